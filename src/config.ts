@@ -1,0 +1,61 @@
+/**
+ * Every environment variable Skiff reads, validated once at start-up (zod).
+ * The README's "Configuration" table documents the same list; keep them in step.
+ */
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+const schema = z.object({
+  HOST: z.string().default("0.0.0.0"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  /** Public base URL used in links (invitations, deploy URLs); defaults to http://localhost:PORT. */
+  SKIFF_BASE_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().min(1).optional(),
+  /** Where the embedded PostgreSQL and generated secrets live when DATABASE_URL is unset. */
+  SKIFF_DATA_DIR: z.string().default(".data"),
+  SKIFF_EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  /** Secret for session signing and at-rest encryption (≥ 32 chars). Generated into SKIFF_DATA_DIR when unset. */
+  SKIFF_SECRET: z.string().min(32).optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  SKIFF_BOOTSTRAP: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
+  SKIFF_BOOTSTRAP_EMAIL: z.string().email().default("owner@skiff.local"),
+  SKIFF_BOOTSTRAP_PASSWORD: z.string().min(8).optional(),
+  SKIFF_BOOTSTRAP_API_KEY: z.string().min(16).optional(),
+  SKIFF_PUBLIC_API_ONLY: bool,
+  /** Platform default container registry (used when an organization has none). */
+  SKIFF_DEFAULT_REGISTRY_URL: z.string().optional(),
+  /** Cluster-internal DNS suffix of database services, e.g. `svc.cluster.local`. */
+  SKIFF_CLUSTER_DOMAIN: z.string().default("svc.cluster.local"),
+  SMTP_URL: z.string().optional(),
+  SMTP_FROM: z.string().default("Skiff <no-reply@skiff.local>"),
+  GITHUB_CLIENT_ID: z.string().optional(),
+  GITHUB_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GITLAB_CLIENT_ID: z.string().optional(),
+  GITLAB_CLIENT_SECRET: z.string().optional(),
+  GITLAB_ISSUER: z.string().url().optional(),
+});
+
+/** Validated configuration; see README "Configuration". */
+export type Config = z.infer<typeof schema>;
+
+/**
+ * Parses `env` (default `process.env`) into a {@link Config}.
+ * @throws Error listing every invalid variable, so start-up fails with a clear message.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,47 @@
+/**
+ * Chooses the database: DATABASE_URL when set, otherwise the embedded cluster (creating database `skiff`).
+ */
+import pg from "pg";
+import type { Config } from "../config.ts";
+import { startEmbeddedPostgres } from "./embedded.ts";
+
+/** Where the application database is and how to release it. */
+export interface DatabaseTarget {
+  url: string;
+  embedded: boolean;
+  stop(): Promise<void>;
+}
+
+/** Resolves the application database URL, starting the embedded server when needed. */
+export async function resolveDatabase(config: Config): Promise<DatabaseTarget> {
+  if (config.DATABASE_URL) return { url: config.DATABASE_URL, embedded: false, stop: async () => {} };
+  const server = await startEmbeddedPostgres(config.SKIFF_DATA_DIR, config.SKIFF_EMBEDDED_PG_PORT);
+  const url = await ensureDatabase(server.url, "skiff");
+  return { url, embedded: true, stop: server.stop };
+}
+
+/**
+ * Creates database `name` on the server of `adminUrl` when it does not exist.
+ * @returns the URL of that database.
+ */
+export async function ensureDatabase(adminUrl: string, name: string, template?: string): Promise<string> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query("select 1 from pg_database where datname = $1", [name]);
+    if (found.rowCount === 0) {
+      const from = template ? ` template ${pg.escapeIdentifier(template)}` : "";
+      await client.query(`create database ${pg.escapeIdentifier(name)}${from}`);
+    }
+  } finally {
+    await client.end();
+  }
+  return withDatabase(adminUrl, name);
+}
+
+/** Returns `url` pointing at database `name` instead. */
+export function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}

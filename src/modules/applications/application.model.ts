@@ -1,0 +1,54 @@
+/** Applications, their domains and environment variables. */
+import { BaseModel } from "../../db/base-model.ts";
+
+/** Source settings stored as JSON on an application (spec: import request `source`). */
+export interface ApplicationSourceSettings {
+  repo?: string;
+  branch?: string;
+  buildPath?: string;
+  dockerImage?: string;
+  gitProviderId?: string;
+  customGitUrl?: string;
+  customGitSSHKeyId?: string;
+}
+
+/** A deployable service inside an environment. */
+export class Application extends BaseModel {
+  static override tableName = "applications";
+  static override idKind = "application" as const;
+  static override jsonAttributes = ["source"];
+  declare organizationId: string;
+  declare projectId: string;
+  declare environmentId: string;
+  declare name: string;
+  declare appName: string;
+  declare sourceType: "github" | "gitlab" | "docker" | "git" | null;
+  declare source: ApplicationSourceSettings;
+  declare buildType: "dockerfile" | "nixpacks" | null;
+  declare port: number;
+  declare applicationStatus: string | null;
+  declare createdAt: Date;
+  declare updatedAt: Date;
+}
+
+/** A custom domain (host unique platform-wide). */
+export class Domain extends BaseModel {
+  static override tableName = "domains";
+  static override idKind = "domain" as const;
+  declare organizationId: string;
+  declare applicationId: string;
+  declare host: string;
+  declare port: number | null;
+  declare https: boolean | null;
+  declare createdAt: Date;
+}
+
+/** An environment variable; the value is stored encrypted (see src/db/secrets.ts). */
+export class EnvironmentVariable extends BaseModel {
+  static override tableName = "environment_variables";
+  static override idKind = "envVar" as const;
+  declare applicationId: string;
+  declare key: string;
+  declare valueEncrypted: string;
+  declare createdAt: Date;
+}

@@ -1,0 +1,35 @@
+/** Resolvers of schema/applications.graphql: thin calls into loaders. */
+import type { Resolvers } from "../../generated/graphql.ts";
+import { NotFoundError } from "../../server/errors.ts";
+import { checkPageSize } from "../../server/pagination.ts";
+
+/** Application, Domain, Database and Deployment resolvers. */
+export const applicationResolvers: Resolvers = {
+  Query: {
+    application: async (_p, { id }, ctx) =>
+      (await ctx.loaders.applicationById.load(id)) ?? Promise.reject(new NotFoundError("Application", id)),
+  },
+  Application: {
+    __resolveReference: (ref, ctx) => ctx.loaders.applicationById.load(ref.id),
+    source: (a) => ({ type: a.sourceType, ...a.source }),
+    project: async (a, _x, ctx) => (await ctx.loaders.projectById.load(a.projectId))!,
+    environment: async (a, _x, ctx) => (await ctx.loaders.environmentById.load(a.environmentId))!,
+    domains: (a, _x, ctx) => ctx.loaders.domainsByApplication.load(a.id),
+    environmentVariables: (a, _x, ctx) => ctx.loaders.envVarsByApplication.load(a.id),
+    deployments: (a, { first }, ctx) =>
+      ctx.loaders.deploymentsByApplication.load({ applicationId: a.id, first: checkPageSize(first ?? 10, 50) }),
+  },
+  Domain: {
+    __resolveReference: (ref, ctx) => ctx.loaders.domainById.load(ref.id),
+    application: async (d, _x, ctx) => (await ctx.loaders.applicationById.load(d.applicationId))!,
+  },
+  Database: {
+    __resolveReference: (ref, ctx) => ctx.loaders.databaseById.load(ref.id),
+    user: (d) => d.username,
+    environment: async (d, _x, ctx) => (await ctx.loaders.environmentById.load(d.environmentId))!,
+  },
+  Deployment: {
+    __resolveReference: (ref, ctx) => ctx.loaders.deploymentById.load(ref.id),
+    application: async (d, _x, ctx) => (await ctx.loaders.applicationById.load(d.applicationId))!,
+  },
+};

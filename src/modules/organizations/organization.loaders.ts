@@ -1,0 +1,62 @@
+/**
+ * Per-request loaders for organizations, plans, usage counts and users.
+ * An organization the caller does not belong to loads as null (→ NOT_FOUND).
+ */
+import DataLoader from "dataloader";
+import type { Knex } from "knex";
+import { orderByKeys } from "../../db/loader-utils.ts";
+import type { AccessScope } from "../access/access-scope.ts";
+import { Organization, Plan, User } from "./organization.model.ts";
+
+/** Counts of quota-limited resources of one organization. */
+export interface Usage {
+  projects: number;
+  applications: number;
+  databases: number;
+  domains: number;
+}
+
+/** Builds the organization loaders of one request. */
+export function createOrganizationLoaders(knex: Knex, scope: AccessScope) {
+  const organizationById = new DataLoader<string, Organization | null>(async (ids) => {
+    const orgs = await scope.memberships();
+    const rows = await Organization.query(knex).whereIn(
+      "id",
+      ids.filter((id) => orgs.has(id)),
+    );
+    return orderByKeys(ids, rows, (o) => o.id);
+  });
+
+  const planById = new DataLoader<string, Plan | null>(async (ids) => {
+    const rows = await Plan.query(knex).whereIn("id", ids as string[]);
+    return orderByKeys(ids, rows, (p) => p.id);
+  });
+
+  const usageByOrganization = new DataLoader<string, Usage>(async (ids) => {
+    const count = (table: string) =>
+      knex(table)
+        .select("organization_id", knex.raw("? as kind", [table]), knex.raw("count(*)::int as n"))
+        .whereIn("organization_id", ids)
+        .groupBy("organization_id");
+    const rows: Array<{ organizationId: string; kind: string; n: number }> = await knex.unionAll(
+      ["projects", "applications", "databases", "domains"].map(count),
+      true,
+    );
+    return ids.map((id) => {
+      const n = (kind: string) => rows.find((r) => r.organizationId === id && r.kind === kind)?.n ?? 0;
+      return {
+        projects: n("projects"),
+        applications: n("applications"),
+        databases: n("databases"),
+        domains: n("domains"),
+      };
+    });
+  });
+
+  const userById = new DataLoader<string, User | null>(async (ids) => {
+    const rows = await User.query(knex).whereIn("id", ids as string[]);
+    return orderByKeys(ids, rows, (u) => u.id);
+  });
+
+  return { organizationById, planById, usageByOrganization, userById };
+}

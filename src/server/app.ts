@@ -1,0 +1,76 @@
+/**
+ * The HTTP server: Fastify with Apollo Server at /graphql (GET and POST, CSRF prevention on),
+ * graphql-ws subscriptions on the same path, better-auth at /api/auth/*, health probes,
+ * and the REST compatibility routes.
+ */
+import { ApolloServer } from "@apollo/server";
+import fastifyApollo, { fastifyApolloDrainPlugin } from "@as-integrations/fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { Knex } from "knex";
+import type { Logger } from "pino";
+import type { Auth } from "../auth/auth.ts";
+import type { Config } from "../config.ts";
+import { migrationsCurrent } from "../db/knex.ts";
+import type { SecretBox } from "../db/secrets.ts";
+import { registerRestRoutes } from "../rest/runner.ts";
+import { restRoutes } from "../rest/routes.ts";
+import { registerAuthRoutes } from "./auth-routes.ts";
+import { authenticate } from "./authenticate.ts";
+import { buildContext, type Context } from "./context.ts";
+import { createFormatError, createHttpErrorHandler } from "./format-error.ts";
+import { buildSchema } from "./schema.ts";
+import { attachSubscriptions } from "./subscriptions.ts";
+
+/** Long-lived dependencies shared by every request. */
+export interface AppServices {
+  config: Config;
+  knex: Knex;
+  auth: Auth;
+  secrets: SecretBox;
+  log: Logger;
+}
+
+/** A built server: Fastify instance plus the Apollo server used for in-process REST execution. */
+export interface SkiffServer {
+  app: FastifyInstance;
+  apollo: ApolloServer<Context>;
+  services: AppServices;
+}
+
+/** Builds (but does not start listening) the HTTP server. */
+export async function createServer(services: AppServices): Promise<SkiffServer> {
+  const app = Fastify({ loggerInstance: services.log as FastifyBaseLogger, genReqId: () => crypto.randomUUID() });
+  const schema = buildSchema();
+  const apollo = new ApolloServer<Context>({
+    schema,
+    csrfPrevention: true,
+    includeStacktraceInErrorResponses: false,
+    formatError: createFormatError(services.log),
+    logger: services.log,
+    plugins: [fastifyApolloDrainPlugin(app)],
+  });
+  await apollo.start();
+
+  app.setErrorHandler(createHttpErrorHandler(services.log));
+  app.get("/healthz", async () => ({ status: "ok" }));
+  app.get("/readyz", async (_req, reply) => {
+    try {
+      const current = await migrationsCurrent(services.knex);
+      return reply.code(current ? 200 : 503).send({ status: current ? "ready" : "migrations pending" });
+    } catch {
+      return reply.code(503).send({ status: "database unreachable" });
+    }
+  });
+
+  registerAuthRoutes(app, services.auth);
+  await app.register(fastifyApollo(apollo), {
+    path: "/graphql",
+    method: ["GET", "POST", "OPTIONS"],
+    context: async (request) =>
+      buildContext(services, await authenticate(services, request.headers, "graphql"), request.id),
+  });
+  attachSubscriptions(app, schema, services);
+  const server = { app, apollo, services };
+  registerRestRoutes(server, restRoutes, services.config.SKIFF_PUBLIC_API_ONLY);
+  return server;
+}

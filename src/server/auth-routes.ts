@@ -1,0 +1,59 @@
+/**
+ * Mounts better-auth's HTTP API (`/api/auth/*`: sign-up, sign-in, OAuth callbacks, organizations, two-factor,
+ * API keys) on Fastify by converting each request to a WHATWG `Request` for `auth.handler` and copying the
+ * `Response` back (status, headers including every `set-cookie`, body).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from "fastify";
+import type { Auth } from "../auth/auth.ts";
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/** Header carrying Fastify's `request.ip` (which honours its trustProxy setting) to better-auth. */
+export const CLIENT_IP_HEADER = "x-skiff-client-ip";
+
+function toRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, String(value));
+  }
+  headers.set(CLIENT_IP_HEADER, request.ip);
+  const body = request.body instanceof Buffer && request.body.length > 0 ? new Uint8Array(request.body) : undefined;
+  const url = new URL(request.url, `${request.protocol}://${request.host}`);
+  // Fastify answers HEAD with its GET route; better-auth only knows GET.
+  const method = request.method === "HEAD" ? "GET" : request.method;
+  return new Request(url, { method, headers, body });
+}
+
+async function sendResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+  reply.status(response.status);
+  for (const [name, value] of response.headers) {
+    if (name === "set-cookie" || name === "content-length" || name === "transfer-encoding") continue;
+    reply.header(name, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) reply.header("set-cookie", cookies);
+  const body = Buffer.from(await response.arrayBuffer());
+  return body.length > 0 ? reply.send(body) : reply.send();
+}
+
+/**
+ * Registers `/api/auth/*` (all methods) in its own encapsulated context, where every body is kept raw
+ * (a Buffer, any content type) so better-auth parses JSON and forms itself. Effective once `app` is ready.
+ */
+export function registerAuthRoutes<L extends FastifyBaseLogger>(
+  app: FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, L>,
+  auth: Auth,
+): void {
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+    scope.route({
+      method: METHODS,
+      url: "/api/auth/*",
+      handler: async (request, reply) => sendResponse(reply, await auth.handler(toRequest(request))),
+    });
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * The per-request GraphQL context: who is calling, what they can see, and fresh loaders.
+ * Built for HTTP requests (Apollo), WebSocket subscriptions (graphql-ws) and in-process REST calls alike.
+ */
+import { randomUUID } from "node:crypto";
+import type { Knex } from "knex";
+import type { Logger } from "pino";
+import { AccessScope, type Principal } from "../modules/access/access-scope.ts";
+import type { AppServices } from "./app.ts";
+import { createLoaders, type Loaders } from "./loaders.ts";
+
+/** Context of one GraphQL operation. */
+export interface Context {
+  requestId: string;
+  log: Logger;
+  knex: Knex;
+  services: AppServices;
+  /** null when the request carries no valid credentials (root fields then answer UNAUTHENTICATED). */
+  principal: Principal | null;
+  scope: AccessScope;
+  loaders: Loaders;
+}
+
+/** Builds a context for `principal` (already authenticated by the transport). */
+export function buildContext(
+  services: AppServices,
+  principal: Principal | null,
+  requestId: string = randomUUID(),
+): Context {
+  const scope = new AccessScope(services.knex, principal);
+  return {
+    requestId,
+    log: services.log.child({ requestId }),
+    knex: services.knex,
+    services,
+    principal,
+    scope,
+    loaders: createLoaders(services.knex, scope, services.secrets),
+  };
+}

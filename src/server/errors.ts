@@ -1,0 +1,62 @@
+/**
+ * GraphQL errors with a fixed `extensions.code`. REST routes map the same codes to HTTP statuses.
+ * Unknown exceptions are masked as INTERNAL_SERVER_ERROR by the error formatter (src/server/format-error.ts).
+ */
+import { GraphQLError } from "graphql";
+
+/** Codes a client can rely on (in `errors[].extensions.code`). */
+export type ErrorCode =
+  | "UNAUTHENTICATED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "BAD_USER_INPUT"
+  | "CONFLICT"
+  | "INTERNAL_SERVER_ERROR";
+
+/** Base class: a GraphQLError whose extensions carry `code` and optional details. */
+export class AppError extends GraphQLError {
+  constructor(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}) {
+    super(message, { extensions: { ...extensions, code } });
+  }
+}
+
+/** No valid credentials (HTTP 401). */
+export class UnauthenticatedError extends AppError {
+  constructor(message = "Authentication required: send a session cookie or an API key") {
+    super("UNAUTHENTICATED", message);
+  }
+}
+
+/** The resource does not exist or is invisible to the caller (the two are indistinguishable; HTTP 404). */
+export class NotFoundError extends AppError {
+  constructor(what: string, id: string) {
+    super("NOT_FOUND", `${what} ${id} not found`);
+  }
+}
+
+/** The caller sees the resource but its role does not allow the action (HTTP 403). */
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super("FORBIDDEN", message);
+  }
+}
+
+/**
+ * Invalid input (HTTP 400). `fieldErrors` maps a field path (dot-separated) to messages;
+ * `formErrors` holds messages about the input as a whole.
+ */
+export class BadUserInputError extends AppError {
+  constructor(message: string, details: { fieldErrors?: Record<string, string[]>; formErrors?: string[] } = {}) {
+    super("BAD_USER_INPUT", message, {
+      fieldErrors: details.fieldErrors ?? {},
+      formErrors: details.formErrors ?? [],
+    });
+  }
+}
+
+/** The write conflicts with existing state, e.g. a duplicate name (HTTP 409). */
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super("CONFLICT", message);
+  }
+}

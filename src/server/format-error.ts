@@ -1,0 +1,74 @@
+/**
+ * Apollo `formatError`: errors with a known `extensions.code` pass through unchanged; anything else
+ * (a bug, a database failure) is logged with the request id and answered as a masked
+ * INTERNAL_SERVER_ERROR, never with a stack trace or SQL.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import type { GraphQLFormattedError } from "graphql";
+import type { Logger } from "pino";
+
+const PASS_THROUGH = new Set([
+  "UNAUTHENTICATED",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "BAD_USER_INPUT",
+  "CONFLICT",
+  "GRAPHQL_PARSE_FAILED",
+  "GRAPHQL_VALIDATION_FAILED",
+  "BAD_REQUEST",
+  "PERSISTED_QUERY_NOT_FOUND",
+  "PERSISTED_QUERY_NOT_SUPPORTED",
+  "OPERATION_RESOLUTION_FAILURE",
+]);
+
+/** Builds Apollo's `formatError`; masked errors get an `errorId` that is also in the log line. */
+export function createFormatError(log: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const code = formatted.extensions?.code;
+    if (typeof code === "string" && PASS_THROUGH.has(code)) {
+      const { stacktrace: _s, ...extensions } = formatted.extensions ?? {};
+      return { ...formatted, extensions };
+    }
+    const errorId = crypto.randomUUID();
+    log.error(
+      { err: (error as { originalError?: unknown })?.originalError ?? error, errorId, path: formatted.path },
+      "unexpected error",
+    );
+    return {
+      message: "Internal server error",
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: "INTERNAL_SERVER_ERROR", errorId },
+    };
+  };
+}
+
+/**
+ * Fastify error handler for failures before GraphQL runs (malformed JSON, oversized body, ...):
+ * 4xx keep their status with a clear message — in GraphQL's `{ errors }` shape on /graphql, `{ error, code }`
+ * elsewhere; anything else is logged and answered as a masked 500.
+ */
+export function createHttpErrorHandler(log: Logger) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const status = error.statusCode ?? 500;
+    const isGraphql = request.url.startsWith("/graphql");
+    if (status >= 400 && status < 500) {
+      const code = status === 401 ? "UNAUTHENTICATED" : "BAD_REQUEST";
+      return reply
+        .code(status)
+        .send(
+          isGraphql ? { errors: [{ message: error.message, extensions: { code } }] } : { error: error.message, code },
+        );
+    }
+    const errorId = crypto.randomUUID();
+    log.error({ err: error, errorId, url: request.url }, "unhandled HTTP error");
+    const message = "Internal server error";
+    return reply
+      .code(500)
+      .send(
+        isGraphql
+          ? { errors: [{ message, extensions: { code: "INTERNAL_SERVER_ERROR", errorId } }] }
+          : { error: message, code: "INTERNAL_SERVER_ERROR", errorId },
+      );
+  };
+}

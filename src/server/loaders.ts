@@ -1,0 +1,23 @@
+/**
+ * All per-request DataLoaders, created fresh for every request (and every subscription event)
+ * so that caching never crosses requests or callers.
+ */
+import type { Knex } from "knex";
+import type { SecretBox } from "../db/secrets.ts";
+import type { AccessScope } from "../modules/access/access-scope.ts";
+import { createApplicationLoaders } from "../modules/applications/application.loaders.ts";
+import { createDeploymentLoaders } from "../modules/deployments/deployment.loaders.ts";
+import { createOrganizationLoaders } from "../modules/organizations/organization.loaders.ts";
+import { createProjectLoaders } from "../modules/projects/project.loaders.ts";
+
+/** Builds the loaders of one request. */
+export function createLoaders(knex: Knex, scope: AccessScope, secrets: SecretBox) {
+  const organizations = createOrganizationLoaders(knex, scope);
+  const projects = createProjectLoaders(knex, scope);
+  const applications = createApplicationLoaders(knex, scope, secrets);
+  const deployments = createDeploymentLoaders(knex, applications.applicationById);
+  return { ...organizations, ...projects, ...applications, ...deployments };
+}
+
+/** The loaders of one request. */
+export type Loaders = ReturnType<typeof createLoaders>;

@@ -1,0 +1,71 @@
+/**
+ * Builds the executable schema from schema/*.graphql: merged SDL, graphql-scalars, module resolvers,
+ * as a Federation 2 subgraph (`buildSubgraphSchema`). Every root field except `_service` requires
+ * credentials; that check is applied here once, not in each resolver.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { buildSubgraphSchema } from "@apollo/subgraph";
+import { mergeResolvers, mergeTypeDefs } from "@graphql-tools/merge";
+import { MapperKind, mapSchema } from "@graphql-tools/utils";
+import { type DocumentNode, defaultFieldResolver, type GraphQLSchema } from "graphql";
+import { DateTimeResolver, EmailAddressResolver, JSONObjectResolver, URLResolver } from "graphql-scalars";
+import { moduleResolvers } from "../modules/index.ts";
+import type { Context } from "./context.ts";
+import { UnauthenticatedError } from "./errors.ts";
+
+const schemaDir = new URL("../../schema/", import.meta.url);
+
+/** The merged SDL of schema/*.graphql (files in name order). */
+export function loadTypeDefs(): DocumentNode {
+  const files = readdirSync(schemaDir)
+    .filter((f) => f.endsWith(".graphql"))
+    .sort();
+  return mergeTypeDefs(
+    files.map((f) => readFileSync(new URL(f, schemaDir), "utf8")),
+    { throwOnConflict: true },
+  );
+}
+
+/** Root fields answerable without credentials (federation gateways fetch the SDL anonymously). */
+const PUBLIC_ROOT_FIELDS = new Set(["_service"]);
+
+/** Builds the executable subgraph schema. */
+export function buildSchema(): GraphQLSchema {
+  const resolvers = mergeResolvers([
+    {
+      DateTime: DateTimeResolver,
+      EmailAddress: EmailAddressResolver,
+      JSONObject: JSONObjectResolver,
+      URL: URLResolver,
+    },
+    ...moduleResolvers,
+  ]);
+  const schema = buildSubgraphSchema({ typeDefs: loadTypeDefs(), resolvers } as Parameters<
+    typeof buildSubgraphSchema
+  >[0]);
+  return mapSchema(schema, {
+    [MapperKind.ROOT_FIELD]: (field, fieldName) => {
+      if (PUBLIC_ROOT_FIELDS.has(fieldName)) return field;
+      const resolve = field.resolve ?? defaultFieldResolver;
+      const subscribe = field.subscribe;
+      return {
+        ...field,
+        resolve: (src, args, ctx: Context, info) => {
+          if (!ctx.principal) throw new UnauthenticatedError();
+          return resolve(src, args, ctx, info);
+        },
+        ...(subscribe && {
+          subscribe: (
+            src: unknown,
+            args: Record<string, unknown>,
+            ctx: Context,
+            info: Parameters<typeof resolve>[3],
+          ) => {
+            if (!ctx.principal) throw new UnauthenticatedError();
+            return subscribe(src, args, ctx, info);
+          },
+        }),
+      };
+    },
+  });
+}

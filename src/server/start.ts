@@ -1,0 +1,77 @@
+/**
+ * Start-up sequence shared by `npm start` and the tests: secret → database (embedded or DATABASE_URL)
+ * → migrations → auth → HTTP server. Bootstrap of the first account is done by src/main.ts.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import pino, { type Logger } from "pino";
+import { closeAuth, createAuth } from "../auth/auth.ts";
+import { createLogMailer } from "../auth/mailer.ts";
+import type { Config } from "../config.ts";
+import { type DatabaseTarget, resolveDatabase } from "../db/connect.ts";
+import { createKnex, migrateLatest } from "../db/knex.ts";
+import { createSecretBox } from "../db/secrets.ts";
+import { type AppServices, createServer, type SkiffServer } from "./app.ts";
+
+/** A running Skiff instance. */
+export interface RunningSkiff extends SkiffServer {
+  /** Base URL it listens on, e.g. `http://127.0.0.1:4000`. */
+  url: string;
+  database: DatabaseTarget;
+  stop(): Promise<void>;
+}
+
+/**
+ * Returns SKIFF_SECRET, or a random secret persisted in `<dataDir>/secret` so that sessions and
+ * encrypted values survive restarts of a development instance.
+ */
+export async function ensureSecret(config: Config): Promise<string> {
+  if (config.SKIFF_SECRET) return config.SKIFF_SECRET;
+  const file = join(config.SKIFF_DATA_DIR, "secret");
+  if (existsSync(file)) return (await readFile(file, "utf8")).trim();
+  await mkdir(config.SKIFF_DATA_DIR, { recursive: true });
+  const secret = crypto.getRandomValues(new Uint8Array(32)).reduce((s, b) => s + b.toString(16).padStart(2, "0"), "");
+  await writeFile(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** Builds the root logger (pretty output on a terminal). */
+export function createLogger(config: Config): Logger {
+  return pino({
+    level: config.LOG_LEVEL,
+    redact: ["req.headers.authorization", 'req.headers["x-api-key"]', "req.headers.cookie"],
+  });
+}
+
+/** Starts a Skiff instance listening on HOST:PORT. */
+export async function startSkiff(config: Config, log: Logger = createLogger(config)): Promise<RunningSkiff> {
+  const secret = await ensureSecret(config);
+  const database = await resolveDatabase(config);
+  const knex = createKnex(database.url, { max: 20 });
+  const applied = await migrateLatest(knex);
+  if (applied.length) log.info({ applied }, "migrations applied");
+  const baseURL = config.SKIFF_BASE_URL ?? `http://localhost:${config.PORT}`;
+  const auth = createAuth({ ...config, SKIFF_SECRET: secret, SKIFF_BASE_URL: baseURL }, database.url, { log, mailer: createLogMailer(log) });
+  const services: AppServices = {
+    config: { ...config, SKIFF_BASE_URL: baseURL },
+    knex,
+    auth,
+    secrets: createSecretBox(secret),
+    log,
+  };
+  const server = await createServer(services);
+  await server.app.listen({ host: config.HOST, port: config.PORT });
+  const port = (server.app.server.address() as { port: number }).port;
+  return {
+    ...server,
+    url: `http://${config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST}:${port}`,
+    database,
+    async stop() {
+      await server.app.close();
+      await closeAuth(auth);
+      await knex.destroy();
+      await database.stop();
+    },
+  };
+}

@@ -1,0 +1,302 @@
+/**
+ * The authentication foundation against a real PostgreSQL: better-auth on our snake_case tables, sign-up rules,
+ * verification mail, first-run bootstrap, and caller resolution from API keys and session cookies
+ * (spec: site-import-access-agent-api.md "Authentication", "Organization and access resources").
+ */
+import { randomBytes } from "node:crypto";
+import { getAuthTables } from "@better-auth/core/db";
+import { base32 } from "@better-auth/utils/base32";
+import { createOTP } from "@better-auth/utils/otp";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { Knex } from "knex";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Auth, closeAuth, createAuth, SESSION_COOKIE } from "../../src/auth/auth.ts";
+import { bootstrapFirstRun, type FirstRun } from "../../src/auth/bootstrap.ts";
+import { hashApiKey, resolveCaller } from "../../src/auth/caller.ts";
+import type { MailMessage } from "../../src/auth/mailer.ts";
+import { loadConfig } from "../../src/config.ts";
+import { registerAuthRoutes } from "../../src/server/auth-routes.ts";
+import { createTestDatabase } from "../helpers/db.ts";
+
+const silent = { info() {}, warn() {}, error() {} };
+
+/** A fresh migrated database (cloned from the template) with an auth instance on it; `close()` drops it. */
+async function scratchAuth() {
+  const db = await createTestDatabase();
+  const mails: MailMessage[] = [];
+  const config = loadConfig({ SKIFF_SECRET: randomBytes(32).toString("base64url"), PORT: "4000" });
+  const auth = createAuth(config, db.url, { log: silent, poolMax: 4, mailer: { send: async (m) => void mails.push(m) } });
+  return {
+    knex: db.knex,
+    auth,
+    mails,
+    async close() {
+      await closeAuth(auth);
+      await db.drop();
+    },
+  };
+}
+
+/** The `cookie` request header made of a response's `set-cookie` values. */
+function cookieOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+let env: Awaited<ReturnType<typeof scratchAuth>>;
+let auth: Auth;
+let knex: Knex;
+let app: FastifyInstance;
+let baseUrl: string;
+let first: FirstRun;
+
+async function post(path: string, body: unknown, cookie?: string): Promise<Response> {
+  return fetch(`${baseUrl}/api/auth${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+async function signIn(email: string, password: string): Promise<string> {
+  const res = await post("/sign-in/email", { email, password });
+  expect(res.status).toBe(200);
+  return cookieOf(res);
+}
+
+beforeAll(async () => {
+  env = await scratchAuth();
+  ({ auth, knex } = env);
+  app = Fastify();
+  registerAuthRoutes(app, auth);
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  baseUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+});
+
+afterAll(async () => {
+  await app?.close();
+  await env?.close();
+});
+
+describe("schema", () => {
+  it("has a column for every field better-auth writes, under snake_case names", async () => {
+    const columns = await knex("information_schema.columns")
+      .where("table_schema", "public")
+      .select("table_name", "column_name");
+    const present = new Set(
+      columns.map((c: { tableName: string; columnName: string }) => `${c.tableName}.${c.columnName}`),
+    );
+    const tables = getAuthTables((await auth.$context).options);
+    const expected = Object.values(tables).flatMap((t) => [
+      `${t.modelName}.id`,
+      ...Object.entries(t.fields).map(([key, f]) => `${t.modelName}.${f.fieldName ?? key}`),
+    ]);
+    expect(expected.length).toBeGreaterThan(60);
+    expect(expected.filter((c) => !present.has(c))).toEqual([]);
+    expect(expected.filter((c) => /[A-Z]/.test(c))).toEqual([]);
+  });
+});
+
+describe("bootstrapFirstRun", () => {
+  it("creates owner, organization Default and a hashed key bound to it, once", async () => {
+    first = (await bootstrapFirstRun(auth, knex, { email: "Owner@Example.com", log: silent })) as FirstRun;
+    expect(first).toMatchObject({ email: "owner@example.com" });
+    expect(first.password).toHaveLength(20);
+    expect(first.apiKey).toMatch(/^skiff_[A-Za-z]{64}$/);
+    expect(first.userId).toMatch(/^usr_/);
+    expect(first.organizationId).toMatch(/^org_/);
+
+    const user = await knex("users").where({ id: first.userId }).first();
+    expect(user).toMatchObject({ email: "owner@example.com", emailVerified: true });
+    expect(await knex("organizations").where({ id: first.organizationId }).first()).toMatchObject({
+      name: "Default",
+      slug: "default",
+    });
+    const member = await knex("members").where({ userId: first.userId }).first();
+    expect(member).toMatchObject({ organizationId: first.organizationId, role: "owner" });
+    expect(member.id).toMatch(/^mem_/);
+    const account = await knex("accounts").where({ userId: first.userId }).first();
+    expect(account).toMatchObject({ providerId: "credential" });
+    expect(account.password).toMatch(/^\$argon2id\$/);
+    const keys = await knex("api_keys").select();
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatchObject({
+      referenceId: first.userId,
+      organizationId: first.organizationId,
+      key: await hashApiKey(first.apiKey),
+      prefix: "skiff_",
+      start: first.apiKey.slice(0, 6),
+    });
+    expect(keys[0].id).toMatch(/^key_/);
+
+    expect(await bootstrapFirstRun(auth, knex, { email: "other@example.com", log: silent })).toBeNull();
+    expect(await knex("users").count("* as n").first()).toEqual({ n: 1 });
+  });
+
+  it("undoes a failed first run; stores a given password and API key as given (the key hashed)", async () => {
+    const other = await scratchAuth();
+    try {
+      const given = { email: "root@example.com", password: "correct horse", apiKey: "given-key-0123456789" };
+      await other.knex("organizations").insert({ id: "org_taken", name: "Taken", slug: "default" });
+      await expect(bootstrapFirstRun(other.auth, other.knex, { ...given, log: silent })).rejects.toThrow();
+      expect(await other.knex("users").count("* as n").first()).toEqual({ n: 0 });
+      await other.knex("organizations").where({ id: "org_taken" }).delete();
+
+      const result = await bootstrapFirstRun(other.auth, other.knex, { ...given, log: silent });
+      expect(result).toMatchObject(given);
+      const key = await other.knex("api_keys").first();
+      expect(key).toMatchObject({ key: await hashApiKey(given.apiKey), prefix: null });
+      const caller = await resolveCaller(other.auth, other.knex, new Headers({ "x-api-key": given.apiKey }));
+      expect(caller).toMatchObject({ userId: result?.userId, role: "owner", via: "apiKey" });
+      const signIn = await other.auth.api.signInEmail({ body: { email: given.email, password: given.password } });
+      expect(signIn.user.email).toBe(given.email);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("sign-up", () => {
+  it("rejects a 7-character password", async () => {
+    const res = await post("/sign-up/email", { email: "short@example.com", password: "1234567", name: "Short" });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: "PASSWORD_TOO_SHORT" });
+    expect(await knex("users").where({ email: "short@example.com" }).first()).toBeUndefined();
+  });
+
+  it("sends a verification mail; sign-in waits for verification", async () => {
+    const res = await post("/sign-up/email", { email: "alice@example.com", password: "alice-password", name: "Alice" });
+    expect(res.status).toBe(200);
+    const mail = env.mails.find((m) => m.to === "alice@example.com");
+    expect(mail?.subject).toMatch(/verify/i);
+    const link = mail?.text.match(/https?:\/\/\S+/)?.[0] ?? "";
+    expect(link).toContain("/api/auth/verify-email?token=");
+
+    expect((await post("/sign-in/email", { email: "alice@example.com", password: "alice-password" })).status).toBe(403);
+    const url = new URL(link);
+    const verified = await fetch(`${baseUrl}${url.pathname}${url.search}`, { redirect: "manual" });
+    expect(verified.status).toBeLessThan(400);
+    expect(await knex("users").where({ email: "alice@example.com" }).first()).toMatchObject({ emailVerified: true });
+  });
+});
+
+describe("resolveCaller", () => {
+  it("resolves the bootstrap key from Bearer and from x-api-key alike", async () => {
+    const expected = {
+      userId: first.userId,
+      email: "owner@example.com",
+      organizationId: first.organizationId,
+      role: "owner",
+      via: "apiKey",
+    };
+    const bearer = await resolveCaller(auth, knex, new Headers({ authorization: `Bearer ${first.apiKey}` }));
+    const header = await resolveCaller(auth, knex, new Headers({ "x-api-key": first.apiKey }));
+    expect(bearer).toMatchObject(expected);
+    expect(header).toEqual(bearer);
+    expect(bearer?.apiKeyId).toMatch(/^key_/);
+    expect(bearer?.memberId).toMatch(/^mem_/);
+  });
+
+  it("returns null for no credentials and for an unknown key, even with a valid cookie", async () => {
+    const cookie = await signIn(first.email, first.password);
+    expect(await resolveCaller(auth, knex, new Headers())).toBeNull();
+    expect(await resolveCaller(auth, knex, new Headers({ "x-api-key": "skiff_nope", cookie }))).toBeNull();
+  });
+
+  it("resolves a session cookie from an HTTP sign-in, with the active organization", async () => {
+    const res = await post("/sign-in/email", { email: first.email, password: first.password });
+    expect(res.status).toBe(200);
+    expect(res.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=`))).toBe(true);
+    const caller = await resolveCaller(auth, knex, new Headers({ cookie: cookieOf(res) }));
+    expect(caller).toEqual({
+      userId: first.userId,
+      email: first.email,
+      organizationId: first.organizationId,
+      role: "owner",
+      memberId: expect.stringMatching(/^mem_/),
+      via: "session",
+    });
+    const session = await knex("sessions").where({ userId: first.userId }).orderBy("createdAt", "desc").first();
+    expect(session.activeOrganizationId).toBe(first.organizationId);
+    expect(session.id).toMatch(/^ses_/);
+  });
+
+  it("binds an HTTP-created key to the active organization, ignoring a body organizationId; deleting it → null", async () => {
+    const cookie = await signIn(first.email, first.password);
+    const created = await post("/api-key/create", { name: "ci", organizationId: "org_other" }, cookie);
+    expect(created.status).toBe(200);
+    const { id, key } = (await created.json()) as { id: string; key: string };
+    expect(await knex("api_keys").where({ id }).first()).toMatchObject({ organizationId: first.organizationId });
+    expect(await resolveCaller(auth, knex, new Headers({ "x-api-key": key }))).toMatchObject({ apiKeyId: id });
+
+    expect((await post("/api-key/delete", { keyId: id }, cookie)).status).toBe(200);
+    expect(await resolveCaller(auth, knex, new Headers({ "x-api-key": key }))).toBeNull();
+  });
+
+  it("gives a key its creator's current role, and null once the creator leaves the organization", async () => {
+    const alice = await knex("users").where({ email: "alice@example.com" }).first();
+    await auth.api.addMember({ body: { userId: alice.id, organizationId: first.organizationId, role: "admin" } });
+    const aliceCookie = await signIn("alice@example.com", "alice-password");
+    const { key } = await auth.api.createApiKey({ headers: new Headers({ cookie: aliceCookie }), body: { name: "a" } });
+    const headers = new Headers({ authorization: `Bearer ${key}` });
+    expect(await resolveCaller(auth, knex, headers)).toMatchObject({ userId: alice.id, role: "admin" });
+
+    const ownerHeaders = new Headers({ cookie: await signIn(first.email, first.password) });
+    const member = await knex("members").where({ userId: alice.id }).first();
+    await auth.api.updateMemberRole({ headers: ownerHeaders, body: { memberId: member.id, role: "member" } });
+    expect(await resolveCaller(auth, knex, headers)).toMatchObject({ userId: alice.id, role: "member" });
+
+    await auth.api.removeMember({ headers: ownerHeaders, body: { memberIdOrEmail: member.id } });
+    expect(await resolveCaller(auth, knex, headers)).toBeNull();
+    expect(await resolveCaller(auth, knex, new Headers({ cookie: aliceCookie }))).toMatchObject({
+      userId: alice.id,
+      organizationId: null,
+      role: null,
+    });
+  });
+
+  it("refuses a server-side key for an organization the user is not a member of", async () => {
+    const alice = await knex("users").where({ email: "alice@example.com" }).first();
+    await expect(
+      auth.api.createApiKey({ body: { userId: alice.id, organizationId: first.organizationId } }),
+    ).rejects.toMatchObject({ statusCode: 403 });
+  });
+});
+
+describe("invitations and two-factor", () => {
+  it("mails an invitation that expires after 48 hours", async () => {
+    const headers = new Headers({ cookie: await signIn(first.email, first.password) });
+    const before = Date.now();
+    const invitation = await auth.api.createInvitation({ headers, body: { email: "bob@example.com", role: "member" } });
+    expect(invitation.id).toMatch(/^inv_/);
+    const row = await knex("invitations").where({ id: invitation.id }).first();
+    expect(row).toMatchObject({ organizationId: first.organizationId, inviterId: first.userId, status: "pending" });
+    const hours = (row.expiresAt.getTime() - before) / 3_600_000;
+    expect(hours).toBeGreaterThan(47.9);
+    expect(hours).toBeLessThan(48.1);
+    expect(env.mails.find((m) => m.to === "bob@example.com")?.text).toContain(invitation.id);
+  });
+
+  it("enables TOTP (issuer Skiff); sign-in then asks for the second factor", async () => {
+    const cookie = await signIn("alice@example.com", "alice-password");
+    const enabled = await post("/two-factor/enable", { password: "alice-password" }, cookie);
+    expect(enabled.status).toBe(200);
+    const { totpURI, backupCodes } = (await enabled.json()) as { totpURI: string; backupCodes: string[] };
+    expect(totpURI).toMatch(/^otpauth:\/\/totp\/Skiff:/);
+    expect(backupCodes.length).toBeGreaterThan(0);
+    const alice = await knex("users").where({ email: "alice@example.com" }).first();
+    const stored = await knex("two_factors").where({ userId: alice.id }).first();
+    expect(stored.id).toMatch(/^tfa_/);
+
+    const secret = new TextDecoder().decode(base32.decode(new URL(totpURI).searchParams.get("secret") ?? ""));
+    const verified = await post("/two-factor/verify-totp", { code: await createOTP(secret).totp() }, cookie);
+    expect(verified.status).toBe(200);
+    expect(await knex("users").where({ id: alice.id }).first()).toMatchObject({ twoFactorEnabled: true });
+
+    const again = await post("/sign-in/email", { email: "alice@example.com", password: "alice-password" });
+    expect(await again.json()).toMatchObject({ twoFactorRedirect: true });
+    expect(await resolveCaller(auth, knex, new Headers({ cookie: cookieOf(again) }))).toBeNull();
+  });
+});

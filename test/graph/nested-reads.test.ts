@@ -1,0 +1,108 @@
+/**
+ * Nested reads without N+1: the same query over trees of 1 and 100 projects (3 environments,
+ * 5 applications each, 3 deployments each) runs the same number of SQL statements.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningSkiff } from "../../src/server/start.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { createOrg, createProjects } from "../helpers/seed.ts";
+import { gql, startTestServer } from "../helpers/server.ts";
+
+const TREE = `query Tree {
+  organizations {
+    id
+    plan { name quotas { projects } }
+    usage { projects applications }
+    projects(first: 100) {
+      totalCount
+      pageInfo { hasNextPage endCursor }
+      edges { cursor node {
+        id name
+        organization { id }
+        environments { id name
+          databases { id }
+          applications { id name appName applicationStatus source { type dockerImage }
+            project { id }
+            deployments(first: 3) { id status title createdAt }
+            domains { host port https }
+            environmentVariables { key value }
+          }
+        }
+      } }
+    }
+  }
+}`;
+
+let db: TestDatabase;
+let skiff: RunningSkiff;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  skiff = await startTestServer(db.url);
+});
+afterAll(async () => {
+  await skiff?.stop();
+  await db?.drop();
+});
+
+/** Runs `query` and counts the SQL statements the server issued meanwhile. */
+async function countStatements(apiKey: string) {
+  let statements = 0;
+  const onQuery = () => statements++;
+  skiff.services.knex.on("query", onQuery);
+  try {
+    const res = await gql(skiff.url, TREE, {}, { apiKey });
+    return { res, statements };
+  } finally {
+    skiff.services.knex.off("query", onQuery);
+  }
+}
+
+describe("nested project tree", () => {
+  it("issues the same number of SQL statements for 1 and 100 projects", async () => {
+    const shape = {
+      environments: 3,
+      applicationsPerEnvironment: 5,
+      deploymentsPerApplication: 3,
+      domainsPerApplication: 1,
+      variablesPerApplication: 2,
+    };
+    const small = await createOrg(db.knex);
+    await createProjects(db.knex, small.organizationId, 1, shape);
+    const large = await createOrg(db.knex);
+    await createProjects(db.knex, large.organizationId, 100, shape);
+
+    const one = await countStatements(small.owner.apiKey);
+    const hundred = await countStatements(large.owner.apiKey);
+
+    expect(one.res.errors).toBeUndefined();
+    expect(hundred.res.errors).toBeUndefined();
+    type Tree = {
+      organizations: Array<{
+        projects: {
+          totalCount: number;
+          edges: Array<{
+            node: {
+              environments: Array<{
+                applications: Array<{ deployments: unknown[]; environmentVariables: Array<{ value: string }> }>;
+              }>;
+            };
+          }>;
+        };
+      }>;
+    };
+    const data = hundred.res.data as Tree;
+    const projects = data.organizations[0]!.projects;
+    expect(projects.totalCount).toBe(100);
+    expect(projects.edges).toHaveLength(100);
+    const apps = projects.edges.flatMap((e) => e.node.environments.flatMap((env) => env.applications));
+    expect(apps).toHaveLength(1500);
+    expect(apps.every((a) => a.deployments.length === 3)).toBe(true);
+    expect(apps[0]!.environmentVariables).toEqual([
+      { key: "VAR_0", value: "value-0" },
+      { key: "VAR_1", value: "value-1" },
+    ]);
+    expect(hundred.statements).toBe(one.statements);
+    console.log(`nested tree query: ${one.statements} SQL statements for 1 project, ${hundred.statements} for 100`);
+  });
+});

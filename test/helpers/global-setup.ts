@@ -1,0 +1,74 @@
+/**
+ * Vitest global setup: picks the PostgreSQL server (DATABASE_URL's, or an embedded one under
+ * .data/test), creates a fresh migrated template database, and hands its name to the test files.
+ */
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { withDatabase } from "../../src/db/connect.ts";
+import { startEmbeddedPostgres } from "../../src/db/embedded.ts";
+import { createKnex, migrateLatest } from "../../src/db/knex.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** URL of the maintenance database of the test server. */
+    adminUrl: string;
+    /** Name of the migrated template database each test file clones. */
+    templateDb: string;
+  }
+}
+
+let stopEmbedded: (() => Promise<void>) | undefined;
+let templateName: string | undefined;
+let adminUrlUsed = "";
+
+export async function setup(project: TestProject): Promise<void> {
+  let adminUrl: string;
+  if (process.env.DATABASE_URL) {
+    adminUrl = withDatabase(process.env.DATABASE_URL, "postgres");
+  } else {
+    const server = await startEmbeddedPostgres(".data/test", Number(process.env.SKIFF_TEST_PG_PORT ?? 54330));
+    adminUrl = server.url;
+    stopEmbedded = server.stop;
+  }
+  const templateDb = `skiff_template_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  // Leftovers of interrupted runs: databases named after a test run whose process is gone.
+  const stale = await admin.query("select datname from pg_database where datname ~ '^skiff_(template|t)_[0-9]+'");
+  for (const { datname } of stale.rows as Array<{ datname: string }>) {
+    if (!isAlive(Number(datname.split("_")[2]))) {
+      await admin.query(`drop database if exists ${pg.escapeIdentifier(datname)} with (force)`);
+    }
+  }
+  await admin.query(`create database ${pg.escapeIdentifier(templateDb)}`);
+  const knex = createKnex(withDatabase(adminUrl, templateDb));
+  await migrateLatest(knex);
+  await knex.destroy();
+  await admin.end();
+  templateName = templateDb;
+  adminUrlUsed = adminUrl;
+  project.provide("adminUrl", adminUrl);
+  project.provide("templateDb", templateDb);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function teardown(): Promise<void> {
+  if (templateName) {
+    const admin = new pg.Client({ connectionString: adminUrlUsed });
+    await admin.connect();
+    const own = await admin.query("select datname from pg_database where datname like $1", [`skiff_%_${process.pid}%`]);
+    for (const { datname } of own.rows as Array<{ datname: string }>) {
+      await admin.query(`drop database if exists ${pg.escapeIdentifier(datname)} with (force)`);
+    }
+    await admin.end();
+  }
+  await stopEmbedded?.();
+}

@@ -1,0 +1,45 @@
+/**
+ * Starts a real Skiff instance on loopback against a test database, and a tiny GraphQL client for it.
+ */
+import { loadConfig } from "../../src/config.ts";
+import { createLogger, type RunningSkiff, startSkiff } from "../../src/server/start.ts";
+import { TEST_SECRET } from "./seed.ts";
+
+/** Starts Skiff on 127.0.0.1 (random port) using database `databaseUrl`. */
+export async function startTestServer(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningSkiff> {
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    HOST: "127.0.0.1",
+    PORT: "0",
+    SKIFF_SECRET: TEST_SECRET,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    SKIFF_BOOTSTRAP: "false",
+    ...env,
+  });
+  return startSkiff(config, createLogger(config));
+}
+
+/** Response of a GraphQL call over HTTP. */
+export interface GqlResponse<T = Record<string, unknown>> {
+  status: number;
+  data?: T | null;
+  errors?: Array<{ message: string; path?: string[]; extensions?: { code?: string } & Record<string, unknown> }>;
+}
+
+/** POSTs a GraphQL operation to `${url}/graphql` with the given credentials. */
+export async function gql<T = Record<string, unknown>>(
+  url: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  auth: { apiKey?: string; cookie?: string; header?: "bearer" | "x-api-key" } = {},
+): Promise<GqlResponse<T>> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (auth.apiKey) {
+    if (auth.header === "x-api-key") headers["x-api-key"] = auth.apiKey;
+    else headers.authorization = `Bearer ${auth.apiKey}`;
+  }
+  if (auth.cookie) headers.cookie = auth.cookie;
+  const res = await fetch(`${url}/graphql`, { method: "POST", headers, body: JSON.stringify({ query, variables }) });
+  const body = (await res.json()) as GqlResponse<T>;
+  return { ...body, status: res.status };
+}

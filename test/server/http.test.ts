@@ -1,0 +1,138 @@
+/**
+ * HTTP surface of the foundation: health probes, CSRF prevention, malformed input, error masking,
+ * both API-key headers, and the WebSocket endpoint's authentication at connection_init.
+ */
+import { createClient } from "graphql-ws";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import type { RunningSkiff } from "../../src/server/start.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { createOrg } from "../helpers/seed.ts";
+import { gql, startTestServer } from "../helpers/server.ts";
+
+let db: TestDatabase;
+let skiff: RunningSkiff;
+let org: Awaited<ReturnType<typeof createOrg>>;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  skiff = await startTestServer(db.url);
+  org = await createOrg(db.knex);
+});
+afterAll(async () => {
+  await skiff?.stop();
+  await db?.drop();
+});
+
+describe("health", () => {
+  it("answers /healthz and /readyz", async () => {
+    expect((await fetch(`${skiff.url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${skiff.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: "ready" });
+  });
+});
+
+describe("credentials", () => {
+  const VIEWER = "{ viewer { authenticatedBy role user { email } activeOrganization { id } } }";
+
+  it("accepts Authorization: Bearer and x-api-key equally", async () => {
+    for (const header of ["bearer", "x-api-key"] as const) {
+      const res = await gql(skiff.url, VIEWER, {}, { apiKey: org.owner.apiKey, header });
+      expect(res.errors).toBeUndefined();
+      expect(res.data).toEqual({
+        viewer: {
+          authenticatedBy: "api_key",
+          role: "owner",
+          user: { email: org.owner.email },
+          activeOrganization: { id: org.organizationId },
+        },
+      });
+    }
+  });
+
+  it("answers UNAUTHENTICATED without or with a wrong key", async () => {
+    for (const apiKey of [undefined, "skiff_not-a-real-key"]) {
+      const res = await gql(skiff.url, VIEWER, {}, { apiKey });
+      expect(res.data).toBeNull();
+      expect(res.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+    }
+  });
+});
+
+describe("bad input", () => {
+  it("rejects malformed JSON with 400 and a GraphQL-shaped error", async () => {
+    const res = await fetch(`${skiff.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${org.owner.apiKey}` },
+      body: "{not json",
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: Array<{ extensions: { code: string } }> };
+    expect(body.errors[0]?.extensions.code).toBe("BAD_REQUEST");
+  });
+
+  it("blocks simple GET requests without a preflight header (CSRF prevention)", async () => {
+    const url = `${skiff.url}/graphql?query=${encodeURIComponent("{ viewer { role } }")}`;
+    const blocked = await fetch(url, { headers: { authorization: `Bearer ${org.owner.apiKey}` } });
+    expect(blocked.status).toBe(400);
+    const allowed = await fetch(url, {
+      headers: { authorization: `Bearer ${org.owner.apiKey}`, "apollo-require-preflight": "1" },
+    });
+    expect(await allowed.json()).toEqual({ data: { viewer: { role: "owner" } } });
+  });
+
+  it("answers BAD_USER_INPUT for out-of-range page sizes and foreign cursors", async () => {
+    const tooMany = await gql(skiff.url, "{ projects(first: 101) { totalCount } }", {}, { apiKey: org.owner.apiKey });
+    expect(tooMany.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", fieldErrors: { first: [expect.any(String)] } });
+    const cursor = await gql(skiff.url, '{ projects(after: "garbage") { totalCount } }', {}, { apiKey: org.owner.apiKey });
+    expect(cursor.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+  });
+
+  it("answers GRAPHQL_VALIDATION_FAILED for unknown fields and wrong variable types", async () => {
+    const res = await gql(skiff.url, "{ nope }", {}, { apiKey: org.owner.apiKey });
+    expect(res.status).toBe(400);
+    expect(res.errors?.[0]?.extensions?.code).toBe("GRAPHQL_VALIDATION_FAILED");
+    const vars = await gql(skiff.url, "query($id: ID!) { project(id: $id) { id } }", { id: { x: 1 } }, { apiKey: org.owner.apiKey });
+    expect(vars.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+  });
+
+  it("masks unexpected failures as INTERNAL_SERVER_ERROR without internals", async () => {
+    // A database failure inside a resolver: the loader's query fails once the table is gone.
+    await db.knex.raw("alter table plans rename to plans_gone");
+    try {
+      const res = await gql(skiff.url, "{ organizations { plan { name } } }", {}, { apiKey: org.owner.apiKey });
+      const error = res.errors?.[0];
+      expect(error?.extensions?.code).toBe("INTERNAL_SERVER_ERROR");
+      expect(error?.message).toBe("Internal server error");
+      expect(JSON.stringify(res)).not.toContain("plans");
+      expect(error?.extensions?.errorId).toEqual(expect.any(String));
+    } finally {
+      await db.knex.raw("alter table plans_gone rename to plans");
+    }
+  });
+});
+
+describe("WebSocket endpoint", () => {
+  const wsUrl = () => `${skiff.url.replace("http", "ws")}/graphql`;
+
+  it("closes a connection without credentials with 4403", async () => {
+    const client = createClient({ url: wsUrl(), webSocketImpl: WebSocket, retryAttempts: 0, lazy: false });
+    const closed = await new Promise<number>((resolve) => client.on("closed", (e) => resolve((e as { code: number }).code)));
+    expect(closed).toBe(4403);
+    await client.dispose();
+  });
+
+  it("accepts a connection authenticated in connection_init", async () => {
+    const client = createClient({
+      url: wsUrl(),
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization: `Bearer ${org.owner.apiKey}` },
+    });
+    const result = await new Promise((resolve, reject) => {
+      client.subscribe({ query: "{ viewer { role } }" }, { next: resolve, error: reject, complete: () => {} });
+    });
+    expect(result).toEqual({ data: { viewer: { role: "owner" } } });
+    await client.dispose();
+  });
+});
