@@ -18,7 +18,8 @@ export function registerRestRoutes(server: SkiffServer, routes: readonly RestRou
     if (publicOnly && !route.published) continue;
     registerOne(app, route, async (req, headers, requestId) => {
       const principal = await authenticate(services, headers, route.surface);
-      if (!principal) return route.error(toRestError(new AppError("UNAUTHENTICATED", "Missing or invalid credentials")), 401);
+      if (!principal)
+        return route.error(toRestError(new AppError("UNAUTHENTICATED", "Missing or invalid credentials")), 401);
       let variables: Record<string, unknown>;
       try {
         variables = route.variables(req);
@@ -50,7 +51,11 @@ function toRestError(e: GraphQLError) {
 function registerOne(
   app: FastifyInstance,
   route: RestRoute,
-  handle: (req: RestRequest, headers: Record<string, string | undefined>, requestId: string) => Promise<{ status: number; body: unknown }>,
+  handle: (
+    req: RestRequest,
+    headers: Record<string, string | undefined>,
+    requestId: string,
+  ) => Promise<{ status: number; body: unknown }>,
 ): void {
   app.route({
     method: route.method,

@@ -52,7 +52,10 @@ export async function startSkiff(config: Config, log: Logger = createLogger(conf
   const applied = await migrateLatest(knex);
   if (applied.length) log.info({ applied }, "migrations applied");
   const baseURL = config.SKIFF_BASE_URL ?? `http://localhost:${config.PORT}`;
-  const auth = createAuth({ ...config, SKIFF_SECRET: secret, SKIFF_BASE_URL: baseURL }, database.url, { log, mailer: createLogMailer(log) });
+  const auth = createAuth({ ...config, SKIFF_SECRET: secret, SKIFF_BASE_URL: baseURL }, database.url, {
+    log,
+    mailer: createLogMailer(log),
+  });
   const services: AppServices = {
     config: { ...config, SKIFF_BASE_URL: baseURL },
     knex,

@@ -25,7 +25,11 @@ async function scratchAuth() {
   const db = await createTestDatabase();
   const mails: MailMessage[] = [];
   const config = loadConfig({ SKIFF_SECRET: randomBytes(32).toString("base64url"), PORT: "4000" });
-  const auth = createAuth(config, db.url, { log: silent, poolMax: 4, mailer: { send: async (m) => void mails.push(m) } });
+  const auth = createAuth(config, db.url, {
+    log: silent,
+    poolMax: 4,
+    mailer: { send: async (m) => void mails.push(m) },
+  });
   return {
     knex: db.knex,
     auth,

@@ -21,9 +21,15 @@ afterAll(async () => {
 
 const PROJECT = "query($id: ID!) { project(id: $id) { id name } }";
 const APPLICATION = "query($id: ID!) { application(id: $id) { id } }";
-const PROJECT_NAMES = "{ projects(first: 100) { totalCount edges { node { id environments { applications { id } } } } } }";
+const PROJECT_NAMES =
+  "{ projects(first: 100) { totalCount edges { node { id environments { applications { id } } } } } }";
 
-type ProjectList = { projects: { totalCount: number; edges: Array<{ node: { id: string; environments: Array<{ applications: Array<{ id: string }> }> } }> } };
+type ProjectList = {
+  projects: {
+    totalCount: number;
+    edges: Array<{ node: { id: string; environments: Array<{ applications: Array<{ id: string }> }> } }>;
+  };
+};
 
 async function appsOf(knex: TestDatabase["knex"], projectId: string): Promise<string[]> {
   return (await knex("applications").where({ project_id: projectId }).orderBy("id").select("id")).map((r) => r.id);
@@ -40,7 +46,12 @@ describe("visibility", () => {
     expect(foreignRes.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
     const strip = (r: typeof foreignRes, id: string) => JSON.stringify(r).replaceAll(id, "ID");
     expect(strip(foreignRes, foreign!)).toBe(strip(missingRes, missingId));
-    const org = await gql(skiff.url, "query($id: ID!) { organization(id: $id) { id } }", { id: b.organizationId }, { apiKey: a.owner.apiKey });
+    const org = await gql(
+      skiff.url,
+      "query($id: ID!) { organization(id: $id) { id } }",
+      { id: b.organizationId },
+      { apiKey: a.owner.apiKey },
+    );
     expect(org.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
   });
 
@@ -51,7 +62,10 @@ describe("visibility", () => {
     const [p3app1, p3app2] = await appsOf(db.knex, p3!);
     const admin = await addMember(db.knex, org.organizationId, "admin");
     const member = await addMember(db.knex, org.organizationId, "member");
-    const limited = await addMember(db.knex, org.organizationId, "member", { projectIds: [p1!], applicationIds: [p3app1!] });
+    const limited = await addMember(db.knex, org.organizationId, "member", {
+      projectIds: [p1!],
+      applicationIds: [p3app1!],
+    });
 
     for (const who of [admin, member]) {
       const res = await gql<ProjectList>(skiff.url, PROJECT_NAMES, {}, { apiKey: who.apiKey });
@@ -77,11 +91,22 @@ describe("visibility", () => {
     const org = await createOrg(db.knex);
     const ids = await createProjects(db.knex, org.organizationId, 5);
     const page = `query($after: String) { projects(first: 2, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { node { id } } } }`;
-    type Page = { projects: { totalCount: number; pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: Array<{ node: { id: string } }> } };
+    type Page = {
+      projects: {
+        totalCount: number;
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        edges: Array<{ node: { id: string } }>;
+      };
+    };
     const seen: string[] = [];
     let after: string | null = null;
     for (let i = 0; i < 3; i++) {
-      const res: Awaited<ReturnType<typeof gql<Page>>> = await gql<Page>(skiff.url, page, { after }, { apiKey: org.owner.apiKey });
+      const res: Awaited<ReturnType<typeof gql<Page>>> = await gql<Page>(
+        skiff.url,
+        page,
+        { after },
+        { apiKey: org.owner.apiKey },
+      );
       expect(res.data!.projects.totalCount).toBe(5);
       seen.push(...res.data!.projects.edges.map((e) => e.node.id));
       after = res.data!.projects.pageInfo.endCursor;

@@ -83,8 +83,16 @@ describe("bad input", () => {
 
   it("answers BAD_USER_INPUT for out-of-range page sizes and foreign cursors", async () => {
     const tooMany = await gql(skiff.url, "{ projects(first: 101) { totalCount } }", {}, { apiKey: org.owner.apiKey });
-    expect(tooMany.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", fieldErrors: { first: [expect.any(String)] } });
-    const cursor = await gql(skiff.url, '{ projects(after: "garbage") { totalCount } }', {}, { apiKey: org.owner.apiKey });
+    expect(tooMany.errors?.[0]?.extensions).toMatchObject({
+      code: "BAD_USER_INPUT",
+      fieldErrors: { first: [expect.any(String)] },
+    });
+    const cursor = await gql(
+      skiff.url,
+      '{ projects(after: "garbage") { totalCount } }',
+      {},
+      { apiKey: org.owner.apiKey },
+    );
     expect(cursor.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
   });
 
@@ -92,7 +100,12 @@ describe("bad input", () => {
     const res = await gql(skiff.url, "{ nope }", {}, { apiKey: org.owner.apiKey });
     expect(res.status).toBe(400);
     expect(res.errors?.[0]?.extensions?.code).toBe("GRAPHQL_VALIDATION_FAILED");
-    const vars = await gql(skiff.url, "query($id: ID!) { project(id: $id) { id } }", { id: { x: 1 } }, { apiKey: org.owner.apiKey });
+    const vars = await gql(
+      skiff.url,
+      "query($id: ID!) { project(id: $id) { id } }",
+      { id: { x: 1 } },
+      { apiKey: org.owner.apiKey },
+    );
     expect(vars.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
   });
 
@@ -117,7 +130,9 @@ describe("WebSocket endpoint", () => {
 
   it("closes a connection without credentials with 4403", async () => {
     const client = createClient({ url: wsUrl(), webSocketImpl: WebSocket, retryAttempts: 0, lazy: false });
-    const closed = await new Promise<number>((resolve) => client.on("closed", (e) => resolve((e as { code: number }).code)));
+    const closed = await new Promise<number>((resolve) =>
+      client.on("closed", (e) => resolve((e as { code: number }).code)),
+    );
     expect(closed).toBe(4403);
     await client.dispose();
   });
