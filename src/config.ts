@@ -29,6 +29,8 @@ const schema = z.object({
   SKIFF_BOOTSTRAP_PASSWORD: z.string().min(8).optional(),
   SKIFF_BOOTSTRAP_API_KEY: z.string().min(16).optional(),
   SKIFF_PUBLIC_API_ONLY: bool,
+  /** Agent API requests per minute per token (spec: Limits, 120). Raise only for benchmarks. */
+  SKIFF_AGENT_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
   /** Platform default container registry (used when an organization has none). */
   SKIFF_DEFAULT_REGISTRY_URL: z.string().optional(),
   /** Cluster-internal DNS suffix of database services, e.g. `svc.cluster.local`. */
