@@ -40,21 +40,6 @@ export type Scalars = {
   _FieldSet: { input: unknown; output: unknown };
 };
 
-/**
- * The caller's agent token for the read-only agent API (`/api/agent/*`) in one organization, as the dashboard
- * shows it under Settings → AI. The secret itself is shown only once, by `createAgentToken`.
- */
-export type AgentToken = {
-  __typename?: "AgentToken";
-  createdAt: Scalars["DateTime"]["output"];
-  /** When the token stops working; null when it never expires. */
-  expiresAt?: Maybe<Scalars["DateTime"]["output"]>;
-  /** Last authenticated agent API request (updated at most once a minute); null when never used. */
-  lastUsedAt?: Maybe<Scalars["DateTime"]["output"]>;
-  /** First characters of the token, e.g. `skiff_agt_Ab3xQz`, to recognise it. */
-  prefix: Scalars["String"]["output"];
-};
-
 /** A deployable service inside an environment. */
 export type Application = {
   __typename?: "Application";
@@ -115,23 +100,6 @@ export type AuthMethod =
 
 /** How an image is built from source. */
 export type BuildType = "dockerfile" | "nixpacks";
-
-/** Options of a new agent token. */
-export type CreateAgentTokenInput = {
-  /** Lifetime in days, 1 to 365; null or omitted: the token never expires. */
-  expiresInDays?: InputMaybe<Scalars["Int"]["input"]>;
-};
-
-/** A newly created agent token. */
-export type CreateAgentTokenPayload = {
-  __typename?: "CreateAgentTokenPayload";
-  agentToken: AgentToken;
-  /**
-   * The secret, `skiff_agt_...`: send it as `x-api-key` or `Authorization: Bearer` to `/api/agent/*`.
-   * Shown only here; only its hash is stored.
-   */
-  token: Scalars["String"]["output"];
-};
 
 /** A database service. The password is never returned; it reaches the application through `DB_PASSWORD`. */
 export type Database = {
@@ -208,22 +176,8 @@ export type EnvironmentVariable = {
 /** Write entry points. Same authentication and error codes as `Query`. */
 export type Mutation = {
   __typename?: "Mutation";
-  /**
-   * Creates the caller's agent token in the active organization (read-only, personal, one per person per
-   * organization). An existing token is replaced and stops working at once.
-   * `FORBIDDEN` when the organization's plan lacks the AI assistant feature (`ai_assistant`);
-   * `BAD_USER_INPUT` for an out-of-range `expiresInDays` or when there is no active organization.
-   */
-  createAgentToken: CreateAgentTokenPayload;
   /** Always true; lets clients check that mutations are reachable. */
   ping: Scalars["Boolean"]["output"];
-  /** Revokes the caller's agent token in the active organization at once. False when there was none. */
-  revokeAgentToken: Scalars["Boolean"]["output"];
-};
-
-/** Write entry points. Same authentication and error codes as `Query`. */
-export type MutationCreateAgentTokenArgs = {
-  input?: InputMaybe<CreateAgentTokenInput>;
 };
 
 /**
@@ -343,8 +297,6 @@ export type ProjectEdge = {
  */
 export type Query = {
   __typename?: "Query";
-  /** The caller's agent token in the active organization; null when there is none. */
-  agentToken?: Maybe<AgentToken>;
   /** One application by id. `NOT_FOUND` when unknown, in another organization, or not granted. */
   application?: Maybe<Application>;
   /** One organization by id. `NOT_FOUND` when it does not exist or the caller is not a member. */
@@ -570,16 +522,13 @@ export type FederationReferenceTypes = {
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
-  AgentToken: ResolverTypeWrapper<AgentToken>;
-  String: ResolverTypeWrapper<Scalars["String"]["output"]>;
   Application: ResolverTypeWrapper<ApplicationModel>;
+  String: ResolverTypeWrapper<Scalars["String"]["output"]>;
   Int: ResolverTypeWrapper<Scalars["Int"]["output"]>;
   ID: ResolverTypeWrapper<Scalars["ID"]["output"]>;
   ApplicationSource: ResolverTypeWrapper<ApplicationSource>;
   AuthMethod: AuthMethod;
   BuildType: BuildType;
-  CreateAgentTokenInput: CreateAgentTokenInput;
-  CreateAgentTokenPayload: ResolverTypeWrapper<CreateAgentTokenPayload>;
   Database: ResolverTypeWrapper<DatabaseModel>;
   DatabaseType: DatabaseType;
   DateTime: ResolverTypeWrapper<Scalars["DateTime"]["output"]>;
@@ -609,14 +558,11 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
-  AgentToken: AgentToken;
-  String: Scalars["String"]["output"];
   Application: ApplicationModel;
+  String: Scalars["String"]["output"];
   Int: Scalars["Int"]["output"];
   ID: Scalars["ID"]["output"];
   ApplicationSource: ApplicationSource;
-  CreateAgentTokenInput: CreateAgentTokenInput;
-  CreateAgentTokenPayload: CreateAgentTokenPayload;
   Database: DatabaseModel;
   DateTime: Scalars["DateTime"]["output"];
   Deployment: DeploymentModel;
@@ -639,16 +585,6 @@ export type ResolversParentTypes = {
   URL: Scalars["URL"]["output"];
   User: UserModel;
   Viewer: ViewerModelModel;
-};
-
-export type AgentTokenResolvers<
-  ContextType = Context,
-  ParentType extends ResolversParentTypes["AgentToken"] = ResolversParentTypes["AgentToken"],
-> = {
-  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
-  expiresAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
-  lastUsedAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
-  prefix?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
 };
 
 export type ApplicationResolvers<
@@ -694,14 +630,6 @@ export type ApplicationSourceResolvers<
   gitProviderId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
   repo?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   type?: Resolver<Maybe<ResolversTypes["SourceType"]>, ParentType, ContextType>;
-};
-
-export type CreateAgentTokenPayloadResolvers<
-  ContextType = Context,
-  ParentType extends ResolversParentTypes["CreateAgentTokenPayload"] = ResolversParentTypes["CreateAgentTokenPayload"],
-> = {
-  agentToken?: Resolver<ResolversTypes["AgentToken"], ParentType, ContextType>;
-  token?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
 };
 
 export type DatabaseResolvers<
@@ -803,14 +731,7 @@ export type MutationResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["Mutation"] = ResolversParentTypes["Mutation"],
 > = {
-  createAgentToken?: Resolver<
-    ResolversTypes["CreateAgentTokenPayload"],
-    ParentType,
-    ContextType,
-    Partial<MutationCreateAgentTokenArgs>
-  >;
   ping?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
-  revokeAgentToken?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
 };
 
 export type OrganizationResolvers<
@@ -916,7 +837,6 @@ export type QueryResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["Query"] = ResolversParentTypes["Query"],
 > = {
-  agentToken?: Resolver<Maybe<ResolversTypes["AgentToken"]>, ParentType, ContextType>;
   application?: Resolver<
     Maybe<ResolversTypes["Application"]>,
     ParentType,
@@ -972,10 +892,8 @@ export type ViewerResolvers<
 };
 
 export type Resolvers<ContextType = Context> = {
-  AgentToken?: AgentTokenResolvers<ContextType>;
   Application?: ApplicationResolvers<ContextType>;
   ApplicationSource?: ApplicationSourceResolvers<ContextType>;
-  CreateAgentTokenPayload?: CreateAgentTokenPayloadResolvers<ContextType>;
   Database?: DatabaseResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   Deployment?: DeploymentResolvers<ContextType>;
