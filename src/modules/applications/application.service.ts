@@ -1,0 +1,104 @@
+/**
+ * Application, environment variable and domain writes shared by every surface (GraphQL, REST, imports).
+ * Callers own the transaction.
+ */
+import { randomInt } from "node:crypto";
+import type { Knex } from "knex";
+import { translateUniqueViolations } from "../../db/constraint-errors.ts";
+import type { SecretBox } from "../../db/secrets.ts";
+import { assertQuota } from "../organizations/quota.ts";
+import { Application, type ApplicationSourceSettings, Domain, EnvironmentVariable } from "./application.model.ts";
+
+const SUFFIX_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/**
+ * A new platform-wide slug for an application named `name`: lower-case `[a-z0-9-]`, at most 40 characters
+ * of the name, then `-` and 6 random characters, e.g. `my-shop-7k2mq3`. Used in internal hostnames.
+ */
+export function newAppName(name: string): string {
+  const base =
+    name
+      .normalize("NFKD")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40)
+      .replace(/-+$/, "") || "app";
+  const suffix = Array.from({ length: 6 }, () => SUFFIX_ALPHABET[randomInt(SUFFIX_ALPHABET.length)]).join("");
+  return `${base}-${suffix}`;
+}
+
+/** What an application is created from. */
+export interface ApplicationSpec {
+  organizationId: string;
+  projectId: string;
+  environmentId: string;
+  name: string;
+  appName: string;
+  sourceType: Application["sourceType"];
+  source: ApplicationSourceSettings;
+  buildType: Application["buildType"];
+  /** Container port, 1 to 65535. */
+  port: number;
+}
+
+/**
+ * Creates an application inside `trx` after checking the applications quota.
+ * @throws QuotaExceededError when the quota is reached; ConflictError when `appName` is taken.
+ */
+export async function createApplication(trx: Knex.Transaction, spec: ApplicationSpec): Promise<Application> {
+  await assertQuota(trx, spec.organizationId, "applications");
+  return translateUniqueViolations(
+    () =>
+      Application.query(trx)
+        .insert({ ...spec, applicationStatus: "idle" })
+        .returning("*"),
+    { applications_app_name_unique: `Application name ${spec.appName} is already in use` },
+  );
+}
+
+/** Sets `vars` (name → plain value) on an application inside `trx`; values are stored encrypted. One statement. */
+export async function setEnvironmentVariables(
+  trx: Knex.Transaction,
+  secrets: SecretBox,
+  applicationId: string,
+  vars: Readonly<Record<string, string>>,
+): Promise<void> {
+  const rows = Object.entries(vars).map(([key, value]) => ({
+    applicationId,
+    key,
+    valueEncrypted: secrets.encrypt(value),
+  }));
+  if (!rows.length) return;
+  await EnvironmentVariable.query(trx).insert(rows).onConflict(["application_id", "key"]).merge(["valueEncrypted"]);
+}
+
+/** The message of a domain host conflict (hosts are unique platform-wide). */
+export function domainTakenMessage(host: string): string {
+  return `Domain ${host} is already in use`;
+}
+
+/**
+ * Routes `host` to an application inside `trx` after checking the domains quota; HTTPS is requested
+ * (the certificate is issued asynchronously).
+ * @throws QuotaExceededError when the quota is reached; ConflictError when the host is taken on the platform.
+ */
+export async function createDomain(
+  trx: Knex.Transaction,
+  input: { organizationId: string; applicationId: string; host: string; port?: number | null },
+): Promise<Domain> {
+  await assertQuota(trx, input.organizationId, "domains");
+  return translateUniqueViolations(
+    () =>
+      Domain.query(trx)
+        .insert({
+          organizationId: input.organizationId,
+          applicationId: input.applicationId,
+          host: input.host,
+          port: input.port ?? null,
+          https: true,
+        })
+        .returning("*"),
+    { domains_host_unique: domainTakenMessage(input.host) },
+  );
+}

@@ -1,0 +1,91 @@
+/**
+ * Database service writes and the connection settings an application gets for it
+ * (spec: "Automatic environment variables"). Callers own the transaction.
+ */
+import type { Knex } from "knex";
+import { translateUniqueViolations } from "../../db/constraint-errors.ts";
+import type { SecretBox } from "../../db/secrets.ts";
+import { assertQuota } from "../organizations/quota.ts";
+import { Database, type DatabaseType } from "./database.model.ts";
+
+/** What a database is created from; `password` in plain text (stored encrypted). */
+export interface DatabaseSpec {
+  type: DatabaseType;
+  name: string;
+  user: string;
+  password: string;
+}
+
+/** Port each engine listens on inside the cluster. */
+export const DATABASE_PORT: Record<DatabaseType, number> = {
+  mariadb: 3306,
+  mysql: 3306,
+  postgres: 5432,
+  mongodb: 27017,
+};
+
+/**
+ * Internal cluster hostname of a database service: `<appName>-db.<clusterDomain>`, e.g.
+ * `shop-7k2mq3-db.svc.cluster.local`. Unique because `appName` is (and `databases.service_host` is unique).
+ */
+export function databaseServiceHost(appName: string, clusterDomain: string): string {
+  return `${appName}-db.${clusterDomain}`;
+}
+
+/**
+ * The variables set on an application using `db` at `host` (spec table "Automatic environment variables"):
+ * DB_HOST, DB_DATABASE, DB_USERNAME, DB_PASSWORD for all engines; DB_PORT and DB_CONNECTION for mysql/mariadb;
+ * DATABASE_URL for postgres; MONGO_URL for mongodb. User, password and name are percent-encoded inside URLs.
+ */
+export function databaseEnvVars(db: DatabaseSpec, host: string): Record<string, string> {
+  const vars: Record<string, string> = {
+    DB_HOST: host,
+    DB_DATABASE: db.name,
+    DB_USERNAME: db.user,
+    DB_PASSWORD: db.password,
+  };
+  const credentials = `${encodeURIComponent(db.user)}:${encodeURIComponent(db.password)}`;
+  const path = encodeURIComponent(db.name);
+  switch (db.type) {
+    case "mysql":
+    case "mariadb":
+      vars.DB_PORT = String(DATABASE_PORT[db.type]);
+      vars.DB_CONNECTION = db.type;
+      break;
+    case "postgres":
+      vars.DATABASE_URL = `postgresql://${credentials}@${host}:${DATABASE_PORT.postgres}/${path}`;
+      break;
+    case "mongodb":
+      vars.MONGO_URL = `mongodb://${credentials}@${host}:${DATABASE_PORT.mongodb}/${path}`;
+      break;
+  }
+  return vars;
+}
+
+/**
+ * Creates a database service inside `trx` after checking the databases quota; the password is encrypted.
+ * @throws QuotaExceededError when the plan's databases quota is reached; ConflictError when `serviceHost` is taken.
+ */
+export async function createDatabase(
+  trx: Knex.Transaction,
+  secrets: SecretBox,
+  input: DatabaseSpec & { organizationId: string; projectId: string; environmentId: string; serviceHost: string },
+): Promise<Database> {
+  await assertQuota(trx, input.organizationId, "databases");
+  return translateUniqueViolations(
+    () =>
+      Database.query(trx)
+        .insert({
+          organizationId: input.organizationId,
+          projectId: input.projectId,
+          environmentId: input.environmentId,
+          type: input.type,
+          name: input.name,
+          username: input.user,
+          passwordEncrypted: secrets.encrypt(input.password),
+          serviceHost: input.serviceHost,
+        })
+        .returning("*"),
+    { databases_service_host_unique: `Database host ${input.serviceHost} is already in use` },
+  );
+}

@@ -1,0 +1,143 @@
+/**
+ * REST rows of the site import API: the four documented paths (spec: Endpoints → Site import, Errors) and the
+ * internal procedure surface `siteImport.*` under `/api/` (spec: Procedure interface; unpublished, so
+ * SKIFF_PUBLIC_API_ONLY=true hides them). Rows only map HTTP to the operations in site-import.operations.ts.
+ *
+ * Documented paths — success: the data itself (import result, preview, array of records, one record);
+ * POST /api/site-import answers 422 when the status is partial or failed. Errors: 400
+ * `{ error, details: { fieldErrors, formErrors } }`; 401, 403, 404, 409 and 500 `{ error }` (500 adds `errorId`).
+ *
+ * Procedures — POST `/api/siteImport.<name>` with the JSON input as body; queries (`preview`, `list`, `get`)
+ * also GET with `?input=<URL-encoded JSON>`. Success: 200 `{ result: { data } }` (an import or retry that ends
+ * partial or failed is still a result: 200, see `data.status`). Error: status by code (400, 401, 403, 404,
+ * 409, 500) with `{ error: { message, code, fieldErrors?, formErrors?, errorId? } }`.
+ */
+import type { RestError, RestRequest, RestResponse, RestRoute } from "../../rest/route-table.ts";
+import {
+  deleteVariables,
+  idVariables,
+  importVariables,
+  listQuery,
+  listVariables,
+  OPERATIONS,
+  procedureInput,
+} from "./site-import.operations.ts";
+
+type Data = Record<string, unknown>;
+
+/** Fields of an import result left out of REST bodies when null (spec: optional fields). */
+const OPTIONAL_RESULT_FIELDS = [
+  "databaseId",
+  "databaseType",
+  "databaseServiceHost",
+  "domainId",
+  "errorMessage",
+  "errorStep",
+];
+
+/** The import result as the REST body: optional fields only when present. */
+function resultBody(result: Data): Data {
+  return Object.fromEntries(
+    Object.entries(result).filter(([key, value]) => value !== null || !OPTIONAL_RESULT_FIELDS.includes(key)),
+  );
+}
+
+/** Spec error bodies: `{ error }`, plus `details` for invalid input (400) and `errorId` for masked failures. */
+function documentedError(error: RestError, status: number): RestResponse {
+  const ext = error.extensions ?? {};
+  if (status === 400) {
+    return {
+      status,
+      body: { error: error.message, details: { fieldErrors: ext.fieldErrors ?? {}, formErrors: ext.formErrors ?? [] } },
+    };
+  }
+  return { status, body: ext.errorId ? { error: error.message, errorId: ext.errorId } : { error: error.message } };
+}
+
+/** Procedure error body `{ error: { message, code, ... } }`. */
+function procedureError(error: RestError, status: number): RestResponse {
+  const { code, fieldErrors, formErrors, errorId } = (error.extensions ?? {}) as Data;
+  return {
+    status,
+    body: {
+      error: {
+        message: error.message,
+        code: code ?? "INTERNAL_SERVER_ERROR",
+        ...(fieldErrors !== undefined && { fieldErrors, formErrors }),
+        ...(errorId !== undefined && { errorId }),
+      },
+    },
+  };
+}
+
+/** A documented (published) row. */
+function documented(
+  method: RestRoute["method"],
+  path: string,
+  operation: string,
+  variables: (req: RestRequest) => Data,
+  respond: (data: Data) => RestResponse,
+): RestRoute {
+  return { method, path, surface: "rest", published: true, operation, variables, respond, error: documentedError };
+}
+
+/** Rows of procedure `siteImport.<name>`: POST, and also GET for queries. */
+function procedure(
+  name: Exclude<keyof typeof OPERATIONS, "records">,
+  kind: "query" | "mutation",
+  variables: (input: unknown) => Data,
+  pick: (data: Data) => unknown,
+): RestRoute[] {
+  const methods: Array<"GET" | "POST"> = kind === "query" ? ["GET", "POST"] : ["POST"];
+  return methods.map((method) => ({
+    method,
+    path: `/api/siteImport.${name}`,
+    surface: "rest",
+    published: false,
+    operation: OPERATIONS[name],
+    variables: (req) => variables(procedureInput(req, method)),
+    respond: (data) => ({ status: 200, body: { result: { data: pick(data) } } }),
+    error: procedureError,
+  }));
+}
+
+/** Every site import row, in registration order. */
+export const siteImportRoutes: readonly RestRoute[] = [
+  documented(
+    "POST",
+    "/api/site-import",
+    OPERATIONS.import,
+    (req) => importVariables(req.body),
+    (data) => {
+      const result = data.importSite as Data;
+      return { status: result.status === "success" ? 200 : 422, body: resultBody(result) };
+    },
+  ),
+  documented(
+    "POST",
+    "/api/site-import/preview",
+    OPERATIONS.preview,
+    (req) => importVariables(req.body),
+    (data) => ({ status: 200, body: data.previewSiteImport }),
+  ),
+  documented(
+    "GET",
+    "/api/site-import",
+    OPERATIONS.records,
+    (req) => listVariables(listQuery(req)),
+    (data) => ({ status: 200, body: (data.siteImports as Data).items }),
+  ),
+  documented(
+    "GET",
+    "/api/site-import/:id",
+    OPERATIONS.get,
+    (req) => ({ id: req.params.id }),
+    (data) => ({ status: 200, body: data.siteImport }),
+  ),
+  ...procedure("import", "mutation", importVariables, (data) => data.importSite),
+  ...procedure("preview", "query", importVariables, (data) => data.previewSiteImport),
+  ...procedure("list", "query", listVariables, (data) => data.siteImports),
+  ...procedure("get", "query", idVariables, (data) => data.siteImport),
+  ...procedure("retry", "mutation", idVariables, (data) => data.retrySiteImport),
+  ...procedure("delete", "mutation", deleteVariables, (data) => data.deleteSiteImport),
+];

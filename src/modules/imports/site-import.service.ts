@@ -1,0 +1,241 @@
+/**
+ * The site import API (spec: "Site import", "Import status", Errors, Limits), once for every surface:
+ * GraphQL resolvers, the documented REST paths and the `siteImport.*` procedures all end here.
+ * Permissions come from the access policy (`import:run`: owners and admins); visibility from the loaders
+ * (another organization's record is NOT_FOUND exactly like a missing one).
+ */
+import type { Context } from "../../server/context.ts";
+import { ConflictError, NotFoundError } from "../../server/errors.ts";
+import { parseInput } from "../../server/validate.ts";
+import type { OrgAccess } from "../access/access-scope.ts";
+import { assertAllowed } from "../access/policy.ts";
+import { deleteProject } from "../projects/project.service.ts";
+import { checkImport } from "./site-import.checks.ts";
+import { publishSiteImportChange } from "./site-import.events.ts";
+import { sealInput, storedInput } from "./site-import.input.ts";
+import { visibleImports } from "./site-import.loaders.ts";
+import { RETRYABLE_STATUSES, SiteImport, STALE_PENDING_MINUTES } from "./site-import.model.ts";
+import { runImport } from "./site-import.run.ts";
+import { listArgsSchema, parseSiteImportRequest, type SiteImportRequest } from "./site-import.schema.ts";
+
+/** What the service needs of a request context. */
+export type ImportContext = Pick<Context, "services" | "scope" | "principal" | "loaders">;
+
+/** The outcome of an import or retry: the finished record and the request it ran (GraphQL `SiteImportResult`). */
+export interface ImportOutcome {
+  record: SiteImport;
+  input: SiteImportRequest;
+}
+
+/** Spec rule 6: what an import of the request would create, and whether it can. */
+export interface ImportPreview {
+  valid: boolean;
+  resources: {
+    project: { name: string };
+    database: { type: string; name: string } | null;
+    application: { name: string; sourceType: string; buildType: string | null };
+    domain: { host: string } | null;
+  };
+  warnings: string[];
+  errors: string[];
+}
+
+/** One page of import records, newest first (GraphQL `SiteImportPage`). */
+export interface SiteImportPage {
+  items: SiteImport[];
+  limit: number;
+  offset: number;
+  hasMore: boolean;
+  /** Number of records visible to the caller across all pages; counted only when asked for. */
+  totalCount: () => Promise<number>;
+}
+
+/** Result of {@link deleteSiteImport}. */
+export interface SiteImportDeletion {
+  id: string;
+  rolledBack: boolean;
+  /** The project deleted with the rollback (cascading to everything the import created), else null. */
+  deletedProjectId: string | null;
+}
+
+/**
+ * The caller's access to `organizationId` when it may run imports there.
+ * @throws NotFoundError when the caller is not a member; ForbiddenError when its role may not import.
+ */
+async function importAccess(ctx: ImportContext, organizationId: string): Promise<OrgAccess> {
+  const access = await ctx.scope.forOrg(organizationId);
+  if (!access) throw new NotFoundError("Organization", organizationId);
+  assertAllowed(access, "import:run");
+  return access;
+}
+
+/** A visible record and the caller's access to act on it. @throws NotFoundError, ForbiddenError. */
+async function recordForAction(ctx: ImportContext, id: string): Promise<SiteImport> {
+  const record = await ctx.loaders.siteImportById.load(id);
+  if (!record) throw new NotFoundError("Site import", id);
+  await importAccess(ctx, record.organizationId);
+  return record;
+}
+
+/** SQL condition: pending for longer than STALE_PENDING_MINUTES (its run was abandoned). */
+const STALE_PENDING = `status = 'pending' and updated_at < now() - interval '${STALE_PENDING_MINUTES} minutes'`;
+
+/** The CONFLICT answered when the state table does not allow `action` in `record`'s status. */
+function stateConflict(record: SiteImport, action: "retried" | "deleted"): ConflictError {
+  if (record.status === "pending") {
+    return new ConflictError(
+      `Site import ${record.id} is still running (pending); it cannot be ${action} until it finishes`,
+    );
+  }
+  return new ConflictError(
+    `Site import ${record.id} has status ${record.status}; only partial or failed imports can be ${action}`,
+  );
+}
+
+/**
+ * Imports a site (spec: POST /api/site-import, `siteImport.import`): validates the request, records a pending
+ * import, then creates project, database, application with variables, domain and deployment in order.
+ * Expected failures do not throw: the outcome's record has status partial or failed with errorStep/errorMessage.
+ * @throws BadUserInputError (invalid request), NotFoundError (organization not the caller's), ForbiddenError (role).
+ */
+export async function importSite(ctx: ImportContext, raw: unknown): Promise<ImportOutcome> {
+  const input = parseSiteImportRequest(raw);
+  await importAccess(ctx, input.organizationId);
+  const { services } = ctx;
+  const record = await SiteImport.query(services.knex)
+    .insert({
+      organizationId: input.organizationId,
+      createdByUserId: ctx.principal?.userId ?? null,
+      name: input.name,
+      status: "pending",
+      inputEncrypted: sealInput(services.secrets, input),
+    })
+    .returning("*");
+  await publishSiteImportChange(services, record);
+  return { record: await runImport(services, record, input), input };
+}
+
+/**
+ * Checks a request without writing anything (spec rule 5 and 6): name conflicts, domain availability, source
+ * configuration and prerequisites, plan quotas. The same checks gate {@link importSite}.
+ * @throws BadUserInputError (invalid request), NotFoundError, ForbiddenError — as {@link importSite}.
+ */
+export async function previewSiteImport(ctx: ImportContext, raw: unknown): Promise<ImportPreview> {
+  const input = parseSiteImportRequest(raw);
+  await importAccess(ctx, input.organizationId);
+  const { knex, config } = ctx.services;
+  const check = await checkImport(knex, config, input.organizationId, input);
+  return {
+    valid: check.problems.length === 0,
+    resources: {
+      project: { name: input.name },
+      database: input.database ? { type: input.database.type, name: input.database.name } : null,
+      application: { name: input.name, sourceType: input.source.type, buildType: input.source.buildType },
+      domain: input.domain ? { host: input.domain } : null,
+    },
+    warnings: check.warnings,
+    errors: check.problems.map((p) => p.message),
+  };
+}
+
+/**
+ * Import records of the caller's active organization visible to it, newest first (spec rule 7: `limit` 1 to
+ * 100, default 50; `offset` ≥ 0, default 0). No active organization: an empty page.
+ * @throws BadUserInputError when `limit` or `offset` is out of range.
+ */
+export async function listSiteImports(
+  ctx: ImportContext,
+  raw: { limit?: unknown; offset?: unknown },
+): Promise<SiteImportPage> {
+  const { limit, offset } = parseInput(listArgsSchema, raw, "Invalid list arguments");
+  const organizationId = ctx.principal?.organizationId;
+  const access = organizationId ? await ctx.scope.forOrg(organizationId) : null;
+  if (!access) return { items: [], limit, offset, hasMore: false, totalCount: async () => 0 };
+  const { knex } = ctx.services;
+  const rows = await visibleImports(SiteImport.query(knex), access)
+    .orderBy("id", "desc")
+    .limit(limit + 1)
+    .offset(offset);
+  for (const row of rows.slice(0, limit)) ctx.loaders.siteImportById.prime(row.id, row);
+  return {
+    items: rows.slice(0, limit),
+    limit,
+    offset,
+    hasMore: rows.length > limit,
+    totalCount: () => visibleImports(SiteImport.query(knex), access).resultSize(),
+  };
+}
+
+/** One visible import record. @throws NotFoundError when unknown, another organization's, or not granted. */
+export async function getSiteImport(ctx: ImportContext, id: string): Promise<SiteImport> {
+  const record = await ctx.loaders.siteImportById.load(id);
+  if (!record) throw new NotFoundError("Site import", id);
+  return record;
+}
+
+/**
+ * Retries a partial or failed import (spec: Import status, `siteImport.retry`): in one transaction the record
+ * is claimed by a conditional UPDATE (status partial/failed → pending, attempts + 1, ids and errors cleared) and
+ * the project of the previous run is deleted (cascading to everything it created); then the stored input runs
+ * again on the same record. Of concurrent retries of one record exactly one runs; the others get CONFLICT.
+ * A pending record older than STALE_PENDING_MINUTES counts as failed (its server stopped mid-run).
+ * @throws NotFoundError, ForbiddenError; ConflictError when the status is success or pending.
+ */
+export async function retrySiteImport(ctx: ImportContext, id: string): Promise<ImportOutcome> {
+  await recordForAction(ctx, id);
+  const { services } = ctx;
+  const claimed = await services.knex.transaction(async (trx) => {
+    const current = await SiteImport.query(trx).findById(id).forUpdate();
+    if (!current) throw new NotFoundError("Site import", id);
+    const [row] = await SiteImport.query(trx)
+      .patch({
+        status: "pending",
+        errorStep: null,
+        errorMessage: null,
+        projectId: null,
+        databaseId: null,
+        applicationId: null,
+        domainId: null,
+        deploymentId: null,
+        databaseServiceHost: null,
+        finishedAt: null,
+        updatedAt: new Date(),
+        attempts: trx.raw("attempts + 1") as unknown as number,
+      })
+      .where("id", id)
+      .where((w) => w.whereIn("status", RETRYABLE_STATUSES as string[]).orWhereRaw(STALE_PENDING))
+      .returning("*");
+    if (!row) throw stateConflict(current, "retried");
+    if (current.projectId) await deleteProject(trx, current.projectId);
+    return row;
+  });
+  await publishSiteImportChange(services, claimed);
+  const input = storedInput(services.secrets, claimed);
+  return { record: await runImport(services, claimed, input), input };
+}
+
+/**
+ * Deletes an import record (spec: `siteImport.delete`). With `rollbackResources` the project it created is
+ * deleted first, in the same transaction (cascading to database, application, variables, domain, deployments);
+ * without, the resources remain.
+ * @throws NotFoundError, ForbiddenError; ConflictError while the import is pending.
+ */
+export async function deleteSiteImport(
+  ctx: ImportContext,
+  id: string,
+  rollbackResources: boolean,
+): Promise<SiteImportDeletion> {
+  await recordForAction(ctx, id);
+  return ctx.services.knex.transaction(async (trx) => {
+    const current = await SiteImport.query(trx).findById(id).forUpdate();
+    if (!current) throw new NotFoundError("Site import", id);
+    const deleted = await SiteImport.query(trx)
+      .delete()
+      .where("id", id)
+      .where((w) => w.whereNot("status", "pending").orWhereRaw(STALE_PENDING));
+    if (!deleted) throw stateConflict(current, "deleted");
+    const projectId = rollbackResources ? current.projectId : null;
+    if (projectId) await deleteProject(trx, projectId);
+    return { id, rolledBack: rollbackResources, deletedProjectId: projectId };
+  });
+}

@@ -1,0 +1,90 @@
+/**
+ * Writes of import prerequisites (spec: "Prerequisites outside the request"): git providers, container
+ * registries and SSH keys of an organization. Owners and admins only (`provider:manage`); secrets (registry
+ * password, SSH private key) are write-only and stored encrypted.
+ */
+import { z } from "zod";
+import type { Context } from "../../server/context.ts";
+import { NotFoundError } from "../../server/errors.ts";
+import { parseInput } from "../../server/validate.ts";
+import { assertAllowed } from "../access/policy.ts";
+import { ContainerRegistry, GitProvider, SshKey } from "./provider.models.ts";
+
+type ProviderContext = Pick<Context, "services" | "scope">;
+
+const name = z.string().trim().min(1, "Must not be empty").max(100, "At most 100 characters");
+const organizationId = z.string().min(1, "Required");
+
+const gitProviderSchema = z.strictObject({ organizationId, type: z.enum(["github", "gitlab"]), name });
+
+const registrySchema = z.strictObject({
+  organizationId,
+  name,
+  url: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9.-]+(:\d{1,5})?(\/[\w./-]*)?$/i, "Registry address without scheme, e.g. ghcr.io/acme"),
+  username: z.string().trim().min(1).max(200).nullish(),
+  password: z.string().min(1).max(4096).nullish(),
+});
+
+const sshKeySchema = z.strictObject({
+  organizationId,
+  name,
+  publicKey: z
+    .string()
+    .trim()
+    .regex(
+      /^(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(256|384|521)|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com) [A-Za-z0-9+/]+={0,3}( [^\n]*)?$/,
+      "Must be one OpenSSH public key line, e.g. ssh-ed25519 AAAA... comment",
+    ),
+  privateKey: z
+    .string()
+    .max(16_384, "At most 16384 characters")
+    .regex(
+      /^\s*-----BEGIN ([A-Z]+ )?PRIVATE KEY-----\n[\s\S]+\n-----END ([A-Z]+ )?PRIVATE KEY-----\s*$/,
+      "Must be a PEM or OpenSSH private key (-----BEGIN ... PRIVATE KEY-----)",
+    ),
+});
+
+/** Checks `provider:manage` in `organizationId`. @throws NotFoundError (not a member), ForbiddenError (role). */
+async function assertManage(ctx: ProviderContext, organizationId: string): Promise<void> {
+  const access = await ctx.scope.forOrg(organizationId);
+  if (!access) throw new NotFoundError("Organization", organizationId);
+  assertAllowed(access, "provider:manage");
+}
+
+/** Configures a git provider `{ organizationId, type: github|gitlab, name }`. @throws BadUserInputError, NotFoundError, ForbiddenError. */
+export async function createGitProvider(ctx: ProviderContext, raw: unknown): Promise<GitProvider> {
+  const input = parseInput(gitProviderSchema, raw, "Invalid git provider");
+  await assertManage(ctx, input.organizationId);
+  return GitProvider.query(ctx.services.knex).insert(input).returning("*");
+}
+
+/**
+ * Configures a container registry `{ organizationId, name, url, username?, password? }`; the password is stored
+ * encrypted. @throws BadUserInputError, NotFoundError, ForbiddenError.
+ */
+export async function createContainerRegistry(ctx: ProviderContext, raw: unknown): Promise<ContainerRegistry> {
+  const { password, username, ...input } = parseInput(registrySchema, raw, "Invalid container registry");
+  await assertManage(ctx, input.organizationId);
+  return ContainerRegistry.query(ctx.services.knex)
+    .insert({
+      ...input,
+      username: username ?? null,
+      passwordEncrypted: password ? ctx.services.secrets.encrypt(password) : null,
+    })
+    .returning("*");
+}
+
+/**
+ * Stores an SSH key pair `{ organizationId, name, publicKey, privateKey }`; the private key is stored encrypted.
+ * @throws BadUserInputError, NotFoundError, ForbiddenError.
+ */
+export async function createSshKey(ctx: ProviderContext, raw: unknown): Promise<SshKey> {
+  const { privateKey, ...input } = parseInput(sshKeySchema, raw, "Invalid SSH key");
+  await assertManage(ctx, input.organizationId);
+  return SshKey.query(ctx.services.knex)
+    .insert({ ...input, privateKeyEncrypted: ctx.services.secrets.encrypt(privateKey) })
+    .returning("*");
+}

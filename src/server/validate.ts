@@ -1,0 +1,36 @@
+/**
+ * Input validation with zod for every surface: one conversion of zod issues into BAD_USER_INPUT, with
+ * `fieldErrors` keyed by dot-separated path (e.g. `source.repo`) and `formErrors` for the input as a whole.
+ */
+import type { z } from "zod";
+import { BadUserInputError } from "./errors.ts";
+
+/** Converts zod issues to a BadUserInputError (`fieldErrors` by dot-separated path, root issues in `formErrors`). */
+export function toBadUserInput(error: z.ZodError, message = "Invalid input"): BadUserInputError {
+  const fieldErrors: Record<string, string[]> = {};
+  const formErrors: string[] = [];
+  for (const issue of error.issues) {
+    const keys = issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
+    for (const path of keys) {
+      const msg = issue.code === "unrecognized_keys" ? "Unknown field" : issue.message;
+      if (path.length === 0) formErrors.push(msg);
+      else {
+        const key = path.map(String).join(".");
+        fieldErrors[key] = [...(fieldErrors[key] ?? []), msg];
+      }
+    }
+  }
+  const first = Object.entries(fieldErrors)[0];
+  const detail = first ? `${first[0]}: ${first[1][0]}` : formErrors[0];
+  return new BadUserInputError(detail ? `${message}: ${detail}` : message, { fieldErrors, formErrors });
+}
+
+/**
+ * Parses `raw` with `schema`.
+ * @throws BadUserInputError with `fieldErrors`/`formErrors` when invalid.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, raw: unknown, message?: string): z.output<S> {
+  const result = schema.safeParse(raw);
+  if (!result.success) throw toBadUserInput(result.error, message);
+  return result.data;
+}
