@@ -1,0 +1,34 @@
+/**
+ * Authentication of the agent API (spec: Authentication → Agent API; Errors → Agent API; Limits): an agent
+ * token sent as `x-api-key: <token>` or `Authorization: Bearer <token>` (equivalent), looked up in
+ * `agent_tokens` by hash. Session cookies and account API keys are not agent tokens and so are rejected here.
+ * Each authenticated request counts against the token's rate limit.
+ */
+
+import type { Knex } from "knex";
+import { apiKeyFromHeaders } from "../../auth/caller.ts";
+import type { Config } from "../../config.ts";
+import { UnauthenticatedError } from "../../server/errors.ts";
+import type { Principal } from "../access/access-scope.ts";
+import { consumeAgentRequest } from "./agent-rate-limit.ts";
+import { findAgentCaller } from "./agent-token.service.ts";
+
+/**
+ * The principal of an agent API request (`via: "agentToken"`, organization = the token's), or null when the
+ * request carries no valid agent token (missing, revoked, expired, of another kind, membership removed).
+ * @throws UnauthenticatedError when the token is over `SKIFF_AGENT_RATE_LIMIT` requests in the current minute.
+ */
+export async function authenticateAgent(
+  services: { knex: Knex; config: Pick<Config, "SKIFF_AGENT_RATE_LIMIT"> },
+  headers: Headers,
+): Promise<Principal | null> {
+  const token = apiKeyFromHeaders(headers);
+  if (!token) return null;
+  const caller = await findAgentCaller(services.knex, token);
+  if (!caller) return null;
+  const limit = services.config.SKIFF_AGENT_RATE_LIMIT;
+  if (!(await consumeAgentRequest(services.knex, caller.tokenId, limit))) {
+    throw new UnauthenticatedError(`Rate limit exceeded: ${limit} requests per minute per agent token`);
+  }
+  return caller.principal;
+}

@@ -1,0 +1,150 @@
+/**
+ * Agent tokens (spec: Authentication → Agent API, rule 1; Organization and access resources): read-only,
+ * personal, one per person per organization. Creating one replaces the previous token at once (one upsert on
+ * the unique (organization_id, user_id)); revoking deletes it at once; both need an active organization.
+ * Creating one requires the AI assistant feature (`ai_assistant`) on the organization's plan.
+ */
+import type { Knex } from "knex";
+import { newId } from "../../db/ids.ts";
+import { BadUserInputError, ForbiddenError } from "../../server/errors.ts";
+import type { AccessScope, OrgAccess, Principal } from "../access/access-scope.ts";
+import { AgentToken } from "./agent-token.model.ts";
+import { generateAgentToken, hashAgentToken } from "./agent-token.secret.ts";
+
+/** Plan feature that allows agent tokens. */
+export const AI_ASSISTANT_FEATURE = "ai_assistant";
+
+/** What the dashboard may see of a token (GraphQL `AgentToken`); never the secret or its hash. */
+export interface AgentTokenView {
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+}
+
+/** A token just created: the secret (shown once) and its view. */
+export interface CreatedAgentToken {
+  token: string;
+  agentToken: AgentTokenView;
+}
+
+/** Options of {@link createAgentToken}. */
+export interface CreateAgentTokenOptions {
+  /** Lifetime in days, 1 to 365; null or undefined: never expires. */
+  expiresInDays?: number | null;
+}
+
+/** The caller of an agent API request, resolved from a valid token. */
+export interface AgentCaller {
+  tokenId: string;
+  principal: Principal;
+}
+
+const DAY_MS = 86_400_000;
+const MAX_DAYS = 365;
+
+function toView(t: Pick<AgentToken, "prefix" | "createdAt" | "lastUsedAt" | "expiresAt">): AgentTokenView {
+  return { prefix: t.prefix, createdAt: t.createdAt, lastUsedAt: t.lastUsedAt, expiresAt: t.expiresAt };
+}
+
+/** The caller's membership in the active organization. @throws BadUserInputError when there is none. */
+async function activeAccess(scope: AccessScope): Promise<OrgAccess & { userId: string }> {
+  const access = await scope.active();
+  if (!access || !scope.principal) {
+    throw new BadUserInputError("No active organization: switch to an organization first", {
+      formErrors: ["No active organization"],
+    });
+  }
+  return { ...access, userId: scope.principal.userId };
+}
+
+/** The caller's token in the active organization, or null (also when there is no active organization). */
+export async function getAgentToken(knex: Knex, scope: AccessScope): Promise<AgentTokenView | null> {
+  const access = await scope.active();
+  if (!access || !scope.principal) return null;
+  const row = await AgentToken.query(knex).findOne({
+    organizationId: access.organizationId,
+    userId: scope.principal.userId,
+  });
+  return row ? toView(row) : null;
+}
+
+/**
+ * Creates (or replaces) the caller's token in the active organization.
+ * @throws BadUserInputError for `expiresInDays` outside 1..365 or without an active organization;
+ * ForbiddenError when the plan lacks {@link AI_ASSISTANT_FEATURE}.
+ */
+export async function createAgentToken(
+  knex: Knex,
+  scope: AccessScope,
+  options: CreateAgentTokenOptions = {},
+): Promise<CreatedAgentToken> {
+  const days = options.expiresInDays ?? null;
+  if (days !== null && (!Number.isInteger(days) || days < 1 || days > MAX_DAYS)) {
+    throw new BadUserInputError(`expiresInDays must be between 1 and ${MAX_DAYS}`, {
+      fieldErrors: { expiresInDays: [`Must be an integer from 1 to ${MAX_DAYS}`] },
+    });
+  }
+  const access = await activeAccess(scope);
+  const plan: { features: string[] } | undefined = await knex("organizations as o")
+    .join("plans as p", "p.id", "o.plan_id")
+    .where("o.id", access.organizationId)
+    .first("p.features");
+  if (!plan?.features.includes(AI_ASSISTANT_FEATURE)) {
+    throw new ForbiddenError(
+      `Agent tokens require the AI assistant feature (${AI_ASSISTANT_FEATURE}) on the organization's plan`,
+    );
+  }
+  const secret = generateAgentToken();
+  const fresh = {
+    id: newId("agentToken"),
+    memberId: access.memberId,
+    tokenHash: secret.hash,
+    prefix: secret.prefix,
+    createdAt: new Date(),
+    lastUsedAt: null,
+    expiresAt: days === null ? null : new Date(Date.now() + days * DAY_MS),
+  };
+  await knex("agent_tokens")
+    .insert({ ...fresh, organizationId: access.organizationId, userId: access.userId })
+    .onConflict(["organization_id", "user_id"])
+    .merge(Object.keys(fresh));
+  return { token: secret.token, agentToken: toView(fresh) };
+}
+
+/** Revokes the caller's token in the active organization at once. @returns false when there was none. */
+export async function revokeAgentToken(knex: Knex, scope: AccessScope): Promise<boolean> {
+  const access = await activeAccess(scope);
+  const deleted = await knex("agent_tokens")
+    .where({ organizationId: access.organizationId, userId: access.userId })
+    .delete();
+  return deleted > 0;
+}
+
+/**
+ * Resolves a presented secret to its caller, in one query: null when no stored token has that hash, when it
+ * has expired, or when its owner is no longer a member of its organization (spec: Errors → Agent API, 401).
+ * Records `lastUsedAt` at most once a minute (an extra UPDATE only then).
+ */
+export async function findAgentCaller(knex: Knex, token: string): Promise<AgentCaller | null> {
+  const row: { id: string; userId: string; organizationId: string; stale: boolean } | undefined = await knex(
+    "agent_tokens as t",
+  )
+    .join("members as m", (j) =>
+      j.on("m.id", "t.member_id").andOn("m.user_id", "t.user_id").andOn("m.organization_id", "t.organization_id"),
+    )
+    .where("t.token_hash", hashAgentToken(token))
+    .andWhere((w) => w.whereNull("t.expires_at").orWhere("t.expires_at", ">", knex.fn.now()))
+    .first(
+      "t.id",
+      "t.user_id",
+      "t.organization_id",
+      knex.raw("coalesce(t.last_used_at < now() - interval '1 minute', true) as stale"),
+    );
+  if (!row) return null;
+  if (row.stale) await knex("agent_tokens").where("id", row.id).update({ lastUsedAt: knex.fn.now() });
+  return {
+    tokenId: row.id,
+    principal: { userId: row.userId, organizationId: row.organizationId, via: "agentToken" },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Route-table rows of the read-only agent API (spec: Endpoints → Agent API; Authentication → Agent API;
+ * Versioning). Each endpoint runs a named GraphQL operation on the same resolvers and loaders as /graphql
+ * (visibility included: the organization is the token's, members see only granted projects and services)
+ * and shapes the result in agent-responses.ts. The OpenAPI document is served without credentials.
+ * The pre-2.0 spellings `/api/agentTools.<procedure>` are deliberately not registered (404).
+ */
+import type { AnyRestRoute } from "../../rest/route-table.ts";
+import { agentOpenApiDocument } from "./agent.openapi.ts";
+import { agentError } from "./agent-errors.ts";
+import { applicationVariables, deploymentsVariables } from "./agent-params.ts";
+import {
+  type AgentApplicationData,
+  type AgentDeploymentsData,
+  type AgentProjectsData,
+  toAgentApplication,
+  toAgentDeployments,
+  toAgentProjects,
+} from "./agent-responses.ts";
+
+/** Projects per page while the runner follows the connection to its end. */
+const PROJECTS_PAGE_SIZE = 100;
+
+const AGENT_PROJECTS = /* GraphQL */ `
+  query AgentProjects($first: Int!, $after: String) {
+    projects(first: $first, after: $after) {
+      pageInfo { hasNextPage endCursor }
+      edges {
+        node {
+          id name description createdAt
+          environments { id name applications { id name appName applicationStatus createdAt } }
+        }
+      }
+    }
+  }
+`;
+
+const AGENT_APPLICATION = /* GraphQL */ `
+  query AgentApplication($applicationId: ID!) {
+    application(id: $applicationId) {
+      id name appName applicationStatus buildType sourceType createdAt
+      project { id name }
+      environment { id name }
+      domains { host port https }
+    }
+  }
+`;
+
+const AGENT_DEPLOYMENTS = /* GraphQL */ `
+  query AgentDeployments($applicationId: ID!, $limit: Int!) {
+    application(id: $applicationId) {
+      deployments(first: $limit) { id status title description createdAt startedAt finishedAt }
+    }
+  }
+`;
+
+const agentRow = { method: "GET", surface: "agent", published: true, error: agentError } as const;
+
+/** The three agent endpoints and the OpenAPI document, in registration order. */
+export const agentRoutes: readonly AnyRestRoute[] = [
+  {
+    ...agentRow,
+    path: "/api/agent/projects",
+    operation: AGENT_PROJECTS,
+    variables: () => ({ first: PROJECTS_PAGE_SIZE }),
+    followPages: { connection: ["projects"], cursorVariable: "after" },
+    respond: (data) => ({ status: 200, body: toAgentProjects(data as unknown as AgentProjectsData) }),
+  },
+  {
+    ...agentRow,
+    path: "/api/agent/application",
+    operation: AGENT_APPLICATION,
+    variables: applicationVariables,
+    respond: (data) => ({ status: 200, body: toAgentApplication(data as unknown as AgentApplicationData) }),
+  },
+  {
+    ...agentRow,
+    path: "/api/agent/deployments",
+    operation: AGENT_DEPLOYMENTS,
+    variables: deploymentsVariables,
+    respond: (data) => ({ status: 200, body: toAgentDeployments(data as unknown as AgentDeploymentsData) }),
+  },
+  {
+    method: "GET",
+    path: "/api/agent/openapi.json",
+    published: true,
+    serve: () => ({ status: 200, body: agentOpenApiDocument }),
+  },
+];

@@ -1,0 +1,96 @@
+/**
+ * The public-API-only switch (spec: Versioning, rule 6): with SKIFF_PUBLIC_API_ONLY=true every path except
+ * the published ones answers 404 — unpublished table rows and routes registered outside the table alike —
+ * while the published endpoints keep working.
+ */
+import Fastify from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AnyRestRoute } from "../../src/rest/route-table.ts";
+import { registerRestRoutes } from "../../src/rest/runner.ts";
+import type { SkiffServer } from "../../src/server/app.ts";
+import type { RunningSkiff } from "../../src/server/start.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { createAgentTokenFor, createOrg, createProjects } from "../helpers/seed.ts";
+import { gql, startTestServer } from "../helpers/server.ts";
+import { agentGet } from "./agent-client.ts";
+
+let db: TestDatabase;
+let skiff: RunningSkiff;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  skiff = await startTestServer(db.url, { SKIFF_PUBLIC_API_ONLY: "true" });
+});
+afterAll(async () => {
+  await skiff?.stop();
+  await db?.drop();
+});
+
+describe("SKIFF_PUBLIC_API_ONLY=true on a running server", () => {
+  it("keeps the agent endpoints, the OpenAPI document, /graphql, /api/auth and the health probes", async () => {
+    const org = await createOrg(db.knex);
+    const [projectId] = await createProjects(db.knex, org.organizationId, 1, { applicationsPerEnvironment: 1 });
+    const { id: appId } = await db.knex("applications").where({ project_id: projectId }).first("id");
+    const token = await createAgentTokenFor(db.knex, org.organizationId, org.owner);
+    for (const path of [
+      "/api/agent/projects",
+      `/api/agent/application?applicationId=${appId}`,
+      `/api/agent/deployments?applicationId=${appId}`,
+    ]) {
+      expect((await agentGet(skiff.url, path, token)).status, path).toBe(200);
+    }
+    expect((await fetch(`${skiff.url}/api/agent/openapi.json`)).status).toBe(200);
+    expect((await gql(skiff.url, "{ viewer { role } }", {}, { apiKey: org.owner.apiKey })).data).toEqual({
+      viewer: { role: "owner" },
+    });
+    expect((await fetch(`${skiff.url}/api/auth/ok`)).status).toBe(200);
+    expect((await fetch(`${skiff.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${skiff.url}/readyz`)).status).toBe(200);
+  });
+
+  it("answers 404 elsewhere, old agent spellings included", async () => {
+    for (const path of ["/api/agentTools.listProjects", "/api/siteImport.list", "/api/agent", "/nope"]) {
+      expect((await fetch(`${skiff.url}${path}`)).status, path).toBe(404);
+    }
+  });
+});
+
+describe("the guard of the route table runner", () => {
+  /** A Fastify app with one published and one unpublished static row, an outside route, and the guard on or off. */
+  async function build(publicOnly: boolean) {
+    const app = Fastify();
+    app.get("/healthz", async () => ({ status: "ok" }));
+    app.post("/api/internal.procedure", async () => ({ internal: true }));
+    app.register(async (scope) => scope.get("/api/plugin/*", async () => ({ plugin: true })));
+    const serve = () => ({ status: 200, body: { ok: true } });
+    const routes: AnyRestRoute[] = [
+      { method: "GET", path: "/api/published/:id", published: true, serve },
+      { method: "GET", path: "/api/unpublished", published: false, serve },
+    ];
+    registerRestRoutes({ app } as unknown as SkiffServer, routes, publicOnly, ["/healthz"]);
+    await app.ready();
+    return app;
+  }
+
+  it("hides every route that is neither a published row nor listed as published", async () => {
+    const app = await build(true);
+    const status = async (method: "GET" | "POST", url: string) => (await app.inject({ method, url })).statusCode;
+    expect(await status("GET", "/api/published/1")).toBe(200);
+    expect(await status("GET", "/healthz")).toBe(200);
+    expect(await status("GET", "/api/unpublished")).toBe(404);
+    expect(await status("POST", "/api/internal.procedure")).toBe(404);
+    expect(await status("GET", "/api/plugin/x")).toBe(404);
+    // Indistinguishable from a path that never existed.
+    const hidden = await app.inject({ method: "POST", url: "/api/internal.procedure" });
+    const missing = await app.inject({ method: "POST", url: "/api/never.existed" });
+    expect(hidden.json().error).toBe(missing.json().error);
+    await app.close();
+  });
+
+  it("serves everything when the switch is off", async () => {
+    const app = await build(false);
+    expect((await app.inject({ method: "GET", url: "/api/unpublished" })).statusCode).toBe(200);
+    expect((await app.inject({ method: "POST", url: "/api/internal.procedure" })).statusCode).toBe(200);
+    expect((await app.inject({ method: "GET", url: "/api/plugin/x" })).statusCode).toBe(200);
+    await app.close();
+  });
+});
