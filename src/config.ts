@@ -41,6 +41,8 @@ const schema = z.object({
   GITHUB_CLIENT_SECRET: z.string().optional(),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
+  /** OpenID Connect issuer of Google sign-in (discovery document under it); default https://accounts.google.com. */
+  GOOGLE_ISSUER: z.string().url().optional(),
   GITLAB_CLIENT_ID: z.string().optional(),
   GITLAB_CLIENT_SECRET: z.string().optional(),
   GITLAB_ISSUER: z.string().url().optional(),

@@ -1,25 +1,73 @@
 /**
- * The better-auth instance: e-mail/password with verification, OAuth (GitHub, Google, GitLab when configured),
- * organizations (owner/admin/member, 48 h invitations), TOTP two-factor and account API keys.
+ * The better-auth instance: e-mail/password with verification, OAuth (GitHub, Google, GitLab when configured,
+ * see `oauth-providers.ts`), organizations (tables and the session's active organization), TOTP two-factor with
+ * one-time recovery codes (each TOTP code accepted once, see `totp-replay.ts`) and account API keys.
  * Spec: site-import-access-agent-api.md "Authentication", "Organization and access resources".
  * Tables and columns: see `naming.ts` and the migration `20261122000100_create_auth_tables.ts`.
+ *
+ * Organization, member, invitation and API-key management follow the spec's rules (owner cannot be removed,
+ * resend keeps the link and expiry, admins may delete any key of their organization...), which differ from
+ * better-auth's; they live once in our services behind GraphQL (src/modules/organizations, team, api-keys).
+ * better-auth's HTTP endpoints for the same actions are therefore switched off ({@link DISABLED_AUTH_PATHS}).
  */
 import { apiKey } from "@better-auth/api-key";
 import { betterAuth } from "better-auth";
-import { organization, twoFactor } from "better-auth/plugins";
+import { genericOAuth, organization, twoFactor } from "better-auth/plugins";
 import pg from "pg";
 import type { Config } from "../config.ts";
 import { newId } from "../db/ids.ts";
 import { apiKeyOrganization } from "./api-key-organization.ts";
 import { createLogMailer, type Mailer, type MailLog } from "./mailer.ts";
 import { AUTH_ID_KINDS, AUTH_TABLES, type AuthModel, snakeFields } from "./naming.ts";
-import { hashPassword, verifyPassword } from "./password.ts";
+import { builtInProviders, openIdProviders } from "./oauth-providers.ts";
+import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "./password.ts";
+import { TOTP_PERIOD_SECONDS, totpReplayGuard } from "./totp-replay.ts";
 
 /** Prefix of every generated account API key (`skiff_` + 64 letters). */
 export const API_KEY_PREFIX = "skiff_";
 
 /** Name of the session cookie (better-auth adds `__Secure-` in front when the base URL is https). */
 export const SESSION_COOKIE = "skiff.session_token";
+
+/** How many leading characters of a key are stored in `api_keys.start` to recognise it (`skiff_` + 4). */
+export const API_KEY_START_LENGTH = 10;
+
+/** Length bounds of an API key's name (characters). */
+export const API_KEY_NAME_LENGTH = { min: 1, max: 64 } as const;
+
+/**
+ * better-auth HTTP paths (under /api/auth) answered 404 because Skiff implements the action itself, once, with
+ * the spec's rules (GraphQL mutations of the organizations, team and api-keys modules). Server-side `auth.api`
+ * calls are unaffected. Kept: `/organization/set-active` and `/organization/list` (session switching),
+ * `/api-key/create` (the same plugin code GraphQL's `createApiKey` calls), sign-in, sign-up, two-factor.
+ */
+export const DISABLED_AUTH_PATHS = [
+  "/organization/create",
+  "/organization/update",
+  "/organization/delete",
+  "/organization/leave",
+  "/organization/check-slug",
+  "/organization/get-full-organization",
+  "/organization/get-organization",
+  "/organization/get-active-member",
+  "/organization/get-active-member-role",
+  "/organization/has-permission",
+  "/organization/invite-member",
+  "/organization/cancel-invitation",
+  "/organization/accept-invitation",
+  "/organization/reject-invitation",
+  "/organization/get-invitation",
+  "/organization/list-invitations",
+  "/organization/list-user-invitations",
+  "/organization/add-member",
+  "/organization/remove-member",
+  "/organization/update-member-role",
+  "/organization/list-members",
+  "/api-key/get",
+  "/api-key/list",
+  "/api-key/update",
+  "/api-key/delete",
+];
 
 /** The pino-like logger createAuth writes to (mail by default, better-auth's own warnings and errors). */
 export interface AuthLog extends MailLog {
@@ -50,22 +98,6 @@ function generateId({ model }: { model: string }): string {
   return newId(kind);
 }
 
-function socialProviders(config: Config) {
-  const { GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET, GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET } = config;
-  const { GITLAB_CLIENT_ID, GITLAB_CLIENT_SECRET, GITLAB_ISSUER } = config;
-  return {
-    ...(GITHUB_CLIENT_ID && GITHUB_CLIENT_SECRET
-      ? { github: { clientId: GITHUB_CLIENT_ID, clientSecret: GITHUB_CLIENT_SECRET } }
-      : {}),
-    ...(GOOGLE_CLIENT_ID && GOOGLE_CLIENT_SECRET
-      ? { google: { clientId: GOOGLE_CLIENT_ID, clientSecret: GOOGLE_CLIENT_SECRET } }
-      : {}),
-    ...(GITLAB_CLIENT_ID && GITLAB_CLIENT_SECRET
-      ? { gitlab: { clientId: GITLAB_CLIENT_ID, clientSecret: GITLAB_CLIENT_SECRET, issuer: GITLAB_ISSUER } }
-      : {}),
-  };
-}
-
 /**
  * Builds the better-auth instance on its own `pg` pool to `databaseUrl` (tables must already be migrated).
  * Routes live under `/api/auth` (mount with `registerAuthRoutes`); call {@link closeAuth} to release the pool.
@@ -91,6 +123,7 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
     secret,
     database: pool,
     trustedOrigins: [new URL(baseURL).origin],
+    disabledPaths: DISABLED_AUTH_PATHS,
     telemetry: { enabled: false },
     logger: {
       level: "warn",
@@ -141,7 +174,7 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
     },
     emailAndPassword: {
       enabled: true,
-      minPasswordLength: 8,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
       requireEmailVerification: true,
       password: { hash: hashPassword, verify: verifyPassword },
     },
@@ -156,7 +189,7 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
         });
       },
     },
-    socialProviders: socialProviders(config),
+    socialProviders: builtInProviders(config),
     databaseHooks: {
       session: {
         create: {
@@ -176,16 +209,10 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
       },
     },
     plugins: [
+      // Tables and `session.activeOrganizationId` only: invitations and members are managed by our services.
       organization({
         creatorRole: "owner",
         invitationExpiresIn: 172_800,
-        sendInvitationEmail: async ({ id, email, organization: org, inviter }) => {
-          await mailer.send({
-            to: email,
-            subject: `${inviter.user.name || inviter.user.email} invited you to ${org.name} on Skiff`,
-            text: `Open this link within 48 hours to join ${org.name}:\n\n${baseURL}/accept-invitation/${id}\n`,
-          });
-        },
         schema: {
           session: { fields: snakeFields("activeOrganizationId") },
           organization: { modelName: AUTH_TABLES.organization, fields: snakeFields("createdAt") },
@@ -201,6 +228,8 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
       }),
       twoFactor({
         issuer: "Skiff",
+        totpOptions: { period: TOTP_PERIOD_SECONDS },
+        backupCodeOptions: { amount: 10, storeBackupCodes: "encrypted" },
         schema: {
           user: { fields: snakeFields("twoFactorEnabled") },
           twoFactor: {
@@ -209,8 +238,14 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
           },
         },
       }),
+      totpReplayGuard(pool),
+      ...(openIdProviders(config).length ? [genericOAuth({ config: openIdProviders(config) })] : []),
       apiKey({
         defaultPrefix: API_KEY_PREFIX,
+        requireName: true,
+        minimumNameLength: API_KEY_NAME_LENGTH.min,
+        maximumNameLength: API_KEY_NAME_LENGTH.max,
+        startingCharactersConfig: { shouldStore: true, charactersLength: API_KEY_START_LENGTH },
         rateLimit: { enabled: false },
         schema: {
           apikey: {

@@ -5,7 +5,8 @@
  */
 import { randomInt } from "node:crypto";
 import type { Knex } from "knex";
-import { API_KEY_PREFIX, type Auth } from "./auth.ts";
+import { insertOrganizationWithOwner } from "../modules/organizations/organization.service.ts";
+import { API_KEY_PREFIX, API_KEY_START_LENGTH, type Auth } from "./auth.ts";
 import { hashApiKey } from "./caller.ts";
 
 /** Inputs of {@link bootstrapFirstRun}: the owner e-mail, and optionally a password and API key to use as is. */
@@ -53,7 +54,7 @@ async function createOwnerOrgAndKey(
     accountId: user.id,
     password: await ctx.password.hash(password),
   });
-  const org = await auth.api.createOrganization({ body: { name: "Default", slug: "default", userId: user.id } });
+  const org = await insertOrganizationWithOwner(knex, { name: "Default", slug: "default", userId: user.id });
   created.push(["organizations", org.id]);
   const key = await auth.api.createApiKey({
     body: { name: "Bootstrap key", userId: user.id, organizationId: org.id },
@@ -62,7 +63,7 @@ async function createOwnerOrgAndKey(
     const prefix = opts.apiKey.startsWith(API_KEY_PREFIX) ? API_KEY_PREFIX : null;
     await knex("api_keys")
       .where({ id: key.id })
-      .update({ key: await hashApiKey(opts.apiKey), start: opts.apiKey.slice(0, 6), prefix });
+      .update({ key: await hashApiKey(opts.apiKey), start: opts.apiKey.slice(0, API_KEY_START_LENGTH), prefix });
   }
   return { email: user.email, password, apiKey: opts.apiKey ?? key.key, userId: user.id, organizationId: org.id };
 }

@@ -23,6 +23,8 @@ export interface Caller {
   via: "session" | "apiKey";
   /** Set when `via` is "apiKey". */
   apiKeyId?: string;
+  /** Set when `via` is "session": the `sessions` row id. */
+  sessionId?: string;
 }
 
 /** Hash under which an API key is stored (`api_keys.key`): SHA-256, base64url without padding, as the plugin does. */
@@ -67,6 +69,7 @@ async function callerFromApiKey(knex: Knex, key: string): Promise<Caller | null>
   if (!row) return null;
   const role = toRole(row.role);
   if (!role) return null;
+  await touchApiKey(knex, row.id);
   return {
     userId: row.userId,
     email: row.email,
@@ -76,6 +79,21 @@ async function callerFromApiKey(knex: Knex, key: string): Promise<Caller | null>
     via: "apiKey",
     apiKeyId: row.id,
   };
+}
+
+/** How often `api_keys.last_request` ("last used") is written for a busy key: at most once a minute. */
+const LAST_USED_RESOLUTION_SECONDS = 60;
+
+/** Records that key `id` was just used (`last_request`), skipping the write when it was recorded < 1 minute ago. */
+async function touchApiKey(knex: Knex, id: string): Promise<void> {
+  await knex("api_keys")
+    .where({ id })
+    .andWhere((w) =>
+      w
+        .whereNull("last_request")
+        .orWhere("last_request", "<", knex.raw("now() - make_interval(secs => ?)", [LAST_USED_RESOLUTION_SECONDS])),
+    )
+    .update({ last_request: knex.fn.now() });
 }
 
 /** The session's active organization when the user still belongs to it, else the user's first membership. */
@@ -94,6 +112,7 @@ async function callerFromSession(auth: Auth, knex: Knex, headers: Headers): Prom
     role: toRole(member?.role),
     memberId: member?.id ?? null,
     via: "session",
+    sessionId: session.session.id,
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * Outgoing e-mail as the auth layer sees it: one `send` per message.
- * The default implementation only writes the message to the log; SMTP and the outbox come later.
+ * The server's mailer (SMTP, or the local outbox) is built in src/modules/mail/mailer.ts; the log mailer here is
+ * the fallback of auth instances created without one (tests of the auth layer alone).
  */
 
 /** One plain-text e-mail. */

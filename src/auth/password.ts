@@ -4,6 +4,9 @@
  */
 import { hash, verify } from "@node-rs/argon2";
 
+/** Minimum length of a password (spec: Limits, "password length: minimum 8 characters"). */
+export const MIN_PASSWORD_LENGTH = 8;
+
 /** Hashes `password` with argon2id. @returns the PHC-encoded hash. */
 export function hashPassword(password: string): Promise<string> {
   return hash(password);

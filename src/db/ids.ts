@@ -30,6 +30,7 @@ export const ID_PREFIX = {
   siteImport: "imp",
   agentToken: "agt",
   outbox: "mail",
+  notificationChannel: "nch",
 } as const;
 
 /** Entity names that have an id prefix. */

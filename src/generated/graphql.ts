@@ -2,9 +2,16 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from "graphql";
 import type {
   Organization as OrganizationModel,
-  Plan as PlanModel,
+  OrganizationPlan as OrganizationPlanModel,
+  Member as MemberModel,
+  MemberGrant as MemberGrantModel,
   User as UserModel,
 } from "../modules/organizations/organization.model.ts";
+import type { NotificationChannel as NotificationChannelModel } from "../modules/organizations/notification-channel.model.ts";
+import type { Invitation as InvitationModel } from "../modules/team/invitation.model.ts";
+import type { InvitationLinkInfo as InvitationLinkInfoModel } from "../modules/team/invitation.service.ts";
+import type { ApiKey as ApiKeyModel } from "../modules/api-keys/api-key.model.ts";
+import type { CreatedApiKey as CreatedApiKeyModel } from "../modules/api-keys/api-key.service.ts";
 import type {
   Project as ProjectModel,
   ProjectConnection as ProjectConnectionModel,
@@ -17,6 +24,19 @@ import type {
 import type { Database as DatabaseModel } from "../modules/databases/database.model.ts";
 import type { Deployment as DeploymentModel } from "../modules/deployments/deployment.model.ts";
 import type { ViewerModel as ViewerModelModel } from "../modules/organizations/viewer.ts";
+import type { SiteImport as SiteImportModel } from "../modules/imports/site-import.model.ts";
+import type {
+  ImportOutcome as ImportOutcomeModel,
+  SiteImportPage as SiteImportPageModel,
+  ImportPreview as ImportPreviewModel,
+  SiteImportDeletion as SiteImportDeletionModel,
+} from "../modules/imports/site-import.service.ts";
+import type { SiteImportEvent as SiteImportEventModel } from "../modules/imports/site-import.events.ts";
+import type {
+  GitProvider as GitProviderModel,
+  ContainerRegistry as ContainerRegistryModel,
+  SshKey as SshKeyModel,
+} from "../modules/providers/provider.models.ts";
 import type { Context } from "../server/context.ts";
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -38,6 +58,52 @@ export type Scalars = {
   /** An absolute URL (WHATWG URL syntax). */
   URL: { input: string; output: string };
   _FieldSet: { input: unknown; output: unknown };
+};
+
+/** Input of `addNotificationChannel`. */
+export type AddNotificationChannelInput = {
+  /** Address that receives the notifications. */
+  email: Scalars["EmailAddress"]["input"];
+  /** Display name, 1 to 100 characters. */
+  name: Scalars["String"]["input"];
+  organizationId: Scalars["ID"]["input"];
+};
+
+/**
+ * The caller's agent token for the read-only agent API (`/api/agent/*`) in one organization, as the dashboard
+ * shows it under Settings → AI. The secret itself is shown only once, by `createAgentToken`.
+ */
+export type AgentToken = {
+  __typename?: "AgentToken";
+  createdAt: Scalars["DateTime"]["output"];
+  /** When the token stops working; null when it never expires. */
+  expiresAt?: Maybe<Scalars["DateTime"]["output"]>;
+  /** Last authenticated agent API request (updated at most once a minute); null when never used. */
+  lastUsedAt?: Maybe<Scalars["DateTime"]["output"]>;
+  /** First characters of the token, e.g. `skiff_agt_Ab3xQz`, to recognise it. */
+  prefix: Scalars["String"]["output"];
+};
+
+/**
+ * An account API key (spec: Authentication → Site import API). Bound to the organization that was active when it
+ * was created; it acts with its creator's current role there (demoting the creator narrows it, removing the
+ * creator from the organization kills it). The secret is never shown again after `createApiKey`.
+ */
+export type ApiKey = {
+  __typename?: "ApiKey";
+  createdAt: Scalars["DateTime"]["output"];
+  /** Who created it; the key acts as this person. */
+  createdBy: User;
+  /** True for the key that authenticates the current request. */
+  current: Scalars["Boolean"]["output"];
+  /** TypeID with prefix `key_`. */
+  id: Scalars["ID"]["output"];
+  /** Last request authenticated with it (recorded at most once a minute); null when never used. */
+  lastUsedAt?: Maybe<Scalars["DateTime"]["output"]>;
+  /** Name given at creation. */
+  name: Scalars["String"]["output"];
+  /** First characters of the secret, e.g. `skiff_AbCd`, to recognise it. */
+  prefix: Scalars["String"]["output"];
 };
 
 /** A deployable service inside an environment. */
@@ -100,6 +166,105 @@ export type AuthMethod =
 
 /** How an image is built from source. */
 export type BuildType = "dockerfile" | "nixpacks";
+
+/** A container registry of an organization, where built images are pushed. The password is never returned. */
+export type ContainerRegistry = {
+  __typename?: "ContainerRegistry";
+  /** When it was created (ISO 8601, UTC). */
+  createdAt: Scalars["DateTime"]["output"];
+  /** TypeID with prefix `reg_`. */
+  id: Scalars["ID"]["output"];
+  /** Display name. */
+  name: Scalars["String"]["output"];
+  /** Registry address, e.g. `ghcr.io/acme` or `registry.example.com:5000`. */
+  url: Scalars["String"]["output"];
+  /** User name for the registry; null when anonymous. */
+  username?: Maybe<Scalars["String"]["output"]>;
+};
+
+/** Options of a new agent token. */
+export type CreateAgentTokenInput = {
+  /** Lifetime in days, 1 to 365; null or omitted: the token never expires. */
+  expiresInDays?: InputMaybe<Scalars["Int"]["input"]>;
+};
+
+/** A newly created agent token. */
+export type CreateAgentTokenPayload = {
+  __typename?: "CreateAgentTokenPayload";
+  agentToken: AgentToken;
+  /**
+   * The secret, `skiff_agt_...`: send it as `x-api-key` or `Authorization: Bearer` to `/api/agent/*`.
+   * Shown only here; only its hash is stored.
+   */
+  token: Scalars["String"]["output"];
+};
+
+/** A newly created API key. */
+export type CreateApiKeyPayload = {
+  __typename?: "CreateApiKeyPayload";
+  apiKey: ApiKey;
+  /**
+   * The secret, `skiff_...`: send it as `Authorization: Bearer <secret>` or `x-api-key: <secret>`.
+   * Shown only here; only its hash is stored.
+   */
+  secret: Scalars["String"]["output"];
+};
+
+/** A container registry to configure. */
+export type CreateContainerRegistryInput = {
+  /** Display name, 1 to 100 characters. */
+  name: Scalars["String"]["input"];
+  /** Organization to configure (`org_...`); the caller must be its owner or admin. */
+  organizationId: Scalars["ID"]["input"];
+  /** Write-only; stored encrypted. */
+  password?: InputMaybe<Scalars["String"]["input"]>;
+  /** Registry address without scheme, e.g. `ghcr.io/acme` or `registry.example.com:5000`. */
+  url: Scalars["String"]["input"];
+  /** User name, 1 to 200 characters; omit for anonymous access. */
+  username?: InputMaybe<Scalars["String"]["input"]>;
+};
+
+/** A git provider to configure. */
+export type CreateGitProviderInput = {
+  /** Display name, 1 to 100 characters. */
+  name: Scalars["String"]["input"];
+  /** Organization to configure (`org_...`); the caller must be its owner or admin. */
+  organizationId: Scalars["ID"]["input"];
+  /** github or gitlab. */
+  type: GitProviderType;
+};
+
+/** Input of `createOrganization`. */
+export type CreateOrganizationInput = {
+  /** Display name, 1 to 100 characters. */
+  name: Scalars["String"]["input"];
+  /**
+   * URL-safe unique short name: 3 to 48 of `a-z`, `0-9` and `-`, starting and ending with a letter or digit.
+   * Omitted: derived from the name plus a random suffix.
+   */
+  slug?: InputMaybe<Scalars["String"]["input"]>;
+};
+
+/** Input of `createProject`. */
+export type CreateProjectInput = {
+  description?: InputMaybe<Scalars["String"]["input"]>;
+  /** 1 to 100 characters, unique inside the organization (`CONFLICT` otherwise). */
+  name: Scalars["String"]["input"];
+  /** Target organization; omitted: the organization the request acts on (the session's active one or the API key's). */
+  organizationId?: InputMaybe<Scalars["ID"]["input"]>;
+};
+
+/** An SSH key pair to store. */
+export type CreateSshKeyInput = {
+  /** Display name, 1 to 100 characters. */
+  name: Scalars["String"]["input"];
+  /** Organization to store the key in (`org_...`); the caller must be its owner or admin. */
+  organizationId: Scalars["ID"]["input"];
+  /** PEM/OpenSSH private key (`-----BEGIN ... PRIVATE KEY-----`), at most 16384 characters. Write-only; stored encrypted. */
+  privateKey: Scalars["String"]["input"];
+  /** OpenSSH public key line (`ssh-ed25519 AAAA... comment`, also RSA and ECDSA). */
+  publicKey: Scalars["String"]["input"];
+};
 
 /** A database service. The password is never returned; it reaches the application through `DB_PASSWORD`. */
 export type Database = {
@@ -173,11 +338,403 @@ export type EnvironmentVariable = {
   value: Scalars["String"]["output"];
 };
 
+/**
+ * A configured GitHub or GitLab connection of an organization; imports with a github or gitlab source name it
+ * by id (`source.githubId` / `source.gitlabId`).
+ */
+export type GitProvider = {
+  __typename?: "GitProvider";
+  /** When it was created (ISO 8601, UTC). */
+  createdAt: Scalars["DateTime"]["output"];
+  /** TypeID with prefix `gitp_`. */
+  id: Scalars["ID"]["output"];
+  /** Display name. */
+  name: Scalars["String"]["output"];
+  /** github or gitlab. */
+  type: GitProviderType;
+};
+
+/** Kind of a git provider. */
+export type GitProviderType = "github" | "gitlab";
+
+/** Input of `grantAccess`: exactly one of `projectId` and `applicationId`. */
+export type GrantAccessInput = {
+  applicationId?: InputMaybe<Scalars["ID"]["input"]>;
+  /** A member whose role is `member`. */
+  memberId: Scalars["ID"]["input"];
+  projectId?: InputMaybe<Scalars["ID"]["input"]>;
+};
+
+/** An invitation to join an organization, addressed to one e-mail address with a role. */
+export type Invitation = {
+  __typename?: "Invitation";
+  createdAt: Scalars["DateTime"]["output"];
+  /** The invited address (lower-case); only this address can accept. */
+  email: Scalars["EmailAddress"]["output"];
+  /** Creation + 48 hours. Resending does not move it. */
+  expiresAt: Scalars["DateTime"]["output"];
+  /** TypeID with prefix `inv_`. */
+  id: Scalars["ID"]["output"];
+  /** Who sent it; null when that account no longer exists. */
+  invitedBy?: Maybe<User>;
+  /**
+   * The link mailed to the invitee, carrying an unguessable token. Visible to owners and admins only (null for
+   * members), and only while the invitation is `pending`.
+   */
+  link?: Maybe<Scalars["URL"]["output"]>;
+  /** Role given on acceptance: `admin` or `member`. */
+  role: Role;
+  status: InvitationStatus;
+};
+
+/** What an invitation link leads to, as shown on the invitation page before signing in. */
+export type InvitationLinkInfo = {
+  __typename?: "InvitationLinkInfo";
+  /**
+   * Only for a valid link: true when an account with the invited address exists (sign in, then `acceptInvitation`),
+   * false when the invitee creates one with `signUpWithInvitation`.
+   */
+  accountExists?: Maybe<Scalars["Boolean"]["output"]>;
+  /** The invited address, locked on the sign-up form (only for a valid link). */
+  email?: Maybe<Scalars["EmailAddress"]["output"]>;
+  /** Only for a valid link. */
+  expiresAt?: Maybe<Scalars["DateTime"]["output"]>;
+  /** Name of the inviting organization (only for a valid link). */
+  organizationName?: Maybe<Scalars["String"]["output"]>;
+  /** Role given on acceptance (only for a valid link). */
+  role?: Maybe<Role>;
+  /** The invitation's status; null when the token is unknown. An invalid link reports `accepted`, `revoked` or `expired`. */
+  status?: Maybe<InvitationStatus>;
+  /** True when the link can still be accepted (status `pending`). */
+  valid: Scalars["Boolean"]["output"];
+};
+
+/**
+ * Status of an invitation (spec: Invitation states). `pending` until accepted, cancelled (`revoked`) or 48 hours
+ * old (`expired`); only a `pending` invitation's link works.
+ */
+export type InvitationStatus = "accepted" | "expired" | "pending" | "revoked";
+
+/** Input of `inviteMember`. */
+export type InviteMemberInput = {
+  email: Scalars["EmailAddress"]["input"];
+  /** Inviting organization; omitted: the organization the request acts on. */
+  organizationId?: InputMaybe<Scalars["ID"]["input"]>;
+  /** `admin` or `member` (the owner role passes only by `transferOwnership`). */
+  role: Role;
+};
+
+/**
+ * A person's membership in an organization (spec: "Organization and access resources", Role table).
+ * Every member of an organization sees its members.
+ */
+export type Member = {
+  __typename?: "Member";
+  /** When the person joined. */
+  createdAt: Scalars["DateTime"]["output"];
+  /**
+   * Grants limiting a `member` to given projects or applications, oldest first. Empty: the member sees every
+   * project. Owners and admins are never limited.
+   */
+  grants: Array<MemberGrant>;
+  /** TypeID with prefix `mem_`. */
+  id: Scalars["ID"]["output"];
+  organization: Organization;
+  role: Role;
+  user: User;
+};
+
+/**
+ * Limits a `member` to one project (and everything in it) or to one application. A member with at least one grant
+ * sees only the granted projects and applications.
+ */
+export type MemberGrant = {
+  __typename?: "MemberGrant";
+  /** The granted application; null when the grant is for a project, or when the caller cannot see the application. */
+  application?: Maybe<Application>;
+  createdAt: Scalars["DateTime"]["output"];
+  /** TypeID with prefix `grt_`. */
+  id: Scalars["ID"]["output"];
+  /** The granted project; null when the grant is for an application, or when the caller cannot see the project. */
+  project?: Maybe<Project>;
+};
+
 /** Write entry points. Same authentication and error codes as `Query`. */
 export type Mutation = {
   __typename?: "Mutation";
+  /**
+   * Accepts an invitation while signed in (session) with the invited e-mail address; the session then acts on the
+   * joined organization. `BAD_USER_INPUT` for an invalid link (expired, cancelled, used, unknown);
+   * `FORBIDDEN` with `extensions.reason` = `SIGNED_IN_AS_ANOTHER_USER` when signed in under another address
+   * (sign out first), or `EMAIL_NOT_VERIFIED` when the account's address is not verified (e.g. an OAuth provider
+   * that did not verify it); `CONFLICT` when already a member.
+   */
+  acceptInvitation: Member;
+  /** Adds an e-mail notification channel (owner or admin). `CONFLICT` when the address is already a channel. */
+  addNotificationChannel: NotificationChannel;
+  /** Cancels a pending invitation (status `revoked`): its link stops working at once. `CONFLICT` when not pending. */
+  cancelInvitation: Invitation;
+  /**
+   * Moves an organization to another plan (`free`, `pro`, `unlimited`): billing, owner only.
+   * `BAD_USER_INPUT` for an unknown plan; `CONFLICT` when current usage exceeds a quota of the new plan.
+   */
+  changePlan: Organization;
+  /**
+   * Creates the caller's agent token in the active organization (read-only, personal, one per person per
+   * organization). An existing token is replaced and stops working at once.
+   * `FORBIDDEN` when the organization's plan lacks the AI assistant feature (`ai_assistant`);
+   * `BAD_USER_INPUT` for an out-of-range `expiresInDays` or when there is no active organization.
+   */
+  createAgentToken: CreateAgentTokenPayload;
+  /**
+   * Creates an API key of the caller bound to the organization the request acts on (the session's active one).
+   * `name`: 1 to 64 characters. `BAD_USER_INPUT` without an active organization.
+   */
+  createApiKey: CreateApiKeyPayload;
+  /** Configures a container registry. Same errors as `createGitProvider`. */
+  createContainerRegistry: ContainerRegistry;
+  /** Configures a git provider. `FORBIDDEN` for members; `NOT_FOUND` when the organization is not the caller's; `BAD_USER_INPUT`. */
+  createGitProvider: GitProvider;
+  /**
+   * Creates an organization on the `free` plan with the caller as its owner. Needs a signed-in session
+   * (`FORBIDDEN` for API keys, which act inside one organization); `CONFLICT` when the slug is taken.
+   * The session's active organization does not change (see `setActiveOrganization`).
+   */
+  createOrganization: Organization;
+  /**
+   * Creates a project with its `production` environment (owner or admin; members cannot create projects).
+   * `CONFLICT` for a duplicate name; `FORBIDDEN` also when the plan's projects quota is reached.
+   */
+  createProject: Project;
+  /** Stores an SSH key pair. Same errors as `createGitProvider`. */
+  createSshKey: SshKey;
+  /**
+   * Deletes an API key: one's own, or (owner or admin) any key of the organization — only the owner deletes the
+   * owner's keys. Requests with it answer 401 at once. Returns its id.
+   */
+  deleteApiKey: Scalars["ID"]["output"];
+  /** Deletes a project and everything in it (owner or admin). Returns its id. */
+  deleteProject: Scalars["ID"]["output"];
+  /**
+   * Deletes an import record. `rollbackResources: true` first deletes the project it created (and with it the
+   * database, application, variables, domain and deployments); otherwise the resources remain.
+   * `CONFLICT` while pending; `NOT_FOUND`; `FORBIDDEN` for members.
+   */
+  deleteSiteImport: SiteImportDeletion;
+  /** Limits a `member` to a project or an application (owner or admin). Granting something already granted returns that grant. */
+  grantAccess: MemberGrant;
+  /**
+   * Imports a site: creates project (with `production`), database, application with environment variables,
+   * domain, then queues a deployment; each step commits on its own. Returns when the run ends.
+   * Errors: `BAD_USER_INPUT` (malformed request, with `fieldErrors`), `NOT_FOUND` (organization not the
+   * caller's), `FORBIDDEN` (members may not import). Everything else is reported in the result.
+   */
+  importSite: SiteImportResult;
+  /**
+   * Invites an e-mail address with a role (owner or admin) and mails the link, valid 48 hours.
+   * `CONFLICT` when the address is already a member or has a pending invitation here.
+   */
+  inviteMember: Invitation;
   /** Always true; lets clients check that mutations are reachable. */
   ping: Scalars["Boolean"]["output"];
+  /**
+   * Removes a member (owner or admin); the owner cannot be removed. Their API keys and agent token for the
+   * organization stop working at once. Returns the member id.
+   */
+  removeMember: Scalars["ID"]["output"];
+  /** Removes a notification channel (owner or admin). Returns its id. */
+  removeNotificationChannel: Scalars["ID"]["output"];
+  /** Renames an organization (owner or admin; 1 to 100 characters). */
+  renameOrganization: Organization;
+  /**
+   * Mails a pending invitation's link again: the same link and the same expiry.
+   * `CONFLICT` when the invitation is no longer pending.
+   */
+  resendInvitation: Invitation;
+  /**
+   * Re-runs the stored input of a `partial` or `failed` import on the same record, after deleting the project
+   * of the previous run (cascading to what it created). `CONFLICT` when the import succeeded or is still
+   * pending (also for the loser of two concurrent retries); `NOT_FOUND`; `FORBIDDEN` for members.
+   * A record pending for more than 10 minutes counts as abandoned and can be retried.
+   */
+  retrySiteImport: SiteImportResult;
+  /** Removes a grant (owner or admin); a member left without grants sees every project again. Returns the grant id. */
+  revokeAccess: Scalars["ID"]["output"];
+  /** Revokes the caller's agent token in the active organization at once. False when there was none. */
+  revokeAgentToken: Scalars["Boolean"]["output"];
+  /**
+   * Makes `id` the organization this session acts on (the session's active organization). For an API key the
+   * only valid id is the organization it is bound to (to act on another organization, create a key there).
+   */
+  setActiveOrganization: Viewer;
+  /**
+   * Creates an account from an invitation, with the invited e-mail address (locked) already verified, and accepts
+   * the invitation; then sign in with `POST /api/auth/sign-in/email`. Needs no credentials.
+   * `BAD_USER_INPUT` for an invalid link or a too short password; `CONFLICT` when an account with that address
+   * exists (sign in, then `acceptInvitation`); `FORBIDDEN` (`SIGNED_IN_AS_ANOTHER_USER`) when called while signed
+   * in under another address.
+   */
+  signUpWithInvitation: User;
+  /** Makes another member the owner (owner only); the previous owner becomes an admin. Returns the new owner. */
+  transferOwnership: Member;
+  /** Changes a member's role to `admin` or `member` (owner or admin). The owner's role is changed only by `transferOwnership`. */
+  updateMemberRole: Member;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationAcceptInvitationArgs = {
+  token: Scalars["String"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationAddNotificationChannelArgs = {
+  input: AddNotificationChannelInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationCancelInvitationArgs = {
+  id: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationChangePlanArgs = {
+  organizationId: Scalars["ID"]["input"];
+  plan: Scalars["String"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationCreateAgentTokenArgs = {
+  input?: InputMaybe<CreateAgentTokenInput>;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationCreateApiKeyArgs = {
+  name: Scalars["String"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationCreateContainerRegistryArgs = {
+  input: CreateContainerRegistryInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationCreateGitProviderArgs = {
+  input: CreateGitProviderInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationCreateOrganizationArgs = {
+  input: CreateOrganizationInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationCreateProjectArgs = {
+  input: CreateProjectInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationCreateSshKeyArgs = {
+  input: CreateSshKeyInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationDeleteApiKeyArgs = {
+  id: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationDeleteProjectArgs = {
+  id: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationDeleteSiteImportArgs = {
+  id: Scalars["ID"]["input"];
+  rollbackResources?: InputMaybe<Scalars["Boolean"]["input"]>;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationGrantAccessArgs = {
+  input: GrantAccessInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationImportSiteArgs = {
+  input: SiteImportInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationInviteMemberArgs = {
+  input: InviteMemberInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRemoveMemberArgs = {
+  memberId: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRemoveNotificationChannelArgs = {
+  id: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRenameOrganizationArgs = {
+  id: Scalars["ID"]["input"];
+  name: Scalars["String"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationResendInvitationArgs = {
+  id: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRetrySiteImportArgs = {
+  id: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRevokeAccessArgs = {
+  grantId: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationSetActiveOrganizationArgs = {
+  id: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationSignUpWithInvitationArgs = {
+  input: SignUpWithInvitationInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationTransferOwnershipArgs = {
+  memberId: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationUpdateMemberRoleArgs = {
+  memberId: Scalars["ID"]["input"];
+  role: Role;
+};
+
+/**
+ * Where an organization's notifications go. For now only e-mail addresses (`type` = `email`); further kinds
+ * (webhooks, chat) come with the notification work and will add values, not change these fields.
+ */
+export type NotificationChannel = {
+  __typename?: "NotificationChannel";
+  createdAt: Scalars["DateTime"]["output"];
+  /** TypeID with prefix `nch_`. */
+  id: Scalars["ID"]["output"];
+  /** Display name, e.g. `Ops on-call`. */
+  name: Scalars["String"]["output"];
+  /** The address notifications are sent to (an e-mail address for `email`). */
+  target: Scalars["String"]["output"];
+  /** Kind of channel: `email`. */
+  type: Scalars["String"]["output"];
 };
 
 /**
@@ -186,10 +743,22 @@ export type Mutation = {
  */
 export type Organization = {
   __typename?: "Organization";
+  /** API keys bound to this organization, newest first: owners and admins see everyone's, members only their own. */
+  apiKeys: Array<ApiKey>;
+  /** Configured container registries, oldest first (imports use the newest). */
+  containerRegistries: Array<ContainerRegistry>;
   createdAt: Scalars["DateTime"]["output"];
+  /** Configured git providers, oldest first. */
+  gitProviders: Array<GitProvider>;
   /** TypeID with prefix `org_`. */
   id: Scalars["ID"]["output"];
+  /** Invitations, newest first; `status` filters. Members see them without links. */
+  invitations: Array<Invitation>;
+  /** Members, oldest first. */
+  members: Array<Member>;
   name: Scalars["String"]["output"];
+  /** Notification channels, oldest first. */
+  notificationChannels: Array<NotificationChannel>;
   plan: Plan;
   /**
    * Projects visible to the caller, oldest first. `first`: 1 to 100 (default 20); `after`: an `endCursor`.
@@ -198,10 +767,20 @@ export type Organization = {
   projects: ProjectConnection;
   /** URL-safe unique short name. */
   slug: Scalars["String"]["output"];
-  /** Resource counts against the plan's quotas. */
+  /** Stored SSH keys, oldest first (public parts only). */
+  sshKeys: Array<SshKey>;
+  /** Resource counts against the plan's quotas (also under `plan.usage`). */
   usage: PlanUsage;
   /** The caller's role here. */
   viewerRole: Role;
+};
+
+/**
+ * A workspace with its own projects, applications, databases, members and plan.
+ * Only organizations the caller belongs to are visible; any other id answers `NOT_FOUND`.
+ */
+export type OrganizationInvitationsArgs = {
+  status?: InputMaybe<InvitationStatus>;
 };
 
 /**
@@ -229,7 +808,7 @@ export type PageInfo = {
   startCursor?: Maybe<Scalars["String"]["output"]>;
 };
 
-/** A billing plan: quotas and feature flags. */
+/** An organization's billing plan: its quotas, the organization's usage against them, and feature flags. */
 export type Plan = {
   __typename?: "Plan";
   /** Enabled features, e.g. `webhooks`, `ai_assistant`. */
@@ -237,6 +816,8 @@ export type Plan = {
   /** Plan name: `free`, `pro` or `unlimited`. */
   name: Scalars["String"]["output"];
   quotas: PlanQuotas;
+  /** The organization's current counts of quota-limited resources. */
+  usage: PlanUsage;
 };
 
 /** Numeric limits of a plan. A null quota means unlimited. */
@@ -297,12 +878,25 @@ export type ProjectEdge = {
  */
 export type Query = {
   __typename?: "Query";
+  /** The caller's agent token in the active organization; null when there is none. */
+  agentToken?: Maybe<AgentToken>;
   /** One application by id. `NOT_FOUND` when unknown, in another organization, or not granted. */
   application?: Maybe<Application>;
+  /**
+   * What an invitation link's token leads to. Needs no credentials (the invitation page calls it before the
+   * visitor signs in). An unknown token answers `valid: false, status: null`, never an error.
+   */
+  invitationLink: InvitationLinkInfo;
   /** One organization by id. `NOT_FOUND` when it does not exist or the caller is not a member. */
   organization?: Maybe<Organization>;
   /** Organizations the caller belongs to (for an API key: only the one it is bound to). */
   organizations: Array<Organization>;
+  /**
+   * Validates an import request without writing anything. `BAD_USER_INPUT` (with `fieldErrors`, e.g.
+   * `source.repo`) when the request itself is malformed; state-dependent problems come back in `errors`.
+   * `NOT_FOUND` when `organizationId` is not the caller's; `FORBIDDEN` for members.
+   */
+  previewSiteImport: SiteImportPreview;
   /** One project by id. `NOT_FOUND` when unknown, in another organization, or not granted. */
   project?: Maybe<Project>;
   /**
@@ -310,6 +904,13 @@ export type Query = {
    * `first`: 1 to 100 (default 20), else `BAD_USER_INPUT`; `after`: an `endCursor` from a previous page.
    */
   projects: ProjectConnection;
+  /** One import record. `NOT_FOUND` when unknown, in another organization, or not granted. */
+  siteImport?: Maybe<SiteImport>;
+  /**
+   * Import records of the caller's active organization, newest first. `limit`: 1 to 100 (default 50);
+   * `offset`: 0 or more (default 0); otherwise `BAD_USER_INPUT` with `fieldErrors`.
+   */
+  siteImports: SiteImportPage;
   /** The authenticated caller. */
   viewer: Viewer;
 };
@@ -334,8 +935,32 @@ export type QueryApplicationArgs = {
  * (the caller's role does not allow the action on a resource it can see), `INTERNAL_SERVER_ERROR`
  * (masked; the log has the details under `extensions.requestId`).
  */
+export type QueryInvitationLinkArgs = {
+  token: Scalars["String"]["input"];
+};
+
+/**
+ * Read entry points. Every field requires credentials (session cookie, `Authorization: Bearer <API key>`
+ * or `x-api-key: <API key>`); without them the error code is `UNAUTHENTICATED`.
+ * Errors carry `extensions.code`: `UNAUTHENTICATED`, `NOT_FOUND` (unknown id, or another organization's
+ * or an ungranted resource: the two are indistinguishable), `BAD_USER_INPUT`, `CONFLICT`, `FORBIDDEN`
+ * (the caller's role does not allow the action on a resource it can see), `INTERNAL_SERVER_ERROR`
+ * (masked; the log has the details under `extensions.requestId`).
+ */
 export type QueryOrganizationArgs = {
   id: Scalars["ID"]["input"];
+};
+
+/**
+ * Read entry points. Every field requires credentials (session cookie, `Authorization: Bearer <API key>`
+ * or `x-api-key: <API key>`); without them the error code is `UNAUTHENTICATED`.
+ * Errors carry `extensions.code`: `UNAUTHENTICATED`, `NOT_FOUND` (unknown id, or another organization's
+ * or an ungranted resource: the two are indistinguishable), `BAD_USER_INPUT`, `CONFLICT`, `FORBIDDEN`
+ * (the caller's role does not allow the action on a resource it can see), `INTERNAL_SERVER_ERROR`
+ * (masked; the log has the details under `extensions.requestId`).
+ */
+export type QueryPreviewSiteImportArgs = {
+  input: SiteImportInput;
 };
 
 /**
@@ -364,6 +989,31 @@ export type QueryProjectsArgs = {
 };
 
 /**
+ * Read entry points. Every field requires credentials (session cookie, `Authorization: Bearer <API key>`
+ * or `x-api-key: <API key>`); without them the error code is `UNAUTHENTICATED`.
+ * Errors carry `extensions.code`: `UNAUTHENTICATED`, `NOT_FOUND` (unknown id, or another organization's
+ * or an ungranted resource: the two are indistinguishable), `BAD_USER_INPUT`, `CONFLICT`, `FORBIDDEN`
+ * (the caller's role does not allow the action on a resource it can see), `INTERNAL_SERVER_ERROR`
+ * (masked; the log has the details under `extensions.requestId`).
+ */
+export type QuerySiteImportArgs = {
+  id: Scalars["ID"]["input"];
+};
+
+/**
+ * Read entry points. Every field requires credentials (session cookie, `Authorization: Bearer <API key>`
+ * or `x-api-key: <API key>`); without them the error code is `UNAUTHENTICATED`.
+ * Errors carry `extensions.code`: `UNAUTHENTICATED`, `NOT_FOUND` (unknown id, or another organization's
+ * or an ungranted resource: the two are indistinguishable), `BAD_USER_INPUT`, `CONFLICT`, `FORBIDDEN`
+ * (the caller's role does not allow the action on a resource it can see), `INTERNAL_SERVER_ERROR`
+ * (masked; the log has the details under `extensions.requestId`).
+ */
+export type QuerySiteImportsArgs = {
+  limit?: InputMaybe<Scalars["Int"]["input"]>;
+  offset?: InputMaybe<Scalars["Int"]["input"]>;
+};
+
+/**
  * Role of a member inside an organization.
  * `owner`: everything including billing and team, cannot be removed;
  * `admin`: projects, applications, databases and team, not billing;
@@ -372,8 +1022,322 @@ export type QueryProjectsArgs = {
  */
 export type Role = "admin" | "member" | "owner";
 
+/** Input of `signUpWithInvitation`. */
+export type SignUpWithInvitationInput = {
+  /** Display name, 1 to 100 characters. */
+  name: Scalars["String"]["input"];
+  /** At least 8 characters (at most 128). */
+  password: Scalars["String"]["input"];
+  /** The token of the invitation link. */
+  token: Scalars["String"]["input"];
+};
+
+/**
+ * An import record (spec: Import record): the stored input, status, ids of the created resources and the error
+ * details of the last run. Belongs to one organization; owners, admins and unrestricted members see all of it,
+ * members limited by grants only imports of granted projects.
+ */
+export type SiteImport = {
+  __typename?: "SiteImport";
+  /** Created application, null when none exists (or it is not visible to the caller). */
+  application?: Maybe<Application>;
+  /** Application created by the last run (`app_...`); null when none. */
+  applicationId?: Maybe<Scalars["ID"]["output"]>;
+  /** Runs of the stored input: 1 plus the number of retries. */
+  attempts: Scalars["Int"]["output"];
+  /** When it was created (ISO 8601, UTC). */
+  createdAt: Scalars["DateTime"]["output"];
+  /** Created database, null when none exists. */
+  database?: Maybe<Database>;
+  /** Database created by the last run (`db_...`); null when none. */
+  databaseId?: Maybe<Scalars["ID"]["output"]>;
+  /** Internal cluster hostname of the created database, e.g. `shop-7k2mq3-db.svc.cluster.local`. */
+  databaseServiceHost?: Maybe<Scalars["String"]["output"]>;
+  /** Engine of the created database; null when none. */
+  databaseType?: Maybe<DatabaseType>;
+  /** Queued deployment, null when none exists. */
+  deployment?: Maybe<Deployment>;
+  /** The deployment queued by the last successful run (`dpl_...`). */
+  deploymentId?: Maybe<Scalars["ID"]["output"]>;
+  /** Created domain, null when none exists. */
+  domain?: Maybe<Domain>;
+  /** Domain created by the last run (`dom_...`); null when none. */
+  domainId?: Maybe<Scalars["ID"]["output"]>;
+  /** Why the last run failed (a quota message names the quota); null when it succeeded or is running. */
+  errorMessage?: Maybe<Scalars["String"]["output"]>;
+  /** Step the last run failed at; null when it succeeded or is running. */
+  errorStep?: Maybe<SiteImportStep>;
+  /** End of the last run; null while pending. */
+  finishedAt?: Maybe<Scalars["DateTime"]["output"]>;
+  /** TypeID with prefix `imp_`. */
+  id: Scalars["ID"]["output"];
+  /**
+   * The validated request as stored (defaults applied: branch `main`, buildPath `/`, buildType `dockerfile`,
+   * port 80, envVars `{}`), with `database.password` masked as `********`.
+   */
+  inputConfig: Scalars["JSONObject"]["output"];
+  /** The request's `name`. */
+  name: Scalars["String"]["output"];
+  /** Organization the import belongs to. */
+  organization: Organization;
+  /** Organization the import belongs to (`org_...`). */
+  organizationId: Scalars["ID"]["output"];
+  /** Created project, null when none exists (or it was deleted since). */
+  project?: Maybe<Project>;
+  /** Project created by the last run (`prj_...`); null before it exists or after it was deleted. */
+  projectId?: Maybe<Scalars["ID"]["output"]>;
+  /** Status of the last run. */
+  status: SiteImportStatus;
+  /** Last change of status or progress. */
+  updatedAt: Scalars["DateTime"]["output"];
+};
+
+/** Database to create with the imported site. All fields are required when `database` is given. */
+export type SiteImportDatabaseInput = {
+  /** Database name: 1 to 63 characters, letters, digits, `_` and `-`. */
+  name: Scalars["String"]["input"];
+  /** Database password, 1 to 256 characters. Stored encrypted; never returned (masked as `********`). */
+  password: Scalars["String"]["input"];
+  /** Database engine: mariadb, mysql, postgres or mongodb. */
+  type: DatabaseType;
+  /** Database user: 1 to 63 characters, starting with a letter or `_`; letters, digits, `_`, `.`, `-`. */
+  user: Scalars["String"]["input"];
+};
+
+/** Result of `deleteSiteImport`. */
+export type SiteImportDeletion = {
+  __typename?: "SiteImportDeletion";
+  /** The project deleted by the rollback (with everything the import created in it); null otherwise. */
+  deletedProjectId?: Maybe<Scalars["ID"]["output"]>;
+  /** Id of the deleted record. */
+  id: Scalars["ID"]["output"];
+  /** True when `rollbackResources` was set. */
+  rolledBack: Scalars["Boolean"]["output"];
+};
+
+/**
+ * An import request (spec: Import request). Strings are trimmed. Prerequisites outside the request: for github
+ * and gitlab sources a git provider of that kind in the organization; for every import a container registry of
+ * the organization (`createContainerRegistry`) or the platform default (`SKIFF_DEFAULT_REGISTRY_URL`).
+ */
+export type SiteImportInput = {
+  /** Database to create; its connection settings become environment variables of the application. */
+  database?: InputMaybe<SiteImportDatabaseInput>;
+  /** Custom domain host, e.g. `shop.example.com` (lower-cased; unique platform-wide). HTTPS is requested. */
+  domain?: InputMaybe<Scalars["String"]["input"]>;
+  /**
+   * Environment variables: names match `[A-Za-z_][A-Za-z0-9_]*`, values are strings (at most 32768 characters,
+   * 200 variables). Merged after the variables generated for the database, which they override.
+   */
+  envVars?: InputMaybe<Scalars["JSONObject"]["input"]>;
+  /** Project and application name, 1 to 100 characters; project names are unique per organization. */
+  name: Scalars["String"]["input"];
+  /** Target organization (`org_...`); the caller must be its owner or admin. */
+  organizationId: Scalars["ID"]["input"];
+  /** Container port, 1 to 65535. Default 80. */
+  port?: InputMaybe<Scalars["Int"]["input"]>;
+  /** Where the application comes from. */
+  source: SiteImportSourceInput;
+};
+
+/** One page of import records, newest first. */
+export type SiteImportPage = {
+  __typename?: "SiteImportPage";
+  /** True when records follow this page. */
+  hasMore: Scalars["Boolean"]["output"];
+  /** The records of this page, newest first. */
+  items: Array<SiteImport>;
+  /** Page size used (1 to 100). */
+  limit: Scalars["Int"]["output"];
+  /** Records skipped before this page. */
+  offset: Scalars["Int"]["output"];
+  /** Records visible to the caller in its active organization, across all pages. */
+  totalCount: Scalars["Int"]["output"];
+};
+
+/**
+ * Result of a preview (spec rule 6). Nothing is written. `valid` is true when `errors` is empty; a request that
+ * previews valid then imports successfully unless something changed in between.
+ */
+export type SiteImportPreview = {
+  __typename?: "SiteImportPreview";
+  /** Blocking problems: name conflicts, domain in use, missing git provider, SSH key or registry, plan quotas. */
+  errors: Array<Scalars["String"]["output"]>;
+  /** What the import would create. */
+  resources: SiteImportPreviewResources;
+  /** True when `errors` is empty. */
+  valid: Scalars["Boolean"]["output"];
+  /** Non-blocking remarks, e.g. an `envVars` entry overriding a generated variable. */
+  warnings: Array<Scalars["String"]["output"]>;
+};
+
+/** An application an import would create. */
+export type SiteImportPreviewApplication = {
+  __typename?: "SiteImportPreviewApplication";
+  /** How the image is built (default `dockerfile`). */
+  buildType?: Maybe<BuildType>;
+  /** Application name (the request's `name`). */
+  name: Scalars["String"]["output"];
+  /** Where the code or image comes from. */
+  sourceType: SourceType;
+};
+
+/** A database an import would create. */
+export type SiteImportPreviewDatabase = {
+  __typename?: "SiteImportPreviewDatabase";
+  /** Database name. */
+  name: Scalars["String"]["output"];
+  /** Database engine. */
+  type: DatabaseType;
+};
+
+/** A domain an import would route. */
+export type SiteImportPreviewDomain = {
+  __typename?: "SiteImportPreviewDomain";
+  /** Lower-cased host name. */
+  host: Scalars["String"]["output"];
+};
+
+/** A project an import would create. */
+export type SiteImportPreviewProject = {
+  __typename?: "SiteImportPreviewProject";
+  /** Project name (the request's `name`). */
+  name: Scalars["String"]["output"];
+};
+
+/** Resources an import would create; `database` and `domain` are null when not requested. */
+export type SiteImportPreviewResources = {
+  __typename?: "SiteImportPreviewResources";
+  /** The application. */
+  application: SiteImportPreviewApplication;
+  /** The database; null when the request has none. */
+  database?: Maybe<SiteImportPreviewDatabase>;
+  /** The domain; null when the request has none. */
+  domain?: Maybe<SiteImportPreviewDomain>;
+  /** The project (with a `production` environment). */
+  project: SiteImportPreviewProject;
+};
+
+/**
+ * Outcome of an import or retry (spec: Import result). Expected failures are not GraphQL errors: `status` is
+ * `partial` or `failed` with `errorStep` and `errorMessage` (a message naming the quota when a plan quota is
+ * reached). The REST path answers 200 for `success`, 422 otherwise, with these fields.
+ */
+export type SiteImportResult = {
+  __typename?: "SiteImportResult";
+  /** Created application; null when the run failed before creating it. */
+  applicationId?: Maybe<Scalars["ID"]["output"]>;
+  /** Created database; null when none was requested or it was not created. */
+  databaseId?: Maybe<Scalars["ID"]["output"]>;
+  /** Internal cluster hostname of the database (`DB_HOST`), e.g. `shop-7k2mq3-db.svc.cluster.local`. */
+  databaseServiceHost?: Maybe<Scalars["String"]["output"]>;
+  /** Engine of the created database; null without a database. */
+  databaseType?: Maybe<DatabaseType>;
+  /** Created domain; null when none was requested or it was not created. */
+  domainId?: Maybe<Scalars["ID"]["output"]>;
+  /** Why the run failed; null on success. */
+  errorMessage?: Maybe<Scalars["String"]["output"]>;
+  /** Step the run failed at; null on success. */
+  errorStep?: Maybe<SiteImportStep>;
+  /** Id of the import record (`imp_...`). */
+  importId: Scalars["ID"]["output"];
+  /** Created project; null when the run failed before creating it. */
+  projectId?: Maybe<Scalars["ID"]["output"]>;
+  /** The full import record. */
+  siteImport: SiteImport;
+  /** `success`, `partial` or `failed` (never `pending`: the call returns when the run ends). */
+  status: SiteImportStatus;
+};
+
+/**
+ * Where the application comes from. Required per type: github — `repo`, `githubId`; gitlab — `repo`, `gitlabId`;
+ * docker — `dockerImage`; git — `customGitUrl`. A field of another type is rejected (`BAD_USER_INPUT`).
+ */
+export type SiteImportSourceInput = {
+  /** Branch to build (github, gitlab, git). Default `main`. */
+  branch?: InputMaybe<Scalars["String"]["input"]>;
+  /** Build context: an absolute path inside the repository (github, gitlab, git). Default `/`. */
+  buildPath?: InputMaybe<Scalars["String"]["input"]>;
+  /** Default `dockerfile`. */
+  buildType?: InputMaybe<BuildType>;
+  /** Id (`ssh_...`) of an SSH key stored in the organization, for private repositories (git). */
+  customGitSSHKeyId?: InputMaybe<Scalars["ID"]["input"]>;
+  /** HTTPS (`https://host/path`) or SSH (`git@host:path`, `ssh://...`) clone URL (git). */
+  customGitUrl?: InputMaybe<Scalars["String"]["input"]>;
+  /** Image to deploy, e.g. `nginx:1.27` (docker); no build step. */
+  dockerImage?: InputMaybe<Scalars["String"]["input"]>;
+  /** Id (`gitp_...`) of a GitHub provider configured in the organization (github). */
+  githubId?: InputMaybe<Scalars["ID"]["input"]>;
+  /** Id (`gitp_...`) of a GitLab provider configured in the organization (gitlab). */
+  gitlabId?: InputMaybe<Scalars["ID"]["input"]>;
+  /** Repository as `owner/name` (github, gitlab; GitLab subgroups `group/sub/name` allowed). */
+  repo?: InputMaybe<Scalars["String"]["input"]>;
+  /** github, gitlab, docker or git. */
+  type: SourceType;
+};
+
+/**
+ * Status of a site import (spec: Import status).
+ * `pending`: running (resources are being created in order); `success`: every resource exists and a deployment
+ * was queued (building and deploying continue asynchronously and can still fail); `partial`: the run failed after
+ * some resources were created (they remain until retry or rollback); `failed`: the run failed before anything
+ * was created.
+ */
+export type SiteImportStatus = "failed" | "partial" | "pending" | "success";
+
+/** The step a site import failed at, in execution order. */
+export type SiteImportStep =
+  /** Creating the application and its environment variables (git provider, SSH key, container registry, applications quota). */
+  | "application_creation"
+  /** Creating the database service (databases quota). */
+  | "database_creation"
+  /** Queueing the deployment. */
+  | "deployment"
+  /** Routing the custom domain (host already in use, domains quota). */
+  | "domain_creation"
+  /** Creating the project and its `production` environment (name conflicts, projects quota). */
+  | "project_creation";
+
+/** A status change of an import. */
+export type SiteImportUpdate = {
+  __typename?: "SiteImportUpdate";
+  /** Id of the import (`imp_...`). */
+  importId: Scalars["ID"]["output"];
+  /** The record as it is when the event is delivered (its status may already be newer); null once deleted. */
+  siteImport?: Maybe<SiteImport>;
+  /** The status this event reports (every change is delivered: pending, then success, partial or failed; pending again on retry). */
+  status: SiteImportStatus;
+};
+
 /** Where an application's code or image comes from. */
 export type SourceType = "docker" | "git" | "github" | "gitlab";
+
+/** A stored SSH key for cloning private repositories (source type git). The private key is never returned. */
+export type SshKey = {
+  __typename?: "SshKey";
+  /** When it was created (ISO 8601, UTC). */
+  createdAt: Scalars["DateTime"]["output"];
+  /** TypeID with prefix `ssh_`. */
+  id: Scalars["ID"]["output"];
+  /** Display name. */
+  name: Scalars["String"]["output"];
+  /** OpenSSH public key, e.g. `ssh-ed25519 AAAA... deploy@skiff`: add it as a deploy key of the repository. */
+  publicKey: Scalars["String"]["output"];
+};
+
+export type Subscription = {
+  __typename?: "Subscription";
+  /**
+   * Status changes of one import (`id`) or, without `id`, of every import of the caller's active organization
+   * that the caller may see. Delivered across server instances. Authenticate in `connection_init`.
+   * `NOT_FOUND` when `id` is not visible to the caller.
+   */
+  siteImportUpdated: SiteImportUpdate;
+};
+
+export type SubscriptionSiteImportUpdatedArgs = {
+  id?: InputMaybe<Scalars["ID"]["input"]>;
+};
 
 /** A person with an account. */
 export type User = {
@@ -387,6 +1351,8 @@ export type User = {
   id: Scalars["ID"]["output"];
   /** Display name. */
   name: Scalars["String"]["output"];
+  /** True when sign-in asks for a TOTP code (or a recovery code) after the password. */
+  twoFactorEnabled: Scalars["Boolean"]["output"];
 };
 
 /** The authenticated caller of the current request. */
@@ -505,6 +1471,7 @@ export type FederationTypes = {
   Environment: Environment;
   Organization: Organization;
   Project: Project;
+  SiteImport: SiteImport;
   User: User;
 };
 
@@ -517,32 +1484,55 @@ export type FederationReferenceTypes = {
   Environment: { __typename: "Environment" } & GraphQLRecursivePick<FederationTypes["Environment"], { id: true }>;
   Organization: { __typename: "Organization" } & GraphQLRecursivePick<FederationTypes["Organization"], { id: true }>;
   Project: { __typename: "Project" } & GraphQLRecursivePick<FederationTypes["Project"], { id: true }>;
+  SiteImport: { __typename: "SiteImport" } & GraphQLRecursivePick<FederationTypes["SiteImport"], { id: true }>;
   User: { __typename: "User" } & GraphQLRecursivePick<FederationTypes["User"], { id: true }>;
 };
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
-  Application: ResolverTypeWrapper<ApplicationModel>;
+  AddNotificationChannelInput: AddNotificationChannelInput;
   String: ResolverTypeWrapper<Scalars["String"]["output"]>;
-  Int: ResolverTypeWrapper<Scalars["Int"]["output"]>;
   ID: ResolverTypeWrapper<Scalars["ID"]["output"]>;
+  AgentToken: ResolverTypeWrapper<AgentToken>;
+  ApiKey: ResolverTypeWrapper<ApiKeyModel>;
+  Boolean: ResolverTypeWrapper<Scalars["Boolean"]["output"]>;
+  Application: ResolverTypeWrapper<ApplicationModel>;
+  Int: ResolverTypeWrapper<Scalars["Int"]["output"]>;
   ApplicationSource: ResolverTypeWrapper<ApplicationSource>;
   AuthMethod: AuthMethod;
   BuildType: BuildType;
+  ContainerRegistry: ResolverTypeWrapper<ContainerRegistryModel>;
+  CreateAgentTokenInput: CreateAgentTokenInput;
+  CreateAgentTokenPayload: ResolverTypeWrapper<CreateAgentTokenPayload>;
+  CreateApiKeyPayload: ResolverTypeWrapper<CreatedApiKeyModel>;
+  CreateContainerRegistryInput: CreateContainerRegistryInput;
+  CreateGitProviderInput: CreateGitProviderInput;
+  CreateOrganizationInput: CreateOrganizationInput;
+  CreateProjectInput: CreateProjectInput;
+  CreateSshKeyInput: CreateSshKeyInput;
   Database: ResolverTypeWrapper<DatabaseModel>;
   DatabaseType: DatabaseType;
   DateTime: ResolverTypeWrapper<Scalars["DateTime"]["output"]>;
   Deployment: ResolverTypeWrapper<DeploymentModel>;
   Domain: ResolverTypeWrapper<DomainModel>;
-  Boolean: ResolverTypeWrapper<Scalars["Boolean"]["output"]>;
   EmailAddress: ResolverTypeWrapper<Scalars["EmailAddress"]["output"]>;
   Environment: ResolverTypeWrapper<EnvironmentModel>;
   EnvironmentVariable: ResolverTypeWrapper<EnvironmentVariable>;
+  GitProvider: ResolverTypeWrapper<GitProviderModel>;
+  GitProviderType: GitProviderType;
+  GrantAccessInput: GrantAccessInput;
+  Invitation: ResolverTypeWrapper<InvitationModel>;
+  InvitationLinkInfo: ResolverTypeWrapper<InvitationLinkInfoModel>;
+  InvitationStatus: InvitationStatus;
+  InviteMemberInput: InviteMemberInput;
   JSONObject: ResolverTypeWrapper<Scalars["JSONObject"]["output"]>;
+  Member: ResolverTypeWrapper<MemberModel>;
+  MemberGrant: ResolverTypeWrapper<MemberGrantModel>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  NotificationChannel: ResolverTypeWrapper<NotificationChannelModel>;
   Organization: ResolverTypeWrapper<OrganizationModel>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
-  Plan: ResolverTypeWrapper<PlanModel>;
+  Plan: ResolverTypeWrapper<OrganizationPlanModel>;
   PlanQuotas: ResolverTypeWrapper<PlanQuotas>;
   PlanUsage: ResolverTypeWrapper<PlanUsage>;
   Project: ResolverTypeWrapper<ProjectModel>;
@@ -550,7 +1540,26 @@ export type ResolversTypes = {
   ProjectEdge: ResolverTypeWrapper<Omit<ProjectEdge, "node"> & { node: ResolversTypes["Project"] }>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Role: Role;
+  SignUpWithInvitationInput: SignUpWithInvitationInput;
+  SiteImport: ResolverTypeWrapper<SiteImportModel>;
+  SiteImportDatabaseInput: SiteImportDatabaseInput;
+  SiteImportDeletion: ResolverTypeWrapper<SiteImportDeletionModel>;
+  SiteImportInput: SiteImportInput;
+  SiteImportPage: ResolverTypeWrapper<SiteImportPageModel>;
+  SiteImportPreview: ResolverTypeWrapper<ImportPreviewModel>;
+  SiteImportPreviewApplication: ResolverTypeWrapper<SiteImportPreviewApplication>;
+  SiteImportPreviewDatabase: ResolverTypeWrapper<SiteImportPreviewDatabase>;
+  SiteImportPreviewDomain: ResolverTypeWrapper<SiteImportPreviewDomain>;
+  SiteImportPreviewProject: ResolverTypeWrapper<SiteImportPreviewProject>;
+  SiteImportPreviewResources: ResolverTypeWrapper<SiteImportPreviewResources>;
+  SiteImportResult: ResolverTypeWrapper<ImportOutcomeModel>;
+  SiteImportSourceInput: SiteImportSourceInput;
+  SiteImportStatus: SiteImportStatus;
+  SiteImportStep: SiteImportStep;
+  SiteImportUpdate: ResolverTypeWrapper<SiteImportEventModel>;
   SourceType: SourceType;
+  SshKey: ResolverTypeWrapper<SshKeyModel>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   URL: ResolverTypeWrapper<Scalars["URL"]["output"]>;
   User: ResolverTypeWrapper<UserModel>;
   Viewer: ResolverTypeWrapper<ViewerModelModel>;
@@ -558,33 +1567,93 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
-  Application: ApplicationModel;
+  AddNotificationChannelInput: AddNotificationChannelInput;
   String: Scalars["String"]["output"];
-  Int: Scalars["Int"]["output"];
   ID: Scalars["ID"]["output"];
+  AgentToken: AgentToken;
+  ApiKey: ApiKeyModel;
+  Boolean: Scalars["Boolean"]["output"];
+  Application: ApplicationModel;
+  Int: Scalars["Int"]["output"];
   ApplicationSource: ApplicationSource;
+  ContainerRegistry: ContainerRegistryModel;
+  CreateAgentTokenInput: CreateAgentTokenInput;
+  CreateAgentTokenPayload: CreateAgentTokenPayload;
+  CreateApiKeyPayload: CreatedApiKeyModel;
+  CreateContainerRegistryInput: CreateContainerRegistryInput;
+  CreateGitProviderInput: CreateGitProviderInput;
+  CreateOrganizationInput: CreateOrganizationInput;
+  CreateProjectInput: CreateProjectInput;
+  CreateSshKeyInput: CreateSshKeyInput;
   Database: DatabaseModel;
   DateTime: Scalars["DateTime"]["output"];
   Deployment: DeploymentModel;
   Domain: DomainModel;
-  Boolean: Scalars["Boolean"]["output"];
   EmailAddress: Scalars["EmailAddress"]["output"];
   Environment: EnvironmentModel;
   EnvironmentVariable: EnvironmentVariable;
+  GitProvider: GitProviderModel;
+  GrantAccessInput: GrantAccessInput;
+  Invitation: InvitationModel;
+  InvitationLinkInfo: InvitationLinkInfoModel;
+  InviteMemberInput: InviteMemberInput;
   JSONObject: Scalars["JSONObject"]["output"];
+  Member: MemberModel;
+  MemberGrant: MemberGrantModel;
   Mutation: Record<PropertyKey, never>;
+  NotificationChannel: NotificationChannelModel;
   Organization: OrganizationModel;
   PageInfo: PageInfo;
-  Plan: PlanModel;
+  Plan: OrganizationPlanModel;
   PlanQuotas: PlanQuotas;
   PlanUsage: PlanUsage;
   Project: ProjectModel;
   ProjectConnection: ProjectConnectionModel;
   ProjectEdge: Omit<ProjectEdge, "node"> & { node: ResolversParentTypes["Project"] };
   Query: Record<PropertyKey, never>;
+  SignUpWithInvitationInput: SignUpWithInvitationInput;
+  SiteImport: SiteImportModel;
+  SiteImportDatabaseInput: SiteImportDatabaseInput;
+  SiteImportDeletion: SiteImportDeletionModel;
+  SiteImportInput: SiteImportInput;
+  SiteImportPage: SiteImportPageModel;
+  SiteImportPreview: ImportPreviewModel;
+  SiteImportPreviewApplication: SiteImportPreviewApplication;
+  SiteImportPreviewDatabase: SiteImportPreviewDatabase;
+  SiteImportPreviewDomain: SiteImportPreviewDomain;
+  SiteImportPreviewProject: SiteImportPreviewProject;
+  SiteImportPreviewResources: SiteImportPreviewResources;
+  SiteImportResult: ImportOutcomeModel;
+  SiteImportSourceInput: SiteImportSourceInput;
+  SiteImportUpdate: SiteImportEventModel;
+  SshKey: SshKeyModel;
+  Subscription: Record<PropertyKey, never>;
   URL: Scalars["URL"]["output"];
   User: UserModel;
   Viewer: ViewerModelModel;
+};
+
+export type AgentTokenResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["AgentToken"] = ResolversParentTypes["AgentToken"],
+> = {
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  lastUsedAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  prefix?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+};
+
+export type ApiKeyResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["ApiKey"] = ResolversParentTypes["ApiKey"],
+> = {
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  createdBy?: Resolver<ResolversTypes["User"], ParentType, ContextType>;
+  current?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  lastUsedAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  prefix?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
 };
 
 export type ApplicationResolvers<
@@ -630,6 +1699,33 @@ export type ApplicationSourceResolvers<
   gitProviderId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
   repo?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   type?: Resolver<Maybe<ResolversTypes["SourceType"]>, ParentType, ContextType>;
+};
+
+export type ContainerRegistryResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["ContainerRegistry"] = ResolversParentTypes["ContainerRegistry"],
+> = {
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  username?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+};
+
+export type CreateAgentTokenPayloadResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["CreateAgentTokenPayload"] = ResolversParentTypes["CreateAgentTokenPayload"],
+> = {
+  agentToken?: Resolver<ResolversTypes["AgentToken"], ParentType, ContextType>;
+  token?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+};
+
+export type CreateApiKeyPayloadResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["CreateApiKeyPayload"] = ResolversParentTypes["CreateApiKeyPayload"],
+> = {
+  apiKey?: Resolver<ResolversTypes["ApiKey"], ParentType, ContextType>;
+  secret?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
 };
 
 export type DatabaseResolvers<
@@ -723,15 +1819,243 @@ export type EnvironmentVariableResolvers<
   value?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
 };
 
+export type GitProviderResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["GitProvider"] = ResolversParentTypes["GitProvider"],
+> = {
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes["GitProviderType"], ParentType, ContextType>;
+};
+
+export type InvitationResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["Invitation"] = ResolversParentTypes["Invitation"],
+> = {
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  email?: Resolver<ResolversTypes["EmailAddress"], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  invitedBy?: Resolver<Maybe<ResolversTypes["User"]>, ParentType, ContextType>;
+  link?: Resolver<Maybe<ResolversTypes["URL"]>, ParentType, ContextType>;
+  role?: Resolver<ResolversTypes["Role"], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes["InvitationStatus"], ParentType, ContextType>;
+};
+
+export type InvitationLinkInfoResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["InvitationLinkInfo"] = ResolversParentTypes["InvitationLinkInfo"],
+> = {
+  accountExists?: Resolver<Maybe<ResolversTypes["Boolean"]>, ParentType, ContextType>;
+  email?: Resolver<Maybe<ResolversTypes["EmailAddress"]>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  organizationName?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  role?: Resolver<Maybe<ResolversTypes["Role"]>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes["InvitationStatus"]>, ParentType, ContextType>;
+  valid?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+};
+
 export interface JsonObjectScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes["JSONObject"], any> {
   name: "JSONObject";
 }
+
+export type MemberResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["Member"] = ResolversParentTypes["Member"],
+> = {
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  grants?: Resolver<Array<ResolversTypes["MemberGrant"]>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  organization?: Resolver<ResolversTypes["Organization"], ParentType, ContextType>;
+  role?: Resolver<ResolversTypes["Role"], ParentType, ContextType>;
+  user?: Resolver<ResolversTypes["User"], ParentType, ContextType>;
+};
+
+export type MemberGrantResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["MemberGrant"] = ResolversParentTypes["MemberGrant"],
+> = {
+  application?: Resolver<Maybe<ResolversTypes["Application"]>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  project?: Resolver<Maybe<ResolversTypes["Project"]>, ParentType, ContextType>;
+};
 
 export type MutationResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["Mutation"] = ResolversParentTypes["Mutation"],
 > = {
+  acceptInvitation?: Resolver<
+    ResolversTypes["Member"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationAcceptInvitationArgs, "token">
+  >;
+  addNotificationChannel?: Resolver<
+    ResolversTypes["NotificationChannel"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationAddNotificationChannelArgs, "input">
+  >;
+  cancelInvitation?: Resolver<
+    ResolversTypes["Invitation"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationCancelInvitationArgs, "id">
+  >;
+  changePlan?: Resolver<
+    ResolversTypes["Organization"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationChangePlanArgs, "organizationId" | "plan">
+  >;
+  createAgentToken?: Resolver<
+    ResolversTypes["CreateAgentTokenPayload"],
+    ParentType,
+    ContextType,
+    Partial<MutationCreateAgentTokenArgs>
+  >;
+  createApiKey?: Resolver<
+    ResolversTypes["CreateApiKeyPayload"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationCreateApiKeyArgs, "name">
+  >;
+  createContainerRegistry?: Resolver<
+    ResolversTypes["ContainerRegistry"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationCreateContainerRegistryArgs, "input">
+  >;
+  createGitProvider?: Resolver<
+    ResolversTypes["GitProvider"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationCreateGitProviderArgs, "input">
+  >;
+  createOrganization?: Resolver<
+    ResolversTypes["Organization"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationCreateOrganizationArgs, "input">
+  >;
+  createProject?: Resolver<
+    ResolversTypes["Project"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationCreateProjectArgs, "input">
+  >;
+  createSshKey?: Resolver<
+    ResolversTypes["SshKey"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationCreateSshKeyArgs, "input">
+  >;
+  deleteApiKey?: Resolver<ResolversTypes["ID"], ParentType, ContextType, RequireFields<MutationDeleteApiKeyArgs, "id">>;
+  deleteProject?: Resolver<
+    ResolversTypes["ID"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationDeleteProjectArgs, "id">
+  >;
+  deleteSiteImport?: Resolver<
+    ResolversTypes["SiteImportDeletion"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationDeleteSiteImportArgs, "id" | "rollbackResources">
+  >;
+  grantAccess?: Resolver<
+    ResolversTypes["MemberGrant"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationGrantAccessArgs, "input">
+  >;
+  importSite?: Resolver<
+    ResolversTypes["SiteImportResult"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationImportSiteArgs, "input">
+  >;
+  inviteMember?: Resolver<
+    ResolversTypes["Invitation"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationInviteMemberArgs, "input">
+  >;
   ping?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  removeMember?: Resolver<
+    ResolversTypes["ID"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRemoveMemberArgs, "memberId">
+  >;
+  removeNotificationChannel?: Resolver<
+    ResolversTypes["ID"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRemoveNotificationChannelArgs, "id">
+  >;
+  renameOrganization?: Resolver<
+    ResolversTypes["Organization"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRenameOrganizationArgs, "id" | "name">
+  >;
+  resendInvitation?: Resolver<
+    ResolversTypes["Invitation"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationResendInvitationArgs, "id">
+  >;
+  retrySiteImport?: Resolver<
+    ResolversTypes["SiteImportResult"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRetrySiteImportArgs, "id">
+  >;
+  revokeAccess?: Resolver<
+    ResolversTypes["ID"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRevokeAccessArgs, "grantId">
+  >;
+  revokeAgentToken?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  setActiveOrganization?: Resolver<
+    ResolversTypes["Viewer"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationSetActiveOrganizationArgs, "id">
+  >;
+  signUpWithInvitation?: Resolver<
+    ResolversTypes["User"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationSignUpWithInvitationArgs, "input">
+  >;
+  transferOwnership?: Resolver<
+    ResolversTypes["Member"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationTransferOwnershipArgs, "memberId">
+  >;
+  updateMemberRole?: Resolver<
+    ResolversTypes["Member"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationUpdateMemberRoleArgs, "memberId" | "role">
+  >;
+};
+
+export type NotificationChannelResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["NotificationChannel"] = ResolversParentTypes["NotificationChannel"],
+> = {
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  target?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
 };
 
 export type OrganizationResolvers<
@@ -744,9 +2068,20 @@ export type OrganizationResolvers<
     FederationReferenceType,
     ContextType
   >;
+  apiKeys?: Resolver<Array<ResolversTypes["ApiKey"]>, ParentType, ContextType>;
+  containerRegistries?: Resolver<Array<ResolversTypes["ContainerRegistry"]>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  gitProviders?: Resolver<Array<ResolversTypes["GitProvider"]>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  invitations?: Resolver<
+    Array<ResolversTypes["Invitation"]>,
+    ParentType,
+    ContextType,
+    Partial<OrganizationInvitationsArgs>
+  >;
+  members?: Resolver<Array<ResolversTypes["Member"]>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  notificationChannels?: Resolver<Array<ResolversTypes["NotificationChannel"]>, ParentType, ContextType>;
   plan?: Resolver<ResolversTypes["Plan"], ParentType, ContextType>;
   projects?: Resolver<
     ResolversTypes["ProjectConnection"],
@@ -755,6 +2090,7 @@ export type OrganizationResolvers<
     RequireFields<OrganizationProjectsArgs, "first">
   >;
   slug?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  sshKeys?: Resolver<Array<ResolversTypes["SshKey"]>, ParentType, ContextType>;
   usage?: Resolver<ResolversTypes["PlanUsage"], ParentType, ContextType>;
   viewerRole?: Resolver<ResolversTypes["Role"], ParentType, ContextType>;
 };
@@ -776,6 +2112,7 @@ export type PlanResolvers<
   features?: Resolver<Array<ResolversTypes["String"]>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
   quotas?: Resolver<ResolversTypes["PlanQuotas"], ParentType, ContextType>;
+  usage?: Resolver<ResolversTypes["PlanUsage"], ParentType, ContextType>;
 };
 
 export type PlanQuotasResolvers<
@@ -837,11 +2174,18 @@ export type QueryResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["Query"] = ResolversParentTypes["Query"],
 > = {
+  agentToken?: Resolver<Maybe<ResolversTypes["AgentToken"]>, ParentType, ContextType>;
   application?: Resolver<
     Maybe<ResolversTypes["Application"]>,
     ParentType,
     ContextType,
     RequireFields<QueryApplicationArgs, "id">
+  >;
+  invitationLink?: Resolver<
+    ResolversTypes["InvitationLinkInfo"],
+    ParentType,
+    ContextType,
+    RequireFields<QueryInvitationLinkArgs, "token">
   >;
   organization?: Resolver<
     Maybe<ResolversTypes["Organization"]>,
@@ -850,6 +2194,12 @@ export type QueryResolvers<
     RequireFields<QueryOrganizationArgs, "id">
   >;
   organizations?: Resolver<Array<ResolversTypes["Organization"]>, ParentType, ContextType>;
+  previewSiteImport?: Resolver<
+    ResolversTypes["SiteImportPreview"],
+    ParentType,
+    ContextType,
+    RequireFields<QueryPreviewSiteImportArgs, "input">
+  >;
   project?: Resolver<Maybe<ResolversTypes["Project"]>, ParentType, ContextType, RequireFields<QueryProjectArgs, "id">>;
   projects?: Resolver<
     ResolversTypes["ProjectConnection"],
@@ -857,7 +2207,179 @@ export type QueryResolvers<
     ContextType,
     RequireFields<QueryProjectsArgs, "first">
   >;
+  siteImport?: Resolver<
+    Maybe<ResolversTypes["SiteImport"]>,
+    ParentType,
+    ContextType,
+    RequireFields<QuerySiteImportArgs, "id">
+  >;
+  siteImports?: Resolver<
+    ResolversTypes["SiteImportPage"],
+    ParentType,
+    ContextType,
+    RequireFields<QuerySiteImportsArgs, "limit" | "offset">
+  >;
   viewer?: Resolver<ResolversTypes["Viewer"], ParentType, ContextType>;
+};
+
+export type SiteImportResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["SiteImport"] = ResolversParentTypes["SiteImport"],
+  FederationReferenceType extends FederationReferenceTypes["SiteImport"] = FederationReferenceTypes["SiteImport"],
+> = {
+  __resolveReference?: ReferenceResolver<
+    Maybe<ResolversTypes["SiteImport"]> | FederationReferenceType,
+    FederationReferenceType,
+    ContextType
+  >;
+  application?: Resolver<Maybe<ResolversTypes["Application"]>, ParentType, ContextType>;
+  applicationId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
+  attempts?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  database?: Resolver<Maybe<ResolversTypes["Database"]>, ParentType, ContextType>;
+  databaseId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
+  databaseServiceHost?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  databaseType?: Resolver<Maybe<ResolversTypes["DatabaseType"]>, ParentType, ContextType>;
+  deployment?: Resolver<Maybe<ResolversTypes["Deployment"]>, ParentType, ContextType>;
+  deploymentId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
+  domain?: Resolver<Maybe<ResolversTypes["Domain"]>, ParentType, ContextType>;
+  domainId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  errorStep?: Resolver<Maybe<ResolversTypes["SiteImportStep"]>, ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  inputConfig?: Resolver<ResolversTypes["JSONObject"], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  organization?: Resolver<ResolversTypes["Organization"], ParentType, ContextType>;
+  organizationId?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  project?: Resolver<Maybe<ResolversTypes["Project"]>, ParentType, ContextType>;
+  projectId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes["SiteImportStatus"], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+};
+
+export type SiteImportDeletionResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["SiteImportDeletion"] = ResolversParentTypes["SiteImportDeletion"],
+> = {
+  deletedProjectId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  rolledBack?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+};
+
+export type SiteImportPageResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["SiteImportPage"] = ResolversParentTypes["SiteImportPage"],
+> = {
+  hasMore?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  items?: Resolver<Array<ResolversTypes["SiteImport"]>, ParentType, ContextType>;
+  limit?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  offset?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+};
+
+export type SiteImportPreviewResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["SiteImportPreview"] = ResolversParentTypes["SiteImportPreview"],
+> = {
+  errors?: Resolver<Array<ResolversTypes["String"]>, ParentType, ContextType>;
+  resources?: Resolver<ResolversTypes["SiteImportPreviewResources"], ParentType, ContextType>;
+  valid?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  warnings?: Resolver<Array<ResolversTypes["String"]>, ParentType, ContextType>;
+};
+
+export type SiteImportPreviewApplicationResolvers<
+  ContextType = Context,
+  ParentType extends
+    ResolversParentTypes["SiteImportPreviewApplication"] = ResolversParentTypes["SiteImportPreviewApplication"],
+> = {
+  buildType?: Resolver<Maybe<ResolversTypes["BuildType"]>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  sourceType?: Resolver<ResolversTypes["SourceType"], ParentType, ContextType>;
+};
+
+export type SiteImportPreviewDatabaseResolvers<
+  ContextType = Context,
+  ParentType extends
+    ResolversParentTypes["SiteImportPreviewDatabase"] = ResolversParentTypes["SiteImportPreviewDatabase"],
+> = {
+  name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes["DatabaseType"], ParentType, ContextType>;
+};
+
+export type SiteImportPreviewDomainResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["SiteImportPreviewDomain"] = ResolversParentTypes["SiteImportPreviewDomain"],
+> = {
+  host?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+};
+
+export type SiteImportPreviewProjectResolvers<
+  ContextType = Context,
+  ParentType extends
+    ResolversParentTypes["SiteImportPreviewProject"] = ResolversParentTypes["SiteImportPreviewProject"],
+> = {
+  name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+};
+
+export type SiteImportPreviewResourcesResolvers<
+  ContextType = Context,
+  ParentType extends
+    ResolversParentTypes["SiteImportPreviewResources"] = ResolversParentTypes["SiteImportPreviewResources"],
+> = {
+  application?: Resolver<ResolversTypes["SiteImportPreviewApplication"], ParentType, ContextType>;
+  database?: Resolver<Maybe<ResolversTypes["SiteImportPreviewDatabase"]>, ParentType, ContextType>;
+  domain?: Resolver<Maybe<ResolversTypes["SiteImportPreviewDomain"]>, ParentType, ContextType>;
+  project?: Resolver<ResolversTypes["SiteImportPreviewProject"], ParentType, ContextType>;
+};
+
+export type SiteImportResultResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["SiteImportResult"] = ResolversParentTypes["SiteImportResult"],
+> = {
+  applicationId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
+  databaseId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
+  databaseServiceHost?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  databaseType?: Resolver<Maybe<ResolversTypes["DatabaseType"]>, ParentType, ContextType>;
+  domainId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  errorStep?: Resolver<Maybe<ResolversTypes["SiteImportStep"]>, ParentType, ContextType>;
+  importId?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  projectId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
+  siteImport?: Resolver<ResolversTypes["SiteImport"], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes["SiteImportStatus"], ParentType, ContextType>;
+};
+
+export type SiteImportUpdateResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["SiteImportUpdate"] = ResolversParentTypes["SiteImportUpdate"],
+> = {
+  importId?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  siteImport?: Resolver<Maybe<ResolversTypes["SiteImport"]>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes["SiteImportStatus"], ParentType, ContextType>;
+};
+
+export type SshKeyResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["SshKey"] = ResolversParentTypes["SshKey"],
+> = {
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  publicKey?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+};
+
+export type SubscriptionResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["Subscription"] = ResolversParentTypes["Subscription"],
+> = {
+  siteImportUpdated?: SubscriptionResolver<
+    ResolversTypes["SiteImportUpdate"],
+    "siteImportUpdated",
+    ParentType,
+    ContextType,
+    Partial<SubscriptionSiteImportUpdatedArgs>
+  >;
 };
 
 export interface UrlScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes["URL"], any> {
@@ -879,6 +2401,7 @@ export type UserResolvers<
   emailVerified?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
   id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
   name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  twoFactorEnabled?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
 };
 
 export type ViewerResolvers<
@@ -892,8 +2415,13 @@ export type ViewerResolvers<
 };
 
 export type Resolvers<ContextType = Context> = {
+  AgentToken?: AgentTokenResolvers<ContextType>;
+  ApiKey?: ApiKeyResolvers<ContextType>;
   Application?: ApplicationResolvers<ContextType>;
   ApplicationSource?: ApplicationSourceResolvers<ContextType>;
+  ContainerRegistry?: ContainerRegistryResolvers<ContextType>;
+  CreateAgentTokenPayload?: CreateAgentTokenPayloadResolvers<ContextType>;
+  CreateApiKeyPayload?: CreateApiKeyPayloadResolvers<ContextType>;
   Database?: DatabaseResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   Deployment?: DeploymentResolvers<ContextType>;
@@ -901,8 +2429,14 @@ export type Resolvers<ContextType = Context> = {
   EmailAddress?: GraphQLScalarType;
   Environment?: EnvironmentResolvers<ContextType>;
   EnvironmentVariable?: EnvironmentVariableResolvers<ContextType>;
+  GitProvider?: GitProviderResolvers<ContextType>;
+  Invitation?: InvitationResolvers<ContextType>;
+  InvitationLinkInfo?: InvitationLinkInfoResolvers<ContextType>;
   JSONObject?: GraphQLScalarType;
+  Member?: MemberResolvers<ContextType>;
+  MemberGrant?: MemberGrantResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  NotificationChannel?: NotificationChannelResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   Plan?: PlanResolvers<ContextType>;
@@ -912,6 +2446,19 @@ export type Resolvers<ContextType = Context> = {
   ProjectConnection?: ProjectConnectionResolvers<ContextType>;
   ProjectEdge?: ProjectEdgeResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  SiteImport?: SiteImportResolvers<ContextType>;
+  SiteImportDeletion?: SiteImportDeletionResolvers<ContextType>;
+  SiteImportPage?: SiteImportPageResolvers<ContextType>;
+  SiteImportPreview?: SiteImportPreviewResolvers<ContextType>;
+  SiteImportPreviewApplication?: SiteImportPreviewApplicationResolvers<ContextType>;
+  SiteImportPreviewDatabase?: SiteImportPreviewDatabaseResolvers<ContextType>;
+  SiteImportPreviewDomain?: SiteImportPreviewDomainResolvers<ContextType>;
+  SiteImportPreviewProject?: SiteImportPreviewProjectResolvers<ContextType>;
+  SiteImportPreviewResources?: SiteImportPreviewResourcesResolvers<ContextType>;
+  SiteImportResult?: SiteImportResultResolvers<ContextType>;
+  SiteImportUpdate?: SiteImportUpdateResolvers<ContextType>;
+  SshKey?: SshKeyResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
   URL?: GraphQLScalarType;
   User?: UserResolvers<ContextType>;
   Viewer?: ViewerResolvers<ContextType>;

@@ -39,7 +39,38 @@ export interface RestRoute {
   respond(data: Record<string, unknown>): RestResponse;
   /** Shapes a failure: the first GraphQL error, its code, and the status mapped from that code. */
   error(error: RestError, status: number): RestResponse;
+  /**
+   * Optional: the endpoint returns a whole list that GraphQL serves in pages. The runner executes the
+   * operation again with `cursorVariable` = the previous page's `pageInfo.endCursor` while `hasNextPage`,
+   * and passes `respond` the first result with every page's `edges` concatenated at `connection`.
+   */
+  followPages?: FollowPages;
 }
+
+/** How a row follows a Relay connection's pages (see {@link RestRoute.followPages}). */
+export interface FollowPages {
+  /** Path of the connection inside `data`, e.g. `["projects"]`; it must select `edges` and `pageInfo { hasNextPage endCursor }`. */
+  connection: readonly string[];
+  /** Name of the operation variable that takes the cursor, e.g. `after`. */
+  cursorVariable: string;
+  /** Safety stop: more pages than this answer 500 (default 1000). */
+  maxPages?: number;
+}
+
+/**
+ * A row answered without GraphQL and without credentials: a fixed document such as an OpenAPI description.
+ * Same `published` rule as {@link RestRoute}.
+ */
+export interface StaticRestRoute {
+  method: "GET";
+  path: string;
+  published: boolean;
+  /** Builds the response. */
+  serve(req: RestRequest): RestResponse;
+}
+
+/** Any row of the table. */
+export type AnyRestRoute = RestRoute | StaticRestRoute;
 
 /** HTTP status of each `extensions.code`; anything else is 500. */
 export const STATUS_OF_CODE: Record<string, number> = {

@@ -1,7 +1,9 @@
 /**
  * Every REST compatibility row, gathered from the modules (`src/modules/<m>/<m>.rest.ts`).
  */
-import type { RestRoute } from "./route-table.ts";
+import { agentRoutes } from "../modules/agent/agent.rest.ts";
+import { siteImportRoutes } from "../modules/imports/site-import.rest.ts";
+import type { AnyRestRoute } from "./route-table.ts";
 
 /** The whole table, in registration order. */
-export const restRoutes: readonly RestRoute[] = [];
+export const restRoutes: readonly AnyRestRoute[] = [...agentRoutes, ...siteImportRoutes];

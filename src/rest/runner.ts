@@ -1,23 +1,50 @@
 /**
  * Registers the REST route table on Fastify: authenticate for the row's surface, execute its GraphQL
  * operation in-process through Apollo (same validation, resolvers, services and error formatting as
- * /graphql), then let the row shape status and body.
+ * /graphql), then let the row shape status and body. Static rows (fixed documents) are served as they are.
  */
 import type { FastifyInstance } from "fastify";
 import { GraphQLError } from "graphql";
 import type { SkiffServer } from "../server/app.ts";
 import { authenticate } from "../server/authenticate.ts";
-import { buildContext } from "../server/context.ts";
+import { buildContext, type Context } from "../server/context.ts";
 import { AppError } from "../server/errors.ts";
-import { type RestRequest, type RestRoute, STATUS_OF_CODE } from "./route-table.ts";
+import {
+  type AnyRestRoute,
+  type FollowPages,
+  type RestError,
+  type RestRequest,
+  type RestResponse,
+  type RestRoute,
+  STATUS_OF_CODE,
+} from "./route-table.ts";
 
-/** Registers every row of `routes`; with `publicOnly`, unpublished rows are not registered (→ 404). */
-export function registerRestRoutes(server: SkiffServer, routes: readonly RestRoute[], publicOnly: boolean): void {
+/**
+ * Registers every row of `routes`; with `publicOnly`, unpublished rows are not registered (→ 404), and every
+ * other route of `server.app` whose path is neither a published row nor listed in `alsoPublished` (Fastify
+ * route patterns, e.g. `/graphql`, `/api/auth/*`) answers the standard 404 too (spec: Versioning, rule 6).
+ */
+export function registerRestRoutes(
+  server: SkiffServer,
+  routes: readonly AnyRestRoute[],
+  publicOnly: boolean,
+  alsoPublished: readonly string[] = [],
+): void {
   const { app, apollo, services } = server;
   for (const route of routes) {
     if (publicOnly && !route.published) continue;
+    if ("serve" in route) {
+      registerOne(app, route, async (req) => route.serve(req));
+      continue;
+    }
     registerOne(app, route, async (req, headers, requestId) => {
-      const principal = await authenticate(services, headers, route.surface);
+      let principal: Context["principal"];
+      try {
+        principal = await authenticate(services, headers, route.surface);
+      } catch (e) {
+        if (!(e instanceof GraphQLError)) throw e;
+        return fail(route, toRestError(e));
+      }
       if (!principal)
         return route.error(toRestError(new AppError("UNAUTHENTICATED", "Missing or invalid credentials")), 401);
       let variables: Record<string, unknown>;
@@ -27,35 +54,86 @@ export function registerRestRoutes(server: SkiffServer, routes: readonly RestRou
         if (!(e instanceof GraphQLError)) throw e;
         return fail(route, toRestError(e));
       }
-      const response = await apollo.executeOperation(
-        { query: route.operation, variables },
-        { contextValue: buildContext(services, principal, requestId) },
-      );
-      if (response.body.kind !== "single") throw new Error("Incremental delivery is not supported on REST routes");
-      const { data, errors } = response.body.singleResult;
+      const contextValue = buildContext(services, principal, requestId);
+      const execute = async (vars: Record<string, unknown>) => {
+        const response = await apollo.executeOperation({ query: route.operation, variables: vars }, { contextValue });
+        if (response.body.kind !== "single") throw new Error("Incremental delivery is not supported on REST routes");
+        return response.body.singleResult;
+      };
+      const { data, errors } = await execute(variables);
       if (errors?.length) return fail(route, errors[0]!);
+      if (route.followPages && data) {
+        const error = await followPages(data, route.followPages, (cursor) =>
+          execute({ ...variables, [route.followPages!.cursorVariable]: cursor }),
+        );
+        if (error) return fail(route, error);
+      }
       return route.respond((data ?? {}) as Record<string, unknown>);
+    });
+  }
+  if (publicOnly) {
+    const allowed = new Set([...alsoPublished, ...routes.filter((r) => r.published).map((r) => r.path)]);
+    app.addHook("onRequest", async (request, reply) => {
+      const pattern = request.routeOptions.url;
+      // Unmatched requests (no pattern) already get the 404 handler.
+      if (pattern !== undefined && !allowed.has(pattern)) return reply.callNotFound();
     });
   }
 }
 
-function fail(route: RestRoute, error: ReturnType<typeof toRestError>) {
+/** A connection as selected by a {@link FollowPages} row. */
+interface Page {
+  edges: unknown[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+/**
+ * Fetches the pages after the one in `data` and concatenates their edges into it (in place).
+ * @returns the first GraphQL error of a later page, or null.
+ * @throws Error when the connection is missing or more than `maxPages` pages follow.
+ */
+async function followPages(
+  data: Record<string, unknown>,
+  follow: FollowPages,
+  fetchAfter: (cursor: string) => Promise<{ data?: Record<string, unknown> | null; errors?: readonly RestError[] }>,
+): Promise<RestError | null> {
+  const first = pageAt(data, follow.connection);
+  let page = first;
+  const maxPages = follow.maxPages ?? 1000;
+  for (let n = 1; page.pageInfo.hasNextPage && page.pageInfo.endCursor; n++) {
+    if (n >= maxPages) throw new Error(`More than ${maxPages} pages at ${follow.connection.join(".")}`);
+    const next = await fetchAfter(page.pageInfo.endCursor);
+    if (next.errors?.length) return next.errors[0]!;
+    page = pageAt(next.data ?? {}, follow.connection);
+    first.edges.push(...page.edges);
+  }
+  first.pageInfo = page.pageInfo;
+  return null;
+}
+
+function pageAt(data: Record<string, unknown>, path: readonly string[]): Page {
+  const page = path.reduce<unknown>((node, key) => (node as Record<string, unknown> | null)?.[key], data) as
+    | Page
+    | undefined;
+  if (!page || !Array.isArray(page.edges) || !page.pageInfo) {
+    throw new Error(`No connection with edges and pageInfo at ${path.join(".")}`);
+  }
+  return page;
+}
+
+function fail(route: RestRoute, error: RestError) {
   const code = String(error.extensions?.code ?? "INTERNAL_SERVER_ERROR");
   return route.error(error, STATUS_OF_CODE[code] ?? 500);
 }
 
-function toRestError(e: GraphQLError) {
+function toRestError(e: GraphQLError): RestError {
   return e.toJSON();
 }
 
 function registerOne(
   app: FastifyInstance,
-  route: RestRoute,
-  handle: (
-    req: RestRequest,
-    headers: Record<string, string | undefined>,
-    requestId: string,
-  ) => Promise<{ status: number; body: unknown }>,
+  route: AnyRestRoute,
+  handle: (req: RestRequest, headers: Record<string, string | undefined>, requestId: string) => Promise<RestResponse>,
 ): void {
   app.route({
     method: route.method,

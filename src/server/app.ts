@@ -9,6 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
 import type { Auth } from "../auth/auth.ts";
+import type { Mailer } from "../auth/mailer.ts";
 import type { Config } from "../config.ts";
 import { migrationsCurrent } from "../db/knex.ts";
 import type { SecretBox } from "../db/secrets.ts";
@@ -18,6 +19,7 @@ import { registerAuthRoutes } from "./auth-routes.ts";
 import { authenticate } from "./authenticate.ts";
 import { buildContext, type Context } from "./context.ts";
 import { createFormatError, createHttpErrorHandler } from "./format-error.ts";
+import type { PubSub } from "./pubsub.ts";
 import { buildSchema } from "./schema.ts";
 import { attachSubscriptions } from "./subscriptions.ts";
 
@@ -28,6 +30,12 @@ export interface AppServices {
   auth: Auth;
   secrets: SecretBox;
   log: Logger;
+  /** Cross-instance events (LISTEN/NOTIFY), e.g. site import status changes for subscriptions. */
+  pubsub: PubSub;
+  /** Outgoing mail: SMTP when SMTP_URL is set, else the local outbox (src/modules/mail/mailer.ts). */
+  mailer: Mailer;
+  /** The current time; services use it for expiries (invitations) so tests can move the clock. */
+  now: () => Date;
 }
 
 /** A built server: Fastify instance plus the Apollo server used for in-process REST execution. */
@@ -36,6 +44,9 @@ export interface SkiffServer {
   apollo: ApolloServer<Context>;
   services: AppServices;
 }
+
+/** Published routes outside the REST table, kept when SKIFF_PUBLIC_API_ONLY=true (spec: Versioning, rule 6). */
+const PUBLISHED_PATHS = ["/graphql", "/api/auth/*", "/healthz", "/readyz"];
 
 /** Builds (but does not start listening) the HTTP server. */
 export async function createServer(services: AppServices): Promise<SkiffServer> {
@@ -71,6 +82,6 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
   });
   attachSubscriptions(app, schema, services);
   const server = { app, apollo, services };
-  registerRestRoutes(server, restRoutes, services.config.SKIFF_PUBLIC_API_ONLY);
+  registerRestRoutes(server, restRoutes, services.config.SKIFF_PUBLIC_API_ONLY, PUBLISHED_PATHS);
   return server;
 }

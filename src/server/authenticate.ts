@@ -5,6 +5,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { resolveCaller } from "../auth/caller.ts";
 import type { Principal } from "../modules/access/access-scope.ts";
+import { authenticateAgent } from "../modules/agent/agent-auth.ts";
 import type { AppServices } from "./app.ts";
 
 /** Which surface is asking: agent tokens are accepted only by the agent API. */
@@ -21,13 +22,20 @@ export function toHeaders(headers: IncomingHttpHeaders | Record<string, string |
   return out;
 }
 
-/** Resolves the principal of a request, or null when credentials are missing or invalid. */
+/**
+ * Resolves the principal of a request, or null when credentials are missing or invalid. The `agent` surface
+ * accepts agent tokens only; every other surface looks keys up among account API keys only, so an agent token
+ * fails there like any unknown key (spec: Authentication → Agent API, rule 3).
+ * @throws UnauthenticatedError on the `agent` surface when the token is over its rate limit.
+ */
 export async function authenticate(
   services: AppServices,
   headers: IncomingHttpHeaders | Record<string, string | undefined>,
-  _surface: Surface,
+  surface: Surface,
 ): Promise<Principal | null> {
+  if (surface === "agent") return authenticateAgent(services, toHeaders(headers));
   const caller = await resolveCaller(services.auth, services.knex, toHeaders(headers));
   if (!caller) return null;
-  return { userId: caller.userId, organizationId: caller.organizationId, via: caller.via };
+  const { userId, organizationId, via, sessionId, apiKeyId } = caller;
+  return { userId, organizationId, via, sessionId, apiKeyId };
 }

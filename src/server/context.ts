@@ -38,3 +38,12 @@ export function buildContext(
     loaders: createLoaders(services.knex, scope, services.secrets),
   };
 }
+
+/**
+ * Gives a long-lived context (one per graphql-ws subscription) a fresh access scope and fresh loaders, so the
+ * next subscription event sees current data and current roles and grants, never another event's cache.
+ */
+export function renewContext(ctx: Context): void {
+  ctx.scope = new AccessScope(ctx.services.knex, ctx.principal);
+  ctx.loaders = createLoaders(ctx.services.knex, ctx.scope, ctx.services.secrets);
+}

@@ -5,10 +5,14 @@
 import type { Knex } from "knex";
 import type { SecretBox } from "../db/secrets.ts";
 import type { AccessScope } from "../modules/access/access-scope.ts";
+import { createApiKeyLoaders } from "../modules/api-keys/api-key.loaders.ts";
 import { createApplicationLoaders } from "../modules/applications/application.loaders.ts";
 import { createDeploymentLoaders } from "../modules/deployments/deployment.loaders.ts";
+import { createSiteImportLoaders } from "../modules/imports/site-import.loaders.ts";
 import { createOrganizationLoaders } from "../modules/organizations/organization.loaders.ts";
 import { createProjectLoaders } from "../modules/projects/project.loaders.ts";
+import { createProviderLoaders } from "../modules/providers/provider.loaders.ts";
+import { createTeamLoaders } from "../modules/team/team.loaders.ts";
 
 /** Builds the loaders of one request. */
 export function createLoaders(knex: Knex, scope: AccessScope, secrets: SecretBox) {
@@ -16,7 +20,20 @@ export function createLoaders(knex: Knex, scope: AccessScope, secrets: SecretBox
   const projects = createProjectLoaders(knex, scope);
   const applications = createApplicationLoaders(knex, scope, secrets);
   const deployments = createDeploymentLoaders(knex, applications.applicationById);
-  return { ...organizations, ...projects, ...applications, ...deployments };
+  const siteImports = createSiteImportLoaders(knex, scope);
+  const providers = createProviderLoaders(knex);
+  const team = createTeamLoaders(knex, scope);
+  const apiKeys = createApiKeyLoaders(knex, scope);
+  return {
+    ...organizations,
+    ...projects,
+    ...applications,
+    ...deployments,
+    ...siteImports,
+    ...providers,
+    ...team,
+    ...apiKeys,
+  };
 }
 
 /** The loaders of one request. */

@@ -26,8 +26,11 @@ export function loadTypeDefs(): DocumentNode {
   );
 }
 
-/** Root fields answerable without credentials (federation gateways fetch the SDL anonymously). */
-const PUBLIC_ROOT_FIELDS = new Set(["_service"]);
+/**
+ * Root fields answerable without credentials: federation gateways fetch the SDL anonymously; the invitation
+ * page reads a link and creates the invitee's account before anyone is signed in.
+ */
+const PUBLIC_ROOT_FIELDS = new Set(["_service", "invitationLink", "signUpWithInvitation"]);
 
 /** Builds the executable subgraph schema. */
 export function buildSchema(): GraphQLSchema {

@@ -7,12 +7,14 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import pino, { type Logger } from "pino";
 import { closeAuth, createAuth } from "../auth/auth.ts";
-import { createLogMailer } from "../auth/mailer.ts";
+import type { Mailer } from "../auth/mailer.ts";
 import type { Config } from "../config.ts";
 import { type DatabaseTarget, resolveDatabase } from "../db/connect.ts";
 import { createKnex, migrateLatest } from "../db/knex.ts";
 import { createSecretBox } from "../db/secrets.ts";
+import { createMailer } from "../modules/mail/mailer.ts";
 import { type AppServices, createServer, type SkiffServer } from "./app.ts";
+import { createPubSub } from "./pubsub.ts";
 
 /** A running Skiff instance. */
 export interface RunningSkiff extends SkiffServer {
@@ -44,17 +46,30 @@ export function createLogger(config: Config): Logger {
   });
 }
 
+/** Replaceable dependencies of {@link startSkiff} (tests): the clock and the mailer. */
+export interface StartOptions {
+  /** Default: `() => new Date()`. */
+  now?: () => Date;
+  /** Default: SMTP when SMTP_URL is set, else the outbox (see src/modules/mail/mailer.ts). */
+  mailer?: Mailer;
+}
+
 /** Starts a Skiff instance listening on HOST:PORT. */
-export async function startSkiff(config: Config, log: Logger = createLogger(config)): Promise<RunningSkiff> {
+export async function startSkiff(
+  config: Config,
+  log: Logger = createLogger(config),
+  options: StartOptions = {},
+): Promise<RunningSkiff> {
   const secret = await ensureSecret(config);
   const database = await resolveDatabase(config);
   const knex = createKnex(database.url, { max: 20 });
   const applied = await migrateLatest(knex);
   if (applied.length) log.info({ applied }, "migrations applied");
   const baseURL = config.SKIFF_BASE_URL ?? `http://localhost:${config.PORT}`;
+  const mailer = options.mailer ?? createMailer(config, knex, log);
   const auth = createAuth({ ...config, SKIFF_SECRET: secret, SKIFF_BASE_URL: baseURL }, database.url, {
     log,
-    mailer: createLogMailer(log),
+    mailer,
   });
   const services: AppServices = {
     config: { ...config, SKIFF_BASE_URL: baseURL },
@@ -62,6 +77,9 @@ export async function startSkiff(config: Config, log: Logger = createLogger(conf
     auth,
     secrets: createSecretBox(secret),
     log,
+    pubsub: await createPubSub(database.url, knex, log),
+    mailer,
+    now: options.now ?? (() => new Date()),
   };
   const server = await createServer(services);
   await server.app.listen({ host: config.HOST, port: config.PORT });
@@ -73,6 +91,7 @@ export async function startSkiff(config: Config, log: Logger = createLogger(conf
     async stop() {
       await server.app.close();
       await closeAuth(auth);
+      await services.pubsub.close();
       await knex.destroy();
       await database.stop();
     },

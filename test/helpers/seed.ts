@@ -5,8 +5,10 @@
 import { randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { hashApiKey } from "../../src/auth/caller.ts";
+import { hashPassword } from "../../src/auth/password.ts";
 import { newId } from "../../src/db/ids.ts";
 import { createSecretBox } from "../../src/db/secrets.ts";
+import { generateAgentToken } from "../../src/modules/agent/agent-token.secret.ts";
 import type { Role } from "../../src/modules/organizations/organization.model.ts";
 
 /** Secret used by test servers (and so by seeds that encrypt). */
@@ -152,4 +154,99 @@ export async function createProjects(knex: Knex, organizationId: string, count: 
   await insert("domains", domains);
   await insert("environment_variables", variables);
   return projects.map((p) => p.id as string);
+}
+
+/**
+ * Creates (or replaces) the agent token of a seeded member (as `createAgentToken` does, without the plan check);
+ * `expiresAt` in the past makes an expired token. @returns the plain token.
+ */
+export async function createAgentTokenFor(
+  knex: Knex,
+  organizationId: string,
+  user: { userId: string; memberId: string },
+  expiresAt: Date | null = null,
+): Promise<string> {
+  const secret = generateAgentToken();
+  await knex("agent_tokens")
+    .insert({
+      id: newId("agentToken"),
+      organization_id: organizationId,
+      user_id: user.userId,
+      member_id: user.memberId,
+      token_hash: secret.hash,
+      prefix: secret.prefix,
+      expires_at: expiresAt,
+    })
+    .onConflict(["organization_id", "user_id"])
+    .merge();
+  return secret.token;
+}
+
+/** Gives a seeded user an e-mail/password account (better-auth `credential` provider) so tests can sign in. */
+export async function setPassword(knex: Knex, userId: string, password: string): Promise<void> {
+  await knex("accounts").insert({
+    id: newId("account"),
+    user_id: userId,
+    provider_id: "credential",
+    account_id: userId,
+    password: await hashPassword(password),
+  });
+}
+
+/** Configures a git provider of `type` in `organizationId`. @returns its id (`gitp_...`). */
+export async function createGitProvider(
+  knex: Knex,
+  organizationId: string,
+  type: "github" | "gitlab",
+): Promise<string> {
+  const id = newId("gitProvider");
+  await knex("git_providers").insert({ id, organization_id: organizationId, type, name: `${type}-${unique()}` });
+  return id;
+}
+
+/** Configures a container registry in `organizationId`. @returns its id (`reg_...`). */
+export async function createRegistry(knex: Knex, organizationId: string): Promise<string> {
+  const id = newId("registry");
+  await knex("container_registries").insert({
+    id,
+    organization_id: organizationId,
+    name: `registry-${unique()}`,
+    url: `registry-${unique()}.example.test`,
+  });
+  return id;
+}
+
+/** Stores an SSH key in `organizationId` (private key encrypted with TEST_SECRET). @returns its id (`ssh_...`). */
+export async function createSshKey(knex: Knex, organizationId: string): Promise<string> {
+  const id = newId("sshKey");
+  await knex("ssh_keys").insert({
+    id,
+    organization_id: organizationId,
+    name: `key-${unique()}`,
+    public_key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMz4bGl0dGxlIHRlc3Qga2V5IGZvciBza2lmZg test@skiff",
+    private_key_encrypted: box.encrypt("-----BEGIN OPENSSH PRIVATE KEY-----\ntest\n-----END OPENSSH PRIVATE KEY-----"),
+  });
+  return id;
+}
+
+/** Creates a plan with the given quotas (null or omitted = unlimited). @returns its id. */
+export async function createPlan(
+  knex: Knex,
+  quotas: {
+    projects?: number | null;
+    applications?: number | null;
+    databases?: number | null;
+    domains?: number | null;
+  },
+): Promise<string> {
+  const id = `plan_${unique()}${unique()}`;
+  await knex("plans").insert({
+    id,
+    name: id,
+    max_projects: quotas.projects ?? null,
+    max_applications: quotas.applications ?? null,
+    max_databases: quotas.databases ?? null,
+    max_domains: quotas.domains ?? null,
+  });
+  return id;
 }

@@ -2,11 +2,15 @@
  * Starts a real Skiff instance on loopback against a test database, and a tiny GraphQL client for it.
  */
 import { loadConfig } from "../../src/config.ts";
-import { createLogger, type RunningSkiff, startSkiff } from "../../src/server/start.ts";
+import { createLogger, type RunningSkiff, type StartOptions, startSkiff } from "../../src/server/start.ts";
 import { TEST_SECRET } from "./seed.ts";
 
-/** Starts Skiff on 127.0.0.1 (random port) using database `databaseUrl`. */
-export async function startTestServer(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningSkiff> {
+/** Starts Skiff on 127.0.0.1 (random port) using database `databaseUrl`; `options` can replace the clock or mailer. */
+export async function startTestServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<RunningSkiff> {
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
     HOST: "127.0.0.1",
@@ -16,7 +20,7 @@ export async function startTestServer(databaseUrl: string, env: Record<string, s
     SKIFF_BOOTSTRAP: "false",
     ...env,
   });
-  return startSkiff(config, createLogger(config));
+  return startSkiff(config, createLogger(config), options);
 }
 
 /** Response of a GraphQL call over HTTP. */

@@ -5,6 +5,7 @@
  */
 import type { Knex } from "knex";
 import type { Role } from "../organizations/organization.model.ts";
+import { isLimitableByGrants } from "./policy.ts";
 
 /** The authenticated principal of a request (resolved by src/auth/caller.ts). */
 export interface Principal {
@@ -12,6 +13,10 @@ export interface Principal {
   /** Organization the request acts on (session's active one, or the one an API key is bound to). */
   organizationId: string | null;
   via: "session" | "apiKey" | "agentToken";
+  /** The better-auth session row id when `via` is "session" (switching the active organization updates it). */
+  sessionId?: string;
+  /** The `api_keys` row id when `via` is "apiKey". */
+  apiKeyId?: string;
 }
 
 /** The caller's standing in one organization. */
@@ -39,6 +44,11 @@ export class AccessScope {
   memberships(): Promise<Map<string, OrgAccess>> {
     this.loaded ??= this.load();
     return this.loaded;
+  }
+
+  /** Forgets the loaded memberships (after this request changed them, e.g. by accepting an invitation). */
+  invalidate(): void {
+    this.loaded = null;
   }
 
   /** The caller's access to `organizationId`, or null when it is not a member there (→ NOT_FOUND). */
@@ -82,7 +92,7 @@ export class AccessScope {
         access = { organizationId: r.organizationId, memberId: r.memberId, role: r.role, grants: null };
         out.set(r.organizationId, access);
       }
-      if (r.role !== "member" || (!r.projectId && !r.applicationId)) continue;
+      if (!isLimitableByGrants(r.role) || (!r.projectId && !r.applicationId)) continue;
       access.grants ??= { projectIds: new Set(), applicationIds: new Set(), applicationProjectIds: new Set() };
       if (r.projectId) access.grants.projectIds.add(r.projectId);
       if (r.applicationId) access.grants.applicationIds.add(r.applicationId);

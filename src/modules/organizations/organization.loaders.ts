@@ -1,11 +1,12 @@
 /**
- * Per-request loaders for organizations, plans, usage counts and users.
+ * Per-request loaders for organizations, plans, usage counts, notification channels and users.
  * An organization the caller does not belong to loads as null (→ NOT_FOUND).
  */
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
-import { orderByKeys } from "../../db/loader-utils.ts";
+import { groupByKeys, orderByKeys } from "../../db/loader-utils.ts";
 import type { AccessScope } from "../access/access-scope.ts";
+import { NotificationChannel } from "./notification-channel.model.ts";
 import { Organization, Plan, User } from "./organization.model.ts";
 
 /** Counts of quota-limited resources of one organization. */
@@ -58,5 +59,16 @@ export function createOrganizationLoaders(knex: Knex, scope: AccessScope) {
     return orderByKeys(ids, rows, (u) => u.id);
   });
 
-  return { organizationById, planById, usageByOrganization, userById };
+  const notificationChannelsByOrganization = new DataLoader<string, NotificationChannel[]>(async (orgIds) => {
+    const orgs = await scope.memberships();
+    const rows = await NotificationChannel.query(knex)
+      .whereIn(
+        "organizationId",
+        orgIds.filter((id) => orgs.has(id)),
+      )
+      .orderBy("id");
+    return groupByKeys(orgIds, rows, (c) => c.organizationId);
+  });
+
+  return { organizationById, planById, usageByOrganization, userById, notificationChannelsByOrganization };
 }

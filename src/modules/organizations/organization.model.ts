@@ -23,6 +23,12 @@ export class Plan extends BaseModel {
   declare features: string[];
 }
 
+/** Backing value of GraphQL `Plan`: a plan as seen by one organization (its usage is the organization's). */
+export interface OrganizationPlan {
+  plan: Plan;
+  organizationId: string;
+}
+
 /** Role of a member (spec: Role table). */
 export type Role = "owner" | "admin" | "member";
 
@@ -53,5 +59,6 @@ export class User extends BaseModel {
   declare email: string;
   declare name: string;
   declare emailVerified: boolean;
+  declare twoFactorEnabled: boolean;
   declare createdAt: Date;
 }

@@ -1,17 +1,13 @@
-/** Resolvers of schema/organizations.graphql: thin calls into loaders and the access scope. */
+/** Resolvers of schema/organizations.graphql: thin calls into loaders and services. */
 import type { Resolvers } from "../../generated/graphql.ts";
-import type { Context } from "../../server/context.ts";
 import { NotFoundError } from "../../server/errors.ts";
 import { checkPageSize, decodeCursor, toConnection } from "../../server/pagination.ts";
+import { requireOrganization } from "../access/require-access.ts";
+import { addNotificationChannel, removeNotificationChannel } from "./notification-channel.service.ts";
+import { changePlan, createOrganization, renameOrganization, setActiveOrganization } from "./organization.service.ts";
+import { createProject, deleteProject } from "./organization-projects.service.ts";
 
-/** The caller's membership in `organizationId`. @throws NotFoundError when it is not a member. */
-async function roleIn(ctx: Context, organizationId: string) {
-  const access = await ctx.scope.forOrg(organizationId);
-  if (!access) throw new NotFoundError("Organization", organizationId);
-  return access;
-}
-
-/** Organization, Plan, User and Viewer resolvers. */
+/** Organization, Plan, NotificationChannel, User and Viewer resolvers, and the organization mutations. */
 export const organizationResolvers: Resolvers = {
   Query: {
     viewer: (_p, _a, ctx) => ctx.principal!,
@@ -23,6 +19,16 @@ export const organizationResolvers: Resolvers = {
     organization: async (_p, { id }, ctx) =>
       (await ctx.loaders.organizationById.load(id)) ?? Promise.reject(new NotFoundError("Organization", id)),
   },
+  Mutation: {
+    createOrganization: (_p, { input }, ctx) => createOrganization(ctx, input),
+    renameOrganization: (_p, { id, name }, ctx) => renameOrganization(ctx, id, name),
+    setActiveOrganization: (_p, { id }, ctx) => setActiveOrganization(ctx, id),
+    changePlan: (_p, { organizationId, plan }, ctx) => changePlan(ctx, organizationId, plan),
+    addNotificationChannel: (_p, { input }, ctx) => addNotificationChannel(ctx, input),
+    removeNotificationChannel: (_p, { id }, ctx) => removeNotificationChannel(ctx, id),
+    createProject: (_p, { input }, ctx) => createProject(ctx, input),
+    deleteProject: (_p, { id }, ctx) => deleteProject(ctx, id),
+  },
   Viewer: {
     user: async (p, _a, ctx) => (await ctx.loaders.userById.load(p.userId))!,
     authenticatedBy: (p) => (p.via === "session" ? "session" : "api_key"),
@@ -31,9 +37,9 @@ export const organizationResolvers: Resolvers = {
   },
   Organization: {
     __resolveReference: (ref, ctx) => ctx.loaders.organizationById.load(ref.id),
-    plan: async (o, _a, ctx) => (await ctx.loaders.planById.load(o.planId))!,
+    plan: async (o, _a, ctx) => ({ plan: (await ctx.loaders.planById.load(o.planId))!, organizationId: o.id }),
     usage: (o, _a, ctx) => ctx.loaders.usageByOrganization.load(o.id),
-    viewerRole: async (o, _a, ctx) => (await roleIn(ctx, o.id)).role,
+    viewerRole: async (o, _a, ctx) => (await requireOrganization(ctx.scope, o.id)).role,
     projects: async (o, { first, after }, ctx) => {
       const size = checkPageSize(first ?? 20, 100);
       const page = await ctx.loaders.projectPage.load({
@@ -43,14 +49,18 @@ export const organizationResolvers: Resolvers = {
       });
       return toConnection(page.nodes, page.hasNextPage, () => ctx.loaders.projectCount.load(o.id));
     },
+    notificationChannels: (o, _a, ctx) => ctx.loaders.notificationChannelsByOrganization.load(o.id),
   },
   Plan: {
-    quotas: (p) => ({
-      projects: p.maxProjects,
-      applications: p.maxApplications,
-      databases: p.maxDatabases,
-      domains: p.maxDomains,
+    name: (p) => p.plan.name,
+    quotas: ({ plan }) => ({
+      projects: plan.maxProjects,
+      applications: plan.maxApplications,
+      databases: plan.maxDatabases,
+      domains: plan.maxDomains,
     }),
+    usage: (p, _a, ctx) => ctx.loaders.usageByOrganization.load(p.organizationId),
+    features: (p) => p.plan.features,
   },
   User: {
     // Only the caller's own user record is resolvable by key.

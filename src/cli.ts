@@ -1,0 +1,99 @@
+/**
+ * Operator commands: `npm run skiff -- <command>` (README "Sign-in setup").
+ *
+ *   reset-2fa <email>               turn two-factor authentication off for an account (platform administrator)
+ *   outbox [--to <email>] [--limit <n>]   print the newest mails of the local outbox (when SMTP_URL is unset)
+ *
+ * Uses DATABASE_URL, or the embedded PostgreSQL of SKIFF_DATA_DIR: the running server's when it answers on
+ * SKIFF_EMBEDDED_PG_PORT, else started for the command and stopped afterwards. Exit codes: 0 done, 1 failure
+ * (e.g. unknown account), 2 usage error.
+ */
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { resetTwoFactor } from "./auth/two-factor-reset.ts";
+import { type Config, loadConfig } from "./config.ts";
+import { resolveDatabase, withDatabase } from "./db/connect.ts";
+import { createKnex } from "./db/knex.ts";
+import { readOutbox } from "./modules/mail/mailer.ts";
+
+const USAGE = `Usage: npm run skiff -- <command>
+  reset-2fa <email>                    turn two-factor authentication off for an account
+  outbox [--to <email>] [--limit <n>]  print the newest mails of the local outbox (default 10)
+`;
+
+/** URL of the embedded database of a running server, or null when nothing answers there. */
+async function runningEmbeddedUrl(config: Config): Promise<string | null> {
+  const url = withDatabase(`postgres://postgres:postgres@127.0.0.1:${config.SKIFF_EMBEDDED_PG_PORT}/postgres`, "skiff");
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return url;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `work` with a Knex handle on the application database, then releases everything it started. */
+async function withKnex<T>(config: Config, work: (knex: ReturnType<typeof createKnex>) => Promise<T>): Promise<T> {
+  const running = config.DATABASE_URL ? null : await runningEmbeddedUrl(config);
+  const target = running ? { url: running, stop: async () => {} } : await resolveDatabase(config);
+  const knex = createKnex(target.url, { max: 2 });
+  try {
+    return await work(knex);
+  } finally {
+    await knex.destroy();
+    await target.stop();
+  }
+}
+
+/** Runs one command; @returns the process exit code. */
+export async function runCli(argv: string[], out = process.stdout, err = process.stderr): Promise<number> {
+  const [command, ...rest] = argv;
+  const config = loadConfig();
+  if (command === "reset-2fa") {
+    const email = rest[0];
+    if (!email || rest.length > 1) {
+      err.write(USAGE);
+      return 2;
+    }
+    const reset = await withKnex(config, (knex) => resetTwoFactor(knex, email));
+    if (!reset) {
+      err.write(`No account with the e-mail address ${email}\n`);
+      return 1;
+    }
+    out.write(
+      reset.wasEnabled
+        ? `Two-factor authentication turned off for ${reset.email} (${reset.userId}); they sign in with their password and can enable it again.\n`
+        : `Two-factor authentication was not enabled for ${reset.email} (${reset.userId}); nothing left to reset.\n`,
+    );
+    return 0;
+  }
+  if (command === "outbox") {
+    const { values } = parseArgs({
+      args: rest,
+      options: { to: { type: "string" }, limit: { type: "string", default: "10" } },
+    });
+    const limit = Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+      err.write(`--limit must be an integer from 1 to 1000\n${USAGE}`);
+      return 2;
+    }
+    const mails = await withKnex(config, (knex) => readOutbox(knex, { to: values.to, limit }));
+    for (const m of mails) out.write(`To: ${m.to}\nSubject: ${m.subject}\n\n${m.text}\n${"-".repeat(60)}\n`);
+    if (mails.length === 0) out.write("The outbox is empty.\n");
+    return 0;
+  }
+  err.write(USAGE);
+  return 2;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

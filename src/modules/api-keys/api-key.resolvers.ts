@@ -1,0 +1,21 @@
+/** Resolvers of schema/api-keys.graphql: thin calls into api-key.service.ts and the loaders. */
+import type { Resolvers } from "../../generated/graphql.ts";
+import { createApiKey, deleteApiKey } from "./api-key.service.ts";
+
+/** ApiKey resolvers, `Organization.apiKeys`, `createApiKey` and `deleteApiKey`. */
+export const apiKeyResolvers: Resolvers = {
+  Mutation: {
+    createApiKey: (_p, { name }, ctx) => createApiKey(ctx, name),
+    deleteApiKey: (_p, { id }, ctx) => deleteApiKey(ctx, id),
+  },
+  Organization: {
+    apiKeys: (o, _a, ctx) => ctx.loaders.apiKeysByOrganization.load(o.id),
+  },
+  ApiKey: {
+    name: (k) => k.name ?? "",
+    prefix: (k) => k.start ?? "",
+    lastUsedAt: (k) => k.lastRequest,
+    createdBy: async (k, _a, ctx) => (await ctx.loaders.userById.load(k.referenceId))!,
+    current: (k, _a, ctx) => k.id === ctx.principal?.apiKeyId,
+  },
+};

@@ -1,0 +1,60 @@
+/**
+ * Account API keys (spec: Authentication → Site import API, rules 1–4): created with a name, the secret shown
+ * once and stored hashed (better-auth's api-key plugin, bound to the organization the request acts on by
+ * src/auth/api-key-organization.ts); deleted by their creator, or by an owner or admin of the organization;
+ * deletion takes effect on the next request (src/auth/caller.ts looks every key up in the database).
+ */
+import { z } from "zod";
+import { API_KEY_NAME_LENGTH } from "../../auth/auth.ts";
+import type { Context } from "../../server/context.ts";
+import { NotFoundError } from "../../server/errors.ts";
+import { parseInput } from "../../server/validate.ts";
+import { assertCanDeleteApiKey, seesAllApiKeys } from "../access/policy.ts";
+import { requireActiveOrganization } from "../access/require-access.ts";
+import { Member } from "../organizations/organization.model.ts";
+import { ApiKey } from "./api-key.model.ts";
+
+const nameInput = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(API_KEY_NAME_LENGTH.min, "Must not be empty")
+    .max(API_KEY_NAME_LENGTH.max, `At most ${API_KEY_NAME_LENGTH.max} characters`),
+});
+
+/** `createApiKey`'s answer: the plaintext secret (shown once) and the stored key. */
+export interface CreatedApiKey {
+  secret: string;
+  apiKey: ApiKey;
+}
+
+/**
+ * `createApiKey`: a key of the caller bound to the organization the request acts on.
+ * @throws BadUserInputError (name; no active organization).
+ */
+export async function createApiKey(ctx: Context, rawName: string): Promise<CreatedApiKey> {
+  const access = await requireActiveOrganization(ctx.scope);
+  const { name } = parseInput(nameInput, { name: rawName });
+  const created = await ctx.services.auth.api.createApiKey({
+    body: { name, userId: ctx.principal!.userId, organizationId: access.organizationId },
+  });
+  const apiKey = await ApiKey.query(ctx.knex).findById(created.id);
+  if (!apiKey) throw new Error(`API key ${created.id} vanished after creation`);
+  return { secret: created.key, apiKey };
+}
+
+/**
+ * `deleteApiKey`. @returns the id.
+ * @throws NotFoundError (unknown, another organization's, or another member's key for a member),
+ * ForbiddenError (an admin deleting the owner's key).
+ */
+export async function deleteApiKey(ctx: Context, id: string): Promise<string> {
+  const key = await ApiKey.query(ctx.knex).findById(id);
+  const access = key ? await ctx.scope.forOrg(key.organizationId) : null;
+  const own = key?.referenceId === ctx.principal?.userId;
+  if (!key || !access || !(own || seesAllApiKeys(access))) throw new NotFoundError("ApiKey", id);
+  const creator = await Member.query(ctx.knex).findOne({ organizationId: key.organizationId, userId: key.referenceId });
+  assertCanDeleteApiKey(access, own, creator?.role ?? null);
+  await ApiKey.query(ctx.knex).deleteById(id);
+  return id;
+}

@@ -1,0 +1,47 @@
+/**
+ * Notification channels of an organization (spec: an organization has notification channels). A minimal list:
+ * e-mail addresses, added and removed by owners and admins, read by every member.
+ */
+import { z } from "zod";
+import { translateUniqueViolations } from "../../db/constraint-errors.ts";
+import type { Context } from "../../server/context.ts";
+import { NotFoundError } from "../../server/errors.ts";
+import { parseInput } from "../../server/validate.ts";
+import { assertAllowed } from "../access/policy.ts";
+import { requireOrganization } from "../access/require-access.ts";
+import { NotificationChannel } from "./notification-channel.model.ts";
+
+const addInput = z.object({
+  organizationId: z.string(),
+  name: z.string().trim().min(1, "Must not be empty").max(100, "At most 100 characters"),
+  email: z.string().trim().toLowerCase().email("Not an e-mail address").max(254),
+});
+
+/**
+ * `addNotificationChannel`: an e-mail channel.
+ * @throws NotFoundError, ForbiddenError (members), BadUserInputError, ConflictError (address already a channel).
+ */
+export async function addNotificationChannel(ctx: Context, raw: z.input<typeof addInput>) {
+  const access = await requireOrganization(ctx.scope, raw.organizationId);
+  assertAllowed(access, "notification:manage");
+  const input = parseInput(addInput, raw);
+  return translateUniqueViolations(
+    () =>
+      NotificationChannel.query(ctx.knex)
+        .insert({ organizationId: access.organizationId, type: "email", name: input.name, target: input.email })
+        .returning("*"),
+    {
+      notification_channels_organization_id_type_target_unique: `${input.email} is already a notification channel`,
+    },
+  );
+}
+
+/** `removeNotificationChannel`. @returns the id. @throws NotFoundError (unknown or invisible), ForbiddenError. */
+export async function removeNotificationChannel(ctx: Context, id: string): Promise<string> {
+  const channel = await NotificationChannel.query(ctx.knex).findById(id);
+  const access = channel ? await ctx.scope.forOrg(channel.organizationId) : null;
+  if (!channel || !access) throw new NotFoundError("NotificationChannel", id);
+  assertAllowed(access, "notification:manage");
+  await NotificationChannel.query(ctx.knex).deleteById(id);
+  return id;
+}

@@ -1,0 +1,49 @@
+/**
+ * Creating and deleting an organization's projects from GraphQL (spec Role table: owners and admins manage
+ * projects; members cannot create or delete them). The writes themselves are the shared ones of
+ * src/modules/projects/project.service.ts (also used by site imports).
+ */
+import { z } from "zod";
+import type { Context } from "../../server/context.ts";
+import { NotFoundError } from "../../server/errors.ts";
+import { parseInput } from "../../server/validate.ts";
+import { assertAllowed } from "../access/policy.ts";
+import { requireTargetOrganization } from "../access/require-access.ts";
+import { createProjectWithProduction, deleteProject as deleteProjectRow } from "../projects/project.service.ts";
+
+const createInput = z.object({
+  organizationId: z.string().nullish(),
+  name: z.string().trim().min(1, "Must not be empty").max(100, "At most 100 characters"),
+  description: z.string().trim().max(1000, "At most 1000 characters").nullish(),
+});
+
+/**
+ * `createProject`: a project with its `production` environment.
+ * @throws NotFoundError (organization), ForbiddenError (members; plan quota), BadUserInputError, ConflictError.
+ */
+export async function createProject(ctx: Context, raw: z.input<typeof createInput>) {
+  const access = await requireTargetOrganization(ctx.scope, raw.organizationId);
+  assertAllowed(access, "project:create");
+  const input = parseInput(createInput, raw);
+  const { project } = await ctx.knex.transaction((trx) =>
+    createProjectWithProduction(trx, {
+      organizationId: access.organizationId,
+      name: input.name,
+      description: input.description ?? null,
+    }),
+  );
+  return project;
+}
+
+/**
+ * `deleteProject`: the project and everything in it. @returns the id.
+ * @throws NotFoundError (unknown, another organization's, or not granted), ForbiddenError (members).
+ */
+export async function deleteProject(ctx: Context, id: string): Promise<string> {
+  const project = await ctx.loaders.projectById.load(id);
+  const access = project ? await ctx.scope.forOrg(project.organizationId) : null;
+  if (!project || !access) throw new NotFoundError("Project", id);
+  assertAllowed(access, "project:delete");
+  await deleteProjectRow(ctx.knex, id);
+  return id;
+}

@@ -1,0 +1,132 @@
+/**
+ * Organization lifecycle (spec: "Organization and access resources"): create (creator = owner), rename, switch
+ * the session's active organization, change plan (billing). Visibility first (NOT_FOUND), then policy.ts.
+ */
+import { randomBytes } from "node:crypto";
+import type { Knex } from "knex";
+import { z } from "zod";
+import { translateUniqueViolations } from "../../db/constraint-errors.ts";
+import type { Context } from "../../server/context.ts";
+import { BadUserInputError, ConflictError } from "../../server/errors.ts";
+import { parseInput } from "../../server/validate.ts";
+import { assertAllowed, assertSessionPrincipal } from "../access/policy.ts";
+import { requireOrganization } from "../access/require-access.ts";
+import { Member, Organization, Plan } from "./organization.model.ts";
+import { QUOTA_KINDS, quotaStatus } from "./quota.ts";
+
+/** Plan given to new organizations. */
+export const DEFAULT_PLAN_ID = "plan_free";
+
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{1,46})[a-z0-9]$/;
+
+/** Organization display names: trimmed, 1 to 100 characters. */
+export const organizationName = z.string().trim().min(1, "Must not be empty").max(100, "At most 100 characters");
+
+const createInput = z.object({
+  name: organizationName,
+  slug: z.string().regex(SLUG, "3 to 48 of a-z, 0-9 and -, starting and ending with a letter or digit").nullish(),
+});
+
+/** A slug from `name`: lower-case ASCII words joined by `-`, plus 6 random characters for uniqueness. */
+export function slugFrom(name: string): string {
+  const base = name
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/, "");
+  const suffix = randomBytes(4).toString("hex").slice(0, 6);
+  return base ? `${base}-${suffix}` : `org-${suffix}`;
+}
+
+/**
+ * Creates an organization and the owner membership of `userId` in one transaction (on {@link DEFAULT_PLAN_ID}).
+ * Shared by `createOrganization` and the first-run bootstrap.
+ * @throws ConflictError when the slug is taken.
+ */
+export async function insertOrganizationWithOwner(
+  knex: Knex,
+  input: { name: string; slug: string; userId: string; planId?: string },
+): Promise<Organization> {
+  return knex.transaction(async (trx) => {
+    const org = await translateUniqueViolations(
+      () =>
+        Organization.query(trx)
+          .insert({ name: input.name, slug: input.slug, planId: input.planId ?? DEFAULT_PLAN_ID })
+          .returning("*"),
+      { organizations_slug_unique: `The slug "${input.slug}" is taken` },
+    );
+    await Member.query(trx).insert({ organizationId: org.id, userId: input.userId, role: "owner" });
+    return org;
+  });
+}
+
+/**
+ * `createOrganization`: the caller (a signed-in session) becomes the owner.
+ * @throws ForbiddenError for API keys; BadUserInputError for an invalid name or slug; ConflictError (slug taken).
+ */
+export async function createOrganization(ctx: Context, raw: { name: string; slug?: string | null }) {
+  const principal = ctx.principal!;
+  assertSessionPrincipal(principal, "organization:create");
+  const input = parseInput(createInput, raw);
+  return insertOrganizationWithOwner(ctx.knex, {
+    name: input.name,
+    slug: input.slug ?? slugFrom(input.name),
+    userId: principal.userId,
+  });
+}
+
+/** `renameOrganization`. @throws NotFoundError, ForbiddenError (members), BadUserInputError (name). */
+export async function renameOrganization(ctx: Context, id: string, rawName: string) {
+  const access = await requireOrganization(ctx.scope, id);
+  assertAllowed(access, "organization:update");
+  const name = parseInput(z.object({ name: organizationName }), { name: rawName }).name;
+  return Organization.query(ctx.knex).patchAndFetchById(id, { name });
+}
+
+/**
+ * `setActiveOrganization`: the session then acts on `id` (better-auth's `sessions.active_organization_id`, also
+ * what POST /api/auth/organization/set-active writes). For an API key only its own organization is visible, so
+ * any other id answers NOT_FOUND and its own id changes nothing.
+ * @returns the principal, now acting on `id` (the GraphQL `Viewer`).
+ * @throws NotFoundError when the caller is not a member of `id`.
+ */
+export async function setActiveOrganization(ctx: Context, id: string) {
+  const access = await requireOrganization(ctx.scope, id);
+  const principal = ctx.principal!;
+  if (principal.via === "session" && principal.sessionId) {
+    await ctx.knex("sessions").where({ id: principal.sessionId }).update({ active_organization_id: id });
+  }
+  principal.organizationId = access.organizationId;
+  return principal;
+}
+
+/**
+ * `changePlan` (billing, owner only): moves the organization to the plan named `planName`.
+ * @throws NotFoundError, ForbiddenError, BadUserInputError (unknown plan), ConflictError (usage above a new quota).
+ */
+export async function changePlan(ctx: Context, organizationId: string, planName: string) {
+  const access = await requireOrganization(ctx.scope, organizationId);
+  assertAllowed(access, "billing:manage");
+  const plan = await Plan.query(ctx.knex).findOne({ name: planName });
+  if (!plan) {
+    const names = (await Plan.query(ctx.knex).orderBy("name")).map((p) => p.name);
+    throw new BadUserInputError(`Unknown plan "${planName}"`, {
+      fieldErrors: { plan: [`One of: ${names.join(", ")}`] },
+    });
+  }
+  const { usage } = await quotaStatus(ctx.knex, organizationId);
+  const limits = {
+    projects: plan.maxProjects,
+    applications: plan.maxApplications,
+    databases: plan.maxDatabases,
+    domains: plan.maxDomains,
+  };
+  const over = QUOTA_KINDS.filter((k) => limits[k] !== null && usage[k] > (limits[k] as number));
+  if (over.length) {
+    const detail = over.map((k) => `${k} ${usage[k]} > ${limits[k]}`).join(", ");
+    throw new ConflictError(`Usage exceeds the quotas of plan "${plan.name}": ${detail}`);
+  }
+  return Organization.query(ctx.knex).patchAndFetchById(organizationId, { planId: plan.id });
+}

@@ -1,0 +1,61 @@
+/**
+ * Member grants (spec: "A member can additionally be limited to specific projects (permissions are granted per
+ * project or service)"): a `member` with grants sees only the granted projects and applications; without grants
+ * it sees every project. Owners and admins manage grants; only `member`s can be limited.
+ */
+import type { Context } from "../../server/context.ts";
+import { BadUserInputError, NotFoundError } from "../../server/errors.ts";
+import { assertAllowed, isLimitableByGrants } from "../access/policy.ts";
+import { MemberGrant } from "../organizations/organization.model.ts";
+import { visibleMember } from "./member.service.ts";
+
+/** Input of {@link grantAccess}: exactly one of `projectId` and `applicationId`. */
+export interface GrantInput {
+  memberId: string;
+  projectId?: string | null;
+  applicationId?: string | null;
+}
+
+/**
+ * `grantAccess`: limits a member to a project or an application of its organization; an identical existing
+ * grant is returned as is.
+ * @throws NotFoundError (member, or a project/application the caller cannot see in that organization),
+ * ForbiddenError (members), BadUserInputError (both or neither target; the member is an owner or admin).
+ */
+export async function grantAccess(ctx: Context, input: GrantInput): Promise<MemberGrant> {
+  const { member, access } = await visibleMember(ctx, input.memberId);
+  assertAllowed(access, "team:manage");
+  const projectId = input.projectId ?? null;
+  const applicationId = input.applicationId ?? null;
+  if ((projectId === null) === (applicationId === null)) {
+    throw new BadUserInputError("Give exactly one of projectId and applicationId", {
+      formErrors: ["Give exactly one of projectId and applicationId"],
+    });
+  }
+  if (!isLimitableByGrants(member.role)) {
+    throw new BadUserInputError("Only members can be limited; owners and admins see every project", {
+      fieldErrors: { memberId: ["Not a member with the role member"] },
+    });
+  }
+  if (projectId) {
+    const project = await ctx.loaders.projectById.load(projectId);
+    if (project?.organizationId !== member.organizationId) throw new NotFoundError("Project", projectId);
+  } else if (applicationId) {
+    const app = await ctx.loaders.applicationById.load(applicationId);
+    if (app?.organizationId !== member.organizationId) throw new NotFoundError("Application", applicationId);
+  }
+  const existing = await MemberGrant.query(ctx.knex).findOne({ memberId: member.id, projectId, applicationId });
+  if (existing) return existing;
+  return MemberGrant.query(ctx.knex).insert({ memberId: member.id, projectId, applicationId }).returning("*");
+}
+
+/** `revokeAccess`. @returns the grant id. @throws NotFoundError (unknown or invisible grant), ForbiddenError. */
+export async function revokeAccess(ctx: Context, grantId: string): Promise<string> {
+  const grant = await MemberGrant.query(ctx.knex).findById(grantId);
+  const member = grant ? await ctx.loaders.memberById.load(grant.memberId) : null;
+  const access = member ? await ctx.scope.forOrg(member.organizationId) : null;
+  if (!grant || !access) throw new NotFoundError("MemberGrant", grantId);
+  assertAllowed(access, "team:manage");
+  await MemberGrant.query(ctx.knex).deleteById(grantId);
+  return grantId;
+}

@@ -1,0 +1,135 @@
+/**
+ * Accepting an invitation (spec: "Sign-in and accounts" — an invitation link accepts only the e-mail address it
+ * was sent to: an existing account signs in and returns to accept; a new account is created on the invitation
+ * page with the e-mail locked and verified; a user signed in under another e-mail must sign out first).
+ * Both paths lock the invitation row, so a link is used at most once.
+ */
+import type { Knex } from "knex";
+import { z } from "zod";
+import { hashPassword, MIN_PASSWORD_LENGTH } from "../../auth/password.ts";
+import { newId } from "../../db/ids.ts";
+import type { Context } from "../../server/context.ts";
+import { AppError, ConflictError } from "../../server/errors.ts";
+import { parseInput } from "../../server/validate.ts";
+import { assertSessionPrincipal } from "../access/policy.ts";
+import { Member, User } from "../organizations/organization.model.ts";
+import { Invitation } from "./invitation.model.ts";
+import { assertUsableLink, invitationByToken } from "./invitation.service.ts";
+
+/** Longest password accepted (better-auth's default maximum). */
+export const MAX_PASSWORD_LENGTH = 128;
+
+/** `extensions.reason` of the error answered to someone signed in under another address. */
+export const SIGNED_IN_AS_ANOTHER_USER = "SIGNED_IN_AS_ANOTHER_USER";
+
+/** `extensions.reason` of the error answered to an account whose address is not verified. */
+export const EMAIL_NOT_VERIFIED = "EMAIL_NOT_VERIFIED";
+
+const signUpInput = z.object({
+  token: z.string(),
+  name: z.string().trim().min(1, "Must not be empty").max(100, "At most 100 characters"),
+  password: z
+    .string()
+    .min(MIN_PASSWORD_LENGTH, `At least ${MIN_PASSWORD_LENGTH} characters`)
+    .max(MAX_PASSWORD_LENGTH, `At most ${MAX_PASSWORD_LENGTH} characters`),
+});
+
+/** FORBIDDEN with reason {@link SIGNED_IN_AS_ANOTHER_USER}: tells the visitor to sign out first. */
+function signedInAsAnother(invited: string, current: string): AppError {
+  return new AppError(
+    "FORBIDDEN",
+    `This invitation is for ${invited}, but you are signed in as ${current}. Sign out first, then open the link again.`,
+    { reason: SIGNED_IN_AS_ANOTHER_USER },
+  );
+}
+
+/** The pending invitation of `token`, locked for this transaction. @throws BadUserInputError when invalid. */
+async function lockUsable(trx: Knex.Transaction, token: string, now: Date): Promise<Invitation> {
+  const invitation = await invitationByToken(trx, token, { lock: true });
+  assertUsableLink(invitation, now);
+  return invitation;
+}
+
+/** Adds the membership and marks the invitation accepted. @throws ConflictError when already a member. */
+async function join(trx: Knex.Transaction, invitation: Invitation, userId: string): Promise<Member> {
+  const existing = await Member.query(trx).findOne({ organizationId: invitation.organizationId, userId });
+  if (existing) throw new ConflictError("You are already a member of this organization");
+  const member = await Member.query(trx)
+    .insert({ organizationId: invitation.organizationId, userId, role: invitation.role })
+    .returning("*");
+  await Invitation.query(trx).patch({ status: "accepted" }).where({ id: invitation.id });
+  return member;
+}
+
+/**
+ * `acceptInvitation`: the signed-in user (session) joins with the invited role; the session then acts on the
+ * joined organization.
+ * @throws ForbiddenError (API key; signed in under another address, reason SIGNED_IN_AS_ANOTHER_USER; address not
+ * verified, reason EMAIL_NOT_VERIFIED),
+ * BadUserInputError (invalid link), ConflictError (already a member).
+ */
+export async function acceptInvitation(ctx: Context, token: string): Promise<Member> {
+  const principal = ctx.principal!;
+  assertSessionPrincipal(principal, "invitation:accept");
+  const user = await User.query(ctx.knex).findById(principal.userId);
+  const now = ctx.services.now();
+  const member = await ctx.knex.transaction(async (trx) => {
+    const invitation = await lockUsable(trx, token, now);
+    const email = (user?.email ?? "").toLowerCase();
+    if (invitation.email !== email) throw signedInAsAnother(invitation.email, email);
+    // An OAuth provider may vouch for an address without verifying it; such an account cannot claim invitations.
+    if (!user?.emailVerified) {
+      throw new AppError("FORBIDDEN", `Verify ${email} first, then open the link again`, {
+        reason: EMAIL_NOT_VERIFIED,
+      });
+    }
+    return join(trx, invitation, principal.userId);
+  });
+  if (principal.sessionId) {
+    await ctx
+      .knex("sessions")
+      .where({ id: principal.sessionId })
+      .update({ active_organization_id: member.organizationId });
+    principal.organizationId = member.organizationId;
+  }
+  ctx.scope.invalidate();
+  return member;
+}
+
+/**
+ * `signUpWithInvitation` (no credentials needed): creates the account with the invited address, verified, with
+ * an argon2id password (e-mail/password sign-in, better-auth's `credential` account), and joins.
+ * @throws BadUserInputError (invalid link, name or password), ConflictError (an account with that address
+ * exists), ForbiddenError (called while signed in under another address, reason SIGNED_IN_AS_ANOTHER_USER).
+ */
+export async function signUpWithInvitation(
+  ctx: Context,
+  raw: { token: string; name: string; password: string },
+): Promise<User> {
+  const input = parseInput(signUpInput, raw);
+  const now = ctx.services.now();
+  const passwordHash = await hashPassword(input.password);
+  const current = ctx.principal ? await User.query(ctx.knex).findById(ctx.principal.userId) : undefined;
+  return ctx.knex.transaction(async (trx) => {
+    const invitation = await lockUsable(trx, input.token, now);
+    if (current && current.email.toLowerCase() !== invitation.email) {
+      throw signedInAsAnother(invitation.email, current.email.toLowerCase());
+    }
+    const existing = await trx("users").whereRaw("lower(email) = ?", [invitation.email]).first("id");
+    if (existing) {
+      throw new ConflictError(`An account for ${invitation.email} exists: sign in, then accept the invitation`);
+    }
+    const user = await User.query(trx)
+      .insert({ email: invitation.email, name: input.name, emailVerified: true })
+      .returning("*");
+    await trx("accounts").insert({
+      id: newId("account"),
+      user_id: user.id,
+      provider_id: "credential",
+      account_id: user.id,
+      password: passwordHash,
+    });
+    await join(trx, invitation, user.id);
+    return user;
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * Invitations (table `invitations`, shared with better-auth's organization plugin; spec: Invitation states).
+ * Stored statuses are better-auth's (`pending`, `accepted`, `rejected`, `canceled`); the spec's status is derived
+ * by {@link invitationStatus}.
+ */
+import { BaseModel } from "../../db/base-model.ts";
+import type { Role } from "../organizations/organization.model.ts";
+
+/** Status as stored in `invitations.status`. */
+export type StoredInvitationStatus = "pending" | "accepted" | "rejected" | "canceled";
+
+/** Status as the spec names it: `revoked` = cancelled, `expired` = pending past `expiresAt`. */
+export type InvitationStatus = "pending" | "accepted" | "revoked" | "expired";
+
+/** Lifetime of an invitation: 48 hours from creation (spec: Limits), in milliseconds. */
+export const INVITATION_LIFETIME_MS = 48 * 60 * 60 * 1000;
+
+/** An invitation of one e-mail address to one organization with a role. */
+export class Invitation extends BaseModel {
+  static override tableName = "invitations";
+  static override idKind = "invitation" as const;
+  declare organizationId: string;
+  declare email: string;
+  declare role: Role;
+  declare status: StoredInvitationStatus;
+  declare inviterId: string;
+  declare expiresAt: Date;
+  declare createdAt: Date;
+  /** SHA-256 (hex) of the link token; null for invitations made outside Skiff's service. */
+  declare tokenHash: string | null;
+  /** The link token, encrypted with the server secret (src/db/secrets.ts). */
+  declare tokenEncrypted: string | null;
+}
+
+/** The spec status of `invitation` at instant `now`. */
+export function invitationStatus(invitation: Pick<Invitation, "status" | "expiresAt">, now: Date): InvitationStatus {
+  if (invitation.status === "accepted") return "accepted";
+  if (invitation.status === "canceled" || invitation.status === "rejected") return "revoked";
+  return invitation.expiresAt.getTime() > now.getTime() ? "pending" : "expired";
+}

@@ -1,0 +1,209 @@
+/**
+ * Sending, resending and cancelling invitations, and reading what a link leads to (spec: Invitation states;
+ * "Resending the e-mail keeps the same link and expiry"; "A link is reported invalid when expired, cancelled
+ * or already used"; lifetime 48 hours). Times come from `ctx.services.now()` so tests can move the clock.
+ * Accepting lives in invitation-accept.service.ts.
+ */
+import type { Knex } from "knex";
+import { z } from "zod";
+import { baseUrlOf } from "../../auth/auth.ts";
+import type { Context } from "../../server/context.ts";
+import { BadUserInputError, ConflictError, NotFoundError } from "../../server/errors.ts";
+import { parseInput } from "../../server/validate.ts";
+import { assertAllowed, isAllowed, isAssignableRole } from "../access/policy.ts";
+import { requireTargetOrganization } from "../access/require-access.ts";
+import { Organization, type Role, User } from "../organizations/organization.model.ts";
+import { INVITATION_LIFETIME_MS, Invitation, type InvitationStatus, invitationStatus } from "./invitation.model.ts";
+import { invitationMail } from "./invitation-mail.ts";
+import { hashInvitationToken, invitationLink, newInvitationToken } from "./invitation-token.ts";
+
+/** E-mail addresses as stored on users and invitations: trimmed, lower-case. */
+export const emailAddress = z.string().trim().toLowerCase().email("Not an e-mail address").max(254);
+
+const inviteInput = z.object({
+  organizationId: z.string().nullish(),
+  email: emailAddress,
+  role: z.enum(["owner", "admin", "member"]).refine((r) => isAssignableRole(r), {
+    message: "Invite as admin or member; the owner role passes only by transferOwnership",
+  }),
+});
+
+/** The link of `invitation` (decrypting its token), or null when it has no token. */
+export function linkOf(ctx: Context, invitation: Invitation): string | null {
+  if (!invitation.tokenEncrypted) return null;
+  return invitationLink(baseUrlOf(ctx.services.config), ctx.services.secrets.decrypt(invitation.tokenEncrypted));
+}
+
+async function mailInvitation(ctx: Context, invitation: Invitation, link: string): Promise<void> {
+  const [org, inviter] = await Promise.all([
+    Organization.query(ctx.knex).findById(invitation.organizationId),
+    User.query(ctx.knex).findById(invitation.inviterId),
+  ]);
+  await ctx.services.mailer.send(
+    invitationMail({
+      to: invitation.email,
+      organizationName: org?.name ?? "an organization",
+      inviterName: inviter?.name || inviter?.email || "Someone",
+      role: invitation.role,
+      link,
+      expiresAt: invitation.expiresAt,
+    }),
+  );
+}
+
+/** The invitation `id` when the caller sees its organization. @throws NotFoundError otherwise. */
+async function visibleInvitation(ctx: Context, id: string) {
+  const invitation = await Invitation.query(ctx.knex).findById(id);
+  const access = invitation ? await ctx.scope.forOrg(invitation.organizationId) : null;
+  if (!invitation || !access) throw new NotFoundError("Invitation", id);
+  return { invitation, access };
+}
+
+function assertPending(invitation: Invitation, now: Date): void {
+  const status = invitationStatus(invitation, now);
+  if (status !== "pending") throw new ConflictError(`The invitation is ${status}, no longer pending`);
+}
+
+/**
+ * `inviteMember`: stores a pending invitation (expires 48 hours from now) and mails its link; a mail failure
+ * undoes the invitation.
+ * @throws NotFoundError (organization), ForbiddenError (members), BadUserInputError (address, role),
+ * ConflictError (already a member, or a pending invitation exists).
+ */
+export async function inviteMember(
+  ctx: Context,
+  raw: { organizationId?: string | null; email: string; role: Role },
+): Promise<Invitation> {
+  const access = await requireTargetOrganization(ctx.scope, raw.organizationId);
+  assertAllowed(access, "team:manage");
+  const input = parseInput(inviteInput, raw);
+  const now = ctx.services.now();
+  const token = newInvitationToken();
+  return ctx.knex.transaction(async (trx) => {
+    // Serialise invitations of one organization so two requests cannot both invite the same address.
+    await trx.raw("select 1 from organizations where id = ? for no key update", [access.organizationId]);
+    await assertNotMemberOrInvited(trx, access.organizationId, input.email, now);
+    const invitation = await Invitation.query(trx)
+      .insert({
+        organizationId: access.organizationId,
+        email: input.email,
+        role: input.role,
+        status: "pending",
+        inviterId: ctx.principal!.userId,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS),
+        tokenHash: hashInvitationToken(token),
+        tokenEncrypted: ctx.services.secrets.encrypt(token),
+      })
+      .returning("*");
+    await mailInvitation(ctx, invitation, invitationLink(baseUrlOf(ctx.services.config), token));
+    return invitation;
+  });
+}
+
+async function assertNotMemberOrInvited(trx: Knex.Transaction, organizationId: string, email: string, now: Date) {
+  const member = await trx("members as m")
+    .join("users as u", "u.id", "m.user_id")
+    .where("m.organization_id", organizationId)
+    .whereRaw("lower(u.email) = ?", [email])
+    .first("m.id");
+  if (member) throw new ConflictError(`${email} is already a member of this organization`);
+  const pending = await Invitation.query(trx)
+    .where({ organizationId, email, status: "pending" })
+    .where("expiresAt", ">", now)
+    .first();
+  if (pending) throw new ConflictError(`${email} already has a pending invitation: resend or cancel it`);
+}
+
+/**
+ * `resendInvitation`: mails the same link again; the expiry does not move.
+ * @throws NotFoundError, ForbiddenError (members), ConflictError (not pending).
+ */
+export async function resendInvitation(ctx: Context, id: string): Promise<Invitation> {
+  const { invitation, access } = await visibleInvitation(ctx, id);
+  assertAllowed(access, "team:manage");
+  assertPending(invitation, ctx.services.now());
+  const link = linkOf(ctx, invitation);
+  if (!link) throw new ConflictError("This invitation has no link to resend; cancel it and invite again");
+  await mailInvitation(ctx, invitation, link);
+  return invitation;
+}
+
+/**
+ * `cancelInvitation`: status `revoked` (stored `canceled`); the link stops working at once.
+ * @throws NotFoundError, ForbiddenError (members), ConflictError (not pending).
+ */
+export async function cancelInvitation(ctx: Context, id: string): Promise<Invitation> {
+  const { invitation, access } = await visibleInvitation(ctx, id);
+  assertAllowed(access, "team:manage");
+  assertPending(invitation, ctx.services.now());
+  const [updated] = await Invitation.query(ctx.knex)
+    .patch({ status: "canceled" })
+    .where({ id, status: "pending" })
+    .returning("*");
+  if (!updated) throw new ConflictError("The invitation is no longer pending");
+  return updated;
+}
+
+/** Whether the caller may read the links of invitations of an organization it belongs to. */
+export async function canReadLinks(ctx: Context, organizationId: string): Promise<boolean> {
+  const access = await ctx.scope.forOrg(organizationId);
+  return access !== null && isAllowed(access.role, "invitation:read-link");
+}
+
+/** Answer of `invitationLink`: details only for a valid (pending) link. */
+export interface InvitationLinkInfo {
+  valid: boolean;
+  status: InvitationStatus | null;
+  organizationName?: string;
+  email?: string;
+  role?: Role;
+  expiresAt?: Date;
+  accountExists?: boolean;
+}
+
+/**
+ * The invitation of a link token, or null for an unknown (or absurdly long) token. `lock`: `for update`
+ * (inside a transaction), so that concurrent acceptances of one link are serialised.
+ */
+export async function invitationByToken(
+  db: Knex,
+  token: string,
+  options: { lock?: boolean } = {},
+): Promise<Invitation | null> {
+  if (token.length === 0 || token.length > 200) return null;
+  const query = Invitation.query(db).findOne({ tokenHash: hashInvitationToken(token) });
+  if (options.lock) query.forUpdate();
+  return (await query) ?? null;
+}
+
+/** `invitationLink` (public): what a token leads to; never an error. */
+export async function describeInvitationLink(ctx: Context, token: string): Promise<InvitationLinkInfo> {
+  const invitation = await invitationByToken(ctx.knex, token);
+  if (!invitation) return { valid: false, status: null };
+  const status = invitationStatus(invitation, ctx.services.now());
+  if (status !== "pending") return { valid: false, status };
+  const [org, account] = await Promise.all([
+    Organization.query(ctx.knex).findById(invitation.organizationId),
+    ctx.knex("users").whereRaw("lower(email) = ?", [invitation.email]).first("id"),
+  ]);
+  return {
+    valid: true,
+    status,
+    organizationName: org?.name,
+    email: invitation.email,
+    role: invitation.role,
+    expiresAt: invitation.expiresAt,
+    accountExists: account !== undefined,
+  };
+}
+
+/** @throws BadUserInputError naming why the link of `invitation` (null: unknown token) cannot be used. */
+export function assertUsableLink(invitation: Invitation | null, now: Date): asserts invitation is Invitation {
+  const status = invitation ? invitationStatus(invitation, now) : null;
+  if (status === "pending") return;
+  const why = status === null ? "unknown" : status === "accepted" ? "already used" : status;
+  throw new BadUserInputError(`This invitation link is invalid (${why})`, {
+    fieldErrors: { token: [`Invalid invitation link: ${why}`] },
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * Changing and removing members, and transferring ownership (spec Role table: owners and admins manage the team;
+ * the owner cannot be removed or demoted except by transferring ownership). Rules are asked of policy.ts.
+ */
+import type { Context } from "../../server/context.ts";
+import { BadUserInputError, NotFoundError } from "../../server/errors.ts";
+import { assertAllowed, assertCanManageMember, isAssignableRole } from "../access/policy.ts";
+import { Member, type Role } from "../organizations/organization.model.ts";
+
+/** The member `id` and the caller's access to its organization. @throws NotFoundError when not visible. */
+export async function visibleMember(ctx: Context, id: string) {
+  const member = await ctx.loaders.memberById.load(id);
+  const access = member ? await ctx.scope.forOrg(member.organizationId) : null;
+  if (!member || !access) throw new NotFoundError("Member", id);
+  return { member, access };
+}
+
+/**
+ * `updateMemberRole`: to `admin` or `member`.
+ * @throws NotFoundError, ForbiddenError (members; the owner's role), BadUserInputError (role `owner`).
+ */
+export async function updateMemberRole(ctx: Context, memberId: string, role: Role): Promise<Member> {
+  const { member, access } = await visibleMember(ctx, memberId);
+  assertCanManageMember(access, member.role);
+  if (!isAssignableRole(role)) {
+    throw new BadUserInputError("The owner role passes only by transferOwnership", {
+      fieldErrors: { role: ["Must be admin or member"] },
+    });
+  }
+  const updated = await Member.query(ctx.knex).patchAndFetchById(memberId, { role });
+  ctx.scope.invalidate();
+  return updated;
+}
+
+/**
+ * `removeMember`: deletes the membership (its grants and agent token cascade) and the person's API keys bound to
+ * the organization, so that nothing of theirs works there any more — not even after a later re-invitation.
+ * @returns the member id. @throws NotFoundError, ForbiddenError (members; the owner).
+ */
+export async function removeMember(ctx: Context, memberId: string): Promise<string> {
+  const { member, access } = await visibleMember(ctx, memberId);
+  assertCanManageMember(access, member.role);
+  await ctx.knex.transaction(async (trx) => {
+    await trx("api_keys").where({ reference_id: member.userId, organization_id: member.organizationId }).delete();
+    await Member.query(trx).deleteById(memberId);
+  });
+  ctx.scope.invalidate();
+  return memberId;
+}
+
+/**
+ * `transferOwnership`: `memberId` becomes the owner, the calling owner an admin (one transaction).
+ * @throws NotFoundError, ForbiddenError (not the owner), BadUserInputError (oneself).
+ */
+export async function transferOwnership(ctx: Context, memberId: string): Promise<Member> {
+  const { member, access } = await visibleMember(ctx, memberId);
+  assertAllowed(access, "ownership:transfer");
+  if (member.id === access.memberId) {
+    throw new BadUserInputError("You already own this organization", {
+      fieldErrors: { memberId: ["Choose another member"] },
+    });
+  }
+  const owner = await ctx.knex.transaction(async (trx) => {
+    await Member.query(trx).patch({ role: "admin" }).where({ id: access.memberId });
+    return Member.query(trx).patchAndFetchById(memberId, { role: "owner" });
+  });
+  ctx.scope.invalidate();
+  return owner;
+}

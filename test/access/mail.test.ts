@@ -1,0 +1,113 @@
+/**
+ * Outgoing mail (README "Sign-in setup"): with SMTP_URL, verification and invitation mails go to that SMTP
+ * server (here a local smtp-server); without it they land in the local outbox (`mail_outbox` and the log),
+ * readable with `npm run skiff -- outbox`.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningSkiff } from "../../src/server/start.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { createOrg } from "../helpers/seed.ts";
+import { gql, startTestServer } from "../helpers/server.ts";
+import { postAuth } from "../helpers/session.ts";
+
+let db: TestDatabase;
+let viaSmtp: RunningSkiff;
+let viaOutbox: RunningSkiff;
+let smtp: SMTPServer;
+const received: Array<{ from: string; to: string[]; raw: string }> = [];
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString("utf8"),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  const port = (smtp.server.address() as { port: number }).port;
+  db = await createTestDatabase();
+  viaSmtp = await startTestServer(db.url, {
+    SMTP_URL: `smtp://127.0.0.1:${port}`,
+    SMTP_FROM: "Skiff Test <skiff@example.test>",
+  });
+  viaOutbox = await startTestServer(db.url);
+});
+afterAll(async () => {
+  await viaSmtp?.stop();
+  await viaOutbox?.stop();
+  await new Promise<void>((resolve) => smtp.close(resolve));
+  await db?.drop();
+});
+
+/** The decoded body of a raw RFC 5322 message (quoted-printable soft breaks and escapes undone). */
+function bodyOf(raw: string): string {
+  const body = raw.slice(raw.indexOf("\r\n\r\n") + 4);
+  return body
+    .replace(/=\r\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+}
+
+describe("SMTP", () => {
+  it("sends verification and invitation mails through SMTP_URL, from SMTP_FROM, and keeps no outbox copy", async () => {
+    const signUp = await postAuth(viaSmtp.url, "/sign-up/email", {
+      email: "smtp.user@example.test",
+      password: "smtp-user-password",
+      name: "SMTP User",
+    });
+    expect(signUp.status).toBe(200);
+    const org = await createOrg(db.knex);
+    const invited = await gql<{ inviteMember: { link: string } }>(
+      viaSmtp.url,
+      `mutation { inviteMember(input: { email: "smtp.invitee@example.test", role: admin }) { link } }`,
+      {},
+      { apiKey: org.owner.apiKey },
+    );
+    expect(invited.errors).toBeUndefined();
+
+    const verification = received.find((m) => m.to.includes("smtp.user@example.test"));
+    expect(verification?.from).toBe("skiff@example.test");
+    expect(bodyOf(verification!.raw)).toContain("/api/auth/verify-email?token=");
+    const invitation = received.find((m) => m.to.includes("smtp.invitee@example.test"));
+    expect(invitation?.raw).toMatch(/^Subject: .*invited you to/m);
+    expect(bodyOf(invitation!.raw)).toContain(invited.data!.inviteMember.link);
+    expect(await db.knex("mail_outbox").whereIn("to", ["smtp.user@example.test", "smtp.invitee@example.test"])).toEqual(
+      [],
+    );
+  });
+});
+
+describe("outbox", () => {
+  it("keeps mails in mail_outbox without SMTP_URL and prints them with `skiff outbox`", async () => {
+    const org = await createOrg(db.knex);
+    const invited = await gql<{ inviteMember: { link: string } }>(
+      viaOutbox.url,
+      `mutation { inviteMember(input: { email: "outbox.invitee@example.test", role: member }) { link } }`,
+      {},
+      { apiKey: org.owner.apiKey },
+    );
+    const row = await db.knex("mail_outbox").where({ to: "outbox.invitee@example.test" }).first();
+    expect(row.id).toMatch(/^mail_/);
+    expect(row.text).toContain(invited.data!.inviteMember.link);
+
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["src/cli.ts", "outbox", "--to", "Outbox.Invitee@example.test", "--limit", "5"],
+      { env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: "silent" } },
+    );
+    expect(stdout).toContain("To: outbox.invitee@example.test");
+    expect(stdout).toContain(invited.data!.inviteMember.link);
+  });
+});
