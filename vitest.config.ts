@@ -1,10 +1,16 @@
+import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
+
+// Node resolves `graphql` to its CommonJS build (no "exports" map); Vite would pick the ESM build for
+// test files while CommonJS dependencies (@apollo/subgraph) load the other one: two realms of graphql.
+const graphqlMain = createRequire(import.meta.url).resolve("graphql");
 
 /**
  * Tests run against a real PostgreSQL: DATABASE_URL's server when set, otherwise an embedded one.
  * test/helpers/global-setup.ts migrates a template database once; every test file clones its own.
  */
 export default defineConfig({
+  resolve: { alias: [{ find: /^graphql$/, replacement: graphqlMain }] },
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/helpers/global-setup.ts"],

@@ -35,6 +35,8 @@ const schema = z.object({
   SKIFF_DEFAULT_REGISTRY_URL: z.string().optional(),
   /** Cluster-internal DNS suffix of database services, e.g. `svc.cluster.local`. */
   SKIFF_CLUSTER_DOMAIN: z.string().default("svc.cluster.local"),
+  /** Deepest field nesting accepted in a GraphQL operation (HTTP and WebSocket). */
+  SKIFF_MAX_QUERY_DEPTH: z.coerce.number().int().min(2).default(15),
   SMTP_URL: z.string().optional(),
   SMTP_FROM: z.string().default("Skiff <no-reply@skiff.local>"),
   GITHUB_CLIENT_ID: z.string().optional(),

@@ -19,3 +19,19 @@ export function groupByKeys<K, R>(keys: readonly K[], rows: readonly R[], keyOf:
 
 /** Cache key function for DataLoaders keyed by small plain objects. */
 export const jsonKey = (key: unknown): string => JSON.stringify(key);
+
+/**
+ * Keeps the rows whose parent (`parentOf(row)`) loads through `parentLoader`, which applies visibility:
+ * a child of an invisible parent is invisible too.
+ */
+export async function withVisibleParent<R, P>(
+  rows: R[],
+  parentOf: (row: R) => string,
+  parentLoader: { loadMany(keys: readonly string[]): Promise<Array<P | null | Error>> },
+): Promise<R[]> {
+  const parents = await parentLoader.loadMany(rows.map(parentOf));
+  return rows.filter((_, i) => {
+    const parent = parents[i];
+    return parent !== null && parent !== undefined && !(parent instanceof Error);
+  });
+}

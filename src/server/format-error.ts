@@ -1,11 +1,13 @@
 /**
- * Apollo `formatError`: errors with a known `extensions.code` pass through unchanged; anything else
+ * Apollo `formatError`: errors with a known `extensions.code` pass through unchanged; PostgreSQL data
+ * exceptions (only bad input values cause them) become BAD_USER_INPUT; anything else
  * (a bug, a database failure) is logged with the request id and answered as a masked
  * INTERNAL_SERVER_ERROR, never with a stack trace or SQL.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import type { GraphQLFormattedError } from "graphql";
 import type { Logger } from "pino";
+import { isDataException } from "../db/constraint-errors.ts";
 
 const PASS_THROUGH = new Set([
   "UNAUTHENTICATED",
@@ -29,11 +31,22 @@ export function createFormatError(log: Logger) {
       const { stacktrace: _s, ...extensions } = formatted.extensions ?? {};
       return { ...formatted, extensions };
     }
+    const original = (error as { originalError?: unknown })?.originalError ?? error;
+    if (isDataException(original)) {
+      // A value PostgreSQL cannot store or compare (e.g. a NUL byte in an id): bad input, not a server fault.
+      return {
+        message: "Invalid input value",
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: {
+          code: "BAD_USER_INPUT",
+          fieldErrors: {},
+          formErrors: ["A value contains characters or a format that cannot be stored"],
+        },
+      };
+    }
     const errorId = crypto.randomUUID();
-    log.error(
-      { err: (error as { originalError?: unknown })?.originalError ?? error, errorId, path: formatted.path },
-      "unexpected error",
-    );
+    log.error({ err: original, errorId, path: formatted.path }, "unexpected error");
     return {
       message: "Internal server error",
       locations: formatted.locations,

@@ -5,7 +5,7 @@
  * A connection without valid credentials is closed with code 4403 (graphql-ws "Forbidden").
  */
 import type { FastifyInstance } from "fastify";
-import type { GraphQLSchema } from "graphql";
+import type { DocumentNode, GraphQLError, GraphQLSchema } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import type { Principal } from "../modules/access/access-scope.ts";
@@ -13,8 +13,15 @@ import type { AppServices } from "./app.ts";
 import { authenticate } from "./authenticate.ts";
 import { buildContext } from "./context.ts";
 
-/** Attaches the WebSocket endpoint to the Fastify server. */
-export function attachSubscriptions(app: FastifyInstance, schema: GraphQLSchema, services: AppServices): void {
+/**
+ * Attaches the WebSocket endpoint to the Fastify server; `validate` applies the same operation limits as HTTP.
+ */
+export function attachSubscriptions(
+  app: FastifyInstance,
+  schema: GraphQLSchema,
+  services: AppServices,
+  validate: (schema: GraphQLSchema, document: DocumentNode) => readonly GraphQLError[],
+): void {
   const wss = new WebSocketServer({ noServer: true });
   const principals = new WeakMap<object, Principal>();
   app.server.on("upgrade", (request, socket, head) => {
@@ -28,6 +35,7 @@ export function attachSubscriptions(app: FastifyInstance, schema: GraphQLSchema,
   const disposable = useServer(
     {
       schema,
+      validate,
       onConnect: async (ctx) => {
         const payload = (ctx.connectionParams ?? {}) as Record<string, unknown>;
         const headers: Record<string, string | undefined> = {

@@ -3,24 +3,13 @@
  * the secret returned once and stored hashed; listed with name, prefix, created and last used, never the
  * secret; deleted keys answer 401 at once; a key carries its creator's current role.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { hashApiKey } from "../../src/auth/caller.ts";
-import type { RunningSkiff } from "../../src/server/start.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { addMember, createOrg, createUser } from "../helpers/seed.ts";
-import { gql, startTestServer } from "../helpers/server.ts";
+import { gql, useTestServer } from "../helpers/server.ts";
 import { sessionFor } from "../helpers/session.ts";
 
-let db: TestDatabase;
-let skiff: RunningSkiff;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  skiff = await startTestServer(db.url);
-});
-afterAll(async () => {
-  await skiff?.stop();
-  await db?.drop();
-});
+const t = useTestServer();
 
 const CREATE = `mutation($name: String!) { createApiKey(name: $name) { secret apiKey { id name prefix createdAt lastUsedAt current createdBy { email } } } }`;
 const DELETE = `mutation($id: ID!) { deleteApiKey(id: $id) }`;
@@ -33,25 +22,25 @@ function code(res: { errors?: Array<{ extensions?: { code?: string } }> }) {
 }
 
 async function create(auth: { cookie?: string; apiKey?: string }, name = "ci"): Promise<Created> {
-  const res = await gql<{ createApiKey: Created }>(skiff.url, CREATE, { name }, auth);
+  const res = await gql<{ createApiKey: Created }>(t.skiff.url, CREATE, { name }, auth);
   expect(res.errors).toBeUndefined();
   return res.data!.createApiKey;
 }
 
 describe("account API keys", () => {
   it("shows the secret once, stores it hashed, lists metadata only and records last use", async () => {
-    const org = await createOrg(db.knex);
-    const cookie = await sessionFor(db.knex, skiff.url, org.owner);
+    const org = await createOrg(t.db.knex);
+    const cookie = await sessionFor(t.db.knex, t.skiff.url, org.owner);
     const created = await create({ cookie }, "  deploy bot  ");
     expect(created.secret).toMatch(/^skiff_[A-Za-z]{64}$/);
     expect(created.apiKey).toMatchObject({ name: "deploy bot", prefix: created.secret.slice(0, 10), lastUsedAt: null });
-    const row = await db.knex("api_keys").where({ id: created.apiKey.id }).first();
+    const row = await t.db.knex("api_keys").where({ id: created.apiKey.id }).first();
     expect(row.key).toBe(await hashApiKey(created.secret));
     expect(JSON.stringify(row)).not.toContain(created.secret);
     expect(row.organizationId).toBe(org.organizationId);
 
     const viaKey = await gql<{ organization: { apiKeys: Array<Record<string, unknown>> } }>(
-      skiff.url,
+      t.skiff.url,
       KEYS,
       { id: org.organizationId },
       { apiKey: created.secret },
@@ -61,33 +50,33 @@ describe("account API keys", () => {
     expect(listed.lastUsedAt).toEqual(expect.any(String));
     expect(JSON.stringify(viaKey)).not.toContain(created.secret);
 
-    expect(code(await gql(skiff.url, CREATE, { name: "" }, { cookie }))).toBe("BAD_USER_INPUT");
-    expect(code(await gql(skiff.url, CREATE, { name: "x".repeat(65) }, { cookie }))).toBe("BAD_USER_INPUT");
+    expect(code(await gql(t.skiff.url, CREATE, { name: "" }, { cookie }))).toBe("BAD_USER_INPUT");
+    expect(code(await gql(t.skiff.url, CREATE, { name: "x".repeat(65) }, { cookie }))).toBe("BAD_USER_INPUT");
   });
 
   it("answers 401 at once after deletion, over GraphQL and REST alike", async () => {
-    const org = await createOrg(db.knex);
+    const org = await createOrg(t.db.knex);
     const created = await create({ apiKey: org.owner.apiKey });
-    expect((await gql(skiff.url, "{ viewer { role } }", {}, { apiKey: created.secret })).data).toEqual({
+    expect((await gql(t.skiff.url, "{ viewer { role } }", {}, { apiKey: created.secret })).data).toEqual({
       viewer: { role: "owner" },
     });
-    const res = await gql(skiff.url, DELETE, { id: created.apiKey.id }, { apiKey: created.secret });
+    const res = await gql(t.skiff.url, DELETE, { id: created.apiKey.id }, { apiKey: created.secret });
     expect(res.data).toEqual({ deleteApiKey: created.apiKey.id });
-    const after = await gql(skiff.url, "{ viewer { role } }", {}, { apiKey: created.secret });
+    const after = await gql(t.skiff.url, "{ viewer { role } }", {}, { apiKey: created.secret });
     expect(after.status).toBe(200);
     expect(code(after)).toBe("UNAUTHENTICATED");
-    const rest = await fetch(`${skiff.url}/api/site-import`, { headers: { "x-api-key": created.secret } });
+    const rest = await fetch(`${t.skiff.url}/api/site-import`, { headers: { "x-api-key": created.secret } });
     expect(rest.status).toBe(401);
   });
 
   it("lets members see and delete only their own keys; admins any but the owner's", async () => {
-    const org = await createOrg(db.knex);
-    const admin = await addMember(db.knex, org.organizationId, "admin");
-    const member = await addMember(db.knex, org.organizationId, "member");
+    const org = await createOrg(t.db.knex);
+    const admin = await addMember(t.db.knex, org.organizationId, "admin");
+    const member = await addMember(t.db.knex, org.organizationId, "member");
     const ids = async (apiKey: string) =>
       (
         await gql<{ organization: { apiKeys: Array<{ id: string }> } }>(
-          skiff.url,
+          t.skiff.url,
           KEYS,
           { id: org.organizationId },
           { apiKey },
@@ -96,47 +85,51 @@ describe("account API keys", () => {
     expect(await ids(member.apiKey)).toEqual([member.apiKeyId]);
     expect((await ids(admin.apiKey)).sort()).toEqual([org.owner.apiKeyId, admin.apiKeyId, member.apiKeyId].sort());
 
-    expect(code(await gql(skiff.url, DELETE, { id: admin.apiKeyId }, { apiKey: member.apiKey }))).toBe("NOT_FOUND");
-    expect(code(await gql(skiff.url, DELETE, { id: org.owner.apiKeyId }, { apiKey: admin.apiKey }))).toBe("FORBIDDEN");
+    expect(code(await gql(t.skiff.url, DELETE, { id: admin.apiKeyId }, { apiKey: member.apiKey }))).toBe("NOT_FOUND");
+    expect(code(await gql(t.skiff.url, DELETE, { id: org.owner.apiKeyId }, { apiKey: admin.apiKey }))).toBe(
+      "FORBIDDEN",
+    );
     const extra = await create({ apiKey: member.apiKey }, "member key");
-    expect((await gql(skiff.url, DELETE, { id: extra.apiKey.id }, { apiKey: admin.apiKey })).data).toEqual({
+    expect((await gql(t.skiff.url, DELETE, { id: extra.apiKey.id }, { apiKey: admin.apiKey })).data).toEqual({
       deleteApiKey: extra.apiKey.id,
     });
-    expect((await gql(skiff.url, DELETE, { id: admin.apiKeyId }, { apiKey: org.owner.apiKey })).errors).toBeUndefined();
+    expect(
+      (await gql(t.skiff.url, DELETE, { id: admin.apiKeyId }, { apiKey: org.owner.apiKey })).errors,
+    ).toBeUndefined();
 
-    const other = await createOrg(db.knex);
-    const foreign = await gql(skiff.url, DELETE, { id: other.owner.apiKeyId }, { apiKey: org.owner.apiKey });
+    const other = await createOrg(t.db.knex);
+    const foreign = await gql(t.skiff.url, DELETE, { id: other.owner.apiKeyId }, { apiKey: org.owner.apiKey });
     expect(code(foreign)).toBe("NOT_FOUND");
   });
 
   it("narrows a key when its creator is demoted and kills it when the creator is removed", async () => {
-    const org = await createOrg(db.knex);
-    const admin = await addMember(db.knex, org.organizationId, "admin");
+    const org = await createOrg(t.db.knex);
+    const admin = await addMember(t.db.knex, org.organizationId, "admin");
     const key = await create({ apiKey: admin.apiKey }, "admin key");
     const invite = `mutation { inviteMember(input: { email: "n@example.test", role: member }) { id } }`;
-    expect((await gql(skiff.url, invite, {}, { apiKey: key.secret })).errors).toBeUndefined();
+    expect((await gql(t.skiff.url, invite, {}, { apiKey: key.secret })).errors).toBeUndefined();
 
     await gql(
-      skiff.url,
+      t.skiff.url,
       `mutation($id: ID!) { updateMemberRole(memberId: $id, role: member) { role } }`,
       { id: admin.memberId },
       { apiKey: org.owner.apiKey },
     );
-    const narrowed = await gql(skiff.url, invite.replace("n@", "m@"), {}, { apiKey: key.secret });
+    const narrowed = await gql(t.skiff.url, invite.replace("n@", "m@"), {}, { apiKey: key.secret });
     expect(code(narrowed)).toBe("FORBIDDEN");
 
     await gql(
-      skiff.url,
+      t.skiff.url,
       `mutation($id: ID!) { removeMember(memberId: $id) }`,
       { id: admin.memberId },
       { apiKey: org.owner.apiKey },
     );
-    expect(code(await gql(skiff.url, "{ viewer { role } }", {}, { apiKey: key.secret }))).toBe("UNAUTHENTICATED");
+    expect(code(await gql(t.skiff.url, "{ viewer { role } }", {}, { apiKey: key.secret }))).toBe("UNAUTHENTICATED");
   });
 
   it("needs an active organization", async () => {
-    const loner = await createUser(db.knex);
-    const cookie = await sessionFor(db.knex, skiff.url, loner);
-    expect(code(await gql(skiff.url, CREATE, { name: "x" }, { cookie }))).toBe("BAD_USER_INPUT");
+    const loner = await createUser(t.db.knex);
+    const cookie = await sessionFor(t.db.knex, t.skiff.url, loner);
+    expect(code(await gql(t.skiff.url, CREATE, { name: "x" }, { cookie }))).toBe("BAD_USER_INPUT");
   });
 });

@@ -3,23 +3,12 @@
  * session's active organization, rename, plan with quotas/usage/features, billing (owner only), notification
  * channels, and project creation/deletion by role.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningSkiff } from "../../src/server/start.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { describe, expect, it } from "vitest";
 import { addMember, createOrg, createProjects, createUser } from "../helpers/seed.ts";
-import { gql, startTestServer } from "../helpers/server.ts";
+import { gql, useTestServer } from "../helpers/server.ts";
 import { postAuth, sessionFor } from "../helpers/session.ts";
 
-let db: TestDatabase;
-let skiff: RunningSkiff;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  skiff = await startTestServer(db.url);
-});
-afterAll(async () => {
-  await skiff?.stop();
-  await db?.drop();
-});
+const t = useTestServer();
 
 const CREATE = `mutation($input: CreateOrganizationInput!) { createOrganization(input: $input) { id name slug viewerRole plan { name } } }`;
 const VIEWER = `{ viewer { role activeOrganization { id name } } organizations { id } }`;
@@ -30,13 +19,13 @@ function code(res: { errors?: Array<{ extensions?: { code?: string } }> }) {
 
 describe("create, list and switch", () => {
   it("creates an organization owned by the caller, lists it, and switches the session to it", async () => {
-    const user = await createUser(db.knex);
-    const cookie = await sessionFor(db.knex, skiff.url, user);
-    const none = await gql(skiff.url, VIEWER, {}, { cookie });
+    const user = await createUser(t.db.knex);
+    const cookie = await sessionFor(t.db.knex, t.skiff.url, user);
+    const none = await gql(t.skiff.url, VIEWER, {}, { cookie });
     expect(none.data).toEqual({ viewer: { role: null, activeOrganization: null }, organizations: [] });
 
     const first = await gql<{ createOrganization: { id: string; slug: string } }>(
-      skiff.url,
+      t.skiff.url,
       CREATE,
       { input: { name: "Acme Shop" } },
       { cookie },
@@ -49,7 +38,7 @@ describe("create, list and switch", () => {
     });
     expect(first.data!.createOrganization.slug).toMatch(/^acme-shop-[0-9a-f]{6}$/);
     const second = await gql<{ createOrganization: { id: string } }>(
-      skiff.url,
+      t.skiff.url,
       CREATE,
       { input: { name: "Side Project", slug: "side-project-x1" } },
       { cookie },
@@ -57,7 +46,7 @@ describe("create, list and switch", () => {
     const [a, b] = [first.data!.createOrganization.id, second.data!.createOrganization.id];
 
     const listed = await gql<{ organizations: Array<{ id: string }>; viewer: { activeOrganization: { id: string } } }>(
-      skiff.url,
+      t.skiff.url,
       VIEWER,
       {},
       { cookie },
@@ -65,57 +54,57 @@ describe("create, list and switch", () => {
     expect(listed.data!.organizations.map((o) => o.id).sort()).toEqual([a, b].sort());
 
     const switched = await gql(
-      skiff.url,
+      t.skiff.url,
       `mutation($id: ID!) { setActiveOrganization(id: $id) { role activeOrganization { id } } }`,
       { id: b },
       { cookie },
     );
     expect(switched.data).toEqual({ setActiveOrganization: { role: "owner", activeOrganization: { id: b } } });
-    const after = await gql<{ viewer: { activeOrganization: { id: string } } }>(skiff.url, VIEWER, {}, { cookie });
+    const after = await gql<{ viewer: { activeOrganization: { id: string } } }>(t.skiff.url, VIEWER, {}, { cookie });
     expect(after.data!.viewer.activeOrganization.id).toBe(b);
     // Keys created now are bound to the organization the session switched to.
     const key = await gql<{ createApiKey: { apiKey: { id: string } } }>(
-      skiff.url,
+      t.skiff.url,
       `mutation { createApiKey(name: "after switch") { apiKey { id } } }`,
       {},
       { cookie },
     );
-    const row = await db.knex("api_keys").where({ id: key.data!.createApiKey.apiKey.id }).first();
+    const row = await t.db.knex("api_keys").where({ id: key.data!.createApiKey.apiKey.id }).first();
     expect(row.organizationId).toBe(b);
 
     // better-auth's own switch writes the same column.
-    const res = await postAuth(skiff.url, "/organization/set-active", { organizationId: a }, cookie);
+    const res = await postAuth(t.skiff.url, "/organization/set-active", { organizationId: a }, cookie);
     expect(res.status).toBe(200);
-    const back = await gql<{ viewer: { activeOrganization: { id: string } } }>(skiff.url, VIEWER, {}, { cookie });
+    const back = await gql<{ viewer: { activeOrganization: { id: string } } }>(t.skiff.url, VIEWER, {}, { cookie });
     expect(back.data!.viewer.activeOrganization.id).toBe(a);
   });
 
   it("refuses a taken or malformed slug, an empty name, API keys, and switching to a foreign organization", async () => {
-    const user = await createUser(db.knex);
-    const cookie = await sessionFor(db.knex, skiff.url, user);
-    await gql(skiff.url, CREATE, { input: { name: "Taken", slug: "taken-slug" } }, { cookie });
-    expect(code(await gql(skiff.url, CREATE, { input: { name: "Again", slug: "taken-slug" } }, { cookie }))).toBe(
+    const user = await createUser(t.db.knex);
+    const cookie = await sessionFor(t.db.knex, t.skiff.url, user);
+    await gql(t.skiff.url, CREATE, { input: { name: "Taken", slug: "taken-slug" } }, { cookie });
+    expect(code(await gql(t.skiff.url, CREATE, { input: { name: "Again", slug: "taken-slug" } }, { cookie }))).toBe(
       "CONFLICT",
     );
-    expect(code(await gql(skiff.url, CREATE, { input: { name: "Bad", slug: "Not OK!" } }, { cookie }))).toBe(
+    expect(code(await gql(t.skiff.url, CREATE, { input: { name: "Bad", slug: "Not OK!" } }, { cookie }))).toBe(
       "BAD_USER_INPUT",
     );
-    expect(code(await gql(skiff.url, CREATE, { input: { name: "   " } }, { cookie }))).toBe("BAD_USER_INPUT");
+    expect(code(await gql(t.skiff.url, CREATE, { input: { name: "   " } }, { cookie }))).toBe("BAD_USER_INPUT");
 
-    const org = await createOrg(db.knex);
-    expect(code(await gql(skiff.url, CREATE, { input: { name: "By key" } }, { apiKey: org.owner.apiKey }))).toBe(
+    const org = await createOrg(t.db.knex);
+    expect(code(await gql(t.skiff.url, CREATE, { input: { name: "By key" } }, { apiKey: org.owner.apiKey }))).toBe(
       "FORBIDDEN",
     );
     const foreign = await gql(
-      skiff.url,
+      t.skiff.url,
       `mutation($id: ID!) { setActiveOrganization(id: $id) { role } }`,
       { id: org.organizationId },
       { cookie },
     );
     expect(code(foreign)).toBe("NOT_FOUND");
-    const other = await createOrg(db.knex);
+    const other = await createOrg(t.db.knex);
     const keySwitch = await gql(
-      skiff.url,
+      t.skiff.url,
       `mutation($id: ID!) { setActiveOrganization(id: $id) { role } }`,
       { id: other.organizationId },
       { apiKey: org.owner.apiKey },
@@ -126,31 +115,31 @@ describe("create, list and switch", () => {
 
 describe("rename, plan and billing", () => {
   it("lets owners and admins rename, not members", async () => {
-    const org = await createOrg(db.knex);
-    const admin = await addMember(db.knex, org.organizationId, "admin");
-    const member = await addMember(db.knex, org.organizationId, "member");
+    const org = await createOrg(t.db.knex);
+    const admin = await addMember(t.db.knex, org.organizationId, "admin");
+    const member = await addMember(t.db.knex, org.organizationId, "member");
     const RENAME = `mutation($id: ID!, $name: String!) { renameOrganization(id: $id, name: $name) { name } }`;
     const byAdmin = await gql(
-      skiff.url,
+      t.skiff.url,
       RENAME,
       { id: org.organizationId, name: " Renamed " },
       { apiKey: admin.apiKey },
     );
     expect(byAdmin.data).toEqual({ renameOrganization: { name: "Renamed" } });
-    expect(code(await gql(skiff.url, RENAME, { id: org.organizationId, name: "X" }, { apiKey: member.apiKey }))).toBe(
+    expect(code(await gql(t.skiff.url, RENAME, { id: org.organizationId, name: "X" }, { apiKey: member.apiKey }))).toBe(
       "FORBIDDEN",
     );
-    expect(code(await gql(skiff.url, RENAME, { id: org.organizationId, name: "" }, { apiKey: org.owner.apiKey }))).toBe(
-      "BAD_USER_INPUT",
-    );
+    expect(
+      code(await gql(t.skiff.url, RENAME, { id: org.organizationId, name: "" }, { apiKey: org.owner.apiKey })),
+    ).toBe("BAD_USER_INPUT");
   });
 
   it("shows plan { name quotas usage features } and lets only the owner change plans", async () => {
-    const org = await createOrg(db.knex, "plan_pro");
-    await createProjects(db.knex, org.organizationId, 4, { applicationsPerEnvironment: 1, domainsPerApplication: 1 });
-    const admin = await addMember(db.knex, org.organizationId, "admin");
+    const org = await createOrg(t.db.knex, "plan_pro");
+    await createProjects(t.db.knex, org.organizationId, 4, { applicationsPerEnvironment: 1, domainsPerApplication: 1 });
+    const admin = await addMember(t.db.knex, org.organizationId, "admin");
     const PLAN = `query($id: ID!) { organization(id: $id) { plan { name quotas { projects applications databases domains } usage { projects applications databases domains } features } } }`;
-    const res = await gql(skiff.url, PLAN, { id: org.organizationId }, { apiKey: admin.apiKey });
+    const res = await gql(t.skiff.url, PLAN, { id: org.organizationId }, { apiKey: admin.apiKey });
     expect(res.data).toEqual({
       organization: {
         plan: {
@@ -163,10 +152,10 @@ describe("rename, plan and billing", () => {
     });
     const CHANGE = `mutation($id: ID!, $plan: String!) { changePlan(organizationId: $id, plan: $plan) { plan { name } } }`;
     expect(
-      code(await gql(skiff.url, CHANGE, { id: org.organizationId, plan: "unlimited" }, { apiKey: admin.apiKey })),
+      code(await gql(t.skiff.url, CHANGE, { id: org.organizationId, plan: "unlimited" }, { apiKey: admin.apiKey })),
     ).toBe("FORBIDDEN");
     const tooSmall = await gql(
-      skiff.url,
+      t.skiff.url,
       CHANGE,
       { id: org.organizationId, plan: "free" },
       { apiKey: org.owner.apiKey },
@@ -174,10 +163,10 @@ describe("rename, plan and billing", () => {
     expect(code(tooSmall)).toBe("CONFLICT");
     expect(tooSmall.errors?.[0]?.message).toContain("projects 4 > 3");
     expect(
-      code(await gql(skiff.url, CHANGE, { id: org.organizationId, plan: "gold" }, { apiKey: org.owner.apiKey })),
+      code(await gql(t.skiff.url, CHANGE, { id: org.organizationId, plan: "gold" }, { apiKey: org.owner.apiKey })),
     ).toBe("BAD_USER_INPUT");
     const ok = await gql(
-      skiff.url,
+      t.skiff.url,
       CHANGE,
       { id: org.organizationId, plan: "unlimited" },
       { apiKey: org.owner.apiKey },
@@ -188,12 +177,12 @@ describe("rename, plan and billing", () => {
 
 describe("notification channels", () => {
   it("lists e-mail channels for every member; owners and admins add and remove them", async () => {
-    const org = await createOrg(db.knex);
-    const member = await addMember(db.knex, org.organizationId, "member");
+    const org = await createOrg(t.db.knex);
+    const member = await addMember(t.db.knex, org.organizationId, "member");
     const ADD = `mutation($input: AddNotificationChannelInput!) { addNotificationChannel(input: $input) { id type name target } }`;
     const input = { organizationId: org.organizationId, name: "On-call", email: "OnCall@Example.test" };
     const added = await gql<{ addNotificationChannel: { id: string } }>(
-      skiff.url,
+      t.skiff.url,
       ADD,
       { input },
       { apiKey: org.owner.apiKey },
@@ -203,12 +192,12 @@ describe("notification channels", () => {
       name: "On-call",
       target: "oncall@example.test",
     });
-    expect(code(await gql(skiff.url, ADD, { input }, { apiKey: org.owner.apiKey }))).toBe("CONFLICT");
-    expect(code(await gql(skiff.url, ADD, { input: { ...input, email: "x@y.test" } }, { apiKey: member.apiKey }))).toBe(
-      "FORBIDDEN",
-    );
+    expect(code(await gql(t.skiff.url, ADD, { input }, { apiKey: org.owner.apiKey }))).toBe("CONFLICT");
+    expect(
+      code(await gql(t.skiff.url, ADD, { input: { ...input, email: "x@y.test" } }, { apiKey: member.apiKey })),
+    ).toBe("FORBIDDEN");
     const list = await gql(
-      skiff.url,
+      t.skiff.url,
       `query($id: ID!) { organization(id: $id) { notificationChannels { target } } }`,
       { id: org.organizationId },
       { apiKey: member.apiKey },
@@ -216,8 +205,8 @@ describe("notification channels", () => {
     expect(list.data).toEqual({ organization: { notificationChannels: [{ target: "oncall@example.test" }] } });
     const REMOVE = `mutation($id: ID!) { removeNotificationChannel(id: $id) }`;
     const id = added.data!.addNotificationChannel.id;
-    expect(code(await gql(skiff.url, REMOVE, { id }, { apiKey: member.apiKey }))).toBe("FORBIDDEN");
-    expect((await gql(skiff.url, REMOVE, { id }, { apiKey: org.owner.apiKey })).data).toEqual({
+    expect(code(await gql(t.skiff.url, REMOVE, { id }, { apiKey: member.apiKey }))).toBe("FORBIDDEN");
+    expect((await gql(t.skiff.url, REMOVE, { id }, { apiKey: org.owner.apiKey })).data).toEqual({
       removeNotificationChannel: id,
     });
   });
@@ -225,12 +214,12 @@ describe("notification channels", () => {
 
 describe("projects by role", () => {
   it("lets owners and admins create and delete projects; members neither", async () => {
-    const org = await createOrg(db.knex);
-    const admin = await addMember(db.knex, org.organizationId, "admin");
-    const member = await addMember(db.knex, org.organizationId, "member");
+    const org = await createOrg(t.db.knex);
+    const admin = await addMember(t.db.knex, org.organizationId, "admin");
+    const member = await addMember(t.db.knex, org.organizationId, "member");
     const CREATE_PROJECT = `mutation($input: CreateProjectInput!) { createProject(input: $input) { id name organization { id } environments { name } } }`;
     const made = await gql<{ createProject: { id: string } }>(
-      skiff.url,
+      t.skiff.url,
       CREATE_PROJECT,
       { input: { name: "web" } },
       { apiKey: admin.apiKey },
@@ -240,16 +229,16 @@ describe("projects by role", () => {
       organization: { id: org.organizationId },
       environments: [{ name: "production" }],
     });
-    expect(code(await gql(skiff.url, CREATE_PROJECT, { input: { name: "web" } }, { apiKey: org.owner.apiKey }))).toBe(
+    expect(code(await gql(t.skiff.url, CREATE_PROJECT, { input: { name: "web" } }, { apiKey: org.owner.apiKey }))).toBe(
       "CONFLICT",
     );
-    expect(code(await gql(skiff.url, CREATE_PROJECT, { input: { name: "mine" } }, { apiKey: member.apiKey }))).toBe(
+    expect(code(await gql(t.skiff.url, CREATE_PROJECT, { input: { name: "mine" } }, { apiKey: member.apiKey }))).toBe(
       "FORBIDDEN",
     );
     const DELETE = `mutation($id: ID!) { deleteProject(id: $id) }`;
     const id = made.data!.createProject.id;
-    expect(code(await gql(skiff.url, DELETE, { id }, { apiKey: member.apiKey }))).toBe("FORBIDDEN");
-    expect((await gql(skiff.url, DELETE, { id }, { apiKey: org.owner.apiKey })).data).toEqual({ deleteProject: id });
-    expect(code(await gql(skiff.url, DELETE, { id }, { apiKey: org.owner.apiKey }))).toBe("NOT_FOUND");
+    expect(code(await gql(t.skiff.url, DELETE, { id }, { apiKey: member.apiKey }))).toBe("FORBIDDEN");
+    expect((await gql(t.skiff.url, DELETE, { id }, { apiKey: org.owner.apiKey })).data).toEqual({ deleteProject: id });
+    expect(code(await gql(t.skiff.url, DELETE, { id }, { apiKey: org.owner.apiKey }))).toBe("NOT_FOUND");
   });
 });

@@ -4,22 +4,11 @@
  * or applications, and sees everything again when the last grant is revoked; removing a member kills their
  * API keys at once (and for good).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningSkiff } from "../../src/server/start.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { describe, expect, it } from "vitest";
 import { addMember, createOrg, createProjects } from "../helpers/seed.ts";
-import { gql, startTestServer } from "../helpers/server.ts";
+import { gql, useTestServer } from "../helpers/server.ts";
 
-let db: TestDatabase;
-let skiff: RunningSkiff;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  skiff = await startTestServer(db.url);
-});
-afterAll(async () => {
-  await skiff?.stop();
-  await db?.drop();
-});
+const t = useTestServer();
 
 const ROLE = `mutation($id: ID!, $role: Role!) { updateMemberRole(memberId: $id, role: $role) { id role } }`;
 const REMOVE = `mutation($id: ID!) { removeMember(memberId: $id) }`;
@@ -34,10 +23,10 @@ function code(res: { errors?: Array<{ extensions?: { code?: string } }> }) {
 
 describe("members", () => {
   it("lists members with roles to every member", async () => {
-    const org = await createOrg(db.knex);
-    const member = await addMember(db.knex, org.organizationId, "member");
+    const org = await createOrg(t.db.knex);
+    const member = await addMember(t.db.knex, org.organizationId, "member");
     const res = await gql<{ organization: { members: Array<{ role: string; user: { email: string } }> } }>(
-      skiff.url,
+      t.skiff.url,
       `query($id: ID!) { organization(id: $id) { members { id role user { email } grants { id } } } }`,
       { id: org.organizationId },
       { apiKey: member.apiKey },
@@ -50,62 +39,66 @@ describe("members", () => {
   });
 
   it("lets admins change roles and remove members, never the owner; members manage nobody", async () => {
-    const org = await createOrg(db.knex);
-    const admin = await addMember(db.knex, org.organizationId, "admin");
-    const member = await addMember(db.knex, org.organizationId, "member");
-    const other = await addMember(db.knex, org.organizationId, "member");
+    const org = await createOrg(t.db.knex);
+    const admin = await addMember(t.db.knex, org.organizationId, "admin");
+    const member = await addMember(t.db.knex, org.organizationId, "member");
+    const other = await addMember(t.db.knex, org.organizationId, "member");
 
-    expect(code(await gql(skiff.url, ROLE, { id: other.memberId, role: "admin" }, { apiKey: member.apiKey }))).toBe(
+    expect(code(await gql(t.skiff.url, ROLE, { id: other.memberId, role: "admin" }, { apiKey: member.apiKey }))).toBe(
       "FORBIDDEN",
     );
-    expect(code(await gql(skiff.url, REMOVE, { id: other.memberId }, { apiKey: member.apiKey }))).toBe("FORBIDDEN");
-    expect((await gql(skiff.url, ROLE, { id: member.memberId, role: "admin" }, { apiKey: admin.apiKey })).data).toEqual(
-      {
-        updateMemberRole: { id: member.memberId, role: "admin" },
-      },
-    );
-    expect(code(await gql(skiff.url, ROLE, { id: member.memberId, role: "owner" }, { apiKey: admin.apiKey }))).toBe(
+    expect(code(await gql(t.skiff.url, REMOVE, { id: other.memberId }, { apiKey: member.apiKey }))).toBe("FORBIDDEN");
+    expect(
+      (await gql(t.skiff.url, ROLE, { id: member.memberId, role: "admin" }, { apiKey: admin.apiKey })).data,
+    ).toEqual({
+      updateMemberRole: { id: member.memberId, role: "admin" },
+    });
+    expect(code(await gql(t.skiff.url, ROLE, { id: member.memberId, role: "owner" }, { apiKey: admin.apiKey }))).toBe(
       "BAD_USER_INPUT",
     );
     for (const apiKey of [admin.apiKey, org.owner.apiKey]) {
-      expect(code(await gql(skiff.url, ROLE, { id: org.owner.memberId, role: "member" }, { apiKey }))).toBe(
+      expect(code(await gql(t.skiff.url, ROLE, { id: org.owner.memberId, role: "member" }, { apiKey }))).toBe(
         "FORBIDDEN",
       );
-      expect(code(await gql(skiff.url, REMOVE, { id: org.owner.memberId }, { apiKey }))).toBe("FORBIDDEN");
+      expect(code(await gql(t.skiff.url, REMOVE, { id: org.owner.memberId }, { apiKey }))).toBe("FORBIDDEN");
     }
-    expect(await db.knex("members").where({ id: org.owner.memberId }).first()).toMatchObject({ role: "owner" });
+    expect(await t.db.knex("members").where({ id: org.owner.memberId }).first()).toMatchObject({ role: "owner" });
 
-    expect((await gql(skiff.url, REMOVE, { id: other.memberId }, { apiKey: admin.apiKey })).data).toEqual({
+    expect((await gql(t.skiff.url, REMOVE, { id: other.memberId }, { apiKey: admin.apiKey })).data).toEqual({
       removeMember: other.memberId,
     });
-    const dead = await gql(skiff.url, "{ viewer { role } }", {}, { apiKey: other.apiKey });
+    const dead = await gql(t.skiff.url, "{ viewer { role } }", {}, { apiKey: other.apiKey });
     expect(code(dead)).toBe("UNAUTHENTICATED");
-    expect(await db.knex("api_keys").where({ id: other.apiKeyId }).first()).toBeUndefined();
+    expect(await t.db.knex("api_keys").where({ id: other.apiKeyId }).first()).toBeUndefined();
   });
 
   it("transfers ownership: the new owner gets everything, the old owner becomes an admin", async () => {
-    const org = await createOrg(db.knex);
-    const admin = await addMember(db.knex, org.organizationId, "admin");
-    expect(code(await gql(skiff.url, TRANSFER, { id: admin.memberId }, { apiKey: admin.apiKey }))).toBe("FORBIDDEN");
-    expect(code(await gql(skiff.url, TRANSFER, { id: org.owner.memberId }, { apiKey: org.owner.apiKey }))).toBe(
+    const org = await createOrg(t.db.knex);
+    const admin = await addMember(t.db.knex, org.organizationId, "admin");
+    expect(code(await gql(t.skiff.url, TRANSFER, { id: admin.memberId }, { apiKey: admin.apiKey }))).toBe("FORBIDDEN");
+    expect(code(await gql(t.skiff.url, TRANSFER, { id: org.owner.memberId }, { apiKey: org.owner.apiKey }))).toBe(
       "BAD_USER_INPUT",
     );
-    const res = await gql(skiff.url, TRANSFER, { id: admin.memberId }, { apiKey: org.owner.apiKey });
+    const res = await gql(t.skiff.url, TRANSFER, { id: admin.memberId }, { apiKey: org.owner.apiKey });
     expect(res.data).toEqual({ transferOwnership: { id: admin.memberId, role: "owner" } });
-    const roles = await db.knex("members").where({ organization_id: org.organizationId }).orderBy("id").select("role");
+    const roles = await t.db
+      .knex("members")
+      .where({ organization_id: org.organizationId })
+      .orderBy("id")
+      .select("role");
     expect(roles.map((r) => r.role)).toEqual(["admin", "owner"]);
     // The former owner can now be demoted and removed by the new owner.
-    expect((await gql(skiff.url, REMOVE, { id: org.owner.memberId }, { apiKey: admin.apiKey })).data).toEqual({
+    expect((await gql(t.skiff.url, REMOVE, { id: org.owner.memberId }, { apiKey: admin.apiKey })).data).toEqual({
       removeMember: org.owner.memberId,
     });
   });
 
   it("answers another organization's member like a missing one", async () => {
-    const org = await createOrg(db.knex);
-    const other = await createOrg(db.knex);
-    const foreign = await gql(skiff.url, REMOVE, { id: other.owner.memberId }, { apiKey: org.owner.apiKey });
+    const org = await createOrg(t.db.knex);
+    const other = await createOrg(t.db.knex);
+    const foreign = await gql(t.skiff.url, REMOVE, { id: other.owner.memberId }, { apiKey: org.owner.apiKey });
     const missing = await gql(
-      skiff.url,
+      t.skiff.url,
       REMOVE,
       { id: "mem_00000000000000000000000000" },
       { apiKey: org.owner.apiKey },
@@ -119,37 +112,44 @@ describe("members", () => {
 
 describe("grants", () => {
   it("limits a member to granted projects and applications, and lifts the limit when the last grant goes", async () => {
-    const org = await createOrg(db.knex);
-    const [p1, p2, p3] = await createProjects(db.knex, org.organizationId, 3, { applicationsPerEnvironment: 2 });
-    const [app] = (await db.knex("applications").where({ project_id: p3 }).orderBy("id").select("id")).map((r) => r.id);
-    const admin = await addMember(db.knex, org.organizationId, "admin");
-    const member = await addMember(db.knex, org.organizationId, "member");
+    const org = await createOrg(t.db.knex);
+    const [p1, p2, p3] = await createProjects(t.db.knex, org.organizationId, 3, { applicationsPerEnvironment: 2 });
+    const [app] = (await t.db.knex("applications").where({ project_id: p3 }).orderBy("id").select("id")).map(
+      (r) => r.id,
+    );
+    const admin = await addMember(t.db.knex, org.organizationId, "admin");
+    const member = await addMember(t.db.knex, org.organizationId, "member");
     const visible = async () =>
-      (await gql<{ projects: { totalCount: number } }>(skiff.url, PROJECTS, {}, { apiKey: member.apiKey })).data!
+      (await gql<{ projects: { totalCount: number } }>(t.skiff.url, PROJECTS, {}, { apiKey: member.apiKey })).data!
         .projects.totalCount;
     expect(await visible()).toBe(3);
 
     expect(
       code(
-        await gql(skiff.url, GRANT, { input: { memberId: member.memberId, projectId: p1 } }, { apiKey: member.apiKey }),
+        await gql(
+          t.skiff.url,
+          GRANT,
+          { input: { memberId: member.memberId, projectId: p1 } },
+          { apiKey: member.apiKey },
+        ),
       ),
     ).toBe("FORBIDDEN");
     const g1 = await gql<{ grantAccess: { id: string } }>(
-      skiff.url,
+      t.skiff.url,
       GRANT,
       { input: { memberId: member.memberId, projectId: p1 } },
       { apiKey: admin.apiKey },
     );
     expect(g1.data!.grantAccess).toMatchObject({ project: { id: p1 }, application: null });
     const same = await gql<{ grantAccess: { id: string } }>(
-      skiff.url,
+      t.skiff.url,
       GRANT,
       { input: { memberId: member.memberId, projectId: p1 } },
       { apiKey: admin.apiKey },
     );
     expect(same.data!.grantAccess.id).toBe(g1.data!.grantAccess.id);
     const g2 = await gql<{ grantAccess: { id: string } }>(
-      skiff.url,
+      t.skiff.url,
       GRANT,
       { input: { memberId: member.memberId, applicationId: app } },
       { apiKey: org.owner.apiKey },
@@ -157,7 +157,7 @@ describe("grants", () => {
     expect(g2.errors).toBeUndefined();
     expect(await visible()).toBe(2);
     const hidden = await gql(
-      skiff.url,
+      t.skiff.url,
       `query($id: ID!) { project(id: $id) { id } }`,
       { id: p2 },
       { apiKey: member.apiKey },
@@ -167,7 +167,7 @@ describe("grants", () => {
     expect(
       code(
         await gql(
-          skiff.url,
+          t.skiff.url,
           GRANT,
           { input: { memberId: admin.memberId, projectId: p2 } },
           { apiKey: org.owner.apiKey },
@@ -177,19 +177,19 @@ describe("grants", () => {
     expect(
       code(
         await gql(
-          skiff.url,
+          t.skiff.url,
           GRANT,
           { input: { memberId: member.memberId, projectId: p2, applicationId: app } },
           { apiKey: admin.apiKey },
         ),
       ),
     ).toBe("BAD_USER_INPUT");
-    const other = await createOrg(db.knex);
-    const [foreignProject] = await createProjects(db.knex, other.organizationId, 1);
+    const other = await createOrg(t.db.knex);
+    const [foreignProject] = await createProjects(t.db.knex, other.organizationId, 1);
     expect(
       code(
         await gql(
-          skiff.url,
+          t.skiff.url,
           GRANT,
           { input: { memberId: member.memberId, projectId: foreignProject } },
           { apiKey: admin.apiKey },
@@ -197,12 +197,12 @@ describe("grants", () => {
       ),
     ).toBe("NOT_FOUND");
 
-    expect(code(await gql(skiff.url, REVOKE, { id: g1.data!.grantAccess.id }, { apiKey: member.apiKey }))).toBe(
+    expect(code(await gql(t.skiff.url, REVOKE, { id: g1.data!.grantAccess.id }, { apiKey: member.apiKey }))).toBe(
       "FORBIDDEN",
     );
-    await gql(skiff.url, REVOKE, { id: g1.data!.grantAccess.id }, { apiKey: admin.apiKey });
+    await gql(t.skiff.url, REVOKE, { id: g1.data!.grantAccess.id }, { apiKey: admin.apiKey });
     expect(await visible()).toBe(1);
-    await gql(skiff.url, REVOKE, { id: g2.data!.grantAccess.id }, { apiKey: admin.apiKey });
+    await gql(t.skiff.url, REVOKE, { id: g2.data!.grantAccess.id }, { apiKey: admin.apiKey });
     expect(await visible()).toBe(3);
   });
 });

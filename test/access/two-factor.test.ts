@@ -7,50 +7,39 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { base32 } from "@better-auth/utils/base32";
 import { createOTP } from "@better-auth/utils/otp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningSkiff } from "../../src/server/start.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { describe, expect, it } from "vitest";
 import { createOrg } from "../helpers/seed.ts";
-import { startTestServer } from "../helpers/server.ts";
+import { useTestServer } from "../helpers/server.ts";
 import { cookieOf, postAuth, sessionFor, TEST_PASSWORD } from "../helpers/session.ts";
 
 const STEP_MS = 30_000;
-let db: TestDatabase;
-let skiff: RunningSkiff;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  skiff = await startTestServer(db.url);
-});
-afterAll(async () => {
-  await skiff?.stop();
-  await db?.drop();
-});
+const t = useTestServer();
 
 /** A user with two-factor enabled: its TOTP secret (raw bytes as string) and recovery codes. */
 async function enableTwoFactor() {
-  const org = await createOrg(db.knex);
-  const cookie = await sessionFor(db.knex, skiff.url, org.owner);
-  const enabled = await postAuth(skiff.url, "/two-factor/enable", { password: TEST_PASSWORD }, cookie);
+  const org = await createOrg(t.db.knex);
+  const cookie = await sessionFor(t.db.knex, t.skiff.url, org.owner);
+  const enabled = await postAuth(t.skiff.url, "/two-factor/enable", { password: TEST_PASSWORD }, cookie);
   expect(enabled.status).toBe(200);
   const { totpURI, backupCodes } = (await enabled.json()) as { totpURI: string; backupCodes: string[] };
   const secret = new TextDecoder().decode(base32.decode(new URL(totpURI).searchParams.get("secret") ?? ""));
   const otp = createOTP(secret, { period: 30 });
   const step = Math.floor(Date.now() / STEP_MS);
-  const confirm = await postAuth(skiff.url, "/two-factor/verify-totp", { code: await otp.hotp(step) }, cookie);
+  const confirm = await postAuth(t.skiff.url, "/two-factor/verify-totp", { code: await otp.hotp(step) }, cookie);
   expect(confirm.status).toBe(200);
   return { email: org.owner.email, userId: org.owner.userId, otp, backupCodes };
 }
 
 /** Starts a password sign-in; expects the second-factor challenge. @returns the challenge cookie. */
 async function challenge(email: string): Promise<string> {
-  const res = await postAuth(skiff.url, "/sign-in/email", { email, password: TEST_PASSWORD });
+  const res = await postAuth(t.skiff.url, "/sign-in/email", { email, password: TEST_PASSWORD });
   expect(res.status).toBe(200);
   expect(await res.json()).toMatchObject({ twoFactorRedirect: true });
   return cookieOf(res);
 }
 
 async function verifyTotp(cookie: string, code: string): Promise<number> {
-  return (await postAuth(skiff.url, "/two-factor/verify-totp", { code }, cookie)).status;
+  return (await postAuth(t.skiff.url, "/two-factor/verify-totp", { code }, cookie)).status;
 }
 
 /** Waits, when needed, until at least 20 seconds of the current TOTP step remain. @returns that step. */
@@ -65,7 +54,7 @@ describe("TOTP", () => {
     const user = await enableTwoFactor();
     const step = await stepWithRoom();
     // As if the last code had been used a few minutes ago, so the step before the current one is still fresh.
-    await db
+    await t.db
       .knex("two_factors")
       .where({ user_id: user.userId })
       .update({ last_totp_step: step - 10 });
@@ -106,7 +95,7 @@ describe("recovery codes", () => {
     expect(user.backupCodes).toHaveLength(10);
     const [first, second] = user.backupCodes as [string, string];
     const use = async (code: string) =>
-      (await postAuth(skiff.url, "/two-factor/verify-backup-code", { code }, await challenge(user.email))).status;
+      (await postAuth(t.skiff.url, "/two-factor/verify-backup-code", { code }, await challenge(user.email))).status;
     expect(await use(first)).toBe(200);
     expect(await use(first)).toBe(401);
     expect(await use(second)).toBe(200);
@@ -119,13 +108,13 @@ describe("operator reset", () => {
     const user = await enableTwoFactor();
     const run = (args: string[]) =>
       promisify(execFile)(process.execPath, ["src/cli.ts", ...args], {
-        env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: "silent" },
+        env: { ...process.env, DATABASE_URL: t.db.url, LOG_LEVEL: "silent" },
       });
     const { stdout } = await run(["reset-2fa", user.email.toUpperCase()]);
     expect(stdout).toContain(`Two-factor authentication turned off for ${user.email}`);
-    expect(await db.knex("two_factors").where({ user_id: user.userId }).first()).toBeUndefined();
+    expect(await t.db.knex("two_factors").where({ user_id: user.userId }).first()).toBeUndefined();
 
-    const res = await postAuth(skiff.url, "/sign-in/email", { email: user.email, password: TEST_PASSWORD });
+    const res = await postAuth(t.skiff.url, "/sign-in/email", { email: user.email, password: TEST_PASSWORD });
     expect(res.status).toBe(200);
     expect(await res.json()).not.toHaveProperty("twoFactorRedirect");
     expect(cookieOf(res)).toContain("skiff.session_token=");

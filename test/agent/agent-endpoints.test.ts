@@ -3,40 +3,29 @@
  * exact fields, nullability and order, all projects in one unwrapped array (N+1-free), deployments newest
  * first with `limit` 1..50 (default 10), 400 with `issues`, 404 for invisible applications, and a member's view.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningSkiff } from "../../src/server/start.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { describe, expect, it } from "vitest";
 import { addMember, createAgentTokenFor, createOrg, createProjects } from "../helpers/seed.ts";
-import { startTestServer } from "../helpers/server.ts";
+import { useTestServer } from "../helpers/server.ts";
 import { type AgentErrorBody, agentGet } from "./agent-client.ts";
 
-let db: TestDatabase;
-let skiff: RunningSkiff;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  skiff = await startTestServer(db.url);
-});
-afterAll(async () => {
-  await skiff?.stop();
-  await db?.drop();
-});
+const t = useTestServer();
 
 type Row = Record<string, unknown>;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** An organization with an owner's agent token. */
 async function orgWithToken(plan?: string) {
-  const org = await createOrg(db.knex, plan);
-  const token = await createAgentTokenFor(db.knex, org.organizationId, org.owner);
+  const org = await createOrg(t.db.knex, plan);
+  const token = await createAgentTokenFor(t.db.knex, org.organizationId, org.owner);
   return { ...org, token };
 }
 
 /** The expected GET /api/agent/projects body, built from the database, oldest project first. */
 async function expectedProjects(projectIds: string[], visibleAppIds?: Set<string>) {
-  const projects: Row[] = await db.knex("projects").whereIn("id", projectIds).orderBy("id");
+  const projects: Row[] = await t.db.knex("projects").whereIn("id", projectIds).orderBy("id");
   return Promise.all(
     projects.map(async (p) => {
-      const envs: Row[] = await db.knex("environments").where({ project_id: p.id }).orderBy("id");
+      const envs: Row[] = await t.db.knex("environments").where({ project_id: p.id }).orderBy("id");
       return {
         projectId: p.id,
         name: p.name,
@@ -44,7 +33,7 @@ async function expectedProjects(projectIds: string[], visibleAppIds?: Set<string
         createdAt: iso(p.createdAt as Date),
         environments: await Promise.all(
           envs.map(async (e) => {
-            const apps: Row[] = await db.knex("applications").where({ environment_id: e.id }).orderBy("id");
+            const apps: Row[] = await t.db.knex("applications").where({ environment_id: e.id }).orderBy("id");
             return {
               environmentId: e.id,
               name: e.name,
@@ -66,26 +55,26 @@ async function expectedProjects(projectIds: string[], visibleAppIds?: Set<string
 }
 
 async function appsOf(projectId: string): Promise<string[]> {
-  return (await db.knex("applications").where({ project_id: projectId }).orderBy("id")).map((r) => r.id);
+  return (await t.db.knex("applications").where({ project_id: projectId }).orderBy("id")).map((r) => r.id);
 }
 
 describe("GET /api/agent/projects", () => {
   it("returns every visible project with environments and applications, exactly the documented fields", async () => {
     const org = await orgWithToken();
-    const ids = await createProjects(db.knex, org.organizationId, 3, {
+    const ids = await createProjects(t.db.knex, org.organizationId, 3, {
       environments: 2,
       applicationsPerEnvironment: 2,
     });
-    await db.knex("projects").where({ id: ids[0] }).update({ description: "the shop" });
-    await db
+    await t.db.knex("projects").where({ id: ids[0] }).update({ description: "the shop" });
+    await t.db
       .knex("applications")
       .where({ id: (await appsOf(ids[1]!))[0] })
       .update({ application_status: null });
-    const other = await createOrg(db.knex);
-    await createProjects(db.knex, other.organizationId, 2, { applicationsPerEnvironment: 1 });
+    const other = await createOrg(t.db.knex);
+    await createProjects(t.db.knex, other.organizationId, 2, { applicationsPerEnvironment: 1 });
 
     for (const header of ["x-api-key", "bearer"] as const) {
-      const res = await agentGet<Row[]>(skiff.url, "/api/agent/projects", org.token, header);
+      const res = await agentGet<Row[]>(t.skiff.url, "/api/agent/projects", org.token, header);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toContain("application/json");
       expect(res.body).toEqual(await expectedProjects(ids));
@@ -96,18 +85,18 @@ describe("GET /api/agent/projects", () => {
   it("returns all projects, not a page, with the same number of queries per page of 100", async () => {
     const org = await orgWithToken();
     const small = await orgWithToken();
-    const ids = await createProjects(db.knex, org.organizationId, 230, { applicationsPerEnvironment: 1 });
-    await createProjects(db.knex, small.organizationId, 3, { applicationsPerEnvironment: 1 });
+    const ids = await createProjects(t.db.knex, org.organizationId, 230, { applicationsPerEnvironment: 1 });
+    await createProjects(t.db.knex, small.organizationId, 3, { applicationsPerEnvironment: 1 });
 
     const count = async (token: string) => {
       let queries = 0;
       const onQuery = () => void queries++;
-      skiff.services.knex.on("query", onQuery);
+      t.skiff.services.knex.on("query", onQuery);
       try {
-        const res = await agentGet<Row[]>(skiff.url, "/api/agent/projects", token);
+        const res = await agentGet<Row[]>(t.skiff.url, "/api/agent/projects", token);
         return { res, queries };
       } finally {
-        skiff.services.knex.off("query", onQuery);
+        t.skiff.services.knex.off("query", onQuery);
       }
     };
     const big = await count(org.token);
@@ -124,7 +113,7 @@ describe("GET /api/agent/projects", () => {
 
   it("returns an empty array for an organization without projects", async () => {
     const org = await orgWithToken();
-    const res = await agentGet(skiff.url, "/api/agent/projects", org.token);
+    const res = await agentGet(t.skiff.url, "/api/agent/projects", org.token);
     expect(res).toMatchObject({ status: 200, body: [] });
   });
 });
@@ -132,18 +121,18 @@ describe("GET /api/agent/projects", () => {
 describe("GET /api/agent/application", () => {
   it("returns the application with project, environment and domains, exactly the documented fields", async () => {
     const org = await orgWithToken();
-    const [projectId] = await createProjects(db.knex, org.organizationId, 1, {
+    const [projectId] = await createProjects(t.db.knex, org.organizationId, 1, {
       applicationsPerEnvironment: 1,
       domainsPerApplication: 2,
     });
     const [appId] = await appsOf(projectId!);
-    const domains: Row[] = await db.knex("domains").where({ application_id: appId }).orderBy("id");
-    await db.knex("domains").where({ id: domains[1]!.id }).update({ port: null, https: null });
-    const app: Row = await db.knex("applications").where({ id: appId }).first();
-    const project: Row = await db.knex("projects").where({ id: projectId }).first();
-    const env: Row = await db.knex("environments").where({ id: app.environmentId }).first();
+    const domains: Row[] = await t.db.knex("domains").where({ application_id: appId }).orderBy("id");
+    await t.db.knex("domains").where({ id: domains[1]!.id }).update({ port: null, https: null });
+    const app: Row = await t.db.knex("applications").where({ id: appId }).first();
+    const project: Row = await t.db.knex("projects").where({ id: projectId }).first();
+    const env: Row = await t.db.knex("environments").where({ id: app.environmentId }).first();
 
-    const res = await agentGet<Row>(skiff.url, `/api/agent/application?applicationId=${appId}`, org.token, "bearer");
+    const res = await agentGet<Row>(t.skiff.url, `/api/agent/application?applicationId=${appId}`, org.token, "bearer");
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       applicationId: appId,
@@ -164,12 +153,14 @@ describe("GET /api/agent/application", () => {
 
   it("answers 404 NOT_FOUND for an unknown id and for another organization's application, identically", async () => {
     const org = await orgWithToken();
-    const other = await createOrg(db.knex);
-    const [foreignProject] = await createProjects(db.knex, other.organizationId, 1, { applicationsPerEnvironment: 1 });
+    const other = await createOrg(t.db.knex);
+    const [foreignProject] = await createProjects(t.db.knex, other.organizationId, 1, {
+      applicationsPerEnvironment: 1,
+    });
     const [foreign] = await appsOf(foreignProject!);
     const missing = `${foreign!.slice(0, -4)}zzzz`;
-    const a = await agentGet<AgentErrorBody>(skiff.url, `/api/agent/application?applicationId=${foreign}`, org.token);
-    const b = await agentGet<AgentErrorBody>(skiff.url, `/api/agent/application?applicationId=${missing}`, org.token);
+    const a = await agentGet<AgentErrorBody>(t.skiff.url, `/api/agent/application?applicationId=${foreign}`, org.token);
+    const b = await agentGet<AgentErrorBody>(t.skiff.url, `/api/agent/application?applicationId=${missing}`, org.token);
     expect(a.status).toBe(404);
     expect(a.body).toEqual({ message: expect.any(String), code: "NOT_FOUND" });
     expect(JSON.stringify(a.body).replaceAll(foreign!, "ID")).toBe(JSON.stringify(b.body).replaceAll(missing, "ID"));
@@ -178,13 +169,13 @@ describe("GET /api/agent/application", () => {
   it("answers 400 BAD_REQUEST naming applicationId when it is missing or empty, 404 for impossible ids", async () => {
     const org = await orgWithToken();
     for (const query of ["", "?applicationId=", "?other=1"]) {
-      const res = await agentGet<AgentErrorBody>(skiff.url, `/api/agent/application${query}`, org.token);
+      const res = await agentGet<AgentErrorBody>(t.skiff.url, `/api/agent/application${query}`, org.token);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: "BAD_REQUEST", message: expect.any(String) });
       expect(res.body.issues).toEqual([{ path: ["applicationId"], message: expect.any(String) }]);
     }
     for (const id of ["%00", "app_%00x", encodeURIComponent("' or 1=1 --"), "x".repeat(5000)]) {
-      const res = await agentGet<AgentErrorBody>(skiff.url, `/api/agent/application?applicationId=${id}`, org.token);
+      const res = await agentGet<AgentErrorBody>(t.skiff.url, `/api/agent/application?applicationId=${id}`, org.token);
       expect(res.status).toBe(404);
       expect(res.body.code).toBe("NOT_FOUND");
     }
@@ -209,7 +200,7 @@ describe("malformed query strings", () => {
     ];
     for (const path of ["/api/agent/application", "/api/agent/deployments", "/api/agent/projects"]) {
       for (const query of queries) {
-        const res = await agentGet<AgentErrorBody>(skiff.url, `${path}?${query}`, org.token);
+        const res = await agentGet<AgentErrorBody>(t.skiff.url, `${path}?${query}`, org.token);
         expect([200, 400, 404], `${path}?${query}`).toContain(res.status);
         if (res.status !== 200) expect(["BAD_REQUEST", "NOT_FOUND"]).toContain(res.body.code);
       }
@@ -220,7 +211,7 @@ describe("malformed query strings", () => {
 describe("GET /api/agent/deployments", () => {
   async function appWithDeployments(n: number) {
     const org = await orgWithToken();
-    const [projectId] = await createProjects(db.knex, org.organizationId, 1, {
+    const [projectId] = await createProjects(t.db.knex, org.organizationId, 1, {
       applicationsPerEnvironment: 1,
       deploymentsPerApplication: n,
     });
@@ -230,8 +221,8 @@ describe("GET /api/agent/deployments", () => {
 
   it("returns the newest 10 by default, newest first, exactly the documented fields", async () => {
     const { token, appId } = await appWithDeployments(12);
-    const rows: Row[] = await db.knex("deployments").where({ application_id: appId }).orderBy("created_at", "desc");
-    await db
+    const rows: Row[] = await t.db.knex("deployments").where({ application_id: appId }).orderBy("created_at", "desc");
+    await t.db
       .knex("deployments")
       .where({ id: rows[0]!.id })
       .update({
@@ -240,7 +231,7 @@ describe("GET /api/agent/deployments", () => {
         started_at: new Date("2026-01-02T00:00:00Z"),
         finished_at: new Date("2026-01-02T00:01:00Z"),
       });
-    const res = await agentGet<Row[]>(skiff.url, `/api/agent/deployments?applicationId=${appId}`, token);
+    const res = await agentGet<Row[]>(t.skiff.url, `/api/agent/deployments?applicationId=${appId}`, token);
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(10);
     expect(res.body[0]).toEqual({
@@ -272,7 +263,7 @@ describe("GET /api/agent/deployments", () => {
       [12, 12],
     ]) {
       const res = await agentGet<Row[]>(
-        skiff.url,
+        t.skiff.url,
         `/api/agent/deployments?applicationId=${appId}&limit=${limit}`,
         token,
       );
@@ -285,7 +276,7 @@ describe("GET /api/agent/deployments", () => {
     const { token, appId } = await appWithDeployments(1);
     for (const limit of ["0", "51", "-1", "1.5", "abc", "", "1e1", "99999999999999999999"]) {
       const res = await agentGet<AgentErrorBody>(
-        skiff.url,
+        t.skiff.url,
         `/api/agent/deployments?applicationId=${appId}&limit=${encodeURIComponent(limit)}`,
         token,
       );
@@ -293,7 +284,7 @@ describe("GET /api/agent/deployments", () => {
       expect(res.body).toMatchObject({ code: "BAD_REQUEST", message: expect.any(String) });
       expect(res.body.issues).toEqual([{ path: ["limit"], message: expect.any(String) }]);
     }
-    const both = await agentGet<AgentErrorBody>(skiff.url, "/api/agent/deployments?limit=0", token);
+    const both = await agentGet<AgentErrorBody>(t.skiff.url, "/api/agent/deployments?limit=0", token);
     expect(both.status).toBe(400);
     expect(both.body.issues?.map((i) => i.path)).toEqual([["applicationId"], ["limit"]]);
   });
@@ -301,7 +292,11 @@ describe("GET /api/agent/deployments", () => {
   it("answers 404 for an invisible application", async () => {
     const { token } = await appWithDeployments(1);
     const other = await appWithDeployments(1);
-    const res = await agentGet<AgentErrorBody>(skiff.url, `/api/agent/deployments?applicationId=${other.appId}`, token);
+    const res = await agentGet<AgentErrorBody>(
+      t.skiff.url,
+      `/api/agent/deployments?applicationId=${other.appId}`,
+      token,
+    );
     expect(res.status).toBe(404);
     expect(res.body.code).toBe("NOT_FOUND");
   });
@@ -309,44 +304,44 @@ describe("GET /api/agent/deployments", () => {
 
 describe("visibility by role", () => {
   it("shows owners and admins everything, and a limited member only granted projects and services", async () => {
-    const org = await createOrg(db.knex);
-    const [p1, p2, p3] = await createProjects(db.knex, org.organizationId, 3, {
+    const org = await createOrg(t.db.knex);
+    const [p1, p2, p3] = await createProjects(t.db.knex, org.organizationId, 3, {
       applicationsPerEnvironment: 2,
       deploymentsPerApplication: 1,
     });
     const [p3app1, p3app2] = await appsOf(p3!);
     const [p2app1] = await appsOf(p2!);
-    const admin = await addMember(db.knex, org.organizationId, "admin");
-    const limited = await addMember(db.knex, org.organizationId, "member", {
+    const admin = await addMember(t.db.knex, org.organizationId, "admin");
+    const limited = await addMember(t.db.knex, org.organizationId, "member", {
       projectIds: [p1!],
       applicationIds: [p3app1!],
     });
-    const adminToken = await createAgentTokenFor(db.knex, org.organizationId, admin);
-    const ownerToken = await createAgentTokenFor(db.knex, org.organizationId, org.owner);
-    const memberToken = await createAgentTokenFor(db.knex, org.organizationId, limited);
+    const adminToken = await createAgentTokenFor(t.db.knex, org.organizationId, admin);
+    const ownerToken = await createAgentTokenFor(t.db.knex, org.organizationId, org.owner);
+    const memberToken = await createAgentTokenFor(t.db.knex, org.organizationId, limited);
 
     for (const token of [ownerToken, adminToken]) {
-      const res = await agentGet<Row[]>(skiff.url, "/api/agent/projects", token);
+      const res = await agentGet<Row[]>(t.skiff.url, "/api/agent/projects", token);
       expect(res.body).toEqual(await expectedProjects([p1!, p2!, p3!]));
     }
-    const mine = await agentGet<Row[]>(skiff.url, "/api/agent/projects", memberToken);
+    const mine = await agentGet<Row[]>(t.skiff.url, "/api/agent/projects", memberToken);
     const visibleApps = new Set([...(await appsOf(p1!)), p3app1!]);
     expect(mine.body).toEqual(await expectedProjects([p1!, p3!], visibleApps));
 
-    const granted = await agentGet<Row>(skiff.url, `/api/agent/application?applicationId=${p3app1}`, memberToken);
+    const granted = await agentGet<Row>(t.skiff.url, `/api/agent/application?applicationId=${p3app1}`, memberToken);
     expect(granted.status).toBe(200);
     for (const hidden of [p3app2!, p2app1!]) {
       const app = await agentGet<AgentErrorBody>(
-        skiff.url,
+        t.skiff.url,
         `/api/agent/application?applicationId=${hidden}`,
         memberToken,
       );
       expect(app.status).toBe(404);
       expect(app.body.code).toBe("NOT_FOUND");
-      const deps = await agentGet(skiff.url, `/api/agent/deployments?applicationId=${hidden}`, memberToken);
+      const deps = await agentGet(t.skiff.url, `/api/agent/deployments?applicationId=${hidden}`, memberToken);
       expect(deps.status).toBe(404);
     }
-    const deps = await agentGet<Row[]>(skiff.url, `/api/agent/deployments?applicationId=${p3app1}`, memberToken);
+    const deps = await agentGet<Row[]>(t.skiff.url, `/api/agent/deployments?applicationId=${p3app1}`, memberToken);
     expect(deps.body).toHaveLength(1);
   });
 });

@@ -5,23 +5,12 @@
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningSkiff } from "../../src/server/start.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { describe, expect, it } from "vitest";
 import { addMember, createAgentTokenFor, createOrg, createProjects } from "../helpers/seed.ts";
-import { startTestServer } from "../helpers/server.ts";
+import { useTestServer } from "../helpers/server.ts";
 import { type AgentResponse, agentGet } from "./agent-client.ts";
 
-let db: TestDatabase;
-let skiff: RunningSkiff;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  skiff = await startTestServer(db.url);
-});
-afterAll(async () => {
-  await skiff?.stop();
-  await db?.drop();
-});
+const t = useTestServer();
 
 type OpenApi = {
   openapi: string;
@@ -32,7 +21,7 @@ type OpenApi = {
 };
 
 async function fetchDocument(): Promise<OpenApi> {
-  const res = await fetch(`${skiff.url}/api/agent/openapi.json`);
+  const res = await fetch(`${t.skiff.url}/api/agent/openapi.json`);
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toContain("application/json");
   return (await res.json()) as OpenApi;
@@ -79,32 +68,34 @@ describe("GET /api/agent/openapi.json", () => {
   it("describes every response of the three endpoints", async () => {
     const doc = await fetchDocument();
     const check = validatorFor(doc);
-    const org = await createOrg(db.knex);
-    const [p1, p2] = await createProjects(db.knex, org.organizationId, 2, {
+    const org = await createOrg(t.db.knex);
+    const [p1, p2] = await createProjects(t.db.knex, org.organizationId, 2, {
       environments: 2,
       applicationsPerEnvironment: 2,
       deploymentsPerApplication: 3,
       domainsPerApplication: 1,
     });
-    await db.knex("projects").where({ id: p1 }).update({ description: "described" });
-    const apps = (await db.knex("applications").where({ project_id: p2 }).orderBy("id")).map((r) => r.id as string);
+    await t.db.knex("projects").where({ id: p1 }).update({ description: "described" });
+    const apps = (await t.db.knex("applications").where({ project_id: p2 }).orderBy("id")).map((r) => r.id as string);
     // Nullable values everywhere they are allowed.
-    await db
+    await t.db
       .knex("applications")
       .where({ id: apps[0] })
       .update({ application_status: null, build_type: null, source_type: null });
-    await db.knex("domains").where({ application_id: apps[0] }).update({ port: null, https: null });
-    await db.knex("deployments").where({ application_id: apps[0] }).update({ status: null });
-    await db
+    await t.db.knex("domains").where({ application_id: apps[0] }).update({ port: null, https: null });
+    await t.db.knex("deployments").where({ application_id: apps[0] }).update({ status: null });
+    await t.db
       .knex("deployments")
       .where({ application_id: apps[1] })
       .update({ description: "d", started_at: new Date(), finished_at: new Date() });
-    const owner = await createAgentTokenFor(db.knex, org.organizationId, org.owner);
-    const limited = await addMember(db.knex, org.organizationId, "member", { applicationIds: [apps[1]!] });
-    const member = await createAgentTokenFor(db.knex, org.organizationId, limited);
-    const other = await createOrg(db.knex);
-    const [foreignProject] = await createProjects(db.knex, other.organizationId, 1, { applicationsPerEnvironment: 1 });
-    const foreign = (await db.knex("applications").where({ project_id: foreignProject }).first()).id;
+    const owner = await createAgentTokenFor(t.db.knex, org.organizationId, org.owner);
+    const limited = await addMember(t.db.knex, org.organizationId, "member", { applicationIds: [apps[1]!] });
+    const member = await createAgentTokenFor(t.db.knex, org.organizationId, limited);
+    const other = await createOrg(t.db.knex);
+    const [foreignProject] = await createProjects(t.db.knex, other.organizationId, 1, {
+      applicationsPerEnvironment: 1,
+    });
+    const foreign = (await t.db.knex("applications").where({ project_id: foreignProject }).first()).id;
 
     const cases: Array<[path: string, query: string, token: string | undefined, status: number]> = [
       ["/api/agent/projects", "", owner, 200],
@@ -128,7 +119,7 @@ describe("GET /api/agent/openapi.json", () => {
       ["/api/agent/deployments", `?applicationId=${apps[0]}`, undefined, 401],
     ];
     for (const [path, query, token, status] of cases) {
-      const res = await agentGet(skiff.url, `${path}${query}`, token);
+      const res = await agentGet(t.skiff.url, `${path}${query}`, token);
       expect(res.status, `${path}${query}`).toBe(status);
       check(path, res);
     }

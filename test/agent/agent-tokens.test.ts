@@ -4,10 +4,8 @@
  * once, plan feature required; expired tokens and removed memberships answer 401.
  */
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { newId } from "../../src/db/ids.ts";
-import type { RunningSkiff } from "../../src/server/start.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import {
   addMember,
   createAgentTokenFor,
@@ -16,19 +14,10 @@ import {
   createProjects,
   setPassword,
 } from "../helpers/seed.ts";
-import { gql, startTestServer } from "../helpers/server.ts";
+import { gql, useTestServer } from "../helpers/server.ts";
 import { type AgentErrorBody, agentGet, signIn } from "./agent-client.ts";
 
-let db: TestDatabase;
-let skiff: RunningSkiff;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  skiff = await startTestServer(db.url);
-});
-afterAll(async () => {
-  await skiff?.stop();
-  await db?.drop();
-});
+const t = useTestServer();
 
 const CREATE = `mutation($input: CreateAgentTokenInput) {
   createAgentToken(input: $input) { token agentToken { prefix createdAt lastUsedAt expiresAt } }
@@ -43,27 +32,27 @@ type Shown = {
 
 /** Status of GET /api/agent/projects with `token`. */
 async function projectsStatus(token: string): Promise<number> {
-  return (await agentGet(skiff.url, "/api/agent/projects", token)).status;
+  return (await agentGet(t.skiff.url, "/api/agent/projects", token)).status;
 }
 
 async function create(apiKey: string, input?: { expiresInDays?: number }) {
-  return gql<Created>(skiff.url, CREATE, { input }, { apiKey });
+  return gql<Created>(t.skiff.url, CREATE, { input }, { apiKey });
 }
 
 describe("creating an agent token", () => {
   it("shows the secret once, stores only its hash, and reports prefix and dates afterwards", async () => {
-    const org = await createOrg(db.knex);
+    const org = await createOrg(t.db.knex);
     const res = await create(org.owner.apiKey);
     expect(res.errors).toBeUndefined();
     const { token, agentToken } = res.data!.createAgentToken;
     expect(token).toMatch(/^skiff_agt_[A-Za-z0-9_-]{43}$/);
     expect(token.startsWith(agentToken.prefix)).toBe(true);
 
-    const row = await db.knex("agent_tokens").where({ organization_id: org.organizationId }).first();
+    const row = await t.db.knex("agent_tokens").where({ organization_id: org.organizationId }).first();
     expect(row.tokenHash).toBe(createHash("sha256").update(token).digest("hex"));
     expect(JSON.stringify(row)).not.toContain(token);
 
-    const shown = await gql<Shown>(skiff.url, SHOW, {}, { apiKey: org.owner.apiKey });
+    const shown = await gql<Shown>(t.skiff.url, SHOW, {}, { apiKey: org.owner.apiKey });
     expect(shown.data?.agentToken).toEqual({
       prefix: agentToken.prefix,
       createdAt: agentToken.createdAt,
@@ -73,45 +62,45 @@ describe("creating an agent token", () => {
     expect(JSON.stringify(shown)).not.toContain(token);
 
     expect(await projectsStatus(token)).toBe(200);
-    const used = await gql<Shown>(skiff.url, SHOW, {}, { apiKey: org.owner.apiKey });
+    const used = await gql<Shown>(t.skiff.url, SHOW, {}, { apiKey: org.owner.apiKey });
     expect(used.data?.agentToken?.lastUsedAt).toEqual(expect.any(String));
   });
 
   it("works from a dashboard session", async () => {
-    const org = await createOrg(db.knex);
-    await setPassword(db.knex, org.owner.userId, "owner-password");
-    const cookie = await signIn(skiff.url, org.owner.email, "owner-password");
-    const res = await gql<Created>(skiff.url, CREATE, {}, { cookie });
+    const org = await createOrg(t.db.knex);
+    await setPassword(t.db.knex, org.owner.userId, "owner-password");
+    const cookie = await signIn(t.skiff.url, org.owner.email, "owner-password");
+    const res = await gql<Created>(t.skiff.url, CREATE, {}, { cookie });
     expect(res.errors).toBeUndefined();
     expect(await projectsStatus(res.data!.createAgentToken.token)).toBe(200);
-    const shown = await gql<Shown>(skiff.url, SHOW, {}, { cookie });
+    const shown = await gql<Shown>(t.skiff.url, SHOW, {}, { cookie });
     expect(shown.data?.agentToken?.prefix).toBe(res.data!.createAgentToken.agentToken.prefix);
   });
 
   it("requires the AI assistant feature on the plan (FORBIDDEN)", async () => {
-    const org = await createOrg(db.knex, "plan_free");
+    const org = await createOrg(t.db.knex, "plan_free");
     const res = await create(org.owner.apiKey);
     expect(res.data).toBeNull();
     expect(res.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
     expect(res.errors?.[0]?.message).toContain("ai_assistant");
-    expect(await db.knex("agent_tokens").where({ organization_id: org.organizationId })).toHaveLength(0);
+    expect(await t.db.knex("agent_tokens").where({ organization_id: org.organizationId })).toHaveLength(0);
   });
 
   it("lets any member create their own, personal token", async () => {
-    const org = await createOrg(db.knex);
-    const member = await addMember(db.knex, org.organizationId, "member");
+    const org = await createOrg(t.db.knex);
+    const member = await addMember(t.db.knex, org.organizationId, "member");
     const mine = await create(member.apiKey);
     const owners = await create(org.owner.apiKey);
     expect(mine.errors).toBeUndefined();
     expect(owners.errors).toBeUndefined();
-    const rows = await db.knex("agent_tokens").where({ organization_id: org.organizationId }).orderBy("user_id");
+    const rows = await t.db.knex("agent_tokens").where({ organization_id: org.organizationId }).orderBy("user_id");
     expect(rows.map((r) => r.userId).sort()).toEqual([member.userId, org.owner.userId].sort());
-    const shown = await gql<Shown>(skiff.url, SHOW, {}, { apiKey: member.apiKey });
+    const shown = await gql<Shown>(t.skiff.url, SHOW, {}, { apiKey: member.apiKey });
     expect(shown.data?.agentToken?.prefix).toBe(mine.data!.createAgentToken.agentToken.prefix);
   });
 
   it("rejects an out-of-range lifetime and sets expiresAt for a valid one", async () => {
-    const org = await createOrg(db.knex);
+    const org = await createOrg(t.db.knex);
     for (const expiresInDays of [0, 366]) {
       const bad = await create(org.owner.apiKey, { expiresInDays });
       expect(bad.errors?.[0]?.extensions).toMatchObject({
@@ -120,7 +109,7 @@ describe("creating an agent token", () => {
       });
     }
     const ok = await gql<{ createAgentToken: { agentToken: { expiresAt: string } } }>(
-      skiff.url,
+      t.skiff.url,
       "mutation { createAgentToken(input: { expiresInDays: 30 }) { agentToken { expiresAt } } }",
       {},
       { apiKey: org.owner.apiKey },
@@ -133,63 +122,65 @@ describe("creating an agent token", () => {
 
 describe("replacing and revoking", () => {
   it("replaces the old token at once when a new one is created (one per person per organization)", async () => {
-    const org = await createOrg(db.knex);
+    const org = await createOrg(t.db.knex);
     const first = (await create(org.owner.apiKey)).data!.createAgentToken.token;
     expect(await projectsStatus(first)).toBe(200);
     const second = (await create(org.owner.apiKey)).data!.createAgentToken.token;
     expect(second).not.toBe(first);
     expect(await projectsStatus(first)).toBe(401);
     expect(await projectsStatus(second)).toBe(200);
-    expect(await db.knex("agent_tokens").where({ organization_id: org.organizationId })).toHaveLength(1);
+    expect(await t.db.knex("agent_tokens").where({ organization_id: org.organizationId })).toHaveLength(1);
   });
 
   it("keeps one token per organization for a person in two organizations", async () => {
-    const a = await createOrg(db.knex);
-    const b = await createOrg(db.knex);
+    const a = await createOrg(t.db.knex);
+    const b = await createOrg(t.db.knex);
     // The owner of `a` also joins `b`, with an API key bound to `b`.
     const memberId = newId("member");
-    await db
+    await t.db
       .knex("members")
       .insert({ id: memberId, organization_id: b.organizationId, user_id: a.owner.userId, role: "admin" });
-    const keyInB = (await createApiKey(db.knex, a.owner.userId, b.organizationId)).apiKey;
+    const keyInB = (await createApiKey(t.db.knex, a.owner.userId, b.organizationId)).apiKey;
     const inA = (await create(a.owner.apiKey)).data!.createAgentToken.token;
     const inB = (await create(keyInB)).data!.createAgentToken.token;
     expect(await projectsStatus(inA)).toBe(200);
     expect(await projectsStatus(inB)).toBe(200);
-    await createProjects(db.knex, b.organizationId, 1);
-    const seenWithB = await agentGet<unknown[]>(skiff.url, "/api/agent/projects", inB);
-    const seenWithA = await agentGet<unknown[]>(skiff.url, "/api/agent/projects", inA);
+    await createProjects(t.db.knex, b.organizationId, 1);
+    const seenWithB = await agentGet<unknown[]>(t.skiff.url, "/api/agent/projects", inB);
+    const seenWithA = await agentGet<unknown[]>(t.skiff.url, "/api/agent/projects", inA);
     expect(seenWithB.body).toHaveLength(1);
     expect(seenWithA.body).toHaveLength(0);
   });
 
   it("kills a revoked token at once", async () => {
-    const org = await createOrg(db.knex);
+    const org = await createOrg(t.db.knex);
     const token = (await create(org.owner.apiKey)).data!.createAgentToken.token;
     expect(await projectsStatus(token)).toBe(200);
-    const revoked = await gql(skiff.url, REVOKE, {}, { apiKey: org.owner.apiKey });
+    const revoked = await gql(t.skiff.url, REVOKE, {}, { apiKey: org.owner.apiKey });
     expect(revoked.data).toEqual({ revokeAgentToken: true });
-    const res = await agentGet<AgentErrorBody>(skiff.url, "/api/agent/projects", token);
+    const res = await agentGet<AgentErrorBody>(t.skiff.url, "/api/agent/projects", token);
     expect(res.status).toBe(401);
     expect(res.body.code).toBe("UNAUTHORIZED");
-    expect((await gql(skiff.url, REVOKE, {}, { apiKey: org.owner.apiKey })).data).toEqual({ revokeAgentToken: false });
-    expect((await gql<Shown>(skiff.url, SHOW, {}, { apiKey: org.owner.apiKey })).data).toEqual({ agentToken: null });
+    expect((await gql(t.skiff.url, REVOKE, {}, { apiKey: org.owner.apiKey })).data).toEqual({
+      revokeAgentToken: false,
+    });
+    expect((await gql<Shown>(t.skiff.url, SHOW, {}, { apiKey: org.owner.apiKey })).data).toEqual({ agentToken: null });
   });
 
   it("answers 401 for an expired token", async () => {
-    const org = await createOrg(db.knex);
-    const token = await createAgentTokenFor(db.knex, org.organizationId, org.owner, new Date(Date.now() - 1000));
-    const res = await agentGet<AgentErrorBody>(skiff.url, "/api/agent/projects", token);
+    const org = await createOrg(t.db.knex);
+    const token = await createAgentTokenFor(t.db.knex, org.organizationId, org.owner, new Date(Date.now() - 1000));
+    const res = await agentGet<AgentErrorBody>(t.skiff.url, "/api/agent/projects", token);
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ message: expect.any(String), code: "UNAUTHORIZED" });
   });
 
   it("answers 401 once the owner's membership is removed", async () => {
-    const org = await createOrg(db.knex);
-    const member = await addMember(db.knex, org.organizationId, "admin");
-    const token = await createAgentTokenFor(db.knex, org.organizationId, member);
+    const org = await createOrg(t.db.knex);
+    const member = await addMember(t.db.knex, org.organizationId, "admin");
+    const token = await createAgentTokenFor(t.db.knex, org.organizationId, member);
     expect(await projectsStatus(token)).toBe(200);
-    await db.knex("members").where({ id: member.memberId }).delete();
+    await t.db.knex("members").where({ id: member.memberId }).delete();
     expect(await projectsStatus(token)).toBe(401);
   });
 });

@@ -4,52 +4,41 @@
  * while the published endpoints keep working.
  */
 import Fastify from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AnyRestRoute } from "../../src/rest/route-table.ts";
 import { registerRestRoutes } from "../../src/rest/runner.ts";
 import type { SkiffServer } from "../../src/server/app.ts";
-import type { RunningSkiff } from "../../src/server/start.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { createAgentTokenFor, createOrg, createProjects } from "../helpers/seed.ts";
-import { gql, startTestServer } from "../helpers/server.ts";
+import { gql, useTestServer } from "../helpers/server.ts";
 import { agentGet } from "./agent-client.ts";
 
-let db: TestDatabase;
-let skiff: RunningSkiff;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  skiff = await startTestServer(db.url, { SKIFF_PUBLIC_API_ONLY: "true" });
-});
-afterAll(async () => {
-  await skiff?.stop();
-  await db?.drop();
-});
+const t = useTestServer({ SKIFF_PUBLIC_API_ONLY: "true" });
 
 describe("SKIFF_PUBLIC_API_ONLY=true on a running server", () => {
   it("keeps the agent endpoints, the OpenAPI document, /graphql, /api/auth and the health probes", async () => {
-    const org = await createOrg(db.knex);
-    const [projectId] = await createProjects(db.knex, org.organizationId, 1, { applicationsPerEnvironment: 1 });
-    const { id: appId } = await db.knex("applications").where({ project_id: projectId }).first("id");
-    const token = await createAgentTokenFor(db.knex, org.organizationId, org.owner);
+    const org = await createOrg(t.db.knex);
+    const [projectId] = await createProjects(t.db.knex, org.organizationId, 1, { applicationsPerEnvironment: 1 });
+    const { id: appId } = await t.db.knex("applications").where({ project_id: projectId }).first("id");
+    const token = await createAgentTokenFor(t.db.knex, org.organizationId, org.owner);
     for (const path of [
       "/api/agent/projects",
       `/api/agent/application?applicationId=${appId}`,
       `/api/agent/deployments?applicationId=${appId}`,
     ]) {
-      expect((await agentGet(skiff.url, path, token)).status, path).toBe(200);
+      expect((await agentGet(t.skiff.url, path, token)).status, path).toBe(200);
     }
-    expect((await fetch(`${skiff.url}/api/agent/openapi.json`)).status).toBe(200);
-    expect((await gql(skiff.url, "{ viewer { role } }", {}, { apiKey: org.owner.apiKey })).data).toEqual({
+    expect((await fetch(`${t.skiff.url}/api/agent/openapi.json`)).status).toBe(200);
+    expect((await gql(t.skiff.url, "{ viewer { role } }", {}, { apiKey: org.owner.apiKey })).data).toEqual({
       viewer: { role: "owner" },
     });
-    expect((await fetch(`${skiff.url}/api/auth/ok`)).status).toBe(200);
-    expect((await fetch(`${skiff.url}/healthz`)).status).toBe(200);
-    expect((await fetch(`${skiff.url}/readyz`)).status).toBe(200);
+    expect((await fetch(`${t.skiff.url}/api/auth/ok`)).status).toBe(200);
+    expect((await fetch(`${t.skiff.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${t.skiff.url}/readyz`)).status).toBe(200);
   });
 
   it("answers 404 elsewhere, old agent spellings included", async () => {
     for (const path of ["/api/agentTools.listProjects", "/api/siteImport.list", "/api/agent", "/nope"]) {
-      expect((await fetch(`${skiff.url}${path}`)).status, path).toBe(404);
+      expect((await fetch(`${t.skiff.url}${path}`)).status, path).toBe(404);
     }
   });
 });

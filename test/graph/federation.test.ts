@@ -4,28 +4,17 @@
  */
 import { composeServices } from "@apollo/composition";
 import { parse } from "graphql";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningSkiff } from "../../src/server/start.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { describe, expect, it } from "vitest";
 import { createOrg, createProjects } from "../helpers/seed.ts";
-import { gql, startTestServer } from "../helpers/server.ts";
+import { gql, useTestServer } from "../helpers/server.ts";
 
-let db: TestDatabase;
-let skiff: RunningSkiff;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  skiff = await startTestServer(db.url);
-});
-afterAll(async () => {
-  await skiff?.stop();
-  await db?.drop();
-});
+const t = useTestServer();
 
 const ENTITIES = `query($reps: [_Any!]!) { _entities(representations: $reps) { ... on Project { id name } } }`;
 
 describe("federation subgraph", () => {
   it("serves its SDL anonymously and composes with another subgraph", async () => {
-    const res = await gql<{ _service: { sdl: string } }>(skiff.url, "{ _service { sdl } }");
+    const res = await gql<{ _service: { sdl: string } }>(t.skiff.url, "{ _service { sdl } }");
     expect(res.errors).toBeUndefined();
     const sdl = res.data!._service.sdl;
     expect(sdl).toContain('@key(fields: "id")');
@@ -35,7 +24,7 @@ describe("federation subgraph", () => {
       type Query { invoiceCount: Int! }
     `;
     const result = composeServices([
-      { name: "skiff", typeDefs: parse(sdl), url: `${skiff.url}/graphql` },
+      { name: "skiff", typeDefs: parse(sdl), url: `${t.skiff.url}/graphql` },
       { name: "billing", typeDefs: parse(billing), url: "http://127.0.0.1:1/graphql" },
     ]);
     expect(result.errors ?? []).toEqual([]);
@@ -43,16 +32,16 @@ describe("federation subgraph", () => {
   });
 
   it("resolves Project entities by key, hiding other organizations' projects", async () => {
-    const mine = await createOrg(db.knex);
-    const theirs = await createOrg(db.knex);
-    const [myProject] = await createProjects(db.knex, mine.organizationId, 1);
-    const [theirProject] = await createProjects(db.knex, theirs.organizationId, 1);
+    const mine = await createOrg(t.db.knex);
+    const theirs = await createOrg(t.db.knex);
+    const [myProject] = await createProjects(t.db.knex, mine.organizationId, 1);
+    const [theirProject] = await createProjects(t.db.knex, theirs.organizationId, 1);
     const reps = [
       { __typename: "Project", id: myProject },
       { __typename: "Project", id: theirProject },
     ];
     const res = await gql<{ _entities: Array<{ id: string } | null> }>(
-      skiff.url,
+      t.skiff.url,
       ENTITIES,
       { reps },
       { apiKey: mine.owner.apiKey },
@@ -63,7 +52,7 @@ describe("federation subgraph", () => {
   });
 
   it("requires credentials for _entities", async () => {
-    const res = await gql(skiff.url, ENTITIES, { reps: [{ __typename: "Project", id: "prj_x" }] });
+    const res = await gql(t.skiff.url, ENTITIES, { reps: [{ __typename: "Project", id: "prj_x" }] });
     expect(res.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
   });
 });

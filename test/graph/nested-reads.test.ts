@@ -2,11 +2,9 @@
  * Nested reads without N+1: the same query over trees of 1 and 100 projects (3 environments,
  * 5 applications each, 3 deployments each) runs the same number of SQL statements.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningSkiff } from "../../src/server/start.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { describe, expect, it } from "vitest";
 import { createOrg, createProjects } from "../helpers/seed.ts";
-import { gql, startTestServer } from "../helpers/server.ts";
+import { gql, useTestServer } from "../helpers/server.ts";
 
 const TREE = `query Tree {
   organizations {
@@ -33,28 +31,18 @@ const TREE = `query Tree {
   }
 }`;
 
-let db: TestDatabase;
-let skiff: RunningSkiff;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  skiff = await startTestServer(db.url);
-});
-afterAll(async () => {
-  await skiff?.stop();
-  await db?.drop();
-});
+const t = useTestServer();
 
 /** Runs `query` and counts the SQL statements the server issued meanwhile. */
 async function countStatements(apiKey: string) {
   let statements = 0;
   const onQuery = () => statements++;
-  skiff.services.knex.on("query", onQuery);
+  t.skiff.services.knex.on("query", onQuery);
   try {
-    const res = await gql(skiff.url, TREE, {}, { apiKey });
+    const res = await gql(t.skiff.url, TREE, {}, { apiKey });
     return { res, statements };
   } finally {
-    skiff.services.knex.off("query", onQuery);
+    t.skiff.services.knex.off("query", onQuery);
   }
 }
 
@@ -67,10 +55,10 @@ describe("nested project tree", () => {
       domainsPerApplication: 1,
       variablesPerApplication: 2,
     };
-    const small = await createOrg(db.knex);
-    await createProjects(db.knex, small.organizationId, 1, shape);
-    const large = await createOrg(db.knex);
-    await createProjects(db.knex, large.organizationId, 100, shape);
+    const small = await createOrg(t.db.knex);
+    await createProjects(t.db.knex, small.organizationId, 1, shape);
+    const large = await createOrg(t.db.knex);
+    await createProjects(t.db.knex, large.organizationId, 100, shape);
 
     const one = await countStatements(small.owner.apiKey);
     const hundred = await countStatements(large.owner.apiKey);

@@ -1,8 +1,10 @@
 /**
  * Starts a real Skiff instance on loopback against a test database, and a tiny GraphQL client for it.
  */
+import { afterAll, beforeAll } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { createLogger, type RunningSkiff, type StartOptions, startSkiff } from "../../src/server/start.ts";
+import { createTestDatabase, type TestDatabase } from "./db.ts";
 import { TEST_SECRET } from "./seed.ts";
 
 /** Starts Skiff on 127.0.0.1 (random port) using database `databaseUrl`; `options` can replace the clock or mailer. */
@@ -46,4 +48,27 @@ export async function gql<T = Record<string, unknown>>(
   const res = await fetch(`${url}/graphql`, { method: "POST", headers, body: JSON.stringify({ query, variables }) });
   const body = (await res.json()) as GqlResponse<T>;
   return { ...body, status: res.status };
+}
+
+/** The database and server of one test file, filled in by {@link useTestServer}'s `beforeAll`. */
+export interface TestServer {
+  db: TestDatabase;
+  skiff: RunningSkiff;
+}
+
+/**
+ * Registers `beforeAll`/`afterAll` hooks giving the calling test file its own cloned database and a
+ * running server on loopback (started with extra `env`); read them from the returned object inside tests.
+ */
+export function useTestServer(env: Record<string, string> = {}): TestServer {
+  const t = {} as TestServer;
+  beforeAll(async () => {
+    t.db = await createTestDatabase();
+    t.skiff = await startTestServer(t.db.url, env);
+  });
+  afterAll(async () => {
+    await t.skiff?.stop();
+    await t.db?.drop();
+  });
+  return t;
 }

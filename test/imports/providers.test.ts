@@ -3,23 +3,12 @@
  * and admins only; secrets (registry password, SSH private key) are write-only and stored encrypted; an
  * import can use what was created.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningSkiff } from "../../src/server/start.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { describe, expect, it } from "vitest";
 import { addMember, createOrg } from "../helpers/seed.ts";
-import { gql, startTestServer } from "../helpers/server.ts";
+import { gql, useTestServer } from "../helpers/server.ts";
 import { rest } from "./import-helpers.ts";
 
-let db: TestDatabase;
-let skiff: RunningSkiff;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  skiff = await startTestServer(db.url);
-});
-afterAll(async () => {
-  await skiff?.stop();
-  await db?.drop();
-});
+const t = useTestServer();
 
 const PUBLIC_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHk0ZXN0LWtleS1mb3Itc2tpZmYtdGVzdHMtb25seQ deploy@skiff";
 const PRIVATE_KEY =
@@ -33,15 +22,15 @@ const CREATE = `mutation($gp: CreateGitProviderInput!, $reg: CreateContainerRegi
 
 describe("providers", () => {
   it("lets an admin create a git provider, a registry and an SSH key that an import then uses", async () => {
-    const org = await createOrg(db.knex);
-    const admin = await addMember(db.knex, org.organizationId, "admin");
+    const org = await createOrg(t.db.knex);
+    const admin = await addMember(t.db.knex, org.organizationId, "admin");
     const organizationId = org.organizationId;
     const res = await gql<{
       createGitProvider: { id: string };
       createContainerRegistry: { id: string };
       createSshKey: { id: string; publicKey: string };
     }>(
-      skiff.url,
+      t.skiff.url,
       CREATE,
       {
         gp: { organizationId, type: "github", name: "acme" },
@@ -58,14 +47,17 @@ describe("providers", () => {
     });
     expect(res.data!.createSshKey.publicKey).toBe(PUBLIC_KEY);
 
-    const key = await db.knex("ssh_keys").where({ id: res.data!.createSshKey.id }).first();
+    const key = await t.db.knex("ssh_keys").where({ id: res.data!.createSshKey.id }).first();
     expect(key.privateKeyEncrypted).not.toContain("PRIVATE KEY");
-    expect(skiff.services.secrets.decrypt(key.privateKeyEncrypted)).toBe(PRIVATE_KEY);
-    const registry = await db.knex("container_registries").where({ id: res.data!.createContainerRegistry.id }).first();
-    expect(skiff.services.secrets.decrypt(registry.passwordEncrypted)).toBe("registry-secret");
+    expect(t.skiff.services.secrets.decrypt(key.privateKeyEncrypted)).toBe(PRIVATE_KEY);
+    const registry = await t.db
+      .knex("container_registries")
+      .where({ id: res.data!.createContainerRegistry.id })
+      .first();
+    expect(t.skiff.services.secrets.decrypt(registry.passwordEncrypted)).toBe("registry-secret");
 
     const listed = await gql<{ organization: Record<string, Array<Record<string, unknown>>> }>(
-      skiff.url,
+      t.skiff.url,
       "query($id: ID!) { organization(id: $id) { gitProviders { id } containerRegistries { url username } sshKeys { name publicKey } } }",
       { id: organizationId },
       { apiKey: admin.apiKey },
@@ -77,7 +69,7 @@ describe("providers", () => {
     });
 
     const imported = await rest<{ status: string }>(
-      skiff.url,
+      t.skiff.url,
       "POST",
       "/api/site-import",
       { apiKey: admin.apiKey },
@@ -91,26 +83,26 @@ describe("providers", () => {
   });
 
   it("refuses members (FORBIDDEN), foreign organizations (NOT_FOUND) and malformed keys (BAD_USER_INPUT)", async () => {
-    const org = await createOrg(db.knex);
-    const other = await createOrg(db.knex);
-    const member = await addMember(db.knex, org.organizationId, "member");
+    const org = await createOrg(t.db.knex);
+    const other = await createOrg(t.db.knex);
+    const member = await addMember(t.db.knex, org.organizationId, "member");
     const one = "mutation($i: CreateGitProviderInput!) { createGitProvider(input: $i) { id } }";
     const denied = await gql(
-      skiff.url,
+      t.skiff.url,
       one,
       { i: { organizationId: org.organizationId, type: "gitlab", name: "x" } },
       { apiKey: member.apiKey },
     );
     expect(denied.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
     const foreign = await gql(
-      skiff.url,
+      t.skiff.url,
       one,
       { i: { organizationId: other.organizationId, type: "gitlab", name: "x" } },
       { apiKey: org.owner.apiKey },
     );
     expect(foreign.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
     const bad = await gql(
-      skiff.url,
+      t.skiff.url,
       "mutation($i: CreateSshKeyInput!) { createSshKey(input: $i) { id } }",
       { i: { organizationId: org.organizationId, name: "k", publicKey: "not a key", privateKey: "nope" } },
       { apiKey: org.owner.apiKey },
@@ -119,6 +111,6 @@ describe("providers", () => {
       code: "BAD_USER_INPUT",
       fieldErrors: { publicKey: [expect.any(String)], privateKey: [expect.any(String)] },
     });
-    expect(await db.knex("git_providers").where({ organization_id: org.organizationId })).toEqual([]);
+    expect(await t.db.knex("git_providers").where({ organization_id: org.organizationId })).toEqual([]);
   });
 });

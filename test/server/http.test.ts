@@ -109,6 +109,38 @@ describe("bad input", () => {
     expect(vars.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
   });
 
+  it("answers BAD_USER_INPUT, not a 500, for ids PostgreSQL cannot compare (NUL byte)", async () => {
+    const res = await gql(
+      skiff.url,
+      "query($id: ID!) { project(id: $id) { id } }",
+      { id: "prj_\u0000x" },
+      { apiKey: org.owner.apiKey },
+    );
+    expect(res.status).toBe(200);
+    expect(res.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+  });
+
+  it("rejects operations deeper than SKIFF_MAX_QUERY_DEPTH, on HTTP and WebSocket alike", async () => {
+    let deep = "id";
+    for (let i = 0; i < 8; i++) deep = `project { environments { applications { ${deep} } } }`;
+    const query = `{ application(id: "app_x") { ${deep} } }`;
+    const res = await gql(skiff.url, query, {}, { apiKey: org.owner.apiKey });
+    expect(res.status).toBe(400);
+    expect(res.errors?.[0]?.extensions?.code).toBe("GRAPHQL_VALIDATION_FAILED");
+    expect(res.errors?.[0]?.message).toMatch(/depth/i);
+    const client = createClient({
+      url: `${skiff.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization: `Bearer ${org.owner.apiKey}` },
+    });
+    const errors = await new Promise<unknown>((resolve) => {
+      client.subscribe({ query }, { next: () => {}, error: resolve, complete: () => resolve(null) });
+    });
+    expect(JSON.stringify(errors)).toMatch(/depth/i);
+    await client.dispose();
+  });
+
   it("masks unexpected failures as INTERNAL_SERVER_ERROR without internals", async () => {
     // A database failure inside a resolver: the loader's query fails once the table is gone.
     await db.knex.raw("alter table plans rename to plans_gone");

@@ -4,7 +4,7 @@
  */
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
-import { groupByKeys, orderByKeys } from "../../db/loader-utils.ts";
+import { groupByKeys, orderByKeys, withVisibleParent } from "../../db/loader-utils.ts";
 import type { SecretBox } from "../../db/secrets.ts";
 import { type AccessScope, canSeeApplication, canSeeProject } from "../access/access-scope.ts";
 import { Database } from "../databases/database.model.ts";
@@ -51,13 +51,8 @@ export function createApplicationLoaders(knex: Knex, scope: AccessScope, secrets
 
   const domainById = new DataLoader<string, Domain | null>(async (ids) => {
     const rows = await Domain.query(knex).whereIn("id", ids as string[]);
-    const apps = await applicationById.loadMany(rows.map((d) => d.applicationId));
-    const seen = new Set(apps.flatMap((a) => (a && !(a instanceof Error) ? [a.id] : [])));
-    return orderByKeys(
-      ids,
-      rows.filter((d) => seen.has(d.applicationId)),
-      (d) => d.id,
-    );
+    const visibleRows = await withVisibleParent(rows, (d) => d.applicationId, applicationById);
+    return orderByKeys(ids, visibleRows, (d) => d.id);
   });
 
   const envVarsByApplication = new DataLoader<string, EnvVarValue[]>(async (appIds) => {

@@ -4,7 +4,7 @@
  */
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
-import { groupByKeys, jsonKey, orderByKeys } from "../../db/loader-utils.ts";
+import { groupByKeys, jsonKey, orderByKeys, withVisibleParent } from "../../db/loader-utils.ts";
 import type { Application } from "../applications/application.model.ts";
 import { Deployment } from "./deployment.model.ts";
 
@@ -43,13 +43,8 @@ export function createDeploymentLoaders(knex: Knex, applicationById: DataLoader<
 
   const deploymentById = new DataLoader<string, Deployment | null>(async (ids) => {
     const rows = await Deployment.query(knex).whereIn("id", ids as string[]);
-    const apps = await applicationById.loadMany(rows.map((d) => d.applicationId));
-    const seen = new Set(apps.flatMap((a) => (a && !(a instanceof Error) ? [a.id] : [])));
-    return orderByKeys(
-      ids,
-      rows.filter((d) => seen.has(d.applicationId)),
-      (d) => d.id,
-    );
+    const visibleRows = await withVisibleParent(rows, (d) => d.applicationId, applicationById);
+    return orderByKeys(ids, visibleRows, (d) => d.id);
   });
 
   return { deploymentsByApplication, deploymentById };
