@@ -20,10 +20,10 @@ export class AppError extends GraphQLError {
   }
 }
 
-/** No valid credentials (HTTP 401). */
+/** No valid credentials. On /graphql the response status is 401 (Apollo reads and strips `extensions.http`). */
 export class UnauthenticatedError extends AppError {
   constructor(message = "Authentication required: send a session cookie or an API key") {
-    super("UNAUTHENTICATED", message);
+    super("UNAUTHENTICATED", message, { http: { status: 401 } });
   }
 }
 

@@ -63,7 +63,7 @@ describe("account API keys", () => {
     const res = await gql(t.skiff.url, DELETE, { id: created.apiKey.id }, { apiKey: created.secret });
     expect(res.data).toEqual({ deleteApiKey: created.apiKey.id });
     const after = await gql(t.skiff.url, "{ viewer { role } }", {}, { apiKey: created.secret });
-    expect(after.status).toBe(200);
+    expect(after.status).toBe(401);
     expect(code(after)).toBe("UNAUTHENTICATED");
     const rest = await fetch(`${t.skiff.url}/api/site-import`, { headers: { "x-api-key": created.secret } });
     expect(rest.status).toBe(401);

@@ -53,6 +53,7 @@ describe("credentials", () => {
   it("answers UNAUTHENTICATED without or with a wrong key", async () => {
     for (const apiKey of [undefined, "skiff_not-a-real-key"]) {
       const res = await gql(skiff.url, VIEWER, {}, { apiKey });
+      expect(res.status).toBe(401);
       expect(res.data).toBeNull();
       expect(res.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
     }
