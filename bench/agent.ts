@@ -1,44 +1,18 @@
 /**
  * Benchmark of GET /api/agent/projects (`npm run bench:agent`): seeds an organization with 50 projects
- * (2 environments × 2 applications each) on a scratch database — on DATABASE_URL's server when set, otherwise
- * on an embedded PostgreSQL under .data/bench — starts Skiff on loopback with the per-token rate limit raised
- * (SKIFF_AGENT_RATE_LIMIT), then drives it with autocannon at 50 concurrent connections and prints p50/p99
+ * (2 environments × 2 applications each) on a scratch database, starts Skiff in its own process
+ * (bench/harness.ts) with the per-token rate limit raised (SKIFF_AGENT_RATE_LIMIT), then drives it with autocannon at 50 concurrent connections and prints p50/p99
  * latency (ms) and requests per second. The scratch database is dropped afterwards.
  * Options (environment): BENCH_DURATION seconds (default 10), BENCH_CONNECTIONS (default 50).
  */
-import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
-import pg from "pg";
-import { loadConfig } from "../src/config.ts";
-import { ensureDatabase } from "../src/db/connect.ts";
-import { startEmbeddedPostgres } from "../src/db/embedded.ts";
 import { createKnex, migrateLatest } from "../src/db/knex.ts";
-import { createLogger, startSkiff } from "../src/server/start.ts";
 import { createAgentTokenFor, createOrg, createProjects, TEST_SECRET } from "../test/helpers/seed.ts";
+import { scratchDatabase, startServerProcess } from "./harness.ts";
 
 const PROJECTS = 50;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-
-/** A scratch database on the chosen server and how to remove it. */
-async function scratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const embedded = process.env.DATABASE_URL
-    ? null
-    : await startEmbeddedPostgres(".data/bench", Number(process.env.SKIFF_BENCH_PG_PORT ?? 54331));
-  const adminUrl = embedded?.url ?? process.env.DATABASE_URL!;
-  const name = `skiff_bench_${process.pid}_${randomBytes(3).toString("hex")}`;
-  const url = await ensureDatabase(adminUrl, name);
-  return {
-    url,
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
-      await client.end();
-      await embedded?.stop();
-    },
-  };
-}
 
 async function main(): Promise<void> {
   const db = await scratchDatabase();
@@ -50,17 +24,8 @@ async function main(): Promise<void> {
     const token = await createAgentTokenFor(knex, org.organizationId, org.owner);
     await knex.destroy();
 
-    const config = loadConfig({
-      DATABASE_URL: db.url,
-      HOST: "127.0.0.1",
-      PORT: "0",
-      SKIFF_SECRET: TEST_SECRET,
-      LOG_LEVEL: "silent",
-      SKIFF_BOOTSTRAP: "false",
-      // The spec's 120/minute would turn the benchmark into a benchmark of 401s.
-      SKIFF_AGENT_RATE_LIMIT: "1000000000",
-    });
-    const skiff = await startSkiff(config, createLogger(config));
+    // The spec's 120/minute would turn the benchmark into a benchmark of 401s.
+    const skiff = await startServerProcess(db.url, { SKIFF_AGENT_RATE_LIMIT: "1000000000" }, TEST_SECRET);
     try {
       const url = `${skiff.url}/api/agent/projects`;
       const probe = await fetch(url, { headers: { "x-api-key": token } });
@@ -80,7 +45,7 @@ async function main(): Promise<void> {
         projects: PROJECTS,
         connections: CONNECTIONS,
         durationSeconds: DURATION,
-        database: process.env.DATABASE_URL ? "DATABASE_URL server" : "embedded",
+        database: db.label,
         latencyP50Ms: result.latency.p50,
         latencyP99Ms: result.latency.p99,
         requestsPerSecond: result.requests.average,

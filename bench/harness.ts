@@ -1,0 +1,108 @@
+/**
+ * Shared benchmark plumbing: a scratch database (on DATABASE_URL's server, else an embedded PostgreSQL
+ * under .data/bench) and a Skiff server in its own process (`node src/main.ts`, as `npm start` runs it),
+ * so that the load generator never shares the server's event loop.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
+import pg from "pg";
+import { ensureDatabase, withDatabase } from "../src/db/connect.ts";
+import { startEmbeddedPostgres } from "../src/db/embedded.ts";
+
+/** A migrated-on-start scratch database and how to remove it. */
+export interface ScratchDatabase {
+  url: string;
+  /** "DATABASE_URL server" or "embedded PostgreSQL", for the printed figures. */
+  label: string;
+  drop(): Promise<void>;
+}
+
+/** Creates `skiff_bench_<pid>_<random>` on the chosen server. */
+export async function scratchDatabase(): Promise<ScratchDatabase> {
+  const embedded = process.env.DATABASE_URL
+    ? null
+    : await startEmbeddedPostgres(".data/bench", Number(process.env.SKIFF_BENCH_PG_PORT ?? 54331));
+  const adminUrl = embedded?.url ?? withDatabase(process.env.DATABASE_URL!, "postgres");
+  const name = `skiff_bench_${process.pid}_${randomBytes(3).toString("hex")}`;
+  const url = await ensureDatabase(adminUrl, name);
+  return {
+    url,
+    label: embedded ? "embedded PostgreSQL" : "DATABASE_URL server",
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
+      await client.end();
+      await embedded?.stop();
+    },
+  };
+}
+
+/** A TCP port free on loopback right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on("error", reject);
+  });
+}
+
+/** A Skiff server process listening on `url`. */
+export interface BenchServer {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node src/main.ts` on `databaseUrl` (migrating it), with extra `env`, and waits for /readyz.
+ * BENCH_CPU_PROF_DIR writes a V8 CPU profile of the server there.
+ * @throws Error when the server is not ready within 60 s.
+ */
+export async function startServerProcess(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  secret = randomBytes(32).toString("hex"),
+): Promise<BenchServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const profile = process.env.BENCH_CPU_PROF_DIR;
+  const child = spawn(
+    process.execPath,
+    [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), "src/main.ts"],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        SKIFF_SECRET: secret,
+        LOG_LEVEL: "silent",
+        SKIFF_BOOTSTRAP: "false",
+        ...env,
+      },
+      stdio: ["ignore", "inherit", "inherit"],
+    },
+  );
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const stop = async () => {
+    child.kill("SIGTERM");
+    await exited;
+  };
+  for (let i = 0; ; i++) {
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) break;
+    if (i > 600) {
+      await stop();
+      throw new Error("the server did not become ready");
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, process: child, stop };
+}
