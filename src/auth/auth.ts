@@ -38,10 +38,13 @@ export const API_KEY_NAME_LENGTH = { min: 1, max: 64 } as const;
 /**
  * better-auth HTTP paths (under /api/auth) answered 404 because Skiff implements the action itself, once, with
  * the spec's rules (GraphQL mutations of the organizations, team and api-keys modules). Server-side `auth.api`
- * calls are unaffected. Kept: `/organization/set-active` and `/organization/list` (session switching),
- * `/api-key/create` (the same plugin code GraphQL's `createApiKey` calls), sign-in, sign-up, two-factor.
+ * calls are unaffected (GraphQL `createApiKey` runs the api-key plugin server-side). Kept: sign-up, sign-in,
+ * sign-out, sessions, e-mail verification, OAuth and two-factor.
  */
 export const DISABLED_AUTH_PATHS = [
+  "/organization/set-active",
+  "/organization/list",
+  "/api-key/create",
   "/organization/create",
   "/organization/update",
   "/organization/delete",

@@ -72,11 +72,11 @@ describe("create, list and switch", () => {
     const row = await t.db.knex("api_keys").where({ id: key.data!.createApiKey.apiKey.id }).first();
     expect(row.organizationId).toBe(b);
 
-    // better-auth's own switch writes the same column.
+    // Switching has one implementation: better-auth's own endpoint is switched off.
     const res = await postAuth(t.skiff.url, "/organization/set-active", { organizationId: a }, cookie);
-    expect(res.status).toBe(200);
-    const back = await gql<{ viewer: { activeOrganization: { id: string } } }>(t.skiff.url, VIEWER, {}, { cookie });
-    expect(back.data!.viewer.activeOrganization.id).toBe(a);
+    expect(res.status).toBe(404);
+    const still = await gql<{ viewer: { activeOrganization: { id: string } } }>(t.skiff.url, VIEWER, {}, { cookie });
+    expect(still.data!.viewer.activeOrganization.id).toBe(b);
   });
 
   it("refuses a taken or malformed slug, an empty name, API keys, and switching to a foreign organization", async () => {

@@ -235,12 +235,15 @@ describe("resolveCaller", () => {
     expect(session.id).toMatch(/^ses_/);
   });
 
-  it("binds an HTTP-created key to the active organization, ignoring a body organizationId; deleting it → null", async () => {
-    // Deletion is GraphQL's deleteApiKey (test/access); better-auth's own /api-key/delete is switched off.
+  it("binds a session-created key to the session's active organization; deleting it → null", async () => {
+    // Creation and deletion are GraphQL's createApiKey/deleteApiKey (test/access), which call the plugin server-side
+    // with the session's headers, as here; better-auth's own /api-key/* HTTP paths are switched off.
     const cookie = await signIn(first.email, first.password);
-    const created = await post("/api-key/create", { name: "ci", organizationId: "org_other" }, cookie);
-    expect(created.status).toBe(200);
-    const { id, key } = (await created.json()) as { id: string; key: string };
+    expect((await post("/api-key/create", { name: "ci" }, cookie)).status).toBe(404);
+    const { id, key } = await auth.api.createApiKey({
+      headers: new Headers({ cookie }),
+      body: { name: "ci" },
+    });
     expect(await knex("api_keys").where({ id }).first()).toMatchObject({ organizationId: first.organizationId });
     expect(await resolveCaller(auth, knex, new Headers({ "x-api-key": key }))).toMatchObject({ apiKeyId: id });
 

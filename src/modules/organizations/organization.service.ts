@@ -86,8 +86,8 @@ export async function renameOrganization(ctx: Context, id: string, rawName: stri
 }
 
 /**
- * `setActiveOrganization`: the session then acts on `id` (better-auth's `sessions.active_organization_id`, also
- * what POST /api/auth/organization/set-active writes). For an API key only its own organization is visible, so
+ * `setActiveOrganization`: the session then acts on `id` (better-auth's `sessions.active_organization_id`; this
+ * is the only way to switch). For an API key only its own organization is visible, so
  * any other id answers NOT_FOUND and its own id changes nothing.
  * @returns the principal, now acting on `id` (the GraphQL `Viewer`).
  * @throws NotFoundError when the caller is not a member of `id`.
