@@ -6,10 +6,10 @@
  * so this companion plugin
  * - adds the `organizationId` field (column `api_keys.organization_id`) to the plugin's `apikey` model;
  * - before `/api-key/create`, resolves the organization and checks the creator is a member of it:
- *   calls carrying a session (GraphQL `createApiKey` passes the caller's session headers; the HTTP path itself
- *   is switched off, see DISABLED_AUTH_PATHS) get the session's active organization (or, when none is set,
- *   the first membership); trusted server-side calls may name it with `body.organizationId` (and
- *   `body.userId` when there is no session);
+ *   trusted server-side calls name it with `body.organizationId` (and `body.userId` when there is no session) —
+ *   GraphQL `createApiKey` passes the caller's active organization this way; a call with only a session gets
+ *   the session's active organization (or, when none is set, the first membership). The HTTP path
+ *   `/api/auth/api-key/create` itself is switched off (DISABLED_AUTH_PATHS);
  * - fills the column in the same INSERT the api-key plugin issues, through the field's input transform,
  *   which reads the checked value from better-auth's current endpoint context.
  * A key can therefore never be stored without its organization (the column is also NOT NULL).
