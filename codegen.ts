@@ -47,7 +47,7 @@ const config: CodegenConfig = {
           Viewer: "../modules/organizations/viewer.ts#ViewerModel",
           SiteImport: "../modules/imports/site-import.model.ts#SiteImport",
           SiteImportResult: "../modules/imports/site-import.service.ts#ImportOutcome",
-          SiteImportPage: "../modules/imports/site-import.service.ts#SiteImportPage",
+          SiteImportConnection: "../modules/imports/site-import.service.ts#SiteImportConnection",
           SiteImportPreview: "../modules/imports/site-import.service.ts#ImportPreview",
           SiteImportDeletion: "../modules/imports/site-import.service.ts#SiteImportDeletion",
           SiteImportUpdate: "../modules/imports/site-import.events.ts#SiteImportEvent",

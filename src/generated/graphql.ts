@@ -27,7 +27,7 @@ import type { ViewerModel as ViewerModelModel } from "../modules/organizations/v
 import type { SiteImport as SiteImportModel } from "../modules/imports/site-import.model.ts";
 import type {
   ImportOutcome as ImportOutcomeModel,
-  SiteImportPage as SiteImportPageModel,
+  SiteImportConnection as SiteImportConnectionModel,
   ImportPreview as ImportPreviewModel,
   SiteImportDeletion as SiteImportDeletionModel,
 } from "../modules/imports/site-import.service.ts";
@@ -907,10 +907,11 @@ export type Query = {
   /** One import record. `NOT_FOUND` when unknown, in another organization, or not granted. */
   siteImport?: Maybe<SiteImport>;
   /**
-   * Import records of the caller's active organization, newest first. `limit`: 1 to 100 (default 50);
-   * `offset`: 0 or more (default 0); otherwise `BAD_USER_INPUT` with `fieldErrors`.
+   * Import records of the caller's active organization, newest first. `first`: 1 to 100 (default 50; the REST
+   * `limit`); `after`: an `endCursor` from a previous page; `offset`: records to skip after the cursor (0 or more,
+   * default 0; the REST `offset`). Out of range: `BAD_USER_INPUT` with `fieldErrors`.
    */
-  siteImports: SiteImportPage;
+  siteImports: SiteImportConnection;
   /** The authenticated caller. */
   viewer: Viewer;
 };
@@ -1009,7 +1010,8 @@ export type QuerySiteImportArgs = {
  * (masked; the log has the details under `extensions.requestId`).
  */
 export type QuerySiteImportsArgs = {
-  limit?: InputMaybe<Scalars["Int"]["input"]>;
+  after?: InputMaybe<Scalars["String"]["input"]>;
+  first?: InputMaybe<Scalars["Int"]["input"]>;
   offset?: InputMaybe<Scalars["Int"]["input"]>;
 };
 
@@ -1092,6 +1094,15 @@ export type SiteImport = {
   updatedAt: Scalars["DateTime"]["output"];
 };
 
+/** One page of import records, newest first. */
+export type SiteImportConnection = {
+  __typename?: "SiteImportConnection";
+  edges: Array<SiteImportEdge>;
+  pageInfo: PageInfo;
+  /** Records visible to the caller in its active organization, across all pages. */
+  totalCount: Scalars["Int"]["output"];
+};
+
 /** Database to create with the imported site. All fields are required when `database` is given. */
 export type SiteImportDatabaseInput = {
   /** Database name: 1 to 63 characters, letters, digits, `_` and `-`. */
@@ -1113,6 +1124,13 @@ export type SiteImportDeletion = {
   id: Scalars["ID"]["output"];
   /** True when `rollbackResources` was set. */
   rolledBack: Scalars["Boolean"]["output"];
+};
+
+/** An import record and its cursor. */
+export type SiteImportEdge = {
+  __typename?: "SiteImportEdge";
+  cursor: Scalars["String"]["output"];
+  node: SiteImport;
 };
 
 /**
@@ -1138,21 +1156,6 @@ export type SiteImportInput = {
   port?: InputMaybe<Scalars["Int"]["input"]>;
   /** Where the application comes from. */
   source: SiteImportSourceInput;
-};
-
-/** One page of import records, newest first. */
-export type SiteImportPage = {
-  __typename?: "SiteImportPage";
-  /** True when records follow this page. */
-  hasMore: Scalars["Boolean"]["output"];
-  /** The records of this page, newest first. */
-  items: Array<SiteImport>;
-  /** Page size used (1 to 100). */
-  limit: Scalars["Int"]["output"];
-  /** Records skipped before this page. */
-  offset: Scalars["Int"]["output"];
-  /** Records visible to the caller in its active organization, across all pages. */
-  totalCount: Scalars["Int"]["output"];
 };
 
 /**
@@ -1542,10 +1545,11 @@ export type ResolversTypes = {
   Role: Role;
   SignUpWithInvitationInput: SignUpWithInvitationInput;
   SiteImport: ResolverTypeWrapper<SiteImportModel>;
+  SiteImportConnection: ResolverTypeWrapper<SiteImportConnectionModel>;
   SiteImportDatabaseInput: SiteImportDatabaseInput;
   SiteImportDeletion: ResolverTypeWrapper<SiteImportDeletionModel>;
+  SiteImportEdge: ResolverTypeWrapper<Omit<SiteImportEdge, "node"> & { node: ResolversTypes["SiteImport"] }>;
   SiteImportInput: SiteImportInput;
-  SiteImportPage: ResolverTypeWrapper<SiteImportPageModel>;
   SiteImportPreview: ResolverTypeWrapper<ImportPreviewModel>;
   SiteImportPreviewApplication: ResolverTypeWrapper<SiteImportPreviewApplication>;
   SiteImportPreviewDatabase: ResolverTypeWrapper<SiteImportPreviewDatabase>;
@@ -1613,10 +1617,11 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   SignUpWithInvitationInput: SignUpWithInvitationInput;
   SiteImport: SiteImportModel;
+  SiteImportConnection: SiteImportConnectionModel;
   SiteImportDatabaseInput: SiteImportDatabaseInput;
   SiteImportDeletion: SiteImportDeletionModel;
+  SiteImportEdge: Omit<SiteImportEdge, "node"> & { node: ResolversParentTypes["SiteImport"] };
   SiteImportInput: SiteImportInput;
-  SiteImportPage: SiteImportPageModel;
   SiteImportPreview: ImportPreviewModel;
   SiteImportPreviewApplication: SiteImportPreviewApplication;
   SiteImportPreviewDatabase: SiteImportPreviewDatabase;
@@ -2214,10 +2219,10 @@ export type QueryResolvers<
     RequireFields<QuerySiteImportArgs, "id">
   >;
   siteImports?: Resolver<
-    ResolversTypes["SiteImportPage"],
+    ResolversTypes["SiteImportConnection"],
     ParentType,
     ContextType,
-    RequireFields<QuerySiteImportsArgs, "limit" | "offset">
+    RequireFields<QuerySiteImportsArgs, "first" | "offset">
   >;
   viewer?: Resolver<ResolversTypes["Viewer"], ParentType, ContextType>;
 };
@@ -2258,6 +2263,15 @@ export type SiteImportResolvers<
   updatedAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
 };
 
+export type SiteImportConnectionResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["SiteImportConnection"] = ResolversParentTypes["SiteImportConnection"],
+> = {
+  edges?: Resolver<Array<ResolversTypes["SiteImportEdge"]>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes["PageInfo"], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+};
+
 export type SiteImportDeletionResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["SiteImportDeletion"] = ResolversParentTypes["SiteImportDeletion"],
@@ -2267,15 +2281,12 @@ export type SiteImportDeletionResolvers<
   rolledBack?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
 };
 
-export type SiteImportPageResolvers<
+export type SiteImportEdgeResolvers<
   ContextType = Context,
-  ParentType extends ResolversParentTypes["SiteImportPage"] = ResolversParentTypes["SiteImportPage"],
+  ParentType extends ResolversParentTypes["SiteImportEdge"] = ResolversParentTypes["SiteImportEdge"],
 > = {
-  hasMore?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
-  items?: Resolver<Array<ResolversTypes["SiteImport"]>, ParentType, ContextType>;
-  limit?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
-  offset?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
-  totalCount?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  cursor?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes["SiteImport"], ParentType, ContextType>;
 };
 
 export type SiteImportPreviewResolvers<
@@ -2447,8 +2458,9 @@ export type Resolvers<ContextType = Context> = {
   ProjectEdge?: ProjectEdgeResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   SiteImport?: SiteImportResolvers<ContextType>;
+  SiteImportConnection?: SiteImportConnectionResolvers<ContextType>;
   SiteImportDeletion?: SiteImportDeletionResolvers<ContextType>;
-  SiteImportPage?: SiteImportPageResolvers<ContextType>;
+  SiteImportEdge?: SiteImportEdgeResolvers<ContextType>;
   SiteImportPreview?: SiteImportPreviewResolvers<ContextType>;
   SiteImportPreviewApplication?: SiteImportPreviewApplicationResolvers<ContextType>;
   SiteImportPreviewDatabase?: SiteImportPreviewDatabaseResolvers<ContextType>;

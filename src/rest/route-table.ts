@@ -35,8 +35,8 @@ export interface RestRoute {
   operation: string;
   /** Builds the operation's variables; may throw BadUserInputError (answered by `error`). */
   variables(req: RestRequest): Record<string, unknown>;
-  /** Shapes a successful result (`data` present, no errors). */
-  respond(data: Record<string, unknown>): RestResponse;
+  /** Shapes a successful result (`data` present, no errors); `variables` are the ones the operation ran with. */
+  respond(data: Record<string, unknown>, variables: Record<string, unknown>): RestResponse;
   /** Shapes a failure: the first GraphQL error, its code, and the status mapped from that code. */
   error(error: RestError, status: number): RestResponse;
   /**

@@ -68,7 +68,7 @@ export function registerRestRoutes(
         );
         if (error) return fail(route, error);
       }
-      return route.respond((data ?? {}) as Record<string, unknown>);
+      return route.respond((data ?? {}) as Record<string, unknown>, variables);
     });
   }
   if (publicOnly) {

@@ -92,19 +92,25 @@ describe("list and get", () => {
     const failedRecord = all.body[0]!;
     expect(failedRecord).toMatchObject({ status: "failed", errorStep: "project_creation", projectId: null });
 
-    const gqlPage = await gql<{ siteImports: { totalCount: number; hasMore: boolean; items: Array<{ id: string }> } }>(
-      skiff.url,
-      "{ siteImports(limit: 2) { totalCount hasMore limit offset items { id } } }",
-      {},
-      { apiKey: org.owner.apiKey },
-    );
-    expect(gqlPage.data!.siteImports).toEqual({
+    type Page = {
+      siteImports: {
+        totalCount: number;
+        pageInfo: { hasNextPage: boolean; endCursor: string };
+        edges: Array<{ node: { id: string } }>;
+      };
+    };
+    const PAGE =
+      "query($after: String) { siteImports(first: 2, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { node { id } } } }";
+    const gqlPage = await gql<Page>(skiff.url, PAGE, {}, { apiKey: org.owner.apiKey });
+    expect(gqlPage.data!.siteImports).toMatchObject({
       totalCount: 3,
-      hasMore: true,
-      limit: 2,
-      offset: 0,
-      items: [{ id: failed.importId }, { id: second.importId }],
+      pageInfo: { hasNextPage: true },
+      edges: [{ node: { id: failed.importId } }, { node: { id: second.importId } }],
     });
+    const after = gqlPage.data!.siteImports.pageInfo.endCursor;
+    const next = await gql<Page>(skiff.url, PAGE, { after }, { apiKey: org.owner.apiKey });
+    expect(next.data!.siteImports.pageInfo.hasNextPage).toBe(false);
+    expect(next.data!.siteImports.edges).toHaveLength(1);
   });
 
   it("answers another organization's record exactly like a missing one (REST 404, GraphQL NOT_FOUND)", async () => {
@@ -351,9 +357,9 @@ describe("reads", () => {
   });
 
   it("lists records with their resources in the same number of SQL statements for 1 and 20 imports", async () => {
-    const LIST = `{ siteImports(limit: 100) { totalCount items { id inputConfig databaseType organization { name }
+    const LIST = `{ siteImports(first: 100) { totalCount edges { node { id inputConfig databaseType organization { name }
       project { name environments { name } } application { appName domains { host } } database { serviceHost }
-      domain { host } deployment { status } } } }`;
+      domain { host } deployment { status } } } } }`;
     const count = async (apiKey: string) => {
       let statements = 0;
       const onQuery = () => statements++;

@@ -147,10 +147,10 @@ describe("invalid import requests", () => {
       expect(res.status, query).toBe(400);
       expect(Object.keys(res.body.details.fieldErrors)).toEqual([query.split("=")[0]]);
     }
-    const gqlRes = await gql(skiff.url, "{ siteImports(limit: 500) { totalCount } }", {}, { apiKey: org.owner.apiKey });
+    const gqlRes = await gql(skiff.url, "{ siteImports(first: 500) { totalCount } }", {}, { apiKey: org.owner.apiKey });
     expect(gqlRes.errors?.[0]?.extensions).toMatchObject({
       code: "BAD_USER_INPUT",
-      fieldErrors: { limit: [expect.any(String)] },
+      fieldErrors: { first: [expect.any(String)] },
     });
   });
 

@@ -23,9 +23,9 @@ export const OPERATIONS = {
   import: `mutation ImportSite($input: SiteImportInput!) { importSite(input: $input) { ${RESULT} } }`,
   preview: `query PreviewSiteImport($input: SiteImportInput!) { previewSiteImport(input: $input) { ${PREVIEW} } }`,
   list: `query ListSiteImports($limit: Int, $offset: Int) {
-    siteImports(limit: $limit, offset: $offset) { items { ${RECORD} } limit offset hasMore totalCount } }`,
+    siteImports(first: $limit, offset: $offset) { edges { node { ${RECORD} } } pageInfo { hasNextPage } totalCount } }`,
   records: `query ListSiteImportRecords($limit: Int, $offset: Int) {
-    siteImports(limit: $limit, offset: $offset) { items { ${RECORD} } } }`,
+    siteImports(first: $limit, offset: $offset) { edges { node { ${RECORD} } } } }`,
   get: `query GetSiteImport($id: ID!) { siteImport(id: $id) { ${RECORD} } }`,
   retry: `mutation RetrySiteImport($id: ID!) { retrySiteImport(id: $id) { ${RESULT} } }`,
   delete: `mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean) {

@@ -42,9 +42,6 @@ export const siteImportResolvers: Resolvers = {
     errorStep: ({ record }) => record.errorStep,
     siteImport: ({ record }) => record,
   },
-  SiteImportPage: {
-    totalCount: (page) => page.totalCount(),
-  },
   SiteImportUpdate: {
     siteImport: (event) => event.record,
   },

@@ -70,6 +70,23 @@ function procedureError(error: RestError, status: number): RestResponse {
   };
 }
 
+/** The records of a `siteImports` connection. */
+function nodesOf(connection: unknown): unknown[] {
+  return (connection as { edges: Array<{ node: unknown }> }).edges.map((e) => e.node);
+}
+
+/** `siteImport.list` body: `{ items, totalCount, limit, offset, hasMore }` (limit/offset echo the validated input). */
+function listPage(data: Data, variables: Data): Data {
+  const page = data.siteImports as { pageInfo: { hasNextPage: boolean }; totalCount: number };
+  return {
+    items: nodesOf(page),
+    totalCount: page.totalCount,
+    limit: variables.limit,
+    offset: variables.offset,
+    hasMore: page.pageInfo.hasNextPage,
+  };
+}
+
 /** A documented (published) row. */
 function documented(
   method: RestRoute["method"],
@@ -86,7 +103,7 @@ function procedure(
   name: Exclude<keyof typeof OPERATIONS, "records">,
   kind: "query" | "mutation",
   variables: (input: unknown) => Data,
-  pick: (data: Data) => unknown,
+  pick: (data: Data, variables: Data) => unknown,
 ): RestRoute[] {
   const methods: Array<"GET" | "POST"> = kind === "query" ? ["GET", "POST"] : ["POST"];
   return methods.map((method) => ({
@@ -96,7 +113,7 @@ function procedure(
     published: false,
     operation: OPERATIONS[name],
     variables: (req) => variables(procedureInput(req, method)),
-    respond: (data) => ({ status: 200, body: { result: { data: pick(data) } } }),
+    respond: (data, vars) => ({ status: 200, body: { result: { data: pick(data, vars) } } }),
     error: procedureError,
   }));
 }
@@ -125,7 +142,7 @@ export const siteImportRoutes: readonly RestRoute[] = [
     "/api/site-import",
     OPERATIONS.records,
     (req) => listVariables(listQuery(req)),
-    (data) => ({ status: 200, body: (data.siteImports as Data).items }),
+    (data) => ({ status: 200, body: nodesOf(data.siteImports) }),
   ),
   documented(
     "GET",
@@ -136,7 +153,7 @@ export const siteImportRoutes: readonly RestRoute[] = [
   ),
   ...procedure("import", "mutation", importVariables, (data) => data.importSite),
   ...procedure("preview", "query", importVariables, (data) => data.previewSiteImport),
-  ...procedure("list", "query", listVariables, (data) => data.siteImports),
+  ...procedure("list", "query", listVariables, listPage),
   ...procedure("get", "query", idVariables, (data) => data.siteImport),
   ...procedure("retry", "mutation", idVariables, (data) => data.retrySiteImport),
   ...procedure("delete", "mutation", deleteVariables, (data) => data.deleteSiteImport),

@@ -175,6 +175,12 @@ export const listArgsSchema = z.object({
   offset: intArg(0, 2_147_483_647, 0),
 });
 
+/** GraphQL `siteImports` arguments: the same rules, with the Relay name `first` for the page size. */
+export const connectionArgsSchema = z.object({
+  first: intArg(1, 100, 50),
+  offset: intArg(0, 2_147_483_647, 0),
+});
+
 /** Validated list arguments. */
 export type ListArgs = z.output<typeof listArgsSchema>;
 

@@ -6,6 +6,7 @@
  */
 import type { Context } from "../../server/context.ts";
 import { ConflictError, NotFoundError } from "../../server/errors.ts";
+import { type ConnectionModel, decodeCursor, toConnection } from "../../server/pagination.ts";
 import { parseInput } from "../../server/validate.ts";
 import type { OrgAccess } from "../access/access-scope.ts";
 import { assertAllowed } from "../access/policy.ts";
@@ -16,7 +17,7 @@ import { sealInput, storedInput } from "./site-import.input.ts";
 import { visibleImports } from "./site-import.loaders.ts";
 import { RETRYABLE_STATUSES, SiteImport, STALE_PENDING_MINUTES } from "./site-import.model.ts";
 import { runImport } from "./site-import.run.ts";
-import { listArgsSchema, parseSiteImportRequest, type SiteImportRequest } from "./site-import.schema.ts";
+import { connectionArgsSchema, parseSiteImportRequest, type SiteImportRequest } from "./site-import.schema.ts";
 
 /** What the service needs of a request context. */
 export type ImportContext = Pick<Context, "services" | "scope" | "principal" | "loaders">;
@@ -40,15 +41,8 @@ export interface ImportPreview {
   errors: string[];
 }
 
-/** One page of import records, newest first (GraphQL `SiteImportPage`). */
-export interface SiteImportPage {
-  items: SiteImport[];
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-  /** Number of records visible to the caller across all pages; counted only when asked for. */
-  totalCount: () => Promise<number>;
-}
+/** One page of import records, newest first (GraphQL `SiteImportConnection`). */
+export type SiteImportConnection = ConnectionModel<SiteImport>;
 
 /** Result of {@link deleteSiteImport}. */
 export interface SiteImportDeletion {
@@ -139,31 +133,34 @@ export async function previewSiteImport(ctx: ImportContext, raw: unknown): Promi
 }
 
 /**
- * Import records of the caller's active organization visible to it, newest first (spec rule 7: `limit` 1 to
- * 100, default 50; `offset` ≥ 0, default 0). No active organization: an empty page.
- * @throws BadUserInputError when `limit` or `offset` is out of range.
+ * Import records of the caller's active organization visible to it, newest first (spec rule 7: page size 1 to
+ * 100, default 50; `offset` ≥ 0, default 0, applied after the `after` cursor). No active organization: an
+ * empty page.
+ * @throws BadUserInputError when `first` or `offset` is out of range, or `after` is not a cursor.
  */
 export async function listSiteImports(
   ctx: ImportContext,
-  raw: { limit?: unknown; offset?: unknown },
-): Promise<SiteImportPage> {
-  const { limit, offset } = parseInput(listArgsSchema, raw, "Invalid list arguments");
+  raw: { first?: unknown; after?: string | null; offset?: unknown },
+): Promise<SiteImportConnection> {
+  const { first, offset } = parseInput(
+    connectionArgsSchema,
+    { first: raw.first, offset: raw.offset },
+    "Invalid list arguments",
+  );
+  const afterId = raw.after ? decodeCursor(raw.after) : null;
   const organizationId = ctx.principal?.organizationId;
   const access = organizationId ? await ctx.scope.forOrg(organizationId) : null;
-  if (!access) return { items: [], limit, offset, hasMore: false, totalCount: async () => 0 };
+  if (!access) return toConnection([], false, async () => 0);
   const { knex } = ctx.services;
-  const rows = await visibleImports(SiteImport.query(knex), access)
+  const query = visibleImports(SiteImport.query(knex), access);
+  if (afterId) query.where("id", "<", afterId);
+  const rows = await query
     .orderBy("id", "desc")
-    .limit(limit + 1)
+    .limit(first + 1)
     .offset(offset);
-  for (const row of rows.slice(0, limit)) ctx.loaders.siteImportById.prime(row.id, row);
-  return {
-    items: rows.slice(0, limit),
-    limit,
-    offset,
-    hasMore: rows.length > limit,
-    totalCount: () => visibleImports(SiteImport.query(knex), access).resultSize(),
-  };
+  const page = rows.slice(0, first);
+  for (const row of page) ctx.loaders.siteImportById.prime(row.id, row);
+  return toConnection(page, rows.length > first, () => visibleImports(SiteImport.query(knex), access).resultSize());
 }
 
 /** One visible import record. @throws NotFoundError when unknown, another organization's, or not granted. */

@@ -94,7 +94,7 @@ export const graphqlRows: GraphqlRow[] = [
   },
   {
     field: "Query.siteImports",
-    operation: "{ siteImports { totalCount items { id name project { name } } } }",
+    operation: "{ siteImports { totalCount edges { node { id name project { name } } } } }",
     expect: cells("ok", "ok", "ok", "ok", "ok", U, U, U),
   },
   {
