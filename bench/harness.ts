@@ -22,7 +22,7 @@ export interface ScratchDatabase {
 export async function scratchDatabase(): Promise<ScratchDatabase> {
   const embedded = process.env.DATABASE_URL
     ? null
-    : await startEmbeddedPostgres(".data/bench", Number(process.env.SKIFF_BENCH_PG_PORT ?? 54331));
+    : await startEmbeddedPostgres(".data/bench", Number(process.env.SKIFF_BENCH_PG_PORT ?? 54331), { durable: false });
   const adminUrl = embedded?.url ?? withDatabase(process.env.DATABASE_URL!, "postgres");
   const name = `skiff_bench_${process.pid}_${randomBytes(3).toString("hex")}`;
   const url = await ensureDatabase(adminUrl, name);

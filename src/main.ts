@@ -10,7 +10,11 @@ import { createLogger, startSkiff } from "./server/start.ts";
 const config = loadConfig();
 const log = createLogger(config);
 const started = Date.now();
-const skiff = await startSkiff(config, log);
+const skiff = await startSkiff(config, log).catch((error: unknown) => {
+  log.fatal({ err: error }, "Skiff could not start");
+  process.stderr.write(`\nSkiff could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
 log.info({ url: skiff.url, embeddedDatabase: skiff.database.embedded, ms: Date.now() - started }, "Skiff is ready");
 
 if (config.SKIFF_BOOTSTRAP) {

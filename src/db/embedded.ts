@@ -17,13 +17,26 @@ export interface EmbeddedServer {
 /**
  * Starts (initialising on first use) an embedded PostgreSQL in `<dataDir>/postgres` on `port`.
  * As root, the server runs as the `postgres` system user (created when missing), since PostgreSQL refuses root.
- * @throws Error when the cluster cannot start (for example the port is taken by something else).
+ * `durable: false` (tests, benchmarks) turns fsync off for speed; the application's own cluster keeps it on.
+ * @throws Error naming the port and data directory, with PostgreSQL's last messages, when the cluster cannot
+ * start (for example the port is taken by something else).
  */
-export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<EmbeddedServer> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  port: number,
+  { durable = true }: { durable?: boolean } = {},
+): Promise<EmbeddedServer> {
   const root = resolve(dataDir);
   const databaseDir = join(root, "postgres");
   await mkdir(root, { recursive: true });
   await chmod(root, 0o755);
+  const recent: string[] = [];
+  const remember = (message: unknown) => {
+    for (const line of String(message instanceof Error ? message.message : message).split("\n")) {
+      if (line.trim()) recent.push(line.trim());
+    }
+    recent.splice(0, Math.max(0, recent.length - 6));
+  };
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -31,12 +44,25 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
     password: "postgres",
     persistent: true,
     createPostgresUser: true,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300", "-c", "fsync=off"],
-    onLog: () => {},
-    onError: () => {},
+    postgresFlags: [
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "max_connections=300",
+      ...(durable ? [] : ["-c", "fsync=off"]),
+    ],
+    onLog: remember,
+    onError: remember,
   });
-  if (!existsSync(join(databaseDir, "PG_VERSION"))) await pg.initialise();
-  await pg.start();
+  try {
+    if (!existsSync(join(databaseDir, "PG_VERSION"))) await pg.initialise();
+    await pg.start();
+  } catch (error) {
+    const detail = [error instanceof Error ? error.message : "", ...recent].filter(Boolean).join("\n  ");
+    throw new Error(
+      `Embedded PostgreSQL did not start on 127.0.0.1:${port} (data in ${databaseDir})${detail ? `:\n  ${detail}` : ""}`,
+    );
+  }
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
     stop: () => pg.stop(),

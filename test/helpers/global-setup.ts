@@ -26,7 +26,9 @@ export async function setup(project: TestProject): Promise<void> {
   if (process.env.DATABASE_URL) {
     adminUrl = withDatabase(process.env.DATABASE_URL, "postgres");
   } else {
-    const server = await startEmbeddedPostgres(".data/test", Number(process.env.SKIFF_TEST_PG_PORT ?? 54330));
+    const server = await startEmbeddedPostgres(".data/test", Number(process.env.SKIFF_TEST_PG_PORT ?? 54330), {
+      durable: false,
+    });
     adminUrl = server.url;
     stopEmbedded = server.stop;
   }
