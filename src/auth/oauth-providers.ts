@@ -48,8 +48,3 @@ export function openIdProviders(config: Config): GenericOAuthConfig[] {
   }
   return out;
 }
-
-/** Ids of the providers enabled by `config`, e.g. `["github", "gitlab"]` (for clients choosing sign-in buttons). */
-export function enabledProviderIds(config: Config): string[] {
-  return [...Object.keys(builtInProviders(config)), ...openIdProviders(config).map((p) => p.providerId)];
-}

@@ -169,20 +169,16 @@ const intArg = (min: number, max: number, fallback: number) =>
       .default(fallback),
   );
 
-/** List arguments (spec: Limits): `limit` 1 to 100, default 50; `offset` ≥ 0, default 0. */
-export const listArgsSchema = z.object({
-  limit: intArg(1, 100, 50),
-  offset: intArg(0, 2_147_483_647, 0),
-});
+/** Page size (spec: Limits): 1 to 100, default 50. */
+const pageSize = intArg(1, 100, 50);
+/** Records to skip: 0 or more, default 0. */
+const pageOffset = intArg(0, 2_147_483_647, 0);
+
+/** REST and procedure list arguments: `limit` and `offset`. */
+export const listArgsSchema = z.object({ limit: pageSize, offset: pageOffset });
 
 /** GraphQL `siteImports` arguments: the same rules, with the Relay name `first` for the page size. */
-export const connectionArgsSchema = z.object({
-  first: intArg(1, 100, 50),
-  offset: intArg(0, 2_147_483_647, 0),
-});
-
-/** Validated list arguments. */
-export type ListArgs = z.output<typeof listArgsSchema>;
+export const connectionArgsSchema = z.object({ first: pageSize, offset: pageOffset });
 
 /** Procedure input `{ siteImportId }` (siteImport.get, siteImport.retry). */
 export const siteImportIdSchema = z.strictObject({ siteImportId: text(100) }, requiredOr("an object"));
