@@ -19,7 +19,7 @@ const config: CodegenConfig = {
         enumsAsTypes: true,
         immutableTypes: false,
         useIndexSignature: false,
-        contextType: "../server/context.ts#Context",
+        contextType: "../modules/context.ts#Context",
         scalars: {
           DateTime: "Date | string",
           JSONObject: "Record<string, unknown>",

@@ -37,7 +37,7 @@ import type {
   ContainerRegistry as ContainerRegistryModel,
   SshKey as SshKeyModel,
 } from "../modules/providers/provider.models.ts";
-import type { Context } from "../server/context.ts";
+import type { Context } from "../modules/context.ts";
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
 export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;

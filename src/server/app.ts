@@ -7,38 +7,18 @@ import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import fastifyApollo, { fastifyApolloDrainPlugin } from "@as-integrations/fastify";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import type { Knex } from "knex";
-import type { Logger } from "pino";
-import type { Auth } from "../auth/auth.ts";
-import type { Mailer } from "../auth/mailer.ts";
-import type { Config } from "../config.ts";
 import { migrationsCurrent } from "../db/knex.ts";
-import type { SecretBox } from "../db/secrets.ts";
+import type { Context } from "../modules/context.ts";
 import { restRoutes } from "../rest/routes.ts";
-import { registerRestRoutes } from "../rest/runner.ts";
+import type { AppServices } from "../shared/services.ts";
 import { registerAuthRoutes } from "./auth-routes.ts";
 import { authenticate } from "./authenticate.ts";
-import { buildContext, type Context } from "./context.ts";
+import { buildContext } from "./context.ts";
 import { createFormatError, createHttpErrorHandler } from "./format-error.ts";
-import type { PubSub } from "./pubsub.ts";
 import { queryLimits } from "./query-limits.ts";
+import { registerRestRoutes } from "./rest-runner.ts";
 import { buildSchema } from "./schema.ts";
 import { attachSubscriptions } from "./subscriptions.ts";
-
-/** Long-lived dependencies shared by every request. */
-export interface AppServices {
-  config: Config;
-  knex: Knex;
-  auth: Auth;
-  secrets: SecretBox;
-  log: Logger;
-  /** Cross-instance events (LISTEN/NOTIFY), e.g. site import status changes for subscriptions. */
-  pubsub: PubSub;
-  /** Outgoing mail: SMTP when SMTP_URL is set, else the local outbox (src/modules/mail/mailer.ts). */
-  mailer: Mailer;
-  /** The current time; services use it for expiries (invitations) so tests can move the clock. */
-  now: () => Date;
-}
 
 /** A built server: Fastify instance plus the Apollo server used for in-process REST execution. */
 export interface SkiffServer {

@@ -6,10 +6,10 @@ import type { IncomingHttpHeaders } from "node:http";
 import { resolveCaller } from "../auth/caller.ts";
 import type { Principal } from "../modules/access/access-scope.ts";
 import { authenticateAgent } from "../modules/agent/agent-auth.ts";
-import type { AppServices } from "./app.ts";
+import type { Surface } from "../shared/rest-route.ts";
+import type { AppServices } from "../shared/services.ts";
 
-/** Which surface is asking: agent tokens are accepted only by the agent API. */
-export type Surface = "graphql" | "rest" | "agent";
+export type { Surface };
 
 /** Converts Node's header object into WHATWG Headers. */
 export function toHeaders(headers: IncomingHttpHeaders | Record<string, string | undefined>): Headers {

@@ -3,23 +3,10 @@
  * Built for HTTP requests (Apollo), WebSocket subscriptions (graphql-ws) and in-process REST calls alike.
  */
 import { randomUUID } from "node:crypto";
-import type { Knex } from "knex";
-import type { Logger } from "pino";
 import { AccessScope, type Principal } from "../modules/access/access-scope.ts";
-import type { AppServices } from "./app.ts";
-import { createLoaders, type Loaders } from "./loaders.ts";
-
-/** Context of one GraphQL operation. */
-export interface Context {
-  requestId: string;
-  log: Logger;
-  knex: Knex;
-  services: AppServices;
-  /** null when the request carries no valid credentials (root fields then answer UNAUTHENTICATED). */
-  principal: Principal | null;
-  scope: AccessScope;
-  loaders: Loaders;
-}
+import type { Context } from "../modules/context.ts";
+import { createLoaders } from "../modules/loaders.ts";
+import type { AppServices } from "../shared/services.ts";
 
 /** Builds a context for `principal` (already authenticated by the transport). */
 export function buildContext(

@@ -9,9 +9,9 @@ import { mergeResolvers, mergeTypeDefs } from "@graphql-tools/merge";
 import { MapperKind, mapSchema } from "@graphql-tools/utils";
 import { type DocumentNode, defaultFieldResolver, type GraphQLSchema } from "graphql";
 import { DateTimeResolver, EmailAddressResolver, JSONObjectResolver, URLResolver } from "graphql-scalars";
+import type { Context } from "../modules/context.ts";
 import { moduleResolvers } from "../modules/index.ts";
-import type { Context } from "./context.ts";
-import { UnauthenticatedError } from "./errors.ts";
+import { UnauthenticatedError } from "../shared/errors.ts";
 
 const schemaDir = new URL("../../schema/", import.meta.url);
 

@@ -13,8 +13,9 @@ import { type DatabaseTarget, resolveDatabase } from "../db/connect.ts";
 import { createKnex, migrateLatest } from "../db/knex.ts";
 import { createSecretBox } from "../db/secrets.ts";
 import { createMailer } from "../modules/mail/mailer.ts";
-import { type AppServices, createServer, type SkiffServer } from "./app.ts";
-import { createPubSub } from "./pubsub.ts";
+import { createPubSub } from "../shared/pubsub.ts";
+import type { AppServices } from "../shared/services.ts";
+import { createServer, type SkiffServer } from "./app.ts";
 
 /** A running Skiff instance. */
 export interface RunningSkiff extends SkiffServer {

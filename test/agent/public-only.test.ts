@@ -5,9 +5,9 @@
  */
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
-import type { AnyRestRoute } from "../../src/rest/route-table.ts";
-import { registerRestRoutes } from "../../src/rest/runner.ts";
 import type { SkiffServer } from "../../src/server/app.ts";
+import { registerRestRoutes } from "../../src/server/rest-runner.ts";
+import type { AnyRestRoute } from "../../src/shared/rest-route.ts";
 import { createAgentTokenFor, createOrg, createProjects } from "../helpers/seed.ts";
 import { gql, useTestServer } from "../helpers/server.ts";
 import { agentGet } from "./agent-client.ts";

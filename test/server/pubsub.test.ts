@@ -4,7 +4,7 @@
  */
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPubSub, type PubSub } from "../../src/server/pubsub.ts";
+import { createPubSub, type PubSub } from "../../src/shared/pubsub.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 let db: TestDatabase;

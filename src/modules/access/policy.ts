@@ -10,7 +10,7 @@
  * | admin  | projects, applications, databases, team (members, invitations, grants, others' keys)  |
  * | member | view (limited by grants when it has any) and deploy applications; own API keys          |
  */
-import { ForbiddenError } from "../../server/errors.ts";
+import { ForbiddenError } from "../../shared/errors.ts";
 import type { Role } from "../organizations/organization.model.ts";
 import type { OrgAccess, Principal } from "./access-scope.ts";
 

@@ -2,7 +2,7 @@
  * Visibility gates used by services before any role check (spec: another organization's resource answers like
  * a nonexistent one): the caller's standing in an organization, or NOT_FOUND.
  */
-import { BadUserInputError, NotFoundError } from "../../server/errors.ts";
+import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import type { AccessScope, OrgAccess } from "./access-scope.ts";
 
 /** The caller's access to `organizationId`. @throws NotFoundError when it is not a member there (or it does not exist). */

@@ -8,7 +8,7 @@
 import type { Knex } from "knex";
 import { apiKeyFromHeaders } from "../../auth/caller.ts";
 import type { Config } from "../../config.ts";
-import { UnauthenticatedError } from "../../server/errors.ts";
+import { UnauthenticatedError } from "../../shared/errors.ts";
 import type { Principal } from "../access/access-scope.ts";
 import { consumeAgentRequest } from "./agent-rate-limit.ts";
 import { findAgentCaller } from "./agent-token.service.ts";

@@ -3,7 +3,7 @@
  * The GraphQL code is mapped to the documented REST code: UNAUTHENTICATED → UNAUTHORIZED,
  * BAD_USER_INPUT → BAD_REQUEST, NOT_FOUND → NOT_FOUND.
  */
-import type { RestError, RestResponse } from "../../rest/route-table.ts";
+import type { RestError, RestResponse } from "../../shared/rest-route.ts";
 import type { AgentIssue } from "./agent-params.ts";
 
 /** The `code` of an agent API error body, by HTTP status. */

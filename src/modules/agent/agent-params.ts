@@ -3,8 +3,8 @@
  * throws BAD_USER_INPUT carrying `issues` (`[{ path: ["limit"], message }]`), answered 400 BAD_REQUEST.
  */
 import { z } from "zod";
-import { queryParam, type RestRequest } from "../../rest/route-table.ts";
-import { AppError, NotFoundError } from "../../server/errors.ts";
+import { AppError, NotFoundError } from "../../shared/errors.ts";
+import { queryParam, type RestRequest } from "../../shared/rest-route.ts";
 
 /** Default and maximum `limit` of GET /api/agent/deployments. */
 export const DEPLOYMENTS_LIMIT = { default: 10, min: 1, max: 50 } as const;

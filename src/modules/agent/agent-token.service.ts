@@ -6,7 +6,7 @@
  */
 import type { Knex } from "knex";
 import { newId } from "../../db/ids.ts";
-import { BadUserInputError, ForbiddenError } from "../../server/errors.ts";
+import { BadUserInputError, ForbiddenError } from "../../shared/errors.ts";
 import type { AccessScope, OrgAccess, Principal } from "../access/access-scope.ts";
 import { AgentToken } from "./agent-token.model.ts";
 import { generateAgentToken, hashAgentToken } from "./agent-token.secret.ts";

@@ -5,7 +5,7 @@
  * and shapes the result in agent-responses.ts. The OpenAPI document is served without credentials.
  * The pre-2.0 spellings `/api/agentTools.<procedure>` are deliberately not registered (404).
  */
-import type { AnyRestRoute } from "../../rest/route-table.ts";
+import type { AnyRestRoute } from "../../shared/rest-route.ts";
 import { agentOpenApiDocument } from "./agent.openapi.ts";
 import { agentError } from "./agent-errors.ts";
 import { applicationVariables, deploymentsVariables } from "./agent-params.ts";

@@ -6,11 +6,11 @@
  */
 import { z } from "zod";
 import { API_KEY_NAME_LENGTH } from "../../auth/auth.ts";
-import type { Context } from "../../server/context.ts";
-import { NotFoundError } from "../../server/errors.ts";
-import { parseInput } from "../../server/validate.ts";
+import { NotFoundError } from "../../shared/errors.ts";
+import { parseInput } from "../../shared/validate.ts";
 import { assertCanDeleteApiKey, seesAllApiKeys } from "../access/policy.ts";
 import { requireActiveOrganization } from "../access/require-access.ts";
+import type { Context } from "../context.ts";
 import { Member } from "../organizations/organization.model.ts";
 import { ApiKey } from "./api-key.model.ts";
 

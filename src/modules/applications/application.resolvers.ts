@@ -1,7 +1,7 @@
 /** Resolvers of schema/applications.graphql: thin calls into loaders. */
 import type { Resolvers } from "../../generated/graphql.ts";
-import { NotFoundError } from "../../server/errors.ts";
-import { checkPageSize } from "../../server/pagination.ts";
+import { NotFoundError } from "../../shared/errors.ts";
+import { checkPageSize } from "../../shared/pagination.ts";
 
 /** Application, Domain, Database and Deployment resolvers. */
 export const applicationResolvers: Resolvers = {

@@ -4,10 +4,12 @@
  * server instance sees it), and each subscriber receives the events it may see — its organization, and for a
  * member limited by grants only imports of granted projects — with the record loaded fresh per event.
  */
-import type { AppServices } from "../../server/app.ts";
-import { type Context, renewContext } from "../../server/context.ts";
-import { NotFoundError } from "../../server/errors.ts";
-import { eventStream } from "../../server/pubsub.ts";
+
+import { renewContext } from "../../server/context.ts";
+import { NotFoundError } from "../../shared/errors.ts";
+import { eventStream } from "../../shared/pubsub.ts";
+import type { AppServices } from "../../shared/services.ts";
+import type { Context } from "../context.ts";
 import type { ImportStatus, SiteImport } from "./site-import.model.ts";
 
 /** Pub/sub topic of import status changes. */

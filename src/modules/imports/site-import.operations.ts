@@ -3,9 +3,10 @@
  * request parsing they share. Each row validates its input with the service's own zod schemas (so REST gets
  * the same precise `fieldErrors`) and passes the request on unchanged; the service validates again.
  */
-import { queryParam, type RestRequest } from "../../rest/route-table.ts";
-import { BadUserInputError } from "../../server/errors.ts";
-import { parseInput } from "../../server/validate.ts";
+
+import { BadUserInputError } from "../../shared/errors.ts";
+import { queryParam, type RestRequest } from "../../shared/rest-route.ts";
+import { parseInput } from "../../shared/validate.ts";
 import { deleteArgsSchema, listArgsSchema, parseSiteImportRequest, siteImportIdSchema } from "./site-import.schema.ts";
 
 /** Fields of an import result (spec: Import result). */

@@ -12,7 +12,7 @@
  * partial or failed is still a result: 200, see `data.status`). Error: status by code (400, 401, 403, 404,
  * 409, 500) with `{ error: { message, code, fieldErrors?, formErrors?, errorId? } }`.
  */
-import type { RestError, RestRequest, RestResponse, RestRoute } from "../../rest/route-table.ts";
+import type { RestError, RestRequest, RestResponse, RestRoute } from "../../shared/rest-route.ts";
 import {
   deleteVariables,
   idVariables,

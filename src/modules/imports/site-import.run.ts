@@ -7,8 +7,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
-import type { AppServices } from "../../server/app.ts";
-import { AppError, BadUserInputError } from "../../server/errors.ts";
+import { AppError, BadUserInputError } from "../../shared/errors.ts";
+import type { AppServices } from "../../shared/services.ts";
 import {
   createApplication,
   createDomain,

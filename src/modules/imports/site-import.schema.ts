@@ -5,7 +5,7 @@
  * (e.g. `source.repo`, `envVars.MY KEY`) to messages and whose `formErrors` concern the input as a whole.
  */
 import { z } from "zod";
-import { parseInput } from "../../server/validate.ts";
+import { parseInput } from "../../shared/validate.ts";
 
 const requiredOr = (what: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? "Required" : `Must be ${what}`),

@@ -4,12 +4,13 @@
  * Permissions come from the access policy (`import:run`: owners and admins); visibility from the loaders
  * (another organization's record is NOT_FOUND exactly like a missing one).
  */
-import type { Context } from "../../server/context.ts";
-import { ConflictError, NotFoundError } from "../../server/errors.ts";
-import { type ConnectionModel, decodeCursor, toConnection } from "../../server/pagination.ts";
-import { parseInput } from "../../server/validate.ts";
+
+import { ConflictError, NotFoundError } from "../../shared/errors.ts";
+import { type ConnectionModel, decodeCursor, toConnection } from "../../shared/pagination.ts";
+import { parseInput } from "../../shared/validate.ts";
 import type { OrgAccess } from "../access/access-scope.ts";
 import { assertAllowed } from "../access/policy.ts";
+import type { Context } from "../context.ts";
 import { deleteProject } from "../projects/project.service.ts";
 import { checkImport } from "./site-import.checks.ts";
 import { publishSiteImportChange } from "./site-import.events.ts";

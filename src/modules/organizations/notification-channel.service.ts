@@ -4,11 +4,11 @@
  */
 import { z } from "zod";
 import { translateUniqueViolations } from "../../db/constraint-errors.ts";
-import type { Context } from "../../server/context.ts";
-import { NotFoundError } from "../../server/errors.ts";
-import { parseInput } from "../../server/validate.ts";
+import { NotFoundError } from "../../shared/errors.ts";
+import { parseInput } from "../../shared/validate.ts";
 import { assertAllowed } from "../access/policy.ts";
 import { requireOrganization } from "../access/require-access.ts";
+import type { Context } from "../context.ts";
 import { NotificationChannel } from "./notification-channel.model.ts";
 
 const addInput = z.object({

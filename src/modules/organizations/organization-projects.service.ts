@@ -4,11 +4,11 @@
  * src/modules/projects/project.service.ts (also used by site imports).
  */
 import { z } from "zod";
-import type { Context } from "../../server/context.ts";
-import { NotFoundError } from "../../server/errors.ts";
-import { parseInput } from "../../server/validate.ts";
+import { NotFoundError } from "../../shared/errors.ts";
+import { parseInput } from "../../shared/validate.ts";
 import { assertAllowed } from "../access/policy.ts";
 import { requireTargetOrganization } from "../access/require-access.ts";
+import type { Context } from "../context.ts";
 import { createProjectWithProduction, deleteProject as deleteProjectRow } from "../projects/project.service.ts";
 
 const createInput = z.object({

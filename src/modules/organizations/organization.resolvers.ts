@@ -1,7 +1,7 @@
 /** Resolvers of schema/organizations.graphql: thin calls into loaders and services. */
 import type { Resolvers } from "../../generated/graphql.ts";
-import { NotFoundError } from "../../server/errors.ts";
-import { checkPageSize, decodeCursor, toConnection } from "../../server/pagination.ts";
+import { NotFoundError } from "../../shared/errors.ts";
+import { checkPageSize, decodeCursor, toConnection } from "../../shared/pagination.ts";
 import { requireOrganization } from "../access/require-access.ts";
 import { addNotificationChannel, removeNotificationChannel } from "./notification-channel.service.ts";
 import { changePlan, createOrganization, renameOrganization, setActiveOrganization } from "./organization.service.ts";

@@ -6,11 +6,11 @@ import { randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { z } from "zod";
 import { translateUniqueViolations } from "../../db/constraint-errors.ts";
-import type { Context } from "../../server/context.ts";
-import { BadUserInputError, ConflictError } from "../../server/errors.ts";
-import { parseInput } from "../../server/validate.ts";
+import { BadUserInputError, ConflictError } from "../../shared/errors.ts";
+import { parseInput } from "../../shared/validate.ts";
 import { assertAllowed, assertSessionPrincipal } from "../access/policy.ts";
 import { requireOrganization } from "../access/require-access.ts";
+import type { Context } from "../context.ts";
 import { Member, Organization, Plan } from "./organization.model.ts";
 import { QUOTA_KINDS, quotaStatus } from "./quota.ts";
 

@@ -4,7 +4,7 @@
  * transaction that creates the resource; {@link quotaStatus} is the lock-free read used by previews.
  */
 import type { Knex } from "knex";
-import { AppError } from "../../server/errors.ts";
+import { AppError } from "../../shared/errors.ts";
 
 /** Quota-limited resource kinds; the words are the spec's and appear in messages. */
 export type QuotaKind = "projects" | "applications" | "databases" | "domains";

@@ -1,6 +1,6 @@
 /** Projects and their environments. */
 import { BaseModel } from "../../db/base-model.ts";
-import type { ConnectionModel } from "../../server/pagination.ts";
+import type { ConnectionModel } from "../../shared/pagination.ts";
 
 /** A project of an organization; name unique per organization. */
 export class Project extends BaseModel {

@@ -1,7 +1,7 @@
 /** Resolvers of schema/projects.graphql: thin calls into loaders. */
 import type { Resolvers } from "../../generated/graphql.ts";
-import { NotFoundError } from "../../server/errors.ts";
-import { checkPageSize, decodeCursor, toConnection } from "../../server/pagination.ts";
+import { NotFoundError } from "../../shared/errors.ts";
+import { checkPageSize, decodeCursor, toConnection } from "../../shared/pagination.ts";
 
 /** Project, Environment and project query resolvers. */
 export const projectResolvers: Resolvers = {

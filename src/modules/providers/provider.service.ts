@@ -4,10 +4,10 @@
  * password, SSH private key) are write-only and stored encrypted.
  */
 import { z } from "zod";
-import type { Context } from "../../server/context.ts";
-import { NotFoundError } from "../../server/errors.ts";
-import { parseInput } from "../../server/validate.ts";
+import { NotFoundError } from "../../shared/errors.ts";
+import { parseInput } from "../../shared/validate.ts";
 import { assertAllowed } from "../access/policy.ts";
+import type { Context } from "../context.ts";
 import { ContainerRegistry, GitProvider, SshKey } from "./provider.models.ts";
 
 type ProviderContext = Pick<Context, "services" | "scope">;

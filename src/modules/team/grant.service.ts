@@ -3,9 +3,10 @@
  * project or service)"): a `member` with grants sees only the granted projects and applications; without grants
  * it sees every project. Owners and admins manage grants; only `member`s can be limited.
  */
-import type { Context } from "../../server/context.ts";
-import { BadUserInputError, NotFoundError } from "../../server/errors.ts";
+
+import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { assertAllowed, isLimitableByGrants } from "../access/policy.ts";
+import type { Context } from "../context.ts";
 import { MemberGrant } from "../organizations/organization.model.ts";
 import { visibleMember } from "./member.service.ts";
 

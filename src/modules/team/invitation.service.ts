@@ -7,11 +7,11 @@
 import type { Knex } from "knex";
 import { z } from "zod";
 import { baseUrlOf } from "../../auth/auth.ts";
-import type { Context } from "../../server/context.ts";
-import { BadUserInputError, ConflictError, NotFoundError } from "../../server/errors.ts";
-import { parseInput } from "../../server/validate.ts";
+import { BadUserInputError, ConflictError, NotFoundError } from "../../shared/errors.ts";
+import { parseInput } from "../../shared/validate.ts";
 import { assertAllowed, isAllowed, isAssignableRole } from "../access/policy.ts";
 import { requireTargetOrganization } from "../access/require-access.ts";
+import type { Context } from "../context.ts";
 import { Organization, type Role, User } from "../organizations/organization.model.ts";
 import { INVITATION_LIFETIME_MS, Invitation, type InvitationStatus, invitationStatus } from "./invitation.model.ts";
 import { invitationMail } from "./invitation-mail.ts";

@@ -2,9 +2,10 @@
  * Changing and removing members, and transferring ownership (spec Role table: owners and admins manage the team;
  * the owner cannot be removed or demoted except by transferring ownership). Rules are asked of policy.ts.
  */
-import type { Context } from "../../server/context.ts";
-import { BadUserInputError, NotFoundError } from "../../server/errors.ts";
+
+import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { assertAllowed, assertCanManageMember, isAssignableRole } from "../access/policy.ts";
+import type { Context } from "../context.ts";
 import { Member, type Role } from "../organizations/organization.model.ts";
 
 /** The member `id` and the caller's access to its organization. @throws NotFoundError when not visible. */

@@ -4,15 +4,15 @@
  */
 import type { Knex } from "knex";
 import type { SecretBox } from "../db/secrets.ts";
-import type { AccessScope } from "../modules/access/access-scope.ts";
-import { createApiKeyLoaders } from "../modules/api-keys/api-key.loaders.ts";
-import { createApplicationLoaders } from "../modules/applications/application.loaders.ts";
-import { createDeploymentLoaders } from "../modules/deployments/deployment.loaders.ts";
-import { createSiteImportLoaders } from "../modules/imports/site-import.loaders.ts";
-import { createOrganizationLoaders } from "../modules/organizations/organization.loaders.ts";
-import { createProjectLoaders } from "../modules/projects/project.loaders.ts";
-import { createProviderLoaders } from "../modules/providers/provider.loaders.ts";
-import { createTeamLoaders } from "../modules/team/team.loaders.ts";
+import type { AccessScope } from "./access/access-scope.ts";
+import { createApiKeyLoaders } from "./api-keys/api-key.loaders.ts";
+import { createApplicationLoaders } from "./applications/application.loaders.ts";
+import { createDeploymentLoaders } from "./deployments/deployment.loaders.ts";
+import { createSiteImportLoaders } from "./imports/site-import.loaders.ts";
+import { createOrganizationLoaders } from "./organizations/organization.loaders.ts";
+import { createProjectLoaders } from "./projects/project.loaders.ts";
+import { createProviderLoaders } from "./providers/provider.loaders.ts";
+import { createTeamLoaders } from "./team/team.loaders.ts";
 
 /** Builds the loaders of one request. */
 export function createLoaders(knex: Knex, scope: AccessScope, secrets: SecretBox) {

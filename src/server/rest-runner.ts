@@ -5,10 +5,8 @@
  */
 import type { FastifyInstance } from "fastify";
 import { GraphQLError } from "graphql";
-import type { SkiffServer } from "../server/app.ts";
-import { authenticate } from "../server/authenticate.ts";
-import { buildContext, type Context } from "../server/context.ts";
-import { AppError } from "../server/errors.ts";
+import type { Context } from "../modules/context.ts";
+import { AppError } from "../shared/errors.ts";
 import {
   type AnyRestRoute,
   type FollowPages,
@@ -17,7 +15,10 @@ import {
   type RestResponse,
   type RestRoute,
   STATUS_OF_CODE,
-} from "./route-table.ts";
+} from "../shared/rest-route.ts";
+import type { SkiffServer } from "./app.ts";
+import { authenticate } from "./authenticate.ts";
+import { buildContext } from "./context.ts";
 
 /**
  * Registers every row of `routes`; with `publicOnly`, unpublished rows are not registered (→ 404), and every

@@ -4,7 +4,9 @@
  * domain logic; the behaviour lives once in the services behind the GraphQL resolvers.
  */
 import type { FormattedExecutionResult } from "graphql";
-import type { Surface } from "../server/authenticate.ts";
+
+/** Which surface is asking: agent tokens are accepted only by the agent API. */
+export type Surface = "graphql" | "rest" | "agent";
 
 /** What a row sees of the HTTP request. */
 export interface RestRequest {

@@ -1,0 +1,26 @@
+/**
+ * The long-lived dependencies of one Skiff instance, built once at start-up (src/server/start.ts) and
+ * handed to every request context, job and REST row.
+ */
+import type { Knex } from "knex";
+import type { Logger } from "pino";
+import type { Auth } from "../auth/auth.ts";
+import type { Mailer } from "../auth/mailer.ts";
+import type { Config } from "../config.ts";
+import type { SecretBox } from "../db/secrets.ts";
+import type { PubSub } from "./pubsub.ts";
+
+/** Long-lived dependencies shared by every request. */
+export interface AppServices {
+  config: Config;
+  knex: Knex;
+  auth: Auth;
+  secrets: SecretBox;
+  log: Logger;
+  /** Cross-instance events (LISTEN/NOTIFY), e.g. site import status changes for subscriptions. */
+  pubsub: PubSub;
+  /** Outgoing mail: SMTP when SMTP_URL is set, else the local outbox (src/modules/mail/mailer.ts). */
+  mailer: Mailer;
+  /** The current time; services use it for expiries (invitations) so tests can move the clock. */
+  now: () => Date;
+}
