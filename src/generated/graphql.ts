@@ -3,11 +3,10 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type {
   Organization as OrganizationModel,
   OrganizationPlan as OrganizationPlanModel,
-  Member as MemberModel,
-  MemberGrant as MemberGrantModel,
   User as UserModel,
 } from "../modules/organizations/organization.model.ts";
 import type { NotificationChannel as NotificationChannelModel } from "../modules/organizations/notification-channel.model.ts";
+import type { Member as MemberModel, MemberGrant as MemberGrantModel } from "../modules/team/member.model.ts";
 import type { Invitation as InvitationModel } from "../modules/team/invitation.model.ts";
 import type { InvitationLinkInfo as InvitationLinkInfoModel } from "../modules/team/invitation.service.ts";
 import type { ApiKey as ApiKeyModel } from "../modules/api-keys/api-key.model.ts";
@@ -1328,8 +1327,14 @@ export type SshKey = {
   publicKey: Scalars["String"]["output"];
 };
 
+/**
+ * Live events over graphql-ws (`ws(s)://<host>/graphql`, protocol `graphql-transport-ws`). Authenticate in
+ * `connection_init`. Modules add fields with `extend type Subscription`.
+ */
 export type Subscription = {
   __typename?: "Subscription";
+  /** `true` at once, then every 30 seconds until the client unsubscribes: lets clients check that subscriptions are reachable and keep idle connections alive. */
+  heartbeat: Scalars["Boolean"]["output"];
   /**
    * Status changes of one import (`id`) or, without `id`, of every import of the caller's active organization
    * that the caller may see. Delivered across server instances. Authenticate in `connection_init`.
@@ -1338,6 +1343,10 @@ export type Subscription = {
   siteImportUpdated: SiteImportUpdate;
 };
 
+/**
+ * Live events over graphql-ws (`ws(s)://<host>/graphql`, protocol `graphql-transport-ws`). Authenticate in
+ * `connection_init`. Modules add fields with `extend type Subscription`.
+ */
 export type SubscriptionSiteImportUpdatedArgs = {
   id?: InputMaybe<Scalars["ID"]["input"]>;
 };
@@ -2384,6 +2393,7 @@ export type SubscriptionResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["Subscription"] = ResolversParentTypes["Subscription"],
 > = {
+  heartbeat?: SubscriptionResolver<ResolversTypes["Boolean"], "heartbeat", ParentType, ContextType>;
   siteImportUpdated?: SubscriptionResolver<
     ResolversTypes["SiteImportUpdate"],
     "siteImportUpdated",

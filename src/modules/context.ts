@@ -7,7 +7,7 @@ import type { Knex } from "knex";
 import type { Logger } from "pino";
 import type { AppServices } from "../shared/services.ts";
 import type { AccessScope, Principal } from "./access/access-scope.ts";
-import type { Loaders } from "./loaders.ts";
+import type { Loaders } from "./index.ts";
 
 /** Context of one GraphQL operation. */
 export interface Context {

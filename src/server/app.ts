@@ -9,7 +9,7 @@ import fastifyApollo, { fastifyApolloDrainPlugin } from "@as-integrations/fastif
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { migrationsCurrent } from "../db/knex.ts";
 import type { Context } from "../modules/context.ts";
-import { restRoutes } from "../rest/routes.ts";
+import { restRoutes } from "../modules/index.ts";
 import type { AppServices } from "../shared/services.ts";
 import { registerAuthRoutes } from "./auth-routes.ts";
 import { authenticate } from "./authenticate.ts";

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { AccessScope, type Principal } from "../modules/access/access-scope.ts";
 import type { Context } from "../modules/context.ts";
-import { createLoaders } from "../modules/loaders.ts";
+import { createLoaders } from "../modules/index.ts";
 import type { AppServices } from "../shared/services.ts";
 
 /** Builds a context for `principal` (already authenticated by the transport). */
@@ -22,7 +22,7 @@ export function buildContext(
     services,
     principal,
     scope,
-    loaders: createLoaders(services.knex, scope, services.secrets),
+    loaders: createLoaders({ knex: services.knex, scope, secrets: services.secrets }),
   };
 }
 
@@ -32,5 +32,5 @@ export function buildContext(
  */
 export function renewContext(ctx: Context): void {
   ctx.scope = new AccessScope(ctx.services.knex, ctx.principal);
-  ctx.loaders = createLoaders(ctx.services.knex, ctx.scope, ctx.services.secrets);
+  ctx.loaders = createLoaders({ knex: ctx.services.knex, scope: ctx.scope, secrets: ctx.services.secrets });
 }

@@ -6,7 +6,7 @@
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { restRoutes } from "../../src/rest/routes.ts";
+import { restRoutes } from "../../src/modules/index.ts";
 import { authenticate } from "../../src/server/authenticate.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";

@@ -102,3 +102,18 @@ export async function createDomain(
     { domains_host_unique: domainTakenMessage(input.host) },
   );
 }
+
+/** Query (not run) of the applications of `organizationId` (quotas). */
+export function applicationsOfOrganization(db: Knex | Knex.Transaction, organizationId: string): Knex.QueryBuilder {
+  return db("applications").where("organization_id", organizationId);
+}
+
+/** Query (not run) of the domains of `organizationId` (quotas). */
+export function domainsOfOrganization(db: Knex | Knex.Transaction, organizationId: string): Knex.QueryBuilder {
+  return db("domains").where("organization_id", organizationId);
+}
+
+/** Query (not run) of the domain with host `host` in any organization (hosts are unique platform-wide). */
+export function domainWithHost(db: Knex | Knex.Transaction, host: string): Knex.QueryBuilder {
+  return db("domains").where("host", host).select(1);
+}

@@ -89,3 +89,8 @@ export async function createDatabase(
     { databases_service_host_unique: `Database host ${input.serviceHost} is already in use` },
   );
 }
+
+/** Query (not run) of the databases of `organizationId` (quotas). */
+export function databasesOfOrganization(db: Knex | Knex.Transaction, organizationId: string): Knex.QueryBuilder {
+  return db("databases").where("organization_id", organizationId);
+}

@@ -7,10 +7,11 @@
  */
 import type { Knex } from "knex";
 import type { Config } from "../../config.ts";
-import { domainTakenMessage } from "../applications/application.service.ts";
+import { domainTakenMessage, domainWithHost } from "../applications/application.service.ts";
 import { databaseEnvVars } from "../databases/database.service.ts";
 import { type QuotaKind, quotaMessage, quotaStatus } from "../organizations/quota.ts";
-import { projectNameTakenMessage } from "../projects/project.service.ts";
+import { projectNamed, projectNameTakenMessage } from "../projects/project.service.ts";
+import { gitProviderType, registriesOfOrganization, sshKeyOfOrganization } from "../providers/provider.service.ts";
 import type { ImportStep } from "./site-import.model.ts";
 import type { SiteImportRequest } from "./site-import.schema.ts";
 
@@ -61,15 +62,9 @@ export async function checkApplicationPrerequisites(
   const providerId = providerKind === "github" ? source.githubId : providerKind === "gitlab" ? source.gitlabId : null;
   const facts: { providerType: string | null; sshKey: boolean; registry: boolean } = await db
     .select(
-      db.raw("(select type from git_providers where id = ? and organization_id = ?) as provider_type", [
-        providerId ?? "",
-        organizationId,
-      ]),
-      db.raw("exists(select 1 from ssh_keys where id = ? and organization_id = ?) as ssh_key", [
-        source.customGitSSHKeyId ?? "",
-        organizationId,
-      ]),
-      db.raw("exists(select 1 from container_registries where organization_id = ?) as registry", [organizationId]),
+      db.raw("(?) as provider_type", [gitProviderType(db, providerId ?? "", organizationId)]),
+      db.raw("exists(?) as ssh_key", [sshKeyOfOrganization(db, source.customGitSSHKeyId ?? "", organizationId)]),
+      db.raw("exists(?) as registry", [registriesOfOrganization(db, organizationId)]),
     )
     .first();
   if (providerKind && providerId) {
@@ -137,11 +132,8 @@ export async function checkImport(
     quotaStatus(db, organizationId),
     db
       .select(
-        db.raw("exists(select 1 from projects where organization_id = ? and name = ?) as name_taken", [
-          organizationId,
-          input.name,
-        ]),
-        db.raw("exists(select 1 from domains where host = ?) as host_taken", [input.domain ?? ""]),
+        db.raw("exists(?) as name_taken", [projectNamed(db, organizationId, input.name)]),
+        db.raw("exists(?) as host_taken", [domainWithHost(db, input.domain ?? "")]),
       )
       .first() as Promise<{ nameTaken: boolean; hostTaken: boolean }>,
     checkApplicationPrerequisites(db, config, organizationId, input.source),

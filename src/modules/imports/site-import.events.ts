@@ -62,13 +62,13 @@ export async function siteImportUpdates(
     if (!isChange(payload)) return undefined;
     if (id ? payload.id !== id : payload.organizationId !== organizationId) return undefined;
     renewContext(ctx);
-    const record = await ctx.loaders.siteImportById.load(payload.id);
+    const record = await ctx.loaders.siteImports.byId.load(payload.id);
     if (!record) return undefined; // deleted meanwhile, or not visible to this caller
     return { importId: payload.id, status: payload.status, record };
   });
   try {
     if (id) {
-      if (!(await ctx.loaders.siteImportById.load(id))) throw new NotFoundError("Site import", id);
+      if (!(await ctx.loaders.siteImports.byId.load(id))) throw new NotFoundError("Site import", id);
     } else if (!organizationId || !(await ctx.scope.forOrg(organizationId))) {
       throw new NotFoundError("Organization", organizationId ?? "(none)");
     }

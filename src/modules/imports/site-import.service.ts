@@ -8,8 +8,7 @@
 import { ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { type ConnectionModel, decodeCursor, toConnection } from "../../shared/pagination.ts";
 import { parseInput } from "../../shared/validate.ts";
-import type { OrgAccess } from "../access/access-scope.ts";
-import { assertAllowed } from "../access/policy.ts";
+import { requireAllowed } from "../access/require-access.ts";
 import type { Context } from "../context.ts";
 import { deleteProject } from "../projects/project.service.ts";
 import { checkImport } from "./site-import.checks.ts";
@@ -53,22 +52,11 @@ export interface SiteImportDeletion {
   deletedProjectId: string | null;
 }
 
-/**
- * The caller's access to `organizationId` when it may run imports there.
- * @throws NotFoundError when the caller is not a member; ForbiddenError when its role may not import.
- */
-async function importAccess(ctx: ImportContext, organizationId: string): Promise<OrgAccess> {
-  const access = await ctx.scope.forOrg(organizationId);
-  if (!access) throw new NotFoundError("Organization", organizationId);
-  assertAllowed(access, "import:run");
-  return access;
-}
-
 /** A visible record and the caller's access to act on it. @throws NotFoundError, ForbiddenError. */
 async function recordForAction(ctx: ImportContext, id: string): Promise<SiteImport> {
-  const record = await ctx.loaders.siteImportById.load(id);
+  const record = await ctx.loaders.siteImports.byId.load(id);
   if (!record) throw new NotFoundError("Site import", id);
-  await importAccess(ctx, record.organizationId);
+  await requireAllowed(ctx.scope, "import:run", record.organizationId);
   return record;
 }
 
@@ -95,7 +83,7 @@ function stateConflict(record: SiteImport, action: "retried" | "deleted"): Confl
  */
 export async function importSite(ctx: ImportContext, raw: unknown): Promise<ImportOutcome> {
   const input = parseSiteImportRequest(raw);
-  await importAccess(ctx, input.organizationId);
+  await requireAllowed(ctx.scope, "import:run", input.organizationId);
   const { services } = ctx;
   const record = await SiteImport.query(services.knex)
     .insert({
@@ -117,7 +105,7 @@ export async function importSite(ctx: ImportContext, raw: unknown): Promise<Impo
  */
 export async function previewSiteImport(ctx: ImportContext, raw: unknown): Promise<ImportPreview> {
   const input = parseSiteImportRequest(raw);
-  await importAccess(ctx, input.organizationId);
+  await requireAllowed(ctx.scope, "import:run", input.organizationId);
   const { knex, config } = ctx.services;
   const check = await checkImport(knex, config, input.organizationId, input);
   return {
@@ -160,13 +148,13 @@ export async function listSiteImports(
     .limit(first + 1)
     .offset(offset);
   const page = rows.slice(0, first);
-  for (const row of page) ctx.loaders.siteImportById.prime(row.id, row);
+  for (const row of page) ctx.loaders.siteImports.byId.prime(row.id, row);
   return toConnection(page, rows.length > first, () => visibleImports(SiteImport.query(knex), access).resultSize());
 }
 
 /** One visible import record. @throws NotFoundError when unknown, another organization's, or not granted. */
 export async function getSiteImport(ctx: ImportContext, id: string): Promise<SiteImport> {
-  const record = await ctx.loaders.siteImportById.load(id);
+  const record = await ctx.loaders.siteImports.byId.load(id);
   if (!record) throw new NotFoundError("Site import", id);
   return record;
 }

@@ -40,7 +40,7 @@ export async function createProject(ctx: Context, raw: z.input<typeof createInpu
  * @throws NotFoundError (unknown, another organization's, or not granted), ForbiddenError (members).
  */
 export async function deleteProject(ctx: Context, id: string): Promise<string> {
-  const project = await ctx.loaders.projectById.load(id);
+  const project = await ctx.loaders.projects.byId.load(id);
   const access = project ? await ctx.scope.forOrg(project.organizationId) : null;
   if (!project || !access) throw new NotFoundError("Project", id);
   assertAllowed(access, "project:delete");

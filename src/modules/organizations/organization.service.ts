@@ -8,10 +8,11 @@ import { z } from "zod";
 import { translateUniqueViolations } from "../../db/constraint-errors.ts";
 import { BadUserInputError, ConflictError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { assertAllowed, assertSessionPrincipal } from "../access/policy.ts";
-import { requireOrganization } from "../access/require-access.ts";
+import { assertSessionPrincipal } from "../access/policy.ts";
+import { requireAllowed, requireOrganization } from "../access/require-access.ts";
 import type { Context } from "../context.ts";
-import { Member, Organization, Plan } from "./organization.model.ts";
+import { Member } from "../team/member.model.ts";
+import { Organization, Plan } from "./organization.model.ts";
 import { QUOTA_KINDS, quotaStatus } from "./quota.ts";
 
 /** Plan given to new organizations. */
@@ -79,8 +80,7 @@ export async function createOrganization(ctx: Context, raw: { name: string; slug
 
 /** `renameOrganization`. @throws NotFoundError, ForbiddenError (members), BadUserInputError (name). */
 export async function renameOrganization(ctx: Context, id: string, rawName: string) {
-  const access = await requireOrganization(ctx.scope, id);
-  assertAllowed(access, "organization:update");
+  await requireAllowed(ctx.scope, "organization:update", id);
   const name = parseInput(z.object({ name: organizationName }), { name: rawName }).name;
   return Organization.query(ctx.knex).patchAndFetchById(id, { name });
 }
@@ -107,8 +107,7 @@ export async function setActiveOrganization(ctx: Context, id: string) {
  * @throws NotFoundError, ForbiddenError, BadUserInputError (unknown plan), ConflictError (usage above a new quota).
  */
 export async function changePlan(ctx: Context, organizationId: string, planName: string) {
-  const access = await requireOrganization(ctx.scope, organizationId);
-  assertAllowed(access, "billing:manage");
+  await requireAllowed(ctx.scope, "billing:manage", organizationId);
   const plan = await Plan.query(ctx.knex).findOne({ name: planName });
   if (!plan) {
     const names = (await Plan.query(ctx.knex).orderBy("name")).map((p) => p.name);

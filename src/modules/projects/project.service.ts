@@ -45,3 +45,13 @@ export async function createProjectWithProduction(
 export async function deleteProject(db: Knex | Knex.Transaction, projectId: string): Promise<boolean> {
   return (await Project.query(db).deleteById(projectId)) > 0;
 }
+
+/** Query (not run) of the projects of `organizationId`; other modules compose it (quotas, import checks). */
+export function projectsOfOrganization(db: Knex | Knex.Transaction, organizationId: string): Knex.QueryBuilder {
+  return db("projects").where("organization_id", organizationId);
+}
+
+/** Query (not run) of the project named `name` in `organizationId` (names are unique per organization). */
+export function projectNamed(db: Knex | Knex.Transaction, organizationId: string, name: string): Knex.QueryBuilder {
+  return projectsOfOrganization(db, organizationId).where("name", name).select(1);
+}

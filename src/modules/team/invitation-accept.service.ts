@@ -12,9 +12,10 @@ import { AppError, ConflictError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { assertSessionPrincipal } from "../access/policy.ts";
 import type { Context } from "../context.ts";
-import { Member, User } from "../organizations/organization.model.ts";
+import { User } from "../organizations/organization.model.ts";
 import { Invitation } from "./invitation.model.ts";
 import { assertUsableLink, invitationByToken } from "./invitation.service.ts";
+import { Member } from "./member.model.ts";
 
 /** Longest password accepted (better-auth's default maximum). */
 export const MAX_PASSWORD_LENGTH = 128;

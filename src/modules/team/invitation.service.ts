@@ -12,10 +12,11 @@ import { parseInput } from "../../shared/validate.ts";
 import { assertAllowed, isAllowed, isAssignableRole } from "../access/policy.ts";
 import { requireTargetOrganization } from "../access/require-access.ts";
 import type { Context } from "../context.ts";
-import { Organization, type Role, User } from "../organizations/organization.model.ts";
+import { Organization, User } from "../organizations/organization.model.ts";
 import { INVITATION_LIFETIME_MS, Invitation, type InvitationStatus, invitationStatus } from "./invitation.model.ts";
 import { invitationMail } from "./invitation-mail.ts";
 import { hashInvitationToken, invitationLink, newInvitationToken } from "./invitation-token.ts";
+import type { Role } from "./member.model.ts";
 
 /** E-mail addresses as stored on users and invitations: trimmed, lower-case. */
 export const emailAddress = z.string().trim().toLowerCase().email("Not an e-mail address").max(254);

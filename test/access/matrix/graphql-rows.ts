@@ -350,6 +350,11 @@ export const graphqlRows: GraphqlRow[] = [
   },
   // ---- Subscription ------------------------------------------------------------------------------------------
   {
+    field: "Subscription.heartbeat",
+    operation: "subscription { heartbeat }",
+    expect: cells("ok", "ok", "ok", "ok", "ok", U, U, U),
+  },
+  {
     field: "Subscription.siteImportUpdated",
     operation: "subscription($id: ID) { siteImportUpdated(id: $id) { importId status } }",
     variables: (fx) => ({ id: fx.importP }),
