@@ -3,7 +3,7 @@
  * migrates, serves HTTP/GraphQL, and on an empty database creates the first owner, organization and
  * API key, printing them once with ready-to-run examples.
  */
-import { bootstrapFirstRun } from "./auth/bootstrap.ts";
+import { bootstrapFirstRun } from "./bootstrap.ts";
 import { loadConfig } from "./config.ts";
 import { createLogger, startSkiff } from "./server/start.ts";
 

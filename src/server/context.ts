@@ -15,22 +15,20 @@ export function buildContext(
   requestId: string = randomUUID(),
 ): Context {
   const scope = new AccessScope(services.knex, principal);
-  return {
+  const log = services.log.child({ requestId });
+  const ctx: Context = {
     requestId,
-    log: services.log.child({ requestId }),
+    log,
     knex: services.knex,
     services,
     principal,
     scope,
     loaders: createLoaders({ knex: services.knex, scope, secrets: services.secrets }),
+    forEvent() {
+      ctx.scope = new AccessScope(services.knex, principal);
+      ctx.loaders = createLoaders({ knex: services.knex, scope: ctx.scope, secrets: services.secrets });
+      return ctx;
+    },
   };
-}
-
-/**
- * Gives a long-lived context (one per graphql-ws subscription) a fresh access scope and fresh loaders, so the
- * next subscription event sees current data and current roles and grants, never another event's cache.
- */
-export function renewContext(ctx: Context): void {
-  ctx.scope = new AccessScope(ctx.services.knex, ctx.principal);
-  ctx.loaders = createLoaders({ knex: ctx.services.knex, scope: ctx.scope, secrets: ctx.services.secrets });
+  return ctx;
 }

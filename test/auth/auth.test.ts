@@ -18,9 +18,9 @@ import {
   DISABLED_AUTH_PATHS,
   SESSION_COOKIE,
 } from "../../src/auth/auth.ts";
-import { bootstrapFirstRun, type FirstRun } from "../../src/auth/bootstrap.ts";
 import { hashApiKey, resolveCaller } from "../../src/auth/caller.ts";
 import type { MailMessage } from "../../src/auth/mailer.ts";
+import { bootstrapFirstRun, type FirstRun } from "../../src/bootstrap.ts";
 import { loadConfig } from "../../src/config.ts";
 import { registerAuthRoutes } from "../../src/server/auth-routes.ts";
 import { createTestDatabase } from "../helpers/db.ts";

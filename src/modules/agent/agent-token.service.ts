@@ -9,6 +9,7 @@ import { newId } from "../../db/ids.ts";
 import { BadUserInputError } from "../../shared/errors.ts";
 import type { AccessScope, OrgAccess, Principal } from "../access/access-scope.ts";
 import { requireActiveOrganization, requirePlanFeature } from "../access/require-access.ts";
+import type { ServiceContext } from "../context.ts";
 import { AgentToken } from "./agent-token.model.ts";
 import { generateAgentToken, hashAgentToken } from "./agent-token.secret.ts";
 
@@ -55,12 +56,12 @@ async function activeMembership(scope: AccessScope): Promise<OrgAccess & { userI
 }
 
 /** The caller's token in the active organization, or null (also when there is no active organization). */
-export async function getAgentToken(knex: Knex, scope: AccessScope): Promise<AgentTokenView | null> {
-  const access = await scope.active();
-  if (!access || !scope.principal) return null;
-  const row = await AgentToken.query(knex).findOne({
+export async function getAgentToken(ctx: ServiceContext): Promise<AgentTokenView | null> {
+  const access = await ctx.scope.active();
+  if (!access || !ctx.scope.principal) return null;
+  const row = await AgentToken.query(ctx.knex).findOne({
     organizationId: access.organizationId,
-    userId: scope.principal.userId,
+    userId: ctx.scope.principal.userId,
   });
   return row ? toView(row) : null;
 }
@@ -71,8 +72,7 @@ export async function getAgentToken(knex: Knex, scope: AccessScope): Promise<Age
  * ForbiddenError when the plan lacks {@link AI_ASSISTANT_FEATURE}.
  */
 export async function createAgentToken(
-  knex: Knex,
-  scope: AccessScope,
+  ctx: ServiceContext,
   options: CreateAgentTokenOptions = {},
 ): Promise<CreatedAgentToken> {
   const days = options.expiresInDays ?? null;
@@ -81,7 +81,7 @@ export async function createAgentToken(
       fieldErrors: { expiresInDays: [`Must be an integer from 1 to ${MAX_DAYS}`] },
     });
   }
-  const access = await activeMembership(scope);
+  const access = await activeMembership(ctx.scope);
   requirePlanFeature(access, AI_ASSISTANT_FEATURE, "Agent tokens");
   const secret = generateAgentToken();
   const fresh = {
@@ -93,7 +93,8 @@ export async function createAgentToken(
     lastUsedAt: null,
     expiresAt: days === null ? null : new Date(Date.now() + days * DAY_MS),
   };
-  await knex("agent_tokens")
+  await ctx
+    .knex("agent_tokens")
     .insert({ ...fresh, organizationId: access.organizationId, userId: access.userId })
     .onConflict(["organization_id", "user_id"])
     .merge(Object.keys(fresh));
@@ -101,9 +102,10 @@ export async function createAgentToken(
 }
 
 /** Revokes the caller's token in the active organization at once. @returns false when there was none. */
-export async function revokeAgentToken(knex: Knex, scope: AccessScope): Promise<boolean> {
-  const access = await activeMembership(scope);
-  const deleted = await knex("agent_tokens")
+export async function revokeAgentToken(ctx: ServiceContext): Promise<boolean> {
+  const access = await activeMembership(ctx.scope);
+  const deleted = await ctx
+    .knex("agent_tokens")
     .where({ organizationId: access.organizationId, userId: access.userId })
     .delete();
   return deleted > 0;

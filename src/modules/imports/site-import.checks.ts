@@ -5,9 +5,8 @@
  * nothing changed in between. Each step then re-checks its own part authoritatively inside its transaction
  * (unique constraints, quota locks, {@link checkApplicationPrerequisites}).
  */
-import type { Knex } from "knex";
-import type { Config } from "../../config.ts";
 import { domainTakenMessage, domainWithHost } from "../applications/application.service.ts";
+import type { ServiceContext } from "../context.ts";
 import { databaseEnvVars } from "../databases/database.service.ts";
 import { type QuotaKind, quotaMessage, quotaStatus } from "../organizations/quota.ts";
 import { projectNamed, projectNameTakenMessage } from "../projects/project.service.ts";
@@ -52,11 +51,11 @@ const PROVIDER_LABEL = { github: "GitHub", gitlab: "GitLab" } as const;
  * @returns problem messages, empty when all are met.
  */
 export async function checkApplicationPrerequisites(
-  db: Knex | Knex.Transaction,
-  config: Config,
+  ctx: ServiceContext,
   organizationId: string,
   source: SiteImportRequest["source"],
 ): Promise<string[]> {
+  const { knex: db } = ctx;
   const problems: string[] = [];
   const providerKind = source.type === "github" || source.type === "gitlab" ? source.type : null;
   const providerId = providerKind === "github" ? source.githubId : providerKind === "gitlab" ? source.gitlabId : null;
@@ -83,7 +82,7 @@ export async function checkApplicationPrerequisites(
   if (source.customGitSSHKeyId && !facts.sshKey) {
     problems.push(`SSH key ${source.customGitSSHKeyId} is not stored in this organization (source.customGitSSHKeyId)`);
   }
-  if (!facts.registry && !config.SKIFF_DEFAULT_REGISTRY_URL) {
+  if (!facts.registry && !ctx.services.config.SKIFF_DEFAULT_REGISTRY_URL) {
     problems.push(
       "No container registry: add one to the organization (mutation createContainerRegistry) or set SKIFF_DEFAULT_REGISTRY_URL",
     );
@@ -123,11 +122,11 @@ function warningsFor(input: SiteImportRequest): string[] {
  * domain availability (hosts are unique platform-wide), application prerequisites and plan quotas.
  */
 export async function checkImport(
-  db: Knex,
-  config: Config,
+  ctx: ServiceContext,
   organizationId: string,
   input: SiteImportRequest,
 ): Promise<ImportCheck> {
+  const { knex: db } = ctx;
   const [quotas, taken, prerequisites] = await Promise.all([
     quotaStatus(db, organizationId),
     db
@@ -136,7 +135,7 @@ export async function checkImport(
         db.raw("exists(?) as host_taken", [domainWithHost(db, input.domain ?? "")]),
       )
       .first() as Promise<{ nameTaken: boolean; hostTaken: boolean }>,
-    checkApplicationPrerequisites(db, config, organizationId, input.source),
+    checkApplicationPrerequisites(ctx, organizationId, input.source),
   ]);
   const { nameTaken, hostTaken } = taken;
   const problems: ImportProblem[] = [];

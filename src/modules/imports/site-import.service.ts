@@ -19,9 +19,6 @@ import { RETRYABLE_STATUSES, SiteImport, STALE_PENDING_MINUTES } from "./site-im
 import { runImport } from "./site-import.run.ts";
 import { connectionArgsSchema, parseSiteImportRequest, type SiteImportRequest } from "./site-import.schema.ts";
 
-/** What the service needs of a request context. */
-export type ImportContext = Pick<Context, "services" | "scope" | "principal" | "loaders">;
-
 /** The outcome of an import or retry: the finished record and the request it ran (GraphQL `SiteImportResult`). */
 export interface ImportOutcome {
   record: SiteImport;
@@ -53,7 +50,7 @@ export interface SiteImportDeletion {
 }
 
 /** A visible record and the caller's access to act on it. @throws NotFoundError, ForbiddenError. */
-async function recordForAction(ctx: ImportContext, id: string): Promise<SiteImport> {
+async function recordForAction(ctx: Context, id: string): Promise<SiteImport> {
   const record = await ctx.loaders.siteImports.byId.load(id);
   if (!record) throw new NotFoundError("Site import", id);
   await requireAllowed(ctx.scope, "import:run", record.organizationId);
@@ -81,11 +78,11 @@ function stateConflict(record: SiteImport, action: "retried" | "deleted"): Confl
  * Expected failures do not throw: the outcome's record has status partial or failed with errorStep/errorMessage.
  * @throws BadUserInputError (invalid request), NotFoundError (organization not the caller's), ForbiddenError (role).
  */
-export async function importSite(ctx: ImportContext, raw: unknown): Promise<ImportOutcome> {
+export async function importSite(ctx: Context, raw: unknown): Promise<ImportOutcome> {
   const input = parseSiteImportRequest(raw);
   await requireAllowed(ctx.scope, "import:run", input.organizationId);
   const { services } = ctx;
-  const record = await SiteImport.query(services.knex)
+  const record = await SiteImport.query(ctx.knex)
     .insert({
       organizationId: input.organizationId,
       createdByUserId: ctx.principal?.userId ?? null,
@@ -94,8 +91,8 @@ export async function importSite(ctx: ImportContext, raw: unknown): Promise<Impo
       inputEncrypted: sealInput(services.secrets, input),
     })
     .returning("*");
-  await publishSiteImportChange(services, record);
-  return { record: await runImport(services, record, input), input };
+  await publishSiteImportChange(ctx, record);
+  return { record: await runImport(ctx, record, input), input };
 }
 
 /**
@@ -103,11 +100,10 @@ export async function importSite(ctx: ImportContext, raw: unknown): Promise<Impo
  * configuration and prerequisites, plan quotas. The same checks gate {@link importSite}.
  * @throws BadUserInputError (invalid request), NotFoundError, ForbiddenError — as {@link importSite}.
  */
-export async function previewSiteImport(ctx: ImportContext, raw: unknown): Promise<ImportPreview> {
+export async function previewSiteImport(ctx: Context, raw: unknown): Promise<ImportPreview> {
   const input = parseSiteImportRequest(raw);
   await requireAllowed(ctx.scope, "import:run", input.organizationId);
-  const { knex, config } = ctx.services;
-  const check = await checkImport(knex, config, input.organizationId, input);
+  const check = await checkImport(ctx, input.organizationId, input);
   return {
     valid: check.problems.length === 0,
     resources: {
@@ -128,7 +124,7 @@ export async function previewSiteImport(ctx: ImportContext, raw: unknown): Promi
  * @throws BadUserInputError when `first` or `offset` is out of range, or `after` is not a cursor.
  */
 export async function listSiteImports(
-  ctx: ImportContext,
+  ctx: Context,
   raw: { first?: unknown; after?: string | null; offset?: unknown },
 ): Promise<SiteImportConnection> {
   const { first, offset } = parseInput(
@@ -153,7 +149,7 @@ export async function listSiteImports(
 }
 
 /** One visible import record. @throws NotFoundError when unknown, another organization's, or not granted. */
-export async function getSiteImport(ctx: ImportContext, id: string): Promise<SiteImport> {
+export async function getSiteImport(ctx: Context, id: string): Promise<SiteImport> {
   const record = await ctx.loaders.siteImports.byId.load(id);
   if (!record) throw new NotFoundError("Site import", id);
   return record;
@@ -167,10 +163,10 @@ export async function getSiteImport(ctx: ImportContext, id: string): Promise<Sit
  * A pending record older than STALE_PENDING_MINUTES counts as failed (its server stopped mid-run).
  * @throws NotFoundError, ForbiddenError; ConflictError when the status is success or pending.
  */
-export async function retrySiteImport(ctx: ImportContext, id: string): Promise<ImportOutcome> {
+export async function retrySiteImport(ctx: Context, id: string): Promise<ImportOutcome> {
   await recordForAction(ctx, id);
   const { services } = ctx;
-  const claimed = await services.knex.transaction(async (trx) => {
+  const claimed = await ctx.knex.transaction(async (trx) => {
     const current = await SiteImport.query(trx).findById(id).forUpdate();
     if (!current) throw new NotFoundError("Site import", id);
     const [row] = await SiteImport.query(trx)
@@ -192,12 +188,12 @@ export async function retrySiteImport(ctx: ImportContext, id: string): Promise<I
       .where((w) => w.whereIn("status", RETRYABLE_STATUSES as string[]).orWhereRaw(STALE_PENDING))
       .returning("*");
     if (!row) throw stateConflict(current, "retried");
-    if (current.projectId) await deleteProject(trx, current.projectId);
+    if (current.projectId) await deleteProject({ ...ctx, knex: trx }, current.projectId);
     return row;
   });
-  await publishSiteImportChange(services, claimed);
+  await publishSiteImportChange(ctx, claimed);
   const input = storedInput(services.secrets, claimed);
-  return { record: await runImport(services, claimed, input), input };
+  return { record: await runImport(ctx, claimed, input), input };
 }
 
 /**
@@ -207,12 +203,12 @@ export async function retrySiteImport(ctx: ImportContext, id: string): Promise<I
  * @throws NotFoundError, ForbiddenError; ConflictError while the import is pending.
  */
 export async function deleteSiteImport(
-  ctx: ImportContext,
+  ctx: Context,
   id: string,
   rollbackResources: boolean,
 ): Promise<SiteImportDeletion> {
   await recordForAction(ctx, id);
-  return ctx.services.knex.transaction(async (trx) => {
+  return ctx.knex.transaction(async (trx) => {
     const current = await SiteImport.query(trx).findById(id).forUpdate();
     if (!current) throw new NotFoundError("Site import", id);
     const deleted = await SiteImport.query(trx)
@@ -221,7 +217,7 @@ export async function deleteSiteImport(
       .where((w) => w.whereNot("status", "pending").orWhereRaw(STALE_PENDING));
     if (!deleted) throw stateConflict(current, "deleted");
     const projectId = rollbackResources ? current.projectId : null;
-    if (projectId) await deleteProject(trx, projectId);
+    if (projectId) await deleteProject({ ...ctx, knex: trx }, projectId);
     return { id, rolledBack: rollbackResources, deletedProjectId: projectId };
   });
 }

@@ -7,10 +7,8 @@ import type { Knex } from "knex";
 import { z } from "zod";
 import { parseInput } from "../../shared/validate.ts";
 import { requireAllowed } from "../access/require-access.ts";
-import type { Context } from "../context.ts";
+import type { ServiceContext } from "../context.ts";
 import { ContainerRegistry, GitProvider, SshKey } from "./provider.models.ts";
-
-type ProviderContext = Pick<Context, "services" | "scope">;
 
 const name = z.string().trim().min(1, "Must not be empty").max(100, "At most 100 characters");
 const organizationId = z.string().min(1, "Required");
@@ -48,20 +46,20 @@ const sshKeySchema = z.strictObject({
 });
 
 /** Configures a git provider `{ organizationId, type: github|gitlab, name }`. @throws BadUserInputError, NotFoundError, ForbiddenError. */
-export async function createGitProvider(ctx: ProviderContext, raw: unknown): Promise<GitProvider> {
+export async function createGitProvider(ctx: ServiceContext, raw: unknown): Promise<GitProvider> {
   const input = parseInput(gitProviderSchema, raw, "Invalid git provider");
   await requireAllowed(ctx.scope, "provider:manage", input.organizationId);
-  return GitProvider.query(ctx.services.knex).insert(input).returning("*");
+  return GitProvider.query(ctx.knex).insert(input).returning("*");
 }
 
 /**
  * Configures a container registry `{ organizationId, name, url, username?, password? }`; the password is stored
  * encrypted. @throws BadUserInputError, NotFoundError, ForbiddenError.
  */
-export async function createContainerRegistry(ctx: ProviderContext, raw: unknown): Promise<ContainerRegistry> {
+export async function createContainerRegistry(ctx: ServiceContext, raw: unknown): Promise<ContainerRegistry> {
   const { password, username, ...input } = parseInput(registrySchema, raw, "Invalid container registry");
   await requireAllowed(ctx.scope, "provider:manage", input.organizationId);
-  return ContainerRegistry.query(ctx.services.knex)
+  return ContainerRegistry.query(ctx.knex)
     .insert({
       ...input,
       username: username ?? null,
@@ -74,10 +72,10 @@ export async function createContainerRegistry(ctx: ProviderContext, raw: unknown
  * Stores an SSH key pair `{ organizationId, name, publicKey, privateKey }`; the private key is stored encrypted.
  * @throws BadUserInputError, NotFoundError, ForbiddenError.
  */
-export async function createSshKey(ctx: ProviderContext, raw: unknown): Promise<SshKey> {
+export async function createSshKey(ctx: ServiceContext, raw: unknown): Promise<SshKey> {
   const { privateKey, ...input } = parseInput(sshKeySchema, raw, "Invalid SSH key");
   await requireAllowed(ctx.scope, "provider:manage", input.organizationId);
-  return SshKey.query(ctx.services.knex)
+  return SshKey.query(ctx.knex)
     .insert({ ...input, privateKeyEncrypted: ctx.services.secrets.encrypt(privateKey) })
     .returning("*");
 }

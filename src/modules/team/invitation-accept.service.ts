@@ -46,7 +46,7 @@ function signedInAsAnother(invited: string, current: string): AppError {
 
 /** The pending invitation of `token`, locked for this transaction. @throws BadUserInputError when invalid. */
 async function lockUsable(trx: Knex.Transaction, token: string, now: Date): Promise<Invitation> {
-  const invitation = await invitationByToken(trx, token, { lock: true });
+  const invitation = await invitationByToken({ knex: trx }, token, { lock: true });
   assertUsableLink(invitation, now);
   return invitation;
 }

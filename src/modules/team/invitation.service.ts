@@ -11,7 +11,7 @@ import { BadUserInputError, ConflictError, NotFoundError } from "../../shared/er
 import { parseInput } from "../../shared/validate.ts";
 import { assertAllowed, isAllowed, isAssignableRole } from "../access/policy.ts";
 import { requireTargetOrganization } from "../access/require-access.ts";
-import type { Context } from "../context.ts";
+import type { Context, ServiceContext } from "../context.ts";
 import { Organization, User } from "../organizations/organization.model.ts";
 import { INVITATION_LIFETIME_MS, Invitation, type InvitationStatus, invitationStatus } from "./invitation.model.ts";
 import { invitationMail } from "./invitation-mail.ts";
@@ -168,19 +168,19 @@ export interface InvitationLinkInfo {
  * (inside a transaction), so that concurrent acceptances of one link are serialised.
  */
 export async function invitationByToken(
-  db: Knex,
+  ctx: Pick<ServiceContext, "knex">,
   token: string,
   options: { lock?: boolean } = {},
 ): Promise<Invitation | null> {
   if (token.length === 0 || token.length > 200) return null;
-  const query = Invitation.query(db).findOne({ tokenHash: hashInvitationToken(token) });
+  const query = Invitation.query(ctx.knex).findOne({ tokenHash: hashInvitationToken(token) });
   if (options.lock) query.forUpdate();
   return (await query) ?? null;
 }
 
 /** `invitationLink` (public): what a token leads to; never an error. */
 export async function describeInvitationLink(ctx: Context, token: string): Promise<InvitationLinkInfo> {
-  const invitation = await invitationByToken(ctx.knex, token);
+  const invitation = await invitationByToken(ctx, token);
   if (!invitation) return { valid: false, status: null };
   const status = invitationStatus(invitation, ctx.services.now());
   if (status !== "pending") return { valid: false, status };
