@@ -201,10 +201,10 @@ export interface AddressPolicy {
 export function createAddressPolicy({ allow, clusterDomain }: AddressPolicyOptions): AddressPolicy {
   const cluster = normalizeHost(clusterDomain);
   const nameRules: Array<[(h: string) => boolean, string]> = [
+    [(h) => cluster !== "" && (h === cluster || h.endsWith(`.${cluster}`)), "cluster-internal"],
     [(h) => h === "localhost" || h.endsWith(".localhost"), "localhost"],
     [(h) => h === "local" || h.endsWith(".local"), "mDNS .local"],
     [(h) => h === "internal" || h.endsWith(".internal"), ".internal"],
-    [(h) => cluster !== "" && (h === cluster || h.endsWith(`.${cluster}`)), "cluster-internal"],
     [(h) => !h.includes("."), "single-label name"],
   ];
   const isAllowedAddress = (ip: IP): boolean =>
