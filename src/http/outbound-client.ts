@@ -190,7 +190,7 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
         const checked = await resolveTarget(req.url, signal);
         const dialled: { address?: string } = {};
         const client = new Client(checked.url.origin, {
-          connect: pinnedConnector(checked.addresses, connectTimeoutMs, dialled),
+          connect: pinnedConnector(checked.addresses, connectTimeoutMs, target, dialled),
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,
           pipelining: 0,
@@ -247,11 +247,13 @@ function parseUrl(raw: string | URL): URL {
 
 /**
  * An undici connector that can only reach `addresses`: its `lookup` answers them and nothing else, and the
- * connected socket's remote address is checked against them once more before use.
+ * connected socket's remote address is checked against them once more before use. `timeoutMs` bounds TCP connect
+ * plus TLS handshake with a plain timer (undici's own connect timer ticks in 0.5 s steps).
  */
 function pinnedConnector(
   addresses: ResolvedAddress[],
-  timeout: number,
+  timeoutMs: number,
+  target: string,
   dialled: { address?: string },
 ): buildConnector.connector {
   const allowed = new Set(addresses.map((a) => normalizeHost(a.address)));
@@ -267,18 +269,30 @@ function pinnedConnector(
     } else if (options.all) callback(null, usable);
     else callback(null, usable[0].address, usable[0].family);
   };
-  const connect = buildConnector({ timeout, lookup, autoSelectFamily: true, maxCachedSessions: 0 });
+  const connect = buildConnector({ timeout: 0, lookup, autoSelectFamily: true, maxCachedSessions: 0 });
   return (opts, callback) => {
-    connect(opts, (err, socket) => {
-      if (err || !socket) return callback(err ?? new Error("connect failed"), null);
-      const remote = (socket as Socket).remoteAddress ?? "";
+    let settled = false;
+    const settle = (err: Error | null, socket: Socket | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (err || !socket) callback(err ?? new Error("connect failed"), null);
+      else callback(null, socket);
+    };
+    const socket = connect(opts, (err, connected) => {
+      if (err || !connected) return settle(err ?? new Error("connect failed"), null);
+      const remote = connected.remoteAddress ?? "";
       if (!allowed.has(normalizeHost(remote))) {
-        socket.destroy();
-        return callback(new OutboundBlockedError(`blocked address ${remote} (not the checked address)`), null);
+        connected.destroy();
+        return settle(new OutboundBlockedError(`blocked address ${remote} (not the checked address)`), null);
       }
       dialled.address = remote;
-      callback(null, socket);
-    });
+      settle(null, connected);
+    }) as unknown as Socket | undefined;
+    const timer = setTimeout(() => {
+      socket?.destroy();
+      settle(new OutboundTimeoutError("connect", timeoutMs, target), null);
+    }, timeoutMs);
   };
 }
 
