@@ -3,6 +3,7 @@
  * The README's "Configuration" table documents the same list; keep them in step.
  */
 import { z } from "zod";
+import { parseAllowList } from "./http/address-policy.ts";
 
 const bool = z
   .enum(["true", "false", "1", "0", ""])
@@ -35,6 +36,20 @@ const schema = z.object({
   SKIFF_DEFAULT_REGISTRY_URL: z.string().optional(),
   /** Cluster-internal DNS suffix of database services, e.g. `svc.cluster.local`. */
   SKIFF_CLUSTER_DOMAIN: z.string().default("svc.cluster.local"),
+  /**
+   * Comma-separated CIDRs, addresses and host names (`*.` for subdomains) that outbound calls to user-given URLs
+   * may reach although the SSRF checks refuse them (src/http/address-policy.ts). Empty by default; warned at start.
+   */
+  SKIFF_OUTBOUND_ALLOW: z
+    .string()
+    .default("")
+    .superRefine((value, ctx) => {
+      try {
+        parseAllowList(value);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+      }
+    }),
   /** Deepest field nesting accepted in a GraphQL operation (HTTP and WebSocket). */
   SKIFF_MAX_QUERY_DEPTH: z.coerce.number().int().min(2).default(15),
   SMTP_URL: z.string().optional(),

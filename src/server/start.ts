@@ -12,6 +12,7 @@ import type { Config } from "../config.ts";
 import { type DatabaseTarget, resolveDatabase } from "../db/connect.ts";
 import { createKnex, migrateLatest } from "../db/knex.ts";
 import { createSecretBox } from "../db/secrets.ts";
+import { createOutboundClient } from "../http/outbound-client.ts";
 import { createMailer } from "../modules/mail/mailer.ts";
 import { createPubSub } from "../shared/pubsub.ts";
 import type { AppServices } from "../shared/services.ts";
@@ -80,6 +81,11 @@ export async function startSkiff(
     log,
     pubsub: await createPubSub(database.url, knex, log),
     mailer,
+    outbound: createOutboundClient({
+      allow: config.SKIFF_OUTBOUND_ALLOW,
+      clusterDomain: config.SKIFF_CLUSTER_DOMAIN,
+      log: log.child({ component: "outbound" }),
+    }),
     now: options.now ?? (() => new Date()),
   };
   const server = await createServer(services);

@@ -8,6 +8,7 @@ import type { Auth } from "../auth/auth.ts";
 import type { Mailer } from "../auth/mailer.ts";
 import type { Config } from "../config.ts";
 import type { SecretBox } from "../db/secrets.ts";
+import type { OutboundClient } from "../http/outbound-client.ts";
 import type { PubSub } from "./pubsub.ts";
 
 /** Long-lived dependencies shared by every request. */
@@ -21,6 +22,8 @@ export interface AppServices {
   pubsub: PubSub;
   /** Outgoing mail: SMTP when SMTP_URL is set, else the local outbox (src/modules/mail/mailer.ts). */
   mailer: Mailer;
+  /** HTTP calls to URLs users gave (webhooks, relays, probes): SSRF-checked, pinned, no redirects (src/http). */
+  outbound: OutboundClient;
   /** The current time; services use it for expiries (invitations) so tests can move the clock. */
   now: () => Date;
 }
