@@ -5,9 +5,9 @@
  */
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import type { AppServices } from "../shared/services.ts";
 import { AccessScope, type Principal } from "./access/access-scope.ts";
 import type { Loaders } from "./index.ts";
+import type { AppServices } from "./services.ts";
 
 /**
  * What every service function takes as its first argument, whoever calls it (resolver, REST row, job): the

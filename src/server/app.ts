@@ -10,7 +10,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { migrationsCurrent } from "../db/knex.ts";
 import type { Context } from "../modules/context.ts";
 import { restRoutes } from "../modules/index.ts";
-import type { AppServices } from "../shared/services.ts";
+import type { AppServices } from "../modules/services.ts";
 import { registerAuthRoutes } from "./auth-routes.ts";
 import { authenticate } from "./authenticate.ts";
 import { buildContext } from "./context.ts";

@@ -6,8 +6,8 @@ import type { IncomingHttpHeaders } from "node:http";
 import { resolveCaller } from "../auth/caller.ts";
 import type { Principal } from "../modules/access/access-scope.ts";
 import { authenticateAgent } from "../modules/agent/agent-auth.ts";
+import type { AppServices } from "../modules/services.ts";
 import type { Surface } from "../shared/rest-route.ts";
-import type { AppServices } from "../shared/services.ts";
 
 export type { Surface };
 

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { AccessScope, type Principal } from "../modules/access/access-scope.ts";
 import type { Context } from "../modules/context.ts";
 import { createLoaders } from "../modules/index.ts";
-import type { AppServices } from "../shared/services.ts";
+import type { AppServices } from "../modules/services.ts";
 
 /** Builds a context for `principal` (already authenticated by the transport). */
 export function buildContext(

@@ -14,8 +14,8 @@ import { createKnex, migrateLatest } from "../db/knex.ts";
 import { createSecretBox } from "../db/secrets.ts";
 import { createOutboundClient } from "../http/outbound-client.ts";
 import { createMailer } from "../modules/mail/mailer.ts";
+import type { AppServices } from "../modules/services.ts";
 import { createPubSub } from "../shared/pubsub.ts";
-import type { AppServices } from "../shared/services.ts";
 import { createServer, type SkiffServer } from "./app.ts";
 
 /** A running Skiff instance. */

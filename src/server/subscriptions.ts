@@ -9,7 +9,7 @@ import type { DocumentNode, GraphQLError, GraphQLSchema } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import type { Principal } from "../modules/access/access-scope.ts";
-import type { AppServices } from "../shared/services.ts";
+import type { AppServices } from "../modules/services.ts";
 import { authenticate } from "./authenticate.ts";
 import { buildContext } from "./context.ts";
 

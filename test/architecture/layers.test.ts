@@ -1,7 +1,8 @@
 /**
  * The import graph keeps one direction (issue: kernel, "a shared layer below the modules"): the transport
- * (`src/server/`) imports modules; modules import the layers below (`src/jobs/`, `src/http/`, `src/shared/`,
- * `src/auth/`, `src/db/`, `src/config.ts`); nothing below imports a module or the transport. Entry points
+ * (`src/server/`) imports modules; modules import the layers below (`src/jobs/`, `src/shared/`, `src/auth/`,
+ * `src/db/`, `src/config.ts`, `src/http/`); nothing below imports a module or the transport. The instance's
+ * service bundle (`AppServices`) is the modules' own type (src/modules/services.ts); jobs receive it generically. Entry points
  * (`src/main.ts`, `src/cli.ts`, `src/bootstrap.ts`) may import anything. Reads every import and re-export
  * specifier (static and dynamic, type-only included) of every file under src/.
  */
@@ -28,11 +29,12 @@ const ALLOWED: Record<string, readonly string[]> = {
   server: ["modules", "jobs", "http", "shared", "auth", "db", "config"],
   modules: ["jobs", "http", "shared", "auth", "db", "config"],
   jobs: ["http", "shared", "auth", "db", "config"],
-  http: ["shared", "db", "config"],
-  shared: ["auth", "db", "config"],
-  auth: ["db", "config"],
-  db: ["config"],
-  config: [],
+  shared: ["auth", "db", "config", "http"],
+  auth: ["db", "config", "http"],
+  db: ["config", "http"],
+  // Configuration validates SKIFF_OUTBOUND_ALLOW with the outbound client's own parser.
+  config: ["http"],
+  http: [],
 };
 
 function sourceFiles(dir: string): string[] {

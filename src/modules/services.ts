@@ -9,7 +9,7 @@ import type { Mailer } from "../auth/mailer.ts";
 import type { Config } from "../config.ts";
 import type { SecretBox } from "../db/secrets.ts";
 import type { OutboundClient } from "../http/outbound-client.ts";
-import type { PubSub } from "./pubsub.ts";
+import type { PubSub } from "../shared/pubsub.ts";
 
 /** Long-lived dependencies shared by every request. */
 export interface AppServices {
