@@ -94,9 +94,11 @@ export interface CheckedUrl {
 /** The client of one Skiff instance (`AppServices.outbound`). */
 export interface OutboundClient {
   /**
-   * Makes one call. A non-2xx status is an answer, not an error.
+   * Makes one call on a fresh connection (no pooling: a kept-alive socket would outlive the check that allowed it).
+   * A non-2xx status is an answer, not an error. Error messages and logs name the URL's origin, never its path.
    * @throws OutboundInvalidUrlError, OutboundBlockedError (nothing dialled), OutboundTimeoutError,
-   *   OutboundConnectionError; all extend OutboundError, whose `message` is fit to show and log.
+   *   OutboundConnectionError; all extend OutboundError, whose `message` is fit to show and log. TypeError for a
+   *   method that is not an upper-case token (a programming error).
    */
   request(req: OutboundRequest): Promise<OutboundResponse>;
   /**
@@ -169,7 +171,7 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
         return await resolveTarget(url, deadline);
       } catch (err) {
         if (err instanceof OutboundError) throw err;
-        if (deadline.aborted) throw new OutboundTimeoutError("total", timeoutMs, String(url));
+        if (deadline.aborted) throw new OutboundTimeoutError("total", timeoutMs, originOf(url));
         throw err;
       }
     },
@@ -180,13 +182,14 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
       const connectTimeoutMs = Math.min(req.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, timeoutMs);
       const maxBodyBytes = req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
       const method = (req.method ?? "GET").toUpperCase();
+      if (!METHOD.test(method)) throw new TypeError(`invalid HTTP method ${JSON.stringify(method)}`);
       const deadline = AbortSignal.timeout(timeoutMs);
       const signal = req.signal ? AbortSignal.any([deadline, req.signal]) : deadline;
-      const target = String(req.url);
+      // Paths and queries can hold secrets (webhook tokens): messages and logs show the origin only.
+      const target = originOf(req.url);
       let outcome: OutboundOutcome = "connection_error";
       let address: string | undefined;
       try {
-        if (!METHOD.test(method)) throw new OutboundInvalidUrlError(`invalid HTTP method ${JSON.stringify(method)}`);
         const checked = await resolveTarget(req.url, signal);
         const dialled: { address?: string } = {};
         const client = new Client(checked.url.origin, {
@@ -228,6 +231,14 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
       }
     },
   };
+}
+
+function originOf(raw: string | URL): string {
+  try {
+    return new URL(raw).origin;
+  } catch {
+    return "invalid URL";
+  }
 }
 
 function parseUrl(raw: string | URL): URL {

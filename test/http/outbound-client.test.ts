@@ -316,3 +316,14 @@ describe("metrics", () => {
     expect(text).toMatch(/skiff_outbound_request_duration_seconds_count\{outcome="ok"\} \d+/);
   });
 });
+
+describe("secrets in URLs", () => {
+  it("stay out of error messages: only the origin is named", async () => {
+    receiver.respond({ delayMs: 2_000 });
+    const error = await client
+      .request({ url: `${receiver.url}/hooks/T0K3N-SECRET?sig=abc`, timeoutMs: 200 })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(OutboundTimeoutError);
+    expect(error.message).toBe(`request timeout after 200 ms (${receiver.url})`);
+  });
+});
