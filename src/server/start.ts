@@ -1,12 +1,14 @@
 /**
  * Start-up sequence shared by `npm start` and the tests: secret → database (embedded or DATABASE_URL)
- * → migrations → auth → HTTP server. Bootstrap of the first account is done by src/main.ts.
+ * → migrations → auth → HTTP server → first-run bootstrap → ready (`/readyz` 200). And the shutdown
+ * sequence, in reverse: not ready → drain HTTP → close WebSockets (1001) → jobs → pubsub → database.
  */
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import pino, { type Logger } from "pino";
 import { closeAuth, createAuth } from "../auth/auth.ts";
+import { bootstrapFirstRun, type FirstRun } from "../auth/bootstrap.ts";
 import type { Mailer } from "../auth/mailer.ts";
 import type { Config } from "../config.ts";
 import { type DatabaseTarget, resolveDatabase } from "../db/connect.ts";
@@ -16,12 +18,20 @@ import { createMailer } from "../modules/mail/mailer.ts";
 import { createPubSub } from "../shared/pubsub.ts";
 import type { AppServices } from "../shared/services.ts";
 import { createServer, type SkiffServer } from "./app.ts";
+import { watchPool } from "./metrics.ts";
 
 /** A running Skiff instance. */
 export interface RunningSkiff extends SkiffServer {
   /** Base URL it listens on, e.g. `http://127.0.0.1:4000`. */
   url: string;
   database: DatabaseTarget;
+  /** What the first-run bootstrap created (plaintext secrets, to print once), or null when it did not run. */
+  firstRun: FirstRun | null;
+  /**
+   * Graceful shutdown (idempotent): `/readyz` 503, stop accepting, answer in-flight requests (at most
+   * SKIFF_SHUTDOWN_TIMEOUT seconds, then cut), close WebSockets with 1001, stop the job runner, pubsub, the pool,
+   * and the embedded database last.
+   */
   stop(): Promise<void>;
 }
 
@@ -39,11 +49,15 @@ export async function ensureSecret(config: Config): Promise<string> {
   return secret;
 }
 
-/** Builds the root logger (pretty output on a terminal). */
-export function createLogger(config: Config): Logger {
+/**
+ * Builds the root logger: JSON lines, or human-readable lines (pino-pretty, in a worker thread) when
+ * `pretty` (default: stdout is a terminal).
+ */
+export function createLogger(config: Config, pretty: boolean = process.stdout.isTTY === true): Logger {
   return pino({
     level: config.LOG_LEVEL,
     redact: ["req.headers.authorization", 'req.headers["x-api-key"]', "req.headers.cookie"],
+    ...(pretty && { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l" } } }),
   });
 }
 
@@ -55,7 +69,11 @@ export interface StartOptions {
   mailer?: Mailer;
 }
 
-/** Starts a Skiff instance listening on HOST:PORT. */
+/**
+ * Starts a Skiff instance listening on HOST:PORT; when SKIFF_BOOTSTRAP is on and the database has no user,
+ * creates the first owner, organization (plan `unlimited`) and API key before reporting ready.
+ * @throws when the database, migrations, listening or the bootstrap fail (what was started is stopped).
+ */
 export async function startSkiff(
   config: Config,
   log: Logger = createLogger(config),
@@ -82,19 +100,61 @@ export async function startSkiff(
     mailer,
     now: options.now ?? (() => new Date()),
   };
+  const unwatchPool = watchPool(knex);
   const server = await createServer(services);
-  await server.app.listen({ host: config.HOST, port: config.PORT });
+
+  async function shutdown(): Promise<void> {
+    const started = Date.now();
+    server.lifecycle.stopping = true;
+    const inFlight = server.requests.inFlight;
+    const cut = await server.requests.drain(config.SKIFF_SHUTDOWN_TIMEOUT * 1000);
+    if (cut) log.warn({ cut, timeoutSeconds: config.SKIFF_SHUTDOWN_TIMEOUT }, "shutdown: requests cut at the timeout");
+    await server.subscriptions.closeAll();
+    await server.app.close();
+    // Job runner (added by the jobs layer as `services.jobs`): stop taking jobs; running ones finish or return to
+    // the queue. Called when present.
+    await (services as AppServices & { jobs?: { stop(): Promise<void> } }).jobs?.stop();
+    await closeAuth(auth);
+    await services.pubsub.close();
+    unwatchPool();
+    await knex.destroy();
+    await database.stop();
+    log.info({ inFlight, cut, ms: Date.now() - started }, "shutdown complete");
+  }
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= shutdown();
+    return stopping;
+  };
+
+  let firstRun: FirstRun | null = null;
+  try {
+    await server.app.listen({ host: config.HOST, port: config.PORT });
+    if (config.SKIFF_BOOTSTRAP) firstRun = await bootstrap(services);
+  } catch (error) {
+    await stop().catch(() => {});
+    throw error;
+  }
+  server.lifecycle.ready = true;
   const port = (server.app.server.address() as { port: number }).port;
   return {
     ...server,
     url: `http://${config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST}:${port}`,
     database,
-    async stop() {
-      await server.app.close();
-      await closeAuth(auth);
-      await services.pubsub.close();
-      await knex.destroy();
-      await database.stop();
-    },
+    firstRun,
+    stop,
   };
+}
+
+/** First run on an empty database (src/auth/bootstrap.ts); its organization gets the `unlimited` plan. */
+async function bootstrap(services: AppServices): Promise<FirstRun | null> {
+  const { config, log, knex, auth } = services;
+  const first = await bootstrapFirstRun(auth, knex, {
+    email: config.SKIFF_BOOTSTRAP_EMAIL,
+    password: config.SKIFF_BOOTSTRAP_PASSWORD,
+    apiKey: config.SKIFF_BOOTSTRAP_API_KEY,
+    log,
+  });
+  if (first) await knex("organizations").where({ id: first.organizationId }).update({ plan_id: "plan_unlimited" });
+  return first;
 }
