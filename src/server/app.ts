@@ -45,8 +45,11 @@ export interface SkiffServer {
   subscriptions: SubscriptionServer;
 }
 
-/** Published routes outside the REST table, kept when SKIFF_PUBLIC_API_ONLY=true (spec: Versioning, rule 6). */
-const PUBLISHED_PATHS = ["/graphql", "/api/auth/*", "/healthz", "/readyz"];
+/**
+ * Routes outside the REST table kept when SKIFF_PUBLIC_API_ONLY=true (spec: Versioning, rule 6): the published
+ * ones, and the operator's probes and metrics (/metrics has its own token, SKIFF_METRICS_TOKEN).
+ */
+const PUBLISHED_PATHS = ["/graphql", "/api/auth/*", "/healthz", "/readyz", "/metrics"];
 
 /** Builds (but does not start listening) the HTTP server; its lifecycle starts not ready. */
 export async function createServer(services: AppServices): Promise<SkiffServer> {
