@@ -105,21 +105,30 @@ export async function startSkiff(
 
   async function shutdown(): Promise<void> {
     const started = Date.now();
+    const steps: Record<string, number> = {};
+    const step = async (name: string, run: () => Promise<unknown>) => {
+      const at = Date.now();
+      await run();
+      steps[name] = Date.now() - at;
+    };
     server.lifecycle.stopping = true;
     const inFlight = server.requests.inFlight;
-    const cut = await server.requests.drain(config.SKIFF_SHUTDOWN_TIMEOUT * 1000);
+    let cut = 0;
+    await step("drain", async () => {
+      cut = await server.requests.drain(config.SKIFF_SHUTDOWN_TIMEOUT * 1000);
+    });
     if (cut) log.warn({ cut, timeoutSeconds: config.SKIFF_SHUTDOWN_TIMEOUT }, "shutdown: requests cut at the timeout");
-    await server.subscriptions.closeAll();
-    await server.app.close();
+    await step("websockets", () => server.subscriptions.closeAll());
+    await step("server", () => server.app.close());
     // Job runner (added by the jobs layer as `services.jobs`): stop taking jobs; running ones finish or return to
     // the queue. Called when present.
-    await (services as AppServices & { jobs?: { stop(): Promise<void> } }).jobs?.stop();
-    await closeAuth(auth);
-    await services.pubsub.close();
+    await step("jobs", async () => (services as AppServices & { jobs?: { stop(): Promise<void> } }).jobs?.stop());
+    await step("auth", () => closeAuth(auth));
+    await step("pubsub", () => services.pubsub.close());
     unwatchPool();
-    await knex.destroy();
-    await database.stop();
-    log.info({ inFlight, cut, ms: Date.now() - started }, "shutdown complete");
+    await step("pool", () => knex.destroy());
+    await step("database", () => database.stop());
+    log.info({ inFlight, cut, ms: Date.now() - started, steps }, "shutdown complete");
   }
   let stopping: Promise<void> | undefined;
   const stop = () => {

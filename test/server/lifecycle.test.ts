@@ -6,12 +6,12 @@
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import http from "node:http";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type SkiffProcess, spawnSkiff } from "../helpers/process.ts";
+import { slowPost } from "../helpers/slow-request.ts";
 
 const API_KEY = `skiff_lifecycle_${randomBytes(12).toString("hex")}`;
 let db: TestDatabase;
@@ -77,34 +77,6 @@ describe("first run", () => {
   });
 });
 
-/** A POST whose body is sent in two halves, so that it is in flight until `finish()`. */
-function slowPost(path: string, body: string) {
-  const request = http.request(`${url}${path}`, {
-    method: "POST",
-    agent: false,
-    headers: {
-      "content-type": "application/json",
-      "content-length": Buffer.byteLength(body),
-      authorization: `Bearer ${API_KEY}`,
-    },
-  });
-  const half = Math.floor(body.length / 2);
-  const connected = new Promise<void>((resolve) => request.once("socket", (s) => s.once("connect", resolve)));
-  request.write(body.slice(0, half));
-  const result = new Promise<{ status?: number; body?: string; error?: string }>((resolve) => {
-    request.on("response", (res) => {
-      let text = "";
-      res.setEncoding("utf8").on("data", (c: string) => {
-        text += c;
-      });
-      res.on("end", () => resolve({ status: res.statusCode, body: text }));
-      res.on("error", (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? e.message }));
-    });
-    request.on("error", (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? e.message }));
-  });
-  return { connected, result, finish: () => request.end(body.slice(half)) };
-}
-
 describe("SIGTERM under load", () => {
   it("answers the 40 requests in flight, closes the subscription with 1001, exits 0", async () => {
     const orgRes = await fetch(`${url}/graphql`, {
@@ -140,9 +112,10 @@ describe("SIGTERM under load", () => {
       source: { type: "docker", dockerImage: "nginx:1.27" },
       port: 80,
     });
+    const auth = { authorization: `Bearer ${API_KEY}` };
     const requests = [
-      ...Array.from({ length: 30 }, () => slowPost("/graphql", graphqlBody)),
-      ...Array.from({ length: 10 }, () => slowPost("/api/site-import/preview", previewBody)),
+      ...Array.from({ length: 30 }, () => slowPost(`${url}/graphql`, graphqlBody, auth)),
+      ...Array.from({ length: 10 }, () => slowPost(`${url}/api/site-import/preview`, previewBody, auth)),
     ];
     await Promise.all(requests.map((r) => r.connected));
     await new Promise((resolve) => setTimeout(resolve, 300)); // the server has their headers

@@ -12,6 +12,7 @@ import { type RunningSkiff, startSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { createAgentTokenFor, createOrg, TEST_SECRET } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
+import { slowPost } from "../helpers/slow-request.ts";
 
 const METRICS_TOKEN = "metrics-token-for-tests";
 let db: TestDatabase;
@@ -226,5 +227,22 @@ describe("/metrics", () => {
     stop();
     await expect.poll(scrape).toMatch(/^skiff_graphql_subscriptions_open 0$/m);
     await client.dispose();
+  });
+});
+
+describe("shutdown timeout", () => {
+  it("cuts what is still unanswered after SKIFF_SHUTDOWN_TIMEOUT, then finishes the shutdown", async () => {
+    const other = await startTestServer(db.url, { SKIFF_SHUTDOWN_TIMEOUT: "0.5" });
+    const stuck = slowPost(`${other.url}/graphql`, JSON.stringify({ query: "{ __typename }" }));
+    await stuck.connected;
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the server has the request
+    expect(other.requests.inFlight).toBe(1);
+    const started = Date.now();
+    await other.stop();
+    const elapsed = Date.now() - started;
+    expect(await stuck.result).toEqual({ error: "ECONNRESET" });
+    expect(elapsed).toBeGreaterThanOrEqual(450);
+    expect(elapsed).toBeLessThan(5000);
+    expect((await fetch(`${other.url}/healthz`).catch((e: Error) => e)) instanceof Error).toBe(true);
   });
 });
