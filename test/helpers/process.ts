@@ -3,10 +3,13 @@
  * output: JSON log lines and the first-run banner on stdout.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { TEST_SECRET } from "./seed.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
+/** Node 24 from the `node` devDependency (what `npm start` uses), whatever Node runs the tests. */
+const nodeBinary = existsSync(`${root}node_modules/.bin/node`) ? `${root}node_modules/.bin/node` : process.execPath;
 
 /** A started `src/main.ts` process. */
 export interface SkiffProcess {
@@ -29,7 +32,7 @@ export interface SkiffProcess {
  * the test secret); DATABASE_URL is expected in `env`.
  */
 export function spawnSkiff(env: Record<string, string>): SkiffProcess {
-  const child = spawn(process.execPath, ["src/main.ts"], {
+  const child = spawn(nodeBinary, ["src/main.ts"], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? "",
