@@ -52,6 +52,17 @@ const schema = z.object({
     }),
   /** Deepest field nesting accepted in a GraphQL operation (HTTP and WebSocket). */
   SKIFF_MAX_QUERY_DEPTH: z.coerce.number().int().min(2).default(15),
+  /** `false` turns GraphQL introspection off (default on: the schema is public anyway through `_service`). */
+  SKIFF_INTROSPECTION: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
+  /** Longest wait, in seconds, for in-flight requests on SIGTERM/SIGINT before connections are cut. */
+  SKIFF_SHUTDOWN_TIMEOUT: z.coerce.number().min(0).default(10),
+  /** Bearer token required by `GET /metrics`; unset: /metrics is open (restrict it at the network edge). */
+  SKIFF_METRICS_TOKEN: z.string().min(1).optional(),
+  /** OTLP/HTTP endpoint of a trace collector (e.g. http://collector:4318); unset: tracing off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   SMTP_URL: z.string().optional(),
   SMTP_FROM: z.string().default("Skiff <no-reply@skiff.local>"),
   GITHUB_CLIENT_ID: z.string().optional(),

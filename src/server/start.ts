@@ -1,6 +1,7 @@
 /**
  * Start-up sequence shared by `npm start` and the tests: secret → database (embedded or DATABASE_URL)
- * → migrations → auth → HTTP server. Bootstrap of the first account is done by src/main.ts.
+ * → migrations → auth → HTTP server → first-run bootstrap → ready (`/readyz` 200). And the shutdown
+ * sequence, in reverse: not ready → drain HTTP → close WebSockets (1001) → jobs → pubsub → database.
  */
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -14,15 +15,24 @@ import { createKnex, migrateLatest } from "../db/knex.ts";
 import { createSecretBox } from "../db/secrets.ts";
 import { createOutboundClient } from "../http/outbound-client.ts";
 import { createMailer } from "../modules/mail/mailer.ts";
+import { bootstrapFirstRun, type FirstRun } from "../modules/organizations/first-run.service.ts";
 import type { AppServices } from "../modules/services.ts";
 import { createPubSub } from "../shared/pubsub.ts";
 import { createServer, type SkiffServer } from "./app.ts";
+import { watchPool } from "./metrics.ts";
 
 /** A running Skiff instance. */
 export interface RunningSkiff extends SkiffServer {
   /** Base URL it listens on, e.g. `http://127.0.0.1:4000`. */
   url: string;
   database: DatabaseTarget;
+  /** What the first-run bootstrap created (plaintext secrets, to print once), or null when it did not run. */
+  firstRun: FirstRun | null;
+  /**
+   * Graceful shutdown (idempotent): `/readyz` 503, stop accepting, answer in-flight requests (at most
+   * SKIFF_SHUTDOWN_TIMEOUT seconds, then cut), close WebSockets with 1001, stop the job runner, pubsub, the pool,
+   * and the embedded database last.
+   */
   stop(): Promise<void>;
 }
 
@@ -40,11 +50,15 @@ export async function ensureSecret(config: Config): Promise<string> {
   return secret;
 }
 
-/** Builds the root logger (pretty output on a terminal). */
-export function createLogger(config: Config): Logger {
+/**
+ * Builds the root logger: JSON lines, or human-readable lines (pino-pretty, in a worker thread) when
+ * `pretty` (default: stdout is a terminal).
+ */
+export function createLogger(config: Config, pretty: boolean = process.stdout.isTTY === true): Logger {
   return pino({
     level: config.LOG_LEVEL,
     redact: ["req.headers.authorization", 'req.headers["x-api-key"]', "req.headers.cookie"],
+    ...(pretty && { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l" } } }),
   });
 }
 
@@ -56,7 +70,11 @@ export interface StartOptions {
   mailer?: Mailer;
 }
 
-/** Starts a Skiff instance listening on HOST:PORT. */
+/**
+ * Starts a Skiff instance listening on HOST:PORT; when SKIFF_BOOTSTRAP is on and the database has no user,
+ * creates the first owner, organization (plan `unlimited`) and API key before reporting ready.
+ * @throws when the database, migrations, listening or the bootstrap fail (what was started is stopped).
+ */
 export async function startSkiff(
   config: Config,
   log: Logger = createLogger(config),
@@ -88,19 +106,70 @@ export async function startSkiff(
     }),
     now: options.now ?? (() => new Date()),
   };
+  const unwatchPool = watchPool(knex);
   const server = await createServer(services);
-  await server.app.listen({ host: config.HOST, port: config.PORT });
+
+  async function shutdown(): Promise<void> {
+    const started = Date.now();
+    const steps: Record<string, number> = {};
+    const step = async (name: string, run: () => Promise<unknown>) => {
+      const at = Date.now();
+      await run();
+      steps[name] = Date.now() - at;
+    };
+    server.lifecycle.stopping = true;
+    const inFlight = server.requests.inFlight;
+    let cut = 0;
+    await step("drain", async () => {
+      cut = await server.requests.drain(config.SKIFF_SHUTDOWN_TIMEOUT * 1000);
+    });
+    if (cut) log.warn({ cut, timeoutSeconds: config.SKIFF_SHUTDOWN_TIMEOUT }, "shutdown: requests cut at the timeout");
+    await step("websockets", () => server.subscriptions.closeAll());
+    await step("server", () => server.app.close());
+    // Job runner (added by the jobs layer as `services.jobs`): stop taking jobs; running ones finish or return to
+    // the queue. Called when present.
+    await step("jobs", async () => (services as AppServices & { jobs?: { stop(): Promise<void> } }).jobs?.stop());
+    await step("auth", () => closeAuth(auth));
+    await step("pubsub", () => services.pubsub.close());
+    unwatchPool();
+    await step("pool", () => knex.destroy());
+    await step("database", () => database.stop());
+    log.info({ inFlight, cut, ms: Date.now() - started, steps }, "shutdown complete");
+  }
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= shutdown();
+    return stopping;
+  };
+
+  let firstRun: FirstRun | null = null;
+  try {
+    await server.app.listen({ host: config.HOST, port: config.PORT });
+    if (config.SKIFF_BOOTSTRAP) firstRun = await bootstrap(services);
+  } catch (error) {
+    await stop().catch(() => {});
+    throw error;
+  }
+  server.lifecycle.ready = true;
   const port = (server.app.server.address() as { port: number }).port;
   return {
     ...server,
     url: `http://${config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST}:${port}`,
     database,
-    async stop() {
-      await server.app.close();
-      await closeAuth(auth);
-      await services.pubsub.close();
-      await knex.destroy();
-      await database.stop();
-    },
+    firstRun,
+    stop,
   };
+}
+
+/** First run on an empty database (src/modules/organizations/first-run.service.ts); its organization gets the `unlimited` plan. */
+async function bootstrap(services: AppServices): Promise<FirstRun | null> {
+  const { config, log, knex, auth } = services;
+  const first = await bootstrapFirstRun(auth, knex, {
+    email: config.SKIFF_BOOTSTRAP_EMAIL,
+    password: config.SKIFF_BOOTSTRAP_PASSWORD,
+    apiKey: config.SKIFF_BOOTSTRAP_API_KEY,
+    log,
+  });
+  if (first) await knex("organizations").where({ id: first.organizationId }).update({ plan_id: "plan_unlimited" });
+  return first;
 }

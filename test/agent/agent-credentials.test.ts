@@ -81,7 +81,9 @@ describe("agent tokens elsewhere", () => {
   it("are rejected by /graphql with UNAUTHENTICATED", async () => {
     for (const header of ["bearer", "x-api-key"] as const) {
       const res = await gql(skiff.url, "{ viewer { role } }", {}, { apiKey: token, header });
-      expect(res.data).toBeNull();
+      // Refused before execution (a credential that does not verify): HTTP 401, a request error without data.
+      expect(res.status).toBe(401);
+      expect(res.data).toBeUndefined();
       expect(res.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
       const mutation = await gql(skiff.url, "mutation { revokeAgentToken }", {}, { apiKey: token, header });
       expect(mutation.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");

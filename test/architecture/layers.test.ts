@@ -3,7 +3,7 @@
  * (`src/server/`) imports modules; modules import the layers below (`src/jobs/`, `src/shared/`, `src/auth/`,
  * `src/db/`, `src/config.ts`, `src/http/`); nothing below imports a module or the transport. The instance's
  * service bundle (`AppServices`) is the modules' own type (src/modules/services.ts); jobs receive it generically. Entry points
- * (`src/main.ts`, `src/cli.ts`, `src/bootstrap.ts`) may import anything. Reads every import and re-export
+ * (`src/main.ts`, `src/cli.ts`, `src/telemetry.ts`) may import anything. Reads every import and re-export
  * specifier (static and dynamic, type-only included) of every file under src/.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -17,7 +17,7 @@ const src = join(root, "src");
 function layerOf(file: string): string {
   const rel = relative(src, file);
   const [first] = rel.split(/[\\/]/);
-  if (rel === "main.ts" || rel === "cli.ts" || rel === "bootstrap.ts") return "entry";
+  if (rel === "main.ts" || rel === "cli.ts" || rel === "telemetry.ts") return "entry";
   if (rel === "config.ts") return "config";
   if (first === "generated") return "modules";
   return first ?? rel;

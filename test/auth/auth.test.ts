@@ -20,8 +20,8 @@ import {
 } from "../../src/auth/auth.ts";
 import { hashApiKey, resolveCaller } from "../../src/auth/caller.ts";
 import type { MailMessage } from "../../src/auth/mailer.ts";
-import { bootstrapFirstRun, type FirstRun } from "../../src/bootstrap.ts";
 import { loadConfig } from "../../src/config.ts";
+import { bootstrapFirstRun, type FirstRun } from "../../src/modules/organizations/first-run.service.ts";
 import { registerAuthRoutes } from "../../src/server/auth-routes.ts";
 import { createTestDatabase } from "../helpers/db.ts";
 

@@ -5,9 +5,9 @@
  */
 import { randomInt } from "node:crypto";
 import type { Knex } from "knex";
-import { API_KEY_PREFIX, API_KEY_START_LENGTH, type Auth } from "./auth/auth.ts";
-import { hashApiKey } from "./auth/caller.ts";
-import { insertOrganizationWithOwner } from "./modules/organizations/organization.service.ts";
+import { API_KEY_PREFIX, API_KEY_START_LENGTH, type Auth } from "../../auth/auth.ts";
+import { hashApiKey } from "../../auth/caller.ts";
+import { insertOrganizationWithOwner } from "./organization.service.ts";
 
 /** Inputs of {@link bootstrapFirstRun}: the owner e-mail, and optionally a password and API key to use as is. */
 export interface BootstrapOptions {
