@@ -8,6 +8,7 @@ import type { Auth } from "../auth/auth.ts";
 import type { Mailer } from "../auth/mailer.ts";
 import type { Config } from "../config.ts";
 import type { SecretBox } from "../db/secrets.ts";
+import type { JobQueue } from "../jobs/job-queue.ts";
 import type { PubSub } from "./pubsub.ts";
 
 /** Long-lived dependencies shared by every request. */
@@ -21,6 +22,11 @@ export interface AppServices {
   pubsub: PubSub;
   /** Outgoing mail: SMTP when SMTP_URL is set, else the local outbox (src/modules/mail/mailer.ts). */
   mailer: Mailer;
+  /**
+   * Background jobs (src/jobs): `jobs.enqueue(trx, name, payload, { runAt, jobKey })` inside the caller's
+   * transaction, so the job commits or rolls back with it.
+   */
+  jobs: JobQueue;
   /** The current time; services use it for expiries (invitations) so tests can move the clock. */
   now: () => Date;
 }

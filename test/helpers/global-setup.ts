@@ -7,6 +7,7 @@ import type { TestProject } from "vitest/node";
 import { withDatabase } from "../../src/db/connect.ts";
 import { startEmbeddedPostgres } from "../../src/db/embedded.ts";
 import { createKnex, migrateLatest } from "../../src/db/knex.ts";
+import { migrateJobSchema } from "../../src/jobs/job-schema.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -46,6 +47,7 @@ export async function setup(project: TestProject): Promise<void> {
   const knex = createKnex(withDatabase(adminUrl, templateDb));
   await migrateLatest(knex);
   await knex.destroy();
+  await migrateJobSchema(withDatabase(adminUrl, templateDb));
   await admin.end();
   templateName = templateDb;
   adminUrlUsed = adminUrl;
