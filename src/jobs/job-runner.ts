@@ -109,7 +109,10 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
       noHandleSignals: true,
       logger: workerLogger(log),
       events,
-      preset: { worker: { gracefulShutdownAbortTimeout: shutdownTimeoutMs } },
+      // Batched completion (delay 0) is flushed by graceful shutdown; unbatched completions could be cut off.
+      preset: {
+        worker: { gracefulShutdownAbortTimeout: shutdownTimeoutMs, completeJobBatchDelay: 0, failJobBatchDelay: 0 },
+      },
     });
   } catch (err) {
     wakeups.stop();

@@ -78,6 +78,7 @@ describe("several instances on one database", () => {
       (r) => r.instance,
     );
     expect(byInstance.api).toBeUndefined();
+    expect(api.skiff.runner).toBeNull();
     console.info(
       `50 jobs: ${Object.entries(byInstance)
         .map(([k, v]) => `${k} ran ${v!.length}`)
