@@ -121,6 +121,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
     throw err;
   }
   const removeSource = metrics.addSource(options.databaseUrl, knex);
+  log.info({ concurrency: options.concurrency, jobs: Object.keys(taskList) }, "job worker started");
   let stopping: Promise<void> | undefined;
   return {
     events,

@@ -20,14 +20,3 @@ export async function drainJobs(knex: Knex, timeoutMs = 10_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
-
-/** Polls `probe` every 20 ms until it returns a value other than undefined/null/false. @throws after `timeoutMs`. */
-export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`Condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
