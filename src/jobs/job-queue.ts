@@ -53,11 +53,17 @@ export class JobPayloadError extends Error {
 export interface JobQueue {
   /**
    * Validates `payload` with the job's schema (as JSON, the form it is stored in) and adds the job through
-   * `db`: pass the caller's transaction so the job commits or rolls back with it.
+   * `db`: pass the caller's transaction so the job commits or rolls back with it. `job` is the registered name or
+   * the definition itself (which types the payload).
    * @returns the job id (decimal string).
    * @throws JobPayloadError for an unknown name, a payload that is not a JSON object, or a schema mismatch.
    */
-  enqueue(db: Knex | Knex.Transaction, name: string, payload: unknown, options?: EnqueueOptions): Promise<string>;
+  enqueue<P>(
+    db: Knex | Knex.Transaction,
+    job: string | JobDefinition<P>,
+    payload: NoInfer<P>,
+    options?: EnqueueOptions,
+  ): Promise<string>;
   /** The registered definition of `name`, if any. */
   definition(name: string): JobDefinition | undefined;
   /** Every registered definition. */
@@ -77,7 +83,8 @@ export function createJobQueue(definitions: readonly JobDefinition[]): JobQueue 
   return {
     definitions,
     definition: (name) => byName.get(name),
-    async enqueue(db, name, payload, options = {}) {
+    async enqueue(db, job, payload, options = {}) {
+      const name = typeof job === "string" ? job : job.name;
       const definition = byName.get(name);
       if (!definition) throw new JobPayloadError(`No job is named "${name}"`);
       const json = toJsonObject(name, payload);

@@ -102,6 +102,8 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   try {
     runner = await run({
       pgPool,
+      // Explicit: graphile-worker would otherwise honour a GRAPHILE_WORKER_SCHEMA variable our SQL ignores.
+      schema: JOB_SCHEMA,
       taskList,
       parsedCronItems: parseCronItems(cronItems),
       concurrency: options.concurrency,
@@ -208,14 +210,23 @@ function taskOf(definition: JobDefinition, deps: TaskDeps): Task {
           throw err;
         }
         const next: RetryState = { attempt: interrupted ? attempt : attempt + 1, lastError: err.message };
-        await addJob(deps.knex, {
-          name: definition.name,
-          payload: { ...body, [RETRY_KEY]: next },
-          queueName: definition.queueName,
-          maxAttempts: 1,
-          runAt: new Date(Date.now() + wait),
-          jobKey: job.key ?? undefined,
-        });
+        try {
+          await addJob(deps.knex, {
+            name: definition.name,
+            payload: { ...body, [RETRY_KEY]: next },
+            queueName: definition.queueName,
+            maxAttempts: 1,
+            runAt: new Date(Date.now() + wait),
+            jobKey: job.key ?? undefined,
+          });
+        } catch (enqueueError) {
+          metrics.failures.inc({ task: definition.name, outcome: "permanent" });
+          log.error(
+            { err, enqueueError },
+            `job ${definition.name} attempt ${attempt} failed and its retry could not be queued`,
+          );
+          throw err;
+        }
         if (!interrupted) metrics.failures.inc({ task: definition.name, outcome: "retry" });
         log.warn({ err, retryInMs: wait }, `job ${definition.name} attempt ${attempt} failed; retrying`);
         return;

@@ -5,6 +5,7 @@
  */
 import { Logger, runMigrations } from "graphile-worker";
 import pg from "pg";
+import { JOB_SCHEMA } from "./job-queue.ts";
 
 /** The part of a pino logger graphile-worker's messages go to. */
 export interface JobLog {
@@ -35,7 +36,11 @@ export async function migrateJobSchema(databaseUrl: string, log?: JobLog): Promi
   pgPool.on("error", () => {});
   pgPool.on("connect", (client) => client.on("error", () => {}));
   try {
-    await runMigrations({ pgPool, ...(log ? { logger: workerLogger(log) } : { logger: silentLogger }) });
+    await runMigrations({
+      pgPool,
+      schema: JOB_SCHEMA,
+      ...(log ? { logger: workerLogger(log) } : { logger: silentLogger }),
+    });
   } finally {
     await pgPool.end();
   }

@@ -42,7 +42,7 @@ export function enqueueMail(
   db: Knex | Knex.Transaction,
   message: MailMessage,
 ): Promise<string> {
-  return services.jobs.enqueue(db, sendMailJob.name, {
+  return services.jobs.enqueue(db, sendMailJob, {
     to: message.to,
     subject: message.subject,
     sealedText: services.secrets.encrypt(message.text),
