@@ -34,7 +34,11 @@ function record(job: string, key: string, attempt: number, services: AppServices
 
 const keyed = z.object({ key: z.string(), sleepMs: z.number().int().min(0).optional() });
 
-/** The test jobs: `test.record` (backoff), `test.waits` (fails; waits 200 then 500 ms), `test.once` (fails; no retry), `test.strict`, `test.stubborn`. */
+/**
+ * The test jobs: `test.record` (backoff), `test.waits` (fails; waits 200 then 500 ms), `test.once` (fails; no
+ * retry), `test.strict` (strict schema), `test.stubborn` (sleeps), `test.slow-waits` (sleeps, then fails; one
+ * retry after 200 ms), `test.tick` (recurring).
+ */
 export const testJobs: JobDefinition[] = [
   defineJob({
     name: "test.record",
@@ -77,6 +81,16 @@ export const testJobs: JobDefinition[] = [
       const run = record("test.stubborn", p.key, ctx.attempt, ctx.services);
       await new Promise((r) => setTimeout(r, p.sleepMs ?? 3000));
       run.finishedAt = Date.now();
+    },
+  }),
+  defineJob({
+    name: "test.slow-waits",
+    payload: keyed,
+    retry: { kind: "waits", waitsMs: [200] },
+    async handler(p, ctx) {
+      record("test.slow-waits", p.key, ctx.attempt, ctx.services);
+      await new Promise((r) => setTimeout(r, p.sleepMs ?? 3000));
+      throw new Error(`slow delivery ${p.key} failed`);
     },
   }),
   defineJob({

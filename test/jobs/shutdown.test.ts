@@ -23,6 +23,12 @@ async function server(label: string, env: Record<string, string> = {}): Promise<
   return s;
 }
 
+/** Stops `s` (so that the next test's jobs run only where it expects them). */
+async function retire(s: JobServer): Promise<void> {
+  started.splice(started.indexOf(s), 1);
+  await s.skiff.stop();
+}
+
 const runsOf = (key: string) => runs.filter((r) => r.job === "test.stubborn" && r.key === key);
 const row = async () =>
   (
@@ -36,7 +42,7 @@ describe("stop()", () => {
     const s = await server("patient");
     await s.skiff.services.jobs.enqueue(db.knex, "test.stubborn", { key: "finish", sleepMs: 600 });
     await until(() => runsOf("finish").length === 1);
-    await s.skiff.stop();
+    await retire(s);
     const stoppedAt = Date.now();
     const [run] = runsOf("finish");
     expect(run!.finishedAt).toBeDefined();
@@ -50,7 +56,7 @@ describe("stop()", () => {
     await s.skiff.services.jobs.enqueue(db.knex, "test.stubborn", { key: "return", sleepMs: 4000 });
     await until(() => runsOf("return").length === 1);
     const t0 = Date.now();
-    await s.skiff.stop();
+    await retire(s);
     const stopMs = Date.now() - t0;
     console.info(`stop() with a job over the 200 ms shutdown timeout took ${stopMs} ms`);
     expect(stopMs).toBeLessThan(3000);
@@ -60,11 +66,34 @@ describe("stop()", () => {
     ]);
 
     // graphile-worker's backoff makes it due again after e^1 ≈ 2.7 s.
-    await server("next", { SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS: "200" });
+    const next = await server("next", { SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS: "200" });
     await until(() => runsOf("return").length === 2, 8000);
     expect(runsOf("return").map((r) => [r.instance, r.attempt])).toEqual([
       ["hasty", 1],
       ["next", 2],
+    ]);
+    await retire(next);
+  });
+
+  it("returns an interrupted `waits` job to the queue as the same attempt, due at once", async () => {
+    const s = await server("interrupted", { SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS: "200" });
+    await s.skiff.services.jobs.enqueue(db.knex, "test.slow-waits", { key: "hook", sleepMs: 4000 });
+    const slow = () => runs.filter((r) => r.job === "test.slow-waits");
+    await until(() => slow().length === 1);
+    await retire(s);
+    const { rows } = await db.knex.raw(
+      `select j.attempts, j.max_attempts, j.run_at <= now() as due, j.payload -> '_retry' as retry
+         from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+        where t.identifier = 'test.slow-waits'`,
+    );
+    expect(rows).toEqual([
+      { attempts: 0, max_attempts: 1, due: true, retry: { attempt: 1, lastError: "Interrupted by shutdown" } },
+    ]);
+    await server("resumer", { SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS: "200" });
+    await until(() => slow().length === 2, 8000);
+    expect(slow().map((r) => [r.instance, r.attempt])).toEqual([
+      ["interrupted", 1],
+      ["resumer", 1],
     ]);
   });
 });
