@@ -82,13 +82,22 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
     }));
   const events: WorkerEvents = new EventEmitter();
   let pool: WorkerPool | undefined;
-  const wakeups = createWakeups(
-    knex,
-    () => pool?.nudge(options.concurrency),
-    (err) => log.warn({ err }, "job queue: could not read the next scheduled job"),
+  const nudge = () => {
+    try {
+      pool?.nudge(options.concurrency);
+    } catch (err) {
+      // A pool shutting down on its own (e.g. a database failure) refuses nudges; its runner reports why.
+      log.debug({ err }, "job queue: worker pool refused a wake-up");
+    }
+  };
+  const wakeups = createWakeups(knex, nudge, (err) =>
+    log.warn({ err }, "job queue: could not read the next scheduled job"),
   );
   events.on("pool:create", ({ workerPool }) => {
     pool = workerPool;
+  });
+  events.on("pool:release", () => {
+    pool = undefined;
   });
   // (Re)connected to LISTEN: jobs may have been scheduled meanwhile.
   events.on("pool:listen:success", () => void wakeups.refresh());
