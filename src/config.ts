@@ -63,6 +63,15 @@ const schema = z.object({
   SKIFF_METRICS_TOKEN: z.string().min(1).optional(),
   /** OTLP/HTTP endpoint of a trace collector (e.g. http://collector:4318); unset: tracing off. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /** `false`: this instance runs no background jobs (API only); others on the same database run them. */
+  SKIFF_WORKER: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
+  /** Background jobs one instance runs at once (graphile-worker concurrency). */
+  SKIFF_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  /** On shutdown, how long running jobs may finish (ms) before they are aborted and returned to the queue. */
+  SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   SMTP_URL: z.string().optional(),
   SMTP_FROM: z.string().default("Skiff <no-reply@skiff.local>"),
   GITHUB_CLIENT_ID: z.string().optional(),

@@ -5,6 +5,7 @@
  */
 
 import type { Resolvers } from "../generated/graphql.ts";
+import type { JobDefinition } from "../jobs/job-definition.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
 import { accessModule } from "./access/index.ts";
 import { agentModule } from "./agent/index.ts";
@@ -46,6 +47,9 @@ export const moduleResolvers: Resolvers[] = modules.flatMap((m) => (m.resolvers 
 
 /** The REST table: every module's rows, in registration order. */
 export const restRoutes: readonly AnyRestRoute[] = modules.flatMap((m) => m.restRoutes ?? []);
+
+/** Every module's background jobs, handed to the queue and the runner by the transport's start-up. */
+export const moduleJobs: readonly JobDefinition[] = modules.flatMap((m) => (m.jobs ?? []) as readonly JobDefinition[]);
 
 /** Builds the loaders of one request for every module (fresh per request: caches never cross callers). */
 export function createLoaders(deps: Omit<LoaderDeps, "loaders">): Loaders {

@@ -6,6 +6,7 @@
 import type { Knex } from "knex";
 import type { SecretBox } from "../db/secrets.ts";
 import type { Resolvers } from "../generated/graphql.ts";
+import type { JobDefinition } from "../jobs/job-definition.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
 import type { AccessScope } from "./access/access-scope.ts";
 
@@ -37,6 +38,9 @@ export interface SkiffModule<Name extends string = string> {
   createLoaders?: (deps: LoaderDeps) => Name extends keyof ModuleLoaders ? ModuleLoaders[Name] : never;
   /** Rows of the REST table (documented REST paths executed as GraphQL operations). */
   restRoutes?: readonly AnyRestRoute[];
+  /** Background jobs the module defines (`<domain>.jobs.ts`, see src/jobs/job-definition.ts). */
+  // biome-ignore lint/suspicious/noExplicitAny: each job has its own payload type; the runner validates it.
+  jobs?: readonly JobDefinition<any>[];
 }
 
 /** Declares a module manifest (keeps its literal name, so `createLoaders` is checked against {@link ModuleLoaders}). */

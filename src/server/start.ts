@@ -1,7 +1,8 @@
 /**
  * Start-up sequence shared by `npm start` and the tests: secret → database (embedded or DATABASE_URL)
- * → migrations → auth → HTTP server → first-run bootstrap → ready (`/readyz` 200). And the shutdown
- * sequence, in reverse: not ready → drain HTTP → close WebSockets (1001) → jobs → pubsub → database.
+ * → migrations (ours and graphile-worker's) → auth → HTTP server → first-run bootstrap → job runner (unless
+ * SKIFF_WORKER=false) → ready (`/readyz` 200). And the shutdown sequence, in reverse: not ready → drain HTTP →
+ * close WebSockets (1001) → jobs (running ones finish or return to the queue) → pubsub → database.
  */
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -14,6 +15,12 @@ import { type DatabaseTarget, resolveDatabase } from "../db/connect.ts";
 import { createKnex, migrateLatest } from "../db/knex.ts";
 import { createSecretBox } from "../db/secrets.ts";
 import { createOutboundClient } from "../http/outbound-client.ts";
+import type { JobDefinition } from "../jobs/job-definition.ts";
+import { createJobQueue } from "../jobs/job-queue.ts";
+import { type JobRunner, startJobRunner } from "../jobs/job-runner.ts";
+import { migrateJobSchema } from "../jobs/job-schema.ts";
+import { moduleJobs } from "../modules/index.ts";
+import { queuedMailer } from "../modules/mail/mail.jobs.ts";
 import { createMailer } from "../modules/mail/mailer.ts";
 import { bootstrapFirstRun, type FirstRun } from "../modules/organizations/first-run.service.ts";
 import type { AppServices } from "../modules/services.ts";
@@ -28,10 +35,12 @@ export interface RunningSkiff extends SkiffServer {
   database: DatabaseTarget;
   /** What the first-run bootstrap created (plaintext secrets, to print once), or null when it did not run. */
   firstRun: FirstRun | null;
+  /** The background job runner, null when SKIFF_WORKER=false. */
+  runner: JobRunner | null;
   /**
    * Graceful shutdown (idempotent): `/readyz` 503, stop accepting, answer in-flight requests (at most
-   * SKIFF_SHUTDOWN_TIMEOUT seconds, then cut), close WebSockets with 1001, stop the job runner, pubsub, the pool,
-   * and the embedded database last.
+   * SKIFF_SHUTDOWN_TIMEOUT seconds, then cut), close WebSockets with 1001, stop the job runner (running jobs
+   * finish or return to the queue), pubsub, the pool, and the embedded database last.
    */
   stop(): Promise<void>;
 }
@@ -62,12 +71,14 @@ export function createLogger(config: Config, pretty: boolean = process.stdout.is
   });
 }
 
-/** Replaceable dependencies of {@link startSkiff} (tests): the clock and the mailer. */
+/** Replaceable dependencies of {@link startSkiff} (tests): the clock, the mailer, extra jobs. */
 export interface StartOptions {
   /** Default: `() => new Date()`. */
   now?: () => Date;
   /** Default: SMTP when SMTP_URL is set, else the outbox (see src/modules/mail/mailer.ts). */
   mailer?: Mailer;
+  /** Job definitions registered besides the modules' (tests). */
+  jobs?: JobDefinition[];
 }
 
 /**
@@ -85,17 +96,21 @@ export async function startSkiff(
   const knex = createKnex(database.url, { max: 20 });
   const applied = await migrateLatest(knex);
   if (applied.length) log.info({ applied }, "migrations applied");
+  await migrateJobSchema(database.url, log);
   const baseURL = config.SKIFF_BASE_URL ?? `http://localhost:${config.PORT}`;
   const mailer = options.mailer ?? createMailer(config, knex, log);
+  const jobs = createJobQueue([...moduleJobs, ...(options.jobs ?? [])]);
+  const secrets = createSecretBox(secret);
+  // better-auth's verification mails become `mail.send` jobs (enqueued right after its own writes).
   const auth = createAuth({ ...config, SKIFF_SECRET: secret, SKIFF_BASE_URL: baseURL }, database.url, {
     log,
-    mailer,
+    mailer: queuedMailer({ jobs, secrets }, knex),
   });
   const services: AppServices = {
     config: { ...config, SKIFF_BASE_URL: baseURL },
     knex,
     auth,
-    secrets: createSecretBox(secret),
+    secrets,
     log,
     pubsub: await createPubSub(database.url, knex, log),
     mailer,
@@ -104,10 +119,12 @@ export async function startSkiff(
       clusterDomain: config.SKIFF_CLUSTER_DOMAIN,
       log: log.child({ component: "outbound" }),
     }),
+    jobs,
     now: options.now ?? (() => new Date()),
   };
   const unwatchPool = watchPool(knex);
   const server = await createServer(services);
+  let runner: JobRunner | null = null;
 
   async function shutdown(): Promise<void> {
     const started = Date.now();
@@ -126,9 +143,8 @@ export async function startSkiff(
     if (cut) log.warn({ cut, timeoutSeconds: config.SKIFF_SHUTDOWN_TIMEOUT }, "shutdown: requests cut at the timeout");
     await step("websockets", () => server.subscriptions.closeAll());
     await step("server", () => server.app.close());
-    // Job runner (added by the jobs layer as `services.jobs`): stop taking jobs; running ones finish or return to
-    // the queue. Called when present.
-    await step("jobs", async () => (services as AppServices & { jobs?: { stop(): Promise<void> } }).jobs?.stop());
+    // Stop taking jobs; running ones finish (or return to the queue after SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS).
+    await step("jobs", async () => runner?.stop());
     await step("auth", () => closeAuth(auth));
     await step("pubsub", () => services.pubsub.close());
     unwatchPool();
@@ -146,6 +162,16 @@ export async function startSkiff(
   try {
     await server.app.listen({ host: config.HOST, port: config.PORT });
     if (config.SKIFF_BOOTSTRAP) firstRun = await bootstrap(services);
+    if (config.SKIFF_WORKER) {
+      runner = await startJobRunner({
+        databaseUrl: database.url,
+        queue: jobs,
+        services,
+        log,
+        concurrency: config.SKIFF_WORKER_CONCURRENCY,
+        shutdownTimeoutMs: config.SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS,
+      });
+    }
   } catch (error) {
     await stop().catch(() => {});
     throw error;
@@ -154,6 +180,7 @@ export async function startSkiff(
   const port = (server.app.server.address() as { port: number }).port;
   return {
     ...server,
+    runner,
     url: `http://${config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST}:${port}`,
     database,
     firstRun,

@@ -10,6 +10,7 @@ import type { TestProject } from "vitest/node";
 import { withDatabase } from "../../src/db/connect.ts";
 import { startEmbeddedPostgres } from "../../src/db/embedded.ts";
 import { createKnex, migrateLatest } from "../../src/db/knex.ts";
+import { migrateJobSchema } from "../../src/jobs/job-schema.ts";
 import { createTestCa, removeTestCa, type TestCaFiles } from "./test-ca.ts";
 
 declare module "vitest" {
@@ -61,6 +62,7 @@ export async function setup(project: TestProject): Promise<void> {
   const knex = createKnex(withDatabase(adminUrl, templateDb));
   await migrateLatest(knex);
   await knex.destroy();
+  await migrateJobSchema(withDatabase(adminUrl, templateDb));
   await admin.end();
   templateName = templateDb;
   adminUrlUsed = adminUrl;
