@@ -19,6 +19,7 @@ import { queryLimits } from "./query-limits.ts";
 import { registerRestRoutes } from "./rest-runner.ts";
 import { buildSchema } from "./schema.ts";
 import { attachSubscriptions } from "./subscriptions.ts";
+import { registerWeb } from "./web.ts";
 
 /** A built server: Fastify instance plus the Apollo server used for in-process REST execution. */
 export interface SkiffServer {
@@ -71,6 +72,7 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
       buildContext(services, await authenticate(services, request.headers, "graphql"), request.id),
   });
   attachSubscriptions(app, schema, services, limits.validate);
+  await registerWeb(app, services.config);
   const server = { app, apollo, services };
   registerRestRoutes(server, restRoutes, services.config.SKIFF_PUBLIC_API_ONLY, PUBLISHED_PATHS);
   return server;
