@@ -10,6 +10,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { createUser, setPassword } from "../helpers/seed.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { cookieOf, postAuth, TEST_PASSWORD } from "../helpers/session.ts";
+import { failInsertsWhen, slowInsertsWhen } from "../imports/import-helpers.ts";
 import { ensureWebBuild, launchBrowser, outboxLink, SKIP_REASON, screenshot } from "./browser.ts";
 
 const PORT = 4481;
@@ -157,7 +158,7 @@ describe.skipIf(SKIP_REASON !== null)("dashboard in Chromium", () => {
     await waitStatus(watcher, first.id, "Success");
     const seen = await watcher.locator(`tr[data-import-id="${first.id}"]`).getAttribute("data-seen");
     expect(seen?.split(" ")).toEqual(["pending", "success"]);
-    await screenshot(page, "import-sites");
+    await screenshot(page, "import-sites-success");
 
     // Preview again: the name is taken, the errors are shown before anything is created.
     await page.getByRole("button", { name: "Preview" }).click();
@@ -202,6 +203,40 @@ describe.skipIf(SKIP_REASON !== null)("dashboard in Chromium", () => {
     expect(await count("site_imports")).toBe(0);
     expect(await watcher.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
     await watcherContext.close();
+  });
+
+  it("a failing domain step makes an import partial: nothing offered while pending; then Retry, Roll back, Delete", {
+    timeout: 90_000,
+  }, async () => {
+    // Real failures and delays inside PostgreSQL (triggers), as in test/imports.
+    await failInsertsWhen(db.knex, "domains", "host", "fail-at-domain");
+    await slowInsertsWhen(db.knex, "projects", "name", "slow-", 2);
+    await page.goto("/import-sites");
+    await page.getByLabel("Name", { exact: true }).fill("slow-blog");
+    await page.getByLabel("Docker image").fill("nginx:1.27");
+    await page.getByLabel("Domain").fill("fail-at-domain.dash.test");
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+
+    const row = page.locator('tr[data-name="slow-blog"]');
+    await row.getByTestId("status").filter({ hasText: "Pending" }).waitFor(WAIT);
+    await row.getByText("no actions while pending").waitFor(WAIT);
+    expect(await row.getByRole("button").count()).toBe(0);
+    await screenshot(page, "import-sites-pending");
+
+    await page.getByText("Import partial at domain_creation").waitFor(WAIT);
+    await row.getByTestId("status").filter({ hasText: "Partial" }).waitFor(WAIT);
+    await row.getByText("domain_creation").waitFor(WAIT);
+    for (const action of ["Retry", "Roll back", "Delete"])
+      await row.getByRole("button", { name: new RegExp(`^${action}`) }).waitFor(WAIT);
+    await screenshot(page, "import-sites");
+
+    const [partial] = await db.knex("site_imports").where({ name: "slow-blog" }).select("id", "projectId");
+    expect(partial.projectId).toMatch(/^prj_/);
+    await row.getByRole("button", { name: /^Roll back/ }).click();
+    await row.getByRole("button", { name: "Confirm rollback" }).click();
+    await row.waitFor({ state: "detached", ...WAIT });
+    expect(await count("projects", { id: partial.projectId })).toBe(0);
+    expect(await count("site_imports", { id: partial.id })).toBe(0);
   });
 
   it("invites a new person, who creates the account through the mailed link and sees no Import button", {

@@ -124,13 +124,17 @@ export function ImportForm({
   onImported: (record: SiteImportRow) => void;
 }) {
   const [f, setF] = useState<FormState>(EMPTY);
-  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setF((s) => ({ ...s, [key]: value }));
+  const [preview, setPreview] = useState<PreviewData["previewSiteImport"] | null>(null);
+  // Any change makes the last preview stale: it is dropped.
+  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
+    setPreview(null);
+    setF((s) => ({ ...s, [key]: value }));
+  };
   const client = useClient();
   const [prereq] = useQuery<ImportPrerequisitesData>({
     query: IMPORT_PREREQUISITES,
     variables: { id: organizationId },
   });
-  const [preview, setPreview] = useState<PreviewData["previewSiteImport"] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<{ kind: "success" | "error"; text: string } | null>(null);
   const [previewing, setPreviewing] = useState(false);
@@ -154,6 +158,7 @@ export function ImportForm({
 
   async function runImport() {
     setError(null);
+    setPreview(null);
     setOutcome(null);
     const result = await importSite({ input: toInput(organizationId, f) });
     if (result.error) return setError(describeError(result.error));
@@ -194,7 +199,10 @@ export function ImportForm({
         <Select
           label="Source type"
           value={f.sourceType}
-          onChange={(v) => setF((s) => ({ ...s, sourceType: v as SourceType, providerId: "" }))}
+          onChange={(v) => {
+            setPreview(null);
+            setF((s) => ({ ...s, sourceType: v as SourceType, providerId: "" }));
+          }}
           options={[
             { value: "docker", label: "Docker image" },
             { value: "github", label: "GitHub repository" },

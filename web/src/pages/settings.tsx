@@ -53,7 +53,8 @@ function ApiKeys({ org, reload }: { org: Org; reload: () => void }) {
     <section className="card" aria-labelledby="keys-title">
       <h2 id="keys-title">API keys</h2>
       <p className="muted">
-        Keys act as you, in this organization. Send them as `Authorization: Bearer` or `x-api-key`.
+        Keys act as you, in this organization. Send them as <code>Authorization: Bearer</code> or <code>x-api-key</code>
+        .
       </p>
       <form
         className="row"
@@ -121,7 +122,9 @@ function AgentToken({ token, reload }: { token: SettingsData["agentToken"]; relo
   return (
     <section className="card" aria-labelledby="agent-title">
       <h2 id="agent-title">AI agent token</h2>
-      <p className="muted">Read-only, personal, for `/api/agent/*`. Creating a new one replaces the old one at once.</p>
+      <p className="muted">
+        Read-only, personal, for <code>/api/agent/*</code>. Creating a new one replaces the old one at once.
+      </p>
       {token ? (
         <p>
           Current token <code>{token.prefix}…</code>, created {date(token.createdAt)}, last used{" "}
