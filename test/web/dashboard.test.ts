@@ -3,13 +3,15 @@
  * real Skiff on loopback (fixed port 4481, so that SKIFF_BASE_URL and the page origin agree for better-auth's
  * origin check), real PostgreSQL, real graphql-ws. Screenshots go to artifacts/screenshots/.
  */
+import { base32 } from "@better-auth/utils/base32";
+import { createOTP } from "@better-auth/utils/otp";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { createUser, setPassword } from "../helpers/seed.ts";
+import { createOrg, createUser, setPassword } from "../helpers/seed.ts";
 import { startTestServer } from "../helpers/server.ts";
-import { cookieOf, postAuth, TEST_PASSWORD } from "../helpers/session.ts";
+import { cookieOf, postAuth, sessionFor, TEST_PASSWORD } from "../helpers/session.ts";
 import { failInsertsWhen, slowInsertsWhen } from "../imports/import-helpers.ts";
 import { ensureWebBuild, launchBrowser, outboxLink, SKIP_REASON, screenshot } from "./browser.ts";
 
@@ -323,6 +325,51 @@ describe.skipIf(SKIP_REASON !== null)("dashboard in Chromium", () => {
       .first("members.role");
     expect(member?.role).toBe("admin");
     await context.close();
+  });
+
+  it("two-factor sign-in: the TOTP step (a wrong code is refused in words), and the recovery-code path", {
+    timeout: 90_000,
+  }, async () => {
+    const org = await createOrg(db.knex);
+    const cookie = await sessionFor(db.knex, BASE, org.owner);
+    const enabled = await postAuth(BASE, "/two-factor/enable", { password: TEST_PASSWORD }, cookie);
+    const { totpURI, backupCodes } = (await enabled.json()) as { totpURI: string; backupCodes: string[] };
+    const secret = new TextDecoder().decode(base32.decode(new URL(totpURI).searchParams.get("secret") ?? ""));
+    const otp = createOTP(secret, { period: 30 });
+    const step = Math.floor(Date.now() / 30_000);
+    expect((await postAuth(BASE, "/two-factor/verify-totp", { code: await otp.hotp(step) }, cookie)).status).toBe(200);
+
+    const signInUpToCode = async (context: BrowserContext) => {
+      const p = await context.newPage();
+      await p.goto("/sign-in");
+      await p.getByLabel("E-mail").fill(org.owner.email);
+      await p.getByLabel("Password").fill(TEST_PASSWORD);
+      await p.getByRole("button", { name: "Sign in" }).click();
+      await p.getByText("Two-factor authentication is on").waitFor(WAIT);
+      return p;
+    };
+    const first = await browser.newContext({ baseURL: BASE });
+    const p1 = await signInUpToCode(first);
+    await screenshot(p1, "sign-in-totp");
+    const wrong = String((Number(await otp.hotp(step + 1)) + 1) % 1_000_000).padStart(6, "0");
+    await p1.getByLabel("Authenticator code").fill(wrong);
+    await p1.getByRole("button", { name: "Verify" }).click();
+    await p1.getByRole("alert").waitFor(WAIT);
+    // The next step's code (accepted: ±1 step, never a used one).
+    await p1.getByLabel("Authenticator code").fill(await otp.hotp(step + 1));
+    await p1.getByRole("button", { name: "Verify" }).click();
+    await p1.waitForURL(/\/import-sites$/, WAIT);
+    await p1.getByRole("heading", { name: /^Site imports/ }).waitFor(WAIT);
+    await first.close();
+
+    const second = await browser.newContext({ baseURL: BASE });
+    const p2 = await signInUpToCode(second);
+    await p2.getByRole("button", { name: "Use a recovery code instead" }).click();
+    await p2.getByLabel("Recovery code").fill(backupCodes[0]!);
+    await p2.getByRole("button", { name: "Verify" }).click();
+    await p2.waitForURL(/\/import-sites$/, WAIT);
+    await p2.getByRole("heading", { name: /^Site imports/ }).waitFor(WAIT);
+    await second.close();
   });
 
   it("settings: creates an API key shown once, which then authenticates GraphQL", { timeout: 60_000 }, async () => {
