@@ -280,6 +280,14 @@ describe.skipIf(SKIP_REASON !== null)("dashboard in Chromium", () => {
     expect(await invitee.getByRole("button", { name: "Preview" }).count()).toBe(0);
     await screenshot(invitee, "import-sites-member");
 
+    // Settings: the team is visible, its controls are not offered.
+    await invitee.getByRole("link", { name: "Settings" }).click();
+    await invitee.getByRole("heading", { name: "Team" }).waitFor(WAIT);
+    await invitee.getByText("owner@dash.test").waitFor(WAIT);
+    expect(await invitee.getByRole("button", { name: "Send invitation", exact: true }).count()).toBe(0);
+    expect(await invitee.getByRole("combobox", { name: /^Role of/ }).count()).toBe(0);
+    expect(await invitee.getByRole("button", { name: /^Remove / }).count()).toBe(0);
+
     // The used link now says so.
     await invitee.goto(link);
     await invitee.getByText("This invitation was already used.").waitFor(WAIT);
@@ -370,6 +378,43 @@ describe.skipIf(SKIP_REASON !== null)("dashboard in Chromium", () => {
     await p2.waitForURL(/\/import-sites$/, WAIT);
     await p2.getByRole("heading", { name: /^Site imports/ }).waitFor(WAIT);
     await second.close();
+  });
+
+  it("the organization switcher moves the page, and its live list, to another organization", {
+    timeout: 60_000,
+  }, async () => {
+    const res = await postAuth(BASE, "/sign-in/email", { email: ownerEmail, password: TEST_PASSWORD });
+    const cookie = cookieOf(res);
+    const call = async (query: string, variables: Record<string, unknown>) => {
+      const r = await fetch(`${BASE}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie },
+        body: JSON.stringify({ query, variables }),
+      });
+      const body = (await r.json()) as { data: Record<string, { id?: string; status?: string }> };
+      return body.data;
+    };
+    const created = await call("mutation($i: CreateOrganizationInput!) { createOrganization(input: $i) { id } }", {
+      i: { name: "Second Co" },
+    });
+    const secondId = created.createOrganization!.id!;
+
+    await page.goto("/import-sites");
+    await page.getByRole("heading", { name: "Site imports · Dash Co" }).waitFor(WAIT);
+    await page.getByLabel("Organization").selectOption(secondId);
+    await page.getByRole("heading", { name: "Site imports · Second Co" }).waitFor(WAIT);
+    await page.getByText("No imports yet.").waitFor(WAIT);
+
+    // An import in Second Co made elsewhere (another session) appears live on the switched page.
+    const result = await call("mutation($i: SiteImportInput!) { importSite(input: $i) { importId status } }", {
+      i: { organizationId: secondId, name: "elsewhere", source: { type: "docker", dockerImage: "nginx:1.27" } },
+    });
+    expect(result.importSite!.status).toBe("success");
+    await waitStatus(page, (result.importSite as { importId: string }).importId, "Success");
+    expect(await page.locator('tr[data-name="blog"]').count()).toBe(0);
+
+    await page.getByLabel("Organization").selectOption({ label: "Dash Co (owner)" });
+    await page.getByRole("heading", { name: "Site imports · Dash Co" }).waitFor(WAIT);
   });
 
   it("settings: creates an API key shown once, which then authenticates GraphQL", { timeout: 60_000 }, async () => {

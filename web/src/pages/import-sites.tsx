@@ -54,8 +54,8 @@ export function ImportSitesPage() {
         <Message kind="info">As a member you can follow imports; owners and admins import and manage them.</Message>
       )}
       <div className={canManage ? "split" : ""}>
-        <ImportList key={org.id} canManage={canManage} latest={latest} />
-        {canManage && <ImportForm key={org.id} organizationId={org.id} onImported={setLatest} />}
+        <ImportList key={`list-${org.id}`} canManage={canManage} latest={latest} />
+        {canManage && <ImportForm key={`form-${org.id}`} organizationId={org.id} onImported={setLatest} />}
       </div>
     </>
   );
