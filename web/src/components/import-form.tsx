@@ -6,14 +6,8 @@
 import { useId, useState } from "react";
 import { useClient, useMutation, useQuery } from "urql";
 import { describeError } from "../errors.ts";
-import {
-  IMPORT_PREREQUISITES,
-  IMPORT_SITE,
-  type ImportPrerequisitesData,
-  PREVIEW_SITE_IMPORT,
-  type PreviewData,
-  type SiteImportRow,
-} from "../operations.ts";
+import type { PreviewSiteImportQuery, SiteImportInput } from "../gql/graphql.ts";
+import { IMPORT_PREREQUISITES, IMPORT_SITE, PREVIEW_SITE_IMPORT, type SiteImportRow } from "../operations.ts";
 import { Field, Message } from "./form.tsx";
 
 type SourceType = "github" | "gitlab" | "docker" | "git";
@@ -61,9 +55,9 @@ const EMPTY: FormState = {
 };
 
 /** Builds the GraphQL `SiteImportInput` from the form (empty optional fields are left out). */
-function toInput(organizationId: string, f: FormState): Record<string, unknown> {
+function toInput(organizationId: string, f: FormState): SiteImportInput {
   const opt = (v: string) => (v.trim() === "" ? undefined : v.trim());
-  const source: Record<string, unknown> = { type: f.sourceType };
+  const source: SiteImportInput["source"] = { type: f.sourceType };
   if (f.sourceType === "docker") source.dockerImage = opt(f.dockerImage);
   else {
     source.branch = opt(f.branch);
@@ -74,7 +68,8 @@ function toInput(organizationId: string, f: FormState): Record<string, unknown> 
       source.customGitSSHKeyId = opt(f.sshKeyId);
     } else {
       source.repo = opt(f.repo);
-      source[f.sourceType === "github" ? "githubId" : "gitlabId"] = opt(f.providerId);
+      if (f.sourceType === "github") source.githubId = opt(f.providerId);
+      else source.gitlabId = opt(f.providerId);
     }
   }
   const envVars = Object.fromEntries(f.envVars.filter((v) => v.key.trim() !== "").map((v) => [v.key.trim(), v.value]));
@@ -124,14 +119,14 @@ export function ImportForm({
   onImported: (record: SiteImportRow) => void;
 }) {
   const [f, setF] = useState<FormState>(EMPTY);
-  const [preview, setPreview] = useState<PreviewData["previewSiteImport"] | null>(null);
+  const [preview, setPreview] = useState<PreviewSiteImportQuery["previewSiteImport"] | null>(null);
   // Any change makes the last preview stale: it is dropped.
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
     setPreview(null);
     setF((s) => ({ ...s, [key]: value }));
   };
   const client = useClient();
-  const [prereq] = useQuery<ImportPrerequisitesData>({
+  const [prereq] = useQuery({
     query: IMPORT_PREREQUISITES,
     variables: { id: organizationId },
   });
@@ -147,7 +142,7 @@ export function ImportForm({
     setError(null);
     setOutcome(null);
     const result = await client
-      .query<PreviewData>(PREVIEW_SITE_IMPORT, { input: toInput(organizationId, f) }, { requestPolicy: "network-only" })
+      .query(PREVIEW_SITE_IMPORT, { input: toInput(organizationId, f) }, { requestPolicy: "network-only" })
       .toPromise();
     setPreviewing(false);
     if (result.error) {
@@ -161,13 +156,8 @@ export function ImportForm({
     setPreview(null);
     setOutcome(null);
     const result = await importSite({ input: toInput(organizationId, f) });
-    if (result.error) return setError(describeError(result.error));
-    const r = result.data.importSite as {
-      status: string;
-      errorStep: string | null;
-      errorMessage: string | null;
-      siteImport: SiteImportRow;
-    };
+    if (result.error || !result.data) return setError(describeError(result.error));
+    const r = result.data.importSite;
     onImported(r.siteImport);
     setOutcome(
       r.status === "success"
@@ -383,7 +373,7 @@ export function ImportForm({
 }
 
 /** What a preview reports: resources, warnings and errors. */
-function PreviewPanel({ preview }: { preview: PreviewData["previewSiteImport"] }) {
+function PreviewPanel({ preview }: { preview: PreviewSiteImportQuery["previewSiteImport"] }) {
   const r = preview.resources;
   return (
     <section className="preview" aria-label="Preview" data-testid="preview">

@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { describeError } from "../errors.ts";
+import type { SiteImportUpdatedSubscription } from "../gql/graphql.ts";
 import {
   DELETE_SITE_IMPORT,
   type ImportStatus,
@@ -14,8 +15,6 @@ import {
   SITE_IMPORT_UPDATED,
   SITE_IMPORTS,
   type SiteImportRow,
-  type SiteImportsData,
-  type SiteImportUpdatedData,
 } from "../operations.ts";
 import { Message } from "./form.tsx";
 
@@ -166,7 +165,7 @@ function RowActions({ row, onChanged }: { row: SiteImportRow; onChanged: () => v
 /** The live list; `canManage` (owner or admin) shows the actions; `latest` is a record just returned by a mutation. */
 export function ImportList({ canManage, latest }: { canManage: boolean; latest: SiteImportRow | null }) {
   const [offset, setOffset] = useState(0);
-  const [result, reexecute] = useQuery<SiteImportsData>({
+  const [result, reexecute] = useQuery({
     query: SITE_IMPORTS,
     variables: { first: PAGE_SIZE, offset },
   });
@@ -176,7 +175,7 @@ export function ImportList({ canManage, latest }: { canManage: boolean; latest: 
   const rows = result.data?.siteImports.edges.map((e) => e.node) ?? [];
 
   // The handler only accumulates events (it may run twice under StrictMode); the effect applies new ones once.
-  const [sub] = useSubscription<SiteImportUpdatedData, SiteImportUpdatedData[]>(
+  const [sub] = useSubscription<SiteImportUpdatedSubscription, SiteImportUpdatedSubscription[]>(
     { query: SITE_IMPORT_UPDATED },
     (prev, event) => [...(prev ?? []), event],
   );

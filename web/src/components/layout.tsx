@@ -2,13 +2,13 @@
 import type { ReactNode } from "react";
 import { useMutation, useQuery } from "urql";
 import { signOut } from "../auth-api.ts";
-import { SET_ACTIVE_ORGANIZATION, VIEWER, type ViewerData } from "../operations.ts";
+import { SET_ACTIVE_ORGANIZATION, VIEWER } from "../operations.ts";
 import { Link, navigate, useLocation } from "../router.tsx";
 import { useSession } from "../session.tsx";
 
 /** Reads the viewer (person, active organization, role, organizations). */
 export function useViewer() {
-  const [result, reexecute] = useQuery<ViewerData>({ query: VIEWER });
+  const [result, reexecute] = useQuery({ query: VIEWER });
   return { viewer: result.data, fetching: result.fetching, error: result.error, reexecute };
 }
 

@@ -10,7 +10,7 @@ import { useMutation, useQuery } from "urql";
 import { AuthError, signIn, signOut } from "../auth-api.ts";
 import { Field, Message } from "../components/form.tsx";
 import { describeError } from "../errors.ts";
-import { ACCEPT_INVITATION, INVITATION_LINK, type InvitationLinkData, SIGN_UP_WITH_INVITATION } from "../operations.ts";
+import { ACCEPT_INVITATION, INVITATION_LINK, SIGN_UP_WITH_INVITATION } from "../operations.ts";
 import { navigate, useLocation } from "../router.tsx";
 import { useSession } from "../session.tsx";
 
@@ -25,7 +25,7 @@ export function AcceptInvitationPage() {
   const { query } = useLocation();
   const token = query.get("token") ?? "";
   const { user, refresh } = useSession();
-  const [link] = useQuery<InvitationLinkData>({ query: INVITATION_LINK, variables: { token }, pause: !token });
+  const [link] = useQuery({ query: INVITATION_LINK, variables: { token }, pause: !token });
   const [acceptState, accept] = useMutation(ACCEPT_INVITATION);
   const [signUpState, signUpWithInvitation] = useMutation(SIGN_UP_WITH_INVITATION);
   const [error, setError] = useState<string | null>(null);

@@ -21,7 +21,7 @@ export function CreateOrganization() {
         e.preventDefault();
         const name = String(new FormData(e.currentTarget).get("name"));
         const r = await create({ input: { name } });
-        if (!r.error) {
+        if (r.data) {
           await setActive({ id: r.data.createOrganization.id });
           await refresh();
         }

@@ -2,11 +2,14 @@
  * Settings of the active organization: account API keys (secret shown once), the agent token (shown once),
  * and the team — members, roles, grants and invitations. Owners and admins manage the team; members see it.
  */
+
+import type { AnyVariables, TypedDocumentNode } from "@urql/core";
 import { useState } from "react";
-import { type UseMutationState, useMutation, useQuery } from "urql";
+import { useMutation, useQuery } from "urql";
 import { Field, Message, SecretOnce } from "../components/form.tsx";
 import { useViewer } from "../components/layout.tsx";
 import { describeError } from "../errors.ts";
+import type { SettingsQuery } from "../gql/graphql.ts";
 import {
   CANCEL_INVITATION,
   CREATE_AGENT_TOKEN,
@@ -21,28 +24,28 @@ import {
   REVOKE_AGENT_TOKEN,
   type Role,
   SETTINGS,
-  type SettingsData,
   UPDATE_MEMBER_ROLE,
 } from "../operations.ts";
 import { CreateOrganization } from "./import-sites.tsx";
 
-type Org = NonNullable<SettingsData["organization"]>;
+type Org = NonNullable<SettingsQuery["organization"]>;
 
 function date(iso: string | null): string {
   return iso ? new Date(iso).toLocaleString() : "never";
 }
 
-function useAction(doc: Parameters<typeof useMutation>[0], after: () => void) {
+/** A mutation with its error in words; `after` runs when it succeeded (e.g. re-read the page). */
+function useAction<Data, Variables extends AnyVariables>(doc: TypedDocumentNode<Data, Variables>, after: () => void) {
   const [state, run] = useMutation(doc);
   const [error, setError] = useState<string | null>(null);
-  const exec = async (vars: Record<string, unknown>) => {
+  const exec = async (vars: Variables) => {
     setError(null);
     const r = await run(vars);
     if (r.error) setError(describeError(r.error));
     else after();
     return r;
   };
-  return { state: state as UseMutationState, exec, error };
+  return { state, exec, error };
 }
 
 function ApiKeys({ org, reload }: { org: Org; reload: () => void }) {
@@ -63,7 +66,7 @@ function ApiKeys({ org, reload }: { org: Org; reload: () => void }) {
           const formEl = e.currentTarget;
           const r = await create.exec({ name: String(new FormData(formEl).get("name")) });
           if (!r.error) {
-            setSecret((r.data as { createApiKey: { secret: string } }).createApiKey.secret);
+            if (r.data) setSecret(r.data.createApiKey.secret);
             formEl.reset();
           }
         }}
@@ -115,7 +118,7 @@ function ApiKeys({ org, reload }: { org: Org; reload: () => void }) {
   );
 }
 
-function AgentToken({ token, reload }: { token: SettingsData["agentToken"]; reload: () => void }) {
+function AgentToken({ token, reload }: { token: SettingsQuery["agentToken"]; reload: () => void }) {
   const [secret, setSecret] = useState<string | null>(null);
   const create = useAction(CREATE_AGENT_TOKEN, reload);
   const revoke = useAction(REVOKE_AGENT_TOKEN, reload);
@@ -140,7 +143,7 @@ function AgentToken({ token, reload }: { token: SettingsData["agentToken"]; relo
           className="primary"
           onClick={async () => {
             const r = await create.exec({});
-            if (!r.error) setSecret((r.data as { createAgentToken: { token: string } }).createAgentToken.token);
+            if (r.data) setSecret(r.data.createAgentToken.token);
           }}
         >
           {token ? "Replace token" : "Create token"}
@@ -281,7 +284,7 @@ function Team({ org, reload }: { org: Org; reload: () => void }) {
             const formEl = e.currentTarget;
             const form = new FormData(formEl);
             const email = String(form.get("email"));
-            const r = await invite.exec({ input: { organizationId: org.id, email, role: form.get("role") } });
+            const r = await invite.exec({ input: { organizationId: org.id, email, role: form.get("role") as Role } });
             if (!r.error) {
               setSent(email);
               formEl.reset();
@@ -358,7 +361,7 @@ function Team({ org, reload }: { org: Org; reload: () => void }) {
 export function SettingsPage() {
   const { viewer } = useViewer();
   const orgId = viewer?.viewer.activeOrganization?.id;
-  const [result, reexecute] = useQuery<SettingsData>({ query: SETTINGS, variables: { id: orgId }, pause: !orgId });
+  const [result, reexecute] = useQuery({ query: SETTINGS, variables: { id: orgId ?? "" }, pause: !orgId });
   const reload = () => reexecute({ requestPolicy: "network-only" });
   if (viewer && !orgId) return <CreateOrganization />;
   const org = result.data?.organization;
