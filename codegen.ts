@@ -1,5 +1,6 @@
 /**
- * GraphQL Code Generator: resolver types from schema/*.graphql into src/generated/graphql.ts.
+ * GraphQL Code Generator: resolver types from schema/*.graphql into src/generated/graphql.ts, and the
+ * dashboard's typed documents into web/src/gql/.
  * Run `npm run codegen` after editing the SDL; CI fails when the committed file is stale.
  */
 import { readdirSync } from "node:fs";
@@ -48,6 +49,17 @@ const config: CodegenConfig = {
         },
         mappers: await moduleMappers(),
         mapperTypeSuffix: "Model",
+      },
+    },
+    // The dashboard's typed documents (web/src/operations.ts), GraphQL Code Generator's client preset.
+    "web/src/gql/": {
+      documents: ["web/src/**/*.{ts,tsx}", "!web/src/gql/**"],
+      preset: "client",
+      presetConfig: { fragmentMasking: false },
+      config: {
+        useTypeImports: true,
+        enumsAsTypes: true,
+        scalars: { DateTime: "string", JSONObject: "Record<string, unknown>", EmailAddress: "string", URL: "string" },
       },
     },
   },

@@ -13,7 +13,7 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlMain }] },
   test: {
     include: ["test/**/*.test.ts"],
-    globalSetup: ["test/helpers/global-setup.ts"],
+    globalSetup: ["test/helpers/global-setup.ts", "test/web/build-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",

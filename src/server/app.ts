@@ -23,6 +23,7 @@ import { echoRequestId, requestIdFor } from "./request-id.ts";
 import { registerRestRoutes } from "./rest-runner.ts";
 import { buildSchema } from "./schema.ts";
 import { attachSubscriptions, type SubscriptionServer } from "./subscriptions.ts";
+import { registerWeb } from "./web.ts";
 
 /**
  * Where the instance is in its life: `/readyz` answers 200 only while `ready` (migrations and the first-run
@@ -110,6 +111,7 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
     },
   });
   const subscriptions = attachSubscriptions(app, schema, services, limits.validate);
+  await registerWeb(app, services.config);
   const server = { app, apollo, services, lifecycle, requests, subscriptions };
   registerRestRoutes(server, restRoutes, services.config.SKIFF_PUBLIC_API_ONLY, PUBLISHED_PATHS);
   return server;

@@ -1,0 +1,69 @@
+/**
+ * The dashboard (issue 14): the single-page app built by Vite into `web/dist` (`npm run build:web`, run by
+ * `prestart` and `pretest`), served by Skiff itself. Hashed assets under `/assets/*` (cached for a year);
+ * the page routes answer `index.html` (never cached), every other path keeps its own handler or the 404.
+ * The pages are not part of the published API: with SKIFF_PUBLIC_API_ONLY=true they are not registered (404).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance } from "fastify";
+import type { Config } from "../config.ts";
+
+/** Folder the dashboard is built into (git-ignored). */
+export const WEB_DIST_DIR = join(import.meta.dirname, "..", "..", "web", "dist");
+
+/** Paths of the dashboard's pages, answered with the app's `index.html` (the client routes them). */
+export const PAGE_PATHS = ["/", "/sign-in", "/sign-up", "/accept-invitation", "/import-sites", "/settings"] as const;
+
+/** OAuth providers whose client id and secret are both set (the sign-in page shows their buttons). */
+export function enabledOAuthProviders(config: Config): string[] {
+  const pairs: [string, string | undefined, string | undefined][] = [
+    ["github", config.GITHUB_CLIENT_ID, config.GITHUB_CLIENT_SECRET],
+    ["google", config.GOOGLE_CLIENT_ID, config.GOOGLE_CLIENT_SECRET],
+    ["gitlab", config.GITLAB_CLIENT_ID, config.GITLAB_CLIENT_SECRET],
+  ];
+  return pairs.filter(([, id, secret]) => id && secret).map(([name]) => name);
+}
+
+/**
+ * Registers the dashboard's page routes and assets on `app` (nothing when `config.SKIFF_PUBLIC_API_ONLY`). Without a build (`index.html` missing) the pages
+ * answer 503 with the command that builds them, so the API keeps working.
+ */
+export async function registerWeb(app: FastifyInstance, config: Config, distDir = WEB_DIST_DIR): Promise<void> {
+  if (config.SKIFF_PUBLIC_API_ONLY) return;
+  if (!existsSync(join(distDir, "index.html"))) {
+    for (const path of PAGE_PATHS) {
+      app.get(path, async (_request, reply) =>
+        reply
+          .code(503)
+          .type("text/plain; charset=utf-8")
+          .send("The dashboard is not built: run `npm run build:web` (npm start and npm test do it).\n"),
+      );
+    }
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: join(distDir, "assets"),
+    prefix: "/assets/",
+    index: false,
+    immutable: true,
+    maxAge: "365d",
+  });
+  // The configured OAuth providers travel in the page itself, so the sign-in page needs no extra request.
+  const providers = enabledOAuthProviders(config).join(",");
+  const html = readFileSync(join(distDir, "index.html"), "utf8").replace(
+    "</head>",
+    `<meta name="skiff-oauth-providers" content="${providers}" />\n  </head>`,
+  );
+  for (const path of PAGE_PATHS) {
+    app.get(path, async (_request, reply) =>
+      reply
+        .type("text/html; charset=utf-8")
+        .header("cache-control", "no-cache")
+        .header("x-content-type-options", "nosniff")
+        .header("referrer-policy", "same-origin")
+        .send(html),
+    );
+  }
+}

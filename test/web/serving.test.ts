@@ -1,0 +1,69 @@
+/**
+ * How Skiff serves the dashboard (src/server/web.ts), without a browser: page routes, assets with long caching,
+ * the OAuth providers written into the page, 503 without a build, and nothing under SKIFF_PUBLIC_API_ONLY=true.
+ */
+import Fastify from "fastify";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.ts";
+import { registerWeb } from "../../src/server/web.ts";
+import { useTestServer } from "../helpers/server.ts";
+import { ensureWebBuild } from "./browser.ts";
+
+describe("dashboard serving", () => {
+  const t = useTestServer({ GITHUB_CLIENT_ID: "gh-id", GITHUB_CLIENT_SECRET: "gh-secret" });
+
+  it("answers the page routes with index.html (no-cache) naming the configured OAuth providers", async () => {
+    await ensureWebBuild();
+    // The server of useTestServer may have started before the build existed: use a fresh app on the build.
+    const app = Fastify();
+    await registerWeb(app, loadConfig({ GITHUB_CLIENT_ID: "gh-id", GITHUB_CLIENT_SECRET: "gh-secret" }));
+    for (const url of ["/", "/sign-in", "/sign-up", "/accept-invitation?token=abc", "/import-sites", "/settings"]) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers["content-type"]).toContain("text/html");
+      expect(res.headers["cache-control"]).toBe("no-cache");
+      expect(res.body).toContain('<meta name="skiff-oauth-providers" content="github" />');
+    }
+    const html = (await app.inject({ url: "/sign-in" })).body;
+    const script = html.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
+    expect(script).toBeDefined();
+    const asset = await app.inject({ url: script! });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers["content-type"]).toContain("javascript");
+    expect(asset.headers["cache-control"]).toContain("immutable");
+    expect((await app.inject({ url: "/assets/missing.js" })).statusCode).toBe(404);
+    expect((await app.inject({ url: "/not-a-page" })).statusCode).toBe(404);
+    await app.close();
+  });
+
+  it("without a build the pages answer 503 with the command to build them", async () => {
+    const app = Fastify();
+    await registerWeb(app, loadConfig({}), "/nonexistent/skiff-web-dist");
+    const res = await app.inject({ url: "/import-sites" });
+    expect(res.statusCode).toBe(503);
+    expect(res.body).toContain("npm run build:web");
+    await app.close();
+  });
+
+  it("keeps the API paths untouched next to the pages", async () => {
+    const base = t.skiff.url;
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const gql = await fetch(`${base}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ viewer { user { id } } }" }),
+    });
+    expect(gql.status).toBe(401);
+  });
+});
+
+describe("dashboard under SKIFF_PUBLIC_API_ONLY=true", () => {
+  it("registers no page: they answer 404 like every unpublished path", async () => {
+    await ensureWebBuild();
+    const app = Fastify();
+    await registerWeb(app, loadConfig({ SKIFF_PUBLIC_API_ONLY: "true" }));
+    for (const url of ["/", "/sign-in", "/import-sites", "/accept-invitation?token=abc"])
+      expect((await app.inject({ url })).statusCode, url).toBe(404);
+    await app.close();
+  });
+});

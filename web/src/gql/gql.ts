@@ -1,0 +1,278 @@
+/* eslint-disable */
+import * as types from "./graphql";
+import type { TypedDocumentNode as DocumentNode } from "@graphql-typed-document-node/core";
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+  "\n  query Viewer {\n    viewer {\n      user { id email name twoFactorEnabled }\n      activeOrganization { id name }\n      role\n    }\n    organizations { id name viewerRole plan { name } }\n  }\n": typeof types.ViewerDocument;
+  "\n  mutation SetActiveOrganization($id: ID!) {\n    setActiveOrganization(id: $id) { activeOrganization { id } }\n  }\n": typeof types.SetActiveOrganizationDocument;
+  "\n  mutation CreateOrganization($input: CreateOrganizationInput!) {\n    createOrganization(input: $input) { id name }\n  }\n": typeof types.CreateOrganizationDocument;
+  "\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n": typeof types.SiteImportRowFragmentDoc;
+  "\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n": typeof types.SiteImportsDocument;
+  "\n  subscription SiteImportUpdated {\n    siteImportUpdated { importId status siteImport { ...SiteImportRow } }\n  }\n": typeof types.SiteImportUpdatedDocument;
+  "\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n": typeof types.ImportPrerequisitesDocument;
+  "\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n": typeof types.PreviewSiteImportDocument;
+  "\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n": typeof types.ImportSiteDocument;
+  "\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n": typeof types.RetrySiteImportDocument;
+  "\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n": typeof types.DeleteSiteImportDocument;
+  "\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n": typeof types.InvitationLinkDocument;
+  "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n": typeof types.AcceptInvitationDocument;
+  "\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n": typeof types.SignUpWithInvitationDocument;
+  "\n  fragment MemberRow on Member {\n    id role createdAt\n    user { id email name }\n    grants { id createdAt project { id name } application { id name } }\n  }\n": typeof types.MemberRowFragmentDoc;
+  "\n  query Settings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      viewerRole\n      apiKeys { id name prefix createdAt lastUsedAt current createdBy { email } }\n      members { ...MemberRow }\n      invitations { id email role status createdAt expiresAt link }\n      projects(first: 100) { edges { node { id name } } }\n    }\n    agentToken { prefix createdAt expiresAt lastUsedAt }\n  }\n": typeof types.SettingsDocument;
+  "\n  mutation CreateApiKey($name: String!) { createApiKey(name: $name) { secret apiKey { id } } }\n": typeof types.CreateApiKeyDocument;
+  "\n  mutation DeleteApiKey($id: ID!) { deleteApiKey(id: $id) }\n": typeof types.DeleteApiKeyDocument;
+  "\n  mutation CreateAgentToken($input: CreateAgentTokenInput) { createAgentToken(input: $input) { token } }\n": typeof types.CreateAgentTokenDocument;
+  "\n  mutation RevokeAgentToken { revokeAgentToken }\n": typeof types.RevokeAgentTokenDocument;
+  "\n  mutation InviteMember($input: InviteMemberInput!) { inviteMember(input: $input) { id } }\n": typeof types.InviteMemberDocument;
+  "\n  mutation ResendInvitation($id: ID!) { resendInvitation(id: $id) { id } }\n": typeof types.ResendInvitationDocument;
+  "\n  mutation CancelInvitation($id: ID!) { cancelInvitation(id: $id) { id } }\n": typeof types.CancelInvitationDocument;
+  "\n  mutation UpdateMemberRole($memberId: ID!, $role: Role!) { updateMemberRole(memberId: $memberId, role: $role) { id } }\n": typeof types.UpdateMemberRoleDocument;
+  "\n  mutation RemoveMember($memberId: ID!) { removeMember(memberId: $memberId) }\n": typeof types.RemoveMemberDocument;
+  "\n  mutation GrantAccess($input: GrantAccessInput!) { grantAccess(input: $input) { id } }\n": typeof types.GrantAccessDocument;
+  "\n  mutation RevokeAccess($grantId: ID!) { revokeAccess(grantId: $grantId) }\n": typeof types.RevokeAccessDocument;
+};
+const documents: Documents = {
+  "\n  query Viewer {\n    viewer {\n      user { id email name twoFactorEnabled }\n      activeOrganization { id name }\n      role\n    }\n    organizations { id name viewerRole plan { name } }\n  }\n":
+    types.ViewerDocument,
+  "\n  mutation SetActiveOrganization($id: ID!) {\n    setActiveOrganization(id: $id) { activeOrganization { id } }\n  }\n":
+    types.SetActiveOrganizationDocument,
+  "\n  mutation CreateOrganization($input: CreateOrganizationInput!) {\n    createOrganization(input: $input) { id name }\n  }\n":
+    types.CreateOrganizationDocument,
+  "\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n":
+    types.SiteImportRowFragmentDoc,
+  "\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n":
+    types.SiteImportsDocument,
+  "\n  subscription SiteImportUpdated {\n    siteImportUpdated { importId status siteImport { ...SiteImportRow } }\n  }\n":
+    types.SiteImportUpdatedDocument,
+  "\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n":
+    types.ImportPrerequisitesDocument,
+  "\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n":
+    types.PreviewSiteImportDocument,
+  "\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n":
+    types.ImportSiteDocument,
+  "\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n":
+    types.RetrySiteImportDocument,
+  "\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n":
+    types.DeleteSiteImportDocument,
+  "\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n":
+    types.InvitationLinkDocument,
+  "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n":
+    types.AcceptInvitationDocument,
+  "\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n":
+    types.SignUpWithInvitationDocument,
+  "\n  fragment MemberRow on Member {\n    id role createdAt\n    user { id email name }\n    grants { id createdAt project { id name } application { id name } }\n  }\n":
+    types.MemberRowFragmentDoc,
+  "\n  query Settings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      viewerRole\n      apiKeys { id name prefix createdAt lastUsedAt current createdBy { email } }\n      members { ...MemberRow }\n      invitations { id email role status createdAt expiresAt link }\n      projects(first: 100) { edges { node { id name } } }\n    }\n    agentToken { prefix createdAt expiresAt lastUsedAt }\n  }\n":
+    types.SettingsDocument,
+  "\n  mutation CreateApiKey($name: String!) { createApiKey(name: $name) { secret apiKey { id } } }\n":
+    types.CreateApiKeyDocument,
+  "\n  mutation DeleteApiKey($id: ID!) { deleteApiKey(id: $id) }\n": types.DeleteApiKeyDocument,
+  "\n  mutation CreateAgentToken($input: CreateAgentTokenInput) { createAgentToken(input: $input) { token } }\n":
+    types.CreateAgentTokenDocument,
+  "\n  mutation RevokeAgentToken { revokeAgentToken }\n": types.RevokeAgentTokenDocument,
+  "\n  mutation InviteMember($input: InviteMemberInput!) { inviteMember(input: $input) { id } }\n":
+    types.InviteMemberDocument,
+  "\n  mutation ResendInvitation($id: ID!) { resendInvitation(id: $id) { id } }\n": types.ResendInvitationDocument,
+  "\n  mutation CancelInvitation($id: ID!) { cancelInvitation(id: $id) { id } }\n": types.CancelInvitationDocument,
+  "\n  mutation UpdateMemberRole($memberId: ID!, $role: Role!) { updateMemberRole(memberId: $memberId, role: $role) { id } }\n":
+    types.UpdateMemberRoleDocument,
+  "\n  mutation RemoveMember($memberId: ID!) { removeMember(memberId: $memberId) }\n": types.RemoveMemberDocument,
+  "\n  mutation GrantAccess($input: GrantAccessInput!) { grantAccess(input: $input) { id } }\n":
+    types.GrantAccessDocument,
+  "\n  mutation RevokeAccess($grantId: ID!) { revokeAccess(grantId: $grantId) }\n": types.RevokeAccessDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ *
+ *
+ * @example
+ * ```ts
+ * const query = graphql(`query GetUser($id: ID!) { user(id: $id) { name } }`);
+ * ```
+ *
+ * The query argument is unknown!
+ * Please regenerate the types.
+ */
+export function graphql(source: string): unknown;
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query Viewer {\n    viewer {\n      user { id email name twoFactorEnabled }\n      activeOrganization { id name }\n      role\n    }\n    organizations { id name viewerRole plan { name } }\n  }\n",
+): (typeof documents)["\n  query Viewer {\n    viewer {\n      user { id email name twoFactorEnabled }\n      activeOrganization { id name }\n      role\n    }\n    organizations { id name viewerRole plan { name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation SetActiveOrganization($id: ID!) {\n    setActiveOrganization(id: $id) { activeOrganization { id } }\n  }\n",
+): (typeof documents)["\n  mutation SetActiveOrganization($id: ID!) {\n    setActiveOrganization(id: $id) { activeOrganization { id } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CreateOrganization($input: CreateOrganizationInput!) {\n    createOrganization(input: $input) { id name }\n  }\n",
+): (typeof documents)["\n  mutation CreateOrganization($input: CreateOrganizationInput!) {\n    createOrganization(input: $input) { id name }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n",
+): (typeof documents)["\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n",
+): (typeof documents)["\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  subscription SiteImportUpdated {\n    siteImportUpdated { importId status siteImport { ...SiteImportRow } }\n  }\n",
+): (typeof documents)["\n  subscription SiteImportUpdated {\n    siteImportUpdated { importId status siteImport { ...SiteImportRow } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n",
+): (typeof documents)["\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n",
+): (typeof documents)["\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n",
+): (typeof documents)["\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n",
+): (typeof documents)["\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n",
+): (typeof documents)["\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n",
+): (typeof documents)["\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n",
+): (typeof documents)["\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n",
+): (typeof documents)["\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  fragment MemberRow on Member {\n    id role createdAt\n    user { id email name }\n    grants { id createdAt project { id name } application { id name } }\n  }\n",
+): (typeof documents)["\n  fragment MemberRow on Member {\n    id role createdAt\n    user { id email name }\n    grants { id createdAt project { id name } application { id name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query Settings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      viewerRole\n      apiKeys { id name prefix createdAt lastUsedAt current createdBy { email } }\n      members { ...MemberRow }\n      invitations { id email role status createdAt expiresAt link }\n      projects(first: 100) { edges { node { id name } } }\n    }\n    agentToken { prefix createdAt expiresAt lastUsedAt }\n  }\n",
+): (typeof documents)["\n  query Settings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      viewerRole\n      apiKeys { id name prefix createdAt lastUsedAt current createdBy { email } }\n      members { ...MemberRow }\n      invitations { id email role status createdAt expiresAt link }\n      projects(first: 100) { edges { node { id name } } }\n    }\n    agentToken { prefix createdAt expiresAt lastUsedAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CreateApiKey($name: String!) { createApiKey(name: $name) { secret apiKey { id } } }\n",
+): (typeof documents)["\n  mutation CreateApiKey($name: String!) { createApiKey(name: $name) { secret apiKey { id } } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation DeleteApiKey($id: ID!) { deleteApiKey(id: $id) }\n",
+): (typeof documents)["\n  mutation DeleteApiKey($id: ID!) { deleteApiKey(id: $id) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CreateAgentToken($input: CreateAgentTokenInput) { createAgentToken(input: $input) { token } }\n",
+): (typeof documents)["\n  mutation CreateAgentToken($input: CreateAgentTokenInput) { createAgentToken(input: $input) { token } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation RevokeAgentToken { revokeAgentToken }\n",
+): (typeof documents)["\n  mutation RevokeAgentToken { revokeAgentToken }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation InviteMember($input: InviteMemberInput!) { inviteMember(input: $input) { id } }\n",
+): (typeof documents)["\n  mutation InviteMember($input: InviteMemberInput!) { inviteMember(input: $input) { id } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation ResendInvitation($id: ID!) { resendInvitation(id: $id) { id } }\n",
+): (typeof documents)["\n  mutation ResendInvitation($id: ID!) { resendInvitation(id: $id) { id } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CancelInvitation($id: ID!) { cancelInvitation(id: $id) { id } }\n",
+): (typeof documents)["\n  mutation CancelInvitation($id: ID!) { cancelInvitation(id: $id) { id } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation UpdateMemberRole($memberId: ID!, $role: Role!) { updateMemberRole(memberId: $memberId, role: $role) { id } }\n",
+): (typeof documents)["\n  mutation UpdateMemberRole($memberId: ID!, $role: Role!) { updateMemberRole(memberId: $memberId, role: $role) { id } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation RemoveMember($memberId: ID!) { removeMember(memberId: $memberId) }\n",
+): (typeof documents)["\n  mutation RemoveMember($memberId: ID!) { removeMember(memberId: $memberId) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation GrantAccess($input: GrantAccessInput!) { grantAccess(input: $input) { id } }\n",
+): (typeof documents)["\n  mutation GrantAccess($input: GrantAccessInput!) { grantAccess(input: $input) { id } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation RevokeAccess($grantId: ID!) { revokeAccess(grantId: $grantId) }\n",
+): (typeof documents)["\n  mutation RevokeAccess($grantId: ID!) { revokeAccess(grantId: $grantId) }\n"];
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}
+
+export type DocumentType<TDocumentNode extends DocumentNode<any, any>> =
+  TDocumentNode extends DocumentNode<infer TType, any> ? TType : never;

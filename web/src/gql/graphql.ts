@@ -1,0 +1,2250 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends " $fragmentName" | "__typename" ? T[P] : never };
+import type { TypedDocumentNode as DocumentNode } from "@graphql-typed-document-node/core";
+/** How an image is built from source. */
+export type BuildType = "dockerfile" | "nixpacks";
+
+/** Options of a new agent token. */
+export type CreateAgentTokenInput = {
+  /** Lifetime in days, 1 to 365; null or omitted: the token never expires. */
+  expiresInDays?: number | null | undefined;
+};
+
+/** Input of `createOrganization`. */
+export type CreateOrganizationInput = {
+  /** Display name, 1 to 100 characters. */
+  name: string;
+  /**
+   * URL-safe unique short name: 3 to 48 of `a-z`, `0-9` and `-`, starting and ending with a letter or digit.
+   * Omitted: derived from the name plus a random suffix.
+   */
+  slug?: string | null | undefined;
+};
+
+/** Database engines. */
+export type DatabaseType = "mariadb" | "mongodb" | "mysql" | "postgres";
+
+/** Kind of a git provider. */
+export type GitProviderType = "github" | "gitlab";
+
+/** Input of `grantAccess`: exactly one of `projectId` and `applicationId`. */
+export type GrantAccessInput = {
+  applicationId?: string | number | null | undefined;
+  /** A member whose role is `member`. */
+  memberId: string | number;
+  projectId?: string | number | null | undefined;
+};
+
+/**
+ * Status of an invitation (spec: Invitation states). `pending` until accepted, cancelled (`revoked`) or 48 hours
+ * old (`expired`); only a `pending` invitation's link works.
+ */
+export type InvitationStatus = "accepted" | "expired" | "pending" | "revoked";
+
+/** Input of `inviteMember`. */
+export type InviteMemberInput = {
+  email: string;
+  /** Inviting organization; omitted: the organization the request acts on. */
+  organizationId?: string | number | null | undefined;
+  /** `admin` or `member` (the owner role passes only by `transferOwnership`). */
+  role: Role;
+};
+
+/**
+ * Role of a member inside an organization.
+ * `owner`: everything including billing and team, cannot be removed;
+ * `admin`: projects, applications, databases and team, not billing;
+ * `member`: view and deploy applications; cannot create or delete projects or manage the team.
+ * Values are the spec's lower-case words.
+ */
+export type Role = "admin" | "member" | "owner";
+
+/** Input of `signUpWithInvitation`. */
+export type SignUpWithInvitationInput = {
+  /** Display name, 1 to 100 characters. */
+  name: string;
+  /** At least 8 characters (at most 128). */
+  password: string;
+  /** The token of the invitation link. */
+  token: string;
+};
+
+/** Database to create with the imported site. All fields are required when `database` is given. */
+export type SiteImportDatabaseInput = {
+  /** Database name: 1 to 63 characters, letters, digits, `_` and `-`. */
+  name: string;
+  /** Database password, 1 to 256 characters. Stored encrypted; never returned (masked as `********`). */
+  password: string;
+  /** Database engine: mariadb, mysql, postgres or mongodb. */
+  type: DatabaseType;
+  /** Database user: 1 to 63 characters, starting with a letter or `_`; letters, digits, `_`, `.`, `-`. */
+  user: string;
+};
+
+/**
+ * An import request (spec: Import request). Strings are trimmed. Prerequisites outside the request: for github
+ * and gitlab sources a git provider of that kind in the organization; for every import a container registry of
+ * the organization (`createContainerRegistry`) or the platform default (`SKIFF_DEFAULT_REGISTRY_URL`).
+ */
+export type SiteImportInput = {
+  /** Database to create; its connection settings become environment variables of the application. */
+  database?: SiteImportDatabaseInput | null | undefined;
+  /** Custom domain host, e.g. `shop.example.com` (lower-cased; unique platform-wide). HTTPS is requested. */
+  domain?: string | null | undefined;
+  /**
+   * Environment variables: names match `[A-Za-z_][A-Za-z0-9_]*`, values are strings (at most 32768 characters,
+   * 200 variables). Merged after the variables generated for the database, which they override.
+   */
+  envVars?: Record<string, unknown> | null | undefined;
+  /** Project and application name, 1 to 100 characters; project names are unique per organization. */
+  name: string;
+  /** Target organization (`org_...`); the caller must be its owner or admin. */
+  organizationId: string | number;
+  /** Container port, 1 to 65535. Default 80. */
+  port?: number | null | undefined;
+  /** Where the application comes from. */
+  source: SiteImportSourceInput;
+};
+
+/**
+ * Where the application comes from. Required per type: github — `repo`, `githubId`; gitlab — `repo`, `gitlabId`;
+ * docker — `dockerImage`; git — `customGitUrl`. A field of another type is rejected (`BAD_USER_INPUT`).
+ */
+export type SiteImportSourceInput = {
+  /** Branch to build (github, gitlab, git). Default `main`. */
+  branch?: string | null | undefined;
+  /** Build context: an absolute path inside the repository (github, gitlab, git). Default `/`. */
+  buildPath?: string | null | undefined;
+  /** Default `dockerfile`. */
+  buildType?: BuildType | null | undefined;
+  /** Id (`ssh_...`) of an SSH key stored in the organization, for private repositories (git). */
+  customGitSSHKeyId?: string | number | null | undefined;
+  /** HTTPS (`https://host/path`) or SSH (`git@host:path`, `ssh://...`) clone URL (git). */
+  customGitUrl?: string | null | undefined;
+  /** Image to deploy, e.g. `nginx:1.27` (docker); no build step. */
+  dockerImage?: string | null | undefined;
+  /** Id (`gitp_...`) of a GitHub provider configured in the organization (github). */
+  githubId?: string | number | null | undefined;
+  /** Id (`gitp_...`) of a GitLab provider configured in the organization (gitlab). */
+  gitlabId?: string | number | null | undefined;
+  /** Repository as `owner/name` (github, gitlab; GitLab subgroups `group/sub/name` allowed). */
+  repo?: string | null | undefined;
+  /** github, gitlab, docker or git. */
+  type: SourceType;
+};
+
+/**
+ * Status of a site import (spec: Import status).
+ * `pending`: running (resources are being created in order); `success`: every resource exists and a deployment
+ * was queued (building and deploying continue asynchronously and can still fail); `partial`: the run failed after
+ * some resources were created (they remain until retry or rollback); `failed`: the run failed before anything
+ * was created.
+ */
+export type SiteImportStatus = "failed" | "partial" | "pending" | "success";
+
+/** The step a site import failed at, in execution order. */
+export type SiteImportStep =
+  /** Creating the application and its environment variables (git provider, SSH key, container registry, applications quota). */
+  | "application_creation"
+  /** Creating the database service (databases quota). */
+  | "database_creation"
+  /** Queueing the deployment. */
+  | "deployment"
+  /** Routing the custom domain (host already in use, domains quota). */
+  | "domain_creation"
+  /** Creating the project and its `production` environment (name conflicts, projects quota). */
+  | "project_creation";
+
+/** Where an application's code or image comes from. */
+export type SourceType = "docker" | "git" | "github" | "gitlab";
+
+export type ViewerQueryVariables = Exact<{ [key: string]: never }>;
+
+export type ViewerQuery = {
+  viewer: {
+    role: Role | null;
+    user: { id: string; email: string; name: string; twoFactorEnabled: boolean };
+    activeOrganization: { id: string; name: string } | null;
+  };
+  organizations: Array<{ id: string; name: string; viewerRole: Role; plan: { name: string } }>;
+};
+
+export type SetActiveOrganizationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type SetActiveOrganizationMutation = { setActiveOrganization: { activeOrganization: { id: string } | null } };
+
+export type CreateOrganizationMutationVariables = Exact<{
+  input: CreateOrganizationInput;
+}>;
+
+export type CreateOrganizationMutation = { createOrganization: { id: string; name: string } };
+
+export type SiteImportRowFragment = {
+  id: string;
+  name: string;
+  status: SiteImportStatus;
+  errorStep: SiteImportStep | null;
+  errorMessage: string | null;
+  attempts: number;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+  projectId: string | null;
+  applicationId: string | null;
+  databaseId: string | null;
+  domainId: string | null;
+  databaseType: DatabaseType | null;
+  databaseServiceHost: string | null;
+  project: { id: string; name: string } | null;
+  application: { id: string; name: string; appName: string } | null;
+  database: { id: string; name: string } | null;
+  domain: { id: string; host: string } | null;
+};
+
+export type SiteImportsQueryVariables = Exact<{
+  first: number;
+  offset: number;
+}>;
+
+export type SiteImportsQuery = {
+  siteImports: {
+    totalCount: number;
+    edges: Array<{
+      node: {
+        id: string;
+        name: string;
+        status: SiteImportStatus;
+        errorStep: SiteImportStep | null;
+        errorMessage: string | null;
+        attempts: number;
+        createdAt: string;
+        updatedAt: string;
+        finishedAt: string | null;
+        projectId: string | null;
+        applicationId: string | null;
+        databaseId: string | null;
+        domainId: string | null;
+        databaseType: DatabaseType | null;
+        databaseServiceHost: string | null;
+        project: { id: string; name: string } | null;
+        application: { id: string; name: string; appName: string } | null;
+        database: { id: string; name: string } | null;
+        domain: { id: string; host: string } | null;
+      };
+    }>;
+  };
+};
+
+export type SiteImportUpdatedSubscriptionVariables = Exact<{ [key: string]: never }>;
+
+export type SiteImportUpdatedSubscription = {
+  siteImportUpdated: {
+    importId: string;
+    status: SiteImportStatus;
+    siteImport: {
+      id: string;
+      name: string;
+      status: SiteImportStatus;
+      errorStep: SiteImportStep | null;
+      errorMessage: string | null;
+      attempts: number;
+      createdAt: string;
+      updatedAt: string;
+      finishedAt: string | null;
+      projectId: string | null;
+      applicationId: string | null;
+      databaseId: string | null;
+      domainId: string | null;
+      databaseType: DatabaseType | null;
+      databaseServiceHost: string | null;
+      project: { id: string; name: string } | null;
+      application: { id: string; name: string; appName: string } | null;
+      database: { id: string; name: string } | null;
+      domain: { id: string; host: string } | null;
+    } | null;
+  };
+};
+
+export type ImportPrerequisitesQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type ImportPrerequisitesQuery = {
+  organization: {
+    id: string;
+    gitProviders: Array<{ id: string; name: string; type: GitProviderType }>;
+    sshKeys: Array<{ id: string; name: string }>;
+    containerRegistries: Array<{ id: string; name: string }>;
+  } | null;
+};
+
+export type PreviewSiteImportQueryVariables = Exact<{
+  input: SiteImportInput;
+}>;
+
+export type PreviewSiteImportQuery = {
+  previewSiteImport: {
+    valid: boolean;
+    warnings: Array<string>;
+    errors: Array<string>;
+    resources: {
+      project: { name: string };
+      database: { type: DatabaseType; name: string } | null;
+      application: { name: string; sourceType: SourceType; buildType: BuildType | null };
+      domain: { host: string } | null;
+    };
+  };
+};
+
+export type ImportSiteMutationVariables = Exact<{
+  input: SiteImportInput;
+}>;
+
+export type ImportSiteMutation = {
+  importSite: {
+    importId: string;
+    status: SiteImportStatus;
+    errorStep: SiteImportStep | null;
+    errorMessage: string | null;
+    siteImport: {
+      id: string;
+      name: string;
+      status: SiteImportStatus;
+      errorStep: SiteImportStep | null;
+      errorMessage: string | null;
+      attempts: number;
+      createdAt: string;
+      updatedAt: string;
+      finishedAt: string | null;
+      projectId: string | null;
+      applicationId: string | null;
+      databaseId: string | null;
+      domainId: string | null;
+      databaseType: DatabaseType | null;
+      databaseServiceHost: string | null;
+      project: { id: string; name: string } | null;
+      application: { id: string; name: string; appName: string } | null;
+      database: { id: string; name: string } | null;
+      domain: { id: string; host: string } | null;
+    };
+  };
+};
+
+export type RetrySiteImportMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type RetrySiteImportMutation = {
+  retrySiteImport: {
+    importId: string;
+    status: SiteImportStatus;
+    errorStep: SiteImportStep | null;
+    errorMessage: string | null;
+    siteImport: {
+      id: string;
+      name: string;
+      status: SiteImportStatus;
+      errorStep: SiteImportStep | null;
+      errorMessage: string | null;
+      attempts: number;
+      createdAt: string;
+      updatedAt: string;
+      finishedAt: string | null;
+      projectId: string | null;
+      applicationId: string | null;
+      databaseId: string | null;
+      domainId: string | null;
+      databaseType: DatabaseType | null;
+      databaseServiceHost: string | null;
+      project: { id: string; name: string } | null;
+      application: { id: string; name: string; appName: string } | null;
+      database: { id: string; name: string } | null;
+      domain: { id: string; host: string } | null;
+    };
+  };
+};
+
+export type DeleteSiteImportMutationVariables = Exact<{
+  id: string | number;
+  rollbackResources: boolean;
+}>;
+
+export type DeleteSiteImportMutation = {
+  deleteSiteImport: { id: string; rolledBack: boolean; deletedProjectId: string | null };
+};
+
+export type InvitationLinkQueryVariables = Exact<{
+  token: string;
+}>;
+
+export type InvitationLinkQuery = {
+  invitationLink: {
+    valid: boolean;
+    status: InvitationStatus | null;
+    organizationName: string | null;
+    email: string | null;
+    role: Role | null;
+    expiresAt: string | null;
+    accountExists: boolean | null;
+  };
+};
+
+export type AcceptInvitationMutationVariables = Exact<{
+  token: string;
+}>;
+
+export type AcceptInvitationMutation = {
+  acceptInvitation: { id: string; role: Role; organization: { id: string; name: string } };
+};
+
+export type SignUpWithInvitationMutationVariables = Exact<{
+  input: SignUpWithInvitationInput;
+}>;
+
+export type SignUpWithInvitationMutation = { signUpWithInvitation: { id: string; email: string } };
+
+export type MemberRowFragment = {
+  id: string;
+  role: Role;
+  createdAt: string;
+  user: { id: string; email: string; name: string };
+  grants: Array<{
+    id: string;
+    createdAt: string;
+    project: { id: string; name: string } | null;
+    application: { id: string; name: string } | null;
+  }>;
+};
+
+export type SettingsQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type SettingsQuery = {
+  organization: {
+    id: string;
+    name: string;
+    viewerRole: Role;
+    apiKeys: Array<{
+      id: string;
+      name: string;
+      prefix: string;
+      createdAt: string;
+      lastUsedAt: string | null;
+      current: boolean;
+      createdBy: { email: string };
+    }>;
+    members: Array<{
+      id: string;
+      role: Role;
+      createdAt: string;
+      user: { id: string; email: string; name: string };
+      grants: Array<{
+        id: string;
+        createdAt: string;
+        project: { id: string; name: string } | null;
+        application: { id: string; name: string } | null;
+      }>;
+    }>;
+    invitations: Array<{
+      id: string;
+      email: string;
+      role: Role;
+      status: InvitationStatus;
+      createdAt: string;
+      expiresAt: string;
+      link: string | null;
+    }>;
+    projects: { edges: Array<{ node: { id: string; name: string } }> };
+  } | null;
+  agentToken: { prefix: string; createdAt: string; expiresAt: string | null; lastUsedAt: string | null } | null;
+};
+
+export type CreateApiKeyMutationVariables = Exact<{
+  name: string;
+}>;
+
+export type CreateApiKeyMutation = { createApiKey: { secret: string; apiKey: { id: string } } };
+
+export type DeleteApiKeyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type DeleteApiKeyMutation = { deleteApiKey: string };
+
+export type CreateAgentTokenMutationVariables = Exact<{
+  input?: CreateAgentTokenInput | null | undefined;
+}>;
+
+export type CreateAgentTokenMutation = { createAgentToken: { token: string } };
+
+export type RevokeAgentTokenMutationVariables = Exact<{ [key: string]: never }>;
+
+export type RevokeAgentTokenMutation = { revokeAgentToken: boolean };
+
+export type InviteMemberMutationVariables = Exact<{
+  input: InviteMemberInput;
+}>;
+
+export type InviteMemberMutation = { inviteMember: { id: string } };
+
+export type ResendInvitationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type ResendInvitationMutation = { resendInvitation: { id: string } };
+
+export type CancelInvitationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type CancelInvitationMutation = { cancelInvitation: { id: string } };
+
+export type UpdateMemberRoleMutationVariables = Exact<{
+  memberId: string | number;
+  role: Role;
+}>;
+
+export type UpdateMemberRoleMutation = { updateMemberRole: { id: string } };
+
+export type RemoveMemberMutationVariables = Exact<{
+  memberId: string | number;
+}>;
+
+export type RemoveMemberMutation = { removeMember: string };
+
+export type GrantAccessMutationVariables = Exact<{
+  input: GrantAccessInput;
+}>;
+
+export type GrantAccessMutation = { grantAccess: { id: string } };
+
+export type RevokeAccessMutationVariables = Exact<{
+  grantId: string | number;
+}>;
+
+export type RevokeAccessMutation = { revokeAccess: string };
+
+export const SiteImportRowFragmentDoc = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "SiteImportRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "attempts" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "projectId" } },
+          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
+          { kind: "Field", name: { kind: "Name", value: "domainId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "appName" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "database" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domain" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<SiteImportRowFragment, unknown>;
+export const MemberRowFragmentDoc = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "MemberRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Member" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "role" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "user" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "email" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "grants" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "project" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "application" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<MemberRowFragment, unknown>;
+export const ViewerDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "Viewer" },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "viewer" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "user" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "email" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                      { kind: "Field", name: { kind: "Name", value: "twoFactorEnabled" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "activeOrganization" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+                { kind: "Field", name: { kind: "Name", value: "role" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "organizations" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "viewerRole" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "plan" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "Field", name: { kind: "Name", value: "name" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ViewerQuery, ViewerQueryVariables>;
+export const SetActiveOrganizationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "SetActiveOrganization" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "setActiveOrganization" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "activeOrganization" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "Field", name: { kind: "Name", value: "id" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<SetActiveOrganizationMutation, SetActiveOrganizationMutationVariables>;
+export const CreateOrganizationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CreateOrganization" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: {
+            kind: "NonNullType",
+            type: { kind: "NamedType", name: { kind: "Name", value: "CreateOrganizationInput" } },
+          },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "createOrganization" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CreateOrganizationMutation, CreateOrganizationMutationVariables>;
+export const SiteImportsDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "SiteImports" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "first" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Int" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "offset" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Int" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "siteImports" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "first" },
+                value: { kind: "Variable", name: { kind: "Name", value: "first" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "offset" },
+                value: { kind: "Variable", name: { kind: "Name", value: "offset" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "totalCount" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "edges" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "node" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
+                        },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "SiteImportRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "attempts" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "projectId" } },
+          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
+          { kind: "Field", name: { kind: "Name", value: "domainId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "appName" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "database" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domain" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<SiteImportsQuery, SiteImportsQueryVariables>;
+export const SiteImportUpdatedDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "subscription",
+      name: { kind: "Name", value: "SiteImportUpdated" },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "siteImportUpdated" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "importId" } },
+                { kind: "Field", name: { kind: "Name", value: "status" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "siteImport" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "SiteImportRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "attempts" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "projectId" } },
+          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
+          { kind: "Field", name: { kind: "Name", value: "domainId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "appName" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "database" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domain" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<SiteImportUpdatedSubscription, SiteImportUpdatedSubscriptionVariables>;
+export const ImportPrerequisitesDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "ImportPrerequisites" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "organization" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "gitProviders" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                      { kind: "Field", name: { kind: "Name", value: "type" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "sshKeys" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "containerRegistries" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ImportPrerequisitesQuery, ImportPrerequisitesQueryVariables>;
+export const PreviewSiteImportDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "PreviewSiteImport" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "SiteImportInput" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "previewSiteImport" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "valid" } },
+                { kind: "Field", name: { kind: "Name", value: "warnings" } },
+                { kind: "Field", name: { kind: "Name", value: "errors" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "resources" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "project" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [{ kind: "Field", name: { kind: "Name", value: "name" } }],
+                        },
+                      },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "database" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "type" } },
+                            { kind: "Field", name: { kind: "Name", value: "name" } },
+                          ],
+                        },
+                      },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "application" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "name" } },
+                            { kind: "Field", name: { kind: "Name", value: "sourceType" } },
+                            { kind: "Field", name: { kind: "Name", value: "buildType" } },
+                          ],
+                        },
+                      },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "domain" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [{ kind: "Field", name: { kind: "Name", value: "host" } }],
+                        },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<PreviewSiteImportQuery, PreviewSiteImportQueryVariables>;
+export const ImportSiteDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "ImportSite" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "SiteImportInput" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "importSite" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "importId" } },
+                { kind: "Field", name: { kind: "Name", value: "status" } },
+                { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+                { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "siteImport" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "SiteImportRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "attempts" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "projectId" } },
+          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
+          { kind: "Field", name: { kind: "Name", value: "domainId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "appName" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "database" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domain" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ImportSiteMutation, ImportSiteMutationVariables>;
+export const RetrySiteImportDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "RetrySiteImport" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "retrySiteImport" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "importId" } },
+                { kind: "Field", name: { kind: "Name", value: "status" } },
+                { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+                { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "siteImport" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "SiteImportRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "attempts" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "projectId" } },
+          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
+          { kind: "Field", name: { kind: "Name", value: "domainId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "appName" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "database" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domain" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<RetrySiteImportMutation, RetrySiteImportMutationVariables>;
+export const DeleteSiteImportDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "DeleteSiteImport" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "rollbackResources" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Boolean" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deleteSiteImport" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "rollbackResources" },
+                value: { kind: "Variable", name: { kind: "Name", value: "rollbackResources" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "rolledBack" } },
+                { kind: "Field", name: { kind: "Name", value: "deletedProjectId" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DeleteSiteImportMutation, DeleteSiteImportMutationVariables>;
+export const InvitationLinkDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "InvitationLink" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "token" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "invitationLink" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "token" },
+                value: { kind: "Variable", name: { kind: "Name", value: "token" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "valid" } },
+                { kind: "Field", name: { kind: "Name", value: "status" } },
+                { kind: "Field", name: { kind: "Name", value: "organizationName" } },
+                { kind: "Field", name: { kind: "Name", value: "email" } },
+                { kind: "Field", name: { kind: "Name", value: "role" } },
+                { kind: "Field", name: { kind: "Name", value: "expiresAt" } },
+                { kind: "Field", name: { kind: "Name", value: "accountExists" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<InvitationLinkQuery, InvitationLinkQueryVariables>;
+export const AcceptInvitationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "AcceptInvitation" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "token" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "acceptInvitation" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "token" },
+                value: { kind: "Variable", name: { kind: "Name", value: "token" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "role" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "organization" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<AcceptInvitationMutation, AcceptInvitationMutationVariables>;
+export const SignUpWithInvitationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "SignUpWithInvitation" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: {
+            kind: "NonNullType",
+            type: { kind: "NamedType", name: { kind: "Name", value: "SignUpWithInvitationInput" } },
+          },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "signUpWithInvitation" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "email" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<SignUpWithInvitationMutation, SignUpWithInvitationMutationVariables>;
+export const SettingsDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "Settings" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "organization" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "viewerRole" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "apiKeys" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                      { kind: "Field", name: { kind: "Name", value: "prefix" } },
+                      { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+                      { kind: "Field", name: { kind: "Name", value: "lastUsedAt" } },
+                      { kind: "Field", name: { kind: "Name", value: "current" } },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "createdBy" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [{ kind: "Field", name: { kind: "Name", value: "email" } }],
+                        },
+                      },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "members" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "MemberRow" } }],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "invitations" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "email" } },
+                      { kind: "Field", name: { kind: "Name", value: "role" } },
+                      { kind: "Field", name: { kind: "Name", value: "status" } },
+                      { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+                      { kind: "Field", name: { kind: "Name", value: "expiresAt" } },
+                      { kind: "Field", name: { kind: "Name", value: "link" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "projects" },
+                  arguments: [
+                    {
+                      kind: "Argument",
+                      name: { kind: "Name", value: "first" },
+                      value: { kind: "IntValue", value: "100" },
+                    },
+                  ],
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "edges" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            {
+                              kind: "Field",
+                              name: { kind: "Name", value: "node" },
+                              selectionSet: {
+                                kind: "SelectionSet",
+                                selections: [
+                                  { kind: "Field", name: { kind: "Name", value: "id" } },
+                                  { kind: "Field", name: { kind: "Name", value: "name" } },
+                                ],
+                              },
+                            },
+                          ],
+                        },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "agentToken" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "prefix" } },
+                { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+                { kind: "Field", name: { kind: "Name", value: "expiresAt" } },
+                { kind: "Field", name: { kind: "Name", value: "lastUsedAt" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "MemberRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Member" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "role" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "user" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "email" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "grants" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "project" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "application" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<SettingsQuery, SettingsQueryVariables>;
+export const CreateApiKeyDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CreateApiKey" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "name" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "createApiKey" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "name" },
+                value: { kind: "Variable", name: { kind: "Name", value: "name" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "secret" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "apiKey" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "Field", name: { kind: "Name", value: "id" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
+export const DeleteApiKeyDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "DeleteApiKey" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deleteApiKey" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DeleteApiKeyMutation, DeleteApiKeyMutationVariables>;
+export const CreateAgentTokenDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CreateAgentToken" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "CreateAgentTokenInput" } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "createAgentToken" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "Field", name: { kind: "Name", value: "token" } }],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CreateAgentTokenMutation, CreateAgentTokenMutationVariables>;
+export const RevokeAgentTokenDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "RevokeAgentToken" },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [{ kind: "Field", name: { kind: "Name", value: "revokeAgentToken" } }],
+      },
+    },
+  ],
+} as unknown as DocumentNode<RevokeAgentTokenMutation, RevokeAgentTokenMutationVariables>;
+export const InviteMemberDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "InviteMember" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: {
+            kind: "NonNullType",
+            type: { kind: "NamedType", name: { kind: "Name", value: "InviteMemberInput" } },
+          },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "inviteMember" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "Field", name: { kind: "Name", value: "id" } }],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<InviteMemberMutation, InviteMemberMutationVariables>;
+export const ResendInvitationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "ResendInvitation" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "resendInvitation" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "Field", name: { kind: "Name", value: "id" } }],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ResendInvitationMutation, ResendInvitationMutationVariables>;
+export const CancelInvitationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CancelInvitation" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "cancelInvitation" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "Field", name: { kind: "Name", value: "id" } }],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CancelInvitationMutation, CancelInvitationMutationVariables>;
+export const UpdateMemberRoleDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "UpdateMemberRole" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "memberId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "role" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Role" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "updateMemberRole" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "memberId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "memberId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "role" },
+                value: { kind: "Variable", name: { kind: "Name", value: "role" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "Field", name: { kind: "Name", value: "id" } }],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<UpdateMemberRoleMutation, UpdateMemberRoleMutationVariables>;
+export const RemoveMemberDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "RemoveMember" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "memberId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "removeMember" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "memberId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "memberId" } },
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<RemoveMemberMutation, RemoveMemberMutationVariables>;
+export const GrantAccessDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "GrantAccess" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "GrantAccessInput" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "grantAccess" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "Field", name: { kind: "Name", value: "id" } }],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<GrantAccessMutation, GrantAccessMutationVariables>;
+export const RevokeAccessDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "RevokeAccess" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "grantId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "revokeAccess" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "grantId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "grantId" } },
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<RevokeAccessMutation, RevokeAccessMutationVariables>;

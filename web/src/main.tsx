@@ -1,0 +1,72 @@
+/** Entry of the dashboard: session, client and the page for the current path. */
+import { StrictMode, useEffect } from "react";
+import { createRoot } from "react-dom/client";
+import { Layout } from "./components/layout.tsx";
+import { AcceptInvitationPage } from "./pages/accept-invitation.tsx";
+import { ImportSitesPage } from "./pages/import-sites.tsx";
+import { SettingsPage } from "./pages/settings.tsx";
+import { SignInPage } from "./pages/sign-in.tsx";
+import { SignUpPage } from "./pages/sign-up.tsx";
+import { navigate, useLocation } from "./router.tsx";
+import { SessionProvider, useSession } from "./session.tsx";
+import "./styles.css";
+
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, true), [to]);
+  return null;
+}
+
+/** Pages that need a session: signed out, they send the person to sign in and back. */
+function SignedIn({ children }: { children: React.ReactNode }) {
+  const { user } = useSession();
+  if (user === undefined) return <p aria-live="polite">Loading…</p>;
+  if (user === null)
+    return <Redirect to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`} />;
+  return <Layout>{children}</Layout>;
+}
+
+function App() {
+  const { path } = useLocation();
+  const { user } = useSession();
+  useEffect(() => {
+    const titles: Record<string, string> = {
+      "/sign-in": "Sign in",
+      "/sign-up": "Create an account",
+      "/accept-invitation": "Invitation",
+      "/import-sites": "Imports",
+      "/settings": "Settings",
+    };
+    document.title = `${titles[path] ?? "Skiff"} · Skiff`;
+  }, [path]);
+  switch (path) {
+    case "/sign-in":
+      return <SignInPage />;
+    case "/sign-up":
+      return <SignUpPage />;
+    case "/accept-invitation":
+      return <AcceptInvitationPage />;
+    case "/import-sites":
+      return (
+        <SignedIn>
+          <ImportSitesPage />
+        </SignedIn>
+      );
+    case "/settings":
+      return (
+        <SignedIn>
+          <SettingsPage />
+        </SignedIn>
+      );
+    default:
+      if (user === undefined) return null;
+      return <Redirect to={user ? "/import-sites" : "/sign-in"} />;
+  }
+}
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <SessionProvider>
+      <App />
+    </SessionProvider>
+  </StrictMode>,
+);
