@@ -2,14 +2,12 @@
  * Start-up sequence shared by `npm start` and the tests: secret → database (embedded or DATABASE_URL)
  * → migrations → auth → HTTP server. Bootstrap of the first account is done by src/main.ts.
  */
-import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import pino, { type Logger } from "pino";
 import { closeAuth, createAuth } from "../auth/auth.ts";
 import type { Mailer } from "../auth/mailer.ts";
 import type { Config } from "../config.ts";
 import { type DatabaseTarget, resolveDatabase } from "../db/connect.ts";
+import { ensureSecret, verifySecret } from "../db/instance-secret.ts";
 import { createKnex, migrateLatest } from "../db/knex.ts";
 import { createSecretBox } from "../db/secrets.ts";
 import { createMailer } from "../modules/mail/mailer.ts";
@@ -23,20 +21,6 @@ export interface RunningSkiff extends SkiffServer {
   url: string;
   database: DatabaseTarget;
   stop(): Promise<void>;
-}
-
-/**
- * Returns SKIFF_SECRET, or a random secret persisted in `<dataDir>/secret` so that sessions and
- * encrypted values survive restarts of a development instance.
- */
-export async function ensureSecret(config: Config): Promise<string> {
-  if (config.SKIFF_SECRET) return config.SKIFF_SECRET;
-  const file = join(config.SKIFF_DATA_DIR, "secret");
-  if (existsSync(file)) return (await readFile(file, "utf8")).trim();
-  await mkdir(config.SKIFF_DATA_DIR, { recursive: true });
-  const secret = crypto.getRandomValues(new Uint8Array(32)).reduce((s, b) => s + b.toString(16).padStart(2, "0"), "");
-  await writeFile(file, secret, { mode: 0o600 });
-  return secret;
 }
 
 /** Builds the root logger (pretty output on a terminal). */
@@ -64,8 +48,16 @@ export async function startSkiff(
   const secret = await ensureSecret(config);
   const database = await resolveDatabase(config);
   const knex = createKnex(database.url, { max: 20 });
-  const applied = await migrateLatest(knex);
-  if (applied.length) log.info({ applied }, "migrations applied");
+  const secrets = createSecretBox(secret);
+  try {
+    const applied = await migrateLatest(knex);
+    if (applied.length) log.info({ applied }, "migrations applied");
+    await verifySecret(knex, secrets, config.SKIFF_SECRET ? "SKIFF_SECRET" : `${config.SKIFF_DATA_DIR}/secret`);
+  } catch (error) {
+    await knex.destroy();
+    await database.stop();
+    throw error;
+  }
   const baseURL = config.SKIFF_BASE_URL ?? `http://localhost:${config.PORT}`;
   const mailer = options.mailer ?? createMailer(config, knex, log);
   const auth = createAuth({ ...config, SKIFF_SECRET: secret, SKIFF_BASE_URL: baseURL }, database.url, {
@@ -76,7 +68,7 @@ export async function startSkiff(
     config: { ...config, SKIFF_BASE_URL: baseURL },
     knex,
     auth,
-    secrets: createSecretBox(secret),
+    secrets,
     log,
     pubsub: await createPubSub(database.url, knex, log),
     mailer,
