@@ -78,7 +78,10 @@ export async function recoverOrphan(clusterDir: string, dataDir: string): Promis
   const owner = Number((await readFile(ownerFile(dataDir), "utf8").catch(() => "")).trim()) || undefined;
   const parent = procStat(postmaster)?.[1];
   const ownerAlive =
-    owner !== undefined && owner !== process.pid && isAlive(owner) && (parent === undefined || Number(parent) === owner);
+    owner !== undefined &&
+    owner !== process.pid &&
+    isAlive(owner) &&
+    (parent === undefined || Number(parent) === owner);
   if (ownerAlive) {
     throw new Error(
       `The embedded PostgreSQL in ${clusterDir} is in use by Skiff process ${owner} (postmaster ${postmaster}). ` +

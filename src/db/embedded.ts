@@ -214,7 +214,10 @@ function managed(child: ChildProcess, root: string): Omit<EmbeddedServer, "url">
         ] as const) {
           if (child.exitCode !== null || child.signalCode !== null) break;
           child.kill(signal);
-          const done = await Promise.race([exited.then(() => true), sleep(ms, undefined, { ref: false }).then(() => false)]);
+          const done = await Promise.race([
+            exited.then(() => true),
+            sleep(ms, undefined, { ref: false }).then(() => false),
+          ]);
           if (done) break;
         }
         await releaseCluster(root);

@@ -57,7 +57,10 @@ const CANARY = "skiff secret check";
  * @throws Error explaining that the secret changed, and how to recover, when it does not decrypt.
  */
 export async function verifySecret(knex: Knex, box: SecretBox, source: string): Promise<void> {
-  await knex("secret_checks").insert({ id: "canary", sealed: box.encrypt(CANARY) }).onConflict("id").ignore();
+  await knex("secret_checks")
+    .insert({ id: "canary", sealed: box.encrypt(CANARY) })
+    .onConflict("id")
+    .ignore();
   const { sealed } = (await knex("secret_checks").where({ id: "canary" }).first()) as { sealed: string };
   let opened: string | undefined;
   try {
