@@ -168,6 +168,8 @@ async function launch(
     child = spawn(binaries.postgres, args, {
       ...user,
       stdio: ["ignore", log.fd, log.fd],
+      // Its own process group: a Ctrl-C in the terminal reaches Skiff only, which stops PostgreSQL last.
+      detached: true,
       env: { ...process.env, LC_ALL: "C" },
     });
   } finally {
