@@ -51,6 +51,8 @@ export async function startEmbeddedPostgres(
   if (user) binaries = await reachableBinaries(binaries, user);
   const clusterDir = await placeCluster(root, user);
   const logFile = join(root, "postgres.log");
+  // PostgreSQL's own last messages are added to errors only once this start has launched it.
+  let launched = false;
   try {
     await recoverOrphan(clusterDir, root);
     let password = await readPassword(root);
@@ -63,6 +65,7 @@ export async function startEmbeddedPostgres(
       password = LEGACY_PASSWORD;
       rotate = true;
     }
+    launched = true;
     const child = await launch(binaries, clusterDir, port, logFile, user, durable);
     await claimCluster(root);
     const server = managed(child, root);
@@ -79,7 +82,7 @@ export async function startEmbeddedPostgres(
     await writePassword(root, fresh);
     return { ...server, url: `postgres://postgres:${fresh}@127.0.0.1:${port}/postgres` };
   } catch (error) {
-    const log = await readFile(logFile, "utf8").catch(() => "");
+    const log = launched ? await readFile(logFile, "utf8").catch(() => "") : "";
     const recent = log.split("\n").filter((line) => line.trim());
     const detail = [error instanceof Error ? error.message : String(error), ...recent.slice(-6)].filter(Boolean);
     throw new Error(

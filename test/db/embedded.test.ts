@@ -132,6 +132,25 @@ describe("embedded PostgreSQL", () => {
     await second.stop();
   });
 
+  it("fails clearly, naming the port, the data directory and PostgreSQL's reason, when the port is taken", async () => {
+    const dir = await dataDir();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const error = await startEmbeddedPostgres(dir, port, { durable: false }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(error?.message).toContain(
+        `Embedded PostgreSQL did not start on 127.0.0.1:${port} (data in ${dir}/postgres)`,
+      );
+      expect(error?.message).toMatch(/could not bind|Address already in use/);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
   it.runIf(process.getuid?.() === 0)(
     "as root, places the cluster where the postgres user can reach it when the data directory is closed (0700)",
     async () => {
