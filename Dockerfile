@@ -15,7 +15,7 @@ COPY package.json ./
 COPY schema ./schema
 COPY migrations ./migrations
 COPY src ./src
-COPY examples ./examples
+COPY scripts ./scripts
 # The image's `node` user (uid 1000) owns only the data directory (generated secret; embedded PostgreSQL
 # when DATABASE_URL is unset).
 RUN mkdir -p /data && chown node:node /data
