@@ -2,7 +2,27 @@
  * GraphQL Code Generator: resolver types from schema/*.graphql into src/generated/graphql.ts.
  * Run `npm run codegen` after editing the SDL; CI fails when the committed file is stale.
  */
+import { readdirSync } from "node:fs";
 import type { CodegenConfig } from "@graphql-codegen/cli";
+
+/** Every module's `graphql-mappers.ts`, merged, with paths made relative to src/generated/. */
+async function moduleMappers(): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const dir of readdirSync("src/modules", { withFileTypes: true })) {
+    if (!dir.isDirectory()) continue;
+    const file = `./src/modules/${dir.name}/graphql-mappers.ts`;
+    let mappers: Record<string, string>;
+    try {
+      mappers = (await import(file)).default;
+    } catch (error) {
+      if ((error as { code?: string }).code === "ERR_MODULE_NOT_FOUND" || /Cannot find module/.test(String(error)))
+        continue;
+      throw error;
+    }
+    for (const [type, ref] of Object.entries(mappers)) out[type] = `../modules/${dir.name}/${ref.replace(/^\.\//, "")}`;
+  }
+  return out;
+}
 
 const config: CodegenConfig = {
   schema: "schema/*.graphql",
@@ -26,35 +46,7 @@ const config: CodegenConfig = {
           EmailAddress: "string",
           URL: "string",
         },
-        mappers: {
-          Organization: "../modules/organizations/organization.model.ts#Organization",
-          Plan: "../modules/organizations/organization.model.ts#OrganizationPlan",
-          NotificationChannel: "../modules/organizations/notification-channel.model.ts#NotificationChannel",
-          Member: "../modules/organizations/organization.model.ts#Member",
-          MemberGrant: "../modules/organizations/organization.model.ts#MemberGrant",
-          Invitation: "../modules/team/invitation.model.ts#Invitation",
-          InvitationLinkInfo: "../modules/team/invitation.service.ts#InvitationLinkInfo",
-          ApiKey: "../modules/api-keys/api-key.model.ts#ApiKey",
-          CreateApiKeyPayload: "../modules/api-keys/api-key.service.ts#CreatedApiKey",
-          User: "../modules/organizations/organization.model.ts#User",
-          Project: "../modules/projects/project.model.ts#Project",
-          ProjectConnection: "../modules/projects/project.model.ts#ProjectConnection",
-          Environment: "../modules/projects/project.model.ts#Environment",
-          Application: "../modules/applications/application.model.ts#Application",
-          Domain: "../modules/applications/application.model.ts#Domain",
-          Database: "../modules/databases/database.model.ts#Database",
-          Deployment: "../modules/deployments/deployment.model.ts#Deployment",
-          Viewer: "../modules/organizations/viewer.ts#ViewerModel",
-          SiteImport: "../modules/imports/site-import.model.ts#SiteImport",
-          SiteImportResult: "../modules/imports/site-import.service.ts#ImportOutcome",
-          SiteImportConnection: "../modules/imports/site-import.service.ts#SiteImportConnection",
-          SiteImportPreview: "../modules/imports/site-import.service.ts#ImportPreview",
-          SiteImportDeletion: "../modules/imports/site-import.service.ts#SiteImportDeletion",
-          SiteImportUpdate: "../modules/imports/site-import.events.ts#SiteImportEvent",
-          GitProvider: "../modules/providers/provider.models.ts#GitProvider",
-          ContainerRegistry: "../modules/providers/provider.models.ts#ContainerRegistry",
-          SshKey: "../modules/providers/provider.models.ts#SshKey",
-        },
+        mappers: await moduleMappers(),
         mapperTypeSuffix: "Model",
       },
     },

@@ -3,6 +3,7 @@
  *
  *   reset-2fa <email>               turn two-factor authentication off for an account (platform administrator)
  *   outbox [--to <email>] [--limit <n>]   print the newest mails of the local outbox (when SMTP_URL is unset)
+ *   jobs [--failed | --queued] [--limit <n>]   list background jobs: name, state, attempts, run at, last error
  *
  * Uses DATABASE_URL, or the embedded PostgreSQL of SKIFF_DATA_DIR: the running server's when it answers on
  * SKIFF_EMBEDDED_PG_PORT, else started for the command and stopped afterwards. Exit codes: 0 done, 1 failure
@@ -15,11 +16,15 @@ import { type Config, loadConfig } from "./config.ts";
 import { resolveDatabase } from "./db/connect.ts";
 import { embeddedUrl } from "./db/embedded-password.ts";
 import { createKnex } from "./db/knex.ts";
+import { formatJobs, listJobs } from "./jobs/job-list.ts";
 import { readOutbox } from "./modules/mail/mailer.ts";
 
 const USAGE = `Usage: npm run skiff -- <command>
   reset-2fa <email>                    turn two-factor authentication off for an account
   outbox [--to <email>] [--limit <n>]  print the newest mails of the local outbox (default 10)
+  jobs [--failed | --queued] [--limit <n>]
+                                       list background jobs, failed first (default 50): name, state,
+                                       attempts, run at, last error
 `;
 
 /** URL of the embedded database of a running server, or null when nothing answers there. */
@@ -84,6 +89,25 @@ export async function runCli(argv: string[], out = process.stdout, err = process
     const mails = await withKnex(config, (knex) => readOutbox(knex, { to: values.to, limit }));
     for (const m of mails) out.write(`To: ${m.to}\nSubject: ${m.subject}\n\n${m.text}\n${"-".repeat(60)}\n`);
     if (mails.length === 0) out.write("The outbox is empty.\n");
+    return 0;
+  }
+  if (command === "jobs") {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        failed: { type: "boolean", default: false },
+        queued: { type: "boolean", default: false },
+        limit: { type: "string", default: "50" },
+      },
+    });
+    const limit = Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000 || (values.failed && values.queued)) {
+      err.write(`--limit must be an integer from 1 to 1000; --failed and --queued exclude each other\n${USAGE}`);
+      return 2;
+    }
+    const state = values.failed ? "failed" : values.queued ? "queued" : "all";
+    const jobs = await withKnex(config, (knex) => listJobs(knex, { state, limit }));
+    out.write(jobs === null ? "No job queue in this database yet (start the server once).\n" : formatJobs(jobs));
     return 0;
   }
   err.write(USAGE);

@@ -3,6 +3,7 @@
  * The README's "Configuration" table documents the same list; keep them in step.
  */
 import { z } from "zod";
+import { parseAllowList } from "./http/address-policy.ts";
 
 const bool = z
   .enum(["true", "false", "1", "0", ""])
@@ -35,8 +36,42 @@ const schema = z.object({
   SKIFF_DEFAULT_REGISTRY_URL: z.string().optional(),
   /** Cluster-internal DNS suffix of database services, e.g. `svc.cluster.local`. */
   SKIFF_CLUSTER_DOMAIN: z.string().default("svc.cluster.local"),
+  /**
+   * Comma-separated CIDRs, addresses and host names (`*.` for subdomains) that outbound calls to user-given URLs
+   * may reach although the SSRF checks refuse them (src/http/address-policy.ts). Empty by default; warned at start.
+   */
+  SKIFF_OUTBOUND_ALLOW: z
+    .string()
+    .default("")
+    .superRefine((value, ctx) => {
+      try {
+        parseAllowList(value);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+      }
+    }),
   /** Deepest field nesting accepted in a GraphQL operation (HTTP and WebSocket). */
   SKIFF_MAX_QUERY_DEPTH: z.coerce.number().int().min(2).default(15),
+  /** `false` turns GraphQL introspection off (default on: the schema is public anyway through `_service`). */
+  SKIFF_INTROSPECTION: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
+  /** Longest wait, in seconds, for in-flight requests on SIGTERM/SIGINT before connections are cut. */
+  SKIFF_SHUTDOWN_TIMEOUT: z.coerce.number().min(0).default(10),
+  /** Bearer token required by `GET /metrics`; unset: /metrics is open (restrict it at the network edge). */
+  SKIFF_METRICS_TOKEN: z.string().min(1).optional(),
+  /** OTLP/HTTP endpoint of a trace collector (e.g. http://collector:4318); unset: tracing off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /** `false`: this instance runs no background jobs (API only); others on the same database run them. */
+  SKIFF_WORKER: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
+  /** Background jobs one instance runs at once (graphile-worker concurrency). */
+  SKIFF_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  /** On shutdown, how long running jobs may finish (ms) before they are aborted and returned to the queue. */
+  SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   SMTP_URL: z.string().optional(),
   SMTP_FROM: z.string().default("Skiff <no-reply@skiff.local>"),
   GITHUB_CLIENT_ID: z.string().optional(),

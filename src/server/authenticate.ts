@@ -3,11 +3,12 @@
  * or `x-api-key: <key>` (spec: Authentication → Site import API). Shared by HTTP, WebSocket and REST.
  */
 import type { IncomingHttpHeaders } from "node:http";
+import { SESSION_COOKIE } from "../auth/auth.ts";
 import { resolveCaller } from "../auth/caller.ts";
 import type { Principal } from "../modules/access/access-scope.ts";
 import { authenticateAgent } from "../modules/agent/agent-auth.ts";
+import type { AppServices } from "../modules/services.ts";
 import type { Surface } from "../shared/rest-route.ts";
-import type { AppServices } from "../shared/services.ts";
 
 export type { Surface };
 
@@ -38,4 +39,24 @@ export async function authenticate(
   if (!caller) return null;
   const { userId, organizationId, via, sessionId, apiKeyId } = caller;
   return { userId, organizationId, via, sessionId, apiKeyId };
+}
+
+/** Matches a better-auth session cookie (`skiff.session_token`, or `__Secure-skiff.session_token` over https). */
+const SESSION_COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)(?:__Secure-)?${SESSION_COOKIE.replace(".", "\\.")}=`);
+
+/**
+ * True when the request presents a credential of any kind: an `Authorization` header, an `x-api-key` header
+ * or the session cookie. A presented credential that does not verify answers 401 on /graphql whatever the
+ * operation (issue 8), while a request presenting none stays anonymous (public fields, `{ __typename }`).
+ */
+export function presentsCredentials(headers: IncomingHttpHeaders | Record<string, string | undefined>): boolean {
+  const value = (name: string) => {
+    const v = headers[name];
+    return Array.isArray(v) ? v.join(",") : (v ?? "");
+  };
+  return (
+    value("authorization").trim() !== "" ||
+    value("x-api-key").trim() !== "" ||
+    SESSION_COOKIE_PATTERN.test(value("cookie"))
+  );
 }

@@ -5,8 +5,8 @@
 import { randomUUID } from "node:crypto";
 import { AccessScope, type Principal } from "../modules/access/access-scope.ts";
 import type { Context } from "../modules/context.ts";
-import { createLoaders } from "../modules/loaders.ts";
-import type { AppServices } from "../shared/services.ts";
+import { createLoaders } from "../modules/index.ts";
+import type { AppServices } from "../modules/services.ts";
 
 /** Builds a context for `principal` (already authenticated by the transport). */
 export function buildContext(
@@ -15,22 +15,20 @@ export function buildContext(
   requestId: string = randomUUID(),
 ): Context {
   const scope = new AccessScope(services.knex, principal);
-  return {
+  const log = services.log.child({ requestId });
+  const ctx: Context = {
     requestId,
-    log: services.log.child({ requestId }),
+    log,
     knex: services.knex,
     services,
     principal,
     scope,
-    loaders: createLoaders(services.knex, scope, services.secrets),
+    loaders: createLoaders({ knex: services.knex, scope, secrets: services.secrets }),
+    forEvent() {
+      ctx.scope = new AccessScope(services.knex, principal);
+      ctx.loaders = createLoaders({ knex: services.knex, scope: ctx.scope, secrets: services.secrets });
+      return ctx;
+    },
   };
-}
-
-/**
- * Gives a long-lived context (one per graphql-ws subscription) a fresh access scope and fresh loaders, so the
- * next subscription event sees current data and current roles and grants, never another event's cache.
- */
-export function renewContext(ctx: Context): void {
-  ctx.scope = new AccessScope(ctx.services.knex, ctx.principal);
-  ctx.loaders = createLoaders(ctx.services.knex, ctx.scope, ctx.services.secrets);
+  return ctx;
 }

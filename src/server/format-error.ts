@@ -7,7 +7,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import type { GraphQLFormattedError } from "graphql";
 import type { Logger } from "pino";
-import { isDataException } from "../db/constraint-errors.ts";
+import { isDataException } from "../shared/constraint-errors.ts";
 
 const PASS_THROUGH = new Set([
   "UNAUTHENTICATED",

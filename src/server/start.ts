@@ -1,6 +1,8 @@
 /**
  * Start-up sequence shared by `npm start` and the tests: secret → database (embedded or DATABASE_URL)
- * → migrations → auth → HTTP server. Bootstrap of the first account is done by src/main.ts.
+ * → migrations (ours and graphile-worker's) → auth → HTTP server → first-run bootstrap → job runner (unless
+ * SKIFF_WORKER=false) → ready (`/readyz` 200). And the shutdown sequence, in reverse: not ready → drain HTTP →
+ * close WebSockets (1001) → jobs (running ones finish or return to the queue) → pubsub → database.
  */
 import pino, { type Logger } from "pino";
 import { closeAuth, createAuth } from "../auth/auth.ts";
@@ -10,36 +12,64 @@ import { type DatabaseTarget, resolveDatabase } from "../db/connect.ts";
 import { ensureSecret, verifySecret } from "../db/instance-secret.ts";
 import { createKnex, migrateLatest } from "../db/knex.ts";
 import { createSecretBox } from "../db/secrets.ts";
+import { createOutboundClient } from "../http/outbound-client.ts";
+import type { JobDefinition } from "../jobs/job-definition.ts";
+import { createJobQueue } from "../jobs/job-queue.ts";
+import { type JobRunner, startJobRunner } from "../jobs/job-runner.ts";
+import { migrateJobSchema } from "../jobs/job-schema.ts";
+import { moduleJobs } from "../modules/index.ts";
+import { queuedMailer } from "../modules/mail/mail.jobs.ts";
 import { createMailer } from "../modules/mail/mailer.ts";
+import { bootstrapFirstRun, type FirstRun } from "../modules/organizations/first-run.service.ts";
+import type { AppServices } from "../modules/services.ts";
 import { createPubSub } from "../shared/pubsub.ts";
-import type { AppServices } from "../shared/services.ts";
 import { createServer, type SkiffServer } from "./app.ts";
+import { watchPool } from "./metrics.ts";
 
 /** A running Skiff instance. */
 export interface RunningSkiff extends SkiffServer {
   /** Base URL it listens on, e.g. `http://127.0.0.1:4000`. */
   url: string;
   database: DatabaseTarget;
+  /** What the first-run bootstrap created (plaintext secrets, to print once), or null when it did not run. */
+  firstRun: FirstRun | null;
+  /** The background job runner, null when SKIFF_WORKER=false. */
+  runner: JobRunner | null;
+  /**
+   * Graceful shutdown (idempotent): `/readyz` 503, stop accepting, answer in-flight requests (at most
+   * SKIFF_SHUTDOWN_TIMEOUT seconds, then cut), close WebSockets with 1001, stop the job runner (running jobs
+   * finish or return to the queue), pubsub, the pool, and the embedded database last.
+   */
   stop(): Promise<void>;
 }
 
-/** Builds the root logger (pretty output on a terminal). */
-export function createLogger(config: Config): Logger {
+/**
+ * Builds the root logger: JSON lines, or human-readable lines (pino-pretty, in a worker thread) when
+ * `pretty` (default: stdout is a terminal).
+ */
+export function createLogger(config: Config, pretty: boolean = process.stdout.isTTY === true): Logger {
   return pino({
     level: config.LOG_LEVEL,
     redact: ["req.headers.authorization", 'req.headers["x-api-key"]', "req.headers.cookie"],
+    ...(pretty && { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l" } } }),
   });
 }
 
-/** Replaceable dependencies of {@link startSkiff} (tests): the clock and the mailer. */
+/** Replaceable dependencies of {@link startSkiff} (tests): the clock, the mailer, extra jobs. */
 export interface StartOptions {
   /** Default: `() => new Date()`. */
   now?: () => Date;
   /** Default: SMTP when SMTP_URL is set, else the outbox (see src/modules/mail/mailer.ts). */
   mailer?: Mailer;
+  /** Job definitions registered besides the modules' (tests). */
+  jobs?: JobDefinition[];
 }
 
-/** Starts a Skiff instance listening on HOST:PORT. */
+/**
+ * Starts a Skiff instance listening on HOST:PORT; when SKIFF_BOOTSTRAP is on and the database has no user,
+ * creates the first owner, organization (plan `unlimited`) and API key before reporting ready.
+ * @throws when the database, migrations, listening or the bootstrap fail (what was started is stopped).
+ */
 export async function startSkiff(
   config: Config,
   log: Logger = createLogger(config),
@@ -52,6 +82,7 @@ export async function startSkiff(
   try {
     const applied = await migrateLatest(knex);
     if (applied.length) log.info({ applied }, "migrations applied");
+    await migrateJobSchema(database.url, log);
     await verifySecret(knex, secrets, config.SKIFF_SECRET ? "SKIFF_SECRET" : `${config.SKIFF_DATA_DIR}/secret`);
   } catch (error) {
     await knex.destroy();
@@ -60,9 +91,11 @@ export async function startSkiff(
   }
   const baseURL = config.SKIFF_BASE_URL ?? `http://localhost:${config.PORT}`;
   const mailer = options.mailer ?? createMailer(config, knex, log);
+  const jobs = createJobQueue([...moduleJobs, ...(options.jobs ?? [])]);
+  // better-auth's verification mails become `mail.send` jobs (enqueued right after its own writes).
   const auth = createAuth({ ...config, SKIFF_SECRET: secret, SKIFF_BASE_URL: baseURL }, database.url, {
     log,
-    mailer,
+    mailer: queuedMailer({ jobs, secrets }, knex),
   });
   const services: AppServices = {
     config: { ...config, SKIFF_BASE_URL: baseURL },
@@ -72,21 +105,89 @@ export async function startSkiff(
     log,
     pubsub: await createPubSub(database.url, knex, log),
     mailer,
+    outbound: createOutboundClient({
+      allow: config.SKIFF_OUTBOUND_ALLOW,
+      clusterDomain: config.SKIFF_CLUSTER_DOMAIN,
+      log: log.child({ component: "outbound" }),
+    }),
+    jobs,
     now: options.now ?? (() => new Date()),
   };
+  const unwatchPool = watchPool(knex);
   const server = await createServer(services);
-  await server.app.listen({ host: config.HOST, port: config.PORT });
+  let runner: JobRunner | null = null;
+
+  async function shutdown(): Promise<void> {
+    const started = Date.now();
+    const steps: Record<string, number> = {};
+    const step = async (name: string, run: () => Promise<unknown>) => {
+      const at = Date.now();
+      await run();
+      steps[name] = Date.now() - at;
+    };
+    server.lifecycle.stopping = true;
+    const inFlight = server.requests.inFlight;
+    let cut = 0;
+    await step("drain", async () => {
+      cut = await server.requests.drain(config.SKIFF_SHUTDOWN_TIMEOUT * 1000);
+    });
+    if (cut) log.warn({ cut, timeoutSeconds: config.SKIFF_SHUTDOWN_TIMEOUT }, "shutdown: requests cut at the timeout");
+    await step("websockets", () => server.subscriptions.closeAll());
+    await step("server", () => server.app.close());
+    // Stop taking jobs; running ones finish (or return to the queue after SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS).
+    await step("jobs", async () => runner?.stop());
+    await step("auth", () => closeAuth(auth));
+    await step("pubsub", () => services.pubsub.close());
+    unwatchPool();
+    await step("pool", () => knex.destroy());
+    await step("database", () => database.stop());
+    log.info({ inFlight, cut, ms: Date.now() - started, steps }, "shutdown complete");
+  }
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= shutdown();
+    return stopping;
+  };
+
+  let firstRun: FirstRun | null = null;
+  try {
+    await server.app.listen({ host: config.HOST, port: config.PORT });
+    if (config.SKIFF_BOOTSTRAP) firstRun = await bootstrap(services);
+    if (config.SKIFF_WORKER) {
+      runner = await startJobRunner({
+        databaseUrl: database.url,
+        queue: jobs,
+        services,
+        log,
+        concurrency: config.SKIFF_WORKER_CONCURRENCY,
+        shutdownTimeoutMs: config.SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS,
+      });
+    }
+  } catch (error) {
+    await stop().catch(() => {});
+    throw error;
+  }
+  server.lifecycle.ready = true;
   const port = (server.app.server.address() as { port: number }).port;
   return {
     ...server,
+    runner,
     url: `http://${config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST}:${port}`,
     database,
-    async stop() {
-      await server.app.close();
-      await closeAuth(auth);
-      await services.pubsub.close();
-      await knex.destroy();
-      await database.stop();
-    },
+    firstRun,
+    stop,
   };
+}
+
+/** First run on an empty database (src/modules/organizations/first-run.service.ts); its organization gets the `unlimited` plan. */
+async function bootstrap(services: AppServices): Promise<FirstRun | null> {
+  const { config, log, knex, auth } = services;
+  const first = await bootstrapFirstRun(auth, knex, {
+    email: config.SKIFF_BOOTSTRAP_EMAIL,
+    password: config.SKIFF_BOOTSTRAP_PASSWORD,
+    apiKey: config.SKIFF_BOOTSTRAP_API_KEY,
+    log,
+  });
+  if (first) await knex("organizations").where({ id: first.organizationId }).update({ plan_id: "plan_unlimited" });
+  return first;
 }

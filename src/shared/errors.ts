@@ -36,8 +36,8 @@ export class NotFoundError extends AppError {
 
 /** The caller sees the resource but its role does not allow the action (HTTP 403). */
 export class ForbiddenError extends AppError {
-  constructor(message: string) {
-    super("FORBIDDEN", message);
+  constructor(message: string, extensions: Record<string, unknown> = {}) {
+    super("FORBIDDEN", message, extensions);
   }
 }
 

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { drainJobs } from "../helpers/jobs.ts";
 import { addMember, createOrg, createUser } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
 import { sessionFor, signIn } from "../helpers/session.ts";
@@ -52,7 +53,9 @@ function tokenOf(link: string): string {
   return new URL(link).searchParams.get("token") ?? "";
 }
 
+/** Mails to `email` in the outbox, once the queued `mail.send` jobs have run. */
 async function mailsTo(email: string): Promise<Array<{ subject: string; text: string }>> {
+  await drainJobs(db.knex);
   return db.knex("mail_outbox").where({ to: email }).orderBy("id").select("subject", "text");
 }
 

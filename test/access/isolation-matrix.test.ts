@@ -1,6 +1,6 @@
 /**
  * Tenant isolation, proven as a table (issue #4): every GraphQL Query, Mutation and Subscription field of the
- * running schema (introspected) and every REST route of src/rest/routes.ts is run as each persona — owner,
+ * running schema (introspected) and every REST route of the REST table (src/modules/index.ts) is run as each persona — owner,
  * admin, member granted the resource, member not granted, owner of another organization, a revoked API key,
  * no credentials, an agent token. Rows: matrix/graphql-rows.ts and matrix/rest-rows.ts.
  * For every cell: the outcome must be the row's; where it is NOT_FOUND / 404 the same call with a nonexistent id
@@ -11,7 +11,7 @@
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { restRoutes } from "../../src/rest/routes.ts";
+import { restRoutes } from "../../src/modules/index.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { startTestServer } from "../helpers/server.ts";

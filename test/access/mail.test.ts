@@ -9,11 +9,14 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { drainJobs } from "../helpers/jobs.ts";
 import { createOrg } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
 import { postAuth } from "../helpers/session.ts";
 
+// One database per server: mails are jobs, and a shared queue would let either server's worker send them.
 let db: TestDatabase;
+let outboxDb: TestDatabase;
 let viaSmtp: RunningSkiff;
 let viaOutbox: RunningSkiff;
 let smtp: SMTPServer;
@@ -43,13 +46,15 @@ beforeAll(async () => {
     SMTP_URL: `smtp://127.0.0.1:${port}`,
     SMTP_FROM: "Skiff Test <skiff@example.test>",
   });
-  viaOutbox = await startTestServer(db.url);
+  outboxDb = await createTestDatabase();
+  viaOutbox = await startTestServer(outboxDb.url);
 });
 afterAll(async () => {
   await viaSmtp?.stop();
   await viaOutbox?.stop();
   await new Promise<void>((resolve) => smtp.close(resolve));
   await db?.drop();
+  await outboxDb?.drop();
 });
 
 /** The decoded body of a raw RFC 5322 message (quoted-printable soft breaks and escapes undone). */
@@ -76,6 +81,7 @@ describe("SMTP", () => {
       { apiKey: org.owner.apiKey },
     );
     expect(invited.errors).toBeUndefined();
+    await drainJobs(db.knex);
 
     const verification = received.find((m) => m.to.includes("smtp.user@example.test"));
     expect(verification?.from).toBe("skiff@example.test");
@@ -91,21 +97,22 @@ describe("SMTP", () => {
 
 describe("outbox", () => {
   it("keeps mails in mail_outbox without SMTP_URL and prints them with `skiff outbox`", async () => {
-    const org = await createOrg(db.knex);
+    const org = await createOrg(outboxDb.knex);
     const invited = await gql<{ inviteMember: { link: string } }>(
       viaOutbox.url,
       `mutation { inviteMember(input: { email: "outbox.invitee@example.test", role: member }) { link } }`,
       {},
       { apiKey: org.owner.apiKey },
     );
-    const row = await db.knex("mail_outbox").where({ to: "outbox.invitee@example.test" }).first();
+    await drainJobs(outboxDb.knex);
+    const row = await outboxDb.knex("mail_outbox").where({ to: "outbox.invitee@example.test" }).first();
     expect(row.id).toMatch(/^mail_/);
     expect(row.text).toContain(invited.data!.inviteMember.link);
 
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ["src/cli.ts", "outbox", "--to", "Outbox.Invitee@example.test", "--limit", "5"],
-      { env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: "silent" } },
+      { env: { ...process.env, DATABASE_URL: outboxDb.url, LOG_LEVEL: "silent" } },
     );
     expect(stdout).toContain("To: outbox.invitee@example.test");
     expect(stdout).toContain(invited.data!.inviteMember.link);

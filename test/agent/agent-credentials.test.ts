@@ -6,7 +6,7 @@
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { restRoutes } from "../../src/rest/routes.ts";
+import { restRoutes } from "../../src/modules/index.ts";
 import { authenticate } from "../../src/server/authenticate.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
@@ -81,7 +81,9 @@ describe("agent tokens elsewhere", () => {
   it("are rejected by /graphql with UNAUTHENTICATED", async () => {
     for (const header of ["bearer", "x-api-key"] as const) {
       const res = await gql(skiff.url, "{ viewer { role } }", {}, { apiKey: token, header });
-      expect(res.data).toBeNull();
+      // Refused before execution (a credential that does not verify): HTTP 401, a request error without data.
+      expect(res.status).toBe(401);
+      expect(res.data).toBeUndefined();
       expect(res.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
       const mutation = await gql(skiff.url, "mutation { revokeAgentToken }", {}, { apiKey: token, header });
       expect(mutation.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");

@@ -34,6 +34,7 @@ describe("SKIFF_PUBLIC_API_ONLY=true on a running server", () => {
     expect((await fetch(`${t.skiff.url}/api/auth/ok`)).status).toBe(200);
     expect((await fetch(`${t.skiff.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${t.skiff.url}/readyz`)).status).toBe(200);
+    expect((await fetch(`${t.skiff.url}/metrics`)).status).toBe(200);
   });
 
   it("answers 404 elsewhere, old agent spellings included", async () => {

@@ -18,10 +18,10 @@ import {
   DISABLED_AUTH_PATHS,
   SESSION_COOKIE,
 } from "../../src/auth/auth.ts";
-import { bootstrapFirstRun, type FirstRun } from "../../src/auth/bootstrap.ts";
 import { hashApiKey, resolveCaller } from "../../src/auth/caller.ts";
 import type { MailMessage } from "../../src/auth/mailer.ts";
 import { loadConfig } from "../../src/config.ts";
+import { bootstrapFirstRun, type FirstRun } from "../../src/modules/organizations/first-run.service.ts";
 import { registerAuthRoutes } from "../../src/server/auth-routes.ts";
 import { createTestDatabase } from "../helpers/db.ts";
 

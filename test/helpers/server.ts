@@ -22,7 +22,7 @@ export async function startTestServer(
     SKIFF_BOOTSTRAP: "false",
     ...env,
   });
-  return startSkiff(config, createLogger(config), options);
+  return startSkiff(config, createLogger(config, false), options);
 }
 
 /** Response of a GraphQL call over HTTP. */

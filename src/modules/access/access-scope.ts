@@ -4,7 +4,7 @@
  * and Agent API visibility rules 2–3. Invisible resources are reported as NOT_FOUND by callers of this module.
  */
 import type { Knex } from "knex";
-import type { Role } from "../organizations/organization.model.ts";
+import type { Role } from "../team/member.model.ts";
 import { isLimitableByGrants } from "./policy.ts";
 
 /** The authenticated principal of a request (resolved by src/auth/caller.ts). */
@@ -26,9 +26,11 @@ export interface OrgAccess {
   role: Role;
   /** null: unrestricted. Otherwise the member sees only these projects and applications. */
   grants: { projectIds: Set<string>; applicationIds: Set<string>; applicationProjectIds: Set<string> } | null;
+  /** Features of the organization's plan (e.g. `webhooks`, `ai_assistant`), loaded with the membership. */
+  planFeatures: readonly string[];
 }
 
-/** Memberships and grants of one principal, loaded once per request (one SQL statement). */
+/** Memberships, grants and plan features of one principal, loaded once per request (one SQL statement). */
 export class AccessScope {
   readonly principal: Principal | null;
   private readonly knex: Knex;
@@ -68,6 +70,8 @@ export class AccessScope {
     const q = this.knex("members as m")
       .leftJoin("member_grants as g", "g.member_id", "m.id")
       .leftJoin("applications as a", "a.id", "g.application_id")
+      .join("organizations as o", "o.id", "m.organization_id")
+      .join("plans as p", "p.id", "o.plan_id")
       .where("m.user_id", this.principal.userId)
       .select(
         "m.id as memberId",
@@ -76,6 +80,7 @@ export class AccessScope {
         "g.projectId",
         "g.applicationId",
         "a.projectId as appProjectId",
+        "p.features as planFeatures",
       );
     if (this.principal.via !== "session") q.where("m.organization_id", this.principal.organizationId ?? "");
     const rows: Array<{
@@ -85,11 +90,18 @@ export class AccessScope {
       projectId: string | null;
       applicationId: string | null;
       appProjectId: string | null;
+      planFeatures: string[];
     }> = await q;
     for (const r of rows) {
       let access = out.get(r.organizationId);
       if (!access) {
-        access = { organizationId: r.organizationId, memberId: r.memberId, role: r.role, grants: null };
+        access = {
+          organizationId: r.organizationId,
+          memberId: r.memberId,
+          role: r.role,
+          grants: null,
+          planFeatures: r.planFeatures,
+        };
         out.set(r.organizationId, access);
       }
       if (!isLimitableByGrants(r.role) || (!r.projectId && !r.applicationId)) continue;

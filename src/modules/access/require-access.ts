@@ -1,9 +1,11 @@
 /**
- * Visibility gates used by services before any role check (spec: another organization's resource answers like
- * a nonexistent one): the caller's standing in an organization, or NOT_FOUND.
+ * The access gates every service calls (spec: Organization and access resources; another organization's resource
+ * answers like a nonexistent one): visibility first (NOT_FOUND), then the role ({@link requireAllowed}, FORBIDDEN),
+ * then the plan ({@link requirePlanFeature}, FORBIDDEN naming the feature).
  */
-import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
+import { BadUserInputError, ForbiddenError, NotFoundError } from "../../shared/errors.ts";
 import type { AccessScope, OrgAccess } from "./access-scope.ts";
+import { type Action, assertAllowed } from "./policy.ts";
 
 /** The caller's access to `organizationId`. @throws NotFoundError when it is not a member there (or it does not exist). */
 export async function requireOrganization(scope: AccessScope, organizationId: string): Promise<OrgAccess> {
@@ -29,4 +31,27 @@ export async function requireActiveOrganization(scope: AccessScope): Promise<Org
 /** {@link requireOrganization} for `organizationId` when given, else {@link requireActiveOrganization}. */
 export function requireTargetOrganization(scope: AccessScope, organizationId?: string | null): Promise<OrgAccess> {
   return organizationId ? requireOrganization(scope, organizationId) : requireActiveOrganization(scope);
+}
+
+/**
+ * The one role gate: the caller's access to `organizationId` when its role there allows `action`.
+ * @throws NotFoundError when the caller is not a member (the organization is invisible); ForbiddenError when the
+ * role does not allow `action` (see the table in policy.ts).
+ */
+export async function requireAllowed(scope: AccessScope, action: Action, organizationId: string): Promise<OrgAccess> {
+  const access = await requireOrganization(scope, organizationId);
+  assertAllowed(access, action);
+  return access;
+}
+
+/**
+ * Checks that the organization's plan has `feature` (e.g. `ai_assistant` for agent tokens, `webhooks`).
+ * @throws ForbiddenError with `extensions.planFeature` = `feature` otherwise.
+ */
+export function requirePlanFeature(access: OrgAccess, feature: string, what: string): void {
+  if (!access.planFeatures.includes(feature)) {
+    throw new ForbiddenError(`${what} require the ${feature} feature on the organization's plan`, {
+      planFeature: feature,
+    });
+  }
 }

@@ -6,8 +6,10 @@
  */
 import type { Knex } from "knex";
 import { newId } from "../../db/ids.ts";
-import { BadUserInputError, ForbiddenError } from "../../shared/errors.ts";
+import { BadUserInputError } from "../../shared/errors.ts";
 import type { AccessScope, OrgAccess, Principal } from "../access/access-scope.ts";
+import { requireActiveOrganization, requirePlanFeature } from "../access/require-access.ts";
+import type { ServiceContext } from "../context.ts";
 import { AgentToken } from "./agent-token.model.ts";
 import { generateAgentToken, hashAgentToken } from "./agent-token.secret.ts";
 
@@ -48,23 +50,18 @@ function toView(t: Pick<AgentToken, "prefix" | "createdAt" | "lastUsedAt" | "exp
 }
 
 /** The caller's membership in the active organization. @throws BadUserInputError when there is none. */
-async function activeAccess(scope: AccessScope): Promise<OrgAccess & { userId: string }> {
-  const access = await scope.active();
-  if (!access || !scope.principal) {
-    throw new BadUserInputError("No active organization: switch to an organization first", {
-      formErrors: ["No active organization"],
-    });
-  }
-  return { ...access, userId: scope.principal.userId };
+async function activeMembership(scope: AccessScope): Promise<OrgAccess & { userId: string }> {
+  const access = await requireActiveOrganization(scope);
+  return { ...access, userId: (scope.principal as Principal).userId };
 }
 
 /** The caller's token in the active organization, or null (also when there is no active organization). */
-export async function getAgentToken(knex: Knex, scope: AccessScope): Promise<AgentTokenView | null> {
-  const access = await scope.active();
-  if (!access || !scope.principal) return null;
-  const row = await AgentToken.query(knex).findOne({
+export async function getAgentToken(ctx: ServiceContext): Promise<AgentTokenView | null> {
+  const access = await ctx.scope.active();
+  if (!access || !ctx.scope.principal) return null;
+  const row = await AgentToken.query(ctx.knex).findOne({
     organizationId: access.organizationId,
-    userId: scope.principal.userId,
+    userId: ctx.scope.principal.userId,
   });
   return row ? toView(row) : null;
 }
@@ -75,8 +72,7 @@ export async function getAgentToken(knex: Knex, scope: AccessScope): Promise<Age
  * ForbiddenError when the plan lacks {@link AI_ASSISTANT_FEATURE}.
  */
 export async function createAgentToken(
-  knex: Knex,
-  scope: AccessScope,
+  ctx: ServiceContext,
   options: CreateAgentTokenOptions = {},
 ): Promise<CreatedAgentToken> {
   const days = options.expiresInDays ?? null;
@@ -85,16 +81,8 @@ export async function createAgentToken(
       fieldErrors: { expiresInDays: [`Must be an integer from 1 to ${MAX_DAYS}`] },
     });
   }
-  const access = await activeAccess(scope);
-  const plan: { features: string[] } | undefined = await knex("organizations as o")
-    .join("plans as p", "p.id", "o.plan_id")
-    .where("o.id", access.organizationId)
-    .first("p.features");
-  if (!plan?.features.includes(AI_ASSISTANT_FEATURE)) {
-    throw new ForbiddenError(
-      `Agent tokens require the AI assistant feature (${AI_ASSISTANT_FEATURE}) on the organization's plan`,
-    );
-  }
+  const access = await activeMembership(ctx.scope);
+  requirePlanFeature(access, AI_ASSISTANT_FEATURE, "Agent tokens");
   const secret = generateAgentToken();
   const fresh = {
     id: newId("agentToken"),
@@ -105,7 +93,8 @@ export async function createAgentToken(
     lastUsedAt: null,
     expiresAt: days === null ? null : new Date(Date.now() + days * DAY_MS),
   };
-  await knex("agent_tokens")
+  await ctx
+    .knex("agent_tokens")
     .insert({ ...fresh, organizationId: access.organizationId, userId: access.userId })
     .onConflict(["organization_id", "user_id"])
     .merge(Object.keys(fresh));
@@ -113,9 +102,10 @@ export async function createAgentToken(
 }
 
 /** Revokes the caller's token in the active organization at once. @returns false when there was none. */
-export async function revokeAgentToken(knex: Knex, scope: AccessScope): Promise<boolean> {
-  const access = await activeAccess(scope);
-  const deleted = await knex("agent_tokens")
+export async function revokeAgentToken(ctx: ServiceContext): Promise<boolean> {
+  const access = await activeMembership(ctx.scope);
+  const deleted = await ctx
+    .knex("agent_tokens")
     .where({ organizationId: access.organizationId, userId: access.userId })
     .delete();
   return deleted > 0;

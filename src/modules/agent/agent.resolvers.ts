@@ -5,11 +5,10 @@ import { createAgentToken, getAgentToken, revokeAgentToken } from "./agent-token
 /** `Query.agentToken`, `Mutation.createAgentToken`, `Mutation.revokeAgentToken`. */
 export const agentResolvers: Resolvers = {
   Query: {
-    agentToken: (_p, _a, ctx) => getAgentToken(ctx.knex, ctx.scope),
+    agentToken: (_p, _a, ctx) => getAgentToken(ctx),
   },
   Mutation: {
-    createAgentToken: (_p, { input }, ctx) =>
-      createAgentToken(ctx.knex, ctx.scope, { expiresInDays: input?.expiresInDays ?? null }),
-    revokeAgentToken: (_p, _a, ctx) => revokeAgentToken(ctx.knex, ctx.scope),
+    createAgentToken: (_p, { input }, ctx) => createAgentToken(ctx, { expiresInDays: input?.expiresInDays ?? null }),
+    revokeAgentToken: (_p, _a, ctx) => revokeAgentToken(ctx),
   },
 };

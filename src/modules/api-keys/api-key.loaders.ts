@@ -33,5 +33,5 @@ export function createApiKeyLoaders(knex: Knex, scope: AccessScope) {
     return groupByKeys(orgIds, rows, (k) => k.organizationId);
   });
 
-  return { apiKeysByOrganization };
+  return { byOrganization: apiKeysByOrganization };
 }

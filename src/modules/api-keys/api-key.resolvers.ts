@@ -9,13 +9,13 @@ export const apiKeyResolvers: Resolvers = {
     deleteApiKey: (_p, { id }, ctx) => deleteApiKey(ctx, id),
   },
   Organization: {
-    apiKeys: (o, _a, ctx) => ctx.loaders.apiKeysByOrganization.load(o.id),
+    apiKeys: (o, _a, ctx) => ctx.loaders.apiKeys.byOrganization.load(o.id),
   },
   ApiKey: {
     name: (k) => k.name ?? "",
     prefix: (k) => k.start ?? "",
     lastUsedAt: (k) => k.lastRequest,
-    createdBy: async (k, _a, ctx) => (await ctx.loaders.userById.load(k.referenceId))!,
+    createdBy: async (k, _a, ctx) => (await ctx.loaders.organizations.userById.load(k.referenceId))!,
     current: (k, _a, ctx) => k.id === ctx.principal?.apiKeyId,
   },
 };

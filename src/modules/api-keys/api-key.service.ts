@@ -11,7 +11,7 @@ import { parseInput } from "../../shared/validate.ts";
 import { assertCanDeleteApiKey, seesAllApiKeys } from "../access/policy.ts";
 import { requireActiveOrganization } from "../access/require-access.ts";
 import type { Context } from "../context.ts";
-import { Member } from "../organizations/organization.model.ts";
+import { Member } from "../team/member.model.ts";
 import { ApiKey } from "./api-key.model.ts";
 
 const nameInput = z.object({

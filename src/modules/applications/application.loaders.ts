@@ -77,8 +77,8 @@ export function createApplicationLoaders(knex: Knex, scope: AccessScope, secrets
   });
 
   return {
-    applicationById,
-    applicationsByEnvironment,
+    byId: applicationById,
+    byEnvironment: applicationsByEnvironment,
     domainsByApplication,
     domainById,
     envVarsByApplication,

@@ -7,29 +7,29 @@ import { checkPageSize } from "../../shared/pagination.ts";
 export const applicationResolvers: Resolvers = {
   Query: {
     application: async (_p, { id }, ctx) =>
-      (await ctx.loaders.applicationById.load(id)) ?? Promise.reject(new NotFoundError("Application", id)),
+      (await ctx.loaders.applications.byId.load(id)) ?? Promise.reject(new NotFoundError("Application", id)),
   },
   Application: {
-    __resolveReference: (ref, ctx) => ctx.loaders.applicationById.load(ref.id),
+    __resolveReference: (ref, ctx) => ctx.loaders.applications.byId.load(ref.id),
     source: (a) => ({ type: a.sourceType, ...a.source }),
-    project: async (a, _x, ctx) => (await ctx.loaders.projectById.load(a.projectId))!,
-    environment: async (a, _x, ctx) => (await ctx.loaders.environmentById.load(a.environmentId))!,
-    domains: (a, _x, ctx) => ctx.loaders.domainsByApplication.load(a.id),
-    environmentVariables: (a, _x, ctx) => ctx.loaders.envVarsByApplication.load(a.id),
+    project: async (a, _x, ctx) => (await ctx.loaders.projects.byId.load(a.projectId))!,
+    environment: async (a, _x, ctx) => (await ctx.loaders.projects.environmentById.load(a.environmentId))!,
+    domains: (a, _x, ctx) => ctx.loaders.applications.domainsByApplication.load(a.id),
+    environmentVariables: (a, _x, ctx) => ctx.loaders.applications.envVarsByApplication.load(a.id),
     deployments: (a, { first }, ctx) =>
-      ctx.loaders.deploymentsByApplication.load({ applicationId: a.id, first: checkPageSize(first ?? 10, 50) }),
+      ctx.loaders.deployments.byApplication.load({ applicationId: a.id, first: checkPageSize(first ?? 10, 50) }),
   },
   Domain: {
-    __resolveReference: (ref, ctx) => ctx.loaders.domainById.load(ref.id),
-    application: async (d, _x, ctx) => (await ctx.loaders.applicationById.load(d.applicationId))!,
+    __resolveReference: (ref, ctx) => ctx.loaders.applications.domainById.load(ref.id),
+    application: async (d, _x, ctx) => (await ctx.loaders.applications.byId.load(d.applicationId))!,
   },
   Database: {
-    __resolveReference: (ref, ctx) => ctx.loaders.databaseById.load(ref.id),
+    __resolveReference: (ref, ctx) => ctx.loaders.applications.databaseById.load(ref.id),
     user: (d) => d.username,
-    environment: async (d, _x, ctx) => (await ctx.loaders.environmentById.load(d.environmentId))!,
+    environment: async (d, _x, ctx) => (await ctx.loaders.projects.environmentById.load(d.environmentId))!,
   },
   Deployment: {
-    __resolveReference: (ref, ctx) => ctx.loaders.deploymentById.load(ref.id),
-    application: async (d, _x, ctx) => (await ctx.loaders.applicationById.load(d.applicationId))!,
+    __resolveReference: (ref, ctx) => ctx.loaders.deployments.byId.load(ref.id),
+    application: async (d, _x, ctx) => (await ctx.loaders.applications.byId.load(d.applicationId))!,
   },
 };

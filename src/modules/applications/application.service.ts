@@ -4,8 +4,9 @@
  */
 import { randomInt } from "node:crypto";
 import type { Knex } from "knex";
-import { translateUniqueViolations } from "../../db/constraint-errors.ts";
-import type { SecretBox } from "../../db/secrets.ts";
+import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
+import { withTransaction } from "../../shared/transaction.ts";
+import type { ServiceContext } from "../context.ts";
 import { assertQuota } from "../organizations/quota.ts";
 import { Application, type ApplicationSourceSettings, Domain, EnvironmentVariable } from "./application.model.ts";
 
@@ -43,34 +44,39 @@ export interface ApplicationSpec {
 }
 
 /**
- * Creates an application inside `trx` after checking the applications quota.
+ * Creates an application after checking the applications quota, in one transaction (the caller's when `ctx.knex`
+ * is one).
  * @throws QuotaExceededError when the quota is reached; ConflictError when `appName` is taken.
  */
-export async function createApplication(trx: Knex.Transaction, spec: ApplicationSpec): Promise<Application> {
-  await assertQuota(trx, spec.organizationId, "applications");
-  return translateUniqueViolations(
-    () =>
-      Application.query(trx)
-        .insert({ ...spec, applicationStatus: "idle" })
-        .returning("*"),
-    { applications_app_name_unique: `Application name ${spec.appName} is already in use` },
-  );
+export function createApplication(ctx: ServiceContext, spec: ApplicationSpec): Promise<Application> {
+  return withTransaction(ctx, async ({ knex: trx }) => {
+    await assertQuota(trx, spec.organizationId, "applications");
+    return translateUniqueViolations(
+      () =>
+        Application.query(trx)
+          .insert({ ...spec, applicationStatus: "idle" })
+          .returning("*"),
+      { applications_app_name_unique: `Application name ${spec.appName} is already in use` },
+    );
+  });
 }
 
-/** Sets `vars` (name → plain value) on an application inside `trx`; values are stored encrypted. One statement. */
+/** Sets `vars` (name → plain value) on an application; values are stored encrypted. One statement. */
 export async function setEnvironmentVariables(
-  trx: Knex.Transaction,
-  secrets: SecretBox,
+  ctx: ServiceContext,
   applicationId: string,
   vars: Readonly<Record<string, string>>,
 ): Promise<void> {
   const rows = Object.entries(vars).map(([key, value]) => ({
     applicationId,
     key,
-    valueEncrypted: secrets.encrypt(value),
+    valueEncrypted: ctx.services.secrets.encrypt(value),
   }));
   if (!rows.length) return;
-  await EnvironmentVariable.query(trx).insert(rows).onConflict(["application_id", "key"]).merge(["valueEncrypted"]);
+  await EnvironmentVariable.query(ctx.knex)
+    .insert(rows)
+    .onConflict(["application_id", "key"])
+    .merge(["valueEncrypted"]);
 }
 
 /** The message of a domain host conflict (hosts are unique platform-wide). */
@@ -79,26 +85,43 @@ export function domainTakenMessage(host: string): string {
 }
 
 /**
- * Routes `host` to an application inside `trx` after checking the domains quota; HTTPS is requested
- * (the certificate is issued asynchronously).
+ * Routes `host` to an application after checking the domains quota, in one transaction (the caller's when
+ * `ctx.knex` is one); HTTPS is requested (the certificate is issued asynchronously).
  * @throws QuotaExceededError when the quota is reached; ConflictError when the host is taken on the platform.
  */
-export async function createDomain(
-  trx: Knex.Transaction,
+export function createDomain(
+  ctx: ServiceContext,
   input: { organizationId: string; applicationId: string; host: string; port?: number | null },
 ): Promise<Domain> {
-  await assertQuota(trx, input.organizationId, "domains");
-  return translateUniqueViolations(
-    () =>
-      Domain.query(trx)
-        .insert({
-          organizationId: input.organizationId,
-          applicationId: input.applicationId,
-          host: input.host,
-          port: input.port ?? null,
-          https: true,
-        })
-        .returning("*"),
-    { domains_host_unique: domainTakenMessage(input.host) },
-  );
+  return withTransaction(ctx, async ({ knex: trx }) => {
+    await assertQuota(trx, input.organizationId, "domains");
+    return translateUniqueViolations(
+      () =>
+        Domain.query(trx)
+          .insert({
+            organizationId: input.organizationId,
+            applicationId: input.applicationId,
+            host: input.host,
+            port: input.port ?? null,
+            https: true,
+          })
+          .returning("*"),
+      { domains_host_unique: domainTakenMessage(input.host) },
+    );
+  });
+}
+
+/** Query (not run) of the applications of `organizationId` (quotas). */
+export function applicationsOfOrganization(db: Knex | Knex.Transaction, organizationId: string): Knex.QueryBuilder {
+  return db("applications").where("organization_id", organizationId);
+}
+
+/** Query (not run) of the domains of `organizationId` (quotas). */
+export function domainsOfOrganization(db: Knex | Knex.Transaction, organizationId: string): Knex.QueryBuilder {
+  return db("domains").where("organization_id", organizationId);
+}
+
+/** Query (not run) of the domain with host `host` in any organization (hosts are unique platform-wide). */
+export function domainWithHost(db: Knex | Knex.Transaction, host: string): Knex.QueryBuilder {
+  return db("domains").where("host", host).select(1);
 }

@@ -3,8 +3,9 @@
  * (spec: "Automatic environment variables"). Callers own the transaction.
  */
 import type { Knex } from "knex";
-import { translateUniqueViolations } from "../../db/constraint-errors.ts";
-import type { SecretBox } from "../../db/secrets.ts";
+import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
+import { withTransaction } from "../../shared/transaction.ts";
+import type { ServiceContext } from "../context.ts";
 import { assertQuota } from "../organizations/quota.ts";
 import { Database, type DatabaseType } from "./database.model.ts";
 
@@ -63,29 +64,36 @@ export function databaseEnvVars(db: DatabaseSpec, host: string): Record<string, 
 }
 
 /**
- * Creates a database service inside `trx` after checking the databases quota; the password is encrypted.
+ * Creates a database service after checking the databases quota, in one transaction (the caller's when
+ * `ctx.knex` is one); the password is stored encrypted.
  * @throws QuotaExceededError when the plan's databases quota is reached; ConflictError when `serviceHost` is taken.
  */
-export async function createDatabase(
-  trx: Knex.Transaction,
-  secrets: SecretBox,
+export function createDatabase(
+  ctx: ServiceContext,
   input: DatabaseSpec & { organizationId: string; projectId: string; environmentId: string; serviceHost: string },
 ): Promise<Database> {
-  await assertQuota(trx, input.organizationId, "databases");
-  return translateUniqueViolations(
-    () =>
-      Database.query(trx)
-        .insert({
-          organizationId: input.organizationId,
-          projectId: input.projectId,
-          environmentId: input.environmentId,
-          type: input.type,
-          name: input.name,
-          username: input.user,
-          passwordEncrypted: secrets.encrypt(input.password),
-          serviceHost: input.serviceHost,
-        })
-        .returning("*"),
-    { databases_service_host_unique: `Database host ${input.serviceHost} is already in use` },
-  );
+  return withTransaction(ctx, async ({ knex: trx }) => {
+    await assertQuota(trx, input.organizationId, "databases");
+    return translateUniqueViolations(
+      () =>
+        Database.query(trx)
+          .insert({
+            organizationId: input.organizationId,
+            projectId: input.projectId,
+            environmentId: input.environmentId,
+            type: input.type,
+            name: input.name,
+            username: input.user,
+            passwordEncrypted: ctx.services.secrets.encrypt(input.password),
+            serviceHost: input.serviceHost,
+          })
+          .returning("*"),
+      { databases_service_host_unique: `Database host ${input.serviceHost} is already in use` },
+    );
+  });
+}
+
+/** Query (not run) of the databases of `organizationId` (quotas). */
+export function databasesOfOrganization(db: Knex | Knex.Transaction, organizationId: string): Knex.QueryBuilder {
+  return db("databases").where("organization_id", organizationId);
 }

@@ -14,8 +14,20 @@ export interface DeploymentsKey {
   first: number;
 }
 
-/** Builds the deployment loaders of one request; `applicationById` applies visibility. */
-export function createDeploymentLoaders(knex: Knex, applicationById: DataLoader<string, Application | null>) {
+/** The deployment loaders of one request. */
+export interface DeploymentLoaders {
+  byApplication: DataLoader<DeploymentsKey, Deployment[], string>;
+  byId: DataLoader<string, Deployment | null>;
+}
+
+/**
+ * Builds the deployment loaders of one request; `applicationById` (read when a batch runs) applies visibility:
+ * a deployment is visible when its application is.
+ */
+export function createDeploymentLoaders(
+  knex: Knex,
+  applicationById: () => DataLoader<string, Application | null>,
+): DeploymentLoaders {
   const deploymentsByApplication = new DataLoader<DeploymentsKey, Deployment[], string>(
     async (keys) => {
       const max = Math.max(...keys.map((k) => k.first));
@@ -43,9 +55,9 @@ export function createDeploymentLoaders(knex: Knex, applicationById: DataLoader<
 
   const deploymentById = new DataLoader<string, Deployment | null>(async (ids) => {
     const rows = await Deployment.query(knex).whereIn("id", ids as string[]);
-    const visibleRows = await withVisibleParent(rows, (d) => d.applicationId, applicationById);
+    const visibleRows = await withVisibleParent(rows, (d) => d.applicationId, applicationById());
     return orderByKeys(ids, visibleRows, (d) => d.id);
   });
 
-  return { deploymentsByApplication, deploymentById };
+  return { byApplication: deploymentsByApplication, byId: deploymentById };
 }

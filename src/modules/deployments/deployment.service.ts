@@ -2,18 +2,18 @@
  * Deployment writes. A queued deployment is picked up asynchronously by the build pipeline (outside this
  * service); building and deploying can still fail after it is queued (spec: Import status).
  */
-import type { Knex } from "knex";
+import type { ServiceContext } from "../context.ts";
 import { Deployment } from "./deployment.model.ts";
 
 /**
- * Queues a deployment of `applicationId` inside `trx`: status `queued`, `title` and `description` as given,
+ * Queues a deployment of `applicationId` (in the caller's transaction when `ctx.knex` is one): status `queued`, `title` and `description` as given,
  * `trigger` e.g. `import` or `api`.
  */
 export async function queueDeployment(
-  trx: Knex.Transaction,
+  ctx: ServiceContext,
   input: { applicationId: string; title: string; description?: string | null; trigger: string },
 ): Promise<Deployment> {
-  return Deployment.query(trx)
+  return Deployment.query(ctx.knex)
     .insert({
       applicationId: input.applicationId,
       status: "queued",

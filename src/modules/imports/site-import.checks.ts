@@ -5,12 +5,12 @@
  * nothing changed in between. Each step then re-checks its own part authoritatively inside its transaction
  * (unique constraints, quota locks, {@link checkApplicationPrerequisites}).
  */
-import type { Knex } from "knex";
-import type { Config } from "../../config.ts";
-import { domainTakenMessage } from "../applications/application.service.ts";
+import { domainTakenMessage, domainWithHost } from "../applications/application.service.ts";
+import type { ServiceContext } from "../context.ts";
 import { databaseEnvVars } from "../databases/database.service.ts";
 import { type QuotaKind, quotaMessage, quotaStatus } from "../organizations/quota.ts";
-import { projectNameTakenMessage } from "../projects/project.service.ts";
+import { projectNamed, projectNameTakenMessage } from "../projects/project.service.ts";
+import { gitProviderType, registriesOfOrganization, sshKeyOfOrganization } from "../providers/provider.service.ts";
 import type { ImportStep } from "./site-import.model.ts";
 import type { SiteImportRequest } from "./site-import.schema.ts";
 
@@ -51,25 +51,19 @@ const PROVIDER_LABEL = { github: "GitHub", gitlab: "GitLab" } as const;
  * @returns problem messages, empty when all are met.
  */
 export async function checkApplicationPrerequisites(
-  db: Knex | Knex.Transaction,
-  config: Config,
+  ctx: ServiceContext,
   organizationId: string,
   source: SiteImportRequest["source"],
 ): Promise<string[]> {
+  const { knex: db } = ctx;
   const problems: string[] = [];
   const providerKind = source.type === "github" || source.type === "gitlab" ? source.type : null;
   const providerId = providerKind === "github" ? source.githubId : providerKind === "gitlab" ? source.gitlabId : null;
   const facts: { providerType: string | null; sshKey: boolean; registry: boolean } = await db
     .select(
-      db.raw("(select type from git_providers where id = ? and organization_id = ?) as provider_type", [
-        providerId ?? "",
-        organizationId,
-      ]),
-      db.raw("exists(select 1 from ssh_keys where id = ? and organization_id = ?) as ssh_key", [
-        source.customGitSSHKeyId ?? "",
-        organizationId,
-      ]),
-      db.raw("exists(select 1 from container_registries where organization_id = ?) as registry", [organizationId]),
+      db.raw("(?) as provider_type", [gitProviderType(db, providerId ?? "", organizationId)]),
+      db.raw("exists(?) as ssh_key", [sshKeyOfOrganization(db, source.customGitSSHKeyId ?? "", organizationId)]),
+      db.raw("exists(?) as registry", [registriesOfOrganization(db, organizationId)]),
     )
     .first();
   if (providerKind && providerId) {
@@ -88,7 +82,7 @@ export async function checkApplicationPrerequisites(
   if (source.customGitSSHKeyId && !facts.sshKey) {
     problems.push(`SSH key ${source.customGitSSHKeyId} is not stored in this organization (source.customGitSSHKeyId)`);
   }
-  if (!facts.registry && !config.SKIFF_DEFAULT_REGISTRY_URL) {
+  if (!facts.registry && !ctx.services.config.SKIFF_DEFAULT_REGISTRY_URL) {
     problems.push(
       "No container registry: add one to the organization (mutation createContainerRegistry) or set SKIFF_DEFAULT_REGISTRY_URL",
     );
@@ -128,23 +122,20 @@ function warningsFor(input: SiteImportRequest): string[] {
  * domain availability (hosts are unique platform-wide), application prerequisites and plan quotas.
  */
 export async function checkImport(
-  db: Knex,
-  config: Config,
+  ctx: ServiceContext,
   organizationId: string,
   input: SiteImportRequest,
 ): Promise<ImportCheck> {
+  const { knex: db } = ctx;
   const [quotas, taken, prerequisites] = await Promise.all([
     quotaStatus(db, organizationId),
     db
       .select(
-        db.raw("exists(select 1 from projects where organization_id = ? and name = ?) as name_taken", [
-          organizationId,
-          input.name,
-        ]),
-        db.raw("exists(select 1 from domains where host = ?) as host_taken", [input.domain ?? ""]),
+        db.raw("exists(?) as name_taken", [projectNamed(db, organizationId, input.name)]),
+        db.raw("exists(?) as host_taken", [domainWithHost(db, input.domain ?? "")]),
       )
       .first() as Promise<{ nameTaken: boolean; hostTaken: boolean }>,
-    checkApplicationPrerequisites(db, config, organizationId, input.source),
+    checkApplicationPrerequisites(ctx, organizationId, input.source),
   ]);
   const { nameTaken, hostTaken } = taken;
   const problems: ImportProblem[] = [];

@@ -5,11 +5,9 @@
  * member limited by grants only imports of granted projects — with the record loaded fresh per event.
  */
 
-import { renewContext } from "../../server/context.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { eventStream } from "../../shared/pubsub.ts";
-import type { AppServices } from "../../shared/services.ts";
-import type { Context } from "../context.ts";
+import type { Context, ServiceContext } from "../context.ts";
 import type { ImportStatus, SiteImport } from "./site-import.model.ts";
 
 /** Pub/sub topic of import status changes. */
@@ -31,14 +29,14 @@ export interface SiteImportEvent {
 
 /** Publishes `record`'s current status (call after commit). Failures are logged, never thrown: events are best effort. */
 export async function publishSiteImportChange(
-  services: Pick<AppServices, "pubsub" | "log">,
+  ctx: Pick<ServiceContext, "services" | "log">,
   record: Pick<SiteImport, "id" | "organizationId" | "status">,
 ): Promise<void> {
   const change: SiteImportChange = { id: record.id, organizationId: record.organizationId, status: record.status };
   try {
-    await services.pubsub.publish(SITE_IMPORT_TOPIC, { ...change });
+    await ctx.services.pubsub.publish(SITE_IMPORT_TOPIC, { ...change });
   } catch (err) {
-    services.log.warn({ err, importId: record.id }, "could not publish site import status");
+    ctx.log.warn({ err, importId: record.id }, "could not publish site import status");
   }
 }
 
@@ -61,14 +59,13 @@ export async function siteImportUpdates(
   const stream = eventStream<SiteImportEvent>(ctx.services.pubsub, SITE_IMPORT_TOPIC, async (payload) => {
     if (!isChange(payload)) return undefined;
     if (id ? payload.id !== id : payload.organizationId !== organizationId) return undefined;
-    renewContext(ctx);
-    const record = await ctx.loaders.siteImportById.load(payload.id);
+    const record = await ctx.forEvent().loaders.siteImports.byId.load(payload.id);
     if (!record) return undefined; // deleted meanwhile, or not visible to this caller
     return { importId: payload.id, status: payload.status, record };
   });
   try {
     if (id) {
-      if (!(await ctx.loaders.siteImportById.load(id))) throw new NotFoundError("Site import", id);
+      if (!(await ctx.loaders.siteImports.byId.load(id))) throw new NotFoundError("Site import", id);
     } else if (!organizationId || !(await ctx.scope.forOrg(organizationId))) {
       throw new NotFoundError("Organization", organizationId ?? "(none)");
     }

@@ -40,5 +40,5 @@ export function createSiteImportLoaders(knex: Knex, scope: AccessScope) {
     });
     return orderByKeys(ids, visible, (r) => r.id);
   });
-  return { siteImportById };
+  return { byId: siteImportById };
 }

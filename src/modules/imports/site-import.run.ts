@@ -8,13 +8,13 @@
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { AppError, BadUserInputError } from "../../shared/errors.ts";
-import type { AppServices } from "../../shared/services.ts";
 import {
   createApplication,
   createDomain,
   newAppName,
   setEnvironmentVariables,
 } from "../applications/application.service.ts";
+import type { ServiceContext } from "../context.ts";
 import { createDatabase, databaseEnvVars, databaseServiceHost } from "../databases/database.service.ts";
 import { queueDeployment } from "../deployments/deployment.service.ts";
 import { createProjectWithProduction } from "../projects/project.service.ts";
@@ -22,9 +22,6 @@ import { checkApplicationPrerequisites, checkImport } from "./site-import.checks
 import { publishSiteImportChange } from "./site-import.events.ts";
 import { type ImportStep, SiteImport } from "./site-import.model.ts";
 import type { SiteImportRequest } from "./site-import.schema.ts";
-
-/** What a run needs from the server: database, secrets, configuration, log and events. */
-export type RunServices = Pick<AppServices, "knex" | "secrets" | "config" | "log" | "pubsub">;
 
 type Progress = Partial<
   Pick<SiteImport, "projectId" | "databaseId" | "applicationId" | "domainId" | "databaseServiceHost">
@@ -60,35 +57,37 @@ async function finish(
  * @throws only when the database cannot record the outcome (the record then stays pending).
  */
 export async function runImport(
-  services: RunServices,
+  ctx: ServiceContext,
   record: SiteImport,
   input: SiteImportRequest,
 ): Promise<SiteImport> {
-  const { knex, secrets, config, log } = services;
+  const { knex, log } = ctx;
+  const { config } = ctx.services;
   const org = record.organizationId;
   let step: ImportStep = "project_creation";
   let somethingCreated = false;
-  const inStep = <T>(name: ImportStep, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> => {
+  /** Runs one step in its own transaction; `tx.knex` is that transaction. */
+  const inStep = <T>(name: ImportStep, work: (tx: ServiceContext & { knex: Knex.Transaction }) => Promise<T>) => {
     step = name;
-    return knex.transaction(work);
+    return knex.transaction((trx) => work({ ...ctx, knex: trx }));
   };
   let final: SiteImport;
   try {
-    const check = await checkImport(knex, config, org, input);
+    const check = await checkImport(ctx, org, input);
     if (check.problems.length) {
       const failed = await finish(knex, record.id, {
         status: "failed",
         errorStep: check.problems[0]!.step,
         errorMessage: check.problems.map((p) => p.message).join("; "),
       });
-      await publishSiteImportChange(services, failed);
+      await publishSiteImportChange(ctx, failed);
       return failed;
     }
 
     const appName = newAppName(input.name);
-    const { project, environment } = await inStep("project_creation", async (trx) => {
-      const created = await createProjectWithProduction(trx, { organizationId: org, name: input.name });
-      await recordProgress(trx, record.id, { projectId: created.project.id });
+    const { project, environment } = await inStep("project_creation", async (tx) => {
+      const created = await createProjectWithProduction(tx, { organizationId: org, name: input.name });
+      await recordProgress(tx.knex, record.id, { projectId: created.project.id });
       return created;
     });
     somethingCreated = true;
@@ -98,15 +97,15 @@ export async function runImport(
     if (input.database) {
       const spec = input.database;
       const serviceHost = databaseServiceHost(appName, config.SKIFF_CLUSTER_DOMAIN);
-      await inStep("database_creation", async (trx) => {
-        const database = await createDatabase(trx, secrets, { ...placement, ...spec, serviceHost });
-        await recordProgress(trx, record.id, { databaseId: database.id, databaseServiceHost: serviceHost });
+      await inStep("database_creation", async (tx) => {
+        const database = await createDatabase(tx, { ...placement, ...spec, serviceHost });
+        await recordProgress(tx.knex, record.id, { databaseId: database.id, databaseServiceHost: serviceHost });
       });
       generatedVars = databaseEnvVars(spec, serviceHost);
     }
 
-    const application = await inStep("application_creation", async (trx) => {
-      const problems = await checkApplicationPrerequisites(trx, config, org, input.source);
+    const application = await inStep("application_creation", async (tx) => {
+      const problems = await checkApplicationPrerequisites(tx, org, input.source);
       if (problems.length) throw new BadUserInputError(problems.join("; "));
       const {
         type,
@@ -120,7 +119,7 @@ export async function runImport(
         customGitUrl,
         customGitSSHKeyId,
       } = input.source;
-      const app = await createApplication(trx, {
+      const app = await createApplication(tx, {
         ...placement,
         name: input.name,
         appName,
@@ -138,27 +137,27 @@ export async function runImport(
         port: input.port,
       });
       // Request values are merged after the generated ones and win (spec: Automatic environment variables).
-      await setEnvironmentVariables(trx, secrets, app.id, { ...generatedVars, ...input.envVars });
-      await recordProgress(trx, record.id, { applicationId: app.id });
+      await setEnvironmentVariables(tx, app.id, { ...generatedVars, ...input.envVars });
+      await recordProgress(tx.knex, record.id, { applicationId: app.id });
       return app;
     });
 
     if (input.domain) {
       const host = input.domain;
-      await inStep("domain_creation", async (trx) => {
-        const domain = await createDomain(trx, { organizationId: org, applicationId: application.id, host });
-        await recordProgress(trx, record.id, { domainId: domain.id });
+      await inStep("domain_creation", async (tx) => {
+        const domain = await createDomain(tx, { organizationId: org, applicationId: application.id, host });
+        await recordProgress(tx.knex, record.id, { domainId: domain.id });
       });
     }
 
-    final = await inStep("deployment", async (trx) => {
-      const deployment = await queueDeployment(trx, {
+    final = await inStep("deployment", async (tx) => {
+      const deployment = await queueDeployment(tx, {
         applicationId: application.id,
         title: `Site import: ${input.name}`,
         description: `Queued by site import ${record.id}`,
         trigger: "import",
       });
-      return finish(trx, record.id, {
+      return finish(tx.knex, record.id, {
         status: "success",
         errorStep: null,
         errorMessage: null,
@@ -180,6 +179,6 @@ export async function runImport(
       errorMessage: message,
     });
   }
-  await publishSiteImportChange(services, final);
+  await publishSiteImportChange(ctx, final);
   return final;
 }

@@ -8,8 +8,7 @@
 import { ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { type ConnectionModel, decodeCursor, toConnection } from "../../shared/pagination.ts";
 import { parseInput } from "../../shared/validate.ts";
-import type { OrgAccess } from "../access/access-scope.ts";
-import { assertAllowed } from "../access/policy.ts";
+import { requireAllowed } from "../access/require-access.ts";
 import type { Context } from "../context.ts";
 import { deleteProject } from "../projects/project.service.ts";
 import { checkImport } from "./site-import.checks.ts";
@@ -19,9 +18,6 @@ import { visibleImports } from "./site-import.loaders.ts";
 import { RETRYABLE_STATUSES, SiteImport, STALE_PENDING_MINUTES } from "./site-import.model.ts";
 import { runImport } from "./site-import.run.ts";
 import { connectionArgsSchema, parseSiteImportRequest, type SiteImportRequest } from "./site-import.schema.ts";
-
-/** What the service needs of a request context. */
-export type ImportContext = Pick<Context, "services" | "scope" | "principal" | "loaders">;
 
 /** The outcome of an import or retry: the finished record and the request it ran (GraphQL `SiteImportResult`). */
 export interface ImportOutcome {
@@ -53,22 +49,11 @@ export interface SiteImportDeletion {
   deletedProjectId: string | null;
 }
 
-/**
- * The caller's access to `organizationId` when it may run imports there.
- * @throws NotFoundError when the caller is not a member; ForbiddenError when its role may not import.
- */
-async function importAccess(ctx: ImportContext, organizationId: string): Promise<OrgAccess> {
-  const access = await ctx.scope.forOrg(organizationId);
-  if (!access) throw new NotFoundError("Organization", organizationId);
-  assertAllowed(access, "import:run");
-  return access;
-}
-
 /** A visible record and the caller's access to act on it. @throws NotFoundError, ForbiddenError. */
-async function recordForAction(ctx: ImportContext, id: string): Promise<SiteImport> {
-  const record = await ctx.loaders.siteImportById.load(id);
+async function recordForAction(ctx: Context, id: string): Promise<SiteImport> {
+  const record = await ctx.loaders.siteImports.byId.load(id);
   if (!record) throw new NotFoundError("Site import", id);
-  await importAccess(ctx, record.organizationId);
+  await requireAllowed(ctx.scope, "import:run", record.organizationId);
   return record;
 }
 
@@ -93,11 +78,11 @@ function stateConflict(record: SiteImport, action: "retried" | "deleted"): Confl
  * Expected failures do not throw: the outcome's record has status partial or failed with errorStep/errorMessage.
  * @throws BadUserInputError (invalid request), NotFoundError (organization not the caller's), ForbiddenError (role).
  */
-export async function importSite(ctx: ImportContext, raw: unknown): Promise<ImportOutcome> {
+export async function importSite(ctx: Context, raw: unknown): Promise<ImportOutcome> {
   const input = parseSiteImportRequest(raw);
-  await importAccess(ctx, input.organizationId);
+  await requireAllowed(ctx.scope, "import:run", input.organizationId);
   const { services } = ctx;
-  const record = await SiteImport.query(services.knex)
+  const record = await SiteImport.query(ctx.knex)
     .insert({
       organizationId: input.organizationId,
       createdByUserId: ctx.principal?.userId ?? null,
@@ -106,8 +91,8 @@ export async function importSite(ctx: ImportContext, raw: unknown): Promise<Impo
       inputEncrypted: sealInput(services.secrets, input),
     })
     .returning("*");
-  await publishSiteImportChange(services, record);
-  return { record: await runImport(services, record, input), input };
+  await publishSiteImportChange(ctx, record);
+  return { record: await runImport(ctx, record, input), input };
 }
 
 /**
@@ -115,11 +100,10 @@ export async function importSite(ctx: ImportContext, raw: unknown): Promise<Impo
  * configuration and prerequisites, plan quotas. The same checks gate {@link importSite}.
  * @throws BadUserInputError (invalid request), NotFoundError, ForbiddenError — as {@link importSite}.
  */
-export async function previewSiteImport(ctx: ImportContext, raw: unknown): Promise<ImportPreview> {
+export async function previewSiteImport(ctx: Context, raw: unknown): Promise<ImportPreview> {
   const input = parseSiteImportRequest(raw);
-  await importAccess(ctx, input.organizationId);
-  const { knex, config } = ctx.services;
-  const check = await checkImport(knex, config, input.organizationId, input);
+  await requireAllowed(ctx.scope, "import:run", input.organizationId);
+  const check = await checkImport(ctx, input.organizationId, input);
   return {
     valid: check.problems.length === 0,
     resources: {
@@ -140,7 +124,7 @@ export async function previewSiteImport(ctx: ImportContext, raw: unknown): Promi
  * @throws BadUserInputError when `first` or `offset` is out of range, or `after` is not a cursor.
  */
 export async function listSiteImports(
-  ctx: ImportContext,
+  ctx: Context,
   raw: { first?: unknown; after?: string | null; offset?: unknown },
 ): Promise<SiteImportConnection> {
   const { first, offset } = parseInput(
@@ -160,13 +144,13 @@ export async function listSiteImports(
     .limit(first + 1)
     .offset(offset);
   const page = rows.slice(0, first);
-  for (const row of page) ctx.loaders.siteImportById.prime(row.id, row);
+  for (const row of page) ctx.loaders.siteImports.byId.prime(row.id, row);
   return toConnection(page, rows.length > first, () => visibleImports(SiteImport.query(knex), access).resultSize());
 }
 
 /** One visible import record. @throws NotFoundError when unknown, another organization's, or not granted. */
-export async function getSiteImport(ctx: ImportContext, id: string): Promise<SiteImport> {
-  const record = await ctx.loaders.siteImportById.load(id);
+export async function getSiteImport(ctx: Context, id: string): Promise<SiteImport> {
+  const record = await ctx.loaders.siteImports.byId.load(id);
   if (!record) throw new NotFoundError("Site import", id);
   return record;
 }
@@ -179,10 +163,10 @@ export async function getSiteImport(ctx: ImportContext, id: string): Promise<Sit
  * A pending record older than STALE_PENDING_MINUTES counts as failed (its server stopped mid-run).
  * @throws NotFoundError, ForbiddenError; ConflictError when the status is success or pending.
  */
-export async function retrySiteImport(ctx: ImportContext, id: string): Promise<ImportOutcome> {
+export async function retrySiteImport(ctx: Context, id: string): Promise<ImportOutcome> {
   await recordForAction(ctx, id);
   const { services } = ctx;
-  const claimed = await services.knex.transaction(async (trx) => {
+  const claimed = await ctx.knex.transaction(async (trx) => {
     const current = await SiteImport.query(trx).findById(id).forUpdate();
     if (!current) throw new NotFoundError("Site import", id);
     const [row] = await SiteImport.query(trx)
@@ -204,12 +188,12 @@ export async function retrySiteImport(ctx: ImportContext, id: string): Promise<I
       .where((w) => w.whereIn("status", RETRYABLE_STATUSES as string[]).orWhereRaw(STALE_PENDING))
       .returning("*");
     if (!row) throw stateConflict(current, "retried");
-    if (current.projectId) await deleteProject(trx, current.projectId);
+    if (current.projectId) await deleteProject({ ...ctx, knex: trx }, current.projectId);
     return row;
   });
-  await publishSiteImportChange(services, claimed);
+  await publishSiteImportChange(ctx, claimed);
   const input = storedInput(services.secrets, claimed);
-  return { record: await runImport(services, claimed, input), input };
+  return { record: await runImport(ctx, claimed, input), input };
 }
 
 /**
@@ -219,12 +203,12 @@ export async function retrySiteImport(ctx: ImportContext, id: string): Promise<I
  * @throws NotFoundError, ForbiddenError; ConflictError while the import is pending.
  */
 export async function deleteSiteImport(
-  ctx: ImportContext,
+  ctx: Context,
   id: string,
   rollbackResources: boolean,
 ): Promise<SiteImportDeletion> {
   await recordForAction(ctx, id);
-  return ctx.services.knex.transaction(async (trx) => {
+  return ctx.knex.transaction(async (trx) => {
     const current = await SiteImport.query(trx).findById(id).forUpdate();
     if (!current) throw new NotFoundError("Site import", id);
     const deleted = await SiteImport.query(trx)
@@ -233,7 +217,7 @@ export async function deleteSiteImport(
       .where((w) => w.whereNot("status", "pending").orWhereRaw(STALE_PENDING));
     if (!deleted) throw stateConflict(current, "deleted");
     const projectId = rollbackResources ? current.projectId : null;
-    if (projectId) await deleteProject(trx, projectId);
+    if (projectId) await deleteProject({ ...ctx, knex: trx }, projectId);
     return { id, rolledBack: rollbackResources, deletedProjectId: projectId };
   });
 }

@@ -3,7 +3,7 @@
  * e-mail addresses, added and removed by owners and admins, read by every member.
  */
 import { z } from "zod";
-import { translateUniqueViolations } from "../../db/constraint-errors.ts";
+import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { assertAllowed } from "../access/policy.ts";

@@ -25,13 +25,11 @@ export async function createProject(ctx: Context, raw: z.input<typeof createInpu
   const access = await requireTargetOrganization(ctx.scope, raw.organizationId);
   assertAllowed(access, "project:create");
   const input = parseInput(createInput, raw);
-  const { project } = await ctx.knex.transaction((trx) =>
-    createProjectWithProduction(trx, {
-      organizationId: access.organizationId,
-      name: input.name,
-      description: input.description ?? null,
-    }),
-  );
+  const { project } = await createProjectWithProduction(ctx, {
+    organizationId: access.organizationId,
+    name: input.name,
+    description: input.description ?? null,
+  });
   return project;
 }
 
@@ -40,10 +38,10 @@ export async function createProject(ctx: Context, raw: z.input<typeof createInpu
  * @throws NotFoundError (unknown, another organization's, or not granted), ForbiddenError (members).
  */
 export async function deleteProject(ctx: Context, id: string): Promise<string> {
-  const project = await ctx.loaders.projectById.load(id);
+  const project = await ctx.loaders.projects.byId.load(id);
   const access = project ? await ctx.scope.forOrg(project.organizationId) : null;
   if (!project || !access) throw new NotFoundError("Project", id);
   assertAllowed(access, "project:delete");
-  await deleteProjectRow(ctx.knex, id);
+  await deleteProjectRow(ctx, id);
   return id;
 }

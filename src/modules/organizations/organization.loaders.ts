@@ -70,5 +70,5 @@ export function createOrganizationLoaders(knex: Knex, scope: AccessScope) {
     return groupByKeys(orgIds, rows, (c) => c.organizationId);
   });
 
-  return { organizationById, planById, usageByOrganization, userById, notificationChannelsByOrganization };
+  return { byId: organizationById, planById, usageByOrganization, userById, notificationChannelsByOrganization };
 }

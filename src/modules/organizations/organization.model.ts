@@ -1,4 +1,4 @@
-/** Organizations, their plans and memberships (tables owned with better-auth: `organizations`, `members`). */
+/** Organizations, their plans, and users (tables shared with better-auth: `organizations`, `users`). */
 import { BaseModel } from "../../db/base-model.ts";
 
 /** A workspace (spec: Organization and access resources). */
@@ -27,29 +27,6 @@ export class Plan extends BaseModel {
 export interface OrganizationPlan {
   plan: Plan;
   organizationId: string;
-}
-
-/** Role of a member (spec: Role table). */
-export type Role = "owner" | "admin" | "member";
-
-/** Membership of a user in an organization. */
-export class Member extends BaseModel {
-  static override tableName = "members";
-  static override idKind = "member" as const;
-  declare organizationId: string;
-  declare userId: string;
-  declare role: Role;
-  declare createdAt: Date;
-}
-
-/** Limits a `member` to one project or one application (spec: per-project grants). */
-export class MemberGrant extends BaseModel {
-  static override tableName = "member_grants";
-  static override idKind = "grant" as const;
-  declare memberId: string;
-  declare projectId: string | null;
-  declare applicationId: string | null;
-  declare createdAt: Date;
 }
 
 /** A person with an account (table owned with better-auth: `users`). */

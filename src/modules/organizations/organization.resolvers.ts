@@ -13,11 +13,11 @@ export const organizationResolvers: Resolvers = {
     viewer: (_p, _a, ctx) => ctx.principal!,
     organizations: async (_p, _a, ctx) => {
       const ids = [...(await ctx.scope.memberships()).keys()];
-      const orgs = await ctx.loaders.organizationById.loadMany(ids);
+      const orgs = await ctx.loaders.organizations.byId.loadMany(ids);
       return orgs.flatMap((o) => (o && !(o instanceof Error) ? [o] : []));
     },
     organization: async (_p, { id }, ctx) =>
-      (await ctx.loaders.organizationById.load(id)) ?? Promise.reject(new NotFoundError("Organization", id)),
+      (await ctx.loaders.organizations.byId.load(id)) ?? Promise.reject(new NotFoundError("Organization", id)),
   },
   Mutation: {
     createOrganization: (_p, { input }, ctx) => createOrganization(ctx, input),
@@ -30,26 +30,30 @@ export const organizationResolvers: Resolvers = {
     deleteProject: (_p, { id }, ctx) => deleteProject(ctx, id),
   },
   Viewer: {
-    user: async (p, _a, ctx) => (await ctx.loaders.userById.load(p.userId))!,
+    user: async (p, _a, ctx) => (await ctx.loaders.organizations.userById.load(p.userId))!,
     authenticatedBy: (p) => (p.via === "session" ? "session" : "api_key"),
-    activeOrganization: (p, _a, ctx) => (p.organizationId ? ctx.loaders.organizationById.load(p.organizationId) : null),
+    activeOrganization: (p, _a, ctx) =>
+      p.organizationId ? ctx.loaders.organizations.byId.load(p.organizationId) : null,
     role: async (_p, _a, ctx) => (await ctx.scope.active())?.role ?? null,
   },
   Organization: {
-    __resolveReference: (ref, ctx) => ctx.loaders.organizationById.load(ref.id),
-    plan: async (o, _a, ctx) => ({ plan: (await ctx.loaders.planById.load(o.planId))!, organizationId: o.id }),
-    usage: (o, _a, ctx) => ctx.loaders.usageByOrganization.load(o.id),
+    __resolveReference: (ref, ctx) => ctx.loaders.organizations.byId.load(ref.id),
+    plan: async (o, _a, ctx) => ({
+      plan: (await ctx.loaders.organizations.planById.load(o.planId))!,
+      organizationId: o.id,
+    }),
+    usage: (o, _a, ctx) => ctx.loaders.organizations.usageByOrganization.load(o.id),
     viewerRole: async (o, _a, ctx) => (await requireOrganization(ctx.scope, o.id)).role,
     projects: async (o, { first, after }, ctx) => {
       const size = checkPageSize(first ?? 20, 100);
-      const page = await ctx.loaders.projectPage.load({
+      const page = await ctx.loaders.projects.page.load({
         organizationId: o.id,
         first: size,
         afterId: after ? decodeCursor(after) : null,
       });
-      return toConnection(page.nodes, page.hasNextPage, () => ctx.loaders.projectCount.load(o.id));
+      return toConnection(page.nodes, page.hasNextPage, () => ctx.loaders.projects.count.load(o.id));
     },
-    notificationChannels: (o, _a, ctx) => ctx.loaders.notificationChannelsByOrganization.load(o.id),
+    notificationChannels: (o, _a, ctx) => ctx.loaders.organizations.notificationChannelsByOrganization.load(o.id),
   },
   Plan: {
     name: (p) => p.plan.name,
@@ -59,11 +63,12 @@ export const organizationResolvers: Resolvers = {
       databases: plan.maxDatabases,
       domains: plan.maxDomains,
     }),
-    usage: (p, _a, ctx) => ctx.loaders.usageByOrganization.load(p.organizationId),
+    usage: (p, _a, ctx) => ctx.loaders.organizations.usageByOrganization.load(p.organizationId),
     features: (p) => p.plan.features,
   },
   User: {
     // Only the caller's own user record is resolvable by key.
-    __resolveReference: (ref, ctx) => (ref.id === ctx.principal?.userId ? ctx.loaders.userById.load(ref.id) : null),
+    __resolveReference: (ref, ctx) =>
+      ref.id === ctx.principal?.userId ? ctx.loaders.organizations.userById.load(ref.id) : null,
   },
 };

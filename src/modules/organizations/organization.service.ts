@@ -3,15 +3,16 @@
  * the session's active organization, change plan (billing). Visibility first (NOT_FOUND), then policy.ts.
  */
 import { randomBytes } from "node:crypto";
-import type { Knex } from "knex";
 import { z } from "zod";
-import { translateUniqueViolations } from "../../db/constraint-errors.ts";
+import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { BadUserInputError, ConflictError } from "../../shared/errors.ts";
+import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { assertAllowed, assertSessionPrincipal } from "../access/policy.ts";
-import { requireOrganization } from "../access/require-access.ts";
-import type { Context } from "../context.ts";
-import { Member, Organization, Plan } from "./organization.model.ts";
+import { assertSessionPrincipal } from "../access/policy.ts";
+import { requireAllowed, requireOrganization } from "../access/require-access.ts";
+import type { Context, ServiceContext } from "../context.ts";
+import { Member } from "../team/member.model.ts";
+import { Organization, Plan } from "./organization.model.ts";
 import { QUOTA_KINDS, quotaStatus } from "./quota.ts";
 
 /** Plan given to new organizations. */
@@ -46,10 +47,10 @@ export function slugFrom(name: string): string {
  * @throws ConflictError when the slug is taken.
  */
 export async function insertOrganizationWithOwner(
-  knex: Knex,
+  ctx: Pick<ServiceContext, "knex">,
   input: { name: string; slug: string; userId: string; planId?: string },
 ): Promise<Organization> {
-  return knex.transaction(async (trx) => {
+  return withTransaction(ctx, async ({ knex: trx }) => {
     const org = await translateUniqueViolations(
       () =>
         Organization.query(trx)
@@ -70,7 +71,7 @@ export async function createOrganization(ctx: Context, raw: { name: string; slug
   const principal = ctx.principal!;
   assertSessionPrincipal(principal, "organization:create");
   const input = parseInput(createInput, raw);
-  return insertOrganizationWithOwner(ctx.knex, {
+  return insertOrganizationWithOwner(ctx, {
     name: input.name,
     slug: input.slug ?? slugFrom(input.name),
     userId: principal.userId,
@@ -79,8 +80,7 @@ export async function createOrganization(ctx: Context, raw: { name: string; slug
 
 /** `renameOrganization`. @throws NotFoundError, ForbiddenError (members), BadUserInputError (name). */
 export async function renameOrganization(ctx: Context, id: string, rawName: string) {
-  const access = await requireOrganization(ctx.scope, id);
-  assertAllowed(access, "organization:update");
+  await requireAllowed(ctx.scope, "organization:update", id);
   const name = parseInput(z.object({ name: organizationName }), { name: rawName }).name;
   return Organization.query(ctx.knex).patchAndFetchById(id, { name });
 }
@@ -107,8 +107,7 @@ export async function setActiveOrganization(ctx: Context, id: string) {
  * @throws NotFoundError, ForbiddenError, BadUserInputError (unknown plan), ConflictError (usage above a new quota).
  */
 export async function changePlan(ctx: Context, organizationId: string, planName: string) {
-  const access = await requireOrganization(ctx.scope, organizationId);
-  assertAllowed(access, "billing:manage");
+  await requireAllowed(ctx.scope, "billing:manage", organizationId);
   const plan = await Plan.query(ctx.knex).findOne({ name: planName });
   if (!plan) {
     const names = (await Plan.query(ctx.knex).orderBy("name")).map((p) => p.name);

@@ -5,6 +5,9 @@
  */
 import type { Knex } from "knex";
 import { AppError } from "../../shared/errors.ts";
+import { applicationsOfOrganization, domainsOfOrganization } from "../applications/application.service.ts";
+import { databasesOfOrganization } from "../databases/database.service.ts";
+import { projectsOfOrganization } from "../projects/project.service.ts";
 
 /** Quota-limited resource kinds; the words are the spec's and appear in messages. */
 export type QuotaKind = "projects" | "applications" | "databases" | "domains";
@@ -38,8 +41,16 @@ const LIMIT_COLUMN: Record<QuotaKind, string> = {
   domains: "max_domains",
 };
 
+/** Each kind's rows of one organization, as queries of the module that owns the table. */
+const ROWS_OF: Record<QuotaKind, (db: Knex | Knex.Transaction, organizationId: string) => Knex.QueryBuilder> = {
+  projects: projectsOfOrganization,
+  applications: applicationsOfOrganization,
+  databases: databasesOfOrganization,
+  domains: domainsOfOrganization,
+};
+
 function countOf(db: Knex | Knex.Transaction, kind: QuotaKind, organizationId: string) {
-  return db(kind).where("organization_id", organizationId).count("*");
+  return ROWS_OF[kind](db, organizationId).count("*");
 }
 
 /**

@@ -112,5 +112,5 @@ export function createProjectLoaders(knex: Knex, scope: AccessScope) {
     return orderByKeys(ids, visible, (e) => e.id);
   });
 
-  return { projectById, projectPage, projectCount, environmentsByProject, environmentById };
+  return { byId: projectById, page: projectPage, count: projectCount, environmentsByProject, environmentById };
 }

@@ -10,8 +10,8 @@ export const providerResolvers: Resolvers = {
     createSshKey: (_p, { input }, ctx) => createSshKey(ctx, input),
   },
   Organization: {
-    gitProviders: (o, _a, ctx) => ctx.loaders.gitProvidersByOrganization.load(o.id),
-    containerRegistries: (o, _a, ctx) => ctx.loaders.containerRegistriesByOrganization.load(o.id),
-    sshKeys: (o, _a, ctx) => ctx.loaders.sshKeysByOrganization.load(o.id),
+    gitProviders: (o, _a, ctx) => ctx.loaders.providers.gitProvidersByOrganization.load(o.id),
+    containerRegistries: (o, _a, ctx) => ctx.loaders.providers.containerRegistriesByOrganization.load(o.id),
+    sshKeys: (o, _a, ctx) => ctx.loaders.providers.sshKeysByOrganization.load(o.id),
   },
 };

@@ -3,14 +3,12 @@
  * registries and SSH keys of an organization. Owners and admins only (`provider:manage`); secrets (registry
  * password, SSH private key) are write-only and stored encrypted.
  */
+import type { Knex } from "knex";
 import { z } from "zod";
-import { NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { assertAllowed } from "../access/policy.ts";
-import type { Context } from "../context.ts";
+import { requireAllowed } from "../access/require-access.ts";
+import type { ServiceContext } from "../context.ts";
 import { ContainerRegistry, GitProvider, SshKey } from "./provider.models.ts";
-
-type ProviderContext = Pick<Context, "services" | "scope">;
 
 const name = z.string().trim().min(1, "Must not be empty").max(100, "At most 100 characters");
 const organizationId = z.string().min(1, "Required");
@@ -47,28 +45,21 @@ const sshKeySchema = z.strictObject({
     ),
 });
 
-/** Checks `provider:manage` in `organizationId`. @throws NotFoundError (not a member), ForbiddenError (role). */
-async function assertManage(ctx: ProviderContext, organizationId: string): Promise<void> {
-  const access = await ctx.scope.forOrg(organizationId);
-  if (!access) throw new NotFoundError("Organization", organizationId);
-  assertAllowed(access, "provider:manage");
-}
-
 /** Configures a git provider `{ organizationId, type: github|gitlab, name }`. @throws BadUserInputError, NotFoundError, ForbiddenError. */
-export async function createGitProvider(ctx: ProviderContext, raw: unknown): Promise<GitProvider> {
+export async function createGitProvider(ctx: ServiceContext, raw: unknown): Promise<GitProvider> {
   const input = parseInput(gitProviderSchema, raw, "Invalid git provider");
-  await assertManage(ctx, input.organizationId);
-  return GitProvider.query(ctx.services.knex).insert(input).returning("*");
+  await requireAllowed(ctx.scope, "provider:manage", input.organizationId);
+  return GitProvider.query(ctx.knex).insert(input).returning("*");
 }
 
 /**
  * Configures a container registry `{ organizationId, name, url, username?, password? }`; the password is stored
  * encrypted. @throws BadUserInputError, NotFoundError, ForbiddenError.
  */
-export async function createContainerRegistry(ctx: ProviderContext, raw: unknown): Promise<ContainerRegistry> {
+export async function createContainerRegistry(ctx: ServiceContext, raw: unknown): Promise<ContainerRegistry> {
   const { password, username, ...input } = parseInput(registrySchema, raw, "Invalid container registry");
-  await assertManage(ctx, input.organizationId);
-  return ContainerRegistry.query(ctx.services.knex)
+  await requireAllowed(ctx.scope, "provider:manage", input.organizationId);
+  return ContainerRegistry.query(ctx.knex)
     .insert({
       ...input,
       username: username ?? null,
@@ -81,10 +72,29 @@ export async function createContainerRegistry(ctx: ProviderContext, raw: unknown
  * Stores an SSH key pair `{ organizationId, name, publicKey, privateKey }`; the private key is stored encrypted.
  * @throws BadUserInputError, NotFoundError, ForbiddenError.
  */
-export async function createSshKey(ctx: ProviderContext, raw: unknown): Promise<SshKey> {
+export async function createSshKey(ctx: ServiceContext, raw: unknown): Promise<SshKey> {
   const { privateKey, ...input } = parseInput(sshKeySchema, raw, "Invalid SSH key");
-  await assertManage(ctx, input.organizationId);
-  return SshKey.query(ctx.services.knex)
+  await requireAllowed(ctx.scope, "provider:manage", input.organizationId);
+  return SshKey.query(ctx.knex)
     .insert({ ...input, privateKeyEncrypted: ctx.services.secrets.encrypt(privateKey) })
     .returning("*");
+}
+
+/** Query (not run) of the `type` (github, gitlab) of git provider `id` of `organizationId` (import prerequisites). */
+export function gitProviderType(db: Knex | Knex.Transaction, id: string, organizationId: string): Knex.QueryBuilder {
+  return db("git_providers").where({ id, organization_id: organizationId }).select("type");
+}
+
+/** Query (not run) of SSH key `id` of `organizationId` (import prerequisites). */
+export function sshKeyOfOrganization(
+  db: Knex | Knex.Transaction,
+  id: string,
+  organizationId: string,
+): Knex.QueryBuilder {
+  return db("ssh_keys").where({ id, organization_id: organizationId }).select(1);
+}
+
+/** Query (not run) of the container registries of `organizationId` (import prerequisites). */
+export function registriesOfOrganization(db: Knex | Knex.Transaction, organizationId: string): Knex.QueryBuilder {
+  return db("container_registries").where("organization_id", organizationId).select(1);
 }

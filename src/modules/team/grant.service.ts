@@ -7,7 +7,7 @@
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { assertAllowed, isLimitableByGrants } from "../access/policy.ts";
 import type { Context } from "../context.ts";
-import { MemberGrant } from "../organizations/organization.model.ts";
+import { MemberGrant } from "./member.model.ts";
 import { visibleMember } from "./member.service.ts";
 
 /** Input of {@link grantAccess}: exactly one of `projectId` and `applicationId`. */
@@ -39,10 +39,10 @@ export async function grantAccess(ctx: Context, input: GrantInput): Promise<Memb
     });
   }
   if (projectId) {
-    const project = await ctx.loaders.projectById.load(projectId);
+    const project = await ctx.loaders.projects.byId.load(projectId);
     if (project?.organizationId !== member.organizationId) throw new NotFoundError("Project", projectId);
   } else if (applicationId) {
-    const app = await ctx.loaders.applicationById.load(applicationId);
+    const app = await ctx.loaders.applications.byId.load(applicationId);
     if (app?.organizationId !== member.organizationId) throw new NotFoundError("Application", applicationId);
   }
   const existing = await MemberGrant.query(ctx.knex).findOne({ memberId: member.id, projectId, applicationId });
@@ -53,7 +53,7 @@ export async function grantAccess(ctx: Context, input: GrantInput): Promise<Memb
 /** `revokeAccess`. @returns the grant id. @throws NotFoundError (unknown or invisible grant), ForbiddenError. */
 export async function revokeAccess(ctx: Context, grantId: string): Promise<string> {
   const grant = await MemberGrant.query(ctx.knex).findById(grantId);
-  const member = grant ? await ctx.loaders.memberById.load(grant.memberId) : null;
+  const member = grant ? await ctx.loaders.team.memberById.load(grant.memberId) : null;
   const access = member ? await ctx.scope.forOrg(member.organizationId) : null;
   if (!grant || !access) throw new NotFoundError("MemberGrant", grantId);
   assertAllowed(access, "team:manage");

@@ -12,9 +12,10 @@ import { AppError, ConflictError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { assertSessionPrincipal } from "../access/policy.ts";
 import type { Context } from "../context.ts";
-import { Member, User } from "../organizations/organization.model.ts";
+import { User } from "../organizations/organization.model.ts";
 import { Invitation } from "./invitation.model.ts";
 import { assertUsableLink, invitationByToken } from "./invitation.service.ts";
+import { Member } from "./member.model.ts";
 
 /** Longest password accepted (better-auth's default maximum). */
 export const MAX_PASSWORD_LENGTH = 128;
@@ -45,7 +46,7 @@ function signedInAsAnother(invited: string, current: string): AppError {
 
 /** The pending invitation of `token`, locked for this transaction. @throws BadUserInputError when invalid. */
 async function lockUsable(trx: Knex.Transaction, token: string, now: Date): Promise<Invitation> {
-  const invitation = await invitationByToken(trx, token, { lock: true });
+  const invitation = await invitationByToken({ knex: trx }, token, { lock: true });
   assertUsableLink(invitation, now);
   return invitation;
 }

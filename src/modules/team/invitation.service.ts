@@ -11,11 +11,13 @@ import { BadUserInputError, ConflictError, NotFoundError } from "../../shared/er
 import { parseInput } from "../../shared/validate.ts";
 import { assertAllowed, isAllowed, isAssignableRole } from "../access/policy.ts";
 import { requireTargetOrganization } from "../access/require-access.ts";
-import type { Context } from "../context.ts";
-import { Organization, type Role, User } from "../organizations/organization.model.ts";
+import type { Context, ServiceContext } from "../context.ts";
+import { enqueueMail } from "../mail/mail.jobs.ts";
+import { Organization, User } from "../organizations/organization.model.ts";
 import { INVITATION_LIFETIME_MS, Invitation, type InvitationStatus, invitationStatus } from "./invitation.model.ts";
 import { invitationMail } from "./invitation-mail.ts";
 import { hashInvitationToken, invitationLink, newInvitationToken } from "./invitation-token.ts";
+import type { Role } from "./member.model.ts";
 
 /** E-mail addresses as stored on users and invitations: trimmed, lower-case. */
 export const emailAddress = z.string().trim().toLowerCase().email("Not an e-mail address").max(254);
@@ -34,12 +36,15 @@ export function linkOf(ctx: Context, invitation: Invitation): string | null {
   return invitationLink(baseUrlOf(ctx.services.config), ctx.services.secrets.decrypt(invitation.tokenEncrypted));
 }
 
-async function mailInvitation(ctx: Context, invitation: Invitation, link: string): Promise<void> {
+/** Enqueues the invitation mail through `db` (inside the caller's transaction when there is one). */
+async function mailInvitation(ctx: Context, db: Knex, invitation: Invitation, link: string): Promise<void> {
   const [org, inviter] = await Promise.all([
     Organization.query(ctx.knex).findById(invitation.organizationId),
     User.query(ctx.knex).findById(invitation.inviterId),
   ]);
-  await ctx.services.mailer.send(
+  await enqueueMail(
+    ctx.services,
+    db,
     invitationMail({
       to: invitation.email,
       organizationName: org?.name ?? "an organization",
@@ -65,8 +70,8 @@ function assertPending(invitation: Invitation, now: Date): void {
 }
 
 /**
- * `inviteMember`: stores a pending invitation (expires 48 hours from now) and mails its link; a mail failure
- * undoes the invitation.
+ * `inviteMember`: stores a pending invitation (expires 48 hours from now) and enqueues the mail with its link in
+ * the same transaction (job `mail.send`).
  * @throws NotFoundError (organization), ForbiddenError (members), BadUserInputError (address, role),
  * ConflictError (already a member, or a pending invitation exists).
  */
@@ -96,7 +101,7 @@ export async function inviteMember(
         tokenEncrypted: ctx.services.secrets.encrypt(token),
       })
       .returning("*");
-    await mailInvitation(ctx, invitation, invitationLink(baseUrlOf(ctx.services.config), token));
+    await mailInvitation(ctx, trx, invitation, invitationLink(baseUrlOf(ctx.services.config), token));
     return invitation;
   });
 }
@@ -125,7 +130,7 @@ export async function resendInvitation(ctx: Context, id: string): Promise<Invita
   assertPending(invitation, ctx.services.now());
   const link = linkOf(ctx, invitation);
   if (!link) throw new ConflictError("This invitation has no link to resend; cancel it and invite again");
-  await mailInvitation(ctx, invitation, link);
+  await mailInvitation(ctx, ctx.knex, invitation, link);
   return invitation;
 }
 
@@ -167,19 +172,19 @@ export interface InvitationLinkInfo {
  * (inside a transaction), so that concurrent acceptances of one link are serialised.
  */
 export async function invitationByToken(
-  db: Knex,
+  ctx: Pick<ServiceContext, "knex">,
   token: string,
   options: { lock?: boolean } = {},
 ): Promise<Invitation | null> {
   if (token.length === 0 || token.length > 200) return null;
-  const query = Invitation.query(db).findOne({ tokenHash: hashInvitationToken(token) });
+  const query = Invitation.query(ctx.knex).findOne({ tokenHash: hashInvitationToken(token) });
   if (options.lock) query.forUpdate();
   return (await query) ?? null;
 }
 
 /** `invitationLink` (public): what a token leads to; never an error. */
 export async function describeInvitationLink(ctx: Context, token: string): Promise<InvitationLinkInfo> {
-  const invitation = await invitationByToken(ctx.knex, token);
+  const invitation = await invitationByToken(ctx, token);
   if (!invitation) return { valid: false, status: null };
   const status = invitationStatus(invitation, ctx.services.now());
   if (status !== "pending") return { valid: false, status };

@@ -6,11 +6,11 @@
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { assertAllowed, assertCanManageMember, isAssignableRole } from "../access/policy.ts";
 import type { Context } from "../context.ts";
-import { Member, type Role } from "../organizations/organization.model.ts";
+import { Member, type Role } from "./member.model.ts";
 
 /** The member `id` and the caller's access to its organization. @throws NotFoundError when not visible. */
 export async function visibleMember(ctx: Context, id: string) {
-  const member = await ctx.loaders.memberById.load(id);
+  const member = await ctx.loaders.team.memberById.load(id);
   const access = member ? await ctx.scope.forOrg(member.organizationId) : null;
   if (!member || !access) throw new NotFoundError("Member", id);
   return { member, access };

@@ -6,8 +6,8 @@ import DataLoader from "dataloader";
 import type { Knex } from "knex";
 import { groupByKeys, orderByKeys } from "../../db/loader-utils.ts";
 import type { AccessScope } from "../access/access-scope.ts";
-import { Member, MemberGrant } from "../organizations/organization.model.ts";
 import { Invitation } from "./invitation.model.ts";
+import { Member, MemberGrant } from "./member.model.ts";
 
 /** Builds the team loaders of one request. */
 export function createTeamLoaders(knex: Knex, scope: AccessScope) {

@@ -31,25 +31,25 @@ export const teamResolvers: Resolvers = {
     revokeAccess: (_p, { grantId }, ctx) => revokeAccess(ctx, grantId),
   },
   Organization: {
-    members: (o, _a, ctx) => ctx.loaders.membersByOrganization.load(o.id),
+    members: (o, _a, ctx) => ctx.loaders.team.membersByOrganization.load(o.id),
     invitations: async (o, { status }, ctx) => {
-      const all = await ctx.loaders.invitationsByOrganization.load(o.id);
+      const all = await ctx.loaders.team.invitationsByOrganization.load(o.id);
       const now = ctx.services.now();
       return status ? all.filter((i) => invitationStatus(i, now) === status) : all;
     },
   },
   Member: {
-    user: async (m, _a, ctx) => (await ctx.loaders.userById.load(m.userId))!,
-    organization: async (m, _a, ctx) => (await ctx.loaders.organizationById.load(m.organizationId))!,
-    grants: (m, _a, ctx) => ctx.loaders.grantsByMember.load(m.id),
+    user: async (m, _a, ctx) => (await ctx.loaders.organizations.userById.load(m.userId))!,
+    organization: async (m, _a, ctx) => (await ctx.loaders.organizations.byId.load(m.organizationId))!,
+    grants: (m, _a, ctx) => ctx.loaders.team.grantsByMember.load(m.id),
   },
   MemberGrant: {
-    project: (g, _a, ctx) => (g.projectId ? ctx.loaders.projectById.load(g.projectId) : null),
-    application: (g, _a, ctx) => (g.applicationId ? ctx.loaders.applicationById.load(g.applicationId) : null),
+    project: (g, _a, ctx) => (g.projectId ? ctx.loaders.projects.byId.load(g.projectId) : null),
+    application: (g, _a, ctx) => (g.applicationId ? ctx.loaders.applications.byId.load(g.applicationId) : null),
   },
   Invitation: {
     status: (i, _a, ctx) => invitationStatus(i, ctx.services.now()),
-    invitedBy: (i, _a, ctx) => ctx.loaders.userById.load(i.inviterId),
+    invitedBy: (i, _a, ctx) => ctx.loaders.organizations.userById.load(i.inviterId),
     link: async (i, _a, ctx) =>
       invitationStatus(i, ctx.services.now()) === "pending" && (await canReadLinks(ctx, i.organizationId))
         ? linkOf(ctx, i)

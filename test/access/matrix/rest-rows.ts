@@ -1,5 +1,5 @@
 /**
- * The REST table of the isolation matrix: one row per route of src/rest/routes.ts (`METHOD path`), with the
+ * The REST table of the isolation matrix: one row per route of the REST table (src/modules/index.ts) (`METHOD path`), with the
  * expected HTTP status for each persona (columns as in graphql-rows.ts). `target` is the id that must answer
  * exactly like a nonexistent one (same status, same body) where the expectation is 404.
  */

@@ -5,9 +5,9 @@
  */
 import { randomInt } from "node:crypto";
 import type { Knex } from "knex";
-import { insertOrganizationWithOwner } from "../modules/organizations/organization.service.ts";
-import { API_KEY_PREFIX, API_KEY_START_LENGTH, type Auth } from "./auth.ts";
-import { hashApiKey } from "./caller.ts";
+import { API_KEY_PREFIX, API_KEY_START_LENGTH, type Auth } from "../../auth/auth.ts";
+import { hashApiKey } from "../../auth/caller.ts";
+import { insertOrganizationWithOwner } from "./organization.service.ts";
 
 /** Inputs of {@link bootstrapFirstRun}: the owner e-mail, and optionally a password and API key to use as is. */
 export interface BootstrapOptions {
@@ -54,7 +54,7 @@ async function createOwnerOrgAndKey(
     accountId: user.id,
     password: await ctx.password.hash(password),
   });
-  const org = await insertOrganizationWithOwner(knex, { name: "Default", slug: "default", userId: user.id });
+  const org = await insertOrganizationWithOwner({ knex }, { name: "Default", slug: "default", userId: user.id });
   created.push(["organizations", org.id]);
   const key = await auth.api.createApiKey({
     body: { name: "Bootstrap key", userId: user.id, organizationId: org.id },

@@ -8,7 +8,9 @@ import type { Auth } from "../auth/auth.ts";
 import type { Mailer } from "../auth/mailer.ts";
 import type { Config } from "../config.ts";
 import type { SecretBox } from "../db/secrets.ts";
-import type { PubSub } from "./pubsub.ts";
+import type { OutboundClient } from "../http/outbound-client.ts";
+import type { JobQueue } from "../jobs/job-queue.ts";
+import type { PubSub } from "../shared/pubsub.ts";
 
 /** Long-lived dependencies shared by every request. */
 export interface AppServices {
@@ -21,6 +23,18 @@ export interface AppServices {
   pubsub: PubSub;
   /** Outgoing mail: SMTP when SMTP_URL is set, else the local outbox (src/modules/mail/mailer.ts). */
   mailer: Mailer;
+  /** HTTP calls to URLs users gave (webhooks, relays, probes): SSRF-checked, pinned, no redirects (src/http). */
+  outbound: OutboundClient;
+  /**
+   * Background jobs (src/jobs): `jobs.enqueue(trx, name, payload, { runAt, jobKey })` inside the caller's
+   * transaction, so the job commits or rolls back with it.
+   */
+  jobs: JobQueue;
   /** The current time; services use it for expiries (invitations) so tests can move the clock. */
   now: () => Date;
+}
+
+declare module "../jobs/job-definition.ts" {
+  /** Job handlers receive the whole service bundle (see JobServices). */
+  interface JobServices extends AppServices {}
 }

@@ -2,7 +2,7 @@
  * The one place where PostgreSQL constraint violations become API errors. Services name the unique
  * constraints they expect and the message to show; any other violation stays an unexpected error.
  */
-import { ConflictError } from "../shared/errors.ts";
+import { ConflictError } from "./errors.ts";
 
 /** SQLSTATE of a PostgreSQL error, raw or wrapped by Objection (`nativeError`), else null. */
 export function pgErrorCode(error: unknown): string | null {

@@ -1,0 +1,358 @@
+/**
+ * The one HTTP client for every call Skiff makes to a URL a user gave it (webhooks, payment relay, health probes,
+ * license sync, git providers): resolve the host, check the name and every address against the address policy,
+ * then dial only the checked addresses (pinned: no second resolution, so DNS rebinding between check and connect
+ * cannot happen). Redirects are never followed; every call has a connect and a total timeout; response bodies are
+ * read up to a cap. Issue 9 §2; architecture: "Every request to a URL a user gave us goes through the outbound
+ * client".
+ */
+import { promises as dns, type LookupAddress, type LookupOptions } from "node:dns";
+import type { Socket } from "node:net";
+import { buildConnector, Client, type Dispatcher } from "undici";
+import { type AllowList, createAddressPolicy, normalizeHost, parseAddress, parseAllowList } from "./address-policy.ts";
+import {
+  OutboundBlockedError,
+  OutboundConnectionError,
+  OutboundError,
+  OutboundInvalidUrlError,
+  type OutboundOutcome,
+  OutboundTimeoutError,
+} from "./outbound-errors.ts";
+import { recordOutbound } from "./outbound-metrics.ts";
+
+/** One resolved address (`family` 4 or 6), as `dns.promises.lookup(name, { all: true })` returns them. */
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+/**
+ * Resolves a host name to all its addresses. Names that are not allow-listed are passed absolute (with a trailing
+ * dot) so that resolver search domains cannot turn `db.prod` into a cluster service name.
+ * @throws an Error with a `code` (`ENOTFOUND`, …) when the name does not resolve.
+ */
+export type LookupFn = (hostname: string) => Promise<ResolvedAddress[]>;
+
+/** Minimal logger (pino's `Logger` fits). */
+export interface OutboundLogger {
+  warn(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
+}
+
+/** Options of {@link createOutboundClient}. */
+export interface OutboundClientOptions {
+  /** `SKIFF_OUTBOUND_ALLOW` (comma-separated CIDRs and host names) or its parsed form; empty exempts nothing. */
+  allow: string | AllowList;
+  /** `SKIFF_CLUSTER_DOMAIN`: this suffix and its subdomains are refused. */
+  clusterDomain: string;
+  log: OutboundLogger;
+  /** Resolver; default `dns.promises.lookup(name, { all: true })`. Tests point it at a local DNS server. */
+  lookup?: LookupFn;
+}
+
+/** One outbound call. */
+export interface OutboundRequest {
+  /** Default `GET`. */
+  method?: string;
+  /** Absolute `http:` or `https:` URL without credentials. */
+  url: string | URL;
+  headers?: Record<string, string>;
+  /** Sent byte for byte (e.g. a relayed payment event must keep its exact bytes). */
+  body?: Buffer | Uint8Array | string;
+  /** Total budget in ms: resolution, connect, request and whole response. Default 10 000. */
+  timeoutMs?: number;
+  /** Budget in ms for TCP connect plus TLS handshake. Default 5 000 (never more than `timeoutMs`). */
+  connectTimeoutMs?: number;
+  /** Response bytes kept; the rest is discarded and `truncated` set. Default 64 KiB. */
+  maxBodyBytes?: number;
+  /** Cancels the call (e.g. at shutdown); it then fails with {@link OutboundConnectionError} code `ABORT_ERR`. */
+  signal?: AbortSignal;
+}
+
+/** The answer, whatever its status (3xx included: redirects are returned, never followed). */
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** At most `maxBodyBytes` bytes. */
+  body: Buffer;
+  /** True when the receiver sent more than `maxBodyBytes`. */
+  truncated: boolean;
+  /** From the start of the call to the last byte read, in ms. */
+  durationMs: number;
+  /** The address actually dialled. */
+  address: string;
+}
+
+/** A URL that passed every check, with the addresses a call to it may dial. */
+export interface CheckedUrl {
+  url: URL;
+  /** Normalised host (see `normalizeHost`). */
+  host: string;
+  addresses: ResolvedAddress[];
+}
+
+/** The client of one Skiff instance (`AppServices.outbound`). */
+export interface OutboundClient {
+  /**
+   * Makes one call on a fresh connection (no pooling: a kept-alive socket would outlive the check that allowed it).
+   * A non-2xx status is an answer, not an error. Error messages and logs name the URL's origin, never its path.
+   * @throws OutboundInvalidUrlError, OutboundBlockedError (nothing dialled), OutboundTimeoutError,
+   *   OutboundConnectionError; all extend OutboundError, whose `message` is fit to show and log. TypeError for a
+   *   method that is not an upper-case token (a programming error).
+   */
+  request(req: OutboundRequest): Promise<OutboundResponse>;
+  /**
+   * Resolves and checks `url` exactly as {@link request} would, without connecting: save-time validation of
+   * webhook URLs (answer 400 on OutboundInvalidUrlError / OutboundBlockedError).
+   * @param options.timeoutMs resolution budget, default 5 000 ms.
+   * @throws OutboundInvalidUrlError, OutboundBlockedError, OutboundTimeoutError, OutboundConnectionError (the
+   *   name does not resolve).
+   */
+  checkUrl(url: string | URL, options?: { timeoutMs?: number }): Promise<CheckedUrl>;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+const METHOD = /^[A-Z]+$/;
+
+const defaultLookup: LookupFn = (hostname) => dns.lookup(hostname, { all: true });
+
+/**
+ * Builds the instance's outbound client (once, at start-up). Logs a warning when the allow-list is not empty.
+ * @throws Error when `allow` is a string with an entry that is neither a CIDR, an address nor a host name.
+ */
+export function createOutboundClient(options: OutboundClientOptions): OutboundClient {
+  const allow = typeof options.allow === "string" ? parseAllowList(options.allow) : options.allow;
+  const policy = createAddressPolicy({ allow, clusterDomain: options.clusterDomain });
+  const lookup = options.lookup ?? defaultLookup;
+  const { log } = options;
+  if (allow.entries.length) {
+    log.warn(
+      { allow: allow.entries },
+      "SKIFF_OUTBOUND_ALLOW is set: outbound calls to these addresses and names skip the SSRF checks",
+    );
+  }
+
+  async function resolveTarget(raw: string | URL, signal: AbortSignal): Promise<CheckedUrl> {
+    const url = parseUrl(raw);
+    const host = normalizeHost(url.hostname);
+    const nameReason = policy.checkName(host);
+    if (nameReason) throw new OutboundBlockedError(nameReason);
+    const literal = parseAddress(host);
+    if (literal) {
+      const reason = policy.checkAddress(host);
+      if (reason) throw new OutboundBlockedError(reason);
+      return { url, host, addresses: [{ address: host, family: literal.kind() === "ipv4" ? 4 : 6 }] };
+    }
+    const allowedName = policy.isAllowedName(host);
+    let addresses: ResolvedAddress[];
+    try {
+      addresses = await abortable(lookup(allowedName ? host : `${host}.`), signal);
+    } catch (err) {
+      if (signal.aborted) throw err;
+      const code = (err as { code?: string }).code;
+      throw new OutboundConnectionError(`cannot resolve ${host}${code ? ` (${code})` : ""}`, code, err);
+    }
+    if (!addresses.length) throw new OutboundConnectionError(`cannot resolve ${host} (no addresses)`, "ENOTFOUND");
+    if (!allowedName) {
+      for (const { address } of addresses) {
+        const reason = policy.checkAddress(address);
+        if (reason) throw new OutboundBlockedError(reason);
+      }
+    }
+    return { url, host, addresses };
+  }
+
+  return {
+    async checkUrl(url, { timeoutMs = DEFAULT_CONNECT_TIMEOUT_MS } = {}) {
+      const deadline = AbortSignal.timeout(timeoutMs);
+      try {
+        return await resolveTarget(url, deadline);
+      } catch (err) {
+        if (err instanceof OutboundError) throw err;
+        if (deadline.aborted) throw new OutboundTimeoutError("total", timeoutMs, originOf(url));
+        throw err;
+      }
+    },
+
+    async request(req) {
+      const started = performance.now();
+      const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+      const connectTimeoutMs = Math.min(req.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, timeoutMs);
+      const maxBodyBytes = req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      const method = (req.method ?? "GET").toUpperCase();
+      if (!METHOD.test(method)) throw new TypeError(`invalid HTTP method ${JSON.stringify(method)}`);
+      const deadline = AbortSignal.timeout(timeoutMs);
+      const signal = req.signal ? AbortSignal.any([deadline, req.signal]) : deadline;
+      // Paths and queries can hold secrets (webhook tokens): messages and logs show the origin only.
+      const target = originOf(req.url);
+      let outcome: OutboundOutcome = "connection_error";
+      let address: string | undefined;
+      try {
+        const checked = await resolveTarget(req.url, signal);
+        const dialled: { address?: string } = {};
+        const client = new Client(checked.url.origin, {
+          connect: pinnedConnector(checked.addresses, connectTimeoutMs, target, dialled),
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+          pipelining: 0,
+        });
+        try {
+          const res = await client.request({
+            method: method as Dispatcher.HttpMethod,
+            path: `${checked.url.pathname}${checked.url.search}`,
+            headers: { "user-agent": "Skiff-Outbound/1", ...req.headers },
+            body: req.body,
+            signal,
+          });
+          address = dialled.address;
+          const { body, truncated } = await readCapped(res.body, maxBodyBytes);
+          outcome = res.statusCode >= 200 && res.statusCode < 300 ? "ok" : "http_error";
+          return {
+            status: res.statusCode,
+            headers: res.headers,
+            body,
+            truncated,
+            durationMs: performance.now() - started,
+            address: address ?? checked.addresses[0].address,
+          };
+        } finally {
+          client.destroy().catch(() => {});
+        }
+      } catch (err) {
+        const mapped = toOutboundError(err, { deadline, timeoutMs, connectTimeoutMs, target, caller: req.signal });
+        outcome = mapped.outcome;
+        throw mapped;
+      } finally {
+        const durationMs = performance.now() - started;
+        recordOutbound(outcome, durationMs);
+        log.debug({ method, url: target, address, outcome, durationMs: Math.round(durationMs) }, "outbound request");
+      }
+    },
+  };
+}
+
+function originOf(raw: string | URL): string {
+  try {
+    return new URL(raw).origin;
+  } catch {
+    return "invalid URL";
+  }
+}
+
+function parseUrl(raw: string | URL): URL {
+  let url: URL;
+  try {
+    url = raw instanceof URL ? raw : new URL(raw);
+  } catch {
+    throw new OutboundInvalidUrlError(`invalid URL ${JSON.stringify(String(raw).slice(0, 200))}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new OutboundInvalidUrlError(`unsupported URL scheme ${url.protocol} (only http: and https:)`);
+  }
+  if (url.username || url.password) throw new OutboundInvalidUrlError("credentials in the URL are not supported");
+  if (!url.hostname) throw new OutboundInvalidUrlError("the URL has no host");
+  return url;
+}
+
+/**
+ * An undici connector that can only reach `addresses`: its `lookup` answers them and nothing else, and the
+ * connected socket's remote address is checked against them once more before use. `timeoutMs` bounds TCP connect
+ * plus TLS handshake with a plain timer (undici's own connect timer ticks in 0.5 s steps).
+ */
+function pinnedConnector(
+  addresses: ResolvedAddress[],
+  timeoutMs: number,
+  target: string,
+  dialled: { address?: string },
+): buildConnector.connector {
+  const allowed = new Set(addresses.map((a) => normalizeHost(a.address)));
+  const lookup = (
+    _hostname: string,
+    options: LookupOptions,
+    callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
+    const wanted = options.family === 4 || options.family === 6 ? options.family : 0;
+    const usable = wanted ? addresses.filter((a) => a.family === wanted) : addresses;
+    if (!usable.length) {
+      callback(Object.assign(new Error(`no IPv${wanted} address among the checked ones`), { code: "ENOTFOUND" }), []);
+    } else if (options.all) callback(null, usable);
+    else callback(null, usable[0].address, usable[0].family);
+  };
+  const connect = buildConnector({ timeout: 0, lookup, autoSelectFamily: true, maxCachedSessions: 0 });
+  return (opts, callback) => {
+    let settled = false;
+    const settle = (err: Error | null, socket: Socket | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (err || !socket) callback(err ?? new Error("connect failed"), null);
+      else callback(null, socket);
+    };
+    const socket = connect(opts, (err, connected) => {
+      if (err || !connected) return settle(err ?? new Error("connect failed"), null);
+      const remote = connected.remoteAddress ?? "";
+      if (!allowed.has(normalizeHost(remote))) {
+        connected.destroy();
+        return settle(new OutboundBlockedError(`blocked address ${remote} (not the checked address)`), null);
+      }
+      dialled.address = remote;
+      settle(null, connected);
+    }) as unknown as Socket | undefined;
+    const timer = setTimeout(() => {
+      socket?.destroy();
+      settle(new OutboundTimeoutError("connect", timeoutMs, target), null);
+    }, timeoutMs);
+  };
+}
+
+async function readCapped(
+  stream: AsyncIterable<Buffer>,
+  maxBytes: number,
+): Promise<{ body: Buffer; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  for await (const chunk of stream) {
+    if (size + chunk.length > maxBytes) {
+      chunks.push(chunk.subarray(0, maxBytes - size));
+      size = maxBytes;
+      truncated = true;
+      break;
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { body: Buffer.concat(chunks, size), truncated };
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function toOutboundError(
+  err: unknown,
+  ctx: {
+    deadline: AbortSignal;
+    timeoutMs: number;
+    connectTimeoutMs: number;
+    target: string;
+    caller: AbortSignal | undefined;
+  },
+): OutboundError {
+  if (err instanceof OutboundError) return err;
+  const code = (err as { code?: string }).code;
+  if (code === "UND_ERR_CONNECT_TIMEOUT") return new OutboundTimeoutError("connect", ctx.connectTimeoutMs, ctx.target);
+  if (ctx.deadline.aborted || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
+    return new OutboundTimeoutError("total", ctx.timeoutMs, ctx.target);
+  }
+  if (ctx.caller?.aborted) return new OutboundConnectionError(`request aborted (${ctx.target})`, "ABORT_ERR", err);
+  const message = err instanceof Error ? err.message : String(err);
+  return new OutboundConnectionError(`connection failed: ${message}${code ? ` (${code})` : ""}`, code, err);
+}

@@ -1,0 +1,154 @@
+/**
+ * Enqueueing background jobs **inside the caller's transaction** (ARCHITECTURE "Background work is a job"): the
+ * row is written by graphile-worker's SQL function `graphile_worker.add_job(...)` on the Knex transaction (or
+ * Knex instance) the caller passes, so a rolled-back request enqueues nothing and a committed one cannot lose
+ * its job. Its NOTIFY is delivered at commit and wakes an idle worker of any instance at once.
+ */
+import type { Knex } from "knex";
+import { EVENTS_CHANNEL } from "../shared/pubsub.ts";
+import { type JobDefinition, maxAttemptsOf } from "./job-definition.ts";
+
+/** The PostgreSQL schema graphile-worker's tables and functions live in. */
+export const JOB_SCHEMA = "graphile_worker";
+
+/**
+ * PubSub topic (src/shared/pubsub.ts) announcing a job scheduled for later, payload `{ at }` (epoch ms). It is
+ * sent inside the enqueueing transaction, beside graphile-worker's own NOTIFY, so it arrives only at commit.
+ */
+export const SCHEDULED_TOPIC = "jobs.scheduled";
+
+/** Key of the payload property carrying the retry state of a `waits` job (attempt ≥ 2). */
+export const RETRY_KEY = "_retry";
+
+/** Retry state stored in the payload under {@link RETRY_KEY}. */
+export interface RetryState {
+  /** The attempt this job runs as (2 = first retry). */
+  attempt: number;
+  /** Message of the previous attempt's failure. */
+  lastError: string;
+}
+
+/** Options of {@link JobQueue.enqueue}. */
+export interface EnqueueOptions {
+  /** Run no earlier than this (default: now). */
+  runAt?: Date;
+  /**
+   * At most one pending job per key: enqueueing again replaces the waiting job's payload and run time
+   * (`jobKeyMode: "preserve_run_at"` keeps its run time). A job already running is not affected.
+   */
+  jobKey?: string;
+  jobKeyMode?: "replace" | "preserve_run_at";
+  /** Overrides the attempts of a `backoff` job (ignored for `none` and `waits`, which define their own). */
+  maxAttempts?: number;
+  /** Lower runs first (default 0). */
+  priority?: number;
+}
+
+/** Thrown by {@link JobQueue.enqueue} for an unknown job name or a payload its schema refuses (a programming error). */
+export class JobPayloadError extends Error {
+  override name = "JobPayloadError";
+}
+
+/** Enqueues registered jobs. */
+export interface JobQueue {
+  /**
+   * Validates `payload` with the job's schema (as JSON, the form it is stored in) and adds the job through
+   * `db`: pass the caller's transaction so the job commits or rolls back with it. `job` is the registered name or
+   * the definition itself (which types the payload).
+   * @returns the job id (decimal string).
+   * @throws JobPayloadError for an unknown name, a payload that is not a JSON object, or a schema mismatch.
+   */
+  enqueue<P>(
+    db: Knex | Knex.Transaction,
+    job: string | JobDefinition<P>,
+    payload: NoInfer<P>,
+    options?: EnqueueOptions,
+  ): Promise<string>;
+  /** The registered definition of `name`, if any. */
+  definition(name: string): JobDefinition | undefined;
+  /** Every registered definition. */
+  readonly definitions: readonly JobDefinition[];
+}
+
+/**
+ * Builds the queue of `definitions` (every module's jobs).
+ * @throws Error when two definitions share a name.
+ */
+export function createJobQueue(definitions: readonly JobDefinition[]): JobQueue {
+  const byName = new Map<string, JobDefinition>();
+  for (const d of definitions) {
+    if (byName.has(d.name)) throw new Error(`Two jobs are named "${d.name}"`);
+    byName.set(d.name, d);
+  }
+  return {
+    definitions,
+    definition: (name) => byName.get(name),
+    async enqueue(db, job, payload, options = {}) {
+      const name = typeof job === "string" ? job : job.name;
+      const definition = byName.get(name);
+      if (!definition) throw new JobPayloadError(`No job is named "${name}"`);
+      const json = toJsonObject(name, payload);
+      const parsed = definition.payload.safeParse(json);
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(payload)"}: ${i.message}`);
+        throw new JobPayloadError(`Invalid payload for job "${name}": ${issues.join("; ")}`);
+      }
+      const maxAttempts =
+        definition.retry === undefined || definition.retry.kind === "backoff"
+          ? (options.maxAttempts ?? maxAttemptsOf(definition.retry))
+          : 1;
+      return addJob(db, { name, payload: json, queueName: definition.queueName, maxAttempts, ...options });
+    },
+  };
+}
+
+/** One row for {@link addJob}. */
+export interface JobSpec extends EnqueueOptions {
+  name: string;
+  payload: Record<string, unknown>;
+  queueName?: string;
+  maxAttempts: number;
+}
+
+/**
+ * Adds a job with `graphile_worker.add_job` on `db` (no validation: {@link JobQueue.enqueue} and the runner's
+ * retries call it). A future `runAt` is also announced as {@link SCHEDULED_TOPIC} so runners wake up on time.
+ * @returns the job id.
+ */
+export async function addJob(db: Knex | Knex.Transaction, spec: JobSpec): Promise<string> {
+  const runAt = spec.runAt ?? null;
+  const later = runAt !== null && runAt.getTime() > Date.now();
+  const { rows } = await db.raw(
+    `select (${JOB_SCHEMA}.add_job(
+        identifier => ?, payload => ?::json, queue_name => ?, run_at => ?::timestamptz, max_attempts => ?,
+        job_key => ?, priority => ?, job_key_mode => ?
+      )).id::text as id${later ? ", pg_notify(?, ?)" : ""}`,
+    [
+      spec.name,
+      JSON.stringify(spec.payload),
+      spec.queueName ?? null,
+      runAt?.toISOString() ?? null,
+      spec.maxAttempts,
+      spec.jobKey ?? null,
+      spec.priority ?? 0,
+      spec.jobKeyMode ?? "replace",
+      ...(later ? [EVENTS_CHANNEL, JSON.stringify({ topic: SCHEDULED_TOPIC, payload: { at: runAt.getTime() } })] : []),
+    ],
+  );
+  return (rows as Array<{ id: string }>)[0]!.id;
+}
+
+/** `payload` as a plain JSON object (what graphile-worker stores; arrays would mean batch jobs there). */
+function toJsonObject(name: string, payload: unknown): Record<string, unknown> {
+  let json: unknown;
+  try {
+    json = JSON.parse(JSON.stringify(payload ?? {}));
+  } catch (e) {
+    throw new JobPayloadError(`Payload of job "${name}" is not JSON: ${(e as Error).message}`);
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    throw new JobPayloadError(`Payload of job "${name}" must be a JSON object`);
+  }
+  if (RETRY_KEY in json) throw new JobPayloadError(`Payload of job "${name}" may not use the key ${RETRY_KEY}`);
+  return json as Record<string, unknown>;
+}

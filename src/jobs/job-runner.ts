@@ -1,0 +1,268 @@
+/**
+ * The in-process job runner: graphile-worker's runner on Skiff's own database, running the registered job
+ * definitions with their retry policies. Every instance started with `SKIFF_WORKER=true` runs one; they share one
+ * queue (a job is locked by one worker: it runs once). New jobs wake a worker through graphile-worker's
+ * LISTEN/NOTIFY, scheduled ones through {@link createWakeups} (told by the `jobs.scheduled` PubSub topic). `stop()` lets running jobs finish for `shutdownTimeoutMs`, then aborts them:
+ * an aborted job returns to the queue (a `waits` job as the same attempt, a `backoff` one as a failed attempt;
+ * a `none` job fails for good, since it may have done part of its work).
+ */
+import { EventEmitter } from "node:events";
+import {
+  type CronItem,
+  type JobHelpers,
+  parseCronItems,
+  type Runner,
+  run,
+  type Task,
+  type TaskList,
+  type WorkerEvents,
+  type WorkerPool,
+} from "graphile-worker";
+import type { Knex } from "knex";
+import pg from "pg";
+import type { Logger } from "pino";
+import { type JobContext, type JobDefinition, type JobServices, PermanentJobError } from "./job-definition.ts";
+import { jobMetrics } from "./job-metrics.ts";
+import { addJob, JOB_SCHEMA, type JobQueue, RETRY_KEY, type RetryState, SCHEDULED_TOPIC } from "./job-queue.ts";
+import { workerLogger } from "./job-schema.ts";
+import { createWakeups } from "./job-wakeup.ts";
+
+/** Options of {@link startJobRunner}. */
+export interface JobRunnerOptions {
+  /** Database of the queue (migrated with migrateJobSchema). */
+  databaseUrl: string;
+  /** The registered jobs (the manifests' `jobs`, gathered in src/modules/index.ts); the runner runs exactly these. */
+  queue: JobQueue;
+  /** Handed to every handler as `ctx.services`. */
+  services: JobServices;
+  log: Logger;
+  /** Jobs run at once by this instance (SKIFF_WORKER_CONCURRENCY). */
+  concurrency: number;
+  /** Fallback polling for due jobs, ms (default 2000; NOTIFY and timers do the real work). */
+  pollIntervalMs?: number;
+  /** How long `stop()` waits for running jobs before aborting them, ms (default 10 000). */
+  shutdownTimeoutMs?: number;
+}
+
+/** A started runner. */
+export interface JobRunner {
+  /** Stops taking jobs, lets running ones finish (see the file comment), releases its connections. Idempotent. */
+  stop(): Promise<void>;
+  /** graphile-worker's events (`job:start`, `job:success`, `job:error`, …), for tests and diagnostics. */
+  events: WorkerEvents;
+}
+
+/** Raised inside a handler's race when the instance shuts down. */
+class ShutdownAbort extends Error {
+  override name = "ShutdownAbort";
+}
+
+/**
+ * Starts graphile-worker's runner for `options.queue`'s definitions (graphile-worker's schema must exist).
+ * @throws when the database is unreachable or a definition's `schedule.cron` is invalid.
+ */
+export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunner> {
+  const { queue, services, log } = options;
+  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
+  const metrics = jobMetrics();
+  const knex = services.knex;
+  const taskList: TaskList = {};
+  for (const definition of queue.definitions) {
+    taskList[definition.name] = taskOf(definition as JobDefinition, { queue, services, log, knex });
+  }
+  const cronItems: CronItem[] = queue.definitions
+    .filter((d) => d.schedule)
+    .map((d) => ({
+      task: d.name,
+      match: d.schedule!.cron,
+      identifier: d.name,
+      payload: d.schedule!.payload ?? {},
+      options: { queueName: d.queueName, jobKey: `cron:${d.name}`, jobKeyMode: "replace" as const },
+    }));
+  const events: WorkerEvents = new EventEmitter();
+  let pool: WorkerPool | undefined;
+  const nudge = () => {
+    try {
+      pool?.nudge(options.concurrency);
+    } catch (err) {
+      // A pool shutting down on its own (e.g. a database failure) refuses nudges; its runner reports why.
+      log.debug({ err }, "job queue: worker pool refused a wake-up");
+    }
+  };
+  const wakeups = createWakeups(knex, nudge, (err) =>
+    log.warn({ err }, "job queue: could not read the next scheduled job"),
+  );
+  events.on("pool:create", ({ workerPool }) => {
+    pool = workerPool;
+  });
+  events.on("pool:release", () => {
+    pool = undefined;
+  });
+  // (Re)connected to LISTEN: jobs may have been scheduled meanwhile.
+  events.on("pool:listen:success", () => void wakeups.refresh());
+  const unsubscribe = services.pubsub.subscribe(SCHEDULED_TOPIC, (p) => wakeups.dueAt(Number(p.at)));
+  const pgPool = new pg.Pool({ connectionString: options.databaseUrl, max: options.concurrency + 2 });
+  pgPool.on("error", (err) => log.error({ err }, "job runner database pool error"));
+  pgPool.on("connect", (client) => {
+    client.on("error", (err) => log.error({ err }, "job runner database connection error"));
+  });
+  let runner: Runner;
+  try {
+    runner = await run({
+      pgPool,
+      // Explicit: graphile-worker would otherwise honour a GRAPHILE_WORKER_SCHEMA variable our SQL ignores.
+      schema: JOB_SCHEMA,
+      taskList,
+      parsedCronItems: parseCronItems(cronItems),
+      concurrency: options.concurrency,
+      pollInterval: options.pollIntervalMs ?? 2000,
+      noHandleSignals: true,
+      logger: workerLogger(log),
+      events,
+      // Batched completion (delay 0) is flushed by graceful shutdown; unbatched completions could be cut off.
+      preset: {
+        worker: { gracefulShutdownAbortTimeout: shutdownTimeoutMs, completeJobBatchDelay: 0, failJobBatchDelay: 0 },
+      },
+    });
+  } catch (err) {
+    wakeups.stop();
+    unsubscribe();
+    await pgPool.end();
+    throw err;
+  }
+  const removeSource = metrics.addSource(options.databaseUrl, knex);
+  log.info({ concurrency: options.concurrency, jobs: Object.keys(taskList) }, "job worker started");
+  let stopping: Promise<void> | undefined;
+  return {
+    events,
+    stop() {
+      stopping ??= (async () => {
+        wakeups.stop();
+        unsubscribe();
+        removeSource();
+        const stopped = runner.stop();
+        const late = setTimeout(() => {
+          log.warn("job runner: jobs still running after the shutdown timeout; returning them to the queue");
+          runner.kill().catch(() => {});
+        }, shutdownTimeoutMs + 2000);
+        try {
+          await stopped;
+        } catch (err) {
+          log.warn({ err }, "job runner stopped with an error");
+        } finally {
+          clearTimeout(late);
+          await pgPool.end().catch(() => {});
+        }
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** What {@link taskOf} needs. */
+interface TaskDeps {
+  queue: JobQueue;
+  services: JobServices;
+  log: Logger;
+  knex: Knex;
+}
+
+/** The graphile-worker task running `definition`: validation, context, retry policy, metrics, logs. */
+function taskOf(definition: JobDefinition, deps: TaskDeps): Task {
+  const metrics = jobMetrics();
+  const policy = definition.retry ?? { kind: "backoff" as const };
+  return async (rawPayload, helpers) => {
+    const { job } = helpers;
+    const raw = (typeof rawPayload === "object" && rawPayload !== null ? rawPayload : {}) as Record<string, unknown>;
+    const { [RETRY_KEY]: retryRaw, _cron: _ignored, ...body } = raw;
+    const retry = retryRaw as RetryState | undefined;
+    const attempt = (retry?.attempt ?? 1) + job.attempts - 1;
+    const log = deps.log.child({ job: definition.name, jobId: job.id, attempt });
+    const parsed = definition.payload.safeParse(body);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(payload)"}: ${i.message}`);
+      log.error({ issues }, `job ${definition.name} has an invalid payload: failed for good, not retried`);
+      metrics.failures.inc({ task: definition.name, outcome: "permanent" });
+      await failForGood(helpers);
+      throw new PermanentJobError(`Invalid payload: ${issues.join("; ")}`);
+    }
+    const ctx: JobContext = {
+      services: deps.services,
+      log,
+      attempt,
+      jobId: job.id,
+      signal: helpers.abortSignal,
+      enqueue: (name, payload, options) => deps.queue.enqueue(deps.knex, name, payload, options),
+    };
+    const started = performance.now();
+    try {
+      await raceAbort(definition.handler(parsed.data, ctx), helpers.abortSignal);
+      metrics.duration.observe({ task: definition.name, result: "success" }, (performance.now() - started) / 1000);
+      return;
+    } catch (error) {
+      metrics.duration.observe({ task: definition.name, result: "failure" }, (performance.now() - started) / 1000);
+      const err = error instanceof Error ? error : new Error(String(error));
+      const interrupted = err instanceof ShutdownAbort;
+      if (err instanceof PermanentJobError || policy.kind === "none") {
+        metrics.failures.inc({ task: definition.name, outcome: "permanent" });
+        log.error({ err }, `job ${definition.name} failed for good (no retry)`);
+        await failForGood(helpers);
+        throw err;
+      }
+      if (policy.kind === "waits") {
+        // An interrupted attempt is run again as the same attempt, at once; a failed one after its wait.
+        const wait = interrupted ? 0 : policy.waitsMs[attempt - 1];
+        if (wait === undefined) {
+          metrics.failures.inc({ task: definition.name, outcome: "permanent" });
+          log.error({ err }, `job ${definition.name} failed its last attempt (${attempt})`);
+          throw err;
+        }
+        const next: RetryState = { attempt: interrupted ? attempt : attempt + 1, lastError: err.message };
+        try {
+          await addJob(deps.knex, {
+            name: definition.name,
+            payload: { ...body, [RETRY_KEY]: next },
+            queueName: definition.queueName,
+            maxAttempts: 1,
+            runAt: new Date(Date.now() + wait),
+            jobKey: job.key ?? undefined,
+          });
+        } catch (enqueueError) {
+          metrics.failures.inc({ task: definition.name, outcome: "permanent" });
+          log.error(
+            { err, enqueueError },
+            `job ${definition.name} attempt ${attempt} failed and its retry could not be queued`,
+          );
+          throw err;
+        }
+        if (!interrupted) metrics.failures.inc({ task: definition.name, outcome: "retry" });
+        log.warn({ err, retryInMs: wait }, `job ${definition.name} attempt ${attempt} failed; retrying`);
+        return;
+      }
+      const last = job.attempts >= job.max_attempts;
+      metrics.failures.inc({ task: definition.name, outcome: last ? "permanent" : "retry" });
+      if (last) log.error({ err }, `job ${definition.name} failed its last attempt (${attempt})`);
+      else log.warn({ err }, `job ${definition.name} attempt ${attempt} failed; graphile-worker retries it later`);
+      throw err;
+    }
+  };
+}
+
+/** `work`, or a {@link ShutdownAbort} rejection as soon as `signal` aborts (the work itself is not cancelled). */
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new ShutdownAbort("Interrupted by shutdown"));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new ShutdownAbort("Interrupted by shutdown"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/**
+ * Makes the current attempt the job's last, so graphile-worker's failure handling keeps it as failed for good
+ * instead of retrying (graphile-worker has no "do not retry" error of its own).
+ */
+async function failForGood(helpers: JobHelpers): Promise<void> {
+  await helpers.query(`update ${JOB_SCHEMA}._private_jobs set max_attempts = attempts where id = $1`, [helpers.job.id]);
+  helpers.job.max_attempts = helpers.job.attempts;
+}

@@ -1,0 +1,12 @@
+/** Module manifest: agent tokens and the read-only agent API (schema/agent.graphql, `/api/agent/*`). */
+
+import { defineModule } from "../module.ts";
+import { agentResolvers } from "./agent.resolvers.ts";
+import { agentRoutes } from "./agent.rest.ts";
+
+/** The agent module. */
+export const agentModule = defineModule({
+  name: "agent",
+  resolvers: agentResolvers,
+  restRoutes: agentRoutes,
+});

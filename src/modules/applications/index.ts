@@ -1,0 +1,18 @@
+/** Module manifest: applications, domains, environment variables, databases (schema/applications.graphql). */
+
+import { defineModule } from "../module.ts";
+import { createApplicationLoaders } from "./application.loaders.ts";
+import { applicationResolvers } from "./application.resolvers.ts";
+
+declare module "../module.ts" {
+  interface ModuleLoaders {
+    applications: ReturnType<typeof createApplicationLoaders>;
+  }
+}
+
+/** The applications module. */
+export const applicationsModule = defineModule({
+  name: "applications",
+  resolvers: applicationResolvers,
+  createLoaders: ({ knex, scope, secrets }) => createApplicationLoaders(knex, scope, secrets),
+});

@@ -1,0 +1,20 @@
+/** Module manifest: site import: import, preview, records, retry, delete, live status (schema/imports.graphql, `/api/site-import*`). */
+
+import { defineModule } from "../module.ts";
+import { createSiteImportLoaders } from "./site-import.loaders.ts";
+import { siteImportResolvers } from "./site-import.resolvers.ts";
+import { siteImportRoutes } from "./site-import.rest.ts";
+
+declare module "../module.ts" {
+  interface ModuleLoaders {
+    siteImports: ReturnType<typeof createSiteImportLoaders>;
+  }
+}
+
+/** The siteImports module. */
+export const siteImportsModule = defineModule({
+  name: "siteImports",
+  resolvers: siteImportResolvers,
+  createLoaders: ({ knex, scope }) => createSiteImportLoaders(knex, scope),
+  restRoutes: siteImportRoutes,
+});

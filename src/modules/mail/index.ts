@@ -1,0 +1,9 @@
+/** Module manifest: outgoing mail (SMTP or the local outbox), sent by the `mail.send` job. */
+import { defineModule } from "../module.ts";
+import { sendMailJob } from "./mail.jobs.ts";
+
+/** The mail module. */
+export const mailModule = defineModule({
+  name: "mail",
+  jobs: [sendMailJob],
+});

@@ -1,0 +1,49 @@
+/**
+ * The shape of a module's manifest (`src/modules/<domain>/index.ts`): everything a domain contributes to the
+ * registries, declared once. `src/modules/index.ts` lists the manifests; the schema's resolvers, the per-request
+ * loaders (`ctx.loaders.<name>`), the REST table and the job list are all built from that one array.
+ */
+import type { Knex } from "knex";
+import type { SecretBox } from "../db/secrets.ts";
+import type { Resolvers } from "../generated/graphql.ts";
+import type { JobDefinition } from "../jobs/job-definition.ts";
+import type { AnyRestRoute } from "../shared/rest-route.ts";
+import type { AccessScope } from "./access/access-scope.ts";
+
+/**
+ * The per-request loaders of every module, namespaced by module name (`ctx.loaders.projects.byId`). Each module
+ * adds its entry from its own manifest by declaration merging:
+ * `declare module "../module.ts" { interface ModuleLoaders { projects: ProjectLoaders } }`.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by each module's manifest (declaration merging).
+export interface ModuleLoaders {}
+
+/** What a module's `createLoaders` receives for one request. */
+export interface LoaderDeps {
+  knex: Knex;
+  /** The caller's memberships and grants: loaders apply visibility with it. */
+  scope: AccessScope;
+  secrets: SecretBox;
+  /** Every module's loaders of the same request (read them lazily, inside batch functions). */
+  loaders: ModuleLoaders;
+}
+
+/** A module manifest; every part but the name is optional. */
+export interface SkiffModule<Name extends string = string> {
+  /** The module's name; also the namespace of its loaders (`ctx.loaders.<name>`). Unique. */
+  name: Name;
+  /** Resolvers of the module's `schema/<domain>.graphql`. */
+  resolvers?: Resolvers;
+  /** Builds the module's DataLoaders for one request (visibility applied inside); typed by {@link ModuleLoaders}. */
+  createLoaders?: (deps: LoaderDeps) => Name extends keyof ModuleLoaders ? ModuleLoaders[Name] : never;
+  /** Rows of the REST table (documented REST paths executed as GraphQL operations). */
+  restRoutes?: readonly AnyRestRoute[];
+  /** Background jobs the module defines (`<domain>.jobs.ts`, see src/jobs/job-definition.ts). */
+  // biome-ignore lint/suspicious/noExplicitAny: each job has its own payload type; the runner validates it.
+  jobs?: readonly JobDefinition<any>[];
+}
+
+/** Declares a module manifest (keeps its literal name, so `createLoaders` is checked against {@link ModuleLoaders}). */
+export function defineModule<const Name extends string>(module: SkiffModule<Name>): SkiffModule<Name> {
+  return module;
+}

@@ -1,0 +1,18 @@
+/** Module manifest: git providers, container registries and SSH keys (schema/providers.graphql). */
+
+import { defineModule } from "../module.ts";
+import { createProviderLoaders } from "./provider.loaders.ts";
+import { providerResolvers } from "./provider.resolvers.ts";
+
+declare module "../module.ts" {
+  interface ModuleLoaders {
+    providers: ReturnType<typeof createProviderLoaders>;
+  }
+}
+
+/** The providers module. */
+export const providersModule = defineModule({
+  name: "providers",
+  resolvers: providerResolvers,
+  createLoaders: ({ knex }) => createProviderLoaders(knex),
+});

@@ -1,0 +1,18 @@
+/** Module manifest: members, roles, grants and invitations (schema/team.graphql). */
+
+import { defineModule } from "../module.ts";
+import { createTeamLoaders } from "./team.loaders.ts";
+import { teamResolvers } from "./team.resolvers.ts";
+
+declare module "../module.ts" {
+  interface ModuleLoaders {
+    team: ReturnType<typeof createTeamLoaders>;
+  }
+}
+
+/** The team module. */
+export const teamModule = defineModule({
+  name: "team",
+  resolvers: teamResolvers,
+  createLoaders: ({ knex, scope }) => createTeamLoaders(knex, scope),
+});

@@ -1,0 +1,25 @@
+/** Memberships, roles and grants (tables shared with better-auth: `members`; ours: `member_grants`). */
+import { BaseModel } from "../../db/base-model.ts";
+
+/** Role of a member (spec: Role table). */
+export type Role = "owner" | "admin" | "member";
+
+/** Membership of a user in an organization. */
+export class Member extends BaseModel {
+  static override tableName = "members";
+  static override idKind = "member" as const;
+  declare organizationId: string;
+  declare userId: string;
+  declare role: Role;
+  declare createdAt: Date;
+}
+
+/** Limits a `member` to one project or one application (spec: per-project grants). */
+export class MemberGrant extends BaseModel {
+  static override tableName = "member_grants";
+  static override idKind = "grant" as const;
+  declare memberId: string;
+  declare projectId: string | null;
+  declare applicationId: string | null;
+  declare createdAt: Date;
+}

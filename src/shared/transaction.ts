@@ -1,0 +1,32 @@
+/**
+ * Transactions for service contexts: a service that must write atomically runs its work in the caller's
+ * transaction when there is one, else in a new one. Jobs enqueued through the context's `knex` then commit or
+ * roll back with that work.
+ */
+import type { Knex } from "knex";
+
+/** Any context that carries the database handle (the pool or a transaction). */
+export interface HasKnex {
+  knex: Knex;
+}
+
+/**
+ * Runs `work` with `ctx.knex` being a transaction: the caller's own when `ctx.knex` already is one, otherwise a
+ * new transaction that commits when `work` resolves and rolls back when it throws.
+ */
+export function withTransaction<C extends HasKnex, T>(
+  ctx: C,
+  work: (ctx: C & { knex: Knex.Transaction }) => Promise<T>,
+): Promise<T> {
+  if (ctx.knex.isTransaction) return work(ctx as C & { knex: Knex.Transaction });
+  return ctx.knex.transaction((trx) => work({ ...ctx, knex: trx }));
+}
+
+/** Runs `work` in a NEW transaction (never the caller's), e.g. one transaction per step of a long run. */
+export function inNewTransaction<C extends HasKnex, T>(
+  ctx: C,
+  pool: Knex,
+  work: (ctx: C & { knex: Knex.Transaction }) => Promise<T>,
+): Promise<T> {
+  return pool.transaction((trx) => work({ ...ctx, knex: trx }));
+}

@@ -1,0 +1,155 @@
+/**
+ * `src/main.ts` as a real process on a fresh database (issue 8): /readyz is 200 only once the first-run
+ * bootstrap is committed, the banner's examples work as printed (site import included), and SIGTERM with
+ * 40 requests in flight and an open subscription answers every request, closes the WebSocket with 1001 and
+ * exits 0.
+ */
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { type SkiffProcess, spawnSkiff } from "../helpers/process.ts";
+import { slowPost } from "../helpers/slow-request.ts";
+
+const API_KEY = `skiff_lifecycle_${randomBytes(12).toString("hex")}`;
+let db: TestDatabase;
+let skiff: SkiffProcess;
+let url: string;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  skiff = spawnSkiff({ DATABASE_URL: db.url, SKIFF_BOOTSTRAP_API_KEY: API_KEY, SKIFF_SHUTDOWN_TIMEOUT: "10" });
+  const listening = await skiff.waitForLog((r) => String(r.msg).startsWith("Server listening at"));
+  url = String(listening.msg).replace("Server listening at ", "");
+});
+afterAll(async () => {
+  if (skiff?.child.exitCode === null && skiff.child.signalCode === null) {
+    skiff.child.kill("SIGKILL");
+    await skiff.exited;
+  }
+  await db?.drop();
+});
+
+const viewer = (apiKey: string) =>
+  fetch(`${url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
+    body: JSON.stringify({ query: "{ viewer { activeOrganization { name } } }" }),
+  });
+
+describe("first run", () => {
+  it("/readyz answers 200 only when the bootstrap API key already works", async () => {
+    const seen: number[] = [];
+    for (;;) {
+      const res = await fetch(`${url}/readyz`);
+      seen.push(res.status);
+      if (res.status === 200) break;
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ status: "starting" });
+    }
+    const res = await viewer(API_KEY);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: { viewer: { activeOrganization: { name: "Default" } } } });
+  });
+
+  it("prints a query and a site import that work on the fresh instance as printed", async () => {
+    await skiff.waitForOutput(/Skiff first run =+\n[\s\S]*\n=+\n/);
+    const banner = skiff.stdout().slice(skiff.stdout().indexOf("================ Skiff first run"));
+    expect(banner).toContain(`API key       : ${API_KEY}`);
+    /** The shell command starting at `marker`, with its `\`-continued lines. */
+    const command = (marker: string) => {
+      const lines = banner.slice(banner.indexOf(marker) + marker.length).split("\n");
+      const end = lines.findIndex((l) => !l.endsWith("\\"));
+      return lines.slice(0, end + 1).join("\n");
+    };
+    const run = async (marker: string): Promise<unknown> => {
+      const { stdout } = await promisify(execFile)("bash", ["-c", command(marker)]);
+      return JSON.parse(stdout);
+    };
+    expect(await run("Try it:\n  ")).toMatchObject({ data: { viewer: { activeOrganization: { name: "Default" } } } });
+    expect(await run("  1. ")).toMatchObject({
+      data: { createContainerRegistry: { id: expect.stringMatching(/^reg_/) } },
+    });
+    const imported = await run("  2. ");
+    expect(imported).toMatchObject({ status: "success", projectId: expect.stringMatching(/^prj_/) });
+  });
+});
+
+describe("SIGTERM under load", () => {
+  it("answers the 40 requests in flight, closes the subscription with 1001, exits 0", async () => {
+    const orgRes = await fetch(`${url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${API_KEY}` },
+      body: JSON.stringify({ query: "{ viewer { activeOrganization { id } } }" }),
+    });
+    const organizationId = ((await orgRes.json()) as { data: { viewer: { activeOrganization: { id: string } } } }).data
+      .viewer.activeOrganization.id;
+
+    // An open subscription (graphql-transport-ws, raw, to observe the close code).
+    const ws = new WebSocket(`${url.replace("http", "ws")}/graphql`, "graphql-transport-ws");
+    const closed = new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
+    await new Promise((resolve) => ws.once("open", resolve));
+    const acked = new Promise((resolve) => ws.once("message", resolve));
+    ws.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${API_KEY}` } }));
+    expect(JSON.parse(String(await acked))).toEqual({ type: "connection_ack" });
+    ws.send(
+      JSON.stringify({
+        id: "1",
+        type: "subscribe",
+        payload: { query: "subscription { siteImportUpdated { importId status } }" },
+      }),
+    );
+
+    // 40 requests in flight: 30 GraphQL queries and 10 import previews, each with half its body sent.
+    const graphqlBody = JSON.stringify({
+      query: "{ viewer { user { email } activeOrganization { name projects(first: 5) { totalCount } } } }",
+    });
+    const previewBody = JSON.stringify({
+      organizationId,
+      name: `preview-${randomBytes(4).toString("hex")}`,
+      source: { type: "docker", dockerImage: "nginx:1.27" },
+      port: 80,
+    });
+    const auth = { authorization: `Bearer ${API_KEY}` };
+    const requests = [
+      ...Array.from({ length: 30 }, () => slowPost(`${url}/graphql`, graphqlBody, auth)),
+      ...Array.from({ length: 10 }, () => slowPost(`${url}/api/site-import/preview`, previewBody, auth)),
+    ];
+    await Promise.all(requests.map((r) => r.connected));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the server has their headers
+
+    const signalled = Date.now();
+    skiff.child.kill("SIGTERM");
+    await skiff.waitForLog((r) => r.msg === "shutting down");
+    await new Promise((resolve) => setTimeout(resolve, 200)); // draining: no new connections, these still open
+    for (const r of requests) r.finish();
+
+    const results = await Promise.all(requests.map((r) => r.result));
+    const closeCode = await closed;
+    const exit = await skiff.exited;
+    const exitMs = Date.now() - signalled;
+    const resets = results.filter((r) => r.error).length;
+    const serverErrors = results.filter((r) => (r.status ?? 0) >= 500).length;
+    const complete = await skiff.waitForLog((r) => r.msg === "shutdown complete", 1000);
+    console.log(
+      `SIGTERM under load: ${results.length} in flight, ${results.filter((r) => r.status === 200).length} answered 200, ` +
+        `${resets} resets, ${serverErrors} 5xx; WebSocket closed ${closeCode}; exit code ${exit.code} ` +
+        `${exitMs} ms after the signal (server-side shutdown ${complete.ms} ms)`,
+    );
+    expect(resets).toBe(0);
+    expect(serverErrors).toBe(0);
+    for (const r of results.slice(0, 30)) {
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.body ?? "{}")).toMatchObject({ data: { viewer: { user: { email: "owner@skiff.local" } } } });
+    }
+    for (const r of results.slice(30)) {
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.body ?? "{}")).toMatchObject({ valid: true });
+    }
+    expect(closeCode).toBe(1001);
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(complete).toMatchObject({ inFlight: 40, cut: 0 });
+  });
+});
