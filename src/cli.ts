@@ -13,7 +13,8 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { resetTwoFactor } from "./auth/two-factor-reset.ts";
 import { type Config, loadConfig } from "./config.ts";
-import { resolveDatabase, withDatabase } from "./db/connect.ts";
+import { resolveDatabase } from "./db/connect.ts";
+import { embeddedUrl } from "./db/embedded-password.ts";
 import { createKnex } from "./db/knex.ts";
 import { formatJobs, listJobs } from "./jobs/job-list.ts";
 import { readOutbox } from "./modules/mail/mailer.ts";
@@ -28,7 +29,8 @@ const USAGE = `Usage: npm run skiff -- <command>
 
 /** URL of the embedded database of a running server, or null when nothing answers there. */
 async function runningEmbeddedUrl(config: Config): Promise<string | null> {
-  const url = withDatabase(`postgres://postgres:postgres@127.0.0.1:${config.SKIFF_EMBEDDED_PG_PORT}/postgres`, "skiff");
+  const url = await embeddedUrl(config.SKIFF_DATA_DIR, config.SKIFF_EMBEDDED_PG_PORT, "skiff").catch(() => null);
+  if (!url) return null;
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();

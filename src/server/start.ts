@@ -4,14 +4,12 @@
  * SKIFF_WORKER=false) → ready (`/readyz` 200). And the shutdown sequence, in reverse: not ready → drain HTTP →
  * close WebSockets (1001) → jobs (running ones finish or return to the queue) → pubsub → database.
  */
-import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import pino, { type Logger } from "pino";
 import { closeAuth, createAuth } from "../auth/auth.ts";
 import type { Mailer } from "../auth/mailer.ts";
 import type { Config } from "../config.ts";
 import { type DatabaseTarget, resolveDatabase } from "../db/connect.ts";
+import { ensureSecret, verifySecret } from "../db/instance-secret.ts";
 import { createKnex, migrateLatest } from "../db/knex.ts";
 import { createSecretBox } from "../db/secrets.ts";
 import { createOutboundClient } from "../http/outbound-client.ts";
@@ -43,20 +41,6 @@ export interface RunningSkiff extends SkiffServer {
    * finish or return to the queue), pubsub, the pool, and the embedded database last.
    */
   stop(): Promise<void>;
-}
-
-/**
- * Returns SKIFF_SECRET, or a random secret persisted in `<dataDir>/secret` so that sessions and
- * encrypted values survive restarts of a development instance.
- */
-export async function ensureSecret(config: Config): Promise<string> {
-  if (config.SKIFF_SECRET) return config.SKIFF_SECRET;
-  const file = join(config.SKIFF_DATA_DIR, "secret");
-  if (existsSync(file)) return (await readFile(file, "utf8")).trim();
-  await mkdir(config.SKIFF_DATA_DIR, { recursive: true });
-  const secret = crypto.getRandomValues(new Uint8Array(32)).reduce((s, b) => s + b.toString(16).padStart(2, "0"), "");
-  await writeFile(file, secret, { mode: 0o600 });
-  return secret;
 }
 
 /**
@@ -94,13 +78,20 @@ export async function startSkiff(
   const secret = await ensureSecret(config);
   const database = await resolveDatabase(config);
   const knex = createKnex(database.url, { max: 20 });
-  const applied = await migrateLatest(knex);
-  if (applied.length) log.info({ applied }, "migrations applied");
-  await migrateJobSchema(database.url, log);
+  const secrets = createSecretBox(secret);
+  try {
+    const applied = await migrateLatest(knex);
+    if (applied.length) log.info({ applied }, "migrations applied");
+    await migrateJobSchema(database.url, log);
+    await verifySecret(knex, secrets, config.SKIFF_SECRET ? "SKIFF_SECRET" : `${config.SKIFF_DATA_DIR}/secret`);
+  } catch (error) {
+    await knex.destroy();
+    await database.stop();
+    throw error;
+  }
   const baseURL = config.SKIFF_BASE_URL ?? `http://localhost:${config.PORT}`;
   const mailer = options.mailer ?? createMailer(config, knex, log);
   const jobs = createJobQueue([...moduleJobs, ...(options.jobs ?? [])]);
-  const secrets = createSecretBox(secret);
   // better-auth's verification mails become `mail.send` jobs (enqueued right after its own writes).
   const auth = createAuth({ ...config, SKIFF_SECRET: secret, SKIFF_BASE_URL: baseURL }, database.url, {
     log,
