@@ -14,7 +14,7 @@ import type { Config } from "../config.ts";
 import { type DatabaseTarget, resolveDatabase } from "../db/connect.ts";
 import { createKnex, migrateLatest } from "../db/knex.ts";
 import { createSecretBox } from "../db/secrets.ts";
-import { createOutboundClient } from "../http/outbound-client.ts";
+import { createOutboundClient, type LookupFn } from "../http/outbound-client.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
 import { createJobQueue } from "../jobs/job-queue.ts";
 import { type JobRunner, startJobRunner } from "../jobs/job-runner.ts";
@@ -79,6 +79,8 @@ export interface StartOptions {
   mailer?: Mailer;
   /** Job definitions registered besides the modules' (tests). */
   jobs?: JobDefinition[];
+  /** Resolver of the outbound client (tests point it at a local DNS server). Default: the system's. */
+  outboundLookup?: LookupFn;
 }
 
 /**
@@ -118,6 +120,7 @@ export async function startSkiff(
       allow: config.SKIFF_OUTBOUND_ALLOW,
       clusterDomain: config.SKIFF_CLUSTER_DOMAIN,
       log: log.child({ component: "outbound" }),
+      lookup: options.outboundLookup,
     }),
     jobs,
     now: options.now ?? (() => new Date()),
