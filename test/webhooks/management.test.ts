@@ -5,7 +5,7 @@
  * gate (members: 404 for the organization), another organization's webhook → 404, the catalogue with JSON Schemas,
  * `Organization.databaseId`, the rate limit (429 + Retry-After), and events rolled back with their action.
  */
-import Ajv2020 from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { addMember, createOrg } from "../helpers/seed.ts";
 import { gql, useTestServer } from "../helpers/server.ts";
