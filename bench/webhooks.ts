@@ -10,6 +10,7 @@ import { type ChildProcess, fork, spawnSync } from "node:child_process";
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:https";
+import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { createTestCa, removeTestCa } from "../test/helpers/test-ca.ts";
 
@@ -163,15 +164,23 @@ if (!role) {
     const committed = Date.now();
     await until(() => ids.every((id) => arrivals.has(id)));
     const last = Math.max(...ids.map((id) => arrivals.get(id)!));
+    await new Promise((r) => setTimeout(r, 500));
     const delivered = await knex("webhook_deliveries")
       .whereIn("id", ids)
       .where({ status: "delivered" })
       .count("* as n");
+    const durations = (
+      (await knex("webhook_delivery_attempts").whereIn("delivery_id", ids).pluck("duration_ms")) as number[]
+    ).sort((a, b) => a - b);
     process.stdout.write(
       [
         `Webhook delivery on ${db.label}, one instance, SKIFF_WORKER_CONCURRENCY=${concurrency}, HTTPS receiver on loopback (own process, verifies every signature):`,
         `  enqueue → first attempt (200 events, one at a time): p50 ${pct(latencies, 0.5)} ms, p99 ${pct(latencies, 0.99)} ms`,
         `  ${ids.length} signed deliveries (${events} events × 50 endpoints): written in ${committed - t0} ms, all received ${last - committed} ms after commit → ${Math.round((ids.length * 1000) / (last - committed))} deliveries/s (${delivered[0]!.n} marked delivered, ${badSignatures} bad signatures)`,
+        `  one attempt's HTTPS call (resolve + check + TLS connect + request + answer), as logged: p50 ${pct(durations, 0.5)} ms, p99 ${pct(durations, 0.99)} ms`,
+        `  machine load average at the end: ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(", ")} (${cpus().length} CPUs)`,
         "",
       ].join("\n"),
     );
