@@ -7,6 +7,8 @@
  * - `webhook_deliveries`: one row per delivery (`dlv_<16 hex>`), holding the envelope serialised once: every
  *   attempt sends these exact bytes.
  * - `webhook_rate_limits`: rate-limiter-flexible's counters (create and test: 20 per hour per organization).
+ * - `jwks`: better-auth's JWT plugin keys (the management API accepts `Authorization: Bearer <user JWT>`); the
+ *   private key is stored encrypted by better-auth.
  * - `webhook_delivery_attempts`: the delivery log, one row per attempt (the newest 200 per endpoint are kept).
  */
 import type { Knex } from "knex";
@@ -57,10 +59,20 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(
     "create unlogged table webhook_rate_limits (key varchar(255) primary key, points integer not null default 0, expire bigint)",
   );
+  await knex.schema.createTable("jwks", (t) => {
+    t.text("id").primary();
+    t.text("public_key").notNullable();
+    t.text("private_key").notNullable();
+    t.timestamp("created_at", { useTz: true }).notNullable();
+    t.timestamp("expires_at", { useTz: true });
+    t.text("alg");
+    t.text("crv");
+  });
 }
 
 /** Removes them again. */
 export async function down(knex: Knex): Promise<void> {
+  await knex.schema.dropTableIfExists("jwks");
   await knex.schema.dropTableIfExists("webhook_rate_limits");
   await knex.schema.dropTableIfExists("webhook_delivery_attempts");
   await knex.schema.dropTableIfExists("webhook_deliveries");

@@ -12,7 +12,7 @@
  */
 import { apiKey } from "@better-auth/api-key";
 import { betterAuth } from "better-auth";
-import { genericOAuth, organization, twoFactor } from "better-auth/plugins";
+import { genericOAuth, jwt, organization, twoFactor } from "better-auth/plugins";
 import pg from "pg";
 import type { Config } from "../config.ts";
 import { newId } from "../db/ids.ts";
@@ -257,6 +257,17 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
       }),
       totpReplayGuard(pool),
       ...(openIdProviders(config).length ? [genericOAuth({ config: openIdProviders(config) })] : []),
+      // Short-lived user JWTs (`GET /api/auth/token` for a session; keys at `/api/auth/jwks`), accepted as
+      // `Authorization: Bearer <JWT>` by the management APIs (webhooks), see caller.ts.
+      jwt({
+        jwt: { expirationTime: "15m" },
+        schema: {
+          jwks: {
+            modelName: AUTH_TABLES.jwks,
+            fields: snakeFields("publicKey", "privateKey", "createdAt", "expiresAt"),
+          },
+        },
+      }),
       apiKey({
         defaultPrefix: API_KEY_PREFIX,
         requireName: true,

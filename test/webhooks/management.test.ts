@@ -9,6 +9,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { addMember, createOrg } from "../helpers/seed.ts";
 import { gql, useTestServer } from "../helpers/server.ts";
+import { sessionFor } from "../helpers/session.ts";
 import { COURSE_COMPLETED, insertWebhook, orgNumber, rest } from "./webhook-helpers.ts";
 
 const t = useTestServer({ SKIFF_OUTBOUND_ALLOW: "127.0.0.1" });
@@ -262,5 +263,25 @@ describe("webhook management", () => {
     expect(over.status).toBe(429);
     expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(3000);
     expect(over.body.error).toContain("20");
+  });
+
+  it("accepts a signed-in user's JWT (GET /api/auth/token, verified against /api/auth/jwks); a forged one is 401", async () => {
+    const { owner, number } = await org();
+    const cookie = await sessionFor(t.db.knex, t.skiff.url, owner);
+    const issued = await fetch(`${t.skiff.url}/api/auth/token`, { headers: { cookie } });
+    expect(issued.status).toBe(200);
+    const { token } = (await issued.json()) as { token: string };
+    expect(token.split(".")).toHaveLength(3);
+    const jwks = (await (await fetch(`${t.skiff.url}/api/auth/jwks`)).json()) as { keys: unknown[] };
+    expect(jwks.keys.length).toBeGreaterThan(0);
+    const listed = await rest(t.skiff.url, "GET", `/api/v1/orgs/${number}/webhooks`, token);
+    expect(listed.status).toBe(200);
+    const [head, payload, signature] = token.split(".");
+    const claims = JSON.parse(Buffer.from(payload!, "base64url").toString());
+    const forged = `${head}.${Buffer.from(JSON.stringify({ ...claims, sub: "usr_someone_else" })).toString("base64url")}.${signature}`;
+    expect((await rest(t.skiff.url, "GET", `/api/v1/orgs/${number}/webhooks`, forged)).status).toBe(401);
+    expect((await rest(t.skiff.url, "GET", `/api/v1/orgs/${number}/webhooks`, `${head}.${payload}.AAAA`)).status).toBe(
+      401,
+    );
   });
 });
