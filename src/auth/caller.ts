@@ -116,6 +116,39 @@ async function callerFromSession(auth: Auth, knex: Knex, headers: Headers): Prom
   };
 }
 
+/** Three base64url segments: a JWT, never an API key (`skiff_…`). */
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/**
+ * A user JWT (better-auth's JWT plugin: issued at `GET /api/auth/token` for a session, signed with the keys
+ * published at `/api/auth/jwks`, 15 minutes): verified (signature, issuer, audience, expiry), it acts like the
+ * session it was issued for — every organization of the user, the first one as the default. null when invalid.
+ */
+async function callerFromJwt(auth: Auth, knex: Knex, token: string): Promise<Caller | null> {
+  let sub: string | undefined;
+  try {
+    const verified = await auth.api.verifyJWT({ body: { token } });
+    sub = verified?.payload?.sub;
+  } catch {
+    return null;
+  }
+  if (!sub) return null;
+  const user: { id: string; email: string } | undefined = await knex("users").where({ id: sub }).first("id", "email");
+  if (!user) return null;
+  const member: { id: string; organizationId: string; role: string } | undefined = await knex("members")
+    .where("user_id", user.id)
+    .orderBy(["created_at", "id"])
+    .first("id", "organization_id", "role");
+  return {
+    userId: user.id,
+    email: user.email,
+    organizationId: member?.organizationId ?? null,
+    role: toRole(member?.role),
+    memberId: member?.id ?? null,
+    via: "session",
+  };
+}
+
 /**
  * Resolves the caller of a request from its headers. An API key header, when present, decides alone (an
  * invalid key gives null even with a valid cookie). API key: one SQL query; session: better-auth's session
@@ -124,6 +157,7 @@ async function callerFromSession(auth: Auth, knex: Knex, headers: Headers): Prom
  */
 export async function resolveCaller(auth: Auth, knex: Knex, headers: Headers): Promise<Caller | null> {
   const key = apiKeyFromHeaders(headers);
+  if (key && JWT_SHAPE.test(key)) return callerFromJwt(auth, knex, key);
   if (key) return callerFromApiKey(knex, key);
   return callerFromSession(auth, knex, headers);
 }

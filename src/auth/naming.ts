@@ -16,6 +16,7 @@ export const AUTH_TABLES = {
   invitation: "invitations",
   twoFactor: "two_factors",
   apikey: "api_keys",
+  jwks: "jwks",
 } as const;
 
 /** A better-auth model name that has a table of ours. */
@@ -32,6 +33,7 @@ export const AUTH_ID_KINDS: Record<AuthModel, IdKind> = {
   invitation: "invitation",
   twoFactor: "twoFactor",
   apikey: "apiKey",
+  jwks: "jwk",
 };
 
 /** `emailVerified` → `email_verified`. */

@@ -31,6 +31,7 @@ export const ID_PREFIX = {
   agentToken: "agt",
   outbox: "mail",
   notificationChannel: "nch",
+  jwk: "jwk",
 } as const;
 
 /** Entity names that have an id prefix. */

@@ -12,7 +12,7 @@ import { type DatabaseTarget, resolveDatabase } from "../db/connect.ts";
 import { ensureSecret, verifySecret } from "../db/instance-secret.ts";
 import { createKnex, migrateLatest } from "../db/knex.ts";
 import { createSecretBox } from "../db/secrets.ts";
-import { createOutboundClient } from "../http/outbound-client.ts";
+import { createOutboundClient, type LookupFn } from "../http/outbound-client.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
 import { createJobQueue } from "../jobs/job-queue.ts";
 import { type JobRunner, startJobRunner } from "../jobs/job-runner.ts";
@@ -22,6 +22,7 @@ import { queuedMailer } from "../modules/mail/mail.jobs.ts";
 import { createMailer } from "../modules/mail/mailer.ts";
 import { bootstrapFirstRun, type FirstRun } from "../modules/organizations/first-run.service.ts";
 import type { AppServices } from "../modules/services.ts";
+import { emitAccountEvent } from "../modules/webhooks/account-events.ts";
 import { createPubSub } from "../shared/pubsub.ts";
 import { createServer, type SkiffServer } from "./app.ts";
 import { watchPool } from "./metrics.ts";
@@ -63,6 +64,8 @@ export interface StartOptions {
   mailer?: Mailer;
   /** Job definitions registered besides the modules' (tests). */
   jobs?: JobDefinition[];
+  /** Resolver of the outbound client (tests point it at a local DNS server). Default: the system's. */
+  outboundLookup?: LookupFn;
 }
 
 /**
@@ -96,6 +99,8 @@ export async function startSkiff(
   const auth = createAuth({ ...config, SKIFF_SECRET: secret, SKIFF_BASE_URL: baseURL }, database.url, {
     log,
     mailer: queuedMailer({ jobs, secrets }, knex),
+    // Webhook events of sign-up and verification (to the user's organizations, if any yet).
+    onAccountEvent: async (event, userId) => void (await emitAccountEvent({ knex, services }, event, userId)),
   });
   const services: AppServices = {
     config: { ...config, SKIFF_BASE_URL: baseURL },
@@ -109,6 +114,7 @@ export async function startSkiff(
       allow: config.SKIFF_OUTBOUND_ALLOW,
       clusterDomain: config.SKIFF_CLUSTER_DOMAIN,
       log: log.child({ component: "outbound" }),
+      lookup: options.outboundLookup,
     }),
     jobs,
     now: options.now ?? (() => new Date()),
