@@ -4,7 +4,8 @@
  * queue (a job is locked by one worker: it runs once). New jobs wake a worker through graphile-worker's
  * LISTEN/NOTIFY, scheduled ones through {@link createWakeups} (told by the `jobs.scheduled` PubSub topic). `stop()` lets running jobs finish for `shutdownTimeoutMs`, then aborts them:
  * an aborted job returns to the queue (a `waits` job as the same attempt, a `backoff` one as a failed attempt;
- * a `none` job fails for good, since it may have done part of its work).
+ * a `none` job fails for good, since it may have done part of its work). Jobs locked by a runner that died (SIGKILL,
+ * lost machine) return to the queue at the next sweep of any live runner (job-liveness.ts), not after 4 hours.
  */
 import { EventEmitter } from "node:events";
 import {
@@ -22,6 +23,7 @@ import type { Knex } from "knex";
 import pg from "pg";
 import type { Logger } from "pino";
 import { type JobContext, type JobDefinition, type JobServices, PermanentJobError } from "./job-definition.ts";
+import { startRunnerLiveness } from "./job-liveness.ts";
 import { jobMetrics } from "./job-metrics.ts";
 import { addJob, JOB_SCHEMA, type JobQueue, RETRY_KEY, type RetryState, SCHEDULED_TOPIC } from "./job-queue.ts";
 import { workerLogger } from "./job-schema.ts";
@@ -42,6 +44,8 @@ export interface JobRunnerOptions {
   pollIntervalMs?: number;
   /** How long `stop()` waits for running jobs before aborting them, ms (default 10 000). */
   shutdownTimeoutMs?: number;
+  /** How often dead runners' jobs are looked for, ms (default 30 000; see job-liveness.ts). */
+  sweepIntervalMs?: number;
 }
 
 /** A started runner. */
@@ -65,6 +69,8 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   const { queue, services, log } = options;
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
   const metrics = jobMetrics();
+  // First: a runner's workers must never be recorded before its named connection is up (see job-liveness.ts).
+  const liveness = await startRunnerLiveness(options.databaseUrl, log, options.sweepIntervalMs);
   const knex = services.knex;
   const taskList: TaskList = {};
   for (const definition of queue.definitions) {
@@ -92,7 +98,10 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   const wakeups = createWakeups(knex, nudge, (err) =>
     log.warn({ err }, "job queue: could not read the next scheduled job"),
   );
+  events.on("worker:create", ({ worker }) => liveness.registerWorker(worker.workerId));
   events.on("pool:create", ({ workerPool }) => {
+    // With graphile-worker's local queue, jobs are locked by the pool's id; without it, by the worker's.
+    liveness.registerWorker(workerPool.id);
     pool = workerPool;
   });
   events.on("pool:release", () => {
@@ -127,6 +136,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   } catch (err) {
     wakeups.stop();
     unsubscribe();
+    await liveness.stop();
     await pgPool.end();
     throw err;
   }
@@ -151,6 +161,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
           log.warn({ err }, "job runner stopped with an error");
         } finally {
           clearTimeout(late);
+          await liveness.stop();
           await pgPool.end().catch(() => {});
         }
       })();

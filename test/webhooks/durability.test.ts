@@ -2,7 +2,9 @@
  * Durable delivery (issue 10: "Killing the server (kill -9) mid-delivery loses nothing"): a real `src/main.ts`
  * process makes the first attempt of a delivery (the receiver answers 500) and is killed with SIGKILL during the
  * 1 s wait; a new process started on the same database makes attempts 2 and 3 of the same series: same
- * delivery_id, same bytes, the third answered 200 ends it as delivered.
+ * delivery_id, same bytes, the third answered 200 ends it as delivered. And a process killed while an attempt is in
+ * flight: its job was locked by a worker that no longer exists; the next instance's start-up sweep
+ * (src/jobs/job-liveness.ts) returns it to the queue at once, and the attempt is made again (at least once).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
@@ -103,5 +105,47 @@ describe("durable delivery", () => {
       [3, true],
     ]);
     expect(hook.id).toBe(row.endpointId);
+  }, 60_000);
+
+  it("a server killed with SIGKILL while an attempt is in flight: the next instance makes the attempt again", async () => {
+    const { organizationId, owner } = await createOrg(db.knex);
+    await insertWebhook(db.knex, organizationId, `${receiver.url}/in-flight`);
+    const before = receiver.requests.length;
+    let n = 0;
+    // The first request hangs (the attempt is in flight when the server dies); later ones succeed at once.
+    receiver.respond(() => (++n === 1 ? { status: 200, delayMs: 8_000 } : { status: 200 }));
+    const first = await start();
+    const published = await rest(
+      first,
+      "POST",
+      `/api/v1/orgs/${await orgNumber(db.knex, organizationId)}/events`,
+      owner.apiKey,
+      { event: "course_completed", data: COURSE_COMPLETED },
+    );
+    expect(published.status).toBe(202);
+    const deliveryId = published.body.deliveries[0].delivery_id as string;
+    await receiver.waitForRequests(before + 1, 10_000);
+    const locked = await db.knex.raw(
+      "select locked_by from graphile_worker._private_jobs where key = ? and locked_at is not null",
+      [`webhook:${deliveryId}`],
+    );
+    expect(locked.rows).toHaveLength(1);
+    const killed = processes.at(-1)!;
+    killed.child.kill("SIGKILL");
+    expect((await killed.exited).signal).toBe("SIGKILL");
+
+    const restartedAt = Date.now();
+    await start();
+    const got = await receiver.waitForRequests(before + 2, 15_000);
+    // Well before graphile-worker's own 4-hour lock expiry: the start-up sweep freed it.
+    expect(Date.now() - restartedAt).toBeLessThan(15_000);
+    expect(got.slice(before).map((r) => r.headers["x-webhook-delivery"])).toEqual([deliveryId, deliveryId]);
+    const deadline = Date.now() + 5_000;
+    let row = await db.knex("webhook_deliveries").where({ id: deliveryId }).first();
+    while (row.status === "pending" && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      row = await db.knex("webhook_deliveries").where({ id: deliveryId }).first();
+    }
+    expect(row.status).toBe("delivered");
   }, 60_000);
 });

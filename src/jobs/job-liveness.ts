@@ -1,0 +1,118 @@
+/**
+ * Jobs held by a dead instance go back to the queue at once. graphile-worker locks a job to a worker (or worker pool) id and only
+ * frees the lock of a worker that vanished after 4 hours; a Skiff killed with SIGKILL (or a lost machine) would
+ * leave its running jobs stuck that long. So each runner keeps one dedicated connection for its whole life, named
+ * `skiff-jobs:<runnerId>` (`application_name`), and records its workers in `job_workers`. Every runner sweeps at
+ * start and every {@link SWEEP_INTERVAL_MS}: a worker whose runner has no such connection in `pg_stat_activity` is
+ * dead, and `graphile_worker.force_unlock_workers` returns its jobs to the queue, each with its interrupted attempt
+ * given back (they run again: delivery is at least once). Like the jobs layer's permanent failures, this writes
+ * graphile-worker 0.17's private `_private_jobs` table. While its own connection is down (it reconnects), a live runner may be taken for dead: its jobs
+ * may then run twice, which at-least-once handlers tolerate.
+ */
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import type { Logger } from "pino";
+import { JOB_SCHEMA } from "./job-queue.ts";
+
+/** How often a runner looks for dead runners' workers, ms. */
+export const SWEEP_INTERVAL_MS = 30_000;
+
+const APP_PREFIX = "skiff-jobs:";
+
+/** One runner's liveness: its connection, its workers' registration, the sweep. */
+export interface RunnerLiveness {
+  /** The runner's id (part of its connection's `application_name`). */
+  runnerId: string;
+  /** Records a lock holder of this runner: a worker's or the worker pool's id (what `locked_by` may hold). */
+  registerWorker(workerId: string): void;
+  /** Unlocks the jobs of dead runners' workers now. @returns how many workers were found dead. */
+  sweep(): Promise<number>;
+  /** Forgets this runner's workers and closes the connection (after the runner stopped). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Opens the runner's named connection (resolves once it is up), sweeps once, and repeats the sweep every
+ * `intervalMs`. @throws when the first connection fails.
+ */
+export async function startRunnerLiveness(
+  databaseUrl: string,
+  log: Logger,
+  intervalMs: number = SWEEP_INTERVAL_MS,
+): Promise<RunnerLiveness> {
+  const runnerId = randomUUID();
+  let stopped = false;
+  let client: pg.Client | undefined;
+  const pending = new Set<string>();
+
+  async function connect(): Promise<void> {
+    const c = new pg.Client({ connectionString: databaseUrl, application_name: `${APP_PREFIX}${runnerId}` });
+    c.on("error", (err) => log.warn({ err }, "job runner liveness connection failed; reconnecting"));
+    c.on("end", () => {
+      if (client === c) client = undefined;
+      if (!stopped) setTimeout(() => void connect().catch(() => {}), 1000).unref();
+    });
+    await c.connect();
+    client = c;
+    for (const id of pending) void record(id);
+  }
+
+  async function record(workerId: string): Promise<void> {
+    pending.add(workerId);
+    if (!client) return;
+    try {
+      await client.query("insert into job_workers (worker_id, runner_id) values ($1, $2) on conflict do nothing", [
+        workerId,
+        runnerId,
+      ]);
+      pending.delete(workerId);
+    } catch (err) {
+      log.warn({ err, workerId }, "could not record a job worker");
+    }
+  }
+
+  async function sweep(): Promise<number> {
+    const c = client;
+    if (!c) return 0;
+    const { rows } = await c.query<{ workerId: string }>(
+      `select w.worker_id as "workerId" from job_workers w
+        where not exists (select 1 from pg_stat_activity a where a.application_name = $1 || w.runner_id)`,
+      [APP_PREFIX],
+    );
+    if (!rows.length) return 0;
+    const ids = rows.map((r) => r.workerId);
+    // The interrupted attempt never finished: give it back its run (graphile-worker counted it when it locked the
+    // job, and a job at its last attempt would otherwise never run again).
+    await c.query(
+      `update ${JOB_SCHEMA}._private_jobs set max_attempts = greatest(max_attempts, attempts + 1)
+        where locked_by = any($1::text[])`,
+      [ids],
+    );
+    await c.query(`select ${JOB_SCHEMA}.force_unlock_workers($1::text[])`, [ids]);
+    await c.query("delete from job_workers where worker_id = any($1::text[])", [ids]);
+    log.warn({ workers: ids.length }, "returned the jobs of stopped job runners to the queue");
+    return ids.length;
+  }
+
+  await connect();
+  await sweep().catch((err) => log.warn({ err }, "job runner sweep failed"));
+  const timer = setInterval(
+    () => void sweep().catch((err) => log.warn({ err }, "job runner sweep failed")),
+    intervalMs,
+  );
+  timer.unref();
+  return {
+    runnerId,
+    registerWorker: (workerId) => void record(workerId),
+    sweep,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      const c = client;
+      client = undefined;
+      if (!c) return;
+      await c.query("delete from job_workers where runner_id = $1", [runnerId]).catch(() => {});
+      await c.end().catch(() => {});
+    },
+  };
+}
