@@ -31,6 +31,8 @@ export const ID_PREFIX = {
   agentToken: "agt",
   outbox: "mail",
   notificationChannel: "nch",
+  paymentGatewayService: "pgs",
+  paymentRelay: "prl",
 } as const;
 
 /** Entity names that have an id prefix. */

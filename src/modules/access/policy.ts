@@ -29,7 +29,8 @@ export type Action =
   | "notification:manage"
   | "billing:manage"
   | "ownership:transfer"
-  | "organization:update";
+  | "organization:update"
+  | "payment:manage";
 
 const allowed: Record<Action, readonly Role[]> = {
   "project:create": ["owner", "admin"],
@@ -47,6 +48,8 @@ const allowed: Record<Action, readonly Role[]> = {
   "billing:manage": ["owner"],
   "ownership:transfer": ["owner"],
   "organization:update": ["owner", "admin"],
+  // Payment gateway services: create, update, delete, method toggles, reading the signing key.
+  "payment:manage": ["owner", "admin"],
 };
 
 /** True when `role` may perform `action`. */
