@@ -90,7 +90,7 @@ export interface SandboxGateway {
   merchants: Map<string, SandboxMerchant>;
   /** Every event sent, oldest first. */
   events: SentEvent[];
-  /** Changes the default events URL (tests learn Skiff's port after starting it). */
+  /** Sends every merchant's events to `url` (overrides theirs: tests learn Skiff's port only after starting it). */
   setEventsUrl(url: string): void;
   /** Resolves once `count` events have been sent and answered (or failed); rejects after `timeoutMs`. */
   waitForEvents(count: number, timeoutMs?: number): Promise<SentEvent[]>;
@@ -130,7 +130,8 @@ async function readBody(req: IncomingMessage, limit = 64 * 1024): Promise<string
 export async function startSandboxGateway(options: SandboxOptions = {}): Promise<SandboxGateway> {
   const activationDelayMs = options.activationDelayMs ?? 1_000;
   const log = options.log ?? (() => {});
-  let defaultEventsUrl = options.eventsUrl ?? null;
+  const defaultEventsUrl = options.eventsUrl ?? null;
+  let forcedEventsUrl: string | null = null;
   const merchants = new Map<string, SandboxMerchant>();
   const payments = new Map<string, Payment>();
   const events: SentEvent[] = [];
@@ -146,7 +147,7 @@ export async function startSandboxGateway(options: SandboxOptions = {}): Promise
   });
 
   async function sendEvent(m: SandboxMerchant, type: string, externalReference: string, data: object) {
-    const url = m.eventsUrl ?? defaultEventsUrl;
+    const url = forcedEventsUrl ?? m.eventsUrl ?? defaultEventsUrl;
     if (!url || m.status !== "active" || !m.code || !m.signingKey) return;
     const body = JSON.stringify({
       id: `evt_${randomBytes(8).toString("hex")}`,
@@ -371,7 +372,7 @@ export async function startSandboxGateway(options: SandboxOptions = {}): Promise
     merchants,
     events,
     setEventsUrl(url) {
-      defaultEventsUrl = url;
+      forcedEventsUrl = url;
     },
     waitForEvents(count, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
