@@ -16,6 +16,8 @@ const gateway = await startSandboxGateway({
   log: (line) => console.log(`[sandbox-gateway] ${line}`),
 });
 console.log(`[sandbox-gateway] listening on ${gateway.url}`);
+// Started by `npm start` (src/server/sandbox-gateway-process.ts): exit with Skiff, whatever way it ends.
+if (process.send) process.on("disconnect", () => void gateway.close().then(() => process.exit(0)));
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     void gateway.close().then(() => process.exit(0));

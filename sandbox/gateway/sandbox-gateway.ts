@@ -11,6 +11,7 @@
  * - `GET /v1/merchants/:id/methods` → `{ methods: [{ id, label, kind, enabled }] }` (the configured list).
  * - `PUT /v1/merchants/:id/methods/:method` `{ enabled }` → the method; affects payments started afterwards only.
  *
+ * Demo pages: `GET /` asks for a merchant code, `GET /demo?merchantCode=` shows a shop's form posting to checkout.
  * Checkout: `POST /api/pay?merchantCode=<code>` with form fields `amount`, `currency`, `reference`, `returnUrl`
  * → 200 HTML method picker (the methods enabled at that moment); an unknown code (a difference in case is
  * unknown: codes are case-sensitive) → 404 HTML error page; invalid fields → 400 HTML error page.
@@ -351,7 +352,28 @@ export async function startSandboxGateway(options: SandboxOptions = {}): Promise
       if (url.pathname === "/api/pay" && req.method === "POST") return await checkout(req, res, url);
       if (parts[0] === "checkout" && parts.length === 2 && req.method === "POST") return await pay(req, res, parts[1]!);
       if (url.pathname === "/" && req.method === "GET") {
-        return page(res, 200, "Sandbox payment gateway", "<p>Development stand-in of the payment gateway.</p>");
+        return page(
+          res,
+          200,
+          "Sandbox payment gateway",
+          `<p>Development stand-in of the payment gateway. Start a test payment as a merchant's shop would:</p>
+<form method="get" action="/demo"><label>Merchant code <input name="merchantCode" required></label>
+<button type="submit">Next</button></form>`,
+        );
+      }
+      if (url.pathname === "/demo" && req.method === "GET") {
+        // The form a merchant's shop posts to the checkout endpoint (spec: Endpoints → Payment gateway).
+        const code = url.searchParams.get("merchantCode") ?? "";
+        return page(
+          res,
+          200,
+          "Demo shop",
+          `<form method="post" action="/api/pay?merchantCode=${encodeURIComponent(code)}">
+<label>Amount <input name="amount" value="2500"></label> <label>Currency <input name="currency" value="XAF"></label>
+<label>Reference <input name="reference" value="order-${randomBytes(3).toString("hex")}"></label>
+<input type="hidden" name="returnUrl" value="${esc(`http://${req.headers.host ?? "localhost"}/`)}">
+<button type="submit">Pay with the sandbox gateway</button></form>`,
+        );
       }
       return json(res, 404, { error: "not found" });
     } catch (err) {
