@@ -269,6 +269,7 @@ describe.sequential("payment gateway service", () => {
 
     // The payment started before the toggle still offers mobile money (the gateway's rule).
     expect(await pay(before.paymentId!, "mtn_momo", SUCCESS_NUMBERS[1]!)).toEqual({ status: 200, result: "succeeded" });
+    await sandbox.waitForEvents(1); // events leave after the result page: keep their order for the next test
     expect(await pay(after.paymentId!, "card", FAILURE_NUMBERS[0]!)).toEqual({ status: 200, result: "failed" });
     expect((await pay(after.paymentId!, "card", SUCCESS_NUMBERS[0]!)).status).toBe(409);
   });
@@ -373,6 +374,18 @@ describe.sequential("payment gateway service", () => {
     const { rows } = await db.knex.raw("select count(*)::int as n from graphile_worker.jobs");
     expect(rows[0].n).toBe(0);
     receiver.respond({});
+  });
+
+  it("relays once to a URL that two services share, logging it on both", async () => {
+    await ok(owner, UPDATE, { id: serviceB.id, webhookUrl: `${receiver.url}/hooks/a` });
+    const seen = receiver.requests.length;
+    await sendEvent("customer.subscription.updated", "sub-2");
+    await new Promise((r) => setTimeout(r, 200));
+    expect(receiver.requests.length).toBe(seen + 1);
+    for (const project of projects) {
+      const [s] = await servicesOf(owner, project);
+      expect(s!.relays[0]).toMatchObject({ externalReference: "sub-2", outcome: "DELIVERED" });
+    }
   });
 
   it("deleting a service keeps the merchant while others remain; deleting the last releases it", async () => {
