@@ -104,7 +104,8 @@ describe("mail.send", () => {
     );
     await until(async () => {
       const { rows } = await db.knex.raw(
-        "select attempts from graphile_worker.jobs where task_identifier = 'mail.send' and attempts > 0",
+        // attempts rises when the job is locked, last_error when the attempt has failed: wait for the failure.
+        "select attempts from graphile_worker.jobs where task_identifier = 'mail.send' and attempts > 0 and last_error is not null",
       );
       return rows.length === 1;
     });
