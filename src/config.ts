@@ -30,6 +30,15 @@ const schema = z.object({
   SKIFF_BOOTSTRAP_PASSWORD: z.string().min(8).optional(),
   SKIFF_BOOTSTRAP_API_KEY: z.string().min(16).optional(),
   SKIFF_PUBLIC_API_ONLY: bool,
+  /**
+   * Base URL of the payment gateway's management API and checkout (`{gateway_host}`), e.g. `http://127.0.0.1:4010`
+   * for the sandbox (`npm run gateway:sandbox`). Unset: payment gateway services cannot be created.
+   */
+  SKIFF_GATEWAY_URL: z.string().url().optional(),
+  /** Bearer credential of the gateway's invite-only management API (the sandbox accepts any when it has none). */
+  SKIFF_GATEWAY_API_KEY: z.string().optional(),
+  /** Port of the sandbox gateway (`npm run gateway:sandbox`, and beside `npm start` when it starts one). */
+  SKIFF_SANDBOX_GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
   /** Agent API requests per minute per token (spec: Limits, 120). Raise only for benchmarks. */
   SKIFF_AGENT_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
   /** Platform default container registry (used when an organization has none). */

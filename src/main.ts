@@ -10,8 +10,13 @@ const { loadConfig } = await import("./config.ts");
 const { createLogger, startSkiff } = await import("./server/start.ts");
 const { firstRunBanner } = await import("./server/first-run-banner.ts");
 
-const config = loadConfig();
-const log = createLogger(config);
+const { startSandboxGatewayProcess } = await import("./server/sandbox-gateway-process.ts");
+
+const loaded = loadConfig();
+const log = createLogger(loaded);
+// Sandbox payment gateway beside Skiff when no gateway is configured and the database is embedded (issue 11).
+const sandboxGateway = startSandboxGatewayProcess(loaded, log);
+const config = sandboxGateway ? { ...loaded, SKIFF_GATEWAY_URL: sandboxGateway.url } : loaded;
 const started = Date.now();
 const skiff = await startSkiff(config, log).catch((error: unknown) => {
   log.fatal({ err: error }, "Skiff could not start");
@@ -45,6 +50,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
       log.error({ err: error }, "shutdown failed");
       code = 1;
     }
+    sandboxGateway?.stop();
     await tracing?.shutdown().catch(() => {});
     log.flush();
     process.exit(code);

@@ -32,6 +32,8 @@ export const ID_PREFIX = {
   outbox: "mail",
   notificationChannel: "nch",
   jwk: "jwk",
+  paymentGatewayService: "pgs",
+  paymentRelay: "prl",
 } as const;
 
 /** Entity names that have an id prefix. */

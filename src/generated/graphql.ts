@@ -24,6 +24,11 @@ import type {
 import type { NotificationChannel as NotificationChannelModel } from "../modules/organizations/notification-channel.model.ts";
 import type { ViewerModel as ViewerModelModel } from "../modules/organizations/viewer.ts";
 import type {
+  PaymentGatewayService as PaymentGatewayServiceModel,
+  PaymentRelay as PaymentRelayModel,
+} from "../modules/payments/payment.model.ts";
+import type { GatewayMethod as GatewayMethodModel } from "../modules/payments/gateway-client.ts";
+import type {
   Project as ProjectModel,
   ProjectConnection as ProjectConnectionModel,
   Environment as EnvironmentModel,
@@ -519,6 +524,11 @@ export type Mutation = {
    */
   createOrganization: Organization;
   /**
+   * Adds a payment gateway service to a project (owners and admins). The organization's first one creates its merchant
+   * at the gateway (PROVISIONING until a job sees it active). `webhookUrl`: public http(s) URL, else `BAD_USER_INPUT`.
+   */
+  createPaymentGatewayService: PaymentGatewayService;
+  /**
    * Creates a project with its `production` environment (owner or admin; members cannot create projects).
    * `CONFLICT` for a duplicate name; `FORBIDDEN` also when the plan's projects quota is reached.
    */
@@ -532,6 +542,11 @@ export type Mutation = {
    * owner's keys. Requests with it answer 401 at once. Returns its id.
    */
   deleteApiKey: Scalars["ID"]["output"];
+  /**
+   * Deletes a service (owners and admins). The merchant is kept while other gateway services of the organization remain;
+   * deleting the last releases it at the gateway (in-flight payments and subscriptions stop) and removes the signing key.
+   */
+  deletePaymentGatewayService: Scalars["Boolean"]["output"];
   /** Deletes a project and everything in it (owner or admin). Returns its id. */
   deleteProject: Scalars["ID"]["output"];
   /**
@@ -594,6 +609,8 @@ export type Mutation = {
    * only valid id is the organization it is bound to (to act on another organization, create a key there).
    */
   setActiveOrganization: Viewer;
+  /** Turns a payment method on or off at the gateway for the organization's merchant. Owners and admins. */
+  setPaymentMethodEnabled: PaymentMethod;
   /**
    * Creates an account from an invitation, with the invited e-mail address (locked) already verified, and accepts
    * the invitation; then sign in with `POST /api/auth/sign-in/email`. Needs no credentials.
@@ -608,6 +625,8 @@ export type Mutation = {
   transferOwnership: Member;
   /** Changes a member's role to `admin` or `member` (owner or admin). The owner's role is changed only by `transferOwnership`. */
   updateMemberRole: Member;
+  /** Renames the service or changes its webhook URL (null clears it). Owners and admins. */
+  updatePaymentGatewayService: PaymentGatewayService;
   /** Changes URL, events, description or active state; deactivating cancels pending attempts. */
   updateWebhook: WebhookEndpoint;
 };
@@ -659,6 +678,13 @@ export type MutationCreateOrganizationArgs = {
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationCreatePaymentGatewayServiceArgs = {
+  name: Scalars["String"]["input"];
+  projectId: Scalars["ID"]["input"];
+  webhookUrl?: InputMaybe<Scalars["String"]["input"]>;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationCreateProjectArgs = {
   input: CreateProjectInput;
 };
@@ -676,6 +702,11 @@ export type MutationCreateWebhookArgs = {
 
 /** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationDeleteApiKeyArgs = {
+  id: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationDeletePaymentGatewayServiceArgs = {
   id: Scalars["ID"]["input"];
 };
 
@@ -768,6 +799,13 @@ export type MutationSetActiveOrganizationArgs = {
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationSetPaymentMethodEnabledArgs = {
+  enabled: Scalars["Boolean"]["input"];
+  method: Scalars["String"]["input"];
+  serviceId: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationSignUpWithInvitationArgs = {
   input: SignUpWithInvitationInput;
 };
@@ -787,6 +825,13 @@ export type MutationTransferOwnershipArgs = {
 export type MutationUpdateMemberRoleArgs = {
   memberId: Scalars["ID"]["input"];
   role: Role;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationUpdatePaymentGatewayServiceArgs = {
+  id: Scalars["ID"]["input"];
+  name?: InputMaybe<Scalars["String"]["input"]>;
+  webhookUrl?: InputMaybe<Scalars["String"]["input"]>;
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -886,6 +931,94 @@ export type PageInfo = {
   startCursor?: Maybe<Scalars["String"]["output"]>;
 };
 
+/**
+ * A payment gateway service of a project: the organization's merchant identity (shared by every gateway service of the
+ * organization), the hosted checkout, the payment method toggles and the relay of signed payment events to `webhookUrl`.
+ */
+export type PaymentGatewayService = {
+  __typename?: "PaymentGatewayService";
+  /** `{gateway_host}/api/pay?merchantCode=<code>`; null while provisioning. */
+  checkoutUrl?: Maybe<Scalars["String"]["output"]>;
+  createdAt: Scalars["DateTime"]["output"];
+  /** TypeID with prefix `pgs_`. */
+  id: Scalars["ID"]["output"];
+  /** The organization's merchant code (case-sensitive); `provisioning` while `merchantStatus` is PROVISIONING. */
+  merchantCode: Scalars["String"]["output"];
+  merchantStatus: PaymentMerchantStatus;
+  /** Free descriptive text. */
+  name: Scalars["String"]["output"];
+  /** The gateway's method list with this merchant's toggles (empty while provisioning). */
+  paymentMethods: Array<PaymentMethod>;
+  project: Project;
+  /** Relay log of this service, newest first. `first`: 1 to 100 (default 20). */
+  relays: Array<PaymentRelay>;
+  /**
+   * HMAC-SHA256 key of the `x-gateway-signature` header of payment events (lowercase hex of the raw body).
+   * Owners and admins only (null for members); null while provisioning.
+   */
+  signingKey?: Maybe<Scalars["String"]["output"]>;
+  /** Where verified payment events are relayed (unchanged body and `x-gateway-signature`); null: relay nothing. */
+  webhookUrl?: Maybe<Scalars["String"]["output"]>;
+};
+
+/**
+ * A payment gateway service of a project: the organization's merchant identity (shared by every gateway service of the
+ * organization), the hosted checkout, the payment method toggles and the relay of signed payment events to `webhookUrl`.
+ */
+export type PaymentGatewayServiceRelaysArgs = {
+  first?: InputMaybe<Scalars["Int"]["input"]>;
+};
+
+/** Provisioning state of the organization's merchant at the payment gateway (spec: Payment gateway service). */
+export type PaymentMerchantStatus =
+  /** Active at the gateway: checkout and events work. */
+  | "ACTIVE"
+  /** Just created: the merchant code reads as a placeholder until the gateway activates it (a job polls). */
+  | "PROVISIONING";
+
+/** A payment method of the gateway and whether the merchant offers it. */
+export type PaymentMethod = {
+  __typename?: "PaymentMethod";
+  /** Toggles affect only payments started afterwards (the gateway's rule). */
+  enabled: Scalars["Boolean"]["output"];
+  /** Gateway identifier, e.g. `orange_money`, `mtn_momo`, `card`. */
+  id: Scalars["String"]["output"];
+  /** `mobile_money` or `card`. */
+  kind: Scalars["String"]["output"];
+  label: Scalars["String"]["output"];
+};
+
+/** One relay of one verified payment event to one webhook URL. */
+export type PaymentRelay = {
+  __typename?: "PaymentRelay";
+  createdAt: Scalars["DateTime"]["output"];
+  /** Milliseconds from the start of the call to its end. */
+  durationMs: Scalars["Int"]["output"];
+  /** Why it failed or was refused. */
+  error?: Maybe<Scalars["String"]["output"]>;
+  /** E.g. `invoice.payment_succeeded`. */
+  eventType: Scalars["String"]["output"];
+  /** The event's `metadata.externalReference`. */
+  externalReference?: Maybe<Scalars["String"]["output"]>;
+  /** TypeID with prefix `prl_`. */
+  id: Scalars["ID"]["output"];
+  /** False for types the spec does not list (relayed all the same). */
+  knownEvent: Scalars["Boolean"]["output"];
+  outcome: PaymentRelayOutcome;
+  /** HTTP status the webhook URL answered (FAILED with an answer, DELIVERED). */
+  statusCode?: Maybe<Scalars["Int"]["output"]>;
+  targetUrl: Scalars["String"]["output"];
+};
+
+/** Outcome of relaying one payment event to one webhook URL. */
+export type PaymentRelayOutcome =
+  /** The webhook URL answered 2xx within 10 seconds. */
+  | "DELIVERED"
+  /** Non-2xx answer, timeout (10 s) or connection error: the event is lost for that URL (no retry, no queue). */
+  | "FAILED"
+  /** The URL is loopback, private, link-local, `*.internal`, `*.local` or cluster-internal: nothing was sent. */
+  | "REFUSED";
+
 /** An organization's billing plan: its quotas, the organization's usage against them, and feature flags. */
 export type Plan = {
   __typename?: "Plan";
@@ -928,6 +1061,8 @@ export type Project = {
   /** Unique inside its organization. */
   name: Scalars["String"]["output"];
   organization: Organization;
+  /** Payment gateway services of the project, oldest first. */
+  paymentGatewayServices: Array<PaymentGatewayService>;
 };
 
 /** One page of projects. */
@@ -1773,6 +1908,11 @@ export type ResolversTypes = {
   NotificationChannel: ResolverTypeWrapper<NotificationChannelModel>;
   Organization: ResolverTypeWrapper<OrganizationModel>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
+  PaymentGatewayService: ResolverTypeWrapper<PaymentGatewayServiceModel>;
+  PaymentMerchantStatus: PaymentMerchantStatus;
+  PaymentMethod: ResolverTypeWrapper<GatewayMethodModel>;
+  PaymentRelay: ResolverTypeWrapper<PaymentRelayModel>;
+  PaymentRelayOutcome: PaymentRelayOutcome;
   Plan: ResolverTypeWrapper<OrganizationPlanModel>;
   PlanQuotas: ResolverTypeWrapper<PlanQuotas>;
   PlanUsage: ResolverTypeWrapper<PlanUsage>;
@@ -1855,6 +1995,9 @@ export type ResolversParentTypes = {
   NotificationChannel: NotificationChannelModel;
   Organization: OrganizationModel;
   PageInfo: PageInfo;
+  PaymentGatewayService: PaymentGatewayServiceModel;
+  PaymentMethod: GatewayMethodModel;
+  PaymentRelay: PaymentRelayModel;
   Plan: OrganizationPlanModel;
   PlanQuotas: PlanQuotas;
   PlanUsage: PlanUsage;
@@ -2200,6 +2343,12 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationCreateOrganizationArgs, "input">
   >;
+  createPaymentGatewayService?: Resolver<
+    ResolversTypes["PaymentGatewayService"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationCreatePaymentGatewayServiceArgs, "name" | "projectId">
+  >;
   createProject?: Resolver<
     ResolversTypes["Project"],
     ParentType,
@@ -2219,6 +2368,12 @@ export type MutationResolvers<
     RequireFields<MutationCreateWebhookArgs, "input" | "organizationId">
   >;
   deleteApiKey?: Resolver<ResolversTypes["ID"], ParentType, ContextType, RequireFields<MutationDeleteApiKeyArgs, "id">>;
+  deletePaymentGatewayService?: Resolver<
+    ResolversTypes["Boolean"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationDeletePaymentGatewayServiceArgs, "id">
+  >;
   deleteProject?: Resolver<
     ResolversTypes["ID"],
     ParentType,
@@ -2317,6 +2472,12 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationSetActiveOrganizationArgs, "id">
   >;
+  setPaymentMethodEnabled?: Resolver<
+    ResolversTypes["PaymentMethod"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationSetPaymentMethodEnabledArgs, "enabled" | "method" | "serviceId">
+  >;
   signUpWithInvitation?: Resolver<
     ResolversTypes["User"],
     ParentType,
@@ -2340,6 +2501,12 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationUpdateMemberRoleArgs, "memberId" | "role">
+  >;
+  updatePaymentGatewayService?: Resolver<
+    ResolversTypes["PaymentGatewayService"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationUpdatePaymentGatewayServiceArgs, "id">
   >;
   updateWebhook?: Resolver<
     ResolversTypes["WebhookEndpoint"],
@@ -2408,6 +2575,54 @@ export type PageInfoResolvers<
   startCursor?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
 };
 
+export type PaymentGatewayServiceResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["PaymentGatewayService"] = ResolversParentTypes["PaymentGatewayService"],
+> = {
+  checkoutUrl?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  merchantCode?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  merchantStatus?: Resolver<ResolversTypes["PaymentMerchantStatus"], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  paymentMethods?: Resolver<Array<ResolversTypes["PaymentMethod"]>, ParentType, ContextType>;
+  project?: Resolver<ResolversTypes["Project"], ParentType, ContextType>;
+  relays?: Resolver<
+    Array<ResolversTypes["PaymentRelay"]>,
+    ParentType,
+    ContextType,
+    RequireFields<PaymentGatewayServiceRelaysArgs, "first">
+  >;
+  signingKey?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  webhookUrl?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+};
+
+export type PaymentMethodResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["PaymentMethod"] = ResolversParentTypes["PaymentMethod"],
+> = {
+  enabled?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  label?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+};
+
+export type PaymentRelayResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["PaymentRelay"] = ResolversParentTypes["PaymentRelay"],
+> = {
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  durationMs?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  eventType?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  externalReference?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  knownEvent?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  outcome?: Resolver<ResolversTypes["PaymentRelayOutcome"], ParentType, ContextType>;
+  statusCode?: Resolver<Maybe<ResolversTypes["Int"]>, ParentType, ContextType>;
+  targetUrl?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+};
+
 export type PlanResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["Plan"] = ResolversParentTypes["Plan"],
@@ -2454,6 +2669,7 @@ export type ProjectResolvers<
   id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
   name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
   organization?: Resolver<ResolversTypes["Organization"], ParentType, ContextType>;
+  paymentGatewayServices?: Resolver<Array<ResolversTypes["PaymentGatewayService"]>, ParentType, ContextType>;
 };
 
 export type ProjectConnectionResolvers<
@@ -2845,6 +3061,9 @@ export type Resolvers<ContextType = Context> = {
   NotificationChannel?: NotificationChannelResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
+  PaymentGatewayService?: PaymentGatewayServiceResolvers<ContextType>;
+  PaymentMethod?: PaymentMethodResolvers<ContextType>;
+  PaymentRelay?: PaymentRelayResolvers<ContextType>;
   Plan?: PlanResolvers<ContextType>;
   PlanQuotas?: PlanQuotasResolvers<ContextType>;
   PlanUsage?: PlanUsageResolvers<ContextType>;

@@ -17,6 +17,7 @@ import { siteImportsModule } from "./imports/index.ts";
 import { mailModule } from "./mail/index.ts";
 import type { LoaderDeps, ModuleLoaders, SkiffModule } from "./module.ts";
 import { organizationsModule } from "./organizations/index.ts";
+import { paymentsModule } from "./payments/index.ts";
 import { projectsModule } from "./projects/index.ts";
 import { providersModule } from "./providers/index.ts";
 import { systemModule } from "./system/index.ts";
@@ -39,6 +40,7 @@ export const modules: readonly SkiffModule[] = [
   providersModule,
   mailModule,
   webhooksModule,
+  paymentsModule,
 ];
 
 /** The per-request loaders of every module, namespaced by module name (`ctx.loaders.projects.byId`). */

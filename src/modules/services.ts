@@ -34,6 +34,11 @@ export interface AppServices {
   now: () => Date;
 }
 
+declare module "../shared/rest-route.ts" {
+  /** Callback rows (inbound signed callbacks) receive the whole service bundle too. */
+  interface CallbackServices extends AppServices {}
+}
+
 declare module "../jobs/job-definition.ts" {
   /** Job handlers receive the whole service bundle (see JobServices). */
   interface JobServices extends AppServices {}

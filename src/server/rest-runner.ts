@@ -9,6 +9,9 @@ import type { Context } from "../modules/context.ts";
 import { AppError } from "../shared/errors.ts";
 import {
   type AnyRestRoute,
+  type CallbackRequest,
+  type CallbackRestRoute,
+  type CallbackServices,
   type FollowPages,
   type RestError,
   type RestRequest,
@@ -36,6 +39,10 @@ export function registerRestRoutes(
     if (publicOnly && !route.published) continue;
     if ("serve" in route) {
       registerOne(app, route, async (req) => route.serve(req));
+      continue;
+    }
+    if ("handle" in route) {
+      registerCallback(app, route, services);
       continue;
     }
     registerOne(app, route, async (req, headers, requestId) => {
@@ -131,9 +138,39 @@ function toRestError(e: GraphQLError): RestError {
   return e.toJSON();
 }
 
+/**
+ * Registers a callback row in its own encapsulated context where every body stays raw (a Buffer, any content
+ * type, up to the row's `bodyLimit`); no credentials are asked for: the row checks its own.
+ */
+function registerCallback(app: FastifyInstance, route: CallbackRestRoute, services: CallbackServices): void {
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: route.bodyLimit }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope.route({
+      method: route.method,
+      url: route.path,
+      bodyLimit: route.bodyLimit,
+      handler: async (request, reply) => {
+        const result = await route.handle(
+          {
+            params: (request.params ?? {}) as Record<string, string>,
+            query: (request.query ?? {}) as CallbackRequest["query"],
+            rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+            headers: request.headers,
+          },
+          services,
+        );
+        return reply.code(result.status).send(result.body);
+      },
+    });
+  });
+}
+
 function registerOne(
   app: FastifyInstance,
-  route: AnyRestRoute,
+  route: RestRoute | Extract<AnyRestRoute, { serve: unknown }>,
   handle: (req: RestRequest, headers: Record<string, string | undefined>, requestId: string) => Promise<RestResponse>,
 ): void {
   app.route({

@@ -73,8 +73,43 @@ export interface StaticRestRoute {
   serve(req: RestRequest): RestResponse;
 }
 
+/**
+ * What a {@link CallbackRestRoute} handler receives besides the request: the instance's services. Empty here (this
+ * layer never imports modules); src/modules/services.ts widens it to `AppServices` by declaration merging.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by src/modules/services.ts (declaration merging).
+export interface CallbackServices {}
+
+/** The request as a {@link CallbackRestRoute} sees it: the body's exact bytes and the headers. */
+export interface CallbackRequest {
+  params: Record<string, string>;
+  query: Record<string, string | string[] | undefined>;
+  /** The body exactly as received (any content type; empty Buffer when there is none). */
+  rawBody: Buffer;
+  /** Lower-case header names. */
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * A row for an inbound callback authenticated by its own credential (e.g. an HMAC signature over the raw body):
+ * no session or API key is asked for (`credentials: "none"`), the body is not parsed (`rawBody: true`), and the
+ * row's `handle` checks the credential itself and calls a service directly (there is no caller to run a GraphQL
+ * operation as). Same `published` rule as {@link RestRoute}.
+ */
+export interface CallbackRestRoute {
+  method: "POST" | "PUT";
+  path: string;
+  published: boolean;
+  credentials: "none";
+  rawBody: true;
+  /** Largest body accepted, in bytes (larger: 413 before `handle`). */
+  bodyLimit: number;
+  /** Checks the credential and does the work; answers 401 itself when the credential is wrong. */
+  handle(req: CallbackRequest, services: CallbackServices): Promise<RestResponse>;
+}
+
 /** Any row of the table. */
-export type AnyRestRoute = RestRoute | StaticRestRoute;
+export type AnyRestRoute = RestRoute | StaticRestRoute | CallbackRestRoute;
 
 /** HTTP status of each `extensions.code`; anything else is 500. */
 export const STATUS_OF_CODE: Record<string, number> = {

@@ -30,7 +30,8 @@ export type Action =
   | "billing:manage"
   | "ownership:transfer"
   | "organization:update"
-  | "webhook:manage";
+  | "webhook:manage"
+  | "payment:manage";
 
 const allowed: Record<Action, readonly Role[]> = {
   "project:create": ["owner", "admin"],
@@ -50,6 +51,8 @@ const allowed: Record<Action, readonly Role[]> = {
   "organization:update": ["owner", "admin"],
   // Webhook endpoints, their delivery log and event ingestion (members get NOT_FOUND for the organization).
   "webhook:manage": ["owner", "admin"],
+  // Payment gateway services: create, update, delete, method toggles, reading the signing key.
+  "payment:manage": ["owner", "admin"],
 };
 
 /** True when `role` may perform `action`. */

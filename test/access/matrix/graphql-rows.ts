@@ -6,6 +6,7 @@
  * notGranted (member limited to another project), otherOwner (owner of organization B), revokedKey (a deleted
  * API key), anonymous, agentToken (an agent token of organization A).
  */
+import { newId } from "../../../src/db/ids.ts";
 import type { Fixture, Persona } from "./fixture.ts";
 import { webhookGraphqlRows } from "./webhook-rows.ts";
 
@@ -43,6 +44,18 @@ function cells(
   agentToken: Outcome,
 ): Expectation {
   return { owner, admin, granted, notGranted, otherOwner, revokedKey, anonymous, agentToken };
+}
+
+/** A new payment gateway service of A on project P (no merchant: deleting it releases nothing). */
+async function newGatewayService(fx: Fixture): Promise<string> {
+  const id = newId("paymentGatewayService");
+  await fx.knex("payment_gateway_services").insert({
+    id,
+    organization_id: fx.orgA,
+    project_id: fx.projectP,
+    name: `LEAKA-P-pay-${fx.unique()}`,
+  });
+  return id;
 }
 
 const PROJECT_FIELDS = "id name environments { name applications { name domains { host } } }";
@@ -351,6 +364,36 @@ export const graphqlRows: GraphqlRow[] = [
     expect: cells("ok", "ok", "FORBIDDEN", "NOT_FOUND", "NOT_FOUND", U, U, U),
   },
   ...webhookGraphqlRows,
+  // ---- Mutation: payment gateway services (the matrix server has no gateway: creation stops at BAD_USER_INPUT)
+  {
+    field: "Mutation.createPaymentGatewayService",
+    operation: `mutation($projectId: ID!) { createPaymentGatewayService(projectId: $projectId, name: "pay") { id } }`,
+    variables: (fx) => ({ projectId: fx.projectP }),
+    target: ["projectId"],
+    expect: cells("BAD_USER_INPUT", "BAD_USER_INPUT", "FORBIDDEN", "NOT_FOUND", "NOT_FOUND", U, U, U),
+  },
+  {
+    field: "Mutation.updatePaymentGatewayService",
+    operation: `mutation($id: ID!) { updatePaymentGatewayService(id: $id, name: "renamed") { id name } }`,
+    variables: async (fx) => ({ id: await newGatewayService(fx) }),
+    target: ["id"],
+    expect: cells("ok", "ok", "FORBIDDEN", "NOT_FOUND", "NOT_FOUND", U, U, U),
+  },
+  {
+    field: "Mutation.deletePaymentGatewayService",
+    operation: "mutation($id: ID!) { deletePaymentGatewayService(id: $id) }",
+    variables: async (fx) => ({ id: await newGatewayService(fx) }),
+    target: ["id"],
+    expect: cells("ok", "ok", "FORBIDDEN", "NOT_FOUND", "NOT_FOUND", U, U, U),
+  },
+  {
+    // No merchant yet (provisioning): those who may manage get BAD_USER_INPUT after the access checks.
+    field: "Mutation.setPaymentMethodEnabled",
+    operation: `mutation($id: ID!) { setPaymentMethodEnabled(serviceId: $id, method: "card", enabled: false) { id } }`,
+    variables: async (fx) => ({ id: await newGatewayService(fx) }),
+    target: ["id"],
+    expect: cells("BAD_USER_INPUT", "BAD_USER_INPUT", "FORBIDDEN", "NOT_FOUND", "NOT_FOUND", U, U, U),
+  },
   // ---- Subscription ------------------------------------------------------------------------------------------
   {
     field: "Subscription.heartbeat",

@@ -132,4 +132,10 @@ export const restRows: RestRow[] = [
     expect: statuses(200, 200, 403, 404, 404, 401, 401, 401),
   },
   ...webhookRestRows,
+  // ---- Payment gateway events: an inbound callback (its own signature check, no session or API key) -----------
+  {
+    route: "POST /api/payment-gateway/events",
+    call: () => ({ url: "/api/payment-gateway/events", body: { merchantCode: "LEAKA-unknown", type: "x" } }),
+    expect: statuses(401, 401, 401, 401, 401, 401, 401, 401),
+  },
 ];

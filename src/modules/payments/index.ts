@@ -1,0 +1,24 @@
+/**
+ * Module manifest: payment gateway services of projects, the organization's merchant at the gateway, method
+ * toggles and the verified event relay (schema/payments.graphql, `POST /api/payment-gateway/events`; issue 11).
+ */
+import { defineModule } from "../module.ts";
+import { provisionMerchantJob, releaseMerchantJob } from "./merchant.jobs.ts";
+import { createPaymentLoaders } from "./payment.loaders.ts";
+import { paymentResolvers } from "./payment.resolvers.ts";
+import { paymentRoutes } from "./payments.rest.ts";
+
+declare module "../module.ts" {
+  interface ModuleLoaders {
+    payments: ReturnType<typeof createPaymentLoaders>;
+  }
+}
+
+/** The payments module. */
+export const paymentsModule = defineModule({
+  name: "payments",
+  resolvers: paymentResolvers,
+  createLoaders: ({ knex }) => createPaymentLoaders(knex),
+  restRoutes: paymentRoutes,
+  jobs: [provisionMerchantJob, releaseMerchantJob],
+});

@@ -1,0 +1,54 @@
+/**
+ * Starts the sandbox payment gateway (sandbox/gateway/, `npm run gateway:sandbox`) beside `npm start` so a newcomer
+ * can click through a payment (issue 11): only when SKIFF_GATEWAY_URL is unset and the database is embedded (no
+ * DATABASE_URL). It runs as a child process (Skiff never imports the sandbox's code) on
+ * SKIFF_SANDBOX_GATEWAY_PORT, tied to this process by an IPC channel: it exits when Skiff exits, even on a crash.
+ * Failing to start it (e.g. the port is taken) never stops Skiff: payment gateway calls then fail on their own.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Logger } from "pino";
+import type { Config } from "../config.ts";
+
+const SANDBOX_MAIN = fileURLToPath(new URL("../../sandbox/gateway/main.ts", import.meta.url));
+
+/** A started sandbox: its URL (to use as SKIFF_GATEWAY_URL) and how to stop it. */
+export interface SandboxGatewayProcess {
+  url: string;
+  stop(): void;
+}
+
+/**
+ * Spawns the sandbox when the conditions above hold. @returns null when they do not (or the sandbox's files are
+ * missing); never throws.
+ */
+export function startSandboxGatewayProcess(config: Config, log: Logger): SandboxGatewayProcess | null {
+  if (config.SKIFF_GATEWAY_URL || config.DATABASE_URL || !existsSync(SANDBOX_MAIN)) return null;
+  const port = config.SKIFF_SANDBOX_GATEWAY_PORT || 4010;
+  let child: ChildProcess;
+  try {
+    child = spawn(process.execPath, [SANDBOX_MAIN], {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      env: {
+        ...process.env,
+        SKIFF_SANDBOX_GATEWAY_PORT: String(port),
+        SANDBOX_GATEWAY_EVENTS_URL: `http://127.0.0.1:${config.PORT || 4000}/api/payment-gateway/events`,
+      },
+    });
+  } catch (err) {
+    log.warn({ err }, "the sandbox payment gateway could not be started");
+    return null;
+  }
+  child.on("error", (err) => log.warn({ err }, "the sandbox payment gateway could not be started"));
+  child.on("exit", (code, signal) => {
+    if (code) log.warn({ code, signal }, "the sandbox payment gateway stopped");
+  });
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+  };
+  process.once("exit", stop);
+  const url = `http://127.0.0.1:${port}`;
+  log.info({ url }, "sandbox payment gateway started beside Skiff (SKIFF_GATEWAY_URL unset, embedded database)");
+  return { url, stop };
+}
