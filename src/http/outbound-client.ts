@@ -8,7 +8,7 @@
  */
 import { promises as dns, type LookupAddress, type LookupOptions } from "node:dns";
 import type { Socket } from "node:net";
-import { buildConnector, Client, type Dispatcher } from "undici";
+import { buildConnector, type Dispatcher, Pool } from "undici";
 import { type AllowList, createAddressPolicy, normalizeHost, parseAddress, parseAllowList } from "./address-policy.ts";
 import {
   OutboundBlockedError,
@@ -94,7 +94,9 @@ export interface CheckedUrl {
 /** The client of one Skiff instance (`AppServices.outbound`). */
 export interface OutboundClient {
   /**
-   * Makes one call on a fresh connection (no pooling: a kept-alive socket would outlive the check that allowed it).
+   * Makes one call. Every call resolves and checks the host again; a kept-alive connection is reused only by a call
+   * whose checked addresses are exactly those it was dialled to (connections are pooled per origin and checked
+   * address set, see {@link POOL_KEEP_ALIVE_MS}), so reuse never reaches an address this call did not check.
    * A non-2xx status is an answer, not an error. Error messages and logs name the URL's origin, never its path.
    * @throws OutboundInvalidUrlError, OutboundBlockedError (nothing dialled), OutboundTimeoutError,
    *   OutboundConnectionError; all extend OutboundError, whose `message` is fit to show and log. TypeError for a
@@ -109,12 +111,27 @@ export interface OutboundClient {
    *   name does not resolve).
    */
   checkUrl(url: string | URL, options?: { timeoutMs?: number }): Promise<CheckedUrl>;
+  /** Closes the kept-alive connections (shutdown); calls made afterwards open new ones. */
+  close(): Promise<void>;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 const METHOD = /^[A-Z]+$/;
+/** How long an idle kept-alive connection stays open, ms. */
+export const POOL_KEEP_ALIVE_MS = 4_000;
+/** Connections per pool (one pool per origin and checked address set). */
+const POOL_CONNECTIONS = 16;
+/** Pools kept; the least recently used one beyond this is closed. */
+const MAX_POOLS = 256;
+
+/** A pool of connections to one origin, all dialled to the same checked addresses. */
+interface PinnedPool {
+  pool: Pool;
+  /** The address its latest connection reached. */
+  dialled: { address?: string };
+}
 
 const defaultLookup: LookupFn = (hostname) => dns.lookup(hostname, { all: true });
 
@@ -132,6 +149,40 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
       { allow: allow.entries },
       "SKIFF_OUTBOUND_ALLOW is set: outbound calls to these addresses and names skip the SSRF checks",
     );
+  }
+
+  const pools = new Map<string, PinnedPool>();
+
+  /** The pool for `checked` (created on first use; least recently used pools beyond MAX_POOLS are closed). */
+  function poolFor(checked: CheckedUrl, connectTimeoutMs: number, timeoutMs: number, target: string): PinnedPool {
+    const addresses = checked.addresses.map((a) => normalizeHost(a.address)).sort();
+    const key = [checked.url.origin, addresses.join(","), connectTimeoutMs, timeoutMs].join("|");
+    let entry = pools.get(key);
+    if (entry) {
+      pools.delete(key);
+      pools.set(key, entry);
+      return entry;
+    }
+    const dialled: { address?: string } = {};
+    entry = {
+      dialled,
+      pool: new Pool(checked.url.origin, {
+        connect: pinnedConnector(checked.addresses, connectTimeoutMs, target, dialled),
+        connections: POOL_CONNECTIONS,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        keepAliveTimeout: POOL_KEEP_ALIVE_MS,
+        keepAliveMaxTimeout: POOL_KEEP_ALIVE_MS,
+        pipelining: 1,
+      }),
+    };
+    pools.set(key, entry);
+    if (pools.size > MAX_POOLS) {
+      const [oldest, old] = pools.entries().next().value as [string, PinnedPool];
+      pools.delete(oldest);
+      old.pool.close().catch(() => {});
+    }
+    return entry;
   }
 
   async function resolveTarget(raw: string | URL, signal: AbortSignal): Promise<CheckedUrl> {
@@ -165,6 +216,12 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
   }
 
   return {
+    async close() {
+      const all = [...pools.values()];
+      pools.clear();
+      await Promise.all(all.map((p) => p.pool.close().catch(() => {})));
+    },
+
     async checkUrl(url, { timeoutMs = DEFAULT_CONNECT_TIMEOUT_MS } = {}) {
       const deadline = AbortSignal.timeout(timeoutMs);
       try {
@@ -191,35 +248,25 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
       let address: string | undefined;
       try {
         const checked = await resolveTarget(req.url, signal);
-        const dialled: { address?: string } = {};
-        const client = new Client(checked.url.origin, {
-          connect: pinnedConnector(checked.addresses, connectTimeoutMs, target, dialled),
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-          pipelining: 0,
+        const { pool, dialled } = poolFor(checked, connectTimeoutMs, timeoutMs, target);
+        const res = await pool.request({
+          method: method as Dispatcher.HttpMethod,
+          path: `${checked.url.pathname}${checked.url.search}`,
+          headers: { "user-agent": "Skiff-Outbound/1", ...req.headers },
+          body: req.body,
+          signal,
         });
-        try {
-          const res = await client.request({
-            method: method as Dispatcher.HttpMethod,
-            path: `${checked.url.pathname}${checked.url.search}`,
-            headers: { "user-agent": "Skiff-Outbound/1", ...req.headers },
-            body: req.body,
-            signal,
-          });
-          address = dialled.address;
-          const { body, truncated } = await readCapped(res.body, maxBodyBytes);
-          outcome = res.statusCode >= 200 && res.statusCode < 300 ? "ok" : "http_error";
-          return {
-            status: res.statusCode,
-            headers: res.headers,
-            body,
-            truncated,
-            durationMs: performance.now() - started,
-            address: address ?? checked.addresses[0].address,
-          };
-        } finally {
-          client.destroy().catch(() => {});
-        }
+        address = dialled.address;
+        const { body, truncated } = await readCapped(res.body, maxBodyBytes);
+        outcome = res.statusCode >= 200 && res.statusCode < 300 ? "ok" : "http_error";
+        return {
+          status: res.statusCode,
+          headers: res.headers,
+          body,
+          truncated,
+          durationMs: performance.now() - started,
+          address: address ?? checked.addresses[0].address,
+        };
       } catch (err) {
         const mapped = toOutboundError(err, { deadline, timeoutMs, connectTimeoutMs, target, caller: req.signal });
         outcome = mapped.outcome;

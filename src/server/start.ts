@@ -143,6 +143,7 @@ export async function startSkiff(
     // Stop taking jobs; running ones finish (or return to the queue after SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS).
     await step("jobs", async () => runner?.stop());
     await step("auth", () => closeAuth(auth));
+    await step("outbound", () => services.outbound.close());
     await step("pubsub", () => services.pubsub.close());
     unwatchPool();
     await step("pool", () => knex.destroy());

@@ -108,6 +108,13 @@ describe("durable delivery", () => {
   }, 60_000);
 
   it("a server killed with SIGKILL while an attempt is in flight: the next instance makes the attempt again", async () => {
+    // Only this test's servers may take the job: the previous test's are stopped first.
+    for (const p of processes) {
+      if (p.child.exitCode === null && p.child.signalCode === null) {
+        p.child.kill("SIGTERM");
+        await p.exited;
+      }
+    }
     const { organizationId, owner } = await createOrg(db.knex);
     await insertWebhook(db.knex, organizationId, `${receiver.url}/in-flight`);
     const before = receiver.requests.length;
