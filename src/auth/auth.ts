@@ -86,6 +86,11 @@ export interface AuthDeps {
   log?: AuthLog;
   /** Maximum connections of the auth pool (default 10). */
   poolMax?: number;
+  /**
+   * Told after better-auth created a user (`user_signed_up`) or verified an address (`user_email_verified`),
+   * once its own writes are done (webhook events). A failure is logged, never thrown into the sign-in flow.
+   */
+  onAccountEvent?: (event: "user_signed_up" | "user_email_verified", userId: string) => Promise<void>;
 }
 
 const pools = new WeakMap<object, pg.Pool>();
@@ -115,6 +120,13 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
     error: (obj, msg) => console.error(msg, obj),
   };
   const mailer = deps.mailer ?? createLogMailer(log);
+  const accountEvent = async (event: "user_signed_up" | "user_email_verified", userId: string) => {
+    try {
+      await deps.onAccountEvent?.(event, userId);
+    } catch (err) {
+      log.error({ err, event, userId }, "account event could not be emitted");
+    }
+  };
   const baseURL = baseUrlOf(config);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: deps.poolMax ?? 10 });
   pool.on("error", (err) => log.error({ err }, "auth database pool error"));
@@ -184,6 +196,7 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
     emailVerification: {
       sendOnSignUp: true,
       autoSignInAfterVerification: true,
+      afterEmailVerification: (user) => accountEvent("user_email_verified", user.id),
       sendVerificationEmail: async ({ user, url }) => {
         await mailer.send({
           to: user.email,
@@ -194,6 +207,7 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
     },
     socialProviders: builtInProviders(config),
     databaseHooks: {
+      user: { create: { after: (user) => accountEvent("user_signed_up", user.id) } },
       session: {
         create: {
           // A new session starts in the user's first organization, so "active organization" is always set

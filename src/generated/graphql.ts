@@ -36,6 +36,13 @@ import type {
 import type { Member as MemberModel, MemberGrant as MemberGrantModel } from "../modules/team/member.model.ts";
 import type { Invitation as InvitationModel } from "../modules/team/invitation.model.ts";
 import type { InvitationLinkInfo as InvitationLinkInfoModel } from "../modules/team/invitation.service.ts";
+import type {
+  WebhookEndpointRow as WebhookEndpointRowModel,
+  WebhookWithSecret as WebhookWithSecretModel,
+  WebhookAttemptRow as WebhookAttemptRowModel,
+} from "../modules/webhooks/webhook.model.ts";
+import type { WebhookTestOutcome as WebhookTestOutcomeModel } from "../modules/webhooks/webhook.service.ts";
+import type { WebhookEventType as WebhookEventTypeModel } from "../modules/webhooks/webhook-events.catalogue.ts";
 import type { Context } from "../modules/context.ts";
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -263,6 +270,17 @@ export type CreateSshKeyInput = {
   privateKey: Scalars["String"]["input"];
   /** OpenSSH public key line (`ssh-ed25519 AAAA... comment`, also RSA and ECDSA). */
   publicKey: Scalars["String"]["input"];
+};
+
+/** Input of `createWebhook`. */
+export type CreateWebhookInput = {
+  description?: InputMaybe<Scalars["String"]["input"]>;
+  /** At least one event name of the catalogue. */
+  events: Array<Scalars["String"]["input"]>;
+  /** Default true. */
+  isActive?: InputMaybe<Scalars["Boolean"]["input"]>;
+  /** Public `https://` URL, at most 2048 characters; its host must pass the outbound address check. */
+  url: Scalars["String"]["input"];
 };
 
 /** A database service. The password is never returned; it reaches the application through `DB_PASSWORD`. */
@@ -507,6 +525,8 @@ export type Mutation = {
   createProject: Project;
   /** Stores an SSH key pair. Same errors as `createGitProvider`. */
   createSshKey: SshKey;
+  /** Creates an endpoint (20 per hour per organization, then RATE_LIMITED with extensions.retryAfter). */
+  createWebhook: WebhookEndpointWithSecret;
   /**
    * Deletes an API key: one's own, or (owner or admin) any key of the organization — only the owner deletes the
    * owner's keys. Requests with it answer 401 at once. Returns its id.
@@ -520,6 +540,8 @@ export type Mutation = {
    * `CONFLICT` while pending; `NOT_FOUND`; `FORBIDDEN` for members.
    */
   deleteSiteImport: SiteImportDeletion;
+  /** Deletes the endpoint, its log and pending attempts. Returns the uuid. */
+  deleteWebhook: Scalars["ID"]["output"];
   /** Limits a `member` to a project or an application (owner or admin). Granting something already granted returns that grant. */
   grantAccess: MemberGrant;
   /**
@@ -536,6 +558,12 @@ export type Mutation = {
   inviteMember: Invitation;
   /** Always true; lets clients check that mutations are reachable. */
   ping: Scalars["Boolean"]["output"];
+  /** Ingests an event of the learning platform: `data` is checked against the event's schema. */
+  publishWebhookEvent: PublishedWebhookEvent;
+  /** A new series of attempts of a stored delivery, same delivery id. */
+  redeliverWebhook: Scalars["String"]["output"];
+  /** A new signing secret, shown once; the next attempt of any delivery signs with it. */
+  regenerateWebhookSecret: WebhookEndpointWithSecret;
   /**
    * Removes a member (owner or admin); the owner cannot be removed. Their API keys and agent token for the
    * organization stop working at once. Returns the member id.
@@ -574,10 +602,14 @@ export type Mutation = {
    * in under another address.
    */
   signUpWithInvitation: User;
+  /** Sends `ping` (even to an inactive endpoint) and answers the first attempt (20 per hour per organization). */
+  testWebhook: WebhookTestResult;
   /** Makes another member the owner (owner only); the previous owner becomes an admin. Returns the new owner. */
   transferOwnership: Member;
   /** Changes a member's role to `admin` or `member` (owner or admin). The owner's role is changed only by `transferOwnership`. */
   updateMemberRole: Member;
+  /** Changes URL, events, description or active state; deactivating cancels pending attempts. */
+  updateWebhook: WebhookEndpoint;
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -637,6 +669,12 @@ export type MutationCreateSshKeyArgs = {
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationCreateWebhookArgs = {
+  input: CreateWebhookInput;
+  organizationId: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationDeleteApiKeyArgs = {
   id: Scalars["ID"]["input"];
 };
@@ -653,6 +691,12 @@ export type MutationDeleteSiteImportArgs = {
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationDeleteWebhookArgs = {
+  organizationId: Scalars["ID"]["input"];
+  webhookUuid: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationGrantAccessArgs = {
   input: GrantAccessInput;
 };
@@ -665,6 +709,26 @@ export type MutationImportSiteArgs = {
 /** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationInviteMemberArgs = {
   input: InviteMemberInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationPublishWebhookEventArgs = {
+  data: Scalars["JSONObject"]["input"];
+  event: Scalars["String"]["input"];
+  organizationId: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRedeliverWebhookArgs = {
+  deliveryId: Scalars["String"]["input"];
+  organizationId: Scalars["ID"]["input"];
+  webhookUuid: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRegenerateWebhookSecretArgs = {
+  organizationId: Scalars["ID"]["input"];
+  webhookUuid: Scalars["ID"]["input"];
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -709,6 +773,12 @@ export type MutationSignUpWithInvitationArgs = {
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationTestWebhookArgs = {
+  organizationId: Scalars["ID"]["input"];
+  webhookUuid: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationTransferOwnershipArgs = {
   memberId: Scalars["ID"]["input"];
 };
@@ -717,6 +787,13 @@ export type MutationTransferOwnershipArgs = {
 export type MutationUpdateMemberRoleArgs = {
   memberId: Scalars["ID"]["input"];
   role: Role;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationUpdateWebhookArgs = {
+  input: UpdateWebhookInput;
+  organizationId: Scalars["ID"]["input"];
+  webhookUuid: Scalars["ID"]["input"];
 };
 
 /**
@@ -747,6 +824,8 @@ export type Organization = {
   /** Configured container registries, oldest first (imports use the newest). */
   containerRegistries: Array<ContainerRegistry>;
   createdAt: Scalars["DateTime"]["output"];
+  /** Stable integer id (the webhook envelope's `org_id`, the `{org_id}` of `/api/v1/orgs/{org_id}/…`). */
+  databaseId: Scalars["Int"]["output"];
   /** Configured git providers, oldest first. */
   gitProviders: Array<GitProvider>;
   /** TypeID with prefix `org_`. */
@@ -867,6 +946,12 @@ export type ProjectEdge = {
   node: Project;
 };
 
+/** Answer of `publishWebhookEvent`: one delivery per active endpoint subscribed to the event. */
+export type PublishedWebhookEvent = {
+  __typename?: "PublishedWebhookEvent";
+  deliveries: Array<WebhookDeliveryRef>;
+};
+
 /**
  * Read entry points. Every field requires credentials (session cookie, `Authorization: Bearer <API key>`
  * or `x-api-key: <API key>`); without them the error code is `UNAUTHENTICATED`.
@@ -913,6 +998,17 @@ export type Query = {
   siteImports: SiteImportConnection;
   /** The authenticated caller. */
   viewer: Viewer;
+  /** One endpoint (NOT_FOUND when unknown or another organization's). */
+  webhook: WebhookEndpoint;
+  /** The endpoint's delivery log, newest first. `limit`: 1 to 200. */
+  webhookDeliveries: Array<WebhookDeliveryAttempt>;
+  /**
+   * The event catalogue. `organizationId`: the integer `databaseId` or the `org_…` id; every webhook field
+   * answers NOT_FOUND to members and non-members, FORBIDDEN (extensions.planFeature) without the `webhooks` feature.
+   */
+  webhookEvents: Array<WebhookEventType>;
+  /** The organization's endpoints, oldest first. */
+  webhooks: Array<WebhookEndpoint>;
 };
 
 /**
@@ -1012,6 +1108,57 @@ export type QuerySiteImportsArgs = {
   after?: InputMaybe<Scalars["String"]["input"]>;
   first?: InputMaybe<Scalars["Int"]["input"]>;
   offset?: InputMaybe<Scalars["Int"]["input"]>;
+};
+
+/**
+ * Read entry points. Every field requires credentials (session cookie, `Authorization: Bearer <API key>`
+ * or `x-api-key: <API key>`); without them the error code is `UNAUTHENTICATED`.
+ * Errors carry `extensions.code`: `UNAUTHENTICATED`, `NOT_FOUND` (unknown id, or another organization's
+ * or an ungranted resource: the two are indistinguishable), `BAD_USER_INPUT`, `CONFLICT`, `FORBIDDEN`
+ * (the caller's role does not allow the action on a resource it can see), `INTERNAL_SERVER_ERROR`
+ * (masked; the log has the details under `extensions.requestId`).
+ */
+export type QueryWebhookArgs = {
+  organizationId: Scalars["ID"]["input"];
+  webhookUuid: Scalars["ID"]["input"];
+};
+
+/**
+ * Read entry points. Every field requires credentials (session cookie, `Authorization: Bearer <API key>`
+ * or `x-api-key: <API key>`); without them the error code is `UNAUTHENTICATED`.
+ * Errors carry `extensions.code`: `UNAUTHENTICATED`, `NOT_FOUND` (unknown id, or another organization's
+ * or an ungranted resource: the two are indistinguishable), `BAD_USER_INPUT`, `CONFLICT`, `FORBIDDEN`
+ * (the caller's role does not allow the action on a resource it can see), `INTERNAL_SERVER_ERROR`
+ * (masked; the log has the details under `extensions.requestId`).
+ */
+export type QueryWebhookDeliveriesArgs = {
+  limit?: InputMaybe<Scalars["Int"]["input"]>;
+  organizationId: Scalars["ID"]["input"];
+  webhookUuid: Scalars["ID"]["input"];
+};
+
+/**
+ * Read entry points. Every field requires credentials (session cookie, `Authorization: Bearer <API key>`
+ * or `x-api-key: <API key>`); without them the error code is `UNAUTHENTICATED`.
+ * Errors carry `extensions.code`: `UNAUTHENTICATED`, `NOT_FOUND` (unknown id, or another organization's
+ * or an ungranted resource: the two are indistinguishable), `BAD_USER_INPUT`, `CONFLICT`, `FORBIDDEN`
+ * (the caller's role does not allow the action on a resource it can see), `INTERNAL_SERVER_ERROR`
+ * (masked; the log has the details under `extensions.requestId`).
+ */
+export type QueryWebhookEventsArgs = {
+  organizationId: Scalars["ID"]["input"];
+};
+
+/**
+ * Read entry points. Every field requires credentials (session cookie, `Authorization: Bearer <API key>`
+ * or `x-api-key: <API key>`); without them the error code is `UNAUTHENTICATED`.
+ * Errors carry `extensions.code`: `UNAUTHENTICATED`, `NOT_FOUND` (unknown id, or another organization's
+ * or an ungranted resource: the two are indistinguishable), `BAD_USER_INPUT`, `CONFLICT`, `FORBIDDEN`
+ * (the caller's role does not allow the action on a resource it can see), `INTERNAL_SERVER_ERROR`
+ * (masked; the log has the details under `extensions.requestId`).
+ */
+export type QueryWebhooksArgs = {
+  organizationId: Scalars["ID"]["input"];
 };
 
 /**
@@ -1351,6 +1498,14 @@ export type SubscriptionSiteImportUpdatedArgs = {
   id?: InputMaybe<Scalars["ID"]["input"]>;
 };
 
+/** Input of `updateWebhook`: omitted fields keep their value. */
+export type UpdateWebhookInput = {
+  description?: InputMaybe<Scalars["String"]["input"]>;
+  events?: InputMaybe<Array<Scalars["String"]["input"]>>;
+  isActive?: InputMaybe<Scalars["Boolean"]["input"]>;
+  url?: InputMaybe<Scalars["String"]["input"]>;
+};
+
 /** A person with an account. */
 export type User = {
   __typename?: "User";
@@ -1377,6 +1532,79 @@ export type Viewer = {
   /** The caller's role in `activeOrganization`; null when there is none. */
   role?: Maybe<Role>;
   user: User;
+};
+
+/** One entry of the delivery log: one attempt. */
+export type WebhookDeliveryAttempt = {
+  __typename?: "WebhookDeliveryAttempt";
+  /** 1 to 3. */
+  attempt: Scalars["Int"]["output"];
+  createdAt: Scalars["DateTime"]["output"];
+  /** `dlv_` + 16 hex digits; the same on every attempt of a delivery. */
+  deliveryId: Scalars["String"]["output"];
+  durationMs: Scalars["Int"]["output"];
+  /** Why the attempt failed (HTTP status, timeout, connection error, refused address). */
+  errorMessage?: Maybe<Scalars["String"]["output"]>;
+  event: Scalars["String"]["output"];
+  /** First 500 characters of the receiver's answer. */
+  responseBody?: Maybe<Scalars["String"]["output"]>;
+  responseStatus?: Maybe<Scalars["Int"]["output"]>;
+  /** True for a 2xx answer within 10 seconds. */
+  success: Scalars["Boolean"]["output"];
+};
+
+/** A delivery created by an event. */
+export type WebhookDeliveryRef = {
+  __typename?: "WebhookDeliveryRef";
+  deliveryId: Scalars["String"]["output"];
+  webhookUuid: Scalars["ID"]["output"];
+};
+
+/**
+ * A webhook endpoint (spec: Learning platform webhooks): a public HTTPS URL that receives signed POSTs of the
+ * events it subscribes to. Owners and admins manage them; the organization's plan needs the `webhooks` feature.
+ */
+export type WebhookEndpoint = {
+  __typename?: "WebhookEndpoint";
+  createdByUserId?: Maybe<Scalars["ID"]["output"]>;
+  creationDate: Scalars["DateTime"]["output"];
+  description?: Maybe<Scalars["String"]["output"]>;
+  /** Subscribed event names (see `webhookEvents`). */
+  events: Array<Scalars["String"]["output"]>;
+  /** Always true: the secret itself is shown only by `createWebhook` and `regenerateWebhookSecret`. */
+  hasSecret: Scalars["Boolean"]["output"];
+  /** Inactive endpoints get no deliveries (the test ping excepted). */
+  isActive: Scalars["Boolean"]["output"];
+  updateDate: Scalars["DateTime"]["output"];
+  /** Public `https://` URL (at most 2048 characters). */
+  url: Scalars["String"]["output"];
+  /** Id: `webhook_` + UUID. */
+  webhookUuid: Scalars["ID"]["output"];
+};
+
+/** An endpoint with its signing secret (`whsec_…`), shown this once. */
+export type WebhookEndpointWithSecret = {
+  __typename?: "WebhookEndpointWithSecret";
+  secret: Scalars["String"]["output"];
+  webhook: WebhookEndpoint;
+};
+
+/** One event of the catalogue. */
+export type WebhookEventType = {
+  __typename?: "WebhookEventType";
+  category: Scalars["String"]["output"];
+  /** JSON Schema 2020-12 of the envelope's `data`. */
+  dataSchema: Scalars["JSONObject"]["output"];
+  description: Scalars["String"]["output"];
+  name: Scalars["String"]["output"];
+};
+
+/** Answer of `testWebhook`. */
+export type WebhookTestResult = {
+  __typename?: "WebhookTestResult";
+  deliveryId: Scalars["String"]["output"];
+  /** The first attempt; null when no worker ran it in time (the delivery stays queued). */
+  firstAttempt?: Maybe<WebhookDeliveryAttempt>;
 };
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -1522,6 +1750,7 @@ export type ResolversTypes = {
   CreateOrganizationInput: CreateOrganizationInput;
   CreateProjectInput: CreateProjectInput;
   CreateSshKeyInput: CreateSshKeyInput;
+  CreateWebhookInput: CreateWebhookInput;
   Database: ResolverTypeWrapper<DatabaseModel>;
   DatabaseType: DatabaseType;
   DateTime: ResolverTypeWrapper<Scalars["DateTime"]["output"]>;
@@ -1550,6 +1779,7 @@ export type ResolversTypes = {
   Project: ResolverTypeWrapper<ProjectModel>;
   ProjectConnection: ResolverTypeWrapper<ProjectConnectionModel>;
   ProjectEdge: ResolverTypeWrapper<Omit<ProjectEdge, "node"> & { node: ResolversTypes["Project"] }>;
+  PublishedWebhookEvent: ResolverTypeWrapper<PublishedWebhookEvent>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Role: Role;
   SignUpWithInvitationInput: SignUpWithInvitationInput;
@@ -1574,8 +1804,15 @@ export type ResolversTypes = {
   SshKey: ResolverTypeWrapper<SshKeyModel>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   URL: ResolverTypeWrapper<Scalars["URL"]["output"]>;
+  UpdateWebhookInput: UpdateWebhookInput;
   User: ResolverTypeWrapper<UserModel>;
   Viewer: ResolverTypeWrapper<ViewerModelModel>;
+  WebhookDeliveryAttempt: ResolverTypeWrapper<WebhookAttemptRowModel>;
+  WebhookDeliveryRef: ResolverTypeWrapper<WebhookDeliveryRef>;
+  WebhookEndpoint: ResolverTypeWrapper<WebhookEndpointRowModel>;
+  WebhookEndpointWithSecret: ResolverTypeWrapper<WebhookWithSecretModel>;
+  WebhookEventType: ResolverTypeWrapper<WebhookEventTypeModel>;
+  WebhookTestResult: ResolverTypeWrapper<WebhookTestOutcomeModel>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -1598,6 +1835,7 @@ export type ResolversParentTypes = {
   CreateOrganizationInput: CreateOrganizationInput;
   CreateProjectInput: CreateProjectInput;
   CreateSshKeyInput: CreateSshKeyInput;
+  CreateWebhookInput: CreateWebhookInput;
   Database: DatabaseModel;
   DateTime: Scalars["DateTime"]["output"];
   Deployment: DeploymentModel;
@@ -1623,6 +1861,7 @@ export type ResolversParentTypes = {
   Project: ProjectModel;
   ProjectConnection: ProjectConnectionModel;
   ProjectEdge: Omit<ProjectEdge, "node"> & { node: ResolversParentTypes["Project"] };
+  PublishedWebhookEvent: PublishedWebhookEvent;
   Query: Record<PropertyKey, never>;
   SignUpWithInvitationInput: SignUpWithInvitationInput;
   SiteImport: SiteImportModel;
@@ -1643,8 +1882,15 @@ export type ResolversParentTypes = {
   SshKey: SshKeyModel;
   Subscription: Record<PropertyKey, never>;
   URL: Scalars["URL"]["output"];
+  UpdateWebhookInput: UpdateWebhookInput;
   User: UserModel;
   Viewer: ViewerModelModel;
+  WebhookDeliveryAttempt: WebhookAttemptRowModel;
+  WebhookDeliveryRef: WebhookDeliveryRef;
+  WebhookEndpoint: WebhookEndpointRowModel;
+  WebhookEndpointWithSecret: WebhookWithSecretModel;
+  WebhookEventType: WebhookEventTypeModel;
+  WebhookTestResult: WebhookTestOutcomeModel;
 };
 
 export type AgentTokenResolvers<
@@ -1966,6 +2212,12 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationCreateSshKeyArgs, "input">
   >;
+  createWebhook?: Resolver<
+    ResolversTypes["WebhookEndpointWithSecret"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationCreateWebhookArgs, "input" | "organizationId">
+  >;
   deleteApiKey?: Resolver<ResolversTypes["ID"], ParentType, ContextType, RequireFields<MutationDeleteApiKeyArgs, "id">>;
   deleteProject?: Resolver<
     ResolversTypes["ID"],
@@ -1978,6 +2230,12 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationDeleteSiteImportArgs, "id" | "rollbackResources">
+  >;
+  deleteWebhook?: Resolver<
+    ResolversTypes["ID"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationDeleteWebhookArgs, "organizationId" | "webhookUuid">
   >;
   grantAccess?: Resolver<
     ResolversTypes["MemberGrant"],
@@ -1998,6 +2256,24 @@ export type MutationResolvers<
     RequireFields<MutationInviteMemberArgs, "input">
   >;
   ping?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  publishWebhookEvent?: Resolver<
+    ResolversTypes["PublishedWebhookEvent"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationPublishWebhookEventArgs, "data" | "event" | "organizationId">
+  >;
+  redeliverWebhook?: Resolver<
+    ResolversTypes["String"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRedeliverWebhookArgs, "deliveryId" | "organizationId" | "webhookUuid">
+  >;
+  regenerateWebhookSecret?: Resolver<
+    ResolversTypes["WebhookEndpointWithSecret"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRegenerateWebhookSecretArgs, "organizationId" | "webhookUuid">
+  >;
   removeMember?: Resolver<
     ResolversTypes["ID"],
     ParentType,
@@ -2047,6 +2323,12 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationSignUpWithInvitationArgs, "input">
   >;
+  testWebhook?: Resolver<
+    ResolversTypes["WebhookTestResult"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationTestWebhookArgs, "organizationId" | "webhookUuid">
+  >;
   transferOwnership?: Resolver<
     ResolversTypes["Member"],
     ParentType,
@@ -2058,6 +2340,12 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationUpdateMemberRoleArgs, "memberId" | "role">
+  >;
+  updateWebhook?: Resolver<
+    ResolversTypes["WebhookEndpoint"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationUpdateWebhookArgs, "input" | "organizationId" | "webhookUuid">
   >;
 };
 
@@ -2085,6 +2373,7 @@ export type OrganizationResolvers<
   apiKeys?: Resolver<Array<ResolversTypes["ApiKey"]>, ParentType, ContextType>;
   containerRegistries?: Resolver<Array<ResolversTypes["ContainerRegistry"]>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  databaseId?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
   gitProviders?: Resolver<Array<ResolversTypes["GitProvider"]>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
   invitations?: Resolver<
@@ -2184,6 +2473,13 @@ export type ProjectEdgeResolvers<
   node?: Resolver<ResolversTypes["Project"], ParentType, ContextType>;
 };
 
+export type PublishedWebhookEventResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["PublishedWebhookEvent"] = ResolversParentTypes["PublishedWebhookEvent"],
+> = {
+  deliveries?: Resolver<Array<ResolversTypes["WebhookDeliveryRef"]>, ParentType, ContextType>;
+};
+
 export type QueryResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["Query"] = ResolversParentTypes["Query"],
@@ -2234,6 +2530,30 @@ export type QueryResolvers<
     RequireFields<QuerySiteImportsArgs, "first" | "offset">
   >;
   viewer?: Resolver<ResolversTypes["Viewer"], ParentType, ContextType>;
+  webhook?: Resolver<
+    ResolversTypes["WebhookEndpoint"],
+    ParentType,
+    ContextType,
+    RequireFields<QueryWebhookArgs, "organizationId" | "webhookUuid">
+  >;
+  webhookDeliveries?: Resolver<
+    Array<ResolversTypes["WebhookDeliveryAttempt"]>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryWebhookDeliveriesArgs, "limit" | "organizationId" | "webhookUuid">
+  >;
+  webhookEvents?: Resolver<
+    Array<ResolversTypes["WebhookEventType"]>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryWebhookEventsArgs, "organizationId">
+  >;
+  webhooks?: Resolver<
+    Array<ResolversTypes["WebhookEndpoint"]>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryWebhooksArgs, "organizationId">
+  >;
 };
 
 export type SiteImportResolvers<
@@ -2435,6 +2755,71 @@ export type ViewerResolvers<
   user?: Resolver<ResolversTypes["User"], ParentType, ContextType>;
 };
 
+export type WebhookDeliveryAttemptResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["WebhookDeliveryAttempt"] = ResolversParentTypes["WebhookDeliveryAttempt"],
+> = {
+  attempt?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  deliveryId?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  durationMs?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  event?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  responseBody?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  responseStatus?: Resolver<Maybe<ResolversTypes["Int"]>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+};
+
+export type WebhookDeliveryRefResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["WebhookDeliveryRef"] = ResolversParentTypes["WebhookDeliveryRef"],
+> = {
+  deliveryId?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  webhookUuid?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+};
+
+export type WebhookEndpointResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["WebhookEndpoint"] = ResolversParentTypes["WebhookEndpoint"],
+> = {
+  createdByUserId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
+  creationDate?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  events?: Resolver<Array<ResolversTypes["String"]>, ParentType, ContextType>;
+  hasSecret?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  isActive?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  updateDate?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  webhookUuid?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+};
+
+export type WebhookEndpointWithSecretResolvers<
+  ContextType = Context,
+  ParentType extends
+    ResolversParentTypes["WebhookEndpointWithSecret"] = ResolversParentTypes["WebhookEndpointWithSecret"],
+> = {
+  secret?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  webhook?: Resolver<ResolversTypes["WebhookEndpoint"], ParentType, ContextType>;
+};
+
+export type WebhookEventTypeResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["WebhookEventType"] = ResolversParentTypes["WebhookEventType"],
+> = {
+  category?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  dataSchema?: Resolver<ResolversTypes["JSONObject"], ParentType, ContextType>;
+  description?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+};
+
+export type WebhookTestResultResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["WebhookTestResult"] = ResolversParentTypes["WebhookTestResult"],
+> = {
+  deliveryId?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  firstAttempt?: Resolver<Maybe<ResolversTypes["WebhookDeliveryAttempt"]>, ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = Context> = {
   AgentToken?: AgentTokenResolvers<ContextType>;
   ApiKey?: ApiKeyResolvers<ContextType>;
@@ -2466,6 +2851,7 @@ export type Resolvers<ContextType = Context> = {
   Project?: ProjectResolvers<ContextType>;
   ProjectConnection?: ProjectConnectionResolvers<ContextType>;
   ProjectEdge?: ProjectEdgeResolvers<ContextType>;
+  PublishedWebhookEvent?: PublishedWebhookEventResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   SiteImport?: SiteImportResolvers<ContextType>;
   SiteImportConnection?: SiteImportConnectionResolvers<ContextType>;
@@ -2484,4 +2870,10 @@ export type Resolvers<ContextType = Context> = {
   URL?: GraphQLScalarType;
   User?: UserResolvers<ContextType>;
   Viewer?: ViewerResolvers<ContextType>;
+  WebhookDeliveryAttempt?: WebhookDeliveryAttemptResolvers<ContextType>;
+  WebhookDeliveryRef?: WebhookDeliveryRefResolvers<ContextType>;
+  WebhookEndpoint?: WebhookEndpointResolvers<ContextType>;
+  WebhookEndpointWithSecret?: WebhookEndpointWithSecretResolvers<ContextType>;
+  WebhookEventType?: WebhookEventTypeResolvers<ContextType>;
+  WebhookTestResult?: WebhookTestResultResolvers<ContextType>;
 };

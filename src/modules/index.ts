@@ -21,6 +21,7 @@ import { projectsModule } from "./projects/index.ts";
 import { providersModule } from "./providers/index.ts";
 import { systemModule } from "./system/index.ts";
 import { teamModule } from "./team/index.ts";
+import { webhooksModule } from "./webhooks/index.ts";
 
 /** Every module, in registration order. */
 export const modules: readonly SkiffModule[] = [
@@ -37,6 +38,7 @@ export const modules: readonly SkiffModule[] = [
   siteImportsModule,
   providersModule,
   mailModule,
+  webhooksModule,
 ];
 
 /** The per-request loaders of every module, namespaced by module name (`ctx.loaders.projects.byId`). */

@@ -149,6 +149,7 @@ function registerOne(
         request.headers as Record<string, string | undefined>,
         request.id,
       );
+      if (result.headers) reply.headers(result.headers);
       return reply.code(result.status).send(result.body);
     },
   });

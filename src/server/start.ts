@@ -14,7 +14,7 @@ import type { Config } from "../config.ts";
 import { type DatabaseTarget, resolveDatabase } from "../db/connect.ts";
 import { createKnex, migrateLatest } from "../db/knex.ts";
 import { createSecretBox } from "../db/secrets.ts";
-import { createOutboundClient } from "../http/outbound-client.ts";
+import { createOutboundClient, type LookupFn } from "../http/outbound-client.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
 import { createJobQueue } from "../jobs/job-queue.ts";
 import { type JobRunner, startJobRunner } from "../jobs/job-runner.ts";
@@ -24,6 +24,7 @@ import { queuedMailer } from "../modules/mail/mail.jobs.ts";
 import { createMailer } from "../modules/mail/mailer.ts";
 import { bootstrapFirstRun, type FirstRun } from "../modules/organizations/first-run.service.ts";
 import type { AppServices } from "../modules/services.ts";
+import { emitAccountEvent } from "../modules/webhooks/account-events.ts";
 import { createPubSub } from "../shared/pubsub.ts";
 import { createServer, type SkiffServer } from "./app.ts";
 import { watchPool } from "./metrics.ts";
@@ -79,6 +80,8 @@ export interface StartOptions {
   mailer?: Mailer;
   /** Job definitions registered besides the modules' (tests). */
   jobs?: JobDefinition[];
+  /** Resolver of the outbound client (tests point it at a local DNS server). Default: the system's. */
+  outboundLookup?: LookupFn;
 }
 
 /**
@@ -105,6 +108,8 @@ export async function startSkiff(
   const auth = createAuth({ ...config, SKIFF_SECRET: secret, SKIFF_BASE_URL: baseURL }, database.url, {
     log,
     mailer: queuedMailer({ jobs, secrets }, knex),
+    // Webhook events of sign-up and verification (to the user's organizations, if any yet).
+    onAccountEvent: async (event, userId) => void (await emitAccountEvent({ knex, services }, event, userId)),
   });
   const services: AppServices = {
     config: { ...config, SKIFF_BASE_URL: baseURL },
@@ -118,6 +123,7 @@ export async function startSkiff(
       allow: config.SKIFF_OUTBOUND_ALLOW,
       clusterDomain: config.SKIFF_CLUSTER_DOMAIN,
       log: log.child({ component: "outbound" }),
+      lookup: options.outboundLookup,
     }),
     jobs,
     now: options.now ?? (() => new Date()),

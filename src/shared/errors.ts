@@ -11,6 +11,7 @@ export type ErrorCode =
   | "NOT_FOUND"
   | "BAD_USER_INPUT"
   | "CONFLICT"
+  | "RATE_LIMITED"
   | "INTERNAL_SERVER_ERROR";
 
 /** Base class: a GraphQLError whose extensions carry `code` and optional details. */
@@ -58,5 +59,15 @@ export class BadUserInputError extends AppError {
 export class ConflictError extends AppError {
   constructor(message: string) {
     super("CONFLICT", message);
+  }
+}
+
+/**
+ * Too many requests of one kind in a window (HTTP 429). `retryAfterSeconds` is in `extensions.retryAfter`; REST
+ * rows send it as the `Retry-After` header.
+ */
+export class RateLimitedError extends AppError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super("RATE_LIMITED", message, { retryAfter: retryAfterSeconds });
   }
 }

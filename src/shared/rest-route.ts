@@ -19,6 +19,8 @@ export interface RestRequest {
 export interface RestResponse {
   status: number;
   body: unknown;
+  /** Extra response headers (e.g. `Retry-After` of a 429). */
+  headers?: Record<string, string>;
 }
 
 /** A GraphQL error as returned by in-process execution. */
@@ -83,6 +85,7 @@ export const STATUS_OF_CODE: Record<string, number> = {
   BAD_REQUEST: 400,
   GRAPHQL_VALIDATION_FAILED: 400,
   CONFLICT: 409,
+  RATE_LIMITED: 429,
 };
 
 /** The first string value of a query parameter. */

@@ -34,7 +34,8 @@ let cellsRun = 0;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  skiff = await startTestServer(db.url);
+  // Webhook rows create endpoints on 127.0.0.1 (refused by the outbound guard unless allowed).
+  skiff = await startTestServer(db.url, { SKIFF_OUTBOUND_ALLOW: "127.0.0.1" });
   fx = await buildFixture(skiff.url, db.knex);
 }, 120_000);
 afterAll(async () => {

@@ -29,7 +29,8 @@ export type Action =
   | "notification:manage"
   | "billing:manage"
   | "ownership:transfer"
-  | "organization:update";
+  | "organization:update"
+  | "webhook:manage";
 
 const allowed: Record<Action, readonly Role[]> = {
   "project:create": ["owner", "admin"],
@@ -47,6 +48,8 @@ const allowed: Record<Action, readonly Role[]> = {
   "billing:manage": ["owner"],
   "ownership:transfer": ["owner"],
   "organization:update": ["owner", "admin"],
+  // Webhook endpoints, their delivery log and event ingestion (members get NOT_FOUND for the organization).
+  "webhook:manage": ["owner", "admin"],
 };
 
 /** True when `role` may perform `action`. */

@@ -13,6 +13,7 @@ import { parseInput } from "../../shared/validate.ts";
 import { assertSessionPrincipal } from "../access/policy.ts";
 import type { Context } from "../context.ts";
 import { User } from "../organizations/organization.model.ts";
+import { emitAccountEvent } from "../webhooks/account-events.ts";
 import { Invitation } from "./invitation.model.ts";
 import { assertUsableLink, invitationByToken } from "./invitation.service.ts";
 import { Member } from "./member.model.ts";
@@ -131,6 +132,9 @@ export async function signUpWithInvitation(
       password: passwordHash,
     });
     await join(trx, invitation, user.id);
+    // A new account joining by the link: signed up, and its address verified by the link.
+    await emitAccountEvent({ knex: trx, services: ctx.services }, "user_signed_up", user.id);
+    await emitAccountEvent({ knex: trx, services: ctx.services }, "user_email_verified", user.id);
     return user;
   });
 }

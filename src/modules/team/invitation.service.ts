@@ -14,6 +14,7 @@ import { requireTargetOrganization } from "../access/require-access.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { enqueueMail } from "../mail/mail.jobs.ts";
 import { Organization, User } from "../organizations/organization.model.ts";
+import { emitInvited } from "../webhooks/account-events.ts";
 import { INVITATION_LIFETIME_MS, Invitation, type InvitationStatus, invitationStatus } from "./invitation.model.ts";
 import { invitationMail } from "./invitation-mail.ts";
 import { hashInvitationToken, invitationLink, newInvitationToken } from "./invitation-token.ts";
@@ -102,6 +103,10 @@ export async function inviteMember(
       })
       .returning("*");
     await mailInvitation(ctx, trx, invitation, invitationLink(baseUrlOf(ctx.services.config), token));
+    await emitInvited(
+      { knex: trx, services: ctx.services },
+      { ...invitation, emails: [input.email], invitationId: invitation.id, invitedBy: ctx.principal!.userId },
+    );
     return invitation;
   });
 }

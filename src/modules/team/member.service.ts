@@ -6,6 +6,7 @@
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { assertAllowed, assertCanManageMember, isAssignableRole } from "../access/policy.ts";
 import type { Context } from "../context.ts";
+import { emitRemoved, emitRoleChanged } from "../webhooks/account-events.ts";
 import { Member, type Role } from "./member.model.ts";
 
 /** The member `id` and the caller's access to its organization. @throws NotFoundError when not visible. */
@@ -28,7 +29,14 @@ export async function updateMemberRole(ctx: Context, memberId: string, role: Rol
       fieldErrors: { role: ["Must be admin or member"] },
     });
   }
-  const updated = await Member.query(ctx.knex).patchAndFetchById(memberId, { role });
+  const updated = await ctx.knex.transaction(async (trx) => {
+    const changed = await Member.query(trx).patchAndFetchById(memberId, { role });
+    await emitRoleChanged(
+      { knex: trx, services: ctx.services },
+      { ...member, oldRole: member.role, newRole: role, changedBy: ctx.principal?.userId },
+    );
+    return changed;
+  });
   ctx.scope.invalidate();
   return updated;
 }
@@ -44,6 +52,7 @@ export async function removeMember(ctx: Context, memberId: string): Promise<stri
   await ctx.knex.transaction(async (trx) => {
     await trx("api_keys").where({ reference_id: member.userId, organization_id: member.organizationId }).delete();
     await Member.query(trx).deleteById(memberId);
+    await emitRemoved({ knex: trx, services: ctx.services }, { ...member, removedBy: ctx.principal?.userId });
   });
   ctx.scope.invalidate();
   return memberId;
@@ -63,7 +72,13 @@ export async function transferOwnership(ctx: Context, memberId: string): Promise
   }
   const owner = await ctx.knex.transaction(async (trx) => {
     await Member.query(trx).patch({ role: "admin" }).where({ id: access.memberId });
-    return Member.query(trx).patchAndFetchById(memberId, { role: "owner" });
+    const promoted = await Member.query(trx).patchAndFetchById(memberId, { role: "owner" });
+    const emit = { knex: trx, services: ctx.services };
+    const changedBy = ctx.principal?.userId;
+    await emitRoleChanged(emit, { ...member, oldRole: member.role, newRole: "owner", changedBy });
+    const self = { organizationId: member.organizationId, userId: changedBy ?? "" };
+    await emitRoleChanged(emit, { ...self, oldRole: "owner", newRole: "admin", changedBy });
+    return promoted;
   });
   ctx.scope.invalidate();
   return owner;

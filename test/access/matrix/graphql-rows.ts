@@ -7,6 +7,7 @@
  * API key), anonymous, agentToken (an agent token of organization A).
  */
 import type { Fixture, Persona } from "./fixture.ts";
+import { webhookGraphqlRows } from "./webhook-rows.ts";
 
 /** What a cell must answer. */
 export type Outcome = "ok" | "NOT_FOUND" | "FORBIDDEN" | "UNAUTHENTICATED" | "BAD_USER_INPUT" | "CONFLICT";
@@ -349,6 +350,7 @@ export const graphqlRows: GraphqlRow[] = [
     target: ["id"],
     expect: cells("ok", "ok", "FORBIDDEN", "NOT_FOUND", "NOT_FOUND", U, U, U),
   },
+  ...webhookGraphqlRows,
   // ---- Subscription ------------------------------------------------------------------------------------------
   {
     field: "Subscription.heartbeat",

@@ -4,6 +4,7 @@
  * exactly like a nonexistent one (same status, same body) where the expectation is 404.
  */
 import type { Fixture, Persona } from "./fixture.ts";
+import { webhookRestRows } from "./webhook-rows.ts";
 
 /** Expected status per persona. */
 export type StatusExpectation = Record<Persona, number>;
@@ -130,4 +131,5 @@ export const restRows: RestRow[] = [
     },
     expect: statuses(200, 200, 403, 404, 404, 401, 401, 401),
   },
+  ...webhookRestRows,
 ];

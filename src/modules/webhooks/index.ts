@@ -1,0 +1,17 @@
+/**
+ * Module manifest: webhooks — endpoints, event catalogue, signed durable delivery, delivery log
+ * (schema/webhooks.graphql, `/api/v1/orgs/:org_id/webhooks*`, `/api/v1/orgs/:org_id/events`; jobs
+ * `webhooks.deliver`, `webhooks.prune`).
+ */
+import { defineModule } from "../module.ts";
+import { deliverWebhookJob, pruneWebhookAttemptsJob } from "./webhook.jobs.ts";
+import { webhookResolvers } from "./webhook.resolvers.ts";
+import { webhookRoutes } from "./webhook.rest.ts";
+
+/** The webhooks module. */
+export const webhooksModule = defineModule({
+  name: "webhooks",
+  resolvers: webhookResolvers,
+  restRoutes: webhookRoutes,
+  jobs: [deliverWebhookJob, pruneWebhookAttemptsJob],
+});

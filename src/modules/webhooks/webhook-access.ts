@@ -1,0 +1,42 @@
+/**
+ * The gate of every webhook operation (issue 10 "Credentials"): the organization is named by its integer id
+ * (`databaseId`, the REST path's `{org_id}`) or its TypeID; a caller who is not a member — or only a `member`,
+ * who reads nothing here — gets 404 for the organization; owners and admins pass to the plan check (403 naming
+ * the `webhooks` feature).
+ */
+import type { Knex } from "knex";
+import { NotFoundError } from "../../shared/errors.ts";
+import { isAllowed } from "../access/policy.ts";
+import { requirePlanFeature } from "../access/require-access.ts";
+import type { ServiceContext } from "../context.ts";
+
+/** The organization a webhook operation acts on. */
+export interface WebhookOrganization {
+  /** TypeID (`org_…`). */
+  organizationId: string;
+  /** The stable integer id (envelope `org_id`). */
+  databaseId: number;
+}
+
+/** Resolves `ref` (integer id as digits, or `org_…`) to the organization row's ids, or null. */
+async function findOrganization(knex: Knex, ref: string): Promise<WebhookOrganization | null> {
+  const numeric = /^[1-9][0-9]{0,9}$/.test(ref) ? Number(ref) : null;
+  if (numeric !== null && numeric > 2_147_483_647) return null;
+  const row = await knex("organizations")
+    .where(numeric !== null ? { database_id: numeric } : { id: ref })
+    .first("id", "database_id");
+  return row ? { organizationId: row.id, databaseId: row.databaseId } : null;
+}
+
+/**
+ * The organization `ref` when the caller may manage its webhooks.
+ * @throws NotFoundError (unknown, not a member, or role `member`); ForbiddenError naming the `webhooks` plan
+ * feature when the plan lacks it.
+ */
+export async function requireWebhookOrganization(ctx: ServiceContext, ref: string): Promise<WebhookOrganization> {
+  const org = await findOrganization(ctx.knex, ref);
+  const access = org ? await ctx.scope.forOrg(org.organizationId) : null;
+  if (!org || !access || !isAllowed(access.role, "webhook:manage")) throw new NotFoundError("Organization", ref);
+  requirePlanFeature(access, "webhooks", "Webhooks");
+  return org;
+}

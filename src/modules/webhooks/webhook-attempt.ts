@@ -1,0 +1,173 @@
+/**
+ * One delivery attempt (spec: Delivery to the receiver, States "delivery attempt", Errors; issue 10 "Delivery"):
+ * POST the stored envelope bytes to the endpoint with the signature headers, through the outbound client (address
+ * check before every attempt, no redirects, 10 s budget). Success = a 2xx. Every attempt is written to the
+ * delivery log, failures with their reason.
+ */
+import type { Knex } from "knex";
+import type { Logger } from "pino";
+import { OutboundError } from "../../http/outbound-errors.ts";
+import { enqueueMail } from "../mail/mail.jobs.ts";
+import type { AppServices } from "../services.ts";
+import type { WebhookDeliveryRow, WebhookEndpointRow } from "./webhook.model.ts";
+import { cancelPendingDeliveries } from "./webhook-emit.ts";
+import { standardWebhookSignature, webhookSignature } from "./webhook-signature.ts";
+
+/** Attempts in a series (spec Limits: 3 in total). */
+export const MAX_ATTEMPTS = 3;
+/** Waits before the 2nd and 3rd attempt, ms (spec: 1 s, then 4 s). */
+export const RETRY_WAITS_MS = [1000, 4000] as const;
+/** Budget of one attempt, ms (a 2xx later than this is a failure). */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** Characters of the receiver's answer kept in the log. */
+export const LOGGED_BODY_CHARS = 500;
+/** An endpoint whose deliveries all failed for this long is deactivated. */
+export const DEACTIVATE_AFTER_MS = 5 * 24 * 3600 * 1000;
+/** `User-Agent` of deliveries (spec: `<product>-Webhooks/1.0`). */
+export const USER_AGENT = "Skiff-Webhooks/1.0";
+
+/** Outcome of {@link attemptDelivery}. */
+export type AttemptOutcome =
+  /** Nothing sent: the delivery is gone, no longer pending, or its endpoint was deactivated. */
+  | { kind: "skipped"; reason: string }
+  | { kind: "delivered" }
+  /** Failed; `final` when no attempt follows (the series ended failed). */
+  | { kind: "failed"; final: boolean; message: string };
+
+/** The headers of one attempt (`timestampSeconds`: the Standard Webhooks `webhook-timestamp`). */
+export function deliveryHeaders(
+  secret: string,
+  delivery: Pick<WebhookDeliveryRow, "id" | "event" | "body">,
+  timestampSeconds: number,
+): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    "user-agent": USER_AGENT,
+    "x-webhook-event": delivery.event,
+    "x-webhook-delivery": delivery.id,
+    "x-webhook-signature": webhookSignature(secret, delivery.body),
+    "webhook-id": delivery.id,
+    "webhook-timestamp": String(timestampSeconds),
+    "webhook-signature": standardWebhookSignature(secret, delivery.id, timestampSeconds, delivery.body),
+  };
+}
+
+/**
+ * Runs attempt number `attempt` (1–3) of delivery `deliveryId`: skipped when the delivery is no longer pending or
+ * its endpoint is inactive (unless `force`: the test `ping`); otherwise signs with the endpoint's current secret,
+ * sends, logs the attempt and moves the delivery to `delivered`, or to `failed` after the last attempt (then the
+ * endpoint's failure streak is updated: 5 days of failures deactivate it and tell the notification channels).
+ * `signal` cancels the call (shutdown): the attempt is then not logged and runs again later.
+ */
+export async function attemptDelivery(
+  services: AppServices,
+  log: Logger,
+  deliveryId: string,
+  attempt: number,
+  force: boolean,
+  signal?: AbortSignal,
+): Promise<AttemptOutcome> {
+  const { knex } = services;
+  const delivery = (await knex("webhook_deliveries").where({ id: deliveryId }).first()) as
+    | WebhookDeliveryRow
+    | undefined;
+  if (!delivery) return { kind: "skipped", reason: "delivery deleted" };
+  if (delivery.status !== "pending") return { kind: "skipped", reason: `delivery ${delivery.status}` };
+  const endpoint = (await knex("webhook_endpoints").where({ id: delivery.endpointId }).first()) as
+    | WebhookEndpointRow
+    | undefined;
+  if (!endpoint) return { kind: "skipped", reason: "endpoint deleted" };
+  if (!endpoint.isActive && !force) {
+    await knex("webhook_deliveries").where({ id: deliveryId, status: "pending" }).update({ status: "cancelled" });
+    return { kind: "skipped", reason: "endpoint inactive" };
+  }
+  const secret = services.secrets.decrypt(endpoint.secretEncrypted);
+  const headers = deliveryHeaders(secret, delivery, Math.floor(services.now().getTime() / 1000));
+  const started = performance.now();
+  let success = false;
+  let status: number | null = null;
+  let responseBody: string | null = null;
+  let errorMessage: string | null = null;
+  try {
+    const res = await services.outbound.request({
+      method: "POST",
+      url: endpoint.url,
+      headers,
+      body: delivery.body,
+      timeoutMs: ATTEMPT_TIMEOUT_MS,
+      maxBodyBytes: 4096,
+      signal,
+    });
+    status = res.status;
+    responseBody = res.body.toString("utf8").slice(0, LOGGED_BODY_CHARS);
+    success = res.status >= 200 && res.status < 300;
+    if (!success) errorMessage = `HTTP ${res.status}`;
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    if (!(e instanceof OutboundError)) throw e;
+    errorMessage = e.message;
+  }
+  const durationMs = Math.round(performance.now() - started);
+  const final = success || attempt >= MAX_ATTEMPTS;
+  await knex.transaction(async (trx) => {
+    await trx("webhook_delivery_attempts").insert({
+      delivery_id: deliveryId,
+      endpoint_id: endpoint.id,
+      event: delivery.event,
+      attempt,
+      success,
+      response_status: status,
+      response_body: responseBody,
+      error_message: errorMessage,
+      duration_ms: durationMs,
+    });
+    await trx("webhook_deliveries")
+      .where({ id: deliveryId })
+      .update({
+        attempts: attempt,
+        updated_at: trx.fn.now(),
+        ...(final && { status: success ? "delivered" : "failed" }),
+      });
+    if (success) {
+      if (endpoint.failingSince)
+        await trx("webhook_endpoints").where({ id: endpoint.id }).update({ failing_since: null });
+    } else if (final) {
+      await recordFailedDelivery(services, trx, log, endpoint);
+    }
+  });
+  if (success) return { kind: "delivered" };
+  return { kind: "failed", final, message: errorMessage ?? "failed" };
+}
+
+/**
+ * A delivery of `endpoint` failed for good: starts or extends its failure streak; after
+ * {@link DEACTIVATE_AFTER_MS} of failures the endpoint is deactivated and each notification channel is mailed.
+ */
+async function recordFailedDelivery(
+  services: AppServices,
+  trx: Knex.Transaction,
+  log: Logger,
+  endpoint: WebhookEndpointRow,
+): Promise<void> {
+  const now = services.now();
+  const since = endpoint.failingSince ?? now;
+  if (!endpoint.failingSince) {
+    await trx("webhook_endpoints").where({ id: endpoint.id }).update({ failing_since: now });
+  }
+  if (!endpoint.isActive || now.getTime() - since.getTime() < DEACTIVATE_AFTER_MS) return;
+  await trx("webhook_endpoints").where({ id: endpoint.id }).update({ is_active: false, updated_at: now });
+  await cancelPendingDeliveries(trx, endpoint.id);
+  log.warn({ webhookUuid: endpoint.id }, "webhook endpoint deactivated after 5 days of failed deliveries");
+  const channels = (await trx("notification_channels")
+    .where({ organization_id: endpoint.organizationId, type: "email" })
+    .select("target")) as Array<{ target: string }>;
+  for (const c of channels) {
+    await enqueueMail(services, trx, {
+      to: c.target,
+      subject: "Skiff: a webhook endpoint was deactivated",
+      text:
+        `Every delivery to the webhook endpoint ${endpoint.id} (${new URL(endpoint.url).origin}) has failed ` +
+        `since ${since.toISOString()}, so it was deactivated. Fix the receiver, then set it active again.\n`,
+    });
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Events happen: writing an event's deliveries (spec: Delivery envelope; issue 10 "Events happen"). For every
+ * active endpoint of the organization subscribed to the event, one `webhook_deliveries` row holds the envelope
+ * `{ event, delivery_id, timestamp, org_id, data }` serialised once (compact JSON), and one `webhooks.deliver`
+ * job is enqueued for its first attempt — both in the caller's transaction, so an action that rolls back sends
+ * nothing.
+ */
+import { randomBytes } from "node:crypto";
+import type { Knex } from "knex";
+import type { Logger } from "pino";
+import { withTransaction } from "../../shared/transaction.ts";
+import type { AppServices } from "../services.ts";
+
+/** What emitting needs: the database (pool or the caller's transaction) and the instance's services. */
+export interface EmitContext {
+  knex: Knex;
+  services: AppServices;
+  log?: Logger;
+}
+
+/** One delivery created by an emission. */
+export interface CreatedDelivery {
+  webhookUuid: string;
+  deliveryId: string;
+}
+
+/** Options of {@link emitWebhookEvent}. */
+export interface EmitOptions {
+  /** Only this endpoint, whatever its subscriptions and state (the `test` operation's `ping`). */
+  endpointId?: string;
+}
+
+/** Name of the job that makes one delivery attempt (webhook.jobs.ts). */
+export const DELIVER_JOB = "webhooks.deliver";
+
+/** A new delivery id: `dlv_` + 16 lowercase hex digits. */
+export function newDeliveryId(): string {
+  return `dlv_${randomBytes(8).toString("hex")}`;
+}
+
+/** The job key of a delivery's pending attempt (one at a time; removing it cancels the series). */
+export function deliveryJobKey(deliveryId: string): string {
+  return `webhook:${deliveryId}`;
+}
+
+/**
+ * Writes the deliveries of `event` with `data` for organization `organizationId` (TypeID) and enqueues their
+ * first attempts, in `ctx.knex`'s transaction (a new one when it is the pool). `data` must already be valid for
+ * the event (see webhook-events.catalogue.ts).
+ * @returns the deliveries created (empty when no active endpoint subscribes to the event).
+ */
+export async function emitWebhookEvent(
+  ctx: EmitContext,
+  organizationId: string,
+  event: string,
+  data: Record<string, unknown>,
+  options: EmitOptions = {},
+): Promise<CreatedDelivery[]> {
+  return withTransaction(ctx, async (tx) => {
+    const endpoints = options.endpointId
+      ? await tx
+          .knex("webhook_endpoints")
+          .where({ id: options.endpointId, organization_id: organizationId })
+          .select("id")
+      : await tx
+          .knex("webhook_endpoints")
+          .where({ organization_id: organizationId, is_active: true })
+          .whereRaw("? = any(events)", [event])
+          .select("id");
+    if (endpoints.length === 0) return [];
+    const org = await tx.knex("organizations").where({ id: organizationId }).first("database_id");
+    if (!org) return [];
+    const timestamp = ctx.services.now().toISOString();
+    const rows = endpoints.map((e: { id: string }) => {
+      const deliveryId = newDeliveryId();
+      const body = JSON.stringify({ event, delivery_id: deliveryId, timestamp, org_id: org.databaseId, data });
+      return { id: deliveryId, endpoint_id: e.id, organization_id: organizationId, event, body };
+    });
+    await tx.knex("webhook_deliveries").insert(rows);
+    for (const row of rows) {
+      await ctx.services.jobs.enqueue(
+        tx.knex,
+        DELIVER_JOB,
+        { deliveryId: row.id, force: options.endpointId !== undefined },
+        { jobKey: deliveryJobKey(row.id) },
+      );
+    }
+    return rows.map((r) => ({ webhookUuid: r.endpoint_id, deliveryId: r.id }));
+  });
+}
+
+/**
+ * Emits `event` to every organization `userId` is a member of (the User & Access events that concern a person
+ * rather than one organization: sign-up, e-mail verification). Best effort for callers outside a transaction.
+ * @returns the deliveries created.
+ */
+export async function emitToUserOrganizations(
+  ctx: EmitContext,
+  userId: string,
+  event: string,
+  data: Record<string, unknown>,
+): Promise<CreatedDelivery[]> {
+  const orgs = (await ctx.knex("members").where({ user_id: userId }).select("organization_id")) as Array<{
+    organizationId: string;
+  }>;
+  const out: CreatedDelivery[] = [];
+  for (const o of orgs) out.push(...(await emitWebhookEvent(ctx, o.organizationId, event, data)));
+  return out;
+}
+
+/** The spec's `user` reference `{ user_uuid, email, username }` of user `userId`, or null when it is gone. */
+export async function userReference(
+  knex: Knex,
+  userId: string,
+): Promise<{ user_uuid: string; email: string; username: string } | null> {
+  const u = await knex("users").where({ id: userId }).first("id", "email", "name");
+  return u ? { user_uuid: u.id, email: u.email, username: u.name ?? "" } : null;
+}
+
+/**
+ * Cancels the pending attempts of `endpointId` (deactivated or about to be deleted): their deliveries become
+ * `cancelled` and their queued jobs are removed. A job already running finishes its attempt.
+ */
+export async function cancelPendingDeliveries(knex: Knex, endpointId: string): Promise<number> {
+  const pending = (await knex("webhook_deliveries")
+    .where({ endpoint_id: endpointId, status: "pending" })
+    .update({ status: "cancelled", updated_at: knex.fn.now() })
+    .returning("id")) as Array<{ id: string }>;
+  for (const { id } of pending) {
+    await knex.raw("select graphile_worker.remove_job(?)", [deliveryJobKey(id)]);
+  }
+  return pending.length;
+}

@@ -1,0 +1,41 @@
+/**
+ * Secrets and signatures of webhook deliveries (spec: Delivery to the receiver, Receiver rules; Standard
+ * Webhooks for the `webhook-*` headers).
+ */
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** Prefix of endpoint secrets. */
+export const SECRET_PREFIX = "whsec_";
+
+/** A new endpoint secret: `whsec_` + 32 random bytes, base64url (43 characters). */
+export function generateWebhookSecret(): string {
+  return SECRET_PREFIX + randomBytes(32).toString("base64url");
+}
+
+/**
+ * `X-Webhook-Signature`: `sha256=` + lowercase hex HMAC-SHA256 of the raw `body` keyed with the whole secret
+ * string (as the receiver holds it).
+ */
+export function webhookSignature(secret: string, body: string | Buffer): string {
+  return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+}
+
+/**
+ * Standard Webhooks `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `<id>.<timestamp>.<body>`, keyed with the
+ * bytes of the secret after `whsec_` (base64url-decoded). `timestampSeconds` is the `webhook-timestamp` header.
+ */
+export function standardWebhookSignature(secret: string, id: string, timestampSeconds: number, body: string): string {
+  const key = Buffer.from(secret.slice(SECRET_PREFIX.length), "base64url");
+  return `v1,${createHmac("sha256", key).update(`${id}.${timestampSeconds}.${body}`).digest("base64")}`;
+}
+
+/**
+ * The receiver's check (Receiver rules 1–2): recomputes the signature over the exact raw bytes and compares in
+ * constant time, lengths first. @returns true when `header` is the signature of `rawBody` under `secret`.
+ */
+export function verifyWebhookSignature(secret: string, rawBody: Buffer | string, header: string | undefined): boolean {
+  if (!header) return false;
+  const expected = Buffer.from(webhookSignature(secret, rawBody));
+  const given = Buffer.from(header);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

@@ -1,0 +1,68 @@
+/**
+ * Input rules of the webhook management API (issue 10 "Validation"): `url` absolute `https://`, at most 2048
+ * characters (its host is checked by the outbound guard separately); `events` non-empty, each in the catalogue
+ * (unknown names listed); unknown fields refused. REST bodies are snake_case (`is_active`), GraphQL inputs
+ * camelCase: both are checked here.
+ */
+import { z } from "zod";
+import { webhookEvent } from "./webhook-events.catalogue.ts";
+
+const url = z
+  .string({ error: "Required" })
+  .max(2048, "At most 2048 characters")
+  .refine((v) => URL.canParse(v) && new URL(v).protocol === "https:", "Must be an absolute https:// URL");
+
+const events = z
+  .array(z.string(), { error: "Required: an array of event names" })
+  .min(1, "Subscribe to at least one event")
+  .max(100, "At most 100 events")
+  .superRefine((names, ctx) => {
+    const unknown = [...new Set(names.filter((n) => !webhookEvent(n)))];
+    if (unknown.length) ctx.addIssue({ code: "custom", message: `Unknown events: ${unknown.join(", ")}` });
+  })
+  .transform((names) => [...new Set(names)]);
+
+const description = z.string().max(500, "At most 500 characters").nullable();
+
+/** REST body of create: `{ url, events, description?, is_active? }`. */
+export const createBody = z.strictObject({
+  url,
+  events,
+  description: description.optional(),
+  is_active: z.boolean().optional(),
+});
+
+/** REST body of update: any of `url`, `events`, `is_active`, `description`. */
+export const updateBody = z.strictObject({
+  url: url.optional(),
+  events: events.optional(),
+  description: description.optional(),
+  is_active: z.boolean().optional(),
+});
+
+/** REST body of ingestion: `{ event, data }`. */
+export const publishBody = z.strictObject({
+  event: z.string({ error: "Required" }).min(1, "Required"),
+  data: z.record(z.string(), z.unknown(), { error: "Required: an object" }),
+});
+
+/** Validated create input (service form). */
+export const createInput = z.strictObject({
+  url,
+  events,
+  description: description.optional(),
+  isActive: z.boolean().nullable().optional(),
+});
+
+/** Validated update input (service form). */
+export const updateInput = z.strictObject({
+  url: url.nullable().optional(),
+  events: events.nullable().optional(),
+  description: description.optional(),
+  isActive: z.boolean().nullable().optional(),
+});
+
+/** Create input. */
+export type CreateWebhookInput = z.input<typeof createInput>;
+/** Update input. */
+export type UpdateWebhookInput = z.input<typeof updateInput>;

@@ -1,0 +1,327 @@
+/**
+ * Webhook management (spec: Endpoints → Webhook management; issue 10): endpoints, secret rotation, test ping,
+ * delivery log, event ingestion and redelivery. Resolvers and REST rows call these; every function starts with
+ * {@link requireWebhookOrganization} (404 for non-members and members, 403 without the `webhooks` plan feature).
+ */
+import { randomUUID } from "node:crypto";
+import type { Knex } from "knex";
+import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { OutboundBlockedError, OutboundError, OutboundInvalidUrlError } from "../../http/outbound-errors.ts";
+import { BadUserInputError, NotFoundError, RateLimitedError } from "../../shared/errors.ts";
+import { withTransaction } from "../../shared/transaction.ts";
+import { parseInput, toBadUserInput } from "../../shared/validate.ts";
+import type { ServiceContext } from "../context.ts";
+import { type CreateWebhookInput, createInput, type UpdateWebhookInput, updateInput } from "./webhook.input.ts";
+import type { WebhookAttemptRow, WebhookEndpointRow, WebhookWithSecret } from "./webhook.model.ts";
+import { requireWebhookOrganization, type WebhookOrganization } from "./webhook-access.ts";
+import { ATTEMPT_TIMEOUT_MS } from "./webhook-attempt.ts";
+import {
+  type CreatedDelivery,
+  cancelPendingDeliveries,
+  DELIVER_JOB,
+  deliveryJobKey,
+  emitWebhookEvent,
+} from "./webhook-emit.ts";
+import { type WebhookEventType, webhookEvent, webhookEventTypes } from "./webhook-events.catalogue.ts";
+import { generateWebhookSecret } from "./webhook-signature.ts";
+
+/** Creates and tests allowed per organization per hour (each kind counted apart). */
+export const RATE_LIMIT_PER_HOUR = 20;
+/** Default and bounds of the delivery log's `limit`. */
+export const DELIVERIES_LIMIT = { default: 50, min: 1, max: 200 } as const;
+/** Message of the test `ping`. */
+export const PING_MESSAGE = "Hello from Skiff: this is a test delivery";
+
+const limiters = new WeakMap<Knex, RateLimiterPostgres>();
+
+/**
+ * Counts one `kind` call for `organizationId` (20 per hour).
+ * @throws RateLimitedError with the seconds until the window frees a slot.
+ */
+async function consumeRateLimit(ctx: ServiceContext, kind: "create" | "test", organizationId: string): Promise<void> {
+  const pool = ctx.services.knex;
+  let limiter = limiters.get(pool);
+  if (!limiter) {
+    limiter = new RateLimiterPostgres({
+      storeClient: pool,
+      storeType: "knex",
+      tableName: "webhook_rate_limits",
+      tableCreated: true,
+      keyPrefix: "webhooks",
+      points: RATE_LIMIT_PER_HOUR,
+      duration: 3600,
+    });
+    limiters.set(pool, limiter);
+  }
+  try {
+    await limiter.consume(`${kind}:${organizationId}`);
+  } catch (e) {
+    if (!(e instanceof RateLimiterRes)) throw e;
+    const seconds = Math.max(1, Math.ceil(e.msBeforeNext / 1000));
+    throw new RateLimitedError(`At most ${RATE_LIMIT_PER_HOUR} webhook ${kind} calls per hour: retry later`, seconds);
+  }
+}
+
+/**
+ * Checks `url` with the outbound guard (as every delivery will).
+ * @throws BadUserInputError on `url` when the host is refused, invalid or does not resolve.
+ */
+async function checkEndpointUrl(ctx: ServiceContext, url: string): Promise<void> {
+  try {
+    await ctx.services.outbound.checkUrl(url);
+  } catch (e) {
+    if (!(e instanceof OutboundError)) throw e;
+    const message =
+      e instanceof OutboundBlockedError
+        ? `Refused: ${e.reason}`
+        : e instanceof OutboundInvalidUrlError
+          ? e.message
+          : `The host cannot be resolved: ${e.message}`;
+    throw new BadUserInputError(`Invalid input: url: ${message}`, { fieldErrors: { url: [message] } });
+  }
+}
+
+/** The endpoint `webhookUuid` of `org`. @throws NotFoundError when missing or another organization's. */
+async function endpointOf(ctx: ServiceContext, org: WebhookOrganization, webhookUuid: string) {
+  const row = (await ctx
+    .knex("webhook_endpoints")
+    .where({ id: webhookUuid, organization_id: org.organizationId })
+    .first()) as WebhookEndpointRow | undefined;
+  if (!row) throw new NotFoundError("Webhook", webhookUuid);
+  return row;
+}
+
+/** `GET …/webhooks/events`: the catalogue. @throws as {@link requireWebhookOrganization}. */
+export async function listWebhookEventTypes(ctx: ServiceContext, orgRef: string): Promise<WebhookEventType[]> {
+  await requireWebhookOrganization(ctx, orgRef);
+  return webhookEventTypes();
+}
+
+/** `GET …/webhooks`: the organization's endpoints, oldest first. */
+export async function listWebhooks(ctx: ServiceContext, orgRef: string): Promise<WebhookEndpointRow[]> {
+  const org = await requireWebhookOrganization(ctx, orgRef);
+  return ctx
+    .knex("webhook_endpoints")
+    .where({ organization_id: org.organizationId })
+    .orderBy("created_at")
+    .orderBy("id");
+}
+
+/** `GET …/webhooks/{uuid}`. @throws NotFoundError for an unknown or another organization's endpoint. */
+export async function getWebhook(ctx: ServiceContext, orgRef: string, webhookUuid: string) {
+  const org = await requireWebhookOrganization(ctx, orgRef);
+  return endpointOf(ctx, org, webhookUuid);
+}
+
+/**
+ * `POST …/webhooks`: a new endpoint with a new secret (returned this once, stored encrypted).
+ * @throws BadUserInputError, RateLimitedError (20 per hour per organization), and the gate's errors.
+ */
+export async function createWebhook(
+  ctx: ServiceContext,
+  orgRef: string,
+  raw: CreateWebhookInput,
+): Promise<WebhookWithSecret> {
+  const org = await requireWebhookOrganization(ctx, orgRef);
+  const input = parseInput(createInput, raw);
+  await checkEndpointUrl(ctx, input.url);
+  await consumeRateLimit(ctx, "create", org.organizationId);
+  const secret = generateWebhookSecret();
+  const [webhook] = (await ctx
+    .knex("webhook_endpoints")
+    .insert({
+      id: `webhook_${randomUUID()}`,
+      organization_id: org.organizationId,
+      url: input.url,
+      events: input.events,
+      secret_encrypted: ctx.services.secrets.encrypt(secret),
+      is_active: input.isActive ?? true,
+      description: input.description ?? null,
+      created_by_user_id: ctx.principal?.userId ?? null,
+    })
+    .returning("*")) as WebhookEndpointRow[];
+  return { webhook: webhook!, secret };
+}
+
+/**
+ * `PUT …/webhooks/{uuid}`: changes URL, events, description or active state. Deactivating cancels the pending
+ * attempts; reactivating clears the failure streak.
+ * @throws BadUserInputError, NotFoundError, and the gate's errors.
+ */
+export async function updateWebhook(
+  ctx: ServiceContext,
+  orgRef: string,
+  webhookUuid: string,
+  raw: UpdateWebhookInput,
+): Promise<WebhookEndpointRow> {
+  const org = await requireWebhookOrganization(ctx, orgRef);
+  const input = parseInput(updateInput, raw);
+  await endpointOf(ctx, org, webhookUuid);
+  if (input.url) await checkEndpointUrl(ctx, input.url);
+  return withTransaction(ctx, async (tx) => {
+    const current = (await tx
+      .knex("webhook_endpoints")
+      .where({ id: webhookUuid })
+      .forUpdate()
+      .first()) as WebhookEndpointRow;
+    const patch: Record<string, unknown> = { updated_at: tx.knex.fn.now() };
+    if (input.url) patch.url = input.url;
+    if (input.events) patch.events = input.events;
+    if (input.description !== undefined) patch.description = input.description;
+    if (input.isActive === false && current.isActive) await cancelPendingDeliveries(tx.knex, webhookUuid);
+    if (input.isActive === true && !current.isActive) patch.failing_since = null;
+    if (typeof input.isActive === "boolean") patch.is_active = input.isActive;
+    const [row] = await tx.knex("webhook_endpoints").where({ id: webhookUuid }).update(patch).returning("*");
+    return row as WebhookEndpointRow;
+  });
+}
+
+/** `DELETE …/webhooks/{uuid}`: removes it, its log and its pending attempts. @returns the uuid. */
+export async function deleteWebhook(ctx: ServiceContext, orgRef: string, webhookUuid: string): Promise<string> {
+  const org = await requireWebhookOrganization(ctx, orgRef);
+  await endpointOf(ctx, org, webhookUuid);
+  await withTransaction(ctx, async (tx) => {
+    await cancelPendingDeliveries(tx.knex, webhookUuid);
+    await tx.knex("webhook_endpoints").where({ id: webhookUuid }).delete();
+  });
+  return webhookUuid;
+}
+
+/** `POST …/{uuid}/regenerate-secret`: a new secret (returned once); the next attempt of any delivery uses it. */
+export async function regenerateWebhookSecret(
+  ctx: ServiceContext,
+  orgRef: string,
+  webhookUuid: string,
+): Promise<WebhookWithSecret> {
+  const org = await requireWebhookOrganization(ctx, orgRef);
+  await endpointOf(ctx, org, webhookUuid);
+  const secret = generateWebhookSecret();
+  const [webhook] = (await ctx
+    .knex("webhook_endpoints")
+    .where({ id: webhookUuid })
+    .update({ secret_encrypted: ctx.services.secrets.encrypt(secret), updated_at: ctx.knex.fn.now() })
+    .returning("*")) as WebhookEndpointRow[];
+  return { webhook: webhook!, secret };
+}
+
+/** Answer of the test operation. */
+export interface WebhookTestOutcome {
+  deliveryId: string;
+  /** The first attempt's log entry; null when no worker ran it within the attempt budget plus 5 s. */
+  firstAttempt: WebhookAttemptRow | null;
+}
+
+/**
+ * `POST …/{uuid}/test`: sends `ping` (`data: { message }`) to the endpoint, active or not, as a normal delivery
+ * (retries included), and waits for its first attempt's outcome.
+ * @throws RateLimitedError (20 per hour per organization), NotFoundError, and the gate's errors.
+ */
+export async function testWebhook(
+  ctx: ServiceContext,
+  orgRef: string,
+  webhookUuid: string,
+): Promise<WebhookTestOutcome> {
+  const org = await requireWebhookOrganization(ctx, orgRef);
+  await endpointOf(ctx, org, webhookUuid);
+  await consumeRateLimit(ctx, "test", org.organizationId);
+  const [delivery] = await emitWebhookEvent(
+    { knex: ctx.services.knex, services: ctx.services },
+    org.organizationId,
+    "ping",
+    { message: PING_MESSAGE },
+    { endpointId: webhookUuid },
+  );
+  const deliveryId = delivery!.deliveryId;
+  const deadline = Date.now() + ATTEMPT_TIMEOUT_MS + 5000;
+  while (Date.now() < deadline) {
+    const first = (await ctx.services
+      .knex("webhook_delivery_attempts")
+      .where({ delivery_id: deliveryId, attempt: 1 })
+      .first()) as WebhookAttemptRow | undefined;
+    if (first) return { deliveryId, firstAttempt: first };
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { deliveryId, firstAttempt: null };
+}
+
+/**
+ * `GET …/{uuid}/deliveries?limit=`: the newest log entries (one per attempt), newest first.
+ * @throws BadUserInputError when `limit` is outside 1–200.
+ */
+export async function listWebhookDeliveries(
+  ctx: ServiceContext,
+  orgRef: string,
+  webhookUuid: string,
+  limit: number = DELIVERIES_LIMIT.default,
+): Promise<WebhookAttemptRow[]> {
+  const org = await requireWebhookOrganization(ctx, orgRef);
+  if (!Number.isInteger(limit) || limit < DELIVERIES_LIMIT.min || limit > DELIVERIES_LIMIT.max) {
+    throw new BadUserInputError("Invalid input: limit: must be an integer from 1 to 200", {
+      fieldErrors: { limit: ["Must be an integer from 1 to 200"] },
+    });
+  }
+  await endpointOf(ctx, org, webhookUuid);
+  return ctx.knex("webhook_delivery_attempts").where({ endpoint_id: webhookUuid }).orderBy("id", "desc").limit(limit);
+}
+
+/**
+ * `POST …/{uuid}/deliveries/{delivery_id}/redeliver`: a new series of 3 attempts of the stored body, same
+ * `delivery_id` (a series still pending is replaced). @returns the delivery id.
+ * @throws NotFoundError for an unknown delivery of this endpoint.
+ */
+export async function redeliverWebhook(
+  ctx: ServiceContext,
+  orgRef: string,
+  webhookUuid: string,
+  deliveryId: string,
+): Promise<string> {
+  const org = await requireWebhookOrganization(ctx, orgRef);
+  await endpointOf(ctx, org, webhookUuid);
+  return withTransaction(ctx, async (tx) => {
+    const n = await tx
+      .knex("webhook_deliveries")
+      .where({ id: deliveryId, endpoint_id: webhookUuid })
+      .update({ status: "pending", attempts: 0, updated_at: tx.knex.fn.now() });
+    if (!n) throw new NotFoundError("Delivery", deliveryId);
+    await ctx.services.jobs.enqueue(
+      tx.knex,
+      DELIVER_JOB,
+      { deliveryId, force: true },
+      { jobKey: deliveryJobKey(deliveryId) },
+    );
+    return deliveryId;
+  });
+}
+
+/**
+ * `POST /api/v1/orgs/{org_id}/events` and `publishWebhookEvent`: `data` validated against the event's schema,
+ * then one delivery per active endpoint subscribed to it.
+ * @throws BadUserInputError (unknown event; `data` fields named as `data.<path>`), and the gate's errors.
+ */
+export async function publishWebhookEvent(
+  ctx: ServiceContext,
+  orgRef: string,
+  event: string,
+  data: Record<string, unknown>,
+): Promise<CreatedDelivery[]> {
+  const org = await requireWebhookOrganization(ctx, orgRef);
+  const definition = webhookEvent(event);
+  if (!definition) {
+    throw new BadUserInputError(`Invalid input: event: unknown event ${event}`, {
+      fieldErrors: { event: [`Unknown event: ${event}`] },
+    });
+  }
+  const parsed = definition.data.safeParse(data);
+  if (!parsed.success) {
+    const err = toBadUserInput(parsed.error, `data does not match the ${event} schema`);
+    const fieldErrors = Object.fromEntries(
+      Object.entries((err.extensions.fieldErrors ?? {}) as Record<string, string[]>).map(([k, v]) => [`data.${k}`, v]),
+    );
+    const formErrors = (err.extensions.formErrors ?? []) as string[];
+    throw new BadUserInputError(err.message.replace(/: ([^:]+):/, ": data.$1:"), {
+      fieldErrors,
+      formErrors,
+    });
+  }
+  return emitWebhookEvent(ctx, org.organizationId, event, data);
+}
