@@ -30,7 +30,8 @@ export type Action =
   | "billing:manage"
   | "ownership:transfer"
   | "organization:update"
-  | "webhook:manage";
+  | "webhook:manage"
+  | "docs:manage";
 
 const allowed: Record<Action, readonly Role[]> = {
   "project:create": ["owner", "admin"],
@@ -50,6 +51,8 @@ const allowed: Record<Action, readonly Role[]> = {
   "organization:update": ["owner", "admin"],
   // Webhook endpoints, their delivery log and event ingestion (members get NOT_FOUND for the organization).
   "webhook:manage": ["owner", "admin"],
+  // The docs theme and docs hostname (issue 13; members get NOT_FOUND for the organization).
+  "docs:manage": ["owner", "admin"],
 };
 
 /** True when `role` may perform `action`. */
