@@ -79,8 +79,8 @@ const schema = z.object({
   SKIFF_DOCS_HOST_URL: z.string().url().optional(),
   /** License key that authenticates this instance's synchronisation at the docs host; unset: no sync runs. */
   SKIFF_LICENSE_KEY: z.string().min(16).optional(),
-  /** Seconds between two docs-hostname synchronisations (spec: about 60). */
-  SKIFF_LICENSE_SYNC_INTERVAL: z.coerce.number().int().min(5).max(86_400).default(60),
+  /** Seconds between two docs-hostname synchronisations (spec: about 60); honoured in whole minutes (job crontab). */
+  SKIFF_LICENSE_SYNC_INTERVAL: z.coerce.number().int().min(60).max(86_400).default(60),
   /** Host name a docs hostname's CNAME must point to (shown in `docsRegistration.cnameTarget`, checked by the docs host). */
   SKIFF_DOCS_CNAME_TARGET: z.string().min(1).default("docs.skiff.dev"),
   /**

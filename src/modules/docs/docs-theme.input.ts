@@ -22,17 +22,17 @@ export function isHslTriple(value: unknown): boolean {
 
 /** Keys outside the theme (spec: typography, corner radius, borders and neutral surfaces are not part of it). */
 const EXCLUDED: { re: RegExp; what: string }[] = [
-  { re: /font|typograph|lineheight|letterspacing|textsize/i, what: "Typography" },
-  { re: /radius|rounded/i, what: "Corner radius" },
-  { re: /border|^input$|^ring$/i, what: "Borders" },
-  { re: /^(background|foreground|card|popover|muted|surface|neutral)/i, what: "Neutral surfaces" },
+  { re: /font|typograph|lineheight|letterspacing|textsize/i, what: "Typography is" },
+  { re: /radius|rounded/i, what: "Corner radius is" },
+  { re: /border|^input$|^ring$/i, what: "Borders are" },
+  { re: /^(background|foreground|card|popover|muted|surface|neutral)/i, what: "Neutral surfaces are" },
 ];
 
 /** The reason `key` may not be a colour entry, or null. */
 function excludedKey(key: string): string | null {
   const hit = EXCLUDED.find((e) => e.re.test(key));
   return hit
-    ? `${hit.what} is not part of the theme: only primary and accent colours (e.g. primary, primaryForeground, accent)`
+    ? `${hit.what} not part of the theme: only primary and accent colours (e.g. primary, primaryForeground, accent)`
     : null;
 }
 
