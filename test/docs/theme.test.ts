@@ -187,7 +187,7 @@ describe("theme endpoint", () => {
     const changed = await fetch(`${t.skiff.url}/o/${number}/api/theme`, { headers: { "if-none-match": etag } });
     expect(changed.status).toBe(200);
     expect(changed.headers.get("etag")).not.toBe(etag);
-    expect((await changed.json()).siteName).toBe("Renamed");
+    expect(((await changed.json()) as { siteName: string }).siteName).toBe("Renamed");
   });
 
   it("serves the theme as CSS variables: :root from colorsLight, .dark from colorsDark, then the custom CSS", async () => {
@@ -227,7 +227,7 @@ describe("theme endpoint", () => {
       expect(res.status, path).toBe(404);
       expect(res.headers.get("access-control-allow-origin")).toBe("*");
       expect(res.headers.get("etag")).toBeNull();
-      expect(Object.keys(await res.json())).toEqual(["error"]);
+      expect(Object.keys((await res.json()) as object)).toEqual(["error"]);
     }
   });
 
