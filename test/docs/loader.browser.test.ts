@@ -106,21 +106,25 @@ describe.skipIf(SKIP_REASON !== null)("docs theme loader in Chromium", () => {
     return { page, pageErrors, consoleErrors, apiCalls };
   }
 
+  // Page expressions are strings: the test's TypeScript has no DOM library.
   const cssVar = (page: Page, name: string) =>
-    page.evaluate((n) => getComputedStyle(document.documentElement).getPropertyValue(n).trim(), name);
+    page.evaluate<string>(
+      `getComputedStyle(document.documentElement).getPropertyValue(${JSON.stringify(name)}).trim()`,
+    );
   /** `#btn`'s computed colour, and the colour `hsl(<triple>)` computes to in the same page. */
   const colours = (page: Page, triple: string) =>
-    page.evaluate((t) => {
-      const ref = document.getElementById("ref")!;
-      ref.style.color = `hsl(${t})`;
-      return { btn: getComputedStyle(document.getElementById("btn")!).color, expected: getComputedStyle(ref).color };
-    }, triple);
+    page.evaluate<{ btn: string; expected: string }>(`(() => {
+      const ref = document.getElementById("ref");
+      ref.style.color = "hsl(${triple})";
+      return { btn: getComputedStyle(document.getElementById("btn")).color, expected: getComputedStyle(ref).color };
+    })()`);
+  const titled = (page: Page) => page.waitForFunction('document.title === "Acme Docs"', undefined, WAIT);
 
   it("applies the theme on the docs hostname, and serves a reload from sessionStorage", async () => {
     const context = await browser.newContext();
     const { page, pageErrors, consoleErrors, apiCalls } = await open(context);
     await page.goto(`http://docs.acme.test:${PAGE_PORT}/`);
-    await page.waitForFunction(() => document.title === "Acme Docs", undefined, WAIT);
+    await titled(page);
     expect(apiCalls).toEqual([
       "/api/docs/lookup",
       `/o/${(await db.knex("organizations").first("database_id")).databaseId}/api/theme`,
@@ -134,20 +138,20 @@ describe.skipIf(SKIP_REASON !== null)("docs theme loader in Chromium", () => {
     const light = await colours(page, "222 47% 11%");
     expect(light.btn).toBe(light.expected);
     expect(light.btn).not.toBe("rgb(128, 128, 128)");
-    expect(await page.$eval("#btn", (el) => getComputedStyle(el).fontStyle)).toBe("italic");
+    expect(await page.evaluate<string>('getComputedStyle(document.getElementById("btn")).fontStyle')).toBe("italic");
     expect(pageErrors).toEqual([]);
     expect(consoleErrors).toEqual([]);
 
     // A second load within 5 minutes: no lookup, no theme call, theme applied from sessionStorage.
     apiCalls.length = 0;
     await page.reload();
-    await page.waitForFunction(() => document.title === "Acme Docs", undefined, WAIT);
+    await titled(page);
     expect(await cssVar(page, "--primary")).toBe("222 47% 11%");
     expect(apiCalls).toEqual([]);
 
     // Dark mode in the same tab (same session storage): colorsDark.
     await page.goto(`http://docs.acme.test:${PAGE_PORT}/dark`);
-    await page.waitForFunction(() => document.title === "Acme Docs", undefined, WAIT);
+    await titled(page);
     expect(await cssVar(page, "--primary")).toBe("210 40% 98%");
     const dark = await colours(page, "210 40% 98%");
     expect(dark.btn).toBe(dark.expected);
