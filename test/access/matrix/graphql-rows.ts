@@ -6,6 +6,7 @@
  * notGranted (member limited to another project), otherOwner (owner of organization B), revokedKey (a deleted
  * API key), anonymous, agentToken (an agent token of organization A).
  */
+import { docsGraphqlRows } from "./docs-rows.ts";
 import type { Fixture, Persona } from "./fixture.ts";
 import { webhookGraphqlRows } from "./webhook-rows.ts";
 
@@ -351,6 +352,7 @@ export const graphqlRows: GraphqlRow[] = [
     expect: cells("ok", "ok", "FORBIDDEN", "NOT_FOUND", "NOT_FOUND", U, U, U),
   },
   ...webhookGraphqlRows,
+  ...docsGraphqlRows,
   // ---- Subscription ------------------------------------------------------------------------------------------
   {
     field: "Subscription.heartbeat",
