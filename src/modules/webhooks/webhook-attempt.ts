@@ -68,15 +68,24 @@ export async function attemptDelivery(
   signal?: AbortSignal,
 ): Promise<AttemptOutcome> {
   const { knex } = services;
-  const delivery = (await knex("webhook_deliveries").where({ id: deliveryId }).first()) as
-    | WebhookDeliveryRow
+  // One round trip: the delivery with its endpoint (deleting an endpoint deletes its deliveries).
+  const joined = (await knex("webhook_deliveries as d")
+    .join("webhook_endpoints as e", "e.id", "d.endpoint_id")
+    .where("d.id", deliveryId)
+    .first("d.*", "e.url", "e.secret_encrypted", "e.is_active", "e.failing_since")) as
+    | (WebhookDeliveryRow & Omit<WebhookEndpointRow, "id" | "events" | "createdAt">)
     | undefined;
-  if (!delivery) return { kind: "skipped", reason: "delivery deleted" };
+  if (!joined) return { kind: "skipped", reason: "delivery or endpoint deleted" };
+  const delivery: WebhookDeliveryRow = joined;
+  const endpoint = {
+    id: joined.endpointId,
+    organizationId: joined.organizationId,
+    url: joined.url,
+    secretEncrypted: joined.secretEncrypted,
+    isActive: joined.isActive,
+    failingSince: joined.failingSince,
+  };
   if (delivery.status !== "pending") return { kind: "skipped", reason: `delivery ${delivery.status}` };
-  const endpoint = (await knex("webhook_endpoints").where({ id: delivery.endpointId }).first()) as
-    | WebhookEndpointRow
-    | undefined;
-  if (!endpoint) return { kind: "skipped", reason: "endpoint deleted" };
   if (!endpoint.isActive && !force) {
     await knex("webhook_deliveries").where({ id: deliveryId, status: "pending" }).update({ status: "cancelled" });
     return { kind: "skipped", reason: "endpoint inactive" };
@@ -109,32 +118,36 @@ export async function attemptDelivery(
   }
   const durationMs = Math.round(performance.now() - started);
   const final = success || attempt >= MAX_ATTEMPTS;
-  await knex.transaction(async (trx) => {
-    await trx("webhook_delivery_attempts").insert({
-      delivery_id: deliveryId,
-      endpoint_id: endpoint.id,
-      event: delivery.event,
-      attempt,
-      success,
-      response_status: status,
-      response_body: responseBody,
-      error_message: errorMessage,
-      duration_ms: durationMs,
+  const entry = {
+    delivery_id: deliveryId,
+    endpoint_id: endpoint.id,
+    event: delivery.event,
+    attempt,
+    success,
+    response_status: status,
+    response_body: responseBody,
+    error_message: errorMessage,
+    duration_ms: durationMs,
+  };
+  if (!final || (success && !endpoint.failingSince)) {
+    // The common cases in one statement (atomic on its own): log the attempt, count it, end the series on success.
+    await knex.raw(
+      `with logged as (
+         insert into webhook_delivery_attempts (delivery_id, endpoint_id, event, attempt, success, response_status,
+           response_body, error_message, duration_ms) values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ) update webhook_deliveries set attempts = ?, updated_at = now(), status = ? where id = ?`,
+      [...Object.values(entry), attempt, success ? "delivered" : "pending", deliveryId],
+    );
+  } else {
+    await knex.transaction(async (trx) => {
+      await trx("webhook_delivery_attempts").insert(entry);
+      await trx("webhook_deliveries")
+        .where({ id: deliveryId })
+        .update({ attempts: attempt, updated_at: trx.fn.now(), status: success ? "delivered" : "failed" });
+      if (success) await trx("webhook_endpoints").where({ id: endpoint.id }).update({ failing_since: null });
+      else await recordFailedDelivery(services, trx, log, endpoint);
     });
-    await trx("webhook_deliveries")
-      .where({ id: deliveryId })
-      .update({
-        attempts: attempt,
-        updated_at: trx.fn.now(),
-        ...(final && { status: success ? "delivered" : "failed" }),
-      });
-    if (success) {
-      if (endpoint.failingSince)
-        await trx("webhook_endpoints").where({ id: endpoint.id }).update({ failing_since: null });
-    } else if (final) {
-      await recordFailedDelivery(services, trx, log, endpoint);
-    }
-  });
+  }
   if (success) return { kind: "delivered" };
   return { kind: "failed", final, message: errorMessage ?? "failed" };
 }
@@ -147,7 +160,7 @@ async function recordFailedDelivery(
   services: AppServices,
   trx: Knex.Transaction,
   log: Logger,
-  endpoint: WebhookEndpointRow,
+  endpoint: Pick<WebhookEndpointRow, "id" | "organizationId" | "url" | "isActive" | "failingSince">,
 ): Promise<void> {
   const now = services.now();
   const since = endpoint.failingSince ?? now;

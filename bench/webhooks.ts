@@ -1,0 +1,192 @@
+/**
+ * `npm run bench:webhooks`: webhook delivery figures on a scratch database, to a loopback HTTPS receiver in its
+ * own process (it verifies every signature over the raw bytes, as the receiver rules say, and answers 200):
+ * - enqueue → first attempt (publish committed → request at the receiver), 200 single events: p50/p99;
+ * - throughput of signed deliveries at 50 concurrent (SKIFF_WORKER_CONCURRENCY=50): 50 endpoints × 40 events.
+ * The receiver's certificate comes from a throw-away CA (test/helpers/test-ca.ts); Node reads NODE_EXTRA_CA_CERTS
+ * only at start, so the script re-runs itself with it set.
+ */
+import { type ChildProcess, fork, spawnSync } from "node:child_process";
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:https";
+import { cpus, loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+import { createTestCa, removeTestCa } from "../test/helpers/test-ca.ts";
+
+const self = fileURLToPath(import.meta.url);
+const role = process.env.BENCH_WEBHOOKS_ROLE;
+
+if (!role) {
+  // Parent: make the CA, run the bench with it trusted.
+  const ca = await createTestCa();
+  try {
+    const run = spawnSync(process.execPath, [self], {
+      stdio: "inherit",
+      env: {
+        ...process.env,
+        BENCH_WEBHOOKS_ROLE: "bench",
+        NODE_EXTRA_CA_CERTS: ca.caFile,
+        BENCH_CERT: ca.certFile,
+        BENCH_KEY: ca.keyFile,
+      },
+    });
+    process.exitCode = run.status ?? 1;
+  } finally {
+    await removeTestCa(ca);
+  }
+} else if (role === "receiver") {
+  // Receiver process: verify, answer 200, report arrivals to the bench over IPC (batched).
+  const secrets = new Map<string, string>();
+  let pending: Array<[string, number, boolean]> = [];
+  setInterval(() => {
+    if (pending.length) {
+      process.send!({ arrivals: pending });
+      pending = [];
+    }
+  }, 5).unref();
+  process.on("message", (m: { secrets?: Record<string, string> }) => {
+    for (const [path, secret] of Object.entries(m.secrets ?? {})) secrets.set(path, secret);
+  });
+  const server = createServer(
+    { cert: readFileSync(process.env.BENCH_CERT!), key: readFileSync(process.env.BENCH_KEY!) },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const at = Date.now();
+        const body = Buffer.concat(chunks);
+        const secret = secrets.get(req.url ?? "") ?? "";
+        const expected = Buffer.from(`sha256=${createHmac("sha256", secret).update(body).digest("hex")}`);
+        const given = Buffer.from(String(req.headers["x-webhook-signature"] ?? ""));
+        const ok = given.length === expected.length && timingSafeEqual(given, expected);
+        pending.push([String(req.headers["x-webhook-delivery"]), at, ok]);
+        res.writeHead(ok ? 200 : 401).end();
+      });
+    },
+  );
+  server.listen(0, "127.0.0.1", () => process.send!({ port: (server.address() as { port: number }).port }));
+} else {
+  const { loadConfig } = await import("../src/config.ts");
+  const { createLogger, startSkiff } = await import("../src/server/start.ts");
+  const { emitWebhookEvent } = await import("../src/modules/webhooks/webhook-emit.ts");
+  const { scratchDatabase } = await import("./harness.ts");
+
+  const receiver: ChildProcess = fork(self, [], { env: { ...process.env, BENCH_WEBHOOKS_ROLE: "receiver" } });
+  const arrivals = new Map<string, number>();
+  let badSignatures = 0;
+  const port = await new Promise<number>((resolve) =>
+    receiver.on("message", (m: { port?: number; arrivals?: Array<[string, number, boolean]> }) => {
+      if (m.port) resolve(m.port);
+      for (const [id, at, ok] of m.arrivals ?? []) {
+        if (!arrivals.has(id)) arrivals.set(id, at);
+        if (!ok) badSignatures++;
+      }
+    }),
+  );
+  const db = await scratchDatabase();
+  const concurrency = 50;
+  const config = loadConfig({
+    DATABASE_URL: db.url,
+    HOST: "127.0.0.1",
+    PORT: "0",
+    SKIFF_SECRET: "bench-secret-bench-secret-bench-secret-00",
+    SKIFF_BOOTSTRAP: "false",
+    SKIFF_OUTBOUND_ALLOW: "127.0.0.1",
+    SKIFF_WORKER_CONCURRENCY: String(concurrency),
+    LOG_LEVEL: "error",
+  });
+  const skiff = await startSkiff(config, createLogger(config));
+  const { services } = skiff;
+  const knex = services.knex;
+  const until = async (probe: () => boolean, timeoutMs = 120_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!probe()) {
+      if (Date.now() > deadline) throw new Error("timed out waiting for deliveries");
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  };
+  const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+
+  /** An organization (pro plan) with `n` endpoints on the receiver. */
+  async function organizationWith(n: number) {
+    const organizationId = `org_bench${randomBytes(8).toString("hex")}`;
+    await knex("organizations").insert({
+      id: organizationId,
+      name: organizationId,
+      slug: organizationId,
+      plan_id: "plan_pro",
+    });
+    const secrets: Record<string, string> = {};
+    for (let i = 0; i < n; i++) {
+      const path = `/hook/${randomUUID()}`;
+      const secret = `whsec_${randomBytes(32).toString("base64url")}`;
+      secrets[path] = secret;
+      await knex("webhook_endpoints").insert({
+        id: `webhook_${randomUUID()}`,
+        organization_id: organizationId,
+        url: `https://127.0.0.1:${port}${path}`,
+        events: ["course_completed"],
+        secret_encrypted: services.secrets.encrypt(secret),
+      });
+    }
+    receiver.send({ secrets });
+    await new Promise((r) => setTimeout(r, 50));
+    return organizationId;
+  }
+  const data = {
+    user: { user_uuid: "user_1", email: "ada@example.test", username: "ada" },
+    course: { course_uuid: "course_1", name: "Compilers" },
+  };
+
+  try {
+    const single = await organizationWith(1);
+    const latencies: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const t0 = Date.now();
+      const [d] = await emitWebhookEvent({ knex, services }, single, "course_completed", data);
+      await until(() => arrivals.has(d!.deliveryId));
+      latencies.push(arrivals.get(d!.deliveryId)! - t0);
+    }
+    latencies.sort((a, b) => a - b);
+
+    const wide = await organizationWith(50);
+    const events = 40;
+    const ids: string[] = [];
+    const t0 = Date.now();
+    await knex.transaction(async (trx) => {
+      for (let i = 0; i < events; i++) {
+        ids.push(
+          ...(await emitWebhookEvent({ knex: trx, services }, wide, "course_completed", data)).map((d) => d.deliveryId),
+        );
+      }
+    });
+    const committed = Date.now();
+    await until(() => ids.every((id) => arrivals.has(id)));
+    const last = Math.max(...ids.map((id) => arrivals.get(id)!));
+    await new Promise((r) => setTimeout(r, 500));
+    const delivered = await knex("webhook_deliveries")
+      .whereIn("id", ids)
+      .where({ status: "delivered" })
+      .count("* as n");
+    const durations = (
+      (await knex("webhook_delivery_attempts").whereIn("delivery_id", ids).pluck("duration_ms")) as number[]
+    ).sort((a, b) => a - b);
+    process.stdout.write(
+      [
+        `Webhook delivery on ${db.label}, one instance, SKIFF_WORKER_CONCURRENCY=${concurrency}, HTTPS receiver on loopback (own process, verifies every signature):`,
+        `  enqueue → first attempt (200 events, one at a time): p50 ${pct(latencies, 0.5)} ms, p99 ${pct(latencies, 0.99)} ms`,
+        `  ${ids.length} signed deliveries (${events} events × 50 endpoints): written in ${committed - t0} ms, all received ${last - committed} ms after commit → ${Math.round((ids.length * 1000) / (last - committed))} deliveries/s (${delivered[0]!.n} marked delivered, ${badSignatures} bad signatures)`,
+        `  one attempt's HTTPS call (resolve + check + TLS connect + request + answer), as logged: p50 ${pct(durations, 0.5)} ms, p99 ${pct(durations, 0.99)} ms`,
+        `  machine load average at the end: ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(", ")} (${cpus().length} CPUs)`,
+        "",
+      ].join("\n"),
+    );
+  } finally {
+    await skiff.stop();
+    receiver.kill();
+    await db.drop();
+  }
+}
