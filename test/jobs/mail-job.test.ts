@@ -104,7 +104,8 @@ describe("mail.send", () => {
     );
     await until(async () => {
       const { rows } = await db.knex.raw(
-        "select attempts from graphile_worker.jobs where task_identifier = 'mail.send' and attempts > 0",
+        // The attempt is counted when the job is taken; wait for its outcome (unlocked), not just its start.
+        "select attempts from graphile_worker.jobs where task_identifier = 'mail.send' and attempts > 0 and locked_at is null",
       );
       return rows.length === 1;
     });
