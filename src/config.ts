@@ -81,6 +81,29 @@ const schema = z.object({
   SKIFF_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   /** On shutdown, how long running jobs may finish (ms) before they are aborted and returned to the queue. */
   SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /**
+   * Docs host this instance reports its docs hostnames to (`POST {url}/api/docs/sync`, issue 13); unset: this
+   * instance is its own docs host (the embedded default: it syncs to itself in-process).
+   */
+  SKIFF_DOCS_HOST_URL: z.string().url().optional(),
+  /** License key that authenticates this instance's synchronisation at the docs host; unset: no sync runs. */
+  SKIFF_LICENSE_KEY: z.string().min(16).optional(),
+  /** Seconds between two docs-hostname synchronisations (spec: about 60); honoured in whole minutes (job crontab). */
+  SKIFF_LICENSE_SYNC_INTERVAL: z.coerce.number().int().min(60).max(86_400).default(60),
+  /** Host name a docs hostname's CNAME must point to (shown in `docsRegistration.cnameTarget`, checked by the docs host). */
+  SKIFF_DOCS_CNAME_TARGET: z.string().min(1).default("docs.skiff.dev"),
+  /**
+   * Docs-host role: comma-separated SHA-256 digests (hex) of the license keys this instance accepts at
+   * `/api/docs/sync` (the instance's own SKIFF_LICENSE_KEY is always accepted). Keys themselves are never stored.
+   */
+  SKIFF_DOCS_HOST_LICENSE_SHA256: z
+    .string()
+    .default("")
+    .refine((v) => v.split(",").every((d) => !d.trim() || /^[0-9a-f]{64}$/i.test(d.trim())), {
+      message: "comma-separated 64-hex-digit SHA-256 digests",
+    }),
+  /** Docs-host role: comma-separated DNS servers (`ip` or `ip:port`) asked for CNAME checks; empty: the system's. */
+  SKIFF_DOCS_DNS_SERVERS: z.string().default(""),
   SMTP_URL: z.string().optional(),
   SMTP_FROM: z.string().default("Skiff <no-reply@skiff.local>"),
   GITHUB_CLIENT_ID: z.string().optional(),

@@ -8,6 +8,7 @@ import type {
 } from "../modules/applications/application.model.ts";
 import type { Database as DatabaseModel } from "../modules/databases/database.model.ts";
 import type { Deployment as DeploymentModel } from "../modules/deployments/deployment.model.ts";
+import type { DocsThemeRow as DocsThemeRowModel } from "../modules/docs/docs-theme.model.ts";
 import type { SiteImport as SiteImportModel } from "../modules/imports/site-import.model.ts";
 import type {
   ImportOutcome as ImportOutcomeModel,
@@ -324,6 +325,85 @@ export type Deployment = {
   title: Scalars["String"]["output"];
 };
 
+/** DNS state of a docs hostname as the docs host last checked it. */
+export type DocsDnsState =
+  /** The hostname has a CNAME to `cnameTarget`. */
+  | "OK"
+  /** Not checked yet (not synchronised since it was saved). */
+  | "PENDING"
+  /** No CNAME, or a CNAME to another name. */
+  | "WRONG_TARGET";
+
+/** One hostname an instance reports at synchronisation. */
+export type DocsHostnameInput = {
+  /** URL of the instance's organization owning it (`{base_url}/o/<databaseId>`). */
+  cloudUrl: Scalars["String"]["input"];
+  hostname: Scalars["String"]["input"];
+};
+
+/** Registration state of a docs hostname. */
+export type DocsRegistration = {
+  __typename?: "DocsRegistration";
+  /** The name the hostname's CNAME must point to. */
+  cnameTarget: Scalars["String"]["output"];
+  /** True when the docs host refused it: another license has registered this hostname. */
+  conflict: Scalars["Boolean"]["output"];
+  dns: DocsDnsState;
+  hostname: Scalars["String"]["output"];
+  /** When the docs host last accepted it; null until the first synchronisation after it was saved. */
+  syncedAt?: Maybe<Scalars["DateTime"]["output"]>;
+};
+
+/** The docs host's answer for one reported hostname. */
+export type DocsSyncResult = {
+  __typename?: "DocsSyncResult";
+  /** false: refused because another license registered it (`conflict`). */
+  accepted: Scalars["Boolean"]["output"];
+  conflict: Scalars["Boolean"]["output"];
+  dns: DocsDnsState;
+  hostname: Scalars["String"]["output"];
+};
+
+/**
+ * An organization's docs theme (issue 13; spec "Docs-domain lookup and theme"): what docs sites on the
+ * organization's docs hostname load through `/o/<databaseId>/api/theme`. Managed by owners and admins.
+ */
+export type DocsTheme = {
+  __typename?: "DocsTheme";
+  /** Dark-mode colours, same shape as `colorsLight`. */
+  colorsDark: Scalars["JSONObject"]["output"];
+  /** Light-mode colours: `primary` and further entries, each a space-separated HSL triple (`222 47% 11%`). */
+  colorsLight: Scalars["JSONObject"]["output"];
+  /** Appended after the colour variables (at most 64 KiB), or null. */
+  customCss?: Maybe<Scalars["String"]["output"]>;
+  /** The one docs hostname (lower-case DNS name, unique platform-wide), or null. */
+  docsHostname?: Maybe<Scalars["String"]["output"]>;
+  /** The docs hostname's registration at the docs host, or null when no hostname is saved. */
+  docsRegistration?: Maybe<DocsRegistration>;
+  /** HTTPS URL of the favicon, or null. */
+  faviconUrl?: Maybe<Scalars["String"]["output"]>;
+  footerText: Scalars["String"]["output"];
+  /** HTTPS URL of the logo. */
+  logoUrl: Scalars["String"]["output"];
+  siteName: Scalars["String"]["output"];
+  /** The theme document's URL (`{base_url}/o/<databaseId>/api/theme`). */
+  themeUrl: Scalars["String"]["output"];
+  updatedAt: Scalars["DateTime"]["output"];
+};
+
+/** Input of `setDocsTheme`: the whole theme (omitted optional fields are cleared). */
+export type DocsThemeInput = {
+  colorsDark: Scalars["JSONObject"]["input"];
+  colorsLight: Scalars["JSONObject"]["input"];
+  customCss?: InputMaybe<Scalars["String"]["input"]>;
+  /** Null or omitted clears the hostname (the registration goes at the next synchronisation). */
+  docsHostname?: InputMaybe<Scalars["String"]["input"]>;
+  faviconUrl?: InputMaybe<Scalars["String"]["input"]>;
+  footerText?: InputMaybe<Scalars["String"]["input"]>;
+  logoUrl: Scalars["String"]["input"];
+  siteName: Scalars["String"]["input"];
+};
+
 /** A custom domain routed to an application. Hosts are unique platform-wide. */
 export type Domain = {
   __typename?: "Domain";
@@ -609,6 +689,8 @@ export type Mutation = {
    * only valid id is the organization it is bound to (to act on another organization, create a key there).
    */
   setActiveOrganization: Viewer;
+  /** Saves the organization's whole docs theme (owners and admins). Invalid fields → BAD_USER_INPUT with fieldErrors. */
+  setDocsTheme: DocsTheme;
   /** Turns a payment method on or off at the gateway for the organization's merchant. Owners and admins. */
   setPaymentMethodEnabled: PaymentMethod;
   /**
@@ -619,6 +701,11 @@ export type Mutation = {
    * in under another address.
    */
   signUpWithInvitation: User;
+  /**
+   * Docs-host role, authenticated by `licenseKey` (UNAUTHENTICATED when not accepted): replaces the license's
+   * registrations with `registrations`, refusing hostnames another license holds, and checks each CNAME.
+   */
+  syncDocsRegistrations: Array<DocsSyncResult>;
   /** Sends `ping` (even to an inactive endpoint) and answers the first attempt (20 per hour per organization). */
   testWebhook: WebhookTestResult;
   /** Makes another member the owner (owner only); the previous owner becomes an admin. Returns the new owner. */
@@ -799,6 +886,12 @@ export type MutationSetActiveOrganizationArgs = {
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationSetDocsThemeArgs = {
+  input: DocsThemeInput;
+  organizationId: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationSetPaymentMethodEnabledArgs = {
   enabled: Scalars["Boolean"]["input"];
   method: Scalars["String"]["input"];
@@ -808,6 +901,12 @@ export type MutationSetPaymentMethodEnabledArgs = {
 /** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationSignUpWithInvitationArgs = {
   input: SignUpWithInvitationInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationSyncDocsRegistrationsArgs = {
+  licenseKey: Scalars["String"]["input"];
+  registrations: Array<DocsHostnameInput>;
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -1081,6 +1180,19 @@ export type ProjectEdge = {
   node: Project;
 };
 
+/** The theme document as docs sites read it (no credentials). */
+export type PublicDocsTheme = {
+  __typename?: "PublicDocsTheme";
+  colorsDark: Scalars["JSONObject"]["output"];
+  colorsLight: Scalars["JSONObject"]["output"];
+  customCss?: Maybe<Scalars["String"]["output"]>;
+  faviconUrl?: Maybe<Scalars["String"]["output"]>;
+  footerText: Scalars["String"]["output"];
+  logoUrl: Scalars["String"]["output"];
+  siteName: Scalars["String"]["output"];
+  updatedAt: Scalars["DateTime"]["output"];
+};
+
 /** Answer of `publishWebhookEvent`: one delivery per active endpoint subscribed to the event. */
 export type PublishedWebhookEvent = {
   __typename?: "PublishedWebhookEvent";
@@ -1101,6 +1213,10 @@ export type Query = {
   agentToken?: Maybe<AgentToken>;
   /** One application by id. `NOT_FOUND` when unknown, in another organization, or not granted. */
   application?: Maybe<Application>;
+  /** No credentials (docs-host role): the `cloudUrl` owning a synchronised hostname, or null. */
+  docsHostLookup?: Maybe<Scalars["String"]["output"]>;
+  /** The organization's docs theme, or null when none is saved (owners and admins; others NOT_FOUND). */
+  docsTheme?: Maybe<DocsTheme>;
   /**
    * What an invitation link's token leads to. Needs no credentials (the invitation page calls it before the
    * visitor signs in). An unknown token answers `valid: false, status: null`, never an error.
@@ -1123,6 +1239,11 @@ export type Query = {
    * `first`: 1 to 100 (default 20), else `BAD_USER_INPUT`; `after`: an `endCursor` from a previous page.
    */
   projects: ProjectConnection;
+  /**
+   * No credentials: the theme document of the organization `databaseId`, or null when it has none. Without
+   * `databaseId`: the only organization of a single-organization instance (NOT_FOUND when there are several).
+   */
+  publicDocsTheme?: Maybe<PublicDocsTheme>;
   /** One import record. `NOT_FOUND` when unknown, in another organization, or not granted. */
   siteImport?: Maybe<SiteImport>;
   /**
@@ -1156,6 +1277,30 @@ export type Query = {
  */
 export type QueryApplicationArgs = {
   id: Scalars["ID"]["input"];
+};
+
+/**
+ * Read entry points. Every field requires credentials (session cookie, `Authorization: Bearer <API key>`
+ * or `x-api-key: <API key>`); without them the error code is `UNAUTHENTICATED`.
+ * Errors carry `extensions.code`: `UNAUTHENTICATED`, `NOT_FOUND` (unknown id, or another organization's
+ * or an ungranted resource: the two are indistinguishable), `BAD_USER_INPUT`, `CONFLICT`, `FORBIDDEN`
+ * (the caller's role does not allow the action on a resource it can see), `INTERNAL_SERVER_ERROR`
+ * (masked; the log has the details under `extensions.requestId`).
+ */
+export type QueryDocsHostLookupArgs = {
+  hostname: Scalars["String"]["input"];
+};
+
+/**
+ * Read entry points. Every field requires credentials (session cookie, `Authorization: Bearer <API key>`
+ * or `x-api-key: <API key>`); without them the error code is `UNAUTHENTICATED`.
+ * Errors carry `extensions.code`: `UNAUTHENTICATED`, `NOT_FOUND` (unknown id, or another organization's
+ * or an ungranted resource: the two are indistinguishable), `BAD_USER_INPUT`, `CONFLICT`, `FORBIDDEN`
+ * (the caller's role does not allow the action on a resource it can see), `INTERNAL_SERVER_ERROR`
+ * (masked; the log has the details under `extensions.requestId`).
+ */
+export type QueryDocsThemeArgs = {
+  organizationId: Scalars["ID"]["input"];
 };
 
 /**
@@ -1217,6 +1362,18 @@ export type QueryProjectArgs = {
 export type QueryProjectsArgs = {
   after?: InputMaybe<Scalars["String"]["input"]>;
   first?: InputMaybe<Scalars["Int"]["input"]>;
+};
+
+/**
+ * Read entry points. Every field requires credentials (session cookie, `Authorization: Bearer <API key>`
+ * or `x-api-key: <API key>`); without them the error code is `UNAUTHENTICATED`.
+ * Errors carry `extensions.code`: `UNAUTHENTICATED`, `NOT_FOUND` (unknown id, or another organization's
+ * or an ungranted resource: the two are indistinguishable), `BAD_USER_INPUT`, `CONFLICT`, `FORBIDDEN`
+ * (the caller's role does not allow the action on a resource it can see), `INTERNAL_SERVER_ERROR`
+ * (masked; the log has the details under `extensions.requestId`).
+ */
+export type QueryPublicDocsThemeArgs = {
+  databaseId?: InputMaybe<Scalars["Int"]["input"]>;
 };
 
 /**
@@ -1890,6 +2047,12 @@ export type ResolversTypes = {
   DatabaseType: DatabaseType;
   DateTime: ResolverTypeWrapper<Scalars["DateTime"]["output"]>;
   Deployment: ResolverTypeWrapper<DeploymentModel>;
+  DocsDnsState: DocsDnsState;
+  DocsHostnameInput: DocsHostnameInput;
+  DocsRegistration: ResolverTypeWrapper<DocsRegistration>;
+  DocsSyncResult: ResolverTypeWrapper<DocsSyncResult>;
+  DocsTheme: ResolverTypeWrapper<DocsThemeRowModel>;
+  DocsThemeInput: DocsThemeInput;
   Domain: ResolverTypeWrapper<DomainModel>;
   EmailAddress: ResolverTypeWrapper<Scalars["EmailAddress"]["output"]>;
   Environment: ResolverTypeWrapper<EnvironmentModel>;
@@ -1919,6 +2082,7 @@ export type ResolversTypes = {
   Project: ResolverTypeWrapper<ProjectModel>;
   ProjectConnection: ResolverTypeWrapper<ProjectConnectionModel>;
   ProjectEdge: ResolverTypeWrapper<Omit<ProjectEdge, "node"> & { node: ResolversTypes["Project"] }>;
+  PublicDocsTheme: ResolverTypeWrapper<DocsThemeRowModel>;
   PublishedWebhookEvent: ResolverTypeWrapper<PublishedWebhookEvent>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Role: Role;
@@ -1979,6 +2143,11 @@ export type ResolversParentTypes = {
   Database: DatabaseModel;
   DateTime: Scalars["DateTime"]["output"];
   Deployment: DeploymentModel;
+  DocsHostnameInput: DocsHostnameInput;
+  DocsRegistration: DocsRegistration;
+  DocsSyncResult: DocsSyncResult;
+  DocsTheme: DocsThemeRowModel;
+  DocsThemeInput: DocsThemeInput;
   Domain: DomainModel;
   EmailAddress: Scalars["EmailAddress"]["output"];
   Environment: EnvironmentModel;
@@ -2004,6 +2173,7 @@ export type ResolversParentTypes = {
   Project: ProjectModel;
   ProjectConnection: ProjectConnectionModel;
   ProjectEdge: Omit<ProjectEdge, "node"> & { node: ResolversParentTypes["Project"] };
+  PublicDocsTheme: DocsThemeRowModel;
   PublishedWebhookEvent: PublishedWebhookEvent;
   Query: Record<PropertyKey, never>;
   SignUpWithInvitationInput: SignUpWithInvitationInput;
@@ -2172,6 +2342,44 @@ export type DeploymentResolvers<
   startedAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+};
+
+export type DocsRegistrationResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["DocsRegistration"] = ResolversParentTypes["DocsRegistration"],
+> = {
+  cnameTarget?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  conflict?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  dns?: Resolver<ResolversTypes["DocsDnsState"], ParentType, ContextType>;
+  hostname?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  syncedAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+};
+
+export type DocsSyncResultResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["DocsSyncResult"] = ResolversParentTypes["DocsSyncResult"],
+> = {
+  accepted?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  conflict?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  dns?: Resolver<ResolversTypes["DocsDnsState"], ParentType, ContextType>;
+  hostname?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+};
+
+export type DocsThemeResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["DocsTheme"] = ResolversParentTypes["DocsTheme"],
+> = {
+  colorsDark?: Resolver<ResolversTypes["JSONObject"], ParentType, ContextType>;
+  colorsLight?: Resolver<ResolversTypes["JSONObject"], ParentType, ContextType>;
+  customCss?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  docsHostname?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  docsRegistration?: Resolver<Maybe<ResolversTypes["DocsRegistration"]>, ParentType, ContextType>;
+  faviconUrl?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  footerText?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  logoUrl?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  siteName?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  themeUrl?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
 };
 
 export type DomainResolvers<
@@ -2472,6 +2680,12 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationSetActiveOrganizationArgs, "id">
   >;
+  setDocsTheme?: Resolver<
+    ResolversTypes["DocsTheme"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationSetDocsThemeArgs, "input" | "organizationId">
+  >;
   setPaymentMethodEnabled?: Resolver<
     ResolversTypes["PaymentMethod"],
     ParentType,
@@ -2483,6 +2697,12 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationSignUpWithInvitationArgs, "input">
+  >;
+  syncDocsRegistrations?: Resolver<
+    Array<ResolversTypes["DocsSyncResult"]>,
+    ParentType,
+    ContextType,
+    RequireFields<MutationSyncDocsRegistrationsArgs, "licenseKey" | "registrations">
   >;
   testWebhook?: Resolver<
     ResolversTypes["WebhookTestResult"],
@@ -2689,6 +2909,20 @@ export type ProjectEdgeResolvers<
   node?: Resolver<ResolversTypes["Project"], ParentType, ContextType>;
 };
 
+export type PublicDocsThemeResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["PublicDocsTheme"] = ResolversParentTypes["PublicDocsTheme"],
+> = {
+  colorsDark?: Resolver<ResolversTypes["JSONObject"], ParentType, ContextType>;
+  colorsLight?: Resolver<ResolversTypes["JSONObject"], ParentType, ContextType>;
+  customCss?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  faviconUrl?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  footerText?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  logoUrl?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  siteName?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+};
+
 export type PublishedWebhookEventResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["PublishedWebhookEvent"] = ResolversParentTypes["PublishedWebhookEvent"],
@@ -2706,6 +2940,18 @@ export type QueryResolvers<
     ParentType,
     ContextType,
     RequireFields<QueryApplicationArgs, "id">
+  >;
+  docsHostLookup?: Resolver<
+    Maybe<ResolversTypes["String"]>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryDocsHostLookupArgs, "hostname">
+  >;
+  docsTheme?: Resolver<
+    Maybe<ResolversTypes["DocsTheme"]>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryDocsThemeArgs, "organizationId">
   >;
   invitationLink?: Resolver<
     ResolversTypes["InvitationLinkInfo"],
@@ -2732,6 +2978,12 @@ export type QueryResolvers<
     ParentType,
     ContextType,
     RequireFields<QueryProjectsArgs, "first">
+  >;
+  publicDocsTheme?: Resolver<
+    Maybe<ResolversTypes["PublicDocsTheme"]>,
+    ParentType,
+    ContextType,
+    Partial<QueryPublicDocsThemeArgs>
   >;
   siteImport?: Resolver<
     Maybe<ResolversTypes["SiteImport"]>,
@@ -3047,6 +3299,9 @@ export type Resolvers<ContextType = Context> = {
   Database?: DatabaseResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   Deployment?: DeploymentResolvers<ContextType>;
+  DocsRegistration?: DocsRegistrationResolvers<ContextType>;
+  DocsSyncResult?: DocsSyncResultResolvers<ContextType>;
+  DocsTheme?: DocsThemeResolvers<ContextType>;
   Domain?: DomainResolvers<ContextType>;
   EmailAddress?: GraphQLScalarType;
   Environment?: EnvironmentResolvers<ContextType>;
@@ -3070,6 +3325,7 @@ export type Resolvers<ContextType = Context> = {
   Project?: ProjectResolvers<ContextType>;
   ProjectConnection?: ProjectConnectionResolvers<ContextType>;
   ProjectEdge?: ProjectEdgeResolvers<ContextType>;
+  PublicDocsTheme?: PublicDocsThemeResolvers<ContextType>;
   PublishedWebhookEvent?: PublishedWebhookEventResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   SiteImport?: SiteImportResolvers<ContextType>;

@@ -13,6 +13,7 @@ import { apiKeysModule } from "./api-keys/index.ts";
 import { applicationsModule } from "./applications/index.ts";
 import { databasesModule } from "./databases/index.ts";
 import { deploymentsModule } from "./deployments/index.ts";
+import { docsModule } from "./docs/index.ts";
 import { siteImportsModule } from "./imports/index.ts";
 import { mailModule } from "./mail/index.ts";
 import type { LoaderDeps, ModuleLoaders, SkiffModule } from "./module.ts";
@@ -41,6 +42,7 @@ export const modules: readonly SkiffModule[] = [
   mailModule,
   webhooksModule,
   paymentsModule,
+  docsModule,
 ];
 
 /** The per-request loaders of every module, namespaced by module name (`ctx.loaders.projects.byId`). */

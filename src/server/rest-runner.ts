@@ -46,15 +46,17 @@ export function registerRestRoutes(
       continue;
     }
     registerOne(app, route, async (req, headers, requestId) => {
-      let principal: Context["principal"];
-      try {
-        principal = await authenticate(services, headers, route.surface);
-      } catch (e) {
-        if (!(e instanceof GraphQLError)) throw e;
-        return fail(route, toRestError(e));
+      let principal: Context["principal"] = null;
+      if (route.surface !== "none") {
+        try {
+          principal = await authenticate(services, headers, route.surface);
+        } catch (e) {
+          if (!(e instanceof GraphQLError)) throw e;
+          return fail(route, toRestError(e));
+        }
+        if (!principal)
+          return route.error(toRestError(new AppError("UNAUTHENTICATED", "Missing or invalid credentials")), 401);
       }
-      if (!principal)
-        return route.error(toRestError(new AppError("UNAUTHENTICATED", "Missing or invalid credentials")), 401);
       let variables: Record<string, unknown>;
       try {
         variables = route.variables(req);
@@ -76,7 +78,7 @@ export function registerRestRoutes(
         );
         if (error) return fail(route, error);
       }
-      return route.respond((data ?? {}) as Record<string, unknown>, variables);
+      return route.respond((data ?? {}) as Record<string, unknown>, variables, req);
     });
   }
   if (publicOnly) {
@@ -182,6 +184,7 @@ function registerOne(
           params: (request.params ?? {}) as Record<string, string>,
           query: (request.query ?? {}) as RestRequest["query"],
           body: request.body,
+          headers: request.headers as Record<string, string | undefined>,
         },
         request.headers as Record<string, string | undefined>,
         request.id,

@@ -28,9 +28,17 @@ export function loadTypeDefs(): DocumentNode {
 
 /**
  * Root fields answerable without credentials: federation gateways fetch the SDL anonymously; the invitation
- * page reads a link and creates the invitee's account before anyone is signed in.
+ * page reads a link and creates the invitee's account before anyone is signed in; docs sites read a theme and
+ * look a hostname up, and instances synchronise with their license key (issue 13).
  */
-const PUBLIC_ROOT_FIELDS = new Set(["_service", "invitationLink", "signUpWithInvitation"]);
+const PUBLIC_ROOT_FIELDS = new Set([
+  "_service",
+  "invitationLink",
+  "signUpWithInvitation",
+  "publicDocsTheme",
+  "docsHostLookup",
+  "syncDocsRegistrations",
+]);
 
 /** Builds the executable subgraph schema. */
 export function buildSchema(): GraphQLSchema {

@@ -5,14 +5,19 @@
  */
 import type { FormattedExecutionResult } from "graphql";
 
-/** Which surface is asking: agent tokens are accepted only by the agent API. */
-export type Surface = "graphql" | "rest" | "agent";
+/**
+ * Which surface is asking: agent tokens are accepted only by the agent API. `none`: a public row (no
+ * credentials: the operation runs anonymously whatever the request carries; the row may check its own secret).
+ */
+export type Surface = "graphql" | "rest" | "agent" | "none";
 
 /** What a row sees of the HTTP request. */
 export interface RestRequest {
   params: Record<string, string>;
   query: Record<string, string | string[] | undefined>;
   body: unknown;
+  /** Request headers, lower-case names (e.g. `if-none-match`, `authorization`). */
+  headers: Record<string, string | undefined>;
 }
 
 /** Status and JSON body to send. */
@@ -39,8 +44,11 @@ export interface RestRoute {
   operation: string;
   /** Builds the operation's variables; may throw BadUserInputError (answered by `error`). */
   variables(req: RestRequest): Record<string, unknown>;
-  /** Shapes a successful result (`data` present, no errors); `variables` are the ones the operation ran with. */
-  respond(data: Record<string, unknown>, variables: Record<string, unknown>): RestResponse;
+  /**
+   * Shapes a successful result (`data` present, no errors); `variables` are the ones the operation ran with, `req`
+   * the request (e.g. for `If-None-Match`). A string body is sent as it is (set `content-type` in `headers`).
+   */
+  respond(data: Record<string, unknown>, variables: Record<string, unknown>, req: RestRequest): RestResponse;
   /** Shapes a failure: the first GraphQL error, its code, and the status mapped from that code. */
   error(error: RestError, status: number): RestResponse;
   /**

@@ -104,8 +104,8 @@ describe("mail.send", () => {
     );
     await until(async () => {
       const { rows } = await db.knex.raw(
-        // attempts rises when the job is locked, last_error once its failure is recorded: wait for both.
-        "select attempts from graphile_worker.jobs where task_identifier = 'mail.send' and attempts > 0 and last_error is not null",
+        // The attempt is counted when the job is taken; wait for its outcome: unlocked, with its error recorded.
+        "select attempts from graphile_worker.jobs where task_identifier = 'mail.send' and attempts > 0 and locked_at is null and last_error is not null",
       );
       return rows.length === 1;
     });

@@ -27,9 +27,9 @@ export async function ensureWebBuild(): Promise<void> {
   await build({ configFile: join(import.meta.dirname, "..", "..", "web", "vite.config.ts"), logLevel: "warn" });
 }
 
-/** Launches headless Chromium (sandbox off: tests also run as root in containers). */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH!, headless: true, args: ["--no-sandbox"] });
+/** Launches headless Chromium (sandbox off: tests also run as root in containers), with extra `args`. */
+export function launchBrowser(args: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH!, headless: true, args: ["--no-sandbox", ...args] });
 }
 
 /** Saves a full-page screenshot as `artifacts/screenshots/<name>.png`. */

@@ -31,7 +31,8 @@ export type Action =
   | "ownership:transfer"
   | "organization:update"
   | "webhook:manage"
-  | "payment:manage";
+  | "payment:manage"
+  | "docs:manage";
 
 const allowed: Record<Action, readonly Role[]> = {
   "project:create": ["owner", "admin"],
@@ -53,6 +54,8 @@ const allowed: Record<Action, readonly Role[]> = {
   "webhook:manage": ["owner", "admin"],
   // Payment gateway services: create, update, delete, method toggles, reading the signing key.
   "payment:manage": ["owner", "admin"],
+  // The docs theme and docs hostname (issue 13; members get NOT_FOUND for the organization).
+  "docs:manage": ["owner", "admin"],
 };
 
 /** True when `role` may perform `action`. */

@@ -3,6 +3,7 @@
  * expected HTTP status for each persona (columns as in graphql-rows.ts). `target` is the id that must answer
  * exactly like a nonexistent one (same status, same body) where the expectation is 404.
  */
+import { docsRestRows } from "./docs-rows.ts";
 import type { Fixture, Persona } from "./fixture.ts";
 import { webhookRestRows } from "./webhook-rows.ts";
 
@@ -138,4 +139,5 @@ export const restRows: RestRow[] = [
     call: () => ({ url: "/api/payment-gateway/events", body: { merchantCode: "LEAKA-unknown", type: "x" } }),
     expect: statuses(401, 401, 401, 401, 401, 401, 401, 401),
   },
+  ...docsRestRows,
 ];

@@ -1,0 +1,54 @@
+/**
+ * The theme document (issue 13 "Theme endpoint"): the JSON the theme endpoint serves, its CSS-variable rendering
+ * (`?format=css`) and its strong ETag.
+ */
+import { createHash } from "node:crypto";
+import type { DocsColors } from "./docs-theme.model.ts";
+
+/** The public theme document, as `GET {cloud_url}/api/theme` returns it. */
+export interface ThemeDocument {
+  siteName: string;
+  logoUrl: string;
+  faviconUrl: string | null;
+  colorsLight: DocsColors;
+  colorsDark: DocsColors;
+  footerText: string;
+  customCss: string | null;
+  /** ISO 8601 UTC. */
+  updatedAt: string;
+}
+
+/** `primaryForeground` → `--primary-foreground`. */
+export function cssVariableName(key: string): string {
+  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/** One rule block of colour variables. */
+function block(selector: string, colors: DocsColors): string {
+  const lines = Object.entries(colors).map(([k, v]) => `  ${cssVariableName(k)}: ${v};`);
+  return `${selector} {\n${lines.join("\n")}\n}\n`;
+}
+
+/**
+ * The theme as CSS: `:root { --primary: 222 47% 11%; … }` from `colorsLight`, `.dark { … }` from `colorsDark`,
+ * then the custom CSS. Values were validated as HSL triples when saved, so they cannot break out of the rule.
+ */
+export function themeCss(theme: ThemeDocument): string {
+  const css = `${block(":root", theme.colorsLight)}${block(".dark", theme.colorsDark)}`;
+  return theme.customCss ? `${css}\n${theme.customCss}\n` : css;
+}
+
+/** Strong ETag of a response body: `"<sha256 base64url, 32 chars>"`. */
+export function strongEtag(body: string): string {
+  return `"${createHash("sha256").update(body, "utf8").digest("base64url").slice(0, 32)}"`;
+}
+
+/**
+ * True when `ifNoneMatch` (the request header) matches `etag` (weak comparison, as RFC 9110 §13.1.2 requires
+ * for If-None-Match; `*` matches any).
+ */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const strip = (t: string) => t.trim().replace(/^W\//, "");
+  return ifNoneMatch.split(",").some((t) => t.trim() === "*" || strip(t) === strip(etag));
+}

@@ -1,0 +1,110 @@
+/**
+ * The docs theme (issue 13; spec "Docs-domain lookup and theme"): owners and admins save one theme per
+ * organization, with its docs hostname; anyone reads the theme document of an organization by its `databaseId`.
+ */
+import type { Knex } from "knex";
+import { uniqueViolation } from "../../shared/constraint-errors.ts";
+import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
+import { parseInput } from "../../shared/validate.ts";
+import { isAllowed } from "../access/policy.ts";
+import type { ServiceContext } from "../context.ts";
+import { docsThemeInput } from "./docs-theme.input.ts";
+import type { DocsThemeRow } from "./docs-theme.model.ts";
+
+/** Resolves `ref` (the integer `databaseId` as digits, or the `org_…` TypeID) to the organization's ids, or null. */
+async function findOrganization(knex: Knex, ref: string): Promise<{ id: string; databaseId: number } | null> {
+  const numeric = /^[1-9][0-9]{0,9}$/.test(ref) ? Number(ref) : null;
+  if (numeric !== null && numeric > 2_147_483_647) return null;
+  const row = await knex("organizations")
+    .where(numeric !== null ? { database_id: numeric } : { id: ref })
+    .first("id", "database_id");
+  return row ? { id: row.id, databaseId: row.databaseId } : null;
+}
+
+/**
+ * The organization `ref` when the caller is its owner or admin.
+ * @throws NotFoundError otherwise (unknown, not a member, or a `member`: nothing of the theme is theirs to see).
+ */
+async function requireDocsOrganization(ctx: ServiceContext, ref: string) {
+  const org = await findOrganization(ctx.knex, ref);
+  const access = org ? await ctx.scope.forOrg(org.id) : null;
+  if (!org || !access || !isAllowed(access.role, "docs:manage")) throw new NotFoundError("Organization", ref);
+  return org;
+}
+
+/** The theme row of organization `organizationId` with its `databaseId`, or null. */
+export async function loadTheme(knex: Knex, where: { organizationId?: string; databaseId?: number }) {
+  const q = knex("docs_themes as t")
+    .join("organizations as o", "o.id", "t.organization_id")
+    .first("t.*", "o.database_id");
+  if (where.organizationId) q.where("t.organization_id", where.organizationId);
+  if (where.databaseId !== undefined) q.where("o.database_id", where.databaseId);
+  return ((await q) as DocsThemeRow | undefined) ?? null;
+}
+
+/** The organization's theme (owners and admins), or null when none is saved. @throws NotFoundError */
+export async function getDocsTheme(ctx: ServiceContext, organizationRef: string): Promise<DocsThemeRow | null> {
+  const org = await requireDocsOrganization(ctx, organizationRef);
+  return loadTheme(ctx.knex, { organizationId: org.id });
+}
+
+/**
+ * Saves the organization's whole theme. A changed hostname starts unregistered (`PENDING`, not synced); the next
+ * synchronisation reports it (or, cleared, removes it).
+ * @throws NotFoundError; BadUserInputError with `fieldErrors` for each invalid field, including a hostname
+ * another organization uses.
+ */
+export async function setDocsTheme(ctx: ServiceContext, organizationRef: string, raw: unknown): Promise<DocsThemeRow> {
+  const org = await requireDocsOrganization(ctx, organizationRef);
+  const input = parseInput(docsThemeInput, raw, "Invalid docs theme");
+  const existing = await loadTheme(ctx.knex, { organizationId: org.id });
+  const hostnameChanged = existing?.docsHostname !== input.docsHostname;
+  const values = {
+    site_name: input.siteName,
+    logo_url: input.logoUrl,
+    favicon_url: input.faviconUrl,
+    colors_light: JSON.stringify(input.colorsLight),
+    colors_dark: JSON.stringify(input.colorsDark),
+    footer_text: input.footerText,
+    custom_css: input.customCss,
+    docs_hostname: input.docsHostname,
+    updated_at: ctx.services.now(),
+    ...(hostnameChanged || !existing ? { docs_synced_at: null, docs_dns: "PENDING", docs_conflict: false } : {}),
+  };
+  try {
+    await ctx
+      .knex("docs_themes")
+      .insert({ organization_id: org.id, ...values })
+      .onConflict("organization_id")
+      .merge();
+  } catch (error) {
+    if (uniqueViolation(error) === "docs_themes_docs_hostname_unique") {
+      throw new BadUserInputError("Invalid docs theme: docsHostname: already used by another organization", {
+        fieldErrors: { docsHostname: ["Already used by another organization"] },
+      });
+    }
+    throw error;
+  }
+  return (await loadTheme(ctx.knex, { organizationId: org.id }))!;
+}
+
+/**
+ * The public theme document of organization `databaseId` (no credentials), or null when it has no theme. Without
+ * `databaseId`, the only organization of a single-organization instance.
+ * @throws NotFoundError for an unknown organization, or no `databaseId` on an instance with several organizations.
+ */
+export async function getPublicDocsTheme(knex: Knex, databaseId: number | null): Promise<DocsThemeRow | null> {
+  if (databaseId === null) {
+    const orgs = await knex("organizations").select("database_id").limit(2);
+    if (orgs.length !== 1) throw new NotFoundError("Organization", "(single-organization instance)");
+    databaseId = orgs[0].databaseId as number;
+  } else if (!(await knex("organizations").where({ database_id: databaseId }).first("id"))) {
+    throw new NotFoundError("Organization", String(databaseId));
+  }
+  return loadTheme(knex, { databaseId });
+}
+
+/** `{base_url}/o/<databaseId>`: the `cloudUrl` of an organization (its theme is at `{cloudUrl}/api/theme`). */
+export function cloudUrlOf(baseUrl: string | undefined, databaseId: number): string {
+  return `${(baseUrl ?? "").replace(/\/+$/, "")}/o/${databaseId}`;
+}

@@ -1,0 +1,17 @@
+/**
+ * Module manifest: docs — docs-domain theming (issue 13): theme administration (schema/docs.graphql), the theme
+ * endpoint (`/o/:databaseId/api/theme`, `/api/theme`), the docs-host role (`/api/docs/lookup`, `/api/docs/sync`),
+ * the `/docs-theme.js` loader and the `docs.sync` job.
+ */
+import { defineModule } from "../module.ts";
+import { docsSyncJob } from "./docs.jobs.ts";
+import { docsResolvers } from "./docs.resolvers.ts";
+import { docsRoutes } from "./docs.rest.ts";
+
+/** The docs module. */
+export const docsModule = defineModule({
+  name: "docs",
+  resolvers: docsResolvers,
+  restRoutes: docsRoutes,
+  jobs: [docsSyncJob],
+});
