@@ -18,8 +18,10 @@ import { buildContext } from "./context.ts";
 import { type RequestDrain, trackRequests } from "./drain.ts";
 import { createFormatError, createHttpErrorHandler } from "./format-error.ts";
 import { graphqlMetricsPlugin, registerMetrics } from "./metrics.ts";
+import { queryCostPlugin } from "./query-cost.ts";
 import { queryLimits } from "./query-limits.ts";
 import { echoRequestId, requestIdFor } from "./request-id.ts";
+import { capResponseSize } from "./response-size.ts";
 import { registerRestRoutes } from "./rest-runner.ts";
 import { buildSchema } from "./schema.ts";
 import { attachSubscriptions, type SubscriptionServer } from "./subscriptions.ts";
@@ -77,12 +79,14 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
       ApolloServerPluginCacheControlDisabled(),
       graphqlMetricsPlugin<Context>(),
       ...(limits.apollo.plugins as ApolloServerPlugin<Context>[]),
+      queryCostPlugin<Context>(services.config.SKIFF_MAX_QUERY_COST, services.config.SKIFF_EXECUTION_TIMEOUT_MS),
     ],
   });
   await apollo.start();
 
   app.setErrorHandler(createHttpErrorHandler(services.log));
   echoRequestId(app);
+  capResponseSize(app, services.config.SKIFF_MAX_RESPONSE_BYTES);
   registerMetrics(app, services.config.SKIFF_METRICS_TOKEN);
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_req, reply) => {

@@ -21,6 +21,9 @@ const PASS_THROUGH = new Set([
   "PERSISTED_QUERY_NOT_FOUND",
   "PERSISTED_QUERY_NOT_SUPPORTED",
   "OPERATION_RESOLUTION_FAILURE",
+  "QUERY_COST_EXCEEDED",
+  "EXECUTION_TIME_LIMIT",
+  "RESPONSE_TOO_LARGE",
 ]);
 
 /** Builds Apollo's `formatError`; masked errors get an `errorId` that is also in the log line. */
