@@ -17,6 +17,7 @@ import { authenticate, presentsCredentials } from "./authenticate.ts";
 import { buildContext } from "./context.ts";
 import { type RequestDrain, trackRequests } from "./drain.ts";
 import { createFormatError, createHttpErrorHandler } from "./format-error.ts";
+import { inputChecksPlugin } from "./input-checks.ts";
 import { graphqlMetricsPlugin, registerMetrics } from "./metrics.ts";
 import { queryCostPlugin } from "./query-cost.ts";
 import { queryLimits } from "./query-limits.ts";
@@ -79,6 +80,7 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
       ApolloServerPluginCacheControlDisabled(),
       graphqlMetricsPlugin<Context>(),
       ...(limits.apollo.plugins as ApolloServerPlugin<Context>[]),
+      inputChecksPlugin<Context>(),
       queryCostPlugin<Context>(services.config.SKIFF_MAX_QUERY_COST, services.config.SKIFF_EXECUTION_TIMEOUT_MS),
     ],
   });

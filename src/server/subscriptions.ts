@@ -30,6 +30,7 @@ import { authenticate } from "./authenticate.ts";
 import { clientAddress } from "./client-address.ts";
 import { buildContext } from "./context.ts";
 import { createFormatError } from "./format-error.ts";
+import { unicodeError } from "./input-checks.ts";
 import { countSubscription } from "./metrics.ts";
 import { costError, queryCost } from "./query-cost.ts";
 import { MAX_TOKENS } from "./query-limits.ts";
@@ -124,6 +125,8 @@ export function attachSubscriptions(
         }
         const errors = validate(schema, document);
         if (errors.length > 0) return errors;
+        const malformed = unicodeError(document, payload.variables);
+        if (malformed) return [malformed];
         const cost = queryCost(schema, document, payload.variables ?? undefined, payload.operationName);
         if (cost > services.config.SKIFF_MAX_QUERY_COST) return [costError(cost, services.config.SKIFF_MAX_QUERY_COST)];
         return {
