@@ -11,12 +11,13 @@ import { migrationsCurrent } from "../db/knex.ts";
 import type { Context } from "../modules/context.ts";
 import { restRoutes } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
+import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
 import { registerAuthRoutes } from "./auth-routes.ts";
 import { authenticate, presentsCredentials } from "./authenticate.ts";
 import { buildContext } from "./context.ts";
 import { type RequestDrain, trackRequests } from "./drain.ts";
-import { createFormatError, createHttpErrorHandler } from "./format-error.ts";
+import { createFormatError, createHttpErrorHandler, unavailableError, unavailablePlugin } from "./format-error.ts";
 import { inputChecksPlugin } from "./input-checks.ts";
 import { graphqlMetricsPlugin, registerMetrics } from "./metrics.ts";
 import { queryCostPlugin } from "./query-cost.ts";
@@ -81,6 +82,7 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
       graphqlMetricsPlugin<Context>(),
       ...(limits.apollo.plugins as ApolloServerPlugin<Context>[]),
       inputChecksPlugin<Context>(),
+      unavailablePlugin<Context>(),
       queryCostPlugin<Context>(services.config.SKIFF_MAX_QUERY_COST, services.config.SKIFF_EXECUTION_TIMEOUT_MS),
     ],
   });
@@ -107,7 +109,9 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
     path: "/graphql",
     method: ["GET", "POST", "OPTIONS"],
     context: async (request) => {
-      const principal = await authenticate(services, request.headers, "graphql");
+      const principal = await authenticate(services, request.headers, "graphql").catch((error: unknown) => {
+        throw isDatabaseUnavailable(error) ? unavailableError() : error;
+      });
       // A credential that does not verify (unknown, revoked, an agent token) is refused whatever the
       // operation, rather than served as anonymous.
       if (!principal && presentsCredentials(request.headers)) {
