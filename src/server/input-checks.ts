@@ -66,8 +66,8 @@ export function inputChecksPlugin<C extends object>(): ApolloServerPlugin<C> {
     async requestDidStart() {
       return {
         async didResolveOperation(rc) {
-          const operation = rc.operation as OperationDefinitionNode;
-          if (operation.operation === "subscription" && rc.request.http) {
+          const operation = rc.operation as OperationDefinitionNode | undefined;
+          if (operation?.operation === "subscription" && rc.request.http) {
             throw new GraphQLError("Subscriptions are served over WebSocket (graphql-transport-ws) on /graphql", {
               extensions: { code: "BAD_REQUEST", http: { status: 400 } },
             });

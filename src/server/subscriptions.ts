@@ -23,7 +23,7 @@ import {
   subscribe,
 } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
-import { WebSocketServer } from "ws";
+import { type WebSocket, WebSocketServer } from "ws";
 import type { Principal } from "../modules/access/access-scope.ts";
 import type { AppServices } from "../modules/services.ts";
 import { authenticate } from "./authenticate.ts";
@@ -41,6 +41,57 @@ export const MAX_WS_PAYLOAD = 1024 * 1024;
 export const CONNECTION_INIT_TIMEOUT_MS = 3000;
 /** Most sockets one client address may hold before they authenticate; more upgrades answer 429. */
 export const MAX_PENDING_PER_ADDRESS = 20;
+
+/**
+ * Gives a request error graphql-js raised without a code the one Apollo gives it over HTTP: an error without a
+ * path is about the request itself (a variable of the wrong type), so BAD_USER_INPUT.
+ */
+function withRequestCode(error: GraphQLError): GraphQLError {
+  if (error.extensions?.code || error.path) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    extensions: { ...error.extensions, code: "BAD_USER_INPUT" },
+  });
+}
+
+/** `errors` with `code` added to each that has none (parse and validation failures from graphql-js). */
+function coded(errors: readonly GraphQLError[], code: string): GraphQLError[] {
+  return errors.map((e) =>
+    e.extensions?.code
+      ? e
+      : new GraphQLError(e.message, {
+          nodes: e.nodes,
+          source: e.source,
+          positions: e.positions,
+          extensions: { ...e.extensions, code },
+        }),
+  );
+}
+
+/** Message types only a server sends; graphql-ws answers them from a client with 4500 "internal error". */
+const SERVER_ONLY = /"type"\s*:\s*"(next|error|connection_ack)"/;
+
+/**
+ * Closes the socket with 4400 (bad request) when the client sends a server-only message (`next`, `error`,
+ * `connection_ack`), before graphql-ws sees it and reports its own internal error (4500).
+ */
+function refuseServerMessages(ws: WebSocket): void {
+  const emit = ws.emit.bind(ws);
+  ws.emit = ((event: string, ...args: unknown[]) => {
+    if (event === "message" && SERVER_ONLY.test(String(args[0]))) {
+      try {
+        const type = (JSON.parse(String(args[0])) as { type?: unknown }).type;
+        if (type === "next" || type === "error" || type === "connection_ack") {
+          ws.close(4400, `Unexpected message of type ${type}`);
+          return true;
+        }
+      } catch {
+        // not JSON: graphql-ws refuses it with 4400 itself
+      }
+    }
+    return emit(event, ...args);
+  }) as typeof ws.emit;
+}
 
 /** Origins allowed to open cookie-authenticated WebSockets: SKIFF_BASE_URL's and SKIFF_TRUSTED_ORIGINS. */
 function trustedOrigins(services: AppServices): Set<string> {
@@ -74,7 +125,7 @@ export function attachSubscriptions(
   const formatError = createFormatError(services.log);
   const origins = trustedOrigins(services);
   const format = (errors: readonly GraphQLError[]): GraphQLFormattedError[] =>
-    errors.map((error) => formatError(error.toJSON(), error));
+    errors.map((error) => formatError(withRequestCode(error).toJSON(), error));
   /** Sockets per client address that have not authenticated yet. */
   const pending = new Map<string, number>();
   const release = (address: string) => {
@@ -104,6 +155,7 @@ export function attachSubscriptions(
     socket.once("close", settle);
     wss.handleUpgrade(request, socket, head, (ws) => {
       authenticated.set(ws, settle);
+      refuseServerMessages(ws);
       wss.emit("connection", ws, request);
     });
   });
@@ -120,11 +172,11 @@ export function attachSubscriptions(
         try {
           document = parse(payload.query, { maxTokens: MAX_TOKENS });
         } catch (error) {
-          if (error instanceof GraphQLError) return [error];
+          if (error instanceof GraphQLError) return coded([error], "GRAPHQL_PARSE_FAILED");
           throw error;
         }
         const errors = validate(schema, document);
-        if (errors.length > 0) return errors;
+        if (errors.length > 0) return coded(errors, "GRAPHQL_VALIDATION_FAILED");
         const malformed = unicodeError(document, payload.variables);
         if (malformed) return [malformed];
         const cost = queryCost(schema, document, payload.variables ?? undefined, payload.operationName);
