@@ -17,10 +17,12 @@ import pg from "pg";
 import type { Config } from "../config.ts";
 import { newId } from "../db/ids.ts";
 import { apiKeyOrganization } from "./api-key-organization.ts";
+import { attemptLimits } from "./attempt-limits.ts";
 import { createLogMailer, type Mailer, type MailLog } from "./mailer.ts";
 import { AUTH_ID_KINDS, AUTH_TABLES, type AuthModel, snakeFields } from "./naming.ts";
 import { builtInProviders, openIdProviders } from "./oauth-providers.ts";
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "./password.ts";
+import { revokeSessionsOnPasswordChange } from "./password-change.ts";
 import { TOTP_PERIOD_SECONDS, totpReplayGuard } from "./totp-replay.ts";
 
 /** Prefix of every generated account API key (`skiff_` + 64 letters). */
@@ -179,6 +181,7 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
       enabled: true,
       minPasswordLength: MIN_PASSWORD_LENGTH,
       requireEmailVerification: true,
+      revokeSessionsOnPasswordReset: true,
       password: { hash: hashPassword, verify: verifyPassword },
     },
     emailVerification: {
@@ -242,6 +245,8 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
         },
       }),
       totpReplayGuard(pool),
+      attemptLimits(pool),
+      revokeSessionsOnPasswordChange(),
       ...(openIdProviders(config).length ? [genericOAuth({ config: openIdProviders(config) })] : []),
       apiKey({
         defaultPrefix: API_KEY_PREFIX,

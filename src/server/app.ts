@@ -58,7 +58,12 @@ const PUBLISHED_PATHS = ["/graphql", "/api/auth/*", "/healthz", "/readyz", "/met
 
 /** Builds (but does not start listening) the HTTP server; its lifecycle starts not ready. */
 export async function createServer(services: AppServices): Promise<SkiffServer> {
-  const app = Fastify({ loggerInstance: services.log as FastifyBaseLogger, genReqId: requestIdFor });
+  const app = Fastify({
+    loggerInstance: services.log as FastifyBaseLogger,
+    genReqId: requestIdFor,
+    // X-Forwarded-For decides `request.ip` (auth attempt limits) only behind a proxy the operator names.
+    trustProxy: services.config.SKIFF_TRUST_PROXY,
+  });
   const requests = trackRequests(app.server);
   const lifecycle: Lifecycle = { ready: false, stopping: false };
   const schema = buildSchema();
