@@ -26,6 +26,7 @@ import { echoRequestId, requestIdFor } from "./request-id.ts";
 import { capResponseSize } from "./response-size.ts";
 import { registerRestRoutes } from "./rest-runner.ts";
 import { buildSchema } from "./schema.ts";
+import { announceSessionEnds } from "./session-events.ts";
 import { attachSubscriptions, type SubscriptionServer } from "./subscriptions.ts";
 import { registerWeb } from "./web.ts";
 
@@ -109,6 +110,7 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
     }
   });
 
+  announceSessionEnds(app, services);
   registerAuthRoutes(app, services.auth);
   await app.register(fastifyApollo(apollo), {
     path: "/graphql",

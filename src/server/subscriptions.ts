@@ -26,6 +26,7 @@ import { useServer } from "graphql-ws/use/ws";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { Principal } from "../modules/access/access-scope.ts";
 import type { AppServices } from "../modules/services.ts";
+import { ACCESS_CHANGED_TOPIC } from "../shared/access-changes.ts";
 import { authenticate } from "./authenticate.ts";
 import { clientAddress } from "./client-address.ts";
 import { buildContext } from "./context.ts";
@@ -159,6 +160,20 @@ export function attachSubscriptions(
       wss.emit("connection", ws, request);
     });
   });
+  /** Authenticated sockets and their principals, closed with 4403 when that access changes (issue 16 item 5). */
+  const open = new Map<WebSocket, Principal>();
+  const stopListening = services.pubsub.subscribe(ACCESS_CHANGED_TOPIC, (change) => {
+    for (const [ws, p] of open) {
+      const hit =
+        (typeof change.apiKeyId === "string" && p.apiKeyId === change.apiKeyId) ||
+        (typeof change.sessionId === "string" && p.sessionId === change.sessionId) ||
+        (typeof change.userId === "string" && p.userId === change.userId);
+      if (hit) {
+        open.delete(ws);
+        ws.close(4403, "Forbidden: access changed");
+      }
+    }
+  });
   /** Per socket: releases its slot in `pending` once it has authenticated. */
   const authenticated = new WeakMap<object, () => void>();
   const disposable = useServer(
@@ -211,6 +226,9 @@ export function attachSubscriptions(
         if (!principal) return false;
         principals.set(ctx.extra, principal);
         authenticated.get(ctx.extra.socket)?.();
+        const socket = ctx.extra.socket;
+        open.set(socket, principal);
+        socket.once("close", () => open.delete(socket));
         return true;
       },
       context: (ctx) => buildContext(services, principals.get(ctx.extra) ?? null),
@@ -218,6 +236,7 @@ export function attachSubscriptions(
     wss,
   );
   app.addHook("onClose", async () => {
+    stopListening();
     await disposable.dispose();
     wss.close();
   });

@@ -3,6 +3,7 @@
  * the owner cannot be removed or demoted except by transferring ownership). Rules are asked of policy.ts.
  */
 
+import { publishAccessChange } from "../../shared/access-changes.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { assertAllowed, assertCanManageMember, isAssignableRole } from "../access/policy.ts";
 import type { Context } from "../context.ts";
@@ -30,6 +31,7 @@ export async function updateMemberRole(ctx: Context, memberId: string, role: Rol
   }
   const updated = await Member.query(ctx.knex).patchAndFetchById(memberId, { role });
   ctx.scope.invalidate();
+  await publishAccessChange(ctx.services.pubsub, { userId: member.userId }, ctx.log);
   return updated;
 }
 
@@ -46,6 +48,7 @@ export async function removeMember(ctx: Context, memberId: string): Promise<stri
     await Member.query(trx).deleteById(memberId);
   });
   ctx.scope.invalidate();
+  await publishAccessChange(ctx.services.pubsub, { userId: member.userId }, ctx.log);
   return memberId;
 }
 
@@ -66,5 +69,6 @@ export async function transferOwnership(ctx: Context, memberId: string): Promise
     return Member.query(trx).patchAndFetchById(memberId, { role: "owner" });
   });
   ctx.scope.invalidate();
+  await publishAccessChange(ctx.services.pubsub, { userId: ctx.principal?.userId }, ctx.log);
   return owner;
 }
