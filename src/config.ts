@@ -56,7 +56,7 @@ const schema = z.object({
    * Highest query cost accepted (HTTP and WebSocket): fields resolved, multiplied by list sizes (`first`, or 10 for
    * unbounded lists) at every nesting level (src/server/query-cost.ts). Over it: 400 `QUERY_COST_EXCEEDED`.
    */
-  SKIFF_MAX_QUERY_COST: z.coerce.number().int().min(1).default(50_000),
+  SKIFF_MAX_QUERY_COST: z.coerce.number().int().min(1).default(200_000),
   /** Largest GraphQL response body over HTTP, in bytes; larger: 413 `RESPONSE_TOO_LARGE`. */
   SKIFF_MAX_RESPONSE_BYTES: z.coerce
     .number()

@@ -84,6 +84,9 @@ export const STATUS_OF_CODE: Record<string, number> = {
   BAD_REQUEST: 400,
   GRAPHQL_VALIDATION_FAILED: 400,
   CONFLICT: 409,
+  QUERY_COST_EXCEEDED: 400,
+  EXECUTION_TIME_LIMIT: 400,
+  RESPONSE_TOO_LARGE: 413,
 };
 
 /** The first string value of a query parameter. */
