@@ -24,6 +24,7 @@ import { builtInProviders, openIdProviders } from "./oauth-providers.ts";
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "./password.ts";
 import { revokeSessionsOnPasswordChange } from "./password-change.ts";
 import { TOTP_PERIOD_SECONDS, totpReplayGuard } from "./totp-replay.ts";
+import { unverifiedSignUpReplaces } from "./unverified-sign-up.ts";
 
 /** Prefix of every generated account API key (`skiff_` + 64 letters). */
 export const API_KEY_PREFIX = "skiff_";
@@ -247,6 +248,7 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
       totpReplayGuard(pool),
       attemptLimits(pool),
       revokeSessionsOnPasswordChange(),
+      unverifiedSignUpReplaces(pool),
       ...(openIdProviders(config).length ? [genericOAuth({ config: openIdProviders(config) })] : []),
       apiKey({
         defaultPrefix: API_KEY_PREFIX,

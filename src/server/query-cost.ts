@@ -21,8 +21,12 @@ import {
 } from "graphql";
 import { type ComplexityEstimatorArgs, getComplexity } from "graphql-query-complexity";
 
-/** Assumed length of a list field without a `first` argument (members, API keys, environments, …). */
-export const DEFAULT_LIST_SIZE = 10;
+/**
+ * Assumed length of a list field without a `first` argument (organizations, members, environments, …): 5 keeps
+ * the README's organization tree (≈ 42,000) well under the default limit while the issue's amplification query
+ * (≈ 609,000) is refused.
+ */
+export const DEFAULT_LIST_SIZE = 5;
 
 /** True when `field` returns a page type (`…Connection`) whose `first` bounds its `edges`. */
 function isConnection(field: GraphQLField<unknown, unknown>): boolean {

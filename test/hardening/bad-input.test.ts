@@ -73,6 +73,23 @@ describe("invalid Unicode", () => {
   });
 });
 
+describe("credentials in customGitUrl (item 17: refused, use SSH keys or providers)", () => {
+  it("answers 400 naming source.customGitUrl and stores nothing", async () => {
+    for (const customGitUrl of [
+      "https://bot:PW@git.example.com/team/app.git",
+      "ssh://git:PW@git.example.com/app.git",
+    ]) {
+      const body = { organizationId: org.organizationId, name: "creds", source: { type: "git", customGitUrl } };
+      const res = await postRaw("/api/site-import", JSON.stringify(body));
+      expect(res.status).toBe(400);
+      expect(Object.keys(JSON.parse(res.text).details.fieldErrors)).toEqual(["source.customGitUrl"]);
+      expect(res.text).not.toContain("PW");
+    }
+    const [{ count }] = await t.db.knex("site_imports").where("name", "creds").count({ count: "*" });
+    expect(Number(count)).toBe(0);
+  });
+});
+
 describe("client mistakes get client codes", () => {
   it("a subscription POSTed over HTTP: 400 BAD_REQUEST", async () => {
     const res = await gql(t.skiff.url, "subscription { heartbeat }", {}, { apiKey: org.owner.apiKey });
