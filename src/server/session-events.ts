@@ -24,7 +24,7 @@ export function announceSessionEnds(app: FastifyInstance, services: AppServices)
     const path = request.url.split("?")[0] ?? "";
     if (!SESSION_PATHS.has(path) && !USER_PATHS.has(path)) return;
     const principal = await authenticate(services, request.headers, "graphql").catch(() => null);
-    if (!principal || principal.via !== "session") return;
+    if (principal?.via !== "session") return;
     pending.set(request, SESSION_PATHS.has(path) ? { sessionId: principal.sessionId } : { userId: principal.userId });
   });
   app.addHook("onResponse", async (request, reply) => {
