@@ -118,10 +118,10 @@ export async function signUpWithInvitation(
     }
     const existing = await trx("users")
       .whereRaw("lower(email) = ?", [invitation.email])
-      .first<{ id: string; email_verified: boolean } | undefined>("id", "email_verified");
+      .first<{ id: string; verified: boolean } | undefined>("id", "email_verified as verified");
     // An unverified account proves nothing about the mailbox (anyone can sign up with any address), while this
     // invitation link was mailed there: the pending account gives way (issue 16 item 8).
-    if (existing && !existing.email_verified) await trx("users").where({ id: existing.id }).delete();
+    if (existing && existing.verified === false) await trx("users").where({ id: existing.id }).delete();
     else if (existing) {
       throw new ConflictError(`An account for ${invitation.email} exists: sign in, then accept the invitation`);
     }
