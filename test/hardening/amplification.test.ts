@@ -26,26 +26,34 @@ describe("query cost", () => {
   it("refuses the amplification query in < 50 ms with its cost and the limit, while /healthz stays fast", async () => {
     expect(AMPLIFY.length).toBeLessThanOrEqual(293);
     const auth = { apiKey: org.owner.apiKey };
-    // One warm-up refusal (connection, JIT); the measured one is the second.
+    // One warm-up refusal (connection, JIT); then 5 measured refusals, each alongside a /healthz call. The bound
+    // applies to the median, so one scheduling spike on a shared machine does not decide the result.
     await gql(t.skiff.url, AMPLIFY, {}, auth);
-    const started = performance.now();
-    const [res, health] = await Promise.all([
-      gql(t.skiff.url, AMPLIFY, {}, auth),
-      (async () => {
-        const s = performance.now();
-        const r = await fetch(`${t.skiff.url}/healthz`);
-        return { status: r.status, ms: performance.now() - s };
-      })(),
-    ]);
-    const elapsed = performance.now() - started;
-    expect(res.status).toBe(400);
-    expect(res.errors?.[0]?.extensions?.code).toBe("QUERY_COST_EXCEEDED");
-    expect(res.errors?.[0]?.extensions?.limit).toBe(t.skiff.services.config.SKIFF_MAX_QUERY_COST);
-    expect(res.errors?.[0]?.extensions?.cost).toBeGreaterThan(1_000_000);
-    expect(res.data).toBeUndefined();
-    expect(elapsed).toBeLessThan(50);
-    expect(health.status).toBe(200);
-    expect(health.ms).toBeLessThan(50);
+    const refusals: number[] = [];
+    const healths: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      const [res, health] = await Promise.all([
+        gql(t.skiff.url, AMPLIFY, {}, auth),
+        (async () => {
+          const s = performance.now();
+          const r = await fetch(`${t.skiff.url}/healthz`);
+          return { status: r.status, ms: performance.now() - s };
+        })(),
+      ]);
+      refusals.push(performance.now() - started);
+      healths.push(health.ms);
+      expect(res.status).toBe(400);
+      expect(res.errors?.[0]?.extensions?.code).toBe("QUERY_COST_EXCEEDED");
+      expect(res.errors?.[0]?.extensions?.limit).toBe(t.skiff.services.config.SKIFF_MAX_QUERY_COST);
+      expect(res.errors?.[0]?.extensions?.cost).toBeGreaterThan(t.skiff.services.config.SKIFF_MAX_QUERY_COST);
+      expect(res.data).toBeUndefined();
+      expect(health.status).toBe(200);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    console.info("amplification refusal ms", refusals.map(Math.round), "healthz ms", healths.map(Math.round));
+    expect(median(refusals)).toBeLessThan(50);
+    expect(median(healths)).toBeLessThan(50);
   });
 
   it("counts `first` from variables and the defaults of unbounded lists", async () => {
