@@ -61,6 +61,38 @@ const schema = z.object({
     }),
   /** Deepest field nesting accepted in a GraphQL operation (HTTP and WebSocket). */
   SKIFF_MAX_QUERY_DEPTH: z.coerce.number().int().min(2).default(15),
+  /**
+   * Highest query cost accepted (HTTP and WebSocket): fields resolved, multiplied by list sizes (`first`, or 10 for
+   * unbounded lists) at every nesting level (src/server/query-cost.ts). Over it: 400 `QUERY_COST_EXCEEDED`.
+   */
+  SKIFF_MAX_QUERY_COST: z.coerce.number().int().min(1).default(200_000),
+  /** Largest GraphQL response body over HTTP, in bytes; larger: 413 `RESPONSE_TOO_LARGE`. */
+  SKIFF_MAX_RESPONSE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(10 * 1024 * 1024),
+  /** Longest GraphQL execution, in milliseconds; past it the remaining fields fail: 400 `EXECUTION_TIME_LIMIT`. */
+  SKIFF_EXECUTION_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  /**
+   * `true`: Skiff runs behind a reverse proxy, so the client address comes from `X-Forwarded-For` (per-address
+   * limits); otherwise the header is ignored.
+   */
+  SKIFF_TRUST_PROXY: bool,
+  /**
+   * Comma-separated origins (e.g. `https://admin.example.com`) besides SKIFF_BASE_URL's whose pages may open
+   * cookie-authenticated WebSockets; others are closed with 4403.
+   */
+  SKIFF_TRUSTED_ORIGINS: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((o) => o.trim())
+        .filter(Boolean)
+        .map((o) => new URL(o).origin),
+    ),
   /** `false` turns GraphQL introspection off (default on: the schema is public anyway through `_service`). */
   SKIFF_INTROSPECTION: z
     .enum(["true", "false", "1", "0"])

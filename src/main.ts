@@ -28,7 +28,12 @@ log.info(
   "Skiff is ready",
 );
 if (skiff.firstRun) {
-  process.stdout.write(firstRunBanner(skiff.url, skiff.firstRun, Boolean(config.SKIFF_DEFAULT_REGISTRY_URL)));
+  process.stdout.write(
+    firstRunBanner(skiff.url, skiff.firstRun, Boolean(config.SKIFF_DEFAULT_REGISTRY_URL), {
+      password: config.SKIFF_BOOTSTRAP_PASSWORD !== undefined,
+      apiKey: config.SKIFF_BOOTSTRAP_API_KEY !== undefined,
+    }),
+  );
 }
 
 let stopping = false;

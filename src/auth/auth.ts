@@ -17,11 +17,14 @@ import pg from "pg";
 import type { Config } from "../config.ts";
 import { newId } from "../db/ids.ts";
 import { apiKeyOrganization } from "./api-key-organization.ts";
+import { attemptLimits } from "./attempt-limits.ts";
 import { createLogMailer, type Mailer, type MailLog } from "./mailer.ts";
 import { AUTH_ID_KINDS, AUTH_TABLES, type AuthModel, snakeFields } from "./naming.ts";
 import { builtInProviders, openIdProviders } from "./oauth-providers.ts";
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "./password.ts";
+import { revokeSessionsOnPasswordChange } from "./password-change.ts";
 import { TOTP_PERIOD_SECONDS, totpReplayGuard } from "./totp-replay.ts";
+import { unverifiedSignUpReplaces } from "./unverified-sign-up.ts";
 
 /** Prefix of every generated account API key (`skiff_` + 64 letters). */
 export const API_KEY_PREFIX = "skiff_";
@@ -191,6 +194,7 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
       enabled: true,
       minPasswordLength: MIN_PASSWORD_LENGTH,
       requireEmailVerification: true,
+      revokeSessionsOnPasswordReset: true,
       password: { hash: hashPassword, verify: verifyPassword },
     },
     emailVerification: {
@@ -256,6 +260,9 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
         },
       }),
       totpReplayGuard(pool),
+      attemptLimits(pool),
+      revokeSessionsOnPasswordChange(),
+      unverifiedSignUpReplaces(pool),
       ...(openIdProviders(config).length ? [genericOAuth({ config: openIdProviders(config) })] : []),
       // Short-lived user JWTs (`GET /api/auth/token` for a session; keys at `/api/auth/jwks`), accepted as
       // `Authorization: Bearer <JWT>` by the management APIs (webhooks), see caller.ts.

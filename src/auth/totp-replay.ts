@@ -40,7 +40,7 @@ export async function matchingTotpStep(secret: string, code: string, nowMs: numb
 type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
 /** The user verifying a code: the signed-in user (enabling 2FA), or the one of the pending two-factor sign-in. */
-async function verifyingUserId(ctx: HookContext): Promise<string | null> {
+export async function verifyingUserId(ctx: HookContext): Promise<string | null> {
   const session = await getSessionFromCtx(ctx);
   if (session) return session.user.id;
   const cookie = ctx.context.createAuthCookie("two_factor");

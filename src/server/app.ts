@@ -11,17 +11,22 @@ import { migrationsCurrent } from "../db/knex.ts";
 import type { Context } from "../modules/context.ts";
 import { restRoutes } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
+import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
 import { registerAuthRoutes } from "./auth-routes.ts";
 import { authenticate, presentsCredentials } from "./authenticate.ts";
 import { buildContext } from "./context.ts";
 import { type RequestDrain, trackRequests } from "./drain.ts";
-import { createFormatError, createHttpErrorHandler } from "./format-error.ts";
+import { createFormatError, createHttpErrorHandler, unavailableError, unavailablePlugin } from "./format-error.ts";
+import { inputChecksPlugin } from "./input-checks.ts";
 import { graphqlMetricsPlugin, registerMetrics } from "./metrics.ts";
+import { queryCostPlugin } from "./query-cost.ts";
 import { queryLimits } from "./query-limits.ts";
 import { echoRequestId, requestIdFor } from "./request-id.ts";
+import { capResponseSize } from "./response-size.ts";
 import { registerRestRoutes } from "./rest-runner.ts";
 import { buildSchema } from "./schema.ts";
+import { announceSessionEnds } from "./session-events.ts";
 import { attachSubscriptions, type SubscriptionServer } from "./subscriptions.ts";
 import { registerWeb } from "./web.ts";
 
@@ -54,7 +59,12 @@ const PUBLISHED_PATHS = ["/graphql", "/api/auth/*", "/healthz", "/readyz", "/met
 
 /** Builds (but does not start listening) the HTTP server; its lifecycle starts not ready. */
 export async function createServer(services: AppServices): Promise<SkiffServer> {
-  const app = Fastify({ loggerInstance: services.log as FastifyBaseLogger, genReqId: requestIdFor });
+  const app = Fastify({
+    loggerInstance: services.log as FastifyBaseLogger,
+    genReqId: requestIdFor,
+    // X-Forwarded-For decides `request.ip` (auth attempt limits) only behind a proxy the operator names.
+    trustProxy: services.config.SKIFF_TRUST_PROXY,
+  });
   const requests = trackRequests(app.server);
   const lifecycle: Lifecycle = { ready: false, stopping: false };
   const schema = buildSchema();
@@ -77,12 +87,16 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
       ApolloServerPluginCacheControlDisabled(),
       graphqlMetricsPlugin<Context>(),
       ...(limits.apollo.plugins as ApolloServerPlugin<Context>[]),
+      inputChecksPlugin<Context>(),
+      unavailablePlugin<Context>(),
+      queryCostPlugin<Context>(services.config.SKIFF_MAX_QUERY_COST, services.config.SKIFF_EXECUTION_TIMEOUT_MS),
     ],
   });
   await apollo.start();
 
   app.setErrorHandler(createHttpErrorHandler(services.log));
   echoRequestId(app);
+  capResponseSize(app, services.config.SKIFF_MAX_RESPONSE_BYTES);
   registerMetrics(app, services.config.SKIFF_METRICS_TOKEN);
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_req, reply) => {
@@ -96,12 +110,15 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
     }
   });
 
+  announceSessionEnds(app, services);
   registerAuthRoutes(app, services.auth);
   await app.register(fastifyApollo(apollo), {
     path: "/graphql",
     method: ["GET", "POST", "OPTIONS"],
     context: async (request) => {
-      const principal = await authenticate(services, request.headers, "graphql");
+      const principal = await authenticate(services, request.headers, "graphql").catch((error: unknown) => {
+        throw isDatabaseUnavailable(error) ? unavailableError() : error;
+      });
       // A credential that does not verify (unknown, revoked, an agent token) is refused whatever the
       // operation, rather than served as anonymous.
       if (!principal && presentsCredentials(request.headers)) {

@@ -11,21 +11,38 @@ function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-/** A `curl` command POSTing `body` as JSON to `url` with the API key. */
-function curl(url: string, apiKey: string, body: unknown): string {
+/**
+ * A `curl` command POSTing `body` as JSON to `url` with the API key; `apiKey` null: the key the operator supplied,
+ * read from the shell's `$SKIFF_BOOTSTRAP_API_KEY` (never printed).
+ */
+function curl(url: string, apiKey: string | null, body: unknown): string {
   return [
     `curl -s ${url}`,
     `-H 'content-type: application/json'`,
-    `-H 'authorization: Bearer ${apiKey}'`,
+    apiKey === null ? `-H "authorization: Bearer $SKIFF_BOOTSTRAP_API_KEY"` : `-H 'authorization: Bearer ${apiKey}'`,
     `-d ${shellQuote(JSON.stringify(body))}`,
   ].join(" \\\n    ");
+}
+
+/** Which first-run credentials the operator supplied (SKIFF_BOOTSTRAP_PASSWORD / SKIFF_BOOTSTRAP_API_KEY). */
+export interface SuppliedCredentials {
+  password: boolean;
+  apiKey: boolean;
 }
 
 /**
  * Renders the banner for the instance at `url` (e.g. `http://127.0.0.1:4000`). With `defaultRegistry` false the
  * import example starts by creating a registry entry (`docker.io`, anonymous) in the new organization.
+ * Only generated secrets are printed (issue 16 item 18): a password or API key the operator supplied is named by
+ * its variable instead, and the examples read the key from `$SKIFF_BOOTSTRAP_API_KEY`.
  */
-export function firstRunBanner(url: string, first: FirstRun, defaultRegistry: boolean): string {
+export function firstRunBanner(
+  url: string,
+  first: FirstRun,
+  defaultRegistry: boolean,
+  supplied: SuppliedCredentials = { password: false, apiKey: false },
+): string {
+  const key = supplied.apiKey ? null : first.apiKey;
   const query =
     "{ viewer { user { email } activeOrganization { name projects(first: 5) { totalCount edges { node { name } } } } } }";
   const registry = {
@@ -42,20 +59,20 @@ export function firstRunBanner(url: string, first: FirstRun, defaultRegistry: bo
   };
   const steps = defaultRegistry
     ? `Import a site (uses the platform default registry, SKIFF_DEFAULT_REGISTRY_URL):
-  ${curl(`${url}/api/site-import`, first.apiKey, site)}`
+  ${curl(`${url}/api/site-import`, key, site)}`
     : `Import a site. An import needs a container registry; step 1 adds one (Docker Hub, anonymous):
-  1. ${curl(`${url}/graphql`, first.apiKey, registry)}
-  2. ${curl(`${url}/api/site-import`, first.apiKey, site)}`;
+  1. ${curl(`${url}/graphql`, key, registry)}
+  2. ${curl(`${url}/api/site-import`, key, site)}`;
   return `
 ================ Skiff first run ================
 Owner account : ${first.email}
-Password      : ${first.password}
-API key       : ${first.apiKey}
+Password      : ${supplied.password ? "(the one you set in SKIFF_BOOTSTRAP_PASSWORD)" : first.password}
+API key       : ${supplied.apiKey ? "(the one you set in SKIFF_BOOTSTRAP_API_KEY)" : first.apiKey}
 Organization  : ${first.organizationId} (Default, plan unlimited)
-(These are shown once. The API key is stored hashed and cannot be read again.)
+(Generated values are shown once. The API key is stored hashed and cannot be read again.)
 
 Try it:
-  ${curl(`${url}/graphql`, first.apiKey, { query })}
+  ${curl(`${url}/graphql`, key, { query })}
 
 ${steps}
 More: README.md, "Site import" (walkthrough and examples/).

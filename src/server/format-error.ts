@@ -4,10 +4,14 @@
  * (a bug, a database failure) is logged with the request id and answered as a masked
  * INTERNAL_SERVER_ERROR, never with a stack trace or SQL.
  */
+
+import type { ApolloServerPlugin } from "@apollo/server";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import type { GraphQLFormattedError } from "graphql";
+import { GraphQLError } from "graphql";
 import type { Logger } from "pino";
 import { isDataException } from "../shared/constraint-errors.ts";
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "../shared/database-unavailable.ts";
 
 const PASS_THROUGH = new Set([
   "UNAUTHENTICATED",
@@ -22,7 +26,44 @@ const PASS_THROUGH = new Set([
   "PERSISTED_QUERY_NOT_FOUND",
   "PERSISTED_QUERY_NOT_SUPPORTED",
   "OPERATION_RESOLUTION_FAILURE",
+  "QUERY_COST_EXCEEDED",
+  "EXECUTION_TIME_LIMIT",
+  "RESPONSE_TOO_LARGE",
+  "SERVICE_UNAVAILABLE",
 ]);
+
+/** Message of the 503 answered while the database is unreachable. */
+const UNAVAILABLE = "Service temporarily unavailable: the database cannot be reached; retry later";
+
+/**
+ * The error thrown by context creation during a database outage: SERVICE_UNAVAILABLE, HTTP 503 with
+ * `Retry-After` (Apollo applies `extensions.http` of context errors).
+ */
+export function unavailableError(): GraphQLError {
+  return new GraphQLError(UNAVAILABLE, {
+    extensions: {
+      code: "SERVICE_UNAVAILABLE",
+      http: { status: 503, headers: new Map([["retry-after", String(RETRY_AFTER_SECONDS)]]) },
+    },
+  });
+}
+
+/** Apollo plugin: an answer carrying a SERVICE_UNAVAILABLE error gets status 503 and `Retry-After`. */
+export function unavailablePlugin<C extends object>(): ApolloServerPlugin<C> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse(rc) {
+          const body = rc.response.body;
+          const errors = body.kind === "single" ? body.singleResult.errors : undefined;
+          if (!errors?.some((e) => e.extensions?.code === "SERVICE_UNAVAILABLE")) return;
+          rc.response.http.status = 503;
+          rc.response.http.headers.set("retry-after", String(RETRY_AFTER_SECONDS));
+        },
+      };
+    },
+  };
+}
 
 /** Builds Apollo's `formatError`; masked errors get an `errorId` that is also in the log line. */
 export function createFormatError(log: Logger) {
@@ -33,6 +74,15 @@ export function createFormatError(log: Logger) {
       return { ...formatted, extensions };
     }
     const original = (error as { originalError?: unknown })?.originalError ?? error;
+    if (isDatabaseUnavailable(original)) {
+      log.warn({ err: original, path: formatted.path }, "database unavailable");
+      return {
+        message: UNAVAILABLE,
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: { code: "SERVICE_UNAVAILABLE" },
+      };
+    }
     if (isDataException(original)) {
       // A value PostgreSQL cannot store or compare (e.g. a NUL byte in an id): bad input, not a server fault.
       return {
@@ -72,6 +122,18 @@ export function createHttpErrorHandler(log: Logger) {
         .code(status)
         .send(
           isGraphql ? { errors: [{ message: error.message, extensions: { code } }] } : { error: error.message, code },
+        );
+    }
+    if (isDatabaseUnavailable(error)) {
+      log.warn({ err: error, url: request.url }, "database unavailable");
+      const body = { message: UNAVAILABLE, code: "SERVICE_UNAVAILABLE" };
+      return reply
+        .code(503)
+        .header("retry-after", String(RETRY_AFTER_SECONDS))
+        .send(
+          isGraphql
+            ? { errors: [{ message: UNAVAILABLE, extensions: { code: body.code } }] }
+            : { error: UNAVAILABLE, code: body.code },
         );
     }
     const errorId = crypto.randomUUID();

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { GraphQLError } from "graphql";
 import type { Context } from "../modules/context.ts";
+import { RETRY_AFTER_SECONDS } from "../shared/database-unavailable.ts";
 import { AppError } from "../shared/errors.ts";
 import {
   type AnyRestRoute,
@@ -190,6 +191,7 @@ function registerOne(
         request.id,
       );
       if (result.headers) reply.headers(result.headers);
+      if (result.status === 503) reply.header("retry-after", String(RETRY_AFTER_SECONDS));
       return reply.code(result.status).send(result.body);
     },
   });

@@ -4,17 +4,104 @@
  * (`{ authorization: "Bearer <key>" }` or `{ "x-api-key": "<key>" }`) or the upgrade request's cookie.
  * A connection without valid credentials is closed with code 4403 (graphql-ws "Forbidden"). On shutdown every
  * socket is closed with 1001 (going away), so clients reconnect to another instance.
+ *
+ * Hardening (issue 16 items 3, 4, 6): frames are capped at {@link MAX_WS_PAYLOAD} bytes (`maxPayload`, larger
+ * frames close the socket with 1009); `onSubscribe` runs the HTTP limits (tokens before parsing, depth, aliases,
+ * directives, cost); a socket must send `connection_init` within {@link CONNECTION_INIT_TIMEOUT_MS}, and one
+ * address holds at most {@link MAX_PENDING_PER_ADDRESS} sockets not yet authenticated (more: the upgrade answers
+ * 429); results and errors go through the HTTP error formatter (codes, no internals, `errorId` in the log); a
+ * cookie-authenticated connection must come from a trusted origin (SKIFF_BASE_URL or SKIFF_TRUSTED_ORIGINS).
  */
 import type { FastifyInstance } from "fastify";
-import { type DocumentNode, GraphQLError, type GraphQLSchema, parse, subscribe } from "graphql";
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  GraphQLError,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  parse,
+  subscribe,
+} from "graphql";
 import { useServer } from "graphql-ws/use/ws";
-import { WebSocketServer } from "ws";
+import { type WebSocket, WebSocketServer } from "ws";
 import type { Principal } from "../modules/access/access-scope.ts";
 import type { AppServices } from "../modules/services.ts";
+import { ACCESS_CHANGED_TOPIC } from "../shared/access-changes.ts";
 import { authenticate } from "./authenticate.ts";
+import { clientAddress } from "./client-address.ts";
 import { buildContext } from "./context.ts";
+import { createFormatError } from "./format-error.ts";
+import { unicodeError } from "./input-checks.ts";
 import { countSubscription } from "./metrics.ts";
+import { costError, queryCost } from "./query-cost.ts";
 import { MAX_TOKENS } from "./query-limits.ts";
+
+/** Largest WebSocket frame accepted, in bytes (1 MB); a larger one closes the socket with 1009. */
+export const MAX_WS_PAYLOAD = 1024 * 1024;
+/** Milliseconds a socket may stay open without `connection_init` before it is closed with 4408. */
+export const CONNECTION_INIT_TIMEOUT_MS = 3000;
+/** Most sockets one client address may hold before they authenticate; more upgrades answer 429. */
+export const MAX_PENDING_PER_ADDRESS = 20;
+
+/**
+ * Gives a request error graphql-js raised without a code the one Apollo gives it over HTTP: an error without a
+ * path is about the request itself (a variable of the wrong type), so BAD_USER_INPUT.
+ */
+function withRequestCode(error: GraphQLError): GraphQLError {
+  if (error.extensions?.code || error.path) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    extensions: { ...error.extensions, code: "BAD_USER_INPUT" },
+  });
+}
+
+/** `errors` with `code` added to each that has none (parse and validation failures from graphql-js). */
+function coded(errors: readonly GraphQLError[], code: string): GraphQLError[] {
+  return errors.map((e) =>
+    e.extensions?.code
+      ? e
+      : new GraphQLError(e.message, {
+          nodes: e.nodes,
+          source: e.source,
+          positions: e.positions,
+          extensions: { ...e.extensions, code },
+        }),
+  );
+}
+
+/** Message types only a server sends; graphql-ws answers them from a client with 4500 "internal error". */
+const SERVER_ONLY = /"type"\s*:\s*"(next|error|connection_ack)"/;
+
+/**
+ * Closes the socket with 4400 (bad request) when the client sends a server-only message (`next`, `error`,
+ * `connection_ack`), before graphql-ws sees it and reports its own internal error (4500).
+ */
+function refuseServerMessages(ws: WebSocket): void {
+  const emit = ws.emit.bind(ws);
+  ws.emit = ((event: string, ...args: unknown[]) => {
+    if (event === "message" && SERVER_ONLY.test(String(args[0]))) {
+      try {
+        const type = (JSON.parse(String(args[0])) as { type?: unknown }).type;
+        if (type === "next" || type === "error" || type === "connection_ack") {
+          ws.close(4400, `Unexpected message of type ${type}`);
+          return true;
+        }
+      } catch {
+        // not JSON: graphql-ws refuses it with 4400 itself
+      }
+    }
+    return emit(event, ...args);
+  }) as typeof ws.emit;
+}
+
+/** Origins allowed to open cookie-authenticated WebSockets: SKIFF_BASE_URL's and SKIFF_TRUSTED_ORIGINS. */
+function trustedOrigins(services: AppServices): Set<string> {
+  const origins = new Set<string>();
+  const base = services.config.SKIFF_BASE_URL ?? `http://localhost:${services.config.PORT}`;
+  origins.add(new URL(base).origin);
+  for (const origin of services.config.SKIFF_TRUSTED_ORIGINS) origins.add(origin);
+  return origins;
+}
 
 /** The WebSocket side of a server, for its shutdown. */
 export interface SubscriptionServer {
@@ -34,30 +121,93 @@ export function attachSubscriptions(
   services: AppServices,
   validate: (schema: GraphQLSchema, document: DocumentNode) => readonly GraphQLError[],
 ): SubscriptionServer {
-  const wss = new WebSocketServer({ noServer: true });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_PAYLOAD });
   const principals = new WeakMap<object, Principal>();
+  const formatError = createFormatError(services.log);
+  const origins = trustedOrigins(services);
+  const format = (errors: readonly GraphQLError[]): GraphQLFormattedError[] =>
+    errors.map((error) => formatError(withRequestCode(error).toJSON(), error));
+  /** Sockets per client address that have not authenticated yet. */
+  const pending = new Map<string, number>();
+  const release = (address: string) => {
+    const left = (pending.get(address) ?? 1) - 1;
+    if (left <= 0) pending.delete(address);
+    else pending.set(address, left);
+  };
   app.server.on("upgrade", (request, socket, head) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     if (path !== "/graphql") {
       socket.destroy();
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
+    const address = clientAddress(request, services.config.SKIFF_TRUST_PROXY);
+    if ((pending.get(address) ?? 0) >= MAX_PENDING_PER_ADDRESS) {
+      socket.end("HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
+    pending.set(address, (pending.get(address) ?? 0) + 1);
+    let counted = true;
+    const settle = () => {
+      if (counted) {
+        counted = false;
+        release(address);
+      }
+    };
+    socket.once("close", settle);
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      authenticated.set(ws, settle);
+      refuseServerMessages(ws);
+      wss.emit("connection", ws, request);
+    });
   });
+  /** Authenticated sockets and their principals, closed with 4403 when that access changes (issue 16 item 5). */
+  const open = new Map<WebSocket, Principal>();
+  const stopListening = services.pubsub.subscribe(ACCESS_CHANGED_TOPIC, (change) => {
+    for (const [ws, p] of open) {
+      const hit =
+        (typeof change.apiKeyId === "string" && p.apiKeyId === change.apiKeyId) ||
+        (typeof change.sessionId === "string" && p.sessionId === change.sessionId) ||
+        (typeof change.userId === "string" && p.userId === change.userId);
+      if (hit) {
+        open.delete(ws);
+        ws.close(4403, "Forbidden: access changed");
+      }
+    }
+  });
+  /** Per socket: releases its slot in `pending` once it has authenticated. */
+  const authenticated = new WeakMap<object, () => void>();
   const disposable = useServer(
     {
       schema,
-      validate,
-      // The HTTP token limit (Apollo `parseOptions`) applied here too; a refusal is a GraphQL error message.
-      onSubscribe: (_ctx, _id, payload) => {
+      connectionInitWaitTimeout: CONNECTION_INIT_TIMEOUT_MS,
+      // The HTTP limits applied here too: tokens (before parsing), the standard rules with depth, aliases and
+      // directives, then the cost. Returning the arguments means graphql-ws does not parse or validate again.
+      onSubscribe: (ctx, _id, payload) => {
+        let document: DocumentNode;
         try {
-          parse(payload.query, { maxTokens: MAX_TOKENS });
+          document = parse(payload.query, { maxTokens: MAX_TOKENS });
         } catch (error) {
-          if (error instanceof GraphQLError) return [error];
+          if (error instanceof GraphQLError) return coded([error], "GRAPHQL_PARSE_FAILED");
           throw error;
         }
-        return undefined;
+        const errors = validate(schema, document);
+        if (errors.length > 0) return coded(errors, "GRAPHQL_VALIDATION_FAILED");
+        const malformed = unicodeError(document, payload.variables);
+        if (malformed) return [malformed];
+        const cost = queryCost(schema, document, payload.variables ?? undefined, payload.operationName);
+        if (cost > services.config.SKIFF_MAX_QUERY_COST) return [costError(cost, services.config.SKIFF_MAX_QUERY_COST)];
+        return {
+          schema,
+          document,
+          variableValues: payload.variables,
+          operationName: payload.operationName,
+          contextValue: buildContext(services, principals.get(ctx.extra) ?? null),
+        };
       },
+      // The HTTP error formatter on every result and error message: codes, no SQL or stack text.
+      onNext: (_ctx, _id, _payload, _args, result: ExecutionResult) =>
+        result.errors?.length ? { ...result, errors: format(result.errors) } : undefined,
+      onError: (_ctx, _id, _payload, errors) => format(errors),
       subscribe: async (args) => {
         const result = await subscribe(args);
         return Symbol.asyncIterator in result ? countSubscription(result) : result;
@@ -69,9 +219,16 @@ export function attachSubscriptions(
           authorization: typeof payload.authorization === "string" ? payload.authorization : undefined,
           "x-api-key": typeof payload["x-api-key"] === "string" ? payload["x-api-key"] : undefined,
         };
+        // A browser sends its cookie with any page's WebSocket: only trusted pages may use it (no CSWSH).
+        const origin = ctx.extra.request.headers.origin;
+        if (!headers.authorization && !headers["x-api-key"] && origin && !origins.has(origin)) return false;
         const principal = await authenticate(services, headers, "graphql");
         if (!principal) return false;
         principals.set(ctx.extra, principal);
+        authenticated.get(ctx.extra.socket)?.();
+        const socket = ctx.extra.socket;
+        open.set(socket, principal);
+        socket.once("close", () => open.delete(socket));
         return true;
       },
       context: (ctx) => buildContext(services, principals.get(ctx.extra) ?? null),
@@ -79,6 +236,7 @@ export function attachSubscriptions(
     wss,
   );
   app.addHook("onClose", async () => {
+    stopListening();
     await disposable.dispose();
     wss.close();
   });

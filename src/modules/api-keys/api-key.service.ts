@@ -4,8 +4,10 @@
  * src/auth/api-key-organization.ts); deleted by their creator, or by an owner or admin of the organization;
  * deletion takes effect on the next request (src/auth/caller.ts looks every key up in the database).
  */
+
 import { z } from "zod";
 import { API_KEY_NAME_LENGTH } from "../../auth/auth.ts";
+import { publishAccessChange } from "../../shared/access-changes.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { assertCanDeleteApiKey, seesAllApiKeys } from "../access/policy.ts";
@@ -56,5 +58,6 @@ export async function deleteApiKey(ctx: Context, id: string): Promise<string> {
   const creator = await Member.query(ctx.knex).findOne({ organizationId: key.organizationId, userId: key.referenceId });
   assertCanDeleteApiKey(access, own, creator?.role ?? null);
   await ApiKey.query(ctx.knex).deleteById(id);
+  await publishAccessChange(ctx.services.pubsub, { apiKeyId: id }, ctx.log);
   return id;
 }

@@ -54,10 +54,17 @@ const SOURCE_TYPES = ["github", "gitlab", "docker", "git"] as const;
 /** `owner/name` (GitLab also accepts subgroups: `group/sub/name`). */
 const repo = text(200).regex(/^[\w.-]+(\/[\w.-]+)+$/, "Must be owner/name");
 
-const cloneUrl = text(2000).refine(
-  (v) => /^https:\/\/[^\s/]+\/\S+$/.test(v) || /^ssh:\/\/\S+$/.test(v) || /^[\w.-]+@[\w.-]+:[\w./~-]+$/.test(v),
-  "Must be an HTTPS (https://host/path) or SSH (git@host:path or ssh://...) clone URL",
-);
+const cloneUrl = text(2000)
+  .refine(
+    (v) => /^https:\/\/[^\s/]+\/\S+$/.test(v) || /^ssh:\/\/\S+$/.test(v) || /^[\w.-]+@[\w.-]+:[\w./~-]+$/.test(v),
+    "Must be an HTTPS (https://host/path) or SSH (git@host:path or ssh://...) clone URL",
+  )
+  .refine(
+    // Issue 16 item 17: a password or token inside the URL would be stored and shown in plain text. Private
+    // repositories use an SSH key (customGitSSHKeyId) or a git provider (github/gitlab sources) instead.
+    (v) => !/^(https|ssh):\/\/[^/]*:[^/]*@/i.test(v) && !/^https:\/\/[^/]*@/i.test(v),
+    "Must not contain credentials: use an SSH key (customGitSSHKeyId) or a git provider for private repositories",
+  );
 
 const sourceSchema = z
   .strictObject(

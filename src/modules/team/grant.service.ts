@@ -4,6 +4,7 @@
  * it sees every project. Owners and admins manage grants; only `member`s can be limited.
  */
 
+import { publishAccessChange } from "../../shared/access-changes.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { assertAllowed, isLimitableByGrants } from "../access/policy.ts";
 import type { Context } from "../context.ts";
@@ -47,7 +48,11 @@ export async function grantAccess(ctx: Context, input: GrantInput): Promise<Memb
   }
   const existing = await MemberGrant.query(ctx.knex).findOne({ memberId: member.id, projectId, applicationId });
   if (existing) return existing;
-  return MemberGrant.query(ctx.knex).insert({ memberId: member.id, projectId, applicationId }).returning("*");
+  const grant = await MemberGrant.query(ctx.knex)
+    .insert({ memberId: member.id, projectId, applicationId })
+    .returning("*");
+  await publishAccessChange(ctx.services.pubsub, { userId: member.userId }, ctx.log);
+  return grant;
 }
 
 /** `revokeAccess`. @returns the grant id. @throws NotFoundError (unknown or invisible grant), ForbiddenError. */
@@ -58,5 +63,6 @@ export async function revokeAccess(ctx: Context, grantId: string): Promise<strin
   if (!grant || !access) throw new NotFoundError("MemberGrant", grantId);
   assertAllowed(access, "team:manage");
   await MemberGrant.query(ctx.knex).deleteById(grantId);
+  if (member) await publishAccessChange(ctx.services.pubsub, { userId: member.userId }, ctx.log);
   return grantId;
 }

@@ -117,8 +117,13 @@ export async function signUpWithInvitation(
     if (current && current.email.toLowerCase() !== invitation.email) {
       throw signedInAsAnother(invitation.email, current.email.toLowerCase());
     }
-    const existing = await trx("users").whereRaw("lower(email) = ?", [invitation.email]).first("id");
-    if (existing) {
+    const existing = await trx("users")
+      .whereRaw("lower(email) = ?", [invitation.email])
+      .first<{ id: string; verified: boolean } | undefined>("id", "email_verified as verified");
+    // An unverified account proves nothing about the mailbox (anyone can sign up with any address), while this
+    // invitation link was mailed there: the pending account gives way (issue 16 item 8).
+    if (existing && existing.verified === false) await trx("users").where({ id: existing.id }).delete();
+    else if (existing) {
       throw new ConflictError(`An account for ${invitation.email} exists: sign in, then accept the invitation`);
     }
     const user = await User.query(trx)

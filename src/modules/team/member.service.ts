@@ -3,6 +3,7 @@
  * the owner cannot be removed or demoted except by transferring ownership). Rules are asked of policy.ts.
  */
 
+import { publishAccessChange } from "../../shared/access-changes.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { assertAllowed, assertCanManageMember, isAssignableRole } from "../access/policy.ts";
 import type { Context } from "../context.ts";
@@ -38,6 +39,7 @@ export async function updateMemberRole(ctx: Context, memberId: string, role: Rol
     return changed;
   });
   ctx.scope.invalidate();
+  await publishAccessChange(ctx.services.pubsub, { userId: member.userId }, ctx.log);
   return updated;
 }
 
@@ -55,6 +57,7 @@ export async function removeMember(ctx: Context, memberId: string): Promise<stri
     await emitRemoved({ knex: trx, services: ctx.services }, { ...member, removedBy: ctx.principal?.userId });
   });
   ctx.scope.invalidate();
+  await publishAccessChange(ctx.services.pubsub, { userId: member.userId }, ctx.log);
   return memberId;
 }
 
@@ -81,5 +84,6 @@ export async function transferOwnership(ctx: Context, memberId: string): Promise
     return promoted;
   });
   ctx.scope.invalidate();
+  await publishAccessChange(ctx.services.pubsub, { userId: ctx.principal?.userId }, ctx.log);
   return owner;
 }

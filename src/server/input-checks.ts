@@ -1,0 +1,81 @@
+/**
+ * Client-mistake checks before execution (issue 16 items 15, 16), shared by HTTP (Apollo plugin, also used by
+ * the in-process REST rows) and graphql-ws (`onSubscribe`):
+ * - a string input that is not well-formed Unicode (a lone surrogate such as `"\ud800"`, in a variable or an
+ *   inline literal) is refused with 400 BAD_USER_INPUT naming the field (`extensions.field`, e.g.
+ *   `input.database.password`), instead of failing later in encoding or the database;
+ * - a `subscription` sent over HTTP is refused with 400 BAD_REQUEST pointing to the WebSocket endpoint.
+ */
+import type { ApolloServerPlugin } from "@apollo/server";
+import { type DocumentNode, GraphQLError, type OperationDefinitionNode, visit } from "graphql";
+
+/** Path of the first string inside `value` that is not well-formed UTF-16, or null. */
+function malformedPath(value: unknown, path: string): string | null {
+  if (typeof value === "string") return value.isWellFormed() ? null : path;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = malformedPath(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === "object") {
+    for (const [key, inner] of Object.entries(value)) {
+      const found = malformedPath(inner, path ? `${path}.${key}` : key);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** Argument or object-field name holding the first malformed string literal of `document`, or null. */
+function malformedLiteral(document: DocumentNode): string | null {
+  let found: string | null = null;
+  const names: string[] = [];
+  visit(document, {
+    Argument: { enter: (node) => void names.push(node.name.value), leave: () => void names.pop() },
+    ObjectField: { enter: (node) => void names.push(node.name.value), leave: () => void names.pop() },
+    StringValue(node) {
+      if (!found && !node.value.isWellFormed()) found = names.join(".") || "(literal)";
+    },
+  });
+  return found;
+}
+
+/**
+ * The BAD_USER_INPUT error (HTTP 400) for the first string input of `document`/`variables` that is not
+ * well-formed Unicode, or null when every string is.
+ */
+export function unicodeError(document: DocumentNode, variables: Record<string, unknown> | undefined | null) {
+  const field = malformedPath(variables ?? {}, "") ?? malformedLiteral(document);
+  if (!field) return null;
+  return new GraphQLError(`Invalid Unicode in "${field}": the text contains a lone surrogate`, {
+    extensions: {
+      code: "BAD_USER_INPUT",
+      field,
+      fieldErrors: { [field]: ["Invalid Unicode (lone surrogate)"] },
+      formErrors: [],
+      http: { status: 400 },
+    },
+  });
+}
+
+/** Apollo plugin applying the checks of this module (see the module comment). */
+export function inputChecksPlugin<C extends object>(): ApolloServerPlugin<C> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation(rc) {
+          const operation = rc.operation as OperationDefinitionNode | undefined;
+          if (operation?.operation === "subscription" && rc.request.http) {
+            throw new GraphQLError("Subscriptions are served over WebSocket (graphql-transport-ws) on /graphql", {
+              extensions: { code: "BAD_REQUEST", http: { status: 400 } },
+            });
+          }
+          const error = unicodeError(rc.document, rc.request.variables);
+          if (error) throw error;
+        },
+      };
+    },
+  };
+}

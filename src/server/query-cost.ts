@@ -1,0 +1,118 @@
+/**
+ * Query cost (issue 16 item 1): the most objects an operation can make the server resolve, computed before
+ * execution with graphql-query-complexity and a field estimator that multiplies by list sizes:
+ * - every field costs 1 plus what it selects;
+ * - a list field (or a `…Connection` page) multiplies what it selects by its `first` argument (the schema's
+ *   default when omitted), or by {@link DEFAULT_LIST_SIZE} when the list is unbounded;
+ * - `edges` inside a connection is not multiplied again (the page size already was).
+ * Nesting multiplies: `organizations { projects(first:100) { … organization { projects(first:100) } } }` costs
+ * 10 × 100 × 100 × …, so it is refused before any resolver runs. HTTP (Apollo plugin) and graphql-ws
+ * (`onSubscribe`) share this code.
+ */
+import type { ApolloServerPlugin } from "@apollo/server";
+import {
+  type DocumentNode,
+  GraphQLError,
+  type GraphQLField,
+  type GraphQLSchema,
+  getNamedType,
+  getNullableType,
+  isListType,
+} from "graphql";
+import { type ComplexityEstimatorArgs, getComplexity } from "graphql-query-complexity";
+
+/**
+ * Assumed length of a list field without a `first` argument (organizations, members, environments, …): 5 keeps
+ * the README's organization tree (≈ 42,000) well under the default limit while the issue's amplification query
+ * (≈ 609,000) is refused.
+ */
+export const DEFAULT_LIST_SIZE = 5;
+
+/** True when `field` returns a page type (`…Connection`) whose `first` bounds its `edges`. */
+function isConnection(field: GraphQLField<unknown, unknown>): boolean {
+  return getNamedType(field.type).name.endsWith("Connection");
+}
+
+/** The cost of one field given its children's cost (see the module comment). */
+function estimateField({ type, field, args, childComplexity }: ComplexityEstimatorArgs): number {
+  const list = isListType(getNullableType(field.type));
+  if (type.name.endsWith("Connection") && field.name === "edges") return 1 + childComplexity;
+  if (!list && !isConnection(field)) return 1 + childComplexity;
+  const first = typeof args.first === "number" && args.first > 0 ? args.first : DEFAULT_LIST_SIZE;
+  return 1 + first * Math.max(1, childComplexity);
+}
+
+/**
+ * Cost of the operation `operationName` of `document` with `variables` (see the module comment).
+ * Returns 0 when the cost cannot be computed (e.g. variables of the wrong type): execution refuses those anyway.
+ */
+export function queryCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName: string | undefined | null,
+): number {
+  try {
+    return getComplexity({
+      schema,
+      query: document,
+      variables: variables ?? {},
+      operationName: operationName ?? undefined,
+      estimators: [estimateField],
+    });
+  } catch {
+    return 0;
+  }
+}
+
+/** GraphQL error (code `QUERY_COST_EXCEEDED`, HTTP 400) naming the computed cost and the limit. */
+export function costError(cost: number, limit: number): GraphQLError {
+  return new GraphQLError(`Query cost ${cost} exceeds the limit of ${limit}`, {
+    extensions: { code: "QUERY_COST_EXCEEDED", cost, limit, http: { status: 400 } },
+  });
+}
+
+/**
+ * Apollo plugin refusing operations whose {@link queryCost} exceeds `limit` (HTTP 400, `QUERY_COST_EXCEEDED`),
+ * and stopping execution after `timeoutMs` milliseconds: once the deadline passes, every field still to resolve
+ * fails, so the answer is a 400 `EXECUTION_TIME_LIMIT` instead of a request that holds the process.
+ */
+export function queryCostPlugin<C extends object>(limit: number, timeoutMs: number): ApolloServerPlugin<C> {
+  return {
+    async requestDidStart() {
+      let deadline = Number.POSITIVE_INFINITY;
+      let timedOut = false;
+      return {
+        async didResolveOperation(rc) {
+          const cost = queryCost(rc.schema, rc.document, rc.request.variables, rc.operationName);
+          if (cost > limit) throw costError(cost, limit);
+        },
+        async executionDidStart() {
+          deadline = performance.now() + timeoutMs;
+          return {
+            willResolveField() {
+              if (performance.now() > deadline) {
+                timedOut = true;
+                throw new GraphQLError(`Execution time limit of ${timeoutMs} ms exceeded`, {
+                  extensions: { code: "EXECUTION_TIME_LIMIT", limit: timeoutMs },
+                });
+              }
+            },
+          };
+        },
+        async willSendResponse(rc) {
+          if (!timedOut || rc.response.body.kind !== "single") return;
+          // One error is enough: drop the data and the thousands of identical field errors.
+          rc.response.body.singleResult = {
+            errors: [
+              new GraphQLError(`Execution time limit of ${timeoutMs} ms exceeded`, {
+                extensions: { code: "EXECUTION_TIME_LIMIT", limit: timeoutMs },
+              }).toJSON(),
+            ],
+          };
+          rc.response.http.status = 400;
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * Issue 16 item 1: a query multiplying list sizes through nesting is refused by its cost before it runs
+ * (400 QUERY_COST_EXCEEDED with cost and limit), on HTTP and graphql-ws, while /healthz stays fast; the
+ * response-size cap answers 413; ordinary dashboard queries stay under the limit.
+ */
+import { createClient } from "graphql-ws";
+import { beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { createOrg, createProjects } from "../helpers/seed.ts";
+import { gql, useTestServer } from "../helpers/server.ts";
+
+const t = useTestServer({ SKIFF_MAX_RESPONSE_BYTES: "4096" });
+let org: Awaited<ReturnType<typeof createOrg>>;
+
+/** The issue's 293-byte amplification query: three aliases of two nested 100-project pages. */
+const AMPLIFY =
+  "{a:organizations{...F} b:organizations{...F} c:organizations{...F}} fragment F on Organization{" +
+  "projects(first:100){edges{node{id name organization{projects(first:100){edges{node{id name}}}}}}}}";
+
+beforeAll(async () => {
+  org = await createOrg(t.db.knex);
+  await createProjects(t.db.knex, org.organizationId, 100);
+});
+
+describe("query cost", () => {
+  it("refuses the amplification query in < 50 ms with its cost and the limit, while /healthz stays fast", async () => {
+    expect(AMPLIFY.length).toBeLessThanOrEqual(293);
+    const auth = { apiKey: org.owner.apiKey };
+    // One warm-up refusal (connection, JIT); then 5 measured refusals, each alongside a /healthz call. The bound
+    // applies to the median, so one scheduling spike on a shared machine does not decide the result.
+    await gql(t.skiff.url, AMPLIFY, {}, auth);
+    const refusals: number[] = [];
+    const healths: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      const [res, health] = await Promise.all([
+        gql(t.skiff.url, AMPLIFY, {}, auth),
+        (async () => {
+          const s = performance.now();
+          const r = await fetch(`${t.skiff.url}/healthz`);
+          return { status: r.status, ms: performance.now() - s };
+        })(),
+      ]);
+      refusals.push(performance.now() - started);
+      healths.push(health.ms);
+      expect(res.status).toBe(400);
+      expect(res.errors?.[0]?.extensions?.code).toBe("QUERY_COST_EXCEEDED");
+      expect(res.errors?.[0]?.extensions?.limit).toBe(t.skiff.services.config.SKIFF_MAX_QUERY_COST);
+      expect(res.errors?.[0]?.extensions?.cost).toBeGreaterThan(t.skiff.services.config.SKIFF_MAX_QUERY_COST);
+      expect(res.data).toBeUndefined();
+      expect(health.status).toBe(200);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    console.info("amplification refusal ms", refusals.map(Math.round), "healthz ms", healths.map(Math.round));
+    expect(median(refusals)).toBeLessThan(50);
+    expect(median(healths)).toBeLessThan(50);
+  });
+
+  it("counts `first` from variables and the defaults of unbounded lists", async () => {
+    const query =
+      "query($n:Int){organizations{projects(first:$n){edges{node{organization{projects(first:$n){edges{node{id name}}}}}}}}}";
+    const small = await gql(t.skiff.url, query, { n: 5 }, { apiKey: org.owner.apiKey });
+    expect(small.status).toBe(200);
+    const big = await gql(t.skiff.url, query, { n: 100 }, { apiKey: org.owner.apiKey });
+    expect(big.status).toBe(400);
+    expect(big.errors?.[0]?.extensions?.code).toBe("QUERY_COST_EXCEEDED");
+  });
+
+  it("applies the same limit on graphql-ws", async () => {
+    const client = createClient({
+      url: `${t.skiff.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization: `Bearer ${org.owner.apiKey}` },
+    });
+    const outcome = await new Promise<unknown>((resolve) => {
+      client.subscribe({ query: AMPLIFY }, { next: resolve, error: resolve, complete: () => resolve(null) });
+    });
+    expect(JSON.stringify(outcome)).toMatch(/QUERY_COST_EXCEEDED/);
+    expect(JSON.stringify(outcome)).toMatch(/exceeds the limit of 200000/);
+    await client.dispose();
+  });
+
+  it("answers 413 RESPONSE_TOO_LARGE when the serialized answer exceeds SKIFF_MAX_RESPONSE_BYTES", async () => {
+    const res = await gql(
+      t.skiff.url,
+      "{ projects(first: 100) { edges { node { id name organization { id name } } } } }",
+      {},
+      { apiKey: org.owner.apiKey },
+    );
+    expect(res.status).toBe(413);
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: "RESPONSE_TOO_LARGE", limit: 4096 });
+    const ok = await gql(t.skiff.url, "{ projects(first: 10) { totalCount } }", {}, { apiKey: org.owner.apiKey });
+    expect(ok.status).toBe(200);
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Issue 16 items 15 and 16: invalid Unicode in any string input is a 400 naming the field (variables, inline
+ * literals, REST bodies, graphql-ws); a subscription POSTed over HTTP and an unknown persisted-query hash get
+ * client codes, not INTERNAL_SERVER_ERROR.
+ */
+import { createClient } from "graphql-ws";
+import { beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { createOrg } from "../helpers/seed.ts";
+import { gql, useTestServer } from "../helpers/server.ts";
+
+const t = useTestServer();
+let org: Awaited<ReturnType<typeof createOrg>>;
+
+beforeAll(async () => {
+  org = await createOrg(t.db.knex);
+});
+
+const PREVIEW = `query($input: SiteImportInput!) { previewSiteImport(input: $input) { valid errors } }`;
+const input = (password: string) => ({
+  name: "site",
+  source: { type: "docker", image: "nginx:1" },
+  database: { type: "postgres", name: "db", user: "app", password },
+});
+
+/** POSTs a raw JSON text (so lone surrogates travel as `\ud800` escapes) to `path`. */
+async function postRaw(path: string, body: string) {
+  const res = await fetch(`${t.skiff.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${org.owner.apiKey}` },
+    body,
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+describe("invalid Unicode", () => {
+  it("in a variable: 400 BAD_USER_INPUT naming the field", async () => {
+    const body = JSON.stringify({ query: PREVIEW, variables: { input: input("PLACEHOLDER") } }).replace(
+      "PLACEHOLDER",
+      "pw\\ud800x",
+    );
+    const res = await postRaw("/graphql", body);
+    expect(res.status).toBe(400);
+    const json = JSON.parse(res.text);
+    expect(json.errors[0].extensions.code).toBe("BAD_USER_INPUT");
+    expect(json.errors[0].extensions.field).toBe("input.database.password");
+  });
+
+  it("in an inline literal (raw or escaped): 400, never a 5xx", async () => {
+    for (const literal of ["\\ud800", "\\\\ud800"]) {
+      const body = JSON.stringify({ query: '{ project(id: "PLACEHOLDER") { id } }' }).replace("PLACEHOLDER", literal);
+      const res = await postRaw("/graphql", body);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.text).errors[0].extensions.code).toMatch(/GRAPHQL_PARSE_FAILED|BAD_USER_INPUT/);
+    }
+  });
+
+  it("on graphql-ws: the same refusal", async () => {
+    const client = createClient({
+      url: `${t.skiff.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization: `Bearer ${org.owner.apiKey}` },
+    });
+    const outcome = await new Promise<unknown>((resolve) => {
+      client.subscribe(
+        { query: "subscription($id: ID) { siteImportUpdated(id: $id) { importId } }", variables: { id: "\ud800" } },
+        { next: resolve, error: resolve, complete: () => resolve(null) },
+      );
+    });
+    expect(JSON.stringify(outcome)).toMatch(/Invalid Unicode in \\"id\\"/);
+    await client.dispose();
+  });
+});
+
+describe("credentials in customGitUrl (item 17: refused, use SSH keys or providers)", () => {
+  it("answers 400 naming source.customGitUrl and stores nothing", async () => {
+    for (const customGitUrl of [
+      "https://bot:PW@git.example.com/team/app.git",
+      "ssh://git:PW@git.example.com/app.git",
+    ]) {
+      const body = { organizationId: org.organizationId, name: "creds", source: { type: "git", customGitUrl } };
+      const res = await postRaw("/api/site-import", JSON.stringify(body));
+      expect(res.status).toBe(400);
+      expect(Object.keys(JSON.parse(res.text).details.fieldErrors)).toEqual(["source.customGitUrl"]);
+      expect(res.text).not.toContain("PW");
+    }
+    const [{ count }] = await t.db.knex("site_imports").where("name", "creds").count({ count: "*" });
+    expect(Number(count)).toBe(0);
+  });
+});
+
+describe("client mistakes get client codes", () => {
+  it("a subscription POSTed over HTTP: 400 BAD_REQUEST", async () => {
+    const res = await gql(t.skiff.url, "subscription { heartbeat }", {}, { apiKey: org.owner.apiKey });
+    expect(res.status).toBe(400);
+    expect(res.errors?.[0]?.extensions?.code).toBe("BAD_REQUEST");
+  });
+
+  it("an unknown persisted-query hash: PERSISTED_QUERY_NOT_FOUND", async () => {
+    const res = await postRaw(
+      "/graphql",
+      JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: "a".repeat(64) } } }),
+    );
+    expect(res.status).toBeLessThan(500);
+    expect(JSON.parse(res.text).errors[0].extensions.code).toBe("PERSISTED_QUERY_NOT_FOUND");
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * Issue 16 items 3, 4, 6 with real WebSocket clients: frames over 1 MB close the socket (1009) even before
+ * authentication; a socket without `connection_init` is closed; pending sockets per address are capped (429);
+ * errors are masked like on HTTP (no SQL text); cookie-authenticated upgrades from foreign origins get 4403.
+ */
+import { createClient } from "graphql-ws";
+import { beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { CONNECTION_INIT_TIMEOUT_MS, MAX_PENDING_PER_ADDRESS } from "../../src/server/subscriptions.ts";
+import { createOrg, setPassword } from "../helpers/seed.ts";
+import { useTestServer } from "../helpers/server.ts";
+import { signIn, TEST_PASSWORD } from "../helpers/session.ts";
+
+const t = useTestServer();
+let org: Awaited<ReturnType<typeof createOrg>>;
+const wsUrl = () => `${t.skiff.url.replace("http", "ws")}/graphql`;
+
+beforeAll(async () => {
+  org = await createOrg(t.db.knex);
+});
+
+/** Opens a raw graphql-transport-ws socket and resolves once open. */
+function open(headers: Record<string, string> = {}): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(wsUrl(), "graphql-transport-ws", { headers });
+    ws.once("open", () => resolve(ws));
+    ws.once("error", reject);
+  });
+}
+
+/** Resolves with the close code of `ws`. */
+function closed(ws: WebSocket): Promise<number> {
+  return new Promise((resolve) => ws.once("close", (code) => resolve(code)));
+}
+
+describe("graphql-ws limits", () => {
+  it("closes the socket on a frame over 1 MB, before authentication", async () => {
+    const ws = await open();
+    const code = closed(ws);
+    ws.send(JSON.stringify({ type: "connection_init", payload: { pad: "x".repeat(2 * 1024 * 1024) } }));
+    expect(await code).toBe(1009);
+  });
+
+  it("closes a socket that never sends connection_init (4408)", async () => {
+    const ws = await open();
+    const started = performance.now();
+    expect(await closed(ws)).toBe(4408);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(CONNECTION_INIT_TIMEOUT_MS - 200);
+  });
+
+  it("refuses more than the pending-socket cap from one address with 429", async () => {
+    const sockets = await Promise.all(Array.from({ length: MAX_PENDING_PER_ADDRESS }, () => open()));
+    const refused = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(wsUrl(), "graphql-transport-ws");
+      ws.once("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
+      ws.once("open", () => resolve(101));
+    });
+    expect(refused).toBe(429);
+    for (const ws of sockets) ws.close();
+    await Promise.all(sockets.map((ws) => (ws.readyState === ws.CLOSED ? 0 : closed(ws))));
+    const again = await open();
+    again.close();
+  });
+
+  it("masks database errors like HTTP: a NUL byte in an id gives BAD_USER_INPUT, no SQL text", async () => {
+    const client = createClient({
+      url: wsUrl(),
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization: `Bearer ${org.owner.apiKey}` },
+    });
+    const outcome = await new Promise<unknown>((resolve) => {
+      client.subscribe(
+        { query: 'subscription { siteImportUpdated(id: "\\u0000") { importId } }' },
+        { next: resolve, error: resolve, complete: () => resolve(null) },
+      );
+    });
+    const text = JSON.stringify(outcome);
+    expect(text).not.toMatch(/select|site_imports|invalid byte sequence/i);
+    expect(text).toMatch(/BAD_USER_INPUT|NOT_FOUND/);
+    await client.dispose();
+  });
+});
+
+describe("cookie-authenticated upgrades", () => {
+  it("accept trusted origins and refuse foreign ones with 4403; header credentials are unaffected", async () => {
+    await setPassword(t.db.knex, org.owner.userId, TEST_PASSWORD);
+    const cookie = await signIn(t.skiff.url, org.owner.email);
+    const init = (ws: WebSocket, payload: Record<string, unknown> = {}) =>
+      new Promise<string | number>((resolve) => {
+        ws.once("message", (data) => resolve(JSON.parse(String(data)).type));
+        ws.once("close", (code) => resolve(code));
+        ws.send(JSON.stringify({ type: "connection_init", payload }));
+      });
+    const evil = await open({ cookie, origin: "http://evil.example" });
+    expect(await init(evil)).toBe(4403);
+    const base = t.skiff.services.config.SKIFF_BASE_URL ?? "";
+    const own = await open({ cookie, origin: new URL(base).origin });
+    expect(await init(own)).toBe("connection_ack");
+    own.close();
+    const header = await open({ origin: "http://evil.example" });
+    expect(await init(header, { authorization: `Bearer ${org.owner.apiKey}` })).toBe("connection_ack");
+    header.close();
+  });
+});
