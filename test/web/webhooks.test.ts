@@ -134,7 +134,7 @@ describe.skipIf(SKIP_REASON !== null)("Settings → Webhooks in Chromium", () =>
     await row.getByTestId("active").filter({ hasText: "Inactive" }).waitFor(WAIT);
     await row.getByText("2 events").waitFor(WAIT);
     const [updated] = await db.knex("webhook_endpoints").where({ organization_id: organizationId }).select("*");
-    expect(updated.is_active).toBe(false);
+    expect(updated.isActive).toBe(false);
 
     // Regenerate: a new secret, shown once, different from the first.
     await row.getByRole("button", { name: `Regenerate secret of ${url}` }).click();
@@ -146,9 +146,8 @@ describe.skipIf(SKIP_REASON !== null)("Settings → Webhooks in Chromium", () =>
     await row.getByRole("button", { name: `Delete ${url}` }).click();
     await row.getByRole("button", { name: "Confirm delete" }).click();
     await section.getByText("No endpoints yet.").waitFor(WAIT);
-    expect(await db.knex("webhook_endpoints").where({ organization_id: organizationId }).count({ n: "*" })).toEqual([
-      { n: "0" },
-    ]);
+    const left = await db.knex("webhook_endpoints").where({ organization_id: organizationId }).count({ n: "*" });
+    expect(Number(left[0]?.n)).toBe(0);
     await context.close();
 
     // A member of the same organization sees the settings page without a Webhooks section.
