@@ -169,6 +169,12 @@ export type SiteImportStep =
   /** Creating the project and its `production` environment (name conflicts, projects quota). */
   | "project_creation";
 
+/**
+ * What a `siteImportUpdated` event reports: a status of the record (`SiteImportStatus`), or `deleted` when the
+ * record was deleted (`siteImport` is then null).
+ */
+export type SiteImportUpdateStatus = "deleted" | "failed" | "partial" | "pending" | "success";
+
 /** Where an application's code or image comes from. */
 export type SourceType = "docker" | "git" | "github" | "gitlab";
 
@@ -264,7 +270,7 @@ export type SiteImportUpdatedSubscriptionVariables = Exact<{ [key: string]: neve
 export type SiteImportUpdatedSubscription = {
   siteImportUpdated: {
     importId: string;
-    status: SiteImportStatus;
+    status: SiteImportUpdateStatus;
     siteImport: {
       id: string;
       name: string;
