@@ -142,6 +142,22 @@ describe.skipIf(SKIP_REASON !== null)("Settings → Webhooks in Chromium", () =>
     expect(fresh).toMatch(/^whsec_/);
     expect(fresh).not.toBe(secret);
 
+    // A failing receiver: the test outcome says so in words (also to an inactive endpoint), signed with the new secret.
+    receiver.respond({ status: 500, body: "boom" });
+    const before = receiver.requests.length;
+    await row.getByRole("button", { name: `Send test to ${url}` }).click();
+    await row
+      .getByRole("status")
+      .filter({ hasText: /Test ping failed: .*500/ })
+      .waitFor(WAIT);
+    const failedPing = receiver.requests[before]!;
+    expect(failedPing.headers["x-webhook-signature"]).toBe(
+      `sha256=${createHmac("sha256", fresh).update(failedPing.body).digest("hex")}`,
+    );
+    await log.locator("tbody tr").first().getByTestId("outcome").filter({ hasText: "Failed" }).waitFor(WAIT);
+    await screenshot(page, "settings-webhooks-failed-test");
+    receiver.respond({});
+
     // Delete (with confirmation): the row leaves the page and the database.
     await row.getByRole("button", { name: `Delete ${url}` }).click();
     await row.getByRole("button", { name: "Confirm delete" }).click();

@@ -330,7 +330,7 @@ function DeliveryLog({ organizationId, hook }: { organizationId: string; hook: W
 function describeTest(first: WebhookDeliveryRow | null | undefined, deliveryId: string): string {
   if (!first) return `Test ping ${deliveryId} is queued: no worker ran it yet; see the delivery log.`;
   if (first.success) return `Test ping delivered: HTTP ${first.responseStatus} in ${first.durationMs} ms.`;
-  return `Test ping failed: ${first.errorMessage ?? `HTTP ${first.responseStatus ?? "no answer"}`} (retries follow).`;
+  return `Test ping failed: ${first.errorMessage ?? `HTTP ${first.responseStatus ?? "no answer"}`}; retries, if any, appear in the delivery log.`;
 }
 
 /** One endpoint's table row with its actions (edit, regenerate secret, test, deliveries, delete). */
