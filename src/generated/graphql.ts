@@ -1746,9 +1746,18 @@ export type SiteImportUpdate = {
   importId: Scalars["ID"]["output"];
   /** The record as it is when the event is delivered (its status may already be newer); null once deleted. */
   siteImport?: Maybe<SiteImport>;
-  /** The status this event reports (every change is delivered: pending, then success, partial or failed; pending again on retry). */
-  status: SiteImportStatus;
+  /**
+   * The status this event reports (every change is delivered: pending, then success, partial or failed; pending
+   * again on retry; `deleted` once the record is deleted).
+   */
+  status: SiteImportUpdateStatus;
 };
+
+/**
+ * What a `siteImportUpdated` event reports: a status of the record (`SiteImportStatus`), or `deleted` when the
+ * record was deleted (`siteImport` is then null).
+ */
+export type SiteImportUpdateStatus = "deleted" | "failed" | "partial" | "pending" | "success";
 
 /** Where an application's code or image comes from. */
 export type SourceType = "docker" | "git" | "github" | "gitlab";
@@ -1775,8 +1784,8 @@ export type Subscription = {
   /** `true` at once, then every 30 seconds until the client unsubscribes: lets clients check that subscriptions are reachable and keep idle connections alive. */
   heartbeat: Scalars["Boolean"]["output"];
   /**
-   * Status changes of one import (`id`) or, without `id`, of every import of the caller's active organization
-   * that the caller may see. Delivered across server instances. Authenticate in `connection_init`.
+   * Status changes, deletions included, of one import (`id`) or, without `id`, of every import of the caller's
+   * active organization that the caller may see. Delivered across server instances. Authenticate in `connection_init`.
    * `NOT_FOUND` when `id` is not visible to the caller.
    */
   siteImportUpdated: SiteImportUpdate;
@@ -2104,6 +2113,7 @@ export type ResolversTypes = {
   SiteImportStatus: SiteImportStatus;
   SiteImportStep: SiteImportStep;
   SiteImportUpdate: ResolverTypeWrapper<SiteImportEventModel>;
+  SiteImportUpdateStatus: SiteImportUpdateStatus;
   SourceType: SourceType;
   SshKey: ResolverTypeWrapper<SshKeyModel>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -3164,7 +3174,7 @@ export type SiteImportUpdateResolvers<
 > = {
   importId?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
   siteImport?: Resolver<Maybe<ResolversTypes["SiteImport"]>, ParentType, ContextType>;
-  status?: Resolver<ResolversTypes["SiteImportStatus"], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes["SiteImportUpdateStatus"], ParentType, ContextType>;
 };
 
 export type SshKeyResolvers<

@@ -1,7 +1,8 @@
 /**
  * Live import status over graphql-ws across server instances: the import runs on instance A, the WebSocket
  * client is connected to instance B on the same database, and every status change (pending, failed, pending
- * again on retry, success) arrives through PostgreSQL LISTEN/NOTIFY — filtered by organization and grants.
+ * again on retry, success, and `deleted` once the record is deleted) arrives through PostgreSQL LISTEN/NOTIFY —
+ * filtered by organization and grants.
  */
 import { type Client, createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -165,6 +166,55 @@ describe("siteImportUpdated", () => {
     expect(foreign.updates).toEqual([]);
     expect(ungranted.updates).toEqual([]);
     expect([byId.errors, wholeOrg.errors, foreign.errors, ungranted.errors]).toEqual([[], [], [], []]);
+  });
+
+  it("delivers a deletion as `deleted` with a null record, to those who could see the import only", async () => {
+    const org = await importReadyOrg(db.knex);
+    const other = await importReadyOrg(db.knex);
+    const doomed = await rest<{ importId: string; status: string }>(
+      a.url,
+      "POST",
+      "/api/site-import",
+      { apiKey: org.owner.apiKey },
+      dockerRequest(org.organizationId, { name: "doomed" }),
+    );
+    expect(doomed.body.status).toBe("success");
+    const [record] = await db.knex("site_imports").where({ id: doomed.body.importId }).select("project_id");
+    const [elsewhere] = await createProjects(db.knex, org.organizationId, 1);
+    const granted = await addMember(db.knex, org.organizationId, "member", { projectIds: [record.projectId] });
+    const ungranted = await addMember(db.knex, org.organizationId, "member", { projectIds: [elsewhere!] });
+
+    const base = b.services.pubsub.listenerCount("siteImport");
+    const owner = subscribe(org.owner.apiKey);
+    const byId = subscribe(org.owner.apiKey, doomed.body.importId);
+    const grantedSub = subscribe(granted.apiKey);
+    const ungrantedSub = subscribe(ungranted.apiKey);
+    const foreign = subscribe(other.owner.apiKey);
+    await listening(base + 5);
+
+    const deleted = await gql(
+      a.url,
+      "mutation($id: ID!) { deleteSiteImport(id: $id) { id } }",
+      { id: doomed.body.importId },
+      { apiKey: org.owner.apiKey },
+    );
+    expect(deleted.errors).toBeUndefined();
+
+    const expected = [{ importId: doomed.body.importId, status: "deleted", siteImport: null }];
+    await Promise.all([owner.waitFor(1), byId.waitFor(1), grantedSub.waitFor(1)]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(owner.updates).toEqual(expected);
+    expect(byId.updates).toEqual(expected);
+    expect(grantedSub.updates).toEqual(expected);
+    expect(ungrantedSub.updates).toEqual([]);
+    expect(foreign.updates).toEqual([]);
+    expect([owner.errors, byId.errors, grantedSub.errors, ungrantedSub.errors, foreign.errors]).toEqual([
+      [],
+      [],
+      [],
+      [],
+      [],
+    ]);
   });
 
   it("answers NOT_FOUND for an import id the caller cannot see", async () => {

@@ -181,12 +181,14 @@ describe.skipIf(SKIP_REASON !== null)("dashboard in Chromium", () => {
     const successRow = page.locator(`tr[data-import-id="${first.id}"]`);
     expect(await successRow.getByRole("button", { name: /^Retry/ }).count()).toBe(0);
 
-    // Delete the first import with its resources: the row leaves the page, the project is gone. (Deletions are
-    // not status changes: siteImportUpdated does not report them, so the watcher keeps the row until it re-reads.)
+    // Delete the first import with its resources: the row leaves the page, the project is gone, and the row
+    // leaves the watcher's page too (siteImportUpdated reports `deleted`), without a reload.
     await successRow.getByRole("button", { name: /^Delete/ }).click();
     await successRow.getByRole("checkbox", { name: "Also delete the created resources" }).check();
     await successRow.getByRole("button", { name: "Confirm delete" }).click();
     await successRow.waitFor({ state: "detached", ...WAIT });
+    await watcher.locator(`tr[data-import-id="${first.id}"]`).waitFor({ state: "detached", ...WAIT });
+    await watcher.locator(`tr[data-import-id="${failed.id}"]`).waitFor(WAIT);
     expect(await count("projects", { name: "shop" })).toBe(0);
 
     // Retry the failed one: the name is free now, it succeeds on attempt 2, live on the watcher.

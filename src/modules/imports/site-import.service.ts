@@ -12,7 +12,7 @@ import { requireAllowed } from "../access/require-access.ts";
 import type { Context } from "../context.ts";
 import { deleteProject } from "../projects/project.service.ts";
 import { checkImport } from "./site-import.checks.ts";
-import { publishSiteImportChange } from "./site-import.events.ts";
+import { publishSiteImportChange, publishSiteImportDeleted } from "./site-import.events.ts";
 import { sealInput, storedInput } from "./site-import.input.ts";
 import { visibleImports } from "./site-import.loaders.ts";
 import { RETRYABLE_STATUSES, SiteImport, STALE_PENDING_MINUTES } from "./site-import.model.ts";
@@ -199,7 +199,7 @@ export async function retrySiteImport(ctx: Context, id: string): Promise<ImportO
 /**
  * Deletes an import record (spec: `siteImport.delete`). With `rollbackResources` the project it created is
  * deleted first, in the same transaction (cascading to database, application, variables, domain, deployments);
- * without, the resources remain.
+ * without, the resources remain. After commit, the deletion is published as status `deleted` (`siteImportUpdated`).
  * @throws NotFoundError, ForbiddenError; ConflictError while the import is pending.
  */
 export async function deleteSiteImport(
@@ -208,7 +208,7 @@ export async function deleteSiteImport(
   rollbackResources: boolean,
 ): Promise<SiteImportDeletion> {
   await recordForAction(ctx, id);
-  return ctx.knex.transaction(async (trx) => {
+  const { result, record } = await ctx.knex.transaction(async (trx) => {
     const current = await SiteImport.query(trx).findById(id).forUpdate();
     if (!current) throw new NotFoundError("Site import", id);
     const deleted = await SiteImport.query(trx)
@@ -218,6 +218,8 @@ export async function deleteSiteImport(
     if (!deleted) throw stateConflict(current, "deleted");
     const projectId = rollbackResources ? current.projectId : null;
     if (projectId) await deleteProject({ ...ctx, knex: trx }, projectId);
-    return { id, rolledBack: rollbackResources, deletedProjectId: projectId };
+    return { result: { id, rolledBack: rollbackResources, deletedProjectId: projectId }, record: current };
   });
+  await publishSiteImportDeleted(ctx, record);
+  return result;
 }

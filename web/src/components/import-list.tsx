@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { describeError } from "../errors.ts";
-import type { SiteImportUpdatedSubscription } from "../gql/graphql.ts";
+import type { SiteImportUpdatedSubscription, SiteImportUpdateStatus } from "../gql/graphql.ts";
 import {
   DELETE_SITE_IMPORT,
   type ImportStatus,
@@ -170,9 +170,11 @@ export function ImportList({ canManage, latest }: { canManage: boolean; latest: 
     variables: { first: PAGE_SIZE, offset },
   });
   const [live, setLive] = useState<Record<string, SiteImportRow>>({});
-  const [seen, setSeen] = useState<Record<string, ImportStatus[]>>({});
+  const [seen, setSeen] = useState<Record<string, SiteImportUpdateStatus[]>>({});
+  /** Ids reported `deleted`: their rows leave the list at once (the page is re-read to fill it up). */
+  const [gone, setGone] = useState<ReadonlySet<string>>(new Set());
   const reload = useCallback(() => reexecute({ requestPolicy: "network-only" }), [reexecute]);
-  const rows = result.data?.siteImports.edges.map((e) => e.node) ?? [];
+  const rows = (result.data?.siteImports.edges.map((e) => e.node) ?? []).filter((r) => !gone.has(r.id));
 
   // The handler only accumulates events (it may run twice under StrictMode); the effect applies new ones once.
   const [sub] = useSubscription<SiteImportUpdatedSubscription, SiteImportUpdatedSubscription[]>(
@@ -190,6 +192,7 @@ export function ImportList({ canManage, latest }: { canManage: boolean; latest: 
     let stale = false;
     for (const { siteImportUpdated: e } of fresh) {
       setSeen((s) => ({ ...s, [e.importId]: [...(s[e.importId] ?? []), e.status] }));
+      if (e.status === "deleted") setGone((g) => new Set(g).add(e.importId));
       const record = e.siteImport;
       if (record) setLive((l) => ({ ...l, [e.importId]: record }));
       // A record not on this page (a new import) or deleted: re-read the page.

@@ -41,6 +41,16 @@ type Documents = {
   "\n  mutation RemoveMember($memberId: ID!) { removeMember(memberId: $memberId) }\n": typeof types.RemoveMemberDocument;
   "\n  mutation GrantAccess($input: GrantAccessInput!) { grantAccess(input: $input) { id } }\n": typeof types.GrantAccessDocument;
   "\n  mutation RevokeAccess($grantId: ID!) { revokeAccess(grantId: $grantId) }\n": typeof types.RevokeAccessDocument;
+  "\n  fragment WebhookEndpointRow on WebhookEndpoint {\n    webhookUuid url events isActive description creationDate updateDate\n  }\n": typeof types.WebhookEndpointRowFragmentDoc;
+  "\n  fragment WebhookDeliveryRow on WebhookDeliveryAttempt {\n    deliveryId event attempt success responseStatus errorMessage durationMs createdAt\n  }\n": typeof types.WebhookDeliveryRowFragmentDoc;
+  "\n  query Webhooks($organizationId: ID!) {\n    webhooks(organizationId: $organizationId) { ...WebhookEndpointRow }\n    webhookEvents(organizationId: $organizationId) { name category description }\n  }\n": typeof types.WebhooksDocument;
+  "\n  query WebhookDeliveries($organizationId: ID!, $webhookUuid: ID!, $limit: Int) {\n    webhookDeliveries(organizationId: $organizationId, webhookUuid: $webhookUuid, limit: $limit) {\n      ...WebhookDeliveryRow\n    }\n  }\n": typeof types.WebhookDeliveriesDocument;
+  "\n  mutation CreateWebhook($organizationId: ID!, $input: CreateWebhookInput!) {\n    createWebhook(organizationId: $organizationId, input: $input) { secret webhook { ...WebhookEndpointRow } }\n  }\n": typeof types.CreateWebhookDocument;
+  "\n  mutation UpdateWebhook($organizationId: ID!, $webhookUuid: ID!, $input: UpdateWebhookInput!) {\n    updateWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid, input: $input) { ...WebhookEndpointRow }\n  }\n": typeof types.UpdateWebhookDocument;
+  "\n  mutation DeleteWebhook($organizationId: ID!, $webhookUuid: ID!) {\n    deleteWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid)\n  }\n": typeof types.DeleteWebhookDocument;
+  "\n  mutation RegenerateWebhookSecret($organizationId: ID!, $webhookUuid: ID!) {\n    regenerateWebhookSecret(organizationId: $organizationId, webhookUuid: $webhookUuid) { secret }\n  }\n": typeof types.RegenerateWebhookSecretDocument;
+  "\n  mutation TestWebhook($organizationId: ID!, $webhookUuid: ID!) {\n    testWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid) {\n      deliveryId\n      firstAttempt { ...WebhookDeliveryRow }\n    }\n  }\n": typeof types.TestWebhookDocument;
+  "\n  mutation RedeliverWebhook($organizationId: ID!, $webhookUuid: ID!, $deliveryId: String!) {\n    redeliverWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid, deliveryId: $deliveryId)\n  }\n": typeof types.RedeliverWebhookDocument;
 };
 const documents: Documents = {
   "\n  query Viewer {\n    viewer {\n      user { id email name twoFactorEnabled }\n      activeOrganization { id name }\n      role\n    }\n    organizations { id name viewerRole plan { name } }\n  }\n":
@@ -91,6 +101,26 @@ const documents: Documents = {
   "\n  mutation GrantAccess($input: GrantAccessInput!) { grantAccess(input: $input) { id } }\n":
     types.GrantAccessDocument,
   "\n  mutation RevokeAccess($grantId: ID!) { revokeAccess(grantId: $grantId) }\n": types.RevokeAccessDocument,
+  "\n  fragment WebhookEndpointRow on WebhookEndpoint {\n    webhookUuid url events isActive description creationDate updateDate\n  }\n":
+    types.WebhookEndpointRowFragmentDoc,
+  "\n  fragment WebhookDeliveryRow on WebhookDeliveryAttempt {\n    deliveryId event attempt success responseStatus errorMessage durationMs createdAt\n  }\n":
+    types.WebhookDeliveryRowFragmentDoc,
+  "\n  query Webhooks($organizationId: ID!) {\n    webhooks(organizationId: $organizationId) { ...WebhookEndpointRow }\n    webhookEvents(organizationId: $organizationId) { name category description }\n  }\n":
+    types.WebhooksDocument,
+  "\n  query WebhookDeliveries($organizationId: ID!, $webhookUuid: ID!, $limit: Int) {\n    webhookDeliveries(organizationId: $organizationId, webhookUuid: $webhookUuid, limit: $limit) {\n      ...WebhookDeliveryRow\n    }\n  }\n":
+    types.WebhookDeliveriesDocument,
+  "\n  mutation CreateWebhook($organizationId: ID!, $input: CreateWebhookInput!) {\n    createWebhook(organizationId: $organizationId, input: $input) { secret webhook { ...WebhookEndpointRow } }\n  }\n":
+    types.CreateWebhookDocument,
+  "\n  mutation UpdateWebhook($organizationId: ID!, $webhookUuid: ID!, $input: UpdateWebhookInput!) {\n    updateWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid, input: $input) { ...WebhookEndpointRow }\n  }\n":
+    types.UpdateWebhookDocument,
+  "\n  mutation DeleteWebhook($organizationId: ID!, $webhookUuid: ID!) {\n    deleteWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid)\n  }\n":
+    types.DeleteWebhookDocument,
+  "\n  mutation RegenerateWebhookSecret($organizationId: ID!, $webhookUuid: ID!) {\n    regenerateWebhookSecret(organizationId: $organizationId, webhookUuid: $webhookUuid) { secret }\n  }\n":
+    types.RegenerateWebhookSecretDocument,
+  "\n  mutation TestWebhook($organizationId: ID!, $webhookUuid: ID!) {\n    testWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid) {\n      deliveryId\n      firstAttempt { ...WebhookDeliveryRow }\n    }\n  }\n":
+    types.TestWebhookDocument,
+  "\n  mutation RedeliverWebhook($organizationId: ID!, $webhookUuid: ID!, $deliveryId: String!) {\n    redeliverWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid, deliveryId: $deliveryId)\n  }\n":
+    types.RedeliverWebhookDocument,
 };
 
 /**
@@ -269,6 +299,66 @@ export function graphql(
 export function graphql(
   source: "\n  mutation RevokeAccess($grantId: ID!) { revokeAccess(grantId: $grantId) }\n",
 ): (typeof documents)["\n  mutation RevokeAccess($grantId: ID!) { revokeAccess(grantId: $grantId) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  fragment WebhookEndpointRow on WebhookEndpoint {\n    webhookUuid url events isActive description creationDate updateDate\n  }\n",
+): (typeof documents)["\n  fragment WebhookEndpointRow on WebhookEndpoint {\n    webhookUuid url events isActive description creationDate updateDate\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  fragment WebhookDeliveryRow on WebhookDeliveryAttempt {\n    deliveryId event attempt success responseStatus errorMessage durationMs createdAt\n  }\n",
+): (typeof documents)["\n  fragment WebhookDeliveryRow on WebhookDeliveryAttempt {\n    deliveryId event attempt success responseStatus errorMessage durationMs createdAt\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query Webhooks($organizationId: ID!) {\n    webhooks(organizationId: $organizationId) { ...WebhookEndpointRow }\n    webhookEvents(organizationId: $organizationId) { name category description }\n  }\n",
+): (typeof documents)["\n  query Webhooks($organizationId: ID!) {\n    webhooks(organizationId: $organizationId) { ...WebhookEndpointRow }\n    webhookEvents(organizationId: $organizationId) { name category description }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query WebhookDeliveries($organizationId: ID!, $webhookUuid: ID!, $limit: Int) {\n    webhookDeliveries(organizationId: $organizationId, webhookUuid: $webhookUuid, limit: $limit) {\n      ...WebhookDeliveryRow\n    }\n  }\n",
+): (typeof documents)["\n  query WebhookDeliveries($organizationId: ID!, $webhookUuid: ID!, $limit: Int) {\n    webhookDeliveries(organizationId: $organizationId, webhookUuid: $webhookUuid, limit: $limit) {\n      ...WebhookDeliveryRow\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CreateWebhook($organizationId: ID!, $input: CreateWebhookInput!) {\n    createWebhook(organizationId: $organizationId, input: $input) { secret webhook { ...WebhookEndpointRow } }\n  }\n",
+): (typeof documents)["\n  mutation CreateWebhook($organizationId: ID!, $input: CreateWebhookInput!) {\n    createWebhook(organizationId: $organizationId, input: $input) { secret webhook { ...WebhookEndpointRow } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation UpdateWebhook($organizationId: ID!, $webhookUuid: ID!, $input: UpdateWebhookInput!) {\n    updateWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid, input: $input) { ...WebhookEndpointRow }\n  }\n",
+): (typeof documents)["\n  mutation UpdateWebhook($organizationId: ID!, $webhookUuid: ID!, $input: UpdateWebhookInput!) {\n    updateWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid, input: $input) { ...WebhookEndpointRow }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation DeleteWebhook($organizationId: ID!, $webhookUuid: ID!) {\n    deleteWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid)\n  }\n",
+): (typeof documents)["\n  mutation DeleteWebhook($organizationId: ID!, $webhookUuid: ID!) {\n    deleteWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation RegenerateWebhookSecret($organizationId: ID!, $webhookUuid: ID!) {\n    regenerateWebhookSecret(organizationId: $organizationId, webhookUuid: $webhookUuid) { secret }\n  }\n",
+): (typeof documents)["\n  mutation RegenerateWebhookSecret($organizationId: ID!, $webhookUuid: ID!) {\n    regenerateWebhookSecret(organizationId: $organizationId, webhookUuid: $webhookUuid) { secret }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation TestWebhook($organizationId: ID!, $webhookUuid: ID!) {\n    testWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid) {\n      deliveryId\n      firstAttempt { ...WebhookDeliveryRow }\n    }\n  }\n",
+): (typeof documents)["\n  mutation TestWebhook($organizationId: ID!, $webhookUuid: ID!) {\n    testWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid) {\n      deliveryId\n      firstAttempt { ...WebhookDeliveryRow }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation RedeliverWebhook($organizationId: ID!, $webhookUuid: ID!, $deliveryId: String!) {\n    redeliverWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid, deliveryId: $deliveryId)\n  }\n",
+): (typeof documents)["\n  mutation RedeliverWebhook($organizationId: ID!, $webhookUuid: ID!, $deliveryId: String!) {\n    redeliverWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid, deliveryId: $deliveryId)\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -24,6 +24,17 @@ export type CreateOrganizationInput = {
   slug?: string | null | undefined;
 };
 
+/** Input of `createWebhook`. */
+export type CreateWebhookInput = {
+  description?: string | null | undefined;
+  /** At least one event name of the catalogue. */
+  events: Array<string>;
+  /** Default true. */
+  isActive?: boolean | null | undefined;
+  /** Public `https://` URL, at most 2048 characters; its host must pass the outbound address check. */
+  url: string;
+};
+
 /** Database engines. */
 export type DatabaseType = "mariadb" | "mongodb" | "mysql" | "postgres";
 
@@ -158,8 +169,22 @@ export type SiteImportStep =
   /** Creating the project and its `production` environment (name conflicts, projects quota). */
   | "project_creation";
 
+/**
+ * What a `siteImportUpdated` event reports: a status of the record (`SiteImportStatus`), or `deleted` when the
+ * record was deleted (`siteImport` is then null).
+ */
+export type SiteImportUpdateStatus = "deleted" | "failed" | "partial" | "pending" | "success";
+
 /** Where an application's code or image comes from. */
 export type SourceType = "docker" | "git" | "github" | "gitlab";
+
+/** Input of `updateWebhook`: omitted fields keep their value. */
+export type UpdateWebhookInput = {
+  description?: string | null | undefined;
+  events?: Array<string> | null | undefined;
+  isActive?: boolean | null | undefined;
+  url?: string | null | undefined;
+};
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -245,7 +270,7 @@ export type SiteImportUpdatedSubscriptionVariables = Exact<{ [key: string]: neve
 export type SiteImportUpdatedSubscription = {
   siteImportUpdated: {
     importId: string;
-    status: SiteImportStatus;
+    status: SiteImportUpdateStatus;
     siteImport: {
       id: string;
       name: string;
@@ -530,6 +555,144 @@ export type RevokeAccessMutationVariables = Exact<{
 
 export type RevokeAccessMutation = { revokeAccess: string };
 
+export type WebhookEndpointRowFragment = {
+  webhookUuid: string;
+  url: string;
+  events: Array<string>;
+  isActive: boolean;
+  description: string | null;
+  creationDate: string;
+  updateDate: string;
+};
+
+export type WebhookDeliveryRowFragment = {
+  deliveryId: string;
+  event: string;
+  attempt: number;
+  success: boolean;
+  responseStatus: number | null;
+  errorMessage: string | null;
+  durationMs: number;
+  createdAt: string;
+};
+
+export type WebhooksQueryVariables = Exact<{
+  organizationId: string | number;
+}>;
+
+export type WebhooksQuery = {
+  webhooks: Array<{
+    webhookUuid: string;
+    url: string;
+    events: Array<string>;
+    isActive: boolean;
+    description: string | null;
+    creationDate: string;
+    updateDate: string;
+  }>;
+  webhookEvents: Array<{ name: string; category: string; description: string }>;
+};
+
+export type WebhookDeliveriesQueryVariables = Exact<{
+  organizationId: string | number;
+  webhookUuid: string | number;
+  limit?: number | null | undefined;
+}>;
+
+export type WebhookDeliveriesQuery = {
+  webhookDeliveries: Array<{
+    deliveryId: string;
+    event: string;
+    attempt: number;
+    success: boolean;
+    responseStatus: number | null;
+    errorMessage: string | null;
+    durationMs: number;
+    createdAt: string;
+  }>;
+};
+
+export type CreateWebhookMutationVariables = Exact<{
+  organizationId: string | number;
+  input: CreateWebhookInput;
+}>;
+
+export type CreateWebhookMutation = {
+  createWebhook: {
+    secret: string;
+    webhook: {
+      webhookUuid: string;
+      url: string;
+      events: Array<string>;
+      isActive: boolean;
+      description: string | null;
+      creationDate: string;
+      updateDate: string;
+    };
+  };
+};
+
+export type UpdateWebhookMutationVariables = Exact<{
+  organizationId: string | number;
+  webhookUuid: string | number;
+  input: UpdateWebhookInput;
+}>;
+
+export type UpdateWebhookMutation = {
+  updateWebhook: {
+    webhookUuid: string;
+    url: string;
+    events: Array<string>;
+    isActive: boolean;
+    description: string | null;
+    creationDate: string;
+    updateDate: string;
+  };
+};
+
+export type DeleteWebhookMutationVariables = Exact<{
+  organizationId: string | number;
+  webhookUuid: string | number;
+}>;
+
+export type DeleteWebhookMutation = { deleteWebhook: string };
+
+export type RegenerateWebhookSecretMutationVariables = Exact<{
+  organizationId: string | number;
+  webhookUuid: string | number;
+}>;
+
+export type RegenerateWebhookSecretMutation = { regenerateWebhookSecret: { secret: string } };
+
+export type TestWebhookMutationVariables = Exact<{
+  organizationId: string | number;
+  webhookUuid: string | number;
+}>;
+
+export type TestWebhookMutation = {
+  testWebhook: {
+    deliveryId: string;
+    firstAttempt: {
+      deliveryId: string;
+      event: string;
+      attempt: number;
+      success: boolean;
+      responseStatus: number | null;
+      errorMessage: string | null;
+      durationMs: number;
+      createdAt: string;
+    } | null;
+  };
+};
+
+export type RedeliverWebhookMutationVariables = Exact<{
+  organizationId: string | number;
+  webhookUuid: string | number;
+  deliveryId: string;
+}>;
+
+export type RedeliverWebhookMutation = { redeliverWebhook: string };
+
 export const SiteImportRowFragmentDoc = {
   kind: "Document",
   definitions: [
@@ -668,6 +831,51 @@ export const MemberRowFragmentDoc = {
     },
   ],
 } as unknown as DocumentNode<MemberRowFragment, unknown>;
+export const WebhookEndpointRowFragmentDoc = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "WebhookEndpointRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "WebhookEndpoint" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "webhookUuid" } },
+          { kind: "Field", name: { kind: "Name", value: "url" } },
+          { kind: "Field", name: { kind: "Name", value: "events" } },
+          { kind: "Field", name: { kind: "Name", value: "isActive" } },
+          { kind: "Field", name: { kind: "Name", value: "description" } },
+          { kind: "Field", name: { kind: "Name", value: "creationDate" } },
+          { kind: "Field", name: { kind: "Name", value: "updateDate" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<WebhookEndpointRowFragment, unknown>;
+export const WebhookDeliveryRowFragmentDoc = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "WebhookDeliveryRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "WebhookDeliveryAttempt" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "deliveryId" } },
+          { kind: "Field", name: { kind: "Name", value: "event" } },
+          { kind: "Field", name: { kind: "Name", value: "attempt" } },
+          { kind: "Field", name: { kind: "Name", value: "success" } },
+          { kind: "Field", name: { kind: "Name", value: "responseStatus" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "durationMs" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<WebhookDeliveryRowFragment, unknown>;
 export const ViewerDocument = {
   kind: "Document",
   definitions: [
@@ -2248,3 +2456,523 @@ export const RevokeAccessDocument = {
     },
   ],
 } as unknown as DocumentNode<RevokeAccessMutation, RevokeAccessMutationVariables>;
+export const WebhooksDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "Webhooks" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "webhooks" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "organizationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "WebhookEndpointRow" } }],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "webhookEvents" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "organizationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "category" } },
+                { kind: "Field", name: { kind: "Name", value: "description" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "WebhookEndpointRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "WebhookEndpoint" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "webhookUuid" } },
+          { kind: "Field", name: { kind: "Name", value: "url" } },
+          { kind: "Field", name: { kind: "Name", value: "events" } },
+          { kind: "Field", name: { kind: "Name", value: "isActive" } },
+          { kind: "Field", name: { kind: "Name", value: "description" } },
+          { kind: "Field", name: { kind: "Name", value: "creationDate" } },
+          { kind: "Field", name: { kind: "Name", value: "updateDate" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<WebhooksQuery, WebhooksQueryVariables>;
+export const WebhookDeliveriesDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "WebhookDeliveries" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "webhookUuid" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "limit" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "Int" } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "webhookDeliveries" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "organizationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "webhookUuid" },
+                value: { kind: "Variable", name: { kind: "Name", value: "webhookUuid" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "limit" },
+                value: { kind: "Variable", name: { kind: "Name", value: "limit" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "WebhookDeliveryRow" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "WebhookDeliveryRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "WebhookDeliveryAttempt" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "deliveryId" } },
+          { kind: "Field", name: { kind: "Name", value: "event" } },
+          { kind: "Field", name: { kind: "Name", value: "attempt" } },
+          { kind: "Field", name: { kind: "Name", value: "success" } },
+          { kind: "Field", name: { kind: "Name", value: "responseStatus" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "durationMs" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<WebhookDeliveriesQuery, WebhookDeliveriesQueryVariables>;
+export const CreateWebhookDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CreateWebhook" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: {
+            kind: "NonNullType",
+            type: { kind: "NamedType", name: { kind: "Name", value: "CreateWebhookInput" } },
+          },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "createWebhook" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "organizationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "secret" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "webhook" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "WebhookEndpointRow" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "WebhookEndpointRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "WebhookEndpoint" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "webhookUuid" } },
+          { kind: "Field", name: { kind: "Name", value: "url" } },
+          { kind: "Field", name: { kind: "Name", value: "events" } },
+          { kind: "Field", name: { kind: "Name", value: "isActive" } },
+          { kind: "Field", name: { kind: "Name", value: "description" } },
+          { kind: "Field", name: { kind: "Name", value: "creationDate" } },
+          { kind: "Field", name: { kind: "Name", value: "updateDate" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CreateWebhookMutation, CreateWebhookMutationVariables>;
+export const UpdateWebhookDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "UpdateWebhook" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "webhookUuid" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: {
+            kind: "NonNullType",
+            type: { kind: "NamedType", name: { kind: "Name", value: "UpdateWebhookInput" } },
+          },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "updateWebhook" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "organizationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "webhookUuid" },
+                value: { kind: "Variable", name: { kind: "Name", value: "webhookUuid" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "WebhookEndpointRow" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "WebhookEndpointRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "WebhookEndpoint" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "webhookUuid" } },
+          { kind: "Field", name: { kind: "Name", value: "url" } },
+          { kind: "Field", name: { kind: "Name", value: "events" } },
+          { kind: "Field", name: { kind: "Name", value: "isActive" } },
+          { kind: "Field", name: { kind: "Name", value: "description" } },
+          { kind: "Field", name: { kind: "Name", value: "creationDate" } },
+          { kind: "Field", name: { kind: "Name", value: "updateDate" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<UpdateWebhookMutation, UpdateWebhookMutationVariables>;
+export const DeleteWebhookDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "DeleteWebhook" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "webhookUuid" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deleteWebhook" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "organizationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "webhookUuid" },
+                value: { kind: "Variable", name: { kind: "Name", value: "webhookUuid" } },
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DeleteWebhookMutation, DeleteWebhookMutationVariables>;
+export const RegenerateWebhookSecretDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "RegenerateWebhookSecret" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "webhookUuid" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "regenerateWebhookSecret" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "organizationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "webhookUuid" },
+                value: { kind: "Variable", name: { kind: "Name", value: "webhookUuid" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "Field", name: { kind: "Name", value: "secret" } }],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<RegenerateWebhookSecretMutation, RegenerateWebhookSecretMutationVariables>;
+export const TestWebhookDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "TestWebhook" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "webhookUuid" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "testWebhook" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "organizationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "webhookUuid" },
+                value: { kind: "Variable", name: { kind: "Name", value: "webhookUuid" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "deliveryId" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "firstAttempt" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "WebhookDeliveryRow" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "WebhookDeliveryRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "WebhookDeliveryAttempt" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "deliveryId" } },
+          { kind: "Field", name: { kind: "Name", value: "event" } },
+          { kind: "Field", name: { kind: "Name", value: "attempt" } },
+          { kind: "Field", name: { kind: "Name", value: "success" } },
+          { kind: "Field", name: { kind: "Name", value: "responseStatus" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "durationMs" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<TestWebhookMutation, TestWebhookMutationVariables>;
+export const RedeliverWebhookDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "RedeliverWebhook" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "webhookUuid" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "deliveryId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "redeliverWebhook" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "organizationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "webhookUuid" },
+                value: { kind: "Variable", name: { kind: "Name", value: "webhookUuid" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "deliveryId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "deliveryId" } },
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<RedeliverWebhookMutation, RedeliverWebhookMutationVariables>;

@@ -1,6 +1,7 @@
 /**
  * Settings of the active organization: account API keys (secret shown once), the agent token (shown once),
- * and the team — members, roles, grants and invitations. Owners and admins manage the team; members see it.
+ * the team — members, roles, grants and invitations — and webhooks. Owners and admins manage the team; members see
+ * it. Webhooks are shown to owners and admins only.
  */
 
 import type { AnyVariables, TypedDocumentNode } from "@urql/core";
@@ -8,6 +9,7 @@ import { useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { Field, Message, SecretOnce } from "../components/form.tsx";
 import { useViewer } from "../components/layout.tsx";
+import { WebhooksSection } from "../components/webhooks.tsx";
 import { describeError } from "../errors.ts";
 import type { SettingsQuery } from "../gql/graphql.ts";
 import {
@@ -374,6 +376,7 @@ export function SettingsPage() {
           <ApiKeys org={org} reload={reload} />
           <AgentToken token={result.data?.agentToken ?? null} reload={reload} />
           <Team org={org} reload={reload} />
+          {(org.viewerRole === "owner" || org.viewerRole === "admin") && <WebhooksSection organizationId={org.id} />}
         </>
       ) : (
         <p aria-live="polite">Loading…</p>
