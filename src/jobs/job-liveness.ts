@@ -44,6 +44,13 @@ export async function startRunnerLiveness(
   let stopped = false;
   let client: pg.Client | undefined;
   const pending = new Set<string>();
+  // One query at a time on the runner's connection (pg no longer queues concurrent queries on a client).
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => {});
+    return next;
+  };
 
   async function connect(): Promise<void> {
     const c = new pg.Client({ connectionString: databaseUrl, application_name: `${APP_PREFIX}${runnerId}` });
@@ -61,17 +68,24 @@ export async function startRunnerLiveness(
     pending.add(workerId);
     if (!client) return;
     try {
-      await client.query("insert into job_workers (worker_id, runner_id) values ($1, $2) on conflict do nothing", [
-        workerId,
-        runnerId,
-      ]);
+      const c = client;
+      await serial(() =>
+        c.query("insert into job_workers (worker_id, runner_id) values ($1, $2) on conflict do nothing", [
+          workerId,
+          runnerId,
+        ]),
+      );
       pending.delete(workerId);
     } catch (err) {
       log.warn({ err, workerId }, "could not record a job worker");
     }
   }
 
-  async function sweep(): Promise<number> {
+  function sweep(): Promise<number> {
+    return serial(sweepNow);
+  }
+
+  async function sweepNow(): Promise<number> {
     const c = client;
     if (!c) return 0;
     const { rows } = await c.query<{ workerId: string }>(
@@ -111,7 +125,7 @@ export async function startRunnerLiveness(
       const c = client;
       client = undefined;
       if (!c) return;
-      await c.query("delete from job_workers where runner_id = $1", [runnerId]).catch(() => {});
+      await serial(() => c.query("delete from job_workers where runner_id = $1", [runnerId])).catch(() => {});
       await c.end().catch(() => {});
     },
   };
