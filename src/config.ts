@@ -37,6 +37,11 @@ const schema = z.object({
   /** Cluster-internal DNS suffix of database services, e.g. `svc.cluster.local`. */
   SKIFF_CLUSTER_DOMAIN: z.string().default("svc.cluster.local"),
   /**
+   * What runs deployments (issue 12): `dry-run` (default) renders the Kubernetes manifests, stores them on the
+   * deployment and applies nothing. (`kubernetes`, server-side apply, is not available yet.)
+   */
+  SKIFF_DEPLOYER: z.enum(["dry-run"]).default("dry-run"),
+  /**
    * Comma-separated CIDRs, addresses and host names (`*.` for subdomains) that outbound calls to user-given URLs
    * may reach although the SSRF checks refuse them (src/http/address-policy.ts). Empty by default; warned at start.
    */

@@ -8,6 +8,7 @@ import type {
 } from "../modules/applications/application.model.ts";
 import type { Database as DatabaseModel } from "../modules/databases/database.model.ts";
 import type { Deployment as DeploymentModel } from "../modules/deployments/deployment.model.ts";
+import type { DeploymentEvent as DeploymentEventModel } from "../modules/deployments/deployment.events.ts";
 import type { SiteImport as SiteImportModel } from "../modules/imports/site-import.model.ts";
 import type {
   ImportOutcome as ImportOutcomeModel,
@@ -309,14 +310,45 @@ export type DatabaseType = "mariadb" | "mongodb" | "mysql" | "postgres";
 export type Deployment = {
   __typename?: "Deployment";
   application: Application;
+  /** Commit deployed, when known. */
+  commitSha?: Maybe<Scalars["String"]["output"]>;
   createdAt: Scalars["DateTime"]["output"];
   description?: Maybe<Scalars["String"]["output"]>;
+  /** Why it ended `error` or `cancelled`, in words. */
+  errorMessage?: Maybe<Scalars["String"]["output"]>;
   finishedAt?: Maybe<Scalars["DateTime"]["output"]>;
   /** TypeID with prefix `dpl_`. */
   id: Scalars["ID"]["output"];
+  /** Log lines, oldest first. */
+  logs: Array<DeploymentLogLine>;
+  /** Kubernetes objects rendered by the deployer, in apply order; null until it ran. */
+  manifests?: Maybe<Array<Scalars["JSONObject"]["output"]>>;
   startedAt?: Maybe<Scalars["DateTime"]["output"]>;
   status?: Maybe<Scalars["String"]["output"]>;
   title: Scalars["String"]["output"];
+  /** What started it: `manual`, `api`, `push`, `import` or `redeploy`. */
+  trigger: Scalars["String"]["output"];
+};
+
+/** One line of a deployment's log. */
+export type DeploymentLogLine = {
+  __typename?: "DeploymentLogLine";
+  at: Scalars["DateTime"]["output"];
+  /** `info`, `warn` or `error`. */
+  level: Scalars["String"]["output"];
+  text: Scalars["String"]["output"];
+};
+
+/** A change of one deployment: its new status, or a new log line while it runs. */
+export type DeploymentUpdate = {
+  __typename?: "DeploymentUpdate";
+  /** The deployment as it is now. */
+  deployment: Deployment;
+  deploymentId: Scalars["ID"]["output"];
+  /** The new log line, when the change is one. */
+  logLine?: Maybe<DeploymentLogLine>;
+  /** Status at the time of the change. */
+  status: Scalars["String"]["output"];
 };
 
 /** A custom domain routed to an application. Hosts are unique platform-wide. */
@@ -489,6 +521,8 @@ export type Mutation = {
   acceptInvitation: Member;
   /** Adds an e-mail notification channel (owner or admin). `CONFLICT` when the address is already a channel. */
   addNotificationChannel: NotificationChannel;
+  /** Cancels a `queued` deployment. `CONFLICT` when it is already running or finished. */
+  cancelDeployment: Deployment;
   /** Cancels a pending invitation (status `revoked`): its link stops working at once. `CONFLICT` when not pending. */
   cancelInvitation: Invitation;
   /**
@@ -542,6 +576,11 @@ export type Mutation = {
   deleteSiteImport: SiteImportDeletion;
   /** Deletes the endpoint, its log and pending attempts. Returns the uuid. */
   deleteWebhook: Scalars["ID"]["output"];
+  /**
+   * Queues a deployment of the application (owners, admins and members). A newer queued deployment supersedes the
+   * older queued ones of the same application (they end `cancelled`). `title` defaults to "Manual deployment".
+   */
+  deployApplication: Deployment;
   /** Limits a `member` to a project or an application (owner or admin). Granting something already granted returns that grant. */
   grantAccess: MemberGrant;
   /**
@@ -562,6 +601,8 @@ export type Mutation = {
   publishWebhookEvent: PublishedWebhookEvent;
   /** A new series of attempts of a stored delivery, same delivery id. */
   redeliverWebhook: Scalars["String"]["output"];
+  /** Queues a new deployment of the same application and commit (trigger `redeploy`). */
+  redeployDeployment: Deployment;
   /** A new signing secret, shown once; the next attempt of any delivery signs with it. */
   regenerateWebhookSecret: WebhookEndpointWithSecret;
   /**
@@ -620,6 +661,11 @@ export type MutationAcceptInvitationArgs = {
 /** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationAddNotificationChannelArgs = {
   input: AddNotificationChannelInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationCancelDeploymentArgs = {
+  id: Scalars["ID"]["input"];
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -697,6 +743,12 @@ export type MutationDeleteWebhookArgs = {
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationDeployApplicationArgs = {
+  applicationId: Scalars["ID"]["input"];
+  title?: InputMaybe<Scalars["String"]["input"]>;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationGrantAccessArgs = {
   input: GrantAccessInput;
 };
@@ -723,6 +775,11 @@ export type MutationRedeliverWebhookArgs = {
   deliveryId: Scalars["String"]["input"];
   organizationId: Scalars["ID"]["input"];
   webhookUuid: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRedeployDeploymentArgs = {
+  id: Scalars["ID"]["input"];
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -1480,6 +1537,8 @@ export type SshKey = {
  */
 export type Subscription = {
   __typename?: "Subscription";
+  /** Status changes and log lines of the application's deployments. `NOT_FOUND` when the application is not visible. */
+  deploymentUpdated: DeploymentUpdate;
   /** `true` at once, then every 30 seconds until the client unsubscribes: lets clients check that subscriptions are reachable and keep idle connections alive. */
   heartbeat: Scalars["Boolean"]["output"];
   /**
@@ -1488,6 +1547,14 @@ export type Subscription = {
    * `NOT_FOUND` when `id` is not visible to the caller.
    */
   siteImportUpdated: SiteImportUpdate;
+};
+
+/**
+ * Live events over graphql-ws (`ws(s)://<host>/graphql`, protocol `graphql-transport-ws`). Authenticate in
+ * `connection_init`. Modules add fields with `extend type Subscription`.
+ */
+export type SubscriptionDeploymentUpdatedArgs = {
+  applicationId: Scalars["ID"]["input"];
 };
 
 /**
@@ -1755,6 +1822,8 @@ export type ResolversTypes = {
   DatabaseType: DatabaseType;
   DateTime: ResolverTypeWrapper<Scalars["DateTime"]["output"]>;
   Deployment: ResolverTypeWrapper<DeploymentModel>;
+  DeploymentLogLine: ResolverTypeWrapper<DeploymentLogLine>;
+  DeploymentUpdate: ResolverTypeWrapper<DeploymentEventModel>;
   Domain: ResolverTypeWrapper<DomainModel>;
   EmailAddress: ResolverTypeWrapper<Scalars["EmailAddress"]["output"]>;
   Environment: ResolverTypeWrapper<EnvironmentModel>;
@@ -1839,6 +1908,8 @@ export type ResolversParentTypes = {
   Database: DatabaseModel;
   DateTime: Scalars["DateTime"]["output"];
   Deployment: DeploymentModel;
+  DeploymentLogLine: DeploymentLogLine;
+  DeploymentUpdate: DeploymentEventModel;
   Domain: DomainModel;
   EmailAddress: Scalars["EmailAddress"]["output"];
   Environment: EnvironmentModel;
@@ -2022,13 +2093,37 @@ export type DeploymentResolvers<
     ContextType
   >;
   application?: Resolver<ResolversTypes["Application"], ParentType, ContextType>;
+  commitSha?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   finishedAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  logs?: Resolver<Array<ResolversTypes["DeploymentLogLine"]>, ParentType, ContextType>;
+  manifests?: Resolver<Maybe<Array<ResolversTypes["JSONObject"]>>, ParentType, ContextType>;
   startedAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  trigger?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+};
+
+export type DeploymentLogLineResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["DeploymentLogLine"] = ResolversParentTypes["DeploymentLogLine"],
+> = {
+  at?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  level?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  text?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+};
+
+export type DeploymentUpdateResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["DeploymentUpdate"] = ResolversParentTypes["DeploymentUpdate"],
+> = {
+  deployment?: Resolver<ResolversTypes["Deployment"], ParentType, ContextType>;
+  deploymentId?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  logLine?: Resolver<Maybe<ResolversTypes["DeploymentLogLine"]>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
 };
 
 export type DomainResolvers<
@@ -2158,6 +2253,12 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationAddNotificationChannelArgs, "input">
   >;
+  cancelDeployment?: Resolver<
+    ResolversTypes["Deployment"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationCancelDeploymentArgs, "id">
+  >;
   cancelInvitation?: Resolver<
     ResolversTypes["Invitation"],
     ParentType,
@@ -2237,6 +2338,12 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationDeleteWebhookArgs, "organizationId" | "webhookUuid">
   >;
+  deployApplication?: Resolver<
+    ResolversTypes["Deployment"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationDeployApplicationArgs, "applicationId">
+  >;
   grantAccess?: Resolver<
     ResolversTypes["MemberGrant"],
     ParentType,
@@ -2267,6 +2374,12 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationRedeliverWebhookArgs, "deliveryId" | "organizationId" | "webhookUuid">
+  >;
+  redeployDeployment?: Resolver<
+    ResolversTypes["Deployment"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRedeployDeploymentArgs, "id">
   >;
   regenerateWebhookSecret?: Resolver<
     ResolversTypes["WebhookEndpointWithSecret"],
@@ -2713,6 +2826,13 @@ export type SubscriptionResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["Subscription"] = ResolversParentTypes["Subscription"],
 > = {
+  deploymentUpdated?: SubscriptionResolver<
+    ResolversTypes["DeploymentUpdate"],
+    "deploymentUpdated",
+    ParentType,
+    ContextType,
+    RequireFields<SubscriptionDeploymentUpdatedArgs, "applicationId">
+  >;
   heartbeat?: SubscriptionResolver<ResolversTypes["Boolean"], "heartbeat", ParentType, ContextType>;
   siteImportUpdated?: SubscriptionResolver<
     ResolversTypes["SiteImportUpdate"],
@@ -2831,6 +2951,8 @@ export type Resolvers<ContextType = Context> = {
   Database?: DatabaseResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   Deployment?: DeploymentResolvers<ContextType>;
+  DeploymentLogLine?: DeploymentLogLineResolvers<ContextType>;
+  DeploymentUpdate?: DeploymentUpdateResolvers<ContextType>;
   Domain?: DomainResolvers<ContextType>;
   EmailAddress?: GraphQLScalarType;
   Environment?: EnvironmentResolvers<ContextType>;
