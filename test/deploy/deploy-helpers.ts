@@ -12,17 +12,34 @@ export async function seededApplication(knex: Knex, patch: Record<string, unknow
   const [projectId] = await createProjects(knex, org.organizationId, 1, { applicationsPerEnvironment: 1 });
   const app = await knex("applications").where({ project_id: projectId }).first();
   if (Object.keys(patch).length) await knex("applications").where({ id: app.id }).update(patch);
-  return { ...org, projectId: projectId!, applicationId: app.id as string, appName: app.appName as string, environmentId: app.environmentId as string };
+  return {
+    ...org,
+    projectId: projectId!,
+    applicationId: app.id as string,
+    appName: app.appName as string,
+    environmentId: app.environmentId as string,
+  };
 }
 
 /** Adds a domain to an application. */
 export async function addDomain(knex: Knex, organizationId: string, applicationId: string, host: string, https = true) {
-  await knex("domains").insert({ id: newId("domain"), organization_id: organizationId, application_id: applicationId, host, https });
+  await knex("domains").insert({
+    id: newId("domain"),
+    organization_id: organizationId,
+    application_id: applicationId,
+    host,
+    https,
+  });
 }
 
 /** Adds an environment variable (encrypted as the service does). */
 export async function addVariable(knex: Knex, applicationId: string, key: string, value: string) {
-  await knex("environment_variables").insert({ id: newId("envVar"), application_id: applicationId, key, value_encrypted: box.encrypt(value) });
+  await knex("environment_variables").insert({
+    id: newId("envVar"),
+    application_id: applicationId,
+    key,
+    value_encrypted: box.encrypt(value),
+  });
 }
 
 /** Deployments of an application, oldest first. */

@@ -8,12 +8,12 @@
 import { describe, expect, it } from "vitest";
 import { webhookEvent } from "../../src/modules/webhooks/webhook-events.catalogue.ts";
 import { agentGet } from "../agent/agent-client.ts";
-import { importReadyOrg, rest } from "../imports/import-helpers.ts";
 import { createTestDatabase } from "../helpers/db.ts";
 import { startHttpsReceiver } from "../helpers/https-receiver.ts";
 import { drainJobs } from "../helpers/jobs.ts";
 import { addMember, createAgentTokenFor } from "../helpers/seed.ts";
 import { gql, startTestServer, useTestServer } from "../helpers/server.ts";
+import { importReadyOrg, rest } from "../imports/import-helpers.ts";
 import { insertWebhook, receiverAccepts } from "../webhooks/webhook-helpers.ts";
 import { addDomain, addVariable, deploymentsOf, seededApplication } from "./deploy-helpers.ts";
 import { validateManifests } from "./k8s-validate.ts";
@@ -34,7 +34,11 @@ interface ReadData {
       startedAt: string | null;
       finishedAt: string | null;
       errorMessage: string | null;
-      manifests: Array<{ apiVersion: string; kind: string; metadata: { name: string; annotations?: Record<string, string> } }> | null;
+      manifests: Array<{
+        apiVersion: string;
+        kind: string;
+        metadata: { name: string; annotations?: Record<string, string> };
+      }> | null;
       logs: Array<{ level: string; text: string }>;
     }>;
   };
@@ -59,7 +63,12 @@ describe("deployment lifecycle (dry-run)", () => {
     expect(imported.status).toBe(200);
     await drainJobs(t.db.knex);
 
-    const read = await gql<ReadData>(t.skiff.url, READ, { id: imported.body.applicationId }, { apiKey: org.owner.apiKey });
+    const read = await gql<ReadData>(
+      t.skiff.url,
+      READ,
+      { id: imported.body.applicationId },
+      { apiKey: org.owner.apiKey },
+    );
     expect(read.errors).toBeUndefined();
     const app = read.data!.application;
     expect(app.applicationStatus).toBe("running");
@@ -73,8 +82,16 @@ describe("deployment lifecycle (dry-run)", () => {
     const ingress = d!.manifests!.find((m) => m.kind === "Ingress")!;
     expect(ingress.metadata.annotations?.["cert-manager.io/cluster-issuer"]).toBeTruthy();
     // The database Service is named so that DB_HOST (<name>.<cluster domain>) resolves.
-    const vars = await t.db.knex("databases").where({ environment_id: (await t.db.knex("applications").where({ id: imported.body.applicationId }).first()).environmentId }).first();
-    const dbService = d!.manifests!.find((m) => m.kind === "Service" && m.metadata.name === vars.serviceHost.split(".")[0]);
+    const vars = await t.db
+      .knex("databases")
+      .where({
+        environment_id: (await t.db.knex("applications").where({ id: imported.body.applicationId }).first())
+          .environmentId,
+      })
+      .first();
+    const dbService = d!.manifests!.find(
+      (m) => m.kind === "Service" && m.metadata.name === vars.serviceHost.split(".")[0],
+    );
     expect(dbService).toBeDefined();
 
     // The agent API shows the lifecycle.
@@ -102,7 +119,11 @@ describe("deployment lifecycle (dry-run)", () => {
       { apiKey: member.apiKey },
     );
     expect(deployed.errors).toBeUndefined();
-    expect(deployed.data!.deployApplication).toMatchObject({ status: "queued", title: "Manual deployment", trigger: "manual" });
+    expect(deployed.data!.deployApplication).toMatchObject({
+      status: "queued",
+      title: "Manual deployment",
+      trigger: "manual",
+    });
     await drainJobs(t.db.knex);
     const read = await gql<ReadData>(t.skiff.url, READ, { id: seeded.applicationId }, { apiKey: member.apiKey });
     const d = read.data!.application.deployments[0]!;
@@ -125,8 +146,18 @@ describe("deployment lifecycle (dry-run)", () => {
     let worker: Awaited<ReturnType<typeof startTestServer>> | undefined;
     try {
       const as = { apiKey: seeded.owner.apiKey };
-      const first = await gql<{ deployApplication: { id: string } }>(api.url, DEPLOY, { id: seeded.applicationId, title: "one" }, as);
-      const second = await gql<{ deployApplication: { id: string } }>(api.url, DEPLOY, { id: seeded.applicationId, title: "two" }, as);
+      const first = await gql<{ deployApplication: { id: string } }>(
+        api.url,
+        DEPLOY,
+        { id: seeded.applicationId, title: "one" },
+        as,
+      );
+      const second = await gql<{ deployApplication: { id: string } }>(
+        api.url,
+        DEPLOY,
+        { id: seeded.applicationId, title: "two" },
+        as,
+      );
       let rows = await deploymentsOf(db.knex, seeded.applicationId);
       expect(rows.map((r) => [r.title, r.status])).toEqual([
         ["one", "cancelled"],
@@ -141,7 +172,12 @@ describe("deployment lifecycle (dry-run)", () => {
         as,
       );
       expect(cancelled.data!.cancelDeployment.status).toBe("cancelled");
-      const again = await gql(api.url, `mutation($id: ID!) { cancelDeployment(id: $id) { status } }`, { id: first.data!.deployApplication.id }, as);
+      const again = await gql(
+        api.url,
+        `mutation($id: ID!) { cancelDeployment(id: $id) { status } }`,
+        { id: first.data!.deployApplication.id },
+        as,
+      );
       expect(again.errors?.[0]?.extensions?.code).toBe("CONFLICT");
 
       const redeploy = await gql<{ redeployDeployment: { id: string; status: string; trigger: string } }>(
@@ -168,13 +204,25 @@ describe("deployment lifecycle (dry-run)", () => {
     const receiver = await startHttpsReceiver();
     try {
       const seeded = await seededApplication(t.db.knex);
-      const hook = await insertWebhook(t.db.knex, seeded.organizationId, `${receiver.url}/deploys`, ["deploy.started", "deploy.succeeded", "deploy.failed"]);
-      const deployed = await gql<{ deployApplication: { id: string } }>(t.skiff.url, DEPLOY, { id: seeded.applicationId, title: "Ship it" }, { apiKey: seeded.owner.apiKey });
+      const hook = await insertWebhook(t.db.knex, seeded.organizationId, `${receiver.url}/deploys`, [
+        "deploy.started",
+        "deploy.succeeded",
+        "deploy.failed",
+      ]);
+      const deployed = await gql<{ deployApplication: { id: string } }>(
+        t.skiff.url,
+        DEPLOY,
+        { id: seeded.applicationId, title: "Ship it" },
+        { apiKey: seeded.owner.apiKey },
+      );
       const requests = await receiver.waitForRequests(2, 15_000);
       const events = requests.map((r) => JSON.parse(r.body.toString()));
       expect(events.map((e) => e.event).sort()).toEqual(["deploy.started", "deploy.succeeded"]);
       for (const [i, r] of requests.entries()) {
-        const sig = r.headers["x-webhook-signature"] ?? r.headers["x-signature"] ?? Object.entries(r.headers).find(([k]) => k.includes("signature"))?.[1];
+        const sig =
+          r.headers["x-webhook-signature"] ??
+          r.headers["x-signature"] ??
+          Object.entries(r.headers).find(([k]) => k.includes("signature"))?.[1];
         expect(receiverAccepts(hook.secret, r.body, sig as string)).toBe(true);
         const parsed = webhookEvent(events[i].event)!.data.safeParse(events[i].data);
         expect(parsed.success).toBe(true);

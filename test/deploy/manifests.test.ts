@@ -8,7 +8,13 @@ import { validateManifests } from "./k8s-validate.ts";
 
 const base: RenderInput = {
   deploymentId: "deployment_01jdeploy0000000000000000",
-  application: { appName: "shop-7k2mq3", sourceType: "docker", buildType: null, port: 3000, source: { dockerImage: "nginx:1.27" } },
+  application: {
+    appName: "shop-7k2mq3",
+    sourceType: "docker",
+    buildType: null,
+    port: 3000,
+    source: { dockerImage: "nginx:1.27" },
+  },
   domains: [
     { host: "shop.example.com", port: null, https: true },
     { host: "admin.shop.example.com", port: 8080, https: false },
@@ -20,15 +26,38 @@ const base: RenderInput = {
 
 const sources: Array<[string, RenderInput["application"]]> = [
   ["docker", base.application],
-  ["github + nixpacks", { ...base.application, sourceType: "github", buildType: "nixpacks", source: { repo: "acme/shop", branch: "main" } }],
-  ["gitlab + dockerfile", { ...base.application, sourceType: "gitlab", buildType: "dockerfile", source: { repo: "acme/shop", buildPath: "/web" } }],
-  ["git + dockerfile", { ...base.application, sourceType: "git", buildType: "dockerfile", source: { customGitUrl: "https://git.example.com/acme/shop.git" } }],
+  [
+    "github + nixpacks",
+    { ...base.application, sourceType: "github", buildType: "nixpacks", source: { repo: "acme/shop", branch: "main" } },
+  ],
+  [
+    "gitlab + dockerfile",
+    {
+      ...base.application,
+      sourceType: "gitlab",
+      buildType: "dockerfile",
+      source: { repo: "acme/shop", buildPath: "/web" },
+    },
+  ],
+  [
+    "git + dockerfile",
+    {
+      ...base.application,
+      sourceType: "git",
+      buildType: "dockerfile",
+      source: { customGitUrl: "https://git.example.com/acme/shop.git" },
+    },
+  ],
 ];
 
 describe("rendered manifests", () => {
   for (const [label, application] of sources) {
     it(`validate for a ${label} source`, () => {
-      const manifests = renderManifests({ ...base, application, commitSha: "0123456789abcdef0123456789abcdef01234567" });
+      const manifests = renderManifests({
+        ...base,
+        application,
+        commitSha: "0123456789abcdef0123456789abcdef01234567",
+      });
       validateManifests(manifests);
       const kinds = manifests.map((m) => m.kind);
       expect(kinds.filter((k) => k === "Ingress")).toHaveLength(2);
@@ -47,10 +76,23 @@ describe("rendered manifests", () => {
     it(`validate with a ${type} database whose Service is named after DB_HOST`, () => {
       const manifests = renderManifests({
         ...base,
-        databases: [{ type, name: "shop", username: "shop_user", password: "pw", serviceHost: "shop-7k2mq3-db.svc.cluster.local" }],
+        databases: [
+          {
+            type,
+            name: "shop",
+            username: "shop_user",
+            password: "pw",
+            serviceHost: "shop-7k2mq3-db.svc.cluster.local",
+          },
+        ],
       });
       validateManifests(manifests);
-      expect(manifests.filter((m) => m.metadata.name === "shop-7k2mq3-db").map((m) => m.kind).sort()).toEqual(["Service", "StatefulSet"]);
+      expect(
+        manifests
+          .filter((m) => m.metadata.name === "shop-7k2mq3-db")
+          .map((m) => m.kind)
+          .sort(),
+      ).toEqual(["Service", "StatefulSet"]);
     });
   }
 

@@ -36,7 +36,10 @@ export interface RenderInput {
 }
 
 /** Container image and data path of each database engine. */
-const DATABASE_IMAGE: Record<DatabaseType, { image: string; port: number; dataPath: string; env: (d: RenderDb) => Record<string, string> }> = {
+const DATABASE_IMAGE: Record<
+  DatabaseType,
+  { image: string; port: number; dataPath: string; env: (d: RenderDb) => Record<string, string> }
+> = {
   postgres: {
     image: "postgres:17",
     port: 5432,
@@ -197,7 +200,11 @@ export function renderManifests(input: RenderInput): Manifest[] {
         : {
             name: "build",
             image: "gcr.io/kaniko-project/executor:latest",
-            args: [`--context=git://${context.replace(/^https?:\/\//, "")}`, `--context-sub-path=${subPath}`, `--destination=${image}`],
+            args: [
+              `--context=git://${context.replace(/^https?:\/\//, "")}`,
+              `--context-sub-path=${subPath}`,
+              `--destination=${image}`,
+            ],
           };
     out.push({
       apiVersion: "batch/v1",
@@ -260,7 +267,9 @@ export function renderManifests(input: RenderInput): Manifest[] {
         ...(https && { annotations: { "cert-manager.io/cluster-issuer": "letsencrypt" } }),
       },
       spec: {
-        ...(https && { tls: [{ hosts: [domain.host], secretName: dnsLabel(`${domain.host.replace(/\./g, "-")}-tls`) }] }),
+        ...(https && {
+          tls: [{ hosts: [domain.host], secretName: dnsLabel(`${domain.host.replace(/\./g, "-")}-tls`) }],
+        }),
         rules: [
           {
             host: domain.host,

@@ -1,12 +1,7 @@
 /** Resolvers of schema/deployments.graphql: thin calls into the deployment service and events. */
 import type { Resolvers } from "../../generated/graphql.ts";
 import { type DeploymentEvent, deploymentUpdates } from "./deployment.events.ts";
-import {
-  cancelDeployment,
-  deployApplication,
-  deploymentLogs,
-  redeployDeployment,
-} from "./deployment.service.ts";
+import { cancelDeployment, deployApplication, deploymentLogs, redeployDeployment } from "./deployment.service.ts";
 
 /** Deployment fields, deploy mutations and the `deploymentUpdated` subscription. */
 export const deploymentResolvers: Resolvers = {

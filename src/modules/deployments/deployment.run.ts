@@ -23,7 +23,9 @@ export interface Deployer {
 export const dryRunDeployer: Deployer = {
   name: "dry-run",
   async apply(manifests, log) {
-    await log(`rendered ${manifests.length} manifests: ${manifests.map((m) => `${m.kind}/${m.metadata.name}`).join(", ")}`);
+    await log(
+      `rendered ${manifests.length} manifests: ${manifests.map((m) => `${m.kind}/${m.metadata.name}`).join(", ")}`,
+    );
     await log("dry run: nothing applied");
   },
 };
@@ -41,13 +43,22 @@ async function render(services: AppServices, deployment: Deployment): Promise<Ma
   const { knex, secrets } = services;
   const app = await knex("applications").where({ id: deployment.applicationId }).first();
   if (!app) throw new Error("the application no longer exists");
-  const domains = await knex("domains").where({ application_id: app.id }).orderBy("created_at").select("host", "port", "https");
-  const vars = await knex("environment_variables").where({ application_id: app.id }).orderBy("key").select("key", "value_encrypted");
+  const domains = await knex("domains")
+    .where({ application_id: app.id })
+    .orderBy("created_at")
+    .select("host", "port", "https");
+  const vars = await knex("environment_variables")
+    .where({ application_id: app.id })
+    .orderBy("key")
+    .select("key", "value_encrypted");
   const databases = await knex("databases")
     .where({ environment_id: app.environmentId })
     .orderBy("created_at")
     .select("type", "name", "username", "password_encrypted", "service_host");
-  const registry = await knex("container_registries").where({ organization_id: app.organizationId }).orderBy("created_at").first("url");
+  const registry = await knex("container_registries")
+    .where({ organization_id: app.organizationId })
+    .orderBy("created_at")
+    .first("url");
   return renderManifests({
     deploymentId: deployment.id,
     application: {
@@ -58,15 +69,23 @@ async function render(services: AppServices, deployment: Deployment): Promise<Ma
       source: typeof app.source === "string" ? JSON.parse(app.source) : (app.source ?? {}),
     },
     domains,
-    env: Object.fromEntries(vars.map((v: { key: string; valueEncrypted: string }) => [v.key, secrets.decrypt(v.valueEncrypted)])),
-    databases: databases.map((d: { type: never; name: string; username: string; passwordEncrypted: string; serviceHost: string }) => ({
-      type: d.type,
-      name: d.name,
-      username: d.username,
-      password: secrets.decrypt(d.passwordEncrypted),
-      serviceHost: d.serviceHost,
-    })),
-    registry: (registry ? String(registry.url) : (services.config.SKIFF_DEFAULT_REGISTRY_URL ?? null))?.replace(/^https?:\/\//, "") ?? null,
+    env: Object.fromEntries(
+      vars.map((v: { key: string; valueEncrypted: string }) => [v.key, secrets.decrypt(v.valueEncrypted)]),
+    ),
+    databases: databases.map(
+      (d: { type: never; name: string; username: string; passwordEncrypted: string; serviceHost: string }) => ({
+        type: d.type,
+        name: d.name,
+        username: d.username,
+        password: secrets.decrypt(d.passwordEncrypted),
+        serviceHost: d.serviceHost,
+      }),
+    ),
+    registry:
+      (registry ? String(registry.url) : (services.config.SKIFF_DEFAULT_REGISTRY_URL ?? null))?.replace(
+        /^https?:\/\//,
+        "",
+      ) ?? null,
     commitSha: deployment.commitSha,
   });
 }
@@ -96,7 +115,9 @@ async function transition(
     if (!row) return null;
     const appStatus = APP_STATUS[status];
     if (appStatus) {
-      await trx("applications").where({ id: row.applicationId }).update({ application_status: appStatus, updated_at: now });
+      await trx("applications")
+        .where({ id: row.applicationId })
+        .update({ application_status: appStatus, updated_at: now });
     }
     await emitDeployEvent(trx, services, row);
     return row;
@@ -120,7 +141,12 @@ export async function runDeployment(services: AppServices, log: Logger, id: stri
     const line = await appendDeploymentLog(services.knex, id, level, text);
     await publishDeploymentChange(
       { services, log },
-      { id, applicationId: started.applicationId, status: "running", log: { at: new Date(line.at).toISOString(), level, text } },
+      {
+        id,
+        applicationId: started.applicationId,
+        status: "running",
+        log: { at: new Date(line.at).toISOString(), level, text },
+      },
     );
   };
   const deployer = deployerFor(services);

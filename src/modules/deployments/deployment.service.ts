@@ -108,7 +108,10 @@ export async function cancelDeployment(ctx: Context, id: string): Promise<Deploy
     .where({ id, status: "queued" })
     .patch({ status: "cancelled", finishedAt: ctx.services.now(), errorMessage: "cancelled by a user" })
     .returning("*");
-  if (!updated) throw new ConflictError(`Deployment ${id} is ${visible.status ?? "not queued"}: only queued deployments can be cancelled`);
+  if (!updated)
+    throw new ConflictError(
+      `Deployment ${id} is ${visible.status ?? "not queued"}: only queued deployments can be cancelled`,
+    );
   await publishDeploymentChange(ctx, { id, applicationId: updated.applicationId, status: "cancelled" });
   return updated;
 }
@@ -137,7 +140,9 @@ export async function appendDeploymentLog(
   level: DeploymentLogLine["level"],
   text: string,
 ): Promise<DeploymentLogLine> {
-  const [row] = await knex("deployment_logs").insert({ deployment_id: deploymentId, level, text }).returning(["at", "level", "text"]);
+  const [row] = await knex("deployment_logs")
+    .insert({ deployment_id: deploymentId, level, text })
+    .returning(["at", "level", "text"]);
   return row as DeploymentLogLine;
 }
 

@@ -1,8 +1,8 @@
 /** Module manifest: deployments of applications, their lifecycle job and live updates (schema/deployments.graphql). */
 
 import { defineModule } from "../module.ts";
-import { createDeploymentLoaders, type DeploymentLoaders } from "./deployment.loaders.ts";
 import { runDeploymentJob } from "./deployment.jobs.ts";
+import { createDeploymentLoaders, type DeploymentLoaders } from "./deployment.loaders.ts";
 import { deploymentResolvers } from "./deployment.resolvers.ts";
 
 declare module "../module.ts" {

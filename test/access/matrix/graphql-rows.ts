@@ -6,6 +6,8 @@
  * notGranted (member limited to another project), otherOwner (owner of organization B), revokedKey (a deleted
  * API key), anonymous, agentToken (an agent token of organization A).
  */
+
+import { deployGraphqlRows } from "./deploy-rows.ts";
 import type { Fixture, Persona } from "./fixture.ts";
 import { webhookGraphqlRows } from "./webhook-rows.ts";
 
@@ -351,6 +353,7 @@ export const graphqlRows: GraphqlRow[] = [
     expect: cells("ok", "ok", "FORBIDDEN", "NOT_FOUND", "NOT_FOUND", U, U, U),
   },
   ...webhookGraphqlRows,
+  ...deployGraphqlRows,
   // ---- Subscription ------------------------------------------------------------------------------------------
   {
     field: "Subscription.heartbeat",
