@@ -1,7 +1,7 @@
 /**
  * Deployment lifecycle (issue 12): deployments get their rendered manifests, a commit SHA and an error message,
  * and a log of lines (`deployment_logs`); applications get deploy settings (auto-deploy, branch filter, watch
- * paths, health path) and their current health.
+ * paths, health path), their current health, the deploy trigger token and the push webhook secret.
  */
 import type { Knex } from "knex";
 
@@ -26,12 +26,29 @@ export async function up(knex: Knex): Promise<void> {
     t.specificType("watch_paths", "text[]").notNullable().defaultTo("{}");
     t.text("health_path").notNullable().defaultTo("/");
     t.text("health").notNullable().defaultTo("unknown");
+    // Deploy trigger URL token: sha256 hex for look-up, AES-GCM for showing it again (src/db/secrets.ts).
+    t.text("deploy_token_hash").unique();
+    t.text("deploy_token_encrypted");
+    // Secret of push webhooks (GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token); null = none set.
+    t.text("webhook_secret_encrypted");
+    t.boolean("require_signature").notNullable().defaultTo(false);
   });
 }
 
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.alterTable("applications", (t) => {
-    for (const c of ["auto_deploy", "branch_filter", "watch_paths", "health_path", "health"]) t.dropColumn(c);
+    for (const c of [
+      "auto_deploy",
+      "branch_filter",
+      "watch_paths",
+      "health_path",
+      "health",
+      "deploy_token_hash",
+      "deploy_token_encrypted",
+      "webhook_secret_encrypted",
+      "require_signature",
+    ])
+      t.dropColumn(c);
   });
   await knex.schema.dropTableIfExists("deployment_logs");
   await knex.schema.alterTable("deployments", (t) => {

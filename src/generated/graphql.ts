@@ -118,10 +118,17 @@ export type Application = {
   __typename?: "Application";
   /** Platform-wide unique slug used for internal hostnames, e.g. `shop-7k2mq`. */
   appName: Scalars["String"]["output"];
-  /** Free-form status, e.g. `idle`, `running`, `error`; null when unknown. */
+  /** `idle` (never deployed), `deploying`, `running` (last deployment done) or `error`; null when unknown. */
   applicationStatus?: Maybe<Scalars["String"]["output"]>;
   buildType?: Maybe<BuildType>;
   createdAt: Scalars["DateTime"]["output"];
+  /** Auto-deploy settings. */
+  deploySettings: DeploySettings;
+  /**
+   * The deploy trigger URL `{base_url}/api/deploy/<token>` (owners and admins; null for other roles). Its token
+   * (256 bits) is the credential: keep it secret; `regenerateDeployToken` replaces it.
+   */
+  deployWebhookUrl?: Maybe<Scalars["String"]["output"]>;
   /** Deployments, newest first. `first`: 1 to 50 (default 10). */
   deployments: Array<Deployment>;
   /** Custom domains, oldest first. */
@@ -303,9 +310,35 @@ export type Database = {
 /** Database engines. */
 export type DatabaseType = "mariadb" | "mongodb" | "mysql" | "postgres";
 
+/** When a git push deploys the application (issue 12: Auto-deploy on push). */
+export type DeploySettings = {
+  __typename?: "DeploySettings";
+  /** Pushes deploy only when on. */
+  autoDeploy: Scalars["Boolean"]["output"];
+  /** Exact branch name or glob (e.g. `release/*`); null = the source branch (default `main`). */
+  branchFilter?: Maybe<Scalars["String"]["output"]>;
+  /** Whether a push webhook secret is set (shown once by `regenerateDeployWebhookSecret`). */
+  hasWebhookSecret: Scalars["Boolean"]["output"];
+  /** Push requests must carry a valid X-Hub-Signature-256 or X-Gitlab-Token. */
+  requireSignature: Scalars["Boolean"]["output"];
+  /** Globs of changed files that deploy (`!` excludes, picomatch); empty = every change. */
+  watchPaths: Array<Scalars["String"]["output"]>;
+};
+
+/** Changes to deploy settings; omitted fields stay as they are. */
+export type DeploySettingsInput = {
+  autoDeploy?: InputMaybe<Scalars["Boolean"]["input"]>;
+  /** Empty string or null resets to the source branch. */
+  branchFilter?: InputMaybe<Scalars["String"]["input"]>;
+  requireSignature?: InputMaybe<Scalars["Boolean"]["input"]>;
+  /** At most 50 globs of at most 200 characters. */
+  watchPaths?: InputMaybe<Array<Scalars["String"]["input"]>>;
+};
+
 /**
- * One deployment of an application. `status` is null before the deployment is picked up, then
- * `queued`, `running`, `done` (success) or `error`.
+ * One deployment of an application. `status`: `queued` → `running` → `done` (success) or `error`; `cancelled`
+ * when cancelled or superseded by a newer queued deployment of the same application (null only for rows
+ * older than the lifecycle).
  */
 export type Deployment = {
   __typename?: "Deployment";
@@ -603,6 +636,10 @@ export type Mutation = {
   redeliverWebhook: Scalars["String"]["output"];
   /** Queues a new deployment of the same application and commit (trigger `redeploy`). */
   redeployDeployment: Deployment;
+  /** Replaces the application's deploy token (owners and admins); the previous URL answers 404 at once. Returns the new URL. */
+  regenerateDeployToken: Scalars["String"]["output"];
+  /** Sets a new push webhook secret (owners and admins) and returns it; it is shown only here. */
+  regenerateDeployWebhookSecret: Scalars["String"]["output"];
   /** A new signing secret, shown once; the next attempt of any delivery signs with it. */
   regenerateWebhookSecret: WebhookEndpointWithSecret;
   /**
@@ -647,6 +684,8 @@ export type Mutation = {
   testWebhook: WebhookTestResult;
   /** Makes another member the owner (owner only); the previous owner becomes an admin. Returns the new owner. */
   transferOwnership: Member;
+  /** Updates auto-deploy settings (owners and admins). */
+  updateDeploySettings: DeploySettings;
   /** Changes a member's role to `admin` or `member` (owner or admin). The owner's role is changed only by `transferOwnership`. */
   updateMemberRole: Member;
   /** Changes URL, events, description or active state; deactivating cancels pending attempts. */
@@ -783,6 +822,16 @@ export type MutationRedeployDeploymentArgs = {
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRegenerateDeployTokenArgs = {
+  applicationId: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRegenerateDeployWebhookSecretArgs = {
+  applicationId: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationRegenerateWebhookSecretArgs = {
   organizationId: Scalars["ID"]["input"];
   webhookUuid: Scalars["ID"]["input"];
@@ -838,6 +887,12 @@ export type MutationTestWebhookArgs = {
 /** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationTransferOwnershipArgs = {
   memberId: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationUpdateDeploySettingsArgs = {
+  applicationId: Scalars["ID"]["input"];
+  input: DeploySettingsInput;
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -1821,6 +1876,8 @@ export type ResolversTypes = {
   Database: ResolverTypeWrapper<DatabaseModel>;
   DatabaseType: DatabaseType;
   DateTime: ResolverTypeWrapper<Scalars["DateTime"]["output"]>;
+  DeploySettings: ResolverTypeWrapper<DeploySettings>;
+  DeploySettingsInput: DeploySettingsInput;
   Deployment: ResolverTypeWrapper<DeploymentModel>;
   DeploymentLogLine: ResolverTypeWrapper<DeploymentLogLine>;
   DeploymentUpdate: ResolverTypeWrapper<DeploymentEventModel>;
@@ -1907,6 +1964,8 @@ export type ResolversParentTypes = {
   CreateWebhookInput: CreateWebhookInput;
   Database: DatabaseModel;
   DateTime: Scalars["DateTime"]["output"];
+  DeploySettings: DeploySettings;
+  DeploySettingsInput: DeploySettingsInput;
   Deployment: DeploymentModel;
   DeploymentLogLine: DeploymentLogLine;
   DeploymentUpdate: DeploymentEventModel;
@@ -2001,6 +2060,8 @@ export type ApplicationResolvers<
   applicationStatus?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   buildType?: Resolver<Maybe<ResolversTypes["BuildType"]>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  deploySettings?: Resolver<ResolversTypes["DeploySettings"], ParentType, ContextType>;
+  deployWebhookUrl?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   deployments?: Resolver<
     Array<ResolversTypes["Deployment"]>,
     ParentType,
@@ -2081,6 +2142,17 @@ export type DatabaseResolvers<
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes["DateTime"], any> {
   name: "DateTime";
 }
+
+export type DeploySettingsResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["DeploySettings"] = ResolversParentTypes["DeploySettings"],
+> = {
+  autoDeploy?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  branchFilter?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  hasWebhookSecret?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  requireSignature?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  watchPaths?: Resolver<Array<ResolversTypes["String"]>, ParentType, ContextType>;
+};
 
 export type DeploymentResolvers<
   ContextType = Context,
@@ -2381,6 +2453,18 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationRedeployDeploymentArgs, "id">
   >;
+  regenerateDeployToken?: Resolver<
+    ResolversTypes["String"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRegenerateDeployTokenArgs, "applicationId">
+  >;
+  regenerateDeployWebhookSecret?: Resolver<
+    ResolversTypes["String"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRegenerateDeployWebhookSecretArgs, "applicationId">
+  >;
   regenerateWebhookSecret?: Resolver<
     ResolversTypes["WebhookEndpointWithSecret"],
     ParentType,
@@ -2447,6 +2531,12 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationTransferOwnershipArgs, "memberId">
+  >;
+  updateDeploySettings?: Resolver<
+    ResolversTypes["DeploySettings"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationUpdateDeploySettingsArgs, "applicationId" | "input">
   >;
   updateMemberRole?: Resolver<
     ResolversTypes["Member"],
@@ -2950,6 +3040,7 @@ export type Resolvers<ContextType = Context> = {
   CreateApiKeyPayload?: CreateApiKeyPayloadResolvers<ContextType>;
   Database?: DatabaseResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  DeploySettings?: DeploySettingsResolvers<ContextType>;
   Deployment?: DeploymentResolvers<ContextType>;
   DeploymentLogLine?: DeploymentLogLineResolvers<ContextType>;
   DeploymentUpdate?: DeploymentUpdateResolvers<ContextType>;

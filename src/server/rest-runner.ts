@@ -9,6 +9,7 @@ import type { Context } from "../modules/context.ts";
 import { AppError } from "../shared/errors.ts";
 import {
   type AnyRestRoute,
+  type CallbackRestRoute,
   type FollowPages,
   type RestError,
   type RestRequest,
@@ -36,6 +37,10 @@ export function registerRestRoutes(
     if (publicOnly && !route.published) continue;
     if ("serve" in route) {
       registerOne(app, route, async (req) => route.serve(req));
+      continue;
+    }
+    if ("handle" in route) {
+      registerCallback(app, route, services);
       continue;
     }
     registerOne(app, route, async (req, headers, requestId) => {
@@ -129,6 +134,45 @@ function fail(route: RestRoute, error: RestError) {
 
 function toRestError(e: GraphQLError): RestError {
   return e.toJSON();
+}
+
+/**
+ * Registers a callback row in its own Fastify scope where every content type is kept as raw bytes (the row
+ * verifies signatures over them), plus 405 with `Allow` for the path's other methods.
+ */
+function registerCallback(app: FastifyInstance, route: CallbackRestRoute, services: unknown): void {
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
+    scope.route({
+      method: route.method,
+      url: route.path,
+      handler: async (request, reply) => {
+        const result = await route.handle(
+          {
+            params: (request.params ?? {}) as Record<string, string>,
+            query: (request.query ?? {}) as RestRequest["query"],
+            body: null,
+            headers: request.headers,
+            rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+          },
+          services,
+        );
+        if (result.headers) reply.headers(result.headers);
+        return reply.code(result.status).send(result.body);
+      },
+    });
+    const others = (["GET", "POST", "PUT", "DELETE", "PATCH"] as const).filter((m) => m !== route.method);
+    scope.route({
+      method: [...others],
+      url: route.path,
+      handler: async (_request, reply) =>
+        reply
+          .code(405)
+          .header("allow", route.method)
+          .send({ error: `Method not allowed: use ${route.method}` }),
+    });
+  });
 }
 
 function registerOne(

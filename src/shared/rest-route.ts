@@ -73,8 +73,32 @@ export interface StaticRestRoute {
   serve(req: RestRequest): RestResponse;
 }
 
+/** What a {@link CallbackRestRoute} sees: the request, its headers and its body bytes exactly as received. */
+export interface CallbackRequest extends RestRequest {
+  headers: Record<string, string | string[] | undefined>;
+  /** The raw body (empty when none); `body` is null for these rows. */
+  rawBody: Buffer;
+}
+
+/**
+ * An inbound callback row (ARCHITECTURE: "Inbound callbacks … are rows too, with their own credential check"):
+ * no session or API key (`credentials: "none"`); the row authenticates the request itself (a secret in the URL,
+ * a signature over the raw body) and calls its module's service with the instance's services `S`. The runner
+ * skips JSON parsing for it (`rawBody: true`) and answers the path's other methods 405 with `Allow`.
+ */
+export interface CallbackRestRoute<S = unknown> {
+  method: "POST" | "PUT";
+  path: string;
+  published: boolean;
+  credentials: "none";
+  rawBody: true;
+  /** Builds the response; bad input must be a 4xx response, not a throw. */
+  handle(req: CallbackRequest, services: S): Promise<RestResponse>;
+}
+
 /** Any row of the table. */
-export type AnyRestRoute = RestRoute | StaticRestRoute;
+// biome-ignore lint/suspicious/noExplicitAny: a callback row is typed by its module with the instance's services.
+export type AnyRestRoute = RestRoute | StaticRestRoute | CallbackRestRoute<any>;
 
 /** HTTP status of each `extensions.code`; anything else is 500. */
 export const STATUS_OF_CODE: Record<string, number> = {

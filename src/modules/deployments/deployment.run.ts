@@ -106,6 +106,11 @@ async function transition(
   patch: Partial<Deployment> = {},
 ): Promise<Deployment | null> {
   const updated = await services.knex.transaction(async (trx) => {
+    // Lock order application → deployment, as queueDeployment does (no deadlock with a concurrent trigger).
+    await trx("applications")
+      .whereIn("id", trx("deployments").where({ id }).select("application_id"))
+      .forUpdate()
+      .first("id");
     const now = services.now();
     const [row] = await Deployment.query(trx)
       .whereIn("status", from)

@@ -1,6 +1,7 @@
 /** Module manifest: deployments of applications, their lifecycle job and live updates (schema/deployments.graphql). */
 
 import { defineModule } from "../module.ts";
+import { deployTriggerRoute } from "./deploy-trigger.rest.ts";
 import { runDeploymentJob } from "./deployment.jobs.ts";
 import { createDeploymentLoaders, type DeploymentLoaders } from "./deployment.loaders.ts";
 import { deploymentResolvers } from "./deployment.resolvers.ts";
@@ -16,5 +17,6 @@ export const deploymentsModule = defineModule({
   name: "deployments",
   resolvers: deploymentResolvers,
   createLoaders: ({ knex, loaders }) => createDeploymentLoaders(knex, () => loaders.applications.byId),
+  restRoutes: [deployTriggerRoute],
   jobs: [runDeploymentJob],
 });

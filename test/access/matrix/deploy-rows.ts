@@ -5,11 +5,28 @@
  * directly (no job, so they stay queued).
  */
 import { newId } from "../../../src/db/ids.ts";
+import { createSecretBox } from "../../../src/db/secrets.ts";
+import { deployTokenHash, newDeployToken } from "../../../src/modules/deployments/deploy-token.ts";
+import { TEST_SECRET } from "../../helpers/seed.ts";
 import type { Fixture } from "./fixture.ts";
 import type { GraphqlRow, Outcome } from "./graphql-rows.ts";
+import type { RestRow } from "./rest-rows.ts";
+
+const box = createSecretBox(TEST_SECRET);
 
 const U = "UNAUTHENTICATED" as const;
 const NF = "NOT_FOUND" as const;
+const F = "FORBIDDEN" as const;
+const ownersAndAdmins: Record<string, Outcome> = {
+  owner: "ok",
+  admin: "ok",
+  granted: F,
+  notGranted: NF,
+  otherOwner: NF,
+  revokedKey: U,
+  anonymous: U,
+  agentToken: U,
+};
 const visibleToGranted: Record<string, Outcome> = {
   owner: "ok",
   admin: "ok",
@@ -52,10 +69,64 @@ export const deployGraphqlRows: GraphqlRow[] = [
     expect: visibleToGranted as GraphqlRow["expect"],
   },
   {
+    field: "Mutation.regenerateDeployToken",
+    operation: "mutation($id: ID!) { regenerateDeployToken(applicationId: $id) }",
+    variables: (fx) => ({ id: fx.applicationP }),
+    target: ["id"],
+    expect: ownersAndAdmins as GraphqlRow["expect"],
+  },
+  {
+    field: "Mutation.regenerateDeployWebhookSecret",
+    operation: "mutation($id: ID!) { regenerateDeployWebhookSecret(applicationId: $id) }",
+    variables: (fx) => ({ id: fx.applicationP }),
+    target: ["id"],
+    expect: ownersAndAdmins as GraphqlRow["expect"],
+  },
+  {
+    field: "Mutation.updateDeploySettings",
+    operation:
+      "mutation($id: ID!, $input: DeploySettingsInput!) { updateDeploySettings(applicationId: $id, input: $input) { autoDeploy } }",
+    variables: (fx) => ({ id: fx.applicationP, input: { autoDeploy: false } }),
+    target: ["id"],
+    expect: ownersAndAdmins as GraphqlRow["expect"],
+  },
+  {
     field: "Subscription.deploymentUpdated",
     operation: "subscription($id: ID!) { deploymentUpdated(applicationId: $id) { deploymentId status } }",
     variables: (fx) => ({ id: fx.applicationP }),
     target: ["id"],
     expect: visibleToGranted as GraphqlRow["expect"],
+  },
+];
+
+/** A fresh deploy token of application P (the previous one stops working). */
+async function freshToken(fx: Fixture): Promise<string> {
+  const token = newDeployToken();
+  await fx
+    .knex("applications")
+    .where({ id: fx.applicationP })
+    .update({ deploy_token_hash: deployTokenHash(token), deploy_token_encrypted: box.encrypt(token) });
+  return token;
+}
+
+/**
+ * REST rows of the deployments module. The deploy trigger's credential is the token in the path: every persona's
+ * session or key is ignored, a valid token answers 202 and a nonexistent one 404 with the same body as any
+ * unknown token.
+ */
+export const deployRestRows: RestRow[] = [
+  {
+    route: "POST /api/deploy/:token",
+    call: async (fx) => ({ url: `/api/deploy/${await freshToken(fx)}` }),
+    expect: {
+      owner: 202,
+      admin: 202,
+      granted: 202,
+      notGranted: 202,
+      otherOwner: 202,
+      revokedKey: 202,
+      anonymous: 202,
+      agentToken: 202,
+    },
   },
 ];

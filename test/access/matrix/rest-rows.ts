@@ -3,6 +3,8 @@
  * expected HTTP status for each persona (columns as in graphql-rows.ts). `target` is the id that must answer
  * exactly like a nonexistent one (same status, same body) where the expectation is 404.
  */
+
+import { deployRestRows } from "./deploy-rows.ts";
 import type { Fixture, Persona } from "./fixture.ts";
 import { webhookRestRows } from "./webhook-rows.ts";
 
@@ -132,4 +134,5 @@ export const restRows: RestRow[] = [
     expect: statuses(200, 200, 403, 404, 404, 401, 401, 401),
   },
   ...webhookRestRows,
+  ...deployRestRows,
 ];
