@@ -26,6 +26,8 @@ export async function up(knex: Knex): Promise<void> {
     t.specificType("watch_paths", "text[]").notNullable().defaultTo("{}");
     t.text("health_path").notNullable().defaultTo("/");
     t.text("health").notNullable().defaultTo("unknown");
+    t.integer("health_failures").notNullable().defaultTo(0);
+    t.timestamp("health_checked_at", { useTz: true });
     // Deploy trigger URL token: sha256 hex for look-up, AES-GCM for showing it again (src/db/secrets.ts).
     t.text("deploy_token_hash").unique();
     t.text("deploy_token_encrypted");
@@ -43,6 +45,8 @@ export async function down(knex: Knex): Promise<void> {
       "watch_paths",
       "health_path",
       "health",
+      "health_failures",
+      "health_checked_at",
       "deploy_token_hash",
       "deploy_token_encrypted",
       "webhook_secret_encrypted",

@@ -42,6 +42,13 @@ const schema = z.object({
    */
   SKIFF_DEPLOYER: z.enum(["dry-run"]).default("dry-run"),
   /**
+   * Seconds between health probes of a deployed application with a domain (`GET https://<domain><healthPath>`);
+   * 0 turns probing off. Probes are planned once a minute, so values above 60 probe at most once a minute.
+   */
+  SKIFF_HEALTH_INTERVAL: z.coerce.number().int().min(0).max(3600).default(30),
+  /** Port health probes connect to (the ingress's HTTPS port). */
+  SKIFF_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).default(443),
+  /**
    * Comma-separated CIDRs, addresses and host names (`*.` for subdomains) that outbound calls to user-given URLs
    * may reach although the SSRF checks refuse them (src/http/address-policy.ts). Empty by default; warned at start.
    */

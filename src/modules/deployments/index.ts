@@ -2,7 +2,7 @@
 
 import { defineModule } from "../module.ts";
 import { deployTriggerRoute } from "./deploy-trigger.rest.ts";
-import { runDeploymentJob } from "./deployment.jobs.ts";
+import { planHealthProbesJob, probeHealthJob, runDeploymentJob } from "./deployment.jobs.ts";
 import { createDeploymentLoaders, type DeploymentLoaders } from "./deployment.loaders.ts";
 import { deploymentResolvers } from "./deployment.resolvers.ts";
 
@@ -18,5 +18,5 @@ export const deploymentsModule = defineModule({
   resolvers: deploymentResolvers,
   createLoaders: ({ knex, loaders }) => createDeploymentLoaders(knex, () => loaders.applications.byId),
   restRoutes: [deployTriggerRoute],
-  jobs: [runDeploymentJob],
+  jobs: [runDeploymentJob, probeHealthJob, planHealthProbesJob],
 });
