@@ -46,6 +46,8 @@ const schema = z.object({
    * 0 turns probing off. Probes are planned once a minute, so values above 60 probe at most once a minute.
    */
   SKIFF_HEALTH_INTERVAL: z.coerce.number().int().min(0).max(3600).default(30),
+  /** Deploy trigger URL requests per minute per token (429 + Retry-After above). Raise only for benchmarks. */
+  SKIFF_DEPLOY_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   /** Port health probes connect to (the ingress's HTTPS port). */
   SKIFF_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).default(443),
   /**

@@ -7,7 +7,7 @@
  * 10 minutes, the existing one with `deduplicated: true`); 200 `{ deployed: false, reason }` for a push that does
  * not deploy; 200 `{ ok: true, event: "ping" }` for GitHub's ping; 400 `{ error }` for a body that is not JSON;
  * 401 `{ error }` for a missing/invalid signature; 404 `{ error }` for an unknown token (a regenerated one too);
- * 429 `{ error }` with `Retry-After` (seconds) above 30 requests per minute per token.
+ * 429 `{ error }` with `Retry-After` (seconds) above SKIFF_DEPLOY_RATE_LIMIT (default 30) requests per minute per token.
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { Knex } from "knex";
@@ -20,8 +20,6 @@ import { deployTokenHash } from "./deploy-token.ts";
 import { queueDeployment } from "./deployment.service.ts";
 import { evaluatePush, githubPush, gitlabPush, type PushEvent } from "./push-filters.ts";
 
-/** Requests per minute accepted per token. */
-export const DEPLOY_TRIGGER_PER_MINUTE = 30;
 /** Window in which the same commit SHA of the same application starts one deployment. */
 export const SAME_SHA_WINDOW_MS = 10 * 60 * 1000;
 
@@ -33,11 +31,19 @@ export interface TriggerRequest {
   rawBody: Buffer;
 }
 
-const limiters = new WeakMap<Knex, RateLimiterPostgres>();
+const limiters = new WeakMap<Knex, Map<number, RateLimiterPostgres>>();
 
-/** The per-token limiter of `knex`'s database (shares the agent API's counter table, own key prefix). */
-function limiterFor(knex: Knex): RateLimiterPostgres {
-  let limiter = limiters.get(knex);
+/**
+ * The per-token limiter of `knex`'s database for `perMinute` requests (shares the agent API's counter table
+ * `agent_rate_limits`, with its own key prefix `deploy`).
+ */
+function limiterFor(knex: Knex, perMinute: number): RateLimiterPostgres {
+  let byLimit = limiters.get(knex);
+  if (!byLimit) {
+    byLimit = new Map();
+    limiters.set(knex, byLimit);
+  }
+  let limiter = byLimit.get(perMinute);
   if (!limiter) {
     limiter = new RateLimiterPostgres({
       storeClient: knex,
@@ -45,10 +51,10 @@ function limiterFor(knex: Knex): RateLimiterPostgres {
       tableName: "agent_rate_limits",
       tableCreated: true,
       keyPrefix: "deploy",
-      points: DEPLOY_TRIGGER_PER_MINUTE,
+      points: perMinute,
       duration: 60,
     });
-    limiters.set(knex, limiter);
+    byLimit.set(perMinute, limiter);
   }
   return limiter;
 }
@@ -103,13 +109,13 @@ export async function handleDeployTrigger(
   if (!app) return notFound;
 
   try {
-    await limiterFor(knex).consume(hash);
+    await limiterFor(knex, services.config.SKIFF_DEPLOY_RATE_LIMIT).consume(hash);
   } catch (e) {
     if (!(e instanceof RateLimiterRes)) throw e;
     const retryAfter = String(Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
     return json(
       429,
-      { error: `Too many deploy requests: at most ${DEPLOY_TRIGGER_PER_MINUTE} per minute` },
+      { error: `Too many deploy requests: at most ${services.config.SKIFF_DEPLOY_RATE_LIMIT} per minute` },
       { "Retry-After": retryAfter },
     );
   }
