@@ -35,7 +35,7 @@ function subscribe(apiKey: string, applicationId: string) {
     },
     {
       next: (msg) => {
-        if (msg.errors) errors.push(...(msg.errors as typeof errors));
+        if (msg.errors) errors.push(...(msg.errors as unknown as typeof errors));
         if (msg.data) updates.push(msg.data.deploymentUpdated);
       },
       error: (e) => errors.push(...(Array.isArray(e) ? e : [e as never])),
