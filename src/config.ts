@@ -46,6 +46,20 @@ const schema = z.object({
   /** Cluster-internal DNS suffix of database services, e.g. `svc.cluster.local`. */
   SKIFF_CLUSTER_DOMAIN: z.string().default("svc.cluster.local"),
   /**
+   * What runs deployments (issue 12): `dry-run` (default) renders the Kubernetes manifests, stores them on the
+   * deployment and applies nothing. (`kubernetes`, server-side apply, is not available yet.)
+   */
+  SKIFF_DEPLOYER: z.enum(["dry-run"]).default("dry-run"),
+  /**
+   * Seconds between health probes of a deployed application with a domain (`GET https://<domain><healthPath>`);
+   * 0 turns probing off. Probes are planned once a minute, so values above 60 probe at most once a minute.
+   */
+  SKIFF_HEALTH_INTERVAL: z.coerce.number().int().min(0).max(3600).default(30),
+  /** Deploy trigger URL requests per minute per token (429 + Retry-After above). Raise only for benchmarks. */
+  SKIFF_DEPLOY_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+  /** Port health probes connect to (the ingress's HTTPS port). */
+  SKIFF_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).default(443),
+  /**
    * Comma-separated CIDRs, addresses and host names (`*.` for subdomains) that outbound calls to user-given URLs
    * may reach although the SSRF checks refuse them (src/http/address-policy.ts). Empty by default; warned at start.
    */

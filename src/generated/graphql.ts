@@ -8,6 +8,7 @@ import type {
 } from "../modules/applications/application.model.ts";
 import type { Database as DatabaseModel } from "../modules/databases/database.model.ts";
 import type { Deployment as DeploymentModel } from "../modules/deployments/deployment.model.ts";
+import type { DeploymentEvent as DeploymentEventModel } from "../modules/deployments/deployment.events.ts";
 import type { DocsThemeRow as DocsThemeRowModel } from "../modules/docs/docs-theme.model.ts";
 import type { SiteImport as SiteImportModel } from "../modules/imports/site-import.model.ts";
 import type {
@@ -123,10 +124,17 @@ export type Application = {
   __typename?: "Application";
   /** Platform-wide unique slug used for internal hostnames, e.g. `shop-7k2mq`. */
   appName: Scalars["String"]["output"];
-  /** Free-form status, e.g. `idle`, `running`, `error`; null when unknown. */
+  /** `idle` (never deployed), `deploying`, `running` (last deployment done) or `error`; null when unknown. */
   applicationStatus?: Maybe<Scalars["String"]["output"]>;
   buildType?: Maybe<BuildType>;
   createdAt: Scalars["DateTime"]["output"];
+  /** Auto-deploy settings. */
+  deploySettings: DeploySettings;
+  /**
+   * The deploy trigger URL `{base_url}/api/deploy/<token>` (owners and admins; null for other roles). Its token
+   * (256 bits) is the credential: keep it secret; `regenerateDeployToken` replaces it.
+   */
+  deployWebhookUrl?: Maybe<Scalars["String"]["output"]>;
   /** Deployments, newest first. `first`: 1 to 50 (default 10). */
   deployments: Array<Deployment>;
   /** Custom domains, oldest first. */
@@ -308,21 +316,78 @@ export type Database = {
 /** Database engines. */
 export type DatabaseType = "mariadb" | "mongodb" | "mysql" | "postgres";
 
+/** When a git push deploys the application (issue 12: Auto-deploy on push). */
+export type DeploySettings = {
+  __typename?: "DeploySettings";
+  /** Pushes deploy only when on. */
+  autoDeploy: Scalars["Boolean"]["output"];
+  /** Exact branch name or glob (e.g. `release/*`); null = the source branch (default `main`). */
+  branchFilter?: Maybe<Scalars["String"]["output"]>;
+  /** Whether a push webhook secret is set (shown once by `regenerateDeployWebhookSecret`). */
+  hasWebhookSecret: Scalars["Boolean"]["output"];
+  /** Push requests must carry a valid X-Hub-Signature-256 or X-Gitlab-Token. */
+  requireSignature: Scalars["Boolean"]["output"];
+  /** Globs of changed files that deploy (`!` excludes, picomatch); empty = every change. */
+  watchPaths: Array<Scalars["String"]["output"]>;
+};
+
+/** Changes to deploy settings; omitted fields stay as they are. */
+export type DeploySettingsInput = {
+  autoDeploy?: InputMaybe<Scalars["Boolean"]["input"]>;
+  /** Empty string or null resets to the source branch. */
+  branchFilter?: InputMaybe<Scalars["String"]["input"]>;
+  requireSignature?: InputMaybe<Scalars["Boolean"]["input"]>;
+  /** At most 50 globs of at most 200 characters. */
+  watchPaths?: InputMaybe<Array<Scalars["String"]["input"]>>;
+};
+
 /**
- * One deployment of an application. `status` is null before the deployment is picked up, then
- * `queued`, `running`, `done` (success) or `error`.
+ * One deployment of an application. `status`: `queued` → `running` → `done` (success) or `error`; `cancelled`
+ * when cancelled or superseded by a newer queued deployment of the same application (null only for rows
+ * older than the lifecycle).
  */
 export type Deployment = {
   __typename?: "Deployment";
   application: Application;
+  /** Commit deployed, when known. */
+  commitSha?: Maybe<Scalars["String"]["output"]>;
   createdAt: Scalars["DateTime"]["output"];
   description?: Maybe<Scalars["String"]["output"]>;
+  /** Why it ended `error` or `cancelled`, in words. */
+  errorMessage?: Maybe<Scalars["String"]["output"]>;
   finishedAt?: Maybe<Scalars["DateTime"]["output"]>;
   /** TypeID with prefix `dpl_`. */
   id: Scalars["ID"]["output"];
+  /** Log lines, oldest first. */
+  logs: Array<DeploymentLogLine>;
+  /** Kubernetes objects rendered by the deployer, in apply order; null until it ran. */
+  manifests?: Maybe<Array<Scalars["JSONObject"]["output"]>>;
   startedAt?: Maybe<Scalars["DateTime"]["output"]>;
   status?: Maybe<Scalars["String"]["output"]>;
   title: Scalars["String"]["output"];
+  /** What started it: `manual`, `api`, `push`, `import` or `redeploy`. */
+  trigger: Scalars["String"]["output"];
+};
+
+/** One line of a deployment's log. */
+export type DeploymentLogLine = {
+  __typename?: "DeploymentLogLine";
+  at: Scalars["DateTime"]["output"];
+  /** `info`, `warn` or `error`. */
+  level: Scalars["String"]["output"];
+  text: Scalars["String"]["output"];
+};
+
+/** A change of one deployment: its new status, or a new log line while it runs. */
+export type DeploymentUpdate = {
+  __typename?: "DeploymentUpdate";
+  /** The deployment as it is now. */
+  deployment: Deployment;
+  deploymentId: Scalars["ID"]["output"];
+  /** The new log line, when the change is one. */
+  logLine?: Maybe<DeploymentLogLine>;
+  /** Status at the time of the change. */
+  status: Scalars["String"]["output"];
 };
 
 /** DNS state of a docs hostname as the docs host last checked it. */
@@ -574,6 +639,8 @@ export type Mutation = {
   acceptInvitation: Member;
   /** Adds an e-mail notification channel (owner or admin). `CONFLICT` when the address is already a channel. */
   addNotificationChannel: NotificationChannel;
+  /** Cancels a `queued` deployment. `CONFLICT` when it is already running or finished. */
+  cancelDeployment: Deployment;
   /** Cancels a pending invitation (status `revoked`): its link stops working at once. `CONFLICT` when not pending. */
   cancelInvitation: Invitation;
   /**
@@ -637,6 +704,11 @@ export type Mutation = {
   deleteSiteImport: SiteImportDeletion;
   /** Deletes the endpoint, its log and pending attempts. Returns the uuid. */
   deleteWebhook: Scalars["ID"]["output"];
+  /**
+   * Queues a deployment of the application (owners, admins and members). A newer queued deployment supersedes the
+   * older queued ones of the same application (they end `cancelled`). `title` defaults to "Manual deployment".
+   */
+  deployApplication: Deployment;
   /** Limits a `member` to a project or an application (owner or admin). Granting something already granted returns that grant. */
   grantAccess: MemberGrant;
   /**
@@ -657,6 +729,12 @@ export type Mutation = {
   publishWebhookEvent: PublishedWebhookEvent;
   /** A new series of attempts of a stored delivery, same delivery id. */
   redeliverWebhook: Scalars["String"]["output"];
+  /** Queues a new deployment of the same application and commit (trigger `redeploy`). */
+  redeployDeployment: Deployment;
+  /** Replaces the application's deploy token (owners and admins); the previous URL answers 404 at once. Returns the new URL. */
+  regenerateDeployToken: Scalars["String"]["output"];
+  /** Sets a new push webhook secret (owners and admins) and returns it; it is shown only here. */
+  regenerateDeployWebhookSecret: Scalars["String"]["output"];
   /** A new signing secret, shown once; the next attempt of any delivery signs with it. */
   regenerateWebhookSecret: WebhookEndpointWithSecret;
   /**
@@ -710,6 +788,8 @@ export type Mutation = {
   testWebhook: WebhookTestResult;
   /** Makes another member the owner (owner only); the previous owner becomes an admin. Returns the new owner. */
   transferOwnership: Member;
+  /** Updates auto-deploy settings (owners and admins). */
+  updateDeploySettings: DeploySettings;
   /** Changes a member's role to `admin` or `member` (owner or admin). The owner's role is changed only by `transferOwnership`. */
   updateMemberRole: Member;
   /** Renames the service or changes its webhook URL (null clears it). Owners and admins. */
@@ -726,6 +806,11 @@ export type MutationAcceptInvitationArgs = {
 /** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationAddNotificationChannelArgs = {
   input: AddNotificationChannelInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationCancelDeploymentArgs = {
+  id: Scalars["ID"]["input"];
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -815,6 +900,12 @@ export type MutationDeleteWebhookArgs = {
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationDeployApplicationArgs = {
+  applicationId: Scalars["ID"]["input"];
+  title?: InputMaybe<Scalars["String"]["input"]>;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationGrantAccessArgs = {
   input: GrantAccessInput;
 };
@@ -841,6 +932,21 @@ export type MutationRedeliverWebhookArgs = {
   deliveryId: Scalars["String"]["input"];
   organizationId: Scalars["ID"]["input"];
   webhookUuid: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRedeployDeploymentArgs = {
+  id: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRegenerateDeployTokenArgs = {
+  applicationId: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRegenerateDeployWebhookSecretArgs = {
+  applicationId: Scalars["ID"]["input"];
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -918,6 +1024,12 @@ export type MutationTestWebhookArgs = {
 /** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationTransferOwnershipArgs = {
   memberId: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationUpdateDeploySettingsArgs = {
+  applicationId: Scalars["ID"]["input"];
+  input: DeploySettingsInput;
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -1781,6 +1893,8 @@ export type SshKey = {
  */
 export type Subscription = {
   __typename?: "Subscription";
+  /** Status changes and log lines of the application's deployments. `NOT_FOUND` when the application is not visible. */
+  deploymentUpdated: DeploymentUpdate;
   /** `true` at once, then every 30 seconds until the client unsubscribes: lets clients check that subscriptions are reachable and keep idle connections alive. */
   heartbeat: Scalars["Boolean"]["output"];
   /**
@@ -1789,6 +1903,14 @@ export type Subscription = {
    * `NOT_FOUND` when `id` is not visible to the caller.
    */
   siteImportUpdated: SiteImportUpdate;
+};
+
+/**
+ * Live events over graphql-ws (`ws(s)://<host>/graphql`, protocol `graphql-transport-ws`). Authenticate in
+ * `connection_init`. Modules add fields with `extend type Subscription`.
+ */
+export type SubscriptionDeploymentUpdatedArgs = {
+  applicationId: Scalars["ID"]["input"];
 };
 
 /**
@@ -2055,7 +2177,11 @@ export type ResolversTypes = {
   Database: ResolverTypeWrapper<DatabaseModel>;
   DatabaseType: DatabaseType;
   DateTime: ResolverTypeWrapper<Scalars["DateTime"]["output"]>;
+  DeploySettings: ResolverTypeWrapper<DeploySettings>;
+  DeploySettingsInput: DeploySettingsInput;
   Deployment: ResolverTypeWrapper<DeploymentModel>;
+  DeploymentLogLine: ResolverTypeWrapper<DeploymentLogLine>;
+  DeploymentUpdate: ResolverTypeWrapper<DeploymentEventModel>;
   DocsDnsState: DocsDnsState;
   DocsHostnameInput: DocsHostnameInput;
   DocsRegistration: ResolverTypeWrapper<DocsRegistration>;
@@ -2152,7 +2278,11 @@ export type ResolversParentTypes = {
   CreateWebhookInput: CreateWebhookInput;
   Database: DatabaseModel;
   DateTime: Scalars["DateTime"]["output"];
+  DeploySettings: DeploySettings;
+  DeploySettingsInput: DeploySettingsInput;
   Deployment: DeploymentModel;
+  DeploymentLogLine: DeploymentLogLine;
+  DeploymentUpdate: DeploymentEventModel;
   DocsHostnameInput: DocsHostnameInput;
   DocsRegistration: DocsRegistration;
   DocsSyncResult: DocsSyncResult;
@@ -2253,6 +2383,8 @@ export type ApplicationResolvers<
   applicationStatus?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   buildType?: Resolver<Maybe<ResolversTypes["BuildType"]>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  deploySettings?: Resolver<ResolversTypes["DeploySettings"], ParentType, ContextType>;
+  deployWebhookUrl?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   deployments?: Resolver<
     Array<ResolversTypes["Deployment"]>,
     ParentType,
@@ -2334,6 +2466,17 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
   name: "DateTime";
 }
 
+export type DeploySettingsResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["DeploySettings"] = ResolversParentTypes["DeploySettings"],
+> = {
+  autoDeploy?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  branchFilter?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  hasWebhookSecret?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  requireSignature?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  watchPaths?: Resolver<Array<ResolversTypes["String"]>, ParentType, ContextType>;
+};
+
 export type DeploymentResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["Deployment"] = ResolversParentTypes["Deployment"],
@@ -2345,13 +2488,37 @@ export type DeploymentResolvers<
     ContextType
   >;
   application?: Resolver<ResolversTypes["Application"], ParentType, ContextType>;
+  commitSha?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   finishedAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  logs?: Resolver<Array<ResolversTypes["DeploymentLogLine"]>, ParentType, ContextType>;
+  manifests?: Resolver<Maybe<Array<ResolversTypes["JSONObject"]>>, ParentType, ContextType>;
   startedAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  trigger?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+};
+
+export type DeploymentLogLineResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["DeploymentLogLine"] = ResolversParentTypes["DeploymentLogLine"],
+> = {
+  at?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  level?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  text?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+};
+
+export type DeploymentUpdateResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["DeploymentUpdate"] = ResolversParentTypes["DeploymentUpdate"],
+> = {
+  deployment?: Resolver<ResolversTypes["Deployment"], ParentType, ContextType>;
+  deploymentId?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  logLine?: Resolver<Maybe<ResolversTypes["DeploymentLogLine"]>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
 };
 
 export type DocsRegistrationResolvers<
@@ -2519,6 +2686,12 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationAddNotificationChannelArgs, "input">
   >;
+  cancelDeployment?: Resolver<
+    ResolversTypes["Deployment"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationCancelDeploymentArgs, "id">
+  >;
   cancelInvitation?: Resolver<
     ResolversTypes["Invitation"],
     ParentType,
@@ -2610,6 +2783,12 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationDeleteWebhookArgs, "organizationId" | "webhookUuid">
   >;
+  deployApplication?: Resolver<
+    ResolversTypes["Deployment"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationDeployApplicationArgs, "applicationId">
+  >;
   grantAccess?: Resolver<
     ResolversTypes["MemberGrant"],
     ParentType,
@@ -2640,6 +2819,24 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationRedeliverWebhookArgs, "deliveryId" | "organizationId" | "webhookUuid">
+  >;
+  redeployDeployment?: Resolver<
+    ResolversTypes["Deployment"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRedeployDeploymentArgs, "id">
+  >;
+  regenerateDeployToken?: Resolver<
+    ResolversTypes["String"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRegenerateDeployTokenArgs, "applicationId">
+  >;
+  regenerateDeployWebhookSecret?: Resolver<
+    ResolversTypes["String"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRegenerateDeployWebhookSecretArgs, "applicationId">
   >;
   regenerateWebhookSecret?: Resolver<
     ResolversTypes["WebhookEndpointWithSecret"],
@@ -2725,6 +2922,12 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationTransferOwnershipArgs, "memberId">
+  >;
+  updateDeploySettings?: Resolver<
+    ResolversTypes["DeploySettings"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationUpdateDeploySettingsArgs, "applicationId" | "input">
   >;
   updateMemberRole?: Resolver<
     ResolversTypes["Member"],
@@ -3191,6 +3394,13 @@ export type SubscriptionResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["Subscription"] = ResolversParentTypes["Subscription"],
 > = {
+  deploymentUpdated?: SubscriptionResolver<
+    ResolversTypes["DeploymentUpdate"],
+    "deploymentUpdated",
+    ParentType,
+    ContextType,
+    RequireFields<SubscriptionDeploymentUpdatedArgs, "applicationId">
+  >;
   heartbeat?: SubscriptionResolver<ResolversTypes["Boolean"], "heartbeat", ParentType, ContextType>;
   siteImportUpdated?: SubscriptionResolver<
     ResolversTypes["SiteImportUpdate"],
@@ -3308,7 +3518,10 @@ export type Resolvers<ContextType = Context> = {
   CreateApiKeyPayload?: CreateApiKeyPayloadResolvers<ContextType>;
   Database?: DatabaseResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  DeploySettings?: DeploySettingsResolvers<ContextType>;
   Deployment?: DeploymentResolvers<ContextType>;
+  DeploymentLogLine?: DeploymentLogLineResolvers<ContextType>;
+  DeploymentUpdate?: DeploymentUpdateResolvers<ContextType>;
   DocsRegistration?: DocsRegistrationResolvers<ContextType>;
   DocsSyncResult?: DocsSyncResultResolvers<ContextType>;
   DocsTheme?: DocsThemeResolvers<ContextType>;

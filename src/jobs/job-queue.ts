@@ -42,6 +42,11 @@ export interface EnqueueOptions {
   maxAttempts?: number;
   /** Lower runs first (default 0). */
   priority?: number;
+  /**
+   * Serial queue of this one job, overriding the definition's `queueName`: jobs of one queue run one at a time
+   * across all instances (e.g. `deploy:<applicationId>`: one deployment per application at a time).
+   */
+  queueName?: string;
 }
 
 /** Thrown by {@link JobQueue.enqueue} for an unknown job name or a payload its schema refuses (a programming error). */
@@ -97,7 +102,13 @@ export function createJobQueue(definitions: readonly JobDefinition[]): JobQueue 
         definition.retry === undefined || definition.retry.kind === "backoff"
           ? (options.maxAttempts ?? maxAttemptsOf(definition.retry))
           : 1;
-      return addJob(db, { name, payload: json, queueName: definition.queueName, maxAttempts, ...options });
+      return addJob(db, {
+        name,
+        payload: json,
+        maxAttempts,
+        ...options,
+        queueName: options.queueName ?? definition.queueName,
+      });
     },
   };
 }

@@ -143,18 +143,18 @@ function toRestError(e: GraphQLError): RestError {
 
 /**
  * Registers a callback row in its own encapsulated context where every body stays raw (a Buffer, any content
- * type, up to the row's `bodyLimit`); no credentials are asked for: the row checks its own.
+ * type, up to the row's `bodyLimit`); no credentials are asked for: the row checks its own. The path's other
+ * methods answer 405 with `Allow`.
  */
 function registerCallback(app: FastifyInstance, route: CallbackRestRoute, services: CallbackServices): void {
+  const bodyLimit = route.bodyLimit ?? 1024 * 1024;
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: route.bodyLimit }, (_request, body, done) =>
-      done(null, body),
-    );
+    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, (_request, body, done) => done(null, body));
     scope.route({
       method: route.method,
       url: route.path,
-      bodyLimit: route.bodyLimit,
+      bodyLimit,
       handler: async (request, reply) => {
         const result = await route.handle(
           {
@@ -165,8 +165,19 @@ function registerCallback(app: FastifyInstance, route: CallbackRestRoute, servic
           },
           services,
         );
+        if (result.headers) reply.headers(result.headers);
         return reply.code(result.status).send(result.body);
       },
+    });
+    const others = (["GET", "POST", "PUT", "DELETE", "PATCH"] as const).filter((m) => m !== route.method);
+    scope.route({
+      method: [...others],
+      url: route.path,
+      handler: async (_request, reply) =>
+        reply
+          .code(405)
+          .header("allow", route.method)
+          .send({ error: `Method not allowed: use ${route.method}` }),
     });
   });
 }

@@ -102,22 +102,24 @@ export interface CallbackRequest {
  * A row for an inbound callback authenticated by its own credential (e.g. an HMAC signature over the raw body):
  * no session or API key is asked for (`credentials: "none"`), the body is not parsed (`rawBody: true`), and the
  * row's `handle` checks the credential itself and calls a service directly (there is no caller to run a GraphQL
- * operation as). Same `published` rule as {@link RestRoute}.
+ * operation as). Same `published` rule as {@link RestRoute}. The runner answers the path's other methods 405 with
+ * `Allow`. `S` is the services the handler receives (the modules' `AppServices`, see {@link CallbackServices}).
  */
-export interface CallbackRestRoute {
+export interface CallbackRestRoute<S = CallbackServices> {
   method: "POST" | "PUT";
   path: string;
   published: boolean;
   credentials: "none";
   rawBody: true;
-  /** Largest body accepted, in bytes (larger: 413 before `handle`). */
-  bodyLimit: number;
-  /** Checks the credential and does the work; answers 401 itself when the credential is wrong. */
-  handle(req: CallbackRequest, services: CallbackServices): Promise<RestResponse>;
+  /** Largest body accepted, in bytes (larger: 413 before `handle`); default 1 MiB. */
+  bodyLimit?: number;
+  /** Checks the credential and does the work; answers 401 itself when the credential is wrong; bad input is a 4xx. */
+  handle(req: CallbackRequest, services: S): Promise<RestResponse>;
 }
 
 /** Any row of the table. */
-export type AnyRestRoute = RestRoute | StaticRestRoute | CallbackRestRoute;
+// biome-ignore lint/suspicious/noExplicitAny: a callback row is typed by its module with the instance's services.
+export type AnyRestRoute = RestRoute | StaticRestRoute | CallbackRestRoute<any>;
 
 /** HTTP status of each `extensions.code`; anything else is 500. */
 export const STATUS_OF_CODE: Record<string, number> = {

@@ -20,6 +20,8 @@ export async function startTestServer(
     SKIFF_SECRET: TEST_SECRET,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     SKIFF_BOOTSTRAP: "false",
+    // No scheduled health probes (they would keep future jobs queued); health tests turn them on.
+    SKIFF_HEALTH_INTERVAL: "0",
     ...env,
   });
   return startSkiff(config, createLogger(config, false), options);

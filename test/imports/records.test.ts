@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { drainJobs } from "../helpers/jobs.ts";
 import { addMember, createGitProvider } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
 import { countResources, dockerRequest, importReadyOrg, rest } from "./import-helpers.ts";
@@ -382,6 +383,8 @@ describe("reads", () => {
       });
     await importOne(small.owner.apiKey, full(small.organizationId, 0));
     for (let i = 0; i < 20; i++) await importOne(large.owner.apiKey, full(large.organizationId, i));
+    // The imports' deployments run as background jobs on the same pool: let them finish before counting.
+    await drainJobs(db.knex);
     const one = await count(small.owner.apiKey);
     const twenty = await count(large.owner.apiKey);
     expect([one.total, twenty.total]).toEqual([1, 20]);

@@ -1,25 +1,152 @@
 /**
- * Deployment writes. A queued deployment is picked up asynchronously by the build pipeline (outside this
- * service); building and deploying can still fail after it is queued (spec: Import status).
+ * Deployment writes (issue 12 "Lifecycle"): queueing (a newer queued deployment supersedes the older queued ones
+ * of the same application: they end `cancelled`), the manual triggers `deployApplication`, `cancelDeployment`
+ * and `redeployDeployment`, and reading a deployment's log. The work itself is the `deployments.run` job
+ * (deployment.run.ts), serialised per application by its queue `deploy:<applicationId>`.
  */
-import type { ServiceContext } from "../context.ts";
-import { Deployment } from "./deployment.model.ts";
+import type { Knex } from "knex";
+import { ConflictError, NotFoundError } from "../../shared/errors.ts";
+import { withTransaction } from "../../shared/transaction.ts";
+import { requireAllowed } from "../access/require-access.ts";
+import type { Context, ServiceContext } from "../context.ts";
+import { publishDeploymentChange } from "./deployment.events.ts";
+import { Deployment, type DeploymentLogLine, type DeploymentTrigger } from "./deployment.model.ts";
+
+/** Name of the job that runs one deployment. */
+export const RUN_DEPLOYMENT_JOB = "deployments.run";
+
+/** The serial queue of an application's deployments (one at a time per application, across instances). */
+export function deploymentQueue(applicationId: string): string {
+  return `deploy:${applicationId}`;
+}
+
+/** What {@link queueDeployment} takes. */
+export interface QueueDeploymentInput {
+  applicationId: string;
+  title: string;
+  description?: string | null;
+  trigger: DeploymentTrigger | string;
+  commitSha?: string | null;
+}
 
 /**
- * Queues a deployment of `applicationId` (in the caller's transaction when `ctx.knex` is one): status `queued`, `title` and `description` as given,
- * `trigger` e.g. `import` or `api`.
+ * Queues a deployment of `applicationId` in the caller's transaction (a new one when `ctx.knex` is the pool):
+ * older `queued` deployments of the application become `cancelled` (superseded), the new row is `queued`, and a
+ * `deployments.run` job is enqueued on the application's queue. No access check: callers check.
+ * @returns the new deployment.
  */
-export async function queueDeployment(
-  ctx: ServiceContext,
-  input: { applicationId: string; title: string; description?: string | null; trigger: string },
+export async function queueDeployment(ctx: ServiceContext, input: QueueDeploymentInput): Promise<Deployment> {
+  return withTransaction(ctx, async (tx) => {
+    // Lock the application row: concurrent triggers of one application queue one after the other.
+    await tx.knex("applications").where({ id: input.applicationId }).forUpdate().first("id");
+    const now = ctx.services.now();
+    await tx
+      .knex("deployments")
+      .where({ application_id: input.applicationId, status: "queued" })
+      .update({ status: "cancelled", finished_at: now, error_message: "superseded by a newer deployment" });
+    const deployment = await Deployment.query(tx.knex)
+      .insert({
+        applicationId: input.applicationId,
+        status: "queued",
+        title: input.title,
+        description: input.description ?? null,
+        trigger: input.trigger,
+        commitSha: input.commitSha ?? null,
+      })
+      .returning("*");
+    await ctx.services.jobs.enqueue(
+      tx.knex,
+      RUN_DEPLOYMENT_JOB,
+      { deploymentId: deployment.id },
+      { queueName: deploymentQueue(input.applicationId) },
+    );
+    return deployment;
+  });
+}
+
+/** The visible application `applicationId` and the caller's right to deploy it. @throws NotFoundError, ForbiddenError. */
+async function deployableApplication(ctx: Context, applicationId: string) {
+  const app = await ctx.loaders.applications.byId.load(applicationId);
+  if (!app) throw new NotFoundError("Application", applicationId);
+  await requireAllowed(ctx.scope, "application:deploy", app.organizationId);
+  return app;
+}
+
+/** The visible deployment `id`. @throws NotFoundError. */
+async function visibleDeployment(ctx: Context, id: string): Promise<Deployment> {
+  const deployment = await ctx.loaders.deployments.byId.load(id);
+  if (!deployment) throw new NotFoundError("Deployment", id);
+  return deployment;
+}
+
+/**
+ * `deployApplication`: queues a manual deployment (owners, admins and members; spec role table).
+ * @throws NotFoundError when the application is not visible; ForbiddenError for other roles.
+ */
+export async function deployApplication(
+  ctx: Context,
+  applicationId: string,
+  title: string | null | undefined,
 ): Promise<Deployment> {
-  return Deployment.query(ctx.knex)
-    .insert({
-      applicationId: input.applicationId,
-      status: "queued",
-      title: input.title,
-      description: input.description ?? null,
-      trigger: input.trigger,
-    })
+  await deployableApplication(ctx, applicationId);
+  return queueDeployment(ctx, {
+    applicationId,
+    title: title?.trim() || "Manual deployment",
+    trigger: "manual",
+  });
+}
+
+/**
+ * `cancelDeployment`: a `queued` deployment becomes `cancelled` (its job then does nothing).
+ * @throws NotFoundError when not visible; ForbiddenError; ConflictError when it is no longer queued (a running
+ * deployment is not interrupted).
+ */
+export async function cancelDeployment(ctx: Context, id: string): Promise<Deployment> {
+  const visible = await visibleDeployment(ctx, id);
+  await deployableApplication(ctx, visible.applicationId);
+  const [updated] = await Deployment.query(ctx.knex)
+    .where({ id, status: "queued" })
+    .patch({ status: "cancelled", finishedAt: ctx.services.now(), errorMessage: "cancelled by a user" })
     .returning("*");
+  if (!updated)
+    throw new ConflictError(
+      `Deployment ${id} is ${visible.status ?? "not queued"}: only queued deployments can be cancelled`,
+    );
+  await publishDeploymentChange(ctx, { id, applicationId: updated.applicationId, status: "cancelled" });
+  return updated;
+}
+
+/**
+ * `redeployDeployment`: queues a new deployment of the same application (and commit, when known), trigger
+ * `redeploy`, titled after the original.
+ * @throws NotFoundError when not visible; ForbiddenError.
+ */
+export async function redeployDeployment(ctx: Context, id: string): Promise<Deployment> {
+  const original = await visibleDeployment(ctx, id);
+  await deployableApplication(ctx, original.applicationId);
+  return queueDeployment(ctx, {
+    applicationId: original.applicationId,
+    title: `Redeploy: ${original.title}`.slice(0, 200),
+    description: `Redeploy of ${original.id}`,
+    trigger: "redeploy",
+    commitSha: original.commitSha,
+  });
+}
+
+/** Appends a log line to deployment `deploymentId` (in `knex`'s transaction, if any). @returns the line. */
+export async function appendDeploymentLog(
+  knex: Knex,
+  deploymentId: string,
+  level: DeploymentLogLine["level"],
+  text: string,
+): Promise<DeploymentLogLine> {
+  const [row] = await knex("deployment_logs")
+    .insert({ deployment_id: deploymentId, level, text })
+    .returning(["at", "level", "text"]);
+  return row as DeploymentLogLine;
+}
+
+/** The log of deployment `deploymentId`, oldest first (call only for a deployment the caller can see). */
+export async function deploymentLogs(knex: Knex, deploymentId: string): Promise<DeploymentLogLine[]> {
+  return knex("deployment_logs").where({ deployment_id: deploymentId }).orderBy("id").select("at", "level", "text");
 }

@@ -4,4 +4,5 @@
  */
 export default {
   Deployment: "./deployment.model.ts#Deployment",
+  DeploymentUpdate: "./deployment.events.ts#DeploymentEvent",
 } satisfies Record<string, string>;

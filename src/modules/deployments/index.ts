@@ -1,7 +1,10 @@
-/** Module manifest: deployments of applications (read through the agent API and the project tree). */
+/** Module manifest: deployments of applications, their lifecycle job and live updates (schema/deployments.graphql). */
 
 import { defineModule } from "../module.ts";
+import { deployTriggerRoute } from "./deploy-trigger.rest.ts";
+import { planHealthProbesJob, probeHealthJob, runDeploymentJob } from "./deployment.jobs.ts";
 import { createDeploymentLoaders, type DeploymentLoaders } from "./deployment.loaders.ts";
+import { deploymentResolvers } from "./deployment.resolvers.ts";
 
 declare module "../module.ts" {
   interface ModuleLoaders {
@@ -12,5 +15,8 @@ declare module "../module.ts" {
 /** The deployments module. */
 export const deploymentsModule = defineModule({
   name: "deployments",
+  resolvers: deploymentResolvers,
   createLoaders: ({ knex, loaders }) => createDeploymentLoaders(knex, () => loaders.applications.byId),
+  restRoutes: [deployTriggerRoute],
+  jobs: [runDeploymentJob, probeHealthJob, planHealthProbesJob],
 });

@@ -8,7 +8,7 @@
  * Shapes: `course_completed` is the spec's (`user {user_uuid, email, username}`, `course {course_uuid, name}`);
  * the others follow the same style: entities as small objects keyed `<entity>_uuid`, the acting person as a
  * `user`-shaped object (`invited_by`, `changed_by`, …), organization-level events carry `org_id` (integer).
- * The `Deployments` category (deploy.*, app.health_changed) is Skiff's own (next issue emits them).
+ * The `Deployments` category (deploy.*, app.health_changed) is Skiff's own (src/modules/deployments emits them).
  */
 import { z } from "zod";
 
@@ -34,16 +34,23 @@ const usergroup = z.object({ usergroup_uuid: z.string().min(1), name: z.string()
 const pack = z.object({ pack_uuid: z.string().min(1), name: z.string() }).describe("A subscription pack");
 const orgId = z.number().int().describe("The organization's integer id (as the envelope's org_id)");
 const role = z.string().min(1).describe("A role name, e.g. owner, admin, member");
+const isoTime = z.string().describe("ISO 8601 time");
 const deployment = z
   .object({
     deployment_id: z.string().min(1),
     status: z.string().describe("queued, running, done, error or cancelled"),
-    trigger: z.string().optional().describe("push, manual, api or webhook"),
+    title: z.string().optional().describe("e.g. the commit message or Manual deployment"),
+    trigger: z.string().optional().describe("manual, api, push, import or redeploy"),
+    commit_sha: z.string().optional().describe("The commit deployed, when known"),
+    created_at: isoTime.optional(),
+    started_at: isoTime.optional(),
+    finished_at: isoTime.optional(),
   })
   .describe("A deployment");
 const application = z
   .object({ application_id: z.string().min(1), name: z.string(), project_id: z.string().optional() })
   .describe("An application");
+const health = z.enum(["healthy", "unhealthy", "unknown"]);
 
 /** Categories in display order (the spec's, plus Skiff's Deployments). */
 export const WEBHOOK_CATEGORIES = [
@@ -210,8 +217,9 @@ export const WEBHOOK_EVENTS: readonly WebhookEventDefinition[] = [
   }),
   e("app.health_changed", "Deployments", "An application's health check result changed.", {
     application,
-    previous_health: z.string().describe("healthy, unhealthy or unknown"),
-    health: z.string().describe("healthy, unhealthy or unknown"),
+    from: health.describe("Health before the change"),
+    to: health.describe("Health after the change"),
+    checked_at: isoTime.optional(),
   }),
 ];
 

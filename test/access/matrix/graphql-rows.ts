@@ -7,6 +7,7 @@
  * API key), anonymous, agentToken (an agent token of organization A).
  */
 import { newId } from "../../../src/db/ids.ts";
+import { deployGraphqlRows } from "./deploy-rows.ts";
 import { docsGraphqlRows } from "./docs-rows.ts";
 import type { Fixture, Persona } from "./fixture.ts";
 import { webhookGraphqlRows } from "./webhook-rows.ts";
@@ -397,6 +398,7 @@ export const graphqlRows: GraphqlRow[] = [
     expect: cells("BAD_USER_INPUT", "BAD_USER_INPUT", "FORBIDDEN", "NOT_FOUND", "NOT_FOUND", U, U, U),
   },
   ...docsGraphqlRows,
+  ...deployGraphqlRows,
   // ---- Subscription ------------------------------------------------------------------------------------------
   {
     field: "Subscription.heartbeat",

@@ -3,6 +3,8 @@
  * expected HTTP status for each persona (columns as in graphql-rows.ts). `target` is the id that must answer
  * exactly like a nonexistent one (same status, same body) where the expectation is 404.
  */
+
+import { deployRestRows } from "./deploy-rows.ts";
 import { docsRestRows } from "./docs-rows.ts";
 import type { Fixture, Persona } from "./fixture.ts";
 import { webhookRestRows } from "./webhook-rows.ts";
@@ -140,4 +142,5 @@ export const restRows: RestRow[] = [
     expect: statuses(401, 401, 401, 401, 401, 401, 401, 401),
   },
   ...docsRestRows,
+  ...deployRestRows,
 ];

@@ -1,0 +1,149 @@
+/**
+ * Deploy trigger tokens and push webhook secrets of applications (issue 12 "Deploy trigger URL", "Auto-deploy on
+ * push"). A token is 32 random bytes (256 bits) in base64url (43 characters, URL-safe); it is stored encrypted
+ * (to show the URL again to owners and admins) and as its SHA-256 hex digest (to find the application of a
+ * request in one indexed look-up). Regenerating replaces both: the previous URL answers 404 at once.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import type { Knex } from "knex";
+import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
+import { requireAllowed } from "../access/require-access.ts";
+import type { Context } from "../context.ts";
+import type { AppServices } from "../services.ts";
+
+/** A new deploy token: 256 random bits, base64url. */
+export function newDeployToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/** The look-up digest of a token (SHA-256, lowercase hex). */
+export function deployTokenHash(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** `{base_url}/api/deploy/<token>`; the base is SKIFF_BASE_URL, else `http://localhost:<PORT>`. */
+export function deployUrl(services: AppServices, token: string): string {
+  const base = services.config.SKIFF_BASE_URL ?? `http://localhost:${services.config.PORT}`;
+  return `${base.replace(/\/+$/, "")}/api/deploy/${token}`;
+}
+
+/** Stores a fresh token on application `applicationId`. @returns the token. */
+async function storeNewToken(knex: Knex, services: AppServices, applicationId: string, onlyIfMissing: boolean) {
+  const token = newDeployToken();
+  const q = knex("applications").where({ id: applicationId });
+  if (onlyIfMissing) q.whereNull("deploy_token_hash");
+  const updated = await q.update({
+    deploy_token_hash: deployTokenHash(token),
+    deploy_token_encrypted: services.secrets.encrypt(token),
+  });
+  return updated ? token : null;
+}
+
+/** The application `applicationId` visible to the caller, and the caller's right to manage it. */
+async function manageableApplication(ctx: Context, applicationId: string) {
+  const app = await ctx.loaders.applications.byId.load(applicationId);
+  if (!app) throw new NotFoundError("Application", applicationId);
+  await requireAllowed(ctx.scope, "application:manage", app.organizationId);
+  return app;
+}
+
+/**
+ * `Application.deployWebhookUrl`: the full deploy URL for owners and admins (created on first read), null for
+ * other roles.
+ */
+export async function deployWebhookUrl(ctx: Context, applicationId: string): Promise<string | null> {
+  const app = await ctx.loaders.applications.byId.load(applicationId);
+  if (!app) return null;
+  const access = await ctx.scope.forOrg(app.organizationId);
+  if (!access || !["owner", "admin"].includes(access.role)) return null;
+  const row = await ctx.knex("applications").where({ id: applicationId }).first("deploy_token_encrypted");
+  if (row?.deployTokenEncrypted) return deployUrl(ctx.services, ctx.services.secrets.decrypt(row.deployTokenEncrypted));
+  await storeNewToken(ctx.knex, ctx.services, applicationId, true);
+  const again = await ctx.knex("applications").where({ id: applicationId }).first("deploy_token_encrypted");
+  return deployUrl(ctx.services, ctx.services.secrets.decrypt(again.deployTokenEncrypted));
+}
+
+/**
+ * `regenerateDeployToken`: a new token replaces the old one (owners and admins). @returns the new URL.
+ * @throws NotFoundError when not visible; ForbiddenError for members.
+ */
+export async function regenerateDeployToken(ctx: Context, applicationId: string): Promise<string> {
+  await manageableApplication(ctx, applicationId);
+  const token = (await storeNewToken(ctx.knex, ctx.services, applicationId, false))!;
+  return deployUrl(ctx.services, token);
+}
+
+/**
+ * `regenerateDeployWebhookSecret`: a new push webhook secret (32 random bytes, hex), shown only in this answer.
+ * @throws NotFoundError when not visible; ForbiddenError for members.
+ */
+export async function regenerateDeployWebhookSecret(ctx: Context, applicationId: string): Promise<string> {
+  await manageableApplication(ctx, applicationId);
+  const secret = randomBytes(32).toString("hex");
+  await ctx
+    .knex("applications")
+    .where({ id: applicationId })
+    .update({ webhook_secret_encrypted: ctx.services.secrets.encrypt(secret) });
+  return secret;
+}
+
+/** Auto-deploy settings of an application. */
+export interface DeploySettings {
+  autoDeploy: boolean;
+  /** Exact branch name or glob; null = the source branch (default `main`). */
+  branchFilter: string | null;
+  /** Globs (`!` excludes); empty = every change deploys. */
+  watchPaths: string[];
+  /** Push requests must carry a valid signature/token. */
+  requireSignature: boolean;
+  /** Whether a push webhook secret is set (the secret itself is shown once, by regenerateDeployWebhookSecret). */
+  hasWebhookSecret: boolean;
+}
+
+/** Reads the deploy settings of application `applicationId` (call for a visible application only). */
+export async function deploySettings(knex: Knex, applicationId: string): Promise<DeploySettings> {
+  const row = await knex("applications")
+    .where({ id: applicationId })
+    .first("auto_deploy", "branch_filter", "watch_paths", "require_signature", "webhook_secret_encrypted");
+  return {
+    autoDeploy: row.autoDeploy,
+    branchFilter: row.branchFilter,
+    watchPaths: row.watchPaths ?? [],
+    requireSignature: row.requireSignature,
+    hasWebhookSecret: Boolean(row.webhookSecretEncrypted),
+  };
+}
+
+/**
+ * `updateDeploySettings` (owners and admins): sets the given fields; `watchPaths` at most 50 globs of at most 200
+ * characters. @throws BadUserInputError, NotFoundError, ForbiddenError.
+ */
+export async function updateDeploySettings(
+  ctx: Context,
+  applicationId: string,
+  input: {
+    autoDeploy?: boolean | null;
+    branchFilter?: string | null;
+    watchPaths?: string[] | null;
+    requireSignature?: boolean | null;
+  },
+): Promise<DeploySettings> {
+  await manageableApplication(ctx, applicationId);
+  const patch: Record<string, unknown> = {};
+  if (input.autoDeploy != null) patch.auto_deploy = input.autoDeploy;
+  if (input.requireSignature != null) patch.require_signature = input.requireSignature;
+  if (input.branchFilter !== undefined) {
+    const filter = input.branchFilter?.trim() || null;
+    if (filter && filter.length > 200) throw new BadUserInputError("branchFilter: at most 200 characters");
+    patch.branch_filter = filter;
+  }
+  if (input.watchPaths != null) {
+    const paths = input.watchPaths.map((p) => p.trim()).filter(Boolean);
+    if (paths.length > 50 || paths.some((p) => p.length > 200)) {
+      throw new BadUserInputError("watchPaths: at most 50 globs of at most 200 characters");
+    }
+    patch.watch_paths = paths;
+  }
+  if (Object.keys(patch).length) await ctx.knex("applications").where({ id: applicationId }).update(patch);
+  return deploySettings(ctx.knex, applicationId);
+}

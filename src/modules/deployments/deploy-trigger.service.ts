@@ -1,0 +1,211 @@
+/**
+ * The deploy trigger URL `POST {base_url}/api/deploy/<token>` (spec: Deploy trigger; issue 12). The token in the
+ * path is the credential. Without a provider header it is an API trigger; with `X-GitHub-Event` /
+ * `X-Gitlab-Event` it is a provider webhook (push payloads, filtered; GitHub `ping` → 200).
+ *
+ * Answers: 202 `{ deploymentId, status }` when a deployment is queued (or, for a commit SHA deployed in the last
+ * 10 minutes, the existing one with `deduplicated: true`); 200 `{ deployed: false, reason }` for a push that does
+ * not deploy; 200 `{ ok: true, event: "ping" }` for GitHub's ping; 400 `{ error }` for a body that is not JSON;
+ * 401 `{ error }` for a missing/invalid signature; 404 `{ error }` for an unknown token (a regenerated one too);
+ * 429 `{ error }` with `Retry-After` (seconds) above SKIFF_DEPLOY_RATE_LIMIT (default 30) requests per minute per token.
+ */
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import type { Knex } from "knex";
+import type { Logger } from "pino";
+import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import type { RestResponse } from "../../shared/rest-route.ts";
+import { systemContext } from "../context.ts";
+import type { AppServices } from "../services.ts";
+import { deployTokenHash } from "./deploy-token.ts";
+import { queueDeployment } from "./deployment.service.ts";
+import { evaluatePush, githubPush, gitlabPush, type PushEvent } from "./push-filters.ts";
+
+/** Window in which the same commit SHA of the same application starts one deployment. */
+export const SAME_SHA_WINDOW_MS = 10 * 60 * 1000;
+
+/** What the trigger sees of the request. */
+export interface TriggerRequest {
+  token: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body exactly as received (empty when none). */
+  rawBody: Buffer;
+}
+
+const limiters = new WeakMap<Knex, Map<number, RateLimiterPostgres>>();
+
+/**
+ * The per-token limiter of `knex`'s database for `perMinute` requests (shares the agent API's counter table
+ * `agent_rate_limits`, with its own key prefix `deploy`).
+ */
+function limiterFor(knex: Knex, perMinute: number): RateLimiterPostgres {
+  let byLimit = limiters.get(knex);
+  if (!byLimit) {
+    byLimit = new Map();
+    limiters.set(knex, byLimit);
+  }
+  let limiter = byLimit.get(perMinute);
+  if (!limiter) {
+    limiter = new RateLimiterPostgres({
+      storeClient: knex,
+      storeType: "knex",
+      tableName: "agent_rate_limits",
+      tableCreated: true,
+      keyPrefix: "deploy",
+      points: perMinute,
+      duration: 60,
+    });
+    byLimit.set(perMinute, limiter);
+  }
+  return limiter;
+}
+
+function header(req: TriggerRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Constant-time equality of two strings (compared as SHA-256 digests, so lengths never leak). */
+function sameSecret(a: string, b: string): boolean {
+  const d = (s: string) => createHash("sha256").update(s).digest();
+  return timingSafeEqual(d(a), d(b)) && a.length === b.length;
+}
+
+/** GitHub's check: `sha256=` + hex HMAC-SHA256 of the raw body with the secret, constant time. */
+export function githubSignatureValid(secret: string, rawBody: Buffer, signature: string): boolean {
+  if (!secret) return false;
+  const expected = Buffer.from(`sha256=${createHmac("sha256", secret).update(rawBody).digest("hex")}`);
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+const json = (status: number, body: unknown, headers?: Record<string, string>): RestResponse => ({
+  status,
+  body,
+  ...(headers && { headers }),
+});
+
+/** Handles one trigger request (see the file comment). Never throws for bad input. */
+export async function handleDeployTrigger(
+  services: AppServices,
+  log: Logger,
+  req: TriggerRequest,
+): Promise<RestResponse> {
+  const { knex } = services;
+  const notFound = json(404, { error: "Unknown deploy URL" });
+  if (!/^[A-Za-z0-9_-]{43}$/.test(req.token)) return notFound;
+  const hash = deployTokenHash(req.token);
+  const app = await knex("applications")
+    .where({ deploy_token_hash: hash })
+    .first(
+      "id",
+      "organization_id",
+      "source",
+      "auto_deploy",
+      "branch_filter",
+      "watch_paths",
+      "webhook_secret_encrypted",
+      "require_signature",
+    );
+  if (!app) return notFound;
+
+  try {
+    await limiterFor(knex, services.config.SKIFF_DEPLOY_RATE_LIMIT).consume(hash);
+  } catch (e) {
+    if (!(e instanceof RateLimiterRes)) throw e;
+    const retryAfter = String(Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
+    return json(
+      429,
+      { error: `Too many deploy requests: at most ${services.config.SKIFF_DEPLOY_RATE_LIMIT} per minute` },
+      { "Retry-After": retryAfter },
+    );
+  }
+
+  const githubEvent = header(req, "x-github-event");
+  const gitlabEvent = header(req, "x-gitlab-event");
+  const secret = app.webhookSecretEncrypted ? services.secrets.decrypt(app.webhookSecretEncrypted) : "";
+  const hubSignature = header(req, "x-hub-signature-256");
+  const gitlabToken = header(req, "x-gitlab-token");
+  if (hubSignature !== undefined && !githubSignatureValid(secret, req.rawBody, hubSignature)) {
+    return json(401, { error: "X-Hub-Signature-256 does not match the application's webhook secret" });
+  }
+  if (gitlabToken !== undefined && (!secret || !sameSecret(gitlabToken, secret))) {
+    return json(401, { error: "X-Gitlab-Token does not match the application's webhook secret" });
+  }
+  if (app.requireSignature && hubSignature === undefined && gitlabToken === undefined) {
+    return json(401, { error: "This application requires a signed request (X-Hub-Signature-256 or X-Gitlab-Token)" });
+  }
+
+  let body: unknown = null;
+  if (req.rawBody.length > 0) {
+    try {
+      body = JSON.parse(req.rawBody.toString("utf8"));
+    } catch {
+      return json(400, { error: "The request body is not valid JSON" });
+    }
+  }
+
+  let push: PushEvent | null = null;
+  if (githubEvent !== undefined) {
+    if (githubEvent === "ping") return json(200, { ok: true, event: "ping" });
+    if (githubEvent !== "push")
+      return json(200, { deployed: false, reason: `GitHub event "${githubEvent}" does not deploy (only push)` });
+    push = githubPush(body);
+  } else if (gitlabEvent !== undefined) {
+    if (gitlabEvent !== "Push Hook" && gitlabEvent !== "Tag Push Hook") {
+      return json(200, { deployed: false, reason: `GitLab event "${gitlabEvent}" does not deploy (only Push Hook)` });
+    }
+    push = gitlabPush(body);
+  }
+
+  if (githubEvent !== undefined || gitlabEvent !== undefined) {
+    if (!push) return json(400, { error: "The push payload has no ref" });
+    const source = (typeof app.source === "string" ? JSON.parse(app.source) : app.source) ?? {};
+    const verdict = evaluatePush(push, {
+      autoDeploy: app.autoDeploy,
+      branchFilter: app.branchFilter,
+      watchPaths: app.watchPaths ?? [],
+      sourceBranch: source.branch ?? "main",
+    });
+    if (!verdict.deploy) return json(200, { deployed: false, reason: verdict.reason });
+    const title = push.message.split("\n")[0]!.trim().slice(0, 200) || `Push to ${verdict.branch}`;
+    return queue(services, log, app.id, {
+      title,
+      trigger: "push",
+      commitSha: push.sha,
+      description: `Push to ${verdict.branch}`,
+    });
+  }
+
+  const api = (body ?? {}) as { title?: unknown; commitSha?: unknown };
+  const commitSha =
+    typeof api.commitSha === "string" && /^[0-9a-f]{7,64}$/i.test(api.commitSha) ? api.commitSha.toLowerCase() : null;
+  const title = typeof api.title === "string" && api.title.trim() ? api.title.trim().slice(0, 200) : "API deployment";
+  return queue(services, log, app.id, { title, trigger: "api", commitSha });
+}
+
+/** Queues a deployment unless the same SHA was deployed in the last 10 minutes (checked under the app's row lock). */
+async function queue(
+  services: AppServices,
+  log: Logger,
+  applicationId: string,
+  input: { title: string; trigger: string; commitSha: string | null; description?: string },
+): Promise<RestResponse> {
+  return services.knex.transaction(async (trx) => {
+    await trx("applications").where({ id: applicationId }).forUpdate().first("id");
+    if (input.commitSha) {
+      const since = new Date(services.now().getTime() - SAME_SHA_WINDOW_MS);
+      const existing = await trx("deployments")
+        .where({ application_id: applicationId, commit_sha: input.commitSha })
+        .whereNot({ status: "cancelled" })
+        .where("created_at", ">", since)
+        .orderBy("created_at", "desc")
+        .first("id", "status");
+      if (existing) return json(202, { deploymentId: existing.id, status: existing.status, deduplicated: true });
+    }
+    const deployment = await queueDeployment(
+      { ...systemContext(services, log), knex: trx },
+      { applicationId, ...input },
+    );
+    return json(202, { deploymentId: deployment.id, status: "queued" });
+  });
+}

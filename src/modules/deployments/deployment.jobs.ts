@@ -1,0 +1,39 @@
+/**
+ * Jobs of the deployments module: `deployments.run` runs one deployment (deployment.run.ts). Enqueued by
+ * queueDeployment on the application's queue `deploy:<applicationId>`, so one deployment per application runs at
+ * a time; a crash mid-run is retried (the run resumes a `running` deployment).
+ */
+import { z } from "zod";
+import { defineJob } from "../../jobs/job-definition.ts";
+import { runDeployment } from "./deployment.run.ts";
+import { RUN_DEPLOYMENT_JOB } from "./deployment.service.ts";
+import { planHealthProbes, probeApplicationHealth } from "./health.ts";
+
+/** Runs one deployment. Payload `{ deploymentId }`. */
+export const runDeploymentJob = defineJob({
+  name: RUN_DEPLOYMENT_JOB,
+  payload: z.object({ deploymentId: z.string().min(1) }),
+  retry: { kind: "backoff", maxAttempts: 3 },
+  handler: ({ deploymentId }, ctx) => runDeployment(ctx.services, ctx.log, deploymentId),
+});
+
+/** Probes one application's health (health.ts). Payload `{ applicationId, force? }`. */
+export const probeHealthJob = defineJob({
+  name: "deployments.probe-health",
+  payload: z.object({ applicationId: z.string().min(1), force: z.boolean().optional() }),
+  retry: { kind: "none" },
+  handler: async ({ applicationId, force }, ctx) => {
+    await probeApplicationHealth(ctx.services, ctx.log, applicationId, force ?? false);
+  },
+});
+
+/** Every minute: plans the health probes of the coming minute (SKIFF_HEALTH_INTERVAL). */
+export const planHealthProbesJob = defineJob({
+  name: "deployments.plan-health-probes",
+  payload: z.object({}),
+  retry: { kind: "none" },
+  schedule: { cron: "* * * * *" },
+  handler: async (_p, ctx) => {
+    await planHealthProbes(ctx.services);
+  },
+});

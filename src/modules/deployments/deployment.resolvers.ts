@@ -1,0 +1,41 @@
+/** Resolvers of schema/deployments.graphql: thin calls into the deployment service and events. */
+import type { Resolvers } from "../../generated/graphql.ts";
+import {
+  deploySettings,
+  deployWebhookUrl,
+  regenerateDeployToken,
+  regenerateDeployWebhookSecret,
+  updateDeploySettings,
+} from "./deploy-token.ts";
+import { type DeploymentEvent, deploymentUpdates } from "./deployment.events.ts";
+import { cancelDeployment, deployApplication, deploymentLogs, redeployDeployment } from "./deployment.service.ts";
+
+/** Deployment fields, deploy mutations and the `deploymentUpdated` subscription. */
+export const deploymentResolvers: Resolvers = {
+  Mutation: {
+    deployApplication: (_p, { applicationId, title }, ctx) => deployApplication(ctx, applicationId, title),
+    cancelDeployment: (_p, { id }, ctx) => cancelDeployment(ctx, id),
+    redeployDeployment: (_p, { id }, ctx) => redeployDeployment(ctx, id),
+    regenerateDeployToken: (_p, { applicationId }, ctx) => regenerateDeployToken(ctx, applicationId),
+    regenerateDeployWebhookSecret: (_p, { applicationId }, ctx) => regenerateDeployWebhookSecret(ctx, applicationId),
+    updateDeploySettings: (_p, { applicationId, input }, ctx) => updateDeploySettings(ctx, applicationId, input),
+  },
+  Application: {
+    deployWebhookUrl: (a, _x, ctx) => deployWebhookUrl(ctx, a.id),
+    deploySettings: (a, _x, ctx) => deploySettings(ctx.knex, a.id),
+  },
+  Subscription: {
+    deploymentUpdated: {
+      subscribe: (_p, { applicationId }, ctx) => deploymentUpdates(ctx, applicationId),
+      resolve: (event: DeploymentEvent) => event,
+    },
+  },
+  Deployment: {
+    trigger: (d) => d.trigger,
+    logs: (d, _x, ctx) => deploymentLogs(ctx.knex, d.id),
+    manifests: (d) => (d.manifests as unknown as Array<Record<string, unknown>> | null) ?? null,
+  },
+  DeploymentUpdate: {
+    deployment: (e) => e.deployment!,
+  },
+};

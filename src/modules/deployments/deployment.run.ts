@@ -1,0 +1,171 @@
+/**
+ * Running one deployment (the `deployments.run` job; issue 12 "Lifecycle"). The job runs on the application's
+ * serial queue, so at most one deployment of an application runs at a time. Steps, each committed on its own:
+ * `queued` → `running` (startedAt, application `deploying`, deploy.started), the deployer renders and (for
+ * `kubernetes`) applies the manifests, then `done` (application `running`, deploy.succeeded) or `error` with the
+ * reason (application `error`, deploy.failed). A deployment no longer `queued` when its job starts (cancelled or
+ * superseded) is skipped.
+ */
+import type { Logger } from "pino";
+import type { AppServices } from "../services.ts";
+import { emitDeployEvent, publishDeploymentChange } from "./deployment.events.ts";
+import { type Manifest, renderManifests } from "./deployment.manifests.ts";
+import { Deployment, type DeploymentLogLine, type DeploymentStatus } from "./deployment.model.ts";
+import { appendDeploymentLog } from "./deployment.service.ts";
+
+/** What a deployer does with rendered manifests; throws with a readable message to fail the deployment. */
+export interface Deployer {
+  name: string;
+  apply(manifests: Manifest[], log: (text: string) => Promise<void>): Promise<void>;
+}
+
+/** `dry-run`: applies nothing (the default; see README "Deployments"). */
+export const dryRunDeployer: Deployer = {
+  name: "dry-run",
+  async apply(manifests, log) {
+    await log(
+      `rendered ${manifests.length} manifests: ${manifests.map((m) => `${m.kind}/${m.metadata.name}`).join(", ")}`,
+    );
+    await log("dry run: nothing applied");
+  },
+};
+
+/** The deployer chosen by SKIFF_DEPLOYER. */
+export function deployerFor(services: AppServices): Deployer {
+  switch (services.config.SKIFF_DEPLOYER) {
+    default:
+      return dryRunDeployer;
+  }
+}
+
+/** Gathers the render input of `deployment` (secrets decrypted) and renders its manifests. */
+async function render(services: AppServices, deployment: Deployment): Promise<Manifest[]> {
+  const { knex, secrets } = services;
+  const app = await knex("applications").where({ id: deployment.applicationId }).first();
+  if (!app) throw new Error("the application no longer exists");
+  const domains = await knex("domains")
+    .where({ application_id: app.id })
+    .orderBy("created_at")
+    .select("host", "port", "https");
+  const vars = await knex("environment_variables")
+    .where({ application_id: app.id })
+    .orderBy("key")
+    .select("key", "value_encrypted");
+  const databases = await knex("databases")
+    .where({ environment_id: app.environmentId })
+    .orderBy("created_at")
+    .select("type", "name", "username", "password_encrypted", "service_host");
+  const registry = await knex("container_registries")
+    .where({ organization_id: app.organizationId })
+    .orderBy("created_at")
+    .first("url");
+  return renderManifests({
+    deploymentId: deployment.id,
+    application: {
+      appName: app.appName,
+      sourceType: app.sourceType,
+      buildType: app.buildType,
+      port: app.port,
+      source: typeof app.source === "string" ? JSON.parse(app.source) : (app.source ?? {}),
+    },
+    domains,
+    env: Object.fromEntries(
+      vars.map((v: { key: string; valueEncrypted: string }) => [v.key, secrets.decrypt(v.valueEncrypted)]),
+    ),
+    databases: databases.map(
+      (d: { type: never; name: string; username: string; passwordEncrypted: string; serviceHost: string }) => ({
+        type: d.type,
+        name: d.name,
+        username: d.username,
+        password: secrets.decrypt(d.passwordEncrypted),
+        serviceHost: d.serviceHost,
+      }),
+    ),
+    registry:
+      (registry ? String(registry.url) : (services.config.SKIFF_DEFAULT_REGISTRY_URL ?? null))?.replace(
+        /^https?:\/\//,
+        "",
+      ) ?? null,
+    commitSha: deployment.commitSha,
+  });
+}
+
+/** Application status while/after a deployment is in `status`. */
+const APP_STATUS: Partial<Record<DeploymentStatus, string>> = { running: "deploying", done: "running", error: "error" };
+
+/**
+ * Moves deployment `id` to `status` in one transaction (times, application status, webhook event), then publishes
+ * the change. `from` guards the transition. @returns the updated deployment, or null when it was not in `from`.
+ */
+async function transition(
+  services: AppServices,
+  log: Logger,
+  id: string,
+  from: DeploymentStatus[],
+  status: DeploymentStatus,
+  patch: Partial<Deployment> = {},
+): Promise<Deployment | null> {
+  const updated = await services.knex.transaction(async (trx) => {
+    // Lock order application → deployment, as queueDeployment does (no deadlock with a concurrent trigger).
+    await trx("applications")
+      .whereIn("id", trx("deployments").where({ id }).select("application_id"))
+      .forUpdate()
+      .first("id");
+    const now = services.now();
+    const [row] = await Deployment.query(trx)
+      .whereIn("status", from)
+      .where({ id })
+      .patch({ status, ...(status === "running" ? { startedAt: now } : { finishedAt: now }), ...patch })
+      .returning("*");
+    if (!row) return null;
+    const appStatus = APP_STATUS[status];
+    if (appStatus) {
+      await trx("applications")
+        .where({ id: row.applicationId })
+        .update({ application_status: appStatus, updated_at: now });
+    }
+    await emitDeployEvent(trx, services, row);
+    return row;
+  });
+  if (updated) await publishDeploymentChange({ services, log }, { id, applicationId: updated.applicationId, status });
+  return updated;
+}
+
+/**
+ * Runs deployment `id` to its end (see the file comment). Never throws for a deployment failure: that ends the
+ * deployment `error`; throws only when the database is unreachable.
+ */
+export async function runDeployment(services: AppServices, log: Logger, id: string): Promise<void> {
+  // `running` too: an attempt interrupted by a crash is resumed by the job's retry.
+  const started = await transition(services, log, id, ["queued", "running"], "running", { errorMessage: null });
+  if (!started) {
+    log.info({ deploymentId: id }, "deployment no longer queued; skipped");
+    return;
+  }
+  const writeLog = async (level: DeploymentLogLine["level"], text: string) => {
+    const line = await appendDeploymentLog(services.knex, id, level, text);
+    await publishDeploymentChange(
+      { services, log },
+      {
+        id,
+        applicationId: started.applicationId,
+        status: "running",
+        log: { at: new Date(line.at).toISOString(), level, text },
+      },
+    );
+  };
+  const deployer = deployerFor(services);
+  try {
+    await writeLog("info", `deployment started (deployer ${deployer.name}, trigger ${started.trigger})`);
+    const manifests = await render(services, started);
+    await Deployment.query(services.knex).findById(id).patch({ manifests });
+    await deployer.apply(manifests, (text) => writeLog("info", text));
+    await writeLog("info", "deployment finished");
+    await transition(services, log, id, ["running"], "done");
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log.warn({ err: error, deploymentId: id }, "deployment failed");
+    await writeLog("error", `deployment failed: ${message}`);
+    await transition(services, log, id, ["running"], "error", { errorMessage: message });
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Application health (issue 12 "Deploy events" → Health): a deployed application with a domain is probed with
+ * `GET https://<domain>:<SKIFF_HEALTH_PORT><healthPath>` through the kernel's outbound client (SSRF-checked, no
+ * redirects followed). A 2xx or 3xx answer is a success; anything else (status ≥ 400, timeout, refused
+ * connection, blocked address) a failure. One success makes it `healthy`; two consecutive failures `unhealthy`.
+ * Each change emits `app.health_changed` `{ application, from, to, checked_at }` in the same transaction and sets
+ * `applicationStatus` (`running` when healthy, `error` when unhealthy; untouched while `deploying`).
+ */
+import type { Logger } from "pino";
+import type { AppServices } from "../services.ts";
+import { emitWebhookEvent } from "../webhooks/webhook-emit.ts";
+
+/** Health states. */
+export type Health = "healthy" | "unhealthy" | "unknown";
+
+/** Consecutive failures that make an application unhealthy. */
+export const FAILURES_FOR_UNHEALTHY = 2;
+
+/** Result of one probe. */
+export interface ProbeResult {
+  ok: boolean;
+  /** Status code, or the error's message. */
+  detail: string;
+  from: Health;
+  to: Health;
+}
+
+/** One GET of `url`; true for 2xx/3xx. */
+async function probeOnce(services: AppServices, url: string): Promise<{ ok: boolean; detail: string }> {
+  try {
+    const res = await services.outbound.request({ url, timeoutMs: 5_000, connectTimeoutMs: 3_000, maxBodyBytes: 1024 });
+    return { ok: res.status < 400, detail: `HTTP ${res.status}` };
+  } catch (error) {
+    return { ok: false, detail: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Probes application `applicationId` once (its oldest domain) and records the outcome (see the file comment).
+ * Skips (returns null) when the application is gone, has no domain, was never deployed, or was probed less
+ * than 90 % of SKIFF_HEALTH_INTERVAL ago (unless `force`).
+ */
+export async function probeApplicationHealth(
+  services: AppServices,
+  log: Logger,
+  applicationId: string,
+  force = false,
+): Promise<ProbeResult | null> {
+  const { knex, config } = services;
+  const app = await knex("applications")
+    .where({ id: applicationId })
+    .first("id", "name", "project_id", "organization_id", "health_path", "health_checked_at", "application_status");
+  if (!app || app.applicationStatus === null || app.applicationStatus === "idle") return null;
+  const intervalMs = config.SKIFF_HEALTH_INTERVAL * 1000;
+  if (
+    !force &&
+    app.healthCheckedAt &&
+    services.now().getTime() - new Date(app.healthCheckedAt).getTime() < intervalMs * 0.9
+  ) {
+    return null;
+  }
+  const domain = await knex("domains").where({ application_id: applicationId }).orderBy("created_at").first("host");
+  if (!domain) return null;
+  const path = app.healthPath?.startsWith("/") ? app.healthPath : `/${app.healthPath ?? ""}`;
+  const port = config.SKIFF_HEALTH_PORT === 443 ? "" : `:${config.SKIFF_HEALTH_PORT}`;
+  const probe = await probeOnce(services, `https://${domain.host}${port}${path}`);
+
+  return knex.transaction(async (trx) => {
+    const row = await trx("applications")
+      .where({ id: applicationId })
+      .forUpdate()
+      .first("health", "health_failures", "application_status");
+    if (!row) return null;
+    const from = row.health as Health;
+    const failures = probe.ok ? 0 : row.healthFailures + 1;
+    const to: Health = probe.ok ? "healthy" : failures >= FAILURES_FOR_UNHEALTHY ? "unhealthy" : from;
+    const now = services.now();
+    const patch: Record<string, unknown> = { health: to, health_failures: failures, health_checked_at: now };
+    if (to !== from) {
+      if (row.applicationStatus !== "deploying") patch.application_status = to === "healthy" ? "running" : "error";
+      await emitWebhookEvent({ knex: trx, services, log }, app.organizationId, "app.health_changed", {
+        application: { application_id: app.id, name: app.name, project_id: app.projectId },
+        from,
+        to,
+        checked_at: now.toISOString(),
+      });
+      log.info({ applicationId, from, to, detail: probe.detail }, "application health changed");
+    }
+    await trx("applications").where({ id: applicationId }).update(patch);
+    return { ok: probe.ok, detail: probe.detail, from, to };
+  });
+}
+
+/**
+ * Plans the next minute of probes: for every deployed application with a domain, one `deployments.probe-health`
+ * job per SKIFF_HEALTH_INTERVAL within the minute (job keys dedupe across instances). Nothing when the interval
+ * is 0. @returns the number of jobs enqueued.
+ */
+export async function planHealthProbes(services: AppServices): Promise<number> {
+  const interval = services.config.SKIFF_HEALTH_INTERVAL;
+  if (interval === 0) return 0;
+  const apps = (await services
+    .knex("applications as a")
+    .whereIn("a.application_status", ["running", "error"])
+    .whereExists(services.knex("domains as d").whereRaw("d.application_id = a.id"))
+    .select("a.id")) as Array<{ id: string }>;
+  const perMinute = Math.max(1, Math.floor(60 / interval));
+  const start = services.now().getTime();
+  let count = 0;
+  for (const { id } of apps) {
+    for (let k = 0; k < perMinute; k++) {
+      await services.jobs.enqueue(
+        services.knex,
+        "deployments.probe-health",
+        { applicationId: id },
+        { runAt: new Date(start + k * interval * 1000), jobKey: `health:${id}:${k}` },
+      );
+      count++;
+    }
+  }
+  return count;
+}

@@ -1,0 +1,79 @@
+/**
+ * `deploymentUpdated(applicationId)` over graphql-ws with a real WebSocket client: a manual deployment's status
+ * changes (running, done) and its log lines (including "dry run: nothing applied") arrive; another
+ * organization's owner gets NOT_FOUND.
+ */
+import { type Client, createClient } from "graphql-ws";
+import { afterAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { drainJobs } from "../helpers/jobs.ts";
+import { gql, useTestServer } from "../helpers/server.ts";
+import { seededApplication } from "./deploy-helpers.ts";
+
+const t = useTestServer();
+const clients: Client[] = [];
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.dispose()));
+});
+
+type Update = { deploymentId: string; status: string; logLine: { level: string; text: string } | null };
+
+function subscribe(apiKey: string, applicationId: string) {
+  const client = createClient({
+    url: `${t.skiff.url.replace("http", "ws")}/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    connectionParams: { authorization: `Bearer ${apiKey}` },
+  });
+  clients.push(client);
+  const updates: Update[] = [];
+  const errors: Array<{ extensions?: { code?: string } }> = [];
+  client.subscribe<{ deploymentUpdated: Update }>(
+    {
+      query: `subscription($id: ID!) { deploymentUpdated(applicationId: $id) { deploymentId status logLine { level text } deployment { id } } }`,
+      variables: { id: applicationId },
+    },
+    {
+      next: (msg) => {
+        if (msg.errors) errors.push(...(msg.errors as unknown as typeof errors));
+        if (msg.data) updates.push(msg.data.deploymentUpdated);
+      },
+      error: (e) => errors.push(...(Array.isArray(e) ? e : [e as never])),
+      complete: () => {},
+    },
+  );
+  return { updates, errors };
+}
+
+async function until(check: () => boolean, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("deploymentUpdated", () => {
+  it("streams status changes and log lines of the application's deployments; other organizations get NOT_FOUND", async () => {
+    const app = await seededApplication(t.db.knex);
+    const sub = subscribe(app.owner.apiKey, app.applicationId);
+    await until(() => t.skiff.services.pubsub.listenerCount("deployment") > 0);
+    const deployed = await gql<{ deployApplication: { id: string } }>(
+      t.skiff.url,
+      `mutation($id: ID!) { deployApplication(applicationId: $id) { id } }`,
+      { id: app.applicationId },
+      { apiKey: app.owner.apiKey },
+    );
+    await drainJobs(t.db.knex);
+    await until(() => sub.updates.some((u) => u.status === "done"));
+    const id = deployed.data!.deployApplication.id;
+    expect(sub.updates.every((u) => u.deploymentId === id)).toBe(true);
+    expect(sub.updates.filter((u) => !u.logLine).map((u) => u.status)).toEqual(["running", "done"]);
+    expect(sub.updates.flatMap((u) => (u.logLine ? [u.logLine.text] : []))).toContain("dry run: nothing applied");
+
+    const other = await seededApplication(t.db.knex);
+    const denied = subscribe(other.owner.apiKey, app.applicationId);
+    await until(() => denied.errors.length > 0);
+    expect(denied.errors[0]?.extensions?.code).toBe("NOT_FOUND");
+  });
+});
