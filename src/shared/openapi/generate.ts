@@ -111,7 +111,8 @@ export function generateOpenApiDocument(info: DocumentInfo, rows: readonly Docum
     if (seen.has(doc.operationId)) throw new Error(`Duplicate operationId ${doc.operationId}`);
     seen.add(doc.operationId);
     const key = openApiPath(path);
-    const item = (paths[key] ??= {});
+    paths[key] ??= {};
+    const item = paths[key];
     const verb = method.toLowerCase();
     if (item[verb]) throw new Error(`Two rows document ${method} ${path}`);
     const kind = doc.security ?? info.defaultSecurity ?? "account";
@@ -160,6 +161,8 @@ export function generateOpenApiDocument(info: DocumentInfo, rows: readonly Docum
   return {
     openapi: "3.1.0",
     info: { title: info.title, version: info.version, description: info.description },
+    // Relative: the document describes the instance that serves it.
+    servers: [{ url: "/", description: "The Skiff instance serving this document." }],
     ...(info.defaultSecurity && { security: requirements(info.security[info.defaultSecurity] ?? []) }),
     ...(tags.length && { tags }),
     paths,
