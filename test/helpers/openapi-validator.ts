@@ -29,7 +29,7 @@ export async function fetchOpenApi(url: string): Promise<OpenApiDoc> {
 export function responseChecker(docs: readonly OpenApiDoc[]) {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
-  docs.forEach((doc, i) => ajv.addSchema(doc as object, `doc${i}`));
+  for (const [i, doc] of docs.entries()) ajv.addSchema(doc as object, `doc${i}`);
   return (route: string, status: number, bodyText: string): string[] | null => {
     const [method, fastifyPath] = route.split(" ") as [string, string];
     const path = fastifyPath.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
