@@ -134,8 +134,8 @@ export async function importCommand(c: Credentials, file: string, options: Impor
       p.note(
         [
           `import       ${importId}`,
-          ...STEPS.map((s) => `${s.field.padEnd(13)}${record[s.field] ?? "-"}`),
-          `deployment   ${deployment ? (deployment.status ?? "queued") : "-"}`,
+          ...STEPS.map((s) => `${s.label.padEnd(13)}${record[s.field] ?? "-"}`),
+          `status       ${deployment ? (deployment.status ?? "queued") : "-"}`,
         ].join("\n"),
         "Created",
       );

@@ -42,7 +42,9 @@ async function skiff(args: string[], opts: { tty?: boolean } = {}): Promise<{ co
   };
   const quoted = [process.execPath, MAIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
   const [cmd, cmdArgs] =
-    opts.tty === false ? [process.execPath, [MAIN, ...args]] : ["script", ["-qefc", `stty cols 120 rows 40; exec ${quoted}`, "/dev/null"]];
+    opts.tty === false
+      ? [process.execPath, [MAIN, ...args]]
+      : ["script", ["-qefc", `stty cols 120 rows 40; exec ${quoted}`, "/dev/null"]];
   try {
     const { stdout, stderr } = await exec(cmd as string, cmdArgs as string[], { env, timeout: 60_000 });
     return { code: 0, output: plain(stdout + stderr) };
