@@ -60,6 +60,18 @@ const webhookUuid = z.string().meta({ description: "Webhook endpoint id." });
 const orgParams = z.object({ org_id: orgId });
 const oneParams = z.object({ org_id: orgId, webhook_uuid: webhookUuid });
 
+/**
+ * Query of the deliveries list, also what the row validates `limit` with: digits only (the range, 1 to 200, is
+ * checked by the service).
+ */
+export const deliveriesQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/)
+    .optional()
+    .meta({ type: "integer", minimum: 1, maximum: 200, description: "1 to 200 (default 50)." }),
+});
+
 /** Errors every management path may answer. */
 const common = errorResponses(401, 403, 404, 429, 500);
 const tag = "webhooks";
@@ -140,9 +152,7 @@ export const webhookDocs = {
     summary: "Recent delivery attempts of an endpoint, newest first",
     tag,
     params: oneParams,
-    query: z.object({
-      limit: z.string().optional().meta({ type: "integer", minimum: 1, maximum: 200, description: "1 to 200." }),
-    }),
+    query: deliveriesQuery,
     responses: {
       "200": { description: "Attempts.", schema: z.array(DeliveryAttemptBody) },
       ...errorResponses(400),

@@ -15,7 +15,7 @@ import {
 } from "../../shared/rest-route.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { createBody, publishBody, updateBody } from "./webhook.input.ts";
-import { webhookDocs } from "./webhook.openapi.ts";
+import { deliveriesQuery, webhookDocs } from "./webhook.openapi.ts";
 
 type Data = Record<string, unknown>;
 
@@ -104,7 +104,7 @@ const one = (req: RestRequest) => ({ org: req.params.org_id, id: req.params.webh
 function limitOf(req: RestRequest): number | undefined {
   const raw = queryParam(req, "limit");
   if (raw === undefined) return undefined;
-  if (!/^\d{1,4}$/.test(raw)) {
+  if (!deliveriesQuery.shape.limit.safeParse(raw).success) {
     throw new BadUserInputError("Invalid input: limit: must be an integer from 1 to 200", {
       fieldErrors: { limit: ["Must be an integer from 1 to 200"] },
     });
