@@ -5,6 +5,8 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import { print } from "graphql";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 
@@ -77,10 +79,14 @@ export async function rest<T = Record<string, unknown>>(
   return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
 }
 
-/** Runs a GraphQL operation over HTTP. @throws CliError (1) with the first error's message. */
-export async function graphql<T>(c: Credentials, query: string, variables: Record<string, unknown>): Promise<T> {
+/** Runs a typed GraphQL operation (clients/cli/operations.ts) over HTTP. @throws CliError (1) with the first error's message. */
+export async function graphql<T, V extends Record<string, unknown>>(
+  c: Credentials,
+  document: TypedDocumentNode<T, V>,
+  variables: V,
+): Promise<T> {
   const { body } = await rest<{ data?: T; errors?: Array<{ message: string }> }>(c, "POST", "/graphql", {
-    query,
+    query: print(document),
     variables,
   });
   if (body.errors?.length) throw new CliError(body.errors[0]!.message, 1);
@@ -94,10 +100,10 @@ export interface Subscription {
 }
 
 /** Subscribes over graphql-ws (`/graphql`, API key in `connection_init`); `onData` gets each result's data. */
-export function subscribe<T>(
+export function subscribe<T, V extends Record<string, unknown>>(
   c: Credentials,
-  query: string,
-  variables: Record<string, unknown>,
+  document: TypedDocumentNode<T, V>,
+  variables: V,
   onData: (data: T) => void,
 ): Subscription {
   let acknowledged: () => void = () => {};
@@ -112,7 +118,7 @@ export function subscribe<T>(
     on: { connected: () => acknowledged() },
   });
   client.subscribe<T>(
-    { query, variables },
+    { query: print(document), variables },
     { next: (msg) => msg.data && onData(msg.data as T), error: () => acknowledged(), complete: () => {} },
   );
   return { ready, close: () => client.dispose() as Promise<void> };

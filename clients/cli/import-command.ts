@@ -7,6 +7,7 @@
 import { readFile } from "node:fs/promises";
 import * as p from "@clack/prompts";
 import { CliError, type Credentials, errorOf, graphql, rest, subscribe } from "./api.ts";
+import { ImportRecordQuery, ImportUpdatesSubscription } from "./operations.ts";
 
 /** The import steps in execution order: label, record field of the created id, `errorStep` value. */
 export const STEPS = [
@@ -19,10 +20,6 @@ export const STEPS = [
 
 type Rec = Record<string, unknown>;
 type StepState = "pending" | "done" | "failed" | "skipped";
-
-const RECORD = `id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage
-  deployment { id status }`;
-const UPDATES = `subscription { siteImportUpdated { importId status siteImport { ${RECORD} } } }`;
 
 /** State of each step as a record shows it. */
 export function stepStates(record: Rec): Record<string, StepState> {
@@ -104,30 +101,29 @@ export async function importCommand(c: Credentials, file: string, options: Impor
       else p.log.info(`${label.padEnd(12)} skipped`);
     }
   };
-  const sub = subscribe<{ siteImportUpdated: { importId: string; siteImport: Rec | null } }>(c, UPDATES, {}, (d) => {
+  const sub = subscribe(c, ImportUpdatesSubscription, {}, (d) => {
     const u = d.siteImportUpdated;
     if (!u.siteImport || (importId ? u.importId !== importId : u.siteImport.name !== request.name)) return;
     importId ??= u.importId;
     spinner?.message(`Importing ${u.siteImport.name}: ${u.siteImport.status}`);
-    show(u.siteImport);
+    show(u.siteImport as Rec);
   });
   try {
     await sub.ready;
     spinner?.start(`Importing ${String(request.name)}`);
     const result = await rest<Rec>(c, "POST", "/api/site-import", request);
     if (result.status !== 200 && result.status !== 422) {
-      spinner?.stop("Import refused", 1);
+      spinner?.error("Import refused");
       if (ui) p.log.error(`${result.status}: ${errorOf(result.body)}`);
       else console.log(JSON.stringify({ stage: "import", status: result.status, error: result.body }));
       return 1;
     }
     importId = String(result.body.importId);
-    const { siteImport: record } = await graphql<{ siteImport: Rec }>(
-      c,
-      `query($id: ID!) { siteImport(id: $id) { ${RECORD} } }`,
-      { id: importId },
-    );
-    spinner?.stop(`Import ${importId}: ${record.status}`, record.status === "success" ? 0 : 1);
+    const { siteImport } = await graphql(c, ImportRecordQuery, { id: importId });
+    if (!siteImport) throw new CliError(`Import ${importId} is not visible`, 1);
+    const record = siteImport as Rec;
+    if (record.status === "success") spinner?.stop(`Import ${importId}: success`);
+    else spinner?.error(`Import ${importId}: ${record.status}`);
     show(record);
     const deployment = record.deployment as { id: string; status: string | null } | null;
     if (ui) {

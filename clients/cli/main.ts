@@ -17,10 +17,9 @@ import * as p from "@clack/prompts";
 import { Command, CommanderError } from "commander";
 import { CliError, type Credentials, errorOf, graphql, loadCredentials, rest, saveCredentials } from "./api.ts";
 import { importCommand } from "./import-command.ts";
+import { RetryImportMutation, RollbackImportMutation } from "./operations.ts";
 
 type Rec = Record<string, unknown>;
-
-const RESULT = `importId status projectId applicationId databaseId domainId errorStep errorMessage`;
 
 /** Prints `value` as JSON, or `text()` for people. */
 function out(json: boolean | undefined, value: unknown, text: () => string): void {
@@ -84,11 +83,7 @@ function program(setExit: (code: number) => void): Command {
     .description("re-run a partial or failed import")
     .option("--json", "print JSON")
     .action(async (id: string, o: { json?: boolean }) => {
-      const d = await graphql<{ retrySiteImport: Rec }>(
-        await creds(),
-        `mutation($id: ID!) { retrySiteImport(id: $id) { ${RESULT} } }`,
-        { id },
-      );
+      const d = await graphql(await creds(), RetryImportMutation, { id });
       const r = d.retrySiteImport;
       out(o.json, r, () => `${r.importId}: ${r.status}${r.errorStep ? ` at ${r.errorStep}: ${r.errorMessage}` : ""}`);
       setExit(r.status === "success" ? 0 : 1);
@@ -99,11 +94,7 @@ function program(setExit: (code: number) => void): Command {
     .description("delete an import record and the resources it created")
     .option("--json", "print JSON")
     .action(async (id: string, o: { json?: boolean }) => {
-      const d = await graphql<{ deleteSiteImport: Rec }>(
-        await creds(),
-        `mutation($id: ID!) { deleteSiteImport(id: $id, rollbackResources: true) { id rolledBack deletedProjectId } }`,
-        { id },
-      );
+      const d = await graphql(await creds(), RollbackImportMutation, { id });
       const r = d.deleteSiteImport;
       out(o.json, r, () => `${r.id} deleted${r.deletedProjectId ? `, project ${r.deletedProjectId} removed` : ""}`);
     });
