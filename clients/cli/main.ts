@@ -103,7 +103,7 @@ function program(setExit: (code: number) => void): Command {
   webhooks
     .command("test <id>")
     .description("send a `ping` event to an endpoint and show the first attempt")
-    .requiredOption("--org <org_id>", "organization of the endpoint")
+    .requiredOption("--org <org_id>", "organization of the endpoint (as in /api/v1/orgs/<org_id>)")
     .option("--json", "print JSON")
     .action(async (id: string, o: { org: string; json?: boolean }) => {
       const res = await rest<Rec>(await creds(), "POST", `/api/v1/orgs/${o.org}/webhooks/${id}/test`);

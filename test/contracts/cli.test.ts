@@ -9,10 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHttpsReceiver } from "../helpers/https-receiver.ts";
 import { useTestServer } from "../helpers/server.ts";
 import { failInsertsWhen, importReadyOrg } from "../imports/import-helpers.ts";
+import { orgNumber } from "../webhooks/webhook-helpers.ts";
 
-const t = useTestServer();
+// Webhook endpoints on 127.0.0.1 (the test receiver) are refused by the outbound guard unless allowed.
+const t = useTestServer({ SKIFF_OUTBOUND_ALLOW: "127.0.0.1" });
 const exec = promisify(execFile);
 const MAIN = join(process.cwd(), "clients", "cli", "main.ts");
 let dir: string;
@@ -111,4 +114,27 @@ describe("skiff import", () => {
     expect((await skiff(["nope"], { tty: false })).code).toBe(2);
     expect((await skiff(["import", join(dir, "missing.json"), "--yes"], { tty: false })).code).toBe(2);
   }, 90_000);
+});
+
+describe("skiff webhooks test", () => {
+  it("pings an endpoint and reports the delivered attempt as JSON", async () => {
+    const receiver = await startHttpsReceiver();
+    try {
+      const number = await orgNumber(t.db.knex, org.organizationId);
+      const created = await fetch(`${t.skiff.url}/api/v1/orgs/${number}/webhooks`, {
+        method: "POST",
+        headers: { "x-api-key": org.owner.apiKey, "content-type": "application/json" },
+        body: JSON.stringify({ url: `${receiver.url}/hook`, events: ["user_signed_up"] }),
+      });
+      expect(created.status).toBe(201);
+      const { webhook_uuid } = (await created.json()) as { webhook_uuid: string };
+      const ping = await skiff(["webhooks", "test", webhook_uuid, "--org", String(number), "--json"], { tty: false });
+      expect(ping.code, ping.output).toBe(0);
+      expect(JSON.parse(ping.output)).toMatchObject({ event: "ping", success: true, response_status: 200 });
+      expect(receiver.requests).toHaveLength(1);
+      expect((await skiff(["webhooks", "test", webhook_uuid], { tty: false })).code).toBe(2);
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
 });
