@@ -1,6 +1,6 @@
 /**
  * GraphQL Code Generator: resolver types from schema/*.graphql into src/generated/graphql.ts, and the
- * dashboard's typed documents into web/src/gql/.
+ * dashboard's typed documents into web/src/gql/, the `skiff` CLI's into clients/cli/gql/.
  * Run `npm run codegen` after editing the SDL; CI fails when the committed file is stale.
  */
 import { readdirSync } from "node:fs";
@@ -59,6 +59,18 @@ const config: CodegenConfig = {
       config: {
         useTypeImports: true,
         enumsAsTypes: true,
+        scalars: { DateTime: "string", JSONObject: "Record<string, unknown>", EmailAddress: "string", URL: "string" },
+      },
+    },
+    // The `skiff` CLI's typed documents (clients/cli/operations.ts), run by Node directly: `.ts` import paths.
+    "clients/cli/gql/": {
+      documents: ["clients/cli/operations.ts"],
+      preset: "client",
+      presetConfig: { fragmentMasking: false },
+      config: {
+        useTypeImports: true,
+        enumsAsTypes: true,
+        importExtension: ".ts",
         scalars: { DateTime: "string", JSONObject: "Record<string, unknown>", EmailAddress: "string", URL: "string" },
       },
     },

@@ -17,6 +17,7 @@ import { docsModule } from "./docs/index.ts";
 import { siteImportsModule } from "./imports/index.ts";
 import { mailModule } from "./mail/index.ts";
 import type { LoaderDeps, ModuleLoaders, SkiffModule } from "./module.ts";
+import { withOpenApiDocuments } from "./openapi.routes.ts";
 import { organizationsModule } from "./organizations/index.ts";
 import { paymentsModule } from "./payments/index.ts";
 import { projectsModule } from "./projects/index.ts";
@@ -52,7 +53,7 @@ export type Loaders = ModuleLoaders;
 export const moduleResolvers: Resolvers[] = modules.flatMap((m) => (m.resolvers ? [m.resolvers] : []));
 
 /** The REST table: every module's rows, in registration order. */
-export const restRoutes: readonly AnyRestRoute[] = modules.flatMap((m) => m.restRoutes ?? []);
+export const restRoutes: readonly AnyRestRoute[] = withOpenApiDocuments(modules.flatMap((m) => m.restRoutes ?? []));
 
 /** Every module's background jobs, handed to the queue and the runner by the transport's start-up. */
 export const moduleJobs: readonly JobDefinition[] = modules.flatMap((m) => (m.jobs ?? []) as readonly JobDefinition[]);

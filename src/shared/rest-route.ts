@@ -4,6 +4,7 @@
  * domain logic; the behaviour lives once in the services behind the GraphQL resolvers.
  */
 import type { FormattedExecutionResult } from "graphql";
+import type { RouteDoc } from "./openapi/route-doc.ts";
 
 /**
  * Which surface is asking: agent tokens are accepted only by the agent API. `none`: a public row (no
@@ -40,6 +41,8 @@ export interface RestRoute {
   surface: Surface;
   /** Listed in the published API (kept when SKIFF_PUBLIC_API_ONLY=true). */
   published: boolean;
+  /** Optional contract (schemas of request and responses) from which the OpenAPI documents are generated. */
+  doc?: RouteDoc;
   /** A GraphQL document with exactly one named operation. */
   operation: string;
   /** Builds the operation's variables; may throw BadUserInputError (answered by `error`). */
@@ -77,6 +80,8 @@ export interface StaticRestRoute {
   method: "GET";
   path: string;
   published: boolean;
+  /** Optional contract (schemas of request and responses) from which the OpenAPI documents are generated. */
+  doc?: RouteDoc;
   /** Builds the response. */
   serve(req: RestRequest): RestResponse;
 }
@@ -111,6 +116,8 @@ export interface CallbackRestRoute<S = CallbackServices> {
   published: boolean;
   credentials: "none";
   rawBody: true;
+  /** Optional contract (security `signature` by default): request and response schemas for the OpenAPI documents. */
+  doc?: RouteDoc;
   /** Largest body accepted, in bytes (larger: 413 before `handle`); default 1 MiB. */
   bodyLimit?: number;
   /** Checks the credential and does the work; answers 401 itself when the credential is wrong; bad input is a 4xx. */

@@ -14,6 +14,7 @@ import WebSocket from "ws";
 import { restRoutes } from "../../src/modules/index.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { fetchOpenApi, responseChecker } from "../helpers/openapi-validator.ts";
 import { startTestServer } from "../helpers/server.ts";
 import {
   buildFixture,
@@ -31,12 +32,18 @@ let db: TestDatabase;
 let skiff: RunningSkiff;
 let fx: Fixture;
 let cellsRun = 0;
+/** Every answer of a route described in a served OpenAPI document must be documented there and validate. */
+let documented: ReturnType<typeof responseChecker>;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   // Webhook rows create endpoints on 127.0.0.1 (refused by the outbound guard unless allowed).
   skiff = await startTestServer(db.url, { SKIFF_OUTBOUND_ALLOW: "127.0.0.1" });
   fx = await buildFixture(skiff.url, db.knex);
+  documented = responseChecker([
+    await fetchOpenApi(`${skiff.url}/api/openapi.json`),
+    await fetchOpenApi(`${skiff.url}/api/agent/openapi.json`),
+  ]);
 }, 120_000);
 afterAll(async () => {
   const fields = graphqlRows.length;
@@ -238,6 +245,9 @@ describe("REST", () => {
           problems.push(`${persona}: expected ${expected}, got ${answer.outcome} ${answer.body.slice(0, 300)}`);
         }
         problems.push(...leaks(persona, answer.body).map((p) => `${persona}: ${p}`));
+        problems.push(
+          ...(documented(row.route, Number(answer.outcome), answer.body) ?? []).map((p) => `${persona}: ${p}`),
+        );
         if (expected === "404" && call.target && answer.outcome === expected) {
           const twinId = missingTwin(call.target);
           const swap = (s: string) => s.replaceAll(call.target!, twinId);

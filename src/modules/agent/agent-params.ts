@@ -15,7 +15,10 @@ export interface AgentIssue {
   message: string;
 }
 
-const applicationId = z.string({ error: "Required" }).min(1, "Must not be empty");
+const applicationId = z
+  .string({ error: "Required" })
+  .min(1, "Must not be empty")
+  .meta({ description: "Id of an application visible to the token's owner." });
 
 const { min, max } = DEPLOYMENTS_LIMIT;
 
@@ -27,8 +30,19 @@ const limitText = z.string().transform((text, ctx) => {
   return z.NEVER;
 });
 
-const applicationSchema = z.object({ applicationId });
-const deploymentsSchema = z.object({ applicationId, limit: limitText.optional() });
+/** Query of GET /api/agent/application: validates requests and is documented in the OpenAPI document. */
+export const applicationSchema = z.object({ applicationId });
+/** Query of GET /api/agent/deployments (`limit` is text on the wire, documented as the integer it must spell). */
+export const deploymentsSchema = z.object({
+  applicationId,
+  limit: limitText.optional().meta({
+    description: `Number of deployments, ${min} to ${max}.`,
+    type: "integer",
+    minimum: min,
+    maximum: max,
+    default: DEPLOYMENTS_LIMIT.default,
+  }),
+});
 
 /** Parses `schema` from the request's query (first value of repeated parameters). */
 function parse<S extends z.ZodType>(schema: S, req: RestRequest, names: string[]): z.output<S> {

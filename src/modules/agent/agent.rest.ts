@@ -5,10 +5,13 @@
  * and shapes the result in agent-responses.ts. The OpenAPI document is served without credentials.
  * The pre-2.0 spellings `/api/agentTools.<procedure>` are deliberately not registered (404).
  */
-import type { AnyRestRoute } from "../../shared/rest-route.ts";
-import { agentOpenApiDocument } from "./agent.openapi.ts";
+import { z } from "zod";
+import { generateOpenApiDocument } from "../../shared/openapi/generate.ts";
+import { documentedRows } from "../../shared/openapi/rows.ts";
+import type { AnyRestRoute, RestRoute } from "../../shared/rest-route.ts";
+import { AgentApplication, AgentDeployment, AgentProject, agentDocumentInfo, agentErrors } from "./agent.openapi.ts";
 import { agentError } from "./agent-errors.ts";
-import { applicationVariables, deploymentsVariables } from "./agent-params.ts";
+import { applicationSchema, applicationVariables, deploymentsSchema, deploymentsVariables } from "./agent-params.ts";
 import {
   type AgentApplicationData,
   type AgentDeploymentsData,
@@ -56,11 +59,22 @@ const AGENT_DEPLOYMENTS = /* GraphQL */ `
 
 const agentRow = { method: "GET", surface: "agent", published: true, error: agentError } as const;
 
-/** The three agent endpoints and the OpenAPI document, in registration order. */
-export const agentRoutes: readonly AnyRestRoute[] = [
+const { 400: badRequest, 401: unauthorized, 404: notFound } = agentErrors;
+
+/** The three agent endpoints, each declaring its contract (document `agent`). */
+const agentApiRows: readonly RestRoute[] = [
   {
     ...agentRow,
     path: "/api/agent/projects",
+    doc: {
+      document: "agent",
+      operationId: "listProjects",
+      summary: "Every project visible to the token's owner, with environments and applications",
+      responses: {
+        "200": { description: "All visible projects (not paginated).", schema: z.array(AgentProject) },
+        "401": unauthorized,
+      },
+    },
     operation: AGENT_PROJECTS,
     variables: () => ({ first: PROJECTS_PAGE_SIZE }),
     followPages: { connection: ["projects"], cursorVariable: "after" },
@@ -69,6 +83,18 @@ export const agentRoutes: readonly AnyRestRoute[] = [
   {
     ...agentRow,
     path: "/api/agent/application",
+    doc: {
+      document: "agent",
+      operationId: "getApplication",
+      summary: "One application with its project, environment and domains",
+      query: applicationSchema,
+      responses: {
+        "200": { description: "The application.", schema: AgentApplication },
+        "400": badRequest,
+        "401": unauthorized,
+        "404": notFound,
+      },
+    },
     operation: AGENT_APPLICATION,
     variables: applicationVariables,
     respond: (data) => ({ status: 200, body: toAgentApplication(data as unknown as AgentApplicationData) }),
@@ -76,10 +102,30 @@ export const agentRoutes: readonly AnyRestRoute[] = [
   {
     ...agentRow,
     path: "/api/agent/deployments",
+    doc: {
+      document: "agent",
+      operationId: "listDeployments",
+      summary: "Deployments of one application, newest first",
+      query: deploymentsSchema,
+      responses: {
+        "200": { description: "Deployments, newest first.", schema: z.array(AgentDeployment) },
+        "400": badRequest,
+        "401": unauthorized,
+        "404": notFound,
+      },
+    },
     operation: AGENT_DEPLOYMENTS,
     variables: deploymentsVariables,
     respond: (data) => ({ status: 200, body: toAgentDeployments(data as unknown as AgentDeploymentsData) }),
   },
+];
+
+/** The agent API's OpenAPI 3.1 document, generated from the rows' declarations (version 2.1.0). */
+export const agentOpenApiDocument = generateOpenApiDocument(agentDocumentInfo, documentedRows(agentApiRows, "agent"));
+
+/** The three agent endpoints and the OpenAPI document, in registration order. */
+export const agentRoutes: readonly AnyRestRoute[] = [
+  ...agentApiRows,
   {
     method: "GET",
     path: "/api/agent/openapi.json",

@@ -12,7 +12,9 @@
  * partial or failed is still a result: 200, see `data.status`). Error: status by code (400, 401, 403, 404,
  * 409, 500) with `{ error: { message, code, fieldErrors?, formErrors?, errorId? } }`.
  */
+import type { RouteDoc } from "../../shared/openapi/route-doc.ts";
 import type { RestError, RestRequest, RestResponse, RestRoute } from "../../shared/rest-route.ts";
+import { siteImportDocs } from "./site-import.openapi.ts";
 import {
   deleteVariables,
   idVariables,
@@ -87,15 +89,16 @@ function listPage(data: Data, variables: Data): Data {
   };
 }
 
-/** A documented (published) row. */
+/** A documented (published) row with its contract. */
 function documented(
+  doc: RouteDoc,
   method: RestRoute["method"],
   path: string,
   operation: string,
   variables: (req: RestRequest) => Data,
   respond: (data: Data) => RestResponse,
 ): RestRoute {
-  return { method, path, surface: "rest", published: true, operation, variables, respond, error: documentedError };
+  return { method, path, surface: "rest", published: true, doc, operation, variables, respond, error: documentedError };
 }
 
 /** Rows of procedure `siteImport.<name>`: POST, and also GET for queries. */
@@ -121,6 +124,7 @@ function procedure(
 /** Every site import row, in registration order. */
 export const siteImportRoutes: readonly RestRoute[] = [
   documented(
+    siteImportDocs.import,
     "POST",
     "/api/site-import",
     OPERATIONS.import,
@@ -131,6 +135,7 @@ export const siteImportRoutes: readonly RestRoute[] = [
     },
   ),
   documented(
+    siteImportDocs.preview,
     "POST",
     "/api/site-import/preview",
     OPERATIONS.preview,
@@ -138,6 +143,7 @@ export const siteImportRoutes: readonly RestRoute[] = [
     (data) => ({ status: 200, body: data.previewSiteImport }),
   ),
   documented(
+    siteImportDocs.list,
     "GET",
     "/api/site-import",
     OPERATIONS.records,
@@ -145,6 +151,7 @@ export const siteImportRoutes: readonly RestRoute[] = [
     (data) => ({ status: 200, body: nodesOf(data.siteImports) }),
   ),
   documented(
+    siteImportDocs.get,
     "GET",
     "/api/site-import/:id",
     OPERATIONS.get,

@@ -5,6 +5,7 @@
  * for the plan gate), 404, 429 (with `Retry-After`) and 500 `{ error }` (500 adds `errorId`).
  */
 import { BadUserInputError } from "../../shared/errors.ts";
+import type { RouteDoc } from "../../shared/openapi/route-doc.ts";
 import {
   queryParam,
   type RestError,
@@ -14,6 +15,7 @@ import {
 } from "../../shared/rest-route.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { createBody, publishBody, updateBody } from "./webhook.input.ts";
+import { deliveriesQuery, webhookDocs } from "./webhook.openapi.ts";
 
 type Data = Record<string, unknown>;
 
@@ -73,8 +75,9 @@ function documentedError(error: RestError, status: number): RestResponse {
   return { status, body: ext.errorId ? { error: error.message, errorId: ext.errorId } : { error: error.message } };
 }
 
-/** A published row under `/api/v1/orgs/:org_id`. */
+/** A published row under `/api/v1/orgs/:org_id`, with its contract. */
 function row(
+  doc: RouteDoc,
   method: RestRoute["method"],
   suffix: string,
   operation: string,
@@ -86,6 +89,7 @@ function row(
     path: `/api/v1/orgs/:org_id${suffix}`,
     surface: "rest",
     published: true,
+    doc,
     operation,
     variables,
     respond,
@@ -100,7 +104,7 @@ const one = (req: RestRequest) => ({ org: req.params.org_id, id: req.params.webh
 function limitOf(req: RestRequest): number | undefined {
   const raw = queryParam(req, "limit");
   if (raw === undefined) return undefined;
-  if (!/^\d{1,4}$/.test(raw)) {
+  if (!deliveriesQuery.shape.limit.safeParse(raw).success) {
     throw new BadUserInputError("Invalid input: limit: must be an integer from 1 to 200", {
       fieldErrors: { limit: ["Must be an integer from 1 to 200"] },
     });
@@ -110,7 +114,7 @@ function limitOf(req: RestRequest): number | undefined {
 
 /** Every webhook row. */
 export const webhookRoutes: readonly RestRoute[] = [
-  row("GET", "/webhooks/events", WEBHOOK_OPERATIONS.events, org, (d) => ({
+  row(webhookDocs.events, "GET", "/webhooks/events", WEBHOOK_OPERATIONS.events, org, (d) => ({
     status: 200,
     body: (d.webhookEvents as Data[]).map((e) => ({
       name: e.name,
@@ -120,6 +124,7 @@ export const webhookRoutes: readonly RestRoute[] = [
     })),
   })),
   row(
+    webhookDocs.create,
     "POST",
     "/webhooks",
     WEBHOOK_OPERATIONS.create,
@@ -135,15 +140,16 @@ export const webhookRoutes: readonly RestRoute[] = [
       return { status: 201, body: resource(created.webhook, created.secret) };
     },
   ),
-  row("GET", "/webhooks", WEBHOOK_OPERATIONS.list, org, (d) => ({
+  row(webhookDocs.list, "GET", "/webhooks", WEBHOOK_OPERATIONS.list, org, (d) => ({
     status: 200,
     body: (d.webhooks as Data[]).map((w) => resource(w)),
   })),
-  row("GET", "/webhooks/:webhook_uuid", WEBHOOK_OPERATIONS.get, one, (d) => ({
+  row(webhookDocs.get, "GET", "/webhooks/:webhook_uuid", WEBHOOK_OPERATIONS.get, one, (d) => ({
     status: 200,
     body: resource(d.webhook),
   })),
   row(
+    webhookDocs.update,
     "PUT",
     "/webhooks/:webhook_uuid",
     WEBHOOK_OPERATIONS.update,
@@ -156,17 +162,28 @@ export const webhookRoutes: readonly RestRoute[] = [
     },
     (d) => ({ status: 200, body: resource(d.updateWebhook) }),
   ),
-  row("DELETE", "/webhooks/:webhook_uuid", WEBHOOK_OPERATIONS.delete, one, () => ({ status: 204, body: undefined })),
-  row("POST", "/webhooks/:webhook_uuid/regenerate-secret", WEBHOOK_OPERATIONS.regenerate, one, (d) => {
-    const r = d.regenerateWebhookSecret as { secret: string; webhook: Data };
-    return { status: 200, body: resource(r.webhook, r.secret) };
-  }),
-  row("POST", "/webhooks/:webhook_uuid/test", WEBHOOK_OPERATIONS.test, one, (d) => {
+  row(webhookDocs.delete, "DELETE", "/webhooks/:webhook_uuid", WEBHOOK_OPERATIONS.delete, one, () => ({
+    status: 204,
+    body: undefined,
+  })),
+  row(
+    webhookDocs.regenerate,
+    "POST",
+    "/webhooks/:webhook_uuid/regenerate-secret",
+    WEBHOOK_OPERATIONS.regenerate,
+    one,
+    (d) => {
+      const r = d.regenerateWebhookSecret as { secret: string; webhook: Data };
+      return { status: 200, body: resource(r.webhook, r.secret) };
+    },
+  ),
+  row(webhookDocs.test, "POST", "/webhooks/:webhook_uuid/test", WEBHOOK_OPERATIONS.test, one, (d) => {
     const r = d.testWebhook as { deliveryId: string; firstAttempt: Data | null };
     if (!r.firstAttempt) return { status: 202, body: { delivery_id: r.deliveryId, event: "ping", pending: true } };
     return { status: 200, body: snakeKeys(r.firstAttempt) };
   }),
   row(
+    webhookDocs.deliveries,
     "GET",
     "/webhooks/:webhook_uuid/deliveries",
     WEBHOOK_OPERATIONS.deliveries,
@@ -174,6 +191,7 @@ export const webhookRoutes: readonly RestRoute[] = [
     (d) => ({ status: 200, body: (d.webhookDeliveries as Data[]).map(snakeKeys) }),
   ),
   row(
+    webhookDocs.redeliver,
     "POST",
     "/webhooks/:webhook_uuid/deliveries/:delivery_id/redeliver",
     WEBHOOK_OPERATIONS.redeliver,
@@ -181,6 +199,7 @@ export const webhookRoutes: readonly RestRoute[] = [
     (d) => ({ status: 202, body: { delivery_id: d.redeliverWebhook } }),
   ),
   row(
+    webhookDocs.publish,
     "POST",
     "/events",
     WEBHOOK_OPERATIONS.publish,

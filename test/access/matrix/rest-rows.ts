@@ -60,6 +60,17 @@ export const restRows: RestRow[] = [
     call: () => ({ url: "/api/agent/openapi.json" }),
     expect: statuses(200, 200, 200, 200, 200, 200, 200, 200),
   },
+  // ---- Published REST document (issue 17): no credentials ----------------------------------------------------
+  {
+    route: "GET /api/openapi.json",
+    call: () => ({ url: "/api/openapi.json" }),
+    expect: statuses(200, 200, 200, 200, 200, 200, 200, 200),
+  },
+  {
+    route: "GET /api/site-import/openapi.json",
+    call: () => ({ url: "/api/site-import/openapi.json" }),
+    expect: statuses(200, 200, 200, 200, 200, 200, 200, 200),
+  },
   // ---- Site import API (documented) -------------------------------------------------------------------------
   {
     route: "POST /api/site-import",

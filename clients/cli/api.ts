@@ -1,0 +1,132 @@
+/**
+ * How the `skiff` CLI talks to a Skiff server: credentials (SKIFF_URL / SKIFF_API_KEY, else the file written by
+ * `skiff login`), JSON REST calls and GraphQL over HTTP with the account API key, and graphql-ws subscriptions.
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import { print } from "graphql";
+import { createClient } from "graphql-ws";
+import WebSocket from "ws";
+
+/** Where to reach the server and as whom. */
+export interface Credentials {
+  url: string;
+  apiKey: string;
+}
+
+/** A failure the CLI reports with its exit code (1 failed, 2 usage). */
+export class CliError extends Error {
+  readonly exitCode: 1 | 2;
+  constructor(message: string, exitCode: 1 | 2) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+/** `$XDG_CONFIG_HOME/skiff/credentials.json` (default `~/.config`). */
+export function credentialsFile(): string {
+  return join(process.env.XDG_CONFIG_HOME || join(homedir(), ".config"), "skiff", "credentials.json");
+}
+
+/** Credentials from the environment, else from `skiff login`'s file. @throws CliError (2) when there are none. */
+export async function loadCredentials(): Promise<Credentials> {
+  let saved: Partial<Credentials> = {};
+  try {
+    saved = JSON.parse(await readFile(credentialsFile(), "utf8")) as Partial<Credentials>;
+  } catch {
+    // No file: the environment must say it all.
+  }
+  const url = process.env.SKIFF_URL || saved.url;
+  const apiKey = process.env.SKIFF_API_KEY || saved.apiKey;
+  if (!url || !apiKey) throw new CliError("No credentials: set SKIFF_URL and SKIFF_API_KEY, or run `skiff login`", 2);
+  return { url: url.replace(/\/+$/, ""), apiKey };
+}
+
+/** Stores credentials for later commands (file mode 0600). */
+export async function saveCredentials(credentials: Credentials): Promise<string> {
+  const file = credentialsFile();
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  return file;
+}
+
+/** A REST answer: status and parsed JSON body (null when empty). */
+export interface RestAnswer<T> {
+  status: number;
+  body: T;
+}
+
+/** Calls a REST path with the API key. @throws CliError (1) when the server cannot be reached. */
+export async function rest<T = Record<string, unknown>>(
+  c: Credentials,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<RestAnswer<T>> {
+  let res: Response;
+  try {
+    res = await fetch(`${c.url}${path}`, {
+      method,
+      headers: { "x-api-key": c.apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new CliError(`Cannot reach ${c.url}: ${(e as Error).message}`, 1);
+  }
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+/** Runs a typed GraphQL operation (clients/cli/operations.ts) over HTTP. @throws CliError (1) with the first error's message. */
+export async function graphql<T, V extends Record<string, unknown>>(
+  c: Credentials,
+  document: TypedDocumentNode<T, V>,
+  variables: V,
+): Promise<T> {
+  const { body } = await rest<{ data?: T; errors?: Array<{ message: string }> }>(c, "POST", "/graphql", {
+    query: print(document),
+    variables,
+  });
+  if (body.errors?.length) throw new CliError(body.errors[0]!.message, 1);
+  return body.data as T;
+}
+
+/** A running subscription; `ready` resolves once the server acknowledged the connection. */
+export interface Subscription {
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Subscribes over graphql-ws (`/graphql`, API key in `connection_init`); `onData` gets each result's data. */
+export function subscribe<T, V extends Record<string, unknown>>(
+  c: Credentials,
+  document: TypedDocumentNode<T, V>,
+  variables: V,
+  onData: (data: T) => void,
+): Subscription {
+  let acknowledged: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    acknowledged = resolve;
+  });
+  const client = createClient({
+    url: `${c.url.replace(/^http/, "ws")}/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    connectionParams: { authorization: `Bearer ${c.apiKey}` },
+    on: { connected: () => acknowledged() },
+  });
+  client.subscribe<T>(
+    { query: print(document), variables },
+    { next: (msg) => msg.data && onData(msg.data as T), error: () => acknowledged(), complete: () => {} },
+  );
+  return { ready, close: () => client.dispose() as Promise<void> };
+}
+
+/** The `error` message of a REST error body. */
+export function errorOf(body: unknown): string {
+  const b = body as { error?: unknown; details?: { fieldErrors?: Record<string, string[]> } } | null;
+  const fields = Object.entries(b?.details?.fieldErrors ?? {}).map(([k, v]) => `${k}: ${v.join(", ")}`);
+  return [String(b?.error ?? "Request failed"), ...fields].join("\n  ");
+}

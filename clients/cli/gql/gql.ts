@@ -1,0 +1,77 @@
+/* eslint-disable */
+import * as types from "./graphql.ts";
+import type { TypedDocumentNode as DocumentNode } from "@graphql-typed-document-node/core";
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+  "\n  subscription CliImportUpdates {\n    siteImportUpdated {\n      importId\n      status\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage deployment { id status } }\n    }\n  }\n": typeof types.CliImportUpdatesDocument;
+  "\n  query CliImportRecord($id: ID!) {\n    siteImport(id: $id) { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage deployment { id status } }\n  }\n": typeof types.CliImportRecordDocument;
+  "\n  mutation CliRetryImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status projectId applicationId databaseId domainId errorStep errorMessage }\n  }\n": typeof types.CliRetryImportDocument;
+  "\n  mutation CliRollbackImport($id: ID!) {\n    deleteSiteImport(id: $id, rollbackResources: true) { id rolledBack deletedProjectId }\n  }\n": typeof types.CliRollbackImportDocument;
+};
+const documents: Documents = {
+  "\n  subscription CliImportUpdates {\n    siteImportUpdated {\n      importId\n      status\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage deployment { id status } }\n    }\n  }\n":
+    types.CliImportUpdatesDocument,
+  "\n  query CliImportRecord($id: ID!) {\n    siteImport(id: $id) { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage deployment { id status } }\n  }\n":
+    types.CliImportRecordDocument,
+  "\n  mutation CliRetryImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status projectId applicationId databaseId domainId errorStep errorMessage }\n  }\n":
+    types.CliRetryImportDocument,
+  "\n  mutation CliRollbackImport($id: ID!) {\n    deleteSiteImport(id: $id, rollbackResources: true) { id rolledBack deletedProjectId }\n  }\n":
+    types.CliRollbackImportDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ *
+ *
+ * @example
+ * ```ts
+ * const query = graphql(`query GetUser($id: ID!) { user(id: $id) { name } }`);
+ * ```
+ *
+ * The query argument is unknown!
+ * Please regenerate the types.
+ */
+export function graphql(source: string): unknown;
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  subscription CliImportUpdates {\n    siteImportUpdated {\n      importId\n      status\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage deployment { id status } }\n    }\n  }\n",
+): (typeof documents)["\n  subscription CliImportUpdates {\n    siteImportUpdated {\n      importId\n      status\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage deployment { id status } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query CliImportRecord($id: ID!) {\n    siteImport(id: $id) { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage deployment { id status } }\n  }\n",
+): (typeof documents)["\n  query CliImportRecord($id: ID!) {\n    siteImport(id: $id) { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage deployment { id status } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CliRetryImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status projectId applicationId databaseId domainId errorStep errorMessage }\n  }\n",
+): (typeof documents)["\n  mutation CliRetryImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status projectId applicationId databaseId domainId errorStep errorMessage }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CliRollbackImport($id: ID!) {\n    deleteSiteImport(id: $id, rollbackResources: true) { id rolledBack deletedProjectId }\n  }\n",
+): (typeof documents)["\n  mutation CliRollbackImport($id: ID!) {\n    deleteSiteImport(id: $id, rollbackResources: true) { id rolledBack deletedProjectId }\n  }\n"];
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}
+
+export type DocumentType<TDocumentNode extends DocumentNode<any, any>> =
+  TDocumentNode extends DocumentNode<infer TType, any> ? TType : never;

@@ -1,0 +1,141 @@
+#!/usr/bin/env node
+/**
+ * `skiff`: the command-line tool for Skiff users (issue 17), a client of the documented REST paths and GraphQL.
+ * Run from a checkout with `npx skiff <command>` (Node 24 of the devDependencies runs the TypeScript directly).
+ * The operator commands (`npm run skiff -- reset-2fa|outbox|jobs`, src/cli.ts) are a different tool.
+ *
+ *   login [--url <url>] [--api-key <key>]   store credentials (else SKIFF_URL / SKIFF_API_KEY)
+ *   import <file.json> [--yes]              preview, confirm, import with live progress per step
+ *   imports [--status <status>]             list import records
+ *   retry <id> | rollback <id>              re-run a failed import | delete it with what it created
+ *   webhooks test <id> --org <org_id>       send a `ping` to a webhook endpoint
+ *
+ * `--json` on every command prints one JSON document instead. Exit codes: 0 success, 1 failed or partial,
+ * 2 usage (unknown command or option, missing credentials, unreadable file).
+ */
+import * as p from "@clack/prompts";
+import { Command, CommanderError } from "commander";
+import { CliError, type Credentials, errorOf, graphql, loadCredentials, rest, saveCredentials } from "./api.ts";
+import { importCommand } from "./import-command.ts";
+import { RetryImportMutation, RollbackImportMutation } from "./operations.ts";
+
+type Rec = Record<string, unknown>;
+
+/** Prints `value` as JSON, or `text()` for people. */
+function out(json: boolean | undefined, value: unknown, text: () => string): void {
+  console.log(json ? JSON.stringify(value) : text());
+}
+
+/** The program; `run` maps its outcome to an exit code. */
+function program(setExit: (code: number) => void): Command {
+  const cli = new Command("skiff")
+    .description("Skiff from the command line: site imports and webhooks")
+    .exitOverride()
+    .configureOutput({ outputError: (s, write) => write(s) });
+  const creds = () => loadCredentials();
+
+  cli
+    .command("login")
+    .description("store the server URL and an account API key for later commands")
+    .option("--url <url>", "server URL, e.g. https://skiff.example.com")
+    .option("--api-key <key>", "account API key")
+    .option("--json", "print JSON")
+    .action(async (o: { url?: string; apiKey?: string; json?: boolean }) => {
+      const url = o.url ?? String(await p.text({ message: "Skiff URL", placeholder: "https://skiff.example.com" }));
+      const apiKey = o.apiKey ?? String(await p.password({ message: "API key" }));
+      const c: Credentials = { url: url.replace(/\/+$/, ""), apiKey };
+      const check = await rest(c, "GET", "/api/site-import?limit=1");
+      if (check.status !== 200) throw new CliError(`The server refused the key (${check.status})`, 1);
+      const file = await saveCredentials(c);
+      out(o.json, { saved: file, url: c.url }, () => `Saved to ${file}`);
+    });
+
+  cli
+    .command("import <file>")
+    .description("preview a site import request (JSON file), confirm, import and follow each step")
+    .option("-y, --yes", "do not ask for confirmation")
+    .option("--json", "print JSON (needs --yes)")
+    .action(async (file: string, o: { yes?: boolean; json?: boolean }) =>
+      setExit(await importCommand(await creds(), file, o)),
+    );
+
+  cli
+    .command("imports")
+    .description("list import records, newest first")
+    .option("--status <status>", "only pending, success, partial or failed")
+    .option("--json", "print JSON")
+    .action(async (o: { status?: string; json?: boolean }) => {
+      if (o.status && !["pending", "success", "partial", "failed"].includes(o.status)) {
+        throw new CliError(`Unknown status ${o.status}`, 2);
+      }
+      const res = await rest<Rec[]>(await creds(), "GET", "/api/site-import?limit=100");
+      if (res.status !== 200) throw new CliError(errorOf(res.body), 1);
+      const rows = res.body.filter((r) => !o.status || r.status === o.status);
+      out(o.json, rows, () =>
+        rows.length
+          ? rows.map((r) => `${r.id}  ${String(r.status).padEnd(8)} ${r.name}  ${r.createdAt}`).join("\n")
+          : "No imports.",
+      );
+    });
+
+  cli
+    .command("retry <id>")
+    .description("re-run a partial or failed import")
+    .option("--json", "print JSON")
+    .action(async (id: string, o: { json?: boolean }) => {
+      const d = await graphql(await creds(), RetryImportMutation, { id });
+      const r = d.retrySiteImport;
+      out(o.json, r, () => `${r.importId}: ${r.status}${r.errorStep ? ` at ${r.errorStep}: ${r.errorMessage}` : ""}`);
+      setExit(r.status === "success" ? 0 : 1);
+    });
+
+  cli
+    .command("rollback <id>")
+    .description("delete an import record and the resources it created")
+    .option("--json", "print JSON")
+    .action(async (id: string, o: { json?: boolean }) => {
+      const d = await graphql(await creds(), RollbackImportMutation, { id });
+      const r = d.deleteSiteImport;
+      out(o.json, r, () => `${r.id} deleted${r.deletedProjectId ? `, project ${r.deletedProjectId} removed` : ""}`);
+    });
+
+  const webhooks = cli.command("webhooks").description("webhook endpoints");
+  webhooks
+    .command("test <id>")
+    .description("send a `ping` event to an endpoint and show the first attempt")
+    .requiredOption("--org <org_id>", "organization of the endpoint (as in /api/v1/orgs/<org_id>)")
+    .option("--json", "print JSON")
+    .action(async (id: string, o: { org: string; json?: boolean }) => {
+      const res = await rest<Rec>(await creds(), "POST", `/api/v1/orgs/${o.org}/webhooks/${id}/test`);
+      if (res.status !== 200 && res.status !== 202) throw new CliError(errorOf(res.body), 1);
+      const b = res.body;
+      out(o.json, b, () =>
+        b.pending
+          ? `ping ${b.delivery_id}: queued`
+          : `ping ${b.delivery_id}: ${b.success ? "delivered" : "failed"} (${b.response_status ?? b.error_message})`,
+      );
+      setExit(b.pending || b.success ? 0 : 1);
+    });
+  return cli;
+}
+
+/** Parses `argv` and runs the command. @returns the exit code. */
+export async function run(argv: string[]): Promise<number> {
+  let code = 0;
+  try {
+    await program((c) => {
+      code = c;
+    }).parseAsync(argv, { from: "user" });
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof CliError) {
+      console.error(`skiff: ${e.message}`);
+      return e.exitCode;
+    }
+    console.error(`skiff: ${(e as Error).message}`);
+    return 1;
+  }
+}
+
+if (import.meta.main) process.exitCode = await run(process.argv.slice(2));

@@ -1,0 +1,43 @@
+/**
+ * The rows serving the published REST document (issue 17): GET /api/openapi.json, also at
+ * /api/site-import/openapi.json (a static path, so it is never read as an import id). The document is generated
+ * once, on first request, from every published row of the whole table that declares a contract (`doc`).
+ */
+import { z } from "zod";
+import { generateOpenApiDocument } from "../shared/openapi/generate.ts";
+import { publicDocumentInfo } from "../shared/openapi/public-document.ts";
+import { documentedRows } from "../shared/openapi/rows.ts";
+import type { AnyRestRoute, StaticRestRoute } from "../shared/rest-route.ts";
+
+/** Paths the published document is served at. */
+export const PUBLIC_DOCUMENT_PATHS = ["/api/openapi.json", "/api/site-import/openapi.json"] as const;
+
+const OpenApiBody = z
+  .looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }) })
+  .meta({ id: "OpenApiDocument", description: "An OpenAPI 3.1 document." });
+
+/**
+ * `routes` followed by the document rows; the document covers `routes` and the document rows themselves.
+ * @throws Error (on first request) when two rows declare the same operationId or method and path.
+ */
+export function withOpenApiDocuments(routes: readonly AnyRestRoute[]): AnyRestRoute[] {
+  let document: Record<string, unknown> | undefined;
+  const documentRows: StaticRestRoute[] = PUBLIC_DOCUMENT_PATHS.map((path, i) => ({
+    method: "GET",
+    path,
+    published: true,
+    doc: {
+      operationId: i === 0 ? "getOpenApiDocument" : "getSiteImportOpenApiDocument",
+      summary: i === 0 ? "This document" : "This document, under the site import prefix",
+      tag: "documents",
+      security: "none",
+      responses: { "200": { description: "The OpenAPI 3.1 document.", schema: OpenApiBody } },
+    },
+    serve: () => {
+      document ??= generateOpenApiDocument(publicDocumentInfo, documentedRows(all, "public"));
+      return { status: 200, body: document };
+    },
+  }));
+  const all = [...routes, ...documentRows];
+  return all;
+}

@@ -1,0 +1,21 @@
+/**
+ * Which rows of the REST table go into which generated document (issue 17): every row that declares a contract
+ * (`doc`) and is published, in table order. Rows without one are simply left out (test/contracts lists them).
+ */
+import type { AnyRestRoute } from "../rest-route.ts";
+import type { DocumentedRow } from "./generate.ts";
+import type { OpenApiDocumentName } from "./route-doc.ts";
+
+/** The published rows of `routes` declaring a contract for document `name` (`doc.document`, default `public`). */
+export function documentedRows(routes: readonly AnyRestRoute[], name: OpenApiDocumentName): DocumentedRow[] {
+  return routes.flatMap((route) =>
+    route.published && route.doc && (route.doc.document ?? "public") === name
+      ? [{ method: route.method, path: route.path, doc: route.doc }]
+      : [],
+  );
+}
+
+/** Published rows that declare no contract (not in any document), as `METHOD path`. */
+export function undocumentedRows(routes: readonly AnyRestRoute[]): string[] {
+  return routes.filter((route) => route.published && !route.doc).map((route) => `${route.method} ${route.path}`);
+}

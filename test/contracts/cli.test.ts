@@ -1,0 +1,140 @@
+/**
+ * The `skiff` CLI (clients/cli) against a real server on loopback, run in a pseudo-terminal (`script` from
+ * util-linux): a successful import shows every step turning done and the created ids; a failing one shows the
+ * step it failed at and exits 1; `--json` output parses; usage errors exit 2.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHttpsReceiver } from "../helpers/https-receiver.ts";
+import { useTestServer } from "../helpers/server.ts";
+import { failInsertsWhen, importReadyOrg } from "../imports/import-helpers.ts";
+import { orgNumber } from "../webhooks/webhook-helpers.ts";
+
+// Webhook endpoints on 127.0.0.1 (the test receiver) are refused by the outbound guard unless allowed.
+const t = useTestServer({ SKIFF_OUTBOUND_ALLOW: "127.0.0.1" });
+const exec = promisify(execFile);
+const MAIN = join(process.cwd(), "clients", "cli", "main.ts");
+let dir: string;
+let org: Awaited<ReturnType<typeof importReadyOrg>>;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "skiff-cli-"));
+  org = await importReadyOrg(t.db.knex);
+  await failInsertsWhen(t.db.knex, "domains", "host", "fail-at-domain");
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** No ANSI escapes, no carriage-return redraws. */
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, "g");
+const plain = (s: string) => s.replace(ANSI, "").replace(/\r/g, "\n");
+
+/** Runs `skiff args…` in a pseudo-terminal; resolves with exit code and output (never rejects on exit ≠ 0). */
+async function skiff(args: string[], opts: { tty?: boolean } = {}): Promise<{ code: number; output: string }> {
+  const env = {
+    ...process.env,
+    SKIFF_URL: t.skiff.url,
+    SKIFF_API_KEY: org.owner.apiKey,
+    XDG_CONFIG_HOME: dir,
+    FORCE_COLOR: "0",
+  };
+  const quoted = [process.execPath, MAIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  const [cmd, cmdArgs] =
+    opts.tty === false
+      ? [process.execPath, [MAIN, ...args]]
+      : ["script", ["-qefc", `stty cols 120 rows 40; exec ${quoted}`, "/dev/null"]];
+  try {
+    const { stdout, stderr } = await exec(cmd as string, cmdArgs as string[], { env, timeout: 60_000 });
+    return { code: 0, output: plain(stdout + stderr) };
+  } catch (e) {
+    const err = e as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof err.code === "number" ? err.code : -1, output: plain(`${err.stdout}${err.stderr}`) };
+  }
+}
+
+async function requestFile(name: string, domain?: string): Promise<string> {
+  const file = join(dir, `${name}.json`);
+  await writeFile(
+    file,
+    JSON.stringify({
+      organizationId: org.organizationId,
+      name,
+      source: { type: "docker", dockerImage: "nginx:1.27" },
+      ...(domain && { domain }),
+      database: { type: "postgres", name: `${name.replaceAll("-", "_")}db`, user: "u", password: "p" },
+    }),
+  );
+  return file;
+}
+
+describe("skiff import", () => {
+  it("previews, imports, and shows each step turning done with the created ids (pty)", async () => {
+    const file = await requestFile("cli-shop", `cli-shop-${Date.now()}.example.test`);
+    const { code, output } = await skiff(["import", file, "--yes"]);
+    expect(output).toContain("Preview");
+    for (const step of ["project", "database", "application", "domain", "deployment"]) {
+      expect(output, output).toMatch(new RegExp(`${step}\\s+done\\s+\\w+_`));
+    }
+    expect(output, output).toMatch(/import\s+imp_/);
+    expect(output).toContain("Imported.");
+    expect(code).toBe(0);
+  }, 90_000);
+
+  it("shows the step a failing import stopped at and exits 1 (pty)", async () => {
+    const file = await requestFile("cli-broken", `fail-at-domain-${Date.now()}.example.test`);
+    const { code, output } = await skiff(["import", file, "--yes"]);
+    for (const step of ["project", "database", "application"]) expect(output).toMatch(new RegExp(`${step}\\s+done`));
+    expect(output).toMatch(/domain\s+failed: /);
+    expect(output).toMatch(/deployment\s+skipped/);
+    expect(output).toContain("Import partial at domain_creation.");
+    expect(code).toBe(1);
+  }, 90_000);
+
+  it("prints JSON with --json, lists imports, and exits 2 on usage errors", async () => {
+    const file = await requestFile("cli-json");
+    const imported = await skiff(["import", file, "--yes", "--json"], { tty: false });
+    expect(imported.code).toBe(0);
+    const result = JSON.parse(imported.output.trim().split("\n").at(-1)!);
+    expect(result).toMatchObject({ status: "success", steps: { project: "done", domain: "skipped" } });
+
+    const list = await skiff(["imports", "--status", "partial", "--json"], { tty: false });
+    expect(list.code).toBe(0);
+    const rows = JSON.parse(list.output) as Array<{ name: string; status: string }>;
+    expect(rows.map((r) => r.name)).toEqual(["cli-broken"]);
+
+    const rollback = await skiff(["rollback", (rows[0] as unknown as { id: string }).id, "--json"], { tty: false });
+    expect(JSON.parse(rollback.output)).toMatchObject({ rolledBack: true });
+
+    expect((await skiff(["import", file, "--json"], { tty: false })).code).toBe(2);
+    expect((await skiff(["nope"], { tty: false })).code).toBe(2);
+    expect((await skiff(["import", join(dir, "missing.json"), "--yes"], { tty: false })).code).toBe(2);
+  }, 90_000);
+});
+
+describe("skiff webhooks test", () => {
+  it("pings an endpoint and reports the delivered attempt as JSON", async () => {
+    const receiver = await startHttpsReceiver();
+    try {
+      const number = await orgNumber(t.db.knex, org.organizationId);
+      const created = await fetch(`${t.skiff.url}/api/v1/orgs/${number}/webhooks`, {
+        method: "POST",
+        headers: { "x-api-key": org.owner.apiKey, "content-type": "application/json" },
+        body: JSON.stringify({ url: `${receiver.url}/hook`, events: ["user_signed_up"] }),
+      });
+      expect(created.status).toBe(201);
+      const { webhook_uuid } = (await created.json()) as { webhook_uuid: string };
+      const ping = await skiff(["webhooks", "test", webhook_uuid, "--org", String(number), "--json"], { tty: false });
+      expect(ping.code, ping.output).toBe(0);
+      expect(JSON.parse(ping.output)).toMatchObject({ event: "ping", success: true, response_status: 200 });
+      expect(receiver.requests).toHaveLength(1);
+      expect((await skiff(["webhooks", "test", webhook_uuid], { tty: false })).code).toBe(2);
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+});
