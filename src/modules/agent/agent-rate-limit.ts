@@ -4,35 +4,10 @@
  * server instance on the same database share one counter.
  */
 import type { Knex } from "knex";
-import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { consumeRateLimit } from "../../shared/rate-limit.ts";
 
 /** Length of the rate-limit window, in seconds. */
 export const AGENT_RATE_WINDOW_SECONDS = 60;
-
-const limiters = new WeakMap<Knex, Map<number, RateLimiterPostgres>>();
-
-/** The limiter of `knex`'s database for `perMinute` requests (one instance per pool and limit). */
-function limiterFor(knex: Knex, perMinute: number): RateLimiterPostgres {
-  let byLimit = limiters.get(knex);
-  if (!byLimit) {
-    byLimit = new Map();
-    limiters.set(knex, byLimit);
-  }
-  let limiter = byLimit.get(perMinute);
-  if (!limiter) {
-    limiter = new RateLimiterPostgres({
-      storeClient: knex,
-      storeType: "knex",
-      tableName: "agent_rate_limits",
-      tableCreated: true,
-      keyPrefix: "agent",
-      points: perMinute,
-      duration: AGENT_RATE_WINDOW_SECONDS,
-    });
-    byLimit.set(perMinute, limiter);
-  }
-  return limiter;
-}
 
 /**
  * Counts one request of token `tokenId` against `perMinute`.
@@ -40,11 +15,11 @@ function limiterFor(knex: Knex, perMinute: number): RateLimiterPostgres {
  * @throws Error when the counter store fails (a database error, not a limit).
  */
 export async function consumeAgentRequest(knex: Knex, tokenId: string, perMinute: number): Promise<boolean> {
-  try {
-    await limiterFor(knex, perMinute).consume(tokenId);
-    return true;
-  } catch (e) {
-    if (e instanceof RateLimiterRes) return false;
-    throw e;
-  }
+  const limit = {
+    table: "agent_rate_limits",
+    prefix: "agent",
+    points: perMinute,
+    windowSeconds: AGENT_RATE_WINDOW_SECONDS,
+  };
+  return (await consumeRateLimit(knex, limit, tokenId)).allowed;
 }

@@ -10,9 +10,8 @@
  * 429 `{ error }` with `Retry-After` (seconds) above SKIFF_DEPLOY_RATE_LIMIT (default 30) requests per minute per token.
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import type { Knex } from "knex";
 import type { Logger } from "pino";
-import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { consumeRateLimit } from "../../shared/rate-limit.ts";
 import type { RestResponse } from "../../shared/rest-route.ts";
 import { systemContext } from "../context.ts";
 import type { AppServices } from "../services.ts";
@@ -29,34 +28,6 @@ export interface TriggerRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The body exactly as received (empty when none). */
   rawBody: Buffer;
-}
-
-const limiters = new WeakMap<Knex, Map<number, RateLimiterPostgres>>();
-
-/**
- * The per-token limiter of `knex`'s database for `perMinute` requests (shares the agent API's counter table
- * `agent_rate_limits`, with its own key prefix `deploy`).
- */
-function limiterFor(knex: Knex, perMinute: number): RateLimiterPostgres {
-  let byLimit = limiters.get(knex);
-  if (!byLimit) {
-    byLimit = new Map();
-    limiters.set(knex, byLimit);
-  }
-  let limiter = byLimit.get(perMinute);
-  if (!limiter) {
-    limiter = new RateLimiterPostgres({
-      storeClient: knex,
-      storeType: "knex",
-      tableName: "agent_rate_limits",
-      tableCreated: true,
-      keyPrefix: "deploy",
-      points: perMinute,
-      duration: 60,
-    });
-    byLimit.set(perMinute, limiter);
-  }
-  return limiter;
 }
 
 function header(req: TriggerRequest, name: string): string | undefined {
@@ -108,15 +79,15 @@ export async function handleDeployTrigger(
     );
   if (!app) return notFound;
 
-  try {
-    await limiterFor(knex, services.config.SKIFF_DEPLOY_RATE_LIMIT).consume(hash);
-  } catch (e) {
-    if (!(e instanceof RateLimiterRes)) throw e;
-    const retryAfter = String(Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
+  // Per token; counted in the agent API's table under its own key prefix.
+  const perMinute = services.config.SKIFF_DEPLOY_RATE_LIMIT;
+  const limit = { table: "agent_rate_limits", prefix: "deploy", points: perMinute, windowSeconds: 60 };
+  const counted = await consumeRateLimit(knex, limit, hash);
+  if (!counted.allowed) {
     return json(
       429,
-      { error: `Too many deploy requests: at most ${services.config.SKIFF_DEPLOY_RATE_LIMIT} per minute` },
-      { "Retry-After": retryAfter },
+      { error: `Too many deploy requests: at most ${perMinute} per minute` },
+      { "Retry-After": String(counted.retryAfterSeconds) },
     );
   }
 

@@ -4,10 +4,9 @@
  * {@link requireWebhookOrganization} (404 for non-members and members, 403 without the `webhooks` plan feature).
  */
 import { randomUUID } from "node:crypto";
-import type { Knex } from "knex";
-import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { OutboundBlockedError, OutboundError, OutboundInvalidUrlError } from "../../http/outbound-errors.ts";
 import { BadUserInputError, NotFoundError, RateLimitedError } from "../../shared/errors.ts";
+import { consumeRateLimit as countCall } from "../../shared/rate-limit.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput, toBadUserInput } from "../../shared/validate.ts";
 import type { ServiceContext } from "../context.ts";
@@ -32,33 +31,16 @@ export const DELIVERIES_LIMIT = { default: 50, min: 1, max: 200 } as const;
 /** Message of the test `ping`. */
 export const PING_MESSAGE = "Hello from Skiff: this is a test delivery";
 
-const limiters = new WeakMap<Knex, RateLimiterPostgres>();
-
 /**
  * Counts one `kind` call for `organizationId` (20 per hour).
  * @throws RateLimitedError with the seconds until the window frees a slot.
  */
 async function consumeRateLimit(ctx: ServiceContext, kind: "create" | "test", organizationId: string): Promise<void> {
-  const pool = ctx.services.knex;
-  let limiter = limiters.get(pool);
-  if (!limiter) {
-    limiter = new RateLimiterPostgres({
-      storeClient: pool,
-      storeType: "knex",
-      tableName: "webhook_rate_limits",
-      tableCreated: true,
-      keyPrefix: "webhooks",
-      points: RATE_LIMIT_PER_HOUR,
-      duration: 3600,
-    });
-    limiters.set(pool, limiter);
-  }
-  try {
-    await limiter.consume(`${kind}:${organizationId}`);
-  } catch (e) {
-    if (!(e instanceof RateLimiterRes)) throw e;
-    const seconds = Math.max(1, Math.ceil(e.msBeforeNext / 1000));
-    throw new RateLimitedError(`At most ${RATE_LIMIT_PER_HOUR} webhook ${kind} calls per hour: retry later`, seconds);
+  const limit = { table: "webhook_rate_limits", prefix: "webhooks", points: RATE_LIMIT_PER_HOUR, windowSeconds: 3600 };
+  const counted = await countCall(ctx.services.knex, limit, `${kind}:${organizationId}`);
+  if (!counted.allowed) {
+    const message = `At most ${RATE_LIMIT_PER_HOUR} webhook ${kind} calls per hour: retry later`;
+    throw new RateLimitedError(message, counted.retryAfterSeconds);
   }
 }
 
