@@ -52,6 +52,9 @@ export type Loaders = ModuleLoaders;
 /** Resolver maps of every module, merged by the transport into one schema. */
 export const moduleResolvers: Resolvers[] = modules.flatMap((m) => (m.resolvers ? [m.resolvers] : []));
 
+/** Root fields the modules declare answerable without credentials. */
+export const modulePublicRootFields: readonly string[] = modules.flatMap((m) => m.publicRootFields ?? []);
+
 /** The REST table: every module's rows, in registration order. */
 export const restRoutes: readonly AnyRestRoute[] = withOpenApiDocuments(modules.flatMap((m) => m.restRoutes ?? []));
 

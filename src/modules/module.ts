@@ -34,6 +34,11 @@ export interface SkiffModule<Name extends string = string> {
   name: Name;
   /** Resolvers of the module's `schema/<domain>.graphql`. */
   resolvers?: Resolvers;
+  /**
+   * Root fields of the module answerable without credentials (every other root field answers UNAUTHENTICATED to an
+   * anonymous caller); each must check whatever credential it takes itself.
+   */
+  publicRootFields?: readonly string[];
   /** Builds the module's DataLoaders for one request (visibility applied inside); typed by {@link ModuleLoaders}. */
   createLoaders?: (deps: LoaderDeps) => Name extends keyof ModuleLoaders ? ModuleLoaders[Name] : never;
   /** Rows of the REST table (documented REST paths executed as GraphQL operations). */

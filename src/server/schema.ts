@@ -10,7 +10,7 @@ import { MapperKind, mapSchema } from "@graphql-tools/utils";
 import { type DocumentNode, defaultFieldResolver, type GraphQLSchema } from "graphql";
 import { DateTimeResolver, EmailAddressResolver, JSONObjectResolver, URLResolver } from "graphql-scalars";
 import type { Context } from "../modules/context.ts";
-import { moduleResolvers } from "../modules/index.ts";
+import { modulePublicRootFields, moduleResolvers } from "../modules/index.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
 
 const schemaDir = new URL("../../schema/", import.meta.url);
@@ -27,18 +27,10 @@ export function loadTypeDefs(): DocumentNode {
 }
 
 /**
- * Root fields answerable without credentials: federation gateways fetch the SDL anonymously; the invitation
- * page reads a link and creates the invitee's account before anyone is signed in; docs sites read a theme and
- * look a hostname up, and instances synchronise with their license key (issue 13).
+ * Root fields answerable without credentials: federation gateways fetch the SDL anonymously (`_service`), plus
+ * those the modules declare public in their manifests (e.g. the invitation page, docs sites).
  */
-const PUBLIC_ROOT_FIELDS = new Set([
-  "_service",
-  "invitationLink",
-  "signUpWithInvitation",
-  "publicDocsTheme",
-  "docsHostLookup",
-  "syncDocsRegistrations",
-]);
+const PUBLIC_ROOT_FIELDS = new Set(["_service", ...modulePublicRootFields]);
 
 /** Builds the executable subgraph schema. */
 export function buildSchema(): GraphQLSchema {

@@ -12,6 +12,8 @@ import { docsRoutes } from "./docs.rest.ts";
 export const docsModule = defineModule({
   name: "docs",
   resolvers: docsResolvers,
+  // Docs sites read a theme and look a hostname up; instances synchronise with their license key (checked inside).
+  publicRootFields: ["publicDocsTheme", "docsHostLookup", "syncDocsRegistrations"],
   restRoutes: docsRoutes,
   jobs: [docsSyncJob],
 });

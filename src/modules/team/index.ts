@@ -14,5 +14,7 @@ declare module "../module.ts" {
 export const teamModule = defineModule({
   name: "team",
   resolvers: teamResolvers,
+  // The invitation page reads a link and creates the invitee's account before anyone is signed in.
+  publicRootFields: ["invitationLink", "signUpWithInvitation"],
   createLoaders: ({ knex, scope }) => createTeamLoaders(knex, scope),
 });
