@@ -1,13 +1,7 @@
-/**
- * Settings → Webhooks (issue 14, spec "Learning platform webhooks"): the organization's endpoints (URL, events,
- * active state), creation with the events picked from the catalogue by category and the signing secret shown once,
- * editing, secret regeneration (shown once), a test ping with its outcome, deletion, and each endpoint's delivery log
- * (newest first) with redelivery. Owners and admins only; a plan without `webhooks` shows the FORBIDDEN message.
- */
-import type { AnyVariables, TypedDocumentNode } from "@urql/core";
 import { type FormEvent, useEffect, useId, useState } from "react";
-import { useMutation, useQuery } from "urql";
+import { useQuery } from "urql";
 import { describeError, errorCode } from "../errors.ts";
+import { useAction } from "../use-action.ts";
 import {
   CREATE_WEBHOOK,
   DELETE_WEBHOOK,
@@ -31,23 +25,6 @@ interface EventType {
 
 /** How often (ms) an open delivery log re-reads itself, so retries and redeliveries show up. */
 const LOG_REFRESH_MS = 2_000;
-
-/** A mutation with its error in words; `after` runs when it succeeded. */
-function useAction<Data, Variables extends AnyVariables>(
-  doc: TypedDocumentNode<Data, Variables>,
-  after: () => void = () => {},
-) {
-  const [state, run] = useMutation(doc);
-  const [error, setError] = useState<string | null>(null);
-  const exec = async (vars: Variables) => {
-    setError(null);
-    const r = await run(vars);
-    if (r.error) setError(describeError(r.error));
-    else after();
-    return r;
-  };
-  return { state, exec, error };
-}
 
 /** A success/failure word with an icon (colour only as an extra). */
 function Outcome({ success }: { success: boolean }) {

@@ -4,9 +4,8 @@
  * it. Webhooks are shown to owners and admins only.
  */
 
-import type { AnyVariables, TypedDocumentNode } from "@urql/core";
 import { useState } from "react";
-import { useMutation, useQuery } from "urql";
+import { useQuery } from "urql";
 import { Field, Message, SecretOnce } from "../components/form.tsx";
 import { useViewer } from "../components/layout.tsx";
 import { WebhooksSection } from "../components/webhooks.tsx";
@@ -28,26 +27,13 @@ import {
   SETTINGS,
   UPDATE_MEMBER_ROLE,
 } from "../operations.ts";
+import { useAction } from "../use-action.ts";
 import { CreateOrganization } from "./import-sites.tsx";
 
 type Org = NonNullable<SettingsQuery["organization"]>;
 
 function date(iso: string | null): string {
   return iso ? new Date(iso).toLocaleString() : "never";
-}
-
-/** A mutation with its error in words; `after` runs when it succeeded (e.g. re-read the page). */
-function useAction<Data, Variables extends AnyVariables>(doc: TypedDocumentNode<Data, Variables>, after: () => void) {
-  const [state, run] = useMutation(doc);
-  const [error, setError] = useState<string | null>(null);
-  const exec = async (vars: Variables) => {
-    setError(null);
-    const r = await run(vars);
-    if (r.error) setError(describeError(r.error));
-    else after();
-    return r;
-  };
-  return { state, exec, error };
 }
 
 function ApiKeys({ org, reload }: { org: Org; reload: () => void }) {
