@@ -57,6 +57,12 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
+/** Extra process options: `nodeArgs` before the script (e.g. `--import` a probe, which then gets an IPC channel), a fixed `port`. */
+export interface ServerProcessOptions {
+  nodeArgs?: string[];
+  port?: number;
+}
+
 /**
  * Starts `node src/main.ts` on `databaseUrl` (migrating it), with extra `env`, and waits for /readyz.
  * BENCH_CPU_PROF_DIR writes a V8 CPU profile of the server there.
@@ -66,13 +72,15 @@ export async function startServerProcess(
   databaseUrl: string,
   env: Record<string, string> = {},
   secret = randomBytes(32).toString("hex"),
+  options: ServerProcessOptions = {},
 ): Promise<BenchServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
+  const nodeArgs = options.nodeArgs ?? [];
   const url = `http://127.0.0.1:${port}`;
   const profile = process.env.BENCH_CPU_PROF_DIR;
   const child = spawn(
     process.execPath,
-    [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), "src/main.ts"],
+    [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), ...nodeArgs, "src/main.ts"],
     {
       env: {
         ...process.env,
@@ -84,7 +92,7 @@ export async function startServerProcess(
         SKIFF_BOOTSTRAP: "false",
         ...env,
       },
-      stdio: ["ignore", "inherit", "inherit"],
+      stdio: ["ignore", "inherit", "inherit", ...(nodeArgs.length ? (["ipc"] as const) : [])],
     },
   );
   const exited = new Promise((resolve) => child.once("exit", resolve));

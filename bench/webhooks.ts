@@ -2,7 +2,9 @@
  * `npm run bench:webhooks`: webhook delivery figures on a scratch database, to a loopback HTTPS receiver in its
  * own process (it verifies every signature over the raw bytes, as the receiver rules say, and answers 200):
  * - enqueue → first attempt (publish committed → request at the receiver), 200 single events: p50/p99;
- * - throughput of signed deliveries at 50 concurrent (SKIFF_WORKER_CONCURRENCY=50): 50 endpoints × 40 events.
+ * - throughput of signed deliveries at 50 concurrent (SKIFF_WORKER_CONCURRENCY=50): 50 endpoints × 40 events, in
+ *   BENCH_WEBHOOKS_ROUNDS rounds (default 3; the median is the figure, the machine being shared).
+ * BENCH_CPU_PROF_DIR writes V8 CPU profiles of the bench process (the server) and the receiver there.
  * The receiver's certificate comes from a throw-away CA (test/helpers/test-ca.ts); Node reads NODE_EXTRA_CA_CERTS
  * only at start, so the script re-runs itself with it set.
  */
@@ -21,7 +23,9 @@ if (!role) {
   // Parent: make the CA, run the bench with it trusted.
   const ca = await createTestCa();
   try {
-    const run = spawnSync(process.execPath, [self], {
+    const profile = process.env.BENCH_CPU_PROF_DIR;
+    const flags = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
+    const run = spawnSync(process.execPath, [...flags, self], {
       stdio: "inherit",
       env: {
         ...process.env,
@@ -45,8 +49,11 @@ if (!role) {
       pending = [];
     }
   }, 5).unref();
-  process.on("message", (m: { secrets?: Record<string, string> }) => {
+  // Exit normally on SIGTERM, so that a --cpu-prof profile is written.
+  process.on("SIGTERM", () => process.exit(0));
+  process.on("message", (m: { secrets?: Record<string, string>; cpu?: boolean }) => {
     for (const [path, secret] of Object.entries(m.secrets ?? {})) secrets.set(path, secret);
+    if (m.cpu) process.send!({ cpu: process.cpuUsage() });
   });
   const server = createServer(
     { cert: readFileSync(process.env.BENCH_CERT!), key: readFileSync(process.env.BENCH_KEY!) },
@@ -75,15 +82,49 @@ if (!role) {
   const receiver: ChildProcess = fork(self, [], { env: { ...process.env, BENCH_WEBHOOKS_ROLE: "receiver" } });
   const arrivals = new Map<string, number>();
   let badSignatures = 0;
+  /** Probes re-run at every report of the receiver (no polling: the bench shares the server's event loop). */
+  const waiters = new Set<() => void>();
+  let cpuAnswer: ((usage: NodeJS.CpuUsage) => void) | undefined;
   const port = await new Promise<number>((resolve) =>
-    receiver.on("message", (m: { port?: number; arrivals?: Array<[string, number, boolean]> }) => {
-      if (m.port) resolve(m.port);
-      for (const [id, at, ok] of m.arrivals ?? []) {
-        if (!arrivals.has(id)) arrivals.set(id, at);
-        if (!ok) badSignatures++;
-      }
-    }),
+    receiver.on(
+      "message",
+      (m: { port?: number; arrivals?: Array<[string, number, boolean]>; cpu?: NodeJS.CpuUsage }) => {
+        if (m.port) resolve(m.port);
+        if (m.cpu) cpuAnswer?.(m.cpu);
+        for (const [id, at, ok] of m.arrivals ?? []) {
+          if (!arrivals.has(id)) arrivals.set(id, at);
+          if (!ok) badSignatures++;
+        }
+        for (const w of waiters) w();
+      },
+    ),
   );
+  /** The receiver's CPU time so far, µs. */
+  const receiverCpu = () =>
+    new Promise<number>((resolve) => {
+      cpuAnswer = (u) => resolve(u.user + u.system);
+      receiver.send({ cpu: true });
+    });
+  const ticksPerMs = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim() || 100) / 1000;
+  /**
+   * CPU time of the PostgreSQL backends serving `knex`'s database, ms by backend pid (read from /proc: only
+   * when PostgreSQL runs on this machine and its processes are readable; otherwise empty).
+   */
+  async function backendCpu(): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    const { rows } = (await knex.raw("select pid from pg_stat_activity where datname = current_database()")) as {
+      rows: Array<{ pid: number }>;
+    };
+    for (const { pid } of rows) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+        out.set(pid, (Number(fields[11]) + Number(fields[12])) / ticksPerMs);
+      } catch {
+        // not on this machine, or gone
+      }
+    }
+    return out;
+  }
   const db = await scratchDatabase();
   const concurrency = 50;
   const config = loadConfig({
@@ -99,13 +140,21 @@ if (!role) {
   const skiff = await startSkiff(config, createLogger(config));
   const { services } = skiff;
   const knex = services.knex;
-  const until = async (probe: () => boolean, timeoutMs = 120_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!probe()) {
-      if (Date.now() > deadline) throw new Error("timed out waiting for deliveries");
-      await new Promise((r) => setTimeout(r, 1));
-    }
-  };
+  const until = (probe: () => boolean, timeoutMs = 120_000) =>
+    new Promise<void>((resolve, reject) => {
+      if (probe()) return resolve();
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error("timed out waiting for deliveries"));
+      }, timeoutMs);
+      const check = () => {
+        if (!probe()) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+    });
   const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
   /** An organization (pro plan) with `n` endpoints on the receiver. */
@@ -152,23 +201,55 @@ if (!role) {
 
     const wide = await organizationWith(50);
     const events = 40;
-    const ids: string[] = [];
-    const t0 = Date.now();
-    await knex.transaction(async (trx) => {
-      for (let i = 0; i < events; i++) {
-        ids.push(
-          ...(await emitWebhookEvent({ knex: trx, services }, wide, "course_completed", data)).map((d) => d.deliveryId),
-        );
-      }
-    });
-    const committed = Date.now();
-    await until(() => ids.every((id) => arrivals.has(id)));
-    const last = Math.max(...ids.map((id) => arrivals.get(id)!));
-    await new Promise((r) => setTimeout(r, 500));
-    const delivered = await knex("webhook_deliveries")
-      .whereIn("id", ids)
-      .where({ status: "delivered" })
-      .count("* as n");
+    /** One round: `events` events to the 50 endpoints, written in one transaction, timed from its commit. */
+    async function round() {
+      const ids: string[] = [];
+      const t0 = Date.now();
+      await knex.transaction(async (trx) => {
+        for (let i = 0; i < events; i++) {
+          ids.push(
+            ...(await emitWebhookEvent({ knex: trx, services }, wide, "course_completed", data)).map(
+              (d) => d.deliveryId,
+            ),
+          );
+        }
+      });
+      const committed = Date.now();
+      const cpu0 = { server: process.cpuUsage(), receiver: await receiverCpu(), backends: await backendCpu() };
+      await until(() => ids.every((id) => arrivals.has(id)));
+      const server = process.cpuUsage(cpu0.server);
+      const receiverUs = (await receiverCpu()) - cpu0.receiver;
+      let backendMs = 0;
+      for (const [pid, ms] of await backendCpu()) backendMs += ms - (cpu0.backends.get(pid) ?? 0);
+      const last = Math.max(...ids.map((id) => arrivals.get(id)!));
+      await new Promise((r) => setTimeout(r, 500));
+      const [{ n: delivered }] = (await knex("webhook_deliveries")
+        .whereIn("id", ids)
+        .where({ status: "delivered" })
+        .count("* as n")) as Array<{ n: string }>;
+      return {
+        ids,
+        writtenMs: committed - t0,
+        receivedMs: last - committed,
+        perSecond: Math.round((ids.length * 1000) / (last - committed)),
+        delivered: Number(delivered),
+        /** CPU per delivery, ms: this process (the server), the receiver, the PostgreSQL backends. */
+        cpuPerDelivery: {
+          server: (server.user + server.system) / 1000 / ids.length,
+          receiver: receiverUs / 1000 / ids.length,
+          postgres: backendMs / ids.length,
+        },
+      };
+    }
+    const rounds: Array<Awaited<ReturnType<typeof round>>> = [];
+    for (let r = 0; r < Number(process.env.BENCH_WEBHOOKS_ROUNDS ?? 3); r++) rounds.push(await round());
+    const ids = rounds.flatMap((r) => r.ids);
+    const rates = rounds.map((r) => r.perSecond).sort((a, b) => a - b);
+    const cpuMedian = (k: "server" | "receiver" | "postgres") =>
+      pct(
+        rounds.map((r) => r.cpuPerDelivery[k]).sort((a, b) => a - b),
+        0.5,
+      ).toFixed(2);
     const durations = (
       (await knex("webhook_delivery_attempts").whereIn("delivery_id", ids).pluck("duration_ms")) as number[]
     ).sort((a, b) => a - b);
@@ -176,7 +257,12 @@ if (!role) {
       [
         `Webhook delivery on ${db.label}, one instance, SKIFF_WORKER_CONCURRENCY=${concurrency}, HTTPS receiver on loopback (own process, verifies every signature):`,
         `  enqueue → first attempt (200 events, one at a time): p50 ${pct(latencies, 0.5)} ms, p99 ${pct(latencies, 0.99)} ms`,
-        `  ${ids.length} signed deliveries (${events} events × 50 endpoints): written in ${committed - t0} ms, all received ${last - committed} ms after commit → ${Math.round((ids.length * 1000) / (last - committed))} deliveries/s (${delivered[0]!.n} marked delivered, ${badSignatures} bad signatures)`,
+        ...rounds.map(
+          (r, i) =>
+            `  round ${i + 1}: ${r.ids.length} signed deliveries (${events} events × 50 endpoints): written in ${r.writtenMs} ms, all received ${r.receivedMs} ms after commit → ${r.perSecond} deliveries/s (${r.delivered} marked delivered)`,
+        ),
+        `  throughput: median ${pct(rates, 0.5)} deliveries/s over ${rounds.length} rounds (min ${rates[0]}, max ${rates.at(-1)}); ${badSignatures} bad signatures`,
+        `  CPU per delivery (median of rounds, ms): server ${cpuMedian("server")}, receiver ${cpuMedian("receiver")}, PostgreSQL backends ${cpuMedian("postgres")} (less is faster on a quiet machine)`,
         `  one attempt's HTTPS call (resolve + check + TLS connect + request + answer), as logged: p50 ${pct(durations, 0.5)} ms, p99 ${pct(durations, 0.99)} ms`,
         `  machine load average at the end: ${loadavg()
           .map((l) => l.toFixed(1))

@@ -47,9 +47,16 @@ const schema = z.object({
   SKIFF_CLUSTER_DOMAIN: z.string().default("svc.cluster.local"),
   /**
    * What runs deployments (issue 12): `dry-run` (default) renders the Kubernetes manifests, stores them on the
-   * deployment and applies nothing. (`kubernetes`, server-side apply, is not available yet.)
+   * deployment and applies nothing; `kubernetes` applies them with server-side apply to the cluster of KUBECONFIG
+   * (or the in-cluster config) and waits for the rollout (deployer.kubernetes.ts).
    */
-  SKIFF_DEPLOYER: z.enum(["dry-run"]).default("dry-run"),
+  SKIFF_DEPLOYER: z.enum(["dry-run", "kubernetes"]).default("dry-run"),
+  /** Kubeconfig file of the `kubernetes` deployer; unset: `~/.kube/config`, else the in-cluster service account. */
+  KUBECONFIG: z.string().min(1).optional(),
+  /** Seconds the `kubernetes` deployer waits for a Deployment's rollout before the deployment ends `error`. */
+  SKIFF_ROLLOUT_TIMEOUT: z.coerce.number().min(1).max(86_400).default(300),
+  /** Seconds the `kubernetes` deployer waits for a git source's build Job before the deployment ends `error`. */
+  SKIFF_BUILD_TIMEOUT: z.coerce.number().min(1).max(86_400).default(1800),
   /**
    * Seconds between health probes of a deployed application with a domain (`GET https://<domain><healthPath>`);
    * 0 turns probing off. Probes are planned once a minute, so values above 60 probe at most once a minute.
@@ -123,8 +130,18 @@ const schema = z.object({
     .enum(["true", "false", "1", "0"])
     .default("true")
     .transform((v) => v === "true" || v === "1"),
+  /**
+   * How long `importSite` / `retrySiteImport` (and `POST /api/site-import`) wait for the import run's end, ms;
+   * past it they answer the still pending record (REST 202) while the run goes on.
+   */
+  SKIFF_IMPORT_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(60_000),
   /** Background jobs one instance runs at once (graphile-worker concurrency). */
   SKIFF_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  /**
+   * Ready jobs one instance fetches (and locks) per query and hands to its workers as they free up (graphile-worker's
+   * local queue); unset: SKIFF_WORKER_CONCURRENCY; 0 or 1: one query per job.
+   */
+  SKIFF_WORKER_LOCAL_QUEUE: z.coerce.number().int().min(0).max(1000).optional(),
   /** On shutdown, how long running jobs may finish (ms) before they are aborted and returned to the queue. */
   SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /**

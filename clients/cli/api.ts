@@ -1,6 +1,7 @@
 /**
  * How the `skiff` CLI talks to a Skiff server: credentials (SKIFF_URL / SKIFF_API_KEY, else the file written by
- * `skiff login`), JSON REST calls and GraphQL over HTTP with the account API key, and graphql-ws subscriptions.
+ * `skiff login`), the typed REST client of /api/openapi.json (clients/rest) and GraphQL over HTTP with the account
+ * API key, and graphql-ws subscriptions.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -9,6 +10,7 @@ import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { print } from "graphql";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
+import { createRestClient, type SkiffRestClient } from "../rest/index.ts";
 
 /** Where to reach the server and as whom. */
 export interface Credentials {
@@ -52,31 +54,20 @@ export async function saveCredentials(credentials: Credentials): Promise<string>
   return file;
 }
 
-/** A REST answer: status and parsed JSON body (null when empty). */
-export interface RestAnswer<T> {
-  status: number;
-  body: T;
+/** `fetch`, with an unreachable server reported as a CliError (1). */
+function reaching(url: string): typeof fetch {
+  return (input, init) =>
+    fetch(input, init).catch((e: Error) => {
+      throw new CliError(`Cannot reach ${url}: ${e.message}`, 1);
+    });
 }
 
-/** Calls a REST path with the API key. @throws CliError (1) when the server cannot be reached. */
-export async function rest<T = Record<string, unknown>>(
-  c: Credentials,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<RestAnswer<T>> {
-  let res: Response;
-  try {
-    res = await fetch(`${c.url}${path}`, {
-      method,
-      headers: { "x-api-key": c.apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (e) {
-    throw new CliError(`Cannot reach ${c.url}: ${(e as Error).message}`, 1);
-  }
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+/**
+ * The typed REST client (clients/rest) for `c`: each call resolves with `status` and the typed `data` or `error`.
+ * Calls reject with CliError (1) when the server cannot be reached.
+ */
+export function restClient(c: Credentials): SkiffRestClient {
+  return createRestClient({ url: c.url, apiKey: c.apiKey, fetch: reaching(c.url) });
 }
 
 /** Runs a typed GraphQL operation (clients/cli/operations.ts) over HTTP. @throws CliError (1) with the first error's message. */
@@ -85,10 +76,12 @@ export async function graphql<T, V extends Record<string, unknown>>(
   document: TypedDocumentNode<T, V>,
   variables: V,
 ): Promise<T> {
-  const { body } = await rest<{ data?: T; errors?: Array<{ message: string }> }>(c, "POST", "/graphql", {
-    query: print(document),
-    variables,
+  const res = await reaching(c.url)(`${c.url}/graphql`, {
+    method: "POST",
+    headers: { "x-api-key": c.apiKey, "content-type": "application/json" },
+    body: JSON.stringify({ query: print(document), variables }),
   });
+  const body = (await res.json()) as { data?: T; errors?: Array<{ message: string }> };
   if (body.errors?.length) throw new CliError(body.errors[0]!.message, 1);
   return body.data as T;
 }

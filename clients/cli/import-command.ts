@@ -1,12 +1,15 @@
 /**
  * `skiff import <file.json>`: preview the import request, ask to confirm, import, and show one line per step
  * (project, database, application, domain, deployment) turning done — driven by the `siteImportUpdated`
- * subscription (opened before the import, so no update is missed) and settled by the import's result —
- * then the created ids and the deployment's status. Exit 0 success, 1 partial/failed/invalid, 2 usage.
+ * subscription (opened before the import, so no update is missed; the server publishes one update per committed
+ * step, each carrying the record's per-step progress `steps`) and settled by the import's
+ * result — or, when the server answers 202 (the run outlasted its wait limit), by the record once it leaves
+ * `pending` — then the created ids and the deployment's status. Exit 0 success, 1 partial/failed/invalid, 2 usage.
  */
 import { readFile } from "node:fs/promises";
 import * as p from "@clack/prompts";
-import { CliError, type Credentials, errorOf, graphql, rest, subscribe } from "./api.ts";
+import type { SiteImportRequest, SiteImportResult } from "../rest/index.ts";
+import { CliError, type Credentials, errorOf, graphql, restClient, subscribe } from "./api.ts";
 import { ImportRecordQuery, ImportUpdatesSubscription } from "./operations.ts";
 
 /** The import steps in execution order: label, record field of the created id, `errorStep` value. */
@@ -21,8 +24,21 @@ export const STEPS = [
 type Rec = Record<string, unknown>;
 type StepState = "pending" | "done" | "failed" | "skipped";
 
-/** State of each step as a record shows it. */
+/**
+ * State of each step as a record shows it: the server's per-step progress (`SiteImport.steps`, one event per
+ * committed step) when the record carries it, else inferred from the created ids and `errorStep` (REST records).
+ */
 export function stepStates(record: Rec): Record<string, StepState> {
+  if (Array.isArray(record.steps) && record.steps.length > 0) {
+    const progress = new Map((record.steps as Array<{ step: string; status: StepState }>).map((s) => [s.step, s]));
+    const ended = record.status !== "pending"; // a step the ended run never reached shows as skipped
+    return Object.fromEntries(
+      STEPS.map((s) => {
+        const state = progress.get(s.step)?.status ?? "pending";
+        return [s.label, ended && state === "pending" ? "skipped" : state];
+      }),
+    );
+  }
   const final = record.status !== "pending";
   const failedAt = STEPS.findIndex((s) => s.step === record.errorStep);
   return Object.fromEntries(
@@ -34,6 +50,29 @@ export function stepStates(record: Rec): Record<string, StepState> {
   );
 }
 
+/** How often a pending import is read again when no update arrives, in ms. */
+const POLL_MS = 3000;
+
+/**
+ * The import record once its run has ended (status no longer `pending`): read at once, then again after each
+ * update of the import (`onWake` receives the function the subscription calls) or every {@link POLL_MS}.
+ * @throws CliError (1) when the record is not visible.
+ */
+async function runEnd(c: Credentials, id: string, onWake: (wake: () => void) => void): Promise<Rec> {
+  for (;;) {
+    const { siteImport } = await graphql(c, ImportRecordQuery, { id });
+    if (!siteImport) throw new CliError(`Import ${id} is not visible`, 1);
+    if (siteImport.status !== "pending") return siteImport as Rec;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, POLL_MS);
+      onWake(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}
+
 /** Options of the command. */
 export interface ImportOptions {
   yes?: boolean;
@@ -42,25 +81,27 @@ export interface ImportOptions {
 
 /** Runs the command; @returns the exit code. @throws CliError for usage and transport problems. */
 export async function importCommand(c: Credentials, file: string, options: ImportOptions): Promise<number> {
-  let request: Rec;
+  // Whatever the file holds is sent: the server validates it (400 with the invalid fields).
+  let request: SiteImportRequest;
   try {
-    request = JSON.parse(await readFile(file, "utf8")) as Rec;
+    request = JSON.parse(await readFile(file, "utf8")) as SiteImportRequest;
   } catch (e) {
     throw new CliError(`Cannot read ${file} as JSON: ${(e as Error).message}`, 2);
   }
   if (options.json && !options.yes) throw new CliError("--json needs --yes (no prompt in JSON mode)", 2);
   const ui = !options.json;
 
-  const preview = await rest<Rec>(c, "POST", "/api/site-import/preview", request);
+  const rest = restClient(c);
+  const preview = await rest.api.previewSiteImport(request);
   if (preview.status !== 200) {
-    if (!ui) console.log(JSON.stringify({ stage: "preview", status: preview.status, error: preview.body }));
-    else p.log.error(`Preview refused (${preview.status}): ${errorOf(preview.body)}`);
+    if (!ui) console.log(JSON.stringify({ stage: "preview", status: preview.status, error: preview.error }));
+    else p.log.error(`Preview refused (${preview.status}): ${errorOf(preview.error)}`);
     return 1;
   }
-  const pv = preview.body as { valid: boolean; warnings: string[]; errors: string[]; resources: Rec };
+  const pv = preview.data;
   if (ui) {
     p.intro(`skiff import ${file}`);
-    const r = pv.resources as Record<string, Rec | null>;
+    const r = pv.resources;
     p.note(
       [
         `project      ${r.project?.name}`,
@@ -101,27 +142,33 @@ export async function importCommand(c: Credentials, file: string, options: Impor
       else p.log.info(`${label.padEnd(12)} skipped`);
     }
   };
+  // Called on each update of our import (ends a wait for the run's end early).
+  let wake = () => {};
   const sub = subscribe(c, ImportUpdatesSubscription, {}, (d) => {
     const u = d.siteImportUpdated;
     if (!u.siteImport || (importId ? u.importId !== importId : u.siteImport.name !== request.name)) return;
     importId ??= u.importId;
     spinner?.message(`Importing ${u.siteImport.name}: ${u.siteImport.status}`);
     show(u.siteImport as Rec);
+    wake();
   });
   try {
     await sub.ready;
     spinner?.start(`Importing ${String(request.name)}`);
-    const result = await rest<Rec>(c, "POST", "/api/site-import", request);
-    if (result.status !== 200 && result.status !== 422) {
+    const result = await rest.api.importSite(request);
+    // 202: the run outlasted the server's wait limit and goes on (status `pending`): followed below.
+    if (result.status !== 200 && result.status !== 202 && result.status !== 422) {
       spinner?.error("Import refused");
-      if (ui) p.log.error(`${result.status}: ${errorOf(result.body)}`);
-      else console.log(JSON.stringify({ stage: "import", status: result.status, error: result.body }));
+      if (ui) p.log.error(`${result.status}: ${errorOf(result.error)}`);
+      else console.log(JSON.stringify({ stage: "import", status: result.status, error: result.error }));
       return 1;
     }
-    importId = String(result.body.importId);
-    const { siteImport } = await graphql(c, ImportRecordQuery, { id: importId });
-    if (!siteImport) throw new CliError(`Import ${importId} is not visible`, 1);
-    const record = siteImport as Rec;
+    // 422 (a step failed) carries the same body as an error.
+    const imported = result.ok ? result.data : (result.error as SiteImportResult);
+    importId = String(imported.importId);
+    const record = await runEnd(c, importId, (w) => {
+      wake = w;
+    });
     if (record.status === "success") spinner?.stop(`Import ${importId}: success`);
     else spinner?.error(`Import ${importId}: ${record.status}`);
     show(record);
@@ -137,7 +184,13 @@ export async function importCommand(c: Credentials, file: string, options: Impor
       );
       p.outro(record.status === "success" ? "Imported." : `Import ${record.status} at ${record.errorStep}.`);
     } else {
-      console.log(JSON.stringify({ ...result.body, steps: stepStates(record), deploymentStatus: deployment?.status }));
+      const final = {
+        ...imported,
+        status: record.status,
+        errorStep: record.errorStep,
+        errorMessage: record.errorMessage,
+      };
+      console.log(JSON.stringify({ ...final, steps: stepStates(record), deploymentStatus: deployment?.status }));
     }
     return record.status === "success" ? 0 : 1;
   } finally {

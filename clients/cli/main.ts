@@ -9,17 +9,18 @@
  *   imports [--status <status>]             list import records
  *   retry <id> | rollback <id>              re-run a failed import | delete it with what it created
  *   webhooks test <id> --org <org_id>       send a `ping` to a webhook endpoint
+ *   deploy <app> [--project <p>]            deploy an application and follow its log and status live
  *
- * `--json` on every command prints one JSON document instead. Exit codes: 0 success, 1 failed or partial,
+ * `--json` on every command prints one JSON document instead (`deploy --json --follow`: NDJSON events, then the
+ * final deployment). Exit codes: 0 success, 1 failed or partial (a deployment `error` or `cancelled`),
  * 2 usage (unknown command or option, missing credentials, unreadable file).
  */
 import * as p from "@clack/prompts";
 import { Command, CommanderError } from "commander";
-import { CliError, type Credentials, errorOf, graphql, loadCredentials, rest, saveCredentials } from "./api.ts";
+import { CliError, type Credentials, errorOf, graphql, loadCredentials, restClient, saveCredentials } from "./api.ts";
+import { deployCommand } from "./deploy-command.ts";
 import { importCommand } from "./import-command.ts";
 import { RetryImportMutation, RollbackImportMutation } from "./operations.ts";
-
-type Rec = Record<string, unknown>;
 
 /** Prints `value` as JSON, or `text()` for people. */
 function out(json: boolean | undefined, value: unknown, text: () => string): void {
@@ -29,7 +30,7 @@ function out(json: boolean | undefined, value: unknown, text: () => string): voi
 /** The program; `run` maps its outcome to an exit code. */
 function program(setExit: (code: number) => void): Command {
   const cli = new Command("skiff")
-    .description("Skiff from the command line: site imports and webhooks")
+    .description("Skiff from the command line: site imports, deployments and webhooks")
     .exitOverride()
     .configureOutput({ outputError: (s, write) => write(s) });
   const creds = () => loadCredentials();
@@ -44,7 +45,7 @@ function program(setExit: (code: number) => void): Command {
       const url = o.url ?? String(await p.text({ message: "Skiff URL", placeholder: "https://skiff.example.com" }));
       const apiKey = o.apiKey ?? String(await p.password({ message: "API key" }));
       const c: Credentials = { url: url.replace(/\/+$/, ""), apiKey };
-      const check = await rest(c, "GET", "/api/site-import?limit=1");
+      const check = await restClient(c).api.listSiteImports({ limit: 1 });
       if (check.status !== 200) throw new CliError(`The server refused the key (${check.status})`, 1);
       const file = await saveCredentials(c);
       out(o.json, { saved: file, url: c.url }, () => `Saved to ${file}`);
@@ -68,9 +69,9 @@ function program(setExit: (code: number) => void): Command {
       if (o.status && !["pending", "success", "partial", "failed"].includes(o.status)) {
         throw new CliError(`Unknown status ${o.status}`, 2);
       }
-      const res = await rest<Rec[]>(await creds(), "GET", "/api/site-import?limit=100");
-      if (res.status !== 200) throw new CliError(errorOf(res.body), 1);
-      const rows = res.body.filter((r) => !o.status || r.status === o.status);
+      const res = await restClient(await creds()).api.listSiteImports({ limit: 100 });
+      if (res.status !== 200) throw new CliError(errorOf(res.error), 1);
+      const rows = res.data.filter((r) => !o.status || r.status === o.status);
       out(o.json, rows, () =>
         rows.length
           ? rows.map((r) => `${r.id}  ${String(r.status).padEnd(8)} ${r.name}  ${r.createdAt}`).join("\n")
@@ -99,6 +100,21 @@ function program(setExit: (code: number) => void): Command {
       out(o.json, r, () => `${r.id} deleted${r.deletedProjectId ? `, project ${r.deletedProjectId} removed` : ""}`);
     });
 
+  cli
+    .command("deploy <app>")
+    .description("deploy an application (id, or name with --project) and follow its log and status live")
+    .option("--project <project>", "project id (prj_…) or name, to find the application by name")
+    .option("--title <title>", "deployment title (default: Manual deployment)")
+    .option("--timeout <seconds>", "give up waiting for a final status after this long (exit 1)", "600")
+    .option("--json", "print the final deployment as JSON")
+    .option("--follow", "with --json: NDJSON status and log events as they happen, then the final deployment")
+    .action(
+      async (
+        app: string,
+        o: { project?: string; title?: string; timeout?: string; json?: boolean; follow?: boolean },
+      ) => setExit(await deployCommand(await creds(), app, o)),
+    );
+
   const webhooks = cli.command("webhooks").description("webhook endpoints");
   webhooks
     .command("test <id>")
@@ -106,9 +122,9 @@ function program(setExit: (code: number) => void): Command {
     .requiredOption("--org <org_id>", "organization of the endpoint (as in /api/v1/orgs/<org_id>)")
     .option("--json", "print JSON")
     .action(async (id: string, o: { org: string; json?: boolean }) => {
-      const res = await rest<Rec>(await creds(), "POST", `/api/v1/orgs/${o.org}/webhooks/${id}/test`);
-      if (res.status !== 200 && res.status !== 202) throw new CliError(errorOf(res.body), 1);
-      const b = res.body;
+      const res = await restClient(await creds()).api.testWebhook(o.org, id);
+      if (res.status !== 200 && res.status !== 202) throw new CliError(errorOf(res.error), 1);
+      const b = res.data;
       out(o.json, b, () =>
         b.pending
           ? `ping ${b.delivery_id}: queued`

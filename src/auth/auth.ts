@@ -11,8 +11,10 @@
  * better-auth's HTTP endpoints for the same actions are therefore switched off ({@link DISABLED_AUTH_PATHS}).
  */
 import { apiKey } from "@better-auth/api-key";
-import { betterAuth } from "better-auth";
+import { kyselyAdapter } from "@better-auth/kysely-adapter";
+import { type BetterAuthOptions, betterAuth } from "better-auth";
 import { genericOAuth, jwt, organization, twoFactor } from "better-auth/plugins";
+import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Config } from "../config.ts";
 import { newId } from "../db/ids.ts";
@@ -23,6 +25,7 @@ import { AUTH_ID_KINDS, AUTH_TABLES, type AuthModel, snakeFields } from "./namin
 import { builtInProviders, openIdProviders } from "./oauth-providers.ts";
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "./password.ts";
 import { revokeSessionsOnPasswordChange } from "./password-change.ts";
+import { hashingSessionTokens, sessionRevocationByHash } from "./session-token-hashing.ts";
 import { TOTP_PERIOD_SECONDS, totpReplayGuard } from "./totp-replay.ts";
 import { unverifiedSignUpReplaces } from "./unverified-sign-up.ts";
 
@@ -139,7 +142,13 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
     baseURL,
     basePath: "/api/auth",
     secret,
-    database: pool,
+    // better-auth's own Kysely adapter on the pool (what `database: pool` builds), storing session tokens hashed.
+    database: (options: BetterAuthOptions) =>
+      hashingSessionTokens(
+        kyselyAdapter(new Kysely({ dialect: new PostgresDialect({ pool }) }), { type: "postgres", transaction: true })(
+          options,
+        ),
+      ),
     trustedOrigins: [new URL(baseURL).origin],
     disabledPaths: DISABLED_AUTH_PATHS,
     telemetry: { enabled: false },
@@ -262,6 +271,7 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
       totpReplayGuard(pool),
       attemptLimits(pool),
       revokeSessionsOnPasswordChange(),
+      sessionRevocationByHash(pool),
       unverifiedSignUpReplaces(pool),
       ...(openIdProviders(config).length ? [genericOAuth({ config: openIdProviders(config) })] : []),
       // Short-lived user JWTs (`GET /api/auth/token` for a session; keys at `/api/auth/jwks`), accepted as

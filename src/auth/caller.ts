@@ -25,6 +25,8 @@ export interface Caller {
   apiKeyId?: string;
   /** Set when `via` is "session": the `sessions` row id. */
   sessionId?: string;
+  /** Set when `via` is "apiKey": plan features and grants, loaded with the key. */
+  standing?: CallerStanding;
 }
 
 /** Hash under which an API key is stored (`api_keys.key`): SHA-256, base64url without padding, as the plugin does. */
@@ -45,6 +47,36 @@ export function toRole(stored: string | null | undefined): Role | null {
   return (["owner", "admin", "member"] as const).find((r) => roles.includes(r)) ?? null;
 }
 
+/** One grant of a member (`member_grants`): a project, or an application with its project. */
+export interface CallerGrant {
+  projectId: string | null;
+  applicationId: string | null;
+  /** The granted application's project (null for a project grant). */
+  applicationProjectId: string | null;
+}
+
+/** The caller's standing in its organization, loaded with an API key in the same statement. */
+export interface CallerStanding {
+  /** Features of the organization's plan (`plans.features`). */
+  planFeatures: string[];
+  /** The member's grants (empty: none; the role decides whether grants limit it). */
+  grants: CallerGrant[];
+}
+
+/** A scalar subquery: the grants of member `m` as a JSON array of [projectId, applicationId, applicationProjectId]. */
+export const MEMBER_GRANTS_JSON_SQL = `coalesce((select json_agg(json_build_array(g.project_id, g.application_id, a.project_id))
+      from member_grants g left join applications a on a.id = g.application_id
+      where g.member_id = m.id), '[]'::json)`;
+
+/** Grants as read with {@link MEMBER_GRANTS_JSON_SQL}. */
+export function grantsFromJson(rows: ReadonlyArray<[string | null, string | null, string | null]>): CallerGrant[] {
+  return rows.map(([projectId, applicationId, applicationProjectId]) => ({
+    projectId,
+    applicationId,
+    applicationProjectId,
+  }));
+}
+
 interface KeyRow {
   id: string;
   userId: string;
@@ -52,24 +84,44 @@ interface KeyRow {
   organizationId: string;
   memberId: string;
   role: string;
+  planFeatures: string[];
+  /** [projectId, applicationId, applicationProjectId] triples. */
+  grants: Array<[string | null, string | null, string | null]>;
+  /** True when `last_request` is older than {@link LAST_USED_RESOLUTION_SECONDS} (or unset). */
+  stale: boolean;
 }
+
+/** How often `api_keys.last_request` ("last used") is written for a busy key: at most once a minute. */
+const LAST_USED_RESOLUTION_SECONDS = 60;
+
+/**
+ * Key, creator, membership, plan features and grants in one statement (issue 15: authentication costs one SQL
+ * statement). Unknown, disabled and expired keys and keys whose creator left the organization give no row.
+ */
+const API_KEY_SQL = `select k.id as "id", k.reference_id as "userId", u.email as "email",
+    k.organization_id as "organizationId", m.id as "memberId", m.role as "role", p.features as "planFeatures",
+    (k.last_request is null or k.last_request < now() - make_interval(secs => ${LAST_USED_RESOLUTION_SECONDS})) as "stale",
+    ${MEMBER_GRANTS_JSON_SQL} as "grants"
+  from api_keys k
+  join users u on u.id = k.reference_id
+  join members m on m.user_id = k.reference_id and m.organization_id = k.organization_id
+  join organizations o on o.id = k.organization_id
+  join plans p on p.id = o.plan_id
+  where k.key = ? and k.enabled and (k.expires_at is null or k.expires_at > now())
+  limit 1`;
 
 /**
  * Resolves the key in one query; null when unknown, disabled, expired, or when its creator is no longer a
- * member of the key's organization (spec: then callers receive 401).
+ * member of the key's organization (spec: then callers receive 401). The caller carries its standing
+ * (plan features and grants) so that the request's access scope needs no second statement.
  */
-async function callerFromApiKey(knex: Knex, key: string): Promise<Caller | null> {
-  const row: KeyRow | undefined = await knex("api_keys as k")
-    .join("users as u", "u.id", "k.reference_id")
-    .join("members as m", (j) => j.on("m.user_id", "k.reference_id").andOn("m.organization_id", "k.organization_id"))
-    .where("k.key", await hashApiKey(key))
-    .andWhere("k.enabled", true)
-    .andWhere((w) => w.whereNull("k.expires_at").orWhere("k.expires_at", ">", knex.fn.now()))
-    .first("k.id", "k.reference_id as user_id", "u.email", "k.organization_id", "m.id as member_id", "m.role");
+async function callerFromApiKey(knex: Knex, key: string, onError: (error: unknown) => void): Promise<Caller | null> {
+  const result: { rows: KeyRow[] } = await knex.raw(API_KEY_SQL, [await hashApiKey(key)]);
+  const row = result.rows[0];
   if (!row) return null;
   const role = toRole(row.role);
   if (!role) return null;
-  await touchApiKey(knex, row.id);
+  if (row.stale) touchApiKey(knex, row.id, onError);
   return {
     userId: row.userId,
     email: row.email,
@@ -78,22 +130,43 @@ async function callerFromApiKey(knex: Knex, key: string): Promise<Caller | null>
     memberId: row.memberId,
     via: "apiKey",
     apiKeyId: row.id,
+    standing: {
+      planFeatures: row.planFeatures,
+      grants: grantsFromJson(row.grants),
+    },
   };
 }
 
-/** How often `api_keys.last_request` ("last used") is written for a busy key: at most once a minute. */
-const LAST_USED_RESOLUTION_SECONDS = 60;
+/** When this process last wrote `last_request` per key id (ms since the epoch). */
+const touchedAt = new Map<string, number>();
 
-/** Records that key `id` was just used (`last_request`), skipping the write when it was recorded < 1 minute ago. */
-async function touchApiKey(knex: Knex, id: string): Promise<void> {
-  await knex("api_keys")
+/**
+ * Records that key `id` was just used (`last_request`) without delaying the request: the write runs in the
+ * background, at most once a minute per key from this process (and the SQL skips it when another instance
+ * recorded it < 1 minute ago). Failures go to `onError` (logged), never to the request.
+ */
+function touchApiKey(knex: Knex, id: string, onError: (error: unknown) => void): void {
+  const now = Date.now();
+  if (now - (touchedAt.get(id) ?? 0) < LAST_USED_RESOLUTION_SECONDS * 1000) return;
+  touchedAt.set(id, now);
+  if (touchedAt.size > 10_000) {
+    for (const [key, at] of touchedAt) if (now - at >= LAST_USED_RESOLUTION_SECONDS * 1000) touchedAt.delete(key);
+  }
+  knex("api_keys")
     .where({ id })
     .andWhere((w) =>
       w
         .whereNull("last_request")
         .orWhere("last_request", "<", knex.raw("now() - make_interval(secs => ?)", [LAST_USED_RESOLUTION_SECONDS])),
     )
-    .update({ last_request: knex.fn.now() });
+    .update({ last_request: knex.fn.now() })
+    .then(
+      () => undefined,
+      (error: unknown) => {
+        touchedAt.delete(id);
+        onError(error);
+      },
+    );
 }
 
 /** The session's active organization when the user still belongs to it, else the user's first membership. */
@@ -151,13 +224,18 @@ async function callerFromJwt(auth: Auth, knex: Knex, token: string): Promise<Cal
 
 /**
  * Resolves the caller of a request from its headers. An API key header, when present, decides alone (an
- * invalid key gives null even with a valid cookie). API key: one SQL query; session: better-auth's session
- * lookup plus one query on `members`.
+ * invalid key gives null even with a valid cookie). API key: one SQL query (the last-used write happens in the
+ * background; its failures go to `onError`); session: better-auth's session lookup plus one query on `members`.
  * @returns the caller, or null when there are no valid credentials (→ 401).
  */
-export async function resolveCaller(auth: Auth, knex: Knex, headers: Headers): Promise<Caller | null> {
+export async function resolveCaller(
+  auth: Auth,
+  knex: Knex,
+  headers: Headers,
+  onError: (error: unknown) => void = () => {},
+): Promise<Caller | null> {
   const key = apiKeyFromHeaders(headers);
   if (key && JWT_SHAPE.test(key)) return callerFromJwt(auth, knex, key);
-  if (key) return callerFromApiKey(knex, key);
+  if (key) return callerFromApiKey(knex, key, onError);
   return callerFromSession(auth, knex, headers);
 }

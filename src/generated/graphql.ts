@@ -142,6 +142,13 @@ export type Application = {
   environment: Environment;
   /** Environment variables, by key. Values are secrets: stored encrypted, shown to members who can see the application. */
   environmentVariables: Array<EnvironmentVariable>;
+  /**
+   * Health from the probes (`GET https://<domain><healthPath>` every SKIFF_HEALTH_INTERVAL seconds) and, with the
+   * `kubernetes` deployer, from rollout availability.
+   */
+  health: ApplicationHealth;
+  /** When health was last checked (probe or rollout); null when never. */
+  healthCheckedAt?: Maybe<Scalars["DateTime"]["output"]>;
   /** TypeID with prefix `app_`. */
   id: Scalars["ID"]["output"];
   name: Scalars["String"]["output"];
@@ -156,6 +163,15 @@ export type Application = {
 export type ApplicationDeploymentsArgs = {
   first?: InputMaybe<Scalars["Int"]["input"]>;
 };
+
+/** Health of an application. */
+export type ApplicationHealth =
+  /** The last probe succeeded, or the last rollout became available. */
+  | "HEALTHY"
+  /** Two probes in a row failed, or the last rollout did not become available. */
+  | "UNHEALTHY"
+  /** Not checked yet (no domain, never deployed, or no probe since). */
+  | "UNKNOWN";
 
 /** Source settings of an application; which fields are set depends on `type`. */
 export type ApplicationSource = {
@@ -325,6 +341,8 @@ export type DeploySettings = {
   branchFilter?: Maybe<Scalars["String"]["output"]>;
   /** Whether a push webhook secret is set (shown once by `regenerateDeployWebhookSecret`). */
   hasWebhookSecret: Scalars["Boolean"]["output"];
+  /** Path the health probe requests (`GET https://<domain><healthPath>`); default `/`. */
+  healthPath: Scalars["String"]["output"];
   /** Push requests must carry a valid X-Hub-Signature-256 or X-Gitlab-Token. */
   requireSignature: Scalars["Boolean"]["output"];
   /** Globs of changed files that deploy (`!` excludes, picomatch); empty = every change. */
@@ -336,6 +354,8 @@ export type DeploySettingsInput = {
   autoDeploy?: InputMaybe<Scalars["Boolean"]["input"]>;
   /** Empty string or null resets to the source branch. */
   branchFilter?: InputMaybe<Scalars["String"]["input"]>;
+  /** Path of the health probe: starts with `/`, at most 2048 characters (`BAD_USER_INPUT` otherwise). */
+  healthPath?: InputMaybe<Scalars["String"]["input"]>;
   requireSignature?: InputMaybe<Scalars["Boolean"]["input"]>;
   /** At most 50 globs of at most 200 characters. */
   watchPaths?: InputMaybe<Array<Scalars["String"]["input"]>>;
@@ -639,7 +659,10 @@ export type Mutation = {
   acceptInvitation: Member;
   /** Adds an e-mail notification channel (owner or admin). `CONFLICT` when the address is already a channel. */
   addNotificationChannel: NotificationChannel;
-  /** Cancels a `queued` deployment. `CONFLICT` when it is already running or finished. */
+  /**
+   * Cancels a `queued` deployment, or a `running` one (it stops waiting for its build or rollout within a second;
+   * objects the `kubernetes` deployer already applied stay). `CONFLICT` when it already ended.
+   */
   cancelDeployment: Deployment;
   /** Cancels a pending invitation (status `revoked`): its link stops working at once. `CONFLICT` when not pending. */
   cancelInvitation: Invitation;
@@ -699,7 +722,8 @@ export type Mutation = {
   /**
    * Deletes an import record. `rollbackResources: true` first deletes the project it created (and with it the
    * database, application, variables, domain and deployments); otherwise the resources remain.
-   * `CONFLICT` while pending; `NOT_FOUND`; `FORBIDDEN` for members.
+   * `CONFLICT` while pending with a live run (an interrupted run that cannot resume does not block it); `NOT_FOUND`;
+   * `FORBIDDEN` for members.
    */
   deleteSiteImport: SiteImportDeletion;
   /** Deletes the endpoint, its log and pending attempts. Returns the uuid. */
@@ -713,7 +737,10 @@ export type Mutation = {
   grantAccess: MemberGrant;
   /**
    * Imports a site: creates project (with `production`), database, application with environment variables,
-   * domain, then queues a deployment; each step commits on its own. Returns when the run ends.
+   * domain, then queues a deployment; each step commits on its own. The record and its run (a durable job: after
+   * a crash of the server or the database it resumes on any instance, skipping the steps already done) are
+   * committed together; the call returns when the run ends, or with status `pending` after the wait limit
+   * (`SKIFF_IMPORT_WAIT_MS`, default 60 000 ms).
    * Errors: `BAD_USER_INPUT` (malformed request, with `fieldErrors`), `NOT_FOUND` (organization not the
    * caller's), `FORBIDDEN` (members may not import). Everything else is reported in the result.
    */
@@ -755,7 +782,8 @@ export type Mutation = {
    * Re-runs the stored input of a `partial` or `failed` import on the same record, after deleting the project
    * of the previous run (cascading to what it created). `CONFLICT` when the import succeeded or is still
    * pending (also for the loser of two concurrent retries); `NOT_FOUND`; `FORBIDDEN` for members.
-   * A record pending for more than 10 minutes counts as abandoned and can be retried.
+   * A pending record whose run cannot resume any more (its job has no attempts left) counts as interrupted and can
+   * be retried. Waits for the run like `importSite`.
    */
   retrySiteImport: SiteImportResult;
   /** Removes a grant (owner or admin); a member left without grants sees every project again. Returns the grant id. */
@@ -788,7 +816,7 @@ export type Mutation = {
   testWebhook: WebhookTestResult;
   /** Makes another member the owner (owner only); the previous owner becomes an admin. Returns the new owner. */
   transferOwnership: Member;
-  /** Updates auto-deploy settings (owners and admins). */
+  /** Updates auto-deploy settings and the health check path (owners and admins). */
   updateDeploySettings: DeploySettings;
   /** Changes a member's role to `admin` or `member` (owner or admin). The owner's role is changed only by `transferOwnership`. */
   updateMemberRole: Member;
@@ -1640,6 +1668,12 @@ export type SiteImport = {
   projectId?: Maybe<Scalars["ID"]["output"]>;
   /** Status of the last run. */
   status: SiteImportStatus;
+  /**
+   * Progress of the current (or last) run: the five steps in execution order (`project_creation`,
+   * `database_creation`, `application_creation`, `domain_creation`, `deployment`), each with its status. While
+   * pending, every committed step is published as a `siteImportUpdated` event with status `pending`.
+   */
+  steps: Array<SiteImportStepProgress>;
   /** Last change of status or progress. */
   updatedAt: Scalars["DateTime"]["output"];
 };
@@ -1798,7 +1832,11 @@ export type SiteImportResult = {
   projectId?: Maybe<Scalars["ID"]["output"]>;
   /** The full import record. */
   siteImport: SiteImport;
-  /** `success`, `partial` or `failed` (never `pending`: the call returns when the run ends). */
+  /**
+   * `success`, `partial` or `failed` when the run ended within the wait limit (`SKIFF_IMPORT_WAIT_MS`, default
+   * 60 000 ms); `pending` past it: the run goes on (it is a durable job), follow it with `siteImportUpdated` or
+   * `siteImport(id)`.
+   */
   status: SiteImportStatus;
 };
 
@@ -1851,6 +1889,22 @@ export type SiteImportStep =
   /** Creating the project and its `production` environment (name conflicts, projects quota). */
   | "project_creation";
 
+/** One step of an import run and how far it got. */
+export type SiteImportStepProgress = {
+  __typename?: "SiteImportStepProgress";
+  /** Its progress. */
+  status: SiteImportStepStatus;
+  /** The step. */
+  step: SiteImportStep;
+};
+
+/**
+ * Progress of one step in the current (or last) run of an import: `pending` (not run yet), `done` (committed; its
+ * resource exists, or existed, and its id is on the record), `failed` (the run ended at this step), `skipped` (not
+ * requested: no `database` or no `domain`).
+ */
+export type SiteImportStepStatus = "done" | "failed" | "pending" | "skipped";
+
 /** A status change of an import. */
 export type SiteImportUpdate = {
   __typename?: "SiteImportUpdate";
@@ -1859,8 +1913,9 @@ export type SiteImportUpdate = {
   /** The record as it is when the event is delivered (its status may already be newer); null once deleted. */
   siteImport?: Maybe<SiteImport>;
   /**
-   * The status this event reports (every change is delivered: pending, then success, partial or failed; pending
-   * again on retry; `deleted` once the record is deleted).
+   * The status this event reports (every change is delivered: pending when the run is queued and again after each
+   * committed step (see `siteImport.steps`), then success, partial or failed; pending again on retry; `deleted`
+   * once the record is deleted).
    */
   status: SiteImportUpdateStatus;
 };
@@ -2161,6 +2216,7 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars["Boolean"]["output"]>;
   Application: ResolverTypeWrapper<ApplicationModel>;
   Int: ResolverTypeWrapper<Scalars["Int"]["output"]>;
+  ApplicationHealth: ApplicationHealth;
   ApplicationSource: ResolverTypeWrapper<ApplicationSource>;
   AuthMethod: AuthMethod;
   BuildType: BuildType;
@@ -2238,6 +2294,8 @@ export type ResolversTypes = {
   SiteImportSourceInput: SiteImportSourceInput;
   SiteImportStatus: SiteImportStatus;
   SiteImportStep: SiteImportStep;
+  SiteImportStepProgress: ResolverTypeWrapper<SiteImportStepProgress>;
+  SiteImportStepStatus: SiteImportStepStatus;
   SiteImportUpdate: ResolverTypeWrapper<SiteImportEventModel>;
   SiteImportUpdateStatus: SiteImportUpdateStatus;
   SourceType: SourceType;
@@ -2331,6 +2389,7 @@ export type ResolversParentTypes = {
   SiteImportPreviewResources: SiteImportPreviewResources;
   SiteImportResult: ImportOutcomeModel;
   SiteImportSourceInput: SiteImportSourceInput;
+  SiteImportStepProgress: SiteImportStepProgress;
   SiteImportUpdate: SiteImportEventModel;
   SshKey: SshKeyModel;
   Subscription: Record<PropertyKey, never>;
@@ -2394,6 +2453,8 @@ export type ApplicationResolvers<
   domains?: Resolver<Array<ResolversTypes["Domain"]>, ParentType, ContextType>;
   environment?: Resolver<ResolversTypes["Environment"], ParentType, ContextType>;
   environmentVariables?: Resolver<Array<ResolversTypes["EnvironmentVariable"]>, ParentType, ContextType>;
+  health?: Resolver<ResolversTypes["ApplicationHealth"], ParentType, ContextType>;
+  healthCheckedAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
   name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
   port?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
@@ -2473,6 +2534,7 @@ export type DeploySettingsResolvers<
   autoDeploy?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
   branchFilter?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   hasWebhookSecret?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  healthPath?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
   requireSignature?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
   watchPaths?: Resolver<Array<ResolversTypes["String"]>, ParentType, ContextType>;
 };
@@ -3270,6 +3332,7 @@ export type SiteImportResolvers<
   project?: Resolver<Maybe<ResolversTypes["Project"]>, ParentType, ContextType>;
   projectId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes["SiteImportStatus"], ParentType, ContextType>;
+  steps?: Resolver<Array<ResolversTypes["SiteImportStepProgress"]>, ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
 };
 
@@ -3369,6 +3432,14 @@ export type SiteImportResultResolvers<
   projectId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
   siteImport?: Resolver<ResolversTypes["SiteImport"], ParentType, ContextType>;
   status?: Resolver<ResolversTypes["SiteImportStatus"], ParentType, ContextType>;
+};
+
+export type SiteImportStepProgressResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["SiteImportStepProgress"] = ResolversParentTypes["SiteImportStepProgress"],
+> = {
+  status?: Resolver<ResolversTypes["SiteImportStepStatus"], ParentType, ContextType>;
+  step?: Resolver<ResolversTypes["SiteImportStep"], ParentType, ContextType>;
 };
 
 export type SiteImportUpdateResolvers<
@@ -3562,6 +3633,7 @@ export type Resolvers<ContextType = Context> = {
   SiteImportPreviewProject?: SiteImportPreviewProjectResolvers<ContextType>;
   SiteImportPreviewResources?: SiteImportPreviewResourcesResolvers<ContextType>;
   SiteImportResult?: SiteImportResultResolvers<ContextType>;
+  SiteImportStepProgress?: SiteImportStepProgressResolvers<ContextType>;
   SiteImportUpdate?: SiteImportUpdateResolvers<ContextType>;
   SshKey?: SshKeyResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;

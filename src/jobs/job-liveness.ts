@@ -6,13 +6,16 @@
  * start and every {@link SWEEP_INTERVAL_MS}: a worker whose runner has no such connection in `pg_stat_activity` is
  * dead, and `graphile_worker.force_unlock_workers` returns its jobs to the queue, each with its interrupted attempt
  * given back (they run again: delivery is at least once). Like the jobs layer's permanent failures, this writes
- * graphile-worker 0.17's private `_private_jobs` table. While its own connection is down (it reconnects), a live runner may be taken for dead: its jobs
- * may then run twice, which at-least-once handlers tolerate.
+ * graphile-worker 0.17's private `_private_jobs` table. While its own connection is down (it reconnects, every
+ * second until it is back), a live runner may be taken for dead: its jobs may then run twice, which at-least-once
+ * handlers tolerate. A runner whose worker pool died while the runner lives on (job-runner.ts restarts it) keeps
+ * its id and connection: the dead pool's lock holders are still recorded under a live runner, so the sweep would
+ * not free them; the runner frees them itself with {@link RunnerLiveness.release} before the new pool starts.
  */
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { Logger } from "pino";
-import { JOB_SCHEMA } from "./job-queue.ts";
+import { JOB_SCHEMA, SUPERSEDED_KEY } from "./job-queue.ts";
 
 /** How often a runner looks for dead runners' workers, ms. */
 export const SWEEP_INTERVAL_MS = 30_000;
@@ -27,6 +30,14 @@ export interface RunnerLiveness {
   registerWorker(workerId: string): void;
   /** Unlocks the jobs of dead runners' workers now. @returns how many workers were found dead. */
   sweep(): Promise<number>;
+  /**
+   * Returns the jobs locked by `workerIds` (lock holders of this runner's dead worker pool) to the queue, their
+   * interrupted attempt given back, and forgets those holders.
+   * @throws while the runner's connection is down or the database does not answer (call again later).
+   */
+  release(workerIds: string[]): Promise<void>;
+  /** Whether the runner's named connection is up (without it other runners take this one for dead). */
+  readonly connected: boolean;
   /** Forgets this runner's workers and closes the connection (after the runner stopped). */
   stop(): Promise<void>;
 }
@@ -52,14 +63,34 @@ export async function startRunnerLiveness(
     return next;
   };
 
+  let retry: NodeJS.Timeout | undefined;
+  /** Connects again in a second (once, however many times the old connection reported its end). */
+  function reconnectLater(): void {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void connect().catch(() => reconnectLater());
+    }, 1000);
+    retry.unref();
+  }
+
   async function connect(): Promise<void> {
     const c = new pg.Client({ connectionString: databaseUrl, application_name: `${APP_PREFIX}${runnerId}` });
     c.on("error", (err) => log.warn({ err }, "job runner liveness connection failed; reconnecting"));
     c.on("end", () => {
       if (client === c) client = undefined;
-      if (!stopped) setTimeout(() => void connect().catch(() => {}), 1000).unref();
+      reconnectLater();
     });
-    await c.connect();
+    try {
+      await c.connect();
+    } catch (err) {
+      await c.end().catch(() => {});
+      throw err;
+    }
+    if (stopped) {
+      await c.end().catch(() => {});
+      return;
+    }
     client = c;
     for (const id of pending) void record(id);
   }
@@ -95,17 +126,18 @@ export async function startRunnerLiveness(
     );
     if (!rows.length) return 0;
     const ids = rows.map((r) => r.workerId);
-    // The interrupted attempt never finished: give it back its run (graphile-worker counted it when it locked the
-    // job, and a job at its last attempt would otherwise never run again).
-    await c.query(
-      `update ${JOB_SCHEMA}._private_jobs set max_attempts = greatest(max_attempts, attempts + 1)
-        where locked_by = any($1::text[])`,
-      [ids],
-    );
-    await c.query(`select ${JOB_SCHEMA}.force_unlock_workers($1::text[])`, [ids]);
-    await c.query("delete from job_workers where worker_id = any($1::text[])", [ids]);
+    await unlockWorkers(c, ids);
     log.warn({ workers: ids.length }, "returned the jobs of stopped job runners to the queue");
     return ids.length;
+  }
+
+  function release(workerIds: string[]): Promise<void> {
+    for (const id of workerIds) pending.delete(id);
+    return serial(async () => {
+      const c = client;
+      if (!c) throw new Error("The job runner's liveness connection is down");
+      if (workerIds.length) await unlockWorkers(c, workerIds);
+    });
   }
 
   await connect();
@@ -119,9 +151,14 @@ export async function startRunnerLiveness(
     runnerId,
     registerWorker: (workerId) => void record(workerId),
     sweep,
+    release,
+    get connected() {
+      return client !== undefined;
+    },
     async stop() {
       stopped = true;
       clearInterval(timer);
+      clearTimeout(retry);
       const c = client;
       client = undefined;
       if (!c) return;
@@ -129,4 +166,24 @@ export async function startRunnerLiveness(
       await c.end().catch(() => {});
     },
   };
+}
+
+/**
+ * Returns the jobs locked by `ids` to the queue and forgets those holders; jobs whose `waits` retry was already
+ * queued (`SUPERSEDED_KEY`) are deleted instead. The interrupted attempt never finished: it is given back its run (graphile-worker counted it when it locked the job, and a job at its last attempt would
+ * otherwise never run again).
+ */
+async function unlockWorkers(c: pg.Client, ids: string[]): Promise<void> {
+  // A job whose retry is already queued finished its work: drop it rather than run its attempt a second time.
+  await c.query(`delete from ${JOB_SCHEMA}._private_jobs where locked_by = any($1::text[]) and (payload::jsonb ? $2)`, [
+    ids,
+    SUPERSEDED_KEY,
+  ]);
+  await c.query(
+    `update ${JOB_SCHEMA}._private_jobs set max_attempts = greatest(max_attempts, attempts + 1)
+      where locked_by = any($1::text[])`,
+    [ids],
+  );
+  await c.query(`select ${JOB_SCHEMA}.force_unlock_workers($1::text[])`, [ids]);
+  await c.query("delete from job_workers where worker_id = any($1::text[])", [ids]);
 }

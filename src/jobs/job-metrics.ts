@@ -3,7 +3,10 @@
  * - `skiff_jobs_queued{task}`: jobs waiting or running (attempts left), read from the database at scrape time;
  * - `skiff_jobs_permanently_failed{task}`: failed jobs kept in the queue (no attempts left);
  * - `skiff_jobs_failed_total{task, outcome}`: failed attempts in this process, `outcome` = `retry` | `permanent`;
- * - `skiff_job_duration_seconds{task, result}`: handler run time, `result` = `success` | `failure`.
+ * - `skiff_job_duration_seconds{task, result}`: handler run time, `result` = `success` | `failure`;
+ * - `skiff_job_runners_down`: this process's job runners whose worker pool exited unexpectedly and that wait to be
+ *   restarted (0 when all run; see job-runner.ts);
+ * - `skiff_job_runner_restarts_total`: worker pools restarted after an unexpected exit, in this process.
  * Registered once per process; every running job runner adds its database as a source of the two gauges (one
  * source per database, whatever the number of runners on it).
  */
@@ -15,6 +18,10 @@ import { JOB_SCHEMA } from "./job-queue.ts";
 export interface JobMetrics {
   failures: client.Counter<"task" | "outcome">;
   duration: client.Histogram<"task" | "result">;
+  /** Runners of this process waiting to restart their worker pool. */
+  runnersDown: client.Gauge;
+  /** Worker pools restarted after an unexpected exit. */
+  restarts: client.Counter;
   /**
    * Adds the database of `databaseUrl` (read through `knex`) to the queues the gauges report, once however many
    * runners of this process use it; the returned function removes this runner's claim.
@@ -59,6 +66,14 @@ export function jobMetrics(): JobMetrics {
       help: "Run time of background job handlers, by task and result",
       labelNames: ["task", "result"] as const,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    }),
+    runnersDown: new client.Gauge({
+      name: "skiff_job_runners_down",
+      help: "Job runners of this process whose worker pool exited unexpectedly and that wait to restart it",
+    }),
+    restarts: new client.Counter({
+      name: "skiff_job_runner_restarts_total",
+      help: "Job worker pools restarted after an unexpected exit (e.g. a database outage) in this process",
     }),
     addSource(databaseUrl, knex) {
       const source = sources.get(databaseUrl) ?? { knex, runners: 0 };

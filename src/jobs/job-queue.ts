@@ -20,6 +20,12 @@ export const SCHEDULED_TOPIC = "jobs.scheduled";
 /** Key of the payload property carrying the retry state of a `waits` job (attempt ≥ 2). */
 export const RETRY_KEY = "_retry";
 
+/**
+ * Payload key marking a job whose `waits` retry is already queued (set in the transaction that queued it): the job
+ * is done even if its completion was never recorded, and the liveness sweep deletes it rather than reviving it.
+ */
+export const SUPERSEDED_KEY = "_superseded";
+
 /** Retry state stored in the payload under {@link RETRY_KEY}. */
 export interface RetryState {
   /** The attempt this job runs as (2 = first retry). */
@@ -69,6 +75,18 @@ export interface JobQueue {
     payload: NoInfer<P>,
     options?: EnqueueOptions,
   ): Promise<string>;
+  /**
+   * {@link enqueue} for many jobs of one kind in one statement (graphile-worker's `add_jobs`): e.g. one event's
+   * deliveries to many webhook endpoints. Every payload is validated first; all or none are added. Items may not mix
+   * `jobKeyMode`s (add_jobs takes one).
+   * @returns the job ids (decimal strings), in no particular order.
+   * @throws JobPayloadError as {@link enqueue}, or when the items mix `jobKeyMode`s.
+   */
+  enqueueMany<P>(
+    db: Knex | Knex.Transaction,
+    job: string | JobDefinition<P>,
+    items: ReadonlyArray<{ payload: NoInfer<P>; options?: EnqueueOptions }>,
+  ): Promise<string[]>;
   /** The registered definition of `name`, if any. */
   definition(name: string): JobDefinition | undefined;
   /** Every registered definition. */
@@ -89,28 +107,31 @@ export function createJobQueue(definitions: readonly JobDefinition[]): JobQueue 
     definitions,
     definition: (name) => byName.get(name),
     async enqueue(db, job, payload, options = {}) {
-      const name = typeof job === "string" ? job : job.name;
-      const definition = byName.get(name);
-      if (!definition) throw new JobPayloadError(`No job is named "${name}"`);
-      const json = toJsonObject(name, payload);
-      const parsed = definition.payload.safeParse(json);
-      if (!parsed.success) {
-        const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(payload)"}: ${i.message}`);
-        throw new JobPayloadError(`Invalid payload for job "${name}": ${issues.join("; ")}`);
-      }
-      const maxAttempts =
-        definition.retry === undefined || definition.retry.kind === "backoff"
-          ? (options.maxAttempts ?? maxAttemptsOf(definition.retry))
-          : 1;
-      return addJob(db, {
-        name,
-        payload: json,
-        maxAttempts,
-        ...options,
-        queueName: options.queueName ?? definition.queueName,
-      });
+      return addJob(db, specOf(job, payload, options));
+    },
+    async enqueueMany(db, job, items) {
+      const specs = items.map((item) => specOf(job, item.payload, item.options));
+      return addJobs(db, specs);
     },
   };
+
+  /** The row for one job: validated payload, attempts by the definition's retry policy, its queue. */
+  function specOf(job: string | JobDefinition, payload: unknown, options: EnqueueOptions = {}): JobSpec {
+    const name = typeof job === "string" ? job : job.name;
+    const definition = byName.get(name);
+    if (!definition) throw new JobPayloadError(`No job is named "${name}"`);
+    const json = toJsonObject(name, payload);
+    const parsed = definition.payload.safeParse(json);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(payload)"}: ${i.message}`);
+      throw new JobPayloadError(`Invalid payload for job "${name}": ${issues.join("; ")}`);
+    }
+    const maxAttempts =
+      definition.retry === undefined || definition.retry.kind === "backoff"
+        ? (options.maxAttempts ?? maxAttemptsOf(definition.retry))
+        : 1;
+    return { name, payload: json, maxAttempts, ...options, queueName: options.queueName ?? definition.queueName };
+  }
 }
 
 /** One row for {@link addJob}. */
@@ -147,6 +168,49 @@ export async function addJob(db: Knex | Knex.Transaction, spec: JobSpec): Promis
     ],
   );
   return (rows as Array<{ id: string }>)[0]!.id;
+}
+
+/**
+ * Adds `specs` in one `graphile_worker.add_jobs` statement on `db` (no validation; see {@link JobQueue.enqueueMany}).
+ * The earliest future `runAt` is announced as {@link SCHEDULED_TOPIC}.
+ * @returns the job ids, in no particular order.
+ * @throws JobPayloadError when the specs mix `jobKeyMode`s.
+ */
+export async function addJobs(db: Knex | Knex.Transaction, specs: readonly JobSpec[]): Promise<string[]> {
+  if (specs.length === 0) return [];
+  const modes = new Set(specs.map((s) => s.jobKeyMode ?? "replace"));
+  if (modes.size > 1) throw new JobPayloadError("Jobs added together must share one jobKeyMode");
+  const later = specs
+    .map((s) => s.runAt?.getTime())
+    .filter((t): t is number => t !== undefined && t > Date.now())
+    .sort((a, b) => a - b)[0];
+  const rows = specs.map((s) => ({
+    identifier: s.name,
+    payload: s.payload,
+    queue_name: s.queueName ?? null,
+    run_at: s.runAt?.toISOString() ?? null,
+    max_attempts: s.maxAttempts,
+    job_key: s.jobKey ?? null,
+    priority: s.priority ?? 0,
+  }));
+  const { rows: result } = await db.raw(
+    `select array(
+       select id::text from ${JOB_SCHEMA}.add_jobs(
+         (select array_agg(
+            row(identifier, payload, queue_name, run_at, max_attempts, job_key, priority, null)::${JOB_SCHEMA}.job_spec)
+          from json_to_recordset(?::json) as t(identifier text, payload json, queue_name text, run_at timestamptz,
+            max_attempts smallint, job_key text, priority smallint)),
+         ?)
+     ) as ids${later === undefined ? "" : ", pg_notify(?, ?)"}`,
+    [
+      JSON.stringify(rows),
+      modes.has("preserve_run_at"),
+      ...(later === undefined
+        ? []
+        : [EVENTS_CHANNEL, JSON.stringify({ topic: SCHEDULED_TOPIC, payload: { at: later } })]),
+    ],
+  );
+  return (result as Array<{ ids: string[] }>)[0]!.ids;
 }
 
 /** `payload` as a plain JSON object (what graphile-worker stores; arrays would mean batch jobs there). */

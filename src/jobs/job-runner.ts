@@ -6,6 +6,9 @@
  * an aborted job returns to the queue (a `waits` job as the same attempt, a `backoff` one as a failed attempt;
  * a `none` job fails for good, since it may have done part of its work). Jobs locked by a runner that died (SIGKILL,
  * lost machine) return to the queue at the next sweep of any live runner (job-liveness.ts), not after 4 hours.
+ * graphile-worker's pool exits when it cannot record a job's end (a database outage): the runner then restarts it,
+ * waiting 1 s, doubling up to 30 s between failed attempts, after freeing the dead pool's locks (same runner id,
+ * new worker ids); `running` is false meanwhile (readiness, `skiff_job_runners_down`).
  */
 import { EventEmitter } from "node:events";
 import {
@@ -25,7 +28,15 @@ import type { Logger } from "pino";
 import { type JobContext, type JobDefinition, type JobServices, PermanentJobError } from "./job-definition.ts";
 import { startRunnerLiveness } from "./job-liveness.ts";
 import { jobMetrics } from "./job-metrics.ts";
-import { addJob, JOB_SCHEMA, type JobQueue, RETRY_KEY, type RetryState, SCHEDULED_TOPIC } from "./job-queue.ts";
+import {
+  addJob,
+  JOB_SCHEMA,
+  type JobQueue,
+  RETRY_KEY,
+  type RetryState,
+  SCHEDULED_TOPIC,
+  SUPERSEDED_KEY,
+} from "./job-queue.ts";
 import { workerLogger } from "./job-schema.ts";
 import { createWakeups } from "./job-wakeup.ts";
 
@@ -40,12 +51,22 @@ export interface JobRunnerOptions {
   log: Logger;
   /** Jobs run at once by this instance (SKIFF_WORKER_CONCURRENCY). */
   concurrency: number;
+  /**
+   * graphile-worker's local queue (SKIFF_WORKER_LOCAL_QUEUE): this many ready jobs are fetched and locked in one
+   * query and handed to workers as they free up (default `concurrency`; 0 or 1: every worker fetches its own job).
+   * Fewer queries per job; jobs locked here wait for this instance's workers (at most 5 minutes, then returned).
+   */
+  localQueueSize?: number;
   /** Fallback polling for due jobs, ms (default 2000; NOTIFY and timers do the real work). */
   pollIntervalMs?: number;
   /** How long `stop()` waits for running jobs before aborting them, ms (default 10 000). */
   shutdownTimeoutMs?: number;
   /** How often dead runners' jobs are looked for, ms (default 30 000; see job-liveness.ts). */
   sweepIntervalMs?: number;
+  /** First wait before restarting a worker pool that exited unexpectedly, ms (default 1000; doubles per failure). */
+  restartMinMs?: number;
+  /** Longest wait between restart attempts, ms (default 30 000; after twice this of healthy running: back to the minimum). */
+  restartMaxMs?: number;
 }
 
 /** A started runner. */
@@ -54,6 +75,8 @@ export interface JobRunner {
   stop(): Promise<void>;
   /** graphile-worker's events (`job:start`, `job:success`, `job:error`, …), for tests and diagnostics. */
   events: WorkerEvents;
+  /** False while the worker pool is down (exited unexpectedly, waiting to restart) and once stopping. */
+  readonly running: boolean;
 }
 
 /** Raised inside a handler's race when the instance shuts down. */
@@ -68,6 +91,7 @@ class ShutdownAbort extends Error {
 export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunner> {
   const { queue, services, log } = options;
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
+  const localQueueSize = options.localQueueSize ?? options.concurrency;
   const metrics = jobMetrics();
   // First: a runner's workers must never be recorded before its named connection is up (see job-liveness.ts).
   const liveness = await startRunnerLiveness(options.databaseUrl, log, options.sweepIntervalMs);
@@ -98,14 +122,20 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   const wakeups = createWakeups(knex, nudge, (err) =>
     log.warn({ err }, "job queue: could not read the next scheduled job"),
   );
-  events.on("worker:create", ({ worker }) => liveness.registerWorker(worker.workerId));
+  // Lock holders of the current worker pool: freed by hand if the pool dies (see job-liveness.ts).
+  let holders = new Set<string>();
+  const hold = (id: string) => {
+    holders.add(id);
+    liveness.registerWorker(id);
+  };
+  events.on("worker:create", ({ worker }) => hold(worker.workerId));
   events.on("pool:create", ({ workerPool }) => {
     // With graphile-worker's local queue, jobs are locked by the pool's id; without it, by the worker's.
-    liveness.registerWorker(workerPool.id);
+    hold(workerPool.id);
     pool = workerPool;
   });
-  events.on("pool:release", () => {
-    pool = undefined;
+  events.on("pool:release", ({ workerPool }) => {
+    if (pool === workerPool) pool = undefined;
   });
   // (Re)connected to LISTEN: jobs may have been scheduled meanwhile.
   events.on("pool:listen:success", () => void wakeups.refresh());
@@ -115,9 +145,8 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   pgPool.on("connect", (client) => {
     client.on("error", (err) => log.error({ err }, "job runner database connection error"));
   });
-  let runner: Runner;
-  try {
-    runner = await run({
+  const startRun = () =>
+    run({
       pgPool,
       // Explicit: graphile-worker would otherwise honour a GRAPHILE_WORKER_SCHEMA variable our SQL ignores.
       schema: JOB_SCHEMA,
@@ -130,9 +159,18 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
       events,
       // Batched completion (delay 0) is flushed by graceful shutdown; unbatched completions could be cut off.
       preset: {
-        worker: { gracefulShutdownAbortTimeout: shutdownTimeoutMs, completeJobBatchDelay: 0, failJobBatchDelay: 0 },
+        worker: {
+          gracefulShutdownAbortTimeout: shutdownTimeoutMs,
+          completeJobBatchDelay: 0,
+          failJobBatchDelay: 0,
+          // Jobs fetched (and locked) per query, handed to workers as they free up; < 2: one query per job.
+          ...(localQueueSize > 1 ? { localQueue: { size: localQueueSize } } : {}),
+        },
       },
     });
+  let runner: Runner | undefined;
+  try {
+    runner = await startRun();
   } catch (err) {
     wakeups.stop();
     unsubscribe();
@@ -141,19 +179,87 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
     throw err;
   }
   const removeSource = metrics.addSource(options.databaseUrl, knex);
-  log.info({ concurrency: options.concurrency, jobs: Object.keys(taskList) }, "job worker started");
+  log.info({ concurrency: options.concurrency, localQueueSize, jobs: Object.keys(taskList) }, "job worker started");
+
+  // Supervision: a worker pool that exits on its own (graphile-worker gives up when it cannot record a job's end,
+  // e.g. during a database outage) is restarted, with backoff, once the database answers again.
+  const restartMinMs = options.restartMinMs ?? 1000;
+  const restartMaxMs = options.restartMaxMs ?? 30_000;
+  let halted = false;
+  let startedAt = Date.now();
+  let nextDelay = restartMinMs;
+  let restarting: Promise<void> | undefined;
+  const wake = new AbortController();
+  const supervise = (r: Runner) => {
+    r.promise.then(
+      () => onExit(r, new Error("the worker pool exited by itself")),
+      (err: unknown) => onExit(r, err),
+    );
+  };
+  const onExit = (r: Runner, err: unknown) => {
+    if (halted || runner !== r) return;
+    runner = undefined;
+    pool = undefined;
+    const dead = [...holders];
+    holders = new Set();
+    // A pool that ran well for a while starts the backoff again from its minimum.
+    if (Date.now() - startedAt > restartMaxMs * 2) nextDelay = restartMinMs;
+    metrics.runnersDown.inc();
+    log.error({ err, retryInMs: nextDelay }, "job runner: worker pool exited unexpectedly; restarting it");
+    restarting = restartLoop(dead).finally(() => {
+      restarting = undefined;
+      metrics.runnersDown.dec();
+    });
+  };
+  async function restartLoop(dead: string[]): Promise<void> {
+    while (!halted) {
+      const delay = nextDelay;
+      nextDelay = Math.min(nextDelay * 2, restartMaxMs);
+      await sleep(delay, wake.signal);
+      if (halted) return;
+      try {
+        // The dead pool's locks first: its jobs run again (here or elsewhere), not after graphile-worker's 4 hours.
+        await liveness.release(dead);
+        const r = await startRun();
+        if (halted) {
+          await r.stop().catch(() => {});
+          return;
+        }
+        runner = r;
+        startedAt = Date.now();
+        metrics.restarts.inc();
+        supervise(r);
+        log.info("job runner: worker pool restarted");
+        void wakeups.refresh();
+        return;
+      } catch (err) {
+        log.warn({ err, retryInMs: nextDelay }, "job runner: restart failed; retrying");
+      }
+    }
+  }
+  supervise(runner);
+
   let stopping: Promise<void> | undefined;
   return {
     events,
+    get running() {
+      return runner !== undefined && !halted;
+    },
     stop() {
       stopping ??= (async () => {
+        halted = true;
+        wake.abort();
         wakeups.stop();
         unsubscribe();
         removeSource();
-        const stopped = runner.stop();
+        // A restart in progress (connecting to a database that may not answer) is waited for, within the timeout.
+        if (restarting) await Promise.race([restarting, sleep(shutdownTimeoutMs)]);
+        const current = runner;
+        runner = undefined;
+        const stopped = current?.stop();
         const late = setTimeout(() => {
           log.warn("job runner: jobs still running after the shutdown timeout; returning them to the queue");
-          runner.kill().catch(() => {});
+          current?.kill().catch(() => {});
         }, shutdownTimeoutMs + 2000);
         try {
           await stopped;
@@ -168,6 +274,20 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
       return stopping;
     },
   };
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }
 
 /** What {@link taskOf} needs. */
@@ -185,7 +305,7 @@ function taskOf(definition: JobDefinition, deps: TaskDeps): Task {
   return async (rawPayload, helpers) => {
     const { job } = helpers;
     const raw = (typeof rawPayload === "object" && rawPayload !== null ? rawPayload : {}) as Record<string, unknown>;
-    const { [RETRY_KEY]: retryRaw, _cron: _ignored, ...body } = raw;
+    const { [RETRY_KEY]: retryRaw, [SUPERSEDED_KEY]: _superseded, _cron: _ignored, ...body } = raw;
     const retry = retryRaw as RetryState | undefined;
     const attempt = (retry?.attempt ?? 1) + job.attempts - 1;
     const log = deps.log.child({ job: definition.name, jobId: job.id, attempt });
@@ -230,13 +350,22 @@ function taskOf(definition: JobDefinition, deps: TaskDeps): Task {
         }
         const next: RetryState = { attempt: interrupted ? attempt : attempt + 1, lastError: err.message };
         try {
-          await addJob(deps.knex, {
-            name: definition.name,
-            payload: { ...body, [RETRY_KEY]: next },
-            queueName: definition.queueName,
-            maxAttempts: 1,
-            runAt: new Date(Date.now() + wait),
-            jobKey: job.key ?? undefined,
+          // The retry is queued and this job marked superseded in one transaction: if the process dies before
+          // graphile-worker records this job's completion, the liveness sweep deletes it instead of running this
+          // attempt again beside its retry (job-liveness.ts).
+          await deps.knex.transaction(async (trx) => {
+            await addJob(trx, {
+              name: definition.name,
+              payload: { ...body, [RETRY_KEY]: next },
+              queueName: definition.queueName,
+              maxAttempts: 1,
+              runAt: new Date(Date.now() + wait),
+              jobKey: job.key ?? undefined,
+            });
+            await trx.raw(
+              `update ${JOB_SCHEMA}._private_jobs set payload = (payload::jsonb || ?::jsonb)::json where id = ?`,
+              [JSON.stringify({ [SUPERSEDED_KEY]: true }), job.id],
+            );
           });
         } catch (enqueueError) {
           metrics.failures.inc({ task: definition.name, outcome: "permanent" });

@@ -30,9 +30,10 @@ export interface Context extends ServiceContext {
   requestId: string;
   loaders: Loaders;
   /**
-   * Renews this long-lived context (one per subscription) for its next event: fresh access (current roles and
-   * grants) and fresh loaders (current data, no other event's cache), used by that event's resolvers too.
-   * Implemented by the transport. @returns this context.
+   * Renews this long-lived context (one per subscription) for its next event: fresh loaders (current data, no
+   * other event's cache), used by that event's resolvers too. Access stays the connection's cached scope, which
+   * the transport refreshes when an access change of its caller is announced (src/shared/access-changes.ts), so
+   * an event costs no access statement per subscriber. Implemented by the transport. @returns this context.
    */
   forEvent(): Context;
 }

@@ -24,6 +24,7 @@ import { queryCostPlugin } from "./query-cost.ts";
 import { queryLimits } from "./query-limits.ts";
 import { echoRequestId, requestIdFor } from "./request-id.ts";
 import { capResponseSize } from "./response-size.ts";
+import { RestDocumentStore } from "./rest-documents.ts";
 import { registerRestRoutes } from "./rest-runner.ts";
 import { buildSchema } from "./schema.ts";
 import { announceSessionEnds } from "./session-events.ts";
@@ -32,11 +33,13 @@ import { registerWeb } from "./web.ts";
 
 /**
  * Where the instance is in its life: `/readyz` answers 200 only while `ready` (migrations and the first-run
- * bootstrap committed) and not `stopping`.
+ * bootstrap committed), not `stopping`, and, on a worker instance, while `jobsRunning()` (false while the job
+ * runner's worker pool is down and being restarted).
  */
 export interface Lifecycle {
   ready: boolean;
   stopping: boolean;
+  jobsRunning?: () => boolean;
 }
 
 /** A built server: Fastify instance plus the Apollo server used for in-process REST execution. */
@@ -69,8 +72,12 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
   const lifecycle: Lifecycle = { ready: false, stopping: false };
   const schema = buildSchema();
   const limits = queryLimits(services.config);
+  // REST rows' documents parsed and validated here, once: their calls skip both (rest-documents.ts).
+  const documentStore = new RestDocumentStore();
+  documentStore.pin(restRoutes, schema, limits.validate);
   const apollo = new ApolloServer<Context>({
     schema,
+    documentStore,
     introspection: services.config.SKIFF_INTROSPECTION,
     // src/main.ts owns SIGTERM/SIGINT: Apollo's own handler would cut every connection and re-raise the signal.
     stopOnTerminationSignals: false,
@@ -102,6 +109,9 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
   app.get("/readyz", async (_req, reply) => {
     if (lifecycle.stopping) return reply.code(503).send({ status: "shutting down" });
     if (!lifecycle.ready) return reply.code(503).send({ status: "starting" });
+    if (lifecycle.jobsRunning && !lifecycle.jobsRunning()) {
+      return reply.code(503).send({ status: "job runner restarting" });
+    }
     try {
       const current = await migrationsCurrent(services.knex);
       return reply.code(current ? 200 : 503).send({ status: current ? "ready" : "migrations pending" });

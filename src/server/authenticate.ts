@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { SESSION_COOKIE } from "../auth/auth.ts";
 import { resolveCaller } from "../auth/caller.ts";
-import type { Principal } from "../modules/access/access-scope.ts";
+import { orgAccessOf, type Principal } from "../modules/access/access-scope.ts";
 import { authenticateAgent } from "../modules/agent/agent-auth.ts";
 import type { AppServices } from "../modules/services.ts";
 import type { Surface } from "../shared/rest-route.ts";
@@ -35,10 +35,16 @@ export async function authenticate(
   surface: Surface,
 ): Promise<Principal | null> {
   if (surface === "agent") return authenticateAgent(services, toHeaders(headers));
-  const caller = await resolveCaller(services.auth, services.knex, toHeaders(headers));
+  const caller = await resolveCaller(services.auth, services.knex, toHeaders(headers), (error) =>
+    services.log.warn({ err: error }, "could not record the API key's last use"),
+  );
   if (!caller) return null;
-  const { userId, organizationId, via, sessionId, apiKeyId } = caller;
-  return { userId, organizationId, via, sessionId, apiKeyId };
+  const { userId, organizationId, via, sessionId, apiKeyId, standing, memberId, role } = caller;
+  const access =
+    standing && organizationId && memberId && role
+      ? orgAccessOf(organizationId, memberId, role, standing.planFeatures, standing.grants)
+      : undefined;
+  return { userId, organizationId, via, sessionId, apiKeyId, access };
 }
 
 /** Matches a better-auth session cookie (`skiff.session_token`, or `__Secure-skiff.session_token` over https). */

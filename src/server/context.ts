@@ -5,17 +5,22 @@
 import { randomUUID } from "node:crypto";
 import { AccessScope, type Principal } from "../modules/access/access-scope.ts";
 import type { Context } from "../modules/context.ts";
-import { createLoaders } from "../modules/index.ts";
+import { createLoaders, type Loaders } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
 
-/** Builds a context for `principal` (already authenticated by the transport). */
+/**
+ * Builds a context for `principal` (already authenticated by the transport). `scope` defaults to a new one; a
+ * graphql-ws connection passes its own cached scope, shared by its subscriptions and all their events (see
+ * src/server/subscriptions.ts). Loaders are created on first use, and anew after each `forEvent()`.
+ */
 export function buildContext(
   services: AppServices,
   principal: Principal | null,
   requestId: string = randomUUID(),
+  scope: AccessScope = new AccessScope(services.knex, principal),
 ): Context {
-  const scope = new AccessScope(services.knex, principal);
   const log = services.log.child({ requestId });
+  let loaders: Loaders | null = null;
   const ctx: Context = {
     requestId,
     log,
@@ -23,10 +28,15 @@ export function buildContext(
     services,
     principal,
     scope,
-    loaders: createLoaders({ knex: services.knex, scope, secrets: services.secrets }),
+    get loaders(): Loaders {
+      loaders ??= createLoaders({ knex: services.knex, scope: ctx.scope, secrets: services.secrets });
+      return loaders;
+    },
+    set loaders(value: Loaders) {
+      loaders = value;
+    },
     forEvent() {
-      ctx.scope = new AccessScope(services.knex, principal);
-      ctx.loaders = createLoaders({ knex: services.knex, scope: ctx.scope, secrets: services.secrets });
+      loaders = null;
       return ctx;
     },
   };

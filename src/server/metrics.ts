@@ -80,10 +80,24 @@ metric(
     }),
 );
 
-/** Includes `knex`'s pool in `skiff_db_pool_connections`. @returns the function that removes it (on stop). */
+/** SQL statements the instance sent through its pool (every knex query), e.g. per event in `bench:subscriptions`. */
+export const dbStatements = metric(
+  "skiff_db_statements_total",
+  () => new client.Counter({ name: "skiff_db_statements_total", help: "SQL statements sent through the pool" }),
+);
+
+/**
+ * Includes `knex`'s pool in `skiff_db_pool_connections` and counts its statements in `skiff_db_statements_total`.
+ * @returns the function that removes it (on stop).
+ */
 export function watchPool(knex: Knex): () => void {
+  const count = () => dbStatements.inc();
   pools.add(knex);
-  return () => pools.delete(knex);
+  knex.on("query", count);
+  return () => {
+    pools.delete(knex);
+    knex.removeListener("query", count);
+  };
 }
 
 /** Distinct operation names kept as label values; later new names count as `other` (bounded cardinality). */

@@ -1,7 +1,7 @@
 /**
  * Builds the executable schema from schema/*.graphql: merged SDL, graphql-scalars, module resolvers,
  * as a Federation 2 subgraph (`buildSubgraphSchema`). Every root field except `_service` requires
- * credentials; that check is applied here once, not in each resolver.
+ * credentials; that check and the execution deadline are applied here once, not in each resolver.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { buildSubgraphSchema } from "@apollo/subgraph";
@@ -12,6 +12,7 @@ import { DateTimeResolver, EmailAddressResolver, JSONObjectResolver, URLResolver
 import type { Context } from "../modules/context.ts";
 import { modulePublicRootFields, moduleResolvers } from "../modules/index.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
+import { withDeadline } from "./query-cost.ts";
 
 const schemaDir = new URL("../../schema/", import.meta.url);
 
@@ -47,9 +48,12 @@ export function buildSchema(): GraphQLSchema {
     typeof buildSubgraphSchema
   >[0]);
   return mapSchema(schema, {
+    // Fields with their own resolver stop at the request's execution deadline (src/server/query-cost.ts).
+    [MapperKind.OBJECT_FIELD]: (field) => (field.resolve ? { ...field, resolve: withDeadline(field.resolve) } : field),
     [MapperKind.ROOT_FIELD]: (field, fieldName) => {
-      if (PUBLIC_ROOT_FIELDS.has(fieldName)) return field;
-      const resolve = field.resolve ?? defaultFieldResolver;
+      if (PUBLIC_ROOT_FIELDS.has(fieldName))
+        return field.resolve ? { ...field, resolve: withDeadline(field.resolve) } : field;
+      const resolve = withDeadline(field.resolve ?? defaultFieldResolver);
       const subscribe = field.subscribe;
       return {
         ...field,

@@ -167,8 +167,11 @@ export async function startSkiff(
         services,
         log,
         concurrency: config.SKIFF_WORKER_CONCURRENCY,
+        localQueueSize: config.SKIFF_WORKER_LOCAL_QUEUE,
         shutdownTimeoutMs: config.SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS,
       });
+      const started = runner;
+      server.lifecycle.jobsRunning = () => started.running;
     }
   } catch (error) {
     await stop().catch(() => {});

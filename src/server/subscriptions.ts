@@ -11,6 +11,11 @@
  * address holds at most {@link MAX_PENDING_PER_ADDRESS} sockets not yet authenticated (more: the upgrade answers
  * 429); results and errors go through the HTTP error formatter (codes, no internals, `errorId` in the log); a
  * cookie-authenticated connection must come from a trusted origin (SKIFF_BASE_URL or SKIFF_TRUSTED_ORIGINS).
+ *
+ * Access (issue 15 goal 4): each connection keeps its caller's memberships, roles and grants (reloaded when a
+ * subscription starts) and shares them with all its subscriptions and their events, so that a fan-out to many
+ * subscribers issues no access statement per subscriber; an announced access change of the caller (src/shared/access-changes.ts, or a cascade announced
+ * by a database trigger) drops that cache and closes the connection with 4403.
  */
 import type { FastifyInstance } from "fastify";
 import {
@@ -19,12 +24,12 @@ import {
   GraphQLError,
   type GraphQLFormattedError,
   type GraphQLSchema,
+  getOperationAST,
   parse,
-  subscribe,
 } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { type WebSocket, WebSocketServer } from "ws";
-import type { Principal } from "../modules/access/access-scope.ts";
+import { AccessScope, type Principal } from "../modules/access/access-scope.ts";
 import type { AppServices } from "../modules/services.ts";
 import { ACCESS_CHANGED_TOPIC } from "../shared/access-changes.ts";
 import { authenticate } from "./authenticate.ts";
@@ -35,6 +40,7 @@ import { unicodeError } from "./input-checks.ts";
 import { countSubscription } from "./metrics.ts";
 import { costError, queryCost } from "./query-cost.ts";
 import { MAX_TOKENS } from "./query-limits.ts";
+import { keyOperation, subscribeSharing } from "./shared-execution.ts";
 
 /** Largest WebSocket frame accepted, in bytes (1 MB); a larger one closes the socket with 1009. */
 export const MAX_WS_PAYLOAD = 1024 * 1024;
@@ -103,6 +109,16 @@ function trustedOrigins(services: AppServices): Set<string> {
   return origins;
 }
 
+/**
+ * One authenticated graphql-ws connection: its principal and its access (memberships, roles, grants), loaded
+ * when a subscription starts and cached for the events of all its subscriptions (issue 15 goal 4); dropped when
+ * an access change of the principal is announced, when the socket is also closed with 4403.
+ */
+interface Connection {
+  principal: Principal;
+  scope: AccessScope;
+}
+
 /** The WebSocket side of a server, for its shutdown. */
 export interface SubscriptionServer {
   /**
@@ -122,7 +138,20 @@ export function attachSubscriptions(
   validate: (schema: GraphQLSchema, document: DocumentNode) => readonly GraphQLError[],
 ): SubscriptionServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_PAYLOAD });
-  const principals = new WeakMap<object, Principal>();
+  /** Per authenticated connection: its principal and its cached access, shared by all its subscriptions. */
+  const connections = new WeakMap<object, Connection>();
+  /**
+   * The context of one operation on a connection: a subscription uses the connection's cached access, reloaded
+   * when it starts (its events then cost no access statement); a query or mutation sent over the socket loads
+   * its own, as over HTTP.
+   */
+  const contextOf = (extra: object, subscription: boolean) => {
+    const connection = connections.get(extra);
+    const principal = connection?.principal ?? null;
+    // A new subscription reloads the connection's access once (memberships gained since, e.g. a new organization).
+    if (subscription) connection?.scope.invalidate();
+    return buildContext(services, principal, undefined, subscription ? connection?.scope : undefined);
+  };
   const formatError = createFormatError(services.log);
   const origins = trustedOrigins(services);
   const format = (errors: readonly GraphQLError[]): GraphQLFormattedError[] =>
@@ -160,15 +189,19 @@ export function attachSubscriptions(
       wss.emit("connection", ws, request);
     });
   });
-  /** Authenticated sockets and their principals, closed with 4403 when that access changes (issue 16 item 5). */
-  const open = new Map<WebSocket, Principal>();
+  /**
+   * Authenticated sockets and their connections. When a caller's access changes (issue 16 item 5) its cached
+   * access is dropped at once (no event is checked against it any more) and its sockets are closed with 4403.
+   */
+  const open = new Map<WebSocket, Connection>();
   const stopListening = services.pubsub.subscribe(ACCESS_CHANGED_TOPIC, (change) => {
-    for (const [ws, p] of open) {
+    for (const [ws, { principal: p, scope }] of open) {
       const hit =
         (typeof change.apiKeyId === "string" && p.apiKeyId === change.apiKeyId) ||
         (typeof change.sessionId === "string" && p.sessionId === change.sessionId) ||
         (typeof change.userId === "string" && p.userId === change.userId);
       if (hit) {
+        scope.invalidate();
         open.delete(ws);
         ws.close(4403, "Forbidden: access changed");
       }
@@ -196,12 +229,16 @@ export function attachSubscriptions(
         if (malformed) return [malformed];
         const cost = queryCost(schema, document, payload.variables ?? undefined, payload.operationName);
         if (cost > services.config.SKIFF_MAX_QUERY_COST) return [costError(cost, services.config.SKIFF_MAX_QUERY_COST)];
+        keyOperation(document, payload.query, payload.variables, payload.operationName);
         return {
           schema,
           document,
           variableValues: payload.variables,
           operationName: payload.operationName,
-          contextValue: buildContext(services, principals.get(ctx.extra) ?? null),
+          contextValue: contextOf(
+            ctx.extra,
+            getOperationAST(document, payload.operationName)?.operation === "subscription",
+          ),
         };
       },
       // The HTTP error formatter on every result and error message: codes, no SQL or stack text.
@@ -209,7 +246,7 @@ export function attachSubscriptions(
         result.errors?.length ? { ...result, errors: format(result.errors) } : undefined,
       onError: (_ctx, _id, _payload, errors) => format(errors),
       subscribe: async (args) => {
-        const result = await subscribe(args);
+        const result = await subscribeSharing(args);
         return Symbol.asyncIterator in result ? countSubscription(result) : result;
       },
       onConnect: async (ctx) => {
@@ -224,14 +261,15 @@ export function attachSubscriptions(
         if (!headers.authorization && !headers["x-api-key"] && origin && !origins.has(origin)) return false;
         const principal = await authenticate(services, headers, "graphql");
         if (!principal) return false;
-        principals.set(ctx.extra, principal);
+        const connection: Connection = { principal, scope: new AccessScope(services.knex, principal) };
+        connections.set(ctx.extra, connection);
         authenticated.get(ctx.extra.socket)?.();
         const socket = ctx.extra.socket;
-        open.set(socket, principal);
+        open.set(socket, connection);
         socket.once("close", () => open.delete(socket));
         return true;
       },
-      context: (ctx) => buildContext(services, principals.get(ctx.extra) ?? null),
+      context: (ctx) => contextOf(ctx.extra, false),
     },
     wss,
   );

@@ -14,7 +14,16 @@ import type { Config } from "../config.ts";
 export const WEB_DIST_DIR = join(import.meta.dirname, "..", "..", "web", "dist");
 
 /** Paths of the dashboard's pages, answered with the app's `index.html` (the client routes them). */
-export const PAGE_PATHS = ["/", "/sign-in", "/sign-up", "/accept-invitation", "/import-sites", "/settings"] as const;
+export const PAGE_PATHS = [
+  "/",
+  "/sign-in",
+  "/sign-up",
+  "/accept-invitation",
+  "/import-sites",
+  "/settings",
+  "/settings/deploy",
+  "/apps/:id",
+] as const;
 
 /** OAuth providers whose client id and secret are both set (the sign-in page shows their buttons). */
 export function enabledOAuthProviders(config: Config): string[] {

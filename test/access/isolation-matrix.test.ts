@@ -60,6 +60,8 @@ afterAll(async () => {
 interface Answer {
   outcome: string;
   body: string;
+  /** REST: the `content-type` header (absent: no body or JSON). */
+  contentType?: string;
 }
 
 function headersOf(c: Credentials): Record<string, string> {
@@ -141,7 +143,8 @@ async function runRest(route: string, call: RestCall, c: Credentials): Promise<A
     headers: { ...(call.body === undefined ? {} : { "content-type": "application/json" }), ...headersOf(c) },
     body: call.body === undefined ? undefined : JSON.stringify(call.body),
   });
-  return { outcome: String(res.status), body: await res.text() };
+  const contentType = res.headers.get("content-type") ?? undefined;
+  return { outcome: String(res.status), body: await res.text(), ...(contentType && { contentType }) };
 }
 
 /** A deep copy of `vars` with the value at `path` replaced. */
@@ -246,7 +249,9 @@ describe("REST", () => {
         }
         problems.push(...leaks(persona, answer.body).map((p) => `${persona}: ${p}`));
         problems.push(
-          ...(documented(row.route, Number(answer.outcome), answer.body) ?? []).map((p) => `${persona}: ${p}`),
+          ...(documented(row.route, Number(answer.outcome), answer.body, answer.contentType) ?? []).map(
+            (p) => `${persona}: ${p}`,
+          ),
         );
         if (expected === "404" && call.target && answer.outcome === expected) {
           const twinId = missingTwin(call.target);

@@ -1,7 +1,9 @@
 /**
  * The `skiff` CLI (clients/cli) against a real server on loopback, run in a pseudo-terminal (`script` from
  * util-linux): a successful import shows every step turning done and the created ids; a failing one shows the
- * step it failed at and exits 1; `--json` output parses; usage errors exit 2.
+ * step it failed at and exits 1; `skiff deploy` follows a real deployment (dry-run deployer, the server's own
+ * worker) through its status changes and log lines to `done`, and a failing one to `error` (exit 1); `--json`
+ * output parses; usage errors exit 2.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -9,6 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newId } from "../../src/db/ids.ts";
+import { seededApplication } from "../deploy/deploy-helpers.ts";
 import { startHttpsReceiver } from "../helpers/https-receiver.ts";
 import { useTestServer } from "../helpers/server.ts";
 import { failInsertsWhen, importReadyOrg } from "../imports/import-helpers.ts";
@@ -35,11 +39,14 @@ const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, "g");
 const plain = (s: string) => s.replace(ANSI, "").replace(/\r/g, "\n");
 
 /** Runs `skiff args…` in a pseudo-terminal; resolves with exit code and output (never rejects on exit ≠ 0). */
-async function skiff(args: string[], opts: { tty?: boolean } = {}): Promise<{ code: number; output: string }> {
+async function skiff(
+  args: string[],
+  opts: { tty?: boolean; apiKey?: string } = {},
+): Promise<{ code: number; output: string }> {
   const env = {
     ...process.env,
     SKIFF_URL: t.skiff.url,
-    SKIFF_API_KEY: org.owner.apiKey,
+    SKIFF_API_KEY: opts.apiKey ?? org.owner.apiKey,
     XDG_CONFIG_HOME: dir,
     FORCE_COLOR: "0",
   };
@@ -137,4 +144,82 @@ describe("skiff webhooks test", () => {
       await receiver.close();
     }
   }, 60_000);
+});
+
+describe("skiff deploy", () => {
+  /** A docker application of a fresh organization, with its name and its project's name. */
+  async function application() {
+    const app = await seededApplication(t.db.knex, { source: JSON.stringify({ dockerImage: "nginx:1.27" }) });
+    const { name } = await t.db.knex("applications").where({ id: app.applicationId }).first("name");
+    const project = await t.db.knex("projects").where({ id: app.projectId }).first("name");
+    return { ...app, name: name as string, projectName: project.name as string };
+  }
+
+  it("deploys by name and project, and shows each status change and log line live, then done (pty)", async () => {
+    const app = await application();
+    const { code, output } = await skiff(["deploy", app.name, "--project", app.projectName], {
+      apiKey: app.owner.apiKey,
+    });
+    expect(output, output).toContain(`skiff deploy ${app.name}`);
+    expect(output).toMatch(/dpl_\w+\s+Manual deployment/);
+    const order = ["queued", "running", "deployment started (deployer dry-run", "dry run: nothing applied", "done"];
+    let at = -1;
+    for (const text of order) {
+      const next = output.indexOf(text, at + 1);
+      expect(next, `${text} after position ${at} in:\n${output}`).toBeGreaterThan(at);
+      at = next;
+    }
+    expect(output).toMatch(/\d\d:\d\d:\d\d\s+info\s+deployment finished/);
+    expect(output).toMatch(/Deployment dpl_\w+ done in \d+\.\d s\./);
+    expect(code).toBe(0);
+  }, 90_000);
+
+  it("prints NDJSON events then the final deployment with --json --follow, one document with --json", async () => {
+    const app = await application();
+    const followed = await skiff(["deploy", app.applicationId, "--json", "--follow"], {
+      tty: false,
+      apiKey: app.owner.apiKey,
+    });
+    expect(followed.code, followed.output).toBe(0);
+    const lines = followed.output
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const final = lines.at(-1)!;
+    expect(final).toMatchObject({ id: expect.stringMatching(/^dpl_/), status: "done", trigger: "manual" });
+    const events = lines.slice(0, -1);
+    expect(events.filter((e) => e.type === "status").map((e) => e.status)).toEqual(["queued", "running", "done"]);
+    const logs = events.filter((e) => e.type === "log");
+    expect(logs.map((e) => e.text)).toEqual((final.logs as Array<{ text: string }>).map((l) => l.text));
+    expect(logs.every((e) => e.deploymentId === final.id)).toBe(true);
+
+    const once = await skiff(["deploy", app.applicationId, "--json", "--title", "Release 2"], {
+      tty: false,
+      apiKey: app.owner.apiKey,
+    });
+    expect(once.code, once.output).toBe(0);
+    expect(JSON.parse(once.output)).toMatchObject({ status: "done", title: "Release 2" });
+  }, 90_000);
+
+  it("ends with the error and exits 1 when the deployment fails; usage errors exit 2, unknown apps 1", async () => {
+    const app = await application();
+    // A variable that cannot be decrypted (e.g. after a key rotation): rendering fails, the deployment ends `error`.
+    await t.db.knex("environment_variables").insert({
+      id: newId("envVar"),
+      application_id: app.applicationId,
+      key: "BROKEN",
+      value_encrypted: "not-a-sealed-value",
+    });
+    const { code, output } = await skiff(["deploy", app.applicationId], { apiKey: app.owner.apiKey });
+    expect(output, output).toMatch(/error\s+deployment failed: /);
+    expect(output).toMatch(/Deployment dpl_\w+ error/);
+    expect(code).toBe(1);
+
+    const as = { tty: false, apiKey: app.owner.apiKey };
+    expect((await skiff(["deploy", app.name], as)).code).toBe(2);
+    expect((await skiff(["deploy", app.name, "--project", "no-such-project"], as)).code).toBe(1);
+    expect((await skiff(["deploy", "app_00000000000000000000000000"], as)).code).toBe(1);
+    // Another organization's application is not visible.
+    expect((await skiff(["deploy", app.applicationId], { tty: false })).code).toBe(1);
+  }, 90_000);
 });

@@ -46,3 +46,22 @@ export async function addVariable(knex: Knex, applicationId: string, key: string
 export function deploymentsOf(knex: Knex, applicationId: string) {
   return knex("deployments").where({ application_id: applicationId }).orderBy("created_at").orderBy("id");
 }
+
+/** Adds a database to the environment of an application (password encrypted as the service does). */
+export async function addDatabase(
+  knex: Knex,
+  app: { organizationId: string; projectId: string; environmentId: string; appName: string },
+  type: "postgres" | "mysql" | "mariadb" | "mongodb" = "postgres",
+) {
+  await knex("databases").insert({
+    id: newId("database"),
+    organization_id: app.organizationId,
+    project_id: app.projectId,
+    environment_id: app.environmentId,
+    type,
+    name: "shop",
+    username: "shop_user",
+    password_encrypted: box.encrypt("s3cret-pass"),
+    service_host: `${app.appName}-db.svc.cluster.local`,
+  });
+}

@@ -1,13 +1,13 @@
 /**
  * `deploymentUpdated(applicationId)` over graphql-ws with a real WebSocket client: a manual deployment's status
- * changes (running, done) and its log lines (including "dry run: nothing applied") arrive; another
- * organization's owner gets NOT_FOUND.
+ * changes (queued, running, done) and its log lines (including "dry run: nothing applied") arrive; a deployment
+ * superseded by a newer one is reported cancelled; another organization's owner gets NOT_FOUND.
  */
 import { type Client, createClient } from "graphql-ws";
 import { afterAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { drainJobs } from "../helpers/jobs.ts";
-import { gql, useTestServer } from "../helpers/server.ts";
+import { gql, type TestServer, useTestServer } from "../helpers/server.ts";
 import { seededApplication } from "./deploy-helpers.ts";
 
 const t = useTestServer();
@@ -18,9 +18,9 @@ afterAll(async () => {
 
 type Update = { deploymentId: string; status: string; logLine: { level: string; text: string } | null };
 
-function subscribe(apiKey: string, applicationId: string) {
+function subscribe(apiKey: string, applicationId: string, server: TestServer = t) {
   const client = createClient({
-    url: `${t.skiff.url.replace("http", "ws")}/graphql`,
+    url: `${server.skiff.url.replace("http", "ws")}/graphql`,
     webSocketImpl: WebSocket,
     retryAttempts: 0,
     connectionParams: { authorization: `Bearer ${apiKey}` },
@@ -68,12 +68,38 @@ describe("deploymentUpdated", () => {
     await until(() => sub.updates.some((u) => u.status === "done"));
     const id = deployed.data!.deployApplication.id;
     expect(sub.updates.every((u) => u.deploymentId === id)).toBe(true);
-    expect(sub.updates.filter((u) => !u.logLine).map((u) => u.status)).toEqual(["running", "done"]);
+    expect(sub.updates.filter((u) => !u.logLine).map((u) => u.status)).toEqual(["queued", "running", "done"]);
     expect(sub.updates.flatMap((u) => (u.logLine ? [u.logLine.text] : []))).toContain("dry run: nothing applied");
 
     const other = await seededApplication(t.db.knex);
     const denied = subscribe(other.owner.apiKey, app.applicationId);
     await until(() => denied.errors.length > 0);
     expect(denied.errors[0]?.extensions?.code).toBe("NOT_FOUND");
+  });
+});
+
+describe("deploymentUpdated without a worker", () => {
+  const idle = useTestServer({ SKIFF_WORKER: "false" });
+
+  it("reports a queued deployment, and the older queued one it supersedes as cancelled, at commit", async () => {
+    const app = await seededApplication(idle.db.knex);
+    const sub = subscribe(app.owner.apiKey, app.applicationId, idle);
+    await until(() => idle.skiff.services.pubsub.listenerCount("deployment") > 0);
+    const queued: string[] = [];
+    for (const title of ["first", "second"]) {
+      const r = await gql<{ deployApplication: { id: string } }>(
+        idle.skiff.url,
+        `mutation($id: ID!, $title: String) { deployApplication(applicationId: $id, title: $title) { id } }`,
+        { id: app.applicationId, title },
+        { apiKey: app.owner.apiKey },
+      );
+      queued.push(r.data!.deployApplication.id);
+    }
+    await until(() => sub.updates.some((u) => u.deploymentId === queued[1] && u.status === "queued"));
+    expect(sub.updates.map((u) => [queued.indexOf(u.deploymentId), u.status])).toEqual([
+      [0, "queued"],
+      [0, "cancelled"],
+      [1, "queued"],
+    ]);
   });
 });

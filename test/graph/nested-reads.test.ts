@@ -1,6 +1,8 @@
 /**
  * Nested reads without N+1: the same query over trees of 1 and 100 projects (3 environments,
- * 5 applications each, 3 deployments each) runs the same number of SQL statements.
+ * 5 applications each, 3 deployments each) runs the same number of SQL statements, and the project tree of
+ * `npm run bench:peer` costs one statement of authentication plus one per level below the projects' page
+ * (an environment's applications come with their domains and newest deployments), whatever its breadth.
  */
 import { describe, expect, it } from "vitest";
 import { createOrg, createProjects } from "../helpers/seed.ts";
@@ -35,33 +37,46 @@ const TREE = `query Tree {
 // SKIFF_MAX_QUERY_COST: this test is about SQL statements, so the operator's switch raises the limit.
 const t = useTestServer({ SKIFF_MAX_QUERY_COST: "10000000" });
 
-/** Runs `query` and counts the SQL statements the server issued meanwhile. */
-async function countStatements(apiKey: string) {
+/** The tree of bench/peer.ts: projects → environments → applications → deployments and domains (depth 4). */
+const BENCH_TREE = `query Tree { projects(first: 100) { edges { node { id name
+  environments { id name applications { id name appName applicationStatus
+    deployments(first: 3) { id status title createdAt } domains { host port https } } } } } } }`;
+
+/** Runs `query` and counts the SQL statements the server issued meanwhile (after the key's first use). */
+async function countStatements(apiKey: string, query = TREE) {
+  // The key's first use records its last-used time in the background: let that write pass first.
+  await gql(t.skiff.url, "{ __typename }", {}, { apiKey });
+  await new Promise((r) => setTimeout(r, 200));
   let statements = 0;
   const onQuery = () => statements++;
   t.skiff.services.knex.on("query", onQuery);
   try {
-    const res = await gql(t.skiff.url, TREE, {}, { apiKey });
+    const res = await gql(t.skiff.url, query, {}, { apiKey });
     return { res, statements };
   } finally {
     t.skiff.services.knex.off("query", onQuery);
   }
 }
 
+/** Two organizations: one with 1 project, one with 100, each project of the bench's shape (+ `variables`). */
+async function smallAndLarge(variables: number) {
+  const shape = {
+    environments: 3,
+    applicationsPerEnvironment: 5,
+    deploymentsPerApplication: 3,
+    domainsPerApplication: 1,
+    variablesPerApplication: variables,
+  };
+  const small = await createOrg(t.db.knex);
+  await createProjects(t.db.knex, small.organizationId, 1, shape);
+  const large = await createOrg(t.db.knex);
+  await createProjects(t.db.knex, large.organizationId, 100, shape);
+  return { small, large };
+}
+
 describe("nested project tree", () => {
   it("issues the same number of SQL statements for 1 and 100 projects", async () => {
-    const shape = {
-      environments: 3,
-      applicationsPerEnvironment: 5,
-      deploymentsPerApplication: 3,
-      domainsPerApplication: 1,
-      variablesPerApplication: 2,
-    };
-    const small = await createOrg(t.db.knex);
-    await createProjects(t.db.knex, small.organizationId, 1, shape);
-    const large = await createOrg(t.db.knex);
-    await createProjects(t.db.knex, large.organizationId, 100, shape);
-
+    const { small, large } = await smallAndLarge(2);
     const one = await countStatements(small.owner.apiKey);
     const hundred = await countStatements(large.owner.apiKey);
 
@@ -93,6 +108,28 @@ describe("nested project tree", () => {
       { key: "VAR_1", value: "value-1" },
     ]);
     expect(hundred.statements).toBe(one.statements);
+    // 1 authentication + organizations, plan, usage, page, count, environments, databases, applications (with
+    // deployments and domains), projects by id, variables, organization by id.
+    expect(hundred.statements).toBeLessThanOrEqual(11);
     console.log(`nested tree query: ${one.statements} SQL statements for 1 project, ${hundred.statements} for 100`);
+  });
+
+  it("reads the bench:peer tree in 1 statement of authentication + at most one per level, for 1 and 100 projects", async () => {
+    const { small, large } = await smallAndLarge(0);
+    const one = await countStatements(small.owner.apiKey, BENCH_TREE);
+    const hundred = await countStatements(large.owner.apiKey, BENCH_TREE);
+    expect(one.res.errors).toBeUndefined();
+    expect(hundred.res.errors).toBeUndefined();
+    type App = { deployments: Array<{ title: string }>; domains: unknown[] };
+    const data = hundred.res.data as {
+      projects: { edges: Array<{ node: { environments: Array<{ applications: App[] }> } }> };
+    };
+    const apps = data.projects.edges.flatMap((e) => e.node.environments.flatMap((env) => env.applications));
+    expect(apps).toHaveLength(1500);
+    expect(apps.every((a) => a.deployments.length === 3 && a.domains.length === 1)).toBe(true);
+    expect(apps[0]!.deployments.map((d) => d.title)).toEqual(["deploy 2", "deploy 1", "deploy 0"]);
+    // Authentication 1 + projects' page, environments, applications with their deployments and domains: 3 ≤ depth 4.
+    expect(one.statements).toBe(4);
+    expect(hundred.statements).toBe(4);
   });
 });

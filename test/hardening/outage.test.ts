@@ -3,60 +3,28 @@
  * GraphQL and REST answer 503 with Retry-After instead of 500, /readyz is 503, /healthz stays 200, and the
  * server recovers once the database is back.
  */
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { createOrg } from "../helpers/seed.ts";
 import { startTestServer } from "../helpers/server.ts";
+import { type TcpProxy, tcpProxy } from "../helpers/tcp-proxy.ts";
 
 let db: TestDatabase;
 let skiff: RunningSkiff;
 let org: Awaited<ReturnType<typeof createOrg>>;
-let proxy: net.Server;
-let proxyPort = 0;
-const sockets = new Set<net.Socket>();
-
-/** Starts the proxy forwarding to the real PostgreSQL (on `proxyPort`, or a free port the first time). */
-function startProxy(target: URL): Promise<void> {
-  proxy = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    sockets.add(client).add(upstream);
-    client.pipe(upstream).pipe(client);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on("error", end).on("close", end);
-    upstream.on("error", end).on("close", end);
-  });
-  return new Promise((resolve) =>
-    proxy.listen(proxyPort, "127.0.0.1", () => {
-      proxyPort = (proxy.address() as net.AddressInfo).port;
-      resolve();
-    }),
-  );
-}
-
-/** The outage: no new connections, every open one cut. */
-function stopProxy(): Promise<void> {
-  for (const s of sockets) s.destroy();
-  sockets.clear();
-  return new Promise((resolve) => proxy.close(() => resolve()));
-}
+let proxy: TcpProxy;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const target = new URL(db.url);
-  await startProxy(target);
-  const viaProxy = new URL(db.url);
-  viaProxy.host = `127.0.0.1:${proxyPort}`;
-  skiff = await startTestServer(viaProxy.toString(), { SKIFF_WORKER: "false" });
+  proxy = tcpProxy(db.url);
+  await proxy.open();
+  skiff = await startTestServer(proxy.url(db.url), { SKIFF_WORKER: "false" });
   org = await createOrg(db.knex);
 });
 afterAll(async () => {
   await skiff?.stop();
-  if (proxy?.listening) await stopProxy();
+  if (proxy?.listening) await proxy.close();
   await db?.drop();
 });
 
@@ -73,7 +41,7 @@ const QUERY = { method: "POST", body: JSON.stringify({ query: "{ projects(first:
 describe("database outage", () => {
   it("answers 503 with Retry-After, keeps /readyz 503 and /healthz 200, then recovers", async () => {
     expect((await call("/graphql", QUERY)).status).toBe(200);
-    await stopProxy();
+    await proxy.close();
     const started = performance.now();
     const graphql = await call("/graphql", QUERY);
     const rest = await call("/api/site-import");
@@ -86,7 +54,7 @@ describe("database outage", () => {
     expect(rest.retryAfter).toBe("5");
     expect((await call("/readyz")).status).toBe(503);
     expect((await call("/healthz")).status).toBe(200);
-    await startProxy(new URL(db.url));
+    await proxy.open();
     let recovered = 0;
     for (let i = 0; i < 50 && recovered !== 200; i++) {
       recovered = (await call("/graphql", QUERY)).status;

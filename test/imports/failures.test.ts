@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
-import { countResources, dockerRequest, failInsertsWhen, importReadyOrg, rest } from "./import-helpers.ts";
+import {
+  countResources,
+  dockerRequest,
+  FULL_IMPORT_COUNTS,
+  failInsertsWhen,
+  importReadyOrg,
+  rest,
+} from "./import-helpers.ts";
 
 let db: TestDatabase;
 let skiff: RunningSkiff;
@@ -191,16 +198,7 @@ describe("delete and retry after a failure", () => {
       });
       expect(result.projectId).not.toBe(oldProject);
       expect(await db.knex("projects").where({ id: oldProject }).first()).toBeUndefined();
-      expect(await countResources(db.knex, org.organizationId)).toEqual({
-        projects: 1,
-        environments: 1,
-        databases: 1,
-        applications: 1,
-        variables: 6,
-        domains: 1,
-        deployments: 1,
-        imports: 1,
-      });
+      expect(await countResources(db.knex, org.organizationId)).toEqual(FULL_IMPORT_COUNTS);
       const record = await db.knex("site_imports").where({ id: first.body.importId }).first();
       expect(record).toMatchObject({ status: "success", attempts: 2, projectId: result.projectId });
       const dbRow = await db.knex("databases").where({ id: result.databaseId }).first();

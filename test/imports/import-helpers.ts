@@ -59,6 +59,18 @@ export async function importReadyOrg(knex: Knex, plan?: string) {
   return org;
 }
 
+/** {@link countResources} after one import with a database (4 generated variables + 2 of the request) and a domain. */
+export const FULL_IMPORT_COUNTS = {
+  projects: 1,
+  environments: 1,
+  databases: 1,
+  applications: 1,
+  variables: 6,
+  domains: 1,
+  deployments: 1,
+  imports: 1,
+};
+
 /** Counts of every resource an import creates, in one organization. */
 export async function countResources(knex: Knex, organizationId: string) {
   const [row] = await knex

@@ -14,15 +14,20 @@ import { countResources, dockerRequest, importReadyOrg, rest } from "./import-he
 let db: TestDatabase;
 let skiff: RunningSkiff;
 let withDefaultRegistry: RunningSkiff;
+// Platform settings are the same on every instance of one database (an import runs as a job on any of them),
+// so the instance with a default registry has a database of its own.
+let defaultRegistryDb: TestDatabase;
 beforeAll(async () => {
-  db = await createTestDatabase();
+  [db, defaultRegistryDb] = await Promise.all([createTestDatabase(), createTestDatabase()]);
   skiff = await startTestServer(db.url);
-  withDefaultRegistry = await startTestServer(db.url, { SKIFF_DEFAULT_REGISTRY_URL: "registry.platform.test" });
+  withDefaultRegistry = await startTestServer(defaultRegistryDb.url, {
+    SKIFF_DEFAULT_REGISTRY_URL: "registry.platform.test",
+  });
 });
 afterAll(async () => {
   await withDefaultRegistry?.stop();
   await skiff?.stop();
-  await db?.drop();
+  await Promise.all([db?.drop(), defaultRegistryDb?.drop()]);
 });
 
 type Preview = {
@@ -246,12 +251,13 @@ describe("preview", () => {
     const failed = await rest<Result>(skiff.url, "POST", "/api/site-import", { apiKey: org.owner.apiKey }, request);
     expect(failed.body).toMatchObject({ status: "failed", errorStep: "application_creation" });
 
+    const orgWithoutRegistry = await createOrg(defaultRegistryDb.knex);
     const viaDefault = await rest<Result>(
       withDefaultRegistry.url,
       "POST",
       "/api/site-import",
-      { apiKey: org.owner.apiKey },
-      dockerRequest(org.organizationId),
+      { apiKey: orgWithoutRegistry.owner.apiKey },
+      dockerRequest(orgWithoutRegistry.organizationId),
     );
     expect(viaDefault.status).toBe(200);
   });

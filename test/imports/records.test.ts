@@ -207,10 +207,15 @@ describe("actions allowed by the status table", () => {
     });
   });
 
-  it("refuses retry and delete while pending (CONFLICT), and allows them once a pending run is abandoned", async () => {
+  it("refuses retry and delete while pending with a live run (CONFLICT), and allows them once the run cannot resume", async () => {
     const org = await importReadyOrg(db.knex);
     const done = await importOne(org.owner.apiKey, dockerRequest(org.organizationId, { name: "stuck" }));
     await db.knex("site_imports").where({ id: done.importId }).update({ status: "pending", finished_at: null });
+    // A run of the record queued for later: the import is still running as far as the state table goes.
+    await db.knex.raw(
+      "select graphile_worker.add_job('imports.run', json_build_object('importId', ?::text, 'run', 1), run_at => now() + interval '1 hour', job_key => ?)",
+      [done.importId, `site-import:${done.importId}`],
+    );
     for (const [op, vars] of [
       [RETRY, { id: done.importId }],
       [DELETE, { id: done.importId, r: true }],
@@ -221,11 +226,10 @@ describe("actions allowed by the status table", () => {
     }
     expect(await countResources(db.knex, org.organizationId)).toMatchObject({ projects: 1, imports: 1 });
 
-    // A pending record untouched for more than 10 minutes belongs to a stopped server: it can be retried.
-    await db
-      .knex("site_imports")
-      .where({ id: done.importId })
-      .update({ updated_at: db.knex.raw("now() - interval '11 minutes'") });
+    // Its run has no attempts left (the server or database stopped it for good): it can be retried.
+    await db.knex.raw("update graphile_worker._private_jobs set attempts = max_attempts where key = ?", [
+      `site-import:${done.importId}`,
+    ]);
     const retried = await gql<{ retrySiteImport: { status: string } }>(
       skiff.url,
       RETRY,

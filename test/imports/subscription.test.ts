@@ -1,7 +1,7 @@
 /**
  * Live import status over graphql-ws across server instances: the import runs on instance A, the WebSocket
- * client is connected to instance B on the same database, and every status change (pending, failed, pending
- * again on retry, success, and `deleted` once the record is deleted) arrives through PostgreSQL LISTEN/NOTIFY —
+ * client is connected to instance B on the same database, and every status change (pending, pending after each
+ * committed step, failed, pending again on retry, success, and `deleted` once the record is deleted) arrives through PostgreSQL LISTEN/NOTIFY —
  * filtered by organization and grants.
  */
 import { type Client, createClient } from "graphql-ws";
@@ -86,7 +86,7 @@ async function listening(count: number): Promise<void> {
 }
 
 describe("siteImportUpdated", () => {
-  it("delivers pending → failed → pending (retry) → success from instance A to a client on instance B", async () => {
+  it("delivers pending → failed → pending (retry) → pending per step → success from instance A to a client on instance B", async () => {
     const org = await createOrg(db.knex);
     const base = b.services.pubsub.listenerCount("siteImport");
     const sub = subscribe(org.owner.apiKey);
@@ -109,9 +109,10 @@ describe("siteImportUpdated", () => {
     );
     expect(retried.data).toEqual({ retrySiteImport: { status: "success" } });
 
-    await sub.waitFor(4);
+    await sub.waitFor(6);
     expect(sub.errors).toEqual([]);
-    expect(sub.updates.map((u) => u.status)).toEqual(["pending", "failed", "pending", "success"]);
+    // The retry's run publishes each committed step (project, application) as `pending`, then its end.
+    expect(sub.updates.map((u) => u.status)).toEqual(["pending", "failed", "pending", "pending", "pending", "success"]);
     for (const u of sub.updates) {
       expect(u).toMatchObject({ importId: first.body.importId, siteImport: { id: first.body.importId, name: "live" } });
     }
@@ -153,15 +154,18 @@ describe("siteImportUpdated", () => {
       { apiKey: org.owner.apiKey },
     );
 
-    await byId.waitFor(2);
-    await wholeOrg.waitFor(4);
+    await byId.waitFor(4);
+    await wholeOrg.waitFor(8);
     await new Promise((r) => setTimeout(r, 300));
+    // Queued, project done, application done (each `pending`), then the end.
     expect(byId.updates.map((u) => [u.importId, u.status])).toEqual([
+      [watched.body.importId, "pending"],
+      [watched.body.importId, "pending"],
       [watched.body.importId, "pending"],
       [watched.body.importId, "success"],
     ]);
     expect(wholeOrg.updates.map((u) => u.importId).sort()).toEqual(
-      [unrelated.body.importId, unrelated.body.importId, watched.body.importId, watched.body.importId].sort(),
+      [...Array(4).fill(unrelated.body.importId), ...Array(4).fill(watched.body.importId)].sort(),
     );
     expect(foreign.updates).toEqual([]);
     expect(ungranted.updates).toEqual([]);

@@ -63,6 +63,38 @@ describe("enqueue in the caller's transaction", () => {
   });
 });
 
+describe("enqueueMany", () => {
+  it("adds many jobs in one statement in the caller's transaction: all run once, or none after a rollback", async () => {
+    const jobs = api.skiff.services.jobs;
+    const keys = Array.from({ length: 20 }, (_, i) => `batch-${i}`);
+    await expect(
+      db.knex.transaction(async (trx) => {
+        await jobs.enqueueMany(
+          trx,
+          "test.record",
+          keys.map((key) => ({ payload: { key: `rolled-${key}` } })),
+        );
+        throw new Error("request failed");
+      }),
+    ).rejects.toThrow("request failed");
+    const ids = await db.knex.transaction((trx) =>
+      jobs.enqueueMany(
+        trx,
+        "test.record",
+        keys.map((key) => ({ payload: { key }, options: { jobKey: `batch:${key}` } })),
+      ),
+    );
+    expect(ids).toHaveLength(keys.length);
+    await until(() => keys.every((k) => runsOf("test.record", k).length > 0));
+    await drainJobs(db.knex);
+    expect(keys.map((k) => runsOf("test.record", k).length)).toEqual(keys.map(() => 1));
+    expect(runs.filter((r) => r.key.startsWith("rolled-"))).toEqual([]);
+    await expect(jobs.enqueueMany(db.knex, "test.strict", [{ payload: { key: "x", amount: "ten" } }])).rejects.toThrow(
+      /amount/,
+    );
+  });
+});
+
 describe("several instances on one database", () => {
   it("runs each of 50 jobs exactly once, on the instances that run workers", async () => {
     const keys = Array.from({ length: 50 }, (_, i) => `many-${i}`);

@@ -46,6 +46,26 @@ describe("pubsub", () => {
     expect(two.listenerCount("t2")).toBe(0);
   });
 
+  it("hands a routed handler only the events whose payload field matches, and one payload object to all", async () => {
+    const got: Array<[string, Record<string, unknown>]> = [];
+    const offA = two.subscribe("t4", (p) => got.push(["a", p]), { field: "organizationId", value: "org_a" });
+    const offB = two.subscribe("t4", (p) => got.push(["b", p]), { field: "organizationId", value: "org_b" });
+    const offAll = two.subscribe("t4", (p) => got.push(["all", p]));
+    const offId = two.subscribe("t4", (p) => got.push(["id", p]), { field: "id", value: "imp_1" });
+    expect(two.listenerCount("t4")).toBe(4);
+    const last = next(two, "t4");
+    await one.publish("t4", { id: "imp_1", organizationId: "org_a" });
+    await one.publish("t4", { id: "imp_2", organizationId: "org_c" });
+    expect(await last).toEqual({ id: "imp_1", organizationId: "org_a" });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(got.map(([who, p]) => `${who}:${p.id}`).sort()).toEqual(["a:imp_1", "all:imp_1", "all:imp_2", "id:imp_1"]);
+    const firstEvent = got.filter(([, p]) => p.id === "imp_1").map(([, p]) => p);
+    expect(new Set(firstEvent).size).toBe(1); // the same object: per-event work can be keyed on it
+    for (const off of [offA, offB, offAll, offId]) off();
+    offA();
+    expect(two.listenerCount("t4")).toBe(0);
+  });
+
   it("refuses payloads over the NOTIFY limit", async () => {
     await expect(one.publish("t1", { big: "x".repeat(8000) })).rejects.toThrow(/exceeds/);
   });

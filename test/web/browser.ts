@@ -6,8 +6,10 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Knex } from "knex";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { expect } from "vitest";
 import { WEB_DIST_DIR } from "../../src/server/web.ts";
+import { cookieOf, postAuth, TEST_PASSWORD } from "../helpers/session.ts";
 
 /** Chromium binary: CHROMIUM_PATH, else Debian's `/usr/bin/chromium`; null when none exists. */
 export const CHROMIUM_PATH =
@@ -46,4 +48,28 @@ export async function outboxLink(knex: Knex, to: string, contains: string): Prom
     if (url) return url;
   }
   throw new Error(`No mail to ${to} with a link containing ${contains}`);
+}
+
+/**
+ * Signs `email` in through `POST {base}/api/auth/sign-in/email` and returns a new browser context (base URL
+ * `base`) holding the session cookie. Expects the sign-in to succeed.
+ */
+export async function contextSignedIn(
+  browser: Browser,
+  base: string,
+  email: string,
+  password = TEST_PASSWORD,
+): Promise<BrowserContext> {
+  const res = await postAuth(base, "/sign-in/email", { email, password });
+  expect(res.status, `sign-in of ${email}`).toBe(200);
+  const context = await browser.newContext({ baseURL: base });
+  await context.addCookies(
+    cookieOf(res)
+      .split("; ")
+      .map((pair) => {
+        const i = pair.indexOf("=");
+        return { name: pair.slice(0, i), value: pair.slice(i + 1), url: base };
+      }),
+  );
+  return context;
 }

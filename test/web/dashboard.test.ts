@@ -13,7 +13,7 @@ import { createOrg, createUser, setPassword } from "../helpers/seed.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { cookieOf, postAuth, sessionFor, TEST_PASSWORD } from "../helpers/session.ts";
 import { failInsertsWhen, slowInsertsWhen } from "../imports/import-helpers.ts";
-import { ensureWebBuild, launchBrowser, outboxLink, SKIP_REASON, screenshot } from "./browser.ts";
+import { contextSignedIn, ensureWebBuild, launchBrowser, outboxLink, SKIP_REASON, screenshot } from "./browser.ts";
 
 const PORT = 4481;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -61,20 +61,9 @@ describe.skipIf(SKIP_REASON !== null)("dashboard in Chromium", () => {
     return Number(row?.n);
   }
 
-  /** Signs `email` in through the API and gives a new browser context its session cookie. */
-  async function contextSignedInAs(email: string, password = TEST_PASSWORD): Promise<BrowserContext> {
-    const res = await postAuth(BASE, "/sign-in/email", { email, password });
-    expect(res.status).toBe(200);
-    const context = await browser.newContext({ baseURL: BASE });
-    await context.addCookies(
-      cookieOf(res)
-        .split("; ")
-        .map((pair) => {
-          const i = pair.indexOf("=");
-          return { name: pair.slice(0, i), value: pair.slice(i + 1), url: BASE };
-        }),
-    );
-    return context;
+  /** A new browser context signed in as `email`. */
+  function contextSignedInAs(email: string, password = TEST_PASSWORD): Promise<BrowserContext> {
+    return contextSignedIn(browser, BASE, email, password);
   }
 
   it("serves the pages: SPA routes answer index.html, other paths keep their 404", async () => {
@@ -159,7 +148,8 @@ describe.skipIf(SKIP_REASON !== null)("dashboard in Chromium", () => {
     await waitStatus(page, first.id, "Success");
     await waitStatus(watcher, first.id, "Success");
     const seen = await watcher.locator(`tr[data-import-id="${first.id}"]`).getAttribute("data-seen");
-    expect(seen?.split(" ")).toEqual(["pending", "success"]);
+    // `pending` when queued and after each committed step (project, database, application), then `success`.
+    expect(seen?.split(" ")).toEqual(["pending", "pending", "pending", "pending", "success"]);
     await screenshot(page, "import-sites-success");
 
     // Preview again: the name is taken, the errors are shown before anything is created.

@@ -17,7 +17,8 @@ describe("dashboard serving", () => {
     // The server of useTestServer may have started before the build existed: use a fresh app on the build.
     const app = Fastify();
     await registerWeb(app, loadConfig({ GITHUB_CLIENT_ID: "gh-id", GITHUB_CLIENT_SECRET: "gh-secret" }));
-    for (const url of ["/", "/sign-in", "/sign-up", "/accept-invitation?token=abc", "/import-sites", "/settings"]) {
+    const pages = ["/", "/sign-in", "/sign-up", "/accept-invitation?token=abc", "/import-sites", "/settings"];
+    for (const url of [...pages, "/settings/deploy?app=app_x", "/apps/app_01jz5y0b7gf3e9x0a1b2c3d4e5"]) {
       const res = await app.inject({ url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers["content-type"]).toContain("text/html");
@@ -33,6 +34,7 @@ describe("dashboard serving", () => {
     expect(asset.headers["cache-control"]).toContain("immutable");
     expect((await app.inject({ url: "/assets/missing.js" })).statusCode).toBe(404);
     expect((await app.inject({ url: "/not-a-page" })).statusCode).toBe(404);
+    expect((await app.inject({ url: "/apps/a/b" })).statusCode).toBe(404);
     await app.close();
   });
 

@@ -13,8 +13,8 @@ import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type HttpsReceiver, startHttpsReceiver } from "../helpers/https-receiver.ts";
 import { addMember, createOrg, setPassword } from "../helpers/seed.ts";
 import { startTestServer } from "../helpers/server.ts";
-import { cookieOf, postAuth, TEST_PASSWORD } from "../helpers/session.ts";
-import { ensureWebBuild, launchBrowser, SKIP_REASON, screenshot } from "./browser.ts";
+import { TEST_PASSWORD } from "../helpers/session.ts";
+import { contextSignedIn, ensureWebBuild, launchBrowser, SKIP_REASON, screenshot } from "./browser.ts";
 
 const PORT = 4541;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -46,21 +46,10 @@ describe.skipIf(SKIP_REASON !== null)("Settings → Webhooks in Chromium", () =>
     await db?.drop();
   });
 
-  /** Gives `user` the test password, signs in through the API and returns a browser context with the cookie. */
+  /** Gives `user` the test password and returns a browser context signed in as them. */
   async function signedIn(user: { userId: string; email: string }): Promise<BrowserContext> {
     await setPassword(db.knex, user.userId, TEST_PASSWORD);
-    const res = await postAuth(BASE, "/sign-in/email", { email: user.email, password: TEST_PASSWORD });
-    expect(res.status).toBe(200);
-    const context = await browser.newContext({ baseURL: BASE });
-    await context.addCookies(
-      cookieOf(res)
-        .split("; ")
-        .map((pair) => {
-          const i = pair.indexOf("=");
-          return { name: pair.slice(0, i), value: pair.slice(i + 1), url: BASE };
-        }),
-    );
-    return context;
+    return contextSignedIn(browser, BASE, user.email);
   }
 
   it("owner: creates an endpoint (secret once), sends a test that succeeds in the log, edits, regenerates, redelivers, deletes; a member sees no Webhooks", {

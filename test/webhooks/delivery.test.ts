@@ -176,6 +176,32 @@ describe("webhook delivery", () => {
     expect(arrivalsAt("/second-ok")).toHaveLength(2);
   }, 20_000);
 
+  it("delivers an event to many endpoints once each, each attempt logged once (batched writes), NUL bytes stored", async () => {
+    const { organizationId, owner } = await createOrg(db.knex);
+    const hooks = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => insertWebhook(db.knex, organizationId, `${receiver.url}/many/${i}`)),
+    );
+    // A receiver may answer any bytes; PostgreSQL text cannot hold NUL.
+    receiver.respond((req) =>
+      req.path.startsWith("/many/") ? { status: 200, body: "ok\u0000done" } : { status: 200 },
+    );
+    const deliveries = await publish(organizationId, owner.apiKey);
+    expect(deliveries.map((d) => d.webhook_uuid).sort()).toEqual(hooks.map((h) => h.id).sort());
+    for (const d of deliveries)
+      expect(await settled(d.delivery_id)).toMatchObject({ status: "delivered", attempts: 1 });
+    const logged = await db
+      .knex("webhook_delivery_attempts")
+      .whereIn(
+        "delivery_id",
+        deliveries.map((d) => d.delivery_id),
+      )
+      .select("delivery_id", "attempt", "success", "response_body");
+    expect(logged).toHaveLength(25);
+    expect(new Set(logged.map((l) => l.deliveryId)).size).toBe(25);
+    for (const l of logged) expect(l).toMatchObject({ attempt: 1, success: true, responseBody: "ok\ufffddone" });
+    expect(receiver.requests.filter((r) => r.path.startsWith("/many/"))).toHaveLength(25);
+  });
+
   it("treats a 3xx as a failure (redirects are not followed)", async () => {
     const { organizationId, owner } = await createOrg(db.knex);
     await insertWebhook(db.knex, organizationId, `${receiver.url}/redirect`);

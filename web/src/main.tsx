@@ -3,6 +3,8 @@ import { StrictMode, useEffect } from "react";
 import { createRoot } from "react-dom/client";
 import { Layout } from "./components/layout.tsx";
 import { AcceptInvitationPage } from "./pages/accept-invitation.tsx";
+import { ApplicationPage } from "./pages/application.tsx";
+import { DeploySettingsPage } from "./pages/deploy-settings.tsx";
 import { ImportSitesPage } from "./pages/import-sites.tsx";
 import { SettingsPage } from "./pages/settings.tsx";
 import { SignInPage } from "./pages/sign-in.tsx";
@@ -10,6 +12,9 @@ import { SignUpPage } from "./pages/sign-up.tsx";
 import { navigate, useLocation } from "./router.tsx";
 import { SessionProvider, useSession } from "./session.tsx";
 import "./styles.css";
+
+/** `/apps/<application id>`: the application page. */
+const APP_PATH = /^\/apps\/([^/]+)$/;
 
 function Redirect({ to }: { to: string }) {
   useEffect(() => navigate(to, true), [to]);
@@ -35,8 +40,9 @@ function App() {
       "/accept-invitation": "Invitation",
       "/import-sites": "Imports",
       "/settings": "Settings",
+      "/settings/deploy": "Deploy settings",
     };
-    document.title = `${titles[path] ?? "Skiff"} · Skiff`;
+    document.title = `${titles[path] ?? (APP_PATH.test(path) ? "Application" : "Skiff")} · Skiff`;
   }, [path]);
   switch (path) {
     case "/sign-in":
@@ -57,9 +63,23 @@ function App() {
           <SettingsPage />
         </SignedIn>
       );
-    default:
+    case "/settings/deploy":
+      return (
+        <SignedIn>
+          <DeploySettingsPage />
+        </SignedIn>
+      );
+    default: {
+      const app = APP_PATH.exec(path);
+      if (app?.[1])
+        return (
+          <SignedIn>
+            <ApplicationPage key={app[1]} id={decodeURIComponent(app[1])} />
+          </SignedIn>
+        );
       if (user === undefined) return null;
       return <Redirect to={user ? "/import-sites" : "/sign-in"} />;
+    }
   }
 }
 

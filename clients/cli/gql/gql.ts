@@ -14,20 +14,41 @@ import type { TypedDocumentNode as DocumentNode } from "@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-  "\n  subscription CliImportUpdates {\n    siteImportUpdated {\n      importId\n      status\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage deployment { id status } }\n    }\n  }\n": typeof types.CliImportUpdatesDocument;
-  "\n  query CliImportRecord($id: ID!) {\n    siteImport(id: $id) { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage deployment { id status } }\n  }\n": typeof types.CliImportRecordDocument;
+  "\n  subscription CliImportUpdates {\n    siteImportUpdated {\n      importId\n      status\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n    }\n  }\n": typeof types.CliImportUpdatesDocument;
+  "\n  query CliImportRecord($id: ID!) {\n    siteImport(id: $id) { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n  }\n": typeof types.CliImportRecordDocument;
   "\n  mutation CliRetryImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status projectId applicationId databaseId domainId errorStep errorMessage }\n  }\n": typeof types.CliRetryImportDocument;
   "\n  mutation CliRollbackImport($id: ID!) {\n    deleteSiteImport(id: $id, rollbackResources: true) { id rolledBack deletedProjectId }\n  }\n": typeof types.CliRollbackImportDocument;
+  "\n  fragment CliDeployment on Deployment {\n    id status title trigger commitSha errorMessage createdAt startedAt finishedAt\n    logs { at level text }\n  }\n": typeof types.CliDeploymentFragmentDoc;
+  "\n  query CliApplication($id: ID!) {\n    application(id: $id) { id name project { id name } }\n  }\n": typeof types.CliApplicationDocument;
+  "\n  query CliProjectApplications($id: ID!) {\n    project(id: $id) { id name environments { name applications { id name } } }\n  }\n": typeof types.CliProjectApplicationsDocument;
+  "\n  query CliProjects($after: String) {\n    projects(first: 100, after: $after) {\n      edges { node { id name environments { name applications { id name } } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.CliProjectsDocument;
+  "\n  mutation CliDeployApplication($applicationId: ID!, $title: String) {\n    deployApplication(applicationId: $applicationId, title: $title) { ...CliDeployment }\n  }\n": typeof types.CliDeployApplicationDocument;
+  "\n  subscription CliDeploymentUpdates($applicationId: ID!) {\n    deploymentUpdated(applicationId: $applicationId) {\n      deploymentId status logLine { at level text }\n      deployment { ...CliDeployment }\n    }\n  }\n": typeof types.CliDeploymentUpdatesDocument;
+  "\n  query CliApplicationDeployments($id: ID!) {\n    application(id: $id) { id deployments(first: 50) { ...CliDeployment } }\n  }\n": typeof types.CliApplicationDeploymentsDocument;
 };
 const documents: Documents = {
-  "\n  subscription CliImportUpdates {\n    siteImportUpdated {\n      importId\n      status\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage deployment { id status } }\n    }\n  }\n":
+  "\n  subscription CliImportUpdates {\n    siteImportUpdated {\n      importId\n      status\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n    }\n  }\n":
     types.CliImportUpdatesDocument,
-  "\n  query CliImportRecord($id: ID!) {\n    siteImport(id: $id) { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage deployment { id status } }\n  }\n":
+  "\n  query CliImportRecord($id: ID!) {\n    siteImport(id: $id) { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n  }\n":
     types.CliImportRecordDocument,
   "\n  mutation CliRetryImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status projectId applicationId databaseId domainId errorStep errorMessage }\n  }\n":
     types.CliRetryImportDocument,
   "\n  mutation CliRollbackImport($id: ID!) {\n    deleteSiteImport(id: $id, rollbackResources: true) { id rolledBack deletedProjectId }\n  }\n":
     types.CliRollbackImportDocument,
+  "\n  fragment CliDeployment on Deployment {\n    id status title trigger commitSha errorMessage createdAt startedAt finishedAt\n    logs { at level text }\n  }\n":
+    types.CliDeploymentFragmentDoc,
+  "\n  query CliApplication($id: ID!) {\n    application(id: $id) { id name project { id name } }\n  }\n":
+    types.CliApplicationDocument,
+  "\n  query CliProjectApplications($id: ID!) {\n    project(id: $id) { id name environments { name applications { id name } } }\n  }\n":
+    types.CliProjectApplicationsDocument,
+  "\n  query CliProjects($after: String) {\n    projects(first: 100, after: $after) {\n      edges { node { id name environments { name applications { id name } } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n":
+    types.CliProjectsDocument,
+  "\n  mutation CliDeployApplication($applicationId: ID!, $title: String) {\n    deployApplication(applicationId: $applicationId, title: $title) { ...CliDeployment }\n  }\n":
+    types.CliDeployApplicationDocument,
+  "\n  subscription CliDeploymentUpdates($applicationId: ID!) {\n    deploymentUpdated(applicationId: $applicationId) {\n      deploymentId status logLine { at level text }\n      deployment { ...CliDeployment }\n    }\n  }\n":
+    types.CliDeploymentUpdatesDocument,
+  "\n  query CliApplicationDeployments($id: ID!) {\n    application(id: $id) { id deployments(first: 50) { ...CliDeployment } }\n  }\n":
+    types.CliApplicationDeploymentsDocument,
 };
 
 /**
@@ -48,14 +69,14 @@ export function graphql(source: string): unknown;
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: "\n  subscription CliImportUpdates {\n    siteImportUpdated {\n      importId\n      status\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage deployment { id status } }\n    }\n  }\n",
-): (typeof documents)["\n  subscription CliImportUpdates {\n    siteImportUpdated {\n      importId\n      status\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage deployment { id status } }\n    }\n  }\n"];
+  source: "\n  subscription CliImportUpdates {\n    siteImportUpdated {\n      importId\n      status\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n    }\n  }\n",
+): (typeof documents)["\n  subscription CliImportUpdates {\n    siteImportUpdated {\n      importId\n      status\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: "\n  query CliImportRecord($id: ID!) {\n    siteImport(id: $id) { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage deployment { id status } }\n  }\n",
-): (typeof documents)["\n  query CliImportRecord($id: ID!) {\n    siteImport(id: $id) { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage deployment { id status } }\n  }\n"];
+  source: "\n  query CliImportRecord($id: ID!) {\n    siteImport(id: $id) { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n  }\n",
+): (typeof documents)["\n  query CliImportRecord($id: ID!) {\n    siteImport(id: $id) { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -68,6 +89,48 @@ export function graphql(
 export function graphql(
   source: "\n  mutation CliRollbackImport($id: ID!) {\n    deleteSiteImport(id: $id, rollbackResources: true) { id rolledBack deletedProjectId }\n  }\n",
 ): (typeof documents)["\n  mutation CliRollbackImport($id: ID!) {\n    deleteSiteImport(id: $id, rollbackResources: true) { id rolledBack deletedProjectId }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  fragment CliDeployment on Deployment {\n    id status title trigger commitSha errorMessage createdAt startedAt finishedAt\n    logs { at level text }\n  }\n",
+): (typeof documents)["\n  fragment CliDeployment on Deployment {\n    id status title trigger commitSha errorMessage createdAt startedAt finishedAt\n    logs { at level text }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query CliApplication($id: ID!) {\n    application(id: $id) { id name project { id name } }\n  }\n",
+): (typeof documents)["\n  query CliApplication($id: ID!) {\n    application(id: $id) { id name project { id name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query CliProjectApplications($id: ID!) {\n    project(id: $id) { id name environments { name applications { id name } } }\n  }\n",
+): (typeof documents)["\n  query CliProjectApplications($id: ID!) {\n    project(id: $id) { id name environments { name applications { id name } } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query CliProjects($after: String) {\n    projects(first: 100, after: $after) {\n      edges { node { id name environments { name applications { id name } } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n",
+): (typeof documents)["\n  query CliProjects($after: String) {\n    projects(first: 100, after: $after) {\n      edges { node { id name environments { name applications { id name } } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CliDeployApplication($applicationId: ID!, $title: String) {\n    deployApplication(applicationId: $applicationId, title: $title) { ...CliDeployment }\n  }\n",
+): (typeof documents)["\n  mutation CliDeployApplication($applicationId: ID!, $title: String) {\n    deployApplication(applicationId: $applicationId, title: $title) { ...CliDeployment }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  subscription CliDeploymentUpdates($applicationId: ID!) {\n    deploymentUpdated(applicationId: $applicationId) {\n      deploymentId status logLine { at level text }\n      deployment { ...CliDeployment }\n    }\n  }\n",
+): (typeof documents)["\n  subscription CliDeploymentUpdates($applicationId: ID!) {\n    deploymentUpdated(applicationId: $applicationId) {\n      deploymentId status logLine { at level text }\n      deployment { ...CliDeployment }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query CliApplicationDeployments($id: ID!) {\n    application(id: $id) { id deployments(first: 50) { ...CliDeployment } }\n  }\n",
+): (typeof documents)["\n  query CliApplicationDeployments($id: ID!) {\n    application(id: $id) { id deployments(first: 50) { ...CliDeployment } }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -27,6 +27,13 @@ export type SiteImportStep =
   | "project_creation";
 
 /**
+ * Progress of one step in the current (or last) run of an import: `pending` (not run yet), `done` (committed; its
+ * resource exists, or existed, and its id is on the record), `failed` (the run ended at this step), `skipped` (not
+ * requested: no `database` or no `domain`).
+ */
+export type SiteImportStepStatus = "done" | "failed" | "pending" | "skipped";
+
+/**
  * What a `siteImportUpdated` event reports: a status of the record (`SiteImportStatus`), or `deleted` when the
  * record was deleted (`siteImport` is then null).
  */
@@ -49,6 +56,7 @@ export type CliImportUpdatesSubscription = {
       deploymentId: string | null;
       errorStep: SiteImportStep | null;
       errorMessage: string | null;
+      steps: Array<{ step: SiteImportStep; status: SiteImportStepStatus }>;
       deployment: { id: string; status: string | null } | null;
     } | null;
   };
@@ -70,6 +78,7 @@ export type CliImportRecordQuery = {
     deploymentId: string | null;
     errorStep: SiteImportStep | null;
     errorMessage: string | null;
+    steps: Array<{ step: SiteImportStep; status: SiteImportStepStatus }>;
     deployment: { id: string; status: string | null } | null;
   } | null;
 };
@@ -99,6 +108,158 @@ export type CliRollbackImportMutation = {
   deleteSiteImport: { id: string; rolledBack: boolean; deletedProjectId: string | null };
 };
 
+export type CliDeploymentFragment = {
+  id: string;
+  status: string | null;
+  title: string;
+  trigger: string;
+  commitSha: string | null;
+  errorMessage: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  logs: Array<{ at: string; level: string; text: string }>;
+};
+
+export type CliApplicationQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type CliApplicationQuery = {
+  application: { id: string; name: string; project: { id: string; name: string } } | null;
+};
+
+export type CliProjectApplicationsQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type CliProjectApplicationsQuery = {
+  project: {
+    id: string;
+    name: string;
+    environments: Array<{ name: string; applications: Array<{ id: string; name: string }> }>;
+  } | null;
+};
+
+export type CliProjectsQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+export type CliProjectsQuery = {
+  projects: {
+    edges: Array<{
+      node: {
+        id: string;
+        name: string;
+        environments: Array<{ name: string; applications: Array<{ id: string; name: string }> }>;
+      };
+    }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
+export type CliDeployApplicationMutationVariables = Exact<{
+  applicationId: string | number;
+  title?: string | null | undefined;
+}>;
+
+export type CliDeployApplicationMutation = {
+  deployApplication: {
+    id: string;
+    status: string | null;
+    title: string;
+    trigger: string;
+    commitSha: string | null;
+    errorMessage: string | null;
+    createdAt: string;
+    startedAt: string | null;
+    finishedAt: string | null;
+    logs: Array<{ at: string; level: string; text: string }>;
+  };
+};
+
+export type CliDeploymentUpdatesSubscriptionVariables = Exact<{
+  applicationId: string | number;
+}>;
+
+export type CliDeploymentUpdatesSubscription = {
+  deploymentUpdated: {
+    deploymentId: string;
+    status: string;
+    logLine: { at: string; level: string; text: string } | null;
+    deployment: {
+      id: string;
+      status: string | null;
+      title: string;
+      trigger: string;
+      commitSha: string | null;
+      errorMessage: string | null;
+      createdAt: string;
+      startedAt: string | null;
+      finishedAt: string | null;
+      logs: Array<{ at: string; level: string; text: string }>;
+    };
+  };
+};
+
+export type CliApplicationDeploymentsQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type CliApplicationDeploymentsQuery = {
+  application: {
+    id: string;
+    deployments: Array<{
+      id: string;
+      status: string | null;
+      title: string;
+      trigger: string;
+      commitSha: string | null;
+      errorMessage: string | null;
+      createdAt: string;
+      startedAt: string | null;
+      finishedAt: string | null;
+      logs: Array<{ at: string; level: string; text: string }>;
+    }>;
+  } | null;
+};
+
+export const CliDeploymentFragmentDoc = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "CliDeployment" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Deployment" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "title" } },
+          { kind: "Field", name: { kind: "Name", value: "trigger" } },
+          { kind: "Field", name: { kind: "Name", value: "commitSha" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "startedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "logs" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "at" } },
+                { kind: "Field", name: { kind: "Name", value: "level" } },
+                { kind: "Field", name: { kind: "Name", value: "text" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CliDeploymentFragment, unknown>;
 export const CliImportUpdatesDocument = {
   kind: "Document",
   definitions: [
@@ -133,6 +294,17 @@ export const CliImportUpdatesDocument = {
                       { kind: "Field", name: { kind: "Name", value: "deploymentId" } },
                       { kind: "Field", name: { kind: "Name", value: "errorStep" } },
                       { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "steps" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "step" } },
+                            { kind: "Field", name: { kind: "Name", value: "status" } },
+                          ],
+                        },
+                      },
                       {
                         kind: "Field",
                         name: { kind: "Name", value: "deployment" },
@@ -195,6 +367,17 @@ export const CliImportRecordDocument = {
                 { kind: "Field", name: { kind: "Name", value: "deploymentId" } },
                 { kind: "Field", name: { kind: "Name", value: "errorStep" } },
                 { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "steps" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "step" } },
+                      { kind: "Field", name: { kind: "Name", value: "status" } },
+                    ],
+                  },
+                },
                 {
                   kind: "Field",
                   name: { kind: "Name", value: "deployment" },
@@ -306,3 +489,460 @@ export const CliRollbackImportDocument = {
     },
   ],
 } as unknown as DocumentNode<CliRollbackImportMutation, CliRollbackImportMutationVariables>;
+export const CliApplicationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "CliApplication" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "project" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CliApplicationQuery, CliApplicationQueryVariables>;
+export const CliProjectApplicationsDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "CliProjectApplications" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "environments" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "applications" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "id" } },
+                            { kind: "Field", name: { kind: "Name", value: "name" } },
+                          ],
+                        },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CliProjectApplicationsQuery, CliProjectApplicationsQueryVariables>;
+export const CliProjectsDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "CliProjects" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "after" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "projects" },
+            arguments: [
+              { kind: "Argument", name: { kind: "Name", value: "first" }, value: { kind: "IntValue", value: "100" } },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "after" },
+                value: { kind: "Variable", name: { kind: "Name", value: "after" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "edges" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "node" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "id" } },
+                            { kind: "Field", name: { kind: "Name", value: "name" } },
+                            {
+                              kind: "Field",
+                              name: { kind: "Name", value: "environments" },
+                              selectionSet: {
+                                kind: "SelectionSet",
+                                selections: [
+                                  { kind: "Field", name: { kind: "Name", value: "name" } },
+                                  {
+                                    kind: "Field",
+                                    name: { kind: "Name", value: "applications" },
+                                    selectionSet: {
+                                      kind: "SelectionSet",
+                                      selections: [
+                                        { kind: "Field", name: { kind: "Name", value: "id" } },
+                                        { kind: "Field", name: { kind: "Name", value: "name" } },
+                                      ],
+                                    },
+                                  },
+                                ],
+                              },
+                            },
+                          ],
+                        },
+                      },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "pageInfo" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "hasNextPage" } },
+                      { kind: "Field", name: { kind: "Name", value: "endCursor" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CliProjectsQuery, CliProjectsQueryVariables>;
+export const CliDeployApplicationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CliDeployApplication" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "title" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deployApplication" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "applicationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "title" },
+                value: { kind: "Variable", name: { kind: "Name", value: "title" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "CliDeployment" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "CliDeployment" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Deployment" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "title" } },
+          { kind: "Field", name: { kind: "Name", value: "trigger" } },
+          { kind: "Field", name: { kind: "Name", value: "commitSha" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "startedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "logs" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "at" } },
+                { kind: "Field", name: { kind: "Name", value: "level" } },
+                { kind: "Field", name: { kind: "Name", value: "text" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CliDeployApplicationMutation, CliDeployApplicationMutationVariables>;
+export const CliDeploymentUpdatesDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "subscription",
+      name: { kind: "Name", value: "CliDeploymentUpdates" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deploymentUpdated" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "applicationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "deploymentId" } },
+                { kind: "Field", name: { kind: "Name", value: "status" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "logLine" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "at" } },
+                      { kind: "Field", name: { kind: "Name", value: "level" } },
+                      { kind: "Field", name: { kind: "Name", value: "text" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "deployment" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "CliDeployment" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "CliDeployment" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Deployment" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "title" } },
+          { kind: "Field", name: { kind: "Name", value: "trigger" } },
+          { kind: "Field", name: { kind: "Name", value: "commitSha" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "startedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "logs" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "at" } },
+                { kind: "Field", name: { kind: "Name", value: "level" } },
+                { kind: "Field", name: { kind: "Name", value: "text" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CliDeploymentUpdatesSubscription, CliDeploymentUpdatesSubscriptionVariables>;
+export const CliApplicationDeploymentsDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "CliApplicationDeployments" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "deployments" },
+                  arguments: [
+                    {
+                      kind: "Argument",
+                      name: { kind: "Name", value: "first" },
+                      value: { kind: "IntValue", value: "50" },
+                    },
+                  ],
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "CliDeployment" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "CliDeployment" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Deployment" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "title" } },
+          { kind: "Field", name: { kind: "Name", value: "trigger" } },
+          { kind: "Field", name: { kind: "Name", value: "commitSha" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "startedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "logs" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "at" } },
+                { kind: "Field", name: { kind: "Name", value: "level" } },
+                { kind: "Field", name: { kind: "Name", value: "text" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CliApplicationDeploymentsQuery, CliApplicationDeploymentsQueryVariables>;

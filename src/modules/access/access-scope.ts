@@ -17,6 +17,13 @@ export interface Principal {
   sessionId?: string;
   /** The `api_keys` row id when `via` is "apiKey". */
   apiKeyId?: string;
+  /**
+   * The standing in `organizationId` loaded with the credentials (API keys: same statement as the key). The
+   * first {@link AccessScope} built for the principal takes it (and clears it), so a request authenticated with
+   * a key runs no membership query; later scopes of a long-lived principal (WebSocket operations, events) load
+   * afresh.
+   */
+  access?: OrgAccess;
 }
 
 /** The caller's standing in one organization. */
@@ -36,10 +43,15 @@ export class AccessScope {
   private readonly knex: Knex;
   private loaded: Promise<Map<string, OrgAccess>> | null = null;
 
-  /** `principal` null (no credentials) sees nothing. */
+  /** `principal` null (no credentials) sees nothing. Takes `principal.access` when set (see {@link Principal}). */
   constructor(knex: Knex, principal: Principal | null) {
     this.knex = knex;
     this.principal = principal;
+    const access = principal?.access;
+    if (access && principal.via !== "session" && access.organizationId === principal.organizationId) {
+      this.loaded = Promise.resolve(new Map([[access.organizationId, access]]));
+    }
+    if (principal) principal.access = undefined;
   }
 
   /** Every organization the caller may act on. API keys and agent tokens are limited to their bound organization. */
@@ -114,6 +126,33 @@ export class AccessScope {
   }
 }
 
+/**
+ * The standing of member `memberId` (role `role`) in `organizationId` from its grants, as {@link AccessScope}
+ * loads it: grants limit only roles limitable by grants.
+ */
+export function orgAccessOf(
+  organizationId: string,
+  memberId: string,
+  role: Role,
+  planFeatures: readonly string[],
+  grants: ReadonlyArray<{
+    projectId: string | null;
+    applicationId: string | null;
+    applicationProjectId: string | null;
+  }>,
+): OrgAccess {
+  const access: OrgAccess = { organizationId, memberId, role, grants: null, planFeatures };
+  if (!isLimitableByGrants(role)) return access;
+  for (const g of grants) {
+    if (!g.projectId && !g.applicationId) continue;
+    access.grants ??= { projectIds: new Set(), applicationIds: new Set(), applicationProjectIds: new Set() };
+    if (g.projectId) access.grants.projectIds.add(g.projectId);
+    if (g.applicationId) access.grants.applicationIds.add(g.applicationId);
+    if (g.applicationProjectId) access.grants.applicationProjectIds.add(g.applicationProjectId);
+  }
+  return access;
+}
+
 /** True when `access` may see project `projectId` (granted, or holding a granted application). */
 export function canSeeProject(access: OrgAccess, projectId: string): boolean {
   const g = access.grants;
@@ -124,4 +163,57 @@ export function canSeeProject(access: OrgAccess, projectId: string): boolean {
 export function canSeeApplication(access: OrgAccess, app: { id: string; projectId: string }): boolean {
   const g = access.grants;
   return !g || g.projectIds.has(app.projectId) || g.applicationIds.has(app.id);
+}
+
+/** A SQL condition and its bindings (for `knex.raw` / `whereRaw`). */
+export interface SqlCondition {
+  sql: string;
+  bindings: Knex.Value[];
+}
+
+/**
+ * The condition "this project is visible" over columns `organizationColumn` and `projectColumn`, for every
+ * organization in `orgs` (members limited by grants see their granted projects and the projects of their granted
+ * applications). No organization: `false`. Visibility stays inside the SQL (issue 15).
+ */
+export function visibleProjectSql(
+  orgs: ReadonlyMap<string, OrgAccess>,
+  organizationColumn: string,
+  projectColumn: string,
+): SqlCondition {
+  const parts: string[] = [];
+  const bindings: Knex.Value[] = [];
+  for (const access of orgs.values()) {
+    const g = access.grants;
+    if (!g) {
+      parts.push(`${organizationColumn} = ?`);
+      bindings.push(access.organizationId);
+    } else {
+      parts.push(`(${organizationColumn} = ? and ${projectColumn} = any(?::text[]))`);
+      bindings.push(access.organizationId, [...g.projectIds, ...g.applicationProjectIds]);
+    }
+  }
+  return { sql: parts.length ? `(${parts.join(" or ")})` : "false", bindings };
+}
+
+/**
+ * The condition "this application is visible" over `alias`.organization_id / project_id / id (its project granted,
+ * or the application itself), for every organization in `orgs`. No organization: `false`.
+ */
+export function visibleApplicationSql(orgs: ReadonlyMap<string, OrgAccess>, alias: string): SqlCondition {
+  const parts: string[] = [];
+  const bindings: Knex.Value[] = [];
+  for (const access of orgs.values()) {
+    const g = access.grants;
+    if (!g) {
+      parts.push(`${alias}.organization_id = ?`);
+      bindings.push(access.organizationId);
+    } else {
+      parts.push(
+        `(${alias}.organization_id = ? and (${alias}.project_id = any(?::text[]) or ${alias}.id = any(?::text[])))`,
+      );
+      bindings.push(access.organizationId, [...g.projectIds], [...g.applicationIds]);
+    }
+  }
+  return { sql: parts.length ? `(${parts.join(" or ")})` : "false", bindings };
 }

@@ -14,7 +14,8 @@ export const apiKeyResolvers: Resolvers = {
   ApiKey: {
     name: (k) => k.name ?? "",
     prefix: (k) => k.start ?? "",
-    lastUsedAt: (k) => k.lastRequest,
+    // The key making this request is in use now; its stored time is written in the background (src/auth/caller.ts).
+    lastUsedAt: (k, _a, ctx) => (k.id === ctx.principal?.apiKeyId ? new Date() : k.lastRequest),
     createdBy: async (k, _a, ctx) => (await ctx.loaders.organizations.userById.load(k.referenceId))!,
     current: (k, _a, ctx) => k.id === ctx.principal?.apiKeyId,
   },

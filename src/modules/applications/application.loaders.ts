@@ -4,11 +4,22 @@
  */
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
-import { groupByKeys, orderByKeys, withVisibleParent } from "../../db/loader-utils.ts";
+import { groupByKeys, jsonKey, orderByKeys, withVisibleParent } from "../../db/loader-utils.ts";
 import type { SecretBox } from "../../db/secrets.ts";
-import { type AccessScope, canSeeApplication, canSeeProject } from "../access/access-scope.ts";
+import { type AccessScope, canSeeApplication, canSeeProject, visibleApplicationSql } from "../access/access-scope.ts";
 import { Database } from "../databases/database.model.ts";
+import { latestDeploymentsJsonSql } from "../deployments/deployment.rows.ts";
 import { Application, Domain, EnvironmentVariable } from "./application.model.ts";
+import {
+  APPLICATION_COLUMNS,
+  type ApplicationRow,
+  type ApplicationsKey,
+  applicationFromRow,
+  DOMAIN_COLUMNS,
+  DOMAINS_JSON,
+  domainsFromRows,
+  type RawDomain,
+} from "./application.rows.ts";
 
 /** A decrypted environment variable. */
 export interface EnvVarValue {
@@ -35,18 +46,46 @@ export function createApplicationLoaders(knex: Knex, scope: AccessScope, secrets
     return orderByKeys(ids, await visible(rows, canSeeApplication), (a) => a.id);
   });
 
-  const applicationsByEnvironment = new DataLoader<string, Application[]>(async (envIds) => {
-    const rows = await Application.query(knex)
-      .whereIn("environmentId", envIds as string[])
-      .orderBy("id");
-    return groupByKeys(envIds, await visible(rows, canSeeApplication), (a) => a.environmentId);
-  });
+  const applicationsByEnvironment = new DataLoader<ApplicationsKey, Application[], string>(
+    async (keys) => {
+      const orgs = await scope.memberships();
+      const plans = new Map<string, ApplicationsKey[]>();
+      for (const key of keys) {
+        const plan = `${key.domains}:${key.deployments}`;
+        plans.set(plan, [...(plans.get(plan) ?? []), key]);
+      }
+      const byEnvironment = new Map<string, Application[]>();
+      // One statement per distinct look-ahead (normally one per request level).
+      await Promise.all(
+        [...plans.values()].map(async (group) => {
+          const { domains, deployments } = group[0]!;
+          const visible = visibleApplicationSql(orgs, "a");
+          const result: { rows: ApplicationRow[] } = await knex.raw(
+            `select ${APPLICATION_COLUMNS}
+              ${domains ? `, ${DOMAINS_JSON} as "domains"` : ""}
+              ${deployments !== null ? `, ${latestDeploymentsJsonSql("a.id")} as "deployments"` : ""}
+             from applications a where a.environment_id = any(?::text[]) and ${visible.sql} order by a.id`,
+            [...(deployments !== null ? [deployments] : []), group.map((k) => k.environmentId), ...visible.bindings],
+          );
+          for (const row of result.rows) {
+            const app = applicationFromRow(row, deployments);
+            const list = byEnvironment.get(app.environmentId);
+            if (list) list.push(app);
+            else byEnvironment.set(app.environmentId, [app]);
+          }
+        }),
+      );
+      return keys.map((k) => byEnvironment.get(k.environmentId) ?? []);
+    },
+    { cacheKeyFn: jsonKey },
+  );
 
   const domainsByApplication = new DataLoader<string, Domain[]>(async (appIds) => {
-    const rows = await Domain.query(knex)
-      .whereIn("applicationId", appIds as string[])
-      .orderBy("id");
-    return groupByKeys(appIds, rows, (d) => d.applicationId);
+    const result: { rows: RawDomain[] } = await knex.raw(
+      `select ${DOMAIN_COLUMNS} from domains x where x.application_id = any(?::text[]) order by x.id`,
+      [[...appIds]],
+    );
+    return groupByKeys(appIds, domainsFromRows(result.rows), (d) => d.applicationId);
   });
 
   const domainById = new DataLoader<string, Domain | null>(async (ids) => {

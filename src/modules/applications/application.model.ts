@@ -1,5 +1,6 @@
 /** Applications, their domains and environment variables. */
 import { BaseModel } from "../../db/base-model.ts";
+import type { Deployment } from "../deployments/deployment.model.ts";
 
 /** Source settings stored as JSON on an application (spec: import request `source`). */
 export interface ApplicationSourceSettings {
@@ -27,8 +28,19 @@ export class Application extends BaseModel {
   declare buildType: "dockerfile" | "nixpacks" | null;
   declare port: number;
   declare applicationStatus: string | null;
+  /** `unknown`, `healthy` or `unhealthy` (src/modules/deployments/health.ts). */
+  declare health: "unknown" | "healthy" | "unhealthy";
+  /** When health was last checked; null when never. */
+  declare healthCheckedAt: Date | null;
+  /** Path the health probe requests, starting with `/`. */
+  declare healthPath: string;
   declare createdAt: Date;
   declare updatedAt: Date;
+  /**
+   * Children loaded with the application in the same statement (application.rows.ts); resolvers use them instead
+   * of their loaders. `deployments.first`: how many newest deployments were fetched.
+   */
+  declare prefetched?: { domains?: Domain[]; deployments?: { first: number; rows: Deployment[] } };
 }
 
 /** A custom domain (host unique platform-wide). */

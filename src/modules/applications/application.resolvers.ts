@@ -14,10 +14,14 @@ export const applicationResolvers: Resolvers = {
     source: (a) => ({ type: a.sourceType, ...a.source }),
     project: async (a, _x, ctx) => (await ctx.loaders.projects.byId.load(a.projectId))!,
     environment: async (a, _x, ctx) => (await ctx.loaders.projects.environmentById.load(a.environmentId))!,
-    domains: (a, _x, ctx) => ctx.loaders.applications.domainsByApplication.load(a.id),
+    domains: (a, _x, ctx) => a.prefetched?.domains ?? ctx.loaders.applications.domainsByApplication.load(a.id),
     environmentVariables: (a, _x, ctx) => ctx.loaders.applications.envVarsByApplication.load(a.id),
-    deployments: (a, { first }, ctx) =>
-      ctx.loaders.deployments.byApplication.load({ applicationId: a.id, first: checkPageSize(first ?? 10, 50) }),
+    deployments: (a, { first }, ctx) => {
+      const size = checkPageSize(first ?? 10, 50);
+      const prefetched = a.prefetched?.deployments;
+      if (prefetched && prefetched.first >= size) return prefetched.rows.slice(0, size);
+      return ctx.loaders.deployments.byApplication.load({ applicationId: a.id, first: size });
+    },
   },
   Domain: {
     __resolveReference: (ref, ctx) => ctx.loaders.applications.domainById.load(ref.id),

@@ -98,25 +98,48 @@ export interface DeploySettings {
   requireSignature: boolean;
   /** Whether a push webhook secret is set (the secret itself is shown once, by regenerateDeployWebhookSecret). */
   hasWebhookSecret: boolean;
+  /** Path the health probe requests (starts with `/`). */
+  healthPath: string;
 }
 
-/** Reads the deploy settings of application `applicationId` (call for a visible application only). */
-export async function deploySettings(knex: Knex, applicationId: string): Promise<DeploySettings> {
-  const row = await knex("applications")
-    .where({ id: applicationId })
-    .first("auto_deploy", "branch_filter", "watch_paths", "require_signature", "webhook_secret_encrypted");
+/** The `applications` columns {@link settingsFromRow} reads (with `id`, to key batched reads). */
+export const DEPLOY_SETTINGS_COLUMNS = [
+  "id",
+  "auto_deploy",
+  "branch_filter",
+  "watch_paths",
+  "require_signature",
+  "webhook_secret_encrypted",
+  "health_path",
+] as const;
+
+/** The settings of an `applications` row read with {@link DEPLOY_SETTINGS_COLUMNS} (camelCase). */
+export function settingsFromRow(row: Record<string, unknown>): DeploySettings {
   return {
-    autoDeploy: row.autoDeploy,
-    branchFilter: row.branchFilter,
-    watchPaths: row.watchPaths ?? [],
-    requireSignature: row.requireSignature,
+    autoDeploy: row.autoDeploy as boolean,
+    branchFilter: (row.branchFilter as string | null) ?? null,
+    watchPaths: (row.watchPaths as string[] | null) ?? [],
+    requireSignature: row.requireSignature as boolean,
     hasWebhookSecret: Boolean(row.webhookSecretEncrypted),
+    healthPath: row.healthPath as string,
   };
 }
 
 /**
+ * Reads the deploy settings of application `applicationId` fresh (after a write; call for a visible application
+ * only). Reads of many applications go through the `deployments.settingsByApplication` loader.
+ */
+export async function deploySettings(knex: Knex, applicationId: string): Promise<DeploySettings> {
+  return settingsFromRow(await knex("applications").where({ id: applicationId }).first(DEPLOY_SETTINGS_COLUMNS));
+}
+
+/** Longest health check path accepted (characters). */
+export const MAX_HEALTH_PATH = 2048;
+
+/**
  * `updateDeploySettings` (owners and admins): sets the given fields; `watchPaths` at most 50 globs of at most 200
- * characters. @throws BadUserInputError, NotFoundError, ForbiddenError.
+ * characters; `healthPath` starts with `/` and has at most 2048 characters.
+ * @throws BadUserInputError, NotFoundError, ForbiddenError.
  */
 export async function updateDeploySettings(
   ctx: Context,
@@ -126,6 +149,7 @@ export async function updateDeploySettings(
     branchFilter?: string | null;
     watchPaths?: string[] | null;
     requireSignature?: boolean | null;
+    healthPath?: string | null;
   },
 ): Promise<DeploySettings> {
   await manageableApplication(ctx, applicationId);
@@ -143,6 +167,15 @@ export async function updateDeploySettings(
       throw new BadUserInputError("watchPaths: at most 50 globs of at most 200 characters");
     }
     patch.watch_paths = paths;
+  }
+  if (input.healthPath != null) {
+    if (!input.healthPath.startsWith("/") || input.healthPath.length > MAX_HEALTH_PATH) {
+      throw new BadUserInputError(`healthPath: must start with "/" and have at most ${MAX_HEALTH_PATH} characters`);
+    }
+    if ([...input.healthPath].some((c) => c <= " " || c === "\x7f" || c === "#")) {
+      throw new BadUserInputError("healthPath: no spaces, control characters or fragment (#)");
+    }
+    patch.health_path = input.healthPath;
   }
   if (Object.keys(patch).length) await ctx.knex("applications").where({ id: applicationId }).update(patch);
   return deploySettings(ctx.knex, applicationId);

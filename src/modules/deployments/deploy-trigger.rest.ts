@@ -5,6 +5,7 @@
  */
 import type { CallbackRestRoute } from "../../shared/rest-route.ts";
 import type { AppServices } from "../services.ts";
+import { deployTriggerDoc } from "./deploy-trigger.contract.ts";
 import { handleDeployTrigger } from "./deploy-trigger.service.ts";
 
 /** The deploy trigger row. */
@@ -14,6 +15,7 @@ export const deployTriggerRoute: CallbackRestRoute<AppServices> = {
   published: true,
   credentials: "none",
   rawBody: true,
+  doc: deployTriggerDoc,
   handle: (req, services) =>
     handleDeployTrigger(services, services.log.child({ route: "deploy-trigger" }), {
       token: req.params.token ?? "",

@@ -31,13 +31,17 @@ export interface DeploymentEvent {
   deployment: Deployment | null;
 }
 
-/** Publishes a change (call after commit). Failures are logged, never thrown: live updates are best effort. */
+/**
+ * Publishes a change: after commit, or with `transaction` inside it (delivered when it commits). Failures are
+ * logged, never thrown: live updates are best effort.
+ */
 export async function publishDeploymentChange(
   ctx: Pick<ServiceContext, "services" | "log">,
   change: DeploymentChange,
+  transaction?: Knex,
 ): Promise<void> {
   try {
-    await ctx.services.pubsub.publish(DEPLOYMENT_TOPIC, { ...change });
+    await ctx.services.pubsub.publish(DEPLOYMENT_TOPIC, { ...change }, transaction);
   } catch (err) {
     ctx.log.warn({ err, deploymentId: change.id }, "could not publish deployment change");
   }
@@ -52,16 +56,21 @@ export async function deploymentUpdates(
   ctx: Context,
   applicationId: string,
 ): Promise<AsyncIterableIterator<DeploymentEvent>> {
-  const stream = eventStream<DeploymentEvent>(ctx.services.pubsub, DEPLOYMENT_TOPIC, async (payload) => {
-    const change = payload as unknown as DeploymentChange;
-    if (change.applicationId !== applicationId || typeof change.id !== "string") return undefined;
-    const deployment = await ctx.forEvent().loaders.deployments.byId.load(change.id);
-    if (!deployment) return undefined;
-    const logLine = change.log
-      ? { at: new Date(change.log.at), level: change.log.level as DeploymentLogLine["level"], text: change.log.text }
-      : null;
-    return { deploymentId: change.id, status: change.status, logLine, deployment };
-  });
+  const stream = eventStream<DeploymentEvent>(
+    ctx.services.pubsub,
+    DEPLOYMENT_TOPIC,
+    async (payload) => {
+      const change = payload as unknown as DeploymentChange;
+      if (change.applicationId !== applicationId || typeof change.id !== "string") return undefined;
+      const deployment = await ctx.forEvent().loaders.deployments.byId.load(change.id);
+      if (!deployment) return undefined;
+      const logLine = change.log
+        ? { at: new Date(change.log.at), level: change.log.level as DeploymentLogLine["level"], text: change.log.text }
+        : null;
+      return { deploymentId: change.id, status: change.status, logLine, deployment };
+    },
+    { route: { field: "applicationId", value: applicationId } },
+  ); // only this application's events reach it
   try {
     if (!(await ctx.loaders.applications.byId.load(applicationId))) {
       throw new NotFoundError("Application", applicationId);

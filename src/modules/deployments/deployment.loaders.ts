@@ -1,12 +1,14 @@
 /**
  * Per-request loaders for deployments: newest first, with a per-application limit computed by a
- * window function (one statement for any number of applications).
+ * window function (one statement for any number of applications), as plain rows grouped with a Map.
  */
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
-import { groupByKeys, jsonKey, orderByKeys, withVisibleParent } from "../../db/loader-utils.ts";
+import { jsonKey, orderByKeys, withVisibleParent } from "../../db/loader-utils.ts";
 import type { Application } from "../applications/application.model.ts";
+import { DEPLOY_SETTINGS_COLUMNS, type DeploySettings, settingsFromRow } from "./deploy-token.ts";
 import { Deployment } from "./deployment.model.ts";
+import { DEPLOYMENT_COLUMNS, deploymentsFromJson } from "./deployment.rows.ts";
 
 /** The newest `first` deployments of one application. */
 export interface DeploymentsKey {
@@ -18,6 +20,8 @@ export interface DeploymentsKey {
 export interface DeploymentLoaders {
   byApplication: DataLoader<DeploymentsKey, Deployment[], string>;
   byId: DataLoader<string, Deployment | null>;
+  /** Deploy settings per application id, one statement per batch (callers pass visible applications only). */
+  settingsByApplication: DataLoader<string, DeploySettings | null>;
 }
 
 /**
@@ -32,23 +36,21 @@ export function createDeploymentLoaders(
     async (keys) => {
       const max = Math.max(...keys.map((k) => k.first));
       const ids = [...new Set(keys.map((k) => k.applicationId))];
-      const ranked = knex("deployments")
-        .select(
-          "*",
-          knex.raw("row_number() over (partition by application_id order by created_at desc, id desc) as rank"),
-        )
-        .whereIn("application_id", ids);
-      const rows: Array<Deployment & { rank: number }> = await knex
-        .select("*")
-        .from(ranked.as("d"))
-        .where("rank", "<=", max)
-        .orderBy([
-          { column: "created_at", order: "desc" },
-          { column: "id", order: "desc" },
-        ]);
-      const models = rows.map((r) => Deployment.fromDatabaseJson(r as object) as Deployment & { rank: number });
-      const byApp = groupByKeys(ids, models, (d) => d.applicationId);
-      return keys.map((k) => (byApp[ids.indexOf(k.applicationId)] ?? []).filter((d) => d.rank <= k.first));
+      // Callers reach this loader through visible applications only (Application.deployments).
+      const result: { rows: unknown[] } = await knex.raw(
+        `select ${DEPLOYMENT_COLUMNS} from (
+           select *, row_number() over (partition by application_id order by created_at desc, id desc) as rank
+           from deployments where application_id = any(?::text[])) d
+         where d.rank <= ? order by d.created_at desc, d.id desc`,
+        [ids, max],
+      );
+      const byApp = new Map<string, Deployment[]>();
+      for (const d of deploymentsFromJson(result.rows) as unknown as Deployment[]) {
+        const list = byApp.get(d.applicationId);
+        if (list) list.push(d);
+        else byApp.set(d.applicationId, [d]);
+      }
+      return keys.map((k) => (byApp.get(k.applicationId) ?? []).slice(0, k.first));
     },
     { cacheKeyFn: jsonKey },
   );
@@ -59,5 +61,13 @@ export function createDeploymentLoaders(
     return orderByKeys(ids, visibleRows, (d) => d.id);
   });
 
-  return { byApplication: deploymentsByApplication, byId: deploymentById };
+  const settingsByApplication = new DataLoader<string, DeploySettings | null>(async (ids) => {
+    const rows: Array<Record<string, unknown>> = await knex("applications")
+      .whereIn("id", ids as string[])
+      .select(DEPLOY_SETTINGS_COLUMNS);
+    const byId = new Map(rows.map((r) => [r.id as string, settingsFromRow(r)]));
+    return ids.map((id) => byId.get(id) ?? null);
+  });
+
+  return { byApplication: deploymentsByApplication, byId: deploymentById, settingsByApplication };
 }

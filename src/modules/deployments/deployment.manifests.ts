@@ -87,11 +87,14 @@ export function dnsLabel(s: string): string {
   return label || "x";
 }
 
+/** Registry host of images built when the organization has no registry (a reserved name: nothing resolves it). */
+export const NO_REGISTRY = "registry.invalid";
+
 /** The image the application runs: the docker source's image, or the one the build Job pushes. */
 export function applicationImage(input: RenderInput): string {
   const { application } = input;
   if (application.sourceType === "docker" && application.source.dockerImage) return application.source.dockerImage;
-  const registry = input.registry ?? "registry.invalid";
+  const registry = input.registry ?? NO_REGISTRY;
   return `${registry.replace(/\/+$/, "")}/${application.appName}:${dnsLabel(input.commitSha ?? input.deploymentId)}`;
 }
 

@@ -1,7 +1,7 @@
 /** Resolvers of schema/deployments.graphql: thin calls into the deployment service and events. */
 import type { Resolvers } from "../../generated/graphql.ts";
+import { NotFoundError } from "../../shared/errors.ts";
 import {
-  deploySettings,
   deployWebhookUrl,
   regenerateDeployToken,
   regenerateDeployWebhookSecret,
@@ -22,7 +22,13 @@ export const deploymentResolvers: Resolvers = {
   },
   Application: {
     deployWebhookUrl: (a, _x, ctx) => deployWebhookUrl(ctx, a.id),
-    deploySettings: (a, _x, ctx) => deploySettings(ctx.knex, a.id),
+    deploySettings: async (a, _x, ctx) => {
+      const settings = await ctx.loaders.deployments.settingsByApplication.load(a.id);
+      if (!settings) throw new NotFoundError("Application", a.id);
+      return settings;
+    },
+    health: (a) => (a.health ?? "unknown").toUpperCase() as "UNKNOWN" | "HEALTHY" | "UNHEALTHY",
+    healthCheckedAt: (a) => a.healthCheckedAt ?? null,
   },
   Subscription: {
     deploymentUpdated: {
@@ -33,7 +39,12 @@ export const deploymentResolvers: Resolvers = {
   Deployment: {
     trigger: (d) => d.trigger,
     logs: (d, _x, ctx) => deploymentLogs(ctx.knex, d.id),
-    manifests: (d) => (d.manifests as unknown as Array<Record<string, unknown>> | null) ?? null,
+    // Plain rows of the read path leave `manifests` out (undefined): loaded by id only when selected.
+    manifests: async (d, _x, ctx) => {
+      const manifests =
+        d.manifests === undefined ? (await ctx.loaders.deployments.byId.load(d.id))?.manifests : d.manifests;
+      return (manifests as unknown as Array<Record<string, unknown>> | null | undefined) ?? null;
+    },
   },
   DeploymentUpdate: {
     deployment: (e) => e.deployment!,

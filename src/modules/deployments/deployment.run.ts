@@ -8,34 +8,48 @@
  */
 import type { Logger } from "pino";
 import type { AppServices } from "../services.ts";
+import { dryRunDeployer } from "./deployer.dry-run.ts";
+import type { Deployer } from "./deployer.ts";
 import { emitDeployEvent, publishDeploymentChange } from "./deployment.events.ts";
 import { type Manifest, renderManifests } from "./deployment.manifests.ts";
 import { Deployment, type DeploymentLogLine, type DeploymentStatus } from "./deployment.model.ts";
 import { appendDeploymentLog } from "./deployment.service.ts";
+import { recordRolloutAvailability } from "./health.ts";
 
-/** What a deployer does with rendered manifests; throws with a readable message to fail the deployment. */
-export interface Deployer {
-  name: string;
-  apply(manifests: Manifest[], log: (text: string) => Promise<void>): Promise<void>;
-}
-
-/** `dry-run`: applies nothing (the default; see README "Deployments"). */
-export const dryRunDeployer: Deployer = {
-  name: "dry-run",
-  async apply(manifests, log) {
-    await log(
-      `rendered ${manifests.length} manifests: ${manifests.map((m) => `${m.kind}/${m.metadata.name}`).join(", ")}`,
-    );
-    await log("dry run: nothing applied");
-  },
-};
-
-/** The deployer chosen by SKIFF_DEPLOYER. */
-export function deployerFor(services: AppServices): Deployer {
+/**
+ * The deployer chosen by SKIFF_DEPLOYER (deployer.ts; one file per deployer). The kubernetes one is imported on
+ * first use: its client library holds ~26 MB of heap that instances with the dry-run deployer never need.
+ */
+export async function deployerFor(services: AppServices): Promise<Deployer> {
   switch (services.config.SKIFF_DEPLOYER) {
+    case "kubernetes":
+      return (await import("./deployer.kubernetes.ts")).createKubernetesDeployer(services.config);
     default:
       return dryRunDeployer;
   }
+}
+
+/** Milliseconds between two checks for a cancellation while the deployer runs. */
+const CANCEL_CHECK_MS = 1_000;
+
+/**
+ * Watches deployment `id` while the deployer runs: aborts the returned signal once it is no longer `running`
+ * (cancelled by `cancelDeployment`). Call `stop()` when the deployer is done.
+ */
+function watchCancellation(services: AppServices, id: string): { signal: AbortSignal; stop(): void } {
+  const controller = new AbortController();
+  const timer = setInterval(() => {
+    services
+      .knex("deployments")
+      .where({ id })
+      .first("status")
+      .then((row) => {
+        if (row?.status !== "running") controller.abort();
+      })
+      .catch(() => {});
+  }, CANCEL_CHECK_MS);
+  timer.unref();
+  return { signal: controller.signal, stop: () => clearInterval(timer) };
 }
 
 /** Gathers the render input of `deployment` (secrets decrypted) and renders its manifests. */
@@ -136,36 +150,69 @@ async function transition(
  * deployment `error`; throws only when the database is unreachable.
  */
 export async function runDeployment(services: AppServices, log: Logger, id: string): Promise<void> {
+  // The application's status before this deployment, restored when it is cancelled while running.
+  const previousAppStatus = await services
+    .knex("applications")
+    .whereIn("id", services.knex("deployments").where({ id }).select("application_id"))
+    .first("application_status");
   // `running` too: an attempt interrupted by a crash is resumed by the job's retry.
   const started = await transition(services, log, id, ["queued", "running"], "running", { errorMessage: null });
   if (!started) {
     log.info({ deploymentId: id }, "deployment no longer queued; skipped");
     return;
   }
-  const writeLog = async (level: DeploymentLogLine["level"], text: string) => {
+  const writeLog = async (level: DeploymentLogLine["level"], text: string, status: DeploymentStatus = "running") => {
     const line = await appendDeploymentLog(services.knex, id, level, text);
     await publishDeploymentChange(
       { services, log },
       {
         id,
         applicationId: started.applicationId,
-        status: "running",
+        status,
         log: { at: new Date(line.at).toISOString(), level, text },
       },
     );
   };
-  const deployer = deployerFor(services);
+  const deployer = await deployerFor(services);
+  const cancellation = watchCancellation(services, id);
   try {
     await writeLog("info", `deployment started (deployer ${deployer.name}, trigger ${started.trigger})`);
     const manifests = await render(services, started);
     await Deployment.query(services.knex).findById(id).patch({ manifests });
-    await deployer.apply(manifests, (text) => writeLog("info", text));
+    await deployer.apply(manifests, {
+      deploymentId: id,
+      log: (text, level = "info") => writeLog(level, text),
+      signal: cancellation.signal,
+      reportAvailability: async (available, detail) => {
+        await recordRolloutAvailability(services, log, started.applicationId, available, detail);
+      },
+    });
     await writeLog("info", "deployment finished");
     await transition(services, log, id, ["running"], "done");
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    if (cancellation.signal.aborted) {
+      await writeLog("warn", `deployment cancelled: ${message}; objects already applied stay as they are`, "cancelled");
+      await restoreApplicationStatus(services, started.applicationId, previousAppStatus?.applicationStatus ?? null);
+      return;
+    }
     log.warn({ err: error, deploymentId: id }, "deployment failed");
     await writeLog("error", `deployment failed: ${message}`);
     await transition(services, log, id, ["running"], "error", { errorMessage: message });
+  } finally {
+    cancellation.stop();
   }
+}
+
+/**
+ * After a running deployment was cancelled: the application leaves `deploying` for the status it had before
+ * (`idle` when it had none or was already `deploying`), unless a newer deployment runs.
+ */
+async function restoreApplicationStatus(services: AppServices, applicationId: string, before: string | null) {
+  const status = before && before !== "deploying" ? before : "idle";
+  await services
+    .knex("applications")
+    .where({ id: applicationId, application_status: "deploying" })
+    .whereNotExists(services.knex("deployments").where({ application_id: applicationId, status: "running" }))
+    .update({ application_status: status, updated_at: services.now() });
 }

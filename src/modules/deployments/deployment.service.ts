@@ -32,7 +32,8 @@ export interface QueueDeploymentInput {
 /**
  * Queues a deployment of `applicationId` in the caller's transaction (a new one when `ctx.knex` is the pool):
  * older `queued` deployments of the application become `cancelled` (superseded), the new row is `queued`, and a
- * `deployments.run` job is enqueued on the application's queue. No access check: callers check.
+ * `deployments.run` job is enqueued on the application's queue; `deploymentUpdated` reports the new row (`queued`)
+ * and the superseded ones (`cancelled`) when the transaction commits. No access check: callers check.
  * @returns the new deployment.
  */
 export async function queueDeployment(ctx: ServiceContext, input: QueueDeploymentInput): Promise<Deployment> {
@@ -40,10 +41,11 @@ export async function queueDeployment(ctx: ServiceContext, input: QueueDeploymen
     // Lock the application row: concurrent triggers of one application queue one after the other.
     await tx.knex("applications").where({ id: input.applicationId }).forUpdate().first("id");
     const now = ctx.services.now();
-    await tx
+    const superseded: { id: string }[] = await tx
       .knex("deployments")
       .where({ application_id: input.applicationId, status: "queued" })
-      .update({ status: "cancelled", finished_at: now, error_message: "superseded by a newer deployment" });
+      .update({ status: "cancelled", finished_at: now, error_message: "superseded by a newer deployment" })
+      .returning("id");
     const deployment = await Deployment.query(tx.knex)
       .insert({
         applicationId: input.applicationId,
@@ -60,6 +62,12 @@ export async function queueDeployment(ctx: ServiceContext, input: QueueDeploymen
       { deploymentId: deployment.id },
       { queueName: deploymentQueue(input.applicationId) },
     );
+    // Live pages see the new row and the superseded ones at commit (NOTIFY inside the transaction).
+    const changes = [
+      ...superseded.map(({ id }) => ({ id, applicationId: input.applicationId, status: "cancelled" as const })),
+      { id: deployment.id, applicationId: input.applicationId, status: "queued" as const },
+    ];
+    for (const change of changes) await publishDeploymentChange(ctx, change, tx.knex);
     return deployment;
   });
 }
@@ -97,20 +105,21 @@ export async function deployApplication(
 }
 
 /**
- * `cancelDeployment`: a `queued` deployment becomes `cancelled` (its job then does nothing).
- * @throws NotFoundError when not visible; ForbiddenError; ConflictError when it is no longer queued (a running
- * deployment is not interrupted).
+ * `cancelDeployment`: a `queued` deployment becomes `cancelled` (its job then does nothing); a `running` one too,
+ * and its run stops waiting within a second (objects the `kubernetes` deployer already applied stay).
+ * @throws NotFoundError when not visible; ForbiddenError; ConflictError when it already ended.
  */
 export async function cancelDeployment(ctx: Context, id: string): Promise<Deployment> {
   const visible = await visibleDeployment(ctx, id);
   await deployableApplication(ctx, visible.applicationId);
   const [updated] = await Deployment.query(ctx.knex)
-    .where({ id, status: "queued" })
+    .where({ id })
+    .whereIn("status", ["queued", "running"])
     .patch({ status: "cancelled", finishedAt: ctx.services.now(), errorMessage: "cancelled by a user" })
     .returning("*");
   if (!updated)
     throw new ConflictError(
-      `Deployment ${id} is ${visible.status ?? "not queued"}: only queued deployments can be cancelled`,
+      `Deployment ${id} is ${visible.status ?? "finished"}: only queued or running deployments can be cancelled`,
     );
   await publishDeploymentChange(ctx, { id, applicationId: updated.applicationId, status: "cancelled" });
   return updated;

@@ -4,7 +4,8 @@
  * redirects followed). A 2xx or 3xx answer is a success; anything else (status ≥ 400, timeout, refused
  * connection, blocked address) a failure. One success makes it `healthy`; two consecutive failures `unhealthy`.
  * Each change emits `app.health_changed` `{ application, from, to, checked_at }` in the same transaction and sets
- * `applicationStatus` (`running` when healthy, `error` when unhealthy; untouched while `deploying`).
+ * `applicationStatus` (`running` when healthy, `error` when unhealthy; untouched while `deploying`). The
+ * `kubernetes` deployer feeds the same state with rollout availability ({@link recordRolloutAvailability}).
  */
 import type { Logger } from "pino";
 import type { AppServices } from "../services.ts";
@@ -65,15 +66,40 @@ export async function probeApplicationHealth(
   const port = config.SKIFF_HEALTH_PORT === 443 ? "" : `:${config.SKIFF_HEALTH_PORT}`;
   const probe = await probeOnce(services, `https://${domain.host}${port}${path}`);
 
-  return knex.transaction(async (trx) => {
+  const outcome = await recordHealth(services, log, app, probe.ok, probe.detail, FAILURES_FOR_UNHEALTHY);
+  return outcome && { ok: probe.ok, detail: probe.detail, from: outcome.from, to: outcome.to };
+}
+
+/** The application fields a health change reports. */
+interface HealthSubject {
+  id: string;
+  name: string;
+  projectId: string;
+  organizationId: string;
+}
+
+/**
+ * Records one health outcome of `app` in a transaction: a success makes it `healthy`; `failuresForUnhealthy`
+ * consecutive failures `unhealthy`. A change emits `app.health_changed` and sets `applicationStatus` (unless
+ * `deploying`). @returns `{ from, to }`, or null when the application is gone.
+ */
+async function recordHealth(
+  services: AppServices,
+  log: Logger,
+  app: HealthSubject,
+  ok: boolean,
+  detail: string,
+  failuresForUnhealthy: number,
+): Promise<{ from: Health; to: Health } | null> {
+  return services.knex.transaction(async (trx) => {
     const row = await trx("applications")
-      .where({ id: applicationId })
+      .where({ id: app.id })
       .forUpdate()
       .first("health", "health_failures", "application_status");
     if (!row) return null;
     const from = row.health as Health;
-    const failures = probe.ok ? 0 : row.healthFailures + 1;
-    const to: Health = probe.ok ? "healthy" : failures >= FAILURES_FOR_UNHEALTHY ? "unhealthy" : from;
+    const failures = ok ? 0 : row.healthFailures + 1;
+    const to: Health = ok ? "healthy" : failures >= failuresForUnhealthy ? "unhealthy" : from;
     const now = services.now();
     const patch: Record<string, unknown> = { health: to, health_failures: failures, health_checked_at: now };
     if (to !== from) {
@@ -84,11 +110,32 @@ export async function probeApplicationHealth(
         to,
         checked_at: now.toISOString(),
       });
-      log.info({ applicationId, from, to, detail: probe.detail }, "application health changed");
+      log.info({ applicationId: app.id, from, to, detail }, "application health changed");
     }
-    await trx("applications").where({ id: applicationId }).update(patch);
-    return { ok: probe.ok, detail: probe.detail, from, to };
+    await trx("applications").where({ id: app.id }).update(patch);
+    return { from, to };
   });
+}
+
+/**
+ * Records the rollout availability reported by the `kubernetes` deployer as a health outcome of application
+ * `applicationId`: available → `healthy`; not available (rollout timed out or failed) → `unhealthy` at once (a
+ * failed rollout is not a flaky probe). Same state, same `app.health_changed` event as the probes.
+ * @returns `{ from, to }`, or null when the application is gone.
+ */
+export async function recordRolloutAvailability(
+  services: AppServices,
+  log: Logger,
+  applicationId: string,
+  available: boolean,
+  detail: string,
+): Promise<{ from: Health; to: Health } | null> {
+  const app = await services
+    .knex("applications")
+    .where({ id: applicationId })
+    .first("id", "name", "project_id", "organization_id");
+  if (!app) return null;
+  return recordHealth(services, log, app, available, detail, 1);
 }
 
 /**

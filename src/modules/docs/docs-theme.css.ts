@@ -3,20 +3,16 @@
  * (`?format=css`) and its strong ETag.
  */
 import { createHash } from "node:crypto";
-import type { DocsColors } from "./docs-theme.model.ts";
+import type { DocsColors, DocsThemeRow } from "./docs-theme.model.ts";
 
-/** The public theme document, as `GET {cloud_url}/api/theme` returns it. */
-export interface ThemeDocument {
-  siteName: string;
-  logoUrl: string;
-  faviconUrl: string | null;
-  colorsLight: DocsColors;
-  colorsDark: DocsColors;
-  footerText: string;
-  customCss: string | null;
+/** The public theme document, as `GET {cloud_url}/api/theme` returns it: the row's theme fields. */
+export type ThemeDocument = Pick<
+  DocsThemeRow,
+  "siteName" | "logoUrl" | "faviconUrl" | "colorsLight" | "colorsDark" | "footerText" | "customCss"
+> & {
   /** ISO 8601 UTC. */
   updatedAt: string;
-}
+};
 
 /** `primaryForeground` → `--primary-foreground`. */
 export function cssVariableName(key: string): string {

@@ -15,6 +15,7 @@ import {
   type RestRoute,
   type StaticRestRoute,
 } from "../../shared/rest-route.ts";
+import { LookupQuery, loaderDoc, lookupDoc, SyncBody, syncDoc, ThemeQuery, themeDoc } from "./docs.contracts.ts";
 import { etagMatches, strongEtag, type ThemeDocument, themeCss } from "./docs-theme.css.ts";
 import { DOCS_THEME_LOADER } from "./docs-theme.loader.ts";
 
@@ -40,9 +41,9 @@ function publicError(error: RestError, status: number): RestResponse {
 
 /** `format` of a theme request: `json` (default) or `css`. @throws BadUserInputError for anything else. */
 function themeFormat(req: RestRequest): "json" | "css" {
-  const format = queryParam(req, "format") ?? "json";
-  if (format !== "json" && format !== "css") throw new BadUserInputError("format must be json or css");
-  return format;
+  const parsed = ThemeQuery.safeParse({ format: queryParam(req, "format") });
+  if (!parsed.success) throw new BadUserInputError("format must be json or css");
+  return parsed.data.format ?? "json";
 }
 
 /** Serves the theme document (JSON or CSS) with its ETag; 304 when `If-None-Match` matches; 404 without a theme. */
@@ -65,6 +66,7 @@ function themeRow(path: string, withId: boolean): RestRoute {
     path,
     surface: "none",
     published: true,
+    doc: themeDoc(withId),
     operation: DOCS_OPERATIONS.theme,
     variables: (req) => {
       themeFormat(req);
@@ -89,6 +91,7 @@ const loaderRow: StaticRestRoute = {
   method: "GET",
   path: "/docs-theme.js",
   published: true,
+  doc: loaderDoc,
   serve: () => ({
     status: 200,
     body: DOCS_THEME_LOADER,
@@ -110,11 +113,14 @@ export const docsRoutes = [
     path: "/api/docs/lookup",
     surface: "none",
     published: true,
+    doc: lookupDoc,
     operation: DOCS_OPERATIONS.lookup,
     variables: (req) => {
-      const hostname = queryParam(req, "hostname");
-      if (!hostname) throw new BadUserInputError("hostname is required", { fieldErrors: { hostname: ["Required"] } });
-      return { hostname };
+      const parsed = LookupQuery.safeParse({ hostname: queryParam(req, "hostname") });
+      if (!parsed.success) {
+        throw new BadUserInputError("hostname is required", { fieldErrors: { hostname: ["Required"] } });
+      }
+      return { hostname: parsed.data.hostname };
     },
     respond: (data) =>
       typeof data.docsHostLookup === "string"
@@ -127,16 +133,19 @@ export const docsRoutes = [
     path: "/api/docs/sync",
     surface: "none",
     published: true,
+    doc: syncDoc,
     operation: DOCS_OPERATIONS.sync,
     variables: (req) => {
       const licenseKey = bearer(req);
       if (!licenseKey) throw new UnauthenticatedError("Send the license key as Authorization: Bearer <key>");
-      const registrations = (req.body as { registrations?: unknown } | null)?.registrations;
-      if (!Array.isArray(registrations)) {
+      const parsed = SyncBody.safeParse(req.body);
+      if (!parsed.success) {
         throw new BadUserInputError("Body must be { registrations: [{ hostname, cloudUrl }] }", {
-          fieldErrors: { registrations: ["Required: an array"] },
+          fieldErrors: { registrations: ["Required: an array of { hostname, cloudUrl } strings"] },
         });
       }
+      // Only the two fields the service reads (the GraphQL input type has no others).
+      const registrations = parsed.data.registrations.map(({ hostname, cloudUrl }) => ({ hostname, cloudUrl }));
       return { licenseKey, registrations };
     },
     respond: (data) => ({

@@ -1,6 +1,7 @@
 /** Module manifest: site import: import, preview, records, retry, delete, live status (schema/imports.graphql, `/api/site-import*`). */
 
 import { defineModule } from "../module.ts";
+import { expireInterruptedImportsJob, runSiteImportJob } from "./site-import.jobs.ts";
 import { createSiteImportLoaders } from "./site-import.loaders.ts";
 import { siteImportResolvers } from "./site-import.resolvers.ts";
 import { siteImportRoutes } from "./site-import.rest.ts";
@@ -17,4 +18,5 @@ export const siteImportsModule = defineModule({
   resolvers: siteImportResolvers,
   createLoaders: ({ knex, scope }) => createSiteImportLoaders(knex, scope),
   restRoutes: siteImportRoutes,
+  jobs: [runSiteImportJob, expireInterruptedImportsJob],
 });

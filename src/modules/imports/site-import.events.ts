@@ -2,16 +2,20 @@
  * Live import status (GraphQL `siteImportUpdated`): every status change of an import is published after its
  * commit as a small event `{ id, organizationId, status }` on topic `siteImport` (PostgreSQL NOTIFY, so every
  * server instance sees it), and each subscriber receives the events it may see — its organization, and for a
- * member limited by grants only imports of granted projects — with the record loaded fresh per event. A deletion
- * is published as status `deleted` (with the record's project, so grant-limited members are still filtered) and
- * delivered with a null record.
+ * member limited by grants only imports of granted projects. Fan-out (issue 15 goal 4): the record is loaded once
+ * per event and instance (the instance's dispatch, routed by organization or import id, hands it only to the
+ * matching subscribers), each subscriber's visibility is decided from its connection's cached access (dropped when
+ * an access change is announced), and the event object is shared so that subscribers with the same operation
+ * share one result (src/server/shared-execution.ts). The SQL statements per event do not grow with the number of
+ * subscribers. A deletion is published as status `deleted` (with the record's
+ * project, so grant-limited members are still filtered) and delivered with a null record.
  */
 
 import { NotFoundError } from "../../shared/errors.ts";
-import { eventStream } from "../../shared/pubsub.ts";
+import { eventStream, oncePerEvent, shareableEvent } from "../../shared/pubsub.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { canSeeImport } from "./site-import.loaders.ts";
-import type { ImportStatus, SiteImport } from "./site-import.model.ts";
+import { type ImportStatus, SiteImport } from "./site-import.model.ts";
 
 /** Pub/sub topic of import status changes. */
 export const SITE_IMPORT_TOPIC = "siteImport";
@@ -75,6 +79,13 @@ function isChange(payload: Record<string, unknown>): payload is Record<string, u
 }
 
 /**
+ * What an event's subscribers receive, built once per event and instance: the record as it is now (loaded once;
+ * null once deleted), in one object shared by every subscriber that may see it (`shareableEvent`). Null when
+ * the record is gone.
+ */
+const eventOf = oncePerEvent<SiteImportEvent | null>();
+
+/**
  * The event stream of one import (`id`), or of every import of the caller's active organization (`id` null).
  * Listening starts before the visibility check, so no change after the subscription is accepted is missed.
  * @throws NotFoundError when `id` is not visible to the caller, or when the caller has no active organization.
@@ -84,20 +95,31 @@ export async function siteImportUpdates(
   id: string | null,
 ): Promise<AsyncIterableIterator<SiteImportEvent>> {
   const organizationId = ctx.principal?.organizationId ?? null;
-  const stream = eventStream<SiteImportEvent>(ctx.services.pubsub, SITE_IMPORT_TOPIC, async (payload) => {
+  // Routed by import or organization: the instance's dispatch hands this stream only the events it filters on.
+  const route = id ? { field: "id", value: id } : { field: "organizationId", value: organizationId ?? "" };
+  const accept = async (payload: Record<string, unknown>): Promise<SiteImportEvent | undefined> => {
     if (!isChange(payload)) return undefined;
     if (id ? payload.id !== id : payload.organizationId !== organizationId) return undefined;
+    // Visibility from the connection's cached access (ctx.scope): no statement per subscriber and event.
     if (payload.status === "deleted") {
       // The record is gone: check visibility against the organization and the project it had.
-      const access = await ctx.forEvent().scope.forOrg(payload.organizationId);
+      const access = await ctx.scope.forOrg(payload.organizationId);
       const projectId = typeof payload.projectId === "string" ? payload.projectId : null;
       if (!access || !canSeeImport(access, { projectId })) return undefined;
-      return { importId: payload.id, status: "deleted", record: null };
+      const deleted: SiteImportEvent = { importId: payload.id, status: "deleted", record: null };
+      return (await eventOf(payload, async () => shareableEvent(deleted))) ?? undefined;
     }
-    const record = await ctx.forEvent().loaders.siteImports.byId.load(payload.id);
-    if (!record) return undefined; // deleted meanwhile, or not visible to this caller
-    return { importId: payload.id, status: payload.status, record };
-  });
+    const event = await eventOf(payload, async () => {
+      const record = await SiteImport.query(ctx.knex).findById(payload.id);
+      return record ? shareableEvent({ importId: payload.id, status: payload.status, record }) : null;
+    });
+    if (!event?.record) return undefined; // deleted meanwhile
+    const access = await ctx.scope.forOrg(event.record.organizationId);
+    if (!access || !canSeeImport(access, event.record)) return undefined;
+    ctx.forEvent(); // fresh loaders for this event's nested fields
+    return event;
+  };
+  const stream = eventStream<SiteImportEvent>(ctx.services.pubsub, SITE_IMPORT_TOPIC, accept, { route });
   try {
     if (id) {
       if (!(await ctx.loaders.siteImports.byId.load(id))) throw new NotFoundError("Site import", id);

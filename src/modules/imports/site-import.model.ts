@@ -12,14 +12,37 @@ export type ImportStep =
   | "domain_creation"
   | "deployment";
 
-/** Statuses from which `retry` may start a new run (spec: available actions). */
-export const RETRYABLE_STATUSES: readonly ImportStatus[] = ["partial", "failed"];
+/** The steps of a run, in execution order. */
+export const IMPORT_STEPS: readonly ImportStep[] = [
+  "project_creation",
+  "database_creation",
+  "application_creation",
+  "domain_creation",
+  "deployment",
+];
 
 /**
- * A pending import whose last update is older than this many minutes is considered abandoned (its server
- * stopped mid-run) and may be retried or deleted like a failed one.
+ * Progress of one step in the current run: `pending` (not run yet), `done` (committed; its resource id is on
+ * the record), `failed` (the run ended at it), `skipped` (not requested: no database or no domain).
  */
-export const STALE_PENDING_MINUTES = 10;
+export type ImportStepStatus = "pending" | "done" | "failed" | "skipped";
+
+/** Progress of every step of the current run (the `steps` column). */
+export type ImportSteps = Record<ImportStep, ImportStepStatus>;
+
+/** The progress a new run starts with: every step pending, database and domain skipped when not requested. */
+export function initialSteps(input: { database?: unknown; domain?: unknown }): ImportSteps {
+  return {
+    project_creation: "pending",
+    database_creation: input.database ? "pending" : "skipped",
+    application_creation: "pending",
+    domain_creation: input.domain ? "pending" : "skipped",
+    deployment: "pending",
+  };
+}
+
+/** Statuses from which `retry` may start a new run (spec: available actions). */
+export const RETRYABLE_STATUSES: readonly ImportStatus[] = ["partial", "failed"];
 
 /** One import record of an organization. `inputEncrypted` holds the validated request (secrets included). */
 export class SiteImport extends BaseModel {
@@ -44,4 +67,8 @@ export class SiteImport extends BaseModel {
   declare updatedAt: Date;
   /** End of the last run; null while pending. */
   declare finishedAt: Date | null;
+  /** Progress of the current (or last) run, per step. */
+  declare steps: ImportSteps;
+  /** Application name generated for the run (`<name>-<random>`), kept so a resumed run uses the same names. */
+  declare appName: string | null;
 }

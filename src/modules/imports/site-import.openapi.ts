@@ -82,6 +82,11 @@ export const siteImportDocs = {
     body: SiteImportRequest,
     responses: {
       "200": { description: "The import succeeded.", schema: SiteImportResultBody },
+      "202": {
+        description:
+          "The run did not end within the wait limit (`SKIFF_IMPORT_WAIT_MS`): `status` is `pending` and the run goes on; follow it with `GET /api/site-import/{id}`.",
+        schema: SiteImportResultBody,
+      },
       "422": { description: "The import ended `partial` or `failed` (see `errorStep`).", schema: SiteImportResultBody },
       ...errorResponses(400, 401, 403, 404, 409, 500),
     },

@@ -2,6 +2,7 @@
 import type { Resolvers } from "../../generated/graphql.ts";
 import { type SiteImportEvent, siteImportUpdates } from "./site-import.events.ts";
 import { maskedInputConfig, storedInput } from "./site-import.input.ts";
+import { IMPORT_STEPS } from "./site-import.model.ts";
 import {
   deleteSiteImport,
   getSiteImport,
@@ -48,6 +49,7 @@ export const siteImportResolvers: Resolvers = {
   SiteImport: {
     __resolveReference: (ref, ctx) => ctx.loaders.siteImports.byId.load(ref.id),
     organization: async (r, _a, ctx) => (await ctx.loaders.organizations.byId.load(r.organizationId))!,
+    steps: (r) => IMPORT_STEPS.map((step) => ({ step, status: r.steps?.[step] ?? "pending" })),
     inputConfig: (r, _a, ctx) => maskedInputConfig(storedInput(ctx.services.secrets, r)),
     databaseType: (r, _a, ctx) => (r.databaseId ? (storedInput(ctx.services.secrets, r).database?.type ?? null) : null),
     project: (r, _a, ctx) => (r.projectId ? ctx.loaders.projects.byId.load(r.projectId) : null),

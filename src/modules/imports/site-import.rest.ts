@@ -4,7 +4,8 @@
  * SKIFF_PUBLIC_API_ONLY=true hides them). Rows only map HTTP to the operations in site-import.operations.ts.
  *
  * Documented paths — success: the data itself (import result, preview, array of records, one record);
- * POST /api/site-import answers 422 when the status is partial or failed. Errors: 400
+ * POST /api/site-import answers 422 when the status is partial or failed, 202 when the run outlasted the wait limit
+ * (status pending). Errors: 400
  * `{ error, details: { fieldErrors, formErrors } }`; 401, 403, 404, 409 and 500 `{ error }` (500 adds `errorId`).
  *
  * Procedures — POST `/api/siteImport.<name>` with the JSON input as body; queries (`preview`, `list`, `get`)
@@ -131,7 +132,8 @@ export const siteImportRoutes: readonly RestRoute[] = [
     (req) => importVariables(req.body),
     (data) => {
       const result = data.importSite as Data;
-      return { status: result.status === "success" ? 200 : 422, body: resultBody(result) };
+      const status = result.status === "success" ? 200 : result.status === "pending" ? 202 : 422;
+      return { status, body: resultBody(result) };
     },
   ),
   documented(

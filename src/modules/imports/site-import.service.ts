@@ -9,15 +9,17 @@ import { ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { type ConnectionModel, decodeCursor, toConnection } from "../../shared/pagination.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { requireAllowed } from "../access/require-access.ts";
+import { newAppName } from "../applications/application.service.ts";
 import type { Context } from "../context.ts";
 import { deleteProject } from "../projects/project.service.ts";
 import { checkImport } from "./site-import.checks.ts";
 import { publishSiteImportChange, publishSiteImportDeleted } from "./site-import.events.ts";
 import { sealInput, storedInput } from "./site-import.input.ts";
+import { enqueueImportRun, ORPHANED_PENDING } from "./site-import.jobs.ts";
 import { visibleImports } from "./site-import.loaders.ts";
-import { RETRYABLE_STATUSES, SiteImport, STALE_PENDING_MINUTES } from "./site-import.model.ts";
-import { runImport } from "./site-import.run.ts";
+import { initialSteps, RETRYABLE_STATUSES, SiteImport } from "./site-import.model.ts";
 import { connectionArgsSchema, parseSiteImportRequest, type SiteImportRequest } from "./site-import.schema.ts";
+import { waitForRunEnd } from "./site-import.wait.ts";
 
 /** The outcome of an import or retry: the finished record and the request it ran (GraphQL `SiteImportResult`). */
 export interface ImportOutcome {
@@ -57,9 +59,6 @@ async function recordForAction(ctx: Context, id: string): Promise<SiteImport> {
   return record;
 }
 
-/** SQL condition: pending for longer than STALE_PENDING_MINUTES (its run was abandoned). */
-const STALE_PENDING = `status = 'pending' and updated_at < now() - interval '${STALE_PENDING_MINUTES} minutes'`;
-
 /** The CONFLICT answered when the state table does not allow `action` in `record`'s status. */
 function stateConflict(record: SiteImport, action: "retried" | "deleted"): ConflictError {
   if (record.status === "pending") {
@@ -72,9 +71,17 @@ function stateConflict(record: SiteImport, action: "retried" | "deleted"): Confl
   );
 }
 
+/** Publishes the new pending run of `record`, then waits for its end (at most SKIFF_IMPORT_WAIT_MS). */
+async function awaitRun(ctx: Context, record: SiteImport): Promise<SiteImport> {
+  await publishSiteImportChange(ctx, record);
+  return waitForRunEnd(ctx, record, ctx.services.config.SKIFF_IMPORT_WAIT_MS);
+}
+
 /**
- * Imports a site (spec: POST /api/site-import, `siteImport.import`): validates the request, records a pending
- * import, then creates project, database, application with variables, domain and deployment in order.
+ * Imports a site (spec: POST /api/site-import, `siteImport.import`): validates the request, then in one
+ * transaction records a pending import and queues its run (job `imports.run`: project, database, application
+ * with variables, domain and deployment in order; durable, see site-import.run.ts), and waits for the run's end
+ * (at most SKIFF_IMPORT_WAIT_MS; past it the outcome's record is still pending and the run goes on).
  * Expected failures do not throw: the outcome's record has status partial or failed with errorStep/errorMessage.
  * @throws BadUserInputError (invalid request), NotFoundError (organization not the caller's), ForbiddenError (role).
  */
@@ -82,17 +89,22 @@ export async function importSite(ctx: Context, raw: unknown): Promise<ImportOutc
   const input = parseSiteImportRequest(raw);
   await requireAllowed(ctx.scope, "import:run", input.organizationId);
   const { services } = ctx;
-  const record = await SiteImport.query(ctx.knex)
-    .insert({
-      organizationId: input.organizationId,
-      createdByUserId: ctx.principal?.userId ?? null,
-      name: input.name,
-      status: "pending",
-      inputEncrypted: sealInput(services.secrets, input),
-    })
-    .returning("*");
-  await publishSiteImportChange(ctx, record);
-  return { record: await runImport(ctx, record, input), input };
+  const record = await ctx.knex.transaction(async (trx) => {
+    const row = await SiteImport.query(trx)
+      .insert({
+        organizationId: input.organizationId,
+        createdByUserId: ctx.principal?.userId ?? null,
+        name: input.name,
+        status: "pending",
+        inputEncrypted: sealInput(services.secrets, input),
+        appName: newAppName(input.name),
+        steps: initialSteps(input),
+      })
+      .returning("*");
+    await enqueueImportRun(services, trx, row.id, row.attempts);
+    return row;
+  });
+  return { record: await awaitRun(ctx, record), input };
 }
 
 /**
@@ -157,11 +169,12 @@ export async function getSiteImport(ctx: Context, id: string): Promise<SiteImpor
 
 /**
  * Retries a partial or failed import (spec: Import status, `siteImport.retry`): in one transaction the record
- * is claimed by a conditional UPDATE (status partial/failed → pending, attempts + 1, ids and errors cleared) and
- * the project of the previous run is deleted (cascading to everything it created); then the stored input runs
- * again on the same record. Of concurrent retries of one record exactly one runs; the others get CONFLICT.
- * A pending record older than STALE_PENDING_MINUTES counts as failed (its server stopped mid-run).
- * @throws NotFoundError, ForbiddenError; ConflictError when the status is success or pending.
+ * is claimed by a conditional UPDATE (status partial/failed → pending, attempts + 1, ids, errors and progress
+ * cleared), the project of the previous run is deleted (cascading to everything it created) and the new run is
+ * queued; then the call waits for the run like {@link importSite}. Of concurrent retries of one record exactly
+ * one runs; the others get CONFLICT. A pending record whose run can no longer resume (no job left, see
+ * ORPHANED_PENDING) counts as failed.
+ * @throws NotFoundError, ForbiddenError; ConflictError when the status is success or pending with a live run.
  */
 export async function retrySiteImport(ctx: Context, id: string): Promise<ImportOutcome> {
   await recordForAction(ctx, id);
@@ -181,26 +194,28 @@ export async function retrySiteImport(ctx: Context, id: string): Promise<ImportO
         deploymentId: null,
         databaseServiceHost: null,
         finishedAt: null,
+        appName: newAppName(current.name),
+        steps: initialSteps(storedInput(services.secrets, current)),
         updatedAt: new Date(),
         attempts: trx.raw("attempts + 1") as unknown as number,
       })
       .where("id", id)
-      .where((w) => w.whereIn("status", RETRYABLE_STATUSES as string[]).orWhereRaw(STALE_PENDING))
+      .where((w) => w.whereIn("status", RETRYABLE_STATUSES as string[]).orWhereRaw(ORPHANED_PENDING))
       .returning("*");
     if (!row) throw stateConflict(current, "retried");
     if (current.projectId) await deleteProject({ ...ctx, knex: trx }, current.projectId);
+    await enqueueImportRun(services, trx, row.id, row.attempts);
     return row;
   });
-  await publishSiteImportChange(ctx, claimed);
   const input = storedInput(services.secrets, claimed);
-  return { record: await runImport(ctx, claimed, input), input };
+  return { record: await awaitRun(ctx, claimed), input };
 }
 
 /**
  * Deletes an import record (spec: `siteImport.delete`). With `rollbackResources` the project it created is
  * deleted first, in the same transaction (cascading to database, application, variables, domain, deployments);
  * without, the resources remain. After commit, the deletion is published as status `deleted` (`siteImportUpdated`).
- * @throws NotFoundError, ForbiddenError; ConflictError while the import is pending.
+ * @throws NotFoundError, ForbiddenError; ConflictError while the import is pending with a live run.
  */
 export async function deleteSiteImport(
   ctx: Context,
@@ -214,7 +229,7 @@ export async function deleteSiteImport(
     const deleted = await SiteImport.query(trx)
       .delete()
       .where("id", id)
-      .where((w) => w.whereNot("status", "pending").orWhereRaw(STALE_PENDING));
+      .where((w) => w.whereNot("status", "pending").orWhereRaw(ORPHANED_PENDING));
     if (!deleted) throw stateConflict(current, "deleted");
     const projectId = rollbackResources ? current.projectId : null;
     if (projectId) await deleteProject({ ...ctx, knex: trx }, projectId);

@@ -5,7 +5,7 @@
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
 import { groupByKeys, jsonKey, orderByKeys } from "../../db/loader-utils.ts";
-import { type AccessScope, canSeeProject, type OrgAccess } from "../access/access-scope.ts";
+import { type AccessScope, canSeeProject, type OrgAccess, visibleProjectSql } from "../access/access-scope.ts";
 import { Environment, Project } from "./project.model.ts";
 
 /** One page request of an organization's projects. */
@@ -20,6 +20,20 @@ export interface ProjectPageKey {
 export interface ProjectPage {
   nodes: Project[];
   hasNextPage: boolean;
+}
+
+/** The select list of a plain project row over alias `p` (times as epoch milliseconds). */
+const PROJECT_COLUMNS = `p.id as "id", p.organization_id as "organizationId", p.name as "name",
+  p.description as "description", (extract(epoch from p.created_at) * 1000)::float8 as "createdAt",
+  (extract(epoch from p.updated_at) * 1000)::float8 as "updatedAt"`;
+
+type RawProject = Omit<Project, "createdAt" | "updatedAt"> & { createdAt: number | Date; updatedAt: number | Date };
+
+/** A plain project from a row read with PROJECT_COLUMNS (in place). */
+function projectFromRow(row: RawProject): Project {
+  row.createdAt = new Date(row.createdAt as number);
+  row.updatedAt = new Date(row.updatedAt as number);
+  return row as Project;
 }
 
 /** Restricts `q` (on table alias `projects`) to the projects `access` may see. */
@@ -44,20 +58,20 @@ export function createProjectLoaders(knex: Knex, scope: AccessScope) {
   const projectPage = new DataLoader<ProjectPageKey, ProjectPage, string>(
     async (keys) => {
       const orgs = await scope.memberships();
-      const parts: Knex.QueryBuilder[] = [];
+      const parts: string[] = [];
+      const bindings: Knex.Value[] = [];
       keys.forEach((key, index) => {
         const access = orgs.get(key.organizationId);
         if (!access) return;
-        const q = knex("projects").select("projects.*", knex.raw("?::int as page_key", [index]));
-        visibleProjects(q, access);
-        if (key.afterId) q.where("projects.id", ">", key.afterId);
-        parts.push(q.orderBy("projects.id").limit(key.first + 1));
+        const visible = visibleProjectSql(new Map([[access.organizationId, access]]), "p.organization_id", "p.id");
+        parts.push(
+          `(select ${PROJECT_COLUMNS}, ?::int as "pageKey" from projects p where ${visible.sql}
+            ${key.afterId ? "and p.id > ?" : ""} order by p.id limit ?)`,
+        );
+        bindings.push(index, ...visible.bindings, ...(key.afterId ? [key.afterId] : []), key.first + 1);
       });
-      const rows: Array<Project & { pageKey: number }> = parts.length
-        ? await knex.unionAll(
-            parts.map((p) => knex.select("*").from(p.as("p"))),
-            true,
-          )
+      const rows: Array<RawProject & { pageKey: number }> = parts.length
+        ? (await knex.raw(parts.join(" union all "), bindings)).rows
         : [];
       const grouped = groupByKeys(
         keys.map((_, i) => i),
@@ -69,7 +83,7 @@ export function createProjectLoaders(knex: Knex, scope: AccessScope) {
         const nodes = group
           .sort((a, b) => (a.id < b.id ? -1 : 1))
           .slice(0, first)
-          .map((r) => Project.fromDatabaseJson(r as object) as Project);
+          .map(({ pageKey: _, ...r }) => projectFromRow(r));
         return { nodes, hasNextPage: group.length > first };
       });
     },
@@ -90,11 +104,16 @@ export function createProjectLoaders(knex: Knex, scope: AccessScope) {
     return orgIds.map((id) => rows.find((r) => r.orgId === id)?.n ?? 0);
   });
 
+  // Callers reach this loader through visible projects only (Project.environments).
   const environmentsByProject = new DataLoader<string, Environment[]>(async (projectIds) => {
-    const rows = await Environment.query(knex)
-      .whereIn("projectId", projectIds as string[])
-      .orderBy("id");
-    return groupByKeys(projectIds, rows, (e) => e.projectId);
+    const result: { rows: Array<Omit<Environment, "createdAt"> & { createdAt: number | Date }> } = await knex.raw(
+      `select e.id as "id", e.project_id as "projectId", e.name as "name",
+        (extract(epoch from e.created_at) * 1000)::float8 as "createdAt"
+       from environments e where e.project_id = any(?::text[]) order by e.id`,
+      [[...projectIds]],
+    );
+    for (const row of result.rows) row.createdAt = new Date(row.createdAt as number);
+    return groupByKeys(projectIds, result.rows as Environment[], (e) => e.projectId);
   });
 
   const environmentById = new DataLoader<string, Environment | null>(async (ids) => {

@@ -2,6 +2,7 @@
 import type { Resolvers } from "../../generated/graphql.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { checkPageSize, decodeCursor, toConnection } from "../../shared/pagination.ts";
+import { applicationsKey } from "../applications/application.rows.ts";
 
 /** Project, Environment and project query resolvers. */
 export const projectResolvers: Resolvers = {
@@ -25,7 +26,8 @@ export const projectResolvers: Resolvers = {
   Environment: {
     __resolveReference: (ref, ctx) => ctx.loaders.projects.environmentById.load(ref.id),
     project: async (e, _a, ctx) => (await ctx.loaders.projects.byId.load(e.projectId))!,
-    applications: (e, _a, ctx) => ctx.loaders.applications.byEnvironment.load(e.id),
+    // Domains and deployments selected under `applications` come in the same statement (look-ahead).
+    applications: (e, _a, ctx, info) => ctx.loaders.applications.byEnvironment.load(applicationsKey(e.id, info)),
     databases: (e, _a, ctx) => ctx.loaders.applications.databasesByEnvironment.load(e.id),
   },
 };

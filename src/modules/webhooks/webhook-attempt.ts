@@ -10,6 +10,12 @@ import { OutboundError } from "../../http/outbound-errors.ts";
 import { enqueueMail } from "../mail/mail.jobs.ts";
 import type { AppServices } from "../services.ts";
 import type { WebhookDeliveryRow, WebhookEndpointRow } from "./webhook.model.ts";
+import {
+  type AttemptLogEntry,
+  loadDeliveryWithEndpoint,
+  logAttempt,
+  storableEntry,
+} from "./webhook-attempt-batches.ts";
 import { cancelPendingDeliveries } from "./webhook-emit.ts";
 import { standardWebhookSignature, webhookSignature } from "./webhook-signature.ts";
 
@@ -68,13 +74,9 @@ export async function attemptDelivery(
   signal?: AbortSignal,
 ): Promise<AttemptOutcome> {
   const { knex } = services;
-  // One round trip: the delivery with its endpoint (deleting an endpoint deletes its deliveries).
-  const joined = (await knex("webhook_deliveries as d")
-    .join("webhook_endpoints as e", "e.id", "d.endpoint_id")
-    .where("d.id", deliveryId)
-    .first("d.*", "e.url", "e.secret_encrypted", "e.is_active", "e.failing_since")) as
-    | (WebhookDeliveryRow & Omit<WebhookEndpointRow, "id" | "events" | "createdAt">)
-    | undefined;
+  // One round trip (shared with the attempts starting alongside): the delivery with its endpoint (deleting an
+  // endpoint deletes its deliveries).
+  const joined = await loadDeliveryWithEndpoint(services, deliveryId);
   if (!joined) return { kind: "skipped", reason: "delivery or endpoint deleted" };
   const delivery: WebhookDeliveryRow = joined;
   const endpoint = {
@@ -118,29 +120,23 @@ export async function attemptDelivery(
   }
   const durationMs = Math.round(performance.now() - started);
   const final = success || attempt >= MAX_ATTEMPTS;
-  const entry = {
-    delivery_id: deliveryId,
-    endpoint_id: endpoint.id,
+  const entry: AttemptLogEntry = {
+    deliveryId,
+    endpointId: endpoint.id,
     event: delivery.event,
     attempt,
     success,
-    response_status: status,
-    response_body: responseBody,
-    error_message: errorMessage,
-    duration_ms: durationMs,
+    responseStatus: status,
+    responseBody,
+    errorMessage,
+    durationMs,
   };
   if (!final || (success && !endpoint.failingSince)) {
-    // The common cases in one statement (atomic on its own): log the attempt, count it, end the series on success.
-    await knex.raw(
-      `with logged as (
-         insert into webhook_delivery_attempts (delivery_id, endpoint_id, event, attempt, success, response_status,
-           response_body, error_message, duration_ms) values (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ) update webhook_deliveries set attempts = ?, updated_at = now(), status = ? where id = ?`,
-      [...Object.values(entry), attempt, success ? "delivered" : "pending", deliveryId],
-    );
+    // The common cases in one statement (shared with the attempts ending alongside): log, count, end on success.
+    await logAttempt(services, entry);
   } else {
     await knex.transaction(async (trx) => {
-      await trx("webhook_delivery_attempts").insert(entry);
+      await trx("webhook_delivery_attempts").insert(storableEntry(entry));
       await trx("webhook_deliveries")
         .where({ id: deliveryId })
         .update({ attempts: attempt, updated_at: trx.fn.now(), status: success ? "delivered" : "failed" });

@@ -2,7 +2,7 @@
  * Events happen: writing an event's deliveries (spec: Delivery envelope; issue 10 "Events happen"). For every
  * active endpoint of the organization subscribed to the event, one `webhook_deliveries` row holds the envelope
  * `{ event, delivery_id, timestamp, org_id, data }` serialised once (compact JSON), and one `webhooks.deliver`
- * job is enqueued for its first attempt — both in the caller's transaction, so an action that rolls back sends
+ * job is enqueued for its first attempt (all of them in one statement) — both in the caller's transaction, so an action that rolls back sends
  * nothing.
  */
 import { randomBytes } from "node:crypto";
@@ -77,14 +77,14 @@ export async function emitWebhookEvent(
       return { id: deliveryId, endpoint_id: e.id, organization_id: organizationId, event, body };
     });
     await tx.knex("webhook_deliveries").insert(rows);
-    for (const row of rows) {
-      await ctx.services.jobs.enqueue(
-        tx.knex,
-        DELIVER_JOB,
-        { deliveryId: row.id, force: options.endpointId !== undefined },
-        { jobKey: deliveryJobKey(row.id) },
-      );
-    }
+    await ctx.services.jobs.enqueueMany(
+      tx.knex,
+      DELIVER_JOB,
+      rows.map((row) => ({
+        payload: { deliveryId: row.id, force: options.endpointId !== undefined },
+        options: { jobKey: deliveryJobKey(row.id) },
+      })),
+    );
     return rows.map((r) => ({ webhookUuid: r.endpoint_id, deliveryId: r.id }));
   });
 }

@@ -78,6 +78,7 @@ function parameters(doc: RouteDoc, components: Json): Json[] {
   for (const [where, object] of [
     ["path", doc.params],
     ["query", doc.query],
+    ["header", doc.headers],
   ] as const) {
     if (!object) continue;
     for (const [name, prop] of Object.entries(object.shape) as Array<[string, z.ZodType]>) {
@@ -149,8 +150,13 @@ export function generateOpenApiDocument(info: DocumentInfo, rows: readonly Docum
               ]),
             ),
           }),
-          ...(response.schema && {
-            content: { "application/json": { schema: convert(response.schema, "output", components) } },
+          ...((response.schema || response.mediaTypes) && {
+            content: {
+              ...(response.schema && {
+                "application/json": { schema: convert(response.schema, "output", components) },
+              }),
+              ...Object.fromEntries((response.mediaTypes ?? []).map((type) => [type, { schema: { type: "string" } }])),
+            },
           }),
         },
       ]),

@@ -10,7 +10,7 @@ import type { z } from "zod";
 export type OpenApiDocumentName = "public" | "agent";
 
 /** Credentials a documented operation accepts (names of security schemes of the generated document). */
-export type RouteSecurity = "account" | "agent" | "none" | "signature";
+export type RouteSecurity = "account" | "agent" | "none" | "signature" | "license";
 
 /** One documented response. `schema` absent: no body (e.g. 204). */
 export interface ResponseDoc {
@@ -19,6 +19,8 @@ export interface ResponseDoc {
   schema?: z.ZodType;
   /** Response headers, e.g. `Retry-After` of a 429: name → description. */
   headers?: Record<string, string>;
+  /** Media types of a non-JSON body (e.g. `text/css`), each documented as a string, besides or instead of `schema`. */
+  mediaTypes?: string[];
 }
 
 /** A row's contract (see the module docstring). Property names of `params` and `query` are the parameter names. */
@@ -37,9 +39,11 @@ export interface RouteDoc {
   params?: z.ZodObject;
   /** Query parameters (input form; optional properties are optional parameters). */
   query?: z.ZodObject;
-  /** JSON request body. */
+  /** Header parameters (lower-case names as sent, e.g. `x-github-event`; optional properties are optional). */
+  headers?: z.ZodObject;
+  /** JSON request body (also allowed on callback rows, which read it raw: then it documents what they parse). */
   body?: z.ZodType;
-  /** Body media type when not JSON (callback rows): documented as `{ type: string }` of this type. */
+  /** Body media type when not JSON and without `body` (callback rows): documented as `{ type: string }` of this type. */
   bodyMediaType?: string;
   /** Responses by HTTP status (as a string, e.g. `"200"`). */
   responses: Record<string, ResponseDoc>;

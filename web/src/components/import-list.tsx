@@ -16,6 +16,7 @@ import {
   SITE_IMPORTS,
   type SiteImportRow,
 } from "../operations.ts";
+import { Link } from "../router.tsx";
 import { Message } from "./form.tsx";
 
 const PAGE_SIZE = 20;
@@ -60,7 +61,10 @@ function Resources({ row }: { row: SiteImportRow }) {
   if (row.application)
     items.push(
       <span key="a">
-        Application <code title={row.application.id}>{row.application.appName}</code>
+        Application{" "}
+        <Link href={`/apps/${row.application.id}`} title={row.application.id}>
+          <code>{row.application.appName}</code>
+        </Link>
       </span>,
     );
   if (row.domain)

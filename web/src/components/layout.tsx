@@ -53,6 +53,12 @@ export function Layout({ children }: { children: ReactNode }) {
           <Link href="/import-sites" aria-current={path === "/import-sites" ? "page" : undefined}>
             Imports
           </Link>
+          <Link
+            href="/settings/deploy"
+            aria-current={path === "/settings/deploy" || path.startsWith("/apps/") ? "page" : undefined}
+          >
+            Deploy
+          </Link>
           <Link href="/settings" aria-current={path === "/settings" ? "page" : undefined}>
             Settings
           </Link>

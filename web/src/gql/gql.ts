@@ -14,6 +14,19 @@ import type { TypedDocumentNode as DocumentNode } from "@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+  "\n  query ApplicationTree($organizationId: ID!) {\n    organization(id: $organizationId) {\n      id\n      name\n      viewerRole\n      projects(first: 100) {\n        totalCount\n        edges {\n          node {\n            id\n            name\n            environments {\n              id\n              name\n              applications { id name appName applicationStatus sourceType }\n            }\n          }\n        }\n      }\n    }\n  }\n": typeof types.ApplicationTreeDocument;
+  "\n  fragment DeploySettingsFields on DeploySettings {\n    autoDeploy branchFilter watchPaths requireSignature hasWebhookSecret healthPath\n  }\n": typeof types.DeploySettingsFieldsFragmentDoc;
+  "\n  query ApplicationDeploySettings($id: ID!) {\n    application(id: $id) {\n      id\n      name\n      appName\n      sourceType\n      source { branch repo dockerImage }\n      project { id name }\n      environment { id name }\n      deployWebhookUrl\n      deploySettings { ...DeploySettingsFields }\n    }\n  }\n": typeof types.ApplicationDeploySettingsDocument;
+  "\n  mutation RegenerateDeployToken($applicationId: ID!) { regenerateDeployToken(applicationId: $applicationId) }\n": typeof types.RegenerateDeployTokenDocument;
+  "\n  mutation RegenerateDeployWebhookSecret($applicationId: ID!) {\n    regenerateDeployWebhookSecret(applicationId: $applicationId)\n  }\n": typeof types.RegenerateDeployWebhookSecretDocument;
+  "\n  mutation UpdateDeploySettings($applicationId: ID!, $input: DeploySettingsInput!) {\n    updateDeploySettings(applicationId: $applicationId, input: $input) { ...DeploySettingsFields }\n  }\n": typeof types.UpdateDeploySettingsDocument;
+  "\n  fragment DeploymentRow on Deployment {\n    id status title description trigger commitSha errorMessage createdAt startedAt finishedAt\n  }\n": typeof types.DeploymentRowFragmentDoc;
+  "\n  query ApplicationDeployments($id: ID!, $organizationId: ID!) {\n    organization(id: $organizationId) { id viewerRole }\n    application(id: $id) {\n      id\n      name\n      appName\n      applicationStatus\n      health\n      healthCheckedAt\n      sourceType\n      source { branch repo dockerImage }\n      project { id name }\n      environment { id name }\n      domains { id host https }\n      deployments(first: 50) { ...DeploymentRow }\n    }\n  }\n": typeof types.ApplicationDeploymentsDocument;
+  "\n  query DeploymentLogs($id: ID!, $first: Int!) {\n    application(id: $id) {\n      id\n      deployments(first: $first) { id logs { at level text } }\n    }\n  }\n": typeof types.DeploymentLogsDocument;
+  "\n  subscription DeploymentUpdated($applicationId: ID!) {\n    deploymentUpdated(applicationId: $applicationId) {\n      deploymentId\n      status\n      logLine { at level text }\n      deployment { ...DeploymentRow }\n    }\n  }\n": typeof types.DeploymentUpdatedDocument;
+  "\n  mutation DeployApplication($applicationId: ID!, $title: String) {\n    deployApplication(applicationId: $applicationId, title: $title) { ...DeploymentRow }\n  }\n": typeof types.DeployApplicationDocument;
+  "\n  mutation CancelDeployment($id: ID!) { cancelDeployment(id: $id) { ...DeploymentRow } }\n": typeof types.CancelDeploymentDocument;
+  "\n  mutation RedeployDeployment($id: ID!) { redeployDeployment(id: $id) { ...DeploymentRow } }\n": typeof types.RedeployDeploymentDocument;
   "\n  query Viewer {\n    viewer {\n      user { id email name twoFactorEnabled }\n      activeOrganization { id name }\n      role\n    }\n    organizations { id name viewerRole plan { name } }\n  }\n": typeof types.ViewerDocument;
   "\n  mutation SetActiveOrganization($id: ID!) {\n    setActiveOrganization(id: $id) { activeOrganization { id } }\n  }\n": typeof types.SetActiveOrganizationDocument;
   "\n  mutation CreateOrganization($input: CreateOrganizationInput!) {\n    createOrganization(input: $input) { id name }\n  }\n": typeof types.CreateOrganizationDocument;
@@ -53,6 +66,32 @@ type Documents = {
   "\n  mutation RedeliverWebhook($organizationId: ID!, $webhookUuid: ID!, $deliveryId: String!) {\n    redeliverWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid, deliveryId: $deliveryId)\n  }\n": typeof types.RedeliverWebhookDocument;
 };
 const documents: Documents = {
+  "\n  query ApplicationTree($organizationId: ID!) {\n    organization(id: $organizationId) {\n      id\n      name\n      viewerRole\n      projects(first: 100) {\n        totalCount\n        edges {\n          node {\n            id\n            name\n            environments {\n              id\n              name\n              applications { id name appName applicationStatus sourceType }\n            }\n          }\n        }\n      }\n    }\n  }\n":
+    types.ApplicationTreeDocument,
+  "\n  fragment DeploySettingsFields on DeploySettings {\n    autoDeploy branchFilter watchPaths requireSignature hasWebhookSecret healthPath\n  }\n":
+    types.DeploySettingsFieldsFragmentDoc,
+  "\n  query ApplicationDeploySettings($id: ID!) {\n    application(id: $id) {\n      id\n      name\n      appName\n      sourceType\n      source { branch repo dockerImage }\n      project { id name }\n      environment { id name }\n      deployWebhookUrl\n      deploySettings { ...DeploySettingsFields }\n    }\n  }\n":
+    types.ApplicationDeploySettingsDocument,
+  "\n  mutation RegenerateDeployToken($applicationId: ID!) { regenerateDeployToken(applicationId: $applicationId) }\n":
+    types.RegenerateDeployTokenDocument,
+  "\n  mutation RegenerateDeployWebhookSecret($applicationId: ID!) {\n    regenerateDeployWebhookSecret(applicationId: $applicationId)\n  }\n":
+    types.RegenerateDeployWebhookSecretDocument,
+  "\n  mutation UpdateDeploySettings($applicationId: ID!, $input: DeploySettingsInput!) {\n    updateDeploySettings(applicationId: $applicationId, input: $input) { ...DeploySettingsFields }\n  }\n":
+    types.UpdateDeploySettingsDocument,
+  "\n  fragment DeploymentRow on Deployment {\n    id status title description trigger commitSha errorMessage createdAt startedAt finishedAt\n  }\n":
+    types.DeploymentRowFragmentDoc,
+  "\n  query ApplicationDeployments($id: ID!, $organizationId: ID!) {\n    organization(id: $organizationId) { id viewerRole }\n    application(id: $id) {\n      id\n      name\n      appName\n      applicationStatus\n      health\n      healthCheckedAt\n      sourceType\n      source { branch repo dockerImage }\n      project { id name }\n      environment { id name }\n      domains { id host https }\n      deployments(first: 50) { ...DeploymentRow }\n    }\n  }\n":
+    types.ApplicationDeploymentsDocument,
+  "\n  query DeploymentLogs($id: ID!, $first: Int!) {\n    application(id: $id) {\n      id\n      deployments(first: $first) { id logs { at level text } }\n    }\n  }\n":
+    types.DeploymentLogsDocument,
+  "\n  subscription DeploymentUpdated($applicationId: ID!) {\n    deploymentUpdated(applicationId: $applicationId) {\n      deploymentId\n      status\n      logLine { at level text }\n      deployment { ...DeploymentRow }\n    }\n  }\n":
+    types.DeploymentUpdatedDocument,
+  "\n  mutation DeployApplication($applicationId: ID!, $title: String) {\n    deployApplication(applicationId: $applicationId, title: $title) { ...DeploymentRow }\n  }\n":
+    types.DeployApplicationDocument,
+  "\n  mutation CancelDeployment($id: ID!) { cancelDeployment(id: $id) { ...DeploymentRow } }\n":
+    types.CancelDeploymentDocument,
+  "\n  mutation RedeployDeployment($id: ID!) { redeployDeployment(id: $id) { ...DeploymentRow } }\n":
+    types.RedeployDeploymentDocument,
   "\n  query Viewer {\n    viewer {\n      user { id email name twoFactorEnabled }\n      activeOrganization { id name }\n      role\n    }\n    organizations { id name viewerRole plan { name } }\n  }\n":
     types.ViewerDocument,
   "\n  mutation SetActiveOrganization($id: ID!) {\n    setActiveOrganization(id: $id) { activeOrganization { id } }\n  }\n":
@@ -137,6 +176,84 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query ApplicationTree($organizationId: ID!) {\n    organization(id: $organizationId) {\n      id\n      name\n      viewerRole\n      projects(first: 100) {\n        totalCount\n        edges {\n          node {\n            id\n            name\n            environments {\n              id\n              name\n              applications { id name appName applicationStatus sourceType }\n            }\n          }\n        }\n      }\n    }\n  }\n",
+): (typeof documents)["\n  query ApplicationTree($organizationId: ID!) {\n    organization(id: $organizationId) {\n      id\n      name\n      viewerRole\n      projects(first: 100) {\n        totalCount\n        edges {\n          node {\n            id\n            name\n            environments {\n              id\n              name\n              applications { id name appName applicationStatus sourceType }\n            }\n          }\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  fragment DeploySettingsFields on DeploySettings {\n    autoDeploy branchFilter watchPaths requireSignature hasWebhookSecret healthPath\n  }\n",
+): (typeof documents)["\n  fragment DeploySettingsFields on DeploySettings {\n    autoDeploy branchFilter watchPaths requireSignature hasWebhookSecret healthPath\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query ApplicationDeploySettings($id: ID!) {\n    application(id: $id) {\n      id\n      name\n      appName\n      sourceType\n      source { branch repo dockerImage }\n      project { id name }\n      environment { id name }\n      deployWebhookUrl\n      deploySettings { ...DeploySettingsFields }\n    }\n  }\n",
+): (typeof documents)["\n  query ApplicationDeploySettings($id: ID!) {\n    application(id: $id) {\n      id\n      name\n      appName\n      sourceType\n      source { branch repo dockerImage }\n      project { id name }\n      environment { id name }\n      deployWebhookUrl\n      deploySettings { ...DeploySettingsFields }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation RegenerateDeployToken($applicationId: ID!) { regenerateDeployToken(applicationId: $applicationId) }\n",
+): (typeof documents)["\n  mutation RegenerateDeployToken($applicationId: ID!) { regenerateDeployToken(applicationId: $applicationId) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation RegenerateDeployWebhookSecret($applicationId: ID!) {\n    regenerateDeployWebhookSecret(applicationId: $applicationId)\n  }\n",
+): (typeof documents)["\n  mutation RegenerateDeployWebhookSecret($applicationId: ID!) {\n    regenerateDeployWebhookSecret(applicationId: $applicationId)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation UpdateDeploySettings($applicationId: ID!, $input: DeploySettingsInput!) {\n    updateDeploySettings(applicationId: $applicationId, input: $input) { ...DeploySettingsFields }\n  }\n",
+): (typeof documents)["\n  mutation UpdateDeploySettings($applicationId: ID!, $input: DeploySettingsInput!) {\n    updateDeploySettings(applicationId: $applicationId, input: $input) { ...DeploySettingsFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  fragment DeploymentRow on Deployment {\n    id status title description trigger commitSha errorMessage createdAt startedAt finishedAt\n  }\n",
+): (typeof documents)["\n  fragment DeploymentRow on Deployment {\n    id status title description trigger commitSha errorMessage createdAt startedAt finishedAt\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query ApplicationDeployments($id: ID!, $organizationId: ID!) {\n    organization(id: $organizationId) { id viewerRole }\n    application(id: $id) {\n      id\n      name\n      appName\n      applicationStatus\n      health\n      healthCheckedAt\n      sourceType\n      source { branch repo dockerImage }\n      project { id name }\n      environment { id name }\n      domains { id host https }\n      deployments(first: 50) { ...DeploymentRow }\n    }\n  }\n",
+): (typeof documents)["\n  query ApplicationDeployments($id: ID!, $organizationId: ID!) {\n    organization(id: $organizationId) { id viewerRole }\n    application(id: $id) {\n      id\n      name\n      appName\n      applicationStatus\n      health\n      healthCheckedAt\n      sourceType\n      source { branch repo dockerImage }\n      project { id name }\n      environment { id name }\n      domains { id host https }\n      deployments(first: 50) { ...DeploymentRow }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query DeploymentLogs($id: ID!, $first: Int!) {\n    application(id: $id) {\n      id\n      deployments(first: $first) { id logs { at level text } }\n    }\n  }\n",
+): (typeof documents)["\n  query DeploymentLogs($id: ID!, $first: Int!) {\n    application(id: $id) {\n      id\n      deployments(first: $first) { id logs { at level text } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  subscription DeploymentUpdated($applicationId: ID!) {\n    deploymentUpdated(applicationId: $applicationId) {\n      deploymentId\n      status\n      logLine { at level text }\n      deployment { ...DeploymentRow }\n    }\n  }\n",
+): (typeof documents)["\n  subscription DeploymentUpdated($applicationId: ID!) {\n    deploymentUpdated(applicationId: $applicationId) {\n      deploymentId\n      status\n      logLine { at level text }\n      deployment { ...DeploymentRow }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation DeployApplication($applicationId: ID!, $title: String) {\n    deployApplication(applicationId: $applicationId, title: $title) { ...DeploymentRow }\n  }\n",
+): (typeof documents)["\n  mutation DeployApplication($applicationId: ID!, $title: String) {\n    deployApplication(applicationId: $applicationId, title: $title) { ...DeploymentRow }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CancelDeployment($id: ID!) { cancelDeployment(id: $id) { ...DeploymentRow } }\n",
+): (typeof documents)["\n  mutation CancelDeployment($id: ID!) { cancelDeployment(id: $id) { ...DeploymentRow } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation RedeployDeployment($id: ID!) { redeployDeployment(id: $id) { ...DeploymentRow } }\n",
+): (typeof documents)["\n  mutation RedeployDeployment($id: ID!) { redeployDeployment(id: $id) { ...DeploymentRow } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

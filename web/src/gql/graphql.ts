@@ -4,6 +4,15 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends " $fragmentName" | "__typename" ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from "@graphql-typed-document-node/core";
+/** Health of an application. */
+export type ApplicationHealth =
+  /** The last probe succeeded, or the last rollout became available. */
+  | "HEALTHY"
+  /** Two probes in a row failed, or the last rollout did not become available. */
+  | "UNHEALTHY"
+  /** Not checked yet (no domain, never deployed, or no probe since). */
+  | "UNKNOWN";
+
 /** How an image is built from source. */
 export type BuildType = "dockerfile" | "nixpacks";
 
@@ -37,6 +46,18 @@ export type CreateWebhookInput = {
 
 /** Database engines. */
 export type DatabaseType = "mariadb" | "mongodb" | "mysql" | "postgres";
+
+/** Changes to deploy settings; omitted fields stay as they are. */
+export type DeploySettingsInput = {
+  autoDeploy?: boolean | null | undefined;
+  /** Empty string or null resets to the source branch. */
+  branchFilter?: string | null | undefined;
+  /** Path of the health probe: starts with `/`, at most 2048 characters (`BAD_USER_INPUT` otherwise). */
+  healthPath?: string | null | undefined;
+  requireSignature?: boolean | null | undefined;
+  /** At most 50 globs of at most 200 characters. */
+  watchPaths?: Array<string> | null | undefined;
+};
 
 /** Kind of a git provider. */
 export type GitProviderType = "github" | "gitlab";
@@ -184,6 +205,241 @@ export type UpdateWebhookInput = {
   events?: Array<string> | null | undefined;
   isActive?: boolean | null | undefined;
   url?: string | null | undefined;
+};
+
+export type ApplicationTreeQueryVariables = Exact<{
+  organizationId: string | number;
+}>;
+
+export type ApplicationTreeQuery = {
+  organization: {
+    id: string;
+    name: string;
+    viewerRole: Role;
+    projects: {
+      totalCount: number;
+      edges: Array<{
+        node: {
+          id: string;
+          name: string;
+          environments: Array<{
+            id: string;
+            name: string;
+            applications: Array<{
+              id: string;
+              name: string;
+              appName: string;
+              applicationStatus: string | null;
+              sourceType: SourceType | null;
+            }>;
+          }>;
+        };
+      }>;
+    };
+  } | null;
+};
+
+export type DeploySettingsFieldsFragment = {
+  autoDeploy: boolean;
+  branchFilter: string | null;
+  watchPaths: Array<string>;
+  requireSignature: boolean;
+  hasWebhookSecret: boolean;
+  healthPath: string;
+};
+
+export type ApplicationDeploySettingsQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type ApplicationDeploySettingsQuery = {
+  application: {
+    id: string;
+    name: string;
+    appName: string;
+    sourceType: SourceType | null;
+    deployWebhookUrl: string | null;
+    source: { branch: string | null; repo: string | null; dockerImage: string | null };
+    project: { id: string; name: string };
+    environment: { id: string; name: string };
+    deploySettings: {
+      autoDeploy: boolean;
+      branchFilter: string | null;
+      watchPaths: Array<string>;
+      requireSignature: boolean;
+      hasWebhookSecret: boolean;
+      healthPath: string;
+    };
+  } | null;
+};
+
+export type RegenerateDeployTokenMutationVariables = Exact<{
+  applicationId: string | number;
+}>;
+
+export type RegenerateDeployTokenMutation = { regenerateDeployToken: string };
+
+export type RegenerateDeployWebhookSecretMutationVariables = Exact<{
+  applicationId: string | number;
+}>;
+
+export type RegenerateDeployWebhookSecretMutation = { regenerateDeployWebhookSecret: string };
+
+export type UpdateDeploySettingsMutationVariables = Exact<{
+  applicationId: string | number;
+  input: DeploySettingsInput;
+}>;
+
+export type UpdateDeploySettingsMutation = {
+  updateDeploySettings: {
+    autoDeploy: boolean;
+    branchFilter: string | null;
+    watchPaths: Array<string>;
+    requireSignature: boolean;
+    hasWebhookSecret: boolean;
+    healthPath: string;
+  };
+};
+
+export type DeploymentRowFragment = {
+  id: string;
+  status: string | null;
+  title: string;
+  description: string | null;
+  trigger: string;
+  commitSha: string | null;
+  errorMessage: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+};
+
+export type ApplicationDeploymentsQueryVariables = Exact<{
+  id: string | number;
+  organizationId: string | number;
+}>;
+
+export type ApplicationDeploymentsQuery = {
+  organization: { id: string; viewerRole: Role } | null;
+  application: {
+    id: string;
+    name: string;
+    appName: string;
+    applicationStatus: string | null;
+    health: ApplicationHealth;
+    healthCheckedAt: string | null;
+    sourceType: SourceType | null;
+    source: { branch: string | null; repo: string | null; dockerImage: string | null };
+    project: { id: string; name: string };
+    environment: { id: string; name: string };
+    domains: Array<{ id: string; host: string; https: boolean | null }>;
+    deployments: Array<{
+      id: string;
+      status: string | null;
+      title: string;
+      description: string | null;
+      trigger: string;
+      commitSha: string | null;
+      errorMessage: string | null;
+      createdAt: string;
+      startedAt: string | null;
+      finishedAt: string | null;
+    }>;
+  } | null;
+};
+
+export type DeploymentLogsQueryVariables = Exact<{
+  id: string | number;
+  first: number;
+}>;
+
+export type DeploymentLogsQuery = {
+  application: {
+    id: string;
+    deployments: Array<{ id: string; logs: Array<{ at: string; level: string; text: string }> }>;
+  } | null;
+};
+
+export type DeploymentUpdatedSubscriptionVariables = Exact<{
+  applicationId: string | number;
+}>;
+
+export type DeploymentUpdatedSubscription = {
+  deploymentUpdated: {
+    deploymentId: string;
+    status: string;
+    logLine: { at: string; level: string; text: string } | null;
+    deployment: {
+      id: string;
+      status: string | null;
+      title: string;
+      description: string | null;
+      trigger: string;
+      commitSha: string | null;
+      errorMessage: string | null;
+      createdAt: string;
+      startedAt: string | null;
+      finishedAt: string | null;
+    };
+  };
+};
+
+export type DeployApplicationMutationVariables = Exact<{
+  applicationId: string | number;
+  title?: string | null | undefined;
+}>;
+
+export type DeployApplicationMutation = {
+  deployApplication: {
+    id: string;
+    status: string | null;
+    title: string;
+    description: string | null;
+    trigger: string;
+    commitSha: string | null;
+    errorMessage: string | null;
+    createdAt: string;
+    startedAt: string | null;
+    finishedAt: string | null;
+  };
+};
+
+export type CancelDeploymentMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type CancelDeploymentMutation = {
+  cancelDeployment: {
+    id: string;
+    status: string | null;
+    title: string;
+    description: string | null;
+    trigger: string;
+    commitSha: string | null;
+    errorMessage: string | null;
+    createdAt: string;
+    startedAt: string | null;
+    finishedAt: string | null;
+  };
+};
+
+export type RedeployDeploymentMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type RedeployDeploymentMutation = {
+  redeployDeployment: {
+    id: string;
+    status: string | null;
+    title: string;
+    description: string | null;
+    trigger: string;
+    commitSha: string | null;
+    errorMessage: string | null;
+    createdAt: string;
+    startedAt: string | null;
+    finishedAt: string | null;
+  };
 };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never }>;
@@ -693,6 +949,52 @@ export type RedeliverWebhookMutationVariables = Exact<{
 
 export type RedeliverWebhookMutation = { redeliverWebhook: string };
 
+export const DeploySettingsFieldsFragmentDoc = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "DeploySettingsFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "DeploySettings" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "autoDeploy" } },
+          { kind: "Field", name: { kind: "Name", value: "branchFilter" } },
+          { kind: "Field", name: { kind: "Name", value: "watchPaths" } },
+          { kind: "Field", name: { kind: "Name", value: "requireSignature" } },
+          { kind: "Field", name: { kind: "Name", value: "hasWebhookSecret" } },
+          { kind: "Field", name: { kind: "Name", value: "healthPath" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DeploySettingsFieldsFragment, unknown>;
+export const DeploymentRowFragmentDoc = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "DeploymentRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Deployment" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "title" } },
+          { kind: "Field", name: { kind: "Name", value: "description" } },
+          { kind: "Field", name: { kind: "Name", value: "trigger" } },
+          { kind: "Field", name: { kind: "Name", value: "commitSha" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "startedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DeploymentRowFragment, unknown>;
 export const SiteImportRowFragmentDoc = {
   kind: "Document",
   definitions: [
@@ -876,6 +1178,825 @@ export const WebhookDeliveryRowFragmentDoc = {
     },
   ],
 } as unknown as DocumentNode<WebhookDeliveryRowFragment, unknown>;
+export const ApplicationTreeDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "ApplicationTree" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "organization" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "viewerRole" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "projects" },
+                  arguments: [
+                    {
+                      kind: "Argument",
+                      name: { kind: "Name", value: "first" },
+                      value: { kind: "IntValue", value: "100" },
+                    },
+                  ],
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "totalCount" } },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "edges" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            {
+                              kind: "Field",
+                              name: { kind: "Name", value: "node" },
+                              selectionSet: {
+                                kind: "SelectionSet",
+                                selections: [
+                                  { kind: "Field", name: { kind: "Name", value: "id" } },
+                                  { kind: "Field", name: { kind: "Name", value: "name" } },
+                                  {
+                                    kind: "Field",
+                                    name: { kind: "Name", value: "environments" },
+                                    selectionSet: {
+                                      kind: "SelectionSet",
+                                      selections: [
+                                        { kind: "Field", name: { kind: "Name", value: "id" } },
+                                        { kind: "Field", name: { kind: "Name", value: "name" } },
+                                        {
+                                          kind: "Field",
+                                          name: { kind: "Name", value: "applications" },
+                                          selectionSet: {
+                                            kind: "SelectionSet",
+                                            selections: [
+                                              { kind: "Field", name: { kind: "Name", value: "id" } },
+                                              { kind: "Field", name: { kind: "Name", value: "name" } },
+                                              { kind: "Field", name: { kind: "Name", value: "appName" } },
+                                              { kind: "Field", name: { kind: "Name", value: "applicationStatus" } },
+                                              { kind: "Field", name: { kind: "Name", value: "sourceType" } },
+                                            ],
+                                          },
+                                        },
+                                      ],
+                                    },
+                                  },
+                                ],
+                              },
+                            },
+                          ],
+                        },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ApplicationTreeQuery, ApplicationTreeQueryVariables>;
+export const ApplicationDeploySettingsDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "ApplicationDeploySettings" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "appName" } },
+                { kind: "Field", name: { kind: "Name", value: "sourceType" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "source" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "branch" } },
+                      { kind: "Field", name: { kind: "Name", value: "repo" } },
+                      { kind: "Field", name: { kind: "Name", value: "dockerImage" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "project" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "environment" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+                { kind: "Field", name: { kind: "Name", value: "deployWebhookUrl" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "deploySettings" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "DeploySettingsFields" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "DeploySettingsFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "DeploySettings" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "autoDeploy" } },
+          { kind: "Field", name: { kind: "Name", value: "branchFilter" } },
+          { kind: "Field", name: { kind: "Name", value: "watchPaths" } },
+          { kind: "Field", name: { kind: "Name", value: "requireSignature" } },
+          { kind: "Field", name: { kind: "Name", value: "hasWebhookSecret" } },
+          { kind: "Field", name: { kind: "Name", value: "healthPath" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ApplicationDeploySettingsQuery, ApplicationDeploySettingsQueryVariables>;
+export const RegenerateDeployTokenDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "RegenerateDeployToken" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "regenerateDeployToken" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "applicationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<RegenerateDeployTokenMutation, RegenerateDeployTokenMutationVariables>;
+export const RegenerateDeployWebhookSecretDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "RegenerateDeployWebhookSecret" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "regenerateDeployWebhookSecret" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "applicationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<RegenerateDeployWebhookSecretMutation, RegenerateDeployWebhookSecretMutationVariables>;
+export const UpdateDeploySettingsDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "UpdateDeploySettings" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: {
+            kind: "NonNullType",
+            type: { kind: "NamedType", name: { kind: "Name", value: "DeploySettingsInput" } },
+          },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "updateDeploySettings" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "applicationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "DeploySettingsFields" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "DeploySettingsFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "DeploySettings" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "autoDeploy" } },
+          { kind: "Field", name: { kind: "Name", value: "branchFilter" } },
+          { kind: "Field", name: { kind: "Name", value: "watchPaths" } },
+          { kind: "Field", name: { kind: "Name", value: "requireSignature" } },
+          { kind: "Field", name: { kind: "Name", value: "hasWebhookSecret" } },
+          { kind: "Field", name: { kind: "Name", value: "healthPath" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<UpdateDeploySettingsMutation, UpdateDeploySettingsMutationVariables>;
+export const ApplicationDeploymentsDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "ApplicationDeployments" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "organization" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "viewerRole" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "appName" } },
+                { kind: "Field", name: { kind: "Name", value: "applicationStatus" } },
+                { kind: "Field", name: { kind: "Name", value: "health" } },
+                { kind: "Field", name: { kind: "Name", value: "healthCheckedAt" } },
+                { kind: "Field", name: { kind: "Name", value: "sourceType" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "source" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "branch" } },
+                      { kind: "Field", name: { kind: "Name", value: "repo" } },
+                      { kind: "Field", name: { kind: "Name", value: "dockerImage" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "project" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "environment" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "domains" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "host" } },
+                      { kind: "Field", name: { kind: "Name", value: "https" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "deployments" },
+                  arguments: [
+                    {
+                      kind: "Argument",
+                      name: { kind: "Name", value: "first" },
+                      value: { kind: "IntValue", value: "50" },
+                    },
+                  ],
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "DeploymentRow" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "DeploymentRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Deployment" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "title" } },
+          { kind: "Field", name: { kind: "Name", value: "description" } },
+          { kind: "Field", name: { kind: "Name", value: "trigger" } },
+          { kind: "Field", name: { kind: "Name", value: "commitSha" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "startedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ApplicationDeploymentsQuery, ApplicationDeploymentsQueryVariables>;
+export const DeploymentLogsDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "DeploymentLogs" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "first" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Int" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "deployments" },
+                  arguments: [
+                    {
+                      kind: "Argument",
+                      name: { kind: "Name", value: "first" },
+                      value: { kind: "Variable", name: { kind: "Name", value: "first" } },
+                    },
+                  ],
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "logs" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "at" } },
+                            { kind: "Field", name: { kind: "Name", value: "level" } },
+                            { kind: "Field", name: { kind: "Name", value: "text" } },
+                          ],
+                        },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DeploymentLogsQuery, DeploymentLogsQueryVariables>;
+export const DeploymentUpdatedDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "subscription",
+      name: { kind: "Name", value: "DeploymentUpdated" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deploymentUpdated" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "applicationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "deploymentId" } },
+                { kind: "Field", name: { kind: "Name", value: "status" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "logLine" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "at" } },
+                      { kind: "Field", name: { kind: "Name", value: "level" } },
+                      { kind: "Field", name: { kind: "Name", value: "text" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "deployment" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "DeploymentRow" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "DeploymentRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Deployment" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "title" } },
+          { kind: "Field", name: { kind: "Name", value: "description" } },
+          { kind: "Field", name: { kind: "Name", value: "trigger" } },
+          { kind: "Field", name: { kind: "Name", value: "commitSha" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "startedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DeploymentUpdatedSubscription, DeploymentUpdatedSubscriptionVariables>;
+export const DeployApplicationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "DeployApplication" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "title" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deployApplication" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "applicationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "title" },
+                value: { kind: "Variable", name: { kind: "Name", value: "title" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "DeploymentRow" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "DeploymentRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Deployment" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "title" } },
+          { kind: "Field", name: { kind: "Name", value: "description" } },
+          { kind: "Field", name: { kind: "Name", value: "trigger" } },
+          { kind: "Field", name: { kind: "Name", value: "commitSha" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "startedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DeployApplicationMutation, DeployApplicationMutationVariables>;
+export const CancelDeploymentDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CancelDeployment" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "cancelDeployment" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "DeploymentRow" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "DeploymentRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Deployment" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "title" } },
+          { kind: "Field", name: { kind: "Name", value: "description" } },
+          { kind: "Field", name: { kind: "Name", value: "trigger" } },
+          { kind: "Field", name: { kind: "Name", value: "commitSha" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "startedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CancelDeploymentMutation, CancelDeploymentMutationVariables>;
+export const RedeployDeploymentDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "RedeployDeployment" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "redeployDeployment" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "DeploymentRow" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "DeploymentRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Deployment" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "title" } },
+          { kind: "Field", name: { kind: "Name", value: "description" } },
+          { kind: "Field", name: { kind: "Name", value: "trigger" } },
+          { kind: "Field", name: { kind: "Name", value: "commitSha" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "startedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<RedeployDeploymentMutation, RedeployDeploymentMutationVariables>;
 export const ViewerDocument = {
   kind: "Document",
   definitions: [

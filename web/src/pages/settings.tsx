@@ -27,6 +27,7 @@ import {
   SETTINGS,
   UPDATE_MEMBER_ROLE,
 } from "../operations.ts";
+import { Link } from "../router.tsx";
 import { useAction } from "../use-action.ts";
 import { CreateOrganization } from "./import-sites.tsx";
 
@@ -356,6 +357,10 @@ export function SettingsPage() {
   return (
     <>
       <h1>Settings{org ? ` · ${org.name}` : ""}</h1>
+      <p>
+        <Link href="/settings/deploy">Deploy settings</Link>: deploy URLs, push webhook secrets and filters of the
+        applications.
+      </p>
       <Message kind="error">{describeError(result.error)}</Message>
       {org ? (
         <>

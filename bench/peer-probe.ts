@@ -1,0 +1,36 @@
+/**
+ * Preloaded (`node --import ./bench/peer-probe.ts`) into each server process of `npm run bench:peer`: counts the
+ * SQL statements the process sends (a wrap of pg's `Client.prototype.query`, which knex, graphile-worker and
+ * PostGraphile's adaptor all call) and answers `"stats"` IPC messages with
+ * `{ statements, cpuMicros (user + system, process.cpuUsage), rssBytes }`. With BENCH_MEMORY_LOG set, each answer
+ * also writes the process's `process.memoryUsage()` to stderr (RSS against the V8 heap: what lies outside it).
+ */
+import pg from "pg";
+
+let statements = 0;
+const query = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  statements++;
+  return (query as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof query;
+
+process.on("message", (message) => {
+  if (message !== "stats") return;
+  const cpu = process.cpuUsage();
+  const memory = process.memoryUsage();
+  if (process.env.BENCH_MEMORY_LOG) console.error("memory", process.pid, JSON.stringify(memory));
+  // With --expose-gc (diagnosis only): the live heap after a full collection.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const liveHeapBytes = gc ? process.memoryUsage().heapUsed : null;
+  process.send?.({
+    statements,
+    cpuMicros: cpu.user + cpu.system,
+    rssBytes: memory.rss,
+    heapUsedBytes: memory.heapUsed,
+    liveHeapBytes,
+  });
+});
+// The IPC channel must not keep a server alive after its shutdown, and a server must not outlive the benchmark.
+process.channel?.unref();
+process.on("disconnect", () => process.exit(0));

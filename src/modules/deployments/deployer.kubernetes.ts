@@ -1,0 +1,239 @@
+/**
+ * The `kubernetes` deployer (SKIFF_DEPLOYER=kubernetes; issue 12 "Lifecycle"): applies every rendered manifest to
+ * the cluster of KUBECONFIG (else `~/.kube/config`, else the in-cluster service account) with server-side apply
+ * (`PATCH` `application/apply-patch+yaml`, field manager `skiff`, `force=true`: Skiff owns these objects, so a
+ * field another manager took over is taken back), in the rendered order — Secrets, each database's password
+ * Secret, Service and StatefulSet, the build Job of git sources (waited for: it must succeed within
+ * SKIFF_BUILD_TIMEOUT), the Deployment, its Service, the Ingresses — then waits for the Deployment's rollout
+ * (`status.observedGeneration` ≥ the applied generation, `updatedReplicas` and `availableReplicas` ≥ the desired
+ * replicas, no old replicas left) within SKIFF_ROLLOUT_TIMEOUT. Objects go to the namespace of the kubeconfig's
+ * current context (`default` when it names none). Each step is a deployment log line; a failure throws with the
+ * API's message, the build's failure or the timeout, which ends the deployment `error`. Rollout availability is
+ * reported to the health state. Cancellation (DeployerRun.signal) stops the waits.
+ */
+import { delimiter } from "node:path";
+import { KubeConfig, KubernetesObjectApi, PatchStrategy } from "@kubernetes/client-node";
+import type { Config } from "../../config.ts";
+import type { Deployer } from "./deployer.ts";
+import { type Manifest, NO_REGISTRY } from "./deployment.manifests.ts";
+
+/** The field manager of every apply. */
+export const FIELD_MANAGER = "skiff";
+
+/** Milliseconds between two status reads while waiting for a build or a rollout. */
+const POLL_MS = 500;
+
+/** Options of {@link createKubernetesDeployer} (seconds, as in the configuration). */
+export type KubernetesDeployerOptions = Pick<Config, "KUBECONFIG" | "SKIFF_ROLLOUT_TIMEOUT" | "SKIFF_BUILD_TIMEOUT">;
+
+/** A Kubernetes object as read back (only the fields the waits look at). */
+interface LiveObject {
+  metadata?: { generation?: number };
+  spec?: { replicas?: number };
+  status?: {
+    observedGeneration?: number;
+    replicas?: number;
+    updatedReplicas?: number;
+    availableReplicas?: number;
+    succeeded?: number;
+    failed?: number;
+    active?: number;
+    conditions?: Array<{ type?: string; status?: string; reason?: string; message?: string }>;
+  };
+}
+
+/** The readable message of a client error: the API's Status `message` when there is one. */
+export function kubernetesErrorMessage(error: unknown): string {
+  const e = error as { code?: number; body?: unknown; message?: string };
+  if (typeof e?.code === "number" && e.body !== undefined) {
+    let body = e.body;
+    if (typeof body === "string") {
+      const text = body;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return `HTTP ${e.code}: ${text.slice(0, 300)}`;
+      }
+    }
+    const message = (body as { message?: unknown } | null)?.message;
+    return `HTTP ${e.code}: ${typeof message === "string" ? message : JSON.stringify(body).slice(0, 300)}`;
+  }
+  if (!(error instanceof Error)) return String(error);
+  // Network failures (undici's "fetch failed") carry the reason in `cause`, e.g. ECONNREFUSED or a TLS error.
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Error && !error.message.includes(cause.message)
+    ? `${error.message}: ${cause.message}`
+    : error.message;
+}
+
+/**
+ * Loads the kubeconfig: the KUBECONFIG file, else the default locations and the in-cluster config. A KUBECONFIG
+ * list (`a:b`, as kubectl accepts) taken from the environment is merged by the client's default loader.
+ */
+function loadKubeConfig(path: string | undefined): KubeConfig {
+  const kc = new KubeConfig();
+  if (path && !(path.includes(delimiter) && path === process.env.KUBECONFIG)) kc.loadFromFile(path);
+  else kc.loadFromDefault();
+  if (!kc.getCurrentCluster()) throw new Error("no Kubernetes cluster configured (set KUBECONFIG)");
+  return kc;
+}
+
+/** Resolves after `ms`, or rejects as soon as `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error("cancelled"));
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Error("cancelled"));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** `Kind/name`, for log lines and errors. */
+const ref = (m: Manifest) => `${m.kind}/${m.metadata.name}`;
+
+/** Why a Deployment is not rolled out yet, or null when it is (see the file comment). */
+export function rolloutPending(live: LiveObject, generation: number): string | null {
+  const desired = live.spec?.replicas ?? 1;
+  const s = live.status ?? {};
+  const stalled = s.conditions?.find((c) => c.type === "Progressing" && c.reason === "ProgressDeadlineExceeded");
+  if (stalled) throw new Error(`rollout failed: ${stalled.message ?? "progress deadline exceeded"}`);
+  if ((s.observedGeneration ?? 0) < generation) return `generation ${generation} not observed yet`;
+  const updated = s.updatedReplicas ?? 0;
+  const available = s.availableReplicas ?? 0;
+  if (updated < desired) return `${updated}/${desired} replicas updated`;
+  if ((s.replicas ?? 0) > updated) return `${(s.replicas ?? 0) - updated} old replicas pending termination`;
+  if (available < desired) return `${available}/${desired} replicas available`;
+  return null;
+}
+
+/** Whether a Job finished: "succeeded", the failure's reason, or null while it runs. */
+export function jobOutcome(live: LiveObject): { ok: true } | { ok: false; reason: string } | null {
+  const s = live.status ?? {};
+  const failed = s.conditions?.find((c) => c.type === "Failed" && c.status === "True");
+  if (failed) return { ok: false, reason: failed.message || failed.reason || "failed" };
+  if ((s.succeeded ?? 0) >= 1) return { ok: true };
+  if ((s.failed ?? 0) >= 1) return { ok: false, reason: `${s.failed} pod(s) failed` };
+  return null;
+}
+
+/** Creates the `kubernetes` deployer (the cluster connection is loaded per deployment). */
+export function createKubernetesDeployer(options: KubernetesDeployerOptions): Deployer {
+  return {
+    name: "kubernetes",
+    async apply(manifests, run) {
+      if (manifests.some((m) => m.kind === "Job" && JSON.stringify(m).includes(`${NO_REGISTRY}/`))) {
+        throw new Error(
+          "no container registry to push the build to: add one to the organization or set SKIFF_DEFAULT_REGISTRY_URL",
+        );
+      }
+      const kc = loadKubeConfig(options.KUBECONFIG);
+      const namespace = kc.getContextObject(kc.getCurrentContext())?.namespace || "default";
+      const client = KubernetesObjectApi.makeApiClient(kc);
+      await run.log(
+        `applying ${manifests.length} objects to ${kc.getCurrentCluster()?.server} (namespace ${namespace})`,
+      );
+
+      /** Reads `m` back from the cluster. */
+      const read = async (m: Manifest): Promise<LiveObject> => {
+        try {
+          return (await client.read({
+            apiVersion: m.apiVersion,
+            kind: m.kind,
+            metadata: { name: m.metadata.name, namespace },
+          })) as LiveObject;
+        } catch (error) {
+          throw new Error(`reading ${ref(m)} failed: ${kubernetesErrorMessage(error)}`);
+        }
+      };
+
+      /** Polls `check` until it returns a value, the timeout passes, or the deployment is cancelled. */
+      async function waitFor<T>(
+        what: string,
+        timeoutSeconds: number,
+        check: () => Promise<T | null>,
+        progress: () => string,
+      ): Promise<T> {
+        const deadline = Date.now() + timeoutSeconds * 1000;
+        for (;;) {
+          if (run.signal.aborted) throw new Error(`cancelled while waiting for ${what}`);
+          const result = await check();
+          if (result !== null) return result;
+          if (Date.now() >= deadline) throw new Error(`${what} timed out after ${timeoutSeconds} s (${progress()})`);
+          try {
+            await sleep(POLL_MS, run.signal);
+          } catch {
+            throw new Error(`cancelled while waiting for ${what}`);
+          }
+        }
+      }
+
+      let rollout: { manifest: Manifest; generation: number } | null = null;
+      for (const manifest of manifests) {
+        if (run.signal.aborted) throw new Error("cancelled before every object was applied");
+        const object = structuredClone(manifest);
+        object.metadata = { ...object.metadata, namespace } as Manifest["metadata"];
+        let applied: LiveObject;
+        try {
+          applied = (await client.patch(
+            object,
+            undefined,
+            undefined,
+            FIELD_MANAGER,
+            true,
+            PatchStrategy.ServerSideApply,
+          )) as LiveObject;
+        } catch (error) {
+          throw new Error(`applying ${ref(manifest)} failed: ${kubernetesErrorMessage(error)}`);
+        }
+        await run.log(`applied ${ref(manifest)}`);
+
+        if (manifest.kind === "Job") {
+          await run.log(`waiting for build ${ref(manifest)} (up to ${options.SKIFF_BUILD_TIMEOUT} s)`);
+          let last: LiveObject = applied;
+          const outcome = await waitFor(
+            `build ${ref(manifest)}`,
+            options.SKIFF_BUILD_TIMEOUT,
+            async () => {
+              last = await read(manifest);
+              return jobOutcome(last);
+            },
+            () => `${last.status?.active ?? 0} pod(s) active`,
+          );
+          if (!outcome.ok) throw new Error(`build ${ref(manifest)} failed: ${outcome.reason}`);
+          await run.log(`build ${ref(manifest)} succeeded`);
+        }
+        if (manifest.kind === "Deployment") {
+          rollout = { manifest, generation: applied.metadata?.generation ?? 1 };
+        }
+      }
+
+      if (!rollout) return;
+      const { manifest, generation } = rollout;
+      await run.log(`waiting for rollout of ${ref(manifest)} (up to ${options.SKIFF_ROLLOUT_TIMEOUT} s)`);
+      let pending = "not read yet";
+      try {
+        await waitFor(
+          `rollout of ${ref(manifest)}`,
+          options.SKIFF_ROLLOUT_TIMEOUT,
+          async () => {
+            pending = rolloutPending(await read(manifest), generation) ?? "";
+            return pending ? null : true;
+          },
+          () => pending,
+        );
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (!run.signal.aborted) await run.reportAvailability(false, message);
+        throw error;
+      }
+      await run.log(`rollout of ${ref(manifest)} complete`);
+      await run.reportAvailability(true, `rollout of ${ref(manifest)} complete`);
+    },
+  };
+}

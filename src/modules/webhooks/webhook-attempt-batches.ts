@@ -1,0 +1,144 @@
+/**
+ * The delivery attempts' two statements, batched across the attempts an instance runs at once (issue 10 bench:
+ * ≥ 1,000 deliveries/s). Attempts that reach the same step in the same turn of the event loop share one statement:
+ * one read of their deliveries with their endpoints, one write of their log entries (each still written before
+ * its job completes, so nothing changes for durability or at-least-once). A failed batched write is retried entry
+ * by entry, so one bad entry never fails the others.
+ */
+import DataLoader from "dataloader";
+import type { Knex } from "knex";
+import type { AppServices } from "../services.ts";
+import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from "./webhook.model.ts";
+
+/** A delivery with the endpoint fields an attempt needs. */
+export type DeliveryWithEndpoint = WebhookDeliveryRow &
+  Pick<WebhookEndpointRow, "url" | "secretEncrypted" | "isActive" | "failingSince">;
+
+/** One delivery log entry (attempt 1–3) as written; `id` and `createdAt` come from the database. */
+export type AttemptLogEntry = Omit<WebhookAttemptRow, "id" | "createdAt">;
+
+/** Most attempts sharing one statement. */
+const MAX_BATCH = 200;
+
+interface AttemptBatches {
+  load: DataLoader<string, DeliveryWithEndpoint | null>;
+  /** Resolves `true` once the entry is written. */
+  log: DataLoader<AttemptLogEntry, true>;
+}
+
+const byInstance = new WeakMap<Knex, AttemptBatches>();
+
+/** Batches of one database (instances in one process, as in tests, keep theirs apart). */
+function batchesOf(knex: Knex): AttemptBatches {
+  let batches = byInstance.get(knex);
+  if (!batches) {
+    // Flushed after the current I/O phase: every attempt started or answered in it joins the batch, none waits.
+    const options = {
+      cache: false,
+      maxBatchSize: MAX_BATCH,
+      batchScheduleFn: (flush: () => void) => setImmediate(flush),
+    };
+    batches = {
+      load: new DataLoader((ids) => loadDeliveries(knex, ids), options),
+      log: new DataLoader((entries) => writeEntries(knex, entries), options),
+    };
+    byInstance.set(knex, batches);
+  }
+  return batches;
+}
+
+/** Delivery `deliveryId` with its endpoint, or null when either is gone (one statement per batch). */
+export function loadDeliveryWithEndpoint(
+  services: Pick<AppServices, "knex">,
+  deliveryId: string,
+): Promise<DeliveryWithEndpoint | null> {
+  return batchesOf(services.knex).load.load(deliveryId);
+}
+
+/**
+ * Logs an attempt and updates its delivery in one statement per batch (atomic for each entry): `attempts` set,
+ * status `delivered` on success, else left `pending` (a later attempt follows). Entries whose delivery was deleted
+ * meanwhile are dropped.
+ * @throws the database error of this entry's own statement when even that failed.
+ */
+export async function logAttempt(services: Pick<AppServices, "knex">, entry: AttemptLogEntry): Promise<void> {
+  await batchesOf(services.knex).log.load(entry);
+}
+
+async function loadDeliveries(knex: Knex, ids: readonly string[]): Promise<Array<DeliveryWithEndpoint | null>> {
+  const rows = (await knex("webhook_deliveries as d")
+    .join("webhook_endpoints as e", "e.id", "d.endpoint_id")
+    .whereIn("d.id", [...new Set(ids)])
+    .select("d.*", "e.url", "e.secret_encrypted", "e.is_active", "e.failing_since")) as DeliveryWithEndpoint[];
+  const found = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => found.get(id) ?? null);
+}
+
+/** Text PostgreSQL accepts: no NUL characters (a receiver may answer any bytes). */
+function storable(text: string | null): string | null {
+  return text === null ? null : text.replaceAll("\u0000", "\ufffd");
+}
+
+/** `entry` as a `webhook_delivery_attempts` row (snake_case, text made storable). */
+export function storableEntry(entry: AttemptLogEntry): Record<string, unknown> {
+  return {
+    delivery_id: entry.deliveryId,
+    endpoint_id: entry.endpointId,
+    event: entry.event,
+    attempt: entry.attempt,
+    success: entry.success,
+    response_status: entry.responseStatus,
+    response_body: storable(entry.responseBody),
+    error_message: storable(entry.errorMessage),
+    duration_ms: entry.durationMs,
+  };
+}
+
+async function writeEntries(knex: Knex, entries: readonly AttemptLogEntry[]): Promise<Array<true | Error>> {
+  try {
+    await writeStatement(knex, entries);
+    return entries.map(() => true as const);
+  } catch {
+    // One entry may be at fault (e.g. its delivery deleted between the join and the foreign key check): alone.
+    return Promise.all(
+      entries.map((entry) =>
+        writeStatement(knex, [entry]).then(
+          () => true as const,
+          (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+        ),
+      ),
+    );
+  }
+}
+
+function writeStatement(knex: Knex, entries: readonly AttemptLogEntry[]): Promise<unknown> {
+  // One array per column (pg sends them as PostgreSQL arrays; Knex's types do not list arrays with nulls).
+  const column = <K extends keyof AttemptLogEntry>(key: K) => entries.map((e) => e[key]) as unknown as Knex.Value;
+  return knex.raw(
+    `with entry as (
+       select * from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::boolean[], ?::int[], ?::text[], ?::text[],
+         ?::int[]) as t(delivery_id, endpoint_id, event, attempt, success, response_status, response_body,
+         error_message, duration_ms)
+       where exists (select 1 from webhook_deliveries d where d.id = t.delivery_id)
+     ), logged as (
+       insert into webhook_delivery_attempts (delivery_id, endpoint_id, event, attempt, success, response_status,
+         response_body, error_message, duration_ms)
+       select delivery_id, endpoint_id, event, attempt, success, response_status, response_body, error_message,
+         duration_ms from entry
+     )
+     update webhook_deliveries d
+     set attempts = entry.attempt, updated_at = now(), status = case when entry.success then 'delivered' else 'pending' end
+     from entry where d.id = entry.delivery_id`,
+    [
+      column("deliveryId"),
+      column("endpointId"),
+      column("event"),
+      column("attempt"),
+      column("success"),
+      column("responseStatus"),
+      entries.map((e) => storable(e.responseBody)) as unknown as Knex.Value,
+      entries.map((e) => storable(e.errorMessage)) as unknown as Knex.Value,
+      column("durationMs"),
+    ],
+  );
+}

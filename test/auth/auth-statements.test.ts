@@ -1,0 +1,71 @@
+/**
+ * Authentication with an API key costs one SQL statement (issue 15 goal 2): key, creator, membership, plan features
+ * and grants in one query, the access scope built from it (no membership query), and the last-used time written in
+ * the background at most once a minute per key, never awaited by the request.
+ */
+import { describe, expect, it } from "vitest";
+import { addMember, createOrg, createProjects } from "../helpers/seed.ts";
+import { gql, useTestServer } from "../helpers/server.ts";
+
+const t = useTestServer();
+
+/** Runs `query` with `apiKey` and returns the SQL statements the server issued meanwhile. */
+async function statementsOf(query: string, apiKey: string) {
+  const sql: string[] = [];
+  const onQuery = (q: { sql: string }) => sql.push(q.sql);
+  t.skiff.services.knex.on("query", onQuery);
+  try {
+    const res = await gql(t.skiff.url, query, {}, { apiKey });
+    return { res, sql };
+  } finally {
+    t.skiff.services.knex.off("query", onQuery);
+  }
+}
+
+/** Waits until the key's `last_request` is recorded (the background write of its first use). */
+async function lastUsed(apiKeyId: string): Promise<Date> {
+  for (let i = 0; i < 200; i++) {
+    const row = await t.db.knex("api_keys").where({ id: apiKeyId }).first("last_request");
+    if (row?.lastRequest) return row.lastRequest as Date;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error("last_request was never recorded");
+}
+
+describe("API key authentication", () => {
+  it("costs one statement; the last-used time is written once, in the background", async () => {
+    const org = await createOrg(t.db.knex);
+    const first = await statementsOf("{ __typename }", org.owner.apiKey);
+    expect(first.res.errors).toBeUndefined();
+    const recorded = await lastUsed(org.owner.apiKeyId);
+
+    const again = await statementsOf("{ __typename }", org.owner.apiKey);
+    expect(again.res.data).toEqual({ __typename: "Query" });
+    expect(again.sql).toHaveLength(1);
+    expect(again.sql[0]).toMatch(/from api_keys k/);
+    // Within the minute, no second write.
+    const row = await t.db.knex("api_keys").where({ id: org.owner.apiKeyId }).first("last_request");
+    expect((row.lastRequest as Date).getTime()).toBe(recorded.getTime());
+  });
+
+  it("loads a limited member's grants with the key: a page of projects is two statements and shows granted ones only", async () => {
+    const org = await createOrg(t.db.knex);
+    const [granted] = await createProjects(t.db.knex, org.organizationId, 3);
+    const member = await addMember(t.db.knex, org.organizationId, "member", { projectIds: [granted!] });
+    await statementsOf("{ __typename }", member.apiKey);
+    await lastUsed(member.apiKeyId);
+
+    const page = await statementsOf("{ projects(first: 10) { edges { node { id } } } }", member.apiKey);
+    expect(page.res.errors).toBeUndefined();
+    const data = page.res.data as { projects: { edges: Array<{ node: { id: string } }> } };
+    expect(data.projects.edges.map((e) => e.node.id)).toEqual([granted]);
+    expect(page.sql).toHaveLength(2);
+    expect(page.sql.some((s) => /from members/.test(s))).toBe(false);
+  });
+
+  it("keeps refusing an unknown key with one statement", async () => {
+    const res = await statementsOf("{ __typename }", "skiff_unknown_key_000000000000000000000000");
+    expect(res.res.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+    expect(res.sql).toHaveLength(1);
+  });
+});

@@ -1,0 +1,238 @@
+/**
+ * A FAKE Kubernetes API server for the `kubernetes` deployer's tests: a real HTTPS server on loopback (the test
+ * CA's certificate, test/helpers/test-ca.ts) implementing only the slice of the API the deployer uses —
+ * discovery (`GET /api/v1`, `GET /apis/<group>/<version>`: APIResourceList of Secret, Service, Deployment,
+ * StatefulSet, Job, Ingress), server-side apply (`PATCH …/namespaces/<ns>/<plural>/<name>` with
+ * `application/apply-patch+yaml`; other content types 415, a missing `fieldManager` 400 as the real server does)
+ * and `GET` of one object. Objects are stored per namespace/kind/name; `metadata.generation` rises when `spec`
+ * changes; `status` is never taken from an apply, only set by the test ({@link KubeApi.setStatus}, or the
+ * `onApply` reaction), which is how tests simulate a rollout that completes, never completes, or a build Job that
+ * fails. Requests need `Authorization: Bearer <token>` (401 otherwise). It is not a cluster: no controllers, no
+ * admission, no field ownership merge (an apply replaces the stored object's fields but keeps its status).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type Server } from "node:https";
+import type { AddressInfo } from "node:net";
+import { inject } from "vitest";
+
+/** A stored object. */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace: string; generation: number; uid: string; [k: string]: unknown };
+  spec?: unknown;
+  status?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** One request as the fake server saw it. */
+export interface KubeRequest {
+  method: string;
+  /** Path without the query. */
+  path: string;
+  query: URLSearchParams;
+  contentType: string | undefined;
+  /** Parsed body of a PATCH. */
+  body?: Record<string, unknown>;
+}
+
+/** A running fake API server. */
+export interface KubeApi {
+  /** `https://127.0.0.1:<port>`. */
+  url: string;
+  /** Bearer token it accepts. */
+  token: string;
+  /** Every request, oldest first. */
+  requests: KubeRequest[];
+  /** The stored object, if any. */
+  get(namespace: string, kind: string, name: string): KubeObject | undefined;
+  /** Every stored object, in the order first applied. */
+  objects(): KubeObject[];
+  /** Sets the status of a stored object (as a controller would). */
+  setStatus(namespace: string, kind: string, name: string, status: Record<string, unknown>): void;
+  /** Called after each apply with the stored object: return a status to set it, or undefined to leave it. */
+  onApply: (object: KubeObject) => Record<string, unknown> | undefined;
+  /** Answers applies of `kind` with this error status and message (a Status object), until set to null. */
+  failApply: { kind: string; code: number; message: string } | null;
+  /** Writes a kubeconfig file pointing at this server (CA file of the test CA, the token, namespace `ns`). */
+  writeKubeconfig(path: string, namespace?: string): void;
+  close(): Promise<void>;
+}
+
+/** The resources the fake serves: apiVersion → kind → plural. */
+const RESOURCES: Record<string, Record<string, string>> = {
+  v1: { Secret: "secrets", Service: "services" },
+  "apps/v1": { Deployment: "deployments", StatefulSet: "statefulsets" },
+  "batch/v1": { Job: "jobs" },
+  "networking.k8s.io/v1": { Ingress: "ingresses" },
+};
+
+/** A Kubernetes Status error body. */
+function status(res: ServerResponse, code: number, reason: string, message: string) {
+  res.writeHead(code, { "content-type": "application/json" });
+  res.end(JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", code, reason, message }));
+}
+
+/** Starts the fake API server on 127.0.0.1 (random port). */
+export async function startKubeApi(): Promise<KubeApi> {
+  const tls = inject("testTls");
+  const token = `fake-${Math.random().toString(36).slice(2)}`;
+  const store = new Map<string, KubeObject>();
+  const requests: KubeRequest[] = [];
+  let uid = 0;
+
+  const api: KubeApi = {
+    url: "",
+    token,
+    requests,
+    get: (ns, kind, name) => store.get(`${ns}/${kind}/${name}`),
+    objects: () => [...store.values()],
+    setStatus(ns, kind, name, st) {
+      const object = store.get(`${ns}/${kind}/${name}`);
+      if (!object) throw new Error(`fake kube-api: no ${kind} ${ns}/${name}`);
+      object.status = st;
+    },
+    onApply: () => undefined,
+    failApply: null,
+    writeKubeconfig(path, namespace = "skiff-test") {
+      const kubeconfig = {
+        apiVersion: "v1",
+        kind: "Config",
+        clusters: [{ name: "fake", cluster: { server: api.url, "certificate-authority": tls.caFile } }],
+        users: [{ name: "skiff", user: { token } }],
+        contexts: [{ name: "fake", context: { cluster: "fake", user: "skiff", namespace } }],
+        "current-context": "fake",
+      };
+      // JSON is YAML: the client's loader reads it as a kubeconfig file.
+      writeFileSync(path, JSON.stringify(kubeconfig, null, 2));
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? "/", "https://fake");
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString("utf8");
+    const recorded: KubeRequest = {
+      method: req.method ?? "",
+      path: url.pathname,
+      query: url.searchParams,
+      contentType: req.headers["content-type"],
+    };
+    requests.push(recorded);
+    if (req.headers.authorization !== `Bearer ${token}`) return status(res, 401, "Unauthorized", "Unauthorized");
+
+    // Discovery: /api/v1 and /apis/<group>/<version>.
+    const discovery = url.pathname.match(/^\/(?:api\/(v1)|apis\/([^/]+\/[^/]+))$/);
+    if (discovery && req.method === "GET") {
+      const apiVersion = discovery[1] ?? discovery[2]!;
+      const kinds = RESOURCES[apiVersion];
+      if (!kinds) return status(res, 404, "NotFound", `the server could not find ${url.pathname}`);
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(
+        JSON.stringify({
+          kind: "APIResourceList",
+          apiVersion: "v1",
+          groupVersion: apiVersion,
+          resources: Object.entries(kinds).map(([kind, name]) => ({
+            name,
+            singularName: kind.toLowerCase(),
+            namespaced: true,
+            kind,
+            verbs: ["get", "patch", "create", "delete", "list"],
+          })),
+        }),
+      );
+    }
+
+    const m = url.pathname.match(/^\/(?:api\/(v1)|apis\/([^/]+\/[^/]+))\/namespaces\/([^/]+)\/([^/]+)\/([^/]+)$/);
+    if (!m) return status(res, 404, "NotFound", `the server could not find ${url.pathname}`);
+    const apiVersion = m[1] ?? m[2]!;
+    const [namespace, plural, name] = [m[3]!, m[4]!, decodeURIComponent(m[5]!)];
+    const kind = Object.entries(RESOURCES[apiVersion] ?? {}).find(([, p]) => p === plural)?.[0];
+    if (!kind) return status(res, 404, "NotFound", `the server could not find the requested resource`);
+    const key = `${namespace}/${kind}/${name}`;
+
+    if (req.method === "GET") {
+      const object = store.get(key);
+      if (!object) return status(res, 404, "NotFound", `${plural} "${name}" not found`);
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify(object));
+    }
+    if (req.method !== "PATCH") return status(res, 405, "MethodNotAllowed", `${req.method} is not supported here`);
+    if (req.headers["content-type"] !== "application/apply-patch+yaml") {
+      return status(res, 415, "UnsupportedMediaType", `the body of the request was in an unknown format`);
+    }
+    if (!url.searchParams.get("fieldManager")) {
+      return status(res, 400, "BadRequest", `PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value`);
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(raw) as Record<string, unknown>; // the client sends JSON, which is YAML
+    } catch {
+      return status(res, 400, "BadRequest", "error decoding YAML");
+    }
+    recorded.body = body;
+    const meta = (body.metadata ?? {}) as Record<string, unknown>;
+    if (body.kind !== kind || body.apiVersion !== apiVersion || meta.name !== name) {
+      return status(
+        res,
+        400,
+        "BadRequest",
+        `the body names ${String(body.kind)} ${String(meta.name)}, the URL ${kind} ${name}`,
+      );
+    }
+    if (meta.namespace !== undefined && meta.namespace !== namespace) {
+      return status(
+        res,
+        400,
+        "BadRequest",
+        "the namespace of the provided object does not match the namespace sent on the request",
+      );
+    }
+    if (api.failApply?.kind === kind) {
+      return status(res, api.failApply.code, "Invalid", api.failApply.message);
+    }
+    const previous = store.get(key);
+    const generation = !previous
+      ? 1
+      : JSON.stringify(previous.spec) === JSON.stringify(body.spec)
+        ? previous.metadata.generation
+        : previous.metadata.generation + 1;
+    const { status: _ignored, ...fields } = body;
+    const object: KubeObject = {
+      ...fields,
+      apiVersion,
+      kind,
+      metadata: {
+        ...meta,
+        name,
+        namespace,
+        generation,
+        uid: previous?.metadata.uid ?? `uid-${++uid}`,
+        managedFields: [{ manager: url.searchParams.get("fieldManager"), operation: "Apply" }],
+      },
+      ...(previous?.status && { status: previous.status }),
+    };
+    store.set(key, object); // a re-apply keeps the object's place: objects() lists them in first-apply order
+    const reaction = api.onApply(object);
+    if (reaction) object.status = reaction;
+    res.writeHead(previous ? 200 : 201, { "content-type": "application/json" });
+    res.end(JSON.stringify(object));
+  }
+
+  const server: Server = createServer(
+    { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) },
+    (req, res) => {
+      handle(req, res).catch((error) => status(res, 500, "InternalError", String(error)));
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  api.url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return api;
+}
