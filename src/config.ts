@@ -114,6 +114,14 @@ const schema = z.object({
         .filter(Boolean)
         .map((o) => new URL(o).origin),
     ),
+  /**
+   * `false` turns compiled reads off: queries whose every field has SQL (the project tree) then run through the
+   * resolvers too, instead of one SQL statement building the JSON (src/modules/sql-reads.ts). Default on.
+   */
+  SKIFF_COMPILED_READS: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
   /** `false` turns GraphQL introspection off (default on: the schema is public anyway through `_service`). */
   SKIFF_INTROSPECTION: z
     .enum(["true", "false", "1", "0"])

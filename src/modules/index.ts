@@ -22,6 +22,7 @@ import { organizationsModule } from "./organizations/index.ts";
 import { paymentsModule } from "./payments/index.ts";
 import { projectsModule } from "./projects/index.ts";
 import { providersModule } from "./providers/index.ts";
+import type { SqlReadTypes } from "./sql-reads.ts";
 import { systemModule } from "./system/index.ts";
 import { teamModule } from "./team/index.ts";
 import { webhooksModule } from "./webhooks/index.ts";
@@ -54,6 +55,14 @@ export const moduleResolvers: Resolvers[] = modules.flatMap((m) => (m.resolvers 
 
 /** Root fields the modules declare answerable without credentials. */
 export const modulePublicRootFields: readonly string[] = modules.flatMap((m) => m.publicRootFields ?? []);
+
+/** Every module's compilable fields (src/modules/sql-reads.ts), merged per type. */
+export const moduleSqlReads: SqlReadTypes = {};
+for (const m of modules) {
+  for (const [type, fields] of Object.entries(m.sqlReads ?? {})) {
+    moduleSqlReads[type] = { ...moduleSqlReads[type], ...fields };
+  }
+}
 
 /** The REST table: every module's rows, in registration order. */
 export const restRoutes: readonly AnyRestRoute[] = withOpenApiDocuments(modules.flatMap((m) => m.restRoutes ?? []));

@@ -9,6 +9,7 @@ import type { Resolvers } from "../generated/graphql.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
 import type { AccessScope } from "./access/access-scope.ts";
+import type { SqlReadTypes } from "./sql-reads.ts";
 
 /**
  * The per-request loaders of every module, namespaced by module name (`ctx.loaders.projects.byId`). Each module
@@ -43,6 +44,11 @@ export interface SkiffModule<Name extends string = string> {
   createLoaders?: (deps: LoaderDeps) => Name extends keyof ModuleLoaders ? ModuleLoaders[Name] : never;
   /** Rows of the REST table (documented REST paths executed as GraphQL operations). */
   restRoutes?: readonly AnyRestRoute[];
+  /**
+   * SQL of the module's types' fields that are plain columns or relations, for compiled reads (one statement per
+   * operation, src/modules/sql-reads.ts). Optional: undeclared fields run through the resolvers.
+   */
+  sqlReads?: SqlReadTypes;
   /** Background jobs the module defines (`<domain>.jobs.ts`, see src/jobs/job-definition.ts). */
   // biome-ignore lint/suspicious/noExplicitAny: each job has its own payload type; the runner validates it.
   jobs?: readonly JobDefinition<any>[];

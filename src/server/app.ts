@@ -9,12 +9,13 @@ import fastifyApollo, { fastifyApolloDrainPlugin } from "@as-integrations/fastif
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { migrationsCurrent } from "../db/knex.ts";
 import type { Context } from "../modules/context.ts";
-import { restRoutes } from "../modules/index.ts";
+import { moduleSqlReads, restRoutes } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
 import { registerAuthRoutes } from "./auth-routes.ts";
 import { authenticate, presentsCredentials } from "./authenticate.ts";
+import { compiledReadsPlugin, stringifyResult } from "./compiled-reads.ts";
 import { buildContext } from "./context.ts";
 import { type RequestDrain, trackRequests } from "./drain.ts";
 import { createFormatError, createHttpErrorHandler, unavailableError, unavailablePlugin } from "./format-error.ts";
@@ -97,7 +98,10 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
       inputChecksPlugin<Context>(),
       unavailablePlugin<Context>(),
       queryCostPlugin<Context>(services.config.SKIFF_MAX_QUERY_COST, services.config.SKIFF_EXECUTION_TIMEOUT_MS),
+      // Last: runs only once every operation-level check above has passed.
+      ...(services.config.SKIFF_COMPILED_READS ? [compiledReadsPlugin(moduleSqlReads)] : []),
     ],
+    stringifyResult,
   });
   await apollo.start();
 

@@ -95,7 +95,7 @@ async function runImport(apiKey: string, organizationId: string, name: string): 
 }
 
 describe("siteImportUpdated fan-out", () => {
-  it("issues the same number of SQL statements per event for 1 and 20 subscribers", async () => {
+  it("issues at most one SQL statement per event, for 1 subscriber as for 20", async () => {
     const org = await importReadyOrg(db.knex);
     const [unrelated] = await createProjects(db.knex, org.organizationId, 1);
     const member = await addMember(db.knex, org.organizationId, "member");
@@ -142,8 +142,11 @@ describe("siteImportUpdated fan-out", () => {
       `siteImportUpdated fan-out: ${one.statements} SQL statements on the subscribers' instance for ${one.events} events and 1 subscriber, ${twenty.statements} for ${twenty.events} events and 20`,
     );
     expect(twenty.events).toBe(one.events);
-    expect(twenty.statements).toBe(one.statements);
-    expect(one.statements).toBeLessThanOrEqual(one.events); // at most the record, once per event
+    // At most the record, once per event, whatever the number of subscribers (per subscriber it would be 20 × the
+    // events). Not equality between the runs: events arriving in the same tick share one read, so a run may need
+    // one statement fewer than another.
+    expect(one.statements).toBeLessThanOrEqual(one.events);
+    expect(twenty.statements).toBeLessThanOrEqual(twenty.events);
   });
 
   it("drops a connection's cached access when a grant is revoked: no more events of that project", async () => {

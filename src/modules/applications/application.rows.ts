@@ -4,7 +4,9 @@
  * deployments can come with it in the same statement when the operation selects them (look-ahead, see
  * {@link applicationsKey}).
  */
+
 import type { GraphQLResolveInfo } from "graphql";
+import { epochMsSql } from "../../db/sql-time.ts";
 import { argumentsOf, selectedField } from "../../shared/look-ahead.ts";
 import { checkPageSize } from "../../shared/pagination.ts";
 import type { Deployment } from "../deployments/deployment.model.ts";
@@ -45,16 +47,16 @@ export function applicationsKey(environmentId: string, info: GraphQLResolveInfo)
 export const APPLICATION_COLUMNS = `a.id as "id", a.organization_id as "organizationId", a.project_id as "projectId",
   a.environment_id as "environmentId", a.name as "name", a.app_name as "appName", a.source_type as "sourceType",
   a.source as "source", a.build_type as "buildType", a.port as "port", a.application_status as "applicationStatus",
-  (extract(epoch from a.created_at) * 1000)::float8 as "createdAt"`;
+  ${epochMsSql("a.created_at")} as "createdAt"`;
 
 /** The select list of a plain domain row over alias `x`. */
 export const DOMAIN_COLUMNS = `x.id as "id", x.organization_id as "organizationId", x.application_id as "applicationId",
-  x.host as "host", x.port as "port", x.https as "https", (extract(epoch from x.created_at) * 1000)::float8 as "createdAt"`;
+  x.host as "host", x.port as "port", x.https as "https", ${epochMsSql("x.created_at")} as "createdAt"`;
 
 /** A scalar subquery: the domains of application `a`, oldest id first, as a JSON array. */
 export const DOMAINS_JSON = `(select coalesce(json_agg(json_build_object('id', x.id, 'organizationId', x.organization_id,
   'applicationId', x.application_id, 'host', x.host, 'port', x.port, 'https', x.https,
-  'createdAt', (extract(epoch from x.created_at) * 1000)::float8) order by x.id), '[]'::json)
+  'createdAt', ${epochMsSql("x.created_at")}) order by x.id), '[]'::json)
   from domains x where x.application_id = a.id)`;
 
 /** A domain row as read (creation time in epoch milliseconds). */

@@ -3,6 +3,7 @@
 import { defineModule } from "../module.ts";
 import { createApplicationLoaders } from "./application.loaders.ts";
 import { applicationResolvers } from "./application.resolvers.ts";
+import { applicationSqlReads } from "./application.sql-reads.ts";
 
 declare module "../module.ts" {
   interface ModuleLoaders {
@@ -13,6 +14,7 @@ declare module "../module.ts" {
 /** The applications module. */
 export const applicationsModule = defineModule({
   name: "applications",
+  sqlReads: applicationSqlReads,
   resolvers: applicationResolvers,
   createLoaders: ({ knex, scope, secrets }) => createApplicationLoaders(knex, scope, secrets),
 });

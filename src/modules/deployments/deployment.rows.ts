@@ -3,6 +3,7 @@
  * (`manifests`, possibly large, is left out and loaded by id when selected), no model hydration. Other modules
  * compose {@link latestDeploymentsJsonSql} to fetch an application's newest deployments with the application.
  */
+import { epochMsSql } from "../../db/sql-time.ts";
 import type { Deployment } from "./deployment.model.ts";
 
 /** A deployment as read here: every model field but `manifests` (undefined: not loaded). */
@@ -11,16 +12,16 @@ export type DeploymentRow = Omit<Deployment, "manifests"> & { manifests?: Deploy
 /** The select list of a plain deployment row over alias `d`, camelCase keys, times as epoch milliseconds. */
 export const DEPLOYMENT_COLUMNS = `d.id as "id", d.application_id as "applicationId", d.status as "status",
   d.title as "title", d.description as "description", d.trigger as "trigger",
-  (extract(epoch from d.created_at) * 1000)::float8 as "createdAt",
-  (extract(epoch from d.started_at) * 1000)::float8 as "startedAt",
-  (extract(epoch from d.finished_at) * 1000)::float8 as "finishedAt",
+  ${epochMsSql("d.created_at")} as "createdAt",
+  ${epochMsSql("d.started_at")} as "startedAt",
+  ${epochMsSql("d.finished_at")} as "finishedAt",
   d.commit_sha as "commitSha", d.error_message as "errorMessage"`;
 
 const JSON_OBJECT = `json_build_object('id', d.id, 'applicationId', d.application_id, 'status', d.status,
   'title', d.title, 'description', d.description, 'trigger', d.trigger,
-  'createdAt', (extract(epoch from d.created_at) * 1000)::float8,
-  'startedAt', (extract(epoch from d.started_at) * 1000)::float8,
-  'finishedAt', (extract(epoch from d.finished_at) * 1000)::float8,
+  'createdAt', ${epochMsSql("d.created_at")},
+  'startedAt', ${epochMsSql("d.started_at")},
+  'finishedAt', ${epochMsSql("d.finished_at")},
   'commitSha', d.commit_sha, 'errorMessage', d.error_message)`;
 
 /**

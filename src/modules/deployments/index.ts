@@ -5,6 +5,7 @@ import { deployTriggerRoute } from "./deploy-trigger.rest.ts";
 import { planHealthProbesJob, probeHealthJob, runDeploymentJob } from "./deployment.jobs.ts";
 import { createDeploymentLoaders, type DeploymentLoaders } from "./deployment.loaders.ts";
 import { deploymentResolvers } from "./deployment.resolvers.ts";
+import { deploymentSqlReads } from "./deployment.sql-reads.ts";
 
 declare module "../module.ts" {
   interface ModuleLoaders {
@@ -15,6 +16,7 @@ declare module "../module.ts" {
 /** The deployments module. */
 export const deploymentsModule = defineModule({
   name: "deployments",
+  sqlReads: deploymentSqlReads,
   resolvers: deploymentResolvers,
   createLoaders: ({ knex, loaders }) => createDeploymentLoaders(knex, () => loaders.applications.byId),
   restRoutes: [deployTriggerRoute],

@@ -3,6 +3,7 @@
 import { defineModule } from "../module.ts";
 import { createProjectLoaders } from "./project.loaders.ts";
 import { projectResolvers } from "./project.resolvers.ts";
+import { projectSqlReads } from "./project.sql-reads.ts";
 
 declare module "../module.ts" {
   interface ModuleLoaders {
@@ -13,6 +14,7 @@ declare module "../module.ts" {
 /** The projects module. */
 export const projectsModule = defineModule({
   name: "projects",
+  sqlReads: projectSqlReads,
   resolvers: projectResolvers,
   createLoaders: ({ knex, scope }) => createProjectLoaders(knex, scope),
 });

@@ -2,9 +2,11 @@
  * Per-request loaders for projects and environments. Visibility (organization membership and member
  * grants) is applied inside: an invisible project loads as null, exactly like a missing one.
  */
+
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
 import { groupByKeys, jsonKey, orderByKeys } from "../../db/loader-utils.ts";
+import { epochMsSql } from "../../db/sql-time.ts";
 import { type AccessScope, canSeeProject, type OrgAccess, visibleProjectSql } from "../access/access-scope.ts";
 import { Environment, Project } from "./project.model.ts";
 
@@ -24,8 +26,8 @@ export interface ProjectPage {
 
 /** The select list of a plain project row over alias `p` (times as epoch milliseconds). */
 const PROJECT_COLUMNS = `p.id as "id", p.organization_id as "organizationId", p.name as "name",
-  p.description as "description", (extract(epoch from p.created_at) * 1000)::float8 as "createdAt",
-  (extract(epoch from p.updated_at) * 1000)::float8 as "updatedAt"`;
+  p.description as "description", ${epochMsSql("p.created_at")} as "createdAt",
+  ${epochMsSql("p.updated_at")} as "updatedAt"`;
 
 type RawProject = Omit<Project, "createdAt" | "updatedAt"> & { createdAt: number | Date; updatedAt: number | Date };
 
@@ -108,7 +110,7 @@ export function createProjectLoaders(knex: Knex, scope: AccessScope) {
   const environmentsByProject = new DataLoader<string, Environment[]>(async (projectIds) => {
     const result: { rows: Array<Omit<Environment, "createdAt"> & { createdAt: number | Date }> } = await knex.raw(
       `select e.id as "id", e.project_id as "projectId", e.name as "name",
-        (extract(epoch from e.created_at) * 1000)::float8 as "createdAt"
+        ${epochMsSql("e.created_at")} as "createdAt"
        from environments e where e.project_id = any(?::text[]) order by e.id`,
       [[...projectIds]],
     );

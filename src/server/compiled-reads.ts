@@ -1,0 +1,76 @@
+/**
+ * Apollo side of compiled reads (src/modules/sql-reads.ts, issue 15): after parsing, validation and the
+ * operation-level checks (cost limit, input checks), a query whose every field the modules declare compilable is
+ * answered by one SQL statement building the `data` JSON in PostgreSQL; any other operation, or a statement that
+ * fails, runs through graphql-js as before. Over HTTP the JSON text goes to the client as PostgreSQL wrote it
+ * ({@link stringifyResult}); in-process calls (REST rows) get it parsed.
+ */
+import type { ApolloServerPlugin, GraphQLRequestContextResponseForOperation, GraphQLResponse } from "@apollo/server";
+import { HeaderMap } from "@apollo/server";
+import { type FormattedExecutionResult, getVariableValues } from "graphql";
+import type { Context } from "../modules/context.ts";
+import { SqlReadCompiler, type SqlReadTypes } from "../modules/sql-reads.ts";
+
+/** The `data` of a compiled read served over HTTP: JSON text written as is by {@link stringifyResult}. */
+class RawJsonData {
+  readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  /** For any other serializer: the parsed value. */
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
+/**
+ * Apollo's `stringifyResult`: `{"data":<text>}` for a compiled read (no re-serialization of a large answer),
+ * `JSON.stringify` otherwise (Apollo's default).
+ */
+export function stringifyResult(result: FormattedExecutionResult): string {
+  if (result.data instanceof RawJsonData && !result.errors && !result.extensions) {
+    return `{"data":${result.data.text}}\n`;
+  }
+  return `${JSON.stringify(result)}\n`;
+}
+
+/** The request's variables coerced for its operation, or null when they do not coerce (execution reports it). */
+function coercedVariables(rc: GraphQLRequestContextResponseForOperation<Context>): Record<string, unknown> | null {
+  const coerced = getVariableValues(rc.schema, rc.operation.variableDefinitions ?? [], rc.request.variables ?? {});
+  return coerced.coerced ?? null;
+}
+
+/** The plugin answering compilable queries with one statement; `types`: the modules' declarations. */
+export function compiledReadsPlugin(types: SqlReadTypes): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      return {
+        async responseForOperation(rc): Promise<GraphQLResponse | null> {
+          const ctx = rc.contextValue;
+          if (!rc.operation || rc.operation.operation !== "query" || !ctx.principal) return null;
+          const fragments = Object.fromEntries(
+            rc.document.definitions.flatMap((d) => (d.kind === "FragmentDefinition" ? [[d.name.value, d]] : [])),
+          );
+          const variables = coercedVariables(rc);
+          if (!variables) return null;
+          const caller = { organizationId: ctx.principal.organizationId, orgs: await ctx.scope.memberships() };
+          const compiler = new SqlReadCompiler(rc.schema, types, fragments, variables, caller);
+          const expression = compiler.root(rc.operation);
+          if (!expression) return null;
+          const { sql, bindings } = compiler.statement(expression);
+          let text: string;
+          try {
+            text = (await ctx.knex.raw(sql, bindings)).rows[0].data;
+          } catch (error) {
+            ctx.log.warn({ err: error }, "compiled read failed; executing the operation instead");
+            return null;
+          }
+          const data = rc.request.http ? new RawJsonData(text) : JSON.parse(text);
+          return { http: { headers: new HeaderMap() }, body: { kind: "single", singleResult: { data } } };
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * Compiled reads (src/modules/sql-reads.ts, issue 15): two servers on one database, one answering compilable
+ * queries with one SQL statement and one with SKIFF_COMPILED_READS=false (resolvers and loaders), must give the
+ * same answer, byte for byte once parsed (same keys in the same order), for every caller — owner, members limited
+ * to a project or to one application, another organization's owner, an organization without projects — and for
+ * aliases, fragments, `__typename`, `@include`/`@skip`, pagination and errors; the compiled server runs one data
+ * statement where the executor runs one per level.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningSkiff } from "../../src/server/start.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { addMember, createAgentTokenFor, createOrg, createProjects } from "../helpers/seed.ts";
+import { type GqlResponse, gql, startTestServer } from "../helpers/server.ts";
+
+let db: TestDatabase;
+let compiled: RunningSkiff;
+let executed: RunningSkiff;
+const keys: Record<string, string> = {};
+let agentToken: string;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  [compiled, executed] = await Promise.all([
+    startTestServer(db.url, { SKIFF_MAX_QUERY_COST: "10000000" }),
+    startTestServer(db.url, { SKIFF_MAX_QUERY_COST: "10000000", SKIFF_COMPILED_READS: "false" }),
+  ]);
+  const shape = {
+    environments: 2,
+    applicationsPerEnvironment: 3,
+    deploymentsPerApplication: 4,
+    domainsPerApplication: 2,
+  };
+  const a = await createOrg(db.knex);
+  const projectIds = await createProjects(db.knex, a.organizationId, 5, shape);
+  const b = await createOrg(db.knex);
+  await createProjects(db.knex, b.organizationId, 2, shape);
+  const empty = await createOrg(db.knex);
+  // Variety the seed does not give: microsecond times, running and unfinished deployments, null ports and https,
+  // descriptions, a description with quotes and non-ASCII text.
+  await db.knex.raw(`update deployments set started_at = created_at + interval '1.234567 second',
+    finished_at = case when title = 'deploy 3' then null else created_at + interval '61.999999 second' end,
+    status = case when title = 'deploy 3' then 'running' else status end,
+    description = case when title = 'deploy 1' then 'a "quoted" déploiement' end`);
+  await db.knex.raw(
+    `update domains set port = null, https = false where id in (select id from domains order by id limit 5)`,
+  );
+  await db.knex.raw(
+    `update projects set description = 'Ünïcode\\n"project"', created_at = now() - interval '0.000999 second'
+    where id = ?`,
+    [projectIds[1]],
+  );
+  const [oneApp] = await db.knex("applications").where("project_id", projectIds[3]).orderBy("id", "desc").select("id");
+  keys.owner = a.owner.apiKey;
+  agentToken = await createAgentTokenFor(db.knex, a.organizationId, a.owner);
+  keys.projectMember = (await addMember(db.knex, a.organizationId, "member", { projectIds: [projectIds[2]!] })).apiKey;
+  keys.applicationMember = (
+    await addMember(db.knex, a.organizationId, "member", { applicationIds: [oneApp.id] })
+  ).apiKey;
+  keys.admin = (await addMember(db.knex, a.organizationId, "admin")).apiKey;
+  keys.otherOwner = b.owner.apiKey;
+  keys.emptyOwner = empty.owner.apiKey;
+  // A key's first use records its last-used time in the background: let those writes pass before counting.
+  await Promise.all(
+    Object.values(keys).flatMap((key) =>
+      [compiled, executed].map((s) => gql(s.url, "{ __typename }", {}, { apiKey: key })),
+    ),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 300));
+});
+
+afterAll(async () => {
+  await Promise.all([compiled?.stop(), executed?.stop()]);
+  await db?.drop();
+});
+
+/** Runs `query` on `server` as `caller`, counting the SQL statements of the request (after authentication). */
+async function run(server: RunningSkiff, caller: string, query: string, variables: Record<string, unknown> = {}) {
+  let statements = 0;
+  const count = () => statements++;
+  server.services.knex.on("query", count);
+  try {
+    const res = await gql(server.url, query, variables, { apiKey: keys[caller]! });
+    return { res, statements };
+  } finally {
+    server.services.knex.off("query", count);
+  }
+}
+
+/** Runs `query` on both servers and expects the same status and body (key order included). */
+async function same(caller: string, query: string, variables: Record<string, unknown> = {}) {
+  const [a, b] = await Promise.all([run(compiled, caller, query, variables), run(executed, caller, query, variables)]);
+  expect(JSON.stringify(a.res)).toBe(JSON.stringify(b.res));
+  return { res: a.res as GqlResponse<Record<string, never>>, compiled: a.statements, executed: b.statements };
+}
+
+const TREE = `query Tree { projects(first: 100) { edges { node { id name
+  environments { id name applications { id name appName applicationStatus
+    deployments(first: 3) { id status title createdAt } domains { host port https } } } } } } }`;
+
+const EVERYTHING = `query Everything($first: Int!, $after: String, $withDomains: Boolean!, $noDeployments: Boolean!) {
+  __typename
+  page: projects(first: $first, after: $after) {
+    __typename totalCount
+    pageInfo { hasNextPage hasPreviousPage startCursor endCursor __typename }
+    edges { __typename cursor node { ...ProjectFields } }
+  }
+  firstTwo: projects(first: 2) { edges { node { id } } pageInfo { endCursor } }
+}
+fragment ProjectFields on Project {
+  __typename id name description createdAt
+  environments { ... on Environment { id name createdAt __typename }
+    apps: applications { id port createdAt applicationStatus
+      newest: deployments(first: 1) { id }
+      deployments @skip(if: $noDeployments) { ...DeploymentFields }
+      domains @include(if: $withDomains) { id host port https createdAt __typename }
+    }
+  }
+}
+fragment DeploymentFields on Deployment { id status title description createdAt startedAt finishedAt }`;
+
+const CALLERS = ["owner", "admin", "projectMember", "applicationMember", "otherOwner", "emptyOwner"];
+
+describe("compiled reads", () => {
+  it.each(CALLERS)("answer the bench tree as the resolvers do, in one data statement (%s)", async (caller) => {
+    const r = await same(caller, TREE);
+    expect(r.res.errors).toBeUndefined();
+    // Authentication (the key with its membership) + the compiled statement; the resolvers need one per level.
+    expect(r.compiled).toBe(2);
+    expect(r.executed).toBeGreaterThanOrEqual(r.compiled);
+  });
+
+  it.each(CALLERS)("follow aliases, fragments, directives and pages as the resolvers do (%s)", async (caller) => {
+    const vars = { first: 2, after: null, withDomains: true, noDeployments: false };
+    const first = await same(caller, EVERYTHING, vars);
+    expect(first.res.errors).toBeUndefined();
+    expect(first.compiled).toBe(2);
+    const page = (first.res.data as unknown as { page: { pageInfo: { endCursor: string | null } } }).page;
+    if (page.pageInfo.endCursor) {
+      await same(caller, EVERYTHING, { ...vars, after: page.pageInfo.endCursor, withDomains: false });
+    }
+    await same(caller, EVERYTHING, { ...vars, first: 100, noDeployments: true });
+  });
+
+  it("shows each caller exactly what it may see", async () => {
+    const count = async (caller: string) => {
+      const { res } = await run(compiled, caller, TREE);
+      type Data = { projects: { edges: Array<{ node: { environments: Array<{ applications: unknown[] }> } }> } };
+      const edges = (res.data as unknown as Data).projects.edges;
+      return [edges.length, edges.flatMap((e) => e.node.environments.flatMap((x) => x.applications)).length];
+    };
+    expect(await count("owner")).toEqual([5, 30]);
+    expect(await count("projectMember")).toEqual([1, 6]);
+    expect(await count("applicationMember")).toEqual([1, 1]);
+    expect(await count("otherOwner")).toEqual([2, 12]);
+    expect(await count("emptyOwner")).toEqual([0, 0]);
+  });
+
+  it("leave what they cannot compile, and errors, to the resolvers", async () => {
+    const organization = await same("owner", "{ projects(first: 3) { edges { node { id organization { id } } } } }");
+    expect(organization.res.errors).toBeUndefined();
+    expect(organization.compiled).toBe(organization.executed);
+    const tooMany = await same("owner", "{ projects(first: 101) { totalCount } }");
+    expect(tooMany.res.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    const badCursor = await same("owner", `{ projects(after: "not-a-cursor") { totalCount } }`);
+    expect(badCursor.res.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    const deployments = await same(
+      "owner",
+      "{ projects { edges { node { environments { applications { deployments(first: 0) { id } } } } } } }",
+    );
+    expect(deployments.res.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    const anonymous = await Promise.all([gql(compiled.url, TREE), gql(executed.url, TREE)]);
+    expect(JSON.stringify(anonymous[0])).toBe(JSON.stringify(anonymous[1]));
+    expect(anonymous[0].errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+  });
+
+  it("serve the REST rows over the same operations (the agent API's projects, pages and all)", async () => {
+    const get = async (server: RunningSkiff, path: string) => {
+      const res = await fetch(`${server.url}${path}`, { headers: { "x-api-key": agentToken } });
+      return { status: res.status, body: await res.text() };
+    };
+    for (const path of ["/api/agent/projects", "/api/agent/projects?limit=2", "/api/agent/projects?limit=0"]) {
+      const [a, b] = await Promise.all([get(compiled, path), get(executed, path)]);
+      expect(a).toEqual(b);
+    }
+    expect((await get(compiled, "/api/agent/projects")).status).toBe(200);
+  });
+
+  it("send PostgreSQL's JSON text as the HTTP body, unparsed", async () => {
+    const res = await fetch(`${compiled.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${keys.owner}` },
+      body: JSON.stringify({ query: "{ projects(first: 1) { totalCount } }" }),
+    });
+    expect(await res.text()).toBe('{"data":{"projects" : {"totalCount" : 5}}}\n');
+  });
+});
