@@ -49,7 +49,7 @@ export function compiledReadsPlugin(types: SqlReadTypes): ApolloServerPlugin<Con
       return {
         async responseForOperation(rc): Promise<GraphQLResponse | null> {
           const ctx = rc.contextValue;
-          if (!rc.operation || rc.operation.operation !== "query" || !ctx.principal) return null;
+          if (rc.operation?.operation !== "query" || !ctx.principal) return null;
           const fragments = Object.fromEntries(
             rc.document.definitions.flatMap((d) => (d.kind === "FragmentDefinition" ? [[d.name.value, d]] : [])),
           );
