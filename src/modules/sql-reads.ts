@@ -135,13 +135,18 @@ export class SqlReadCompiler {
     return item && `(select coalesce(json_agg(${item} order by ${orderBy}), '[]'::json) ${from})`;
   }
 
-  /** The JSON object of the root fields of `operation` (a query); null when one of them is not compilable. */
+  /**
+   * The JSON object of the root fields of `operation` (a query); null when one of them is not compilable, or when
+   * it selects only `__typename`.
+   */
   root(operation: OperationDefinitionNode): string | null {
     const type = this.schema.getQueryType();
     if (operation.operation !== "query" || !type) return null;
     const declared = this.types[type.name];
     if (!declared) return null;
     const selected = collectFields(this.schema, this.fragments, this.variables, type, operation.selectionSet);
+    // Nothing to read (e.g. `{ __typename }`): the executor answers without a statement.
+    if ([...selected.values()].every((nodes) => nodes[0]!.name.value === "__typename")) return null;
     return this.fields(type, "", selected, declared);
   }
 

@@ -58,3 +58,31 @@ export async function consumeRateLimit(pool: Knex, limit: RateLimit, key: string
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(e.msBeforeNext / 1000)) };
   }
 }
+
+/** An SQL statement part and its `?` bindings, in order. */
+export interface SqlWithBindings {
+  sql: string;
+  bindings: Array<string | number>;
+}
+
+/**
+ * The data-modifying statement counting one call against `limit` for the key `keySql` (an SQL text expression
+ * over the rows of `fromSql`, e.g. `c.id` over `from caller c`), `returning points` (the calls counted in the
+ * current window, this one included): exactly the upsert of rate-limiter-flexible's RateLimiterPostgres on the
+ * same table layout and keys (`<prefix>:<key>`, `expire` in epoch milliseconds, the window restarting once
+ * expired), for a caller that folds the count into the statement it runs anyway (one round trip instead of two,
+ * issue 15). Use it as a CTE; the call is over the limit when `points` exceeds `limit.points`.
+ */
+export function rateLimitCountSql(limit: RateLimit, keySql: string, fromSql: string): SqlWithBindings {
+  const now = Date.now();
+  const expire = now + limit.windowSeconds * 1000;
+  const t = limit.table;
+  return {
+    sql: `insert into ${t} (key, points, expire) select ? || ${keySql}, 1, ?::bigint ${fromSql}
+      on conflict (key) do update set
+        points = case when ${t}.expire <= ?::bigint then 1 else ${t}.points + 1 end,
+        expire = case when ${t}.expire <= ?::bigint then ?::bigint else ${t}.expire end
+      returning points`,
+    bindings: [`${limit.prefix}:`, expire, now, now, expire],
+  };
+}

@@ -10,7 +10,7 @@ import { apiKeyFromHeaders } from "../../auth/caller.ts";
 import type { Config } from "../../config.ts";
 import { UnauthenticatedError } from "../../shared/errors.ts";
 import type { Principal } from "../access/access-scope.ts";
-import { consumeAgentRequest } from "./agent-rate-limit.ts";
+import { agentRateLimit } from "./agent-rate-limit.ts";
 import { findAgentCaller } from "./agent-token.service.ts";
 
 /**
@@ -24,10 +24,10 @@ export async function authenticateAgent(
 ): Promise<Principal | null> {
   const token = apiKeyFromHeaders(headers);
   if (!token) return null;
-  const caller = await findAgentCaller(services.knex, token);
-  if (!caller) return null;
   const limit = services.config.SKIFF_AGENT_RATE_LIMIT;
-  if (!(await consumeAgentRequest(services.knex, caller.tokenId, limit))) {
+  const caller = await findAgentCaller(services.knex, token, agentRateLimit(limit));
+  if (!caller) return null;
+  if (caller.rateLimited) {
     throw new UnauthenticatedError(`Rate limit exceeded: ${limit} requests per minute per agent token`);
   }
   return caller.principal;

@@ -3,23 +3,15 @@
  * (`agent_rate_limits`, created by migration 20261122000400) so that every client of a token and every
  * server instance on the same database share one counter.
  */
-import type { Knex } from "knex";
-import { consumeRateLimit } from "../../shared/rate-limit.ts";
+import type { RateLimit } from "../../shared/rate-limit.ts";
 
 /** Length of the rate-limit window, in seconds. */
 export const AGENT_RATE_WINDOW_SECONDS = 60;
 
 /**
- * Counts one request of token `tokenId` against `perMinute`.
- * @returns true when the request is within the limit, false when the token is over it.
- * @throws Error when the counter store fails (a database error, not a limit).
+ * The limit of every agent token: `perMinute` requests per one-minute window, counted under `agent:<token id>`.
+ * The count is taken in the token's lookup statement (`findAgentCaller`).
  */
-export async function consumeAgentRequest(knex: Knex, tokenId: string, perMinute: number): Promise<boolean> {
-  const limit = {
-    table: "agent_rate_limits",
-    prefix: "agent",
-    points: perMinute,
-    windowSeconds: AGENT_RATE_WINDOW_SECONDS,
-  };
-  return (await consumeRateLimit(knex, limit, tokenId)).allowed;
+export function agentRateLimit(perMinute: number): RateLimit {
+  return { table: "agent_rate_limits", prefix: "agent", points: perMinute, windowSeconds: AGENT_RATE_WINDOW_SECONDS };
 }

@@ -8,6 +8,7 @@ import type { Knex } from "knex";
 import { grantsFromJson, MEMBER_GRANTS_JSON_SQL, toRole } from "../../auth/caller.ts";
 import { newId } from "../../db/ids.ts";
 import { BadUserInputError } from "../../shared/errors.ts";
+import { type RateLimit, rateLimitCountSql } from "../../shared/rate-limit.ts";
 import { type AccessScope, type OrgAccess, orgAccessOf, type Principal } from "../access/access-scope.ts";
 import { requireActiveOrganization, requirePlanFeature } from "../access/require-access.ts";
 import type { ServiceContext } from "../context.ts";
@@ -41,6 +42,8 @@ export interface CreateAgentTokenOptions {
 export interface AgentCaller {
   tokenId: string;
   principal: Principal;
+  /** True when the lookup counted this request against a rate limit and the token is over it. */
+  rateLimited: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -113,41 +116,43 @@ export async function revokeAgentToken(ctx: ServiceContext): Promise<boolean> {
 }
 
 /**
- * Resolves a presented secret to its caller, in one query: null when no stored token has that hash, when it
- * has expired, or when its owner is no longer a member of its organization (spec: Errors → Agent API, 401).
- * Records `lastUsedAt` at most once a minute (an extra UPDATE only then).
+ * Resolves a presented secret to its caller, in one statement: null when no stored token has that hash, when it
+ * has expired, or when its owner is no longer a member of its organization (spec: Errors → Agent API, 401). With
+ * `limit`, the same statement counts the request against the token's rate limit (src/shared/rate-limit.ts), and
+ * `rateLimited` says whether it is over. Records `lastUsedAt` at most once a minute (an extra UPDATE only then).
  */
-export async function findAgentCaller(knex: Knex, token: string): Promise<AgentCaller | null> {
-  const row:
-    | {
-        id: string;
-        userId: string;
-        organizationId: string;
-        stale: boolean;
-        memberId: string;
-        role: string;
-        planFeatures: string[];
-        grants: Array<[string | null, string | null, string | null]>;
-      }
-    | undefined = await knex("agent_tokens as t")
-    .join("members as m", (j) =>
-      j.on("m.id", "t.member_id").andOn("m.user_id", "t.user_id").andOn("m.organization_id", "t.organization_id"),
-    )
-    .join("organizations as o", "o.id", "t.organization_id")
-    .join("plans as p", "p.id", "o.plan_id")
-    .where("t.token_hash", hashAgentToken(token))
-    .andWhere((w) => w.whereNull("t.expires_at").orWhere("t.expires_at", ">", knex.fn.now()))
-    .first(
-      "t.id",
-      "t.user_id",
-      "t.organization_id",
-      "m.id as member_id",
-      "m.role",
-      "p.features as plan_features",
-      knex.raw("coalesce(t.last_used_at < now() - interval '1 minute', true) as stale"),
+export async function findAgentCaller(knex: Knex, token: string, limit?: RateLimit): Promise<AgentCaller | null> {
+  const count = limit ? rateLimitCountSql(limit, "c.id", "from caller c") : null;
+  const result: {
+    rows: Array<{
+      id: string;
+      userId: string;
+      organizationId: string;
+      stale: boolean;
+      memberId: string;
+      role: string;
+      planFeatures: string[];
       // The member's grants, so that the request's access scope needs no second statement (issue 15).
-      knex.raw(`${MEMBER_GRANTS_JSON_SQL} as grants`),
-    );
+      grants: Array<[string | null, string | null, string | null]>;
+      points: number | null;
+    }>;
+  } = await knex.raw(
+    `with caller as (
+      select t.id as "id", t.user_id as "userId", t.organization_id as "organizationId", m.id as "memberId",
+        m.role as "role", p.features as "planFeatures",
+        coalesce(t.last_used_at < now() - interval '1 minute', true) as "stale",
+        ${MEMBER_GRANTS_JSON_SQL} as "grants"
+      from agent_tokens t
+      join members m on m.id = t.member_id and m.user_id = t.user_id and m.organization_id = t.organization_id
+      join organizations o on o.id = t.organization_id
+      join plans p on p.id = o.plan_id
+      where t.token_hash = ? and (t.expires_at is null or t.expires_at > now())
+      limit 1)
+    ${count ? `, counted as (${count.sql})` : ""}
+    select c.*, ${count ? "(select points from counted)" : "null::int"} as "points" from caller c`,
+    [hashAgentToken(token), ...(count?.bindings ?? [])],
+  );
+  const row = result.rows[0];
   if (!row) return null;
   if (row.stale) await knex("agent_tokens").where("id", row.id).update({ lastUsedAt: knex.fn.now() });
   const role = toRole(row.role);
@@ -157,5 +162,6 @@ export async function findAgentCaller(knex: Knex, token: string): Promise<AgentC
   return {
     tokenId: row.id,
     principal: { userId: row.userId, organizationId: row.organizationId, via: "agentToken", access },
+    rateLimited: limit !== undefined && (row.points ?? 0) > limit.points,
   };
 }
