@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import pg from "pg";
 import { ensureDatabase, withDatabase } from "../src/db/connect.ts";
@@ -63,6 +64,13 @@ export interface ServerProcessOptions {
   port?: number;
 }
 
+/** The Node flags of `npm start` (package.json `scripts.start`: `node <flags> src/main.ts`), so servers run as users run them. */
+const START_NODE_FLAGS: string[] = (
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: { start: string } }
+).scripts.start
+  .split(/\s+/)
+  .filter((word) => word.startsWith("--"));
+
 /**
  * Starts `node src/main.ts` on `databaseUrl` (migrating it), with extra `env`, and waits for /readyz.
  * BENCH_CPU_PROF_DIR writes a V8 CPU profile of the server there.
@@ -80,7 +88,7 @@ export async function startServerProcess(
   const profile = process.env.BENCH_CPU_PROF_DIR;
   const child = spawn(
     process.execPath,
-    [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), ...nodeArgs, "src/main.ts"],
+    [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), ...START_NODE_FLAGS, ...nodeArgs, "src/main.ts"],
     {
       env: {
         ...process.env,
