@@ -99,7 +99,9 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
       unavailablePlugin<Context>(),
       queryCostPlugin<Context>(services.config.SKIFF_MAX_QUERY_COST, services.config.SKIFF_EXECUTION_TIMEOUT_MS),
       // Last: runs only once every operation-level check above has passed.
-      ...(services.config.SKIFF_COMPILED_READS ? [compiledReadsPlugin(moduleSqlReads)] : []),
+      ...(services.config.SKIFF_COMPILED_READS
+        ? [compiledReadsPlugin(moduleSqlReads, services.config.SKIFF_EXECUTION_TIMEOUT_MS)]
+        : []),
     ],
     stringifyResult,
   });

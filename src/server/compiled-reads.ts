@@ -10,6 +10,7 @@ import { HeaderMap } from "@apollo/server";
 import { type FormattedExecutionResult, getVariableValues } from "graphql";
 import type { Context } from "../modules/context.ts";
 import { SqlReadCompiler, type SqlReadTypes } from "../modules/sql-reads.ts";
+import { timeLimitError } from "./query-cost.ts";
 
 /** The `data` of a compiled read served over HTTP: JSON text written as is by {@link stringifyResult}. */
 class RawJsonData {
@@ -42,8 +43,12 @@ function coercedVariables(rc: GraphQLRequestContextResponseForOperation<Context>
   return coerced.coerced ?? null;
 }
 
-/** The plugin answering compilable queries with one statement; `types`: the modules' declarations. */
-export function compiledReadsPlugin(types: SqlReadTypes): ApolloServerPlugin<Context> {
+/**
+ * The plugin answering compilable queries with one statement; `types`: the modules' declarations. The statement
+ * runs under the execution time limit (`timeoutMs`, SKIFF_EXECUTION_TIMEOUT_MS): past it, it is cancelled and the
+ * answer is the resolvers' 400 `EXECUTION_TIME_LIMIT`.
+ */
+export function compiledReadsPlugin(types: SqlReadTypes, timeoutMs: number): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
       return {
@@ -62,8 +67,15 @@ export function compiledReadsPlugin(types: SqlReadTypes): ApolloServerPlugin<Con
           const { sql, bindings } = compiler.statement(expression);
           let text: string;
           try {
-            text = (await ctx.knex.raw(sql, bindings)).rows[0].data;
+            text = (await ctx.knex.raw(sql, bindings).timeout(timeoutMs, { cancel: true })).rows[0].data;
           } catch (error) {
+            if (error instanceof Error && error.name === "KnexTimeoutError") {
+              const headers = new HeaderMap();
+              return {
+                http: { status: 400, headers },
+                body: { kind: "single", singleResult: { errors: [timeLimitError(timeoutMs).toJSON()] } },
+              };
+            }
             ctx.log.warn({ err: error }, "compiled read failed; executing the operation instead");
             return null;
           }

@@ -94,7 +94,8 @@ export function withDeadline<S, C extends object, A, I>(
   };
 }
 
-function timeLimitError(timeoutMs: number): GraphQLError {
+/** The one error of an operation stopped at its execution deadline (400 `EXECUTION_TIME_LIMIT`, the limit in ms). */
+export function timeLimitError(timeoutMs: number): GraphQLError {
   return new GraphQLError(`Execution time limit of ${timeoutMs} ms exceeded`, {
     extensions: { code: "EXECUTION_TIME_LIMIT", limit: timeoutMs },
   });
