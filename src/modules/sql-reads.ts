@@ -136,6 +136,26 @@ export class SqlReadCompiler {
   }
 
   /**
+   * Whether every root field `operation` selects is declared (a cheap check before anything is loaded for
+   * {@link root}, e.g. the caller's memberships), and at least one is not `__typename`.
+   */
+  static rootDeclared(
+    schema: GraphQLSchema,
+    types: SqlReadTypes,
+    fragments: Record<string, FragmentDefinitionNode>,
+    variables: Record<string, unknown>,
+    operation: OperationDefinitionNode,
+  ): boolean {
+    const type = schema.getQueryType();
+    const declared = type && types[type.name];
+    if (operation.operation !== "query" || !type || !declared) return false;
+    const names = [...collectFields(schema, fragments, variables, type, operation.selectionSet).values()].map(
+      (nodes) => nodes[0]!.name.value,
+    );
+    return names.some((n) => n !== "__typename") && names.every((n) => n === "__typename" || n in declared);
+  }
+
+  /**
    * The JSON object of the root fields of `operation` (a query); null when one of them is not compilable, or when
    * it selects only `__typename`.
    */

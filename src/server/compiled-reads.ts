@@ -59,7 +59,9 @@ export function compiledReadsPlugin(types: SqlReadTypes, timeoutMs: number): Apo
             rc.document.definitions.flatMap((d) => (d.kind === "FragmentDefinition" ? [[d.name.value, d]] : [])),
           );
           const variables = coercedVariables(rc);
-          if (!variables) return null;
+          if (!variables || !SqlReadCompiler.rootDeclared(rc.schema, types, fragments, variables, rc.operation)) {
+            return null;
+          }
           const caller = { organizationId: ctx.principal.organizationId, orgs: await ctx.scope.memberships() };
           const compiler = new SqlReadCompiler(rc.schema, types, fragments, variables, caller);
           const expression = compiler.root(rc.operation);

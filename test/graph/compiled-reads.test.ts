@@ -11,12 +11,14 @@ import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { addMember, createAgentTokenFor, createOrg, createProjects } from "../helpers/seed.ts";
 import { type GqlResponse, gql, startTestServer } from "../helpers/server.ts";
+import { sessionFor } from "../helpers/session.ts";
 
 let db: TestDatabase;
 let compiled: RunningSkiff;
 let executed: RunningSkiff;
 const keys: Record<string, string> = {};
 let agentToken: string;
+let owner: { userId: string; email: string };
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -51,6 +53,7 @@ beforeAll(async () => {
   );
   const [oneApp] = await db.knex("applications").where("project_id", projectIds[3]).orderBy("id", "desc").select("id");
   keys.owner = a.owner.apiKey;
+  owner = a.owner;
   agentToken = await createAgentTokenFor(db.knex, a.organizationId, a.owner);
   keys.projectMember = (await addMember(db.knex, a.organizationId, "member", { projectIds: [projectIds[2]!] })).apiKey;
   keys.applicationMember = (
@@ -183,6 +186,26 @@ describe("compiled reads", () => {
       expect(a).toEqual(b);
     }
     expect((await get(compiled, "/api/agent/projects")).status).toBe(200);
+  });
+
+  it("answer a signed-in caller as the resolvers do, with no extra statement for what they do not compile", async () => {
+    const cookie = await sessionFor(db.knex, compiled.url, owner);
+    const counted = async (server: RunningSkiff, query: string) => {
+      let statements = 0;
+      const count = () => statements++;
+      server.services.knex.on("query", count);
+      try {
+        const res = await gql(server.url, query, {}, { cookie });
+        return { body: JSON.stringify(res), statements };
+      } finally {
+        server.services.knex.off("query", count);
+      }
+    };
+    for (const query of ["{ viewer { id } }", "{ organizations { id name } }", TREE]) {
+      const [a, b] = [await counted(compiled, query), await counted(executed, query)];
+      expect(a.body).toBe(b.body);
+      if (query !== TREE) expect(a.statements, query).toBe(b.statements);
+    }
   });
 
   it("send PostgreSQL's JSON text as the HTTP body, unparsed", async () => {
