@@ -101,6 +101,9 @@ describe("siteImportUpdated fan-out", () => {
     const member = await addMember(db.knex, org.organizationId, "member");
     const limited = await addMember(db.knex, org.organizationId, "member", { projectIds: [unrelated!] });
     const keys = [org.owner.apiKey, member.apiKey, limited.apiKey];
+    // A key's first use on B records its last-used time in the background: let those writes pass before counting.
+    await Promise.all(keys.map((apiKey) => gql(b.url, "{ __typename }", {}, { apiKey })));
+    await new Promise((r) => setTimeout(r, 300));
 
     /** Statements B issues while one import runs on A and `n` subscribers receive its events. */
     async function measure(n: number, name: string) {
