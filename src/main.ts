@@ -2,7 +2,8 @@
  * `npm start`: tracing first (only when OTEL_EXPORTER_OTLP_ENDPOINT is set, so the instrumented modules load
  * patched), then configuration, database (embedded unless DATABASE_URL is set), migrations, HTTP/GraphQL, and on
  * an empty database the first owner, organization and API key, printed once with ready-to-run examples.
- * SIGTERM/SIGINT shut down gracefully (see RunningSkiff.stop) and exit 0; a second signal exits at once (1).
+ * SIGTERM/SIGINT shut down gracefully (see RunningSkiff.stop) and exit 0 within SKIFF_SHUTDOWN_TIMEOUT + 5 s whatever
+ * the database does; a second signal exits at once (1).
  */
 const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? (await import("./telemetry.ts")).startTracing() : null;
 
@@ -11,6 +12,7 @@ const { createLogger, startSkiff } = await import("./server/start.ts");
 const { firstRunBanner } = await import("./server/first-run-banner.ts");
 
 const { startSandboxGatewayProcess } = await import("./server/sandbox-gateway-process.ts");
+const { bounded } = await import("./shared/bounded.ts");
 
 const loaded = loadConfig();
 const log = createLogger(loaded);
@@ -48,6 +50,15 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     }
     stopping = true;
     log.info({ signal, timeoutSeconds: config.SKIFF_SHUTDOWN_TIMEOUT }, "shutting down");
+    // The last resort (issue 25): every step of the shutdown has its own deadline, so this fires only on a bug.
+    setTimeout(
+      () => {
+        log.error("shutdown did not finish within SKIFF_SHUTDOWN_TIMEOUT + 5 s; exiting");
+        log.flush();
+        process.exit(1);
+      },
+      config.SKIFF_SHUTDOWN_TIMEOUT * 1000 + 4800,
+    ).unref();
     let code = 0;
     try {
       await skiff.stop();
@@ -56,7 +67,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
       code = 1;
     }
     sandboxGateway?.stop();
-    await tracing?.shutdown().catch(() => {});
+    if (tracing) await bounded(tracing.shutdown(), 500);
     log.flush();
     process.exit(code);
   });

@@ -3,6 +3,7 @@
  */
 import pg from "pg";
 import type { Config } from "../config.ts";
+import type { SupervisorLog } from "./embedded.ts";
 
 /** Where the application database is and how to release it. */
 export interface DatabaseTarget {
@@ -14,12 +15,16 @@ export interface DatabaseTarget {
 /**
  * Resolves the application database URL, starting the embedded server when needed. The embedded code is
  * imported only then, so that nothing of it is loaded when DATABASE_URL is set. `stop()` stops the embedded
- * server (call it last, after every pool is closed); with DATABASE_URL it does nothing.
+ * server (call it last, after every pool is closed); with DATABASE_URL it does nothing. The embedded server is
+ * supervised when `log` is given (the server: restarted when its postmaster dies, reported there; short-lived tools
+ * pass none); a DATABASE_URL server is waited for instead, by the pools' own reconnects.
  */
-export async function resolveDatabase(config: Config): Promise<DatabaseTarget> {
+export async function resolveDatabase(config: Config, log?: SupervisorLog): Promise<DatabaseTarget> {
   if (config.DATABASE_URL) return { url: config.DATABASE_URL, embedded: false, stop: async () => {} };
   const { startEmbeddedPostgres } = await import("./embedded.ts");
-  const server = await startEmbeddedPostgres(config.SKIFF_DATA_DIR, config.SKIFF_EMBEDDED_PG_PORT);
+  const server = await startEmbeddedPostgres(config.SKIFF_DATA_DIR, config.SKIFF_EMBEDDED_PG_PORT, {
+    ...(log && { supervise: { log } }),
+  });
   const url = await ensureDatabase(server.url, "skiff");
   return { url, embedded: true, stop: server.stop };
 }

@@ -12,6 +12,7 @@ import { chown, mkdir, open, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
+import client from "prom-client";
 import { locateBinaries, type PostgresBinaries } from "./embedded-binaries.ts";
 import { claimCluster, recoverOrphan, releaseCluster } from "./embedded-orphan.ts";
 import { newPassword, readPassword, writePassword } from "./embedded-password.ts";
@@ -21,10 +22,33 @@ import { isRoot, placeCluster, postgresUser, type RunAs, reachableBinaries } fro
 export interface EmbeddedServer {
   /** Connection URL of the maintenance database, e.g. `postgres://postgres:<password>@127.0.0.1:54329/postgres`. */
   url: string;
-  /** Process id of the postmaster. */
-  pid: number;
-  /** Fast shutdown (clients are disconnected), waiting until the postmaster has exited. Idempotent. */
+  /** Process id of the current postmaster (a new one after a supervised restart). */
+  readonly pid: number;
+  /**
+   * Fast shutdown (clients are disconnected), waiting until the postmaster has exited: SIGINT, then SIGQUIT after
+   * 2.5 s, then SIGKILL after 1 s more (at most 4 s in all: it fits the shutdown's last 5 s). Ends supervision
+   * first. Idempotent.
+   */
   stop(): Promise<void>;
+}
+
+/** Where a supervised cluster reports (a pino logger fits). */
+export interface SupervisorLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/** Options of {@link startEmbeddedPostgres}. */
+export interface EmbeddedOptions {
+  /** false (tests, benchmarks): fsync off, for speed. Default true. */
+  durable?: boolean;
+  /**
+   * Restart the postmaster whenever it exits without {@link EmbeddedServer.stop} (issue 25): first after
+   * `minDelayMs` (default 500), doubling per failed start up to `maxDelayMs` (default 4000), logged, counted in
+   * `skiff_embedded_postgres_restarts_total`, `skiff_embedded_postgres_up` 0 meanwhile. Off when absent.
+   */
+  supervise?: { log: SupervisorLog; minDelayMs?: number; maxDelayMs?: number };
 }
 
 /** The password of clusters created by earlier Skiff versions, replaced by a random one on their next start. */
@@ -36,13 +60,14 @@ const LEGACY_PASSWORD = "postgres";
  * with binaries and data placed where that user can reach them (src/db/embedded-root.ts). A cluster left running
  * by a Skiff process that died is stopped first. Its log is `<dataDir>/postgres.log`.
  * `durable: false` (tests, benchmarks) turns fsync off for speed; the application's own cluster keeps it on.
+ * With `supervise`, a postmaster that dies (crash, SIGKILL, OOM killer) is started again (see {@link EmbeddedOptions}).
  * @throws Error naming the port and data directory, with PostgreSQL's last messages, when the cluster cannot
  * start (for example the port is taken by something else).
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
   port: number,
-  { durable = true }: { durable?: boolean } = {},
+  { durable = true, supervise }: EmbeddedOptions = {},
 ): Promise<EmbeddedServer> {
   const root = resolve(dataDir);
   await mkdir(root, { recursive: true });
@@ -66,9 +91,10 @@ export async function startEmbeddedPostgres(
       rotate = true;
     }
     launched = true;
-    const child = await launch(binaries, clusterDir, port, logFile, user, durable);
+    const start = (append: boolean) => launch(binaries, clusterDir, port, logFile, user, durable, append);
+    const child = await start(false);
     await claimCluster(root);
-    const server = managed(child, root);
+    const server = managed(child, root, supervise && { ...supervise, start });
     const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
     if (!rotate) return { ...server, url };
     const fresh = newPassword();
@@ -150,8 +176,10 @@ async function launch(
   logFile: string,
   user: RunAs | undefined,
   durable: boolean,
+  append = false,
 ): Promise<ChildProcess> {
-  const log = await open(logFile, "w", 0o644);
+  // A restart appends: the crash's own messages stay in the log.
+  const log = await open(logFile, append ? "a" : "w", 0o644);
   const args = [
     "-D",
     clusterDir,
@@ -196,26 +224,91 @@ async function launch(
   throw new Error("postgres was not ready within 60 s");
 }
 
-/** Wraps the postmaster child: `stop()` shuts it down; a process exit without `stop()` still signals it. */
-function managed(child: ChildProcess, root: string): Omit<EmbeddedServer, "url"> {
+/** The supervisor's metrics, registered on prom-client's default registry on first use. */
+function supervisorMetrics() {
+  const registry = client.register;
+  const restarts =
+    (registry.getSingleMetric("skiff_embedded_postgres_restarts_total") as client.Counter | undefined) ??
+    new client.Counter({
+      name: "skiff_embedded_postgres_restarts_total",
+      help: "Embedded PostgreSQL postmasters started again after an unexpected exit",
+    });
+  const up =
+    (registry.getSingleMetric("skiff_embedded_postgres_up") as client.Gauge | undefined) ??
+    new client.Gauge({ name: "skiff_embedded_postgres_up", help: "1 while the embedded PostgreSQL runs, 0 while down" });
+  return { restarts, up };
+}
+
+/** What {@link managed} needs to supervise: where to log, the backoff, and how to start a postmaster again. */
+type Supervision = NonNullable<EmbeddedOptions["supervise"]> & { start(append: boolean): Promise<ChildProcess> };
+
+/**
+ * Wraps the postmaster child: `stop()` shuts it down; a process exit without `stop()` still signals it. With
+ * `supervision`, an unexpected exit of the postmaster starts a new one (backoff, see {@link EmbeddedOptions}).
+ */
+function managed(first: ChildProcess, root: string, supervision?: Supervision): Omit<EmbeddedServer, "url"> {
+  let child = first;
+  let halted = false;
+  const metrics = supervision ? supervisorMetrics() : undefined;
+  metrics?.up.set(1);
   // Safety net for exits that skip the shutdown path (process.exit on a start-up error): a fast shutdown
   // request is sent as the process ends. Never a signal handler: SIGINT/SIGTERM belong to Skiff's shutdown.
   const onExit = () => child.kill("SIGINT");
   process.once("exit", onExit);
-  const exited = new Promise<void>((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) done();
-    else child.once("exit", () => done());
-  });
+  const exitOf = (c: ChildProcess) =>
+    new Promise<void>((done) => {
+      if (c.exitCode !== null || c.signalCode !== null) done();
+      else c.once("exit", () => done());
+    });
+  const wake = new AbortController();
+  const watch = (c: ChildProcess) => {
+    c.once("exit", (code, signal) => {
+      if (halted || !supervision) return;
+      metrics?.up.set(0);
+      supervision.log.error({ code, signal, pid: c.pid }, "embedded PostgreSQL exited unexpectedly; restarting it");
+      void restart();
+    });
+  };
+  async function restart(): Promise<void> {
+    const min = supervision!.minDelayMs ?? 500;
+    const max = supervision!.maxDelayMs ?? 4000;
+    for (let delay = min; !halted; delay = Math.min(delay * 2, max)) {
+      await sleep(delay, undefined, { signal: wake.signal }).catch(() => {});
+      if (halted) return;
+      try {
+        // Backends of the dead postmaster may hold its shared memory a moment longer: the start fails, we retry.
+        const next = await supervision!.start(true);
+        if (halted) {
+          next.kill("SIGINT");
+          return;
+        }
+        child = next;
+        watch(next);
+        metrics?.restarts.inc();
+        metrics?.up.set(1);
+        supervision!.log.info({ pid: next.pid }, "embedded PostgreSQL restarted");
+        return;
+      } catch (err) {
+        supervision!.log.warn({ err, retryInMs: Math.min(delay * 2, max) }, "embedded PostgreSQL did not start; retrying");
+      }
+    }
+  }
+  watch(first);
   let stopping: Promise<void> | undefined;
   return {
-    pid: child.pid!,
+    get pid() {
+      return child.pid!;
+    },
     stop() {
       stopping ??= (async () => {
+        halted = true;
+        wake.abort();
         process.removeListener("exit", onExit);
+        const exited = exitOf(child);
         for (const [signal, ms] of [
-          ["SIGINT", 30_000],
-          ["SIGQUIT", 5_000],
-          ["SIGKILL", 5_000],
+          ["SIGINT", 2_500],
+          ["SIGQUIT", 1_000],
+          ["SIGKILL", 500],
         ] as const) {
           if (child.exitCode !== null || child.signalCode !== null) break;
           child.kill(signal);
@@ -225,6 +318,7 @@ function managed(child: ChildProcess, root: string): Omit<EmbeddedServer, "url">
           ]);
           if (done) break;
         }
+        metrics?.up.set(0);
         await releaseCluster(root);
       })();
       return stopping;

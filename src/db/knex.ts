@@ -9,12 +9,31 @@ import pg from "pg";
 // int8 (count(*), bigint ids) as JS numbers: all our counts fit in 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
 
-/** Builds a Knex instance for `url` and binds Objection models to it. */
-export function createKnex(url: string, pool: { min?: number; max?: number } = {}): Knex {
+/** Where Knex's own messages go (a pino logger fits); without one, Knex writes them to the console. */
+export interface KnexLog {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
+}
+
+/**
+ * Builds a Knex instance for `url` and binds Objection models to it. With `log`, Knex's warnings (a failed
+ * connection attempt during a database outage, …) are log lines instead of console output.
+ */
+export function createKnex(url: string, pool: { min?: number; max?: number } = {}, log?: KnexLog): Knex {
   const knex = knexFactory({
     client: "pg",
     connection: url,
     pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
+    ...(log && {
+      log: {
+        warn: (message: unknown) => log.warn({ component: "knex" }, String(message)),
+        error: (message: unknown) => log.error({ component: "knex" }, String(message)),
+        deprecate: (method: string, alternative: string) =>
+          log.debug({ component: "knex" }, `${method} is deprecated; use ${alternative}`),
+        debug: (message: unknown) => log.debug({ component: "knex" }, String(message)),
+      },
+    }),
     ...knexSnakeCaseMappers(),
   });
   Model.knex(knex);

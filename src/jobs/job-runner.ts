@@ -25,6 +25,7 @@ import {
 import type { Knex } from "knex";
 import pg from "pg";
 import type { Logger } from "pino";
+import { bounded } from "../shared/bounded.ts";
 import { type JobContext, type JobDefinition, type JobServices, PermanentJobError } from "./job-definition.ts";
 import { startRunnerLiveness } from "./job-liveness.ts";
 import { jobMetrics } from "./job-metrics.ts";
@@ -160,7 +161,8 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
       // Batched completion (delay 0) is flushed by graceful shutdown; unbatched completions could be cut off.
       preset: {
         worker: {
-          gracefulShutdownAbortTimeout: shutdownTimeoutMs,
+          // Running jobs are aborted 1 s before stop()'s end, leaving that second to return them to the queue.
+          gracefulShutdownAbortTimeout: Math.max(0, shutdownTimeoutMs - 1000),
           completeJobBatchDelay: 0,
           failJobBatchDelay: 0,
           // Jobs fetched (and locked) per query, handed to workers as they free up; < 2: one query per job.
@@ -246,30 +248,30 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
       return runner !== undefined && !halted;
     },
     stop() {
+      // Bounded (issue 25): at most `shutdownTimeoutMs` in all, whatever the database does. Jobs still running at
+      // the abort (1 s before the end) are returned to the queue when the database answers; past the end they are
+      // left locked by this runner, whose jobs the next liveness sweep of a live instance returns.
       stopping ??= (async () => {
+        const end = Date.now() + shutdownTimeoutMs;
+        const until = () => Math.max(0, end - Date.now());
         halted = true;
         wake.abort();
         wakeups.stop();
         unsubscribe();
         removeSource();
-        // A restart in progress (connecting to a database that may not answer) is waited for, within the timeout.
-        if (restarting) await Promise.race([restarting, sleep(shutdownTimeoutMs)]);
+        // A restart in progress (connecting to a database that may not answer) is waited for, within the time.
+        if (restarting) await bounded(restarting, until());
         const current = runner;
         runner = undefined;
-        const stopped = current?.stop();
-        const late = setTimeout(() => {
-          log.warn("job runner: jobs still running after the shutdown timeout; returning them to the queue");
-          current?.kill().catch(() => {});
-        }, shutdownTimeoutMs + 2000);
-        try {
-          await stopped;
-        } catch (err) {
-          log.warn({ err }, "job runner stopped with an error");
-        } finally {
-          clearTimeout(late);
-          await liveness.stop();
-          await pgPool.end().catch(() => {});
+        const outcome = await bounded(current?.stop() ?? Promise.resolve(), until());
+        if (!outcome.done) {
+          if (outcome.reason === "timeout") {
+            log.warn("job runner: not stopped within the shutdown timeout; leaving its jobs to the liveness sweep");
+            current?.kill().catch(() => {});
+          } else log.warn({ err: outcome.error }, "job runner stopped with an error");
         }
+        await bounded(liveness.stop(), 500);
+        await bounded(pgPool.end(), 500);
       })();
       return stopping;
     },

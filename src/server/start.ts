@@ -23,6 +23,7 @@ import { createMailer } from "../modules/mail/mailer.ts";
 import { bootstrapFirstRun, type FirstRun } from "../modules/organizations/first-run.service.ts";
 import type { AppServices } from "../modules/services.ts";
 import { emitAccountEvent } from "../modules/webhooks/account-events.ts";
+import { bounded } from "../shared/bounded.ts";
 import { createPubSub } from "../shared/pubsub.ts";
 import { createServer, type SkiffServer } from "./app.ts";
 import { watchPool } from "./metrics.ts";
@@ -79,8 +80,8 @@ export async function startSkiff(
   options: StartOptions = {},
 ): Promise<RunningSkiff> {
   const secret = await ensureSecret(config);
-  const database = await resolveDatabase(config);
-  const knex = createKnex(database.url, { max: 20 });
+  const database = await resolveDatabase(config, log.child({ component: "embedded-postgres" }));
+  const knex = createKnex(database.url, { max: 20 }, log);
   const secrets = createSecretBox(secret);
   try {
     const applied = await migrateLatest(knex);
@@ -123,32 +124,51 @@ export async function startSkiff(
   const server = await createServer(services);
   let runner: JobRunner | null = null;
 
+  /**
+   * The shutdown, bounded in every state of the database (issue 25): at most SKIFF_SHUTDOWN_TIMEOUT seconds for
+   * in-flight requests and running jobs (side by side), then at most 1.5 s for sockets and pools, then at most 4 s
+   * for the embedded PostgreSQL. A step past its deadline is abandoned and logged; the next one runs anyway.
+   */
   async function shutdown(): Promise<void> {
     const started = Date.now();
     const steps: Record<string, number> = {};
-    const step = async (name: string, run: () => Promise<unknown>) => {
+    const abandoned: string[] = [];
+    const step = async (name: string, run: () => Promise<unknown> | undefined, ms: number) => {
       const at = Date.now();
-      await run();
+      const outcome = await bounded(Promise.resolve().then(run), ms);
       steps[name] = Date.now() - at;
+      if (outcome.done) return;
+      abandoned.push(name);
+      if (outcome.reason === "timeout") log.warn({ step: name, ms }, "shutdown: step abandoned at its deadline");
+      else log.warn({ step: name, err: outcome.error }, "shutdown: step failed; going on");
     };
     server.lifecycle.stopping = true;
     const inFlight = server.requests.inFlight;
+    const requestsMs = config.SKIFF_SHUTDOWN_TIMEOUT * 1000;
     let cut = 0;
-    await step("drain", async () => {
-      cut = await server.requests.drain(config.SKIFF_SHUTDOWN_TIMEOUT * 1000);
-    });
+    await Promise.all([
+      step(
+        "drain",
+        async () => {
+          cut = await server.requests.drain(requestsMs);
+        },
+        requestsMs + 250,
+      ),
+      // Stop taking jobs; running ones finish (or return to the queue) within the same time.
+      step("jobs", () => runner?.stop(), requestsMs + 250),
+    ]);
     if (cut) log.warn({ cut, timeoutSeconds: config.SKIFF_SHUTDOWN_TIMEOUT }, "shutdown: requests cut at the timeout");
-    await step("websockets", () => server.subscriptions.closeAll());
-    await step("server", () => server.app.close());
-    // Stop taking jobs; running ones finish (or return to the queue after SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS).
-    await step("jobs", async () => runner?.stop());
-    await step("auth", () => closeAuth(auth));
-    await step("outbound", () => services.outbound.close());
-    await step("pubsub", () => services.pubsub.close());
+    const connectionsBy = Date.now() + 1500;
+    const left = () => connectionsBy - Date.now();
+    await step("websockets", () => server.subscriptions.closeAll(), left());
+    await step("server", () => server.app.close(), left());
+    await step("auth", () => closeAuth(auth), left());
+    await step("outbound", () => services.outbound.close(), left());
+    await step("pubsub", () => services.pubsub.close(), left());
     unwatchPool();
-    await step("pool", () => knex.destroy());
-    await step("database", () => database.stop());
-    log.info({ inFlight, cut, ms: Date.now() - started, steps }, "shutdown complete");
+    await step("pool", () => knex.destroy(), left());
+    await step("database", () => database.stop(), 4000);
+    log.info({ inFlight, cut, ms: Date.now() - started, steps, abandoned }, "shutdown complete");
   }
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -168,7 +188,8 @@ export async function startSkiff(
         log,
         concurrency: config.SKIFF_WORKER_CONCURRENCY,
         localQueueSize: config.SKIFF_WORKER_LOCAL_QUEUE,
-        shutdownTimeoutMs: config.SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS,
+        // Within the shutdown's own time for requests (see shutdown()).
+        shutdownTimeoutMs: Math.min(config.SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS, config.SKIFF_SHUTDOWN_TIMEOUT * 1000),
       });
       const started = runner;
       server.lifecycle.jobsRunning = () => started.running;

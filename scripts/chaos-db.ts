@@ -1,0 +1,75 @@
+/**
+ * `npm run chaos:db` (issue 25): kills the real PostgreSQL postmaster under load again and again and prints a table
+ * of runs (see test/chaos/db-chaos.ts for what one run does and checks). Exits 1 when any run found a problem.
+ *
+ * Arguments (all optional): `--rounds N` (default 5: each variant and outage N times), `--outages 500,2000,10000`
+ * (ms), `--variants url,embedded`, `--long` (adds the 5-minute outage with SIGTERM during and right after it).
+ */
+import { parseArgs } from "node:util";
+import { type ChaosOptions, type ChaosResult, runChaos } from "../test/chaos/db-chaos.ts";
+import { createTestCa, removeTestCa } from "../test/helpers/test-ca.ts";
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "5" },
+    outages: { type: "string", default: "500,2000,10000" },
+    variants: { type: "string", default: "url,embedded" },
+    long: { type: "boolean", default: false },
+  },
+});
+process.on("unhandledRejection", (reason) => {
+  console.error("harness: unhandled rejection", reason);
+});
+const tls = await createTestCa();
+const plan: Array<Omit<ChaosOptions, "tls">> = [];
+for (let round = 0; round < Number(values.rounds); round++) {
+  for (const outageMs of values.outages.split(",").map(Number)) {
+    for (const variant of values.variants.split(",") as ChaosOptions["variant"][]) plan.push({ variant, outageMs });
+  }
+}
+if (values.long) {
+  for (const variant of values.variants.split(",") as ChaosOptions["variant"][]) {
+    plan.push({ variant, outageMs: 300_000 });
+    plan.push({ variant, outageMs: 300_000, sigterm: "during" });
+    plan.push({ variant, outageMs: 5000, sigterm: "after" });
+  }
+}
+
+const header = [
+  "run", "variant", "outage", "sigterm", "alive", "503s", "ready after", "pending", "imports", "webhooks (acc/deliv/lost/dup)",
+  "attempts seen/logged", "sub", "sign-in", "exit", "result",
+];
+const rows: string[][] = [];
+const results: ChaosResult[] = [];
+console.log(`${plan.length} runs`);
+for (const [i, options] of plan.entries()) {
+  const started = Date.now();
+  const r = await runChaos({ ...options, tls, progress: (line) => console.log(`  [${i + 1}] ${line}`) });
+  results.push(r);
+  const w = r.webhooks;
+  const row = [
+    String(i + 1), r.variant, `${r.outageMs / 1000}s`, r.sigterm, r.died ? `DIED ${r.died}` : "yes",
+    String(r.readyDuringOutage.unavailable), r.readyAfterMs === null ? "-" : `${r.readyAfterMs}ms`, String(r.pending),
+    `${r.imports.answered}/${r.imports.started}`, `${w.accepted}/${w.delivered}/${w.lost}/${w.doubled}`,
+    `${w.attemptsSeen}/${w.attemptsLogged}`, r.subscriptionResumed ? "yes" : "no", r.signIn ? "yes" : "no",
+    r.shutdown ? `${r.shutdown.code} in ${r.shutdown.ms}ms` : "-", r.problems.length ? `FAIL: ${r.problems.join("; ")}` : "ok",
+  ];
+  rows.push(row);
+  console.log(`  [${i + 1}] ${row.join(" | ")} (${Math.round((Date.now() - started) / 1000)} s)`);
+}
+await removeTestCa(tls);
+
+console.log(`\n| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
+for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+const deaths = results.filter((r) => r.died).length;
+const lost = results.reduce((a, r) => a + r.webhooks.lost, 0);
+const doubled = results.reduce((a, r) => a + r.webhooks.doubled, 0);
+const stuck = results.reduce((a, r) => a + r.pending, 0);
+const failed = results.filter((r) => r.problems.length).length;
+const ready = results.map((r) => r.readyAfterMs).filter((ms): ms is number => ms !== null).sort((a, b) => a - b);
+console.log(
+  `\n${results.length} runs: ${deaths} process deaths, ${lost} lost and ${doubled} doubled webhook attempts, ` +
+    `${stuck} stuck imports; /readyz 200 after recovery: median ${ready[Math.floor(ready.length / 2)] ?? "-"} ms, ` +
+    `max ${ready.at(-1) ?? "-"} ms; ${failed} runs with problems`,
+);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,534 @@
+/**
+ * Database chaos (issue 25): one run kills the real PostgreSQL postmaster with SIGKILL while a real `src/main.ts`
+ * process serves a steady load — site imports (each queuing a deployment job), webhook events delivered to a
+ * loopback HTTPS receiver, and an open `siteImportUpdated` subscription — then brings the database back and checks
+ * what an operator would: the process stayed alive, `/readyz` was 503 during the outage and 200 soon after, no
+ * import stayed `pending`, every webhook attempt the receiver saw is logged exactly once and no accepted event was
+ * lost, the subscription receives events again, sign-in works, and one SIGTERM ends the process in bounded time.
+ *
+ * Variants:
+ * - `url`: Skiff on DATABASE_URL; the harness runs that PostgreSQL itself and restarts it after `outageMs`.
+ * - `embedded`: Skiff's own embedded cluster; Skiff's supervisor restarts it. The harness keeps the outage going
+ *   for `outageMs` by killing every postmaster that comes up meanwhile (a crash loop), then lets it stay.
+ *
+ * Used by test/chaos/db-kill.test.ts (one run per variant in `npm test`) and scripts/chaos-db.ts (`npm run
+ * chaos:db`: many runs, a table). Plain Node (no vitest imports): the script runs it outside the test runner.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createWriteStream, existsSync, readFileSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { createClient } from "graphql-ws";
+import pg from "pg";
+import WebSocket from "ws";
+import { ensureDatabase, withDatabase } from "../../src/db/connect.ts";
+import { type EmbeddedServer, startEmbeddedPostgres } from "../../src/db/embedded.ts";
+import { isAlive } from "../../src/db/embedded-orphan.ts";
+import { readPassword } from "../../src/db/embedded-password.ts";
+import type { TestCaFiles } from "../helpers/test-ca.ts";
+
+/** What one run does. */
+export interface ChaosOptions {
+  variant: "url" | "embedded";
+  /** How long the database stays down after the kill, ms. */
+  outageMs: number;
+  /** When the one SIGTERM is sent: after the checks (`end`, default), during the outage, or right after recovery. */
+  sigterm?: "end" | "during" | "after";
+  /** The test CA (NODE_EXTRA_CA_CERTS of Skiff; the receiver's certificate). */
+  tls: TestCaFiles;
+  /** Site imports started per second (default 20). */
+  importsPerSecond?: number;
+  /** Progress lines (default: none). */
+  progress?: (line: string) => void;
+}
+
+/** What one run saw. `problems` empty means every check passed. */
+export interface ChaosResult {
+  variant: ChaosOptions["variant"];
+  outageMs: number;
+  sigterm: NonNullable<ChaosOptions["sigterm"]>;
+  /** The Skiff process ended before the SIGTERM (with its exit code or signal), or null. */
+  died: string | null;
+  /** `/readyz` answers seen while the database was down: 503s and others (200s after the first second). */
+  readyDuringOutage: { unavailable: number; ready: number };
+  /** ms from the database accepting connections again to the first `/readyz` 200; null when never. */
+  readyAfterMs: number | null;
+  /** Imports still `pending` 30 s after recovery. */
+  pending: number;
+  imports: { started: number; answered: number };
+  webhooks: { accepted: number; delivered: number; lost: number; attemptsSeen: number; attemptsLogged: number; doubled: number };
+  /** A `siteImportUpdated` event arrived after recovery on the subscription opened before the kill. */
+  subscriptionResumed: boolean;
+  signIn: boolean;
+  /** ms from SIGTERM to exit, and the exit code; null exit when it had to be killed. */
+  shutdown: { ms: number; code: number | null } | null;
+  /** Fatal/uncaught lines from Skiff's output. */
+  crashLines: string[];
+  problems: string[];
+}
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const nodeBinary = existsSync(`${root}node_modules/.bin/node`) ? `${root}node_modules/.bin/node` : process.execPath;
+const SHUTDOWN_TIMEOUT_S = 5;
+const EMAIL = "chaos@skiff.test";
+const PASSWORD = "chaos-password-1";
+const API_KEY = `skiff_chaos_${randomBytes(12).toString("hex")}`;
+
+/** A free TCP port on loopback. */
+async function freePort(): Promise<number> {
+  const { createServer: tcp } = await import("node:net");
+  return new Promise((resolve, reject) => {
+    const s = tcp().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+}
+
+/** The PostgreSQL the run kills: its postmaster pid, and (url variant) restarting it. */
+interface Database {
+  /** URL of database `skiff` (for the checks). */
+  url: string;
+  postmaster(): number | undefined;
+  /** Accepts connections (a real login). */
+  accepting(): Promise<boolean>;
+  /** url variant: start it again (retrying while the old backends let go of shared memory). */
+  restart?(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** postmaster.pid's first line when its 8th says `ready`. */
+function readyPostmaster(clusterDir: string): number | undefined {
+  try {
+    const lines = readFileSync(join(clusterDir, "postmaster.pid"), "utf8").split("\n");
+    const pid = Number(lines[0]);
+    return pid > 0 && isAlive(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function canLogin(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.query("select 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** url variant: a PostgreSQL of the harness's own (the embedded binaries, its own directory and port). */
+async function ownDatabase(dir: string, port: number): Promise<Database> {
+  let server: EmbeddedServer = await startEmbeddedPostgres(dir, port, { durable: false });
+  const url = await ensureDatabase(server.url, "skiff");
+  return {
+    url,
+    postmaster: () => readyPostmaster(join(dir, "postgres")),
+    accepting: () => canLogin(url),
+    async restart() {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          server = await startEmbeddedPostgres(dir, port, { durable: false });
+          return;
+        } catch (error) {
+          if (attempt >= 20) throw error;
+          await sleep(250);
+        }
+      }
+    },
+    stop: () => server.stop(),
+  };
+}
+
+/** embedded variant: Skiff's own cluster in `dataDir`. */
+function skiffsDatabase(dataDir: string, port: number): Database {
+  let url = "";
+  const resolveUrl = async () => {
+    url ||= `postgres://postgres:${await readPassword(dataDir)}@127.0.0.1:${port}/skiff`;
+    return url;
+  };
+  return {
+    get url() {
+      return url;
+    },
+    postmaster: () => readyPostmaster(join(dataDir, "postgres")),
+    accepting: async () => canLogin(await resolveUrl()),
+    stop: async () => {},
+  };
+}
+
+/** A started Skiff process; its output goes to `logFile`. */
+interface Skiff {
+  child: ChildProcess;
+  url: string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  exit: { code: number | null; signal: NodeJS.Signals | null } | null;
+  logFile: string;
+}
+
+async function startSkiff(env: Record<string, string>, logFile: string): Promise<Skiff> {
+  const port = await freePort();
+  const out = createWriteStream(logFile);
+  const child = spawn(nodeBinary, ["src/main.ts"], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      SKIFF_BASE_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: "info",
+      SKIFF_SECRET: "chaos-secret-chaos-secret-chaos-secret-01",
+      SKIFF_BOOTSTRAP_EMAIL: EMAIL,
+      SKIFF_BOOTSTRAP_PASSWORD: PASSWORD,
+      SKIFF_BOOTSTRAP_API_KEY: API_KEY,
+      SKIFF_DEFAULT_REGISTRY_URL: "docker.io",
+      SKIFF_OUTBOUND_ALLOW: "127.0.0.1",
+      SKIFF_IMPORT_WAIT_MS: "1000",
+      SKIFF_SHUTDOWN_TIMEOUT: String(SHUTDOWN_TIMEOUT_S),
+      // No sandbox payment gateway beside it (it would take a fixed port).
+      SKIFF_GATEWAY_URL: "https://gateway.skiff.test",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(out);
+  const skiff: Skiff = {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    exit: null,
+    logFile,
+    exited: new Promise((resolve) =>
+      child.once("exit", (code, signal) => {
+        skiff.exit = { code, signal };
+        resolve({ code, signal });
+      }),
+    ),
+  };
+  return skiff;
+}
+
+/** fetch with a deadline; a network error or timeout resolves to status 0. */
+async function request(url: string, init: RequestInit = {}, timeoutMs = 5000): Promise<{ status: number; body: string }> {
+  try {
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    return { status: res.status, body: await res.text() };
+  } catch {
+    return { status: 0, body: "" };
+  }
+}
+
+function api(skiff: Skiff, method: string, path: string, body?: unknown, timeoutMs?: number) {
+  return request(
+    `${skiff.url}${path}`,
+    {
+      method,
+      headers: { "content-type": "application/json", authorization: `Bearer ${API_KEY}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    },
+    timeoutMs,
+  );
+}
+
+/** A loopback HTTPS webhook receiver answering 200: requests per `X-Webhook-Delivery`. */
+async function startReceiver(tls: TestCaFiles) {
+  const seen = new Map<string, number>();
+  const server = createServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, (req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const id = String(req.headers["x-webhook-delivery"] ?? "");
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+      res.writeHead(200).end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    seen,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Runs one chaos run (see the file comment). Never throws for a failed check: see `problems`. */
+export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
+  const { variant, outageMs, tls } = options;
+  const sigterm = options.sigterm ?? "end";
+  const say = options.progress ?? (() => {});
+  const dir = await mkdtemp(join(tmpdir(), `skiff-chaos-${variant}-`));
+  const problems: string[] = [];
+  const result: ChaosResult = {
+    variant,
+    outageMs,
+    sigterm,
+    died: null,
+    readyDuringOutage: { unavailable: 0, ready: 0 },
+    readyAfterMs: null,
+    pending: 0,
+    imports: { started: 0, answered: 0 },
+    webhooks: { accepted: 0, delivered: 0, lost: 0, attemptsSeen: 0, attemptsLogged: 0, doubled: 0 },
+    subscriptionResumed: false,
+    signIn: false,
+    shutdown: null,
+    crashLines: [],
+    problems,
+  };
+  const receiver = await startReceiver(tls);
+  const pgPort = await freePort();
+  let database: Database;
+  let skiff: Skiff;
+  const env: Record<string, string> = { NODE_EXTRA_CA_CERTS: tls.caFile };
+  if (variant === "url") {
+    database = await ownDatabase(join(dir, "pg"), pgPort);
+    env.DATABASE_URL = database.url;
+  } else {
+    database = skiffsDatabase(join(dir, "data"), pgPort);
+    env.SKIFF_DATA_DIR = join(dir, "data");
+    env.SKIFF_EMBEDDED_PG_PORT = String(pgPort);
+  }
+  skiff = await startSkiff(env, join(dir, "skiff.log"));
+  let stopLoad = false;
+  const tasks: Promise<unknown>[] = [];
+  let disposeSubscription = () => {};
+  try {
+    // Ready, then the organization, a webhook on course_completed and a subscription.
+    const readyBy = Date.now() + 120_000;
+    while ((await request(`${skiff.url}/readyz`, {}, 1000)).status !== 200) {
+      if (skiff.exit || Date.now() > readyBy) throw new Error(`Skiff did not become ready:\n${await tail(skiff)}`);
+      await sleep(200);
+    }
+    await database.accepting();
+    const viewer = await api(skiff, "POST", "/graphql", { query: "{ viewer { activeOrganization { id databaseId } } }" });
+    const org = JSON.parse(viewer.body).data.viewer.activeOrganization as { id: string; databaseId: number };
+    const hook = await api(skiff, "POST", `/api/v1/orgs/${org.databaseId}/webhooks`, {
+      url: receiver.url,
+      events: ["course_completed"],
+    });
+    if (hook.status !== 201) throw new Error(`webhook not created: ${hook.status} ${hook.body}`);
+    const webhookId = JSON.parse(hook.body).webhook_uuid as string;
+    const updates: number[] = [];
+    const client = createClient({
+      url: `${skiff.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${API_KEY}` },
+      retryAttempts: Number.POSITIVE_INFINITY,
+      shouldRetry: () => true,
+      retryWait: () => sleep(500),
+    });
+    disposeSubscription = client.subscribe(
+      { query: "subscription { siteImportUpdated { status } }" },
+      { next: () => void updates.push(Date.now()), error: () => {}, complete: () => {} },
+    );
+    disposeSubscription = ((unsubscribe) => () => {
+      unsubscribe();
+      Promise.resolve(client.dispose()).catch(() => {});
+    })(disposeSubscription);
+
+    // The load: imports and webhook events, as long as `stopLoad` is false.
+    const accepted = new Set<string>();
+    let seq = 0;
+    const rate = options.importsPerSecond ?? 20;
+    const loadImports = async () => {
+      while (!stopLoad) {
+        const n = seq++;
+        result.imports.started++;
+        tasks.push(
+          api(skiff, "POST", "/api/site-import", {
+            organizationId: org.id,
+            name: `chaos-${n}`,
+            source: { type: "docker", dockerImage: "nginx:1.27" },
+            envVars: { N: String(n) },
+            port: 80,
+          }, 30_000).then((r) => {
+            if (r.status >= 200 && r.status < 300) result.imports.answered++;
+          }),
+        );
+        await sleep(1000 / rate);
+      }
+    };
+    const loadEvents = async () => {
+      while (!stopLoad) {
+        const n = seq++;
+        tasks.push(
+          api(skiff, "POST", `/api/v1/orgs/${org.databaseId}/events`, {
+            event: "course_completed",
+            data: {
+              user: { user_uuid: `u${n}`, email: `u${n}@skiff.test`, username: `u${n}` },
+              course: { course_uuid: `c${n}`, name: "Chaos" },
+            },
+          }, 30_000).then((r) => {
+            if (r.status !== 202) return;
+            for (const d of JSON.parse(r.body).deliveries as Array<{ delivery_id: string }>) accepted.add(d.delivery_id);
+          }),
+        );
+        await sleep(200);
+      }
+    };
+    // /readyz every 100 ms, with the time of each answer.
+    const readiness: Array<{ at: number; status: number }> = [];
+    const pollReady = async () => {
+      while (!stopLoad || sigterm !== "end") {
+        if (skiff.exit) return;
+        const at = Date.now();
+        readiness.push({ at, status: (await request(`${skiff.url}/readyz`, {}, 1000)).status });
+        await sleep(100);
+      }
+    };
+    const loops = [loadImports(), loadEvents(), pollReady()];
+    await sleep(3000);
+
+    // The kill, the outage, the recovery.
+    const first = database.postmaster();
+    if (!first) throw new Error("no postmaster found");
+    say(`kill -9 postmaster ${first}`);
+    const killedAt = Date.now();
+    process.kill(first, "SIGKILL");
+    let term: Promise<void> | undefined;
+    const sendTerm = () => {
+      const at = Date.now();
+      skiff.child.kill("SIGTERM");
+      term = (async () => {
+        const limit = (SHUTDOWN_TIMEOUT_S + 5) * 1000;
+        const exit = await Promise.race([skiff.exited, sleep(limit + 30_000).then(() => null)]);
+        result.shutdown = { ms: Date.now() - at, code: exit ? exit.code : null };
+        if (!exit) skiff.child.kill("SIGKILL");
+        if (!exit || Date.now() - at > limit) problems.push(`SIGTERM took ${Date.now() - at} ms (limit ${limit})`);
+        else if (exit.code !== 0) problems.push(`exit code ${exit.code} after SIGTERM`);
+      })();
+    };
+    while (Date.now() - killedAt < outageMs) {
+      if (variant === "embedded") {
+        const again = database.postmaster();
+        if (again && again !== first) process.kill(again, "SIGKILL");
+      }
+      if (sigterm === "during" && !term && Date.now() - killedAt > outageMs / 2) sendTerm();
+      await sleep(20);
+    }
+    const down = readiness.filter((r) => r.at > killedAt + 1000 && r.at < Date.now());
+    result.readyDuringOutage = {
+      unavailable: down.filter((r) => r.status === 503).length,
+      ready: down.filter((r) => r.status === 200).length,
+    };
+    if (database.restart) await database.restart();
+    let backAt = 0;
+    const backBy = Date.now() + 60_000;
+    while (!backAt && Date.now() < backBy) {
+      if (await database.accepting()) backAt = Date.now();
+      else await sleep(50);
+    }
+    say(`database back after ${backAt - killedAt} ms`);
+    if (!backAt) problems.push("the database did not come back within 60 s");
+    if (sigterm === "after") sendTerm();
+    if (term) {
+      stopLoad = true;
+      await term;
+      await Promise.allSettled(loops);
+    } else {
+      await sleep(8000);
+      stopLoad = true;
+      await Promise.allSettled(loops);
+      await Promise.allSettled(tasks);
+      const firstReady = readiness.find((r) => r.at >= backAt && r.status === 200);
+      result.readyAfterMs = firstReady ? firstReady.at - backAt : null;
+      // Quiescence: no import pending, every accepted event delivered (at most 30 s after recovery).
+      const check = new pg.Client({ connectionString: database.url || withDatabase(env.DATABASE_URL!, "skiff") });
+      await check.connect();
+      try {
+        const settleBy = backAt + 30_000;
+        for (;;) {
+          const { rows } = await check.query("select count(*)::int as n from site_imports where status = 'pending'");
+          result.pending = rows[0].n;
+          const lost = [...accepted].filter((id) => !receiver.seen.has(id)).length;
+          if ((result.pending === 0 && lost === 0) || Date.now() > settleBy) break;
+          await sleep(250);
+        }
+        await sleep(1500); // attempts in flight get their log row
+        const { rows: logged } = await check.query(
+          "select a.delivery_id, count(*)::int as n, count(distinct a.attempt)::int as distinct_attempts " +
+            "from webhook_delivery_attempts a where a.endpoint_id = $1 group by a.delivery_id",
+          [webhookId],
+        );
+        const log = new Map(logged.map((r) => [r.delivery_id as string, r]));
+        result.webhooks.accepted = accepted.size;
+        result.webhooks.delivered = [...accepted].filter((id) => receiver.seen.has(id)).length;
+        result.webhooks.lost = accepted.size - result.webhooks.delivered;
+        result.webhooks.attemptsSeen = [...receiver.seen.values()].reduce((a, b) => a + b, 0);
+        result.webhooks.attemptsLogged = logged.reduce((a, r) => a + (r.n as number), 0);
+        let doubled = 0;
+        for (const [id, n] of receiver.seen) {
+          const row = log.get(id);
+          if (!row || row.n !== n || row.distinct_attempts !== row.n) doubled++;
+        }
+        result.webhooks.doubled = doubled;
+      } finally {
+        await check.end();
+      }
+      result.subscriptionResumed = updates.some((at) => at > backAt);
+      const signIn = await request(`${skiff.url}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: skiff.url },
+        body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+      });
+      result.signIn = signIn.status === 200;
+      if (!skiff.exit) sendTerm();
+      await term;
+    }
+    if (skiff.exit && !result.shutdown) result.died = `${skiff.exit.signal ?? `code ${skiff.exit.code}`}`;
+  } catch (error) {
+    problems.push(`run failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    stopLoad = true;
+    disposeSubscription();
+    if (!skiff.exit) {
+      skiff.child.kill("SIGKILL");
+      await skiff.exited;
+    }
+    await database.stop().catch(() => {});
+    // Skiff's own cluster when its shutdown did not stop it (that is a problem of its own).
+    const left = database.postmaster();
+    if (left) {
+      problems.push(`PostgreSQL ${left} still running after Skiff exited`);
+      process.kill(left, "SIGKILL");
+    }
+    await receiver.close();
+  }
+  const output = await readFile(skiff.logFile, "utf8").catch(() => "");
+  const complete = output.split("\n").find((line) => line.includes('"msg":"shutdown complete"'));
+  if (complete) say(`shutdown steps: ${JSON.stringify(JSON.parse(complete).steps)}`);
+  result.crashLines = output
+    .split("\n")
+    .filter((line) => /"level":60|Unhandled|uncaught|^Error|^\s+at /i.test(line) && !/"level":(30|40)/.test(line))
+    .slice(0, 10);
+  if (result.died) problems.push(`Skiff died: ${result.died}`);
+  if (result.crashLines.length) problems.push(`crash output: ${result.crashLines[0]}`);
+  if (sigterm === "end") {
+    if (result.readyDuringOutage.unavailable === 0 && outageMs >= 1500) problems.push("/readyz never 503 in the outage");
+    if (result.readyAfterMs === null || result.readyAfterMs > 5000) {
+      problems.push(`/readyz 200 only ${result.readyAfterMs} ms after recovery`);
+    }
+    if (result.pending) problems.push(`${result.pending} imports pending 30 s after recovery`);
+    if (result.webhooks.lost) problems.push(`${result.webhooks.lost} webhook deliveries lost`);
+    if (result.webhooks.doubled) problems.push(`${result.webhooks.doubled} deliveries not logged once per attempt`);
+    if (!result.subscriptionResumed) problems.push("no subscription event after recovery");
+    if (!result.signIn) problems.push("sign-in failed after recovery");
+  }
+  if (problems.length === 0) await rm(dir, { recursive: true, force: true });
+  else problems.push(`kept: ${dir}`);
+  return result;
+}
+
+async function tail(skiff: Skiff): Promise<string> {
+  return (await readFile(skiff.logFile, "utf8").catch(() => "")).split("\n").slice(-20).join("\n");
+}
