@@ -36,8 +36,21 @@ if (values.long) {
 }
 
 const header = [
-  "run", "variant", "outage", "sigterm", "alive", "503s", "ready after", "pending", "imports", "webhooks (acc/deliv/lost/dup)",
-  "attempts seen/logged", "sub", "sign-in", "exit", "result",
+  "run",
+  "variant",
+  "outage",
+  "sigterm",
+  "alive",
+  "503s",
+  "ready after",
+  "pending",
+  "imports",
+  "webhooks (acc/deliv/lost/dup)",
+  "attempts seen/logged",
+  "sub",
+  "sign-in",
+  "exit",
+  "result",
 ];
 const rows: string[][] = [];
 const results: ChaosResult[] = [];
@@ -48,11 +61,21 @@ for (const [i, options] of plan.entries()) {
   results.push(r);
   const w = r.webhooks;
   const row = [
-    String(i + 1), r.variant, `${r.outageMs / 1000}s`, r.sigterm, r.died ? `DIED ${r.died}` : "yes",
-    String(r.readyDuringOutage.unavailable), r.readyAfterMs === null ? "-" : `${r.readyAfterMs}ms`, String(r.pending),
-    `${r.imports.answered}/${r.imports.started}`, `${w.accepted}/${w.delivered}/${w.lost}/${w.doubled}`,
-    `${w.attemptsSeen}/${w.attemptsLogged}`, r.subscriptionResumed ? "yes" : "no", r.signIn ? "yes" : "no",
-    r.shutdown ? `${r.shutdown.code} in ${r.shutdown.ms}ms` : "-", r.problems.length ? `FAIL: ${r.problems.join("; ")}` : "ok",
+    String(i + 1),
+    r.variant,
+    `${r.outageMs / 1000}s`,
+    r.sigterm,
+    r.died ? `DIED ${r.died}` : "yes",
+    String(r.readyDuringOutage.unavailable),
+    r.readyAfterMs === null ? "-" : `${r.readyAfterMs}ms`,
+    String(r.pending),
+    `${r.imports.answered}/${r.imports.started}`,
+    `${w.accepted}/${w.delivered}/${w.lost}/${w.doubled}`,
+    `${w.attemptsSeen}/${w.attemptsLogged}`,
+    r.subscriptionResumed ? "yes" : "no",
+    r.signIn ? "yes" : "no",
+    r.shutdown ? `${r.shutdown.code} in ${r.shutdown.ms}ms` : "-",
+    r.problems.length ? `FAIL: ${r.problems.join("; ")}` : "ok",
   ];
   rows.push(row);
   console.log(`  [${i + 1}] ${row.join(" | ")} (${Math.round((Date.now() - started) / 1000)} s)`);
@@ -66,7 +89,10 @@ const lost = results.reduce((a, r) => a + r.webhooks.lost, 0);
 const doubled = results.reduce((a, r) => a + r.webhooks.doubled, 0);
 const stuck = results.reduce((a, r) => a + r.pending, 0);
 const failed = results.filter((r) => r.problems.length).length;
-const ready = results.map((r) => r.readyAfterMs).filter((ms): ms is number => ms !== null).sort((a, b) => a - b);
+const ready = results
+  .map((r) => r.readyAfterMs)
+  .filter((ms): ms is number => ms !== null)
+  .sort((a, b) => a - b);
 console.log(
   `\n${results.length} runs: ${deaths} process deaths, ${lost} lost and ${doubled} doubled webhook attempts, ` +
     `${stuck} stuck imports; /readyz 200 after recovery: median ${ready[Math.floor(ready.length / 2)] ?? "-"} ms, ` +

@@ -214,14 +214,20 @@ async function launch(
     exited = `postgres exited (${signal ?? `code ${code}`})`;
   });
   const pidFile = join(clusterDir, "postmaster.pid");
-  for (let waited = 0; waited < 60_000; waited += 50) {
+  const deadline = Date.now() + (append ? 15_000 : 60_000);
+  while (Date.now() < deadline) {
     if (exited) throw new Error(exited);
     const lines = (await readFile(pidFile, "utf8").catch(() => "")).split("\n");
     if (Number(lines[0]) === child.pid && lines[7]?.trim() === "ready") return child;
     await sleep(50);
   }
-  child.kill("SIGQUIT");
-  throw new Error("postgres was not ready within 60 s");
+  // What it was doing, for the log: the kernel's state and wait channel of the stuck process.
+  const state = await readFile(`/proc/${child.pid}/stat`, "utf8").catch(() => "gone");
+  const wchan = await readFile(`/proc/${child.pid}/wchan`, "utf8").catch(() => "");
+  child.kill("SIGKILL");
+  throw new Error(
+    `postgres (pid ${child.pid}) was not ready within ${append ? 15 : 60} s (${state.split(" ")[2] ?? state} ${wchan})`,
+  );
 }
 
 /** The supervisor's metrics, registered on prom-client's default registry on first use. */
@@ -235,7 +241,10 @@ function supervisorMetrics() {
     });
   const up =
     (registry.getSingleMetric("skiff_embedded_postgres_up") as client.Gauge | undefined) ??
-    new client.Gauge({ name: "skiff_embedded_postgres_up", help: "1 while the embedded PostgreSQL runs, 0 while down" });
+    new client.Gauge({
+      name: "skiff_embedded_postgres_up",
+      help: "1 while the embedded PostgreSQL runs, 0 while down",
+    });
   return { restarts, up };
 }
 
@@ -289,7 +298,10 @@ function managed(first: ChildProcess, root: string, supervision?: Supervision): 
         supervision!.log.info({ pid: next.pid }, "embedded PostgreSQL restarted");
         return;
       } catch (err) {
-        supervision!.log.warn({ err, retryInMs: Math.min(delay * 2, max) }, "embedded PostgreSQL did not start; retrying");
+        supervision!.log.warn(
+          { err, retryInMs: Math.min(delay * 2, max) },
+          "embedded PostgreSQL did not start; retrying",
+        );
       }
     }
   }

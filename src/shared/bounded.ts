@@ -4,7 +4,10 @@
  */
 
 /** How a {@link bounded} wait ended. */
-export type BoundedOutcome = { done: true } | { done: false; reason: "timeout" } | { done: false; reason: "error"; error: unknown };
+export type BoundedOutcome =
+  | { done: true }
+  | { done: false; reason: "timeout" }
+  | { done: false; reason: "error"; error: unknown };
 
 /**
  * Waits for `work` at most `ms` milliseconds (a timer that does not keep the process alive).

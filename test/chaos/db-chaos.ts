@@ -41,7 +41,7 @@ export interface ChaosOptions {
   /** When the one SIGTERM is sent: after the checks (`end`, default), during the outage, or right after recovery. */
   sigterm?: "end" | "during" | "after";
   /** The test CA (NODE_EXTRA_CA_CERTS of Skiff; the receiver's certificate). */
-  tls: TestCaFiles;
+  tls: Omit<TestCaFiles, "dir">;
   /** Site imports started per second (default 20). */
   importsPerSecond?: number;
   /** Progress lines (default: none). */
@@ -62,7 +62,14 @@ export interface ChaosResult {
   /** Imports still `pending` 30 s after recovery. */
   pending: number;
   imports: { started: number; answered: number };
-  webhooks: { accepted: number; delivered: number; lost: number; attemptsSeen: number; attemptsLogged: number; doubled: number };
+  webhooks: {
+    accepted: number;
+    delivered: number;
+    lost: number;
+    attemptsSeen: number;
+    attemptsLogged: number;
+    doubled: number;
+  };
   /** A `siteImportUpdated` event arrived after recovery on the subscription opened before the kill. */
   subscriptionResumed: boolean;
   signIn: boolean;
@@ -222,7 +229,11 @@ async function startSkiff(env: Record<string, string>, logFile: string): Promise
 }
 
 /** fetch with a deadline; a network error or timeout resolves to status 0. */
-async function request(url: string, init: RequestInit = {}, timeoutMs = 5000): Promise<{ status: number; body: string }> {
+async function request(
+  url: string,
+  init: RequestInit = {},
+  timeoutMs = 5000,
+): Promise<{ status: number; body: string }> {
   try {
     const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     return { status: res.status, body: await res.text() };
@@ -244,7 +255,7 @@ function api(skiff: Skiff, method: string, path: string, body?: unknown, timeout
 }
 
 /** A loopback HTTPS webhook receiver answering 200: requests per `X-Webhook-Delivery`. */
-async function startReceiver(tls: TestCaFiles) {
+async function startReceiver(tls: ChaosOptions["tls"]) {
   const seen = new Map<string, number>();
   const server = createServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, (req, res) => {
     req.resume();
@@ -310,7 +321,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       await sleep(200);
     }
     await database.accepting();
-    const viewer = await api(skiff, "POST", "/graphql", { query: "{ viewer { activeOrganization { id databaseId } } }" });
+    const viewer = await api(skiff, "POST", "/graphql", {
+      query: "{ viewer { activeOrganization { id databaseId } } }",
+    });
     const org = JSON.parse(viewer.body).data.viewer.activeOrganization as { id: string; databaseId: number };
     const hook = await api(skiff, "POST", `/api/v1/orgs/${org.databaseId}/webhooks`, {
       url: receiver.url,
@@ -345,13 +358,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         const n = seq++;
         result.imports.started++;
         tasks.push(
-          api(skiff, "POST", "/api/site-import", {
-            organizationId: org.id,
-            name: `chaos-${n}`,
-            source: { type: "docker", dockerImage: "nginx:1.27" },
-            envVars: { N: String(n) },
-            port: 80,
-          }, 30_000).then((r) => {
+          api(
+            skiff,
+            "POST",
+            "/api/site-import",
+            {
+              organizationId: org.id,
+              name: `chaos-${n}`,
+              source: { type: "docker", dockerImage: "nginx:1.27" },
+              envVars: { N: String(n) },
+              port: 80,
+            },
+            30_000,
+          ).then((r) => {
             if (r.status >= 200 && r.status < 300) result.imports.answered++;
           }),
         );
@@ -362,15 +381,22 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       while (!stopLoad) {
         const n = seq++;
         tasks.push(
-          api(skiff, "POST", `/api/v1/orgs/${org.databaseId}/events`, {
-            event: "course_completed",
-            data: {
-              user: { user_uuid: `u${n}`, email: `u${n}@skiff.test`, username: `u${n}` },
-              course: { course_uuid: `c${n}`, name: "Chaos" },
+          api(
+            skiff,
+            "POST",
+            `/api/v1/orgs/${org.databaseId}/events`,
+            {
+              event: "course_completed",
+              data: {
+                user: { user_uuid: `u${n}`, email: `u${n}@skiff.test`, username: `u${n}` },
+                course: { course_uuid: `c${n}`, name: "Chaos" },
+              },
             },
-          }, 30_000).then((r) => {
+            30_000,
+          ).then((r) => {
             if (r.status !== 202) return;
-            for (const d of JSON.parse(r.body).deliveries as Array<{ delivery_id: string }>) accepted.add(d.delivery_id);
+            for (const d of JSON.parse(r.body).deliveries as Array<{ delivery_id: string }>)
+              accepted.add(d.delivery_id);
           }),
         );
         await sleep(200);
@@ -514,7 +540,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   if (result.died) problems.push(`Skiff died: ${result.died}`);
   if (result.crashLines.length) problems.push(`crash output: ${result.crashLines[0]}`);
   if (sigterm === "end") {
-    if (result.readyDuringOutage.unavailable === 0 && outageMs >= 1500) problems.push("/readyz never 503 in the outage");
+    if (result.readyDuringOutage.unavailable === 0 && outageMs >= 1500)
+      problems.push("/readyz never 503 in the outage");
     if (result.readyAfterMs === null || result.readyAfterMs > 5000) {
       problems.push(`/readyz 200 only ${result.readyAfterMs} ms after recovery`);
     }

@@ -12,7 +12,13 @@ import { runChaos } from "./db-chaos.ts";
 describe("PostgreSQL killed under load", () => {
   for (const variant of ["embedded", "url"] as const) {
     it(`${variant}: Skiff survives, recovers, loses nothing and stops in bounded time`, async () => {
-      const result = await runChaos({ variant, outageMs: 2000, tls: inject("testTls"), importsPerSecond: 10 });
+      const result = await runChaos({
+        variant,
+        outageMs: 2000,
+        tls: inject("testTls"),
+        importsPerSecond: 10,
+        progress: (line) => console.info(`chaos ${variant}: ${line}`),
+      });
       console.info(`chaos ${variant}`, JSON.stringify({ ...result, crashLines: undefined }));
       expect(result.problems).toEqual([]);
       expect(result.died).toBeNull();
