@@ -129,7 +129,7 @@ export function createJobQueue(definitions: readonly JobDefinition[]): JobQueue 
     const maxAttempts =
       definition.retry === undefined || definition.retry.kind === "backoff"
         ? (options.maxAttempts ?? maxAttemptsOf(definition.retry))
-        : 1;
+        : maxAttemptsOf(definition.retry);
     return { name, payload: json, maxAttempts, ...options, queueName: options.queueName ?? definition.queueName };
   }
 }

@@ -26,7 +26,13 @@ import type { Knex } from "knex";
 import pg from "pg";
 import type { Logger } from "pino";
 import { bounded } from "../shared/bounded.ts";
-import { type JobContext, type JobDefinition, type JobServices, PermanentJobError } from "./job-definition.ts";
+import {
+  type JobContext,
+  type JobDefinition,
+  type JobServices,
+  maxAttemptsOf,
+  PermanentJobError,
+} from "./job-definition.ts";
 import { startRunnerLiveness } from "./job-liveness.ts";
 import { jobMetrics } from "./job-metrics.ts";
 import {
@@ -348,6 +354,7 @@ function taskOf(definition: JobDefinition, deps: TaskDeps): Task {
         if (wait === undefined) {
           metrics.failures.inc({ task: definition.name, outcome: "permanent" });
           log.error({ err }, `job ${definition.name} failed its last attempt (${attempt})`);
+          await failForGood(helpers).catch(() => {});
           throw err;
         }
         const next: RetryState = { attempt: interrupted ? attempt : attempt + 1, lastError: err.message };
@@ -360,7 +367,7 @@ function taskOf(definition: JobDefinition, deps: TaskDeps): Task {
               name: definition.name,
               payload: { ...body, [RETRY_KEY]: next },
               queueName: definition.queueName,
-              maxAttempts: 1,
+              maxAttempts: maxAttemptsOf(policy),
               runAt: new Date(Date.now() + wait),
               jobKey: job.key ?? undefined,
             });
@@ -370,10 +377,14 @@ function taskOf(definition: JobDefinition, deps: TaskDeps): Task {
             );
           });
         } catch (enqueueError) {
-          metrics.failures.inc({ task: definition.name, outcome: "permanent" });
-          log.error(
+          // The database is away: fail this attempt in graphile-worker, which records it once it can and runs the
+          // job again as the next attempt (its fallback attempt, see maxAttemptsOf), so no attempt is lost.
+          const last = job.attempts >= job.max_attempts;
+          metrics.failures.inc({ task: definition.name, outcome: last ? "permanent" : "retry" });
+          log[last ? "error" : "warn"](
             { err, enqueueError },
-            `job ${definition.name} attempt ${attempt} failed and its retry could not be queued`,
+            `job ${definition.name} attempt ${attempt} failed and its retry could not be queued` +
+              (last ? "" : "; graphile-worker runs it again"),
           );
           throw err;
         }

@@ -11,6 +11,7 @@ import { migrationsCurrent } from "../db/knex.ts";
 import type { Context } from "../modules/context.ts";
 import { moduleSqlReads, restRoutes } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
+import { bounded } from "../shared/bounded.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
 import { registerAuthRoutes } from "./auth-routes.ts";
@@ -60,6 +61,9 @@ export interface SkiffServer {
  * ones, and the operator's probes and metrics (/metrics has its own token, SKIFF_METRICS_TOKEN).
  */
 const PUBLISHED_PATHS = ["/graphql", "/api/auth/*", "/healthz", "/readyz", "/metrics"];
+
+/** Longest wait of `/readyz` for the database, ms. */
+const READY_CHECK_MS = 800;
 
 /** Builds (but does not start listening) the HTTP server; its lifecycle starts not ready. */
 export async function createServer(services: AppServices): Promise<SkiffServer> {
@@ -118,12 +122,16 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
     if (lifecycle.jobsRunning && !lifecycle.jobsRunning()) {
       return reply.code(503).send({ status: "job runner restarting" });
     }
-    try {
-      const current = await migrationsCurrent(services.knex);
-      return reply.code(current ? 200 : 503).send({ status: current ? "ready" : "migrations pending" });
-    } catch {
-      return reply.code(503).send({ status: "database unreachable" });
-    }
+    // Answered within a probe's usual 1 s timeout: a database that does not answer by then is unreachable.
+    let current = false;
+    const checked = await bounded(
+      migrationsCurrent(services.knex).then((answer) => {
+        current = answer;
+      }),
+      READY_CHECK_MS,
+    );
+    if (!checked.done) return reply.code(503).send({ status: "database unreachable" });
+    return reply.code(current ? 200 : 503).send({ status: current ? "ready" : "migrations pending" });
   });
 
   announceSessionEnds(app, services);

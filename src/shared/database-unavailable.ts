@@ -26,3 +26,58 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     isDatabaseUnavailable(inner, depth + 1),
   );
 }
+
+/** What {@link retryThroughOutage} tells each try. */
+export interface OutageTry {
+  /** A previous try failed with a database outage. */
+  resumed: boolean;
+  /** The time to wait is used up: this is the last try. */
+  lastTry: boolean;
+}
+
+/**
+ * Runs `work`, and again while it fails with a database outage ({@link isDatabaseUnavailable}): waits 1 s, 2 s,
+ * 4 s … (at most `maxDelayMs`, default 15 s, apart) for at most `maxWaitMs` in all (issue 25: work done in memory —
+ * a webhook attempt's outcome, an import step — is recorded once the database is back instead of being lost).
+ * `onOutage` is told of each outage failure before the wait.
+ * @throws the error of the last try (any other error at once), or `signal`'s reason as soon as it aborts.
+ */
+export async function retryThroughOutage<T>(
+  work: (attempt: OutageTry) => Promise<T>,
+  options: {
+    signal?: AbortSignal;
+    maxWaitMs: number;
+    maxDelayMs?: number;
+    onOutage?: (error: unknown, waitMs: number) => void;
+  },
+): Promise<T> {
+  const started = Date.now();
+  let resumed = false;
+  for (let wait = 1000; ; wait = Math.min(wait * 2, options.maxDelayMs ?? 15_000)) {
+    const lastTry = Date.now() - started > options.maxWaitMs;
+    try {
+      return await work({ resumed, lastTry });
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || lastTry) throw error;
+      options.onOutage?.(error, wait);
+      await pause(wait, options.signal);
+      resumed = true;
+    }
+  }
+}
+
+/** Resolves after `ms`, or rejects at once when `signal` aborts (instance shutting down). */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}

@@ -11,7 +11,7 @@ import type { Knex } from "knex";
 import { z } from "zod";
 import { defineJob } from "../../jobs/job-definition.ts";
 import { JOB_SCHEMA, type JobQueue } from "../../jobs/job-queue.ts";
-import { isDatabaseUnavailable } from "../../shared/database-unavailable.ts";
+import { retryThroughOutage } from "../../shared/database-unavailable.ts";
 import { type ServiceContext, systemContext } from "../context.ts";
 import { publishSiteImportChange } from "./site-import.events.ts";
 import { IMPORT_STEPS, SiteImport } from "./site-import.model.ts";
@@ -41,42 +41,25 @@ export const ORPHANED_PENDING = `site_imports.status = 'pending' and not exists 
  */
 export const IMPORT_OUTAGE_WAIT_MS = 120_000;
 
-/** Resolves after `ms`, or rejects at once when `signal` aborts (instance shutting down). */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    const abort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", abort, { once: true });
-  });
-}
-
 /** `imports.run {importId, run}`: runs (or resumes) run `run` (the record's `attempts`) of an import. */
 export const runSiteImportJob = defineJob({
   name: "imports.run",
   payload: z.object({ importId: z.string().min(1), run: z.number().int().min(1) }),
   retry: { kind: "backoff", maxAttempts: IMPORT_RUN_ATTEMPTS },
   async handler({ importId, run }, ctx) {
-    const started = Date.now();
-    let resumed = ctx.attempt > 1;
-    for (let wait = 1000; ; wait = Math.min(wait * 2, 15_000)) {
-      const outOfTime = Date.now() - started > IMPORT_OUTAGE_WAIT_MS;
-      try {
-        await runImport(systemContext(ctx.services, ctx.log), importId, run, {
-          resumed,
-          lastAttempt: ctx.attempt >= IMPORT_RUN_ATTEMPTS || outOfTime,
-        });
-        return;
-      } catch (error) {
-        if (!isDatabaseUnavailable(error) || outOfTime) throw error;
-        ctx.log.warn({ err: error, importId, waitMs: wait }, "site import interrupted by a database outage; resuming");
-        await pause(wait, ctx.signal);
-        resumed = true;
-      }
-    }
+    await retryThroughOutage(
+      ({ resumed, lastTry }) =>
+        runImport(systemContext(ctx.services, ctx.log), importId, run, {
+          resumed: resumed || ctx.attempt > 1,
+          lastAttempt: ctx.attempt >= IMPORT_RUN_ATTEMPTS || lastTry,
+        }),
+      {
+        signal: ctx.signal,
+        maxWaitMs: IMPORT_OUTAGE_WAIT_MS,
+        onOutage: (err, waitMs) =>
+          ctx.log.warn({ err, importId, waitMs }, "site import interrupted by a database outage; resuming"),
+      },
+    );
   },
 });
 

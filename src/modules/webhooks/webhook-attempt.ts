@@ -7,6 +7,7 @@
 import type { Knex } from "knex";
 import type { Logger } from "pino";
 import { OutboundError } from "../../http/outbound-errors.ts";
+import { retryThroughOutage } from "../../shared/database-unavailable.ts";
 import { enqueueMail } from "../mail/mail.jobs.ts";
 import type { AppServices } from "../services.ts";
 import type { WebhookDeliveryRow, WebhookEndpointRow } from "./webhook.model.ts";
@@ -18,6 +19,9 @@ import {
 } from "./webhook-attempt-batches.ts";
 import { cancelPendingDeliveries } from "./webhook-emit.ts";
 import { standardWebhookSignature, webhookSignature } from "./webhook-signature.ts";
+
+/** How long an attempt's outcome waits for the database to be logged, ms (then the job fails and runs again). */
+const LOG_OUTAGE_WAIT_MS = 300_000;
 
 /** Attempts in a series (spec Limits: 3 in total). */
 export const MAX_ATTEMPTS = 3;
@@ -131,19 +135,32 @@ export async function attemptDelivery(
     errorMessage,
     durationMs,
   };
-  if (!final || (success && !endpoint.failingSince)) {
-    // The common cases in one statement (shared with the attempts ending alongside): log, count, end on success.
-    await logAttempt(services, entry);
-  } else {
-    await knex.transaction(async (trx) => {
-      await trx("webhook_delivery_attempts").insert(storableEntry(entry));
-      await trx("webhook_deliveries")
-        .where({ id: deliveryId })
-        .update({ attempts: attempt, updated_at: trx.fn.now(), status: success ? "delivered" : "failed" });
-      if (success) await trx("webhook_endpoints").where({ id: endpoint.id }).update({ failing_since: null });
-      else await recordFailedDelivery(services, trx, log, endpoint);
-    });
-  }
+  // The attempt happened: its outcome is logged once the database answers, even if it went away meanwhile (issue 25:
+  // every attempt the receiver saw is in the log, once), unless the instance shuts down first.
+  await retryThroughOutage(
+    async () => {
+      if (!final || (success && !endpoint.failingSince)) {
+        // The common cases in one statement (shared with the attempts ending alongside): log, count, end on success.
+        await logAttempt(services, entry);
+        return;
+      }
+      await knex.transaction(async (trx) => {
+        await trx("webhook_delivery_attempts").insert(storableEntry(entry));
+        await trx("webhook_deliveries")
+          .where({ id: deliveryId })
+          .update({ attempts: attempt, updated_at: trx.fn.now(), status: success ? "delivered" : "failed" });
+        if (success) await trx("webhook_endpoints").where({ id: endpoint.id }).update({ failing_since: null });
+        else await recordFailedDelivery(services, trx, log, endpoint);
+      });
+    },
+    {
+      signal,
+      maxWaitMs: LOG_OUTAGE_WAIT_MS,
+      maxDelayMs: 5000,
+      onOutage: (err, waitMs) =>
+        log.warn({ err, deliveryId, attempt, waitMs }, "webhook attempt not logged yet; retrying"),
+    },
+  );
   if (success) return { kind: "delivered" };
   return { kind: "failed", final, message: errorMessage ?? "failed" };
 }
