@@ -88,7 +88,8 @@ describe("stop()", () => {
         where t.identifier = 'test.slow-waits'`,
     );
     expect(rows).toEqual([
-      { attempts: 0, max_attempts: 1, due: true, retry: { attempt: 1, lastError: "Interrupted by shutdown" } },
+      // max_attempts 2: the fallback attempt when a retry cannot be queued (maxAttemptsOf).
+      { attempts: 0, max_attempts: 2, due: true, retry: { attempt: 1, lastError: "Interrupted by shutdown" } },
     ]);
     await server("resumer", { SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS: "200" });
     await until(() => slow().length === 2, 8000);
