@@ -32,11 +32,10 @@ const canBuild = [vite, config, join(root, "node_modules", "@vitejs", "plugin-re
   existsSync(f),
 );
 if (canBuild) {
-  const result = spawnSync(
-    process.execPath,
-    [vite, "build", "--config", config, "--logLevel", "warn"],
-    { cwd: root, stdio: "inherit" },
-  );
+  const result = spawnSync(process.execPath, [vite, "build", "--config", config, "--logLevel", "warn"], {
+    cwd: root,
+    stdio: "inherit",
+  });
   process.exit(result.status ?? 1);
 } else if (existsSync(built)) {
   console.error("prestart: Vite is not installed (production install): serving the prebuilt dashboard in web/dist");
