@@ -233,6 +233,22 @@ describe("workload policy", () => {
     ]);
   });
 
+  it("keys registry credentials by registry host (Docker Hub by its index URL)", () => {
+    const github = sources[2]![1];
+    for (const [registry, key] of [
+      ["registry.example.com/acme", "registry.example.com"],
+      ["ghcr.io/acme/team", "ghcr.io"],
+      ["docker.io/acme", "https://index.docker.io/v1/"],
+    ] as const) {
+      const secret = renderManifests({ ...base, application: github, registry }).find(
+        (m) => m.type === "kubernetes.io/dockerconfigjson",
+      )!;
+      const config = JSON.parse((secret.stringData as Record<string, string>)[".dockerconfigjson"]!);
+      expect(Object.keys(config.auths)).toEqual([key]);
+      expect(Buffer.from(config.auths[key].auth, "base64").toString()).toBe(`robot:${SECRETS.registry}`);
+    }
+  });
+
   it("takes resources per plan, overridable per plan and for every plan", () => {
     expect(resourcesForPlan("free")).toEqual(PLAN_RESOURCES.free);
     expect(resourcesForPlan("no-such-plan")).toEqual(PLAN_RESOURCES.free);

@@ -145,7 +145,7 @@ export const DATABASE_IMAGE: Record<
     port: 5432,
     dataPath: "/var/lib/postgresql/data",
     writable: ["/var/run/postgresql", "/tmp"],
-    env: (d) => ({ POSTGRES_DB: d.name, POSTGRES_USER: d.username, PGDATA: "/var/lib/postgresql/data/pgdata" }),
+    env: (d) => ({ POSTGRES_DB: d.name, POSTGRES_USER: d.username }),
   },
   mysql: {
     image: "mysql:8.4.6",
@@ -162,7 +162,7 @@ export const DATABASE_IMAGE: Record<
     env: (d) => ({ MARIADB_DATABASE: d.name, MARIADB_USER: d.username }),
   },
   mongodb: {
-    image: "mongo:7.0.24",
+    image: "mongo:7.0.22",
     port: 27017,
     dataPath: "/data/db",
     writable: ["/data/configdb", "/tmp"],
@@ -476,7 +476,11 @@ function renderBuild(
   const env: Array<{ name: string; value: string }> = [
     { name: "BUILDKITD_FLAGS", value: "--oci-worker-no-process-sandbox" },
   ];
-  const registryHost = (input.registry ?? NO_REGISTRY).split("/")[0]!;
+  const host = (input.registry ?? NO_REGISTRY).split("/")[0]!;
+  // Docker Hub's credentials go under its historical index URL, which BuildKit (like docker) looks up.
+  const registryHost = ["docker.io", "index.docker.io", "registry-1.docker.io"].includes(host)
+    ? "https://index.docker.io/v1/"
+    : host;
   if (input.registryAuth) {
     const secretName = `${jobName}-registry`;
     const auth = Buffer.from(`${input.registryAuth.username}:${input.registryAuth.password}`).toString("base64");
