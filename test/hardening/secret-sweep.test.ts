@@ -4,7 +4,7 @@
  * site import with a database password and environment variables (whose deployment renders Secrets), a git import
  * cloning with an SSH private key and pushing to a registry with a password, a webhook (its generated secret), a
  * payment gateway service (the gateway's signing key, from the sandbox gateway) and a docs-host sync with a
- * license key. Then every planted value is searched for in a full `pg_dump` of the database (schema and data; when
+ * license key; the deploy URL's token and push webhook secret are generated. Then every planted value is searched for in a full `pg_dump` of the database (schema and data; when
  * the installed pg_dump is older than the server, which it refuses, in every row of every table read as text),
  * in the process's stdout and stderr, in the GraphQL answers that show deployments (manifests, logs) and in
  * `skiff deploy --json`'s output: none may appear. The stored manifests still name each Secret's keys.
@@ -34,6 +34,7 @@ const PLANTED = {
   registryPassword: `planted-registry-password-${tag()}`,
   sshKeyBody: `plantedsshkeybody${tag()}`,
   licenseKey: `planted-license-key-${tag()}`,
+  urlToken: `planted-url-token-${tag()}`,
 };
 /** Filled in as the server generates them. */
 const generated: Record<string, string> = {};
@@ -210,6 +211,30 @@ describe("secret sweep (issue 22 item 1)", () => {
       else await new Promise((r) => setTimeout(r, 250));
     }
 
+    // The deploy URL's token and the push webhook secret (both generated, shown to owners, stored encrypted).
+    const deploySecrets = await ok<{ regenerateDeployWebhookSecret: string; regenerateDeployToken: string }>(
+      `mutation($id: ID!) { regenerateDeployWebhookSecret(applicationId: $id) regenerateDeployToken(applicationId: $id) }`,
+      { id: git.applicationId },
+    );
+    generated.deployWebhookSecret = deploySecrets.regenerateDeployWebhookSecret;
+    generated.deployToken = new URL(deploySecrets.regenerateDeployToken).pathname.split("/").at(-1)!;
+    expect(generated.deployToken.length).toBeGreaterThanOrEqual(40);
+    // A deploy through the URL: the token is in the request line a server would log.
+    const triggered = await fetch(deploySecrets.regenerateDeployToken.replace(/^https?:\/\/[^/]+/, url), {
+      method: "POST",
+    });
+    expect(triggered.status).toBe(202);
+    // Other URLs that carry credentials in their path or query: an invitation link, e-mail verification, a
+    // password reset, an OAuth callback (whatever they answer, their request lines are logged).
+    for (const path of [
+      `/accept-invitation?token=${PLANTED.urlToken}`,
+      `/api/auth/verify-email?token=${PLANTED.urlToken}&callbackURL=%2F`,
+      `/api/auth/reset-password/${PLANTED.urlToken}?callbackURL=%2F`,
+      `/api/auth/callback/github?code=${PLANTED.urlToken}&state=fuzzed-state`,
+    ]) {
+      await (await fetch(`${url}${path}`, { redirect: "manual" })).arrayBuffer();
+    }
+
     // The docs-host role authenticates a sync with the instance's license key.
     const sync = await fetch(`${url}/api/docs/sync`, {
       method: "POST",
@@ -253,6 +278,8 @@ describe("secret sweep (issue 22 item 1)", () => {
       ...PLANTED,
       webhookSecret: generated.webhookSecret,
       signingKey: generated.signingKey,
+      deployWebhookSecret: generated.deployWebhookSecret,
+      deployToken: generated.deployToken,
       registryAuth: Buffer.from(`robot:${PLANTED.registryPassword}`).toString("base64"),
       licenseSha256: "", // (hashes are fine: listed only to show what is stored instead)
     };
@@ -270,7 +297,10 @@ describe("secret sweep (issue 22 item 1)", () => {
     expect(skiff.stdout()).toMatch(/"msg":"request completed"|incoming request/);
     const found: string[] = [];
     for (const [where, text] of Object.entries(places)) {
-      for (const [what, value] of Object.entries(values)) if (text.includes(value)) found.push(`${what} in ${where}`);
+      for (const [what, value] of Object.entries(values)) {
+        const line = text.split("\n").find((l) => l.includes(value));
+        if (line !== undefined) found.push(`${what} in ${where}: ${line.slice(0, 400)}`);
+      }
     }
     expect(found).toEqual([]);
   }, 120_000);
