@@ -7,6 +7,8 @@
  * superseded) is skipped.
  */
 import type { Logger } from "pino";
+import { planNameOf } from "../organizations/quota.ts";
+import { buildCredentialsOf } from "../providers/provider.service.ts";
 import type { AppServices } from "../services.ts";
 import { dryRunDeployer } from "./deployer.dry-run.ts";
 import type { Deployer } from "./deployer.ts";
@@ -72,20 +74,14 @@ async function render(services: AppServices, deployment: Deployment): Promise<Ma
     .where({ environment_id: app.environmentId })
     .orderBy("created_at")
     .select("type", "name", "username", "password_encrypted", "service_host");
-  const registry = await knex("container_registries")
-    .where({ organization_id: app.organizationId })
-    .orderBy("created_at")
-    .first("url", "username", "password_encrypted");
-  const plan = await knex("plans")
-    .whereIn("id", knex("organizations").where({ id: app.organizationId }).select("plan_id"))
-    .first("name");
   const source = typeof app.source === "string" ? JSON.parse(app.source) : (app.source ?? {});
-  const sshKey =
-    app.sourceType === "git" && source.customGitSSHKeyId
-      ? await knex("ssh_keys")
-          .where({ id: source.customGitSSHKeyId, organization_id: app.organizationId })
-          .first("private_key_encrypted")
-      : null;
+  const credentials = await buildCredentialsOf(
+    knex,
+    app.organizationId,
+    app.sourceType === "git" ? source.customGitSSHKeyId : null,
+  );
+  const plan = await planNameOf(knex, app.organizationId);
+  const registry = credentials.registry;
   return renderManifests({
     deploymentId: deployment.id,
     application: {
@@ -118,9 +114,9 @@ async function render(services: AppServices, deployment: Deployment): Promise<Ma
       registry?.username && registry.passwordEncrypted
         ? { username: registry.username, password: secrets.decrypt(registry.passwordEncrypted) }
         : null,
-    sshPrivateKey: sshKey ? secrets.decrypt(sshKey.privateKeyEncrypted) : null,
+    sshPrivateKey: credentials.sshPrivateKeyEncrypted ? secrets.decrypt(credentials.sshPrivateKeyEncrypted) : null,
     commitSha: deployment.commitSha,
-    resources: resourcesForPlan(plan?.name ?? "free", services.config.SKIFF_WORKLOAD_RESOURCES),
+    resources: resourcesForPlan(plan ?? "free", services.config.SKIFF_WORKLOAD_RESOURCES),
     buildTimeoutSeconds: services.config.SKIFF_BUILD_TIMEOUT,
   });
 }
