@@ -1,4 +1,5 @@
-# Skiff: `docker build -t skiff .` then see compose.yaml (Skiff + PostgreSQL) or the README's "Deploying".
+# Skiff: `docker build -t skiff .` then see compose.yaml (Skiff + PostgreSQL), deploy/ (Kubernetes) or the README's
+# "Deploying".
 # Node 24 runs the TypeScript sources directly (type stripping); the only build is the dashboard's (Vite), done in
 # its own stage with the dev dependencies; the image keeps production dependencies and the built pages.
 
@@ -33,4 +34,6 @@ VOLUME ["/data"]
 EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "src/main.ts"]
+# `npm start`'s Node flags, without npm: its prestart would only find the prebuilt dashboard (README "Running Skiff
+# on Kubernetes"; deploy/base/deployment.yaml runs the same command and `node scripts/migrate.ts` before it).
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=50", "src/main.ts"]

@@ -10,6 +10,20 @@ const bool = z
   .optional()
   .transform((v) => v === "true" || v === "1");
 
+/** A Kubernetes resource quantity such as `250m`, `1`, `512Mi`, `2G`. */
+const quantity = z
+  .string()
+  .regex(/^[0-9]+(\.[0-9]+)?(m|k|M|G|T|Ki|Mi|Gi|Ti)?$/, "a Kubernetes quantity such as 250m or 512Mi");
+
+/** `JSON.parse(text)`, or undefined when it is not JSON (the schema then says what is wrong). */
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 const schema = z.object({
   HOST: z.string().default("0.0.0.0"),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -62,6 +76,26 @@ const schema = z.object({
    * 0 turns probing off. Probes are planned once a minute, so values above 60 probe at most once a minute.
    */
   SKIFF_HEALTH_INTERVAL: z.coerce.number().int().min(0).max(3600).default(30),
+  /**
+   * Overrides of the requests/limits rendered workloads get per plan (issue 23; defaults in
+   * deployment.manifests.ts `PLAN_RESOURCES`): JSON `{ "<plan name>" | "*": { "app" | "database" | "build":
+   * { "requests"?: { "cpu"?, "memory"? }, "limits"?: { … } } } }`, Kubernetes quantities (`250m`, `512Mi`).
+   */
+  SKIFF_WORKLOAD_RESOURCES: z
+    .string()
+    .default("{}")
+    .transform((v, ctx) => {
+      const amounts = z.strictObject({ cpu: quantity.optional(), memory: quantity.optional() });
+      const kind = z.strictObject({ requests: amounts.optional(), limits: amounts.optional() });
+      const parsed = z
+        .record(z.string(), z.strictObject({ app: kind.optional(), database: kind.optional(), build: kind.optional() }))
+        .safeParse(safeJson(v));
+      if (!parsed.success) {
+        ctx.addIssue({ code: "custom", message: `not a valid resources override: ${parsed.error.message}` });
+        return z.NEVER;
+      }
+      return parsed.data;
+    }),
   /** Deploy trigger URL requests per minute per token (429 + Retry-After above). Raise only for benchmarks. */
   SKIFF_DEPLOY_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   /** Port health probes connect to (the ingress's HTTPS port). */

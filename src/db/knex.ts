@@ -47,10 +47,31 @@ export const migrationConfig: Knex.MigratorConfig = {
   tableName: "knex_migrations",
 };
 
-/** Applies every pending migration. @returns names of the migrations applied. */
+/** Key of the session advisory lock {@link migrateLatest} holds (any constant no other code uses). */
+export const MIGRATION_LOCK_KEY = 7_346_118_262;
+
+/**
+ * Applies every pending migration, one migrating process at a time: several instances (and the migration Job of
+ * deploy/) may start together. Knex's own lock (`knex_migrations_lock`, taken inside the batch's transaction: a
+ * second batch waits for the first to commit, then finds nothing pending) serialises batches only once its tables
+ * exist; on an empty database their check-then-create races. A PostgreSQL session advisory lock, held on one pooled
+ * connection for the whole run, serialises both; it is released by the server if the process dies. The lock needs
+ * a session connection (not a transaction-mode pooler). @returns names of the migrations applied.
+ */
 export async function migrateLatest(knex: Knex): Promise<string[]> {
-  const [, applied] = (await knex.migrate.latest(migrationConfig)) as [number, string[]];
-  return applied;
+  const connection = await knex.client.acquireConnection();
+  try {
+    await knex.raw("select pg_advisory_lock(?)", [MIGRATION_LOCK_KEY]).connection(connection);
+    const [, applied] = (await knex.migrate.latest(migrationConfig)) as [number, string[]];
+    return applied;
+  } finally {
+    try {
+      await knex.raw("select pg_advisory_unlock(?)", [MIGRATION_LOCK_KEY]).connection(connection);
+    } catch {
+      // the session ended: its lock went with it
+    }
+    await knex.client.releaseConnection(connection);
+  }
 }
 
 /** True when no migration is pending (used by /readyz). */

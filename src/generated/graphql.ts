@@ -380,7 +380,10 @@ export type Deployment = {
   id: Scalars["ID"]["output"];
   /** Log lines, oldest first. */
   logs: Array<DeploymentLogLine>;
-  /** Kubernetes objects rendered by the deployer, in apply order; null until it ran. */
+  /**
+   * Kubernetes objects rendered by the deployer, in apply order; null until it ran. Secret values are never shown:
+   * each key of a `Secret`'s `data`/`stringData` holds `<redacted: stored encrypted, resolved when applied>`.
+   */
   manifests?: Maybe<Array<Scalars["JSONObject"]["output"]>>;
   startedAt?: Maybe<Scalars["DateTime"]["output"]>;
   status?: Maybe<Scalars["String"]["output"]>;

@@ -26,6 +26,7 @@ import { emitAccountEvent } from "../modules/webhooks/account-events.ts";
 import { bounded } from "../shared/bounded.ts";
 import { createPubSub } from "../shared/pubsub.ts";
 import { createServer, type SkiffServer } from "./app.ts";
+import { requestSerializer } from "./log-redaction.ts";
 import { watchPool } from "./metrics.ts";
 
 /** A running Skiff instance. */
@@ -47,12 +48,13 @@ export interface RunningSkiff extends SkiffServer {
 
 /**
  * Builds the root logger: JSON lines, or human-readable lines (pino-pretty, in a worker thread) when
- * `pretty` (default: stdout is a terminal).
+ * `pretty` (default: stdout is a terminal). Request lines go through log-redaction.ts (no credentials in URLs).
  */
 export function createLogger(config: Config, pretty: boolean = process.stdout.isTTY === true): Logger {
   return pino({
     level: config.LOG_LEVEL,
     redact: ["req.headers.authorization", 'req.headers["x-api-key"]', "req.headers.cookie"],
+    serializers: { req: requestSerializer },
     ...(pretty && { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l" } } }),
   });
 }

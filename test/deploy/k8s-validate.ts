@@ -5,7 +5,9 @@
 import { Deployment, StatefulSet } from "kubernetes-models/apps/v1";
 import { Job } from "kubernetes-models/batch/v1";
 import { Ingress } from "kubernetes-models/networking.k8s.io/v1";
-import { Secret, Service } from "kubernetes-models/v1";
+import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
+import { Role, RoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1";
+import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from "kubernetes-models/v1";
 
 const CLASSES: Record<string, new (data: never) => { validate(): void }> = {
   "apps/v1/Deployment": Deployment,
@@ -14,6 +16,13 @@ const CLASSES: Record<string, new (data: never) => { validate(): void }> = {
   "networking.k8s.io/v1/Ingress": Ingress,
   "v1/Secret": Secret,
   "v1/Service": Service,
+  // Skiff's own manifests (deploy/).
+  "v1/ConfigMap": ConfigMap,
+  "v1/Namespace": Namespace,
+  "v1/ServiceAccount": ServiceAccount,
+  "policy/v1/PodDisruptionBudget": PodDisruptionBudget,
+  "rbac.authorization.k8s.io/v1/Role": Role,
+  "rbac.authorization.k8s.io/v1/RoleBinding": RoleBinding,
 };
 
 /** Validates each manifest; @throws Error naming the manifest and the schema violation. */

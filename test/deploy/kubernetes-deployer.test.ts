@@ -17,11 +17,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { newId } from "../../src/db/ids.ts";
+import { createSecretBox } from "../../src/db/secrets.ts";
 import { createKubernetesDeployer } from "../../src/modules/deployments/deployer.kubernetes.ts";
-import { renderManifests } from "../../src/modules/deployments/deployment.manifests.ts";
+import { REDACTED, renderManifests } from "../../src/modules/deployments/deployment.manifests.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type KubeApi, type KubeObject, startKubeApi } from "../helpers/kube-api.ts";
+import { TEST_SECRET } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
 import { insertWebhook } from "../webhooks/webhook-helpers.ts";
 import { addDatabase, addDomain, addVariable, seededApplication } from "./deploy-helpers.ts";
@@ -96,13 +98,18 @@ async function waitForDeployment(id: string, until?: (row: Record<string, unknow
   }
 }
 
-/** Gives an organization a container registry. */
+/** Password of the registries {@link addRegistry} adds. */
+const REGISTRY_PASSWORD = "registry-pw-7f3a9c";
+
+/** Gives an organization a container registry with credentials (the password stored encrypted, as the API does). */
 async function addRegistry(organizationId: string) {
   await db.knex("container_registries").insert({
     id: newId("registry"),
     organization_id: organizationId,
     name: "acme",
     url: "https://registry.example.test/acme",
+    username: "robot",
+    password_encrypted: createSecretBox(TEST_SECRET).encrypt(REGISTRY_PASSWORD),
   });
 }
 
@@ -160,6 +167,13 @@ describe("kubernetes deployer (fake API server)", () => {
     });
     validateManifests(stored);
     expect(kube.get(NAMESPACE, "Secret", `${app.appName}-env`)!.stringData).toEqual({ API_KEY: "k-123" });
+    // The cluster got the values; the deployment stores the same objects without them.
+    const kept = row.manifests as Array<{ kind: string; stringData?: Record<string, string> }>;
+    expect(kept.filter((m) => m.kind === "Secret").map((m) => m.stringData)).toEqual([
+      { API_KEY: REDACTED },
+      { password: REDACTED },
+    ]);
+    expect(JSON.stringify(kept)).not.toContain("k-123");
 
     expect(logs).toContain(`applied Deployment/${app.appName}`);
     expect(logs).toContain(`rollout of Deployment/${app.appName} complete`);
@@ -220,6 +234,15 @@ describe("kubernetes deployer (fake API server)", () => {
 
     kube.onApply = (o) => {
       if (o.kind === "Job") {
+        // Play the Job controller: a pod whose build container prints BuildKit's plain progress, then success.
+        kube.addPod(
+          NAMESPACE,
+          `${o.metadata.name}-x7k2p`,
+          { "job-name": o.metadata.name },
+          {
+            build: ["#1 [internal] load git source", "#2 exporting to image", "#2 pushing layers done"],
+          },
+        );
         setTimeout(() => kube.setStatus(NAMESPACE, "Job", o.metadata.name, { succeeded: 1 }), 1_200);
         return { active: 1 };
       }
@@ -229,8 +252,24 @@ describe("kubernetes deployer (fake API server)", () => {
     const built = await waitForDeployment(await deploy(ok));
     expect(built.row.status, built.logs.join("\n")).toBe("done");
     const kinds = patchesSince(from).map((p) => p.body!.kind);
-    expect(kinds).toEqual(["Secret", "Job", "Deployment", "Service"]);
-    const jobName = patchesSince(from)[1]!.body!.metadata as { name: string };
+    expect(kinds).toEqual(["Secret", "Secret", "Job", "Deployment", "Service"]);
+    const jobName = patchesSince(from)[2]!.body!.metadata as { name: string };
+    // The build's output is in the deployment log, in order, before the build's outcome.
+    const buildLines = built.logs.filter((l) => l.startsWith("[build] "));
+    expect(buildLines).toEqual([
+      "[build] #1 [internal] load git source",
+      "[build] #2 exporting to image",
+      "[build] #2 pushing layers done",
+    ]);
+    expect(built.logs.indexOf(buildLines[2]!)).toBeLessThan(built.logs.indexOf(`build Job/${jobName.name} succeeded`));
+    // Registry credentials reach the cluster as a dockerconfigjson Secret mounted into the build, never the store.
+    const registrySecret = kube.get(NAMESPACE, "Secret", `${jobName.name}-registry`)!;
+    expect(registrySecret.type).toBe("kubernetes.io/dockerconfigjson");
+    const config = JSON.parse((registrySecret.stringData as Record<string, string>)[".dockerconfigjson"]!);
+    expect(Buffer.from(config.auths["registry.example.test"].auth, "base64").toString()).toBe(
+      `robot:${REGISTRY_PASSWORD}`,
+    );
+    expect(JSON.stringify(built.row.manifests)).not.toContain(config.auths["registry.example.test"].auth);
     const jobReads = kube.requests
       .slice(from)
       .filter((r) => r.method === "GET" && r.path.endsWith(`/jobs/${jobName.name}`));
@@ -266,7 +305,7 @@ describe("kubernetes deployer (fake API server)", () => {
     expect(failed.row.errorMessage).toMatch(
       new RegExp(`^build Job/${bad.appName}-build-[a-z0-9-]+ failed: Job has reached the specified backoff limit$`),
     );
-    expect(patchesSince(before).map((p) => p.body!.kind)).toEqual(["Secret", "Job"]); // nothing after the build
+    expect(patchesSince(before).map((p) => p.body!.kind)).toEqual(["Secret", "Secret", "Job"]); // nothing after the build
   });
 
   it("an API error ends the deployment error with the API's message", async () => {

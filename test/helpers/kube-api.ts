@@ -7,7 +7,10 @@
  * and `GET` of one object. Objects are stored per namespace/kind/name; `metadata.generation` rises when `spec`
  * changes; `status` is never taken from an apply, only set by the test ({@link KubeApi.setStatus}, or the
  * `onApply` reaction), which is how tests simulate a rollout that completes, never completes, or a build Job that
- * fails. Requests need `Authorization: Bearer <token>` (401 otherwise). It is not a cluster: no controllers, no
+ * fails. Pods are added by the test ({@link KubeApi.addPod}, playing the Job controller) and listed by label
+ * (`GET …/pods?labelSelector=k=v`); their containers' logs are served by `GET …/pods/<name>/log?container=c`
+ * (400 for a container without logs, as for one not started; `follow=true` streams the lines with a short pause
+ * between them, then ends). Requests need `Authorization: Bearer <token>` (401 otherwise). It is not a cluster: no controllers, no
  * admission, no field ownership merge (an apply replaces the stored object's fields but keeps its status).
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -55,6 +58,8 @@ export interface KubeApi {
   onApply: (object: KubeObject) => Record<string, unknown> | undefined;
   /** Answers applies of `kind` with this error status and message (a Status object), until set to null. */
   failApply: { kind: string; code: number; message: string } | null;
+  /** Adds a Pod with `labels` whose containers' logs are `logs` (container name → lines). */
+  addPod(namespace: string, name: string, labels: Record<string, string>, logs: Record<string, string[]>): void;
   /** Writes a kubeconfig file pointing at this server (CA file of the test CA, the token, namespace `ns`). */
   writeKubeconfig(path: string, namespace?: string): void;
   close(): Promise<void>;
@@ -62,7 +67,7 @@ export interface KubeApi {
 
 /** The resources the fake serves: apiVersion → kind → plural. */
 const RESOURCES: Record<string, Record<string, string>> = {
-  v1: { Secret: "secrets", Service: "services" },
+  v1: { Secret: "secrets", Service: "services", Pod: "pods" },
   "apps/v1": { Deployment: "deployments", StatefulSet: "statefulsets" },
   "batch/v1": { Job: "jobs" },
   "networking.k8s.io/v1": { Ingress: "ingresses" },
@@ -81,6 +86,7 @@ export async function startKubeApi(): Promise<KubeApi> {
   const store = new Map<string, KubeObject>();
   const requests: KubeRequest[] = [];
   let uid = 0;
+  const podLogs = new Map<string, Record<string, string[]>>();
 
   const api: KubeApi = {
     url: "",
@@ -95,6 +101,15 @@ export async function startKubeApi(): Promise<KubeApi> {
     },
     onApply: () => undefined,
     failApply: null,
+    addPod(namespace, name, labels, logs) {
+      store.set(`${namespace}/Pod/${name}`, {
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name, namespace, labels, generation: 1, uid: `uid-${++uid}` },
+        status: { phase: "Running" },
+      });
+      podLogs.set(`${namespace}/${name}`, logs);
+    },
     writeKubeconfig(path, namespace = "skiff-test") {
       const kubeconfig = {
         apiVersion: "v1",
@@ -147,6 +162,29 @@ export async function startKubeApi(): Promise<KubeApi> {
       );
     }
 
+    const logPath = url.pathname.match(/^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/log$/);
+    if (logPath && req.method === "GET") {
+      const lines = podLogs.get(`${logPath[1]}/${logPath[2]}`)?.[url.searchParams.get("container") ?? ""];
+      if (!lines) return status(res, 400, "BadRequest", `container is waiting to start: PodInitializing`);
+      res.writeHead(200, { "content-type": "text/plain" });
+      for (const line of lines) {
+        res.write(`${line}\n`);
+        if (url.searchParams.get("follow") === "true") await new Promise((r) => setTimeout(r, 20));
+      }
+      return res.end();
+    }
+    const list = url.pathname.match(/^\/api\/v1\/namespaces\/([^/]+)\/pods$/);
+    if (list && req.method === "GET") {
+      const [key, value] = (url.searchParams.get("labelSelector") ?? "").split("=");
+      const items = [...store.values()].filter(
+        (o) =>
+          o.kind === "Pod" &&
+          o.metadata.namespace === list[1] &&
+          (!key || (o.metadata.labels as Record<string, string> | undefined)?.[key] === value),
+      );
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify({ kind: "PodList", apiVersion: "v1", metadata: {}, items }));
+    }
     const m = url.pathname.match(/^\/(?:api\/(v1)|apis\/([^/]+\/[^/]+))\/namespaces\/([^/]+)\/([^/]+)\/([^/]+)$/);
     if (!m) return status(res, 404, "NotFound", `the server could not find ${url.pathname}`);
     const apiVersion = m[1] ?? m[2]!;

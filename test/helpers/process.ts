@@ -16,6 +16,8 @@ export interface SkiffProcess {
   child: ChildProcess;
   /** Everything written to stdout so far. */
   stdout(): string;
+  /** Everything written to stderr so far. */
+  stderr(): string;
   /** Resolves with the first log record matching `predicate` (waits for it, at most `timeoutMs`). */
   waitForLog(
     predicate: (record: Record<string, unknown>) => boolean,
@@ -90,6 +92,7 @@ export function spawnSkiff(env: Record<string, string>): SkiffProcess {
   return {
     child,
     stdout: () => out,
+    stderr: () => err,
     waitForLog: (predicate, timeoutMs = 30_000) => waitFor(() => records().find(predicate), "a log line", timeoutMs),
     waitForOutput: (pattern, timeoutMs = 30_000) =>
       waitFor(() => out.match(pattern) ?? undefined, String(pattern), timeoutMs),

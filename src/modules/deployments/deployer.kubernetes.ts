@@ -9,10 +9,13 @@
  * replicas, no old replicas left) within SKIFF_ROLLOUT_TIMEOUT. Objects go to the namespace of the kubeconfig's
  * current context (`default` when it names none). Each step is a deployment log line; a failure throws with the
  * API's message, the build's failure or the timeout, which ends the deployment `error`. Rollout availability is
- * reported to the health state. Cancellation (DeployerRun.signal) stops the waits.
+ * reported to the health state. Cancellation (DeployerRun.signal) stops the waits. While a build Job runs, the logs
+ * of its pod's containers (init containers, then `build`) are followed and appended to the deployment log as
+ * `[build] <line>` lines (at most {@link MAX_BUILD_LOG_LINES}).
  */
 import { delimiter } from "node:path";
-import { KubeConfig, KubernetesObjectApi, PatchStrategy } from "@kubernetes/client-node";
+import { Writable } from "node:stream";
+import { KubeConfig, KubernetesObjectApi, Log, PatchStrategy } from "@kubernetes/client-node";
 import type { Config } from "../../config.ts";
 import type { Deployer } from "./deployer.ts";
 import { type Manifest, NO_REGISTRY } from "./deployment.manifests.ts";
@@ -22,6 +25,11 @@ export const FIELD_MANAGER = "skiff";
 
 /** Milliseconds between two status reads while waiting for a build or a rollout. */
 const POLL_MS = 500;
+
+/** Build log lines copied into a deployment log at most (the rest is in the pod's log until the Job is removed). */
+export const MAX_BUILD_LOG_LINES = 2_000;
+/** Characters of one build log line kept. */
+const MAX_BUILD_LOG_LINE = 2_000;
 
 /** Options of {@link createKubernetesDeployer} (seconds, as in the configuration). */
 export type KubernetesDeployerOptions = Pick<Config, "KUBECONFIG" | "SKIFF_ROLLOUT_TIMEOUT" | "SKIFF_BUILD_TIMEOUT">;
@@ -122,6 +130,110 @@ export function jobOutcome(live: LiveObject): { ok: true } | { ok: false; reason
   return null;
 }
 
+/**
+ * Follows the logs of build Job `job`'s pod into the deployment log (see the file comment): finds the pod by the
+ * `job-name` label the Job controller sets, then streams each container's log (`follow=true`) in order, retrying a
+ * container that has not started yet. Failures to read logs never fail the build. `stop()` ends the stream and
+ * resolves once the lines read so far are written.
+ */
+function followBuildLogs(
+  kc: KubeConfig,
+  client: KubernetesObjectApi,
+  namespace: string,
+  job: Manifest,
+  log: (text: string) => Promise<void>,
+): { stop(): Promise<void> } {
+  const spec = (
+    job.spec as {
+      template: { spec: { initContainers?: Array<{ name: string }>; containers: Array<{ name: string }> } };
+    }
+  ).template.spec;
+  const containers = [...(spec.initContainers ?? []), ...spec.containers].map((c) => c.name);
+  let stopped = false;
+  let current: AbortController | null = null;
+  let written = 0;
+  let writes: Promise<void> = Promise.resolve();
+  const emit = (line: string) => {
+    if (written > MAX_BUILD_LOG_LINES) return;
+    written += 1;
+    const text =
+      written > MAX_BUILD_LOG_LINES
+        ? `[build] … more than ${MAX_BUILD_LOG_LINES} lines; the rest is in the pod's log`
+        : `[build] ${line.slice(0, MAX_BUILD_LOG_LINE)}`;
+    writes = writes.then(() => log(text)).catch(() => {});
+  };
+  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+  const loop = async () => {
+    let pod: string | undefined;
+    while (!stopped && !pod) {
+      try {
+        const list = await client.list(
+          "v1",
+          "Pod",
+          namespace,
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          `job-name=${job.metadata.name}`,
+        );
+        pod = list.items[0]?.metadata?.name;
+      } catch {
+        // not listable (yet, or not allowed): keep waiting for the Job itself
+      }
+      if (!pod) await wait(POLL_MS);
+    }
+    for (const container of containers) {
+      while (!stopped && pod) {
+        let rest = "";
+        const finished = new Promise<void>((resolve) => {
+          const sink = new Writable({
+            write(chunk: Buffer, _encoding, done) {
+              const lines = (rest + chunk.toString("utf8")).split("\n");
+              rest = lines.pop() ?? "";
+              for (const line of lines) emit(line);
+              done();
+            },
+            final(done) {
+              if (rest) emit(rest);
+              done();
+              resolve();
+            },
+          });
+          sink.on("error", () => resolve());
+          new Log(kc)
+            .log(namespace, pod as string, container, sink, { follow: true })
+            .then((controller) => {
+              current = controller;
+              if (stopped) controller.abort();
+            })
+            .catch(() => {
+              current = null;
+              resolve();
+              sink.destroy();
+            });
+        });
+        await finished;
+        if (current) break; // the container's log ended: it finished
+        await wait(POLL_MS); // not started yet: try again
+      }
+      current = null;
+    }
+  };
+  const running = loop().catch(() => {});
+  return {
+    async stop() {
+      stopped = true;
+      // The container has ended when its Job has: let the stream deliver its last lines, then cut it.
+      await Promise.race([running, wait(1_000)]);
+      current?.abort();
+      await Promise.race([running, wait(1_000)]);
+      await writes;
+    },
+  };
+}
+
 /** Creates the `kubernetes` deployer (the cluster connection is loaded per deployment). */
 export function createKubernetesDeployer(options: KubernetesDeployerOptions): Deployer {
   return {
@@ -196,15 +308,22 @@ export function createKubernetesDeployer(options: KubernetesDeployerOptions): De
         if (manifest.kind === "Job") {
           await run.log(`waiting for build ${ref(manifest)} (up to ${options.SKIFF_BUILD_TIMEOUT} s)`);
           let last: LiveObject = applied;
-          const outcome = await waitFor(
-            `build ${ref(manifest)}`,
-            options.SKIFF_BUILD_TIMEOUT,
-            async () => {
-              last = await read(manifest);
-              return jobOutcome(last);
-            },
-            () => `${last.status?.active ?? 0} pod(s) active`,
-          );
+          const buildLog = followBuildLogs(kc, client, namespace, manifest, (text) => run.log(text));
+          let outcome: Awaited<ReturnType<typeof jobOutcome>>;
+          try {
+            outcome = await waitFor(
+              `build ${ref(manifest)}`,
+              options.SKIFF_BUILD_TIMEOUT,
+              async () => {
+                last = await read(manifest);
+                return jobOutcome(last);
+              },
+              () => `${last.status?.active ?? 0} pod(s) active`,
+            );
+          } finally {
+            await buildLog.stop();
+          }
+          if (!outcome) throw new Error(`build ${ref(manifest)} ended without an outcome`);
           if (!outcome.ok) throw new Error(`build ${ref(manifest)} failed: ${outcome.reason}`);
           await run.log(`build ${ref(manifest)} succeeded`);
         }

@@ -23,6 +23,9 @@ export interface DeployerRun {
 export interface Deployer {
   /** `dry-run` or `kubernetes`, logged at the start of each deployment. */
   name: string;
-  /** Applies `manifests` (rendered in apply order by deployment.manifests.ts). */
+  /**
+   * Applies `manifests` (rendered in apply order by deployment.manifests.ts). They carry secret values (Secrets'
+   * data): never log, store or put them in an error message; the deployment stores a redacted copy.
+   */
   apply(manifests: Manifest[], run: DeployerRun): Promise<void>;
 }

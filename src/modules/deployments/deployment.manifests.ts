@@ -1,10 +1,22 @@
 /**
- * Renders an application's desired state as Kubernetes objects (issue 12 "Lifecycle"): a `Deployment`, a
- * `Service`, one `Ingress` per domain (TLS through cert-manager when the domain is `https`), a `Secret` holding the
- * environment variables, for each database of the application's environment a `StatefulSet` + headless-free
+ * Renders an application's desired state as Kubernetes objects (issue 12 "Lifecycle", issue 23 item 1): a
+ * `Deployment`, a `Service`, one `Ingress` per domain (TLS through cert-manager when the domain is `https`), a
+ * `Secret` holding the environment variables, for each database of the application's environment a `StatefulSet` +
  * `Service` named after the first label of its `serviceHost` (so `DB_HOST` resolves) with a `Secret` for its
- * password, and for git sources a build `Job` (kaniko for `dockerfile`, nixpacks otherwise) that pushes the image
- * to the organization's container registry. Pure: plain objects, no cluster access.
+ * password, and for git sources a build `Job` that builds daemonless with rootless BuildKit
+ * (`buildctl-daemonless.sh`; `nixpacks` sources get a Dockerfile from nixpacks first) and pushes to the
+ * organization's container registry with its credentials mounted from a `kubernetes.io/dockerconfigjson` Secret.
+ * Images are pinned ({@link BUILD_IMAGES}, {@link DATABASE_IMAGE}), never `:latest`. Every container gets
+ * requests/limits ({@link WorkloadResources}, per plan), a restrictive securityContext (non-root, no privilege
+ * escalation, every capability dropped, seccomp `RuntimeDefault`, read-only root filesystem with writable
+ * `emptyDir`s where the engine needs them) and probes (the app's from its `healthPath`, TCP for databases). The one
+ * documented exception is the build container: rootless BuildKit creates user namespaces, which needs seccomp and
+ * AppArmor `Unconfined` and setuid `newuidmap` (so privilege escalation and default capabilities) — still non-root,
+ * never privileged, limited and time-boxed (`activeDeadlineSeconds`).
+ *
+ * Secret material (environment variable values, database passwords, registry credentials, SSH private keys) exists
+ * only in the rendered objects handed to the deployer: {@link redactManifests} makes the copy that is stored on the
+ * deployment and shown by the API. Pure: plain objects, no cluster access.
  */
 import type { DatabaseType } from "../databases/database.model.ts";
 
@@ -16,6 +28,25 @@ export interface Manifest {
   [field: string]: unknown;
 }
 
+/** CPU (Kubernetes quantity, e.g. `250m`) and memory (e.g. `256Mi`) of one container. */
+export interface ResourceAmounts {
+  cpu: string;
+  memory: string;
+}
+
+/** Requests and limits of one kind of container. */
+export interface ContainerResources {
+  requests: ResourceAmounts;
+  limits: ResourceAmounts;
+}
+
+/** Requests/limits of each kind of workload Skiff renders: the app, its databases, its build. */
+export interface WorkloadResources {
+  app: ContainerResources;
+  database: ContainerResources;
+  build: ContainerResources;
+}
+
 /** Everything the renderer needs; secrets are already decrypted. */
 export interface RenderInput {
   deploymentId: string;
@@ -24,6 +55,8 @@ export interface RenderInput {
     sourceType: "github" | "gitlab" | "docker" | "git" | null;
     buildType: "dockerfile" | "nixpacks" | null;
     port: number;
+    /** Path of the readiness/liveness probes (starts with `/`); `/` when unset. */
+    healthPath?: string | null;
     source: { repo?: string; branch?: string; buildPath?: string; dockerImage?: string; customGitUrl?: string };
   };
   domains: Array<{ host: string; port: number | null; https: boolean | null }>;
@@ -31,37 +64,108 @@ export interface RenderInput {
   databases: Array<{ type: DatabaseType; name: string; username: string; password: string; serviceHost: string }>;
   /** The organization's container registry host/path (e.g. `registry.example.com/team`), or null. */
   registry: string | null;
+  /** Credentials of that registry (mounted into the build), or null/absent for an anonymous push. */
+  registryAuth?: { username: string; password: string } | null;
+  /** Private key of the SSH key a `git` source clones with (customGitSSHKeyId), or null/absent. */
+  sshPrivateKey?: string | null;
   /** Commit to build, when known. */
   commitSha?: string | null;
+  /** Requests/limits of every container; {@link resourcesForPlan}`("free")` when absent. */
+  resources?: WorkloadResources;
+  /** Seconds a build Job may run (`activeDeadlineSeconds`); 1800 when absent. */
+  buildTimeoutSeconds?: number;
 }
 
-/** Container image and data path of each database engine. */
-const DATABASE_IMAGE: Record<
+/**
+ * Pinned images of the build Job: rootless BuildKit (its `buildctl-daemonless.sh` runs the daemon in-process;
+ * its image also carries git for the nixpacks clone) and nixpacks (writes a Dockerfile, builds nothing itself).
+ */
+export const BUILD_IMAGES = {
+  buildkit: "moby/buildkit:v0.23.2-rootless",
+  nixpacks: "ghcr.io/railwayapp/nixpacks:v1.39.0",
+} as const;
+
+/** Default requests/limits per plan name (`free`, `pro`, `unlimited`); other names get `free`'s. */
+export const PLAN_RESOURCES: Record<string, WorkloadResources> = {
+  free: {
+    app: { requests: { cpu: "100m", memory: "128Mi" }, limits: { cpu: "500m", memory: "512Mi" } },
+    database: { requests: { cpu: "100m", memory: "256Mi" }, limits: { cpu: "500m", memory: "512Mi" } },
+    build: { requests: { cpu: "500m", memory: "1Gi" }, limits: { cpu: "1", memory: "2Gi" } },
+  },
+  pro: {
+    app: { requests: { cpu: "250m", memory: "256Mi" }, limits: { cpu: "1", memory: "1Gi" } },
+    database: { requests: { cpu: "250m", memory: "512Mi" }, limits: { cpu: "1", memory: "1Gi" } },
+    build: { requests: { cpu: "1", memory: "2Gi" }, limits: { cpu: "2", memory: "4Gi" } },
+  },
+  unlimited: {
+    app: { requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: "2", memory: "2Gi" } },
+    database: { requests: { cpu: "500m", memory: "1Gi" }, limits: { cpu: "2", memory: "4Gi" } },
+    build: { requests: { cpu: "1", memory: "2Gi" }, limits: { cpu: "4", memory: "8Gi" } },
+  },
+};
+
+/** A partial {@link WorkloadResources}: what SKIFF_WORKLOAD_RESOURCES may override for one plan. */
+export type WorkloadResourcesOverride = Partial<
+  Record<keyof WorkloadResources, { requests?: Partial<ResourceAmounts>; limits?: Partial<ResourceAmounts> }>
+>;
+
+/**
+ * Requests/limits of plan `planName`: {@link PLAN_RESOURCES}' defaults with `overrides[planName]` (then
+ * `overrides["*"]`, for every plan) merged field by field.
+ */
+export function resourcesForPlan(
+  planName: string,
+  overrides: Record<string, WorkloadResourcesOverride> = {},
+): WorkloadResources {
+  const base = structuredClone(PLAN_RESOURCES[planName] ?? PLAN_RESOURCES.free!);
+  for (const override of [overrides["*"], overrides[planName]]) {
+    if (!override) continue;
+    for (const kind of ["app", "database", "build"] as const) {
+      const o = override[kind];
+      if (!o) continue;
+      base[kind] = {
+        requests: { ...base[kind].requests, ...o.requests },
+        limits: { ...base[kind].limits, ...o.limits },
+      };
+    }
+  }
+  return base;
+}
+
+/**
+ * Container image, port, data path, writable paths (under a read-only root filesystem) and the uid of each
+ * database engine's official image (its own `postgres`/`mysql`/`mongodb` user, 999).
+ */
+export const DATABASE_IMAGE: Record<
   DatabaseType,
-  { image: string; port: number; dataPath: string; env: (d: RenderDb) => Record<string, string> }
+  { image: string; port: number; dataPath: string; writable: string[]; env: (d: RenderDb) => Record<string, string> }
 > = {
   postgres: {
-    image: "postgres:17",
+    image: "postgres:17.6",
     port: 5432,
     dataPath: "/var/lib/postgresql/data",
+    writable: ["/var/run/postgresql", "/tmp"],
     env: (d) => ({ POSTGRES_DB: d.name, POSTGRES_USER: d.username }),
   },
   mysql: {
-    image: "mysql:8.4",
+    image: "mysql:8.4.6",
     port: 3306,
     dataPath: "/var/lib/mysql",
+    writable: ["/var/run/mysqld", "/tmp"],
     env: (d) => ({ MYSQL_DATABASE: d.name, MYSQL_USER: d.username }),
   },
   mariadb: {
-    image: "mariadb:11",
+    image: "mariadb:11.8.3",
     port: 3306,
     dataPath: "/var/lib/mysql",
+    writable: ["/run/mysqld", "/tmp"],
     env: (d) => ({ MARIADB_DATABASE: d.name, MARIADB_USER: d.username }),
   },
   mongodb: {
-    image: "mongo:7",
+    image: "mongo:7.0.22",
     port: 27017,
     dataPath: "/data/db",
+    writable: ["/data/configdb", "/tmp"],
     env: (d) => ({ MONGO_INITDB_DATABASE: d.name, MONGO_INITDB_ROOT_USERNAME: d.username }),
   },
 };
@@ -107,9 +211,65 @@ export function cloneUrl(application: RenderInput["application"]): string | null
   return null;
 }
 
+/** What a stored manifest holds in place of each secret value ({@link redactManifests}). */
+export const REDACTED = "<redacted: stored encrypted, resolved when applied>";
+
+/**
+ * A copy of `manifests` without secret material, the form stored on the deployment and shown by the API, logs and
+ * clients: every value of a `Secret`'s `data`/`stringData` becomes {@link REDACTED} (keys stay, so what the
+ * deployment carries is still visible). The deployer applies the unredacted render, which exists only in memory.
+ */
+export function redactManifests(manifests: Manifest[]): Manifest[] {
+  return manifests.map((m) => {
+    if (m.kind !== "Secret") return m;
+    const copy: Manifest = { ...m };
+    for (const field of ["data", "stringData"] as const) {
+      const values = m[field] as Record<string, string> | undefined;
+      if (values) copy[field] = Object.fromEntries(Object.keys(values).map((k) => [k, REDACTED]));
+    }
+    return copy;
+  });
+}
+
+/** The securityContext of a container that needs nothing special: the restricted Pod Security Standard. */
+const RESTRICTED_CONTAINER = {
+  allowPrivilegeEscalation: false,
+  privileged: false,
+  readOnlyRootFilesystem: true,
+  capabilities: { drop: ["ALL"] },
+} as const;
+
+/** A pod securityContext running as `uid` (non-root), with seccomp `RuntimeDefault`. */
+function podSecurity(uid: number) {
+  return {
+    runAsNonRoot: true,
+    runAsUser: uid,
+    runAsGroup: uid,
+    fsGroup: uid,
+    seccompProfile: { type: "RuntimeDefault" },
+  };
+}
+
+/** Uid the application runs as (an unprivileged id no base image's root maps to). */
+export const APP_UID = 10001;
+/** Uid of the official database images' own user. */
+const DATABASE_UID = 999;
+/** Uid of the rootless BuildKit image's `user`. */
+const BUILDKIT_UID = 1000;
+
+/** `emptyDir` volumes and their mounts for `paths` (writable directories under a read-only root filesystem). */
+function scratch(paths: string[]) {
+  const named = paths.map((path, i) => ({ name: `scratch-${i}`, path }));
+  return {
+    volumes: named.map((v) => ({ name: v.name, emptyDir: {} })),
+    mounts: named.map((v) => ({ name: v.name, mountPath: v.path })),
+  };
+}
+
 /** Renders every manifest of `input`, in apply order (secrets and databases first, the build, then the app). */
 export function renderManifests(input: RenderInput): Manifest[] {
   const app = input.application;
+  const resources = input.resources ?? resourcesForPlan("free");
   const name = dnsLabel(app.appName);
   const labels = { "app.kubernetes.io/name": name, "app.kubernetes.io/managed-by": "skiff" };
   const out: Manifest[] = [];
@@ -127,6 +287,8 @@ export function renderManifests(input: RenderInput): Manifest[] {
     const engine = DATABASE_IMAGE[db.type];
     const dbLabels = { "app.kubernetes.io/name": dbName, "app.kubernetes.io/managed-by": "skiff" };
     const passwordSecret = `${dbName}-password`;
+    const writable = scratch(engine.writable);
+    const tcp = { tcpSocket: { port: engine.port } };
     out.push({
       apiVersion: "v1",
       kind: "Secret",
@@ -151,6 +313,8 @@ export function renderManifests(input: RenderInput): Manifest[] {
         template: {
           metadata: { labels: dbLabels },
           spec: {
+            automountServiceAccountToken: false,
+            securityContext: podSecurity(DATABASE_UID),
             containers: [
               {
                 name: "db",
@@ -163,9 +327,14 @@ export function renderManifests(input: RenderInput): Manifest[] {
                     valueFrom: { secretKeyRef: { name: passwordSecret, key: "password" } },
                   })),
                 ],
-                volumeMounts: [{ name: "data", mountPath: engine.dataPath }],
+                resources: resources.database,
+                securityContext: RESTRICTED_CONTAINER,
+                readinessProbe: { ...tcp, periodSeconds: 10, failureThreshold: 3 },
+                livenessProbe: { ...tcp, initialDelaySeconds: 30, periodSeconds: 20, failureThreshold: 6 },
+                volumeMounts: [{ name: "data", mountPath: engine.dataPath }, ...writable.mounts],
               },
             ],
+            volumes: writable.volumes,
           },
         },
         volumeClaimTemplates: [
@@ -179,48 +348,12 @@ export function renderManifests(input: RenderInput): Manifest[] {
   }
 
   const image = applicationImage(input);
-  const repoUrl = cloneUrl(app);
-  if (repoUrl) {
-    const branch = app.source.branch ?? "main";
-    const context = `${repoUrl}#refs/heads/${branch}${input.commitSha ? `#${input.commitSha}` : ""}`;
-    const subPath = (app.source.buildPath ?? "/").replace(/^\/+/, "");
-    const container =
-      app.buildType === "nixpacks"
-        ? {
-            name: "build",
-            image: "ghcr.io/railwayapp/nixpacks:latest",
-            command: ["sh", "-c"],
-            args: [
-              `git clone --depth 1 --branch "$BRANCH" "$REPO" /src && nixpacks build "/src/$SUB_PATH" --name "$IMAGE" && docker push "$IMAGE"`,
-            ],
-            env: [
-              { name: "REPO", value: repoUrl },
-              { name: "BRANCH", value: branch },
-              { name: "SUB_PATH", value: subPath },
-              { name: "IMAGE", value: image },
-            ],
-          }
-        : {
-            name: "build",
-            image: "gcr.io/kaniko-project/executor:latest",
-            args: [
-              `--context=git://${context.replace(/^https?:\/\//, "")}`,
-              `--context-sub-path=${subPath}`,
-              `--destination=${image}`,
-            ],
-          };
-    out.push({
-      apiVersion: "batch/v1",
-      kind: "Job",
-      metadata: { name: dnsLabel(`${name}-build-${input.deploymentId.slice(-12)}`), labels },
-      spec: {
-        backoffLimit: 0,
-        ttlSecondsAfterFinished: 3600,
-        template: { metadata: { labels }, spec: { restartPolicy: "Never", containers: [container] } },
-      },
-    });
-  }
+  const build = renderBuild(input, name, labels, image, resources.build);
+  out.push(...build);
 
+  const appWritable = scratch(["/tmp"]);
+  const probePath = app.healthPath?.startsWith("/") ? app.healthPath : "/";
+  const httpProbe = { httpGet: { path: probePath, port: app.port } };
   out.push({
     apiVersion: "apps/v1",
     kind: "Deployment",
@@ -231,14 +364,28 @@ export function renderManifests(input: RenderInput): Manifest[] {
       template: {
         metadata: { labels },
         spec: {
+          automountServiceAccountToken: false,
+          securityContext: podSecurity(APP_UID),
           containers: [
             {
               name: "app",
               image,
               ports: [{ containerPort: app.port }],
               envFrom: [{ secretRef: { name: envSecret } }],
+              resources: resources.app,
+              securityContext: RESTRICTED_CONTAINER,
+              readinessProbe: { ...httpProbe, periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 3 },
+              livenessProbe: {
+                ...httpProbe,
+                initialDelaySeconds: 15,
+                periodSeconds: 20,
+                timeoutSeconds: 3,
+                failureThreshold: 6,
+              },
+              volumeMounts: appWritable.mounts,
             },
           ],
+          volumes: appWritable.volumes,
         },
       },
     },
@@ -290,5 +437,185 @@ export function renderManifests(input: RenderInput): Manifest[] {
       },
     });
   }
+  return out;
+}
+
+/** Where the build container finds the registry credentials (`$DOCKER_CONFIG/config.json`). */
+const DOCKER_CONFIG = "/home/user/.docker";
+/** Where the build container finds the SSH private key of a `git` source. */
+const SSH_KEY_DIR = "/home/user/.ssh-key";
+
+/**
+ * The build of a git source (none for docker images): a registry-credentials Secret and an SSH-key Secret when
+ * there are credentials, and the build Job. `dockerfile` builds hand BuildKit the git context
+ * (`<url>#<commit or branch>:<buildPath>`); `nixpacks` builds clone into a shared `emptyDir`, let nixpacks write
+ * `.nixpacks/Dockerfile`, then build that directory. `--progress=plain` output is the pod's log, which the
+ * kubernetes deployer streams into the deployment log.
+ */
+function renderBuild(
+  input: RenderInput,
+  name: string,
+  labels: Record<string, string>,
+  image: string,
+  resources: ContainerResources,
+): Manifest[] {
+  const app = input.application;
+  const repoUrl = cloneUrl(app);
+  if (!repoUrl) return [];
+  const out: Manifest[] = [];
+  const jobName = dnsLabel(`${name}-build-${input.deploymentId.slice(-12)}`);
+  const branch = app.source.branch ?? "main";
+  const subPath = (app.source.buildPath ?? "/").replace(/^\/+|\/+$/g, "");
+  const volumes: unknown[] = [
+    { name: "buildkitd", emptyDir: {} },
+    { name: "workspace", emptyDir: {} },
+  ];
+  const mounts: Array<{ name: string; mountPath: string; readOnly?: boolean }> = [
+    { name: "buildkitd", mountPath: "/home/user/.local/share/buildkit" },
+  ];
+  const env: Array<{ name: string; value: string }> = [
+    { name: "BUILDKITD_FLAGS", value: "--oci-worker-no-process-sandbox" },
+  ];
+  const host = (input.registry ?? NO_REGISTRY).split("/")[0]!;
+  // Docker Hub's credentials go under its historical index URL, which BuildKit (like docker) looks up.
+  const registryHost = ["docker.io", "index.docker.io", "registry-1.docker.io"].includes(host)
+    ? "https://index.docker.io/v1/"
+    : host;
+  if (input.registryAuth) {
+    const secretName = `${jobName}-registry`;
+    const auth = Buffer.from(`${input.registryAuth.username}:${input.registryAuth.password}`).toString("base64");
+    out.push({
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: secretName, labels },
+      type: "kubernetes.io/dockerconfigjson",
+      stringData: { ".dockerconfigjson": JSON.stringify({ auths: { [registryHost]: { auth } } }) },
+    });
+    volumes.push({
+      name: "registry-auth",
+      secret: { secretName, items: [{ key: ".dockerconfigjson", path: "config.json" }] },
+    });
+    mounts.push({ name: "registry-auth", mountPath: DOCKER_CONFIG, readOnly: true });
+    env.push({ name: "DOCKER_CONFIG", value: DOCKER_CONFIG });
+  }
+  const sshArgs: string[] = [];
+  if (input.sshPrivateKey) {
+    const secretName = `${jobName}-ssh`;
+    out.push({
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: secretName, labels },
+      type: "Opaque",
+      stringData: { id: input.sshPrivateKey },
+    });
+    volumes.push({ name: "ssh-key", secret: { secretName, defaultMode: 0o400 } });
+    mounts.push({ name: "ssh-key", mountPath: SSH_KEY_DIR, readOnly: true });
+    sshArgs.push("--ssh", `default=${SSH_KEY_DIR}/id`);
+  }
+  const output = `--output=type=image,name=${image},push=true`;
+  const buildSecurity = {
+    // Rootless BuildKit creates user namespaces (newuidmap is setuid): see the file comment.
+    allowPrivilegeEscalation: true,
+    privileged: false,
+    readOnlyRootFilesystem: false,
+    runAsNonRoot: true,
+    runAsUser: BUILDKIT_UID,
+    runAsGroup: BUILDKIT_UID,
+    seccompProfile: { type: "Unconfined" },
+    appArmorProfile: { type: "Unconfined" },
+  };
+  const initContainers: unknown[] = [];
+  let args: string[];
+  if (app.buildType === "nixpacks") {
+    const dir = subPath ? `/workspace/src/${subPath}` : "/workspace/src";
+    initContainers.push(
+      {
+        name: "clone",
+        image: BUILD_IMAGES.buildkit,
+        command: ["git", "clone", "--depth", "1", "--branch", branch, "--", repoUrl, "/workspace/src"],
+        env: input.sshPrivateKey
+          ? [
+              {
+                name: "GIT_SSH_COMMAND",
+                value: `ssh -i ${SSH_KEY_DIR}/id -o IdentitiesOnly=yes -o StrictHostKeyChecking=accept-new -o UserKnownHostsFile=/workspace/known_hosts`,
+              },
+            ]
+          : [],
+        resources,
+        securityContext: { ...RESTRICTED_CONTAINER, runAsNonRoot: true, runAsUser: BUILDKIT_UID },
+        volumeMounts: [{ name: "workspace", mountPath: "/workspace" }, ...mounts.filter((m) => m.name === "ssh-key")],
+      },
+      {
+        name: "plan",
+        image: BUILD_IMAGES.nixpacks,
+        command: ["nixpacks", "build", dir, "--out", dir],
+        resources,
+        // nixpacks writes caches under its HOME and /tmp.
+        securityContext: {
+          ...RESTRICTED_CONTAINER,
+          readOnlyRootFilesystem: false,
+          runAsNonRoot: true,
+          runAsUser: BUILDKIT_UID,
+        },
+        volumeMounts: [{ name: "workspace", mountPath: "/workspace" }],
+      },
+    );
+    mounts.push({ name: "workspace", mountPath: "/workspace" });
+    args = [
+      "build",
+      "--frontend=dockerfile.v0",
+      `--local=context=${dir}`,
+      `--local=dockerfile=${dir}/.nixpacks`,
+      output,
+      "--progress=plain",
+    ];
+  } else {
+    const ref = input.commitSha ?? branch;
+    args = [
+      "build",
+      "--frontend=dockerfile.v0",
+      `--opt=context=${repoUrl}#${ref}${subPath ? `:${subPath}` : ""}`,
+      ...sshArgs,
+      output,
+      "--progress=plain",
+    ];
+  }
+  out.push({
+    apiVersion: "batch/v1",
+    kind: "Job",
+    metadata: { name: jobName, labels },
+    spec: {
+      backoffLimit: 0,
+      activeDeadlineSeconds: input.buildTimeoutSeconds ?? 1800,
+      ttlSecondsAfterFinished: 3600,
+      template: {
+        metadata: { labels },
+        spec: {
+          restartPolicy: "Never",
+          automountServiceAccountToken: false,
+          securityContext: {
+            runAsNonRoot: true,
+            runAsUser: BUILDKIT_UID,
+            runAsGroup: BUILDKIT_UID,
+            fsGroup: BUILDKIT_UID,
+          },
+          ...(initContainers.length > 0 && { initContainers }),
+          containers: [
+            {
+              name: "build",
+              image: BUILD_IMAGES.buildkit,
+              command: ["buildctl-daemonless.sh"],
+              args,
+              env,
+              resources,
+              securityContext: buildSecurity,
+              volumeMounts: mounts,
+            },
+          ],
+          volumes,
+        },
+      },
+    },
+  });
   return out;
 }

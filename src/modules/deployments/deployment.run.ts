@@ -7,11 +7,13 @@
  * superseded) is skipped.
  */
 import type { Logger } from "pino";
+import { planNameOf } from "../organizations/quota.ts";
+import { buildCredentialsOf } from "../providers/provider.service.ts";
 import type { AppServices } from "../services.ts";
 import { dryRunDeployer } from "./deployer.dry-run.ts";
 import type { Deployer } from "./deployer.ts";
 import { emitDeployEvent, publishDeploymentChange } from "./deployment.events.ts";
-import { type Manifest, renderManifests } from "./deployment.manifests.ts";
+import { type Manifest, redactManifests, renderManifests, resourcesForPlan } from "./deployment.manifests.ts";
 import { Deployment, type DeploymentLogLine, type DeploymentStatus } from "./deployment.model.ts";
 import { appendDeploymentLog } from "./deployment.service.ts";
 import { recordRolloutAvailability } from "./health.ts";
@@ -52,7 +54,10 @@ function watchCancellation(services: AppServices, id: string): { signal: AbortSi
   return { signal: controller.signal, stop: () => clearInterval(timer) };
 }
 
-/** Gathers the render input of `deployment` (secrets decrypted) and renders its manifests. */
+/**
+ * Gathers the render input of `deployment` (secrets decrypted) and renders its manifests: the full objects for the
+ * deployer, held in memory only, and never stored or logged (redactManifests makes the stored copy).
+ */
 async function render(services: AppServices, deployment: Deployment): Promise<Manifest[]> {
   const { knex, secrets } = services;
   const app = await knex("applications").where({ id: deployment.applicationId }).first();
@@ -69,10 +74,14 @@ async function render(services: AppServices, deployment: Deployment): Promise<Ma
     .where({ environment_id: app.environmentId })
     .orderBy("created_at")
     .select("type", "name", "username", "password_encrypted", "service_host");
-  const registry = await knex("container_registries")
-    .where({ organization_id: app.organizationId })
-    .orderBy("created_at")
-    .first("url");
+  const source = typeof app.source === "string" ? JSON.parse(app.source) : (app.source ?? {});
+  const credentials = await buildCredentialsOf(
+    knex,
+    app.organizationId,
+    app.sourceType === "git" ? source.customGitSSHKeyId : null,
+  );
+  const plan = await planNameOf(knex, app.organizationId);
+  const registry = credentials.registry;
   return renderManifests({
     deploymentId: deployment.id,
     application: {
@@ -80,7 +89,8 @@ async function render(services: AppServices, deployment: Deployment): Promise<Ma
       sourceType: app.sourceType,
       buildType: app.buildType,
       port: app.port,
-      source: typeof app.source === "string" ? JSON.parse(app.source) : (app.source ?? {}),
+      healthPath: app.healthPath,
+      source,
     },
     domains,
     env: Object.fromEntries(
@@ -100,7 +110,14 @@ async function render(services: AppServices, deployment: Deployment): Promise<Ma
         /^https?:\/\//,
         "",
       ) ?? null,
+    registryAuth:
+      registry?.username && registry.passwordEncrypted
+        ? { username: registry.username, password: secrets.decrypt(registry.passwordEncrypted) }
+        : null,
+    sshPrivateKey: credentials.sshPrivateKeyEncrypted ? secrets.decrypt(credentials.sshPrivateKeyEncrypted) : null,
     commitSha: deployment.commitSha,
+    resources: resourcesForPlan(plan ?? "free", services.config.SKIFF_WORKLOAD_RESOURCES),
+    buildTimeoutSeconds: services.config.SKIFF_BUILD_TIMEOUT,
   });
 }
 
@@ -178,7 +195,9 @@ export async function runDeployment(services: AppServices, log: Logger, id: stri
   try {
     await writeLog("info", `deployment started (deployer ${deployer.name}, trigger ${started.trigger})`);
     const manifests = await render(services, started);
-    await Deployment.query(services.knex).findById(id).patch({ manifests });
+    await Deployment.query(services.knex)
+      .findById(id)
+      .patch({ manifests: redactManifests(manifests) });
     await deployer.apply(manifests, {
       deploymentId: id,
       log: (text, level = "info") => writeLog(level, text),

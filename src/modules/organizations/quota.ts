@@ -98,3 +98,11 @@ export async function assertQuota(trx: Knex.Transaction, organizationId: string,
   const [{ count }] = (await countOf(trx, kind, organizationId)) as [{ count: number | string }];
   if (Number(count) >= plan.cap) throw new QuotaExceededError(kind, plan.cap, plan.name);
 }
+
+/** Name of the plan of `organizationId` (`free`, `pro`, `unlimited`, …), or null when it does not exist. */
+export async function planNameOf(db: Knex | Knex.Transaction, organizationId: string): Promise<string | null> {
+  const row = await db("plans")
+    .whereIn("id", db("organizations").where({ id: organizationId }).select("plan_id"))
+    .first("name");
+  return row ? String(row.name) : null;
+}

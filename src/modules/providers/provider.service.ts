@@ -98,3 +98,39 @@ export function sshKeyOfOrganization(
 export function registriesOfOrganization(db: Knex | Knex.Transaction, organizationId: string): Knex.QueryBuilder {
   return db("container_registries").where("organization_id", organizationId).select(1);
 }
+
+/** Sealed build credentials (src/db/secrets.ts form): decrypt only to render, never store or log the result. */
+export interface SealedBuildCredentials {
+  /** The organization's first container registry (builds push there), or null. */
+  registry: { url: string; username: string | null; passwordEncrypted: string | null } | null;
+  /** Private key of the requested SSH key of the organization, or null (none requested, or not the org's). */
+  sshPrivateKeyEncrypted: string | null;
+}
+
+/**
+ * What a build of `organizationId` authenticates with (issue 23 item 1): its first container registry with
+ * credentials, and SSH key `sshKeyId` when given. Two statements; secrets stay sealed.
+ */
+export async function buildCredentialsOf(
+  db: Knex | Knex.Transaction,
+  organizationId: string,
+  sshKeyId: string | null | undefined,
+): Promise<SealedBuildCredentials> {
+  const registry = await db("container_registries")
+    .where({ organization_id: organizationId })
+    .orderBy("created_at")
+    .first("url", "username", "password_encrypted");
+  const key = sshKeyId
+    ? await db("ssh_keys").where({ id: sshKeyId, organization_id: organizationId }).first("private_key_encrypted")
+    : null;
+  return {
+    registry: registry
+      ? {
+          url: String(registry.url),
+          username: registry.username ?? null,
+          passwordEncrypted: registry.passwordEncrypted ?? null,
+        }
+      : null,
+    sshPrivateKeyEncrypted: key?.privateKeyEncrypted ?? null,
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * Skiff's own Kubernetes manifests (deploy/, issue 23 item 5): every object of the base and of each overlay (built
+ * with `kubectl kustomize`, kustomize v5, when kubectl is installed) validates against the Kubernetes schemas
+ * (kubernetes-models), and the pieces fit: N ≥ 2 replicas; a PodDisruptionBudget, Service and Deployment
+ * selecting the same pods; the Ingress pointing at the Service's port; probes on /readyz and /healthz; the
+ * migration init step; secrets only from the `skiff` Secret; restrictive securityContext and limits; the
+ * deployer's RBAC granting exactly what deployer.kubernetes.ts does to every kind the renderer produces, bound to
+ * the pods' service account; the kubeconfig naming the namespace the Role is in; no `:latest` image.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseAllDocuments, parse as parseYaml } from "yaml";
+import { type Manifest, renderManifests } from "../../src/modules/deployments/deployment.manifests.ts";
+import { validateManifests } from "./k8s-validate.ts";
+
+const DEPLOY = join(process.cwd(), "deploy");
+
+/** Every YAML document of `text` as objects (@throws on a YAML error). */
+function documents(text: string): Manifest[] {
+  return parseAllDocuments(text).map((d) => {
+    if (d.errors.length) throw new Error(d.errors.map((e) => e.message).join("; "));
+    return d.toJS() as Manifest;
+  });
+}
+
+/** The base's objects, read file by file in the order of its kustomization. */
+function baseObjects(): Manifest[] {
+  const kustomization = parseYaml(readFileSync(join(DEPLOY, "base", "kustomization.yaml"), "utf8")) as {
+    resources: string[];
+  };
+  const files = readdirSync(join(DEPLOY, "base")).filter((f) => f !== "kustomization.yaml");
+  expect([...kustomization.resources].sort()).toEqual(files.sort()); // no file left out, none missing
+  return kustomization.resources.flatMap((f) => documents(readFileSync(join(DEPLOY, "base", f), "utf8")));
+}
+
+/** `kubectl kustomize <dir>`'s objects, or null without kubectl. */
+function kustomize(dir: string): Manifest[] | null {
+  try {
+    execFileSync("kubectl", ["version", "--client"], { stdio: "ignore" });
+  } catch {
+    return null;
+  }
+  return documents(execFileSync("kubectl", ["kustomize", dir], { encoding: "utf8" }));
+}
+
+/** A parsed YAML object, inspected field by field. */
+// biome-ignore lint/suspicious/noExplicitAny: YAML inspected field by field.
+type Obj = Record<string, any>;
+const find = (objects: Manifest[], kind: string, name?: string) =>
+  objects.find((o) => o.kind === kind && (!name || o.metadata.name === name)) as Obj | undefined;
+
+/** Resource names of the kinds the renderer produces. */
+const PLURAL: Record<string, string> = {
+  Secret: "secrets",
+  Service: "services",
+  StatefulSet: "statefulsets",
+  Deployment: "deployments",
+  Job: "jobs",
+  Ingress: "ingresses",
+};
+
+/** The checks every build of deploy/ must pass; @returns the Deployment for overlay-specific checks. */
+function checkSkiff(objects: Manifest[]): Obj {
+  validateManifests(objects);
+  const deployment = find(objects, "Deployment", "skiff")!;
+  expect(deployment).toBeDefined();
+  const pod = deployment.spec.template.spec;
+  const labels = deployment.spec.template.metadata.labels;
+  expect(deployment.spec.replicas).toBeGreaterThanOrEqual(2);
+  expect(deployment.spec.selector.matchLabels).toEqual(
+    Object.fromEntries(Object.entries(labels).filter(([k]) => k in deployment.spec.selector.matchLabels)),
+  );
+
+  // Service, PDB and Ingress all reach these pods.
+  const matches = (selector: Record<string, string>) => Object.entries(selector).every(([k, v]) => labels[k] === v);
+  const service = find(objects, "Service", "skiff")!;
+  expect(matches(service.spec.selector)).toBe(true);
+  const pdb = find(objects, "PodDisruptionBudget")!;
+  expect(matches(pdb.spec.selector.matchLabels)).toBe(true);
+  expect(pdb.spec.maxUnavailable ?? deployment.spec.replicas - pdb.spec.minAvailable).toBeLessThan(
+    deployment.spec.replicas,
+  );
+  const ingress = find(objects, "Ingress", "skiff")!;
+  const backend = ingress.spec.rules[0].http.paths[0].backend.service;
+  expect(backend.name).toBe(service.metadata.name);
+  expect(service.spec.ports.map((p: Obj) => p.name)).toContain(backend.port.name);
+  expect(ingress.spec.tls[0].hosts).toEqual([ingress.spec.rules[0].host]);
+
+  // The container: probes, secrets, limits, securityContext; the migration before it.
+  const [app] = pod.containers;
+  expect(app.ports[0]).toMatchObject({ name: "http", containerPort: 4000 });
+  expect(service.spec.ports[0].targetPort).toBe("http");
+  expect(app.readinessProbe.httpGet).toMatchObject({ path: "/readyz", port: "http" });
+  expect(app.livenessProbe.httpGet).toMatchObject({ path: "/healthz", port: "http" });
+  expect(pod.initContainers.map((c: Obj) => [c.name, c.command])).toEqual([
+    ["migrate", ["node", "scripts/migrate.ts"]],
+  ]);
+  expect(pod.initContainers[0].image).toBe(app.image);
+  const config = find(objects, "ConfigMap", "skiff-config")!;
+  for (const c of [...pod.initContainers, ...pod.containers]) {
+    expect(c.image).toMatch(/:[\w.-]+$/);
+    expect(c.image).not.toMatch(/:latest$/);
+    expect(c.envFrom).toEqual([{ configMapRef: { name: "skiff-config" } }, { secretRef: { name: "skiff" } }]);
+    expect(c.env).toBeUndefined(); // nothing inline: settings in the ConfigMap, secrets in the Secret
+    for (const k of ["requests", "limits"]) expect(Object.keys(c.resources[k]).sort()).toEqual(["cpu", "memory"]);
+    expect(c.securityContext).toMatchObject({
+      allowPrivilegeEscalation: false,
+      privileged: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ["ALL"] },
+    });
+  }
+  expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } });
+  for (const secretKey of ["DATABASE_URL", "SKIFF_SECRET", "SMTP_URL", "SKIFF_GATEWAY_API_KEY"]) {
+    expect(config.data[secretKey], `${secretKey} belongs in the Secret`).toBeUndefined();
+  }
+  expect(Number(config.data.SKIFF_SHUTDOWN_TIMEOUT) + 10).toBeLessThan(pod.terminationGracePeriodSeconds);
+  expect(config.data.SKIFF_DEPLOYER).toBe("kubernetes");
+
+  // RBAC: the pods' account, bound to a Role in the namespace the kubeconfig deploys to, granting what the
+  // deployer does (server-side apply: get, create, patch) on every kind the renderer produces, plus the build
+  // pods' listing and logs.
+  const account = pod.serviceAccountName;
+  expect(find(objects, "ServiceAccount", account)).toBeDefined();
+  const kubeconfig = parseYaml(find(objects, "ConfigMap", "skiff-kubeconfig")!.data.config) as Obj;
+  const kubeconfigMount = app.volumeMounts.find((m: Obj) => m.name === "kubeconfig");
+  expect(pod.volumes.find((v: Obj) => v.name === "kubeconfig").configMap.name).toBe("skiff-kubeconfig");
+  expect(config.data.KUBECONFIG).toBe(`${kubeconfigMount.mountPath}/config`);
+  const appsNamespace = kubeconfig.contexts[0].context.namespace;
+  expect(config.data.SKIFF_CLUSTER_DOMAIN).toBe(`${appsNamespace}.svc.cluster.local`);
+  const binding = find(objects, "RoleBinding", "skiff-deployer")!;
+  expect(binding.metadata.namespace).toBe(appsNamespace);
+  expect(binding.subjects).toEqual([
+    { kind: "ServiceAccount", name: account, namespace: deployment.metadata.namespace },
+  ]);
+  const role = find(objects, "Role", binding.roleRef.name)!;
+  expect(role.metadata.namespace).toBe(appsNamespace);
+  const allowed = (group: string, resource: string, verb: string) =>
+    role.rules.some(
+      (r: Obj) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb),
+    );
+  const rendered = renderManifests({
+    deploymentId: "deployment_01jrbac00000000000000000",
+    application: {
+      appName: "shop",
+      sourceType: "github",
+      buildType: "nixpacks",
+      port: 3000,
+      source: { repo: "acme/shop" },
+    },
+    domains: [{ host: "shop.example.com", port: null, https: true }],
+    env: {},
+    databases: [{ type: "postgres", name: "s", username: "u", password: "p", serviceHost: "shop-db.svc" }],
+    registry: "registry.example.com/acme",
+    registryAuth: { username: "u", password: "p" },
+  });
+  const kinds = new Set(rendered.map((m) => `${m.apiVersion}/${m.kind}`));
+  expect(kinds.size).toBe(6);
+  for (const kind of kinds) {
+    const parts = kind.split("/"); // [group, version, Kind] or [version, Kind] for the core group
+    const group = parts.length === 3 ? parts[0]! : "";
+    const plural = PLURAL[parts.at(-1)!];
+    expect(plural, `the plural of ${kind}`).toBeDefined();
+    for (const verb of ["get", "create", "patch"]) expect(allowed(group, plural!, verb), `${verb} ${kind}`).toBe(true);
+  }
+  expect(allowed("", "pods", "list")).toBe(true);
+  expect(allowed("", "pods/log", "get")).toBe(true);
+  expect(role.rules.flatMap((r: Obj) => r.verbs)).not.toContain("*");
+  expect(role.rules.flatMap((r: Obj) => r.verbs)).not.toContain("delete");
+  return deployment;
+}
+
+describe("deploy/ (Skiff on Kubernetes)", () => {
+  it("the base validates and fits together", () => {
+    const objects = baseObjects();
+    expect(objects.map((o) => o.kind).sort()).toEqual([
+      "ConfigMap",
+      "ConfigMap",
+      "Deployment",
+      "Ingress",
+      "Namespace",
+      "Namespace",
+      "PodDisruptionBudget",
+      "Role",
+      "RoleBinding",
+      "Service",
+      "ServiceAccount",
+    ]);
+    checkSkiff(objects);
+  });
+
+  const kubectl = kustomize(join(DEPLOY, "base")) !== null;
+  for (const overlay of readdirSync(join(DEPLOY, "overlays"))) {
+    it.skipIf(!kubectl)(`the ${overlay} overlay builds with kustomize, validates and fits together`, () => {
+      const objects = kustomize(join(DEPLOY, "overlays", overlay))!;
+      const deployment = checkSkiff(objects);
+      expect(deployment.spec.template.spec.containers[0].image).toMatch(/^registry\.example\.com\/platform\/skiff:/);
+      const config = find(objects, "ConfigMap", "skiff-config")!;
+      const ingress = find(objects, "Ingress", "skiff")!;
+      expect(config.data.SKIFF_BASE_URL).toBe(`https://${ingress.spec.rules[0].host}`);
+    });
+  }
+
+  it("a broken manifest is refused (the validation is real)", () => {
+    const objects = baseObjects();
+    const pdb = find(objects, "PodDisruptionBudget")!;
+    pdb.spec.maxUnavailable = { not: "a number" };
+    expect(() => validateManifests(objects)).toThrow(/PodDisruptionBudget/);
+  });
+});
