@@ -18,6 +18,11 @@ export interface PreviewTheme {
   customCss: string;
 }
 
+/** Only https:// URLs are previewed: the API accepts nothing else, and the page's CSP loads no other image. */
+export function previewable(url: string): boolean {
+  return /^https:\/\/[^\s]+$/i.test(url.trim());
+}
+
 const escapeHtml = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
@@ -40,7 +45,9 @@ export function previewDocument(theme: PreviewTheme, dark: boolean): string {
     colorsDark: theme.colorsDark,
     customCss: theme.customCss || null,
   });
-  const logo = theme.logoUrl ? `<img data-docs-theme="logo" src="${escapeHtml(theme.logoUrl)}" alt="">` : "";
+  const logo = previewable(theme.logoUrl)
+    ? `<img data-docs-theme="logo" src="${escapeHtml(theme.logoUrl)}" alt="">`
+    : "";
   return `<!doctype html><html${dark ? ' class="dark"' : ""}><head><meta charset="utf-8"><title>${escapeHtml(theme.siteName)}</title>
 <style>${BASE_CSS}</style><style id="skiff-docs-theme">${css.replace(/<\/style/gi, "<\\/style")}</style></head>
 <body><nav>${logo}<strong data-docs-theme="site-name">${escapeHtml(theme.siteName || "Docs")}</strong></nav>
@@ -68,19 +75,19 @@ export function ThemePreview({ theme }: { theme: PreviewTheme }) {
       </fieldset>
       <iframe
         title="Preview of a docs page with this theme"
-        sandbox=""
+        sandbox="allow-same-origin"
         srcDoc={previewDocument(theme, dark)}
         className="theme-preview"
       />
-      {(theme.logoUrl || theme.faviconUrl) && (
+      {(previewable(theme.logoUrl) || previewable(theme.faviconUrl)) && (
         <div className="row">
-          {theme.logoUrl && (
+          {previewable(theme.logoUrl) && (
             <figure>
               <img src={theme.logoUrl} alt="Logo preview" className="logo-preview" />
               <figcaption className="muted">Logo</figcaption>
             </figure>
           )}
-          {theme.faviconUrl && (
+          {previewable(theme.faviconUrl) && (
             <figure>
               <img src={theme.faviconUrl} alt="Favicon preview" className="favicon-preview" />
               <figcaption className="muted">Favicon</figcaption>

@@ -99,9 +99,13 @@ function WebhookUrlForm({ service, reload }: { service: PaymentServiceRow; reloa
   );
 }
 
-/** The method toggles: checkboxes for owners and admins, a read-only list for members. */
+/**
+ * The method toggles: checkboxes for owners and admins (the box follows the click at once and goes back if the
+ * gateway refuses), a disabled list for members.
+ */
 function Methods({ service, canManage }: { service: PaymentServiceRow; canManage: boolean }) {
   const toggle = useAction(SET_PAYMENT_METHOD);
+  const [local, setLocal] = useState<Record<string, boolean>>({});
   if (service.paymentMethods.length === 0)
     return <p className="muted">Payment methods appear once the merchant is active.</p>;
   return (
@@ -112,9 +116,17 @@ function Methods({ service, canManage }: { service: PaymentServiceRow; canManage
         <label key={m.id} className="check">
           <input
             type="checkbox"
-            checked={m.enabled}
-            disabled={!canManage || toggle.state.fetching}
-            onChange={(e) => toggle.exec({ serviceId: service.id, method: m.id, enabled: e.target.checked })}
+            checked={local[m.id] ?? m.enabled}
+            disabled={!canManage}
+            onChange={async (e) => {
+              const enabled = e.target.checked;
+              setLocal((l) => ({ ...l, [m.id]: enabled }));
+              const r = await toggle.exec({ serviceId: service.id, method: m.id, enabled });
+              setLocal((l) => ({
+                ...l,
+                [m.id]: r.error ? !enabled : (r.data?.setPaymentMethodEnabled.enabled ?? enabled),
+              }));
+            }}
           />
           {m.label} <span className="muted">({m.kind === "card" ? "card" : "mobile money"})</span>
         </label>
