@@ -65,7 +65,7 @@ export function HostnameStatus({ theme }: { theme: DocsThemeFields }) {
       <div className="field">
         <label htmlFor={snippetId}>Loader snippet (put it in the docs site's &lt;head&gt;)</label>
         <div className="row">
-          <input id={snippetId} className="mono grow" readOnly value={theme.loaderSnippet} />
+          <textarea id={snippetId} className="mono" rows={3} readOnly value={theme.loaderSnippet} />
           <CopyButton text={theme.loaderSnippet} label="Copy the loader snippet" />
         </div>
       </div>

@@ -3,7 +3,7 @@
  * admins add, edit and delete services and reveal the signing key; members see the panel read-only without it.
  * While a merchant is provisioning the page re-reads every {@link PROVISIONING_REFRESH_MS}.
  */
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { useQuery } from "urql";
 import { Field, Message } from "../../components/form.tsx";
 import { useViewer } from "../../components/layout.tsx";
@@ -63,14 +63,10 @@ export function PaymentsPage({ projectId }: { projectId: string }) {
   const reload = () => reexecute({ requestPolicy: "network-only" });
   const services = result.data?.project?.paymentGatewayServices ?? [];
   const provisioning = services.some((s) => s.merchantStatus === "PROVISIONING");
-  const [, setTick] = useState(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-reads the same query while provisioning
   useEffect(() => {
     if (!provisioning) return;
-    const timer = setInterval(() => {
-      reload();
-      setTick((t) => t + 1);
-    }, PROVISIONING_REFRESH_MS);
+    const timer = setInterval(reload, PROVISIONING_REFRESH_MS);
     return () => clearInterval(timer);
   }, [provisioning]);
   const role = viewer?.viewer.role;

@@ -43,9 +43,11 @@ function SigningKey({ projectId, service }: { projectId: string; service: Paymen
   };
   return (
     <div className="field">
-      <label htmlFor={id}>Signing key (HMAC-SHA256 of `x-gateway-signature`)</label>
+      <label htmlFor={id}>
+        Signing key (HMAC-SHA256 key of <code>x-gateway-signature</code>)
+      </label>
       <div className="row">
-        <input id={id} className="mono" readOnly value={key ?? "••••••••••••••••"} data-testid="signing-key" />
+        <input id={id} className="mono wide" readOnly value={key ?? "••••••••••••••••"} data-testid="signing-key" />
         {key ? (
           <>
             <CopyButton text={key} label={`Copy the signing key of ${service.name}`} />

@@ -94,7 +94,7 @@ export function ProjectTree() {
   const projects = result.data?.projects;
   return (
     <section className="card" aria-labelledby="tree-title" data-testid="project-tree">
-      <h2 id="tree-title">Projects</h2>
+      <h2 id="tree-title">Projects, environments and applications</h2>
       <div className="row">
         <button type="button" onClick={() => reexecute({ requestPolicy: "network-only" })}>
           Refresh
