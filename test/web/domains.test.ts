@@ -167,7 +167,8 @@ describe.skipIf(SKIP_REASON !== null)("issue 26 dashboard pages in Chromium", ()
 
     // The key: masked until revealed (read by its own query), then the gateway's key.
     expect(await card.getByTestId("signing-key").inputValue()).not.toBe(merchant!.signingKey);
-    await card.getByRole("button", { name: "Reveal the signing key of Shop payments" }).click();
+    await card.getByRole("button", { name: "Reveal the signing key of Shop payments" }).focus();
+    await page.keyboard.press("Enter");
     await card.getByRole("button", { name: "Copy the signing key of Shop payments" }).waitFor(WAIT);
     const key = await card.getByTestId("signing-key").inputValue();
     expect(key).toBe(merchant!.signingKey);

@@ -7,7 +7,7 @@ import { CopyButton } from "../../components/form.tsx";
 import type { DocsThemeFields } from "./operations.ts";
 
 const DNS: Record<string, { icon: string; label: string; tone: string }> = {
-  PENDING: { icon: "⏳", label: "Not checked yet", tone: "pending" },
+  PENDING: { icon: "…", label: "Not checked yet", tone: "pending" },
   OK: { icon: "✓", label: "CNAME is correct", tone: "success" },
   WRONG_TARGET: { icon: "✗", label: "CNAME missing or wrong", tone: "failed" },
 };

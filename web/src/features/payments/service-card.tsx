@@ -23,7 +23,7 @@ function MerchantStatus({ status }: { status: string }) {
   const active = status === "ACTIVE";
   return (
     <span className={`badge ${active ? "success" : "pending"}`} data-testid="merchant-status">
-      <span aria-hidden="true">{active ? "✓" : "⏳"}</span> {active ? "Active" : "Provisioning"}
+      <span aria-hidden="true">{active ? "✓" : "…"}</span> {active ? "Active" : "Provisioning"}
     </span>
   );
 }
