@@ -471,10 +471,15 @@ export type DocsTheme = {
   /** HTTPS URL of the favicon, or null. */
   faviconUrl?: Maybe<Scalars["String"]["output"]>;
   footerText: Scalars["String"]["output"];
+  /**
+   * The tag docs sites include to load the theme: `<script src="{docs_host}/docs-theme.js"
+   * data-docs-host="{docs_host}"></script>`, where `{docs_host}` is SKIFF_DOCS_HOST_URL, else this instance.
+   */
+  loaderSnippet: Scalars["String"]["output"];
   /** HTTPS URL of the logo. */
   logoUrl: Scalars["String"]["output"];
   siteName: Scalars["String"]["output"];
-  /** The theme document's URL (`{base_url}/o/<databaseId>/api/theme`). */
+  /** The theme document's URL (`{base_url}/o/<databaseId>/api/theme`; `?format=css` for the CSS rendering). */
   themeUrl: Scalars["String"]["output"];
   updatedAt: Scalars["DateTime"]["output"];
 };
@@ -1273,21 +1278,35 @@ export type Plan = {
   usage: PlanUsage;
 };
 
-/** Numeric limits of a plan. A null quota means unlimited. */
+/**
+ * Numeric limits of a plan, counted per organization. A null quota means unlimited. Creating a resource whose count
+ * already equals its quota answers `FORBIDDEN` with `extensions.quota` and `extensions.limit` (imports: a failed check).
+ */
 export type PlanQuotas = {
   __typename?: "PlanQuotas";
+  /** Most applications across all projects and environments; null: unlimited. */
   applications?: Maybe<Scalars["Int"]["output"]>;
+  /** Most databases across all projects and environments; null: unlimited. */
   databases?: Maybe<Scalars["Int"]["output"]>;
+  /** Most custom domains across all applications; null: unlimited. */
   domains?: Maybe<Scalars["Int"]["output"]>;
+  /** Most projects an organization may hold; null: unlimited. */
   projects?: Maybe<Scalars["Int"]["output"]>;
 };
 
-/** Current counts of quota-limited resources in an organization. */
+/**
+ * Current counts of quota-limited resources in an organization: the same counts (same queries) the quota checks compare
+ * with `PlanQuotas` when a resource is created, whatever the caller may see (a member limited by grants included).
+ */
 export type PlanUsage = {
   __typename?: "PlanUsage";
+  /** Applications of the organization, in every project and environment. */
   applications: Scalars["Int"]["output"];
+  /** Databases of the organization, in every project and environment. */
   databases: Scalars["Int"]["output"];
+  /** Custom domains of the organization's applications. */
   domains: Scalars["Int"]["output"];
+  /** Projects of the organization. */
   projects: Scalars["Int"]["output"];
 };
 
@@ -2618,6 +2637,7 @@ export type DocsThemeResolvers<
   docsRegistration?: Resolver<Maybe<ResolversTypes["DocsRegistration"]>, ParentType, ContextType>;
   faviconUrl?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   footerText?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  loaderSnippet?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
   logoUrl?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
   siteName?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
   themeUrl?: Resolver<ResolversTypes["String"], ParentType, ContextType>;

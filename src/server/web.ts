@@ -23,7 +23,31 @@ export const PAGE_PATHS = [
   "/settings",
   "/settings/deploy",
   "/apps/:id",
+  "/projects",
+  "/projects/:id/payments",
+  "/settings/docs",
 ] as const;
+
+/**
+ * Content-Security-Policy of every dashboard page (issue 26: the pages show secrets). Scripts, styles, fonts and
+ * connections only from Skiff's own origin (`'self'` covers the same-origin graphql-ws `ws(s)://` URL); inline
+ * styles are allowed for the docs theme preview, whose sandboxed `srcdoc` frame holds the theme's CSS as the theme
+ * endpoint serves it; images also over https (logo and favicon previews of the docs theme) and `data:`; no plugin,
+ * no `<base>`, forms post only to Skiff, and `frame-ancestors 'none'`: no other site may frame a page (clickjacking).
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' https: data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
 
 /** OAuth providers whose client id and secret are both set (the sign-in page shows their buttons). */
 export function enabledOAuthProviders(config: Config): string[] {
@@ -72,6 +96,8 @@ export async function registerWeb(app: FastifyInstance, config: Config, distDir 
         .header("cache-control", "no-cache")
         .header("x-content-type-options", "nosniff")
         .header("referrer-policy", "same-origin")
+        .header("content-security-policy", DASHBOARD_CSP)
+        .header("x-frame-options", "DENY")
         .send(html),
     );
   }

@@ -16,7 +16,7 @@ export const THEME = {
 /** `setDocsTheme` selecting every field. */
 export const SET_THEME = `mutation Set($org: ID!, $input: DocsThemeInput!) {
   setDocsTheme(organizationId: $org, input: $input) {
-    siteName logoUrl faviconUrl colorsLight colorsDark footerText customCss docsHostname themeUrl updatedAt
+    siteName logoUrl faviconUrl colorsLight colorsDark footerText customCss docsHostname themeUrl loaderSnippet updatedAt
     docsRegistration { hostname syncedAt dns cnameTarget conflict }
   }
 }`;

@@ -42,6 +42,7 @@ describe("theme administration", () => {
       },
     });
     expect(theme.themeUrl).toMatch(new RegExp(`/o/${number}/api/theme$`));
+    expect(theme.loaderSnippet).toMatch(/^<script src="[^"<>]*\/docs-theme\.js" data-docs-host="[^"<>]*"><\/script>$/);
 
     const admin = await addMember(t.db.knex, organizationId, "admin");
     const byAdmin = await setTheme(admin.apiKey, organizationId, { ...THEME, siteName: "By admin" });

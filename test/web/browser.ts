@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { AxeBuilder } from "@axe-core/playwright";
 import type { Knex } from "knex";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { expect } from "vitest";
@@ -20,7 +21,9 @@ export const SKIP_REASON = CHROMIUM_PATH
   ? null
   : "browser tests skipped: no Chromium found (install Debian's `chromium`, as .ci/run does, or set CHROMIUM_PATH)";
 
-const SCREENSHOT_DIR = join(import.meta.dirname, "..", "..", "artifacts", "screenshots");
+/** Where {@link screenshot} writes: SKIFF_SCREENSHOT_DIR, else `artifacts/screenshots/` (git-ignored). */
+const SCREENSHOT_DIR =
+  process.env.SKIFF_SCREENSHOT_DIR ?? join(import.meta.dirname, "..", "..", "artifacts", "screenshots");
 
 /** Builds the dashboard into web/dist unless it is there (npm test's `pretest` normally did it). */
 export async function ensureWebBuild(): Promise<void> {
@@ -34,7 +37,7 @@ export function launchBrowser(args: string[] = []): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH!, headless: true, args: ["--no-sandbox", ...args] });
 }
 
-/** Saves a full-page screenshot as `artifacts/screenshots/<name>.png`. */
+/** Saves a full-page screenshot as `<SCREENSHOT_DIR>/<name>.png`. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
@@ -72,4 +75,27 @@ export async function contextSignedIn(
       }),
   );
   return context;
+}
+
+/**
+ * Runs axe-core (WCAG 2.0–2.2 A and AA rules, plus best practices) on the page as it is and expects no violation of
+ * impact `serious` or `critical`; the failures name the rule and the offending elements. `exclude`: selectors left
+ * out, e.g. a frame that runs no script (axe cannot run inside it and would wait forever).
+ */
+export async function expectAccessible(page: Page, what: string, exclude: string[] = []): Promise<void> {
+  let builder = new AxeBuilder({ page }).withTags([
+    "wcag2a",
+    "wcag2aa",
+    "wcag21a",
+    "wcag21aa",
+    "wcag22aa",
+    "best-practice",
+  ]);
+  for (const selector of exclude) builder = builder.exclude(selector);
+  const result = await builder.analyze();
+  const serious = result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(serious, `axe-core on ${what}`).toEqual([]);
+  expect(result.passes.length, `axe-core ran its rules on ${what}`).toBeGreaterThan(10);
 }

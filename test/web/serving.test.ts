@@ -18,12 +18,18 @@ describe("dashboard serving", () => {
     const app = Fastify();
     await registerWeb(app, loadConfig({ GITHUB_CLIENT_ID: "gh-id", GITHUB_CLIENT_SECRET: "gh-secret" }));
     const pages = ["/", "/sign-in", "/sign-up", "/accept-invitation?token=abc", "/import-sites", "/settings"];
-    for (const url of [...pages, "/settings/deploy?app=app_x", "/apps/app_01jz5y0b7gf3e9x0a1b2c3d4e5"]) {
+    const more = ["/projects", "/projects/prj_x/payments", "/settings/docs"];
+    for (const url of [...pages, ...more, "/settings/deploy?app=app_x", "/apps/app_01jz5y0b7gf3e9x0a1b2c3d4e5"]) {
       const res = await app.inject({ url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers["content-type"]).toContain("text/html");
       expect(res.headers["cache-control"]).toBe("no-cache");
       expect(res.body).toContain('<meta name="skiff-oauth-providers" content="github" />');
+      const csp = String(res.headers["content-security-policy"]);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+      expect(res.headers["x-frame-options"]).toBe("DENY");
     }
     const html = (await app.inject({ url: "/sign-in" })).body;
     const script = html.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];

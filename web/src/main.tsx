@@ -2,6 +2,9 @@
 import { StrictMode, useEffect } from "react";
 import { createRoot } from "react-dom/client";
 import { Layout } from "./components/layout.tsx";
+import { DocsThemePage } from "./features/docs-theme/docs-theme-page.tsx";
+import { PaymentsPage } from "./features/payments/payments-page.tsx";
+import { ProjectsPage } from "./features/projects/projects-page.tsx";
 import { AcceptInvitationPage } from "./pages/accept-invitation.tsx";
 import { ApplicationPage } from "./pages/application.tsx";
 import { DeploySettingsPage } from "./pages/deploy-settings.tsx";
@@ -15,6 +18,8 @@ import "./styles.css";
 
 /** `/apps/<application id>`: the application page. */
 const APP_PATH = /^\/apps\/([^/]+)$/;
+/** `/projects/<project id>/payments`: the project's payment gateway services. */
+const PAYMENTS_PATH = /^\/projects\/([^/]+)\/payments$/;
 
 function Redirect({ to }: { to: string }) {
   useEffect(() => navigate(to, true), [to]);
@@ -41,8 +46,11 @@ function App() {
       "/import-sites": "Imports",
       "/settings": "Settings",
       "/settings/deploy": "Deploy settings",
+      "/settings/docs": "Docs theme",
+      "/projects": "Projects",
     };
-    document.title = `${titles[path] ?? (APP_PATH.test(path) ? "Application" : "Skiff")} · Skiff`;
+    const dynamic = APP_PATH.test(path) ? "Application" : PAYMENTS_PATH.test(path) ? "Payment gateway" : "Skiff";
+    document.title = `${titles[path] ?? dynamic} · Skiff`;
   }, [path]);
   switch (path) {
     case "/sign-in":
@@ -69,7 +77,26 @@ function App() {
           <DeploySettingsPage />
         </SignedIn>
       );
+    case "/settings/docs":
+      return (
+        <SignedIn>
+          <DocsThemePage />
+        </SignedIn>
+      );
+    case "/projects":
+      return (
+        <SignedIn>
+          <ProjectsPage />
+        </SignedIn>
+      );
     default: {
+      const payments = PAYMENTS_PATH.exec(path);
+      if (payments?.[1])
+        return (
+          <SignedIn>
+            <PaymentsPage key={payments[1]} projectId={decodeURIComponent(payments[1])} />
+          </SignedIn>
+        );
       const app = APP_PATH.exec(path);
       if (app?.[1])
         return (

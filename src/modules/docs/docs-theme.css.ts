@@ -3,7 +3,7 @@
  * (`?format=css`) and its strong ETag.
  */
 import { createHash } from "node:crypto";
-import type { DocsColors, DocsThemeRow } from "./docs-theme.model.ts";
+import type { DocsThemeRow } from "./docs-theme.model.ts";
 
 /** The public theme document, as `GET {cloud_url}/api/theme` returns it: the row's theme fields. */
 export type ThemeDocument = Pick<
@@ -14,25 +14,7 @@ export type ThemeDocument = Pick<
   updatedAt: string;
 };
 
-/** `primaryForeground` → `--primary-foreground`. */
-export function cssVariableName(key: string): string {
-  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-}
-
-/** One rule block of colour variables. */
-function block(selector: string, colors: DocsColors): string {
-  const lines = Object.entries(colors).map(([k, v]) => `  ${cssVariableName(k)}: ${v};`);
-  return `${selector} {\n${lines.join("\n")}\n}\n`;
-}
-
-/**
- * The theme as CSS: `:root { --primary: 222 47% 11%; … }` from `colorsLight`, `.dark { … }` from `colorsDark`,
- * then the custom CSS. Values were validated as HSL triples when saved, so they cannot break out of the rule.
- */
-export function themeCss(theme: ThemeDocument): string {
-  const css = `${block(":root", theme.colorsLight)}${block(".dark", theme.colorsDark)}`;
-  return theme.customCss ? `${css}\n${theme.customCss}\n` : css;
-}
+export { cssVariableName, themeCss } from "./docs-theme.render.ts";
 
 /** Strong ETag of a response body: `"<sha256 base64url, 32 chars>"`. */
 export function strongEtag(body: string): string {

@@ -108,3 +108,13 @@ export async function getPublicDocsTheme(knex: Knex, databaseId: number | null):
 export function cloudUrlOf(baseUrl: string | undefined, databaseId: number): string {
   return `${(baseUrl ?? "").replace(/\/+$/, "")}/o/${databaseId}`;
 }
+
+/**
+ * The `<script>` tag docs sites include (GraphQL `DocsTheme.loaderSnippet`): the loader from the docs host
+ * (`SKIFF_DOCS_HOST_URL`, else this instance's `SKIFF_BASE_URL`) with that host as `data-docs-host`.
+ */
+export function loaderSnippet(config: { SKIFF_DOCS_HOST_URL?: string; SKIFF_BASE_URL?: string }): string {
+  const host = (config.SKIFF_DOCS_HOST_URL ?? config.SKIFF_BASE_URL ?? "").replace(/\/+$/, "");
+  const attr = host.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+  return `<script src="${attr}/docs-theme.js" data-docs-host="${attr}"></script>`;
+}

@@ -1,7 +1,7 @@
 /** Resolvers of schema/docs.graphql: thin calls into the docs services. */
 import type { Resolvers } from "../../generated/graphql.ts";
 import { authenticateLicense, lookupDocsHostname, syncDocsRegistrations } from "./docs-host.service.ts";
-import { cloudUrlOf, getDocsTheme, getPublicDocsTheme, setDocsTheme } from "./docs-theme.service.ts";
+import { cloudUrlOf, getDocsTheme, getPublicDocsTheme, loaderSnippet, setDocsTheme } from "./docs-theme.service.ts";
 
 /** Docs theme queries and mutations, and the docs-host role's lookup and synchronisation. */
 export const docsResolvers: Resolvers = {
@@ -29,5 +29,6 @@ export const docsResolvers: Resolvers = {
           }
         : null,
     themeUrl: (t, _a, ctx) => `${cloudUrlOf(ctx.services.config.SKIFF_BASE_URL, t.databaseId)}/api/theme`,
+    loaderSnippet: (_t, _a, ctx) => loaderSnippet(ctx.services.config),
   },
 };

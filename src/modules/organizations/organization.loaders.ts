@@ -8,6 +8,7 @@ import { groupByKeys, orderByKeys } from "../../db/loader-utils.ts";
 import type { AccessScope } from "../access/access-scope.ts";
 import { NotificationChannel } from "./notification-channel.model.ts";
 import { Organization, Plan, User } from "./organization.model.ts";
+import { usageOfOrganizations } from "./quota.ts";
 
 /** Counts of quota-limited resources of one organization. */
 export interface Usage {
@@ -33,26 +34,7 @@ export function createOrganizationLoaders(knex: Knex, scope: AccessScope) {
     return orderByKeys(ids, rows, (p) => p.id);
   });
 
-  const usageByOrganization = new DataLoader<string, Usage>(async (ids) => {
-    const count = (table: string) =>
-      knex(table)
-        .select("organization_id", knex.raw("? as kind", [table]), knex.raw("count(*)::int as n"))
-        .whereIn("organization_id", ids)
-        .groupBy("organization_id");
-    const rows: Array<{ organizationId: string; kind: string; n: number }> = await knex.unionAll(
-      ["projects", "applications", "databases", "domains"].map(count),
-      true,
-    );
-    return ids.map((id) => {
-      const n = (kind: string) => rows.find((r) => r.organizationId === id && r.kind === kind)?.n ?? 0;
-      return {
-        projects: n("projects"),
-        applications: n("applications"),
-        databases: n("databases"),
-        domains: n("domains"),
-      };
-    });
-  });
+  const usageByOrganization = new DataLoader<string, Usage>((ids) => usageOfOrganizations(knex, ids));
 
   const userById = new DataLoader<string, User | null>(async (ids) => {
     const rows = await User.query(knex).whereIn("id", ids as string[]);

@@ -50,6 +50,9 @@ export function Layout({ children }: { children: ReactNode }) {
       <header className="top">
         <strong className="brand">Skiff</strong>
         <nav aria-label="Main">
+          <Link href="/projects" aria-current={path.startsWith("/projects") ? "page" : undefined}>
+            Projects
+          </Link>
           <Link href="/import-sites" aria-current={path === "/import-sites" ? "page" : undefined}>
             Imports
           </Link>
@@ -58,6 +61,9 @@ export function Layout({ children }: { children: ReactNode }) {
             aria-current={path === "/settings/deploy" || path.startsWith("/apps/") ? "page" : undefined}
           >
             Deploy
+          </Link>
+          <Link href="/settings/docs" aria-current={path === "/settings/docs" ? "page" : undefined}>
+            Docs theme
           </Link>
           <Link href="/settings" aria-current={path === "/settings" ? "page" : undefined}>
             Settings

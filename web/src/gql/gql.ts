@@ -27,6 +27,20 @@ type Documents = {
   "\n  mutation DeployApplication($applicationId: ID!, $title: String) {\n    deployApplication(applicationId: $applicationId, title: $title) { ...DeploymentRow }\n  }\n": typeof types.DeployApplicationDocument;
   "\n  mutation CancelDeployment($id: ID!) { cancelDeployment(id: $id) { ...DeploymentRow } }\n": typeof types.CancelDeploymentDocument;
   "\n  mutation RedeployDeployment($id: ID!) { redeployDeployment(id: $id) { ...DeploymentRow } }\n": typeof types.RedeployDeploymentDocument;
+  "\n  fragment DocsThemeFields on DocsTheme {\n    siteName logoUrl faviconUrl colorsLight colorsDark footerText customCss docsHostname themeUrl loaderSnippet\n    updatedAt\n    docsRegistration { hostname syncedAt dns cnameTarget conflict }\n  }\n": typeof types.DocsThemeFieldsFragmentDoc;
+  "\n  query DocsTheme($organizationId: ID!) {\n    docsTheme(organizationId: $organizationId) { ...DocsThemeFields }\n  }\n": typeof types.DocsThemeDocument;
+  "\n  mutation SetDocsTheme($organizationId: ID!, $input: DocsThemeInput!) {\n    setDocsTheme(organizationId: $organizationId, input: $input) { ...DocsThemeFields }\n  }\n": typeof types.SetDocsThemeDocument;
+  "\n  fragment PaymentServiceRow on PaymentGatewayService {\n    id name webhookUrl createdAt merchantCode merchantStatus checkoutUrl\n    paymentMethods { id label kind enabled }\n  }\n": typeof types.PaymentServiceRowFragmentDoc;
+  "\n  fragment PaymentRelayRow on PaymentRelay {\n    id eventType knownEvent externalReference targetUrl outcome statusCode error durationMs createdAt\n  }\n": typeof types.PaymentRelayRowFragmentDoc;
+  "\n  query ProjectPayments($projectId: ID!) {\n    project(id: $projectId) {\n      id name\n      paymentGatewayServices { ...PaymentServiceRow }\n    }\n  }\n": typeof types.ProjectPaymentsDocument;
+  "\n  query PaymentRelays($projectId: ID!, $first: Int!) {\n    project(id: $projectId) {\n      id\n      paymentGatewayServices { id relays(first: $first) { ...PaymentRelayRow } }\n    }\n  }\n": typeof types.PaymentRelaysDocument;
+  "\n  query PaymentSigningKeys($projectId: ID!) {\n    project(id: $projectId) { id paymentGatewayServices { id signingKey } }\n  }\n": typeof types.PaymentSigningKeysDocument;
+  "\n  mutation CreatePaymentService($projectId: ID!, $name: String!, $webhookUrl: String) {\n    createPaymentGatewayService(projectId: $projectId, name: $name, webhookUrl: $webhookUrl) { ...PaymentServiceRow }\n  }\n": typeof types.CreatePaymentServiceDocument;
+  "\n  mutation UpdatePaymentService($id: ID!, $name: String, $webhookUrl: String) {\n    updatePaymentGatewayService(id: $id, name: $name, webhookUrl: $webhookUrl) { ...PaymentServiceRow }\n  }\n": typeof types.UpdatePaymentServiceDocument;
+  "\n  mutation DeletePaymentService($id: ID!) {\n    deletePaymentGatewayService(id: $id)\n  }\n": typeof types.DeletePaymentServiceDocument;
+  "\n  mutation SetPaymentMethod($serviceId: ID!, $method: String!, $enabled: Boolean!) {\n    setPaymentMethodEnabled(serviceId: $serviceId, method: $method, enabled: $enabled) { id label kind enabled }\n  }\n": typeof types.SetPaymentMethodDocument;
+  "\n  query PlanUsage($id: ID!) {\n    organization(id: $id) {\n      id name viewerRole\n      plan {\n        name features\n        quotas { projects applications databases domains }\n        usage { projects applications databases domains }\n      }\n    }\n  }\n": typeof types.PlanUsageDocument;
+  "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n": typeof types.ProjectTreeDocument;
   "\n  query Viewer {\n    viewer {\n      user { id email name twoFactorEnabled }\n      activeOrganization { id name }\n      role\n    }\n    organizations { id name viewerRole plan { name } }\n  }\n": typeof types.ViewerDocument;
   "\n  mutation SetActiveOrganization($id: ID!) {\n    setActiveOrganization(id: $id) { activeOrganization { id } }\n  }\n": typeof types.SetActiveOrganizationDocument;
   "\n  mutation CreateOrganization($input: CreateOrganizationInput!) {\n    createOrganization(input: $input) { id name }\n  }\n": typeof types.CreateOrganizationDocument;
@@ -92,6 +106,34 @@ const documents: Documents = {
     types.CancelDeploymentDocument,
   "\n  mutation RedeployDeployment($id: ID!) { redeployDeployment(id: $id) { ...DeploymentRow } }\n":
     types.RedeployDeploymentDocument,
+  "\n  fragment DocsThemeFields on DocsTheme {\n    siteName logoUrl faviconUrl colorsLight colorsDark footerText customCss docsHostname themeUrl loaderSnippet\n    updatedAt\n    docsRegistration { hostname syncedAt dns cnameTarget conflict }\n  }\n":
+    types.DocsThemeFieldsFragmentDoc,
+  "\n  query DocsTheme($organizationId: ID!) {\n    docsTheme(organizationId: $organizationId) { ...DocsThemeFields }\n  }\n":
+    types.DocsThemeDocument,
+  "\n  mutation SetDocsTheme($organizationId: ID!, $input: DocsThemeInput!) {\n    setDocsTheme(organizationId: $organizationId, input: $input) { ...DocsThemeFields }\n  }\n":
+    types.SetDocsThemeDocument,
+  "\n  fragment PaymentServiceRow on PaymentGatewayService {\n    id name webhookUrl createdAt merchantCode merchantStatus checkoutUrl\n    paymentMethods { id label kind enabled }\n  }\n":
+    types.PaymentServiceRowFragmentDoc,
+  "\n  fragment PaymentRelayRow on PaymentRelay {\n    id eventType knownEvent externalReference targetUrl outcome statusCode error durationMs createdAt\n  }\n":
+    types.PaymentRelayRowFragmentDoc,
+  "\n  query ProjectPayments($projectId: ID!) {\n    project(id: $projectId) {\n      id name\n      paymentGatewayServices { ...PaymentServiceRow }\n    }\n  }\n":
+    types.ProjectPaymentsDocument,
+  "\n  query PaymentRelays($projectId: ID!, $first: Int!) {\n    project(id: $projectId) {\n      id\n      paymentGatewayServices { id relays(first: $first) { ...PaymentRelayRow } }\n    }\n  }\n":
+    types.PaymentRelaysDocument,
+  "\n  query PaymentSigningKeys($projectId: ID!) {\n    project(id: $projectId) { id paymentGatewayServices { id signingKey } }\n  }\n":
+    types.PaymentSigningKeysDocument,
+  "\n  mutation CreatePaymentService($projectId: ID!, $name: String!, $webhookUrl: String) {\n    createPaymentGatewayService(projectId: $projectId, name: $name, webhookUrl: $webhookUrl) { ...PaymentServiceRow }\n  }\n":
+    types.CreatePaymentServiceDocument,
+  "\n  mutation UpdatePaymentService($id: ID!, $name: String, $webhookUrl: String) {\n    updatePaymentGatewayService(id: $id, name: $name, webhookUrl: $webhookUrl) { ...PaymentServiceRow }\n  }\n":
+    types.UpdatePaymentServiceDocument,
+  "\n  mutation DeletePaymentService($id: ID!) {\n    deletePaymentGatewayService(id: $id)\n  }\n":
+    types.DeletePaymentServiceDocument,
+  "\n  mutation SetPaymentMethod($serviceId: ID!, $method: String!, $enabled: Boolean!) {\n    setPaymentMethodEnabled(serviceId: $serviceId, method: $method, enabled: $enabled) { id label kind enabled }\n  }\n":
+    types.SetPaymentMethodDocument,
+  "\n  query PlanUsage($id: ID!) {\n    organization(id: $id) {\n      id name viewerRole\n      plan {\n        name features\n        quotas { projects applications databases domains }\n        usage { projects applications databases domains }\n      }\n    }\n  }\n":
+    types.PlanUsageDocument,
+  "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n":
+    types.ProjectTreeDocument,
   "\n  query Viewer {\n    viewer {\n      user { id email name twoFactorEnabled }\n      activeOrganization { id name }\n      role\n    }\n    organizations { id name viewerRole plan { name } }\n  }\n":
     types.ViewerDocument,
   "\n  mutation SetActiveOrganization($id: ID!) {\n    setActiveOrganization(id: $id) { activeOrganization { id } }\n  }\n":
@@ -254,6 +296,90 @@ export function graphql(
 export function graphql(
   source: "\n  mutation RedeployDeployment($id: ID!) { redeployDeployment(id: $id) { ...DeploymentRow } }\n",
 ): (typeof documents)["\n  mutation RedeployDeployment($id: ID!) { redeployDeployment(id: $id) { ...DeploymentRow } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  fragment DocsThemeFields on DocsTheme {\n    siteName logoUrl faviconUrl colorsLight colorsDark footerText customCss docsHostname themeUrl loaderSnippet\n    updatedAt\n    docsRegistration { hostname syncedAt dns cnameTarget conflict }\n  }\n",
+): (typeof documents)["\n  fragment DocsThemeFields on DocsTheme {\n    siteName logoUrl faviconUrl colorsLight colorsDark footerText customCss docsHostname themeUrl loaderSnippet\n    updatedAt\n    docsRegistration { hostname syncedAt dns cnameTarget conflict }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query DocsTheme($organizationId: ID!) {\n    docsTheme(organizationId: $organizationId) { ...DocsThemeFields }\n  }\n",
+): (typeof documents)["\n  query DocsTheme($organizationId: ID!) {\n    docsTheme(organizationId: $organizationId) { ...DocsThemeFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation SetDocsTheme($organizationId: ID!, $input: DocsThemeInput!) {\n    setDocsTheme(organizationId: $organizationId, input: $input) { ...DocsThemeFields }\n  }\n",
+): (typeof documents)["\n  mutation SetDocsTheme($organizationId: ID!, $input: DocsThemeInput!) {\n    setDocsTheme(organizationId: $organizationId, input: $input) { ...DocsThemeFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  fragment PaymentServiceRow on PaymentGatewayService {\n    id name webhookUrl createdAt merchantCode merchantStatus checkoutUrl\n    paymentMethods { id label kind enabled }\n  }\n",
+): (typeof documents)["\n  fragment PaymentServiceRow on PaymentGatewayService {\n    id name webhookUrl createdAt merchantCode merchantStatus checkoutUrl\n    paymentMethods { id label kind enabled }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  fragment PaymentRelayRow on PaymentRelay {\n    id eventType knownEvent externalReference targetUrl outcome statusCode error durationMs createdAt\n  }\n",
+): (typeof documents)["\n  fragment PaymentRelayRow on PaymentRelay {\n    id eventType knownEvent externalReference targetUrl outcome statusCode error durationMs createdAt\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query ProjectPayments($projectId: ID!) {\n    project(id: $projectId) {\n      id name\n      paymentGatewayServices { ...PaymentServiceRow }\n    }\n  }\n",
+): (typeof documents)["\n  query ProjectPayments($projectId: ID!) {\n    project(id: $projectId) {\n      id name\n      paymentGatewayServices { ...PaymentServiceRow }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query PaymentRelays($projectId: ID!, $first: Int!) {\n    project(id: $projectId) {\n      id\n      paymentGatewayServices { id relays(first: $first) { ...PaymentRelayRow } }\n    }\n  }\n",
+): (typeof documents)["\n  query PaymentRelays($projectId: ID!, $first: Int!) {\n    project(id: $projectId) {\n      id\n      paymentGatewayServices { id relays(first: $first) { ...PaymentRelayRow } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query PaymentSigningKeys($projectId: ID!) {\n    project(id: $projectId) { id paymentGatewayServices { id signingKey } }\n  }\n",
+): (typeof documents)["\n  query PaymentSigningKeys($projectId: ID!) {\n    project(id: $projectId) { id paymentGatewayServices { id signingKey } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CreatePaymentService($projectId: ID!, $name: String!, $webhookUrl: String) {\n    createPaymentGatewayService(projectId: $projectId, name: $name, webhookUrl: $webhookUrl) { ...PaymentServiceRow }\n  }\n",
+): (typeof documents)["\n  mutation CreatePaymentService($projectId: ID!, $name: String!, $webhookUrl: String) {\n    createPaymentGatewayService(projectId: $projectId, name: $name, webhookUrl: $webhookUrl) { ...PaymentServiceRow }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation UpdatePaymentService($id: ID!, $name: String, $webhookUrl: String) {\n    updatePaymentGatewayService(id: $id, name: $name, webhookUrl: $webhookUrl) { ...PaymentServiceRow }\n  }\n",
+): (typeof documents)["\n  mutation UpdatePaymentService($id: ID!, $name: String, $webhookUrl: String) {\n    updatePaymentGatewayService(id: $id, name: $name, webhookUrl: $webhookUrl) { ...PaymentServiceRow }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation DeletePaymentService($id: ID!) {\n    deletePaymentGatewayService(id: $id)\n  }\n",
+): (typeof documents)["\n  mutation DeletePaymentService($id: ID!) {\n    deletePaymentGatewayService(id: $id)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation SetPaymentMethod($serviceId: ID!, $method: String!, $enabled: Boolean!) {\n    setPaymentMethodEnabled(serviceId: $serviceId, method: $method, enabled: $enabled) { id label kind enabled }\n  }\n",
+): (typeof documents)["\n  mutation SetPaymentMethod($serviceId: ID!, $method: String!, $enabled: Boolean!) {\n    setPaymentMethodEnabled(serviceId: $serviceId, method: $method, enabled: $enabled) { id label kind enabled }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query PlanUsage($id: ID!) {\n    organization(id: $id) {\n      id name viewerRole\n      plan {\n        name features\n        quotas { projects applications databases domains }\n        usage { projects applications databases domains }\n      }\n    }\n  }\n",
+): (typeof documents)["\n  query PlanUsage($id: ID!) {\n    organization(id: $id) {\n      id name viewerRole\n      plan {\n        name features\n        quotas { projects applications databases domains }\n        usage { projects applications databases domains }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n",
+): (typeof documents)["\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -59,6 +59,28 @@ export type DeploySettingsInput = {
   watchPaths?: Array<string> | null | undefined;
 };
 
+/** DNS state of a docs hostname as the docs host last checked it. */
+export type DocsDnsState =
+  /** The hostname has a CNAME to `cnameTarget`. */
+  | "OK"
+  /** Not checked yet (not synchronised since it was saved). */
+  | "PENDING"
+  /** No CNAME, or a CNAME to another name. */
+  | "WRONG_TARGET";
+
+/** Input of `setDocsTheme`: the whole theme (omitted optional fields are cleared). */
+export type DocsThemeInput = {
+  colorsDark: Record<string, unknown>;
+  colorsLight: Record<string, unknown>;
+  customCss?: string | null | undefined;
+  /** Null or omitted clears the hostname (the registration goes at the next synchronisation). */
+  docsHostname?: string | null | undefined;
+  faviconUrl?: string | null | undefined;
+  footerText?: string | null | undefined;
+  logoUrl: string;
+  siteName: string;
+};
+
 /** Kind of a git provider. */
 export type GitProviderType = "github" | "gitlab";
 
@@ -84,6 +106,22 @@ export type InviteMemberInput = {
   /** `admin` or `member` (the owner role passes only by `transferOwnership`). */
   role: Role;
 };
+
+/** Provisioning state of the organization's merchant at the payment gateway (spec: Payment gateway service). */
+export type PaymentMerchantStatus =
+  /** Active at the gateway: checkout and events work. */
+  | "ACTIVE"
+  /** Just created: the merchant code reads as a placeholder until the gateway activates it (a job polls). */
+  | "PROVISIONING";
+
+/** Outcome of relaying one payment event to one webhook URL. */
+export type PaymentRelayOutcome =
+  /** The webhook URL answered 2xx within 10 seconds. */
+  | "DELIVERED"
+  /** Non-2xx answer, timeout (10 s) or connection error: the event is lost for that URL (no retry, no queue). */
+  | "FAILED"
+  /** The URL is loopback, private, link-local, `*.internal`, `*.local` or cluster-internal: nothing was sent. */
+  | "REFUSED";
 
 /**
  * Role of a member inside an organization.
@@ -439,6 +477,278 @@ export type RedeployDeploymentMutation = {
     createdAt: string;
     startedAt: string | null;
     finishedAt: string | null;
+  };
+};
+
+export type DocsThemeFieldsFragment = {
+  siteName: string;
+  logoUrl: string;
+  faviconUrl: string | null;
+  colorsLight: Record<string, unknown>;
+  colorsDark: Record<string, unknown>;
+  footerText: string;
+  customCss: string | null;
+  docsHostname: string | null;
+  themeUrl: string;
+  loaderSnippet: string;
+  updatedAt: string;
+  docsRegistration: {
+    hostname: string;
+    syncedAt: string | null;
+    dns: DocsDnsState;
+    cnameTarget: string;
+    conflict: boolean;
+  } | null;
+};
+
+export type DocsThemeQueryVariables = Exact<{
+  organizationId: string | number;
+}>;
+
+export type DocsThemeQuery = {
+  docsTheme: {
+    siteName: string;
+    logoUrl: string;
+    faviconUrl: string | null;
+    colorsLight: Record<string, unknown>;
+    colorsDark: Record<string, unknown>;
+    footerText: string;
+    customCss: string | null;
+    docsHostname: string | null;
+    themeUrl: string;
+    loaderSnippet: string;
+    updatedAt: string;
+    docsRegistration: {
+      hostname: string;
+      syncedAt: string | null;
+      dns: DocsDnsState;
+      cnameTarget: string;
+      conflict: boolean;
+    } | null;
+  } | null;
+};
+
+export type SetDocsThemeMutationVariables = Exact<{
+  organizationId: string | number;
+  input: DocsThemeInput;
+}>;
+
+export type SetDocsThemeMutation = {
+  setDocsTheme: {
+    siteName: string;
+    logoUrl: string;
+    faviconUrl: string | null;
+    colorsLight: Record<string, unknown>;
+    colorsDark: Record<string, unknown>;
+    footerText: string;
+    customCss: string | null;
+    docsHostname: string | null;
+    themeUrl: string;
+    loaderSnippet: string;
+    updatedAt: string;
+    docsRegistration: {
+      hostname: string;
+      syncedAt: string | null;
+      dns: DocsDnsState;
+      cnameTarget: string;
+      conflict: boolean;
+    } | null;
+  };
+};
+
+export type PaymentServiceRowFragment = {
+  id: string;
+  name: string;
+  webhookUrl: string | null;
+  createdAt: string;
+  merchantCode: string;
+  merchantStatus: PaymentMerchantStatus;
+  checkoutUrl: string | null;
+  paymentMethods: Array<{ id: string; label: string; kind: string; enabled: boolean }>;
+};
+
+export type PaymentRelayRowFragment = {
+  id: string;
+  eventType: string;
+  knownEvent: boolean;
+  externalReference: string | null;
+  targetUrl: string;
+  outcome: PaymentRelayOutcome;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  createdAt: string;
+};
+
+export type ProjectPaymentsQueryVariables = Exact<{
+  projectId: string | number;
+}>;
+
+export type ProjectPaymentsQuery = {
+  project: {
+    id: string;
+    name: string;
+    paymentGatewayServices: Array<{
+      id: string;
+      name: string;
+      webhookUrl: string | null;
+      createdAt: string;
+      merchantCode: string;
+      merchantStatus: PaymentMerchantStatus;
+      checkoutUrl: string | null;
+      paymentMethods: Array<{ id: string; label: string; kind: string; enabled: boolean }>;
+    }>;
+  } | null;
+};
+
+export type PaymentRelaysQueryVariables = Exact<{
+  projectId: string | number;
+  first: number;
+}>;
+
+export type PaymentRelaysQuery = {
+  project: {
+    id: string;
+    paymentGatewayServices: Array<{
+      id: string;
+      relays: Array<{
+        id: string;
+        eventType: string;
+        knownEvent: boolean;
+        externalReference: string | null;
+        targetUrl: string;
+        outcome: PaymentRelayOutcome;
+        statusCode: number | null;
+        error: string | null;
+        durationMs: number;
+        createdAt: string;
+      }>;
+    }>;
+  } | null;
+};
+
+export type PaymentSigningKeysQueryVariables = Exact<{
+  projectId: string | number;
+}>;
+
+export type PaymentSigningKeysQuery = {
+  project: { id: string; paymentGatewayServices: Array<{ id: string; signingKey: string | null }> } | null;
+};
+
+export type CreatePaymentServiceMutationVariables = Exact<{
+  projectId: string | number;
+  name: string;
+  webhookUrl?: string | null | undefined;
+}>;
+
+export type CreatePaymentServiceMutation = {
+  createPaymentGatewayService: {
+    id: string;
+    name: string;
+    webhookUrl: string | null;
+    createdAt: string;
+    merchantCode: string;
+    merchantStatus: PaymentMerchantStatus;
+    checkoutUrl: string | null;
+    paymentMethods: Array<{ id: string; label: string; kind: string; enabled: boolean }>;
+  };
+};
+
+export type UpdatePaymentServiceMutationVariables = Exact<{
+  id: string | number;
+  name?: string | null | undefined;
+  webhookUrl?: string | null | undefined;
+}>;
+
+export type UpdatePaymentServiceMutation = {
+  updatePaymentGatewayService: {
+    id: string;
+    name: string;
+    webhookUrl: string | null;
+    createdAt: string;
+    merchantCode: string;
+    merchantStatus: PaymentMerchantStatus;
+    checkoutUrl: string | null;
+    paymentMethods: Array<{ id: string; label: string; kind: string; enabled: boolean }>;
+  };
+};
+
+export type DeletePaymentServiceMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type DeletePaymentServiceMutation = { deletePaymentGatewayService: boolean };
+
+export type SetPaymentMethodMutationVariables = Exact<{
+  serviceId: string | number;
+  method: string;
+  enabled: boolean;
+}>;
+
+export type SetPaymentMethodMutation = {
+  setPaymentMethodEnabled: { id: string; label: string; kind: string; enabled: boolean };
+};
+
+export type PlanUsageQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type PlanUsageQuery = {
+  organization: {
+    id: string;
+    name: string;
+    viewerRole: Role;
+    plan: {
+      name: string;
+      features: Array<string>;
+      quotas: {
+        projects: number | null;
+        applications: number | null;
+        databases: number | null;
+        domains: number | null;
+      };
+      usage: { projects: number; applications: number; databases: number; domains: number };
+    };
+  } | null;
+};
+
+export type ProjectTreeQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+export type ProjectTreeQuery = {
+  projects: {
+    totalCount: number;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    edges: Array<{
+      node: {
+        id: string;
+        name: string;
+        description: string | null;
+        createdAt: string;
+        environments: Array<{
+          id: string;
+          name: string;
+          applications: Array<{
+            id: string;
+            name: string;
+            appName: string;
+            applicationStatus: string | null;
+            health: ApplicationHealth;
+            healthCheckedAt: string | null;
+            domains: Array<{ id: string; host: string; https: boolean | null }>;
+            deployments: Array<{
+              id: string;
+              status: string | null;
+              title: string;
+              createdAt: string;
+              finishedAt: string | null;
+            }>;
+          }>;
+          databases: Array<{ id: string; name: string; type: DatabaseType }>;
+        }>;
+      };
+    }>;
   };
 };
 
@@ -995,6 +1305,106 @@ export const DeploymentRowFragmentDoc = {
     },
   ],
 } as unknown as DocumentNode<DeploymentRowFragment, unknown>;
+export const DocsThemeFieldsFragmentDoc = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "DocsThemeFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "DocsTheme" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "siteName" } },
+          { kind: "Field", name: { kind: "Name", value: "logoUrl" } },
+          { kind: "Field", name: { kind: "Name", value: "faviconUrl" } },
+          { kind: "Field", name: { kind: "Name", value: "colorsLight" } },
+          { kind: "Field", name: { kind: "Name", value: "colorsDark" } },
+          { kind: "Field", name: { kind: "Name", value: "footerText" } },
+          { kind: "Field", name: { kind: "Name", value: "customCss" } },
+          { kind: "Field", name: { kind: "Name", value: "docsHostname" } },
+          { kind: "Field", name: { kind: "Name", value: "themeUrl" } },
+          { kind: "Field", name: { kind: "Name", value: "loaderSnippet" } },
+          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "docsRegistration" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "hostname" } },
+                { kind: "Field", name: { kind: "Name", value: "syncedAt" } },
+                { kind: "Field", name: { kind: "Name", value: "dns" } },
+                { kind: "Field", name: { kind: "Name", value: "cnameTarget" } },
+                { kind: "Field", name: { kind: "Name", value: "conflict" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DocsThemeFieldsFragment, unknown>;
+export const PaymentServiceRowFragmentDoc = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "PaymentServiceRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "PaymentGatewayService" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "webhookUrl" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "merchantCode" } },
+          { kind: "Field", name: { kind: "Name", value: "merchantStatus" } },
+          { kind: "Field", name: { kind: "Name", value: "checkoutUrl" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "paymentMethods" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "label" } },
+                { kind: "Field", name: { kind: "Name", value: "kind" } },
+                { kind: "Field", name: { kind: "Name", value: "enabled" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<PaymentServiceRowFragment, unknown>;
+export const PaymentRelayRowFragmentDoc = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "PaymentRelayRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "PaymentRelay" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "eventType" } },
+          { kind: "Field", name: { kind: "Name", value: "knownEvent" } },
+          { kind: "Field", name: { kind: "Name", value: "externalReference" } },
+          { kind: "Field", name: { kind: "Name", value: "targetUrl" } },
+          { kind: "Field", name: { kind: "Name", value: "outcome" } },
+          { kind: "Field", name: { kind: "Name", value: "statusCode" } },
+          { kind: "Field", name: { kind: "Name", value: "error" } },
+          { kind: "Field", name: { kind: "Name", value: "durationMs" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<PaymentRelayRowFragment, unknown>;
 export const SiteImportRowFragmentDoc = {
   kind: "Document",
   definitions: [
@@ -1997,6 +2407,868 @@ export const RedeployDeploymentDocument = {
     },
   ],
 } as unknown as DocumentNode<RedeployDeploymentMutation, RedeployDeploymentMutationVariables>;
+export const DocsThemeDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "DocsTheme" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "docsTheme" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "organizationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "DocsThemeFields" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "DocsThemeFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "DocsTheme" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "siteName" } },
+          { kind: "Field", name: { kind: "Name", value: "logoUrl" } },
+          { kind: "Field", name: { kind: "Name", value: "faviconUrl" } },
+          { kind: "Field", name: { kind: "Name", value: "colorsLight" } },
+          { kind: "Field", name: { kind: "Name", value: "colorsDark" } },
+          { kind: "Field", name: { kind: "Name", value: "footerText" } },
+          { kind: "Field", name: { kind: "Name", value: "customCss" } },
+          { kind: "Field", name: { kind: "Name", value: "docsHostname" } },
+          { kind: "Field", name: { kind: "Name", value: "themeUrl" } },
+          { kind: "Field", name: { kind: "Name", value: "loaderSnippet" } },
+          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "docsRegistration" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "hostname" } },
+                { kind: "Field", name: { kind: "Name", value: "syncedAt" } },
+                { kind: "Field", name: { kind: "Name", value: "dns" } },
+                { kind: "Field", name: { kind: "Name", value: "cnameTarget" } },
+                { kind: "Field", name: { kind: "Name", value: "conflict" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DocsThemeQuery, DocsThemeQueryVariables>;
+export const SetDocsThemeDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "SetDocsTheme" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "DocsThemeInput" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "setDocsTheme" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "organizationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "DocsThemeFields" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "DocsThemeFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "DocsTheme" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "siteName" } },
+          { kind: "Field", name: { kind: "Name", value: "logoUrl" } },
+          { kind: "Field", name: { kind: "Name", value: "faviconUrl" } },
+          { kind: "Field", name: { kind: "Name", value: "colorsLight" } },
+          { kind: "Field", name: { kind: "Name", value: "colorsDark" } },
+          { kind: "Field", name: { kind: "Name", value: "footerText" } },
+          { kind: "Field", name: { kind: "Name", value: "customCss" } },
+          { kind: "Field", name: { kind: "Name", value: "docsHostname" } },
+          { kind: "Field", name: { kind: "Name", value: "themeUrl" } },
+          { kind: "Field", name: { kind: "Name", value: "loaderSnippet" } },
+          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "docsRegistration" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "hostname" } },
+                { kind: "Field", name: { kind: "Name", value: "syncedAt" } },
+                { kind: "Field", name: { kind: "Name", value: "dns" } },
+                { kind: "Field", name: { kind: "Name", value: "cnameTarget" } },
+                { kind: "Field", name: { kind: "Name", value: "conflict" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<SetDocsThemeMutation, SetDocsThemeMutationVariables>;
+export const ProjectPaymentsDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "ProjectPayments" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "projectId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "projectId" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "paymentGatewayServices" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "PaymentServiceRow" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "PaymentServiceRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "PaymentGatewayService" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "webhookUrl" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "merchantCode" } },
+          { kind: "Field", name: { kind: "Name", value: "merchantStatus" } },
+          { kind: "Field", name: { kind: "Name", value: "checkoutUrl" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "paymentMethods" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "label" } },
+                { kind: "Field", name: { kind: "Name", value: "kind" } },
+                { kind: "Field", name: { kind: "Name", value: "enabled" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ProjectPaymentsQuery, ProjectPaymentsQueryVariables>;
+export const PaymentRelaysDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "PaymentRelays" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "projectId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "first" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Int" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "projectId" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "paymentGatewayServices" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "relays" },
+                        arguments: [
+                          {
+                            kind: "Argument",
+                            name: { kind: "Name", value: "first" },
+                            value: { kind: "Variable", name: { kind: "Name", value: "first" } },
+                          },
+                        ],
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "PaymentRelayRow" } }],
+                        },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "PaymentRelayRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "PaymentRelay" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "eventType" } },
+          { kind: "Field", name: { kind: "Name", value: "knownEvent" } },
+          { kind: "Field", name: { kind: "Name", value: "externalReference" } },
+          { kind: "Field", name: { kind: "Name", value: "targetUrl" } },
+          { kind: "Field", name: { kind: "Name", value: "outcome" } },
+          { kind: "Field", name: { kind: "Name", value: "statusCode" } },
+          { kind: "Field", name: { kind: "Name", value: "error" } },
+          { kind: "Field", name: { kind: "Name", value: "durationMs" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<PaymentRelaysQuery, PaymentRelaysQueryVariables>;
+export const PaymentSigningKeysDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "PaymentSigningKeys" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "projectId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "projectId" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "paymentGatewayServices" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "signingKey" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<PaymentSigningKeysQuery, PaymentSigningKeysQueryVariables>;
+export const CreatePaymentServiceDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CreatePaymentService" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "projectId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "name" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "webhookUrl" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "createPaymentGatewayService" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "projectId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "projectId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "name" },
+                value: { kind: "Variable", name: { kind: "Name", value: "name" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "webhookUrl" },
+                value: { kind: "Variable", name: { kind: "Name", value: "webhookUrl" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "PaymentServiceRow" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "PaymentServiceRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "PaymentGatewayService" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "webhookUrl" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "merchantCode" } },
+          { kind: "Field", name: { kind: "Name", value: "merchantStatus" } },
+          { kind: "Field", name: { kind: "Name", value: "checkoutUrl" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "paymentMethods" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "label" } },
+                { kind: "Field", name: { kind: "Name", value: "kind" } },
+                { kind: "Field", name: { kind: "Name", value: "enabled" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CreatePaymentServiceMutation, CreatePaymentServiceMutationVariables>;
+export const UpdatePaymentServiceDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "UpdatePaymentService" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "name" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "webhookUrl" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "updatePaymentGatewayService" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "name" },
+                value: { kind: "Variable", name: { kind: "Name", value: "name" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "webhookUrl" },
+                value: { kind: "Variable", name: { kind: "Name", value: "webhookUrl" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "PaymentServiceRow" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "PaymentServiceRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "PaymentGatewayService" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "webhookUrl" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "merchantCode" } },
+          { kind: "Field", name: { kind: "Name", value: "merchantStatus" } },
+          { kind: "Field", name: { kind: "Name", value: "checkoutUrl" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "paymentMethods" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "label" } },
+                { kind: "Field", name: { kind: "Name", value: "kind" } },
+                { kind: "Field", name: { kind: "Name", value: "enabled" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<UpdatePaymentServiceMutation, UpdatePaymentServiceMutationVariables>;
+export const DeletePaymentServiceDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "DeletePaymentService" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deletePaymentGatewayService" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DeletePaymentServiceMutation, DeletePaymentServiceMutationVariables>;
+export const SetPaymentMethodDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "SetPaymentMethod" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "serviceId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "method" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "enabled" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Boolean" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "setPaymentMethodEnabled" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "serviceId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "serviceId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "method" },
+                value: { kind: "Variable", name: { kind: "Name", value: "method" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "enabled" },
+                value: { kind: "Variable", name: { kind: "Name", value: "enabled" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "label" } },
+                { kind: "Field", name: { kind: "Name", value: "kind" } },
+                { kind: "Field", name: { kind: "Name", value: "enabled" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<SetPaymentMethodMutation, SetPaymentMethodMutationVariables>;
+export const PlanUsageDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "PlanUsage" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "organization" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "viewerRole" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "plan" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                      { kind: "Field", name: { kind: "Name", value: "features" } },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "quotas" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "projects" } },
+                            { kind: "Field", name: { kind: "Name", value: "applications" } },
+                            { kind: "Field", name: { kind: "Name", value: "databases" } },
+                            { kind: "Field", name: { kind: "Name", value: "domains" } },
+                          ],
+                        },
+                      },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "usage" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "projects" } },
+                            { kind: "Field", name: { kind: "Name", value: "applications" } },
+                            { kind: "Field", name: { kind: "Name", value: "databases" } },
+                            { kind: "Field", name: { kind: "Name", value: "domains" } },
+                          ],
+                        },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<PlanUsageQuery, PlanUsageQueryVariables>;
+export const ProjectTreeDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "ProjectTree" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "after" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "projects" },
+            arguments: [
+              { kind: "Argument", name: { kind: "Name", value: "first" }, value: { kind: "IntValue", value: "100" } },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "after" },
+                value: { kind: "Variable", name: { kind: "Name", value: "after" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "totalCount" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "pageInfo" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "hasNextPage" } },
+                      { kind: "Field", name: { kind: "Name", value: "endCursor" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "edges" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "node" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "id" } },
+                            { kind: "Field", name: { kind: "Name", value: "name" } },
+                            { kind: "Field", name: { kind: "Name", value: "description" } },
+                            { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+                            {
+                              kind: "Field",
+                              name: { kind: "Name", value: "environments" },
+                              selectionSet: {
+                                kind: "SelectionSet",
+                                selections: [
+                                  { kind: "Field", name: { kind: "Name", value: "id" } },
+                                  { kind: "Field", name: { kind: "Name", value: "name" } },
+                                  {
+                                    kind: "Field",
+                                    name: { kind: "Name", value: "applications" },
+                                    selectionSet: {
+                                      kind: "SelectionSet",
+                                      selections: [
+                                        { kind: "Field", name: { kind: "Name", value: "id" } },
+                                        { kind: "Field", name: { kind: "Name", value: "name" } },
+                                        { kind: "Field", name: { kind: "Name", value: "appName" } },
+                                        { kind: "Field", name: { kind: "Name", value: "applicationStatus" } },
+                                        { kind: "Field", name: { kind: "Name", value: "health" } },
+                                        { kind: "Field", name: { kind: "Name", value: "healthCheckedAt" } },
+                                        {
+                                          kind: "Field",
+                                          name: { kind: "Name", value: "domains" },
+                                          selectionSet: {
+                                            kind: "SelectionSet",
+                                            selections: [
+                                              { kind: "Field", name: { kind: "Name", value: "id" } },
+                                              { kind: "Field", name: { kind: "Name", value: "host" } },
+                                              { kind: "Field", name: { kind: "Name", value: "https" } },
+                                            ],
+                                          },
+                                        },
+                                        {
+                                          kind: "Field",
+                                          name: { kind: "Name", value: "deployments" },
+                                          arguments: [
+                                            {
+                                              kind: "Argument",
+                                              name: { kind: "Name", value: "first" },
+                                              value: { kind: "IntValue", value: "1" },
+                                            },
+                                          ],
+                                          selectionSet: {
+                                            kind: "SelectionSet",
+                                            selections: [
+                                              { kind: "Field", name: { kind: "Name", value: "id" } },
+                                              { kind: "Field", name: { kind: "Name", value: "status" } },
+                                              { kind: "Field", name: { kind: "Name", value: "title" } },
+                                              { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+                                              { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+                                            ],
+                                          },
+                                        },
+                                      ],
+                                    },
+                                  },
+                                  {
+                                    kind: "Field",
+                                    name: { kind: "Name", value: "databases" },
+                                    selectionSet: {
+                                      kind: "SelectionSet",
+                                      selections: [
+                                        { kind: "Field", name: { kind: "Name", value: "id" } },
+                                        { kind: "Field", name: { kind: "Name", value: "name" } },
+                                        { kind: "Field", name: { kind: "Name", value: "type" } },
+                                      ],
+                                    },
+                                  },
+                                ],
+                              },
+                            },
+                          ],
+                        },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ProjectTreeQuery, ProjectTreeQueryVariables>;
 export const ViewerDocument = {
   kind: "Document",
   definitions: [

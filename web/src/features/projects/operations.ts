@@ -1,0 +1,45 @@
+/**
+ * The GraphQL documents of `/projects` (schema/projects.graphql, organizations.graphql, applications.graphql):
+ * the organization's plan with its quotas and usage, and the project → environment → application tree.
+ */
+import { graphql } from "../../gql/index.ts";
+
+export type { ProjectTreeQuery } from "../../gql/graphql.ts";
+
+/** The plan, its quotas (null = unlimited) and the counts the quota checks compare them with. */
+export const PLAN_USAGE = graphql(`
+  query PlanUsage($id: ID!) {
+    organization(id: $id) {
+      id name viewerRole
+      plan {
+        name features
+        quotas { projects applications databases domains }
+        usage { projects applications databases domains }
+      }
+    }
+  }
+`);
+
+/** The tree: projects (100 per page), their environments, applications (status, health, last deployment, domains). */
+export const PROJECT_TREE = graphql(`
+  query ProjectTree($after: String) {
+    projects(first: 100, after: $after) {
+      totalCount
+      pageInfo { hasNextPage endCursor }
+      edges {
+        node {
+          id name description createdAt
+          environments {
+            id name
+            applications {
+              id name appName applicationStatus health healthCheckedAt
+              domains { id host https }
+              deployments(first: 1) { id status title createdAt finishedAt }
+            }
+            databases { id name type }
+          }
+        }
+      }
+    }
+  }
+`);

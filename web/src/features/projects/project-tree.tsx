@@ -1,0 +1,118 @@
+/**
+ * The project → environment → application tree of the active organization: nested lists (a list per level, so
+ * screen readers announce the depth), each application with status and health in words, its last deployment,
+ * domains, and a link to its page; each project links to its payment gateway services.
+ */
+import { useQuery } from "urql";
+import {
+  ApplicationHealthBadge,
+  ApplicationStatusBadge,
+  DeploymentStatusBadge,
+} from "../../components/deploy-status.tsx";
+import { Message } from "../../components/form.tsx";
+import { describeError } from "../../errors.ts";
+import { Link } from "../../router.tsx";
+import { PROJECT_TREE, type ProjectTreeQuery } from "./operations.ts";
+
+type ProjectNode = ProjectTreeQuery["projects"]["edges"][number]["node"];
+type AppNode = ProjectNode["environments"][number]["applications"][number];
+
+function when(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleString() : "—";
+}
+
+/** One application: name (link), status, health, last deployment and domains. */
+function AppItem({ app }: { app: AppNode }) {
+  const last = app.deployments[0];
+  return (
+    <li className="app-item" data-app-id={app.id}>
+      <Link href={`/apps/${encodeURIComponent(app.id)}`}>{app.name}</Link> <code className="muted">{app.appName}</code>{" "}
+      <ApplicationStatusBadge status={app.applicationStatus} /> <ApplicationHealthBadge health={app.health} />
+      <div className="muted">
+        Last deployment:{" "}
+        {last ? (
+          <>
+            <DeploymentStatusBadge status={last.status} /> {last.title} · {when(last.finishedAt ?? last.createdAt)}
+          </>
+        ) : (
+          "none"
+        )}
+        {" · "}Domains:{" "}
+        {app.domains.length === 0
+          ? "none"
+          : app.domains.map((d, i) => (
+              <span key={d.id}>
+                {i > 0 && ", "}
+                <code>{d.host}</code>
+                {d.https ? " (https)" : ""}
+              </span>
+            ))}
+      </div>
+    </li>
+  );
+}
+
+/** One project with its environments. */
+function ProjectItem({ project }: { project: ProjectNode }) {
+  return (
+    <li data-project-id={project.id}>
+      <strong>{project.name}</strong>
+      {project.description && <span className="muted"> — {project.description}</span>}{" "}
+      <Link
+        href={`/projects/${encodeURIComponent(project.id)}/payments`}
+        aria-label={`Payment gateway of ${project.name}`}
+      >
+        Payment gateway
+      </Link>
+      <ul>
+        {project.environments.map((env) => (
+          <li key={env.id} data-environment-id={env.id}>
+            Environment <strong>{env.name}</strong>{" "}
+            <span className="muted">
+              ({env.applications.length} applications, {env.databases.length} databases)
+            </span>
+            {env.applications.length > 0 && (
+              <ul>
+                {env.applications.map((app) => (
+                  <AppItem key={app.id} app={app} />
+                ))}
+              </ul>
+            )}
+            {env.databases.length > 0 && (
+              <p className="muted">Databases: {env.databases.map((d) => `${d.name} (${d.type})`).join(", ")}</p>
+            )}
+          </li>
+        ))}
+      </ul>
+    </li>
+  );
+}
+
+/** The tree card (first 100 projects, with a "more" notice when there are others). */
+export function ProjectTree() {
+  const [result, reexecute] = useQuery({ query: PROJECT_TREE, variables: {}, requestPolicy: "network-only" });
+  const projects = result.data?.projects;
+  return (
+    <section className="card" aria-labelledby="tree-title" data-testid="project-tree">
+      <h2 id="tree-title">Projects, environments and applications</h2>
+      <div className="row">
+        <button type="button" onClick={() => reexecute({ requestPolicy: "network-only" })}>
+          Refresh
+        </button>
+        {projects && <span className="muted">{projects.totalCount} projects</span>}
+      </div>
+      <Message kind="error">{describeError(result.error)}</Message>
+      {projects &&
+        (projects.edges.length === 0 ? (
+          <p className="muted">No projects yet: import a site to create one.</p>
+        ) : (
+          <ul className="tree" aria-label="Projects, environments and applications">
+            {projects.edges.map((e) => (
+              <ProjectItem key={e.node.id} project={e.node} />
+            ))}
+          </ul>
+        ))}
+      {projects?.pageInfo.hasNextPage && <p className="muted">Showing the first 100 projects.</p>}
+    </section>
+  );
+}
