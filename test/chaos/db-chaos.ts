@@ -434,7 +434,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         else if (exit.code !== 0) problems.push(`exit code ${exit.code} after SIGTERM`);
       })();
     };
-    while (Date.now() - killedAt < outageMs) {
+    while (Date.now() - killedAt < outageMs && !(term && skiff.exit)) {
       if (variant === "embedded") {
         const again = database.postmaster();
         if (again && again !== first) process.kill(again, "SIGKILL");
