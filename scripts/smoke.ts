@@ -1,0 +1,88 @@
+/**
+ * One request per surface against a running Skiff (CI's smoke runs of the variants: DATABASE_URL, an ordinary
+ * user, a 0700 directory): `node scripts/smoke.ts <base URL> <API key>`. Checks GraphQL over HTTP, a graphql-ws
+ * subscription, the REST rows (site import history, webhooks), the agent API with a fresh agent token, the OpenAPI
+ * documents, the dashboard, /readyz and /metrics. Prints one line per surface; exits 1 on the first failure.
+ */
+import { createClient } from "graphql-ws";
+import WebSocket from "ws";
+
+const [base, apiKey] = process.argv.slice(2);
+if (!base || !apiKey) {
+  console.error("usage: node scripts/smoke.ts <base URL> <API key>");
+  process.exit(2);
+}
+const auth = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
+
+/** Fails the smoke run with `what` unless `ok`. */
+function check(ok: boolean, what: string, detail: unknown): void {
+  if (!ok) {
+    console.error(`smoke: ${what} failed: ${typeof detail === "string" ? detail : JSON.stringify(detail)}`);
+    process.exit(1);
+  }
+  console.log(`smoke: ${what} ok`);
+}
+
+async function call(path: string, init: RequestInit = {}) {
+  const res = await fetch(`${base}${path}`, { ...init, headers: { ...auth, ...init.headers } });
+  const text = await res.text();
+  return { status: res.status, text, json: () => JSON.parse(text) };
+}
+
+async function graphql(query: string, variables: Record<string, unknown> = {}) {
+  const res = await call("/graphql", { method: "POST", body: JSON.stringify({ query, variables }) });
+  return { status: res.status, body: res.json() };
+}
+
+const viewer = await graphql("{ viewer { activeOrganization { id databaseId name } } }");
+const org = viewer.body.data?.viewer?.activeOrganization;
+check(viewer.status === 200 && Boolean(org?.id), "GraphQL (POST /graphql)", viewer.body);
+
+const subscription = await new Promise<unknown>((resolve) => {
+  const client = createClient({
+    url: `${base.replace(/^http/, "ws")}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${apiKey}` },
+    retryAttempts: 0,
+  });
+  const timer = setTimeout(() => resolve("no event within 10 s"), 10_000);
+  const stop = client.subscribe(
+    { query: "subscription { heartbeat }" },
+    {
+      next: (msg) => {
+        clearTimeout(timer);
+        stop();
+        void client.dispose();
+        resolve(msg.data?.heartbeat === true ? true : msg);
+      },
+      error: (err) => resolve(err),
+      complete: () => {},
+    },
+  );
+});
+check(subscription === true, "subscription (graphql-ws heartbeat)", subscription);
+
+const imports = await call("/api/site-import");
+check(imports.status === 200, "REST site import history (GET /api/site-import)", imports.text);
+
+const webhooks = await call(`/api/v1/orgs/${org.databaseId}/webhooks`);
+check(webhooks.status === 200 && Array.isArray(webhooks.json()), "REST webhooks (GET …/webhooks)", webhooks.text);
+
+const token = await graphql("mutation { createAgentToken(input: {}) { token } }");
+const agentToken = token.body.data?.createAgentToken?.token as string | undefined;
+check(Boolean(agentToken), "agent token (createAgentToken)", token.body);
+const agent = await call("/api/agent/projects", { headers: { authorization: `Bearer ${agentToken}` } });
+check(agent.status === 200 && Array.isArray(agent.json()), "agent API (GET /api/agent/projects)", agent.text);
+
+for (const path of ["/api/openapi.json", "/api/agent/openapi.json"]) {
+  const doc = await call(path);
+  check(doc.status === 200 && String(doc.json().openapi).startsWith("3.1"), `OpenAPI (${path})`, doc.status);
+}
+
+const page = await fetch(`${base}/import-sites`);
+check(page.status === 200 && (await page.text()).includes('<div id="root">'), "dashboard (/import-sites)", page.status);
+
+const ready = await fetch(`${base}/readyz`);
+check(ready.status === 200, "readiness (/readyz)", ready.status);
+const metrics = await (await fetch(`${base}/metrics`)).text();
+check(/^skiff_http_request_duration_seconds_count/m.test(metrics), "metrics (/metrics)", metrics.slice(0, 200));
