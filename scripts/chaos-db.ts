@@ -3,7 +3,8 @@
  * of runs (see test/chaos/db-chaos.ts for what one run does and checks). Exits 1 when any run found a problem.
  *
  * Arguments (all optional): `--rounds N` (default 5: each variant and outage N times), `--outages 500,2000,10000`
- * (ms), `--variants url,embedded`, `--long` (adds the 5-minute outage with SIGTERM during and right after it).
+ * (ms), `--variants url,embedded`, `--long` (adds the 5-minute outage with SIGTERM during and right after it),
+ * `--kill-skiff` (adds, per round and variant, a SIGKILL of Skiff itself mid-import and a restart 1 s later).
  */
 import { parseArgs } from "node:util";
 import { type ChaosOptions, type ChaosResult, runChaos } from "../test/chaos/db-chaos.ts";
@@ -15,6 +16,7 @@ const { values } = parseArgs({
     outages: { type: "string", default: "500,2000,10000" },
     variants: { type: "string", default: "url,embedded" },
     long: { type: "boolean", default: false },
+    "kill-skiff": { type: "boolean", default: false },
   },
 });
 process.on("unhandledRejection", (reason) => {
@@ -27,6 +29,13 @@ for (let round = 0; round < Number(values.rounds); round++) {
     for (const variant of values.variants.split(",") as ChaosOptions["variant"][]) plan.push({ variant, outageMs });
   }
 }
+if (values["kill-skiff"]) {
+  for (let round = 0; round < Number(values.rounds); round++) {
+    for (const variant of values.variants.split(",") as ChaosOptions["variant"][]) {
+      plan.push({ variant, outageMs: 1000, kill: "skiff" });
+    }
+  }
+}
 if (values.long) {
   for (const variant of values.variants.split(",") as ChaosOptions["variant"][]) {
     plan.push({ variant, outageMs: 300_000 });
@@ -37,6 +46,7 @@ if (values.long) {
 
 const header = [
   "run",
+  "killed",
   "variant",
   "outage",
   "sigterm",
@@ -44,6 +54,7 @@ const header = [
   "503s",
   "ready after",
   "pending",
+  "import after",
   "imports",
   "webhooks (acc/deliv/lost/dup)",
   "attempts seen/logged",
@@ -62,6 +73,7 @@ for (const [i, options] of plan.entries()) {
   const w = r.webhooks;
   const row = [
     String(i + 1),
+    r.kill,
     r.variant,
     `${r.outageMs / 1000}s`,
     r.sigterm,
@@ -69,8 +81,9 @@ for (const [i, options] of plan.entries()) {
     String(r.readyDuringOutage.unavailable),
     r.readyAfterMs === null ? "-" : `${r.readyAfterMs}ms`,
     String(r.pending),
+    r.importAfterMs === null ? "-" : `${r.importAfterMs}ms`,
     `${r.imports.answered}/${r.imports.started}`,
-    `${w.accepted}/${w.delivered}/${w.lost}/${w.doubled}`,
+    `${w.accepted}/${w.delivered}/${w.lost}/${w.doubled}${w.cut ? ` (${w.cut} cut)` : ""}`,
     `${w.attemptsSeen}/${w.attemptsLogged}`,
     r.subscriptionResumed ? "yes" : "no",
     r.signIn ? "yes" : "no",

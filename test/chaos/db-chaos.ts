@@ -36,8 +36,13 @@ import type { TestCaFiles } from "../helpers/test-ca.ts";
 /** What one run does. */
 export interface ChaosOptions {
   variant: "url" | "embedded";
-  /** How long the database stays down after the kill, ms. */
+  /** How long the database (or, with `kill: "skiff"`, Skiff) stays down after the kill, ms. */
   outageMs: number;
+  /**
+   * What is killed with SIGKILL: the PostgreSQL postmaster (default), or the Skiff process itself mid-import, then
+   * started again on the same data and port (issue 25: a restarted instance resumes what the dead one held).
+   */
+  kill?: "postgres" | "skiff";
   /** When the one SIGTERM is sent: after the checks (`end`, default), during the outage, or right after recovery. */
   sigterm?: "end" | "during" | "after";
   /** The test CA (NODE_EXTRA_CA_CERTS of Skiff; the receiver's certificate). */
@@ -51,6 +56,7 @@ export interface ChaosOptions {
 /** What one run saw. `problems` empty means every check passed. */
 export interface ChaosResult {
   variant: ChaosOptions["variant"];
+  kill: NonNullable<ChaosOptions["kill"]>;
   outageMs: number;
   sigterm: NonNullable<ChaosOptions["sigterm"]>;
   /** The Skiff process ended before the SIGTERM (with its exit code or signal), or null. */
@@ -62,6 +68,10 @@ export interface ChaosResult {
   /** Imports still `pending` 30 s after recovery. */
   pending: number;
   imports: { started: number; answered: number };
+  /**
+   * `doubled`: deliveries whose receiver-side attempts differ from their log (or with an attempt number logged
+   * twice). After a kill of Skiff itself an attempt cut mid-flight is seen but never logged: those count as `cut`.
+   */
   webhooks: {
     accepted: number;
     delivered: number;
@@ -69,7 +79,10 @@ export interface ChaosResult {
     attemptsSeen: number;
     attemptsLogged: number;
     doubled: number;
+    cut: number;
   };
+  /** ms from recovery to the first site import answered 2xx afterwards; null when none was. */
+  importAfterMs: number | null;
   /** A `siteImportUpdated` event arrived after recovery on the subscription opened before the kill. */
   subscriptionResumed: boolean;
   signIn: boolean;
@@ -185,8 +198,8 @@ interface Skiff {
   logFile: string;
 }
 
-async function startSkiff(env: Record<string, string>, logFile: string): Promise<Skiff> {
-  const port = await freePort();
+async function startSkiff(env: Record<string, string>, logFile: string, port?: number): Promise<Skiff> {
+  port ??= await freePort();
   const out = createWriteStream(logFile);
   const child = spawn(nodeBinary, ["src/main.ts"], {
     cwd: root,
@@ -277,11 +290,13 @@ async function startReceiver(tls: ChaosOptions["tls"]) {
 export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const { variant, outageMs, tls } = options;
   const sigterm = options.sigterm ?? "end";
+  const kill = options.kill ?? "postgres";
   const say = options.progress ?? (() => {});
   const dir = await mkdtemp(join(tmpdir(), `skiff-chaos-${variant}-`));
   const problems: string[] = [];
   const result: ChaosResult = {
     variant,
+    kill,
     outageMs,
     sigterm,
     died: null,
@@ -289,7 +304,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     readyAfterMs: null,
     pending: 0,
     imports: { started: 0, answered: 0 },
-    webhooks: { accepted: 0, delivered: 0, lost: 0, attemptsSeen: 0, attemptsLogged: 0, doubled: 0 },
+    webhooks: { accepted: 0, delivered: 0, lost: 0, attemptsSeen: 0, attemptsLogged: 0, doubled: 0, cut: 0 },
+    importAfterMs: null,
     subscriptionResumed: false,
     signIn: false,
     shutdown: null,
@@ -311,6 +327,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   }
   skiff = await startSkiff(env, join(dir, "skiff.log"));
   let stopLoad = false;
+  /** Skiff itself was killed and is being started again (kill: "skiff"). */
+  let restarting = false;
+  const logFiles = [join(dir, "skiff.log")];
   const tasks: Promise<unknown>[] = [];
   let disposeSubscription = () => {};
   try {
@@ -351,6 +370,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
 
     // The load: imports and webhook events, as long as `stopLoad` is false.
     const accepted = new Set<string>();
+    const importsOk: number[] = [];
     let seq = 0;
     const rate = options.importsPerSecond ?? 20;
     const loadImports = async () => {
@@ -406,7 +426,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const readiness: Array<{ at: number; status: number }> = [];
     const pollReady = async () => {
       while (!stopLoad || sigterm !== "end") {
-        if (skiff.exit) return;
+        if (skiff.exit && !restarting) return;
         const at = Date.now();
         readiness.push({ at, status: (await request(`${skiff.url}/readyz`, {}, 1000)).status });
         await sleep(100);
@@ -418,9 +438,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     // The kill, the outage, the recovery.
     const first = database.postmaster();
     if (!first) throw new Error("no postmaster found");
-    say(`kill -9 postmaster ${first}`);
     const killedAt = Date.now();
-    process.kill(first, "SIGKILL");
+    if (kill === "skiff") {
+      say(`kill -9 Skiff ${skiff.child.pid}`);
+      restarting = true;
+      skiff.child.kill("SIGKILL");
+      await skiff.exited;
+      await sleep(outageMs);
+      logFiles.push(join(dir, "skiff-restarted.log"));
+      skiff = await startSkiff(env, logFiles.at(-1)!, Number(new URL(skiff.url).port));
+      restarting = false;
+    } else {
+      say(`kill -9 postmaster ${first}`);
+      process.kill(first, "SIGKILL");
+    }
     let term: Promise<void> | undefined;
     const sendTerm = () => {
       const at = Date.now();
@@ -434,7 +465,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         else if (exit.code !== 0) problems.push(`exit code ${exit.code} after SIGTERM`);
       })();
     };
-    while (Date.now() - killedAt < outageMs && !(term && skiff.exit)) {
+    while (kill === "postgres" && Date.now() - killedAt < outageMs && !(term && skiff.exit)) {
       if (variant === "embedded") {
         const again = database.postmaster();
         if (again && again !== first) process.kill(again, "SIGKILL");
@@ -447,7 +478,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       unavailable: down.filter((r) => r.status === 503).length,
       ready: down.filter((r) => r.status === 200).length,
     };
-    if (database.restart) await database.restart();
+    if (database.restart && kill === "postgres") await database.restart();
     let backAt = 0;
     const backBy = Date.now() + 60_000;
     while (!backAt && Date.now() < backBy) {
@@ -468,6 +499,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       await Promise.allSettled(tasks);
       const firstReady = readiness.find((r) => r.at >= backAt && r.status === 200);
       result.readyAfterMs = firstReady ? firstReady.at - backAt : null;
+      const firstImport = importsOk.find((at) => at >= backAt);
+      result.importAfterMs = firstImport ? firstImport - backAt : null;
       // Quiescence: no import pending, every accepted event delivered (at most 30 s after recovery).
       const check = new pg.Client({ connectionString: database.url || withDatabase(env.DATABASE_URL!, "skiff") });
       await check.connect();
@@ -492,12 +525,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         result.webhooks.lost = accepted.size - result.webhooks.delivered;
         result.webhooks.attemptsSeen = [...receiver.seen.values()].reduce((a, b) => a + b, 0);
         result.webhooks.attemptsLogged = logged.reduce((a, r) => a + (r.n as number), 0);
-        let doubled = 0;
         for (const [id, n] of receiver.seen) {
           const row = log.get(id);
-          if (!row || row.n !== n || row.distinct_attempts !== row.n) doubled++;
+          const logged = row?.n ?? 0;
+          if (row && row.distinct_attempts !== row.n) result.webhooks.doubled++;
+          else if (kill === "skiff" && logged === n - 1) result.webhooks.cut++;
+          else if (logged !== n) result.webhooks.doubled++;
         }
-        result.webhooks.doubled = doubled;
       } finally {
         await check.end();
       }
@@ -530,7 +564,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     }
     await receiver.close();
   }
-  const output = await readFile(skiff.logFile, "utf8").catch(() => "");
+  const output = (await Promise.all(logFiles.map((f) => readFile(f, "utf8").catch(() => "")))).join("\n");
   const complete = output.split("\n").find((line) => line.includes('"msg":"shutdown complete"'));
   if (complete) say(`shutdown steps: ${JSON.stringify(JSON.parse(complete).steps)}`);
   result.crashLines = output
@@ -542,10 +576,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   if (sigterm === "end") {
     if (result.readyDuringOutage.unavailable === 0 && outageMs >= 1500)
       problems.push("/readyz never 503 in the outage");
-    if (result.readyAfterMs === null || result.readyAfterMs > 5000) {
+    // After a kill of Skiff, readiness is a cold start (orphaned cluster stopped, migrations checked): 30 s.
+    if (result.readyAfterMs === null || result.readyAfterMs > (kill === "skiff" ? 30_000 : 5000)) {
       problems.push(`/readyz 200 only ${result.readyAfterMs} ms after recovery`);
     }
     if (result.pending) problems.push(`${result.pending} imports pending 30 s after recovery`);
+    if (result.importAfterMs === null || result.importAfterMs > 20_000) {
+      problems.push(`no import answered within 20 s of recovery (${result.importAfterMs} ms)`);
+    }
     if (result.webhooks.lost) problems.push(`${result.webhooks.lost} webhook deliveries lost`);
     if (result.webhooks.doubled) problems.push(`${result.webhooks.doubled} deliveries not logged once per attempt`);
     if (!result.subscriptionResumed) problems.push("no subscription event after recovery");
