@@ -7,11 +7,10 @@ import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import fastifyApollo, { fastifyApolloDrainPlugin } from "@as-integrations/fastify";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import { migrationsCurrent } from "../db/knex.ts";
+import { createReadinessCheck } from "../db/readiness.ts";
 import type { Context } from "../modules/context.ts";
 import { moduleSqlReads, restRoutes } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
-import { bounded } from "../shared/bounded.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
 import { registerAuthRoutes } from "./auth-routes.ts";
@@ -62,11 +61,12 @@ export interface SkiffServer {
  */
 const PUBLISHED_PATHS = ["/graphql", "/api/auth/*", "/healthz", "/readyz", "/metrics"];
 
-/** Longest wait of `/readyz` for the database, ms. */
-const READY_CHECK_MS = 800;
-
-/** Builds (but does not start listening) the HTTP server; its lifecycle starts not ready. */
-export async function createServer(services: AppServices): Promise<SkiffServer> {
+/**
+ * Builds (but does not start listening) the HTTP server on the database of `databaseUrl` (its `/readyz` checks it on
+ * a connection of its own); its lifecycle starts not ready.
+ */
+export async function createServer(services: AppServices, databaseUrl: string): Promise<SkiffServer> {
+  const readiness = createReadinessCheck(databaseUrl, services.knex);
   const app = Fastify({
     loggerInstance: services.log as FastifyBaseLogger,
     genReqId: requestIdFor,
@@ -74,6 +74,7 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
     trustProxy: services.config.SKIFF_TRUST_PROXY,
   });
   const requests = trackRequests(app.server);
+  app.addHook("onClose", () => readiness.close());
   const lifecycle: Lifecycle = { ready: false, stopping: false };
   const schema = buildSchema();
   const limits = queryLimits(services.config);
@@ -122,16 +123,9 @@ export async function createServer(services: AppServices): Promise<SkiffServer> 
     if (lifecycle.jobsRunning && !lifecycle.jobsRunning()) {
       return reply.code(503).send({ status: "job runner restarting" });
     }
-    // Answered within a probe's usual 1 s timeout: a database that does not answer by then is unreachable.
-    let current = false;
-    const checked = await bounded(
-      migrationsCurrent(services.knex).then((answer) => {
-        current = answer;
-      }),
-      READY_CHECK_MS,
-    );
-    if (!checked.done) return reply.code(503).send({ status: "database unreachable" });
-    return reply.code(current ? 200 : 503).send({ status: current ? "ready" : "migrations pending" });
+    // Answered within a probe's usual 1 s timeout, on a connection of its own (src/db/readiness.ts).
+    const status = await readiness.check();
+    return reply.code(status === "ready" ? 200 : 503).send({ status });
   });
 
   announceSessionEnds(app, services);

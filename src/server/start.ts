@@ -123,7 +123,7 @@ export async function startSkiff(
     now: options.now ?? (() => new Date()),
   };
   const unwatchPool = watchPool(knex);
-  const server = await createServer(services);
+  const server = await createServer(services, database.url);
   let runner: JobRunner | null = null;
 
   /**
