@@ -13,6 +13,7 @@
 import { apiKey } from "@better-auth/api-key";
 import { kyselyAdapter } from "@better-auth/kysely-adapter";
 import { type BetterAuthOptions, betterAuth } from "better-auth";
+import { APIError } from "better-auth/api";
 import { genericOAuth, jwt, organization, twoFactor } from "better-auth/plugins";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
@@ -189,7 +190,16 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
     },
     onAPIError: {
       // Client errors (wrong password, invalid origin…) are answered, not logged; failures are.
+      // A value PostgreSQL refuses (too long, NUL byte, bad encoding) is the client's input: 400, logged as a warning
+      // (an APIError thrown here becomes the response; issue 22 item 3).
       onError: (err) => {
+        if (isDataException(err)) {
+          log.warn({ err }, "auth request refused: a value cannot be stored");
+          throw new APIError("BAD_REQUEST", {
+            message: "A value is too long or contains characters that cannot be stored",
+            code: "INVALID_INPUT_VALUE",
+          });
+        }
         const status = (err as { statusCode?: number } | null)?.statusCode;
         if (status === undefined || status >= 500) log.error({ err }, "auth request failed");
       },
