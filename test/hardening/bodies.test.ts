@@ -14,7 +14,7 @@ import { createAgentTokenFor, createOrg } from "../helpers/seed.ts";
 import { useTestServer } from "../helpers/server.ts";
 import { insertWebhook, orgNumber, rest } from "../webhooks/webhook-helpers.ts";
 
-const t = useTestServer({ SKIFF_WORKER: "false" });
+const t = useTestServer({ SKIFF_OUTBOUND_ALLOW: "127.0.0.1" });
 
 /** The variants sent to every row. */
 const VARIANTS = {
@@ -152,7 +152,7 @@ describe("bodies on every REST row and auth endpoint", () => {
     expect(table.length).toBe(restRoutes.length);
   }, 120_000);
 
-  it("webhook regenerate-secret and DELETE succeed with Content-Type: application/json and no body", async () => {
+  it("webhook test, regenerate-secret and DELETE succeed with Content-Type: application/json and no body", async () => {
     const org = await createOrg(t.db.knex);
     const number = await orgNumber(t.db.knex, org.organizationId);
     const hook = await insertWebhook(
@@ -168,6 +168,9 @@ describe("bodies on every REST row and auth endpoint", () => {
         method,
         headers: { "content-type": "application/json", authorization: `Bearer ${org.owner.apiKey}` },
       });
+    const tested = await send("POST", "/test");
+    expect(tested.status).toBe(200);
+    expect(await tested.json()).toMatchObject({ event: "ping", attempt: 1, success: false });
     const regenerated = await send("POST", "/regenerate-secret");
     expect(regenerated.status).toBe(200);
     expect(((await regenerated.json()) as { secret: string }).secret).toMatch(/^whsec_/);
