@@ -36,7 +36,8 @@ export function registerRestRoutes(
   alsoPublished: readonly string[] = [],
 ): void {
   const { app: root, apollo, services } = server;
-  // GraphQL and static rows live in one scope whose JSON parser takes an empty body as no body (see emptyJsonAsNone).
+  // The rows live in one scope whose JSON parser takes an empty body as no body (see emptyJsonAsNone); callback rows
+  // open their own scope inside it, with raw bodies.
   root.register(async (app) => {
     emptyJsonAsNone(app);
     for (const route of routes) {
@@ -46,7 +47,7 @@ export function registerRestRoutes(
         continue;
       }
       if ("handle" in route) {
-        registerCallback(root, route, services);
+        registerCallback(app, route, services);
         continue;
       }
       registerOne(app, route, async (req, headers, requestId) => {
@@ -86,10 +87,9 @@ export function registerRestRoutes(
       });
     }
   });
-  const app = root;
   if (publicOnly) {
     const allowed = new Set([...alsoPublished, ...routes.filter((r) => r.published).map((r) => r.path)]);
-    app.addHook("onRequest", async (request, reply) => {
+    root.addHook("onRequest", async (request, reply) => {
       const pattern = request.routeOptions.url;
       // Unmatched requests (no pattern) already get the 404 handler.
       if (pattern !== undefined && !allowed.has(pattern)) return reply.callNotFound();
