@@ -1,15 +1,20 @@
 /**
  * Preloaded (`node --import ./bench/peer-probe.ts`) into each server process of `npm run bench:peer`: counts the
- * SQL statements the process sends (a wrap of pg's `Client.prototype.query`, which knex, graphile-worker and
- * PostGraphile's adaptor all call) and answers `"stats"` IPC messages with
+ * SQL statements the process sends (a wrap of `Client.prototype.query` of the `pg` its main script resolves, which
+ * knex, graphile-worker and PostGraphile's adaptor all call) and answers `"stats"` IPC messages with
  * `{ statements, cpuMicros (user + system, process.cpuUsage), rssBytes }`. With BENCH_MEMORY_LOG set, each answer
  * also writes the process's `process.memoryUsage()` to stderr (RSS against the V8 heap: what lies outside it).
  */
-import pg from "pg";
+import { createRequire } from "node:module";
+import { resolve } from "node:path";
+import type pgModule from "pg";
+
+// The `pg` the process's main script loads (the peer has its own, in bench/peer/node_modules): patch that one.
+const pg = createRequire(resolve(process.argv[1] ?? "."))("pg") as typeof pgModule;
 
 let statements = 0;
 const query = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+pg.Client.prototype.query = function (this: pgModule.Client, ...args: unknown[]) {
   statements++;
   return (query as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof query;

@@ -1,7 +1,7 @@
 /**
  * Side-by-side benchmark of the nested project tree (`npm run bench:peer`, issue 15): seeds 50 projects ×
  * 3 environments × 5 applications × 3 deployments + a domain each in a scratch database, serves the tree from
- * Skiff (API key) and from PostGraphile V5 (Amber preset, no auth, bench/peer-postgraphile.mjs) on the same
+ * Skiff (API key) and from PostGraphile V5 (Amber preset, no auth, bench/peer/server.mjs) on the same
  * tables, each in its own process with bench/peer-probe.ts preloaded (statement counter, CPU, RSS over IPC).
  * Both answers are normalised and checked equal before timing; then autocannon drives each at 1 and 32
  * connections, alternating, BENCH_ROUNDS rounds (default 3) of BENCH_DURATION seconds (default 5), and the medians
@@ -181,7 +181,7 @@ function normalisePeer(json: unknown): Tree {
 }
 
 async function startPeer(databaseUrl: string, port: number): Promise<{ process: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [...PROBE, "bench/peer-postgraphile.mjs"], {
+  const child = spawn(process.execPath, [...PROBE, "bench/peer/server.mjs"], {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "inherit", "ipc"],
   });

@@ -169,7 +169,7 @@ if (!role) {
     const secrets: Record<string, string> = {};
     for (let i = 0; i < n; i++) {
       const path = `/hook/${randomUUID()}`;
-      const secret = `whsec_${randomBytes(32).toString("base64url")}`;
+      const secret = `whsec_${randomBytes(32).toString("base64")}`;
       secrets[path] = secret;
       await knex("webhook_endpoints").insert({
         id: `webhook_${randomUUID()}`,

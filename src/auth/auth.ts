@@ -13,11 +13,13 @@
 import { apiKey } from "@better-auth/api-key";
 import { kyselyAdapter } from "@better-auth/kysely-adapter";
 import { type BetterAuthOptions, betterAuth } from "better-auth";
+import { APIError } from "better-auth/api";
 import { genericOAuth, jwt, organization, twoFactor } from "better-auth/plugins";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Config } from "../config.ts";
 import { newId } from "../db/ids.ts";
+import { isDataException } from "../shared/constraint-errors.ts";
 import { apiKeyOrganization } from "./api-key-organization.ts";
 import { attemptLimits } from "./attempt-limits.ts";
 import { createLogMailer, type Mailer, type MailLog } from "./mailer.ts";
@@ -82,6 +84,32 @@ export const DISABLED_AUTH_PATHS = [
 export interface AuthLog extends MailLog {
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
+}
+
+/**
+ * better-auth's error-level messages that only a client's bad input causes (issue 22 item 3): a forged, replayed or
+ * malformed OAuth callback (no or unknown `state`, a query that does not parse, a foreign `iss`), a request from an
+ * untrusted origin or with a foreign callback/redirect URL. They are logged as warnings, not errors.
+ */
+const CLIENT_CAUSED_MESSAGES = [
+  /^State not found$/,
+  /^INVALID_CALLBACK_REQUEST$/,
+  /^OAuth issuer mismatch$/,
+  /^Invalid origin: /,
+  /^Invalid (callbackURL|redirectURL|errorCallbackURL|newUserCallbackURL|redirect URL)\b/,
+];
+
+/**
+ * Whether an error-level message of better-auth is a client's mistake (see {@link CLIENT_CAUSED_MESSAGES}); "Failed to
+ * parse state" is one when better-auth's own `StateError` (code `state_*`) says so, or when PostgreSQL refused the
+ * client's `state` value itself (a data exception, e.g. a NUL byte or invalid UTF-8), not when storage failed.
+ */
+export function isClientCausedAuthError(message: string, args: unknown[]): boolean {
+  if (CLIENT_CAUSED_MESSAGES.some((pattern) => pattern.test(message))) return true;
+  if (message !== "Failed to parse state") return false;
+  if (isDataException(args[0])) return true;
+  const code = (args[0] as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" && code.startsWith("state_") && code !== "state_generation_error";
 }
 
 /** What createAuth needs besides configuration; every field is optional. */
@@ -155,13 +183,23 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
     logger: {
       level: "warn",
       log: (level, message, ...args) => {
-        if (level === "error") log.error({ args }, message);
+        if (level === "error" && !isClientCausedAuthError(message, args)) log.error({ args }, message);
+        else if (level === "error") log.warn({ args }, message);
         else if (level === "warn") log.warn({ args }, message);
       },
     },
     onAPIError: {
       // Client errors (wrong password, invalid origin…) are answered, not logged; failures are.
+      // A value PostgreSQL refuses (too long, NUL byte, bad encoding) is the client's input: 400, logged as a warning
+      // (an APIError thrown here becomes the response; issue 22 item 3).
       onError: (err) => {
+        if (isDataException(err)) {
+          log.warn({ err }, "auth request refused: a value cannot be stored");
+          throw new APIError("BAD_REQUEST", {
+            message: "A value is too long or contains characters that cannot be stored",
+            code: "INVALID_INPUT_VALUE",
+          });
+        }
         const status = (err as { statusCode?: number } | null)?.statusCode;
         if (status === undefined || status >= 500) log.error({ err }, "auth request failed");
       },

@@ -18,7 +18,7 @@ import {
   type OutboundOutcome,
   OutboundTimeoutError,
 } from "./outbound-errors.ts";
-import { recordOutbound } from "./outbound-metrics.ts";
+import { recordOutbound, registerOutboundMetrics } from "./outbound-metrics.ts";
 
 /** One resolved address (`family` 4 or 6), as `dns.promises.lookup(name, { all: true })` returns them. */
 export interface ResolvedAddress {
@@ -140,6 +140,7 @@ const defaultLookup: LookupFn = (hostname) => dns.lookup(hostname, { all: true }
  * @throws Error when `allow` is a string with an entry that is neither a CIDR, an address nor a host name.
  */
 export function createOutboundClient(options: OutboundClientOptions): OutboundClient {
+  registerOutboundMetrics();
   const allow = typeof options.allow === "string" ? parseAllowList(options.allow) : options.allow;
   const policy = createAddressPolicy({ allow, clusterDomain: options.clusterDomain });
   const lookup = options.lookup ?? defaultLookup;

@@ -3,8 +3,11 @@
  * to the user (e.g. a webhook attempt's error); `outcome` is the metrics label of the failure.
  */
 
+/** Every metrics label value of an outbound call (`skiff_outbound_requests_total{outcome}`), each exported at 0 from start. */
+export const OUTBOUND_OUTCOMES = ["ok", "http_error", "blocked", "invalid_url", "timeout", "connection_error"] as const;
+
 /** Metrics label of one outbound call (`skiff_outbound_requests_total{outcome}`). */
-export type OutboundOutcome = "ok" | "http_error" | "blocked" | "invalid_url" | "timeout" | "connection_error";
+export type OutboundOutcome = (typeof OUTBOUND_OUTCOMES)[number];
 
 /** Base class of every outbound failure. */
 export class OutboundError extends Error {

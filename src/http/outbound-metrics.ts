@@ -1,9 +1,10 @@
 /**
  * Prometheus metrics of the outbound client, on prom-client's default registry (served at `/metrics`).
- * Registered once per process however many clients are created (tests start several instances).
+ * Registered once per process however many clients are created (tests start several instances), when the first
+ * client is created (at start), with every `outcome` at 0 so `rate()` and absent-alerts work from the first scrape.
  */
 import client from "prom-client";
-import type { OutboundOutcome } from "./outbound-errors.ts";
+import { OUTBOUND_OUTCOMES, type OutboundOutcome } from "./outbound-errors.ts";
 
 function counter(): client.Counter<"outcome"> {
   const name = "skiff_outbound_requests_total";
@@ -24,6 +25,20 @@ function histogram(): client.Histogram<"outcome"> {
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     })
   );
+}
+
+let registered = false;
+
+/** Registers both series (idempotent) with every known `outcome` at 0. Called by createOutboundClient. */
+export function registerOutboundMetrics(): void {
+  if (registered) return;
+  registered = true;
+  const requests = counter();
+  const duration = histogram();
+  for (const outcome of OUTBOUND_OUTCOMES) {
+    requests.inc({ outcome }, 0);
+    duration.zero({ outcome });
+  }
 }
 
 /**

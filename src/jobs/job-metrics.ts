@@ -7,8 +7,11 @@
  * - `skiff_job_runners_down`: this process's job runners whose worker pool exited unexpectedly and that wait to be
  *   restarted (0 when all run; see job-runner.ts);
  * - `skiff_job_runner_restarts_total`: worker pools restarted after an unexpected exit, in this process.
- * Registered once per process; every running job runner adds its database as a source of the two gauges (one
- * source per database, whatever the number of runners on it).
+ * Registered once per process at start (src/server/start.ts calls {@link jobMetrics} with the instance's job names,
+ * worker or not); each known task is exported at 0 in the labelled series (both outcomes, both results, and the two
+ * gauges while a runner of this process reads a queue), so `rate()` and absent-alerts work from the first scrape
+ * (issue 22 item 4). Every running job runner adds its database as a source of the two gauges (one source per
+ * database, whatever the number of runners on it).
  */
 import type { Knex } from "knex";
 import client from "prom-client";
@@ -31,10 +34,25 @@ export interface JobMetrics {
 
 let metrics: JobMetrics | undefined;
 const sources = new Map<string, { knex: Knex; runners: number }>();
+/** Task names exported at 0 (every job definition an instance of this process registered). */
+const knownTasks = new Set<string>();
 
-/** The process-wide {@link JobMetrics}, registered on the default registry on first use. */
-export function jobMetrics(): JobMetrics {
-  if (metrics) return metrics;
+/**
+ * The process-wide {@link JobMetrics}, registered on the default registry on first use; `tasks` (job names) are added
+ * to the known tasks and their labelled series created at 0.
+ */
+export function jobMetrics(tasks: Iterable<string> = []): JobMetrics {
+  const current = metrics ?? createJobMetrics();
+  for (const task of tasks) {
+    if (knownTasks.has(task)) continue;
+    knownTasks.add(task);
+    for (const outcome of ["retry", "permanent"]) current.failures.inc({ task, outcome }, 0);
+    for (const result of ["success", "failure"]) current.duration.zero({ task, result });
+  }
+  return current;
+}
+
+function createJobMetrics(): JobMetrics {
   // One query per scrape fills both gauges.
   let pending: Promise<void> | null = null;
   const refresh = (): Promise<void> => {
@@ -108,6 +126,10 @@ async function readDepth(queued: client.Gauge<"task">, dead: client.Gauge<"task"
   }
   queued.reset();
   dead.reset();
+  // A queue is read (this process runs a job runner): every known task has a depth, 0 when it has no job.
+  if (sources.size > 0) {
+    for (const task of knownTasks) if (!totals.has(task)) totals.set(task, { queued: 0, dead: 0 });
+  }
   for (const [task, t] of totals) {
     queued.set({ task }, t.queued);
     dead.set({ task }, t.dead);

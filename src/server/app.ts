@@ -20,7 +20,7 @@ import { buildContext } from "./context.ts";
 import { type RequestDrain, trackRequests } from "./drain.ts";
 import { createFormatError, createHttpErrorHandler, unavailableError, unavailablePlugin } from "./format-error.ts";
 import { inputChecksPlugin } from "./input-checks.ts";
-import { graphqlMetricsPlugin, registerMetrics } from "./metrics.ts";
+import { graphqlMetricsPlugin, initialiseOperationMetrics, registerMetrics } from "./metrics.ts";
 import { queryCostPlugin } from "./query-cost.ts";
 import { queryLimits } from "./query-limits.ts";
 import { echoRequestId, requestIdFor } from "./request-id.ts";
@@ -116,6 +116,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   echoRequestId(app);
   capResponseSize(app, services.config.SKIFF_MAX_RESPONSE_BYTES);
   registerMetrics(app, services.config.SKIFF_METRICS_TOKEN);
+  initialiseOperationMetrics(restRoutes.flatMap((route) => ("operation" in route ? [route.operation] : [])));
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_req, reply) => {
     if (lifecycle.stopping) return reply.code(503).send({ status: "shutting down" });

@@ -39,6 +39,30 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<Fa
   return body.length > 0 ? reply.send(body) : reply.send();
 }
 
+/** Query parameters better-auth redirects to (or appends query parameters to). */
+const REDIRECT_PARAMETERS = ["callbackURL", "errorCallbackURL", "newUserCallbackURL", "redirectTo"];
+
+/**
+ * The first redirect parameter of `url`'s query that is neither an absolute `http(s)` URL nor a path starting with a
+ * single `/`, or null. better-auth builds `new URL()` from some of them without a base and answered 500 on junk such as
+ * `callbackURL=[]` (issue 22 item 3, found by the fuzz test); such a request is the client's mistake: 400.
+ */
+export function invalidRedirectParameter(url: URL): string | null {
+  for (const name of REDIRECT_PARAMETERS) {
+    for (const value of url.searchParams.getAll(name)) {
+      if (value === "") continue;
+      if (value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\")) continue;
+      try {
+        if (["http:", "https:"].includes(new URL(value).protocol)) continue;
+      } catch {
+        // not an absolute URL
+      }
+      return name;
+    }
+  }
+  return null;
+}
+
 /**
  * Registers `/api/auth/*` (all methods) in its own encapsulated context, where every body is kept raw
  * (a Buffer, any content type) so better-auth parses JSON and forms itself. Effective once `app` is ready.
@@ -53,7 +77,17 @@ export function registerAuthRoutes<L extends FastifyBaseLogger>(
     scope.route({
       method: METHODS,
       url: "/api/auth/*",
-      handler: async (request, reply) => sendResponse(reply, await auth.handler(toRequest(request))),
+      handler: async (request, reply) => {
+        const webRequest = toRequest(request);
+        const invalid = invalidRedirectParameter(new URL(webRequest.url));
+        if (invalid) {
+          return reply.code(400).send({
+            code: "INVALID_CALLBACK_URL",
+            message: `${invalid} must be an absolute http(s) URL or a path starting with /`,
+          });
+        }
+        return sendResponse(reply, await auth.handler(webRequest));
+      },
     });
   });
 }

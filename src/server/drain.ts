@@ -1,58 +1,144 @@
 /**
  * Draining the HTTP server for a graceful shutdown: stop accepting connections, let requests already
- * received finish (keep-alive connections are closed as soon as they fall idle), and cut what is left at
- * the deadline. Upgraded WebSocket connections are not requests; subscriptions.ts closes them.
+ * received finish, close connections as soon as nothing more can come on them, and cut what is left at the
+ * deadline. Upgraded WebSocket connections are not requests; subscriptions.ts closes them.
+ *
+ * Node's own `closeIdleConnections` (which `server.close()` calls, and Fastify's close too) is not safe here
+ * (issue 22 item 4, a reset seen about once in two SIGTERMs under load): it destroys a socket whose response was
+ * ended but not yet flushed (`finished` is set by `end()`, the bytes are still in the socket's buffer), and a socket
+ * accepted whose request bytes have not been read yet. This module replaces it on the tracked server by a check of
+ * its own (see {@link trackRequests}); every response written while draining says `Connection: close`, so a
+ * keep-alive client does not send a next request on a connection about to close.
  */
-import type { Server } from "node:http";
+import type { Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+
+/**
+ * Milliseconds a connection that has not sent a byte yet is kept while draining (its request may be on the wire,
+ * or in the kernel's buffer): it becomes a request answered with `Connection: close`, or is closed after this.
+ */
+export const FRESH_CONNECTION_GRACE_MS = 1000;
+/** Interval, in ms, at which draining looks for connections that fell idle. */
+const REAP_INTERVAL_MS = 25;
 
 /** Counts the in-flight requests of one HTTP server and drains it. */
 export interface RequestDrain {
   /** Requests received and not yet answered (response not closed). */
   readonly inFlight: number;
   /**
-   * Stops accepting connections and waits until every in-flight request is answered, at most `timeoutMs`
-   * milliseconds; then closes every remaining HTTP connection.
+   * Stops accepting connections and waits until every in-flight request is answered and every connection closed,
+   * at most `timeoutMs` milliseconds; then closes every remaining HTTP connection.
    * @returns the number of requests still unanswered at the deadline (0 on a clean drain).
    */
   drain(timeoutMs: number): Promise<number>;
 }
 
-/** Starts counting the requests of `server`; call before it listens. */
+/** What the drain knows of one HTTP connection. */
+interface Connection {
+  /** Requests received on it whose response has not closed yet (sent and flushed, or aborted). */
+  open: number;
+  /** Requests received on it so far. */
+  served: number;
+  /** `socket.bytesRead` when it last fell idle (no open request): more means a next request is arriving. */
+  readWhenIdle: number;
+  /** `Date.now()` when it was accepted. */
+  since: number;
+}
+
+/**
+ * Starts counting the requests of `server` (call before it listens) and replaces its `closeIdleConnections` by a
+ * safe one: a connection is closed only when no response on it is open or unflushed, no byte of a next request has
+ * arrived since its last response, and (for one that has never sent a request) it has been silent for
+ * {@link FRESH_CONNECTION_GRACE_MS}.
+ */
 export function trackRequests(server: Server): RequestDrain {
   let inFlight = 0;
-  let onIdle: (() => void) | null = null;
-  server.on("request", (_request, response) => {
-    inFlight++;
-    response.once("close", () => {
-      inFlight--;
-      if (inFlight === 0) onIdle?.();
+  let draining = false;
+  const connections = new Map<Socket, Connection>();
+  /** Responses not closed yet (those whose headers are not sent get `Connection: close` when draining starts). */
+  const responses = new Set<ServerResponse>();
+  let onSettled: (() => void) | null = null;
+  const settled = () => inFlight === 0 && connections.size === 0;
+  const check = () => {
+    if (onSettled && settled()) onSettled();
+  };
+
+  server.on("connection", (socket: Socket) => {
+    connections.set(socket, { open: 0, served: 0, readWhenIdle: 0, since: Date.now() });
+    socket.once("close", () => {
+      connections.delete(socket);
+      check();
     });
   });
+  // An upgraded socket (WebSocket) leaves HTTP: subscriptions.ts closes it.
+  server.on("upgrade", (request) => {
+    connections.delete(request.socket);
+    check();
+  });
+  // Before the application's listener, so a response it writes at once is counted and marked while draining.
+  server.prependListener("request", (request, response) => {
+    inFlight++;
+    const connection = connections.get(request.socket);
+    if (connection) {
+      connection.open++;
+      connection.served++;
+    }
+    responses.add(response);
+    if (draining && !response.headersSent) response.setHeader("connection", "close");
+    // `close` follows `finish` (the response's bytes handed to the system) or an aborted connection.
+    response.once("close", () => {
+      inFlight--;
+      responses.delete(response);
+      if (connection) {
+        connection.open--;
+        if (connection.open === 0) connection.readWhenIdle = request.socket.bytesRead;
+      }
+      check();
+    });
+  });
+
+  /** True when nothing more can come on `socket`: closing it now cuts no request or response. */
+  const idle = (socket: Socket, connection: Connection, now: number) =>
+    connection.open === 0 &&
+    socket.writableLength === 0 &&
+    socket.bytesRead === connection.readWhenIdle &&
+    (connection.served > 0 || now - connection.since >= FRESH_CONNECTION_GRACE_MS);
+
+  const closeIdle = () => {
+    const now = Date.now();
+    for (const [socket, connection] of connections) {
+      if (idle(socket, connection, now)) socket.destroy();
+    }
+  };
+  server.closeIdleConnections = closeIdle;
+
   return {
     get inFlight() {
       return inFlight;
     },
     async drain(timeoutMs) {
+      draining = true;
+      // Connections the kernel already accepted are taken before the listener closes (closing it would reset them).
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const response of responses) if (!response.headersSent) response.setHeader("connection", "close");
       server.close(() => {});
-      server.closeIdleConnections();
-      // A keep-alive connection falls idle once its response is sent; close those as they appear.
-      const reaper = setInterval(() => server.closeIdleConnections(), 50);
+      const reaper = setInterval(closeIdle, REAP_INTERVAL_MS);
       let timer: NodeJS.Timeout | undefined;
       try {
-        if (inFlight > 0) {
+        if (!settled()) {
           await new Promise<void>((resolve) => {
-            onIdle = resolve;
+            onSettled = resolve;
             timer = setTimeout(resolve, timeoutMs);
           });
         }
       } finally {
-        onIdle = null;
+        onSettled = null;
         clearTimeout(timer);
         clearInterval(reaper);
       }
       const left = inFlight;
-      server.closeIdleConnections();
-      if (left > 0) server.closeAllConnections();
+      closeIdle();
+      if (!settled()) server.closeAllConnections();
       return left;
     },
   };

@@ -65,6 +65,30 @@ export function unavailablePlugin<C extends object>(): ApolloServerPlugin<C> {
   };
 }
 
+/**
+ * Errors Apollo raises about the request itself without a code (automatic persisted queries), and the codes Apollo
+ * documents for them (issue 22 item 3).
+ */
+const APOLLO_REQUEST_ERRORS: Record<string, string> = {
+  "provided sha does not match query": "BAD_REQUEST",
+  "Unsupported persisted query version": "PERSISTED_QUERY_NOT_SUPPORTED",
+};
+
+/**
+ * The code of a client error Apollo's request pipeline raised without one: a known message, or any error without a
+ * path (not from a resolver) that Apollo itself marked HTTP 4xx (`extensions.http.status`), which is BAD_REQUEST.
+ */
+function requestErrorCode(formatted: GraphQLFormattedError, error: unknown): string | undefined {
+  if (formatted.path) return undefined;
+  const known = APOLLO_REQUEST_ERRORS[formatted.message];
+  if (known) return known;
+  const original = (error as { originalError?: unknown })?.originalError ?? error;
+  const http = (original instanceof GraphQLError ? original.extensions?.http : undefined) as
+    | { status?: number }
+    | undefined;
+  return http?.status !== undefined && http.status >= 400 && http.status < 500 ? "BAD_REQUEST" : undefined;
+}
+
 /** Builds Apollo's `formatError`; masked errors get an `errorId` that is also in the log line. */
 export function createFormatError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
@@ -72,6 +96,12 @@ export function createFormatError(log: Logger) {
     if (typeof code === "string" && PASS_THROUGH.has(code)) {
       const { stacktrace: _s, ...extensions } = formatted.extensions ?? {};
       return { ...formatted, extensions };
+    }
+    const requestCode =
+      code === undefined || code === "INTERNAL_SERVER_ERROR" ? requestErrorCode(formatted, error) : undefined;
+    if (requestCode) {
+      const { stacktrace: _s, ...extensions } = formatted.extensions ?? {};
+      return { ...formatted, extensions: { ...extensions, code: requestCode } };
     }
     const original = (error as { originalError?: unknown })?.originalError ?? error;
     if (isDatabaseUnavailable(original)) {

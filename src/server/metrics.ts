@@ -2,11 +2,14 @@
  * Prometheus metrics (prom-client, default registry) served at `GET /metrics`: HTTP request and GraphQL
  * operation durations, open subscriptions, database pool usage, plus prom-client's process defaults. Other
  * layers register their own series in the same default registry (outbound calls `skiff_outbound_requests_total`,
- * job queue `skiff_jobs_*`), so they appear here without wiring.
+ * job queue `skiff_jobs_*`), so they appear here without wiring. Every metric is registered at start, and the label
+ * values known in advance are exported at 0 from the first scrape (issue 22 item 4); the HTTP histogram's status
+ * codes are an outcome, not known in advance, so its series appear with their first request.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { ApolloServerPlugin } from "@apollo/server";
 import type { FastifyInstance } from "fastify";
+import { parse } from "graphql";
 import type { Knex } from "knex";
 import client from "prom-client";
 
@@ -112,6 +115,34 @@ function operationLabel(name: string | null | undefined): string {
   if (operationNames.size >= MAX_OPERATION_NAMES) return "other";
   operationNames.add(label);
   return label;
+}
+
+/** Label sets of {@link graphqlDuration} already created at 0 (zeroing again would erase observations). */
+const initialised = new Set<string>();
+
+/**
+ * Creates at 0 the {@link graphqlDuration} series known before any request (issue 22 item 4): operations refused
+ * before they resolve (`unknown`, `unknown`, `invalid`) and, for each named operation of `documents` (the REST rows'
+ * GraphQL documents), its name and type with the outcomes `success` and `error`. Their names count as known labels.
+ */
+export function initialiseOperationMetrics(documents: Iterable<string>): void {
+  const sets: Array<{ operation_name: string; operation_type: string; outcome: string }> = [
+    { operation_name: "unknown", operation_type: "unknown", outcome: "invalid" },
+  ];
+  for (const text of documents) {
+    for (const definition of parse(text).definitions) {
+      if (definition.kind !== "OperationDefinition" || !definition.name) continue;
+      const name = operationLabel(definition.name.value);
+      for (const outcome of ["success", "error"])
+        sets.push({ operation_name: name, operation_type: definition.operation, outcome });
+    }
+  }
+  for (const labels of sets) {
+    const key = JSON.stringify(labels);
+    if (initialised.has(key)) continue;
+    initialised.add(key);
+    graphqlDuration.zero(labels);
+  }
 }
 
 /** Apollo plugin observing {@link graphqlDuration} for every operation. */

@@ -35,61 +35,82 @@ export function registerRestRoutes(
   publicOnly: boolean,
   alsoPublished: readonly string[] = [],
 ): void {
-  const { app, apollo, services } = server;
-  for (const route of routes) {
-    if (publicOnly && !route.published) continue;
-    if ("serve" in route) {
-      registerOne(app, route, async (req) => route.serve(req));
-      continue;
-    }
-    if ("handle" in route) {
-      registerCallback(app, route, services);
-      continue;
-    }
-    registerOne(app, route, async (req, headers, requestId) => {
-      let principal: Context["principal"] = null;
-      if (route.surface !== "none") {
+  const { app: root, apollo, services } = server;
+  // The rows live in one scope whose JSON parser takes an empty body as no body (see emptyJsonAsNone); callback rows
+  // open their own scope inside it, with raw bodies.
+  root.register(async (app) => {
+    emptyJsonAsNone(app);
+    for (const route of routes) {
+      if (publicOnly && !route.published) continue;
+      if ("serve" in route) {
+        registerOne(app, route, async (req) => route.serve(req));
+        continue;
+      }
+      if ("handle" in route) {
+        registerCallback(app, route, services);
+        continue;
+      }
+      registerOne(app, route, async (req, headers, requestId) => {
+        let principal: Context["principal"] = null;
+        if (route.surface !== "none") {
+          try {
+            principal = await authenticate(services, headers, route.surface);
+          } catch (e) {
+            if (!(e instanceof GraphQLError)) throw e;
+            return fail(route, toRestError(e));
+          }
+          if (!principal)
+            return route.error(toRestError(new AppError("UNAUTHENTICATED", "Missing or invalid credentials")), 401);
+        }
+        let variables: Record<string, unknown>;
         try {
-          principal = await authenticate(services, headers, route.surface);
+          variables = route.variables(req);
         } catch (e) {
           if (!(e instanceof GraphQLError)) throw e;
           return fail(route, toRestError(e));
         }
-        if (!principal)
-          return route.error(toRestError(new AppError("UNAUTHENTICATED", "Missing or invalid credentials")), 401);
-      }
-      let variables: Record<string, unknown>;
-      try {
-        variables = route.variables(req);
-      } catch (e) {
-        if (!(e instanceof GraphQLError)) throw e;
-        return fail(route, toRestError(e));
-      }
-      const contextValue = buildContext(services, principal, requestId);
-      const execute = async (vars: Record<string, unknown>) => {
-        const response = await apollo.executeOperation({ query: route.operation, variables: vars }, { contextValue });
-        if (response.body.kind !== "single") throw new Error("Incremental delivery is not supported on REST routes");
-        return response.body.singleResult;
-      };
-      const { data, errors } = await execute(variables);
-      if (errors?.length) return fail(route, errors[0]!);
-      if (route.followPages && data) {
-        const error = await followPages(data, route.followPages, (cursor) =>
-          execute({ ...variables, [route.followPages!.cursorVariable]: cursor }),
-        );
-        if (error) return fail(route, error);
-      }
-      return route.respond((data ?? {}) as Record<string, unknown>, variables, req);
-    });
-  }
+        const contextValue = buildContext(services, principal, requestId);
+        const execute = async (vars: Record<string, unknown>) => {
+          const response = await apollo.executeOperation({ query: route.operation, variables: vars }, { contextValue });
+          if (response.body.kind !== "single") throw new Error("Incremental delivery is not supported on REST routes");
+          return response.body.singleResult;
+        };
+        const { data, errors } = await execute(variables);
+        if (errors?.length) return fail(route, errors[0]!);
+        if (route.followPages && data) {
+          const error = await followPages(data, route.followPages, (cursor) =>
+            execute({ ...variables, [route.followPages!.cursorVariable]: cursor }),
+          );
+          if (error) return fail(route, error);
+        }
+        return route.respond((data ?? {}) as Record<string, unknown>, variables, req);
+      });
+    }
+  });
   if (publicOnly) {
     const allowed = new Set([...alsoPublished, ...routes.filter((r) => r.published).map((r) => r.path)]);
-    app.addHook("onRequest", async (request, reply) => {
+    root.addHook("onRequest", async (request, reply) => {
       const pattern = request.routeOptions.url;
       // Unmatched requests (no pattern) already get the 404 handler.
       if (pattern !== undefined && !allowed.has(pattern)) return reply.callNotFound();
     });
   }
+}
+
+/**
+ * Replaces the JSON parser of `scope` by Fastify's own (same prototype-poisoning rules) except that an empty body
+ * is no body (`request.body` undefined) instead of a 400 "Body cannot be empty": many HTTP clients send
+ * `Content-Type: application/json` on every call, bodiless ones included (issue 22 item 2). A row that takes no
+ * body then answers as without one; a row that takes one answers its documented 400 from its own validation.
+ */
+function emptyJsonAsNone(scope: FastifyInstance): void {
+  const parseJson = scope.getDefaultJsonParser("error", "error");
+  scope.removeContentTypeParser("application/json");
+  scope.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = String(body);
+    if (text.trim() === "") return done(null, undefined);
+    return parseJson(request, text, done);
+  });
 }
 
 /** A connection as selected by a {@link FollowPages} row. */

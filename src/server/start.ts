@@ -14,6 +14,7 @@ import { createKnex, migrateLatest } from "../db/knex.ts";
 import { createSecretBox } from "../db/secrets.ts";
 import { createOutboundClient, type LookupFn } from "../http/outbound-client.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
+import { jobMetrics } from "../jobs/job-metrics.ts";
 import { createJobQueue } from "../jobs/job-queue.ts";
 import { type JobRunner, startJobRunner } from "../jobs/job-runner.ts";
 import { migrateJobSchema } from "../jobs/job-schema.ts";
@@ -98,6 +99,8 @@ export async function startSkiff(
   const baseURL = config.SKIFF_BASE_URL ?? `http://localhost:${config.PORT}`;
   const mailer = options.mailer ?? createMailer(config, knex, log);
   const jobs = createJobQueue([...moduleJobs, ...(options.jobs ?? [])]);
+  // Job metrics exist from the first scrape, every task at 0, worker or not (issue 22 item 4).
+  jobMetrics(jobs.definitions.map((d) => d.name));
   // better-auth's verification mails become `mail.send` jobs (enqueued right after its own writes).
   const auth = createAuth({ ...config, SKIFF_SECRET: secret, SKIFF_BASE_URL: baseURL }, database.url, {
     log,

@@ -1,15 +1,19 @@
 /**
  * Issue 16 "Done when": ≥ 5,000 malformed requests across REST, GraphQL over HTTP and graphql-ws (seeded PRNG, so a
  * failure is reproducible): no 5xx, no SQL or stack text in any answer, and the server still works afterwards.
+ * Issue 22 item 3: the inputs include automatic-persisted-query extensions, `@skip`/`@include` with junk values
+ * (lists nested deep included) and OAuth callbacks and auth endpoints with junk; no answer (HTTP or WebSocket) says
+ * INTERNAL_SERVER_ERROR and the server writes no log line at error level or above (every one is client-caused).
  * Prints the counts by status (HTTP) and by outcome (WebSocket).
  */
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { restRoutes } from "../../src/modules/index.ts";
 import { createOrg } from "../helpers/seed.ts";
-import { gql, useTestServer } from "../helpers/server.ts";
+import { captureLogs, gql, useTestServer } from "../helpers/server.ts";
 
-const t = useTestServer({ SKIFF_WORKER: "false" });
+const logs = captureLogs("warn");
+const t = useTestServer({ SKIFF_WORKER: "false" }, logs.logger);
 
 /** mulberry32: a small deterministic PRNG. */
 function prng(seed: number) {
@@ -90,8 +94,29 @@ const QUERIES = [
   "mutation($id: ID!) { deleteSiteImport(id: $id, rollbackResources: true) { id } }",
   "mutation($name: String!) { createApiKey(name: $name) { apiKey { id } } }",
   "subscription { heartbeat }",
+  "subscription { heartbeat @include(if: true) }",
   "{ __schema { types { name } } }",
 ];
+
+/** A `@skip`/`@include` argument that is not a Boolean: junk, a variable, or a list nested up to 300 deep. */
+function junkCondition(): string {
+  const depth = int(300);
+  return pick([`${"[".repeat(depth)}true${"]".repeat(depth)}`, '"yes"', "$x", "null", "{a: 1}", "1", "[]"]);
+}
+
+/** A random `extensions.persistedQuery` (wrong hash, unknown hash, other versions, wrong types). */
+function junkPersistedQuery(): unknown {
+  return pick([
+    { version: 1, sha256Hash: "0".repeat(64) },
+    { version: 1, sha256Hash: int(1e9).toString(16).padStart(64, "f") },
+    { version: 2, sha256Hash: "a".repeat(64) },
+    { version: "1", sha256Hash: "a".repeat(64) },
+    { sha256Hash: junkValue() },
+    { version: 1, sha256Hash: junkValue() },
+    { version: 1 },
+    junkValue(),
+  ]);
+}
 
 /** Mutates a query text: truncation, insertion, duplication, deep nesting, junk tokens. */
 function mutateQuery(q: string): string {
@@ -109,7 +134,9 @@ function mutateQuery(q: string): string {
     case 4:
       return `query($x: ${pick(["Int", "String!", "[[Int]]", "Foo", "ID"])}) { project(id: $x) { id } }`;
     case 5:
-      return `{ ${"__typename @skip(if: false) ".repeat(int(100))} }`;
+      return random() < 0.5
+        ? `{ ${"__typename @skip(if: false) ".repeat(int(100))} }`
+        : `${pick(["subscription", "query", "subscription($x: Boolean!)"])} { ${pick(["heartbeat", "__typename"])} @${pick(["skip", "include"])}(if: ${junkCondition()}) }`;
     case 6:
       return pick(WEIRD);
     default:
@@ -149,7 +176,7 @@ async function graphqlRequest(url: string, apiKey: string): Promise<Answer> {
   const variables =
     random() < 0.8 ? { input: junkValue(), id: junkValue(), first: junkValue(), name: junkValue() } : junkValue();
   let init: RequestInit;
-  switch (int(6)) {
+  switch (int(7)) {
     case 0: // broken JSON
       init = {
         method: "POST",
@@ -180,6 +207,16 @@ async function graphqlRequest(url: string, apiKey: string): Promise<Answer> {
         ),
       };
       break;
+    case 4: // automatic persisted queries with a wrong, unknown or unsupported hash (with or without the query)
+      init = {
+        method: "POST",
+        headers: { "content-type": "application/json", ...auth },
+        body: JSON.stringify({
+          query: random() < 0.5 ? pick(QUERIES) : undefined,
+          extensions: { persistedQuery: junkPersistedQuery() },
+        }),
+      };
+      break;
     default:
       init = {
         method: "POST",
@@ -207,6 +244,48 @@ async function restRequest(url: string, apiKey: string): Promise<Answer> {
         : JSON.stringify(random() < 0.5 ? junkValue() : { json: junkValue(), ...(junkValue() as object) });
   }
   return fetchAnswer(`${url}${path}${query}`, { method, headers, body });
+}
+
+/** OAuth callback paths and a few other better-auth endpoints. */
+const AUTH_PATHS = [
+  "/api/auth/callback/github",
+  "/api/auth/callback/google",
+  "/api/auth/callback/unknown",
+  "/api/auth/oauth2/callback/oidc",
+  "/api/auth/sign-in/email",
+  "/api/auth/sign-in/social",
+  "/api/auth/sign-up/email",
+  "/api/auth/get-session",
+  "/api/auth/sign-out",
+  "/api/auth/two-factor/verify-totp",
+  "/api/auth/verify-email",
+  "/api/auth/reset-password",
+];
+
+/** Sends one malformed auth request: callbacks with junk `state`/`code`, endpoints with junk bodies and origins. */
+async function authRequest(url: string): Promise<Answer> {
+  const path = pick(AUTH_PATHS);
+  const params = new URLSearchParams();
+  for (const name of ["state", "code", "error", "iss", "token", "callbackURL"]) {
+    if (random() < 0.5) params.set(name, String(pick(WEIRD)).replace(/[\ud800-\udfff]/gu, "x"));
+  }
+  const query =
+    random() < 0.3
+      ? `state=${pick(["%00", "%ff%fe", "x".repeat(300), "a%2Fb"])}&code=${enc(String(junkValue()))}`
+      : params.toString();
+  const headers: Record<string, string> = {};
+  if (random() < 0.3) headers.origin = pick(["https://evil.example", "null", "http://localhost:1", "x"]);
+  if (random() < 0.5) {
+    return fetchAnswer(`${url}${path}?${query}`, { headers, redirect: "manual" });
+  }
+  headers["content-type"] = pick(["application/json", "application/x-www-form-urlencoded", "text/plain"]);
+  const body =
+    headers["content-type"] === "application/x-www-form-urlencoded"
+      ? query
+      : random() < 0.2
+        ? "{not json"
+        : JSON.stringify(junkValue());
+  return fetchAnswer(`${url}${path}`, { method: "POST", headers, body, redirect: "manual" });
 }
 
 async function fetchAnswer(url: string, init: RequestInit): Promise<Answer> {
@@ -243,6 +322,11 @@ function wsSession(url: string, apiKey: string, frames: number, seen: string[]):
               query: "subscription($id: ID) { siteImportUpdated(id: $id) { importId } }",
               variables: { id: junkValue() },
             },
+          }),
+          () => ({
+            type: "subscribe",
+            id,
+            payload: { query: `subscription { heartbeat @${pick(["skip", "include"])}(if: ${junkCondition()}) }` },
           }),
           () => ({ type: "ping", payload: junkValue() }),
           () => ({ type: "complete", id: pick(WEIRD) }),
@@ -297,16 +381,17 @@ describe("fuzz", () => {
     const check = (kind: string, answer: Answer) => {
       const key = `${kind} ${answer.status}`;
       byStatus[key] = (byStatus[key] ?? 0) + 1;
-      if (answer.status >= 500 || LEAK.test(answer.text))
+      if (answer.status >= 500 || LEAK.test(answer.text) || /INTERNAL_SERVER_ERROR/.test(answer.text))
         failures.push(`${kind} ${answer.status}: ${answer.text.slice(0, 300)}`);
     };
-    const total = { graphql: 2600, rest: 2000 };
+    const total = { graphql: 2600, rest: 2000, auth: 500 };
     const jobs: Array<() => Promise<void>> = [
       ...Array.from(
         { length: total.graphql },
         () => async () => check("graphql", await graphqlRequest(url, org.owner.apiKey)),
       ),
       ...Array.from({ length: total.rest }, () => async () => check("rest", await restRequest(url, org.owner.apiKey))),
+      ...Array.from({ length: total.auth }, () => async () => check("auth", await authRequest(url))),
     ];
     const concurrency = 16;
     let next = 0;
@@ -328,10 +413,23 @@ describe("fuzz", () => {
 
     console.info("fuzz HTTP answers by status", byStatus);
     console.info("fuzz graphql-ws close codes", wsCloses, "messages", messages.length);
+    // Every input above is a client's mistake: none may be logged at error level (50) or above.
+    const errorLines = logs.lines.filter((l) => Number(l.level) >= 50).map((l) => JSON.stringify(l).slice(0, 1500));
+    console.info(
+      "fuzz log lines by level and message",
+      Object.entries(
+        logs.lines.reduce<Record<string, number>>((counts, l) => {
+          const key = `${l.level} ${String(l.msg).slice(0, 60)}`;
+          counts[key] = (counts[key] ?? 0) + 1;
+          return counts;
+        }, {}),
+      ),
+    );
+    expect(errorLines.slice(0, 5)).toEqual([]);
     expect(failures.slice(0, 5)).toEqual([]);
     expect(Object.keys(wsCloses).filter((code) => /^(1011|4500)/.test(code))).toEqual([]);
     expect(wsCloses.timeout ?? 0).toBe(0);
-    expect(total.graphql + total.rest + 100 * 7).toBeGreaterThanOrEqual(5000);
+    expect(total.graphql + total.rest + total.auth + 100 * 7).toBeGreaterThanOrEqual(5000);
 
     const after = await gql(url, "{ viewer { user { email } } }", {}, { apiKey: org.owner.apiKey });
     expect(after.status).toBe(200);

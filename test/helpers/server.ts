@@ -1,17 +1,23 @@
 /**
  * Starts a real Skiff instance on loopback against a test database, and a tiny GraphQL client for it.
  */
+import { Writable } from "node:stream";
+import pino, { type Logger } from "pino";
 import { afterAll, beforeAll } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { createLogger, type RunningSkiff, type StartOptions, startSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
 import { TEST_SECRET } from "./seed.ts";
 
-/** Starts Skiff on 127.0.0.1 (random port) using database `databaseUrl`; `options` can replace the clock or mailer. */
+/**
+ * Starts Skiff on 127.0.0.1 (random port) using database `databaseUrl`; `options` can replace the clock or mailer,
+ * `log` the logger (default: LOG_LEVEL from TEST_LOG_LEVEL, silent).
+ */
 export async function startTestServer(
   databaseUrl: string,
   env: Record<string, string> = {},
   options: StartOptions = {},
+  log?: Logger,
 ): Promise<RunningSkiff> {
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
@@ -24,7 +30,19 @@ export async function startTestServer(
     SKIFF_HEALTH_INTERVAL: "0",
     ...env,
   });
-  return startSkiff(config, createLogger(config, false), options);
+  return startSkiff(config, log ?? createLogger(config, false), options);
+}
+
+/** A logger whose JSON lines are kept, parsed, in `lines` (pino levels: 40 warn, 50 error, 60 fatal). */
+export function captureLogs(level = "info"): { logger: Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split("\n")) if (line.trim()) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logger: pino({ level }, sink), lines };
 }
 
 /** Response of a GraphQL call over HTTP. */
@@ -62,11 +80,11 @@ export interface TestServer {
  * Registers `beforeAll`/`afterAll` hooks giving the calling test file its own cloned database and a
  * running server on loopback (started with extra `env`); read them from the returned object inside tests.
  */
-export function useTestServer(env: Record<string, string> = {}): TestServer {
+export function useTestServer(env: Record<string, string> = {}, log?: Logger): TestServer {
   const t = {} as TestServer;
   beforeAll(async () => {
     t.db = await createTestDatabase();
-    t.skiff = await startTestServer(t.db.url, env);
+    t.skiff = await startTestServer(t.db.url, env, {}, log);
   });
   afterAll(async () => {
     await t.skiff?.stop();

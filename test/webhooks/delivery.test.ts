@@ -305,7 +305,7 @@ describe("webhook delivery", () => {
       owner.apiKey,
     );
     expect(rotated.status).toBe(200);
-    expect(rotated.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43,}$/);
+    expect(rotated.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(rotated.body.secret).not.toBe(hook.secret);
     expect(rotated.body).not.toHaveProperty("has_secret");
     await publish(organizationId, owner.apiKey);

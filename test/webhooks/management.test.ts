@@ -40,7 +40,7 @@ describe("webhook management", () => {
       created_by_user_id: owner.userId,
       creation_date: expect.any(String),
       update_date: expect.any(String),
-      secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
     const row = await t.db.knex("webhook_endpoints").where({ id: w.webhook_uuid }).first();
     expect(row.secretEncrypted).not.toContain(w.secret.slice(6));

@@ -7,9 +7,12 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 /** Prefix of endpoint secrets. */
 export const SECRET_PREFIX = "whsec_";
 
-/** A new endpoint secret: `whsec_` + 32 random bytes, base64url (43 characters). */
+/**
+ * A new endpoint secret: `whsec_` + 32 random bytes in standard base64 (44 characters, `=`-padded), the form
+ * Standard Webhooks libraries decode (`new Webhook(secret)`; issue 22 item 5).
+ */
 export function generateWebhookSecret(): string {
-  return SECRET_PREFIX + randomBytes(32).toString("base64url");
+  return SECRET_PREFIX + randomBytes(32).toString("base64");
 }
 
 /**
@@ -22,10 +25,11 @@ export function webhookSignature(secret: string, body: string | Buffer): string 
 
 /**
  * Standard Webhooks `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `<id>.<timestamp>.<body>`, keyed with the
- * bytes of the secret after `whsec_` (base64url-decoded). `timestampSeconds` is the `webhook-timestamp` header.
+ * bytes of the secret after `whsec_` (base64-decoded; Node's decoder also takes the base64url alphabet, so secrets
+ * generated before issue 22 in base64url keep their key). `timestampSeconds` is the `webhook-timestamp` header.
  */
 export function standardWebhookSignature(secret: string, id: string, timestampSeconds: number, body: string): string {
-  const key = Buffer.from(secret.slice(SECRET_PREFIX.length), "base64url");
+  const key = Buffer.from(secret.slice(SECRET_PREFIX.length), "base64");
   return `v1,${createHmac("sha256", key).update(`${id}.${timestampSeconds}.${body}`).digest("base64")}`;
 }
 
