@@ -7,7 +7,7 @@
  * `--kill-skiff` (adds, per round and variant, a SIGKILL of Skiff itself mid-import and a restart 1 s later).
  */
 import { parseArgs } from "node:util";
-import { type ChaosOptions, type ChaosResult, runChaos } from "../test/chaos/db-chaos.ts";
+import { type ChaosOptions, type ChaosResult, runChaos, stopAllRuns } from "../test/chaos/db-chaos.ts";
 import { createTestCa, removeTestCa } from "../test/helpers/test-ca.ts";
 
 const { values } = parseArgs({
@@ -22,6 +22,13 @@ const { values } = parseArgs({
 process.on("unhandledRejection", (reason) => {
   console.error("harness: unhandled rejection", reason);
 });
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, async () => {
+    console.error(`${signal}: stopping the runs under way`);
+    await stopAllRuns();
+    process.exit(130);
+  });
+}
 const tls = await createTestCa();
 const plan: Array<Omit<ChaosOptions, "tls">> = [];
 for (let round = 0; round < Number(values.rounds); round++) {

@@ -100,6 +100,14 @@ const EMAIL = "chaos@skiff.test";
 const PASSWORD = "chaos-password-1";
 const API_KEY = `skiff_chaos_${randomBytes(12).toString("hex")}`;
 
+/** Cleanups of the runs under way (their Skiff processes and database servers). */
+const live = new Set<() => Promise<void>>();
+
+/** Kills what the runs under way started (for a script interrupted by a signal). */
+export async function stopAllRuns(): Promise<void> {
+  await Promise.all([...live].map((cleanup) => cleanup().catch(() => {})));
+}
+
 /** A free TCP port on loopback. */
 async function freePort(): Promise<number> {
   const { createServer: tcp } = await import("node:net");
@@ -326,6 +334,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     env.SKIFF_EMBEDDED_PG_PORT = String(pgPort);
   }
   skiff = await startSkiff(env, join(dir, "skiff.log"));
+  const cleanup = async () => {
+    if (!skiff.exit) skiff.child.kill("SIGKILL");
+    await database.stop().catch(() => {});
+    const left = database.postmaster();
+    if (left) process.kill(left, "SIGKILL");
+  };
+  live.add(cleanup);
   let stopLoad = false;
   /** Skiff itself was killed and is being started again (kill: "skiff"). */
   let restarting = false;
@@ -569,6 +584,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       process.kill(left, "SIGKILL");
     }
     await receiver.close();
+    live.delete(cleanup);
   }
   const output = (await Promise.all(logFiles.map((f) => readFile(f, "utf8").catch(() => "")))).join("\n");
   const complete = output.split("\n").find((line) => line.includes('"msg":"shutdown complete"'));
