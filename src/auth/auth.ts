@@ -19,7 +19,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Config } from "../config.ts";
 import { newId } from "../db/ids.ts";
-import { isDataException } from "../shared/constraint-errors.ts";
+import { isDataException } from "../db/pg-errors.ts";
 import { apiKeyOrganization } from "./api-key-organization.ts";
 import { attemptLimits } from "./attempt-limits.ts";
 import { createLogMailer, type Mailer, type MailLog } from "./mailer.ts";

@@ -7,7 +7,6 @@ import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import fastifyApollo, { fastifyApolloDrainPlugin } from "@as-integrations/fastify";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import { createReadinessCheck } from "../db/readiness.ts";
 import type { Context } from "../modules/context.ts";
 import { moduleSqlReads, restRoutes } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
@@ -23,6 +22,7 @@ import { inputChecksPlugin } from "./input-checks.ts";
 import { graphqlMetricsPlugin, initialiseOperationMetrics, registerMetrics } from "./metrics.ts";
 import { queryCostPlugin } from "./query-cost.ts";
 import { queryLimits } from "./query-limits.ts";
+import { createReadinessCheck } from "./readiness.ts";
 import { echoRequestId, requestIdFor } from "./request-id.ts";
 import { capResponseSize } from "./response-size.ts";
 import { RestDocumentStore } from "./rest-documents.ts";
@@ -124,7 +124,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
     if (lifecycle.jobsRunning && !lifecycle.jobsRunning()) {
       return reply.code(503).send({ status: "job runner restarting" });
     }
-    // Answered within a probe's usual 1 s timeout, on a connection of its own (src/db/readiness.ts).
+    // Answered within a probe's usual 1 s timeout, on a connection of its own (src/server/readiness.ts).
     const status = await readiness.check();
     return reply.code(status === "ready" ? 200 : 503).send({ status });
   });

@@ -10,7 +10,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import type { GraphQLFormattedError } from "graphql";
 import { GraphQLError } from "graphql";
 import type { Logger } from "pino";
-import { isDataException } from "../shared/constraint-errors.ts";
+import { isDataException } from "../db/pg-errors.ts";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "../shared/database-unavailable.ts";
 
 const PASS_THROUGH = new Set([

@@ -4,23 +4,6 @@
  */
 import { ConflictError } from "./errors.ts";
 
-/** SQLSTATE of a PostgreSQL error, raw or wrapped by Objection (`nativeError`), else null. */
-export function pgErrorCode(error: unknown): string | null {
-  for (const e of [error, (error as { nativeError?: unknown } | null)?.nativeError]) {
-    const code = (e as { code?: unknown } | null)?.code;
-    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return null;
-}
-
-/**
- * True for PostgreSQL "data exception" errors (SQLSTATE class 22: NUL bytes, invalid text representation,
- * numeric out of range...), which only bad input values cause.
- */
-export function isDataException(error: unknown): boolean {
-  return pgErrorCode(error)?.startsWith("22") ?? false;
-}
-
 /** Name of the unique constraint violated by `error` (pg code 23505, raw or wrapped by Objection), else null. */
 export function uniqueViolation(error: unknown): string | null {
   const candidates = [error, (error as { nativeError?: unknown } | null)?.nativeError];

@@ -3,7 +3,7 @@
  * (SQLSTATE 57P01–57P03, class 08, 53300 too many connections) or no pool connection in time. Such failures are
  * answered 503 with `Retry-After` ({@link RETRY_AFTER_SECONDS}) instead of a masked 500.
  */
-import { pgErrorCode } from "./constraint-errors.ts";
+import { pgErrorCode } from "../db/pg-errors.ts";
 
 /** Seconds a client is told to wait (`Retry-After`) when the database is unreachable. */
 export const RETRY_AFTER_SECONDS = 5;

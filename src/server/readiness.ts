@@ -6,8 +6,8 @@
  */
 import type { Knex } from "knex";
 import pg from "pg";
+import { migrationsCurrent } from "../db/knex.ts";
 import { bounded } from "../shared/bounded.ts";
-import { migrationsCurrent } from "./knex.ts";
 
 /** What the database says about readiness. */
 export type DatabaseReadiness = "ready" | "database unreachable" | "migrations pending";
