@@ -14,16 +14,15 @@
  * Used by test/chaos/db-kill.test.ts (one run per variant in `npm test`) and scripts/chaos-db.ts (`npm run
  * chaos:db`: many runs, a table). Plain Node (no vitest imports): the script runs it outside the test runner.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, existsSync, readFileSync } from "node:fs";
+import { createWriteStream, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import { createClient } from "graphql-ws";
 import pg from "pg";
 import WebSocket from "ws";
@@ -31,6 +30,7 @@ import { ensureDatabase, withDatabase } from "../../src/db/connect.ts";
 import { type EmbeddedServer, startEmbeddedPostgres } from "../../src/db/embedded.ts";
 import { isAlive } from "../../src/db/embedded-orphan.ts";
 import { readPassword } from "../../src/db/embedded-password.ts";
+import { spawnMain } from "../helpers/process.ts";
 import type { TestCaFiles } from "../helpers/test-ca.ts";
 
 /** What one run does. */
@@ -93,8 +93,6 @@ export interface ChaosResult {
   problems: string[];
 }
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const nodeBinary = existsSync(`${root}node_modules/.bin/node`) ? `${root}node_modules/.bin/node` : process.execPath;
 const SHUTDOWN_TIMEOUT_S = 5;
 const EMAIL = "chaos@skiff.test";
 const PASSWORD = "chaos-password-1";
@@ -209,28 +207,19 @@ interface Skiff {
 async function startSkiff(env: Record<string, string>, logFile: string, port?: number): Promise<Skiff> {
   port ??= await freePort();
   const out = createWriteStream(logFile);
-  const child = spawn(nodeBinary, ["src/main.ts"], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      SKIFF_BASE_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: "info",
-      SKIFF_SECRET: "chaos-secret-chaos-secret-chaos-secret-01",
-      SKIFF_BOOTSTRAP_EMAIL: EMAIL,
-      SKIFF_BOOTSTRAP_PASSWORD: PASSWORD,
-      SKIFF_BOOTSTRAP_API_KEY: API_KEY,
-      SKIFF_DEFAULT_REGISTRY_URL: "docker.io",
-      SKIFF_OUTBOUND_ALLOW: "127.0.0.1",
-      SKIFF_IMPORT_WAIT_MS: "1000",
-      SKIFF_SHUTDOWN_TIMEOUT: String(SHUTDOWN_TIMEOUT_S),
-      // No sandbox payment gateway beside it (it would take a fixed port).
-      SKIFF_GATEWAY_URL: "https://gateway.skiff.test",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const child = spawnMain({
+    PORT: String(port),
+    SKIFF_BASE_URL: `http://127.0.0.1:${port}`,
+    SKIFF_BOOTSTRAP_EMAIL: EMAIL,
+    SKIFF_BOOTSTRAP_PASSWORD: PASSWORD,
+    SKIFF_BOOTSTRAP_API_KEY: API_KEY,
+    SKIFF_DEFAULT_REGISTRY_URL: "docker.io",
+    SKIFF_OUTBOUND_ALLOW: "127.0.0.1",
+    SKIFF_IMPORT_WAIT_MS: "1000",
+    SKIFF_SHUTDOWN_TIMEOUT: String(SHUTDOWN_TIMEOUT_S),
+    // No sandbox payment gateway beside it (it would take a fixed port).
+    SKIFF_GATEWAY_URL: "https://gateway.skiff.test",
+    ...env,
   });
   child.stdout?.pipe(out);
   child.stderr?.pipe(out);

@@ -30,11 +30,11 @@ export interface SkiffProcess {
 }
 
 /**
- * Starts `node src/main.ts` with `env` added to a minimal environment (loopback, any free port, JSON logs,
- * the test secret); DATABASE_URL is expected in `env`.
+ * Spawns `node src/main.ts` (the checkout's, on Node 24) with `env` added to a minimal environment (loopback, any
+ * free port, JSON logs, the test secret), stdout and stderr piped.
  */
-export function spawnSkiff(env: Record<string, string>): SkiffProcess {
-  const child = spawn(nodeBinary, ["src/main.ts"], {
+export function spawnMain(env: Record<string, string>): ChildProcess {
+  return spawn(nodeBinary, ["src/main.ts"], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? "",
@@ -47,6 +47,14 @@ export function spawnSkiff(env: Record<string, string>): SkiffProcess {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+}
+
+/**
+ * Starts `node src/main.ts` with `env` added to a minimal environment (loopback, any free port, JSON logs,
+ * the test secret); DATABASE_URL is expected in `env`.
+ */
+export function spawnSkiff(env: Record<string, string>): SkiffProcess {
+  const child = spawnMain(env);
   let out = "";
   const listeners = new Set<() => void>();
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
