@@ -8,7 +8,7 @@ import type { SecretBox } from "../db/secrets.ts";
 import type { Resolvers } from "../generated/graphql.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
-import type { AccessScope } from "./access/access-scope.ts";
+import type { AccessScope } from "./access/index.ts";
 import type { SqlReadTypes } from "./sql-reads.ts";
 
 /**

@@ -18,3 +18,15 @@ export const applicationsModule = defineModule({
   resolvers: applicationResolvers,
   createLoaders: ({ knex, scope, secrets }) => createApplicationLoaders(knex, scope, secrets),
 });
+
+export { provideDeploymentsEmbed } from "./application.embeds.ts";
+// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+export type { Application } from "./application.model.ts";
+export {
+  createApplication,
+  createDomain,
+  domainTakenMessage,
+  domainWithHost,
+  newAppName,
+  setEnvironmentVariables,
+} from "./application.service.ts";

@@ -5,3 +5,8 @@ import { defineModule } from "../module.ts";
 export const databasesModule = defineModule({
   name: "databases",
 });
+
+export type { DatabaseType } from "./database.model.ts";
+// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+export { Database } from "./database.model.ts";
+export { createDatabase, databaseEnvVars, databaseServiceHost } from "./database.service.ts";

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
-import { requireAllowed } from "../access/require-access.ts";
+import { requireAllowed } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import type { AppServices } from "../services.ts";
 

@@ -9,7 +9,7 @@ import { NotFoundError } from "../../shared/errors.ts";
 import { eventStream } from "../../shared/pubsub.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import type { AppServices } from "../services.ts";
-import { emitWebhookEvent } from "../webhooks/webhook-emit.ts";
+import { emitWebhookEvent } from "../webhooks/index.ts";
 import type { Deployment, DeploymentLogLine, DeploymentStatus } from "./deployment.model.ts";
 
 /** Pub/sub topic of deployment changes. */

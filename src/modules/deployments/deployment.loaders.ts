@@ -5,7 +5,7 @@
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
 import { jsonKey, orderByKeys, withVisibleParent } from "../../db/loader-utils.ts";
-import type { Application } from "../applications/application.model.ts";
+import type { Application } from "../applications/index.ts";
 import { DEPLOY_SETTINGS_COLUMNS, type DeploySettings, settingsFromRow } from "./deploy-token.ts";
 import { Deployment } from "./deployment.model.ts";
 import { DEPLOYMENT_COLUMNS, deploymentsFromJson } from "./deployment.rows.ts";

@@ -7,8 +7,8 @@
  * superseded) is skipped.
  */
 import type { Logger } from "pino";
-import { planNameOf } from "../organizations/quota.ts";
-import { buildCredentialsOf } from "../providers/provider.service.ts";
+import { planNameOf } from "../organizations/index.ts";
+import { buildCredentialsOf } from "../providers/index.ts";
 import type { AppServices } from "../services.ts";
 import { dryRunDeployer } from "./deployer.dry-run.ts";
 import type { Deployer } from "./deployer.ts";

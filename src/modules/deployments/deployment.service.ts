@@ -7,7 +7,7 @@
 import type { Knex } from "knex";
 import { ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
-import { requireAllowed } from "../access/require-access.ts";
+import { requireAllowed } from "../access/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { publishDeploymentChange } from "./deployment.events.ts";
 import { Deployment, type DeploymentLogLine, type DeploymentTrigger } from "./deployment.model.ts";

@@ -9,7 +9,7 @@
  */
 import type { Logger } from "pino";
 import type { AppServices } from "../services.ts";
-import { emitWebhookEvent } from "../webhooks/webhook-emit.ts";
+import { emitWebhookEvent } from "../webhooks/index.ts";
 
 /** Health states. */
 export type Health = "healthy" | "unhealthy" | "unknown";

@@ -6,7 +6,7 @@ import type { Knex } from "knex";
 import { uniqueViolation } from "../../shared/constraint-errors.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { isAllowed } from "../access/policy.ts";
+import { isAllowed } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { docsThemeInput } from "./docs-theme.input.ts";
 import type { DocsThemeRow } from "./docs-theme.model.ts";

@@ -7,3 +7,6 @@ export const mailModule = defineModule({
   name: "mail",
   jobs: [sendMailJob],
 });
+
+// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+export { enqueueMail } from "./mail.jobs.ts";

@@ -16,3 +16,8 @@ export const organizationsModule = defineModule({
   resolvers: organizationResolvers,
   createLoaders: ({ knex, scope }) => createOrganizationLoaders(knex, scope),
 });
+
+// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+export { Organization, User } from "./organization.model.ts";
+export type { QuotaKind } from "./quota.ts";
+export { assertQuota, planNameOf, provideQuotaCounter, quotaMessage, quotaStatus } from "./quota.ts";

@@ -18,3 +18,13 @@ export const projectsModule = defineModule({
   resolvers: projectResolvers,
   createLoaders: ({ knex, scope }) => createProjectLoaders(knex, scope),
 });
+
+// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+export { Environment } from "./project.model.ts";
+export {
+  createProjectWithProduction,
+  deleteProject,
+  PRODUCTION_ENVIRONMENT,
+  projectNamed,
+  projectNameTakenMessage,
+} from "./project.service.ts";

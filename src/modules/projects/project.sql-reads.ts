@@ -5,7 +5,7 @@
  * by id.
  */
 import { decodeCursor } from "../../shared/pagination.ts";
-import { visibleApplicationSql, visibleProjectSql } from "../access/access-scope.ts";
+import { visibleApplicationSql, visibleProjectSql } from "../access/index.ts";
 import { column, connectionSql, pageSizeArg, type SqlReadTypes, timestamp } from "../sql-reads.ts";
 
 /** Query.projects, Project and Environment. */

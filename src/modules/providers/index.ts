@@ -16,3 +16,11 @@ export const providersModule = defineModule({
   resolvers: providerResolvers,
   createLoaders: ({ knex }) => createProviderLoaders(knex),
 });
+
+// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+export {
+  buildCredentialsOf,
+  gitProviderType,
+  registriesOfOrganization,
+  sshKeyOfOrganization,
+} from "./provider.service.ts";

@@ -10,13 +10,12 @@ import { hashPassword, MIN_PASSWORD_LENGTH } from "../../auth/password.ts";
 import { newId } from "../../db/ids.ts";
 import { AppError, ConflictError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { assertSessionPrincipal } from "../access/policy.ts";
+import { assertSessionPrincipal, Member } from "../access/index.ts";
 import type { Context } from "../context.ts";
-import { User } from "../organizations/organization.model.ts";
-import { emitAccountEvent } from "../webhooks/account-events.ts";
+import { User } from "../organizations/index.ts";
+import { emitAccountEvent } from "../webhooks/index.ts";
 import { Invitation } from "./invitation.model.ts";
 import { assertUsableLink, invitationByToken } from "./invitation.service.ts";
-import { Member } from "./member.model.ts";
 
 /** Longest password accepted (better-auth's default maximum). */
 export const MAX_PASSWORD_LENGTH = 128;

@@ -9,16 +9,15 @@ import { z } from "zod";
 import { baseUrlOf } from "../../auth/auth.ts";
 import { BadUserInputError, ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { assertAllowed, isAllowed, isAssignableRole } from "../access/policy.ts";
-import { requireTargetOrganization } from "../access/require-access.ts";
+import type { Role } from "../access/index.ts";
+import { assertAllowed, isAllowed, isAssignableRole, requireTargetOrganization } from "../access/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
-import { enqueueMail } from "../mail/mail.jobs.ts";
-import { Organization, User } from "../organizations/organization.model.ts";
-import { emitInvited } from "../webhooks/account-events.ts";
+import { enqueueMail } from "../mail/index.ts";
+import { Organization, User } from "../organizations/index.ts";
+import { emitInvited } from "../webhooks/index.ts";
 import { INVITATION_LIFETIME_MS, Invitation, type InvitationStatus, invitationStatus } from "./invitation.model.ts";
 import { invitationMail } from "./invitation-mail.ts";
 import { hashInvitationToken, invitationLink, newInvitationToken } from "./invitation-token.ts";
-import type { Role } from "./member.model.ts";
 
 /** E-mail addresses as stored on users and invitations: trimmed, lower-case. */
 export const emailAddress = z.string().trim().toLowerCase().email("Not an e-mail address").max(254);

@@ -4,7 +4,7 @@
  * sign-in hooks to every organization the event concerns. Called with the action's transaction as `ctx.knex`, so
  * an action that rolls back sends nothing. Data shapes: webhook-events.catalogue.ts.
  */
-import type { Role } from "../team/member.model.ts";
+import type { Role } from "../access/index.ts";
 import { type CreatedDelivery, type EmitContext, emitWebhookEvent, userReference } from "./webhook-emit.ts";
 
 type UserRef = NonNullable<Awaited<ReturnType<typeof userReference>>>;

@@ -15,3 +15,7 @@ export const webhooksModule = defineModule({
   restRoutes: webhookRoutes,
   jobs: [deliverWebhookJob, pruneWebhookAttemptsJob],
 });
+
+// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+export { emitAccountEvent, emitInvited, emitRemoved, emitRoleChanged } from "./account-events.ts";
+export { emitWebhookEvent } from "./webhook-emit.ts";

@@ -6,8 +6,7 @@
  */
 import type { Knex } from "knex";
 import { NotFoundError } from "../../shared/errors.ts";
-import { isAllowed } from "../access/policy.ts";
-import { requirePlanFeature } from "../access/require-access.ts";
+import { isAllowed, requirePlanFeature } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
 
 /** The organization a webhook operation acts on. */

@@ -8,7 +8,7 @@ import type { Knex } from "knex";
 import type { Logger } from "pino";
 import { OutboundError } from "../../http/outbound-errors.ts";
 import { retryThroughOutage } from "../../shared/database-unavailable.ts";
-import { enqueueMail } from "../mail/mail.jobs.ts";
+import { enqueueMail } from "../mail/index.ts";
 import type { AppServices } from "../services.ts";
 import type { WebhookDeliveryRow, WebhookEndpointRow } from "./webhook.model.ts";
 import {
