@@ -33,6 +33,11 @@ export interface LoaderDeps {
 export interface SkiffModule<Name extends string = string> {
   /** The module's name; also the namespace of its loaders (`ctx.loaders.<name>`). Unique. */
   name: Name;
+  /**
+   * The tables this module owns (issue 24, "Tables owned"): only its files name them in SQL, knex or models; other
+   * modules use the query builders and SQL fragments it exports. test/architecture/tables.test.ts checks it.
+   */
+  tables?: readonly string[];
   /** Resolvers of the module's `schema/<domain>.graphql`. */
   resolvers?: Resolvers;
   /**

@@ -4,6 +4,7 @@ import { defineModule } from "../module.ts";
 /** The access module. */
 export const accessModule = defineModule({
   name: "access",
+  tables: ["members", "member_grants"],
 });
 
 export type { OrgAccess, Principal, SqlCondition } from "./access-scope.ts";

@@ -14,6 +14,7 @@ declare module "../module.ts" {
 /** The applications module. */
 export const applicationsModule = defineModule({
   name: "applications",
+  tables: ["applications", "domains", "environment_variables"],
   sqlReads: applicationSqlReads,
   resolvers: applicationResolvers,
   createLoaders: ({ knex, scope, secrets }) => createApplicationLoaders(knex, scope, secrets),
@@ -22,6 +23,7 @@ export const applicationsModule = defineModule({
 export { provideDeploymentsEmbed } from "./application.embeds.ts";
 // The public surface: what other modules may import (issue 24; they import nothing else of this folder).
 export type { Application } from "./application.model.ts";
+export { applicationsTable, domainsTable, environmentVariablesTable } from "./application.queries.ts";
 export {
   createApplication,
   createDomain,

@@ -7,6 +7,7 @@
 import type { Knex } from "knex";
 import { NotFoundError } from "../../shared/errors.ts";
 import { eventStream } from "../../shared/pubsub.ts";
+import { applicationsTable } from "../applications/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import type { AppServices } from "../services.ts";
 import { emitWebhookEvent } from "../webhooks/index.ts";
@@ -102,7 +103,7 @@ export async function emitDeployEvent(
 ): Promise<void> {
   const event = deployment.status ? EVENT_OF_STATUS[deployment.status] : undefined;
   if (!event) return;
-  const app = await knex("applications")
+  const app = await applicationsTable(knex)
     .where({ id: deployment.applicationId })
     .first("id", "name", "project_id", "organization_id");
   if (!app) return;

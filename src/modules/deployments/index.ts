@@ -21,6 +21,7 @@ provideDeploymentsEmbed({ sql: latestDeploymentsJsonSql, fromJson: deploymentsFr
 /** The deployments module. */
 export const deploymentsModule = defineModule({
   name: "deployments",
+  tables: ["deployments", "deployment_logs"],
   sqlReads: deploymentSqlReads,
   resolvers: deploymentResolvers,
   createLoaders: ({ knex, loaders }) => createDeploymentLoaders(knex, () => loaders.applications.byId),

@@ -6,7 +6,7 @@ import type { Knex } from "knex";
 import { uniqueViolation } from "../../shared/constraint-errors.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { isAllowed } from "../access/index.ts";
+import { requireAllowed } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { docsThemeInput } from "./docs-theme.input.ts";
 import type { DocsThemeRow } from "./docs-theme.model.ts";
@@ -27,8 +27,8 @@ async function findOrganization(knex: Knex, ref: string): Promise<{ id: string; 
  */
 async function requireDocsOrganization(ctx: ServiceContext, ref: string) {
   const org = await findOrganization(ctx.knex, ref);
-  const access = org ? await ctx.scope.forOrg(org.id) : null;
-  if (!org || !access || !isAllowed(access.role, "docs:manage")) throw new NotFoundError("Organization", ref);
+  if (!org) throw new NotFoundError("Organization", ref);
+  await requireAllowed(ctx.scope, "docs:manage", org.id, { hideFromRoles: ["member"], notFoundRef: ref });
   return org;
 }
 

@@ -5,6 +5,7 @@ import { sendMailJob } from "./mail.jobs.ts";
 /** The mail module. */
 export const mailModule = defineModule({
   name: "mail",
+  tables: ["mail_outbox"],
   jobs: [sendMailJob],
 });
 

@@ -13,6 +13,7 @@ declare module "../module.ts" {
 /** The organizations module. */
 export const organizationsModule = defineModule({
   name: "organizations",
+  tables: ["organizations", "plans", "users", "sessions", "notification_channels"],
   resolvers: organizationResolvers,
   createLoaders: ({ knex, scope }) => createOrganizationLoaders(knex, scope),
 });

@@ -14,6 +14,7 @@ declare module "../module.ts" {
 /** The projects module. */
 export const projectsModule = defineModule({
   name: "projects",
+  tables: ["projects", "environments"],
   sqlReads: projectSqlReads,
   resolvers: projectResolvers,
   createLoaders: ({ knex, scope }) => createProjectLoaders(knex, scope),

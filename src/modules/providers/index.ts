@@ -13,6 +13,7 @@ declare module "../module.ts" {
 /** The providers module. */
 export const providersModule = defineModule({
   name: "providers",
+  tables: ["git_providers", "container_registries", "ssh_keys"],
   resolvers: providerResolvers,
   createLoaders: ({ knex }) => createProviderLoaders(knex),
 });

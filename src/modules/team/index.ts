@@ -13,6 +13,7 @@ declare module "../module.ts" {
 /** The team module. */
 export const teamModule = defineModule({
   name: "team",
+  tables: ["invitations"],
   resolvers: teamResolvers,
   // The invitation page reads a link and creates the invitee's account before anyone is signed in.
   publicRootFields: ["invitationLink", "signUpWithInvitation"],

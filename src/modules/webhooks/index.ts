@@ -11,6 +11,7 @@ import { webhookRoutes } from "./webhook.rest.ts";
 /** The webhooks module. */
 export const webhooksModule = defineModule({
   name: "webhooks",
+  tables: ["webhook_endpoints", "webhook_deliveries", "webhook_delivery_attempts"],
   resolvers: webhookResolvers,
   restRoutes: webhookRoutes,
   jobs: [deliverWebhookJob, pruneWebhookAttemptsJob],

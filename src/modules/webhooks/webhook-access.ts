@@ -6,7 +6,7 @@
  */
 import type { Knex } from "knex";
 import { NotFoundError } from "../../shared/errors.ts";
-import { isAllowed, requirePlanFeature } from "../access/index.ts";
+import { requireAllowed, requirePlanFeature } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
 
 /** The organization a webhook operation acts on. */
@@ -34,8 +34,11 @@ async function findOrganization(knex: Knex, ref: string): Promise<WebhookOrganiz
  */
 export async function requireWebhookOrganization(ctx: ServiceContext, ref: string): Promise<WebhookOrganization> {
   const org = await findOrganization(ctx.knex, ref);
-  const access = org ? await ctx.scope.forOrg(org.organizationId) : null;
-  if (!org || !access || !isAllowed(access.role, "webhook:manage")) throw new NotFoundError("Organization", ref);
+  if (!org) throw new NotFoundError("Organization", ref);
+  const access = await requireAllowed(ctx.scope, "webhook:manage", org.organizationId, {
+    hideFromRoles: ["member"],
+    notFoundRef: ref,
+  });
   requirePlanFeature(access, "webhooks", "Webhooks");
   return org;
 }
