@@ -9,6 +9,7 @@ import type { Resolvers } from "../generated/graphql.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
 import type { AccessScope } from "./access/index.ts";
+import type { EventSubscriber } from "./events.ts";
 import type { SqlReadTypes } from "./sql-reads.ts";
 
 /**
@@ -54,6 +55,8 @@ export interface SkiffModule<Name extends string = string> {
    * operation, src/modules/sql-reads.ts). Optional: undeclared fields run through the resolvers.
    */
   sqlReads?: SqlReadTypes;
+  /** Consumes every domain event (src/modules/events.ts), in the emitter's transaction. */
+  onEvent?: EventSubscriber;
   /** Background jobs the module defines (`<domain>.jobs.ts`, see src/jobs/job-definition.ts). */
   // biome-ignore lint/suspicious/noExplicitAny: each job has its own payload type; the runner validates it.
   jobs?: readonly JobDefinition<any>[];

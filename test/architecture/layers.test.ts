@@ -125,6 +125,7 @@ const DOMAIN_ORDER = [
   "agent",
   "docs",
   "payments",
+  "webhooks",
   "imports",
   "deployments",
   "applications",
@@ -133,7 +134,6 @@ const DOMAIN_ORDER = [
   "projects",
   "api-keys",
   "team",
-  "webhooks",
   "mail",
   "organizations",
   "access",
@@ -188,6 +188,20 @@ describe("modules", () => {
     };
     for (const node of moduleGraph.keys()) visit(node, []);
     expect(cycles).toEqual([]);
+  });
+
+  it("has consumers of domain events that no module imports (producers emit through src/modules/events.ts)", () => {
+    const importers = [...moduleGraph].filter(([, tos]) => tos.has("webhooks")).map(([from]) => from);
+    expect(importers).toEqual([]);
+    // Only the registry and the generated resolver types (codegen mappers) name the webhooks module's files.
+    const others = edges.filter(
+      (e) =>
+        e.to.startsWith("src/modules/webhooks/") &&
+        !e.from.startsWith("src/modules/webhooks/") &&
+        e.from !== "src/modules/index.ts" &&
+        !e.from.startsWith("src/generated/"),
+    );
+    expect(others.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
   });
 
   it("imports only in the allowed direction between domains", () => {

@@ -113,13 +113,12 @@ const TODO_TOUCHES: readonly string[] = [
   "src/modules/team/invitation.service.ts → members (access)",
   "src/modules/team/invitation.service.ts → users (organizations)",
   "src/modules/team/member.service.ts → api_keys (api-keys)",
-  "src/modules/webhooks/account-events.ts → organizations (organizations)",
-  "src/modules/webhooks/account-events.ts → members (access)",
+  "src/modules/team/account-events.ts → organizations (organizations)",
+  "src/modules/team/account-events.ts → members (access)",
   "src/modules/webhooks/webhook-access.ts → organizations (organizations)",
   "src/modules/webhooks/webhook-attempt.ts → notification_channels (organizations)",
   "src/modules/webhooks/webhook-emit.ts → organizations (organizations)",
-  "src/modules/webhooks/webhook-emit.ts → members (access)",
-  "src/modules/webhooks/webhook-emit.ts → users (organizations)",
+  "src/modules/team/account-events.ts → users (organizations)",
   "src/modules/webhooks/webhook.resolvers.ts → organizations (organizations)",
 ];
 

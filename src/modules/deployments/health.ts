@@ -9,8 +9,8 @@
  */
 import type { Logger } from "pino";
 import { applicationsTable, domainsTable } from "../applications/index.ts";
+import { events } from "../events.ts";
 import type { AppServices } from "../services.ts";
-import { emitWebhookEvent } from "../webhooks/index.ts";
 
 /** Health states. */
 export type Health = "healthy" | "unhealthy" | "unknown";
@@ -105,11 +105,14 @@ async function recordHealth(
     const patch: Record<string, unknown> = { health: to, health_failures: failures, health_checked_at: now };
     if (to !== from) {
       if (row.applicationStatus !== "deploying") patch.application_status = to === "healthy" ? "running" : "error";
-      await emitWebhookEvent({ knex: trx, services, log }, app.organizationId, "app.health_changed", {
-        application: { application_id: app.id, name: app.name, project_id: app.projectId },
-        from,
-        to,
-        checked_at: now.toISOString(),
+      await events.emit({ knex: trx, services, log }, "app.health_changed", {
+        organizationId: app.organizationId,
+        data: {
+          application: { application_id: app.id, name: app.name, project_id: app.projectId },
+          from,
+          to,
+          checked_at: now.toISOString(),
+        },
       });
       log.info({ applicationId: app.id, from, to, detail }, "application health changed");
     }

@@ -19,3 +19,6 @@ export const teamModule = defineModule({
   publicRootFields: ["invitationLink", "signUpWithInvitation"],
   createLoaders: ({ knex, scope }) => createTeamLoaders(knex, scope),
 });
+
+// For the sign-in hooks (src/server/start.ts): account events of better-auth.
+export { emitAccountEvent } from "./account-events.ts";

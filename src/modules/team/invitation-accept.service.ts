@@ -13,7 +13,7 @@ import { parseInput } from "../../shared/validate.ts";
 import { assertSessionPrincipal, Member } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import { User } from "../organizations/index.ts";
-import { emitAccountEvent } from "../webhooks/index.ts";
+import { emitAccountEvent } from "./account-events.ts";
 import { Invitation } from "./invitation.model.ts";
 import { assertUsableLink, invitationByToken } from "./invitation.service.ts";
 

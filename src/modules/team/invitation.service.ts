@@ -14,7 +14,7 @@ import { assertAllowed, isAllowed, isAssignableRole, requireTargetOrganization }
 import type { Context, ServiceContext } from "../context.ts";
 import { enqueueMail } from "../mail/index.ts";
 import { Organization, User } from "../organizations/index.ts";
-import { emitInvited } from "../webhooks/index.ts";
+import { emitInvited } from "./account-events.ts";
 import { INVITATION_LIFETIME_MS, Invitation, type InvitationStatus, invitationStatus } from "./invitation.model.ts";
 import { invitationMail } from "./invitation-mail.ts";
 import { hashInvitationToken, invitationLink, newInvitationToken } from "./invitation-token.ts";

@@ -7,6 +7,7 @@ import { defineModule } from "../module.ts";
 import { deliverWebhookJob, pruneWebhookAttemptsJob } from "./webhook.jobs.ts";
 import { webhookResolvers } from "./webhook.resolvers.ts";
 import { webhookRoutes } from "./webhook.rest.ts";
+import { emitWebhookEvent } from "./webhook-emit.ts";
 
 /** The webhooks module. */
 export const webhooksModule = defineModule({
@@ -15,8 +16,10 @@ export const webhooksModule = defineModule({
   resolvers: webhookResolvers,
   restRoutes: webhookRoutes,
   jobs: [deliverWebhookJob, pruneWebhookAttemptsJob],
+  // Every domain event becomes deliveries to the organization's subscribed endpoints, in the emitter's transaction.
+  onEvent: async (ctx, event) => {
+    await emitWebhookEvent(ctx, event.organizationId, event.name, event.data as Record<string, unknown>);
+  },
 });
 
-// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
-export { emitAccountEvent, emitInvited, emitRemoved, emitRoleChanged } from "./account-events.ts";
-export { emitWebhookEvent } from "./webhook-emit.ts";
+// Nothing is exported: no module imports webhooks (issue 24). It listens to domain events through `onEvent`.

@@ -182,7 +182,7 @@ async function recordFailedDelivery(
   }
   if (!endpoint.isActive || now.getTime() - since.getTime() < DEACTIVATE_AFTER_MS) return;
   await trx("webhook_endpoints").where({ id: endpoint.id }).update({ is_active: false, updated_at: now });
-  await cancelPendingDeliveries(trx, endpoint.id);
+  await cancelPendingDeliveries(trx, services.jobs, endpoint.id);
   log.warn({ webhookUuid: endpoint.id }, "webhook endpoint deactivated after 5 days of failed deliveries");
   const channels = (await trx("notification_channels")
     .where({ organization_id: endpoint.organizationId, type: "email" })

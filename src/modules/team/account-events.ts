@@ -1,11 +1,24 @@
 /**
  * Skiff's own User & Access events (issue 10 "Events happen"): `user_signed_up`, `user_email_verified`,
  * `user_role_changed`, `user_invited_to_org`, `user_removed_from_org`, emitted by the team services and the
- * sign-in hooks to every organization the event concerns. Called with the action's transaction as `ctx.knex`, so
- * an action that rolls back sends nothing. Data shapes: webhook-events.catalogue.ts.
+ * sign-in hooks to every organization the event concerns, as domain events (src/modules/events.ts: webhooks and
+ * any other consumer subscribe there). Called with the action's transaction as `ctx.knex`, so an action that rolls
+ * back sends nothing. Data shapes: src/shared/events/catalogue.ts.
  */
+import type { Knex } from "knex";
 import type { Role } from "../access/index.ts";
-import { type CreatedDelivery, type EmitContext, emitWebhookEvent, userReference } from "./webhook-emit.ts";
+import { type EventContext, events } from "../events.ts";
+
+type EmitContext = EventContext;
+
+/** The spec's `user` reference `{ user_uuid, email, username }` of user `userId`, or null when it is gone. */
+async function userReference(
+  knex: Knex,
+  userId: string,
+): Promise<{ user_uuid: string; email: string; username: string } | null> {
+  const u = await knex("users").where({ id: userId }).first("id", "email", "name");
+  return u ? { user_uuid: u.id, email: u.email, username: u.name ?? "" } : null;
+}
 
 type UserRef = NonNullable<Awaited<ReturnType<typeof userReference>>>;
 
@@ -32,30 +45,31 @@ export async function emitAccountEvent(
   ctx: EmitContext,
   event: "user_signed_up" | "user_email_verified",
   userId: string,
-): Promise<CreatedDelivery[]> {
+): Promise<void> {
   const user = await userReference(ctx.knex, userId);
-  if (!user) return [];
+  if (!user) return;
   const orgs = (await ctx.knex("members").where({ user_id: userId }).select("organization_id")) as Array<{
     organizationId: string;
   }>;
-  const out: CreatedDelivery[] = [];
-  for (const o of orgs) out.push(...(await emitWebhookEvent(ctx, o.organizationId, event, { user })));
-  return out;
+  for (const o of orgs) await events.emit(ctx, event, { organizationId: o.organizationId, data: { user } });
 }
 
 /** `user_role_changed` to `organizationId`. */
 export async function emitRoleChanged(
   ctx: EmitContext,
   e: { organizationId: string; userId: string; oldRole: Role; newRole: Role; changedBy?: string | null },
-): Promise<CreatedDelivery[]> {
+): Promise<void> {
   const [user, orgId] = [await userReference(ctx.knex, e.userId), await orgNumber(ctx, e.organizationId)];
-  if (!user || orgId === null || e.oldRole === e.newRole) return [];
-  return emitWebhookEvent(ctx, e.organizationId, "user_role_changed", {
-    org_id: orgId,
-    user,
-    old_role: e.oldRole,
-    new_role: e.newRole,
-    ...(await actor(ctx, "changed_by", e.changedBy)),
+  if (!user || orgId === null || e.oldRole === e.newRole) return;
+  await events.emit(ctx, "user_role_changed", {
+    organizationId: e.organizationId,
+    data: {
+      org_id: orgId,
+      user,
+      old_role: e.oldRole,
+      new_role: e.newRole,
+      ...(await actor(ctx, "changed_by", e.changedBy)),
+    },
   });
 }
 
@@ -63,15 +77,18 @@ export async function emitRoleChanged(
 export async function emitInvited(
   ctx: EmitContext,
   e: { organizationId: string; emails: string[]; invitationId: string; role: Role; invitedBy: string },
-): Promise<CreatedDelivery[]> {
+): Promise<void> {
   const [invitedBy, orgId] = [await userReference(ctx.knex, e.invitedBy), await orgNumber(ctx, e.organizationId)];
-  if (!invitedBy || orgId === null) return [];
-  return emitWebhookEvent(ctx, e.organizationId, "user_invited_to_org", {
-    org_id: orgId,
-    emails: e.emails,
-    invite_code_uuid: e.invitationId,
-    invited_by: invitedBy,
-    role: e.role,
+  if (!invitedBy || orgId === null) return;
+  await events.emit(ctx, "user_invited_to_org", {
+    organizationId: e.organizationId,
+    data: {
+      org_id: orgId,
+      emails: e.emails,
+      invite_code_uuid: e.invitationId,
+      invited_by: invitedBy,
+      role: e.role,
+    },
   });
 }
 
@@ -79,12 +96,15 @@ export async function emitInvited(
 export async function emitRemoved(
   ctx: EmitContext,
   e: { organizationId: string; userId: string; removedBy?: string | null },
-): Promise<CreatedDelivery[]> {
+): Promise<void> {
   const [user, orgId] = [await userReference(ctx.knex, e.userId), await orgNumber(ctx, e.organizationId)];
-  if (!user || orgId === null) return [];
-  return emitWebhookEvent(ctx, e.organizationId, "user_removed_from_org", {
-    org_id: orgId,
-    user,
-    ...(await actor(ctx, "removed_by", e.removedBy)),
+  if (!user || orgId === null) return;
+  await events.emit(ctx, "user_removed_from_org", {
+    organizationId: e.organizationId,
+    data: {
+      org_id: orgId,
+      user,
+      ...(await actor(ctx, "removed_by", e.removedBy)),
+    },
   });
 }
