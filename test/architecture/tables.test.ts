@@ -103,21 +103,9 @@ const TODO_TOUCHES: readonly string[] = [
   "src/modules/docs/docs-sync.ts → organizations (organizations)",
   "src/modules/docs/docs-theme.service.ts → organizations (organizations)",
   "src/modules/organizations/first-run.service.ts → api_keys (api-keys)",
-  "src/modules/payments/payment-gateway.service.ts → projects (projects)",
-  "src/modules/payments/payment-gateway.service.ts → organizations (organizations)",
-  "src/modules/team/invitation-accept.service.ts → sessions (organizations)",
-  "src/modules/team/invitation-accept.service.ts → users (organizations)",
   "src/modules/team/invitation.service.ts → organizations (organizations)",
-  "src/modules/team/invitation.service.ts → members (access)",
   "src/modules/team/invitation.service.ts → users (organizations)",
   "src/modules/team/member.service.ts → api_keys (api-keys)",
-  "src/modules/team/account-events.ts → organizations (organizations)",
-  "src/modules/team/account-events.ts → members (access)",
-  "src/modules/webhooks/webhook-access.ts → organizations (organizations)",
-  "src/modules/webhooks/webhook-attempt.ts → notification_channels (organizations)",
-  "src/modules/webhooks/webhook-emit.ts → organizations (organizations)",
-  "src/modules/team/account-events.ts → users (organizations)",
-  "src/modules/webhooks/webhook.resolvers.ts → organizations (organizations)",
 ];
 
 describe("tables owned", () => {

@@ -20,5 +20,11 @@ export const organizationsModule = defineModule({
 
 // The public surface: what other modules may import (issue 24; they import nothing else of this folder).
 export { Organization, User } from "./organization.model.ts";
+export {
+  notificationChannelsTable,
+  organizationsTable,
+  sessionsTable,
+  usersTable,
+} from "./organization.queries.ts";
 export type { QuotaKind } from "./quota.ts";
 export { assertQuota, planNameOf, provideQuotaCounter, quotaMessage, quotaStatus } from "./quota.ts";

@@ -22,6 +22,7 @@ export const projectsModule = defineModule({
 
 // The public surface: what other modules may import (issue 24; they import nothing else of this folder).
 export { Environment } from "./project.model.ts";
+export { projectsTable } from "./project.queries.ts";
 export {
   createProjectWithProduction,
   deleteProject,

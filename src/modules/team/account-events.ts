@@ -7,7 +7,9 @@
  */
 import type { Knex } from "knex";
 import type { Role } from "../access/index.ts";
+import { membersTable } from "../access/index.ts";
 import { type EventContext, events } from "../events.ts";
+import { organizationsTable, usersTable } from "../organizations/index.ts";
 
 type EmitContext = EventContext;
 
@@ -16,14 +18,14 @@ async function userReference(
   knex: Knex,
   userId: string,
 ): Promise<{ user_uuid: string; email: string; username: string } | null> {
-  const u = await knex("users").where({ id: userId }).first("id", "email", "name");
+  const u = await usersTable(knex).where({ id: userId }).first("id", "email", "name");
   return u ? { user_uuid: u.id, email: u.email, username: u.name ?? "" } : null;
 }
 
 type UserRef = NonNullable<Awaited<ReturnType<typeof userReference>>>;
 
 async function orgNumber(ctx: EmitContext, organizationId: string): Promise<number | null> {
-  const row = await ctx.knex("organizations").where({ id: organizationId }).first("database_id");
+  const row = await organizationsTable(ctx.knex).where({ id: organizationId }).first("database_id");
   return row ? (row.databaseId as number) : null;
 }
 
@@ -48,7 +50,7 @@ export async function emitAccountEvent(
 ): Promise<void> {
   const user = await userReference(ctx.knex, userId);
   if (!user) return;
-  const orgs = (await ctx.knex("members").where({ user_id: userId }).select("organization_id")) as Array<{
+  const orgs = (await membersTable(ctx.knex).where({ user_id: userId }).select("organization_id")) as Array<{
     organizationId: string;
   }>;
   for (const o of orgs) await events.emit(ctx, event, { organizationId: o.organizationId, data: { user } });

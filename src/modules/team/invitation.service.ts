@@ -10,10 +10,16 @@ import { baseUrlOf } from "../../auth/auth.ts";
 import { BadUserInputError, ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
 import type { Role } from "../access/index.ts";
-import { assertAllowed, isAllowed, isAssignableRole, requireTargetOrganization } from "../access/index.ts";
+import {
+  assertAllowed,
+  isAllowed,
+  isAssignableRole,
+  membersTable,
+  requireTargetOrganization,
+} from "../access/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { enqueueMail } from "../mail/index.ts";
-import { Organization, User } from "../organizations/index.ts";
+import { Organization, User, usersTable } from "../organizations/index.ts";
 import { emitInvited } from "./account-events.ts";
 import { INVITATION_LIFETIME_MS, Invitation, type InvitationStatus, invitationStatus } from "./invitation.model.ts";
 import { invitationMail } from "./invitation-mail.ts";
@@ -111,7 +117,7 @@ export async function inviteMember(
 }
 
 async function assertNotMemberOrInvited(trx: Knex.Transaction, organizationId: string, email: string, now: Date) {
-  const member = await trx("members as m")
+  const member = await membersTable(trx, "m")
     .join("users as u", "u.id", "m.user_id")
     .where("m.organization_id", organizationId)
     .whereRaw("lower(u.email) = ?", [email])
@@ -194,7 +200,7 @@ export async function describeInvitationLink(ctx: Context, token: string): Promi
   if (status !== "pending") return { valid: false, status };
   const [org, account] = await Promise.all([
     Organization.query(ctx.knex).findById(invitation.organizationId),
-    ctx.knex("users").whereRaw("lower(email) = ?", [invitation.email]).first("id"),
+    usersTable(ctx.knex).whereRaw("lower(email) = ?", [invitation.email]).first("id"),
   ]);
   return {
     valid: true,

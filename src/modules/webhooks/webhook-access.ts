@@ -8,6 +8,7 @@ import type { Knex } from "knex";
 import { NotFoundError } from "../../shared/errors.ts";
 import { requireAllowed, requirePlanFeature } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
+import { organizationsTable } from "../organizations/index.ts";
 
 /** The organization a webhook operation acts on. */
 export interface WebhookOrganization {
@@ -21,7 +22,7 @@ export interface WebhookOrganization {
 async function findOrganization(knex: Knex, ref: string): Promise<WebhookOrganization | null> {
   const numeric = /^[1-9][0-9]{0,9}$/.test(ref) ? Number(ref) : null;
   if (numeric !== null && numeric > 2_147_483_647) return null;
-  const row = await knex("organizations")
+  const row = await organizationsTable(knex)
     .where(numeric !== null ? { database_id: numeric } : { id: ref })
     .first("id", "database_id");
   return row ? { organizationId: row.id, databaseId: row.databaseId } : null;

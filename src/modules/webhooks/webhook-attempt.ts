@@ -9,6 +9,7 @@ import type { Logger } from "pino";
 import { OutboundError } from "../../http/outbound-errors.ts";
 import { retryThroughOutage } from "../../shared/database-unavailable.ts";
 import { enqueueMail } from "../mail/index.ts";
+import { notificationChannelsTable } from "../organizations/index.ts";
 import type { AppServices } from "../services.ts";
 import type { WebhookDeliveryRow, WebhookEndpointRow } from "./webhook.model.ts";
 import {
@@ -184,7 +185,7 @@ async function recordFailedDelivery(
   await trx("webhook_endpoints").where({ id: endpoint.id }).update({ is_active: false, updated_at: now });
   await cancelPendingDeliveries(trx, services.jobs, endpoint.id);
   log.warn({ webhookUuid: endpoint.id }, "webhook endpoint deactivated after 5 days of failed deliveries");
-  const channels = (await trx("notification_channels")
+  const channels = (await notificationChannelsTable(trx)
     .where({ organization_id: endpoint.organizationId, type: "email" })
     .select("target")) as Array<{ target: string }>;
   for (const c of channels) {

@@ -10,6 +10,7 @@ import type { Knex } from "knex";
 import type { Logger } from "pino";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import { withTransaction } from "../../shared/transaction.ts";
+import { organizationsTable } from "../organizations/index.ts";
 import type { AppServices } from "../services.ts";
 
 /** What emitting needs: the database (pool or the caller's transaction) and the instance's services. */
@@ -69,7 +70,7 @@ export async function emitWebhookEvent(
           .whereRaw("? = any(events)", [event])
           .select("id");
     if (endpoints.length === 0) return [];
-    const org = await tx.knex("organizations").where({ id: organizationId }).first("database_id");
+    const org = await organizationsTable(tx.knex).where({ id: organizationId }).first("database_id");
     if (!org) return [];
     const timestamp = ctx.services.now().toISOString();
     const rows = endpoints.map((e: { id: string }) => {
