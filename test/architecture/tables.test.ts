@@ -100,11 +100,7 @@ const TODO_TOUCHES: readonly string[] = [
   "src/modules/agent/agent-token.service.ts → members (access)",
   "src/modules/agent/agent-token.service.ts → organizations (organizations)",
   "src/modules/agent/agent-token.service.ts → plans (organizations)",
-  "src/modules/docs/docs-sync.ts → organizations (organizations)",
-  "src/modules/docs/docs-theme.service.ts → organizations (organizations)",
   "src/modules/organizations/first-run.service.ts → api_keys (api-keys)",
-  "src/modules/team/invitation.service.ts → organizations (organizations)",
-  "src/modules/team/invitation.service.ts → users (organizations)",
   "src/modules/team/member.service.ts → api_keys (api-keys)",
 ];
 

@@ -36,7 +36,7 @@ async function requireDocsOrganization(ctx: ServiceContext, ref: string) {
 /** The theme row of organization `organizationId` with its `databaseId`, or null. */
 export async function loadTheme(knex: Knex, where: { organizationId?: string; databaseId?: number }) {
   const q = knex("docs_themes as t")
-    .join("organizations as o", "o.id", "t.organization_id")
+    .join(organizationsTable(knex).as("o"), "o.id", "t.organization_id")
     .first("t.*", "o.database_id");
   if (where.organizationId) q.where("t.organization_id", where.organizationId);
   if (where.databaseId !== undefined) q.where("o.database_id", where.databaseId);

@@ -19,7 +19,7 @@ import {
 } from "../access/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { enqueueMail } from "../mail/index.ts";
-import { Organization, User, usersTable } from "../organizations/index.ts";
+import { Organization, organizationsTable, User, usersTable } from "../organizations/index.ts";
 import { emitInvited } from "./account-events.ts";
 import { INVITATION_LIFETIME_MS, Invitation, type InvitationStatus, invitationStatus } from "./invitation.model.ts";
 import { invitationMail } from "./invitation-mail.ts";
@@ -92,7 +92,7 @@ export async function inviteMember(
   const token = newInvitationToken();
   return ctx.knex.transaction(async (trx) => {
     // Serialise invitations of one organization so two requests cannot both invite the same address.
-    await trx.raw("select 1 from organizations where id = ? for no key update", [access.organizationId]);
+    await organizationsTable(trx).where({ id: access.organizationId }).forNoKeyUpdate().first("id");
     await assertNotMemberOrInvited(trx, access.organizationId, input.email, now);
     const invitation = await Invitation.query(trx)
       .insert({
@@ -118,7 +118,7 @@ export async function inviteMember(
 
 async function assertNotMemberOrInvited(trx: Knex.Transaction, organizationId: string, email: string, now: Date) {
   const member = await membersTable(trx, "m")
-    .join("users as u", "u.id", "m.user_id")
+    .join(usersTable(trx).as("u"), "u.id", "m.user_id")
     .where("m.organization_id", organizationId)
     .whereRaw("lower(u.email) = ?", [email])
     .first("m.id");
