@@ -49,7 +49,7 @@ import type {
   WebhookAttemptRow as WebhookAttemptRowModel,
 } from "../modules/webhooks/webhook.model.ts";
 import type { WebhookTestOutcome as WebhookTestOutcomeModel } from "../modules/webhooks/webhook.service.ts";
-import type { WebhookEventType as WebhookEventTypeModel } from "../modules/webhooks/../../shared/events/catalogue.ts";
+import type { WebhookEventType as WebhookEventTypeModel } from "../shared/events/catalogue.ts";
 import type { Context } from "../modules/context.ts";
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
