@@ -4,6 +4,7 @@
  * Run `npm run codegen` after editing the SDL; CI fails when the committed file is stale.
  */
 import { readdirSync } from "node:fs";
+import { posix } from "node:path";
 import type { CodegenConfig } from "@graphql-codegen/cli";
 
 /** Every module's `graphql-mappers.ts`, merged, with paths made relative to src/generated/. */
@@ -20,7 +21,7 @@ async function moduleMappers(): Promise<Record<string, string>> {
         continue;
       throw error;
     }
-    for (const [type, ref] of Object.entries(mappers)) out[type] = `../modules/${dir.name}/${ref.replace(/^\.\//, "")}`;
+    for (const [type, ref] of Object.entries(mappers)) out[type] = posix.normalize(`../modules/${dir.name}/${ref}`);
   }
   return out;
 }

@@ -87,6 +87,13 @@ export interface JobQueue {
     job: string | JobDefinition<P>,
     items: ReadonlyArray<{ payload: NoInfer<P>; options?: EnqueueOptions }>,
   ): Promise<string[]>;
+  /**
+   * Removes the pending jobs with these job keys through `db` (graphile-worker's `remove_job`, so pass the
+   * caller's transaction: the removal commits or rolls back with it). A job already running (locked) is left to
+   * finish its attempt; unknown keys are ignored. Modules never write graphile-worker's tables themselves.
+   * @returns how many jobs were removed.
+   */
+  remove(db: Knex | Knex.Transaction, jobKeys: readonly string[]): Promise<number>;
   /** The registered definition of `name`, if any. */
   definition(name: string): JobDefinition | undefined;
   /** Every registered definition. */
@@ -112,6 +119,14 @@ export function createJobQueue(definitions: readonly JobDefinition[]): JobQueue 
     async enqueueMany(db, job, items) {
       const specs = items.map((item) => specOf(job, item.payload, item.options));
       return addJobs(db, specs);
+    },
+    async remove(db, jobKeys) {
+      if (jobKeys.length === 0) return 0;
+      const result = (await db.raw(
+        "select count(*)::int as n from unnest(?::text[]) as k where (graphile_worker.remove_job(k)).id is not null",
+        [[...jobKeys]],
+      )) as { rows: Array<{ n: number }> };
+      return result.rows[0]?.n ?? 0;
     },
   };
 

@@ -5,8 +5,8 @@
  */
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import { AccessScope, type Principal } from "./access/access-scope.ts";
-import type { Loaders } from "./index.ts";
+import { AccessScope, type Principal } from "./access/index.ts";
+import type { ModuleLoaders } from "./module.ts";
 import type { AppServices } from "./services.ts";
 
 /**
@@ -28,7 +28,7 @@ export interface ServiceContext {
 /** Context of one GraphQL operation: a {@link ServiceContext} plus the request's loaders. */
 export interface Context extends ServiceContext {
   requestId: string;
-  loaders: Loaders;
+  loaders: ModuleLoaders;
   /**
    * Renews this long-lived context (one per subscription) for its next event: fresh loaders (current data, no
    * other event's cache), used by that event's resolvers too. Access stays the connection's cached scope, which

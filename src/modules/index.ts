@@ -14,6 +14,7 @@ import { applicationsModule } from "./applications/index.ts";
 import { databasesModule } from "./databases/index.ts";
 import { deploymentsModule } from "./deployments/index.ts";
 import { docsModule } from "./docs/index.ts";
+import { subscribeToEvents } from "./events.ts";
 import { siteImportsModule } from "./imports/index.ts";
 import { mailModule } from "./mail/index.ts";
 import type { LoaderDeps, ModuleLoaders, SkiffModule } from "./module.ts";
@@ -46,6 +47,9 @@ export const modules: readonly SkiffModule[] = [
   paymentsModule,
   docsModule,
 ];
+
+// Consumers of domain events, from their manifests (producers emit through src/modules/events.ts).
+for (const m of modules) if (m.onEvent) subscribeToEvents(m.onEvent);
 
 /** The per-request loaders of every module, namespaced by module name (`ctx.loaders.projects.byId`). */
 export type Loaders = ModuleLoaders;

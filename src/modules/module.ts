@@ -8,7 +8,8 @@ import type { SecretBox } from "../db/secrets.ts";
 import type { Resolvers } from "../generated/graphql.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
-import type { AccessScope } from "./access/access-scope.ts";
+import type { AccessScope } from "./access/index.ts";
+import type { EventSubscriber } from "./events.ts";
 import type { SqlReadTypes } from "./sql-reads.ts";
 
 /**
@@ -33,6 +34,11 @@ export interface LoaderDeps {
 export interface SkiffModule<Name extends string = string> {
   /** The module's name; also the namespace of its loaders (`ctx.loaders.<name>`). Unique. */
   name: Name;
+  /**
+   * The tables this module owns (issue 24, "Tables owned"): only its files name them in SQL, knex or models; other
+   * modules use the query builders and SQL fragments it exports. test/architecture/tables.test.ts checks it.
+   */
+  tables?: readonly string[];
   /** Resolvers of the module's `schema/<domain>.graphql`. */
   resolvers?: Resolvers;
   /**
@@ -49,6 +55,8 @@ export interface SkiffModule<Name extends string = string> {
    * operation, src/modules/sql-reads.ts). Optional: undeclared fields run through the resolvers.
    */
   sqlReads?: SqlReadTypes;
+  /** Consumes every domain event (src/modules/events.ts), in the emitter's transaction. */
+  onEvent?: EventSubscriber;
   /** Background jobs the module defines (`<domain>.jobs.ts`, see src/jobs/job-definition.ts). */
   // biome-ignore lint/suspicious/noExplicitAny: each job has its own payload type; the runner validates it.
   jobs?: readonly JobDefinition<any>[];

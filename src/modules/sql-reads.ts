@@ -24,7 +24,7 @@ import {
 import { collectFields, collectSubfields } from "graphql/execution/collectFields.js";
 import type { Knex } from "knex";
 import { isoTimeSql } from "../db/sql-time.ts";
-import type { OrgAccess, SqlCondition } from "./access/access-scope.ts";
+import type { OrgAccess, SqlCondition } from "./access/index.ts";
 
 /** What one compiled field receives. */
 export interface SqlReadField {

@@ -23,7 +23,7 @@ import { queuedMailer } from "../modules/mail/mail.jobs.ts";
 import { createMailer } from "../modules/mail/mailer.ts";
 import { bootstrapFirstRun, type FirstRun } from "../modules/organizations/first-run.service.ts";
 import type { AppServices } from "../modules/services.ts";
-import { emitAccountEvent } from "../modules/webhooks/account-events.ts";
+import { emitAccountEvent } from "../modules/team/index.ts";
 import { bounded } from "../shared/bounded.ts";
 import { createPubSub } from "../shared/pubsub.ts";
 import { createServer, type SkiffServer } from "./app.ts";
@@ -106,7 +106,7 @@ export async function startSkiff(
     log,
     mailer: queuedMailer({ jobs, secrets }, knex),
     // Webhook events of sign-up and verification (to the user's organizations, if any yet).
-    onAccountEvent: async (event, userId) => void (await emitAccountEvent({ knex, services }, event, userId)),
+    onAccountEvent: async (event, userId) => emitAccountEvent({ knex, services }, event, userId),
   });
   const services: AppServices = {
     config: { ...config, SKIFF_BASE_URL: baseURL },

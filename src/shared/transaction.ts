@@ -21,12 +21,3 @@ export function withTransaction<C extends HasKnex, T>(
   if (ctx.knex.isTransaction) return work(ctx as C & { knex: Knex.Transaction });
   return ctx.knex.transaction((trx) => work({ ...ctx, knex: trx }));
 }
-
-/** Runs `work` in a NEW transaction (never the caller's), e.g. one transaction per step of a long run. */
-export function inNewTransaction<C extends HasKnex, T>(
-  ctx: C,
-  pool: Knex,
-  work: (ctx: C & { knex: Knex.Transaction }) => Promise<T>,
-): Promise<T> {
-  return pool.transaction((trx) => work({ ...ctx, knex: trx }));
-}

@@ -96,3 +96,119 @@ describe("layers", () => {
     expect(cycles).toEqual([]);
   });
 });
+
+/**
+ * Inside `src/modules/` every module folder is a unit (issue 24, "A public surface per module"): a module imports
+ * another only through that module's `index.ts`, and the graph of modules has no cycle (type-only imports count).
+ * The files directly in `src/modules/` are the modules' kernel (manifest type, context, services, compiled reads)
+ * and the registry (`index.ts`, `openapi.routes.ts`); they are not a unit of the graph, import modules only through
+ * their `index.ts`, and no module file imports the registry. The allowed direction between domains is
+ * {@link DOMAIN_ORDER}: a module may import only modules listed after it.
+ */
+const modulesDir = join(src, "modules");
+
+/** The module folder of a file, or null for the kernel and registry files directly in src/modules/. */
+function moduleOf(file: string): string | null {
+  const rel = relative(modulesDir, file);
+  if (rel.startsWith("..")) return null;
+  const parts = rel.split(/[\\/]/);
+  return parts.length > 1 ? parts[0]! : null;
+}
+
+/**
+ * Allowed direction between domains, highest first: a module imports only modules listed after it
+ * (imports → deployments → applications → databases/providers → projects → organizations → access; webhooks and
+ * the live subscriptions listen to domain events through src/shared/events and nobody imports them).
+ */
+const DOMAIN_ORDER = [
+  "system",
+  "agent",
+  "docs",
+  "payments",
+  "webhooks",
+  "imports",
+  "deployments",
+  "applications",
+  "databases",
+  "providers",
+  "projects",
+  "api-keys",
+  "team",
+  "mail",
+  "organizations",
+  "access",
+] as const;
+
+const moduleEdges = edges
+  .map((e) => ({ ...e, fromModule: moduleOf(resolve(root, e.from)), toModule: moduleOf(resolve(root, e.to)) }))
+  .filter((e) => e.fromLayer === "modules" && e.toLayer === "modules" && e.from.startsWith("src/modules/"));
+
+const moduleGraph = new Map<string, Set<string>>();
+for (const e of moduleEdges) {
+  if (e.fromModule && e.toModule && e.fromModule !== e.toModule) {
+    moduleGraph.set(e.fromModule, (moduleGraph.get(e.fromModule) ?? new Set()).add(e.toModule));
+  }
+}
+
+describe("modules", () => {
+  it("prints the module graph", () => {
+    const lines = [...moduleGraph.keys()].sort().map((m) => `${m} → ${[...moduleGraph.get(m)!].sort().join(", ")}`);
+    console.log(`module graph (${moduleGraph.size} importing modules):\n  ${lines.join("\n  ")}`);
+    expect(moduleGraph.size).toBeGreaterThan(5);
+  });
+
+  it("every module folder is listed in the allowed direction", () => {
+    const folders = readdirSync(modulesDir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+    expect(folders).toEqual([...DOMAIN_ORDER].sort());
+  });
+
+  it("imports another module only through its index.ts, and the registry from no module", () => {
+    const internal = moduleEdges
+      .filter((e) => e.toModule !== null && e.fromModule !== e.toModule && !e.to.endsWith("/index.ts"))
+      .map((e) => `${e.from} → ${e.to}`);
+    const registry = moduleEdges
+      .filter(
+        (e) => e.fromModule !== null && (e.to === "src/modules/index.ts" || e.to === "src/modules/openapi.routes.ts"),
+      )
+      .map((e) => `${e.from} → ${e.to}`);
+    expect([...internal, ...registry]).toEqual([]);
+  });
+
+  it("has no cycle between modules (type-only imports included)", () => {
+    const cycles: string[] = [];
+    const visit = (node: string, path: string[]) => {
+      if (path.includes(node)) {
+        cycles.push([...path.slice(path.indexOf(node)), node].join(" → "));
+        return;
+      }
+      for (const next of moduleGraph.get(node) ?? []) visit(next, [...path, node]);
+    };
+    for (const node of moduleGraph.keys()) visit(node, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it("has consumers of domain events that no module imports (producers emit through src/modules/events.ts)", () => {
+    const importers = [...moduleGraph].filter(([, tos]) => tos.has("webhooks")).map(([from]) => from);
+    expect(importers).toEqual([]);
+    // Only the registry and the generated resolver types (codegen mappers) name the webhooks module's files.
+    const others = edges.filter(
+      (e) =>
+        e.to.startsWith("src/modules/webhooks/") &&
+        !e.from.startsWith("src/modules/webhooks/") &&
+        e.from !== "src/modules/index.ts" &&
+        !e.from.startsWith("src/generated/"),
+    );
+    expect(others.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
+  });
+
+  it("imports only in the allowed direction between domains", () => {
+    const rank = (m: string) => DOMAIN_ORDER.indexOf(m as (typeof DOMAIN_ORDER)[number]);
+    const upward = [...moduleGraph].flatMap(([from, tos]) =>
+      [...tos].filter((to) => rank(to) <= rank(from)).map((to) => `${from} → ${to}`),
+    );
+    expect(upward).toEqual([]);
+  });
+});

@@ -4,8 +4,8 @@
  * status follows, and a single failure changes nothing. Probes are real `deployments.probe-health` jobs.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webhookEvent } from "../../src/modules/webhooks/webhook-events.catalogue.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
+import { webhookEvent } from "../../src/shared/events/catalogue.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type HttpsReceiver, startHttpsReceiver } from "../helpers/https-receiver.ts";
 import { drainJobs } from "../helpers/jobs.ts";

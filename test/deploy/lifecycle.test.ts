@@ -6,7 +6,7 @@
  * lifecycle; deploy.started and deploy.succeeded reach a loopback HTTPS receiver, signed.
  */
 import { describe, expect, it } from "vitest";
-import { webhookEvent } from "../../src/modules/webhooks/webhook-events.catalogue.ts";
+import { webhookEvent } from "../../src/shared/events/catalogue.ts";
 import { agentGet } from "../agent/agent-client.ts";
 import { createTestDatabase } from "../helpers/db.ts";
 import { startHttpsReceiver } from "../helpers/https-receiver.ts";

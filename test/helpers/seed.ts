@@ -8,8 +8,8 @@ import { hashApiKey } from "../../src/auth/caller.ts";
 import { hashPassword } from "../../src/auth/password.ts";
 import { newId } from "../../src/db/ids.ts";
 import { createSecretBox } from "../../src/db/secrets.ts";
+import type { Role } from "../../src/modules/access/member.model.ts";
 import { generateAgentToken } from "../../src/modules/agent/agent-token.secret.ts";
-import type { Role } from "../../src/modules/team/member.model.ts";
 
 /** Secret used by test servers (and so by seeds that encrypt). */
 export const TEST_SECRET = "test-secret-test-secret-test-secret-0123";

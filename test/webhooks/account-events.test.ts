@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { systemContext } from "../../src/modules/context.ts";
 import { emitWebhookEvent } from "../../src/modules/webhooks/webhook-emit.ts";
-import { webhookEvent } from "../../src/modules/webhooks/webhook-events.catalogue.ts";
+import { webhookEvent } from "../../src/shared/events/catalogue.ts";
 import { addMember, createOrg } from "../helpers/seed.ts";
 import { gql, useTestServer } from "../helpers/server.ts";
 import { COURSE_COMPLETED, insertWebhook, orgNumber } from "./webhook-helpers.ts";

@@ -4,7 +4,7 @@
  * and Agent API visibility rules 2–3. Invisible resources are reported as NOT_FOUND by callers of this module.
  */
 import type { Knex } from "knex";
-import type { Role } from "../team/member.model.ts";
+import type { Role } from "./member.model.ts";
 import { isLimitableByGrants } from "./policy.ts";
 
 /** The authenticated principal of a request (resolved by src/auth/caller.ts). */

@@ -11,8 +11,8 @@
  * | member | view (limited by grants when it has any) and deploy applications; own API keys          |
  */
 import { ForbiddenError } from "../../shared/errors.ts";
-import type { Role } from "../team/member.model.ts";
 import type { OrgAccess, Principal } from "./access-scope.ts";
+import type { Role } from "./member.model.ts";
 
 /** Actions that need more than visibility. */
 export type Action =

@@ -5,7 +5,8 @@
  */
 import { BadUserInputError, ForbiddenError, NotFoundError } from "../../shared/errors.ts";
 import type { AccessScope, OrgAccess } from "./access-scope.ts";
-import { type Action, assertAllowed } from "./policy.ts";
+import type { Role } from "./member.model.ts";
+import { type Action, assertAllowed, isAllowed } from "./policy.ts";
 
 /** The caller's access to `organizationId`. @throws NotFoundError when it is not a member there (or it does not exist). */
 export async function requireOrganization(scope: AccessScope, organizationId: string): Promise<OrgAccess> {
@@ -33,13 +34,33 @@ export function requireTargetOrganization(scope: AccessScope, organizationId?: s
   return organizationId ? requireOrganization(scope, organizationId) : requireActiveOrganization(scope);
 }
 
+/** Options of {@link requireAllowed}. */
+export interface RequireAllowedOptions {
+  /**
+   * Roles to which the organization is invisible for this action: a caller with one of them whose role does not
+   * allow `action` gets NotFoundError (as a non-member would), not ForbiddenError — e.g. `["member"]` for
+   * webhooks and docs theming, where a member reads nothing.
+   */
+  hideFromRoles?: readonly Role[];
+  /** How the 404 names the organization (default `organizationId`; e.g. the integer id the caller gave). */
+  notFoundRef?: string;
+}
+
 /**
  * The one role gate: the caller's access to `organizationId` when its role there allows `action`.
- * @throws NotFoundError when the caller is not a member (the organization is invisible); ForbiddenError when the
- * role does not allow `action` (see the table in policy.ts).
+ * @throws NotFoundError when the caller is not a member (the organization is invisible), or when its role is in
+ * `options.hideFromRoles` and does not allow `action`; ForbiddenError when the role does not allow `action` (see
+ * the table in policy.ts).
  */
-export async function requireAllowed(scope: AccessScope, action: Action, organizationId: string): Promise<OrgAccess> {
-  const access = await requireOrganization(scope, organizationId);
+export async function requireAllowed(
+  scope: AccessScope,
+  action: Action,
+  organizationId: string,
+  options: RequireAllowedOptions = {},
+): Promise<OrgAccess> {
+  const access = await scope.forOrg(organizationId);
+  const hidden = access !== null && options.hideFromRoles?.includes(access.role) && !isAllowed(access.role, action);
+  if (!access || hidden) throw new NotFoundError("Organization", options.notFoundRef ?? organizationId);
   assertAllowed(access, action);
   return access;
 }

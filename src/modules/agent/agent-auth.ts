@@ -9,7 +9,7 @@ import type { Knex } from "knex";
 import { apiKeyFromHeaders } from "../../auth/caller.ts";
 import type { Config } from "../../config.ts";
 import { UnauthenticatedError } from "../../shared/errors.ts";
-import type { Principal } from "../access/access-scope.ts";
+import type { Principal } from "../access/index.ts";
 import { agentRateLimit } from "./agent-rate-limit.ts";
 import { findAgentCaller } from "./agent-token.service.ts";
 

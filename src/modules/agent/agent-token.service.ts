@@ -9,8 +9,14 @@ import { grantsFromJson, MEMBER_GRANTS_JSON_SQL, toRole } from "../../auth/calle
 import { newId } from "../../db/ids.ts";
 import { BadUserInputError } from "../../shared/errors.ts";
 import { type RateLimit, rateLimitCountSql } from "../../shared/rate-limit.ts";
-import { type AccessScope, type OrgAccess, orgAccessOf, type Principal } from "../access/access-scope.ts";
-import { requireActiveOrganization, requirePlanFeature } from "../access/require-access.ts";
+import {
+  type AccessScope,
+  type OrgAccess,
+  orgAccessOf,
+  type Principal,
+  requireActiveOrganization,
+  requirePlanFeature,
+} from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { AgentToken } from "./agent-token.model.ts";
 import { generateAgentToken, hashAgentToken } from "./agent-token.secret.ts";

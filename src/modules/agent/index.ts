@@ -7,6 +7,7 @@ import { agentRoutes } from "./agent.rest.ts";
 /** The agent module. */
 export const agentModule = defineModule({
   name: "agent",
+  tables: ["agent_tokens"],
   resolvers: agentResolvers,
   restRoutes: agentRoutes,
 });

@@ -5,8 +5,8 @@
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
 import { groupByKeys } from "../../db/loader-utils.ts";
-import type { AccessScope } from "../access/access-scope.ts";
-import { seesAllApiKeys } from "../access/policy.ts";
+import type { AccessScope } from "../access/index.ts";
+import { seesAllApiKeys } from "../access/index.ts";
 import { ApiKey } from "./api-key.model.ts";
 
 /** Builds the API key loaders of one request. */

@@ -10,10 +10,8 @@ import { API_KEY_NAME_LENGTH } from "../../auth/auth.ts";
 import { publishAccessChange } from "../../shared/access-changes.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { assertCanDeleteApiKey, seesAllApiKeys } from "../access/policy.ts";
-import { requireActiveOrganization } from "../access/require-access.ts";
+import { assertCanDeleteApiKey, Member, requireActiveOrganization, seesAllApiKeys } from "../access/index.ts";
 import type { Context } from "../context.ts";
-import { Member } from "../team/member.model.ts";
 import { ApiKey } from "./api-key.model.ts";
 
 const nameInput = z.object({

@@ -13,6 +13,7 @@ declare module "../module.ts" {
 /** The apiKeys module. */
 export const apiKeysModule = defineModule({
   name: "apiKeys",
+  tables: ["api_keys"],
   resolvers: apiKeyResolvers,
   createLoaders: ({ knex, scope }) => createApiKeyLoaders(knex, scope),
 });

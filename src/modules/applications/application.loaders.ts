@@ -6,9 +6,9 @@ import DataLoader from "dataloader";
 import type { Knex } from "knex";
 import { groupByKeys, jsonKey, orderByKeys, withVisibleParent } from "../../db/loader-utils.ts";
 import type { SecretBox } from "../../db/secrets.ts";
-import { type AccessScope, canSeeApplication, canSeeProject, visibleApplicationSql } from "../access/access-scope.ts";
-import { Database } from "../databases/database.model.ts";
-import { latestDeploymentsJsonSql } from "../deployments/deployment.rows.ts";
+import { type AccessScope, canSeeApplication, canSeeProject, visibleApplicationSql } from "../access/index.ts";
+import { Database } from "../databases/index.ts";
+import { deploymentsEmbed } from "./application.embeds.ts";
 import { Application, Domain, EnvironmentVariable } from "./application.model.ts";
 import {
   APPLICATION_COLUMNS,
@@ -63,7 +63,7 @@ export function createApplicationLoaders(knex: Knex, scope: AccessScope, secrets
           const result: { rows: ApplicationRow[] } = await knex.raw(
             `select ${APPLICATION_COLUMNS}
               ${domains ? `, ${DOMAINS_JSON} as "domains"` : ""}
-              ${deployments !== null ? `, ${latestDeploymentsJsonSql("a.id")} as "deployments"` : ""}
+              ${deployments !== null ? `, ${deploymentsEmbed().sql("a.id")} as "deployments"` : ""}
              from applications a where a.environment_id = any(?::text[]) and ${visible.sql} order by a.id`,
             [...(deployments !== null ? [deployments] : []), group.map((k) => k.environmentId), ...visible.bindings],
           );

@@ -1,6 +1,5 @@
 /** Applications, their domains and environment variables. */
 import { BaseModel } from "../../db/base-model.ts";
-import type { Deployment } from "../deployments/deployment.model.ts";
 
 /** Source settings stored as JSON on an application (spec: import request `source`). */
 export interface ApplicationSourceSettings {
@@ -40,7 +39,7 @@ export class Application extends BaseModel {
    * Children loaded with the application in the same statement (application.rows.ts); resolvers use them instead
    * of their loaders. `deployments.first`: how many newest deployments were fetched.
    */
-  declare prefetched?: { domains?: Domain[]; deployments?: { first: number; rows: Deployment[] } };
+  declare prefetched?: { domains?: Domain[]; deployments?: { first: number; rows: unknown[] } };
 }
 
 /** A custom domain (host unique platform-wide). */

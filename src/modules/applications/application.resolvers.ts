@@ -1,9 +1,9 @@
 /** Resolvers of schema/applications.graphql: thin calls into loaders. */
 import type { Resolvers } from "../../generated/graphql.ts";
 import { NotFoundError } from "../../shared/errors.ts";
-import { checkPageSize } from "../../shared/pagination.ts";
+import { applicationsKey } from "./application.rows.ts";
 
-/** Application, Domain, Database and Deployment resolvers. */
+/** Application, Domain and Database resolvers, and the applications and databases of an Environment. */
 export const applicationResolvers: Resolvers = {
   Query: {
     application: async (_p, { id }, ctx) =>
@@ -16,12 +16,12 @@ export const applicationResolvers: Resolvers = {
     environment: async (a, _x, ctx) => (await ctx.loaders.projects.environmentById.load(a.environmentId))!,
     domains: (a, _x, ctx) => a.prefetched?.domains ?? ctx.loaders.applications.domainsByApplication.load(a.id),
     environmentVariables: (a, _x, ctx) => ctx.loaders.applications.envVarsByApplication.load(a.id),
-    deployments: (a, { first }, ctx) => {
-      const size = checkPageSize(first ?? 10, 50);
-      const prefetched = a.prefetched?.deployments;
-      if (prefetched && prefetched.first >= size) return prefetched.rows.slice(0, size);
-      return ctx.loaders.deployments.byApplication.load({ applicationId: a.id, first: size });
-    },
+  },
+  // The environment's applications and databases are this module's rows (Environment is the projects module's type).
+  Environment: {
+    // Domains and deployments selected under `applications` come in the same statement (look-ahead).
+    applications: (e, _a, ctx, info) => ctx.loaders.applications.byEnvironment.load(applicationsKey(e.id, info)),
+    databases: (e, _a, ctx) => ctx.loaders.applications.databasesByEnvironment.load(e.id),
   },
   Domain: {
     __resolveReference: (ref, ctx) => ctx.loaders.applications.domainById.load(ref.id),
@@ -31,9 +31,5 @@ export const applicationResolvers: Resolvers = {
     __resolveReference: (ref, ctx) => ctx.loaders.applications.databaseById.load(ref.id),
     user: (d) => d.username,
     environment: async (d, _x, ctx) => (await ctx.loaders.projects.environmentById.load(d.environmentId))!,
-  },
-  Deployment: {
-    __resolveReference: (ref, ctx) => ctx.loaders.deployments.byId.load(ref.id),
-    application: async (d, _x, ctx) => (await ctx.loaders.applications.byId.load(d.applicationId))!,
   },
 };

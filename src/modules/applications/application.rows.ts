@@ -9,8 +9,7 @@ import type { GraphQLResolveInfo } from "graphql";
 import { epochMsSql } from "../../db/sql-time.ts";
 import { argumentsOf, selectedField } from "../../shared/look-ahead.ts";
 import { checkPageSize } from "../../shared/pagination.ts";
-import type { Deployment } from "../deployments/deployment.model.ts";
-import { deploymentsFromJson } from "../deployments/deployment.rows.ts";
+import { deploymentsEmbed } from "./application.embeds.ts";
 import type { Application, Domain } from "./application.model.ts";
 
 /** One load of an environment's visible applications, with what to fetch along (same statement). */
@@ -84,7 +83,7 @@ export function applicationFromRow(row: ApplicationRow, deployments: number | nu
       ...(row.domains && { domains: domainsFromRows(row.domains) }),
       ...(row.deployments &&
         deployments !== null && {
-          deployments: { first: deployments, rows: deploymentsFromJson(row.deployments) as unknown as Deployment[] },
+          deployments: { first: deployments, rows: deploymentsEmbed().fromJson(row.deployments) },
         }),
     };
     delete row.domains;

@@ -7,7 +7,7 @@ import type { Knex } from "knex";
 import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import type { ServiceContext } from "../context.ts";
-import { assertQuota } from "../organizations/quota.ts";
+import { assertQuota, provideQuotaCounter } from "../organizations/index.ts";
 import { Application, type ApplicationSourceSettings, Domain, EnvironmentVariable } from "./application.model.ts";
 
 const SUFFIX_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
@@ -120,6 +120,8 @@ export function applicationsOfOrganization(db: Knex | Knex.Transaction, organiza
 export function domainsOfOrganization(db: Knex | Knex.Transaction, organizationId: string): Knex.QueryBuilder {
   return db("domains").where("organization_id", organizationId);
 }
+provideQuotaCounter("applications", applicationsOfOrganization);
+provideQuotaCounter("domains", domainsOfOrganization);
 
 /** Query (not run) of the domain with host `host` in any organization (hosts are unique platform-wide). */
 export function domainWithHost(db: Knex | Knex.Transaction, host: string): Knex.QueryBuilder {

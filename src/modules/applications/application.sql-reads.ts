@@ -1,12 +1,23 @@
 /**
- * Compiled-read SQL of schema/applications.graphql (src/modules/sql-reads.ts): applications' and domains' columns,
- * domains oldest first and the newest deployments, as application.loaders.ts and deployment.loaders.ts read them.
+ * Compiled-read SQL of schema/applications.graphql (src/modules/sql-reads.ts): an environment's visible
+ * applications, applications' and domains' columns and domains oldest first, as application.loaders.ts reads them
+ * (an application's newest deployments are compiled by the deployments module, which owns their table).
  * Callers reach these types through visible applications only (Environment.applications).
  */
-import { column, pageSizeArg, type SqlReadTypes, timestamp } from "../sql-reads.ts";
+import { visibleApplicationSql } from "../access/index.ts";
+import { column, type SqlReadTypes, timestamp } from "../sql-reads.ts";
 
 /** Application and Domain. */
 export const applicationSqlReads: SqlReadTypes = {
+  // An environment's visible applications (Environment is the projects module's type; this table is ours).
+  Environment: {
+    applications: ({ compiler, alias, nodes }) => {
+      const a = compiler.alias();
+      const visible = compiler.condition(visibleApplicationSql(compiler.caller.orgs, a));
+      const from = `from applications ${a} where ${a}.environment_id = ${alias}.id and ${visible}`;
+      return compiler.list("Application", a, nodes, from, `${a}.id`);
+    },
+  },
   Application: {
     id: column("id"),
     name: column("name"),
@@ -17,15 +28,6 @@ export const applicationSqlReads: SqlReadTypes = {
     domains: ({ compiler, alias, nodes }) => {
       const x = compiler.alias();
       return compiler.list("Domain", x, nodes, `from domains ${x} where ${x}.application_id = ${alias}.id`, `${x}.id`);
-    },
-    deployments: (field) => {
-      const { compiler, alias, nodes } = field;
-      const first = pageSizeArg(field, "first", 50);
-      if (first === null) return null;
-      const [d, newest] = [compiler.alias(), compiler.alias()];
-      const from = `from (select * from deployments ${newest} where ${newest}.application_id = ${alias}.id
-        order by ${newest}.created_at desc, ${newest}.id desc limit ${first}) ${d}`;
-      return compiler.list("Deployment", d, nodes, from, `${d}.created_at desc, ${d}.id desc`);
     },
   },
   Domain: {

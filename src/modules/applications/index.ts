@@ -14,7 +14,21 @@ declare module "../module.ts" {
 /** The applications module. */
 export const applicationsModule = defineModule({
   name: "applications",
+  tables: ["applications", "domains", "environment_variables"],
   sqlReads: applicationSqlReads,
   resolvers: applicationResolvers,
   createLoaders: ({ knex, scope, secrets }) => createApplicationLoaders(knex, scope, secrets),
 });
+
+export { provideDeploymentsEmbed } from "./application.embeds.ts";
+// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+export type { Application } from "./application.model.ts";
+export { applicationsTable, domainsTable, environmentVariablesTable } from "./application.queries.ts";
+export {
+  createApplication,
+  createDomain,
+  domainTakenMessage,
+  domainWithHost,
+  newAppName,
+  setEnvironmentVariables,
+} from "./application.service.ts";

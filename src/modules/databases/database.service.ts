@@ -6,7 +6,7 @@ import type { Knex } from "knex";
 import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import type { ServiceContext } from "../context.ts";
-import { assertQuota } from "../organizations/quota.ts";
+import { assertQuota, provideQuotaCounter } from "../organizations/index.ts";
 import { Database, type DatabaseType } from "./database.model.ts";
 
 /** What a database is created from; `password` in plain text (stored encrypted). */
@@ -97,3 +97,4 @@ export function createDatabase(
 export function databasesOfOrganization(db: Knex | Knex.Transaction, organizationId: string): Knex.QueryBuilder {
   return db("databases").where("organization_id", organizationId);
 }
+provideQuotaCounter("databases", databasesOfOrganization);

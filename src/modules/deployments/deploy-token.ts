@@ -7,7 +7,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
-import { requireAllowed } from "../access/require-access.ts";
+import { requireAllowed } from "../access/index.ts";
+import { applicationsTable } from "../applications/index.ts";
 import type { Context } from "../context.ts";
 import type { AppServices } from "../services.ts";
 
@@ -30,7 +31,7 @@ export function deployUrl(services: AppServices, token: string): string {
 /** Stores a fresh token on application `applicationId`. @returns the token. */
 async function storeNewToken(knex: Knex, services: AppServices, applicationId: string, onlyIfMissing: boolean) {
   const token = newDeployToken();
-  const q = knex("applications").where({ id: applicationId });
+  const q = applicationsTable(knex).where({ id: applicationId });
   if (onlyIfMissing) q.whereNull("deploy_token_hash");
   const updated = await q.update({
     deploy_token_hash: deployTokenHash(token),
@@ -56,10 +57,10 @@ export async function deployWebhookUrl(ctx: Context, applicationId: string): Pro
   if (!app) return null;
   const access = await ctx.scope.forOrg(app.organizationId);
   if (!access || !["owner", "admin"].includes(access.role)) return null;
-  const row = await ctx.knex("applications").where({ id: applicationId }).first("deploy_token_encrypted");
+  const row = await applicationsTable(ctx.knex).where({ id: applicationId }).first("deploy_token_encrypted");
   if (row?.deployTokenEncrypted) return deployUrl(ctx.services, ctx.services.secrets.decrypt(row.deployTokenEncrypted));
   await storeNewToken(ctx.knex, ctx.services, applicationId, true);
-  const again = await ctx.knex("applications").where({ id: applicationId }).first("deploy_token_encrypted");
+  const again = await applicationsTable(ctx.knex).where({ id: applicationId }).first("deploy_token_encrypted");
   return deployUrl(ctx.services, ctx.services.secrets.decrypt(again.deployTokenEncrypted));
 }
 
@@ -80,8 +81,7 @@ export async function regenerateDeployToken(ctx: Context, applicationId: string)
 export async function regenerateDeployWebhookSecret(ctx: Context, applicationId: string): Promise<string> {
   await manageableApplication(ctx, applicationId);
   const secret = randomBytes(32).toString("hex");
-  await ctx
-    .knex("applications")
+  await applicationsTable(ctx.knex)
     .where({ id: applicationId })
     .update({ webhook_secret_encrypted: ctx.services.secrets.encrypt(secret) });
   return secret;
@@ -130,7 +130,7 @@ export function settingsFromRow(row: Record<string, unknown>): DeploySettings {
  * only). Reads of many applications go through the `deployments.settingsByApplication` loader.
  */
 export async function deploySettings(knex: Knex, applicationId: string): Promise<DeploySettings> {
-  return settingsFromRow(await knex("applications").where({ id: applicationId }).first(DEPLOY_SETTINGS_COLUMNS));
+  return settingsFromRow(await applicationsTable(knex).where({ id: applicationId }).first(DEPLOY_SETTINGS_COLUMNS));
 }
 
 /** Longest health check path accepted (characters). */
@@ -177,6 +177,6 @@ export async function updateDeploySettings(
     }
     patch.health_path = input.healthPath;
   }
-  if (Object.keys(patch).length) await ctx.knex("applications").where({ id: applicationId }).update(patch);
+  if (Object.keys(patch).length) await applicationsTable(ctx.knex).where({ id: applicationId }).update(patch);
   return deploySettings(ctx.knex, applicationId);
 }

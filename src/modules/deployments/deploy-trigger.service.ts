@@ -13,6 +13,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { Logger } from "pino";
 import { consumeRateLimit } from "../../shared/rate-limit.ts";
 import type { RestResponse } from "../../shared/rest-route.ts";
+import { applicationsTable } from "../applications/index.ts";
 import { systemContext } from "../context.ts";
 import type { AppServices } from "../services.ts";
 import { deployTokenHash } from "./deploy-token.ts";
@@ -65,7 +66,7 @@ export async function handleDeployTrigger(
   const notFound = json(404, { error: "Unknown deploy URL" });
   if (!/^[A-Za-z0-9_-]{43}$/.test(req.token)) return notFound;
   const hash = deployTokenHash(req.token);
-  const app = await knex("applications")
+  const app = await applicationsTable(knex)
     .where({ deploy_token_hash: hash })
     .first(
       "id",
@@ -162,7 +163,7 @@ async function queue(
   input: { title: string; trigger: string; commitSha: string | null; description?: string },
 ): Promise<RestResponse> {
   return services.knex.transaction(async (trx) => {
-    await trx("applications").where({ id: applicationId }).forUpdate().first("id");
+    await applicationsTable(trx).where({ id: applicationId }).forUpdate().first("id");
     if (input.commitSha) {
       const since = new Date(services.now().getTime() - SAME_SHA_WINDOW_MS);
       const existing = await trx("deployments")

@@ -6,10 +6,12 @@
  */
 import type { Knex } from "knex";
 import { NotFoundError } from "../../shared/errors.ts";
+import type { DomainEventData } from "../../shared/events/catalogue.ts";
 import { eventStream } from "../../shared/pubsub.ts";
+import { applicationsTable } from "../applications/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
+import { events } from "../events.ts";
 import type { AppServices } from "../services.ts";
-import { emitWebhookEvent } from "../webhooks/webhook-emit.ts";
 import type { Deployment, DeploymentLogLine, DeploymentStatus } from "./deployment.model.ts";
 
 /** Pub/sub topic of deployment changes. */
@@ -83,7 +85,7 @@ export async function deploymentUpdates(
 }
 
 /** The deploy event of a status, if it has one. */
-const EVENT_OF_STATUS: Partial<Record<DeploymentStatus, string>> = {
+const EVENT_OF_STATUS: Partial<Record<DeploymentStatus, "deploy.started" | "deploy.succeeded" | "deploy.failed">> = {
   running: "deploy.started",
   done: "deploy.succeeded",
   error: "deploy.failed",
@@ -102,22 +104,25 @@ export async function emitDeployEvent(
 ): Promise<void> {
   const event = deployment.status ? EVENT_OF_STATUS[deployment.status] : undefined;
   if (!event) return;
-  const app = await knex("applications")
+  const app = await applicationsTable(knex)
     .where({ id: deployment.applicationId })
     .first("id", "name", "project_id", "organization_id");
   if (!app) return;
-  await emitWebhookEvent({ knex, services }, app.organizationId, event, {
-    deployment: deploymentData(deployment),
-    application: { application_id: app.id, name: app.name, project_id: app.projectId },
-    ...(deployment.status === "error" && deployment.errorMessage ? { error_message: deployment.errorMessage } : {}),
+  await events.emit({ knex, services }, event, {
+    organizationId: app.organizationId,
+    data: {
+      deployment: deploymentData(deployment),
+      application: { application_id: app.id, name: app.name, project_id: app.projectId },
+      ...(deployment.status === "error" && deployment.errorMessage ? { error_message: deployment.errorMessage } : {}),
+    },
   });
 }
 
 /** The `deployment` object of deploy event data. */
-function deploymentData(d: Deployment): Record<string, unknown> {
+function deploymentData(d: Deployment): DomainEventData<"deploy.started">["deployment"] {
   return {
     deployment_id: d.id,
-    status: d.status,
+    status: d.status as DeploymentStatus, // emitted only for running, done and error
     title: d.title,
     trigger: d.trigger,
     ...(d.commitSha && { commit_sha: d.commitSha }),

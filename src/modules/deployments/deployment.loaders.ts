@@ -5,7 +5,8 @@
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
 import { jsonKey, orderByKeys, withVisibleParent } from "../../db/loader-utils.ts";
-import type { Application } from "../applications/application.model.ts";
+import type { Application } from "../applications/index.ts";
+import { applicationsTable } from "../applications/index.ts";
 import { DEPLOY_SETTINGS_COLUMNS, type DeploySettings, settingsFromRow } from "./deploy-token.ts";
 import { Deployment } from "./deployment.model.ts";
 import { DEPLOYMENT_COLUMNS, deploymentsFromJson } from "./deployment.rows.ts";
@@ -62,7 +63,7 @@ export function createDeploymentLoaders(
   });
 
   const settingsByApplication = new DataLoader<string, DeploySettings | null>(async (ids) => {
-    const rows: Array<Record<string, unknown>> = await knex("applications")
+    const rows: Array<Record<string, unknown>> = await applicationsTable(knex)
       .whereIn("id", ids as string[])
       .select(DEPLOY_SETTINGS_COLUMNS);
     const byId = new Map(rows.map((r) => [r.id as string, settingsFromRow(r)]));

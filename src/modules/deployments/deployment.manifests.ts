@@ -18,7 +18,7 @@
  * only in the rendered objects handed to the deployer: {@link redactManifests} makes the copy that is stored on the
  * deployment and shown by the API. Pure: plain objects, no cluster access.
  */
-import type { DatabaseType } from "../databases/database.model.ts";
+import type { DatabaseType } from "../databases/index.ts";
 
 /** A rendered Kubernetes object (apiVersion, kind, metadata.name always set). */
 export interface Manifest {

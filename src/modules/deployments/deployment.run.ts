@@ -7,8 +7,10 @@
  * superseded) is skipped.
  */
 import type { Logger } from "pino";
-import { planNameOf } from "../organizations/quota.ts";
-import { buildCredentialsOf } from "../providers/provider.service.ts";
+import { applicationsTable, domainsTable, environmentVariablesTable } from "../applications/index.ts";
+import { databasesTable } from "../databases/index.ts";
+import { planNameOf } from "../organizations/index.ts";
+import { buildCredentialsOf } from "../providers/index.ts";
 import type { AppServices } from "../services.ts";
 import { dryRunDeployer } from "./deployer.dry-run.ts";
 import type { Deployer } from "./deployer.ts";
@@ -60,17 +62,17 @@ function watchCancellation(services: AppServices, id: string): { signal: AbortSi
  */
 async function render(services: AppServices, deployment: Deployment): Promise<Manifest[]> {
   const { knex, secrets } = services;
-  const app = await knex("applications").where({ id: deployment.applicationId }).first();
+  const app = await applicationsTable(knex).where({ id: deployment.applicationId }).first();
   if (!app) throw new Error("the application no longer exists");
-  const domains = await knex("domains")
+  const domains = await domainsTable(knex)
     .where({ application_id: app.id })
     .orderBy("created_at")
     .select("host", "port", "https");
-  const vars = await knex("environment_variables")
+  const vars = await environmentVariablesTable(knex)
     .where({ application_id: app.id })
     .orderBy("key")
     .select("key", "value_encrypted");
-  const databases = await knex("databases")
+  const databases = await databasesTable(knex)
     .where({ environment_id: app.environmentId })
     .orderBy("created_at")
     .select("type", "name", "username", "password_encrypted", "service_host");
@@ -138,7 +140,7 @@ async function transition(
 ): Promise<Deployment | null> {
   const updated = await services.knex.transaction(async (trx) => {
     // Lock order application → deployment, as queueDeployment does (no deadlock with a concurrent trigger).
-    await trx("applications")
+    await applicationsTable(trx)
       .whereIn("id", trx("deployments").where({ id }).select("application_id"))
       .forUpdate()
       .first("id");
@@ -151,7 +153,7 @@ async function transition(
     if (!row) return null;
     const appStatus = APP_STATUS[status];
     if (appStatus) {
-      await trx("applications")
+      await applicationsTable(trx)
         .where({ id: row.applicationId })
         .update({ application_status: appStatus, updated_at: now });
     }
@@ -168,8 +170,7 @@ async function transition(
  */
 export async function runDeployment(services: AppServices, log: Logger, id: string): Promise<void> {
   // The application's status before this deployment, restored when it is cancelled while running.
-  const previousAppStatus = await services
-    .knex("applications")
+  const previousAppStatus = await applicationsTable(services.knex)
     .whereIn("id", services.knex("deployments").where({ id }).select("application_id"))
     .first("application_status");
   // `running` too: an attempt interrupted by a crash is resumed by the job's retry.
@@ -229,8 +230,7 @@ export async function runDeployment(services: AppServices, log: Logger, id: stri
  */
 async function restoreApplicationStatus(services: AppServices, applicationId: string, before: string | null) {
   const status = before && before !== "deploying" ? before : "idle";
-  await services
-    .knex("applications")
+  await applicationsTable(services.knex)
     .where({ id: applicationId, application_status: "deploying" })
     .whereNotExists(services.knex("deployments").where({ application_id: applicationId, status: "running" }))
     .update({ application_status: status, updated_at: services.now() });

@@ -7,7 +7,8 @@
 import type { Knex } from "knex";
 import { ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
-import { requireAllowed } from "../access/require-access.ts";
+import { requireAllowed } from "../access/index.ts";
+import { applicationsTable } from "../applications/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { publishDeploymentChange } from "./deployment.events.ts";
 import { Deployment, type DeploymentLogLine, type DeploymentTrigger } from "./deployment.model.ts";
@@ -39,7 +40,7 @@ export interface QueueDeploymentInput {
 export async function queueDeployment(ctx: ServiceContext, input: QueueDeploymentInput): Promise<Deployment> {
   return withTransaction(ctx, async (tx) => {
     // Lock the application row: concurrent triggers of one application queue one after the other.
-    await tx.knex("applications").where({ id: input.applicationId }).forUpdate().first("id");
+    await applicationsTable(tx.knex).where({ id: input.applicationId }).forUpdate().first("id");
     const now = ctx.services.now();
     const superseded: { id: string }[] = await tx
       .knex("deployments")

@@ -8,8 +8,9 @@
  * `kubernetes` deployer feeds the same state with rollout availability ({@link recordRolloutAvailability}).
  */
 import type { Logger } from "pino";
+import { applicationsTable, domainsTable } from "../applications/index.ts";
+import { events } from "../events.ts";
 import type { AppServices } from "../services.ts";
-import { emitWebhookEvent } from "../webhooks/webhook-emit.ts";
 
 /** Health states. */
 export type Health = "healthy" | "unhealthy" | "unknown";
@@ -48,7 +49,7 @@ export async function probeApplicationHealth(
   force = false,
 ): Promise<ProbeResult | null> {
   const { knex, config } = services;
-  const app = await knex("applications")
+  const app = await applicationsTable(knex)
     .where({ id: applicationId })
     .first("id", "name", "project_id", "organization_id", "health_path", "health_checked_at", "application_status");
   if (!app || app.applicationStatus === null || app.applicationStatus === "idle") return null;
@@ -60,7 +61,7 @@ export async function probeApplicationHealth(
   ) {
     return null;
   }
-  const domain = await knex("domains").where({ application_id: applicationId }).orderBy("created_at").first("host");
+  const domain = await domainsTable(knex).where({ application_id: applicationId }).orderBy("created_at").first("host");
   if (!domain) return null;
   const path = app.healthPath?.startsWith("/") ? app.healthPath : `/${app.healthPath ?? ""}`;
   const port = config.SKIFF_HEALTH_PORT === 443 ? "" : `:${config.SKIFF_HEALTH_PORT}`;
@@ -92,7 +93,7 @@ async function recordHealth(
   failuresForUnhealthy: number,
 ): Promise<{ from: Health; to: Health } | null> {
   return services.knex.transaction(async (trx) => {
-    const row = await trx("applications")
+    const row = await applicationsTable(trx)
       .where({ id: app.id })
       .forUpdate()
       .first("health", "health_failures", "application_status");
@@ -104,15 +105,18 @@ async function recordHealth(
     const patch: Record<string, unknown> = { health: to, health_failures: failures, health_checked_at: now };
     if (to !== from) {
       if (row.applicationStatus !== "deploying") patch.application_status = to === "healthy" ? "running" : "error";
-      await emitWebhookEvent({ knex: trx, services, log }, app.organizationId, "app.health_changed", {
-        application: { application_id: app.id, name: app.name, project_id: app.projectId },
-        from,
-        to,
-        checked_at: now.toISOString(),
+      await events.emit({ knex: trx, services, log }, "app.health_changed", {
+        organizationId: app.organizationId,
+        data: {
+          application: { application_id: app.id, name: app.name, project_id: app.projectId },
+          from,
+          to,
+          checked_at: now.toISOString(),
+        },
       });
       log.info({ applicationId: app.id, from, to, detail }, "application health changed");
     }
-    await trx("applications").where({ id: app.id }).update(patch);
+    await applicationsTable(trx).where({ id: app.id }).update(patch);
     return { from, to };
   });
 }
@@ -130,8 +134,7 @@ export async function recordRolloutAvailability(
   available: boolean,
   detail: string,
 ): Promise<{ from: Health; to: Health } | null> {
-  const app = await services
-    .knex("applications")
+  const app = await applicationsTable(services.knex)
     .where({ id: applicationId })
     .first("id", "name", "project_id", "organization_id");
   if (!app) return null;
@@ -146,10 +149,9 @@ export async function recordRolloutAvailability(
 export async function planHealthProbes(services: AppServices): Promise<number> {
   const interval = services.config.SKIFF_HEALTH_INTERVAL;
   if (interval === 0) return 0;
-  const apps = (await services
-    .knex("applications as a")
+  const apps = (await applicationsTable(services.knex, "a")
     .whereIn("a.application_status", ["running", "error"])
-    .whereExists(services.knex("domains as d").whereRaw("d.application_id = a.id"))
+    .whereExists(domainsTable(services.knex, "d").whereRaw("d.application_id = a.id"))
     .select("a.id")) as Array<{ id: string }>;
   const perMinute = Math.max(1, Math.floor(60 / interval));
   const start = services.now().getTime();

@@ -6,6 +6,7 @@
  * saved themes are never touched then.
  */
 import type { Logger } from "pino";
+import { organizationsTable } from "../organizations/index.ts";
 import type { AppServices } from "../services.ts";
 import { authenticateLicense, licenseDigest, syncDocsRegistrations } from "./docs-host.service.ts";
 import type { DocsDnsState, DocsHostnameEntry, DocsSyncResult } from "./docs-theme.model.ts";
@@ -18,7 +19,7 @@ const LOCAL_LICENSE = "skiff-local-instance";
 export async function localRegistrations(services: AppServices): Promise<DocsHostnameEntry[]> {
   const rows = await services
     .knex("docs_themes as t")
-    .join("organizations as o", "o.id", "t.organization_id")
+    .join(organizationsTable(services.knex).as("o"), "o.id", "t.organization_id")
     .whereNotNull("t.docs_hostname")
     .orderBy("t.docs_hostname")
     .select("t.docs_hostname", "o.database_id");

@@ -14,7 +14,7 @@ export type ThemeDocument = Pick<
   updatedAt: string;
 };
 
-export { cssVariableName, themeCss } from "./docs-theme.render.ts";
+export { themeCss } from "./docs-theme.render.ts";
 
 /** Strong ETag of a response body: `"<sha256 base64url, 32 chars>"`. */
 export function strongEtag(body: string): string {

@@ -6,8 +6,9 @@ import type { Knex } from "knex";
 import { uniqueViolation } from "../../shared/constraint-errors.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { isAllowed } from "../access/policy.ts";
+import { requireAllowed } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
+import { organizationsTable } from "../organizations/index.ts";
 import { docsThemeInput } from "./docs-theme.input.ts";
 import type { DocsThemeRow } from "./docs-theme.model.ts";
 
@@ -15,7 +16,7 @@ import type { DocsThemeRow } from "./docs-theme.model.ts";
 async function findOrganization(knex: Knex, ref: string): Promise<{ id: string; databaseId: number } | null> {
   const numeric = /^[1-9][0-9]{0,9}$/.test(ref) ? Number(ref) : null;
   if (numeric !== null && numeric > 2_147_483_647) return null;
-  const row = await knex("organizations")
+  const row = await organizationsTable(knex)
     .where(numeric !== null ? { database_id: numeric } : { id: ref })
     .first("id", "database_id");
   return row ? { id: row.id, databaseId: row.databaseId } : null;
@@ -27,15 +28,15 @@ async function findOrganization(knex: Knex, ref: string): Promise<{ id: string; 
  */
 async function requireDocsOrganization(ctx: ServiceContext, ref: string) {
   const org = await findOrganization(ctx.knex, ref);
-  const access = org ? await ctx.scope.forOrg(org.id) : null;
-  if (!org || !access || !isAllowed(access.role, "docs:manage")) throw new NotFoundError("Organization", ref);
+  if (!org) throw new NotFoundError("Organization", ref);
+  await requireAllowed(ctx.scope, "docs:manage", org.id, { hideFromRoles: ["member"], notFoundRef: ref });
   return org;
 }
 
 /** The theme row of organization `organizationId` with its `databaseId`, or null. */
 export async function loadTheme(knex: Knex, where: { organizationId?: string; databaseId?: number }) {
   const q = knex("docs_themes as t")
-    .join("organizations as o", "o.id", "t.organization_id")
+    .join(organizationsTable(knex).as("o"), "o.id", "t.organization_id")
     .first("t.*", "o.database_id");
   if (where.organizationId) q.where("t.organization_id", where.organizationId);
   if (where.databaseId !== undefined) q.where("o.database_id", where.databaseId);
@@ -95,10 +96,10 @@ export async function setDocsTheme(ctx: ServiceContext, organizationRef: string,
  */
 export async function getPublicDocsTheme(knex: Knex, databaseId: number | null): Promise<DocsThemeRow | null> {
   if (databaseId === null) {
-    const orgs = await knex("organizations").select("database_id").limit(2);
+    const orgs = await organizationsTable(knex).select("database_id").limit(2);
     if (orgs.length !== 1) throw new NotFoundError("Organization", "(single-organization instance)");
     databaseId = orgs[0].databaseId as number;
-  } else if (!(await knex("organizations").where({ database_id: databaseId }).first("id"))) {
+  } else if (!(await organizationsTable(knex).where({ database_id: databaseId }).first("id"))) {
     throw new NotFoundError("Organization", String(databaseId));
   }
   return loadTheme(knex, { databaseId });

@@ -11,6 +11,7 @@ import { docsRoutes } from "./docs.rest.ts";
 /** The docs module. */
 export const docsModule = defineModule({
   name: "docs",
+  tables: ["docs_host_registrations", "docs_sync_state", "docs_themes"],
   resolvers: docsResolvers,
   // Docs sites read a theme and look a hostname up; instances synchronise with their license key (checked inside).
   publicRootFields: ["publicDocsTheme", "docsHostLookup", "syncDocsRegistrations"],

@@ -15,6 +15,7 @@ declare module "../module.ts" {
 /** The siteImports module. */
 export const siteImportsModule = defineModule({
   name: "siteImports",
+  tables: ["site_imports"],
   resolvers: siteImportResolvers,
   createLoaders: ({ knex, scope }) => createSiteImportLoaders(knex, scope),
   restRoutes: siteImportRoutes,

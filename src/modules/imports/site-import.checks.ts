@@ -5,12 +5,12 @@
  * nothing changed in between. Each step then re-checks its own part authoritatively inside its transaction
  * (unique constraints, quota locks, {@link checkApplicationPrerequisites}).
  */
-import { domainTakenMessage, domainWithHost } from "../applications/application.service.ts";
+import { domainTakenMessage, domainWithHost } from "../applications/index.ts";
 import type { ServiceContext } from "../context.ts";
-import { databaseEnvVars } from "../databases/database.service.ts";
-import { type QuotaKind, quotaMessage, quotaStatus } from "../organizations/quota.ts";
-import { projectNamed, projectNameTakenMessage } from "../projects/project.service.ts";
-import { gitProviderType, registriesOfOrganization, sshKeyOfOrganization } from "../providers/provider.service.ts";
+import { databaseEnvVars } from "../databases/index.ts";
+import { type QuotaKind, quotaMessage, quotaStatus } from "../organizations/index.ts";
+import { projectNamed, projectNameTakenMessage } from "../projects/index.ts";
+import { gitProviderType, registriesOfOrganization, sshKeyOfOrganization } from "../providers/index.ts";
 import type { ImportStep } from "./site-import.model.ts";
 import type { SiteImportRequest } from "./site-import.schema.ts";
 

@@ -7,7 +7,7 @@ import DataLoader from "dataloader";
 import type { Knex } from "knex";
 import type { QueryBuilder } from "objection";
 import { orderByKeys } from "../../db/loader-utils.ts";
-import { type AccessScope, canSeeProject, type OrgAccess } from "../access/access-scope.ts";
+import { type AccessScope, canSeeProject, type OrgAccess } from "../access/index.ts";
 import { SiteImport } from "./site-import.model.ts";
 
 /** True when `access` may see `record` (same organization assumed). */

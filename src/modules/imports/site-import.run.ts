@@ -12,17 +12,11 @@ import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { isDatabaseUnavailable } from "../../shared/database-unavailable.ts";
 import { AppError, BadUserInputError } from "../../shared/errors.ts";
-import {
-  createApplication,
-  createDomain,
-  newAppName,
-  setEnvironmentVariables,
-} from "../applications/application.service.ts";
+import { createApplication, createDomain, newAppName, setEnvironmentVariables } from "../applications/index.ts";
 import type { ServiceContext } from "../context.ts";
-import { createDatabase, databaseEnvVars, databaseServiceHost } from "../databases/database.service.ts";
-import { queueDeployment } from "../deployments/deployment.service.ts";
-import { Environment } from "../projects/project.model.ts";
-import { createProjectWithProduction, PRODUCTION_ENVIRONMENT } from "../projects/project.service.ts";
+import { createDatabase, databaseEnvVars, databaseServiceHost } from "../databases/index.ts";
+import { queueDeployment } from "../deployments/index.ts";
+import { createProjectWithProduction, Environment, PRODUCTION_ENVIRONMENT } from "../projects/index.ts";
 import { checkApplicationPrerequisites, checkImport } from "./site-import.checks.ts";
 import { publishSiteImportChange } from "./site-import.events.ts";
 import { storedInput } from "./site-import.input.ts";

@@ -8,10 +8,10 @@
 import { ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { type ConnectionModel, decodeCursor, toConnection } from "../../shared/pagination.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { requireAllowed } from "../access/require-access.ts";
-import { newAppName } from "../applications/application.service.ts";
+import { requireAllowed } from "../access/index.ts";
+import { newAppName } from "../applications/index.ts";
 import type { Context } from "../context.ts";
-import { deleteProject } from "../projects/project.service.ts";
+import { deleteProject } from "../projects/index.ts";
 import { checkImport } from "./site-import.checks.ts";
 import { publishSiteImportChange, publishSiteImportDeleted } from "./site-import.events.ts";
 import { sealInput, storedInput } from "./site-import.input.ts";

@@ -5,5 +5,9 @@ import { sendMailJob } from "./mail.jobs.ts";
 /** The mail module. */
 export const mailModule = defineModule({
   name: "mail",
+  tables: ["mail_outbox"],
   jobs: [sendMailJob],
 });
+
+// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+export { enqueueMail } from "./mail.jobs.ts";

@@ -6,8 +6,7 @@ import { z } from "zod";
 import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { assertAllowed } from "../access/policy.ts";
-import { requireOrganization } from "../access/require-access.ts";
+import { assertAllowed, requireOrganization } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import { NotificationChannel } from "./notification-channel.model.ts";
 

@@ -5,7 +5,7 @@
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
 import { groupByKeys, orderByKeys } from "../../db/loader-utils.ts";
-import type { AccessScope } from "../access/access-scope.ts";
+import type { AccessScope } from "../access/index.ts";
 import { NotificationChannel } from "./notification-channel.model.ts";
 import { Organization, Plan, User } from "./organization.model.ts";
 import { usageOfOrganizations } from "./quota.ts";

@@ -2,10 +2,9 @@
 import type { Resolvers } from "../../generated/graphql.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { checkPageSize, decodeCursor, toConnection } from "../../shared/pagination.ts";
-import { requireOrganization } from "../access/require-access.ts";
+import { requireOrganization } from "../access/index.ts";
 import { addNotificationChannel, removeNotificationChannel } from "./notification-channel.service.ts";
 import { changePlan, createOrganization, renameOrganization, setActiveOrganization } from "./organization.service.ts";
-import { createProject, deleteProject } from "./organization-projects.service.ts";
 
 /** Organization, Plan, NotificationChannel, User and Viewer resolvers, and the organization mutations. */
 export const organizationResolvers: Resolvers = {
@@ -26,8 +25,6 @@ export const organizationResolvers: Resolvers = {
     changePlan: (_p, { organizationId, plan }, ctx) => changePlan(ctx, organizationId, plan),
     addNotificationChannel: (_p, { input }, ctx) => addNotificationChannel(ctx, input),
     removeNotificationChannel: (_p, { id }, ctx) => removeNotificationChannel(ctx, id),
-    createProject: (_p, { input }, ctx) => createProject(ctx, input),
-    deleteProject: (_p, { id }, ctx) => deleteProject(ctx, id),
   },
   Viewer: {
     user: async (p, _a, ctx) => (await ctx.loaders.organizations.userById.load(p.userId))!,

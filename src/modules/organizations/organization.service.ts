@@ -8,10 +8,8 @@ import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { BadUserInputError, ConflictError } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { assertSessionPrincipal } from "../access/policy.ts";
-import { requireAllowed, requireOrganization } from "../access/require-access.ts";
+import { assertSessionPrincipal, Member, requireAllowed, requireOrganization } from "../access/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
-import { Member } from "../team/member.model.ts";
 import { Organization, Plan } from "./organization.model.ts";
 import { QUOTA_KINDS, quotaStatus } from "./quota.ts";
 

@@ -5,9 +5,6 @@
  */
 import type { Knex } from "knex";
 import { AppError } from "../../shared/errors.ts";
-import { applicationsOfOrganization, domainsOfOrganization } from "../applications/application.service.ts";
-import { databasesOfOrganization } from "../databases/database.service.ts";
-import { projectsOfOrganization } from "../projects/project.service.ts";
 
 /** Quota-limited resource kinds; the words are the spec's and appear in messages. */
 export type QuotaKind = "projects" | "applications" | "databases" | "domains";
@@ -41,16 +38,25 @@ const LIMIT_COLUMN: Record<QuotaKind, string> = {
   domains: "max_domains",
 };
 
-/** Each kind's rows of one organization, as queries of the module that owns the table. */
-const ROWS_OF: Record<QuotaKind, (db: Knex | Knex.Transaction, organizationId: string) => Knex.QueryBuilder> = {
-  projects: projectsOfOrganization,
-  applications: applicationsOfOrganization,
-  databases: databasesOfOrganization,
-  domains: domainsOfOrganization,
-};
+/** The rows of one quota kind in one organization, as a query of the module that owns the table. */
+export type QuotaRows = (db: Knex | Knex.Transaction, organizationId: string) => Knex.QueryBuilder;
 
+/** Each kind's rows of one organization, handed in by the module that owns the table ({@link provideQuotaCounter}). */
+const ROWS_OF: Partial<Record<QuotaKind, QuotaRows>> = {};
+
+/**
+ * Registers the query counting `kind` (called once by the owning module, next to the query: projects, applications,
+ * databases), so this module counts every kind without importing the modules that own them (issue 24).
+ */
+export function provideQuotaCounter(kind: QuotaKind, rows: QuotaRows): void {
+  ROWS_OF[kind] = rows;
+}
+
+/** @throws Error when the module owning `kind` has not provided its counter (it is not loaded). */
 function countOf(db: Knex | Knex.Transaction, kind: QuotaKind, organizationId: string) {
-  return ROWS_OF[kind](db, organizationId).count("*");
+  const rows = ROWS_OF[kind];
+  if (!rows) throw new Error(`No quota counter for ${kind}: the module owning it is not loaded`);
+  return rows(db, organizationId).count("*");
 }
 
 /**

@@ -1,5 +1,5 @@
 /** The `Viewer` shape: the authenticated principal of a request. */
-import type { Principal } from "../access/access-scope.ts";
+import type { Principal } from "../access/index.ts";
 
 /** Backing value of GraphQL `Viewer`. */
 export type ViewerModel = Principal;

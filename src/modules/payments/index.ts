@@ -17,6 +17,7 @@ declare module "../module.ts" {
 /** The payments module. */
 export const paymentsModule = defineModule({
   name: "payments",
+  tables: ["payment_gateway_services", "payment_merchants", "payment_relays"],
   resolvers: paymentResolvers,
   createLoaders: ({ knex }) => createPaymentLoaders(knex),
   restRoutes: paymentRoutes,

@@ -1,7 +1,7 @@
 /** Resolvers of schema/payments.graphql: thin calls into payment-gateway.service.ts and the loaders. */
 import type { Resolvers } from "../../generated/graphql.ts";
 import { checkPageSize } from "../../shared/pagination.ts";
-import { isAllowed } from "../access/policy.ts";
+import { isAllowed } from "../access/index.ts";
 import { gatewayClient } from "./gateway-client.ts";
 import { type PaymentRelay, PROVISIONING_CODE } from "./payment.model.ts";
 import {

@@ -14,7 +14,19 @@ declare module "../module.ts" {
 /** The projects module. */
 export const projectsModule = defineModule({
   name: "projects",
+  tables: ["projects", "environments"],
   sqlReads: projectSqlReads,
   resolvers: projectResolvers,
   createLoaders: ({ knex, scope }) => createProjectLoaders(knex, scope),
 });
+
+// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+export { Environment } from "./project.model.ts";
+export { projectsTable } from "./project.queries.ts";
+export {
+  createProjectWithProduction,
+  deleteProject,
+  PRODUCTION_ENVIRONMENT,
+  projectNamed,
+  projectNameTakenMessage,
+} from "./project.service.ts";

@@ -7,7 +7,7 @@ import DataLoader from "dataloader";
 import type { Knex } from "knex";
 import { groupByKeys, jsonKey, orderByKeys } from "../../db/loader-utils.ts";
 import { epochMsSql } from "../../db/sql-time.ts";
-import { type AccessScope, canSeeProject, type OrgAccess, visibleProjectSql } from "../access/access-scope.ts";
+import { type AccessScope, canSeeProject, type OrgAccess, visibleProjectSql } from "../access/index.ts";
 import { Environment, Project } from "./project.model.ts";
 
 /** One page request of an organization's projects. */

@@ -2,7 +2,7 @@
 import type { Resolvers } from "../../generated/graphql.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { checkPageSize, decodeCursor, toConnection } from "../../shared/pagination.ts";
-import { applicationsKey } from "../applications/application.rows.ts";
+import { createProject, deleteProject } from "./organization-projects.service.ts";
 
 /** Project, Environment and project query resolvers. */
 export const projectResolvers: Resolvers = {
@@ -18,6 +18,10 @@ export const projectResolvers: Resolvers = {
       return toConnection(page.nodes, page.hasNextPage, () => ctx.loaders.projects.count.load(organizationId));
     },
   },
+  Mutation: {
+    createProject: (_p, { input }, ctx) => createProject(ctx, input),
+    deleteProject: (_p, { id }, ctx) => deleteProject(ctx, id),
+  },
   Project: {
     __resolveReference: (ref, ctx) => ctx.loaders.projects.byId.load(ref.id),
     organization: async (p, _a, ctx) => (await ctx.loaders.organizations.byId.load(p.organizationId))!,
@@ -26,8 +30,5 @@ export const projectResolvers: Resolvers = {
   Environment: {
     __resolveReference: (ref, ctx) => ctx.loaders.projects.environmentById.load(ref.id),
     project: async (e, _a, ctx) => (await ctx.loaders.projects.byId.load(e.projectId))!,
-    // Domains and deployments selected under `applications` come in the same statement (look-ahead).
-    applications: (e, _a, ctx, info) => ctx.loaders.applications.byEnvironment.load(applicationsKey(e.id, info)),
-    databases: (e, _a, ctx) => ctx.loaders.applications.databasesByEnvironment.load(e.id),
   },
 };

@@ -5,7 +5,7 @@ import type { Knex } from "knex";
 import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import type { ServiceContext } from "../context.ts";
-import { assertQuota } from "../organizations/quota.ts";
+import { assertQuota, provideQuotaCounter } from "../organizations/index.ts";
 import { Environment, Project } from "./project.model.ts";
 
 /** Name of the environment every project starts with. */
@@ -55,6 +55,7 @@ export async function deleteProject(ctx: ServiceContext, projectId: string): Pro
 export function projectsOfOrganization(db: Knex | Knex.Transaction, organizationId: string): Knex.QueryBuilder {
   return db("projects").where("organization_id", organizationId);
 }
+provideQuotaCounter("projects", projectsOfOrganization);
 
 /** Query (not run) of the project named `name` in `organizationId` (names are unique per organization). */
 export function projectNamed(db: Knex | Knex.Transaction, organizationId: string, name: string): Knex.QueryBuilder {

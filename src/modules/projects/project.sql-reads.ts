@@ -1,11 +1,11 @@
 /**
  * Compiled-read SQL of schema/projects.graphql (src/modules/sql-reads.ts): the active organization's visible
  * projects as a connection, and projects' and environments' columns and children, with the loaders' visibility
- * and order (project.loaders.ts): projects visible to the caller by id, environments by id, visible applications
- * by id.
+ * and order (project.loaders.ts): projects visible to the caller by id, environments by id (an environment's
+ * applications are compiled by the applications module, which owns their table).
  */
 import { decodeCursor } from "../../shared/pagination.ts";
-import { visibleApplicationSql, visibleProjectSql } from "../access/access-scope.ts";
+import { visibleProjectSql } from "../access/index.ts";
 import { column, connectionSql, pageSizeArg, type SqlReadTypes, timestamp } from "../sql-reads.ts";
 
 /** Query.projects, Project and Environment. */
@@ -48,11 +48,5 @@ export const projectSqlReads: SqlReadTypes = {
     id: column("id"),
     name: column("name"),
     createdAt: timestamp("created_at"),
-    applications: ({ compiler, alias, nodes }) => {
-      const a = compiler.alias();
-      const visible = compiler.condition(visibleApplicationSql(compiler.caller.orgs, a));
-      const from = `from applications ${a} where ${a}.environment_id = ${alias}.id and ${visible}`;
-      return compiler.list("Application", a, nodes, from, `${a}.id`);
-    },
   },
 };

@@ -13,6 +13,15 @@ declare module "../module.ts" {
 /** The providers module. */
 export const providersModule = defineModule({
   name: "providers",
+  tables: ["git_providers", "container_registries", "ssh_keys"],
   resolvers: providerResolvers,
   createLoaders: ({ knex }) => createProviderLoaders(knex),
 });
+
+// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+export {
+  buildCredentialsOf,
+  gitProviderType,
+  registriesOfOrganization,
+  sshKeyOfOrganization,
+} from "./provider.service.ts";

@@ -6,7 +6,7 @@
 import type { Knex } from "knex";
 import { z } from "zod";
 import { parseInput } from "../../shared/validate.ts";
-import { requireAllowed } from "../access/require-access.ts";
+import { requireAllowed } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { ContainerRegistry, GitProvider, SshKey } from "./provider.models.ts";
 

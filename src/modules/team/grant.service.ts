@@ -6,9 +6,8 @@
 
 import { publishAccessChange } from "../../shared/access-changes.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
-import { assertAllowed, isLimitableByGrants } from "../access/policy.ts";
+import { assertAllowed, isLimitableByGrants, MemberGrant } from "../access/index.ts";
 import type { Context } from "../context.ts";
-import { MemberGrant } from "./member.model.ts";
 import { visibleMember } from "./member.service.ts";
 
 /** Input of {@link grantAccess}: exactly one of `projectId` and `applicationId`. */

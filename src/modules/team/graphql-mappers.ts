@@ -3,8 +3,6 @@
  * (`file#Export`, relative to this folder). Read by codegen.ts.
  */
 export default {
-  Member: "./member.model.ts#Member",
-  MemberGrant: "./member.model.ts#MemberGrant",
   Invitation: "./invitation.model.ts#Invitation",
   InvitationLinkInfo: "./invitation.service.ts#InvitationLinkInfo",
 } satisfies Record<string, string>;

@@ -13,8 +13,12 @@ declare module "../module.ts" {
 /** The team module. */
 export const teamModule = defineModule({
   name: "team",
+  tables: ["invitations"],
   resolvers: teamResolvers,
   // The invitation page reads a link and creates the invitee's account before anyone is signed in.
   publicRootFields: ["invitationLink", "signUpWithInvitation"],
   createLoaders: ({ knex, scope }) => createTeamLoaders(knex, scope),
 });
+
+// For the sign-in hooks (src/server/start.ts): account events of better-auth.
+export { emitAccountEvent } from "./account-events.ts";

@@ -10,13 +10,12 @@ import { hashPassword, MIN_PASSWORD_LENGTH } from "../../auth/password.ts";
 import { newId } from "../../db/ids.ts";
 import { AppError, ConflictError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { assertSessionPrincipal } from "../access/policy.ts";
+import { assertSessionPrincipal, Member } from "../access/index.ts";
 import type { Context } from "../context.ts";
-import { User } from "../organizations/organization.model.ts";
-import { emitAccountEvent } from "../webhooks/account-events.ts";
+import { sessionsTable, User, usersTable } from "../organizations/index.ts";
+import { emitAccountEvent } from "./account-events.ts";
 import { Invitation } from "./invitation.model.ts";
 import { assertUsableLink, invitationByToken } from "./invitation.service.ts";
-import { Member } from "./member.model.ts";
 
 /** Longest password accepted (better-auth's default maximum). */
 export const MAX_PASSWORD_LENGTH = 128;
@@ -88,8 +87,7 @@ export async function acceptInvitation(ctx: Context, token: string): Promise<Mem
     return join(trx, invitation, principal.userId);
   });
   if (principal.sessionId) {
-    await ctx
-      .knex("sessions")
+    await sessionsTable(ctx.knex)
       .where({ id: principal.sessionId })
       .update({ active_organization_id: member.organizationId });
     principal.organizationId = member.organizationId;
@@ -117,12 +115,12 @@ export async function signUpWithInvitation(
     if (current && current.email.toLowerCase() !== invitation.email) {
       throw signedInAsAnother(invitation.email, current.email.toLowerCase());
     }
-    const existing = await trx("users")
+    const existing = await usersTable(trx)
       .whereRaw("lower(email) = ?", [invitation.email])
       .first<{ id: string; verified: boolean } | undefined>("id", "email_verified as verified");
     // An unverified account proves nothing about the mailbox (anyone can sign up with any address), while this
     // invitation link was mailed there: the pending account gives way (issue 16 item 8).
-    if (existing && existing.verified === false) await trx("users").where({ id: existing.id }).delete();
+    if (existing && existing.verified === false) await usersTable(trx).where({ id: existing.id }).delete();
     else if (existing) {
       throw new ConflictError(`An account for ${invitation.email} exists: sign in, then accept the invitation`);
     }

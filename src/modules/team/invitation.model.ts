@@ -4,7 +4,7 @@
  * by {@link invitationStatus}.
  */
 import { BaseModel } from "../../db/base-model.ts";
-import type { Role } from "./member.model.ts";
+import type { Role } from "../access/index.ts";
 
 /** Status as stored in `invitations.status`. */
 export type StoredInvitationStatus = "pending" | "accepted" | "rejected" | "canceled";

@@ -9,16 +9,21 @@ import { z } from "zod";
 import { baseUrlOf } from "../../auth/auth.ts";
 import { BadUserInputError, ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { assertAllowed, isAllowed, isAssignableRole } from "../access/policy.ts";
-import { requireTargetOrganization } from "../access/require-access.ts";
+import type { Role } from "../access/index.ts";
+import {
+  assertAllowed,
+  isAllowed,
+  isAssignableRole,
+  membersTable,
+  requireTargetOrganization,
+} from "../access/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
-import { enqueueMail } from "../mail/mail.jobs.ts";
-import { Organization, User } from "../organizations/organization.model.ts";
-import { emitInvited } from "../webhooks/account-events.ts";
+import { enqueueMail } from "../mail/index.ts";
+import { Organization, organizationsTable, User, usersTable } from "../organizations/index.ts";
+import { emitInvited } from "./account-events.ts";
 import { INVITATION_LIFETIME_MS, Invitation, type InvitationStatus, invitationStatus } from "./invitation.model.ts";
 import { invitationMail } from "./invitation-mail.ts";
 import { hashInvitationToken, invitationLink, newInvitationToken } from "./invitation-token.ts";
-import type { Role } from "./member.model.ts";
 
 /** E-mail addresses as stored on users and invitations: trimmed, lower-case. */
 export const emailAddress = z.string().trim().toLowerCase().email("Not an e-mail address").max(254);
@@ -87,7 +92,7 @@ export async function inviteMember(
   const token = newInvitationToken();
   return ctx.knex.transaction(async (trx) => {
     // Serialise invitations of one organization so two requests cannot both invite the same address.
-    await trx.raw("select 1 from organizations where id = ? for no key update", [access.organizationId]);
+    await organizationsTable(trx).where({ id: access.organizationId }).forNoKeyUpdate().first("id");
     await assertNotMemberOrInvited(trx, access.organizationId, input.email, now);
     const invitation = await Invitation.query(trx)
       .insert({
@@ -112,8 +117,8 @@ export async function inviteMember(
 }
 
 async function assertNotMemberOrInvited(trx: Knex.Transaction, organizationId: string, email: string, now: Date) {
-  const member = await trx("members as m")
-    .join("users as u", "u.id", "m.user_id")
+  const member = await membersTable(trx, "m")
+    .join(usersTable(trx).as("u"), "u.id", "m.user_id")
     .where("m.organization_id", organizationId)
     .whereRaw("lower(u.email) = ?", [email])
     .first("m.id");
@@ -195,7 +200,7 @@ export async function describeInvitationLink(ctx: Context, token: string): Promi
   if (status !== "pending") return { valid: false, status };
   const [org, account] = await Promise.all([
     Organization.query(ctx.knex).findById(invitation.organizationId),
-    ctx.knex("users").whereRaw("lower(email) = ?", [invitation.email]).first("id"),
+    usersTable(ctx.knex).whereRaw("lower(email) = ?", [invitation.email]).first("id"),
   ]);
   return {
     valid: true,

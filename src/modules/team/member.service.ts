@@ -5,10 +5,9 @@
 
 import { publishAccessChange } from "../../shared/access-changes.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
-import { assertAllowed, assertCanManageMember, isAssignableRole } from "../access/policy.ts";
+import { assertAllowed, assertCanManageMember, isAssignableRole, Member, type Role } from "../access/index.ts";
 import type { Context } from "../context.ts";
-import { emitRemoved, emitRoleChanged } from "../webhooks/account-events.ts";
-import { Member, type Role } from "./member.model.ts";
+import { emitRemoved, emitRoleChanged } from "./account-events.ts";
 
 /** The member `id` and the caller's access to its organization. @throws NotFoundError when not visible. */
 export async function visibleMember(ctx: Context, id: string) {

@@ -5,9 +5,9 @@
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
 import { groupByKeys, orderByKeys } from "../../db/loader-utils.ts";
-import type { AccessScope } from "../access/access-scope.ts";
+import type { AccessScope } from "../access/index.ts";
+import { Member, MemberGrant } from "../access/index.ts";
 import { Invitation } from "./invitation.model.ts";
-import { Member, MemberGrant } from "./member.model.ts";
 
 /** Builds the team loaders of one request. */
 export function createTeamLoaders(knex: Knex, scope: AccessScope) {

@@ -7,5 +7,5 @@ export default {
   WebhookEndpointWithSecret: "./webhook.model.ts#WebhookWithSecret",
   WebhookDeliveryAttempt: "./webhook.model.ts#WebhookAttemptRow",
   WebhookTestResult: "./webhook.service.ts#WebhookTestOutcome",
-  WebhookEventType: "./webhook-events.catalogue.ts#WebhookEventType",
+  WebhookEventType: "../../shared/events/catalogue.ts#WebhookEventType",
 } satisfies Record<string, string>;

@@ -7,11 +7,19 @@ import { defineModule } from "../module.ts";
 import { deliverWebhookJob, pruneWebhookAttemptsJob } from "./webhook.jobs.ts";
 import { webhookResolvers } from "./webhook.resolvers.ts";
 import { webhookRoutes } from "./webhook.rest.ts";
+import { emitWebhookEvent } from "./webhook-emit.ts";
 
 /** The webhooks module. */
 export const webhooksModule = defineModule({
   name: "webhooks",
+  tables: ["webhook_endpoints", "webhook_deliveries", "webhook_delivery_attempts"],
   resolvers: webhookResolvers,
   restRoutes: webhookRoutes,
   jobs: [deliverWebhookJob, pruneWebhookAttemptsJob],
+  // Every domain event becomes deliveries to the organization's subscribed endpoints, in the emitter's transaction.
+  onEvent: async (ctx, event) => {
+    await emitWebhookEvent(ctx, event.organizationId, event.name, event.data as Record<string, unknown>);
+  },
 });
+
+// Nothing is exported: no module imports webhooks (issue 24). It listens to domain events through `onEvent`.

@@ -6,9 +6,9 @@
  */
 import type { Knex } from "knex";
 import { NotFoundError } from "../../shared/errors.ts";
-import { isAllowed } from "../access/policy.ts";
-import { requirePlanFeature } from "../access/require-access.ts";
+import { requireAllowed, requirePlanFeature } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
+import { organizationsTable } from "../organizations/index.ts";
 
 /** The organization a webhook operation acts on. */
 export interface WebhookOrganization {
@@ -22,7 +22,7 @@ export interface WebhookOrganization {
 async function findOrganization(knex: Knex, ref: string): Promise<WebhookOrganization | null> {
   const numeric = /^[1-9][0-9]{0,9}$/.test(ref) ? Number(ref) : null;
   if (numeric !== null && numeric > 2_147_483_647) return null;
-  const row = await knex("organizations")
+  const row = await organizationsTable(knex)
     .where(numeric !== null ? { database_id: numeric } : { id: ref })
     .first("id", "database_id");
   return row ? { organizationId: row.id, databaseId: row.databaseId } : null;
@@ -35,8 +35,11 @@ async function findOrganization(knex: Knex, ref: string): Promise<WebhookOrganiz
  */
 export async function requireWebhookOrganization(ctx: ServiceContext, ref: string): Promise<WebhookOrganization> {
   const org = await findOrganization(ctx.knex, ref);
-  const access = org ? await ctx.scope.forOrg(org.organizationId) : null;
-  if (!org || !access || !isAllowed(access.role, "webhook:manage")) throw new NotFoundError("Organization", ref);
+  if (!org) throw new NotFoundError("Organization", ref);
+  const access = await requireAllowed(ctx.scope, "webhook:manage", org.organizationId, {
+    hideFromRoles: ["member"],
+    notFoundRef: ref,
+  });
   requirePlanFeature(access, "webhooks", "Webhooks");
   return org;
 }

@@ -8,7 +8,8 @@ import type { Knex } from "knex";
 import type { Logger } from "pino";
 import { OutboundError } from "../../http/outbound-errors.ts";
 import { retryThroughOutage } from "../../shared/database-unavailable.ts";
-import { enqueueMail } from "../mail/mail.jobs.ts";
+import { enqueueMail } from "../mail/index.ts";
+import { notificationChannelsTable } from "../organizations/index.ts";
 import type { AppServices } from "../services.ts";
 import type { WebhookDeliveryRow, WebhookEndpointRow } from "./webhook.model.ts";
 import {
@@ -182,9 +183,9 @@ async function recordFailedDelivery(
   }
   if (!endpoint.isActive || now.getTime() - since.getTime() < DEACTIVATE_AFTER_MS) return;
   await trx("webhook_endpoints").where({ id: endpoint.id }).update({ is_active: false, updated_at: now });
-  await cancelPendingDeliveries(trx, endpoint.id);
+  await cancelPendingDeliveries(trx, services.jobs, endpoint.id);
   log.warn({ webhookUuid: endpoint.id }, "webhook endpoint deactivated after 5 days of failed deliveries");
-  const channels = (await trx("notification_channels")
+  const channels = (await notificationChannelsTable(trx)
     .where({ organization_id: endpoint.organizationId, type: "email" })
     .select("target")) as Array<{ target: string }>;
   for (const c of channels) {

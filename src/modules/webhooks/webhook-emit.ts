@@ -8,7 +8,9 @@
 import { randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
+import type { JobQueue } from "../../jobs/job-queue.ts";
 import { withTransaction } from "../../shared/transaction.ts";
+import { organizationsTable } from "../organizations/index.ts";
 import type { AppServices } from "../services.ts";
 
 /** What emitting needs: the database (pool or the caller's transaction) and the instance's services. */
@@ -68,7 +70,7 @@ export async function emitWebhookEvent(
           .whereRaw("? = any(events)", [event])
           .select("id");
     if (endpoints.length === 0) return [];
-    const org = await tx.knex("organizations").where({ id: organizationId }).first("database_id");
+    const org = await organizationsTable(tx.knex).where({ id: organizationId }).first("database_id");
     if (!org) return [];
     const timestamp = ctx.services.now().toISOString();
     const rows = endpoints.map((e: { id: string }) => {
@@ -90,44 +92,17 @@ export async function emitWebhookEvent(
 }
 
 /**
- * Emits `event` to every organization `userId` is a member of (the User & Access events that concern a person
- * rather than one organization: sign-up, e-mail verification). Best effort for callers outside a transaction.
- * @returns the deliveries created.
- */
-export async function emitToUserOrganizations(
-  ctx: EmitContext,
-  userId: string,
-  event: string,
-  data: Record<string, unknown>,
-): Promise<CreatedDelivery[]> {
-  const orgs = (await ctx.knex("members").where({ user_id: userId }).select("organization_id")) as Array<{
-    organizationId: string;
-  }>;
-  const out: CreatedDelivery[] = [];
-  for (const o of orgs) out.push(...(await emitWebhookEvent(ctx, o.organizationId, event, data)));
-  return out;
-}
-
-/** The spec's `user` reference `{ user_uuid, email, username }` of user `userId`, or null when it is gone. */
-export async function userReference(
-  knex: Knex,
-  userId: string,
-): Promise<{ user_uuid: string; email: string; username: string } | null> {
-  const u = await knex("users").where({ id: userId }).first("id", "email", "name");
-  return u ? { user_uuid: u.id, email: u.email, username: u.name ?? "" } : null;
-}
-
-/**
  * Cancels the pending attempts of `endpointId` (deactivated or about to be deleted): their deliveries become
  * `cancelled` and their queued jobs are removed. A job already running finishes its attempt.
  */
-export async function cancelPendingDeliveries(knex: Knex, endpointId: string): Promise<number> {
+export async function cancelPendingDeliveries(knex: Knex, jobs: JobQueue, endpointId: string): Promise<number> {
   const pending = (await knex("webhook_deliveries")
     .where({ endpoint_id: endpointId, status: "pending" })
     .update({ status: "cancelled", updated_at: knex.fn.now() })
     .returning("id")) as Array<{ id: string }>;
-  for (const { id } of pending) {
-    await knex.raw("select graphile_worker.remove_job(?)", [deliveryJobKey(id)]);
-  }
+  await jobs.remove(
+    knex,
+    pending.map(({ id }) => deliveryJobKey(id)),
+  );
   return pending.length;
 }

@@ -5,7 +5,7 @@
  * camelCase: both are checked here.
  */
 import { z } from "zod";
-import { webhookEvent } from "./webhook-events.catalogue.ts";
+import { webhookEvent } from "../../shared/events/catalogue.ts";
 
 const url = z
   .string({ error: "Required" })

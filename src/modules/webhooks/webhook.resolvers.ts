@@ -1,5 +1,6 @@
 /** Resolvers of schema/webhooks.graphql: thin calls into webhook.service.ts. */
 import type { Resolvers } from "../../generated/graphql.ts";
+import { organizationsTable } from "../organizations/index.ts";
 import {
   createWebhook,
   deleteWebhook,
@@ -41,7 +42,7 @@ export const webhookResolvers: Resolvers = {
     databaseId: async (o, _a, ctx) => {
       const known = (o as { databaseId?: number }).databaseId;
       if (typeof known === "number") return known;
-      const row = await ctx.knex("organizations").where({ id: o.id }).first("database_id");
+      const row = await organizationsTable(ctx.knex).where({ id: o.id }).first("database_id");
       return row.databaseId as number;
     },
   },

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { OutboundBlockedError, OutboundError, OutboundInvalidUrlError } from "../../http/outbound-errors.ts";
 import { BadUserInputError, NotFoundError, RateLimitedError } from "../../shared/errors.ts";
+import { type WebhookEventType, webhookEvent, webhookEventTypes } from "../../shared/events/catalogue.ts";
 import { consumeRateLimit as countCall } from "../../shared/rate-limit.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput, toBadUserInput } from "../../shared/validate.ts";
@@ -21,7 +22,6 @@ import {
   deliveryJobKey,
   emitWebhookEvent,
 } from "./webhook-emit.ts";
-import { type WebhookEventType, webhookEvent, webhookEventTypes } from "./webhook-events.catalogue.ts";
 import { generateWebhookSecret } from "./webhook-signature.ts";
 
 /** Creates and tests allowed per organization per hour (each kind counted apart). */
@@ -150,7 +150,8 @@ export async function updateWebhook(
     if (input.url) patch.url = input.url;
     if (input.events) patch.events = input.events;
     if (input.description !== undefined) patch.description = input.description;
-    if (input.isActive === false && current.isActive) await cancelPendingDeliveries(tx.knex, webhookUuid);
+    if (input.isActive === false && current.isActive)
+      await cancelPendingDeliveries(tx.knex, ctx.services.jobs, webhookUuid);
     if (input.isActive === true && !current.isActive) patch.failing_since = null;
     if (typeof input.isActive === "boolean") patch.is_active = input.isActive;
     const [row] = await tx.knex("webhook_endpoints").where({ id: webhookUuid }).update(patch).returning("*");
@@ -163,7 +164,7 @@ export async function deleteWebhook(ctx: ServiceContext, orgRef: string, webhook
   const org = await requireWebhookOrganization(ctx, orgRef);
   await endpointOf(ctx, org, webhookUuid);
   await withTransaction(ctx, async (tx) => {
-    await cancelPendingDeliveries(tx.knex, webhookUuid);
+    await cancelPendingDeliveries(tx.knex, ctx.services.jobs, webhookUuid);
     await tx.knex("webhook_endpoints").where({ id: webhookUuid }).delete();
   });
   return webhookUuid;

@@ -1,4 +1,4 @@
-/** Memberships, roles and grants (tables shared with better-auth: `members`; ours: `member_grants`). */
+/** Memberships, roles and grants (tables shared with better-auth: `members`; ours: `member_grants`), owned by the access module. */
 import { BaseModel } from "../../db/base-model.ts";
 
 /** Role of a member (spec: Role table). */

@@ -9,6 +9,10 @@
  * the others follow the same style: entities as small objects keyed `<entity>_uuid`, the acting person as a
  * `user`-shaped object (`invited_by`, `changed_by`, …), organization-level events carry `org_id` (integer).
  * The `Deployments` category (deploy.*, app.health_changed) is Skiff's own (src/modules/deployments emits them).
+ *
+ * It is also the catalogue of domain events (issue 24): producers emit them with `events.emit` (src/modules/events.ts)
+ * and never import a consumer; webhooks subscribes through its manifest. It lives below the modules so every
+ * producer may import it.
  */
 import { z } from "zod";
 
@@ -79,15 +83,18 @@ export interface WebhookEventDefinition {
   data: z.ZodObject;
 }
 
-const e = (
-  name: string,
+const e = <const Name extends string, const Shape extends z.ZodRawShape>(
+  name: Name,
   category: WebhookCategory,
   description: string,
-  shape: z.ZodRawShape,
-): WebhookEventDefinition => ({ name, category, description, data: z.object(shape) });
+  shape: Shape,
+) => ({ name, category, description, data: z.object(shape) }) satisfies WebhookEventDefinition;
 
-/** Every event, in catalogue order: the spec's 39 plus the 4 deploy events. */
-export const WEBHOOK_EVENTS: readonly WebhookEventDefinition[] = [
+/**
+ * Every event, in catalogue order: the spec's 39 plus the 4 deploy events. Typed per entry, so
+ * {@link DomainEventName} and {@link DomainEventData} follow it (src/modules/events.ts emits with them).
+ */
+export const WEBHOOK_EVENTS = [
   e("ping", "System", "Sent by the test operation to check an endpoint.", {
     message: z.string().describe("A fixed greeting"),
   }),
@@ -221,9 +228,17 @@ export const WEBHOOK_EVENTS: readonly WebhookEventDefinition[] = [
     to: health.describe("Health after the change"),
     checked_at: isoTime.optional(),
   }),
-];
+] as const;
 
-const byName = new Map(WEBHOOK_EVENTS.map((d) => [d.name, d]));
+/** The name of a domain event of the catalogue (`deploy.succeeded`, `user_role_changed`, …). */
+export type DomainEventName = (typeof WEBHOOK_EVENTS)[number]["name"];
+
+/** The `data` of event `Name`, as its producer passes it (the schema's input form). */
+export type DomainEventData<Name extends DomainEventName> = z.input<
+  Extract<(typeof WEBHOOK_EVENTS)[number], { name: Name }>["data"]
+>;
+
+const byName = new Map<string, WebhookEventDefinition>(WEBHOOK_EVENTS.map((d) => [d.name, d]));
 
 /** The definition of event `name`, or undefined. */
 export function webhookEvent(name: string): WebhookEventDefinition | undefined {

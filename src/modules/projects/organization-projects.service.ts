@@ -6,10 +6,9 @@
 import { z } from "zod";
 import { NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { assertAllowed } from "../access/policy.ts";
-import { requireTargetOrganization } from "../access/require-access.ts";
+import { assertAllowed, requireTargetOrganization } from "../access/index.ts";
 import type { Context } from "../context.ts";
-import { createProjectWithProduction, deleteProject as deleteProjectRow } from "../projects/project.service.ts";
+import { createProjectWithProduction, deleteProject as deleteProjectRow } from "./project.service.ts";
 
 const createInput = z.object({
   organizationId: z.string().nullish(),
