@@ -26,6 +26,7 @@ import { emitAccountEvent } from "../modules/webhooks/account-events.ts";
 import { bounded } from "../shared/bounded.ts";
 import { createPubSub } from "../shared/pubsub.ts";
 import { createServer, type SkiffServer } from "./app.ts";
+import { connectionBudget } from "./connections.ts";
 import { requestSerializer } from "./log-redaction.ts";
 import { watchPool } from "./metrics.ts";
 
@@ -83,7 +84,10 @@ export async function startSkiff(
 ): Promise<RunningSkiff> {
   const secret = await ensureSecret(config);
   const database = await resolveDatabase(config, log.child({ component: "embedded-postgres" }));
-  const knex = createKnex(database.url, { max: 20 }, log);
+  const knex = createKnex(database.url, { max: config.SKIFF_DB_POOL_MAX }, log);
+  // The most this instance holds at once (README "Connections per instance"): replicas × total must fit the server.
+  const connections = connectionBudget(config);
+  log.info({ connections }, `database connections per instance: at most ${connections.total}`);
   const secrets = createSecretBox(secret);
   try {
     const applied = await migrateLatest(knex);
@@ -189,6 +193,7 @@ export async function startSkiff(
         services,
         log,
         concurrency: config.SKIFF_WORKER_CONCURRENCY,
+        poolMax: config.SKIFF_WORKER_POOL_MAX,
         localQueueSize: config.SKIFF_WORKER_LOCAL_QUEUE,
         // Within the shutdown's own time for requests (see shutdown()).
         shutdownTimeoutMs: Math.min(config.SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS, config.SKIFF_SHUTDOWN_TIMEOUT * 1000),
