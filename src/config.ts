@@ -37,6 +37,13 @@ const schema = z.object({
   SKIFF_DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(20),
   /** Largest sign-in connection pool of one instance (better-auth's `pg` pool: sessions, sign-in, API keys). */
   SKIFF_AUTH_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+  /**
+   * PostgreSQL URL for session work (issue 23): LISTEN/NOTIFY of subscriptions, the job runner (graphile-worker's
+   * pool and LISTEN, the liveness connections) and migrations (their advisory lock). Set it to a direct or
+   * session-mode connection when DATABASE_URL goes through a transaction-mode pooler (PgBouncer); unset:
+   * DATABASE_URL (or the embedded PostgreSQL) for everything.
+   */
+  DATABASE_SESSION_URL: z.string().min(1).optional(),
   /** Where the embedded PostgreSQL and generated secrets live when DATABASE_URL is unset. */
   SKIFF_DATA_DIR: z.string().default(".data"),
   SKIFF_EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),

@@ -283,7 +283,7 @@ describe("three instances behind a round-robin proxy", () => {
       for (const by = Date.now() + 30_000; Date.now() < by; ) {
         ({ rows } = await db.knex.raw(
           "select id, status, started_at, finished_at from deployments where application_id = ? order by started_at",
-          [applicationId],
+          [applicationId!],
         ));
         if (rows.every((r) => r.status !== "queued" && r.status !== "running")) break;
         await new Promise((r) => setTimeout(r, 100));
