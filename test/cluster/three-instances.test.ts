@@ -8,65 +8,15 @@
  * the dead instance had in flight (the receiver got it, its answer never reached the sender) arrives again,
  * with the same X-Webhook-Delivery id, after the survivors' liveness sweep returns the dead runner's jobs.
  */
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type HttpsReceiver, startHttpsReceiver } from "../helpers/https-receiver.ts";
 import { type SkiffProcess, spawnSkiff } from "../helpers/process.ts";
+import { startRoundRobinProxy as startProxy } from "../helpers/round-robin-proxy.ts";
 import { createAgentTokenFor, createOrg, createUser, setPassword } from "../helpers/seed.ts";
 import { TEST_PASSWORD } from "../helpers/session.ts";
-
-/** A round-robin HTTP proxy over `backends`; a backend refusing the connection is skipped (and counted). */
-async function startProxy(backends: string[]) {
-  let next = 0;
-  const served = backends.map(() => 0);
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      const attempt = (tries: number) => {
-        const index = next++ % backends.length;
-        const target = new URL(backends[index]!);
-        const out = httpRequest(
-          {
-            host: target.hostname,
-            port: target.port,
-            method: req.method,
-            path: req.url,
-            headers: { ...req.headers, connection: "close" },
-            agent: false,
-          },
-          (upstream) => {
-            served[index]!++;
-            res.writeHead(upstream.statusCode ?? 502, upstream.headers);
-            upstream.pipe(res);
-          },
-        );
-        out.on("error", () => {
-          if (tries + 1 < backends.length && !res.headersSent) attempt(tries + 1);
-          else if (!res.headersSent) res.writeHead(502).end("no live backend");
-          else res.destroy();
-        });
-        out.end(body);
-      };
-      attempt(0);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    served,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const ORIGIN = "http://skiff.test";
 const AGENT_LIMIT = 30;
