@@ -302,7 +302,7 @@ describe("three instances behind a round-robin proxy", () => {
         },
       });
       expect(res.status).toBe(202);
-      for (const d of res.body?.deliveries as Array<{ delivery_id: string }>) accepted.add(d.delivery_id);
+      for (const d of (res.body?.deliveries ?? []) as Array<{ delivery_id: string }>) accepted.add(d.delivery_id);
     };
     // Slow answers keep deliveries in flight on every instance, the one about to die included.
     receiver.respond({ delayMs: 200 });
