@@ -30,6 +30,20 @@ const schema = z.object({
   /** Public base URL used in links (invitations, deploy URLs); defaults to http://localhost:PORT. */
   SKIFF_BASE_URL: z.string().url().optional(),
   DATABASE_URL: z.string().min(1).optional(),
+  /**
+   * Largest request connection pool of one instance (Knex: GraphQL, REST, jobs' own queries). Issue 23; see README
+   * "Connections per instance" for the total an instance opens.
+   */
+  SKIFF_DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(20),
+  /** Largest sign-in connection pool of one instance (better-auth's `pg` pool: sessions, sign-in, API keys). */
+  SKIFF_AUTH_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+  /**
+   * PostgreSQL URL for session work (issue 23): LISTEN/NOTIFY of subscriptions, the job runner (graphile-worker's
+   * pool and LISTEN, the liveness connections) and migrations (their advisory lock). Set it to a direct or
+   * session-mode connection when DATABASE_URL goes through a transaction-mode pooler (PgBouncer); unset:
+   * DATABASE_URL (or the embedded PostgreSQL) for everything.
+   */
+  DATABASE_SESSION_URL: z.string().min(1).optional(),
   /** Where the embedded PostgreSQL and generated secrets live when DATABASE_URL is unset. */
   SKIFF_DATA_DIR: z.string().default(".data"),
   SKIFF_EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
@@ -184,6 +198,11 @@ const schema = z.object({
    * local queue); unset: SKIFF_WORKER_CONCURRENCY; 0 or 1: one query per job.
    */
   SKIFF_WORKER_LOCAL_QUEUE: z.coerce.number().int().min(0).max(1000).optional(),
+  /**
+   * Largest job-runner connection pool of one instance (graphile-worker's pool: its LISTEN connection, job fetches
+   * and completions); unset: SKIFF_WORKER_CONCURRENCY + 2. At least 2 (one is held by its LISTEN). Issue 23.
+   */
+  SKIFF_WORKER_POOL_MAX: z.coerce.number().int().min(2).max(1000).optional(),
   /** On shutdown, how long running jobs may finish (ms) before they are aborted and returned to the queue. */
   SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /**

@@ -27,6 +27,7 @@ import { AUTH_ID_KINDS, AUTH_TABLES, type AuthModel, snakeFields } from "./namin
 import { builtInProviders, openIdProviders } from "./oauth-providers.ts";
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "./password.ts";
 import { revokeSessionsOnPasswordChange } from "./password-change.ts";
+import { sharedRequestLimits } from "./request-limits.ts";
 import { hashingSessionTokens, sessionRevocationByHash } from "./session-token-hashing.ts";
 import { TOTP_PERIOD_SECONDS, totpReplayGuard } from "./totp-replay.ts";
 import { unverifiedSignUpReplaces } from "./unverified-sign-up.ts";
@@ -118,7 +119,7 @@ export interface AuthDeps {
   mailer?: Mailer;
   /** Default: console. */
   log?: AuthLog;
-  /** Maximum connections of the auth pool (default 10). */
+  /** Maximum connections of the auth pool (default: `config.SKIFF_AUTH_POOL_MAX`, else 10). */
   poolMax?: number;
   /**
    * Told after better-auth created a user (`user_signed_up`) or verified an address (`user_email_verified`),
@@ -162,7 +163,7 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
     }
   };
   const baseURL = baseUrlOf(config);
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: deps.poolMax ?? 10 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: deps.poolMax ?? config.SKIFF_AUTH_POOL_MAX ?? 10 });
   pool.on("error", (err) => log.error({ err }, "auth database pool error"));
 
   const auth = betterAuth({
@@ -178,6 +179,9 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
         ),
       ),
     trustedOrigins: [new URL(baseURL).origin],
+    // better-auth's own request limiter (on under NODE_ENV=production) counts in PostgreSQL, shared by every
+    // instance, not in each process's memory (issue 23; request-limits.ts).
+    rateLimit: { customStorage: sharedRequestLimits(pool) },
     disabledPaths: DISABLED_AUTH_PATHS,
     telemetry: { enabled: false },
     logger: {

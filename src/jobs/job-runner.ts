@@ -64,6 +64,11 @@ export interface JobRunnerOptions {
    * Fewer queries per job; jobs locked here wait for this instance's workers (at most 5 minutes, then returned).
    */
   localQueueSize?: number;
+  /**
+   * Largest connection pool of graphile-worker (SKIFF_WORKER_POOL_MAX; default `concurrency + 2`, at least 2: its
+   * LISTEN connection holds one). The liveness connection (job-liveness.ts) comes on top.
+   */
+  poolMax?: number;
   /** Fallback polling for due jobs, ms (default 2000; NOTIFY and timers do the real work). */
   pollIntervalMs?: number;
   /** How long `stop()` waits for running jobs before aborting them, ms (default 10 000). */
@@ -84,6 +89,11 @@ export interface JobRunner {
   events: WorkerEvents;
   /** False while the worker pool is down (exited unexpectedly, waiting to restart) and once stopping. */
   readonly running: boolean;
+}
+
+/** Connections graphile-worker's pool of a runner with `options` may open (see {@link JobRunnerOptions.poolMax}). */
+export function workerPoolMax(options: { concurrency: number; poolMax?: number }): number {
+  return Math.max(2, options.poolMax ?? options.concurrency + 2);
 }
 
 /** Raised inside a handler's race when the instance shuts down. */
@@ -147,7 +157,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   // (Re)connected to LISTEN: jobs may have been scheduled meanwhile.
   events.on("pool:listen:success", () => void wakeups.refresh());
   const unsubscribe = services.pubsub.subscribe(SCHEDULED_TOPIC, (p) => wakeups.dueAt(Number(p.at)));
-  const pgPool = new pg.Pool({ connectionString: options.databaseUrl, max: options.concurrency + 2 });
+  const pgPool = new pg.Pool({ connectionString: options.databaseUrl, max: workerPoolMax(options) });
   pgPool.on("error", (err) => log.error({ err }, "job runner database pool error"));
   pgPool.on("connect", (client) => {
     client.on("error", (err) => log.error({ err }, "job runner database connection error"));

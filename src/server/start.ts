@@ -4,6 +4,8 @@
  * SKIFF_WORKER=false) → ready (`/readyz` 200). And the shutdown sequence, in reverse: not ready → drain HTTP →
  * close WebSockets (1001) → jobs (running ones finish or return to the queue) → pubsub → database.
  */
+import type { Knex } from "knex";
+import { Model } from "objection";
 import pino, { type Logger } from "pino";
 import { closeAuth, createAuth } from "../auth/auth.ts";
 import type { Mailer } from "../auth/mailer.ts";
@@ -27,6 +29,7 @@ import { emitAccountEvent } from "../modules/team/index.ts";
 import { bounded } from "../shared/bounded.ts";
 import { createPubSub } from "../shared/pubsub.ts";
 import { createServer, type SkiffServer } from "./app.ts";
+import { connectionBudget } from "./connections.ts";
 import { requestSerializer } from "./log-redaction.ts";
 import { watchPool } from "./metrics.ts";
 
@@ -84,12 +87,18 @@ export async function startSkiff(
 ): Promise<RunningSkiff> {
   const secret = await ensureSecret(config);
   const database = await resolveDatabase(config, log.child({ component: "embedded-postgres" }));
-  const knex = createKnex(database.url, { max: 20 }, log);
+  // Session work (LISTEN, the job runner, migrations' lock) needs a session connection: DATABASE_SESSION_URL when
+  // DATABASE_URL is a transaction-mode pooler (issue 23); request traffic always goes through DATABASE_URL.
+  const sessionUrl = (config.DATABASE_URL && config.DATABASE_SESSION_URL) || database.url;
+  const knex = createKnex(database.url, { max: config.SKIFF_DB_POOL_MAX }, log);
+  // The most this instance holds at once (README "Connections per instance"): replicas × total must fit the server.
+  const connections = connectionBudget(config);
+  log.info({ connections }, `database connections per instance: at most ${connections.total}`);
   const secrets = createSecretBox(secret);
   try {
-    const applied = await migrateLatest(knex);
+    const applied = await migrateOnSession(sessionUrl === database.url ? knex : sessionUrl, knex);
     if (applied.length) log.info({ applied }, "migrations applied");
-    await migrateJobSchema(database.url, log);
+    await migrateJobSchema(sessionUrl, log);
     await verifySecret(knex, secrets, config.SKIFF_SECRET ? "SKIFF_SECRET" : `${config.SKIFF_DATA_DIR}/secret`);
   } catch (error) {
     await knex.destroy();
@@ -114,7 +123,7 @@ export async function startSkiff(
     auth,
     secrets,
     log,
-    pubsub: await createPubSub(database.url, knex, log),
+    pubsub: await createPubSub(sessionUrl, knex, log),
     mailer,
     outbound: createOutboundClient({
       allow: config.SKIFF_OUTBOUND_ALLOW,
@@ -187,11 +196,12 @@ export async function startSkiff(
     if (config.SKIFF_BOOTSTRAP) firstRun = await bootstrap(services);
     if (config.SKIFF_WORKER) {
       runner = await startJobRunner({
-        databaseUrl: database.url,
+        databaseUrl: sessionUrl,
         queue: jobs,
         services,
         log,
         concurrency: config.SKIFF_WORKER_CONCURRENCY,
+        poolMax: config.SKIFF_WORKER_POOL_MAX,
         localQueueSize: config.SKIFF_WORKER_LOCAL_QUEUE,
         // Within the shutdown's own time for requests (see shutdown()).
         shutdownTimeoutMs: Math.min(config.SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS, config.SKIFF_SHUTDOWN_TIMEOUT * 1000),
@@ -213,6 +223,23 @@ export async function startSkiff(
     firstRun,
     stop,
   };
+}
+
+/**
+ * Applies the pending migrations under their session advisory lock (`migrateLatest`) on `target`: the request
+ * Knex itself, or a session URL, then on a short-lived Knex of its own (Objection's models are bound back to
+ * `requests` afterwards). @returns the migrations applied. @throws what the migration throws.
+ */
+async function migrateOnSession(target: Knex | string, requests: Knex): Promise<string[]> {
+  if (typeof target !== "string") return migrateLatest(target);
+  // Two: migrateLatest holds one for the lock while Knex migrates on another.
+  const session = createKnex(target, { max: 2 });
+  try {
+    return await migrateLatest(session);
+  } finally {
+    Model.knex(requests);
+    await session.destroy();
+  }
 }
 
 /** First run on an empty database (src/modules/organizations/first-run.service.ts); its organization gets the `unlimited` plan. */

@@ -2,8 +2,15 @@
  * Cross-instance events over PostgreSQL LISTEN/NOTIFY: every instance holds one dedicated LISTEN connection
  * on channel `skiff_events` and dispatches notifications to its local subscribers by topic. Publishers call
  * {@link PubSub.publish} after their transaction commits, with small payloads (ids and statuses, never rows;
- * PostgreSQL caps a payload at 8000 bytes). Delivery is at most once: events sent while the LISTEN connection
- * is down (it reconnects with backoff) are lost.
+ * PostgreSQL caps a payload at 8000 bytes).
+ *
+ * Delivery is at least once, exactly once to handlers (issue 23): every published event is also written to the
+ * `event_log` table with a sequence number (`seq`, in the same statement and transaction as its NOTIFY). When the
+ * LISTEN connection comes back after a loss (it reconnects with backoff), the instance replays the logged events
+ * it has not dispatched — those after the last one it saw, and those of the seconds before the loss (sequence
+ * numbers of concurrent transactions commit out of order) — and dispatch skips every `seq` already dispatched, so
+ * an event reaches each local handler once. Rows older than {@link EVENT_LOG_RETENTION_MS} are pruned: an
+ * instance down longer than that misses events (its subscribers' clients reconnect and read current state).
  */
 import type { Knex } from "knex";
 import pg from "pg";
@@ -11,6 +18,15 @@ import type { Logger } from "pino";
 
 /** The PostgreSQL channel all Skiff events travel on. */
 export const EVENTS_CHANNEL = "skiff_events";
+
+/** How long published events stay in `event_log` for replay, ms (5 minutes). */
+export const EVENT_LOG_RETENTION_MS = 5 * 60_000;
+
+/** How often an instance prunes `event_log`, ms. */
+const PRUNE_INTERVAL_MS = 60_000;
+
+/** On a replay, how far before the loss events are looked for besides those after the last seen `seq`, ms. */
+const REPLAY_OVERLAP_MS = 10_000;
 
 /** Largest accepted NOTIFY payload, in bytes (PostgreSQL's limit is 8000). */
 const MAX_PAYLOAD_BYTES = 7900;
@@ -61,9 +77,14 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
   let client: pg.Client | null = null;
   let closing = false;
   let retryTimer: NodeJS.Timeout | null = null;
+  /** Highest `seq` dispatched so far, and when the LISTEN connection was last lost (replay bounds). */
+  let lastSeq = 0;
+  let lostAt: number | null = null;
+  /** `seq`s dispatched within the retention, with when: a replayed or late event is dispatched once. */
+  const seen = new Map<number, number>();
 
   function dispatch(raw: string | undefined): void {
-    let event: { topic?: unknown; payload?: unknown };
+    let event: { seq?: unknown; topic?: unknown; payload?: unknown };
     try {
       event = JSON.parse(raw ?? "");
     } catch {
@@ -71,6 +92,11 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
       return;
     }
     if (typeof event.topic !== "string" || typeof event.payload !== "object" || event.payload === null) return;
+    if (typeof event.seq === "number") {
+      if (seen.has(event.seq)) return;
+      seen.set(event.seq, Date.now());
+      if (event.seq > lastSeq) lastSeq = event.seq;
+    }
     const entry = topics.get(event.topic);
     if (!entry) return;
     const payload = event.payload as Record<string, unknown>;
@@ -95,6 +121,7 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
     const lost = (err?: Error) => {
       if (client !== next) return;
       client = null;
+      lostAt ??= Date.now();
       next.end().catch(() => {});
       if (!closing) log.warn({ err }, "event connection lost; reconnecting");
       scheduleReconnect(250);
@@ -107,12 +134,43 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
     try {
       await next.connect();
       await next.query(`listen ${pg.escapeIdentifier(EVENTS_CHANNEL)}`);
+      if (lostAt === null) {
+        // First connection: events from now on (what was published before start-up is not this instance's).
+        // (Reads go through `knex`: the LISTEN connection's last statement stays its `listen`, for diagnostics.)
+        const { rows } = await knex.raw<{ rows: Array<{ seq: string | null }> }>(
+          "select max(seq) as seq from event_log",
+        );
+        lastSeq = Math.max(lastSeq, Number(rows[0]?.seq ?? 0));
+      } else {
+        // Back after a loss, listening again: what was logged meanwhile (dispatch skips what was already seen).
+        const { rows } = await knex.raw<{ rows: Array<{ seq: string; topic: string; payload: string }> }>(
+          `select seq, topic, payload from event_log
+            where seq > ? or created_at >= to_timestamp(?::double precision / 1000) order by seq`,
+          [lastSeq, lostAt - REPLAY_OVERLAP_MS],
+        );
+        for (const row of rows) {
+          dispatch(`{"seq":${Number(row.seq)},"topic":${JSON.stringify(row.topic)},"payload":${row.payload}}`);
+        }
+        if (rows.length) log.info({ events: rows.length }, "event connection: replayed logged events");
+      }
     } catch (err) {
       next.end().catch(() => {});
       throw err;
     }
+    lostAt = null;
     client = next;
   }
+
+  /** Deletes logged events past the retention and forgets their `seq`s. */
+  async function prune(): Promise<void> {
+    const cutoff = Date.now() - EVENT_LOG_RETENTION_MS;
+    for (const [seq, at] of seen) if (at < cutoff - REPLAY_OVERLAP_MS) seen.delete(seq);
+    await knex
+      .raw("delete from event_log where created_at < to_timestamp(?::double precision / 1000)", [cutoff])
+      .catch((err: unknown) => log.warn({ err }, "event log: pruning failed"));
+  }
+  const pruneTimer = setInterval(() => void prune(), PRUNE_INTERVAL_MS);
+  pruneTimer.unref();
 
   function scheduleReconnect(delayMs: number): void {
     if (closing || retryTimer) return;
@@ -129,13 +187,21 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
   }
 
   await connect();
+  void prune(); // at start too: a log left by stopped instances goes at once
 
   return {
     async publish(topic, payload, transaction) {
-      const text = JSON.stringify({ topic, payload });
-      if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES)
+      const body = JSON.stringify(payload);
+      // `{"seq":<up to 19 digits>,…}` besides topic and payload.
+      if (Buffer.byteLength(body) + Buffer.byteLength(JSON.stringify(topic)) + 40 > MAX_PAYLOAD_BYTES)
         throw new Error(`Event on ${topic} exceeds ${MAX_PAYLOAD_BYTES} bytes`);
-      await (transaction ?? knex).raw("select pg_notify(?, ?)", [EVENTS_CHANNEL, text]);
+      // Logged and notified in one statement (one transaction): a replay finds exactly what was notified.
+      await (transaction ?? knex).raw(
+        `with logged as (insert into event_log (topic, payload) values (?, ?) returning seq)
+         select pg_notify(?, '{"seq":' || seq || ',"topic":' || to_json(?::text)::text || ',"payload":' || ? || '}')
+           from logged`,
+        [topic, body, EVENTS_CHANNEL, topic, body],
+      );
     },
     subscribe(topic, handler, route) {
       let entry = topics.get(topic);
@@ -175,6 +241,7 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
     },
     async close() {
       closing = true;
+      clearInterval(pruneTimer);
       if (retryTimer) clearTimeout(retryTimer);
       topics.clear();
       const current = client;
