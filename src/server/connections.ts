@@ -18,6 +18,8 @@ export interface ConnectionBudget {
   liveness: number;
   /** The subscriptions' LISTEN connection (src/shared/pubsub.ts). */
   pubsub: number;
+  /** `/readyz`'s own connection (src/server/readiness.ts), so a busy request pool does not hold readiness back. */
+  readiness: number;
   /** Sum of the above: the most this instance holds once started (start-up adds the job schema migration's 2). */
   total: number;
 }
@@ -38,6 +40,8 @@ export function connectionBudget(
     worker,
     liveness: config.SKIFF_WORKER ? 1 : 0,
     pubsub: 1,
+    readiness: 1,
   };
-  return { ...budget, total: budget.requests + budget.auth + budget.worker + budget.liveness + budget.pubsub };
+  const total = budget.requests + budget.auth + budget.worker + budget.liveness + budget.pubsub + budget.readiness;
+  return { ...budget, total };
 }

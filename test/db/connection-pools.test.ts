@@ -23,14 +23,15 @@ describe("pool size settings", () => {
     expect(() => loadConfig({ SKIFF_WORKER_POOL_MAX: "1" })).toThrow(/SKIFF_WORKER_POOL_MAX/);
   });
 
-  it("counts 38 connections per instance by default and follows the settings", () => {
+  it("counts 39 connections per instance by default and follows the settings", () => {
     expect(connectionBudget(loadConfig({}))).toEqual({
       requests: 20,
       auth: 10,
       worker: 6,
       liveness: 1,
       pubsub: 1,
-      total: 38,
+      readiness: 1,
+      total: 39,
     });
     const small = loadConfig({
       SKIFF_DB_POOL_MAX: "5",
@@ -38,12 +39,12 @@ describe("pool size settings", () => {
       SKIFF_WORKER_CONCURRENCY: "8",
       SKIFF_WORKER_POOL_MAX: "4",
     });
-    expect(connectionBudget(small).total).toBe(5 + 3 + 4 + 1 + 1);
+    expect(connectionBudget(small).total).toBe(5 + 3 + 4 + 1 + 1 + 1);
     // An API-only instance has no job runner connections.
     expect(connectionBudget(loadConfig({ SKIFF_WORKER: "false" }))).toMatchObject({
       worker: 0,
       liveness: 0,
-      total: 31,
+      total: 32,
     });
   });
 });
@@ -86,8 +87,16 @@ describe("an instance with small pools", () => {
 
   it("prints its total at start and never holds more under concurrent requests and sign-ins", async () => {
     const line = logLines.find((l) => String(l.msg).startsWith("database connections per instance"));
-    expect(line?.msg).toBe("database connections per instance: at most 10");
-    expect(line?.connections).toEqual({ requests: 3, auth: 2, worker: 3, liveness: 1, pubsub: 1, total: 10 });
+    expect(line?.msg).toBe("database connections per instance: at most 11");
+    expect(line?.connections).toEqual({
+      requests: 3,
+      auth: 2,
+      worker: 3,
+      liveness: 1,
+      pubsub: 1,
+      readiness: 1,
+      total: 11,
+    });
 
     const org = await createOrg(db.knex);
     const cookie = await sessionFor(db.knex, skiff.url, org.owner);
@@ -133,6 +142,6 @@ describe("an instance with small pools", () => {
       await watcher.end();
     }
     expect(most).toBeGreaterThan(2);
-    expect(most).toBeLessThanOrEqual(10);
+    expect(most).toBeLessThanOrEqual(11);
   });
 });
