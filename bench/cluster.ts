@@ -11,13 +11,11 @@
  * show what they cost there, not what 3 machines would give.
  */
 
-import { readFileSync } from "node:fs";
-import { createServer } from "node:https";
-import type { AddressInfo } from "node:net";
 import autocannon from "autocannon";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { createKnex, migrateLatest } from "../src/db/knex.ts";
+import { startCountingReceiver } from "../test/helpers/counting-receiver.ts";
 import { startRoundRobinProxy } from "../test/helpers/round-robin-proxy.ts";
 import { createAgentTokenFor, createOrg, createProjects, TEST_SECRET } from "../test/helpers/seed.ts";
 import { createTestCa, removeTestCa } from "../test/helpers/test-ca.ts";
@@ -57,19 +55,9 @@ interface Figures {
 async function main(): Promise<void> {
   const db = await scratchDatabase();
   const ca = await createTestCa();
-  const seen = new Map<string, number>();
-  let onDelivery = () => {};
-  const receiver = createServer({ cert: readFileSync(ca.certFile), key: readFileSync(ca.keyFile) }, (req, res) => {
-    req.resume();
-    req.on("end", () => {
-      const id = String(req.headers["x-webhook-delivery"] ?? "");
-      seen.set(id, (seen.get(id) ?? 0) + 1);
-      res.writeHead(200).end("ok");
-      onDelivery();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  const receiverUrl = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const receiver = await startCountingReceiver(ca);
+  const { seen } = receiver;
+  const receiverUrl = receiver.url;
   try {
     const knex = createKnex(db.url);
     await migrateLatest(knex);
@@ -132,7 +120,7 @@ async function main(): Promise<void> {
         const accepted = new Set<string>();
         const started = performance.now();
         let lastAt = started;
-        onDelivery = () => {
+        receiver.onDelivery = () => {
           lastAt = performance.now();
         };
         for (let i = 0; i < EVENTS; i += 20) {
@@ -271,7 +259,7 @@ async function main(): Promise<void> {
       console.log(`${label.padEnd(26)}${get(one).padStart(14)}${get(three).padStart(14)}`);
     console.log(JSON.stringify({ one, three }));
   } finally {
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
     await removeTestCa(ca);
     await db.drop();
   }

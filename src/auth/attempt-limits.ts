@@ -9,7 +9,8 @@
 import type { BetterAuthPlugin } from "@better-auth/core";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import type pg from "pg";
-import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterRes } from "rate-limiter-flexible";
+import { postgresLimiters } from "./postgres-limiters.ts";
 import { verifyingUserId } from "./totp-replay.ts";
 
 /** One limited action: the paths it covers, attempts per account and per address within `windowSeconds`. */
@@ -58,24 +59,9 @@ async function accountOf(ctx: HookContext, rule: Rule): Promise<string | null> {
 
 /** The plugin; `pool` is the auth database pool. */
 export function attemptLimits(pool: pg.Pool) {
-  const limiters = new Map<string, RateLimiterPostgres>();
-  const limiter = (rule: Rule, scope: "account" | "address") => {
-    const key = `${rule.name}:${scope}`;
-    let found = limiters.get(key);
-    if (!found) {
-      found = new RateLimiterPostgres({
-        storeClient: pool,
-        storeType: "pool",
-        tableName: "auth_attempt_limits",
-        tableCreated: true,
-        keyPrefix: key,
-        points: scope === "account" ? rule.perAccount : rule.perAddress,
-        duration: rule.windowSeconds,
-      });
-      limiters.set(key, found);
-    }
-    return found;
-  };
+  const limiterOf = postgresLimiters(pool);
+  const limiter = (rule: Rule, scope: "account" | "address") =>
+    limiterOf(`${rule.name}:${scope}`, scope === "account" ? rule.perAccount : rule.perAddress, rule.windowSeconds);
   const byPath = new Map(ATTEMPT_RULES.flatMap((rule) => rule.paths.map((path) => [path, rule] as const)));
   return {
     id: "skiff-attempt-limits",

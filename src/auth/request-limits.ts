@@ -8,7 +8,8 @@
  */
 import type { BetterAuthRateLimitStorage } from "@better-auth/core";
 import type pg from "pg";
-import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterRes } from "rate-limiter-flexible";
+import { postgresLimiters } from "./postgres-limiters.ts";
 
 /**
  * better-auth's `rateLimit.customStorage` on the auth pool `pool`: `consume(key, { window, max })` counts one
@@ -16,24 +17,9 @@ import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
  * @throws the database's error when PostgreSQL cannot be reached (better-auth then answers 500).
  */
 export function sharedRequestLimits(pool: pg.Pool): BetterAuthRateLimitStorage {
-  const limiters = new Map<string, RateLimiterPostgres>();
-  const limiterOf = (rule: { window: number; max: number }) => {
-    const prefix = `auth-request:${rule.window}:${rule.max}`;
-    let found = limiters.get(prefix);
-    if (!found) {
-      found = new RateLimiterPostgres({
-        storeClient: pool,
-        storeType: "pool",
-        tableName: "auth_attempt_limits",
-        tableCreated: true,
-        keyPrefix: prefix,
-        points: rule.max,
-        duration: rule.window,
-      });
-      limiters.set(prefix, found);
-    }
-    return found;
-  };
+  const limiter = postgresLimiters(pool);
+  const limiterOf = (rule: { window: number; max: number }) =>
+    limiter(`auth-request:${rule.window}:${rule.max}`, rule.max, rule.window);
   return {
     async consume(key, rule) {
       try {

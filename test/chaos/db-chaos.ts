@@ -30,6 +30,7 @@ import { ensureDatabase, withDatabase } from "../../src/db/connect.ts";
 import { type EmbeddedServer, startEmbeddedPostgres } from "../../src/db/embedded.ts";
 import { isAlive } from "../../src/db/embedded-orphan.ts";
 import { readPassword } from "../../src/db/embedded-password.ts";
+import { startCountingReceiver } from "../helpers/counting-receiver.ts";
 import { spawnMain } from "../helpers/process.ts";
 import type { TestCaFiles } from "../helpers/test-ca.ts";
 
@@ -264,25 +265,6 @@ function api(skiff: Skiff, method: string, path: string, body?: unknown, timeout
   );
 }
 
-/** A loopback HTTPS webhook receiver answering 200: requests per `X-Webhook-Delivery`. */
-async function startReceiver(tls: ChaosOptions["tls"]) {
-  const seen = new Map<string, number>();
-  const server = createServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, (req, res) => {
-    req.resume();
-    req.on("end", () => {
-      const id = String(req.headers["x-webhook-delivery"] ?? "");
-      seen.set(id, (seen.get(id) ?? 0) + 1);
-      res.writeHead(200).end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    seen,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 /** Runs one chaos run (see the file comment). Never throws for a failed check: see `problems`. */
 export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const { variant, outageMs, tls } = options;
@@ -309,7 +291,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     crashLines: [],
     problems,
   };
-  const receiver = await startReceiver(tls);
+  const receiver = await startCountingReceiver(tls);
   const pgPort = await freePort();
   let database: Database;
   let skiff: Skiff;
