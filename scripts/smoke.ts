@@ -52,7 +52,7 @@ const subscription = await new Promise<unknown>((resolve) => {
       next: (msg) => {
         clearTimeout(timer);
         stop();
-        void client.dispose();
+        Promise.resolve(client.dispose()).catch(() => {});
         resolve(msg.data?.heartbeat === true ? true : msg);
       },
       error: (err) => resolve(err),

@@ -65,7 +65,7 @@ describe("job runner supervision", () => {
     await until(() => runsOf("test.record", "outage").length === 1);
     // Ended while the database answers (a pool ending during an outage first waits to record its jobs' ends), which
     // then goes away before the restart (1 s later).
-    void pool()!.forcefulShutdown("ended by the test");
+    Promise.resolve(pool()!.forcefulShutdown("ended by the test")).catch(() => {});
     await until(() => logged(/worker pool exited/), 20_000);
     await proxy.close();
     expect(await readyz()).toBe(503);
@@ -94,7 +94,7 @@ describe("job runner supervision", () => {
     await s.skiff.services.jobs.enqueue(db.knex, "test.slow-waits", { key: "second", sleepMs: 800 });
     await until(() => runsOf("test.slow-waits", "second").length === 1);
     const exits = s.logs.filter((l) => /exited unexpectedly/.test(String(l.msg))).length;
-    void pool()!.forcefulShutdown("ended by the test");
+    Promise.resolve(pool()!.forcefulShutdown("ended by the test")).catch(() => {});
     await until(() => s.logs.filter((l) => /exited unexpectedly/.test(String(l.msg))).length > exits, 20_000);
     await proxy.close();
     expect(s.skiff.runner!.running).toBe(false);
