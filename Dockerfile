@@ -6,12 +6,16 @@
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The install's postinstall (patch-package) applies patches/graphile-worker+0.18.0.patch: without it the image would
+# run the unpatched graphile-worker (see the README's "Background jobs").
+COPY patches ./patches
 # `npm install` rather than `npm ci`: the lock file may lack other platforms' optional packages (see .ci/run).
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM node:24-bookworm-slim AS web
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm install --no-audit --no-fund
 COPY web ./web
 RUN npm run build:web

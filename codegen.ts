@@ -52,7 +52,7 @@ const config: CodegenConfig = {
         mapperTypeSuffix: "Model",
       },
     },
-    // The dashboard's typed documents (web/src/operations.ts), GraphQL Code Generator's client preset.
+    // The dashboard's typed documents (web/src/**/operations.ts), GraphQL Code Generator's client preset.
     "web/src/gql/": {
       documents: ["web/src/**/*.{ts,tsx}", "!web/src/gql/**"],
       preset: "client",

@@ -58,10 +58,15 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** Extra process options: `nodeArgs` before the script (e.g. `--import` a probe, which then gets an IPC channel), a fixed `port`. */
+/**
+ * Extra process options: `nodeArgs` before the script (e.g. `--import` a probe, which then gets an IPC channel), a
+ * fixed `port`, and `cwd`: the checkout whose `src/main.ts` runs (default: this one; another one for a before/after
+ * comparison).
+ */
 export interface ServerProcessOptions {
   nodeArgs?: string[];
   port?: number;
+  cwd?: string;
 }
 
 /** The Node flags of `npm start` (package.json `scripts.start`: `node <flags> src/main.ts`), so servers run as users run them. */
@@ -90,6 +95,7 @@ export async function startServerProcess(
     process.execPath,
     [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), ...START_NODE_FLAGS, ...nodeArgs, "src/main.ts"],
     {
+      cwd: options.cwd,
       env: {
         ...process.env,
         DATABASE_URL: databaseUrl,

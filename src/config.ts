@@ -1,13 +1,13 @@
 /**
- * Every environment variable Skiff reads, validated once at start-up (zod).
- * The README's "Configuration" table documents the same list; keep them in step.
+ * Every environment variable Skiff reads, validated once at start-up (zod). The schema's descriptions are the
+ * documentation: docs/configuration.md is generated from them (`npm run docs:config`).
  */
 import { z } from "zod";
 import { parseAllowList } from "./http/address-policy.ts";
 
 const bool = z
   .enum(["true", "false", "1", "0", ""])
-  .optional()
+  .default("false")
   .transform((v) => v === "true" || v === "1");
 
 /** A Kubernetes resource quantity such as `250m`, `1`, `512Mi`, `2G`. */
@@ -24,77 +24,170 @@ function safeJson(text: string): unknown {
   }
 }
 
-const schema = z.object({
-  HOST: z.string().default("0.0.0.0"),
-  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  /** Public base URL used in links (invitations, deploy URLs); defaults to http://localhost:PORT. */
-  SKIFF_BASE_URL: z.string().url().optional(),
-  DATABASE_URL: z.string().min(1).optional(),
-  /**
-   * Largest request connection pool of one instance (Knex: GraphQL, REST, jobs' own queries). Issue 23; see README
-   * "Connections per instance" for the total an instance opens.
-   */
-  SKIFF_DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(20),
-  /** Largest sign-in connection pool of one instance (better-auth's `pg` pool: sessions, sign-in, API keys). */
-  SKIFF_AUTH_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
-  /**
-   * PostgreSQL URL for session work (issue 23): LISTEN/NOTIFY of subscriptions, the job runner (graphile-worker's
-   * pool and LISTEN, the liveness connections) and migrations (their advisory lock). Set it to a direct or
-   * session-mode connection when DATABASE_URL goes through a transaction-mode pooler (PgBouncer); unset:
-   * DATABASE_URL (or the embedded PostgreSQL) for everything.
-   */
-  DATABASE_SESSION_URL: z.string().min(1).optional(),
-  /** Where the embedded PostgreSQL and generated secrets live when DATABASE_URL is unset. */
-  SKIFF_DATA_DIR: z.string().default(".data"),
-  SKIFF_EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
-  /** Secret for session signing and at-rest encryption (≥ 32 chars). Generated into SKIFF_DATA_DIR when unset. */
-  SKIFF_SECRET: z.string().min(32).optional(),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+/**
+ * The schema of Skiff's environment. Each variable's `.describe()` text is its documentation:
+ * `npm run docs:config` (scripts/config-docs.ts) renders docs/configuration.md from it, and
+ * test/docs/config-docs.test.ts fails when that page is stale. Links in the texts are relative to docs/.
+ */
+export const configSchema = z.object({
+  HOST: z.string().default("0.0.0.0").describe("Listen address."),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000).describe("Listen port (`0`: any free port)."),
+  SKIFF_BASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .describe(
+      "Public base URL, used in links (invitations, OAuth callbacks, deploy URLs) and as trusted origin. Unset: `http://localhost:$PORT`.",
+    ),
+  DATABASE_URL: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "PostgreSQL URL. Unset: an embedded PostgreSQL in `$SKIFF_DATA_DIR/postgres` (see [The embedded PostgreSQL](operations.md#the-embedded-postgresql)).",
+    ),
+  SKIFF_DB_POOL_MAX: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(20)
+    .describe(
+      "Largest request connection pool of one instance (Knex: GraphQL, REST, job handlers' queries). See [Connections per instance](operations.md#connections-per-instance).",
+    ),
+  SKIFF_AUTH_POOL_MAX: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(10)
+    .describe(
+      "Largest sign-in connection pool of one instance (better-auth: sessions, sign-in, API keys, attempt limits).",
+    ),
+  DATABASE_SESSION_URL: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "PostgreSQL URL for session work: subscriptions' LISTEN/NOTIFY, the job runner (graphile-worker's pool and LISTEN, liveness connections) and migrations (their advisory lock). Set it to a direct or session-mode URL when `DATABASE_URL` goes through a transaction-mode pooler; see [Behind a connection pooler](operations.md#behind-a-connection-pooler). Unset: `DATABASE_URL` (or the embedded PostgreSQL) for everything.",
+    ),
+  SKIFF_DATA_DIR: z
+    .string()
+    .default(".data")
+    .describe("Embedded PostgreSQL data (`postgres/`), its password and log, and the generated secret."),
+  SKIFF_EMBEDDED_PG_PORT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(65535)
+    .default(54329)
+    .describe("Port of the embedded PostgreSQL (loopback only)."),
+  SKIFF_SECRET: z
+    .string()
+    .min(32)
+    .optional()
+    .describe(
+      "Signs sessions and encrypts stored secrets (AES-256-GCM). Set it in production and keep it stable: a start whose secret does not open the database's stored secrets is refused, saying so. Unset: generated into `$SKIFF_DATA_DIR/secret`.",
+    ),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+    .default("info")
+    .describe("pino log level."),
   SKIFF_BOOTSTRAP: z
     .enum(["true", "false"])
     .default("true")
-    .transform((v) => v === "true"),
-  SKIFF_BOOTSTRAP_EMAIL: z.string().email().default("owner@skiff.local"),
-  SKIFF_BOOTSTRAP_PASSWORD: z.string().min(8).optional(),
-  SKIFF_BOOTSTRAP_API_KEY: z.string().min(16).optional(),
-  SKIFF_PUBLIC_API_ONLY: bool,
-  /**
-   * Base URL of the payment gateway's management API and checkout (`{gateway_host}`), e.g. `http://127.0.0.1:4010`
-   * for the sandbox (`npm run gateway:sandbox`). Unset: payment gateway services cannot be created.
-   */
-  SKIFF_GATEWAY_URL: z.string().url().optional(),
-  /** Bearer credential of the gateway's invite-only management API (the sandbox accepts any when it has none). */
-  SKIFF_GATEWAY_API_KEY: z.string().optional(),
-  /** Port of the sandbox gateway (`npm run gateway:sandbox`, and beside `npm start` when it starts one). */
-  SKIFF_SANDBOX_GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
-  /** Agent API requests per minute per token (spec: Limits, 120). Raise only for benchmarks. */
-  SKIFF_AGENT_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
-  /** Platform default container registry (used when an organization has none). */
-  SKIFF_DEFAULT_REGISTRY_URL: z.string().optional(),
-  /** Cluster-internal DNS suffix of database services, e.g. `svc.cluster.local`. */
-  SKIFF_CLUSTER_DOMAIN: z.string().default("svc.cluster.local"),
-  /**
-   * What runs deployments (issue 12): `dry-run` (default) renders the Kubernetes manifests, stores them on the
-   * deployment and applies nothing; `kubernetes` applies them with server-side apply to the cluster of KUBECONFIG
-   * (or the in-cluster config) and waits for the rollout (deployer.kubernetes.ts).
-   */
-  SKIFF_DEPLOYER: z.enum(["dry-run", "kubernetes"]).default("dry-run"),
-  /** Kubeconfig file of the `kubernetes` deployer; unset: `~/.kube/config`, else the in-cluster service account. */
-  KUBECONFIG: z.string().min(1).optional(),
-  /** Seconds the `kubernetes` deployer waits for a Deployment's rollout before the deployment ends `error`. */
-  SKIFF_ROLLOUT_TIMEOUT: z.coerce.number().min(1).max(86_400).default(300),
-  /** Seconds the `kubernetes` deployer waits for a git source's build Job before the deployment ends `error`. */
-  SKIFF_BUILD_TIMEOUT: z.coerce.number().min(1).max(86_400).default(1800),
-  /**
-   * Seconds between health probes of a deployed application with a domain (`GET https://<domain><healthPath>`);
-   * 0 turns probing off. Probes are planned once a minute, so values above 60 probe at most once a minute.
-   */
-  SKIFF_HEALTH_INTERVAL: z.coerce.number().int().min(0).max(3600).default(30),
-  /**
-   * Overrides of the requests/limits rendered workloads get per plan (issue 23; defaults in
-   * deployment.manifests.ts `PLAN_RESOURCES`): JSON `{ "<plan name>" | "*": { "app" | "database" | "build":
-   * { "requests"?: { "cpu"?, "memory"? }, "limits"?: { … } } } }`, Kubernetes quantities (`250m`, `512Mi`).
-   */
+    .transform((v) => v === "true")
+    .describe("`false` skips the first-run account creation (see [First start](operations.md#first-start))."),
+  SKIFF_BOOTSTRAP_EMAIL: z.string().email().default("owner@skiff.local").describe("First owner's e-mail."),
+  SKIFF_BOOTSTRAP_PASSWORD: z
+    .string()
+    .min(8)
+    .optional()
+    .describe("First owner's password. Unset: generated and printed once."),
+  SKIFF_BOOTSTRAP_API_KEY: z
+    .string()
+    .min(16)
+    .optional()
+    .describe("First API key's value (accepted as is, stored hashed). Unset: generated and printed once."),
+  SKIFF_PUBLIC_API_ONLY: bool.describe(
+    "`true`: every path except the published ones (`/graphql`, `/api/auth/*` and the REST paths of the OpenAPI documents: `/api/agent/*`, `/api/site-import*`, webhooks, deploy URLs, docs theming, `/api/payment-gateway/events`) and the operator's `/healthz`, `/readyz`, `/metrics` answers 404: the internal procedures (`/api/siteImport.*`) and the dashboard's pages included.",
+  ),
+  SKIFF_GATEWAY_URL: z
+    .string()
+    .url()
+    .optional()
+    .describe(
+      "Base URL of the payment gateway (`{gateway_host}`: management API and checkout), e.g. `http://127.0.0.1:4010` for the sandbox. Unset: payment gateway services cannot be created (`BAD_USER_INPUT`), except that `npm start` with the embedded database starts the sandbox and uses it (see [Payments](payments.md)).",
+    ),
+  SKIFF_GATEWAY_API_KEY: z
+    .string()
+    .optional()
+    .describe(
+      "Bearer credential of the gateway's invite-only management API (also the key the sandbox requires when set).",
+    ),
+  SKIFF_SANDBOX_GATEWAY_PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65535)
+    .default(4010)
+    .describe(
+      "Port of the sandbox payment gateway (`npm run gateway:sandbox`, or beside `npm start`; see [Payments](payments.md)).",
+    ),
+  SKIFF_AGENT_RATE_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(120)
+    .describe(
+      "Agent API requests per minute per agent token (the spec's limit). Raise it only for benchmarks (`npm run bench:agent` does).",
+    ),
+  SKIFF_DEFAULT_REGISTRY_URL: z
+    .string()
+    .optional()
+    .describe("Platform default container registry for organizations that have none."),
+  SKIFF_CLUSTER_DOMAIN: z
+    .string()
+    .default("svc.cluster.local")
+    .describe(
+      "DNS suffix of internal service hostnames (`DB_HOST` = `<app>-db.<suffix>`, the database Service the deployers render); outbound calls refuse it and its subdomains.",
+    ),
+  SKIFF_DEPLOYER: z
+    .enum(["dry-run", "kubernetes"])
+    .default("dry-run")
+    .describe(
+      "What runs deployments: `dry-run` renders and stores the Kubernetes manifests, applies nothing; `kubernetes` applies them with server-side apply and waits for the rollout (see [Deployers](deployments.md#deployers)).",
+    ),
+  KUBECONFIG: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Kubeconfig file of the `kubernetes` deployer; objects go to its current context's namespace (`default` when none). Unset: `~/.kube/config`, else the in-cluster service account.",
+    ),
+  SKIFF_ROLLOUT_TIMEOUT: z.coerce
+    .number()
+    .min(1)
+    .max(86_400)
+    .default(300)
+    .describe("Seconds the `kubernetes` deployer waits for a Deployment's rollout before the deployment ends `error`."),
+  SKIFF_BUILD_TIMEOUT: z.coerce
+    .number()
+    .min(1)
+    .max(86_400)
+    .default(1800)
+    .describe(
+      "Seconds the `kubernetes` deployer waits for a git source's build Job before the deployment ends `error`.",
+    ),
+  SKIFF_HEALTH_INTERVAL: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(3600)
+    .default(30)
+    .describe(
+      "Seconds between health probes of a deployed application with a domain (`GET https://<domain><healthPath>`); `0` turns them off. Planned once a minute, so values above 60 probe once a minute.",
+    ),
   SKIFF_WORKLOAD_RESOURCES: z
     .string()
     .default("{}")
@@ -109,15 +202,25 @@ const schema = z.object({
         return z.NEVER;
       }
       return parsed.data;
-    }),
-  /** Deploy trigger URL requests per minute per token (429 + Retry-After above). Raise only for benchmarks. */
-  SKIFF_DEPLOY_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
-  /** Port health probes connect to (the ingress's HTTPS port). */
-  SKIFF_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).default(443),
-  /**
-   * Comma-separated CIDRs, addresses and host names (`*.` for subdomains) that outbound calls to user-given URLs
-   * may reach although the SSRF checks refuse them (src/http/address-policy.ts). Empty by default; warned at start.
-   */
+    })
+    .describe(
+      'JSON overriding the requests/limits of rendered workloads per plan (`"free"`, `"pro"`, `"unlimited"`, or `"*"` for all), in Kubernetes quantities: `{"pro":{"app":{"limits":{"memory":"2Gi"}},"build":{…},"database":{…}}}` (see [Builds, workload policy and secrets](deployments.md#builds-workload-policy-and-secrets)).',
+    ),
+  SKIFF_DEPLOY_RATE_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(30)
+    .describe(
+      "Deploy trigger URL requests per minute per token (429 + `Retry-After` above). Raise only for benchmarks (`npm run bench:deploy` does).",
+    ),
+  SKIFF_HEALTH_PORT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(65535)
+    .default(443)
+    .describe("Port health probes connect to (the ingress's HTTPS port)."),
   SKIFF_OUTBOUND_ALLOW: z
     .string()
     .default("")
@@ -127,31 +230,43 @@ const schema = z.object({
       } catch (err) {
         ctx.addIssue({ code: "custom", message: (err as Error).message });
       }
-    }),
-  /** Deepest field nesting accepted in a GraphQL operation (HTTP and WebSocket). */
-  SKIFF_MAX_QUERY_DEPTH: z.coerce.number().int().min(2).default(15),
-  /**
-   * Highest query cost accepted (HTTP and WebSocket): fields resolved, multiplied by list sizes (`first`, or 10 for
-   * unbounded lists) at every nesting level (src/server/query-cost.ts). Over it: 400 `QUERY_COST_EXCEEDED`.
-   */
-  SKIFF_MAX_QUERY_COST: z.coerce.number().int().min(1).default(200_000),
-  /** Largest GraphQL response body over HTTP, in bytes; larger: 413 `RESPONSE_TOO_LARGE`. */
+    })
+    .describe(
+      "Comma-separated CIDRs, addresses and host names (`*.corp.internal` for subdomains) that outbound calls may reach although the SSRF checks refuse them (see [Outbound HTTP](operations.md#outbound-http)). Logged as a warning at start when set.",
+    ),
+  SKIFF_MAX_QUERY_DEPTH: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .default(15)
+    .describe(
+      "Deepest field nesting accepted in a GraphQL operation (HTTP and WebSocket); deeper ones answer `GRAPHQL_VALIDATION_FAILED`.",
+    ),
+  SKIFF_MAX_QUERY_COST: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(200_000)
+    .describe(
+      "Highest estimated cost of a GraphQL operation (HTTP and WebSocket): fields × list sizes at every nesting level (`first`, or 5 for lists without it). Over it: 400 `QUERY_COST_EXCEEDED` with `cost` and `limit`.",
+    ),
   SKIFF_MAX_RESPONSE_BYTES: z.coerce
     .number()
     .int()
     .min(1024)
-    .default(10 * 1024 * 1024),
-  /** Longest GraphQL execution, in milliseconds; past it the remaining fields fail: 400 `EXECUTION_TIME_LIMIT`. */
-  SKIFF_EXECUTION_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
-  /**
-   * `true`: Skiff runs behind a reverse proxy, so the client address comes from `X-Forwarded-For` (per-address
-   * limits); otherwise the header is ignored.
-   */
-  SKIFF_TRUST_PROXY: bool,
-  /**
-   * Comma-separated origins (e.g. `https://admin.example.com`) besides SKIFF_BASE_URL's whose pages may open
-   * cookie-authenticated WebSockets; others are closed with 4403.
-   */
+    .default(10 * 1024 * 1024)
+    .describe("Largest GraphQL answer over HTTP (bytes); larger: 413 `RESPONSE_TOO_LARGE` with `size` and `limit`."),
+  SKIFF_EXECUTION_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10_000)
+    .describe(
+      "Longest GraphQL execution (ms); past it the remaining fields fail and the answer is 400 `EXECUTION_TIME_LIMIT`.",
+    ),
+  SKIFF_TRUST_PROXY: bool.describe(
+    "`true` behind a reverse proxy: the client address (per-address sign-in limits, WebSocket limits) comes from `X-Forwarded-For`; otherwise that header is ignored.",
+  ),
   SKIFF_TRUSTED_ORIGINS: z
     .string()
     .default("")
@@ -161,95 +276,196 @@ const schema = z.object({
         .map((o) => o.trim())
         .filter(Boolean)
         .map((o) => new URL(o).origin),
+    )
+    .describe(
+      "Comma-separated origins besides `SKIFF_BASE_URL`'s whose pages may open cookie-authenticated WebSockets (others: 4403). Header-authenticated connections are unaffected.",
     ),
-  /**
-   * `false` turns compiled reads off: queries whose every field has SQL (the project tree) then run through the
-   * resolvers too, instead of one SQL statement building the JSON (src/modules/sql-reads.ts). Default on.
-   */
   SKIFF_COMPILED_READS: z
     .enum(["true", "false", "1", "0"])
     .default("true")
-    .transform((v) => v === "true" || v === "1"),
-  /** `false` turns GraphQL introspection off (default on: the schema is public anyway through `_service`). */
+    .transform((v) => v === "true" || v === "1")
+    .describe(
+      "`false` turns off the one-statement answer of a whole query: every query then runs through the executor, which still reads each declared root field with one SQL statement (the same SQL: one implementation per read; see [Performance](performance.md)). For comparisons only.",
+    ),
+  SKIFF_PREPARED_READS: z
+    .enum(["auto", "true", "false", "1", "0"])
+    .default("auto")
+    .describe(
+      "Compiled reads as named prepared statements (PostgreSQL plans a repeated operation once per connection): `auto` uses them unless `DATABASE_SESSION_URL` is set (a transaction-mode pooler in front of `DATABASE_URL` may not keep a connection's prepared statements); `true`/`false` force. At most 200 distinct statements per instance are prepared, each after its third use. When off, statements that libraries name themselves on `DATABASE_URL` (the rate limiters') are sent unnamed too; set `true` behind a pooler only if it keeps prepared statements (PgBouncer ≥ 1.21 with `max_prepared_statements`).",
+    ),
   SKIFF_INTROSPECTION: z
     .enum(["true", "false", "1", "0"])
     .default("true")
-    .transform((v) => v === "true" || v === "1"),
-  /** Longest wait, in seconds, for in-flight requests on SIGTERM/SIGINT before connections are cut. */
-  SKIFF_SHUTDOWN_TIMEOUT: z.coerce.number().min(0).default(10),
-  /** Bearer token required by `GET /metrics`; unset: /metrics is open (restrict it at the network edge). */
-  SKIFF_METRICS_TOKEN: z.string().min(1).optional(),
-  /** OTLP/HTTP endpoint of a trace collector (e.g. http://collector:4318); unset: tracing off. */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
-  /** `false`: this instance runs no background jobs (API only); others on the same database run them. */
+    .transform((v) => v === "true" || v === "1")
+    .describe(
+      "`false` refuses GraphQL introspection (`__schema`, `__type`). On by default in every `NODE_ENV`: the schema is public anyway through `_service`.",
+    ),
+  SKIFF_SHUTDOWN_TIMEOUT: z.coerce
+    .number()
+    .min(0)
+    .default(10)
+    .describe(
+      "Seconds SIGTERM/SIGINT wait for in-flight requests before cutting their connections (see [Graceful shutdown](operations.md#graceful-shutdown)).",
+    ),
+  SKIFF_METRICS_TOKEN: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "When set, `GET /metrics` requires `Authorization: Bearer <token>` (401 otherwise). Unset: `/metrics` is open (restrict it at the network edge).",
+    ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .url()
+    .optional()
+    .describe(
+      "OTLP/HTTP collector base URL (e.g. `http://collector:4318`): traces are exported to `<endpoint>/v1/traces`. Unset: tracing off. The standard `OTEL_*` variables apply (`OTEL_SERVICE_NAME`, default `skiff`; `OTEL_EXPORTER_OTLP_HEADERS`; …).",
+    ),
   SKIFF_WORKER: z
     .enum(["true", "false", "1", "0"])
     .default("true")
-    .transform((v) => v === "true" || v === "1"),
-  /**
-   * How long `importSite` / `retrySiteImport` (and `POST /api/site-import`) wait for the import run's end, ms;
-   * past it they answer the still pending record (REST 202) while the run goes on.
-   */
-  SKIFF_IMPORT_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(60_000),
-  /** Background jobs one instance runs at once (graphile-worker concurrency). */
-  SKIFF_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
-  /**
-   * Ready jobs one instance fetches (and locks) per query and hands to its workers as they free up (graphile-worker's
-   * local queue); unset: SKIFF_WORKER_CONCURRENCY; 0 or 1: one query per job.
-   */
-  SKIFF_WORKER_LOCAL_QUEUE: z.coerce.number().int().min(0).max(1000).optional(),
-  /**
-   * Largest job-runner connection pool of one instance (graphile-worker's pool: its LISTEN connection, job fetches
-   * and completions); unset: SKIFF_WORKER_CONCURRENCY + 2. At least 2 (one is held by its LISTEN). Issue 23.
-   */
-  SKIFF_WORKER_POOL_MAX: z.coerce.number().int().min(2).max(1000).optional(),
-  /** On shutdown, how long running jobs may finish (ms) before they are aborted and returned to the queue. */
-  SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
-  /**
-   * Docs host this instance reports its docs hostnames to (`POST {url}/api/docs/sync`, issue 13); unset: this
-   * instance is its own docs host (the embedded default: it syncs to itself in-process).
-   */
-  SKIFF_DOCS_HOST_URL: z.string().url().optional(),
-  /** License key that authenticates this instance's synchronisation at the docs host; unset: no sync runs. */
-  SKIFF_LICENSE_KEY: z.string().min(16).optional(),
-  /** Seconds between two docs-hostname synchronisations (spec: about 60); honoured in whole minutes (job crontab). */
-  SKIFF_LICENSE_SYNC_INTERVAL: z.coerce.number().int().min(60).max(86_400).default(60),
-  /** Host name a docs hostname's CNAME must point to (shown in `docsRegistration.cnameTarget`, checked by the docs host). */
-  SKIFF_DOCS_CNAME_TARGET: z.string().min(1).default("docs.skiff.dev"),
-  /**
-   * Docs-host role: comma-separated SHA-256 digests (hex) of the license keys this instance accepts at
-   * `/api/docs/sync` (the instance's own SKIFF_LICENSE_KEY is always accepted). Keys themselves are never stored.
-   */
+    .transform((v) => v === "true" || v === "1")
+    .describe(
+      "`false`: this instance runs no background jobs (API only); instances with workers on the same database run them.",
+    ),
+  SKIFF_IMPORT_WAIT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(600_000)
+    .default(60_000)
+    .describe(
+      "How long an import or retry request waits for its run (ms); past it the answer is the pending record (REST 202) and the run goes on.",
+    ),
+  SKIFF_WORKER_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(4)
+    .describe("Background jobs one instance runs at once."),
+  SKIFF_WORKER_LOCAL_QUEUE: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1000)
+    .optional()
+    .describe(
+      "Ready jobs one instance fetches and locks per query, handed to its workers as they free up (graphile-worker's local queue; a job waits there at most 5 minutes); `0`: one query per job. Unset: `SKIFF_WORKER_CONCURRENCY`.",
+    ),
+  SKIFF_WORKER_POOL_MAX: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .max(1000)
+    .optional()
+    .describe(
+      "Largest job-runner connection pool of one instance (graphile-worker: its LISTEN, job fetches and completions). Unset: `SKIFF_WORKER_CONCURRENCY` + 2.",
+    ),
+  SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(600_000)
+    .default(10_000)
+    .describe(
+      "On shutdown, how long running jobs may finish (ms) before they are aborted and returned to the queue (at most `SKIFF_SHUTDOWN_TIMEOUT`: both run side by side).",
+    ),
+  SKIFF_DOCS_HOST_URL: z
+    .string()
+    .url()
+    .optional()
+    .describe(
+      "Docs host this instance reports its docs hostnames to (`POST <url>/api/docs/sync`). Unset: the instance is its own docs host (it registers in-process). See [The docs host role](docs-theming.md#the-docs-host-role).",
+    ),
+  SKIFF_LICENSE_KEY: z
+    .string()
+    .min(16)
+    .optional()
+    .describe(
+      "License key authenticating this instance's synchronisation at the docs host (`Authorization: Bearer`). Required with `SKIFF_DOCS_HOST_URL` (without it no sync is sent).",
+    ),
+  SKIFF_LICENSE_SYNC_INTERVAL: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(86_400)
+    .default(60)
+    .describe(
+      "Seconds between two docs-hostname synchronisations; the job ticks every minute, so it is honoured in whole minutes.",
+    ),
+  SKIFF_DOCS_CNAME_TARGET: z
+    .string()
+    .min(1)
+    .default("docs.skiff.dev")
+    .describe(
+      "Name a docs hostname's CNAME must point to: shown to owners (`docsRegistration.cnameTarget`) and checked by the docs host.",
+    ),
   SKIFF_DOCS_HOST_LICENSE_SHA256: z
     .string()
     .default("")
     .refine((v) => v.split(",").every((d) => !d.trim() || /^[0-9a-f]{64}$/i.test(d.trim())), {
       message: "comma-separated 64-hex-digit SHA-256 digests",
-    }),
-  /** Docs-host role: comma-separated DNS servers (`ip` or `ip:port`) asked for CNAME checks; empty: the system's. */
-  SKIFF_DOCS_DNS_SERVERS: z.string().default(""),
-  SMTP_URL: z.string().optional(),
-  SMTP_FROM: z.string().default("Skiff <no-reply@skiff.local>"),
-  GITHUB_CLIENT_ID: z.string().optional(),
-  GITHUB_CLIENT_SECRET: z.string().optional(),
-  GOOGLE_CLIENT_ID: z.string().optional(),
-  GOOGLE_CLIENT_SECRET: z.string().optional(),
-  /** OpenID Connect issuer of Google sign-in (discovery document under it); default https://accounts.google.com. */
-  GOOGLE_ISSUER: z.string().url().optional(),
-  GITLAB_CLIENT_ID: z.string().optional(),
-  GITLAB_CLIENT_SECRET: z.string().optional(),
-  GITLAB_ISSUER: z.string().url().optional(),
+    })
+    .describe(
+      'Docs-host role: comma-separated SHA-256 digests (hex) of the license keys accepted at `/api/docs/sync` (`printf %s "$KEY" | sha256sum`). The instance\'s own `SKIFF_LICENSE_KEY` is always accepted. Keys are never stored, only digests.',
+    ),
+  SKIFF_DOCS_DNS_SERVERS: z
+    .string()
+    .default("")
+    .describe(
+      "Docs-host role: comma-separated DNS servers (`ip` or `ip:port`) asked for the CNAME check. Empty: the system's.",
+    ),
+  SMTP_URL: z
+    .string()
+    .optional()
+    .describe(
+      "Outgoing mail (nodemailer URL, e.g. `smtps://user:pass@smtp.example.com:465`). Unset: mails go to the local outbox (see [Mail](sign-in.md#mail)).",
+    ),
+  SMTP_FROM: z.string().default("Skiff <no-reply@skiff.local>").describe("Sender of outgoing mail."),
+  GITHUB_CLIENT_ID: z.string().optional().describe("With `GITHUB_CLIENT_SECRET`: enables GitHub sign-in."),
+  GITHUB_CLIENT_SECRET: z.string().optional().describe("With `GITHUB_CLIENT_ID`: enables GitHub sign-in."),
+  GOOGLE_CLIENT_ID: z
+    .string()
+    .optional()
+    .describe("With `GOOGLE_CLIENT_SECRET`: enables Google sign-in (OpenID Connect)."),
+  GOOGLE_CLIENT_SECRET: z
+    .string()
+    .optional()
+    .describe("With `GOOGLE_CLIENT_ID`: enables Google sign-in (OpenID Connect)."),
+  GOOGLE_ISSUER: z
+    .string()
+    .url()
+    .optional()
+    .describe(
+      "OpenID Connect issuer of Google sign-in (discovery document under it; only changed for tests). Unset: `https://accounts.google.com`.",
+    ),
+  GITLAB_CLIENT_ID: z
+    .string()
+    .optional()
+    .describe("With `GITLAB_CLIENT_SECRET`: enables GitLab sign-in (OpenID Connect)."),
+  GITLAB_CLIENT_SECRET: z
+    .string()
+    .optional()
+    .describe("With `GITLAB_CLIENT_ID`: enables GitLab sign-in (OpenID Connect)."),
+  GITLAB_ISSUER: z
+    .string()
+    .url()
+    .optional()
+    .describe(
+      "OpenID Connect issuer of GitLab sign-in (set it for a self-managed GitLab). Unset: `https://gitlab.com`.",
+    ),
 });
 
-/** Validated configuration; see README "Configuration". */
-export type Config = z.infer<typeof schema>;
+/** Validated configuration; see docs/configuration.md. */
+export type Config = z.infer<typeof configSchema>;
 
 /**
  * Parses `env` (default `process.env`) into a {@link Config}.
  * @throws Error listing every invalid variable, so start-up fails with a clear message.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(env);
+  const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);

@@ -20,6 +20,7 @@ import pg from "pg";
 import type { Config } from "../config.ts";
 import { newId } from "../db/ids.ts";
 import { isDataException } from "../db/pg-errors.ts";
+import { poolClientFor } from "../db/prepared-statements.ts";
 import { apiKeyOrganization } from "./api-key-organization.ts";
 import { attemptLimits } from "./attempt-limits.ts";
 import { createLogMailer, type Mailer, type MailLog } from "./mailer.ts";
@@ -163,7 +164,12 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
     }
   };
   const baseURL = baseUrlOf(config);
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: deps.poolMax ?? config.SKIFF_AUTH_POOL_MAX ?? 10 });
+  // The limiters name their statements; behind a transaction-mode pooler those names are dropped.
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: deps.poolMax ?? config.SKIFF_AUTH_POOL_MAX ?? 10,
+    Client: poolClientFor(config),
+  });
   pool.on("error", (err) => log.error({ err }, "auth database pool error"));
 
   const auth = betterAuth({

@@ -115,8 +115,15 @@ const API_KEY_SQL = `select k.id as "id", k.reference_id as "userId", u.email as
  * member of the key's organization (spec: then callers receive 401). The caller carries its standing
  * (plan features and grants) so that the request's access scope needs no second statement.
  */
-async function callerFromApiKey(knex: Knex, key: string, onError: (error: unknown) => void): Promise<Caller | null> {
-  const result: { rows: KeyRow[] } = await knex.raw(API_KEY_SQL, [await hashApiKey(key)]);
+async function callerFromApiKey(
+  knex: Knex,
+  key: string,
+  onError: (error: unknown) => void,
+  prepare: boolean,
+): Promise<Caller | null> {
+  const query = knex.raw(API_KEY_SQL, [await hashApiKey(key)]);
+  // Prepared once per connection (not behind a transaction-mode pooler): every request with a key runs it.
+  const result: { rows: KeyRow[] } = await (prepare ? query.options({ name: "skiff_api_key_caller" }) : query);
   const row = result.rows[0];
   if (!row) return null;
   const role = toRole(row.role);
@@ -225,7 +232,8 @@ async function callerFromJwt(auth: Auth, knex: Knex, token: string): Promise<Cal
 /**
  * Resolves the caller of a request from its headers. An API key header, when present, decides alone (an
  * invalid key gives null even with a valid cookie). API key: one SQL query (the last-used write happens in the
- * background; its failures go to `onError`); session: better-auth's session lookup plus one query on `members`.
+ * background; its failures go to `onError`; `prepare`: the key's statement is a named prepared statement, as
+ * compiled reads are: SKIFF_PREPARED_READS); session: better-auth's session lookup plus one query on `members`.
  * @returns the caller, or null when there are no valid credentials (→ 401).
  */
 export async function resolveCaller(
@@ -233,9 +241,10 @@ export async function resolveCaller(
   knex: Knex,
   headers: Headers,
   onError: (error: unknown) => void = () => {},
+  prepare = false,
 ): Promise<Caller | null> {
   const key = apiKeyFromHeaders(headers);
   if (key && JWT_SHAPE.test(key)) return callerFromJwt(auth, knex, key);
-  if (key) return callerFromApiKey(knex, key, onError);
+  if (key) return callerFromApiKey(knex, key, onError, prepare);
   return callerFromSession(auth, knex, headers);
 }

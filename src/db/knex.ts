@@ -5,6 +5,7 @@
 import knexFactory, { type Knex } from "knex";
 import { knexSnakeCaseMappers, Model } from "objection";
 import pg from "pg";
+import { UnnamedStatementsClient } from "./prepared-statements.ts";
 
 // int8 (count(*), bigint ids) as JS numbers: all our counts fit in 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
@@ -17,10 +18,16 @@ export interface KnexLog {
 }
 
 /**
- * Builds a Knex instance for `url` and binds Objection models to it. With `log`, Knex's warnings (a failed
- * connection attempt during a database outage, …) are log lines instead of console output.
+ * Builds a Knex instance for `url` and binds Objection models to it. `pool`: its size, and `unnamedStatements`:
+ * every statement sent unnamed, whoever names it (rate-limiter-flexible's agent limiter does; see
+ * prepared-statements.ts — for a transaction-mode pooler). With `log`, Knex's warnings (a failed connection attempt
+ * during a database outage, …) are log lines instead of console output.
  */
-export function createKnex(url: string, pool: { min?: number; max?: number } = {}, log?: KnexLog): Knex {
+export function createKnex(
+  url: string,
+  pool: { min?: number; max?: number; unnamedStatements?: boolean } = {},
+  log?: KnexLog,
+): Knex {
   const knex = knexFactory({
     client: "pg",
     connection: url,
@@ -36,6 +43,11 @@ export function createKnex(url: string, pool: { min?: number; max?: number } = {
     }),
     ...knexSnakeCaseMappers(),
   });
+  if (pool.unnamedStatements) {
+    // Knex makes its connections with `driver.Client` (lazily: the pool starts empty).
+    const client = knex.client as { driver: typeof pg };
+    client.driver = Object.assign(Object.create(client.driver), { Client: UnnamedStatementsClient });
+  }
   Model.knex(knex);
   return knex;
 }

@@ -9,17 +9,6 @@ export function orderByKeys<K, R>(keys: readonly K[], rows: readonly R[], keyOf:
   return keys.map((k) => byKey.get(k) ?? null);
 }
 
-/** Groups rows under `keys` by `keyOf(row)`, keeping row order; a key without rows gets []. */
-export function groupByKeys<K, R>(keys: readonly K[], rows: readonly R[], keyOf: (row: R) => K): R[][] {
-  const groups = new Map<K, R[]>();
-  for (const k of keys) groups.set(k, []);
-  for (const row of rows) groups.get(keyOf(row))?.push(row);
-  return keys.map((k) => groups.get(k) ?? []);
-}
-
-/** Cache key function for DataLoaders keyed by small plain objects. */
-export const jsonKey = (key: unknown): string => JSON.stringify(key);
-
 /**
  * Keeps the rows whose parent (`parentOf(row)`) loads through `parentLoader`, which applies visibility:
  * a child of an invisible parent is invisible too.

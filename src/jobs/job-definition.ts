@@ -66,7 +66,10 @@ export interface JobDefinition<P = unknown> {
   payload: z.ZodType<P>;
   /** Default `{ kind: "backoff" }`. */
   retry?: RetryPolicy;
-  /** Jobs with the same queue name run one at a time across all instances (e.g. license sync). */
+  /**
+   * Jobs with the same queue name run one at a time across all instances (e.g. license sync): graphile-worker's
+   * named queue, enforced by the queue's advisory lock (job-queue-lock.ts; a run finding it held is put off 2 s).
+   */
   queueName?: string;
   /** Makes the job recurring (graphile-worker crontab). */
   schedule?: JobSchedule;

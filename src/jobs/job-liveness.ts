@@ -5,8 +5,8 @@
  * `skiff-jobs:<runnerId>` (`application_name`), and records its workers in `job_workers`. Every runner sweeps at
  * start and every {@link SWEEP_INTERVAL_MS}: a worker whose runner has no such connection in `pg_stat_activity` is
  * dead, and `graphile_worker.force_unlock_workers` returns its jobs to the queue, each with its interrupted attempt
- * given back (they run again: delivery is at least once). Like the jobs layer's permanent failures, this writes
- * graphile-worker 0.17's private `_private_jobs` table. While its own connection is down (it reconnects, every
+ * given back (they run again: delivery is at least once), through graphile-worker's public functions only (one
+ * transaction: see {@link unlockWorkers}). While its own connection is down (it reconnects, every
  * second until it is back), a live runner may be taken for dead: its jobs may then run twice, which at-least-once
  * handlers tolerate. A runner whose worker pool died while the runner lives on (job-runner.ts restarts it) keeps
  * its id and connection: the dead pool's lock holders are still recorded under a live runner, so the sweep would
@@ -15,7 +15,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { Logger } from "pino";
-import { JOB_SCHEMA, SUPERSEDED_KEY } from "./job-queue.ts";
+import { JOB_SCHEMA } from "./job-queue.ts";
 
 /** How often a runner looks for dead runners' workers, ms. */
 export const SWEEP_INTERVAL_MS = 30_000;
@@ -119,6 +119,7 @@ export async function startRunnerLiveness(
   async function sweepNow(): Promise<number> {
     const c = client;
     if (!c) return 0;
+    await pruneSuperseded(c);
     const { rows } = await c.query<{ workerId: string }>(
       `select w.worker_id as "workerId" from job_workers w
         where not exists (select 1 from pg_stat_activity a where a.application_name = $1 || w.runner_id)`,
@@ -169,21 +170,48 @@ export async function startRunnerLiveness(
 }
 
 /**
- * Returns the jobs locked by `ids` to the queue and forgets those holders; jobs whose `waits` retry was already
- * queued (`SUPERSEDED_KEY`) are deleted instead. The interrupted attempt never finished: it is given back its run (graphile-worker counted it when it locked the job, and a job at its last attempt would
+ * Returns the jobs locked by `ids` to the queue and forgets those holders, in one transaction of graphile-worker's
+ * public functions: `force_unlock_workers` first (its row locks keep other instances, which fetch with SKIP LOCKED,
+ * off these jobs until the commit), then, on the now unlocked jobs, `complete_jobs` for those whose next run is
+ * already queued (`job_superseded`: their work is done) and `reschedule_jobs` giving the others back their
+ * interrupted attempt (graphile-worker counted it when it locked the job, and a job at its last attempt would
  * otherwise never run again).
  */
 async function unlockWorkers(c: pg.Client, ids: string[]): Promise<void> {
-  // A job whose retry is already queued finished its work: drop it rather than run its attempt a second time.
-  await c.query(`delete from ${JOB_SCHEMA}._private_jobs where locked_by = any($1::text[]) and (payload::jsonb ? $2)`, [
-    ids,
-    SUPERSEDED_KEY,
-  ]);
+  await c.query("begin");
+  try {
+    const { rows } = await c.query<{ id: string; superseded: boolean }>(
+      `select j.id::text, exists (select 1 from job_superseded s where s.job_id = j.id) as superseded
+         from ${JOB_SCHEMA}.jobs j where j.locked_by = any($1::text[])`,
+      [ids],
+    );
+    await c.query(`select ${JOB_SCHEMA}.force_unlock_workers($1::text[])`, [ids]);
+    const done = rows.filter((r) => r.superseded).map((r) => r.id);
+    const interrupted = rows.filter((r) => !r.superseded).map((r) => r.id);
+    if (done.length) {
+      await c.query(`select count(*) from ${JOB_SCHEMA}.complete_jobs($1::bigint[])`, [done]);
+      await c.query("delete from job_superseded where job_id = any($1::bigint[])", [done]);
+    }
+    if (interrupted.length) {
+      await c.query(
+        `select count(r.*) from ${JOB_SCHEMA}.jobs j,
+           lateral ${JOB_SCHEMA}.reschedule_jobs(array[j.id], max_attempts => greatest(j.max_attempts, j.attempts + 1)) r
+          where j.id = any($1::bigint[])`,
+        [interrupted],
+      );
+    }
+    await c.query("delete from job_workers where worker_id = any($1::text[])", [ids]);
+    await c.query("commit");
+  } catch (err) {
+    await c.query("rollback").catch(() => {});
+    throw err;
+  }
+}
+
+/** Forgets superseded jobs that no longer exist (completed as usual); run with each sweep. */
+async function pruneSuperseded(c: pg.Client): Promise<void> {
   await c.query(
-    `update ${JOB_SCHEMA}._private_jobs set max_attempts = greatest(max_attempts, attempts + 1)
-      where locked_by = any($1::text[])`,
-    [ids],
+    `delete from job_superseded s where s.created_at < now() - interval '1 minute'
+       and not exists (select 1 from ${JOB_SCHEMA}.jobs j where j.id = s.job_id)`,
   );
-  await c.query(`select ${JOB_SCHEMA}.force_unlock_workers($1::text[])`, [ids]);
-  await c.query("delete from job_workers where worker_id = any($1::text[])", [ids]);
 }

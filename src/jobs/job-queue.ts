@@ -20,18 +20,12 @@ export const SCHEDULED_TOPIC = "jobs.scheduled";
 /** Key of the payload property carrying the retry state of a `waits` job (attempt ≥ 2). */
 export const RETRY_KEY = "_retry";
 
-/**
- * Payload key marking a job whose `waits` retry is already queued (set in the transaction that queued it): the job
- * is done even if its completion was never recorded, and the liveness sweep deletes it rather than reviving it.
- */
-export const SUPERSEDED_KEY = "_superseded";
-
 /** Retry state stored in the payload under {@link RETRY_KEY}. */
 export interface RetryState {
   /** The attempt this job runs as (2 = first retry). */
   attempt: number;
-  /** Message of the previous attempt's failure. */
-  lastError: string;
+  /** Message of the previous attempt's failure (none when no attempt failed: a run put off because its queue was busy). */
+  lastError?: string;
 }
 
 /** Options of {@link JobQueue.enqueue}. */
@@ -50,7 +44,8 @@ export interface EnqueueOptions {
   priority?: number;
   /**
    * Serial queue of this one job, overriding the definition's `queueName`: jobs of one queue run one at a time
-   * across all instances (e.g. `deploy:<applicationId>`: one deployment per application at a time).
+   * across all instances (e.g. `deploy:<applicationId>`: one deployment per application at a time), enforced by the
+   * queue's advisory lock as well as graphile-worker (job-queue-lock.ts).
    */
   queueName?: string;
 }

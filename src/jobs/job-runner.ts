@@ -2,7 +2,9 @@
  * The in-process job runner: graphile-worker's runner on Skiff's own database, running the registered job
  * definitions with their retry policies. Every instance started with `SKIFF_WORKER=true` runs one; they share one
  * queue (a job is locked by one worker: it runs once). New jobs wake a worker through graphile-worker's
- * LISTEN/NOTIFY, scheduled ones through {@link createWakeups} (told by the `jobs.scheduled` PubSub topic). `stop()` lets running jobs finish for `shutdownTimeoutMs`, then aborts them:
+ * LISTEN/NOTIFY, scheduled ones through {@link createWakeups} (told by the `jobs.scheduled` PubSub topic). A job of a
+ * named queue runs only while it holds the queue's advisory lock, else it is put off (job-queue-lock.ts). `stop()`
+ * lets running jobs finish for `shutdownTimeoutMs`, then aborts them:
  * an aborted job returns to the queue (a `waits` job as the same attempt, a `backoff` one as a failed attempt;
  * a `none` job fails for good, since it may have done part of its work). Jobs locked by a runner that died (SIGKILL,
  * lost machine) return to the queue at the next sweep of any live runner (job-liveness.ts), not after 4 hours.
@@ -35,15 +37,8 @@ import {
 } from "./job-definition.ts";
 import { startRunnerLiveness } from "./job-liveness.ts";
 import { jobMetrics } from "./job-metrics.ts";
-import {
-  addJob,
-  JOB_SCHEMA,
-  type JobQueue,
-  RETRY_KEY,
-  type RetryState,
-  SCHEDULED_TOPIC,
-  SUPERSEDED_KEY,
-} from "./job-queue.ts";
+import { addJob, JOB_SCHEMA, type JobQueue, RETRY_KEY, type RetryState, SCHEDULED_TOPIC } from "./job-queue.ts";
+import { QUEUE_BUSY_RETRY_MS, tryLockQueue } from "./job-queue-lock.ts";
 import { workerLogger } from "./job-schema.ts";
 import { createWakeups } from "./job-wakeup.ts";
 
@@ -113,9 +108,14 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   // First: a runner's workers must never be recorded before its named connection is up (see job-liveness.ts).
   const liveness = await startRunnerLiveness(options.databaseUrl, log, options.sweepIntervalMs);
   const knex = services.knex;
+  const pgPool = new pg.Pool({ connectionString: options.databaseUrl, max: workerPoolMax(options) });
+  pgPool.on("error", (err) => log.error({ err }, "job runner database pool error"));
+  pgPool.on("connect", (client) => {
+    client.on("error", (err) => log.error({ err }, "job runner database connection error"));
+  });
   const taskList: TaskList = {};
   for (const definition of queue.definitions) {
-    taskList[definition.name] = taskOf(definition as JobDefinition, { queue, services, log, knex });
+    taskList[definition.name] = taskOf(definition as JobDefinition, { queue, services, log, knex, pgPool });
   }
   const cronItems: CronItem[] = queue.definitions
     .filter((d) => d.schedule)
@@ -157,11 +157,6 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   // (Re)connected to LISTEN: jobs may have been scheduled meanwhile.
   events.on("pool:listen:success", () => void wakeups.refresh());
   const unsubscribe = services.pubsub.subscribe(SCHEDULED_TOPIC, (p) => wakeups.dueAt(Number(p.at)));
-  const pgPool = new pg.Pool({ connectionString: options.databaseUrl, max: workerPoolMax(options) });
-  pgPool.on("error", (err) => log.error({ err }, "job runner database pool error"));
-  pgPool.on("connect", (client) => {
-    client.on("error", (err) => log.error({ err }, "job runner database connection error"));
-  });
   const startRun = () =>
     run({
       pgPool,
@@ -314,16 +309,22 @@ interface TaskDeps {
   services: JobServices;
   log: Logger;
   knex: Knex;
+  /** The runner's pool (graphile-worker's too): named queues' locks are held on its connections (job-queue-lock.ts). */
+  pgPool: pg.Pool;
 }
 
-/** The graphile-worker task running `definition`: validation, context, retry policy, metrics, logs. */
+/**
+ * The graphile-worker task running `definition`: validation, its named queue's lock (job-queue-lock.ts), context,
+ * retry policy, metrics, logs.
+ */
 function taskOf(definition: JobDefinition, deps: TaskDeps): Task {
   const metrics = jobMetrics();
   const policy = definition.retry ?? { kind: "backoff" as const };
   return async (rawPayload, helpers) => {
     const { job } = helpers;
     const raw = (typeof rawPayload === "object" && rawPayload !== null ? rawPayload : {}) as Record<string, unknown>;
-    const { [RETRY_KEY]: retryRaw, [SUPERSEDED_KEY]: _superseded, _cron: _ignored, ...body } = raw;
+    // `_superseded`: the flag earlier releases wrote into the payload (now `job_superseded`); dropped if present.
+    const { [RETRY_KEY]: retryRaw, _superseded, _cron: _ignored, ...body } = raw;
     const retry = retryRaw as RetryState | undefined;
     const attempt = (retry?.attempt ?? 1) + job.attempts - 1;
     const log = deps.log.child({ job: definition.name, jobId: job.id, attempt });
@@ -343,9 +344,27 @@ function taskOf(definition: JobDefinition, deps: TaskDeps): Task {
       signal: helpers.abortSignal,
       enqueue: (name, payload, options) => deps.queue.enqueue(deps.knex, name, payload, options),
     };
+    // A job of a named queue runs only while it holds the queue's lock; another run holds it: try again later.
+    const lock = job.job_queue_id === null ? undefined : await tryLockQueue(deps.pgPool, job.job_queue_id);
+    if (lock === null) {
+      const queued = await requeue(deps, definition, helpers, body, {
+        retry: { attempt, ...(retry?.lastError ? { lastError: retry.lastError } : {}) },
+        runAt: new Date(Date.now() + QUEUE_BUSY_RETRY_MS),
+        maxAttempts:
+          policy.kind === "backoff" ? Math.max(1, job.max_attempts - job.attempts + 1) : maxAttemptsOf(policy),
+      });
+      log.info(
+        { retryInMs: queued ? QUEUE_BUSY_RETRY_MS : null },
+        `job ${definition.name}: another run of its queue holds it; ${queued ? "rescheduled" : "already done"}`,
+      );
+      return;
+    }
     const started = performance.now();
     try {
-      await raceAbort(definition.handler(parsed.data, ctx), helpers.abortSignal);
+      const work = definition.handler(parsed.data, ctx);
+      // The lock is kept until the work itself settles, even when a shutdown abort stops waiting for it.
+      if (lock) void work.then(lock.release, lock.release);
+      await raceAbort(work, helpers.abortSignal);
       metrics.duration.observe({ task: definition.name, result: "success" }, (performance.now() - started) / 1000);
       return;
     } catch (error) {
@@ -369,22 +388,11 @@ function taskOf(definition: JobDefinition, deps: TaskDeps): Task {
         }
         const next: RetryState = { attempt: interrupted ? attempt : attempt + 1, lastError: err.message };
         try {
-          // The retry is queued and this job marked superseded in one transaction: if the process dies before
-          // graphile-worker records this job's completion, the liveness sweep deletes it instead of running this
-          // attempt again beside its retry (job-liveness.ts).
-          await deps.knex.transaction(async (trx) => {
-            await addJob(trx, {
-              name: definition.name,
-              payload: { ...body, [RETRY_KEY]: next },
-              queueName: definition.queueName,
-              maxAttempts: maxAttemptsOf(policy),
-              runAt: new Date(Date.now() + wait),
-              jobKey: job.key ?? undefined,
-            });
-            await trx.raw(
-              `update ${JOB_SCHEMA}._private_jobs set payload = (payload::jsonb || ?::jsonb)::json where id = ?`,
-              [JSON.stringify({ [SUPERSEDED_KEY]: true }), job.id],
-            );
+          // Not queued when the row is gone: another run of this job, taken twice, completed it.
+          await requeue(deps, definition, helpers, body, {
+            retry: next,
+            runAt: new Date(Date.now() + wait),
+            maxAttempts: maxAttemptsOf(policy),
           });
         } catch (enqueueError) {
           // The database is away: fail this attempt in graphile-worker, which records it once it can and runs the
@@ -410,6 +418,43 @@ function taskOf(definition: JobDefinition, deps: TaskDeps): Task {
     }
   };
 }
+
+/**
+ * Queues the next run of the running job (same name, payload `body` with `next.retry`, same queue and job key, at
+ * `next.runAt`) and records the running job in `job_superseded`, in one transaction: if the process dies before
+ * graphile-worker records the running job's completion, the liveness sweep deletes it instead of running it again
+ * beside its successor (job-liveness.ts). A job whose row is already gone (another run of it, taken twice,
+ * completed it) gets no successor. Public API only: the job's row and queue name are read from graphile-worker's
+ * `jobs` view.
+ * @returns whether the next run was queued.
+ */
+async function requeue(
+  deps: TaskDeps,
+  definition: JobDefinition,
+  helpers: JobHelpers,
+  body: Record<string, unknown>,
+  next: { retry: RetryState; runAt: Date; maxAttempts: number },
+): Promise<boolean> {
+  const { job } = helpers;
+  return deps.knex.transaction(async (trx) => {
+    // The job's own queue (enqueue may name one per job, e.g. `deploy:<applicationId>`).
+    const { rows } = (await trx.raw(`select queue_name from ${JOB_SCHEMA}.jobs where id = ?`, [job.id])) as QueueRows;
+    if (rows.length === 0) return false;
+    await trx.raw("insert into job_superseded (job_id) values (?) on conflict do nothing", [job.id]);
+    await addJob(trx, {
+      name: definition.name,
+      payload: { ...body, [RETRY_KEY]: next.retry },
+      queueName: rows[0]!.queue_name ?? undefined,
+      maxAttempts: next.maxAttempts,
+      runAt: next.runAt,
+      jobKey: job.key ?? undefined,
+    });
+    return true;
+  });
+}
+
+/** Rows of the queue-name lookup in {@link requeue}. */
+type QueueRows = { rows: Array<{ queue_name: string | null }> };
 
 /** `work`, or a {@link ShutdownAbort} rejection as soon as `signal` aborts (the work itself is not cancelled). */
 function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -23,7 +23,7 @@ import { organizationsModule } from "./organizations/index.ts";
 import { paymentsModule } from "./payments/index.ts";
 import { projectsModule } from "./projects/index.ts";
 import { providersModule } from "./providers/index.ts";
-import type { SqlReadTypes } from "./sql-reads.ts";
+import type { SqlReadRows, SqlReadTypes } from "./sql-reads.ts";
 import { systemModule } from "./system/index.ts";
 import { teamModule } from "./team/index.ts";
 import { webhooksModule } from "./webhooks/index.ts";
@@ -67,6 +67,9 @@ for (const m of modules) {
     moduleSqlReads[type] = { ...moduleSqlReads[type], ...fields };
   }
 }
+
+/** Every module's row sources (src/modules/sql-reads.ts): how a row of each table type is found by id. */
+export const moduleSqlRows: SqlReadRows = Object.assign({}, ...modules.map((m) => m.sqlRows ?? {}));
 
 /** The REST table: every module's rows, in registration order. */
 export const restRoutes: readonly AnyRestRoute[] = withOpenApiDocuments(modules.flatMap((m) => m.restRoutes ?? []));

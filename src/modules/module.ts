@@ -10,7 +10,7 @@ import type { JobDefinition } from "../jobs/job-definition.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
 import type { AccessScope } from "./access/index.ts";
 import type { EventSubscriber } from "./events.ts";
-import type { SqlReadTypes } from "./sql-reads.ts";
+import type { SqlReadRows, SqlReadTypes } from "./sql-reads.ts";
 
 /**
  * The per-request loaders of every module, namespaced by module name (`ctx.loaders.projects.byId`). Each module
@@ -51,10 +51,12 @@ export interface SkiffModule<Name extends string = string> {
   /** Rows of the REST table (documented REST paths executed as GraphQL operations). */
   restRoutes?: readonly AnyRestRoute[];
   /**
-   * SQL of the module's types' fields that are plain columns or relations, for compiled reads (one statement per
-   * operation, src/modules/sql-reads.ts). Optional: undeclared fields run through the resolvers.
+   * SQL of the module's types' fields that are columns or relations of its tables (src/modules/sql-reads.ts): the
+   * only implementation of those reads. Undeclared fields (not in Skiff's database) keep their resolvers.
    */
   sqlReads?: SqlReadTypes;
+  /** Where the rows of the module's table types are and which the caller sees (read by id; src/modules/sql-reads.ts). */
+  sqlRows?: SqlReadRows;
   /** Consumes every domain event (src/modules/events.ts), in the emitter's transaction. */
   onEvent?: EventSubscriber;
   /** Background jobs the module defines (`<domain>.jobs.ts`, see src/jobs/job-definition.ts). */

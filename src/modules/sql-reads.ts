@@ -1,15 +1,20 @@
 /**
- * Compiled reads (issue 15): a query operation whose every selected field a module declares compilable is
- * answered by ONE SQL statement that builds the whole `data` object as JSON inside PostgreSQL (`json_build_object`
- * per object, `json_agg` per list, correlated subqueries per level), the way PostGraphile answers, instead of
- * resolvers, loaders and graphql-js completing thousands of fields. Visibility is part of the SQL (the same
- * conditions the loaders use, from src/modules/access/access-scope.ts).
+ * Compiled reads (issues 15 and 21): the one implementation of every read of Skiff's tables through GraphQL. Modules
+ * declare, in their manifests, the SQL of each field that is a column or a relation of their types (`sqlReads`,
+ * {@link SqlReadTypes}) and how a row of each type is found by id with the caller's visibility (`sqlRows`,
+ * {@link SqlReadRows}); this compiler turns a selection into SQL building the answer's JSON inside PostgreSQL
+ * (`json_build_object` per object, `json_agg` per list, correlated subqueries per level). Visibility is part of the
+ * SQL (src/modules/access/access-scope.ts).
  *
- * Modules declare, in their manifests (`sqlReads`), the SQL of the fields that are plain columns or plain
- * relations of their types ({@link SqlReadTypes}). Anything else — a field without SQL, an argument out of range,
- * a type without declaration, more than 50 keys in one object — makes the compiler answer null, and the operation
- * runs through the executor as before: the compiled read is an optimisation with one meaning, never a second
- * behaviour. `test/graph/compiled-reads.test.ts` checks both paths give the same answer for every caller.
+ * Two ways to run it, one meaning (src/server/compiled-reads.ts, src/server/sql-read-resolvers.ts):
+ * - a query whose every selected field is declared is answered by ONE statement, its JSON text sent as is;
+ * - otherwise each declared root field runs one statement for its whole subtree ("partial" mode: undeclared fields
+ *   are left out and the object carries its row as `__row` for their resolvers), graphql-js completes the answer
+ *   and calls only the undeclared fields' resolvers; objects of declared types that a resolver returns (mutation
+ *   payloads, subscription events, federation references) are read by id in one statement per field.
+ * A declaration may throw a GraphQL error (e.g. `BAD_USER_INPUT` for a page size): in partial mode a nested field's
+ * error is reported at that field's path. An error that depends on rows (e.g. `NOT_FOUND` for an organization the
+ * caller may not see, where null is a valid answer) is SQL choosing {@link SqlReadCompiler.fail}'s placeholder.
  */
 import {
   type FieldNode,
@@ -24,6 +29,8 @@ import {
 import { collectFields, collectSubfields } from "graphql/execution/collectFields.js";
 import type { Knex } from "knex";
 import { isoTimeSql } from "../db/sql-time.ts";
+import { NotFoundError } from "../shared/errors.ts";
+import { checkPageSize } from "../shared/pagination.ts";
 import type { OrgAccess, SqlCondition } from "./access/index.ts";
 
 /** What one compiled field receives. */
@@ -42,17 +49,55 @@ export interface SqlReadField {
 
 /**
  * The SQL of one field: an expression whose value is the field's JSON value (a scalar, or JSON built with the
- * compiler), or null when this selection cannot be compiled (the operation then runs through the executor).
+ * compiler), or null when this selection cannot be compiled (only for types without declarations). May throw a
+ * GraphQLError for bad arguments (the executor reports it at the field's path).
  */
 export type SqlReadFieldSql = (field: SqlReadField) => string | null;
 
 /** Compilable fields per GraphQL object type name, declared by the modules owning the types. */
 export type SqlReadTypes = Record<string, Record<string, SqlReadFieldSql>>;
 
+/**
+ * Where the rows of one GraphQL type live and which of them the caller sees: `table` (its primary key `id`) and
+ * `visible(compiler, alias)`, a SQL condition on the row aliased `alias`. Used to read objects a resolver returned
+ * (by id) and federation references.
+ */
+export interface SqlReadRowSource {
+  table: string;
+  visible: (compiler: SqlReadCompiler, alias: string) => string;
+}
+
+/** Row sources per GraphQL object type name, declared by the modules owning the tables. */
+export type SqlReadRows = Record<string, SqlReadRowSource>;
+
+/**
+ * A root field's declaration that answers an error instead of null when the row is missing or invisible (e.g.
+ * `project(id:)` → `NOT_FOUND`): `missing(args)` builds the error.
+ */
+export type SqlReadRootSql = SqlReadFieldSql & { missing?: (args: Record<string, unknown>) => Error };
+
+/** `sql` whose null answer is the error `missing(args)` (see {@link SqlReadRootSql}). */
+export function orMissing(sql: SqlReadFieldSql, missing: (args: Record<string, unknown>) => Error): SqlReadRootSql {
+  return Object.assign((field: SqlReadField) => sql(field), { missing });
+}
+
+/** The key under which a partially compiled object carries its row (snake_case columns) for undeclared fields. */
+export const ROW_KEY = "__row";
+/** The key of the placeholder a partially compiled field holds when its declaration threw (index into errors). */
+export const ERROR_KEY = "__sqlReadError";
+
 /** Who reads: the organization the request acts on and the caller's standing in its organizations. */
 export interface SqlReadCaller {
+  /** The signed-in user (null: anonymous). */
+  userId: string | null;
+  /** How the request authenticated (null: anonymous). */
+  via: "session" | "apiKey" | "agentToken" | null;
+  /** The API key authenticating the request (`api_keys.id`; null: another credential). */
+  apiKeyId: string | null;
   organizationId: string | null;
   orgs: ReadonlyMap<string, OrgAccess>;
+  /** The request's clock (`services.now()`, which tests may move), for states derived from times. */
+  now: Date;
 }
 
 /** json_build_object takes at most 100 arguments (50 keys). */
@@ -60,13 +105,23 @@ const MAX_KEYS = 50;
 /** Parameters are marked «n» while the statement is built (no generated SQL contains «), `?` in the end. */
 const PLACEHOLDER = /«(\d+)»/g;
 
-/** Compiles one operation; one instance per request. */
+/**
+ * Compiles one statement; one instance per statement. `partial`: undeclared fields are left out (their objects carry
+ * `__row`) and nested declarations' errors become placeholders ({@link SqlReadCompiler.errors}); otherwise any
+ * undeclared field makes the whole compile answer null.
+ */
 export class SqlReadCompiler {
   readonly caller: SqlReadCaller;
+  /**
+   * Errors thrown by nested declarations in partial mode, by the index their placeholder holds (shared by the
+   * compilers of one request when given).
+   */
+  readonly errors: Error[];
   private readonly schema: GraphQLSchema;
   private readonly types: SqlReadTypes;
   private readonly fragments: Record<string, FragmentDefinitionNode>;
   private readonly variables: Record<string, unknown>;
+  private readonly partial: boolean;
   private readonly values: Knex.Value[] = [];
   private aliases = 0;
 
@@ -77,12 +132,15 @@ export class SqlReadCompiler {
     fragments: Record<string, FragmentDefinitionNode>,
     variables: Record<string, unknown>,
     caller: SqlReadCaller,
+    options: { partial?: boolean; errors?: Error[] } = {},
   ) {
     this.schema = schema;
     this.types = types;
     this.fragments = fragments;
     this.variables = variables;
     this.caller = caller;
+    this.partial = options.partial ?? false;
+    this.errors = options.errors ?? [];
   }
 
   /** A bind parameter holding `value` (safe in any position of the generated SQL). */
@@ -95,6 +153,16 @@ export class SqlReadCompiler {
   condition(condition: SqlCondition): string {
     let next = 0;
     return condition.sql.replace(/\?/g, () => this.param(condition.bindings[next++] ?? null));
+  }
+
+  /**
+   * A JSON placeholder standing for `error`: the field whose value it is answers `error` (in partial mode at that
+   * field's path, root fields included; the one-statement path leaves an answer holding one to the executor). For
+   * errors that depend on rows, e.g. `case when <visible> then <value> else <compiler.fail(notFound)> end`.
+   */
+  fail(error: Error): string {
+    this.errors.push(error);
+    return `json_build_object('${ERROR_KEY}', ${this.errors.length - 1})`;
   }
 
   /** A table alias not used elsewhere in the statement, e.g. `t7`. */
@@ -135,6 +203,47 @@ export class SqlReadCompiler {
     return item && `(select coalesce(json_agg(${item} order by ${orderBy}), '[]'::json) ${from})`;
   }
 
+  /** The object of type `typeName` from the row of `from` (its row aliased `alias`), JSON null when none. */
+  one(typeName: string, alias: string, nodes: readonly FieldNode[], from: string): string | null {
+    const item = this.object(typeName, alias, nodes);
+    return item && `(select ${item} ${from} limit 1)`;
+  }
+
+  /**
+   * A JSON array of the objects of type `typeName` with ids `ids`, in that order, compiled with the sub-selection of
+   * `nodes` from the rows of `source`; an id whose row is missing or invisible gives null. `trusted`: the ids come
+   * from a service that already decided the caller may have these objects (a mutation's result, e.g. the user a
+   * sign-up created), so the row's own visibility is not applied (nested fields still apply theirs). Null: not
+   * compilable.
+   */
+  byIds(
+    typeName: string,
+    source: SqlReadRowSource,
+    ids: readonly string[],
+    nodes: readonly FieldNode[],
+    trusted = false,
+  ): string | null {
+    const [u, a] = [this.alias(), this.alias()];
+    const item = this.object(typeName, a, nodes);
+    if (!item) return null;
+    const visible = trusted ? "true" : source.visible(this, a);
+    return `(select coalesce(json_agg(case when ${a}.id is null then null else ${item} end order by ${u}.ord), '[]'::json)
+      from unnest(${this.param([...ids])}::text[]) with ordinality ${u}(id, ord)
+      left join ${source.table} ${a} on ${a}.id = ${u}.id and ${visible})`;
+  }
+
+  /**
+   * The SQL of root field `definition` of the query type for `nodes` (partial mode, one statement per root field),
+   * with its coerced `args`. Null: the field has no declaration. Throws what the declaration throws.
+   */
+  rootField(fieldName: string, args: Record<string, unknown>, nodes: readonly FieldNode[]): string | null {
+    const type = this.schema.getQueryType();
+    const compile = type && this.types[type.name]?.[fieldName];
+    const definition = type?.getFields()[fieldName];
+    if (!compile || !definition) return null;
+    return compile({ compiler: this, alias: "", args, nodes, returnType: getNamedType(definition.type).name });
+  }
+
   /**
    * Whether every root field `operation` selects is declared (a cheap check before anything is loaded for
    * {@link root}, e.g. the caller's memberships), and at least one is not `__typename`.
@@ -156,10 +265,30 @@ export class SqlReadCompiler {
   }
 
   /**
-   * The JSON object of the root fields of `operation` (a query); null when one of them is not compilable, or when
-   * it selects only `__typename`.
+   * The statement answering `operation` (a query) in one row: `data`, the answer's JSON text, and `missing`, true
+   * when a root field whose declaration answers an error for null ({@link SqlReadRootSql}, e.g. `project(id:)`) is
+   * null — the executor must then answer. Such root fields are computed once as columns of a subquery (`offset 0`
+   * keeps PostgreSQL from inlining them twice), so the check does not parse the answer again. Null: not compilable.
    */
-  root(operation: OperationDefinitionNode): string | null {
+  rootStatement(operation: OperationDefinitionNode): { sql: string; bindings: Knex.Value[] } | null {
+    const parts = this.rootParts(operation);
+    if (!parts) return null;
+    const declared = this.types[this.schema.getQueryType()!.name]!;
+    const missing = parts.flatMap(([, , name], i) =>
+      (declared[name] as SqlReadRootSql | undefined)?.missing ? [i] : [],
+    );
+    if (missing.length === 0) {
+      const { sql, bindings } = this.statement(jsonObject(parts.map(([key, sql]) => `'${key}', ${sql}`)));
+      return { sql: `${sql}, false as "missing"`, bindings };
+    }
+    const object = jsonObject(parts.map(([key], i) => `'${key}', r.c${i}`));
+    const columns = parts.map(([, sql], i) => `${sql} as c${i}`).join(", ");
+    const checks = missing.map((i) => `r.c${i} is null`).join(" or ");
+    return this.text(`select ${object}::text as "data", (${checks}) as "missing" from (select ${columns} offset 0) r`);
+  }
+
+  /** The root fields of `operation` as [response key, SQL, field name]; null when one is not compilable. */
+  private rootParts(operation: OperationDefinitionNode): Array<[string, string, string]> | null {
     const type = this.schema.getQueryType();
     if (operation.operation !== "query" || !type) return null;
     const declared = this.types[type.name];
@@ -167,17 +296,22 @@ export class SqlReadCompiler {
     const selected = collectFields(this.schema, this.fragments, this.variables, type, operation.selectionSet);
     // Nothing to read (e.g. `{ __typename }`): the executor answers without a statement.
     if ([...selected.values()].every((nodes) => nodes[0]!.name.value === "__typename")) return null;
-    return this.fields(type, "", selected, declared);
+    return this.fieldParts(type, "", selected, declared);
   }
 
   /** The statement text (`?` placeholders) and bindings for `expression`, selected as text column `data`. */
   statement(expression: string): { sql: string; bindings: Knex.Value[] } {
+    return this.text(`select (${expression})::text as "data"`);
+  }
+
+  /** `sql` with its «n» parameter marks as `?` placeholders, and their bindings. */
+  private text(sql: string): { sql: string; bindings: Knex.Value[] } {
     const bindings: Knex.Value[] = [];
-    const sql = `select (${expression})::text as "data"`.replace(PLACEHOLDER, (_m, index: string) => {
+    const text = sql.replace(PLACEHOLDER, (_m, index: string) => {
       bindings.push(this.values[Number(index)] ?? null);
       return "?";
     });
-    return { sql, bindings };
+    return { sql: text, bindings };
   }
 
   private fields(
@@ -186,8 +320,19 @@ export class SqlReadCompiler {
     selected: Map<string, readonly FieldNode[]>,
     declared: Record<string, SqlReadFieldSql>,
   ): string | null {
-    if (selected.size > MAX_KEYS) return null;
-    const parts: string[] = [];
+    const parts = this.fieldParts(type, alias, selected, declared);
+    return parts && jsonObject(parts.map(([key, sql]) => `'${key}', ${sql}`));
+  }
+
+  /** The selected fields as [response key, SQL, field name] (plus `__row` when needed); null: not compilable. */
+  private fieldParts(
+    type: GraphQLObjectType,
+    alias: string,
+    selected: Map<string, readonly FieldNode[]>,
+    declared: Record<string, SqlReadFieldSql>,
+  ): Array<[string, string, string]> | null {
+    const parts: Array<[string, string, string]> = [];
+    let needsRow = false;
     for (const [key, nodes] of selected) {
       const node = nodes[0]!;
       const name = node.name.value;
@@ -197,20 +342,41 @@ export class SqlReadCompiler {
       } else {
         const definition = type.getFields()[name];
         const compile = declared[name];
-        if (!definition || !compile) return null;
-        let args: Record<string, unknown>;
-        try {
-          args = getArgumentValues(definition, node, this.variables);
-        } catch {
-          return null;
+        if (!definition) return null;
+        if (!compile) {
+          // Partial mode: the field's resolver answers it from the row (and only a table row can carry one).
+          if (!this.partial || !alias) return null;
+          needsRow = true;
+          continue;
         }
-        sql = compile({ compiler: this, alias, args, nodes, returnType: getNamedType(definition.type).name });
+        try {
+          const args = getArgumentValues(definition, node, this.variables);
+          sql = compile({ compiler: this, alias, args, nodes, returnType: getNamedType(definition.type).name });
+        } catch (error) {
+          if (!this.partial || !(error instanceof Error)) throw error;
+          sql = this.fail(error);
+        }
       }
       if (sql === null) return null;
-      parts.push(`'${key}', ${sql}`);
+      parts.push([key, sql, name]);
     }
-    return `json_build_object(${parts.join(", ")})`;
+    if (needsRow) parts.push([ROW_KEY, `to_json(${alias})`, ROW_KEY]);
+    return parts;
   }
+}
+
+/**
+ * `json_build_object` of `parts` (`'key', value` pairs), which takes at most 50 pairs: longer objects are built in
+ * chunks joined as text (keys keep their order).
+ */
+function jsonObject(parts: readonly string[]): string {
+  if (parts.length <= MAX_KEYS) return `json_build_object(${parts.join(", ")})`;
+  const chunks: string[] = [];
+  for (let i = 0; i < parts.length; i += MAX_KEYS) {
+    const text = `json_build_object(${parts.slice(i, i + MAX_KEYS).join(", ")})::text`;
+    chunks.push(i === 0 ? `left(${text}, -1)` : `substr(${text}, 2)`);
+  }
+  return `(${chunks.join(" || ',' || ")})::json`;
 }
 
 /** A column of the row as a JSON scalar (text, integer, boolean; null stays null). */
@@ -225,10 +391,58 @@ export const timestamp =
   ({ alias }) =>
     isoTimeSql(`${alias}.${name}`);
 
-/** The integer argument `name` of `field` when it lies in 1..max (the range checkPageSize accepts), else null. */
-export function pageSizeArg(field: SqlReadField, name: string, max: number): number | null {
-  const value = field.args[name];
-  return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= max ? value : null;
+/**
+ * The integer argument `name` of `field` (`fallback` when absent) checked against 1..max.
+ * @throws BadUserInputError when out of range (src/shared/pagination.ts `checkPageSize`).
+ */
+export function pageSizeArg(field: SqlReadField, name: string, max: number, fallback?: number): number {
+  const value = field.args[name] ?? fallback;
+  return checkPageSize(typeof value === "number" ? value : Number.NaN, max, name);
+}
+
+/**
+ * A field holding the row of `table` of type `typeName` that the row's column `foreignKey` points at (null when
+ * none), e.g. `Application.project`: the parent being visible, so is what it belongs to. With `source`, the row
+ * must also be visible by its own rule (e.g. `SiteImport.application` for a member limited to one project).
+ */
+export const belongsTo =
+  (typeName: string, table: string, foreignKey: string, source?: SqlReadRowSource): SqlReadFieldSql =>
+  ({ compiler, alias, nodes }) => {
+    const x = compiler.alias();
+    const visible = source ? ` and ${source.visible(compiler, x)}` : "";
+    return compiler.one(typeName, x, nodes, `from ${table} ${x} where ${x}.id = ${alias}.${foreignKey}${visible}`);
+  };
+
+/** The condition "the organization id `organizationIdSql` (SQL) is one the caller belongs to". */
+export function callerOrganizationSql(compiler: SqlReadCompiler, organizationIdSql: string): string {
+  return `${organizationIdSql} = any(${compiler.param([...compiler.caller.orgs.keys()])}::text[])`;
+}
+
+/**
+ * A field holding the rows of `table` of type `typeName` whose column `foreignKey` points at the row, ordered by
+ * `orderBy` (SQL on the child's columns, `$` standing for its alias; default id), e.g. `Project.environments`.
+ */
+export const hasMany =
+  (typeName: string, table: string, foreignKey: string, orderBy = "$.id"): SqlReadFieldSql =>
+  ({ compiler, alias, nodes }) => {
+    const x = compiler.alias();
+    const order = orderBy.replaceAll("$", x);
+    return compiler.list(typeName, x, nodes, `from ${table} ${x} where ${x}.${foreignKey} = ${alias}.id`, order);
+  };
+
+/**
+ * A root field `field(id: ID!)` answering the visible row of `source` with that id as `typeName`, or the error
+ * `NOT_FOUND` (the same for a missing row and one the caller may not see).
+ */
+export function rootById(typeName: string, source: SqlReadRowSource): SqlReadRootSql {
+  return orMissing(
+    ({ compiler, args, nodes }) => {
+      const x = compiler.alias();
+      const where = `where ${x}.id = ${compiler.param(String(args.id))} and ${source.visible(compiler, x)}`;
+      return compiler.one(typeName, x, nodes, `from ${source.table} ${x} ${where}`);
+    },
+    (args) => new NotFoundError(typeName, String(args.id)),
+  );
 }
 
 /** The opaque cursor of src/shared/pagination.ts (`base64url("c:" + id)`, no padding) computed in SQL. */
@@ -238,20 +452,31 @@ export function cursorSql(idSql: string): string {
 
 /**
  * A forward `*Connection` (edges { cursor node }, pageInfo, totalCount) over the rows of `table` (aliased `p` in
- * `where`) matching `where`, ordered by id, the `first` of them after id `afterId`: the shape `toConnection` of
- * src/shared/pagination.ts builds, nodes compiled as `nodeType`. Null: not compilable.
+ * `where`) matching `where`, ordered by id (`descending`: newest ids first), the `first` of them after id `afterId`
+ * and `offset` more (the `ConnectionModel` shape of src/shared/pagination.ts), nodes compiled as `nodeType`.
+ * `totalCount` counts every matching row. Null: not compilable.
  */
 export function connectionSql(
   field: SqlReadField,
-  page: { table: string; where: string; first: number; afterId: string | null; nodeType: string },
+  page: {
+    table: string;
+    where: string;
+    first: number;
+    afterId: string | null;
+    nodeType: string;
+    descending?: boolean;
+    offset?: number;
+  },
 ): string | null {
   const { compiler } = field;
-  const after = page.afterId ? ` and p.id > ${compiler.param(page.afterId)}` : "";
+  const [order, reverse] = page.descending ? ["desc", "asc"] : ["asc", "desc"];
+  const after = page.afterId ? ` and p.id ${page.descending ? "<" : ">"} ${compiler.param(page.afterId)}` : "";
+  const offset = page.offset ? ` offset ${compiler.param(page.offset)}` : "";
   /** The page's rows (up to `limit`) as a subquery aliased `alias`. */
   const rows = (alias: string, limit: number) =>
-    `(select * from ${page.table} p where ${page.where}${after} order by p.id limit ${compiler.param(limit)}) ${alias}`;
-  /** The cursor of the page's first or last row. */
-  const edgeCursor = (direction: "asc" | "desc") => {
+    `(select * from ${page.table} p where ${page.where}${after} order by p.id ${order} limit ${compiler.param(limit)}${offset}) ${alias}`;
+  /** The cursor of the page's first (`asc`) or last row in page order. */
+  const edgeCursor = (direction: string) => {
     const a = compiler.alias();
     return `(select ${cursorSql(`${a}.id`)} from ${rows(a, page.first)} order by ${a}.id ${direction} limit 1)`;
   };
@@ -262,14 +487,16 @@ export function connectionSql(
         cursor: () => cursorSql(`${a}.id`),
         node: (node) => compiler.object(page.nodeType, a, node.nodes),
       });
-      return edge && `(select coalesce(json_agg(${edge} order by ${a}.id), '[]'::json) from ${rows(a, page.first)})`;
+      return (
+        edge && `(select coalesce(json_agg(${edge} order by ${a}.id ${order}), '[]'::json) from ${rows(a, page.first)})`
+      );
     },
     pageInfo: (info) =>
       compiler.objectWith(info.returnType, "", info.nodes, {
         hasNextPage: () => `((select count(*) from ${rows(compiler.alias(), page.first + 1)}) > ${page.first})`,
         hasPreviousPage: () => "false",
-        startCursor: () => edgeCursor("asc"),
-        endCursor: () => edgeCursor("desc"),
+        startCursor: () => edgeCursor(order),
+        endCursor: () => edgeCursor(reverse),
       }),
     totalCount: () => `(select count(*)::int from ${page.table} p where ${page.where})`,
   });

@@ -7,6 +7,7 @@ import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import fastifyApollo, { fastifyApolloDrainPlugin } from "@as-integrations/fastify";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { preparesStatements } from "../db/prepared-statements.ts";
 import type { Context } from "../modules/context.ts";
 import { moduleSqlReads, restRoutes } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
@@ -76,7 +77,8 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   const requests = trackRequests(app.server);
   app.addHook("onClose", () => readiness.close());
   const lifecycle: Lifecycle = { ready: false, stopping: false };
-  const schema = buildSchema();
+  const reads = { timeoutMs: services.config.SKIFF_EXECUTION_TIMEOUT_MS, prepare: preparesStatements(services.config) };
+  const schema = buildSchema(reads);
   const limits = queryLimits(services.config);
   // REST rows' documents parsed and validated here, once: their calls skip both (rest-documents.ts).
   const documentStore = new RestDocumentStore();
@@ -104,9 +106,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
       unavailablePlugin<Context>(),
       queryCostPlugin<Context>(services.config.SKIFF_MAX_QUERY_COST, services.config.SKIFF_EXECUTION_TIMEOUT_MS),
       // Last: runs only once every operation-level check above has passed.
-      ...(services.config.SKIFF_COMPILED_READS
-        ? [compiledReadsPlugin(moduleSqlReads, services.config.SKIFF_EXECUTION_TIMEOUT_MS)]
-        : []),
+      ...(services.config.SKIFF_COMPILED_READS ? [compiledReadsPlugin(moduleSqlReads, reads)] : []),
     ],
     stringifyResult,
   });

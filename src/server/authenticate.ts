@@ -2,9 +2,11 @@
  * Turns request credentials into a {@link Principal}: session cookie, `Authorization: Bearer <key>`
  * or `x-api-key: <key>` (spec: Authentication → Site import API). Shared by HTTP, WebSocket and REST.
  */
+
 import type { IncomingHttpHeaders } from "node:http";
 import { SESSION_COOKIE } from "../auth/auth.ts";
 import { resolveCaller } from "../auth/caller.ts";
+import { preparesStatements } from "../db/prepared-statements.ts";
 import { orgAccessOf, type Principal } from "../modules/access/access-scope.ts";
 import { authenticateAgent } from "../modules/agent/agent-auth.ts";
 import type { AppServices } from "../modules/services.ts";
@@ -35,8 +37,12 @@ export async function authenticate(
   surface: Surface,
 ): Promise<Principal | null> {
   if (surface === "agent") return authenticateAgent(services, toHeaders(headers));
-  const caller = await resolveCaller(services.auth, services.knex, toHeaders(headers), (error) =>
-    services.log.warn({ err: error }, "could not record the API key's last use"),
+  const caller = await resolveCaller(
+    services.auth,
+    services.knex,
+    toHeaders(headers),
+    (error) => services.log.warn({ err: error }, "could not record the API key's last use"),
+    preparesStatements(services.config),
   );
   if (!caller) return null;
   const { userId, organizationId, via, sessionId, apiKeyId, standing, memberId, role } = caller;

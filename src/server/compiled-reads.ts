@@ -7,10 +7,11 @@
  */
 import type { ApolloServerPlugin, GraphQLRequestContextResponseForOperation, GraphQLResponse } from "@apollo/server";
 import { HeaderMap } from "@apollo/server";
-import { type FormattedExecutionResult, getVariableValues } from "graphql";
+import { type FormattedExecutionResult, GraphQLError, getVariableValues } from "graphql";
 import type { Context } from "../modules/context.ts";
-import { SqlReadCompiler, type SqlReadTypes } from "../modules/sql-reads.ts";
-import { timeLimitError } from "./query-cost.ts";
+import { ERROR_KEY, SqlReadCompiler, type SqlReadTypes } from "../modules/sql-reads.ts";
+import { type ReadStatementOptions, runReadStatement } from "./read-statements.ts";
+import { sqlReadCaller } from "./sql-read-resolvers.ts";
 
 /** The `data` of a compiled read served over HTTP: JSON text written as is by {@link stringifyResult}. */
 class RawJsonData {
@@ -45,10 +46,10 @@ function coercedVariables(rc: GraphQLRequestContextResponseForOperation<Context>
 
 /**
  * The plugin answering compilable queries with one statement; `types`: the modules' declarations. The statement
- * runs under the execution time limit (`timeoutMs`, SKIFF_EXECUTION_TIMEOUT_MS): past it, it is cancelled and the
- * answer is the resolvers' 400 `EXECUTION_TIME_LIMIT`.
+ * runs under the execution time limit (`options.timeoutMs`, SKIFF_EXECUTION_TIMEOUT_MS): past it, it is cancelled
+ * and the answer is the resolvers' 400 `EXECUTION_TIME_LIMIT`.
  */
-export function compiledReadsPlugin(types: SqlReadTypes, timeoutMs: number): ApolloServerPlugin<Context> {
+export function compiledReadsPlugin(types: SqlReadTypes, options: ReadStatementOptions): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
       return {
@@ -62,20 +63,34 @@ export function compiledReadsPlugin(types: SqlReadTypes, timeoutMs: number): Apo
           if (!variables || !SqlReadCompiler.rootDeclared(rc.schema, types, fragments, variables, rc.operation)) {
             return null;
           }
-          const caller = { organizationId: ctx.principal.organizationId, orgs: await ctx.scope.memberships() };
+          const caller = await sqlReadCaller(ctx);
           const compiler = new SqlReadCompiler(rc.schema, types, fragments, variables, caller);
-          const expression = compiler.root(rc.operation);
-          if (!expression) return null;
-          const { sql, bindings } = compiler.statement(expression);
+          let statement: ReturnType<SqlReadCompiler["rootStatement"]>;
+          try {
+            statement = compiler.rootStatement(rc.operation);
+          } catch (error) {
+            // A declaration refused its arguments: the executor reports the error at its path.
+            if (!(error instanceof GraphQLError)) ctx.log.warn({ err: error }, "compiled read did not compile");
+            return null;
+          }
+          if (!statement) return null;
+          const { sql, bindings } = statement;
           let text: string;
           try {
-            text = (await ctx.knex.raw(sql, bindings).timeout(timeoutMs, { cancel: true })).rows[0].data;
+            const row = await runReadStatement(ctx.knex, sql, bindings, options);
+            // A root field that answers an error for a missing row (e.g. NOT_FOUND) is left to the executor.
+            if (row.missing) return null;
+            text = row.data as string;
+            // A declaration's error placeholder (SqlReadCompiler.fail) in the answer: the executor reports it. Only a
+            // key or a string value equal to the key matches (quotes inside strings are escaped): at worst, a needless
+            // but correct fallback.
+            if (compiler.errors.length > 0 && text?.includes(`"${ERROR_KEY}"`)) return null;
           } catch (error) {
-            if (error instanceof Error && error.name === "KnexTimeoutError") {
+            if (error instanceof GraphQLError && error.extensions.code === "EXECUTION_TIME_LIMIT") {
               const headers = new HeaderMap();
               return {
                 http: { status: 400, headers },
-                body: { kind: "single", singleResult: { errors: [timeLimitError(timeoutMs).toJSON()] } },
+                body: { kind: "single", singleResult: { errors: [error.toJSON()] } },
               };
             }
             ctx.log.warn({ err: error }, "compiled read failed; executing the operation instead");

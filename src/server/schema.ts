@@ -10,9 +10,11 @@ import { MapperKind, mapSchema } from "@graphql-tools/utils";
 import { type DocumentNode, defaultFieldResolver, type GraphQLSchema } from "graphql";
 import { DateTimeResolver, EmailAddressResolver, JSONObjectResolver, URLResolver } from "graphql-scalars";
 import type { Context } from "../modules/context.ts";
-import { modulePublicRootFields, moduleResolvers } from "../modules/index.ts";
+import { modulePublicRootFields, moduleResolvers, moduleSqlReads, moduleSqlRows } from "../modules/index.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
 import { withDeadline } from "./query-cost.ts";
+import type { ReadStatementOptions } from "./read-statements.ts";
+import { isKeyReader, sqlReadReferences, withSqlReads } from "./sql-read-resolvers.ts";
 
 const schemaDir = new URL("../../schema/", import.meta.url);
 
@@ -33,8 +35,12 @@ export function loadTypeDefs(): DocumentNode {
  */
 const PUBLIC_ROOT_FIELDS = new Set(["_service", ...modulePublicRootFields]);
 
-/** Builds the executable subgraph schema. */
-export function buildSchema(): GraphQLSchema {
+/**
+ * Builds the executable subgraph schema: the modules' resolvers, with compiled reads (src/server/sql-read-resolvers.ts)
+ * as the implementation of every declared field; `reads`: how their statements run (time limit, prepared)
+ * (SKIFF_EXECUTION_TIMEOUT_MS).
+ */
+export function buildSchema(reads: ReadStatementOptions = { timeoutMs: 10_000, prepare: false }): GraphQLSchema {
   const resolvers = mergeResolvers([
     {
       DateTime: DateTimeResolver,
@@ -43,13 +49,17 @@ export function buildSchema(): GraphQLSchema {
       URL: URLResolver,
     },
     ...moduleResolvers,
+    sqlReadReferences(moduleSqlReads, moduleSqlRows, reads),
   ]);
-  const schema = buildSubgraphSchema({ typeDefs: loadTypeDefs(), resolvers } as Parameters<
+  const subgraph = buildSubgraphSchema({ typeDefs: loadTypeDefs(), resolvers } as Parameters<
     typeof buildSubgraphSchema
   >[0]);
+  const schema = withSqlReads(subgraph, moduleSqlReads, moduleSqlRows, reads);
   return mapSchema(schema, {
-    // Fields with their own resolver stop at the request's execution deadline (src/server/query-cost.ts).
-    [MapperKind.OBJECT_FIELD]: (field) => (field.resolve ? { ...field, resolve: withDeadline(field.resolve) } : field),
+    // Fields with their own resolver stop at the request's execution deadline (src/server/query-cost.ts); a field
+    // read from its parent's compiled JSON does no work to stop.
+    [MapperKind.OBJECT_FIELD]: (field) =>
+      field.resolve && !isKeyReader(field.resolve) ? { ...field, resolve: withDeadline(field.resolve) } : field,
     [MapperKind.ROOT_FIELD]: (field, fieldName) => {
       if (PUBLIC_ROOT_FIELDS.has(fieldName))
         return field.resolve ? { ...field, resolve: withDeadline(field.resolve) } : field;

@@ -13,6 +13,7 @@ import type { Config } from "../config.ts";
 import { type DatabaseTarget, resolveDatabase } from "../db/connect.ts";
 import { ensureSecret, verifySecret } from "../db/instance-secret.ts";
 import { createKnex, migrateLatest } from "../db/knex.ts";
+import { preparesStatements } from "../db/prepared-statements.ts";
 import { createSecretBox } from "../db/secrets.ts";
 import { createOutboundClient, type LookupFn } from "../http/outbound-client.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
@@ -90,7 +91,11 @@ export async function startSkiff(
   // Session work (LISTEN, the job runner, migrations' lock) needs a session connection: DATABASE_SESSION_URL when
   // DATABASE_URL is a transaction-mode pooler (issue 23); request traffic always goes through DATABASE_URL.
   const sessionUrl = (config.DATABASE_URL && config.DATABASE_SESSION_URL) || database.url;
-  const knex = createKnex(database.url, { max: config.SKIFF_DB_POOL_MAX }, log);
+  const knex = createKnex(
+    database.url,
+    { max: config.SKIFF_DB_POOL_MAX, unnamedStatements: !preparesStatements(config) },
+    log,
+  );
   // The most this instance holds at once (README "Connections per instance"): replicas × total must fit the server.
   const connections = connectionBudget(config);
   log.info({ connections }, `database connections per instance: at most ${connections.total}`);

@@ -3,12 +3,10 @@
  */
 import { BadUserInputError } from "./errors.ts";
 
-/** Encodes a row id as an opaque cursor. */
-export function encodeCursor(id: string): string {
-  return Buffer.from(`c:${id}`).toString("base64url");
-}
-
-/** Decodes a cursor from {@link encodeCursor}. @throws BadUserInputError on anything else. */
+/**
+ * Decodes an opaque cursor (`base64url("c:" + id)`, written by compiled reads: `cursorSql` of
+ * src/modules/sql-reads.ts). @throws BadUserInputError on anything else.
+ */
 export function decodeCursor(cursor: string): string {
   const raw = Buffer.from(cursor, "base64url").toString("utf8");
   if (!raw.startsWith("c:") || raw.length < 3) {
@@ -36,23 +34,4 @@ export interface ConnectionModel<T> {
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
   /** Called only when the client selects `totalCount`. */
   totalCount: () => Promise<number>;
-}
-
-/** A connection built from nodes with string ids. */
-export function toConnection<T extends { id: string }>(
-  nodes: T[],
-  hasNextPage: boolean,
-  totalCount: () => Promise<number>,
-): ConnectionModel<T> {
-  const edges = nodes.map((node) => ({ cursor: encodeCursor(node.id), node }));
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage,
-      hasPreviousPage: false,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
-    totalCount,
-  };
 }

@@ -1,5 +1,5 @@
 /**
- * Outgoing mail (README "Sign-in setup"): with SMTP_URL, verification and invitation mails go to that SMTP
+ * Outgoing mail (docs/sign-in.md, "Mail"): with SMTP_URL, verification and invitation mails go to that SMTP
  * server (here a local smtp-server); without it they land in the local outbox (`mail_outbox` and the log),
  * readable with `npm run skiff -- outbox`.
  */

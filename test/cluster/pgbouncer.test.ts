@@ -19,7 +19,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type HttpsReceiver, startHttpsReceiver } from "../helpers/https-receiver.ts";
 import { createAgentTokenFor, createOrg } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
-import { cookieOf, sessionFor } from "../helpers/session.ts";
+import { cookieOf, postAuth, sessionFor } from "../helpers/session.ts";
 
 /** The PgBouncer binary: $PGBOUNCER, else on PATH, else Debian's /usr/sbin/pgbouncer; undefined when missing. */
 function findPgBouncer(): string | undefined {
@@ -182,6 +182,19 @@ describe.skipIf(!binary)("behind PgBouncer in transaction mode", () => {
     expect(cookieOf(session) || cookie).toBeTruthy();
     expect(((await session.json()) as { user: { email: string } }).user.email).toBe(org.owner.email);
 
+    // A burst of sign-in attempts: the attempt limiters' statements run on whichever server connection the pooler
+    // picks, so a statement named (prepared) on one connection and used on another would answer 500.
+    const attempts = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        Promise.all(
+          Array.from({ length: 12 }, (_, n) =>
+            postAuth(skiff.url, "/sign-in/email", { email: `nobody-${n}@example.test`, password: "wrong-password" }),
+          ),
+        ),
+      ),
+    );
+    expect(new Set(attempts.flat().map((r) => r.status))).toEqual(new Set([401]));
+
     // A subscription (LISTEN on the session URL) seeing a site import run by a job.
     const updates: string[] = [];
     const client = createClient({
@@ -248,6 +261,23 @@ describe.skipIf(!binary)("behind PgBouncer in transaction mode", () => {
     }
     await receiver.waitForRequests(deliveries.length, 20_000);
     expect(new Set(receiver.requests.map((r) => String(r.headers["x-webhook-delivery"])))).toEqual(new Set(deliveries));
+
+    // A burst of webhook creates in another organization: the create limit's statements (rate-limiter-flexible names
+    // them) run on Skiff's own pool, on whichever server connection PgBouncer picks.
+    const other = await createOrg(db.knex);
+    const { rows: otherRows } = await db.knex.raw("select database_id from organizations where id = ?", [
+      other.organizationId,
+    ]);
+    const creates = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        fetch(`${skiff.url}/api/v1/orgs/${otherRows[0].database_id}/webhooks`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${other.owner.apiKey}` },
+          body: JSON.stringify({ url: `${receiver.url}/other`, events: ["course_completed"] }),
+        }),
+      ),
+    );
+    expect(creates.map((r) => r.status)).toEqual(Array(20).fill(201));
 
     // All of that went through the pooler.
     expect((await bouncer.transactions(dbName)) - before).toBeGreaterThan(20);

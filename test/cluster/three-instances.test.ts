@@ -45,9 +45,7 @@ beforeAll(async () => {
         SKIFF_DB_POOL_MAX: "5",
         SKIFF_AUTH_POOL_MAX: "3",
         SKIFF_WORKER_CONCURRENCY: "2",
-        // graphile-worker 0.17.3's local queue breaks named queues' one-at-a-time rule (graphile/worker#621):
-        // one query per job keeps `deploy:<applicationId>` serial (see the deployments test).
-        SKIFF_WORKER_LOCAL_QUEUE: "0",
+        // graphile-worker's local queue stays on (the default): named queues are serial by their advisory lock.
       });
       const listening = await process.waitForLog((r) => String(r.msg).startsWith("Server listening at"), 90_000);
       return { process, url: String(listening.msg).replace("Server listening at ", "") };
@@ -67,6 +65,13 @@ afterAll(async () => {
   await receiver?.close();
   await db?.drop();
 });
+
+/** Jobs put off because another run of their queue held its lock, on all instances so far (job-runner.ts). */
+function busyLines(): number {
+  return instances
+    .flatMap(({ process }) => process.stdout().split("\n"))
+    .filter((line) => line.includes("another run of its queue holds it")).length;
+}
 
 /** JSON request through the proxy with an API key. */
 async function api(apiKey: string, method: string, path: string, body?: unknown) {
@@ -260,11 +265,100 @@ describe("three instances behind a round-robin proxy", () => {
     }
   }, 90_000);
 
-  // Found by this test (issue 23): with graphile-worker 0.17.3's local queue on (SKIFF_WORKER_LOCAL_QUEUE, the
-  // default), six deployApplication calls 40 ms apart ran two deployments of one application at once on two
-  // instances (18.427–18.626 s and 18.540–18.602 s): a batch fetch can lock several jobs of one named queue
-  // (graphile/worker#621, fixed upstream by #622, not in 0.17.3). The instances here run with the local queue off.
-  it.todo("run one application's deployments one at a time with graphile-worker's local queue on (needs #622)");
+  // Found by this test (issue 23): with graphile-worker 0.17.3's local queue on (the default), six deployApplication
+  // calls 40 ms apart ran two deployments of one application at once on two instances (graphile/worker#621). A job
+  // of a named queue now runs only while it holds the queue's advisory lock (src/jobs/job-queue-lock.ts).
+  it("run one application's deployments one at a time across instances, the worker's local queue on", async () => {
+    const org = await createOrg(db.knex);
+    const viewer = await api(org.owner.apiKey, "POST", "/graphql", {
+      query: "{ viewer { activeOrganization { id } } }",
+    });
+    const organizationId = viewer.body?.data.viewer.activeOrganization.id as string;
+    const started = await api(org.owner.apiKey, "POST", "/api/site-import", {
+      organizationId,
+      name: "cluster-serial",
+      source: { type: "docker", dockerImage: "nginx:1.27" },
+      port: 80,
+    });
+    const importId = started.body?.importId as string;
+    let applicationId: string | undefined;
+    for (const by = Date.now() + 30_000; !applicationId && Date.now() < by; ) {
+      const { rows } = await db.knex.raw(
+        "select a.id from applications a join projects p on p.id = a.project_id where p.organization_id = ? " +
+          "and exists (select 1 from site_imports i where i.id = ? and i.status <> 'pending')",
+        [org.organizationId, importId],
+      );
+      applicationId = rows[0]?.id;
+      if (!applicationId) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(applicationId).toBeTruthy();
+    const busyBefore = busyLines();
+    const ids: string[] = [];
+    // 24 deployments of the one application in 8 waves of 3 concurrent calls through the proxy (one per instance).
+    // The next wave is sent once this wave's surviving deployment has left `queued` (running or already ended), so
+    // every wave's deployment runs (none superseded by the next wave) and is queued while the previous one may still
+    // run: only the queue's rule keeps them apart.
+    for (let wave = 0; wave < 8; wave++) {
+      const answers = await Promise.all(
+        [0, 1, 2].map(() =>
+          api(org.owner.apiKey, "POST", "/graphql", {
+            query: "mutation($a: ID!) { deployApplication(applicationId: $a) { id } }",
+            variables: { a: applicationId },
+          }),
+        ),
+      );
+      const waveIds: string[] = [];
+      for (const answer of answers) {
+        expect(answer.body?.errors).toBeUndefined();
+        waveIds.push(answer.body?.data.deployApplication.id);
+      }
+      ids.push(...waveIds);
+      let left = false;
+      for (const by = Date.now() + 30_000; !left && Date.now() < by; ) {
+        const { rows } = await db.knex.raw(
+          "select count(*)::int as n from deployments where id = any(?::text[]) and status not in ('queued', 'cancelled')",
+          [waveIds],
+        );
+        left = rows[0].n > 0;
+        if (!left) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(left).toBe(true);
+    }
+    type Row = { id: string; status: string; started_at: Date | null; finished_at: Date | null };
+    let rows: Row[] = [];
+    for (const by = Date.now() + 60_000; Date.now() < by; ) {
+      ({ rows } = await db.knex.raw(
+        "select id, status, started_at, finished_at from deployments where application_id = ? order by started_at",
+        [applicationId!],
+      ));
+      if (rows.every((r) => r.status !== "queued" && r.status !== "running")) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // The import's own deployment and the 24.
+    expect(rows.filter((r) => ids.includes(r.id))).toHaveLength(24);
+    expect(rows.every((r) => r.status !== "queued" && r.status !== "running")).toBe(true);
+    const ran = rows.filter((r) => r.started_at && r.finished_at);
+    // One run per wave (two of each wave's three superseded while queued), and the import's own deployment.
+    expect(ran.filter((r) => ids.includes(r.id))).toHaveLength(8);
+    // No two runs overlap: each starts after the previous one finished, whichever instance ran it; the deployment
+    // log says the same (its first and last lines lie inside the run).
+    for (let i = 1; i < ran.length; i++) {
+      expect(ran[i]!.started_at!.getTime()).toBeGreaterThanOrEqual(ran[i - 1]!.finished_at!.getTime());
+    }
+    const { rows: spans } = await db.knex.raw(
+      `select deployment_id as id, min(at) as first, max(at) as last from deployment_logs
+        where deployment_id = any(?::text[]) group by deployment_id order by min(at)`,
+      [ran.map((r) => r.id)],
+    );
+    expect(spans).toHaveLength(ran.length);
+    for (let i = 1; i < spans.length; i++) {
+      expect(new Date(spans[i].first).getTime()).toBeGreaterThanOrEqual(new Date(spans[i - 1].last).getTime());
+    }
+    console.info(
+      `${ids.length} deployments queued, ${ran.length} ran one at a time (with the import's; the rest superseded); ` +
+        `${busyLines() - busyBefore} runs put off by the queue lock`,
+    );
+  }, 120_000);
 
   it("run each cron job once per tick across the instances", async () => {
     const CRON_TASKS = ["imports.expire-interrupted", "deployments.plan-health-probes"];

@@ -315,7 +315,7 @@ describe("Skiff behind Hive Gateway", () => {
     });
     expect(res.status).toBe(200);
     // Skiff closes the anonymous connection at `connection_init` (4403): no listener is added, and an import
-    // started meanwhile reaches no one. (graphql-ws in the gateway retries 4403 with back-off; see README.)
+    // started meanwhile reaches no one. (graphql-ws in the gateway retries 4403 with back-off; see docs/graphql.md.)
     const reader = res.body!.getReader();
     let text = "";
     const reading = (async () => {

@@ -1,6 +1,7 @@
 /**
- * The graphile-worker patch (patches/graphile-worker+0.17.3.patch; issue 25), tested upstream-style: graphile-worker's
- * own `run()` on a real PostgreSQL behind a real TCP proxy (closed = the outage), no Skiff code involved.
+ * The graphile-worker patch (patches/graphile-worker+0.18.0.patch; issues 25 and 23, ported from 0.17.3), tested
+ * upstream-style: graphile-worker's own `run()` on a real PostgreSQL behind a real TCP proxy (closed = the outage), no
+ * Skiff code involved. Both tests fail on the unpatched 0.18.0 (`npx patch-package --reverse`).
  * - Batched completion retries with backoff: a job ending while the database is away is recorded once it is back,
  *   by the same pool (upstream 0.17.3 and 0.18.0 give up at the first failed query and shut the pool down).
  * - After a recovered failure the batcher applies backpressure again and still releases on shutdown (upstream

@@ -6,7 +6,7 @@
  * freed, with /readyz at 503 meanwhile; and stop() keeps its timeout when told to during an outage.
  * Real PostgreSQL behind a real TCP proxy (closed = the outage); the server runs in the test process.
  */
-import { _allWorkerPools } from "graphile-worker/dist/main.js";
+import type { WorkerPool } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type TcpProxy, tcpProxy } from "../helpers/tcp-proxy.ts";
@@ -15,14 +15,21 @@ import { type JobServer, runs, startJobServer, until } from "./job-fixture.ts";
 let db: TestDatabase;
 let proxy: TcpProxy;
 let s: JobServer;
-/** The current worker pool of this test process's one server (the test ends it to stand for a fatal error). */
-const pool = () => _allWorkerPools.at(-1);
+/**
+ * The worker pool of the server's last started job (the test ends it to stand for a fatal error), told by the
+ * runner's public `job:start` event (graphile-worker 0.18 exports no list of pools).
+ */
+let lastPool: WorkerPool | undefined;
+const pool = () => lastPool;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   proxy = tcpProxy(db.url);
   await proxy.open();
   s = await startJobServer(proxy.url(db.url), "phoenix", { SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS: "1500" });
+  s.skiff.runner!.events.on("job:start", ({ worker }) => {
+    lastPool = worker.workerPool;
+  });
 });
 afterAll(async () => {
   if (!proxy?.listening) await proxy?.open();

@@ -1,6 +1,6 @@
 /**
  * The GraphQL-over-HTTP conformance audit of `graphql-http` (`serverAudits`), run against the real server over
- * loopback: every MUST passes. The SHOULDs left failing are listed in the README (section "GraphQL over HTTP
+ * loopback: every MUST passes. The SHOULDs left failing are listed in docs/graphql.md (section "GraphQL over HTTP
  * conformance") with the reason; this test pins that list, so a change either way is noticed.
  */
 import { serverAudits } from "graphql-http";
@@ -9,7 +9,7 @@ import { useTestServer } from "../helpers/server.ts";
 
 const t = useTestServer();
 
-/** SHOULD/MAY audits failing by design; keep in step with the README. */
+/** SHOULD/MAY audits failing by design; keep in step with docs/graphql.md. */
 const ACCEPTED_FAILURES = new Set<string>([
   // MAY, GET without a preflight header: refused by CSRF prevention (deliberate; send `apollo-require-preflight`).
   "5A70",

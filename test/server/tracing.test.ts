@@ -79,8 +79,10 @@ describe("tracing", () => {
     expect(server).toBeDefined();
     expect(graphqlRequest).toBeDefined();
     const trace = spans.filter((s) => s.traceId === graphqlRequest?.traceId).map((s) => s.name);
-    expect(trace).toEqual(expect.arrayContaining(["graphql.parse", "graphql.validate", "query Traced", "POST"]));
-    expect(trace.some((name) => name.startsWith("pg.query"))).toBe(true);
+    // A compiled read (src/server/compiled-reads.ts) has no graphql-js execution span: its one statement is the
+    // pg span of the request's trace.
+    expect(trace).toEqual(expect.arrayContaining(["graphql.parse", "graphql.validate", "POST"]));
+    expect(trace.filter((name) => name.startsWith("pg.query")).length).toBeGreaterThanOrEqual(2);
     console.log(`trace of one GraphQL request: ${trace.join(", ")}`);
   });
 });

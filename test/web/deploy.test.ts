@@ -1,6 +1,6 @@
 /**
  * Settings → Deploy and the application page in a real browser (issue 14, deploy URLs): Debian's Chromium through
- * playwright-core against a real Skiff on loopback (port 46400: SKIFF_BASE_URL, the deploy URLs and the page origin
+ * playwright-core against a real Skiff on loopback (port 4640, below the ephemeral range so no client socket holds it: SKIFF_BASE_URL, the deploy URLs and the page origin
  * agree), real PostgreSQL, real HTTP requests to the deploy URL with real HMAC signatures. The page's server runs
  * no worker (SKIFF_WORKER=false), so a deployment stays queued on the page until the test starts a second instance
  * with a worker on the same database: its status changes reach the page over graphql-ws (PostgreSQL NOTIFY across
@@ -19,7 +19,7 @@ import { startTestServer } from "../helpers/server.ts";
 import { TEST_PASSWORD } from "../helpers/session.ts";
 import { contextSignedIn, ensureWebBuild, launchBrowser, SKIP_REASON, screenshot } from "./browser.ts";
 
-const PORT = 46400;
+const PORT = 4640;
 const BASE = `http://127.0.0.1:${PORT}`;
 const WAIT = { timeout: 20_000 };
 

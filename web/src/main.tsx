@@ -1,19 +1,19 @@
 /** Entry of the dashboard: session, client and the page for the current path. */
 import { StrictMode, useEffect } from "react";
 import { createRoot } from "react-dom/client";
-import { Layout } from "./components/layout.tsx";
+import { AcceptInvitationPage } from "./features/auth/accept-invitation-page.tsx";
+import { SignInPage } from "./features/auth/sign-in-page.tsx";
+import { SignUpPage } from "./features/auth/sign-up-page.tsx";
+import { ApplicationPage } from "./features/deploy/application-page.tsx";
+import { DeploySettingsPage } from "./features/deploy/deploy-settings-page.tsx";
 import { DocsThemePage } from "./features/docs-theme/docs-theme-page.tsx";
+import { ImportSitesPage } from "./features/imports/import-sites-page.tsx";
 import { PaymentsPage } from "./features/payments/payments-page.tsx";
 import { ProjectsPage } from "./features/projects/projects-page.tsx";
-import { AcceptInvitationPage } from "./pages/accept-invitation.tsx";
-import { ApplicationPage } from "./pages/application.tsx";
-import { DeploySettingsPage } from "./pages/deploy-settings.tsx";
-import { ImportSitesPage } from "./pages/import-sites.tsx";
-import { SettingsPage } from "./pages/settings.tsx";
-import { SignInPage } from "./pages/sign-in.tsx";
-import { SignUpPage } from "./pages/sign-up.tsx";
-import { navigate, useLocation } from "./router.tsx";
-import { SessionProvider, useSession } from "./session.tsx";
+import { SettingsPage } from "./features/settings/settings-page.tsx";
+import { Layout } from "./shared/layout.tsx";
+import { navigate, useLocation } from "./shared/router.tsx";
+import { SessionProvider, useSession } from "./shared/session.tsx";
 import "./styles.css";
 
 /** `/apps/<application id>`: the application page. */

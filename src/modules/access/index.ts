@@ -1,10 +1,16 @@
-/** Module manifest: memberships, roles and grants of a caller (AccessScope) and the one authorization policy; contributes no schema. */
+/**
+ * Module manifest: memberships, roles and grants of a caller (AccessScope), the one authorization policy, and the
+ * compiled reads of members and grants (schema/team.graphql's `Member`, `MemberGrant`).
+ */
 import { defineModule } from "../module.ts";
+import { accessSqlReads, accessSqlRows } from "./access.sql-reads.ts";
 
 /** The access module. */
 export const accessModule = defineModule({
   name: "access",
   tables: ["members", "member_grants"],
+  sqlReads: accessSqlReads,
+  sqlRows: accessSqlRows,
 });
 
 export { membersTable } from "./access.queries.ts";
@@ -31,6 +37,7 @@ export {
   seesAllApiKeys,
 } from "./policy.ts";
 export {
+  refusal,
   requireActiveOrganization,
   requireAllowed,
   requireOrganization,

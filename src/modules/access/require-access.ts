@@ -59,10 +59,32 @@ export async function requireAllowed(
   options: RequireAllowedOptions = {},
 ): Promise<OrgAccess> {
   const access = await scope.forOrg(organizationId);
+  const refused = refusal(access, action, organizationId, options);
+  if (refused) throw refused;
+  return access!;
+}
+
+/**
+ * What {@link requireAllowed} throws for a caller whose standing in `organizationId` is `access` (null: not a
+ * member), or null when it passes; then, with `planFeature`, what {@link requirePlanFeature} throws. Synchronous,
+ * for compiled reads that decide the gate per organization inside their SQL.
+ */
+export function refusal(
+  access: OrgAccess | null,
+  action: Action,
+  organizationId: string,
+  options: RequireAllowedOptions & { planFeature?: { feature: string; what: string } } = {},
+): Error | null {
   const hidden = access !== null && options.hideFromRoles?.includes(access.role) && !isAllowed(access.role, action);
-  if (!access || hidden) throw new NotFoundError("Organization", options.notFoundRef ?? organizationId);
-  assertAllowed(access, action);
-  return access;
+  if (!access || hidden) return new NotFoundError("Organization", options.notFoundRef ?? organizationId);
+  try {
+    assertAllowed(access, action);
+    if (options.planFeature) requirePlanFeature(access, options.planFeature.feature, options.planFeature.what);
+  } catch (error) {
+    if (error instanceof Error) return error;
+    throw error;
+  }
+  return null;
 }
 
 /**

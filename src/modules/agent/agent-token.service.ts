@@ -18,7 +18,7 @@ import {
   requirePlanFeature,
 } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
-import { AgentToken } from "./agent-token.model.ts";
+import type { AgentToken } from "./agent-token.model.ts";
 import { generateAgentToken, hashAgentToken } from "./agent-token.secret.ts";
 
 /** Plan feature that allows agent tokens. */
@@ -63,17 +63,6 @@ function toView(t: Pick<AgentToken, "prefix" | "createdAt" | "lastUsedAt" | "exp
 async function activeMembership(scope: AccessScope): Promise<OrgAccess & { userId: string }> {
   const access = await requireActiveOrganization(scope);
   return { ...access, userId: (scope.principal as Principal).userId };
-}
-
-/** The caller's token in the active organization, or null (also when there is no active organization). */
-export async function getAgentToken(ctx: ServiceContext): Promise<AgentTokenView | null> {
-  const access = await ctx.scope.active();
-  if (!access || !ctx.scope.principal) return null;
-  const row = await AgentToken.query(ctx.knex).findOne({
-    organizationId: access.organizationId,
-    userId: ctx.scope.principal.userId,
-  });
-  return row ? toView(row) : null;
 }
 
 /**

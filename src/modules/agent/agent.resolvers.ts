@@ -1,12 +1,12 @@
-/** Resolvers of schema/agent.graphql: thin calls into agent-token.service.ts. */
+/**
+ * Resolvers of schema/agent.graphql: the mutations, thin calls into agent-token.service.ts. `Query.agentToken` is
+ * compiled SQL (agent.sql-reads.ts).
+ */
 import type { Resolvers } from "../../generated/graphql.ts";
-import { createAgentToken, getAgentToken, revokeAgentToken } from "./agent-token.service.ts";
+import { createAgentToken, revokeAgentToken } from "./agent-token.service.ts";
 
-/** `Query.agentToken`, `Mutation.createAgentToken`, `Mutation.revokeAgentToken`. */
+/** `Mutation.createAgentToken`, `Mutation.revokeAgentToken`. */
 export const agentResolvers: Resolvers = {
-  Query: {
-    agentToken: (_p, _a, ctx) => getAgentToken(ctx),
-  },
   Mutation: {
     createAgentToken: (_p, { input }, ctx) => createAgentToken(ctx, { expiresInDays: input?.expiresInDays ?? null }),
     revokeAgentToken: (_p, _a, ctx) => revokeAgentToken(ctx),

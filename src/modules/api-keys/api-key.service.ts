@@ -9,9 +9,11 @@ import { z } from "zod";
 import { API_KEY_NAME_LENGTH } from "../../auth/auth.ts";
 import { publishAccessChange } from "../../shared/access-changes.ts";
 import { NotFoundError } from "../../shared/errors.ts";
+import type { DomainEventData } from "../../shared/events/catalogue.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { assertCanDeleteApiKey, Member, requireActiveOrganization, seesAllApiKeys } from "../access/index.ts";
 import type { Context } from "../context.ts";
+import type { DomainEvent, EventContext } from "../events.ts";
 import { ApiKey } from "./api-key.model.ts";
 
 const nameInput = z.object({
@@ -58,4 +60,16 @@ export async function deleteApiKey(ctx: Context, id: string): Promise<string> {
   await ApiKey.query(ctx.knex).deleteById(id);
   await publishAccessChange(ctx.services.pubsub, { apiKeyId: id }, ctx.log);
   return id;
+}
+
+/**
+ * Consumer of domain events (the manifest's `onEvent`, in the emitter's transaction): when a person leaves an
+ * organization (`user_removed_from_org`), their API keys bound to it are deleted, so that nothing of theirs works
+ * there any more — not even after a later re-invitation (spec: API keys; issue 24: team emits, never touches
+ * this module's table).
+ */
+export async function onApiKeyEvent(ctx: EventContext, event: DomainEvent): Promise<void> {
+  if (event.name !== "user_removed_from_org") return;
+  const { user } = event.data as DomainEventData<"user_removed_from_org">;
+  await ApiKey.query(ctx.knex).where({ referenceId: user.user_uuid, organizationId: event.organizationId }).delete();
 }

@@ -1,19 +1,17 @@
 /** Module manifest: account API keys (schema/api-keys.graphql). */
 
 import { defineModule } from "../module.ts";
-import { createApiKeyLoaders } from "./api-key.loaders.ts";
 import { apiKeyResolvers } from "./api-key.resolvers.ts";
-
-declare module "../module.ts" {
-  interface ModuleLoaders {
-    apiKeys: ReturnType<typeof createApiKeyLoaders>;
-  }
-}
+import { onApiKeyEvent } from "./api-key.service.ts";
+import { apiKeySqlReads, apiKeySqlRows } from "./api-key.sql-reads.ts";
 
 /** The apiKeys module. */
 export const apiKeysModule = defineModule({
   name: "apiKeys",
   tables: ["api_keys"],
+  sqlReads: apiKeySqlReads,
+  sqlRows: apiKeySqlRows,
   resolvers: apiKeyResolvers,
-  createLoaders: ({ knex, scope }) => createApiKeyLoaders(knex, scope),
+  // A person removed from an organization loses their keys there (team emits `user_removed_from_org`).
+  onEvent: onApiKeyEvent,
 });

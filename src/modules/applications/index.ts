@@ -3,7 +3,7 @@
 import { defineModule } from "../module.ts";
 import { createApplicationLoaders } from "./application.loaders.ts";
 import { applicationResolvers } from "./application.resolvers.ts";
-import { applicationSqlReads } from "./application.sql-reads.ts";
+import { applicationSqlReads, applicationSqlRows } from "./application.sql-reads.ts";
 
 declare module "../module.ts" {
   interface ModuleLoaders {
@@ -16,11 +16,11 @@ export const applicationsModule = defineModule({
   name: "applications",
   tables: ["applications", "domains", "environment_variables"],
   sqlReads: applicationSqlReads,
+  sqlRows: applicationSqlRows,
   resolvers: applicationResolvers,
-  createLoaders: ({ knex, scope, secrets }) => createApplicationLoaders(knex, scope, secrets),
+  createLoaders: ({ knex, scope }) => createApplicationLoaders(knex, scope),
 });
 
-export { provideDeploymentsEmbed } from "./application.embeds.ts";
 // The public surface: what other modules may import (issue 24; they import nothing else of this folder).
 export type { Application } from "./application.model.ts";
 export { applicationsTable, domainsTable, environmentVariablesTable } from "./application.queries.ts";
@@ -32,3 +32,4 @@ export {
   newAppName,
   setEnvironmentVariables,
 } from "./application.service.ts";
+export { visibleApplicationId } from "./application.sql-reads.ts";

@@ -49,16 +49,17 @@ async function manageableApplication(ctx: Context, applicationId: string) {
 }
 
 /**
- * `Application.deployWebhookUrl`: the full deploy URL for owners and admins (created on first read), null for
- * other roles.
+ * `Application.deployWebhookUrl` of the visible application row `app` (from the compiled read): the full deploy URL
+ * for owners and admins (the token created on first read), null for other roles. No statement when it exists.
  */
-export async function deployWebhookUrl(ctx: Context, applicationId: string): Promise<string | null> {
-  const app = await ctx.loaders.applications.byId.load(applicationId);
-  if (!app) return null;
+export async function deployWebhookUrl(
+  ctx: Context,
+  app: { id: string; organizationId: string; deployTokenEncrypted?: string | null },
+): Promise<string | null> {
+  const applicationId = app.id;
   const access = await ctx.scope.forOrg(app.organizationId);
   if (!access || !["owner", "admin"].includes(access.role)) return null;
-  const row = await applicationsTable(ctx.knex).where({ id: applicationId }).first("deploy_token_encrypted");
-  if (row?.deployTokenEncrypted) return deployUrl(ctx.services, ctx.services.secrets.decrypt(row.deployTokenEncrypted));
+  if (app.deployTokenEncrypted) return deployUrl(ctx.services, ctx.services.secrets.decrypt(app.deployTokenEncrypted));
   await storeNewToken(ctx.knex, ctx.services, applicationId, true);
   const again = await applicationsTable(ctx.knex).where({ id: applicationId }).first("deploy_token_encrypted");
   return deployUrl(ctx.services, ctx.services.secrets.decrypt(again.deployTokenEncrypted));

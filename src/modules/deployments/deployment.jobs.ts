@@ -1,7 +1,8 @@
 /**
  * Jobs of the deployments module: `deployments.run` runs one deployment (deployment.run.ts). Enqueued by
  * queueDeployment on the application's queue `deploy:<applicationId>`, so one deployment per application runs at
- * a time; a crash mid-run is retried (the run resumes a `running` deployment).
+ * a time across instances (graphile-worker's named queue, and the queue's advisory lock held while a run lasts:
+ * src/jobs/job-queue-lock.ts); a crash mid-run is retried (the run resumes a `running` deployment).
  */
 import { z } from "zod";
 import { defineJob } from "../../jobs/job-definition.ts";

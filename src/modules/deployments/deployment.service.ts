@@ -155,8 +155,3 @@ export async function appendDeploymentLog(
     .returning(["at", "level", "text"]);
   return row as DeploymentLogLine;
 }
-
-/** The log of deployment `deploymentId`, oldest first (call only for a deployment the caller can see). */
-export async function deploymentLogs(knex: Knex, deploymentId: string): Promise<DeploymentLogLine[]> {
-  return knex("deployment_logs").where({ deployment_id: deploymentId }).orderBy("id").select("at", "level", "text");
-}

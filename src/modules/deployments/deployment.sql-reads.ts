@@ -1,29 +1,71 @@
 /**
- * Compiled-read SQL of the Deployment type (src/modules/sql-reads.ts): its columns, as deployment.rows.ts reads
- * them. Callers reach deployments through visible applications only (Application.deployments).
+ * Compiled-read SQL of schema/deployments.graphql (src/modules/sql-reads.ts), the only implementation of these
+ * reads: an application's newest deployments, a deployment's columns and log, an application's deploy settings and
+ * where a deployment is found by id (visible when its application is).
  */
-import { column, pageSizeArg, type SqlReadTypes, timestamp } from "../sql-reads.ts";
+import { visibleApplicationId } from "../applications/index.ts";
+import {
+  belongsTo,
+  column,
+  hasMany,
+  pageSizeArg,
+  type SqlReadRows,
+  type SqlReadTypes,
+  timestamp,
+} from "../sql-reads.ts";
 
-/** Deployment, and an application's newest deployments (Application is the applications module's type). */
+/** Where deployments are found by id, with the caller's visibility (their application's). */
+export const deploymentSqlRows: SqlReadRows = {
+  Deployment: {
+    table: "deployments",
+    visible: (compiler, alias) => visibleApplicationId(compiler, `${alias}.application_id`),
+  },
+};
+
+/** Deployment, DeploymentLogLine, and an application's deployments and deploy settings (Application is not ours). */
 export const deploymentSqlReads: SqlReadTypes = {
   Application: {
+    // The newest `first` (1..50, default 10) deployments, newest first. @throws BAD_USER_INPUT out of range.
     deployments: (field) => {
       const { compiler, alias, nodes } = field;
-      const first = pageSizeArg(field, "first", 50);
-      if (first === null) return null;
+      const first = pageSizeArg(field, "first", 50, 10);
       const [d, newest] = [compiler.alias(), compiler.alias()];
       const from = `from (select * from deployments ${newest} where ${newest}.application_id = ${alias}.id
         order by ${newest}.created_at desc, ${newest}.id desc limit ${first}) ${d}`;
       return compiler.list("Deployment", d, nodes, from, `${d}.created_at desc, ${d}.id desc`);
     },
+    // Settings are columns of the application's own row.
+    deploySettings: ({ compiler, alias, nodes, returnType }) =>
+      compiler.objectWith(returnType, alias, nodes, {
+        autoDeploy: column("auto_deploy"),
+        branchFilter: column("branch_filter"),
+        watchPaths: ({ alias: a }) => `to_json(coalesce(${a}.watch_paths, '{}'::text[]))`,
+        requireSignature: column("require_signature"),
+        hasWebhookSecret: ({ alias: a }) =>
+          `(${a}.webhook_secret_encrypted is not null and ${a}.webhook_secret_encrypted <> '')`,
+        healthPath: column("health_path"),
+      }),
+  },
+  SiteImport: {
+    deployment: belongsTo("Deployment", "deployments", "deployment_id", deploymentSqlRows.Deployment),
   },
   Deployment: {
     id: column("id"),
     status: column("status"),
     title: column("title"),
     description: column("description"),
+    trigger: column("trigger"),
+    commitSha: column("commit_sha"),
+    errorMessage: column("error_message"),
     createdAt: timestamp("created_at"),
     startedAt: timestamp("started_at"),
     finishedAt: timestamp("finished_at"),
+    logs: hasMany("DeploymentLogLine", "deployment_logs", "deployment_id"),
+    manifests: column("manifests"),
+  },
+  DeploymentLogLine: {
+    at: timestamp("at"),
+    level: column("level"),
+    text: column("text"),
   },
 };

@@ -1,13 +1,11 @@
 /** Module manifest: deployments of applications, their lifecycle job and live updates (schema/deployments.graphql). */
 
-import { provideDeploymentsEmbed } from "../applications/index.ts";
 import { defineModule } from "../module.ts";
 import { deployTriggerRoute } from "./deploy-trigger.rest.ts";
 import { planHealthProbesJob, probeHealthJob, runDeploymentJob } from "./deployment.jobs.ts";
 import { createDeploymentLoaders, type DeploymentLoaders } from "./deployment.loaders.ts";
 import { deploymentResolvers } from "./deployment.resolvers.ts";
-import { deploymentsFromJson, latestDeploymentsJsonSql } from "./deployment.rows.ts";
-import { deploymentSqlReads } from "./deployment.sql-reads.ts";
+import { deploymentSqlReads, deploymentSqlRows } from "./deployment.sql-reads.ts";
 
 declare module "../module.ts" {
   interface ModuleLoaders {
@@ -15,14 +13,12 @@ declare module "../module.ts" {
   }
 }
 
-// The application loaders read an application's newest deployments in their own statement with this fragment.
-provideDeploymentsEmbed({ sql: latestDeploymentsJsonSql, fromJson: deploymentsFromJson });
-
 /** The deployments module. */
 export const deploymentsModule = defineModule({
   name: "deployments",
   tables: ["deployments", "deployment_logs"],
   sqlReads: deploymentSqlReads,
+  sqlRows: deploymentSqlRows,
   resolvers: deploymentResolvers,
   createLoaders: ({ knex, loaders }) => createDeploymentLoaders(knex, () => loaders.applications.byId),
   restRoutes: [deployTriggerRoute],

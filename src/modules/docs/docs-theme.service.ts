@@ -1,6 +1,7 @@
 /**
  * The docs theme (issue 13; spec "Docs-domain lookup and theme"): owners and admins save one theme per
- * organization, with its docs hostname; anyone reads the theme document of an organization by its `databaseId`.
+ * organization, with its docs hostname. Reading a theme (`docsTheme`, and `publicDocsTheme` for anyone by the
+ * organization's `databaseId`) is compiled SQL (docs.sql-reads.ts).
  */
 import type { Knex } from "knex";
 import { uniqueViolation } from "../../shared/constraint-errors.ts";
@@ -8,45 +9,28 @@ import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { requireAllowed } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
-import { organizationsTable } from "../organizations/index.ts";
+import { findOrganizationByRef, organizationsTable } from "../organizations/index.ts";
 import { docsThemeInput } from "./docs-theme.input.ts";
 import type { DocsThemeRow } from "./docs-theme.model.ts";
-
-/** Resolves `ref` (the integer `databaseId` as digits, or the `org_…` TypeID) to the organization's ids, or null. */
-async function findOrganization(knex: Knex, ref: string): Promise<{ id: string; databaseId: number } | null> {
-  const numeric = /^[1-9][0-9]{0,9}$/.test(ref) ? Number(ref) : null;
-  if (numeric !== null && numeric > 2_147_483_647) return null;
-  const row = await organizationsTable(knex)
-    .where(numeric !== null ? { database_id: numeric } : { id: ref })
-    .first("id", "database_id");
-  return row ? { id: row.id, databaseId: row.databaseId } : null;
-}
 
 /**
  * The organization `ref` when the caller is its owner or admin.
  * @throws NotFoundError otherwise (unknown, not a member, or a `member`: nothing of the theme is theirs to see).
  */
 async function requireDocsOrganization(ctx: ServiceContext, ref: string) {
-  const org = await findOrganization(ctx.knex, ref);
+  const org = await findOrganizationByRef(ctx.knex, ref);
   if (!org) throw new NotFoundError("Organization", ref);
   await requireAllowed(ctx.scope, "docs:manage", org.id, { hideFromRoles: ["member"], notFoundRef: ref });
   return org;
 }
 
 /** The theme row of organization `organizationId` with its `databaseId`, or null. */
-export async function loadTheme(knex: Knex, where: { organizationId?: string; databaseId?: number }) {
-  const q = knex("docs_themes as t")
+async function loadTheme(knex: Knex, organizationId: string) {
+  const row = await knex("docs_themes as t")
     .join(organizationsTable(knex).as("o"), "o.id", "t.organization_id")
+    .where("t.organization_id", organizationId)
     .first("t.*", "o.database_id");
-  if (where.organizationId) q.where("t.organization_id", where.organizationId);
-  if (where.databaseId !== undefined) q.where("o.database_id", where.databaseId);
-  return ((await q) as DocsThemeRow | undefined) ?? null;
-}
-
-/** The organization's theme (owners and admins), or null when none is saved. @throws NotFoundError */
-export async function getDocsTheme(ctx: ServiceContext, organizationRef: string): Promise<DocsThemeRow | null> {
-  const org = await requireDocsOrganization(ctx, organizationRef);
-  return loadTheme(ctx.knex, { organizationId: org.id });
+  return (row as DocsThemeRow | undefined) ?? null;
 }
 
 /**
@@ -58,7 +42,7 @@ export async function getDocsTheme(ctx: ServiceContext, organizationRef: string)
 export async function setDocsTheme(ctx: ServiceContext, organizationRef: string, raw: unknown): Promise<DocsThemeRow> {
   const org = await requireDocsOrganization(ctx, organizationRef);
   const input = parseInput(docsThemeInput, raw, "Invalid docs theme");
-  const existing = await loadTheme(ctx.knex, { organizationId: org.id });
+  const existing = await loadTheme(ctx.knex, org.id);
   const hostnameChanged = existing?.docsHostname !== input.docsHostname;
   const values = {
     site_name: input.siteName,
@@ -86,23 +70,7 @@ export async function setDocsTheme(ctx: ServiceContext, organizationRef: string,
     }
     throw error;
   }
-  return (await loadTheme(ctx.knex, { organizationId: org.id }))!;
-}
-
-/**
- * The public theme document of organization `databaseId` (no credentials), or null when it has no theme. Without
- * `databaseId`, the only organization of a single-organization instance.
- * @throws NotFoundError for an unknown organization, or no `databaseId` on an instance with several organizations.
- */
-export async function getPublicDocsTheme(knex: Knex, databaseId: number | null): Promise<DocsThemeRow | null> {
-  if (databaseId === null) {
-    const orgs = await organizationsTable(knex).select("database_id").limit(2);
-    if (orgs.length !== 1) throw new NotFoundError("Organization", "(single-organization instance)");
-    databaseId = orgs[0].databaseId as number;
-  } else if (!(await organizationsTable(knex).where({ database_id: databaseId }).first("id"))) {
-    throw new NotFoundError("Organization", String(databaseId));
-  }
-  return loadTheme(knex, { databaseId });
+  return (await loadTheme(ctx.knex, org.id))!;
 }
 
 /** `{base_url}/o/<databaseId>`: the `cloudUrl` of an organization (its theme is at `{cloudUrl}/api/theme`). */

@@ -1,13 +1,15 @@
-/** Resolvers of schema/docs.graphql: thin calls into the docs services. */
+/**
+ * Resolvers of schema/docs.graphql: thin calls into the docs services, and the theme fields built from
+ * configuration, from the theme's row (the compiled read's `__row`, or the row `setDocsTheme` returns). Themes are
+ * read by compiled SQL (docs.sql-reads.ts).
+ */
 import type { Resolvers } from "../../generated/graphql.ts";
 import { authenticateLicense, lookupDocsHostname, syncDocsRegistrations } from "./docs-host.service.ts";
-import { cloudUrlOf, getDocsTheme, getPublicDocsTheme, loaderSnippet, setDocsTheme } from "./docs-theme.service.ts";
+import { cloudUrlOf, loaderSnippet, setDocsTheme } from "./docs-theme.service.ts";
 
-/** Docs theme queries and mutations, and the docs-host role's lookup and synchronisation. */
+/** The docs-host lookup, the mutations, and DocsTheme's registration, theme URL and loader snippet. */
 export const docsResolvers: Resolvers = {
   Query: {
-    docsTheme: (_p, { organizationId }, ctx) => getDocsTheme(ctx, organizationId),
-    publicDocsTheme: (_p, { databaseId }, ctx) => getPublicDocsTheme(ctx.knex, databaseId ?? null),
     docsHostLookup: (_p, { hostname }, ctx) => lookupDocsHostname(ctx.knex, hostname),
   },
   Mutation: {

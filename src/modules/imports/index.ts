@@ -5,6 +5,7 @@ import { expireInterruptedImportsJob, runSiteImportJob } from "./site-import.job
 import { createSiteImportLoaders } from "./site-import.loaders.ts";
 import { siteImportResolvers } from "./site-import.resolvers.ts";
 import { siteImportRoutes } from "./site-import.rest.ts";
+import { siteImportSqlReads, siteImportSqlRows } from "./site-import.sql-reads.ts";
 
 declare module "../module.ts" {
   interface ModuleLoaders {
@@ -16,6 +17,8 @@ declare module "../module.ts" {
 export const siteImportsModule = defineModule({
   name: "siteImports",
   tables: ["site_imports"],
+  sqlReads: siteImportSqlReads,
+  sqlRows: siteImportSqlRows,
   resolvers: siteImportResolvers,
   createLoaders: ({ knex, scope }) => createSiteImportLoaders(knex, scope),
   restRoutes: siteImportRoutes,

@@ -1,14 +1,14 @@
 /**
  * Live import status (GraphQL `siteImportUpdated`): every status change of an import is published after its
- * commit as a small event `{ id, organizationId, status }` on topic `siteImport` (PostgreSQL NOTIFY, so every
- * server instance sees it), and each subscriber receives the events it may see — its organization, and for a
- * member limited by grants only imports of granted projects. Fan-out (issue 15 goal 4): the record is loaded once
- * per event and instance (the instance's dispatch, routed by organization or import id, hands it only to the
- * matching subscribers), each subscriber's visibility is decided from its connection's cached access (dropped when
- * an access change is announced), and the event object is shared so that subscribers with the same operation
- * share one result (src/server/shared-execution.ts). The SQL statements per event do not grow with the number of
- * subscribers. A deletion is published as status `deleted` (with the record's
- * project, so grant-limited members are still filtered) and delivered with a null record.
+ * commit as a small event `{ id, organizationId, status, projectId }` on topic `siteImport` (PostgreSQL NOTIFY, so
+ * every server instance sees it), and each subscriber receives the events it may see — its organization, and for a
+ * member limited by grants only imports of granted projects (decided from the event's project and the connection's
+ * cached access, dropped when an access change is announced: no statement per subscriber). Fan-out (issue 15 goal 4):
+ * the instance's dispatch, routed by organization or import id, hands an event only to the matching subscribers;
+ * the event object is shared, so subscribers with the same operation share one result (src/server/shared-execution.ts)
+ * and identical reads of the record run once (src/server/sql-read-resolvers.ts). The SQL statements per event do not
+ * grow with the number of subscribers. A deletion is published as status `deleted` (with the record's project) and
+ * delivered with a null record.
  */
 
 import { NotFoundError } from "../../shared/errors.ts";
@@ -23,7 +23,10 @@ export const SITE_IMPORT_TOPIC = "siteImport";
 /** A status an event reports: the record's, or `deleted` once the record is gone. */
 export type SiteImportUpdateStatus = ImportStatus | "deleted";
 
-/** Payload of one status change (what travels through NOTIFY). `projectId` only on `deleted` (visibility check). */
+/**
+ * Payload of one status change (what travels through NOTIFY), with the record's project at that moment for the
+ * grant check (absent in events of instances older than issue 21: the record is then read for it).
+ */
 export interface SiteImportChange {
   id: string;
   organizationId: string;
@@ -31,19 +34,27 @@ export interface SiteImportChange {
   projectId?: string | null;
 }
 
-/** What a subscriber receives: the status this event reports, and the record as it is now (null once deleted). */
+/**
+ * What a subscriber receives: the status this event reports, and the record to read as it is now (by id, with the
+ * subscriber's selection: src/server/sql-read-resolvers.ts; null once deleted).
+ */
 export interface SiteImportEvent {
   importId: string;
   status: SiteImportUpdateStatus;
-  record: SiteImport | null;
+  record: { id: string } | null;
 }
 
 /** Publishes `record`'s current status (call after commit). Failures are logged, never thrown: events are best effort. */
 export async function publishSiteImportChange(
   ctx: Pick<ServiceContext, "services" | "log">,
-  record: Pick<SiteImport, "id" | "organizationId" | "status">,
+  record: Pick<SiteImport, "id" | "organizationId" | "status" | "projectId">,
 ): Promise<void> {
-  const change: SiteImportChange = { id: record.id, organizationId: record.organizationId, status: record.status };
+  const change: SiteImportChange = {
+    id: record.id,
+    organizationId: record.organizationId,
+    status: record.status,
+    projectId: record.projectId,
+  };
   try {
     await ctx.services.pubsub.publish(SITE_IMPORT_TOPIC, { ...change });
   } catch (err) {
@@ -109,13 +120,20 @@ export async function siteImportUpdates(
       const deleted: SiteImportEvent = { importId: payload.id, status: "deleted", record: null };
       return (await eventOf(payload, async () => shareableEvent(deleted))) ?? undefined;
     }
-    const event = await eventOf(payload, async () => {
+    let projectId = payload.projectId;
+    if (projectId === undefined) {
+      // An event of an older instance: the record tells its project.
       const record = await SiteImport.query(ctx.knex).findById(payload.id);
-      return record ? shareableEvent({ importId: payload.id, status: payload.status, record }) : null;
-    });
-    if (!event?.record) return undefined; // deleted meanwhile
-    const access = await ctx.scope.forOrg(event.record.organizationId);
-    if (!access || !canSeeImport(access, event.record)) return undefined;
+      if (!record) return undefined; // deleted meanwhile
+      projectId = record.projectId;
+    }
+    const access = await ctx.scope.forOrg(payload.organizationId);
+    if (!access || !canSeeImport(access, { projectId: projectId ?? null })) return undefined;
+    // One object per event, shared by its subscribers: their identical reads of the record run once.
+    const event = await eventOf(payload, async () =>
+      shareableEvent({ importId: payload.id, status: payload.status, record: { id: payload.id } }),
+    );
+    if (!event) return undefined;
     ctx.forEvent(); // fresh loaders for this event's nested fields
     return event;
   };

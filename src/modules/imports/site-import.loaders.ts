@@ -5,7 +5,6 @@
  */
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
-import type { QueryBuilder } from "objection";
 import { orderByKeys } from "../../db/loader-utils.ts";
 import { type AccessScope, canSeeProject, type OrgAccess } from "../access/index.ts";
 import { SiteImport } from "./site-import.model.ts";
@@ -14,17 +13,6 @@ import { SiteImport } from "./site-import.model.ts";
 export function canSeeImport(access: OrgAccess, record: Pick<SiteImport, "projectId">): boolean {
   if (!access.grants) return true;
   return record.projectId !== null && canSeeProject(access, record.projectId);
-}
-
-/** Restricts a query on `site_imports` to the records `access` may see. */
-export function visibleImports(
-  q: QueryBuilder<SiteImport, SiteImport[]>,
-  access: OrgAccess,
-): QueryBuilder<SiteImport, SiteImport[]> {
-  q.where("site_imports.organization_id", access.organizationId);
-  const g = access.grants;
-  if (g) q.whereIn("site_imports.project_id", [...g.projectIds, ...g.applicationProjectIds]);
-  return q;
 }
 
 /** Builds the import loaders of one request. */

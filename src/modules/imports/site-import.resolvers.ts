@@ -2,21 +2,12 @@
 import type { Resolvers } from "../../generated/graphql.ts";
 import { type SiteImportEvent, siteImportUpdates } from "./site-import.events.ts";
 import { maskedInputConfig, storedInput } from "./site-import.input.ts";
-import { IMPORT_STEPS } from "./site-import.model.ts";
-import {
-  deleteSiteImport,
-  getSiteImport,
-  importSite,
-  listSiteImports,
-  previewSiteImport,
-  retrySiteImport,
-} from "./site-import.service.ts";
+import type { SiteImport } from "./site-import.model.ts";
+import { deleteSiteImport, importSite, previewSiteImport, retrySiteImport } from "./site-import.service.ts";
 
 /** Site import queries, mutations, subscription and types. */
 export const siteImportResolvers: Resolvers = {
   Query: {
-    siteImports: (_p, args, ctx) => listSiteImports(ctx, args),
-    siteImport: (_p, { id }, ctx) => getSiteImport(ctx, id),
     previewSiteImport: (_p, { input }, ctx) => previewSiteImport(ctx, input),
   },
   Mutation: {
@@ -44,18 +35,13 @@ export const siteImportResolvers: Resolvers = {
     siteImport: ({ record }) => record,
   },
   SiteImportUpdate: {
-    siteImport: (event) => event.record,
+    // Only the id: the compiled reads read the record by id with the subscriber's selection (one read per event
+    // for every subscriber with the same statement).
+    siteImport: (event) => event.record as SiteImport | null,
   },
+  // Decrypted from the row's `input_encrypted` (every other field is compiled SQL: site-import.sql-reads.ts).
   SiteImport: {
-    __resolveReference: (ref, ctx) => ctx.loaders.siteImports.byId.load(ref.id),
-    organization: async (r, _a, ctx) => (await ctx.loaders.organizations.byId.load(r.organizationId))!,
-    steps: (r) => IMPORT_STEPS.map((step) => ({ step, status: r.steps?.[step] ?? "pending" })),
     inputConfig: (r, _a, ctx) => maskedInputConfig(storedInput(ctx.services.secrets, r)),
     databaseType: (r, _a, ctx) => (r.databaseId ? (storedInput(ctx.services.secrets, r).database?.type ?? null) : null),
-    project: (r, _a, ctx) => (r.projectId ? ctx.loaders.projects.byId.load(r.projectId) : null),
-    database: (r, _a, ctx) => (r.databaseId ? ctx.loaders.applications.databaseById.load(r.databaseId) : null),
-    application: (r, _a, ctx) => (r.applicationId ? ctx.loaders.applications.byId.load(r.applicationId) : null),
-    domain: (r, _a, ctx) => (r.domainId ? ctx.loaders.applications.domainById.load(r.domainId) : null),
-    deployment: (r, _a, ctx) => (r.deploymentId ? ctx.loaders.deployments.byId.load(r.deploymentId) : null),
   },
 };

@@ -6,8 +6,7 @@
  */
 
 import { ConflictError, NotFoundError } from "../../shared/errors.ts";
-import { type ConnectionModel, decodeCursor, toConnection } from "../../shared/pagination.ts";
-import { parseInput } from "../../shared/validate.ts";
+import type { ConnectionModel } from "../../shared/pagination.ts";
 import { requireAllowed } from "../access/index.ts";
 import { newAppName } from "../applications/index.ts";
 import type { Context } from "../context.ts";
@@ -16,9 +15,8 @@ import { checkImport } from "./site-import.checks.ts";
 import { publishSiteImportChange, publishSiteImportDeleted } from "./site-import.events.ts";
 import { sealInput, storedInput } from "./site-import.input.ts";
 import { enqueueImportRun, ORPHANED_PENDING } from "./site-import.jobs.ts";
-import { visibleImports } from "./site-import.loaders.ts";
 import { initialSteps, RETRYABLE_STATUSES, SiteImport } from "./site-import.model.ts";
-import { connectionArgsSchema, parseSiteImportRequest, type SiteImportRequest } from "./site-import.schema.ts";
+import { parseSiteImportRequest, type SiteImportRequest } from "./site-import.schema.ts";
 import { waitForRunEnd } from "./site-import.wait.ts";
 
 /** The outcome of an import or retry: the finished record and the request it ran (GraphQL `SiteImportResult`). */
@@ -127,44 +125,6 @@ export async function previewSiteImport(ctx: Context, raw: unknown): Promise<Imp
     warnings: check.warnings,
     errors: check.problems.map((p) => p.message),
   };
-}
-
-/**
- * Import records of the caller's active organization visible to it, newest first (spec rule 7: page size 1 to
- * 100, default 50; `offset` ≥ 0, default 0, applied after the `after` cursor). No active organization: an
- * empty page.
- * @throws BadUserInputError when `first` or `offset` is out of range, or `after` is not a cursor.
- */
-export async function listSiteImports(
-  ctx: Context,
-  raw: { first?: unknown; after?: string | null; offset?: unknown },
-): Promise<SiteImportConnection> {
-  const { first, offset } = parseInput(
-    connectionArgsSchema,
-    { first: raw.first, offset: raw.offset },
-    "Invalid list arguments",
-  );
-  const afterId = raw.after ? decodeCursor(raw.after) : null;
-  const organizationId = ctx.principal?.organizationId;
-  const access = organizationId ? await ctx.scope.forOrg(organizationId) : null;
-  if (!access) return toConnection([], false, async () => 0);
-  const { knex } = ctx.services;
-  const query = visibleImports(SiteImport.query(knex), access);
-  if (afterId) query.where("id", "<", afterId);
-  const rows = await query
-    .orderBy("id", "desc")
-    .limit(first + 1)
-    .offset(offset);
-  const page = rows.slice(0, first);
-  for (const row of page) ctx.loaders.siteImports.byId.prime(row.id, row);
-  return toConnection(page, rows.length > first, () => visibleImports(SiteImport.query(knex), access).resultSize());
-}
-
-/** One visible import record. @throws NotFoundError when unknown, another organization's, or not granted. */
-export async function getSiteImport(ctx: Context, id: string): Promise<SiteImport> {
-  const record = await ctx.loaders.siteImports.byId.load(id);
-  if (!record) throw new NotFoundError("Site import", id);
-  return record;
 }
 
 /**

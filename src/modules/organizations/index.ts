@@ -1,21 +1,16 @@
 /** Module manifest: organizations, plans, usage, the viewer, notification channels (schema/organizations.graphql). */
 
 import { defineModule } from "../module.ts";
-import { createOrganizationLoaders } from "./organization.loaders.ts";
 import { organizationResolvers } from "./organization.resolvers.ts";
-
-declare module "../module.ts" {
-  interface ModuleLoaders {
-    organizations: ReturnType<typeof createOrganizationLoaders>;
-  }
-}
+import { organizationSqlReads, organizationSqlRows } from "./organization.sql-reads.ts";
 
 /** The organizations module. */
 export const organizationsModule = defineModule({
   name: "organizations",
   tables: ["organizations", "plans", "users", "sessions", "notification_channels"],
+  sqlReads: organizationSqlReads,
+  sqlRows: organizationSqlRows,
   resolvers: organizationResolvers,
-  createLoaders: ({ knex, scope }) => createOrganizationLoaders(knex, scope),
 });
 
 // The public surface: what other modules may import (issue 24; they import nothing else of this folder).
@@ -26,5 +21,7 @@ export {
   sessionsTable,
   usersTable,
 } from "./organization.queries.ts";
+export { databaseIdOfOrganizationSql, organizationIdOfDatabaseIdSql } from "./organization.sql-reads.ts";
+export { findOrganizationByRef, organizationRefSql, parseOrganizationRef } from "./organization-ref.ts";
 export type { QuotaKind } from "./quota.ts";
 export { assertQuota, planNameOf, provideQuotaCounter, quotaMessage, quotaStatus } from "./quota.ts";

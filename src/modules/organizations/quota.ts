@@ -60,26 +60,6 @@ function countOf(db: Knex | Knex.Transaction, kind: QuotaKind, organizationId: s
 }
 
 /**
- * Current counts of every quota kind for each of `organizationIds`, in one statement built from the same per-kind
- * queries {@link assertQuota} counts with (GraphQL `PlanUsage`). Unknown ids count 0.
- */
-export async function usageOfOrganizations(
-  db: Knex | Knex.Transaction,
-  organizationIds: readonly string[],
-): Promise<Array<Record<QuotaKind, number>>> {
-  if (organizationIds.length === 0) return [];
-  const parts = organizationIds.flatMap((id, i) =>
-    QUOTA_KINDS.map((k) =>
-      db.select(db.raw("?::int as i, ? as kind", [i, k]), db.raw("(?)::int as n", [countOf(db, k, id)])),
-    ),
-  );
-  const rows = (await db.unionAll(parts, true)) as Array<{ i: number; kind: QuotaKind; n: number }>;
-  const out = organizationIds.map(() => ({ projects: 0, applications: 0, databases: 0, domains: 0 }));
-  for (const r of rows) out[r.i]![r.kind] = Number(r.n);
-  return out;
-}
-
-/**
  * Plan limits and usage of `organizationId` in one statement, without locks. Usage is counted only for
  * limited quotas (an unlimited one reports 0).
  * @throws Error when the organization is missing.

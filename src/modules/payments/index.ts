@@ -4,22 +4,17 @@
  */
 import { defineModule } from "../module.ts";
 import { provisionMerchantJob, releaseMerchantJob } from "./merchant.jobs.ts";
-import { createPaymentLoaders } from "./payment.loaders.ts";
 import { paymentResolvers } from "./payment.resolvers.ts";
+import { paymentSqlReads, paymentSqlRows } from "./payment.sql-reads.ts";
 import { paymentRoutes } from "./payments.rest.ts";
-
-declare module "../module.ts" {
-  interface ModuleLoaders {
-    payments: ReturnType<typeof createPaymentLoaders>;
-  }
-}
 
 /** The payments module. */
 export const paymentsModule = defineModule({
   name: "payments",
   tables: ["payment_gateway_services", "payment_merchants", "payment_relays"],
+  sqlReads: paymentSqlReads,
+  sqlRows: paymentSqlRows,
   resolvers: paymentResolvers,
-  createLoaders: ({ knex }) => createPaymentLoaders(knex),
   restRoutes: paymentRoutes,
   jobs: [provisionMerchantJob, releaseMerchantJob],
 });

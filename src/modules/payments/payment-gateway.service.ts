@@ -14,7 +14,7 @@ import { organizationsTable } from "../organizations/index.ts";
 import { projectsTable } from "../projects/index.ts";
 import { type GatewayMethod, gatewayClient } from "./gateway-client.ts";
 import { provisionMerchantJob, releaseMerchantJob } from "./merchant.jobs.ts";
-import type { PaymentGatewayService, PaymentMerchant } from "./payment.model.ts";
+import type { PaymentGatewayService, PaymentGatewayServiceRow, PaymentMerchant } from "./payment.model.ts";
 
 const SERVICES = "payment_gateway_services";
 const MERCHANTS = "payment_merchants";
@@ -200,8 +200,14 @@ export async function setPaymentMethodEnabled(
   return gatewayClient(ctx.services.config).setMethodEnabled(merchant.gatewayMerchantId, method, enabled);
 }
 
-/** The gateway's method list with the merchant's toggles; empty while the merchant is provisioning. */
-export async function paymentMethodsOf(ctx: ServiceContext, merchant: PaymentMerchant | undefined) {
-  if (merchant?.status !== "active") return [];
-  return gatewayClient(ctx.services.config).listMethods(merchant.gatewayMerchantId);
+/**
+ * The gateway's method list with the toggles of the merchant of a service's row; empty while the merchant is
+ * provisioning (or when there is none).
+ */
+export async function paymentMethodsOf(
+  ctx: ServiceContext,
+  row: Pick<PaymentGatewayServiceRow, "merchantStatus" | "gatewayMerchantId">,
+) {
+  if (row.merchantStatus !== "active" || !row.gatewayMerchantId) return [];
+  return gatewayClient(ctx.services.config).listMethods(row.gatewayMerchantId);
 }

@@ -27,6 +27,19 @@ export interface PaymentGatewayService {
   createdAt: Date;
 }
 
+/**
+ * A gateway service's row as compiled reads carry it to the resolvers of fields answered outside the database
+ * (payment.sql-reads.ts; `__row`, camelCased): the service's columns and its organization's merchant's, null when
+ * the organization has none.
+ */
+export interface PaymentGatewayServiceRow {
+  organizationId: string;
+  merchantCode: string | null;
+  merchantStatus: PaymentMerchant["status"] | null;
+  signingKeySealed: string | null;
+  gatewayMerchantId: string | null;
+}
+
 /** Outcome of one relay (stored lower case). */
 export type RelayOutcome = "delivered" | "failed" | "refused";
 

@@ -1,9 +1,12 @@
-/** Resolvers of schema/payments.graphql: thin calls into payment-gateway.service.ts and the loaders. */
+/**
+ * Resolvers of schema/payments.graphql: the mutations, and the fields of a gateway service answered outside the
+ * database, from the service's row (payment.sql-reads.ts): the decrypted signing key, the checkout URL
+ * (configuration) and the gateway's payment methods. Services and relays are read by compiled SQL.
+ */
 import type { Resolvers } from "../../generated/graphql.ts";
-import { checkPageSize } from "../../shared/pagination.ts";
 import { isAllowed } from "../access/index.ts";
 import { gatewayClient } from "./gateway-client.ts";
-import { type PaymentRelay, PROVISIONING_CODE } from "./payment.model.ts";
+import type { PaymentGatewayServiceRow } from "./payment.model.ts";
 import {
   createPaymentGatewayService,
   deletePaymentGatewayService,
@@ -12,46 +15,25 @@ import {
   updatePaymentGatewayService,
 } from "./payment-gateway.service.ts";
 
-/** PaymentGatewayService, PaymentRelay, Project.paymentGatewayServices and the mutations. */
+/** A gateway service as its resolvers receive it: the compiled read's row. */
+const rowOf = (s: unknown) => s as PaymentGatewayServiceRow;
+
+/** PaymentGatewayService's signing key, checkout URL and payment methods, and the mutations. */
 export const paymentResolvers: Resolvers = {
-  Project: {
-    paymentGatewayServices: (p, _a, ctx) => ctx.loaders.payments.servicesByProject.load(p.id),
-  },
   PaymentGatewayService: {
-    project: async (s, _a, ctx) => (await ctx.loaders.projects.byId.load(s.projectId))!,
-    merchantCode: async (s, _a, ctx) => {
-      const m = await ctx.loaders.payments.merchantByOrganization.load(s.organizationId);
-      return m?.status === "active" && m.merchantCode ? m.merchantCode : PROVISIONING_CODE;
-    },
-    merchantStatus: async (s, _a, ctx) => {
-      const m = await ctx.loaders.payments.merchantByOrganization.load(s.organizationId);
-      return m?.status === "active" ? "ACTIVE" : "PROVISIONING";
-    },
     signingKey: async (s, _a, ctx) => {
-      const access = await ctx.scope.forOrg(s.organizationId);
+      const row = rowOf(s);
+      const access = await ctx.scope.forOrg(row.organizationId);
       if (!access || !isAllowed(access.role, "payment:manage")) return null;
-      const m = await ctx.loaders.payments.merchantByOrganization.load(s.organizationId);
-      return m?.signingKeySealed ? ctx.services.secrets.decrypt(m.signingKeySealed) : null;
+      return row.signingKeySealed ? ctx.services.secrets.decrypt(row.signingKeySealed) : null;
     },
-    checkoutUrl: async (s, _a, ctx) => {
-      const m = await ctx.loaders.payments.merchantByOrganization.load(s.organizationId);
-      return m?.status === "active" && m.merchantCode
-        ? gatewayClient(ctx.services.config).checkoutUrl(m.merchantCode)
+    checkoutUrl: (s, _a, ctx) => {
+      const row = rowOf(s);
+      return row.merchantStatus === "active" && row.merchantCode
+        ? gatewayClient(ctx.services.config).checkoutUrl(row.merchantCode)
         : null;
     },
-    paymentMethods: async (s, _a, ctx) =>
-      paymentMethodsOf(ctx, (await ctx.loaders.payments.merchantByOrganization.load(s.organizationId)) ?? undefined),
-    relays: async (s, { first }, ctx) => {
-      const size = checkPageSize(first ?? 20, 100);
-      return (await ctx
-        .knex("payment_relays")
-        .where({ serviceId: s.id })
-        .orderBy("id", "desc")
-        .limit(size)) as PaymentRelay[];
-    },
-  },
-  PaymentRelay: {
-    outcome: (r) => (r.outcome === "delivered" ? "DELIVERED" : r.outcome === "refused" ? "REFUSED" : "FAILED"),
+    paymentMethods: (s, _a, ctx) => paymentMethodsOf(ctx, rowOf(s)),
   },
   Mutation: {
     createPaymentGatewayService: (_p, args, ctx) => createPaymentGatewayService(ctx, args),

@@ -3,7 +3,7 @@
 import { defineModule } from "../module.ts";
 import { createProjectLoaders } from "./project.loaders.ts";
 import { projectResolvers } from "./project.resolvers.ts";
-import { projectSqlReads } from "./project.sql-reads.ts";
+import { projectSqlReads, projectSqlRows } from "./project.sql-reads.ts";
 
 declare module "../module.ts" {
   interface ModuleLoaders {
@@ -16,6 +16,7 @@ export const projectsModule = defineModule({
   name: "projects",
   tables: ["projects", "environments"],
   sqlReads: projectSqlReads,
+  sqlRows: projectSqlRows,
   resolvers: projectResolvers,
   createLoaders: ({ knex, scope }) => createProjectLoaders(knex, scope),
 });

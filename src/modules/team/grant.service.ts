@@ -6,7 +6,7 @@
 
 import { publishAccessChange } from "../../shared/access-changes.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
-import { assertAllowed, isLimitableByGrants, MemberGrant } from "../access/index.ts";
+import { assertAllowed, isLimitableByGrants, Member, MemberGrant } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import { visibleMember } from "./member.service.ts";
 
@@ -57,7 +57,7 @@ export async function grantAccess(ctx: Context, input: GrantInput): Promise<Memb
 /** `revokeAccess`. @returns the grant id. @throws NotFoundError (unknown or invisible grant), ForbiddenError. */
 export async function revokeAccess(ctx: Context, grantId: string): Promise<string> {
   const grant = await MemberGrant.query(ctx.knex).findById(grantId);
-  const member = grant ? await ctx.loaders.team.memberById.load(grant.memberId) : null;
+  const member = grant ? await Member.query(ctx.knex).findById(grant.memberId) : null;
   const access = member ? await ctx.scope.forOrg(member.organizationId) : null;
   if (!grant || !access) throw new NotFoundError("MemberGrant", grantId);
   assertAllowed(access, "team:manage");

@@ -32,9 +32,20 @@ export class Invitation extends BaseModel {
   declare tokenEncrypted: string | null;
 }
 
-/** The spec status of `invitation` at instant `now`. */
-export function invitationStatus(invitation: Pick<Invitation, "status" | "expiresAt">, now: Date): InvitationStatus {
+/**
+ * The spec status of `invitation` at instant `now`; `expiresAt` a `Date` or, in a compiled read's row, its ISO text.
+ * (team.sql-reads.ts derives the same in SQL.)
+ */
+export function invitationStatus(
+  invitation: { status: StoredInvitationStatus; expiresAt: Date | string },
+  now: Date,
+): InvitationStatus {
   if (invitation.status === "accepted") return "accepted";
   if (invitation.status === "canceled" || invitation.status === "rejected") return "revoked";
-  return invitation.expiresAt.getTime() > now.getTime() ? "pending" : "expired";
+  return new Date(invitation.expiresAt).getTime() > now.getTime() ? "pending" : "expired";
 }
+
+/** The columns of an invitation's row that `Invitation.link` reads (a compiled read's `__row`, camelCased). */
+export type InvitationLinkRow = Pick<Invitation, "organizationId" | "status" | "tokenEncrypted"> & {
+  expiresAt: Date | string;
+};

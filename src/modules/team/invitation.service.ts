@@ -37,7 +37,7 @@ const inviteInput = z.object({
 });
 
 /** The link of `invitation` (decrypting its token), or null when it has no token. */
-export function linkOf(ctx: Context, invitation: Invitation): string | null {
+export function linkOf(ctx: Context, invitation: Pick<Invitation, "tokenEncrypted">): string | null {
   if (!invitation.tokenEncrypted) return null;
   return invitationLink(baseUrlOf(ctx.services.config), ctx.services.secrets.decrypt(invitation.tokenEncrypted));
 }

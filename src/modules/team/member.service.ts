@@ -11,7 +11,7 @@ import { emitRemoved, emitRoleChanged } from "./account-events.ts";
 
 /** The member `id` and the caller's access to its organization. @throws NotFoundError when not visible. */
 export async function visibleMember(ctx: Context, id: string) {
-  const member = await ctx.loaders.team.memberById.load(id);
+  const member = await Member.query(ctx.knex).findById(id);
   const access = member ? await ctx.scope.forOrg(member.organizationId) : null;
   if (!member || !access) throw new NotFoundError("Member", id);
   return { member, access };
@@ -43,16 +43,17 @@ export async function updateMemberRole(ctx: Context, memberId: string, role: Rol
 }
 
 /**
- * `removeMember`: deletes the membership (its grants and agent token cascade) and the person's API keys bound to
- * the organization, so that nothing of theirs works there any more — not even after a later re-invitation.
+ * `removeMember`: deletes the membership (its grants and agent token cascade) and emits `user_removed_from_org`,
+ * whose consumer deletes the person's API keys bound to the organization in the same transaction, so that nothing
+ * of theirs works there any more — not even after a later re-invitation.
  * @returns the member id. @throws NotFoundError, ForbiddenError (members; the owner).
  */
 export async function removeMember(ctx: Context, memberId: string): Promise<string> {
   const { member, access } = await visibleMember(ctx, memberId);
   assertCanManageMember(access, member.role);
   await ctx.knex.transaction(async (trx) => {
-    await trx("api_keys").where({ reference_id: member.userId, organization_id: member.organizationId }).delete();
     await Member.query(trx).deleteById(memberId);
+    // Consumers delete what was theirs there: the api-keys module their keys (src/modules/api-keys, onEvent).
     await emitRemoved({ knex: trx, services: ctx.services }, { ...member, removedBy: ctx.principal?.userId });
   });
   ctx.scope.invalidate();

@@ -1,7 +1,11 @@
-/** Resolvers of schema/team.graphql: thin calls into the team services and loaders. */
+/**
+ * Resolvers of schema/team.graphql: the team mutations, the public invitation link, and `Invitation.link` (a
+ * decrypted token). Members, grants and invitations are read by compiled SQL (team.sql-reads.ts,
+ * access/access.sql-reads.ts).
+ */
 import type { Resolvers } from "../../generated/graphql.ts";
 import { grantAccess, revokeAccess } from "./grant.service.ts";
-import { invitationStatus } from "./invitation.model.ts";
+import { type InvitationLinkRow, invitationStatus } from "./invitation.model.ts";
 import {
   cancelInvitation,
   canReadLinks,
@@ -13,7 +17,7 @@ import {
 import { acceptInvitation, signUpWithInvitation } from "./invitation-accept.service.ts";
 import { removeMember, transferOwnership, updateMemberRole } from "./member.service.ts";
 
-/** Member, MemberGrant, Invitation resolvers, `Organization.members`/`invitations` and the team mutations. */
+/** `invitationLink`, the team mutations and `Invitation.link`. */
 export const teamResolvers: Resolvers = {
   Query: {
     invitationLink: (_p, { token }, ctx) => describeInvitationLink(ctx, token),
@@ -30,29 +34,13 @@ export const teamResolvers: Resolvers = {
     grantAccess: (_p, { input }, ctx) => grantAccess(ctx, input),
     revokeAccess: (_p, { grantId }, ctx) => revokeAccess(ctx, grantId),
   },
-  Organization: {
-    members: (o, _a, ctx) => ctx.loaders.team.membersByOrganization.load(o.id),
-    invitations: async (o, { status }, ctx) => {
-      const all = await ctx.loaders.team.invitationsByOrganization.load(o.id);
-      const now = ctx.services.now();
-      return status ? all.filter((i) => invitationStatus(i, now) === status) : all;
-    },
-  },
-  Member: {
-    user: async (m, _a, ctx) => (await ctx.loaders.organizations.userById.load(m.userId))!,
-    organization: async (m, _a, ctx) => (await ctx.loaders.organizations.byId.load(m.organizationId))!,
-    grants: (m, _a, ctx) => ctx.loaders.team.grantsByMember.load(m.id),
-  },
-  MemberGrant: {
-    project: (g, _a, ctx) => (g.projectId ? ctx.loaders.projects.byId.load(g.projectId) : null),
-    application: (g, _a, ctx) => (g.applicationId ? ctx.loaders.applications.byId.load(g.applicationId) : null),
-  },
   Invitation: {
-    status: (i, _a, ctx) => invitationStatus(i, ctx.services.now()),
-    invitedBy: (i, _a, ctx) => ctx.loaders.organizations.userById.load(i.inviterId),
-    link: async (i, _a, ctx) =>
-      invitationStatus(i, ctx.services.now()) === "pending" && (await canReadLinks(ctx, i.organizationId))
-        ? linkOf(ctx, i)
-        : null,
+    // A decrypted token, owners and admins only: from the invitation's row (the compiled read's `__row`).
+    link: async (i, _a, ctx) => {
+      const row = i as unknown as InvitationLinkRow;
+      return invitationStatus(row, ctx.services.now()) === "pending" && (await canReadLinks(ctx, row.organizationId))
+        ? linkOf(ctx, row)
+        : null;
+    },
   },
 };

@@ -7,12 +7,15 @@ import { defineModule } from "../module.ts";
 import { deliverWebhookJob, pruneWebhookAttemptsJob } from "./webhook.jobs.ts";
 import { webhookResolvers } from "./webhook.resolvers.ts";
 import { webhookRoutes } from "./webhook.rest.ts";
+import { webhookSqlReads, webhookSqlRows } from "./webhook.sql-reads.ts";
 import { emitWebhookEvent } from "./webhook-emit.ts";
 
 /** The webhooks module. */
 export const webhooksModule = defineModule({
   name: "webhooks",
   tables: ["webhook_endpoints", "webhook_deliveries", "webhook_delivery_attempts"],
+  sqlReads: webhookSqlReads,
+  sqlRows: webhookSqlRows,
   resolvers: webhookResolvers,
   restRoutes: webhookRoutes,
   jobs: [deliverWebhookJob, pruneWebhookAttemptsJob],

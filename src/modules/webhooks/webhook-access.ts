@@ -4,11 +4,10 @@
  * who reads nothing here — gets 404 for the organization; owners and admins pass to the plan check (403 naming
  * the `webhooks` feature).
  */
-import type { Knex } from "knex";
 import { NotFoundError } from "../../shared/errors.ts";
-import { requireAllowed, requirePlanFeature } from "../access/index.ts";
+import { type OrgAccess, refusal } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
-import { organizationsTable } from "../organizations/index.ts";
+import { findOrganizationByRef } from "../organizations/index.ts";
 
 /** The organization a webhook operation acts on. */
 export interface WebhookOrganization {
@@ -18,14 +17,18 @@ export interface WebhookOrganization {
   databaseId: number;
 }
 
-/** Resolves `ref` (integer id as digits, or `org_…`) to the organization row's ids, or null. */
-async function findOrganization(knex: Knex, ref: string): Promise<WebhookOrganization | null> {
-  const numeric = /^[1-9][0-9]{0,9}$/.test(ref) ? Number(ref) : null;
-  if (numeric !== null && numeric > 2_147_483_647) return null;
-  const row = await organizationsTable(knex)
-    .where(numeric !== null ? { database_id: numeric } : { id: ref })
-    .first("id", "database_id");
-  return row ? { organizationId: row.id, databaseId: row.databaseId } : null;
+/**
+ * The gate's answer for a caller whose standing in organization `organizationId` is `access` (null: not a member),
+ * the organization named `ref` by the caller: NotFoundError (not a member, or role `member`), ForbiddenError (role,
+ * or the plan lacks the `webhooks` feature), or null when the caller passes. Used by the services and, per
+ * organization, inside the compiled reads (webhook.sql-reads.ts).
+ */
+export function webhookRefusal(access: OrgAccess | null, organizationId: string, ref: string): Error | null {
+  return refusal(access, "webhook:manage", organizationId, {
+    hideFromRoles: ["member"],
+    notFoundRef: ref,
+    planFeature: { feature: "webhooks", what: "Webhooks" },
+  });
 }
 
 /**
@@ -34,12 +37,9 @@ async function findOrganization(knex: Knex, ref: string): Promise<WebhookOrganiz
  * feature when the plan lacks it.
  */
 export async function requireWebhookOrganization(ctx: ServiceContext, ref: string): Promise<WebhookOrganization> {
-  const org = await findOrganization(ctx.knex, ref);
+  const org = await findOrganizationByRef(ctx.knex, ref);
   if (!org) throw new NotFoundError("Organization", ref);
-  const access = await requireAllowed(ctx.scope, "webhook:manage", org.organizationId, {
-    hideFromRoles: ["member"],
-    notFoundRef: ref,
-  });
-  requirePlanFeature(access, "webhooks", "Webhooks");
-  return org;
+  const refused = webhookRefusal(await ctx.scope.forOrg(org.id), org.id, ref);
+  if (refused) throw refused;
+  return { organizationId: org.id, databaseId: org.databaseId };
 }

@@ -79,22 +79,6 @@ export async function listWebhookEventTypes(ctx: ServiceContext, orgRef: string)
   return webhookEventTypes();
 }
 
-/** `GET …/webhooks`: the organization's endpoints, oldest first. */
-export async function listWebhooks(ctx: ServiceContext, orgRef: string): Promise<WebhookEndpointRow[]> {
-  const org = await requireWebhookOrganization(ctx, orgRef);
-  return ctx
-    .knex("webhook_endpoints")
-    .where({ organization_id: org.organizationId })
-    .orderBy("created_at")
-    .orderBy("id");
-}
-
-/** `GET …/webhooks/{uuid}`. @throws NotFoundError for an unknown or another organization's endpoint. */
-export async function getWebhook(ctx: ServiceContext, orgRef: string, webhookUuid: string) {
-  const org = await requireWebhookOrganization(ctx, orgRef);
-  return endpointOf(ctx, org, webhookUuid);
-}
-
 /**
  * `POST …/webhooks`: a new endpoint with a new secret (returned this once, stored encrypted).
  * @throws BadUserInputError, RateLimitedError (20 per hour per organization), and the gate's errors.
@@ -225,26 +209,6 @@ export async function testWebhook(
     await new Promise((r) => setTimeout(r, 20));
   }
   return { deliveryId, firstAttempt: null };
-}
-
-/**
- * `GET …/{uuid}/deliveries?limit=`: the newest log entries (one per attempt), newest first.
- * @throws BadUserInputError when `limit` is outside 1–200.
- */
-export async function listWebhookDeliveries(
-  ctx: ServiceContext,
-  orgRef: string,
-  webhookUuid: string,
-  limit: number = DELIVERIES_LIMIT.default,
-): Promise<WebhookAttemptRow[]> {
-  const org = await requireWebhookOrganization(ctx, orgRef);
-  if (!Number.isInteger(limit) || limit < DELIVERIES_LIMIT.min || limit > DELIVERIES_LIMIT.max) {
-    throw new BadUserInputError("Invalid input: limit: must be an integer from 1 to 200", {
-      fieldErrors: { limit: ["Must be an integer from 1 to 200"] },
-    });
-  }
-  await endpointOf(ctx, org, webhookUuid);
-  return ctx.knex("webhook_delivery_attempts").where({ endpoint_id: webhookUuid }).orderBy("id", "desc").limit(limit);
 }
 
 /**

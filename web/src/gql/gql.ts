@@ -14,6 +14,9 @@ import type { TypedDocumentNode as DocumentNode } from "@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+  "\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n": typeof types.InvitationLinkDocument;
+  "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n": typeof types.AcceptInvitationDocument;
+  "\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n": typeof types.SignUpWithInvitationDocument;
   "\n  query ApplicationTree($organizationId: ID!) {\n    organization(id: $organizationId) {\n      id\n      name\n      viewerRole\n      projects(first: 100) {\n        totalCount\n        edges {\n          node {\n            id\n            name\n            environments {\n              id\n              name\n              applications { id name appName applicationStatus sourceType }\n            }\n          }\n        }\n      }\n    }\n  }\n": typeof types.ApplicationTreeDocument;
   "\n  fragment DeploySettingsFields on DeploySettings {\n    autoDeploy branchFilter watchPaths requireSignature hasWebhookSecret healthPath\n  }\n": typeof types.DeploySettingsFieldsFragmentDoc;
   "\n  query ApplicationDeploySettings($id: ID!) {\n    application(id: $id) {\n      id\n      name\n      appName\n      sourceType\n      source { branch repo dockerImage }\n      project { id name }\n      environment { id name }\n      deployWebhookUrl\n      deploySettings { ...DeploySettingsFields }\n    }\n  }\n": typeof types.ApplicationDeploySettingsDocument;
@@ -30,6 +33,14 @@ type Documents = {
   "\n  fragment DocsThemeFields on DocsTheme {\n    siteName logoUrl faviconUrl colorsLight colorsDark footerText customCss docsHostname themeUrl loaderSnippet\n    updatedAt\n    docsRegistration { hostname syncedAt dns cnameTarget conflict }\n  }\n": typeof types.DocsThemeFieldsFragmentDoc;
   "\n  query DocsTheme($organizationId: ID!) {\n    docsTheme(organizationId: $organizationId) { ...DocsThemeFields }\n  }\n": typeof types.DocsThemeDocument;
   "\n  mutation SetDocsTheme($organizationId: ID!, $input: DocsThemeInput!) {\n    setDocsTheme(organizationId: $organizationId, input: $input) { ...DocsThemeFields }\n  }\n": typeof types.SetDocsThemeDocument;
+  "\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n": typeof types.SiteImportRowFragmentDoc;
+  "\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n": typeof types.SiteImportsDocument;
+  "\n  subscription SiteImportUpdated {\n    siteImportUpdated { importId status siteImport { ...SiteImportRow } }\n  }\n": typeof types.SiteImportUpdatedDocument;
+  "\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n": typeof types.ImportPrerequisitesDocument;
+  "\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n": typeof types.PreviewSiteImportDocument;
+  "\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n": typeof types.ImportSiteDocument;
+  "\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n": typeof types.RetrySiteImportDocument;
+  "\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n": typeof types.DeleteSiteImportDocument;
   "\n  fragment PaymentServiceRow on PaymentGatewayService {\n    id name webhookUrl createdAt merchantCode merchantStatus checkoutUrl\n    paymentMethods { id label kind enabled }\n  }\n": typeof types.PaymentServiceRowFragmentDoc;
   "\n  fragment PaymentRelayRow on PaymentRelay {\n    id eventType knownEvent externalReference targetUrl outcome statusCode error durationMs createdAt\n  }\n": typeof types.PaymentRelayRowFragmentDoc;
   "\n  query ProjectPayments($projectId: ID!) {\n    project(id: $projectId) {\n      id name\n      paymentGatewayServices { ...PaymentServiceRow }\n    }\n  }\n": typeof types.ProjectPaymentsDocument;
@@ -41,20 +52,6 @@ type Documents = {
   "\n  mutation SetPaymentMethod($serviceId: ID!, $method: String!, $enabled: Boolean!) {\n    setPaymentMethodEnabled(serviceId: $serviceId, method: $method, enabled: $enabled) { id label kind enabled }\n  }\n": typeof types.SetPaymentMethodDocument;
   "\n  query PlanUsage($id: ID!) {\n    organization(id: $id) {\n      id name viewerRole\n      plan {\n        name features\n        quotas { projects applications databases domains }\n        usage { projects applications databases domains }\n      }\n    }\n  }\n": typeof types.PlanUsageDocument;
   "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n": typeof types.ProjectTreeDocument;
-  "\n  query Viewer {\n    viewer {\n      user { id email name twoFactorEnabled }\n      activeOrganization { id name }\n      role\n    }\n    organizations { id name viewerRole plan { name } }\n  }\n": typeof types.ViewerDocument;
-  "\n  mutation SetActiveOrganization($id: ID!) {\n    setActiveOrganization(id: $id) { activeOrganization { id } }\n  }\n": typeof types.SetActiveOrganizationDocument;
-  "\n  mutation CreateOrganization($input: CreateOrganizationInput!) {\n    createOrganization(input: $input) { id name }\n  }\n": typeof types.CreateOrganizationDocument;
-  "\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n": typeof types.SiteImportRowFragmentDoc;
-  "\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n": typeof types.SiteImportsDocument;
-  "\n  subscription SiteImportUpdated {\n    siteImportUpdated { importId status siteImport { ...SiteImportRow } }\n  }\n": typeof types.SiteImportUpdatedDocument;
-  "\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n": typeof types.ImportPrerequisitesDocument;
-  "\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n": typeof types.PreviewSiteImportDocument;
-  "\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n": typeof types.ImportSiteDocument;
-  "\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n": typeof types.RetrySiteImportDocument;
-  "\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n": typeof types.DeleteSiteImportDocument;
-  "\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n": typeof types.InvitationLinkDocument;
-  "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n": typeof types.AcceptInvitationDocument;
-  "\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n": typeof types.SignUpWithInvitationDocument;
   "\n  fragment MemberRow on Member {\n    id role createdAt\n    user { id email name }\n    grants { id createdAt project { id name } application { id name } }\n  }\n": typeof types.MemberRowFragmentDoc;
   "\n  query Settings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      viewerRole\n      apiKeys { id name prefix createdAt lastUsedAt current createdBy { email } }\n      members { ...MemberRow }\n      invitations { id email role status createdAt expiresAt link }\n      projects(first: 100) { edges { node { id name } } }\n    }\n    agentToken { prefix createdAt expiresAt lastUsedAt }\n  }\n": typeof types.SettingsDocument;
   "\n  mutation CreateApiKey($name: String!) { createApiKey(name: $name) { secret apiKey { id } } }\n": typeof types.CreateApiKeyDocument;
@@ -78,8 +75,17 @@ type Documents = {
   "\n  mutation RegenerateWebhookSecret($organizationId: ID!, $webhookUuid: ID!) {\n    regenerateWebhookSecret(organizationId: $organizationId, webhookUuid: $webhookUuid) { secret }\n  }\n": typeof types.RegenerateWebhookSecretDocument;
   "\n  mutation TestWebhook($organizationId: ID!, $webhookUuid: ID!) {\n    testWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid) {\n      deliveryId\n      firstAttempt { ...WebhookDeliveryRow }\n    }\n  }\n": typeof types.TestWebhookDocument;
   "\n  mutation RedeliverWebhook($organizationId: ID!, $webhookUuid: ID!, $deliveryId: String!) {\n    redeliverWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid, deliveryId: $deliveryId)\n  }\n": typeof types.RedeliverWebhookDocument;
+  "\n  query Viewer {\n    viewer {\n      user { id email name twoFactorEnabled }\n      activeOrganization { id name }\n      role\n    }\n    organizations { id name viewerRole plan { name } }\n  }\n": typeof types.ViewerDocument;
+  "\n  mutation SetActiveOrganization($id: ID!) {\n    setActiveOrganization(id: $id) { activeOrganization { id } }\n  }\n": typeof types.SetActiveOrganizationDocument;
+  "\n  mutation CreateOrganization($input: CreateOrganizationInput!) {\n    createOrganization(input: $input) { id name }\n  }\n": typeof types.CreateOrganizationDocument;
 };
 const documents: Documents = {
+  "\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n":
+    types.InvitationLinkDocument,
+  "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n":
+    types.AcceptInvitationDocument,
+  "\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n":
+    types.SignUpWithInvitationDocument,
   "\n  query ApplicationTree($organizationId: ID!) {\n    organization(id: $organizationId) {\n      id\n      name\n      viewerRole\n      projects(first: 100) {\n        totalCount\n        edges {\n          node {\n            id\n            name\n            environments {\n              id\n              name\n              applications { id name appName applicationStatus sourceType }\n            }\n          }\n        }\n      }\n    }\n  }\n":
     types.ApplicationTreeDocument,
   "\n  fragment DeploySettingsFields on DeploySettings {\n    autoDeploy branchFilter watchPaths requireSignature hasWebhookSecret healthPath\n  }\n":
@@ -112,6 +118,22 @@ const documents: Documents = {
     types.DocsThemeDocument,
   "\n  mutation SetDocsTheme($organizationId: ID!, $input: DocsThemeInput!) {\n    setDocsTheme(organizationId: $organizationId, input: $input) { ...DocsThemeFields }\n  }\n":
     types.SetDocsThemeDocument,
+  "\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n":
+    types.SiteImportRowFragmentDoc,
+  "\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n":
+    types.SiteImportsDocument,
+  "\n  subscription SiteImportUpdated {\n    siteImportUpdated { importId status siteImport { ...SiteImportRow } }\n  }\n":
+    types.SiteImportUpdatedDocument,
+  "\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n":
+    types.ImportPrerequisitesDocument,
+  "\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n":
+    types.PreviewSiteImportDocument,
+  "\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n":
+    types.ImportSiteDocument,
+  "\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n":
+    types.RetrySiteImportDocument,
+  "\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n":
+    types.DeleteSiteImportDocument,
   "\n  fragment PaymentServiceRow on PaymentGatewayService {\n    id name webhookUrl createdAt merchantCode merchantStatus checkoutUrl\n    paymentMethods { id label kind enabled }\n  }\n":
     types.PaymentServiceRowFragmentDoc,
   "\n  fragment PaymentRelayRow on PaymentRelay {\n    id eventType knownEvent externalReference targetUrl outcome statusCode error durationMs createdAt\n  }\n":
@@ -134,34 +156,6 @@ const documents: Documents = {
     types.PlanUsageDocument,
   "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n":
     types.ProjectTreeDocument,
-  "\n  query Viewer {\n    viewer {\n      user { id email name twoFactorEnabled }\n      activeOrganization { id name }\n      role\n    }\n    organizations { id name viewerRole plan { name } }\n  }\n":
-    types.ViewerDocument,
-  "\n  mutation SetActiveOrganization($id: ID!) {\n    setActiveOrganization(id: $id) { activeOrganization { id } }\n  }\n":
-    types.SetActiveOrganizationDocument,
-  "\n  mutation CreateOrganization($input: CreateOrganizationInput!) {\n    createOrganization(input: $input) { id name }\n  }\n":
-    types.CreateOrganizationDocument,
-  "\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n":
-    types.SiteImportRowFragmentDoc,
-  "\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n":
-    types.SiteImportsDocument,
-  "\n  subscription SiteImportUpdated {\n    siteImportUpdated { importId status siteImport { ...SiteImportRow } }\n  }\n":
-    types.SiteImportUpdatedDocument,
-  "\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n":
-    types.ImportPrerequisitesDocument,
-  "\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n":
-    types.PreviewSiteImportDocument,
-  "\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n":
-    types.ImportSiteDocument,
-  "\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n":
-    types.RetrySiteImportDocument,
-  "\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n":
-    types.DeleteSiteImportDocument,
-  "\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n":
-    types.InvitationLinkDocument,
-  "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n":
-    types.AcceptInvitationDocument,
-  "\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n":
-    types.SignUpWithInvitationDocument,
   "\n  fragment MemberRow on Member {\n    id role createdAt\n    user { id email name }\n    grants { id createdAt project { id name } application { id name } }\n  }\n":
     types.MemberRowFragmentDoc,
   "\n  query Settings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      viewerRole\n      apiKeys { id name prefix createdAt lastUsedAt current createdBy { email } }\n      members { ...MemberRow }\n      invitations { id email role status createdAt expiresAt link }\n      projects(first: 100) { edges { node { id name } } }\n    }\n    agentToken { prefix createdAt expiresAt lastUsedAt }\n  }\n":
@@ -202,6 +196,12 @@ const documents: Documents = {
     types.TestWebhookDocument,
   "\n  mutation RedeliverWebhook($organizationId: ID!, $webhookUuid: ID!, $deliveryId: String!) {\n    redeliverWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid, deliveryId: $deliveryId)\n  }\n":
     types.RedeliverWebhookDocument,
+  "\n  query Viewer {\n    viewer {\n      user { id email name twoFactorEnabled }\n      activeOrganization { id name }\n      role\n    }\n    organizations { id name viewerRole plan { name } }\n  }\n":
+    types.ViewerDocument,
+  "\n  mutation SetActiveOrganization($id: ID!) {\n    setActiveOrganization(id: $id) { activeOrganization { id } }\n  }\n":
+    types.SetActiveOrganizationDocument,
+  "\n  mutation CreateOrganization($input: CreateOrganizationInput!) {\n    createOrganization(input: $input) { id name }\n  }\n":
+    types.CreateOrganizationDocument,
 };
 
 /**
@@ -218,6 +218,24 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n",
+): (typeof documents)["\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n",
+): (typeof documents)["\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n",
+): (typeof documents)["\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -318,6 +336,54 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
+  source: "\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n",
+): (typeof documents)["\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n",
+): (typeof documents)["\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  subscription SiteImportUpdated {\n    siteImportUpdated { importId status siteImport { ...SiteImportRow } }\n  }\n",
+): (typeof documents)["\n  subscription SiteImportUpdated {\n    siteImportUpdated { importId status siteImport { ...SiteImportRow } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n",
+): (typeof documents)["\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n",
+): (typeof documents)["\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n",
+): (typeof documents)["\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n",
+): (typeof documents)["\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n",
+): (typeof documents)["\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
   source: "\n  fragment PaymentServiceRow on PaymentGatewayService {\n    id name webhookUrl createdAt merchantCode merchantStatus checkoutUrl\n    paymentMethods { id label kind enabled }\n  }\n",
 ): (typeof documents)["\n  fragment PaymentServiceRow on PaymentGatewayService {\n    id name webhookUrl createdAt merchantCode merchantStatus checkoutUrl\n    paymentMethods { id label kind enabled }\n  }\n"];
 /**
@@ -380,90 +446,6 @@ export function graphql(
 export function graphql(
   source: "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n",
 ): (typeof documents)["\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  query Viewer {\n    viewer {\n      user { id email name twoFactorEnabled }\n      activeOrganization { id name }\n      role\n    }\n    organizations { id name viewerRole plan { name } }\n  }\n",
-): (typeof documents)["\n  query Viewer {\n    viewer {\n      user { id email name twoFactorEnabled }\n      activeOrganization { id name }\n      role\n    }\n    organizations { id name viewerRole plan { name } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  mutation SetActiveOrganization($id: ID!) {\n    setActiveOrganization(id: $id) { activeOrganization { id } }\n  }\n",
-): (typeof documents)["\n  mutation SetActiveOrganization($id: ID!) {\n    setActiveOrganization(id: $id) { activeOrganization { id } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  mutation CreateOrganization($input: CreateOrganizationInput!) {\n    createOrganization(input: $input) { id name }\n  }\n",
-): (typeof documents)["\n  mutation CreateOrganization($input: CreateOrganizationInput!) {\n    createOrganization(input: $input) { id name }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n",
-): (typeof documents)["\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n",
-): (typeof documents)["\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  subscription SiteImportUpdated {\n    siteImportUpdated { importId status siteImport { ...SiteImportRow } }\n  }\n",
-): (typeof documents)["\n  subscription SiteImportUpdated {\n    siteImportUpdated { importId status siteImport { ...SiteImportRow } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n",
-): (typeof documents)["\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n",
-): (typeof documents)["\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n",
-): (typeof documents)["\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n",
-): (typeof documents)["\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n",
-): (typeof documents)["\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n",
-): (typeof documents)["\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n",
-): (typeof documents)["\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n",
-): (typeof documents)["\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -602,6 +584,24 @@ export function graphql(
 export function graphql(
   source: "\n  mutation RedeliverWebhook($organizationId: ID!, $webhookUuid: ID!, $deliveryId: String!) {\n    redeliverWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid, deliveryId: $deliveryId)\n  }\n",
 ): (typeof documents)["\n  mutation RedeliverWebhook($organizationId: ID!, $webhookUuid: ID!, $deliveryId: String!) {\n    redeliverWebhook(organizationId: $organizationId, webhookUuid: $webhookUuid, deliveryId: $deliveryId)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query Viewer {\n    viewer {\n      user { id email name twoFactorEnabled }\n      activeOrganization { id name }\n      role\n    }\n    organizations { id name viewerRole plan { name } }\n  }\n",
+): (typeof documents)["\n  query Viewer {\n    viewer {\n      user { id email name twoFactorEnabled }\n      activeOrganization { id name }\n      role\n    }\n    organizations { id name viewerRole plan { name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation SetActiveOrganization($id: ID!) {\n    setActiveOrganization(id: $id) { activeOrganization { id } }\n  }\n",
+): (typeof documents)["\n  mutation SetActiveOrganization($id: ID!) {\n    setActiveOrganization(id: $id) { activeOrganization { id } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CreateOrganization($input: CreateOrganizationInput!) {\n    createOrganization(input: $input) { id name }\n  }\n",
+): (typeof documents)["\n  mutation CreateOrganization($input: CreateOrganizationInput!) {\n    createOrganization(input: $input) { id name }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -245,6 +245,36 @@ export type UpdateWebhookInput = {
   url?: string | null | undefined;
 };
 
+export type InvitationLinkQueryVariables = Exact<{
+  token: string;
+}>;
+
+export type InvitationLinkQuery = {
+  invitationLink: {
+    valid: boolean;
+    status: InvitationStatus | null;
+    organizationName: string | null;
+    email: string | null;
+    role: Role | null;
+    expiresAt: string | null;
+    accountExists: boolean | null;
+  };
+};
+
+export type AcceptInvitationMutationVariables = Exact<{
+  token: string;
+}>;
+
+export type AcceptInvitationMutation = {
+  acceptInvitation: { id: string; role: Role; organization: { id: string; name: string } };
+};
+
+export type SignUpWithInvitationMutationVariables = Exact<{
+  input: SignUpWithInvitationInput;
+}>;
+
+export type SignUpWithInvitationMutation = { signUpWithInvitation: { id: string; email: string } };
+
 export type ApplicationTreeQueryVariables = Exact<{
   organizationId: string | number;
 }>;
@@ -556,6 +586,200 @@ export type SetDocsThemeMutation = {
   };
 };
 
+export type SiteImportRowFragment = {
+  id: string;
+  name: string;
+  status: SiteImportStatus;
+  errorStep: SiteImportStep | null;
+  errorMessage: string | null;
+  attempts: number;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+  projectId: string | null;
+  applicationId: string | null;
+  databaseId: string | null;
+  domainId: string | null;
+  databaseType: DatabaseType | null;
+  databaseServiceHost: string | null;
+  project: { id: string; name: string } | null;
+  application: { id: string; name: string; appName: string } | null;
+  database: { id: string; name: string } | null;
+  domain: { id: string; host: string } | null;
+};
+
+export type SiteImportsQueryVariables = Exact<{
+  first: number;
+  offset: number;
+}>;
+
+export type SiteImportsQuery = {
+  siteImports: {
+    totalCount: number;
+    edges: Array<{
+      node: {
+        id: string;
+        name: string;
+        status: SiteImportStatus;
+        errorStep: SiteImportStep | null;
+        errorMessage: string | null;
+        attempts: number;
+        createdAt: string;
+        updatedAt: string;
+        finishedAt: string | null;
+        projectId: string | null;
+        applicationId: string | null;
+        databaseId: string | null;
+        domainId: string | null;
+        databaseType: DatabaseType | null;
+        databaseServiceHost: string | null;
+        project: { id: string; name: string } | null;
+        application: { id: string; name: string; appName: string } | null;
+        database: { id: string; name: string } | null;
+        domain: { id: string; host: string } | null;
+      };
+    }>;
+  };
+};
+
+export type SiteImportUpdatedSubscriptionVariables = Exact<{ [key: string]: never }>;
+
+export type SiteImportUpdatedSubscription = {
+  siteImportUpdated: {
+    importId: string;
+    status: SiteImportUpdateStatus;
+    siteImport: {
+      id: string;
+      name: string;
+      status: SiteImportStatus;
+      errorStep: SiteImportStep | null;
+      errorMessage: string | null;
+      attempts: number;
+      createdAt: string;
+      updatedAt: string;
+      finishedAt: string | null;
+      projectId: string | null;
+      applicationId: string | null;
+      databaseId: string | null;
+      domainId: string | null;
+      databaseType: DatabaseType | null;
+      databaseServiceHost: string | null;
+      project: { id: string; name: string } | null;
+      application: { id: string; name: string; appName: string } | null;
+      database: { id: string; name: string } | null;
+      domain: { id: string; host: string } | null;
+    } | null;
+  };
+};
+
+export type ImportPrerequisitesQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type ImportPrerequisitesQuery = {
+  organization: {
+    id: string;
+    gitProviders: Array<{ id: string; name: string; type: GitProviderType }>;
+    sshKeys: Array<{ id: string; name: string }>;
+    containerRegistries: Array<{ id: string; name: string }>;
+  } | null;
+};
+
+export type PreviewSiteImportQueryVariables = Exact<{
+  input: SiteImportInput;
+}>;
+
+export type PreviewSiteImportQuery = {
+  previewSiteImport: {
+    valid: boolean;
+    warnings: Array<string>;
+    errors: Array<string>;
+    resources: {
+      project: { name: string };
+      database: { type: DatabaseType; name: string } | null;
+      application: { name: string; sourceType: SourceType; buildType: BuildType | null };
+      domain: { host: string } | null;
+    };
+  };
+};
+
+export type ImportSiteMutationVariables = Exact<{
+  input: SiteImportInput;
+}>;
+
+export type ImportSiteMutation = {
+  importSite: {
+    importId: string;
+    status: SiteImportStatus;
+    errorStep: SiteImportStep | null;
+    errorMessage: string | null;
+    siteImport: {
+      id: string;
+      name: string;
+      status: SiteImportStatus;
+      errorStep: SiteImportStep | null;
+      errorMessage: string | null;
+      attempts: number;
+      createdAt: string;
+      updatedAt: string;
+      finishedAt: string | null;
+      projectId: string | null;
+      applicationId: string | null;
+      databaseId: string | null;
+      domainId: string | null;
+      databaseType: DatabaseType | null;
+      databaseServiceHost: string | null;
+      project: { id: string; name: string } | null;
+      application: { id: string; name: string; appName: string } | null;
+      database: { id: string; name: string } | null;
+      domain: { id: string; host: string } | null;
+    };
+  };
+};
+
+export type RetrySiteImportMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type RetrySiteImportMutation = {
+  retrySiteImport: {
+    importId: string;
+    status: SiteImportStatus;
+    errorStep: SiteImportStep | null;
+    errorMessage: string | null;
+    siteImport: {
+      id: string;
+      name: string;
+      status: SiteImportStatus;
+      errorStep: SiteImportStep | null;
+      errorMessage: string | null;
+      attempts: number;
+      createdAt: string;
+      updatedAt: string;
+      finishedAt: string | null;
+      projectId: string | null;
+      applicationId: string | null;
+      databaseId: string | null;
+      domainId: string | null;
+      databaseType: DatabaseType | null;
+      databaseServiceHost: string | null;
+      project: { id: string; name: string } | null;
+      application: { id: string; name: string; appName: string } | null;
+      database: { id: string; name: string } | null;
+      domain: { id: string; host: string } | null;
+    };
+  };
+};
+
+export type DeleteSiteImportMutationVariables = Exact<{
+  id: string | number;
+  rollbackResources: boolean;
+}>;
+
+export type DeleteSiteImportMutation = {
+  deleteSiteImport: { id: string; rolledBack: boolean; deletedProjectId: string | null };
+};
+
 export type PaymentServiceRowFragment = {
   id: string;
   name: string;
@@ -751,253 +975,6 @@ export type ProjectTreeQuery = {
     }>;
   };
 };
-
-export type ViewerQueryVariables = Exact<{ [key: string]: never }>;
-
-export type ViewerQuery = {
-  viewer: {
-    role: Role | null;
-    user: { id: string; email: string; name: string; twoFactorEnabled: boolean };
-    activeOrganization: { id: string; name: string } | null;
-  };
-  organizations: Array<{ id: string; name: string; viewerRole: Role; plan: { name: string } }>;
-};
-
-export type SetActiveOrganizationMutationVariables = Exact<{
-  id: string | number;
-}>;
-
-export type SetActiveOrganizationMutation = { setActiveOrganization: { activeOrganization: { id: string } | null } };
-
-export type CreateOrganizationMutationVariables = Exact<{
-  input: CreateOrganizationInput;
-}>;
-
-export type CreateOrganizationMutation = { createOrganization: { id: string; name: string } };
-
-export type SiteImportRowFragment = {
-  id: string;
-  name: string;
-  status: SiteImportStatus;
-  errorStep: SiteImportStep | null;
-  errorMessage: string | null;
-  attempts: number;
-  createdAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
-  projectId: string | null;
-  applicationId: string | null;
-  databaseId: string | null;
-  domainId: string | null;
-  databaseType: DatabaseType | null;
-  databaseServiceHost: string | null;
-  project: { id: string; name: string } | null;
-  application: { id: string; name: string; appName: string } | null;
-  database: { id: string; name: string } | null;
-  domain: { id: string; host: string } | null;
-};
-
-export type SiteImportsQueryVariables = Exact<{
-  first: number;
-  offset: number;
-}>;
-
-export type SiteImportsQuery = {
-  siteImports: {
-    totalCount: number;
-    edges: Array<{
-      node: {
-        id: string;
-        name: string;
-        status: SiteImportStatus;
-        errorStep: SiteImportStep | null;
-        errorMessage: string | null;
-        attempts: number;
-        createdAt: string;
-        updatedAt: string;
-        finishedAt: string | null;
-        projectId: string | null;
-        applicationId: string | null;
-        databaseId: string | null;
-        domainId: string | null;
-        databaseType: DatabaseType | null;
-        databaseServiceHost: string | null;
-        project: { id: string; name: string } | null;
-        application: { id: string; name: string; appName: string } | null;
-        database: { id: string; name: string } | null;
-        domain: { id: string; host: string } | null;
-      };
-    }>;
-  };
-};
-
-export type SiteImportUpdatedSubscriptionVariables = Exact<{ [key: string]: never }>;
-
-export type SiteImportUpdatedSubscription = {
-  siteImportUpdated: {
-    importId: string;
-    status: SiteImportUpdateStatus;
-    siteImport: {
-      id: string;
-      name: string;
-      status: SiteImportStatus;
-      errorStep: SiteImportStep | null;
-      errorMessage: string | null;
-      attempts: number;
-      createdAt: string;
-      updatedAt: string;
-      finishedAt: string | null;
-      projectId: string | null;
-      applicationId: string | null;
-      databaseId: string | null;
-      domainId: string | null;
-      databaseType: DatabaseType | null;
-      databaseServiceHost: string | null;
-      project: { id: string; name: string } | null;
-      application: { id: string; name: string; appName: string } | null;
-      database: { id: string; name: string } | null;
-      domain: { id: string; host: string } | null;
-    } | null;
-  };
-};
-
-export type ImportPrerequisitesQueryVariables = Exact<{
-  id: string | number;
-}>;
-
-export type ImportPrerequisitesQuery = {
-  organization: {
-    id: string;
-    gitProviders: Array<{ id: string; name: string; type: GitProviderType }>;
-    sshKeys: Array<{ id: string; name: string }>;
-    containerRegistries: Array<{ id: string; name: string }>;
-  } | null;
-};
-
-export type PreviewSiteImportQueryVariables = Exact<{
-  input: SiteImportInput;
-}>;
-
-export type PreviewSiteImportQuery = {
-  previewSiteImport: {
-    valid: boolean;
-    warnings: Array<string>;
-    errors: Array<string>;
-    resources: {
-      project: { name: string };
-      database: { type: DatabaseType; name: string } | null;
-      application: { name: string; sourceType: SourceType; buildType: BuildType | null };
-      domain: { host: string } | null;
-    };
-  };
-};
-
-export type ImportSiteMutationVariables = Exact<{
-  input: SiteImportInput;
-}>;
-
-export type ImportSiteMutation = {
-  importSite: {
-    importId: string;
-    status: SiteImportStatus;
-    errorStep: SiteImportStep | null;
-    errorMessage: string | null;
-    siteImport: {
-      id: string;
-      name: string;
-      status: SiteImportStatus;
-      errorStep: SiteImportStep | null;
-      errorMessage: string | null;
-      attempts: number;
-      createdAt: string;
-      updatedAt: string;
-      finishedAt: string | null;
-      projectId: string | null;
-      applicationId: string | null;
-      databaseId: string | null;
-      domainId: string | null;
-      databaseType: DatabaseType | null;
-      databaseServiceHost: string | null;
-      project: { id: string; name: string } | null;
-      application: { id: string; name: string; appName: string } | null;
-      database: { id: string; name: string } | null;
-      domain: { id: string; host: string } | null;
-    };
-  };
-};
-
-export type RetrySiteImportMutationVariables = Exact<{
-  id: string | number;
-}>;
-
-export type RetrySiteImportMutation = {
-  retrySiteImport: {
-    importId: string;
-    status: SiteImportStatus;
-    errorStep: SiteImportStep | null;
-    errorMessage: string | null;
-    siteImport: {
-      id: string;
-      name: string;
-      status: SiteImportStatus;
-      errorStep: SiteImportStep | null;
-      errorMessage: string | null;
-      attempts: number;
-      createdAt: string;
-      updatedAt: string;
-      finishedAt: string | null;
-      projectId: string | null;
-      applicationId: string | null;
-      databaseId: string | null;
-      domainId: string | null;
-      databaseType: DatabaseType | null;
-      databaseServiceHost: string | null;
-      project: { id: string; name: string } | null;
-      application: { id: string; name: string; appName: string } | null;
-      database: { id: string; name: string } | null;
-      domain: { id: string; host: string } | null;
-    };
-  };
-};
-
-export type DeleteSiteImportMutationVariables = Exact<{
-  id: string | number;
-  rollbackResources: boolean;
-}>;
-
-export type DeleteSiteImportMutation = {
-  deleteSiteImport: { id: string; rolledBack: boolean; deletedProjectId: string | null };
-};
-
-export type InvitationLinkQueryVariables = Exact<{
-  token: string;
-}>;
-
-export type InvitationLinkQuery = {
-  invitationLink: {
-    valid: boolean;
-    status: InvitationStatus | null;
-    organizationName: string | null;
-    email: string | null;
-    role: Role | null;
-    expiresAt: string | null;
-    accountExists: boolean | null;
-  };
-};
-
-export type AcceptInvitationMutationVariables = Exact<{
-  token: string;
-}>;
-
-export type AcceptInvitationMutation = {
-  acceptInvitation: { id: string; role: Role; organization: { id: string; name: string } };
-};
-
-export type SignUpWithInvitationMutationVariables = Exact<{
-  input: SignUpWithInvitationInput;
-}>;
-
-export type SignUpWithInvitationMutation = { signUpWithInvitation: { id: string; email: string } };
 
 export type MemberRowFragment = {
   id: string;
@@ -1259,6 +1236,29 @@ export type RedeliverWebhookMutationVariables = Exact<{
 
 export type RedeliverWebhookMutation = { redeliverWebhook: string };
 
+export type ViewerQueryVariables = Exact<{ [key: string]: never }>;
+
+export type ViewerQuery = {
+  viewer: {
+    role: Role | null;
+    user: { id: string; email: string; name: string; twoFactorEnabled: boolean };
+    activeOrganization: { id: string; name: string } | null;
+  };
+  organizations: Array<{ id: string; name: string; viewerRole: Role; plan: { name: string } }>;
+};
+
+export type SetActiveOrganizationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type SetActiveOrganizationMutation = { setActiveOrganization: { activeOrganization: { id: string } | null } };
+
+export type CreateOrganizationMutationVariables = Exact<{
+  input: CreateOrganizationInput;
+}>;
+
+export type CreateOrganizationMutation = { createOrganization: { id: string; name: string } };
+
 export const DeploySettingsFieldsFragmentDoc = {
   kind: "Document",
   definitions: [
@@ -1345,66 +1345,6 @@ export const DocsThemeFieldsFragmentDoc = {
     },
   ],
 } as unknown as DocumentNode<DocsThemeFieldsFragment, unknown>;
-export const PaymentServiceRowFragmentDoc = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "PaymentServiceRow" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "PaymentGatewayService" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "Field", name: { kind: "Name", value: "id" } },
-          { kind: "Field", name: { kind: "Name", value: "name" } },
-          { kind: "Field", name: { kind: "Name", value: "webhookUrl" } },
-          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
-          { kind: "Field", name: { kind: "Name", value: "merchantCode" } },
-          { kind: "Field", name: { kind: "Name", value: "merchantStatus" } },
-          { kind: "Field", name: { kind: "Name", value: "checkoutUrl" } },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "paymentMethods" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "label" } },
-                { kind: "Field", name: { kind: "Name", value: "kind" } },
-                { kind: "Field", name: { kind: "Name", value: "enabled" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<PaymentServiceRowFragment, unknown>;
-export const PaymentRelayRowFragmentDoc = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "PaymentRelayRow" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "PaymentRelay" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "Field", name: { kind: "Name", value: "id" } },
-          { kind: "Field", name: { kind: "Name", value: "eventType" } },
-          { kind: "Field", name: { kind: "Name", value: "knownEvent" } },
-          { kind: "Field", name: { kind: "Name", value: "externalReference" } },
-          { kind: "Field", name: { kind: "Name", value: "targetUrl" } },
-          { kind: "Field", name: { kind: "Name", value: "outcome" } },
-          { kind: "Field", name: { kind: "Name", value: "statusCode" } },
-          { kind: "Field", name: { kind: "Name", value: "error" } },
-          { kind: "Field", name: { kind: "Name", value: "durationMs" } },
-          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<PaymentRelayRowFragment, unknown>;
 export const SiteImportRowFragmentDoc = {
   kind: "Document",
   definitions: [
@@ -1480,6 +1420,66 @@ export const SiteImportRowFragmentDoc = {
     },
   ],
 } as unknown as DocumentNode<SiteImportRowFragment, unknown>;
+export const PaymentServiceRowFragmentDoc = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "PaymentServiceRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "PaymentGatewayService" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "webhookUrl" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "merchantCode" } },
+          { kind: "Field", name: { kind: "Name", value: "merchantStatus" } },
+          { kind: "Field", name: { kind: "Name", value: "checkoutUrl" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "paymentMethods" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "label" } },
+                { kind: "Field", name: { kind: "Name", value: "kind" } },
+                { kind: "Field", name: { kind: "Name", value: "enabled" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<PaymentServiceRowFragment, unknown>;
+export const PaymentRelayRowFragmentDoc = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "PaymentRelayRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "PaymentRelay" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "eventType" } },
+          { kind: "Field", name: { kind: "Name", value: "knownEvent" } },
+          { kind: "Field", name: { kind: "Name", value: "externalReference" } },
+          { kind: "Field", name: { kind: "Name", value: "targetUrl" } },
+          { kind: "Field", name: { kind: "Name", value: "outcome" } },
+          { kind: "Field", name: { kind: "Name", value: "statusCode" } },
+          { kind: "Field", name: { kind: "Name", value: "error" } },
+          { kind: "Field", name: { kind: "Name", value: "durationMs" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<PaymentRelayRowFragment, unknown>;
 export const MemberRowFragmentDoc = {
   kind: "Document",
   definitions: [
@@ -1588,6 +1588,145 @@ export const WebhookDeliveryRowFragmentDoc = {
     },
   ],
 } as unknown as DocumentNode<WebhookDeliveryRowFragment, unknown>;
+export const InvitationLinkDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "InvitationLink" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "token" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "invitationLink" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "token" },
+                value: { kind: "Variable", name: { kind: "Name", value: "token" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "valid" } },
+                { kind: "Field", name: { kind: "Name", value: "status" } },
+                { kind: "Field", name: { kind: "Name", value: "organizationName" } },
+                { kind: "Field", name: { kind: "Name", value: "email" } },
+                { kind: "Field", name: { kind: "Name", value: "role" } },
+                { kind: "Field", name: { kind: "Name", value: "expiresAt" } },
+                { kind: "Field", name: { kind: "Name", value: "accountExists" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<InvitationLinkQuery, InvitationLinkQueryVariables>;
+export const AcceptInvitationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "AcceptInvitation" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "token" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "acceptInvitation" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "token" },
+                value: { kind: "Variable", name: { kind: "Name", value: "token" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "role" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "organization" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<AcceptInvitationMutation, AcceptInvitationMutationVariables>;
+export const SignUpWithInvitationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "SignUpWithInvitation" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: {
+            kind: "NonNullType",
+            type: { kind: "NamedType", name: { kind: "Name", value: "SignUpWithInvitationInput" } },
+          },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "signUpWithInvitation" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "email" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<SignUpWithInvitationMutation, SignUpWithInvitationMutationVariables>;
 export const ApplicationTreeDocument = {
   kind: "Document",
   definitions: [
@@ -2561,6 +2700,699 @@ export const SetDocsThemeDocument = {
     },
   ],
 } as unknown as DocumentNode<SetDocsThemeMutation, SetDocsThemeMutationVariables>;
+export const SiteImportsDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "SiteImports" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "first" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Int" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "offset" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Int" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "siteImports" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "first" },
+                value: { kind: "Variable", name: { kind: "Name", value: "first" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "offset" },
+                value: { kind: "Variable", name: { kind: "Name", value: "offset" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "totalCount" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "edges" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "node" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
+                        },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "SiteImportRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "attempts" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "projectId" } },
+          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
+          { kind: "Field", name: { kind: "Name", value: "domainId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "appName" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "database" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domain" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<SiteImportsQuery, SiteImportsQueryVariables>;
+export const SiteImportUpdatedDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "subscription",
+      name: { kind: "Name", value: "SiteImportUpdated" },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "siteImportUpdated" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "importId" } },
+                { kind: "Field", name: { kind: "Name", value: "status" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "siteImport" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "SiteImportRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "attempts" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "projectId" } },
+          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
+          { kind: "Field", name: { kind: "Name", value: "domainId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "appName" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "database" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domain" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<SiteImportUpdatedSubscription, SiteImportUpdatedSubscriptionVariables>;
+export const ImportPrerequisitesDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "ImportPrerequisites" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "organization" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "gitProviders" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                      { kind: "Field", name: { kind: "Name", value: "type" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "sshKeys" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "containerRegistries" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ImportPrerequisitesQuery, ImportPrerequisitesQueryVariables>;
+export const PreviewSiteImportDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "PreviewSiteImport" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "SiteImportInput" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "previewSiteImport" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "valid" } },
+                { kind: "Field", name: { kind: "Name", value: "warnings" } },
+                { kind: "Field", name: { kind: "Name", value: "errors" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "resources" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "project" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [{ kind: "Field", name: { kind: "Name", value: "name" } }],
+                        },
+                      },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "database" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "type" } },
+                            { kind: "Field", name: { kind: "Name", value: "name" } },
+                          ],
+                        },
+                      },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "application" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "name" } },
+                            { kind: "Field", name: { kind: "Name", value: "sourceType" } },
+                            { kind: "Field", name: { kind: "Name", value: "buildType" } },
+                          ],
+                        },
+                      },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "domain" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [{ kind: "Field", name: { kind: "Name", value: "host" } }],
+                        },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<PreviewSiteImportQuery, PreviewSiteImportQueryVariables>;
+export const ImportSiteDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "ImportSite" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "SiteImportInput" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "importSite" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "importId" } },
+                { kind: "Field", name: { kind: "Name", value: "status" } },
+                { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+                { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "siteImport" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "SiteImportRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "attempts" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "projectId" } },
+          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
+          { kind: "Field", name: { kind: "Name", value: "domainId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "appName" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "database" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domain" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ImportSiteMutation, ImportSiteMutationVariables>;
+export const RetrySiteImportDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "RetrySiteImport" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "retrySiteImport" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "importId" } },
+                { kind: "Field", name: { kind: "Name", value: "status" } },
+                { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+                { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "siteImport" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "SiteImportRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "attempts" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "projectId" } },
+          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
+          { kind: "Field", name: { kind: "Name", value: "domainId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "appName" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "database" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domain" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<RetrySiteImportMutation, RetrySiteImportMutationVariables>;
+export const DeleteSiteImportDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "DeleteSiteImport" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "rollbackResources" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Boolean" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deleteSiteImport" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "rollbackResources" },
+                value: { kind: "Variable", name: { kind: "Name", value: "rollbackResources" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "rolledBack" } },
+                { kind: "Field", name: { kind: "Name", value: "deletedProjectId" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DeleteSiteImportMutation, DeleteSiteImportMutationVariables>;
 export const ProjectPaymentsDocument = {
   kind: "Document",
   definitions: [
@@ -3269,996 +4101,6 @@ export const ProjectTreeDocument = {
     },
   ],
 } as unknown as DocumentNode<ProjectTreeQuery, ProjectTreeQueryVariables>;
-export const ViewerDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "query",
-      name: { kind: "Name", value: "Viewer" },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "viewer" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "user" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "id" } },
-                      { kind: "Field", name: { kind: "Name", value: "email" } },
-                      { kind: "Field", name: { kind: "Name", value: "name" } },
-                      { kind: "Field", name: { kind: "Name", value: "twoFactorEnabled" } },
-                    ],
-                  },
-                },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "activeOrganization" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "id" } },
-                      { kind: "Field", name: { kind: "Name", value: "name" } },
-                    ],
-                  },
-                },
-                { kind: "Field", name: { kind: "Name", value: "role" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "organizations" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-                { kind: "Field", name: { kind: "Name", value: "viewerRole" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "plan" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [{ kind: "Field", name: { kind: "Name", value: "name" } }],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<ViewerQuery, ViewerQueryVariables>;
-export const SetActiveOrganizationDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "mutation",
-      name: { kind: "Name", value: "SetActiveOrganization" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "setActiveOrganization" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "id" },
-                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "activeOrganization" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [{ kind: "Field", name: { kind: "Name", value: "id" } }],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<SetActiveOrganizationMutation, SetActiveOrganizationMutationVariables>;
-export const CreateOrganizationDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "mutation",
-      name: { kind: "Name", value: "CreateOrganization" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
-          type: {
-            kind: "NonNullType",
-            type: { kind: "NamedType", name: { kind: "Name", value: "CreateOrganizationInput" } },
-          },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "createOrganization" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "input" },
-                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<CreateOrganizationMutation, CreateOrganizationMutationVariables>;
-export const SiteImportsDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "query",
-      name: { kind: "Name", value: "SiteImports" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "first" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Int" } } },
-        },
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "offset" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Int" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "siteImports" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "first" },
-                value: { kind: "Variable", name: { kind: "Name", value: "first" } },
-              },
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "offset" },
-                value: { kind: "Variable", name: { kind: "Name", value: "offset" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "totalCount" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "edges" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "node" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
-                        },
-                      },
-                    ],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "SiteImportRow" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "Field", name: { kind: "Name", value: "id" } },
-          { kind: "Field", name: { kind: "Name", value: "name" } },
-          { kind: "Field", name: { kind: "Name", value: "status" } },
-          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
-          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
-          { kind: "Field", name: { kind: "Name", value: "attempts" } },
-          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
-          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "projectId" } },
-          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
-          { kind: "Field", name: { kind: "Name", value: "domainId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "project" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "application" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-                { kind: "Field", name: { kind: "Name", value: "appName" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "database" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "domain" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "host" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<SiteImportsQuery, SiteImportsQueryVariables>;
-export const SiteImportUpdatedDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "subscription",
-      name: { kind: "Name", value: "SiteImportUpdated" },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "siteImportUpdated" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "importId" } },
-                { kind: "Field", name: { kind: "Name", value: "status" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "siteImport" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "SiteImportRow" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "Field", name: { kind: "Name", value: "id" } },
-          { kind: "Field", name: { kind: "Name", value: "name" } },
-          { kind: "Field", name: { kind: "Name", value: "status" } },
-          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
-          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
-          { kind: "Field", name: { kind: "Name", value: "attempts" } },
-          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
-          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "projectId" } },
-          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
-          { kind: "Field", name: { kind: "Name", value: "domainId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "project" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "application" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-                { kind: "Field", name: { kind: "Name", value: "appName" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "database" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "domain" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "host" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<SiteImportUpdatedSubscription, SiteImportUpdatedSubscriptionVariables>;
-export const ImportPrerequisitesDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "query",
-      name: { kind: "Name", value: "ImportPrerequisites" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "organization" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "id" },
-                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "gitProviders" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "id" } },
-                      { kind: "Field", name: { kind: "Name", value: "name" } },
-                      { kind: "Field", name: { kind: "Name", value: "type" } },
-                    ],
-                  },
-                },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "sshKeys" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "id" } },
-                      { kind: "Field", name: { kind: "Name", value: "name" } },
-                    ],
-                  },
-                },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "containerRegistries" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "id" } },
-                      { kind: "Field", name: { kind: "Name", value: "name" } },
-                    ],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<ImportPrerequisitesQuery, ImportPrerequisitesQueryVariables>;
-export const PreviewSiteImportDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "query",
-      name: { kind: "Name", value: "PreviewSiteImport" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "SiteImportInput" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "previewSiteImport" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "input" },
-                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "valid" } },
-                { kind: "Field", name: { kind: "Name", value: "warnings" } },
-                { kind: "Field", name: { kind: "Name", value: "errors" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "resources" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "project" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [{ kind: "Field", name: { kind: "Name", value: "name" } }],
-                        },
-                      },
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "database" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [
-                            { kind: "Field", name: { kind: "Name", value: "type" } },
-                            { kind: "Field", name: { kind: "Name", value: "name" } },
-                          ],
-                        },
-                      },
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "application" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [
-                            { kind: "Field", name: { kind: "Name", value: "name" } },
-                            { kind: "Field", name: { kind: "Name", value: "sourceType" } },
-                            { kind: "Field", name: { kind: "Name", value: "buildType" } },
-                          ],
-                        },
-                      },
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "domain" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [{ kind: "Field", name: { kind: "Name", value: "host" } }],
-                        },
-                      },
-                    ],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<PreviewSiteImportQuery, PreviewSiteImportQueryVariables>;
-export const ImportSiteDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "mutation",
-      name: { kind: "Name", value: "ImportSite" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "SiteImportInput" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "importSite" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "input" },
-                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "importId" } },
-                { kind: "Field", name: { kind: "Name", value: "status" } },
-                { kind: "Field", name: { kind: "Name", value: "errorStep" } },
-                { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "siteImport" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "SiteImportRow" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "Field", name: { kind: "Name", value: "id" } },
-          { kind: "Field", name: { kind: "Name", value: "name" } },
-          { kind: "Field", name: { kind: "Name", value: "status" } },
-          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
-          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
-          { kind: "Field", name: { kind: "Name", value: "attempts" } },
-          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
-          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "projectId" } },
-          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
-          { kind: "Field", name: { kind: "Name", value: "domainId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "project" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "application" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-                { kind: "Field", name: { kind: "Name", value: "appName" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "database" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "domain" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "host" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<ImportSiteMutation, ImportSiteMutationVariables>;
-export const RetrySiteImportDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "mutation",
-      name: { kind: "Name", value: "RetrySiteImport" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "retrySiteImport" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "id" },
-                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "importId" } },
-                { kind: "Field", name: { kind: "Name", value: "status" } },
-                { kind: "Field", name: { kind: "Name", value: "errorStep" } },
-                { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "siteImport" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "SiteImportRow" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "Field", name: { kind: "Name", value: "id" } },
-          { kind: "Field", name: { kind: "Name", value: "name" } },
-          { kind: "Field", name: { kind: "Name", value: "status" } },
-          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
-          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
-          { kind: "Field", name: { kind: "Name", value: "attempts" } },
-          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
-          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "projectId" } },
-          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
-          { kind: "Field", name: { kind: "Name", value: "domainId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "project" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "application" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-                { kind: "Field", name: { kind: "Name", value: "appName" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "database" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "domain" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "host" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<RetrySiteImportMutation, RetrySiteImportMutationVariables>;
-export const DeleteSiteImportDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "mutation",
-      name: { kind: "Name", value: "DeleteSiteImport" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
-        },
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "rollbackResources" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Boolean" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "deleteSiteImport" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "id" },
-                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
-              },
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "rollbackResources" },
-                value: { kind: "Variable", name: { kind: "Name", value: "rollbackResources" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "rolledBack" } },
-                { kind: "Field", name: { kind: "Name", value: "deletedProjectId" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<DeleteSiteImportMutation, DeleteSiteImportMutationVariables>;
-export const InvitationLinkDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "query",
-      name: { kind: "Name", value: "InvitationLink" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "token" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "invitationLink" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "token" },
-                value: { kind: "Variable", name: { kind: "Name", value: "token" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "valid" } },
-                { kind: "Field", name: { kind: "Name", value: "status" } },
-                { kind: "Field", name: { kind: "Name", value: "organizationName" } },
-                { kind: "Field", name: { kind: "Name", value: "email" } },
-                { kind: "Field", name: { kind: "Name", value: "role" } },
-                { kind: "Field", name: { kind: "Name", value: "expiresAt" } },
-                { kind: "Field", name: { kind: "Name", value: "accountExists" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<InvitationLinkQuery, InvitationLinkQueryVariables>;
-export const AcceptInvitationDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "mutation",
-      name: { kind: "Name", value: "AcceptInvitation" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "token" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "acceptInvitation" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "token" },
-                value: { kind: "Variable", name: { kind: "Name", value: "token" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "role" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "organization" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "id" } },
-                      { kind: "Field", name: { kind: "Name", value: "name" } },
-                    ],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<AcceptInvitationMutation, AcceptInvitationMutationVariables>;
-export const SignUpWithInvitationDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "mutation",
-      name: { kind: "Name", value: "SignUpWithInvitation" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
-          type: {
-            kind: "NonNullType",
-            type: { kind: "NamedType", name: { kind: "Name", value: "SignUpWithInvitationInput" } },
-          },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "signUpWithInvitation" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "input" },
-                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "email" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<SignUpWithInvitationMutation, SignUpWithInvitationMutationVariables>;
 export const SettingsDocument = {
   kind: "Document",
   definitions: [
@@ -5369,3 +5211,161 @@ export const RedeliverWebhookDocument = {
     },
   ],
 } as unknown as DocumentNode<RedeliverWebhookMutation, RedeliverWebhookMutationVariables>;
+export const ViewerDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "Viewer" },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "viewer" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "user" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "email" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                      { kind: "Field", name: { kind: "Name", value: "twoFactorEnabled" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "activeOrganization" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+                { kind: "Field", name: { kind: "Name", value: "role" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "organizations" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "viewerRole" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "plan" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "Field", name: { kind: "Name", value: "name" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ViewerQuery, ViewerQueryVariables>;
+export const SetActiveOrganizationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "SetActiveOrganization" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "setActiveOrganization" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "activeOrganization" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "Field", name: { kind: "Name", value: "id" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<SetActiveOrganizationMutation, SetActiveOrganizationMutationVariables>;
+export const CreateOrganizationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CreateOrganization" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: {
+            kind: "NonNullType",
+            type: { kind: "NamedType", name: { kind: "Name", value: "CreateOrganizationInput" } },
+          },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "createOrganization" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CreateOrganizationMutation, CreateOrganizationMutationVariables>;

@@ -6,10 +6,10 @@
  */
 import { useEffect, useId, useState } from "react";
 import { useQuery } from "urql";
-import { Field, Message } from "../../components/form.tsx";
-import { useViewer } from "../../components/layout.tsx";
-import { describeError } from "../../errors.ts";
-import { useAction } from "../../use-action.ts";
+import { describeError } from "../../shared/errors.ts";
+import { Field, Message } from "../../shared/form.tsx";
+import { useViewer } from "../../shared/layout.tsx";
+import { useAction } from "../../shared/use-action.ts";
 import { PaletteEditor } from "./color-editor.tsx";
 import { HostnameStatus } from "./hostname-status.tsx";
 import { DOCS_THEME, type DocsThemeFields, SET_DOCS_THEME } from "./operations.ts";

@@ -3,7 +3,7 @@
  * synchronisation time, and the conflict state; plus the theme endpoint URL and the loader snippet to copy.
  */
 import { useId } from "react";
-import { CopyButton } from "../../components/form.tsx";
+import { CopyButton } from "../../shared/form.tsx";
 import type { DocsThemeFields } from "./operations.ts";
 
 const DNS: Record<string, { icon: string; label: string; tone: string }> = {

@@ -5,11 +5,11 @@
  */
 import { useEffect } from "react";
 import { useQuery } from "urql";
-import { Field, Message } from "../../components/form.tsx";
-import { useViewer } from "../../components/layout.tsx";
-import { describeError } from "../../errors.ts";
-import { Link } from "../../router.tsx";
-import { useAction } from "../../use-action.ts";
+import { describeError } from "../../shared/errors.ts";
+import { Field, Message } from "../../shared/form.tsx";
+import { useViewer } from "../../shared/layout.tsx";
+import { Link } from "../../shared/router.tsx";
+import { useAction } from "../../shared/use-action.ts";
 import { CREATE_PAYMENT_SERVICE, PROJECT_PAYMENTS } from "./operations.ts";
 import { ServiceCard } from "./service-card.tsx";
 

@@ -4,8 +4,8 @@
  */
 import { useEffect } from "react";
 import { useQuery } from "urql";
-import { Message } from "../../components/form.tsx";
-import { describeError } from "../../errors.ts";
+import { describeError } from "../../shared/errors.ts";
+import { Message } from "../../shared/form.tsx";
 import { PAYMENT_RELAYS, type PaymentRelayRow } from "./operations.ts";
 
 /** How often (ms) the open log re-reads itself. */

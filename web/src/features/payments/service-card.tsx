@@ -6,9 +6,9 @@
  */
 import { useId, useState } from "react";
 import { useClient } from "urql";
-import { ConfirmBox, CopyButton, Field, Message } from "../../components/form.tsx";
-import { describeError } from "../../errors.ts";
-import { useAction } from "../../use-action.ts";
+import { describeError } from "../../shared/errors.ts";
+import { ConfirmBox, CopyButton, Field, Message } from "../../shared/form.tsx";
+import { useAction } from "../../shared/use-action.ts";
 import {
   DELETE_PAYMENT_SERVICE,
   PAYMENT_SIGNING_KEYS,

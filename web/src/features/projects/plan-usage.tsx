@@ -3,8 +3,8 @@
  * `<meter>` when limited, "unlimited" otherwise), the plan's features, and what happens at a limit.
  */
 import { useQuery } from "urql";
-import { Message } from "../../components/form.tsx";
-import { describeError } from "../../errors.ts";
+import { describeError } from "../../shared/errors.ts";
+import { Message } from "../../shared/form.tsx";
 import { PLAN_USAGE } from "./operations.ts";
 
 const KINDS = ["projects", "applications", "databases", "domains"] as const;

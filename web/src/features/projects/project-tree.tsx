@@ -4,14 +4,10 @@
  * domains, and a link to its page; each project links to its payment gateway services.
  */
 import { useQuery } from "urql";
-import {
-  ApplicationHealthBadge,
-  ApplicationStatusBadge,
-  DeploymentStatusBadge,
-} from "../../components/deploy-status.tsx";
-import { Message } from "../../components/form.tsx";
-import { describeError } from "../../errors.ts";
-import { Link } from "../../router.tsx";
+import { describeError } from "../../shared/errors.ts";
+import { Message } from "../../shared/form.tsx";
+import { Link } from "../../shared/router.tsx";
+import { ApplicationHealthBadge, ApplicationStatusBadge, DeploymentStatusBadge } from "../deploy/deploy-status.tsx";
 import { PROJECT_TREE, type ProjectTreeQuery } from "./operations.ts";
 
 type ProjectNode = ProjectTreeQuery["projects"]["edges"][number]["node"];

@@ -1,5 +1,5 @@
 /** `/projects`: the organization's plan and usage, and the project → environment → application tree. */
-import { useViewer } from "../../components/layout.tsx";
+import { useViewer } from "../../shared/layout.tsx";
 import { PlanUsageCard } from "./plan-usage.tsx";
 import { ProjectTree } from "./project-tree.tsx";
 

@@ -1,0 +1,26 @@
+/**
+ * Compiled-read SQL of schema/agent.graphql (src/modules/sql-reads.ts), the only implementation of these reads:
+ * the caller's own agent token in the organization the request acts on (null without one, or without an active
+ * organization the caller belongs to), never the secret or its hash.
+ */
+import { column, type SqlReadTypes, timestamp } from "../sql-reads.ts";
+
+/** Query.agentToken and AgentToken. */
+export const agentSqlReads: SqlReadTypes = {
+  Query: {
+    agentToken: ({ compiler, nodes, returnType }) => {
+      const { caller } = compiler;
+      const organizationId = caller.organizationId;
+      if (!organizationId || !caller.orgs.has(organizationId) || !caller.userId) return "null::json";
+      const t = compiler.alias();
+      const where = `where ${t}.organization_id = ${compiler.param(organizationId)} and ${t}.user_id = ${compiler.param(caller.userId)}`;
+      return compiler.one(returnType, t, nodes, `from agent_tokens ${t} ${where}`);
+    },
+  },
+  AgentToken: {
+    prefix: column("prefix"),
+    createdAt: timestamp("created_at"),
+    lastUsedAt: timestamp("last_used_at"),
+    expiresAt: timestamp("expires_at"),
+  },
+};

@@ -1,0 +1,55 @@
+/**
+ * Compiled-read SQL of schema/api-keys.graphql (src/modules/sql-reads.ts), the only implementation of these reads:
+ * an organization's API keys, newest first — owners and admins see everyone's, members only their own, another
+ * organization's nothing — and where a key is found by id. `lastUsedAt` and `current` depend on the request's
+ * key (the caller's `apiKeyId`). The creator is declared by the organizations module (users).
+ */
+import { isoTimeSql } from "../../db/sql-time.ts";
+import { seesAllApiKeys } from "../access/index.ts";
+import { column, type SqlReadCompiler, type SqlReadRows, type SqlReadTypes, timestamp } from "../sql-reads.ts";
+
+/** The condition "API key row `alias` is visible to the caller" (SQL; keys are personal, see the file's comment). */
+function visibleApiKey(compiler: SqlReadCompiler, alias: string): string {
+  const { caller } = compiler;
+  const parts = [...caller.orgs.values()].map((access) => {
+    const org = `${alias}.organization_id = ${compiler.param(access.organizationId)}`;
+    return seesAllApiKeys(access) ? org : `(${org} and ${alias}.reference_id = ${compiler.param(caller.userId ?? "")})`;
+  });
+  return parts.length ? `(${parts.join(" or ")})` : "false";
+}
+
+/** Where API keys are found by id, with the caller's visibility. */
+export const apiKeySqlRows: SqlReadRows = {
+  ApiKey: { table: "api_keys", visible: visibleApiKey },
+};
+
+/** The key authenticating the request, as SQL (null: none). */
+const currentKey = (compiler: SqlReadCompiler) =>
+  compiler.caller.apiKeyId === null ? null : compiler.param(compiler.caller.apiKeyId);
+
+/** Organization.apiKeys and ApiKey. */
+export const apiKeySqlReads: SqlReadTypes = {
+  Organization: {
+    apiKeys: ({ compiler, alias, nodes }) => {
+      const k = compiler.alias();
+      const from = `from api_keys ${k} where ${k}.organization_id = ${alias}.id and ${visibleApiKey(compiler, k)}`;
+      return compiler.list("ApiKey", k, nodes, from, `${k}.id desc`);
+    },
+  },
+  ApiKey: {
+    id: column("id"),
+    name: ({ alias }) => `coalesce(${alias}.name, '')`,
+    prefix: ({ alias }) => `coalesce(${alias}.start, '')`,
+    createdAt: timestamp("created_at"),
+    // The key making this request is in use now; its stored time is written in the background (src/auth/caller.ts).
+    lastUsedAt: ({ compiler, alias }) => {
+      const key = currentKey(compiler);
+      const stored = isoTimeSql(`${alias}.last_request`);
+      return key ? `(case when ${alias}.id = ${key} then ${isoTimeSql("now()")} else ${stored} end)` : stored;
+    },
+    current: ({ compiler, alias }) => {
+      const key = currentKey(compiler);
+      return key ? `(${alias}.id = ${key})` : "false";
+    },
+  },
+};

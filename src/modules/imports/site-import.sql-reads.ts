@@ -1,0 +1,94 @@
+/**
+ * Compiled-read SQL of schema/imports.graphql (src/modules/sql-reads.ts), the only implementation of these reads:
+ * the active organization's import records newest first (a member limited by grants sees only records whose
+ * project is granted; spec: Site import rule 8), a record by id, its columns and step progress. The resources a
+ * record points at are declared by the modules owning them (with their own visibility); `inputConfig` and
+ * `databaseType` are decrypted by resolvers from the row.
+ */
+import { decodeCursor } from "../../shared/pagination.ts";
+import { parseInput } from "../../shared/validate.ts";
+import { visibleProjectSql } from "../access/index.ts";
+import {
+  column,
+  connectionSql,
+  rootById,
+  type SqlReadCompiler,
+  type SqlReadRows,
+  type SqlReadTypes,
+  timestamp,
+} from "../sql-reads.ts";
+import { IMPORT_STEPS } from "./site-import.model.ts";
+import { connectionArgsSchema } from "./site-import.schema.ts";
+
+/** The condition "import record `alias` is visible to the caller": its organization's, its project granted. */
+function visibleImportRow(compiler: SqlReadCompiler, alias: string): string {
+  // A project-limited member sees records whose project it sees; a record without a project stays hidden from it.
+  return compiler.condition(visibleProjectSql(compiler.caller.orgs, `${alias}.organization_id`, `${alias}.project_id`));
+}
+
+/** Where import records are found by id, with the caller's visibility. */
+export const siteImportSqlRows: SqlReadRows = {
+  SiteImport: { table: "site_imports", visible: visibleImportRow },
+};
+
+/** Query.siteImports/siteImport, SiteImport and its step progress. */
+export const siteImportSqlReads: SqlReadTypes = {
+  Query: {
+    // Newest first; `first` 1..100 (default 50), `offset` ≥ 0. @throws BAD_USER_INPUT (with fieldErrors).
+    siteImports: (field) => {
+      const { compiler, args } = field;
+      const { first, offset } = parseInput(
+        connectionArgsSchema,
+        { first: args.first, offset: args.offset },
+        "Invalid list arguments",
+      );
+      const afterId = typeof args.after === "string" && args.after ? decodeCursor(args.after) : null;
+      const organizationId = compiler.caller.organizationId;
+      const where =
+        organizationId && compiler.caller.orgs.has(organizationId)
+          ? `p.organization_id = ${compiler.param(organizationId)} and ${visibleImportRow(compiler, "p")}`
+          : "false";
+      return connectionSql(field, {
+        table: "site_imports",
+        where,
+        first,
+        afterId,
+        offset,
+        descending: true,
+        nodeType: "SiteImport",
+      });
+    },
+    siteImport: rootById("SiteImport", siteImportSqlRows.SiteImport!),
+  },
+  SiteImport: {
+    id: column("id"),
+    organizationId: column("organization_id"),
+    name: column("name"),
+    status: column("status"),
+    projectId: column("project_id"),
+    databaseId: column("database_id"),
+    databaseServiceHost: column("database_service_host"),
+    applicationId: column("application_id"),
+    domainId: column("domain_id"),
+    deploymentId: column("deployment_id"),
+    // The five steps in execution order, each `pending` until the run records it.
+    steps: ({ compiler, alias, nodes, returnType }) => {
+      const s = compiler.alias();
+      const item = compiler.objectWith(returnType, s, nodes, {
+        step: ({ alias: a }) => `${a}.step`,
+        status: ({ alias: a }) => `coalesce(${alias}.steps ->> ${a}.step, 'pending')`,
+      });
+      const steps = compiler.param([...IMPORT_STEPS]);
+      return (
+        item &&
+        `(select json_agg(${item} order by ${s}.ord) from unnest(${steps}::text[]) with ordinality ${s}(step, ord))`
+      );
+    },
+    errorStep: column("error_step"),
+    errorMessage: column("error_message"),
+    attempts: column("attempts"),
+    createdAt: timestamp("created_at"),
+    updatedAt: timestamp("updated_at"),
+    finishedAt: timestamp("finished_at"),
+  },
+};

@@ -1,0 +1,156 @@
+/**
+ * Compiled-read SQL of schema/organizations.graphql (src/modules/sql-reads.ts), the only implementation of these
+ * reads: the viewer, the caller's organizations (members only: another organization is NOT_FOUND), their plans and
+ * notification channels, users, the organization and users of others' rows (projects, members, invitations, API
+ * keys), and where organizations and users are found by id. `PlanUsage`'s counts are declared by the modules owning the counted tables (the object's row is the
+ * organization's).
+ */
+import {
+  belongsTo,
+  callerOrganizationSql,
+  column,
+  hasMany,
+  rootById,
+  type SqlReadCompiler,
+  type SqlReadRows,
+  type SqlReadTypes,
+  timestamp,
+} from "../sql-reads.ts";
+
+/** The condition "organization row `alias` is one the caller belongs to" (SQL). */
+function memberOf(compiler: SqlReadCompiler, alias: string): string {
+  return callerOrganizationSql(compiler, `${alias}.id`);
+}
+
+/** Where organizations and users are found by id: the caller's organizations, and only the caller's own user. */
+export const organizationSqlRows: SqlReadRows = {
+  Organization: { table: "organizations", visible: memberOf },
+  User: {
+    table: "users",
+    visible: (compiler, alias) => `${alias}.id = ${compiler.param(compiler.caller.userId ?? "")}`,
+  },
+};
+
+/**
+ * SQL of the id of the organization whose `database_id` is `databaseId` (SQL NULL when none); `databaseId` null:
+ * the only organization of a single-organization instance (SQL NULL when there are several). For other modules'
+ * reads (e.g. the docs theme of an organization named by its integer id).
+ */
+export function organizationIdOfDatabaseIdSql(compiler: SqlReadCompiler, databaseId: number | null): string {
+  const o = compiler.alias();
+  if (databaseId === null) {
+    return `(select case when count(*) = 1 then min(${o}.id) end from (select id from organizations limit 2) ${o})`;
+  }
+  return `(select ${o}.id from organizations ${o} where ${o}.database_id = ${compiler.param(databaseId)})`;
+}
+
+/** SQL of the `database_id` of the organization `organizationIdSql` (SQL), for other modules' rows. */
+export function databaseIdOfOrganizationSql(compiler: SqlReadCompiler, organizationIdSql: string): string {
+  const o = compiler.alias();
+  return `(select ${o}.database_id from organizations ${o} where ${o}.id = ${organizationIdSql})`;
+}
+
+/** The caller's role in the organization row `alias` (SQL text; null for none). */
+function roleIn(compiler: SqlReadCompiler, alias: string): string {
+  const orgs = [...compiler.caller.orgs.values()];
+  if (orgs.length === 0) return "null::text";
+  const cases = orgs.map((o) => `when ${compiler.param(o.organizationId)} then ${compiler.param(o.role)}::text`);
+  return `(case ${alias}.id ${cases.join(" ")} end)::text`;
+}
+
+/** Query.viewer/organizations/organization, Viewer, Organization, Plan, NotificationChannel, User. */
+export const organizationSqlReads: SqlReadTypes = {
+  Query: {
+    viewer: ({ compiler, nodes, returnType }) => {
+      const { caller } = compiler;
+      const active = caller.organizationId ? caller.orgs.get(caller.organizationId) : undefined;
+      return compiler.objectWith(returnType, "", nodes, {
+        user: (f) => {
+          const u = compiler.alias();
+          const id = compiler.param(caller.userId ?? "");
+          return compiler.one(f.returnType, u, f.nodes, `from users ${u} where ${u}.id = ${id}`);
+        },
+        authenticatedBy: () => `${compiler.param(caller.via === "session" ? "session" : "api_key")}::text`,
+        activeOrganization: (f) => {
+          if (!caller.organizationId) return "null::json";
+          const o = compiler.alias();
+          const where = `where ${o}.id = ${compiler.param(caller.organizationId)} and ${memberOf(compiler, o)}`;
+          return compiler.one(f.returnType, o, f.nodes, `from organizations ${o} ${where}`);
+        },
+        role: () => `${compiler.param(active?.role ?? null)}::text`,
+      });
+    },
+    // The caller's organizations, in the order its memberships were read.
+    organizations: ({ compiler, nodes, returnType }) => {
+      const ids = [...compiler.caller.orgs.keys()];
+      const list = compiler.byIds(returnType, organizationSqlRows.Organization!, ids, nodes);
+      return (
+        list &&
+        `(select coalesce(json_agg(o) filter (where o::text <> 'null'), '[]'::json) from json_array_elements(${list}) o)`
+      );
+    },
+    organization: rootById("Organization", organizationSqlRows.Organization!),
+  },
+  Organization: {
+    id: column("id"),
+    name: column("name"),
+    slug: column("slug"),
+    createdAt: timestamp("created_at"),
+    databaseId: column("database_id"),
+    viewerRole: ({ compiler, alias }) => roleIn(compiler, alias),
+    usage: ({ compiler, alias, nodes, returnType }) => compiler.object(returnType, alias, nodes),
+    plan: ({ compiler, alias: org, nodes, returnType }) => {
+      const p = compiler.alias();
+      const plan = compiler.objectWith(returnType, p, nodes, {
+        name: column("name"),
+        quotas: (q) =>
+          compiler.objectWith(q.returnType, p, q.nodes, {
+            projects: column("max_projects"),
+            applications: column("max_applications"),
+            databases: column("max_databases"),
+            domains: column("max_domains"),
+          }),
+        // The organization's counts (the plan row is shared by organizations).
+        usage: (u) => compiler.object(u.returnType, org, u.nodes),
+        features: ({ alias }) => `to_json(${alias}.features)`,
+      });
+      return plan && `(select ${plan} from plans ${p} where ${p}.id = ${org}.plan_id)`;
+    },
+    notificationChannels: hasMany("NotificationChannel", "notification_channels", "organization_id"),
+  },
+  NotificationChannel: {
+    id: column("id"),
+    type: column("type"),
+    name: column("name"),
+    target: column("target"),
+    createdAt: timestamp("created_at"),
+  },
+  User: {
+    id: column("id"),
+    email: column("email"),
+    name: column("name"),
+    emailVerified: column("email_verified"),
+    twoFactorEnabled: ({ alias }) => `coalesce(${alias}.two_factor_enabled, false)`,
+    createdAt: timestamp("created_at"),
+  },
+  // The organization of a project (its table is the projects module's; the organization is visible with it).
+  Project: {
+    organization: belongsTo("Organization", "organizations", "organization_id"),
+  },
+  SiteImport: {
+    organization: belongsTo("Organization", "organizations", "organization_id"),
+  },
+  // A member's person and organization (members are visible to members of that organization only).
+  Member: {
+    user: belongsTo("User", "users", "user_id"),
+    organization: belongsTo("Organization", "organizations", "organization_id"),
+  },
+  // Who sent an invitation: null when that account no longer exists.
+  Invitation: {
+    invitedBy: belongsTo("User", "users", "inviter_id"),
+  },
+  // Who created an API key (the key acts as this person).
+  ApiKey: {
+    createdBy: belongsTo("User", "users", "reference_id"),
+  },
+};

@@ -1,0 +1,76 @@
+/**
+ * Compiled-read SQL of schema/payments.graphql (src/modules/sql-reads.ts), the only implementation of these reads:
+ * a project's payment gateway services, oldest first (visible with their project), their organization's merchant
+ * code and status, their relay log, and where a service is found by id. A service's row carries its merchant's
+ * columns, so the fields answered outside the database — `signingKey` (decrypted, owners and admins), `checkoutUrl`
+ * (configuration) and `paymentMethods` (the gateway) — read them from the row (payment.resolvers.ts). The project is
+ * declared by the projects module.
+ */
+import { visibleProjectSql } from "../access/index.ts";
+import { column, pageSizeArg, type SqlReadRows, type SqlReadTypes, timestamp } from "../sql-reads.ts";
+import { PROVISIONING_CODE } from "./payment.model.ts";
+
+/**
+ * Gateway services with their organization's merchant (null columns: none yet) as one row each: `merchant_code`,
+ * `merchant_status`, `signing_key_sealed`, `gateway_merchant_id` (see {@link PaymentGatewayServiceRow}).
+ */
+const SERVICE_ROWS = `(select s.*, m.merchant_code, m.status as merchant_status, m.signing_key_sealed,
+    m.gateway_merchant_id
+  from payment_gateway_services s left join payment_merchants m on m.organization_id = s.organization_id)`;
+
+/** Where gateway services are found by id: visible when their project is. */
+export const paymentSqlRows: SqlReadRows = {
+  PaymentGatewayService: {
+    table: SERVICE_ROWS,
+    visible: (compiler, alias) =>
+      compiler.condition(visibleProjectSql(compiler.caller.orgs, `${alias}.organization_id`, `${alias}.project_id`)),
+  },
+};
+
+/** Project.paymentGatewayServices, PaymentGatewayService (its columns and relays) and PaymentRelay. */
+export const paymentSqlReads: SqlReadTypes = {
+  // Callers reach a project's services through visible projects only.
+  Project: {
+    paymentGatewayServices: ({ compiler, alias, nodes }) => {
+      const s = compiler.alias();
+      return compiler.list(
+        "PaymentGatewayService",
+        s,
+        nodes,
+        `from ${SERVICE_ROWS} ${s} where ${s}.project_id = ${alias}.id`,
+        `${s}.id`,
+      );
+    },
+  },
+  PaymentGatewayService: {
+    id: column("id"),
+    name: column("name"),
+    webhookUrl: column("webhook_url"),
+    createdAt: timestamp("created_at"),
+    merchantCode: ({ compiler, alias }) =>
+      `coalesce(case when ${alias}.merchant_status = 'active' then ${alias}.merchant_code end, ${compiler.param(PROVISIONING_CODE)})`,
+    merchantStatus: ({ alias }) =>
+      `(case when ${alias}.merchant_status = 'active' then 'ACTIVE' else 'PROVISIONING' end)`,
+    // Newest first; `first` 1..100 (default 20). @throws BAD_USER_INPUT otherwise.
+    relays: (field) => {
+      const { compiler, alias, nodes } = field;
+      const first = pageSizeArg(field, "first", 100, 20);
+      const [r, x] = [compiler.alias(), compiler.alias()];
+      const page = `select * from payment_relays ${x} where ${x}.service_id = ${alias}.id order by ${x}.id desc limit ${compiler.param(first)}`;
+      return compiler.list("PaymentRelay", r, nodes, `from (${page}) ${r}`, `${r}.id desc`);
+    },
+  },
+  PaymentRelay: {
+    id: column("id"),
+    eventType: column("event_type"),
+    knownEvent: column("known_event"),
+    externalReference: column("external_reference"),
+    targetUrl: column("target_url"),
+    outcome: ({ alias }) =>
+      `(case ${alias}.outcome when 'delivered' then 'DELIVERED' when 'refused' then 'REFUSED' else 'FAILED' end)`,
+    statusCode: column("status_code"),
+    error: column("error"),
+    durationMs: column("duration_ms"),
+    createdAt: timestamp("created_at"),
+  },
+};

@@ -1,0 +1,56 @@
+/**
+ * Compiled-read SQL of invitations (schema/team.graphql; src/modules/sql-reads.ts), the only implementation of
+ * these reads: every member of an organization sees its invitations, newest first, filtered by the spec's status
+ * (derived from the stored status and `expires_at` at the request's clock, as invitation.model.ts's `invitationStatus`),
+ * and where an invitation is found by id. The inviter is declared by the organizations module (users); `link`
+ * (a decrypted token, owners and admins only) stays a resolver of the row (team.resolvers.ts).
+ */
+import {
+  callerOrganizationSql,
+  column,
+  type SqlReadCompiler,
+  type SqlReadRows,
+  type SqlReadTypes,
+  timestamp,
+} from "../sql-reads.ts";
+
+/**
+ * The spec status of invitation row `alias` at the request's clock (SQL text), as `invitationStatus` derives it:
+ * the expiry compared to the millisecond, as a JavaScript `Date` holds it.
+ */
+function statusSql(compiler: SqlReadCompiler, alias: string): string {
+  const now = compiler.param(compiler.caller.now.toISOString());
+  return `(case when ${alias}.status = 'accepted' then 'accepted'
+    when ${alias}.status in ('canceled', 'rejected') then 'revoked'
+    when date_trunc('milliseconds', ${alias}.expires_at) > ${now}::timestamptz then 'pending'
+    else 'expired' end)`;
+}
+
+/** Where invitations are found by id: those of the caller's organizations. */
+export const teamSqlRows: SqlReadRows = {
+  Invitation: {
+    table: "invitations",
+    visible: (compiler, alias) => callerOrganizationSql(compiler, `${alias}.organization_id`),
+  },
+};
+
+/** Organization.invitations(status:) and Invitation. */
+export const teamSqlReads: SqlReadTypes = {
+  Organization: {
+    invitations: ({ compiler, alias, args, nodes }) => {
+      const i = compiler.alias();
+      const status =
+        typeof args.status === "string" ? ` and ${statusSql(compiler, i)} = ${compiler.param(args.status)}` : "";
+      const from = `from invitations ${i} where ${i}.organization_id = ${alias}.id${status}`;
+      return compiler.list("Invitation", i, nodes, from, `${i}.id desc`);
+    },
+  },
+  Invitation: {
+    id: column("id"),
+    email: column("email"),
+    role: column("role"),
+    status: ({ compiler, alias }) => statusSql(compiler, alias),
+    createdAt: timestamp("created_at"),
+    expiresAt: timestamp("expires_at"),
+  },
+};

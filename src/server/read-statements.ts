@@ -1,0 +1,65 @@
+/**
+ * How compiled reads run (issue 21, "cheaper SQL"): one statement returning the answer's JSON as text, under the
+ * execution time limit, optionally as a named prepared statement so that PostgreSQL plans a repeated operation
+ * once per connection instead of on every request. Used by the one-statement answer of a whole query
+ * (compiled-reads.ts) and by the executor's reads (sql-read-resolvers.ts): one implementation.
+ */
+import { createHash } from "node:crypto";
+import type { Knex } from "knex";
+import { timeLimitError } from "./query-cost.ts";
+
+/** Distinct statements an instance prepares at most (each connection keeps the ones it ran: bounded memory). */
+const MAX_PREPARED = 200;
+/** Uses of a statement text before it is prepared (one-off operations are not kept on the connections). */
+const PREPARE_AFTER = 3;
+
+/** How statements run: the execution time limit (ms) and whether repeated ones are prepared. */
+export interface ReadStatementOptions {
+  timeoutMs: number;
+  prepare: boolean;
+}
+
+/** Use counts of statement texts not prepared yet, and the names of prepared ones (by text). */
+const uses = new Map<string, number>();
+const prepared = new Map<string, string>();
+
+/** The prepared statement name of `sql`, or null while it is not (yet) worth preparing. */
+function preparedName(sql: string): string | null {
+  const known = prepared.get(sql);
+  if (known) return known;
+  if (prepared.size >= MAX_PREPARED) return null;
+  const n = (uses.get(sql) ?? 0) + 1;
+  if (n < PREPARE_AFTER) {
+    // The counts of texts never repeated are forgotten once there are many.
+    if (uses.size >= 10 * MAX_PREPARED) uses.clear();
+    uses.set(sql, n);
+    return null;
+  }
+  uses.delete(sql);
+  const name = `skiff_read_${createHash("sha1").update(sql).digest("hex").slice(0, 24)}`;
+  prepared.set(sql, name);
+  return name;
+}
+
+/**
+ * Runs the read statement `sql` (one row, one text column `data`) with `bindings` on `knex` (the pool or the
+ * caller's transaction) and returns the column's text (null for SQL null).
+ * @throws the `EXECUTION_TIME_LIMIT` GraphQL error once `options.timeoutMs` has passed (the statement is cancelled);
+ * database errors as they are.
+ */
+export async function runReadStatement(
+  knex: Knex,
+  sql: string,
+  bindings: readonly Knex.Value[],
+  options: ReadStatementOptions,
+): Promise<Record<string, unknown>> {
+  let query = knex.raw(sql, bindings as Knex.Value[]);
+  const name = options.prepare ? preparedName(sql) : null;
+  if (name) query = query.options({ name });
+  try {
+    return (await query.timeout(options.timeoutMs, { cancel: true })).rows[0];
+  } catch (error) {
+    if (error instanceof Error && error.name === "KnexTimeoutError") throw timeLimitError(options.timeoutMs);
+    throw error;
+  }
+}

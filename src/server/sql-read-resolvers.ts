@@ -1,0 +1,348 @@
+/**
+ * The executor's side of compiled reads (src/modules/sql-reads.ts, issue 21): the schema's resolvers for every
+ * declared field, so a read has one implementation whichever way an operation runs.
+ * - A declared root field of `Query` runs ONE statement for its whole subtree (partial mode) and returns its JSON.
+ * - Objects of "compiled types" (declared types and the value types built inside their SQL: connections, plans,
+ *   settings…) are JSON keyed by response key: their fields read `source[responseKey]`.
+ * - An undeclared field of a declared type keeps its module's resolver, which receives the parent's row (the
+ *   `__row` the statement carried, camelCased) instead of a model.
+ * - A field outside compiled JSON whose value is of a compiled type (mutation payloads, subscription events,
+ *   connections built by resolvers, federation references): objects of a type with a row source are re-read by id
+ *   with the field's sub-selection, one statement per field of the operation (batched over list items); other
+ *   values are re-keyed by response key.
+ * Fields with their own resolvers keep the execution deadline (src/server/query-cost.ts).
+ */
+import { MapperKind, mapSchema } from "@graphql-tools/utils";
+import DataLoader from "dataloader";
+import {
+  defaultFieldResolver,
+  type FieldNode,
+  type GraphQLFieldResolver,
+  type GraphQLNamedType,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+  getNamedType,
+  isObjectType,
+} from "graphql";
+import { collectSubfields } from "graphql/execution/collectFields.js";
+import type { Context } from "../modules/context.ts";
+import {
+  ERROR_KEY,
+  ROW_KEY,
+  type SqlReadCaller,
+  SqlReadCompiler,
+  type SqlReadRootSql,
+  type SqlReadRows,
+  type SqlReadTypes,
+} from "../modules/sql-reads.ts";
+import { type ReadStatementOptions, runReadStatement } from "./read-statements.ts";
+
+type Resolver = GraphQLFieldResolver<unknown, Context>;
+
+/** Per request: errors of nested declarations (placeholders index into it) and the re-read loaders. */
+interface RequestReads {
+  errors: Error[];
+  /** By the field nodes (one per field of the operation) and type: objects re-read by id. */
+  rereads: WeakMap<readonly FieldNode[], Map<string, DataLoader<string, unknown>>>;
+}
+const requests = new WeakMap<object, RequestReads>();
+/** Per subscription event (the payload object every subscriber receives): its shared reads by statement. */
+const eventReads = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+function readsOf(ctx: Context): RequestReads {
+  let reads = requests.get(ctx);
+  if (!reads) {
+    reads = { errors: [], rereads: new WeakMap() };
+    requests.set(ctx, reads);
+  }
+  return reads;
+}
+
+/** The caller as compiled SQL sees it (its memberships: one statement per request, shared with the services). */
+export async function sqlReadCaller(ctx: Context): Promise<SqlReadCaller> {
+  const p = ctx.principal;
+  return {
+    userId: p?.userId ?? null,
+    via: p?.via ?? null,
+    apiKeyId: p?.apiKeyId ?? null,
+    organizationId: p?.organizationId ?? null,
+    orgs: await ctx.scope.memberships(),
+    now: ctx.services.now(),
+  };
+}
+
+/** snake_case → camelCase keys of a row as `to_json` wrote it, cached per row object. */
+const rowModels = new WeakMap<object, Record<string, unknown>>();
+function rowModel(row: Record<string, unknown>): Record<string, unknown> {
+  let model = rowModels.get(row);
+  if (!model) {
+    model = {};
+    for (const [key, value] of Object.entries(row)) {
+      model[key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase())] = value;
+    }
+    rowModels.set(row, model);
+  }
+  return model;
+}
+
+/**
+ * Runs `expression` of `compiler` as one statement (read-statements.ts) and returns its JSON value.
+ * @throws the `EXECUTION_TIME_LIMIT` error past the time limit.
+ */
+async function runJson(ctx: Context, compiler: SqlReadCompiler, expression: string, options: ReadStatementOptions) {
+  const { sql, bindings } = compiler.statement(expression);
+  const text = (await runReadStatement(ctx.knex, sql, bindings, options)).data as string | null;
+  return text === null ? null : JSON.parse(text);
+}
+
+/** `value`, unless it is an error placeholder (SqlReadCompiler.fail): then that error is thrown. */
+function valueOrError(ctx: Context, value: unknown): unknown {
+  if (value !== null && typeof value === "object" && ERROR_KEY in value) {
+    throw readsOf(ctx).errors[(value as Record<string, number>)[ERROR_KEY]!];
+  }
+  return value;
+}
+
+/** A declared or value-type field: its value in the parent's JSON, or the error its declaration threw. */
+const keyReader: Resolver = (source, _args, ctx, info) =>
+  valueOrError(ctx, (source as Record<string, unknown>)[info.path.key]);
+
+/** Whether `resolve` reads compiled JSON (no deadline check needed: it does no work). */
+export function isKeyReader(resolve: unknown): boolean {
+  return resolve === keyReader;
+}
+
+/**
+ * The per-request loader reading objects of type `typeName` by id with the sub-selection of `info`'s field, one
+ * statement per batch (keyed by the operation's field nodes: list items of one field share it). `trusted`: without
+ * the row's own visibility (see SqlReadCompiler.byIds). Batched, never cached: a subscription's context lives across
+ * events.
+ */
+function byIdLoader(
+  ctx: Context,
+  info: GraphQLResolveInfo,
+  reads: { types: SqlReadTypes; rows: SqlReadRows; options: ReadStatementOptions },
+  typeName: string,
+  trusted: boolean,
+): DataLoader<string, unknown> {
+  const request = readsOf(ctx);
+  let byType = request.rereads.get(info.fieldNodes);
+  if (!byType) {
+    byType = new Map();
+    request.rereads.set(info.fieldNodes, byType);
+  }
+  const key = `${typeName}:${trusted}`;
+  let loader = byType.get(key);
+  if (!loader) {
+    loader = new DataLoader<string, unknown>(
+      async (ids) => {
+        const compiler = new SqlReadCompiler(
+          info.schema,
+          reads.types,
+          info.fragments,
+          info.variableValues,
+          await sqlReadCaller(ctx),
+          { partial: true, errors: request.errors },
+        );
+        const expression = compiler.byIds(typeName, reads.rows[typeName]!, ids, info.fieldNodes, trusted);
+        if (expression === null) throw new Error(`${typeName} cannot be read by id`);
+        return (await runJson(ctx, compiler, expression, reads.options)) as unknown[];
+      },
+      { cache: false },
+    );
+    byType.set(key, loader);
+  }
+  return loader;
+}
+
+/**
+ * The compiled types: declared types (but the root) and, recursively, the object types of their fields (value
+ * types built inside the SQL, e.g. `ProjectConnection`, `Plan`).
+ */
+function compiledTypes(schema: GraphQLSchema, types: SqlReadTypes): Set<string> {
+  const root = schema.getQueryType()?.name;
+  const out = new Set<string>();
+  const visit = (type: GraphQLNamedType) => {
+    if (!isObjectType(type) || out.has(type.name) || type.name === root) return;
+    out.add(type.name);
+    for (const field of Object.values(type.getFields())) {
+      // A table type's undeclared fields are answered by resolvers: what they return is not compiled JSON.
+      if (types[type.name] && !types[type.name]![field.name]) continue;
+      visit(getNamedType(field.type));
+    }
+  };
+  for (const [name, fields] of Object.entries(types)) {
+    if (name === root) {
+      for (const f of Object.keys(fields)) {
+        const field = schema.getQueryType()?.getFields()[f];
+        if (field) visit(getNamedType(field.type));
+      }
+    } else {
+      const type = schema.getType(name);
+      if (type) visit(type);
+    }
+  }
+  return out;
+}
+
+/**
+ * The schema with compiled reads as the implementation of every declared field (see the file's comment).
+ * `types`/`rows`: the modules' declarations; `options`: how statements run (time limit, prepared).
+ */
+export function withSqlReads(
+  schema: GraphQLSchema,
+  types: SqlReadTypes,
+  rows: SqlReadRows,
+  options: ReadStatementOptions,
+): GraphQLSchema {
+  const queryName = schema.getQueryType()?.name;
+  const compiled = compiledTypes(schema, types);
+  // Value types a declared root field without arguments builds (e.g. `Viewer`): a resolver's value of that type
+  // (e.g. `setActiveOrganization`'s) is built by the same declaration, for the caller as it is after the resolver.
+  const rootOf = new Map<string, string>();
+  for (const [name, field] of Object.entries(schema.getQueryType()?.getFields() ?? {})) {
+    if (types[queryName!]?.[name] && field.args.length === 0) rootOf.set(getNamedType(field.type).name, name);
+  }
+
+  const compilerFor = async (ctx: Context, info: GraphQLResolveInfo) =>
+    new SqlReadCompiler(info.schema, types, info.fragments, info.variableValues, await sqlReadCaller(ctx), {
+      partial: true,
+      errors: readsOf(ctx).errors,
+    });
+
+  /** The resolver of declared root field `fieldName`: one statement for its subtree. */
+  const rootResolver =
+    (fieldName: string): Resolver =>
+    async (_source, args, ctx, info) => {
+      const compiler = await compilerFor(ctx, info);
+      const expression = compiler.rootField(fieldName, args, info.fieldNodes);
+      if (expression === null) throw new Error(`Query.${fieldName} has no SQL declaration`);
+      const value = valueOrError(ctx, await runJson(ctx, compiler, expression, options));
+      const missing = (types[queryName!]![fieldName] as SqlReadRootSql).missing;
+      if (value === null && missing) throw missing(args);
+      return value;
+    };
+
+  /** A resolver's object(s) `value` as compiled JSON keyed by response key (for value types without rows). */
+  const keyed = (value: unknown, typeName: string, nodes: readonly FieldNode[], info: GraphQLResolveInfo): unknown => {
+    if (value === null || value === undefined || typeof value !== "object") return value;
+    if (Array.isArray(value)) return value.map((v) => keyed(v, typeName, nodes, info));
+    const type = info.schema.getType(typeName);
+    if (!isObjectType(type)) return value;
+    const source = value as Record<string, unknown>;
+    const out: Record<string, unknown> = { [ROW_KEY]: source };
+    const selected = collectSubfields(info.schema, info.fragments, info.variableValues, type, nodes);
+    for (const [key, fieldNodes] of selected) {
+      const name = fieldNodes[0]!.name.value;
+      const field = type.getFields()[name];
+      if (!field) continue;
+      const inner = getNamedType(field.type).name;
+      out[key] = compiled.has(inner) ? keyed(source[name], inner, fieldNodes, info) : source[name];
+    }
+    return out;
+  };
+
+  /** Objects of type `typeName` re-read by id for the field of `info` (batched over the operation's field). */
+  const reread = (ctx: Context, info: GraphQLResolveInfo, typeName: string, id: string) =>
+    // The resolver's service decided the caller may have these objects (trusted: no row visibility).
+    byIdLoader(ctx, info, { types, rows, options }, typeName, true).load(id);
+
+  /**
+   * A subscription event's object of type `typeName` with id `id`, read once per event for every subscriber whose
+   * statement is the same (same selection, same visibility): the event `source` delivered to them all keys the
+   * shared reads. A statement whose compile recorded errors is not shared (their placeholders index its context).
+   */
+  const readForEvent = async (source: object, typeName: string, id: string, ctx: Context, info: GraphQLResolveInfo) => {
+    const compiler = await compilerFor(ctx, info);
+    const errors = compiler.errors.length;
+    const expression = compiler.byIds(typeName, rows[typeName]!, [id], info.fieldNodes, true);
+    if (expression === null) throw new Error(`${typeName} cannot be read by id`);
+    const read = async () => ((await runJson(ctx, compiler, expression, options)) as unknown[])[0];
+    if (compiler.errors.length > errors) return read();
+    const { sql, bindings } = compiler.statement(expression);
+    const key = `${sql}\u0000${JSON.stringify(bindings)}`;
+    let reads = eventReads.get(source);
+    if (!reads) {
+      reads = new Map();
+      eventReads.set(source, reads);
+    }
+    let shared = reads.get(key);
+    if (!shared) {
+      shared = read();
+      reads.set(key, shared);
+    }
+    return shared;
+  };
+
+  /** A value of compiled type `typeName` that a resolver of `source` returned, as compiled JSON. */
+  const fromResolver = async (
+    value: unknown,
+    typeName: string,
+    source: unknown,
+    ctx: Context,
+    info: GraphQLResolveInfo,
+  ) => {
+    if (value === null || value === undefined) return value;
+    const id = (value as { id?: unknown }).id;
+    if (info.operation.operation === "subscription" && source && typeof source === "object" && typeof id === "string") {
+      if (rows[typeName]) return readForEvent(source, typeName, id, ctx, info);
+    }
+    const root = rootOf.get(typeName);
+    if (root && !rows[typeName]) {
+      const compiler = await compilerFor(ctx, info);
+      return runJson(ctx, compiler, compiler.rootField(root, {}, info.fieldNodes)!, options);
+    }
+    if (!rows[typeName]) return keyed(value, typeName, info.fieldNodes, info);
+    const one = (item: unknown) => {
+      const id = (item as { id?: unknown } | null)?.id;
+      return typeof id === "string" ? reread(ctx, info, typeName, id) : keyed(item, typeName, info.fieldNodes, info);
+    };
+    return Array.isArray(value) ? Promise.all(value.map(one)) : one(value);
+  };
+
+  return mapSchema(schema, {
+    [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) => {
+      const declared = types[typeName];
+      if (typeName === queryName && declared?.[fieldName]) return { ...field, resolve: rootResolver(fieldName) };
+      if (declared?.[fieldName]) return { ...field, resolve: keyReader };
+      // A value type's fields are all built by the SQL of the field holding it.
+      if (compiled.has(typeName) && !declared) return { ...field, resolve: keyReader };
+      let resolve = field.resolve;
+      if (declared && typeName !== queryName && resolve) {
+        const own = resolve;
+        // An undeclared field of a table type: its resolver gets the row the statement carried.
+        resolve = (source, args, ctx, info) => {
+          const row = (source as Record<string, unknown> | null)?.[ROW_KEY];
+          return own(row ? rowModel(row as Record<string, unknown>) : source, args, ctx, info);
+        };
+      }
+      const returned = getNamedType(field.type).name;
+      if (compiled.has(returned)) {
+        const own = resolve ?? defaultFieldResolver;
+        resolve = async (source, args, ctx, info) =>
+          fromResolver(await own(source, args, ctx, info), returned, source, ctx, info);
+      }
+      return resolve === field.resolve ? field : { ...field, resolve };
+    },
+  });
+}
+
+/**
+ * `__resolveReference` of every declared type with a row source, for the resolver map given to
+ * `buildSubgraphSchema`: the references of one `_entities` field are read in one statement per type (batched).
+ */
+export function sqlReadReferences(types: SqlReadTypes, rows: SqlReadRows, options: ReadStatementOptions) {
+  type Reference = (ref: { id: string }, ctx: Context, info: GraphQLResolveInfo) => unknown;
+  const out: Record<string, { __resolveReference: Reference }> = {};
+  for (const typeName of Object.keys(rows)) {
+    if (!types[typeName]) continue;
+    out[typeName] = {
+      // A reference names any id: the row's visibility applies. `_entities` resolves its type from __typename.
+      __resolveReference: async (ref, ctx, info) => {
+        const object = await byIdLoader(ctx, info, { types, rows, options }, typeName, false).load(ref.id);
+        return object === null ? null : { __typename: typeName, ...(object as object) };
+      },
+    };
+  }
+  return out;
+}
