@@ -13,7 +13,7 @@ await client.connect();
 client.on("notification", (msg) => {
   const at = performance.timeOrigin + performance.now();
   const event = JSON.parse(msg.payload ?? "{}") as { topic?: string; payload?: Record<string, unknown> };
-  if (event.topic === "siteImport" && event.payload) parentPort?.postMessage({ ...event.payload, at });
+  if (event.topic === "site_import.updated" && event.payload) parentPort?.postMessage({ ...event.payload, at });
 });
 await client.query(`listen ${pg.escapeIdentifier(EVENTS_CHANNEL)}`);
 parentPort?.postMessage("ready");

@@ -63,20 +63,6 @@ export interface CallerStanding {
   grants: CallerGrant[];
 }
 
-/** A scalar subquery: the grants of member `m` as a JSON array of [projectId, applicationId, applicationProjectId]. */
-export const MEMBER_GRANTS_JSON_SQL = `coalesce((select json_agg(json_build_array(g.project_id, g.application_id, a.project_id))
-      from member_grants g left join applications a on a.id = g.application_id
-      where g.member_id = m.id), '[]'::json)`;
-
-/** Grants as read with {@link MEMBER_GRANTS_JSON_SQL}. */
-export function grantsFromJson(rows: ReadonlyArray<[string | null, string | null, string | null]>): CallerGrant[] {
-  return rows.map(([projectId, applicationId, applicationProjectId]) => ({
-    projectId,
-    applicationId,
-    applicationProjectId,
-  }));
-}
-
 interface KeyRow {
   id: string;
   userId: string;
@@ -95,33 +81,45 @@ interface KeyRow {
 const LAST_USED_RESOLUTION_SECONDS = 60;
 
 /**
- * Key, creator, membership, plan features and grants in one statement (issue 15: authentication costs one SQL
- * statement). Unknown, disabled and expired keys and keys whose creator left the organization give no row.
+ * The statement of an API key: key, creator, membership, plan features and grants in one statement (issue 15:
+ * authentication costs one SQL statement), the standing joined with `standingJoin` (the access module's, given
+ * by the transport). Unknown, disabled and expired keys and keys whose creator left the organization give no row.
  */
-const API_KEY_SQL = `select k.id as "id", k.reference_id as "userId", u.email as "email",
-    k.organization_id as "organizationId", m.id as "memberId", m.role as "role", p.features as "planFeatures",
+function apiKeySql(standingJoin: StandingJoin): string {
+  return `select k.id as "id", k.reference_id as "userId", u.email as "email", k.organization_id as "organizationId",
     (k.last_request is null or k.last_request < now() - make_interval(secs => ${LAST_USED_RESOLUTION_SECONDS})) as "stale",
-    ${MEMBER_GRANTS_JSON_SQL} as "grants"
+    s.*
   from api_keys k
   join users u on u.id = k.reference_id
-  join members m on m.user_id = k.reference_id and m.organization_id = k.organization_id
-  join organizations o on o.id = k.organization_id
-  join plans p on p.id = o.plan_id
+  ${standingJoin("s", (m) => `${m}.user_id = k.reference_id and ${m}.organization_id = k.organization_id`)}
   where k.key = ? and k.enabled and (k.expires_at is null or k.expires_at > now())
   limit 1`;
+}
+
+/**
+ * How resolveCaller reads a member's standing: `standingJoin(alias, condition)` gives a join with columns
+ * `memberId`, `role`, `planFeatures` and `grants` (`[projectId, applicationId, applicationProjectId]` triples) of
+ * the member row `condition` selects — the access module's `memberStandingJoinSql`, handed down by the transport
+ * (this layer is below the modules).
+ */
+export type StandingJoin = (alias: string, condition: (member: string) => string) => string;
+
+/** Statements built per `standingJoin` (one per process in practice). */
+const apiKeyStatements = new WeakMap<StandingJoin, string>();
 
 /**
  * Resolves the key in one query; null when unknown, disabled, expired, or when its creator is no longer a
  * member of the key's organization (spec: then callers receive 401). The caller carries its standing
  * (plan features and grants) so that the request's access scope needs no second statement.
  */
-async function callerFromApiKey(
-  knex: Knex,
-  key: string,
-  onError: (error: unknown) => void,
-  prepare: boolean,
-): Promise<Caller | null> {
-  const query = knex.raw(API_KEY_SQL, [await hashApiKey(key)]);
+async function callerFromApiKey(knex: Knex, key: string, options: CallerOptions): Promise<Caller | null> {
+  const { standingJoin, onError = () => {}, prepare = false } = options;
+  let sql = apiKeyStatements.get(standingJoin);
+  if (!sql) {
+    sql = apiKeySql(standingJoin);
+    apiKeyStatements.set(standingJoin, sql);
+  }
+  const query = knex.raw(sql, [await hashApiKey(key)]);
   // Prepared once per connection (not behind a transaction-mode pooler): every request with a key runs it.
   const result: { rows: KeyRow[] } = await (prepare ? query.options({ name: "skiff_api_key_caller" }) : query);
   const row = result.rows[0];
@@ -139,7 +137,11 @@ async function callerFromApiKey(
     apiKeyId: row.id,
     standing: {
       planFeatures: row.planFeatures,
-      grants: grantsFromJson(row.grants),
+      grants: row.grants.map(([projectId, applicationId, applicationProjectId]) => ({
+        projectId,
+        applicationId,
+        applicationProjectId,
+      })),
     },
   };
 }
@@ -229,22 +231,31 @@ async function callerFromJwt(auth: Auth, knex: Knex, token: string): Promise<Cal
   };
 }
 
+/** What {@link resolveCaller} needs besides the request. */
+export interface CallerOptions {
+  /** The member standing's join (see {@link StandingJoin}). */
+  standingJoin: StandingJoin;
+  /** Told when the background write of a key's last use fails (default: ignored). */
+  onError?: (error: unknown) => void;
+  /** The key's statement as a named prepared statement, as compiled reads are (SKIFF_PREPARED_READS). */
+  prepare?: boolean;
+}
+
 /**
  * Resolves the caller of a request from its headers. An API key header, when present, decides alone (an
- * invalid key gives null even with a valid cookie). API key: one SQL query (the last-used write happens in the
- * background; its failures go to `onError`; `prepare`: the key's statement is a named prepared statement, as
- * compiled reads are: SKIFF_PREPARED_READS); session: better-auth's session lookup plus one query on `members`.
+ * invalid key gives null even with a valid cookie). API key: one SQL query with the member's standing (the
+ * last-used write happens in the background; its failures go to `options.onError`); session: better-auth's
+ * session lookup plus one query on `members`.
  * @returns the caller, or null when there are no valid credentials (→ 401).
  */
 export async function resolveCaller(
   auth: Auth,
   knex: Knex,
   headers: Headers,
-  onError: (error: unknown) => void = () => {},
-  prepare = false,
+  options: CallerOptions,
 ): Promise<Caller | null> {
   const key = apiKeyFromHeaders(headers);
   if (key && JWT_SHAPE.test(key)) return callerFromJwt(auth, knex, key);
-  if (key) return callerFromApiKey(knex, key, onError, prepare);
+  if (key) return callerFromApiKey(knex, key, options);
   return callerFromSession(auth, knex, headers);
 }

@@ -6,7 +6,14 @@
  */
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import { type DomainEventData, type DomainEventName, webhookEvent } from "../shared/events/catalogue.ts";
+import {
+  type DomainEventData,
+  type DomainEventName,
+  type LiveEventData,
+  type LiveEventName,
+  liveEvent,
+  webhookEvent,
+} from "../shared/events/catalogue.ts";
 import type { AppServices } from "./services.ts";
 
 /** Where an event is emitted: the caller's transaction (or the pool) and the instance's services. */
@@ -16,13 +23,25 @@ export interface EventContext {
   log?: Logger;
 }
 
-/** One domain event as consumers receive it. */
-export interface DomainEvent<Name extends DomainEventName = DomainEventName> {
+/** One domain event as consumers receive it: a webhook event of the catalogue, or a live event. */
+export type DomainEvent = WebhookDomainEvent | LiveDomainEvent;
+
+/** A webhook event of the catalogue (`WEBHOOK_EVENTS`) as consumers receive it. */
+export interface WebhookDomainEvent<Name extends DomainEventName = DomainEventName> {
+  kind: "webhook";
   name: Name;
   /** The organization the event belongs to (TypeID). */
   organizationId: string;
   /** The event's data, valid for the catalogue's schema of `name`. */
   data: DomainEventData<Name>;
+}
+
+/** A live event (`LIVE_EVENTS`) as consumers receive it. */
+export interface LiveDomainEvent<Name extends LiveEventName = LiveEventName> {
+  kind: "live";
+  name: Name;
+  /** The event's data, valid for the catalogue's schema of `name`. */
+  data: LiveEventData<Name>;
 }
 
 /** A consumer of every domain event; runs in the emitter's transaction (a rollback undoes its writes). */
@@ -38,7 +57,7 @@ export function subscribeToEvents(subscriber: EventSubscriber): void {
 /** The domain event bus. */
 export const events = {
   /**
-   * Hands event `name` of `payload.organizationId` to every consumer, in `ctx.knex`'s transaction.
+   * Hands webhook event `name` of `payload.organizationId` to every consumer, in `ctx.knex`'s transaction.
    * @throws Error when `payload.data` does not match the catalogue's schema of `name` (a producer's bug).
    */
   async emit<Name extends DomainEventName>(
@@ -50,6 +69,40 @@ export const events = {
     if (!parsed?.success) {
       throw new Error(`Invalid data for domain event ${name}: ${parsed?.error.message ?? "unknown event"}`);
     }
-    for (const subscriber of subscribers) await subscriber(ctx, { name, ...payload } as DomainEvent);
+    await deliver(ctx, { kind: "webhook", name, ...payload } as DomainEvent);
+  },
+
+  /**
+   * Hands live event `name` to every consumer, in `ctx.knex`'s transaction (or at once on the pool): the module
+   * that declares its subscription relays it to every instance ({@link liveRelay}).
+   * @throws Error when `data` does not match the catalogue's schema of `name` (a producer's bug).
+   */
+  async emitLive<Name extends LiveEventName>(ctx: EventContext, name: Name, data: LiveEventData<Name>): Promise<void> {
+    const parsed = liveEvent(name)?.data.safeParse(data);
+    if (!parsed?.success) {
+      throw new Error(`Invalid data for live event ${name}: ${parsed?.error.message ?? "unknown event"}`);
+    }
+    await deliver(ctx, { kind: "live", name, data } as DomainEvent);
   },
 };
+
+async function deliver(ctx: EventContext, event: DomainEvent): Promise<void> {
+  for (const subscriber of subscribers) await subscriber(ctx, event);
+}
+
+/**
+ * The `onEvent` of a module with live subscriptions: relays its live events `names` to every instance's
+ * subscribers (pub/sub topic = the event's name; NOTIFY in the emitter's transaction, so nothing is seen of a
+ * change that rolls back). Best effort: a failure is logged, never thrown into the producer.
+ */
+export function liveRelay(...names: readonly LiveEventName[]): EventSubscriber {
+  const relayed = new Set<string>(names);
+  return async (ctx, event) => {
+    if (event.kind !== "live" || !relayed.has(event.name)) return;
+    try {
+      await ctx.services.pubsub.publish(event.name, { ...event.data }, ctx.knex);
+    } catch (err) {
+      (ctx.log ?? ctx.services.log).warn({ err, event: event.name }, "could not publish a live event");
+    }
+  };
+}

@@ -7,10 +7,10 @@
 import type { Resolvers } from "../generated/graphql.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
-import { accessModule } from "./access/index.ts";
+import { accessModule, useStandingSources } from "./access/index.ts";
 import { agentModule } from "./agent/index.ts";
 import { apiKeysModule } from "./api-keys/index.ts";
-import { applicationsModule } from "./applications/index.ts";
+import { applicationProjectIdSql, applicationsModule } from "./applications/index.ts";
 import { databasesModule } from "./databases/index.ts";
 import { deploymentsModule } from "./deployments/index.ts";
 import { docsModule } from "./docs/index.ts";
@@ -19,7 +19,7 @@ import { siteImportsModule } from "./imports/index.ts";
 import { mailModule } from "./mail/index.ts";
 import type { LoaderDeps, ModuleLoaders, SkiffModule } from "./module.ts";
 import { withOpenApiDocuments } from "./openapi.routes.ts";
-import { organizationsModule } from "./organizations/index.ts";
+import { organizationsModule, planFeaturesSql } from "./organizations/index.ts";
 import { paymentsModule } from "./payments/index.ts";
 import { projectsModule } from "./projects/index.ts";
 import { providersModule } from "./providers/index.ts";
@@ -47,6 +47,9 @@ export const modules: readonly SkiffModule[] = [
   paymentsModule,
   docsModule,
 ];
+
+// A caller's standing (access) reads the plan's features and a granted application's project from their owners.
+useStandingSources({ planFeatures: planFeaturesSql, applicationProjectId: applicationProjectIdSql });
 
 // Consumers of domain events, from their manifests (producers emit through src/modules/events.ts).
 for (const m of modules) if (m.onEvent) subscribeToEvents(m.onEvent);

@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { SESSION_COOKIE } from "../auth/auth.ts";
 import { resolveCaller } from "../auth/caller.ts";
 import { preparesStatements } from "../db/prepared-statements.ts";
-import { orgAccessOf, type Principal } from "../modules/access/access-scope.ts";
+import { memberStandingJoinSql, orgAccessOf, type Principal } from "../modules/access/index.ts";
 import { authenticateAgent } from "../modules/agent/agent-auth.ts";
 import type { AppServices } from "../modules/services.ts";
 import type { Surface } from "../shared/rest-route.ts";
@@ -37,13 +37,11 @@ export async function authenticate(
   surface: Surface,
 ): Promise<Principal | null> {
   if (surface === "agent") return authenticateAgent(services, toHeaders(headers));
-  const caller = await resolveCaller(
-    services.auth,
-    services.knex,
-    toHeaders(headers),
-    (error) => services.log.warn({ err: error }, "could not record the API key's last use"),
-    preparesStatements(services.config),
-  );
+  const caller = await resolveCaller(services.auth, services.knex, toHeaders(headers), {
+    standingJoin: memberStandingJoinSql,
+    onError: (error) => services.log.warn({ err: error }, "could not record the API key's last use"),
+    prepare: preparesStatements(services.config),
+  });
   if (!caller) return null;
   const { userId, organizationId, via, sessionId, apiKeyId, standing, memberId, role } = caller;
   const access =

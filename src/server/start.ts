@@ -21,6 +21,7 @@ import { jobMetrics } from "../jobs/job-metrics.ts";
 import { createJobQueue } from "../jobs/job-queue.ts";
 import { type JobRunner, startJobRunner } from "../jobs/job-runner.ts";
 import { migrateJobSchema } from "../jobs/job-schema.ts";
+import { replaceApiKeySecret } from "../modules/api-keys/index.ts";
 import { moduleJobs } from "../modules/index.ts";
 import { queuedMailer } from "../modules/mail/mail.jobs.ts";
 import { createMailer } from "../modules/mail/mailer.ts";
@@ -254,6 +255,7 @@ async function bootstrap(services: AppServices): Promise<FirstRun | null> {
     email: config.SKIFF_BOOTSTRAP_EMAIL,
     password: config.SKIFF_BOOTSTRAP_PASSWORD,
     apiKey: config.SKIFF_BOOTSTRAP_API_KEY,
+    storeApiKey: replaceApiKeySecret,
     log,
   });
   if (first) await knex("organizations").where({ id: first.organizationId }).update({ plan_id: "plan_unlimited" });

@@ -204,6 +204,13 @@ describe("modules", () => {
     expect(others.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
   });
 
+  it("publishes live events only through the events bus (no module file calls pubsub.publish)", () => {
+    const publishers = sourceFiles(modulesDir)
+      .filter((f) => moduleOf(f) !== null && /\bpubsub\.publish\(/.test(readFileSync(f, "utf8")))
+      .map((f) => relative(root, f));
+    expect(publishers).toEqual([]);
+  });
+
   it("imports only in the allowed direction between domains", () => {
     const rank = (m: string) => DOMAIN_ORDER.indexOf(m as (typeof DOMAIN_ORDER)[number]);
     const upward = [...moduleGraph].flatMap(([from, tos]) =>

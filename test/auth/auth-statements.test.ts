@@ -60,7 +60,10 @@ describe("API key authentication", () => {
     const data = page.res.data as { projects: { edges: Array<{ node: { id: string } }> } };
     expect(data.projects.edges.map((e) => e.node.id)).toEqual([granted]);
     expect(page.sql).toHaveLength(2);
-    expect(page.sql.some((s) => /from members/.test(s))).toBe(false);
+    // The key's statement carries the standing (members and grants); no statement reads memberships on its own.
+    for (const table of [/from api_keys k/, /from members m/, /from member_grants g/])
+      expect(page.sql[0]).toMatch(table);
+    expect(page.sql.filter((s) => /from members/.test(s) && !/from api_keys/.test(s))).toEqual([]);
   });
 
   it("keeps refusing an unknown key with one statement", async () => {

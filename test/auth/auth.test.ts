@@ -19,6 +19,13 @@ import {
   SESSION_COOKIE,
 } from "../../src/auth/auth.ts";
 import { hashApiKey, resolveCaller } from "../../src/auth/caller.ts";
+import { memberStandingJoinSql } from "../../src/modules/access/index.ts";
+import { replaceApiKeySecret } from "../../src/modules/api-keys/index.ts";
+import "../../src/modules/index.ts";
+
+/** resolveCaller as the transport calls it (the access module's standing join; modules/index.ts registers its sources). */
+const callerOptions = { standingJoin: memberStandingJoinSql };
+
 import type { MailMessage } from "../../src/auth/mailer.ts";
 import { loadConfig } from "../../src/config.ts";
 import { bootstrapFirstRun, type FirstRun } from "../../src/modules/organizations/first-run.service.ts";
@@ -151,15 +158,26 @@ describe("bootstrapFirstRun", () => {
     try {
       const given = { email: "root@example.com", password: "correct horse", apiKey: "given-key-0123456789" };
       await other.knex("organizations").insert({ id: "org_taken", name: "Taken", slug: "default" });
-      await expect(bootstrapFirstRun(other.auth, other.knex, { ...given, log: silent })).rejects.toThrow();
+      await expect(
+        bootstrapFirstRun(other.auth, other.knex, { ...given, storeApiKey: replaceApiKeySecret, log: silent }),
+      ).rejects.toThrow();
       expect(await other.knex("users").count("* as n").first()).toEqual({ n: 0 });
       await other.knex("organizations").where({ id: "org_taken" }).delete();
 
-      const result = await bootstrapFirstRun(other.auth, other.knex, { ...given, log: silent });
+      const result = await bootstrapFirstRun(other.auth, other.knex, {
+        ...given,
+        storeApiKey: replaceApiKeySecret,
+        log: silent,
+      });
       expect(result).toMatchObject(given);
       const key = await other.knex("api_keys").first();
       expect(key).toMatchObject({ key: await hashApiKey(given.apiKey), prefix: null });
-      const caller = await resolveCaller(other.auth, other.knex, new Headers({ "x-api-key": given.apiKey }));
+      const caller = await resolveCaller(
+        other.auth,
+        other.knex,
+        new Headers({ "x-api-key": given.apiKey }),
+        callerOptions,
+      );
       expect(caller).toMatchObject({ userId: result?.userId, role: "owner", via: "apiKey" });
       const signIn = await other.auth.api.signInEmail({ body: { email: given.email, password: given.password } });
       expect(signIn.user.email).toBe(given.email);
@@ -202,8 +220,13 @@ describe("resolveCaller", () => {
       role: "owner",
       via: "apiKey",
     };
-    const bearer = await resolveCaller(auth, knex, new Headers({ authorization: `Bearer ${first.apiKey}` }));
-    const header = await resolveCaller(auth, knex, new Headers({ "x-api-key": first.apiKey }));
+    const bearer = await resolveCaller(
+      auth,
+      knex,
+      new Headers({ authorization: `Bearer ${first.apiKey}` }),
+      callerOptions,
+    );
+    const header = await resolveCaller(auth, knex, new Headers({ "x-api-key": first.apiKey }), callerOptions);
     expect(bearer).toMatchObject(expected);
     expect(header).toEqual(bearer);
     expect(bearer?.apiKeyId).toMatch(/^key_/);
@@ -212,15 +235,17 @@ describe("resolveCaller", () => {
 
   it("returns null for no credentials and for an unknown key, even with a valid cookie", async () => {
     const cookie = await signIn(first.email, first.password);
-    expect(await resolveCaller(auth, knex, new Headers())).toBeNull();
-    expect(await resolveCaller(auth, knex, new Headers({ "x-api-key": "skiff_nope", cookie }))).toBeNull();
+    expect(await resolveCaller(auth, knex, new Headers(), callerOptions)).toBeNull();
+    expect(
+      await resolveCaller(auth, knex, new Headers({ "x-api-key": "skiff_nope", cookie }), callerOptions),
+    ).toBeNull();
   });
 
   it("resolves a session cookie from an HTTP sign-in, with the active organization", async () => {
     const res = await post("/sign-in/email", { email: first.email, password: first.password });
     expect(res.status).toBe(200);
     expect(res.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=`))).toBe(true);
-    const caller = await resolveCaller(auth, knex, new Headers({ cookie: cookieOf(res) }));
+    const caller = await resolveCaller(auth, knex, new Headers({ cookie: cookieOf(res) }), callerOptions);
     expect(caller).toEqual({
       userId: first.userId,
       email: first.email,
@@ -245,11 +270,13 @@ describe("resolveCaller", () => {
       body: { name: "ci" },
     });
     expect(await knex("api_keys").where({ id }).first()).toMatchObject({ organizationId: first.organizationId });
-    expect(await resolveCaller(auth, knex, new Headers({ "x-api-key": key }))).toMatchObject({ apiKeyId: id });
+    expect(await resolveCaller(auth, knex, new Headers({ "x-api-key": key }), callerOptions)).toMatchObject({
+      apiKeyId: id,
+    });
 
     expect((await post("/api-key/delete", { keyId: id }, cookie)).status).toBe(404);
     await knex("api_keys").where({ id }).delete();
-    expect(await resolveCaller(auth, knex, new Headers({ "x-api-key": key }))).toBeNull();
+    expect(await resolveCaller(auth, knex, new Headers({ "x-api-key": key }), callerOptions)).toBeNull();
   });
 
   it("gives a key its creator's current role, and null once the creator leaves the organization", async () => {
@@ -258,16 +285,16 @@ describe("resolveCaller", () => {
     const aliceCookie = await signIn("alice@example.com", "alice-password");
     const { key } = await auth.api.createApiKey({ headers: new Headers({ cookie: aliceCookie }), body: { name: "a" } });
     const headers = new Headers({ authorization: `Bearer ${key}` });
-    expect(await resolveCaller(auth, knex, headers)).toMatchObject({ userId: alice.id, role: "admin" });
+    expect(await resolveCaller(auth, knex, headers, callerOptions)).toMatchObject({ userId: alice.id, role: "admin" });
 
     const ownerHeaders = new Headers({ cookie: await signIn(first.email, first.password) });
     const member = await knex("members").where({ userId: alice.id }).first();
     await auth.api.updateMemberRole({ headers: ownerHeaders, body: { memberId: member.id, role: "member" } });
-    expect(await resolveCaller(auth, knex, headers)).toMatchObject({ userId: alice.id, role: "member" });
+    expect(await resolveCaller(auth, knex, headers, callerOptions)).toMatchObject({ userId: alice.id, role: "member" });
 
     await auth.api.removeMember({ headers: ownerHeaders, body: { memberIdOrEmail: member.id } });
-    expect(await resolveCaller(auth, knex, headers)).toBeNull();
-    expect(await resolveCaller(auth, knex, new Headers({ cookie: aliceCookie }))).toMatchObject({
+    expect(await resolveCaller(auth, knex, headers, callerOptions)).toBeNull();
+    expect(await resolveCaller(auth, knex, new Headers({ cookie: aliceCookie }), callerOptions)).toMatchObject({
       userId: alice.id,
       organizationId: null,
       role: null,
@@ -310,6 +337,6 @@ describe("disabled paths and two-factor", () => {
 
     const again = await post("/sign-in/email", { email: "alice@example.com", password: "alice-password" });
     expect(await again.json()).toMatchObject({ twoFactorRedirect: true });
-    expect(await resolveCaller(auth, knex, new Headers({ cookie: cookieOf(again) }))).toBeNull();
+    expect(await resolveCaller(auth, knex, new Headers({ cookie: cookieOf(again) }), callerOptions)).toBeNull();
   });
 });

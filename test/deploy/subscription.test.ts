@@ -57,7 +57,7 @@ describe("deploymentUpdated", () => {
   it("streams status changes and log lines of the application's deployments; other organizations get NOT_FOUND", async () => {
     const app = await seededApplication(t.db.knex);
     const sub = subscribe(app.owner.apiKey, app.applicationId);
-    await until(() => t.skiff.services.pubsub.listenerCount("deployment") > 0);
+    await until(() => t.skiff.services.pubsub.listenerCount("deployment.updated") > 0);
     const deployed = await gql<{ deployApplication: { id: string } }>(
       t.skiff.url,
       `mutation($id: ID!) { deployApplication(applicationId: $id) { id } }`,
@@ -84,7 +84,7 @@ describe("deploymentUpdated without a worker", () => {
   it("reports a queued deployment, and the older queued one it supersedes as cancelled, at commit", async () => {
     const app = await seededApplication(idle.db.knex);
     const sub = subscribe(app.owner.apiKey, app.applicationId, idle);
-    await until(() => idle.skiff.services.pubsub.listenerCount("deployment") > 0);
+    await until(() => idle.skiff.services.pubsub.listenerCount("deployment.updated") > 0);
     const queued: string[] = [];
     for (const title of ["first", "second"]) {
       const r = await gql<{ deployApplication: { id: string } }>(

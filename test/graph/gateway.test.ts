@@ -280,9 +280,9 @@ describe("Skiff behind Hive Gateway", () => {
       }
     };
     // Wait until the gateway's graphql-ws subscription reached Skiff, then start an import there.
-    for (let i = 0; i < 200 && skiff.services.pubsub.listenerCount("siteImport") < 1; i++)
+    for (let i = 0; i < 200 && skiff.services.pubsub.listenerCount("site_import.updated") < 1; i++)
       await new Promise((r) => setTimeout(r, 25));
-    expect(skiff.services.pubsub.listenerCount("siteImport")).toBeGreaterThanOrEqual(1);
+    expect(skiff.services.pubsub.listenerCount("site_import.updated")).toBeGreaterThanOrEqual(1);
     const started = await rest<{ importId: string; status: string }>(
       skiff.url,
       "POST",
@@ -302,9 +302,9 @@ describe("Skiff behind Hive Gateway", () => {
     timeout: 30_000,
   }, async () => {
     // The previous test's stream ends once its client went away.
-    for (let i = 0; i < 200 && skiff.services.pubsub.listenerCount("siteImport") > 0; i++)
+    for (let i = 0; i < 200 && skiff.services.pubsub.listenerCount("site_import.updated") > 0; i++)
       await new Promise((r) => setTimeout(r, 25));
-    const listeners = skiff.services.pubsub.listenerCount("siteImport");
+    const listeners = skiff.services.pubsub.listenerCount("site_import.updated");
     expect(listeners).toBe(0);
     const controller = new AbortController();
     const res = await fetch(`${gatewayUrl}/graphql`, {
@@ -326,7 +326,7 @@ describe("Skiff behind Hive Gateway", () => {
       }
     })();
     await new Promise((r) => setTimeout(r, 1_000));
-    expect(skiff.services.pubsub.listenerCount("siteImport")).toBe(listeners);
+    expect(skiff.services.pubsub.listenerCount("site_import.updated")).toBe(listeners);
     const started = await rest<{ importId: string }>(
       skiff.url,
       "POST",

@@ -79,7 +79,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 /** Waits until instance B has `count` live import subscriptions. */
 const listening = (count: number) =>
-  until(() => b.services.pubsub.listenerCount("siteImport") >= count, `${count} subscriptions`);
+  until(() => b.services.pubsub.listenerCount("site_import.updated") >= count, `${count} subscriptions`);
 
 /** Runs one import on instance A (owner's key) and returns its id. */
 async function runImport(apiKey: string, organizationId: string, name: string): Promise<string> {
@@ -107,7 +107,7 @@ describe("siteImportUpdated fan-out", () => {
 
     /** Statements B issues while one import runs on A and `n` subscribers receive its events. */
     async function measure(n: number, name: string) {
-      const base = b.services.pubsub.listenerCount("siteImport");
+      const base = b.services.pubsub.listenerCount("site_import.updated");
       const subs = Array.from({ length: n }, (_, i) => {
         const key = keys[i % keys.length]!;
         return { key, ...subscribe(key) };
@@ -135,7 +135,7 @@ describe("siteImportUpdated fan-out", () => {
       } finally {
         b.services.knex.removeListener("query", onQuery);
         await Promise.all(clients.splice(0).map((c) => c.dispose()));
-        await until(() => b.services.pubsub.listenerCount("siteImport") === base, "the subscriptions to end");
+        await until(() => b.services.pubsub.listenerCount("site_import.updated") === base, "the subscriptions to end");
       }
     }
 
@@ -164,7 +164,7 @@ describe("siteImportUpdated fan-out", () => {
     });
     const grant = await db.knex("member_grants").where({ member_id: limited.memberId, project_id: revokedProject });
 
-    const base = b.services.pubsub.listenerCount("siteImport");
+    const base = b.services.pubsub.listenerCount("site_import.updated");
     const owner = subscribe(org.owner.apiKey);
     const before = subscribe(limited.apiKey);
     await listening(base + 2);
@@ -202,7 +202,7 @@ describe("siteImportUpdated fan-out", () => {
     const org = await importReadyOrg(db.knex);
     const [doomed, other] = await createProjects(db.knex, org.organizationId, 2);
     const limited = await addMember(db.knex, org.organizationId, "member", { projectIds: [doomed!, other!] });
-    const base = b.services.pubsub.listenerCount("siteImport");
+    const base = b.services.pubsub.listenerCount("site_import.updated");
     const sub = subscribe(limited.apiKey);
     const owner = subscribe(org.owner.apiKey);
     await listening(base + 2);
@@ -237,7 +237,7 @@ describe("siteImportUpdated fan-out", () => {
     });
     clients.push(client);
     const byId = (id: string) => watch(client, id);
-    const base = b.services.pubsub.listenerCount("siteImport");
+    const base = b.services.pubsub.listenerCount("site_import.updated");
     const first = byId(mine);
     await listening(base + 1);
     // The person joins the other organization (no access change is announced for a gain).

@@ -79,16 +79,16 @@ function subscribe(apiKey: string, id: string | null = null) {
 
 /** Waits until instance B has `count` live import subscriptions. */
 async function listening(count: number): Promise<void> {
-  for (let i = 0; i < 200 && b.services.pubsub.listenerCount("siteImport") < count; i++) {
+  for (let i = 0; i < 200 && b.services.pubsub.listenerCount("site_import.updated") < count; i++) {
     await new Promise((r) => setTimeout(r, 25));
   }
-  expect(b.services.pubsub.listenerCount("siteImport")).toBeGreaterThanOrEqual(count);
+  expect(b.services.pubsub.listenerCount("site_import.updated")).toBeGreaterThanOrEqual(count);
 }
 
 describe("siteImportUpdated", () => {
   it("delivers pending → failed → pending (retry) → pending per step → success from instance A to a client on instance B", async () => {
     const org = await createOrg(db.knex);
-    const base = b.services.pubsub.listenerCount("siteImport");
+    const base = b.services.pubsub.listenerCount("site_import.updated");
     const sub = subscribe(org.owner.apiKey);
     await listening(base + 1);
 
@@ -133,7 +133,7 @@ describe("siteImportUpdated", () => {
     );
     await db.knex("site_imports").where({ id: watched.body.importId }).update({ status: "failed" });
 
-    const base = b.services.pubsub.listenerCount("siteImport");
+    const base = b.services.pubsub.listenerCount("site_import.updated");
     const byId = subscribe(org.owner.apiKey, watched.body.importId);
     const wholeOrg = subscribe(member.apiKey);
     const foreign = subscribe(other.owner.apiKey);
@@ -188,7 +188,7 @@ describe("siteImportUpdated", () => {
     const granted = await addMember(db.knex, org.organizationId, "member", { projectIds: [record.projectId] });
     const ungranted = await addMember(db.knex, org.organizationId, "member", { projectIds: [elsewhere!] });
 
-    const base = b.services.pubsub.listenerCount("siteImport");
+    const base = b.services.pubsub.listenerCount("site_import.updated");
     const owner = subscribe(org.owner.apiKey);
     const byId = subscribe(org.owner.apiKey, doomed.body.importId);
     const grantedSub = subscribe(granted.apiKey);

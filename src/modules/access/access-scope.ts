@@ -4,8 +4,10 @@
  * and Agent API visibility rules 2–3. Invisible resources are reported as NOT_FOUND by callers of this module.
  */
 import type { Knex } from "knex";
+import { toRole } from "../../auth/caller.ts";
 import type { Role } from "./member.model.ts";
 import { isLimitableByGrants } from "./policy.ts";
+import { grantsOf, memberStandingSql, type StandingRow } from "./standing.ts";
 
 /** The authenticated principal of a request (resolved by src/auth/caller.ts). */
 export interface Principal {
@@ -79,48 +81,15 @@ export class AccessScope {
   private async load(): Promise<Map<string, OrgAccess>> {
     const out = new Map<string, OrgAccess>();
     if (!this.principal) return out;
-    const q = this.knex("members as m")
-      .leftJoin("member_grants as g", "g.member_id", "m.id")
-      .leftJoin("applications as a", "a.id", "g.application_id")
-      .join("organizations as o", "o.id", "m.organization_id")
-      .join("plans as p", "p.id", "o.plan_id")
-      .where("m.user_id", this.principal.userId)
-      .select(
-        "m.id as memberId",
-        "m.organizationId",
-        "m.role",
-        "g.projectId",
-        "g.applicationId",
-        "a.projectId as appProjectId",
-        "p.features as planFeatures",
-      );
-    if (this.principal.via !== "session") q.where("m.organization_id", this.principal.organizationId ?? "");
-    const rows: Array<{
-      memberId: string;
-      organizationId: string;
-      role: Role;
-      projectId: string | null;
-      applicationId: string | null;
-      appProjectId: string | null;
-      planFeatures: string[];
-    }> = await q;
-    for (const r of rows) {
-      let access = out.get(r.organizationId);
-      if (!access) {
-        access = {
-          organizationId: r.organizationId,
-          memberId: r.memberId,
-          role: r.role,
-          grants: null,
-          planFeatures: r.planFeatures,
-        };
-        out.set(r.organizationId, access);
-      }
-      if (!isLimitableByGrants(r.role) || (!r.projectId && !r.applicationId)) continue;
-      access.grants ??= { projectIds: new Set(), applicationIds: new Set(), applicationProjectIds: new Set() };
-      if (r.projectId) access.grants.projectIds.add(r.projectId);
-      if (r.applicationId) access.grants.applicationIds.add(r.applicationId);
-      if (r.appProjectId) access.grants.applicationProjectIds.add(r.appProjectId);
+    const onlyBound = this.principal.via !== "session";
+    const { rows }: { rows: Array<StandingRow & { organizationId: string }> } = await this.knex.raw(
+      `select m.organization_id as "organizationId", ${memberStandingSql("m")}
+      from members m where m.user_id = ?${onlyBound ? " and m.organization_id = ?" : ""}`,
+      onlyBound ? [this.principal.userId, this.principal.organizationId ?? ""] : [this.principal.userId],
+    );
+    for (const row of rows) {
+      const access = standingOf(row.organizationId, row);
+      if (access) out.set(row.organizationId, access);
     }
     return out;
   }
@@ -151,6 +120,12 @@ export function orgAccessOf(
     if (g.applicationProjectId) access.grants.applicationProjectIds.add(g.applicationProjectId);
   }
   return access;
+}
+
+/** The standing in `organizationId` of a row read with `memberStandingSql`; undefined for an unknown role. */
+export function standingOf(organizationId: string, row: StandingRow): OrgAccess | undefined {
+  const role = toRole(row.role);
+  return role ? orgAccessOf(organizationId, row.memberId, role, row.planFeatures, grantsOf(row)) : undefined;
 }
 
 /** True when `access` may see project `projectId` (granted, or holding a granted application). */

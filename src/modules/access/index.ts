@@ -21,6 +21,7 @@ export {
   canSeeApplication,
   canSeeProject,
   orgAccessOf,
+  standingOf,
   visibleApplicationSql,
   visibleProjectSql,
 } from "./access-scope.ts";
@@ -44,3 +45,9 @@ export {
   requirePlanFeature,
   requireTargetOrganization,
 } from "./require-access.ts";
+export {
+  memberStandingJoinSql,
+  type StandingRow,
+  type StandingSources,
+  useStandingSources,
+} from "./standing.ts";

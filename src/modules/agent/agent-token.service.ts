@@ -5,17 +5,18 @@
  * Creating one requires the AI assistant feature (`ai_assistant`) on the organization's plan.
  */
 import type { Knex } from "knex";
-import { grantsFromJson, MEMBER_GRANTS_JSON_SQL, toRole } from "../../auth/caller.ts";
 import { newId } from "../../db/ids.ts";
 import { BadUserInputError } from "../../shared/errors.ts";
 import { type RateLimit, rateLimitCountSql } from "../../shared/rate-limit.ts";
 import {
   type AccessScope,
+  memberStandingJoinSql,
   type OrgAccess,
-  orgAccessOf,
   type Principal,
   requireActiveOrganization,
   requirePlanFeature,
+  type StandingRow,
+  standingOf,
 } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AgentToken } from "./agent-token.model.ts";
@@ -119,28 +120,22 @@ export async function revokeAgentToken(ctx: ServiceContext): Promise<boolean> {
 export async function findAgentCaller(knex: Knex, token: string, limit?: RateLimit): Promise<AgentCaller | null> {
   const count = limit ? rateLimitCountSql(limit, "c.id", "from caller c") : null;
   const result: {
-    rows: Array<{
-      id: string;
-      userId: string;
-      organizationId: string;
-      stale: boolean;
-      memberId: string;
-      role: string;
-      planFeatures: string[];
-      // The member's grants, so that the request's access scope needs no second statement (issue 15).
-      grants: Array<[string | null, string | null, string | null]>;
-      points: number | null;
-    }>;
+    rows: Array<
+      {
+        id: string;
+        userId: string;
+        organizationId: string;
+        stale: boolean;
+        points: number | null;
+        // The member's standing, so that the request's access scope needs no second statement (issue 15).
+      } & StandingRow
+    >;
   } = await knex.raw(
     `with caller as (
-      select t.id as "id", t.user_id as "userId", t.organization_id as "organizationId", m.id as "memberId",
-        m.role as "role", p.features as "planFeatures",
-        coalesce(t.last_used_at < now() - interval '1 minute', true) as "stale",
-        ${MEMBER_GRANTS_JSON_SQL} as "grants"
+      select t.id as "id", t.user_id as "userId", t.organization_id as "organizationId",
+        coalesce(t.last_used_at < now() - interval '1 minute', true) as "stale", s.*
       from agent_tokens t
-      join members m on m.id = t.member_id and m.user_id = t.user_id and m.organization_id = t.organization_id
-      join organizations o on o.id = t.organization_id
-      join plans p on p.id = o.plan_id
+      ${memberStandingJoinSql("s", (m) => `${m}.id = t.member_id and ${m}.user_id = t.user_id and ${m}.organization_id = t.organization_id`)}
       where t.token_hash = ? and (t.expires_at is null or t.expires_at > now())
       limit 1)
     ${count ? `, counted as (${count.sql})` : ""}
@@ -150,10 +145,7 @@ export async function findAgentCaller(knex: Knex, token: string, limit?: RateLim
   const row = result.rows[0];
   if (!row) return null;
   if (row.stale) await knex("agent_tokens").where("id", row.id).update({ lastUsedAt: knex.fn.now() });
-  const role = toRole(row.role);
-  const access = role
-    ? orgAccessOf(row.organizationId, row.memberId, role, row.planFeatures, grantsFromJson(row.grants))
-    : undefined;
+  const access = standingOf(row.organizationId, row);
   return {
     tokenId: row.id,
     principal: { userId: row.userId, organizationId: row.organizationId, via: "agentToken", access },

@@ -6,6 +6,10 @@ export class ApiKey extends BaseModel {
   static override tableName = "api_keys";
   static override idKind = "apiKey" as const;
   declare name: string | null;
+  /** The secret's hash (better-auth's default key hasher; src/auth/caller.ts `hashApiKey`). */
+  declare key: string;
+  /** `skiff_` when the secret starts with it, else null. */
+  declare prefix: string | null;
   /** First characters of the secret, e.g. `skiff_AbCd`. */
   declare start: string | null;
   /** The creating user (better-auth's `referenceId`). */

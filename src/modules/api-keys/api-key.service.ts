@@ -5,8 +5,10 @@
  * deletion takes effect on the next request (src/auth/caller.ts looks every key up in the database).
  */
 
+import type { Knex } from "knex";
 import { z } from "zod";
-import { API_KEY_NAME_LENGTH } from "../../auth/auth.ts";
+import { API_KEY_NAME_LENGTH, API_KEY_PREFIX, API_KEY_START_LENGTH } from "../../auth/auth.ts";
+import { hashApiKey } from "../../auth/caller.ts";
 import { publishAccessChange } from "../../shared/access-changes.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import type { DomainEventData } from "../../shared/events/catalogue.ts";
@@ -69,7 +71,18 @@ export async function deleteApiKey(ctx: Context, id: string): Promise<string> {
  * this module's table).
  */
 export async function onApiKeyEvent(ctx: EventContext, event: DomainEvent): Promise<void> {
-  if (event.name !== "user_removed_from_org") return;
+  if (event.kind !== "webhook" || event.name !== "user_removed_from_org") return;
   const { user } = event.data as DomainEventData<"user_removed_from_org">;
   await ApiKey.query(ctx.knex).where({ referenceId: user.user_uuid, organizationId: event.organizationId }).delete();
+}
+
+/**
+ * Makes `plaintext` the secret of key `id` (stored hashed, its first characters kept as `start`, like every key):
+ * the first run's `SKIFF_BOOTSTRAP_API_KEY`. `prefix` is `skiff_` only when the given key starts with it.
+ */
+export async function replaceApiKeySecret(knex: Knex, id: string, plaintext: string): Promise<void> {
+  const prefix = plaintext.startsWith(API_KEY_PREFIX) ? API_KEY_PREFIX : null;
+  await ApiKey.query(knex)
+    .findById(id)
+    .patch({ key: await hashApiKey(plaintext), start: plaintext.slice(0, API_KEY_START_LENGTH), prefix });
 }

@@ -15,3 +15,6 @@ export const apiKeysModule = defineModule({
   // A person removed from an organization loses their keys there (team emits `user_removed_from_org`).
   onEvent: onApiKeyEvent,
 });
+
+// The public surface: what other modules and the transport may import.
+export { replaceApiKeySecret } from "./api-key.service.ts";

@@ -28,6 +28,11 @@ export function visibleApplicationId(compiler: SqlReadCompiler, applicationIdSql
   return `exists (select 1 from applications ${a} where ${a}.id = ${applicationIdSql} and ${visibleApplicationRow(compiler, a)})`;
 }
 
+/** SQL of the project id of application `applicationIdSql` (SQL; NULL when none): the access module's standing. */
+export function applicationProjectIdSql(applicationIdSql: string): string {
+  return `(select ap.project_id from applications ap where ap.id = ${applicationIdSql})`;
+}
+
 /** Where applications and domains are found by id, with the caller's visibility. */
 export const applicationSqlRows: SqlReadRows = {
   Application: { table: "applications", visible: visibleApplicationRow },

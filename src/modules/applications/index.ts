@@ -32,4 +32,4 @@ export {
   newAppName,
   setEnvironmentVariables,
 } from "./application.service.ts";
-export { visibleApplicationId } from "./application.sql-reads.ts";
+export { applicationProjectIdSql, visibleApplicationId } from "./application.sql-reads.ts";

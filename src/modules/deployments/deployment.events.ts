@@ -14,8 +14,8 @@ import { events } from "../events.ts";
 import type { AppServices } from "../services.ts";
 import type { Deployment, DeploymentLogLine, DeploymentStatus } from "./deployment.model.ts";
 
-/** Pub/sub topic of deployment changes. */
-export const DEPLOYMENT_TOPIC = "deployment";
+/** Pub/sub topic of deployment changes: the live event's name (the manifest relays it: `liveRelay`). */
+export const DEPLOYMENT_TOPIC = "deployment.updated";
 
 /** Payload of one change (what travels through NOTIFY). `log` is set for a log line. */
 export interface DeploymentChange {
@@ -34,19 +34,16 @@ export interface DeploymentEvent {
 }
 
 /**
- * Publishes a change: after commit, or with `transaction` inside it (delivered when it commits). Failures are
- * logged, never thrown: live updates are best effort.
+ * Emits a change as the live event `deployment.updated`: after commit, or with `transaction` inside it (delivered
+ * when it commits). Failures to publish are logged, never thrown: live updates are best effort.
  */
 export async function publishDeploymentChange(
   ctx: Pick<ServiceContext, "services" | "log">,
   change: DeploymentChange,
   transaction?: Knex,
 ): Promise<void> {
-  try {
-    await ctx.services.pubsub.publish(DEPLOYMENT_TOPIC, { ...change }, transaction);
-  } catch (err) {
-    ctx.log.warn({ err, deploymentId: change.id }, "could not publish deployment change");
-  }
+  const knex = transaction ?? ctx.services.knex;
+  await events.emitLive({ knex, services: ctx.services, log: ctx.log }, DEPLOYMENT_TOPIC, { ...change });
 }
 
 /**

@@ -1,5 +1,6 @@
 /** Module manifest: deployments of applications, their lifecycle job and live updates (schema/deployments.graphql). */
 
+import { liveRelay } from "../events.ts";
 import { defineModule } from "../module.ts";
 import { deployTriggerRoute } from "./deploy-trigger.rest.ts";
 import { planHealthProbesJob, probeHealthJob, runDeploymentJob } from "./deployment.jobs.ts";
@@ -23,6 +24,8 @@ export const deploymentsModule = defineModule({
   createLoaders: ({ knex, loaders }) => createDeploymentLoaders(knex, () => loaders.applications.byId),
   restRoutes: [deployTriggerRoute],
   jobs: [runDeploymentJob, probeHealthJob, planHealthProbesJob],
+  // The live subscription's events reach every instance's subscribers (`deployment.updated`, relayed to pub/sub).
+  onEvent: liveRelay("deployment.updated"),
 });
 
 // The public surface: what other modules may import (issue 24; they import nothing else of this folder).

@@ -1,5 +1,6 @@
 /** Module manifest: site import: import, preview, records, retry, delete, live status (schema/imports.graphql, `/api/site-import*`). */
 
+import { liveRelay } from "../events.ts";
 import { defineModule } from "../module.ts";
 import { expireInterruptedImportsJob, runSiteImportJob } from "./site-import.jobs.ts";
 import { createSiteImportLoaders } from "./site-import.loaders.ts";
@@ -23,4 +24,6 @@ export const siteImportsModule = defineModule({
   createLoaders: ({ knex, scope }) => createSiteImportLoaders(knex, scope),
   restRoutes: siteImportRoutes,
   jobs: [runSiteImportJob, expireInterruptedImportsJob],
+  // The live subscription's events reach every instance's subscribers (`site_import.updated`, relayed to pub/sub).
+  onEvent: liveRelay("site_import.updated"),
 });

@@ -14,11 +14,12 @@
 import { NotFoundError } from "../../shared/errors.ts";
 import { eventStream, oncePerEvent, shareableEvent } from "../../shared/pubsub.ts";
 import type { Context, ServiceContext } from "../context.ts";
+import { events } from "../events.ts";
 import { canSeeImport } from "./site-import.loaders.ts";
 import { type ImportStatus, SiteImport } from "./site-import.model.ts";
 
-/** Pub/sub topic of import status changes. */
-export const SITE_IMPORT_TOPIC = "siteImport";
+/** Pub/sub topic of import status changes: the live event's name (the manifest relays it: `liveRelay`). */
+export const SITE_IMPORT_TOPIC = "site_import.updated";
 
 /** A status an event reports: the record's, or `deleted` once the record is gone. */
 export type SiteImportUpdateStatus = ImportStatus | "deleted";
@@ -55,11 +56,7 @@ export async function publishSiteImportChange(
     status: record.status,
     projectId: record.projectId,
   };
-  try {
-    await ctx.services.pubsub.publish(SITE_IMPORT_TOPIC, { ...change });
-  } catch (err) {
-    ctx.log.warn({ err, importId: record.id }, "could not publish site import status");
-  }
+  await emitChange(ctx, change);
 }
 
 /**
@@ -76,11 +73,12 @@ export async function publishSiteImportDeleted(
     status: "deleted",
     projectId: record.projectId,
   };
-  try {
-    await ctx.services.pubsub.publish(SITE_IMPORT_TOPIC, { ...change });
-  } catch (err) {
-    ctx.log.warn({ err, importId: record.id }, "could not publish site import deletion");
-  }
+  await emitChange(ctx, change);
+}
+
+/** Emits `change` as the live event `site_import.updated` (after commit: on the pool). */
+async function emitChange(ctx: Pick<ServiceContext, "services" | "log">, change: SiteImportChange): Promise<void> {
+  await events.emitLive({ knex: ctx.services.knex, services: ctx.services, log: ctx.log }, SITE_IMPORT_TOPIC, change);
 }
 
 function isChange(payload: Record<string, unknown>): payload is Record<string, unknown> & SiteImportChange {

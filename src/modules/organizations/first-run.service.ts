@@ -5,8 +5,7 @@
  */
 import { randomInt } from "node:crypto";
 import type { Knex } from "knex";
-import { API_KEY_PREFIX, API_KEY_START_LENGTH, type Auth } from "../../auth/auth.ts";
-import { hashApiKey } from "../../auth/caller.ts";
+import type { Auth } from "../../auth/auth.ts";
 import { insertOrganizationWithOwner } from "./organization.service.ts";
 
 /** Inputs of {@link bootstrapFirstRun}: the owner e-mail, and optionally a password and API key to use as is. */
@@ -14,8 +13,13 @@ export interface BootstrapOptions {
   email: string;
   /** Default: a generated 20-character password. */
   password?: string;
-  /** Default: a generated `skiff_…` key. Stored hashed, like every key. */
+  /** Default: a generated `skiff_…` key. Stored hashed, like every key, by `storeApiKey`. */
   apiKey?: string;
+  /**
+   * Makes `apiKey` the secret of the created key `id` (the api-keys module's `replaceApiKeySecret`, handed in by
+   * the transport: that module owns the table and sits above this one). Required with `apiKey`.
+   */
+  storeApiKey?: (knex: Knex, id: string, plaintext: string) => Promise<void>;
   log: { info(obj: object, msg?: string): void };
 }
 
@@ -60,10 +64,8 @@ async function createOwnerOrgAndKey(
     body: { name: "Bootstrap key", userId: user.id, organizationId: org.id },
   });
   if (opts.apiKey) {
-    const prefix = opts.apiKey.startsWith(API_KEY_PREFIX) ? API_KEY_PREFIX : null;
-    await knex("api_keys")
-      .where({ id: key.id })
-      .update({ key: await hashApiKey(opts.apiKey), start: opts.apiKey.slice(0, API_KEY_START_LENGTH), prefix });
+    if (!opts.storeApiKey) throw new Error("bootstrapFirstRun: storeApiKey is required with apiKey");
+    await opts.storeApiKey(knex, key.id, opts.apiKey);
   }
   return { email: user.email, password, apiKey: opts.apiKey ?? key.key, userId: user.id, organizationId: org.id };
 }

@@ -21,7 +21,11 @@ export {
   sessionsTable,
   usersTable,
 } from "./organization.queries.ts";
-export { databaseIdOfOrganizationSql, organizationIdOfDatabaseIdSql } from "./organization.sql-reads.ts";
+export {
+  databaseIdOfOrganizationSql,
+  organizationIdOfDatabaseIdSql,
+  planFeaturesSql,
+} from "./organization.sql-reads.ts";
 export { findOrganizationByRef, organizationRefSql, parseOrganizationRef } from "./organization-ref.ts";
 export type { QuotaKind } from "./quota.ts";
 export { assertQuota, planNameOf, provideQuotaCounter, quotaMessage, quotaStatus } from "./quota.ts";

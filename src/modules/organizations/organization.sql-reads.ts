@@ -50,6 +50,11 @@ export function databaseIdOfOrganizationSql(compiler: SqlReadCompiler, organizat
   return `(select ${o}.database_id from organizations ${o} where ${o}.id = ${organizationIdSql})`;
 }
 
+/** SQL of the `text[]` features of the plan of organization `organizationIdSql` (SQL): the access module's standing. */
+export function planFeaturesSql(organizationIdSql: string): string {
+  return `(select pf.features from organizations po join plans pf on pf.id = po.plan_id where po.id = ${organizationIdSql})`;
+}
+
 /** The caller's role in the organization row `alias` (SQL text; null for none). */
 function roleIn(compiler: SqlReadCompiler, alias: string): string {
   const orgs = [...compiler.caller.orgs.values()];

@@ -21,6 +21,7 @@ export const webhooksModule = defineModule({
   jobs: [deliverWebhookJob, pruneWebhookAttemptsJob],
   // Every domain event becomes deliveries to the organization's subscribed endpoints, in the emitter's transaction.
   onEvent: async (ctx, event) => {
+    if (event.kind !== "webhook") return; // live events are for subscriptions only
     await emitWebhookEvent(ctx, event.organizationId, event.name, event.data as Record<string, unknown>);
   },
 });

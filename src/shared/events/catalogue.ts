@@ -266,3 +266,55 @@ export function webhookEventTypes(): WebhookEventType[] {
   }));
   return published;
 }
+
+/** One live event: a domain event for the instances' GraphQL subscriptions, never sent to webhooks. */
+export interface LiveEventDefinition {
+  name: string;
+  description: string;
+  /** Validates the event's `data` (what every instance's subscribers receive through the event log). */
+  data: z.ZodObject;
+}
+
+const live = <const Name extends string, const Shape extends z.ZodRawShape>(
+  name: Name,
+  description: string,
+  shape: Shape,
+) => ({ name, description, data: z.object(shape) }) satisfies LiveEventDefinition;
+
+/**
+ * Live events (issue 24, "typed domain events"): emitted like the webhook events (`events.emit`), consumed by the
+ * live subscriptions of the module that declares them (its manifest's `onEvent` relays them to every instance's
+ * subscribers on a topic named like the event). Webhooks never see them.
+ */
+export const LIVE_EVENTS = [
+  live("site_import.updated", "A site import's status changed (GraphQL `siteImportUpdated`).", {
+    id: z.string().min(1).describe("The import's id"),
+    organizationId: z.string().min(1).describe("The import's organization"),
+    status: z.string().min(1).describe("The import's status, or `deleted` once the record is gone"),
+    projectId: z.string().nullable().optional().describe("The import's project at that moment (grant checks)"),
+  }),
+  live("deployment.updated", "A deployment's status changed or it logged a line (GraphQL `deploymentUpdated`).", {
+    id: z.string().min(1).describe("The deployment's id"),
+    applicationId: z.string().min(1).describe("The deployment's application"),
+    status: z.string().min(1).describe("The deployment's status"),
+    log: z
+      .object({ at: isoTime, level: z.string(), text: z.string() })
+      .optional()
+      .describe("The log line, when the event is one"),
+  }),
+] as const;
+
+/** The name of a live event (`site_import.updated`, `deployment.updated`). */
+export type LiveEventName = (typeof LIVE_EVENTS)[number]["name"];
+
+/** The `data` of live event `Name`, as its producer passes it. */
+export type LiveEventData<Name extends LiveEventName> = z.input<
+  Extract<(typeof LIVE_EVENTS)[number], { name: Name }>["data"]
+>;
+
+const liveByName = new Map<string, LiveEventDefinition>(LIVE_EVENTS.map((d) => [d.name, d]));
+
+/** The definition of live event `name`, or undefined. */
+export function liveEvent(name: string): LiveEventDefinition | undefined {
+  return liveByName.get(name);
+}

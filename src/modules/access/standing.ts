@@ -1,0 +1,63 @@
+/**
+ * A member's standing — role, the plan's features, grants — as one SQL select list, the only implementation of
+ * that read: API keys (src/auth/caller.ts, given it by the transport), agent tokens (agent module) and sessions
+ * (`AccessScope`) all select it. The plan's features and a granted application's project belong to the
+ * organizations and applications modules: their owners hand that SQL in ({@link useStandingSources}, called by
+ * src/modules/index.ts), so this module names only its own tables (issue 24).
+ */
+import type { CallerGrant, StandingJoin } from "../../auth/caller.ts";
+
+/** SQL the owners of plans and applications give for the standing (each returns an SQL expression). */
+export interface StandingSources {
+  /** The `text[]` features of the plan of organization `organizationIdSql` (an SQL expression). */
+  planFeatures(organizationIdSql: string): string;
+  /** The project id of application `applicationIdSql` (an SQL expression; NULL when there is none). */
+  applicationProjectId(applicationIdSql: string): string;
+}
+
+let sources: StandingSources | null = null;
+
+/** Registers the owners' SQL (once, at start: src/modules/index.ts). */
+export function useStandingSources(given: StandingSources): void {
+  sources = given;
+}
+
+/**
+ * The select list of the standing of member row `member` (an alias of `members`): columns `memberId`, `role`,
+ * `planFeatures` (text[]) and `grants` (JSON array of `[projectId, applicationId, applicationProjectId]`), read
+ * by `standingOf` (access-scope.ts). @throws Error when no sources are registered (src/modules/index.ts not loaded).
+ */
+export function memberStandingSql(member: string): string {
+  if (!sources) throw new Error("The standing's sources are not registered: load src/modules/index.ts first");
+  return `${member}.id as "memberId", ${member}.role as "role",
+    ${sources.planFeatures(`${member}.organization_id`)} as "planFeatures",
+    coalesce((select json_agg(json_build_array(g.project_id, g.application_id,
+        ${sources.applicationProjectId("g.application_id")}))
+      from member_grants g where g.member_id = ${member}.id), '[]'::json) as "grants"`;
+}
+
+/** The columns {@link memberStandingSql} selects. */
+export interface StandingRow {
+  memberId: string;
+  role: string;
+  planFeatures: string[];
+  grants: Array<[string | null, string | null, string | null]>;
+}
+
+/** Grants as read with {@link memberStandingSql}. */
+export function grantsOf(row: Pick<StandingRow, "grants">): CallerGrant[] {
+  return row.grants.map(([projectId, applicationId, applicationProjectId]) => ({
+    projectId,
+    applicationId,
+    applicationProjectId,
+  }));
+}
+
+/**
+ * A join (`join lateral (…) <alias> on true`) giving the {@link StandingRow} columns of the member row that
+ * `condition` (SQL over the member alias it is given) selects; no row, no join: callers whose membership is gone
+ * find nothing. For statements outside this module that resolve a caller (API keys, agent tokens).
+ */
+export const memberStandingJoinSql: StandingJoin = (alias, condition) => {
+  return `join lateral (select ${memberStandingSql("m")} from members m where ${condition("m")} limit 1) ${alias} on true`;
+};
