@@ -60,7 +60,8 @@ export async function startSkiffServer(
       PGAPPNAME: appName,
     },
     TEST_SECRET,
-    { nodeArgs: PROBE, port, cwd },
+    // BENCH_SKIFF_NODE_ARGS: more Node flags for diagnosis, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+    { nodeArgs: [...PROBE, ...(process.env.BENCH_SKIFF_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])], port, cwd },
   );
   return { name, appName, ...server };
 }

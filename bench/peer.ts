@@ -15,7 +15,7 @@
  * PostGraphile and after / before (bench/peer-panel.ts); then a summary table, the agent REST line
  * (`GET /api/agent/projects` against the same operation on /graphql) and each server's RSS after its 32-connection
  * runs. Ports: BENCH_PEER_PORT (default 46001) for after, the next two for PostGraphile and before. Exits 1 when
- * an answer check failed.
+ * an answer check failed. BENCH_SKIFF_NODE_ARGS: extra Node flags for the Skiff servers (e.g. `--cpu-prof`).
  */
 import { createKnex, migrateLatest } from "../src/db/knex.ts";
 import { type BeforeCheckout, checkoutBefore } from "./before-checkout.ts";

@@ -4,7 +4,7 @@
  * "Organization and access resources" (a key is bound to the organization active at its creation and carries
  * its creator's current role there).
  */
-import { defaultKeyHasher } from "@better-auth/api-key";
+import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import type { Auth } from "./auth.ts";
 
@@ -29,9 +29,13 @@ export interface Caller {
   standing?: CallerStanding;
 }
 
-/** Hash under which an API key is stored (`api_keys.key`): SHA-256, base64url without padding, as the plugin does. */
-export function hashApiKey(key: string): Promise<string> {
-  return defaultKeyHasher(key);
+/**
+ * Hash under which an API key is stored (`api_keys.key`): SHA-256 of its UTF-8 bytes, base64url without padding —
+ * the api-key plugin's `defaultKeyHasher`, computed with node:crypto in the request's own thread (the plugin's
+ * WebCrypto digest is a thread-pool round trip per request; test/auth/auth.test.ts checks both agree).
+ */
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("base64url");
 }
 
 /** The API key sent with `headers`, or null; `Authorization: Bearer` wins over `x-api-key`. */
@@ -119,7 +123,7 @@ async function callerFromApiKey(knex: Knex, key: string, options: CallerOptions)
     sql = apiKeySql(standingJoin);
     apiKeyStatements.set(standingJoin, sql);
   }
-  const query = knex.raw(sql, [await hashApiKey(key)]);
+  const query = knex.raw(sql, [hashApiKey(key)]);
   // Prepared once per connection (not behind a transaction-mode pooler): every request with a key runs it.
   const result: { rows: KeyRow[] } = await (prepare ? query.options({ name: "skiff_api_key_caller" }) : query);
   const row = result.rows[0];

@@ -28,8 +28,19 @@ function malformedPath(value: unknown, path: string): string | null {
   return null;
 }
 
+/** {@link malformedLiteral}'s answer per parsed document (Apollo hands the same object back for the same text). */
+const literalChecks = new WeakMap<DocumentNode, string | null>();
+
 /** Argument or object-field name holding the first malformed string literal of `document`, or null. */
 function malformedLiteral(document: DocumentNode): string | null {
+  const known = literalChecks.get(document);
+  if (known !== undefined) return known;
+  const found = findMalformedLiteral(document);
+  literalChecks.set(document, found);
+  return found;
+}
+
+function findMalformedLiteral(document: DocumentNode): string | null {
   let found: string | null = null;
   const names: string[] = [];
   visit(document, {

@@ -52,6 +52,39 @@ export function queryCost(
   variables: Record<string, unknown> | undefined,
   operationName: string | undefined | null,
 ): number {
+  // A document's cost depends only on the schema (one per process), its operation and its variables: remembered
+  // per parsed document (Apollo's document cache hands the same object back for the same text) and per small
+  // variables value, so a repeated operation is not walked again.
+  const variablesKey = JSON.stringify(variables ?? {});
+  if (variablesKey.length > MAX_CACHED_VARIABLES_LENGTH) return computeCost(schema, document, variables, operationName);
+  let byVariables = knownCosts.get(document);
+  if (!byVariables) {
+    byVariables = new Map();
+    knownCosts.set(document, byVariables);
+  }
+  const key = `${operationName ?? ""}\u0000${variablesKey}`;
+  let cost = byVariables.get(key);
+  if (cost === undefined) {
+    cost = computeCost(schema, document, variables, operationName);
+    if (byVariables.size >= MAX_COSTS_PER_DOCUMENT) byVariables.clear();
+    byVariables.set(key, cost);
+  }
+  return cost;
+}
+
+/** Costs remembered per parsed document, by operation name and variables (see {@link queryCost}). */
+const knownCosts = new WeakMap<DocumentNode, Map<string, number>>();
+/** Variables values longer than this (as JSON) are not remembered (their cost is computed each time). */
+const MAX_CACHED_VARIABLES_LENGTH = 1024;
+/** Distinct (operation, variables) costs remembered per document before its entries are dropped. */
+const MAX_COSTS_PER_DOCUMENT = 256;
+
+function computeCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName: string | undefined | null,
+): number {
   try {
     return getComplexity({
       schema,

@@ -35,7 +35,7 @@ describe("account API keys", () => {
     expect(created.secret).toMatch(/^skiff_[A-Za-z]{64}$/);
     expect(created.apiKey).toMatchObject({ name: "deploy bot", prefix: created.secret.slice(0, 10), lastUsedAt: null });
     const row = await t.db.knex("api_keys").where({ id: created.apiKey.id }).first();
-    expect(row.key).toBe(await hashApiKey(created.secret));
+    expect(row.key).toBe(hashApiKey(created.secret));
     expect(JSON.stringify(row)).not.toContain(created.secret);
     expect(row.organizationId).toBe(org.organizationId);
 

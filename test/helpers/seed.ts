@@ -44,7 +44,7 @@ export async function createApiKey(knex: Knex, userId: string, organizationId: s
     name: "test",
     start: apiKey.slice(0, 10),
     prefix: "skiff_",
-    key: await hashApiKey(apiKey),
+    key: hashApiKey(apiKey),
     reference_id: userId,
     organization_id: organizationId,
   });

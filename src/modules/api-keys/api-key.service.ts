@@ -84,5 +84,5 @@ export async function replaceApiKeySecret(knex: Knex, id: string, plaintext: str
   const prefix = plaintext.startsWith(API_KEY_PREFIX) ? API_KEY_PREFIX : null;
   await ApiKey.query(knex)
     .findById(id)
-    .patch({ key: await hashApiKey(plaintext), start: plaintext.slice(0, API_KEY_START_LENGTH), prefix });
+    .patch({ key: hashApiKey(plaintext), start: plaintext.slice(0, API_KEY_START_LENGTH), prefix });
 }

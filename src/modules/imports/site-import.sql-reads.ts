@@ -71,18 +71,17 @@ export const siteImportSqlReads: SqlReadTypes = {
     applicationId: column("application_id"),
     domainId: column("domain_id"),
     deploymentId: column("deployment_id"),
-    // The five steps in execution order, each `pending` until the run records it.
+    // The five steps in execution order, each `pending` until the run records it: one array built in place (no
+    // subquery, aggregate or sort per import). The step names are this module's constants (snake_case), never input.
     steps: ({ compiler, alias, nodes, returnType }) => {
-      const s = compiler.alias();
-      const item = compiler.objectWith(returnType, s, nodes, {
-        step: ({ alias: a }) => `${a}.step`,
-        status: ({ alias: a }) => `coalesce(${alias}.steps ->> ${a}.step, 'pending')`,
+      const items = IMPORT_STEPS.map((step) => {
+        if (!/^[a-z_]+$/.test(step)) throw new Error(`Unexpected step name ${step}`);
+        return compiler.objectWith(returnType, alias, nodes, {
+          step: () => `'${step}'`,
+          status: () => `coalesce(${alias}.steps ->> '${step}', 'pending')`,
+        });
       });
-      const steps = compiler.param([...IMPORT_STEPS]);
-      return (
-        item &&
-        `(select json_agg(${item} order by ${s}.ord) from unnest(${steps}::text[]) with ordinality ${s}(step, ord))`
-      );
+      return items.every((item) => item !== null) ? `json_build_array(${items.join(", ")})` : null;
     },
     errorStep: column("error_step"),
     errorMessage: column("error_message"),
