@@ -67,16 +67,29 @@ export interface CallerStanding {
   grants: CallerGrant[];
 }
 
-interface KeyRow {
-  id: string;
-  userId: string;
-  email: string;
-  organizationId: string;
+/** The columns a {@link StandingJoin} gives: the member's id and stored role, the plan's features, its grants. */
+export interface StandingColumns {
   memberId: string;
   role: string;
   planFeatures: string[];
   /** [projectId, applicationId, applicationProjectId] triples. */
   grants: Array<[string | null, string | null, string | null]>;
+}
+
+/** The grants of {@link StandingColumns} as {@link CallerGrant}s. */
+export function grantsFromColumns(grants: StandingColumns["grants"]): CallerGrant[] {
+  return grants.map(([projectId, applicationId, applicationProjectId]) => ({
+    projectId,
+    applicationId,
+    applicationProjectId,
+  }));
+}
+
+interface KeyRow extends StandingColumns {
+  id: string;
+  userId: string;
+  email: string;
+  organizationId: string;
   /** True when `last_request` is older than {@link LAST_USED_RESOLUTION_SECONDS} (or unset). */
   stale: boolean;
 }
@@ -101,9 +114,8 @@ function apiKeySql(standingJoin: StandingJoin): string {
 }
 
 /**
- * How resolveCaller reads a member's standing: `standingJoin(alias, condition)` gives a join with columns
- * `memberId`, `role`, `planFeatures` and `grants` (`[projectId, applicationId, applicationProjectId]` triples) of
- * the member row `condition` selects — the access module's `memberStandingJoinSql`, handed down by the transport
+ * How resolveCaller reads a member's standing: `standingJoin(alias, condition)` gives a join with the
+ * {@link StandingColumns} of the member row `condition` selects — the access module's `memberStandingJoinSql`, handed down by the transport
  * (this layer is below the modules).
  */
 export type StandingJoin = (alias: string, condition: (member: string) => string) => string;
@@ -141,11 +153,7 @@ async function callerFromApiKey(knex: Knex, key: string, options: CallerOptions)
     apiKeyId: row.id,
     standing: {
       planFeatures: row.planFeatures,
-      grants: row.grants.map(([projectId, applicationId, applicationProjectId]) => ({
-        projectId,
-        applicationId,
-        applicationProjectId,
-      })),
+      grants: grantsFromColumns(row.grants),
     },
   };
 }

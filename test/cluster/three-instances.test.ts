@@ -171,7 +171,11 @@ describe("three instances behind a round-robin proxy", () => {
     }
   });
 
-  it("deliver deploymentUpdated on every instance and run one application's deployments one at a time", async () => {
+  /**
+   * A new organization with one application, created by a site import through the proxy; resolves once the import
+   * has left `pending` (its application exists).
+   */
+  async function importedApplication(name: string) {
     const org = await createOrg(db.knex);
     const viewer = await api(org.owner.apiKey, "POST", "/graphql", {
       query: "{ viewer { activeOrganization { id } } }",
@@ -179,7 +183,7 @@ describe("three instances behind a round-robin proxy", () => {
     const organizationId = viewer.body?.data.viewer.activeOrganization.id as string;
     const started = await api(org.owner.apiKey, "POST", "/api/site-import", {
       organizationId,
-      name: "cluster-deploys",
+      name,
       source: { type: "docker", dockerImage: "nginx:1.27" },
       port: 80,
     });
@@ -195,6 +199,11 @@ describe("three instances behind a round-robin proxy", () => {
       if (!applicationId) await new Promise((r) => setTimeout(r, 100));
     }
     expect(applicationId).toBeTruthy();
+    return { org, applicationId: applicationId! };
+  }
+
+  it("deliver deploymentUpdated on every instance and run one application's deployments one at a time", async () => {
+    const { org, applicationId } = await importedApplication("cluster-deploys");
     const seen = instances.map(() => new Set<string>());
     const clients = instances.map(({ url }) =>
       createClient({
@@ -269,29 +278,7 @@ describe("three instances behind a round-robin proxy", () => {
   // calls 40 ms apart ran two deployments of one application at once on two instances (graphile/worker#621). A job
   // of a named queue now runs only while it holds the queue's advisory lock (src/jobs/job-queue-lock.ts).
   it("run one application's deployments one at a time across instances, the worker's local queue on", async () => {
-    const org = await createOrg(db.knex);
-    const viewer = await api(org.owner.apiKey, "POST", "/graphql", {
-      query: "{ viewer { activeOrganization { id } } }",
-    });
-    const organizationId = viewer.body?.data.viewer.activeOrganization.id as string;
-    const started = await api(org.owner.apiKey, "POST", "/api/site-import", {
-      organizationId,
-      name: "cluster-serial",
-      source: { type: "docker", dockerImage: "nginx:1.27" },
-      port: 80,
-    });
-    const importId = started.body?.importId as string;
-    let applicationId: string | undefined;
-    for (const by = Date.now() + 30_000; !applicationId && Date.now() < by; ) {
-      const { rows } = await db.knex.raw(
-        "select a.id from applications a join projects p on p.id = a.project_id where p.organization_id = ? " +
-          "and exists (select 1 from site_imports i where i.id = ? and i.status <> 'pending')",
-        [org.organizationId, importId],
-      );
-      applicationId = rows[0]?.id;
-      if (!applicationId) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(applicationId).toBeTruthy();
+    const { org, applicationId } = await importedApplication("cluster-serial");
     const busyBefore = busyLines();
     const ids: string[] = [];
     // 24 deployments of the one application in 8 waves of 3 concurrent calls through the proxy (one per instance).

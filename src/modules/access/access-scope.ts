@@ -4,10 +4,10 @@
  * and Agent API visibility rules 2–3. Invisible resources are reported as NOT_FOUND by callers of this module.
  */
 import type { Knex } from "knex";
-import { toRole } from "../../auth/caller.ts";
+import { grantsFromColumns, type StandingColumns, toRole } from "../../auth/caller.ts";
 import type { Role } from "./member.model.ts";
 import { isLimitableByGrants } from "./policy.ts";
-import { grantsOf, memberStandingSql, type StandingRow } from "./standing.ts";
+import { memberStandingSql } from "./standing.ts";
 
 /** The authenticated principal of a request (resolved by src/auth/caller.ts). */
 export interface Principal {
@@ -82,7 +82,7 @@ export class AccessScope {
     const out = new Map<string, OrgAccess>();
     if (!this.principal) return out;
     const onlyBound = this.principal.via !== "session";
-    const { rows }: { rows: Array<StandingRow & { organizationId: string }> } = await this.knex.raw(
+    const { rows }: { rows: Array<StandingColumns & { organizationId: string }> } = await this.knex.raw(
       `select m.organization_id as "organizationId", ${memberStandingSql("m")}
       from members m where m.user_id = ?${onlyBound ? " and m.organization_id = ?" : ""}`,
       onlyBound ? [this.principal.userId, this.principal.organizationId ?? ""] : [this.principal.userId],
@@ -123,9 +123,11 @@ export function orgAccessOf(
 }
 
 /** The standing in `organizationId` of a row read with `memberStandingSql`; undefined for an unknown role. */
-export function standingOf(organizationId: string, row: StandingRow): OrgAccess | undefined {
+export function standingOf(organizationId: string, row: StandingColumns): OrgAccess | undefined {
   const role = toRole(row.role);
-  return role ? orgAccessOf(organizationId, row.memberId, role, row.planFeatures, grantsOf(row)) : undefined;
+  return role
+    ? orgAccessOf(organizationId, row.memberId, role, row.planFeatures, grantsFromColumns(row.grants))
+    : undefined;
 }
 
 /** True when `access` may see project `projectId` (granted, or holding a granted application). */

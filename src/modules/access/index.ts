@@ -47,7 +47,6 @@ export {
 } from "./require-access.ts";
 export {
   memberStandingJoinSql,
-  type StandingRow,
   type StandingSources,
   useStandingSources,
 } from "./standing.ts";

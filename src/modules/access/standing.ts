@@ -5,7 +5,7 @@
  * organizations and applications modules: their owners hand that SQL in ({@link useStandingSources}, called by
  * src/modules/index.ts), so this module names only its own tables (issue 24).
  */
-import type { CallerGrant, StandingJoin } from "../../auth/caller.ts";
+import type { StandingJoin } from "../../auth/caller.ts";
 
 /** SQL the owners of plans and applications give for the standing (each returns an SQL expression). */
 export interface StandingSources {
@@ -23,9 +23,9 @@ export function useStandingSources(given: StandingSources): void {
 }
 
 /**
- * The select list of the standing of member row `member` (an alias of `members`): columns `memberId`, `role`,
- * `planFeatures` (text[]) and `grants` (JSON array of `[projectId, applicationId, applicationProjectId]`), read
- * by `standingOf` (access-scope.ts). @throws Error when no sources are registered (src/modules/index.ts not loaded).
+ * The select list of the standing of member row `member` (an alias of `members`): the `StandingColumns` of
+ * src/auth/caller.ts, read by `standingOf` (access-scope.ts).
+ * @throws Error when no sources are registered (src/modules/index.ts not loaded).
  */
 export function memberStandingSql(member: string): string {
   if (!sources) throw new Error("The standing's sources are not registered: load src/modules/index.ts first");
@@ -36,25 +36,8 @@ export function memberStandingSql(member: string): string {
       from member_grants g where g.member_id = ${member}.id), '[]'::json) as "grants"`;
 }
 
-/** The columns {@link memberStandingSql} selects. */
-export interface StandingRow {
-  memberId: string;
-  role: string;
-  planFeatures: string[];
-  grants: Array<[string | null, string | null, string | null]>;
-}
-
-/** Grants as read with {@link memberStandingSql}. */
-export function grantsOf(row: Pick<StandingRow, "grants">): CallerGrant[] {
-  return row.grants.map(([projectId, applicationId, applicationProjectId]) => ({
-    projectId,
-    applicationId,
-    applicationProjectId,
-  }));
-}
-
 /**
- * A join (`join lateral (…) <alias> on true`) giving the {@link StandingRow} columns of the member row that
+ * A join (`join lateral (…) <alias> on true`) giving the `StandingColumns` of the member row that
  * `condition` (SQL over the member alias it is given) selects; no row, no join: callers whose membership is gone
  * find nothing. For statements outside this module that resolve a caller (API keys, agent tokens).
  */

@@ -5,6 +5,7 @@
  * Creating one requires the AI assistant feature (`ai_assistant`) on the organization's plan.
  */
 import type { Knex } from "knex";
+import type { StandingColumns } from "../../auth/caller.ts";
 import { newId } from "../../db/ids.ts";
 import { BadUserInputError } from "../../shared/errors.ts";
 import { type RateLimit, rateLimitCountSql } from "../../shared/rate-limit.ts";
@@ -15,7 +16,6 @@ import {
   type Principal,
   requireActiveOrganization,
   requirePlanFeature,
-  type StandingRow,
   standingOf,
 } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
@@ -128,7 +128,7 @@ export async function findAgentCaller(knex: Knex, token: string, limit?: RateLim
         stale: boolean;
         points: number | null;
         // The member's standing, so that the request's access scope needs no second statement (issue 15).
-      } & StandingRow
+      } & StandingColumns
     >;
   } = await knex.raw(
     `with caller as (
