@@ -92,6 +92,8 @@ interface KeyRow extends StandingColumns {
   organizationId: string;
   /** True when `last_request` is older than {@link LAST_USED_RESOLUTION_SECONDS} (or unset). */
   stale: boolean;
+  /** Everything above but `stale` as one text: equal texts, equal callers (see {@link RememberedCaller}). */
+  fingerprint: string;
 }
 
 /** How often `api_keys.last_request` ("last used") is written for a busy key: at most once a minute. */
@@ -105,6 +107,8 @@ const LAST_USED_RESOLUTION_SECONDS = 60;
 function apiKeySql(standingJoin: StandingJoin): string {
   return `select k.id as "id", k.reference_id as "userId", u.email as "email", k.organization_id as "organizationId",
     (k.last_request is null or k.last_request < now() - make_interval(secs => ${LAST_USED_RESOLUTION_SECONDS})) as "stale",
+    row(k.id, k.reference_id, u.email, k.organization_id, s."memberId", s.role, s."planFeatures", s.grants::text)::text
+      as "fingerprint",
     s.*
   from api_keys k
   join users u on u.id = k.reference_id
@@ -123,6 +127,16 @@ export type StandingJoin = (alias: string, condition: (member: string) => string
 /** Statements built per `standingJoin` (one per process in practice). */
 const apiKeyStatements = new WeakMap<StandingJoin, string>();
 
+/** The key statement of `standingJoin`, built once. */
+function apiKeySqlOf(standingJoin: StandingJoin): string {
+  let sql = apiKeyStatements.get(standingJoin);
+  if (!sql) {
+    sql = apiKeySql(standingJoin);
+    apiKeyStatements.set(standingJoin, sql);
+  }
+  return sql;
+}
+
 /**
  * Resolves the key in one query; null when unknown, disabled, expired, or when its creator is no longer a
  * member of the key's organization (spec: then callers receive 401). The caller carries its standing
@@ -130,19 +144,26 @@ const apiKeyStatements = new WeakMap<StandingJoin, string>();
  */
 async function callerFromApiKey(knex: Knex, key: string, options: CallerOptions): Promise<Caller | null> {
   const { standingJoin, onError = () => {}, prepare = false } = options;
-  let sql = apiKeyStatements.get(standingJoin);
-  if (!sql) {
-    sql = apiKeySql(standingJoin);
-    apiKeyStatements.set(standingJoin, sql);
-  }
-  const query = knex.raw(sql, [hashApiKey(key)]);
+  const sql = apiKeySqlOf(standingJoin);
+  const keyHash = hashApiKey(key);
+  const query = knex.raw(sql, [keyHash]);
   // Prepared once per connection (not behind a transaction-mode pooler): every request with a key runs it.
   const result: { rows: KeyRow[] } = await (prepare ? query.options({ name: "skiff_api_key_caller" }) : query);
   const row = result.rows[0];
-  if (!row) return null;
+  const caller = row ? callerOfRow(row) : null;
+  if (!row || !caller) {
+    remembered.delete(keyHash);
+    return null;
+  }
+  if (row.stale) touchApiKey(knex, row.id, onError);
+  remember(keyHash, caller, row.fingerprint);
+  return caller;
+}
+
+/** The caller a key's row describes; null when the stored role is none of Skiff's (→ 401). */
+function callerOfRow(row: KeyRow): Caller | null {
   const role = toRole(row.role);
   if (!role) return null;
-  if (row.stale) touchApiKey(knex, row.id, onError);
   return {
     userId: row.userId,
     email: row.email,
@@ -156,6 +177,77 @@ async function callerFromApiKey(knex: Knex, key: string, options: CallerOptions)
       grants: grantsFromColumns(row.grants),
     },
   };
+}
+
+/**
+ * A caller this process resolved from the same key before, to be confirmed in the statement that reads for it
+ * (issue 21: authentication and data in one round trip). Never trusted by itself: a key deleted, disabled or
+ * expired, or a standing changed since (role, grants, plan, membership) makes the confirmation fail, and the
+ * request is then authenticated the ordinary way ({@link resolveCaller}) before anything is answered — so
+ * "deleting a key takes effect at once" (spec: Organization and access resources) holds on every instance.
+ */
+export interface RememberedCaller {
+  caller: Caller;
+  /** {@link hashApiKey} of the key presented. */
+  keyHash: string;
+  /** The key row's fingerprint when it was resolved. */
+  fingerprint: string;
+}
+
+/** Keys remembered per process (hash → caller); the oldest entries go first past the bound. */
+const remembered = new Map<string, RememberedCaller>();
+const MAX_REMEMBERED = 10_000;
+
+function remember(keyHash: string, caller: Caller, fingerprint: string): void {
+  remembered.delete(keyHash);
+  remembered.set(keyHash, { caller, keyHash, fingerprint });
+  if (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
+}
+
+/**
+ * The remembered caller of the API key in `headers` (Bearer or x-api-key; not a JWT), or null when there is no
+ * key or it was not resolved by this process before. The caller must be confirmed ({@link confirmingStatement}).
+ */
+export function rememberedCaller(headers: Headers): RememberedCaller | null {
+  const key = apiKeyFromHeaders(headers);
+  if (!key || JWT_SHAPE.test(key)) return null;
+  return remembered.get(hashApiKey(key)) ?? null;
+}
+
+/**
+ * Wraps a read statement (`sql` with `?` placeholders, one row) so that it also resolves the remembered key:
+ * the result has the key row's `fingerprint` and `stale` columns and, only when the fingerprint is unchanged,
+ * the read's own columns (else they are null: the read is not evaluated). No row: the key no longer resolves.
+ * Read it with {@link confirmedRow}.
+ */
+export function confirmingStatement(
+  check: RememberedCaller,
+  options: Pick<CallerOptions, "standingJoin">,
+  sql: string,
+  bindings: readonly unknown[],
+): { sql: string; bindings: unknown[] } {
+  return {
+    sql: `with caller as materialized (${apiKeySqlOf(options.standingJoin)})
+select c."fingerprint" as "callerFingerprint", c."stale" as "callerStale", c."id" as "callerKeyId", d.*
+from caller c left join lateral (select * from (${sql}) d0 where c."fingerprint" = ?) d on true`,
+    bindings: [check.keyHash, ...bindings, check.fingerprint],
+  };
+}
+
+/**
+ * The read's row of a {@link confirmingStatement} when it confirmed `check` (and the key's last use is recorded
+ * in the background when due, as {@link resolveCaller} does), or null when it did not: then the request must be
+ * authenticated anew and the read run again for whoever that finds.
+ */
+export function confirmedRow(
+  knex: Knex,
+  check: RememberedCaller,
+  row: Record<string, unknown> | undefined,
+  options: Pick<CallerOptions, "onError">,
+): Record<string, unknown> | null {
+  if (!row || row.callerFingerprint !== check.fingerprint) return null;
+  if (row.callerStale) touchApiKey(knex, row.callerKeyId as string, options.onError ?? (() => {}));
+  return row;
 }
 
 /** When this process last wrote `last_request` per key id (ms since the epoch). */

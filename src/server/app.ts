@@ -12,9 +12,8 @@ import type { Context } from "../modules/context.ts";
 import { moduleSqlReads, restRoutes } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
-import { UnauthenticatedError } from "../shared/errors.ts";
 import { registerAuthRoutes } from "./auth-routes.ts";
-import { authenticate, presentsCredentials } from "./authenticate.ts";
+import { authenticate, invalidCredentialsError, presentsCredentials } from "./authenticate.ts";
 import { compiledReadsPlugin, stringifyResult } from "./compiled-reads.ts";
 import { buildContext } from "./context.ts";
 import { type RequestDrain, trackRequests } from "./drain.ts";
@@ -24,6 +23,7 @@ import { graphqlMetricsPlugin, initialiseOperationMetrics, registerMetrics } fro
 import { queryCostPlugin } from "./query-cost.ts";
 import { queryLimits } from "./query-limits.ts";
 import { createReadinessCheck } from "./readiness.ts";
+import { callerConfirmationPlugin, rememberedContext } from "./remembered-callers.ts";
 import { echoRequestId, requestIdFor } from "./request-id.ts";
 import { capResponseSize } from "./response-size.ts";
 import { RestDocumentStore } from "./rest-documents.ts";
@@ -79,6 +79,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   const lifecycle: Lifecycle = { ready: false, stopping: false };
   const reads = { timeoutMs: services.config.SKIFF_EXECUTION_TIMEOUT_MS, prepare: preparesStatements(services.config) };
   const schema = buildSchema(reads);
+  const compiledReads = services.config.SKIFF_COMPILED_READS;
   const limits = queryLimits(services.config);
   // REST rows' documents parsed and validated here, once: their calls skip both (rest-documents.ts).
   const documentStore = new RestDocumentStore();
@@ -106,7 +107,9 @@ export async function createServer(services: AppServices, databaseUrl: string): 
       unavailablePlugin<Context>(),
       queryCostPlugin<Context>(services.config.SKIFF_MAX_QUERY_COST, services.config.SKIFF_EXECUTION_TIMEOUT_MS),
       // Last: runs only once every operation-level check above has passed.
-      ...(services.config.SKIFF_COMPILED_READS ? [compiledReadsPlugin(moduleSqlReads, reads)] : []),
+      ...(compiledReads ? [compiledReadsPlugin(moduleSqlReads, reads)] : []),
+      // After them: no operation runs, and no answer goes out, for a remembered caller that was not confirmed.
+      callerConfirmationPlugin(),
     ],
     stringifyResult,
   });
@@ -135,13 +138,16 @@ export async function createServer(services: AppServices, databaseUrl: string): 
     path: "/graphql",
     method: ["GET", "POST", "OPTIONS"],
     context: async (request) => {
+      // A key this process resolved before: its caller is confirmed by the read itself (remembered-callers.ts).
+      const remembered = compiledReads ? rememberedContext(services, request.headers, request.id) : null;
+      if (remembered) return remembered;
       const principal = await authenticate(services, request.headers, "graphql").catch((error: unknown) => {
         throw isDatabaseUnavailable(error) ? unavailableError() : error;
       });
       // A credential that does not verify (unknown, revoked, an agent token) is refused whatever the
       // operation, rather than served as anonymous.
       if (!principal && presentsCredentials(request.headers)) {
-        throw new UnauthenticatedError("Invalid credentials: the API key or session is unknown, revoked or expired");
+        throw invalidCredentialsError();
       }
       return buildContext(services, principal, request.id);
     },

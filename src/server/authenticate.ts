@@ -5,11 +5,12 @@
 
 import type { IncomingHttpHeaders } from "node:http";
 import { SESSION_COOKIE } from "../auth/auth.ts";
-import { resolveCaller } from "../auth/caller.ts";
+import { type Caller, type CallerOptions, resolveCaller } from "../auth/caller.ts";
 import { preparesStatements } from "../db/prepared-statements.ts";
 import { memberStandingJoinSql, orgAccessOf, type Principal } from "../modules/access/index.ts";
 import { authenticateAgent } from "../modules/agent/agent-auth.ts";
 import type { AppServices } from "../modules/services.ts";
+import { UnauthenticatedError } from "../shared/errors.ts";
 import type { Surface } from "../shared/rest-route.ts";
 
 export type { Surface };
@@ -37,18 +38,32 @@ export async function authenticate(
   surface: Surface,
 ): Promise<Principal | null> {
   if (surface === "agent") return authenticateAgent(services, toHeaders(headers));
-  const caller = await resolveCaller(services.auth, services.knex, toHeaders(headers), {
-    standingJoin: memberStandingJoinSql,
-    onError: (error) => services.log.warn({ err: error }, "could not record the API key's last use"),
-    prepare: preparesStatements(services.config),
-  });
-  if (!caller) return null;
+  const caller = await resolveCaller(services.auth, services.knex, toHeaders(headers), callerOptions(services));
+  return caller ? principalOf(caller) : null;
+}
+
+/** The principal of a resolved caller: a new object each time (an `AccessScope` takes its `access`). */
+export function principalOf(caller: Caller): Principal {
   const { userId, organizationId, via, sessionId, apiKeyId, standing, memberId, role } = caller;
   const access =
     standing && organizationId && memberId && role
       ? orgAccessOf(organizationId, memberId, role, standing.planFeatures, standing.grants)
       : undefined;
   return { userId, organizationId, via, sessionId, apiKeyId, access };
+}
+
+/** How the transport resolves API keys (the access module's standing, statement preparation, error logging). */
+export function callerOptions(services: AppServices): CallerOptions {
+  return {
+    standingJoin: memberStandingJoinSql,
+    onError: (error) => services.log.warn({ err: error }, "could not record the API key's last use"),
+    prepare: preparesStatements(services.config),
+  };
+}
+
+/** The 401 of credentials that were presented but do not verify (unknown, revoked or expired). */
+export function invalidCredentialsError(): UnauthenticatedError {
+  return new UnauthenticatedError("Invalid credentials: the API key or session is unknown, revoked or expired");
 }
 
 /** Matches a better-auth session cookie (`skiff.session_token`, or `__Secure-skiff.session_token` over https). */

@@ -8,9 +8,11 @@
 import type { ApolloServerPlugin, GraphQLRequestContextResponseForOperation, GraphQLResponse } from "@apollo/server";
 import { HeaderMap } from "@apollo/server";
 import { type FormattedExecutionResult, GraphQLError, getVariableValues } from "graphql";
+import type { Knex } from "knex";
 import type { Context } from "../modules/context.ts";
 import { ERROR_KEY, SqlReadCompiler, type SqlReadTypes } from "../modules/sql-reads.ts";
 import { type ReadStatementOptions, runReadStatement } from "./read-statements.ts";
+import { readFor, statementFor } from "./remembered-callers.ts";
 import { sqlReadCaller } from "./sql-read-resolvers.ts";
 
 /** The `data` of a compiled read served over HTTP: JSON text written as is by {@link stringifyResult}. */
@@ -74,10 +76,13 @@ export function compiledReadsPlugin(types: SqlReadTypes, options: ReadStatementO
             return null;
           }
           if (!statement) return null;
-          const { sql, bindings } = statement;
+          // With a remembered caller, the statement confirms it too (remembered-callers.ts).
+          const { sql, bindings } = statementFor(ctx, statement.sql, statement.bindings);
           let text: string;
           try {
-            const row = await runReadStatement(ctx.knex, sql, bindings, options);
+            const row = readFor(ctx, await runReadStatement(ctx.knex, sql, bindings as Knex.Value[], options));
+            // The remembered caller changed or is gone: confirmed the ordinary way next, then executed.
+            if (!row) return null;
             // A root field that answers an error for a missing row (e.g. NOT_FOUND) is left to the executor.
             if (row.missing) return null;
             text = row.data as string;

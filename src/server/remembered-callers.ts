@@ -1,0 +1,154 @@
+/**
+ * Authentication and data in one round trip (issue 21): a /graphql request presenting an API key this process
+ * resolved before starts with the caller it had then — *remembered*, not trusted. The compiled read confirms it in
+ * its own statement (src/auth/caller.ts `confirmingStatement`: the key is looked up again, in the same snapshot as
+ * the data, and the data is read only when the caller's standing is unchanged). Every other way a request can go —
+ * not compilable, a mutation, a read that fell back, an error before execution — confirms it the ordinary way first
+ * ({@link confirmCaller}; {@link callerConfirmationPlugin} makes sure none is answered unconfirmed). A key deleted,
+ * disabled or expired answers 401 on its next request, whichever instance gets it.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import type { ApolloServerPlugin, GraphQLResponse } from "@apollo/server";
+import { HeaderMap } from "@apollo/server";
+import { GraphQLError } from "graphql";
+import { confirmedRow, confirmingStatement, type RememberedCaller, rememberedCaller } from "../auth/caller.ts";
+import type { Context } from "../modules/context.ts";
+import type { AppServices } from "../modules/services.ts";
+import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
+import { authenticate, callerOptions, invalidCredentialsError, principalOf, toHeaders } from "./authenticate.ts";
+import { buildContext } from "./context.ts";
+import { unavailableError } from "./format-error.ts";
+
+/** A context's remembered caller: what it was remembered from, the request's headers, whether it is confirmed. */
+interface Pending {
+  check: RememberedCaller;
+  headers: IncomingHttpHeaders;
+  confirmed: boolean;
+}
+
+/**
+ * Where a context keeps its {@link Pending}: a property of the context itself, because Apollo runs a request with a
+ * shallow copy of the context it was given (`cloneObject`), which copies this (enumerable) property with the rest.
+ */
+const PENDING = Symbol("skiff.rememberedCaller");
+
+/** `ctx`'s remembered caller while it is not confirmed, else null. */
+function pendingOf(ctx: Context): Pending | null {
+  const p = (ctx as Context & { [PENDING]?: Pending })[PENDING];
+  return p && !p.confirmed ? p : null;
+}
+
+/**
+ * The context of a /graphql request whose API key this process remembers, with the remembered principal pending
+ * confirmation; null when there is none to remember (then authenticate the ordinary way).
+ */
+export function rememberedContext(services: AppServices, headers: IncomingHttpHeaders, requestId: string) {
+  const check = rememberedCaller(toHeaders(headers));
+  if (!check) return null;
+  const ctx = buildContext(services, principalOf(check.caller), requestId);
+  const p: Pending = { check, headers, confirmed: false };
+  Object.assign(ctx, { [PENDING]: p });
+  return ctx;
+}
+
+/**
+ * A read statement (`sql`, `bindings`: one row) for `ctx`: as given when its caller is confirmed, else wrapped so
+ * that it confirms the caller too. Read its row with {@link readFor}.
+ */
+export function statementFor(ctx: Context, sql: string, bindings: readonly unknown[]) {
+  const p = pendingOf(ctx);
+  return p
+    ? confirmingStatement(p.check, callerOptions(ctx.services), sql, bindings)
+    : { sql, bindings: [...bindings] };
+}
+
+/**
+ * The row of a statement from {@link statementFor}: as read when the caller was confirmed before or by this very
+ * statement (it is confirmed from now on); null when the statement found the remembered caller changed or gone —
+ * then confirm it ({@link confirmCaller}) and read again.
+ */
+export function readFor(ctx: Context, row: Record<string, unknown> | undefined): Record<string, unknown> | null {
+  const p = pendingOf(ctx);
+  if (!p) return row ?? null;
+  const confirmed = confirmedRow(ctx.services.knex, p.check, row, callerOptions(ctx.services));
+  if (confirmed) p.confirmed = true;
+  return confirmed;
+}
+
+/**
+ * Confirms `ctx`'s caller when it is pending: authenticates the request anew and puts the principal found (with a
+ * new scope and new loaders) in place of the remembered one. No-op when confirmed already.
+ * @throws the UNAUTHENTICATED error (401) when the credentials no longer verify; SERVICE_UNAVAILABLE (503) when the
+ * database cannot be reached.
+ */
+export async function confirmCaller(ctx: Context): Promise<void> {
+  const p = pendingOf(ctx);
+  if (!p) return;
+  const principal = await authenticate(ctx.services, p.headers, "graphql").catch((error: unknown) => {
+    throw isDatabaseUnavailable(error) ? unavailableError() : error;
+  });
+  if (!principal) throw invalidCredentialsError();
+  p.confirmed = true;
+  // Apollo's copy of the context holds its loaders as a plain value: all three are replaced.
+  const fresh = buildContext(ctx.services, principal, ctx.requestId);
+  ctx.principal = fresh.principal;
+  ctx.scope = fresh.scope;
+  ctx.loaders = fresh.loaders;
+}
+
+/** The whole answer of an error thrown by {@link confirmCaller}: its HTTP status and headers, its code. */
+function errorResponse(error: GraphQLError): GraphQLResponse {
+  const http = error.extensions.http as { status?: number; headers?: Map<string, string> } | undefined;
+  const headers = new HeaderMap();
+  for (const [name, value] of http?.headers ?? []) headers.set(name, value);
+  return {
+    http: { status: http?.status ?? 500, headers },
+    body: {
+      kind: "single",
+      singleResult: { errors: [{ message: error.message, extensions: { code: error.extensions.code } }] },
+    },
+  };
+}
+
+/** Confirms `ctx`'s caller; null when confirmed, else the answer for the error (see {@link confirmCaller}). */
+async function confirmOrAnswer(ctx: Context): Promise<GraphQLResponse | null> {
+  try {
+    await confirmCaller(ctx);
+    return null;
+  } catch (error) {
+    const code = (error as GraphQLError).extensions?.code;
+    if (code === "UNAUTHENTICATED" || code === "SERVICE_UNAVAILABLE") return errorResponse(error as GraphQLError);
+    throw error;
+  }
+}
+
+/**
+ * The plugin that answers no request with an unconfirmed caller. Placed after the compiled reads: an operation they
+ * did not answer is confirmed before it executes (`responseForOperation`); an answer given before that point (a
+ * parse, validation or cost error, a compiled read past its time limit) is replaced by the 401 when the caller no
+ * longer verifies (`willSendResponse`).
+ */
+export function callerConfirmationPlugin(): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      return {
+        async responseForOperation(rc) {
+          return confirmOrAnswer(rc.contextValue);
+        },
+        async willSendResponse(rc) {
+          if (!pendingOf(rc.contextValue)) return;
+          const refused = await confirmOrAnswer(rc.contextValue).catch((error: unknown) => {
+            rc.contextValue.log.error({ err: error }, "could not confirm the caller");
+            return errorResponse(
+              new GraphQLError("Internal server error", { extensions: { code: "INTERNAL_SERVER_ERROR" } }),
+            );
+          });
+          if (!refused) return;
+          rc.response.body = refused.body;
+          rc.response.http.status = refused.http?.status;
+          for (const [name, value] of refused.http?.headers ?? []) rc.response.http.headers.set(name, value);
+        },
+      };
+    },
+  };
+}
