@@ -139,7 +139,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
     method: ["GET", "POST", "OPTIONS"],
     context: async (request) => {
       // A key this process resolved before: its caller is confirmed by the read itself (remembered-callers.ts).
-      const remembered = compiledReads ? rememberedContext(services, request.headers, request.id) : null;
+      const remembered = compiledReads ? rememberedContext(services, request.headers, request.id, "graphql") : null;
       if (remembered) return remembered;
       const principal = await authenticate(services, request.headers, "graphql").catch((error: unknown) => {
         throw isDatabaseUnavailable(error) ? unavailableError() : error;

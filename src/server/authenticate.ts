@@ -61,9 +61,14 @@ export function callerOptions(services: AppServices): CallerOptions {
   };
 }
 
-/** The 401 of credentials that were presented but do not verify (unknown, revoked or expired). */
+/** The 401 of credentials that were presented but do not verify (unknown, revoked or expired), on /graphql. */
 export function invalidCredentialsError(): UnauthenticatedError {
   return new UnauthenticatedError("Invalid credentials: the API key or session is unknown, revoked or expired");
+}
+
+/** The 401 of a request on `surface` without valid credentials: /graphql's, or the REST rows' (any other surface). */
+export function refusalFor(surface: Surface): UnauthenticatedError {
+  return surface === "graphql" ? invalidCredentialsError() : new UnauthenticatedError("Missing or invalid credentials");
 }
 
 /** Matches a better-auth session cookie (`skiff.session_token`, or `__Secure-skiff.session_token` over https). */

@@ -80,7 +80,7 @@ export function compiledReadsPlugin(types: SqlReadTypes, options: ReadStatementO
           const { sql, bindings } = statementFor(ctx, statement.sql, statement.bindings);
           let text: string;
           try {
-            const row = readFor(ctx, await runReadStatement(ctx.knex, sql, bindings as Knex.Value[], options));
+            const row = await readFor(ctx, await runReadStatement(ctx.knex, sql, bindings as Knex.Value[], options));
             // The remembered caller changed or is gone: confirmed the ordinary way next, then executed.
             if (!row) return null;
             // A root field that answers an error for a missing row (e.g. NOT_FOUND) is left to the executor.

@@ -11,18 +11,22 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { ApolloServerPlugin, GraphQLResponse } from "@apollo/server";
 import { HeaderMap } from "@apollo/server";
 import { GraphQLError } from "graphql";
-import { confirmedRow, confirmingStatement, type RememberedCaller, rememberedCaller } from "../auth/caller.ts";
+import { confirmedRow, confirmingStatement, rememberedCaller } from "../auth/caller.ts";
+import type { RememberedPrincipal } from "../modules/access/index.ts";
+import { rememberedAgent } from "../modules/agent/agent-auth.ts";
 import type { Context } from "../modules/context.ts";
 import type { AppServices } from "../modules/services.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
-import { authenticate, callerOptions, invalidCredentialsError, principalOf, toHeaders } from "./authenticate.ts";
+import type { Surface } from "../shared/rest-route.ts";
+import { authenticate, callerOptions, principalOf, refusalFor, toHeaders } from "./authenticate.ts";
 import { buildContext } from "./context.ts";
 import { unavailableError } from "./format-error.ts";
 
-/** A context's remembered caller: what it was remembered from, the request's headers, whether it is confirmed. */
+/** A context's remembered caller: what it was remembered as, the request's headers and surface, whether confirmed. */
 interface Pending {
-  check: RememberedCaller;
-  headers: IncomingHttpHeaders;
+  remembered: RememberedPrincipal;
+  headers: IncomingHttpHeaders | Record<string, string | undefined>;
+  surface: Surface;
   confirmed: boolean;
 }
 
@@ -39,14 +43,41 @@ function pendingOf(ctx: Context): Pending | null {
 }
 
 /**
- * The context of a /graphql request whose API key this process remembers, with the remembered principal pending
- * confirmation; null when there is none to remember (then authenticate the ordinary way).
+ * The caller this process resolved before from the credential in `headers`, as `surface` accepts credentials (the
+ * agent API: agent tokens; every other surface: API keys, not JWTs); null when there is none to remember.
  */
-export function rememberedContext(services: AppServices, headers: IncomingHttpHeaders, requestId: string) {
+function rememberedPrincipal(
+  services: AppServices,
+  headers: IncomingHttpHeaders | Record<string, string | undefined>,
+  surface: Surface,
+): RememberedPrincipal | null {
+  if (surface === "none") return null;
+  if (surface === "agent") return rememberedAgent(services, toHeaders(headers));
   const check = rememberedCaller(toHeaders(headers));
   if (!check) return null;
-  const ctx = buildContext(services, principalOf(check.caller), requestId);
-  const p: Pending = { check, headers, confirmed: false };
+  const options = callerOptions(services);
+  return {
+    principal: () => principalOf(check.caller),
+    statement: (sql, bindings) => confirmingStatement(check, options, sql, bindings),
+    confirmed: async (row) => confirmedRow(services.knex, check, row, options),
+  };
+}
+
+/**
+ * The context of a request (on `surface`: /graphql, or a REST row's) whose credential this process remembers, with
+ * the remembered principal pending confirmation; null when there is none to remember (then authenticate the
+ * ordinary way).
+ */
+export function rememberedContext(
+  services: AppServices,
+  headers: IncomingHttpHeaders | Record<string, string | undefined>,
+  requestId: string,
+  surface: Surface,
+): Context | null {
+  const remembered = rememberedPrincipal(services, headers, surface);
+  if (!remembered) return null;
+  const ctx = buildContext(services, remembered.principal(), requestId);
+  const p: Pending = { remembered, headers, surface, confirmed: false };
   Object.assign(ctx, { [PENDING]: p });
   return ctx;
 }
@@ -57,9 +88,7 @@ export function rememberedContext(services: AppServices, headers: IncomingHttpHe
  */
 export function statementFor(ctx: Context, sql: string, bindings: readonly unknown[]) {
   const p = pendingOf(ctx);
-  return p
-    ? confirmingStatement(p.check, callerOptions(ctx.services), sql, bindings)
-    : { sql, bindings: [...bindings] };
+  return p ? p.remembered.statement(sql, bindings) : { sql, bindings: [...bindings] };
 }
 
 /**
@@ -67,10 +96,13 @@ export function statementFor(ctx: Context, sql: string, bindings: readonly unkno
  * statement (it is confirmed from now on); null when the statement found the remembered caller changed or gone —
  * then confirm it ({@link confirmCaller}) and read again.
  */
-export function readFor(ctx: Context, row: Record<string, unknown> | undefined): Record<string, unknown> | null {
+export async function readFor(
+  ctx: Context,
+  row: Record<string, unknown> | undefined,
+): Promise<Record<string, unknown> | null> {
   const p = pendingOf(ctx);
   if (!p) return row ?? null;
-  const confirmed = confirmedRow(ctx.services.knex, p.check, row, callerOptions(ctx.services));
+  const confirmed = await p.remembered.confirmed(row);
   if (confirmed) p.confirmed = true;
   return confirmed;
 }
@@ -78,16 +110,16 @@ export function readFor(ctx: Context, row: Record<string, unknown> | undefined):
 /**
  * Confirms `ctx`'s caller when it is pending: authenticates the request anew and puts the principal found (with a
  * new scope and new loaders) in place of the remembered one. No-op when confirmed already.
- * @throws the UNAUTHENTICATED error (401) when the credentials no longer verify; SERVICE_UNAVAILABLE (503) when the
- * database cannot be reached.
+ * @throws the UNAUTHENTICATED error (401) when the credentials no longer verify ({@link refusalFor} the surface, or
+ * the agent API's rate limit); SERVICE_UNAVAILABLE (503) when the database cannot be reached.
  */
 export async function confirmCaller(ctx: Context): Promise<void> {
   const p = pendingOf(ctx);
   if (!p) return;
-  const principal = await authenticate(ctx.services, p.headers, "graphql").catch((error: unknown) => {
+  const principal = await authenticate(ctx.services, p.headers, p.surface).catch((error: unknown) => {
     throw isDatabaseUnavailable(error) ? unavailableError() : error;
   });
-  if (!principal) throw invalidCredentialsError();
+  if (!principal) throw refusalFor(p.surface);
   p.confirmed = true;
   // Apollo's copy of the context holds its loaders as a plain value: all three are replaced.
   const fresh = buildContext(ctx.services, principal, ctx.requestId);

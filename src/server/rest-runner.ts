@@ -7,7 +7,6 @@ import type { FastifyInstance } from "fastify";
 import { GraphQLError } from "graphql";
 import type { Context } from "../modules/context.ts";
 import { RETRY_AFTER_SECONDS } from "../shared/database-unavailable.ts";
-import { AppError } from "../shared/errors.ts";
 import {
   type AnyRestRoute,
   type CallbackRequest,
@@ -21,8 +20,9 @@ import {
   STATUS_OF_CODE,
 } from "../shared/rest-route.ts";
 import type { SkiffServer } from "./app.ts";
-import { authenticate } from "./authenticate.ts";
+import { authenticate, refusalFor } from "./authenticate.ts";
 import { buildContext } from "./context.ts";
+import { confirmCaller, rememberedContext } from "./remembered-callers.ts";
 
 /**
  * Registers every row of `routes`; with `publicOnly`, unpublished rows are not registered (→ 404), and every
@@ -51,25 +51,38 @@ export function registerRestRoutes(
         continue;
       }
       registerOne(app, route, async (req, headers, requestId) => {
-        let principal: Context["principal"] = null;
-        if (route.surface !== "none") {
-          try {
-            principal = await authenticate(services, headers, route.surface);
-          } catch (e) {
-            if (!(e instanceof GraphQLError)) throw e;
-            return fail(route, toRestError(e));
+        // A credential this process resolved before: confirmed by the row's compiled read itself, or before anything
+        // else runs or is answered (remembered-callers.ts).
+        const remembers = services.config.SKIFF_COMPILED_READS;
+        let contextValue = remembers ? rememberedContext(services, headers, requestId, route.surface) : null;
+        if (!contextValue) {
+          let principal: Context["principal"] = null;
+          if (route.surface !== "none") {
+            try {
+              principal = await authenticate(services, headers, route.surface);
+            } catch (e) {
+              if (!(e instanceof GraphQLError)) throw e;
+              return fail(route, toRestError(e));
+            }
+            if (!principal) return route.error(toRestError(refusalFor(route.surface)), 401);
           }
-          if (!principal)
-            return route.error(toRestError(new AppError("UNAUTHENTICATED", "Missing or invalid credentials")), 401);
+          contextValue = buildContext(services, principal, requestId);
         }
         let variables: Record<string, unknown>;
         try {
           variables = route.variables(req);
         } catch (e) {
           if (!(e instanceof GraphQLError)) throw e;
-          return fail(route, toRestError(e));
+          // Bad input from a caller that no longer verifies is a 401, as without a remembered caller.
+          const refused = await confirmCaller(contextValue).then(
+            () => null,
+            (error: unknown) => {
+              if (error instanceof GraphQLError) return error;
+              throw error;
+            },
+          );
+          return fail(route, toRestError(refused ?? e));
         }
-        const contextValue = buildContext(services, principal, requestId);
         const execute = async (vars: Record<string, unknown>) => {
           const response = await apollo.executeOperation({ query: route.operation, variables: vars }, { contextValue });
           if (response.body.kind !== "single") throw new Error("Incremental delivery is not supported on REST routes");

@@ -6,11 +6,17 @@
  * change to a remembered caller, A's next answer (status and body) must be C's. Spec: "Deleting a key takes effect
  * at once … callers using it then receive 401".
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { addMember, createOrg, createProjects, type SeededUser } from "../helpers/seed.ts";
+import { addMember, createAgentTokenFor, createOrg, createProjects, type SeededUser } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
+
+/** A valid import source (spec: Site import). */
+const DOCKER = { type: "docker", dockerImage: "nginx:1.27" };
+
+/** Agent API requests per minute per token on the three instances. */
+const AGENT_LIMIT = 8;
 
 let db: TestDatabase;
 let a: RunningSkiff;
@@ -21,9 +27,10 @@ let projects: string[];
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  a = await startTestServer(db.url, { SKIFF_WORKER: "false" });
-  b = await startTestServer(db.url, { SKIFF_WORKER: "false" });
-  c = await startTestServer(db.url, { SKIFF_WORKER: "false", SKIFF_COMPILED_READS: "false" });
+  const env = { SKIFF_WORKER: "false", SKIFF_AGENT_RATE_LIMIT: String(AGENT_LIMIT) };
+  a = await startTestServer(db.url, env);
+  b = await startTestServer(db.url, env);
+  c = await startTestServer(db.url, { ...env, SKIFF_COMPILED_READS: "false" });
   org = await createOrg(db.knex);
   projects = await createProjects(db.knex, org.organizationId, 3);
 });
@@ -41,13 +48,13 @@ async function answer(server: RunningSkiff, apiKey: string, query: string, varia
   return { status, body };
 }
 
-/** `query` on `server` with `apiKey` and the SQL statements `server` ran meanwhile. */
-async function withStatements(server: RunningSkiff, apiKey: string, query: string) {
+/** What `request` answers and the SQL statements `server` ran meanwhile. */
+async function withStatements<T extends object>(server: RunningSkiff, request: () => Promise<T>) {
   const sql: string[] = [];
   const onQuery = (q: { sql: string }) => sql.push(q.sql);
   server.services.knex.on("query", onQuery);
   try {
-    return { ...(await answer(server, apiKey, query)), sql };
+    return { ...(await request()), sql };
   } finally {
     server.services.knex.off("query", onQuery);
   }
@@ -70,7 +77,7 @@ async function onB(mutation: string, variables: Record<string, unknown>) {
 describe("a remembered API key", () => {
   it("reads with one statement that looks the key up with the data", async () => {
     const admin = await rememberedAdmin();
-    const res = await withStatements(a, admin.apiKey, PROJECTS);
+    const res = await withStatements(a, () => answer(a, admin.apiKey, PROJECTS));
     expect(res.status).toBe(200);
     const ids = (res.body.data as { projects: { edges: Array<{ node: { id: string } }> } }).projects.edges;
     expect(ids.map((e) => e.node.id).sort()).toEqual([...projects].sort());
@@ -147,6 +154,76 @@ describe("a remembered API key", () => {
       expect(after).toEqual(await answer(c, admin.apiKey, query, variables));
       // And again, now that A has resolved the key anew.
       expect(await answer(a, admin.apiKey, query, variables)).toEqual(after);
+    });
+  }
+});
+
+/** Status and JSON body of `path` on `server` with credential `key` (`x-api-key`). */
+async function rest(
+  server: RunningSkiff,
+  key: string,
+  path: string,
+  init: { method?: string; body?: Record<string, unknown> } = {},
+) {
+  const res = await fetch(`${server.url}${path}`, {
+    method: init.method ?? "GET",
+    headers: { "x-api-key": key, ...(init.body === undefined ? {} : { "content-type": "application/json" }) },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe("REST rows with a remembered credential", () => {
+  beforeEach(async () => {
+    await db.knex("organizations").where({ id: org.organizationId }).update({ plan_id: "plan_unlimited" });
+  });
+
+  it("agent API: one statement that resolves and counts the token with the data; revoked elsewhere → 401 at once", async () => {
+    const admin = await addMember(db.knex, org.organizationId, "admin");
+    const token = await createAgentTokenFor(db.knex, org.organizationId, admin);
+    const first = await rest(a, token, "/api/agent/projects");
+    expect(first.status).toBe(200);
+    // Within the minute the token's last use is recorded: the next request is its one statement only.
+    const again = await withStatements(a, () => rest(a, token, "/api/agent/projects"));
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(again.sql).toHaveLength(1);
+    for (const part of [/from agent_tokens t/, /insert into agent_rate_limits/, /from projects/])
+      expect(again.sql[0]).toMatch(part);
+    const revoked = await gql(b.url, "mutation { revokeAgentToken }", {}, { apiKey: admin.apiKey });
+    expect(revoked.data).toEqual({ revokeAgentToken: true });
+    const refused = await rest(a, token, "/api/agent/projects");
+    expect(refused.status).toBe(401);
+    expect(refused).toEqual(await rest(c, token, "/api/agent/projects"));
+  });
+
+  it("agent API: counts every request against the rate limit and refuses past it", async () => {
+    const admin = await addMember(db.knex, org.organizationId, "admin");
+    const token = await createAgentTokenFor(db.knex, org.organizationId, admin);
+    const statuses: number[] = [];
+    for (let i = 0; i < AGENT_LIMIT + 2; i++) statuses.push((await rest(a, token, "/api/agent/projects")).status);
+    expect(statuses).toEqual([...Array(AGENT_LIMIT).fill(200), 401, 401]);
+    const over = await rest(a, token, "/api/agent/projects");
+    expect(over.body.message).toMatch(/Rate limit exceeded/);
+  });
+
+  const rows: Array<[string, string, { method?: string; body?: Record<string, unknown> }]> = [
+    ["a read", "/api/site-import", {}],
+    ["bad input", "/api/site-import?limit=nope", {}],
+    ["bad input to a mutation", "/api/site-import", { method: "POST", body: {} }],
+    ["a mutation", "/api/site-import", { method: "POST", body: { name: "remembered-import", source: DOCKER } }],
+  ];
+  for (const [kind, path, init] of rows) {
+    it(`site import API, key deleted on another instance: ${kind} answers 401 at once, as the oracle does`, async () => {
+      const admin = await rememberedAdmin();
+      expect((await rest(a, admin.apiKey, "/api/site-import")).status).toBe(200);
+      await onB("mutation($id: ID!) { deleteApiKey(id: $id) }", { id: admin.apiKeyId });
+      const body =
+        init.body && Object.keys(init.body).length ? { ...init.body, organizationId: org.organizationId } : init.body;
+      const refused = await rest(a, admin.apiKey, path, { ...init, body });
+      expect(refused.status).toBe(401);
+      expect(refused).toEqual(await rest(c, admin.apiKey, path, { ...init, body }));
+      expect(await db.knex("site_imports").where({ name: "remembered-import" }).first()).toBeUndefined();
     });
   }
 });

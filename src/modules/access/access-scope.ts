@@ -28,6 +28,24 @@ export interface Principal {
   access?: OrgAccess;
 }
 
+/**
+ * A caller an instance resolved before from the same credential (API key or agent token), remembered but not trusted
+ * (issue 21: authentication and data in one round trip): the statement that reads for the request resolves the
+ * credential again, and its answer is used only when the caller is unchanged. Built by the credential's owner
+ * (src/auth for API keys, the agent module for agent tokens); used by the transport (src/server/remembered-callers.ts).
+ */
+export interface RememberedPrincipal {
+  /** A new principal of the caller as it was resolved (an {@link AccessScope} takes its `access`). */
+  principal(): Principal;
+  /** The read `sql` (`?` placeholders, one row) with `bindings`, wrapped so that it resolves the credential too. */
+  statement(sql: string, bindings: readonly unknown[]): { sql: string; bindings: unknown[] };
+  /**
+   * The read's own row of a wrapped statement when it found the caller unchanged (and allowed: an agent token within
+   * its rate limit); null when not — then authenticate the request the ordinary way.
+   */
+  confirmed(row: Record<string, unknown> | undefined): Promise<Record<string, unknown> | null>;
+}
+
 /** The caller's standing in one organization. */
 export interface OrgAccess {
   organizationId: string;

@@ -9,9 +9,9 @@ import type { Knex } from "knex";
 import { apiKeyFromHeaders } from "../../auth/caller.ts";
 import type { Config } from "../../config.ts";
 import { UnauthenticatedError } from "../../shared/errors.ts";
-import type { Principal } from "../access/index.ts";
+import type { Principal, RememberedPrincipal } from "../access/index.ts";
 import { agentRateLimit } from "./agent-rate-limit.ts";
-import { findAgentCaller } from "./agent-token.service.ts";
+import { findAgentCaller, rememberedAgentCaller } from "./agent-token.service.ts";
 
 /**
  * The principal of an agent API request (`via: "agentToken"`, organization = the token's), or null when the
@@ -31,4 +31,19 @@ export async function authenticateAgent(
     throw new UnauthenticatedError(`Rate limit exceeded: ${limit} requests per minute per agent token`);
   }
   return caller.principal;
+}
+
+/**
+ * The agent token of `headers` as this process resolved it before, to be confirmed (and counted against the rate
+ * limit) by the statement that reads for the request; null when there is no token or it was not resolved here
+ * before (then {@link authenticateAgent}).
+ */
+export function rememberedAgent(
+  services: { knex: Knex; config: Pick<Config, "SKIFF_AGENT_RATE_LIMIT"> },
+  headers: Headers,
+): RememberedPrincipal | null {
+  const token = apiKeyFromHeaders(headers);
+  return token
+    ? rememberedAgentCaller(services.knex, token, agentRateLimit(services.config.SKIFF_AGENT_RATE_LIMIT))
+    : null;
 }

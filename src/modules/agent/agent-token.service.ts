@@ -14,6 +14,7 @@ import {
   memberStandingJoinSql,
   type OrgAccess,
   type Principal,
+  type RememberedPrincipal,
   requireActiveOrganization,
   requirePlanFeature,
   standingOf,
@@ -111,6 +112,49 @@ export async function revokeAgentToken(ctx: ServiceContext): Promise<boolean> {
   return deleted > 0;
 }
 
+/** A token's row as the caller statement reads it (without the rate-limit count). */
+interface AgentRow extends StandingColumns {
+  id: string;
+  userId: string;
+  organizationId: string;
+  /** True when `last_used_at` is older than a minute (or unset). */
+  stale: boolean;
+  /** Everything above but `stale` as one text: equal texts, equal callers (see {@link rememberedAgentCaller}). */
+  fingerprint: string;
+}
+
+/**
+ * The common table expressions resolving token hash `tokenHash`: `caller` (its {@link AgentRow}, no row for an
+ * unknown or expired token or a member gone) and, with `limit`, `counted` (the request counted against the token's
+ * rate limit: `points` in the window). `points` is the SQL of the count (`null::int` without a limit).
+ */
+function agentCallerCtes(tokenHash: string, limit?: RateLimit) {
+  const count = limit ? rateLimitCountSql(limit, "c.id", "from caller c") : null;
+  return {
+    sql: `with caller as (
+      select t.id as "id", t.user_id as "userId", t.organization_id as "organizationId",
+        coalesce(t.last_used_at < now() - interval '1 minute', true) as "stale",
+        row(t.id, t.user_id, t.organization_id, s."memberId", s.role, s."planFeatures", s.grants::text)::text
+          as "fingerprint", s.*
+      from agent_tokens t
+      ${memberStandingJoinSql("s", (m) => `${m}.id = t.member_id and ${m}.user_id = t.user_id and ${m}.organization_id = t.organization_id`)}
+      where t.token_hash = ? and (t.expires_at is null or t.expires_at > now())
+      limit 1)
+    ${count ? `, counted as (${count.sql})` : ""}`,
+    bindings: [tokenHash, ...(count?.bindings ?? [])] as unknown[],
+    points: count ? "(select points from counted)" : "null::int",
+  };
+}
+
+/** Records a token's use (`last_used_at`) when its row says it is due (at most once a minute). */
+async function touchAgentToken(knex: Knex, row: { id: string; stale: boolean }): Promise<void> {
+  if (row.stale) await knex("agent_tokens").where("id", row.id).update({ lastUsedAt: knex.fn.now() });
+}
+
+/** Callers resolved by this process, by token hash (the oldest go first past the bound); never trusted alone. */
+const rememberedTokens = new Map<string, AgentRow>();
+const MAX_REMEMBERED = 10_000;
+
 /**
  * Resolves a presented secret to its caller, in one statement: null when no stored token has that hash, when it
  * has expired, or when its owner is no longer a member of its organization (spec: Errors → Agent API, 401). With
@@ -118,37 +162,64 @@ export async function revokeAgentToken(ctx: ServiceContext): Promise<boolean> {
  * `rateLimited` says whether it is over. Records `lastUsedAt` at most once a minute (an extra UPDATE only then).
  */
 export async function findAgentCaller(knex: Knex, token: string, limit?: RateLimit): Promise<AgentCaller | null> {
-  const count = limit ? rateLimitCountSql(limit, "c.id", "from caller c") : null;
-  const result: {
-    rows: Array<
-      {
-        id: string;
-        userId: string;
-        organizationId: string;
-        stale: boolean;
-        points: number | null;
-        // The member's standing, so that the request's access scope needs no second statement (issue 15).
-      } & StandingColumns
-    >;
-  } = await knex.raw(
-    `with caller as (
-      select t.id as "id", t.user_id as "userId", t.organization_id as "organizationId",
-        coalesce(t.last_used_at < now() - interval '1 minute', true) as "stale", s.*
-      from agent_tokens t
-      ${memberStandingJoinSql("s", (m) => `${m}.id = t.member_id and ${m}.user_id = t.user_id and ${m}.organization_id = t.organization_id`)}
-      where t.token_hash = ? and (t.expires_at is null or t.expires_at > now())
-      limit 1)
-    ${count ? `, counted as (${count.sql})` : ""}
-    select c.*, ${count ? "(select points from counted)" : "null::int"} as "points" from caller c`,
-    [hashAgentToken(token), ...(count?.bindings ?? [])],
+  const tokenHash = hashAgentToken(token);
+  const ctes = agentCallerCtes(tokenHash, limit);
+  const result: { rows: Array<AgentRow & { points: number | null }> } = await knex.raw(
+    `${ctes.sql} select c.*, ${ctes.points} as "points" from caller c`,
+    ctes.bindings as Knex.Value[],
   );
   const row = result.rows[0];
+  rememberedTokens.delete(tokenHash);
   if (!row) return null;
-  if (row.stale) await knex("agent_tokens").where("id", row.id).update({ lastUsedAt: knex.fn.now() });
-  const access = standingOf(row.organizationId, row);
+  await touchAgentToken(knex, row);
+  rememberedTokens.set(tokenHash, row);
+  if (rememberedTokens.size > MAX_REMEMBERED) rememberedTokens.delete(rememberedTokens.keys().next().value as string);
   return {
     tokenId: row.id,
-    principal: { userId: row.userId, organizationId: row.organizationId, via: "agentToken", access },
+    principal: agentPrincipal(row),
     rateLimited: limit !== undefined && (row.points ?? 0) > limit.points,
+  };
+}
+
+/** The principal of a token's row (a new object: its scope takes `access`). */
+function agentPrincipal(row: AgentRow): Principal {
+  return {
+    userId: row.userId,
+    organizationId: row.organizationId,
+    via: "agentToken",
+    access: standingOf(row.organizationId, row),
+  };
+}
+
+/**
+ * The caller this process resolved from `token` before, to be confirmed by the statement that reads for the request
+ * (issue 21; see {@link RememberedPrincipal}); null when there is none. The wrapped statement resolves the token
+ * again and, with `limit`, counts the request as {@link findAgentCaller} does; the read runs only when the token's
+ * row is unchanged and the request within the limit. A request over the limit is refused by the ordinary path,
+ * which counts it once more.
+ */
+export function rememberedAgentCaller(knex: Knex, token: string, limit?: RateLimit): RememberedPrincipal | null {
+  const tokenHash = hashAgentToken(token);
+  const known = rememberedTokens.get(tokenHash);
+  if (!known) return null;
+  return {
+    principal: () => agentPrincipal(known),
+    statement(sql, bindings) {
+      const ctes = agentCallerCtes(tokenHash, limit);
+      const allowed = limit ? `${ctes.points} <= ?` : "true";
+      return {
+        sql: `${ctes.sql}
+select c."fingerprint" as "callerFingerprint", c."stale" as "callerStale", c."id" as "callerTokenId",
+  ${ctes.points} as "callerPoints", d.*
+from caller c left join lateral (select * from (${sql}) d0 where c."fingerprint" = ? and ${allowed}) d on true`,
+        bindings: [...ctes.bindings, ...bindings, known.fingerprint, ...(limit ? [limit.points] : [])],
+      };
+    },
+    async confirmed(row) {
+      if (!row || row.callerFingerprint !== known.fingerprint) return null;
+      if (limit && Number(row.callerPoints ?? 0) > limit.points) return null;
+      await touchAgentToken(knex, { id: row.callerTokenId as string, stale: row.callerStale === true });
+      return row;
+    },
   };
 }
