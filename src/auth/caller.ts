@@ -198,6 +198,7 @@ export interface RememberedCaller {
 const remembered = new Map<string, RememberedCaller>();
 const MAX_REMEMBERED = 10_000;
 
+/** Remembers (or renews) the caller of key hash `keyHash`, dropping the oldest entry past the bound. */
 function remember(keyHash: string, caller: Caller, fingerprint: string): void {
   remembered.delete(keyHash);
   remembered.set(keyHash, { caller, keyHash, fingerprint });

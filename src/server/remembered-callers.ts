@@ -1,11 +1,13 @@
 /**
- * Authentication and data in one round trip (issue 21): a /graphql request presenting an API key this process
- * resolved before starts with the caller it had then — *remembered*, not trusted. The compiled read confirms it in
- * its own statement (src/auth/caller.ts `confirmingStatement`: the key is looked up again, in the same snapshot as
- * the data, and the data is read only when the caller's standing is unchanged). Every other way a request can go —
- * not compilable, a mutation, a read that fell back, an error before execution — confirms it the ordinary way first
- * ({@link confirmCaller}; {@link callerConfirmationPlugin} makes sure none is answered unconfirmed). A key deleted,
- * disabled or expired answers 401 on its next request, whichever instance gets it.
+ * Authentication and data in one round trip (issue 21): a request on /graphql or a REST row presenting an API key
+ * (or, on the agent API, an agent token) this process resolved before starts with the caller it had then —
+ * *remembered*, not trusted. The compiled read confirms it in its own statement (the credential's owner wraps it:
+ * `confirmingStatement` in src/auth/caller.ts, `rememberedAgentCaller` in the agent module — the credential is
+ * resolved again in the same snapshot as the data, an agent token counted against its rate limit, and the data read
+ * only when the caller is unchanged). Every other way a request can go — not compilable, a mutation, a read that fell
+ * back, an error before execution, a REST row's bad input — confirms it the ordinary way first ({@link confirmCaller};
+ * {@link callerConfirmationPlugin} makes sure no operation is answered unconfirmed). A key deleted, disabled or
+ * expired answers 401 on its next request, whichever instance gets it.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { ApolloServerPlugin, GraphQLResponse } from "@apollo/server";

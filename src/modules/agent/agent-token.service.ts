@@ -195,8 +195,8 @@ function agentPrincipal(row: AgentRow): Principal {
  * The caller this process resolved from `token` before, to be confirmed by the statement that reads for the request
  * (issue 21; see {@link RememberedPrincipal}); null when there is none. The wrapped statement resolves the token
  * again and, with `limit`, counts the request as {@link findAgentCaller} does; the read runs only when the token's
- * row is unchanged and the request within the limit. A request over the limit is refused by the ordinary path,
- * which counts it once more.
+ * row is unchanged and the request within the limit. A request over the limit, or one finding the token's row
+ * changed, goes on to the ordinary path ({@link findAgentCaller}), which counts it once more.
  */
 export function rememberedAgentCaller(knex: Knex, token: string, limit?: RateLimit): RememberedPrincipal | null {
   const tokenHash = hashAgentToken(token);
