@@ -8,7 +8,8 @@ import { addMember, createAgentTokenFor, createOrg, createProjects } from "../he
 import { useTestServer } from "../helpers/server.ts";
 import { type AgentErrorBody, agentGet } from "./agent-client.ts";
 
-const t = useTestServer();
+// No job runner: its periodic statements would be counted with the requests'.
+const t = useTestServer({ SKIFF_WORKER: "false" });
 
 type Row = Record<string, unknown>;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

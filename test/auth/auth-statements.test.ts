@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { addMember, createOrg, createProjects } from "../helpers/seed.ts";
 import { gql, useTestServer } from "../helpers/server.ts";
 
-const t = useTestServer();
+// No job runner: its periodic statements would be counted with the requests'.
+const t = useTestServer({ SKIFF_WORKER: "false" });
 
 /** Runs `query` with `apiKey` and returns the SQL statements the server issued meanwhile. */
 async function statementsOf(query: string, apiKey: string) {

@@ -23,8 +23,9 @@ let owner: { userId: string; email: string };
 beforeAll(async () => {
   db = await createTestDatabase();
   [compiled, executed] = await Promise.all([
-    startTestServer(db.url, { SKIFF_MAX_QUERY_COST: "10000000" }),
-    startTestServer(db.url, { SKIFF_MAX_QUERY_COST: "10000000", SKIFF_COMPILED_READS: "false" }),
+    // No job runners: their periodic statements would be counted with the requests'.
+    startTestServer(db.url, { SKIFF_MAX_QUERY_COST: "10000000", SKIFF_WORKER: "false" }),
+    startTestServer(db.url, { SKIFF_MAX_QUERY_COST: "10000000", SKIFF_COMPILED_READS: "false", SKIFF_WORKER: "false" }),
   ]);
   const shape = {
     environments: 2,

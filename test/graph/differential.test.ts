@@ -218,7 +218,8 @@ async function run(caller: Caller, query: string): Promise<{ res: GqlResponse; s
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  server = await startTestServer(db.url, { SKIFF_MAX_QUERY_COST: "10000000" });
+  // No job runner: its periodic statements would be counted with the requests'.
+  server = await startTestServer(db.url, { SKIFF_MAX_QUERY_COST: "10000000", SKIFF_WORKER: "false" });
   const shape = {
     environments: 2,
     applicationsPerEnvironment: 2,

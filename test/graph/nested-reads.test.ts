@@ -35,7 +35,8 @@ const TREE = `query Tree {
 
 // The full tree of 100 projects is estimated at ~2.5 M objects (list defaults × nesting), over the default
 // SKIFF_MAX_QUERY_COST: this test is about SQL statements, so the operator's switch raises the limit.
-const t = useTestServer({ SKIFF_MAX_QUERY_COST: "10000000" });
+// No job runner: its periodic statements would be counted with the requests'.
+const t = useTestServer({ SKIFF_MAX_QUERY_COST: "10000000", SKIFF_WORKER: "false" });
 
 /** The tree of bench/peer.ts: projects → environments → applications → deployments and domains (depth 4). */
 const BENCH_TREE = `query Tree { projects(first: 100) { edges { node { id name
