@@ -60,9 +60,14 @@ beforeAll(async () => {
     SKIFF_GATEWAY_API_KEY: GATEWAY_KEY,
     SKIFF_OUTBOUND_ALLOW: "127.0.0.1",
     SKIFF_LICENSE_KEY: PLANTED.licenseKey,
+    // The instance's own docs sync (every minute by default) replaces its license's registrations with its local
+    // list: once it has run, not again during the test, so the registration this test posts stays in the dump.
+    SKIFF_LICENSE_SYNC_INTERVAL: "86400",
     SKIFF_HEALTH_INTERVAL: "0",
   });
   const listening = await skiff.waitForLog((r) => String(r.msg).startsWith("Server listening at"));
+  // As if the instance had just synchronised (a sync before this line ran before the test's own registration).
+  await db.knex("docs_sync_state").insert({ id: 1, last_run_at: new Date() }).onConflict("id").merge(["last_run_at"]);
   url = String(listening.msg).replace("Server listening at ", "");
   sandbox.setEventsUrl(`${url}/api/payment-gateway/events`);
 }, 60_000);
