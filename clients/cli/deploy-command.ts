@@ -158,8 +158,12 @@ export async function deployCommand(c: Credentials, app: string, options: Deploy
     });
     deploymentId = queued.id;
     if (ui) p.log.info(`${queued.id}  ${queued.title}`);
-    render(queued);
+    // Every deployment starts `queued`; the mutation's answer is the record as it is after the commit, which the
+    // worker may already have moved on (a dry run passes `queued` and `running` in a blink).
+    // Updates that arrived before the answer report the changes in the order they happened: shown before it.
+    showStatus({ ...queued, status: "queued" });
     for (const u of early) onUpdate(u);
+    render(queued);
 
     catchUp = setInterval(() => {
       graphql(c, ApplicationDeploymentsQuery, { id: target.id })

@@ -739,6 +739,8 @@ export type Mutation = {
   /**
    * Queues a deployment of the application (owners, admins and members). A newer queued deployment supersedes the
    * older queued ones of the same application (they end `cancelled`). `title` defaults to "Manual deployment".
+   * Answers the deployment as it is once the mutation committed: its job may already have moved it past `queued`
+   * (follow `deploymentUpdated`, opened before the mutation, to see every status change).
    */
   deployApplication: Deployment;
   /** Limits a `member` to a project or an application (owner or admin). Granting something already granted returns that grant. */
