@@ -2,9 +2,10 @@
  * Compiled reads (issues 15 and 21): the one implementation of every read of Skiff's tables through GraphQL. Modules
  * declare, in their manifests, the SQL of each field that is a column or a relation of their types (`sqlReads`,
  * {@link SqlReadTypes}) and how a row of each type is found by id with the caller's visibility (`sqlRows`,
- * {@link SqlReadRows}); this compiler turns a selection into SQL building the answer's JSON inside PostgreSQL
- * (`json_build_object` per object, `json_agg` per list, correlated subqueries per level). Visibility is part of the
- * SQL (src/modules/access/access-scope.ts).
+ * {@link SqlReadRows}); this compiler turns a selection into SQL building the answer's compact JSON text inside
+ * PostgreSQL ({@link JsonSql}: key names and `to_json` values joined with `||` per object, `string_agg` per list,
+ * correlated subqueries per level; `json_build_object`/`json_agg` cost PostgreSQL about 1.4× the CPU, measured on
+ * the bench:peer shapes). Visibility is part of the SQL (src/modules/access/access-scope.ts).
  *
  * Two ways to run it, one meaning (src/server/compiled-reads.ts, src/server/sql-read-resolvers.ts):
  * - a query whose every selected field is declared is answered by ONE statement, its JSON text sent as is;
@@ -48,11 +49,41 @@ export interface SqlReadField {
 }
 
 /**
- * The SQL of one field: an expression whose value is the field's JSON value (a scalar, or JSON built with the
- * compiler), or null when this selection cannot be compiled (only for types without declarations). May throw a
- * GraphQLError for bad arguments (the executor reports it at the field's path).
+ * SQL whose value is JSON text, SQL null standing for JSON null: what the compiler builds for objects and lists
+ * (issue 21, "cheaper SQL"). Its `sql` goes into other SQL; interpolating the object itself throws, so that JSON
+ * text is never taken for a scalar by mistake (a scalar value would be converted with `to_json` once more).
  */
-export type SqlReadFieldSql = (field: SqlReadField) => string | null;
+export class JsonSql {
+  readonly sql: string;
+  /** True when the value is never SQL null (objects, lists): no `coalesce` needed around it. */
+  readonly notNull: boolean;
+  /** The JSON text itself when it is known while compiling (e.g. `"Project"` for `__typename`). */
+  readonly constant: string | undefined;
+
+  constructor(sql: string, options: { notNull?: boolean; constant?: string } = {}) {
+    this.sql = sql;
+    this.notNull = options.notNull ?? false;
+    this.constant = options.constant;
+  }
+
+  /** The JSON text `json` (e.g. `JSON.stringify(value)`), known while compiling. */
+  static constant(json: string): JsonSql {
+    return new JsonSql(`'${json.replaceAll("'", "''")}'::text`, { notNull: true, constant: json });
+  }
+
+  /** @throws always: use `.sql` (see the class's comment). */
+  toString(): string {
+    throw new Error("JsonSql interpolated as SQL text: use its .sql");
+  }
+}
+
+/**
+ * The SQL of one field: a scalar expression (text, number, boolean, a `json`/`jsonb` value; converted with
+ * `to_json`, so its type must be known: `'x'::text`, not `'x'`), or {@link JsonSql} built with the compiler, or null
+ * when this selection cannot be compiled (only for types without declarations). May throw a GraphQLError for bad
+ * arguments (the executor reports it at the field's path).
+ */
+export type SqlReadFieldSql = (field: SqlReadField) => string | JsonSql | null;
 
 /** Compilable fields per GraphQL object type name, declared by the modules owning the types. */
 export type SqlReadTypes = Record<string, Record<string, SqlReadFieldSql>>;
@@ -100,8 +131,6 @@ export interface SqlReadCaller {
   now: Date;
 }
 
-/** json_build_object takes at most 100 arguments (50 keys). */
-const MAX_KEYS = 50;
 /** Parameters are marked «n» while the statement is built (no generated SQL contains «), `?` in the end. */
 const PLACEHOLDER = /«(\d+)»/g;
 
@@ -160,9 +189,34 @@ export class SqlReadCompiler {
    * field's path, root fields included; the one-statement path leaves an answer holding one to the executor). For
    * errors that depend on rows, e.g. `case when <visible> then <value> else <compiler.fail(notFound)> end`.
    */
-  fail(error: Error): string {
+  fail(error: Error): JsonSql {
     this.errors.push(error);
-    return `json_build_object('${ERROR_KEY}', ${this.errors.length - 1})`;
+    return JsonSql.constant(`{"${ERROR_KEY}":${this.errors.length - 1}}`);
+  }
+
+  /** `sql`, whose value is JSON text (e.g. a subquery selecting an object this compiler built), as {@link JsonSql}. */
+  json(sql: string): JsonSql {
+    return new JsonSql(sql);
+  }
+
+  /** A JSON array of `items` in that order (each JSON text; SQL null is JSON null). */
+  array(items: readonly JsonSql[]): JsonSql {
+    const parts: Part[] = [{ text: "[" }];
+    items.forEach((item, i) => {
+      if (i > 0) parts.push({ text: "," });
+      parts.push({ json: item });
+    });
+    parts.push({ text: "]" });
+    return concatSql(parts);
+  }
+
+  /**
+   * A JSON array of `item` (JSON text, never SQL null) for every row of `from` (SQL text after `select`), ordered by
+   * `orderBy`; `[]` when there is none.
+   */
+  aggregate(item: JsonSql, from: string, orderBy: string): JsonSql {
+    const items = `string_agg(${item.sql}, ',' order by ${orderBy})`;
+    return new JsonSql(`(select coalesce('[' || ${items} || ']', '[]') ${from})`, { notNull: true });
   }
 
   /** A table alias not used elsewhere in the statement, e.g. `t7`. */
@@ -172,7 +226,7 @@ export class SqlReadCompiler {
   }
 
   /** The JSON object of type `typeName` for the row `alias`, with the sub-selection of `nodes`; null: not compilable. */
-  object(typeName: string, alias: string, nodes: readonly FieldNode[]): string | null {
+  object(typeName: string, alias: string, nodes: readonly FieldNode[]): JsonSql | null {
     const declared = this.types[typeName];
     return declared ? this.objectWith(typeName, alias, nodes, declared) : null;
   }
@@ -186,7 +240,7 @@ export class SqlReadCompiler {
     alias: string,
     nodes: readonly FieldNode[],
     declared: Record<string, SqlReadFieldSql>,
-  ): string | null {
+  ): JsonSql | null {
     const type = this.schema.getType(typeName);
     if (!isObjectType(type)) return null;
     const selected = collectSubfields(this.schema, this.fragments, this.variables, type, nodes);
@@ -198,50 +252,54 @@ export class SqlReadCompiler {
    * `from domains t3 where t3.application_id = t2.id`, its rows aliased `alias`), ordered by `orderBy`; `[]` when
    * there is none. Null: not compilable.
    */
-  list(typeName: string, alias: string, nodes: readonly FieldNode[], from: string, orderBy: string): string | null {
+  list(typeName: string, alias: string, nodes: readonly FieldNode[], from: string, orderBy: string): JsonSql | null {
     const item = this.object(typeName, alias, nodes);
-    return item && `(select coalesce(json_agg(${item} order by ${orderBy}), '[]'::json) ${from})`;
+    return item && this.aggregate(item, from, orderBy);
   }
 
   /** The object of type `typeName` from the row of `from` (its row aliased `alias`), JSON null when none. */
-  one(typeName: string, alias: string, nodes: readonly FieldNode[], from: string): string | null {
+  one(typeName: string, alias: string, nodes: readonly FieldNode[], from: string): JsonSql | null {
     const item = this.object(typeName, alias, nodes);
-    return item && `(select ${item} ${from} limit 1)`;
+    return item && new JsonSql(`(select ${item.sql} ${from} limit 1)`);
   }
 
   /**
    * A JSON array of the objects of type `typeName` with ids `ids`, in that order, compiled with the sub-selection of
-   * `nodes` from the rows of `source`; an id whose row is missing or invisible gives null. `trusted`: the ids come
-   * from a service that already decided the caller may have these objects (a mutation's result, e.g. the user a
-   * sign-up created), so the row's own visibility is not applied (nested fields still apply theirs). Null: not
-   * compilable.
+   * `nodes` from the rows of `source`; an id whose row is missing or invisible gives null (`dropMissing`: is left
+   * out). `trusted`: the ids come from a service that already decided the caller may have these objects (a
+   * mutation's result, e.g. the user a sign-up created), so the row's own visibility is not applied (nested fields
+   * still apply theirs). Null: not compilable.
    */
   byIds(
     typeName: string,
     source: SqlReadRowSource,
     ids: readonly string[],
     nodes: readonly FieldNode[],
-    trusted = false,
-  ): string | null {
+    options: { trusted?: boolean; dropMissing?: boolean } = {},
+  ): JsonSql | null {
     const [u, a] = [this.alias(), this.alias()];
     const item = this.object(typeName, a, nodes);
     if (!item) return null;
-    const visible = trusted ? "true" : source.visible(this, a);
-    return `(select coalesce(json_agg(case when ${a}.id is null then null else ${item} end order by ${u}.ord), '[]'::json)
-      from unnest(${this.param([...ids])}::text[]) with ordinality ${u}(id, ord)
-      left join ${source.table} ${a} on ${a}.id = ${u}.id and ${visible})`;
+    const visible = options.trusted ? "true" : source.visible(this, a);
+    const rows = `from unnest(${this.param([...ids])}::text[]) with ordinality ${u}(id, ord)
+      ${options.dropMissing ? "join" : "left join"} ${source.table} ${a} on ${a}.id = ${u}.id and ${visible}`;
+    const value = options.dropMissing
+      ? item
+      : new JsonSql(`case when ${a}.id is null then 'null' else ${item.sql} end`, { notNull: true });
+    return this.aggregate(value, rows, `${u}.ord`);
   }
 
   /**
    * The SQL of root field `definition` of the query type for `nodes` (partial mode, one statement per root field),
-   * with its coerced `args`. Null: the field has no declaration. Throws what the declaration throws.
+   * with its coerced `args`, as JSON text. Null: the field has no declaration. Throws what the declaration throws.
    */
-  rootField(fieldName: string, args: Record<string, unknown>, nodes: readonly FieldNode[]): string | null {
+  rootField(fieldName: string, args: Record<string, unknown>, nodes: readonly FieldNode[]): JsonSql | null {
     const type = this.schema.getQueryType();
     const compile = type && this.types[type.name]?.[fieldName];
     const definition = type?.getFields()[fieldName];
     if (!compile || !definition) return null;
-    return compile({ compiler: this, alias: "", args, nodes, returnType: getNamedType(definition.type).name });
+    const sql = compile({ compiler: this, alias: "", args, nodes, returnType: getNamedType(definition.type).name });
+    return sql === null ? null : jsonValue(sql);
   }
 
   /**
@@ -274,21 +332,24 @@ export class SqlReadCompiler {
     const parts = this.rootParts(operation);
     if (!parts) return null;
     const declared = this.types[this.schema.getQueryType()!.name]!;
-    const missing = parts.flatMap(([, , name], i) =>
-      (declared[name] as SqlReadRootSql | undefined)?.missing ? [i] : [],
+    // A value known while compiling (an error placeholder) is never null.
+    const computed = (value: JsonSql) => value.constant === undefined;
+    const missing = parts.flatMap(({ name, value }, i) =>
+      (declared[name] as SqlReadRootSql | undefined)?.missing && computed(value) ? [i] : [],
     );
-    if (missing.length === 0) {
-      const { sql, bindings } = this.statement(jsonObject(parts.map(([key, sql]) => `'${key}', ${sql}`)));
-      return { sql: `${sql}, false as "missing"`, bindings };
-    }
-    const object = jsonObject(parts.map(([key], i) => `'${key}', r.c${i}`));
-    const columns = parts.map(([, sql], i) => `${sql} as c${i}`).join(", ");
+    if (missing.length === 0) return this.text(`select ${objectSql(parts).sql} as "data", false as "missing"`);
+    const object = objectSql(
+      parts.map((part, i) =>
+        computed(part.value) ? { ...part, value: new JsonSql(`r.c${i}`, { notNull: part.value.notNull }) } : part,
+      ),
+    );
+    const columns = parts.flatMap(({ value }, i) => (computed(value) ? [`${value.sql} as c${i}`] : [])).join(", ");
     const checks = missing.map((i) => `r.c${i} is null`).join(" or ");
-    return this.text(`select ${object}::text as "data", (${checks}) as "missing" from (select ${columns} offset 0) r`);
+    return this.text(`select ${object.sql} as "data", (${checks}) as "missing" from (select ${columns} offset 0) r`);
   }
 
-  /** The root fields of `operation` as [response key, SQL, field name]; null when one is not compilable. */
-  private rootParts(operation: OperationDefinitionNode): Array<[string, string, string]> | null {
+  /** The root fields of `operation` as object parts; null when one is not compilable. */
+  private rootParts(operation: OperationDefinitionNode): FieldPart[] | null {
     const type = this.schema.getQueryType();
     if (operation.operation !== "query" || !type) return null;
     const declared = this.types[type.name];
@@ -300,8 +361,8 @@ export class SqlReadCompiler {
   }
 
   /** The statement text (`?` placeholders) and bindings for `expression`, selected as text column `data`. */
-  statement(expression: string): { sql: string; bindings: Knex.Value[] } {
-    return this.text(`select (${expression})::text as "data"`);
+  statement(expression: JsonSql): { sql: string; bindings: Knex.Value[] } {
+    return this.text(`select ${expression.sql} as "data"`);
   }
 
   /** `sql` with its «n» parameter marks as `?` placeholders, and their bindings. */
@@ -319,64 +380,102 @@ export class SqlReadCompiler {
     alias: string,
     selected: Map<string, readonly FieldNode[]>,
     declared: Record<string, SqlReadFieldSql>,
-  ): string | null {
+  ): JsonSql | null {
     const parts = this.fieldParts(type, alias, selected, declared);
-    return parts && jsonObject(parts.map(([key, sql]) => `'${key}', ${sql}`));
+    return parts && objectSql(parts);
   }
 
-  /** The selected fields as [response key, SQL, field name] (plus `__row` when needed); null: not compilable. */
+  /** The selected fields as object parts (plus `__row` when needed); null: not compilable. */
   private fieldParts(
     type: GraphQLObjectType,
     alias: string,
     selected: Map<string, readonly FieldNode[]>,
     declared: Record<string, SqlReadFieldSql>,
-  ): Array<[string, string, string]> | null {
-    const parts: Array<[string, string, string]> = [];
+  ): FieldPart[] | null {
+    const parts: FieldPart[] = [];
     let needsRow = false;
     for (const [key, nodes] of selected) {
       const node = nodes[0]!;
       const name = node.name.value;
-      let sql: string | null;
       if (name === "__typename") {
-        sql = `'${type.name}'::text`;
-      } else {
-        const definition = type.getFields()[name];
-        const compile = declared[name];
-        if (!definition) return null;
-        if (!compile) {
-          // Partial mode: the field's resolver answers it from the row (and only a table row can carry one).
-          if (!this.partial || !alias) return null;
-          needsRow = true;
-          continue;
-        }
-        try {
-          const args = getArgumentValues(definition, node, this.variables);
-          sql = compile({ compiler: this, alias, args, nodes, returnType: getNamedType(definition.type).name });
-        } catch (error) {
-          if (!this.partial || !(error instanceof Error)) throw error;
-          sql = this.fail(error);
-        }
+        // Type names are GraphQL names ([_A-Za-z][_0-9A-Za-z]*): nothing to escape in SQL or JSON.
+        parts.push({ key, name, value: JsonSql.constant(`"${type.name}"`) });
+        continue;
+      }
+      const definition = type.getFields()[name];
+      const compile = declared[name];
+      if (!definition) return null;
+      if (!compile) {
+        // Partial mode: the field's resolver answers it from the row (and only a table row can carry one).
+        if (!this.partial || !alias) return null;
+        needsRow = true;
+        continue;
+      }
+      let sql: string | JsonSql | null;
+      try {
+        const args = getArgumentValues(definition, node, this.variables);
+        sql = compile({ compiler: this, alias, args, nodes, returnType: getNamedType(definition.type).name });
+      } catch (error) {
+        if (!this.partial || !(error instanceof Error)) throw error;
+        sql = this.fail(error);
       }
       if (sql === null) return null;
-      parts.push([key, sql, name]);
+      parts.push({ key, name, value: jsonValue(sql) });
     }
-    if (needsRow) parts.push([ROW_KEY, `to_json(${alias})`, ROW_KEY]);
+    if (needsRow) parts.push({ key: ROW_KEY, name: ROW_KEY, value: new JsonSql(`to_json(${alias})::text`) });
     return parts;
   }
 }
 
+/** One field of an object being built: its response `key` (a GraphQL name: nothing to escape), name and value. */
+interface FieldPart {
+  key: string;
+  name: string;
+  value: JsonSql;
+}
+
+/** A piece of JSON text: `text` known when compiling, or a `json` value. */
+type Part = { text: string; json?: never } | { json: JsonSql; text?: never };
+
+/** The JSON text of a field's value: {@link JsonSql} as it is, a scalar converted with `to_json`. */
+function jsonValue(sql: string | JsonSql): JsonSql {
+  return sql instanceof JsonSql ? sql : new JsonSql(`to_json(${sql})::text`);
+}
+
 /**
- * `json_build_object` of `parts` (`'key', value` pairs), which takes at most 50 pairs: longer objects are built in
- * chunks joined as text (keys keep their order).
+ * `parts` concatenated into one JSON text (never null; SQL null values written `null`). Known texts are joined
+ * while compiling; the rest with `||` (`concat` looks each argument's output function up on every call: about
+ * twice the CPU for an object of fifteen fields).
  */
-function jsonObject(parts: readonly string[]): string {
-  if (parts.length <= MAX_KEYS) return `json_build_object(${parts.join(", ")})`;
-  const chunks: string[] = [];
-  for (let i = 0; i < parts.length; i += MAX_KEYS) {
-    const text = `json_build_object(${parts.slice(i, i + MAX_KEYS).join(", ")})::text`;
-    chunks.push(i === 0 ? `left(${text}, -1)` : `substr(${text}, 2)`);
+function concatSql(parts: readonly Part[]): JsonSql {
+  const operands: string[] = [];
+  let known = "";
+  const flush = () => {
+    if (known) operands.push(`'${known.replaceAll("'", "''")}'`);
+    known = "";
+  };
+  for (const part of parts) {
+    const json = part.json;
+    if (json === undefined) known += part.text;
+    else if (json.constant !== undefined) known += json.constant;
+    else {
+      flush();
+      operands.push(json.notNull ? json.sql : `coalesce(${json.sql}, 'null')`);
+    }
   }
-  return `(${chunks.join(" || ',' || ")})::json`;
+  if (operands.length === 0) return JsonSql.constant(known);
+  flush();
+  return new JsonSql(`(${operands.join(" || ")})::text`, { notNull: true });
+}
+
+/** The JSON object of `parts` in their order (keys as given, compact JSON text). */
+function objectSql(parts: readonly FieldPart[]): JsonSql {
+  const pieces: Part[] = [{ text: "{" }];
+  parts.forEach((part, i) => {
+    pieces.push({ text: `${i > 0 ? "," : ""}"${part.key}":` }, { json: part.value });
+  });
+  pieces.push({ text: "}" });
+  return concatSql(pieces);
 }
 
 /** A column of the row as a JSON scalar (text, integer, boolean; null stays null). */
@@ -467,7 +566,7 @@ export function connectionSql(
     descending?: boolean;
     offset?: number;
   },
-): string | null {
+): JsonSql | null {
   const { compiler } = field;
   const [order, reverse] = page.descending ? ["desc", "asc"] : ["asc", "desc"];
   const after = page.afterId ? ` and p.id ${page.descending ? "<" : ">"} ${compiler.param(page.afterId)}` : "";
@@ -487,9 +586,7 @@ export function connectionSql(
         cursor: () => cursorSql(`${a}.id`),
         node: (node) => compiler.object(page.nodeType, a, node.nodes),
       });
-      return (
-        edge && `(select coalesce(json_agg(${edge} order by ${a}.id ${order}), '[]'::json) from ${rows(a, page.first)})`
-      );
+      return edge && compiler.aggregate(edge, `from ${rows(a, page.first)}`, `${a}.id ${order}`);
     },
     pageInfo: (info) =>
       compiler.objectWith(info.returnType, "", info.nodes, {

@@ -28,6 +28,7 @@ import { collectSubfields } from "graphql/execution/collectFields.js";
 import type { Context } from "../modules/context.ts";
 import {
   ERROR_KEY,
+  type JsonSql,
   ROW_KEY,
   type SqlReadCaller,
   SqlReadCompiler,
@@ -89,7 +90,7 @@ function rowModel(row: Record<string, unknown>): Record<string, unknown> {
  * Runs `expression` of `compiler` as one statement (read-statements.ts) and returns its JSON value.
  * @throws the `EXECUTION_TIME_LIMIT` error past the time limit.
  */
-async function runJson(ctx: Context, compiler: SqlReadCompiler, expression: string, options: ReadStatementOptions) {
+async function runJson(ctx: Context, compiler: SqlReadCompiler, expression: JsonSql, options: ReadStatementOptions) {
   const { sql, bindings } = compiler.statement(expression);
   const text = (await runReadStatement(ctx.knex, sql, bindings, options)).data as string | null;
   return text === null ? null : JSON.parse(text);
@@ -144,7 +145,7 @@ function byIdLoader(
           await sqlReadCaller(ctx),
           { partial: true, errors: request.errors },
         );
-        const expression = compiler.byIds(typeName, reads.rows[typeName]!, ids, info.fieldNodes, trusted);
+        const expression = compiler.byIds(typeName, reads.rows[typeName]!, ids, info.fieldNodes, { trusted });
         if (expression === null) throw new Error(`${typeName} cannot be read by id`);
         return (await runJson(ctx, compiler, expression, reads.options)) as unknown[];
       },
@@ -255,7 +256,7 @@ export function withSqlReads(
   const readForEvent = async (source: object, typeName: string, id: string, ctx: Context, info: GraphQLResolveInfo) => {
     const compiler = await compilerFor(ctx, info);
     const errors = compiler.errors.length;
-    const expression = compiler.byIds(typeName, rows[typeName]!, [id], info.fieldNodes, true);
+    const expression = compiler.byIds(typeName, rows[typeName]!, [id], info.fieldNodes, { trusted: true });
     if (expression === null) throw new Error(`${typeName} cannot be read by id`);
     const read = async () => ((await runJson(ctx, compiler, expression, options)) as unknown[])[0];
     if (compiler.errors.length > errors) return read();

@@ -56,7 +56,7 @@ export const docsSqlReads: SqlReadTypes = {
         `from ${themeRows(compiler)} ${x} where ${x}.organization_id = ${organizationId}`,
       );
       const visible = `${organizationId} = any(${compiler.param(managed)}::text[])`;
-      return theme && `(case when ${visible} then ${theme} else ${compiler.fail(notFound)} end)`;
+      return theme && compiler.json(`(case when ${visible} then ${theme.sql} else ${compiler.fail(notFound).sql} end)`);
     },
     // No credentials. Without `databaseId`: the only organization of a single-organization instance.
     publicDocsTheme: ({ compiler, args, nodes, returnType }) => {
@@ -74,7 +74,7 @@ export const docsSqlReads: SqlReadTypes = {
         `from docs_themes ${x} where ${x}.organization_id = ${organizationId}`,
       );
       const known = `${organizationId} is not null`;
-      return theme && `(case when ${known} then ${theme} else ${compiler.fail(notFound)} end)`;
+      return theme && compiler.json(`(case when ${known} then ${theme.sql} else ${compiler.fail(notFound).sql} end)`);
     },
   },
   DocsTheme: {

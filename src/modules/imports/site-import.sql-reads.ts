@@ -11,6 +11,7 @@ import { visibleProjectSql } from "../access/index.ts";
 import {
   column,
   connectionSql,
+  JsonSql,
   rootById,
   type SqlReadCompiler,
   type SqlReadRows,
@@ -77,11 +78,11 @@ export const siteImportSqlReads: SqlReadTypes = {
       const items = IMPORT_STEPS.map((step) => {
         if (!/^[a-z_]+$/.test(step)) throw new Error(`Unexpected step name ${step}`);
         return compiler.objectWith(returnType, alias, nodes, {
-          step: () => `'${step}'`,
+          step: () => JsonSql.constant(JSON.stringify(step)),
           status: () => `coalesce(${alias}.steps ->> '${step}', 'pending')`,
         });
       });
-      return items.every((item) => item !== null) ? `json_build_array(${items.join(", ")})` : null;
+      return items.every((item) => item !== null) ? compiler.array(items) : null;
     },
     errorStep: column("error_step"),
     errorMessage: column("error_message"),

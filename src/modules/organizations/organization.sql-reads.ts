@@ -77,7 +77,7 @@ export const organizationSqlReads: SqlReadTypes = {
         },
         authenticatedBy: () => `${compiler.param(caller.via === "session" ? "session" : "api_key")}::text`,
         activeOrganization: (f) => {
-          if (!caller.organizationId) return "null::json";
+          if (!caller.organizationId) return "null::text";
           const o = compiler.alias();
           const where = `where ${o}.id = ${compiler.param(caller.organizationId)} and ${memberOf(compiler, o)}`;
           return compiler.one(f.returnType, o, f.nodes, `from organizations ${o} ${where}`);
@@ -88,11 +88,7 @@ export const organizationSqlReads: SqlReadTypes = {
     // The caller's organizations, in the order its memberships were read.
     organizations: ({ compiler, nodes, returnType }) => {
       const ids = [...compiler.caller.orgs.keys()];
-      const list = compiler.byIds(returnType, organizationSqlRows.Organization!, ids, nodes);
-      return (
-        list &&
-        `(select coalesce(json_agg(o) filter (where o::text <> 'null'), '[]'::json) from json_array_elements(${list}) o)`
-      );
+      return compiler.byIds(returnType, organizationSqlRows.Organization!, ids, nodes, { dropMissing: true });
     },
     organization: rootById("Organization", organizationSqlRows.Organization!),
   },
@@ -119,7 +115,7 @@ export const organizationSqlReads: SqlReadTypes = {
         usage: (u) => compiler.object(u.returnType, org, u.nodes),
         features: ({ alias }) => `to_json(${alias}.features)`,
       });
-      return plan && `(select ${plan} from plans ${p} where ${p}.id = ${org}.plan_id)`;
+      return plan && compiler.json(`(select ${plan.sql} from plans ${p} where ${p}.id = ${org}.plan_id)`);
     },
     notificationChannels: hasMany("NotificationChannel", "notification_channels", "organization_id"),
   },

@@ -11,6 +11,7 @@ import {
   column,
   connectionSql,
   hasMany,
+  type JsonSql,
   pageSizeArg,
   rootById,
   type SqlReadCompiler,
@@ -41,7 +42,7 @@ export const projectSqlRows: SqlReadRows = {
  * The projects of organization `organizationSql` (SQL, null: none) visible to the caller, as a `ProjectConnection`
  * page (`first` 1..100, default 20; `after` a cursor). @throws BAD_USER_INPUT for a bad page size or cursor.
  */
-function projectConnection(field: SqlReadField, organizationSql: string | null): string | null {
+function projectConnection(field: SqlReadField, organizationSql: string | null): JsonSql | null {
   const { compiler } = field;
   const first = pageSizeArg(field, "first", 100, 20);
   const afterId = typeof field.args.after === "string" ? decodeCursor(field.args.after) : null;

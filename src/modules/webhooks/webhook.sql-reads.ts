@@ -11,6 +11,7 @@ import { organizationRefSql } from "../organizations/index.ts";
 import {
   callerOrganizationSql,
   column,
+  type JsonSql,
   type SqlReadCompiler,
   type SqlReadField,
   type SqlReadRows,
@@ -32,19 +33,27 @@ export const webhookSqlRows: SqlReadRows = {
  * SQL answering `value(organizationIdSql)` for the organization `ref` (an `org_…` TypeID or an integer id as
  * digits) when the webhooks gate lets the caller in, else the gate's error (NOT_FOUND naming `ref`, or FORBIDDEN).
  */
-function gated(compiler: SqlReadCompiler, ref: string, value: (organizationIdSql: string) => string): string {
+function gated(
+  compiler: SqlReadCompiler,
+  ref: string,
+  value: (organizationIdSql: string) => JsonSql | null,
+): JsonSql | null {
   const organizationId = organizationRefSql(compiler, ref);
   const o = compiler.alias();
   const allowed: string[] = [];
   const refused: string[] = [];
   for (const access of compiler.caller.orgs.values()) {
     const error = webhookRefusal(access, access.organizationId, ref);
-    if (error) refused.push(`when ${o}.id = ${compiler.param(access.organizationId)} then ${compiler.fail(error)}`);
+    if (error) refused.push(`when ${o}.id = ${compiler.param(access.organizationId)} then ${compiler.fail(error).sql}`);
     else allowed.push(access.organizationId);
   }
-  const pass = allowed.length ? `when ${o}.id = any(${compiler.param(allowed)}::text[]) then ${value(`${o}.id`)}` : "";
+  const passed = allowed.length ? value(`${o}.id`) : compiler.json("null::text");
+  if (!passed) return null;
+  const pass = allowed.length ? `when ${o}.id = any(${compiler.param(allowed)}::text[]) then ${passed.sql}` : "";
   const notFound = compiler.fail(new NotFoundError("Organization", ref));
-  return `(select case ${pass} ${refused.join(" ")} else ${notFound} end from (select ${organizationId}::text as id) ${o})`;
+  return compiler.json(
+    `(select case ${pass} ${refused.join(" ")} else ${notFound.sql} end from (select ${organizationId}::text as id) ${o})`,
+  );
 }
 
 /** The `organizationId` and `webhookUuid` arguments of `field`. */
@@ -61,7 +70,7 @@ export const webhookSqlReads: SqlReadTypes = {
       return gated(compiler, refs(field).org, (org) => {
         const w = compiler.alias();
         const from = `from webhook_endpoints ${w} where ${w}.organization_id = ${org}`;
-        return compiler.list(returnType, w, nodes, from, `${w}.created_at, ${w}.id`) ?? "null";
+        return compiler.list(returnType, w, nodes, from, `${w}.created_at, ${w}.id`);
       });
     },
     webhook: (field) => {
@@ -75,7 +84,10 @@ export const webhookSqlReads: SqlReadTypes = {
           nodes,
           `from webhook_endpoints ${w} where ${w}.id = ${compiler.param(uuid)} and ${w}.organization_id = ${org}`,
         );
-        return `coalesce(${endpoint}, ${compiler.fail(new NotFoundError("Webhook", uuid))})`;
+        return (
+          endpoint &&
+          compiler.json(`coalesce(${endpoint.sql}, ${compiler.fail(new NotFoundError("Webhook", uuid)).sql})`)
+        );
       });
     },
     // Newest first; `limit` 1..200 (default 50). The gate is checked before the limit, as the REST path does.
@@ -100,8 +112,9 @@ export const webhookSqlReads: SqlReadTypes = {
         const attempts = `from (select * from webhook_delivery_attempts ${a} where ${a}.endpoint_id = ${w}.id
           order by ${a}.id desc limit ${compiler.param(limit)}) ${d}`;
         const list = compiler.list(returnType, d, nodes, attempts, `${d}.id desc`);
-        const endpoint = `(select ${list} from webhook_endpoints ${w} where ${w}.id = ${compiler.param(uuid)} and ${w}.organization_id = ${org})`;
-        return `coalesce(${endpoint}, ${compiler.fail(new NotFoundError("Webhook", uuid))})`;
+        if (!list) return null;
+        const endpoint = `(select ${list.sql} from webhook_endpoints ${w} where ${w}.id = ${compiler.param(uuid)} and ${w}.organization_id = ${org})`;
+        return compiler.json(`coalesce(${endpoint}, ${compiler.fail(new NotFoundError("Webhook", uuid)).sql})`);
       });
     },
   },
