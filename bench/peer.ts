@@ -36,8 +36,8 @@ const SELECTED = process.env.BENCH_SHAPES?.split(",").map(Number);
 /** The agent API's operation (src/modules/agent/agent.rest.ts), sent to /graphql for the REST ratio. */
 const AGENT_PROJECTS = `query AgentProjects($first: Int!, $after: String) { projects(first: $first, after: $after) {
   pageInfo { hasNextPage endCursor }
-  edges { node { id name description createdAt
-    environments { id name applications { id name appName applicationStatus createdAt } } } } } }`;
+  nodes { projectId: id name description createdAt environments { environmentId: id name
+    applications { applicationId: id name appName applicationStatus createdAt } } } } }`;
 
 const fmt = (x: number | null, digits = 2) => (x === null ? "n/a" : x.toFixed(digits));
 

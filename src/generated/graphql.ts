@@ -1332,6 +1332,8 @@ export type Project = {
 export type ProjectConnection = {
   __typename?: "ProjectConnection";
   edges: Array<ProjectEdge>;
+  /** The projects of `edges`, in the same order, without their cursors. */
+  nodes: Array<Project>;
   pageInfo: PageInfo;
   /** Number of projects visible to the caller in this organization, across all pages. */
   totalCount: Scalars["Int"]["output"];
@@ -1706,6 +1708,8 @@ export type SiteImport = {
 export type SiteImportConnection = {
   __typename?: "SiteImportConnection";
   edges: Array<SiteImportEdge>;
+  /** The records of `edges`, in the same order, without their cursors. */
+  nodes: Array<SiteImport>;
   pageInfo: PageInfo;
   /** Records visible to the caller in its active organization, across all pages. */
   totalCount: Scalars["Int"]["output"];
@@ -3197,6 +3201,7 @@ export type ProjectConnectionResolvers<
   ParentType extends ResolversParentTypes["ProjectConnection"] = ResolversParentTypes["ProjectConnection"],
 > = {
   edges?: Resolver<Array<ResolversTypes["ProjectEdge"]>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes["Project"]>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes["PageInfo"], ParentType, ContextType>;
   totalCount?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
 };
@@ -3366,6 +3371,7 @@ export type SiteImportConnectionResolvers<
   ParentType extends ResolversParentTypes["SiteImportConnection"] = ResolversParentTypes["SiteImportConnection"],
 > = {
   edges?: Resolver<Array<ResolversTypes["SiteImportEdge"]>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes["SiteImport"]>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes["PageInfo"], ParentType, ContextType>;
   totalCount?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
 };

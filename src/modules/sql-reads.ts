@@ -550,7 +550,7 @@ export function cursorSql(idSql: string): string {
 }
 
 /**
- * A forward `*Connection` (edges { cursor node }, pageInfo, totalCount) over the rows of `table` (aliased `p` in
+ * A forward `*Connection` (edges { cursor node }, nodes, pageInfo, totalCount) over the rows of `table` (aliased `p` in
  * `where`) matching `where`, ordered by id (`descending`: newest ids first), the `first` of them after id `afterId`
  * and `offset` more (the `ConnectionModel` shape of src/shared/pagination.ts), nodes compiled as `nodeType`.
  * `totalCount` counts every matching row. Null: not compilable.
@@ -587,6 +587,11 @@ export function connectionSql(
         node: (node) => compiler.object(page.nodeType, a, node.nodes),
       });
       return edge && compiler.aggregate(edge, `from ${rows(a, page.first)}`, `${a}.id ${order}`);
+    },
+    nodes: (nodes) => {
+      const a = compiler.alias();
+      const node = compiler.object(page.nodeType, a, nodes.nodes);
+      return node && compiler.aggregate(node, `from ${rows(a, page.first)}`, `${a}.id ${order}`);
     },
     pageInfo: (info) =>
       compiler.objectWith(info.returnType, "", info.nodes, {

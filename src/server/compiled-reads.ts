@@ -3,7 +3,7 @@
  * operation-level checks (cost limit, input checks), a query whose every field the modules declare compilable is
  * answered by one SQL statement building the `data` JSON in PostgreSQL; any other operation, or a statement that
  * fails, runs through graphql-js as before. Over HTTP the JSON text goes to the client as PostgreSQL wrote it
- * ({@link stringifyResult}); in-process calls (REST rows) get it parsed.
+ * ({@link stringifyResult}); in-process calls (REST rows) get the same text ({@link RawJsonData}).
  */
 import type { ApolloServerPlugin, GraphQLRequestContextResponseForOperation, GraphQLResponse } from "@apollo/server";
 import { HeaderMap } from "@apollo/server";
@@ -15,8 +15,11 @@ import { type ReadStatementOptions, runReadStatement } from "./read-statements.t
 import { readFor, statementFor } from "./remembered-callers.ts";
 import { sqlReadCaller } from "./sql-read-resolvers.ts";
 
-/** The `data` of a compiled read served over HTTP: JSON text written as is by {@link stringifyResult}. */
-class RawJsonData {
+/**
+ * The `data` of a compiled read: JSON text, written as is over HTTP by {@link stringifyResult}; REST rows parse it or
+ * cut their body out of it (rest-runner.ts, rest-bodies.ts).
+ */
+export class RawJsonData {
   readonly text: string;
 
   constructor(text: string) {
@@ -101,7 +104,8 @@ export function compiledReadsPlugin(types: SqlReadTypes, options: ReadStatementO
             ctx.log.warn({ err: error }, "compiled read failed; executing the operation instead");
             return null;
           }
-          const data = rc.request.http ? new RawJsonData(text) : JSON.parse(text);
+          // Apollo passes `data` through untouched (typed as an object: the text stands in for it).
+          const data = new RawJsonData(text) as unknown as Record<string, unknown>;
           return { http: { headers: new HeaderMap() }, body: { kind: "single", singleResult: { data } } };
         },
       };

@@ -12,7 +12,6 @@ import {
   type CallbackRequest,
   type CallbackRestRoute,
   type CallbackServices,
-  type FollowPages,
   type RestError,
   type RestRequest,
   type RestResponse,
@@ -21,8 +20,10 @@ import {
 } from "../shared/rest-route.ts";
 import type { SkiffServer } from "./app.ts";
 import { authenticate, refusalFor } from "./authenticate.ts";
+import { RawJsonData } from "./compiled-reads.ts";
 import { buildContext } from "./context.ts";
 import { confirmCaller, rememberedContext } from "./remembered-callers.ts";
+import { bodyResponse, checkBodyAt } from "./rest-bodies.ts";
 
 /**
  * Registers every row of `routes`; with `publicOnly`, unpublished rows are not registered (→ 404), and every
@@ -50,6 +51,8 @@ export function registerRestRoutes(
         registerCallback(app, route, services);
         continue;
       }
+      if (route.bodyAt) checkBodyAt({ ...route, bodyAt: route.bodyAt });
+      else if (!route.respond) throw new Error(`REST row ${route.method} ${route.path} has neither respond nor bodyAt`);
       registerOne(app, route, async (req, headers, requestId) => {
         // A credential this process resolved before: confirmed by the row's compiled read itself, or before anything
         // else runs or is answered (remembered-callers.ts).
@@ -90,13 +93,15 @@ export function registerRestRoutes(
         };
         const { data, errors } = await execute(variables);
         if (errors?.length) return fail(route, errors[0]!);
-        if (route.followPages && data) {
-          const error = await followPages(data, route.followPages, (cursor) =>
-            execute({ ...variables, [route.followPages!.cursorVariable]: cursor }),
+        if (route.bodyAt) {
+          const answer = await bodyResponse({ ...route, bodyAt: route.bodyAt }, data, (cursor) =>
+            execute({ ...variables, [route.followPages?.cursorVariable ?? ""]: cursor }),
           );
-          if (error) return fail(route, error);
+          return "status" in answer ? answer : fail(route, answer);
         }
-        return route.respond((data ?? {}) as Record<string, unknown>, variables, req);
+        // A compiled read's JSON text (compiled-reads.ts), parsed for the row to shape.
+        const value = data instanceof RawJsonData ? (JSON.parse(data.text) as Record<string, unknown>) : data;
+        return route.respond!(value ?? {}, variables, req);
       });
     }
   });
@@ -124,46 +129,6 @@ function emptyJsonAsNone(scope: FastifyInstance): void {
     if (text.trim() === "") return done(null, undefined);
     return parseJson(request, text, done);
   });
-}
-
-/** A connection as selected by a {@link FollowPages} row. */
-interface Page {
-  edges: unknown[];
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
-}
-
-/**
- * Fetches the pages after the one in `data` and concatenates their edges into it (in place).
- * @returns the first GraphQL error of a later page, or null.
- * @throws Error when the connection is missing or more than `maxPages` pages follow.
- */
-async function followPages(
-  data: Record<string, unknown>,
-  follow: FollowPages,
-  fetchAfter: (cursor: string) => Promise<{ data?: Record<string, unknown> | null; errors?: readonly RestError[] }>,
-): Promise<RestError | null> {
-  const first = pageAt(data, follow.connection);
-  let page = first;
-  const maxPages = follow.maxPages ?? 1000;
-  for (let n = 1; page.pageInfo.hasNextPage && page.pageInfo.endCursor; n++) {
-    if (n >= maxPages) throw new Error(`More than ${maxPages} pages at ${follow.connection.join(".")}`);
-    const next = await fetchAfter(page.pageInfo.endCursor);
-    if (next.errors?.length) return next.errors[0]!;
-    page = pageAt(next.data ?? {}, follow.connection);
-    first.edges.push(...page.edges);
-  }
-  first.pageInfo = page.pageInfo;
-  return null;
-}
-
-function pageAt(data: Record<string, unknown>, path: readonly string[]): Page {
-  const page = path.reduce<unknown>((node, key) => (node as Record<string, unknown> | null)?.[key], data) as
-    | Page
-    | undefined;
-  if (!page || !Array.isArray(page.edges) || !page.pageInfo) {
-    throw new Error(`No connection with edges and pageInfo at ${path.join(".")}`);
-  }
-  return page;
 }
 
 function fail(route: RestRoute, error: RestError) {

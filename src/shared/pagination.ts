@@ -31,6 +31,8 @@ export function checkPageSize(first: number, max: number, field = "first"): numb
 /** What a `*Connection` resolver returns: edges, page info and a lazily counted total. */
 export interface ConnectionModel<T> {
   edges: Array<{ cursor: string; node: T }>;
+  /** The nodes of `edges`, in order. */
+  nodes: T[];
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
   /** Called only when the client selects `totalCount`. */
   totalCount: () => Promise<number>;

@@ -50,21 +50,29 @@ export interface RestRoute {
   /**
    * Shapes a successful result (`data` present, no errors); `variables` are the ones the operation ran with, `req`
    * the request (e.g. for `If-None-Match`). A string body is sent as it is (set `content-type` in `headers`).
+   * Required unless the row declares {@link bodyAt}.
    */
-  respond(data: Record<string, unknown>, variables: Record<string, unknown>, req: RestRequest): RestResponse;
+  respond?(data: Record<string, unknown>, variables: Record<string, unknown>, req: RestRequest): RestResponse;
+  /**
+   * Instead of `respond`: a successful result answers 200 with the value at this path of `data` (e.g.
+   * `["application"]`), the operation's aliases spelling the documented field names. The path's field must be the
+   * last one selected at each level (checked at start-up): a compiled read's JSON text is then sent without being
+   * parsed (src/server/rest-bodies.ts).
+   */
+  bodyAt?: readonly string[];
   /** Shapes a failure: the first GraphQL error, its code, and the status mapped from that code. */
   error(error: RestError, status: number): RestResponse;
   /**
-   * Optional: the endpoint returns a whole list that GraphQL serves in pages. The runner executes the
-   * operation again with `cursorVariable` = the previous page's `pageInfo.endCursor` while `hasNextPage`,
-   * and passes `respond` the first result with every page's `edges` concatenated at `connection`.
+   * Optional, with {@link bodyAt} inside the connection: the endpoint returns a whole list that GraphQL serves in
+   * pages. The runner executes the operation again with `cursorVariable` = the previous page's
+   * `pageInfo.endCursor` while `hasNextPage`, and answers the lists at `bodyAt` of every page concatenated.
    */
   followPages?: FollowPages;
 }
 
 /** How a row follows a Relay connection's pages (see {@link RestRoute.followPages}). */
 export interface FollowPages {
-  /** Path of the connection inside `data`, e.g. `["projects"]`; it must select `edges` and `pageInfo { hasNextPage endCursor }`. */
+  /** Path of the connection inside `data`, e.g. `["projects"]`; it selects `pageInfo { hasNextPage endCursor }` before the body. */
   connection: readonly string[];
   /** Name of the operation variable that takes the cursor, e.g. `after`. */
   cursorVariable: string;

@@ -18,6 +18,7 @@ let compiled: RunningSkiff;
 let executed: RunningSkiff;
 const keys: Record<string, string> = {};
 let agentToken: string;
+let applicationId: string;
 let owner: { userId: string; email: string };
 
 beforeAll(async () => {
@@ -52,7 +53,12 @@ beforeAll(async () => {
     where id = ?`,
     [projectIds[1]],
   );
+  // A name shaped like the JSON around it: REST bodies are cut out of the compiled answer by position, not search.
+  await db.knex("projects")
+    .where("id", projectIds[4])
+    .update({ name: 'x\\","pageInfo":{"hasNextPage":true,"endCursor":"Yzp4"},"nodes":[{}]}]}' });
   const [oneApp] = await db.knex("applications").where("project_id", projectIds[3]).orderBy("id", "desc").select("id");
+  applicationId = oneApp.id;
   keys.owner = a.owner.apiKey;
   owner = a.owner;
   agentToken = await createAgentTokenFor(db.knex, a.organizationId, a.owner);
@@ -182,13 +188,26 @@ describe("compiled reads", () => {
   it("serve the REST rows over the same operations (the agent API's projects, pages and all)", async () => {
     const get = async (server: RunningSkiff, path: string) => {
       const res = await fetch(`${server.url}${path}`, { headers: { "x-api-key": agentToken } });
-      return { status: res.status, body: await res.text() };
+      return { status: res.status, contentType: res.headers.get("content-type"), body: await res.text() };
     };
-    for (const path of ["/api/agent/projects", "/api/agent/projects?limit=2", "/api/agent/projects?limit=0"]) {
+    const paths = [
+      "/api/agent/projects",
+      "/api/agent/projects?limit=2",
+      "/api/agent/projects?limit=0",
+      `/api/agent/application?applicationId=${applicationId}`,
+      `/api/agent/deployments?applicationId=${applicationId}&limit=3`,
+      "/api/agent/application?applicationId=app_00000000000000000000000000",
+    ];
+    for (const path of paths) {
       const [a, b] = await Promise.all([get(compiled, path), get(executed, path)]);
-      expect(a).toEqual(b);
+      expect(a, path).toEqual(b);
     }
-    expect((await get(compiled, "/api/agent/projects")).status).toBe(200);
+    const projects = await get(compiled, "/api/agent/projects");
+    expect(projects.status).toBe(200);
+    expect(projects.contentType).toBe("application/json; charset=utf-8");
+    expect(JSON.parse(projects.body).map((p: { name: string }) => p.name)).toContain(
+      'x\\","pageInfo":{"hasNextPage":true,"endCursor":"Yzp4"},"nodes":[{}]}]}',
+    );
   });
 
   it("answer a signed-in caller as the resolvers do, with no extra statement for what they do not compile", async () => {

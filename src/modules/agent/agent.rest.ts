@@ -1,8 +1,9 @@
 /**
  * Route-table rows of the read-only agent API (spec: Endpoints → Agent API; Authentication → Agent API;
- * Versioning). Each endpoint runs a named GraphQL operation on the same resolvers and loaders as /graphql
- * (visibility included: the organization is the token's, members see only granted projects and services)
- * and shapes the result in agent-responses.ts. The OpenAPI document is served without credentials.
+ * Versioning). Each endpoint runs a named GraphQL operation on the same compiled reads as /graphql
+ * (visibility included: the organization is the token's, members see only granted projects and services),
+ * whose aliases spell the documented body (ids as `projectId`, `environmentId`, `applicationId`,
+ * `deploymentId`; timestamps as the `DateTime` scalar's ISO 8601 text). The OpenAPI document is served without credentials.
  * The pre-2.0 spellings `/api/agentTools.<procedure>` are deliberately not registered (404).
  */
 import { z } from "zod";
@@ -12,26 +13,21 @@ import type { AnyRestRoute, RestRoute } from "../../shared/rest-route.ts";
 import { AgentApplication, AgentDeployment, AgentProject, agentDocumentInfo, agentErrors } from "./agent.openapi.ts";
 import { agentError } from "./agent-errors.ts";
 import { applicationSchema, applicationVariables, deploymentsSchema, deploymentsVariables } from "./agent-params.ts";
-import {
-  type AgentApplicationData,
-  type AgentDeploymentsData,
-  type AgentProjectsData,
-  toAgentApplication,
-  toAgentDeployments,
-  toAgentProjects,
-} from "./agent-responses.ts";
 
 /** Projects per page while the runner follows the connection to its end. */
 const PROJECTS_PAGE_SIZE = 100;
 
+// The operations spell the documented bodies with aliases, in the documented order; each row's body is the value
+// at its `bodyAt`, selected last at each level (src/server/rest-bodies.ts).
 const AGENT_PROJECTS = /* GraphQL */ `
   query AgentProjects($first: Int!, $after: String) {
     projects(first: $first, after: $after) {
       pageInfo { hasNextPage endCursor }
-      edges {
-        node {
-          id name description createdAt
-          environments { id name applications { id name appName applicationStatus createdAt } }
+      nodes {
+        projectId: id name description createdAt
+        environments {
+          environmentId: id name
+          applications { applicationId: id name appName applicationStatus createdAt }
         }
       }
     }
@@ -41,9 +37,9 @@ const AGENT_PROJECTS = /* GraphQL */ `
 const AGENT_APPLICATION = /* GraphQL */ `
   query AgentApplication($applicationId: ID!) {
     application(id: $applicationId) {
-      id name appName applicationStatus buildType sourceType createdAt
-      project { id name }
-      environment { id name }
+      applicationId: id name appName applicationStatus buildType sourceType createdAt
+      project { projectId: id name }
+      environment { environmentId: id name }
       domains { host port https }
     }
   }
@@ -52,7 +48,9 @@ const AGENT_APPLICATION = /* GraphQL */ `
 const AGENT_DEPLOYMENTS = /* GraphQL */ `
   query AgentDeployments($applicationId: ID!, $limit: Int!) {
     application(id: $applicationId) {
-      deployments(first: $limit) { id status title description createdAt startedAt finishedAt }
+      deployments(first: $limit) {
+        deploymentId: id status title description createdAt startedAt finishedAt
+      }
     }
   }
 `;
@@ -78,7 +76,7 @@ const agentApiRows: readonly RestRoute[] = [
     operation: AGENT_PROJECTS,
     variables: () => ({ first: PROJECTS_PAGE_SIZE }),
     followPages: { connection: ["projects"], cursorVariable: "after" },
-    respond: (data) => ({ status: 200, body: toAgentProjects(data as unknown as AgentProjectsData) }),
+    bodyAt: ["projects", "nodes"],
   },
   {
     ...agentRow,
@@ -97,7 +95,7 @@ const agentApiRows: readonly RestRoute[] = [
     },
     operation: AGENT_APPLICATION,
     variables: applicationVariables,
-    respond: (data) => ({ status: 200, body: toAgentApplication(data as unknown as AgentApplicationData) }),
+    bodyAt: ["application"],
   },
   {
     ...agentRow,
@@ -116,7 +114,7 @@ const agentApiRows: readonly RestRoute[] = [
     },
     operation: AGENT_DEPLOYMENTS,
     variables: deploymentsVariables,
-    respond: (data) => ({ status: 200, body: toAgentDeployments(data as unknown as AgentDeploymentsData) }),
+    bodyAt: ["application", "deployments"],
   },
 ];
 

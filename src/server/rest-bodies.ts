@@ -1,0 +1,152 @@
+/**
+ * REST bodies taken as they are from a row's answer (issue 21: "the agent REST bodies built by the same
+ * statement"): a row that declares `bodyAt` answers 200 with the value at that path of `data`, its documented field
+ * names spelled by the operation's aliases. A compiled read's answer is the JSON text its statement wrote (compact,
+ * keys in selection order): the body is cut out of that text without parsing it, which the row's operation makes
+ * exact by selecting the path's field last at each level ({@link checkBodyAt}, at registration). An executed
+ * answer (objects) is read at the path. Rows that follow pages concatenate the list of every page.
+ */
+import { type FieldNode, Kind, type OperationDefinitionNode, parse, type SelectionSetNode } from "graphql";
+import type { RestError, RestResponse, RestRoute } from "../shared/rest-route.ts";
+import { RawJsonData } from "./compiled-reads.ts";
+
+/** A page's `pageInfo` as the row selects it. */
+interface PageInfo {
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+/** One execution of the row's operation (another page: its cursor variable set). */
+type Execute = (cursor?: string) => Promise<{ data?: unknown; errors?: readonly RestError[] }>;
+
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
+
+/**
+ * Checks that `route.operation` selects `route.bodyAt` as the last field at each level, fields only (no fragments)
+ * along the path, and — with `followPages` — `pageInfo { hasNextPage endCursor }` before it at the connection.
+ * @throws Error naming the row when it does not (a programming error, found at start-up).
+ */
+export function checkBodyAt(route: RestRoute & { bodyAt: readonly string[] }): void {
+  const fail = (why: string) => {
+    throw new Error(`REST row ${route.method} ${route.path}: bodyAt ${route.bodyAt.join(".")} ${why}`);
+  };
+  const operation = parse(route.operation).definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  const connection = route.followPages?.connection;
+  if (connection?.some((key, i) => route.bodyAt[i] !== key)) fail("is not inside followPages.connection");
+  let set: SelectionSetNode | undefined = operation?.selectionSet;
+  route.bodyAt.forEach((key, level) => {
+    const fields = set?.selections ?? [];
+    if (fields.some((s) => s.kind !== Kind.FIELD)) fail(`has a fragment at level ${level}`);
+    const last = fields.at(-1) as FieldNode | undefined;
+    if ((last?.alias ?? last?.name)?.value !== key) fail(`is not the last field selected at level ${level}`);
+    if (level === connection?.length) {
+      const info = (fields as FieldNode[]).find((f) => (f.alias ?? f.name).value === "pageInfo");
+      const keys = info?.selectionSet?.selections.map((s) => (s.kind === Kind.FIELD ? s.name.value : ""));
+      if (!keys?.includes("hasNextPage") || !keys.includes("endCursor")) fail("follows pages without pageInfo");
+    }
+    set = last?.selectionSet;
+  });
+}
+
+/** The end of the JSON value starting at `i` of `text` (the index after it). */
+function skipValue(text: string, i: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let j = i; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (inString) {
+      if (c === 92)
+        j++; // a backslash escapes the next character
+      else if (c === 34) {
+        inString = false;
+        if (depth === 0) return j + 1;
+      }
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) depth++;
+    else if (c === 125 || c === 93) {
+      if (depth === 0) return j;
+      depth--;
+      if (depth === 0) return j + 1;
+    } else if (c === 44 && depth === 0) return j;
+  }
+  return text.length;
+}
+
+/**
+ * The value at `path` of compact JSON text `text` whose path field is the last at each level, and the `pageInfo`
+ * object met on the way at depth `pageInfoAt` (null: none asked).
+ * @throws Error when the text is not shaped so (not an answer of a row checked by {@link checkBodyAt}).
+ */
+function cutBody(text: string, path: readonly string[], pageInfoAt: number | null) {
+  let i = 0;
+  let pageInfo: PageInfo | null = null;
+  const broken = () => new Error(`Unexpected answer text at ${i} while cutting ${path.join(".")}`);
+  for (let level = 0; level < path.length; level++) {
+    if (text.charCodeAt(i) !== 123) throw broken();
+    i++;
+    for (;;) {
+      // Response keys are GraphQL names: no escapes inside the quotes.
+      const close = text.indexOf('"', i + 1);
+      if (text.charCodeAt(i) !== 34 || close < 0 || text.charCodeAt(close + 1) !== 58) throw broken();
+      const key = text.slice(i + 1, close);
+      i = close + 2;
+      if (key === path[level]) break;
+      const end = skipValue(text, i);
+      if (level === pageInfoAt && key === "pageInfo") pageInfo = JSON.parse(text.slice(i, end)) as PageInfo;
+      if (text.charCodeAt(end) !== 44) throw broken();
+      i = end + 1;
+    }
+  }
+  const end = text.length - path.length;
+  if (!text.endsWith("}".repeat(path.length))) throw broken();
+  return { body: text.slice(i, end), pageInfo };
+}
+
+/** `data`'s value at `path` and the `pageInfo` at depth `pageInfoAt`, from JSON text or objects. */
+function bodyOf(data: unknown, path: readonly string[], pageInfoAt: number | null) {
+  if (data instanceof RawJsonData) return cutBody(data.text, path, pageInfoAt);
+  let node = data;
+  let pageInfo: PageInfo | null = null;
+  path.forEach((key, level) => {
+    if (level === pageInfoAt) pageInfo = (node as { pageInfo?: PageInfo }).pageInfo ?? null;
+    node = (node as Record<string, unknown> | null)?.[key];
+  });
+  return { body: node, pageInfo };
+}
+
+/**
+ * The 200 answer of `route` (which declares `bodyAt`) for the successful `data` of its first execution; with
+ * `followPages`, `execute` fetches the later pages and their lists are concatenated.
+ * @returns the answer, or the first GraphQL error of a later page.
+ * @throws Error when more than `maxPages` pages follow, or an answer lacks the body.
+ */
+export async function bodyResponse(
+  route: RestRoute & { bodyAt: readonly string[] },
+  data: unknown,
+  execute: Execute,
+): Promise<RestResponse | RestError> {
+  const follow = route.followPages;
+  const pageInfoAt = follow ? follow.connection.length : null;
+  let page = bodyOf(data, route.bodyAt, pageInfoAt);
+  const bodies = [page.body];
+  const maxPages = follow?.maxPages ?? 1000;
+  for (let n = 1; follow && page.pageInfo?.hasNextPage && page.pageInfo.endCursor; n++) {
+    if (n >= maxPages) throw new Error(`More than ${maxPages} pages at ${follow.connection.join(".")}`);
+    const next = await execute(page.pageInfo.endCursor);
+    if (next.errors?.length) return next.errors[0]!;
+    page = bodyOf(next.data, route.bodyAt, pageInfoAt);
+    bodies.push(page.body);
+  }
+  if (bodies.some((b) => b === undefined || b === null)) throw new Error(`No body at ${route.bodyAt.join(".")}`);
+  if (bodies.every((b): b is string => typeof b === "string")) {
+    // JSON texts: one array of every page's items.
+    const items = bodies.map((b) => b.slice(1, -1)).filter((b) => b);
+    const text = bodies.length === 1 ? bodies[0] : `[${items.join(",")}]`;
+    return { status: 200, body: text, headers: JSON_HEADERS };
+  }
+  // Some page was executed rather than compiled (e.g. its statement failed): values throughout.
+  const values = bodies.map((b) => (typeof b === "string" ? (JSON.parse(b) as unknown) : b));
+  return { status: 200, body: values.length === 1 ? values[0] : (values as unknown[][]).flat() };
+}
