@@ -54,7 +54,8 @@ beforeAll(async () => {
     [projectIds[1]],
   );
   // A name shaped like the JSON around it: REST bodies are cut out of the compiled answer by position, not search.
-  await db.knex("projects")
+  await db
+    .knex("projects")
     .where("id", projectIds[4])
     .update({ name: 'x\\","pageInfo":{"hasNextPage":true,"endCursor":"Yzp4"},"nodes":[{}]}]}' });
   const [oneApp] = await db.knex("applications").where("project_id", projectIds[3]).orderBy("id", "desc").select("id");
