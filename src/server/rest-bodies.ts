@@ -16,14 +16,14 @@ interface PageInfo {
   endCursor: string | null;
 }
 
-/** One execution of the row's operation (another page: its cursor variable set). */
-type Execute = (cursor?: string) => Promise<{ data?: unknown; errors?: readonly RestError[] }>;
+/** Another execution of the row's operation: the page after `cursor`. */
+type Execute = (cursor: string) => Promise<{ data?: unknown; errors?: readonly RestError[] }>;
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 
 /**
- * Checks that `route.operation` selects `route.bodyAt` as the last field at each level, fields only (no fragments)
- * along the path, and — with `followPages` — `pageInfo { hasNextPage endCursor }` before it at the connection.
+ * Checks that `route.operation` selects `route.bodyAt` as the last field at each level, once and without directives,
+ * fields only (no fragments) along the path, and — with `followPages` — `pageInfo { hasNextPage endCursor }` before it at the connection.
  * @throws Error naming the row when it does not (a programming error, found at start-up).
  */
 export function checkBodyAt(route: RestRoute & { bodyAt: readonly string[] }): void {
@@ -41,6 +41,9 @@ export function checkBodyAt(route: RestRoute & { bodyAt: readonly string[] }): v
     if (fields.some((s) => s.kind !== Kind.FIELD)) fail(`has a fragment at level ${level}`);
     const last = fields.at(-1) as FieldNode | undefined;
     if ((last?.alias ?? last?.name)?.value !== key) fail(`is not the last field selected at level ${level}`);
+    // Selected once, unconditionally: a repeated response key would keep its first place in the answer.
+    const same = (fields as FieldNode[]).filter((f) => (f.alias ?? f.name).value === key);
+    if (same.length > 1 || last?.directives?.length) fail(`is selected twice or with a directive at level ${level}`);
     if (level === connection?.length) {
       const info = (fields as FieldNode[]).find((f) => (f.alias ?? f.name).value === "pageInfo");
       const keys = info?.selectionSet?.selections.map((s) => (s.kind === Kind.FIELD ? s.name.value : ""));
@@ -57,8 +60,8 @@ function skipValue(text: string, i: number): number {
   for (let j = i; j < text.length; j++) {
     const c = text.charCodeAt(j);
     if (inString) {
-      if (c === 92)
-        j++; // a backslash escapes the next character
+      // A backslash escapes the next character.
+      if (c === 92) j++;
       else if (c === 34) {
         inString = false;
         if (depth === 0) return j + 1;
@@ -100,7 +103,10 @@ function cutBody(text: string, path: readonly string[], pageInfoAt: number | nul
     }
   }
   const end = text.length - path.length;
-  if (!text.endsWith("}".repeat(path.length))) throw broken();
+  // The closing braces of the levels, and a value that ends as it begins (a cheap check, not a parse).
+  const [first, last] = [text[i], text[end - 1]];
+  const closes = first === "{" ? "}" : first === "[" ? "]" : first === '"' ? '"' : null;
+  if (!text.endsWith("}".repeat(path.length)) || end <= i || (closes && last !== closes)) throw broken();
   return { body: text.slice(i, end), pageInfo };
 }
 
@@ -118,15 +124,16 @@ function bodyOf(data: unknown, path: readonly string[], pageInfoAt: number | nul
 
 /**
  * The 200 answer of `route` (which declares `bodyAt`) for the successful `data` of its first execution; with
- * `followPages`, `execute` fetches the later pages and their lists are concatenated.
- * @returns the answer, or the first GraphQL error of a later page.
+ * `followPages`, `execute` fetches the later pages and their lists are concatenated; a later page's first GraphQL
+ * error is answered by `fail`.
  * @throws Error when more than `maxPages` pages follow, or an answer lacks the body.
  */
 export async function bodyResponse(
   route: RestRoute & { bodyAt: readonly string[] },
   data: unknown,
   execute: Execute,
-): Promise<RestResponse | RestError> {
+  fail: (error: RestError) => RestResponse,
+): Promise<RestResponse> {
   const follow = route.followPages;
   const pageInfoAt = follow ? follow.connection.length : null;
   let page = bodyOf(data, route.bodyAt, pageInfoAt);
@@ -135,7 +142,7 @@ export async function bodyResponse(
   for (let n = 1; follow && page.pageInfo?.hasNextPage && page.pageInfo.endCursor; n++) {
     if (n >= maxPages) throw new Error(`More than ${maxPages} pages at ${follow.connection.join(".")}`);
     const next = await execute(page.pageInfo.endCursor);
-    if (next.errors?.length) return next.errors[0]!;
+    if (next.errors?.length) return fail(next.errors[0]!);
     page = bodyOf(next.data, route.bodyAt, pageInfoAt);
     bodies.push(page.body);
   }

@@ -94,10 +94,13 @@ export function registerRestRoutes(
         const { data, errors } = await execute(variables);
         if (errors?.length) return fail(route, errors[0]!);
         if (route.bodyAt) {
-          const answer = await bodyResponse({ ...route, bodyAt: route.bodyAt }, data, (cursor) =>
-            execute({ ...variables, [route.followPages?.cursorVariable ?? ""]: cursor }),
+          return bodyResponse(
+            { ...route, bodyAt: route.bodyAt },
+            data,
+            // Called only for a row that follows pages.
+            (cursor) => execute({ ...variables, [route.followPages!.cursorVariable]: cursor }),
+            (error) => fail(route, error),
           );
-          return "status" in answer ? answer : fail(route, answer);
         }
         // A compiled read's JSON text (compiled-reads.ts), parsed for the row to shape.
         const value = data instanceof RawJsonData ? (JSON.parse(data.text) as Record<string, unknown>) : data;
