@@ -49,13 +49,14 @@ describe("REST documents", () => {
     expect(rest.status).toBe(200);
     const projects = (await rest.json()) as Array<{ projectId: string }>;
     const row = restRoutes.find((r): r is RestRoute => "operation" in r && r.path === "/api/agent/projects")!;
-    const viaGraphql = await gql<{ projects: { edges: Array<{ node: { id: string } }> } }>(
+    const viaGraphql = await gql<{ projects: { nodes: Array<{ projectId: string }> } }>(
       t.skiff.url,
       row.operation,
       { first: 100 },
       { apiKey: org.owner.apiKey },
     );
-    expect(projects.map((p) => p.projectId)).toEqual(viaGraphql.data!.projects.edges.map((e) => e.node.id));
+    // The row's body is the operation's `projects.nodes` (aliases spell the documented names).
+    expect(projects).toEqual(viaGraphql.data!.projects.nodes);
     expect(projects).toHaveLength(2);
   });
 });
