@@ -59,6 +59,7 @@ function rememberedPrincipal(
   if (!check) return null;
   const options = callerOptions(services);
   return {
+    identity: check,
     principal: () => principalOf(check.caller),
     statement: (sql, bindings) => confirmingStatement(check, options, sql, bindings),
     confirmed: async (row) => confirmedRow(services.knex, check, row, options),
@@ -82,6 +83,14 @@ export function rememberedContext(
   const p: Pending = { remembered, headers, surface, confirmed: false };
   Object.assign(ctx, { [PENDING]: p });
   return ctx;
+}
+
+/**
+ * The remembered entry `ctx`'s caller was started from while it is not confirmed yet (see
+ * {@link RememberedPrincipal.identity}), else null.
+ */
+export function rememberedIdentity(ctx: Context): object | null {
+  return pendingOf(ctx)?.remembered.identity ?? null;
 }
 
 /**

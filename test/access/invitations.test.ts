@@ -199,6 +199,30 @@ describe("resend, cancel and expiry", () => {
     }
   });
 
+  it("shows an API key the status at each request's clock, the same query repeated", async () => {
+    const inv = await invite("clock@example.test");
+    const created = clock;
+    const statusOf = async () => {
+      const res = await gql<{ organization: { invitations: Array<{ id: string; status: string }> } }>(
+        skiff.url,
+        `query($id: ID!) { organization(id: $id) { invitations { id status } } }`,
+        { id: org.organizationId },
+        { apiKey: org.owner.apiKey },
+      );
+      return res.data?.organization.invitations.find((i) => i.id === inv.id)?.status;
+    };
+    try {
+      // The key is resolved once, then remembered: the compile of a remembered caller's query is reused, but not one
+      // that read the clock.
+      expect(await statusOf()).toBe("pending");
+      expect(await statusOf()).toBe("pending");
+      clock = new Date(created.getTime() + 48 * HOUR + 60_000);
+      expect(await statusOf()).toBe("expired");
+    } finally {
+      clock = created;
+    }
+  });
+
   it("stops a cancelled link at once", async () => {
     const inv = await invite("cancel@example.test");
     const token = tokenOf(inv.link!);

@@ -231,6 +231,24 @@ describe("compiled reads", () => {
     }
   });
 
+  it("answer each request's variables when a remembered key repeats an operation", async () => {
+    // On the compiled server alone: both servers share this process's remembered keys, and the other one renews them.
+    const query =
+      "query($id: ID!, $n: Int) { project(id: $id) { id name } projects(first: $n) { edges { node { id } } } }";
+    const [first, second] = (await db.knex("projects").orderBy("id").limit(2).select("id")) as Array<{ id: string }>;
+    for (const [id, n] of [
+      [first!.id, 1],
+      [second!.id, 2],
+      [first!.id, 2],
+      [second!.id, 1],
+    ] as const) {
+      const { res } = await run(compiled, "owner", query, { id, n });
+      const data = res.data as unknown as { project: { id: string }; projects: { edges: unknown[] } };
+      expect(data.project.id).toBe(id);
+      expect(data.projects.edges).toHaveLength(n);
+    }
+  });
+
   it("send PostgreSQL's JSON text as the HTTP body, unparsed", async () => {
     const res = await fetch(`${compiled.url}/graphql`, {
       method: "POST",

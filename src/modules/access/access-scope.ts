@@ -35,6 +35,11 @@ export interface Principal {
  * (src/auth for API keys, the agent module for agent tokens); used by the transport (src/server/remembered-callers.ts).
  */
 export interface RememberedPrincipal {
+  /**
+   * The remembered entry itself: the same object for as long as the credential is remembered as it was resolved (a
+   * new resolution remembers a new one), so what was compiled for this caller may be reused with it.
+   */
+  identity: object;
   /** A new principal of the caller as it was resolved (an {@link AccessScope} takes its `access`). */
   principal(): Principal;
   /** The read `sql` (`?` placeholders, one row) with `bindings`, wrapped so that it resolves the credential too. */

@@ -203,6 +203,7 @@ export function rememberedAgentCaller(knex: Knex, token: string, limit?: RateLim
   const known = rememberedTokens.get(tokenHash);
   if (!known) return null;
   return {
+    identity: known,
     principal: () => agentPrincipal(known),
     statement(sql, bindings) {
       const ctes = agentCallerCtes(tokenHash, limit);
