@@ -7,7 +7,7 @@
  */
 import type { ApolloServerPlugin, GraphQLRequestContextResponseForOperation, GraphQLResponse } from "@apollo/server";
 import { HeaderMap } from "@apollo/server";
-import { type FormattedExecutionResult, GraphQLError, getVariableValues, type OperationDefinitionNode } from "graphql";
+import { type FormattedExecutionResult, GraphQLError, getVariableValues } from "graphql";
 import type { Knex } from "knex";
 import type { Context } from "../modules/context.ts";
 import { ERROR_KEY, SqlReadCompiler, type SqlReadTypes } from "../modules/sql-reads.ts";
@@ -58,27 +58,24 @@ interface CompiledStatement {
 
 /**
  * Statements compiled for remembered callers (remembered-callers.ts), reused while the caller is the same remembered
- * entry: per entry (going with it), operation (Apollo keeps one parsed document per query text) and coerced
- * variables, at most {@link MAX_VARIANTS} variable sets per operation. A compile that read the request's clock
- * (states derived from times) is not kept. Saves the compile (5% of the Node CPU of a small query) on every request
- * after the first.
+ * entry: keyed by that entry, the operation (Apollo keeps one parsed document per query text) and the coerced
+ * variables; the {@link MAX_COMPILED} most recently used are kept (about 4 KB each for a small query). A compile that
+ * read the request's clock (states derived from times) is not kept. Saves the compile — a fifth of the Node CPU of
+ * a small query — on every request after the first.
  */
-const remembered = new WeakMap<object, WeakMap<OperationDefinitionNode, Map<string, CompiledStatement>>>();
-const MAX_VARIANTS = 32;
+const compiledStatements = new Map<string, CompiledStatement>();
+const MAX_COMPILED = 1_000;
 
-/** The variable sets compiled for operation `operation` of remembered caller `identity`. */
-function variantsOf(identity: object, operation: OperationDefinitionNode): Map<string, CompiledStatement> {
-  let operations = remembered.get(identity);
-  if (!operations) {
-    operations = new WeakMap();
-    remembered.set(identity, operations);
+/** A number per object (remembered entries, operations), for the keys of {@link compiledStatements}. */
+const numbers = new WeakMap<object, number>();
+let lastNumber = 0;
+function numberOf(o: object): number {
+  let n = numbers.get(o);
+  if (n === undefined) {
+    n = ++lastNumber;
+    numbers.set(o, n);
   }
-  let variants = operations.get(operation);
-  if (!variants) {
-    variants = new Map();
-    operations.set(operation, variants);
-  }
-  return variants;
+  return n;
 }
 
 /**
@@ -93,10 +90,14 @@ async function compiledStatement(
   variables: Record<string, unknown>,
 ): Promise<CompiledStatement | null> {
   const identity = rememberedIdentity(ctx);
-  const variants = identity ? variantsOf(identity, rc.operation) : null;
-  const key = variants ? JSON.stringify(variables) : "";
-  const known = variants?.get(key);
-  if (known) return known;
+  const key = identity && `${numberOf(identity)}:${numberOf(rc.operation)}:${JSON.stringify(variables)}`;
+  const known = key ? compiledStatements.get(key) : undefined;
+  if (key && known) {
+    // Most recently used last.
+    compiledStatements.delete(key);
+    compiledStatements.set(key, known);
+    return known;
+  }
   const fragments = Object.fromEntries(
     rc.document.definitions.flatMap((d) => (d.kind === "FragmentDefinition" ? [[d.name.value, d]] : [])),
   );
@@ -121,9 +122,9 @@ async function compiledStatement(
   }
   if (!statement) return null;
   const compiled = { ...statement, placeholders: compiler.errors.length > 0 };
-  if (variants && !clockRead) {
-    if (variants.size >= MAX_VARIANTS) variants.clear();
-    variants.set(key, compiled);
+  if (key && !clockRead) {
+    compiledStatements.set(key, compiled);
+    if (compiledStatements.size > MAX_COMPILED) compiledStatements.delete(compiledStatements.keys().next().value!);
   }
   return compiled;
 }
