@@ -47,9 +47,12 @@ function gated(
     if (error) refused.push(`when ${o}.id = ${compiler.param(access.organizationId)} then ${compiler.fail(error).sql}`);
     else allowed.push(access.organizationId);
   }
-  const passed = allowed.length ? value(`${o}.id`) : compiler.json("null::text");
-  if (!passed) return null;
-  const pass = allowed.length ? `when ${o}.id = any(${compiler.param(allowed)}::text[]) then ${passed.sql}` : "";
+  let pass = "";
+  if (allowed.length) {
+    const passed = value(`${o}.id`);
+    if (!passed) return null;
+    pass = `when ${o}.id = any(${compiler.param(allowed)}::text[]) then ${passed.sql}`;
+  }
   const notFound = compiler.fail(new NotFoundError("Organization", ref));
   return compiler.json(
     `(select case ${pass} ${refused.join(" ")} else ${notFound.sql} end from (select ${organizationId}::text as id) ${o})`,
