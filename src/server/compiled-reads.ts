@@ -59,12 +59,17 @@ interface CompiledStatement {
 /**
  * Statements compiled for remembered callers (remembered-callers.ts), reused while the caller is the same remembered
  * entry: keyed by that entry, the operation (Apollo keeps one parsed document per query text) and the coerced
- * variables; the {@link MAX_COMPILED} most recently used are kept (about 4 KB each for a small query). A compile that
- * read the request's clock (states derived from times) is not kept. Saves the compile — a fifth of the Node CPU of
- * a small query — on every request after the first.
+ * variables; the most recently used are kept, at most {@link MAX_COMPILED} of them and {@link MAX_COMPILED_CHARS}
+ * characters of keys and statement text in all (about 4 KB a small query), none whose variables are longer than
+ * {@link MAX_KEPT_VARIABLES} characters (a client's large variables must not fill the memory). A compile that read
+ * the request's clock (states derived from times) is not kept. Saves the compile — a fifth of the Node CPU of a small
+ * query — on every request after the first.
  */
-const compiledStatements = new Map<string, CompiledStatement>();
+const compiledStatements = new Map<string, CompiledStatement & { chars: number }>();
 const MAX_COMPILED = 1_000;
+const MAX_COMPILED_CHARS = 8_000_000;
+const MAX_KEPT_VARIABLES = 2_048;
+let compiledChars = 0;
 
 /** A number per object (remembered entries, operations), for the keys of {@link compiledStatements}. */
 const numbers = new WeakMap<object, number>();
@@ -90,7 +95,9 @@ async function compiledStatement(
   variables: Record<string, unknown>,
 ): Promise<CompiledStatement | null> {
   const identity = rememberedIdentity(ctx);
-  const key = identity && `${numberOf(identity)}:${numberOf(rc.operation)}:${JSON.stringify(variables)}`;
+  const json = identity ? JSON.stringify(variables) : "";
+  const key =
+    identity && json.length <= MAX_KEPT_VARIABLES && `${numberOf(identity)}:${numberOf(rc.operation)}:${json}`;
   const known = key ? compiledStatements.get(key) : undefined;
   if (key && known) {
     // Most recently used last.
@@ -123,8 +130,14 @@ async function compiledStatement(
   if (!statement) return null;
   const compiled = { ...statement, placeholders: compiler.errors.length > 0 };
   if (key && !clockRead) {
-    compiledStatements.set(key, compiled);
-    if (compiledStatements.size > MAX_COMPILED) compiledStatements.delete(compiledStatements.keys().next().value!);
+    const chars = key.length + compiled.sql.length;
+    compiledStatements.set(key, { ...compiled, chars });
+    compiledChars += chars;
+    while (compiledStatements.size > MAX_COMPILED || compiledChars > MAX_COMPILED_CHARS) {
+      const [oldest, entry] = compiledStatements.entries().next().value!;
+      compiledStatements.delete(oldest);
+      compiledChars -= entry.chars;
+    }
   }
   return compiled;
 }

@@ -22,21 +22,21 @@ type Execute = (cursor: string) => Promise<{ data?: unknown; errors?: readonly R
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 
 /**
- * Checks that `route.operation` selects `route.bodyAt` as the last field at each level, once and without directives,
+ * Checks that `route.operation` selects `bodyAt` as the last field at each level, once and without directives,
  * fields only (no fragments) along the path, and — with `followPages` — `pageInfo { hasNextPage endCursor }` before it at the connection.
  * @throws Error naming the row when it does not (a programming error, found at start-up).
  */
-export function checkBodyAt(route: RestRoute & { bodyAt: readonly string[] }): void {
+export function checkBodyAt(route: RestRoute, bodyAt: readonly string[]): void {
   const fail = (why: string) => {
-    throw new Error(`REST row ${route.method} ${route.path}: bodyAt ${route.bodyAt.join(".")} ${why}`);
+    throw new Error(`REST row ${route.method} ${route.path}: bodyAt ${bodyAt.join(".")} ${why}`);
   };
   const operation = parse(route.operation).definitions.find(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
   );
   const connection = route.followPages?.connection;
-  if (connection?.some((key, i) => route.bodyAt[i] !== key)) fail("is not inside followPages.connection");
+  if (connection?.some((key, i) => bodyAt[i] !== key)) fail("is not inside followPages.connection");
   let set: SelectionSetNode | undefined = operation?.selectionSet;
-  route.bodyAt.forEach((key, level) => {
+  bodyAt.forEach((key, level) => {
     const fields = set?.selections ?? [];
     if (fields.some((s) => s.kind !== Kind.FIELD)) fail(`has a fragment at level ${level}`);
     const last = fields.at(-1) as FieldNode | undefined;
@@ -129,24 +129,25 @@ function bodyOf(data: unknown, path: readonly string[], pageInfoAt: number | nul
  * @throws Error when more than `maxPages` pages follow, or an answer lacks the body.
  */
 export async function bodyResponse(
-  route: RestRoute & { bodyAt: readonly string[] },
+  route: RestRoute,
+  bodyAt: readonly string[],
   data: unknown,
   execute: Execute,
   fail: (error: RestError) => RestResponse,
 ): Promise<RestResponse> {
   const follow = route.followPages;
   const pageInfoAt = follow ? follow.connection.length : null;
-  let page = bodyOf(data, route.bodyAt, pageInfoAt);
+  let page = bodyOf(data, bodyAt, pageInfoAt);
   const bodies = [page.body];
   const maxPages = follow?.maxPages ?? 1000;
   for (let n = 1; follow && page.pageInfo?.hasNextPage && page.pageInfo.endCursor; n++) {
     if (n >= maxPages) throw new Error(`More than ${maxPages} pages at ${follow.connection.join(".")}`);
     const next = await execute(page.pageInfo.endCursor);
     if (next.errors?.length) return fail(next.errors[0]!);
-    page = bodyOf(next.data, route.bodyAt, pageInfoAt);
+    page = bodyOf(next.data, bodyAt, pageInfoAt);
     bodies.push(page.body);
   }
-  if (bodies.some((b) => b === undefined || b === null)) throw new Error(`No body at ${route.bodyAt.join(".")}`);
+  if (bodies.some((b) => b === undefined || b === null)) throw new Error(`No body at ${bodyAt.join(".")}`);
   if (bodies.every((b): b is string => typeof b === "string")) {
     // JSON texts: one array of every page's items.
     const items = bodies.map((b) => b.slice(1, -1)).filter((b) => b);

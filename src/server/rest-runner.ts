@@ -51,7 +51,7 @@ export function registerRestRoutes(
         registerCallback(app, route, services);
         continue;
       }
-      if (route.bodyAt) checkBodyAt({ ...route, bodyAt: route.bodyAt });
+      if (route.bodyAt) checkBodyAt(route, route.bodyAt);
       else if (!route.respond) throw new Error(`REST row ${route.method} ${route.path} has neither respond nor bodyAt`);
       registerOne(app, route, async (req, headers, requestId) => {
         // A credential this process resolved before: confirmed by the row's compiled read itself, or before anything
@@ -95,7 +95,8 @@ export function registerRestRoutes(
         if (errors?.length) return fail(route, errors[0]!);
         if (route.bodyAt) {
           return bodyResponse(
-            { ...route, bodyAt: route.bodyAt },
+            route,
+            route.bodyAt,
             data,
             // Called only for a row that follows pages.
             (cursor) => execute({ ...variables, [route.followPages!.cursorVariable]: cursor }),

@@ -27,13 +27,20 @@ function row(operation: string, bodyAt: string[], pages = false): RestRoute & { 
 /** The answer of a GraphQL error (as the runner's `fail` builds it from the row). */
 const failed = (error: { message: string }) => ({ status: 404, body: error });
 
+/** checkBodyAt and bodyResponse for a row made by {@link row}, at its own `bodyAt`. */
+const check = (r: ReturnType<typeof row>) => checkBodyAt(r, r.bodyAt);
+const respond = (
+  r: ReturnType<typeof row>,
+  ...rest: Parameters<typeof bodyResponse> extends [unknown, unknown, ...infer T] ? T : never
+) => bodyResponse(r, r.bodyAt, ...rest);
+
 const PAGED = `query P($after: String) { projects(first: 2, after: $after) {
   pageInfo { hasNextPage endCursor } nodes { id name } } }`;
 
 describe("checkBodyAt", () => {
   it("takes a body selected last at each level, once, with the page info before it", () => {
-    expect(() => checkBodyAt(row(PAGED, ["projects", "nodes"], true))).not.toThrow();
-    expect(() => checkBodyAt(row("query A { application(id: 1) { id name } }", ["application"]))).not.toThrow();
+    expect(() => check(row(PAGED, ["projects", "nodes"], true))).not.toThrow();
+    expect(() => check(row("query A { application(id: 1) { id name } }", ["application"]))).not.toThrow();
   });
 
   it("refuses a body not selected last, selected twice, with a directive, under a fragment, or without page info", () => {
@@ -45,7 +52,7 @@ describe("checkBodyAt", () => {
       row("query A { projects(first: 1) { nodes { id } } }", ["projects", "nodes"], true),
       row(PAGED, ["application"], true),
     ];
-    for (const r of refused) expect(() => checkBodyAt(r), r.operation).toThrow(/bodyAt/);
+    for (const r of refused) expect(() => check(r), r.operation).toThrow(/bodyAt/);
   });
 });
 
@@ -72,7 +79,7 @@ describe("bodyResponse", () => {
       asked.push(cursor);
       return Promise.resolve({ data: pages.get(cursor) });
     };
-    const answer = await bodyResponse(row(PAGED, ["projects", "nodes"], true), page("c1", [tricky, "b"]), next, failed);
+    const answer = await respond(row(PAGED, ["projects", "nodes"], true), page("c1", [tricky, "b"]), next, failed);
     expect(asked).toEqual(["c1", "c2"]);
     expect(answer).toMatchObject({ status: 200, headers: { "content-type": "application/json; charset=utf-8" } });
     const body = (answer as { body: string }).body;
@@ -86,7 +93,7 @@ describe("bodyResponse", () => {
 
   it("reads executed answers (objects) at the same path, and reports a later page's error", async () => {
     const executed = { application: { id: "app_1", name: tricky } };
-    const answer = await bodyResponse(
+    const answer = await respond(
       row("query A { application(id: 1) { id name } }", ["application"]),
       executed,
       () => Promise.reject(new Error("no pages")),
@@ -95,14 +102,14 @@ describe("bodyResponse", () => {
     expect(answer).toEqual({ status: 200, body: executed.application });
     const error = { message: "gone", extensions: { code: "NOT_FOUND" } };
     const later = () => Promise.resolve({ errors: [error] });
-    expect(await bodyResponse(row(PAGED, ["projects", "nodes"], true), page("c1", ["a"]), later, failed)).toEqual(
+    expect(await respond(row(PAGED, ["projects", "nodes"], true), page("c1", ["a"]), later, failed)).toEqual(
       failed(error),
     );
   });
 
   it("walks past earlier fields whatever their strings hold", async () => {
     const text = JSON.stringify({ note: tricky, list: [{ a: tricky }, "]}"], n: -1.5e3, application: { id: tricky } });
-    const answer = await bodyResponse(
+    const answer = await respond(
       row("query A { application(id: 1) { id } }", ["application"]),
       new RawJsonData(text),
       () => Promise.reject(new Error("no pages")),
@@ -113,7 +120,7 @@ describe("bodyResponse", () => {
 
   it("refuses text not shaped as the row's operation answers", async () => {
     const cut = (text: string) =>
-      bodyResponse(
+      respond(
         row("query A { application(id: 1) { id } }", ["application"]),
         new RawJsonData(text),
         () => Promise.reject(new Error("no pages")),
