@@ -39,11 +39,14 @@ export function hashApiKey(key: string): string {
 }
 
 /** The API key sent with `headers`, or null; `Authorization: Bearer` wins over `x-api-key`. */
-export function apiKeyFromHeaders(headers: Headers): string | null {
+export function apiKeyFromHeaders(headers: HeaderReader): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.get("authorization") ?? "");
   if (match?.[1]) return match[1];
   return headers.get("x-api-key")?.trim() || null;
 }
+
+/** What reading a request's credentials needs of its headers: WHATWG `Headers`, or a lighter view with the same `get`. */
+export type HeaderReader = Pick<Headers, "get">;
 
 /** Highest of the roles stored in `members.role` (better-auth allows a comma-separated list). */
 export function toRole(stored: string | null | undefined): Role | null {
@@ -209,7 +212,7 @@ function remember(keyHash: string, caller: Caller, fingerprint: string): void {
  * The remembered caller of the API key in `headers` (Bearer or x-api-key; not a JWT), or null when there is no
  * key or it was not resolved by this process before. The caller must be confirmed ({@link confirmingStatement}).
  */
-export function rememberedCaller(headers: Headers): RememberedCaller | null {
+export function rememberedCaller(headers: HeaderReader): RememberedCaller | null {
   const key = apiKeyFromHeaders(headers);
   if (!key || JWT_SHAPE.test(key)) return null;
   return remembered.get(hashApiKey(key)) ?? null;

@@ -112,6 +112,14 @@ export function orMissing(sql: SqlReadFieldSql, missing: (args: Record<string, u
   return Object.assign((field: SqlReadField) => sql(field), { missing });
 }
 
+/**
+ * What a compiled read's whole answer has around its `data` (SqlReadCompiler.rootStatement): `{"data":` before, `}`
+ * and a newline after — the text Apollo's own serialization ends with (src/server/compiled-reads.ts reads the data
+ * back out of it by these lengths).
+ */
+export const RESPONSE_OPEN = '{"data":';
+export const RESPONSE_CLOSE = "}\n";
+
 /** The key under which a partially compiled object carries its row (snake_case columns) for undeclared fields. */
 export const ROW_KEY = "__row";
 /** The key of the placeholder a partially compiled field holds when its declaration threw (index into errors). */
@@ -323,7 +331,9 @@ export class SqlReadCompiler {
   }
 
   /**
-   * The statement answering `operation` (a query) in one row: `data`, the answer's JSON text, and `missing`, true
+   * The statement answering `operation` (a query) in one row: `response`, the whole HTTP answer as text —
+   * `{"data":<the answer's JSON>}` and a newline ({@link RESPONSE_OPEN}, {@link RESPONSE_CLOSE}: folded into the
+   * statement's first and last literals, so the answer is never copied to be wrapped) — and `missing`, true
    * when a root field whose declaration answers an error for null ({@link SqlReadRootSql}, e.g. `project(id:)`) is
    * null — the executor must then answer. Such root fields are computed once as columns of a subquery (`offset 0`
    * keeps PostgreSQL from inlining them twice), so the check does not parse the answer again. Null: not compilable.
@@ -337,15 +347,16 @@ export class SqlReadCompiler {
     const missing = parts.flatMap(({ name, value }, i) =>
       (declared[name] as SqlReadRootSql | undefined)?.missing && computed(value) ? [i] : [],
     );
-    if (missing.length === 0) return this.text(`select ${objectSql(parts).sql} as "data", false as "missing"`);
-    const object = objectSql(
+    const response = (fields: readonly FieldPart[]) => objectSql(fields, RESPONSE_OPEN, RESPONSE_CLOSE).sql;
+    if (missing.length === 0) return this.text(`select ${response(parts)} as "response", false as "missing"`);
+    const object = response(
       parts.map((part, i) =>
         computed(part.value) ? { ...part, value: new JsonSql(`r.c${i}`, { notNull: part.value.notNull }) } : part,
       ),
     );
     const columns = parts.flatMap(({ value }, i) => (computed(value) ? [`${value.sql} as c${i}`] : [])).join(", ");
     const checks = missing.map((i) => `r.c${i} is null`).join(" or ");
-    return this.text(`select ${object.sql} as "data", (${checks}) as "missing" from (select ${columns} offset 0) r`);
+    return this.text(`select ${object} as "response", (${checks}) as "missing" from (select ${columns} offset 0) r`);
   }
 
   /** The root fields of `operation` as object parts; null when one is not compilable. */
@@ -468,13 +479,16 @@ function concatSql(parts: readonly Part[]): JsonSql {
   return new JsonSql(`(${operands.join(" || ")})::text`, { notNull: true });
 }
 
-/** The JSON object of `parts` in their order (keys as given, compact JSON text). */
-function objectSql(parts: readonly FieldPart[]): JsonSql {
-  const pieces: Part[] = [{ text: "{" }];
+/**
+ * The JSON object of `parts` in their order (keys as given, compact JSON text), with `before` and `after` around it
+ * (e.g. a response's envelope: {@link RESPONSE_OPEN}).
+ */
+function objectSql(parts: readonly FieldPart[], before = "", after = ""): JsonSql {
+  const pieces: Part[] = [{ text: `${before}{` }];
   parts.forEach((part, i) => {
     pieces.push({ text: `${i > 0 ? "," : ""}"${part.key}":` }, { json: part.value });
   });
-  pieces.push({ text: "}" });
+  pieces.push({ text: `}${after}` });
   return concatSql(pieces);
 }
 
@@ -484,11 +498,20 @@ export const column =
   ({ alias }) =>
     `${alias}.${name}`;
 
-/** A timestamptz column of the row as the `DateTime` scalar's text (src/db/sql-time.ts). */
+/**
+ * The timestamptz `sql` as the `DateTime` scalar's JSON string (src/db/sql-time.ts), SQL null for null. Quoted
+ * directly: `to_char` with that format writes only digits, `-`, `:`, `.`, `T` and `Z` (and null for an infinite
+ * timestamp), nothing JSON escapes — `to_json` would cost PostgreSQL a type lookup per value for nothing.
+ */
+export function isoTimeJson(sql: string): JsonSql {
+  return new JsonSql(`('"' || ${isoTimeSql(sql)} || '"')`);
+}
+
+/** A timestamptz column of the row as the `DateTime` scalar's text ({@link isoTimeJson}). */
 export const timestamp =
   (name: string): SqlReadFieldSql =>
   ({ alias }) =>
-    isoTimeSql(`${alias}.${name}`);
+    isoTimeJson(`${alias}.${name}`);
 
 /**
  * The integer argument `name` of `field` (`fallback` when absent) checked against 1..max.

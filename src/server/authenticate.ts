@@ -5,7 +5,7 @@
 
 import type { IncomingHttpHeaders } from "node:http";
 import { SESSION_COOKIE } from "../auth/auth.ts";
-import { type Caller, type CallerOptions, resolveCaller } from "../auth/caller.ts";
+import { type Caller, type CallerOptions, type HeaderReader, resolveCaller } from "../auth/caller.ts";
 import { preparesStatements } from "../db/prepared-statements.ts";
 import { memberStandingJoinSql, orgAccessOf, type Principal } from "../modules/access/index.ts";
 import { authenticateAgent } from "../modules/agent/agent-auth.ts";
@@ -24,6 +24,26 @@ export function toHeaders(headers: IncomingHttpHeaders | Record<string, string |
     else out.set(name, String(value));
   }
   return out;
+}
+
+/**
+ * A {@link HeaderReader} over Node's header object without copying it into WHATWG Headers (the remembered-caller
+ * lookup of every request): `get` as `Headers` answers it — any case of the name, repeated values joined with ", ".
+ */
+export function headerView(headers: IncomingHttpHeaders | Record<string, string | undefined>): HeaderReader {
+  return {
+    get(name) {
+      const lower = name.toLowerCase();
+      let value = headers[lower];
+      if (value === undefined) {
+        // Node's own objects have lower-case names; an in-process caller's plain object may not.
+        const found = Object.keys(headers).find((key) => key.toLowerCase() === lower);
+        value = found === undefined ? undefined : headers[found];
+      }
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(", ") : String(value);
+    },
+  };
 }
 
 /**

@@ -10,20 +10,34 @@ import { HeaderMap } from "@apollo/server";
 import { type FormattedExecutionResult, GraphQLError, getVariableValues } from "graphql";
 import type { Knex } from "knex";
 import type { Context } from "../modules/context.ts";
-import { ERROR_KEY, SqlReadCompiler, type SqlReadTypes } from "../modules/sql-reads.ts";
-import { type ReadStatementOptions, runReadStatement } from "./read-statements.ts";
+import { ERROR_KEY, RESPONSE_CLOSE, RESPONSE_OPEN, SqlReadCompiler, type SqlReadTypes } from "../modules/sql-reads.ts";
+import { type PreparedMemo, type ReadStatementOptions, runReadStatement } from "./read-statements.ts";
 import { readFor, rememberedIdentity, statementFor } from "./remembered-callers.ts";
 import { sqlReadCaller } from "./sql-read-resolvers.ts";
 
 /**
- * The `data` of a compiled read: JSON text, written as is over HTTP by {@link stringifyResult}; REST rows parse it or
- * cut their body out of it (rest-runner.ts, rest-bodies.ts).
+ * The `data` of a compiled read, held as the whole answer PostgreSQL wrote (`{"data":…}` and a newline:
+ * RESPONSE_OPEN/RESPONSE_CLOSE of sql-reads.ts), which {@link stringifyResult} sends as is — a large answer is
+ * neither re-serialized nor copied to be wrapped. REST rows parse its {@link text} or cut their body out of it
+ * (rest-runner.ts, rest-bodies.ts).
  */
 export class RawJsonData {
-  readonly text: string;
+  /** The whole answer: `{"data":<text>}` and a newline. */
+  readonly response: string;
 
-  constructor(text: string) {
-    this.text = text;
+  /** `response` must be the whole answer as {@link RawJsonData.fromData} writes it. */
+  constructor(response: string) {
+    this.response = response;
+  }
+
+  /** The data's JSON text `text` as a whole answer (copies it: for answers not written by PostgreSQL). */
+  static fromData(text: string): RawJsonData {
+    return new RawJsonData(`${RESPONSE_OPEN}${text}${RESPONSE_CLOSE}`);
+  }
+
+  /** The data's JSON text (a slice of the answer, which V8 does not copy). */
+  get text(): string {
+    return this.response.slice(RESPONSE_OPEN.length, this.response.length - RESPONSE_CLOSE.length);
   }
 
   /** For any other serializer: the parsed value. */
@@ -33,13 +47,11 @@ export class RawJsonData {
 }
 
 /**
- * Apollo's `stringifyResult`: `{"data":<text>}` for a compiled read (no re-serialization of a large answer),
- * `JSON.stringify` otherwise (Apollo's default).
+ * Apollo's `stringifyResult`: a compiled read's answer as PostgreSQL wrote it ({@link RawJsonData}), `JSON.stringify`
+ * and a newline otherwise (Apollo's default).
  */
 export function stringifyResult(result: FormattedExecutionResult): string {
-  if (result.data instanceof RawJsonData && !result.errors && !result.extensions) {
-    return `{"data":${result.data.text}}\n`;
-  }
+  if (result.data instanceof RawJsonData && !result.errors && !result.extensions) return result.data.response;
   return `${JSON.stringify(result)}\n`;
 }
 
@@ -54,16 +66,21 @@ interface CompiledStatement {
   sql: string;
   bindings: Knex.Value[];
   placeholders: boolean;
+  /** True for a statement kept for its remembered caller ({@link compiledStatements}). */
+  kept?: boolean;
+  /** A kept statement as it runs for its remembered caller (statementFor), built on its first use. */
+  run?: { sql: string; bindings: unknown[] } & PreparedMemo;
 }
 
 /**
  * Statements compiled for remembered callers (remembered-callers.ts), reused while the caller is the same remembered
  * entry: keyed by that entry, the operation (Apollo keeps one parsed document per query text) and the coerced
  * variables; the most recently used are kept, at most {@link MAX_COMPILED} of them and {@link MAX_COMPILED_CHARS}
- * characters of keys and statement text in all (about 4 KB a small query), none whose variables are longer than
- * {@link MAX_KEPT_VARIABLES} characters (a client's large variables must not fill the memory). A compile that read
- * the request's clock (states derived from times) is not kept. Saves the compile — a fifth of the Node CPU of a small
- * query — on every request after the first.
+ * characters of keys and statement text (the statement and its confirming wrap, counted twice) in all (about 8 KB a
+ * small query), none whose variables are longer than {@link MAX_KEPT_VARIABLES} characters (a client's large
+ * variables must not fill the memory). A compile that read the request's clock (states derived from times) is not
+ * kept. Saves the compile — a fifth of the Node CPU of a small query — and the confirming wrap and prepared-name
+ * lookup of its text on every request after the first.
  */
 const compiledStatements = new Map<string, CompiledStatement & { chars: number }>();
 const MAX_COMPILED = 1_000;
@@ -129,17 +146,18 @@ async function compiledStatement(
   }
   if (!statement) return null;
   const compiled = { ...statement, placeholders: compiler.errors.length > 0 };
-  if (key && !clockRead) {
-    const chars = key.length + compiled.sql.length;
-    compiledStatements.set(key, { ...compiled, chars });
-    compiledChars += chars;
-    while (compiledStatements.size > MAX_COMPILED || compiledChars > MAX_COMPILED_CHARS) {
-      const [oldest, entry] = compiledStatements.entries().next().value!;
-      compiledStatements.delete(oldest);
-      compiledChars -= entry.chars;
-    }
+  if (!key || clockRead) return compiled;
+  // The confirming wrap doubles the text kept (counted in `chars`).
+  const chars = key.length + 2 * compiled.sql.length;
+  const kept = { ...compiled, kept: true, chars };
+  compiledStatements.set(key, kept);
+  compiledChars += chars;
+  while (compiledStatements.size > MAX_COMPILED || compiledChars > MAX_COMPILED_CHARS) {
+    const [oldest, entry] = compiledStatements.entries().next().value!;
+    compiledStatements.delete(oldest);
+    compiledChars -= entry.chars;
   }
-  return compiled;
+  return kept;
 }
 
 /**
@@ -158,20 +176,25 @@ export function compiledReadsPlugin(types: SqlReadTypes, options: ReadStatementO
           if (!variables) return null;
           const statement = await compiledStatement(rc, ctx, types, variables);
           if (!statement) return null;
-          // With a remembered caller, the statement confirms it too (remembered-callers.ts).
-          const { sql, bindings } = statementFor(ctx, statement.sql, statement.bindings);
-          let text: string;
+          // With a remembered caller, the statement confirms it too (remembered-callers.ts); a kept statement's
+          // remembered caller is the one it was kept for, so its confirming text is built once.
+          if (statement.kept) statement.run ??= statementFor(ctx, statement.sql, statement.bindings);
+          const run: NonNullable<CompiledStatement["run"]> =
+            statement.run ?? statementFor(ctx, statement.sql, statement.bindings);
+          let response: string;
           try {
-            const row = await readFor(ctx, await runReadStatement(ctx.knex, sql, bindings as Knex.Value[], options));
+            const memo = statement.kept ? run : undefined;
+            const result = await runReadStatement(ctx.knex, run.sql, run.bindings as Knex.Value[], options, memo);
+            const row = await readFor(ctx, result);
             // The remembered caller changed or is gone: confirmed the ordinary way next, then executed.
             if (!row) return null;
             // A root field that answers an error for a missing row (e.g. NOT_FOUND) is left to the executor.
             if (row.missing) return null;
-            text = row.data as string;
+            response = row.response as string;
             // A declaration's error placeholder (SqlReadCompiler.fail) in the answer: the executor reports it. Only a
             // key or a string value equal to the key matches (quotes inside strings are escaped): at worst, a needless
             // but correct fallback.
-            if (statement.placeholders && text?.includes(`"${ERROR_KEY}"`)) return null;
+            if (statement.placeholders && response.includes(`"${ERROR_KEY}"`)) return null;
           } catch (error) {
             if (error instanceof GraphQLError && error.extensions.code === "EXECUTION_TIME_LIMIT") {
               const headers = new HeaderMap();
@@ -184,7 +207,7 @@ export function compiledReadsPlugin(types: SqlReadTypes, options: ReadStatementO
             return null;
           }
           // Apollo passes `data` through untouched (typed as an object: the text stands in for it).
-          const data = new RawJsonData(text) as unknown as Record<string, unknown>;
+          const data = new RawJsonData(response) as unknown as Record<string, unknown>;
           return { http: { headers: new HeaderMap() }, body: { kind: "single", singleResult: { data } } };
         },
       };

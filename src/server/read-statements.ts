@@ -42,8 +42,17 @@ function preparedName(sql: string): string | null {
 }
 
 /**
+ * Where a statement reused as is (the same text, e.g. a remembered caller's compiled read) keeps its prepared name
+ * once it has one, so that its text is not looked up again on every run.
+ */
+export interface PreparedMemo {
+  preparedName?: string;
+}
+
+/**
  * Runs the read statement `sql` (one row, one text column `data`) with `bindings` on `knex` (the pool or the
- * caller's transaction) and returns the column's text (null for SQL null).
+ * caller's transaction) and returns the column's text (null for SQL null). `memo`: the statement's
+ * {@link PreparedMemo} when its text is reused as is.
  * @throws the `EXECUTION_TIME_LIMIT` GraphQL error once `options.timeoutMs` has passed (the statement is cancelled);
  * database errors as they are.
  */
@@ -52,9 +61,14 @@ export async function runReadStatement(
   sql: string,
   bindings: readonly Knex.Value[],
   options: ReadStatementOptions,
+  memo?: PreparedMemo,
 ): Promise<Record<string, unknown>> {
   let query = knex.raw(sql, bindings as Knex.Value[]);
-  const name = options.prepare ? preparedName(sql) : null;
+  let name: string | null = null;
+  if (options.prepare) {
+    name = memo?.preparedName ?? preparedName(sql);
+    if (memo && name) memo.preparedName = name;
+  }
   if (name) query = query.options({ name });
   try {
     return (await query.timeout(options.timeoutMs, { cancel: true })).rows[0];

@@ -20,7 +20,7 @@ import type { Context } from "../modules/context.ts";
 import type { AppServices } from "../modules/services.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
 import type { Surface } from "../shared/rest-route.ts";
-import { authenticate, callerOptions, principalOf, refusalFor, toHeaders } from "./authenticate.ts";
+import { authenticate, callerOptions, headerView, principalOf, refusalFor } from "./authenticate.ts";
 import { buildContext } from "./context.ts";
 import { unavailableError } from "./format-error.ts";
 
@@ -54,8 +54,8 @@ function rememberedPrincipal(
   surface: Surface,
 ): RememberedPrincipal | null {
   if (surface === "none") return null;
-  if (surface === "agent") return rememberedAgent(services, toHeaders(headers));
-  const check = rememberedCaller(toHeaders(headers));
+  if (surface === "agent") return rememberedAgent(services, headerView(headers));
+  const check = rememberedCaller(headerView(headers));
   if (!check) return null;
   const options = callerOptions(services);
   return {

@@ -7,6 +7,7 @@
  * at once … callers using it then receive 401".
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { headerView } from "../../src/server/authenticate.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { addMember, createAgentTokenFor, createOrg, createProjects, type SeededUser } from "../helpers/seed.ts";
@@ -84,6 +85,26 @@ describe("a remembered API key", () => {
     expect(res.sql).toHaveLength(1);
     expect(res.sql[0]).toMatch(/from api_keys k/);
     expect(res.sql[0]).toMatch(/from projects/);
+  });
+
+  it("is found as `Authorization: Bearer` too, then deleted on another instance → 401 at once", async () => {
+    const admin = await rememberedAdmin();
+    const bearer = async (server: RunningSkiff) => {
+      const res = await fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `bearer ${admin.apiKey}` },
+        body: JSON.stringify({ query: PROJECTS }),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const res = await withStatements(a, () => bearer(a));
+    expect(res.status).toBe(200);
+    expect(res.sql).toHaveLength(1);
+    expect(res.sql[0]).toMatch(/from api_keys k/);
+    await onB("mutation($id: ID!) { deleteApiKey(id: $id) }", { id: admin.apiKeyId });
+    const refused = await bearer(a);
+    expect(refused.status).toBe(401);
+    expect(refused).toEqual(await bearer(c));
   });
 
   // Every kind of request a deleted key can send: each must answer 401 on its very next request.
@@ -226,4 +247,19 @@ describe("REST rows with a remembered credential", () => {
       expect(await db.knex("site_imports").where({ name: "remembered-import" }).first()).toBeUndefined();
     });
   }
+});
+
+describe("headerView (how a remembered credential is read off a request's headers)", () => {
+  it("answers as WHATWG Headers do: any case of the name, repeated values joined, null when absent", () => {
+    const node = { "x-api-key": "k1", "set-cookie": ["a=1", "b=2"] };
+    const plain = { "X-Api-Key": "k2", Authorization: "Bearer t" };
+    for (const headers of [node, plain]) {
+      const view = headerView(headers);
+      const reference = new Headers();
+      for (const [name, value] of Object.entries(headers))
+        for (const v of Array.isArray(value) ? value : [value]) reference.append(name, v);
+      for (const name of ["x-api-key", "X-API-KEY", "authorization", "Set-Cookie", "cookie"])
+        expect(view.get(name)).toBe(reference.get(name));
+    }
+  });
 });

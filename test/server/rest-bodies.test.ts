@@ -60,7 +60,7 @@ describe("bodyResponse", () => {
   // Strings holding quotes, backslashes, braces and the very keys the cut walks past.
   const tricky = 'x\\","pageInfo":{"hasNextPage":true,"endCursor":"Yzp4"},"nodes":[{}]}]} é';
   const page = (cursor: string | null, names: string[]) =>
-    new RawJsonData(
+    RawJsonData.fromData(
       JSON.stringify({
         projects: {
           pageInfo: { hasNextPage: cursor !== null, endCursor: cursor },
@@ -111,7 +111,7 @@ describe("bodyResponse", () => {
     const text = JSON.stringify({ note: tricky, list: [{ a: tricky }, "]}"], n: -1.5e3, application: { id: tricky } });
     const answer = await respond(
       row("query A { application(id: 1) { id } }", ["application"]),
-      new RawJsonData(text),
+      RawJsonData.fromData(text),
       () => Promise.reject(new Error("no pages")),
       failed,
     );
@@ -122,7 +122,7 @@ describe("bodyResponse", () => {
     const cut = (text: string) =>
       respond(
         row("query A { application(id: 1) { id } }", ["application"]),
-        new RawJsonData(text),
+        RawJsonData.fromData(text),
         () => Promise.reject(new Error("no pages")),
         failed,
       );

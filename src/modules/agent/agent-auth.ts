@@ -6,7 +6,7 @@
  */
 
 import type { Knex } from "knex";
-import { apiKeyFromHeaders } from "../../auth/caller.ts";
+import { apiKeyFromHeaders, type HeaderReader } from "../../auth/caller.ts";
 import type { Config } from "../../config.ts";
 import { UnauthenticatedError } from "../../shared/errors.ts";
 import type { Principal, RememberedPrincipal } from "../access/index.ts";
@@ -40,7 +40,7 @@ export async function authenticateAgent(
  */
 export function rememberedAgent(
   services: { knex: Knex; config: Pick<Config, "SKIFF_AGENT_RATE_LIMIT"> },
-  headers: Headers,
+  headers: HeaderReader,
 ): RememberedPrincipal | null {
   const token = apiKeyFromHeaders(headers);
   return token

@@ -4,9 +4,15 @@
  * organization's nothing — and where a key is found by id. `lastUsedAt` and `current` depend on the request's
  * key (the caller's `apiKeyId`). The creator is declared by the organizations module (users).
  */
-import { isoTimeSql } from "../../db/sql-time.ts";
 import { seesAllApiKeys } from "../access/index.ts";
-import { column, type SqlReadCompiler, type SqlReadRows, type SqlReadTypes, timestamp } from "../sql-reads.ts";
+import {
+  column,
+  isoTimeJson,
+  type SqlReadCompiler,
+  type SqlReadRows,
+  type SqlReadTypes,
+  timestamp,
+} from "../sql-reads.ts";
 
 /** The condition "API key row `alias` is visible to the caller" (SQL; keys are personal, see the file's comment). */
 function visibleApiKey(compiler: SqlReadCompiler, alias: string): string {
@@ -44,8 +50,8 @@ export const apiKeySqlReads: SqlReadTypes = {
     // The key making this request is in use now; its stored time is written in the background (src/auth/caller.ts).
     lastUsedAt: ({ compiler, alias }) => {
       const key = currentKey(compiler);
-      const stored = isoTimeSql(`${alias}.last_request`);
-      return key ? `(case when ${alias}.id = ${key} then ${isoTimeSql("now()")} else ${stored} end)` : stored;
+      const stored = `${alias}.last_request`;
+      return isoTimeJson(key ? `(case when ${alias}.id = ${key} then now() else ${stored} end)` : stored);
     },
     current: ({ compiler, alias }) => {
       const key = currentKey(compiler);
