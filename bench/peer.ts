@@ -13,8 +13,9 @@
  * the order of the servers alternating, and prints per shape the medians of requests/s, p99, Node CPU, PostgreSQL
  * backend CPU (bench/pg-cpu.ts) and their total per request, SQL statements per request and the ratios after /
  * PostGraphile and after / before (bench/peer-panel.ts); then a summary table, the agent REST line
- * (`GET /api/agent/projects` against the same operation on /graphql) and each server's RSS after its 32-connection
- * runs. Ports: BENCH_PEER_PORT (default 46001) for after, the next two for PostGraphile and before. Exits 1 when
+ * (`GET /api/agent/projects` against the same operation on /graphql, on after alone, timed once every shape's rounds
+ * are done so that its large answers weigh on no shape's figures) and each server's RSS after its 32-connection
+ * shape runs (after's also after the agent runs). Ports: BENCH_PEER_PORT (default 46001) for after, the next two for PostGraphile and before. Exits 1 when
  * an answer check failed. BENCH_SKIFF_NODE_ARGS: extra Node flags for the Skiff servers (e.g. `--cpu-prof`).
  */
 import { createKnex, migrateLatest } from "../src/db/knex.ts";
@@ -160,9 +161,7 @@ async function main(): Promise<void> {
 
     const warm = Math.min(2, DURATION);
     for (const shape of timedShapes) for (const t of targets.get(shape.id)!.values()) await warmUp(t, warm);
-    for (const t of [rest, restOnGraphql]) await warmUp(t, warm);
 
-    const restRuns = { rest: [] as number[], graphql: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
       for (const shape of timedShapes) {
         for (const c of CONNECTIONS) {
@@ -171,9 +170,19 @@ async function main(): Promise<void> {
           for (const [name, target] of order) figures.record(shape.id, name, c, await timed(target, c, DURATION, pg));
         }
       }
+    }
+    // The agent REST comparison loads only "after" (with the 50-project tree): run after every shape's rounds, so
+    // that its heap does not weigh on after's shape figures (CPU, RSS) and not on the other servers'.
+    for (const t of [rest, restOnGraphql]) await warmUp(t, warm);
+    const restRuns = { rest: [] as number[], graphql: [] as number[] };
+    let restRss = 0;
+    for (let round = 0; round < ROUNDS; round++) {
       const pair = round % 2 ? (["graphql", "rest"] as const) : (["rest", "graphql"] as const);
-      for (const which of pair)
-        restRuns[which].push((await timed(which === "rest" ? rest : restOnGraphql, 32, DURATION, pg)).rps);
+      for (const which of pair) {
+        const run = await timed(which === "rest" ? rest : restOnGraphql, 32, DURATION, pg);
+        restRuns[which].push(run.rps);
+        restRss = Math.max(restRss, run.rssMb);
+      }
     }
 
     for (const shape of timedShapes) {
@@ -192,7 +201,9 @@ async function main(): Promise<void> {
       const after32 = timedShapes.flatMap((s) => figures.runsOf(s.id, name, 32).map((r) => r.rssMb));
       return `${name} ${after32.length ? fmt(Math.max(...after32), 0) : "n/a"} MB (${fmt(idleRss.get(name) ?? null, 0)} MB when ready)`;
     });
-    console.log(`RSS after the 32-connection runs (max): ${rss.join("; ")}`);
+    console.log(
+      `RSS after the 32-connection runs (max): ${rss.join("; ")}; after, then after the agent runs: ${fmt(restRss, 0)} MB`,
+    );
     const withErrors = timedShapes.flatMap((s) =>
       columns.servers.flatMap((name) =>
         CONNECTIONS.filter((c) => figures.runsOf(s.id, name, c).some((r) => r.errors > 0)).map(

@@ -206,7 +206,8 @@ describe.skipIf(!binary)("behind PgBouncer in transaction mode", () => {
       const d = client.subscribe(
         { query: "subscription { siteImportUpdated { importId status } }" },
         {
-          next: (m) => void updates.push((m.data as any).siteImportUpdated.status),
+          next: (m) =>
+            void updates.push((m.data as { siteImportUpdated: { status: string } }).siteImportUpdated.status),
           error: () => {},
           complete: () => {},
         },

@@ -74,13 +74,17 @@ function busyLines(): number {
 }
 
 /** JSON request through the proxy with an API key. */
+/** A JSON answer read loosely: tests index into it by the paths they expect. */
+// biome-ignore lint/suspicious/noExplicitAny: answers of many shapes, checked by the assertions that read them
+type LooseJson = Record<string, any>;
+
 async function api(apiKey: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${proxy.url}${path}`, {
     method,
     headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, any> | null };
+  return { status: res.status, body: (await res.json().catch(() => null)) as LooseJson | null };
 }
 
 describe("three instances behind a round-robin proxy", () => {
@@ -141,7 +145,7 @@ describe("three instances behind a round-robin proxy", () => {
             { query: "subscription { siteImportUpdated { importId status } }" },
             {
               next: (m) => {
-                const update = (m.data as any)?.siteImportUpdated;
+                const update = (m.data as { siteImportUpdated?: { importId: string } } | null)?.siteImportUpdated;
                 if (update) seen[i]!.add(update.importId);
               },
               error: () => {},
@@ -223,7 +227,7 @@ describe("three instances behind a round-robin proxy", () => {
               },
               {
                 next: (m) => {
-                  const update = (m.data as any)?.deploymentUpdated;
+                  const update = (m.data as { deploymentUpdated?: { deploymentId: string } } | null)?.deploymentUpdated;
                   if (update) seen[i]!.add(update.deploymentId);
                 },
                 error: () => {},
@@ -434,7 +438,10 @@ describe("three instances behind a round-robin proxy", () => {
       [webhookId],
     );
     const log = new Map<string, { n: number; distinct_attempts: number; successes: number }>(
-      logged.map((r: any) => [r.delivery_id as string, r]),
+      logged.map((r: { delivery_id: string; n: number; distinct_attempts: number; successes: number }) => [
+        r.delivery_id,
+        r,
+      ]),
     );
     // Every delivery: one successful attempt logged, each attempt logged once and seen by the receiver.
     for (const id of accepted) {
