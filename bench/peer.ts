@@ -171,6 +171,14 @@ async function main(): Promise<void> {
         }
       }
     }
+    // The data must not have changed under the load (a background job ending seeded records, say): checked again.
+    for (const shape of timedShapes) {
+      const problem = await checkShape(shape, targets.get(shape.id)!);
+      if (problem) {
+        console.log(`answers of shape ${shape.id} changed during the timing: ${problem}`);
+        failed = true;
+      }
+    }
     // The agent REST comparison loads only "after" (with the 50-project tree): run after every shape's rounds, so
     // that its heap does not weigh on after's shape figures (CPU, RSS) and not on the other servers'.
     for (const t of [rest, restOnGraphql]) await warmUp(t, warm);

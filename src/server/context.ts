@@ -3,10 +3,58 @@
  * Built for HTTP requests (Apollo), WebSocket subscriptions (graphql-ws) and in-process REST calls alike.
  */
 import { randomUUID } from "node:crypto";
+import type { Knex } from "knex";
+import type { Logger } from "pino";
 import { AccessScope, type Principal } from "../modules/access/access-scope.ts";
 import type { Context } from "../modules/context.ts";
 import { createLoaders, type Loaders } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
+
+/**
+ * One request's context. Its loaders (and its logger) are created on first use by accessors on the prototype, so that copies made
+ * of it by own properties (Apollo clones the context of every HTTP operation with `Object.assign`; services spread
+ * it into transactions) neither build every module's loaders on the way nor share a half-built set: a copy creates
+ * its own when it first reads them.
+ */
+class RequestContext implements Context {
+  readonly services: AppServices;
+  principal: Principal | null;
+  readonly requestId: string;
+  scope: AccessScope;
+  readonly knex: Knex;
+  /** The loaders once built (an own property, so copies carry what was built before they were made). */
+  built: Loaders | null = null;
+  /** The request's logger once made (most requests log nothing through it). */
+  logger: Logger | null = null;
+
+  constructor(services: AppServices, principal: Principal | null, requestId: string, scope: AccessScope) {
+    this.services = services;
+    this.principal = principal;
+    this.requestId = requestId;
+    this.scope = scope;
+    this.knex = services.knex;
+  }
+
+  /** The instance's logger bound to the request id, made on first use. */
+  get log(): Logger {
+    this.logger ??= this.services.log.child({ requestId: this.requestId });
+    return this.logger;
+  }
+
+  get loaders(): Loaders {
+    this.built ??= createLoaders({ knex: this.services.knex, scope: this.scope, secrets: this.services.secrets });
+    return this.built;
+  }
+
+  set loaders(value: Loaders) {
+    this.built = value;
+  }
+
+  forEvent(): Context {
+    this.built = null;
+    return this;
+  }
+}
 
 /**
  * Builds a context for `principal` (already authenticated by the transport). `scope` defaults to a new one; a
@@ -19,26 +67,5 @@ export function buildContext(
   requestId: string = randomUUID(),
   scope: AccessScope = new AccessScope(services.knex, principal),
 ): Context {
-  const log = services.log.child({ requestId });
-  let loaders: Loaders | null = null;
-  const ctx: Context = {
-    requestId,
-    log,
-    knex: services.knex,
-    services,
-    principal,
-    scope,
-    get loaders(): Loaders {
-      loaders ??= createLoaders({ knex: services.knex, scope: ctx.scope, secrets: services.secrets });
-      return loaders;
-    },
-    set loaders(value: Loaders) {
-      loaders = value;
-    },
-    forEvent() {
-      loaders = null;
-      return ctx;
-    },
-  };
-  return ctx;
+  return new RequestContext(services, principal, requestId, scope);
 }

@@ -132,7 +132,7 @@ export async function confirmCaller(ctx: Context): Promise<void> {
   });
   if (!principal) throw refusalFor(p.surface);
   p.confirmed = true;
-  // Apollo's copy of the context holds its loaders as a plain value: all three are replaced.
+  // Apollo's copy of the context is the one resolvers see: its principal, scope and loaders are replaced.
   const fresh = buildContext(ctx.services, principal, ctx.requestId);
   ctx.principal = fresh.principal;
   ctx.scope = fresh.scope;

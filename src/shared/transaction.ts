@@ -19,5 +19,13 @@ export function withTransaction<C extends HasKnex, T>(
   work: (ctx: C & { knex: Knex.Transaction }) => Promise<T>,
 ): Promise<T> {
   if (ctx.knex.isTransaction) return work(ctx as C & { knex: Knex.Transaction });
-  return ctx.knex.transaction((trx) => work({ ...ctx, knex: trx }));
+  return ctx.knex.transaction((trx) => work(onTransaction(ctx, trx)));
+}
+
+/**
+ * A copy of `ctx` whose `knex` is `trx`. Its prototype is kept: a request's context reads its loaders and logger
+ * through accessors there (src/server/context.ts), which a spread (`{ ...ctx }`) would drop.
+ */
+export function onTransaction<C extends HasKnex>(ctx: C, trx: Knex.Transaction): C & { knex: Knex.Transaction } {
+  return Object.assign(Object.create(Object.getPrototypeOf(ctx)) as C, ctx, { knex: trx });
 }

@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { isDatabaseUnavailable } from "../../shared/database-unavailable.ts";
 import { AppError, BadUserInputError } from "../../shared/errors.ts";
+import { onTransaction } from "../../shared/transaction.ts";
 import { createApplication, createDomain, newAppName, setEnvironmentVariables } from "../applications/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { createDatabase, databaseEnvVars, databaseServiceHost } from "../databases/index.ts";
@@ -126,7 +127,7 @@ export async function runImport(
     step = name;
     const result = await knex.transaction(async (trx) => {
       await lockRun(trx, importId, run, name);
-      return work({ ...ctx, knex: trx });
+      return work(onTransaction(ctx, trx));
     });
     steps[name] = "done";
     if (name !== "deployment") await publishSiteImportChange(ctx, record);

@@ -7,6 +7,7 @@
 
 import { ConflictError, NotFoundError } from "../../shared/errors.ts";
 import type { ConnectionModel } from "../../shared/pagination.ts";
+import { onTransaction } from "../../shared/transaction.ts";
 import { requireAllowed } from "../access/index.ts";
 import { newAppName } from "../applications/index.ts";
 import type { Context } from "../context.ts";
@@ -163,7 +164,7 @@ export async function retrySiteImport(ctx: Context, id: string): Promise<ImportO
       .where((w) => w.whereIn("status", RETRYABLE_STATUSES as string[]).orWhereRaw(ORPHANED_PENDING))
       .returning("*");
     if (!row) throw stateConflict(current, "retried");
-    if (current.projectId) await deleteProject({ ...ctx, knex: trx }, current.projectId);
+    if (current.projectId) await deleteProject(onTransaction(ctx, trx), current.projectId);
     await enqueueImportRun(services, trx, row.id, row.attempts);
     return row;
   });
@@ -192,7 +193,7 @@ export async function deleteSiteImport(
       .where((w) => w.whereNot("status", "pending").orWhereRaw(ORPHANED_PENDING));
     if (!deleted) throw stateConflict(current, "deleted");
     const projectId = rollbackResources ? current.projectId : null;
-    if (projectId) await deleteProject({ ...ctx, knex: trx }, projectId);
+    if (projectId) await deleteProject(onTransaction(ctx, trx), projectId);
     return { result: { id, rolledBack: rollbackResources, deletedProjectId: projectId }, record: current };
   });
   await publishSiteImportDeleted(ctx, record);
