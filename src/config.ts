@@ -51,9 +51,9 @@ export const configSchema = z.object({
     .int()
     .min(1)
     .max(1000)
-    .default(20)
+    .default(10)
     .describe(
-      "Largest request connection pool of one instance (Knex: GraphQL, REST, job handlers' queries). See [Connections per instance](operations.md#connections-per-instance).",
+      "Largest request connection pool of one instance (Knex: GraphQL, REST, job handlers' queries). More connections than the database server has cores make each statement dearer (measured on 2 cores at 32 concurrent requests: 20 instead of 10 cost PostgreSQL ~20% more CPU per small read, and 5 ~20% less than 10); raise it for a larger server or long transactions. See [Connections per instance](operations.md#connections-per-instance).",
     ),
   SKIFF_AUTH_POOL_MAX: z.coerce
     .number()

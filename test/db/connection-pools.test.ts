@@ -23,15 +23,15 @@ describe("pool size settings", () => {
     expect(() => loadConfig({ SKIFF_WORKER_POOL_MAX: "1" })).toThrow(/SKIFF_WORKER_POOL_MAX/);
   });
 
-  it("counts 39 connections per instance by default and follows the settings", () => {
+  it("counts 29 connections per instance by default and follows the settings", () => {
     expect(connectionBudget(loadConfig({}))).toEqual({
-      requests: 20,
+      requests: 10,
       auth: 10,
       worker: 6,
       liveness: 1,
       pubsub: 1,
       readiness: 1,
-      total: 39,
+      total: 29,
     });
     const small = loadConfig({
       SKIFF_DB_POOL_MAX: "5",
@@ -44,7 +44,7 @@ describe("pool size settings", () => {
     expect(connectionBudget(loadConfig({ SKIFF_WORKER: "false" }))).toMatchObject({
       worker: 0,
       liveness: 0,
-      total: 32,
+      total: 22,
     });
   });
 });
