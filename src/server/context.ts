@@ -11,10 +11,10 @@ import { createLoaders, type Loaders } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
 
 /**
- * One request's context. Its loaders (and its logger) are created on first use by accessors on the prototype, so that copies made
- * of it by own properties (Apollo clones the context of every HTTP operation with `Object.assign`; services spread
- * it into transactions) neither build every module's loaders on the way nor share a half-built set: a copy creates
- * its own when it first reads them.
+ * One request's context. Its loaders and its logger are made on first use by accessors on the prototype, so that
+ * copies of its own properties (Apollo clones the context of every HTTP operation with `Object.assign`; a service
+ * copies it onto a transaction with `onTransaction`) build neither on the way: a copy carries what was made before
+ * it and makes the rest itself when first asked.
  */
 class RequestContext implements Context {
   readonly services: AppServices;
