@@ -8,15 +8,16 @@
  * BENCH_BEFORE=<git ref>, Skiff of that ref ("before", a temporary git worktree sharing node_modules;
  * bench/before-checkout.ts), each in its own process. For every shape (bench/peer-shapes.ts; BENCH_SHAPES=1,2,…
  * selects) the answers are normalised and checked equal (after = PostGraphile after normalising; after = before
- * byte for byte) before timing; a shape whose answers differ or fail is reported and not timed. Then autocannon
+ * byte for byte) before timing, and again after it (the data must not change under load); a shape whose answers
+ * differ or fail is reported and not timed. Then autocannon
  * drives each server at 1 and 32 connections, BENCH_ROUNDS rounds (default 3) of BENCH_DURATION seconds (default 5),
  * the order of the servers alternating, and prints per shape the medians of requests/s, p99, Node CPU, PostgreSQL
  * backend CPU (bench/pg-cpu.ts) and their total per request, SQL statements per request and the ratios after /
  * PostGraphile and after / before (bench/peer-panel.ts); then a summary table, the agent REST line
  * (`GET /api/agent/projects` against the same operation on /graphql, on after alone, timed once every shape's rounds
  * are done so that its large answers weigh on no shape's figures) and each server's RSS after its 32-connection
- * shape runs (after's also after the agent runs). Ports: BENCH_PEER_PORT (default 46001) for after, the next two for PostGraphile and before. Exits 1 when
- * an answer check failed. BENCH_SKIFF_NODE_ARGS: extra Node flags for the Skiff servers (e.g. `--cpu-prof`).
+ * shape runs (after's also after the agent runs). Ports: BENCH_PEER_PORT (default 46001) for after, the next two
+ * for PostGraphile and before. Exits 1 when an answer check failed. BENCH_SKIFF_NODE_ARGS: extra Node flags for the Skiff servers (e.g. `--cpu-prof`).
  */
 import { createKnex, migrateLatest } from "../src/db/knex.ts";
 import { type BeforeCheckout, checkoutBefore } from "./before-checkout.ts";
@@ -44,6 +45,20 @@ const fmt = (x: number | null, digits = 2) => (x === null ? "n/a" : x.toFixed(di
 
 /** A shape's targets, one per server (keyed by server name). */
 type ShapeTargets = Map<string, Target>;
+
+/**
+ * Checks the answers of each of `shapes` ({@link checkShape}) and prints `answers of shape N (label)<when>: equal`
+ * or `DIFFER — <why>`. @returns the shapes whose answers are equal.
+ */
+async function equalShapes(shapes: Shape[], targets: Map<number, ShapeTargets>, when: string): Promise<Shape[]> {
+  const equal: Shape[] = [];
+  for (const shape of shapes) {
+    const problem = await checkShape(shape, targets.get(shape.id)!);
+    console.log(`answers of shape ${shape.id} (${shape.label})${when}: ${problem ? `DIFFER — ${problem}` : "equal"}`);
+    if (!problem) equal.push(shape);
+  }
+  return equal;
+}
 
 /**
  * Checks a shape's answers: after against PostGraphile (normalised) and against before (as sent).
@@ -138,13 +153,8 @@ async function main(): Promise<void> {
         `servers: after (this checkout)${checkout ? `, before (${BEFORE}, commit ${checkout.commit})` : ""}, PostGraphile V5; ` +
         `${ROUNDS} rounds × ${DURATION} s per run`,
     );
-    const timedShapes: Shape[] = [];
-    for (const shape of shapes) {
-      const problem = await checkShape(shape, targets.get(shape.id)!);
-      console.log(`answers of shape ${shape.id} (${shape.label}): ${problem ? `DIFFER — ${problem}` : "equal"}`);
-      if (problem) failed = true;
-      else timedShapes.push(shape);
-    }
+    const timedShapes = await equalShapes(shapes, targets, "");
+    if (timedShapes.length < shapes.length) failed = true;
     const restBody = (await call(rest)) as unknown[];
     if (restBody.length !== SEED.projects) throw new Error("GET /api/agent/projects: unexpected answer");
 
@@ -172,13 +182,7 @@ async function main(): Promise<void> {
       }
     }
     // The data must not have changed under the load (a background job ending seeded records, say): checked again.
-    for (const shape of timedShapes) {
-      const problem = await checkShape(shape, targets.get(shape.id)!);
-      if (problem) {
-        console.log(`answers of shape ${shape.id} changed during the timing: ${problem}`);
-        failed = true;
-      }
-    }
+    if ((await equalShapes(timedShapes, targets, " after the timing")).length < timedShapes.length) failed = true;
     // The agent REST comparison loads only "after" (with the 50-project tree): run after every shape's rounds, so
     // that its heap does not weigh on after's shape figures (CPU, RSS) and not on the other servers'.
     for (const t of [rest, restOnGraphql]) await warmUp(t, warm);
