@@ -116,8 +116,12 @@ describe("graphile-worker, patched", () => {
   }, 60_000);
 
   it("releases a local queue whose jobs cannot be returned without rejecting or leaving an unhandled rejection", async () => {
+    // All four queued before the runner starts, so that its first fetch takes them together: added one by one, a
+    // fetch between two additions left the rest unlocked until the running job ended (a flake under load).
+    await db.knex.raw(
+      "select graphile_worker.add_job('sleepy', json_build_object('n', n, 'ms', 1500)) from generate_series(1, 4) n",
+    );
     const { runner, ran } = await start({ localQueue: 5, concurrency: 1 });
-    for (let n = 1; n <= 4; n++) await runner.addJob("sleepy", { n, ms: 1500 });
     // One job runs; the others wait in the local queue, locked by the pool.
     await until(() => ran.length === 1, 5000);
     await until(async () => (await jobsLeft()).filter((j) => j.locked).length === 4, 5000);
