@@ -53,8 +53,10 @@ export interface PreparedMemo {
  * Runs the read statement `sql` (one row, one text column `data`) with `bindings` on `knex` (the pool or the
  * caller's transaction) and returns the column's text (null for SQL null). `memo`: the statement's
  * {@link PreparedMemo} when its text is reused as is.
- * @throws the `EXECUTION_TIME_LIMIT` GraphQL error once `options.timeoutMs` has passed (the statement is cancelled);
- * database errors as they are.
+ * @throws the `EXECUTION_TIME_LIMIT` GraphQL error once `options.timeoutMs` has passed: the statement is cancelled,
+ * and an answer that arrives after the deadline is not used either (on a busy machine the answer's socket event can
+ * be handled before the due timer, so the deadline means the same whichever comes first); database errors as they
+ * are.
  */
 export async function runReadStatement(
   knex: Knex,
@@ -70,8 +72,11 @@ export async function runReadStatement(
     if (memo && name) memo.preparedName = name;
   }
   if (name) query = query.options({ name });
+  const started = performance.now();
   try {
-    return (await query.timeout(options.timeoutMs, { cancel: true })).rows[0];
+    const { rows } = await query.timeout(options.timeoutMs, { cancel: true });
+    if (performance.now() - started > options.timeoutMs) throw timeLimitError(options.timeoutMs);
+    return rows[0];
   } catch (error) {
     if (error instanceof Error && error.name === "KnexTimeoutError") throw timeLimitError(options.timeoutMs);
     throw error;

@@ -1,7 +1,8 @@
 /**
- * Live import status (GraphQL `siteImportUpdated`): every status change of an import is published after its
- * commit as a small event `{ id, organizationId, status, projectId }` on topic `siteImport` (PostgreSQL NOTIFY, so
- * every server instance sees it), and each subscriber receives the events it may see — its organization, and for a
+ * Live import status (GraphQL `siteImportUpdated`): every status change of an import is published when it commits
+ * (a new run's `pending` by NOTIFY in the transaction that queues the run, so it precedes whatever the run
+ * publishes; the run's changes after each of its commits) as a small event `{ id, organizationId, status,
+ * projectId }` on topic `site_import.updated` (PostgreSQL NOTIFY, so every server instance sees it), and each subscriber receives the events it may see — its organization, and for a
  * member limited by grants only imports of granted projects (decided from the event's project and the connection's
  * cached access, dropped when an access change is announced: no statement per subscriber). Fan-out (issue 15 goal 4):
  * the instance's dispatch, routed by organization or import id, hands an event only to the matching subscribers;
@@ -11,6 +12,7 @@
  * delivered with a null record.
  */
 
+import type { Knex } from "knex";
 import { NotFoundError } from "../../shared/errors.ts";
 import { eventStream, oncePerEvent, shareableEvent } from "../../shared/pubsub.ts";
 import type { Context, ServiceContext } from "../context.ts";
@@ -45,10 +47,15 @@ export interface SiteImportEvent {
   record: { id: string } | null;
 }
 
-/** Publishes `record`'s current status (call after commit). Failures are logged, never thrown: events are best effort. */
+/**
+ * Publishes `record`'s current status: after commit, or with `transaction` inside it (delivered when it commits, so
+ * ordered before anything a job queued in the same transaction publishes). Failures are logged, never thrown:
+ * events are best effort.
+ */
 export async function publishSiteImportChange(
   ctx: Pick<ServiceContext, "services" | "log">,
   record: Pick<SiteImport, "id" | "organizationId" | "status" | "projectId">,
+  transaction?: Knex,
 ): Promise<void> {
   const change: SiteImportChange = {
     id: record.id,
@@ -56,7 +63,7 @@ export async function publishSiteImportChange(
     status: record.status,
     projectId: record.projectId,
   };
-  await emitChange(ctx, change);
+  await emitChange(ctx, change, transaction);
 }
 
 /**
@@ -76,9 +83,14 @@ export async function publishSiteImportDeleted(
   await emitChange(ctx, change);
 }
 
-/** Emits `change` as the live event `site_import.updated` (after commit: on the pool). */
-async function emitChange(ctx: Pick<ServiceContext, "services" | "log">, change: SiteImportChange): Promise<void> {
-  await events.emitLive({ knex: ctx.services.knex, services: ctx.services, log: ctx.log }, SITE_IMPORT_TOPIC, change);
+/** Emits `change` as the live event `site_import.updated`: in `transaction`, else at once on the pool. */
+async function emitChange(
+  ctx: Pick<ServiceContext, "services" | "log">,
+  change: SiteImportChange,
+  transaction?: Knex,
+): Promise<void> {
+  const knex = transaction ?? ctx.services.knex;
+  await events.emitLive({ knex, services: ctx.services, log: ctx.log }, SITE_IMPORT_TOPIC, change);
 }
 
 function isChange(payload: Record<string, unknown>): payload is Record<string, unknown> & SiteImportChange {

@@ -70,9 +70,8 @@ function stateConflict(record: SiteImport, action: "retried" | "deleted"): Confl
   );
 }
 
-/** Publishes the new pending run of `record`, then waits for its end (at most SKIFF_IMPORT_WAIT_MS). */
+/** Waits for the end of `record`'s run (at most SKIFF_IMPORT_WAIT_MS). */
 async function awaitRun(ctx: Context, record: SiteImport): Promise<SiteImport> {
-  await publishSiteImportChange(ctx, record);
   return waitForRunEnd(ctx, record, ctx.services.config.SKIFF_IMPORT_WAIT_MS);
 }
 
@@ -101,6 +100,8 @@ export async function importSite(ctx: Context, raw: unknown): Promise<ImportOutc
       })
       .returning("*");
     await enqueueImportRun(services, trx, row.id, row.attempts);
+    // In the transaction: delivered at its commit, before anything the run (a job, free to start then) publishes.
+    await publishSiteImportChange(ctx, row, trx);
     return row;
   });
   return { record: await awaitRun(ctx, record), input };
@@ -166,6 +167,7 @@ export async function retrySiteImport(ctx: Context, id: string): Promise<ImportO
     if (!row) throw stateConflict(current, "retried");
     if (current.projectId) await deleteProject(onTransaction(ctx, trx), current.projectId);
     await enqueueImportRun(services, trx, row.id, row.attempts);
+    await publishSiteImportChange(ctx, row, trx); // delivered at commit, as in importSite
     return row;
   });
   const input = storedInput(services.secrets, claimed);
