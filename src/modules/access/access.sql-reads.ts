@@ -6,6 +6,7 @@
  */
 import {
   callerOrganizationSql,
+  checkedEnum,
   column,
   hasMany,
   type SqlReadRows,
@@ -37,7 +38,7 @@ export const accessSqlReads: SqlReadTypes = {
   },
   Member: {
     id: column("id"),
-    role: column("role"),
+    role: checkedEnum("role"),
     createdAt: timestamp("created_at"),
     grants: hasMany("MemberGrant", "member_grants", "member_id"),
   },

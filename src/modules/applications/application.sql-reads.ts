@@ -8,6 +8,7 @@
 import { visibleApplicationSql } from "../access/index.ts";
 import {
   belongsTo,
+  checkedEnum,
   column,
   hasMany,
   rootById,
@@ -63,11 +64,11 @@ export const applicationSqlReads: SqlReadTypes = {
     name: column("name"),
     appName: column("app_name"),
     applicationStatus: column("application_status"),
-    sourceType: column("source_type"),
-    buildType: column("build_type"),
+    sourceType: checkedEnum("source_type"),
+    buildType: checkedEnum("build_type"),
     source: ({ compiler, alias, nodes, returnType }) =>
       compiler.objectWith(returnType, alias, nodes, {
-        type: column("source_type"),
+        type: checkedEnum("source_type"),
         repo: sourceKey("repo"),
         branch: sourceKey("branch"),
         buildPath: sourceKey("buildPath"),

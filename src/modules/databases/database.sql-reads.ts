@@ -3,7 +3,15 @@
  * environment's databases, their columns, and where a database is found by id (visible when its project is).
  */
 import { visibleProjectSql } from "../access/index.ts";
-import { belongsTo, column, hasMany, type SqlReadRows, type SqlReadTypes, timestamp } from "../sql-reads.ts";
+import {
+  belongsTo,
+  checkedEnum,
+  column,
+  hasMany,
+  type SqlReadRows,
+  type SqlReadTypes,
+  timestamp,
+} from "../sql-reads.ts";
 
 /** Where databases are found by id, with the caller's visibility (their project's). */
 export const databaseSqlRows: SqlReadRows = {
@@ -29,7 +37,7 @@ export const databaseSqlReads: SqlReadTypes = {
   },
   Database: {
     id: column("id"),
-    type: column("type"),
+    type: checkedEnum("type"),
     name: column("name"),
     user: column("username"),
     serviceHost: column("service_host"),

@@ -6,6 +6,7 @@
 import { visibleApplicationId } from "../applications/index.ts";
 import {
   belongsTo,
+  checkedEnum,
   column,
   hasMany,
   pageSizeArg,
@@ -65,7 +66,7 @@ export const deploymentSqlReads: SqlReadTypes = {
   },
   DeploymentLogLine: {
     at: timestamp("at"),
-    level: column("level"),
+    level: checkedEnum("level"),
     text: column("text"),
   },
 };

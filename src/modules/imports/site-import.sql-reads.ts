@@ -9,6 +9,8 @@ import { decodeCursor } from "../../shared/pagination.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { visibleProjectSql } from "../access/index.ts";
 import {
+  checkedEnum,
+  checkedEnumJson,
   column,
   connectionSql,
   JsonSql,
@@ -65,7 +67,7 @@ export const siteImportSqlReads: SqlReadTypes = {
     id: column("id"),
     organizationId: column("organization_id"),
     name: column("name"),
-    status: column("status"),
+    status: checkedEnum("status"),
     projectId: column("project_id"),
     databaseId: column("database_id"),
     databaseServiceHost: column("database_service_host"),
@@ -79,12 +81,13 @@ export const siteImportSqlReads: SqlReadTypes = {
         if (!/^[a-z_]+$/.test(step)) throw new Error(`Unexpected step name ${step}`);
         return compiler.objectWith(returnType, alias, nodes, {
           step: () => JsonSql.constant(JSON.stringify(step)),
-          status: () => `coalesce(${alias}.steps ->> '${step}', 'pending')`,
+          // A CHECK constraint limits `steps` to these statuses (migration 20261126000000).
+          status: () => checkedEnumJson(`coalesce(${alias}.steps ->> '${step}', 'pending')`),
         });
       });
       return items.every((item) => item !== null) ? compiler.array(items) : null;
     },
-    errorStep: column("error_step"),
+    errorStep: checkedEnum("error_step"),
     errorMessage: column("error_message"),
     attempts: column("attempts"),
     createdAt: timestamp("created_at"),

@@ -5,6 +5,7 @@
  */
 import {
   callerOrganizationSql,
+  checkedEnum,
   column,
   hasMany,
   type SqlReadRowSource,
@@ -35,7 +36,7 @@ export const providerSqlReads: SqlReadTypes = {
   },
   GitProvider: {
     id: column("id"),
-    type: column("type"),
+    type: checkedEnum("type"),
     name: column("name"),
     createdAt: timestamp("created_at"),
   },

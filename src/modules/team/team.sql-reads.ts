@@ -7,6 +7,7 @@
  */
 import {
   callerOrganizationSql,
+  checkedEnum,
   column,
   type SqlReadCompiler,
   type SqlReadRows,
@@ -48,7 +49,7 @@ export const teamSqlReads: SqlReadTypes = {
   Invitation: {
     id: column("id"),
     email: column("email"),
-    role: column("role"),
+    role: checkedEnum("role"),
     status: ({ compiler, alias }) => statusSql(compiler, alias),
     createdAt: timestamp("created_at"),
     expiresAt: timestamp("expires_at"),

@@ -1,0 +1,87 @@
+/**
+ * Issue 21 ("cheaper SQL"): the compiled reads write the values of `checkedEnum`/`checkedEnumJson` declarations as
+ * they are, quoted, without JSON escaping (src/modules/sql-reads.ts). That is safe only because the database refuses
+ * any other text in those columns: for every such declaration, this test finds its column here and checks, on a
+ * copy of the table with its CHECK constraints (`like … including constraints`, NOT NULL dropped so that only the
+ * checks apply), that the enum's values are accepted and a quote, a backslash, a newline or an unknown name refused.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+
+/** Each checked declaration: its file under src/modules, the column (or `steps`' values), table and an accepted value. */
+const CHECKED: Array<{ file: string; column: string; table: string; good: string }> = [
+  { file: "imports/site-import.sql-reads.ts", column: "status", table: "site_imports", good: "partial" },
+  { file: "imports/site-import.sql-reads.ts", column: "error_step", table: "site_imports", good: "domain_creation" },
+  {
+    file: "imports/site-import.sql-reads.ts",
+    column: "steps",
+    table: "site_imports",
+    good: '{"deployment":"skipped"}',
+  },
+  { file: "access/access.sql-reads.ts", column: "role", table: "members", good: "admin" },
+  { file: "team/team.sql-reads.ts", column: "role", table: "invitations", good: "member" },
+  { file: "applications/application.sql-reads.ts", column: "source_type", table: "applications", good: "docker" },
+  { file: "applications/application.sql-reads.ts", column: "build_type", table: "applications", good: "nixpacks" },
+  { file: "databases/database.sql-reads.ts", column: "type", table: "databases", good: "postgres" },
+  { file: "providers/provider.sql-reads.ts", column: "type", table: "git_providers", good: "gitlab" },
+  { file: "deployments/deployment.sql-reads.ts", column: "level", table: "deployment_logs", good: "warn" },
+];
+
+/** Text no enum name holds: each must be refused. */
+const BAD_TEXT = ['owner"', "a\\b", "line\nbreak", "unknown"];
+/** `steps` objects with a value outside the statuses: each must be refused. */
+const BAD_STEPS = ['{"deployment":"do\\"ne"}', '{"deployment":{"x":1}}', '{"deployment":1}', '{"deployment":"later"}'];
+
+/** The checked columns the declarations name, as `file column` (the steps' statuses as `steps`). */
+function declaredColumns(): string[] {
+  const root = join(import.meta.dirname, "../../src/modules");
+  const found: string[] = [];
+  for (const dir of readdirSync(root, { withFileTypes: true })) {
+    if (!dir.isDirectory()) continue;
+    for (const name of readdirSync(join(root, dir.name)).filter((f) => f.endsWith(".sql-reads.ts"))) {
+      const text = readFileSync(join(root, dir.name, name), "utf8");
+      for (const m of text.matchAll(/checkedEnum\("(\w+)"\)/g)) found.push(`${dir.name}/${name} ${m[1]}`);
+      for (const m of text.matchAll(/checkedEnumJson\(`coalesce\(\$\{\w+\}\.(\w+) ->>/g)) {
+        found.push(`${dir.name}/${name} ${m[1]}`);
+      }
+    }
+  }
+  return [...new Set(found)].sort();
+}
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+describe("columns written without JSON escaping", () => {
+  it("every checked declaration's column is listed here", () => {
+    expect(declaredColumns()).toEqual([...new Set(CHECKED.map((c) => `${c.file} ${c.column}`))].sort());
+  });
+
+  it.each(CHECKED)("$table.$column accepts its names and refuses anything else", async ({ table, column, good }) => {
+    const copy = `check_${table}_${column}`;
+    await db.knex.raw(`create temp table ${copy} (like ${table} including constraints)`);
+    try {
+      const notNull = await db.knex.raw(
+        `select attname from pg_attribute where attrelid = ?::regclass and attnum > 0 and attnotnull`,
+        [copy],
+      );
+      for (const { attname } of notNull.rows as Array<{ attname: string }>) {
+        await db.knex.raw(`alter table ${copy} alter column ?? drop not null`, [attname]);
+      }
+      const insert = (value: string) => db.knex.raw(`insert into ${copy} (??) values (?)`, [column, value]);
+      await insert(good);
+      for (const bad of column === "steps" ? BAD_STEPS : BAD_TEXT) {
+        await expect(insert(bad), bad).rejects.toMatchObject({ code: "23514" });
+      }
+    } finally {
+      await db.knex.raw(`drop table if exists ${copy}`);
+    }
+  });
+});
