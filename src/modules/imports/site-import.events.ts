@@ -2,14 +2,15 @@
  * Live import status (GraphQL `siteImportUpdated`): every status change of an import is published when it commits
  * (a new run's `pending` by NOTIFY in the transaction that queues the run, so it precedes whatever the run
  * publishes; the run's changes after each of its commits) as a small event `{ id, organizationId, status,
- * projectId }` on topic `site_import.updated` (PostgreSQL NOTIFY, so every server instance sees it), and each subscriber receives the events it may see — its organization, and for a
- * member limited by grants only imports of granted projects (decided from the event's project and the connection's
- * cached access, dropped when an access change is announced: no statement per subscriber). Fan-out (issue 15 goal 4):
- * the instance's dispatch, routed by organization or import id, hands an event only to the matching subscribers;
- * the event object is shared, so subscribers with the same operation share one result (src/server/shared-execution.ts)
- * and identical reads of the record run once (src/server/sql-read-resolvers.ts). The SQL statements per event do not
- * grow with the number of subscribers. A deletion is published as status `deleted` (with the record's project) and
- * delivered with a null record.
+ * projectId }` on topic `site_import.updated` (PostgreSQL NOTIFY, so every server instance sees it), and each
+ * subscriber receives the events it may see — its organization, and for a member limited by grants only imports of
+ * granted projects (decided from the event's project and the connection's cached access, dropped when an access
+ * change is announced: no statement per subscriber). Fan-out (issue 15 goal 4): the instance's dispatch, routed by
+ * organization or import id, hands an event only to the matching subscribers; the event object is shared, so
+ * subscribers with the same operation share one result (src/server/shared-execution.ts) and identical reads of the
+ * record run once (src/server/sql-read-resolvers.ts). The SQL statements per event do not grow with the number of
+ * subscribers. A deletion is published as status `deleted` (with the record's project) and delivered with a null
+ * record.
  */
 
 import type { Knex } from "knex";
