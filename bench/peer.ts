@@ -9,15 +9,15 @@
  * bench/before-checkout.ts), each in its own process. For every shape (bench/peer-shapes.ts; BENCH_SHAPES=1,2,…
  * selects) the answers are normalised and checked equal (after = PostGraphile after normalising; after = before
  * byte for byte) before timing, and again after it (the data must not change under load); a shape whose answers
- * differ or fail is reported and not timed. Then autocannon
- * drives each server at 1 and 32 connections, BENCH_ROUNDS rounds (default 3) of BENCH_DURATION seconds (default 5),
- * the order of the servers alternating, and prints per shape the medians of requests/s, p99, Node CPU, PostgreSQL
- * backend CPU (bench/pg-cpu.ts) and their total per request, SQL statements per request and the ratios after /
- * PostGraphile and after / before (bench/peer-panel.ts); then a summary table, the agent REST line
- * (`GET /api/agent/projects` against the same operation on /graphql, on after alone, timed once every shape's rounds
- * are done so that its large answers weigh on no shape's figures) and each server's RSS after its 32-connection
- * shape runs (after's also after the agent runs). Ports: BENCH_PEER_PORT (default 46001) for after, the next two
- * for PostGraphile and before. Exits 1 when an answer check failed. BENCH_SKIFF_NODE_ARGS: extra Node flags for the Skiff servers (e.g. `--cpu-prof`).
+ * differ or fail is reported and not timed. Then autocannon drives each server at 1 and 32 connections,
+ * BENCH_ROUNDS rounds (default 3) of BENCH_DURATION seconds (default 5), the order of the servers alternating, and
+ * prints per shape the medians of requests/s, p99, Node CPU, PostgreSQL backend CPU (bench/pg-cpu.ts) and their
+ * total per request, SQL statements per request and the ratios after / PostGraphile and after / before
+ * (bench/peer-panel.ts); then a summary table, the agent REST line (`GET /api/agent/projects` against the same
+ * operation on /graphql, on after alone, timed once every shape's rounds are done so that its large answers weigh
+ * on no shape's figures) and each server's RSS after its 32-connection shape runs (after's also after the agent
+ * runs). Ports: BENCH_PEER_PORT (default 46001) for after, the next two for PostGraphile and before. Exits 1 when an
+ * answer check failed. BENCH_SKIFF_NODE_ARGS: extra Node flags for the Skiff servers (e.g. `--cpu-prof`).
  */
 import { createKnex, migrateLatest } from "../src/db/knex.ts";
 import { type BeforeCheckout, checkoutBefore } from "./before-checkout.ts";
