@@ -70,10 +70,15 @@ export interface CallerStanding {
   grants: CallerGrant[];
 }
 
-/** The columns a {@link StandingJoin} gives: the member's id and stored role, the plan's features, its grants. */
+/**
+ * The columns a {@link StandingJoin} gives: the member's id and stored role, its standing version, the plan's
+ * features, its grants.
+ */
 export interface StandingColumns {
   memberId: string;
   role: string;
+  /** `members.standing_version` as text: grows with every change to the standing beyond the member row. */
+  standingVersion: string;
   planFeatures: string[];
   /** [projectId, applicationId, applicationProjectId] triples. */
   grants: Array<[string | null, string | null, string | null]>;
@@ -95,46 +100,72 @@ interface KeyRow extends StandingColumns {
   organizationId: string;
   /** True when `last_request` is older than {@link LAST_USED_RESOLUTION_SECONDS} (or unset). */
   stale: boolean;
-  /** Everything above but `stale` as one text: equal texts, equal callers (see {@link RememberedCaller}). */
+  /** The key and the member's id, role and standing version as one text: equal texts, equal callers ({@link standingFingerprintSql}). */
   fingerprint: string;
 }
 
 /** How often `api_keys.last_request` ("last used") is written for a busy key: at most once a minute. */
 const LAST_USED_RESOLUTION_SECONDS = 60;
 
+/** The columns of an API key row that its caller's fingerprint covers (see {@link standingFingerprintSql}). */
+const KEY_FINGERPRINT = ["k.id", "k.reference_id", "k.organization_id"];
+
 /**
  * The statement of an API key: key, creator, membership, plan features and grants in one statement (issue 15:
  * authentication costs one SQL statement), the standing joined with `standingJoin` (the access module's, given
  * by the transport). Unknown, disabled and expired keys and keys whose creator left the organization give no row.
+ * With `check`, the statement that confirms a remembered caller: the key and the member row alone (`id`, `stale`,
+ * `fingerprint`), the same fingerprint without the creator, the plan or the grants.
  */
-function apiKeySql(standingJoin: StandingJoin): string {
-  return `select k.id as "id", k.reference_id as "userId", u.email as "email", k.organization_id as "organizationId",
+function apiKeySql(standingJoin: StandingJoin, check = false): string {
+  const member = (m: string) => `${m}.user_id = k.reference_id and ${m}.organization_id = k.organization_id`;
+  return `select k.id as "id",
     (k.last_request is null or k.last_request < now() - make_interval(secs => ${LAST_USED_RESOLUTION_SECONDS})) as "stale",
-    row(k.id, k.reference_id, u.email, k.organization_id, s."memberId", s.role, s."planFeatures", s.grants::text)::text
-      as "fingerprint",
-    s.*
+    ${standingFingerprintSql(KEY_FINGERPRINT, "s")} as "fingerprint"${
+      check
+        ? ""
+        : `,
+    k.reference_id as "userId", u.email as "email", k.organization_id as "organizationId", s.*`
+    }
   from api_keys k
-  join users u on u.id = k.reference_id
-  ${standingJoin("s", (m) => `${m}.user_id = k.reference_id and ${m}.organization_id = k.organization_id`)}
+  ${check ? "" : "join users u on u.id = k.reference_id"}
+  ${standingJoin("s", member, check ? "version" : "standing")}
   where k.key = ? and k.enabled and (k.expires_at is null or k.expires_at > now())
   limit 1`;
 }
 
 /**
  * How resolveCaller reads a member's standing: `standingJoin(alias, condition)` gives a join with the
- * {@link StandingColumns} of the member row `condition` selects — the access module's `memberStandingJoinSql`, handed down by the transport
- * (this layer is below the modules).
+ * {@link StandingColumns} of the member row `condition` selects, and `standingJoin(alias, condition, "version")`
+ * one with its `memberId`, `role` and `standingVersion` only (enough to confirm a remembered caller: see
+ * {@link standingFingerprintSql}) — the access module's `memberStandingJoinSql`, handed down by the transport (this
+ * layer is below the modules).
  */
-export type StandingJoin = (alias: string, condition: (member: string) => string) => string;
+export type StandingJoin = (
+  alias: string,
+  condition: (member: string) => string,
+  columns?: "standing" | "version",
+) => string;
 
-/** Statements built per `standingJoin` (one per process in practice). */
-const apiKeyStatements = new WeakMap<StandingJoin, string>();
+/**
+ * The SQL text that is equal for two reads of a caller exactly when the caller is unchanged (issue 21: remembered
+ * callers): `credential` (SQL expressions of the credential row's own columns) and the member's id, role and
+ * standing version from a {@link StandingJoin} named `alias` (either columns). The version grows in the transaction
+ * of any change to the member's grants, plan, plan features, granted applications' projects or user's email
+ * (migration 20261126100000_member_standing_versions), so the text changes with the standing.
+ */
+export function standingFingerprintSql(credential: readonly string[], alias: string): string {
+  return `row(${[...credential, `${alias}."memberId"`, `${alias}.role`, `${alias}."standingVersion"`].join(", ")})::text`;
+}
 
-/** The key statement of `standingJoin`, built once. */
-function apiKeySqlOf(standingJoin: StandingJoin): string {
+/** Statements built per `standingJoin` (one per process in practice): the key's and the confirming one. */
+const apiKeyStatements = new WeakMap<StandingJoin, { resolve: string; check: string }>();
+
+/** The key statements of `standingJoin` ({@link apiKeySql} without and with `check`), built once. */
+function apiKeySqlOf(standingJoin: StandingJoin): { resolve: string; check: string } {
   let sql = apiKeyStatements.get(standingJoin);
   if (!sql) {
-    sql = apiKeySql(standingJoin);
+    sql = { resolve: apiKeySql(standingJoin), check: apiKeySql(standingJoin, true) };
     apiKeyStatements.set(standingJoin, sql);
   }
   return sql;
@@ -147,7 +178,7 @@ function apiKeySqlOf(standingJoin: StandingJoin): string {
  */
 async function callerFromApiKey(knex: Knex, key: string, options: CallerOptions): Promise<Caller | null> {
   const { standingJoin, onError = () => {}, prepare = false } = options;
-  const sql = apiKeySqlOf(standingJoin);
+  const sql = apiKeySqlOf(standingJoin).resolve;
   const keyHash = hashApiKey(key);
   const query = knex.raw(sql, [keyHash]);
   // Prepared once per connection (not behind a transaction-mode pooler): every request with a key runs it.
@@ -231,7 +262,7 @@ export function confirmingStatement(
   bindings: readonly unknown[],
 ): { sql: string; bindings: unknown[] } {
   return {
-    sql: `with caller as materialized (${apiKeySqlOf(options.standingJoin)})
+    sql: `with caller as materialized (${apiKeySqlOf(options.standingJoin).check})
 select c."fingerprint" as "callerFingerprint", c."stale" as "callerStale", c."id" as "callerKeyId", d.*
 from caller c left join lateral (select * from (${sql}) d0 where c."fingerprint" = ?) d on true`,
     bindings: [check.keyHash, ...bindings, check.fingerprint],

@@ -61,11 +61,11 @@ describe("API key authentication", () => {
     expect(page.res.errors).toBeUndefined();
     const data = page.res.data as { projects: { edges: Array<{ node: { id: string } }> } };
     expect(data.projects.edges.map((e) => e.node.id)).toEqual([granted]);
-    // The key was resolved by the request before: the read's own statement looks it up again with the standing
-    // (members and grants) and reads the page (src/server/remembered-callers.ts). No statement reads memberships
-    // on its own.
+    // The key was resolved by the request before: the read's own statement looks it up again with the member row
+    // (its standing version stands for the grants and the plan) and reads the page (src/server/remembered-callers.ts).
+    // No statement reads memberships on its own.
     expect(page.sql).toHaveLength(1);
-    for (const table of [/from api_keys k/, /from members m/, /from member_grants g/, /from projects/])
+    for (const table of [/from api_keys k/, /from members m/, /standing_version/, /from projects/])
       expect(page.sql[0]).toMatch(table);
     expect(page.sql.filter((s) => /from members/.test(s) && !/from api_keys/.test(s))).toEqual([]);
   });

@@ -7,6 +7,7 @@
  * at once … callers using it then receive 401".
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { newId } from "../../src/db/ids.ts";
 import { headerView } from "../../src/server/authenticate.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
@@ -175,6 +176,113 @@ describe("a remembered API key", () => {
       expect(after).toEqual(await answer(c, admin.apiKey, query, variables));
       // And again, now that A has resolved the key anew.
       expect(await answer(a, admin.apiKey, query, variables)).toEqual(after);
+    });
+  }
+});
+
+/**
+ * Changes to a standing beyond the member row (its grants, a granted application's project, the plan's features):
+ * each grows the member's standing version in its own transaction (migration 20261126100000_member_standing_versions),
+ * which is what A's confirming statement compares — it reads the key and the member row alone.
+ */
+describe("a remembered caller whose standing changes beyond its member row", () => {
+  /** A member (`role`, default `member`) limited to `grants`, with an API key and an agent token both remembered by A. */
+  async function rememberedMember(grants: Standing) {
+    const member = await addMember(db.knex, org.organizationId, grants.role ?? "member", grants);
+    const token = await createAgentTokenFor(db.knex, org.organizationId, member);
+    expect((await answer(a, member.apiKey, PROJECTS)).status).toBe(200);
+    expect((await rest(a, token, "/api/agent/projects")).status).toBe(200);
+    return { member, token };
+  }
+
+  /** What A answers for the member's key (on /graphql, `query`) and token (the agent API), checked equal to C's. */
+  async function answersOf(key: string, token: string, query: string) {
+    const graphql = await answer(a, key, query, { org: org.organizationId });
+    expect(graphql).toEqual(await answer(c, key, query, { org: org.organizationId }));
+    const agent = await rest(a, token, "/api/agent/projects");
+    expect(agent.status).toBe(200);
+    expect(agent.body).toEqual((await rest(c, token, "/api/agent/projects")).body);
+    return { graphql, agent: agent.body };
+  }
+
+  /** A member's role and grants. */
+  type Standing = { role?: "admin" | "member"; projectIds?: string[]; applicationIds?: string[] };
+  /** [change, the member's standing, the change (undone by the function it returns, if any), query]. */
+  const cases: Array<[string, () => Standing, (m: SeededUser) => Promise<unknown>, string]> = [
+    [
+      "a grant revoked on another instance",
+      () => ({ projectIds: [projects[0]!, projects[1]!] }),
+      async (m) => {
+        const grant = await db.knex("member_grants").where({ member_id: m.memberId, project_id: projects[1] }).first();
+        await onB("mutation($g: ID!) { revokeAccess(grantId: $g) }", { g: grant.id });
+      },
+      PROJECTS,
+    ],
+    [
+      "a grant added on another instance",
+      () => ({ projectIds: [projects[0]!] }),
+      (m) =>
+        onB("mutation($m: ID!, $p: ID) { grantAccess(input: { memberId: $m, projectId: $p }) { id } }", {
+          m: m.memberId,
+          p: projects[2],
+        }),
+      PROJECTS,
+    ],
+    [
+      "the granted application moved to another project",
+      () => ({ applicationIds: [application] }),
+      async () => {
+        await db.knex("applications").where({ id: application }).update({ project_id: projects[1] });
+        return () => db.knex("applications").where({ id: application }).update({ project_id: projects[0] });
+      },
+      PROJECTS,
+    ],
+    [
+      "the plan's features changed",
+      () => ({ role: "admin" }),
+      async () => {
+        const plan = await db.knex("plans").where({ id: "plan_unlimited" }).first();
+        await db
+          .knex("plans")
+          .where({ id: plan.id })
+          .update({ features: ["ai_assistant"] });
+        return () => db.knex("plans").where({ id: plan.id }).update({ features: plan.features });
+      },
+      WEBHOOKS,
+    ],
+  ];
+  let application: string;
+  beforeEach(async () => {
+    await db.knex("organizations").where({ id: org.organizationId }).update({ plan_id: "plan_unlimited" });
+  });
+  beforeAll(async () => {
+    application = newId("application");
+    const environment = await db.knex("environments").where({ project_id: projects[0] }).first();
+    await db.knex("applications").insert({
+      id: application,
+      organization_id: org.organizationId,
+      project_id: projects[0],
+      environment_id: environment.id,
+      name: "granted",
+      app_name: `granted-${application.slice(-8)}`,
+      source_type: "docker",
+      source: JSON.stringify({ dockerImage: "nginx:1.27" }),
+      build_type: "dockerfile",
+    });
+  });
+  for (const [change, grants, apply, query] of cases) {
+    it(`after ${change}, its key and its agent token answer as an instance that remembers nothing`, async () => {
+      const { member, token } = await rememberedMember(grants());
+      const before = await answersOf(member.apiKey, token, query);
+      const undo = await apply(member);
+      try {
+        const after = await answersOf(member.apiKey, token, query);
+        expect(after).not.toEqual(before);
+        // And again, now that A has resolved both anew.
+        expect(await answersOf(member.apiKey, token, query)).toEqual(after);
+      } finally {
+        if (typeof undo === "function") await undo();
+      }
     });
   }
 });

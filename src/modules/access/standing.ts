@@ -29,7 +29,7 @@ export function useStandingSources(given: StandingSources): void {
  */
 export function memberStandingSql(member: string): string {
   if (!sources) throw new Error("The standing's sources are not registered: load src/modules/index.ts first");
-  return `${member}.id as "memberId", ${member}.role as "role",
+  return `${memberVersionSql(member)},
     ${sources.planFeatures(`${member}.organization_id`)} as "planFeatures",
     coalesce((select json_agg(json_build_array(g.project_id, g.application_id,
         ${sources.applicationProjectId("g.application_id")}))
@@ -37,10 +37,23 @@ export function memberStandingSql(member: string): string {
 }
 
 /**
- * A join (`join lateral (…) <alias> on true`) giving the `StandingColumns` of the member row that
- * `condition` (SQL over the member alias it is given) selects; no row, no join: callers whose membership is gone
- * find nothing. For statements outside this module that resolve a caller (API keys, agent tokens).
+ * The select list of the member row `member` alone: `"memberId"`, `role` and `"standingVersion"` (text), which stand
+ * for its whole standing — `standing_version` grows with every change to what {@link memberStandingSql} reads
+ * beyond the row (grants, a granted application's project, the plan and its features; migration
+ * 20261126100000_member_standing_versions).
  */
-export const memberStandingJoinSql: StandingJoin = (alias, condition) => {
-  return `join lateral (select ${memberStandingSql("m")} from members m where ${condition("m")} limit 1) ${alias} on true`;
+function memberVersionSql(member: string): string {
+  return `${member}.id as "memberId", ${member}.role as "role", ${member}.standing_version::text as "standingVersion"`;
+}
+
+/**
+ * A join (`join lateral (…) <alias> on true`) giving the `StandingColumns` of the member row that
+ * `condition` (SQL over the member alias it is given) selects — or, with `columns` `"version"`, only its id, role
+ * and standing version (what confirms a remembered caller: one index lookup instead of the plan and the grants).
+ * No row, no join: callers whose membership is gone find nothing. For statements outside this module that resolve
+ * a caller (API keys, agent tokens).
+ */
+export const memberStandingJoinSql: StandingJoin = (alias, condition, columns = "standing") => {
+  const list = columns === "version" ? memberVersionSql("m") : memberStandingSql("m");
+  return `join lateral (select ${list} from members m where ${condition("m")} limit 1) ${alias} on true`;
 };

@@ -5,7 +5,7 @@
  * Creating one requires the AI assistant feature (`ai_assistant`) on the organization's plan.
  */
 import type { Knex } from "knex";
-import type { StandingColumns } from "../../auth/caller.ts";
+import { type StandingColumns, standingFingerprintSql } from "../../auth/caller.ts";
 import { newId } from "../../db/ids.ts";
 import { BadUserInputError } from "../../shared/errors.ts";
 import { type RateLimit, rateLimitCountSql } from "../../shared/rate-limit.ts";
@@ -119,25 +119,28 @@ interface AgentRow extends StandingColumns {
   organizationId: string;
   /** True when `last_used_at` is older than a minute (or unset). */
   stale: boolean;
-  /** Everything above but `stale` as one text: equal texts, equal callers (see {@link rememberedAgentCaller}). */
+  /** The token and the member's id, role and standing version as one text: equal texts, equal callers (`standingFingerprintSql`). */
   fingerprint: string;
 }
 
 /**
  * The common table expressions resolving token hash `tokenHash`: `caller` (its {@link AgentRow}, no row for an
- * unknown or expired token or a member gone) and, with `limit`, `counted` (the request counted against the token's
- * rate limit: `points` in the window). `points` is the SQL of the count (`null::int` without a limit).
+ * unknown or expired token or a member gone; with `check`, only its `id`, `stale` and `fingerprint`, read from the
+ * token and the member row alone — what confirms a remembered caller) and, with `limit`, `counted` (the request
+ * counted against the token's rate limit: `points` in the window). `points` is the SQL of the count (`null::int`
+ * without a limit).
  */
-function agentCallerCtes(tokenHash: string, limit?: RateLimit) {
+function agentCallerCtes(tokenHash: string, limit?: RateLimit, check = false) {
   const count = limit ? rateLimitCountSql(limit, "c.id", "from caller c") : null;
+  const member = (m: string) =>
+    `${m}.id = t.member_id and ${m}.user_id = t.user_id and ${m}.organization_id = t.organization_id`;
   return {
     sql: `with caller as (
-      select t.id as "id", t.user_id as "userId", t.organization_id as "organizationId",
-        coalesce(t.last_used_at < now() - interval '1 minute', true) as "stale",
-        row(t.id, t.user_id, t.organization_id, s."memberId", s.role, s."planFeatures", s.grants::text)::text
-          as "fingerprint", s.*
+      select t.id as "id", coalesce(t.last_used_at < now() - interval '1 minute', true) as "stale",
+        ${standingFingerprintSql(["t.id", "t.user_id", "t.organization_id"], "s")} as "fingerprint"
+        ${check ? "" : `, t.user_id as "userId", t.organization_id as "organizationId", s.*`}
       from agent_tokens t
-      ${memberStandingJoinSql("s", (m) => `${m}.id = t.member_id and ${m}.user_id = t.user_id and ${m}.organization_id = t.organization_id`)}
+      ${memberStandingJoinSql("s", member, check ? "version" : "standing")}
       where t.token_hash = ? and (t.expires_at is null or t.expires_at > now())
       limit 1)
     ${count ? `, counted as (${count.sql})` : ""}`,
@@ -206,7 +209,7 @@ export function rememberedAgentCaller(knex: Knex, token: string, limit?: RateLim
     identity: known,
     principal: () => agentPrincipal(known),
     statement(sql, bindings) {
-      const ctes = agentCallerCtes(tokenHash, limit);
+      const ctes = agentCallerCtes(tokenHash, limit, true);
       const allowed = limit ? `${ctes.points} <= ?` : "true";
       return {
         sql: `${ctes.sql}
