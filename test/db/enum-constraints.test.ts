@@ -27,6 +27,13 @@ const CHECKED: Array<{ file: string; column: string; table: string; good: string
   { file: "databases/database.sql-reads.ts", column: "type", table: "databases", good: "postgres" },
   { file: "providers/provider.sql-reads.ts", column: "type", table: "git_providers", good: "gitlab" },
   { file: "deployments/deployment.sql-reads.ts", column: "level", table: "deployment_logs", good: "warn" },
+  { file: "deployments/deployment.sql-reads.ts", column: "status", table: "deployments", good: "cancelled" },
+  {
+    file: "applications/application.sql-reads.ts",
+    column: "application_status",
+    table: "applications",
+    good: "deploying",
+  },
 ];
 
 /** Text no enum name holds: each must be refused. */

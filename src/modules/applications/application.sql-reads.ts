@@ -63,7 +63,7 @@ export const applicationSqlReads: SqlReadTypes = {
     id: column("id"),
     name: column("name"),
     appName: column("app_name"),
-    applicationStatus: column("application_status"),
+    applicationStatus: checkedEnum("application_status"),
     sourceType: checkedEnum("source_type"),
     buildType: checkedEnum("build_type"),
     source: ({ compiler, alias, nodes, returnType }) =>

@@ -52,7 +52,7 @@ export const deploymentSqlReads: SqlReadTypes = {
   },
   Deployment: {
     id: column("id"),
-    status: column("status"),
+    status: checkedEnum("status"),
     title: column("title"),
     description: column("description"),
     trigger: column("trigger"),
