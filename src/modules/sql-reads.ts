@@ -59,11 +59,20 @@ export class JsonSql {
   readonly notNull: boolean;
   /** The JSON text itself when it is known while compiling (e.g. `"Project"` for `__typename`). */
   readonly constant: string | undefined;
+  /**
+   * For a list of rows ({@link SqlReadCompiler.aggregate}): the SQL of its items joined with commas, without the
+   * brackets (SQL null when there is none). An enclosing object writes the brackets into its own known text
+   * (`,"environments":[` … `]}`) instead of wrapping the list first: PostgreSQL's `||` copies the whole list text
+   * for each operator, so each level of a tree saved two copies of everything below it (~12% of a 50-project tree's
+   * statement).
+   */
+  readonly listItems: string | undefined;
 
-  constructor(sql: string, options: { notNull?: boolean; constant?: string } = {}) {
+  constructor(sql: string, options: { notNull?: boolean; constant?: string; listItems?: string } = {}) {
     this.sql = sql;
     this.notNull = options.notNull ?? false;
     this.constant = options.constant;
+    this.listItems = options.listItems;
   }
 
   /** The JSON text `json` (e.g. `JSON.stringify(value)`), known while compiling. */
@@ -224,7 +233,10 @@ export class SqlReadCompiler {
    */
   aggregate(item: JsonSql, from: string, orderBy: string): JsonSql {
     const items = `string_agg(${item.sql}, ',' order by ${orderBy})`;
-    return new JsonSql(`(select coalesce('[' || ${items} || ']', '[]') ${from})`, { notNull: true });
+    return new JsonSql(`(select coalesce('[' || ${items} || ']', '[]') ${from})`, {
+      notNull: true,
+      listItems: `(select ${items} ${from})`,
+    });
   }
 
   /** A table alias not used elsewhere in the statement, e.g. `t7`. */
@@ -465,7 +477,7 @@ function jsonValue(sql: string | JsonSql, type: string): JsonSql {
 
 /**
  * `parts` concatenated into one JSON text (never null; SQL null values written `null`). Known texts are joined
- * while compiling; the rest with `||` (`concat` looks each argument's output function up on every call: about
+ * while compiling (a list's brackets with them: {@link JsonSql.listItems}); the rest with `||` (`concat` looks each argument's output function up on every call: about
  * twice the CPU for an object of fifteen fields).
  */
 function concatSql(parts: readonly Part[]): JsonSql {
@@ -479,7 +491,13 @@ function concatSql(parts: readonly Part[]): JsonSql {
     const json = part.json;
     if (json === undefined) known += part.text;
     else if (json.constant !== undefined) known += json.constant;
-    else {
+    else if (json.listItems !== undefined) {
+      // The list's brackets join the known text around it: its items are copied once less per operator.
+      known += "[";
+      flush();
+      operands.push(`coalesce(${json.listItems}, '')`);
+      known += "]";
+    } else {
       flush();
       operands.push(json.notNull ? json.sql : `coalesce(${json.sql}, 'null')`);
     }
