@@ -25,6 +25,8 @@ export const FIELD_MANAGER = "skiff";
 
 /** Milliseconds between two status reads while waiting for a build or a rollout. */
 const POLL_MS = 500;
+/** How long a finished build's log stream may take to deliver its last lines before it is cut (ms). */
+const STOP_GRACE_MS = 5_000;
 
 /** Build log lines copied into a deployment log at most (the rest is in the pod's log until the Job is removed). */
 export const MAX_BUILD_LOG_LINES = 2_000;
@@ -150,6 +152,8 @@ function followBuildLogs(
   ).template.spec;
   const containers = [...(spec.initContainers ?? []), ...spec.containers].map((c) => c.name);
   let stopped = false;
+  /** Set when `stop()` cuts the streams: a log request answered after that is aborted at once. */
+  let cut = false;
   let current: AbortController | null = null;
   let written = 0;
   let writes: Promise<void> = Promise.resolve();
@@ -202,11 +206,20 @@ function followBuildLogs(
             },
           });
           sink.on("error", () => resolve());
+          // The client pipes the response body into the sink without an error listener of its own: aborting a live
+          // body would then throw an uncaught AbortError (the process would exit). The sink listens for it.
+          sink.on("pipe", (source: NodeJS.ReadableStream) => {
+            source.on("error", () => {
+              if (rest) emit(rest);
+              rest = "";
+              resolve();
+            });
+          });
           new Log(kc)
             .log(namespace, pod as string, container, sink, { follow: true })
             .then((controller) => {
               current = controller;
-              if (stopped) controller.abort();
+              if (cut) controller.abort();
             })
             .catch(() => {
               current = null;
@@ -225,8 +238,10 @@ function followBuildLogs(
   return {
     async stop() {
       stopped = true;
-      // The container has ended when its Job has: let the stream deliver its last lines, then cut it.
-      await Promise.race([running, wait(1_000)]);
+      // The container has ended when its Job has: let the stream deliver its last lines (a log request still being
+      // answered on a busy cluster included), then cut it.
+      await Promise.race([running, wait(STOP_GRACE_MS)]);
+      cut = true;
       current?.abort();
       await Promise.race([running, wait(1_000)]);
       await writes;
