@@ -63,8 +63,8 @@ export class JsonSql {
    * For a list of rows ({@link SqlReadCompiler.aggregate}): the SQL of its items joined with commas, without the
    * brackets (SQL null when there is none). An enclosing object writes the brackets into its own known text
    * (`,"environments":[` … `]}`) instead of wrapping the list first: PostgreSQL's `||` copies the whole list text
-   * for each operator, so each level of a tree saved two copies of everything below it (~12% of a 50-project tree's
-   * statement).
+   * for each operator, so each level of a tree saves two copies of everything below it (a 50-project tree's
+   * statement: median 40.1 → 37.6 ms on a noisy machine; docs/performance.md).
    */
   readonly listItems: string | undefined;
 
@@ -477,8 +477,8 @@ function jsonValue(sql: string | JsonSql, type: string): JsonSql {
 
 /**
  * `parts` concatenated into one JSON text (never null; SQL null values written `null`). Known texts are joined
- * while compiling (a list's brackets with them: {@link JsonSql.listItems}); the rest with `||` (`concat` looks each argument's output function up on every call: about
- * twice the CPU for an object of fifteen fields).
+ * while compiling (a list's brackets with them: {@link JsonSql.listItems}); the rest with `||` (`concat` looks each
+ * argument's output function up on every call: about twice the CPU for an object of fifteen fields).
  */
 function concatSql(parts: readonly Part[]): JsonSql {
   const operands: string[] = [];
