@@ -18,9 +18,7 @@ const REMAINING: Record<string, string> = {
   "PaymentGatewayService.signingKey": "decrypted from the sealed column, for callers with payment:manage",
   "PaymentGatewayService.checkoutUrl": "a URL the gateway client computes from the merchant code",
   "PaymentGatewayService.paymentMethods": "asked of the payment gateway (outside Skiff's database)",
-  "DocsTheme.docsRegistration":
-    "the theme row's docs_* columns with the configured CNAME target (SKIFF_DOCS_CNAME_TARGET); one resolver, from " +
-    "the row the statement carries or the row setDocsTheme returns (DocsTheme has no row source to re-read)",
+  "DocsRegistration.cnameTarget": "the instance's configured CNAME target (SKIFF_DOCS_CNAME_TARGET)",
   "DocsTheme.themeUrl": "a URL computed from SKIFF_BASE_URL and the organization's database id",
   "DocsTheme.loaderSnippet": "an HTML snippet computed from the configuration",
   // Root fields that read no table with the caller's visibility.

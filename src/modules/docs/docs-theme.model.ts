@@ -8,6 +8,8 @@ export type DocsColors = Record<string, string>;
 
 /** One `docs_themes` row (camelCase), the organization's theme and its hostname's registration state. */
 export interface DocsThemeRow {
+  /** The organization's id, as the compiled reads key a theme (one per organization): `setDocsTheme`'s answer is re-read by it. */
+  id: string;
   organizationId: string;
   siteName: string;
   logoUrl: string;

@@ -29,7 +29,7 @@ async function loadTheme(knex: Knex, organizationId: string) {
   const row = await knex("docs_themes as t")
     .join(organizationsTable(knex).as("o"), "o.id", "t.organization_id")
     .where("t.organization_id", organizationId)
-    .first("t.*", "o.database_id");
+    .first("t.*", "t.organization_id as id", "o.database_id");
   return (row as DocsThemeRow | undefined) ?? null;
 }
 

@@ -1,9 +1,11 @@
 /**
  * Compiled-read SQL of schema/docs.graphql (src/modules/sql-reads.ts), the only implementation of these reads: an
  * organization's docs theme for its owners and admins (`docsTheme`; anyone else, and an unknown organization,
- * NOT_FOUND), and the public theme document (`publicDocsTheme`, no credentials). A theme's row carries its
- * organization's `database_id`, so the fields built from configuration — `docsRegistration` (the CNAME target),
- * `themeUrl`, `loaderSnippet` — read it from the row (docs.resolvers.ts).
+ * NOT_FOUND), its hostname's registration (`docsRegistration`, null until a hostname is saved), and the public theme
+ * document (`publicDocsTheme`, no credentials). A theme's row carries its organization's `database_id` and, as `id`,
+ * its organization's id (one theme per organization: what `setDocsTheme`'s answer is re-read by, `docsSqlRows`). The
+ * fields built from configuration — `DocsRegistration.cnameTarget`, `themeUrl`, `loaderSnippet` — are resolvers
+ * reading the row the statement carries (docs.resolvers.ts).
  */
 import { NotFoundError } from "../../shared/errors.ts";
 import { isAllowed } from "../access/index.ts";
@@ -13,13 +15,17 @@ import {
   organizationRefSql,
   parseOrganizationRef,
 } from "../organizations/index.ts";
-import { column, type SqlReadCompiler, type SqlReadTypes, timestamp } from "../sql-reads.ts";
+import { column, type SqlReadCompiler, type SqlReadRows, type SqlReadTypes, timestamp } from "../sql-reads.ts";
 
-/** Theme rows with their organization's `database_id` (SQL, to alias). */
-function themeRows(compiler: SqlReadCompiler): string {
-  const t = compiler.alias();
-  return `(select ${t}.*, ${databaseIdOfOrganizationSql(compiler, `${t}.organization_id`)} as database_id
-    from docs_themes ${t})`;
+/** Theme rows as the reads see them: the row's columns, `id` (its organization's id) and `database_id` (SQL, to alias). */
+const THEME_ROWS = `(select dt.*, dt.organization_id as id, ${databaseIdOfOrganizationSql("dt.organization_id")} as database_id
+    from docs_themes dt)`;
+
+/** The organizations whose themes the caller manages (owners and admins: `docs:manage`). */
+function managedOrganizations(compiler: SqlReadCompiler): string[] {
+  return [...compiler.caller.orgs.values()]
+    .filter((access) => isAllowed(access.role, "docs:manage"))
+    .map((access) => access.organizationId);
 }
 
 /** The columns of a theme, as `DocsTheme` and `PublicDocsTheme` read them. */
@@ -42,9 +48,7 @@ export const docsSqlReads: SqlReadTypes = {
       const ref = String(args.organizationId);
       const notFound = new NotFoundError("Organization", ref);
       // Owners and admins; a member gets NOT_FOUND, as a non-member does (nothing of the theme is theirs to see).
-      const managed = [...compiler.caller.orgs.values()]
-        .filter((access) => isAllowed(access.role, "docs:manage"))
-        .map((access) => access.organizationId);
+      const managed = managedOrganizations(compiler);
       const parsed = parseOrganizationRef(ref);
       if (!parsed || ("id" in parsed && !managed.includes(parsed.id))) throw notFound;
       const organizationId = organizationRefSql(compiler, ref);
@@ -53,7 +57,7 @@ export const docsSqlReads: SqlReadTypes = {
         returnType,
         x,
         nodes,
-        `from ${themeRows(compiler)} ${x} where ${x}.organization_id = ${organizationId}`,
+        `from ${THEME_ROWS} ${x} where ${x}.organization_id = ${organizationId}`,
       );
       const visible = `${organizationId} = any(${compiler.param(managed)}::text[])`;
       return theme && compiler.json(`(case when ${visible} then ${theme.sql} else ${compiler.fail(notFound).sql} end)`);
@@ -80,6 +84,30 @@ export const docsSqlReads: SqlReadTypes = {
   DocsTheme: {
     ...themeColumns,
     docsHostname: column("docs_hostname"),
+    // Null until a hostname is saved; then as the last synchronisation reported it.
+    docsRegistration: ({ compiler, alias, nodes, returnType }) => {
+      const registration = compiler.object(returnType, alias, nodes);
+      return (
+        registration &&
+        compiler.json(`(case when ${alias}.docs_hostname is null then null else ${registration.sql} end)`)
+      );
+    },
+  },
+  // Built from the theme's row (`cnameTarget` is the instance's configuration: a resolver).
+  DocsRegistration: {
+    hostname: column("docs_hostname"),
+    syncedAt: timestamp("docs_synced_at"),
+    dns: column("docs_dns"),
+    conflict: column("docs_conflict"),
   },
   PublicDocsTheme: themeColumns,
+};
+
+/** DocsTheme rows by id (the organization's id), visible to the organization's owners and admins. */
+export const docsSqlRows: SqlReadRows = {
+  DocsTheme: {
+    table: THEME_ROWS,
+    visible: (compiler, alias) =>
+      `${alias}.organization_id = any(${compiler.param(managedOrganizations(compiler))}::text[])`,
+  },
 };

@@ -44,10 +44,13 @@ export function organizationIdOfDatabaseIdSql(compiler: SqlReadCompiler, databas
   return `(select ${o}.id from organizations ${o} where ${o}.database_id = ${compiler.param(databaseId)})`;
 }
 
-/** SQL of the `database_id` of the organization `organizationIdSql` (SQL), for other modules' rows. */
-export function databaseIdOfOrganizationSql(compiler: SqlReadCompiler, organizationIdSql: string): string {
-  const o = compiler.alias();
-  return `(select ${o}.database_id from organizations ${o} where ${o}.id = ${organizationIdSql})`;
+/**
+ * SQL of the `database_id` of the organization `organizationIdSql` (SQL), for other modules' rows: a scalar
+ * subquery of its own (its alias `dbo` must not be one `organizationIdSql` names), usable where no compiler is at
+ * hand (a row source's table).
+ */
+export function databaseIdOfOrganizationSql(organizationIdSql: string): string {
+  return `(select dbo.database_id from organizations dbo where dbo.id = ${organizationIdSql})`;
 }
 
 /** SQL of the `text[]` features of the plan of organization `organizationIdSql` (SQL): the access module's standing. */
