@@ -81,6 +81,23 @@ async function until(check: () => boolean, what: string): Promise<void> {
 const listening = (count: number) =>
   until(() => b.services.pubsub.listenerCount("site_import.updated") >= count, `${count} subscriptions`);
 
+/**
+ * Waits until instance B has issued no SQL statement for 300 ms: a subscription that just started loads its caller's
+ * access once, after its listener is registered (so `listening` can hold while that statement is still to come).
+ */
+async function settled(): Promise<void> {
+  let last = Date.now();
+  const onQuery = () => {
+    last = Date.now();
+  };
+  b.services.knex.on("query", onQuery);
+  try {
+    await until(() => Date.now() - last >= 300, "instance B to issue no statement for 300 ms");
+  } finally {
+    b.services.knex.removeListener("query", onQuery);
+  }
+}
+
 /** Runs one import on instance A (owner's key) and returns its id. */
 async function runImport(apiKey: string, organizationId: string, name: string): Promise<string> {
   const res = await rest<{ importId: string }>(
@@ -113,6 +130,8 @@ describe("siteImportUpdated fan-out", () => {
         return { key, ...subscribe(key) };
       });
       await listening(base + n);
+      // Their subscriptions' access loads are set-up, not per-event work: let them pass before counting.
+      await settled();
       let statements = 0;
       const onQuery = () => statements++;
       b.services.knex.on("query", onQuery);
