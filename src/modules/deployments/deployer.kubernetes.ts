@@ -191,6 +191,11 @@ function followBuildLogs(
     for (const container of containers) {
       while (!stopped && pod) {
         let rest = "";
+        /** Emits the last line when it had no newline. */
+        const flushRest = () => {
+          if (rest) emit(rest);
+          rest = "";
+        };
         const finished = new Promise<void>((resolve) => {
           const sink = new Writable({
             write(chunk: Buffer, _encoding, done) {
@@ -200,7 +205,7 @@ function followBuildLogs(
               done();
             },
             final(done) {
-              if (rest) emit(rest);
+              flushRest();
               done();
               resolve();
             },
@@ -210,8 +215,7 @@ function followBuildLogs(
           // body would then throw an uncaught AbortError (the process would exit). The sink listens for it.
           sink.on("pipe", (source: NodeJS.ReadableStream) => {
             source.on("error", () => {
-              if (rest) emit(rest);
-              rest = "";
+              flushRest();
               resolve();
             });
           });
