@@ -29,7 +29,7 @@ import {
 } from "graphql";
 import { collectFields, collectSubfields } from "graphql/execution/collectFields.js";
 import type { Knex } from "knex";
-import { isoTimeSql } from "../db/sql-time.ts";
+import { isoTimeJsonSql } from "../db/sql-time.ts";
 import { NotFoundError } from "../shared/errors.ts";
 import { checkPageSize } from "../shared/pagination.ts";
 import type { OrgAccess, SqlCondition } from "./access/index.ts";
@@ -543,12 +543,11 @@ export const column =
     `${alias}.${name}`;
 
 /**
- * The timestamptz `sql` as the `DateTime` scalar's JSON string (src/db/sql-time.ts), SQL null for null. Quoted
- * directly: `to_char` with that format writes only digits, `-`, `:`, `.`, `T` and `Z` (and null for an infinite
- * timestamp), nothing JSON escapes — `to_json` would cost PostgreSQL a type lookup per value for nothing.
+ * The timestamptz `sql` as the `DateTime` scalar's JSON string (src/db/sql-time.ts `isoTimeJsonSql`), SQL null for
+ * null. Written directly: the text holds only digits, `-`, `:`, `.`, `T` and `Z`, nothing JSON escapes.
  */
 export function isoTimeJson(sql: string): JsonSql {
-  return new JsonSql(`('"' || ${isoTimeSql(sql)} || '"')`);
+  return new JsonSql(isoTimeJsonSql(sql));
 }
 
 /** A timestamptz column of the row as the `DateTime` scalar's text ({@link isoTimeJson}). */
