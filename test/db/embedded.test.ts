@@ -4,7 +4,7 @@
  * loaded at all when DATABASE_URL is set. Real clusters on free loopback ports in temporary directories.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { chmod, mkdtemp, readlink, rm, stat, unlink } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, readlink, rm, stat, unlink } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -62,6 +62,16 @@ function withPassword(url: string, password: string): string {
 }
 
 describe("embedded PostgreSQL", () => {
+  it("runs its postmaster (whose backends are its forks) with malloc keeping large allocations on the heap", async () => {
+    const server = await startEmbeddedPostgres(await dataDir(), await freePort(), { durable: false });
+    cleanups.push(() => server.stop());
+    // The backends overwrite their environment's memory with their process titles: the postmaster's is read.
+    const environ = (await readFile(`/proc/${server.pid}/environ`, "utf8")).split("\0");
+    expect(environ).toEqual(
+      expect.arrayContaining(["MALLOC_MMAP_THRESHOLD_=4194304", "MALLOC_TRIM_THRESHOLD_=33554432"]),
+    );
+  });
+
   it("starts with a random password kept 0600, registers no signal handler, and stop() waits for the exit", async () => {
     const dir = await dataDir();
     const before = { int: process.listenerCount("SIGINT"), term: process.listenerCount("SIGTERM") };
