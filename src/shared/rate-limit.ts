@@ -65,24 +65,28 @@ export interface SqlWithBindings {
   bindings: Array<string | number>;
 }
 
+/** The statement's time on the database's clock as epoch milliseconds (the unit of the `expire` column). */
+const NOW_MS_SQL = "(extract(epoch from now()) * 1000)::bigint";
+
 /**
  * The data-modifying statement counting one call against `limit` for the key `keySql` (an SQL text expression
  * over the rows of `fromSql`, e.g. `c.id` over `from caller c`), `returning points` (the calls counted in the
- * current window, this one included): exactly the upsert of rate-limiter-flexible's RateLimiterPostgres on the
- * same table layout and keys (`<prefix>:<key>`, `expire` in epoch milliseconds, the window restarting once
- * expired), for a caller that folds the count into the statement it runs anyway (one round trip instead of two,
- * issue 15). Use it as a CTE; the call is over the limit when `points` exceeds `limit.points`.
+ * current window, this one included): the upsert of rate-limiter-flexible's RateLimiterPostgres on the same table
+ * layout and keys (`<prefix>:<key>`, `expire` in epoch milliseconds, the window restarting once expired), for a
+ * caller that folds the count into the statement it runs anyway (one round trip instead of two, issue 15). Its
+ * time is the database's (`now()`, the statement's start), not a binding: the statement's text and bindings stay
+ * valid however long they are reused (a remembered caller's kept statement, src/server/compiled-reads.ts), and
+ * every instance counts windows on one clock. Use it as a CTE; the call is over the limit when `points` exceeds
+ * `limit.points`. The row stays locked until the statement's transaction ends.
  */
 export function rateLimitCountSql(limit: RateLimit, keySql: string, fromSql: string): SqlWithBindings {
-  const now = Date.now();
-  const expire = now + limit.windowSeconds * 1000;
   const t = limit.table;
   return {
-    sql: `insert into ${t} (key, points, expire) select ? || ${keySql}, 1, ?::bigint ${fromSql}
+    sql: `insert into ${t} (key, points, expire) select ? || ${keySql}, 1, ${NOW_MS_SQL} + ?::bigint ${fromSql}
       on conflict (key) do update set
-        points = case when ${t}.expire <= ?::bigint then 1 else ${t}.points + 1 end,
-        expire = case when ${t}.expire <= ?::bigint then ?::bigint else ${t}.expire end
+        points = case when ${t}.expire <= ${NOW_MS_SQL} then 1 else ${t}.points + 1 end,
+        expire = case when ${t}.expire <= ${NOW_MS_SQL} then ${NOW_MS_SQL} + ?::bigint else ${t}.expire end
       returning points`,
-    bindings: [`${limit.prefix}:`, expire, now, now, expire],
+    bindings: [`${limit.prefix}:`, limit.windowSeconds * 1000, limit.windowSeconds * 1000],
   };
 }

@@ -88,6 +88,31 @@ describe("agent rate limit", () => {
     expect((await agentGet(second.url, "/api/agent/projects", token)).status).toBe(200);
   });
 
+  it("starts a new window on the database's clock, also for a token both instances remember", async () => {
+    const org = await createOrg(db.knex);
+    await createProjects(db.knex, org.organizationId, 2);
+    const token = await createAgentTokenFor(db.knex, org.organizationId, org.owner);
+    // Both instances resolve the token (first ten), then compile its read and keep the statement (next ten:
+    // src/server/compiled-reads.ts), which the later requests reuse.
+    expect((await burst(token, 20)).every((r) => r.status === 200)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const { id } = await db.knex("agent_tokens").where({ organization_id: org.organizationId }).first("id");
+    // The window ends now, with 20 calls counted: the next window starts from zero, not from 20.
+    await db
+      .knex("agent_rate_limits")
+      .where({ key: `agent:${id}` })
+      .update({ expire: Date.now() - 1 });
+    const responses = await burst(token, 130);
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(120);
+    expect(responses.slice(120).map((r) => r.status)).toEqual(Array(10).fill(401));
+    const row = await db
+      .knex("agent_rate_limits")
+      .where({ key: `agent:${id}` })
+      .first("expire");
+    // The window the burst opened: a minute from the database's clock (this machine's, within a few seconds).
+    expect(Math.abs(Number(row.expire) - (Date.now() + 60_000))).toBeLessThan(10_000);
+  });
+
   it("does not count requests of unknown tokens or the OpenAPI document", async () => {
     const before = await db.knex("agent_rate_limits").count<{ count: number }[]>("* as count");
     await agentGet(first.url, "/api/agent/projects", "skiff_agt_unknown");

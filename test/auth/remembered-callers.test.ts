@@ -332,8 +332,13 @@ describe("REST rows with a remembered credential", () => {
     const statuses: number[] = [];
     for (let i = 0; i < AGENT_LIMIT + 2; i++) statuses.push((await rest(a, token, "/api/agent/projects")).status);
     expect(statuses).toEqual([...Array(AGENT_LIMIT).fill(200), 401, 401]);
-    const over = await rest(a, token, "/api/agent/projects");
+    // Over its limit the token is no longer remembered: refused by its count alone, no read of the data.
+    const over = await withStatements(a, () => rest(a, token, "/api/agent/projects"));
+    expect(over.status).toBe(401);
     expect(over.body.message).toMatch(/Rate limit exceeded/);
+    expect(over.sql).toHaveLength(1);
+    expect(over.sql[0]).toMatch(/insert into agent_rate_limits/);
+    expect(over.sql[0]).not.toMatch(/from projects/);
   });
 
   const rows: Array<[string, string, { method?: string; body?: Record<string, unknown> }]> = [

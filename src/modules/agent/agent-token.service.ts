@@ -175,12 +175,16 @@ export async function findAgentCaller(knex: Knex, token: string, limit?: RateLim
   rememberedTokens.delete(tokenHash);
   if (!row) return null;
   await touchAgentToken(knex, row);
-  rememberedTokens.set(tokenHash, row);
-  if (rememberedTokens.size > MAX_REMEMBERED) rememberedTokens.delete(rememberedTokens.keys().next().value as string);
+  const rateLimited = limit !== undefined && (row.points ?? 0) > limit.points;
+  // Over the limit: not remembered, so that the window's later requests are refused here, without a read.
+  if (!rateLimited) {
+    rememberedTokens.set(tokenHash, row);
+    if (rememberedTokens.size > MAX_REMEMBERED) rememberedTokens.delete(rememberedTokens.keys().next().value as string);
+  }
   return {
     tokenId: row.id,
     principal: agentPrincipal(row),
-    rateLimited: limit !== undefined && (row.points ?? 0) > limit.points,
+    rateLimited,
   };
 }
 
@@ -197,9 +201,12 @@ function agentPrincipal(row: AgentRow): Principal {
 /**
  * The caller this process resolved from `token` before, to be confirmed by the statement that reads for the request
  * (issue 21; see {@link RememberedPrincipal}); null when there is none. The wrapped statement resolves the token
- * again and, with `limit`, counts the request as {@link findAgentCaller} does; the read runs only when the token's
- * row is unchanged and the request within the limit. A request over the limit, or one finding the token's row
- * changed, goes on to the ordinary path ({@link findAgentCaller}), which counts it once more.
+ * again, reads only when the token's row is unchanged and, with `limit`, counts the request as
+ * {@link findAgentCaller} does — after the read: the count's row lock lasts until the statement ends, so counting
+ * first would make every request of one token wait for the others' reads (measured: 420 instead of 492 statements/s
+ * of the 50-project tree on 10 connections, 2 cores). A request found over the limit is answered by the ordinary
+ * path ({@link findAgentCaller}: counted once more, refused), and its read is not used; a token over its limit is
+ * not remembered, so its later requests in the window are refused by that path alone, without a read.
  */
 export function rememberedAgentCaller(knex: Knex, token: string, limit?: RateLimit): RememberedPrincipal | null {
   const tokenHash = hashAgentToken(token);
@@ -210,13 +217,13 @@ export function rememberedAgentCaller(knex: Knex, token: string, limit?: RateLim
     principal: () => agentPrincipal(known),
     statement(sql, bindings) {
       const ctes = agentCallerCtes(tokenHash, limit, true);
-      const allowed = limit ? `${ctes.points} <= ?` : "true";
+      // The count is read in the projection, which PostgreSQL evaluates once the join (the read) has its row.
       return {
         sql: `${ctes.sql}
-select c."fingerprint" as "callerFingerprint", c."stale" as "callerStale", c."id" as "callerTokenId",
-  ${ctes.points} as "callerPoints", d.*
-from caller c left join lateral (select * from (${sql}) d0 where c."fingerprint" = ? and ${allowed}) d on true`,
-        bindings: [...ctes.bindings, ...bindings, known.fingerprint, ...(limit ? [limit.points] : [])],
+select c."fingerprint" as "callerFingerprint", c."stale" as "callerStale", c."id" as "callerTokenId", d.*,
+  ${ctes.points} as "callerPoints"
+from caller c left join lateral (select * from (${sql}) d0 where c."fingerprint" = ?) d on true`,
+        bindings: [...ctes.bindings, ...bindings, known.fingerprint],
       };
     },
     async confirmed(row) {
