@@ -79,9 +79,9 @@ const NOW_MS_SQL = "(extract(epoch from now()) * 1000)::bigint";
  * every instance counts windows on one clock. The transaction it runs in commits without waiting for its WAL to
  * reach the disk (`synchronous_commit` off for that transaction only): a count is not worth a disk flush per
  * request (measured on this VM's disk: 378 → 270 µs per count), and a database crash loses at most the last fraction
- * of a second of counts — a few more calls let through, never a refusal. Use it as a CTE in a statement that
- * writes nothing else; the call is over the limit when `points` exceeds `limit.points`. The row stays locked until
- * the statement's transaction ends.
+ * of a second of counts — a few more calls let through, never a refusal. Use it as a CTE, in a transaction that
+ * writes nothing else (a single statement, as its callers run it); the call is over the limit when `points` exceeds
+ * `limit.points`. The row stays locked until the transaction ends.
  */
 export function rateLimitCountSql(limit: RateLimit, keySql: string, fromSql: string): SqlWithBindings {
   const t = limit.table;
