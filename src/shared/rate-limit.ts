@@ -87,8 +87,8 @@ export function rateLimitCountSql(limit: RateLimit, keySql: string, fromSql: str
   const t = limit.table;
   return {
     sql: `insert into ${t} (key, points, expire)
-      select counted.key, 1, counted.expire from (select ? || ${keySql} as key, ${NOW_MS_SQL} + ?::bigint as expire
-        ${fromSql}) counted
+      select tally.key, 1, tally.expire from (select ? || ${keySql} as key, ${NOW_MS_SQL} + ?::bigint as expire
+        ${fromSql}) tally
       where set_config('synchronous_commit', 'off', true) is not null
       on conflict (key) do update set
         points = case when ${t}.expire <= ${NOW_MS_SQL} then 1 else ${t}.points + 1 end,
