@@ -18,6 +18,13 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // A worker process runs its files one after another with the modules it has imported already: importing the
+    // server's module graph cost each file ~2 s of CPU, half of the suite's CPU. Each file still has its own
+    // database, servers and ports; what test helpers keep at module level is reset per file
+    // (test/helpers/per-file-setup.ts); a test that needs a process with nothing in its module-level state (the
+    // metrics registry's first scrape) spawns `src/main.ts` (test/helpers/process.ts).
+    isolate: false,
+    setupFiles: ["test/helpers/per-file-setup.ts"],
     fileParallelism: true,
     // Test files mostly wait (on PostgreSQL, child servers, timers, kill signals): Vitest's default, cores − 1,
     // ran them one at a time on a 2-core machine (586 s; four at a time: 277 s). Each file keeps its own process,
