@@ -27,8 +27,8 @@ export default defineConfig({
     setupFiles: ["test/helpers/per-file-setup.ts"],
     fileParallelism: true,
     // Test files mostly wait (on PostgreSQL, child servers, timers, kill signals): Vitest's default, cores − 1,
-    // ran them one at a time on a 2-core machine (586 s; four at a time: 277 s). Each file keeps its own process,
-    // database, ports and servers.
+    // ran them one at a time on a 2-core machine (586 s; four at a time: 277 s). Each file keeps its own database,
+    // ports and servers; four worker processes share the files.
     maxWorkers: Math.max(4, availableParallelism() - 1),
   },
 });
