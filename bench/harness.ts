@@ -78,7 +78,8 @@ const START_NODE_FLAGS: string[] = (
 
 /**
  * Starts `node src/main.ts` on `databaseUrl` (migrating it), with extra `env`, and waits for /readyz.
- * BENCH_CPU_PROF_DIR writes a V8 CPU profile of the server there.
+ * BENCH_CPU_PROF_DIR writes a V8 CPU profile of the server there. Its logs are off (LOG_LEVEL `silent`) unless
+ * BENCH_SERVER_LOG_LEVEL names a level (e.g. `info`, `npm start`'s default: one line per request, to this stdout).
  * @throws Error when the server is not ready within 60 s.
  */
 export async function startServerProcess(
@@ -102,7 +103,7 @@ export async function startServerProcess(
         HOST: "127.0.0.1",
         PORT: String(port),
         SKIFF_SECRET: secret,
-        LOG_LEVEL: "silent",
+        LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? "silent",
         SKIFF_BOOTSTRAP: "false",
         ...env,
       },

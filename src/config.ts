@@ -92,7 +92,9 @@ export const configSchema = z.object({
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
     .default("info")
-    .describe("pino log level."),
+    .describe(
+      "pino log level (JSON lines on stdout; human-readable when stdout is a terminal). At `info`, one line per HTTP request once it is answered (`request completed`: method, URL with credentials redacted, status, `responseTime` in ms); `debug` adds `incoming request` when a request arrives.",
+    ),
   SKIFF_BOOTSTRAP: z
     .enum(["true", "false"])
     .default("true")

@@ -25,6 +25,7 @@ import { queryLimits } from "./query-limits.ts";
 import { createReadinessCheck } from "./readiness.ts";
 import { callerConfirmationPlugin, rememberedContext } from "./remembered-callers.ts";
 import { echoRequestId, requestIdFor } from "./request-id.ts";
+import { RequestLog } from "./request-log.ts";
 import { capResponseSize } from "./response-size.ts";
 import { RestDocumentStore } from "./rest-documents.ts";
 import { registerRestRoutes } from "./rest-runner.ts";
@@ -71,6 +72,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   const app = Fastify({
     loggerInstance: services.log as FastifyBaseLogger,
     genReqId: requestIdFor,
+    logController: new RequestLog(),
     // X-Forwarded-For decides `request.ip` (auth attempt limits) only behind a proxy the operator names.
     trustProxy: services.config.SKIFF_TRUST_PROXY,
   });

@@ -173,7 +173,14 @@ describe("x-request-id", () => {
 
     await new Promise((resolve) => setTimeout(resolve, 50));
     const logged = logLines.filter((l) => l.reqId === sent);
-    expect(logged.map((l) => l.msg)).toEqual(expect.arrayContaining(["incoming request", "request completed"]));
+    // One line per request at info, once it is answered (request-log.ts): the request, its status and duration.
+    expect(logged.map((l) => l.msg)).toEqual(["request completed"]);
+    expect(logged[0]).toMatchObject({ req: { method: "POST", url: "/graphql" }, res: { statusCode: 200 } });
+    expect(logged[0]!.responseTime).toEqual(expect.any(Number));
+    // A path that is no route: Fastify's own line says so, then the request's line.
+    const notFoundLines = logLines.filter((l) => l.reqId === "nf-1");
+    expect(notFoundLines.map((l) => l.msg)).toEqual(["Route GET:/no/such/path not found", "request completed"]);
+    expect(notFoundLines[1]).toMatchObject({ req: { method: "GET", url: "/no/such/path" }, res: { statusCode: 404 } });
   });
 });
 
