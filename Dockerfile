@@ -38,6 +38,9 @@ VOLUME ["/data"]
 EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# `npm start`'s Node flags, without npm: its prestart would only find the prebuilt dashboard (README "Running Skiff
-# on Kubernetes"; deploy/base/deployment.yaml runs the same command and `node scripts/migrate.ts` before it).
+# `npm start`'s malloc settings and Node flags, without npm: its prestart would only find the prebuilt dashboard
+# (README "Running Skiff on Kubernetes"; deploy/base/deployment.yaml runs the same command and
+# `node scripts/migrate.ts` before it). Two malloc arenas, and blocks of 256 KiB and more mapped and returned on
+# free: less memory kept after large answers (docs/operations.md "Memory"); `docker run -e` overrides them.
+ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=262144
 CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=50", "src/main.ts"]

@@ -69,12 +69,21 @@ export interface ServerProcessOptions {
   cwd?: string;
 }
 
-/** The Node flags of `npm start` (package.json `scripts.start`: `node <flags> src/main.ts`), so servers run as users run them. */
-const START_NODE_FLAGS: string[] = (
+/** The words of `npm start` (package.json `scripts.start`: `NAME=${NAME:-value}… node <flags> src/main.ts`). */
+const START_WORDS: string[] = (
   JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: { start: string } }
-).scripts.start
-  .split(/\s+/)
-  .filter((word) => word.startsWith("--"));
+).scripts.start.split(/\s+/);
+
+/** The Node flags of `npm start`, so servers run as users run them. */
+const START_NODE_FLAGS = START_WORDS.filter((word) => word.startsWith("--"));
+
+/** The environment `npm start` sets unless it is set (`NAME=${NAME:-value}`; `NAME=value` too), by name. */
+const START_ENV: Record<string, string> = Object.fromEntries(
+  START_WORDS.flatMap((word) => {
+    const m = /^([A-Z_][A-Z0-9_]*)=(?:\$\{\1:-([^}]*)\}|(.*))$/.exec(word);
+    return m ? [[m[1]!, m[2] ?? m[3]!]] : [];
+  }),
+);
 
 /**
  * Starts `node src/main.ts` on `databaseUrl` (migrating it), with extra `env`, and waits for /readyz.
@@ -98,6 +107,7 @@ export async function startServerProcess(
     {
       cwd: options.cwd,
       env: {
+        ...START_ENV,
         ...process.env,
         DATABASE_URL: databaseUrl,
         HOST: "127.0.0.1",

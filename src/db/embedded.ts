@@ -52,8 +52,9 @@ export interface EmbeddedOptions {
 }
 
 /**
- * glibc's malloc settings of the embedded postmaster and its backends (issue 21, "cheaper SQL"), unless Skiff's
- * own environment sets them: allocations under 4 MiB come from the heap, which keeps up to 32 MiB of freed memory.
+ * glibc's malloc settings of the embedded postmaster and its backends (issue 21, "cheaper SQL"), whatever Skiff's
+ * own environment holds (`npm start` gives Skiff's Node process other ones, for its own allocations: package.json):
+ * allocations under 4 MiB come from the heap, which keeps up to 32 MiB of freed memory.
  * With glibc's defaults a backend maps a fresh region for each allocation of 128 KiB or more and returns it when
  * the statement ends, so every statement that builds a large value (a compiled read's answer: 430 KB for a
  * 50-project tree, copied by each `||` and by its output) pays the kernel's page faults on all of it again:
@@ -212,7 +213,7 @@ async function launch(
       stdio: ["ignore", log.fd, log.fd],
       // Its own process group: a Ctrl-C in the terminal reaches Skiff only, which stops PostgreSQL last.
       detached: true,
-      env: { ...POSTMASTER_MALLOC_ENV, ...process.env, LC_ALL: "C" },
+      env: { ...process.env, ...POSTMASTER_MALLOC_ENV, LC_ALL: "C" },
     });
   } finally {
     await log.close();

@@ -63,7 +63,16 @@ function withPassword(url: string, password: string): string {
 
 describe("embedded PostgreSQL", () => {
   it("runs its postmaster (whose backends are its forks) with malloc keeping large allocations on the heap", async () => {
-    const server = await startEmbeddedPostgres(await dataDir(), await freePort(), { durable: false });
+    // Whatever Skiff's own process runs with (`npm start` sets a lower threshold for Node): the postmaster's own.
+    const saved = process.env.MALLOC_MMAP_THRESHOLD_;
+    process.env.MALLOC_MMAP_THRESHOLD_ = "262144";
+    let server: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
+    try {
+      server = await startEmbeddedPostgres(await dataDir(), await freePort(), { durable: false });
+    } finally {
+      if (saved === undefined) delete process.env.MALLOC_MMAP_THRESHOLD_;
+      else process.env.MALLOC_MMAP_THRESHOLD_ = saved;
+    }
     cleanups.push(() => server.stop());
     // The backends overwrite their environment's memory with their process titles: the postmaster's is read.
     const environ = (await readFile(`/proc/${server.pid}/environ`, "utf8")).split("\0");
