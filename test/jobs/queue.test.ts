@@ -5,6 +5,7 @@
  * invalid payload and `none` fail for good at once, `waits` retries at exactly the configured waits.
  */
 import { execFile } from "node:child_process";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { promisify } from "node:util";
 import client from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,6 +31,23 @@ afterAll(async () => {
   await Promise.all([a?.skiff.stop(), b?.skiff.stop(), api?.skiff.stop()]);
   await db?.drop();
 });
+
+/**
+ * Watches this process's event loop from now on. The runners and the handler that records each start run in this
+ * process, so a pause of its loop (a full garbage collection in a worker that has run many test files, a starved
+ * CPU) delays a wake-up timer and its record alike: not the scheduler's lateness. Time bounds allow the longest
+ * pause seen ({@link longestMs}, which also stops the watch).
+ */
+function eventLoopPauses(): { longestMs(): number } {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  return {
+    longestMs() {
+      delay.disable();
+      return delay.max / 1e6;
+    },
+  };
+}
 
 const runsOf = (job: string, key: string) => runs.filter((r) => r.job === job && r.key === key);
 const queued = async (name: string) =>
@@ -119,17 +137,20 @@ describe("several instances on one database", () => {
   });
 
   it("starts a job scheduled with runAt within 250 ms of its time, never before", async () => {
+    const pauses = eventLoopPauses();
     const now = Date.now();
     const due = [300, 700, 1200].map((ms, i) => ({ key: `at-${i}`, at: now + ms }));
     for (const d of due) {
       await api.skiff.services.jobs.enqueue(db.knex, "test.record", { key: d.key }, { runAt: new Date(d.at) });
     }
     await until(() => due.every((d) => runsOf("test.record", d.key).length === 1));
+    const pauseMs = pauses.longestMs();
     const late = due.map((d) => runsOf("test.record", d.key)[0]!.startedAt - d.at);
-    console.info(`runAt lateness (ms): ${late.join(", ")}`);
+    console.info(`runAt lateness (ms): ${late.join(", ")}; longest event-loop pause ${pauseMs.toFixed(0)} ms`);
     for (const ms of late) {
       expect(ms).toBeGreaterThanOrEqual(0);
-      expect(ms).toBeLessThan(250);
+      // Still well under graphile-worker's 2 s poll, which is what would start a job the wake-up missed.
+      expect(ms).toBeLessThan(250 + pauseMs);
     }
   });
 
@@ -175,16 +196,20 @@ describe("retry policies", () => {
   });
 
   it("retries a `waits` job after exactly its waits (200 ms, then 500 ms), then keeps it as failed", async () => {
+    const pauses = eventLoopPauses();
     await api.skiff.services.jobs.enqueue(db.knex, "test.waits", { key: "hook" });
     await until(() => runsOf("test.waits", "hook").length === 3, 5000);
+    const pauseMs = pauses.longestMs();
     const attempts = runsOf("test.waits", "hook");
     expect(attempts.map((r) => r.attempt)).toEqual([1, 2, 3]);
     const gaps = [attempts[1]!.startedAt - attempts[0]!.startedAt, attempts[2]!.startedAt - attempts[1]!.startedAt];
-    console.info(`waits policy gaps (ms): ${gaps.join(", ")} (configured 200, 500)`);
+    console.info(
+      `waits policy gaps (ms): ${gaps.join(", ")} (configured 200, 500); longest event-loop pause ${pauseMs.toFixed(0)} ms`,
+    );
     expect(gaps[0]).toBeGreaterThanOrEqual(200);
-    expect(gaps[0]).toBeLessThan(200 + 250);
+    expect(gaps[0]).toBeLessThan(200 + 250 + pauseMs);
     expect(gaps[1]).toBeGreaterThanOrEqual(500);
-    expect(gaps[1]).toBeLessThan(500 + 250);
+    expect(gaps[1]).toBeLessThan(500 + 250 + pauseMs);
     await until(async () => (await queued("test.waits")).rows[0]?.attempts === 1);
     await new Promise((r) => setTimeout(r, 700));
     expect(runsOf("test.waits", "hook")).toHaveLength(3);
