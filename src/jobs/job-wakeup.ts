@@ -56,12 +56,22 @@ export function createWakeups(knex: Knex, nudge: () => void, onError: (err: unkn
       clearTimeout(timer);
     },
   };
+  /**
+   * The timer's callback. A timer can fire before its time by the wall clock: Node counts a delay from the event
+   * loop's cached time, which lags the clock after a busy turn. Then the job is not due yet, and the queue's next
+   * `run_at` read now could already miss it (`run_at > now()` once the database's clock has passed it) — so the
+   * timer is set again for the rest instead (a job was started hundreds of ms late, at the next job's wake-up).
+   */
   function fire() {
     const due = next;
     next = Number.POSITIVE_INFINITY;
     timer = undefined;
     if (stopped) return;
-    if (due <= Date.now() + 2) nudge();
+    if (due > Date.now() + 2) {
+      self.dueAt(due);
+      return;
+    }
+    nudge();
     void self.refresh();
   }
   return self;
