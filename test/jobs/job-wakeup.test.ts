@@ -9,16 +9,27 @@ import type { Knex } from "knex";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createWakeups } from "../../src/jobs/job-wakeup.ts";
 
-/** A queue whose next future `run_at` is none; counts its reads. */
-function queueWithNothingAhead() {
+/**
+ * A scheduler over a queue whose next future `run_at` is none: its `nudges` (the clock's time of each) and the
+ * count of its queue `reads`.
+ */
+function recordingWakeups() {
   const reads = { count: 0 };
+  const nudges: number[] = [];
   const knex = {
     raw: async () => {
       reads.count++;
       return { rows: [{ at: null }] };
     },
   } as unknown as Knex;
-  return { knex, reads };
+  const wakeups = createWakeups(
+    knex,
+    () => nudges.push(Date.now()),
+    (err) => {
+      throw err;
+    },
+  );
+  return { wakeups, nudges, reads };
 }
 
 describe("job wake-ups", () => {
@@ -30,15 +41,7 @@ describe("job wake-ups", () => {
   });
 
   it("nudges once at the earliest due time, not before", async () => {
-    const { knex } = queueWithNothingAhead();
-    const nudges: number[] = [];
-    const wakeups = createWakeups(
-      knex,
-      () => nudges.push(Date.now()),
-      (err) => {
-        throw err;
-      },
-    );
+    const { wakeups, nudges } = recordingWakeups();
     const start = Date.now();
     wakeups.dueAt(start + 700);
     wakeups.dueAt(start + 300);
@@ -50,15 +53,7 @@ describe("job wake-ups", () => {
   });
 
   it("sets the timer again when it fires before its time by the clock, and nudges when the time comes", async () => {
-    const { knex, reads } = queueWithNothingAhead();
-    const nudges: number[] = [];
-    const wakeups = createWakeups(
-      knex,
-      () => nudges.push(Date.now()),
-      (err) => {
-        throw err;
-      },
-    );
+    const { wakeups, nudges, reads } = recordingWakeups();
     const start = Date.now();
     const due = start + 300;
     wakeups.dueAt(due);
@@ -77,15 +72,7 @@ describe("job wake-ups", () => {
   });
 
   it("does nothing once stopped", async () => {
-    const { knex } = queueWithNothingAhead();
-    const nudges: number[] = [];
-    const wakeups = createWakeups(
-      knex,
-      () => nudges.push(Date.now()),
-      (err) => {
-        throw err;
-      },
-    );
+    const { wakeups, nudges } = recordingWakeups();
     wakeups.dueAt(Date.now() + 100);
     wakeups.stop();
     await vi.advanceTimersByTimeAsync(200);
