@@ -67,7 +67,7 @@ export function createWakeups(knex: Knex, nudge: () => void, onError: (err: unkn
     next = Number.POSITIVE_INFINITY;
     timer = undefined;
     if (stopped) return;
-    if (due > Date.now() + 2) {
+    if (Date.now() < due) {
       self.dueAt(due);
       return;
     }
