@@ -37,6 +37,11 @@ export async function probeStats(child: ChildProcess): Promise<ProbeStats> {
   return (await answer)[0];
 }
 
+/** The whitespace-separated words of `value` (none when unset). */
+function words(value: string | undefined): string[] {
+  return value?.split(/\s+/).filter(Boolean) ?? [];
+}
+
 /**
  * Starts Skiff (`node src/main.ts` of `cwd`, default this checkout) on `databaseUrl` at `port` as `npm start`
  * runs it, with limits raised so that the load is not refused (agent rate limit, query cost, execution time).
@@ -60,8 +65,17 @@ export async function startSkiffServer(
       PGAPPNAME: appName,
     },
     TEST_SECRET,
-    // BENCH_SKIFF_NODE_ARGS: more Node flags for diagnosis, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
-    { nodeArgs: [...PROBE, ...(process.env.BENCH_SKIFF_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])], port, cwd },
+    // BENCH_SKIFF_NODE_ARGS: more Node flags for diagnosis, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`;
+    // BENCH_AFTER_NODE_ARGS: for "after" only (a flag against the same code: with BENCH_BEFORE=HEAD).
+    {
+      nodeArgs: [
+        ...PROBE,
+        ...words(process.env.BENCH_SKIFF_NODE_ARGS),
+        ...(name === "after" ? words(process.env.BENCH_AFTER_NODE_ARGS) : []),
+      ],
+      port,
+      cwd,
+    },
   );
   return { name, appName, ...server };
 }

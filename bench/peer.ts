@@ -18,6 +18,7 @@
  * on no shape's figures) and each server's RSS after its 32-connection shape runs (after's also after the agent
  * runs). Ports: BENCH_PEER_PORT (default 46001) for after, the next two for PostGraphile and before. Exits 1 when an
  * answer check failed. BENCH_SKIFF_NODE_ARGS: extra Node flags for the Skiff servers (e.g. `--cpu-prof`);
+ * BENCH_AFTER_NODE_ARGS: extra flags for after only (with BENCH_BEFORE=HEAD: a flag A/B on the same code);
  * BENCH_SERVER_LOG_LEVEL: their LOG_LEVEL (default `silent`, as the peer logs no requests; `npm start` logs at `info`).
  */
 import { createKnex, migrateLatest } from "../src/db/knex.ts";
