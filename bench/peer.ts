@@ -7,7 +7,7 @@
  * checkout ("after", API key of the owner), PostGraphile V5 (Amber preset, no auth, bench/peer/server.mjs) and, with
  * BENCH_BEFORE=<git ref>, Skiff of that ref ("before", a temporary git worktree sharing node_modules;
  * bench/before-checkout.ts), each in its own process. For every shape (bench/peer-shapes.ts; BENCH_SHAPES=1,2,…
- * selects) the answers are normalised and checked equal (after = PostGraphile after normalising; after = before
+ * selects; shape 8, a computed field in the tree, only when named) the answers are normalised and checked equal (after = PostGraphile after normalising; after = before
  * byte for byte) before timing, and again after it (the data must not change under load); a shape whose answers
  * differ or fail is reported and not timed. Then autocannon drives each server at 1 and 32 connections,
  * BENCH_ROUNDS rounds (default 3) of BENCH_DURATION seconds (default 5), the order of the servers alternating, and
@@ -131,7 +131,7 @@ async function main(): Promise<void> {
     const allShapes = peerShapes(seed);
     const unknown = SELECTED?.filter((id) => !allShapes.some((s) => s.id === id));
     if (unknown?.length) throw new Error(`BENCH_SHAPES: no shape ${unknown.join(", ")} (1 to ${allShapes.length})`);
-    const shapes = allShapes.filter((s) => !SELECTED || SELECTED.includes(s.id));
+    const shapes = allShapes.filter((s) => (SELECTED ? SELECTED.includes(s.id) : !s.optional));
     const targets = new Map<number, ShapeTargets>();
     for (const shape of shapes) {
       const t: ShapeTargets = new Map([

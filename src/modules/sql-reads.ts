@@ -8,7 +8,10 @@
  * the bench:peer shapes). Visibility is part of the SQL (src/modules/access/access-scope.ts).
  *
  * Two ways to run it, one meaning (src/server/compiled-reads.ts, src/server/sql-read-resolvers.ts):
- * - a query whose every selected field is declared is answered by ONE statement, its JSON text sent as is;
+ * - a query whose every selected field is declared is answered by ONE statement, its JSON text sent as is; where
+ *   it also selects undeclared scalar fields of table types (computed or decrypted values), the statement carries
+ *   the row at each such field's key ("sites" mode, {@link siteSql}) and only those fields' resolvers run, their
+ *   values spliced into the text (src/server/resolved-sites.ts);
  * - otherwise each declared root field runs one statement for its whole subtree ("partial" mode: undeclared fields
  *   are left out and the object carries its row as `__row` for their resolvers), graphql-js completes the answer
  *   and calls only the undeclared fields' resolvers; objects of declared types that a resolver returns (mutation
@@ -17,6 +20,8 @@
  * error is reported at that field's path. An error that depends on rows (e.g. `NOT_FOUND` for an organization the
  * caller may not see, where null is a valid answer) is SQL choosing {@link SqlReadCompiler.fail}'s placeholder.
  */
+
+import { randomBytes } from "node:crypto";
 import {
   type FieldNode,
   type FragmentDefinitionNode,
@@ -24,6 +29,7 @@ import {
   type GraphQLSchema,
   getArgumentValues,
   getNamedType,
+  isLeafType,
   isObjectType,
   type OperationDefinitionNode,
 } from "graphql";
@@ -133,6 +139,24 @@ export const RESPONSE_CLOSE = "}\n";
 export const ROW_KEY = "__row";
 /** The key of the placeholder a partially compiled field holds when its declaration threw (index into errors). */
 export const ERROR_KEY = "__sqlReadError";
+/**
+ * This process's mark of a site (sites mode, {@link siteSql}): random, never sent, so that no stored value (a JSON
+ * column, a name) can be taken for one.
+ */
+const SITE_MARK = randomBytes(12).toString("hex");
+/** Where a site's text starts: `{"__site<mark>":<site index>,"row":` and the row's JSON. */
+export const SITE_OPEN = `{"__site${SITE_MARK}":`;
+/** Where a site's text ends, after the row's JSON. */
+export const SITE_CLOSE = `,"__end${SITE_MARK}":0}`;
+
+/** A computed field compiled in sites mode: the field of type `typeName` its resolver answers, with its arguments. */
+export interface SqlReadSite {
+  typeName: string;
+  fieldName: string;
+  /** The field's nodes (one response key) and coerced arguments. */
+  nodes: readonly FieldNode[];
+  args: Record<string, unknown>;
+}
 
 /** Who reads: the organization the request acts on and the caller's standing in its organizations. */
 export interface SqlReadCaller {
@@ -153,8 +177,9 @@ const PLACEHOLDER = /«(\d+)»/g;
 
 /**
  * Compiles one statement; one instance per statement. `partial`: undeclared fields are left out (their objects carry
- * `__row`) and nested declarations' errors become placeholders ({@link SqlReadCompiler.errors}); otherwise any
- * undeclared field makes the whole compile answer null.
+ * `__row`) and nested declarations' errors become placeholders ({@link SqlReadCompiler.errors}); `sites`: an
+ * undeclared field of a table row whose type is a scalar or enum (or a list of them) holds its row for its
+ * resolver ({@link SqlReadCompiler.siteFields}); otherwise any undeclared field makes the whole compile answer null.
  */
 export class SqlReadCompiler {
   readonly caller: SqlReadCaller;
@@ -168,6 +193,12 @@ export class SqlReadCompiler {
   private readonly fragments: Record<string, FragmentDefinitionNode>;
   private readonly variables: Record<string, unknown>;
   private readonly partial: boolean;
+  private readonly sites: boolean;
+  /**
+   * The computed fields of the statement (sites mode), by the index its text holds ({@link siteSql}): when there is
+   * any, the answer needs their resolvers before it is sent (src/server/resolved-sites.ts).
+   */
+  readonly siteFields: SqlReadSite[] = [];
   private readonly values: Knex.Value[] = [];
   private aliases = 0;
 
@@ -178,7 +209,7 @@ export class SqlReadCompiler {
     fragments: Record<string, FragmentDefinitionNode>,
     variables: Record<string, unknown>,
     caller: SqlReadCaller,
-    options: { partial?: boolean; errors?: Error[] } = {},
+    options: { partial?: boolean; sites?: boolean; errors?: Error[] } = {},
   ) {
     this.schema = schema;
     this.types = types;
@@ -186,6 +217,7 @@ export class SqlReadCompiler {
     this.variables = variables;
     this.caller = caller;
     this.partial = options.partial ?? false;
+    this.sites = options.sites ?? false;
     this.errors = options.errors ?? [];
   }
 
@@ -430,8 +462,17 @@ export class SqlReadCompiler {
       const compile = declared[name];
       if (!definition) return null;
       if (!compile) {
-        // Partial mode: the field's resolver answers it from the row (and only a table row can carry one).
-        if (!this.partial || !alias) return null;
+        // Only a table row (an alias; in sites mode, of its type's own declarations) can carry a row.
+        if (!alias) return null;
+        if (this.sites && declared === this.types[type.name] && isLeafType(getNamedType(definition.type))) {
+          // Sites mode: the row at the field's key, where the resolver's value goes (src/server/resolved-sites.ts).
+          const args = getArgumentValues(definition, node, this.variables);
+          this.siteFields.push({ typeName: type.name, fieldName: name, nodes, args });
+          parts.push({ key, name, value: siteSql(this.siteFields.length - 1, alias) });
+          continue;
+        }
+        // Partial mode: the field's resolver answers it from the row.
+        if (!this.partial) return null;
         needsRow = true;
         continue;
       }
@@ -450,6 +491,14 @@ export class SqlReadCompiler {
     if (needsRow) parts.push({ key: ROW_KEY, name: ROW_KEY, value: new JsonSql(`to_json(${alias})::text`) });
     return parts;
   }
+}
+
+/**
+ * The text of site `index` for the row `alias`: {@link SITE_OPEN}, the index, `,"row":`, the row's `to_json`,
+ * {@link SITE_CLOSE} (JSON, but never sent: its resolver's value replaces it).
+ */
+function siteSql(index: number, alias: string): JsonSql {
+  return new JsonSql(`'${SITE_OPEN}${index},"row":' || to_json(${alias})::text || '${SITE_CLOSE}'`, { notNull: true });
 }
 
 /** One field of an object being built: its response `key` (a GraphQL name: nothing to escape), name and value. */

@@ -7,12 +7,20 @@
  */
 import type { ApolloServerPlugin, GraphQLRequestContextResponseForOperation, GraphQLResponse } from "@apollo/server";
 import { HeaderMap } from "@apollo/server";
-import { type FormattedExecutionResult, GraphQLError, getVariableValues } from "graphql";
+import { type FormattedExecutionResult, type FragmentDefinitionNode, GraphQLError, getVariableValues } from "graphql";
 import type { Knex } from "knex";
 import type { Context } from "../modules/context.ts";
-import { ERROR_KEY, RESPONSE_CLOSE, RESPONSE_OPEN, SqlReadCompiler, type SqlReadTypes } from "../modules/sql-reads.ts";
+import {
+  ERROR_KEY,
+  RESPONSE_CLOSE,
+  RESPONSE_OPEN,
+  SqlReadCompiler,
+  type SqlReadSite,
+  type SqlReadTypes,
+} from "../modules/sql-reads.ts";
 import { type PreparedMemo, type ReadStatementOptions, runReadStatement } from "./read-statements.ts";
 import { readFor, rememberedIdentity, statementFor } from "./remembered-callers.ts";
+import { resolveSites } from "./resolved-sites.ts";
 import { sqlReadCaller } from "./sql-read-resolvers.ts";
 
 /**
@@ -66,6 +74,10 @@ interface CompiledStatement {
   sql: string;
   bindings: Knex.Value[];
   placeholders: boolean;
+  /** The computed fields whose resolvers replace their sites in the answer before it is sent (resolved-sites.ts). */
+  sites: SqlReadSite[];
+  /** Fragments of the operation's document by name (for the resolvers of sites). */
+  fragments: Record<string, FragmentDefinitionNode>;
   /** True for a statement kept for its remembered caller ({@link compiledStatements}). */
   kept?: boolean;
   /** A kept statement as it runs for its remembered caller (statementFor), built on its first use. */
@@ -135,7 +147,7 @@ async function compiledStatement(
       return caller.now;
     },
   };
-  const compiler = new SqlReadCompiler(rc.schema, types, fragments, variables, watched);
+  const compiler = new SqlReadCompiler(rc.schema, types, fragments, variables, watched, { sites: true });
   let statement: ReturnType<SqlReadCompiler["rootStatement"]>;
   try {
     statement = compiler.rootStatement(rc.operation);
@@ -145,7 +157,7 @@ async function compiledStatement(
     return null;
   }
   if (!statement) return null;
-  const compiled = { ...statement, placeholders: compiler.errors.length > 0 };
+  const compiled = { ...statement, placeholders: compiler.errors.length > 0, sites: compiler.siteFields, fragments };
   if (!key || clockRead) return compiled;
   // The confirming wrap doubles the text kept (counted in `chars`).
   const chars = key.length + 2 * compiled.sql.length;
@@ -195,6 +207,12 @@ export function compiledReadsPlugin(types: SqlReadTypes, options: ReadStatementO
             // key or a string value equal to the key matches (quotes inside strings are escaped): at worst, a needless
             // but correct fallback.
             if (statement.placeholders && response.includes(`"${ERROR_KEY}"`)) return null;
+            if (statement.sites.length > 0) {
+              const op = { schema: rc.schema, operation: rc.operation, fragments: statement.fragments, variables };
+              const resolved = await resolveSites(response, op, statement.sites, ctx);
+              if (resolved === null) return null;
+              response = resolved;
+            }
           } catch (error) {
             if (error instanceof GraphQLError && error.extensions.code === "EXECUTION_TIME_LIMIT") {
               const headers = new HeaderMap();

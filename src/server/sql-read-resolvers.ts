@@ -72,15 +72,24 @@ export async function sqlReadCaller(ctx: Context): Promise<SqlReadCaller> {
   };
 }
 
+/** camelCase of a table's column names (a finite set: the keys of rows `to_json` wrote), converted once each. */
+const camelKeys = new Map<string, string>();
+function camelKey(key: string): string {
+  let camel = camelKeys.get(key);
+  if (camel === undefined) {
+    camel = key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+    if (camelKeys.size < 10_000) camelKeys.set(key, camel);
+  }
+  return camel;
+}
+
 /** snake_case → camelCase keys of a row as `to_json` wrote it, cached per row object. */
 const rowModels = new WeakMap<object, Record<string, unknown>>();
 function rowModel(row: Record<string, unknown>): Record<string, unknown> {
   let model = rowModels.get(row);
   if (!model) {
     model = {};
-    for (const [key, value] of Object.entries(row)) {
-      model[key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase())] = value;
-    }
+    for (const key in row) model[camelKey(key)] = row[key];
     rowModels.set(row, model);
   }
   return model;

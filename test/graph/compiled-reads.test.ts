@@ -33,6 +33,7 @@ beforeAll(async () => {
     applicationsPerEnvironment: 3,
     deploymentsPerApplication: 4,
     domainsPerApplication: 2,
+    variablesPerApplication: 2,
   };
   const a = await createOrg(db.knex);
   const projectIds = await createProjects(db.knex, a.organizationId, 5, shape);
@@ -129,6 +130,10 @@ fragment ProjectFields on Project {
 }
 fragment DeploymentFields on Deployment { id status title description createdAt startedAt finishedAt }`;
 
+/** Declared fields with computed ones among them (a decrypted variable, the deploy URL, twice under aliases). */
+const COMPUTED = `query Computed { projects(first: 100) { edges { node { id environments { id applications {
+  id name url: deployWebhookUrl environmentVariables { key value } again: deployWebhookUrl appName } } } } } }`;
+
 const CALLERS = ["owner", "admin", "projectMember", "applicationMember", "otherOwner", "emptyOwner"];
 
 describe("compiled reads", () => {
@@ -151,6 +156,38 @@ describe("compiled reads", () => {
       await same(caller, EVERYTHING, { ...vars, after: page.pageInfo.endCursor, withDomains: false });
     }
     await same(caller, EVERYTHING, { ...vars, first: 100, noDeployments: true });
+  });
+
+  it.each(CALLERS)(
+    "answer computed fields beside declared ones in the one statement, as the resolvers do (%s)",
+    async (caller) => {
+      // Decrypted and computed values: their resolvers run on the rows the statement carried (resolved-sites.ts).
+      await same(caller, COMPUTED); // a deploy token is created on its first read
+      const r = await same(caller, COMPUTED);
+      expect(r.res.errors).toBeUndefined();
+      expect(r.compiled).toBe(1);
+      expect(r.executed).toBeGreaterThan(1);
+    },
+  );
+
+  it("leave an operation whose computed field fails to the resolvers, which report it at its path", async () => {
+    const [variable] = await db.knex("environment_variables").orderBy("id").limit(1).select("id", "value_encrypted");
+    await db.knex("environment_variables").where("id", variable.id).update({ value_encrypted: "v1.broken" });
+    try {
+      const [a, b] = await Promise.all([run(compiled, "owner", COMPUTED), run(executed, "owner", COMPUTED)]);
+      // The same answer but for the error's id (one per error logged).
+      const text = (res: unknown) => JSON.stringify(res, (key, v) => (key === "errorId" ? undefined : v));
+      expect(text(a.res)).toBe(text(b.res));
+      expect(a.res.errors?.map((e) => [e.extensions?.code, e.path?.slice(-3)])).toEqual([
+        ["INTERNAL_SERVER_ERROR", ["environmentVariables", 0, "value"]],
+      ]);
+      expect(a.res.data).toBeNull(); // `value` is non-null: the error nulls up to the nullable root
+    } finally {
+      await db
+        .knex("environment_variables")
+        .where("id", variable.id)
+        .update({ value_encrypted: variable.valueEncrypted });
+    }
   });
 
   it("shows each caller exactly what it may see", async () => {

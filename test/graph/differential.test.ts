@@ -199,18 +199,24 @@ async function problemsOf(caller: Caller, res: GqlResponse): Promise<string[]> {
   return problems;
 }
 
+/** `value` as JSON text, key order kept, without `lastUsedAt` (an API key's changes with every request). */
+const text = (value: unknown) => JSON.stringify(value, (key, v) => (key === "lastUsedAt" ? undefined : v));
+
 /**
  * Runs `query` as `caller`, counting the request's reading SQL statements (writes a read may make are not reads:
  * `deployWebhookUrl` creates the token on first read, the API key records its last use).
  */
-async function run(caller: Caller, query: string): Promise<{ res: GqlResponse; statements: number }> {
+async function run(caller: Caller, query: string): Promise<{ res: GqlResponse; statements: number; reads: number }> {
   let statements = 0;
+  let reads = 0;
   const count = (q: { sql: string }) => {
     if (/^\s*select/i.test(q.sql)) statements++;
+    if (!/^\s*(insert|update|delete)\b/i.test(q.sql)) reads++;
   };
   server.services.knex.on("query", count);
   try {
-    return { res: await gql(server.url, query, {}, caller.auth), statements };
+    const res = await gql(server.url, query, {}, caller.auth);
+    return { res, statements, reads };
   } finally {
     server.services.knex.off("query", count);
   }
@@ -331,6 +337,33 @@ describe("one meaning for every read", () => {
       if (caller.orgs.length && !res.errors) {
         // Authentication, the caller's memberships (at most one), one statement for the field's whole tree.
         expect(statements, `${name} ${root}: statements`).toBeLessThanOrEqual(baseline + 2);
+      }
+    }
+  });
+
+  it.each(
+    Object.keys({ ownerSession: 1, ownerKey: 1, admin: 1, projectMember: 1, applicationMember: 1, otherOwner: 1 }),
+  )("answers computed fields beside compiled ones as the executor does, to the byte (%s)", async (name) => {
+    // The generated selections hold computed scalar fields (deployWebhookUrl, EnvironmentVariable.value,
+    // Invitation.link, SiteImport.inputConfig, …): the statement carries rows for their resolvers (sites mode,
+    // src/server/resolved-sites.ts). A root field with no SQL (introspection) sends the same query through
+    // graphql-js instead — the oracle here is the executor, field by field.
+    const caller = callers[name]!;
+    for (const root of ROOTS) {
+      const query = rootQuery(root);
+      // Appended, so that the errors' locations stay the same.
+      const executorQuery = `${query.slice(0, -1)} __type(name: "Query") { name } }`;
+      await run(caller, query);
+      const compiled = await run(caller, query);
+      const executed = await run(caller, executorQuery);
+      // A non-null root field's error nulls the whole `data`, introspection with it.
+      const { __type, ...data } = (executed.res.data ?? {}) as Record<string, unknown>;
+      if (executed.res.data) expect(__type, `${name} ${root}`).toEqual({ name: "Query" });
+      expect(text(compiled.res.data), `${name} ${root}`).toBe(text(executed.res.data ? data : executed.res.data));
+      expect(text(compiled.res.errors), `${name} ${root}`).toBe(text(executed.res.errors));
+      if (caller.auth.apiKey && !compiled.res.errors) {
+        // The caller's key and the whole answer in one statement, computed fields included.
+        expect(compiled.reads, `${name} ${root}: statements`).toBe(1);
       }
     }
   });
