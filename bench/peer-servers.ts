@@ -63,6 +63,8 @@ export async function startSkiffServer(
       // As operators run it (graphql-js skips its development-only checks); PostGraphile runs so too.
       NODE_ENV: "production",
       PGAPPNAME: appName,
+      // One public origin for every Skiff server, so that computed URLs (shape 8) compare equal between them.
+      SKIFF_BASE_URL: "http://skiff.bench.test",
     },
     TEST_SECRET,
     // BENCH_SKIFF_NODE_ARGS: more Node flags for diagnosis, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`;
@@ -93,6 +95,8 @@ export async function startPostGraphile(databaseUrl: string, port: number): Prom
       PORT: String(port),
       NODE_ENV: "production",
       PGAPPNAME: appName,
+      // One public origin for every Skiff server, so that computed URLs (shape 8) compare equal between them.
+      SKIFF_BASE_URL: "http://skiff.bench.test",
     },
     stdio: ["ignore", "pipe", "inherit", "ipc"],
   });

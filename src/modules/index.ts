@@ -23,7 +23,7 @@ import { organizationsModule, planFeaturesSql } from "./organizations/index.ts";
 import { paymentsModule } from "./payments/index.ts";
 import { projectsModule } from "./projects/index.ts";
 import { providersModule } from "./providers/index.ts";
-import type { SqlReadRows, SqlReadTypes } from "./sql-reads.ts";
+import type { SqlComputedColumns, SqlReadRows, SqlReadTypes } from "./sql-reads.ts";
 import { systemModule } from "./system/index.ts";
 import { teamModule } from "./team/index.ts";
 import { webhooksModule } from "./webhooks/index.ts";
@@ -68,6 +68,14 @@ export const moduleSqlReads: SqlReadTypes = {};
 for (const m of modules) {
   for (const [type, fields] of Object.entries(m.sqlReads ?? {})) {
     moduleSqlReads[type] = { ...moduleSqlReads[type], ...fields };
+  }
+}
+
+/** Every module's computed fields' columns (src/modules/sql-reads.ts `SqlComputedColumns`), merged per type. */
+export const moduleComputedColumns: SqlComputedColumns = {};
+for (const m of modules) {
+  for (const [type, fields] of Object.entries(m.computedColumns ?? {})) {
+    moduleComputedColumns[type] = { ...moduleComputedColumns[type], ...fields };
   }
 }
 

@@ -10,7 +10,7 @@ import type { JobDefinition } from "../jobs/job-definition.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
 import type { AccessScope } from "./access/index.ts";
 import type { EventSubscriber } from "./events.ts";
-import type { SqlReadRows, SqlReadTypes } from "./sql-reads.ts";
+import type { SqlComputedColumns, SqlReadRows, SqlReadTypes } from "./sql-reads.ts";
 
 /**
  * The per-request loaders of every module, namespaced by module name (`ctx.loaders.projects.byId`). Each module
@@ -55,6 +55,12 @@ export interface SkiffModule<Name extends string = string> {
    * only implementation of those reads. Undeclared fields (not in Skiff's database) keep their resolvers.
    */
   sqlReads?: SqlReadTypes;
+  /**
+   * The columns of its table row that each of the module's computed fields (its resolvers on table types) reads,
+   * by type and field: compiled reads write only these for the resolver (src/modules/sql-reads.ts,
+   * `SqlComputedColumns`); a computed field without an entry receives the whole row.
+   */
+  computedColumns?: SqlComputedColumns;
   /** Where the rows of the module's table types are and which the caller sees (read by id; src/modules/sql-reads.ts). */
   sqlRows?: SqlReadRows;
   /** Consumes every domain event (src/modules/events.ts), in the emitter's transaction. */

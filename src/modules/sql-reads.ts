@@ -149,6 +149,14 @@ export const SITE_OPEN = `{"__site${SITE_MARK}":`;
 /** Where a site's text ends, after the row's JSON. */
 export const SITE_CLOSE = `,"__end${SITE_MARK}":0}`;
 
+/**
+ * The columns of its row that each computed field's resolver reads, by type and field (`Application` →
+ * `deployWebhookUrl` → `["id", "organization_id", "deploy_token_encrypted"]`): in sites mode the statement writes
+ * only these for it (a wide row costs PostgreSQL a `to_json` lookup per column and Node the parse); a field
+ * without an entry receives the whole row, as it does from the executor (`__row`).
+ */
+export type SqlComputedColumns = Record<string, Record<string, readonly string[]>>;
+
 /** A computed field compiled in sites mode: the field of type `typeName` its resolver answers, with its arguments. */
 export interface SqlReadSite {
   typeName: string;
@@ -194,6 +202,7 @@ export class SqlReadCompiler {
   private readonly variables: Record<string, unknown>;
   private readonly partial: boolean;
   private readonly sites: boolean;
+  private readonly computedColumns: SqlComputedColumns;
   /**
    * The computed fields of the statement (sites mode), by the index its text holds ({@link siteSql}): when there is
    * any, the answer needs their resolvers before it is sent (src/server/resolved-sites.ts).
@@ -209,7 +218,7 @@ export class SqlReadCompiler {
     fragments: Record<string, FragmentDefinitionNode>,
     variables: Record<string, unknown>,
     caller: SqlReadCaller,
-    options: { partial?: boolean; sites?: boolean; errors?: Error[] } = {},
+    options: { partial?: boolean; sites?: boolean; computedColumns?: SqlComputedColumns; errors?: Error[] } = {},
   ) {
     this.schema = schema;
     this.types = types;
@@ -218,6 +227,7 @@ export class SqlReadCompiler {
     this.caller = caller;
     this.partial = options.partial ?? false;
     this.sites = options.sites ?? false;
+    this.computedColumns = options.computedColumns ?? {};
     this.errors = options.errors ?? [];
   }
 
@@ -468,7 +478,8 @@ export class SqlReadCompiler {
           // Sites mode: the row at the field's key, where the resolver's value goes (src/server/resolved-sites.ts).
           const args = getArgumentValues(definition, node, this.variables);
           this.siteFields.push({ typeName: type.name, fieldName: name, nodes, args });
-          parts.push({ key, name, value: siteSql(this.siteFields.length - 1, alias) });
+          const columns = this.computedColumns[type.name]?.[name];
+          parts.push({ key, name, value: siteSql(this.siteFields.length - 1, alias, columns) });
           continue;
         }
         // Partial mode: the field's resolver answers it from the row.
@@ -494,11 +505,14 @@ export class SqlReadCompiler {
 }
 
 /**
- * The text of site `index` for the row `alias`: {@link SITE_OPEN}, the index, `,"row":`, the row's `to_json`,
- * {@link SITE_CLOSE} (JSON, but never sent: its resolver's value replaces it).
+ * The text of site `index` for the row `alias`: {@link SITE_OPEN}, the index, `,"row":`, the row as JSON (only
+ * `columns` when given: {@link SqlComputedColumns}), {@link SITE_CLOSE} (JSON, but never sent: its resolver's value
+ * replaces it).
  */
-function siteSql(index: number, alias: string): JsonSql {
-  return new JsonSql(`'${SITE_OPEN}${index},"row":' || to_json(${alias})::text || '${SITE_CLOSE}'`, { notNull: true });
+function siteSql(index: number, alias: string, columns?: readonly string[]): JsonSql {
+  const pairs = columns?.map((c) => `'${c}', ${alias}."${c}"`).join(", ");
+  const row = columns ? `json_build_object(${pairs})::text` : `to_json(${alias})::text`;
+  return new JsonSql(`'${SITE_OPEN}${index},"row":' || ${row} || '${SITE_CLOSE}'`, { notNull: true });
 }
 
 /** One field of an object being built: its response `key` (a GraphQL name: nothing to escape), name and value. */

@@ -9,7 +9,7 @@ import fastifyApollo, { fastifyApolloDrainPlugin } from "@as-integrations/fastif
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { preparesStatements } from "../db/prepared-statements.ts";
 import type { Context } from "../modules/context.ts";
-import { moduleSqlReads, restRoutes } from "../modules/index.ts";
+import { moduleComputedColumns, moduleSqlReads, restRoutes } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
 import { registerAuthRoutes } from "./auth-routes.ts";
@@ -109,7 +109,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
       unavailablePlugin<Context>(),
       queryCostPlugin<Context>(services.config.SKIFF_MAX_QUERY_COST, services.config.SKIFF_EXECUTION_TIMEOUT_MS),
       // Last: runs only once every operation-level check above has passed.
-      ...(compiledReads ? [compiledReadsPlugin(moduleSqlReads, reads)] : []),
+      ...(compiledReads ? [compiledReadsPlugin(moduleSqlReads, moduleComputedColumns, reads)] : []),
       // After them: no operation runs, and no answer goes out, for a remembered caller that was not confirmed.
       callerConfirmationPlugin(),
     ],

@@ -14,6 +14,7 @@ import {
   ERROR_KEY,
   RESPONSE_CLOSE,
   RESPONSE_OPEN,
+  type SqlComputedColumns,
   SqlReadCompiler,
   type SqlReadSite,
   type SqlReadTypes,
@@ -121,6 +122,7 @@ async function compiledStatement(
   rc: GraphQLRequestContextResponseForOperation<Context>,
   ctx: Context,
   types: SqlReadTypes,
+  computedColumns: SqlComputedColumns,
   variables: Record<string, unknown>,
 ): Promise<CompiledStatement | null> {
   const identity = rememberedIdentity(ctx);
@@ -147,7 +149,10 @@ async function compiledStatement(
       return caller.now;
     },
   };
-  const compiler = new SqlReadCompiler(rc.schema, types, fragments, variables, watched, { sites: true });
+  const compiler = new SqlReadCompiler(rc.schema, types, fragments, variables, watched, {
+    sites: true,
+    computedColumns,
+  });
   let statement: ReturnType<SqlReadCompiler["rootStatement"]>;
   try {
     statement = compiler.rootStatement(rc.operation);
@@ -173,11 +178,16 @@ async function compiledStatement(
 }
 
 /**
- * The plugin answering compilable queries with one statement; `types`: the modules' declarations. The statement
+ * The plugin answering compilable queries with one statement; `types`: the modules' declarations, `computedColumns`:
+ * what of its row each computed field's resolver reads (sites mode, resolved-sites.ts). The statement
  * runs under the execution time limit (`options.timeoutMs`, SKIFF_EXECUTION_TIMEOUT_MS): past it, it is cancelled
  * and the answer is the resolvers' 400 `EXECUTION_TIME_LIMIT`.
  */
-export function compiledReadsPlugin(types: SqlReadTypes, options: ReadStatementOptions): ApolloServerPlugin<Context> {
+export function compiledReadsPlugin(
+  types: SqlReadTypes,
+  computedColumns: SqlComputedColumns,
+  options: ReadStatementOptions,
+): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
       return {
@@ -186,7 +196,7 @@ export function compiledReadsPlugin(types: SqlReadTypes, options: ReadStatementO
           if (rc.operation?.operation !== "query" || !ctx.principal) return null;
           const variables = coercedVariables(rc);
           if (!variables) return null;
-          const statement = await compiledStatement(rc, ctx, types, variables);
+          const statement = await compiledStatement(rc, ctx, types, computedColumns, variables);
           if (!statement) return null;
           // With a remembered caller, the statement confirms it too (remembered-callers.ts); a kept statement's
           // remembered caller is the one it was kept for, so its confirming text is built once.

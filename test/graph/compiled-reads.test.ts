@@ -6,7 +6,10 @@
  * aliases, fragments, `__typename`, `@include`/`@skip`, pagination and errors; the compiled server runs one data
  * statement where the executor runs one per level.
  */
+import type { GraphQLObjectType } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { moduleComputedColumns, moduleSqlReads, moduleSqlRows } from "../../src/modules/index.ts";
+import { buildSchema } from "../../src/server/schema.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { addMember, createAgentTokenFor, createOrg, createProjects } from "../helpers/seed.ts";
@@ -169,6 +172,25 @@ describe("compiled reads", () => {
       expect(r.executed).toBeGreaterThan(1);
     },
   );
+
+  it("read, for each computed field, columns of its type's rows, for a field that has a resolver", async () => {
+    const schema = buildSchema();
+    for (const [type, fields] of Object.entries(moduleComputedColumns)) {
+      for (const [field, columns] of Object.entries(fields)) {
+        // A computed field: not declared as SQL, answered by its resolver.
+        expect(moduleSqlReads[type]?.[field], `${type}.${field}`).toBeUndefined();
+        const definition = (schema.getType(type) as GraphQLObjectType | undefined)?.getFields()[field];
+        expect(definition?.resolve, `${type}.${field}`).toBeTypeOf("function");
+        // The columns exist on the type's rows (types built inside their parent's SQL, without a row source of
+        // their own — EnvironmentVariable, DocsRegistration — are checked by the one-statement tests using them:
+        // a statement naming a missing column fails and the executor answers, with more statements).
+        const source = moduleSqlRows[type];
+        if (source && columns.length > 0) {
+          await db.knex.raw(`select ${columns.map((c) => `t."${c}"`).join(", ")} from ${source.table} t limit 0`);
+        }
+      }
+    }
+  });
 
   it("leave an operation whose computed field fails to the resolvers, which report it at its path", async () => {
     const [variable] = await db.knex("environment_variables").orderBy("id").limit(1).select("id", "value_encrypted");

@@ -12,6 +12,7 @@ import {
   column,
   hasMany,
   rootById,
+  type SqlComputedColumns,
   type SqlReadCompiler,
   type SqlReadRows,
   type SqlReadTypes,
@@ -112,4 +113,9 @@ export const applicationSqlReads: SqlReadTypes = {
   MemberGrant: {
     application: belongsTo("Application", "applications", "application_id", applicationSqlRows.Application),
   },
+};
+
+/** What of its row each computed field of the module reads (SqlComputedColumns): a variable's decrypted value. */
+export const applicationComputedColumns: SqlComputedColumns = {
+  EnvironmentVariable: { value: ["value_encrypted"] },
 };

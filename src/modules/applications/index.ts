@@ -3,7 +3,7 @@
 import { defineModule } from "../module.ts";
 import { createApplicationLoaders } from "./application.loaders.ts";
 import { applicationResolvers } from "./application.resolvers.ts";
-import { applicationSqlReads, applicationSqlRows } from "./application.sql-reads.ts";
+import { applicationComputedColumns, applicationSqlReads, applicationSqlRows } from "./application.sql-reads.ts";
 
 declare module "../module.ts" {
   interface ModuleLoaders {
@@ -17,6 +17,7 @@ export const applicationsModule = defineModule({
   tables: ["applications", "domains", "environment_variables"],
   sqlReads: applicationSqlReads,
   sqlRows: applicationSqlRows,
+  computedColumns: applicationComputedColumns,
   resolvers: applicationResolvers,
   createLoaders: ({ knex, scope }) => createApplicationLoaders(knex, scope),
 });

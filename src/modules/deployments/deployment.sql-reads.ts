@@ -10,6 +10,7 @@ import {
   column,
   hasMany,
   pageSizeArg,
+  type SqlComputedColumns,
   type SqlReadRows,
   type SqlReadTypes,
   timestamp,
@@ -69,4 +70,12 @@ export const deploymentSqlReads: SqlReadTypes = {
     level: checkedEnum("level"),
     text: column("text"),
   },
+};
+
+/**
+ * What of its row each computed field of the module reads (SqlComputedColumns): the deploy URL, from the
+ * application's encrypted token and its organization (owners and admins only; deploy-token.ts).
+ */
+export const deploymentComputedColumns: SqlComputedColumns = {
+  Application: { deployWebhookUrl: ["id", "organization_id", "deploy_token_encrypted"] },
 };

@@ -6,7 +6,7 @@ import { deployTriggerRoute } from "./deploy-trigger.rest.ts";
 import { planHealthProbesJob, probeHealthJob, runDeploymentJob } from "./deployment.jobs.ts";
 import { createDeploymentLoaders, type DeploymentLoaders } from "./deployment.loaders.ts";
 import { deploymentResolvers } from "./deployment.resolvers.ts";
-import { deploymentSqlReads, deploymentSqlRows } from "./deployment.sql-reads.ts";
+import { deploymentComputedColumns, deploymentSqlReads, deploymentSqlRows } from "./deployment.sql-reads.ts";
 
 declare module "../module.ts" {
   interface ModuleLoaders {
@@ -20,6 +20,7 @@ export const deploymentsModule = defineModule({
   tables: ["deployments", "deployment_logs"],
   sqlReads: deploymentSqlReads,
   sqlRows: deploymentSqlRows,
+  computedColumns: deploymentComputedColumns,
   resolvers: deploymentResolvers,
   createLoaders: ({ knex, loaders }) => createDeploymentLoaders(knex, () => loaders.applications.byId),
   restRoutes: [deployTriggerRoute],

@@ -15,7 +15,14 @@ import {
   organizationRefSql,
   parseOrganizationRef,
 } from "../organizations/index.ts";
-import { column, type SqlReadCompiler, type SqlReadRows, type SqlReadTypes, timestamp } from "../sql-reads.ts";
+import {
+  column,
+  type SqlComputedColumns,
+  type SqlReadCompiler,
+  type SqlReadRows,
+  type SqlReadTypes,
+  timestamp,
+} from "../sql-reads.ts";
 
 /** Theme rows as the reads see them: the row's columns, `id` (its organization's id) and `database_id` (SQL, to alias). */
 const THEME_ROWS = `(select dt.*, dt.organization_id as id, ${databaseIdOfOrganizationSql("dt.organization_id")} as database_id
@@ -110,4 +117,10 @@ export const docsSqlRows: SqlReadRows = {
     visible: (compiler, alias) =>
       `${alias}.organization_id = any(${compiler.param(managedOrganizations(compiler))}::text[])`,
   },
+};
+
+/** What of its row each computed field of the module reads (SqlComputedColumns): URLs from the configuration. */
+export const docsComputedColumns: SqlComputedColumns = {
+  DocsTheme: { themeUrl: ["database_id"], loaderSnippet: [] },
+  DocsRegistration: { cnameTarget: [] },
 };

@@ -7,7 +7,7 @@ import { defineModule } from "../module.ts";
 import { docsSyncJob } from "./docs.jobs.ts";
 import { docsResolvers } from "./docs.resolvers.ts";
 import { docsRoutes } from "./docs.rest.ts";
-import { docsSqlReads, docsSqlRows } from "./docs.sql-reads.ts";
+import { docsComputedColumns, docsSqlReads, docsSqlRows } from "./docs.sql-reads.ts";
 
 /** The docs module. */
 export const docsModule = defineModule({
@@ -15,6 +15,7 @@ export const docsModule = defineModule({
   tables: ["docs_host_registrations", "docs_sync_state", "docs_themes"],
   sqlReads: docsSqlReads,
   sqlRows: docsSqlRows,
+  computedColumns: docsComputedColumns,
   resolvers: docsResolvers,
   // Docs sites read a theme and look a hostname up; instances synchronise with their license key (checked inside).
   publicRootFields: ["publicDocsTheme", "docsHostLookup", "syncDocsRegistrations"],

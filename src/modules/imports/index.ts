@@ -6,7 +6,7 @@ import { expireInterruptedImportsJob, runSiteImportJob } from "./site-import.job
 import { createSiteImportLoaders } from "./site-import.loaders.ts";
 import { siteImportResolvers } from "./site-import.resolvers.ts";
 import { siteImportRoutes } from "./site-import.rest.ts";
-import { siteImportSqlReads, siteImportSqlRows } from "./site-import.sql-reads.ts";
+import { siteImportComputedColumns, siteImportSqlReads, siteImportSqlRows } from "./site-import.sql-reads.ts";
 
 declare module "../module.ts" {
   interface ModuleLoaders {
@@ -20,6 +20,7 @@ export const siteImportsModule = defineModule({
   tables: ["site_imports"],
   sqlReads: siteImportSqlReads,
   sqlRows: siteImportSqlRows,
+  computedColumns: siteImportComputedColumns,
   resolvers: siteImportResolvers,
   createLoaders: ({ knex, scope }) => createSiteImportLoaders(knex, scope),
   restRoutes: siteImportRoutes,

@@ -15,6 +15,7 @@ import {
   connectionSql,
   JsonSql,
   rootById,
+  type SqlComputedColumns,
   type SqlReadCompiler,
   type SqlReadRows,
   type SqlReadTypes,
@@ -94,4 +95,9 @@ export const siteImportSqlReads: SqlReadTypes = {
     updatedAt: timestamp("updated_at"),
     finishedAt: timestamp("finished_at"),
   },
+};
+
+/** What of its row each computed field of the module reads (SqlComputedColumns): the decrypted request. */
+export const siteImportComputedColumns: SqlComputedColumns = {
+  SiteImport: { inputConfig: ["input_encrypted"], databaseType: ["database_id", "input_encrypted"] },
 };

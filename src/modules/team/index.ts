@@ -2,7 +2,7 @@
 
 import { defineModule } from "../module.ts";
 import { teamResolvers } from "./team.resolvers.ts";
-import { teamSqlReads, teamSqlRows } from "./team.sql-reads.ts";
+import { teamComputedColumns, teamSqlReads, teamSqlRows } from "./team.sql-reads.ts";
 
 /** The team module. */
 export const teamModule = defineModule({
@@ -10,6 +10,7 @@ export const teamModule = defineModule({
   tables: ["invitations"],
   sqlReads: teamSqlReads,
   sqlRows: teamSqlRows,
+  computedColumns: teamComputedColumns,
   resolvers: teamResolvers,
   // The invitation page reads a link and creates the invitee's account before anyone is signed in.
   publicRootFields: ["invitationLink", "signUpWithInvitation"],

@@ -9,6 +9,7 @@ import {
   callerOrganizationSql,
   checkedEnum,
   column,
+  type SqlComputedColumns,
   type SqlReadCompiler,
   type SqlReadRows,
   type SqlReadTypes,
@@ -54,4 +55,9 @@ export const teamSqlReads: SqlReadTypes = {
     createdAt: timestamp("created_at"),
     expiresAt: timestamp("expires_at"),
   },
+};
+
+/** What of its row each computed field of the module reads (SqlComputedColumns): the pending invitation's link. */
+export const teamComputedColumns: SqlComputedColumns = {
+  Invitation: { link: ["organization_id", "status", "token_encrypted", "expires_at"] },
 };
