@@ -146,6 +146,8 @@ export const ERROR_KEY = "__sqlReadError";
 const SITE_MARK = randomBytes(12).toString("hex");
 /** Where a site's text starts: `{"__site<mark>":<site index>,"row":` and the row's JSON. */
 export const SITE_OPEN = `{"__site${SITE_MARK}":`;
+/** Between a site's index and its row's JSON. */
+export const SITE_ROW = ',"row":';
 /** Where a site's text ends, after the row's JSON. */
 export const SITE_CLOSE = `,"__end${SITE_MARK}":0}`;
 
@@ -505,14 +507,14 @@ export class SqlReadCompiler {
 }
 
 /**
- * The text of site `index` for the row `alias`: {@link SITE_OPEN}, the index, `,"row":`, the row as JSON (only
+ * The text of site `index` for the row `alias`: {@link SITE_OPEN}, the index, {@link SITE_ROW}, the row as JSON (only
  * `columns` when given: {@link SqlComputedColumns}), {@link SITE_CLOSE} (JSON, but never sent: its resolver's value
  * replaces it).
  */
 function siteSql(index: number, alias: string, columns?: readonly string[]): JsonSql {
   const pairs = columns?.map((c) => `'${c}', ${alias}."${c}"`).join(", ");
   const row = columns ? `json_build_object(${pairs})::text` : `to_json(${alias})::text`;
-  return new JsonSql(`'${SITE_OPEN}${index},"row":' || ${row} || '${SITE_CLOSE}'`, { notNull: true });
+  return new JsonSql(`'${SITE_OPEN}${index}${SITE_ROW}' || ${row} || '${SITE_CLOSE}'`, { notNull: true });
 }
 
 /** One field of an object being built: its response `key` (a GraphQL name: nothing to escape), name and value. */

@@ -25,7 +25,7 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import type { Context } from "../modules/context.ts";
-import { ROW_KEY, SITE_CLOSE, SITE_OPEN, type SqlReadSite } from "../modules/sql-reads.ts";
+import { ROW_KEY, SITE_CLOSE, SITE_OPEN, SITE_ROW, type SqlReadSite } from "../modules/sql-reads.ts";
 
 /** The operation a compiled answer belongs to: its schema, fragments by name, coerced variables. */
 export interface SitesOperation {
@@ -34,9 +34,6 @@ export interface SitesOperation {
   fragments: Record<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
 }
-
-/** Between a site's index and its row. */
-const ROW_OPEN = ',"row":';
 
 /**
  * `value` completed as the executor completes a leaf of `type`: null kept (an error for a non-null type), lists
@@ -111,13 +108,13 @@ export async function resolveSites(
   let from = 0;
   try {
     for (let at = response.indexOf(SITE_OPEN); at !== -1; at = response.indexOf(SITE_OPEN, from)) {
-      const rowAt = response.indexOf(ROW_OPEN, at);
+      const rowAt = response.indexOf(SITE_ROW, at);
       const end = rowAt === -1 ? -1 : response.indexOf(SITE_CLOSE, rowAt);
       const index = Number(response.slice(at + SITE_OPEN.length, rowAt));
       const call = calls[index];
       if (end === -1 || !call) return null;
       pieces.push(response.slice(from, at));
-      const row = JSON.parse(response.slice(rowAt + ROW_OPEN.length, end)) as Record<string, unknown>;
+      const row = JSON.parse(response.slice(rowAt + SITE_ROW.length, end)) as Record<string, unknown>;
       found.push({ call, args: sites[index]!.args, row });
       from = end + SITE_CLOSE.length;
     }
