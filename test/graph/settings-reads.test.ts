@@ -425,6 +425,21 @@ describe("team, API keys, providers and payment gateway services", () => {
     expect(JSON.stringify(declaredPart(declared.res.data!))).toBe(JSON.stringify(declaredPart(full.res.data!)));
   });
 
+  it.each(PERSONAS)(
+    "answer the computed fields but the gateway's in one statement, as the executor (%s)",
+    async (persona) => {
+      // Without paymentMethods (asked of the gateway) the operation is compiled: link, signingKey and checkoutUrl run
+      // their resolvers on the rows the statement carries (src/server/resolved-sites.ts).
+      const computed = ORGANIZATION.replace(" paymentMethods { id label kind enabled }", "");
+      const full = await run(persona, ORGANIZATION, { org: orgA });
+      const sites = await run(persona, computed, { org: orgA });
+      const text = (data: unknown) =>
+        JSON.stringify(data, (key, v) => (key === "paymentMethods" || key === "lastUsedAt" ? undefined : v));
+      expect(text(sites.res)).toBe(text(full.res));
+      if (persona !== "otherOwner") expect(sites.statements).toBe(1);
+    },
+  );
+
   it("let nobody see another organization's members, invitations, keys or providers", async () => {
     const { res } = await run("otherOwner", ORGANIZATION, { org: orgB });
     expect(res.errors).toBeUndefined();

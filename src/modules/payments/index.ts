@@ -5,7 +5,7 @@
 import { defineModule } from "../module.ts";
 import { provisionMerchantJob, releaseMerchantJob } from "./merchant.jobs.ts";
 import { paymentResolvers } from "./payment.resolvers.ts";
-import { paymentSqlReads, paymentSqlRows } from "./payment.sql-reads.ts";
+import { paymentComputedColumns, paymentSqlReads, paymentSqlRows } from "./payment.sql-reads.ts";
 import { paymentRoutes } from "./payments.rest.ts";
 
 /** The payments module. */
@@ -14,6 +14,7 @@ export const paymentsModule = defineModule({
   tables: ["payment_gateway_services", "payment_merchants", "payment_relays"],
   sqlReads: paymentSqlReads,
   sqlRows: paymentSqlRows,
+  computedColumns: paymentComputedColumns,
   resolvers: paymentResolvers,
   restRoutes: paymentRoutes,
   jobs: [provisionMerchantJob, releaseMerchantJob],

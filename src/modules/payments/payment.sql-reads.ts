@@ -7,7 +7,14 @@
  * declared by the projects module.
  */
 import { visibleProjectSql } from "../access/index.ts";
-import { column, pageSizeArg, type SqlReadRows, type SqlReadTypes, timestamp } from "../sql-reads.ts";
+import {
+  column,
+  pageSizeArg,
+  type SqlComputedColumns,
+  type SqlReadRows,
+  type SqlReadTypes,
+  timestamp,
+} from "../sql-reads.ts";
 import { PROVISIONING_CODE } from "./payment.model.ts";
 
 /**
@@ -72,5 +79,17 @@ export const paymentSqlReads: SqlReadTypes = {
     error: column("error"),
     durationMs: column("duration_ms"),
     createdAt: timestamp("created_at"),
+  },
+};
+
+/**
+ * What of its row each computed field of the module reads (SqlComputedColumns): the signing key (decrypted, for
+ * `payment:manage`) and the checkout URL (an active merchant's code), from the service's row joined with its
+ * organization's merchant (SERVICE_ROWS). `paymentMethods` asks the gateway: an object type, left to the executor.
+ */
+export const paymentComputedColumns: SqlComputedColumns = {
+  PaymentGatewayService: {
+    signingKey: ["organization_id", "signing_key_sealed"],
+    checkoutUrl: ["merchant_status", "merchant_code"],
   },
 };
