@@ -4,7 +4,7 @@
  * "Organization and access resources" (a key is bound to the organization active at its creation and carries
  * its creator's current role there).
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Knex } from "knex";
 import type { Auth } from "./auth.ts";
 
@@ -35,7 +35,7 @@ export interface Caller {
  * WebCrypto digest is a thread-pool round trip per request; test/auth/auth.test.ts checks both agree).
  */
 export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key, "utf8").digest("base64url");
+  return hash("sha256", key, "base64url");
 }
 
 /** The API key sent with `headers`, or null; `Authorization: Bearer` wins over `x-api-key`. */

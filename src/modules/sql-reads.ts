@@ -4,7 +4,8 @@
  * {@link SqlReadTypes}) and how a row of each type is found by id with the caller's visibility (`sqlRows`,
  * {@link SqlReadRows}); this compiler turns a selection into SQL building the answer's compact JSON text inside
  * PostgreSQL ({@link JsonSql}: key names and `to_json` values joined with `||` per object, `string_agg` per list,
- * correlated subqueries per level; `json_build_object`/`json_agg` cost PostgreSQL about 1.4× the CPU, measured on
+ * correlated subqueries per level, the to-one relations of a list's rows left-joined on its FROM instead
+ * ({@link SqlReadCompiler.joinedRows}); `json_build_object`/`json_agg` cost PostgreSQL about 1.4× the CPU, measured on
  * the bench:peer shapes). Visibility is part of the SQL (src/modules/access/access-scope.ts).
  *
  * Two ways to run it, one meaning (src/server/compiled-reads.ts, src/server/sql-read-resolvers.ts):
@@ -212,6 +213,8 @@ export class SqlReadCompiler {
   readonly siteFields: SqlReadSite[] = [];
   private readonly values: Knex.Value[] = [];
   private aliases = 0;
+  /** The left joins of the FROM being written for each alias in it ({@link joinedRows}): one array per FROM. */
+  private readonly joinGroups = new Map<string, string[]>();
 
   /** `fragments` by name and `variables` coerced, of the operation's document. */
   constructor(
@@ -317,14 +320,69 @@ export class SqlReadCompiler {
    * there is none. Null: not compilable.
    */
   list(typeName: string, alias: string, nodes: readonly FieldNode[], from: string, orderBy: string): JsonSql | null {
-    const item = this.object(typeName, alias, nodes);
-    return item && this.aggregate(item, from, orderBy);
+    const rows = this.joinedRows(alias, from, () => this.object(typeName, alias, nodes));
+    return rows.item && this.aggregate(rows.item, rows.from, orderBy);
   }
 
-  /** The object of type `typeName` from the row of `from` (its row aliased `alias`), JSON null when none. */
+  /**
+   * The object of type `typeName` from the row of `from` (its row aliased `alias`), JSON null when none. Its to-one
+   * relations stay correlated subqueries: each runs once per row of `from`, that is once (a join would read the
+   * related tables whole: shape 5 of bench:peer, one application with its environment and project, cost PostgreSQL
+   * 1.16× the CPU with joins).
+   */
   one(typeName: string, alias: string, nodes: readonly FieldNode[], from: string): JsonSql | null {
     const item = this.object(typeName, alias, nodes);
     return item && new JsonSql(`(select ${item.sql} ${from} limit 1)`);
+  }
+
+  /**
+   * The JSON `item()` builds for the rows of `from` (SQL text after `select`, its rows aliased `alias`), and that
+   * FROM with the to-one relations `item` reads ({@link joinedOne}) as left joins on it: one join per relation
+   * instead of a correlated subquery run for every row (issue 21, "fewer correlated subqueries": the subqueries
+   * were half the statement of 50 site imports with their project and application; docs/performance.md).
+   * Use it for the FROM of a list whose items' fields read its rows as `alias`; the list's ordering must name
+   * `alias` only.
+   */
+  joinedRows(alias: string, from: string, item: () => JsonSql | null): { item: JsonSql | null; from: string } {
+    const joins: string[] = [];
+    this.joinGroups.set(alias, joins);
+    let value: JsonSql | null;
+    try {
+      value = item();
+    } finally {
+      for (const [a, group] of this.joinGroups) if (group === joins) this.joinGroups.delete(a);
+    }
+    return { item: value, from: joins.length ? `from (select ${alias}.* ${from}) ${alias} ${joins.join(" ")}` : from };
+  }
+
+  /**
+   * The object of type `typeName` for the row of `table` (primary key `id`) whose id is `keySql` (SQL on the row
+   * `alias`), when `visible` (SQL on the related row's alias; "" for none) holds for it; JSON null when there is
+   * none. Where this compiler writes the FROM of `alias` ({@link joinedRows}) the row is a left join on it,
+   * elsewhere a correlated subquery.
+   */
+  joinedOne(
+    typeName: string,
+    alias: string,
+    nodes: readonly FieldNode[],
+    table: string,
+    keySql: string,
+    visible: (relatedAlias: string) => string,
+  ): JsonSql | null {
+    const x = this.alias();
+    const condition = visible(x);
+    const on = `${x}.id = ${keySql}${condition ? ` and ${condition}` : ""}`;
+    const joins = this.joinGroups.get(alias);
+    if (!joins) return this.one(typeName, x, nodes, `from ${table} ${x} where ${on}`);
+    const at = joins.length;
+    joins.push(`left join ${table} ${x} on ${on}`);
+    this.joinGroups.set(x, joins);
+    const item = this.object(typeName, x, nodes);
+    if (!item) {
+      joins.splice(at);
+      return null;
+    }
+    return new JsonSql(`(case when ${x}.id is null then null else ${item.sql} end)`);
   }
 
   /**
@@ -637,11 +695,10 @@ export function pageSizeArg(field: SqlReadField, name: string, max: number, fall
  */
 export const belongsTo =
   (typeName: string, table: string, foreignKey: string, source?: SqlReadRowSource): SqlReadFieldSql =>
-  ({ compiler, alias, nodes }) => {
-    const x = compiler.alias();
-    const visible = source ? ` and ${source.visible(compiler, x)}` : "";
-    return compiler.one(typeName, x, nodes, `from ${table} ${x} where ${x}.id = ${alias}.${foreignKey}${visible}`);
-  };
+  ({ compiler, alias, nodes }) =>
+    compiler.joinedOne(typeName, alias, nodes, table, `${alias}.${foreignKey}`, (x) =>
+      source ? source.visible(compiler, x) : "",
+    );
 
 /** The condition "the organization id `organizationIdSql` (SQL) is one the caller belongs to". */
 export function callerOrganizationSql(compiler: SqlReadCompiler, organizationIdSql: string): string {
@@ -713,16 +770,20 @@ export function connectionSql(
   return compiler.objectWith(field.returnType, "", field.nodes, {
     edges: (edges) => {
       const a = compiler.alias();
-      const edge = compiler.objectWith(edges.returnType, a, edges.nodes, {
-        cursor: () => cursorSql(`${a}.id`),
-        node: (node) => compiler.object(page.nodeType, a, node.nodes),
-      });
-      return edge && compiler.aggregate(edge, `from ${rows(a, page.first)}`, `${a}.id ${order}`);
+      const rowsOf = compiler.joinedRows(a, `from ${rows(a, page.first)}`, () =>
+        compiler.objectWith(edges.returnType, a, edges.nodes, {
+          cursor: () => cursorSql(`${a}.id`),
+          node: (node) => compiler.object(page.nodeType, a, node.nodes),
+        }),
+      );
+      return rowsOf.item && compiler.aggregate(rowsOf.item, rowsOf.from, `${a}.id ${order}`);
     },
     nodes: (nodes) => {
       const a = compiler.alias();
-      const node = compiler.object(page.nodeType, a, nodes.nodes);
-      return node && compiler.aggregate(node, `from ${rows(a, page.first)}`, `${a}.id ${order}`);
+      const rowsOf = compiler.joinedRows(a, `from ${rows(a, page.first)}`, () =>
+        compiler.object(page.nodeType, a, nodes.nodes),
+      );
+      return rowsOf.item && compiler.aggregate(rowsOf.item, rowsOf.from, `${a}.id ${order}`);
     },
     pageInfo: (info) =>
       compiler.objectWith(info.returnType, "", info.nodes, {

@@ -173,6 +173,31 @@ describe("compiled reads", () => {
     },
   );
 
+  it.each(CALLERS)(
+    "join the to-one relations of a list's rows on its FROM, answering as the resolvers do (%s)",
+    async (caller) => {
+      // Each application's project and environment (and the environment's project: a join on a joined row), and
+      // each domain's application: left joins on their list's rows instead of a subquery per row (issue 21).
+      const query = `{ projects(first: 100) { nodes { id environments { id applications { id name
+        project { id name } environment { id name project { id } } domains { host application { id name } } } } } } }`;
+      const sql: string[] = [];
+      const onQuery = (q: { sql: string }) => sql.push(q.sql);
+      compiled.services.knex.on("query", onQuery);
+      let r: Awaited<ReturnType<typeof same>>;
+      try {
+        r = await same(caller, query);
+      } finally {
+        compiled.services.knex.off("query", onQuery);
+      }
+      expect(r.res.errors).toBeUndefined();
+      expect(r.compiled).toBe(1);
+      expect(sql[0]).toMatch(/left join projects t\d+ on t\d+\.id = t\d+\.project_id/);
+      expect(sql[0]).toMatch(/left join environments t\d+ on/);
+      expect(sql[0]).toMatch(/left join applications t\d+ on/);
+      expect(sql[0]).not.toMatch(/from (projects|environments|applications) t\d+ where t\d+\.id = /);
+    },
+  );
+
   it("read, for each computed field, columns of its type's rows, for a field that has a resolver", async () => {
     const schema = buildSchema();
     for (const [type, fields] of Object.entries(moduleComputedColumns)) {

@@ -3,7 +3,7 @@
  * (32 random bytes), distinguishable at a glance from account API keys (`skiff_...`). Only the SHA-256 hash is
  * stored; authentication looks the hash up in `agent_tokens`, never trusting the prefix alone.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 
 /** Prefix of every agent token. */
 export const AGENT_TOKEN_PREFIX = "skiff_agt_";
@@ -20,7 +20,7 @@ export interface GeneratedAgentToken {
 
 /** Hex SHA-256 of a token, as stored in `agent_tokens.token_hash` (salt-free: tokens carry 256 random bits). */
 export function hashAgentToken(token: string): string {
-  return createHash("sha256").update(token, "utf8").digest("hex");
+  return hash("sha256", token, "hex");
 }
 
 /** Generates a new random agent token. */
