@@ -55,8 +55,8 @@ export interface PreparedMemo {
  * Runs the read statement `sql` (Knex's `?` placeholders; one row, one text column `data` or the caller
  * confirmation's columns, named as the statement names them) with `bindings` on `knex` (the pool or the caller's
  * transaction) and returns its row. `memo`: the statement's {@link PreparedMemo} when its text and bindings are
- * reused as is. On the pool the statement goes to pg directly (src/db/pooled-query.ts: a third of the Node CPU of
- * a small read is Knex's); in a transaction through Knex.
+ * reused as is. On the pool the statement goes to pg directly (src/db/pooled-query.ts: about a fifth of the Node
+ * CPU of a small read was Knex's); in a transaction through Knex.
  * @throws the `EXECUTION_TIME_LIMIT` GraphQL error once `options.timeoutMs` has passed: the statement is cancelled,
  * and an answer that arrives after the deadline is not used either (on a busy machine the answer's socket event can
  * be handled before the due timer, so the deadline means the same whichever comes first); database errors as they
