@@ -79,6 +79,8 @@ interface CompiledStatement {
   sites: SqlReadSite[];
   /** Fragments of the operation's document by name (for the resolvers of sites). */
   fragments: Record<string, FragmentDefinitionNode>;
+  /** The request's variables coerced for its operation (what the statement was compiled with). */
+  variables: Record<string, unknown>;
   /** True for a statement kept for its remembered caller ({@link compiledStatements}). */
   kept?: boolean;
   /** A kept statement as it runs for its remembered caller (statementFor), built on its first use. */
@@ -87,8 +89,9 @@ interface CompiledStatement {
 
 /**
  * Statements compiled for remembered callers (remembered-callers.ts), reused while the caller is the same remembered
- * entry: keyed by that entry, the operation (Apollo keeps one parsed document per query text) and the coerced
- * variables; the most recently used are kept, at most {@link MAX_COMPILED} of them and {@link MAX_COMPILED_CHARS}
+ * entry: keyed by that entry, the operation (Apollo keeps one parsed document per query text) and the variables as
+ * the request sent them (their coercion is a function of the operation and them: it is not repeated on a hit); the
+ * most recently used are kept, at most {@link MAX_COMPILED} of them and {@link MAX_COMPILED_CHARS}
  * characters of keys and statement text (the statement and its confirming wrap, counted twice) in all (about 8 KB a
  * small query), none whose variables are longer than {@link MAX_KEPT_VARIABLES} characters (a client's large
  * variables must not fill the memory). A compile that read the request's clock (states derived from times) is not
@@ -114,19 +117,18 @@ function numberOf(o: object): number {
 }
 
 /**
- * The statement answering `rc`'s query with `variables` for `ctx`'s caller in one row, compiled or (for a remembered
- * caller) as compiled before; null when it is not compilable or a declaration refused its arguments (the executor
- * answers then).
+ * The statement answering `rc`'s query with its variables (coerced) for `ctx`'s caller in one row, compiled or (for
+ * a remembered caller) as compiled before; null when it is not compilable, its variables do not coerce or a
+ * declaration refused its arguments (the executor answers then).
  */
 async function compiledStatement(
   rc: GraphQLRequestContextResponseForOperation<Context>,
   ctx: Context,
   types: SqlReadTypes,
   computedColumns: SqlComputedColumns,
-  variables: Record<string, unknown>,
 ): Promise<CompiledStatement | null> {
   const identity = rememberedIdentity(ctx);
-  const json = identity ? JSON.stringify(variables) : "";
+  const json = identity ? JSON.stringify(rc.request.variables ?? {}) : "";
   const key =
     identity && json.length <= MAX_KEPT_VARIABLES && `${numberOf(identity)}:${numberOf(rc.operation)}:${json}`;
   const known = key ? compiledStatements.get(key) : undefined;
@@ -136,6 +138,8 @@ async function compiledStatement(
     compiledStatements.set(key, known);
     return known;
   }
+  const variables = coercedVariables(rc);
+  if (!variables) return null;
   const fragments = Object.fromEntries(
     rc.document.definitions.flatMap((d) => (d.kind === "FragmentDefinition" ? [[d.name.value, d]] : [])),
   );
@@ -162,7 +166,13 @@ async function compiledStatement(
     return null;
   }
   if (!statement) return null;
-  const compiled = { ...statement, placeholders: compiler.errors.length > 0, sites: compiler.siteFields, fragments };
+  const compiled = {
+    ...statement,
+    placeholders: compiler.errors.length > 0,
+    sites: compiler.siteFields,
+    fragments,
+    variables,
+  };
   if (!key || clockRead) return compiled;
   // The confirming wrap doubles the text kept (counted in `chars`).
   const chars = key.length + 2 * compiled.sql.length;
@@ -194,9 +204,7 @@ export function compiledReadsPlugin(
         async responseForOperation(rc): Promise<GraphQLResponse | null> {
           const ctx = rc.contextValue;
           if (rc.operation?.operation !== "query" || !ctx.principal) return null;
-          const variables = coercedVariables(rc);
-          if (!variables) return null;
-          const statement = await compiledStatement(rc, ctx, types, computedColumns, variables);
+          const statement = await compiledStatement(rc, ctx, types, computedColumns);
           if (!statement) return null;
           // With a remembered caller, the statement confirms it too (remembered-callers.ts); a kept statement's
           // remembered caller is the one it was kept for, so its confirming text is built once.
@@ -218,7 +226,8 @@ export function compiledReadsPlugin(
             // but correct fallback.
             if (statement.placeholders && response.includes(`"${ERROR_KEY}"`)) return null;
             if (statement.sites.length > 0) {
-              const op = { schema: rc.schema, operation: rc.operation, fragments: statement.fragments, variables };
+              const { fragments, variables } = statement;
+              const op = { schema: rc.schema, operation: rc.operation, fragments, variables };
               const resolved = await resolveSites(response, op, statement.sites, ctx);
               if (resolved === null) return null;
               response = resolved;
