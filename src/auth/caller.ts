@@ -7,6 +7,12 @@
 import { hash } from "node:crypto";
 import type { Knex } from "knex";
 import type { Auth } from "./auth.ts";
+import {
+  callerFromJwt,
+  callerFromSession,
+  type SessionCallerOptions,
+  type SessionMembership,
+} from "./session-caller.ts";
 
 /** A role of a member in an organization. */
 export type Role = "owner" | "admin" | "member";
@@ -27,6 +33,8 @@ export interface Caller {
   sessionId?: string;
   /** Set when `via` is "apiKey": plan features and grants, loaded with the key. */
   standing?: CallerStanding;
+  /** Set for a session: every membership of the user with its standing, the acting one first (session-caller.ts). */
+  memberships?: SessionMembership[];
 }
 
 /**
@@ -317,61 +325,11 @@ function touchApiKey(knex: Knex, id: string, onError: (error: unknown) => void):
     );
 }
 
-/** The session's active organization when the user still belongs to it, else the user's first membership. */
-async function callerFromSession(auth: Auth, knex: Knex, headers: Headers): Promise<Caller | null> {
-  const session = await auth.api.getSession({ headers });
-  if (!session) return null;
-  const active = session.session.activeOrganizationId ?? null;
-  const member: { id: string; organizationId: string; role: string } | undefined = await knex("members")
-    .where("user_id", session.user.id)
-    .orderByRaw("(organization_id = ?) desc, created_at, id", [active ?? ""])
-    .first("id", "organization_id", "role");
-  return {
-    userId: session.user.id,
-    email: session.user.email,
-    organizationId: member?.organizationId ?? null,
-    role: toRole(member?.role),
-    memberId: member?.id ?? null,
-    via: "session",
-    sessionId: session.session.id,
-  };
-}
-
 /** Three base64url segments: a JWT, never an API key (`skiff_…`). */
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
-/**
- * A user JWT (better-auth's JWT plugin: issued at `GET /api/auth/token` for a session, signed with the keys
- * published at `/api/auth/jwks`, 15 minutes): verified (signature, issuer, audience, expiry), it acts like the
- * session it was issued for — every organization of the user, the first one as the default. null when invalid.
- */
-async function callerFromJwt(auth: Auth, knex: Knex, token: string): Promise<Caller | null> {
-  let sub: string | undefined;
-  try {
-    const verified = await auth.api.verifyJWT({ body: { token } });
-    sub = verified?.payload?.sub;
-  } catch {
-    return null;
-  }
-  if (!sub) return null;
-  const user: { id: string; email: string } | undefined = await knex("users").where({ id: sub }).first("id", "email");
-  if (!user) return null;
-  const member: { id: string; organizationId: string; role: string } | undefined = await knex("members")
-    .where("user_id", user.id)
-    .orderBy(["created_at", "id"])
-    .first("id", "organization_id", "role");
-  return {
-    userId: user.id,
-    email: user.email,
-    organizationId: member?.organizationId ?? null,
-    role: toRole(member?.role),
-    memberId: member?.id ?? null,
-    via: "session",
-  };
-}
-
 /** What {@link resolveCaller} needs besides the request. */
-export interface CallerOptions {
+export interface CallerOptions extends SessionCallerOptions {
   /** The member standing's join (see {@link StandingJoin}). */
   standingJoin: StandingJoin;
   /** Told when the background write of a key's last use fails (default: ignored). */
@@ -383,8 +341,9 @@ export interface CallerOptions {
 /**
  * Resolves the caller of a request from its headers. An API key header, when present, decides alone (an
  * invalid key gives null even with a valid cookie). API key: one SQL query with the member's standing (the
- * last-used write happens in the background; its failures go to `options.onError`); session: better-auth's
- * session lookup plus one query on `members`.
+ * last-used write happens in the background; its failures go to `options.onError`); session: one statement for a
+ * cookie this process saw better-auth verify, else better-auth's session lookup and one statement
+ * (session-caller.ts).
  * @returns the caller, or null when there are no valid credentials (→ 401).
  */
 export async function resolveCaller(
@@ -394,7 +353,7 @@ export async function resolveCaller(
   options: CallerOptions,
 ): Promise<Caller | null> {
   const key = apiKeyFromHeaders(headers);
-  if (key && JWT_SHAPE.test(key)) return callerFromJwt(auth, knex, key);
+  if (key && JWT_SHAPE.test(key)) return callerFromJwt(auth, knex, key, options);
   if (key) return callerFromApiKey(knex, key, options);
-  return callerFromSession(auth, knex, headers);
+  return callerFromSession(auth, knex, headers, options);
 }

@@ -7,7 +7,14 @@ import type { IncomingHttpHeaders } from "node:http";
 import { SESSION_COOKIE } from "../auth/auth.ts";
 import { type Caller, type CallerOptions, type HeaderReader, resolveCaller } from "../auth/caller.ts";
 import { preparesStatements } from "../db/prepared-statements.ts";
-import { memberStandingJoinSql, orgAccessOf, type Principal } from "../modules/access/index.ts";
+import {
+  memberStandingJoinSql,
+  type OrgAccess,
+  orgAccessOf,
+  type Principal,
+  standingOf,
+  userMembershipsSql,
+} from "../modules/access/index.ts";
 import { authenticateAgent } from "../modules/agent/agent-auth.ts";
 import type { AppServices } from "../modules/services.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
@@ -69,13 +76,19 @@ export function principalOf(caller: Caller): Principal {
     standing && organizationId && memberId && role
       ? orgAccessOf(organizationId, memberId, role, standing.planFeatures, standing.grants)
       : undefined;
-  return { userId, organizationId, via, sessionId, apiKeyId, access };
+  const memberships = caller.memberships?.flatMap((m): OrgAccess[] => {
+    const one = standingOf(m.organizationId, m);
+    return one ? [one] : [];
+  });
+  return { userId, organizationId, via, sessionId, apiKeyId, access, memberships };
 }
 
 /** How the transport resolves API keys (the access module's standing, statement preparation, error logging). */
 export function callerOptions(services: AppServices): CallerOptions {
   return {
     standingJoin: memberStandingJoinSql,
+    memberships: userMembershipsSql,
+    rememberSessions: services.config.SKIFF_COMPILED_READS,
     onError: (error) => services.log.warn({ err: error }, "could not record the API key's last use"),
     prepare: preparesStatements(services.config),
   };

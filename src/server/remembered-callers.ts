@@ -13,7 +13,14 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { ApolloServerPlugin, GraphQLResponse } from "@apollo/server";
 import { HeaderMap } from "@apollo/server";
 import { GraphQLError } from "graphql";
-import { confirmedRow, confirmingStatement, rememberedCaller } from "../auth/caller.ts";
+import {
+  apiKeyFromHeaders,
+  confirmedRow,
+  confirmingStatement,
+  type HeaderReader,
+  rememberedCaller,
+} from "../auth/caller.ts";
+import { rememberedSession, sessionConfirmingStatement } from "../auth/session-caller.ts";
 import type { RememberedPrincipal } from "../modules/access/index.ts";
 import { rememberedAgent } from "../modules/agent/agent-auth.ts";
 import type { Context } from "../modules/context.ts";
@@ -54,8 +61,11 @@ function rememberedPrincipal(
   surface: Surface,
 ): RememberedPrincipal | null {
   if (surface === "none") return null;
-  if (surface === "agent") return rememberedAgent(services, headerView(headers));
-  const check = rememberedCaller(headerView(headers));
+  const view = headerView(headers);
+  if (surface === "agent") return rememberedAgent(services, view);
+  // An API key header decides alone (resolveCaller): a session cookie counts only without one.
+  if (!apiKeyFromHeaders(view)) return rememberedSessionPrincipal(services, view);
+  const check = rememberedCaller(view);
   if (!check) return null;
   const options = callerOptions(services);
   return {
@@ -63,6 +73,19 @@ function rememberedPrincipal(
     principal: () => principalOf(check.caller),
     statement: (sql, bindings) => confirmingStatement(check, options, sql, bindings),
     confirmed: async (row) => confirmedRow(services.knex, check, row, options),
+  };
+}
+
+/** The remembered session of the cookie in `view` as a {@link RememberedPrincipal}; null when there is none. */
+function rememberedSessionPrincipal(services: AppServices, view: HeaderReader): RememberedPrincipal | null {
+  const session = rememberedSession(services.auth, view);
+  if (!session) return null;
+  const options = callerOptions(services);
+  return {
+    identity: session,
+    principal: () => principalOf(session.caller),
+    statement: (sql, bindings) => sessionConfirmingStatement(session, options, sql, bindings),
+    confirmed: async (row) => (row && row.callerFingerprint === session.fingerprint ? row : null),
   };
 }
 

@@ -20,12 +20,12 @@ import {
   SESSION_COOKIE,
 } from "../../src/auth/auth.ts";
 import { hashApiKey, resolveCaller } from "../../src/auth/caller.ts";
-import { memberStandingJoinSql } from "../../src/modules/access/index.ts";
+import { memberStandingJoinSql, userMembershipsSql } from "../../src/modules/access/index.ts";
 import { replaceApiKeySecret } from "../../src/modules/api-keys/index.ts";
 import "../../src/modules/index.ts";
 
 /** resolveCaller as the transport calls it (the access module's standing join; modules/index.ts registers its sources). */
-const callerOptions = { standingJoin: memberStandingJoinSql };
+const callerOptions = { standingJoin: memberStandingJoinSql, memberships: userMembershipsSql };
 
 import type { MailMessage } from "../../src/auth/mailer.ts";
 import { loadConfig } from "../../src/config.ts";
@@ -263,6 +263,14 @@ describe("resolveCaller", () => {
       memberId: expect.stringMatching(/^mem_/),
       via: "session",
       sessionId: expect.stringMatching(/^ses_/),
+      // Every membership with its standing, read with the session (session-caller.ts).
+      memberships: [
+        expect.objectContaining({
+          organizationId: first.organizationId,
+          role: "owner",
+          planFeatures: expect.any(Array),
+        }),
+      ],
     });
     const session = await knex("sessions").where({ userId: first.userId }).orderBy("createdAt", "desc").first();
     expect(session.activeOrganizationId).toBe(first.organizationId);

@@ -1,11 +1,12 @@
 /**
- * Authentication and data in one round trip (issue 21; src/server/remembered-callers.ts): a key an instance resolved
- * before is remembered, and the read confirms it in its own statement. Three instances on one database: A remembers,
+ * Authentication and data in one round trip (issue 21; src/server/remembered-callers.ts): a key, agent token or session
+ * cookie an instance resolved before is remembered, and the read confirms it in its own statement. Three instances on one database: A remembers,
  * B makes the changes (as another instance of a cluster would), C runs with SKIFF_COMPILED_READS=false — it
  * remembers nothing and authenticates every request with its own statement — and is the oracle: after every kind of
  * change to a remembered caller, A's next answer (status and body) must be C's. Spec: "Deleting a key takes effect
  * at once … callers using it then receive 401".
  */
+import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { headerView } from "../../src/server/authenticate.ts";
@@ -13,6 +14,7 @@ import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { addMember, createAgentTokenFor, createOrg, createProjects, type SeededUser } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
+import { sessionFor } from "../helpers/session.ts";
 
 /** A valid import source (spec: Site import). */
 const DOCKER = { type: "docker", dockerImage: "nginx:1.27" };
@@ -75,6 +77,30 @@ async function onB(mutation: string, variables: Record<string, unknown>) {
   expect(res.errors).toBeUndefined();
   return res.data as Record<string, unknown>;
 }
+
+/**
+ * Changes to a remembered caller's member row and plan, made as another instance of a cluster would, with the query
+ * whose answer they change: [change, apply to the caller's user, query].
+ */
+const STANDING_CHANGES: Array<[string, (u: SeededUser) => Promise<unknown>, string]> = [
+  ["the member removed", (u) => onB("mutation($m: ID!) { removeMember(memberId: $m) }", { m: u.memberId }), PROJECTS],
+  [
+    "the role lowered to a member limited to one project",
+    async (u) => {
+      await onB("mutation($m: ID!) { updateMemberRole(memberId: $m, role: member) { id } }", { m: u.memberId });
+      await onB("mutation($m: ID!, $p: ID) { grantAccess(input: { memberId: $m, projectId: $p }) { id } }", {
+        m: u.memberId,
+        p: projects[1],
+      });
+    },
+    PROJECTS,
+  ],
+  [
+    "the organization's plan without webhooks",
+    () => db.knex("organizations").where({ id: org.organizationId }).update({ plan_id: "plan_free" }),
+    WEBHOOKS,
+  ],
+];
 
 describe("a remembered API key", () => {
   it("reads with one statement that looks the key up with the data", async () => {
@@ -140,27 +166,11 @@ describe("a remembered API key", () => {
           .update({ expires_at: db.knex.raw("now() - interval '1 second'") }),
       PROJECTS,
     ],
-    ["the member removed", (u) => onB("mutation($m: ID!) { removeMember(memberId: $m) }", { m: u.memberId }), PROJECTS],
-    [
-      "the role lowered to a member limited to one project",
-      async (u) => {
-        await onB("mutation($m: ID!) { updateMemberRole(memberId: $m, role: member) { id } }", { m: u.memberId });
-        await onB("mutation($m: ID!, $p: ID) { grantAccess(input: { memberId: $m, projectId: $p }) { id } }", {
-          m: u.memberId,
-          p: projects[1],
-        });
-      },
-      PROJECTS,
-    ],
+    ...STANDING_CHANGES,
     [
       "the role lowered to member (no grants: every project)",
       (u) => onB("mutation($m: ID!) { updateMemberRole(memberId: $m, role: member) { id } }", { m: u.memberId }),
       "{ viewer { role activeOrganization { id } } projects(first: 10) { edges { node { id } } } }",
-    ],
-    [
-      "the organization's plan without webhooks",
-      () => db.knex("organizations").where({ id: org.organizationId }).update({ plan_id: "plan_free" }),
-      WEBHOOKS,
     ],
   ];
   for (const [change, apply, query] of changes) {
@@ -360,6 +370,172 @@ describe("REST rows with a remembered credential", () => {
       expect(await db.knex("site_imports").where({ name: "remembered-import" }).first()).toBeUndefined();
     });
   }
+});
+
+/**
+ * Session cookies (src/auth/session-caller.ts): a cookie better-auth verified on instance A is remembered there, and
+ * A's next reads confirm the session inside their own statement — no better-auth lookup, no membership query.
+ * After every kind of change, A's next answer must be C's (C remembers nothing: every request goes through
+ * better-auth).
+ */
+describe("a remembered session cookie", () => {
+  beforeEach(async () => {
+    await db.knex("organizations").where({ id: org.organizationId }).update({ plan_id: "plan_unlimited" });
+  });
+
+  /** Status and body of `query` on `server` with the session `cookie`. */
+  async function asSession(server: RunningSkiff, cookie: string, query: string, vars: Record<string, unknown> = {}) {
+    const { status, ...body } = await gql(server.url, query, vars, { cookie });
+    return { status, body };
+  }
+
+  /** A new admin of the organization signed in, whose cookie instance A has read (and so remembers). */
+  async function signedInAdmin(): Promise<{ user: SeededUser; cookie: string }> {
+    const user = await addMember(db.knex, org.organizationId, "admin");
+    const cookie = await sessionFor(db.knex, b.url, user);
+    expect((await asSession(a, cookie, PROJECTS)).status).toBe(200);
+    return { user, cookie };
+  }
+
+  /** The SQL texts every pg client of this process sends while `request` runs. */
+  async function allStatements<T>(request: () => Promise<T>): Promise<{ result: T; sql: string[] }> {
+    const sql: string[] = [];
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as string | { text?: string };
+      sql.push(typeof config === "string" ? config : (config?.text ?? ""));
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      return { result: await request(), sql };
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+  }
+
+  it("reads with one statement that confirms the session with the data, for compiled and executed operations", async () => {
+    const { cookie } = await signedInAdmin();
+    // Statements about credentials, sessions or memberships (other tests' background writes are left out).
+    const callerSql = (sql: string[]) => sql.filter((t) => /\b(sessions|users|jwks|members|api_keys)\b/.test(t));
+    const read = await allStatements(() => asSession(a, cookie, PROJECTS));
+    expect(read.result).toEqual(await asSession(c, cookie, PROJECTS));
+    expect(read.result.status).toBe(200);
+    expect(callerSql(read.sql)).toHaveLength(1);
+    expect(read.sql[0]).toMatch(/from sessions s/);
+    expect(read.sql[0]).toMatch(/from projects/);
+    // An operation the compiler does not take: the session resolved in one statement, then executed.
+    const executed = await allStatements(() => asSession(a, cookie, "{ __typename viewer { role } }"));
+    expect(executed.result).toEqual(await asSession(c, cookie, "{ __typename viewer { role } }"));
+    expect(callerSql(executed.sql)).toHaveLength(1);
+  });
+
+  it("refuses a cookie whose signature was changed, though its session is remembered", async () => {
+    const { cookie } = await signedInAdmin();
+    const [name, value] = cookie.split(/=(.*)/s) as [string, string];
+    const decoded = decodeURIComponent(value);
+    const signature = decoded.slice(decoded.lastIndexOf(".") + 1);
+    const forged = `${decoded.slice(0, decoded.lastIndexOf(".") + 1)}${signature.startsWith("A") ? "B" : "A"}${signature.slice(1)}`;
+    const tampered = `${name}=${encodeURIComponent(forged)}`;
+    const res = await asSession(a, tampered, PROJECTS);
+    expect(res.status).toBe(401);
+    expect(res).toEqual(await asSession(c, tampered, PROJECTS));
+    // Named twice (the remembered one and another): left to better-auth, which reads the first.
+    const twice = await asSession(a, `${tampered}; ${cookie}`, PROJECTS);
+    expect(twice).toEqual(await asSession(c, `${tampered}; ${cookie}`, PROJECTS));
+  });
+
+  // Every way a remembered session's caller can change; A's next answer is the oracle's.
+  const changes: Array<[string, (u: SeededUser, cookie: string) => Promise<unknown>, string]> = [
+    [
+      "signed out on another instance",
+      (_u, cookie) => fetch(`${b.url}/api/auth/sign-out`, { method: "POST", headers: { cookie, origin: b.url } }),
+      PROJECTS,
+    ],
+    [
+      "the session expired",
+      (u) =>
+        db
+          .knex("sessions")
+          .where({ user_id: u.userId })
+          .update({ expires_at: db.knex.raw("now() - interval '1 second'") }),
+      PROJECTS,
+    ],
+    ...STANDING_CHANGES,
+    [
+      "a membership of another organization added, then made active on another instance",
+      async (u, cookie) => {
+        const other = await createOrg(db.knex);
+        await db.knex("members").insert({
+          id: newId("member"),
+          organization_id: other.organizationId,
+          user_id: u.userId,
+          role: "member",
+        });
+        const res = await gql(
+          b.url,
+          "mutation($id: ID!) { setActiveOrganization(id: $id) { role } }",
+          {
+            id: other.organizationId,
+          },
+          { cookie },
+        );
+        expect(res.errors).toBeUndefined();
+      },
+      "{ viewer { role activeOrganization { id } } organizations { id } projects(first: 10) { edges { node { id } } } }",
+    ],
+  ];
+  for (const [change, apply, query] of changes) {
+    it(`after ${change}, answers as an instance that remembers nothing`, async () => {
+      const { user, cookie } = await signedInAdmin();
+      const variables = { org: org.organizationId };
+      const before = await asSession(a, cookie, query, variables);
+      expect(before).toEqual(await asSession(c, cookie, query, variables));
+      await apply(user, cookie);
+      const after = await asSession(a, cookie, query, variables);
+      expect(after).not.toEqual(before);
+      expect(after).toEqual(await asSession(c, cookie, query, variables));
+      expect(await asSession(a, cookie, query, variables)).toEqual(after);
+    });
+  }
+
+  it("a user JWT: verified once, then one statement per request; a membership removed shows at once", async () => {
+    const { user, cookie } = await signedInAdmin();
+    const issued = await fetch(`${a.url}/api/auth/token`, { headers: { cookie } });
+    const { token } = (await issued.json()) as { token: string };
+    const viaJwt = (server: RunningSkiff) => answer(server, token, PROJECTS);
+    const first = await viaJwt(a);
+    expect(first.status).toBe(200);
+    expect(first).toEqual(await viaJwt(c));
+    const again = await allStatements(() => viaJwt(a));
+    expect(again.result).toEqual(first);
+    // The user and its memberships in one statement; no key set read, no membership query of the scope.
+    expect(again.sql.filter((t) => /\b(sessions|users|jwks|members|api_keys)\b/.test(t))).toHaveLength(1);
+    await onB("mutation($m: ID!) { removeMember(memberId: $m) }", { m: user.memberId });
+    const after = await viaJwt(a);
+    expect(after).not.toEqual(first);
+    expect(after).toEqual(await viaJwt(c));
+    // A forged signature is refused, though the token it imitates is remembered.
+    const [head, payload] = token.split(".");
+    expect((await viaJwt(a)).status).toBe(200);
+    expect((await answer(a, `${head}.${payload}.AAAA`, PROJECTS)).status).toBe(401);
+  });
+
+  it("leaves a session due for refresh to better-auth, which extends it", async () => {
+    const { user, cookie } = await signedInAdmin();
+    // Refreshed once older than updateAge (1 day): its expiry 7 days after its last refresh, now 2 days away.
+    await db
+      .knex("sessions")
+      .where({ user_id: user.userId })
+      .update({ expires_at: db.knex.raw("now() + interval '2 days'") });
+    const res = await asSession(a, cookie, PROJECTS);
+    expect(res.status).toBe(200);
+    const session = await db.knex("sessions").where({ user_id: user.userId }).first();
+    expect(new Date(session.expiresAt).getTime() - Date.now()).toBeGreaterThan(6.9 * 24 * 3600 * 1000);
+    // And remembered again: one statement.
+    const again = await allStatements(() => asSession(a, cookie, PROJECTS));
+    expect(again.result).toEqual(res);
+    expect(again.sql.filter((t) => /\bsessions\b/.test(t))).toHaveLength(1);
+  });
 });
 
 describe("headerView (how a remembered credential is read off a request's headers)", () => {

@@ -26,6 +26,12 @@ export interface Principal {
    * afresh.
    */
   access?: OrgAccess;
+  /**
+   * A session's every membership with its standing, loaded with the session (src/auth/session-caller.ts): taken by
+   * the first {@link AccessScope} built for the principal as `access` is, so a signed-in request runs no
+   * membership query either.
+   */
+  memberships?: OrgAccess[];
 }
 
 /**
@@ -76,7 +82,14 @@ export class AccessScope {
     if (access && principal.via !== "session" && access.organizationId === principal.organizationId) {
       this.loaded = Promise.resolve(new Map([[access.organizationId, access]]));
     }
-    if (principal) principal.access = undefined;
+    const memberships = principal?.memberships;
+    if (memberships && principal.via === "session") {
+      this.loaded = Promise.resolve(new Map(memberships.map((m) => [m.organizationId, m])));
+    }
+    if (principal) {
+      principal.access = undefined;
+      principal.memberships = undefined;
+    }
   }
 
   /** Every organization the caller may act on. API keys and agent tokens are limited to their bound organization. */

@@ -48,5 +48,6 @@ export {
 export {
   memberStandingJoinSql,
   type StandingSources,
+  userMembershipsSql,
   useStandingSources,
 } from "./standing.ts";

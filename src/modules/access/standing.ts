@@ -6,6 +6,7 @@
  * src/modules/index.ts), so this module names only its own tables (issue 24).
  */
 import type { StandingJoin } from "../../auth/caller.ts";
+import type { UserMembershipsSql } from "../../auth/session-caller.ts";
 
 /** SQL the owners of plans and applications give for the standing (each returns an SQL expression). */
 export interface StandingSources {
@@ -56,4 +57,19 @@ function memberVersionSql(member: string): string {
 export const memberStandingJoinSql: StandingJoin = (alias, condition, columns = "standing") => {
   const list = columns === "version" ? memberVersionSql("m") : memberStandingSql("m");
   return `join lateral (select ${list} from members m where ${condition("m")} limit 1) ${alias} on true`;
+};
+
+/**
+ * A user's memberships for sessions (src/auth/session-caller.ts, which is below the modules): the fingerprint of the
+ * user's member rows (id, organization, role, standing version: see {@link memberVersionSql}) and their standings as
+ * a `json` array of `{ organizationId, …StandingColumns }`, the active organization's first, then oldest first.
+ */
+export const userMembershipsSql: UserMembershipsSql = {
+  fingerprint: (userId) => `(select string_agg(row(m.id, m.organization_id, m.role, m.standing_version)::text, ','
+      order by m.id) from members m where m.user_id = ${userId})`,
+  standings: (userId, activeOrganization) => `coalesce((select json_agg(x.standing
+      order by x.active desc, x.created_at, x.id) from (
+    select m.id, m.created_at, m.organization_id is not distinct from ${activeOrganization} as active,
+      (select to_json(t) from (select m.organization_id as "organizationId", ${memberStandingSql("m")}) t) as standing
+    from members m where m.user_id = ${userId}) x), '[]'::json)`,
 };

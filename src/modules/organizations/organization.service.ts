@@ -69,11 +69,14 @@ export async function createOrganization(ctx: Context, raw: { name: string; slug
   const principal = ctx.principal!;
   assertSessionPrincipal(principal, "organization:create");
   const input = parseInput(createInput, raw);
-  return insertOrganizationWithOwner(ctx, {
+  const organization = await insertOrganizationWithOwner(ctx, {
     name: input.name,
     slug: input.slug ?? slugFrom(input.name),
     userId: principal.userId,
   });
+  // The caller's memberships (read with its session) now hold one more: the answer's fields read them anew.
+  ctx.scope.invalidate();
+  return organization;
 }
 
 /** `renameOrganization`. @throws NotFoundError, ForbiddenError (members), BadUserInputError (name). */
