@@ -10,7 +10,10 @@
 import type { Knex } from "knex";
 import { newId } from "../src/db/ids.ts";
 import { createSecretBox } from "../src/db/secrets.ts";
-import { createAgentTokenFor, createOrg, createProjects, TEST_SECRET } from "../test/helpers/seed.ts";
+import { createAgentTokenFor, createOrg, createProjects, setPassword, TEST_SECRET } from "../test/helpers/seed.ts";
+
+/** The seeded owner's password (a session caller signs in with it). */
+export const OWNER_PASSWORD = "bench-owner-password";
 
 /** Counts of the seeded data. */
 export const SEED = {
@@ -32,6 +35,8 @@ export interface PeerSeed {
   apiKey: string;
   /** The owner's agent token (for `GET /api/agent/projects`). */
   agentToken: string;
+  /** The owner's e-mail and password ({@link OWNER_PASSWORD}), to sign in with (`BENCH_CALLER=session`). */
+  ownerEmail: string;
   /** The first project (oldest). */
   projectId: string;
   /** The first application of the first project's first environment. */
@@ -174,6 +179,7 @@ export async function seedPeerBench(knex: Knex): Promise<PeerSeed> {
     .select("id", "project_id as projectId")
     .whereIn("project_id", projectIds)
     .orderBy("id")) as Array<{ id: string; projectId: string }>;
+  await setPassword(knex, org.owner.userId, OWNER_PASSWORD);
   await seedSiteImports(knex, org.organizationId, org.owner.userId, applications);
   const webhookUuids = await seedWebhooks(knex, org.organizationId, org.owner.userId);
   const firstApplication = (await knex("applications as a")
@@ -186,6 +192,7 @@ export async function seedPeerBench(knex: Knex): Promise<PeerSeed> {
     organizationId: org.organizationId,
     apiKey: org.owner.apiKey,
     agentToken: await createAgentTokenFor(knex, org.organizationId, org.owner),
+    ownerEmail: org.owner.email,
     projectId: projectIds[0]!,
     applicationId: firstApplication.id,
     webhookUuids,

@@ -9,6 +9,9 @@ import { once } from "node:events";
 import { TEST_SECRET } from "../test/helpers/seed.ts";
 import { startServerProcess } from "./harness.ts";
 
+/** The public origin of every Skiff server of the panel (computed URLs compare equal; sign-in sends it as Origin). */
+export const SKIFF_BASE_URL = "http://skiff.bench.test";
+
 /** The probe, by absolute path: a "before" server runs from another directory. */
 const PROBE = ["--import", new URL("./peer-probe.ts", import.meta.url).pathname];
 
@@ -64,7 +67,7 @@ export async function startSkiffServer(
       NODE_ENV: "production",
       PGAPPNAME: appName,
       // One public origin for every Skiff server, so that computed URLs (shape 8) compare equal between them.
-      SKIFF_BASE_URL: "http://skiff.bench.test",
+      SKIFF_BASE_URL: SKIFF_BASE_URL,
     },
     TEST_SECRET,
     // BENCH_SKIFF_NODE_ARGS: more Node flags for diagnosis, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`;
@@ -96,7 +99,7 @@ export async function startPostGraphile(databaseUrl: string, port: number): Prom
       NODE_ENV: "production",
       PGAPPNAME: appName,
       // One public origin for every Skiff server, so that computed URLs (shape 8) compare equal between them.
-      SKIFF_BASE_URL: "http://skiff.bench.test",
+      SKIFF_BASE_URL: SKIFF_BASE_URL,
     },
     stdio: ["ignore", "pipe", "inherit", "ipc"],
   });

@@ -20,22 +20,28 @@
  * answer check failed. BENCH_SKIFF_NODE_ARGS: extra Node flags for the Skiff servers (e.g. `--cpu-prof`);
  * BENCH_AFTER_NODE_ARGS: extra flags for after only (with BENCH_BEFORE=HEAD: a flag A/B on the same code);
  * BENCH_SERVER_LOG_LEVEL: their LOG_LEVEL (default `silent`, as the peer logs no requests; `npm start` logs at `info`).
+ * BENCH_CALLER=session: the Skiff servers' requests carry the owner's session cookie (signed in on after) instead of
+ * the owner's API key — the dashboard's way of asking.
  */
 import { createKnex, migrateLatest } from "../src/db/knex.ts";
 import { type BeforeCheckout, checkoutBefore } from "./before-checkout.ts";
 import { scratchDatabase } from "./harness.ts";
 import { CONNECTIONS, median, type PanelColumns, PanelFigures, shapeTable, summaryTable } from "./peer-panel.ts";
 import { call, graphqlTarget, statementsPerRequest, type Target, timed, warmUp } from "./peer-runs.ts";
-import { SEED, seedPeerBench } from "./peer-seed.ts";
-import { type PanelServer, probeStats, startPostGraphile, startSkiffServer } from "./peer-servers.ts";
+import { OWNER_PASSWORD, SEED, seedPeerBench } from "./peer-seed.ts";
+import { type PanelServer, probeStats, SKIFF_BASE_URL, startPostGraphile, startSkiffServer } from "./peer-servers.ts";
 import { comparable, firstDifference, peerShapes, type Shape } from "./peer-shapes.ts";
 import { pgCpuSampler } from "./pg-cpu.ts";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Rounds of the agent REST comparison: at least 5 (its two runs are on one server, PostgreSQL-bound and noisy). */
+const REST_ROUNDS = Math.max(ROUNDS, 5);
 const PORT = Number(process.env.BENCH_PEER_PORT ?? 46001);
 const BEFORE = process.env.BENCH_BEFORE;
 const SELECTED = process.env.BENCH_SHAPES?.split(",").map(Number);
+/** How the Skiff servers' requests authenticate: the owner's API key (default) or a signed-in session's cookie. */
+const CALLER = process.env.BENCH_CALLER === "session" ? "session" : "apiKey";
 
 /** The agent API's operation (src/modules/agent/agent.rest.ts), sent to /graphql for the REST ratio. */
 const AGENT_PROJECTS = `query AgentProjects($first: Int!, $after: String) { projects(first: $first, after: $after) {
@@ -44,6 +50,27 @@ const AGENT_PROJECTS = `query AgentProjects($first: Int!, $after: String) { proj
     applications { applicationId: id name appName applicationStatus createdAt } } } } }`;
 
 const fmt = (x: number | null, digits = 2) => (x === null ? "n/a" : x.toFixed(digits));
+/**
+ * Signs the seeded owner in on `url` (`POST /api/auth/sign-in/email`). @returns the session's `cookie` header.
+ * @throws Error when the sign-in fails.
+ */
+async function signIn(url: string, email: string): Promise<string> {
+  const res = await fetch(`${url}/api/auth/sign-in/email`, {
+    method: "POST",
+    // As a browser on the dashboard sends it (better-auth checks the origin of cookie-setting requests).
+    headers: { "content-type": "application/json", origin: SKIFF_BASE_URL },
+    body: JSON.stringify({ email, password: OWNER_PASSWORD }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in: ${res.status} ${await res.text()}`);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+/** The medians of runs' Node and PostgreSQL CPU per request (ms), as `node · pg`. */
+const cpuPair = (runs: [number, number][]) =>
+  `${fmt(median(runs.map((r) => r[0])))} · ${fmt(median(runs.map((r) => r[1]).filter((x) => !Number.isNaN(x))))}`;
 
 /** A shape's targets, one per server (keyed by server name). */
 type ShapeTargets = Map<string, Target>;
@@ -127,7 +154,8 @@ async function main(): Promise<void> {
     const idleRss = new Map<string, number>();
     for (const s of servers) idleRss.set(s.name, (await probeStats(s.process)).rssBytes / 1024 / 1024);
 
-    const auth = { "x-api-key": seed.apiKey };
+    const auth: Record<string, string> =
+      CALLER === "session" ? { cookie: await signIn(after.url, seed.ownerEmail) } : { "x-api-key": seed.apiKey };
     const allShapes = peerShapes(seed);
     const unknown = SELECTED?.filter((id) => !allShapes.some((s) => s.id === id));
     if (unknown?.length) throw new Error(`BENCH_SHAPES: no shape ${unknown.join(", ")} (1 to ${allShapes.length})`);
@@ -153,6 +181,7 @@ async function main(): Promise<void> {
         `${SEED.siteImports} site imports, ${SEED.webhookEndpoints} webhook endpoints × ` +
         `${SEED.deliveriesPerEndpoint * SEED.attemptsPerDelivery} delivery attempts; ${db.label}; ` +
         `servers: after (this checkout)${checkout ? `, before (${BEFORE}, commit ${checkout.commit})` : ""}, PostGraphile V5; ` +
+        `Skiff's caller: the owner's ${CALLER === "session" ? "session cookie" : "API key"}; ` +
         `${ROUNDS} rounds × ${DURATION} s per run`,
     );
     const timedShapes = await equalShapes(shapes, targets, "");
@@ -168,7 +197,7 @@ async function main(): Promise<void> {
       rest: await statementsPerRequest(rest),
       graphql: await statementsPerRequest(restOnGraphql),
     };
-    const runs = timedShapes.length * CONNECTIONS.length * servers.length * ROUNDS + 2 * ROUNDS;
+    const runs = timedShapes.length * CONNECTIONS.length * servers.length * ROUNDS + 2 * REST_ROUNDS;
     console.log(`timing ${runs} runs of ${DURATION} s (about ${Math.ceil((runs * (DURATION + 1.2)) / 60)} min)`);
 
     const warm = Math.min(2, DURATION);
@@ -189,12 +218,14 @@ async function main(): Promise<void> {
     // that its heap does not weigh on after's shape figures (CPU, RSS) and not on the other servers'.
     for (const t of [rest, restOnGraphql]) await warmUp(t, warm);
     const restRuns = { rest: [] as number[], graphql: [] as number[] };
+    const restCpu = { rest: [] as [number, number][], graphql: [] as [number, number][] };
     let restRss = 0;
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < REST_ROUNDS; round++) {
       const pair = round % 2 ? (["graphql", "rest"] as const) : (["rest", "graphql"] as const);
       for (const which of pair) {
         const run = await timed(which === "rest" ? rest : restOnGraphql, 32, DURATION, pg);
         restRuns[which].push(run.rps);
+        restCpu[which].push([run.nodeCpuMs, run.pgCpuMs ?? Number.NaN]);
         restRss = Math.max(restRss, run.rssMb);
       }
     }
@@ -209,7 +240,8 @@ async function main(): Promise<void> {
     console.log(
       `GET /api/agent/projects ${fmt(restRps, 1)} req/s vs the same operation on /graphql ${fmt(gqlRps, 1)} req/s ` +
         `at 32 connections: ${restRps && gqlRps ? fmt(restRps / gqlRps) : "n/a"}× (SQL statements per request ` +
-        `${fmt(restStatements.rest)} vs ${fmt(restStatements.graphql)})`,
+        `${fmt(restStatements.rest)} vs ${fmt(restStatements.graphql)}; Node · PostgreSQL CPU ms/request ` +
+        `${cpuPair(restCpu.rest)} vs ${cpuPair(restCpu.graphql)})`,
     );
     const rss = columns.servers.map((name) => {
       const after32 = timedShapes.flatMap((s) => figures.runsOf(s.id, name, 32).map((r) => r.rssMb));
@@ -226,7 +258,7 @@ async function main(): Promise<void> {
       ),
     );
     if (withErrors.length) console.log(`runs with errors/non-2xx/timeouts: ${withErrors.join(", ")}`);
-    console.log(JSON.stringify({ ...figures.toJSON(), restRuns, restStatements }));
+    console.log(JSON.stringify({ ...figures.toJSON(), restRuns, restCpu, restStatements }));
   } finally {
     for (const cleanup of cleanups) await cleanup();
   }
