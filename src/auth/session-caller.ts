@@ -210,7 +210,7 @@ export async function callerFromSession(
     if (row && !row.due) return remember(memory, key, known.tokenHash, row);
     memory.sessions.delete(key);
   }
-  const session = await auth.api.getSession({ headers });
+  const session = await auth.api.getSession({ headers }).catch((error: unknown) => outageOr(knex, error));
   if (!session) return null;
   const tokenHash = hashSessionToken(session.session.token);
   const row = await sessionRow(knex, sql, tokenHash);
@@ -218,6 +218,20 @@ export async function callerFromSession(
   // Remembered only for the cookie better-auth itself read (its token is the session's).
   if (key && cookie?.token === session.session.token && !row.due) return remember(memory, key, tokenHash, row);
   return userCaller(row, row.sessionId);
+}
+
+/**
+ * What a failed better-auth call throws: better-auth answers its own database errors as an opaque 500
+ * (`FAILED_TO_GET_SESSION`, the cause left out), so when the database does not answer a trivial statement either,
+ * that outage is thrown instead (the transport answers it 503 with Retry-After, as for every other caller); else
+ * `error` as it is.
+ */
+async function outageOr(knex: Knex, error: unknown): Promise<never> {
+  const probe = await knex.raw("select 1").then(
+    () => null,
+    (outage: unknown) => outage,
+  );
+  throw probe ?? error;
 }
 
 /** The {@link SessionRow} of the session stored with token hash `tokenHash`, or undefined. */

@@ -83,7 +83,10 @@ export function principalOf(caller: Caller): Principal {
   return { userId, organizationId, via, sessionId, apiKeyId, access, memberships };
 }
 
-/** How the transport resolves API keys (the access module's standing, statement preparation, error logging). */
+/**
+ * How the transport resolves credentials: the access module's standing join (API keys) and membership SQL (sessions,
+ * user JWTs), whether session cookies are remembered (SKIFF_COMPILED_READS), statement preparation, error logging.
+ */
 export function callerOptions(services: AppServices): CallerOptions {
   return {
     standingJoin: memberStandingJoinSql,

@@ -83,8 +83,9 @@ async function runQuery(operation: string, variables: Record<string, unknown>, c
 }
 
 /**
- * Subscribes over graphql-ws; `ok` when the subscription stands for 1 s without an error (400 ms proved too short
- * for a NOT_FOUND to arrive while other suites load the machine).
+ * Subscribes over graphql-ws; `ok` when the subscription stands for 1 s after the connection was acknowledged without
+ * an error (400 ms proved too short for a NOT_FOUND to arrive while other suites load the machine; counted from the
+ * subscribe call, 1 s was too short for a refused connection's close under CI's load). No answer in 20 s: `timeout`.
  */
 function runSubscription(operation: string, variables: Record<string, unknown>, c: Credentials): Promise<Answer> {
   const cookie = c.cookie;
@@ -95,20 +96,27 @@ function runSubscription(operation: string, variables: Record<string, unknown>, 
   }
   return new Promise((resolve) => {
     let settled = false;
+    let standing: NodeJS.Timeout | undefined;
     const client = createClient({
       url: `${skiff.url.replace("http", "ws")}/graphql`,
       webSocketImpl: CookieWebSocket,
       retryAttempts: 0,
       connectionParams: c.bearer ? { authorization: `Bearer ${c.bearer}` } : {},
+      on: {
+        connected: () => {
+          standing ??= setTimeout(() => finish({ outcome: "ok", body: "{}" }), 1000);
+        },
+      },
     });
     const finish = (answer: Answer) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      clearTimeout(standing);
+      clearTimeout(guard);
       void client.dispose();
       resolve(answer);
     };
-    const timer = setTimeout(() => finish({ outcome: "ok", body: "{}" }), 1000);
+    const guard = setTimeout(() => finish({ outcome: "timeout", body: "{}" }), 20_000);
     client.subscribe(
       { query: operation, variables },
       {

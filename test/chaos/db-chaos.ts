@@ -86,6 +86,11 @@ export interface ChaosResult {
   /** A `siteImportUpdated` event arrived after recovery on the subscription opened before the kill. */
   subscriptionResumed: boolean;
   signIn: boolean;
+  /**
+   * A signed-in reader's /graphql statuses under the load (the session cookie, remembered by Skiff after its first
+   * read), and whether a read answered 200 after recovery; any status but 200 or 503 (or no answer) is a problem.
+   */
+  sessionReads: { ok: number; unavailable: number; other: Record<string, number>; okAfter: boolean };
   /** ms from SIGTERM to exit, and the exit code; null exit when it had to be killed. */
   shutdown: { ms: number; code: number | null } | null;
   /** Fatal/uncaught lines from Skiff's output. */
@@ -238,17 +243,24 @@ async function startSkiff(env: Record<string, string>, logFile: string, port?: n
   return skiff;
 }
 
-/** fetch with a deadline; a network error or timeout resolves to status 0. */
+/**
+ * fetch with a deadline; a network error or timeout resolves to status 0. `cookie`: the answer's `set-cookie`
+ * values as a `cookie` header.
+ */
 async function request(
   url: string,
   init: RequestInit = {},
   timeoutMs = 5000,
-): Promise<{ status: number; body: string }> {
+): Promise<{ status: number; body: string; cookie: string }> {
   try {
     const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-    return { status: res.status, body: await res.text() };
+    const cookie = res.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    return { status: res.status, body: await res.text(), cookie };
   } catch {
-    return { status: 0, body: "" };
+    return { status: 0, body: "", cookie: "" };
   }
 }
 
@@ -286,6 +298,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     importAfterMs: null,
     subscriptionResumed: false,
     signIn: false,
+    sessionReads: { ok: 0, unavailable: 0, other: {}, okAfter: false },
     shutdown: null,
     crashLines: [],
     problems,
@@ -419,7 +432,41 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         await sleep(100);
       }
     };
-    const loops = [loadImports(), loadEvents(), pollReady()];
+    // A signed-in reader (the dashboard's way: the session cookie), every 100 ms.
+    const signedIn = await request(`${skiff.url}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: skiff.url },
+      body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+    });
+    if (signedIn.status !== 200) throw new Error(`sign-in before the kill: ${signedIn.status} ${signedIn.body}`);
+    const cookie = signedIn.cookie;
+    const sessionRead = () =>
+      request(
+        `${skiff.url}/graphql`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", cookie },
+          body: JSON.stringify({ query: "{ viewer { activeOrganization { id } } projects(first: 5) { totalCount } }" }),
+        },
+        10_000,
+      );
+    const sessionOkAt: number[] = [];
+    const loadSessionReads = async () => {
+      while (!stopLoad) {
+        if (!restarting) {
+          const { status } = await sessionRead();
+          const reads = result.sessionReads;
+          if (status === 200) {
+            reads.ok++;
+            sessionOkAt.push(Date.now());
+          } else if (status === 503) reads.unavailable++;
+          // No answer is expected only while Skiff itself is down (kill: "skiff").
+          else if (status !== 0 || kill === "postgres") reads.other[status] = (reads.other[status] ?? 0) + 1;
+        }
+        await sleep(100);
+      }
+    };
+    const loops = [loadImports(), loadEvents(), pollReady(), loadSessionReads()];
     await sleep(3000);
 
     // The kill, the outage, the recovery.
@@ -530,6 +577,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         await check.end();
       }
       result.subscriptionResumed = updates.some((at) => at > backAt);
+      result.sessionReads.okAfter = sessionOkAt.some((at) => at > backAt);
+      if (!result.sessionReads.okAfter) problems.push("no signed-in read answered 200 after recovery");
+      const others = Object.entries(result.sessionReads.other);
+      if (others.length) problems.push(`signed-in reads answered ${others.map(([k, n]) => `${k} ×${n}`).join(", ")}`);
       const signIn = await request(`${skiff.url}/api/auth/sign-in/email`, {
         method: "POST",
         headers: { "content-type": "application/json", origin: skiff.url },

@@ -3,7 +3,8 @@
  * jobs, webhook deliveries, an open subscription), once per variant — Skiff's embedded cluster (its supervisor
  * restarts it) and a DATABASE_URL server the test runs itself (restarted after 2 s). Each run must keep the Skiff
  * process alive, answer /readyz 503 during the outage and 200 within 5 s after it, leave no import pending, log
- * every webhook attempt once with none lost, resume the subscription, let a user sign in, and stop on one SIGTERM
+ * every webhook attempt once with none lost, resume the subscription, answer a signed-in reader (session cookie) 200
+ * or 503 and nothing else, let a user sign in, and stop on one SIGTERM
  * within SKIFF_SHUTDOWN_TIMEOUT + 5 s. `npm run chaos:db` repeats these (and longer outages) many times.
  */
 import { describe, expect, inject, it } from "vitest";
@@ -32,6 +33,9 @@ describe("PostgreSQL killed under load", () => {
       expect(result.webhooks.attemptsLogged).toBe(result.webhooks.attemptsSeen);
       expect(result.subscriptionResumed).toBe(true);
       expect(result.signIn).toBe(true);
+      expect(result.sessionReads.ok).toBeGreaterThan(0);
+      expect(result.sessionReads.other).toEqual({});
+      expect(result.sessionReads.okAfter).toBe(true);
       expect(result.shutdown?.code).toBe(0);
     }, 180_000);
   }
