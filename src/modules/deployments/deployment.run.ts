@@ -213,8 +213,9 @@ export async function runDeployment(services: AppServices, log: Logger, id: stri
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (cancellation.signal.aborted) {
-      await writeLog("warn", `deployment cancelled: ${message}; objects already applied stay as they are`, "cancelled");
+      // The application's status first: whoever reads the cancellation's log line finds it restored already.
       await restoreApplicationStatus(services, started.applicationId, previousAppStatus?.applicationStatus ?? null);
+      await writeLog("warn", `deployment cancelled: ${message}; objects already applied stay as they are`, "cancelled");
       return;
     }
     log.warn({ err: error, deploymentId: id }, "deployment failed");
