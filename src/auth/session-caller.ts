@@ -176,7 +176,9 @@ function userCaller(row: Pick<SessionRow, "userId" | "email" | "memberships">, s
 export interface SessionCallerOptions {
   /** The access module's membership SQL. */
   memberships: UserMembershipsSql;
-  /** False: no cookie is remembered, every request goes through better-auth (SKIFF_COMPILED_READS=false). */
+  /**
+   * False: no cookie or user JWT is remembered, every request goes through better-auth (SKIFF_COMPILED_READS=false).
+   */
   rememberSessions?: boolean;
 }
 

@@ -1,9 +1,9 @@
 /**
- * One statement on a connection of Knex's pool, sent by `pg` itself (issue 21, "cheaper per request"): Knex's raw
- * query builder and runner (binding formatting, the runner's promise chain, the timeout wrapper, the response
- * post-processing) cost about 55 µs of Node CPU per statement against pg's 45 µs for a compiled read's 4 KB
- * statement (bench measured in docs/performance.md) — as much again as the statement itself. Used for the
- * statements every read request runs (src/server/read-statements.ts); everything else goes through Knex.
+ * One statement on a connection of Knex's pool, sent by `pg` itself (issue 21, "cheaper per request"): through
+ * Knex's raw query builder and runner (binding formatting, the runner's promise chain, the timeout wrapper, the
+ * response post-processing) a compiled read's 4 KB statement cost 98–114 µs of Node CPU, through pg on the same pool
+ * 43–50 µs (docs/performance.md, tenth session). Used for the statements every read request runs
+ * (src/server/read-statements.ts); everything else goes through Knex.
  *
  * What Knex does and this keeps: the pool and its connection checks (acquire/release through `knex.client`), the
  * `query` event (statement counters: `skiff_db_statements_total`, the tests' SQL counts), Knex's placeholder
