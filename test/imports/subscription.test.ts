@@ -78,6 +78,25 @@ function subscribe(apiKey: string, id: string | null = null) {
 }
 
 /** Waits until instance B has `count` live import subscriptions. */
+/**
+ * POSTs the site import `body` on instance A with `apiKey` and waits until instance B has dispatched the import's
+ * `success` event: its events reach B by NOTIFY, possibly after the POST answered, and subscriptions started on B
+ * later must not receive them (B dispatches in commit order: once `success` is seen, every earlier event was).
+ */
+async function importSeenByB(apiKey: string, body: unknown) {
+  const seen: Array<Record<string, unknown>> = [];
+  const probe = b.services.pubsub.subscribe("site_import.updated", (payload) => void seen.push(payload));
+  try {
+    const res = await rest<{ importId: string; status: string }>(a.url, "POST", "/api/site-import", { apiKey }, body);
+    const done = () => seen.some((e) => e.id === res.body.importId && e.status === "success");
+    for (let i = 0; i < 400 && !done(); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(done()).toBe(true);
+    return res;
+  } finally {
+    probe();
+  }
+}
+
 async function listening(count: number): Promise<void> {
   for (let i = 0; i < 200 && b.services.pubsub.listenerCount("site_import.updated") < count; i++) {
     await new Promise((r) => setTimeout(r, 25));
@@ -124,13 +143,7 @@ describe("siteImportUpdated", () => {
     const [grantedProject] = await createProjects(db.knex, org.organizationId, 1);
     const limited = await addMember(db.knex, org.organizationId, "member", { projectIds: [grantedProject!] });
     const member = await addMember(db.knex, org.organizationId, "member");
-    const watched = await rest<{ importId: string }>(
-      a.url,
-      "POST",
-      "/api/site-import",
-      { apiKey: org.owner.apiKey },
-      dockerRequest(org.organizationId, { name: "watched" }),
-    );
+    const watched = await importSeenByB(org.owner.apiKey, dockerRequest(org.organizationId, { name: "watched" }));
     await db.knex("site_imports").where({ id: watched.body.importId }).update({ status: "failed" });
 
     const base = b.services.pubsub.listenerCount("site_import.updated");
@@ -175,13 +188,7 @@ describe("siteImportUpdated", () => {
   it("delivers a deletion as `deleted` with a null record, to those who could see the import only", async () => {
     const org = await importReadyOrg(db.knex);
     const other = await importReadyOrg(db.knex);
-    const doomed = await rest<{ importId: string; status: string }>(
-      a.url,
-      "POST",
-      "/api/site-import",
-      { apiKey: org.owner.apiKey },
-      dockerRequest(org.organizationId, { name: "doomed" }),
-    );
+    const doomed = await importSeenByB(org.owner.apiKey, dockerRequest(org.organizationId, { name: "doomed" }));
     expect(doomed.body.status).toBe("success");
     const [record] = await db.knex("site_imports").where({ id: doomed.body.importId }).select("project_id");
     const [elsewhere] = await createProjects(db.knex, org.organizationId, 1);
