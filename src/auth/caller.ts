@@ -260,7 +260,8 @@ export function rememberedCaller(headers: HeaderReader): RememberedCaller | null
 /**
  * Wraps a read statement (`sql` with `?` placeholders, one row) so that it also resolves the remembered key:
  * the result has the key row's `fingerprint` and `stale` columns and, only when the fingerprint is unchanged,
- * the read's own columns (else they are null: the read is not evaluated). No row: the key no longer resolves.
+ * the read's own columns (else they are null: PostgreSQL may still evaluate the read, whose values are dropped by the
+ * join's filter). No row: the key no longer resolves.
  * Read it with {@link confirmedRow}.
  */
 export function confirmingStatement(

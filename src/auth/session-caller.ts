@@ -265,7 +265,8 @@ export function rememberedSession(auth: Auth, headers: HeaderReader): Remembered
 /**
  * Wraps a read statement (`sql` with `?` placeholders, one row) so that it also confirms the remembered session:
  * the result has the session's `callerFingerprint` and, only when it is unchanged, the read's own columns (else they
- * are null: the read is not evaluated). No row: the session is gone, expired or due for refresh.
+ * are null: PostgreSQL may still evaluate the read, whose values are dropped by the join's filter). No row: the
+ * session is gone, expired or due for refresh.
  */
 export function sessionConfirmingStatement(
   check: RememberedSession,
