@@ -68,10 +68,10 @@ export class JsonSql {
   readonly constant: string | undefined;
   /**
    * For a list of rows ({@link SqlReadCompiler.aggregate}): the SQL of its items joined with commas, without the
-   * brackets (never SQL null: the empty text when there is none). An enclosing object writes the brackets into its own known text
-   * (`,"environments":[` … `]}`) instead of wrapping the list first: PostgreSQL's `||` copies the whole list text
-   * for each operator, so each level of a tree saves two copies of everything below it (a 50-project tree's
-   * statement: median 40.1 → 37.6 ms on a noisy machine; docs/performance.md).
+   * brackets (never SQL null: the empty text when there is none). An enclosing object writes the brackets into its
+   * own known text (`,"environments":[` … `]}`) instead of wrapping the list first: PostgreSQL's `||` copies the
+   * whole list text for each operator, so each level of a tree saves two copies of everything below it (a
+   * 50-project tree's statement: median 40.1 → 37.6 ms on a noisy machine; docs/performance.md).
    */
   readonly listItems: string | undefined;
 
@@ -280,7 +280,8 @@ export class SqlReadCompiler {
    * `array_to_string(array(select … order by …), ',')`, not as an ordered `string_agg`: the array subquery takes
    * its rows in the subquery's order (an index's order needs no sort) where the ordered aggregate is one more plan
    * node set up per execution and, before PostgreSQL 16, always sorts its input again (shape 5 of bench:peer, two
-   * short lists: 8 µs less PostgreSQL CPU per execution; docs/performance.md).
+   * short lists: 6–8 µs less PostgreSQL CPU per execution; the 50-project tree 9% less on PostgreSQL 15, 1.5–3% more
+   * on 18, where each element is copied twice; docs/performance.md).
    */
   aggregate(item: JsonSql, from: string, orderBy: string): JsonSql {
     const items = `array_to_string(array(select ${item.sql} ${from} order by ${orderBy}), ',')`;
