@@ -223,17 +223,19 @@ export async function callerFromSession(
 }
 
 /**
- * What a failed better-auth call throws: better-auth answers its own database errors as an opaque 500
- * (`FAILED_TO_GET_SESSION`, the cause left out), so when the database does not answer a trivial statement either,
- * that outage is thrown instead (the transport answers it 503 with Retry-After, as for every other caller); else
- * `error` as it is.
+ * What a failed better-auth call comes to: better-auth answers its own database errors as an opaque 500
+ * (`FAILED_TO_GET_SESSION`, the cause left out) or, verifying a JWT, as no payload at all, so when the database does
+ * not answer a trivial statement either, that outage is thrown instead (the transport answers it 503 with
+ * Retry-After, as for every other caller); else `error` is thrown as it is, or, when it is null (a refusal, not an
+ * error), null is returned: no caller.
  */
-async function outageOr(knex: Knex, error: unknown): Promise<never> {
+async function outageOr(knex: Knex, error: unknown): Promise<null> {
   const probe = await knex.raw("select 1").then(
     () => null,
     (outage: unknown) => outage,
   );
-  throw probe ?? error;
+  if (probe ?? error) throw probe ?? error;
+  return null;
 }
 
 /** The {@link SessionRow} of the session stored with token hash `tokenHash`, or undefined. */
@@ -296,7 +298,7 @@ function userSql(memberships: UserMembershipsSql): string {
  * process sees it, then remembered until its `exp` — its signature cannot change, and Skiff configures no key
  * rotation — so a request costs one statement: the user and every membership with its standing, the first one as the
  * default (no active organization), as the session it was issued for acts. null when invalid, expired, or the user
- * is gone.
+ * is gone; throws the database's error when it does not answer (a token not yet verified included: 503, not 401).
  */
 export async function callerFromJwt(
   auth: Auth,
@@ -315,10 +317,12 @@ export async function callerFromJwt(
     let payload: { sub?: unknown; exp?: unknown } | undefined;
     try {
       payload = (await auth.api.verifyJWT({ body: { token } }))?.payload ?? undefined;
-    } catch {
-      return null;
+    } catch (error) {
+      return outageOr(knex, error);
     }
-    if (typeof payload?.sub !== "string" || !payload.sub) return null;
+    // better-auth answers every failure (its key set unreadable included) as no payload: refused only when the
+    // database answers, else the outage is what the caller meets (503, as for a session or key).
+    if (typeof payload?.sub !== "string" || !payload.sub) return outageOr(knex, null);
     known = { sub: payload.sub, exp: typeof payload.exp === "number" ? payload.exp : 0 };
     if (options.rememberSessions !== false && known.exp * 1000 > Date.now()) {
       memory.jwts.set(key, known);
