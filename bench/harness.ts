@@ -3,10 +3,12 @@
  * under .data/bench) and a Skiff server in its own process (`node src/main.ts`, as `npm start` runs it),
  * so that the load generator never shares the server's event loop.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { ensureDatabase, withDatabase } from "../src/db/connect.ts";
 import { startEmbeddedPostgres } from "../src/db/embedded.ts";
@@ -69,25 +71,42 @@ export interface ServerProcessOptions {
   cwd?: string;
 }
 
-/** The words of `npm start` (package.json `scripts.start`: `NAME=${NAME:-value}… node <flags> src/main.ts`). */
-const START_WORDS: string[] = (
-  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: { start: string } }
-).scripts.start.split(/\s+/);
-
-/** The Node flags of `npm start`, so servers run as users run them. */
-const START_NODE_FLAGS = START_WORDS.filter((word) => word.startsWith("--"));
-
-/** The environment `npm start` sets unless it is set (`NAME=${NAME:-value}`; `NAME=value` too), by name. */
-const START_ENV: Record<string, string> = Object.fromEntries(
-  START_WORDS.flatMap((word) => {
-    const m = /^([A-Z_][A-Z0-9_]*)=(?:\$\{\1:-([^}]*)\}|(.*))$/.exec(word);
-    return m ? [[m[1]!, m[2] ?? m[3]!]] : [];
-  }),
-);
+/**
+ * What `npm start` of the checkout at `cwd` (default this one) runs, from its package.json's `scripts.start`
+ * (`NAME=${NAME:-value}… node <flags> src/main.ts`): the Node flags (with their values, e.g. `--import <hook>`) and
+ * the environment it sets unless it is set (`NAME=${NAME:-value}`; `NAME=value` too), so servers run as users run
+ * them — an earlier checkout (BENCH_BEFORE) as its own `npm start` ran it.
+ */
+function startCommand(cwd = fileURLToPath(new URL("..", import.meta.url))): {
+  flags: string[];
+  env: Record<string, string>;
+} {
+  const words = (
+    JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")) as { scripts: { start: string } }
+  ).scripts.start.split(/\s+/);
+  const node = words.indexOf("node");
+  const env = Object.fromEntries(
+    words.slice(0, node).flatMap((word) => {
+      const m = /^([A-Z_][A-Z0-9_]*)=(?:\$\{\1:-([^}]*)\}|(.*))$/.exec(word);
+      return m ? [[m[1]!, m[2] ?? m[3]!]] : [];
+    }),
+  );
+  return { flags: words.slice(node + 1, -1), env };
+}
 
 /**
- * Starts `node src/main.ts` on `databaseUrl` (migrating it), with extra `env`, and waits for /readyz.
- * BENCH_CPU_PROF_DIR writes a V8 CPU profile of the server there. Its logs are off (LOG_LEVEL `silent`) unless
+ * `npm start`'s `prestart` steps that shape the server process, for the checkout at `cwd`: its sources' types
+ * stripped ahead of time (scripts/strip-sources.mjs, when the checkout has it). The dashboard's build is left out.
+ */
+function prestart(cwd = fileURLToPath(new URL("..", import.meta.url))): void {
+  const strip = join(cwd, "scripts", "strip-sources.mjs");
+  if (existsSync(strip)) spawnSync(process.execPath, ["--no-warnings", strip], { stdio: "inherit" });
+}
+
+/**
+ * Starts `node src/main.ts` on `databaseUrl` (migrating it) as the checkout's `npm start` does (its Node flags and
+ * environment, its types stripped ahead of time: {@link startCommand}, {@link prestart}), with extra `env`, and waits
+ * for /readyz. BENCH_CPU_PROF_DIR writes a V8 CPU profile of the server there. Its logs are off (LOG_LEVEL `silent`) unless
  * BENCH_SERVER_LOG_LEVEL names a level (e.g. `info`, `npm start`'s default: one line per request, to this stdout).
  * @throws Error when the server is not ready within 60 s.
  */
@@ -101,13 +120,15 @@ export async function startServerProcess(
   const nodeArgs = options.nodeArgs ?? [];
   const url = `http://127.0.0.1:${port}`;
   const profile = process.env.BENCH_CPU_PROF_DIR;
+  const start = startCommand(options.cwd);
+  prestart(options.cwd);
   const child = spawn(
     process.execPath,
-    [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), ...START_NODE_FLAGS, ...nodeArgs, "src/main.ts"],
+    [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), ...start.flags, ...nodeArgs, "src/main.ts"],
     {
       cwd: options.cwd,
       env: {
-        ...START_ENV,
+        ...start.env,
         ...process.env,
         DATABASE_URL: databaseUrl,
         HOST: "127.0.0.1",

@@ -1,6 +1,7 @@
 // `npm start`'s first step (`prestart`). Plain JavaScript on purpose: on a production install
 // (`npm ci --omit=dev`) the `node` devDependency (Node 24) is absent and npm scripts run on the system's Node,
-// which may be too old to run Skiff's TypeScript; this file still runs there and says so. Then the dashboard:
+// which may be too old to run Skiff's TypeScript; this file still runs there and says so. Then the sources' types
+// stripped ahead of time (scripts/strip-sources.mjs), then the dashboard:
 // built with Vite when the dev dependencies are installed (as before); otherwise a prebuilt `web/dist` (the
 // Docker image's, or one copied from a build machine) is served as is; without either the API starts and the
 // pages answer 503 with the build command (src/server/web.ts).
@@ -22,6 +23,10 @@ if (major < MIN_NODE_MAJOR) {
   );
   process.exit(1);
 }
+
+// The sources' types stripped ahead of time, in this process's Node (the one `start` runs): the server then never
+// loads Node's TypeScript stripper (scripts/stripped-sources.mjs). Soft: on failure Node strips them as it loads them.
+spawnSync(process.execPath, ["--no-warnings", join(root, "scripts", "strip-sources.mjs")], { stdio: "inherit" });
 
 const vite = join(root, "node_modules", "vite", "bin", "vite.js");
 const config = join(root, "web", "vite.config.ts");

@@ -31,10 +31,11 @@ export interface SkiffProcess {
 
 /**
  * Spawns `node src/main.ts` (the checkout's, on Node 24) with `env` added to a minimal environment (loopback, any
- * free port, JSON logs, the test secret), stdout and stderr piped.
+ * free port, JSON logs, the test secret), stdout and stderr piped; with `npm start`'s load hook, which serves the
+ * sources stripped ahead of time where `prestart` left copies of them (scripts/stripped-sources.mjs).
  */
 export function spawnMain(env: Record<string, string>): ChildProcess {
-  return spawn(nodeBinary, ["src/main.ts"], {
+  return spawn(nodeBinary, ["--import", "./scripts/stripped-sources.mjs", "src/main.ts"], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? "",

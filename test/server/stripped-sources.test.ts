@@ -1,0 +1,101 @@
+/**
+ * `npm start`'s sources stripped ahead of time (scripts/strip-sources.mjs in `prestart`, served by the load hook
+ * scripts/stripped-sources.mjs): the server process then never loads Node's TypeScript stripper (amaro, about 19 MB
+ * of RSS for its whole life), runs the same code at the same lines and columns, and a source with no stripped copy
+ * (edited since the last `prestart`) is still stripped by Node as it loads.
+ */
+import { spawnSync } from "node:child_process";
+import { hash, randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+/** Node 24 from the `node` devDependency (what `npm start` uses), whatever Node runs the tests. */
+const node = existsSync(join(root, "node_modules/.bin/node")) ? join(root, "node_modules/.bin/node") : process.execPath;
+const cacheDir = join(root, "node_modules", ".cache", "skiff-stripped");
+const HOOK = ["--import", "./scripts/stripped-sources.mjs"];
+
+/** Runs `script` (an ES module) with Node flags `flags` in the project's root. @returns its stdout, parsed. */
+function run(flags: string[], script: string): { amaro: boolean; value: unknown; line?: number } {
+  const result = spawnSync(node, [...flags, "--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
+  expect(result.status, result.stderr).toBe(0);
+  return JSON.parse(result.stdout);
+}
+
+/** The script's last line: whether Node's TypeScript stripper was loaded, and `value`. */
+const REPORT = `console.log(JSON.stringify({ amaro: process.moduleLoadList.some((m) => m.includes("amaro")), value }));`;
+
+let scratch: string;
+let versionDir: string;
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), "skiff-stripped-"));
+  const result = spawnSync(node, ["--no-warnings", "scripts/strip-sources.mjs"], { cwd: root, encoding: "utf8" });
+  expect(result.status, result.stderr).toBe(0);
+  expect(result.stdout + result.stderr).toBe("");
+  const version = spawnSync(node, ["-p", "process.version"], { encoding: "utf8" }).stdout.trim();
+  versionDir = join(cacheDir, version);
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("sources stripped ahead of time", () => {
+  it("keeps a copy of every source with the same lines and columns", () => {
+    const sources = ["src", "migrations", "sandbox"].flatMap((dir) =>
+      readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile() && e.name.endsWith(".ts"))
+        .map((e) => join(e.parentPath, e.name)),
+    );
+    expect(sources.length).toBeGreaterThan(200);
+    for (const file of sources) {
+      const source = readFileSync(file);
+      const copy = readFileSync(join(versionDir, `${hash("sha256", source)}.js`), "utf8");
+      const lengths = (text: string) => text.split("\n").map((line) => line.length);
+      expect(lengths(copy), file).toEqual(lengths(source.toString("utf8")));
+      expect(copy, file).not.toMatch(/:\s*(string|number|boolean)\s*[,;)=]/);
+    }
+  });
+
+  it("loads the server's modules without Node's TypeScript stripper, which it loads without the hook", () => {
+    const load = `const { buildSchema } = await import("./src/server/schema.ts"); const value = typeof buildSchema;`;
+    const hooked = run(HOOK, `${load}\n${REPORT}`);
+    const plain = run([], `${load}\n${REPORT}`);
+    expect(hooked).toEqual({ amaro: false, value: "function" });
+    expect(plain).toEqual({ amaro: true, value: "function" });
+  });
+
+  it("reports an error's line and column as in the source", () => {
+    const file = join(scratch, "fails.ts");
+    writeFileSync(
+      file,
+      // A comment of its own: no copy of these bytes from an earlier run.
+      `interface A {\n  a: number;\n}\nexport function fail(a: A): never {\n  throw new Error(String(a.a));\n}\n// ${randomUUID()}\n`,
+    );
+    const script = `const { fail } = await import(${JSON.stringify(`file://${file}`)});
+let value; try { fail({ a: 1 }); } catch (e) { value = /fails\\.ts:(\\d+:\\d+)/.exec(e.stack)[1]; }
+${REPORT}`;
+    // Not stripped ahead of time (outside the sources): Node strips it, as for a source edited since prestart.
+    expect(run(HOOK, script)).toEqual({ amaro: true, value: "5:9" });
+    // Stripped the way prestart does and put where the hook looks: served, and the position is the same.
+    const stripped = spawnSync(
+      node,
+      [
+        "--no-warnings",
+        "--input-type=module",
+        "-e",
+        `import { stripTypeScriptTypes } from "node:module"; import { readFileSync, writeFileSync } from "node:fs";
+import { hash, randomUUID } from "node:crypto"; import { strippedPath } from "./scripts/stripped-cache.mjs";
+const source = readFileSync(${JSON.stringify(file)});
+writeFileSync(strippedPath(hash("sha256", source)), stripTypeScriptTypes(source.toString(), { mode: "strip" }));`,
+      ],
+      { cwd: root, encoding: "utf8" },
+    );
+    expect(stripped.status, stripped.stderr).toBe(0);
+    try {
+      expect(run(HOOK, script)).toEqual({ amaro: false, value: "5:9" });
+    } finally {
+      rmSync(join(versionDir, `${hash("sha256", readFileSync(file))}.js`));
+    }
+  });
+});
