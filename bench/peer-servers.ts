@@ -1,5 +1,5 @@
 /**
- * The servers of `npm run bench:peer`, each in its own process with bench/peer-probe.ts preloaded (statement
+ * The servers of `npm run bench:peer`, each in its own process with bench/peer-probe.mjs preloaded (statement
  * counter, CPU, RSS over IPC) and its own PGAPPNAME (so bench/pg-cpu.ts finds its PostgreSQL backends): Skiff as
  * this checkout runs it ("after"), optionally Skiff of an earlier commit ("before", another checkout's
  * `src/main.ts` on the same database) and PostGraphile V5 (bench/peer/server.mjs, Amber preset, no auth).
@@ -13,7 +13,7 @@ import { startServerProcess } from "./harness.ts";
 export const SKIFF_BASE_URL = "http://skiff.bench.test";
 
 /** The probe, by absolute path: a "before" server runs from another directory. */
-const PROBE = ["--import", new URL("./peer-probe.ts", import.meta.url).pathname];
+const PROBE = ["--import", new URL("./peer-probe.mjs", import.meta.url).pathname];
 
 /** One benchmarked server. */
 export interface PanelServer {

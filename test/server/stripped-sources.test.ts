@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "../helpers/db.ts";
+import { spawnSkiff } from "../helpers/process.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 /** Node 24 from the `node` devDependency (what `npm start` uses), whatever Node runs the tests. */
@@ -63,6 +65,27 @@ describe("sources stripped ahead of time", () => {
     const plain = run([], `${load}\n${REPORT}`);
     expect(hooked).toEqual({ amaro: false, value: "function" });
     expect(plain).toEqual({ amaro: true, value: "function" });
+  });
+
+  it("starts src/main.ts as npm start does without loading Node's TypeScript stripper", async () => {
+    const db = await createTestDatabase();
+    const reporter = join(scratch, "report.mjs");
+    writeFileSync(
+      reporter,
+      'process.on("exit", () => process.stderr.write(`amaro loaded: ${process.moduleLoadList.some((m) => m.includes("amaro"))}\\n`));',
+    );
+    const skiff = spawnSkiff({ DATABASE_URL: db.url, SKIFF_WORKER: "false", NODE_OPTIONS: `--import=${reporter}` });
+    try {
+      const ready = await skiff.waitForLog((record) => record.msg === "Skiff is ready");
+      // Answered once its event loop turns: its signal handlers are in place by then.
+      expect((await fetch(`${ready.url}/readyz`)).status).toBe(200);
+      skiff.child.kill("SIGTERM");
+      expect(await skiff.exited).toMatchObject({ code: 0 });
+      expect(skiff.stderr()).toContain("amaro loaded: false");
+    } finally {
+      skiff.child.kill("SIGKILL");
+      await db.drop();
+    }
   });
 
   it("reports an error's line and column as in the source", () => {

@@ -1,23 +1,26 @@
 /**
- * Preloaded (`node --import ./bench/peer-probe.ts`) into each server process of `npm run bench:peer`: counts the
+ * Preloaded (`node --import ./bench/peer-probe.mjs`) into each server process of `npm run bench:peer`: counts the
  * SQL statements the process sends (a wrap of `Client.prototype.query` of the `pg` its main script resolves, which
  * knex, graphile-worker and PostGraphile's adaptor all call) and answers `"stats"` IPC messages with
  * `{ statements, cpuMicros (user + system, process.cpuUsage), rssBytes }`. With BENCH_MEMORY_LOG set, each answer
  * also writes the process's `process.memoryUsage()` to stderr (RSS against the V8 heap: what lies outside it).
+ * Plain JavaScript on purpose: a TypeScript probe would load Node's TypeScript stripper (about 19 MB of RSS) into
+ * every server it measures, which `npm start` keeps out of Skiff (scripts/stripped-sources.mjs) and PostGraphile's
+ * JavaScript never loads.
  */
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
-import type pgModule from "pg";
 
 // The `pg` the process's main script loads (the peer has its own, in bench/peer/node_modules): patch that one.
-const pg = createRequire(resolve(process.argv[1] ?? "."))("pg") as typeof pgModule;
+/** @type {typeof import("pg")} */
+const pg = createRequire(resolve(process.argv[1] ?? "."))("pg");
 
 let statements = 0;
 const query = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pgModule.Client, ...args: unknown[]) {
+pg.Client.prototype.query = function (...args) {
   statements++;
-  return (query as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof query;
+  return query.apply(this, args);
+};
 
 process.on("message", (message) => {
   if (message !== "stats") return;
@@ -25,7 +28,7 @@ process.on("message", (message) => {
   const memory = process.memoryUsage();
   if (process.env.BENCH_MEMORY_LOG) console.error("memory", process.pid, JSON.stringify(memory));
   // With --expose-gc (diagnosis only): the live heap after a full collection.
-  const gc = (globalThis as { gc?: () => void }).gc;
+  const gc = globalThis.gc;
   gc?.();
   const liveHeapBytes = gc ? process.memoryUsage().heapUsed : null;
   process.send?.({
