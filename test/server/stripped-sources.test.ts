@@ -72,7 +72,7 @@ describe("sources stripped ahead of time", () => {
     const reporter = join(scratch, "report.mjs");
     writeFileSync(
       reporter,
-      'process.on("exit", () => process.stderr.write(`amaro loaded: ${process.moduleLoadList.some((m) => m.includes("amaro"))}\\n`));',
+      'process.on("exit", () => process.stderr.write("amaro loaded: " + process.moduleLoadList.some((m) => m.includes("amaro")) + "\\n"));',
     );
     const skiff = spawnSkiff({ DATABASE_URL: db.url, SKIFF_WORKER: "false", NODE_OPTIONS: `--import=${reporter}` });
     try {
