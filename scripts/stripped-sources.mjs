@@ -12,22 +12,20 @@ import { readFileSync } from "node:fs";
 import { registerHooks } from "node:module";
 import { strippedPath } from "./stripped-cache.mjs";
 
+/** What a stripped copy is loaded as, by the format Node gives the TypeScript file it replaces. */
+const STRIPPED_FORMAT = { "module-typescript": "module", "commonjs-typescript": "commonjs" };
+
 registerHooks({
   load(url, context, nextLoad) {
-    if (url.startsWith("file:") && url.endsWith(".ts") && !url.includes("/node_modules/")) {
-      let source;
-      try {
-        source = readFileSync(new URL(url));
-      } catch {
-        return nextLoad(url, context);
-      }
-      try {
-        const stripped = readFileSync(strippedPath(hash("sha256", source)), "utf8");
-        return { format: "module", source: stripped, shortCircuit: true };
-      } catch {
-        // Not stripped ahead of time: Node strips it.
-      }
+    // Node's own load reads the file and names its format; it strips later, only for a TypeScript format (or
+    // already here for a file in no package with a "type", whose syntax it detects: Skiff's sources are in one).
+    const loaded = nextLoad(url, context);
+    const format = STRIPPED_FORMAT[loaded.format];
+    if (!format || loaded.source == null || url.includes("/node_modules/")) return loaded;
+    try {
+      return { format, source: readFileSync(strippedPath(hash("sha256", loaded.source)), "utf8") };
+    } catch {
+      return loaded; // not stripped ahead of time: Node strips it
     }
-    return nextLoad(url, context);
   },
 });

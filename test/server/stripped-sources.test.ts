@@ -89,6 +89,9 @@ describe("sources stripped ahead of time", () => {
   });
 
   it("reports an error's line and column as in the source", () => {
+    // An ES module by its package.json, as Skiff's sources are (a file without one has its syntax detected, which
+    // loads the stripper whatever the hook serves).
+    writeFileSync(join(scratch, "package.json"), '{ "type": "module" }');
     const file = join(scratch, "fails.ts");
     writeFileSync(
       file,
