@@ -317,8 +317,8 @@ export async function callerFromJwt(
     let payload: { sub?: unknown; exp?: unknown } | undefined;
     try {
       payload = (await auth.api.verifyJWT({ body: { token } }))?.payload ?? undefined;
-    } catch (error) {
-      return outageOr(knex, error);
+    } catch {
+      payload = undefined;
     }
     // better-auth answers every failure (its key set unreadable included) as no payload: refused only when the
     // database answers, else the outage is what the caller meets (503, as for a session or key).
