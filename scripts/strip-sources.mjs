@@ -23,8 +23,10 @@ import { ROOT, STRIPPED_DIR, strippedPath } from "./stripped-cache.mjs";
 /** A copy not wanted for this long is removed, ms. */
 const UNUSED_MS = 7 * 24 * 3600 * 1000;
 
-/** The `.ts` files under `dir` of the project (recursive, declaration files left out), as paths. */
+/** The `.ts` files under `dir` of the project (recursive, declaration files left out), as paths; none when absent. */
 function typeScriptFiles(dir) {
+  // The image has no sandbox/ (the sandbox gateway runs beside an embedded database, not in production).
+  if (!existsSync(join(ROOT, dir))) return [];
   return readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith(".ts") && !e.name.endsWith(".d.ts"))
     .map((e) => join(e.parentPath, e.name));

@@ -6,7 +6,16 @@
  */
 import { spawnSync } from "node:child_process";
 import { hash, randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -86,6 +95,22 @@ describe("sources stripped ahead of time", () => {
       skiff.child.kill("SIGKILL");
       await db.drop();
     }
+  });
+
+  it("strips a tree without sandbox/, as the Docker image has it", () => {
+    const tree = join(scratch, "image");
+    for (const dir of ["scripts", "src/a", "migrations", "node_modules"])
+      mkdirSync(join(tree, dir), { recursive: true });
+    for (const f of ["strip-sources.mjs", "stripped-cache.mjs"])
+      copyFileSync(join(root, "scripts", f), join(tree, "scripts", f));
+    writeFileSync(join(tree, "src/a/x.ts"), "export const x: number = 1;\n");
+    writeFileSync(join(tree, "migrations/m.ts"), 'export const y: string = "";\n');
+    const result = spawnSync(node, ["--no-warnings", "scripts/strip-sources.mjs"], { cwd: tree, encoding: "utf8" });
+    expect(result.stdout + result.stderr).toBe("");
+    const copies = readdirSync(join(tree, "node_modules/.cache/skiff-stripped"), { recursive: true }).filter((f) =>
+      String(f).endsWith(".js"),
+    );
+    expect(copies).toHaveLength(2);
   });
 
   it("reports an error's line and column as in the source", () => {
