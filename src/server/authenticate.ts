@@ -22,13 +22,28 @@ import type { Surface } from "../shared/rest-route.ts";
 
 export type { Surface };
 
-/** Converts Node's header object into WHATWG Headers. */
+/**
+ * Converts Node's header object (or a `connection_init` payload's) into WHATWG Headers. A name or value no HTTP
+ * header can carry (a control character such as NUL, which only a WebSocket payload or an in-process caller can
+ * send) is left out: such a credential is no credential, refused as any invalid one (401 / 4403), never a 500.
+ */
 export function toHeaders(headers: IncomingHttpHeaders | Record<string, string | undefined>): Headers {
   const out = new Headers();
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) out.append(name, v);
-    else out.set(name, String(value));
+    let appended = 0;
+    try {
+      if (Array.isArray(value))
+        for (const v of value) {
+          out.append(name, v);
+          appended++;
+        }
+      else out.set(name, String(value));
+    } catch {
+      // Headers throws a TypeError on a name or value no header can carry: the header is left out whole (a name
+      // that took a value is a valid one to delete).
+      if (appended) out.delete(name);
+    }
   }
   return out;
 }

@@ -82,6 +82,26 @@ describe("graphql-ws limits", () => {
   });
 });
 
+describe("credentials no header can carry", () => {
+  it("refuses a connection_init whose authorization holds a NUL byte or a newline with 4403, as any invalid key", async () => {
+    const init = async (payload: Record<string, unknown>) => {
+      const ws = await open();
+      return new Promise<string | number>((resolve) => {
+        ws.once("message", (data) => resolve(JSON.parse(String(data)).type));
+        ws.once("close", (code) => resolve(code));
+        ws.send(JSON.stringify({ type: "connection_init", payload }));
+      });
+    };
+    const key = org.owner.apiKey;
+    expect(await init({ authorization: `Bearer ${key}\u0000` })).toBe(4403);
+    expect(await init({ authorization: `Bearer ${key}\nx-api-key: ${key}` })).toBe(4403);
+    expect(await init({ "x-api-key": "a\u0000b", "bad name": "x" })).toBe(4403);
+    // The same socket path still takes a valid key beside a value it leaves out.
+    const ok = await init({ authorization: `Bearer ${key}`, "x-extra": "a\u0000b" });
+    expect(ok).toBe("connection_ack");
+  });
+});
+
 describe("cookie-authenticated upgrades", () => {
   it("accept trusted origins and refuse foreign ones with 4403; header credentials are unaffected", async () => {
     await setPassword(t.db.knex, org.owner.userId, TEST_PASSWORD);
