@@ -4,6 +4,8 @@
  * DATABASE_URL). It runs as a child process (Skiff never imports the sandbox's code) on
  * SKIFF_SANDBOX_GATEWAY_PORT, tied to this process by an IPC channel: it exits when Skiff exits, even on a crash.
  * Failing to start it (e.g. the port is taken) never stops Skiff: payment gateway calls then fail on their own.
+ * The child loads `npm start`'s load hook when the checkout has it, so it does not load Node's TypeScript stripper
+ * either (about 19 MB of its RSS; docs/operations.md, Memory).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -12,6 +14,8 @@ import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 
 const SANDBOX_MAIN = fileURLToPath(new URL("../../sandbox/gateway/main.ts", import.meta.url));
+/** `npm start`'s load hook (scripts/stripped-sources.mjs): the sandbox's sources are stripped by `prestart` too. */
+const STRIPPED_SOURCES_HOOK = new URL("../../scripts/stripped-sources.mjs", import.meta.url);
 
 /** A started sandbox: its URL (to use as SKIFF_GATEWAY_URL) and how to stop it. */
 export interface SandboxGatewayProcess {
@@ -28,7 +32,8 @@ export function startSandboxGatewayProcess(config: Config, log: Logger): Sandbox
   const port = config.SKIFF_SANDBOX_GATEWAY_PORT || 4010;
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [SANDBOX_MAIN], {
+    const hook = existsSync(STRIPPED_SOURCES_HOOK) ? ["--import", STRIPPED_SOURCES_HOOK.href] : [];
+    child = spawn(process.execPath, [...hook, SANDBOX_MAIN], {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
       env: {
         ...process.env,

@@ -16,10 +16,14 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Config } from "../../src/config.ts";
+import { startSandboxGatewayProcess } from "../../src/server/sandbox-gateway-process.ts";
 import { createTestDatabase } from "../helpers/db.ts";
 import { spawnSkiff } from "../helpers/process.ts";
 
@@ -95,6 +99,44 @@ describe("sources stripped ahead of time", () => {
       skiff.child.kill("SIGKILL");
       await db.drop();
     }
+  });
+
+  it("starts the sandbox payment gateway beside an embedded database without Node's TypeScript stripper", async () => {
+    const report = join(scratch, "sandbox-report.txt");
+    const reporter = join(scratch, "sandbox-report.mjs");
+    writeFileSync(
+      reporter,
+      `import { writeFileSync } from "node:fs"; process.on("exit", () => writeFileSync(${JSON.stringify(report)}, "amaro loaded: " + process.moduleLoadList.some((m) => m.includes("amaro"))));`,
+    );
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const config = { SKIFF_SANDBOX_GATEWAY_PORT: port, PORT: 4000 } as unknown as Config;
+    const nodeOptions = process.env.NODE_OPTIONS;
+    process.env.NODE_OPTIONS = `--import=${reporter}`;
+    const sandbox = startSandboxGatewayProcess(config, pino({ level: "silent" }));
+    if (nodeOptions === undefined) delete process.env.NODE_OPTIONS;
+    else process.env.NODE_OPTIONS = nodeOptions;
+    expect(sandbox).not.toBeNull();
+    try {
+      await expect
+        .poll(
+          () =>
+            fetch(`${sandbox?.url}/`).then(
+              (res) => res.status,
+              () => 0,
+            ),
+          { timeout: 20_000 },
+        )
+        .not.toBe(0);
+    } finally {
+      sandbox?.stop();
+    }
+    await expect.poll(() => existsSync(report), { timeout: 10_000 }).toBe(true);
+    expect(readFileSync(report, "utf8")).toBe("amaro loaded: false");
   });
 
   it("strips a tree without sandbox/, as the Docker image has it", () => {
