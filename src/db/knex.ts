@@ -5,6 +5,7 @@
 import knexFactory, { type Knex } from "knex";
 import { knexSnakeCaseMappers, Model } from "objection";
 import pg from "pg";
+import { messageSocket } from "./message-socket.ts";
 import { UnnamedStatementsClient } from "./prepared-statements.ts";
 
 // int8 (count(*), bigint ids) as JS numbers: all our counts fit in 2^53.
@@ -30,7 +31,8 @@ export function createKnex(
 ): Knex {
   const knex = knexFactory({
     client: "pg",
-    connection: url,
+    // Each connection's socket hands pg whole protocol messages (message-socket.ts: memory under large answers).
+    connection: { connectionString: url, stream: messageSocket } satisfies Knex.PgConnectionConfig,
     pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
     ...(log && {
       log: {
