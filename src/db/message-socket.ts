@@ -19,6 +19,11 @@ import net from "node:net";
 
 /** Type byte + length. */
 const HEADER_BYTES = 5;
+/**
+ * Past this length a message is left to pg-protocol's own buffering (handed on as read): PostgreSQL sends nothing
+ * this large (a value is at most 1 GB), and a buffer is never allocated for a length only a broken stream shows.
+ */
+const MAX_FRAMED_LENGTH = 1024 ** 3 + 1024 ** 2;
 
 /**
  * The one read buffer of every framed socket: a read's bytes are consumed (copied out) before its callback returns,
@@ -65,8 +70,9 @@ export class MessageFramer {
     let end = at;
     while (end + HEADER_BYTES <= chunk.length) {
       const length = chunk.readUInt32BE(end + 1);
-      if (length < 4) {
-        // No message is shorter than its length field: hand the rest on as read, for pg-protocol to report.
+      if (length < 4 || length > MAX_FRAMED_LENGTH) {
+        // No message is shorter than its length field (or that long): hand the rest on as read, as a plain socket
+        // would, for pg-protocol to deal with.
         this.passThrough = true;
         this.emit(Buffer.from(chunk.subarray(at)));
         return;

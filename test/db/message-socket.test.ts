@@ -54,7 +54,7 @@ describe("MessageFramer", () => {
     );
   });
 
-  it("hands on as read what follows a length no message can have", () => {
+  it("hands on as read what follows a length no message can have (too short or too long)", () => {
     const out: Buffer[] = [];
     const framer = new MessageFramer((bytes) => out.push(bytes));
     const good = message(90, 1, 73);
@@ -62,6 +62,13 @@ describe("MessageFramer", () => {
     framer.push(Buffer.concat([good, bad]));
     framer.push(Buffer.from([4, 5]));
     expect(out).toEqual([Buffer.concat([good, bad]), Buffer.from([4, 5])]);
+
+    // A length past anything PostgreSQL sends (4 GiB) allocates nothing: handed on as read.
+    const huge: Buffer[] = [];
+    const other = new MessageFramer((bytes) => huge.push(bytes));
+    const header = Buffer.from([68, 0xff, 0xff, 0xff, 0xff, 1, 2]);
+    other.push(header);
+    expect(huge).toEqual([header]);
   });
 });
 
