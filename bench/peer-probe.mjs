@@ -3,11 +3,13 @@
  * SQL statements the process sends (a wrap of `Client.prototype.query` of the `pg` its main script resolves, which
  * knex, graphile-worker and PostGraphile's adaptor all call) and answers `"stats"` IPC messages with
  * `{ statements, cpuMicros (user + system, process.cpuUsage), rssBytes }`. With BENCH_MEMORY_LOG set, each answer
- * also writes the process's `process.memoryUsage()` to stderr (RSS against the V8 heap: what lies outside it).
+ * also writes the process's `process.memoryUsage()` and its resident memory by kind of mapping to stderr (RSS against
+ * the V8 heap and glibc's heap: what lies where).
  * Plain JavaScript on purpose: a TypeScript probe would load Node's TypeScript stripper (about 19 MB of RSS) into
  * every server it measures, which `npm start` keeps out of Skiff (scripts/stripped-sources.mjs) and PostGraphile's
  * JavaScript never loads.
  */
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
 
@@ -22,11 +24,39 @@ pg.Client.prototype.query = function (...args) {
   return query.apply(this, args);
 };
 
+/**
+ * The process's resident memory by kind of mapping, in MB, from /proc/self/smaps (Linux; nothing elsewhere): glibc's
+ * main arena (`heapMb`, `[heap]`), anonymous mappings (`anonMb`: V8's heap, other arenas, mapped buffers), the node
+ * binary (`nodeMb`) and other files (`filesMb`).
+ */
+function residentMb() {
+  let text;
+  try {
+    text = readFileSync("/proc/self/smaps", "utf8");
+  } catch {
+    return {};
+  }
+  const kb = { heapMb: 0, anonMb: 0, nodeMb: 0, filesMb: 0 };
+  let kind = "anonMb";
+  for (const line of text.split("\n")) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) {
+      const name = mapping[1];
+      kind = name === "" ? "anonMb" : name === "[heap]" ? "heapMb" : name === process.execPath ? "nodeMb" : "filesMb";
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) kb[kind] += Number(rss[1]);
+  }
+  return Object.fromEntries(Object.entries(kb).map(([k, v]) => [k, Math.round(v / 1024)]));
+}
+
 process.on("message", (message) => {
   if (message !== "stats") return;
   const cpu = process.cpuUsage();
   const memory = process.memoryUsage();
-  if (process.env.BENCH_MEMORY_LOG) console.error("memory", process.pid, JSON.stringify(memory));
+  if (process.env.BENCH_MEMORY_LOG)
+    console.error("memory", process.pid, JSON.stringify({ ...memory, ...residentMb() }));
   // With --expose-gc (diagnosis only): the live heap after a full collection.
   const gc = globalThis.gc;
   gc?.();
