@@ -314,14 +314,13 @@ export async function callerFromJwt(
     known = undefined;
   }
   if (!known) {
-    let payload: { sub?: unknown; exp?: unknown } | undefined;
-    try {
-      payload = (await auth.api.verifyJWT({ body: { token } }))?.payload ?? undefined;
-    } catch {
-      payload = undefined;
-    }
-    // better-auth answers every failure (its key set unreadable included) as no payload: refused only when the
-    // database answers, else the outage is what the caller meets (503, as for a session or key).
+    const payload: { sub?: unknown; exp?: unknown } | undefined = await auth.api.verifyJWT({ body: { token } }).then(
+      (verified) => verified?.payload ?? undefined,
+      () => undefined,
+    );
+    // better-auth answers every failure (its key set unreadable included) as no payload, and a throw is taken as
+    // one: refused only when the database answers, else the outage is what the caller meets (503, as for a session
+    // or key).
     if (typeof payload?.sub !== "string" || !payload.sub) return outageOr(knex, null);
     known = { sub: payload.sub, exp: typeof payload.exp === "number" ? payload.exp : 0 };
     if (options.rememberSessions !== false && known.exp * 1000 > Date.now()) {
