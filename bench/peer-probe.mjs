@@ -3,8 +3,8 @@
  * SQL statements the process sends (a wrap of `Client.prototype.query` of the `pg` its main script resolves, which
  * knex, graphile-worker and PostGraphile's adaptor all call) and answers `"stats"` IPC messages with
  * `{ statements, cpuMicros (user + system, process.cpuUsage), rssBytes }`. With BENCH_MEMORY_LOG set, each answer
- * also writes the process's `process.memoryUsage()` and its resident memory by kind of mapping to stderr (RSS against
- * the V8 heap and glibc's heap: what lies where).
+ * also writes the process's `process.memoryUsage()`, its resident memory by kind of mapping and V8's heap spaces'
+ * resident sizes to stderr (RSS against the V8 heap and glibc's heap: what lies where).
  * Plain JavaScript on purpose: a TypeScript probe would load Node's TypeScript stripper (about 19 MB of RSS) into
  * every server it measures, which `npm start` keeps out of Skiff (scripts/stripped-sources.mjs) and PostGraphile's
  * JavaScript never loads.
@@ -12,6 +12,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
+import { getHeapSpaceStatistics } from "node:v8";
 
 // The `pg` the process's main script loads (the peer has its own, in bench/peer/node_modules): patch that one.
 /** @type {typeof import("pg")} */
@@ -51,12 +52,19 @@ function residentMb() {
   return Object.fromEntries(Object.entries(kb).map(([k, v]) => [k, Math.round(v / 1024)]));
 }
 
+/** V8's heap spaces' resident size in MB (`physical_space_size`), by space name. */
+function heapSpacesMb() {
+  return Object.fromEntries(
+    getHeapSpaceStatistics().map((s) => [s.space_name, Math.round(s.physical_space_size / 1048576)]),
+  );
+}
+
 process.on("message", (message) => {
   if (message !== "stats") return;
   const cpu = process.cpuUsage();
   const memory = process.memoryUsage();
   if (process.env.BENCH_MEMORY_LOG)
-    console.error("memory", process.pid, JSON.stringify({ ...memory, ...residentMb() }));
+    console.error("memory", process.pid, JSON.stringify({ ...memory, ...residentMb(), ...heapSpacesMb() }));
   // With --expose-gc (diagnosis only): the live heap after a full collection.
   const gc = globalThis.gc;
   gc?.();
