@@ -1,5 +1,5 @@
 /**
- * SQL for timestamps read by compiled reads (issues 15, 21): rendered as text in PostgreSQL, truncated to whole
+ * SQL for timestamps read by compiled reads: rendered as text in PostgreSQL, truncated to whole
  * milliseconds as a JavaScript `Date` holds them (PostgreSQL keeps microseconds).
  */
 

@@ -1,5 +1,5 @@
 /**
- * Compiled reads (issues 15 and 21): the one implementation of every read of Skiff's tables through GraphQL. Modules
+ * Compiled reads: the one implementation of every read of Skiff's tables through GraphQL. Modules
  * declare, in their manifests, the SQL of each field that is a column or a relation of their types (`sqlReads`,
  * {@link SqlReadTypes}) and how a row of each type is found by id with the caller's visibility (`sqlRows`,
  * {@link SqlReadRows}); this compiler turns a selection into SQL building the answer's compact JSON text inside
@@ -56,8 +56,8 @@ export interface SqlReadField {
 }
 
 /**
- * SQL whose value is JSON text, SQL null standing for JSON null: what the compiler builds for objects and lists
- * (issue 21, "cheaper SQL"). Its `sql` goes into other SQL; interpolating the object itself throws, so that JSON
+ * SQL whose value is JSON text, SQL null standing for JSON null: what the compiler builds for objects and lists.
+ * Its `sql` goes into other SQL; interpolating the object itself throws, so that JSON
  * text is never taken for a scalar by mistake (a scalar value would be converted with `to_json` once more).
  */
 export class JsonSql {
@@ -340,7 +340,7 @@ export class SqlReadCompiler {
   /**
    * The JSON `item()` builds for the rows of `from` (SQL text after `select`, its rows aliased `alias`), and that
    * FROM with the to-one relations `item` reads ({@link joinedOne}) as left joins on it: one join per relation
-   * instead of a correlated subquery run for every row (issue 21, "fewer correlated subqueries": the subqueries
+   * instead of a correlated subquery run for every row (the subqueries
    * were half the statement of 50 site imports with their project and application; docs/performance.md).
    * Use it for the FROM of a list whose items' fields read its rows as `alias`; the list's ordering must name
    * `alias` only.
