@@ -59,7 +59,7 @@ export interface EmbeddedOptions {
  * the statement ends, so every statement that builds a large value (a compiled read's answer: 430 KB for a
  * 50-project tree, copied by each `||` and by its output) pays the kernel's page faults on all of it again:
  * measured on a 2-core VM, that statement 25–29 ms with the defaults against 13.5 ms with these
- * (docs/performance.md). Cost: each backend keeps at most 32 MiB of freed heap beyond what it uses.
+ * (2026-11-26). Cost: each backend keeps at most 32 MiB of freed heap beyond what it uses.
  */
 const POSTMASTER_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: "4194304", MALLOC_TRIM_THRESHOLD_: "33554432" };
 
