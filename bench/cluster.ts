@@ -1,5 +1,5 @@
 /**
- * `npm run bench:cluster` (issue 23): 3 Skiff instances behind a round-robin HTTP proxy vs 1 instance behind the
+ * `npm run bench:cluster`: 3 Skiff instances behind a round-robin HTTP proxy vs 1 instance behind the
  * same proxy, on one scratch database on the same machine. Per setup: the agent REST endpoint
  * (`GET /api/agent/projects`) and the nested project tree query (`POST /graphql`) with autocannon; webhook
  * deliveries per second (events sent through the proxy, deliveries counted at a loopback HTTPS receiver — every

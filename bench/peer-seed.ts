@@ -1,5 +1,5 @@
 /**
- * The data of `npm run bench:peer` (issue 21 "Goals"), inserted directly into a migrated scratch database: one
+ * The data of `npm run bench:peer`, inserted directly into a migrated scratch database: one
  * organization on the `unlimited` plan (which has the `webhooks` feature the webhook fields' gate asks for) with
  * an owner and an API key; 50 projects × 3 environments × 5 applications × 3 deployments + 1 domain each
  * (test/helpers/seed.ts); 50 site import records in the states an import ends in (success, partial, failed)

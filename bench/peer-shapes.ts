@@ -1,5 +1,5 @@
 /**
- * The shapes of `npm run bench:peer` (issue 21 "Goals"): each is one Skiff operation and the PostGraphile V5
+ * The shapes of `npm run bench:peer`: each is one Skiff operation and the PostGraphile V5
  * operation that reads the same rows (aliased to Skiff's key names), and how both answers become one comparable
  * value: connections (`edges { node }`, `nodes`) become arrays (or `{ totalCount, nodes }`), times become epoch
  * milliseconds, keys are sorted, and a shape may reshape one side first (e.g. the `steps` jsonb column of

@@ -1,5 +1,5 @@
 /**
- * The read panel (`npm run bench:peer`, issues 15 and 21): Skiff against PostGraphile V5 on the same tables, and
+ * The read panel (`npm run bench:peer`): Skiff against PostGraphile V5 on the same tables, and
  * optionally against an earlier Skiff, on several query shapes.
  *
  * Seeds a scratch database (bench/peer-seed.ts: 50 projects × 3 environments × 5 applications × 3 deployments + a

@@ -1,5 +1,5 @@
 /**
- * CPU time of the PostgreSQL backends serving one client (issue 21 "Cheaper SQL than the peer"): the backends are
+ * CPU time of the PostgreSQL backends serving one client: the backends are
  * found in `pg_stat_activity` by `application_name` (each benchmarked server runs with its own PGAPPNAME, which
  * node-postgres uses for every connection that names none), and their user + system time is read from
  * `/proc/<pid>/stat`. Works when PostgreSQL runs on this machine under a user whose /proc entries are readable

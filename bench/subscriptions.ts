@@ -1,5 +1,5 @@
 /**
- * `npm run bench:subscriptions`: live import status fan-out (issue 15 goal 4) on a real server.
+ * `npm run bench:subscriptions`: live import status fan-out on a real server.
  * Starts Skiff in its own process on a scratch database (bench/harness.ts) and seeds 4 organizations, each with
  * an owner, an admin, two unrestricted members, two members limited by grants to the projects of the org's
  * seeded imports, and one member limited to an unrelated project (7 API keys per organization, 28 in all).

@@ -1,5 +1,5 @@
 /**
- * Organizations, team and sign-in additions (issue #4; spec "Organization and access resources",
+ * Organizations, team and sign-in additions (spec "Organization and access resources",
  * "Invitation" states, "Sign-in and accounts"):
  * - `invitations.token_hash` / `token_encrypted`: the unguessable link token, looked up by SHA-256 hash and kept
  *   encrypted (AES-256-GCM, src/db/secrets.ts) so a resend mails the same link;

@@ -1,5 +1,5 @@
 /**
- * Webhooks (issue 10; spec "Learning platform webhooks"):
+ * Webhooks (spec "Learning platform webhooks"):
  * - `organizations.database_id`: the stable integer id of an organization (the envelope's `org_id`, the REST
  *   path's `{org_id}`, GraphQL `Organization.databaseId`); an identity column, so existing rows are numbered now
  *   and new ones (better-auth's inserts included) get the next number.

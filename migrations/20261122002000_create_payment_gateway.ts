@@ -1,5 +1,5 @@
 /**
- * Payment gateway service (spec: Payment gateway service; issue 11): `payment_merchants`, the one merchant
+ * Payment gateway service (spec: Payment gateway service): `payment_merchants`, the one merchant
  * identity of an organization at the gateway (code, encrypted signing key, provisioning status);
  * `payment_gateway_services`, the gateway services of projects (name, optional webhook URL); and
  * `payment_relays`, the relay log of verified payment events (one row per event and target URL).

@@ -1,5 +1,5 @@
 /**
- * Docs-domain theming (issue 13; spec "Docs-domain lookup and theme"):
+ * Docs-domain theming (spec "Docs-domain lookup and theme"):
  * - `docs_themes`: one theme per organization (what `/o/<databaseId>/api/theme` serves), its saved docs
  *   hostname (unique platform-wide) and the state of that hostname's registration at the docs host as the last
  *   synchronisation reported it (`docs_synced_at`, `docs_dns`, `docs_conflict`).

@@ -1,5 +1,5 @@
 /**
- * `auth_attempt_limits` (issue 16 item 7): rate-limiter-flexible's RateLimiterPostgres counters of sign-in,
+ * `auth_attempt_limits`: rate-limiter-flexible's RateLimiterPostgres counters of sign-in,
  * sign-up, verification-mail, password-reset and two-factor attempts, per account and per client address, shared
  * by every server instance. Logged (unlike `agent_rate_limits`) so a crash or restart does not reset a lockout.
  */

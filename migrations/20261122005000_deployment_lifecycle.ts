@@ -1,5 +1,5 @@
 /**
- * Deployment lifecycle (issue 12): deployments get their rendered manifests, a commit SHA and an error message,
+ * Deployment lifecycle: deployments get their rendered manifests, a commit SHA and an error message,
  * and a log of lines (`deployment_logs`); applications get deploy settings (auto-deploy, branch filter, watch
  * paths, health path), their current health, the deploy trigger token and the push webhook secret.
  */

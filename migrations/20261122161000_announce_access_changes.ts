@@ -1,5 +1,5 @@
 /**
- * Announces access changes the services do not see (issue 15 goal 4, issue 16 item 5): grants removed by a
+ * Announces access changes the services do not see: grants removed by a
  * cascade (a project or application deleted) and memberships removed by a cascade (an organization deleted)
  * NOTIFY topic `access_changed` with the member's `userId` on Skiff's event channel, at commit, like
  * src/shared/access-changes.ts does for the changes made through services. Open graphql-ws connections of that

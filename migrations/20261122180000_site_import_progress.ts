@@ -1,5 +1,5 @@
 /**
- * Durable site imports (issue 16 item 12): each record keeps the progress of its run — `steps`, a JSON object
+ * Durable site imports: each record keeps the progress of its run — `steps`, a JSON object
  * mapping every step (`project_creation` … `deployment`) to `pending`, `done`, `failed` or `skipped` — and the
  * generated application name (`app_name`), so a run interrupted by a crash resumes with the same names and skips
  * the steps it already committed. Existing records get their progress derived from their ids and status. A

@@ -1,5 +1,5 @@
 /**
- * Session tokens are stored hashed (issue 16 item 18; src/auth/session-token-hashing.ts): the tokens of existing
+ * Session tokens are stored hashed (src/auth/session-token-hashing.ts): the tokens of existing
  * sessions are replaced by their SHA-256 (lowercase hex), so signed-in users stay signed in.
  */
 import type { Knex } from "knex";

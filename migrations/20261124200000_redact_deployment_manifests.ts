@@ -1,5 +1,5 @@
 /**
- * Stored manifests carry no secret material (issue 22 item 1; deployment.manifests.ts `redactManifests`): the
+ * Stored manifests carry no secret material (deployment.manifests.ts `redactManifests`): the
  * `data`/`stringData` values of every `Secret` in manifests stored before are replaced by the redaction marker, in
  * one statement. Keys stay. What a deployment applies is rendered afresh from the encrypted sources each time.
  */

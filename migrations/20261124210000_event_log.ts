@@ -1,5 +1,5 @@
 /**
- * The live-event log (issue 23; src/shared/pubsub.ts): every published event gets a row with an increasing
+ * The live-event log (src/shared/pubsub.ts): every published event gets a row with an increasing
  * sequence number beside its NOTIFY, so an instance whose LISTEN connection was down replays what it missed.
  * Rows older than a few minutes are pruned by every instance. Unlogged: it is a short replay buffer, not history
  * (a crash of PostgreSQL empties it, and its subscribers reconnect anyway).

@@ -3,7 +3,7 @@
  * row is written in the transaction that queues the successor, so that the liveness sweep deletes such a job, if its
  * holder died before graphile-worker recorded its completion, instead of running it again beside its successor
  * (src/jobs/job-liveness.ts). Replaces a flag written into graphile-worker's private `_private_jobs` payload
- * (issue 23: Skiff writes graphile-worker's private tables only where no public function can act).
+ * (Skiff writes graphile-worker's private tables only where no public function can act).
  */
 import type { Knex } from "knex";
 

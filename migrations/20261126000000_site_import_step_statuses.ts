@@ -1,5 +1,5 @@
 /**
- * A CHECK constraint on `site_imports.steps` (issue 21, "cheaper SQL"): every value of the progress object is one of
+ * A CHECK constraint on `site_imports.steps`: every value of the progress object is one of
  * the step statuses `pending`, `done`, `failed`, `skipped` (a string). The compiled reads then write a step's status
  * as it is, quoted, instead of through `to_json` (a type lookup per value; five per import record), as they do for
  * the other enum columns under CHECK constraints (src/modules/sql-reads.ts `checkedEnumJson`). Skiff writes only

@@ -1,5 +1,5 @@
 /**
- * A version of each member's standing (issue 21, remembered callers): `members.standing_version` grows, in the same
+ * A version of each member's standing (remembered callers): `members.standing_version` grows, in the same
  * transaction, whenever something a member's standing reads besides its own row changes — its grants
  * (`member_grants`), a granted application's project (`applications.project_id`), its organization's plan
  * (`organizations.plan_id`), that plan's features (`plans.features`) — and when its user's email changes (the API

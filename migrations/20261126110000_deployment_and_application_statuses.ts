@@ -1,5 +1,5 @@
 /**
- * CHECK constraints on the status columns Skiff alone writes (issue 21, "cheaper SQL"): `deployments.status` is one
+ * CHECK constraints on the status columns Skiff alone writes: `deployments.status` is one
  * of `queued`, `running`, `done`, `error`, `cancelled` (src/modules/deployments/deployment.model.ts) and
  * `applications.application_status` one of `idle`, `deploying`, `running`, `error` (deployment.run.ts, health.ts;
  * null: not deployed yet). The compiled reads then write them quoted as they are instead of through `to_json` (a

@@ -1,5 +1,5 @@
 /**
- * `npm run chaos:db` (issue 25): kills the real PostgreSQL postmaster under load again and again and prints a table
+ * `npm run chaos:db`: kills the real PostgreSQL postmaster under load again and again and prints a table
  * of runs (see test/chaos/db-chaos.ts for what one run does and checks). Exits 1 when any run found a problem.
  *
  * Arguments (all optional): `--rounds N` (default 5: each variant and outage N times), `--outages 500,2000,10000`

@@ -1,5 +1,5 @@
 /**
- * Renders docs/configuration.md from src/config.ts's zod schema (issue 24, "Docs a newcomer can walk": the
+ * Renders docs/configuration.md from src/config.ts's zod schema (the
  * configuration page is generated so that it cannot drift). Every variable gets its type, default and
  * description (the schema's `.describe()` text), grouped by {@link SECTIONS}.
  *

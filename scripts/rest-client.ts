@@ -1,5 +1,5 @@
 /**
- * Writes the typed REST client's generated files (issue 17), run by `npm run codegen` after GraphQL Code Generator:
+ * Writes the typed REST client's generated files, run by `npm run codegen` after GraphQL Code Generator:
  * clients/rest/generated/openapi.json — the public document exactly as /api/openapi.json serves it (generated from
  * the REST rows' contracts) — and clients/rest/generated/skiff-api.ts, its TypeScript types and fetch client
  * (swagger-typescript-api; see docs/dependencies.md for why not openapi-typescript).

@@ -16,7 +16,8 @@ const { bounded } = await import("./shared/bounded.ts");
 
 const loaded = loadConfig();
 const log = createLogger(loaded);
-// Sandbox payment gateway beside Skiff when no gateway is configured and the database is embedded (issue 11).
+// Sandbox payment gateway beside Skiff when no gateway is configured and the database is embedded (spec "Payment
+// gateway service").
 const sandboxGateway = startSandboxGatewayProcess(loaded, log);
 const config = sandboxGateway ? { ...loaded, SKIFF_GATEWAY_URL: sandboxGateway.url } : loaded;
 const started = Date.now();
@@ -50,7 +51,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     }
     stopping = true;
     log.info({ signal, timeoutSeconds: config.SKIFF_SHUTDOWN_TIMEOUT }, "shutting down");
-    // The last resort (issue 25): every step of the shutdown has its own deadline, so this fires only on a bug.
+    // The last resort: every step of the shutdown has its own deadline, so this fires only on a bug.
     setTimeout(
       () => {
         log.error("shutdown did not finish within SKIFF_SHUTDOWN_TIMEOUT + 5 s; exiting");

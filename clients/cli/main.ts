@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `skiff`: the command-line tool for Skiff users (issue 17), a client of the documented REST paths and GraphQL.
+ * `skiff`: the command-line tool for Skiff users, a client of the documented REST paths and GraphQL.
  * Run from a checkout with `npx skiff <command>` (Node 24 of the devDependencies runs the TypeScript directly).
  * The operator commands (`npm run skiff -- reset-2fa|outbox|jobs`, src/cli.ts) are a different tool.
  *

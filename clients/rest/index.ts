@@ -1,5 +1,5 @@
 /**
- * The typed REST client of Skiff (issue 17): the types and fetch client generated from the public OpenAPI document
+ * The typed REST client of Skiff: the types and fetch client generated from the public OpenAPI document
  * (clients/rest/generated/, written by `npm run codegen`, checked by `npm run codegen:check`), and a factory that
  * binds them to a server and an account API key. Operations are grouped by the first path segment
  * (`client.api.importSite(…)`, `client.o.getOrganizationDocsTheme(…)`) and named by their operationId. Every call

@@ -1,5 +1,5 @@
 /**
- * Attempt limits on the account endpoints (issue 16 item 7), always on whatever NODE_ENV: every attempt counts
+ * Attempt limits on the account endpoints, always on whatever NODE_ENV: every attempt counts
  * against its account and against the client address, in PostgreSQL (`auth_attempt_limits`, rate-limiter-flexible's
  * RateLimiterPostgres), so every instance shares the counters. Over either limit the endpoint answers 429
  * `TOO_MANY_ATTEMPTS` with `Retry-After` (seconds) — even for the right password, so guessing stops at the limit.

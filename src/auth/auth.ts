@@ -89,7 +89,7 @@ export interface AuthLog extends MailLog {
 }
 
 /**
- * better-auth's error-level messages that only a client's bad input causes (issue 22 item 3): a forged, replayed or
+ * better-auth's error-level messages that only a client's bad input causes: a forged, replayed or
  * malformed OAuth callback (no or unknown `state`, a query that does not parse, a foreign `iss`), a request from an
  * untrusted origin or with a foreign callback/redirect URL. They are logged as warnings, not errors.
  */
@@ -186,7 +186,7 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
       ),
     trustedOrigins: [new URL(baseURL).origin],
     // better-auth's own request limiter (on under NODE_ENV=production) counts in PostgreSQL, shared by every
-    // instance, not in each process's memory (issue 23; request-limits.ts).
+    // instance, not in each process's memory (request-limits.ts).
     rateLimit: { customStorage: sharedRequestLimits(pool) },
     disabledPaths: DISABLED_AUTH_PATHS,
     telemetry: { enabled: false },
@@ -201,7 +201,7 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
     onAPIError: {
       // Client errors (wrong password, invalid origin…) are answered, not logged; failures are.
       // A value PostgreSQL refuses (too long, NUL byte, bad encoding) is the client's input: 400, logged as a warning
-      // (an APIError thrown here becomes the response; issue 22 item 3).
+      // (an APIError thrown here becomes the response).
       onError: (err) => {
         if (isDataException(err)) {
           log.warn({ err }, "auth request refused: a value cannot be stored");

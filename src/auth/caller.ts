@@ -119,8 +119,8 @@ const LAST_USED_RESOLUTION_SECONDS = 60;
 const KEY_FINGERPRINT = ["k.id", "k.reference_id", "k.organization_id"];
 
 /**
- * The statement of an API key: key, creator, membership, plan features and grants in one statement (issue 15:
- * authentication costs one SQL statement), the standing joined with `standingJoin` (the access module's, given
+ * The statement of an API key: key, creator, membership, plan features and grants in one statement
+ * (authentication costs one SQL statement), the standing joined with `standingJoin` (the access module's, given
  * by the transport). Unknown, disabled and expired keys and keys whose creator left the organization give no row.
  * With `check`, the statement that confirms a remembered caller: the key and the member row alone (`id`, `stale`,
  * `fingerprint`), the same fingerprint without the creator, the plan or the grants.
@@ -156,7 +156,7 @@ export type StandingJoin = (
 ) => string;
 
 /**
- * The SQL text that is equal for two reads of a caller exactly when the caller is unchanged (issue 21: remembered
+ * The SQL text that is equal for two reads of a caller exactly when the caller is unchanged (remembered
  * callers): `credential` (SQL expressions of the credential row's own columns) and the member's id, role and
  * standing version from a {@link StandingJoin} named `alias` (either columns). The version grows in the transaction
  * of any change to the member's grants, plan, plan features, granted applications' projects or user's email
@@ -223,7 +223,7 @@ function callerOfRow(row: KeyRow): Caller | null {
 
 /**
  * A caller this process resolved from the same key before, to be confirmed in the statement that reads for it
- * (issue 21: authentication and data in one round trip). Never trusted by itself: a key deleted, disabled or
+ * (authentication and data in one round trip). Never trusted by itself: a key deleted, disabled or
  * expired, or a standing changed since (role, grants, plan, membership) makes the confirmation fail, and the
  * request is then authenticated the ordinary way ({@link resolveCaller}) before anything is answered — so
  * "deleting a key takes effect at once" (spec: Organization and access resources) holds on every instance.

@@ -1,5 +1,5 @@
 /**
- * Changing the password ends the account's other sessions (issue 16 item 9): better-auth revokes them only when
+ * Changing the password ends the account's other sessions: better-auth revokes them only when
  * the client asks (`revokeOtherSessions: true`); this plugin sets the flag on every `/change-password` call, so a
  * session stolen before the change stops working. (Password resets revoke every session through
  * `emailAndPassword.revokeSessionsOnPasswordReset`.)

@@ -1,5 +1,5 @@
 /**
- * Storage of better-auth's own request limiter (issue 23): in PostgreSQL, shared by every instance, instead of its
+ * Storage of better-auth's own request limiter: in PostgreSQL, shared by every instance, instead of its
  * per-process memory. better-auth turns that limiter on under NODE_ENV=production (100 requests per 10 s per
  * address and path; sign-in, sign-up, password and e-mail changes 3 per 10 s; reset and verification mails 3 per
  * minute) and answers 429 with `X-Retry-After` above it. Each rule's window is one fixed window per key in the

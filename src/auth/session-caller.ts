@@ -1,6 +1,6 @@
 /**
- * Callers signed in as a user — better-auth's session cookie, or a user JWT — at most one statement each (issue 21:
- * "authentication ≤ 1" statement per request, however the caller signs in — the dashboard's way included). The
+ * Callers signed in as a user — better-auth's session cookie, or a user JWT — at most one statement each
+ * (authentication ≤ 1 statement per request, however the caller signs in — the dashboard's way included). The
  * first request of a cookie in this process goes through better-auth (`getSession`: the cookie's signature, the
  * session row, its refresh), then one statement reads the user's memberships with their standing; the cookie is then
  * remembered — by a hash of the exact cookie text better-auth verified, never trusted alone:

@@ -1,5 +1,5 @@
 /**
- * Session tokens are stored hashed (issue 16 item 18): `sessions.token` holds the SHA-256 (lowercase hex) of the
+ * Session tokens are stored hashed: `sessions.token` holds the SHA-256 (lowercase hex) of the
  * token that the signed cookie carries, so a copy of the table (a backup, a read-only leak) holds no usable token.
  *
  * better-auth 1.7 has no option for it; it reads and writes sessions by token only through its database adapter

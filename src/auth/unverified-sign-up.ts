@@ -1,5 +1,5 @@
 /**
- * Sign-up squatting (issue 16 item 8): anyone can sign up with someone else's address, and the mailbox owner
+ * Sign-up squatting: anyone can sign up with someone else's address, and the mailbox owner
  * clicking that verification link used to make the squatter's password the account's. Now a sign-up for an
  * address held by an account that was never verified replaces it: the pending account (its password, sessions and
  * pending links) is deleted and the new sign-up proceeds — and verification links issued before the account's

@@ -44,7 +44,7 @@ export interface EmbeddedOptions {
   /** false (tests, benchmarks): fsync off, for speed. Default true. */
   durable?: boolean;
   /**
-   * Restart the postmaster whenever it exits without {@link EmbeddedServer.stop} (issue 25): first after
+   * Restart the postmaster whenever it exits without {@link EmbeddedServer.stop}: first after
    * `minDelayMs` (default 500), doubling per failed start up to `maxDelayMs` (default 4000), logged, counted in
    * `skiff_embedded_postgres_restarts_total`, `skiff_embedded_postgres_up` 0 meanwhile. Off when absent.
    */
@@ -52,14 +52,14 @@ export interface EmbeddedOptions {
 }
 
 /**
- * glibc's malloc settings of the embedded postmaster and its backends (issue 21, "cheaper SQL"), whatever Skiff's
+ * glibc's malloc settings of the embedded postmaster and its backends, whatever Skiff's
  * own environment holds (`npm start` gives Skiff's Node process other ones, for its own allocations: package.json):
  * allocations under 4 MiB come from the heap, which keeps up to 32 MiB of freed memory.
  * With glibc's defaults a backend maps a fresh region for each allocation of 128 KiB or more and returns it when
  * the statement ends, so every statement that builds a large value (a compiled read's answer: 430 KB for a
  * 50-project tree, copied by each `||` and by its output) pays the kernel's page faults on all of it again:
  * measured on a 2-core VM, that statement 25–29 ms with the defaults against 13.5 ms with these
- * (docs/performance.md). Cost: each backend keeps at most 32 MiB of freed heap beyond what it uses.
+ * (2026-11-26). Cost: each backend keeps at most 32 MiB of freed heap beyond what it uses.
  */
 const POSTMASTER_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: "4194304", MALLOC_TRIM_THRESHOLD_: "33554432" };
 

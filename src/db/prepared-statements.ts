@@ -1,5 +1,5 @@
 /**
- * Named prepared statements on `DATABASE_URL` (issue 23, "works behind a pooler"): whether Skiff sends them, and a
+ * Named prepared statements on `DATABASE_URL`: whether Skiff sends them, and a
  * `pg` client class for the pools of libraries that name their statements themselves (rate-limiter-flexible's
  * sign-in limiters) that sends those statements unnamed when Skiff does not.
  *

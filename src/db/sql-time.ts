@@ -1,5 +1,5 @@
 /**
- * SQL for timestamps read by compiled reads (issues 15, 21): rendered as text in PostgreSQL, truncated to whole
+ * SQL for timestamps read by compiled reads: rendered as text in PostgreSQL, truncated to whole
  * milliseconds as a JavaScript `Date` holds them (PostgreSQL keeps microseconds).
  */
 
@@ -19,7 +19,7 @@ const ISO_JSON_FORMAT = `E'\\\\"YYYY-MM-DD"T"HH24:MI:SS.MS"Z\\\\"'`;
  * execution of a statement. The cut JSON text of the timestamp used before (a `case` on the year range, `date_trunc`,
  * an interval, `to_json`, `left`, `||`: a dozen nodes) wrote the same text at about the same cost per value
  * (0.58 µs against 0.54 on PostgreSQL 18) but cost ~2 µs of set-up per timestamp field in every execution: 11 µs of
- * the 95 of shape 5's statement of bench:peer (docs/performance.md).
+ * the 95 of shape 5's statement of bench:peer (2-core VM, 2026-11-27).
  */
 export function isoTimeJsonSql(column: string): string {
   return `to_char(${column} at time zone 'UTC', ${ISO_JSON_FORMAT})`;

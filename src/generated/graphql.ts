@@ -332,7 +332,7 @@ export type Database = {
 /** Database engines. */
 export type DatabaseType = "mariadb" | "mongodb" | "mysql" | "postgres";
 
-/** When a git push deploys the application (issue 12: Auto-deploy on push). */
+/** When a git push deploys the application (spec: Deploy trigger, auto-deploy on push). */
 export type DeploySettings = {
   __typename?: "DeploySettings";
   /** Pushes deploy only when on. */
@@ -453,7 +453,7 @@ export type DocsSyncResult = {
 };
 
 /**
- * An organization's docs theme (issue 13; spec "Docs-domain lookup and theme"): what docs sites on the
+ * An organization's docs theme (spec "Docs-domain lookup and theme"): what docs sites on the
  * organization's docs hostname load through `/o/<databaseId>/api/theme`. Managed by owners and admins.
  */
 export type DocsTheme = {

@@ -1,5 +1,5 @@
 /**
- * Which hosts and addresses Skiff may call on a user's behalf (issue 9 §2; spec "Errors": webhook URLs that are
+ * Which hosts and addresses Skiff may call on a user's behalf (spec "Errors": webhook URLs that are
  * localhost, private or reserved are rejected in every environment, cluster-internal names never work).
  * Ranges are matched by ipaddr.js; this file only lists them and names them.
  */

@@ -3,7 +3,7 @@
  * license sync, git providers): resolve the host, check the name and every address against the address policy,
  * then dial only the checked addresses (pinned: no second resolution, so DNS rebinding between check and connect
  * cannot happen). Redirects are never followed; every call has a connect and a total timeout; response bodies are
- * read up to a cap. Issue 9 §2; architecture: "Every request to a URL a user gave us goes through the outbound
+ * read up to a cap. Architecture: "Every request to a URL a user gave us goes through the outbound
  * client".
  */
 import { promises as dns, type LookupAddress, type LookupOptions } from "node:dns";

@@ -100,7 +100,7 @@ export class PermanentJobError extends Error {
 /**
  * Attempts a job of policy `retry` gets in graphile-worker. `waits` retries are separate jobs, each given a second
  * graphile-worker attempt only as a fallback: when its retry job cannot be queued (the database went away), the
- * attempt fails in graphile-worker instead, which runs it again once the failure is recorded (issue 25: a delivery
+ * attempt fails in graphile-worker instead, which runs it again once the failure is recorded (a delivery
  * attempt must not be lost to an outage). Its last attempt is made final by the runner.
  */
 export function maxAttemptsOf(retry: RetryPolicy | undefined): number {

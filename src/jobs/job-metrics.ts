@@ -9,8 +9,8 @@
  * - `skiff_job_runner_restarts_total`: worker pools restarted after an unexpected exit, in this process.
  * Registered once per process at start (src/server/start.ts calls {@link jobMetrics} with the instance's job names,
  * worker or not); each known task is exported at 0 in the labelled series (both outcomes, both results, and the two
- * gauges while a runner of this process reads a queue), so `rate()` and absent-alerts work from the first scrape
- * (issue 22 item 4). Every running job runner adds its database as a source of the two gauges (one source per
+ * gauges while a runner of this process reads a queue), so `rate()` and absent-alerts work from the first scrape.
+ * Every running job runner adds its database as a source of the two gauges (one source per
  * database, whatever the number of runners on it).
  */
 import type { Knex } from "knex";

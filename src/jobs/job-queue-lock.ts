@@ -1,5 +1,5 @@
 /**
- * One job of a named queue at a time, enforced by Skiff itself (issue 23): graphile-worker is meant to run the jobs
+ * One job of a named queue at a time, enforced by Skiff itself: graphile-worker is meant to run the jobs
  * of one `queue_name` one at a time, but 0.17.3's local queue could hand two jobs of one queue to two workers
  * (graphile/worker#621, fixed in 0.18.0 by #622), and a live runner taken for dead by the liveness sweep (job-liveness.ts) gets its running
  * job run again elsewhere. So before a job of a named queue runs, the runner takes a PostgreSQL session advisory

@@ -259,7 +259,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
       return runner !== undefined && !halted;
     },
     stop() {
-      // Bounded (issue 25): at most `shutdownTimeoutMs` in all, whatever the database does. Jobs still running at
+      // Bounded: at most `shutdownTimeoutMs` in all, whatever the database does. Jobs still running at
       // the abort (1 s before the end) are returned to the queue when the database answers; past the end they are
       // left locked by this runner, whose jobs the next liveness sweep of a live instance returns.
       stopping ??= (async () => {

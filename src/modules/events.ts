@@ -1,5 +1,5 @@
 /**
- * Domain events (issue 24, "Typed domain events"): producers call {@link events}`.emit(ctx, name, payload)` inside
+ * Domain events: producers call {@link events}`.emit(ctx, name, payload)` inside
  * their action's transaction (`ctx.knex`), with a name and `data` typed by the one catalogue
  * (src/shared/events/catalogue.ts, which also publishes the webhooks' JSON Schemas); consumers subscribe through
  * their module manifest (`onEvent`, wired by src/modules/index.ts). A producer never imports a consumer.

@@ -35,7 +35,7 @@ export interface SkiffModule<Name extends string = string> {
   /** The module's name; also the namespace of its loaders (`ctx.loaders.<name>`). Unique. */
   name: Name;
   /**
-   * The tables this module owns (issue 24, "Tables owned"): only its files name them in SQL, knex or models; other
+   * The tables this module owns: only its files name them in SQL, knex or models; other
    * modules use the query builders and SQL fragments it exports. test/architecture/tables.test.ts checks it.
    */
   tables?: readonly string[];

@@ -1,5 +1,5 @@
 /**
- * The rows serving the published REST document (issue 17): GET /api/openapi.json, also at
+ * The rows serving the published REST document: GET /api/openapi.json, also at
  * /api/site-import/openapi.json (a static path, so it is never read as an import id). The document is generated
  * once, on first request, from every published row of the whole table that declares a contract (`doc`).
  */

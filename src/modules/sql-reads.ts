@@ -1,5 +1,5 @@
 /**
- * Compiled reads (issues 15 and 21): the one implementation of every read of Skiff's tables through GraphQL. Modules
+ * Compiled reads: the one implementation of every read of Skiff's tables through GraphQL. Modules
  * declare, in their manifests, the SQL of each field that is a column or a relation of their types (`sqlReads`,
  * {@link SqlReadTypes}) and how a row of each type is found by id with the caller's visibility (`sqlRows`,
  * {@link SqlReadRows}); this compiler turns a selection into SQL building the answer's compact JSON text inside
@@ -56,8 +56,8 @@ export interface SqlReadField {
 }
 
 /**
- * SQL whose value is JSON text, SQL null standing for JSON null: what the compiler builds for objects and lists
- * (issue 21, "cheaper SQL"). Its `sql` goes into other SQL; interpolating the object itself throws, so that JSON
+ * SQL whose value is JSON text, SQL null standing for JSON null: what the compiler builds for objects and lists.
+ * Its `sql` goes into other SQL; interpolating the object itself throws, so that JSON
  * text is never taken for a scalar by mistake (a scalar value would be converted with `to_json` once more).
  */
 export class JsonSql {
@@ -71,7 +71,7 @@ export class JsonSql {
    * brackets (never SQL null: the empty text when there is none). An enclosing object writes the brackets into its
    * own known text (`,"environments":[` … `]}`) instead of wrapping the list first: PostgreSQL's `||` copies the
    * whole list text for each operator, so each level of a tree saves two copies of everything below it (a
-   * 50-project tree's statement: median 40.1 → 37.6 ms on a noisy machine; docs/performance.md).
+   * 50-project tree's statement: median 40.1 → 37.6 ms on a noisy 2-core VM, 2026-11-26).
    */
   readonly listItems: string | undefined;
 
@@ -281,7 +281,7 @@ export class SqlReadCompiler {
    * its rows in the subquery's order (an index's order needs no sort) where the ordered aggregate is one more plan
    * node set up per execution and, before PostgreSQL 16, always sorts its input again (shape 5 of bench:peer, two
    * short lists: 6–8 µs less PostgreSQL CPU per execution; the 50-project tree 9% less on PostgreSQL 15, 1.5–3% more
-   * on 18, where each element is copied twice; docs/performance.md).
+   * on 18, where each element is copied twice; measured on a 2-core VM, 2026-11-27).
    */
   aggregate(item: JsonSql, from: string, orderBy: string): JsonSql {
     const items = `array_to_string(array(select ${item.sql} ${from} order by ${orderBy}), ',')`;
@@ -340,8 +340,8 @@ export class SqlReadCompiler {
   /**
    * The JSON `item()` builds for the rows of `from` (SQL text after `select`, its rows aliased `alias`), and that
    * FROM with the to-one relations `item` reads ({@link joinedOne}) as left joins on it: one join per relation
-   * instead of a correlated subquery run for every row (issue 21, "fewer correlated subqueries": the subqueries
-   * were half the statement of 50 site imports with their project and application; docs/performance.md).
+   * instead of a correlated subquery run for every row (the subqueries
+   * were half the statement of 50 site imports with their project and application; 2-core VM, 2026-11-27).
    * Use it for the FROM of a list whose items' fields read its rows as `alias`; the list's ordering must name
    * `alias` only.
    */

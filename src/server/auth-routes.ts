@@ -45,7 +45,7 @@ const REDIRECT_PARAMETERS = ["callbackURL", "errorCallbackURL", "newUserCallback
 /**
  * The first redirect parameter of `url`'s query that is neither an absolute `http(s)` URL nor a path starting with a
  * single `/`, or null. better-auth builds `new URL()` from some of them without a base and answered 500 on junk such as
- * `callbackURL=[]` (issue 22 item 3, found by the fuzz test); such a request is the client's mistake: 400.
+ * `callbackURL=[]`; such a request is the client's mistake: 400.
  */
 export function invalidRedirectParameter(url: URL): string | null {
   for (const name of REDIRECT_PARAMETERS) {

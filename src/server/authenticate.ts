@@ -128,7 +128,7 @@ const SESSION_COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)(?:__Secure-)?${SESSION_CO
 /**
  * True when the request presents a credential of any kind: an `Authorization` header, an `x-api-key` header
  * or the session cookie. A presented credential that does not verify answers 401 on /graphql whatever the
- * operation (issue 8), while a request presenting none stays anonymous (public fields, `{ __typename }`).
+ * operation, while a request presenting none stays anonymous (public fields, `{ __typename }`).
  */
 export function presentsCredentials(headers: IncomingHttpHeaders | Record<string, string | undefined>): boolean {
   const value = (name: string) => {

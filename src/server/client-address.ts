@@ -1,5 +1,5 @@
 /**
- * The client address of a request (issue 16 item 7): the socket's peer address, or — only when
+ * The client address of a request: the socket's peer address, or — only when
  * SKIFF_TRUST_PROXY is on, i.e. Skiff runs behind a proxy that sets it — the first address of
  * `X-Forwarded-For`. Without the switch the header is ignored, so clients cannot choose their own address.
  */

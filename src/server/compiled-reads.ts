@@ -1,5 +1,5 @@
 /**
- * Apollo side of compiled reads (src/modules/sql-reads.ts, issue 15): after parsing, validation and the
+ * Apollo side of compiled reads (src/modules/sql-reads.ts): after parsing, validation and the
  * operation-level checks (cost limit, input checks), a query whose every field the modules declare compilable is
  * answered by one SQL statement building the `data` JSON in PostgreSQL; any other operation, or a statement that
  * fails, runs through graphql-js as before. Over HTTP the JSON text goes to the client as PostgreSQL wrote it

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL connections one Skiff instance may hold at once (issue 23), from its configuration: printed at
+ * The PostgreSQL connections one Skiff instance may hold at once, from its configuration: printed at
  * start and documented in README "Connections per instance". Size `max_connections` (or a pooler) for
  * replicas × `total` plus your own tools.
  */

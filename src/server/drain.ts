@@ -4,7 +4,7 @@
  * deadline. Upgraded WebSocket connections are not requests; subscriptions.ts closes them.
  *
  * Node's own `closeIdleConnections` (which `server.close()` calls, and Fastify's close too) is not safe here
- * (issue 22 item 4, a reset seen about once in two SIGTERMs under load): it destroys a socket whose response was
+ * (a reset seen about once in two SIGTERMs under load): it destroys a socket whose response was
  * ended but not yet flushed (`finished` is set by `end()`, the bytes are still in the socket's buffer), and a socket
  * accepted whose request bytes have not been read yet. This module replaces it on the tracked server by a check of
  * its own (see {@link trackRequests}); every response written while draining says `Connection: close`, so a

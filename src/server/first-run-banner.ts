@@ -33,7 +33,7 @@ export interface SuppliedCredentials {
 /**
  * Renders the banner for the instance at `url` (e.g. `http://127.0.0.1:4000`). With `defaultRegistry` false the
  * import example starts by creating a registry entry (`docker.io`, anonymous) in the new organization.
- * Only generated secrets are printed (issue 16 item 18): a password or API key the operator supplied is named by
+ * Only generated secrets are printed: a password or API key the operator supplied is named by
  * its variable instead, and the examples read the key from `$SKIFF_BOOTSTRAP_API_KEY`.
  */
 export function firstRunBanner(

@@ -67,7 +67,7 @@ export function unavailablePlugin<C extends object>(): ApolloServerPlugin<C> {
 
 /**
  * Errors Apollo raises about the request itself without a code (automatic persisted queries), and the codes Apollo
- * documents for them (issue 22 item 3).
+ * documents for them.
  */
 const APOLLO_REQUEST_ERRORS: Record<string, string> = {
   "provided sha does not match query": "BAD_REQUEST",

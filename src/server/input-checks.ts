@@ -1,5 +1,5 @@
 /**
- * Client-mistake checks before execution (issue 16 items 15, 16), shared by HTTP (Apollo plugin, also used by
+ * Client-mistake checks before execution, shared by HTTP (Apollo plugin, also used by
  * the in-process REST rows) and graphql-ws (`onSubscribe`):
  * - a string input that is not well-formed Unicode (a lone surrogate such as `"\ud800"`, in a variable or an
  *   inline literal) is refused with 400 BAD_USER_INPUT naming the field (`extensions.field`, e.g.

@@ -1,5 +1,5 @@
 /**
- * Request logging without credentials in URLs (issue 22 item 1 sweep): some URLs carry a secret — the deploy
+ * Request logging without credentials in URLs: some URLs carry a secret — the deploy
  * trigger's token (`/api/deploy/<token>`), better-auth's password-reset token (`/api/auth/reset-password/<token>`),
  * invitation, e-mail verification and OAuth `token`/`code`/`state` query parameters. Logged request lines keep the
  * route and replace those parts with `[redacted]`; headers are not logged (the logger also redacts the credential

@@ -3,7 +3,7 @@
  * operation durations, open subscriptions, database pool usage, plus prom-client's process defaults. Other
  * layers register their own series in the same default registry (outbound calls `skiff_outbound_requests_total`,
  * job queue `skiff_jobs_*`), so they appear here without wiring. Every metric is registered at start, and the label
- * values known in advance are exported at 0 from the first scrape (issue 22 item 4); the HTTP histogram's status
+ * values known in advance are exported at 0 from the first scrape; the HTTP histogram's status
  * codes are an outcome, not known in advance, so its series appear with their first request.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
@@ -121,7 +121,7 @@ function operationLabel(name: string | null | undefined): string {
 const initialised = new Set<string>();
 
 /**
- * Creates at 0 the {@link graphqlDuration} series known before any request (issue 22 item 4): operations refused
+ * Creates at 0 the {@link graphqlDuration} series known before any request: operations refused
  * before they resolve (`unknown`, `unknown`, `invalid`) and, for each named operation of `documents` (the REST rows'
  * GraphQL documents), its name and type with the outcomes `success` and `error`. Their names count as known labels.
  */

@@ -1,5 +1,5 @@
 /**
- * Query cost (issue 16 item 1): the most objects an operation can make the server resolve, computed before
+ * Query cost: the most objects an operation can make the server resolve, computed before
  * execution with graphql-query-complexity and a field estimator that multiplies by list sizes:
  * - every field costs 1 plus what it selects;
  * - a list field (or a `…Connection` page) multiplies what it selects by its `first` argument (the schema's
@@ -112,7 +112,7 @@ const deadlines = new WeakMap<object, { at: number; limitMs: number; timedOut: b
  * Wraps a field resolver so that it fails with `EXECUTION_TIME_LIMIT` once the deadline {@link queryCostPlugin}
  * set for the request's context has passed (no deadline: runs as is). Applied once to every field with its own
  * resolver when the schema is built (src/server/schema.ts), instead of an Apollo `willResolveField` hook, whose
- * per-field instrumentation cost a third of the CPU of large trees (issue 15).
+ * per-field instrumentation cost a third of the CPU of large trees.
  */
 export function withDeadline<S, C extends object, A, I>(
   resolve: (source: S, args: A, context: C, info: I) => unknown,

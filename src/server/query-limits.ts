@@ -27,7 +27,7 @@ import type { Config } from "../config.ts";
 export const MAX_TOKENS = 5000;
 
 /**
- * Validation rule run at the document, before graphql-js's own rules (issue 22 item 3). graphql-js's
+ * Validation rule run at the document, before graphql-js's own rules. graphql-js's
  * single-field-subscription rule evaluates the `@skip`/`@include` arguments of a subscription's selections and *throws*
  * instead of reporting when one is not a valid Boolean (e.g. a list nested 150 deep) or a non-null variable without a
  * default; Apollo answered that 500 (logged at error level) and graphql-ws closed the socket with 4500. This rule makes

@@ -1,5 +1,5 @@
 /**
- * How compiled reads run (issue 21, "cheaper SQL"): one statement returning the answer's JSON as text, under the
+ * How compiled reads run: one statement returning the answer's JSON as text, under the
  * execution time limit, optionally as a named prepared statement so that PostgreSQL plans a repeated operation
  * once per connection instead of on every request. Used by the one-statement answer of a whole query
  * (compiled-reads.ts) and by the executor's reads (sql-read-resolvers.ts): one implementation.

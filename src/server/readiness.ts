@@ -1,5 +1,5 @@
 /**
- * The database half of `/readyz` (issue 25): a connection of its own (not the request pool, which a burst of
+ * The database half of `/readyz`: a connection of its own (not the request pool, which a burst of
  * requests after an outage can hold for seconds), `select 1` answered within `timeoutMs`, and the migrations checked
  * until they are found current (they stay so while the process runs: a newer release migrating the database is
  * another process's concern).

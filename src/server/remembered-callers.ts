@@ -1,5 +1,5 @@
 /**
- * Authentication and data in one round trip (issue 21): a request on /graphql or a REST row presenting an API key
+ * Authentication and data in one round trip: a request on /graphql or a REST row presenting an API key
  * (or, on the agent API, an agent token) this process resolved before starts with the caller it had then —
  * *remembered*, not trusted. The compiled read confirms it in its own statement (the credential's owner wraps it:
  * `confirmingStatement` in src/auth/caller.ts, `rememberedAgentCaller` in the agent module — the credential is

@@ -1,6 +1,6 @@
 /**
- * Compiled reads with computed fields (issue 21: "never the whole operation on the slow path because one field is
- * special"). A query that selects, besides declared fields, scalar fields of table types that are not columns (a
+ * Compiled reads with computed fields (never the whole operation on the slow path because one field is
+ * special). A query that selects, besides declared fields, scalar fields of table types that are not columns (a
  * decrypted value, a computed URL: the resolvers test/architecture/one-read.test.ts lists) is still answered by its
  * one statement, compiled in sites mode: where such a field's value goes, the statement writes the field's site
  * index and the row (`SITE_OPEN`, index, row, `SITE_CLOSE` of sql-reads.ts, marked with a secret of this process so

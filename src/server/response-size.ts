@@ -1,5 +1,5 @@
 /**
- * Cap on the size of a GraphQL answer over HTTP (issue 16 item 1): a serialized `/graphql` response longer than
+ * Cap on the size of a GraphQL answer over HTTP: a serialized `/graphql` response longer than
  * `maxBytes` is replaced by a 413 `RESPONSE_TOO_LARGE` naming its size and the limit. The query cost limit
  * refuses most oversized answers before they run; this is the backstop for costs the estimator underrates
  * (long strings, wide objects).

@@ -1,6 +1,6 @@
 /**
- * REST bodies taken as they are from a row's answer (issue 21: "the agent REST bodies built by the same
- * statement"): a row that declares `bodyAt` answers 200 with the value at that path of `data`, its documented field
+ * REST bodies taken as they are from a row's answer (the agent REST bodies built by the same
+ * statement): a row that declares `bodyAt` answers 200 with the value at that path of `data`, its documented field
  * names spelled by the operation's aliases. A compiled read's answer is the JSON text its statement wrote (compact,
  * keys in selection order): the body is cut out of that text without parsing it, which the row's operation makes
  * exact by selecting the path's field last at each level ({@link checkBodyAt}, at registration). An executed

@@ -1,5 +1,5 @@
 /**
- * REST rows' GraphQL documents parsed and validated once, at start-up (issue 15 goal 3): Apollo's document store
+ * REST rows' GraphQL documents parsed and validated once, at start-up: Apollo's document store
  * is given these documents up front, pinned, so a REST call never parses or validates — not even its first one —
  * while the rest of the pipeline (cost limit, execution deadline, input checks, error formatting) stays the same as
  * on /graphql. Other documents (clients' own) are cached as Apollo does by default, in an LRU.

@@ -122,7 +122,7 @@ export function registerRestRoutes(
 /**
  * Replaces the JSON parser of `scope` by Fastify's own (same prototype-poisoning rules) except that an empty body
  * is no body (`request.body` undefined) instead of a 400 "Body cannot be empty": many HTTP clients send
- * `Content-Type: application/json` on every call, bodiless ones included (issue 22 item 2). A row that takes no
+ * `Content-Type: application/json` on every call, bodiless ones included. A row that takes no
  * body then answers as without one; a row that takes one answers its documented 400 from its own validation.
  */
 function emptyJsonAsNone(scope: FastifyInstance): void {

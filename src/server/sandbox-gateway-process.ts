@@ -1,11 +1,11 @@
 /**
  * Starts the sandbox payment gateway (sandbox/gateway/, `npm run gateway:sandbox`) beside `npm start` so a newcomer
- * can click through a payment (issue 11): only when SKIFF_GATEWAY_URL is unset and the database is embedded (no
- * DATABASE_URL). It runs as a child process (Skiff never imports the sandbox's code) on
+ * can click through a payment (spec "Payment gateway service"): only when SKIFF_GATEWAY_URL is unset and the database
+ * is embedded (no DATABASE_URL). It runs as a child process (Skiff never imports the sandbox's code) on
  * SKIFF_SANDBOX_GATEWAY_PORT, tied to this process by an IPC channel: it exits when Skiff exits, even on a crash.
- * Failing to start it (e.g. the port is taken) never stops Skiff: payment gateway calls then fail on their own.
- * The child loads `npm start`'s load hook when the checkout has it, so it does not load Node's TypeScript stripper
- * either (about 19 MB of its RSS; docs/operations.md, Memory).
+ * Failing to start it (e.g. the port is taken) never stops Skiff: payment gateway calls then fail on their own. The
+ * child loads `npm start`'s load hook when the checkout has it, so it does not load Node's TypeScript stripper either
+ * (about 19 MB of its RSS; docs/operations.md, Memory).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";

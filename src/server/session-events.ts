@@ -1,5 +1,5 @@
 /**
- * Announces session ends made through better-auth's HTTP API to open subscriptions (issue 16 item 5): a
+ * Announces session ends made through better-auth's HTTP API to open subscriptions: a
  * successful `sign-out` closes the WebSockets of that session; `change-password` and the `revoke-session*` calls
  * (which end other sessions too) close every WebSocket of the user. Closing uses 4403 (src/server/subscriptions.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Subscription results computed once per event for many subscribers (issue 15 goal 4). A fan-out hands every
+ * Subscription results computed once per event for many subscribers. A fan-out hands every
  * subscriber that may see an event the same event object, marked with `shareableEvent` (src/shared/pubsub.ts);
  * subscribers with the same operation (same text, variables and operation name) then get the same result,
  * computed for the first of them — provided no resolver of that execution read the context (loaders, access,

@@ -1,5 +1,5 @@
 /**
- * The executor's side of compiled reads (src/modules/sql-reads.ts, issue 21): the schema's resolvers for every
+ * The executor's side of compiled reads (src/modules/sql-reads.ts): the schema's resolvers for every
  * declared field, so a read has one implementation whichever way an operation runs.
  * - A declared root field of `Query` runs ONE statement for its whole subtree (partial mode) and returns its JSON.
  * - Objects of "compiled types" (declared types and the value types built inside their SQL: connections, plans,

@@ -90,7 +90,7 @@ export async function startSkiff(
   const secret = await ensureSecret(config);
   const database = await resolveDatabase(config, log.child({ component: "embedded-postgres" }));
   // Session work (LISTEN, the job runner, migrations' lock) needs a session connection: DATABASE_SESSION_URL when
-  // DATABASE_URL is a transaction-mode pooler (issue 23); request traffic always goes through DATABASE_URL.
+  // DATABASE_URL is a transaction-mode pooler; request traffic always goes through DATABASE_URL.
   const sessionUrl = (config.DATABASE_URL && config.DATABASE_SESSION_URL) || database.url;
   const knex = createKnex(
     database.url,
@@ -114,7 +114,7 @@ export async function startSkiff(
   const baseURL = config.SKIFF_BASE_URL ?? `http://localhost:${config.PORT}`;
   const mailer = options.mailer ?? createMailer(config, knex, log);
   const jobs = createJobQueue([...moduleJobs, ...(options.jobs ?? [])]);
-  // Job metrics exist from the first scrape, every task at 0, worker or not (issue 22 item 4).
+  // Job metrics exist from the first scrape, every task at 0, worker or not.
   jobMetrics(jobs.definitions.map((d) => d.name));
   // better-auth's verification mails become `mail.send` jobs (enqueued right after its own writes).
   const auth = createAuth({ ...config, SKIFF_SECRET: secret, SKIFF_BASE_URL: baseURL }, database.url, {
@@ -145,7 +145,7 @@ export async function startSkiff(
   let runner: JobRunner | null = null;
 
   /**
-   * The shutdown, bounded in every state of the database (issue 25): at most SKIFF_SHUTDOWN_TIMEOUT seconds for
+   * The shutdown, bounded in every state of the database: at most SKIFF_SHUTDOWN_TIMEOUT seconds for
    * in-flight requests and running jobs (side by side), then at most 1.5 s for sockets and pools, then at most 4 s
    * for the embedded PostgreSQL. A step past its deadline is abandoned and logged; the next one runs anyway.
    */

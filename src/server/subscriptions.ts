@@ -5,14 +5,14 @@
  * A connection without valid credentials is closed with code 4403 (graphql-ws "Forbidden"). On shutdown every
  * socket is closed with 1001 (going away), so clients reconnect to another instance.
  *
- * Hardening (issue 16 items 3, 4, 6): frames are capped at {@link MAX_WS_PAYLOAD} bytes (`maxPayload`, larger
+ * Hardening: frames are capped at {@link MAX_WS_PAYLOAD} bytes (`maxPayload`, larger
  * frames close the socket with 1009); `onSubscribe` runs the HTTP limits (tokens before parsing, depth, aliases,
  * directives, cost); a socket must send `connection_init` within {@link CONNECTION_INIT_TIMEOUT_MS}, and one
  * address holds at most {@link MAX_PENDING_PER_ADDRESS} sockets not yet authenticated (more: the upgrade answers
  * 429); results and errors go through the HTTP error formatter (codes, no internals, `errorId` in the log); a
  * cookie-authenticated connection must come from a trusted origin (SKIFF_BASE_URL or SKIFF_TRUSTED_ORIGINS).
  *
- * Access (issue 15 goal 4): each connection keeps its caller's memberships, roles and grants (reloaded when a
+ * Access: each connection keeps its caller's memberships, roles and grants (reloaded when a
  * subscription starts) and shares them with all its subscriptions and their events, so that a fan-out to many
  * subscribers issues no access statement per subscriber; an announced access change of the caller (src/shared/access-changes.ts, or a cascade announced
  * by a database trigger) drops that cache and closes the connection with 4403.
@@ -111,7 +111,7 @@ function trustedOrigins(services: AppServices): Set<string> {
 
 /**
  * One authenticated graphql-ws connection: its principal and its access (memberships, roles, grants), loaded
- * when a subscription starts and cached for the events of all its subscriptions (issue 15 goal 4); dropped when
+ * when a subscription starts and cached for the events of all its subscriptions; dropped when
  * an access change of the principal is announced, when the socket is also closed with 4403.
  */
 interface Connection {
@@ -190,7 +190,7 @@ export function attachSubscriptions(
     });
   });
   /**
-   * Authenticated sockets and their connections. When a caller's access changes (issue 16 item 5) its cached
+   * Authenticated sockets and their connections. When a caller's access changes its cached
    * access is dropped at once (no event is checked against it any more) and its sockets are closed with 4403.
    */
   const open = new Map<WebSocket, Connection>();

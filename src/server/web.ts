@@ -1,5 +1,5 @@
 /**
- * The dashboard (issue 14): the single-page app built by Vite into `web/dist` (`npm run build:web`, run by
+ * The dashboard: the single-page app built by Vite into `web/dist` (`npm run build:web`, run by
  * `prestart` and `pretest`), served by Skiff itself. Hashed assets under `/assets/*` (cached for a year);
  * the page routes answer `index.html` (never cached), every other path keeps its own handler or the 404.
  * The pages are not part of the published API: with SKIFF_PUBLIC_API_ONLY=true they are not registered (404).
@@ -29,7 +29,7 @@ export const PAGE_PATHS = [
 ] as const;
 
 /**
- * Content-Security-Policy of every dashboard page (issue 26: the pages show secrets). Scripts, styles, fonts and
+ * Content-Security-Policy of every dashboard page (the pages show secrets). Scripts, styles, fonts and
  * connections only from Skiff's own origin (`'self'` covers the same-origin graphql-ws `ws(s)://` URL); inline
  * styles are allowed for the docs theme preview, whose sandboxed `srcdoc` frame holds the theme's CSS as the theme
  * endpoint serves it; images also over https (logo and favicon previews of the docs theme) and `data:`; no plugin,

@@ -1,10 +1,10 @@
 /**
- * Access changes that must reach open subscriptions at once (issue 16 item 5): an API key deleted, a member removed,
+ * Access changes that must reach open subscriptions at once: an API key deleted, a member removed,
  * a role or grants changed, a session signed out. Publishers announce them on {@link ACCESS_CHANGED_TOPIC} (LISTEN/NOTIFY,
  * so every instance hears it); the WebSocket server closes the matching connections with 4403 and clients
  * reconnect with whatever rights they have left. Removals by cascade (the grants of a deleted project or application,
  * the members of a deleted organization) are announced the same way by database triggers (migration
- * 20261122161000_announce_access_changes). The WebSocket server also drops the connection's cached access (issue 15).
+ * 20261122161000_announce_access_changes). The WebSocket server also drops the connection's cached access.
  */
 import type { Logger } from "pino";
 import type { PubSub } from "./pubsub.ts";

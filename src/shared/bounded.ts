@@ -1,5 +1,5 @@
 /**
- * Bounded waits for shutdown paths (issue 25: every wait in the shutdown path has a deadline). A wait that passes
+ * Bounded waits for shutdown paths (every wait in the shutdown path has a deadline). A wait that passes
  * its deadline is abandoned, not cancelled: the work may still finish (or fail, its error then swallowed) later.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Recognising a database outage (issue 16 item 14): connection refused or reset, a connection cut by the server
+ * Recognising a database outage: connection refused or reset, a connection cut by the server
  * (SQLSTATE 57P01–57P03, class 08, 53300 too many connections) or no pool connection in time. Such failures are
  * answered 503 with `Retry-After` ({@link RETRY_AFTER_SECONDS}) instead of a masked 500.
  */
@@ -37,7 +37,7 @@ export interface OutageTry {
 
 /**
  * Runs `work`, and again while it fails with a database outage ({@link isDatabaseUnavailable}): waits 1 s, 2 s,
- * 4 s … (at most `maxDelayMs`, default 15 s, apart) for at most `maxWaitMs` in all (issue 25: work done in memory —
+ * 4 s … (at most `maxDelayMs`, default 15 s, apart) for at most `maxWaitMs` in all (work done in memory —
  * a webhook attempt's outcome, an import step — is recorded once the database is back instead of being lost).
  * `onOutage` is told of each outage failure before the wait.
  * @throws the error of the last try (any other error at once), or `signal`'s reason as soon as it aborts.

@@ -4,7 +4,7 @@
  * {@link PubSub.publish} after their transaction commits, with small payloads (ids and statuses, never rows;
  * PostgreSQL caps a payload at 8000 bytes).
  *
- * Delivery is at least once, exactly once to handlers (issue 23): every published event is also written to the
+ * Delivery is at least once, exactly once to handlers: every published event is also written to the
  * `event_log` table with a sequence number (`seq`, in the same statement and transaction as its NOTIFY). When the
  * LISTEN connection comes back after a loss (it reconnects with backoff), the instance replays the logged events
  * it has not dispatched — those after the last one it saw, and those of the seconds before the loss (sequence
@@ -256,7 +256,7 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
  * the first subscriber that asks about this event and hands the same promise to the others. It is keyed on the
  * payload object, which the instance's dispatch hands to every local handler of one event (and which is garbage
  * once they are done), so the work runs once per event and instance. Used by subscription fan-outs to load an
- * event's record once, each subscriber then deciding visibility from its own cached access (issue 15 goal 4).
+ * event's record once, each subscriber then deciding visibility from its own cached access.
  */
 export function oncePerEvent<T>() {
   const results = new WeakMap<Record<string, unknown>, Promise<T>>();

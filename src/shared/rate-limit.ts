@@ -73,7 +73,7 @@ const NOW_MS_SQL = "(extract(epoch from now()) * 1000)::bigint";
  * over the rows of `fromSql`, e.g. `c.id` over `from caller c`), `returning points` (the calls counted in the
  * current window, this one included): the upsert of rate-limiter-flexible's RateLimiterPostgres on the same table
  * layout and keys (`<prefix>:<key>`, `expire` in epoch milliseconds, the window restarting once expired), for a
- * caller that folds the count into the statement it runs anyway (one round trip instead of two, issue 15). Its
+ * caller that folds the count into the statement it runs anyway (one round trip instead of two). Its
  * time is the database's (`now()`, the statement's start), not a binding: the statement's text and bindings stay
  * valid however long they are reused (a remembered caller's kept statement, src/server/compiled-reads.ts), and
  * every instance counts windows on one clock. The transaction it runs in commits without waiting for its WAL to

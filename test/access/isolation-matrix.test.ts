@@ -1,5 +1,5 @@
 /**
- * Tenant isolation, proven as a table (issue #4): every GraphQL Query, Mutation and Subscription field of the
+ * Tenant isolation, proven as a table: every GraphQL Query, Mutation and Subscription field of the
  * running schema (introspected) and every REST route of the REST table (src/modules/index.ts) is run as each persona — owner,
  * admin, member granted the resource, member not granted, owner of another organization, a revoked API key,
  * no credentials, an agent token. Rows: matrix/graphql-rows.ts and matrix/rest-rows.ts.

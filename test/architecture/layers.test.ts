@@ -98,7 +98,7 @@ describe("layers", () => {
 });
 
 /**
- * Inside `src/modules/` every module folder is a unit (issue 24, "A public surface per module"): a module imports
+ * Inside `src/modules/` every module folder is a unit: a module imports
  * another only through that module's `index.ts`, and the graph of modules has no cycle (type-only imports count).
  * The files directly in `src/modules/` are the modules' kernel (manifest type, context, services, compiled reads)
  * and the registry (`index.ts`, `openapi.routes.ts`); they are not a unit of the graph, import modules only through

@@ -1,5 +1,5 @@
 /**
- * One implementation per read (issue 21, "no table-backed field has two implementations"): every field the modules
+ * One implementation per read: every field the modules
  * declare as SQL (`sqlReads`) is declared by one module only and has no resolver in any module, and the resolvers
  * that remain on object types are exactly the ones listed here, each with why it is not a declaration. A new
  * resolver on a table type fails this test until it is either declared as SQL or listed with its reason.

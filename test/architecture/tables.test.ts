@@ -1,5 +1,5 @@
 /**
- * Tables owned (issue 24): every table has one owning module, declared by `tables: [...]` in its manifest
+ * Tables owned: every table has one owning module, declared by `tables: [...]` in its manifest
  * (`src/modules/<domain>/index.ts`), and only the owner's files name it — in SQL strings (`from`, `join`, `into`,
  * `update`, `delete from`), knex builders (`knex("t")`, `.join("t as x")`, `.from("t")`) and Objection models
  * (`tableName = "t"`). Others use the query builders and SQL fragments the owner exports. Migrations

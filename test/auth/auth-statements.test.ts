@@ -1,6 +1,6 @@
 /**
- * Authentication with an API key costs one SQL statement (issue 15 goal 2), and none of its own for a compiled read
- * with a key seen before (issue 21): key, creator, membership, plan features and grants in one query, the access
+ * Authentication with an API key costs one SQL statement, and none of its own for a compiled read
+ * with a key seen before: key, creator, membership, plan features and grants in one query, the access
  * scope built from it (no membership query), and the last-used time written in the background at most once a
  * minute per key, never awaited by the request.
  */

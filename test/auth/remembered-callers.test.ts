@@ -1,5 +1,5 @@
 /**
- * Authentication and data in one round trip (issue 21; src/server/remembered-callers.ts): a key, agent token or session
+ * Authentication and data in one round trip (src/server/remembered-callers.ts): a key, agent token or session
  * cookie an instance resolved before is remembered, and the read confirms it in its own statement. Three instances on one database: A remembers,
  * B makes the changes (as another instance of a cluster would), C runs with SKIFF_COMPILED_READS=false — it
  * remembers nothing and authenticates every request with its own statement — and is the oracle: after every kind of

@@ -1,5 +1,5 @@
 /**
- * Database chaos (issue 25): one run kills the real PostgreSQL postmaster with SIGKILL while a real `src/main.ts`
+ * Database chaos: one run kills the real PostgreSQL postmaster with SIGKILL while a real `src/main.ts`
  * process serves a steady load — site imports (each queuing a deployment job), webhook events delivered to a
  * loopback HTTPS receiver, and an open `siteImportUpdated` subscription — then brings the database back and checks
  * what an operator would: the process stayed alive, `/readyz` was 503 during the outage and 200 soon after, no
@@ -40,7 +40,7 @@ export interface ChaosOptions {
   outageMs: number;
   /**
    * What is killed with SIGKILL: the PostgreSQL postmaster (default), or the Skiff process itself mid-import, then
-   * started again on the same data and port (issue 25: a restarted instance resumes what the dead one held).
+   * started again on the same data and port (a restarted instance resumes what the dead one held).
    */
   kill?: "postgres" | "skiff";
   /** When the one SIGTERM is sent: after the checks (`end`, default), during the outage, or right after recovery. */

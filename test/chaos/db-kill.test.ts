@@ -1,5 +1,5 @@
 /**
- * Issue 25, in the suite: `kill -9` of the real PostgreSQL postmaster under load (site imports with their deployment
+ * In the suite: `kill -9` of the real PostgreSQL postmaster under load (site imports with their deployment
  * jobs, webhook deliveries, an open subscription), once per variant — Skiff's embedded cluster (its supervisor
  * restarts it) and a DATABASE_URL server the test runs itself (restarted after 2 s). Each run must keep the Skiff
  * process alive, answer /readyz 503 during the outage and 200 within 5 s after it, leave no import pending, log

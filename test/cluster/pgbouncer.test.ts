@@ -1,5 +1,5 @@
 /**
- * Skiff behind a transaction-mode pooler (issue 23): request traffic on DATABASE_URL through a real PgBouncer
+ * Skiff behind a transaction-mode pooler: request traffic on DATABASE_URL through a real PgBouncer
  * (Debian's `pgbouncer`, `pool_mode = transaction`) in front of the test PostgreSQL, session work (LISTEN/NOTIFY,
  * the job runner, migrations' advisory lock) on DATABASE_SESSION_URL, straight to PostgreSQL. A few requests of
  * every surface — GraphQL, REST, the agent API, sign-in, a subscription — and jobs (a site import, webhook

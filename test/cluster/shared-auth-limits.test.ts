@@ -1,5 +1,5 @@
 /**
- * Sign-in limits shared across instances (issue 23): two `src/main.ts` processes under NODE_ENV=production (where
+ * Sign-in limits shared across instances: two `src/main.ts` processes under NODE_ENV=production (where
  * better-auth's own request limiter is on: 3 sign-in attempts per 10 s per address) on one database. Attempts
  * alternate between them; the limit holds in total, not per instance, because the counter lives in PostgreSQL.
  */

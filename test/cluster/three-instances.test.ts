@@ -1,5 +1,5 @@
 /**
- * Three Skiff instances behave as one (issue 23): three `src/main.ts` processes on one PostgreSQL behind a small
+ * Three Skiff instances behave as one: three `src/main.ts` processes on one PostgreSQL behind a small
  * round-robin HTTP proxy on loopback (below; every request goes to the next live instance on a fresh
  * connection, like a load balancer without stickiness). Through the proxy: the agent limit and the sign-in limit
  * hold in total, live events (`siteImportUpdated`, `deploymentUpdated`) reach subscribers on every instance,
@@ -278,9 +278,9 @@ describe("three instances behind a round-robin proxy", () => {
     }
   }, 90_000);
 
-  // Found by this test (issue 23): with graphile-worker 0.17.3's local queue on (the default), six deployApplication
-  // calls 40 ms apart ran two deployments of one application at once on two instances (graphile/worker#621). A job
-  // of a named queue now runs only while it holds the queue's advisory lock (src/jobs/job-queue-lock.ts).
+  // graphile-worker's local queue (on by default) can run two jobs of one named queue at once on two instances
+  // (0.17.3: six deployApplication calls 40 ms apart, graphile/worker#621), so a job of a named queue runs only
+  // while it holds the queue's advisory lock (src/jobs/job-queue-lock.ts).
   it("run one application's deployments one at a time across instances, the worker's local queue on", async () => {
     const { org, applicationId } = await importedApplication("cluster-serial");
     const busyBefore = busyLines();

@@ -1,5 +1,5 @@
 /**
- * The deploy trigger and the docs-theming paths in /api/openapi.json (issue 17): real answers of a real server —
+ * The deploy trigger and the docs-theming paths in /api/openapi.json: real answers of a real server —
  * every status the document lists that a request can provoke here, provider push payloads with real signatures,
  * the theme as JSON, CSS and 304 — validate against the served document; redocly lint is in openapi.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The generated OpenAPI documents (issue 17): /api/openapi.json (and its copy at /api/site-import/openapi.json,
+ * The generated OpenAPI documents: /api/openapi.json (and its copy at /api/site-import/openapi.json,
  * which must not be read as an import id) holds an operation for every published row that declares a contract,
  * with the security schemes and error bodies; the published rows that declare none are listed here; request
  * validation and the document share one schema; real responses validate (also across every persona in

@@ -1,6 +1,6 @@
 /**
- * Several instances (or the migration Job and the instances of deploy/) starting at once on an EMPTY database
- * (issue 23 item 5): every one of them migrates successfully, and each migration is applied once. Knex's own lock
+ * Several instances (or the migration Job and the instances of deploy/) starting at once on an EMPTY database:
+ * every one of them migrates successfully, and each migration is applied once. Knex's own lock
  * (a row of `knex_migrations_lock`, updated inside the batch's transaction) serialises batches once its tables
  * exist, but creating those tables is a check-then-create race on a fresh database; migrateLatest's advisory lock
  * (src/db/knex.ts) covers both.

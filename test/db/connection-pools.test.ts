@@ -1,5 +1,5 @@
 /**
- * Pool sizes from the environment (issue 23): SKIFF_DB_POOL_MAX, SKIFF_AUTH_POOL_MAX and SKIFF_WORKER_POOL_MAX are
+ * Pool sizes from the environment: SKIFF_DB_POOL_MAX, SKIFF_AUTH_POOL_MAX and SKIFF_WORKER_POOL_MAX are
  * validated, the instance prints its connection total at start, and under load it never holds more than that.
  */
 import { Writable } from "node:stream";

@@ -1,5 +1,5 @@
 /**
- * Issue 21 ("cheaper SQL"): the compiled reads write the values of `checkedEnum`/`checkedEnumJson` declarations as
+ * The compiled reads write the values of `checkedEnum`/`checkedEnumJson` declarations as
  * they are, quoted, without JSON escaping (src/modules/sql-reads.ts). That is safe only because the database refuses
  * any other text in those columns: for every such declaration, this test finds its column here and checks, on a
  * copy of the table with its CHECK constraints (`like … including constraints`, NOT NULL dropped so that only the

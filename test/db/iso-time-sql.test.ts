@@ -1,5 +1,5 @@
 /**
- * Issue 21 ("cheaper SQL"; "keep DateTime formats exactly as today"): the compiled reads write a timestamp as the
+ * The compiled reads write a timestamp as the
  * `DateTime` scalar's JSON string with `isoTimeJsonSql` (src/db/sql-time.ts: one `to_char` with the quotes in its
  * format). This test checks, on the test database's PostgreSQL, that it agrees to the character with the quoted
  * `to_char` rendering used before for 20,000 random instants (seeded) over years 1 to 9999 and for the edges (each
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isoTimeJsonSql } from "../../src/db/sql-time.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
-/** The `to_char` rendering, quoted by `||`, that the compiled reads wrote before (issue 15). */
+/** The `to_char` rendering, quoted by `||`, that the compiled reads wrote before. */
 const TO_CHAR = `'"' || to_char(x at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'`;
 
 const EDGES = [

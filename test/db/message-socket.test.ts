@@ -1,5 +1,5 @@
 /**
- * The socket under Skiff's pg connections (src/db/message-socket.ts, issue 21's memory under large answers): each
+ * The socket under Skiff's pg connections (src/db/message-socket.ts, memory under large answers): each
  * `data` event pg receives holds whole protocol messages, nothing is lost, reordered or duplicated however the
  * reads cut the stream (random cuts, seeded), and on a real PostgreSQL large and multi-byte values, many rows, an
  * error after a large row and a connection closed under a read behave as on a plain socket.

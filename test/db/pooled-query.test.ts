@@ -1,5 +1,5 @@
 /**
- * Issue 21 ("cheaper per request"): the read statements go to pg on a connection of Knex's pool
+ * The read statements go to pg on a connection of Knex's pool
  * (src/db/pooled-query.ts) instead of through Knex's query runner. On a real PostgreSQL: the statement answers with
  * Knex's `?` placeholders converted as Knex converts them, as a named prepared statement too; the `query` event
  * (statement counters) fires once per statement; a statement past its time limit is cancelled on the server (its

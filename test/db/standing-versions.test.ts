@@ -1,5 +1,5 @@
 /**
- * Issue 21 (remembered callers): a remembered API key or agent token is confirmed by reading the credential and the
+ * Remembered callers: a remembered API key or agent token is confirmed by reading the credential and the
  * member row alone — its id, role and `standing_version` stand for the whole standing. That holds only while every
  * other table the standing reads grows the version when it changes (migration 20261126100000_member_standing_versions).
  * This test finds those tables in the standing's own SQL (`memberStandingJoinSql`), checks each has its

@@ -1,5 +1,5 @@
 /**
- * The health check path setting and the health fields in GraphQL (issue 12 "Deploy events" → Health):
+ * The health check path setting and the health fields in GraphQL (spec "Deploy events"):
  * `updateDeploySettings(input: { healthPath })` (owners and admins, like the other deploy settings; starts with
  * `/`, at most 2048 characters), read back in `Application.deploySettings.healthPath`; `Application.health`
  * (`UNKNOWN`/`HEALTHY`/`UNHEALTHY`) and `healthCheckedAt`. Members get FORBIDDEN, another organization NOT_FOUND.

@@ -1,5 +1,5 @@
 /**
- * Health probes (issue 12 "Deploy events" → Health): a loopback HTTPS app server answering, going down (two
+ * Health probes (spec "Deploy events"): a loopback HTTPS app server answering, going down (two
  * failed probes) and coming back gives `app.health_changed` events healthy → unhealthy → healthy, the application
  * status follows, and a single failure changes nothing. Probes are real `deployments.probe-health` jobs.
  */

@@ -1,5 +1,5 @@
 /**
- * The deployment lifecycle (issue 12 "Lifecycle"), dry-run deployer, real PostgreSQL and the real job runner:
+ * The deployment lifecycle (spec "States and transitions"), dry-run deployer, real PostgreSQL and the real job runner:
  * an import's queued deployment runs to `done` with manifests that validate against the Kubernetes schemas;
  * manual deploys by members; supersede, cancel and redeploy (checked with an API-only instance, then a worker
  * instance on the same database runs what is left); the application status follows; the agent API shows the

@@ -1,5 +1,5 @@
 /**
- * Policy over every rendered workload (issue 23 item 1), for every source type × build type and every database
+ * Policy over every rendered workload, for every source type × build type and every database
  * type: no `:latest` or untagged image among the images Skiff chooses, nothing privileged, every container with
  * cpu and memory requests and limits, a securityContext on every pod and container (non-root, no privilege
  * escalation, every capability dropped, seccomp `RuntimeDefault`, read-only root filesystem) — the build container

@@ -1,5 +1,5 @@
 /**
- * Skiff's own Kubernetes manifests (deploy/, issue 23 item 5): every object of the base and of each overlay (built
+ * Skiff's own Kubernetes manifests (deploy/): every object of the base and of each overlay (built
  * with `kubectl kustomize`, kustomize v5, when kubectl is installed) validates against the Kubernetes schemas
  * (kubernetes-models), and the pieces fit: N ≥ 2 replicas; a PodDisruptionBudget, Service and Deployment
  * selecting the same pods; the Ingress pointing at the Service's port; probes on /readyz and /healthz; the

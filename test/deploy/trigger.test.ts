@@ -1,5 +1,5 @@
 /**
- * The deploy trigger URL and push webhooks (issue 12), over real HTTP on loopback with real HMAC signatures:
+ * The deploy trigger URL and push webhooks, over real HTTP on loopback with real HMAC signatures:
  * 202 and a deployment; unknown and regenerated tokens 404; GET 405 with Allow; per-token 429 with Retry-After;
  * same SHA within 10 minutes → one deployment; GitHub push (valid/invalid signature, ping, every filter) and
  * GitLab push (token) with `{ deployed: false, reason }` in words; only owners and admins see the URL.

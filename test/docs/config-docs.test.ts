@@ -1,5 +1,5 @@
 /**
- * docs/configuration.md is generated from src/config.ts's schema (issue 24, "Docs a newcomer can walk"): this test
+ * docs/configuration.md is generated from src/config.ts's schema: this test
  * fails when the page differs from what `npm run docs:config` renders now, so a variable added, removed or
  * re-described in the schema without regenerating the page fails the suite.
  */

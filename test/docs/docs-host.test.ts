@@ -1,10 +1,10 @@
 /**
- * The docs-host role and license synchronisation (issue 13), on real PostgreSQL over real HTTP with a real local
- * DNS server: `/api/docs/lookup` (400/404/200, cacheable 60 s, CORS), `/api/docs/sync` authenticated by license key
- * (401 otherwise), replace-and-remove per license, the conflict between two licenses, the CNAME check (OK,
- * WRONG_TARGET); and the instance side: `docs.sync` reports the saved hostnames through the outbound client to
- * SKIFF_DOCS_HOST_URL (here the instance itself, on port 4491), `docsRegistration` shows the verdict, a cleared
- * hostname disappears at the next sync, and a docs host that is down loses nothing.
+ * The docs-host role and license synchronisation (spec "Docs-domain lookup and theme"), on real PostgreSQL over real
+ * HTTP with a real local DNS server: `/api/docs/lookup` (400/404/200, cacheable 60 s, CORS), `/api/docs/sync`
+ * authenticated by license key (401 otherwise), replace-and-remove per license, the conflict between two licenses, the
+ * CNAME check (OK, WRONG_TARGET); and the instance side: `docs.sync` reports the saved hostnames through the outbound
+ * client to SKIFF_DOCS_HOST_URL (here the instance itself, on port 4491), `docsRegistration` shows the verdict, a
+ * cleared hostname disappears at the next sync, and a docs host that is down loses nothing.
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The `/docs-theme.js` loader in a real browser (issue 13 "The loader docs sites use"): Debian's Chromium through
+ * The `/docs-theme.js` loader in a real browser (spec "Docs-domain lookup and theme"): Debian's Chromium through
  * playwright-core opens a small docs page served on non-localhost names (`--host-resolver-rules` maps
  * docs.acme.test and docs.unknown.test to 127.0.0.1) that includes the loader from Skiff (port 4493, its own docs
  * host). Checked: title, navbar text, logo, favicon, footer, colours through `getComputedStyle` in light and dark

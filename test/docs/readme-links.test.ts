@@ -1,5 +1,5 @@
 /**
- * The docs a newcomer walks (issue 24, "Docs a newcomer can walk"): the README stays short (≤ 250 lines) and links
+ * The docs a newcomer walks: the README stays short (≤ 250 lines) and links
  * each surface's page, and every relative link in README.md and docs/*.md reaches an existing file and, when it
  * names an anchor, a heading of that file (GitHub's heading ids).
  */

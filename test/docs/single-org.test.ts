@@ -1,5 +1,5 @@
 /**
- * The bare `/api/theme` of a self-hosted single-organization instance (issue 13 "Theme endpoint"): the only
+ * The bare `/api/theme` of a self-hosted single-organization instance (spec "Docs-domain lookup and theme"): the only
  * organization's theme, same document, headers and ETag as `/o/<databaseId>/api/theme`; 404 before a theme exists.
  */
 import { describe, expect, it } from "vitest";

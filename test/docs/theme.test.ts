@@ -1,5 +1,5 @@
 /**
- * Docs theme administration and the theme endpoint (issue 13 "Theme administration", "Theme endpoint"), on real
+ * Docs theme administration and the theme endpoint (spec "Docs-domain lookup and theme"), on real
  * PostgreSQL over real HTTP: owners and admins save the theme, members and other organizations get NOT_FOUND,
  * every invalid field is a BAD_USER_INPUT `fieldErrors` entry (typography, radius, borders and neutral surfaces
  * refused with a message saying so), hostnames are unique platform-wide; `/o/<databaseId>/api/theme` serves the

@@ -1,5 +1,5 @@
 /**
- * Compiled reads (src/modules/sql-reads.ts, issue 15): two servers on one database, one answering compilable
+ * Compiled reads (src/modules/sql-reads.ts): two servers on one database, one answering compilable
  * queries with one SQL statement and one with SKIFF_COMPILED_READS=false (resolvers and loaders), must give the
  * same answer, byte for byte once parsed (same keys in the same order), for every caller — owner, members limited
  * to a project or to one application, another organization's owner, an organization without projects — and for
@@ -177,7 +177,7 @@ describe("compiled reads", () => {
     "join the to-one relations of a list's rows on its FROM, answering as the resolvers do (%s)",
     async (caller) => {
       // Each application's project and environment (and the environment's project: a join on a joined row), and
-      // each domain's application: left joins on their list's rows instead of a subquery per row (issue 21).
+      // each domain's application: left joins on their list's rows instead of a subquery per row.
       const query = `{ projects(first: 100) { nodes { id environments { id applications { id name
         project { id name } environment { id name project { id } } domains { host application { id name } } } } } } }`;
       const sql: string[] = [];

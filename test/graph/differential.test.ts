@@ -1,5 +1,5 @@
 /**
- * One meaning for every read (issue 21, "Proof of one meaning"): queries generated from the schema — for every root
+ * One meaning for every read: queries generated from the schema — for every root
  * query field, every field reachable to depth 4, and seeded random subsets of them (fast-check, reproducible by
  * its seed) — run for each kind of caller (owner by session and by API key, admin, member limited to a project,
  * member limited to an application, another organization's owner, agent token, anonymous), each answer checked

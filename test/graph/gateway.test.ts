@@ -1,5 +1,5 @@
 /**
- * Federation in practice (issue 26): Skiff and a second small subgraph (billing, extending `Organization` by key and
+ * Federation in practice: Skiff and a second small subgraph (billing, extending `Organization` by key and
  * pointing back at it) behind a real JavaScript gateway, Hive Gateway's runtime (`@graphql-hive/gateway-runtime`,
  * HTTP transport, graphql-ws transport for subscriptions), over a supergraph composed by `@apollo/composition` from
  * the SDL Skiff serves at `_service`. All three are real HTTP servers on loopback. Through the gateway: the nested

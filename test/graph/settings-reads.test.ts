@@ -1,5 +1,5 @@
 /**
- * One read path (issue 21) for the team, API keys, agent tokens, providers, payment gateway services and docs
+ * One read path for the team, API keys, agent tokens, providers, payment gateway services and docs
  * themes: every field of `Member`, `MemberGrant`, `Invitation`, `ApiKey`, `AgentToken`, `GitProvider`,
  * `ContainerRegistry`, `SshKey`, `PaymentGatewayService`, `PaymentRelay`, `DocsTheme` and `PublicDocsTheme` (aliases
  * included) answered for an owner, an admin, a member limited to one project and another organization's owner,

@@ -1,5 +1,5 @@
 /**
- * Issue 16 items 7 and 9 over real HTTP: sign-in attempts are limited per account (even with NODE_ENV unset, the
+ * Over real HTTP: sign-in attempts are limited per account (even with NODE_ENV unset, the
  * right password is refused after the limit) and per address (X-Forwarded-For ignored without SKIFF_TRUST_PROXY),
  * counted in PostgreSQL; changing the password ends the account's other sessions.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 1: a query multiplying list sizes through nesting is refused by its cost before it runs
+ * A query multiplying list sizes through nesting is refused by its cost before it runs
  * (400 QUERY_COST_EXCEEDED with cost and limit), on HTTP and graphql-ws, while /healthz stays fast; the
  * response-size cap answers 413; ordinary dashboard queries stay under the limit.
  */

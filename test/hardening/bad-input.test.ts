@@ -1,5 +1,5 @@
 /**
- * Issue 16 items 15 and 16: invalid Unicode in any string input is a 400 naming the field (variables, inline
+ * Invalid Unicode in any string input is a 400 naming the field (variables, inline
  * literals, REST bodies, graphql-ws); a subscription POSTed over HTTP and an unknown persisted-query hash get
  * client codes, not INTERNAL_SERVER_ERROR.
  */

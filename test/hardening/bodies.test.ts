@@ -1,5 +1,5 @@
 /**
- * Request bodies on every REST row and every better-auth endpoint (issue 22 item 2), table-driven over the real
+ * Request bodies on every REST row and every better-auth endpoint, table-driven over the real
  * route tables (`restRoutes`, `auth.api`): each is called with no body, an empty body sent with
  * `Content-Type: application/json` (what many SDKs do on every call), `{}`, `null`, and — for GET rows — a JSON
  * body on GET. A row that takes no body answers the empty-JSON, `{}`, `null` and GET-with-body variants exactly

@@ -1,6 +1,6 @@
 /**
- * Client mistakes answered as client errors, never as INTERNAL_SERVER_ERROR nor logged at error level (issue 22
- * item 3): automatic persisted queries with a wrong `sha256Hash`, an unknown hash or an unsupported `version` get
+ * Client mistakes answered as client errors, never as INTERNAL_SERVER_ERROR nor logged at error level:
+ * automatic persisted queries with a wrong `sha256Hash`, an unknown hash or an unsupported `version` get
  * Apollo's codes (BAD_REQUEST, PERSISTED_QUERY_NOT_FOUND, PERSISTED_QUERY_NOT_SUPPORTED); a subscription whose
  * argument is a list nested 150 deep is a validation error over graphql-ws as over HTTP; an OAuth callback with a
  * bad `state` logs a warning at most. Every log line of the server is captured and checked.

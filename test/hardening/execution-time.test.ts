@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 1, execution time limit: with SKIFF_EXECUTION_TIMEOUT_MS=1 an operation resolving many fields
+ * The execution time limit: with SKIFF_EXECUTION_TIMEOUT_MS=1 an operation resolving many fields
  * (compiled into one statement or run through the resolvers) stops at the deadline and answers 400
  * EXECUTION_TIME_LIMIT (one error, no partial data), and the server keeps answering.
  */

@@ -1,7 +1,7 @@
 /**
- * Issue 16 "Done when": ≥ 5,000 malformed requests across REST, GraphQL over HTTP and graphql-ws (seeded PRNG, so a
+ * ≥ 5,000 malformed requests across REST, GraphQL over HTTP and graphql-ws (seeded PRNG, so a
  * failure is reproducible): no 5xx, no SQL or stack text in any answer, and the server still works afterwards.
- * Issue 22 item 3: the inputs include automatic-persisted-query extensions, `@skip`/`@include` with junk values
+ * The inputs include automatic-persisted-query extensions, `@skip`/`@include` with junk values
  * (lists nested deep included) and OAuth callbacks and auth endpoints with junk; no answer (HTTP or WebSocket) says
  * INTERNAL_SERVER_ERROR and the server writes no log line at error level or above (every one is client-caused).
  * Prints the counts by status (HTTP) and by outcome (WebSocket).

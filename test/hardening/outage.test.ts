@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 14: during a database outage (a real TCP proxy in front of PostgreSQL, closed and reopened)
+ * During a database outage (a real TCP proxy in front of PostgreSQL, closed and reopened)
  * GraphQL and REST answer 503 with Retry-After instead of 500, /readyz is 503, /healthz stays 200, and the
  * server recovers once the database is back. A session cookie or a user JWT this instance has not verified yet meets
  * the outage too (503), not a refusal (401): better-auth hides its database errors, so Skiff asks the database.

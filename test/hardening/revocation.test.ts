@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 5 with real WebSocket clients and two instances on one database: deleting an API key, changing a
+ * With real WebSocket clients and two instances on one database: deleting an API key, changing a
  * member's role or signing out closes that caller's open subscriptions with 4403 — also when the change is made on
  * the other instance (LISTEN/NOTIFY).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 1 sweep: secret material is absent from the database and the logs. A real `src/main.ts` process
+ * Secret material is absent from the database and the logs. A real `src/main.ts` process
  * (the way `npm start` runs it, LOG_LEVEL=debug: more than production logs) gets, through its public surfaces, a
  * site import with a database password and environment variables (whose deployment renders Secrets), a git import
  * cloning with an SSH private key and pushing to a registry with a password, a webhook (its generated secret), a
@@ -149,7 +149,7 @@ async function dumpDatabase(): Promise<{ how: string; text: string }> {
   return { how: `every row of ${tables.length} tables (pg_dump ${major} < server ${server})`, text: parts.join("\n") };
 }
 
-describe("secret sweep (issue 22 item 1)", () => {
+describe("secret sweep", () => {
   it("no planted or generated secret appears in pg_dump, the logs, the API's deployments or skiff deploy --json", async () => {
     const organizationId = generated.organizationId!;
     // A registry with a password (the first of the organization: builds push there) and an SSH key.

@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 18 (second half): session tokens are stored hashed (src/auth/session-token-hashing.ts). The
+ * Session tokens are stored hashed (src/auth/session-token-hashing.ts). The
  * `sessions` table holds no usable token: its value, even signed with the server secret into a well-formed cookie,
  * is refused, while the real cookie works; refreshes, listing, revoking and signing out keep working.
  */

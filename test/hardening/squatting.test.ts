@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 8 over real HTTP and the real mail outbox: a squatter's unverified sign-up gives way to the
+ * Over real HTTP and the real mail outbox: a squatter's unverified sign-up gives way to the
  * mailbox owner's — the second sign-up replaces the pending credentials, the squatter's earlier link is refused,
  * the owner's link verifies the owner's password — and an invitation link works for an address held by an
  * unverified account.

@@ -1,5 +1,5 @@
 /**
- * Issue 16 items 3, 4, 6 with real WebSocket clients: frames over 1 MB close the socket (1009) even before
+ * With real WebSocket clients: frames over 1 MB close the socket (1009) even before
  * authentication; a socket without `connection_init` is closed; pending sockets per address are capped (429);
  * errors are masked like on HTTP (no SQL text); cookie-authenticated upgrades from foreign origins get 4403.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 9 §2 against a real DNS server (dns2 on loopback UDP): a public-looking name that answers a private
+ * Against a real DNS server (dns2 on loopback UDP): a public-looking name that answers a private
  * address is refused; a name whose answer changes between lookups (DNS rebinding) cannot move a call to an
  * unchecked address, because the client resolves once and dials only what it checked.
  */

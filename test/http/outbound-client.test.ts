@@ -1,5 +1,5 @@
 /**
- * Issue 9 §2: the outbound client against real loopback receivers. HTTPS with verification on (the test CA is
+ * The outbound client against real loopback receivers. HTTPS with verification on (the test CA is
  * trusted only through NODE_EXTRA_CA_CERTS), allow-listed receivers reached, redirects returned not followed,
  * bodies capped, connect and total timeouts, connection failures typed, metrics counted.
  */

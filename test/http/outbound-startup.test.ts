@@ -1,5 +1,5 @@
 /**
- * Issue 9 §2 wiring: SKIFF_OUTBOUND_ALLOW is validated with the rest of the configuration, a Skiff instance
+ * SKIFF_OUTBOUND_ALLOW is validated with the rest of the configuration, a Skiff instance
  * builds its outbound client at start (AppServices.outbound) and logs the allow-list as a warning, and that
  * client reaches an allow-listed receiver while still refusing everything else.
  */

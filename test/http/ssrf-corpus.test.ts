@@ -1,5 +1,5 @@
 /**
- * Issue 9 §2: every refused URL form (v4 and v6 literals, numeric host forms, embedded IPv4, refused names, and
+ * Every refused URL form (v4 and v6 literals, numeric host forms, embedded IPv4, refused names, and
  * public-looking names whose DNS answer is refused) fails with OutboundBlockedError before any connection:
  * a counting listener on every local address sees 0 accepts, and no TCP client socket is even created.
  */

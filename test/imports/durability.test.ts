@@ -1,5 +1,5 @@
 /**
- * Durable imports (issue 16 item 12), with real `src/main.ts` processes and real signals. A step is stalled
+ * Durable imports, with real `src/main.ts` processes and real signals. A step is stalled
  * deterministically by a PostgreSQL table lock the test holds (`lock table … in exclusive mode`: reads go on,
  * the step's INSERT waits), then:
  * - Skiff is killed with SIGKILL mid-step; a new process resumes the run (the job-liveness sweep frees the dead

@@ -1,5 +1,5 @@
 /**
- * Live import status fan-out (issue 15 goal 4) with real graphql-ws clients on instance B and imports run on
+ * Live import status fan-out with real graphql-ws clients on instance B and imports run on
  * instance A: B loads an event's record once however many subscribers it has (the SQL statements B issues per
  * event are the same for 1 and 20 subscribers), and each subscriber's visibility comes from its connection's
  * cached access, dropped when an access change is announced — a member whose grant is revoked stops receiving

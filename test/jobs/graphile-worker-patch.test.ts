@@ -1,5 +1,5 @@
 /**
- * The graphile-worker patch (patches/graphile-worker+0.18.0.patch; issues 25 and 23, ported from 0.17.3), tested
+ * The graphile-worker patch (patches/graphile-worker+0.18.0.patch, ported from 0.17.3), tested
  * upstream-style: graphile-worker's own `run()` on a real PostgreSQL behind a real TCP proxy (closed = the outage), no
  * Skiff code involved. Both tests fail on the unpatched 0.18.0 (`npx patch-package --reverse`).
  * - Batched completion retries with backoff: a job ending while the database is away is recorded once it is back,

@@ -1,5 +1,5 @@
 /**
- * Mail as a background job (issue 9 §1, first users): a stuck SMTP server delays the mail, never the request;
+ * Mail as a background job: a stuck SMTP server delays the mail, never the request;
  * the mail body is sealed in the queue; a refused invitation mails nothing; a mail job
  * whose body cannot be decrypted fails for good instead of retrying.
  */

@@ -1,5 +1,5 @@
 /**
- * One job of a named queue at a time, whatever graphile-worker's own queue does (issue 23; src/jobs/job-queue-lock.ts).
+ * One job of a named queue at a time, whatever graphile-worker's own queue does (src/jobs/job-queue-lock.ts).
  * Two instances share the queue; the test breaks graphile-worker's guarantee on purpose: while a job of a named
  * queue runs, `force_unlock_workers` frees its holder (what the liveness sweep does to a live runner it takes for
  * dead, and in effect what graphile-worker 0.17.3's local queue did, graphile/worker#621), and a new job wakes the

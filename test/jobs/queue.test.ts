@@ -1,5 +1,5 @@
 /**
- * Background jobs across instances (issue 9 §1): enqueue inside the caller's transaction (rolled back → nothing
+ * Background jobs across instances: enqueue inside the caller's transaction (rolled back → nothing
  * runs), two instances on one database share one queue (each job runs once), an API-only instance
  * (SKIFF_WORKER=false) enqueues for the others, `runAt` is honoured within 250 ms, and the retry policies:
  * invalid payload and `none` fail for good at once, `waits` retries at exactly the configured waits.

@@ -1,5 +1,5 @@
 /**
- * The job kernel's `jobs.remove(db, jobKeys)` (issue 24: modules never write graphile-worker's tables): it removes
+ * The job kernel's `jobs.remove(db, jobKeys)` (modules never write graphile-worker's tables): it removes
  * queued jobs by key in the caller's transaction (a rollback keeps them), counts what it removed and ignores
  * unknown keys. Also the domain event bus's guard: `events.emit` refuses data its catalogue schema rejects, before
  * any consumer writes. An API-only instance (SKIFF_WORKER=false) enqueues, so nothing runs the jobs meanwhile.

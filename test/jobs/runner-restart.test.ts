@@ -1,5 +1,5 @@
 /**
- * The job runner survives a database outage (issue 25). graphile-worker (patched, patches/graphile-worker+*.patch)
+ * The job runner survives a database outage. graphile-worker (patched, patches/graphile-worker+*.patch)
  * retries recording a job's end with backoff instead of giving up at the first failed query, so its pool rides out
  * an outage and records the end once the database is back. A pool that still exits on its own (anything
  * graphile-worker deems fatal; here: ended by the test) is restarted once the database answers, after its locks are

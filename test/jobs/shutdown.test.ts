@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown of the job runner (issue 8): `stop()` lets a running job finish; a job still running after
+ * Graceful shutdown of the job runner: `stop` lets a running job finish; a job still running after
  * SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS is aborted and returned to the queue, where another instance runs it again.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Issue 11 (spec: Payment gateway service): Skiff and the sandbox gateway as two real HTTP servers on loopback, a
+ * (spec: Payment gateway service): Skiff and the sandbox gateway as two real HTTP servers on loopback, a
  * loopback HTTPS receiver (allowed through SKIFF_OUTBOUND_ALLOW) as the merchant's webhook endpoint. Covers merchant
  * provisioning by the polling job, one merchant per organization, checkout with the right and a wrong-case code,
  * method toggles, sandbox payments that succeed and fail, byte-identical relays verified by the receiver, the relay

@@ -1,5 +1,5 @@
 /**
- * The HTTP drain of a graceful shutdown (issue 22 item 4: one connection reset in about two SIGTERMs under load),
+ * The HTTP drain of a graceful shutdown (one connection reset in about two SIGTERMs under load),
  * on a real HTTP server on loopback with real clients: a response ended but still being written is not cut, a
  * connection whose request has not arrived yet is answered rather than reset, responses written while draining say
  * `Connection: close`, and the drain then ends with every connection closed.

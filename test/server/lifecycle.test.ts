@@ -1,5 +1,5 @@
 /**
- * `src/main.ts` as a real process on a fresh database (issue 8): /readyz is 200 only once the first-run
+ * `src/main.ts` as a real process on a fresh database: /readyz is 200 only once the first-run
  * bootstrap is committed, the banner's examples work as printed (site import included), and SIGTERM with
  * 40 requests in flight and an open subscription answers every request, closes the WebSocket with 1001 and
  * exits 0.
@@ -57,7 +57,7 @@ describe("first run", () => {
   it("prints a query and a site import that work on the fresh instance as printed", async () => {
     await skiff.waitForOutput(/Skiff first run =+\n[\s\S]*\n=+\n/);
     const banner = skiff.stdout().slice(skiff.stdout().indexOf("================ Skiff first run"));
-    // Issue 16 item 18: a key the operator supplied is never echoed; the examples read it from the environment.
+    // A key the operator supplied is never echoed; the examples read it from the environment.
     expect(banner).not.toContain(API_KEY);
     expect(banner).toContain("API key       : (the one you set in SKIFF_BOOTSTRAP_API_KEY)");
     expect(banner).toMatch(/Password {6}: \S{12,}/);

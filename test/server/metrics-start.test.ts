@@ -1,5 +1,5 @@
 /**
- * /metrics on a fresh instance (issue 22 item 4): every Skiff metric is registered at start and the label values
+ * /metrics on a fresh instance: every Skiff metric is registered at start and the label values
  * known in advance are exported at 0 by the very first scrape — outbound outcomes, job tasks (failures, durations,
  * queue depth), refused and REST GraphQL operations — so `rate()` and absent-alerts work from the start. The sweep
  * reads what the process registered (the scrape's `# TYPE` lines; a process of its own, since the registry is

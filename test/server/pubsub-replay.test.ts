@@ -1,5 +1,5 @@
 /**
- * Live events survive a lost LISTEN connection (issue 23; src/shared/pubsub.ts): instance A listens through a
+ * Live events survive a lost LISTEN connection (src/shared/pubsub.ts): instance A listens through a
  * TCP proxy; the proxy cuts its connection while instance B publishes; once A is back it replays the logged
  * events it missed — each once, in order, none of those it had already seen again — and a rolled-back event is
  * neither delivered nor replayed. Old log rows are pruned.

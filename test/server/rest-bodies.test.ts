@@ -1,5 +1,5 @@
 /**
- * REST bodies cut out of a compiled read's JSON text (src/server/rest-bodies.ts, issue 21): the start-up check of a
+ * REST bodies cut out of a compiled read's JSON text (src/server/rest-bodies.ts): the start-up check of a
  * row's `bodyAt`, and the cut itself on answers whose strings look like the JSON around them, over several pages.
  * The end-to-end side (the agent rows on a real server, compiled against executed) is in
  * test/graph/compiled-reads.test.ts.

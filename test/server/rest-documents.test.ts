@@ -1,5 +1,5 @@
 /**
- * REST rows' documents are parsed and validated once, at start-up (issue 15 goal 3): the document store Apollo is
+ * REST rows' documents are parsed and validated once, at start-up: the document store Apollo is
  * given holds each of them pinned, so a REST call finds its document already validated whatever the LRU evicts;
  * a row whose document does not validate stops the start-up with its path in the message.
  */

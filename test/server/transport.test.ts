@@ -1,5 +1,5 @@
 /**
- * HTTP correctness and operator visibility (issue 8): parse errors, credentials that do not verify,
+ * HTTP correctness and operator visibility: parse errors, credentials that do not verify,
  * introspection switch, x-request-id, Prometheus metrics at /metrics.
  */
 import { Writable } from "node:stream";

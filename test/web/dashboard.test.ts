@@ -1,5 +1,5 @@
 /**
- * The dashboard in a real browser (issue 14 "Done when"): Debian's Chromium through playwright-core against a
+ * The dashboard in a real browser: Debian's Chromium through playwright-core against a
  * real Skiff on loopback (fixed port 4481, so that SKIFF_BASE_URL and the page origin agree for better-auth's
  * origin check), real PostgreSQL, real graphql-ws. Screenshots go to artifacts/screenshots/.
  */

@@ -1,5 +1,5 @@
 /**
- * Settings → Deploy and the application page in a real browser (issue 14, deploy URLs): Debian's Chromium through
+ * Settings → Deploy and the application page in a real browser: Debian's Chromium through
  * playwright-core against a real Skiff on loopback (port 4640, below the ephemeral range so no client socket holds it: SKIFF_BASE_URL, the deploy URLs and the page origin
  * agree), real PostgreSQL, real HTTP requests to the deploy URL with real HMAC signatures. The page's server runs
  * no worker (SKIFF_WORKER=false), so a deployment stays queued on the page until the test starts a second instance

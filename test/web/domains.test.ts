@@ -1,13 +1,13 @@
 /**
- * Issue 26 in a real browser: Debian's Chromium through playwright-core against a real Skiff on loopback (fixed port
- * 4726 so SKIFF_BASE_URL and the page origin agree), real PostgreSQL, the sandbox payment gateway and a loopback
- * HTTPS receiver as the merchant's webhook endpoint. Covered: `/projects` (plan, limits and usage equal to the quota
- * check's numbers; the project → environment → application tree, reached by keyboard), the payment gateway panel
- * (provisioning live, key revealed on demand, method toggle, webhook URL errors in words, relay log, delete with the
- * merchant-release consequence) and a member's read-only view without the key, the docs theme editor (live preview
- * holding the very CSS the theme endpoint serves, dark mode, field errors, hostname state, loader snippet), axe-core
- * with 0 serious violations on every page, and the Content-Security-Policy (`frame-ancestors 'none'`: another origin
- * cannot frame a page; no CSP violation while the pages run).
+ * The projects, payment gateway and docs theme pages in a real browser: Debian's Chromium through playwright-core
+ * against a real Skiff on loopback (fixed port 4726 so SKIFF_BASE_URL and the page origin agree), real PostgreSQL, the
+ * sandbox payment gateway and a loopback HTTPS receiver as the merchant's webhook endpoint. Covered: `/projects` (plan,
+ * limits and usage equal to the quota check's numbers; the project → environment → application tree, reached by
+ * keyboard), the payment gateway panel (provisioning live, key revealed on demand, method toggle, webhook URL errors in
+ * words, relay log, delete with the merchant-release consequence) and a member's read-only view without the key, the
+ * docs theme editor (live preview holding the very CSS the theme endpoint serves, dark mode, field errors, hostname
+ * state, loader snippet), axe-core with 0 serious violations on every page, and the Content-Security-Policy
+ * (`frame-ancestors 'none'`: another origin cannot frame a page; no CSP violation while the pages run).
  */
 import { createServer, type Server } from "node:http";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -37,7 +37,7 @@ const API_KEY = "sandbox-management-key";
 
 if (SKIP_REASON) console.warn(SKIP_REASON);
 
-describe.skipIf(SKIP_REASON !== null)("issue 26 dashboard pages in Chromium", () => {
+describe.skipIf(SKIP_REASON !== null)("projects, payment gateway and docs theme pages in Chromium", () => {
   let db: TestDatabase;
   let skiff: RunningSkiff;
   let sandbox: SandboxGateway;

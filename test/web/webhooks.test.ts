@@ -1,5 +1,5 @@
 /**
- * Settings → Webhooks in a real browser (issue 14, last item): Debian's Chromium through playwright-core against a
+ * Settings → Webhooks in a real browser: Debian's Chromium through playwright-core against a
  * real Skiff on loopback (fixed port 4541 so SKIFF_BASE_URL and the page origin agree), real PostgreSQL, a real
  * loopback HTTPS receiver (allowed by SKIFF_OUTBOUND_ALLOW, trusted through the test CA). An owner creates an
  * endpoint (secret shown once), sends a test ping that succeeds in the log, edits, regenerates, redelivers and

@@ -1,5 +1,5 @@
 /**
- * Skiff's own User & Access events (issue 10 "Events happen"): inviting, changing a role, transferring
+ * Skiff's own User & Access events (spec "Learning platform webhook events"): inviting, changing a role, transferring
  * ownership, removing a member and signing up with an invitation write their deliveries (data valid against the
  * catalogue) in the action's transaction; an emission whose transaction rolls back leaves no delivery and no job.
  */

@@ -1,5 +1,5 @@
 /**
- * Webhook delivery (issue 10 "Delivery", "Done when"): a real HTTPS receiver on loopback (allowed through
+ * Webhook delivery (spec "Delivery to the receiver"): a real HTTPS receiver on loopback (allowed through
  * SKIFF_OUTBOUND_ALLOW, test CA through NODE_EXTRA_CA_CERTS) verifies every request exactly as the receiver
  * rules say; retries come 1 s then 4 s after a failure (±300 ms), 3 attempts then stop; a 2xx on the second
  * attempt stops the series; the same delivery_id and the same bytes on every attempt; a host whose DNS answer

@@ -1,5 +1,5 @@
 /**
- * Durable delivery (issue 10: "Killing the server (kill -9) mid-delivery loses nothing"): a real `src/main.ts`
+ * Durable delivery (killing the server with kill -9 mid-delivery loses nothing): a real `src/main.ts`
  * process makes the first attempt of a delivery (the receiver answers 500) and is killed with SIGKILL during the
  * 1 s wait; a new process started on the same database makes attempts 2 and 3 of the same series: same
  * delivery_id, same bytes, the third answered 200 ends it as delivered. And a process killed while an attempt is in

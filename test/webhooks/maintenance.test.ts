@@ -1,5 +1,5 @@
 /**
- * Webhook upkeep (issue 10 "Beyond the anchors" and the delivery log): the log keeps the newest 200 attempts per
+ * Webhook upkeep and the delivery log: the log keeps the newest 200 attempts per
  * endpoint; an endpoint whose deliveries all failed for 5 days is set inactive and the organization's
  * notification channels are mailed; redeliver runs a new series of the stored body under the same delivery id.
  */

@@ -1,5 +1,5 @@
 /**
- * Webhook management API (issue 10 "Management API"): the nine spec paths under `/api/v1/orgs/{org_id}/webhooks`
+ * Webhook management API: the nine spec paths under `/api/v1/orgs/{org_id}/webhooks`
  * and ingestion, on real PostgreSQL over real HTTP: resource fields (snake_case), the secret shown once and stored
  * encrypted, each validation error (400 `{ error, details }`), the plan gate (403 naming the feature), the role
  * gate (members: 404 for the organization), another organization's webhook → 404, the catalogue with JSON Schemas,

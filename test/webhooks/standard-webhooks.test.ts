@@ -1,5 +1,5 @@
 /**
- * Standard Webhooks compatibility (issue 22 item 5): secrets made by `createWebhook` are `whsec_` + standard base64,
+ * Standard Webhooks compatibility: secrets made by `createWebhook` are `whsec_` + standard base64,
  * so the official `standardwebhooks` package verifies real deliveries with its documented usage
  * (`new Webhook(secret).verify(payload, headers)`), for 200 new secrets, next to the spec's own `sha256=` check.
  * A secret generated before (base64url, with `-`/`_`) keeps signing with the same key.

@@ -36,7 +36,7 @@ export interface Principal {
 
 /**
  * A caller an instance resolved before from the same credential (API key or agent token), remembered but not trusted
- * (issue 21: authentication and data in one round trip): the statement that reads for the request resolves the
+ * (authentication and data in one round trip): the statement that reads for the request resolves the
  * credential again, and its answer is used only when the caller is unchanged. Built by the credential's owner
  * (src/auth for API keys, the agent module for agent tokens); used by the transport (src/server/remembered-callers.ts).
  */
@@ -187,7 +187,7 @@ export interface SqlCondition {
 /**
  * The condition "this project is visible" over columns `organizationColumn` and `projectColumn`, for every
  * organization in `orgs` (members limited by grants see their granted projects and the projects of their granted
- * applications). No organization: `false`. Visibility stays inside the SQL (issue 15).
+ * applications). No organization: `false`. Visibility stays inside the SQL.
  */
 export function visibleProjectSql(
   orgs: ReadonlyMap<string, OrgAccess>,

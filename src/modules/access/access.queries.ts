@@ -1,5 +1,5 @@
 /**
- * Query builders over this module's tables for other modules (issue 24, "Tables owned"): memberships read by the
+ * Query builders over this module's tables for other modules: memberships read by the
  * account events and invitations, in one statement as before, without naming the table.
  */
 import type { Knex } from "knex";

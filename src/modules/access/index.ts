@@ -15,7 +15,7 @@ export const accessModule = defineModule({
 
 export { membersTable } from "./access.queries.ts";
 export type { OrgAccess, Principal, RememberedPrincipal, SqlCondition } from "./access-scope.ts";
-// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+// The public surface: what other modules may import (they import nothing else of this folder).
 export {
   AccessScope,
   canSeeApplication,

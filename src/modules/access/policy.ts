@@ -54,7 +54,7 @@ const allowed: Record<Action, readonly Role[]> = {
   "webhook:manage": ["owner", "admin"],
   // Payment gateway services: create, update, delete, method toggles, reading the signing key.
   "payment:manage": ["owner", "admin"],
-  // The docs theme and docs hostname (issue 13; members get NOT_FOUND for the organization).
+  // The docs theme and docs hostname (spec "Docs-domain lookup and theme"; members get NOT_FOUND for the organization).
   "docs:manage": ["owner", "admin"],
 };
 

@@ -3,7 +3,7 @@
  * that read: API keys (src/auth/caller.ts, given it by the transport), agent tokens (agent module) and sessions
  * (`AccessScope`) all select it. The plan's features and a granted application's project belong to the
  * organizations and applications modules: their owners hand that SQL in ({@link useStandingSources}, called by
- * src/modules/index.ts), so this module names only its own tables (issue 24).
+ * src/modules/index.ts), so this module names only its own tables.
  */
 import type { StandingJoin } from "../../auth/caller.ts";
 import type { UserMembershipsSql } from "../../auth/session-caller.ts";

@@ -200,7 +200,7 @@ function agentPrincipal(row: AgentRow): Principal {
 
 /**
  * The caller this process resolved from `token` before, to be confirmed by the statement that reads for the request
- * (issue 21; see {@link RememberedPrincipal}); null when there is none. The wrapped statement resolves the token
+ * (see {@link RememberedPrincipal}); null when there is none. The wrapped statement resolves the token
  * again, reads only when the token's row is unchanged and, with `limit`, counts the request as
  * {@link findAgentCaller} does — after the read: the count's row lock lasts until the statement ends, so counting
  * first would make every request of one token wait for the others' reads (measured: 420 instead of 492 statements/s

@@ -67,7 +67,7 @@ export async function deleteApiKey(ctx: Context, id: string): Promise<string> {
 /**
  * Consumer of domain events (the manifest's `onEvent`, in the emitter's transaction): when a person leaves an
  * organization (`user_removed_from_org`), their API keys bound to it are deleted, so that nothing of theirs works
- * there any more — not even after a later re-invitation (spec: API keys; issue 24: team emits, never touches
+ * there any more — not even after a later re-invitation (spec: API keys; the team module emits, never touches
  * this module's table).
  */
 export async function onApiKeyEvent(ctx: EventContext, event: DomainEvent): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Query builders over this module's tables for other modules (issue 24, "Tables owned"): the deployments module
+ * Query builders over this module's tables for other modules: the deployments module
  * reads and writes an application's deploy and health columns, its domains and variables through these, in one
  * statement as before, without naming the tables itself.
  */

@@ -22,7 +22,7 @@ export const applicationsModule = defineModule({
   createLoaders: ({ knex, scope }) => createApplicationLoaders(knex, scope),
 });
 
-// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+// The public surface: what other modules may import (they import nothing else of this folder).
 export type { Application } from "./application.model.ts";
 export { applicationsTable, domainsTable, environmentVariablesTable } from "./application.queries.ts";
 export {

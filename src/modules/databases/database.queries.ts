@@ -1,5 +1,5 @@
 /**
- * Query builders over this module's table for other modules (issue 24, "Tables owned"): the deployments module
+ * Query builders over this module's table for other modules: the deployments module
  * reads an environment's databases through this, without naming the table itself.
  */
 import type { Knex } from "knex";

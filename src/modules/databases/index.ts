@@ -11,6 +11,6 @@ export const databasesModule = defineModule({
 });
 
 export type { DatabaseType } from "./database.model.ts";
-// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+// The public surface: what other modules may import (they import nothing else of this folder).
 export { databasesTable } from "./database.queries.ts";
 export { createDatabase, databaseEnvVars, databaseServiceHost } from "./database.service.ts";

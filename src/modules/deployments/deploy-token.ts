@@ -1,8 +1,8 @@
 /**
- * Deploy trigger tokens and push webhook secrets of applications (issue 12 "Deploy trigger URL", "Auto-deploy on
- * push"). A token is 32 random bytes (256 bits) in base64url (43 characters, URL-safe); it is stored encrypted
- * (to show the URL again to owners and admins) and as its SHA-256 hex digest (to find the application of a
- * request in one indexed look-up). Regenerating replaces both: the previous URL answers 404 at once.
+ * Deploy trigger tokens and push webhook secrets of applications (spec "Deploy
+ * trigger": auto-deploy on push). A token is 32 random bytes (256 bits) in base64url (43 characters, URL-safe); it is
+ * stored encrypted (to show the URL again to owners and admins) and as its SHA-256 hex digest (to find the application
+ * of a request in one indexed look-up). Regenerating replaces both: the previous URL answers 404 at once.
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { Knex } from "knex";

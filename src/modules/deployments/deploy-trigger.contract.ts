@@ -1,5 +1,5 @@
 /**
- * Contract of the deploy trigger row `POST /api/deploy/{token}` (issue 17; spec: Deploy trigger) for
+ * Contract of the deploy trigger row `POST /api/deploy/{token}` (spec: Deploy trigger) for
  * /api/openapi.json: the token in the path is the credential; without a provider header the body is an API
  * trigger, with `X-GitHub-Event` / `X-Gitlab-Event` it is the provider's push payload (only the fields the push
  * filters read are described; every other field is allowed and ignored). The answers are those of

@@ -1,5 +1,5 @@
 /**
- * The deploy trigger URL `POST {base_url}/api/deploy/<token>` (spec: Deploy trigger; issue 12). The token in the
+ * The deploy trigger URL `POST {base_url}/api/deploy/<token>` (spec: Deploy trigger). The token in the
  * path is the credential. Without a provider header it is an API trigger; with `X-GitHub-Event` /
  * `X-Gitlab-Event` it is a provider webhook (push payloads, filtered; GitHub `ping` → 200).
  *

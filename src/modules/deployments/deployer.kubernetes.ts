@@ -1,17 +1,17 @@
 /**
- * The `kubernetes` deployer (SKIFF_DEPLOYER=kubernetes; issue 12 "Lifecycle"): applies every rendered manifest to
- * the cluster of KUBECONFIG (else `~/.kube/config`, else the in-cluster service account) with server-side apply
- * (`PATCH` `application/apply-patch+yaml`, field manager `skiff`, `force=true`: Skiff owns these objects, so a
- * field another manager took over is taken back), in the rendered order — Secrets, each database's password
- * Secret, Service and StatefulSet, the build Job of git sources (waited for: it must succeed within
- * SKIFF_BUILD_TIMEOUT), the Deployment, its Service, the Ingresses — then waits for the Deployment's rollout
- * (`status.observedGeneration` ≥ the applied generation, `updatedReplicas` and `availableReplicas` ≥ the desired
- * replicas, no old replicas left) within SKIFF_ROLLOUT_TIMEOUT. Objects go to the namespace of the kubeconfig's
- * current context (`default` when it names none). Each step is a deployment log line; a failure throws with the
- * API's message, the build's failure or the timeout, which ends the deployment `error`. Rollout availability is
- * reported to the health state. Cancellation (DeployerRun.signal) stops the waits. While a build Job runs, the logs
- * of its pod's containers (init containers, then `build`) are followed and appended to the deployment log as
- * `[build] <line>` lines (at most {@link MAX_BUILD_LOG_LINES}).
+ * The `kubernetes` deployer (SKIFF_DEPLOYER=kubernetes; spec "States and transitions"): applies every rendered manifest
+ * to the cluster of KUBECONFIG (else `~/.kube/config`, else the in-cluster service account) with server-side apply
+ * (`PATCH` `application/apply-patch+yaml`, field manager `skiff`, `force=true`: Skiff owns these objects, so a field
+ * another manager took over is taken back), in the rendered order — Secrets, each database's password Secret, Service
+ * and StatefulSet, the build Job of git sources (waited for: it must succeed within SKIFF_BUILD_TIMEOUT), the
+ * Deployment, its Service, the Ingresses — then waits for the Deployment's rollout (`status.observedGeneration` ≥ the
+ * applied generation, `updatedReplicas` and `availableReplicas` ≥ the desired replicas, no old replicas left) within
+ * SKIFF_ROLLOUT_TIMEOUT. Objects go to the namespace of the kubeconfig's current context (`default` when it names
+ * none). Each step is a deployment log line; a failure throws with the API's message, the build's failure or the
+ * timeout, which ends the deployment `error`. Rollout availability is reported to the health state. Cancellation
+ * (DeployerRun.signal) stops the waits. While a build Job runs, the logs of its pod's containers (init containers, then
+ * `build`) are followed and appended to the deployment log as `[build] <line>` lines (at most {@link
+ * MAX_BUILD_LOG_LINES}).
  */
 import { delimiter } from "node:path";
 import { Writable } from "node:stream";

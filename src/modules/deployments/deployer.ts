@@ -1,5 +1,5 @@
 /**
- * The deployer interface (issue 12 "Lifecycle"): what runs a deployment's rendered manifests. One file per
+ * The deployer interface (spec "States and transitions"): what runs a deployment's rendered manifests. One file per
  * deployer: deployer.dry-run.ts (the default) and deployer.kubernetes.ts; deployment.run.ts picks one with
  * SKIFF_DEPLOYER and drives it.
  */

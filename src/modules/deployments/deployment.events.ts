@@ -1,5 +1,5 @@
 /**
- * Live deployment updates (GraphQL `deploymentUpdated(applicationId)`) and deploy webhook events (issue 12 "Deploy
+ * Live deployment updates (GraphQL `deploymentUpdated(applicationId)`) and deploy webhook events (spec "Deploy
  * events"). Status changes and log lines are published after commit on topic `deployment` (PostgreSQL NOTIFY, so
  * every instance sees them); `deploy.started|succeeded|failed` are written through the webhook engine inside the
  * transaction of the status change, so a change that rolls back sends nothing.

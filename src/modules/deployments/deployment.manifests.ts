@@ -1,5 +1,5 @@
 /**
- * Renders an application's desired state as Kubernetes objects (issue 12 "Lifecycle", issue 23 item 1): a
+ * Renders an application's desired state as Kubernetes objects (spec "States and transitions"): a
  * `Deployment`, a `Service`, one `Ingress` per domain (TLS through cert-manager when the domain is `https`), a
  * `Secret` holding the environment variables, for each database of the application's environment a `StatefulSet` +
  * `Service` named after the first label of its `serviceHost` (so `DB_HOST` resolves) with a `Secret` for its

@@ -1,10 +1,10 @@
 /**
- * Running one deployment (the `deployments.run` job; issue 12 "Lifecycle"). The job runs on the application's
+ * Running one deployment (the `deployments.run` job; spec "States and transitions"). The job runs on the application's
  * serial queue, so at most one deployment of an application runs at a time, on any instance: the job runner holds
- * the queue's advisory lock for the whole run and puts off a second run (src/jobs/job-queue-lock.ts; issue 23). Steps, each committed on its own:
- * `queued` → `running` (startedAt, application `deploying`, deploy.started), the deployer renders and (for
- * `kubernetes`) applies the manifests, then `done` (application `running`, deploy.succeeded) or `error` with the
- * reason (application `error`, deploy.failed). A deployment no longer `queued` when its job starts (cancelled or
+ * the queue's advisory lock for the whole run and puts off a second run (src/jobs/job-queue-lock.ts). Steps, each
+ * committed on its own: `queued` → `running` (startedAt, application `deploying`, deploy.started), the deployer renders
+ * and (for `kubernetes`) applies the manifests, then `done` (application `running`, deploy.succeeded) or `error` with
+ * the reason (application `error`, deploy.failed). A deployment no longer `queued` when its job starts (cancelled or
  * superseded) is skipped.
  */
 import type { Logger } from "pino";

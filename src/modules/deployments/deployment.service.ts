@@ -1,7 +1,7 @@
 /**
- * Deployment writes (issue 12 "Lifecycle"): queueing (a newer queued deployment supersedes the older queued ones
- * of the same application: they end `cancelled`), the manual triggers `deployApplication`, `cancelDeployment`
- * and `redeployDeployment`, and reading a deployment's log. The work itself is the `deployments.run` job
+ * Deployment writes (spec "States and transitions"): queueing (a newer queued deployment supersedes the older queued
+ * ones of the same application: they end `cancelled`), the manual triggers `deployApplication`, `cancelDeployment` and
+ * `redeployDeployment`, and reading a deployment's log. The work itself is the `deployments.run` job
  * (deployment.run.ts), serialised per application by its queue `deploy:<applicationId>`.
  */
 import type { Knex } from "knex";

@@ -1,5 +1,5 @@
 /**
- * Application health (issue 12 "Deploy events" → Health): a deployed application with a domain is probed with
+ * Application health (spec "Deploy events"): a deployed application with a domain is probed with
  * `GET https://<domain>:<SKIFF_HEALTH_PORT><healthPath>` through the kernel's outbound client (SSRF-checked, no
  * redirects followed). A 2xx or 3xx answer is a success; anything else (status ≥ 400, timeout, refused
  * connection, blocked address) a failure. One success makes it `healthy`; two consecutive failures `unhealthy`.

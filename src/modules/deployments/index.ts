@@ -29,5 +29,5 @@ export const deploymentsModule = defineModule({
   onEvent: liveRelay("deployment.updated"),
 });
 
-// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+// The public surface: what other modules may import (they import nothing else of this folder).
 export { queueDeployment } from "./deployment.service.ts";

@@ -1,5 +1,5 @@
 /**
- * Whether a git push deploys (issue 12 "Auto-deploy on push"): auto-deploy on, a branch (not a tag) matching the
+ * Whether a git push deploys (spec "Deploy trigger"): auto-deploy on, a branch (not a tag) matching the
  * filter (exact name or glob; default the source branch), at least one added/modified/removed file matching the
  * watch paths (picomatch globs, `!` excludes; empty = every change), and no skip marker in the head commit
  * message. Each refusal has a reason a person understands.

@@ -1,5 +1,5 @@
 /**
- * The docs-host role (issue 13 "Hostname lookup and license synchronisation"): hostname → owning instance
+ * The docs-host role (spec "Docs-domain lookup and theme"): hostname → owning instance
  * (`cloudUrl`) lookups for docs sites, and the synchronisation that replaces one license's registrations with an
  * instance's complete list, refusing hostnames another license holds and checking each hostname's CNAME.
  */

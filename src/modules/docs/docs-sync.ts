@@ -1,9 +1,9 @@
 /**
- * The instance side of license synchronisation (issue 13): collects every saved docs hostname of this instance
- * (`[{ hostname, cloudUrl }]`), sends the complete list to the docs host — `POST {SKIFF_DOCS_HOST_URL}/api/docs/sync`
- * through the kernel's outbound client, or in-process when this instance is its own docs host (the embedded default)
- * — and records each hostname's verdict (`docsRegistration`). A docs host that is down only delays registration:
- * saved themes are never touched then.
+ * The instance side of license synchronisation (spec "Docs-domain lookup and theme"): collects every saved docs
+ * hostname of this instance (`[{ hostname, cloudUrl }]`), sends the complete list to the docs host — `POST
+ * {SKIFF_DOCS_HOST_URL}/api/docs/sync` through the kernel's outbound client, or in-process when this instance is its
+ * own docs host (the embedded default) — and records each hostname's verdict (`docsRegistration`). A docs host that is
+ * down only delays registration: saved themes are never touched then.
  */
 import type { Logger } from "pino";
 import { organizationsTable } from "../organizations/index.ts";

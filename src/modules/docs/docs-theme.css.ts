@@ -1,6 +1,6 @@
 /**
- * The theme document (issue 13 "Theme endpoint"): the JSON the theme endpoint serves, its CSS-variable rendering
- * (`?format=css`) and its strong ETag.
+ * The theme document (spec "Docs-domain lookup and theme"): the JSON the theme endpoint serves, its CSS-variable
+ * rendering (`?format=css`) and its strong ETag.
  */
 import { createHash } from "node:crypto";
 import type { DocsThemeRow } from "./docs-theme.model.ts";

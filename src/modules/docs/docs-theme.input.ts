@@ -1,5 +1,5 @@
 /**
- * Validation of the docs theme (issue 13 "Theme administration") and of synchronised hostnames, with zod: every
+ * Validation of the docs theme (spec "Docs-domain lookup and theme") and of synchronised hostnames, with zod: every
  * invalid field becomes an entry of BAD_USER_INPUT's `fieldErrors` (`colorsLight.primary`, `logoUrl`, …).
  */
 import { z } from "zod";

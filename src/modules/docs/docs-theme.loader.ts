@@ -1,5 +1,5 @@
 /**
- * `GET /docs-theme.js` (issue 13 "The loader docs sites use"): the browser script a docs site includes as
+ * `GET /docs-theme.js` (spec "Docs-domain lookup and theme"): the browser script a docs site includes as
  * `<script src="{docs_host}/docs-theme.js" data-docs-host="{docs_host}"></script>`. On any hostname other than the
  * docs host's own and localhost it asks `{docs_host}/api/docs/lookup?hostname=<location.hostname>`, then
  * `{cloudUrl}/api/theme`, and applies the theme: `siteName` (tab title and every `[data-docs-theme="site-name"]` /

@@ -1,6 +1,6 @@
 /**
- * The theme's CSS rendering (issue 13 "Theme endpoint", `?format=css`), free of Node and database imports so the
- * dashboard's theme preview (web/src/features/docs-theme) bundles this very function: the preview shows the CSS the
+ * The theme's CSS rendering (spec "Docs-domain lookup and theme", `?format=css`), free of Node and database imports so
+ * the dashboard's theme preview (web/src/features/docs-theme) bundles this very function: the preview shows the CSS the
  * endpoint serves, byte for byte.
  */
 

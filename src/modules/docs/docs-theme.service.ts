@@ -1,5 +1,5 @@
 /**
- * The docs theme (issue 13; spec "Docs-domain lookup and theme"): owners and admins save one theme per
+ * The docs theme (spec "Docs-domain lookup and theme"): owners and admins save one theme per
  * organization, with its docs hostname. Reading a theme (`docsTheme`, and `publicDocsTheme` for anyone by the
  * organization's `databaseId`) is compiled SQL (docs.sql-reads.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Contracts of the docs-theming REST rows (issue 17; spec "Docs-domain lookup and theme"): request and response
+ * Contracts of the docs-theming REST rows (spec "Docs-domain lookup and theme"): request and response
  * schemas (zod 4) for the OpenAPI document at /api/openapi.json, and the request schemas the rows validate with.
  * Errors of these rows are `{ error }` (400 may add `fieldErrors`), a 500 says nothing more.
  */

@@ -1,7 +1,7 @@
 /**
- * Module manifest: docs — docs-domain theming (issue 13): theme administration (schema/docs.graphql), the theme
- * endpoint (`/o/:databaseId/api/theme`, `/api/theme`), the docs-host role (`/api/docs/lookup`, `/api/docs/sync`),
- * the `/docs-theme.js` loader and the `docs.sync` job.
+ * Module manifest: docs — docs-domain theming (spec "Docs-domain lookup and theme"): theme administration
+ * (schema/docs.graphql), the theme endpoint (`/o/:databaseId/api/theme`, `/api/theme`), the docs-host role
+ * (`/api/docs/lookup`, `/api/docs/sync`), the `/docs-theme.js` loader and the `docs.sync` job.
  */
 import { defineModule } from "../module.ts";
 import { docsSyncJob } from "./docs.jobs.ts";

@@ -5,7 +5,7 @@
  * projectId }` on topic `site_import.updated` (PostgreSQL NOTIFY, so every server instance sees it), and each
  * subscriber receives the events it may see — its organization, and for a member limited by grants only imports of
  * granted projects (decided from the event's project and the connection's cached access, dropped when an access
- * change is announced: no statement per subscriber). Fan-out (issue 15 goal 4): the instance's dispatch, routed by
+ * change is announced: no statement per subscriber). Fan-out: the instance's dispatch, routed by
  * organization or import id, hands an event only to the matching subscribers; the event object is shared, so
  * subscribers with the same operation share one result (src/server/shared-execution.ts) and identical reads of the
  * record run once (src/server/sql-read-resolvers.ts). The SQL statements per event do not grow with the number of
@@ -29,7 +29,7 @@ export type SiteImportUpdateStatus = ImportStatus | "deleted";
 
 /**
  * Payload of one status change (what travels through NOTIFY), with the record's project at that moment for the
- * grant check (absent in events of instances older than issue 21: the record is then read for it).
+ * grant check (absent in events of older instances: the record is then read for it).
  */
 export interface SiteImportChange {
   id: string;

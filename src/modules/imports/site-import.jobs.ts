@@ -1,5 +1,5 @@
 /**
- * Jobs of the imports module (issue 16 item 12). `imports.run` runs one import run: enqueued in the transaction
+ * Jobs of the imports module. `imports.run` runs one import run: enqueued in the transaction
  * that creates (or retries) the pending record, so the record and its run commit together; a crash of Skiff or
  * PostgreSQL mid-run is retried (a database outage within the same attempt, once the database answers again; a
  * dead instance's job by the queue on any instance, freed by the job liveness sweep) and the run resumes where it

@@ -1,5 +1,5 @@
 /**
- * Executes one run of a site import (spec: "Import status"; issue 16 item 12) inside the `imports.run` job
+ * Executes one run of a site import (spec: "Import status") inside the `imports.run` job
  * (site-import.jobs.ts): the shared checks, then project (with its `production` environment), database,
  * application with its environment variables, domain and deployment. Each step is one transaction that locks
  * the record, creates its resource and records the created id and the step's `done` on the record, so a crash

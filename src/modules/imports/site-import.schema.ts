@@ -60,7 +60,7 @@ const cloneUrl = text(2000)
     "Must be an HTTPS (https://host/path) or SSH (git@host:path or ssh://...) clone URL",
   )
   .refine(
-    // Issue 16 item 17: a password or token inside the URL would be stored and shown in plain text. Private
+    // A password or token inside the URL would be stored and shown in plain text. Private
     // repositories use an SSH key (customGitSSHKeyId) or a git provider (github/gitlab sources) instead.
     (v) => !/^(https|ssh):\/\/[^/]*:[^/]*@/i.test(v) && !/^https:\/\/[^/]*@/i.test(v),
     "Must not contain credentials: use an SSH key (customGitSSHKeyId) or a git provider for private repositories",

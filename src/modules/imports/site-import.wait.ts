@@ -1,5 +1,5 @@
 /**
- * Waiting for the end of an import run (issue 16 item 12): the run is a job (site-import.jobs.ts), possibly on
+ * Waiting for the end of an import run: the run is a job (site-import.jobs.ts), possibly on
  * another instance; the request that started it waits for the record to leave `pending` — woken by the
  * `siteImport` pub/sub event, with a poll of the row every {@link POLL_MS} as a fallback — at most
  * `SKIFF_IMPORT_WAIT_MS`. Past the limit it returns the record as it is (still pending; the run goes on).

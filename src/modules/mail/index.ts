@@ -9,5 +9,5 @@ export const mailModule = defineModule({
   jobs: [sendMailJob],
 });
 
-// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+// The public surface: what other modules may import (they import nothing else of this folder).
 export { enqueueMail } from "./mail.jobs.ts";

@@ -13,7 +13,7 @@ export const organizationsModule = defineModule({
   resolvers: organizationResolvers,
 });
 
-// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+// The public surface: what other modules may import (they import nothing else of this folder).
 export { Organization, User } from "./organization.model.ts";
 export {
   notificationChannelsTable,

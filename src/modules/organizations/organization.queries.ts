@@ -1,5 +1,5 @@
 /**
- * Query builders over this module's tables for other modules (issue 24, "Tables owned"): e.g. an organization's
+ * Query builders over this module's tables for other modules: e.g. an organization's
  * integer id for a webhook envelope, a user's reference for an event, a session's active organization. Each is one
  * statement as before; the callers never name the tables themselves.
  */

@@ -46,7 +46,7 @@ const ROWS_OF: Partial<Record<QuotaKind, QuotaRows>> = {};
 
 /**
  * Registers the query counting `kind` (called once by the owning module, next to the query: projects, applications,
- * databases), so this module counts every kind without importing the modules that own them (issue 24).
+ * databases), so this module counts every kind without importing the modules that own them.
  */
 export function provideQuotaCounter(kind: QuotaKind, rows: QuotaRows): void {
   ROWS_OF[kind] = rows;

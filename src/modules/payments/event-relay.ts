@@ -1,6 +1,6 @@
 /**
  * The payment event relay (spec: Events → Payment gateway events; Authentication → Payment event signature;
- * Errors; Limits; issue 11 "Event relay"). The gateway POSTs each event to `POST /api/payment-gateway/events`
+ * Errors; Limits). The gateway POSTs each event to `POST /api/payment-gateway/events`
  * with the merchant code in the JSON body (`merchantCode`) and `x-gateway-signature` = lowercase hex HMAC-SHA256
  * of the raw body keyed with the merchant's signing key (no prefix, no timestamp). A verified event is relayed
  * unchanged (same bytes, same signature, same content type) to every configured webhook URL of the organization's

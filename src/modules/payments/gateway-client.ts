@@ -1,5 +1,5 @@
 /**
- * The one client of the payment gateway's invite-only management API (spec: Payment gateway service; issue 11),
+ * The one client of the payment gateway's invite-only management API (spec: Payment gateway service),
  * configured by SKIFF_GATEWAY_URL and SKIFF_GATEWAY_API_KEY. The gateway is an operator-configured service, not a
  * user-given URL, so calls go straight through fetch (not the SSRF-checked outbound client), with a timeout.
  * The sandbox gateway (sandbox/gateway/) implements the same contract for development and tests.

@@ -1,6 +1,7 @@
 /**
  * Module manifest: payment gateway services of projects, the organization's merchant at the gateway, method
- * toggles and the verified event relay (schema/payments.graphql, `POST /api/payment-gateway/events`; issue 11).
+ * toggles and the verified event relay (schema/payments.graphql, `POST /api/payment-gateway/events`; spec "Payment
+ * gateway service").
  */
 import { defineModule } from "../module.ts";
 import { provisionMerchantJob, releaseMerchantJob } from "./merchant.jobs.ts";

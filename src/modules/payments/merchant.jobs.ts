@@ -1,7 +1,7 @@
 /**
- * Jobs of the organization's merchant at the payment gateway (issue 11): `payments.provision-merchant` polls the
- * gateway until a new merchant is active, then stores its code and (encrypted) signing key;
- * `payments.release-merchant` releases a merchant whose last gateway service was deleted.
+ * Jobs of the organization's merchant at the payment gateway (spec "Payment gateway service"):
+ * `payments.provision-merchant` polls the gateway until a new merchant is active, then stores its code and (encrypted)
+ * signing key; `payments.release-merchant` releases a merchant whose last gateway service was deleted.
  */
 import { z } from "zod";
 import { defineJob, PermanentJobError } from "../../jobs/job-definition.ts";

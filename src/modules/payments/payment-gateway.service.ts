@@ -1,6 +1,6 @@
 /**
- * Payment gateway services of projects (spec: Payment gateway service; States and transitions → gateway service;
- * issue 11): create, update, delete, method toggles, and the organization's one merchant behind them. Access:
+ * Payment gateway services of projects (spec: Payment gateway service; States and transitions → gateway service):
+ * create, update, delete, method toggles, and the organization's one merchant behind them. Access:
  * visibility of the project first (NOT_FOUND), then `payment:manage` (owners and admins; FORBIDDEN).
  */
 import type { Knex } from "knex";

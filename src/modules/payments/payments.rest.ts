@@ -1,8 +1,8 @@
 /**
  * REST row of the payment gateway module: `POST /api/payment-gateway/events`, the inbound callback of the gateway
- * (issue 11 "Event relay"). A callback row (src/shared/rest-route.ts): no session or API key; the body is kept raw
- * because the signature covers its exact bytes; event-relay.ts checks the signature and relays.
- * Answers: 200 `{ received, relays }`; 401 `{ error }` (unknown merchant, bad or missing signature); 413.
+ * (spec "Payment gateway events"). A callback row (src/shared/rest-route.ts): no session or API key; the body is kept
+ * raw because the signature covers its exact bytes; event-relay.ts checks the signature and relays. Answers: 200 `{
+ * received, relays }`; 401 `{ error }` (unknown merchant, bad or missing signature); 413.
  */
 import { z } from "zod";
 import { ErrorBody } from "../../shared/openapi/error-bodies.ts";

@@ -21,7 +21,7 @@ export const projectsModule = defineModule({
   createLoaders: ({ knex, scope }) => createProjectLoaders(knex, scope),
 });
 
-// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+// The public surface: what other modules may import (they import nothing else of this folder).
 export { Environment } from "./project.model.ts";
 export { projectsTable } from "./project.queries.ts";
 export {

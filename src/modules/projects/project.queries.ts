@@ -1,5 +1,5 @@
 /**
- * Query builders over this module's tables for other modules (issue 24, "Tables owned"): e.g. the payments module
+ * Query builders over this module's tables for other modules: e.g. the payments module
  * reads the project a gateway service is created in, without naming the table.
  */
 import type { Knex } from "knex";

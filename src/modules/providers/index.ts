@@ -13,7 +13,7 @@ export const providersModule = defineModule({
   resolvers: providerResolvers,
 });
 
-// The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+// The public surface: what other modules may import (they import nothing else of this folder).
 export {
   buildCredentialsOf,
   gitProviderType,

@@ -108,7 +108,7 @@ export interface SealedBuildCredentials {
 }
 
 /**
- * What a build of `organizationId` authenticates with (issue 23 item 1): its first container registry with
+ * What a build of `organizationId` authenticates with: its first container registry with
  * credentials, and SSH key `sshKeyId` when given. Two statements; secrets stay sealed.
  */
 export async function buildCredentialsOf(

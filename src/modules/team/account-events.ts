@@ -1,5 +1,5 @@
 /**
- * Skiff's own User & Access events (issue 10 "Events happen"): `user_signed_up`, `user_email_verified`,
+ * Skiff's own User & Access events (spec "Learning platform webhook events"): `user_signed_up`, `user_email_verified`,
  * `user_role_changed`, `user_invited_to_org`, `user_removed_from_org`, emitted by the team services and the
  * sign-in hooks to every organization the event concerns, as domain events (src/modules/events.ts: webhooks and
  * any other consumer subscribe there). Called with the action's transaction as `ctx.knex`, so an action that rolls

@@ -119,7 +119,7 @@ export async function signUpWithInvitation(
       .whereRaw("lower(email) = ?", [invitation.email])
       .first<{ id: string; verified: boolean } | undefined>("id", "email_verified as verified");
     // An unverified account proves nothing about the mailbox (anyone can sign up with any address), while this
-    // invitation link was mailed there: the pending account gives way (issue 16 item 8).
+    // invitation link was mailed there: the pending account gives way.
     if (existing && existing.verified === false) await usersTable(trx).where({ id: existing.id }).delete();
     else if (existing) {
       throw new ConflictError(`An account for ${invitation.email} exists: sign in, then accept the invitation`);

@@ -26,4 +26,4 @@ export const webhooksModule = defineModule({
   },
 });
 
-// Nothing is exported: no module imports webhooks (issue 24). It listens to domain events through `onEvent`.
+// Nothing is exported: no module imports webhooks. It listens to domain events through `onEvent`.

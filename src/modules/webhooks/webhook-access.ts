@@ -1,5 +1,5 @@
 /**
- * The gate of every webhook operation (issue 10 "Credentials"): the organization is named by its integer id
+ * The gate of every webhook operation (spec "Authentication"): the organization is named by its integer id
  * (`databaseId`, the REST path's `{org_id}`) or its TypeID; a caller who is not a member — or only a `member`,
  * who reads nothing here — gets 404 for the organization; owners and admins pass to the plan check (403 naming
  * the `webhooks` feature).

@@ -1,5 +1,5 @@
 /**
- * One delivery attempt (spec: Delivery to the receiver, States "delivery attempt", Errors; issue 10 "Delivery"):
+ * One delivery attempt (spec: Delivery to the receiver, States "delivery attempt", Errors):
  * POST the stored envelope bytes to the endpoint with the signature headers, through the outbound client (address
  * check before every attempt, no redirects, 10 s budget). Success = a 2xx. Every attempt is written to the
  * delivery log, failures with their reason.
@@ -136,8 +136,8 @@ export async function attemptDelivery(
     errorMessage,
     durationMs,
   };
-  // The attempt happened: its outcome is logged once the database answers, even if it went away meanwhile (issue 25:
-  // every attempt the receiver saw is in the log, once), unless the instance shuts down first.
+  // The attempt happened: its outcome is logged once the database answers, even if it went away meanwhile
+  // (every attempt the receiver saw is in the log, once), unless the instance shuts down first.
   await retryThroughOutage(
     async () => {
       if (!final || (success && !endpoint.failingSince)) {

@@ -1,5 +1,5 @@
 /**
- * Events happen: writing an event's deliveries (spec: Delivery envelope; issue 10 "Events happen"). For every
+ * Events happen: writing an event's deliveries (spec: Delivery envelope; Learning platform webhook events). For every
  * active endpoint of the organization subscribed to the event, one `webhook_deliveries` row holds the envelope
  * `{ event, delivery_id, timestamp, org_id, data }` serialised once (compact JSON), and one `webhooks.deliver`
  * job is enqueued for its first attempt (all of them in one statement) — both in the caller's transaction, so an action that rolls back sends

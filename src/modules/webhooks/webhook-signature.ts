@@ -9,7 +9,7 @@ export const SECRET_PREFIX = "whsec_";
 
 /**
  * A new endpoint secret: `whsec_` + 32 random bytes in standard base64 (44 characters, `=`-padded), the form
- * Standard Webhooks libraries decode (`new Webhook(secret)`; issue 22 item 5).
+ * Standard Webhooks libraries decode (`new Webhook(secret)`).
  */
 export function generateWebhookSecret(): string {
   return SECRET_PREFIX + randomBytes(32).toString("base64");
@@ -25,8 +25,8 @@ export function webhookSignature(secret: string, body: string | Buffer): string 
 
 /**
  * Standard Webhooks `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `<id>.<timestamp>.<body>`, keyed with the
- * bytes of the secret after `whsec_` (base64-decoded; Node's decoder also takes the base64url alphabet, so secrets
- * generated before issue 22 in base64url keep their key). `timestampSeconds` is the `webhook-timestamp` header.
+ * bytes of the secret after `whsec_` (base64-decoded; Node's decoder also takes the base64url alphabet, so older
+ * secrets generated in base64url keep their key). `timestampSeconds` is the `webhook-timestamp` header.
  */
 export function standardWebhookSignature(secret: string, id: string, timestampSeconds: number, body: string): string {
   const key = Buffer.from(secret.slice(SECRET_PREFIX.length), "base64");

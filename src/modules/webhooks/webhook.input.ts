@@ -1,5 +1,5 @@
 /**
- * Input rules of the webhook management API (issue 10 "Validation"): `url` absolute `https://`, at most 2048
+ * Input rules of the webhook management API (spec "Errors"): `url` absolute `https://`, at most 2048
  * characters (its host is checked by the outbound guard separately); `events` non-empty, each in the catalogue
  * (unknown names listed); unknown fields refused. REST bodies are snake_case (`is_active`), GraphQL inputs
  * camelCase: both are checked here.

@@ -1,5 +1,5 @@
 /**
- * Webhook management (spec: Endpoints → Webhook management; issue 10): endpoints, secret rotation, test ping,
+ * Webhook management (spec: Endpoints → Webhook management): endpoints, secret rotation, test ping,
  * delivery log, event ingestion and redelivery. Resolvers and REST rows call these; every function starts with
  * {@link requireWebhookOrganization} (404 for non-members and members, 403 without the `webhooks` plan feature).
  */

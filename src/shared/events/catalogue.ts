@@ -1,5 +1,5 @@
 /**
- * The webhook event catalogue (spec "Learning platform webhooks" → Events; issue 10): every event Skiff delivers,
+ * The webhook event catalogue (spec "Learning platform webhooks" → Events): every event Skiff delivers,
  * with its category, a description and the shape of its `data`. One source of truth: each shape is a zod schema;
  * ingestion (`POST /api/v1/orgs/{org_id}/events`, `publishWebhookEvent`) validates `data` with it, and
  * `GET …/webhooks/events` publishes it converted to JSON Schema 2020-12 (`z.toJSONSchema`, input form: objects
@@ -10,7 +10,7 @@
  * `user`-shaped object (`invited_by`, `changed_by`, …), organization-level events carry `org_id` (integer).
  * The `Deployments` category (deploy.*, app.health_changed) is Skiff's own (src/modules/deployments emits them).
  *
- * It is also the catalogue of domain events (issue 24): producers emit them with `events.emit` (src/modules/events.ts)
+ * It is also the catalogue of domain events: producers emit them with `events.emit` (src/modules/events.ts)
  * and never import a consumer; webhooks subscribes through its manifest. It lives below the modules so every
  * producer may import it.
  */
@@ -282,7 +282,7 @@ const live = <const Name extends string, const Shape extends z.ZodRawShape>(
 ) => ({ name, description, data: z.object(shape) }) satisfies LiveEventDefinition;
 
 /**
- * Live events (issue 24, "typed domain events"): emitted like the webhook events (`events.emit`), consumed by the
+ * Live events: emitted like the webhook events (`events.emit`), consumed by the
  * live subscriptions of the module that declares them (its manifest's `onEvent` relays them to every instance's
  * subscribers on a topic named like the event). Webhooks never see them.
  */

@@ -1,5 +1,5 @@
 /**
- * Generates an OpenAPI 3.1 document from REST rows that declare a {@link RouteDoc} (issue 17). zod 4 schemas are
+ * Generates an OpenAPI 3.1 document from REST rows that declare a {@link RouteDoc}. zod 4 schemas are
  * converted with `z.toJSONSchema` (JSON Schema 2020-12, the dialect of OpenAPI 3.1); schemas carrying
  * `.meta({ id })` become `#/components/schemas/<id>` and are referenced, every other schema is inlined.
  */

@@ -1,5 +1,5 @@
 /**
- * Fixed parts of the published REST document served at /api/openapi.json (issue 17): info and the security
+ * Fixed parts of the published REST document served at /api/openapi.json: info and the security
  * schemes. Account credentials are an API key as `Authorization: Bearer` or `x-api-key`, or the dashboard's
  * session cookie; inbound callbacks carry their own signature.
  */

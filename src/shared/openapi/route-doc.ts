@@ -1,5 +1,5 @@
 /**
- * The contract a REST row declares about itself (issue 17): request parameters, body and responses as zod 4
+ * The contract a REST row declares about itself: request parameters, body and responses as zod 4
  * schemas, declared once on the row. The OpenAPI 3.1 documents are generated from these declarations
  * (src/shared/openapi/generate.ts), and rows validate their requests with the same schema objects.
  * The declaration is optional per row: a published row without one is listed by test/contracts.

@@ -1,5 +1,5 @@
 /**
- * Which rows of the REST table go into which generated document (issue 17): every row that declares a contract
+ * Which rows of the REST table go into which generated document: every row that declares a contract
  * (`doc`) and is published, in table order. Rows without one are simply left out (test/contracts lists them).
  */
 import type { AnyRestRoute } from "../rest-route.ts";

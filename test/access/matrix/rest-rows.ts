@@ -60,7 +60,7 @@ export const restRows: RestRow[] = [
     call: () => ({ url: "/api/agent/openapi.json" }),
     expect: statuses(200, 200, 200, 200, 200, 200, 200, 200),
   },
-  // ---- Published REST document (issue 17): no credentials ----------------------------------------------------
+  // ---- Published REST document: no credentials ----------------------------------------------------
   {
     route: "GET /api/openapi.json",
     call: () => ({ url: "/api/openapi.json" }),

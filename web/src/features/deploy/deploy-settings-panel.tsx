@@ -1,5 +1,5 @@
 /**
- * One application's deploy settings (issue 12 "Deploy trigger URL", "Auto-deploy on push"): the deploy URL with a
+ * One application's deploy settings (spec "Deploy trigger"): the deploy URL with a
  * copy button and regeneration behind a confirmation (the old URL answers 404 at once), the push webhook secret
  * (shown once when created or regenerated), and the push filters — auto-deploy, branch filter, watch paths (a list
  * editor; `!` excludes) and require-signature. Owners and admins (`canManage`) get the controls; members read the

@@ -1,7 +1,7 @@
 /**
- * `/settings/docs`: the docs theme editor (issue 13's theme, owners and admins). Site name, logo and favicon URLs
- * (previewed), light and dark palettes (pickers plus the stored HSL triples), footer, custom CSS and the docs
- * hostname; a live preview with the endpoint's CSS; the hostname's DNS/sync/conflict state, the theme URL and the
+ * `/settings/docs`: the docs theme editor (spec "Docs-domain lookup and theme": owners and admins). Site name, logo and
+ * favicon URLs (previewed), light and dark palettes (pickers plus the stored HSL triples), footer, custom CSS and the
+ * docs hostname; a live preview with the endpoint's CSS; the hostname's DNS/sync/conflict state, the theme URL and the
  * loader snippet. Save errors are said per field (BAD_USER_INPUT `fieldErrors`).
  */
 import { useEffect, useId, useState } from "react";
