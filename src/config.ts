@@ -375,7 +375,7 @@ export const configSchema = z.object({
     .min(1)
     .optional()
     .describe(
-      "When set, `GET /metrics` requires `Authorization: Bearer <token>` (401 otherwise). Unset: `/metrics` is open (restrict it at the network edge).",
+      "When set, `GET /metrics` requires `Authorization: Bearer <token>` (401 otherwise). Unset: `/metrics` is open to whoever reaches `SKIFF_METRICS_PORT` (keep that port off public routes).",
     ),
   OTEL_EXPORTER_OTLP_ENDPOINT: z
     .string()
