@@ -133,6 +133,8 @@ export async function startServerProcess(
         DATABASE_URL: databaseUrl,
         HOST: "127.0.0.1",
         PORT: String(port),
+        // /metrics beside the API (bench/subscriptions.ts reads it there; several servers may run at once).
+        SKIFF_METRICS_PORT: "main",
         SKIFF_SECRET: secret,
         LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? "silent",
         SKIFF_BOOTSTRAP: "false",

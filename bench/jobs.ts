@@ -25,6 +25,7 @@ const config = loadConfig({
   DATABASE_URL: db.url,
   HOST: "127.0.0.1",
   PORT: "0",
+  SKIFF_METRICS_PORT: "main",
   SKIFF_SECRET: "bench-secret-bench-secret-bench-secret-00",
   SKIFF_BOOTSTRAP: "false",
   LOG_LEVEL: "warn",

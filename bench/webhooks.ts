@@ -131,6 +131,7 @@ if (!role) {
     DATABASE_URL: db.url,
     HOST: "127.0.0.1",
     PORT: "0",
+    SKIFF_METRICS_PORT: "main",
     SKIFF_SECRET: "bench-secret-bench-secret-bench-secret-00",
     SKIFF_BOOTSTRAP: "false",
     SKIFF_OUTBOUND_ALLOW: "127.0.0.1",

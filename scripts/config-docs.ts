@@ -97,6 +97,11 @@ const SECTIONS: readonly { title: string; variables: readonly string[] }[] = [
       "SKIFF_DEPLOYER",
       "KUBECONFIG",
       "SKIFF_CLUSTER_DOMAIN",
+      "SKIFF_ROUTING",
+      "SKIFF_INGRESS_CLASS",
+      "SKIFF_HTTPROUTE_GATEWAY",
+      "SKIFF_HTTPROUTE_LISTENER",
+      "SKIFF_CERT_ISSUER",
       "SKIFF_DEFAULT_REGISTRY_URL",
       "SKIFF_ROLLOUT_TIMEOUT",
       "SKIFF_BUILD_TIMEOUT",
@@ -120,7 +125,7 @@ const SECTIONS: readonly { title: string; variables: readonly string[] }[] = [
   },
   {
     title: "Observability and outbound calls",
-    variables: ["SKIFF_METRICS_TOKEN", "OTEL_EXPORTER_OTLP_ENDPOINT", "SKIFF_OUTBOUND_ALLOW"],
+    variables: ["SKIFF_METRICS_PORT", "SKIFF_METRICS_TOKEN", "OTEL_EXPORTER_OTLP_ENDPOINT", "SKIFF_OUTBOUND_ALLOW"],
   },
 ];
 

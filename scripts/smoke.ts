@@ -1,17 +1,20 @@
 /**
  * One request per surface against a running Skiff (CI's smoke runs of the variants: DATABASE_URL, an ordinary
- * user, a 0700 directory): `node scripts/smoke.ts <base URL> <API key>`. Checks GraphQL over HTTP, a graphql-ws
- * subscription, the REST rows (site import history, webhooks), the agent API with a fresh agent token, the OpenAPI
- * documents, the dashboard, /readyz and /metrics. Prints one line per surface; exits 1 on the first failure.
+ * user, a 0700 directory): `node scripts/smoke.ts <base URL> <API key> [metrics URL]`. Checks GraphQL over HTTP, a
+ * graphql-ws subscription, the REST rows (site import history, webhooks), the agent API with a fresh agent token,
+ * the OpenAPI documents, the dashboard, /readyz, and /metrics at the metrics URL (default: the metrics listener's
+ * default port on the base URL's host, SKIFF_METRICS_PORT) while the API's port has none. Prints one line per
+ * surface; exits 1 on the first failure.
  */
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 
-const [base, apiKey] = process.argv.slice(2);
+const [base, apiKey, metricsArgument] = process.argv.slice(2);
 if (!base || !apiKey) {
-  console.error("usage: node scripts/smoke.ts <base URL> <API key>");
+  console.error("usage: node scripts/smoke.ts <base URL> <API key> [metrics URL]");
   process.exit(2);
 }
+const metricsUrl = metricsArgument ?? `http://${new URL(base).hostname}:9464/metrics`;
 const auth = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
 
 /** Fails the smoke run with `what` unless `ok`. */
@@ -84,5 +87,7 @@ check(page.status === 200 && (await page.text()).includes('<div id="root">'), "d
 
 const ready = await fetch(`${base}/readyz`);
 check(ready.status === 200, "readiness (/readyz)", ready.status);
-const metrics = await (await fetch(`${base}/metrics`)).text();
-check(/^skiff_http_request_duration_seconds_count/m.test(metrics), "metrics (/metrics)", metrics.slice(0, 200));
+const metrics = await (await fetch(metricsUrl)).text();
+check(/^skiff_http_request_duration_seconds_count/m.test(metrics), `metrics (${metricsUrl})`, metrics.slice(0, 200));
+const publicMetrics = await fetch(`${base}/metrics`);
+check(publicMetrics.status === 404, "no /metrics on the API's port", publicMetrics.status);

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { parseAllowList } from "./http/address-policy.ts";
+import { parseTrustedProxies } from "./http/client-address.ts";
 
 const bool = z
   .enum(["true", "false", "1", "0", ""])
@@ -154,6 +155,42 @@ export const configSchema = z.object({
     .describe(
       "DNS suffix of internal service hostnames (`DB_HOST` = `<app>-db.<suffix>`, the database Service the deployers render); outbound calls refuse it and its subdomains.",
     ),
+  SKIFF_ROUTING: z
+    .enum(["ingress", "gateway"])
+    .default("ingress")
+    .describe(
+      "How the kubernetes deployer routes an application's domains: `ingress`, one `Ingress` per domain (class `SKIFF_INGRESS_CLASS`, TLS by cert-manager's annotation), or `gateway`, one Gateway API `HTTPRoute` per domain attached to `SKIFF_HTTPROUTE_GATEWAY` with a cert-manager `Certificate` per `https` domain (see [Routing](deployments.md#routing)).",
+    ),
+  SKIFF_INGRESS_CLASS: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "an IngressClass name (DNS subdomain)")
+    .optional()
+    .describe(
+      "`ingressClassName` of the rendered Ingresses (e.g. `traefik`, `haproxy`, `nginx`). Unset: none, so the cluster's default IngressClass takes them.",
+    ),
+  SKIFF_HTTPROUTE_GATEWAY: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "namespace/name of a Gateway")
+    .default("skiff/skiff")
+    .transform((v) => {
+      const [namespace, name] = v.split("/") as [string, string];
+      return { namespace, name };
+    })
+    .describe("The parent Gateway (`namespace/name`) of the HTTPRoutes when `SKIFF_ROUTING=gateway`."),
+  SKIFF_HTTPROUTE_LISTENER: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "a listener name")
+    .optional()
+    .describe(
+      "The listener (`sectionName`) of that Gateway the HTTPRoutes attach to. Unset: every listener that admits them.",
+    ),
+  SKIFF_CERT_ISSUER: z
+    .string()
+    .min(1)
+    .default("letsencrypt")
+    .describe(
+      "The cert-manager `ClusterIssuer` of the certificates of `https` domains (Ingress annotation, or `Certificate` with `SKIFF_ROUTING=gateway`).",
+    ),
   SKIFF_DEPLOYER: z
     .enum(["dry-run", "kubernetes"])
     .default("dry-run")
@@ -266,9 +303,20 @@ export const configSchema = z.object({
     .describe(
       "Longest GraphQL execution (ms); past it the remaining fields fail and the answer is 400 `EXECUTION_TIME_LIMIT`.",
     ),
-  SKIFF_TRUST_PROXY: bool.describe(
-    "`true` behind a reverse proxy: the client address (per-address sign-in limits, WebSocket limits) comes from `X-Forwarded-For`; otherwise that header is ignored.",
-  ),
+  SKIFF_TRUST_PROXY: z
+    .string()
+    .default("")
+    .transform((v, ctx) => {
+      try {
+        return parseTrustedProxies(v);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .describe(
+      "The reverse proxies in front of Skiff, whose `X-Forwarded-For` entries are believed: a comma-separated list of addresses and CIDRs (e.g. `10.0.0.0/8,fd00::/8`; also `loopback`, `linklocal`, `uniquelocal`), or a hop count (`1`: one proxy, whatever its address). The client address — per-address sign-in and sign-up limits, the WebSocket limit on unauthenticated sockets, request logs, session addresses — is the rightmost address of the socket's peer and `X-Forwarded-For` that is not a trusted proxy; entries left of it, which a client can write, are ignored. Empty or `false`: no proxy, the header is ignored. `true` is refused (it would believe the leftmost entry, which any client chooses). See [Behind a reverse proxy](operations.md#behind-a-reverse-proxy).",
+    ),
   SKIFF_TRUSTED_ORIGINS: z
     .string()
     .default("")
@@ -309,12 +357,25 @@ export const configSchema = z.object({
     .describe(
       "Seconds SIGTERM/SIGINT wait for in-flight requests before cutting their connections (see [Graceful shutdown](operations.md#graceful-shutdown)).",
     ),
+  SKIFF_METRICS_PORT: z
+    .string()
+    .default("9464")
+    .transform((v, ctx) => {
+      if (v === "main") return "main" as const;
+      const port = Number(v);
+      if (Number.isInteger(port) && port >= 0 && port <= 65535) return port;
+      ctx.addIssue({ code: "custom", message: "a port (0-65535) or `main`" });
+      return z.NEVER;
+    })
+    .describe(
+      "Port of `GET /metrics` (Prometheus), a listener of its own on `HOST` that the public Service and routes do not expose; `0`: any free port (logged at start). `main`: served on `PORT` beside the API instead (local use; at the network edge, block it or set `SKIFF_METRICS_TOKEN`).",
+    ),
   SKIFF_METRICS_TOKEN: z
     .string()
     .min(1)
     .optional()
     .describe(
-      "When set, `GET /metrics` requires `Authorization: Bearer <token>` (401 otherwise). Unset: `/metrics` is open (restrict it at the network edge).",
+      "When set, `GET /metrics` requires `Authorization: Bearer <token>` (401 otherwise). Unset: `/metrics` is open to whoever reaches `SKIFF_METRICS_PORT` (keep that port off public routes).",
     ),
   OTEL_EXPORTER_OTLP_ENDPOINT: z
     .string()

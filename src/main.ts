@@ -27,7 +27,13 @@ const skiff = await startSkiff(config, log).catch((error: unknown) => {
   process.exit(1);
 });
 log.info(
-  { url: skiff.url, embeddedDatabase: skiff.database.embedded, tracing: tracing !== null, ms: Date.now() - started },
+  {
+    url: skiff.url,
+    metricsUrl: skiff.metricsUrl,
+    embeddedDatabase: skiff.database.embedded,
+    tracing: tracing !== null,
+    ms: Date.now() - started,
+  },
   "Skiff is ready",
 );
 if (skiff.firstRun) {

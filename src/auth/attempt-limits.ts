@@ -3,7 +3,8 @@
  * against its account and against the client address, in PostgreSQL (`auth_attempt_limits`, rate-limiter-flexible's
  * RateLimiterPostgres), so every instance shares the counters. Over either limit the endpoint answers 429
  * `TOO_MANY_ATTEMPTS` with `Retry-After` (seconds) — even for the right password, so guessing stops at the limit.
- * The client address is the one Fastify resolves (`X-Forwarded-For` only with SKIFF_TRUST_PROXY), passed in the
+ * The client address is the one Fastify resolves (the rightmost address that is not a trusted proxy of
+ * SKIFF_TRUST_PROXY: src/http/client-address.ts), passed in the
  * `x-skiff-client-ip` header by the auth routes.
  */
 import type { BetterAuthPlugin } from "@better-auth/core";

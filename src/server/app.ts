@@ -8,6 +8,7 @@ import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/di
 import fastifyApollo, { fastifyApolloDrainPlugin } from "@as-integrations/fastify";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { preparesStatements } from "../db/prepared-statements.ts";
+import { proxyTrust } from "../http/client-address.ts";
 import type { Context } from "../modules/context.ts";
 import { moduleComputedColumns, moduleSqlReads, restRoutes } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
@@ -19,7 +20,13 @@ import { buildContext } from "./context.ts";
 import { type RequestDrain, trackRequests } from "./drain.ts";
 import { createFormatError, createHttpErrorHandler, unavailableError, unavailablePlugin } from "./format-error.ts";
 import { inputChecksPlugin } from "./input-checks.ts";
-import { graphqlMetricsPlugin, initialiseOperationMetrics, registerMetrics } from "./metrics.ts";
+import {
+  createMetricsServer,
+  graphqlMetricsPlugin,
+  initialiseOperationMetrics,
+  observeResponses,
+  serveMetrics,
+} from "./metrics.ts";
 import { queryCostPlugin } from "./query-cost.ts";
 import { queryLimits } from "./query-limits.ts";
 import { createReadinessCheck } from "./readiness.ts";
@@ -55,11 +62,13 @@ export interface SkiffServer {
   requests: RequestDrain;
   /** The graphql-ws side, whose sockets are closed with 1001 on shutdown. */
   subscriptions: SubscriptionServer;
+  /** The metrics listener (not listening yet), or null when /metrics is on `app` (SKIFF_METRICS_PORT=main). */
+  metrics: FastifyInstance | null;
 }
 
 /**
  * Routes outside the REST table kept when SKIFF_PUBLIC_API_ONLY=true (spec: Versioning, rule 6): the published
- * ones, and the operator's probes and metrics (/metrics has its own token, SKIFF_METRICS_TOKEN).
+ * ones, and the operator's probes and metrics (/metrics, when served here: SKIFF_METRICS_PORT=main).
  */
 const PUBLISHED_PATHS = ["/graphql", "/api/auth/*", "/healthz", "/readyz", "/metrics"];
 
@@ -73,8 +82,9 @@ export async function createServer(services: AppServices, databaseUrl: string): 
     loggerInstance: services.log as FastifyBaseLogger,
     genReqId: requestIdFor,
     logController: new RequestLog(),
-    // X-Forwarded-For decides `request.ip` (auth attempt limits) only behind a proxy the operator names.
-    trustProxy: services.config.SKIFF_TRUST_PROXY,
+    // `request.ip` (auth limits, request logs, session addresses): the rightmost address that is not a trusted
+    // proxy (src/http/client-address.ts), as the WebSocket upgrade resolves it.
+    trustProxy: proxyTrust(services.config.SKIFF_TRUST_PROXY),
   });
   const requests = trackRequests(app.server);
   app.addHook("onClose", () => readiness.close());
@@ -120,7 +130,11 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   app.setErrorHandler(createHttpErrorHandler(services.log));
   echoRequestId(app);
   capResponseSize(app, services.config.SKIFF_MAX_RESPONSE_BYTES);
-  registerMetrics(app, services.config.SKIFF_METRICS_TOKEN);
+  observeResponses(app);
+  // /metrics on a listener of its own unless SKIFF_METRICS_PORT=main: the public Service exposes only PORT.
+  const metricsToken = services.config.SKIFF_METRICS_TOKEN;
+  const metrics = services.config.SKIFF_METRICS_PORT === "main" ? null : createMetricsServer(metricsToken);
+  if (!metrics) serveMetrics(app, metricsToken);
   initialiseOperationMetrics(restRoutes.flatMap((route) => ("operation" in route ? [route.operation] : [])));
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_req, reply) => {
@@ -156,7 +170,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   });
   const subscriptions = attachSubscriptions(app, schema, services, limits.validate);
   await registerWeb(app, services.config);
-  const server = { app, apollo, services, lifecycle, requests, subscriptions };
+  const server = { app, apollo, services, lifecycle, requests, subscriptions, metrics };
   registerRestRoutes(server, restRoutes, services.config.SKIFF_PUBLIC_API_ONLY, PUBLISHED_PATHS);
   return server;
 }

@@ -8,7 +8,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { ApolloServerPlugin } from "@apollo/server";
-import type { FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import { parse } from "graphql";
 import type { Knex } from "knex";
 import client from "prom-client";
@@ -219,11 +219,8 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(digest(a), digest(b));
 }
 
-/**
- * Observes every HTTP response in {@link httpDuration} and serves `GET /metrics` (Prometheus text format).
- * With `token` set, /metrics requires `Authorization: Bearer <token>` and answers 401 otherwise.
- */
-export function registerMetrics(app: FastifyInstance, token: string | undefined): void {
+/** Observes every HTTP response of `app` in {@link httpDuration}. */
+export function observeResponses(app: FastifyInstance): void {
   app.addHook("onResponse", async (request, reply) => {
     httpDuration.observe(
       {
@@ -234,6 +231,14 @@ export function registerMetrics(app: FastifyInstance, token: string | undefined)
       reply.elapsedTime / 1000,
     );
   });
+}
+
+/**
+ * Serves `GET /metrics` (Prometheus text format) on `app`: the API's own listener (SKIFF_METRICS_PORT=main) or
+ * the metrics listener ({@link createMetricsServer}). With `token` set, it requires `Authorization: Bearer
+ * <token>` and answers 401 otherwise.
+ */
+export function serveMetrics(app: FastifyInstance, token: string | undefined): void {
   app.get("/metrics", async (request, reply) => {
     if (token && !sameSecret(request.headers.authorization ?? "", `Bearer ${token}`)) {
       return reply
@@ -243,4 +248,14 @@ export function registerMetrics(app: FastifyInstance, token: string | undefined)
     }
     return reply.type(client.register.contentType).send(await client.register.metrics());
   });
+}
+
+/**
+ * The metrics listener (SKIFF_METRICS_PORT): a Fastify instance of its own serving only `GET /metrics`, so that
+ * the port the public Service and routes expose has no /metrics at all. Not listening until started.
+ */
+export function createMetricsServer(token: string | undefined): FastifyInstance {
+  const app = Fastify({ logger: false });
+  serveMetrics(app, token);
+  return app;
 }

@@ -39,6 +39,8 @@ import { watchPool } from "./metrics.ts";
 export interface RunningSkiff extends SkiffServer {
   /** Base URL it listens on, e.g. `http://127.0.0.1:4000`. */
   url: string;
+  /** URL of `GET /metrics`: on the metrics listener (SKIFF_METRICS_PORT), or under `url` when that is `main`. */
+  metricsUrl: string;
   database: DatabaseTarget;
   /** What the first-run bootstrap created (plaintext secrets, to print once), or null when it did not run. */
   firstRun: FirstRun | null;
@@ -182,6 +184,8 @@ export async function startSkiff(
     const left = () => connectionsBy - Date.now();
     await step("websockets", () => server.subscriptions.closeAll(), left());
     await step("server", () => server.app.close(), left());
+    const { metrics } = server;
+    if (metrics) await step("metrics", () => metrics.close(), left());
     await step("auth", () => closeAuth(auth), left());
     await step("outbound", () => services.outbound.close(), left());
     await step("pubsub", () => services.pubsub.close(), left());
@@ -199,6 +203,9 @@ export async function startSkiff(
   let firstRun: FirstRun | null = null;
   try {
     await server.app.listen({ host: config.HOST, port: config.PORT });
+    if (server.metrics && config.SKIFF_METRICS_PORT !== "main") {
+      await server.metrics.listen({ host: config.HOST, port: config.SKIFF_METRICS_PORT });
+    }
     if (config.SKIFF_BOOTSTRAP) firstRun = await bootstrap(services);
     if (config.SKIFF_WORKER) {
       runner = await startJobRunner({
@@ -220,11 +227,15 @@ export async function startSkiff(
     throw error;
   }
   server.lifecycle.ready = true;
+  const host = config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST;
   const port = (server.app.server.address() as { port: number }).port;
+  const url = `http://${host}:${port}`;
+  const metricsPort = server.metrics ? (server.metrics.server.address() as { port: number }).port : null;
   return {
     ...server,
     runner,
-    url: `http://${config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST}:${port}`,
+    url,
+    metricsUrl: metricsPort === null ? `${url}/metrics` : `http://${host}:${metricsPort}/metrics`,
     database,
     firstRun,
     stop,

@@ -29,11 +29,11 @@ import {
 } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { type WebSocket, WebSocketServer } from "ws";
+import { clientAddress, proxyTrust } from "../http/client-address.ts";
 import { AccessScope, type Principal } from "../modules/access/access-scope.ts";
 import type { AppServices } from "../modules/services.ts";
 import { ACCESS_CHANGED_TOPIC } from "../shared/access-changes.ts";
 import { authenticate } from "./authenticate.ts";
-import { clientAddress } from "./client-address.ts";
 import { buildContext } from "./context.ts";
 import { createFormatError } from "./format-error.ts";
 import { unicodeError } from "./input-checks.ts";
@@ -156,8 +156,9 @@ export function attachSubscriptions(
   const origins = trustedOrigins(services);
   const format = (errors: readonly GraphQLError[]): GraphQLFormattedError[] =>
     errors.map((error) => formatError(withRequestCode(error).toJSON(), error));
-  /** Sockets per client address that have not authenticated yet. */
+  /** Sockets per client address (resolved as Fastify's `request.ip` is) that have not authenticated yet. */
   const pending = new Map<string, number>();
+  const trust = proxyTrust(services.config.SKIFF_TRUST_PROXY);
   const release = (address: string) => {
     const left = (pending.get(address) ?? 1) - 1;
     if (left <= 0) pending.delete(address);
@@ -169,7 +170,7 @@ export function attachSubscriptions(
       socket.destroy();
       return;
     }
-    const address = clientAddress(request, services.config.SKIFF_TRUST_PROXY);
+    const address = clientAddress(request, trust);
     if ((pending.get(address) ?? 0) >= MAX_PENDING_PER_ADDRESS) {
       socket.end("HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
       return;

@@ -66,6 +66,7 @@ describe("an instance with small pools", () => {
       DATABASE_URL: db.url,
       HOST: "127.0.0.1",
       PORT: "0",
+      SKIFF_METRICS_PORT: "0",
       SKIFF_SECRET: TEST_SECRET,
       LOG_LEVEL: "info",
       SKIFF_BOOTSTRAP: "false",

@@ -5,19 +5,24 @@
  * escalation, every capability dropped, seccomp `RuntimeDefault`, read-only root filesystem) — the build container
  * being the one documented exception (rootless BuildKit: see deployment.manifests.ts) — and readiness/liveness
  * probes on the app (from `healthPath`) and on each database. Also: the stored (redacted) copy carries none of the
- * planted secret values, plan resources are overridable, and everything validates with kubernetes-models.
+ * planted secret values, plan resources are overridable, and every rendered object — for every source type, database
+ * type, plan and routing choice — validates strictly against its Kubernetes (or Gateway API, cert-manager) schema,
+ * unknown fields refused (k8s-validate.ts), which a misspelt field proves.
  */
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import {
   BUILD_IMAGES,
+  DEFAULT_ROUTING,
   type Manifest,
   PLAN_RESOURCES,
   REDACTED,
   type RenderInput,
+  type RoutingSettings,
   redactManifests,
   renderManifests,
   resourcesForPlan,
+  routingSettings,
 } from "../../src/modules/deployments/deployment.manifests.ts";
 import { validateManifests } from "./k8s-validate.ts";
 
@@ -38,7 +43,10 @@ const base: RenderInput = {
     healthPath: "/healthz",
     source: { dockerImage: "nginx:1.27" },
   },
-  domains: [{ host: "shop.example.com", port: null, https: true }],
+  domains: [
+    { host: "shop.example.com", port: null, https: true },
+    { host: "plain.shop.example.com", port: 8080, https: false },
+  ],
   env: { API_KEY: SECRETS.env },
   databases: (["postgres", "mysql", "mariadb", "mongodb"] as const).map((type) => ({
     type,
@@ -90,6 +98,22 @@ const sources: Array<[string, RenderInput["application"], string | null]> = [
       source: { customGitUrl: "ssh://git@git.example.com/acme/shop.git" },
     },
     SECRETS.ssh,
+  ],
+];
+
+/** Every routing choice: Ingress with and without a class, HTTPRoute on a Gateway with and without a listener. */
+const routings: Array<[string, RoutingSettings]> = [
+  ["Ingress of the default class", DEFAULT_ROUTING],
+  ["Ingress of class traefik", { ...DEFAULT_ROUTING, ingressClassName: "traefik", clusterIssuer: "acme-prod" }],
+  [
+    "HTTPRoute on a Gateway",
+    routingSettings(loadConfig({ SKIFF_ROUTING: "gateway", SKIFF_HTTPROUTE_GATEWAY: "gateway/public" })),
+  ],
+  [
+    "HTTPRoute on a Gateway's listener",
+    routingSettings(
+      loadConfig({ SKIFF_ROUTING: "gateway", SKIFF_HTTPROUTE_LISTENER: "https", SKIFF_CERT_ISSUER: "acme-prod" }),
+    ),
   ],
 ];
 
@@ -266,5 +290,125 @@ describe("workload policy", () => {
       /SKIFF_WORKLOAD_RESOURCES/,
     );
     expect(() => loadConfig({ SKIFF_WORKLOAD_RESOURCES: "not json" })).toThrow(/SKIFF_WORKLOAD_RESOURCES/);
+  });
+});
+
+describe("strict schema validation", () => {
+  for (const [label, application, ssh] of sources) {
+    for (const [routingLabel, routing] of routings) {
+      it(`every object of a ${label} source with every database type, on every plan, routed by ${routingLabel}`, () => {
+        for (const plan of Object.keys(PLAN_RESOURCES)) {
+          const input = { ...base, application, sshPrivateKey: ssh, resources: resourcesForPlan(plan), routing };
+          const manifests = renderManifests(input);
+          validateManifests(manifests);
+          validateManifests(redactManifests(manifests));
+          const kinds = manifests.map((m) => m.kind);
+          expect(kinds.filter((k) => k === "StatefulSet")).toHaveLength(4);
+          if (routing.kind === "gateway") {
+            expect(kinds.filter((k) => k === "HTTPRoute")).toHaveLength(2);
+            expect(kinds.filter((k) => k === "Certificate")).toHaveLength(1); // the https domain's
+            expect(kinds).not.toContain("Ingress");
+          } else {
+            expect(kinds.filter((k) => k === "Ingress")).toHaveLength(2);
+          }
+        }
+      });
+    }
+  }
+
+  it("refuses a misspelt field anywhere (the strict validation is real)", () => {
+    const gateway = renderManifests({ ...base, routing: routings[3]![1] });
+    const ingress = renderManifests({ ...base, routing: routings[1]![1] });
+    validateManifests([...gateway, ...ingress]);
+    // biome-ignore lint/suspicious/noExplicitAny: fields set by path on a copy.
+    const misspell = (manifests: Manifest[], kind: string, change: (m: any) => void) => {
+      const copy = structuredClone(manifests.find((m) => m.kind === kind)!);
+      change(copy);
+      return () => validateManifests([copy]);
+    };
+    const cases: Array<[() => void, string]> = [
+      [
+        misspell(gateway, "Deployment", (m) => {
+          m.spec.template.spec.containers[0].readinesProbe = m.spec.template.spec.containers[0].readinessProbe;
+        }),
+        "/spec/template/spec/containers/0/readinesProbe",
+      ],
+      [
+        misspell(gateway, "StatefulSet", (m) => {
+          m.spec.volumeClaimTemplates[0].spec.acessModes = ["ReadWriteOnce"];
+        }),
+        "/spec/volumeClaimTemplates/0/spec/acessModes",
+      ],
+      [
+        misspell(gateway, "HTTPRoute", (m) => {
+          m.spec.rules[0].backendRefs[0].prot = 80;
+        }),
+        "/spec/rules/0/backendRefs/0/prot",
+      ],
+      [
+        misspell(gateway, "Certificate", (m) => {
+          m.spec.dnsName = ["shop.example.com"];
+        }),
+        "/spec/dnsName",
+      ],
+      [
+        misspell(ingress, "Ingress", (m) => {
+          m.spec.ingressClass = "traefik";
+        }),
+        "/spec/ingressClass",
+      ],
+      [
+        misspell(ingress, "Service", (m) => {
+          m.metadata.label = { a: "b" };
+        }),
+        "/metadata/label",
+      ],
+    ];
+    for (const [validate, path] of cases) {
+      expect(validate).toThrow(`fields its schema does not know: ${path}`);
+    }
+    // Keys of maps (labels, annotations, a Secret's data) are free, as in the schema.
+    const secret = structuredClone(gateway.find((m) => m.kind === "Secret")!);
+    (secret.stringData as Record<string, string>).ANY_NAME = "x";
+    secret.metadata.labels = { ...secret.metadata.labels, "example.com/any": "x" };
+    validateManifests([secret]);
+  });
+
+  it("routes each domain by the routing choice, TLS by cert-manager for https domains", () => {
+    const of = (routing: RoutingSettings, kind: string) =>
+      // biome-ignore lint/suspicious/noExplicitAny: rendered objects inspected field by field.
+      renderManifests({ ...base, routing }).filter((m) => m.kind === kind) as any[];
+    const [plainDefault] = of(DEFAULT_ROUTING, "Ingress").filter((m) => !m.spec.tls);
+    expect(plainDefault.spec.ingressClassName).toBeUndefined();
+    expect(plainDefault.metadata.annotations).toBeUndefined();
+    const [secure, plain] = of(routings[1]![1], "Ingress");
+    expect(secure.spec.ingressClassName).toBe("traefik");
+    expect(secure.metadata.annotations).toEqual({ "cert-manager.io/cluster-issuer": "acme-prod" });
+    expect(secure.spec.tls).toEqual([{ hosts: ["shop.example.com"], secretName: "shop-example-com-tls" }]);
+    expect(plain.spec.rules[0].http.paths[0].backend.service.port).toEqual({ number: 8080 });
+
+    const routes = of(routings[2]![1], "HTTPRoute");
+    expect(routes.map((r) => r.spec.hostnames)).toEqual([["shop.example.com"], ["plain.shop.example.com"]]);
+    expect(routes[0].spec.parentRefs).toEqual([
+      { group: "gateway.networking.k8s.io", kind: "Gateway", name: "public", namespace: "gateway" },
+    ]);
+    expect(routes.map((r) => r.spec.rules[0].backendRefs)).toEqual([
+      [{ name: "shop-7k2mq3", port: 80 }],
+      [{ name: "shop-7k2mq3", port: 8080 }],
+    ]);
+    expect(of(routings[3]![1], "HTTPRoute")[0].spec.parentRefs[0]).toMatchObject({
+      name: "skiff",
+      namespace: "skiff",
+      sectionName: "https",
+    });
+    const [certificate] = of(routings[3]![1], "Certificate");
+    expect(certificate.spec).toEqual({
+      secretName: "shop-example-com-tls",
+      dnsNames: ["shop.example.com"],
+      issuerRef: { group: "cert-manager.io", kind: "ClusterIssuer", name: "acme-prod" },
+    });
+    expect(() => loadConfig({ SKIFF_ROUTING: "nginx" })).toThrow(/SKIFF_ROUTING/);
+    expect(() => loadConfig({ SKIFF_HTTPROUTE_GATEWAY: "public" })).toThrow(/SKIFF_HTTPROUTE_GATEWAY/);
+    expect(() => loadConfig({ SKIFF_INGRESS_CLASS: "Not A Class" })).toThrow(/SKIFF_INGRESS_CLASS/);
   });
 });

@@ -8,11 +8,13 @@
  * the pods' service account; the kubeconfig naming the namespace the Role is in; no `:latest` image.
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
-import { type Manifest, renderManifests } from "../../src/modules/deployments/deployment.manifests.ts";
+import { loadConfig } from "../../src/config.ts";
+import { type Manifest, renderManifests, routingSettings } from "../../src/modules/deployments/deployment.manifests.ts";
 import { validateManifests } from "./k8s-validate.ts";
 
 const DEPLOY = join(process.cwd(), "deploy");
@@ -36,13 +38,28 @@ function baseObjects(): Manifest[] {
 }
 
 /** `kubectl kustomize <dir>`'s objects, or null without kubectl. */
-function kustomize(dir: string): Manifest[] | null {
+function kustomize(dir: string, ...flags: string[]): Manifest[] | null {
   try {
     execFileSync("kubectl", ["version", "--client"], { stdio: "ignore" });
   } catch {
     return null;
   }
-  return documents(execFileSync("kubectl", ["kustomize", dir], { encoding: "utf8" }));
+  return documents(execFileSync("kubectl", ["kustomize", ...flags, dir], { encoding: "utf8" }));
+}
+
+/** `kubectl kustomize` of an overlay (in a temporary directory) of the base with `components`. */
+function withComponents(components: string[]): Manifest[] {
+  const dir = mkdtempSync(join(tmpdir(), "skiff-kustomize-"));
+  try {
+    const to = (path: string) => relative(dir, join(DEPLOY, path));
+    writeFileSync(
+      join(dir, "kustomization.yaml"),
+      `resources: [${to("base")}]\ncomponents: [${components.map((c) => to(`components/${c}`)).join(", ")}]\n`,
+    );
+    return kustomize(dir, "--load-restrictor", "LoadRestrictionsNone")!;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A parsed YAML object, inspected field by field. */
@@ -59,6 +76,8 @@ const PLURAL: Record<string, string> = {
   Deployment: "deployments",
   Job: "jobs",
   Ingress: "ingresses",
+  HTTPRoute: "httproutes",
+  Certificate: "certificates",
 };
 
 /** The checks every build of deploy/ must pass; @returns the Deployment for overlay-specific checks. */
@@ -82,14 +101,41 @@ function checkSkiff(objects: Manifest[]): Obj {
   expect(pdb.spec.maxUnavailable ?? deployment.spec.replicas - pdb.spec.minAvailable).toBeLessThan(
     deployment.spec.replicas,
   );
-  const ingress = find(objects, "Ingress", "skiff")!;
-  const backend = ingress.spec.rules[0].http.paths[0].backend.service;
-  expect(backend.name).toBe(service.metadata.name);
-  expect(service.spec.ports.map((p: Obj) => p.name)).toContain(backend.port.name);
-  expect(ingress.spec.tls[0].hosts).toEqual([ingress.spec.rules[0].host]);
+  const ingress = find(objects, "Ingress", "skiff");
+  const route = find(objects, "HTTPRoute", "skiff");
+  expect(Boolean(ingress) !== Boolean(route), "an Ingress or an HTTPRoute").toBe(true);
+  if (ingress) {
+    const backend = ingress.spec.rules[0].http.paths[0].backend.service;
+    expect(backend.name).toBe(service.metadata.name);
+    expect(service.spec.ports.map((p: Obj) => p.name)).toEqual([backend.port.name]);
+    expect(ingress.spec.tls[0].hosts).toEqual([ingress.spec.rules[0].host]);
+    expect(ingress.spec.ingressClassName).toMatch(/^[a-z0-9.-]+$/);
+  }
+
+  // /metrics: its own container port, exposed by `skiff-metrics` only — never by the routed Service.
+  const config = find(objects, "ConfigMap", "skiff-config")!;
+  const [app] = pod.containers;
+  const metricsPort = app.ports.find((p: Obj) => p.name === "metrics");
+  expect(metricsPort.containerPort).toBe(Number(config.data.SKIFF_METRICS_PORT));
+  expect(service.spec.ports.map((p: Obj) => p.targetPort)).not.toContain("metrics");
+  const metricsService = find(objects, "Service", "skiff-metrics")!;
+  expect(matches(metricsService.spec.selector)).toBe(true);
+  expect(metricsService.spec.ports).toEqual([
+    { name: "metrics", port: metricsPort.containerPort, targetPort: "metrics" },
+  ]);
+
+  // The client address: one trusted proxy (the ingress controller), and only it reaches the API port.
+  const settings = loadConfig({ ...config.data, SKIFF_SECRET: "x".repeat(43) });
+  expect(settings.SKIFF_TRUST_PROXY).toEqual({ kind: "hops", hops: 1 });
+  const policy = find(objects, "NetworkPolicy", "skiff")!;
+  expect(matches(policy.spec.podSelector.matchLabels)).toBe(true);
+  expect(policy.spec.policyTypes).toEqual(["Ingress"]);
+  expect(policy.spec.ingress.map((rule: Obj) => rule.ports)).toEqual([[{ port: "http" }], [{ port: "metrics" }]]);
+  for (const rule of policy.spec.ingress) {
+    expect(rule.from.every((peer: Obj) => peer.namespaceSelector && !peer.ipBlock)).toBe(true);
+  }
 
   // The container: probes, secrets, limits, securityContext; the migration before it.
-  const [app] = pod.containers;
   expect(app.ports[0]).toMatchObject({ name: "http", containerPort: 4000 });
   expect(service.spec.ports[0].targetPort).toBe("http");
   expect(app.readinessProbe.httpGet).toMatchObject({ path: "/readyz", port: "http" });
@@ -98,7 +144,6 @@ function checkSkiff(objects: Manifest[]): Obj {
     ["migrate", ["node", "scripts/migrate.ts"]],
   ]);
   expect(pod.initContainers[0].image).toBe(app.image);
-  const config = find(objects, "ConfigMap", "skiff-config")!;
   for (const c of [...pod.initContainers, ...pod.containers]) {
     expect(c.image).toMatch(/:[\w.-]+$/);
     expect(c.image).not.toMatch(/:latest$/);
@@ -141,23 +186,26 @@ function checkSkiff(objects: Manifest[]): Obj {
     role.rules.some(
       (r: Obj) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb),
     );
-  const rendered = renderManifests({
-    deploymentId: "deployment_01jrbac00000000000000000",
-    application: {
-      appName: "shop",
-      sourceType: "github",
-      buildType: "nixpacks",
-      port: 3000,
-      source: { repo: "acme/shop" },
-    },
-    domains: [{ host: "shop.example.com", port: null, https: true }],
-    env: {},
-    databases: [{ type: "postgres", name: "s", username: "u", password: "p", serviceHost: "shop-db.svc" }],
-    registry: "registry.example.com/acme",
-    registryAuth: { username: "u", password: "p" },
-  });
+  const rendered = (["ingress", "gateway"] as const).flatMap((kind) =>
+    renderManifests({
+      deploymentId: "deployment_01jrbac00000000000000000",
+      application: {
+        appName: "shop",
+        sourceType: "github",
+        buildType: "nixpacks",
+        port: 3000,
+        source: { repo: "acme/shop" },
+      },
+      domains: [{ host: "shop.example.com", port: null, https: true }],
+      env: {},
+      databases: [{ type: "postgres", name: "s", username: "u", password: "p", serviceHost: "shop-db.svc" }],
+      registry: "registry.example.com/acme",
+      registryAuth: { username: "u", password: "p" },
+      routing: routingSettings(loadConfig({ SKIFF_ROUTING: kind })),
+    }),
+  );
   const kinds = new Set(rendered.map((m) => `${m.apiVersion}/${m.kind}`));
-  expect(kinds.size).toBe(6);
+  expect(kinds.size).toBe(8);
   for (const kind of kinds) {
     const parts = kind.split("/"); // [group, version, Kind] or [version, Kind] for the core group
     const group = parts.length === 3 ? parts[0]! : "";
@@ -182,9 +230,11 @@ describe("deploy/ (Skiff on Kubernetes)", () => {
       "Ingress",
       "Namespace",
       "Namespace",
+      "NetworkPolicy",
       "PodDisruptionBudget",
       "Role",
       "RoleBinding",
+      "Service",
       "Service",
       "ServiceAccount",
     ]);
@@ -203,10 +253,41 @@ describe("deploy/ (Skiff on Kubernetes)", () => {
     });
   }
 
+  it.skipIf(!kubectl)("the gateway-api and service-monitor components build, validate and fit together", () => {
+    expect(readdirSync(join(DEPLOY, "components")).sort()).toEqual(["gateway-api", "service-monitor"]);
+    const objects = withComponents(["gateway-api", "service-monitor"]);
+    checkSkiff(objects);
+    expect(find(objects, "Ingress")).toBeUndefined();
+    const config = find(objects, "ConfigMap", "skiff-config")!;
+    const settings = loadConfig({ ...config.data, SKIFF_SECRET: "x".repeat(43) });
+    expect(settings.SKIFF_ROUTING).toBe("gateway");
+    const service = find(objects, "Service", "skiff")!;
+    const route = find(objects, "HTTPRoute", "skiff")!;
+    expect(route.spec.parentRefs[0]).toMatchObject(settings.SKIFF_HTTPROUTE_GATEWAY);
+    expect(route.spec.rules[0].backendRefs).toEqual([{ name: "skiff", port: service.spec.ports[0].port }]);
+    expect(`https://${route.spec.hostnames[0]}`).toBe(config.data.SKIFF_BASE_URL);
+    const certificate = find(objects, "Certificate", "skiff")!;
+    expect(certificate.spec.dnsNames).toEqual(route.spec.hostnames);
+    const grant = find(objects, "ReferenceGrant")!;
+    expect(grant.spec.from[0].namespace).toBe(settings.SKIFF_HTTPROUTE_GATEWAY.namespace);
+    expect(grant.spec.to).toEqual([{ group: "", kind: "Secret", name: certificate.spec.secretName }]);
+    const monitor = find(objects, "ServiceMonitor", "skiff")!;
+    const metrics = find(objects, "Service", "skiff-metrics")!;
+    const selects = (s: Obj) =>
+      Object.entries(monitor.spec.selector.matchLabels).every(([k, v]) => s.metadata.labels?.[k] === v);
+    expect(objects.filter((o) => o.kind === "Service").filter(selects)).toEqual([metrics]);
+    expect(monitor.spec.endpoints[0]).toMatchObject({ port: metrics.spec.ports[0].name, path: "/metrics" });
+  });
+
   it("a broken manifest is refused (the validation is real)", () => {
     const objects = baseObjects();
     const pdb = find(objects, "PodDisruptionBudget")!;
     pdb.spec.maxUnavailable = { not: "a number" };
     expect(() => validateManifests(objects)).toThrow(/PodDisruptionBudget/);
+    const misspelt = baseObjects();
+    find(misspelt, "Deployment", "skiff")!.spec.template.spec.containers[0].livenesProbe = {};
+    expect(() => validateManifests(misspelt)).toThrow(
+      "Deployment/skiff has fields its schema does not know: /spec/template/spec/containers/0/livenesProbe",
+    );
   });
 });

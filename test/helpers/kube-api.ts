@@ -71,6 +71,8 @@ const RESOURCES: Record<string, Record<string, string>> = {
   "apps/v1": { Deployment: "deployments", StatefulSet: "statefulsets" },
   "batch/v1": { Job: "jobs" },
   "networking.k8s.io/v1": { Ingress: "ingresses" },
+  "gateway.networking.k8s.io/v1": { HTTPRoute: "httproutes" },
+  "cert-manager.io/v1": { Certificate: "certificates" },
 };
 
 /** A Kubernetes Status error body. */

@@ -42,6 +42,7 @@ export function spawnMain(env: Record<string, string>): ChildProcess {
       HOME: process.env.HOME ?? "",
       HOST: "127.0.0.1",
       PORT: "0",
+      SKIFF_METRICS_PORT: "main",
       LOG_LEVEL: "info",
       SKIFF_SECRET: TEST_SECRET,
       ...env,

@@ -28,6 +28,8 @@ export async function startTestServer(
     SKIFF_BOOTSTRAP: "false",
     // No scheduled health probes (they would keep future jobs queued); health tests turn them on.
     SKIFF_HEALTH_INTERVAL: "0",
+    // /metrics beside the API: many servers run at once here (test/server/metrics-port.test.ts tests the listener).
+    SKIFF_METRICS_PORT: "main",
     ...env,
   });
   return startSkiff(config, log ?? createLogger(config, false), options);

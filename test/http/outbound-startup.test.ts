@@ -38,6 +38,7 @@ describe("a started instance", () => {
       DATABASE_URL: db.url,
       HOST: "127.0.0.1",
       PORT: "0",
+      SKIFF_METRICS_PORT: "main",
       SKIFF_SECRET: TEST_SECRET,
       SKIFF_BOOTSTRAP: "false",
       LOG_LEVEL: "warn",

@@ -119,6 +119,7 @@ export async function startJobServer(
     DATABASE_URL: databaseUrl,
     HOST: "127.0.0.1",
     PORT: "0",
+    SKIFF_METRICS_PORT: "main",
     SKIFF_SECRET: TEST_SECRET,
     SKIFF_BOOTSTRAP: "false",
     LOG_LEVEL: "info",

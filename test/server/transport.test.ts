@@ -31,6 +31,7 @@ beforeAll(async () => {
     LOG_LEVEL: "info",
     SKIFF_BOOTSTRAP: "false",
     SKIFF_METRICS_TOKEN: METRICS_TOKEN,
+    SKIFF_METRICS_PORT: "0",
   });
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -186,8 +187,8 @@ describe("x-request-id", () => {
 
 describe("/metrics", () => {
   it("needs the bearer token when SKIFF_METRICS_TOKEN is set", async () => {
-    expect((await fetch(`${skiff.url}/metrics`)).status).toBe(401);
-    expect((await fetch(`${skiff.url}/metrics`, { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
+    expect((await fetch(skiff.metricsUrl)).status).toBe(401);
+    expect((await fetch(skiff.metricsUrl, { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
   });
 
   it("shows HTTP and GraphQL durations, open subscriptions, pool usage and process defaults", async () => {
@@ -205,7 +206,7 @@ describe("/metrics", () => {
     const ORG_NAMES =
       'skiff_graphql_operation_duration_seconds_count{operation_name="OrgNames",operation_type="query",outcome="success"}';
     const before = await (
-      await fetch(`${skiff.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+      await fetch(skiff.metricsUrl, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
     ).text();
     await gql(skiff.url, "query OrgNames { organizations { name } }", {}, { apiKey: org.owner.apiKey });
     await gql(skiff.url, "query Broken { nope }", {}, { apiKey: org.owner.apiKey });
@@ -222,7 +223,7 @@ describe("/metrics", () => {
       { next: () => {}, error: () => {}, complete: () => {} },
     );
     const scrape = async () => {
-      const res = await fetch(`${skiff.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      const res = await fetch(skiff.metricsUrl, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
       return res.text();

@@ -1,6 +1,8 @@
 /**
  * Renders an application's desired state as Kubernetes objects (spec "States and transitions"): a
- * `Deployment`, a `Service`, one `Ingress` per domain (TLS through cert-manager when the domain is `https`), a
+ * `Deployment`, a `Service`, one route per domain ({@link RoutingSettings}: an `Ingress` of the configured class
+ * with cert-manager's annotation, or a Gateway API `HTTPRoute` attached to the configured Gateway with a
+ * cert-manager `Certificate` for its TLS), a
  * `Secret` holding the environment variables, for each database of the application's environment a `StatefulSet` +
  * `Service` named after the first label of its `serviceHost` (so `DB_HOST` resolves) with a `Secret` for its
  * password, and for git sources a build `Job` that builds daemonless with rootless BuildKit
@@ -18,6 +20,7 @@
  * only in the rendered objects handed to the deployer: {@link redactManifests} makes the copy that is stored on the
  * deployment and shown by the API. Pure: plain objects, no cluster access.
  */
+import type { Config } from "../../config.ts";
 import type { DatabaseType } from "../databases/index.ts";
 
 /** A rendered Kubernetes object (apiVersion, kind, metadata.name always set). */
@@ -74,7 +77,36 @@ export interface RenderInput {
   resources?: WorkloadResources;
   /** Seconds a build Job may run (`activeDeadlineSeconds`); 1800 when absent. */
   buildTimeoutSeconds?: number;
+  /** How domains reach the application; {@link DEFAULT_ROUTING} when absent. */
+  routing?: RoutingSettings;
 }
+
+/**
+ * How each domain is routed to the application's Service (SKIFF_ROUTING and its settings):
+ * - `ingress`: a `networking.k8s.io/v1` Ingress with `ingressClassName` (none: the cluster's default
+ *   IngressClass); for an `https` domain, TLS from the Secret cert-manager fills through its
+ *   `cert-manager.io/cluster-issuer` annotation.
+ * - `gateway`: a Gateway API `HTTPRoute` whose parent is the Gateway `gateway` (optionally one listener of it,
+ *   `sectionName`); for an `https` domain, a cert-manager `Certificate` issued by `clusterIssuer` into the Secret
+ *   that the Gateway's HTTPS listener references (the Gateway is the operator's: docs/deployments.md).
+ */
+export interface RoutingSettings {
+  kind: "ingress" | "gateway";
+  /** IngressClass of the Ingresses; null: the cluster's default class. */
+  ingressClassName: string | null;
+  /** The parent Gateway of the HTTPRoutes. */
+  gateway: { name: string; namespace: string; sectionName: string | null };
+  /** cert-manager ClusterIssuer of the certificates of `https` domains. */
+  clusterIssuer: string;
+}
+
+/** Routing when the input names none: Ingresses of the default class, certificates from `letsencrypt`. */
+export const DEFAULT_ROUTING: RoutingSettings = {
+  kind: "ingress",
+  ingressClassName: null,
+  gateway: { name: "skiff", namespace: "skiff", sectionName: null },
+  clusterIssuer: "letsencrypt",
+};
 
 /**
  * Pinned images of the build Job: rootless BuildKit (its `buildctl-daemonless.sh` runs the daemon in-process;
@@ -406,31 +438,77 @@ export function renderManifests(input: RenderInput): Manifest[] {
       ],
     },
   });
+  out.push(...renderRoutes(input, name, labels));
+  return out;
+}
+
+/**
+ * One route per domain to the Service `name` ({@link RoutingSettings}), with what its TLS needs: an Ingress with
+ * cert-manager's annotation, or an HTTPRoute and a Certificate. The TLS Secret of a host is `<host>-tls`.
+ */
+function renderRoutes(input: RenderInput, name: string, labels: Record<string, string>): Manifest[] {
+  const routing = input.routing ?? DEFAULT_ROUTING;
+  const out: Manifest[] = [];
   for (const domain of input.domains) {
     const https = domain.https !== false;
+    const routeName = dnsLabel(`${name}-${domain.host.replace(/\./g, "-")}`);
+    const tlsSecret = dnsLabel(`${domain.host.replace(/\./g, "-")}-tls`);
+    const port = domain.port ?? 80;
+    if (routing.kind === "gateway") {
+      const { gateway } = routing;
+      out.push({
+        apiVersion: "gateway.networking.k8s.io/v1",
+        kind: "HTTPRoute",
+        metadata: { name: routeName, labels },
+        spec: {
+          parentRefs: [
+            {
+              group: "gateway.networking.k8s.io",
+              kind: "Gateway",
+              name: gateway.name,
+              namespace: gateway.namespace,
+              ...(gateway.sectionName && { sectionName: gateway.sectionName }),
+            },
+          ],
+          hostnames: [domain.host],
+          rules: [
+            {
+              matches: [{ path: { type: "PathPrefix", value: "/" } }],
+              backendRefs: [{ name, port }],
+            },
+          ],
+        },
+      });
+      if (https) {
+        out.push({
+          apiVersion: "cert-manager.io/v1",
+          kind: "Certificate",
+          metadata: { name: routeName, labels },
+          spec: {
+            secretName: tlsSecret,
+            dnsNames: [domain.host],
+            issuerRef: { group: "cert-manager.io", kind: "ClusterIssuer", name: routing.clusterIssuer },
+          },
+        });
+      }
+      continue;
+    }
     out.push({
       apiVersion: "networking.k8s.io/v1",
       kind: "Ingress",
       metadata: {
-        name: dnsLabel(`${name}-${domain.host.replace(/\./g, "-")}`),
+        name: routeName,
         labels,
-        ...(https && { annotations: { "cert-manager.io/cluster-issuer": "letsencrypt" } }),
+        ...(https && { annotations: { "cert-manager.io/cluster-issuer": routing.clusterIssuer } }),
       },
       spec: {
-        ...(https && {
-          tls: [{ hosts: [domain.host], secretName: dnsLabel(`${domain.host.replace(/\./g, "-")}-tls`) }],
-        }),
+        ...(routing.ingressClassName && { ingressClassName: routing.ingressClassName }),
+        ...(https && { tls: [{ hosts: [domain.host], secretName: tlsSecret }] }),
         rules: [
           {
             host: domain.host,
             http: {
-              paths: [
-                {
-                  path: "/",
-                  pathType: "Prefix",
-                  backend: { service: { name, port: { number: domain.port ?? 80 } } },
-                },
-              ],
+              paths: [{ path: "/", pathType: "Prefix", backend: { service: { name, port: { number: port } } } }],
             },
           },
         ],
@@ -438,6 +516,25 @@ export function renderManifests(input: RenderInput): Manifest[] {
     });
   }
   return out;
+}
+
+/** The {@link RoutingSettings} of Skiff's configuration (SKIFF_ROUTING and the settings it reads). */
+export function routingSettings(
+  config: Pick<
+    Config,
+    | "SKIFF_ROUTING"
+    | "SKIFF_INGRESS_CLASS"
+    | "SKIFF_HTTPROUTE_GATEWAY"
+    | "SKIFF_HTTPROUTE_LISTENER"
+    | "SKIFF_CERT_ISSUER"
+  >,
+): RoutingSettings {
+  return {
+    kind: config.SKIFF_ROUTING,
+    ingressClassName: config.SKIFF_INGRESS_CLASS ?? null,
+    gateway: { ...config.SKIFF_HTTPROUTE_GATEWAY, sectionName: config.SKIFF_HTTPROUTE_LISTENER ?? null },
+    clusterIssuer: config.SKIFF_CERT_ISSUER,
+  };
 }
 
 /** Where the build container finds the registry credentials (`$DOCKER_CONFIG/config.json`). */

@@ -16,7 +16,13 @@ import type { AppServices } from "../services.ts";
 import { dryRunDeployer } from "./deployer.dry-run.ts";
 import type { Deployer } from "./deployer.ts";
 import { emitDeployEvent, publishDeploymentChange } from "./deployment.events.ts";
-import { type Manifest, redactManifests, renderManifests, resourcesForPlan } from "./deployment.manifests.ts";
+import {
+  type Manifest,
+  redactManifests,
+  renderManifests,
+  resourcesForPlan,
+  routingSettings,
+} from "./deployment.manifests.ts";
 import { Deployment, type DeploymentLogLine, type DeploymentStatus } from "./deployment.model.ts";
 import { appendDeploymentLog } from "./deployment.service.ts";
 import { recordRolloutAvailability } from "./health.ts";
@@ -121,6 +127,7 @@ async function render(services: AppServices, deployment: Deployment): Promise<Ma
     commitSha: deployment.commitSha,
     resources: resourcesForPlan(plan ?? "free", services.config.SKIFF_WORKLOAD_RESOURCES),
     buildTimeoutSeconds: services.config.SKIFF_BUILD_TIMEOUT,
+    routing: routingSettings(services.config),
   });
 }
 
