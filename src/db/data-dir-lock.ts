@@ -6,7 +6,7 @@
  * check or expiry: a lock file that outlives its process is only a file.
  *
  * Node has no flock of its own, and a native addon would need a compiler and Node's headers at install. A one-shot
- * helper takes the lock instead: `flock` (util-linux, BusyBox), else `perl` (macOS), each given this process's
+ * helper takes the lock instead: util-linux's `flock`, else `perl` (macOS), each given this process's
  * descriptor as its fd 3. A flock belongs to the open file description, which the helper shares with this
  * process: when the helper exits, the lock stays, held by this process's descriptor alone (opened close-on-exec,
  * so the postmaster and other children never inherit it).

@@ -100,7 +100,9 @@ async function postmasterOf(dir: string): Promise<number> {
 
 /** Starts the fixture that takes the lock of `dir` and holds it; resolves once it has. */
 async function holdInChild(dir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(fixtures, "hold-lock.ts"), dir], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [join(fixtures, "hold-lock.ts"), dir], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   cleanups.push(async () => {
     child.kill("SIGKILL");
   });
