@@ -70,7 +70,13 @@ async function runHelper(
  */
 async function holderOf(file: string): Promise<number | undefined> {
   for (let attempt = 0; attempt < 20; attempt++) {
-    const pid = Number(readFileSync(file, "utf8").trim());
+    let text = "";
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      // Removed by hand meanwhile: no pid to tell.
+    }
+    const pid = Number(text.trim());
     if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) return pid;
     await sleep(50);
   }

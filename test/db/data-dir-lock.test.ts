@@ -49,13 +49,13 @@ async function dataDir(): Promise<string> {
 type Outcome = { skiff: SkiffProcess; url: string; code?: undefined } | { skiff: SkiffProcess; code: number | null };
 
 /** Starts `src/main.ts` on the embedded PostgreSQL of `dir` (port `pgPort`), killed after the file at the latest. */
-function start(dir: string, pgPort: number): SkiffProcess {
+function start(dir: string, pgPort: number, shutdownSeconds = 30): SkiffProcess {
   const skiff = spawnSkiff({
     SKIFF_DATA_DIR: dir,
     SKIFF_EMBEDDED_PG_PORT: String(pgPort),
     // No sandbox payment gateway beside it: its fixed port would be shared by every process of the suite.
     SKIFF_GATEWAY_URL: "http://127.0.0.1:9",
-    SKIFF_SHUTDOWN_TIMEOUT: "30",
+    SKIFF_SHUTDOWN_TIMEOUT: String(shutdownSeconds),
   });
   cleanups.push(async () => {
     skiff.child.kill("SIGKILL");
@@ -199,7 +199,8 @@ describe("two Skiff processes on one data directory", () => {
   }, async () => {
     const dir = await dataDir();
     const pgPort = await freePort();
-    const first = start(dir, pgPort);
+    // Its drain lasts as long as the request below stays in flight, however slowly the machine boots the next start.
+    const first = start(dir, pgPort, 600);
     const ready = await settle(first);
     expect(ready.code, first.stderr()).toBeUndefined();
     const url = (ready as { url: string }).url;
@@ -215,7 +216,8 @@ describe("two Skiff processes on one data directory", () => {
     expect(first.child.exitCode).toBeNull();
 
     slow.finish();
-    expect((await slow.result).status).toBe(200);
+    const answer = await slow.result;
+    expect(answer.status, JSON.stringify(answer)).toBe(200);
     expect((await first.exited).code).toBe(0);
     const after = start(dir, pgPort);
     const served = await settle(after);
