@@ -75,7 +75,9 @@ export const configSchema = z.object({
   SKIFF_DATA_DIR: z
     .string()
     .default(".data")
-    .describe("Embedded PostgreSQL data (`postgres/`), its password and log, and the generated secret."),
+    .describe(
+      "Embedded PostgreSQL data (`postgres/`), its password, log and lock (`skiff.lock`: one Skiff per directory), and the generated secret.",
+    ),
   SKIFF_EMBEDDED_PG_PORT: z.coerce
     .number()
     .int()

