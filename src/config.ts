@@ -357,7 +357,7 @@ export const configSchema = z.object({
     .min(0)
     .default(10)
     .describe(
-      "Seconds SIGTERM/SIGINT wait for in-flight requests before cutting their connections (see [Graceful shutdown](operations.md#graceful-shutdown)).",
+      "Seconds SIGTERM/SIGINT give in-flight requests to be answered: waits for background work end a quarter of it (at most 2 s) before (an import answers 202, pending), and a request still unanswered at the end gets 503 (see [Graceful shutdown](operations.md#graceful-shutdown)).",
     ),
   SKIFF_METRICS_PORT: z
     .string()

@@ -750,7 +750,8 @@ export type Mutation = {
    * domain, then queues a deployment; each step commits on its own. The record and its run (a durable job: after
    * a crash of the server or the database it resumes on any instance, skipping the steps already done) are
    * committed together; the call returns when the run ends, or with status `pending` after the wait limit
-   * (`SKIFF_IMPORT_WAIT_MS`, default 60 000 ms).
+   * (`SKIFF_IMPORT_WAIT_MS`, default 60 000 ms) or, sooner, when the instance shuts down (the run then goes on, on
+   * another instance or the next one started).
    * Errors: `BAD_USER_INPUT` (malformed request, with `fieldErrors`), `NOT_FOUND` (organization not the
    * caller's), `FORBIDDEN` (members may not import). Everything else is reported in the result.
    */
@@ -1862,8 +1863,8 @@ export type SiteImportResult = {
   siteImport: SiteImport;
   /**
    * `success`, `partial` or `failed` when the run ended within the wait limit (`SKIFF_IMPORT_WAIT_MS`, default
-   * 60 000 ms); `pending` past it: the run goes on (it is a durable job), follow it with `siteImportUpdated` or
-   * `siteImport(id)`.
+   * 60 000 ms); `pending` past it, or when the instance shut down first: the run goes on (it is a durable job),
+   * follow it with `siteImportUpdated` or `siteImport(id)`.
    */
   status: SiteImportStatus;
 };
@@ -2109,7 +2110,7 @@ export type WebhookEventType = {
 export type WebhookTestResult = {
   __typename?: "WebhookTestResult";
   deliveryId: Scalars["String"]["output"];
-  /** The first attempt; null when no worker ran it in time (the delivery stays queued). */
+  /** The first attempt; null when no worker ran it in time, or the instance shut down first (the delivery stays queued). */
   firstAttempt?: Maybe<WebhookDeliveryAttempt>;
 };
 

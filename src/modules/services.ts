@@ -11,6 +11,7 @@ import type { SecretBox } from "../db/secrets.ts";
 import type { OutboundClient } from "../http/outbound-client.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";
 import type { PubSub } from "../shared/pubsub.ts";
+import type { Shutdown } from "../shared/shutdown.ts";
 
 /** Long-lived dependencies shared by every request. */
 export interface AppServices {
@@ -32,6 +33,11 @@ export interface AppServices {
   jobs: JobQueue;
   /** The current time; services use it for expiries (invitations) so tests can move the clock. */
   now: () => Date;
+  /**
+   * The graceful shutdown: waits inside a request (an import for its run, a webhook test for its first attempt)
+   * take their deadline from it, so they answer while the server drains (src/shared/shutdown.ts).
+   */
+  shutdown: Shutdown;
 }
 
 declare module "../shared/rest-route.ts" {

@@ -60,7 +60,7 @@ export interface SkiffServer {
   lifecycle: Lifecycle;
   /** In-flight HTTP requests, drained on shutdown. */
   requests: RequestDrain;
-  /** The graphql-ws side, whose sockets are closed with 1001 on shutdown. */
+  /** The graphql-ws side, whose sockets are closed with 1012 on shutdown. */
   subscriptions: SubscriptionServer;
   /** The metrics listener (not listening yet), or null when /metrics is on `app` (SKIFF_METRICS_PORT=main). */
   metrics: FastifyInstance | null;

@@ -9,8 +9,14 @@
  * accepted whose request bytes have not been read yet. This module replaces it on the tracked server by a check of
  * its own (see {@link trackRequests}); every response written while draining says `Connection: close`, so a
  * keep-alive client does not send a next request on a connection about to close.
+ *
+ * A request received is answered, never reset: waits inside requests end before the deadline on their own
+ * (src/shared/shutdown.ts), and a request still unanswered at the deadline (a handler that did not finish) gets
+ * 503 `SERVICE_UNAVAILABLE` with `Retry-After` and `Connection: close`, given {@link LAST_ANSWER_FLUSH_MS} to be
+ * written, before the connections left are closed. Only a response already half-written at the deadline (its
+ * headers sent) is cut.
  */
-import type { Server, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 
 /**
@@ -20,6 +26,30 @@ import type { Socket } from "node:net";
 export const FRESH_CONNECTION_GRACE_MS = 1000;
 /** Interval, in ms, at which draining looks for connections that fell idle. */
 const REAP_INTERVAL_MS = 25;
+/** Milliseconds the 503 answers written at the deadline get to be flushed before their connections are closed. */
+const LAST_ANSWER_FLUSH_MS = 200;
+/** Seconds a client is told to wait (`Retry-After`) before sending again what was refused at the deadline. */
+const RETRY_AFTER_SECONDS = 1;
+/** Message of the 503 answered at the drain's deadline. */
+const SHUTTING_DOWN = "Service unavailable: this instance is shutting down; retry the request";
+
+/**
+ * Answers `request` with 503 `SERVICE_UNAVAILABLE` (its handler did not answer by the drain's deadline): GraphQL's
+ * `{ errors }` shape on /graphql, `{ error, code }` elsewhere, as the HTTP error handler (format-error.ts).
+ */
+function answerUnavailable(request: IncomingMessage, response: ServerResponse): void {
+  const body = request.url?.startsWith("/graphql")
+    ? { errors: [{ message: SHUTTING_DOWN, extensions: { code: "SERVICE_UNAVAILABLE" } }] }
+    : { error: SHUTTING_DOWN, code: "SERVICE_UNAVAILABLE" };
+  const text = JSON.stringify(body);
+  response.writeHead(503, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+    "retry-after": String(RETRY_AFTER_SECONDS),
+    connection: "close",
+  });
+  response.end(text);
+}
 
 /** Counts the in-flight requests of one HTTP server and drains it. */
 export interface RequestDrain {
@@ -27,8 +57,9 @@ export interface RequestDrain {
   readonly inFlight: number;
   /**
    * Stops accepting connections and waits until every in-flight request is answered and every connection closed,
-   * at most `timeoutMs` milliseconds; then closes every remaining HTTP connection.
-   * @returns the number of requests still unanswered at the deadline (0 on a clean drain).
+   * at most `timeoutMs` milliseconds; then answers the requests left with 503 (headers not sent yet), lets those
+   * answers be written (at most {@link LAST_ANSWER_FLUSH_MS}) and closes every remaining HTTP connection.
+   * @returns the number of requests still unanswered at the deadline (answered 503 or cut; 0 on a clean drain).
    */
   drain(timeoutMs: number): Promise<number>;
 }
@@ -55,8 +86,8 @@ export function trackRequests(server: Server): RequestDrain {
   let inFlight = 0;
   let draining = false;
   const connections = new Map<Socket, Connection>();
-  /** Responses not closed yet (those whose headers are not sent get `Connection: close` when draining starts). */
-  const responses = new Set<ServerResponse>();
+  /** Responses not closed yet, with their request (`Connection: close` is set on those not begun when draining). */
+  const responses = new Map<ServerResponse, IncomingMessage>();
   let onSettled: (() => void) | null = null;
   const settled = () => inFlight === 0 && connections.size === 0;
   const check = () => {
@@ -83,7 +114,7 @@ export function trackRequests(server: Server): RequestDrain {
       connection.open++;
       connection.served++;
     }
-    responses.add(response);
+    responses.set(response, request);
     if (draining && !response.headersSent) response.setHeader("connection", "close");
     // `close` follows `finish` (the response's bytes handed to the system) or an aborted connection.
     response.once("close", () => {
@@ -120,26 +151,39 @@ export function trackRequests(server: Server): RequestDrain {
       draining = true;
       // Connections the kernel already accepted are taken before the listener closes (closing it would reset them).
       await new Promise((resolve) => setImmediate(resolve));
-      for (const response of responses) if (!response.headersSent) response.setHeader("connection", "close");
+      for (const response of responses.keys()) if (!response.headersSent) response.setHeader("connection", "close");
       server.close(() => {});
       const reaper = setInterval(closeIdle, REAP_INTERVAL_MS);
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        if (!settled()) {
-          await new Promise<void>((resolve) => {
-            onSettled = resolve;
-            timer = setTimeout(resolve, timeoutMs);
-          });
+      /** Resolves once every request is answered and every connection closed, or after `ms`. */
+      const settledWithin = async (ms: number) => {
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          if (!settled()) {
+            await new Promise<void>((resolve) => {
+              onSettled = resolve;
+              timer = setTimeout(resolve, ms);
+            });
+          }
+        } finally {
+          onSettled = null;
+          clearTimeout(timer);
         }
+      };
+      try {
+        await settledWithin(timeoutMs);
+        const left = inFlight;
+        if (left > 0) {
+          for (const [response, request] of responses) {
+            if (!response.headersSent && !response.writableEnded) answerUnavailable(request, response);
+          }
+          await settledWithin(LAST_ANSWER_FLUSH_MS);
+        }
+        closeIdle();
+        if (!settled()) server.closeAllConnections();
+        return left;
       } finally {
-        onSettled = null;
-        clearTimeout(timer);
         clearInterval(reaper);
       }
-      const left = inFlight;
-      closeIdle();
-      if (!settled()) server.closeAllConnections();
-      return left;
     },
   };
 }

@@ -20,6 +20,7 @@ import {
   isListType,
 } from "graphql";
 import { type ComplexityEstimatorArgs, getComplexity } from "graphql-query-complexity";
+import { waitedMs } from "../shared/execution-waits.ts";
 
 /**
  * Assumed length of a list field without a `first` argument (organizations, members, environments, …): 5 keeps
@@ -110,7 +111,8 @@ const deadlines = new WeakMap<object, { at: number; limitMs: number; timedOut: b
 
 /**
  * Wraps a field resolver so that it fails with `EXECUTION_TIME_LIMIT` once the deadline {@link queryCostPlugin}
- * set for the request's context has passed (no deadline: runs as is). Applied once to every field with its own
+ * set for the request's context has passed (no deadline: runs as is), moved by the time the operation spent waiting
+ * for background work it started (src/shared/execution-waits.ts). Applied once to every field with its own
  * resolver when the schema is built (src/server/schema.ts), instead of an Apollo `willResolveField` hook, whose
  * per-field instrumentation cost a third of the CPU of large trees.
  */
@@ -119,7 +121,7 @@ export function withDeadline<S, C extends object, A, I>(
 ): (source: S, args: A, context: C, info: I) => unknown {
   return (source, args, context, info) => {
     const deadline = deadlines.get(context);
-    if (deadline && performance.now() > deadline.at) {
+    if (deadline && performance.now() > deadline.at + waitedMs(context)) {
       deadline.timedOut = true;
       throw timeLimitError(deadline.limitMs);
     }

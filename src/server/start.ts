@@ -1,8 +1,9 @@
 /**
  * Start-up sequence shared by `npm start` and the tests: database (embedded or DATABASE_URL) → secret
  * → migrations (ours and graphile-worker's) → auth → HTTP server → first-run bootstrap → job runner (unless
- * SKIFF_WORKER=false) → ready (`/readyz` 200). And the shutdown sequence, in reverse: not ready → drain HTTP →
- * close WebSockets (1001) → jobs (running ones finish or return to the queue) → pubsub → database.
+ * SKIFF_WORKER=false) → ready (`/readyz` 200). And the shutdown sequence, in reverse: not ready → drain HTTP (waits
+ * inside requests end early, every request is answered) beside the jobs (running ones finish or return to the queue)
+ * → close WebSockets (1012) → pubsub → database.
  */
 import type { Knex } from "knex";
 import { Model } from "objection";
@@ -30,6 +31,7 @@ import type { AppServices } from "../modules/services.ts";
 import { emitAccountEvent } from "../modules/team/index.ts";
 import { bounded } from "../shared/bounded.ts";
 import { createPubSub } from "../shared/pubsub.ts";
+import { createShutdown } from "../shared/shutdown.ts";
 import { createServer, type SkiffServer } from "./app.ts";
 import { connectionBudget } from "./connections.ts";
 import { requestSerializer } from "./log-redaction.ts";
@@ -47,9 +49,10 @@ export interface RunningSkiff extends SkiffServer {
   /** The background job runner, null when SKIFF_WORKER=false. */
   runner: JobRunner | null;
   /**
-   * Graceful shutdown (idempotent): `/readyz` 503, stop accepting, answer in-flight requests (at most
-   * SKIFF_SHUTDOWN_TIMEOUT seconds, then cut), close WebSockets with 1001, stop the job runner (running jobs
-   * finish or return to the queue), pubsub, the pool, and the embedded database last.
+   * Graceful shutdown (idempotent): `/readyz` 503, stop accepting, answer in-flight requests within
+   * SKIFF_SHUTDOWN_TIMEOUT seconds (an import still running answers 202, its run left to the next instance; a
+   * handler that has not answered by then, 503) while the job runner stops (running jobs finish or return to the
+   * queue), close WebSockets with 1012, then pubsub, the pool, and the embedded database last.
    */
   stop(): Promise<void>;
 }
@@ -129,6 +132,7 @@ export async function startSkiff(
     // Webhook events of sign-up and verification (to the user's organizations, if any yet).
     onAccountEvent: async (event, userId) => emitAccountEvent({ knex, services }, event, userId),
   });
+  const shutdownNotice = createShutdown();
   const services: AppServices = {
     config: { ...config, SKIFF_BASE_URL: baseURL },
     knex,
@@ -145,6 +149,7 @@ export async function startSkiff(
     }),
     jobs,
     now: options.now ?? (() => new Date()),
+    shutdown: shutdownNotice,
   };
   const unwatchPool = watchPool(knex);
   const server = await createServer(services, database.url);
@@ -171,22 +176,31 @@ export async function startSkiff(
     server.lifecycle.stopping = true;
     const inFlight = server.requests.inFlight;
     const requestsMs = config.SKIFF_SHUTDOWN_TIMEOUT * 1000;
-    let cut = 0;
+    // Waits inside requests (an import for its run) end here and answer what they answer past their own limit.
+    shutdownNotice.begin(started + requestsMs - answerMarginMs(requestsMs));
+    let late = 0;
     await Promise.all([
       step(
         "drain",
         async () => {
-          cut = await server.requests.drain(requestsMs);
+          late = await server.requests.drain(requestsMs);
         },
-        requestsMs + 250,
+        // The drain's own last answers (503s at its deadline) are written within this margin.
+        requestsMs + 500,
       ),
       // Stop taking jobs; running ones finish (or return to the queue) within the same time.
       step("jobs", () => runner?.stop(), requestsMs + 250),
     ]);
-    if (cut) log.warn({ cut, timeoutSeconds: config.SKIFF_SHUTDOWN_TIMEOUT }, "shutdown: requests cut at the timeout");
+    if (late) {
+      log.warn(
+        { late, timeoutSeconds: config.SKIFF_SHUTDOWN_TIMEOUT },
+        "shutdown: requests not answered by their handlers at the timeout answered 503",
+      );
+    }
     const connectionsBy = Date.now() + 1500;
     const left = () => connectionsBy - Date.now();
-    await step("websockets", () => server.subscriptions.closeAll(), left());
+    // Subscribers got the events of the runs the drained requests waited for; they are told to reconnect (1012).
+    await step("websockets", () => server.subscriptions.closeAll(Math.max(0, left() - 300)), left());
     await step("server", () => server.app.close(), left());
     const { metrics } = server;
     if (metrics) await step("metrics", () => metrics.close(), left());
@@ -196,7 +210,7 @@ export async function startSkiff(
     unwatchPool();
     await step("pool", () => knex.destroy(), left());
     await step("database", () => database.stop(), 4000);
-    log.info({ inFlight, cut, ms: Date.now() - started, steps, abandoned }, "shutdown complete");
+    log.info({ inFlight, late, ms: Date.now() - started, steps, abandoned }, "shutdown complete");
   }
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -244,6 +258,14 @@ export async function startSkiff(
     firstRun,
     stop,
   };
+}
+
+/**
+ * Milliseconds before the drain's deadline (`timeoutMs`, SKIFF_SHUTDOWN_TIMEOUT) at which waits inside requests end
+ * (src/shared/shutdown.ts), left to write their answers: a quarter of the timeout, at most 2 s.
+ */
+function answerMarginMs(timeoutMs: number): number {
+  return Math.min(2000, timeoutMs / 4);
 }
 
 /**

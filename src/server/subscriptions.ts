@@ -2,8 +2,11 @@
  * graphql-ws subscriptions on /graphql (same path as HTTP). Graphql-ws does not run Apollo's plugins,
  * so authentication happens at `connection_init` (`onConnect`): credentials come from the init payload
  * (`{ authorization: "Bearer <key>" }` or `{ "x-api-key": "<key>" }`) or the upgrade request's cookie.
- * A connection without valid credentials is closed with code 4403 (graphql-ws "Forbidden"). On shutdown every
- * socket is closed with 1001 (going away), so clients reconnect to another instance.
+ * A connection without valid credentials is closed with code 4403 (graphql-ws "Forbidden"). On shutdown, once the
+ * HTTP requests are answered (events of the runs they waited for included), each socket is closed with **1012**
+ * (Service Restart, IANA WebSocket close codes: the client should reconnect, after a delay) as soon as the queries and
+ * mutations it has in flight have sent their results: graphql-ws clients retry on 1012 (as on 1001, 1006, 1013), and
+ * a client reconnecting then reaches another instance.
  *
  * Hardening: frames are capped at {@link MAX_WS_PAYLOAD} bytes (`maxPayload`, larger
  * frames close the socket with 1009); `onSubscribe` runs the HTTP limits (tokens before parsing, depth, aliases,
@@ -48,6 +51,10 @@ export const MAX_WS_PAYLOAD = 1024 * 1024;
 export const CONNECTION_INIT_TIMEOUT_MS = 3000;
 /** Most sockets one client address may hold before they authenticate; more upgrades answer 429. */
 export const MAX_PENDING_PER_ADDRESS = 20;
+/** Close code of every socket on shutdown: 1012 Service Restart (reconnect; graphql-ws clients retry on it). */
+export const SHUTDOWN_CLOSE_CODE = 1012;
+/** Interval, in ms, at which the shutdown looks for sockets whose queries and mutations have all answered. */
+const QUIET_POLL_MS = 20;
 
 /**
  * Gives a request error graphql-js raised without a code the one Apollo gives it over HTTP: an error without a
@@ -122,8 +129,9 @@ interface Connection {
 /** The WebSocket side of a server, for its shutdown. */
 export interface SubscriptionServer {
   /**
-   * Closes every open socket with 1001 "Server shutting down" and waits (at most `timeoutMs`) for the
-   * closing handshakes; sockets still open then are terminated.
+   * Closes every open socket with {@link SHUTDOWN_CLOSE_CODE}, each once the queries and mutations it has in flight
+   * have sent their results (subscriptions do not delay it), and waits for the closing handshakes; at most
+   * `timeoutMs` in all, then the sockets still open are terminated.
    */
   closeAll(timeoutMs?: number): Promise<void>;
 }
@@ -208,6 +216,13 @@ export function attachSubscriptions(
       }
     }
   });
+  /**
+   * Per authenticated socket: graphql-ws' record of its operations by id — an async iterator for a running
+   * subscription, null while an operation executes (a query or mutation until its result is sent).
+   */
+  const operations = new WeakMap<WebSocket, Record<string, unknown>>();
+  /** True when no query or mutation of `ws` is executing (its running subscriptions do not count). */
+  const quiet = (ws: WebSocket) => Object.values(operations.get(ws) ?? {}).every((operation) => operation !== null);
   /** Per socket: releases its slot in `pending` once it has authenticated. */
   const authenticated = new WeakMap<object, () => void>();
   const disposable = useServer(
@@ -266,6 +281,7 @@ export function attachSubscriptions(
         connections.set(ctx.extra, connection);
         authenticated.get(ctx.extra.socket)?.();
         const socket = ctx.extra.socket;
+        operations.set(socket, ctx.subscriptions);
         open.set(socket, connection);
         socket.once("close", () => open.delete(socket));
         return true;
@@ -281,17 +297,34 @@ export function attachSubscriptions(
   });
   return {
     async closeAll(timeoutMs = 2000) {
+      let timer: NodeJS.Timeout | undefined;
+      let poll: NodeJS.Timeout | undefined;
+      const waiting = new Set<WebSocket>(wss.clients);
+      /** Closes the sockets in `waiting` that have nothing in flight (all of them when `force`). */
+      const closeQuiet = (force: boolean) => {
+        for (const ws of waiting) {
+          if (!force && ws.readyState === ws.OPEN && !quiet(ws)) continue;
+          waiting.delete(ws);
+          if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) {
+            ws.close(SHUTDOWN_CLOSE_CODE, "Service restart: reconnect");
+          }
+        }
+      };
       const closed = [...wss.clients].map(
         (ws) =>
           new Promise<void>((resolve) => {
             if (ws.readyState === ws.CLOSED) return resolve();
             ws.once("close", () => resolve());
-            ws.close(1001, "Server shutting down");
           }),
       );
-      let timer: NodeJS.Timeout | undefined;
+      closeQuiet(false);
+      if (waiting.size > 0) poll = setInterval(() => closeQuiet(false), QUIET_POLL_MS);
+      // Operations still executing at half the time are cut: the other half is for the closing handshakes.
+      const force = setTimeout(() => closeQuiet(true), timeoutMs / 2);
       await Promise.race([Promise.all(closed), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
       clearTimeout(timer);
+      clearTimeout(force);
+      clearInterval(poll);
       for (const ws of wss.clients) ws.terminate();
     },
   };

@@ -2,7 +2,8 @@
  * The HTTP drain of a graceful shutdown (one connection reset in about two SIGTERMs under load),
  * on a real HTTP server on loopback with real clients: a response ended but still being written is not cut, a
  * connection whose request has not arrived yet is answered rather than reset, responses written while draining say
- * `Connection: close`, and the drain then ends with every connection closed.
+ * `Connection: close`, the drain then ends with every connection closed, and a request still unanswered at the
+ * deadline gets 503 rather than a reset.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -117,6 +118,66 @@ describe("drain", () => {
     expect(await draining).toBe(0);
     expect(Date.now() - started).toBeLessThan(FRESH_LIMIT_MS);
     agent.destroy();
+  });
+});
+
+describe("drain deadline", () => {
+  it("answers a request its handler has not answered by the deadline with 503, Retry-After and Connection: close", async () => {
+    let received: () => void = () => {};
+    const requestSeen = new Promise<void>((resolve) => (received = resolve));
+    const { port, drain } = await start((req) => {
+      received();
+      req.resume(); // the handler never answers
+    });
+    const answer = new Promise<{ status?: number; headers?: http.IncomingHttpHeaders; body?: string; error?: string }>(
+      (resolve) => {
+        const req = http.request(
+          { host: "127.0.0.1", port, path: "/api/slow", method: "POST", agent: false },
+          (res) => {
+            let body = "";
+            res.setEncoding("utf8").on("data", (c: string) => {
+              body += c;
+            });
+            res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body }));
+            res.on("error", (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? e.message }));
+          },
+        );
+        req.on("error", (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? e.message }));
+        req.end("{}");
+      },
+    );
+    await requestSeen;
+    const started = Date.now();
+    expect(await drain.drain(300)).toBe(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    const res = await answer;
+    expect(res.error).toBeUndefined();
+    expect(res.status).toBe(503);
+    expect(res.headers?.["retry-after"]).toBe("1");
+    expect(res.headers?.connection).toBe("close");
+    expect(JSON.parse(res.body ?? "{}")).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+  });
+
+  it("answers GraphQL's shape on /graphql", async () => {
+    let received: () => void = () => {};
+    const requestSeen = new Promise<void>((resolve) => (received = resolve));
+    const { port, drain } = await start(() => received());
+    const body = new Promise<string>((resolve, reject) => {
+      http
+        .get({ host: "127.0.0.1", port, path: "/graphql?query=%7B__typename%7D", agent: false }, (res) => {
+          let text = "";
+          res.setEncoding("utf8").on("data", (c: string) => {
+            text += c;
+          });
+          res.on("end", () => resolve(text));
+        })
+        .on("error", reject);
+    });
+    await requestSeen;
+    expect(await drain.drain(100)).toBe(1);
+    expect(JSON.parse(await body)).toEqual({
+      errors: [{ message: expect.stringContaining("shutting down"), extensions: { code: "SERVICE_UNAVAILABLE" } }],
+    });
   });
 });
 

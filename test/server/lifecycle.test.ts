@@ -1,7 +1,7 @@
 /**
  * `src/main.ts` as a real process on a fresh database: /readyz is 200 only once the first-run
  * bootstrap is committed, the banner's examples work as printed (site import included), and SIGTERM with
- * 40 requests in flight and an open subscription answers every request, closes the WebSocket with 1001 and
+ * 40 requests in flight and an open subscription answers every request, closes the WebSocket with 1012 and
  * exits 0.
  */
 import { execFile } from "node:child_process";
@@ -83,7 +83,7 @@ describe("first run", () => {
 });
 
 describe("SIGTERM under load", () => {
-  it("answers the 40 requests in flight, closes the subscription with 1001, exits 0", async () => {
+  it("answers the 40 requests in flight, closes the subscription with 1012, exits 0", async () => {
     const orgRes = await fetch(`${url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${API_KEY}` },
@@ -153,8 +153,8 @@ describe("SIGTERM under load", () => {
       expect(r.status).toBe(200);
       expect(JSON.parse(r.body ?? "{}")).toMatchObject({ valid: true });
     }
-    expect(closeCode).toBe(1001);
+    expect(closeCode).toBe(1012);
     expect(exit).toEqual({ code: 0, signal: null });
-    expect(complete).toMatchObject({ inFlight: 40, cut: 0 });
+    expect(complete).toMatchObject({ inFlight: 40, late: 0 });
   });
 });

@@ -822,7 +822,7 @@ export class Api<
      * @request POST:/api/site-import
      * @secure
      * @response `200` `SiteImportResult` The import succeeded.
-     * @response `202` `SiteImportResult` The run did not end within the wait limit (`SKIFF_IMPORT_WAIT_MS`): `status` is `pending` and the run goes on; follow it with `GET /api/site-import/{id}`.
+     * @response `202` `SiteImportResult` The run did not end within the wait limit (`SKIFF_IMPORT_WAIT_MS`), or before the instance shut down: `status` is `pending` and the run goes on; follow it with `GET /api/site-import/{id}`.
      * @response `400` `ValidationError` Invalid input.
      * @response `401` `Error` Missing or invalid credentials.
      * @response `403` `Forbidden` Not allowed for the caller's role or plan.

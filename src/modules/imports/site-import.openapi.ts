@@ -84,7 +84,7 @@ export const siteImportDocs = {
       "200": { description: "The import succeeded.", schema: SiteImportResultBody },
       "202": {
         description:
-          "The run did not end within the wait limit (`SKIFF_IMPORT_WAIT_MS`): `status` is `pending` and the run goes on; follow it with `GET /api/site-import/{id}`.",
+          "The run did not end within the wait limit (`SKIFF_IMPORT_WAIT_MS`), or before the instance shut down: `status` is `pending` and the run goes on; follow it with `GET /api/site-import/{id}`.",
         schema: SiteImportResultBody,
       },
       "422": { description: "The import ended `partial` or `failed` (see `errorStep`).", schema: SiteImportResultBody },

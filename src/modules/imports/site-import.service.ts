@@ -6,6 +6,7 @@
  */
 
 import { ConflictError, NotFoundError } from "../../shared/errors.ts";
+import { outsideExecutionTime } from "../../shared/execution-waits.ts";
 import type { ConnectionModel } from "../../shared/pagination.ts";
 import { onTransaction } from "../../shared/transaction.ts";
 import { requireAllowed } from "../access/index.ts";
@@ -70,9 +71,12 @@ function stateConflict(record: SiteImport, action: "retried" | "deleted"): Confl
   );
 }
 
-/** Waits for the end of `record`'s run (at most SKIFF_IMPORT_WAIT_MS). */
+/**
+ * Waits for the end of `record`'s run (at most SKIFF_IMPORT_WAIT_MS, less when the instance shuts down); the wait is
+ * not execution time of the operation (its answer's fields resolve after it).
+ */
 async function awaitRun(ctx: Context, record: SiteImport): Promise<SiteImport> {
-  return waitForRunEnd(ctx, record, ctx.services.config.SKIFF_IMPORT_WAIT_MS);
+  return outsideExecutionTime(ctx, waitForRunEnd(ctx, record, ctx.services.config.SKIFF_IMPORT_WAIT_MS));
 }
 
 /**

@@ -2,7 +2,9 @@
  * Waiting for the end of an import run: the run is a job (site-import.jobs.ts), possibly on
  * another instance; the request that started it waits for the record to leave `pending` — woken by the
  * `siteImport` pub/sub event, with a poll of the row every {@link POLL_MS} as a fallback — at most
- * `SKIFF_IMPORT_WAIT_MS`. Past the limit it returns the record as it is (still pending; the run goes on).
+ * `SKIFF_IMPORT_WAIT_MS`, and no later than the answer-by moment of a graceful shutdown (src/shared/shutdown.ts: the
+ * request is answered while the server drains). Past either it returns the record as it is (still pending; the run
+ * goes on, durably: on another instance, or on the next one started on the same database).
  */
 import type { ServiceContext } from "../context.ts";
 import { SITE_IMPORT_TOPIC } from "./site-import.events.ts";
@@ -13,8 +15,8 @@ export const POLL_MS = 1000;
 
 /**
  * Resolves with `record` once its run has ended (status no longer pending, or a newer run started), or with
- * the record as last read after `limitMs` (then still pending; at most {@link POLL_MS} old). Read failures while
- * waiting are logged and retried at the next poll.
+ * the record as last read after `limitMs` or at the shutdown's answer-by moment, whichever comes first (then still
+ * pending; at most {@link POLL_MS} old). Read failures while waiting are logged and retried at the next poll.
  */
 export function waitForRunEnd(
   ctx: Pick<ServiceContext, "knex" | "services" | "log">,
@@ -29,7 +31,7 @@ export function waitForRunEnd(
     const settle = () => {
       if (settled) return;
       settled = true;
-      clearTimeout(deadline);
+      cancelDeadline();
       clearInterval(poll);
       unsubscribe();
       resolve(latest);
@@ -48,7 +50,7 @@ export function waitForRunEnd(
       if (payload.id === record.id && payload.status !== "pending") void check();
     });
     const poll = setInterval(() => void check(), POLL_MS);
-    const deadline = setTimeout(settle, limitMs);
+    const cancelDeadline = ctx.services.shutdown.deadline(limitMs, settle);
     void check();
   });
 }

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { OutboundBlockedError, OutboundError, OutboundInvalidUrlError } from "../../http/outbound-errors.ts";
 import { BadUserInputError, NotFoundError, RateLimitedError } from "../../shared/errors.ts";
 import { type WebhookEventType, webhookEvent, webhookEventTypes } from "../../shared/events/catalogue.ts";
+import { outsideExecutionTime } from "../../shared/execution-waits.ts";
 import { consumeRateLimit as countCall } from "../../shared/rate-limit.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput, toBadUserInput } from "../../shared/validate.ts";
@@ -174,13 +175,16 @@ export async function regenerateWebhookSecret(
 /** Answer of the test operation. */
 export interface WebhookTestOutcome {
   deliveryId: string;
-  /** The first attempt's log entry; null when no worker ran it within the attempt budget plus 5 s. */
+  /**
+   * The first attempt's log entry; null when no worker ran it within the attempt budget plus 5 s, or by the
+   * answer-by moment of a graceful shutdown (then REST answers 202 with the pending delivery).
+   */
   firstAttempt: WebhookAttemptRow | null;
 }
 
 /**
  * `POST …/{uuid}/test`: sends `ping` (`data: { message }`) to the endpoint, active or not, as a normal delivery
- * (retries included), and waits for its first attempt's outcome.
+ * (retries included), and waits for its first attempt's outcome (see {@link WebhookTestOutcome.firstAttempt}).
  * @throws RateLimitedError (20 per hour per organization), NotFoundError, and the gate's errors.
  */
 export async function testWebhook(
@@ -199,16 +203,34 @@ export async function testWebhook(
     { endpointId: webhookUuid },
   );
   const deliveryId = delivery!.deliveryId;
-  const deadline = Date.now() + ATTEMPT_TIMEOUT_MS + 5000;
-  while (Date.now() < deadline) {
-    const first = (await ctx.services
-      .knex("webhook_delivery_attempts")
-      .where({ delivery_id: deliveryId, attempt: 1 })
-      .first()) as WebhookAttemptRow | undefined;
-    if (first) return { deliveryId, firstAttempt: first };
-    await new Promise((r) => setTimeout(r, 20));
+  // A wait for a job, not execution time of the operation (src/shared/execution-waits.ts); ended sooner by a graceful
+  // shutdown (src/shared/shutdown.ts): the answer is then the pending delivery, whose attempts go on as jobs.
+  const firstAttempt = await outsideExecutionTime(ctx, firstAttemptOf(ctx, deliveryId));
+  return { deliveryId, firstAttempt };
+}
+
+/**
+ * The first attempt of `deliveryId`, polled every 20 ms for the attempt's budget plus 5 s, or until the answer-by
+ * moment of a graceful shutdown; null when it has not been made by then.
+ */
+async function firstAttemptOf(ctx: ServiceContext, deliveryId: string): Promise<WebhookAttemptRow | null> {
+  let waiting = true;
+  const cancel = ctx.services.shutdown.deadline(ATTEMPT_TIMEOUT_MS + 5000, () => {
+    waiting = false;
+  });
+  try {
+    while (waiting) {
+      const first = (await ctx.services
+        .knex("webhook_delivery_attempts")
+        .where({ delivery_id: deliveryId, attempt: 1 })
+        .first()) as WebhookAttemptRow | undefined;
+      if (first) return first;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return null;
+  } finally {
+    cancel();
   }
-  return { deliveryId, firstAttempt: null };
 }
 
 /**
