@@ -21,7 +21,7 @@ import { createFormatError, createHttpErrorHandler, unavailableError, unavailabl
 import { inputChecksPlugin } from "./input-checks.ts";
 import { graphqlMetricsPlugin, initialiseOperationMetrics, registerMetrics } from "./metrics.ts";
 import { queryCostPlugin } from "./query-cost.ts";
-import { queryLimits } from "./query-limits.ts";
+import { checkDocumentSize, queryLimits } from "./query-limits.ts";
 import { createReadinessCheck } from "./readiness.ts";
 import { callerConfirmationPlugin, rememberedContext } from "./remembered-callers.ts";
 import { echoRequestId, requestIdFor } from "./request-id.ts";
@@ -120,6 +120,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   app.setErrorHandler(createHttpErrorHandler(services.log));
   echoRequestId(app);
   capResponseSize(app, services.config.SKIFF_MAX_RESPONSE_BYTES);
+  checkDocumentSize(app);
   registerMetrics(app, services.config.SKIFF_METRICS_TOKEN);
   initialiseOperationMetrics(restRoutes.flatMap((route) => ("operation" in route ? [route.operation] : [])));
   app.get("/healthz", async () => ({ status: "ok" }));

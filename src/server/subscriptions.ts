@@ -6,10 +6,12 @@
  * socket is closed with 1001 (going away), so clients reconnect to another instance.
  *
  * Hardening (issue 16 items 3, 4, 6): frames are capped at {@link MAX_WS_PAYLOAD} bytes (`maxPayload`, larger
- * frames close the socket with 1009); `onSubscribe` runs the HTTP limits (tokens before parsing, depth, aliases,
- * directives, cost); a socket must send `connection_init` within {@link CONNECTION_INIT_TIMEOUT_MS}, and one
+ * frames close the socket with 1009); `onSubscribe` runs the HTTP limits (tokens and bracket nesting before parsing,
+ * depth, aliases, directives, introspection, cost), each refusal an `error` message for the operation, never a close;
+ * a query or mutation sent over the socket gets HTTP's execution deadline and answer size limit; a socket must send `connection_init` within {@link CONNECTION_INIT_TIMEOUT_MS}, and one
  * address holds at most {@link MAX_PENDING_PER_ADDRESS} sockets not yet authenticated (more: the upgrade answers
- * 429); results and errors go through the HTTP error formatter (codes, no internals, `errorId` in the log); a
+ * 429); results and errors go through the HTTP error formatter (codes, no internals, `errorId` in the log, no field
+ * suggestions); a
  * cookie-authenticated connection must come from a trusted origin (SKIFF_BASE_URL or SKIFF_TRUSTED_ORIGINS).
  *
  * Access (issue 15 goal 4): each connection keeps its caller's memberships, roles and grants (reloaded when a
@@ -21,11 +23,11 @@ import type { FastifyInstance } from "fastify";
 import {
   type DocumentNode,
   type ExecutionResult,
+  execute,
   GraphQLError,
   type GraphQLFormattedError,
   type GraphQLSchema,
   getOperationAST,
-  parse,
 } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { type WebSocket, WebSocketServer } from "ws";
@@ -38,8 +40,9 @@ import { buildContext } from "./context.ts";
 import { createFormatError } from "./format-error.ts";
 import { unicodeError } from "./input-checks.ts";
 import { countSubscription } from "./metrics.ts";
-import { costError, queryCost } from "./query-cost.ts";
-import { MAX_TOKENS } from "./query-limits.ts";
+import { costError, endDeadline, queryCost, startDeadline, timeLimitError } from "./query-cost.ts";
+import { parseWithinLimits, withoutSuggestions } from "./query-limits.ts";
+import { responseTooLargeError } from "./response-size.ts";
 import { keyOperation, subscribeSharing } from "./shared-execution.ts";
 
 /** Largest WebSocket frame accepted, in bytes (1 MB); a larger one closes the socket with 1009. */
@@ -154,8 +157,13 @@ export function attachSubscriptions(
   };
   const formatError = createFormatError(services.log);
   const origins = trustedOrigins(services);
+  // As on HTTP: the error formatter, and no field suggestions (graphql-armor's plugin does that over HTTP).
   const format = (errors: readonly GraphQLError[]): GraphQLFormattedError[] =>
-    errors.map((error) => formatError(withRequestCode(error).toJSON(), error));
+    errors.map((error) => {
+      const formatted = formatError(withRequestCode(error).toJSON(), error);
+      return { ...formatted, message: withoutSuggestions(formatted.message) };
+    });
+  const { SKIFF_EXECUTION_TIMEOUT_MS: timeoutMs, SKIFF_MAX_RESPONSE_BYTES: maxBytes } = services.config;
   /** Sockets per client address that have not authenticated yet. */
   const pending = new Map<string, number>();
   const release = (address: string) => {
@@ -213,14 +221,15 @@ export function attachSubscriptions(
     {
       schema,
       connectionInitWaitTimeout: CONNECTION_INIT_TIMEOUT_MS,
-      // The HTTP limits applied here too: tokens (before parsing), the standard rules with depth, aliases and
-      // directives, then the cost. Returning the arguments means graphql-ws does not parse or validate again.
+      // The HTTP limits applied here too: tokens and bracket nesting (before parsing), the standard rules with
+      // depth, aliases, directives and introspection, then the cost. A refusal is the operation's `error` message.
+      // Returning the arguments means graphql-ws does not parse or validate again.
       onSubscribe: (ctx, _id, payload) => {
         let document: DocumentNode;
         try {
-          document = parse(payload.query, { maxTokens: MAX_TOKENS });
+          document = parseWithinLimits(payload.query);
         } catch (error) {
-          if (error instanceof GraphQLError) return coded([error], "GRAPHQL_PARSE_FAILED");
+          if (error instanceof GraphQLError) return [error];
           throw error;
         }
         const errors = validate(schema, document);
@@ -245,6 +254,14 @@ export function attachSubscriptions(
       onNext: (_ctx, _id, _payload, _args, result: ExecutionResult) =>
         result.errors?.length ? { ...result, errors: format(result.errors) } : undefined,
       onError: (_ctx, _id, _payload, errors) => format(errors),
+      // A query or mutation sent over the socket: HTTP's execution deadline and answer size limit.
+      execute: async (args) => {
+        startDeadline(args.contextValue as object, timeoutMs);
+        const result = await execute(args);
+        if (endDeadline(args.contextValue as object)) return { errors: [timeLimitError(timeoutMs)] };
+        const size = Buffer.byteLength(JSON.stringify(result));
+        return size > maxBytes ? { errors: [responseTooLargeError(size, maxBytes)] } : result;
+      },
       subscribe: async (args) => {
         const result = await subscribeSharing(args);
         return Symbol.asyncIterator in result ? countSubscription(result) : result;
