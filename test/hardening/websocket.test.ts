@@ -135,7 +135,8 @@ describe("the limits HTTP applies before and after parsing, on WebSocket", () =>
     expect(codes(ws)).toEqual(["GRAPHQL_PARSE_FAILED"]);
     const http = await gql(t.skiff.url, document, {}, { apiKey: org.owner.apiKey });
     expect(http.status).toBe(400);
-    expect(http.errors?.[0]?.message).toBe((ws.messages[0]?.payload as Array<{ message: string }>)[0]?.message);
+    const wsErrors = (ws.messages[0]?.payload ?? []) as Array<{ message: string }>;
+    expect(http.errors?.[0]?.message).toBe(wsErrors[0]?.message);
   });
 
   it("hides field suggestions on both", async () => {
