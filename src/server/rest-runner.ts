@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { GraphQLError } from "graphql";
 import type { Context } from "../modules/context.ts";
-import { RETRY_AFTER_SECONDS } from "../shared/database-unavailable.ts";
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "../shared/database-unavailable.ts";
 import {
   type AnyRestRoute,
   type CallbackRequest,
@@ -22,6 +22,7 @@ import type { SkiffServer } from "./app.ts";
 import { authenticate, refusalFor } from "./authenticate.ts";
 import { RawJsonData } from "./compiled-reads.ts";
 import { buildContext } from "./context.ts";
+import { unavailableError } from "./format-error.ts";
 import { confirmCaller, rememberedContext } from "./remembered-callers.ts";
 import { bodyResponse, checkBodyAt } from "./rest-bodies.ts";
 
@@ -64,6 +65,8 @@ export function registerRestRoutes(
             try {
               principal = await authenticate(services, headers, route.surface);
             } catch (e) {
+              // A database outage meets the caller in the row's own error body (503, Retry-After), not Fastify's.
+              if (isDatabaseUnavailable(e)) return fail(route, toRestError(unavailableError()));
               if (!(e instanceof GraphQLError)) throw e;
               return fail(route, toRestError(e));
             }
