@@ -58,12 +58,17 @@ export function registerRestRoutes(
         // A credential this process resolved before: confirmed by the row's compiled read itself, or before anything
         // else runs or is answered (remembered-callers.ts).
         const remembers = services.config.SKIFF_COMPILED_READS;
-        let contextValue = remembers ? rememberedContext(services, headers, requestId, route.surface) : null;
+        // A row that names no organization acts on the caller's alone (RestRoute.organization).
+        const activeOnly = route.organization !== "named";
+        let contextValue = remembers
+          ? rememberedContext(services, headers, requestId, route.surface, activeOnly)
+          : null;
         if (!contextValue) {
           let principal: Context["principal"] = null;
           if (route.surface !== "none") {
             try {
               principal = await authenticate(services, headers, route.surface);
+              if (principal && activeOnly) principal.activeOrganizationOnly = true;
             } catch (e) {
               // A database outage meets the caller in the row's own error body (503, Retry-After), not Fastify's.
               if (isDatabaseUnavailable(e)) return fail(route, toRestError(unavailableError()));
