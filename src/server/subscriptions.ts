@@ -2,7 +2,8 @@
  * graphql-ws subscriptions on /graphql (same path as HTTP). Graphql-ws does not run Apollo's plugins,
  * so authentication happens at `connection_init` (`onConnect`): credentials come from the init payload
  * (`{ authorization: "Bearer <key>" }` or `{ "x-api-key": "<key>" }`) or the upgrade request's cookie.
- * A connection without valid credentials is closed with code 4403 (graphql-ws "Forbidden"). On shutdown every
+ * A connection without valid credentials is closed with code 4403 (graphql-ws "Forbidden"), one that cannot be
+ * authenticated because the database cannot be reached with 1013 (try again later). On shutdown every
  * socket is closed with 1001 (going away), so clients reconnect to another instance.
  *
  * Hardening (issue 16 items 3, 4, 6): frames are capped at {@link MAX_WS_PAYLOAD} bytes (`maxPayload`, larger
@@ -34,6 +35,7 @@ import { type WebSocket, WebSocketServer } from "ws";
 import { AccessScope, type Principal } from "../modules/access/access-scope.ts";
 import type { AppServices } from "../modules/services.ts";
 import { ACCESS_CHANGED_TOPIC } from "../shared/access-changes.ts";
+import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
 import { authenticate } from "./authenticate.ts";
 import { clientAddress } from "./client-address.ts";
 import { buildContext } from "./context.ts";
@@ -258,7 +260,11 @@ export function attachSubscriptions(
       execute: async (args) => {
         startDeadline(args.contextValue as object, timeoutMs);
         const result = await execute(args);
-        if (endDeadline(args.contextValue as object)) return { errors: [timeLimitError(timeoutMs)] };
+        // Met by a resolver, or by a read statement cancelled at the deadline: one error, no partial data.
+        const timedOut = endDeadline(args.contextValue as object);
+        if (timedOut || result.errors?.some((e) => e.extensions?.code === "EXECUTION_TIME_LIMIT")) {
+          return { errors: [timeLimitError(timeoutMs)] };
+        }
         const size = Buffer.byteLength(JSON.stringify(result));
         return size > maxBytes ? { errors: [responseTooLargeError(size, maxBytes)] } : result;
       },
@@ -276,7 +282,12 @@ export function attachSubscriptions(
         // A browser sends its cookie with any page's WebSocket: only trusted pages may use it (no CSWSH).
         const origin = ctx.extra.request.headers.origin;
         if (!headers.authorization && !headers["x-api-key"] && origin && !origins.has(origin)) return false;
-        const principal = await authenticate(services, headers, "graphql");
+        // A database outage is no refusal and no internal error (4500): 1013 "try again later", as HTTP's 503.
+        const principal = await authenticate(services, headers, "graphql").catch((error: unknown) => {
+          if (!isDatabaseUnavailable(error)) throw error;
+          ctx.extra.socket.close(1013, "Service temporarily unavailable: retry later");
+          return null;
+        });
         if (!principal) return false;
         const connection: Connection = { principal, scope: new AccessScope(services.knex, principal) };
         connections.set(ctx.extra, connection);

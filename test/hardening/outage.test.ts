@@ -7,6 +7,7 @@
  * deploy trigger, docs theming, payment events — answers the outage 503 with Retry-After in its own error body.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { restRoutes } from "../../src/modules/index.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
@@ -160,5 +161,20 @@ describe("database outage", () => {
     }
     expect(answers.filter((a) => a.row.includes("/api/agent/"))).toHaveLength(3);
     console.info(`outage: ${answers.length} REST rows answered 503 with Retry-After`);
+  });
+
+  it("closes a WebSocket whose connection_init meets the outage with 1013 (try again later), not 4500", async () => {
+    await proxy.close();
+    let code = 0;
+    try {
+      const ws = new WebSocket(`${skiff.url.replace("http", "ws")}/graphql`, "graphql-transport-ws");
+      await new Promise((resolve) => ws.once("open", resolve));
+      const closed = new Promise<number>((resolve) => ws.once("close", (c) => resolve(c)));
+      ws.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${org.owner.apiKey}` } }));
+      code = await closed;
+    } finally {
+      await proxy.open();
+    }
+    expect(code).toBe(1013);
   });
 });
