@@ -47,7 +47,9 @@ const OPENING = new Set<string>([TokenKind.BRACE_L, TokenKind.BRACKET_L, TokenKi
 const CLOSING = new Set<string>([TokenKind.BRACE_R, TokenKind.BRACKET_R, TokenKind.PAREN_R]);
 
 /** Character codes of `{`, `[` and `(`. */
-const OPENING_CODES = new Set([0x7b, 0x5b, 0x28]);
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const OPEN_PAREN = 0x28;
 
 /**
  * The syntax error (code GRAPHQL_PARSE_FAILED) of a document `text` over {@link MAX_TOKENS} tokens or nesting brackets
@@ -57,8 +59,11 @@ const OPENING_CODES = new Set([0x7b, 0x5b, 0x28]);
  */
 export function documentSizeError(text: string): GraphQLError | null {
   let opening = 0;
-  for (let i = 0; i < text.length && opening <= MAX_NESTING; i++) if (OPENING_CODES.has(text.charCodeAt(i))) opening++;
-  if (opening <= MAX_NESTING) return null;
+  for (let i = 0; i < text.length && opening <= MAX_NESTING; i++) {
+    const c = text.charCodeAt(i);
+    if (c === OPEN_BRACE || c === OPEN_BRACKET || c === OPEN_PAREN) opening++;
+  }
+  if (opening <= MAX_NESTING || withinLimits.has(text)) return null;
   const source = new Source(text);
   const lexer = new Lexer(source);
   let tokens = 0;
@@ -85,8 +90,20 @@ export function documentSizeError(text: string): GraphQLError | null {
     if (error instanceof GraphQLError) return null;
     throw error;
   }
+  // A client repeats its documents: the ones lexed and found within the limits are not lexed again.
+  if (rememberedChars + text.length > MAX_REMEMBERED_CHARS) {
+    withinLimits.clear();
+    rememberedChars = 0;
+  }
+  withinLimits.add(text);
+  rememberedChars += text.length;
   return null;
 }
+
+/** Documents with many brackets found within the limits (see {@link documentSizeError}), 4 M characters at most. */
+const withinLimits = new Set<string>();
+const MAX_REMEMBERED_CHARS = 4_000_000;
+let rememberedChars = 0;
 
 /** `error` with the code of a document that does not parse. */
 function parseFailed(error: GraphQLError): GraphQLError {
