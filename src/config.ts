@@ -296,7 +296,9 @@ export const configSchema = z.object({
     .int()
     .min(1024)
     .default(10 * 1024 * 1024)
-    .describe("Largest GraphQL answer over HTTP (bytes); larger: 413 `RESPONSE_TOO_LARGE` with `size` and `limit`."),
+    .describe(
+      "Largest GraphQL answer (bytes); larger: 413 `RESPONSE_TOO_LARGE` with `size` and `limit` (over WebSocket, a query's or mutation's result is that error).",
+    ),
   SKIFF_EXECUTION_TIMEOUT_MS: z.coerce
     .number()
     .int()

@@ -1411,7 +1411,11 @@ export type Query = {
    * `databaseId`: the only organization of a single-organization instance (NOT_FOUND when there are several).
    */
   publicDocsTheme?: Maybe<PublicDocsTheme>;
-  /** One import record. `NOT_FOUND` when unknown, in another organization, or not granted. */
+  /**
+   * One import record, in any organization the caller belongs to (a session: each of its organizations, as every
+   * by-id field; an API key: the one it is bound to). `NOT_FOUND` when unknown, in another organization, or not
+   * granted. The REST `GET /api/site-import/:id` and `siteImport.get` read the caller's active organization only.
+   */
   siteImport?: Maybe<SiteImport>;
   /**
    * Import records of the caller's active organization, newest first. `first`: 1 to 100 (default 50; the REST

@@ -28,7 +28,7 @@ import {
   serveMetrics,
 } from "./metrics.ts";
 import { queryCostPlugin } from "./query-cost.ts";
-import { queryLimits } from "./query-limits.ts";
+import { checkDocumentSize, queryLimits } from "./query-limits.ts";
 import { createReadinessCheck } from "./readiness.ts";
 import { callerConfirmationPlugin, rememberedContext } from "./remembered-callers.ts";
 import { echoRequestId, requestIdFor } from "./request-id.ts";
@@ -130,6 +130,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   app.setErrorHandler(createHttpErrorHandler(services.log));
   echoRequestId(app);
   capResponseSize(app, services.config.SKIFF_MAX_RESPONSE_BYTES);
+  checkDocumentSize(app);
   observeResponses(app);
   // /metrics on a listener of its own unless SKIFF_METRICS_PORT=main: the public Service exposes only PORT.
   const metricsToken = services.config.SKIFF_METRICS_TOKEN;

@@ -129,8 +129,11 @@ async function compiledStatement(
 ): Promise<CompiledStatement | null> {
   const identity = rememberedIdentity(ctx);
   const json = identity ? JSON.stringify(rc.request.variables ?? {}) : "";
+  // The same caller compiles differently on a REST row limited to its active organization (the same document text
+  // may come from /graphql, where the pinned document is shared).
+  const only = ctx.principal?.activeOrganizationOnly ? "a" : "";
   const key =
-    identity && json.length <= MAX_KEPT_VARIABLES && `${numberOf(identity)}:${numberOf(rc.operation)}:${json}`;
+    identity && json.length <= MAX_KEPT_VARIABLES && `${numberOf(identity)}${only}:${numberOf(rc.operation)}:${json}`;
   const known = key ? compiledStatements.get(key) : undefined;
   if (key && known) {
     // Most recently used last.

@@ -109,6 +109,18 @@ export function costError(cost: number, limit: number): GraphQLError {
 /** Per request context: when its execution must stop (performance.now() ms) and whether it did. */
 const deadlines = new WeakMap<object, { at: number; limitMs: number; timedOut: boolean }>();
 
+/** Starts the execution deadline of the operation run with `context`: `timeoutMs` milliseconds from now. */
+export function startDeadline(context: object, timeoutMs: number): void {
+  deadlines.set(context, { at: performance.now() + timeoutMs, limitMs: timeoutMs, timedOut: false });
+}
+
+/** Ends the deadline {@link startDeadline} set for `context`; true when a resolver met it (the answer is then one error). */
+export function endDeadline(context: object): boolean {
+  const timedOut = deadlines.get(context)?.timedOut ?? false;
+  deadlines.delete(context);
+  return timedOut;
+}
+
 /**
  * Wraps a field resolver so that it fails with `EXECUTION_TIME_LIMIT` once the deadline {@link queryCostPlugin}
  * set for the request's context has passed (no deadline: runs as is), moved by the time the operation spent waiting
@@ -151,11 +163,10 @@ export function queryCostPlugin<C extends object>(limit: number, timeoutMs: numb
           if (cost > limit) throw costError(cost, limit);
         },
         async executionDidStart(rc) {
-          deadlines.set(rc.contextValue, { at: performance.now() + timeoutMs, limitMs: timeoutMs, timedOut: false });
+          startDeadline(rc.contextValue, timeoutMs);
         },
         async willSendResponse(rc) {
-          const timedOut = deadlines.get(rc.contextValue)?.timedOut;
-          deadlines.delete(rc.contextValue);
+          const timedOut = endDeadline(rc.contextValue);
           if (!timedOut || rc.response.body.kind !== "single") return;
           // One error is enough: drop the data and the thousands of identical field errors.
           rc.response.body.singleResult = { errors: [timeLimitError(timeoutMs).toJSON()] };

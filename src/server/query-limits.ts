@@ -1,13 +1,16 @@
 /**
- * Limits on the shape of GraphQL operations (depth, aliases, tokens, directives; no field
- * suggestions in errors), from graphql-armor. The same rules run on HTTP (Apollo) and WebSocket
- * (graphql-ws), since graphql-ws does not run Apollo's plugins. Rejections answer
- * GRAPHQL_VALIDATION_FAILED with the limit named, except the token limit: graphql-js's own parser enforces it
- * (`maxTokens`), so an oversized document is a parse failure (GRAPHQL_PARSE_FAILED, HTTP 400) like any
- * syntax error. (graphql-armor's token plugin re-parses the document in a plugin hook, which turns every
- * syntax error into a 500: graphql-armor issues #571, #751.)
+ * Limits on the shape of GraphQL operations (depth, aliases, tokens, bracket nesting, directives; no field
+ * suggestions in errors, introspection only when SKIFF_INTROSPECTION allows it), mostly from graphql-armor. The same
+ * rules run on HTTP (Apollo) and WebSocket (graphql-ws), since graphql-ws does not run Apollo's plugins. Rejections
+ * answer GRAPHQL_VALIDATION_FAILED with the limit named, except the limits checked before parsing (on HTTP by
+ * {@link checkDocumentSize}, on WebSocket by {@link parseWithinLimits}): the document's tokens ({@link MAX_TOKENS})
+ * and the nesting of its brackets ({@link MAX_NESTING}) are counted by graphql-js's own lexer first, so an oversized or over-nested document is a parse failure (GRAPHQL_PARSE_FAILED, HTTP 400) like any
+ * syntax error, and graphql-js's recursive-descent parser never recurses deep enough to overflow the stack (it does
+ * at about 2,000 nested `[` or `{`, well within the token limit). (graphql-armor's token plugin re-parses the
+ * document in a plugin hook, which turns every syntax error into a 500: graphql-armor issues #571, #751.)
  */
 import { ApolloArmor } from "@escape.tech/graphql-armor";
+import type { FastifyInstance } from "fastify";
 import {
   type ASTVisitor,
   type DocumentNode,
@@ -16,7 +19,13 @@ import {
   type GraphQLSchema,
   GraphQLSkipDirective,
   getDirectiveValues,
+  Lexer,
+  NoSchemaIntrospectionCustomRule,
+  parse,
+  Source,
   specifiedRules,
+  syntaxError,
+  TokenKind,
   type ValidationContext,
   validate,
   visit,
@@ -25,6 +34,129 @@ import type { Config } from "../config.ts";
 
 /** Most lexical tokens accepted in one GraphQL document (HTTP and WebSocket). */
 export const MAX_TOKENS = 5000;
+
+/**
+ * Deepest nesting of `{`, `[` and `(` accepted in one GraphQL document (HTTP and WebSocket), checked before parsing:
+ * far above any selection depth SKIFF_MAX_QUERY_DEPTH allows in practice, far below the nesting at which graphql-js's
+ * parser overflows the stack.
+ */
+export const MAX_NESTING = 256;
+
+/** Token kinds that open and close a nesting level. */
+const OPENING = new Set<string>([TokenKind.BRACE_L, TokenKind.BRACKET_L, TokenKind.PAREN_L]);
+const CLOSING = new Set<string>([TokenKind.BRACE_R, TokenKind.BRACKET_R, TokenKind.PAREN_R]);
+
+/** Character codes of `{`, `[` and `(`. */
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const OPEN_PAREN = 0x28;
+
+/**
+ * The syntax error (code GRAPHQL_PARSE_FAILED) of a document `text` over {@link MAX_TOKENS} tokens or nesting brackets
+ * deeper than {@link MAX_NESTING} levels, found with graphql-js's lexer alone (no recursion, at most MAX_TOKENS tokens
+ * read); null when the document is within both (a lexical error is left to the parser, which reports it). A document
+ * with no more opening brackets than MAX_NESTING in all (most) is passed after one scan of its characters.
+ */
+export function documentSizeError(text: string): GraphQLError | null {
+  let opening = 0;
+  for (let i = 0; i < text.length && opening <= MAX_NESTING; i++) {
+    const c = text.charCodeAt(i);
+    if (c === OPEN_BRACE || c === OPEN_BRACKET || c === OPEN_PAREN) opening++;
+  }
+  if (opening <= MAX_NESTING || withinLimits.has(text)) return null;
+  const source = new Source(text);
+  const lexer = new Lexer(source);
+  let tokens = 0;
+  let depth = 0;
+  try {
+    for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+      if (++tokens > MAX_TOKENS) {
+        return parseFailed(
+          syntaxError(source, token.start, `Document contains more than ${MAX_TOKENS} tokens. Parsing aborted.`),
+        );
+      }
+      if (OPENING.has(token.kind) && ++depth > MAX_NESTING) {
+        return parseFailed(
+          syntaxError(
+            source,
+            token.start,
+            `Document nests brackets deeper than ${MAX_NESTING} levels. Parsing aborted.`,
+          ),
+        );
+      }
+      if (CLOSING.has(token.kind)) depth--;
+    }
+  } catch (error) {
+    if (error instanceof GraphQLError) return null;
+    throw error;
+  }
+  // A client repeats its documents: the ones lexed and found within the limits are not lexed again.
+  if (rememberedChars + text.length > MAX_REMEMBERED_CHARS) {
+    withinLimits.clear();
+    rememberedChars = 0;
+  }
+  withinLimits.add(text);
+  rememberedChars += text.length;
+  return null;
+}
+
+/** Documents with many brackets found within the limits (see {@link documentSizeError}), 4 M characters at most. */
+const withinLimits = new Set<string>();
+const MAX_REMEMBERED_CHARS = 4_000_000;
+let rememberedChars = 0;
+
+/** `error` with the code of a document that does not parse. */
+function parseFailed(error: GraphQLError): GraphQLError {
+  return new GraphQLError(error.message, {
+    source: error.source,
+    positions: error.positions,
+    extensions: { code: "GRAPHQL_PARSE_FAILED" },
+  });
+}
+
+/**
+ * Parses `text` within the limits checked before parsing ({@link documentSizeError}), as graphql-ws needs it.
+ * @throws GraphQLError (code GRAPHQL_PARSE_FAILED) for a document over the limits or with a syntax error.
+ */
+export function parseWithinLimits(text: string): DocumentNode {
+  const refused = documentSizeError(text);
+  if (refused) throw refused;
+  try {
+    return parse(text, { maxTokens: MAX_TOKENS });
+  } catch (error) {
+    if (error instanceof GraphQLError) throw parseFailed(error);
+    throw error;
+  }
+}
+
+/**
+ * Applies {@link documentSizeError} to the document of every `/graphql` request before Apollo sees it (Apollo parses
+ * without a nesting limit, and an error thrown from one of its plugin hooks answers 500): over the limits, the answer
+ * is 400 `{ errors: [{ message, locations, extensions: { code: "GRAPHQL_PARSE_FAILED" } }] }`, as for any syntax error.
+ */
+export function checkDocumentSize(app: FastifyInstance): void {
+  app.addHook("preHandler", async (request, reply) => {
+    if (request.routeOptions.url !== "/graphql") return;
+    const from = request.method === "GET" ? request.query : request.body;
+    const text = from && typeof from === "object" ? (from as { query?: unknown }).query : undefined;
+    if (typeof text !== "string") return;
+    const refused = documentSizeError(text);
+    if (!refused) return;
+    const { message, locations, extensions } = refused.toJSON();
+    return reply.code(400).send({ errors: [{ message, locations, extensions }] });
+  });
+}
+
+/** What graphql-armor's field-suggestion blocking puts in place of a `Did you mean …` suggestion. */
+const SUGGESTION_MASK = "[Suggestion hidden]";
+
+/**
+ * `message` without its field, argument or enum value suggestions (`Did you mean "x"?`), as graphql-armor's
+ * `blockFieldSuggestion` plugin hides them from every HTTP error; graphql-ws errors go through this.
+ */
+export function withoutSuggestions(message: string): string {
+  return message.replace(/Did you mean ".+"/g, SUGGESTION_MASK);
+}
 
 /**
  * Validation rule run at the document, before graphql-js's own rules. graphql-js's
@@ -81,16 +213,22 @@ export function queryLimits(config: Config) {
     blockFieldSuggestion: { enabled: true },
   });
   const armored = armor.protect();
-  const protection = { ...armored, validationRules: [subscriptionDirectivesRule, ...armored.validationRules] };
+  const protection = {
+    plugins: armored.plugins,
+    validationRules: [subscriptionDirectivesRule, ...armored.validationRules],
+  };
+  // Apollo adds its own introspection rule when `introspection` is false (src/server/app.ts); graphql-ws needs one.
+  const introspection = config.SKIFF_INTROSPECTION ? [] : [NoSchemaIntrospectionCustomRule];
   return {
     apollo: { ...protection, parseOptions: { maxTokens: MAX_TOKENS } },
     /**
-     * graphql-ws `validate` option: the standard rules plus the limits. A GraphQLError a rule throws instead of
-     * reporting (see {@link subscriptionDirectivesRule}) is returned as the validation error it is.
+     * graphql-ws `validate` option (and the REST rows' documents): the standard rules plus the limits, and no
+     * introspection when SKIFF_INTROSPECTION is false. A GraphQLError a rule throws instead of reporting (see
+     * {@link subscriptionDirectivesRule}) is returned as the validation error it is.
      */
     validate: (schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] => {
       try {
-        return validate(schema, document, [...specifiedRules, ...protection.validationRules]);
+        return validate(schema, document, [...specifiedRules, ...protection.validationRules, ...introspection]);
       } catch (error) {
         if (error instanceof GraphQLError) return [error];
         throw error;

@@ -21,7 +21,7 @@ import {
   rememberedCaller,
 } from "../auth/caller.ts";
 import { rememberedSession, sessionConfirmingStatement } from "../auth/session-caller.ts";
-import type { RememberedPrincipal } from "../modules/access/index.ts";
+import type { Principal, RememberedPrincipal } from "../modules/access/index.ts";
 import { rememberedAgent } from "../modules/agent/agent-auth.ts";
 import type { Context } from "../modules/context.ts";
 import type { AppServices } from "../modules/services.ts";
@@ -36,6 +36,8 @@ interface Pending {
   remembered: RememberedPrincipal;
   headers: IncomingHttpHeaders | Record<string, string | undefined>;
   surface: Surface;
+  /** The principal acts on its organization alone ({@link Principal.activeOrganizationOnly}), confirmed or not. */
+  activeOnly: boolean;
   confirmed: boolean;
 }
 
@@ -92,18 +94,22 @@ function rememberedSessionPrincipal(services: AppServices, view: HeaderReader): 
 /**
  * The context of a request (on `surface`: /graphql, or a REST row's) whose credential this process remembers, with
  * the remembered principal pending confirmation; null when there is none to remember (then authenticate the
- * ordinary way).
+ * ordinary way). `activeOnly`: the principal acts on its organization alone, a session on its active one (REST rows
+ * that name no organization; {@link Principal.activeOrganizationOnly}).
  */
 export function rememberedContext(
   services: AppServices,
   headers: IncomingHttpHeaders | Record<string, string | undefined>,
   requestId: string,
   surface: Surface,
+  activeOnly = false,
 ): Context | null {
   const remembered = rememberedPrincipal(services, headers, surface);
   if (!remembered) return null;
-  const ctx = buildContext(services, remembered.principal(), requestId);
-  const p: Pending = { remembered, headers, surface, confirmed: false };
+  const principal = remembered.principal();
+  if (activeOnly) principal.activeOrganizationOnly = true;
+  const ctx = buildContext(services, principal, requestId);
+  const p: Pending = { remembered, headers, surface, activeOnly, confirmed: false };
   Object.assign(ctx, { [PENDING]: p });
   return ctx;
 }
@@ -154,6 +160,7 @@ export async function confirmCaller(ctx: Context): Promise<void> {
     throw isDatabaseUnavailable(error) ? unavailableError() : error;
   });
   if (!principal) throw refusalFor(p.surface);
+  if (p.activeOnly) principal.activeOrganizationOnly = true;
   p.confirmed = true;
   // Apollo's copy of the context is the one resolvers see: its principal, scope and loaders are replaced.
   const fresh = buildContext(ctx.services, principal, ctx.requestId);

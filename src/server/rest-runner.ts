@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { GraphQLError } from "graphql";
 import type { Context } from "../modules/context.ts";
-import { RETRY_AFTER_SECONDS } from "../shared/database-unavailable.ts";
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "../shared/database-unavailable.ts";
 import {
   type AnyRestRoute,
   type CallbackRequest,
@@ -22,6 +22,7 @@ import type { SkiffServer } from "./app.ts";
 import { authenticate, refusalFor } from "./authenticate.ts";
 import { RawJsonData } from "./compiled-reads.ts";
 import { buildContext } from "./context.ts";
+import { unavailableError } from "./format-error.ts";
 import { confirmCaller, rememberedContext } from "./remembered-callers.ts";
 import { bodyResponse, checkBodyAt } from "./rest-bodies.ts";
 
@@ -57,13 +58,20 @@ export function registerRestRoutes(
         // A credential this process resolved before: confirmed by the row's compiled read itself, or before anything
         // else runs or is answered (remembered-callers.ts).
         const remembers = services.config.SKIFF_COMPILED_READS;
-        let contextValue = remembers ? rememberedContext(services, headers, requestId, route.surface) : null;
+        // A row that names no organization acts on the caller's alone (RestRoute.organization).
+        const activeOnly = route.organization !== "named";
+        let contextValue = remembers
+          ? rememberedContext(services, headers, requestId, route.surface, activeOnly)
+          : null;
         if (!contextValue) {
           let principal: Context["principal"] = null;
           if (route.surface !== "none") {
             try {
               principal = await authenticate(services, headers, route.surface);
+              if (principal && activeOnly) principal.activeOrganizationOnly = true;
             } catch (e) {
+              // A database outage meets the caller in the row's own error body (503, Retry-After), not Fastify's.
+              if (isDatabaseUnavailable(e)) return fail(route, toRestError(unavailableError()));
               if (!(e instanceof GraphQLError)) throw e;
               return fail(route, toRestError(e));
             }

@@ -2,17 +2,21 @@
  * graphql-ws subscriptions on /graphql (same path as HTTP). Graphql-ws does not run Apollo's plugins,
  * so authentication happens at `connection_init` (`onConnect`): credentials come from the init payload
  * (`{ authorization: "Bearer <key>" }` or `{ "x-api-key": "<key>" }`) or the upgrade request's cookie.
- * A connection without valid credentials is closed with code 4403 (graphql-ws "Forbidden"). On shutdown, once the
+ * A connection without valid credentials is closed with code 4403 (graphql-ws "Forbidden"), one that cannot be
+ * authenticated because the database cannot be reached with 1013 (try again later). On shutdown, once the
  * HTTP requests are answered (events of the runs they waited for included), each socket is closed with **1012**
  * (Service Restart, IANA WebSocket close codes: the client should reconnect, after a delay) as soon as the queries and
  * mutations it has in flight have sent their results: graphql-ws clients retry on 1012 (as on 1001, 1006, 1013), and
  * a client reconnecting then reaches another instance.
  *
  * Hardening: frames are capped at {@link MAX_WS_PAYLOAD} bytes (`maxPayload`, larger
- * frames close the socket with 1009); `onSubscribe` runs the HTTP limits (tokens before parsing, depth, aliases,
- * directives, cost); a socket must send `connection_init` within {@link CONNECTION_INIT_TIMEOUT_MS}, and one
+ * frames close the socket with 1009); `onSubscribe` runs the HTTP limits (tokens and bracket nesting before parsing,
+ * depth, aliases, directives, introspection, cost), each refusal an `error` message for the operation, never a close;
+ * a query or mutation sent over the socket gets HTTP's execution deadline and answer size limit; a socket must send
+ * `connection_init` within {@link CONNECTION_INIT_TIMEOUT_MS}, and one
  * address holds at most {@link MAX_PENDING_PER_ADDRESS} sockets not yet authenticated (more: the upgrade answers
- * 429); results and errors go through the HTTP error formatter (codes, no internals, `errorId` in the log); a
+ * 429); results and errors go through the HTTP error formatter (codes, no internals, `errorId` in the log, no field
+ * suggestions); a
  * cookie-authenticated connection must come from a trusted origin (SKIFF_BASE_URL or SKIFF_TRUSTED_ORIGINS).
  *
  * Access: each connection keeps its caller's memberships, roles and grants (reloaded when a
@@ -24,11 +28,11 @@ import type { FastifyInstance } from "fastify";
 import {
   type DocumentNode,
   type ExecutionResult,
+  execute,
   GraphQLError,
   type GraphQLFormattedError,
   type GraphQLSchema,
   getOperationAST,
-  parse,
 } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { type WebSocket, WebSocketServer } from "ws";
@@ -36,13 +40,15 @@ import { clientAddress, proxyTrust } from "../http/client-address.ts";
 import { AccessScope, type Principal } from "../modules/access/access-scope.ts";
 import type { AppServices } from "../modules/services.ts";
 import { ACCESS_CHANGED_TOPIC } from "../shared/access-changes.ts";
+import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
 import { authenticate } from "./authenticate.ts";
 import { buildContext } from "./context.ts";
 import { createFormatError } from "./format-error.ts";
 import { unicodeError } from "./input-checks.ts";
 import { countSubscription } from "./metrics.ts";
-import { costError, queryCost } from "./query-cost.ts";
-import { MAX_TOKENS } from "./query-limits.ts";
+import { costError, endDeadline, queryCost, startDeadline, timeLimitError } from "./query-cost.ts";
+import { parseWithinLimits, withoutSuggestions } from "./query-limits.ts";
+import { responseTooLargeError } from "./response-size.ts";
 import { keyOperation, subscribeSharing } from "./shared-execution.ts";
 
 /** Largest WebSocket frame accepted, in bytes (1 MB); a larger one closes the socket with 1009. */
@@ -162,8 +168,13 @@ export function attachSubscriptions(
   };
   const formatError = createFormatError(services.log);
   const origins = trustedOrigins(services);
+  // As on HTTP: the error formatter, and no field suggestions (graphql-armor's plugin does that over HTTP).
   const format = (errors: readonly GraphQLError[]): GraphQLFormattedError[] =>
-    errors.map((error) => formatError(withRequestCode(error).toJSON(), error));
+    errors.map((error) => {
+      const formatted = formatError(withRequestCode(error).toJSON(), error);
+      return { ...formatted, message: withoutSuggestions(formatted.message) };
+    });
+  const { SKIFF_EXECUTION_TIMEOUT_MS: timeoutMs, SKIFF_MAX_RESPONSE_BYTES: maxBytes } = services.config;
   /** Sockets per client address (resolved as Fastify's `request.ip` is) that have not authenticated yet. */
   const pending = new Map<string, number>();
   const trust = proxyTrust(services.config.SKIFF_TRUST_PROXY);
@@ -229,14 +240,15 @@ export function attachSubscriptions(
     {
       schema,
       connectionInitWaitTimeout: CONNECTION_INIT_TIMEOUT_MS,
-      // The HTTP limits applied here too: tokens (before parsing), the standard rules with depth, aliases and
-      // directives, then the cost. Returning the arguments means graphql-ws does not parse or validate again.
+      // The HTTP limits applied here too: tokens and bracket nesting (before parsing), the standard rules with
+      // depth, aliases, directives and introspection, then the cost. A refusal is the operation's `error` message.
+      // Returning the arguments means graphql-ws does not parse or validate again.
       onSubscribe: (ctx, _id, payload) => {
         let document: DocumentNode;
         try {
-          document = parse(payload.query, { maxTokens: MAX_TOKENS });
+          document = parseWithinLimits(payload.query);
         } catch (error) {
-          if (error instanceof GraphQLError) return coded([error], "GRAPHQL_PARSE_FAILED");
+          if (error instanceof GraphQLError) return [error];
           throw error;
         }
         const errors = validate(schema, document);
@@ -261,6 +273,18 @@ export function attachSubscriptions(
       onNext: (_ctx, _id, _payload, _args, result: ExecutionResult) =>
         result.errors?.length ? { ...result, errors: format(result.errors) } : undefined,
       onError: (_ctx, _id, _payload, errors) => format(errors),
+      // A query or mutation sent over the socket: HTTP's execution deadline and answer size limit.
+      execute: async (args) => {
+        startDeadline(args.contextValue as object, timeoutMs);
+        const result = await execute(args);
+        // Met by a resolver, or by a read statement cancelled at the deadline: one error, no partial data.
+        const timedOut = endDeadline(args.contextValue as object);
+        if (timedOut || result.errors?.some((e) => e.extensions?.code === "EXECUTION_TIME_LIMIT")) {
+          return { errors: [timeLimitError(timeoutMs)] };
+        }
+        const size = Buffer.byteLength(JSON.stringify(result));
+        return size > maxBytes ? { errors: [responseTooLargeError(size, maxBytes)] } : result;
+      },
       subscribe: async (args) => {
         const result = await subscribeSharing(args);
         return Symbol.asyncIterator in result ? countSubscription(result) : result;
@@ -275,7 +299,12 @@ export function attachSubscriptions(
         // A browser sends its cookie with any page's WebSocket: only trusted pages may use it (no CSWSH).
         const origin = ctx.extra.request.headers.origin;
         if (!headers.authorization && !headers["x-api-key"] && origin && !origins.has(origin)) return false;
-        const principal = await authenticate(services, headers, "graphql");
+        // A database outage is no refusal and no internal error (4500): 1013 "try again later", as HTTP's 503.
+        const principal = await authenticate(services, headers, "graphql").catch((error: unknown) => {
+          if (!isDatabaseUnavailable(error)) throw error;
+          ctx.extra.socket.close(1013, "Service temporarily unavailable: retry later");
+          return null;
+        });
         if (!principal) return false;
         const connection: Connection = { principal, scope: new AccessScope(services.knex, principal) };
         connections.set(ctx.extra, connection);

@@ -39,6 +39,13 @@ export interface RestRoute {
   path: string;
   /** Credentials accepted (`agent`: agent tokens only; otherwise session or account API key). */
   surface: Surface;
+  /**
+   * Which of the caller's organizations the row reads and acts on. `active` (default): the caller's organization
+   * alone — a session's active one, an API key's or agent token's bound one (spec: Site import rule 8) — so a read by
+   * id follows the same organization as the list. `named`: the request names the organization (a path's `:org_id`,
+   * a body's `organizationId`), any the caller belongs to.
+   */
+  organization?: "active" | "named";
   /** Listed in the published API (kept when SKIFF_PUBLIC_API_ONLY=true). */
   published: boolean;
   /** Optional contract (schemas of request and responses) from which the OpenAPI documents are generated. */

@@ -1,11 +1,13 @@
 /**
  * The execution time limit: with SKIFF_EXECUTION_TIMEOUT_MS=1 an operation resolving many fields
  * (compiled into one statement or run through the resolvers) stops at the deadline and answers 400
- * EXECUTION_TIME_LIMIT (one error, no partial data), and the server keeps answering.
+ * EXECUTION_TIME_LIMIT (one error, no partial data), and the server keeps answering; the same query sent over
+ * WebSocket gets the same single error in its result.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { createOrg, createProjects } from "../helpers/seed.ts";
 import { gql, useTestServer } from "../helpers/server.ts";
+import { wsOperation } from "../helpers/ws-operation.ts";
 
 const t = useTestServer({ SKIFF_EXECUTION_TIMEOUT_MS: "1", SKIFF_WORKER: "false" });
 let org: Awaited<ReturnType<typeof createOrg>>;
@@ -35,5 +37,19 @@ describe("execution time limit", () => {
     expect(res.data).toBeUndefined();
     const health = await fetch(`${t.skiff.url}/healthz`);
     expect(health.status).toBe(200);
+  });
+
+  it("stops a query sent over WebSocket at the same deadline: one EXECUTION_TIME_LIMIT error, no data", async () => {
+    const query =
+      "{ projects(first: 100) { edges { node { id organization { id } environments { id applications { id name } } } } } }";
+    const outcome = await wsOperation(t.skiff.url, org.owner.apiKey, query);
+    expect(outcome.closeCode).toBeUndefined();
+    const next = outcome.messages.find((m) => m.type === "next")?.payload as {
+      data?: unknown;
+      errors?: Array<{ extensions?: Record<string, unknown> }>;
+    };
+    expect(next.errors).toHaveLength(1);
+    expect(next.errors?.[0]?.extensions).toMatchObject({ code: "EXECUTION_TIME_LIMIT", limit: 1 });
+    expect(next.data).toBeUndefined();
   });
 });

@@ -3,11 +3,15 @@
  * GraphQL and REST answer 503 with Retry-After instead of 500, /readyz is 503, /healthz stays 200, and the
  * server recovers once the database is back. A session cookie or a user JWT this instance has not verified yet meets
  * the outage too (503), not a refusal (401): better-auth hides its database errors, so Skiff asks the database.
+ * Every row of the REST table that reads the database — agent, site import (documented and procedures), webhooks,
+ * deploy trigger, docs theming, payment events — answers the outage 503 with Retry-After in its own error body.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { restRoutes } from "../../src/modules/index.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { createOrg } from "../helpers/seed.ts";
+import { createAgentTokenFor, createOrg } from "../helpers/seed.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { sessionFor } from "../helpers/session.ts";
 import { type TcpProxy, tcpProxy } from "../helpers/tcp-proxy.ts";
@@ -16,12 +20,14 @@ let db: TestDatabase;
 let skiff: RunningSkiff;
 let org: Awaited<ReturnType<typeof createOrg>>;
 let proxy: TcpProxy;
+const LICENSE_KEY = "lic_outage_test_key_0001";
 
 beforeAll(async () => {
   db = await createTestDatabase();
   proxy = tcpProxy(db.url);
   await proxy.open();
-  skiff = await startTestServer(proxy.url(db.url), { SKIFF_WORKER: "false" });
+  // A license key this instance accepts as a docs host, so the docs sync row reaches the database.
+  skiff = await startTestServer(proxy.url(db.url), { SKIFF_WORKER: "false", SKIFF_LICENSE_KEY: LICENSE_KEY });
   org = await createOrg(db.knex);
 });
 afterAll(async () => {
@@ -94,5 +100,81 @@ describe("database outage", () => {
     expect((await ask({ cookie })).status).toBe(200);
     // With the database up, a forged signature is still a refusal.
     expect((await ask({ authorization: `Bearer ${head}.${payload}.AAAA` })).status).toBe(401);
+  });
+
+  it("answers every REST row that reads the database 503 with Retry-After, in the row family's error body", async () => {
+    const agentToken = await createAgentTokenFor(db.knex, org.organizationId, org.owner);
+    const agent = (path: string) =>
+      fetch(`${skiff.url}${path}`, { headers: { authorization: `Bearer ${agentToken}` } });
+    // Both credentials used once with the database up: this instance remembers them (compiled reads) when it goes.
+    expect((await agent("/api/agent/projects")).status).toBe(200);
+    expect((await call("/api/site-import")).status).toBe(200);
+    /** A value for each path parameter that passes the rows' own checks (then the database is asked). */
+    const params: Record<string, string> = { databaseId: "1", org_id: "1", token: "t".repeat(43) };
+    /** Query strings and bodies the rows check before asking the database. */
+    const inputs: Record<string, { query?: string; body?: unknown; license?: boolean }> = {
+      "GET /api/agent/application": { query: "?applicationId=app_x" },
+      "GET /api/agent/deployments": { query: "?applicationId=app_x" },
+      "GET /api/docs/lookup": { query: "?hostname=docs.example.com" },
+      "POST /api/docs/sync": {
+        license: true,
+        body: { registrations: [{ hostname: "docs.example.com", cloudUrl: "https://cloud.example.com" }] },
+      },
+      "POST /api/payment-gateway/events": { body: { merchantCode: "m_1", type: "payment.succeeded" } },
+    };
+    const rows = restRoutes.filter((route) => !("serve" in route));
+    const families = new Set(rows.map((route) => route.path.split("/").slice(0, 3).join("/")));
+    expect(families.size).toBeGreaterThanOrEqual(6);
+    await proxy.close();
+    const answers: Array<{ row: string; status: number; retryAfter: string | null; body: string }> = [];
+    try {
+      for (const route of rows) {
+        const row = `${route.method} ${route.path}`;
+        const input = inputs[row] ?? {};
+        const path = route.path.replace(/:(\w+)/g, (_m, name: string) => params[name] ?? "x");
+        const credential =
+          "surface" in route && route.surface === "agent"
+            ? agentToken
+            : "surface" in route && route.surface === "rest"
+              ? org.owner.apiKey
+              : input.license
+                ? LICENSE_KEY
+                : undefined;
+        const res = await fetch(`${skiff.url}${path}${input.query ?? ""}`, {
+          method: route.method,
+          headers: {
+            "content-type": "application/json",
+            ...(credential ? { authorization: `Bearer ${credential}` } : {}),
+          },
+          ...(route.method === "GET" ? {} : { body: JSON.stringify(input.body ?? {}) }),
+        });
+        answers.push({ row, status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.text() });
+      }
+    } finally {
+      await proxy.open();
+    }
+    expect(answers.filter((a) => a.status !== 503 || a.retryAfter !== "5")).toEqual([]);
+    for (const a of answers) expect(a.body, a.row).not.toMatch(/ECONNREFUSED|at .*\.ts|Internal server error/);
+    // The agent API's documented body: `{ message, code }`.
+    for (const a of answers.filter((x) => x.row.includes("/api/agent/"))) {
+      expect(JSON.parse(a.body), a.row).toEqual({ message: expect.any(String), code: "SERVICE_UNAVAILABLE" });
+    }
+    expect(answers.filter((a) => a.row.includes("/api/agent/"))).toHaveLength(3);
+    console.info(`outage: ${answers.length} REST rows answered 503 with Retry-After`);
+  });
+
+  it("closes a WebSocket whose connection_init meets the outage with 1013 (try again later), not 4500", async () => {
+    await proxy.close();
+    let code = 0;
+    try {
+      const ws = new WebSocket(`${skiff.url.replace("http", "ws")}/graphql`, "graphql-transport-ws");
+      await new Promise((resolve) => ws.once("open", resolve));
+      const closed = new Promise<number>((resolve) => ws.once("close", (c) => resolve(c)));
+      ws.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${org.owner.apiKey}` } }));
+      code = await closed;
+    } finally {
+      await proxy.open();
+    }
+    expect(code).toBe(1013);
   });
 });

@@ -6,10 +6,12 @@
 import { createClient } from "graphql-ws";
 import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { MAX_NESTING, MAX_TOKENS } from "../../src/server/query-limits.ts";
 import { CONNECTION_INIT_TIMEOUT_MS, MAX_PENDING_PER_ADDRESS } from "../../src/server/subscriptions.ts";
 import { createOrg, setPassword } from "../helpers/seed.ts";
-import { useTestServer } from "../helpers/server.ts";
+import { gql, startTestServer, useTestServer } from "../helpers/server.ts";
 import { signIn, TEST_PASSWORD } from "../helpers/session.ts";
+import { wsOperation } from "../helpers/ws-operation.ts";
 
 const t = useTestServer();
 let org: Awaited<ReturnType<typeof createOrg>>;
@@ -79,6 +81,96 @@ describe("graphql-ws limits", () => {
     expect(text).not.toMatch(/select|site_imports|invalid byte sequence/i);
     expect(text).toMatch(/BAD_USER_INPUT|NOT_FOUND/);
     await client.dispose();
+  });
+});
+
+/** The `extensions.code` of each error of an operation's `error` message (or of its `next` payload's errors). */
+function codes(outcome: Awaited<ReturnType<typeof wsOperation>>): string[] {
+  return outcome.messages.flatMap((m) => {
+    const errors = (m.type === "error" ? m.payload : (m.payload as { errors?: unknown })?.errors) as
+      | Array<{ extensions?: { code?: string } }>
+      | undefined;
+    return (errors ?? []).map((e) => e.extensions?.code ?? "(none)");
+  });
+}
+
+describe("the limits HTTP applies before and after parsing, on WebSocket", () => {
+  const nested = (levels: number, open = "[", close = "]") =>
+    `subscription { siteImportUpdated(id: ${open.repeat(levels)}"x"${close.repeat(levels)}) { importId } }`;
+
+  it("answers a list argument nested 100,000 deep with an error message for the operation (no 4500), as HTTP answers 400", async () => {
+    const document = nested(100_000);
+    const ws = await wsOperation(t.skiff.url, org.owner.apiKey, document);
+    expect(ws.closeCode).toBeUndefined();
+    expect(ws.messages.map((m) => m.type)).toEqual(["error"]);
+    expect(codes(ws)).toEqual(["GRAPHQL_PARSE_FAILED"]);
+    expect(JSON.stringify(ws.messages)).toContain(`deeper than ${MAX_NESTING} levels`);
+    expect(ws.stillServes).toBe(true);
+    const http = await gql(t.skiff.url, document.replace("subscription", "query"), {}, { apiKey: org.owner.apiKey });
+    expect(http.status).toBe(400);
+    expect(http.errors?.[0]?.extensions?.code).toBe("GRAPHQL_PARSE_FAILED");
+    expect(http.errors?.[0]?.message).toContain(`deeper than ${MAX_NESTING} levels`);
+  });
+
+  it("refuses every nesting kind past the limit before parsing, and takes the limit itself", async () => {
+    const deep = MAX_NESTING + 1;
+    const objects = `query { siteImport(id: ${"{a:".repeat(deep)}1${"}".repeat(deep)}) { id } }`;
+    const selections = `query { ${"a {".repeat(deep)} b ${"}".repeat(deep)} }`;
+    for (const document of [nested(deep), objects, selections]) {
+      const ws = await wsOperation(t.skiff.url, org.owner.apiKey, document);
+      expect(codes(ws), document.slice(0, 40)).toEqual(["GRAPHQL_PARSE_FAILED"]);
+      expect(ws.stillServes).toBe(true);
+      const http = await gql(t.skiff.url, document, {}, { apiKey: org.owner.apiKey });
+      expect(http.status).toBe(400);
+      expect(http.errors?.[0]?.message).toContain("deeper than");
+    }
+    // At the limit (the subscription's braces included) the document parses: validation has the last word.
+    const within = await wsOperation(t.skiff.url, org.owner.apiKey, nested(MAX_NESTING - 2));
+    expect(codes(within)).toEqual(["GRAPHQL_VALIDATION_FAILED"]);
+  });
+
+  it("refuses a document over the token limit the same way on both", async () => {
+    const document = `query { ${"__typename ".repeat(MAX_TOKENS)} }`;
+    const ws = await wsOperation(t.skiff.url, org.owner.apiKey, document);
+    expect(codes(ws)).toEqual(["GRAPHQL_PARSE_FAILED"]);
+    const http = await gql(t.skiff.url, document, {}, { apiKey: org.owner.apiKey });
+    expect(http.status).toBe(400);
+    const wsErrors = (ws.messages[0]?.payload ?? []) as Array<{ message: string }>;
+    expect(http.errors?.[0]?.message).toBe(wsErrors[0]?.message);
+  });
+
+  it("hides field suggestions on both", async () => {
+    const document = 'subscription { siteImportUpdatd(id: "x") { importId } }';
+    const ws = await wsOperation(t.skiff.url, org.owner.apiKey, document);
+    expect(codes(ws)).toEqual(["GRAPHQL_VALIDATION_FAILED"]);
+    expect(JSON.stringify(ws.messages)).not.toContain("Did you mean");
+    expect(JSON.stringify(ws.messages)).toContain("[Suggestion hidden]");
+    const http = await gql(t.skiff.url, document.replace("subscription", "query"), {}, { apiKey: org.owner.apiKey });
+    expect(JSON.stringify(http.errors)).not.toContain("Did you mean");
+  });
+
+  it("refuses introspection when it is off, and caps a query's answer size, on both", async () => {
+    const limited = await startTestServer(t.db.url, {
+      SKIFF_INTROSPECTION: "false",
+      SKIFF_MAX_RESPONSE_BYTES: "1024",
+      SKIFF_WORKER: "false",
+    });
+    try {
+      const introspection = "{ __schema { queryType { name } } }";
+      const ws = await wsOperation(limited.url, org.owner.apiKey, introspection);
+      expect(codes(ws).length).toBeGreaterThan(0);
+      expect(new Set(codes(ws))).toEqual(new Set(["GRAPHQL_VALIDATION_FAILED"]));
+      expect(JSON.stringify(ws.messages)).toContain("introspection has been disabled");
+      expect((await gql(limited.url, introspection, {}, { apiKey: org.owner.apiKey })).status).toBe(400);
+      // The subgraph SDL is far over 1 KB.
+      const large = "{ _service { sdl } }";
+      const big = await wsOperation(limited.url, org.owner.apiKey, large);
+      expect(codes(big)).toEqual(["RESPONSE_TOO_LARGE"]);
+      expect(JSON.stringify(big.messages)).not.toContain("type Query");
+      expect((await gql(limited.url, large, {}, { apiKey: org.owner.apiKey })).status).toBe(413);
+    } finally {
+      await limited.stop();
+    }
   });
 });
 

@@ -20,6 +20,12 @@ export interface Principal {
   /** The `api_keys` row id when `via` is "apiKey". */
   apiKeyId?: string;
   /**
+   * True: the caller acts on `organizationId` alone — a session on its active organization, as an API key or agent
+   * token always does on its bound one. Set by the transport for REST rows that do not name the organization
+   * (spec: Site import rule 8: GET by id answers 404 for an import of another organization than the list's).
+   */
+  activeOrganizationOnly?: boolean;
+  /**
    * The standing in `organizationId` loaded with the credentials (API keys: same statement as the key). The
    * first {@link AccessScope} built for the principal takes it (and clears it), so a request authenticated with
    * a key runs no membership query; later scopes of a long-lived principal (WebSocket operations, events) load
@@ -84,7 +90,10 @@ export class AccessScope {
     }
     const memberships = principal?.memberships;
     if (memberships && principal.via === "session") {
-      this.loaded = Promise.resolve(new Map(memberships.map((m) => [m.organizationId, m])));
+      const kept = principal.activeOrganizationOnly
+        ? memberships.filter((m) => m.organizationId === principal.organizationId)
+        : memberships;
+      this.loaded = Promise.resolve(new Map(kept.map((m) => [m.organizationId, m])));
     }
     if (principal) {
       principal.access = undefined;
@@ -92,7 +101,10 @@ export class AccessScope {
     }
   }
 
-  /** Every organization the caller may act on. API keys and agent tokens are limited to their bound organization. */
+  /**
+   * Every organization the caller may act on. API keys and agent tokens are limited to their bound organization, a
+   * session with `activeOrganizationOnly` to its active one.
+   */
   memberships(): Promise<Map<string, OrgAccess>> {
     this.loaded ??= this.load();
     return this.loaded;
@@ -117,7 +129,7 @@ export class AccessScope {
   private async load(): Promise<Map<string, OrgAccess>> {
     const out = new Map<string, OrgAccess>();
     if (!this.principal) return out;
-    const onlyBound = this.principal.via !== "session";
+    const onlyBound = this.principal.via !== "session" || this.principal.activeOrganizationOnly === true;
     const { rows }: { rows: Array<StandingColumns & { organizationId: string }> } = await this.knex.raw(
       `select m.organization_id as "organizationId", ${memberStandingSql("m")}
       from members m where m.user_id = ?${onlyBound ? " and m.organization_id = ?" : ""}`,

@@ -1,7 +1,8 @@
 /**
  * Error bodies of the agent API (spec: Errors → Agent API): `{ message, code }`, plus `issues` on 400.
  * The GraphQL code is mapped to the documented REST code: UNAUTHENTICATED → UNAUTHORIZED,
- * BAD_USER_INPUT → BAD_REQUEST, NOT_FOUND → NOT_FOUND.
+ * BAD_USER_INPUT → BAD_REQUEST, NOT_FOUND → NOT_FOUND, and SERVICE_UNAVAILABLE (the database cannot be reached)
+ * → 503 SERVICE_UNAVAILABLE, sent with `Retry-After` (the route runner adds it to every 503), as `/graphql` answers.
  */
 import type { RestError, RestResponse } from "../../shared/rest-route.ts";
 import type { AgentIssue } from "./agent-params.ts";
@@ -13,6 +14,7 @@ const CODE_OF_STATUS: Record<number, string> = {
   403: "FORBIDDEN",
   404: "NOT_FOUND",
   409: "CONFLICT",
+  503: "SERVICE_UNAVAILABLE",
 };
 
 /** An agent API error body. */
@@ -38,7 +40,7 @@ function issuesOf(error: RestError): AgentIssue[] {
 
 /**
  * Shapes a failed agent API request (the route table's `error`). Unknown statuses answer a masked 500
- * (with the `errorId` of the log line).
+ * (with the `errorId` of the log line); 503 keeps its status (a client retries after `Retry-After`).
  */
 export function agentError(error: RestError, status: number): RestResponse {
   const code = CODE_OF_STATUS[status];

@@ -5,6 +5,7 @@
  * minor change), so response objects are loose.
  */
 import { z } from "zod";
+import { RETRY_AFTER_SECONDS } from "../../shared/database-unavailable.ts";
 import type { DocumentInfo } from "../../shared/openapi/generate.ts";
 import type { ResponseDoc } from "../../shared/openapi/route-doc.ts";
 
@@ -85,6 +86,10 @@ const BadRequestErrorBody = z
   })
   .meta({ id: "BadRequestError" });
 
+const UnavailableErrorBody = z
+  .looseObject({ message: str, code: z.literal("SERVICE_UNAVAILABLE") })
+  .meta({ id: "UnavailableError" });
+
 /** Documented error responses of the agent endpoints. */
 export const agentErrors = {
   "400": { description: "A parameter is missing or out of range.", schema: BadRequestErrorBody },
@@ -93,6 +98,11 @@ export const agentErrors = {
     schema: AgentErrorBody,
   },
   "404": { description: "No such application, or not granted to the caller.", schema: AgentErrorBody },
+  "503": {
+    description: "Skiff's database cannot be reached for now: retry after `Retry-After` seconds.",
+    schema: UnavailableErrorBody,
+    headers: { "Retry-After": `Seconds to wait before retrying (${RETRY_AFTER_SECONDS}).` },
+  },
 } satisfies Record<string, ResponseDoc>;
 
 /** Fixed parts of the agent document. */
@@ -103,7 +113,8 @@ export const agentDocumentInfo: DocumentInfo = {
     "Read-only endpoints over projects, applications and deployments for AI agents. Authenticate with an " +
     "agent token (Settings → AI), sent as `x-api-key` or `Authorization: Bearer`; account API keys are " +
     "rejected. The organization is the token's. Limit: 120 requests per minute per token, shared by every " +
-    "client using it; over the limit the answer is 401 without Retry-After. Fields not listed may be added " +
+    "client using it; over the limit the answer is 401 without Retry-After. While Skiff's database cannot be " +
+    "reached, every endpoint answers 503 `SERVICE_UNAVAILABLE` with Retry-After. Fields not listed may be added " +
     "later: clients ignore unknown fields.",
   defaultSecurity: "agent",
   security: { agent: ["agentTokenHeader", "agentTokenBearer"], none: [] },

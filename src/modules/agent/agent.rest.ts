@@ -57,7 +57,7 @@ const AGENT_DEPLOYMENTS = /* GraphQL */ `
 
 const agentRow = { method: "GET", surface: "agent", published: true, error: agentError } as const;
 
-const { 400: badRequest, 401: unauthorized, 404: notFound } = agentErrors;
+const { 400: badRequest, 401: unauthorized, 404: notFound, 503: unavailable } = agentErrors;
 
 /** The three agent endpoints, each declaring its contract (document `agent`). */
 const agentApiRows: readonly RestRoute[] = [
@@ -71,6 +71,7 @@ const agentApiRows: readonly RestRoute[] = [
       responses: {
         "200": { description: "All visible projects (not paginated).", schema: z.array(AgentProject) },
         "401": unauthorized,
+        "503": unavailable,
       },
     },
     operation: AGENT_PROJECTS,
@@ -91,6 +92,7 @@ const agentApiRows: readonly RestRoute[] = [
         "400": badRequest,
         "401": unauthorized,
         "404": notFound,
+        "503": unavailable,
       },
     },
     operation: AGENT_APPLICATION,
@@ -110,6 +112,7 @@ const agentApiRows: readonly RestRoute[] = [
         "400": badRequest,
         "401": unauthorized,
         "404": notFound,
+        "503": unavailable,
       },
     },
     operation: AGENT_DEPLOYMENTS,

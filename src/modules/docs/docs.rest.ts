@@ -4,7 +4,7 @@
  * `/api/docs/lookup` and `/api/docs/sync` (license key as `Authorization: Bearer`), and the `/docs-theme.js`
  * loader. Theme and lookup answers are cacheable for 60 s and carry `Access-Control-Allow-Origin: *`; the theme's
  * strong ETag answers `If-None-Match` with 304. Errors: 400/401 `{ error }`, 404 `{ error }`, 500
- * `{ error: "Internal server error" }` (no detail).
+ * `{ error: "Internal server error" }` (no detail), 503 `{ error }` with `Retry-After` while the database is unreachable.
  */
 import { BadUserInputError, NotFoundError, UnauthenticatedError } from "../../shared/errors.ts";
 import {
@@ -33,8 +33,12 @@ export const PUBLIC_CACHE = "public, max-age=60, s-maxage=60";
 const CORS = { "access-control-allow-origin": "*" };
 const NO_STORE = { ...CORS, "cache-control": "no-store" };
 
-/** `{ error }` bodies; a 500 says nothing more (spec: theme endpoint server failure → 500). */
+/**
+ * `{ error }` bodies; a 500 says nothing more (spec: theme endpoint server failure → 500). A database outage is 503
+ * (the runner adds `Retry-After`), so a CDN or docs host retries instead of taking it as a failure.
+ */
 function publicError(error: RestError, status: number): RestResponse {
+  if (status === 503) return { status, body: { error: error.message }, headers: NO_STORE };
   if (status >= 500) return { status: 500, body: { error: "Internal server error" }, headers: NO_STORE };
   return { status, body: { error: error.message }, headers: NO_STORE };
 }
@@ -154,15 +158,17 @@ export const docsRoutes = [
       headers: { "cache-control": "no-store" },
     }),
     error: (error, status) =>
-      status >= 500
-        ? { status: 500, body: { error: "Internal server error" } }
-        : {
-            status,
-            body: {
-              error: error.message,
-              ...(error.extensions?.fieldErrors ? { fieldErrors: error.extensions.fieldErrors } : {}),
+      status === 503
+        ? { status, body: { error: error.message } }
+        : status >= 500
+          ? { status: 500, body: { error: "Internal server error" } }
+          : {
+              status,
+              body: {
+                error: error.message,
+                ...(error.extensions?.fieldErrors ? { fieldErrors: error.extensions.fieldErrors } : {}),
+              },
             },
-          },
   },
   loaderRow,
 ] satisfies readonly (RestRoute | StaticRestRoute)[];

@@ -90,16 +90,35 @@ function listPage(data: Data, variables: Data): Data {
   };
 }
 
+/**
+ * The organization a row acts on (RestRoute.organization): an import or preview names it (`organizationId` of the
+ * request, any the caller belongs to); the list and every read or change by id act on the caller's organization —
+ * a session's active one, an API key's bound one (spec: Site import rule 8: another organization's import is 404).
+ */
+const organizationOf = (name: keyof typeof OPERATIONS) =>
+  name === "import" || name === "preview" ? "named" : "active";
+
 /** A documented (published) row with its contract. */
 function documented(
   doc: RouteDoc,
   method: RestRoute["method"],
   path: string,
-  operation: string,
+  name: keyof typeof OPERATIONS,
   variables: (req: RestRequest) => Data,
   respond: (data: Data) => RestResponse,
 ): RestRoute {
-  return { method, path, surface: "rest", published: true, doc, operation, variables, respond, error: documentedError };
+  return {
+    method,
+    path,
+    surface: "rest",
+    organization: organizationOf(name),
+    published: true,
+    doc,
+    operation: OPERATIONS[name],
+    variables,
+    respond,
+    error: documentedError,
+  };
 }
 
 /** Rows of procedure `siteImport.<name>`: POST, and also GET for queries. */
@@ -114,6 +133,7 @@ function procedure(
     method,
     path: `/api/siteImport.${name}`,
     surface: "rest",
+    organization: organizationOf(name),
     published: false,
     operation: OPERATIONS[name],
     variables: (req) => variables(procedureInput(req, method)),
@@ -128,7 +148,7 @@ export const siteImportRoutes: readonly RestRoute[] = [
     siteImportDocs.import,
     "POST",
     "/api/site-import",
-    OPERATIONS.import,
+    "import",
     (req) => importVariables(req.body),
     (data) => {
       const result = data.importSite as Data;
@@ -140,7 +160,7 @@ export const siteImportRoutes: readonly RestRoute[] = [
     siteImportDocs.preview,
     "POST",
     "/api/site-import/preview",
-    OPERATIONS.preview,
+    "preview",
     (req) => importVariables(req.body),
     (data) => ({ status: 200, body: data.previewSiteImport }),
   ),
@@ -148,7 +168,7 @@ export const siteImportRoutes: readonly RestRoute[] = [
     siteImportDocs.list,
     "GET",
     "/api/site-import",
-    OPERATIONS.records,
+    "records",
     (req) => listVariables(listQuery(req)),
     (data) => ({ status: 200, body: nodesOf(data.siteImports) }),
   ),
@@ -156,7 +176,7 @@ export const siteImportRoutes: readonly RestRoute[] = [
     siteImportDocs.get,
     "GET",
     "/api/site-import/:id",
-    OPERATIONS.get,
+    "get",
     (req) => ({ id: req.params.id }),
     (data) => ({ status: 200, body: data.siteImport }),
   ),

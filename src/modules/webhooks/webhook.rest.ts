@@ -88,6 +88,8 @@ function row(
     method,
     path: `/api/v1/orgs/:org_id${suffix}`,
     surface: "rest",
+    // The path names the organization: any the caller belongs to (a user JWT has no active organization).
+    organization: "named",
     published: true,
     doc,
     operation,
