@@ -23,7 +23,18 @@ export const applicationsModule = defineModule({
 });
 
 // The public surface: what other modules may import (issue 24; they import nothing else of this folder).
+export { provideApplicationDeployer } from "./application.deployer.ts";
+export {
+  envVarsSchema,
+  healthPathSchema,
+  hostnameSchema,
+  MAX_HEALTH_PATH,
+  portSchema,
+  type SourceInput,
+  sourceSchema,
+} from "./application.input.ts";
 export type { Application } from "./application.model.ts";
+export { checkApplicationPrerequisites } from "./application.prerequisites.ts";
 export { applicationsTable, domainsTable, environmentVariablesTable } from "./application.queries.ts";
 export {
   createApplication,
@@ -32,5 +43,6 @@ export {
   domainWithHost,
   newAppName,
   setEnvironmentVariables,
+  storedSource,
 } from "./application.service.ts";
 export { applicationProjectIdSql, visibleApplicationId } from "./application.sql-reads.ts";
