@@ -8,9 +8,10 @@ import { describe, expect, it } from "vitest";
 import { createSecretBox } from "../../src/db/secrets.ts";
 import { subscribeToEvents, type WebhookDomainEvent } from "../../src/modules/events.ts";
 import { createOrg, createProjects, createRegistry, TEST_SECRET } from "../helpers/seed.ts";
-import { gql, useTestServer } from "../helpers/server.ts";
+import { captureLogs, gql, useTestServer } from "../helpers/server.ts";
 
-const t = useTestServer({ SKIFF_DEPLOYER: "dry-run" });
+const logs = captureLogs("debug");
+const t = useTestServer({ SKIFF_DEPLOYER: "dry-run", LOG_LEVEL: "debug" }, logs.logger);
 const box = createSecretBox(TEST_SECRET);
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are checked by assertions, not by types.
@@ -290,12 +291,12 @@ describe("databases", () => {
     );
     const { applicationId, databaseId } = imported.importSite;
     expect(imported.importSite.status).toBe("success");
-    await w.ok(`mutation($id: ID!) { rotateDatabasePassword(id: $id, password: "fresh") { database { id } } }`, {
+    await w.ok(`mutation($id: ID!) { rotateDatabasePassword(id: $id, password: "fr3sh-pw-Q9") { database { id } } }`, {
       id: databaseId,
     });
     const vars = await variablesOf(applicationId);
-    expect(vars.DB_PASSWORD).toBe("fresh");
-    expect(vars.MONGO_URL).toBe(`mongodb://u:fresh@${vars.DB_HOST}:27017/m`);
+    expect(vars.DB_PASSWORD).toBe("fr3sh-pw-Q9");
+    expect(vars.MONGO_URL).toBe(`mongodb://u:fr3sh-pw-Q9@${vars.DB_HOST}:27017/m`);
   });
 });
 
@@ -367,5 +368,15 @@ describe("domains and environments", () => {
       "application.deleted",
       "environment.deleted",
     ]);
+  });
+});
+
+describe("secrets", () => {
+  it("no variable value or database password reached the log (debug level) during the tests above", () => {
+    expect(logs.lines.length).toBeGreaterThan(0);
+    const text = JSON.stringify(logs.lines);
+    for (const secret of ["https://x.example", "https://y.example", "two words", "n3w p@ss/word", "fr3sh-pw-Q9"]) {
+      expect(text, secret).not.toContain(secret);
+    }
   });
 });

@@ -103,7 +103,7 @@ export const portSchema = z
   .max(65535, "Must be 1 to 65535");
 
 /** Longest health check path accepted (characters). */
-export const MAX_HEALTH_PATH = 2048;
+const MAX_HEALTH_PATH = 2048;
 
 /** A health check path: starts with `/`, at most 2048 characters, no spaces, control characters or `#`. */
 export const healthPathSchema = z

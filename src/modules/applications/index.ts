@@ -28,7 +28,6 @@ export {
   envVarsSchema,
   healthPathSchema,
   hostnameSchema,
-  MAX_HEALTH_PATH,
   portSchema,
   type SourceInput,
   sourceSchema,

@@ -9,8 +9,8 @@
 import { newId } from "../../../src/db/ids.ts";
 import { deployGraphqlRows } from "./deploy-rows.ts";
 import { docsGraphqlRows } from "./docs-rows.ts";
-import { manageGraphqlRows } from "./manage-rows.ts";
 import type { Fixture, Persona } from "./fixture.ts";
+import { manageGraphqlRows } from "./manage-rows.ts";
 import { webhookGraphqlRows } from "./webhook-rows.ts";
 
 /** What a cell must answer. */
