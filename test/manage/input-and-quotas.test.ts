@@ -92,6 +92,19 @@ const BAD_INPUT: Array<{
     field: "variables.1.key",
   },
   {
+    name: "setEnvironmentVariables (an invalid name in the list)",
+    query:
+      "mutation($a: ID!, $v: [EnvironmentVariableInput!]) { setEnvironmentVariables(applicationId: $a, variables: $v) { setKeys } }",
+    variables: (w) => ({
+      a: w.applicationId,
+      v: [
+        { key: "OK", value: "1" },
+        { key: "9NO", value: "2" },
+      ],
+    }),
+    field: "variables.1.key",
+  },
+  {
     name: "unsetEnvironmentVariable",
     query: 'mutation($a: ID!) { unsetEnvironmentVariable(applicationId: $a, key: "a-b") { id } }',
     variables: (w) => ({ a: w.applicationId }),

@@ -135,7 +135,11 @@ export async function setEnvironmentVariables(
   }
   let pairs: Array<[string, string]>;
   if (input.variables != null) {
-    const list = parseInput(listSchema, input.variables, "Invalid variables");
+    const { variables: list } = parseInput(
+      z.strictObject({ variables: listSchema }),
+      { variables: input.variables },
+      "Invalid variables",
+    );
     const fieldErrors: Record<string, string[]> = {};
     const seen = new Map<string, number>();
     list.forEach(({ key }, i) => {
