@@ -81,8 +81,16 @@ export async function graphql<T, V extends Record<string, unknown>>(
     headers: { "x-api-key": c.apiKey, "content-type": "application/json" },
     body: JSON.stringify({ query: print(document), variables }),
   });
-  const body = (await res.json()) as { data?: T; errors?: Array<{ message: string }> };
-  if (body.errors?.length) throw new CliError(body.errors[0]!.message, 1);
+  const body = (await res.json()) as {
+    data?: T;
+    errors?: Array<{ message: string; extensions?: { fieldErrors?: Record<string, string[]> } }>;
+  };
+  const first = body.errors?.[0];
+  if (first) {
+    // Each field's problems on a line of its own (a `.env` paste names every refused line).
+    const fields = Object.entries(first.extensions?.fieldErrors ?? {}).map(([k, v]) => `${k}: ${v.join(", ")}`);
+    throw new CliError([first.message, ...fields].join("\n  "), 1);
+  }
   return body.data as T;
 }
 

@@ -10,6 +10,9 @@
  *   retry <id> | rollback <id>              re-run a failed import | delete it with what it created
  *   webhooks test <id> --org <org_id>       send a `ping` to a webhook endpoint
  *   deploy <app> [--project <p>]            deploy an application and follow its log and status live
+ *   env list|set|unset <app> …              an application's variables (set: KEY=VALUE… or --file .env)
+ *   domains add|remove <app> <host>         an application's custom domains
+ *   apps create <name> --environment <env> | apps delete <app>
  *
  * `--json` on every command prints one JSON document instead (`deploy --json --follow`: NDJSON events, then the
  * final deployment). Exit codes: 0 success, 1 failed or partial (a deployment `error` or `cancelled`),
@@ -20,6 +23,7 @@ import { Command, CommanderError } from "commander";
 import { CliError, type Credentials, errorOf, graphql, loadCredentials, restClient, saveCredentials } from "./api.ts";
 import { deployCommand } from "./deploy-command.ts";
 import { importCommand } from "./import-command.ts";
+import { addManageCommands } from "./manage-commands.ts";
 import { RetryImportMutation, RollbackImportMutation } from "./operations.ts";
 
 /** Prints `value` as JSON, or `text()` for people. */
@@ -30,7 +34,9 @@ function out(json: boolean | undefined, value: unknown, text: () => string): voi
 /** The program; `run` maps its outcome to an exit code. */
 function program(setExit: (code: number) => void): Command {
   const cli = new Command("skiff")
-    .description("Skiff from the command line: site imports, deployments and webhooks")
+    .description(
+      "Skiff from the command line: site imports, deployments, applications, variables, domains and webhooks",
+    )
     .exitOverride()
     .configureOutput({ outputError: (s, write) => write(s) });
   const creds = () => loadCredentials();
@@ -114,6 +120,8 @@ function program(setExit: (code: number) => void): Command {
         o: { project?: string; title?: string; timeout?: string; json?: boolean; follow?: boolean },
       ) => setExit(await deployCommand(await creds(), app, o)),
     );
+
+  addManageCommands(cli, { creds, out });
 
   const webhooks = cli.command("webhooks").description("webhook endpoints");
   webhooks

@@ -91,3 +91,54 @@ export const ApplicationDeploymentsQuery = graphql(`
     application(id: $id) { id deployments(first: 50) { ...CliDeployment } }
   }
 `);
+
+/** An application's variables (`skiff env list`). */
+export const EnvironmentVariablesQuery = graphql(`
+  query CliEnvironmentVariables($id: ID!) {
+    application(id: $id) { id name needsDeployment environmentVariables { key value } }
+  }
+`);
+
+/** Sets variables from pairs or a `.env` text (`skiff env set`). */
+export const SetEnvironmentVariablesMutation = graphql(`
+  mutation CliSetEnvironmentVariables($id: ID!, $variables: [EnvironmentVariableInput!], $dotenv: String, $deploy: Boolean) {
+    setEnvironmentVariables(applicationId: $id, variables: $variables, dotenv: $dotenv, deploy: $deploy) {
+      setKeys application { id needsDeployment } deployment { id status }
+    }
+  }
+`);
+
+/** Removes one variable (`skiff env unset`). */
+export const UnsetEnvironmentVariableMutation = graphql(`
+  mutation CliUnsetEnvironmentVariable($id: ID!, $key: String!, $deploy: Boolean) {
+    unsetEnvironmentVariable(applicationId: $id, key: $key, deploy: $deploy) { id needsDeployment }
+  }
+`);
+
+/** Routes a host to an application (`skiff domains add`). */
+export const AddDomainMutation = graphql(`
+  mutation CliAddDomain($input: AddDomainInput!) {
+    addDomain(input: $input) { id host port https }
+  }
+`);
+
+/** Removes a host from an application (`skiff domains remove`). */
+export const RemoveDomainMutation = graphql(`
+  mutation CliRemoveDomain($id: ID!, $host: String!) {
+    removeDomain(applicationId: $id, host: $host) { id domains { host } }
+  }
+`);
+
+/** Creates an application in an environment (`skiff apps create`). */
+export const CreateApplicationMutation = graphql(`
+  mutation CliCreateApplication($input: CreateApplicationInput!) {
+    createApplication(input: $input) { id name appName port needsDeployment environment { id name } }
+  }
+`);
+
+/** Deletes an application (`skiff apps delete`). */
+export const DeleteApplicationMutation = graphql(`
+  mutation CliDeleteApplication($id: ID!) {
+    deleteApplication(id: $id)
+  }
+`);

@@ -7,6 +7,11 @@ import type {
   Application as ApplicationModel,
   Domain as DomainModel,
 } from "../modules/applications/application.model.ts";
+import type {
+  EnvironmentVariablesPayload as EnvironmentVariablesPayloadModel,
+  DatabaseChangePayload as DatabaseChangePayloadModel,
+  DeletionPayload as DeletionPayloadModel,
+} from "../modules/applications/manage.payloads.ts";
 import type { Database as DatabaseModel } from "../modules/databases/database.model.ts";
 import type { Deployment as DeploymentModel } from "../modules/deployments/deployment.model.ts";
 import type { DeploymentEvent as DeploymentEventModel } from "../modules/deployments/deployment.events.ts";
@@ -71,6 +76,18 @@ export type Scalars = {
   /** An absolute URL (WHATWG URL syntax). */
   URL: { input: string; output: string };
   _FieldSet: { input: unknown; output: unknown };
+};
+
+/** A custom domain to route to an application. */
+export type AddDomainInput = {
+  /** The application (`app_...`). */
+  applicationId: Scalars["ID"]["input"];
+  /** Host name, e.g. `shop.example.com` (lower-cased; unique on the whole platform, else `CONFLICT`). */
+  host: Scalars["String"]["input"];
+  /** Request a certificate (issued asynchronously once DNS points at the ingress). Default true. */
+  https?: InputMaybe<Scalars["Boolean"]["input"]>;
+  /** Container port, 1 to 65535; omitted: the application's port. */
+  port?: InputMaybe<Scalars["Int"]["input"]>;
 };
 
 /** Input of `addNotificationChannel`. */
@@ -152,6 +169,11 @@ export type Application = {
   /** TypeID with prefix `app_`. */
   id: Scalars["ID"]["output"];
   name: Scalars["String"]["output"];
+  /**
+   * True when the application's settings, variables or domains changed after its last deployment was queued (or it
+   * was never deployed since such a change): the running version does not have them yet. A new deployment clears it.
+   */
+  needsDeployment: Scalars["Boolean"]["output"];
   /** Container port traffic is routed to (default 80). */
   port: Scalars["Int"]["output"];
   project: Project;
@@ -246,6 +268,26 @@ export type CreateApiKeyPayload = {
   secret: Scalars["String"]["output"];
 };
 
+/**
+ * Who may call the management mutations below (spec: Role table): owners and admins manage applications, their
+ * variables and domains, databases and environments. A member — limited by grants or not — may view and deploy
+ * (`deployApplication`) only: on an application, database or environment it sees these mutations answer
+ * `FORBIDDEN`, and on one that is not granted to it `NOT_FOUND` (as for another organization's). An API key acts with
+ * its creator's role; no credentials answer `UNAUTHENTICATED`. Invalid input answers `BAD_USER_INPUT` with
+ * `extensions.fieldErrors` (a dot-separated path of the input → messages); a plan quota answers `FORBIDDEN` with a
+ * message naming the quota (e.g. `Plan quota reached: applications (5 of 5 on plan "free")`, `extensions.quota`).
+ */
+export type CreateApplicationInput = {
+  /** Environment (`env_...`) the application is created in. */
+  environmentId: Scalars["ID"]["input"];
+  /** Display name, 1 to 100 characters; the platform-wide `appName` slug is made from it. */
+  name: Scalars["String"]["input"];
+  /** Container port, 1 to 65535. Default 80. */
+  port?: InputMaybe<Scalars["Int"]["input"]>;
+  /** Where the application comes from: the same rules as a site import's `source`. */
+  source: SiteImportSourceInput;
+};
+
 /** A container registry to configure. */
 export type CreateContainerRegistryInput = {
   /** Display name, 1 to 100 characters. */
@@ -258,6 +300,29 @@ export type CreateContainerRegistryInput = {
   url: Scalars["String"]["input"];
   /** User name, 1 to 200 characters; omit for anonymous access. */
   username?: InputMaybe<Scalars["String"]["input"]>;
+};
+
+/** A database to create in an environment. */
+export type CreateDatabaseInput = {
+  /**
+   * Applications of the same environment that get the database's automatic variables (spec: "Automatic environment
+   * variables": `DB_HOST`, `DB_DATABASE`, `DB_USERNAME`, `DB_PASSWORD`, and `DB_PORT`, `DB_CONNECTION`,
+   * `DATABASE_URL` or `MONGO_URL` by engine); a variable of the same name is replaced. At most 50.
+   */
+  applicationIds?: InputMaybe<Array<Scalars["ID"]["input"]>>;
+  /** Environment (`env_...`) the database is created in. */
+  environmentId: Scalars["ID"]["input"];
+  /** Database name: 1 to 63 characters, letters, digits, `_` and `-`. */
+  name: Scalars["String"]["input"];
+  /**
+   * Password, 1 to 256 characters; omitted: 32 random letters and digits are generated. Stored encrypted and never
+   * returned: it reaches applications as `DB_PASSWORD` (and inside `DATABASE_URL` / `MONGO_URL`).
+   */
+  password?: InputMaybe<Scalars["String"]["input"]>;
+  /** Database engine. */
+  type: DatabaseType;
+  /** Database user: 1 to 63 characters, starting with a letter or `_`; letters, digits, `_`, `.`, `-`. */
+  user: Scalars["String"]["input"];
 };
 
 /** A git provider to configure. */
@@ -329,8 +394,26 @@ export type Database = {
   user: Scalars["String"]["output"];
 };
 
+/** A database after `createDatabase` or `rotateDatabasePassword`, and the applications whose variables followed. */
+export type DatabaseChange = {
+  __typename?: "DatabaseChange";
+  /** Applications whose automatic variables were set or updated (each now `needsDeployment`). */
+  applications: Array<Application>;
+  /** The database. */
+  database: Database;
+};
+
 /** Database engines. */
 export type DatabaseType = "mariadb" | "mongodb" | "mysql" | "postgres";
+
+/** What a deletion removed. */
+export type DeletionResult = {
+  __typename?: "DeletionResult";
+  /** Applications whose variables or routing changed as a consequence (each now `needsDeployment`). */
+  affectedApplications: Array<Application>;
+  /** The id of the deleted object. */
+  id: Scalars["ID"]["output"];
+};
 
 /** When a git push deploys the application (spec: Deploy trigger, auto-deploy on push). */
 export type DeploySettings = {
@@ -526,11 +609,41 @@ export type Environment = {
   project: Project;
 };
 
+/** One line of a `.env` paste that was not applied. */
+export type EnvironmentPasteProblem = {
+  __typename?: "EnvironmentPasteProblem";
+  /** The variable name on that line, when one could be read. */
+  key?: Maybe<Scalars["String"]["output"]>;
+  /** Line number, from 1. */
+  line: Scalars["Int"]["output"];
+  /** Why the line was refused, e.g. `Invalid variable name` or `Duplicate of line 3`. */
+  message: Scalars["String"]["output"];
+};
+
 /** A variable set on an application at build and run time. */
 export type EnvironmentVariable = {
   __typename?: "EnvironmentVariable";
   key: Scalars["String"]["output"];
   value: Scalars["String"]["output"];
+};
+
+/** One variable to set. */
+export type EnvironmentVariableInput = {
+  /** Name: letters, digits and `_`, not starting with a digit, at most 255 characters. */
+  key: Scalars["String"]["input"];
+  /** Value, at most 32768 characters. Stored encrypted; never logged. */
+  value: Scalars["String"]["input"];
+};
+
+/** What `setEnvironmentVariables` did: the application as it now is and the deployment it queued, if any. */
+export type EnvironmentVariablesResult = {
+  __typename?: "EnvironmentVariablesResult";
+  /** The application, re-read after the change. */
+  application: Application;
+  /** The deployment queued by `deploy: true`; null otherwise. */
+  deployment?: Maybe<Deployment>;
+  /** Names set (created or changed), in the paste's order. */
+  setKeys: Array<Scalars["String"]["output"]>;
 };
 
 /**
@@ -665,6 +778,12 @@ export type Mutation = {
    * that did not verify it); `CONFLICT` when already a member.
    */
   acceptInvitation: Member;
+  /**
+   * Routes a custom host to an application (owners and admins): host rules and platform-wide uniqueness as a site
+   * import's (`CONFLICT` when taken), the plan's `domains` quota checked in the same transaction. Sets
+   * `needsDeployment`. Emits `domain.added`.
+   */
+  addDomain: Domain;
   /** Adds an e-mail notification channel (owner or admin). `CONFLICT` when the address is already a channel. */
   addNotificationChannel: NotificationChannel;
   /**
@@ -691,8 +810,25 @@ export type Mutation = {
    * `name`: 1 to 64 characters. `BAD_USER_INPUT` without an active organization.
    */
   createApiKey: CreateApiKeyPayload;
+  /**
+   * Creates an application in an environment (owners and admins; see `CreateApplicationInput`). The source, build
+   * and port rules and the prerequisites (git provider, SSH key, container registry) are a site import's; the plan's
+   * `applications` quota is checked in the same transaction. Not deployed: `needsDeployment` is true. Emits
+   * `application.created`.
+   */
+  createApplication: Application;
   /** Configures a container registry. Same errors as `createGitProvider`. */
   createContainerRegistry: ContainerRegistry;
+  /**
+   * Creates a database service (owners and admins) after checking the plan's `databases` quota in the same
+   * transaction; `applicationIds` get its automatic variables. Emits `database.created`.
+   */
+  createDatabase: DatabaseChange;
+  /**
+   * Creates an environment in a project (owners and admins): `name` 1 to 63 characters, letters, digits, `_` and
+   * `-`, unique in the project (`CONFLICT`). Emits `environment.created`.
+   */
+  createEnvironment: Environment;
   /** Configures a git provider. `FORBIDDEN` for members; `NOT_FOUND` when the organization is not the caller's; `BAD_USER_INPUT`. */
   createGitProvider: GitProvider;
   /**
@@ -720,6 +856,22 @@ export type Mutation = {
    * owner's keys. Requests with it answer 401 at once. Returns its id.
    */
   deleteApiKey: Scalars["ID"]["output"];
+  /**
+   * Deletes an application with its domains, variables and deployments (owners and admins). Emits
+   * `application.deleted` (its cluster objects are removed by the deployments side from that event). Returns the id.
+   */
+  deleteApplication: Scalars["ID"]["output"];
+  /**
+   * Deletes a database (owners and admins). Its automatic variables are removed from the applications that still hold
+   * the values it gave them (those get `needsDeployment`). Emits `database.deleted`.
+   */
+  deleteDatabase: DeletionResult;
+  /**
+   * Deletes an empty environment (owners and admins). Refused with `CONFLICT` while it holds applications or
+   * databases (delete those first: a deletion never removes more than it names), and for a project's last
+   * environment. Emits `environment.deleted`. Returns the id.
+   */
+  deleteEnvironment: Scalars["ID"]["output"];
   /**
    * Deletes a service (owners and admins). The merchant is kept while other gateway services of the organization remain;
    * deleting the last releases it at the gateway (in-flight payments and subscriptions stop) and removes the signing key.
@@ -776,12 +928,20 @@ export type Mutation = {
   /** A new signing secret, shown once; the next attempt of any delivery signs with it. */
   regenerateWebhookSecret: WebhookEndpointWithSecret;
   /**
+   * Removes the domain `host` (compared lower-cased, without a trailing dot) from an application (owners and admins)
+   * and returns the application. Idempotent: a host the application does not have is a success without a change.
+   * A removal sets `needsDeployment`. Emits `domain.removed`.
+   */
+  removeDomain: Application;
+  /**
    * Removes a member (owner or admin); the owner cannot be removed. Their API keys and agent token for the
    * organization stop working at once. Returns the member id.
    */
   removeMember: Scalars["ID"]["output"];
   /** Removes a notification channel (owner or admin). Returns its id. */
   removeNotificationChannel: Scalars["ID"]["output"];
+  /** Renames an environment (owners and admins; same rules as `createEnvironment`). Emits `environment.updated`. */
+  renameEnvironment: Environment;
   /** Renames an organization (owner or admin; 1 to 100 characters). */
   renameOrganization: Organization;
   /**
@@ -802,12 +962,34 @@ export type Mutation = {
   /** Revokes the caller's agent token in the active organization at once. False when there was none. */
   revokeAgentToken: Scalars["Boolean"]["output"];
   /**
+   * Replaces a database's password (owners and admins): `password`, or 32 generated letters and digits. Every
+   * application variable that still holds the value the database gave it (`DB_PASSWORD`, `DATABASE_URL`,
+   * `MONGO_URL`) follows; a value a user changed is left alone. Those applications get `needsDeployment`. Emits
+   * `database.password_rotated`.
+   */
+  rotateDatabasePassword: DatabaseChange;
+  /**
    * Makes `id` the organization this session acts on (the session's active organization). For an API key the
    * only valid id is the organization it is bound to (to act on another organization, create a key there).
    */
   setActiveOrganization: Viewer;
   /** Saves the organization's whole docs theme (owners and admins). Invalid fields → BAD_USER_INPUT with fieldErrors. */
   setDocsTheme: DocsTheme;
+  /**
+   * Sets one variable (owners and admins): created, or its value replaced. Idempotent: setting the value it already
+   * has changes nothing (no event, `needsDeployment` unchanged). A change sets `needsDeployment`; `deploy: true`
+   * queues a deployment in the same transaction instead (then `needsDeployment` stays false). Emits
+   * `application.variables_changed` (names only, never values).
+   */
+  setEnvironmentVariable: Application;
+  /**
+   * Sets many variables at once (owners and admins): `variables`, or `dotenv` — the text of a `.env` file, parsed by
+   * the `dotenv` package's parser (`KEY=value`, `export` prefixes, quotes, `#` comments, multi-line quoted values).
+   * Lines that are not `KEY=value`, invalid names and names given twice are refused: nothing is set and
+   * `BAD_USER_INPUT` lists them in `fieldErrors` under `line.<n>` (e.g. `line.4: Duplicate of line 2`). At most 200
+   * variables per application. `deploy: true` as for `setEnvironmentVariable`.
+   */
+  setEnvironmentVariables: EnvironmentVariablesResult;
   /** Turns a payment method on or off at the gateway for the organization's merchant. Owners and admins. */
   setPaymentMethodEnabled: PaymentMethod;
   /**
@@ -827,8 +1009,21 @@ export type Mutation = {
   testWebhook: WebhookTestResult;
   /** Makes another member the owner (owner only); the previous owner becomes an admin. Returns the new owner. */
   transferOwnership: Member;
+  /**
+   * Removes a variable (owners and admins). Idempotent: removing one that does not exist succeeds without a change.
+   * A removal sets `needsDeployment` (or deploys with `deploy: true`).
+   */
+  unsetEnvironmentVariable: Application;
+  /**
+   * Changes an application's name, source, branch, build path, build type, image, port or health path (owners and
+   * admins). A change of anything but the name sets `needsDeployment`. Emits `application.updated` with the changed
+   * field names.
+   */
+  updateApplication: Application;
   /** Updates auto-deploy settings and the health check path (owners and admins). */
   updateDeploySettings: DeploySettings;
+  /** Changes a domain's host, port or HTTPS (owners and admins). Sets `needsDeployment`. Emits `domain.updated`. */
+  updateDomain: Domain;
   /** Changes a member's role to `admin` or `member` (owner or admin). The owner's role is changed only by `transferOwnership`. */
   updateMemberRole: Member;
   /** Renames the service or changes its webhook URL (null clears it). Owners and admins. */
@@ -840,6 +1035,11 @@ export type Mutation = {
 /** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationAcceptInvitationArgs = {
   token: Scalars["String"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationAddDomainArgs = {
+  input: AddDomainInput;
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -874,8 +1074,24 @@ export type MutationCreateApiKeyArgs = {
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationCreateApplicationArgs = {
+  input: CreateApplicationInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationCreateContainerRegistryArgs = {
   input: CreateContainerRegistryInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationCreateDatabaseArgs = {
+  input: CreateDatabaseInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationCreateEnvironmentArgs = {
+  name: Scalars["String"]["input"];
+  projectId: Scalars["ID"]["input"];
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -913,6 +1129,21 @@ export type MutationCreateWebhookArgs = {
 
 /** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationDeleteApiKeyArgs = {
+  id: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationDeleteApplicationArgs = {
+  id: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationDeleteDatabaseArgs = {
+  id: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationDeleteEnvironmentArgs = {
   id: Scalars["ID"]["input"];
 };
 
@@ -995,6 +1226,12 @@ export type MutationRegenerateWebhookSecretArgs = {
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRemoveDomainArgs = {
+  applicationId: Scalars["ID"]["input"];
+  host: Scalars["String"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationRemoveMemberArgs = {
   memberId: Scalars["ID"]["input"];
 };
@@ -1002,6 +1239,12 @@ export type MutationRemoveMemberArgs = {
 /** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationRemoveNotificationChannelArgs = {
   id: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRenameEnvironmentArgs = {
+  id: Scalars["ID"]["input"];
+  name: Scalars["String"]["input"];
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -1026,6 +1269,12 @@ export type MutationRevokeAccessArgs = {
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRotateDatabasePasswordArgs = {
+  id: Scalars["ID"]["input"];
+  password?: InputMaybe<Scalars["String"]["input"]>;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationSetActiveOrganizationArgs = {
   id: Scalars["ID"]["input"];
 };
@@ -1034,6 +1283,22 @@ export type MutationSetActiveOrganizationArgs = {
 export type MutationSetDocsThemeArgs = {
   input: DocsThemeInput;
   organizationId: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationSetEnvironmentVariableArgs = {
+  applicationId: Scalars["ID"]["input"];
+  deploy?: InputMaybe<Scalars["Boolean"]["input"]>;
+  key: Scalars["String"]["input"];
+  value: Scalars["String"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationSetEnvironmentVariablesArgs = {
+  applicationId: Scalars["ID"]["input"];
+  deploy?: InputMaybe<Scalars["Boolean"]["input"]>;
+  dotenv?: InputMaybe<Scalars["String"]["input"]>;
+  variables?: InputMaybe<Array<EnvironmentVariableInput>>;
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -1066,9 +1331,28 @@ export type MutationTransferOwnershipArgs = {
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationUnsetEnvironmentVariableArgs = {
+  applicationId: Scalars["ID"]["input"];
+  deploy?: InputMaybe<Scalars["Boolean"]["input"]>;
+  key: Scalars["String"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationUpdateApplicationArgs = {
+  id: Scalars["ID"]["input"];
+  input: UpdateApplicationInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationUpdateDeploySettingsArgs = {
   applicationId: Scalars["ID"]["input"];
   input: DeploySettingsInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationUpdateDomainArgs = {
+  id: Scalars["ID"]["input"];
+  input: UpdateDomainInput;
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -2009,6 +2293,42 @@ export type SubscriptionSiteImportUpdatedArgs = {
   id?: InputMaybe<Scalars["ID"]["input"]>;
 };
 
+/**
+ * Changes to an application; omitted (or null) fields stay as they are. `source` replaces the whole source (the same
+ * rules as a site import's); `branch`, `buildPath`, `buildType` and `dockerImage` change one field of the current
+ * source (then checked with the same rules, errors under their own name).
+ */
+export type UpdateApplicationInput = {
+  /** Branch to build (github, gitlab, git). */
+  branch?: InputMaybe<Scalars["String"]["input"]>;
+  /** Build context: an absolute path inside the repository (github, gitlab, git). */
+  buildPath?: InputMaybe<Scalars["String"]["input"]>;
+  /** dockerfile or nixpacks. */
+  buildType?: InputMaybe<BuildType>;
+  /** Image to deploy, e.g. `nginx:1.27` (docker). */
+  dockerImage?: InputMaybe<Scalars["String"]["input"]>;
+  /** Path the health probe requests: starts with `/`, at most 2048 characters, no spaces or `#`. */
+  healthPath?: InputMaybe<Scalars["String"]["input"]>;
+  /** Display name, 1 to 100 characters (the `appName` slug does not change). */
+  name?: InputMaybe<Scalars["String"]["input"]>;
+  /** Container port, 1 to 65535. */
+  port?: InputMaybe<Scalars["Int"]["input"]>;
+  /** A new source, replacing the current one. */
+  source?: InputMaybe<SiteImportSourceInput>;
+};
+
+/** Changes to a domain; omitted fields stay as they are. */
+export type UpdateDomainInput = {
+  /** A new host name (same rules as `addDomain`). */
+  host?: InputMaybe<Scalars["String"]["input"]>;
+  /** Request a certificate. */
+  https?: InputMaybe<Scalars["Boolean"]["input"]>;
+  /** Container port, 1 to 65535. */
+  port?: InputMaybe<Scalars["Int"]["input"]>;
+  /** Use the application's port (clears `port`). */
+  useApplicationPort?: InputMaybe<Scalars["Boolean"]["input"]>;
+};
+
 /** Input of `updateWebhook`: omitted fields keep their value. */
 export type UpdateWebhookInput = {
   description?: InputMaybe<Scalars["String"]["input"]>;
@@ -2241,14 +2561,15 @@ export type FederationReferenceTypes = {
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
-  AddNotificationChannelInput: AddNotificationChannelInput;
-  String: ResolverTypeWrapper<Scalars["String"]["output"]>;
+  AddDomainInput: AddDomainInput;
   ID: ResolverTypeWrapper<Scalars["ID"]["output"]>;
+  String: ResolverTypeWrapper<Scalars["String"]["output"]>;
+  Boolean: ResolverTypeWrapper<Scalars["Boolean"]["output"]>;
+  Int: ResolverTypeWrapper<Scalars["Int"]["output"]>;
+  AddNotificationChannelInput: AddNotificationChannelInput;
   AgentToken: ResolverTypeWrapper<AgentToken>;
   ApiKey: ResolverTypeWrapper<ApiKeyModel>;
-  Boolean: ResolverTypeWrapper<Scalars["Boolean"]["output"]>;
   Application: ResolverTypeWrapper<ApplicationModel>;
-  Int: ResolverTypeWrapper<Scalars["Int"]["output"]>;
   ApplicationHealth: ApplicationHealth;
   ApplicationSource: ResolverTypeWrapper<ApplicationSource>;
   AuthMethod: AuthMethod;
@@ -2257,15 +2578,19 @@ export type ResolversTypes = {
   CreateAgentTokenInput: CreateAgentTokenInput;
   CreateAgentTokenPayload: ResolverTypeWrapper<CreateAgentTokenPayload>;
   CreateApiKeyPayload: ResolverTypeWrapper<CreatedApiKeyModel>;
+  CreateApplicationInput: CreateApplicationInput;
   CreateContainerRegistryInput: CreateContainerRegistryInput;
+  CreateDatabaseInput: CreateDatabaseInput;
   CreateGitProviderInput: CreateGitProviderInput;
   CreateOrganizationInput: CreateOrganizationInput;
   CreateProjectInput: CreateProjectInput;
   CreateSshKeyInput: CreateSshKeyInput;
   CreateWebhookInput: CreateWebhookInput;
   Database: ResolverTypeWrapper<DatabaseModel>;
+  DatabaseChange: ResolverTypeWrapper<DatabaseChangePayloadModel>;
   DatabaseType: DatabaseType;
   DateTime: ResolverTypeWrapper<Scalars["DateTime"]["output"]>;
+  DeletionResult: ResolverTypeWrapper<DeletionPayloadModel>;
   DeploySettings: ResolverTypeWrapper<DeploySettings>;
   DeploySettingsInput: DeploySettingsInput;
   Deployment: ResolverTypeWrapper<DeploymentModel>;
@@ -2280,7 +2605,10 @@ export type ResolversTypes = {
   Domain: ResolverTypeWrapper<DomainModel>;
   EmailAddress: ResolverTypeWrapper<Scalars["EmailAddress"]["output"]>;
   Environment: ResolverTypeWrapper<EnvironmentModel>;
+  EnvironmentPasteProblem: ResolverTypeWrapper<EnvironmentPasteProblem>;
   EnvironmentVariable: ResolverTypeWrapper<EnvironmentVariable>;
+  EnvironmentVariableInput: EnvironmentVariableInput;
+  EnvironmentVariablesResult: ResolverTypeWrapper<EnvironmentVariablesPayloadModel>;
   GitProvider: ResolverTypeWrapper<GitProviderModel>;
   GitProviderType: GitProviderType;
   GrantAccessInput: GrantAccessInput;
@@ -2335,6 +2663,8 @@ export type ResolversTypes = {
   SshKey: ResolverTypeWrapper<SshKeyModel>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   URL: ResolverTypeWrapper<Scalars["URL"]["output"]>;
+  UpdateApplicationInput: UpdateApplicationInput;
+  UpdateDomainInput: UpdateDomainInput;
   UpdateWebhookInput: UpdateWebhookInput;
   User: ResolverTypeWrapper<UserModel>;
   Viewer: ResolverTypeWrapper<ViewerModelModel>;
@@ -2348,27 +2678,32 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
-  AddNotificationChannelInput: AddNotificationChannelInput;
-  String: Scalars["String"]["output"];
+  AddDomainInput: AddDomainInput;
   ID: Scalars["ID"]["output"];
+  String: Scalars["String"]["output"];
+  Boolean: Scalars["Boolean"]["output"];
+  Int: Scalars["Int"]["output"];
+  AddNotificationChannelInput: AddNotificationChannelInput;
   AgentToken: AgentToken;
   ApiKey: ApiKeyModel;
-  Boolean: Scalars["Boolean"]["output"];
   Application: ApplicationModel;
-  Int: Scalars["Int"]["output"];
   ApplicationSource: ApplicationSource;
   ContainerRegistry: ContainerRegistryModel;
   CreateAgentTokenInput: CreateAgentTokenInput;
   CreateAgentTokenPayload: CreateAgentTokenPayload;
   CreateApiKeyPayload: CreatedApiKeyModel;
+  CreateApplicationInput: CreateApplicationInput;
   CreateContainerRegistryInput: CreateContainerRegistryInput;
+  CreateDatabaseInput: CreateDatabaseInput;
   CreateGitProviderInput: CreateGitProviderInput;
   CreateOrganizationInput: CreateOrganizationInput;
   CreateProjectInput: CreateProjectInput;
   CreateSshKeyInput: CreateSshKeyInput;
   CreateWebhookInput: CreateWebhookInput;
   Database: DatabaseModel;
+  DatabaseChange: DatabaseChangePayloadModel;
   DateTime: Scalars["DateTime"]["output"];
+  DeletionResult: DeletionPayloadModel;
   DeploySettings: DeploySettings;
   DeploySettingsInput: DeploySettingsInput;
   Deployment: DeploymentModel;
@@ -2382,7 +2717,10 @@ export type ResolversParentTypes = {
   Domain: DomainModel;
   EmailAddress: Scalars["EmailAddress"]["output"];
   Environment: EnvironmentModel;
+  EnvironmentPasteProblem: EnvironmentPasteProblem;
   EnvironmentVariable: EnvironmentVariable;
+  EnvironmentVariableInput: EnvironmentVariableInput;
+  EnvironmentVariablesResult: EnvironmentVariablesPayloadModel;
   GitProvider: GitProviderModel;
   GrantAccessInput: GrantAccessInput;
   Invitation: InvitationModel;
@@ -2427,6 +2765,8 @@ export type ResolversParentTypes = {
   SshKey: SshKeyModel;
   Subscription: Record<PropertyKey, never>;
   URL: Scalars["URL"]["output"];
+  UpdateApplicationInput: UpdateApplicationInput;
+  UpdateDomainInput: UpdateDomainInput;
   UpdateWebhookInput: UpdateWebhookInput;
   User: UserModel;
   Viewer: ViewerModelModel;
@@ -2490,6 +2830,7 @@ export type ApplicationResolvers<
   healthCheckedAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
   name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  needsDeployment?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
   port?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
   project?: Resolver<ResolversTypes["Project"], ParentType, ContextType>;
   source?: Resolver<ResolversTypes["ApplicationSource"], ParentType, ContextType>;
@@ -2556,9 +2897,25 @@ export type DatabaseResolvers<
   user?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
 };
 
+export type DatabaseChangeResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["DatabaseChange"] = ResolversParentTypes["DatabaseChange"],
+> = {
+  applications?: Resolver<Array<ResolversTypes["Application"]>, ParentType, ContextType>;
+  database?: Resolver<ResolversTypes["Database"], ParentType, ContextType>;
+};
+
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes["DateTime"], any> {
   name: "DateTime";
 }
+
+export type DeletionResultResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["DeletionResult"] = ResolversParentTypes["DeletionResult"],
+> = {
+  affectedApplications?: Resolver<Array<ResolversTypes["Application"]>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+};
 
 export type DeploySettingsResolvers<
   ContextType = Context,
@@ -2695,12 +3052,31 @@ export type EnvironmentResolvers<
   project?: Resolver<ResolversTypes["Project"], ParentType, ContextType>;
 };
 
+export type EnvironmentPasteProblemResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["EnvironmentPasteProblem"] = ResolversParentTypes["EnvironmentPasteProblem"],
+> = {
+  key?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  line?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  message?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+};
+
 export type EnvironmentVariableResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["EnvironmentVariable"] = ResolversParentTypes["EnvironmentVariable"],
 > = {
   key?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
   value?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+};
+
+export type EnvironmentVariablesResultResolvers<
+  ContextType = Context,
+  ParentType extends
+    ResolversParentTypes["EnvironmentVariablesResult"] = ResolversParentTypes["EnvironmentVariablesResult"],
+> = {
+  application?: Resolver<ResolversTypes["Application"], ParentType, ContextType>;
+  deployment?: Resolver<Maybe<ResolversTypes["Deployment"]>, ParentType, ContextType>;
+  setKeys?: Resolver<Array<ResolversTypes["String"]>, ParentType, ContextType>;
 };
 
 export type GitProviderResolvers<
@@ -2776,6 +3152,12 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationAcceptInvitationArgs, "token">
   >;
+  addDomain?: Resolver<
+    ResolversTypes["Domain"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationAddDomainArgs, "input">
+  >;
   addNotificationChannel?: Resolver<
     ResolversTypes["NotificationChannel"],
     ParentType,
@@ -2812,11 +3194,29 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationCreateApiKeyArgs, "name">
   >;
+  createApplication?: Resolver<
+    ResolversTypes["Application"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationCreateApplicationArgs, "input">
+  >;
   createContainerRegistry?: Resolver<
     ResolversTypes["ContainerRegistry"],
     ParentType,
     ContextType,
     RequireFields<MutationCreateContainerRegistryArgs, "input">
+  >;
+  createDatabase?: Resolver<
+    ResolversTypes["DatabaseChange"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationCreateDatabaseArgs, "input">
+  >;
+  createEnvironment?: Resolver<
+    ResolversTypes["Environment"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationCreateEnvironmentArgs, "name" | "projectId">
   >;
   createGitProvider?: Resolver<
     ResolversTypes["GitProvider"],
@@ -2855,6 +3255,24 @@ export type MutationResolvers<
     RequireFields<MutationCreateWebhookArgs, "input" | "organizationId">
   >;
   deleteApiKey?: Resolver<ResolversTypes["ID"], ParentType, ContextType, RequireFields<MutationDeleteApiKeyArgs, "id">>;
+  deleteApplication?: Resolver<
+    ResolversTypes["ID"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationDeleteApplicationArgs, "id">
+  >;
+  deleteDatabase?: Resolver<
+    ResolversTypes["DeletionResult"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationDeleteDatabaseArgs, "id">
+  >;
+  deleteEnvironment?: Resolver<
+    ResolversTypes["ID"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationDeleteEnvironmentArgs, "id">
+  >;
   deletePaymentGatewayService?: Resolver<
     ResolversTypes["Boolean"],
     ParentType,
@@ -2940,6 +3358,12 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationRegenerateWebhookSecretArgs, "organizationId" | "webhookUuid">
   >;
+  removeDomain?: Resolver<
+    ResolversTypes["Application"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRemoveDomainArgs, "applicationId" | "host">
+  >;
   removeMember?: Resolver<
     ResolversTypes["ID"],
     ParentType,
@@ -2951,6 +3375,12 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationRemoveNotificationChannelArgs, "id">
+  >;
+  renameEnvironment?: Resolver<
+    ResolversTypes["Environment"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRenameEnvironmentArgs, "id" | "name">
   >;
   renameOrganization?: Resolver<
     ResolversTypes["Organization"],
@@ -2977,6 +3407,12 @@ export type MutationResolvers<
     RequireFields<MutationRevokeAccessArgs, "grantId">
   >;
   revokeAgentToken?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  rotateDatabasePassword?: Resolver<
+    ResolversTypes["DatabaseChange"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRotateDatabasePasswordArgs, "id">
+  >;
   setActiveOrganization?: Resolver<
     ResolversTypes["Viewer"],
     ParentType,
@@ -2988,6 +3424,18 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationSetDocsThemeArgs, "input" | "organizationId">
+  >;
+  setEnvironmentVariable?: Resolver<
+    ResolversTypes["Application"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationSetEnvironmentVariableArgs, "applicationId" | "deploy" | "key" | "value">
+  >;
+  setEnvironmentVariables?: Resolver<
+    ResolversTypes["EnvironmentVariablesResult"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationSetEnvironmentVariablesArgs, "applicationId" | "deploy">
   >;
   setPaymentMethodEnabled?: Resolver<
     ResolversTypes["PaymentMethod"],
@@ -3019,11 +3467,29 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationTransferOwnershipArgs, "memberId">
   >;
+  unsetEnvironmentVariable?: Resolver<
+    ResolversTypes["Application"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationUnsetEnvironmentVariableArgs, "applicationId" | "deploy" | "key">
+  >;
+  updateApplication?: Resolver<
+    ResolversTypes["Application"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationUpdateApplicationArgs, "id" | "input">
+  >;
   updateDeploySettings?: Resolver<
     ResolversTypes["DeploySettings"],
     ParentType,
     ContextType,
     RequireFields<MutationUpdateDeploySettingsArgs, "applicationId" | "input">
+  >;
+  updateDomain?: Resolver<
+    ResolversTypes["Domain"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationUpdateDomainArgs, "id" | "input">
   >;
   updateMemberRole?: Resolver<
     ResolversTypes["Member"],
@@ -3624,7 +4090,9 @@ export type Resolvers<ContextType = Context> = {
   CreateAgentTokenPayload?: CreateAgentTokenPayloadResolvers<ContextType>;
   CreateApiKeyPayload?: CreateApiKeyPayloadResolvers<ContextType>;
   Database?: DatabaseResolvers<ContextType>;
+  DatabaseChange?: DatabaseChangeResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  DeletionResult?: DeletionResultResolvers<ContextType>;
   DeploySettings?: DeploySettingsResolvers<ContextType>;
   Deployment?: DeploymentResolvers<ContextType>;
   DeploymentLogLine?: DeploymentLogLineResolvers<ContextType>;
@@ -3635,7 +4103,9 @@ export type Resolvers<ContextType = Context> = {
   Domain?: DomainResolvers<ContextType>;
   EmailAddress?: GraphQLScalarType;
   Environment?: EnvironmentResolvers<ContextType>;
+  EnvironmentPasteProblem?: EnvironmentPasteProblemResolvers<ContextType>;
   EnvironmentVariable?: EnvironmentVariableResolvers<ContextType>;
+  EnvironmentVariablesResult?: EnvironmentVariablesResultResolvers<ContextType>;
   GitProvider?: GitProviderResolvers<ContextType>;
   Invitation?: InvitationResolvers<ContextType>;
   InvitationLinkInfo?: InvitationLinkInfoResolvers<ContextType>;

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { seededApplication } from "../deploy/deploy-helpers.ts";
 import { startHttpsReceiver } from "../helpers/https-receiver.ts";
+import { createProjects } from "../helpers/seed.ts";
 import { useTestServer } from "../helpers/server.ts";
 import { failInsertsWhen, importReadyOrg } from "../imports/import-helpers.ts";
 import { orgNumber } from "../webhooks/webhook-helpers.ts";
@@ -222,4 +223,56 @@ describe("skiff deploy", () => {
     // Another organization's application is not visible.
     expect((await skiff(["deploy", app.applicationId], { tty: false })).code).toBe(1);
   }, 90_000);
+});
+
+describe("skiff apps, env and domains", () => {
+  it("creates an application, sets, lists and unsets variables, adds and removes a domain, deletes it", async () => {
+    const [projectId] = await createProjects(t.db.knex, org.organizationId, 1);
+    const env = await t.db.knex("environments").where({ project_id: projectId }).first("id");
+    const as = { tty: false } as const;
+    const json = (output: string) => JSON.parse(output.trim().split("\n").at(-1)!);
+
+    const created = await skiff(
+      ["apps", "create", "cli-app", "--environment", env.id, "--image", "nginx:1.27", "--json"],
+      as,
+    );
+    expect(created.code, created.output).toBe(0);
+    const app = json(created.output) as { id: string; name: string; needsDeployment: boolean };
+    expect(app).toMatchObject({ name: "cli-app", needsDeployment: true });
+
+    const set = await skiff(["env", "set", app.id, "A=1", "URL=https://x.example/?a=b", "--json"], as);
+    expect(set.code, set.output).toBe(0);
+    expect(json(set.output).setKeys).toEqual(["A", "URL"]);
+    const file = join(dir, "bad.env");
+    await writeFile(file, "GOOD=1\nnot a line\n1BAD=2\n");
+    const refused = await skiff(["env", "set", app.id, "--file", file], as);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toMatch(/line\.2: Not a KEY=value line/);
+    expect(refused.output).toMatch(/line\.3: 1BAD: Invalid variable name/);
+    expect((await skiff(["env", "set", app.id], as)).code).toBe(2);
+
+    const masked = await skiff(["env", "list", app.id], as);
+    expect(masked.output).toContain("A=********");
+    expect(masked.output).not.toContain("https://x.example");
+    const revealed = json((await skiff(["env", "list", app.id, "--reveal", "--json"], as)).output);
+    expect(revealed.variables).toEqual([
+      { key: "A", value: "1" },
+      { key: "URL", value: "https://x.example/?a=b" },
+    ]);
+    expect((await skiff(["env", "unset", app.id, "A"], as)).code).toBe(0);
+    expect(json((await skiff(["env", "list", app.id, "--json"], as)).output).variables).toEqual([
+      { key: "URL", value: "********" },
+    ]);
+
+    const host = `cli-${projectId!.slice(-8).toLowerCase()}.example.test`;
+    const added = await skiff(["domains", "add", app.id, host, "--port", "3000", "--json"], as);
+    expect(added.code, added.output).toBe(0);
+    expect(json(added.output)).toMatchObject({ host, port: 3000, https: true });
+    const removed = await skiff(["domains", "remove", app.id, host], as);
+    expect(removed.output).toContain("domains now: none");
+
+    expect((await skiff(["apps", "delete", app.id], as)).output).toContain(`${app.id} deleted`);
+    expect(await t.db.knex("applications").where({ id: app.id }).first()).toBeUndefined();
+    expect((await skiff(["apps", "delete", app.id], as)).code).toBe(1);
+  }, 300_000); // 15 runs of the CLI, each a new Node process
 });

@@ -25,6 +25,13 @@ type Documents = {
   "\n  mutation CliDeployApplication($applicationId: ID!, $title: String) {\n    deployApplication(applicationId: $applicationId, title: $title) { ...CliDeployment }\n  }\n": typeof types.CliDeployApplicationDocument;
   "\n  subscription CliDeploymentUpdates($applicationId: ID!) {\n    deploymentUpdated(applicationId: $applicationId) {\n      deploymentId status logLine { at level text }\n      deployment { ...CliDeployment }\n    }\n  }\n": typeof types.CliDeploymentUpdatesDocument;
   "\n  query CliApplicationDeployments($id: ID!) {\n    application(id: $id) { id deployments(first: 50) { ...CliDeployment } }\n  }\n": typeof types.CliApplicationDeploymentsDocument;
+  "\n  query CliEnvironmentVariables($id: ID!) {\n    application(id: $id) { id name needsDeployment environmentVariables { key value } }\n  }\n": typeof types.CliEnvironmentVariablesDocument;
+  "\n  mutation CliSetEnvironmentVariables($id: ID!, $variables: [EnvironmentVariableInput!], $dotenv: String, $deploy: Boolean) {\n    setEnvironmentVariables(applicationId: $id, variables: $variables, dotenv: $dotenv, deploy: $deploy) {\n      setKeys application { id needsDeployment } deployment { id status }\n    }\n  }\n": typeof types.CliSetEnvironmentVariablesDocument;
+  "\n  mutation CliUnsetEnvironmentVariable($id: ID!, $key: String!, $deploy: Boolean) {\n    unsetEnvironmentVariable(applicationId: $id, key: $key, deploy: $deploy) { id needsDeployment }\n  }\n": typeof types.CliUnsetEnvironmentVariableDocument;
+  "\n  mutation CliAddDomain($input: AddDomainInput!) {\n    addDomain(input: $input) { id host port https }\n  }\n": typeof types.CliAddDomainDocument;
+  "\n  mutation CliRemoveDomain($id: ID!, $host: String!) {\n    removeDomain(applicationId: $id, host: $host) { id domains { host } }\n  }\n": typeof types.CliRemoveDomainDocument;
+  "\n  mutation CliCreateApplication($input: CreateApplicationInput!) {\n    createApplication(input: $input) { id name appName port needsDeployment environment { id name } }\n  }\n": typeof types.CliCreateApplicationDocument;
+  "\n  mutation CliDeleteApplication($id: ID!) {\n    deleteApplication(id: $id)\n  }\n": typeof types.CliDeleteApplicationDocument;
 };
 const documents: Documents = {
   "\n  subscription CliImportUpdates {\n    siteImportUpdated {\n      importId\n      status\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n    }\n  }\n":
@@ -49,6 +56,20 @@ const documents: Documents = {
     types.CliDeploymentUpdatesDocument,
   "\n  query CliApplicationDeployments($id: ID!) {\n    application(id: $id) { id deployments(first: 50) { ...CliDeployment } }\n  }\n":
     types.CliApplicationDeploymentsDocument,
+  "\n  query CliEnvironmentVariables($id: ID!) {\n    application(id: $id) { id name needsDeployment environmentVariables { key value } }\n  }\n":
+    types.CliEnvironmentVariablesDocument,
+  "\n  mutation CliSetEnvironmentVariables($id: ID!, $variables: [EnvironmentVariableInput!], $dotenv: String, $deploy: Boolean) {\n    setEnvironmentVariables(applicationId: $id, variables: $variables, dotenv: $dotenv, deploy: $deploy) {\n      setKeys application { id needsDeployment } deployment { id status }\n    }\n  }\n":
+    types.CliSetEnvironmentVariablesDocument,
+  "\n  mutation CliUnsetEnvironmentVariable($id: ID!, $key: String!, $deploy: Boolean) {\n    unsetEnvironmentVariable(applicationId: $id, key: $key, deploy: $deploy) { id needsDeployment }\n  }\n":
+    types.CliUnsetEnvironmentVariableDocument,
+  "\n  mutation CliAddDomain($input: AddDomainInput!) {\n    addDomain(input: $input) { id host port https }\n  }\n":
+    types.CliAddDomainDocument,
+  "\n  mutation CliRemoveDomain($id: ID!, $host: String!) {\n    removeDomain(applicationId: $id, host: $host) { id domains { host } }\n  }\n":
+    types.CliRemoveDomainDocument,
+  "\n  mutation CliCreateApplication($input: CreateApplicationInput!) {\n    createApplication(input: $input) { id name appName port needsDeployment environment { id name } }\n  }\n":
+    types.CliCreateApplicationDocument,
+  "\n  mutation CliDeleteApplication($id: ID!) {\n    deleteApplication(id: $id)\n  }\n":
+    types.CliDeleteApplicationDocument,
 };
 
 /**
@@ -131,6 +152,48 @@ export function graphql(
 export function graphql(
   source: "\n  query CliApplicationDeployments($id: ID!) {\n    application(id: $id) { id deployments(first: 50) { ...CliDeployment } }\n  }\n",
 ): (typeof documents)["\n  query CliApplicationDeployments($id: ID!) {\n    application(id: $id) { id deployments(first: 50) { ...CliDeployment } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query CliEnvironmentVariables($id: ID!) {\n    application(id: $id) { id name needsDeployment environmentVariables { key value } }\n  }\n",
+): (typeof documents)["\n  query CliEnvironmentVariables($id: ID!) {\n    application(id: $id) { id name needsDeployment environmentVariables { key value } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CliSetEnvironmentVariables($id: ID!, $variables: [EnvironmentVariableInput!], $dotenv: String, $deploy: Boolean) {\n    setEnvironmentVariables(applicationId: $id, variables: $variables, dotenv: $dotenv, deploy: $deploy) {\n      setKeys application { id needsDeployment } deployment { id status }\n    }\n  }\n",
+): (typeof documents)["\n  mutation CliSetEnvironmentVariables($id: ID!, $variables: [EnvironmentVariableInput!], $dotenv: String, $deploy: Boolean) {\n    setEnvironmentVariables(applicationId: $id, variables: $variables, dotenv: $dotenv, deploy: $deploy) {\n      setKeys application { id needsDeployment } deployment { id status }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CliUnsetEnvironmentVariable($id: ID!, $key: String!, $deploy: Boolean) {\n    unsetEnvironmentVariable(applicationId: $id, key: $key, deploy: $deploy) { id needsDeployment }\n  }\n",
+): (typeof documents)["\n  mutation CliUnsetEnvironmentVariable($id: ID!, $key: String!, $deploy: Boolean) {\n    unsetEnvironmentVariable(applicationId: $id, key: $key, deploy: $deploy) { id needsDeployment }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CliAddDomain($input: AddDomainInput!) {\n    addDomain(input: $input) { id host port https }\n  }\n",
+): (typeof documents)["\n  mutation CliAddDomain($input: AddDomainInput!) {\n    addDomain(input: $input) { id host port https }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CliRemoveDomain($id: ID!, $host: String!) {\n    removeDomain(applicationId: $id, host: $host) { id domains { host } }\n  }\n",
+): (typeof documents)["\n  mutation CliRemoveDomain($id: ID!, $host: String!) {\n    removeDomain(applicationId: $id, host: $host) { id domains { host } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CliCreateApplication($input: CreateApplicationInput!) {\n    createApplication(input: $input) { id name appName port needsDeployment environment { id name } }\n  }\n",
+): (typeof documents)["\n  mutation CliCreateApplication($input: CreateApplicationInput!) {\n    createApplication(input: $input) { id name appName port needsDeployment environment { id name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CliDeleteApplication($id: ID!) {\n    deleteApplication(id: $id)\n  }\n",
+): (typeof documents)["\n  mutation CliDeleteApplication($id: ID!) {\n    deleteApplication(id: $id)\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -4,6 +4,76 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends " $fragmentName" | "__typename" ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from "@graphql-typed-document-node/core";
+/** A custom domain to route to an application. */
+export type AddDomainInput = {
+  /** The application (`app_...`). */
+  applicationId: string | number;
+  /** Host name, e.g. `shop.example.com` (lower-cased; unique on the whole platform, else `CONFLICT`). */
+  host: string;
+  /** Request a certificate (issued asynchronously once DNS points at the ingress). Default true. */
+  https?: boolean | null | undefined;
+  /** Container port, 1 to 65535; omitted: the application's port. */
+  port?: number | null | undefined;
+};
+
+/** How an image is built from source. */
+export type BuildType = "dockerfile" | "nixpacks";
+
+/**
+ * Who may call the management mutations below (spec: Role table): owners and admins manage applications, their
+ * variables and domains, databases and environments. A member — limited by grants or not — may view and deploy
+ * (`deployApplication`) only: on an application, database or environment it sees these mutations answer
+ * `FORBIDDEN`, and on one that is not granted to it `NOT_FOUND` (as for another organization's). An API key acts with
+ * its creator's role; no credentials answer `UNAUTHENTICATED`. Invalid input answers `BAD_USER_INPUT` with
+ * `extensions.fieldErrors` (a dot-separated path of the input → messages); a plan quota answers `FORBIDDEN` with a
+ * message naming the quota (e.g. `Plan quota reached: applications (5 of 5 on plan "free")`, `extensions.quota`).
+ */
+export type CreateApplicationInput = {
+  /** Environment (`env_...`) the application is created in. */
+  environmentId: string | number;
+  /** Display name, 1 to 100 characters; the platform-wide `appName` slug is made from it. */
+  name: string;
+  /** Container port, 1 to 65535. Default 80. */
+  port?: number | null | undefined;
+  /** Where the application comes from: the same rules as a site import's `source`. */
+  source: SiteImportSourceInput;
+};
+
+/** One variable to set. */
+export type EnvironmentVariableInput = {
+  /** Name: letters, digits and `_`, not starting with a digit, at most 255 characters. */
+  key: string;
+  /** Value, at most 32768 characters. Stored encrypted; never logged. */
+  value: string;
+};
+
+/**
+ * Where the application comes from. Required per type: github — `repo`, `githubId`; gitlab — `repo`, `gitlabId`;
+ * docker — `dockerImage`; git — `customGitUrl`. A field of another type is rejected (`BAD_USER_INPUT`).
+ */
+export type SiteImportSourceInput = {
+  /** Branch to build (github, gitlab, git). Default `main`. */
+  branch?: string | null | undefined;
+  /** Build context: an absolute path inside the repository (github, gitlab, git). Default `/`. */
+  buildPath?: string | null | undefined;
+  /** Default `dockerfile`. */
+  buildType?: BuildType | null | undefined;
+  /** Id (`ssh_...`) of an SSH key stored in the organization, for private repositories (git). */
+  customGitSSHKeyId?: string | number | null | undefined;
+  /** HTTPS (`https://host/path`) or SSH (`git@host:path`, `ssh://...`) clone URL (git). */
+  customGitUrl?: string | null | undefined;
+  /** Image to deploy, e.g. `nginx:1.27` (docker); no build step. */
+  dockerImage?: string | null | undefined;
+  /** Id (`gitp_...`) of a GitHub provider configured in the organization (github). */
+  githubId?: string | number | null | undefined;
+  /** Id (`gitp_...`) of a GitLab provider configured in the organization (gitlab). */
+  gitlabId?: string | number | null | undefined;
+  /** Repository as `owner/name` (github, gitlab; GitLab subgroups `group/sub/name` allowed). */
+  repo?: string | null | undefined;
+  /** github, gitlab, docker or git. */
+  type: SourceType;
+};
+
 /**
  * Status of a site import (spec: Import status).
  * `pending`: running (resources are being created in order); `success`: every resource exists and a deployment
@@ -38,6 +108,9 @@ export type SiteImportStepStatus = "done" | "failed" | "pending" | "skipped";
  * record was deleted (`siteImport` is then null).
  */
 export type SiteImportUpdateStatus = "deleted" | "failed" | "partial" | "pending" | "success";
+
+/** Where an application's code or image comes from. */
+export type SourceType = "docker" | "git" | "github" | "gitlab";
 
 export type CliImportUpdatesSubscriptionVariables = Exact<{ [key: string]: never }>;
 
@@ -223,6 +296,80 @@ export type CliApplicationDeploymentsQuery = {
     }>;
   } | null;
 };
+
+export type CliEnvironmentVariablesQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type CliEnvironmentVariablesQuery = {
+  application: {
+    id: string;
+    name: string;
+    needsDeployment: boolean;
+    environmentVariables: Array<{ key: string; value: string }>;
+  } | null;
+};
+
+export type CliSetEnvironmentVariablesMutationVariables = Exact<{
+  id: string | number;
+  variables?: Array<EnvironmentVariableInput> | EnvironmentVariableInput | null | undefined;
+  dotenv?: string | null | undefined;
+  deploy?: boolean | null | undefined;
+}>;
+
+export type CliSetEnvironmentVariablesMutation = {
+  setEnvironmentVariables: {
+    setKeys: Array<string>;
+    application: { id: string; needsDeployment: boolean };
+    deployment: { id: string; status: string | null } | null;
+  };
+};
+
+export type CliUnsetEnvironmentVariableMutationVariables = Exact<{
+  id: string | number;
+  key: string;
+  deploy?: boolean | null | undefined;
+}>;
+
+export type CliUnsetEnvironmentVariableMutation = {
+  unsetEnvironmentVariable: { id: string; needsDeployment: boolean };
+};
+
+export type CliAddDomainMutationVariables = Exact<{
+  input: AddDomainInput;
+}>;
+
+export type CliAddDomainMutation = {
+  addDomain: { id: string; host: string; port: number | null; https: boolean | null };
+};
+
+export type CliRemoveDomainMutationVariables = Exact<{
+  id: string | number;
+  host: string;
+}>;
+
+export type CliRemoveDomainMutation = { removeDomain: { id: string; domains: Array<{ host: string }> } };
+
+export type CliCreateApplicationMutationVariables = Exact<{
+  input: CreateApplicationInput;
+}>;
+
+export type CliCreateApplicationMutation = {
+  createApplication: {
+    id: string;
+    name: string;
+    appName: string;
+    port: number;
+    needsDeployment: boolean;
+    environment: { id: string; name: string };
+  };
+};
+
+export type CliDeleteApplicationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type CliDeleteApplicationMutation = { deleteApplication: string };
 
 export const CliDeploymentFragmentDoc = {
   kind: "Document",
@@ -946,3 +1093,401 @@ export const CliApplicationDeploymentsDocument = {
     },
   ],
 } as unknown as DocumentNode<CliApplicationDeploymentsQuery, CliApplicationDeploymentsQueryVariables>;
+export const CliEnvironmentVariablesDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "CliEnvironmentVariables" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "needsDeployment" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "environmentVariables" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "key" } },
+                      { kind: "Field", name: { kind: "Name", value: "value" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CliEnvironmentVariablesQuery, CliEnvironmentVariablesQueryVariables>;
+export const CliSetEnvironmentVariablesDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CliSetEnvironmentVariables" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "variables" } },
+          type: {
+            kind: "ListType",
+            type: {
+              kind: "NonNullType",
+              type: { kind: "NamedType", name: { kind: "Name", value: "EnvironmentVariableInput" } },
+            },
+          },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "dotenv" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "deploy" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "Boolean" } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "setEnvironmentVariables" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "applicationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "variables" },
+                value: { kind: "Variable", name: { kind: "Name", value: "variables" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "dotenv" },
+                value: { kind: "Variable", name: { kind: "Name", value: "dotenv" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "deploy" },
+                value: { kind: "Variable", name: { kind: "Name", value: "deploy" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "setKeys" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "application" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "needsDeployment" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "deployment" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "status" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CliSetEnvironmentVariablesMutation, CliSetEnvironmentVariablesMutationVariables>;
+export const CliUnsetEnvironmentVariableDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CliUnsetEnvironmentVariable" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "key" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "deploy" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "Boolean" } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "unsetEnvironmentVariable" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "applicationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "key" },
+                value: { kind: "Variable", name: { kind: "Name", value: "key" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "deploy" },
+                value: { kind: "Variable", name: { kind: "Name", value: "deploy" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "needsDeployment" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CliUnsetEnvironmentVariableMutation, CliUnsetEnvironmentVariableMutationVariables>;
+export const CliAddDomainDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CliAddDomain" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "AddDomainInput" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "addDomain" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+                { kind: "Field", name: { kind: "Name", value: "port" } },
+                { kind: "Field", name: { kind: "Name", value: "https" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CliAddDomainMutation, CliAddDomainMutationVariables>;
+export const CliRemoveDomainDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CliRemoveDomain" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "host" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "removeDomain" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "applicationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "host" },
+                value: { kind: "Variable", name: { kind: "Name", value: "host" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "domains" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "Field", name: { kind: "Name", value: "host" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CliRemoveDomainMutation, CliRemoveDomainMutationVariables>;
+export const CliCreateApplicationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CliCreateApplication" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: {
+            kind: "NonNullType",
+            type: { kind: "NamedType", name: { kind: "Name", value: "CreateApplicationInput" } },
+          },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "createApplication" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "appName" } },
+                { kind: "Field", name: { kind: "Name", value: "port" } },
+                { kind: "Field", name: { kind: "Name", value: "needsDeployment" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "environment" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CliCreateApplicationMutation, CliCreateApplicationMutationVariables>;
+export const CliDeleteApplicationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CliDeleteApplication" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deleteApplication" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CliDeleteApplicationMutation, CliDeleteApplicationMutationVariables>;

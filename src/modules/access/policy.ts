@@ -21,6 +21,7 @@ export type Action =
   | "application:manage"
   | "application:deploy"
   | "database:manage"
+  | "environment:manage"
   | "import:run"
   | "provider:manage"
   | "team:manage"
@@ -40,6 +41,8 @@ const allowed: Record<Action, readonly Role[]> = {
   "application:manage": ["owner", "admin"],
   "application:deploy": ["owner", "admin", "member"],
   "database:manage": ["owner", "admin"],
+  // Creating, renaming and deleting a project's environments (spec: admins "manage projects").
+  "environment:manage": ["owner", "admin"],
   "import:run": ["owner", "admin"],
   // Git providers, container registries and SSH keys (prerequisites of imports).
   "provider:manage": ["owner", "admin"],

@@ -33,6 +33,8 @@ export class Application extends BaseModel {
   declare healthCheckedAt: Date | null;
   /** Path the health probe requests, starting with `/`. */
   declare healthPath: string;
+  /** Settings, variables or domains changed after the last deployment was queued (cleared by queueing one). */
+  declare needsDeployment: boolean;
   declare createdAt: Date;
   declare updatedAt: Date;
   /**

@@ -8,6 +8,7 @@ import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import type { ServiceContext } from "../context.ts";
 import { assertQuota, provideQuotaCounter } from "../organizations/index.ts";
+import type { SourceInput } from "./application.input.ts";
 import { Application, type ApplicationSourceSettings, Domain, EnvironmentVariable } from "./application.model.ts";
 
 const SUFFIX_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
@@ -43,6 +44,24 @@ export interface ApplicationSpec {
   port: number;
 }
 
+/** The columns an application stores for a validated source (`source_type`, `source` JSON, `build_type`). */
+export function storedSource(source: SourceInput): Pick<ApplicationSpec, "sourceType" | "source" | "buildType"> {
+  const { type, repo, branch, buildPath, buildType, dockerImage, githubId, gitlabId } = source;
+  return {
+    sourceType: type,
+    source: {
+      repo,
+      branch,
+      buildPath,
+      dockerImage,
+      gitProviderId: githubId ?? gitlabId,
+      customGitUrl: source.customGitUrl,
+      customGitSSHKeyId: source.customGitSSHKeyId,
+    },
+    buildType,
+  };
+}
+
 /**
  * Creates an application after checking the applications quota, in one transaction (the caller's when `ctx.knex`
  * is one).
@@ -54,7 +73,7 @@ export function createApplication(ctx: ServiceContext, spec: ApplicationSpec): P
     return translateUniqueViolations(
       () =>
         Application.query(trx)
-          .insert({ ...spec, applicationStatus: "idle" })
+          .insert({ ...spec, applicationStatus: "idle", needsDeployment: true })
           .returning("*"),
       { applications_app_name_unique: `Application name ${spec.appName} is already in use` },
     );
@@ -91,7 +110,7 @@ export function domainTakenMessage(host: string): string {
  */
 export function createDomain(
   ctx: ServiceContext,
-  input: { organizationId: string; applicationId: string; host: string; port?: number | null },
+  input: { organizationId: string; applicationId: string; host: string; port?: number | null; https?: boolean },
 ): Promise<Domain> {
   return withTransaction(ctx, async ({ knex: trx }) => {
     await assertQuota(trx, input.organizationId, "domains");
@@ -103,7 +122,7 @@ export function createDomain(
             applicationId: input.applicationId,
             host: input.host,
             port: input.port ?? null,
-            https: true,
+            https: input.https ?? true,
           })
           .returning("*"),
       { domains_host_unique: domainTakenMessage(input.host) },

@@ -79,6 +79,7 @@ export const applicationSqlReads: SqlReadTypes = {
         customGitSSHKeyId: sourceKey("customGitSSHKeyId"),
       }),
     port: column("port"),
+    needsDeployment: column("needs_deployment"),
     createdAt: timestamp("created_at"),
     health: ({ alias }) => `upper(coalesce(${alias}.health, 'unknown'))`,
     healthCheckedAt: timestamp("health_checked_at"),

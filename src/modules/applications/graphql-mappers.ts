@@ -5,4 +5,7 @@
 export default {
   Application: "./application.model.ts#Application",
   Domain: "./application.model.ts#Domain",
+  EnvironmentVariablesResult: "./manage.payloads.ts#EnvironmentVariablesPayload",
+  DatabaseChange: "./manage.payloads.ts#DatabaseChangePayload",
+  DeletionResult: "./manage.payloads.ts#DeletionPayload",
 } satisfies Record<string, string>;

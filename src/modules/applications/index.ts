@@ -23,7 +23,17 @@ export const applicationsModule = defineModule({
 });
 
 // The public surface: what other modules may import (they import nothing else of this folder).
+export { provideApplicationDeployer } from "./application.deployer.ts";
+export {
+  envVarsSchema,
+  healthPathSchema,
+  hostnameSchema,
+  portSchema,
+  type SourceInput,
+  sourceSchema,
+} from "./application.input.ts";
 export type { Application } from "./application.model.ts";
+export { checkApplicationPrerequisites } from "./application.prerequisites.ts";
 export { applicationsTable, domainsTable, environmentVariablesTable } from "./application.queries.ts";
 export {
   createApplication,
@@ -32,5 +42,6 @@ export {
   domainWithHost,
   newAppName,
   setEnvironmentVariables,
+  storedSource,
 } from "./application.service.ts";
 export { applicationProjectIdSql, visibleApplicationId } from "./application.sql-reads.ts";

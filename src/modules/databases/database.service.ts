@@ -2,6 +2,7 @@
  * Database service writes and the connection settings an application gets for it
  * (spec: "Automatic environment variables"). Callers own the transaction.
  */
+import { randomInt } from "node:crypto";
 import type { Knex } from "knex";
 import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
@@ -91,6 +92,56 @@ export function createDatabase(
       { databases_service_host_unique: `Database host ${input.serviceHost} is already in use` },
     );
   });
+}
+
+const PASSWORD_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/** A new random password: 32 letters and digits (about 190 bits), safe inside connection URLs unescaped. */
+export function generateDatabasePassword(): string {
+  return Array.from({ length: 32 }, () => PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)]).join("");
+}
+
+/** Database `id`, or undefined (no visibility applied: callers check its project). */
+export async function databaseById(db: Knex | Knex.Transaction, id: string): Promise<Database | undefined> {
+  return await Database.query(db).findById(id);
+}
+
+/** Database `id` locked (`for update`) for the rest of the caller's transaction, or undefined when it is gone. */
+export async function lockDatabase(trx: Knex.Transaction, id: string): Promise<Database | undefined> {
+  return await Database.query(trx).findById(id).forUpdate();
+}
+
+/** The connection settings of stored database `db` with its password decrypted (for {@link databaseEnvVars}). */
+export function databaseSpecOf(ctx: ServiceContext, db: Database): DatabaseSpec {
+  return {
+    type: db.type,
+    name: db.name,
+    user: db.username,
+    password: ctx.services.secrets.decrypt(db.passwordEncrypted),
+  };
+}
+
+/** Stores `password` (encrypted) as database `id`'s password (no access check). @returns the updated row. */
+export async function replaceDatabasePassword(ctx: ServiceContext, id: string, password: string): Promise<Database> {
+  const [row] = await Database.query(ctx.knex)
+    .patch({ passwordEncrypted: ctx.services.secrets.encrypt(password) })
+    .where({ id })
+    .returning("*");
+  if (!row) throw new Error(`Database ${id} vanished while locked`);
+  return row;
+}
+
+/** Deletes database `id` (no access check). @returns whether it existed. */
+export async function deleteDatabaseRow(ctx: ServiceContext, id: string): Promise<boolean> {
+  return (await Database.query(ctx.knex).deleteById(id)) > 0;
+}
+
+/** How many databases environment `environmentId` holds. */
+export async function databasesInEnvironment(db: Knex | Knex.Transaction, environmentId: string): Promise<number> {
+  const [{ count }] = (await db("databases").where({ environment_id: environmentId }).count("*")) as [
+    { count: string | number },
+  ];
+  return Number(count);
 }
 
 /** Query (not run) of the databases of `organizationId` (quotas). */

@@ -10,7 +10,26 @@ export const databasesModule = defineModule({
   sqlRows: databaseSqlRows,
 });
 
-export type { DatabaseType } from "./database.model.ts";
+export {
+  databaseNameSchema,
+  databasePasswordSchema,
+  databaseSchema,
+  databaseTypeSchema,
+  databaseUserSchema,
+} from "./database.input.ts";
+export type { Database, DatabaseType } from "./database.model.ts";
 // The public surface: what other modules may import (they import nothing else of this folder).
 export { databasesTable } from "./database.queries.ts";
-export { createDatabase, databaseEnvVars, databaseServiceHost } from "./database.service.ts";
+export {
+  createDatabase,
+  type DatabaseSpec,
+  databaseById,
+  databaseEnvVars,
+  databaseServiceHost,
+  databaseSpecOf,
+  databasesInEnvironment,
+  deleteDatabaseRow,
+  generateDatabasePassword,
+  lockDatabase,
+  replaceDatabasePassword,
+} from "./database.service.ts";

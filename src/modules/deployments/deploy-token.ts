@@ -6,9 +6,11 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
+import { z } from "zod";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
+import { parseInput } from "../../shared/validate.ts";
 import { requireAllowed } from "../access/index.ts";
-import { applicationsTable } from "../applications/index.ts";
+import { applicationsTable, healthPathSchema } from "../applications/index.ts";
 import type { Context } from "../context.ts";
 import type { AppServices } from "../services.ts";
 
@@ -134,12 +136,10 @@ export async function deploySettings(knex: Knex, applicationId: string): Promise
   return settingsFromRow(await applicationsTable(knex).where({ id: applicationId }).first(DEPLOY_SETTINGS_COLUMNS));
 }
 
-/** Longest health check path accepted (characters). */
-export const MAX_HEALTH_PATH = 2048;
-
 /**
  * `updateDeploySettings` (owners and admins): sets the given fields; `watchPaths` at most 50 globs of at most 200
- * characters; `healthPath` starts with `/` and has at most 2048 characters.
+ * characters; `healthPath` as the applications module's rule (starts with `/`, at most 2048 characters, no spaces,
+ * control characters or `#`).
  * @throws BadUserInputError, NotFoundError, ForbiddenError.
  */
 export async function updateDeploySettings(
@@ -170,13 +170,12 @@ export async function updateDeploySettings(
     patch.watch_paths = paths;
   }
   if (input.healthPath != null) {
-    if (!input.healthPath.startsWith("/") || input.healthPath.length > MAX_HEALTH_PATH) {
-      throw new BadUserInputError(`healthPath: must start with "/" and have at most ${MAX_HEALTH_PATH} characters`);
-    }
-    if ([...input.healthPath].some((c) => c <= " " || c === "\x7f" || c === "#")) {
-      throw new BadUserInputError("healthPath: no spaces, control characters or fragment (#)");
-    }
-    patch.health_path = input.healthPath;
+    // The applications module's rule, shared with updateApplication.
+    patch.health_path = parseInput(
+      z.object({ healthPath: healthPathSchema }),
+      input,
+      "Invalid deploy settings",
+    ).healthPath;
   }
   if (Object.keys(patch).length) await applicationsTable(ctx.knex).where({ id: applicationId }).update(patch);
   return deploySettings(ctx.knex, applicationId);

@@ -3,14 +3,13 @@
  * source configuration — plus prerequisites and plan quotas). `checkImport` runs them all without writing;
  * an import runs it before creating anything, so a request that previews valid imports successfully when
  * nothing changed in between. Each step then re-checks its own part authoritatively inside its transaction
- * (unique constraints, quota locks, {@link checkApplicationPrerequisites}).
+ * (unique constraints, quota locks, the applications module's `checkApplicationPrerequisites`).
  */
-import { domainTakenMessage, domainWithHost } from "../applications/index.ts";
+import { checkApplicationPrerequisites, domainTakenMessage, domainWithHost } from "../applications/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { databaseEnvVars } from "../databases/index.ts";
 import { type QuotaKind, quotaMessage, quotaStatus } from "../organizations/index.ts";
 import { projectNamed, projectNameTakenMessage } from "../projects/index.ts";
-import { gitProviderType, registriesOfOrganization, sshKeyOfOrganization } from "../providers/index.ts";
 import type { ImportStep } from "./site-import.model.ts";
 import type { SiteImportRequest } from "./site-import.schema.ts";
 
@@ -40,55 +39,6 @@ const QUOTA_STEP: Record<QuotaKind, ImportStep> = {
   applications: "application_creation",
   domains: "domain_creation",
 };
-
-const PROVIDER_LABEL = { github: "GitHub", gitlab: "GitLab" } as const;
-
-/**
- * Prerequisites of the application step (spec: "Prerequisites outside the request"): the git provider named
- * by `source.githubId` / `source.gitlabId` exists in the organization and is of that kind; the SSH key named
- * by `source.customGitSSHKeyId` is stored in the organization; a container registry is configured for the
- * organization or as the platform default (SKIFF_DEFAULT_REGISTRY_URL). One SQL statement.
- * @returns problem messages, empty when all are met.
- */
-export async function checkApplicationPrerequisites(
-  ctx: ServiceContext,
-  organizationId: string,
-  source: SiteImportRequest["source"],
-): Promise<string[]> {
-  const { knex: db } = ctx;
-  const problems: string[] = [];
-  const providerKind = source.type === "github" || source.type === "gitlab" ? source.type : null;
-  const providerId = providerKind === "github" ? source.githubId : providerKind === "gitlab" ? source.gitlabId : null;
-  const facts: { providerType: string | null; sshKey: boolean; registry: boolean } = await db
-    .select(
-      db.raw("(?) as provider_type", [gitProviderType(db, providerId ?? "", organizationId)]),
-      db.raw("exists(?) as ssh_key", [sshKeyOfOrganization(db, source.customGitSSHKeyId ?? "", organizationId)]),
-      db.raw("exists(?) as registry", [registriesOfOrganization(db, organizationId)]),
-    )
-    .first();
-  if (providerKind && providerId) {
-    const field = `source.${providerKind}Id`;
-    if (!facts.providerType) {
-      problems.push(
-        `${PROVIDER_LABEL[providerKind]} provider ${providerId} is not configured in this organization (${field})`,
-      );
-    } else if (facts.providerType !== providerKind) {
-      const actual = PROVIDER_LABEL[facts.providerType as keyof typeof PROVIDER_LABEL] ?? facts.providerType;
-      problems.push(
-        `Git provider ${providerId} is a ${actual} provider; ${field} needs a ${PROVIDER_LABEL[providerKind]} provider`,
-      );
-    }
-  }
-  if (source.customGitSSHKeyId && !facts.sshKey) {
-    problems.push(`SSH key ${source.customGitSSHKeyId} is not stored in this organization (source.customGitSSHKeyId)`);
-  }
-  if (!facts.registry && !ctx.services.config.SKIFF_DEFAULT_REGISTRY_URL) {
-    problems.push(
-      "No container registry: add one to the organization (mutation createContainerRegistry) or set SKIFF_DEFAULT_REGISTRY_URL",
-    );
-  }
-  return problems;
-}
 
 /** Non-blocking remarks about a valid request. */
 function warningsFor(input: SiteImportRequest): string[] {

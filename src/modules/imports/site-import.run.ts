@@ -13,12 +13,19 @@ import type { Knex } from "knex";
 import { isDatabaseUnavailable } from "../../shared/database-unavailable.ts";
 import { AppError, BadUserInputError } from "../../shared/errors.ts";
 import { onTransaction } from "../../shared/transaction.ts";
-import { createApplication, createDomain, newAppName, setEnvironmentVariables } from "../applications/index.ts";
+import {
+  checkApplicationPrerequisites,
+  createApplication,
+  createDomain,
+  newAppName,
+  setEnvironmentVariables,
+  storedSource,
+} from "../applications/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { createDatabase, databaseEnvVars, databaseServiceHost } from "../databases/index.ts";
 import { queueDeployment } from "../deployments/index.ts";
 import { createProjectWithProduction, Environment, PRODUCTION_ENVIRONMENT } from "../projects/index.ts";
-import { checkApplicationPrerequisites, checkImport } from "./site-import.checks.ts";
+import { checkImport } from "./site-import.checks.ts";
 import { publishSiteImportChange } from "./site-import.events.ts";
 import { storedInput } from "./site-import.input.ts";
 import { IMPORT_STEPS, type ImportStep, type ImportSteps, SiteImport } from "./site-import.model.ts";
@@ -188,22 +195,11 @@ export async function runImport(
       applicationId = await inStep("application_creation", async (tx) => {
         const problems = await checkApplicationPrerequisites(tx, org, input.source);
         if (problems.length) throw new BadUserInputError(problems.join("; "));
-        const { type, repo, branch, buildPath, buildType, dockerImage, githubId, gitlabId } = input.source;
         const app = await createApplication(tx, {
           ...placement,
           name: input.name,
           appName,
-          sourceType: type,
-          source: {
-            repo,
-            branch,
-            buildPath,
-            dockerImage,
-            gitProviderId: githubId ?? gitlabId,
-            customGitUrl: input.source.customGitUrl,
-            customGitSSHKeyId: input.source.customGitSSHKeyId,
-          },
-          buildType,
+          ...storedSource(input.source),
           port: input.port,
         });
         // Request values are merged after the generated ones and win (spec: Automatic environment variables).

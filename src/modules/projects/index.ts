@@ -25,9 +25,15 @@ export const projectsModule = defineModule({
 export { Environment } from "./project.model.ts";
 export { projectsTable } from "./project.queries.ts";
 export {
+  createEnvironment,
   createProjectWithProduction,
+  deleteEnvironment,
   deleteProject,
+  ENVIRONMENT_NAME,
+  environmentById,
+  lockEnvironment,
   PRODUCTION_ENVIRONMENT,
   projectNamed,
   projectNameTakenMessage,
+  renameEnvironment,
 } from "./project.service.ts";

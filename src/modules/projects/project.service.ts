@@ -51,6 +51,69 @@ export async function deleteProject(ctx: ServiceContext, projectId: string): Pro
   return (await Project.query(ctx.knex).deleteById(projectId)) > 0;
 }
 
+/** Environment names: 1 to 63 characters, letters, digits, `_` and `-`, starting with a letter or digit. */
+export const ENVIRONMENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
+
+/** The message of an environment name conflict (unique per project). */
+function environmentNameTakenMessage(name: string): string {
+  return `The project already has an environment named "${name}"`;
+}
+
+/**
+ * Adds environment `name` to project `projectId` (no access check: callers check).
+ * @throws ConflictError when the project already has an environment of that name.
+ */
+export function createEnvironment(ctx: ServiceContext, projectId: string, name: string): Promise<Environment> {
+  return translateUniqueViolations(() => Environment.query(ctx.knex).insert({ projectId, name }).returning("*"), {
+    environments_project_id_name_unique: environmentNameTakenMessage(name),
+  });
+}
+
+/**
+ * Renames environment `id` (no access check). @returns the updated row, or undefined when it is gone.
+ * @throws ConflictError when its project already has an environment of that name.
+ */
+export async function renameEnvironment(
+  ctx: ServiceContext,
+  id: string,
+  name: string,
+): Promise<Environment | undefined> {
+  const [row] = await translateUniqueViolations(
+    () => Environment.query(ctx.knex).patch({ name }).where({ id }).returning("*"),
+    { environments_project_id_name_unique: environmentNameTakenMessage(name) },
+  );
+  return row;
+}
+
+/**
+ * Environment `id` locked for the rest of the caller's transaction (`for update`: rows that reference it wait, so
+ * nothing is created in it meanwhile), with how many environments its project has; undefined when it is gone.
+ */
+export async function lockEnvironment(
+  trx: Knex.Transaction,
+  id: string,
+): Promise<(Environment & { siblings: number }) | undefined> {
+  const env = await Environment.query(trx).findById(id).forUpdate();
+  if (!env) return undefined;
+  const [{ count }] = (await trx("environments").where({ project_id: env.projectId }).count("*")) as [
+    { count: string | number },
+  ];
+  return Object.assign(env, { siblings: Number(count) });
+}
+
+/** Deletes environment `id` (no access check; callers check it is empty first). @returns whether it existed. */
+export async function deleteEnvironment(ctx: ServiceContext, id: string): Promise<boolean> {
+  return (await Environment.query(ctx.knex).deleteById(id)) > 0;
+}
+
+/** Environment `id` with its project's organization, or undefined (no visibility applied: callers check). */
+export async function environmentById(db: Knex | Knex.Transaction, id: string): Promise<Environment | undefined> {
+  return await Environment.query(db)
+    .findById(id)
+    .join("projects", "projects.id", "environments.project_id")
+    .select("environments.*", "projects.organization_id");
+}
+
 /** Query (not run) of the projects of `organizationId`; other modules compose it (quotas, import checks). */
 export function projectsOfOrganization(db: Knex | Knex.Transaction, organizationId: string): Knex.QueryBuilder {
   return db("projects").where("organization_id", organizationId);

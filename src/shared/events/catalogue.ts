@@ -8,7 +8,9 @@
  * Shapes: `course_completed` is the spec's (`user {user_uuid, email, username}`, `course {course_uuid, name}`);
  * the others follow the same style: entities as small objects keyed `<entity>_uuid`, the acting person as a
  * `user`-shaped object (`invited_by`, `changed_by`, …), organization-level events carry `org_id` (integer).
- * The `Deployments` category (deploy.*, app.health_changed) is Skiff's own (src/modules/deployments emits them).
+ * The `Deployments` category (deploy.*, app.health_changed) is Skiff's own (src/modules/deployments emits them), and
+ * so is `Resources` (application.*, database.*, domain.*, environment.*: the management mutations of the
+ * applications module; values of variables and passwords are never part of an event).
  *
  * It is also the catalogue of domain events: producers emit them with `events.emit` (src/modules/events.ts)
  * and never import a consumer; webhooks subscribes through its manifest. It lives below the modules so every
@@ -55,8 +57,32 @@ const application = z
   .object({ application_id: z.string().min(1), name: z.string(), project_id: z.string().optional() })
   .describe("An application");
 const health = z.enum(["healthy", "unhealthy", "unknown"]);
+const environment = z
+  .object({ environment_id: z.string().min(1), name: z.string(), project_id: z.string().min(1) })
+  .describe("An environment of a project");
+const database = z
+  .object({
+    database_id: z.string().min(1),
+    type: z.string().describe("mariadb, mysql, postgres or mongodb"),
+    name: z.string(),
+    project_id: z.string().min(1),
+    environment_id: z.string().min(1),
+  })
+  .describe("A database service (never its password)");
+const domain = z
+  .object({
+    domain_id: z.string().min(1),
+    host: z.string().min(1),
+    port: z.number().int().nullable().optional().describe("Container port; null: the application's"),
+    https: z.boolean().optional(),
+  })
+  .describe("A custom domain");
+const actor = z.string().optional().describe("The user id of whoever made the change");
+const affected = z
+  .array(z.string().min(1))
+  .describe("Applications whose variables or routing changed as a consequence (they need a deployment)");
 
-/** Categories in display order (the spec's, plus Skiff's Deployments). */
+/** Categories in display order (the spec's, plus Skiff's Deployments and Resources). */
 export const WEBHOOK_CATEGORIES = [
   "System",
   "Learning Progress",
@@ -69,6 +95,7 @@ export const WEBHOOK_CATEGORIES = [
   "Subscriptions",
   "Organization",
   "Deployments",
+  "Resources",
 ] as const;
 
 /** One category of {@link WEBHOOK_CATEGORIES}. */
@@ -91,7 +118,7 @@ const e = <const Name extends string, const Shape extends z.ZodRawShape>(
 ) => ({ name, category, description, data: z.object(shape) }) satisfies WebhookEventDefinition;
 
 /**
- * Every event, in catalogue order: the spec's 39 plus the 4 deploy events. Typed per entry, so
+ * Every event, in catalogue order: the spec's 39, the 4 deploy events and the 13 resource events. Typed per entry, so
  * {@link DomainEventName} and {@link DomainEventData} follow it (src/modules/events.ts emits with them).
  */
 export const WEBHOOK_EVENTS = [
@@ -228,6 +255,72 @@ export const WEBHOOK_EVENTS = [
     to: health.describe("Health after the change"),
     checked_at: isoTime.optional(),
   }),
+  e("application.created", "Resources", "An application was created in an environment.", {
+    application,
+    environment_id: z.string().min(1),
+    changed_by: actor,
+  }),
+  e("application.updated", "Resources", "An application's name, source, build, port or health path changed.", {
+    application,
+    fields: z.array(z.string()).min(1).describe("The changed input fields, e.g. port, source"),
+    changed_by: actor,
+  }),
+  e(
+    "application.deleted",
+    "Resources",
+    "An application and its domains, variables and deployments were deleted; its cluster objects are to be removed.",
+    {
+      application: application.extend({ app_name: z.string().describe("The platform slug of its cluster objects") }),
+      environment_id: z.string().min(1),
+      hosts: z.array(z.string()).describe("The domains it had"),
+      changed_by: actor,
+    },
+  ),
+  e("application.variables_changed", "Resources", "Environment variables of an application were set or removed.", {
+    application,
+    set: z.array(z.string()).describe("Names set (values are never sent)"),
+    removed: z.array(z.string()).describe("Names removed"),
+    deployment_id: z.string().optional().describe("The deployment queued with the change (deploy: true)"),
+    changed_by: actor,
+  }),
+  e("database.created", "Resources", "A database service was created.", {
+    database,
+    application_ids: affected,
+    changed_by: actor,
+  }),
+  e("database.password_rotated", "Resources", "A database's password was replaced.", {
+    database,
+    application_ids: affected,
+    changed_by: actor,
+  }),
+  e("database.deleted", "Resources", "A database service was deleted; its cluster objects are to be removed.", {
+    database: database.extend({ service_host: z.string().describe("Its internal cluster hostname") }),
+    application_ids: affected,
+    changed_by: actor,
+  }),
+  e("domain.added", "Resources", "A custom domain was routed to an application.", {
+    domain,
+    application,
+    changed_by: actor,
+  }),
+  e("domain.updated", "Resources", "A custom domain's host, port or HTTPS changed.", {
+    domain,
+    application,
+    previous_host: z.string().optional().describe("The host before the change, when it changed"),
+    changed_by: actor,
+  }),
+  e("domain.removed", "Resources", "A custom domain was removed from an application.", {
+    domain,
+    application,
+    changed_by: actor,
+  }),
+  e("environment.created", "Resources", "An environment was added to a project.", { environment, changed_by: actor }),
+  e("environment.updated", "Resources", "An environment was renamed.", {
+    environment,
+    previous_name: z.string(),
+    changed_by: actor,
+  }),
+  e("environment.deleted", "Resources", "An empty environment was deleted.", { environment, changed_by: actor }),
 ] as const;
 
 /** The name of a domain event of the catalogue (`deploy.succeeded`, `user_role_changed`, …). */

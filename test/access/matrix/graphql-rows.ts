@@ -10,6 +10,7 @@ import { newId } from "../../../src/db/ids.ts";
 import { deployGraphqlRows } from "./deploy-rows.ts";
 import { docsGraphqlRows } from "./docs-rows.ts";
 import type { Fixture, Persona } from "./fixture.ts";
+import { manageGraphqlRows } from "./manage-rows.ts";
 import { webhookGraphqlRows } from "./webhook-rows.ts";
 
 /** What a cell must answer. */
@@ -399,6 +400,7 @@ export const graphqlRows: GraphqlRow[] = [
   },
   ...docsGraphqlRows,
   ...deployGraphqlRows,
+  ...manageGraphqlRows,
   // ---- Subscription ------------------------------------------------------------------------------------------
   {
     field: "Subscription.heartbeat",

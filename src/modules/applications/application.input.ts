@@ -1,0 +1,145 @@
+/**
+ * The input rules of an application, one implementation for the site import request (spec: "Import request")
+ * and the management mutations (createApplication, updateApplication, addDomain, the variable mutations): its
+ * source, container port, health check path, domain host and variable names and values. Errors are zod issues,
+ * turned into BAD_USER_INPUT with `fieldErrors` by `parseInput` (src/shared/validate.ts).
+ */
+import { z } from "zod";
+import { optional, requiredOr, text } from "../../shared/input-fields.ts";
+
+/** A DNS host name, lower-cased, without a trailing dot, e.g. `shop.example.com`. */
+export const hostnameSchema = text(253)
+  .transform((v) => v.toLowerCase().replace(/\.$/, ""))
+  .pipe(
+    z
+      .string()
+      .regex(
+        /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/,
+        "Must be a host name such as shop.example.com (no scheme, port or path)",
+      ),
+  );
+
+const SOURCE_TYPES = ["github", "gitlab", "docker", "git"] as const;
+
+/** `owner/name` (GitLab also accepts subgroups: `group/sub/name`). */
+const repo = text(200).regex(/^[\w.-]+(\/[\w.-]+)+$/, "Must be owner/name");
+
+const cloneUrl = text(2000)
+  .refine(
+    (v) => /^https:\/\/[^\s/]+\/\S+$/.test(v) || /^ssh:\/\/\S+$/.test(v) || /^[\w.-]+@[\w.-]+:[\w./~-]+$/.test(v),
+    "Must be an HTTPS (https://host/path) or SSH (git@host:path or ssh://...) clone URL",
+  )
+  .refine(
+    // A password or token inside the URL would be stored and shown in plain text. Private repositories use an
+    // SSH key (customGitSSHKeyId) or a git provider (github/gitlab sources) instead.
+    (v) => !/^(https|ssh):\/\/[^/]*:[^/]*@/i.test(v) && !/^https:\/\/[^/]*@/i.test(v),
+    "Must not contain credentials: use an SSH key (customGitSSHKeyId) or a git provider for private repositories",
+  );
+
+/**
+ * An application's source (spec: import request `source`), normalised: sources that build (not docker) get
+ * `branch` `main` and `buildPath` `/` by default; `buildType` defaults to `dockerfile`. Fields of another source
+ * type are refused, each under its own path.
+ */
+export const sourceSchema = z
+  .strictObject(
+    {
+      type: z.enum(SOURCE_TYPES, requiredOr("one of github, gitlab, docker, git")),
+      repo: optional(repo),
+      branch: optional(text(255).regex(/^(?!-)(?!.*\.\.)[\w./-]+$/, "Must be a branch name")),
+      buildPath: optional(
+        text(500).regex(
+          /^\/(?!.*(^|\/)\.\.(\/|$))[\w./-]*$/,
+          "Must be an absolute path inside the repository, e.g. /app",
+        ),
+      ),
+      buildType: optional(z.enum(["dockerfile", "nixpacks"], requiredOr("dockerfile or nixpacks"))),
+      dockerImage: optional(
+        text(255).regex(/^(?![-.:/@])[\w.:/@-]+$/, "Must be an image reference such as nginx:1.27"),
+      ),
+      githubId: optional(text(100)),
+      gitlabId: optional(text(100)),
+      customGitUrl: optional(cloneUrl),
+      customGitSSHKeyId: optional(text(100)),
+    },
+    requiredOr("an object"),
+  )
+  .superRefine((s, ctx) => {
+    const need = (field: keyof typeof s, types: readonly string[]) => {
+      const given = s[field] !== undefined;
+      if (types.includes(s.type) && !given) {
+        ctx.addIssue({ code: "custom", path: [field], message: `Required for ${s.type} sources` });
+      } else if (!types.includes(s.type) && given) {
+        ctx.addIssue({ code: "custom", path: [field], message: `Only used by ${types.join(" or ")} sources` });
+      }
+    };
+    need("repo", ["github", "gitlab"]);
+    need("githubId", ["github"]);
+    need("gitlabId", ["gitlab"]);
+    need("dockerImage", ["docker"]);
+    need("customGitUrl", ["git"]);
+    if (s.customGitSSHKeyId !== undefined && s.type !== "git") {
+      ctx.addIssue({ code: "custom", path: ["customGitSSHKeyId"], message: "Only used by git sources" });
+    }
+  })
+  .transform((s) => {
+    const builds = s.type !== "docker";
+    return {
+      ...s,
+      branch: builds ? (s.branch ?? "main") : undefined,
+      buildPath: builds ? (s.buildPath ?? "/") : undefined,
+      buildType: s.buildType ?? ("dockerfile" as const),
+    };
+  });
+
+/** A validated, normalised source (see {@link sourceSchema}). */
+export type SourceInput = z.output<typeof sourceSchema>;
+
+/** A container port: an integer 1 to 65535. */
+export const portSchema = z
+  .number(requiredOr("an integer"))
+  .int("Must be an integer")
+  .min(1, "Must be 1 to 65535")
+  .max(65535, "Must be 1 to 65535");
+
+/** Longest health check path accepted (characters). */
+const MAX_HEALTH_PATH = 2048;
+
+/** A health check path: starts with `/`, at most 2048 characters, no spaces, control characters or `#`. */
+export const healthPathSchema = z
+  .string(requiredOr("a string"))
+  .max(MAX_HEALTH_PATH, `At most ${MAX_HEALTH_PATH} characters`)
+  .regex(/^\//, 'Must start with "/"')
+  .regex(/^[^\s\p{Cc}#]*$/u, "No spaces, control characters or fragment (#)");
+
+/** Names of environment variables: letters, digits and `_`, not starting with a digit. */
+export const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Longest variable name (characters). */
+export const MAX_ENV_KEY = 255;
+/** Longest variable value (characters). */
+export const MAX_ENV_VALUE = 32_768;
+/** Most variables one application (and one import request) holds. */
+export const MAX_ENV_VARS = 200;
+
+/** The message of an invalid variable name. */
+export const INVALID_ENV_KEY =
+  "Invalid variable name: letters, digits and _, not starting with a digit, at most 255 characters";
+
+/** A variable name (see {@link ENV_KEY}), at most 255 characters. */
+export const envKeySchema = z
+  .string(requiredOr("a string"))
+  .max(MAX_ENV_KEY, INVALID_ENV_KEY)
+  .regex(ENV_KEY, INVALID_ENV_KEY);
+
+/** A variable value: any string of at most 32768 characters. */
+export const envValueSchema = z
+  .string(requiredOr("a string"))
+  .max(MAX_ENV_VALUE, `At most ${MAX_ENV_VALUE} characters`);
+
+/** Variables as an object mapping names to values, at most 200 of them. */
+export const envVarsSchema = z
+  .record(z.string().max(MAX_ENV_KEY).regex(ENV_KEY), envValueSchema, {
+    error: (issue) =>
+      issue.code === "invalid_key" ? INVALID_ENV_KEY : "Must be an object mapping names to string values",
+  })
+  .refine((vars) => Object.keys(vars).length <= MAX_ENV_VARS, `At most ${MAX_ENV_VARS} variables`);

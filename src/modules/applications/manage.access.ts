@@ -1,0 +1,67 @@
+/**
+ * The targets of the management mutations, found with the caller's visibility and checked against the role table
+ * (src/modules/access/policy.ts): invisible (another organization's, not granted, or missing) answers NOT_FOUND,
+ * a visible one the role may not change answers FORBIDDEN (members may view and deploy only).
+ */
+import type { Knex } from "knex";
+import { NotFoundError } from "../../shared/errors.ts";
+import { canSeeProject, type OrgAccess, requireAllowed } from "../access/index.ts";
+import type { Context } from "../context.ts";
+import { type Database, databaseById } from "../databases/index.ts";
+import { type Environment, environmentById } from "../projects/index.ts";
+import { Application, Domain } from "./application.model.ts";
+
+/** Application `id` visible to the caller, whose role may manage applications. @throws NotFoundError, ForbiddenError. */
+export async function manageableApplication(ctx: Context, id: string): Promise<Application> {
+  const app = await ctx.loaders.applications.byId.load(id);
+  if (!app) throw new NotFoundError("Application", id);
+  await requireAllowed(ctx.scope, "application:manage", app.organizationId);
+  return app;
+}
+
+/** The caller's access to `organizationId` when it sees project `projectId` there, else null. */
+async function projectAccess(ctx: Context, organizationId: string, projectId: string): Promise<OrgAccess | null> {
+  const access = await ctx.scope.forOrg(organizationId);
+  return access && canSeeProject(access, projectId) ? access : null;
+}
+
+/**
+ * Environment `id` visible to the caller (its project is), whose role allows `action`.
+ * @throws NotFoundError, ForbiddenError.
+ */
+export async function manageableEnvironment(
+  ctx: Context,
+  id: string,
+  action: "environment:manage" | "application:manage" | "database:manage",
+): Promise<Environment & { organizationId: string }> {
+  const env = await environmentById(ctx.knex, id);
+  if (!env?.organizationId || !(await projectAccess(ctx, env.organizationId, env.projectId))) {
+    throw new NotFoundError("Environment", id);
+  }
+  await requireAllowed(ctx.scope, action, env.organizationId);
+  return env as Environment & { organizationId: string };
+}
+
+/** Database `id` visible to the caller (its project is), whose role may manage databases. @throws NotFoundError, ForbiddenError. */
+export async function manageableDatabase(ctx: Context, id: string): Promise<Database> {
+  const db = await databaseById(ctx.knex, id);
+  if (!db || !(await projectAccess(ctx, db.organizationId, db.projectId))) throw new NotFoundError("Database", id);
+  await requireAllowed(ctx.scope, "database:manage", db.organizationId);
+  return db;
+}
+
+/** Domain `id` with its application, visible to the caller, who may manage it. @throws NotFoundError, ForbiddenError. */
+export async function manageableDomain(ctx: Context, id: string): Promise<{ domain: Domain; app: Application }> {
+  const domain = await Domain.query(ctx.knex).findById(id);
+  const app = domain ? await ctx.loaders.applications.byId.load(domain.applicationId) : null;
+  if (!domain || !app) throw new NotFoundError("Domain", id);
+  await requireAllowed(ctx.scope, "application:manage", app.organizationId);
+  return { domain, app };
+}
+
+/** Application `id` locked (`for update`) for the rest of the caller's transaction; re-read, so current. */
+export async function lockApplication(trx: Knex.Transaction, id: string): Promise<Application> {
+  const app = await Application.query(trx).findById(id).forUpdate();
+  if (!app) throw new NotFoundError("Application", id);
+  return app;
+}

@@ -1,0 +1,34 @@
+/**
+ * The input rules of a database service, one implementation for the site import request (spec: "Import request"
+ * `database`) and the `createDatabase` mutation: engine, name, user and password.
+ */
+import { z } from "zod";
+import { requiredOr, text } from "../../shared/input-fields.ts";
+
+/** Database engines (spec: database.type). */
+export const databaseTypeSchema = z.enum(
+  ["mariadb", "mysql", "postgres", "mongodb"],
+  requiredOr("one of mariadb, mysql, postgres, mongodb"),
+);
+
+/** Database name: 1 to 63 characters, letters, digits, `_` and `-`. */
+export const databaseNameSchema = text(63).regex(/^[A-Za-z0-9_][A-Za-z0-9_-]*$/, "Letters, digits, _ and - only");
+
+/** Database user: 1 to 63 characters, starting with a letter or `_`; letters, digits, `_`, `.`, `-`. */
+export const databaseUserSchema = text(63).regex(
+  /^[A-Za-z_][A-Za-z0-9_.-]*$/,
+  "Must start with a letter or _; letters, digits, _ . - only",
+);
+
+/** Database password: 1 to 256 characters without control characters (not trimmed). */
+export const databasePasswordSchema = z
+  .string(requiredOr("a string"))
+  .min(1, "Must not be empty")
+  .max(256, "At most 256 characters")
+  .regex(/^[^\p{Cc}]*$/u, "Must not contain control characters");
+
+/** A database to create, every field required (the import request's `database`). */
+export const databaseSchema = z.strictObject(
+  { type: databaseTypeSchema, name: databaseNameSchema, user: databaseUserSchema, password: databasePasswordSchema },
+  requiredOr("an object"),
+);

@@ -1,0 +1,22 @@
+/**
+ * Building blocks of input schemas shared by every surface (zod): the wording of a missing or mistyped value, a
+ * trimmed single-line text, and an optional field where GraphQL's null and JSON's absence mean the same.
+ */
+import { z } from "zod";
+
+/** Error option of a zod type: `Required` for a missing value, else `Must be <what>`. */
+export const requiredOr = (what: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? "Required" : `Must be ${what}`),
+});
+
+/** A trimmed, non-empty string of at most `max` characters without control characters. */
+export const text = (max: number) =>
+  z
+    .string(requiredOr("a string"))
+    .trim()
+    .min(1, "Must not be empty")
+    .max(max, `At most ${max} characters`)
+    .regex(/^[^\p{Cc}]*$/u, "Must not contain control characters");
+
+/** Optional: null and undefined both mean absent (GraphQL sends null, JSON may omit). */
+export const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
