@@ -13,7 +13,8 @@ import { createOrg, createUser, setPassword } from "../helpers/seed.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { cookieOf, postAuth, sessionFor, TEST_PASSWORD } from "../helpers/session.ts";
 import { failInsertsWhen, slowInsertsWhen } from "../imports/import-helpers.ts";
-import { contextSignedIn, ensureWebBuild, launchBrowser, outboxLink, SKIP_REASON, screenshot } from "./browser.ts";
+import { contextSignedIn, launchBrowser, outboxLink, SKIP_REASON, screenshot } from "./browser.ts";
+import { ensureWebBuild } from "./web-build.ts";
 
 const PORT = 4481;
 const BASE = `http://127.0.0.1:${PORT}`;

@@ -17,7 +17,8 @@ import { drainJobs } from "../helpers/jobs.ts";
 import { addMember, setPassword } from "../helpers/seed.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { TEST_PASSWORD } from "../helpers/session.ts";
-import { contextSignedIn, ensureWebBuild, launchBrowser, SKIP_REASON, screenshot } from "./browser.ts";
+import { contextSignedIn, launchBrowser, SKIP_REASON, screenshot } from "./browser.ts";
+import { ensureWebBuild } from "./web-build.ts";
 
 const PORT = 4640;
 const BASE = `http://127.0.0.1:${PORT}`;

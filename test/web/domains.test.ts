@@ -20,14 +20,8 @@ import { type HttpsReceiver, startHttpsReceiver } from "../helpers/https-receive
 import { addMember, createOrg, createProjects, type SeededUser, setPassword } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
 import { TEST_PASSWORD } from "../helpers/session.ts";
-import {
-  contextSignedIn,
-  ensureWebBuild,
-  expectAccessible,
-  launchBrowser,
-  SKIP_REASON,
-  screenshot,
-} from "./browser.ts";
+import { contextSignedIn, expectAccessible, launchBrowser, SKIP_REASON, screenshot } from "./browser.ts";
+import { ensureWebBuild } from "./web-build.ts";
 
 const PORT = 4726;
 const FRAMER_PORT = 4727;
