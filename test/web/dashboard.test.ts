@@ -20,8 +20,6 @@ const PORT = 4481;
 const BASE = `http://127.0.0.1:${PORT}`;
 const WAIT = { timeout: 20_000 };
 
-if (SKIP_REASON) console.warn(SKIP_REASON);
-
 /** Waits until the import row `id` shows the status word `label`. */
 function statusOf(page: Page, id: string): Locator {
   return page.locator(`tr[data-import-id="${id}"] [data-testid=status]`);

@@ -24,8 +24,6 @@ const PORT = 4640;
 const BASE = `http://127.0.0.1:${PORT}`;
 const WAIT = { timeout: 20_000 };
 
-if (SKIP_REASON) console.warn(SKIP_REASON);
-
 /** POSTs `body` (raw) to `url` with `headers`; returns the status and the parsed JSON answer. */
 async function post(url: string, body = "", headers: Record<string, string> = {}) {
   const res = await fetch(url, {

@@ -29,8 +29,6 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const WAIT = { timeout: 20_000 };
 const API_KEY = "sandbox-management-key";
 
-if (SKIP_REASON) console.warn(SKIP_REASON);
-
 describe.skipIf(SKIP_REASON !== null)("issue 26 dashboard pages in Chromium", () => {
   let db: TestDatabase;
   let skiff: RunningSkiff;

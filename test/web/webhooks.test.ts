@@ -21,8 +21,6 @@ const PORT = 4541;
 const BASE = `http://127.0.0.1:${PORT}`;
 const WAIT = { timeout: 20_000 };
 
-if (SKIP_REASON) console.warn(SKIP_REASON);
-
 describe.skipIf(SKIP_REASON !== null)("Settings → Webhooks in Chromium", () => {
   let db: TestDatabase;
   let skiff: RunningSkiff;
