@@ -1,8 +1,9 @@
 /**
  * Background jobs across instances (issue 9 §1): enqueue inside the caller's transaction (rolled back → nothing
  * runs), two instances on one database share one queue (each job runs once), an API-only instance
- * (SKIFF_WORKER=false) enqueues for the others, `runAt` is honoured within 250 ms, and the retry policies:
- * invalid payload and `none` fail for good at once, `waits` retries at exactly the configured waits.
+ * (SKIFF_WORKER=false) enqueues for the others, `runAt` is honoured within 250 ms, a new job is started by
+ * graphile-worker's LISTEN wake-up (not its polling), and the retry policies: invalid payload and `none` fail for
+ * good at once, `waits` retries at exactly the configured waits.
  */
 import { execFile } from "node:child_process";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -156,7 +157,7 @@ describe("several instances on one database", () => {
     }
   });
 
-  it("reports the first attempt of a new job within milliseconds (LISTEN wake-up, figures printed)", async () => {
+  it("starts a new job on its LISTEN wake-up, not by polling (a runner polling once a minute; figures printed)", async () => {
     // A runner of its own on a database of its own, polling once a minute: only graphile-worker's LISTEN for new
     // jobs can start a job within the 5 s allowed below, so a broken LISTEN (polling left) fails this test.
     const listenDb = await createTestDatabase();
