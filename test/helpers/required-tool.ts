@@ -19,8 +19,8 @@ function executable(path: string): boolean {
 
 /**
  * The program to run: `$envVar` when set (it must then be executable: a wrong path is a mistake, not a missing
- * program), else the first of `names` on PATH (`command -v`, as `.ci/run` checks), else the first existing of
- * `fallbacks` (directories not on every PATH, e.g. `/usr/sbin`). Null when there is none.
+ * program), else the first of `names` on PATH (`command -v`, as `.ci/run` checks), else the first executable of
+ * `fallbacks` (full paths in directories not on every PATH, e.g. `/usr/sbin/pgbouncer`). Null when there is none.
  * @throws when `$envVar` is set to a path that is not executable.
  */
 export function findProgram(
