@@ -146,12 +146,14 @@ const FOOTER = `## Not read by the server
 - Tools: \`SKIFF_DEV_API\` (default \`http://localhost:4000\`) is the Skiff that \`npm run dev:web\` proxies to;
   \`SANDBOX_GATEWAY_EVENTS_URL\` (default \`http://127.0.0.1:$PORT/api/payment-gateway/events\`) and
   \`SANDBOX_GATEWAY_HOST\` (default \`127.0.0.1\`) are where \`npm run gateway:sandbox\` sends events and listens;
-  \`CHROMIUM_PATH\` (default \`/usr/bin/chromium\`) is the browser of the dashboard tests and
-  \`SKIFF_SCREENSHOT_DIR\` (default \`artifacts/screenshots\`) where they save screenshots.
+  \`SKIFF_SCREENSHOT_DIR\` (default \`artifacts/screenshots\`) is where the browser tests save screenshots.
 - The \`skiff\` CLI: \`SKIFF_URL\`, \`SKIFF_API_KEY\` and \`XDG_CONFIG_HOME\` (see [the CLI](cli.md)).
 - Tests: \`SKIFF_TEST_PG_PORT\` (default \`54330\`) is the port of the embedded PostgreSQL that \`npm test\` starts
   under \`.data/test\` when \`DATABASE_URL\` is unset; \`TEST_LOG_LEVEL\` (default \`silent\`) shows the servers' logs;
-  \`NODE_EXTRA_CA_CERTS\` is set by the tests to their throw-away CA (see [Tests](architecture.md#tests)).
+  \`NODE_EXTRA_CA_CERTS\` is set by the tests to their throw-away CA (see [Tests](architecture.md#tests));
+  \`CHROMIUM_PATH\`, \`PGBOUNCER\` and \`KUBECTL\` (default: \`chromium\`, \`pgbouncer\`, \`kubectl\` on \`PATH\`) are the
+  programs the browser, pooler and kustomize tests drive; without one its tests are skipped, and under \`CI=true\`
+  they fail.
 - Benchmarks: \`SKIFF_BENCH_PG_PORT\` and the \`BENCH_*\` options (see [Performance](performance.md#benchmark-options)).
 `;
 

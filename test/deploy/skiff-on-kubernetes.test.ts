@@ -1,6 +1,6 @@
 /**
  * Skiff's own Kubernetes manifests (deploy/): every object of the base and of each overlay (built
- * with `kubectl kustomize`, kustomize v5, when kubectl is installed) validates against the Kubernetes schemas
+ * with `kubectl kustomize`, kustomize v5; without kubectl those tests skip, and fail under CI) validates against the Kubernetes schemas
  * (kubernetes-models), and the pieces fit: N ≥ 2 replicas; a PodDisruptionBudget, Service and Deployment
  * selecting the same pods; the Ingress pointing at the Service's port; probes on /readyz and /healthz; the
  * migration init step; secrets only from the `skiff` Secret; restrictive securityContext and limits; the
@@ -15,6 +15,7 @@ import { describe, expect, it } from "vitest";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
 import { loadConfig } from "../../src/config.ts";
 import { type Manifest, renderManifests, routingSettings } from "../../src/modules/deployments/deployment.manifests.ts";
+import { findProgram, skipReason } from "../helpers/required-tool.ts";
 import { validateManifests } from "./k8s-validate.ts";
 
 const DEPLOY = join(process.cwd(), "deploy");
@@ -37,14 +38,20 @@ function baseObjects(): Manifest[] {
   return kustomization.resources.flatMap((f) => documents(readFileSync(join(DEPLOY, "base", f), "utf8")));
 }
 
-/** `kubectl kustomize <dir>`'s objects, or null without kubectl. */
-function kustomize(dir: string, ...flags: string[]): Manifest[] | null {
-  try {
-    execFileSync("kubectl", ["version", "--client"], { stdio: "ignore" });
-  } catch {
-    return null;
-  }
-  return documents(execFileSync("kubectl", ["kustomize", ...flags, dir], { encoding: "utf8" }));
+/**
+ * kubectl (its `kustomize` is kustomize v5; Debian's `kubernetes-client` is too old for these kustomizations):
+ * $KUBECTL, else `kubectl` on PATH. `.ci/run` installs one when none on PATH builds the overlays.
+ */
+const KUBECTL = findProgram("KUBECTL", ["kubectl"]);
+const skip = skipReason(
+  KUBECTL,
+  "the kustomize overlay tests",
+  "no kubectl (install one with kustomize v5, as .ci/run does, or set KUBECTL)",
+);
+
+/** `kubectl kustomize <dir>`'s objects. @throws when kustomize refuses the directory. */
+function kustomize(dir: string, ...flags: string[]): Manifest[] {
+  return documents(execFileSync(KUBECTL!, ["kustomize", ...flags, dir], { encoding: "utf8" }));
 }
 
 /** `kubectl kustomize` of an overlay (in a temporary directory) of the base with `components`. */
@@ -56,7 +63,7 @@ function withComponents(components: string[]): Manifest[] {
       join(dir, "kustomization.yaml"),
       `resources: [${to("base")}]\ncomponents: [${components.map((c) => to(`components/${c}`)).join(", ")}]\n`,
     );
-    return kustomize(dir, "--load-restrictor", "LoadRestrictionsNone")!;
+    return kustomize(dir, "--load-restrictor", "LoadRestrictionsNone");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -241,10 +248,9 @@ describe("deploy/ (Skiff on Kubernetes)", () => {
     checkSkiff(objects);
   });
 
-  const kubectl = kustomize(join(DEPLOY, "base")) !== null;
   for (const overlay of readdirSync(join(DEPLOY, "overlays"))) {
-    it.skipIf(!kubectl)(`the ${overlay} overlay builds with kustomize, validates and fits together`, () => {
-      const objects = kustomize(join(DEPLOY, "overlays", overlay))!;
+    it.skipIf(skip !== null)(`the ${overlay} overlay builds with kustomize, validates and fits together`, () => {
+      const objects = kustomize(join(DEPLOY, "overlays", overlay));
       const deployment = checkSkiff(objects);
       expect(deployment.spec.template.spec.containers[0].image).toMatch(/^registry\.example\.com\/platform\/skiff:/);
       const config = find(objects, "ConfigMap", "skiff-config")!;
@@ -253,7 +259,7 @@ describe("deploy/ (Skiff on Kubernetes)", () => {
     });
   }
 
-  it.skipIf(!kubectl)("the gateway-api and service-monitor components build, validate and fit together", () => {
+  it.skipIf(skip !== null)("the gateway-api and service-monitor components build, validate and fit together", () => {
     expect(readdirSync(join(DEPLOY, "components")).sort()).toEqual(["gateway-api", "service-monitor"]);
     const objects = withComponents(["gateway-api", "service-monitor"]);
     checkSkiff(objects);

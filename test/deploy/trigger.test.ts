@@ -139,6 +139,18 @@ describe("POST /api/deploy/:token", () => {
     expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
     // Same SHA within 10 minutes: one deployment for all 30 accepted requests.
     expect(await deploymentsOf(t.db.knex, app.applicationId)).toHaveLength(1);
+
+    // The limit is the token's own: another application's token, from the same client, is still accepted (a limit
+    // per client or a global one would answer 429 here) while the first one stays limited.
+    const other = await appWithUrl();
+    expect(other.token).not.toBe(app.token);
+    const otherStatuses: number[] = [];
+    for (let i = 0; i < 30; i++)
+      otherStatuses.push((await post(other.path, JSON.stringify({ commitSha: "def5678" }))).status);
+    expect(otherStatuses).toEqual(Array(30).fill(202));
+    expect((await post(other.path, JSON.stringify({ commitSha: "def5678" }))).status).toBe(429);
+    expect((await post(app.path, JSON.stringify({ commitSha: "abc1234" }))).status).toBe(429);
+    expect(await deploymentsOf(t.db.knex, other.applicationId)).toHaveLength(1);
     await drainJobs(t.db.knex);
   });
 });

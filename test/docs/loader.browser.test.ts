@@ -25,8 +25,6 @@ const SKIFF = `http://127.0.0.1:${SKIFF_PORT}`;
 const WAIT = { timeout: 15_000 };
 const BROWSER_THEME = { ...THEME, customCss: "#btn { font-style: italic; }", docsHostname: "docs.acme.test" };
 
-if (SKIP_REASON) console.warn(SKIP_REASON);
-
 /** The docs page: default theme, the loader from Skiff with `data-docs-host` (query `host`), `dark` class on request. */
 function docsPage(url: URL): string {
   const host = url.searchParams.get("host") ?? SKIFF;

@@ -6,6 +6,7 @@
 import { get } from "node:https";
 import type { AddressInfo } from "node:net";
 import { createServer, type Server, type Socket } from "node:net";
+import { networkInterfaces } from "node:os";
 import { register } from "prom-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseAllowList } from "../../src/http/address-policy.ts";
@@ -20,6 +21,10 @@ import { type CountingSocket, startCountingSocket } from "../helpers/counting-so
 import { type HttpsReceiver, startHttpsReceiver } from "../helpers/https-receiver.ts";
 
 const silent = { warn() {}, debug() {} };
+/** True when this machine has an IPv6 loopback address (`::1` on an interface). */
+const IPV6_LOOPBACK = Object.values(networkInterfaces()).some((addresses) =>
+  addresses?.some((a) => a.family === "IPv6" && a.address === "::1"),
+);
 const CLUSTER = "svc.cluster.local";
 
 let receiver: HttpsReceiver;
@@ -106,9 +111,10 @@ describe("an allow-listed HTTPS receiver", () => {
     expect(receiver.requests).toHaveLength(0);
   });
 
-  it("over IPv6 loopback when ::1 is allow-listed", async () => {
-    const v6 = await startHttpsReceiver({ host: "::1" }).catch(() => null);
-    if (!v6) return; // no IPv6 loopback on this machine
+  // Skipped (and so listed by Vitest and refused by .ci/run) where no interface has ::1; where one has, a receiver
+  // that cannot listen on it fails the test.
+  it.skipIf(!IPV6_LOOPBACK)("over IPv6 loopback when ::1 is allow-listed", async () => {
+    const v6 = await startHttpsReceiver({ host: "::1" });
     try {
       const c = createOutboundClient({ allow: "::1", clusterDomain: CLUSTER, log: silent });
       const res = await c.request({ url: `${v6.url}/six` });

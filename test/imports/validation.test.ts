@@ -24,6 +24,20 @@ afterAll(async () => {
 
 type Invalid = { error: string; details: { fieldErrors: Record<string, string[]>; formErrors: string[] } };
 
+/** Expects the organization to hold nothing at all: no project, import, or anything an import makes. */
+async function expectNothingWritten(): Promise<void> {
+  expect(await countResources(db.knex, org.organizationId)).toEqual({
+    projects: 0,
+    environments: 0,
+    databases: 0,
+    applications: 0,
+    variables: 0,
+    domains: 0,
+    deployments: 0,
+    imports: 0,
+  });
+}
+
 describe("invalid import requests", () => {
   const cases: Array<[string, (orgId: string) => unknown, string[]]> = [
     ["missing required fields", () => ({}), ["organizationId", "name", "source"]],
@@ -81,7 +95,7 @@ describe("invalid import requests", () => {
     ["empty name", (o) => dockerRequest(o, { name: "   " }), ["name"]],
   ];
 
-  it.each(cases)("answers 400 with field errors: %s", async (_label, build, fields) => {
+  it.each(cases)("answers 400 with field errors and writes nothing: %s", async (_label, build, fields) => {
     const body = build(org.organizationId);
     for (const path of ["/api/site-import", "/api/site-import/preview"]) {
       const res = await rest<Invalid>(skiff.url, "POST", path, { apiKey: org.owner.apiKey }, body);
@@ -100,17 +114,19 @@ describe("invalid import requests", () => {
     expect(proc.status).toBe(400);
     expect(proc.body.error.code).toBe("BAD_USER_INPUT");
     expect(Object.keys(proc.body.error.fieldErrors).sort()).toEqual([...fields].sort());
+    await expectNothingWritten();
   });
 
-  it("reports a non-object body in formErrors", async () => {
+  it("reports a non-object body in formErrors and writes nothing", async () => {
     for (const body of [[1, 2], "text", 42]) {
       const res = await rest<Invalid>(skiff.url, "POST", "/api/site-import", { apiKey: org.owner.apiKey }, body);
       expect(res.status).toBe(400);
       expect(res.body.details.formErrors).toEqual([expect.any(String)]);
     }
+    await expectNothingWritten();
   });
 
-  it("reports the same field paths through GraphQL as BAD_USER_INPUT", async () => {
+  it("reports the same field paths through GraphQL as BAD_USER_INPUT and writes nothing", async () => {
     const res = await gql(
       skiff.url,
       "mutation($input: SiteImportInput!) { importSite(input: $input) { importId } }",
@@ -121,9 +137,10 @@ describe("invalid import requests", () => {
       code: "BAD_USER_INPUT",
       fieldErrors: { "source.repo": [expect.any(String)], "source.githubId": ["Required for github sources"] },
     });
+    await expectNothingWritten();
   });
 
-  it("never answers 500 for malformed JSON, wrong content or junk ids", async () => {
+  it("never answers 500 for malformed JSON, wrong content or junk ids, and writes nothing", async () => {
     const raw = await fetch(`${skiff.url}/api/site-import`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${org.owner.apiKey}` },
@@ -139,6 +156,7 @@ describe("invalid import requests", () => {
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: expect.any(String) });
     }
+    await expectNothingWritten();
   });
 
   it("validates list limit and offset (1..100, ≥ 0) with field errors", async () => {
@@ -152,9 +170,5 @@ describe("invalid import requests", () => {
       code: "BAD_USER_INPUT",
       fieldErrors: { first: [expect.any(String)] },
     });
-  });
-
-  it("wrote nothing for any of the invalid requests", async () => {
-    expect(await countResources(db.knex, org.organizationId)).toMatchObject({ projects: 0, imports: 0 });
   });
 });

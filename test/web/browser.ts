@@ -1,36 +1,35 @@
 /**
- * Browser test helpers: Debian's Chromium driven by playwright-core (no browser download), the dashboard build,
- * outbox links and screenshots under `artifacts/screenshots/` (git-ignored).
+ * Browser test helpers: Debian's Chromium driven by playwright-core (no browser download), outbox links and
+ * screenshots under `artifacts/screenshots/` (git-ignored).
  */
-import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Knex } from "knex";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { expect } from "vitest";
-import { WEB_DIST_DIR } from "../../src/server/web.ts";
+import { findProgram, skipReason } from "../helpers/required-tool.ts";
 import { cookieOf, postAuth, TEST_PASSWORD } from "../helpers/session.ts";
 
-/** Chromium binary: CHROMIUM_PATH, else Debian's `/usr/bin/chromium`; null when none exists. */
-export const CHROMIUM_PATH =
-  [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => p && existsSync(p)) ?? null;
+/**
+ * Chromium: CHROMIUM_PATH, else `chromium` (or `chromium-browser`) on PATH — what `.ci/run` checks with `command -v`
+ * before installing Debian's `chromium` — else null.
+ */
+export const CHROMIUM_PATH = findProgram("CHROMIUM_PATH", ["chromium", "chromium-browser"]);
 
-/** Why browser tests are skipped, printed once; null when they run. */
-export const SKIP_REASON = CHROMIUM_PATH
-  ? null
-  : "browser tests skipped: no Chromium found (install Debian's `chromium`, as .ci/run does, or set CHROMIUM_PATH)";
+/**
+ * Why browser tests are skipped (printed once), null when they run.
+ * @throws at import under CI (`CI=true`) when no Chromium is found: there they must run.
+ */
+export const SKIP_REASON = skipReason(
+  CHROMIUM_PATH,
+  "browser tests",
+  "no Chromium found (install Debian's `chromium`, as .ci/run does, or set CHROMIUM_PATH)",
+);
 
 /** Where {@link screenshot} writes: SKIFF_SCREENSHOT_DIR, else `artifacts/screenshots/` (git-ignored). */
 const SCREENSHOT_DIR =
   process.env.SKIFF_SCREENSHOT_DIR ?? join(import.meta.dirname, "..", "..", "artifacts", "screenshots");
-
-/** Builds the dashboard into web/dist unless it is there (npm test's `pretest` normally did it). */
-export async function ensureWebBuild(): Promise<void> {
-  if (existsSync(join(WEB_DIST_DIR, "index.html"))) return;
-  const { build } = await import("vite");
-  await build({ configFile: join(import.meta.dirname, "..", "..", "web", "vite.config.ts"), logLevel: "warn" });
-}
 
 /** Launches headless Chromium (sandbox off: tests also run as root in containers), with extra `args`. */
 export function launchBrowser(args: string[] = []): Promise<Browser> {

@@ -17,13 +17,12 @@ import { drainJobs } from "../helpers/jobs.ts";
 import { addMember, setPassword } from "../helpers/seed.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { TEST_PASSWORD } from "../helpers/session.ts";
-import { contextSignedIn, ensureWebBuild, launchBrowser, SKIP_REASON, screenshot } from "./browser.ts";
+import { contextSignedIn, launchBrowser, SKIP_REASON, screenshot } from "./browser.ts";
+import { ensureWebBuild } from "./web-build.ts";
 
 const PORT = 4640;
 const BASE = `http://127.0.0.1:${PORT}`;
 const WAIT = { timeout: 20_000 };
-
-if (SKIP_REASON) console.warn(SKIP_REASON);
 
 /** POSTs `body` (raw) to `url` with `headers`; returns the status and the parsed JSON answer. */
 async function post(url: string, body = "", headers: Record<string, string> = {}) {

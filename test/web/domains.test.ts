@@ -20,22 +20,14 @@ import { type HttpsReceiver, startHttpsReceiver } from "../helpers/https-receive
 import { addMember, createOrg, createProjects, type SeededUser, setPassword } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
 import { TEST_PASSWORD } from "../helpers/session.ts";
-import {
-  contextSignedIn,
-  ensureWebBuild,
-  expectAccessible,
-  launchBrowser,
-  SKIP_REASON,
-  screenshot,
-} from "./browser.ts";
+import { contextSignedIn, expectAccessible, launchBrowser, SKIP_REASON, screenshot } from "./browser.ts";
+import { ensureWebBuild } from "./web-build.ts";
 
 const PORT = 4726;
 const FRAMER_PORT = 4727;
 const BASE = `http://127.0.0.1:${PORT}`;
 const WAIT = { timeout: 20_000 };
 const API_KEY = "sandbox-management-key";
-
-if (SKIP_REASON) console.warn(SKIP_REASON);
 
 describe.skipIf(SKIP_REASON !== null)("projects, payment gateway and docs theme pages in Chromium", () => {
   let db: TestDatabase;

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { registerWeb } from "../../src/server/web.ts";
 import { useTestServer } from "../helpers/server.ts";
-import { ensureWebBuild } from "./browser.ts";
+import { ensureWebBuild } from "./web-build.ts";
 
 describe("dashboard serving", () => {
   const t = useTestServer({ GITHUB_CLIENT_ID: "gh-id", GITHUB_CLIENT_SECRET: "gh-secret" });

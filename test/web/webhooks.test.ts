@@ -14,13 +14,12 @@ import { type HttpsReceiver, startHttpsReceiver } from "../helpers/https-receive
 import { addMember, createOrg, setPassword } from "../helpers/seed.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { TEST_PASSWORD } from "../helpers/session.ts";
-import { contextSignedIn, ensureWebBuild, launchBrowser, SKIP_REASON, screenshot } from "./browser.ts";
+import { contextSignedIn, launchBrowser, SKIP_REASON, screenshot } from "./browser.ts";
+import { ensureWebBuild } from "./web-build.ts";
 
 const PORT = 4541;
 const BASE = `http://127.0.0.1:${PORT}`;
 const WAIT = { timeout: 20_000 };
-
-if (SKIP_REASON) console.warn(SKIP_REASON);
 
 describe.skipIf(SKIP_REASON !== null)("Settings → Webhooks in Chromium", () => {
   let db: TestDatabase;
