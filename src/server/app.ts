@@ -7,6 +7,7 @@ import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import fastifyApollo, { fastifyApolloDrainPlugin } from "@as-integrations/fastify";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { mcpEnabled } from "../config.ts";
 import { preparesStatements } from "../db/prepared-statements.ts";
 import type { Context } from "../modules/context.ts";
 import { moduleComputedColumns, moduleSqlReads, restRoutes } from "../modules/index.ts";
@@ -19,6 +20,7 @@ import { buildContext } from "./context.ts";
 import { type RequestDrain, trackRequests } from "./drain.ts";
 import { createFormatError, createHttpErrorHandler, unavailableError, unavailablePlugin } from "./format-error.ts";
 import { inputChecksPlugin } from "./input-checks.ts";
+import { registerMcp } from "./mcp.ts";
 import { graphqlMetricsPlugin, initialiseOperationMetrics, registerMetrics } from "./metrics.ts";
 import { queryCostPlugin } from "./query-cost.ts";
 import { queryLimits } from "./query-limits.ts";
@@ -157,6 +159,11 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   const subscriptions = attachSubscriptions(app, schema, services, limits.validate);
   await registerWeb(app, services.config);
   const server = { app, apollo, services, lifecycle, requests, subscriptions };
-  registerRestRoutes(server, restRoutes, services.config.SKIFF_PUBLIC_API_ONLY, PUBLISHED_PATHS);
+  const mcp = mcpEnabled(services.config);
+  if (mcp) registerMcp(server);
+  registerRestRoutes(server, restRoutes, services.config.SKIFF_PUBLIC_API_ONLY, [
+    ...PUBLISHED_PATHS,
+    ...(mcp ? ["/mcp"] : []),
+  ]);
   return server;
 }
