@@ -106,7 +106,7 @@ export const agentMcpTools: readonly McpTool[] = [
     name: "whoami",
     title: "Who am I",
     description:
-      "The agent token this request used (prefix, creation, last and previous use, expiry; never the secret), its " +
+      "The agent token this request used (prefix, creation, last recorded use, expiry; never the secret), its " +
       "owner, organization and role, the projects and services a limited member was granted, and the surfaces the " +
       "token reaches. Same data as GET /api/agent/whoami.",
     input: z.object({}),
