@@ -26,6 +26,7 @@ const SECTIONS: readonly { title: string; variables: readonly string[] }[] = [
       "SKIFF_BASE_URL",
       "LOG_LEVEL",
       "SKIFF_PUBLIC_API_ONLY",
+      "SKIFF_MCP",
       "SKIFF_TRUST_PROXY",
       "SKIFF_TRUSTED_ORIGINS",
       "SKIFF_SHUTDOWN_TIMEOUT",

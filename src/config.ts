@@ -117,6 +117,13 @@ export const configSchema = z.object({
   SKIFF_PUBLIC_API_ONLY: bool.describe(
     "`true`: every path except the published ones (`/graphql`, `/api/auth/*` and the REST paths of the OpenAPI documents: `/api/agent/*`, `/api/site-import*`, webhooks, deploy URLs, docs theming, `/api/payment-gateway/events`) and the operator's `/healthz`, `/readyz`, `/metrics` answers 404: the internal procedures (`/api/siteImport.*`) and the dashboard's pages included.",
   ),
+  SKIFF_MCP: z
+    .enum(["true", "false", "1", "0"])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === "true" || v === "1"))
+    .describe(
+      "Serve the MCP server at `/mcp` (Model Context Protocol over Streamable HTTP, agent tokens only; see [Agent API](agent-api.md#mcp-server)). Unset: served unless `SKIFF_PUBLIC_API_ONLY=true`, since the spec's published list does not name `/mcp`; `true` serves it there too; `false` never.",
+    ),
   SKIFF_GATEWAY_URL: z
     .string()
     .url()
@@ -538,4 +545,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
   return parsed.data;
+}
+
+/** Whether `/mcp` is served: `SKIFF_MCP` when set, else everywhere but a public-only deployment (`SKIFF_PUBLIC_API_ONLY`). */
+export function mcpEnabled(config: Pick<Config, "SKIFF_MCP" | "SKIFF_PUBLIC_API_ONLY">): boolean {
+  return config.SKIFF_MCP ?? !config.SKIFF_PUBLIC_API_ONLY;
 }

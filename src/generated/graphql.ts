@@ -217,6 +217,8 @@ export type ApplicationSource = {
 
 /** How the caller authenticated on this request. */
 export type AuthMethod =
+  /** Agent token (`/api/agent/*` and `/mcp` only). */
+  | "agent_token"
   /** Account API key (`Authorization: Bearer` or `x-api-key`). */
   | "api_key"
   /** Dashboard session cookie. */
@@ -377,6 +379,61 @@ export type CreateWebhookInput = {
   /** Public `https://` URL, at most 2048 characters; its host must pass the outbound address check. */
   url: Scalars["String"]["input"];
 };
+
+/**
+ * The credential of the current request: what it is and where it is accepted. Never the secret or its hash. The
+ * organization, user and role are the `Viewer`'s (`activeOrganization`, `user`, `role`).
+ */
+export type Credential = {
+  __typename?: "Credential";
+  /** When the credential was created (a session: when it signed in). */
+  createdAt: Scalars["DateTime"]["output"];
+  /** When it stops working; null when it never expires. */
+  expiresAt?: Maybe<Scalars["DateTime"]["output"]>;
+  /** Grants of a member limited to some projects or applications; null when the role sees the whole organization. */
+  grants?: Maybe<CredentialGrants>;
+  kind: CredentialKind;
+  /**
+   * Last recorded use (keys and tokens: written at most once a minute, so possibly this request's; a session: its last
+   * refresh); null when never recorded.
+   */
+  lastUsedAt?: Maybe<Scalars["DateTime"]["output"]>;
+  /** An API key's name; null for sessions and agent tokens. */
+  name?: Maybe<Scalars["String"]["output"]>;
+  /** First characters of the secret as the dashboard shows them (`skiff_…`, `skiff_agt_…`); null for sessions. */
+  prefix?: Maybe<Scalars["String"]["output"]>;
+  /** Where this credential is accepted. */
+  surfaces: Array<CredentialSurface>;
+};
+
+/** What a member limited by grants sees: exactly these projects and applications (services). */
+export type CredentialGrants = {
+  __typename?: "CredentialGrants";
+  /** Applications granted one by one. */
+  applicationIds: Array<Scalars["ID"]["output"]>;
+  /** Granted projects (every application in them is visible). */
+  projectIds: Array<Scalars["ID"]["output"]>;
+};
+
+/** Kind of credential a request is authenticated with. */
+export type CredentialKind =
+  /** Agent token: read-only, accepted by `/api/agent/*` and `/mcp` only. */
+  | "agent_token"
+  /** Account API key, bound to one organization. */
+  | "api_key"
+  /** Dashboard session cookie (or a user JWT). */
+  | "session";
+
+/** A surface of the API a credential is accepted on. */
+export type CredentialSurface =
+  /** The agent API, `/api/agent/*`. */
+  | "agent"
+  /** `/graphql` over HTTP and WebSocket. */
+  | "graphql"
+  /** The MCP server, `/mcp` (when served: `SKIFF_MCP`). */
+  | "mcp"
+  /** The REST paths (`/api/site-import*`, `/api/whoami`, …). */
+  | "rest";
 
 /** A database service. The password is never returned; it reaches the application through `DB_PASSWORD`. */
 export type Database = {
@@ -2360,6 +2417,8 @@ export type Viewer = {
   activeOrganization?: Maybe<Organization>;
   /** How this request was authenticated. */
   authenticatedBy: AuthMethod;
+  /** The credential of this request (`GET /api/whoami`, `GET /api/agent/whoami`, MCP tool `whoami`). */
+  credential: Credential;
   /** The caller's role in `activeOrganization`; null when there is none. */
   role?: Maybe<Role>;
   user: User;
@@ -2586,6 +2645,10 @@ export type ResolversTypes = {
   CreateProjectInput: CreateProjectInput;
   CreateSshKeyInput: CreateSshKeyInput;
   CreateWebhookInput: CreateWebhookInput;
+  Credential: ResolverTypeWrapper<Credential>;
+  CredentialGrants: ResolverTypeWrapper<CredentialGrants>;
+  CredentialKind: CredentialKind;
+  CredentialSurface: CredentialSurface;
   Database: ResolverTypeWrapper<DatabaseModel>;
   DatabaseChange: ResolverTypeWrapper<DatabaseChangePayloadModel>;
   DatabaseType: DatabaseType;
@@ -2700,6 +2763,8 @@ export type ResolversParentTypes = {
   CreateProjectInput: CreateProjectInput;
   CreateSshKeyInput: CreateSshKeyInput;
   CreateWebhookInput: CreateWebhookInput;
+  Credential: Credential;
+  CredentialGrants: CredentialGrants;
   Database: DatabaseModel;
   DatabaseChange: DatabaseChangePayloadModel;
   DateTime: Scalars["DateTime"]["output"];
@@ -2876,6 +2941,28 @@ export type CreateApiKeyPayloadResolvers<
 > = {
   apiKey?: Resolver<ResolversTypes["ApiKey"], ParentType, ContextType>;
   secret?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+};
+
+export type CredentialResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["Credential"] = ResolversParentTypes["Credential"],
+> = {
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  grants?: Resolver<Maybe<ResolversTypes["CredentialGrants"]>, ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes["CredentialKind"], ParentType, ContextType>;
+  lastUsedAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  prefix?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  surfaces?: Resolver<Array<ResolversTypes["CredentialSurface"]>, ParentType, ContextType>;
+};
+
+export type CredentialGrantsResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["CredentialGrants"] = ResolversParentTypes["CredentialGrants"],
+> = {
+  applicationIds?: Resolver<Array<ResolversTypes["ID"]>, ParentType, ContextType>;
+  projectIds?: Resolver<Array<ResolversTypes["ID"]>, ParentType, ContextType>;
 };
 
 export type DatabaseResolvers<
@@ -4012,6 +4099,7 @@ export type ViewerResolvers<
 > = {
   activeOrganization?: Resolver<Maybe<ResolversTypes["Organization"]>, ParentType, ContextType>;
   authenticatedBy?: Resolver<ResolversTypes["AuthMethod"], ParentType, ContextType>;
+  credential?: Resolver<ResolversTypes["Credential"], ParentType, ContextType>;
   role?: Resolver<Maybe<ResolversTypes["Role"]>, ParentType, ContextType>;
   user?: Resolver<ResolversTypes["User"], ParentType, ContextType>;
 };
@@ -4089,6 +4177,8 @@ export type Resolvers<ContextType = Context> = {
   ContainerRegistry?: ContainerRegistryResolvers<ContextType>;
   CreateAgentTokenPayload?: CreateAgentTokenPayloadResolvers<ContextType>;
   CreateApiKeyPayload?: CreateApiKeyPayloadResolvers<ContextType>;
+  Credential?: CredentialResolvers<ContextType>;
+  CredentialGrants?: CredentialGrantsResolvers<ContextType>;
   Database?: DatabaseResolvers<ContextType>;
   DatabaseChange?: DatabaseChangeResolvers<ContextType>;
   DateTime?: GraphQLScalarType;

@@ -6,6 +6,7 @@
 
 import type { Resolvers } from "../generated/graphql.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
+import type { McpTool } from "../shared/mcp-tool.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
 import { accessModule, useStandingSources } from "./access/index.ts";
 import { agentModule } from "./agent/index.ts";
@@ -81,6 +82,9 @@ for (const m of modules) {
 
 /** Every module's row sources (src/modules/sql-reads.ts): how a row of each table type is found by id. */
 export const moduleSqlRows: SqlReadRows = Object.assign({}, ...modules.map((m) => m.sqlRows ?? {}));
+
+/** Every module's MCP tools (src/shared/mcp-tool.ts), in module order. */
+export const moduleMcpTools: readonly McpTool[] = modules.flatMap((m) => m.mcpTools ?? []);
 
 /** The REST table: every module's rows, in registration order. */
 export const restRoutes: readonly AnyRestRoute[] = withOpenApiDocuments(modules.flatMap((m) => m.restRoutes ?? []));

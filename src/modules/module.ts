@@ -7,6 +7,7 @@ import type { Knex } from "knex";
 import type { SecretBox } from "../db/secrets.ts";
 import type { Resolvers } from "../generated/graphql.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
+import type { McpTool } from "../shared/mcp-tool.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
 import type { AccessScope } from "./access/index.ts";
 import type { EventSubscriber } from "./events.ts";
@@ -50,6 +51,8 @@ export interface SkiffModule<Name extends string = string> {
   createLoaders?: (deps: LoaderDeps) => Name extends keyof ModuleLoaders ? ModuleLoaders[Name] : never;
   /** Rows of the REST table (documented REST paths executed as GraphQL operations). */
   restRoutes?: readonly AnyRestRoute[];
+  /** Tools of the MCP server at `/mcp` (src/shared/mcp-tool.ts), each answering a row of the module's. */
+  mcpTools?: readonly McpTool[];
   /**
    * SQL of the module's types' fields that are columns or relations of its tables (src/modules/sql-reads.ts): the
    * only implementation of those reads. Undeclared fields (not in Skiff's database) keep their resolvers.

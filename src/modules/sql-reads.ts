@@ -177,6 +177,8 @@ export interface SqlReadCaller {
   via: "session" | "apiKey" | "agentToken" | null;
   /** The API key authenticating the request (`api_keys.id`; null: another credential). */
   apiKeyId: string | null;
+  /** The session authenticating the request (`sessions.id`; null: another credential). */
+  sessionId: string | null;
   organizationId: string | null;
   orgs: ReadonlyMap<string, OrgAccess>;
   /** The request's clock (`services.now()`, which tests may move), for states derived from times. */

@@ -7,6 +7,7 @@ import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import fastifyApollo, { fastifyApolloDrainPlugin } from "@as-integrations/fastify";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { mcpEnabled } from "../config.ts";
 import { preparesStatements } from "../db/prepared-statements.ts";
 import { proxyTrust } from "../http/client-address.ts";
 import type { Context } from "../modules/context.ts";
@@ -20,6 +21,7 @@ import { buildContext } from "./context.ts";
 import { type RequestDrain, trackRequests } from "./drain.ts";
 import { createFormatError, createHttpErrorHandler, unavailableError, unavailablePlugin } from "./format-error.ts";
 import { inputChecksPlugin } from "./input-checks.ts";
+import { registerMcp } from "./mcp.ts";
 import {
   createMetricsServer,
   graphqlMetricsPlugin,
@@ -172,6 +174,11 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   const subscriptions = attachSubscriptions(app, schema, services, limits.validate);
   await registerWeb(app, services.config);
   const server = { app, apollo, services, lifecycle, requests, subscriptions, metrics };
-  registerRestRoutes(server, restRoutes, services.config.SKIFF_PUBLIC_API_ONLY, PUBLISHED_PATHS);
+  const mcp = mcpEnabled(services.config);
+  if (mcp) registerMcp(server);
+  registerRestRoutes(server, restRoutes, services.config.SKIFF_PUBLIC_API_ONLY, [
+    ...PUBLISHED_PATHS,
+    ...(mcp ? ["/mcp"] : []),
+  ]);
   return server;
 }

@@ -79,41 +79,7 @@ export function registerRestRoutes(
           }
           contextValue = buildContext(services, principal, requestId);
         }
-        let variables: Record<string, unknown>;
-        try {
-          variables = route.variables(req);
-        } catch (e) {
-          if (!(e instanceof GraphQLError)) throw e;
-          // Bad input from a caller that no longer verifies is a 401, as without a remembered caller.
-          const refused = await confirmCaller(contextValue).then(
-            () => null,
-            (error: unknown) => {
-              if (error instanceof GraphQLError) return error;
-              throw error;
-            },
-          );
-          return fail(route, toRestError(refused ?? e));
-        }
-        const execute = async (vars: Record<string, unknown>) => {
-          const response = await apollo.executeOperation({ query: route.operation, variables: vars }, { contextValue });
-          if (response.body.kind !== "single") throw new Error("Incremental delivery is not supported on REST routes");
-          return response.body.singleResult;
-        };
-        const { data, errors } = await execute(variables);
-        if (errors?.length) return fail(route, errors[0]!);
-        if (route.bodyAt) {
-          return bodyResponse(
-            route,
-            route.bodyAt,
-            data,
-            // Called only for a row that follows pages.
-            (cursor) => execute({ ...variables, [route.followPages!.cursorVariable]: cursor }),
-            (error) => fail(route, error),
-          );
-        }
-        // A compiled read's JSON text (compiled-reads.ts), parsed for the row to shape.
-        const value = data instanceof RawJsonData ? (JSON.parse(data.text) as Record<string, unknown>) : data;
-        return route.respond!(value ?? {}, variables, req);
+        return runRow(apollo, route, req, contextValue);
       });
     }
   });
@@ -141,6 +107,55 @@ function emptyJsonAsNone(scope: FastifyInstance): void {
     if (text.trim() === "") return done(null, undefined);
     return parseJson(request, text, done);
   });
+}
+
+/**
+ * Runs `route` for the caller of `contextValue` (authenticated already, or remembered and confirmed by the read):
+ * builds its variables from `req`, executes its operation in-process through Apollo and shapes the answer as the
+ * row says (its `bodyAt` or `respond`; errors by its `error`). The one execution of a row, for HTTP and for the MCP
+ * tools that answer a row's body (src/server/mcp.ts).
+ */
+export async function runRow(
+  apollo: SkiffServer["apollo"],
+  route: RestRoute,
+  req: RestRequest,
+  contextValue: Context,
+): Promise<RestResponse> {
+  let variables: Record<string, unknown>;
+  try {
+    variables = route.variables(req);
+  } catch (e) {
+    if (!(e instanceof GraphQLError)) throw e;
+    // Bad input from a caller that no longer verifies is a 401, as without a remembered caller.
+    const refused = await confirmCaller(contextValue).then(
+      () => null,
+      (error: unknown) => {
+        if (error instanceof GraphQLError) return error;
+        throw error;
+      },
+    );
+    return fail(route, toRestError(refused ?? e));
+  }
+  const execute = async (vars: Record<string, unknown>) => {
+    const response = await apollo.executeOperation({ query: route.operation, variables: vars }, { contextValue });
+    if (response.body.kind !== "single") throw new Error("Incremental delivery is not supported on REST routes");
+    return response.body.singleResult;
+  };
+  const { data, errors } = await execute(variables);
+  if (errors?.length) return fail(route, errors[0]!);
+  if (route.bodyAt) {
+    return bodyResponse(
+      route,
+      route.bodyAt,
+      data,
+      // Called only for a row that follows pages.
+      (cursor) => execute({ ...variables, [route.followPages!.cursorVariable]: cursor }),
+      (error) => fail(route, error),
+    );
+  }
+  // A compiled read's JSON text (compiled-reads.ts), parsed for the row to shape.
+  const value = data instanceof RawJsonData ? (JSON.parse(data.text) as Record<string, unknown>) : data;
+  return route.respond!(value ?? {}, variables, req);
 }
 
 function fail(route: RestRoute, error: RestError) {

@@ -66,6 +66,7 @@ export async function sqlReadCaller(ctx: Context): Promise<SqlReadCaller> {
     userId: p?.userId ?? null,
     via: p?.via ?? null,
     apiKeyId: p?.apiKeyId ?? null,
+    sessionId: p?.sessionId ?? null,
     organizationId: p?.organizationId ?? null,
     orgs: await ctx.scope.memberships(),
     now: ctx.services.now(),

@@ -55,6 +55,7 @@ describe("GET /api/agent/openapi.json", () => {
       "/api/agent/application",
       "/api/agent/deployments",
       "/api/agent/projects",
+      "/api/agent/whoami",
     ]);
     expect(Object.values(doc.components.securitySchemes)).toEqual(
       expect.arrayContaining([

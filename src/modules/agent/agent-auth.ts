@@ -15,17 +15,21 @@ import { findAgentCaller, rememberedAgentCaller } from "./agent-token.service.ts
 
 /**
  * The principal of an agent API request (`via: "agentToken"`, organization = the token's), or null when the
- * request carries no valid agent token (missing, revoked, expired, of another kind, membership removed).
- * @throws UnauthenticatedError when the token is over `SKIFF_AGENT_RATE_LIMIT` requests in the current minute.
+ * request carries no valid agent token (missing, revoked, expired, of another kind, membership removed). The request
+ * counts against the token's rate limit unless `counted` is false (an MCP message that is not a tool call: only tool
+ * calls are requests of the agent API).
+ * @throws UnauthenticatedError when a counted request finds the token over `SKIFF_AGENT_RATE_LIMIT` requests in the
+ * current minute.
  */
 export async function authenticateAgent(
   services: { knex: Knex; config: Pick<Config, "SKIFF_AGENT_RATE_LIMIT"> },
   headers: Headers,
+  counted = true,
 ): Promise<Principal | null> {
   const token = apiKeyFromHeaders(headers);
   if (!token) return null;
   const limit = services.config.SKIFF_AGENT_RATE_LIMIT;
-  const caller = await findAgentCaller(services.knex, token, agentRateLimit(limit));
+  const caller = await findAgentCaller(services.knex, token, counted ? agentRateLimit(limit) : undefined);
   if (!caller) return null;
   if (caller.rateLimited) {
     throw new UnauthenticatedError(`Rate limit exceeded: ${limit} requests per minute per agent token`);

@@ -115,7 +115,9 @@ export const agentDocumentInfo: DocumentInfo = {
     "rejected. The organization is the token's. Limit: 120 requests per minute per token, shared by every " +
     "client using it; over the limit the answer is 401 without Retry-After. While Skiff's database cannot be " +
     "reached, every endpoint answers 503 `SERVICE_UNAVAILABLE` with Retry-After. Fields not listed may be added " +
-    "later: clients ignore unknown fields.",
+    "later: clients ignore unknown fields. The same reads are an MCP server at `/mcp` (Streamable HTTP; tools " +
+    "list_projects, get_application, list_deployments, get_deployment, whoami; same token and rate-limit counter), " +
+    "which is not in the spec's published list: with SKIFF_PUBLIC_API_ONLY=true it is served only when SKIFF_MCP=true.",
   defaultSecurity: "agent",
   security: { agent: ["agentTokenHeader", "agentTokenBearer"], none: [] },
   securitySchemes: {

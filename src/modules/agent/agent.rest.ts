@@ -13,6 +13,7 @@ import type { AnyRestRoute, RestRoute } from "../../shared/rest-route.ts";
 import { AgentApplication, AgentDeployment, AgentProject, agentDocumentInfo, agentErrors } from "./agent.openapi.ts";
 import { agentError } from "./agent-errors.ts";
 import { applicationSchema, applicationVariables, deploymentsSchema, deploymentsVariables } from "./agent-params.ts";
+import { whoamiRoutes } from "./whoami.rest.ts";
 
 /** Projects per page while the runner follows the connection to its end. */
 const PROJECTS_PAGE_SIZE = 100;
@@ -121,12 +122,26 @@ const agentApiRows: readonly RestRoute[] = [
   },
 ];
 
-/** The agent API's OpenAPI 3.1 document, generated from the rows' declarations (version 2.1.0). */
-export const agentOpenApiDocument = generateOpenApiDocument(agentDocumentInfo, documentedRows(agentApiRows, "agent"));
+/** The agent API's OpenAPI 3.1 document, generated from the rows' declarations. */
+export const agentOpenApiDocument = generateOpenApiDocument(
+  agentDocumentInfo,
+  documentedRows([...agentApiRows, ...whoamiRoutes], "agent"),
+);
 
-/** The three agent endpoints and the OpenAPI document, in registration order. */
+/**
+ * The agent row of `path` (`/api/agent/projects`, `/application`, `/deployments`, `/whoami`), as the MCP tools run it.
+ * @throws Error for any other path (a programming error).
+ */
+export function agentApiRow(path: string): RestRoute {
+  const row = [...agentApiRows, ...whoamiRoutes].find((r) => r.path === path);
+  if (!row) throw new Error(`No agent row ${path}`);
+  return row;
+}
+
+/** The agent endpoints, whoami and the OpenAPI document, in registration order. */
 export const agentRoutes: readonly AnyRestRoute[] = [
   ...agentApiRows,
+  ...whoamiRoutes,
   {
     method: "GET",
     path: "/api/agent/openapi.json",

@@ -3,7 +3,7 @@
  * the caller's own agent token in the organization the request acts on (null without one, or without an active
  * organization the caller belongs to), never the secret or its hash.
  */
-import { column, type SqlReadTypes, timestamp } from "../sql-reads.ts";
+import { column, type SqlReadCompiler, type SqlReadTypes, timestamp } from "../sql-reads.ts";
 
 /** Query.agentToken and AgentToken. */
 export const agentSqlReads: SqlReadTypes = {
@@ -24,3 +24,14 @@ export const agentSqlReads: SqlReadTypes = {
     expiresAt: timestamp("expires_at"),
   },
 };
+
+/**
+ * `Viewer.credential`'s row for a request authenticated with an agent token (organizations'
+ * `provideCredentialSource`): the caller's one token in the organization; never the hash.
+ */
+export function agentTokenCredentialSelect(compiler: SqlReadCompiler): string | null {
+  const { organizationId, userId } = compiler.caller;
+  if (!organizationId || !userId) return null;
+  return `select null::text as name, t.prefix, t.created_at, t.last_used_at, t.expires_at from agent_tokens t
+    where t.organization_id = ${compiler.param(organizationId)} and t.user_id = ${compiler.param(userId)}`;
+}

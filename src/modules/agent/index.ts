@@ -1,9 +1,13 @@
 /** Module manifest: agent tokens and the read-only agent API (schema/agent.graphql, `/api/agent/*`). */
 
 import { defineModule } from "../module.ts";
+import { provideCredentialSource } from "../organizations/index.ts";
+import { agentMcpTools } from "./agent.mcp.ts";
 import { agentResolvers } from "./agent.resolvers.ts";
 import { agentRoutes } from "./agent.rest.ts";
-import { agentSqlReads } from "./agent.sql-reads.ts";
+import { agentSqlReads, agentTokenCredentialSelect } from "./agent.sql-reads.ts";
+
+provideCredentialSource("agentToken", agentTokenCredentialSelect);
 
 /** The agent module. */
 export const agentModule = defineModule({
@@ -12,4 +16,5 @@ export const agentModule = defineModule({
   sqlReads: agentSqlReads,
   resolvers: agentResolvers,
   restRoutes: agentRoutes,
+  mcpTools: agentMcpTools,
 });

@@ -59,3 +59,14 @@ export const apiKeySqlReads: SqlReadTypes = {
     },
   },
 };
+
+/**
+ * `Viewer.credential`'s row for a request authenticated with an API key (organizations' `provideCredentialSource`):
+ * its name, shown start, creation, last use and expiry; never the hash.
+ */
+export function apiKeyCredentialSelect(compiler: SqlReadCompiler): string | null {
+  const { apiKeyId } = compiler.caller;
+  if (!apiKeyId) return null;
+  return `select k.name, k.start as prefix, k.created_at, k.last_request as last_used_at, k.expires_at
+    from api_keys k where k.id = ${compiler.param(apiKeyId)}`;
+}

@@ -1,9 +1,12 @@
 /** Module manifest: account API keys (schema/api-keys.graphql). */
 
 import { defineModule } from "../module.ts";
+import { provideCredentialSource } from "../organizations/index.ts";
 import { apiKeyResolvers } from "./api-key.resolvers.ts";
 import { onApiKeyEvent } from "./api-key.service.ts";
-import { apiKeySqlReads, apiKeySqlRows } from "./api-key.sql-reads.ts";
+import { apiKeyCredentialSelect, apiKeySqlReads, apiKeySqlRows } from "./api-key.sql-reads.ts";
+
+provideCredentialSource("apiKey", apiKeyCredentialSelect);
 
 /** The apiKeys module. */
 export const apiKeysModule = defineModule({

@@ -13,6 +13,7 @@ export const organizationsModule = defineModule({
   resolvers: organizationResolvers,
 });
 
+export { type CredentialSource, provideCredentialSource } from "./credential.sql-reads.ts";
 // The public surface: what other modules may import (they import nothing else of this folder).
 export { Organization, User } from "./organization.model.ts";
 export {

@@ -16,6 +16,7 @@ import {
   type SqlReadTypes,
   timestamp,
 } from "../sql-reads.ts";
+import { credentialSqlReads, viewerCredentialSql } from "./credential.sql-reads.ts";
 
 /** The condition "organization row `alias` is one the caller belongs to" (SQL). */
 function memberOf(compiler: SqlReadCompiler, alias: string): string {
@@ -66,8 +67,12 @@ function roleIn(compiler: SqlReadCompiler, alias: string): string {
   return `(case ${alias}.id ${cases.join(" ")} end)::text`;
 }
 
+/** `Viewer.authenticatedBy` of each way a principal authenticates. */
+const AUTH_METHOD = { session: "session", apiKey: "api_key", agentToken: "agent_token" } as const;
+
 /** Query.viewer/organizations/organization, Viewer, Organization, Plan, NotificationChannel, User. */
 export const organizationSqlReads: SqlReadTypes = {
+  ...credentialSqlReads,
   Query: {
     viewer: ({ compiler, nodes, returnType }) => {
       const { caller } = compiler;
@@ -78,7 +83,7 @@ export const organizationSqlReads: SqlReadTypes = {
           const id = compiler.param(caller.userId ?? "");
           return compiler.one(f.returnType, u, f.nodes, `from users ${u} where ${u}.id = ${id}`);
         },
-        authenticatedBy: () => `${compiler.param(caller.via === "session" ? "session" : "api_key")}::text`,
+        authenticatedBy: () => `${compiler.param(AUTH_METHOD[caller.via ?? "apiKey"])}::text`,
         activeOrganization: (f) => {
           if (!caller.organizationId) return "null::text";
           const o = compiler.alias();
@@ -86,6 +91,7 @@ export const organizationSqlReads: SqlReadTypes = {
           return compiler.one(f.returnType, o, f.nodes, `from organizations ${o} ${where}`);
         },
         role: () => `${compiler.param(active?.role ?? null)}::text`,
+        credential: viewerCredentialSql,
       });
     },
     // The caller's organizations, in the order its memberships were read.

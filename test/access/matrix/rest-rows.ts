@@ -56,6 +56,17 @@ export const restRows: RestRow[] = [
     expect: statuses(401, 401, 401, 401, 401, 401, 401, 404),
   },
   {
+    route: "GET /api/agent/whoami",
+    call: () => ({ url: "/api/agent/whoami" }),
+    expect: statuses(401, 401, 401, 401, 401, 401, 401, 200),
+  },
+  // Who am I for sessions and account API keys: every valid key answers (its own credential), agent tokens do not.
+  {
+    route: "GET /api/whoami",
+    call: () => ({ url: "/api/whoami" }),
+    expect: statuses(200, 200, 200, 200, 200, 401, 401, 401),
+  },
+  {
     route: "GET /api/agent/openapi.json",
     call: () => ({ url: "/api/agent/openapi.json" }),
     expect: statuses(200, 200, 200, 200, 200, 200, 200, 200),

@@ -1,0 +1,431 @@
+/**
+ * The MCP server at /mcp, driven by the SDK's own `Client` over Streamable HTTP against a real server: the tools, their
+ * annotations and schemas; every tool's answer equal to the agent endpoint's body for an owner, an admin, a limited
+ * member and another organization's token; tool errors with the agent API's codes; the refused credentials; the one
+ * rate-limit counter shared with /api/agent/*; no planted secret in any tool output; whoami for every credential kind.
+ */
+import { randomBytes } from "node:crypto";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { describe, expect, it } from "vitest";
+import { newId } from "../../src/db/ids.ts";
+import { createSecretBox } from "../../src/db/secrets.ts";
+import {
+  addMember,
+  createAgentTokenFor,
+  createOrg,
+  createProjects,
+  setPassword,
+  TEST_SECRET,
+} from "../helpers/seed.ts";
+import { useTestServer } from "../helpers/server.ts";
+import { agentGet, signIn } from "./agent-client.ts";
+
+const t = useTestServer({ SKIFF_WORKER: "false" });
+
+type Row = Record<string, unknown>;
+type ToolAnswer = { isError?: boolean; structuredContent?: Row; content: Array<{ type: string; text?: string }> };
+/** A tool's answer with `body`: its structured content, or a tool error's body (`{ message, code, issues? }`, text). */
+type Answer = ToolAnswer & { body: Row };
+
+/** A connected MCP client sending `headers` on every request. */
+async function connect(headers: Record<string, string>): Promise<Client> {
+  const client = new Client({ name: "skiff-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${t.skiff.url}/mcp`), { requestInit: { headers } }));
+  return client;
+}
+
+/**
+ * Calls tool `name`; checks that the text content is the JSON of the answer, and that an error carries no structured
+ * content (which clients validate against the output schema).
+ */
+async function call(client: Client, name: string, args: Row = {}): Promise<Answer> {
+  const answer = (await client.callTool({ name, arguments: args })) as ToolAnswer;
+  const text = JSON.parse(answer.content[0]!.text!) as Row;
+  if (answer.isError) expect(answer.structuredContent).toBeUndefined();
+  else expect(text).toEqual(answer.structuredContent);
+  return { ...answer, body: text };
+}
+
+/** An organization with two projects (two applications each, deployments with logs), and its callers' tokens. */
+async function seededOrg() {
+  const org = await createOrg(t.db.knex);
+  const [p1, p2] = await createProjects(t.db.knex, org.organizationId, 2, {
+    applicationsPerEnvironment: 2,
+    deploymentsPerApplication: 3,
+    domainsPerApplication: 1,
+    variablesPerApplication: 1,
+  });
+  const apps = async (projectId: string) =>
+    (await t.db.knex("applications").where({ project_id: projectId }).orderBy("id")).map((r) => r.id as string);
+  const [a1, a2] = await apps(p1!);
+  const [b1] = await apps(p2!);
+  const admin = await addMember(t.db.knex, org.organizationId, "admin");
+  const limited = await addMember(t.db.knex, org.organizationId, "member", {
+    projectIds: [p1!],
+    applicationIds: [b1!],
+  });
+  const tokens = {
+    owner: await createAgentTokenFor(t.db.knex, org.organizationId, org.owner),
+    admin: await createAgentTokenFor(t.db.knex, org.organizationId, admin),
+    limited: await createAgentTokenFor(t.db.knex, org.organizationId, limited),
+  };
+  return { ...org, admin, limited, tokens, projects: [p1!, p2!], apps: { a1: a1!, a2: a2!, b1: b1! } };
+}
+
+/** Adds `n` log lines to deployment `deploymentId`, one second apart. */
+async function addLogs(deploymentId: string, n: number, text = (i: number) => `line ${i}`) {
+  const rows = Array.from({ length: n }, (_, i) => ({
+    deployment_id: deploymentId,
+    at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
+    level: i % 7 === 0 ? "error" : "info",
+    text: text(i),
+  }));
+  await t.db.knex("deployment_logs").insert(rows);
+}
+
+describe("MCP server", () => {
+  it("lists five read-only tools with object JSON Schemas for input and output", async () => {
+    const org = await seededOrg();
+    const client = await connect({ authorization: `Bearer ${org.tokens.owner}` });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "list_projects",
+      "get_application",
+      "list_deployments",
+      "get_deployment",
+      "whoami",
+    ]);
+    for (const tool of tools) {
+      expect(tool.annotations, tool.name).toMatchObject({
+        readOnlyHint: true,
+        destructiveHint: false,
+        openWorldHint: false,
+      });
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema?.type, tool.name).toBe("object");
+      expect(tool.description?.length).toBeGreaterThan(20);
+    }
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    expect(byName.get_application!.inputSchema.required).toEqual(["applicationId"]);
+    expect(byName.list_deployments!.inputSchema.properties).toMatchObject({
+      limit: { type: "integer", minimum: 1, maximum: 50 },
+    });
+    expect(byName.list_projects!.outputSchema!.required).toEqual(["projects"]);
+    await client.close();
+  });
+
+  it("answers each tool as the agent endpoint does, for an owner, an admin, a limited member and another organization", async () => {
+    const org = await seededOrg();
+    const other = await createOrg(t.db.knex);
+    await createProjects(t.db.knex, other.organizationId, 1, { applicationsPerEnvironment: 1 });
+    const otherToken = await createAgentTokenFor(t.db.knex, other.organizationId, other.owner);
+    const callers = { ...org.tokens, other: otherToken };
+    for (const [who, token] of Object.entries(callers)) {
+      const client = await connect({ "x-api-key": token });
+      const rest = (path: string) => agentGet<unknown>(t.skiff.url, path, token);
+
+      const projects = await call(client, "list_projects");
+      expect(projects.isError, who).toBeFalsy();
+      const restProjects = await rest("/api/agent/projects");
+      expect(projects.body, who).toEqual({ projects: restProjects.body });
+      const visible = (restProjects.body as Array<{ projectId: string }>).map((p) => p.projectId);
+      if (who === "other") expect(visible).toHaveLength(1);
+      else if (who === "limited") expect(visible.sort()).toEqual([...org.projects].sort());
+      else expect(visible).toHaveLength(2);
+
+      for (const applicationId of [org.apps.a1, org.apps.a2, org.apps.b1]) {
+        const app = await call(client, "get_application", { applicationId });
+        const restApp = await rest(`/api/agent/application?applicationId=${applicationId}`);
+        if (who === "other") {
+          expect(restApp.status).toBe(404);
+          expect(app.isError).toBe(true);
+          expect(app.body).toEqual(restApp.body);
+          expect(app.body).toMatchObject({ code: "NOT_FOUND" });
+        } else {
+          expect(restApp.status, `${who} ${applicationId}`).toBe(200);
+          expect(app.body).toEqual(restApp.body);
+        }
+        const deployments = await call(client, "list_deployments", { applicationId, limit: 2 });
+        const restDeployments = await rest(`/api/agent/deployments?applicationId=${applicationId}&limit=2`);
+        if (restDeployments.status === 200) {
+          expect(deployments.body).toEqual({ deployments: restDeployments.body });
+          expect((restDeployments.body as unknown[]).length).toBe(2);
+        } else {
+          expect(deployments.isError).toBe(true);
+          expect(deployments.body).toEqual(restDeployments.body);
+        }
+      }
+
+      const whoami = await call(client, "whoami");
+      const restWhoami = await rest("/api/agent/whoami");
+      expect(restWhoami.status).toBe(200);
+      expect(whoami.body).toEqual(restWhoami.body);
+      await client.close();
+    }
+  });
+
+  it("a limited member sees granted applications only: another application of a granted project is visible, of an ungranted one NOT_FOUND", async () => {
+    const org = await seededOrg();
+    const [, p2] = org.projects;
+    const [ungranted] = (await t.db.knex("applications").where({ project_id: p2 }).whereNot({ id: org.apps.b1 })).map(
+      (r) => r.id as string,
+    );
+    const client = await connect({ "x-api-key": org.tokens.limited });
+    expect((await call(client, "get_application", { applicationId: org.apps.b1 })).isError).toBeFalsy();
+    const hidden = await call(client, "get_application", { applicationId: ungranted! });
+    expect(hidden.isError).toBe(true);
+    expect(hidden.body).toMatchObject({ code: "NOT_FOUND" });
+    const projects = (await call(client, "list_projects")).body as { projects: Row[] };
+    const appIds = JSON.stringify(projects.projects);
+    expect(appIds).toContain(org.apps.b1);
+    expect(appIds).not.toContain(ungranted);
+    await client.close();
+  });
+
+  it("get_deployment answers the deployment and its newest log lines, newest last, bounded; NOT_FOUND elsewhere", async () => {
+    const org = await seededOrg();
+    const [deployment] = await t.db
+      .knex("deployments")
+      .where({ application_id: org.apps.a1 })
+      .orderBy("created_at", "desc");
+    await t.db
+      .knex("deployments")
+      .where({ id: deployment.id })
+      .update({ status: "error", error_message: "build failed" });
+    await addLogs(deployment.id, 150);
+    const client = await connect({ "x-api-key": org.tokens.owner });
+
+    const answer = await call(client, "get_deployment", { deploymentId: deployment.id });
+    expect(answer.isError).toBeFalsy();
+    const body = answer.body as Row & { logs: Row[] };
+    expect(body).toMatchObject({
+      deploymentId: deployment.id,
+      applicationId: org.apps.a1,
+      status: "error",
+      errorMessage: "build failed",
+      logLinesTotal: 150,
+    });
+    expect(body.logs).toHaveLength(100);
+    expect(body.logs[0]!.text).toBe("line 50");
+    expect(body.logs.at(-1)!.text).toBe("line 149");
+    expect(body.logs.at(-1)).toEqual({ at: "2026-01-01T00:02:29.000Z", level: "info", text: "line 149" });
+
+    const three = await call(client, "get_deployment", { deploymentId: deployment.id, logLines: 3 });
+    expect((three.body as { logs: Row[] }).logs.map((l) => l.text)).toEqual(["line 147", "line 148", "line 149"]);
+    // The listing's deployment row is the same as the tool's.
+    const listed = (await call(client, "list_deployments", { applicationId: org.apps.a1, limit: 1 })).body as {
+      deployments: Row[];
+    };
+    expect(body).toMatchObject(listed.deployments[0]!);
+
+    const other = await createOrg(t.db.knex);
+    const otherClient = await connect({
+      "x-api-key": await createAgentTokenFor(t.db.knex, other.organizationId, other.owner),
+    });
+    const hidden = await call(otherClient, "get_deployment", { deploymentId: deployment.id });
+    expect(hidden).toMatchObject({ isError: true, body: { code: "NOT_FOUND" } });
+    const unknown = await call(client, "get_deployment", { deploymentId: "dpl_01jz0000000000000000000000" });
+    expect(unknown).toMatchObject({ isError: true, body: { code: "NOT_FOUND" } });
+    await Promise.all([client.close(), otherClient.close()]);
+  });
+
+  it("answers bad arguments as BAD_REQUEST tool errors naming the field", async () => {
+    const org = await seededOrg();
+    const client = await connect({ "x-api-key": org.tokens.owner });
+    const cases: Array<[string, Row, string]> = [
+      ["list_deployments", { applicationId: org.apps.a1, limit: 0 }, "limit"],
+      ["list_deployments", { applicationId: org.apps.a1, limit: 51 }, "limit"],
+      ["list_deployments", {}, "applicationId"],
+      ["get_application", { applicationId: 42 }, "applicationId"],
+      ["get_deployment", { deploymentId: "dpl_x", logLines: 501 }, "logLines"],
+      ["get_application", { applicationId: org.apps.a1, extra: true }, ""],
+    ];
+    for (const [name, args, field] of cases) {
+      const answer = await call(client, name, args);
+      expect(answer.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+      expect(answer.body).toMatchObject({ code: "BAD_REQUEST" });
+      const issues = (answer.body as { issues: Array<{ path: string[] }> }).issues;
+      expect(issues.map((i) => i.path.join("."))).toContain(field);
+    }
+    const nul = await call(client, "get_application", { applicationId: "app_\u0000" });
+    expect(nul).toMatchObject({ isError: true, body: { code: "NOT_FOUND" } });
+    await client.close();
+  });
+
+  it("refuses account API keys, session cookies, unknown tokens and anonymous calls with 401", async () => {
+    const org = await seededOrg();
+    await setPassword(t.db.knex, org.owner.userId, "owner-password");
+    const cookie = await signIn(t.skiff.url, org.owner.email, "owner-password");
+    const refused: Array<Record<string, string>> = [
+      {},
+      { "x-api-key": org.owner.apiKey },
+      { authorization: `Bearer ${org.owner.apiKey}` },
+      { cookie },
+      { "x-api-key": `${org.tokens.owner.slice(0, -4)}AAAA` },
+    ];
+    for (const headers of refused) {
+      await expect(connect(headers), JSON.stringify(Object.keys(headers))).rejects.toThrow();
+      const res = await fetch(`${t.skiff.url}/mcp`, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "whoami", arguments: {} },
+        }),
+      });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ code: "UNAUTHORIZED" });
+    }
+    // A token revoked while a client is connected: its next call is refused.
+    const client = await connect({ "x-api-key": org.tokens.admin });
+    await t.db.knex("agent_tokens").where({ user_id: org.admin.userId }).delete();
+    await expect(call(client, "whoami")).rejects.toThrow();
+    await client.close();
+  });
+
+  it("shares one 120-per-minute counter with /api/agent/*: the 121st call, REST or MCP, is refused", async () => {
+    const org = await seededOrg();
+    const client = await connect({ "x-api-key": org.tokens.owner });
+    // initialize and tools/list are not counted: only tool calls and REST requests are.
+    await client.listTools();
+    const answers: boolean[] = [];
+    for (let i = 0; i < 60; i += 10) {
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, () => call(client, "list_projects").then((a) => !a.isError)),
+      );
+      answers.push(...batch);
+      const rest = await Promise.all(
+        Array.from({ length: 10 }, () => agentGet(t.skiff.url, "/api/agent/projects", org.tokens.owner)),
+      );
+      answers.push(...rest.map((r) => r.status === 200));
+    }
+    expect(answers.filter(Boolean)).toHaveLength(120);
+    const over = await call(client, "whoami");
+    expect(over).toMatchObject({ isError: true, body: { code: "UNAUTHORIZED" } });
+    expect(JSON.stringify(over.body)).toContain("Rate limit");
+    expect((await agentGet(t.skiff.url, "/api/agent/projects", org.tokens.owner)).status).toBe(401);
+    // Another token's counter is its own.
+    const admin = await connect({ "x-api-key": org.tokens.admin });
+    expect((await call(admin, "whoami")).isError).toBeFalsy();
+    await Promise.all([client.close(), admin.close()]);
+  });
+
+  it("no tool output holds a planted secret", async () => {
+    const org = await seededOrg();
+    const box = createSecretBox(TEST_SECRET);
+    const planted = {
+      env: `planted-env-${randomBytes(6).toString("hex")}`,
+      webhook: `planted-webhook-${randomBytes(6).toString("hex")}`,
+      deployToken: `planted-deploy-${randomBytes(6).toString("hex")}`,
+    };
+    for (const applicationId of Object.values(org.apps)) {
+      await t.db.knex("environment_variables").insert({
+        id: newId("envVar"),
+        application_id: applicationId,
+        key: "PLANTED_SECRET",
+        value_encrypted: box.encrypt(planted.env),
+      });
+      await t.db
+        .knex("applications")
+        .where({ id: applicationId })
+        .update({
+          webhook_secret_encrypted: box.encrypt(planted.webhook),
+          deploy_token_encrypted: box.encrypt(planted.deployToken),
+        });
+    }
+    const [deployment] = await t.db.knex("deployments").where({ application_id: org.apps.a1 });
+    await addLogs(deployment.id, 5);
+    const secrets = [...Object.values(planted), ...Object.values(org.tokens), org.owner.apiKey, "value-0"];
+    const outputs: string[] = [];
+    for (const token of Object.values(org.tokens)) {
+      const client = await connect({ "x-api-key": token });
+      const answers = [await call(client, "list_projects"), await call(client, "whoami")];
+      for (const applicationId of Object.values(org.apps)) {
+        answers.push(await call(client, "get_application", { applicationId }));
+        answers.push(await call(client, "list_deployments", { applicationId, limit: 50 }));
+      }
+      answers.push(await call(client, "get_deployment", { deploymentId: deployment.id, logLines: 500 }));
+      outputs.push(...answers.map((a) => JSON.stringify(a)));
+      await client.close();
+    }
+    const hits = secrets.flatMap((secret) => outputs.filter((o) => o.includes(secret)).map(() => secret));
+    expect(hits).toEqual([]);
+    // The sweep read real answers: the applications and the log are in them.
+    expect(outputs.join("\n")).toContain(org.apps.b1);
+    expect(outputs.join("\n")).toContain("line 4");
+  });
+});
+
+describe("who am I", () => {
+  it("answers for an agent token (tool and GET /api/agent/whoami), an API key and a session (GET /api/whoami, viewer.credential)", async () => {
+    const org = await seededOrg();
+    const organization = { organizationId: org.organizationId, name: expect.any(String) };
+    // Agent token of a limited member.
+    const agent = await agentGet<Row>(t.skiff.url, "/api/agent/whoami", org.tokens.limited, "bearer");
+    expect(agent.status, JSON.stringify(agent.body)).toBe(200);
+    expect(agent.body).toEqual({
+      user: { userId: org.limited.userId, email: org.limited.email, name: expect.any(String) },
+      organization,
+      role: "member",
+      credential: {
+        kind: "agent_token",
+        name: null,
+        prefix: org.tokens.limited.slice(0, 16),
+        createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        lastUsedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        expiresAt: null,
+        grants: { projectIds: [org.projects[0]], applicationIds: [org.apps.b1] },
+        surfaces: ["agent", "mcp"],
+      },
+    });
+    // An agent token is not accepted by /api/whoami, an API key not by /api/agent/whoami.
+    expect((await agentGet(t.skiff.url, "/api/whoami", org.tokens.owner)).status).toBe(401);
+    expect((await agentGet(t.skiff.url, "/api/agent/whoami", org.owner.apiKey)).status).toBe(401);
+    expect((await agentGet(t.skiff.url, "/api/whoami")).status).toBe(401);
+
+    // An account API key of the owner.
+    const key = await agentGet<Row>(t.skiff.url, "/api/whoami", org.owner.apiKey);
+    expect(key.status).toBe(200);
+    expect(key.body).toMatchObject({
+      user: { userId: org.owner.userId, email: org.owner.email },
+      organization,
+      role: "owner",
+      credential: {
+        kind: "api_key",
+        name: "test",
+        prefix: org.owner.apiKey.slice(0, 10),
+        expiresAt: null,
+        grants: null,
+        surfaces: ["graphql", "rest"],
+      },
+    });
+
+    // A session cookie, on REST and GraphQL alike.
+    await setPassword(t.db.knex, org.admin.userId, "admin-password");
+    const cookie = await signIn(t.skiff.url, org.admin.email, "admin-password");
+    const session = await agentGet<Row>(t.skiff.url, "/api/whoami", undefined, "x-api-key", { cookie });
+    expect(session.status).toBe(200);
+    expect(session.body).toMatchObject({
+      user: { userId: org.admin.userId },
+      credential: { kind: "session", name: null, prefix: null, grants: null, surfaces: ["graphql", "rest"] },
+    });
+    const gql = await fetch(`${t.skiff.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ query: "{ viewer { authenticatedBy credential { kind expiresAt } } }" }),
+    });
+    const { data } = (await gql.json()) as { data: { viewer: { authenticatedBy: string; credential: Row } } };
+    expect(data.viewer.authenticatedBy).toBe("session");
+    expect(data.viewer.credential.kind).toBe("session");
+    expect(data.viewer.credential.expiresAt).toEqual(expect.stringMatching(/^\d{4}-/));
+
+    // No secret in any answer.
+    for (const body of [agent.body, key.body, session.body]) {
+      const text = JSON.stringify(body);
+      for (const secret of [org.tokens.limited, org.owner.apiKey]) expect(text).not.toContain(secret);
+    }
+  });
+});
