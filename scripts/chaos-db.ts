@@ -150,6 +150,7 @@ if (listenRuns.length) {
       `${r.following.answered}/${r.following.sent}`,
       `${r.afterRestart.status} in ${r.afterRestart.ms}ms`,
       String(r.pending),
+      `${r.drainedMs}ms`,
       r.problems.length ? `FAIL: ${r.problems.join("; ")}` : "ok",
     ];
     console.log(`| ${row.join(" | ")} |`);

@@ -3,7 +3,10 @@
  * definitions with their retry policies. Every instance started with `SKIFF_WORKER=true` runs one; they share one
  * queue (a job is locked by one worker: it runs once). New jobs wake a worker through graphile-worker's
  * LISTEN/NOTIFY, scheduled ones through {@link createWakeups} (told by the `jobs.scheduled` PubSub topic). A job of a
- * named queue runs only while it holds the queue's advisory lock, else it is put off (job-queue-lock.ts). `stop()`
+ * named queue runs only while it holds the queue's advisory lock, else it is put off (job-queue-lock.ts). Background
+ * jobs (recurring ones, health probes) run in one serial queue at a low priority, so ready user-facing jobs are
+ * always fetched first and background work holds at most one worker (job-definition.ts). Ready jobs are also
+ * polled for every `pollIntervalMs`, so they run while the LISTEN connection is down. `stop()`
  * lets running jobs finish for `shutdownTimeoutMs`, then aborts them:
  * an aborted job returns to the queue (a `waits` job as the same attempt, a `backoff` one as a failed attempt;
  * a `none` job fails for good, since it may have done part of its work). Jobs locked by a runner that died (SIGKILL,
