@@ -58,8 +58,8 @@ export async function runListenLoss(options: {
     SKIFF_DATA_DIR: join(dir, "data"),
     SKIFF_EMBEDDED_PG_PORT: String(pgPort),
     SKIFF_HEALTH_INTERVAL: "10",
-    // Each import request waits for its run (10 s at most): the load keeps no backlog of runs beyond what is in flight.
-    SKIFF_IMPORT_WAIT_MS: "10000",
+    // Each import request waits for its run (5 s at most): the load keeps no backlog of runs beyond what is in flight.
+    SKIFF_IMPORT_WAIT_MS: "5000",
   };
   let skiff: Skiff = await startSkiff(env, join(dir, "skiff.log"));
   const cleanup = async () => {
@@ -82,6 +82,8 @@ export async function runListenLoss(options: {
     }
   };
   let org = "";
+  /** Distinct non-2xx answers (status and the start of the body), reported with the problems. */
+  const refused = new Set<string>();
   let n = 0;
   const importOnce = async (timeoutMs = 20_000) => {
     const at = Date.now();
@@ -97,11 +99,12 @@ export async function runListenLoss(options: {
       },
       timeoutMs,
     );
+    if (r.status && (r.status < 200 || r.status >= 300)) refused.add(`${r.status} ${r.body.slice(0, 200)}`);
     return { ms: Date.now() - at, status: r.status };
   };
   const ok = (status: number) => status >= 200 && status < 300;
   try {
-    await ready(Date.now() + 120_000);
+    await ready(Date.now() + 300_000);
     await database.accepting();
     await connectCheck();
     const viewer = await api(skiff, "POST", "/graphql", { query: "{ viewer { activeOrganization { id } } }" });
@@ -154,7 +157,7 @@ export async function runListenLoss(options: {
     skiff.child.kill("SIGKILL");
     await skiff.exited;
     skiff = await startSkiff(env, join(dir, "skiff-restarted.log"), Number(new URL(skiff.url).port));
-    await ready(Date.now() + 120_000);
+    await ready(Date.now() + 300_000);
     const restarted = Date.now();
     const again = await importOnce();
     result.afterRestart = again;
@@ -179,6 +182,7 @@ export async function runListenLoss(options: {
     await cleanup();
     live.delete(cleanup);
   }
+  if (refused.size) problems.push(`answers: ${[...refused].slice(0, 3).join(" | ")}`);
   if (problems.length === 0) await rm(dir, { recursive: true, force: true });
   else problems.push(`kept: ${dir}`);
   return result;
