@@ -34,8 +34,11 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The runner's LISTEN backends (graphile-worker's `jobs:insert`), as PostgreSQL sees them. */
-const runnerListeners = async () =>
-  (await db.knex.raw(`select pid from pg_stat_activity where query ilike 'listen "jobs:insert"%'`)).rows.length;
+const listenerPids = async (): Promise<number[]> =>
+  (await db.knex.raw(`select pid from pg_stat_activity where query ilike 'listen "jobs:insert"%'`)).rows.map(
+    (r: { pid: number }) => r.pid,
+  );
+const runnerListeners = async () => (await listenerPids()).length;
 /** Enqueues `test.record` under `key` and resolves with the ms until it started. */
 async function runTime(key: string, timeoutMs: number): Promise<number> {
   const at = Date.now();
@@ -55,9 +58,11 @@ describe("job runner after losing its connections", () => {
     await until(async () => (await runnerListeners()) > 0, 30_000);
     const listenBack = Date.now() - back;
     // The issue's probe: every LISTEN backend terminated, then a new user-facing job.
+    const terminated = await listenerPids();
     await db.knex.raw("select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'listen%'");
     const ran = await runTime("after-terminate", 15_000);
-    await until(async () => (await runnerListeners()) > 0, 15_000);
+    // A new LISTEN backend (not one of the terminated ones).
+    await until(async () => (await listenerPids()).some((pid) => !terminated.includes(pid)), 15_000);
     const listenAgain = Date.now() - back - listenBack;
     console.info(
       `LISTEN back ${listenBack} ms after the outage; job started ${ran} ms after enqueue; LISTEN back again within ${listenAgain} ms`,
