@@ -112,8 +112,10 @@ export async function runListenLoss(options: {
     // Load: 16 imports in flight at a time until `target` applications exist (at most 10 minutes).
     const loadBy = Date.now() + 600_000;
     const count = async () => (await check!.query("select count(*)::int as n from applications")).rows[0].n as number;
-    while ((result.applications = await count()) < target && Date.now() < loadBy) {
+    result.applications = await count();
+    while (result.applications < target && Date.now() < loadBy) {
       await Promise.all(Array.from({ length: 16 }, () => importOnce(30_000)));
+      result.applications = await count();
     }
     say(`${result.applications} applications; kill -9 postmaster`);
     const first = database.postmaster();
