@@ -138,6 +138,7 @@ if (listenRuns.length) {
     "next 8 s",
     "import after kill -9",
     "pending",
+    "drained",
     "result",
   ];
   console.log(`\n| ${head.join(" | ")} |\n|${head.map(() => "---").join("|")}|`);
