@@ -4,10 +4,14 @@
  *
  * Arguments (all optional): `--rounds N` (default 5: each variant and outage N times), `--outages 500,2000,10000`
  * (ms), `--variants url,embedded`, `--long` (adds the 5-minute outage with SIGTERM during and right after it),
- * `--kill-skiff` (adds, per round and variant, a SIGKILL of Skiff itself mid-import and a restart 1 s later).
+ * `--kill-skiff` (adds, per round and variant, a SIGKILL of Skiff itself mid-import and a restart 1 s later),
+ * `--listen-loss N` (adds N runs of the LISTEN-loss sequence, test/chaos/listen-loss-chaos.ts: imports until
+ * `--applications` (default 300) applications exist, SIGKILL of the embedded postmaster, every LISTEN backend
+ * terminated, SIGKILL of Skiff and a restart on the same data; `--rounds 0 --listen-loss 3` runs only those).
  */
 import { parseArgs } from "node:util";
 import { type ChaosOptions, type ChaosResult, runChaos, stopAllRuns } from "../test/chaos/db-chaos.ts";
+import { type ListenLossResult, runListenLoss } from "../test/chaos/listen-loss-chaos.ts";
 import { createTestCa, removeTestCa } from "../test/helpers/test-ca.ts";
 
 const { values } = parseArgs({
@@ -17,6 +21,8 @@ const { values } = parseArgs({
     variants: { type: "string", default: "url,embedded" },
     long: { type: "boolean", default: false },
     "kill-skiff": { type: "boolean", default: false },
+    "listen-loss": { type: "string", default: "0" },
+    applications: { type: "string", default: "300" },
   },
 });
 process.on("unhandledRejection", (reason) => {
@@ -104,13 +110,54 @@ for (const [i, options] of plan.entries()) {
 }
 await removeTestCa(tls);
 
+const listenRuns: ListenLossResult[] = [];
+for (let i = 0; i < Number(values["listen-loss"]); i++) {
+  const started = Date.now();
+  const r = await runListenLoss({
+    applications: Number(values.applications),
+    progress: (line) => console.log(`  [listen ${i + 1}] ${line}`),
+  });
+  listenRuns.push(r);
+  console.log(
+    `  [listen ${i + 1}] ${r.problems.length ? `FAIL: ${r.problems.join("; ")}` : "ok"} (${Math.round((Date.now() - started) / 1000)} s)`,
+  );
+}
+
 console.log(`\n| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
 for (const row of rows) console.log(`| ${row.join(" | ")} |`);
 const deaths = results.filter((r) => r.died).length;
 const lost = results.reduce((a, r) => a + r.webhooks.lost, 0);
 const doubled = results.reduce((a, r) => a + r.webhooks.doubled, 0);
 const stuck = results.reduce((a, r) => a + r.pending, 0);
-const failed = results.filter((r) => r.problems.length).length;
+if (listenRuns.length) {
+  const head = [
+    "run",
+    "applications",
+    "LISTEN killed",
+    "import after",
+    "next 8 s",
+    "import after kill -9",
+    "pending",
+    "drained",
+    "result",
+  ];
+  console.log(`\n| ${head.join(" | ")} |\n|${head.map(() => "---").join("|")}|`);
+  for (const [i, r] of listenRuns.entries()) {
+    const row = [
+      String(i + 1),
+      String(r.applications),
+      String(r.terminated),
+      `${r.afterListenLoss.status} in ${r.afterListenLoss.ms}ms`,
+      `${r.following.answered}/${r.following.sent}`,
+      `${r.afterRestart.status} in ${r.afterRestart.ms}ms`,
+      String(r.pending),
+      `${r.drainedMs}ms`,
+      r.problems.length ? `FAIL: ${r.problems.join("; ")}` : "ok",
+    ];
+    console.log(`| ${row.join(" | ")} |`);
+  }
+}
+const failed = results.filter((r) => r.problems.length).length + listenRuns.filter((r) => r.problems.length).length;
 const ready = results
   .map((r) => r.readyAfterMs)
   .filter((ms): ms is number => ms !== null)

@@ -73,8 +73,27 @@ export interface JobDefinition<P = unknown> {
   queueName?: string;
   /** Makes the job recurring (graphile-worker crontab). */
   schedule?: JobSchedule;
+  /**
+   * Periodic background work (health probes, pruning, every recurring job; default: true when `schedule` is set,
+   * else false). It runs in the serial queue {@link BACKGROUND_QUEUE} at priority {@link BACKGROUND_PRIORITY}
+   * (instead of `queueName` and the enqueue options' priority): at most one such job runs at a time across all
+   * instances, and a ready user-facing job (import, deployment, webhook attempt, mail) is always fetched before
+   * any ready background job, so user-facing work never queues behind it (operations.md "Background jobs").
+   */
+  background?: boolean;
   /** Does the work; a throw fails the attempt (see {@link RetryPolicy}, {@link PermanentJobError}). */
   handler(payload: P, ctx: JobContext): Promise<void>;
+}
+
+/** The serial graphile-worker queue of every {@link JobDefinition.background} job. */
+export const BACKGROUND_QUEUE = "skiff-background";
+
+/** graphile-worker priority of background jobs (user-facing jobs run at 0; lower runs first). */
+export const BACKGROUND_PRIORITY = 100;
+
+/** Whether `definition` is periodic background work (see {@link JobDefinition.background}). */
+export function isBackground(definition: Pick<JobDefinition, "background" | "schedule">): boolean {
+  return definition.background ?? definition.schedule !== undefined;
 }
 
 /** Declares a job; returns it unchanged, typed so the handler sees the schema's output type. */

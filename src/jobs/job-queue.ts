@@ -6,7 +6,13 @@
  */
 import type { Knex } from "knex";
 import { EVENTS_CHANNEL } from "../shared/pubsub.ts";
-import { type JobDefinition, maxAttemptsOf } from "./job-definition.ts";
+import {
+  BACKGROUND_PRIORITY,
+  BACKGROUND_QUEUE,
+  isBackground,
+  type JobDefinition,
+  maxAttemptsOf,
+} from "./job-definition.ts";
 
 /** The PostgreSQL schema graphile-worker's tables and functions live in. */
 export const JOB_SCHEMA = "graphile_worker";
@@ -40,7 +46,7 @@ export interface EnqueueOptions {
   jobKeyMode?: "replace" | "preserve_run_at";
   /** Overrides the attempts of a `backoff` job (ignored for `none` and `waits`, which define their own). */
   maxAttempts?: number;
-  /** Lower runs first (default 0). */
+  /** Lower runs first (default 0; background jobs always run at {@link BACKGROUND_PRIORITY}). */
   priority?: number;
   /**
    * Serial queue of this one job, overriding the definition's `queueName`: jobs of one queue run one at a time
@@ -140,6 +146,17 @@ export function createJobQueue(definitions: readonly JobDefinition[]): JobQueue 
       definition.retry === undefined || definition.retry.kind === "backoff"
         ? (options.maxAttempts ?? maxAttemptsOf(definition.retry))
         : maxAttemptsOf(definition.retry);
+    // Background work: its serial queue and low priority, whatever the caller asked (job-definition.ts).
+    if (isBackground(definition)) {
+      return {
+        name,
+        payload: json,
+        maxAttempts,
+        ...options,
+        queueName: BACKGROUND_QUEUE,
+        priority: BACKGROUND_PRIORITY,
+      };
+    }
     return { name, payload: json, maxAttempts, ...options, queueName: options.queueName ?? definition.queueName };
   }
 }

@@ -3,7 +3,10 @@
  * definitions with their retry policies. Every instance started with `SKIFF_WORKER=true` runs one; they share one
  * queue (a job is locked by one worker: it runs once). New jobs wake a worker through graphile-worker's
  * LISTEN/NOTIFY, scheduled ones through {@link createWakeups} (told by the `jobs.scheduled` PubSub topic). A job of a
- * named queue runs only while it holds the queue's advisory lock, else it is put off (job-queue-lock.ts). `stop()`
+ * named queue runs only while it holds the queue's advisory lock, else it is put off (job-queue-lock.ts). Background
+ * jobs (recurring ones, health probes) run in one serial queue at a low priority, so ready user-facing jobs are
+ * always fetched first and background work holds at most one worker (job-definition.ts). Ready jobs are also
+ * polled for every `pollIntervalMs`, so they run while the LISTEN connection is down. `stop()`
  * lets running jobs finish for `shutdownTimeoutMs`, then aborts them:
  * an aborted job returns to the queue (a `waits` job as the same attempt, a `backoff` one as a failed attempt;
  * a `none` job fails for good, since it may have done part of its work). Jobs locked by a runner that died (SIGKILL,
@@ -29,6 +32,9 @@ import pg from "pg";
 import type { Logger } from "pino";
 import { bounded } from "../shared/bounded.ts";
 import {
+  BACKGROUND_PRIORITY,
+  BACKGROUND_QUEUE,
+  isBackground,
   type JobContext,
   type JobDefinition,
   type JobServices,
@@ -124,7 +130,14 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
       match: d.schedule!.cron,
       identifier: d.name,
       payload: d.schedule!.payload ?? {},
-      options: { queueName: d.queueName, jobKey: `cron:${d.name}`, jobKeyMode: "replace" as const },
+      options: {
+        // Recurring jobs are background work (job-definition.ts): its serial queue, after user-facing jobs.
+        ...(isBackground(d)
+          ? { queueName: BACKGROUND_QUEUE, priority: BACKGROUND_PRIORITY }
+          : { queueName: d.queueName }),
+        jobKey: `cron:${d.name}`,
+        jobKeyMode: "replace" as const,
+      },
     }));
   const events: WorkerEvents = new EventEmitter();
   let pool: WorkerPool | undefined;
@@ -420,7 +433,7 @@ function taskOf(definition: JobDefinition, deps: TaskDeps): Task {
 }
 
 /**
- * Queues the next run of the running job (same name, payload `body` with `next.retry`, same queue and job key, at
+ * Queues the next run of the running job (same name, payload `body` with `next.retry`, same queue, priority and job key, at
  * `next.runAt`) and records the running job in `job_superseded`, in one transaction: if the process dies before
  * graphile-worker records the running job's completion, the liveness sweep deletes it instead of running it again
  * beside its successor (job-liveness.ts). A job whose row is already gone (another run of it, taken twice,
@@ -438,13 +451,16 @@ async function requeue(
   const { job } = helpers;
   return deps.knex.transaction(async (trx) => {
     // The job's own queue (enqueue may name one per job, e.g. `deploy:<applicationId>`).
-    const { rows } = (await trx.raw(`select queue_name from ${JOB_SCHEMA}.jobs where id = ?`, [job.id])) as QueueRows;
+    const { rows } = (await trx.raw(`select queue_name, priority from ${JOB_SCHEMA}.jobs where id = ?`, [
+      job.id,
+    ])) as QueueRows;
     if (rows.length === 0) return false;
     await trx.raw("insert into job_superseded (job_id) values (?) on conflict do nothing", [job.id]);
     await addJob(trx, {
       name: definition.name,
       payload: { ...body, [RETRY_KEY]: next.retry },
       queueName: rows[0]!.queue_name ?? undefined,
+      priority: rows[0]!.priority,
       maxAttempts: next.maxAttempts,
       runAt: next.runAt,
       jobKey: job.key ?? undefined,
@@ -454,7 +470,7 @@ async function requeue(
 }
 
 /** Rows of the queue-name lookup in {@link requeue}. */
-type QueueRows = { rows: Array<{ queue_name: string | null }> };
+type QueueRows = { rows: Array<{ queue_name: string | null; priority: number }> };
 
 /** `work`, or a {@link ShutdownAbort} rejection as soon as `signal` aborts (the work itself is not cancelled). */
 function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -104,7 +104,7 @@ const PASSWORD = "chaos-password-1";
 const API_KEY = `skiff_chaos_${randomBytes(12).toString("hex")}`;
 
 /** Cleanups of the runs under way (their Skiff processes and database servers). */
-const live = new Set<() => Promise<void>>();
+export const live = new Set<() => Promise<void>>();
 
 /** Kills what the runs under way started (for a script interrupted by a signal). */
 export async function stopAllRuns(): Promise<void> {
@@ -112,7 +112,7 @@ export async function stopAllRuns(): Promise<void> {
 }
 
 /** A free TCP port on loopback. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const { createServer: tcp } = await import("node:net");
   return new Promise((resolve, reject) => {
     const s = tcp().listen(0, "127.0.0.1", () => {
@@ -124,7 +124,7 @@ async function freePort(): Promise<number> {
 }
 
 /** The PostgreSQL the run kills: its postmaster pid, and (url variant) restarting it. */
-interface Database {
+export interface Database {
   /** URL of database `skiff` (for the checks). */
   url: string;
   postmaster(): number | undefined;
@@ -187,7 +187,7 @@ async function ownDatabase(dir: string, port: number): Promise<Database> {
 }
 
 /** embedded variant: Skiff's own cluster in `dataDir`. */
-function skiffsDatabase(dataDir: string, port: number): Database {
+export function skiffsDatabase(dataDir: string, port: number): Database {
   let url = "";
   const resolveUrl = async () => {
     url ||= `postgres://postgres:${await readPassword(dataDir)}@127.0.0.1:${port}/skiff`;
@@ -204,7 +204,7 @@ function skiffsDatabase(dataDir: string, port: number): Database {
 }
 
 /** A started Skiff process; its output goes to `logFile`. */
-interface Skiff {
+export interface Skiff {
   child: ChildProcess;
   url: string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -212,7 +212,7 @@ interface Skiff {
   logFile: string;
 }
 
-async function startSkiff(env: Record<string, string>, logFile: string, port?: number): Promise<Skiff> {
+export async function startSkiff(env: Record<string, string>, logFile: string, port?: number): Promise<Skiff> {
   port ??= await freePort();
   const out = createWriteStream(logFile);
   const child = spawnMain({
@@ -250,7 +250,7 @@ async function startSkiff(env: Record<string, string>, logFile: string, port?: n
  * fetch with a deadline; a network error or timeout resolves to status 0. `cookie`: the answer's `set-cookie`
  * values as a `cookie` header.
  */
-async function request(
+export async function request(
   url: string,
   init: RequestInit = {},
   timeoutMs = 5000,
@@ -267,7 +267,7 @@ async function request(
   }
 }
 
-function api(skiff: Skiff, method: string, path: string, body?: unknown, timeoutMs?: number) {
+export function api(skiff: Skiff, method: string, path: string, body?: unknown, timeoutMs?: number) {
   return request(
     `${skiff.url}${path}`,
     {

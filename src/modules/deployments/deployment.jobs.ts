@@ -8,7 +8,7 @@ import { z } from "zod";
 import { defineJob } from "../../jobs/job-definition.ts";
 import { runDeployment } from "./deployment.run.ts";
 import { RUN_DEPLOYMENT_JOB } from "./deployment.service.ts";
-import { planHealthProbes, probeApplicationHealth } from "./health.ts";
+import { planHealthProbes, probeApplicationHealth, probeDueApplications } from "./health.ts";
 
 /** Runs one deployment. Payload `{ deploymentId }`. */
 export const runDeploymentJob = defineJob({
@@ -18,17 +18,29 @@ export const runDeploymentJob = defineJob({
   handler: ({ deploymentId }, ctx) => runDeployment(ctx.services, ctx.log, deploymentId),
 });
 
-/** Probes one application's health (health.ts). Payload `{ applicationId, force? }`. */
+/** Probes one application's health (health.ts). Payload `{ applicationId, force? }`. Background work. */
 export const probeHealthJob = defineJob({
   name: "deployments.probe-health",
   payload: z.object({ applicationId: z.string().min(1), force: z.boolean().optional() }),
   retry: { kind: "none" },
+  background: true,
   handler: async ({ applicationId, force }, ctx) => {
     await probeApplicationHealth(ctx.services, ctx.log, applicationId, force ?? false);
   },
 });
 
-/** Every minute: plans the health probes of the coming minute (SKIFF_HEALTH_INTERVAL). */
+/** One tick of health probes: every due application (health.ts). Background work. */
+export const probeHealthTickJob = defineJob({
+  name: "deployments.probe-health-tick",
+  payload: z.object({}),
+  retry: { kind: "none" },
+  background: true,
+  handler: async (_p, ctx) => {
+    await probeDueApplications(ctx.services, ctx.log);
+  },
+});
+
+/** Every minute: plans the health probe ticks of the coming minute (SKIFF_HEALTH_INTERVAL). */
 export const planHealthProbesJob = defineJob({
   name: "deployments.plan-health-probes",
   payload: z.object({}),

@@ -141,31 +141,58 @@ export async function recordRolloutAvailability(
   return recordHealth(services, log, app, available, detail, 1);
 }
 
+/** Probes one tick runs at once (each takes at most 8 s: 3 s to connect, 5 s to answer). */
+export const PROBES_AT_ONCE = 16;
+
 /**
- * Plans the next minute of probes: for every deployed application with a domain, one `deployments.probe-health`
- * job per SKIFF_HEALTH_INTERVAL within the minute (job keys dedupe across instances). Nothing when the interval
- * is 0. @returns the number of jobs enqueued.
+ * One tick of health probes: probes every deployed application with a domain that is due (not probed within 90 %
+ * of SKIFF_HEALTH_INTERVAL), {@link PROBES_AT_ONCE} at a time, and records each outcome.
+ * @returns how many applications were probed.
+ */
+export async function probeDueApplications(services: AppServices, log: Logger): Promise<number> {
+  const { knex, config } = services;
+  const dueBefore = new Date(services.now().getTime() - config.SKIFF_HEALTH_INTERVAL * 1000 * 0.9);
+  const apps = (await applicationsTable(knex, "a")
+    .whereIn("a.application_status", ["running", "error"])
+    .where((q) => q.whereNull("a.health_checked_at").orWhere("a.health_checked_at", "<", dueBefore))
+    .whereExists(domainsTable(knex, "d").whereRaw("d.application_id = a.id"))
+    .orderBy("a.health_checked_at", "asc", "first")
+    .select("a.id")) as Array<{ id: string }>;
+  let next = 0;
+  let probed = 0;
+  const lane = async () => {
+    while (next < apps.length) {
+      const { id } = apps[next++]!;
+      try {
+        if (await probeApplicationHealth(services, log, id)) probed++;
+      } catch (err) {
+        log.warn({ err, applicationId: id }, "health probe could not be recorded");
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PROBES_AT_ONCE, apps.length) }, lane));
+  return probed;
+}
+
+/**
+ * Plans the next minute of probes: one `deployments.probe-health-tick` job per SKIFF_HEALTH_INTERVAL within the
+ * minute (job keys dedupe across instances), each probing every due application ({@link probeDueApplications}):
+ * a tick is one background job whatever the number of applications. Nothing when the interval is 0, or under the
+ * `dry-run` deployer, which runs no application (there is nothing to probe).
+ * @returns the number of ticks enqueued.
  */
 export async function planHealthProbes(services: AppServices): Promise<number> {
   const interval = services.config.SKIFF_HEALTH_INTERVAL;
-  if (interval === 0) return 0;
-  const apps = (await applicationsTable(services.knex, "a")
-    .whereIn("a.application_status", ["running", "error"])
-    .whereExists(domainsTable(services.knex, "d").whereRaw("d.application_id = a.id"))
-    .select("a.id")) as Array<{ id: string }>;
+  if (interval === 0 || services.config.SKIFF_DEPLOYER === "dry-run") return 0;
   const perMinute = Math.max(1, Math.floor(60 / interval));
   const start = services.now().getTime();
-  let count = 0;
-  for (const { id } of apps) {
-    for (let k = 0; k < perMinute; k++) {
-      await services.jobs.enqueue(
-        services.knex,
-        "deployments.probe-health",
-        { applicationId: id },
-        { runAt: new Date(start + k * interval * 1000), jobKey: `health:${id}:${k}` },
-      );
-      count++;
-    }
+  for (let k = 0; k < perMinute; k++) {
+    await services.jobs.enqueue(
+      services.knex,
+      "deployments.probe-health-tick",
+      {},
+      { runAt: new Date(start + k * interval * 1000), jobKey: `health-tick:${k}` },
+    );
   }
-  return count;
+  return perMinute;
 }

@@ -3,7 +3,7 @@
 import { liveRelay } from "../events.ts";
 import { defineModule } from "../module.ts";
 import { deployTriggerRoute } from "./deploy-trigger.rest.ts";
-import { planHealthProbesJob, probeHealthJob, runDeploymentJob } from "./deployment.jobs.ts";
+import { planHealthProbesJob, probeHealthJob, probeHealthTickJob, runDeploymentJob } from "./deployment.jobs.ts";
 import { createDeploymentLoaders, type DeploymentLoaders } from "./deployment.loaders.ts";
 import { deploymentResolvers } from "./deployment.resolvers.ts";
 import { deploymentComputedColumns, deploymentSqlReads, deploymentSqlRows } from "./deployment.sql-reads.ts";
@@ -24,7 +24,7 @@ export const deploymentsModule = defineModule({
   resolvers: deploymentResolvers,
   createLoaders: ({ knex, loaders }) => createDeploymentLoaders(knex, () => loaders.applications.byId),
   restRoutes: [deployTriggerRoute],
-  jobs: [runDeploymentJob, probeHealthJob, planHealthProbesJob],
+  jobs: [runDeploymentJob, probeHealthJob, probeHealthTickJob, planHealthProbesJob],
   // The live subscription's events reach every instance's subscribers (`deployment.updated`, relayed to pub/sub).
   onEvent: liveRelay("deployment.updated"),
 });

@@ -1,6 +1,6 @@
 /**
  * Job of the docs module: `docs.sync` reports this instance's docs hostnames to the docs host, one instance at a
- * time (queue `docs-license-sync`). It ticks every minute (the kernel's crontab; no waiting job is left in the
+ * time (a recurring job is background work, run in the kernel's serial background queue: src/jobs/job-definition.ts). It ticks every minute (the kernel's crontab; no waiting job is left in the
  * queue) and synchronises when SKIFF_LICENSE_SYNC_INTERVAL seconds have passed since the last synchronisation of
  * any instance on this database (`docs_sync_state`), with 30 s of slack for the tick's jitter: the interval is
  * thus honoured in whole minutes.
@@ -20,7 +20,6 @@ export const docsSyncJob = defineJob({
   name: DOCS_SYNC_JOB,
   payload: z.object({ force: z.boolean().default(false) }),
   retry: { kind: "none" },
-  queueName: "docs-license-sync",
   schedule: { cron: "* * * * *" },
   async handler({ force }, ctx) {
     const { services } = ctx;
