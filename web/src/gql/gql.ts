@@ -17,6 +17,14 @@ type Documents = {
   "\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n": typeof types.InvitationLinkDocument;
   "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n": typeof types.AcceptInvitationDocument;
   "\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n": typeof types.SignUpWithInvitationDocument;
+  "\n  fragment ApplicationManageFields on Application {\n    id\n    name\n    needsDeployment\n    sourceType\n    buildType\n    port\n    source { type repo branch buildPath dockerImage customGitUrl }\n    deploySettings { healthPath }\n    domains { id host port https createdAt }\n    environmentVariables { key value }\n  }\n": typeof types.ApplicationManageFieldsFragmentDoc;
+  "\n  query ApplicationManage($id: ID!) {\n    application(id: $id) { ...ApplicationManageFields }\n  }\n": typeof types.ApplicationManageDocument;
+  "\n  mutation SetEnvironmentVariable($applicationId: ID!, $key: String!, $value: String!) {\n    setEnvironmentVariable(applicationId: $applicationId, key: $key, value: $value) { ...ApplicationManageFields }\n  }\n": typeof types.SetEnvironmentVariableDocument;
+  "\n  mutation PasteEnvironmentVariables($applicationId: ID!, $dotenv: String!) {\n    setEnvironmentVariables(applicationId: $applicationId, dotenv: $dotenv) {\n      setKeys\n      application { ...ApplicationManageFields }\n    }\n  }\n": typeof types.PasteEnvironmentVariablesDocument;
+  "\n  mutation UnsetEnvironmentVariable($applicationId: ID!, $key: String!) {\n    unsetEnvironmentVariable(applicationId: $applicationId, key: $key) { ...ApplicationManageFields }\n  }\n": typeof types.UnsetEnvironmentVariableDocument;
+  "\n  mutation AddDomain($input: AddDomainInput!) {\n    addDomain(input: $input) { id application { ...ApplicationManageFields } }\n  }\n": typeof types.AddDomainDocument;
+  "\n  mutation RemoveDomain($applicationId: ID!, $host: String!) {\n    removeDomain(applicationId: $applicationId, host: $host) { ...ApplicationManageFields }\n  }\n": typeof types.RemoveDomainDocument;
+  "\n  mutation UpdateApplication($id: ID!, $input: UpdateApplicationInput!) {\n    updateApplication(id: $id, input: $input) { ...ApplicationManageFields }\n  }\n": typeof types.UpdateApplicationDocument;
   "\n  query ApplicationTree($organizationId: ID!) {\n    organization(id: $organizationId) {\n      id\n      name\n      viewerRole\n      projects(first: 100) {\n        totalCount\n        edges {\n          node {\n            id\n            name\n            environments {\n              id\n              name\n              applications { id name appName applicationStatus sourceType }\n            }\n          }\n        }\n      }\n    }\n  }\n": typeof types.ApplicationTreeDocument;
   "\n  fragment DeploySettingsFields on DeploySettings {\n    autoDeploy branchFilter watchPaths requireSignature hasWebhookSecret healthPath\n  }\n": typeof types.DeploySettingsFieldsFragmentDoc;
   "\n  query ApplicationDeploySettings($id: ID!) {\n    application(id: $id) {\n      id\n      name\n      appName\n      sourceType\n      source { branch repo dockerImage }\n      project { id name }\n      environment { id name }\n      deployWebhookUrl\n      deploySettings { ...DeploySettingsFields }\n    }\n  }\n": typeof types.ApplicationDeploySettingsDocument;
@@ -86,6 +94,22 @@ const documents: Documents = {
     types.AcceptInvitationDocument,
   "\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n":
     types.SignUpWithInvitationDocument,
+  "\n  fragment ApplicationManageFields on Application {\n    id\n    name\n    needsDeployment\n    sourceType\n    buildType\n    port\n    source { type repo branch buildPath dockerImage customGitUrl }\n    deploySettings { healthPath }\n    domains { id host port https createdAt }\n    environmentVariables { key value }\n  }\n":
+    types.ApplicationManageFieldsFragmentDoc,
+  "\n  query ApplicationManage($id: ID!) {\n    application(id: $id) { ...ApplicationManageFields }\n  }\n":
+    types.ApplicationManageDocument,
+  "\n  mutation SetEnvironmentVariable($applicationId: ID!, $key: String!, $value: String!) {\n    setEnvironmentVariable(applicationId: $applicationId, key: $key, value: $value) { ...ApplicationManageFields }\n  }\n":
+    types.SetEnvironmentVariableDocument,
+  "\n  mutation PasteEnvironmentVariables($applicationId: ID!, $dotenv: String!) {\n    setEnvironmentVariables(applicationId: $applicationId, dotenv: $dotenv) {\n      setKeys\n      application { ...ApplicationManageFields }\n    }\n  }\n":
+    types.PasteEnvironmentVariablesDocument,
+  "\n  mutation UnsetEnvironmentVariable($applicationId: ID!, $key: String!) {\n    unsetEnvironmentVariable(applicationId: $applicationId, key: $key) { ...ApplicationManageFields }\n  }\n":
+    types.UnsetEnvironmentVariableDocument,
+  "\n  mutation AddDomain($input: AddDomainInput!) {\n    addDomain(input: $input) { id application { ...ApplicationManageFields } }\n  }\n":
+    types.AddDomainDocument,
+  "\n  mutation RemoveDomain($applicationId: ID!, $host: String!) {\n    removeDomain(applicationId: $applicationId, host: $host) { ...ApplicationManageFields }\n  }\n":
+    types.RemoveDomainDocument,
+  "\n  mutation UpdateApplication($id: ID!, $input: UpdateApplicationInput!) {\n    updateApplication(id: $id, input: $input) { ...ApplicationManageFields }\n  }\n":
+    types.UpdateApplicationDocument,
   "\n  query ApplicationTree($organizationId: ID!) {\n    organization(id: $organizationId) {\n      id\n      name\n      viewerRole\n      projects(first: 100) {\n        totalCount\n        edges {\n          node {\n            id\n            name\n            environments {\n              id\n              name\n              applications { id name appName applicationStatus sourceType }\n            }\n          }\n        }\n      }\n    }\n  }\n":
     types.ApplicationTreeDocument,
   "\n  fragment DeploySettingsFields on DeploySettings {\n    autoDeploy branchFilter watchPaths requireSignature hasWebhookSecret healthPath\n  }\n":
@@ -236,6 +260,54 @@ export function graphql(
 export function graphql(
   source: "\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n",
 ): (typeof documents)["\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  fragment ApplicationManageFields on Application {\n    id\n    name\n    needsDeployment\n    sourceType\n    buildType\n    port\n    source { type repo branch buildPath dockerImage customGitUrl }\n    deploySettings { healthPath }\n    domains { id host port https createdAt }\n    environmentVariables { key value }\n  }\n",
+): (typeof documents)["\n  fragment ApplicationManageFields on Application {\n    id\n    name\n    needsDeployment\n    sourceType\n    buildType\n    port\n    source { type repo branch buildPath dockerImage customGitUrl }\n    deploySettings { healthPath }\n    domains { id host port https createdAt }\n    environmentVariables { key value }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query ApplicationManage($id: ID!) {\n    application(id: $id) { ...ApplicationManageFields }\n  }\n",
+): (typeof documents)["\n  query ApplicationManage($id: ID!) {\n    application(id: $id) { ...ApplicationManageFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation SetEnvironmentVariable($applicationId: ID!, $key: String!, $value: String!) {\n    setEnvironmentVariable(applicationId: $applicationId, key: $key, value: $value) { ...ApplicationManageFields }\n  }\n",
+): (typeof documents)["\n  mutation SetEnvironmentVariable($applicationId: ID!, $key: String!, $value: String!) {\n    setEnvironmentVariable(applicationId: $applicationId, key: $key, value: $value) { ...ApplicationManageFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation PasteEnvironmentVariables($applicationId: ID!, $dotenv: String!) {\n    setEnvironmentVariables(applicationId: $applicationId, dotenv: $dotenv) {\n      setKeys\n      application { ...ApplicationManageFields }\n    }\n  }\n",
+): (typeof documents)["\n  mutation PasteEnvironmentVariables($applicationId: ID!, $dotenv: String!) {\n    setEnvironmentVariables(applicationId: $applicationId, dotenv: $dotenv) {\n      setKeys\n      application { ...ApplicationManageFields }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation UnsetEnvironmentVariable($applicationId: ID!, $key: String!) {\n    unsetEnvironmentVariable(applicationId: $applicationId, key: $key) { ...ApplicationManageFields }\n  }\n",
+): (typeof documents)["\n  mutation UnsetEnvironmentVariable($applicationId: ID!, $key: String!) {\n    unsetEnvironmentVariable(applicationId: $applicationId, key: $key) { ...ApplicationManageFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation AddDomain($input: AddDomainInput!) {\n    addDomain(input: $input) { id application { ...ApplicationManageFields } }\n  }\n",
+): (typeof documents)["\n  mutation AddDomain($input: AddDomainInput!) {\n    addDomain(input: $input) { id application { ...ApplicationManageFields } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation RemoveDomain($applicationId: ID!, $host: String!) {\n    removeDomain(applicationId: $applicationId, host: $host) { ...ApplicationManageFields }\n  }\n",
+): (typeof documents)["\n  mutation RemoveDomain($applicationId: ID!, $host: String!) {\n    removeDomain(applicationId: $applicationId, host: $host) { ...ApplicationManageFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation UpdateApplication($id: ID!, $input: UpdateApplicationInput!) {\n    updateApplication(id: $id, input: $input) { ...ApplicationManageFields }\n  }\n",
+): (typeof documents)["\n  mutation UpdateApplication($id: ID!, $input: UpdateApplicationInput!) {\n    updateApplication(id: $id, input: $input) { ...ApplicationManageFields }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
