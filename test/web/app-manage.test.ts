@@ -1,5 +1,6 @@
 /**
- * The application page's Settings, Variables and Domains sections in a real browser: Debian's Chromium through
+ * The application page's Settings, Variables and Domains sections, and the creation and deletion of environments and
+ * applications from the /projects tree, in a real browser: Debian's Chromium through
  * playwright-core against a real Skiff on loopback (port 4642, below the ephemeral range, so SKIFF_BASE_URL and the
  * page origin agree), real PostgreSQL. Every change is checked in the database, and a member sees no controls.
  */
@@ -8,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { addVariable, deploymentsOf, seededApplication } from "../deploy/deploy-helpers.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { addMember, setPassword } from "../helpers/seed.ts";
+import { addMember, createRegistry, setPassword } from "../helpers/seed.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { TEST_PASSWORD } from "../helpers/session.ts";
 import {
@@ -26,7 +27,7 @@ const WAIT = { timeout: 20_000 };
 
 if (SKIP_REASON) console.warn(SKIP_REASON);
 
-describe.skipIf(SKIP_REASON !== null)("the application page's settings, variables and domains in Chromium", () => {
+describe.skipIf(SKIP_REASON !== null)("managing applications and environments in Chromium", () => {
   let db: TestDatabase;
   let skiff: RunningSkiff;
   let browser: Browser;
@@ -185,5 +186,61 @@ describe.skipIf(SKIP_REASON !== null)("the application page's settings, variable
     expect(await memberPage.getByRole("form", { name: "Set a variable" }).count()).toBe(0);
     expect(await memberPage.getByRole("button", { name: "Save settings" }).count()).toBe(0);
     await memberContext.close();
+  });
+
+  it("owner: adds an environment and an application from the tree, deletes them behind confirmations naming what goes", {
+    timeout: 180_000,
+  }, async () => {
+    const app = await seededApplication(db.knex);
+    const context = await signedIn(app.owner);
+    const page = await context.newPage();
+    await page.goto("/projects");
+    const tree = page.getByTestId("project-tree");
+    const project = tree.locator(`li[data-project-id="${app.projectId}"]`);
+    await project.getByText("production").waitFor(WAIT);
+
+    // A non-empty environment: the confirmation says it must be emptied first; the API refuses it.
+    await project.getByRole("button", { name: "Delete environment production" }).click();
+    const refuse = project.getByRole("group", { name: "Confirm deleting environment production" });
+    await refuse.getByText("delete those first").waitFor(WAIT);
+    await refuse.getByRole("button", { name: "Confirm: delete environment production" }).click();
+    await project.getByRole("alert").first().waitFor(WAIT);
+    await refuse.getByRole("button", { name: "Cancel" }).click();
+
+    // Add an environment, then an application (a Docker image) to it.
+    const addEnv = project.getByRole("form", { name: /^Add an environment to project-/ });
+    await addEnv.getByLabel("Environment name").fill("staging");
+    await addEnv.getByRole("button", { name: "Add environment" }).click();
+    const addApp = project.getByRole("form", { name: "Add an application to staging" });
+    await addApp.getByLabel("Application name").fill("worker");
+    await addApp.getByLabel("Docker image").fill("redis:7");
+    await addApp.getByLabel("Port").fill("6379");
+    // Without a container registry the refusal is said in words; with one the application is created.
+    await addApp.getByRole("button", { name: "Add application" }).click();
+    await addApp.getByRole("alert").filter({ hasText: "No container registry" }).waitFor(WAIT);
+    await createRegistry(db.knex, app.organizationId);
+    await addApp.getByRole("button", { name: "Add application" }).click();
+    await project.getByRole("link", { name: "worker", exact: true }).waitFor(WAIT);
+    const created = await db.knex("applications").where({ project_id: app.projectId, name: "worker" }).first();
+    expect(created).toMatchObject({ port: 6379, sourceType: "docker" });
+    await expectAccessible(page, "/projects (owner controls)");
+
+    // Delete the application: the confirmation names its variables, deployments and containers.
+    await project.getByRole("button", { name: "Delete application worker" }).click();
+    const confirmApp = project.getByRole("group", { name: "Confirm deleting worker" });
+    await confirmApp.getByText("with its variables, its deployments").waitFor(WAIT);
+    await screenshot(page, "projects-delete-application");
+    await confirmApp.getByRole("button", { name: "Confirm: delete worker" }).click();
+    await project.getByRole("link", { name: "worker", exact: true }).waitFor({ state: "detached", ...WAIT });
+    expect(await db.knex("applications").where({ id: created.id })).toEqual([]);
+
+    // The now empty environment is deleted.
+    await project.getByRole("button", { name: "Delete environment staging" }).click();
+    const confirmEnv = project.getByRole("group", { name: "Confirm deleting environment staging" });
+    await confirmEnv.getByText("Deletes the empty environment staging").waitFor(WAIT);
+    await confirmEnv.getByRole("button", { name: "Confirm: delete environment staging" }).click();
+    await addApp.waitFor({ state: "detached", ...WAIT });
+    expect(await db.knex("environments").where({ project_id: app.projectId }).pluck("name")).toEqual(["production"]);
+    await context.close();
   });
 });

@@ -60,6 +60,10 @@ type Documents = {
   "\n  mutation SetPaymentMethod($serviceId: ID!, $method: String!, $enabled: Boolean!) {\n    setPaymentMethodEnabled(serviceId: $serviceId, method: $method, enabled: $enabled) { id label kind enabled }\n  }\n": typeof types.SetPaymentMethodDocument;
   "\n  query PlanUsage($id: ID!) {\n    organization(id: $id) {\n      id name viewerRole\n      plan {\n        name features\n        quotas { projects applications databases domains }\n        usage { projects applications databases domains }\n      }\n    }\n  }\n": typeof types.PlanUsageDocument;
   "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n": typeof types.ProjectTreeDocument;
+  "\n  mutation CreateEnvironment($projectId: ID!, $name: String!) { createEnvironment(projectId: $projectId, name: $name) { id name } }\n": typeof types.CreateEnvironmentDocument;
+  "\n  mutation DeleteEnvironment($id: ID!) { deleteEnvironment(id: $id) }\n": typeof types.DeleteEnvironmentDocument;
+  "\n  mutation CreateApplication($input: CreateApplicationInput!) { createApplication(input: $input) { id name } }\n": typeof types.CreateApplicationDocument;
+  "\n  mutation DeleteApplication($id: ID!) { deleteApplication(id: $id) }\n": typeof types.DeleteApplicationDocument;
   "\n  fragment MemberRow on Member {\n    id role createdAt\n    user { id email name }\n    grants { id createdAt project { id name } application { id name } }\n  }\n": typeof types.MemberRowFragmentDoc;
   "\n  query Settings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      viewerRole\n      apiKeys { id name prefix createdAt lastUsedAt current createdBy { email } }\n      members { ...MemberRow }\n      invitations { id email role status createdAt expiresAt link }\n      projects(first: 100) { edges { node { id name } } }\n    }\n    agentToken { prefix createdAt expiresAt lastUsedAt }\n  }\n": typeof types.SettingsDocument;
   "\n  mutation CreateApiKey($name: String!) { createApiKey(name: $name) { secret apiKey { id } } }\n": typeof types.CreateApiKeyDocument;
@@ -180,6 +184,12 @@ const documents: Documents = {
     types.PlanUsageDocument,
   "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n":
     types.ProjectTreeDocument,
+  "\n  mutation CreateEnvironment($projectId: ID!, $name: String!) { createEnvironment(projectId: $projectId, name: $name) { id name } }\n":
+    types.CreateEnvironmentDocument,
+  "\n  mutation DeleteEnvironment($id: ID!) { deleteEnvironment(id: $id) }\n": types.DeleteEnvironmentDocument,
+  "\n  mutation CreateApplication($input: CreateApplicationInput!) { createApplication(input: $input) { id name } }\n":
+    types.CreateApplicationDocument,
+  "\n  mutation DeleteApplication($id: ID!) { deleteApplication(id: $id) }\n": types.DeleteApplicationDocument,
   "\n  fragment MemberRow on Member {\n    id role createdAt\n    user { id email name }\n    grants { id createdAt project { id name } application { id name } }\n  }\n":
     types.MemberRowFragmentDoc,
   "\n  query Settings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      viewerRole\n      apiKeys { id name prefix createdAt lastUsedAt current createdBy { email } }\n      members { ...MemberRow }\n      invitations { id email role status createdAt expiresAt link }\n      projects(first: 100) { edges { node { id name } } }\n    }\n    agentToken { prefix createdAt expiresAt lastUsedAt }\n  }\n":
@@ -518,6 +528,30 @@ export function graphql(
 export function graphql(
   source: "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n",
 ): (typeof documents)["\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CreateEnvironment($projectId: ID!, $name: String!) { createEnvironment(projectId: $projectId, name: $name) { id name } }\n",
+): (typeof documents)["\n  mutation CreateEnvironment($projectId: ID!, $name: String!) { createEnvironment(projectId: $projectId, name: $name) { id name } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation DeleteEnvironment($id: ID!) { deleteEnvironment(id: $id) }\n",
+): (typeof documents)["\n  mutation DeleteEnvironment($id: ID!) { deleteEnvironment(id: $id) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CreateApplication($input: CreateApplicationInput!) { createApplication(input: $input) { id name } }\n",
+): (typeof documents)["\n  mutation CreateApplication($input: CreateApplicationInput!) { createApplication(input: $input) { id name } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation DeleteApplication($id: ID!) { deleteApplication(id: $id) }\n",
+): (typeof documents)["\n  mutation DeleteApplication($id: ID!) { deleteApplication(id: $id) }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -34,6 +34,26 @@ export type CreateAgentTokenInput = {
   expiresInDays?: number | null | undefined;
 };
 
+/**
+ * Who may call the management mutations below (spec: Role table): owners and admins manage applications, their
+ * variables and domains, databases and environments. A member — limited by grants or not — may view and deploy
+ * (`deployApplication`) only: on an application, database or environment it sees these mutations answer
+ * `FORBIDDEN`, and on one that is not granted to it `NOT_FOUND` (as for another organization's). An API key acts with
+ * its creator's role; no credentials answer `UNAUTHENTICATED`. Invalid input answers `BAD_USER_INPUT` with
+ * `extensions.fieldErrors` (a dot-separated path of the input → messages); a plan quota answers `FORBIDDEN` with a
+ * message naming the quota (e.g. `Plan quota reached: applications (5 of 5 on plan "free")`, `extensions.quota`).
+ */
+export type CreateApplicationInput = {
+  /** Environment (`env_...`) the application is created in. */
+  environmentId: string | number;
+  /** Display name, 1 to 100 characters; the platform-wide `appName` slug is made from it. */
+  name: string;
+  /** Container port, 1 to 65535. Default 80. */
+  port?: number | null | undefined;
+  /** Where the application comes from: the same rules as a site import's `source`. */
+  source: SiteImportSourceInput;
+};
+
 /** Input of `createOrganization`. */
 export type CreateOrganizationInput = {
   /** Display name, 1 to 100 characters. */
@@ -1225,6 +1245,31 @@ export type ProjectTreeQuery = {
     }>;
   };
 };
+
+export type CreateEnvironmentMutationVariables = Exact<{
+  projectId: string | number;
+  name: string;
+}>;
+
+export type CreateEnvironmentMutation = { createEnvironment: { id: string; name: string } };
+
+export type DeleteEnvironmentMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type DeleteEnvironmentMutation = { deleteEnvironment: string };
+
+export type CreateApplicationMutationVariables = Exact<{
+  input: CreateApplicationInput;
+}>;
+
+export type CreateApplicationMutation = { createApplication: { id: string; name: string } };
+
+export type DeleteApplicationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type DeleteApplicationMutation = { deleteApplication: string };
 
 export type MemberRowFragment = {
   id: string;
@@ -5210,6 +5255,165 @@ export const ProjectTreeDocument = {
     },
   ],
 } as unknown as DocumentNode<ProjectTreeQuery, ProjectTreeQueryVariables>;
+export const CreateEnvironmentDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CreateEnvironment" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "projectId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "name" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "createEnvironment" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "projectId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "projectId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "name" },
+                value: { kind: "Variable", name: { kind: "Name", value: "name" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CreateEnvironmentMutation, CreateEnvironmentMutationVariables>;
+export const DeleteEnvironmentDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "DeleteEnvironment" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deleteEnvironment" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DeleteEnvironmentMutation, DeleteEnvironmentMutationVariables>;
+export const CreateApplicationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CreateApplication" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: {
+            kind: "NonNullType",
+            type: { kind: "NamedType", name: { kind: "Name", value: "CreateApplicationInput" } },
+          },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "createApplication" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CreateApplicationMutation, CreateApplicationMutationVariables>;
+export const DeleteApplicationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "DeleteApplication" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deleteApplication" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DeleteApplicationMutation, DeleteApplicationMutationVariables>;
 export const SettingsDocument = {
   kind: "Document",
   definitions: [
