@@ -47,7 +47,7 @@ export function AppSettingsSection({ app, manage }: { app: ApplicationManageFiel
   const buildTypeId = useId();
   const docker = app.sourceType === "docker";
   const set = (k: keyof Values) => (e: { target: { value: string } }) => setValues({ ...values, [k]: e.target.value });
-  const errorOf = (k: string) => fields[k]?.join(", ");
+  const errorOf = (k: string) => (fields[k] ? `Refused: ${fields[k].join(", ")}` : undefined);
   const common = { readOnly: !manage };
   return (
     <section className="card" aria-labelledby="app-settings-title">
