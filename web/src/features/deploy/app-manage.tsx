@@ -17,10 +17,12 @@ export function canManageApplication(role: string | null | undefined): boolean {
 }
 
 /**
- * The management sections of application `id`. `deploy` queues a deployment (the page's Deploy action) and
- * resolves once answered; `deploying` and `deployError` are its state.
+ * The management part `part` of application `id`: the "needs deployment" notice (shown above the deployments) or
+ * the Settings, Variables and Domains sections (below them); both read the same cached query. `deploy` queues a
+ * deployment (the page's Deploy action) and resolves once answered; `deploying` and `deployError` are its state.
  */
 export function ApplicationManagement({
+  part,
   id,
   role,
   mayDeploy,
@@ -28,6 +30,7 @@ export function ApplicationManagement({
   deploying,
   deployError,
 }: {
+  part: "notice" | "sections";
   id: string;
   role: string | null | undefined;
   mayDeploy: boolean;
@@ -37,11 +40,11 @@ export function ApplicationManagement({
 }) {
   const [result, reexecute] = useQuery({ query: APPLICATION_MANAGE, variables: { id } });
   const app = result.data?.application;
-  if (!app) return <Message kind="error">{describeError(result.error)}</Message>;
+  if (!app) return part === "sections" ? <Message kind="error">{describeError(result.error)}</Message> : null;
   const manage = canManageApplication(role);
-  return (
-    <>
-      {app.needsDeployment && (
+  if (part === "notice")
+    return (
+      app.needsDeployment && (
         <NeedsDeploymentNotice
           busy={deploying}
           mayDeploy={mayDeploy}
@@ -51,7 +54,10 @@ export function ApplicationManagement({
             reexecute({ requestPolicy: "network-only" });
           }}
         />
-      )}
+      )
+    );
+  return (
+    <>
       <AppSettingsSection key={app.id} app={app} manage={manage} />
       <VariablesSection app={app} manage={manage} />
       <DomainsSection app={app} manage={manage} />

@@ -187,6 +187,7 @@ export function ApplicationPage({ id }: { id: string }) {
         </form>
       )}
       <ApplicationManagement
+        part="notice"
         id={app.id}
         role={role}
         mayDeploy={mayDeploy}
@@ -230,6 +231,19 @@ export function ApplicationPage({ id }: { id: string }) {
           />
         )}
       </div>
+      <ApplicationManagement
+        part="sections"
+        id={app.id}
+        role={role}
+        mayDeploy={mayDeploy}
+        deploying={deploy.state.fetching}
+        deployError={deploy.error}
+        deploy={async () => {
+          setQueuedNotice(null);
+          const r = await deploy.exec({ applicationId: app.id, title: null });
+          if (r.data) onQueued(r.data.deployApplication);
+        }}
+      />
     </>
   );
 }
