@@ -17,6 +17,14 @@ type Documents = {
   "\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n": typeof types.InvitationLinkDocument;
   "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n": typeof types.AcceptInvitationDocument;
   "\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n": typeof types.SignUpWithInvitationDocument;
+  "\n  fragment ApplicationManageFields on Application {\n    id\n    name\n    needsDeployment\n    sourceType\n    buildType\n    port\n    source { type repo branch buildPath dockerImage customGitUrl }\n    deploySettings { healthPath }\n    domains { id host port https createdAt }\n    environmentVariables { key value }\n  }\n": typeof types.ApplicationManageFieldsFragmentDoc;
+  "\n  query ApplicationManage($id: ID!) {\n    application(id: $id) { ...ApplicationManageFields }\n  }\n": typeof types.ApplicationManageDocument;
+  "\n  mutation SetEnvironmentVariable($applicationId: ID!, $key: String!, $value: String!) {\n    setEnvironmentVariable(applicationId: $applicationId, key: $key, value: $value) { ...ApplicationManageFields }\n  }\n": typeof types.SetEnvironmentVariableDocument;
+  "\n  mutation PasteEnvironmentVariables($applicationId: ID!, $dotenv: String!) {\n    setEnvironmentVariables(applicationId: $applicationId, dotenv: $dotenv) {\n      setKeys\n      application { ...ApplicationManageFields }\n    }\n  }\n": typeof types.PasteEnvironmentVariablesDocument;
+  "\n  mutation UnsetEnvironmentVariable($applicationId: ID!, $key: String!) {\n    unsetEnvironmentVariable(applicationId: $applicationId, key: $key) { ...ApplicationManageFields }\n  }\n": typeof types.UnsetEnvironmentVariableDocument;
+  "\n  mutation AddDomain($input: AddDomainInput!) {\n    addDomain(input: $input) { id application { ...ApplicationManageFields } }\n  }\n": typeof types.AddDomainDocument;
+  "\n  mutation RemoveDomain($applicationId: ID!, $host: String!) {\n    removeDomain(applicationId: $applicationId, host: $host) { ...ApplicationManageFields }\n  }\n": typeof types.RemoveDomainDocument;
+  "\n  mutation UpdateApplication($id: ID!, $input: UpdateApplicationInput!) {\n    updateApplication(id: $id, input: $input) { ...ApplicationManageFields }\n  }\n": typeof types.UpdateApplicationDocument;
   "\n  query ApplicationTree($organizationId: ID!) {\n    organization(id: $organizationId) {\n      id\n      name\n      viewerRole\n      projects(first: 100) {\n        totalCount\n        edges {\n          node {\n            id\n            name\n            environments {\n              id\n              name\n              applications { id name appName applicationStatus sourceType }\n            }\n          }\n        }\n      }\n    }\n  }\n": typeof types.ApplicationTreeDocument;
   "\n  fragment DeploySettingsFields on DeploySettings {\n    autoDeploy branchFilter watchPaths requireSignature hasWebhookSecret healthPath\n  }\n": typeof types.DeploySettingsFieldsFragmentDoc;
   "\n  query ApplicationDeploySettings($id: ID!) {\n    application(id: $id) {\n      id\n      name\n      appName\n      sourceType\n      source { branch repo dockerImage }\n      project { id name }\n      environment { id name }\n      deployWebhookUrl\n      deploySettings { ...DeploySettingsFields }\n    }\n  }\n": typeof types.ApplicationDeploySettingsDocument;
@@ -52,6 +60,10 @@ type Documents = {
   "\n  mutation SetPaymentMethod($serviceId: ID!, $method: String!, $enabled: Boolean!) {\n    setPaymentMethodEnabled(serviceId: $serviceId, method: $method, enabled: $enabled) { id label kind enabled }\n  }\n": typeof types.SetPaymentMethodDocument;
   "\n  query PlanUsage($id: ID!) {\n    organization(id: $id) {\n      id name viewerRole\n      plan {\n        name features\n        quotas { projects applications databases domains }\n        usage { projects applications databases domains }\n      }\n    }\n  }\n": typeof types.PlanUsageDocument;
   "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n": typeof types.ProjectTreeDocument;
+  "\n  mutation CreateEnvironment($projectId: ID!, $name: String!) { createEnvironment(projectId: $projectId, name: $name) { id name } }\n": typeof types.CreateEnvironmentDocument;
+  "\n  mutation DeleteEnvironment($id: ID!) { deleteEnvironment(id: $id) }\n": typeof types.DeleteEnvironmentDocument;
+  "\n  mutation CreateApplication($input: CreateApplicationInput!) { createApplication(input: $input) { id name } }\n": typeof types.CreateApplicationDocument;
+  "\n  mutation DeleteApplication($id: ID!) { deleteApplication(id: $id) }\n": typeof types.DeleteApplicationDocument;
   "\n  fragment MemberRow on Member {\n    id role createdAt\n    user { id email name }\n    grants { id createdAt project { id name } application { id name } }\n  }\n": typeof types.MemberRowFragmentDoc;
   "\n  query Settings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      viewerRole\n      apiKeys { id name prefix createdAt lastUsedAt current createdBy { email } }\n      members { ...MemberRow }\n      invitations { id email role status createdAt expiresAt link }\n      projects(first: 100) { edges { node { id name } } }\n    }\n    agentToken { prefix createdAt expiresAt lastUsedAt }\n  }\n": typeof types.SettingsDocument;
   "\n  mutation CreateApiKey($name: String!) { createApiKey(name: $name) { secret apiKey { id } } }\n": typeof types.CreateApiKeyDocument;
@@ -86,6 +98,22 @@ const documents: Documents = {
     types.AcceptInvitationDocument,
   "\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n":
     types.SignUpWithInvitationDocument,
+  "\n  fragment ApplicationManageFields on Application {\n    id\n    name\n    needsDeployment\n    sourceType\n    buildType\n    port\n    source { type repo branch buildPath dockerImage customGitUrl }\n    deploySettings { healthPath }\n    domains { id host port https createdAt }\n    environmentVariables { key value }\n  }\n":
+    types.ApplicationManageFieldsFragmentDoc,
+  "\n  query ApplicationManage($id: ID!) {\n    application(id: $id) { ...ApplicationManageFields }\n  }\n":
+    types.ApplicationManageDocument,
+  "\n  mutation SetEnvironmentVariable($applicationId: ID!, $key: String!, $value: String!) {\n    setEnvironmentVariable(applicationId: $applicationId, key: $key, value: $value) { ...ApplicationManageFields }\n  }\n":
+    types.SetEnvironmentVariableDocument,
+  "\n  mutation PasteEnvironmentVariables($applicationId: ID!, $dotenv: String!) {\n    setEnvironmentVariables(applicationId: $applicationId, dotenv: $dotenv) {\n      setKeys\n      application { ...ApplicationManageFields }\n    }\n  }\n":
+    types.PasteEnvironmentVariablesDocument,
+  "\n  mutation UnsetEnvironmentVariable($applicationId: ID!, $key: String!) {\n    unsetEnvironmentVariable(applicationId: $applicationId, key: $key) { ...ApplicationManageFields }\n  }\n":
+    types.UnsetEnvironmentVariableDocument,
+  "\n  mutation AddDomain($input: AddDomainInput!) {\n    addDomain(input: $input) { id application { ...ApplicationManageFields } }\n  }\n":
+    types.AddDomainDocument,
+  "\n  mutation RemoveDomain($applicationId: ID!, $host: String!) {\n    removeDomain(applicationId: $applicationId, host: $host) { ...ApplicationManageFields }\n  }\n":
+    types.RemoveDomainDocument,
+  "\n  mutation UpdateApplication($id: ID!, $input: UpdateApplicationInput!) {\n    updateApplication(id: $id, input: $input) { ...ApplicationManageFields }\n  }\n":
+    types.UpdateApplicationDocument,
   "\n  query ApplicationTree($organizationId: ID!) {\n    organization(id: $organizationId) {\n      id\n      name\n      viewerRole\n      projects(first: 100) {\n        totalCount\n        edges {\n          node {\n            id\n            name\n            environments {\n              id\n              name\n              applications { id name appName applicationStatus sourceType }\n            }\n          }\n        }\n      }\n    }\n  }\n":
     types.ApplicationTreeDocument,
   "\n  fragment DeploySettingsFields on DeploySettings {\n    autoDeploy branchFilter watchPaths requireSignature hasWebhookSecret healthPath\n  }\n":
@@ -156,6 +184,12 @@ const documents: Documents = {
     types.PlanUsageDocument,
   "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n":
     types.ProjectTreeDocument,
+  "\n  mutation CreateEnvironment($projectId: ID!, $name: String!) { createEnvironment(projectId: $projectId, name: $name) { id name } }\n":
+    types.CreateEnvironmentDocument,
+  "\n  mutation DeleteEnvironment($id: ID!) { deleteEnvironment(id: $id) }\n": types.DeleteEnvironmentDocument,
+  "\n  mutation CreateApplication($input: CreateApplicationInput!) { createApplication(input: $input) { id name } }\n":
+    types.CreateApplicationDocument,
+  "\n  mutation DeleteApplication($id: ID!) { deleteApplication(id: $id) }\n": types.DeleteApplicationDocument,
   "\n  fragment MemberRow on Member {\n    id role createdAt\n    user { id email name }\n    grants { id createdAt project { id name } application { id name } }\n  }\n":
     types.MemberRowFragmentDoc,
   "\n  query Settings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      viewerRole\n      apiKeys { id name prefix createdAt lastUsedAt current createdBy { email } }\n      members { ...MemberRow }\n      invitations { id email role status createdAt expiresAt link }\n      projects(first: 100) { edges { node { id name } } }\n    }\n    agentToken { prefix createdAt expiresAt lastUsedAt }\n  }\n":
@@ -236,6 +270,54 @@ export function graphql(
 export function graphql(
   source: "\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n",
 ): (typeof documents)["\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  fragment ApplicationManageFields on Application {\n    id\n    name\n    needsDeployment\n    sourceType\n    buildType\n    port\n    source { type repo branch buildPath dockerImage customGitUrl }\n    deploySettings { healthPath }\n    domains { id host port https createdAt }\n    environmentVariables { key value }\n  }\n",
+): (typeof documents)["\n  fragment ApplicationManageFields on Application {\n    id\n    name\n    needsDeployment\n    sourceType\n    buildType\n    port\n    source { type repo branch buildPath dockerImage customGitUrl }\n    deploySettings { healthPath }\n    domains { id host port https createdAt }\n    environmentVariables { key value }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query ApplicationManage($id: ID!) {\n    application(id: $id) { ...ApplicationManageFields }\n  }\n",
+): (typeof documents)["\n  query ApplicationManage($id: ID!) {\n    application(id: $id) { ...ApplicationManageFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation SetEnvironmentVariable($applicationId: ID!, $key: String!, $value: String!) {\n    setEnvironmentVariable(applicationId: $applicationId, key: $key, value: $value) { ...ApplicationManageFields }\n  }\n",
+): (typeof documents)["\n  mutation SetEnvironmentVariable($applicationId: ID!, $key: String!, $value: String!) {\n    setEnvironmentVariable(applicationId: $applicationId, key: $key, value: $value) { ...ApplicationManageFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation PasteEnvironmentVariables($applicationId: ID!, $dotenv: String!) {\n    setEnvironmentVariables(applicationId: $applicationId, dotenv: $dotenv) {\n      setKeys\n      application { ...ApplicationManageFields }\n    }\n  }\n",
+): (typeof documents)["\n  mutation PasteEnvironmentVariables($applicationId: ID!, $dotenv: String!) {\n    setEnvironmentVariables(applicationId: $applicationId, dotenv: $dotenv) {\n      setKeys\n      application { ...ApplicationManageFields }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation UnsetEnvironmentVariable($applicationId: ID!, $key: String!) {\n    unsetEnvironmentVariable(applicationId: $applicationId, key: $key) { ...ApplicationManageFields }\n  }\n",
+): (typeof documents)["\n  mutation UnsetEnvironmentVariable($applicationId: ID!, $key: String!) {\n    unsetEnvironmentVariable(applicationId: $applicationId, key: $key) { ...ApplicationManageFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation AddDomain($input: AddDomainInput!) {\n    addDomain(input: $input) { id application { ...ApplicationManageFields } }\n  }\n",
+): (typeof documents)["\n  mutation AddDomain($input: AddDomainInput!) {\n    addDomain(input: $input) { id application { ...ApplicationManageFields } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation RemoveDomain($applicationId: ID!, $host: String!) {\n    removeDomain(applicationId: $applicationId, host: $host) { ...ApplicationManageFields }\n  }\n",
+): (typeof documents)["\n  mutation RemoveDomain($applicationId: ID!, $host: String!) {\n    removeDomain(applicationId: $applicationId, host: $host) { ...ApplicationManageFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation UpdateApplication($id: ID!, $input: UpdateApplicationInput!) {\n    updateApplication(id: $id, input: $input) { ...ApplicationManageFields }\n  }\n",
+): (typeof documents)["\n  mutation UpdateApplication($id: ID!, $input: UpdateApplicationInput!) {\n    updateApplication(id: $id, input: $input) { ...ApplicationManageFields }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -446,6 +528,30 @@ export function graphql(
 export function graphql(
   source: "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n",
 ): (typeof documents)["\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CreateEnvironment($projectId: ID!, $name: String!) { createEnvironment(projectId: $projectId, name: $name) { id name } }\n",
+): (typeof documents)["\n  mutation CreateEnvironment($projectId: ID!, $name: String!) { createEnvironment(projectId: $projectId, name: $name) { id name } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation DeleteEnvironment($id: ID!) { deleteEnvironment(id: $id) }\n",
+): (typeof documents)["\n  mutation DeleteEnvironment($id: ID!) { deleteEnvironment(id: $id) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CreateApplication($input: CreateApplicationInput!) { createApplication(input: $input) { id name } }\n",
+): (typeof documents)["\n  mutation CreateApplication($input: CreateApplicationInput!) { createApplication(input: $input) { id name } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation DeleteApplication($id: ID!) { deleteApplication(id: $id) }\n",
+): (typeof documents)["\n  mutation DeleteApplication($id: ID!) { deleteApplication(id: $id) }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -4,6 +4,18 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends " $fragmentName" | "__typename" ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from "@graphql-typed-document-node/core";
+/** A custom domain to route to an application. */
+export type AddDomainInput = {
+  /** The application (`app_...`). */
+  applicationId: string | number;
+  /** Host name, e.g. `shop.example.com` (lower-cased; unique on the whole platform, else `CONFLICT`). */
+  host: string;
+  /** Request a certificate (issued asynchronously once DNS points at the ingress). Default true. */
+  https?: boolean | null | undefined;
+  /** Container port, 1 to 65535; omitted: the application's port. */
+  port?: number | null | undefined;
+};
+
 /** Health of an application. */
 export type ApplicationHealth =
   /** The last probe succeeded, or the last rollout became available. */
@@ -20,6 +32,26 @@ export type BuildType = "dockerfile" | "nixpacks";
 export type CreateAgentTokenInput = {
   /** Lifetime in days, 1 to 365; null or omitted: the token never expires. */
   expiresInDays?: number | null | undefined;
+};
+
+/**
+ * Who may call the management mutations below (spec: Role table): owners and admins manage applications, their
+ * variables and domains, databases and environments. A member — limited by grants or not — may view and deploy
+ * (`deployApplication`) only: on an application, database or environment it sees these mutations answer
+ * `FORBIDDEN`, and on one that is not granted to it `NOT_FOUND` (as for another organization's). An API key acts with
+ * its creator's role; no credentials answer `UNAUTHENTICATED`. Invalid input answers `BAD_USER_INPUT` with
+ * `extensions.fieldErrors` (a dot-separated path of the input → messages); a plan quota answers `FORBIDDEN` with a
+ * message naming the quota (e.g. `Plan quota reached: applications (5 of 5 on plan "free")`, `extensions.quota`).
+ */
+export type CreateApplicationInput = {
+  /** Environment (`env_...`) the application is created in. */
+  environmentId: string | number;
+  /** Display name, 1 to 100 characters; the platform-wide `appName` slug is made from it. */
+  name: string;
+  /** Container port, 1 to 65535. Default 80. */
+  port?: number | null | undefined;
+  /** Where the application comes from: the same rules as a site import's `source`. */
+  source: SiteImportSourceInput;
 };
 
 /** Input of `createOrganization`. */
@@ -237,6 +269,30 @@ export type SiteImportUpdateStatus = "deleted" | "failed" | "partial" | "pending
 /** Where an application's code or image comes from. */
 export type SourceType = "docker" | "git" | "github" | "gitlab";
 
+/**
+ * Changes to an application; omitted (or null) fields stay as they are. `source` replaces the whole source (the same
+ * rules as a site import's); `branch`, `buildPath`, `buildType` and `dockerImage` change one field of the current
+ * source (then checked with the same rules, errors under their own name).
+ */
+export type UpdateApplicationInput = {
+  /** Branch to build (github, gitlab, git). */
+  branch?: string | null | undefined;
+  /** Build context: an absolute path inside the repository (github, gitlab, git). */
+  buildPath?: string | null | undefined;
+  /** dockerfile or nixpacks. */
+  buildType?: BuildType | null | undefined;
+  /** Image to deploy, e.g. `nginx:1.27` (docker). */
+  dockerImage?: string | null | undefined;
+  /** Path the health probe requests: starts with `/`, at most 2048 characters, no spaces or `#`. */
+  healthPath?: string | null | undefined;
+  /** Display name, 1 to 100 characters (the `appName` slug does not change). */
+  name?: string | null | undefined;
+  /** Container port, 1 to 65535. */
+  port?: number | null | undefined;
+  /** A new source, replacing the current one. */
+  source?: SiteImportSourceInput | null | undefined;
+};
+
 /** Input of `updateWebhook`: omitted fields keep their value. */
 export type UpdateWebhookInput = {
   description?: string | null | undefined;
@@ -274,6 +330,220 @@ export type SignUpWithInvitationMutationVariables = Exact<{
 }>;
 
 export type SignUpWithInvitationMutation = { signUpWithInvitation: { id: string; email: string } };
+
+export type ApplicationManageFieldsFragment = {
+  id: string;
+  name: string;
+  needsDeployment: boolean;
+  sourceType: SourceType | null;
+  buildType: BuildType | null;
+  port: number;
+  source: {
+    type: SourceType | null;
+    repo: string | null;
+    branch: string | null;
+    buildPath: string | null;
+    dockerImage: string | null;
+    customGitUrl: string | null;
+  };
+  deploySettings: { healthPath: string };
+  domains: Array<{ id: string; host: string; port: number | null; https: boolean | null; createdAt: string }>;
+  environmentVariables: Array<{ key: string; value: string }>;
+};
+
+export type ApplicationManageQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type ApplicationManageQuery = {
+  application: {
+    id: string;
+    name: string;
+    needsDeployment: boolean;
+    sourceType: SourceType | null;
+    buildType: BuildType | null;
+    port: number;
+    source: {
+      type: SourceType | null;
+      repo: string | null;
+      branch: string | null;
+      buildPath: string | null;
+      dockerImage: string | null;
+      customGitUrl: string | null;
+    };
+    deploySettings: { healthPath: string };
+    domains: Array<{ id: string; host: string; port: number | null; https: boolean | null; createdAt: string }>;
+    environmentVariables: Array<{ key: string; value: string }>;
+  } | null;
+};
+
+export type SetEnvironmentVariableMutationVariables = Exact<{
+  applicationId: string | number;
+  key: string;
+  value: string;
+}>;
+
+export type SetEnvironmentVariableMutation = {
+  setEnvironmentVariable: {
+    id: string;
+    name: string;
+    needsDeployment: boolean;
+    sourceType: SourceType | null;
+    buildType: BuildType | null;
+    port: number;
+    source: {
+      type: SourceType | null;
+      repo: string | null;
+      branch: string | null;
+      buildPath: string | null;
+      dockerImage: string | null;
+      customGitUrl: string | null;
+    };
+    deploySettings: { healthPath: string };
+    domains: Array<{ id: string; host: string; port: number | null; https: boolean | null; createdAt: string }>;
+    environmentVariables: Array<{ key: string; value: string }>;
+  };
+};
+
+export type PasteEnvironmentVariablesMutationVariables = Exact<{
+  applicationId: string | number;
+  dotenv: string;
+}>;
+
+export type PasteEnvironmentVariablesMutation = {
+  setEnvironmentVariables: {
+    setKeys: Array<string>;
+    application: {
+      id: string;
+      name: string;
+      needsDeployment: boolean;
+      sourceType: SourceType | null;
+      buildType: BuildType | null;
+      port: number;
+      source: {
+        type: SourceType | null;
+        repo: string | null;
+        branch: string | null;
+        buildPath: string | null;
+        dockerImage: string | null;
+        customGitUrl: string | null;
+      };
+      deploySettings: { healthPath: string };
+      domains: Array<{ id: string; host: string; port: number | null; https: boolean | null; createdAt: string }>;
+      environmentVariables: Array<{ key: string; value: string }>;
+    };
+  };
+};
+
+export type UnsetEnvironmentVariableMutationVariables = Exact<{
+  applicationId: string | number;
+  key: string;
+}>;
+
+export type UnsetEnvironmentVariableMutation = {
+  unsetEnvironmentVariable: {
+    id: string;
+    name: string;
+    needsDeployment: boolean;
+    sourceType: SourceType | null;
+    buildType: BuildType | null;
+    port: number;
+    source: {
+      type: SourceType | null;
+      repo: string | null;
+      branch: string | null;
+      buildPath: string | null;
+      dockerImage: string | null;
+      customGitUrl: string | null;
+    };
+    deploySettings: { healthPath: string };
+    domains: Array<{ id: string; host: string; port: number | null; https: boolean | null; createdAt: string }>;
+    environmentVariables: Array<{ key: string; value: string }>;
+  };
+};
+
+export type AddDomainMutationVariables = Exact<{
+  input: AddDomainInput;
+}>;
+
+export type AddDomainMutation = {
+  addDomain: {
+    id: string;
+    application: {
+      id: string;
+      name: string;
+      needsDeployment: boolean;
+      sourceType: SourceType | null;
+      buildType: BuildType | null;
+      port: number;
+      source: {
+        type: SourceType | null;
+        repo: string | null;
+        branch: string | null;
+        buildPath: string | null;
+        dockerImage: string | null;
+        customGitUrl: string | null;
+      };
+      deploySettings: { healthPath: string };
+      domains: Array<{ id: string; host: string; port: number | null; https: boolean | null; createdAt: string }>;
+      environmentVariables: Array<{ key: string; value: string }>;
+    };
+  };
+};
+
+export type RemoveDomainMutationVariables = Exact<{
+  applicationId: string | number;
+  host: string;
+}>;
+
+export type RemoveDomainMutation = {
+  removeDomain: {
+    id: string;
+    name: string;
+    needsDeployment: boolean;
+    sourceType: SourceType | null;
+    buildType: BuildType | null;
+    port: number;
+    source: {
+      type: SourceType | null;
+      repo: string | null;
+      branch: string | null;
+      buildPath: string | null;
+      dockerImage: string | null;
+      customGitUrl: string | null;
+    };
+    deploySettings: { healthPath: string };
+    domains: Array<{ id: string; host: string; port: number | null; https: boolean | null; createdAt: string }>;
+    environmentVariables: Array<{ key: string; value: string }>;
+  };
+};
+
+export type UpdateApplicationMutationVariables = Exact<{
+  id: string | number;
+  input: UpdateApplicationInput;
+}>;
+
+export type UpdateApplicationMutation = {
+  updateApplication: {
+    id: string;
+    name: string;
+    needsDeployment: boolean;
+    sourceType: SourceType | null;
+    buildType: BuildType | null;
+    port: number;
+    source: {
+      type: SourceType | null;
+      repo: string | null;
+      branch: string | null;
+      buildPath: string | null;
+      dockerImage: string | null;
+      customGitUrl: string | null;
+    };
+    deploySettings: { healthPath: string };
+    domains: Array<{ id: string; host: string; port: number | null; https: boolean | null; createdAt: string }>;
+    environmentVariables: Array<{ key: string; value: string }>;
+  };
+};
 
 export type ApplicationTreeQueryVariables = Exact<{
   organizationId: string | number;
@@ -976,6 +1246,31 @@ export type ProjectTreeQuery = {
   };
 };
 
+export type CreateEnvironmentMutationVariables = Exact<{
+  projectId: string | number;
+  name: string;
+}>;
+
+export type CreateEnvironmentMutation = { createEnvironment: { id: string; name: string } };
+
+export type DeleteEnvironmentMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type DeleteEnvironmentMutation = { deleteEnvironment: string };
+
+export type CreateApplicationMutationVariables = Exact<{
+  input: CreateApplicationInput;
+}>;
+
+export type CreateApplicationMutation = { createApplication: { id: string; name: string } };
+
+export type DeleteApplicationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type DeleteApplicationMutation = { deleteApplication: string };
+
 export type MemberRowFragment = {
   id: string;
   role: Role;
@@ -1259,6 +1554,75 @@ export type CreateOrganizationMutationVariables = Exact<{
 
 export type CreateOrganizationMutation = { createOrganization: { id: string; name: string } };
 
+export const ApplicationManageFieldsFragmentDoc = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "ApplicationManageFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Application" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "needsDeployment" } },
+          { kind: "Field", name: { kind: "Name", value: "sourceType" } },
+          { kind: "Field", name: { kind: "Name", value: "buildType" } },
+          { kind: "Field", name: { kind: "Name", value: "port" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "source" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "type" } },
+                { kind: "Field", name: { kind: "Name", value: "repo" } },
+                { kind: "Field", name: { kind: "Name", value: "branch" } },
+                { kind: "Field", name: { kind: "Name", value: "buildPath" } },
+                { kind: "Field", name: { kind: "Name", value: "dockerImage" } },
+                { kind: "Field", name: { kind: "Name", value: "customGitUrl" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deploySettings" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "Field", name: { kind: "Name", value: "healthPath" } }],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domains" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+                { kind: "Field", name: { kind: "Name", value: "port" } },
+                { kind: "Field", name: { kind: "Name", value: "https" } },
+                { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "environmentVariables" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "key" } },
+                { kind: "Field", name: { kind: "Name", value: "value" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ApplicationManageFieldsFragment, unknown>;
 export const DeploySettingsFieldsFragmentDoc = {
   kind: "Document",
   definitions: [
@@ -1727,6 +2091,796 @@ export const SignUpWithInvitationDocument = {
     },
   ],
 } as unknown as DocumentNode<SignUpWithInvitationMutation, SignUpWithInvitationMutationVariables>;
+export const ApplicationManageDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "ApplicationManage" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "ApplicationManageFields" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "ApplicationManageFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Application" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "needsDeployment" } },
+          { kind: "Field", name: { kind: "Name", value: "sourceType" } },
+          { kind: "Field", name: { kind: "Name", value: "buildType" } },
+          { kind: "Field", name: { kind: "Name", value: "port" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "source" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "type" } },
+                { kind: "Field", name: { kind: "Name", value: "repo" } },
+                { kind: "Field", name: { kind: "Name", value: "branch" } },
+                { kind: "Field", name: { kind: "Name", value: "buildPath" } },
+                { kind: "Field", name: { kind: "Name", value: "dockerImage" } },
+                { kind: "Field", name: { kind: "Name", value: "customGitUrl" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deploySettings" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "Field", name: { kind: "Name", value: "healthPath" } }],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domains" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+                { kind: "Field", name: { kind: "Name", value: "port" } },
+                { kind: "Field", name: { kind: "Name", value: "https" } },
+                { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "environmentVariables" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "key" } },
+                { kind: "Field", name: { kind: "Name", value: "value" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ApplicationManageQuery, ApplicationManageQueryVariables>;
+export const SetEnvironmentVariableDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "SetEnvironmentVariable" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "key" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "value" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "setEnvironmentVariable" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "applicationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "key" },
+                value: { kind: "Variable", name: { kind: "Name", value: "key" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "value" },
+                value: { kind: "Variable", name: { kind: "Name", value: "value" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "ApplicationManageFields" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "ApplicationManageFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Application" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "needsDeployment" } },
+          { kind: "Field", name: { kind: "Name", value: "sourceType" } },
+          { kind: "Field", name: { kind: "Name", value: "buildType" } },
+          { kind: "Field", name: { kind: "Name", value: "port" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "source" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "type" } },
+                { kind: "Field", name: { kind: "Name", value: "repo" } },
+                { kind: "Field", name: { kind: "Name", value: "branch" } },
+                { kind: "Field", name: { kind: "Name", value: "buildPath" } },
+                { kind: "Field", name: { kind: "Name", value: "dockerImage" } },
+                { kind: "Field", name: { kind: "Name", value: "customGitUrl" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deploySettings" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "Field", name: { kind: "Name", value: "healthPath" } }],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domains" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+                { kind: "Field", name: { kind: "Name", value: "port" } },
+                { kind: "Field", name: { kind: "Name", value: "https" } },
+                { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "environmentVariables" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "key" } },
+                { kind: "Field", name: { kind: "Name", value: "value" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<SetEnvironmentVariableMutation, SetEnvironmentVariableMutationVariables>;
+export const PasteEnvironmentVariablesDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "PasteEnvironmentVariables" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "dotenv" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "setEnvironmentVariables" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "applicationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "dotenv" },
+                value: { kind: "Variable", name: { kind: "Name", value: "dotenv" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "setKeys" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "application" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "ApplicationManageFields" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "ApplicationManageFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Application" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "needsDeployment" } },
+          { kind: "Field", name: { kind: "Name", value: "sourceType" } },
+          { kind: "Field", name: { kind: "Name", value: "buildType" } },
+          { kind: "Field", name: { kind: "Name", value: "port" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "source" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "type" } },
+                { kind: "Field", name: { kind: "Name", value: "repo" } },
+                { kind: "Field", name: { kind: "Name", value: "branch" } },
+                { kind: "Field", name: { kind: "Name", value: "buildPath" } },
+                { kind: "Field", name: { kind: "Name", value: "dockerImage" } },
+                { kind: "Field", name: { kind: "Name", value: "customGitUrl" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deploySettings" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "Field", name: { kind: "Name", value: "healthPath" } }],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domains" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+                { kind: "Field", name: { kind: "Name", value: "port" } },
+                { kind: "Field", name: { kind: "Name", value: "https" } },
+                { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "environmentVariables" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "key" } },
+                { kind: "Field", name: { kind: "Name", value: "value" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<PasteEnvironmentVariablesMutation, PasteEnvironmentVariablesMutationVariables>;
+export const UnsetEnvironmentVariableDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "UnsetEnvironmentVariable" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "key" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "unsetEnvironmentVariable" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "applicationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "key" },
+                value: { kind: "Variable", name: { kind: "Name", value: "key" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "ApplicationManageFields" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "ApplicationManageFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Application" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "needsDeployment" } },
+          { kind: "Field", name: { kind: "Name", value: "sourceType" } },
+          { kind: "Field", name: { kind: "Name", value: "buildType" } },
+          { kind: "Field", name: { kind: "Name", value: "port" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "source" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "type" } },
+                { kind: "Field", name: { kind: "Name", value: "repo" } },
+                { kind: "Field", name: { kind: "Name", value: "branch" } },
+                { kind: "Field", name: { kind: "Name", value: "buildPath" } },
+                { kind: "Field", name: { kind: "Name", value: "dockerImage" } },
+                { kind: "Field", name: { kind: "Name", value: "customGitUrl" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deploySettings" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "Field", name: { kind: "Name", value: "healthPath" } }],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domains" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+                { kind: "Field", name: { kind: "Name", value: "port" } },
+                { kind: "Field", name: { kind: "Name", value: "https" } },
+                { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "environmentVariables" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "key" } },
+                { kind: "Field", name: { kind: "Name", value: "value" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<UnsetEnvironmentVariableMutation, UnsetEnvironmentVariableMutationVariables>;
+export const AddDomainDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "AddDomain" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "AddDomainInput" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "addDomain" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "application" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "ApplicationManageFields" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "ApplicationManageFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Application" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "needsDeployment" } },
+          { kind: "Field", name: { kind: "Name", value: "sourceType" } },
+          { kind: "Field", name: { kind: "Name", value: "buildType" } },
+          { kind: "Field", name: { kind: "Name", value: "port" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "source" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "type" } },
+                { kind: "Field", name: { kind: "Name", value: "repo" } },
+                { kind: "Field", name: { kind: "Name", value: "branch" } },
+                { kind: "Field", name: { kind: "Name", value: "buildPath" } },
+                { kind: "Field", name: { kind: "Name", value: "dockerImage" } },
+                { kind: "Field", name: { kind: "Name", value: "customGitUrl" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deploySettings" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "Field", name: { kind: "Name", value: "healthPath" } }],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domains" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+                { kind: "Field", name: { kind: "Name", value: "port" } },
+                { kind: "Field", name: { kind: "Name", value: "https" } },
+                { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "environmentVariables" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "key" } },
+                { kind: "Field", name: { kind: "Name", value: "value" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<AddDomainMutation, AddDomainMutationVariables>;
+export const RemoveDomainDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "RemoveDomain" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "host" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "removeDomain" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "applicationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "host" },
+                value: { kind: "Variable", name: { kind: "Name", value: "host" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "ApplicationManageFields" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "ApplicationManageFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Application" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "needsDeployment" } },
+          { kind: "Field", name: { kind: "Name", value: "sourceType" } },
+          { kind: "Field", name: { kind: "Name", value: "buildType" } },
+          { kind: "Field", name: { kind: "Name", value: "port" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "source" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "type" } },
+                { kind: "Field", name: { kind: "Name", value: "repo" } },
+                { kind: "Field", name: { kind: "Name", value: "branch" } },
+                { kind: "Field", name: { kind: "Name", value: "buildPath" } },
+                { kind: "Field", name: { kind: "Name", value: "dockerImage" } },
+                { kind: "Field", name: { kind: "Name", value: "customGitUrl" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deploySettings" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "Field", name: { kind: "Name", value: "healthPath" } }],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domains" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+                { kind: "Field", name: { kind: "Name", value: "port" } },
+                { kind: "Field", name: { kind: "Name", value: "https" } },
+                { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "environmentVariables" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "key" } },
+                { kind: "Field", name: { kind: "Name", value: "value" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<RemoveDomainMutation, RemoveDomainMutationVariables>;
+export const UpdateApplicationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "UpdateApplication" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: {
+            kind: "NonNullType",
+            type: { kind: "NamedType", name: { kind: "Name", value: "UpdateApplicationInput" } },
+          },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "updateApplication" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "ApplicationManageFields" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "ApplicationManageFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Application" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "needsDeployment" } },
+          { kind: "Field", name: { kind: "Name", value: "sourceType" } },
+          { kind: "Field", name: { kind: "Name", value: "buildType" } },
+          { kind: "Field", name: { kind: "Name", value: "port" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "source" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "type" } },
+                { kind: "Field", name: { kind: "Name", value: "repo" } },
+                { kind: "Field", name: { kind: "Name", value: "branch" } },
+                { kind: "Field", name: { kind: "Name", value: "buildPath" } },
+                { kind: "Field", name: { kind: "Name", value: "dockerImage" } },
+                { kind: "Field", name: { kind: "Name", value: "customGitUrl" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deploySettings" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "Field", name: { kind: "Name", value: "healthPath" } }],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domains" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+                { kind: "Field", name: { kind: "Name", value: "port" } },
+                { kind: "Field", name: { kind: "Name", value: "https" } },
+                { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "environmentVariables" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "key" } },
+                { kind: "Field", name: { kind: "Name", value: "value" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<UpdateApplicationMutation, UpdateApplicationMutationVariables>;
 export const ApplicationTreeDocument = {
   kind: "Document",
   definitions: [
@@ -4101,6 +5255,165 @@ export const ProjectTreeDocument = {
     },
   ],
 } as unknown as DocumentNode<ProjectTreeQuery, ProjectTreeQueryVariables>;
+export const CreateEnvironmentDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CreateEnvironment" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "projectId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "name" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "createEnvironment" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "projectId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "projectId" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "name" },
+                value: { kind: "Variable", name: { kind: "Name", value: "name" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CreateEnvironmentMutation, CreateEnvironmentMutationVariables>;
+export const DeleteEnvironmentDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "DeleteEnvironment" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deleteEnvironment" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DeleteEnvironmentMutation, DeleteEnvironmentMutationVariables>;
+export const CreateApplicationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CreateApplication" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: {
+            kind: "NonNullType",
+            type: { kind: "NamedType", name: { kind: "Name", value: "CreateApplicationInput" } },
+          },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "createApplication" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CreateApplicationMutation, CreateApplicationMutationVariables>;
+export const DeleteApplicationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "DeleteApplication" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deleteApplication" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DeleteApplicationMutation, DeleteApplicationMutationVariables>;
 export const SettingsDocument = {
   kind: "Document",
   definitions: [

@@ -19,3 +19,12 @@ export function errorCode(error: CombinedError | undefined | null): { code?: str
   const ext = error?.graphQLErrors[0]?.extensions ?? {};
   return { code: ext.code as string | undefined, reason: ext.reason as string | undefined };
 }
+
+/**
+ * The `fieldErrors` of a `BAD_USER_INPUT` error, by field name (e.g. `{ port: ["must be 1 to 65535"] }`, or
+ * `line.4` for a `.env` paste); empty for other errors.
+ */
+export function fieldErrorsOf(error: CombinedError | undefined | null): Record<string, string[]> {
+  const fieldErrors = error?.graphQLErrors[0]?.extensions?.fieldErrors as Record<string, string[]> | undefined;
+  return fieldErrors ?? {};
+}

@@ -12,6 +12,7 @@ import { Field, Message } from "../../shared/form.tsx";
 import { useViewer } from "../../shared/layout.tsx";
 import { Link } from "../../shared/router.tsx";
 import { useAction } from "../../shared/use-action.ts";
+import { ApplicationManagement } from "./app-manage.tsx";
 import { canManageDeploys } from "./deploy-settings-page.tsx";
 import { ApplicationHealthBadge, ApplicationStatusBadge } from "./deploy-status.tsx";
 import { DeploymentLog, type LogLine } from "./deployment-log.tsx";
@@ -185,6 +186,19 @@ export function ApplicationPage({ id }: { id: string }) {
           {queuedNotice && <Message kind="success">{queuedNotice}</Message>}
         </form>
       )}
+      <ApplicationManagement
+        part="notice"
+        id={app.id}
+        role={role}
+        mayDeploy={mayDeploy}
+        deploying={deploy.state.fetching}
+        deployError={deploy.error}
+        deploy={async () => {
+          setQueuedNotice(null);
+          const r = await deploy.exec({ applicationId: app.id, title: null });
+          if (r.data) onQueued(r.data.deployApplication);
+        }}
+      />
       <div className="split">
         <section className="card" aria-labelledby="deployments-title">
           <h2 id="deployments-title">Deployments</h2>
@@ -217,6 +231,19 @@ export function ApplicationPage({ id }: { id: string }) {
           />
         )}
       </div>
+      <ApplicationManagement
+        part="sections"
+        id={app.id}
+        role={role}
+        mayDeploy={mayDeploy}
+        deploying={deploy.state.fetching}
+        deployError={deploy.error}
+        deploy={async () => {
+          setQueuedNotice(null);
+          const r = await deploy.exec({ applicationId: app.id, title: null });
+          if (r.data) onQueued(r.data.deployApplication);
+        }}
+      />
     </>
   );
 }

@@ -43,3 +43,20 @@ export const PROJECT_TREE = graphql(`
     }
   }
 `);
+
+/** Creates an environment in a project (owners, admins). */
+export const CREATE_ENVIRONMENT = graphql(`
+  mutation CreateEnvironment($projectId: ID!, $name: String!) { createEnvironment(projectId: $projectId, name: $name) { id name } }
+`);
+/** Deletes an empty environment (`CONFLICT` while it holds applications or databases, or for the last one). */
+export const DELETE_ENVIRONMENT = graphql(`
+  mutation DeleteEnvironment($id: ID!) { deleteEnvironment(id: $id) }
+`);
+/** Creates an application in an environment (owners, admins; the plan's `applications` quota). */
+export const CREATE_APPLICATION = graphql(`
+  mutation CreateApplication($input: CreateApplicationInput!) { createApplication(input: $input) { id name } }
+`);
+/** Deletes an application with its domains, variables and deployments. */
+export const DELETE_APPLICATION = graphql(`
+  mutation DeleteApplication($id: ID!) { deleteApplication(id: $id) }
+`);

@@ -1,7 +1,8 @@
 /**
  * The project → environment → application tree of the active organization: nested lists (a list per level, so
  * screen readers announce the depth), each application with status and health in words, its last deployment,
- * domains, and a link to its page; each project links to its payment gateway services.
+ * domains, and a link to its page; each project links to its payment gateway services. Owners and admins also add
+ * environments and applications and delete them behind confirmations (`tree-actions.tsx`).
  */
 import { useQuery } from "urql";
 import { describeError } from "../../shared/errors.ts";
@@ -9,6 +10,10 @@ import { Message } from "../../shared/form.tsx";
 import { Link } from "../../shared/router.tsx";
 import { ApplicationHealthBadge, ApplicationStatusBadge, DeploymentStatusBadge } from "../deploy/deploy-status.tsx";
 import { PROJECT_TREE, type ProjectTreeQuery } from "./operations.ts";
+import { AddApplication, AddEnvironment, DeleteApplication, DeleteEnvironment } from "./tree-actions.tsx";
+
+/** What the tree's items need to offer changes: whether the viewer manages, and a re-read of the tree. */
+type Manage = { manage: boolean; onChanged: () => void };
 
 type ProjectNode = ProjectTreeQuery["projects"]["edges"][number]["node"];
 type AppNode = ProjectNode["environments"][number]["applications"][number];
@@ -18,7 +23,7 @@ function when(iso: string | null | undefined): string {
 }
 
 /** One application: name (link), status, health, last deployment and domains. */
-function AppItem({ app }: { app: AppNode }) {
+function AppItem({ app, manage, onChanged }: { app: AppNode } & Manage) {
   const last = app.deployments[0];
   return (
     <li className="app-item" data-app-id={app.id}>
@@ -44,12 +49,13 @@ function AppItem({ app }: { app: AppNode }) {
               </span>
             ))}
       </div>
+      {manage && <DeleteApplication app={app} onChanged={onChanged} />}
     </li>
   );
 }
 
 /** One project with its environments. */
-function ProjectItem({ project }: { project: ProjectNode }) {
+function ProjectItem({ project, manage, onChanged }: { project: ProjectNode } & Manage) {
   return (
     <li data-project-id={project.id}>
       <strong>{project.name}</strong>
@@ -66,33 +72,37 @@ function ProjectItem({ project }: { project: ProjectNode }) {
             Environment <strong>{env.name}</strong>{" "}
             <span className="muted">
               ({env.applications.length} applications, {env.databases.length} databases)
-            </span>
+            </span>{" "}
+            {manage && <DeleteEnvironment env={env} onChanged={onChanged} />}
             {env.applications.length > 0 && (
               <ul>
                 {env.applications.map((app) => (
-                  <AppItem key={app.id} app={app} />
+                  <AppItem key={app.id} app={app} manage={manage} onChanged={onChanged} />
                 ))}
               </ul>
             )}
             {env.databases.length > 0 && (
               <p className="muted">Databases: {env.databases.map((d) => `${d.name} (${d.type})`).join(", ")}</p>
             )}
+            {manage && <AddApplication envId={env.id} envName={env.name} onChanged={onChanged} />}
           </li>
         ))}
       </ul>
+      {manage && <AddEnvironment projectId={project.id} projectName={project.name} onChanged={onChanged} />}
     </li>
   );
 }
 
-/** The tree card (first 100 projects, with a "more" notice when there are others). */
-export function ProjectTree() {
+/** The tree card (first 100 projects, with a "more" notice when there are others); `manage`: owners, admins. */
+export function ProjectTree({ manage }: { manage: boolean }) {
   const [result, reexecute] = useQuery({ query: PROJECT_TREE, variables: {}, requestPolicy: "network-only" });
+  const onChanged = () => reexecute({ requestPolicy: "network-only" });
   const projects = result.data?.projects;
   return (
     <section className="card" aria-labelledby="tree-title" data-testid="project-tree">
       <h2 id="tree-title">Projects, environments and applications</h2>
       <div className="row">
-        <button type="button" onClick={() => reexecute({ requestPolicy: "network-only" })}>
+        <button type="button" onClick={onChanged}>
           Refresh
         </button>
         {projects && <span className="muted">{projects.totalCount} projects</span>}
@@ -104,7 +114,7 @@ export function ProjectTree() {
         ) : (
           <ul className="tree" aria-label="Projects, environments and applications">
             {projects.edges.map((e) => (
-              <ProjectItem key={e.node.id} project={e.node} />
+              <ProjectItem key={e.node.id} project={e.node} manage={manage} onChanged={onChanged} />
             ))}
           </ul>
         ))}

@@ -17,7 +17,7 @@ export function ProjectsPage() {
       ) : (
         <>
           <PlanUsageCard organizationId={org.id} />
-          <ProjectTree />
+          <ProjectTree manage={viewer.viewer.role === "owner" || viewer.viewer.role === "admin"} />
         </>
       )}
     </>

@@ -1,0 +1,132 @@
+/**
+ * The application page's **Domains** section: each custom host with its port and HTTPS state (a certificate is
+ * requested when HTTPS is on and issued once DNS points at the ingress), Add (`addDomain`: host, optional port,
+ * HTTPS) and Remove behind a confirmation (`removeDomain`). Controls for owners and admins only.
+ */
+import { useState } from "react";
+import { fieldErrorsOf } from "../../shared/errors.ts";
+import { ConfirmBox, Field, Message } from "../../shared/form.tsx";
+import { useAction } from "../../shared/use-action.ts";
+import { ADD_DOMAIN, type ApplicationManageFields, REMOVE_DOMAIN } from "./manage-operations.ts";
+
+type DomainRowData = ApplicationManageFields["domains"][number];
+
+/** One domain's row: host (a link), port, HTTPS state, and Remove with its confirmation. */
+function DomainRow({ app, domain, manage }: { app: ApplicationManageFields; domain: DomainRowData; manage: boolean }) {
+  const [confirming, setConfirming] = useState(false);
+  const remove = useAction(REMOVE_DOMAIN);
+  return (
+    <tr data-domain={domain.host}>
+      <th scope="row">
+        <a href={`${domain.https ? "https" : "http"}://${domain.host}`} target="_blank" rel="noreferrer">
+          {domain.host}
+        </a>
+      </th>
+      <td>{domain.port ?? `${app.port} (application port)`}</td>
+      <td data-testid="domain-https">
+        {domain.https ? "HTTPS: certificate requested (issued once DNS points at the ingress)" : "HTTP only"}
+      </td>
+      {manage && (
+        <td>
+          {confirming ? (
+            <ConfirmBox
+              label={`Confirm removing ${domain.host}`}
+              confirmText={`Confirm: remove ${domain.host}`}
+              busy={remove.state.fetching}
+              onCancel={() => setConfirming(false)}
+              onConfirm={async () => {
+                const r = await remove.exec({ applicationId: app.id, host: domain.host });
+                if (!r.error) setConfirming(false);
+              }}
+            >
+              Stops routing <code>{domain.host}</code> to {app.name} (and its certificate) with the next deployment; the
+              host becomes free for any application.
+            </ConfirmBox>
+          ) : (
+            <button type="button" aria-label={`Remove ${domain.host}`} onClick={() => setConfirming(true)}>
+              Remove
+            </button>
+          )}
+          <Message kind="error">{remove.error}</Message>
+        </td>
+      )}
+    </tr>
+  );
+}
+
+/** The Domains section of `app`; `manage`: the viewer may change them (owners, admins). */
+export function DomainsSection({ app, manage }: { app: ApplicationManageFields; manage: boolean }) {
+  const add = useAction(ADD_DOMAIN);
+  const [fields, setFields] = useState<Record<string, string[]>>({});
+  const [notice, setNotice] = useState<string | null>(null);
+  return (
+    <section className="card" aria-labelledby="domains-title">
+      <h2 id="domains-title">Domains</h2>
+      {app.domains.length === 0 ? (
+        <p>No custom domains.</p>
+      ) : (
+        <table aria-label={`Domains of ${app.name}`}>
+          <thead>
+            <tr>
+              <th scope="col">Host</th>
+              <th scope="col">Port</th>
+              <th scope="col">HTTPS</th>
+              {manage && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {app.domains.map((d) => (
+              <DomainRow key={d.id} app={app} domain={d} manage={manage} />
+            ))}
+          </tbody>
+        </table>
+      )}
+      {manage && (
+        <form
+          className="row"
+          aria-label="Add a domain"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            setNotice(null);
+            const formEl = e.currentTarget;
+            const data = new FormData(formEl);
+            const host = String(data.get("host") ?? "").trim();
+            const port = String(data.get("port") ?? "").trim();
+            const r = await add.exec({
+              input: {
+                applicationId: app.id,
+                host,
+                port: port ? Number(port) : null,
+                https: data.get("https") === "on",
+              },
+            });
+            setFields(fieldErrorsOf(r.error));
+            if (!r.error) {
+              formEl.reset();
+              setNotice(`${host} added.`);
+            }
+          }}
+        >
+          <Field label="Host" name="host" required placeholder="shop.example.com" hint={fields.host?.join(", ")} />
+          <Field
+            label="Port (optional)"
+            name="port"
+            type="number"
+            min={1}
+            max={65535}
+            placeholder={String(app.port)}
+            hint={fields.port?.join(", ")}
+          />
+          <label className="check">
+            <input type="checkbox" name="https" defaultChecked /> HTTPS (request a certificate)
+          </label>
+          <button type="submit" className="primary" disabled={add.state.fetching}>
+            Add domain
+          </button>
+        </form>
+      )}
+      <Message kind="error">{add.error}</Message>
+      {notice && <Message kind="success">{notice}</Message>}
+    </section>
+  );
+}
