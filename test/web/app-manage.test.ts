@@ -14,12 +14,12 @@ import { startTestServer } from "../helpers/server.ts";
 import { TEST_PASSWORD } from "../helpers/session.ts";
 import {
   contextSignedIn,
-  ensureWebBuild,
   expectAccessible,
   launchBrowser,
   SKIP_REASON,
   screenshot,
 } from "./browser.ts";
+import { ensureWebBuild } from "./web-build.ts";
 
 const PORT = 4642;
 const BASE = `http://127.0.0.1:${PORT}`;
