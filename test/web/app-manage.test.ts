@@ -12,13 +12,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { addMember, createRegistry, setPassword } from "../helpers/seed.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { TEST_PASSWORD } from "../helpers/session.ts";
-import {
-  contextSignedIn,
-  expectAccessible,
-  launchBrowser,
-  SKIP_REASON,
-  screenshot,
-} from "./browser.ts";
+import { contextSignedIn, expectAccessible, launchBrowser, SKIP_REASON, screenshot } from "./browser.ts";
 import { ensureWebBuild } from "./web-build.ts";
 
 const PORT = 4642;
