@@ -171,6 +171,14 @@ describe("several instances on one database", () => {
       pollIntervalMs: 60_000,
     });
     try {
+      // The runner's LISTEN must be in place before the first job: one enqueued between its first poll and its
+      // LISTEN would wait for the next poll.
+      await until(async () => {
+        const { rows } = await listenDb.knex.raw(
+          "select 1 from pg_stat_activity where datname = current_database() and query ilike 'listen%jobs:insert%'",
+        );
+        return rows.length > 0;
+      }, 30_000);
       const latencies: number[] = [];
       for (let i = 0; i < 20; i++) {
         const key = `latency-${i}`;
@@ -199,7 +207,11 @@ describe("retry policies", () => {
     await db.knex.raw(
       "select graphile_worker.add_job('test.strict', json_build_object('key', 'bad', 'amount', 'ten'))",
     );
-    await until(async () => (await queued("test.strict")).rows[0]?.attempts === 1);
+    // graphile-worker counts the attempt when it takes the job, and records the error when it fails it.
+    await until(async () => {
+      const [job] = (await queued("test.strict")).rows;
+      return job?.attempts === 1 && job.last_error !== null;
+    });
     await new Promise((r) => setTimeout(r, 300));
     const [row] = (await queued("test.strict")).rows;
     expect(row).toMatchObject({ attempts: 1, max_attempts: 1 });
