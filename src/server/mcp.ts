@@ -125,9 +125,11 @@ export function registerMcp(server: SkiffServer): void {
     const mcp = mcpServer(server, caller, request.id);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
+    // Closing must not reject unhandled (Node exits on an unhandled rejection): a failure is only logged.
     reply.raw.on("close", () => {
-      void transport.close();
-      void mcp.close();
+      const logFailure = (error: unknown) => services.log.warn({ err: error }, "closing an MCP request failed");
+      transport.close().catch(logFailure);
+      mcp.close().catch(logFailure);
     });
     await mcp.connect(transport);
     await transport.handleRequest(request.raw, reply.raw, request.body);
