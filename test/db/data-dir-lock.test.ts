@@ -6,13 +6,13 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { chmod, mkdtemp, readFile, readlink, rm, symlink } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { lockDataDir, lockFile } from "../../src/db/data-dir-lock.ts";
 import { isAlive } from "../../src/db/embedded-orphan.ts";
+import { freePort } from "../helpers/free-port.ts";
 import { type SkiffProcess, spawnSkiff } from "../helpers/process.ts";
 import { slowPost } from "../helpers/slow-request.ts";
 
@@ -21,17 +21,6 @@ const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-/** A TCP port free on loopback right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on("error", reject);
-  });
-}
 
 /** A fresh data directory (not created yet) under a temporary directory other users may enter, removed afterwards. */
 async function dataDir(): Promise<string> {

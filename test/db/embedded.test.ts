@@ -15,23 +15,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres } from "../../src/db/embedded.ts";
 import { isAlive } from "../../src/db/embedded-orphan.ts";
 import { passwordFile } from "../../src/db/embedded-password.ts";
+import { freePort } from "../helpers/free-port.ts";
 
 const fixtures = new URL("./fixtures/", import.meta.url).pathname;
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-/** A TCP port free on loopback right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on("error", reject);
-  });
-}
 
 /** A fresh data directory that other users may enter (mode 0755), removed after the file. */
 async function dataDir(mode = 0o755): Promise<string> {
