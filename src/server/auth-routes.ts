@@ -64,6 +64,18 @@ export function invalidRedirectParameter(url: URL): string | null {
 }
 
 /**
+ * The first query parameter of `url` whose name or value holds a NUL character, or null. PostgreSQL's text cannot
+ * store one (SQLSTATE 22021); better-auth's OAuth callback looks its `state` up in the database and, on that
+ * error, redirects to its error page as `internal_server_error`. Such a request is the client's mistake: 400.
+ */
+export function unstorableParameter(url: URL): string | null {
+  for (const [name, value] of url.searchParams) {
+    if (name.includes("\u0000") || value.includes("\u0000")) return name;
+  }
+  return null;
+}
+
+/**
  * Registers `/api/auth/*` (all methods) in its own encapsulated context, where every body is kept raw
  * (a Buffer, any content type) so better-auth parses JSON and forms itself. Effective once `app` is ready.
  */
@@ -79,7 +91,15 @@ export function registerAuthRoutes<L extends FastifyBaseLogger>(
       url: "/api/auth/*",
       handler: async (request, reply) => {
         const webRequest = toRequest(request);
-        const invalid = invalidRedirectParameter(new URL(webRequest.url));
+        const url = new URL(webRequest.url);
+        const unstorable = unstorableParameter(url);
+        if (unstorable !== null) {
+          return reply.code(400).send({
+            code: "INVALID_INPUT_VALUE",
+            message: `Query parameter ${JSON.stringify(unstorable)} contains a character that cannot be stored (NUL)`,
+          });
+        }
+        const invalid = invalidRedirectParameter(url);
         if (invalid) {
           return reply.code(400).send({
             code: "INVALID_CALLBACK_URL",

@@ -326,6 +326,20 @@ describe("resolveCaller", () => {
   });
 });
 
+describe("values that cannot be stored", () => {
+  it("answers 400 to a query parameter holding NUL (an OAuth callback's state), not better-auth's internal error", async () => {
+    for (const query of ["state=%00%ff&code=x", "state=ok&code=a%00b", "x%00=1"]) {
+      const res = await fetch(`${baseUrl}/api/auth/callback/github?${query}`, { redirect: "manual" });
+      expect(res.status, query).toBe(400);
+      expect(await res.json()).toMatchObject({ code: "INVALID_INPUT_VALUE" });
+    }
+    // A state that is merely unknown still gets better-auth's own answer: a redirect naming the mismatch.
+    const unknown = await fetch(`${baseUrl}/api/auth/callback/github?state=%ff&code=x`, { redirect: "manual" });
+    expect(unknown.status).toBe(302);
+    expect(unknown.headers.get("location")).toContain("error=state_mismatch");
+  });
+});
+
 describe("disabled paths and two-factor", () => {
   it("switches off better-auth's own organization, invitation and key management paths (ours are in GraphQL)", async () => {
     // Invitations (48 h, same link on resend), members and keys are tested through GraphQL in test/access.
