@@ -2,13 +2,15 @@
 // (`npm ci --omit=dev`) the `node` devDependency (Node 24) is absent and npm scripts run on the system's Node,
 // which may be too old to run Skiff's TypeScript; this file still runs there and says so. Then the sources' types
 // stripped ahead of time (scripts/strip-sources.mjs), then the dashboard:
-// built with Vite when the dev dependencies are installed (as before); otherwise a prebuilt `web/dist` (the
+// built with Vite when the dev dependencies are installed and web/dist is not the build of these sources
+// (scripts/web-build.mjs); otherwise a prebuilt `web/dist` (the
 // Docker image's, or one copied from a build machine) is served as is; without either the API starts and the
 // pages answer 503 with the build command (src/server/web.ts).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildWeb, webBuildCurrent } from "./web-build.mjs";
 
 /** Oldest Node major Skiff runs on (TypeScript type stripping without flags; what the tests and image use). */
 const MIN_NODE_MAJOR = 24;
@@ -37,11 +39,8 @@ const canBuild = [vite, config, join(root, "node_modules", "@vitejs", "plugin-re
   existsSync(f),
 );
 if (canBuild) {
-  const result = spawnSync(process.execPath, [vite, "build", "--config", config, "--logLevel", "warn"], {
-    cwd: root,
-    stdio: "inherit",
-  });
-  process.exit(result.status ?? 1);
+  if (webBuildCurrent()) console.error("prestart: the dashboard in web/dist is current (built from these sources)");
+  else if (buildWeb(vite) !== 0) process.exit(1);
 } else if (existsSync(built)) {
   console.error("prestart: Vite is not installed (production install): serving the prebuilt dashboard in web/dist");
 } else {
