@@ -92,8 +92,14 @@ describe("management procedures", () => {
       database: { type: "postgres", name: "shop", user: "shop" },
       applications: [{ id: app.id }],
     });
+    // A generated password is answered once; a given one is not echoed.
+    expect(db.generatedPassword).toMatch(/^[A-Za-z0-9]{32}$/);
     const rotated = await ok("database.rotatePassword", { databaseId: db.database.id, password: "n3w-password" });
-    expect(rotated.applications).toEqual([{ id: app.id, needsDeployment: true }]);
+    expect(rotated).toMatchObject({ applications: [{ id: app.id, needsDeployment: true }], generatedPassword: null });
+    const generated = await ok("database.rotatePassword", { databaseId: db.database.id });
+    expect(generated.generatedPassword).toMatch(/^[A-Za-z0-9]{32}$/);
+    const vars = await ok("variables.set", { applicationId: app.id, key: "B", value: "2" });
+    expect(JSON.stringify(vars)).not.toContain(generated.generatedPassword);
 
     const host = `shop-${app.id.slice(-8)}.example.test`;
     const domain = await ok("domain.add", { applicationId: app.id, host, https: false });

@@ -118,7 +118,8 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
       applicationIds: value.optional(),
     }),
     operation: `mutation CreateDatabase($input: CreateDatabaseInput!) {
-      createDatabase(input: $input) { database { ${DATABASE} } applications { id needsDeployment } } }`,
+      createDatabase(input: $input) {
+        database { ${DATABASE} } applications { id needsDeployment } generatedPassword } }`,
     variables: (input) => ({ input }),
     field: "createDatabase",
   },
@@ -126,7 +127,8 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
     name: "database.rotatePassword",
     input: z.strictObject({ databaseId: id, password: value.optional() }),
     operation: `mutation RotateDatabasePassword($id: ID!, $password: String) {
-      rotateDatabasePassword(id: $id, password: $password) { database { ${DATABASE} } applications { id needsDeployment } } }`,
+      rotateDatabasePassword(id: $id, password: $password) {
+        database { ${DATABASE} } applications { id needsDeployment } generatedPassword } }`,
     variables: (input) => ({ id: input.databaseId, password: input.password }),
     field: "rotateDatabasePassword",
   },
