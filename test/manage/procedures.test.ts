@@ -4,10 +4,9 @@
  * each answering `{ result: { data } }` with the rows changed as GraphQL changes them, and every error with its
  * status and `{ error: { message, code, fieldErrors? } }`.
  */
-import { readFileSync } from "node:fs";
-import { Kind, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 import { MANAGE_PROCEDURES } from "../../src/modules/applications/manage.rest.ts";
+import { managementMutations } from "../helpers/management-mutations.ts";
 import {
   addMember,
   createAgentTokenFor,
@@ -31,16 +30,6 @@ async function call(name: string, body: unknown, token?: string): Promise<{ stat
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Body };
-}
-
-/** The mutations schema/applications.graphql declares (the management mutations). */
-function managementMutations(): string[] {
-  const doc = parse(readFileSync(new URL("../../schema/applications.graphql", import.meta.url), "utf8"));
-  return doc.definitions.flatMap((d) =>
-    d.kind === Kind.OBJECT_TYPE_EXTENSION && d.name.value === "Mutation"
-      ? (d.fields ?? []).map((f) => f.name.value)
-      : [],
-  );
 }
 
 describe("management procedures", () => {
