@@ -115,7 +115,7 @@ export const configSchema = z.object({
     .optional()
     .describe("First API key's value (accepted as is, stored hashed). Unset: generated and printed once."),
   SKIFF_PUBLIC_API_ONLY: bool.describe(
-    "`true`: every path except the published ones (`/graphql`, `/api/auth/*` and the REST paths of the OpenAPI documents: `/api/agent/*`, `/api/site-import*`, webhooks, deploy URLs, docs theming, `/api/payment-gateway/events`) and the operator's `/healthz`, `/readyz`, `/metrics` answers 404: the internal procedures (`/api/siteImport.*`) and the dashboard's pages included.",
+    "`true`: every path except the published ones (`/graphql`, `/api/auth/*` and the REST paths of the OpenAPI documents: `/api/agent/*`, `/api/site-import*`, webhooks, deploy URLs, docs theming, `/api/payment-gateway/events`) and the operator's `/healthz`, `/readyz`, `/metrics` answers 404: the internal procedures (`/api/siteImport.*`, the management procedures such as `/api/application.create`) and the dashboard's pages included.",
   ),
   SKIFF_MCP: z
     .enum(["true", "false", "1", "0"])

@@ -18,3 +18,29 @@ export function pgErrorCode(error: unknown): string | null {
 export function isDataException(error: unknown): boolean {
   return pgErrorCode(error)?.startsWith("22") ?? false;
 }
+
+/** The row a write referenced that was not there: the referenced table and the key value the write gave. */
+export interface MissingReference {
+  /** Referenced table, e.g. `environments`. */
+  table: string;
+  /** The referencing column's value, e.g. an `env_…` id. */
+  key: string;
+}
+
+const NOT_PRESENT = /^Key \([^)]*\)=\((.*)\) is not present in table "([^"]+)"\.?$/;
+
+/**
+ * The missing row of a foreign key violation (SQLSTATE 23503) raised by an insert or update whose referenced row
+ * does not exist — typically deleted by a concurrent transaction between the caller's check and its write — read
+ * from PostgreSQL's `detail` (`Key (environment_id)=(env_…) is not present in table "environments".`); null for
+ * any other error, including a delete still referenced elsewhere.
+ */
+export function missingReference(error: unknown): MissingReference | null {
+  if (pgErrorCode(error) !== "23503") return null;
+  for (const e of [error, (error as { nativeError?: unknown } | null)?.nativeError]) {
+    const detail = (e as { detail?: unknown } | null)?.detail;
+    const match = typeof detail === "string" ? NOT_PRESENT.exec(detail) : null;
+    if (match) return { key: match[1]!, table: match[2]! };
+  }
+  return null;
+}

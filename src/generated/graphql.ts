@@ -317,8 +317,8 @@ export type CreateDatabaseInput = {
   /** Database name: 1 to 63 characters, letters, digits, `_` and `-`. */
   name: Scalars["String"]["input"];
   /**
-   * Password, 1 to 256 characters; omitted: 32 random letters and digits are generated. Stored encrypted and never
-   * returned: it reaches applications as `DB_PASSWORD` (and inside `DATABASE_URL` / `MONGO_URL`).
+   * Password, 1 to 256 characters; omitted: 32 random letters and digits are generated (answered once as
+   * `generatedPassword`). Stored encrypted and never readable afterwards: it reaches applications as `DB_PASSWORD` (and inside `DATABASE_URL` / `MONGO_URL`).
    */
   password?: InputMaybe<Scalars["String"]["input"]>;
   /** Database engine. */
@@ -435,7 +435,11 @@ export type CredentialSurface =
   /** The REST paths (`/api/site-import*`, `/api/whoami`, …). */
   | "rest";
 
-/** A database service. The password is never returned; it reaches the application through `DB_PASSWORD`. */
+/**
+ * A database service. The password is never readable here: it reaches the application through `DB_PASSWORD`, and a
+ * password Skiff generates is shown once, in the answer of the mutation that generated it
+ * (`DatabaseChange.generatedPassword`).
+ */
 export type Database = {
   __typename?: "Database";
   createdAt: Scalars["DateTime"]["output"];
@@ -458,6 +462,11 @@ export type DatabaseChange = {
   applications: Array<Application>;
   /** The database. */
   database: Database;
+  /**
+   * The password Skiff generated because the call gave none (32 letters and digits): shown here once, never readable
+   * afterwards (it reaches applications as `DB_PASSWORD`). Null when the caller gave the password.
+   */
+  generatedPassword?: Maybe<Scalars["String"]["output"]>;
 };
 
 /** Database engines. */
@@ -1019,7 +1028,8 @@ export type Mutation = {
   /** Revokes the caller's agent token in the active organization at once. False when there was none. */
   revokeAgentToken: Scalars["Boolean"]["output"];
   /**
-   * Replaces a database's password (owners and admins): `password`, or 32 generated letters and digits. Every
+   * Replaces a database's password (owners and admins): `password`, or 32 generated letters and digits (answered
+   * once as `generatedPassword`). Every
    * application variable that still holds the value the database gave it (`DB_PASSWORD`, `DATABASE_URL`,
    * `MONGO_URL`) follows; a value a user changed is left alone. Those applications get `needsDeployment`. Emits
    * `database.password_rotated`.
@@ -2990,6 +3000,7 @@ export type DatabaseChangeResolvers<
 > = {
   applications?: Resolver<Array<ResolversTypes["Application"]>, ParentType, ContextType>;
   database?: Resolver<ResolversTypes["Database"], ParentType, ContextType>;
+  generatedPassword?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
 };
 
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes["DateTime"], any> {

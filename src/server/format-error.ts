@@ -1,6 +1,8 @@
 /**
  * Apollo `formatError`: errors with a known `extensions.code` pass through unchanged; PostgreSQL data
- * exceptions (only bad input values cause them) become BAD_USER_INPUT; anything else
+ * exceptions (only bad input values cause them) become BAD_USER_INPUT; a write whose parent row is gone (a foreign
+ * key violation: the project, environment or application was deleted by a concurrent request after the caller's
+ * check) becomes NOT_FOUND naming that parent, as when it was already gone at the check; anything else
  * (a bug, a database failure) is logged with the request id and answered as a masked
  * INTERNAL_SERVER_ERROR, never with a stack trace or SQL.
  */
@@ -10,7 +12,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import type { GraphQLFormattedError } from "graphql";
 import { GraphQLError } from "graphql";
 import type { Logger } from "pino";
-import { isDataException } from "../db/pg-errors.ts";
+import { isDataException, missingReference } from "../db/pg-errors.ts";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "../shared/database-unavailable.ts";
 
 const PASS_THROUGH = new Set([
@@ -89,6 +91,18 @@ function requestErrorCode(formatted: GraphQLFormattedError, error: unknown): str
   return http?.status !== undefined && http.status >= 400 && http.status < 500 ? "BAD_REQUEST" : undefined;
 }
 
+/**
+ * The noun NotFoundError uses for a row of `table` (`environments` → `Environment`, `member_grants` →
+ * `MemberGrant`), so that a parent deleted during a write reads like one deleted before it.
+ */
+function nounOf(table: string): string {
+  const singular = table.replace(/ies$/, "y").replace(/s$/, "");
+  return singular
+    .split("_")
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join("");
+}
+
 /** Builds Apollo's `formatError`; masked errors get an `errorId` that is also in the log line. */
 export function createFormatError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
@@ -111,6 +125,16 @@ export function createFormatError(log: Logger) {
         locations: formatted.locations,
         path: formatted.path,
         extensions: { code: "SERVICE_UNAVAILABLE" },
+      };
+    }
+    const missing = missingReference(original);
+    if (missing) {
+      log.info({ table: missing.table, path: formatted.path }, "write referenced a row deleted meanwhile");
+      return {
+        message: `${nounOf(missing.table)} ${missing.key} not found`,
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: { code: "NOT_FOUND" },
       };
     }
     if (isDataException(original)) {

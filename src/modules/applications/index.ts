@@ -4,6 +4,7 @@ import { defineModule } from "../module.ts";
 import { createApplicationLoaders } from "./application.loaders.ts";
 import { applicationResolvers } from "./application.resolvers.ts";
 import { applicationComputedColumns, applicationSqlReads, applicationSqlRows } from "./application.sql-reads.ts";
+import { manageRoutes } from "./manage.rest.ts";
 
 declare module "../module.ts" {
   interface ModuleLoaders {
@@ -19,6 +20,7 @@ export const applicationsModule = defineModule({
   sqlRows: applicationSqlRows,
   computedColumns: applicationComputedColumns,
   resolvers: applicationResolvers,
+  restRoutes: manageRoutes,
   createLoaders: ({ knex, scope }) => createApplicationLoaders(knex, scope),
 });
 

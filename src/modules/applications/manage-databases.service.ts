@@ -33,6 +33,7 @@ import { EnvironmentVariable } from "./application.model.ts";
 import { newAppName, setEnvironmentVariables } from "./application.service.ts";
 import { manageableDatabase, manageableEnvironment } from "./manage.access.ts";
 import { changedBy, markNeedsDeployment } from "./manage.events.ts";
+import type { DatabaseChangePayload } from "./manage.payloads.ts";
 
 /** A database as events carry it (never its password). */
 function databaseRef(db: Database) {
@@ -91,7 +92,8 @@ const createSchema = z.strictObject({
 });
 
 /**
- * `createDatabase` (owners and admins): a database in a visible environment, its password given or generated,
+ * `createDatabase` (owners and admins): a database in a visible environment, its password given or generated (then
+ * answered once as `generatedPassword`),
  * and its automatic variables set on `applicationIds` (applications of the same environment the caller sees;
  * another id is `fieldErrors["applicationIds.<i>"]`). Emits `database.created`.
  * @throws NotFoundError, ForbiddenError (role; the databases quota, naming it), BadUserInputError.
@@ -99,7 +101,7 @@ const createSchema = z.strictObject({
 export async function createDatabaseIn(
   ctx: Context,
   raw: z.input<typeof createSchema>,
-): Promise<{ database: Database; applications: Array<{ id: string }> }> {
+): Promise<DatabaseChangePayload & { database: Database }> {
   const env = await manageableEnvironment(ctx, raw.environmentId, "database:manage");
   const input = parseInput(createSchema, raw, "Invalid database");
   const apps = await ctx.loaders.applications.byId.loadMany(input.applicationIds);
@@ -136,7 +138,11 @@ export async function createDatabaseIn(
       organizationId: env.organizationId,
       data: { database: databaseRef(database), application_ids: input.applicationIds, ...changedBy(tx) },
     });
-    return { database, applications: input.applicationIds.map((id) => ({ id })) };
+    return {
+      database,
+      applications: input.applicationIds.map((id) => ({ id })),
+      generatedPassword: input.password === undefined ? spec.password : null,
+    };
   });
 }
 
@@ -150,7 +156,7 @@ export async function rotateDatabasePassword(
   ctx: Context,
   id: string,
   rawPassword: string | null | undefined,
-): Promise<{ database: Database; applications: Array<{ id: string }> }> {
+): Promise<DatabaseChangePayload & { database: Database }> {
   await manageableDatabase(ctx, id);
   const { password } = parseInput(
     z.strictObject({ password: optional(databasePasswordSchema) }),
@@ -178,7 +184,11 @@ export async function rotateDatabasePassword(
       organizationId: locked.organizationId,
       data: { database: databaseRef(database), application_ids: applicationIds, ...changedBy(tx) },
     });
-    return { database, applications: applicationIds.map((appId) => ({ id: appId })) };
+    return {
+      database,
+      applications: applicationIds.map((appId) => ({ id: appId })),
+      generatedPassword: password === undefined ? after.password : null,
+    };
   });
 }
 

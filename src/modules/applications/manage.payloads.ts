@@ -19,6 +19,8 @@ export interface EnvironmentVariablesPayload {
 export interface DatabaseChangePayload {
   database: ById;
   applications: ById[];
+  /** The password Skiff generated, answered once; null when the caller gave one. */
+  generatedPassword: string | null;
 }
 
 /** `DeletionResult`. */

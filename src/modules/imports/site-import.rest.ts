@@ -14,6 +14,7 @@
  * 409, 500) with `{ error: { message, code, fieldErrors?, formErrors?, errorId? } }`.
  */
 import type { RouteDoc } from "../../shared/openapi/route-doc.ts";
+import { procedureError } from "../../shared/procedure-error.ts";
 import type { RestError, RestRequest, RestResponse, RestRoute } from "../../shared/rest-route.ts";
 import { siteImportDocs } from "./site-import.openapi.ts";
 import {
@@ -55,22 +56,6 @@ function documentedError(error: RestError, status: number): RestResponse {
     };
   }
   return { status, body: ext.errorId ? { error: error.message, errorId: ext.errorId } : { error: error.message } };
-}
-
-/** Procedure error body `{ error: { message, code, ... } }`. */
-function procedureError(error: RestError, status: number): RestResponse {
-  const { code, fieldErrors, formErrors, errorId } = (error.extensions ?? {}) as Data;
-  return {
-    status,
-    body: {
-      error: {
-        message: error.message,
-        code: code ?? "INTERNAL_SERVER_ERROR",
-        ...(fieldErrors !== undefined && { fieldErrors, formErrors }),
-        ...(errorId !== undefined && { errorId }),
-      },
-    },
-  };
 }
 
 /** The records of a `siteImports` connection. */

@@ -3,13 +3,15 @@
  * environments, applications, variables, databases and domains; a member granted the project sees them but may
  * not change them (FORBIDDEN: members view and deploy only); a member not granted and the owner of B get NOT_FOUND,
  * exactly as for a nonexistent id; invalid credentials UNAUTHENTICATED. Targets that a cell consumes (deletions,
- * renames) are fresh rows of project P inserted per cell.
+ * renames) are fresh rows of project P inserted per cell. The same rows on the procedure surface
+ * (`POST /api/<object>.<action>`) answer 200 / 403 / 404 / 401 alike.
  */
 import { newId } from "../../../src/db/ids.ts";
 import { createSecretBox } from "../../../src/db/secrets.ts";
 import { TEST_SECRET } from "../../helpers/seed.ts";
 import type { Fixture, Persona } from "./fixture.ts";
 import type { GraphqlRow, Outcome } from "./graphql-rows.ts";
+import type { RestRow, StatusExpectation } from "./rest-rows.ts";
 
 const box = createSecretBox(TEST_SECRET);
 const U = "UNAUTHENTICATED" as const;
@@ -191,4 +193,81 @@ export const manageGraphqlRows: GraphqlRow[] = [
     async (fx) => ({ id: await newEnvironment(fx) }),
     ["id"],
   ),
+];
+
+/** Management procedures: 200 for owners and admins, as the GraphQL rows otherwise (agent tokens 401). */
+const MANAGE_STATUSES: StatusExpectation = {
+  owner: 200,
+  admin: 200,
+  granted: 403,
+  notGranted: 404,
+  otherOwner: 404,
+  revokedKey: 401,
+  anonymous: 401,
+  agentToken: 401,
+};
+
+/** The row of procedure `name` (`POST /api/<name>`); `target` names the body field holding the target id. */
+const procedure = (
+  name: string,
+  body: (fx: Fixture) => Promise<Record<string, unknown>> | Record<string, unknown>,
+  target: string,
+): RestRow => ({
+  route: `POST /api/${name}`,
+  call: async (fx) => {
+    const b = await body(fx);
+    return { url: `/api/${name}`, body: b, target: b[target] as string };
+  },
+  expect: MANAGE_STATUSES,
+});
+
+/** Every management procedure's row (src/modules/applications/manage.rest.ts). */
+export const manageRestRows: RestRow[] = [
+  procedure(
+    "application.create",
+    async (fx) => ({
+      environmentId: await environmentP(fx),
+      name: "m",
+      source: { type: "docker", dockerImage: "nginx:1.27" },
+    }),
+    "environmentId",
+  ),
+  procedure(
+    "application.update",
+    async (fx) => ({ applicationId: await newApplication(fx), port: 8080 }),
+    "applicationId",
+  ),
+  procedure("application.delete", async (fx) => ({ applicationId: await newApplication(fx) }), "applicationId"),
+  procedure("variables.set", (fx) => ({ applicationId: fx.applicationP, key: "MATRIX", value: "1" }), "applicationId"),
+  procedure("variables.setMany", (fx) => ({ applicationId: fx.applicationP, dotenv: "MATRIX_A=1" }), "applicationId"),
+  procedure("variables.unset", (fx) => ({ applicationId: fx.applicationP, key: "MATRIX" }), "applicationId"),
+  procedure(
+    "database.create",
+    async (fx) => ({ environmentId: await environmentP(fx), type: "mysql", name: "m", user: "m" }),
+    "environmentId",
+  ),
+  procedure("database.rotatePassword", async (fx) => ({ databaseId: await newDatabase(fx) }), "databaseId"),
+  procedure("database.delete", async (fx) => ({ databaseId: await newDatabase(fx) }), "databaseId"),
+  procedure(
+    "domain.add",
+    (fx) => ({ applicationId: fx.applicationP, host: `m${fx.unique()}.example.test` }),
+    "applicationId",
+  ),
+  procedure("domain.update", async (fx) => ({ domainId: await newDomain(fx), port: 8080 }), "domainId"),
+  procedure(
+    "domain.remove",
+    async (fx) => {
+      const id = await newDomain(fx);
+      const { host } = await fx.knex("domains").where({ id }).first("host");
+      return { applicationId: fx.applicationP, host };
+    },
+    "applicationId",
+  ),
+  procedure("environment.create", (fx) => ({ projectId: fx.projectP, name: `e-${fx.unique()}` }), "projectId"),
+  procedure(
+    "environment.rename",
+    async (fx) => ({ environmentId: await newEnvironment(fx), name: `r-${fx.unique()}` }),
+    "environmentId",
+  ),
+  procedure("environment.delete", async (fx) => ({ environmentId: await newEnvironment(fx) }), "environmentId"),
 ];

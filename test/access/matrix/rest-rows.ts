@@ -7,6 +7,7 @@
 import { deployRestRows } from "./deploy-rows.ts";
 import { docsRestRows } from "./docs-rows.ts";
 import type { Fixture, Persona } from "./fixture.ts";
+import { manageRestRows } from "./manage-rows.ts";
 import { webhookRestRows } from "./webhook-rows.ts";
 
 /** Expected status per persona. */
@@ -156,6 +157,7 @@ export const restRows: RestRow[] = [
     },
     expect: statuses(200, 200, 403, 404, 404, 401, 401, 401),
   },
+  ...manageRestRows,
   ...webhookRestRows,
   // ---- Payment gateway events: an inbound callback (its own signature check, no session or API key) -----------
   {

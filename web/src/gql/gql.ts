@@ -25,6 +25,7 @@ type Documents = {
   "\n  mutation AddDomain($input: AddDomainInput!) {\n    addDomain(input: $input) { id application { ...ApplicationManageFields } }\n  }\n": typeof types.AddDomainDocument;
   "\n  mutation RemoveDomain($applicationId: ID!, $host: String!) {\n    removeDomain(applicationId: $applicationId, host: $host) { ...ApplicationManageFields }\n  }\n": typeof types.RemoveDomainDocument;
   "\n  mutation UpdateApplication($id: ID!, $input: UpdateApplicationInput!) {\n    updateApplication(id: $id, input: $input) { ...ApplicationManageFields }\n  }\n": typeof types.UpdateApplicationDocument;
+  "\n  mutation UpdateDomain($id: ID!, $input: UpdateDomainInput!) {\n    updateDomain(id: $id, input: $input) { id port https application { ...ApplicationManageFields } }\n  }\n": typeof types.UpdateDomainDocument;
   "\n  query ApplicationTree($organizationId: ID!) {\n    organization(id: $organizationId) {\n      id\n      name\n      viewerRole\n      projects(first: 100) {\n        totalCount\n        edges {\n          node {\n            id\n            name\n            environments {\n              id\n              name\n              applications { id name appName applicationStatus sourceType }\n            }\n          }\n        }\n      }\n    }\n  }\n": typeof types.ApplicationTreeDocument;
   "\n  fragment DeploySettingsFields on DeploySettings {\n    autoDeploy branchFilter watchPaths requireSignature hasWebhookSecret healthPath\n  }\n": typeof types.DeploySettingsFieldsFragmentDoc;
   "\n  query ApplicationDeploySettings($id: ID!) {\n    application(id: $id) {\n      id\n      name\n      appName\n      sourceType\n      source { branch repo dockerImage }\n      project { id name }\n      environment { id name }\n      deployWebhookUrl\n      deploySettings { ...DeploySettingsFields }\n    }\n  }\n": typeof types.ApplicationDeploySettingsDocument;
@@ -59,11 +60,15 @@ type Documents = {
   "\n  mutation DeletePaymentService($id: ID!) {\n    deletePaymentGatewayService(id: $id)\n  }\n": typeof types.DeletePaymentServiceDocument;
   "\n  mutation SetPaymentMethod($serviceId: ID!, $method: String!, $enabled: Boolean!) {\n    setPaymentMethodEnabled(serviceId: $serviceId, method: $method, enabled: $enabled) { id label kind enabled }\n  }\n": typeof types.SetPaymentMethodDocument;
   "\n  query PlanUsage($id: ID!) {\n    organization(id: $id) {\n      id name viewerRole\n      plan {\n        name features\n        quotas { projects applications databases domains }\n        usage { projects applications databases domains }\n      }\n    }\n  }\n": typeof types.PlanUsageDocument;
-  "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n": typeof types.ProjectTreeDocument;
+  "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type user serviceHost createdAt }\n          }\n        }\n      }\n    }\n  }\n": typeof types.ProjectTreeDocument;
   "\n  mutation CreateEnvironment($projectId: ID!, $name: String!) { createEnvironment(projectId: $projectId, name: $name) { id name } }\n": typeof types.CreateEnvironmentDocument;
   "\n  mutation DeleteEnvironment($id: ID!) { deleteEnvironment(id: $id) }\n": typeof types.DeleteEnvironmentDocument;
   "\n  mutation CreateApplication($input: CreateApplicationInput!) { createApplication(input: $input) { id name } }\n": typeof types.CreateApplicationDocument;
   "\n  mutation DeleteApplication($id: ID!) { deleteApplication(id: $id) }\n": typeof types.DeleteApplicationDocument;
+  "\n  mutation RenameEnvironment($id: ID!, $name: String!) { renameEnvironment(id: $id, name: $name) { id name } }\n": typeof types.RenameEnvironmentDocument;
+  "\n  mutation CreateDatabase($input: CreateDatabaseInput!) {\n    createDatabase(input: $input) { database { id name } applications { id } generatedPassword }\n  }\n": typeof types.CreateDatabaseDocument;
+  "\n  mutation RotateDatabasePassword($id: ID!) {\n    rotateDatabasePassword(id: $id) { database { id } applications { id name } generatedPassword }\n  }\n": typeof types.RotateDatabasePasswordDocument;
+  "\n  mutation DeleteDatabase($id: ID!) { deleteDatabase(id: $id) { id affectedApplications { id name } } }\n": typeof types.DeleteDatabaseDocument;
   "\n  fragment MemberRow on Member {\n    id role createdAt\n    user { id email name }\n    grants { id createdAt project { id name } application { id name } }\n  }\n": typeof types.MemberRowFragmentDoc;
   "\n  query Settings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      viewerRole\n      apiKeys { id name prefix createdAt lastUsedAt current createdBy { email } }\n      members { ...MemberRow }\n      invitations { id email role status createdAt expiresAt link }\n      projects(first: 100) { edges { node { id name } } }\n    }\n    agentToken { prefix createdAt expiresAt lastUsedAt }\n  }\n": typeof types.SettingsDocument;
   "\n  mutation CreateApiKey($name: String!) { createApiKey(name: $name) { secret apiKey { id } } }\n": typeof types.CreateApiKeyDocument;
@@ -114,6 +119,8 @@ const documents: Documents = {
     types.RemoveDomainDocument,
   "\n  mutation UpdateApplication($id: ID!, $input: UpdateApplicationInput!) {\n    updateApplication(id: $id, input: $input) { ...ApplicationManageFields }\n  }\n":
     types.UpdateApplicationDocument,
+  "\n  mutation UpdateDomain($id: ID!, $input: UpdateDomainInput!) {\n    updateDomain(id: $id, input: $input) { id port https application { ...ApplicationManageFields } }\n  }\n":
+    types.UpdateDomainDocument,
   "\n  query ApplicationTree($organizationId: ID!) {\n    organization(id: $organizationId) {\n      id\n      name\n      viewerRole\n      projects(first: 100) {\n        totalCount\n        edges {\n          node {\n            id\n            name\n            environments {\n              id\n              name\n              applications { id name appName applicationStatus sourceType }\n            }\n          }\n        }\n      }\n    }\n  }\n":
     types.ApplicationTreeDocument,
   "\n  fragment DeploySettingsFields on DeploySettings {\n    autoDeploy branchFilter watchPaths requireSignature hasWebhookSecret healthPath\n  }\n":
@@ -182,7 +189,7 @@ const documents: Documents = {
     types.SetPaymentMethodDocument,
   "\n  query PlanUsage($id: ID!) {\n    organization(id: $id) {\n      id name viewerRole\n      plan {\n        name features\n        quotas { projects applications databases domains }\n        usage { projects applications databases domains }\n      }\n    }\n  }\n":
     types.PlanUsageDocument,
-  "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n":
+  "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type user serviceHost createdAt }\n          }\n        }\n      }\n    }\n  }\n":
     types.ProjectTreeDocument,
   "\n  mutation CreateEnvironment($projectId: ID!, $name: String!) { createEnvironment(projectId: $projectId, name: $name) { id name } }\n":
     types.CreateEnvironmentDocument,
@@ -190,6 +197,14 @@ const documents: Documents = {
   "\n  mutation CreateApplication($input: CreateApplicationInput!) { createApplication(input: $input) { id name } }\n":
     types.CreateApplicationDocument,
   "\n  mutation DeleteApplication($id: ID!) { deleteApplication(id: $id) }\n": types.DeleteApplicationDocument,
+  "\n  mutation RenameEnvironment($id: ID!, $name: String!) { renameEnvironment(id: $id, name: $name) { id name } }\n":
+    types.RenameEnvironmentDocument,
+  "\n  mutation CreateDatabase($input: CreateDatabaseInput!) {\n    createDatabase(input: $input) { database { id name } applications { id } generatedPassword }\n  }\n":
+    types.CreateDatabaseDocument,
+  "\n  mutation RotateDatabasePassword($id: ID!) {\n    rotateDatabasePassword(id: $id) { database { id } applications { id name } generatedPassword }\n  }\n":
+    types.RotateDatabasePasswordDocument,
+  "\n  mutation DeleteDatabase($id: ID!) { deleteDatabase(id: $id) { id affectedApplications { id name } } }\n":
+    types.DeleteDatabaseDocument,
   "\n  fragment MemberRow on Member {\n    id role createdAt\n    user { id email name }\n    grants { id createdAt project { id name } application { id name } }\n  }\n":
     types.MemberRowFragmentDoc,
   "\n  query Settings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      viewerRole\n      apiKeys { id name prefix createdAt lastUsedAt current createdBy { email } }\n      members { ...MemberRow }\n      invitations { id email role status createdAt expiresAt link }\n      projects(first: 100) { edges { node { id name } } }\n    }\n    agentToken { prefix createdAt expiresAt lastUsedAt }\n  }\n":
@@ -318,6 +333,12 @@ export function graphql(
 export function graphql(
   source: "\n  mutation UpdateApplication($id: ID!, $input: UpdateApplicationInput!) {\n    updateApplication(id: $id, input: $input) { ...ApplicationManageFields }\n  }\n",
 ): (typeof documents)["\n  mutation UpdateApplication($id: ID!, $input: UpdateApplicationInput!) {\n    updateApplication(id: $id, input: $input) { ...ApplicationManageFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation UpdateDomain($id: ID!, $input: UpdateDomainInput!) {\n    updateDomain(id: $id, input: $input) { id port https application { ...ApplicationManageFields } }\n  }\n",
+): (typeof documents)["\n  mutation UpdateDomain($id: ID!, $input: UpdateDomainInput!) {\n    updateDomain(id: $id, input: $input) { id port https application { ...ApplicationManageFields } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -526,8 +547,8 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n",
-): (typeof documents)["\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type }\n          }\n        }\n      }\n    }\n  }\n"];
+  source: "\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type user serviceHost createdAt }\n          }\n        }\n      }\n    }\n  }\n",
+): (typeof documents)["\n  query ProjectTree($after: String) {\n    projects(first: 100, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges {\n        node {\n          id name description createdAt\n          environments {\n            id name\n            applications {\n              id name appName applicationStatus health healthCheckedAt\n              domains { id host https }\n              deployments(first: 1) { id status title createdAt finishedAt }\n            }\n            databases { id name type user serviceHost createdAt }\n          }\n        }\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -552,6 +573,30 @@ export function graphql(
 export function graphql(
   source: "\n  mutation DeleteApplication($id: ID!) { deleteApplication(id: $id) }\n",
 ): (typeof documents)["\n  mutation DeleteApplication($id: ID!) { deleteApplication(id: $id) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation RenameEnvironment($id: ID!, $name: String!) { renameEnvironment(id: $id, name: $name) { id name } }\n",
+): (typeof documents)["\n  mutation RenameEnvironment($id: ID!, $name: String!) { renameEnvironment(id: $id, name: $name) { id name } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation CreateDatabase($input: CreateDatabaseInput!) {\n    createDatabase(input: $input) { database { id name } applications { id } generatedPassword }\n  }\n",
+): (typeof documents)["\n  mutation CreateDatabase($input: CreateDatabaseInput!) {\n    createDatabase(input: $input) { database { id name } applications { id } generatedPassword }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation RotateDatabasePassword($id: ID!) {\n    rotateDatabasePassword(id: $id) { database { id } applications { id name } generatedPassword }\n  }\n",
+): (typeof documents)["\n  mutation RotateDatabasePassword($id: ID!) {\n    rotateDatabasePassword(id: $id) { database { id } applications { id name } generatedPassword }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation DeleteDatabase($id: ID!) { deleteDatabase(id: $id) { id affectedApplications { id name } } }\n",
+): (typeof documents)["\n  mutation DeleteDatabase($id: ID!) { deleteDatabase(id: $id) { id affectedApplications { id name } } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

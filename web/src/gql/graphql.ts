@@ -54,6 +54,29 @@ export type CreateApplicationInput = {
   source: SiteImportSourceInput;
 };
 
+/** A database to create in an environment. */
+export type CreateDatabaseInput = {
+  /**
+   * Applications of the same environment that get the database's automatic variables (spec: "Automatic environment
+   * variables": `DB_HOST`, `DB_DATABASE`, `DB_USERNAME`, `DB_PASSWORD`, and `DB_PORT`, `DB_CONNECTION`,
+   * `DATABASE_URL` or `MONGO_URL` by engine); a variable of the same name is replaced. At most 50.
+   */
+  applicationIds?: Array<string | number> | null | undefined;
+  /** Environment (`env_...`) the database is created in. */
+  environmentId: string | number;
+  /** Database name: 1 to 63 characters, letters, digits, `_` and `-`. */
+  name: string;
+  /**
+   * Password, 1 to 256 characters; omitted: 32 random letters and digits are generated (answered once as
+   * `generatedPassword`). Stored encrypted and never readable afterwards: it reaches applications as `DB_PASSWORD` (and inside `DATABASE_URL` / `MONGO_URL`).
+   */
+  password?: string | null | undefined;
+  /** Database engine. */
+  type: DatabaseType;
+  /** Database user: 1 to 63 characters, starting with a letter or `_`; letters, digits, `_`, `.`, `-`. */
+  user: string;
+};
+
 /** Input of `createOrganization`. */
 export type CreateOrganizationInput = {
   /** Display name, 1 to 100 characters. */
@@ -291,6 +314,18 @@ export type UpdateApplicationInput = {
   port?: number | null | undefined;
   /** A new source, replacing the current one. */
   source?: SiteImportSourceInput | null | undefined;
+};
+
+/** Changes to a domain; omitted fields stay as they are. */
+export type UpdateDomainInput = {
+  /** A new host name (same rules as `addDomain`). */
+  host?: string | null | undefined;
+  /** Request a certificate. */
+  https?: boolean | null | undefined;
+  /** Container port, 1 to 65535. */
+  port?: number | null | undefined;
+  /** Use the application's port (clears `port`). */
+  useApplicationPort?: boolean | null | undefined;
 };
 
 /** Input of `updateWebhook`: omitted fields keep their value. */
@@ -542,6 +577,38 @@ export type UpdateApplicationMutation = {
     deploySettings: { healthPath: string };
     domains: Array<{ id: string; host: string; port: number | null; https: boolean | null; createdAt: string }>;
     environmentVariables: Array<{ key: string; value: string }>;
+  };
+};
+
+export type UpdateDomainMutationVariables = Exact<{
+  id: string | number;
+  input: UpdateDomainInput;
+}>;
+
+export type UpdateDomainMutation = {
+  updateDomain: {
+    id: string;
+    port: number | null;
+    https: boolean | null;
+    application: {
+      id: string;
+      name: string;
+      needsDeployment: boolean;
+      sourceType: SourceType | null;
+      buildType: BuildType | null;
+      port: number;
+      source: {
+        type: SourceType | null;
+        repo: string | null;
+        branch: string | null;
+        buildPath: string | null;
+        dockerImage: string | null;
+        customGitUrl: string | null;
+      };
+      deploySettings: { healthPath: string };
+      domains: Array<{ id: string; host: string; port: number | null; https: boolean | null; createdAt: string }>;
+      environmentVariables: Array<{ key: string; value: string }>;
+    };
   };
 };
 
@@ -1239,7 +1306,14 @@ export type ProjectTreeQuery = {
               finishedAt: string | null;
             }>;
           }>;
-          databases: Array<{ id: string; name: string; type: DatabaseType }>;
+          databases: Array<{
+            id: string;
+            name: string;
+            type: DatabaseType;
+            user: string;
+            serviceHost: string;
+            createdAt: string;
+          }>;
         }>;
       };
     }>;
@@ -1270,6 +1344,45 @@ export type DeleteApplicationMutationVariables = Exact<{
 }>;
 
 export type DeleteApplicationMutation = { deleteApplication: string };
+
+export type RenameEnvironmentMutationVariables = Exact<{
+  id: string | number;
+  name: string;
+}>;
+
+export type RenameEnvironmentMutation = { renameEnvironment: { id: string; name: string } };
+
+export type CreateDatabaseMutationVariables = Exact<{
+  input: CreateDatabaseInput;
+}>;
+
+export type CreateDatabaseMutation = {
+  createDatabase: {
+    generatedPassword: string | null;
+    database: { id: string; name: string };
+    applications: Array<{ id: string }>;
+  };
+};
+
+export type RotateDatabasePasswordMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type RotateDatabasePasswordMutation = {
+  rotateDatabasePassword: {
+    generatedPassword: string | null;
+    database: { id: string };
+    applications: Array<{ id: string; name: string }>;
+  };
+};
+
+export type DeleteDatabaseMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type DeleteDatabaseMutation = {
+  deleteDatabase: { id: string; affectedApplications: Array<{ id: string; name: string }> };
+};
 
 export type MemberRowFragment = {
   id: string;
@@ -2881,6 +2994,132 @@ export const UpdateApplicationDocument = {
     },
   ],
 } as unknown as DocumentNode<UpdateApplicationMutation, UpdateApplicationMutationVariables>;
+export const UpdateDomainDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "UpdateDomain" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: {
+            kind: "NonNullType",
+            type: { kind: "NamedType", name: { kind: "Name", value: "UpdateDomainInput" } },
+          },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "updateDomain" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "port" } },
+                { kind: "Field", name: { kind: "Name", value: "https" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "application" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "ApplicationManageFields" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "ApplicationManageFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Application" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "needsDeployment" } },
+          { kind: "Field", name: { kind: "Name", value: "sourceType" } },
+          { kind: "Field", name: { kind: "Name", value: "buildType" } },
+          { kind: "Field", name: { kind: "Name", value: "port" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "source" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "type" } },
+                { kind: "Field", name: { kind: "Name", value: "repo" } },
+                { kind: "Field", name: { kind: "Name", value: "branch" } },
+                { kind: "Field", name: { kind: "Name", value: "buildPath" } },
+                { kind: "Field", name: { kind: "Name", value: "dockerImage" } },
+                { kind: "Field", name: { kind: "Name", value: "customGitUrl" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deploySettings" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "Field", name: { kind: "Name", value: "healthPath" } }],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domains" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+                { kind: "Field", name: { kind: "Name", value: "port" } },
+                { kind: "Field", name: { kind: "Name", value: "https" } },
+                { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "environmentVariables" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "key" } },
+                { kind: "Field", name: { kind: "Name", value: "value" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<UpdateDomainMutation, UpdateDomainMutationVariables>;
 export const ApplicationTreeDocument = {
   kind: "Document",
   definitions: [
@@ -5235,6 +5474,9 @@ export const ProjectTreeDocument = {
                                         { kind: "Field", name: { kind: "Name", value: "id" } },
                                         { kind: "Field", name: { kind: "Name", value: "name" } },
                                         { kind: "Field", name: { kind: "Name", value: "type" } },
+                                        { kind: "Field", name: { kind: "Name", value: "user" } },
+                                        { kind: "Field", name: { kind: "Name", value: "serviceHost" } },
+                                        { kind: "Field", name: { kind: "Name", value: "createdAt" } },
                                       ],
                                     },
                                   },
@@ -5414,6 +5656,225 @@ export const DeleteApplicationDocument = {
     },
   ],
 } as unknown as DocumentNode<DeleteApplicationMutation, DeleteApplicationMutationVariables>;
+export const RenameEnvironmentDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "RenameEnvironment" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "name" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "renameEnvironment" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "name" },
+                value: { kind: "Variable", name: { kind: "Name", value: "name" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<RenameEnvironmentMutation, RenameEnvironmentMutationVariables>;
+export const CreateDatabaseDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "CreateDatabase" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: {
+            kind: "NonNullType",
+            type: { kind: "NamedType", name: { kind: "Name", value: "CreateDatabaseInput" } },
+          },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "createDatabase" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "database" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "applications" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "Field", name: { kind: "Name", value: "id" } }],
+                  },
+                },
+                { kind: "Field", name: { kind: "Name", value: "generatedPassword" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CreateDatabaseMutation, CreateDatabaseMutationVariables>;
+export const RotateDatabasePasswordDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "RotateDatabasePassword" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "rotateDatabasePassword" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "database" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "Field", name: { kind: "Name", value: "id" } }],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "applications" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+                { kind: "Field", name: { kind: "Name", value: "generatedPassword" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<RotateDatabasePasswordMutation, RotateDatabasePasswordMutationVariables>;
+export const DeleteDatabaseDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "DeleteDatabase" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deleteDatabase" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "affectedApplications" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DeleteDatabaseMutation, DeleteDatabaseMutationVariables>;
 export const SettingsDocument = {
   kind: "Document",
   definitions: [

@@ -1,8 +1,9 @@
 /**
  * The application page's **Settings** section: name, branch, build path, build type (git sources), image (docker),
  * port and health path, saved with one `updateApplication` carrying only the changed fields. A refused field's
- * message (`BAD_USER_INPUT` `fieldErrors`) is shown under that field. The source type and repository are shown
- * read-only (a new source is set through the API with its provider). Members see the values without controls.
+ * message (`BAD_USER_INPUT` `fieldErrors`) is shown under that field. Owners and admins change the source type
+ * (and repository or image) with the "Change source" form (source-change.tsx). Members see the values without
+ * controls.
  */
 import { useId, useState } from "react";
 import type { UpdateApplicationInput } from "../../gql/graphql.ts";
@@ -10,6 +11,7 @@ import { fieldErrorsOf } from "../../shared/errors.ts";
 import { Field, Message } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import { type ApplicationManageFields, UPDATE_APPLICATION } from "./manage-operations.ts";
+import { SourceChange } from "./source-change.tsx";
 
 /** The form's values as strings, from the application as read. */
 function valuesOf(app: ApplicationManageFields) {
@@ -145,6 +147,7 @@ export function AppSettingsSection({ app, manage }: { app: ApplicationManageFiel
       </form>
       <Message kind="error">{update.error}</Message>
       {notice && <Message kind="success">{notice}</Message>}
+      {manage && <SourceChange app={app} />}
     </section>
   );
 }

@@ -1,12 +1,14 @@
 /**
  * The application page's **Domains** section: each custom host with its port and HTTPS state (a certificate is
  * requested when HTTPS is on and issued once DNS points at the ingress), Add (`addDomain`: host, optional port,
- * HTTPS) and Remove behind a confirmation (`removeDomain`). Controls for owners and admins only.
+ * HTTPS), Edit (`updateDomain`: port, HTTPS; domain-edit.tsx) and Remove behind a confirmation (`removeDomain`).
+ * Controls for owners and admins only.
  */
 import { useState } from "react";
 import { fieldErrorsOf } from "../../shared/errors.ts";
 import { ConfirmBox, Field, Message } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
+import { DomainEdit } from "./domain-edit.tsx";
 import { ADD_DOMAIN, type ApplicationManageFields, REMOVE_DOMAIN } from "./manage-operations.ts";
 
 type DomainRowData = ApplicationManageFields["domains"][number];
@@ -43,9 +45,12 @@ function DomainRow({ app, domain, manage }: { app: ApplicationManageFields; doma
               host becomes free for any application.
             </ConfirmBox>
           ) : (
-            <button type="button" aria-label={`Remove ${domain.host}`} onClick={() => setConfirming(true)}>
-              Remove
-            </button>
+            <div className="row">
+              <DomainEdit domain={domain} appPort={app.port} />
+              <button type="button" aria-label={`Remove ${domain.host}`} onClick={() => setConfirming(true)}>
+                Remove
+              </button>
+            </div>
           )}
           <Message kind="error">{remove.error}</Message>
         </td>

@@ -65,3 +65,8 @@ export const UPDATE_APPLICATION = graphql(`
     updateApplication(id: $id, input: $input) { ...ApplicationManageFields }
   }
 `);
+export const UPDATE_DOMAIN = graphql(`
+  mutation UpdateDomain($id: ID!, $input: UpdateDomainInput!) {
+    updateDomain(id: $id, input: $input) { id port https application { ...ApplicationManageFields } }
+  }
+`);

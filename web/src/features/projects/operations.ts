@@ -36,7 +36,7 @@ export const PROJECT_TREE = graphql(`
               domains { id host https }
               deployments(first: 1) { id status title createdAt finishedAt }
             }
-            databases { id name type }
+            databases { id name type user serviceHost createdAt }
           }
         }
       }
@@ -59,4 +59,24 @@ export const CREATE_APPLICATION = graphql(`
 /** Deletes an application with its domains, variables and deployments. */
 export const DELETE_APPLICATION = graphql(`
   mutation DeleteApplication($id: ID!) { deleteApplication(id: $id) }
+`);
+/** Renames an environment (owners, admins; `CONFLICT` when the project has one of that name). */
+export const RENAME_ENVIRONMENT = graphql(`
+  mutation RenameEnvironment($id: ID!, $name: String!) { renameEnvironment(id: $id, name: $name) { id name } }
+`);
+/** Creates a database (owners, admins; the plan's `databases` quota); a generated password is answered once. */
+export const CREATE_DATABASE = graphql(`
+  mutation CreateDatabase($input: CreateDatabaseInput!) {
+    createDatabase(input: $input) { database { id name } applications { id } generatedPassword }
+  }
+`);
+/** Replaces a database's password with a generated one, answered once; the derived variables follow. */
+export const ROTATE_DATABASE_PASSWORD = graphql(`
+  mutation RotateDatabasePassword($id: ID!) {
+    rotateDatabasePassword(id: $id) { database { id } applications { id name } generatedPassword }
+  }
+`);
+/** Deletes a database; its automatic variables leave the applications still holding them. */
+export const DELETE_DATABASE = graphql(`
+  mutation DeleteDatabase($id: ID!) { deleteDatabase(id: $id) { id affectedApplications { id name } } }
 `);

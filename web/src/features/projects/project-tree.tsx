@@ -1,16 +1,24 @@
 /**
  * The project → environment → application tree of the active organization: nested lists (a list per level, so
  * screen readers announce the depth), each application with status and health in words, its last deployment,
- * domains, and a link to its page; each project links to its payment gateway services. Owners and admins also add
- * environments and applications and delete them behind confirmations (`tree-actions.tsx`).
+ * domains, and a link to its page; each environment lists its databases (`databases.tsx`); each project links to its
+ * payment gateway services. Owners and admins also add, rename and delete environments, add and delete applications,
+ * and add, rotate and delete databases, deletions behind confirmations (`tree-actions.tsx`, `databases.tsx`).
  */
 import { useQuery } from "urql";
 import { describeError } from "../../shared/errors.ts";
 import { Message } from "../../shared/form.tsx";
 import { Link } from "../../shared/router.tsx";
 import { ApplicationHealthBadge, ApplicationStatusBadge, DeploymentStatusBadge } from "../deploy/deploy-status.tsx";
+import { EnvironmentDatabases } from "./databases.tsx";
 import { PROJECT_TREE, type ProjectTreeQuery } from "./operations.ts";
-import { AddApplication, AddEnvironment, DeleteApplication, DeleteEnvironment } from "./tree-actions.tsx";
+import {
+  AddApplication,
+  AddEnvironment,
+  DeleteApplication,
+  DeleteEnvironment,
+  RenameEnvironment,
+} from "./tree-actions.tsx";
 
 /** What the tree's items need to offer changes: whether the viewer manages, and a re-read of the tree. */
 type Manage = { manage: boolean; onChanged: () => void };
@@ -73,7 +81,12 @@ function ProjectItem({ project, manage, onChanged }: { project: ProjectNode } & 
             <span className="muted">
               ({env.applications.length} applications, {env.databases.length} databases)
             </span>{" "}
-            {manage && <DeleteEnvironment env={env} onChanged={onChanged} />}
+            {manage && (
+              <>
+                <RenameEnvironment env={env} onChanged={onChanged} />
+                <DeleteEnvironment env={env} onChanged={onChanged} />
+              </>
+            )}
             {env.applications.length > 0 && (
               <ul>
                 {env.applications.map((app) => (
@@ -81,9 +94,7 @@ function ProjectItem({ project, manage, onChanged }: { project: ProjectNode } & 
                 ))}
               </ul>
             )}
-            {env.databases.length > 0 && (
-              <p className="muted">Databases: {env.databases.map((d) => `${d.name} (${d.type})`).join(", ")}</p>
-            )}
+            <EnvironmentDatabases env={env} manage={manage} onChanged={onChanged} />
             {manage && <AddApplication envId={env.id} envName={env.name} onChanged={onChanged} />}
           </li>
         ))}

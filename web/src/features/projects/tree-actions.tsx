@@ -1,15 +1,21 @@
 /**
  * The project tree's controls for owners and admins: add an environment to a project, add an application (a
- * Docker image and its port) to an environment, and delete an application or an empty environment behind
- * confirmations that say what the deletion removes. `onChanged` re-reads the tree after a change.
+ * Docker image and its port) to an environment, rename an environment, and delete an application or an empty
+ * environment behind confirmations that say what the deletion removes. `onChanged` re-reads the tree after a change.
  */
 import { type ReactNode, useState } from "react";
 import { ConfirmBox, Field, Message } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
-import { CREATE_APPLICATION, CREATE_ENVIRONMENT, DELETE_APPLICATION, DELETE_ENVIRONMENT } from "./operations.ts";
+import {
+  CREATE_APPLICATION,
+  CREATE_ENVIRONMENT,
+  DELETE_APPLICATION,
+  DELETE_ENVIRONMENT,
+  RENAME_ENVIRONMENT,
+} from "./operations.ts";
 
 /** A button that opens a confirmation; `run` performs the deletion and resolves to whether it succeeded. */
-function DeleteButton({
+export function DeleteButton({
   label,
   what,
   busy,
@@ -96,6 +102,38 @@ export function DeleteEnvironment({
         ? `Deletes the empty environment ${env.name}. A project's last environment cannot be deleted.`
         : `The environment ${env.name} still holds ${env.applications.length} applications and ${env.databases.length} databases: delete those first (a deletion never removes more than it names).`}
     </DeleteButton>
+  );
+}
+
+/** Rename for environment `env`: a button opening a one-field form (same name rules as creating one). */
+export function RenameEnvironment({ env, onChanged }: { env: { id: string; name: string }; onChanged: () => void }) {
+  const [open, setOpen] = useState(false);
+  const rename = useAction(RENAME_ENVIRONMENT, onChanged);
+  if (!open)
+    return (
+      <button type="button" aria-label={`Rename environment ${env.name}`} onClick={() => setOpen(true)}>
+        Rename
+      </button>
+    );
+  return (
+    <form
+      className="row"
+      aria-label={`Rename environment ${env.name}`}
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const name = String(new FormData(e.currentTarget).get("name") ?? "").trim();
+        if (!(await rename.exec({ id: env.id, name })).error) setOpen(false);
+      }}
+    >
+      <Field label="New name" name="name" required maxLength={63} defaultValue={env.name} />
+      <button type="submit" disabled={rename.state.fetching}>
+        Save name
+      </button>
+      <button type="button" onClick={() => setOpen(false)}>
+        Cancel
+      </button>
+      <Message kind="error">{rename.error}</Message>
+    </form>
   );
 }
 
