@@ -1,6 +1,6 @@
 /**
  * Creates racing the deletion of their parent, over real HTTP against a real server and PostgreSQL: an application,
- * database, environment, domain or variable created in a project, environment or application that another request
+ * database, environment, domain, variable or deployment created in a project, environment or application that another request
  * deletes at the same moment either exists afterwards (it was created first and went with its parent, or its parent
  * survived) or answers NOT_FOUND (its parent was gone when it was written) — never an internal error, and nothing is
  * left without its parent.
@@ -23,6 +23,7 @@ const Q = {
   createEnvironment: "mutation($p: ID!, $n: String!) { createEnvironment(projectId: $p, name: $n) { id } }",
   addDomain: "mutation($i: AddDomainInput!) { addDomain(input: $i) { id } }",
   setVariable: 'mutation($a: ID!) { setEnvironmentVariable(applicationId: $a, key: "RACE", value: "1") { id } }',
+  deploy: 'mutation($a: ID!) { deployApplication(applicationId: $a, title: "race") { id } }',
   setVariables:
     'mutation($a: ID!) { setEnvironmentVariables(applicationId: $a, dotenv: "A=1\\nB=2", deploy: true) { setKeys } }',
 };
@@ -155,11 +156,14 @@ describe("creates racing the deletion of their parent", () => {
         call(Q.createDatabase, {
           i: { environmentId: v.environmentId, type: "mongodb", name: n, user: "u", applicationIds: [v.applicationId] },
         }),
+        call(Q.deploy, { a: v.applicationId }),
       ]);
       record("deleteApplication", appRace[0]);
-      ["addDomain", "setEnvironmentVariable", "setEnvironmentVariables", "createDatabase"].forEach((name, i) => {
-        record(`application/${name}`, appRace[i + 1]!);
-      });
+      ["addDomain", "setEnvironmentVariable", "setEnvironmentVariables", "createDatabase", "deployApplication"].forEach(
+        (name, i) => {
+          record(`application/${name}`, appRace[i + 1]!);
+        },
+      );
     }
     console.info("outcomes per scenario:", JSON.stringify(seen));
     const allowed = (scenario: string) =>
