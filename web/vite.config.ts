@@ -17,6 +17,16 @@ const asSkiff: ProxyOptions = {
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [react()],
-  build: { outDir: "dist", emptyOutDir: true, sourcemap: true },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    sourcemap: true,
+    rolldownOptions: {
+      // GraphiQL's modules start with React Compiler's "use no memo" directive, which a bundle drops harmlessly.
+      onwarn(warning, warn) {
+        if (warning.code !== "MODULE_LEVEL_DIRECTIVE") warn(warning);
+      },
+    },
+  },
   server: { proxy: { "/graphql": { ...asSkiff, ws: true }, "/api": asSkiff } },
 });

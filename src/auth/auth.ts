@@ -21,6 +21,7 @@ import type { Config } from "../config.ts";
 import { newId } from "../db/ids.ts";
 import { isDataException } from "../db/pg-errors.ts";
 import { poolClientFor } from "../db/prepared-statements.ts";
+import { accountNotices, passwordResetNotice } from "./account-notices.ts";
 import { apiKeyOrganization } from "./api-key-organization.ts";
 import { attemptLimits } from "./attempt-limits.ts";
 import { createLogMailer, type Mailer, type MailLog } from "./mailer.ts";
@@ -35,6 +36,9 @@ import { unverifiedSignUpReplaces } from "./unverified-sign-up.ts";
 
 /** Prefix of every generated account API key (`skiff_` + 64 letters). */
 export const API_KEY_PREFIX = "skiff_";
+
+/** How long a forgot-password link works (seconds). */
+export const RESET_PASSWORD_LINK_SECONDS = 3600;
 
 /** Name of the session cookie (better-auth adds `__Secure-` in front when the base URL is https). */
 export const SESSION_COOKIE = "skiff.session_token";
@@ -223,12 +227,18 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
     user: {
       modelName: AUTH_TABLES.user,
       fields: snakeFields("emailVerified", "createdAt", "updatedAt"),
+      // `POST /change-email {newEmail}` mails a verification link to the new address; the address changes only
+      // when that link is opened.
+      changeEmail: { enabled: true },
     },
     session: {
       modelName: AUTH_TABLES.session,
       fields: snakeFields("expiresAt", "createdAt", "updatedAt", "ipAddress", "userAgent", "userId"),
     },
     account: {
+      // Linking a provider (`/link-social`, `/oauth2/link`) needs the provider's address to be the account's;
+      // `/unlink-account` refuses to remove the last way to sign in (better-auth's rule, `allowUnlinkingAll` off).
+      accountLinking: { enabled: true, allowUnlinkingAll: false },
       modelName: AUTH_TABLES.account,
       fields: snakeFields(
         "accountId",
@@ -253,6 +263,17 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
       requireEmailVerification: true,
       revokeSessionsOnPasswordReset: true,
       password: { hash: hashPassword, verify: verifyPassword },
+      // Forgot password: the link (`/api/auth/reset-password/<token>`, valid an hour) leads to the dashboard's
+      // `/reset-password` page, which sets the new password; every session of the account then ends.
+      resetPasswordTokenExpiresIn: RESET_PASSWORD_LINK_SECONDS,
+      sendResetPassword: async ({ user, url }) => {
+        await mailer.send({
+          to: user.email,
+          subject: "Reset your Skiff password",
+          text: `Open this link within an hour to choose a new password:\n\n${url}\n\nIf you did not ask for it, ignore this mail: your password stays as it is.\n`,
+        });
+      },
+      onPasswordReset: ({ user }) => passwordResetNotice(mailer, user.email),
     },
     emailVerification: {
       sendOnSignUp: true,
@@ -362,6 +383,7 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
         },
       }),
       apiKeyOrganization(),
+      accountNotices(mailer),
     ],
   });
   pools.set(auth, pool);

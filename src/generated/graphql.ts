@@ -979,6 +979,13 @@ export type Mutation = {
    * `CONFLICT` when the address is already a member or has a pending invitation here.
    */
   inviteMember: Invitation;
+  /**
+   * Leaves an organization: ends the caller's own membership there (any role but the owner), with the same effects
+   * as `removeMember` (their API keys and agent token for it stop working at once). Returns the organization id.
+   * `FORBIDDEN` for the owner (transfer ownership first, so an organization always keeps its owner);
+   * `NOT_FOUND` when the caller is not a member.
+   */
+  leaveOrganization: Scalars["ID"]["output"];
   /** Always true; lets clients check that mutations are reachable. */
   ping: Scalars["Boolean"]["output"];
   /** Ingests an event of the learning platform: `data` is checked against the event's schema. */
@@ -1255,6 +1262,11 @@ export type MutationImportSiteArgs = {
 /** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationInviteMemberArgs = {
   input: InviteMemberInput;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationLeaveOrganizationArgs = {
+  organizationId: Scalars["ID"]["input"];
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -3418,6 +3430,12 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationInviteMemberArgs, "input">
+  >;
+  leaveOrganization?: Resolver<
+    ResolversTypes["ID"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationLeaveOrganizationArgs, "organizationId">
   >;
   ping?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
   publishWebhookEvent?: Resolver<

@@ -26,13 +26,20 @@ export const PAGE_PATHS = [
   "/projects",
   "/projects/:id/payments",
   "/settings/docs",
+  "/forgot-password",
+  "/reset-password",
+  "/account",
+  "/docs/api",
+  "/docs/graphql",
 ] as const;
 
 /**
  * Content-Security-Policy of every dashboard page (the pages show secrets). Scripts, styles, fonts and
  * connections only from Skiff's own origin (`'self'` covers the same-origin graphql-ws `ws(s)://` URL); inline
  * styles are allowed for the docs theme preview, whose sandboxed `srcdoc` frame holds the theme's CSS as the theme
- * endpoint serves it; images also over https (logo and favicon previews of the docs theme) and `data:`; no plugin,
+ * endpoint serves it; images also over https (logo and favicon previews of the docs theme) and `data:`; fonts also as
+ * `data:` (the GraphQL explorer's stylesheet, as GraphiQL ships it, embeds its editor fonts so; a font runs no code,
+ * and nothing else is loosened); no plugin,
  * no `<base>`, forms post only to Skiff, and `frame-ancestors 'none'`: no other site may frame a page (clickjacking).
  */
 export const DASHBOARD_CSP = [
@@ -40,7 +47,7 @@ export const DASHBOARD_CSP = [
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' https: data:",
-  "font-src 'self'",
+  "font-src 'self' data:",
   "connect-src 'self'",
   "frame-src 'self'",
   "object-src 'none'",

@@ -1,7 +1,7 @@
 /**
  * Outgoing mail (docs/sign-in.md, "Mail"): with SMTP_URL, verification and invitation mails go to that SMTP
  * server (here a local smtp-server); without it they land in the local outbox (`mail_outbox` and the log),
- * readable with `npm run skiff -- outbox`.
+ * readable with `npm run skiff -- outbox`. Changing the e-mail address mails its verification link to the new address.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -12,7 +12,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { drainJobs } from "../helpers/jobs.ts";
 import { createOrg } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
-import { postAuth } from "../helpers/session.ts";
+import { postAuth, sessionFor } from "../helpers/session.ts";
 
 // One database per server: mails are jobs, and a shared queue would let either server's worker send them.
 let db: TestDatabase;
@@ -116,5 +116,25 @@ describe("outbox", () => {
     );
     expect(stdout).toContain("To: outbox.invitee@example.test");
     expect(stdout).toContain(invited.data!.inviteMember.link);
+  });
+
+  it("changes the e-mail address only once the link mailed to the new address is opened", async () => {
+    const org = await createOrg(outboxDb.knex);
+    const cookie = await sessionFor(outboxDb.knex, viaOutbox.url, org.owner);
+    const newEmail = "moved.owner@example.test";
+    const res = await postAuth(viaOutbox.url, "/change-email", { newEmail, callbackURL: "/account" }, cookie);
+    expect(res.status).toBe(200);
+    await drainJobs(outboxDb.knex);
+    const email = () => outboxDb.knex("users").where({ id: org.owner.userId }).first("email");
+    expect((await email()).email).toBe(org.owner.email);
+    const mail = await outboxDb.knex("mail_outbox").where({ to: newEmail }).first();
+    // The link names SKIFF_BASE_URL; its path and token are opened on this server.
+    const link = new URL(String(mail.text.match(/https?:\/\/\S+verify-email\S+/)?.[0]));
+    const opened = await fetch(`${viaOutbox.url}${link.pathname}${link.search}`, {
+      redirect: "manual",
+      headers: { cookie },
+    });
+    expect(opened.status).toBe(302);
+    expect((await email()).email).toBe(newEmail);
   });
 });

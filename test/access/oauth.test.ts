@@ -158,6 +158,38 @@ describe("OpenID Connect providers", () => {
   });
 });
 
+describe("linking and unlinking a provider", () => {
+  it("links Google to a password account (the person is mailed), unlinks either, never the last", async () => {
+    const org = await createOrg(db.knex);
+    const { email } = org.owner;
+    const cookie = await sessionFor(db.knex, skiff.url, org.owner);
+    claims = { sub: "google-linked-1", email, email_verified: true, name: "Linked" };
+    const start = await postAuth(skiff.url, "/link-social", { provider: "google", callbackURL: "/account" }, cookie);
+    expect(start.status).toBe(200);
+    const { url } = (await start.json()) as { url: string };
+    const callback = new URL((await fetch(url, { redirect: "manual" })).headers.get("location") ?? "");
+    const done = await fetch(`${skiff.url}${callback.pathname}${callback.search}`, {
+      redirect: "manual",
+      headers: { cookie: [cookie, cookieOf(start)].filter(Boolean).join("; ") },
+    });
+    expect(done.status).toBe(302);
+    const accounts = await db.knex("accounts").where({ user_id: org.owner.userId }).orderBy("provider_id");
+    expect(accounts.map((a: { providerId: string }) => a.providerId)).toEqual(["credential", "google"]);
+    // The notice is a queued mail job: wait until the outbox holds it.
+    const subject = "A sign-in provider was linked to your Skiff account";
+    const notice = () => db.knex("mail_outbox").where({ to: email, subject }).first();
+    await expect.poll(async () => (await notice())?.text, { timeout: 10_000 }).toContain("with google.");
+
+    const unlink = (accountId: string) => postAuth(skiff.url, "/unlink-account", { accountId }, cookie);
+    const [credential, google] = accounts as { id: string }[];
+    expect((await unlink(credential!.id)).status).toBe(200);
+    const last = await unlink(google!.id);
+    expect(last.status).toBe(400);
+    expect(((await last.json()) as { code?: string }).code).toBe("FAILED_TO_UNLINK_LAST_ACCOUNT");
+    expect(await db.knex("accounts").where({ user_id: org.owner.userId }).count({ n: "*" })).toEqual([{ n: 1 }]);
+  });
+});
+
 describe("GitHub and configuration", () => {
   it("sends GitHub sign-ins to github.com with our client id and callback", async () => {
     const start = await postAuth(skiff.url, "/sign-in/social", { provider: "github", callbackURL: "/" });

@@ -98,3 +98,33 @@ export async function expectAccessible(page: Page, what: string, exclude: string
   expect(serious, `axe-core on ${what}`).toEqual([]);
   expect(result.passes.length, `axe-core ran its rules on ${what}`).toBeGreaterThan(10);
 }
+
+/**
+ * Records every Content-Security-Policy violation in the pages of `context`: each document's
+ * `securitypolicyviolation` event (reported to the test through a binding, so navigations lose none) and Chromium's
+ * "Refused to …" console errors (which also cover workers). @returns the list, filled as violations happen.
+ */
+export async function watchCspViolations(context: BrowserContext): Promise<string[]> {
+  const seen: string[] = [];
+  const watch = (page: Page) =>
+    page.on("console", (m) => {
+      if (m.type() === "error" && /Content Security Policy/i.test(m.text())) seen.push(m.text());
+    });
+  context.pages().forEach(watch);
+  context.on("page", watch);
+  await context.exposeBinding("reportCspViolation", (_source, text: string) => {
+    seen.push(text);
+  });
+  await context.addInitScript(() => {
+    // Runs in the page (DOM types are not in the tests' compilation).
+    type Violation = { violatedDirective: string; blockedURI: string };
+    const page = globalThis as unknown as {
+      document: { addEventListener(type: string, listener: (e: Violation) => void): void };
+      reportCspViolation(text: string): void;
+    };
+    page.document.addEventListener("securitypolicyviolation", (e) =>
+      page.reportCspViolation(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+  });
+  return seen;
+}

@@ -18,7 +18,8 @@ describe("dashboard serving", () => {
     const app = Fastify();
     await registerWeb(app, loadConfig({ GITHUB_CLIENT_ID: "gh-id", GITHUB_CLIENT_SECRET: "gh-secret" }));
     const pages = ["/", "/sign-in", "/sign-up", "/accept-invitation?token=abc", "/import-sites", "/settings"];
-    const more = ["/projects", "/projects/prj_x/payments", "/settings/docs"];
+    const more = ["/projects", "/projects/prj_x/payments", "/settings/docs", "/account", "/forgot-password"];
+    more.push("/reset-password?token=abc", "/docs/api", "/docs/graphql");
     for (const url of [...pages, ...more, "/settings/deploy?app=app_x", "/apps/app_01jz5y0b7gf3e9x0a1b2c3d4e5"]) {
       const res = await app.inject({ url });
       expect(res.statusCode, url).toBe(200);
@@ -70,7 +71,9 @@ describe("dashboard under SKIFF_PUBLIC_API_ONLY=true", () => {
     await ensureWebBuild();
     const app = Fastify();
     await registerWeb(app, loadConfig({ SKIFF_PUBLIC_API_ONLY: "true" }));
-    for (const url of ["/", "/sign-in", "/import-sites", "/accept-invitation?token=abc"])
+    const pages = ["/", "/sign-in", "/import-sites", "/accept-invitation?token=abc", "/account", "/forgot-password"];
+    // The API reference and the GraphQL explorer are dashboard pages too, with their bundled renderers.
+    for (const url of [...pages, "/docs/api", "/docs/graphql", "/reset-password?token=abc"])
       expect((await app.inject({ url })).statusCode, url).toBe(404);
     await app.close();
   });

@@ -1,7 +1,9 @@
 /** Entry of the dashboard: session, client and the page for the current path. */
-import { StrictMode, useEffect } from "react";
+import { lazy, StrictMode, Suspense, useEffect } from "react";
 import { createRoot } from "react-dom/client";
 import { AcceptInvitationPage } from "./features/auth/accept-invitation-page.tsx";
+import { ForgotPasswordPage } from "./features/auth/forgot-password-page.tsx";
+import { ResetPasswordPage } from "./features/auth/reset-password-page.tsx";
 import { SignInPage } from "./features/auth/sign-in-page.tsx";
 import { SignUpPage } from "./features/auth/sign-up-page.tsx";
 import { ApplicationPage } from "./features/deploy/application-page.tsx";
@@ -15,6 +17,14 @@ import { Layout } from "./shared/layout.tsx";
 import { navigate, useLocation } from "./shared/router.tsx";
 import { SessionProvider, useSession } from "./shared/session.tsx";
 import "./styles.css";
+
+/**
+ * The account page, the API reference and the GraphQL explorer: in their own chunks, loaded on first visit (the
+ * renderers are large; the account page carries the QR encoder), so the pages every visit loads stay as small.
+ */
+const AccountPage = lazy(() => import("./features/account/account-page.tsx"));
+const ApiReferencePage = lazy(() => import("./features/api-docs/api-reference-page.tsx"));
+const GraphqlExplorerPage = lazy(() => import("./features/api-docs/graphql-explorer-page.tsx"));
 
 /** `/apps/<application id>`: the application page. */
 const APP_PATH = /^\/apps\/([^/]+)$/;
@@ -32,7 +42,11 @@ function SignedIn({ children }: { children: React.ReactNode }) {
   if (user === undefined) return <p aria-live="polite">Loading…</p>;
   if (user === null)
     return <Redirect to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`} />;
-  return <Layout>{children}</Layout>;
+  return (
+    <Layout>
+      <Suspense fallback={<p aria-live="polite">Loading…</p>}>{children}</Suspense>
+    </Layout>
+  );
 }
 
 function App() {
@@ -43,6 +57,11 @@ function App() {
       "/sign-in": "Sign in",
       "/sign-up": "Create an account",
       "/accept-invitation": "Invitation",
+      "/forgot-password": "Forgot password",
+      "/reset-password": "Choose a new password",
+      "/account": "Account",
+      "/docs/api": "API reference",
+      "/docs/graphql": "GraphQL explorer",
       "/import-sites": "Imports",
       "/settings": "Settings",
       "/settings/deploy": "Deploy settings",
@@ -59,6 +78,28 @@ function App() {
       return <SignUpPage />;
     case "/accept-invitation":
       return <AcceptInvitationPage />;
+    case "/forgot-password":
+      return <ForgotPasswordPage />;
+    case "/reset-password":
+      return <ResetPasswordPage />;
+    case "/account":
+      return (
+        <SignedIn>
+          <AccountPage />
+        </SignedIn>
+      );
+    case "/docs/api":
+      return (
+        <SignedIn>
+          <ApiReferencePage />
+        </SignedIn>
+      );
+    case "/docs/graphql":
+      return (
+        <SignedIn>
+          <GraphqlExplorerPage />
+        </SignedIn>
+      );
     case "/import-sites":
       return (
         <SignedIn>

@@ -4,7 +4,7 @@
  */
 
 import { publishAccessChange } from "../../shared/access-changes.ts";
-import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
+import { BadUserInputError, ForbiddenError, NotFoundError } from "../../shared/errors.ts";
 import { assertAllowed, assertCanManageMember, isAssignableRole, Member, type Role } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import { emitRemoved, emitRoleChanged } from "./account-events.ts";
@@ -51,14 +51,35 @@ export async function updateMemberRole(ctx: Context, memberId: string, role: Rol
 export async function removeMember(ctx: Context, memberId: string): Promise<string> {
   const { member, access } = await visibleMember(ctx, memberId);
   assertCanManageMember(access, member.role);
+  await endMembership(ctx, member);
+  return memberId;
+}
+
+/**
+ * `leaveOrganization`: ends the caller's own membership of `organizationId` as {@link removeMember} does.
+ * @returns the organization id. @throws NotFoundError (not a member), ForbiddenError (the owner).
+ */
+export async function leaveOrganization(ctx: Context, organizationId: string): Promise<string> {
+  const access = await ctx.scope.forOrg(organizationId);
+  if (!access) throw new NotFoundError("Organization", organizationId);
+  if (access.role === "owner") {
+    throw new ForbiddenError("The owner cannot leave the organization: transfer ownership to another member first");
+  }
+  const member = await Member.query(ctx.knex).findById(access.memberId);
+  if (!member) throw new NotFoundError("Organization", organizationId);
+  await endMembership(ctx, member);
+  return organizationId;
+}
+
+/** Deletes `member` and emits `user_removed_from_org` in one transaction, then tells the person's open sessions. */
+async function endMembership(ctx: Context, member: Member): Promise<void> {
   await ctx.knex.transaction(async (trx) => {
-    await Member.query(trx).deleteById(memberId);
+    await Member.query(trx).deleteById(member.id);
     // Consumers delete what was theirs there: the api-keys module their keys (src/modules/api-keys, onEvent).
     await emitRemoved({ knex: trx, services: ctx.services }, { ...member, removedBy: ctx.principal?.userId });
   });
   ctx.scope.invalidate();
   await publishAccessChange(ctx.services.pubsub, { userId: member.userId }, ctx.log);
-  return memberId;
 }
 
 /**

@@ -15,7 +15,7 @@ import {
   resendInvitation,
 } from "./invitation.service.ts";
 import { acceptInvitation, signUpWithInvitation } from "./invitation-accept.service.ts";
-import { removeMember, transferOwnership, updateMemberRole } from "./member.service.ts";
+import { leaveOrganization, removeMember, transferOwnership, updateMemberRole } from "./member.service.ts";
 
 /** `invitationLink`, the team mutations and `Invitation.link`. */
 export const teamResolvers: Resolvers = {
@@ -30,6 +30,7 @@ export const teamResolvers: Resolvers = {
     signUpWithInvitation: (_p, { input }, ctx) => signUpWithInvitation(ctx, input),
     updateMemberRole: (_p, { memberId, role }, ctx) => updateMemberRole(ctx, memberId, role),
     removeMember: (_p, { memberId }, ctx) => removeMember(ctx, memberId),
+    leaveOrganization: (_p, { organizationId }, ctx) => leaveOrganization(ctx, organizationId),
     transferOwnership: (_p, { memberId }, ctx) => transferOwnership(ctx, memberId),
     grantAccess: (_p, { input }, ctx) => grantAccess(ctx, input),
     revokeAccess: (_p, { grantId }, ctx) => revokeAccess(ctx, grantId),

@@ -291,6 +291,24 @@ export const graphqlRows: GraphqlRow[] = [
     expect: cells("ok", "ok", "FORBIDDEN", "FORBIDDEN", "NOT_FOUND", U, U, U),
   },
   {
+    field: "Mutation.leaveOrganization",
+    operation: "mutation($id: ID!) { leaveOrganization(organizationId: $id) }",
+    // The owner of A may not leave A; every other session persona joins C as a member first and leaves C, so
+    // the memberships later rows rely on stay as they are.
+    variables: async (fx, persona) => {
+      if (persona === "owner") return { id: fx.orgA };
+      const email = fx.emails[persona];
+      if (email) {
+        const user = await fx.knex("users").where({ email }).first("id");
+        await fx
+          .knex("members")
+          .insert({ id: newId("member"), organization_id: fx.orgC, user_id: user.id, role: "member" });
+      }
+      return { id: fx.orgC };
+    },
+    expect: cells("FORBIDDEN", "ok", "ok", "ok", "ok", U, U, U),
+  },
+  {
     field: "Mutation.transferOwnership",
     operation: "mutation($id: ID!) { transferOwnership(memberId: $id) { role } }",
     variables: async (fx) => ({ id: (await fx.newMember()).memberId }),

@@ -336,6 +336,12 @@ export type UpdateWebhookInput = {
   url?: string | null | undefined;
 };
 
+export type LeaveOrganizationMutationVariables = Exact<{
+  organizationId: string | number;
+}>;
+
+export type LeaveOrganizationMutation = { leaveOrganization: string };
+
 export type InvitationLinkQueryVariables = Exact<{
   token: string;
 }>;
@@ -2065,6 +2071,39 @@ export const WebhookDeliveryRowFragmentDoc = {
     },
   ],
 } as unknown as DocumentNode<WebhookDeliveryRowFragment, unknown>;
+export const LeaveOrganizationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "LeaveOrganization" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "leaveOrganization" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "organizationId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "organizationId" } },
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<LeaveOrganizationMutation, LeaveOrganizationMutationVariables>;
 export const InvitationLinkDocument = {
   kind: "Document",
   definitions: [

@@ -1,6 +1,6 @@
 /**
  * better-auth's HTTP endpoints under `/api/auth` used by the pages: sign-up, sign-in (with the TOTP step),
- * sign-out, session, social sign-in. Errors come back as {@link AuthError} with words fit for the page.
+ * sign-out, session, social sign-in; {@link authRequest} for the others (account pages). Errors come back as {@link AuthError} with words fit for the page.
  */
 
 /** An auth request that failed: `status` is the HTTP status, `message` is shown to the person. */
@@ -33,15 +33,23 @@ function explain(status: number, code: string | undefined, message: string | und
   if (code === "PASSWORD_TOO_SHORT") return "The password is too short: at least 8 characters.";
   if (code === "INVALID_CODE" || code === "INVALID_TWO_FACTOR_COOKIE") return "That code is not valid. Try again.";
   if (code === "INVALID_BACKUP_CODE") return "That recovery code is not valid or was used already.";
+  if (code === "INVALID_PASSWORD") return "The password is not right.";
+  if (code === "INVALID_TOKEN") return "This link is not valid any more (used or expired). Ask for a new one.";
+  if (code === "FAILED_TO_UNLINK_LAST_ACCOUNT")
+    return "This is your only way to sign in: link another provider or set a password before removing it.";
+  if (code === "SESSION_EXPIRED") return "For this change, sign in again first (your session is too old).";
   return message || `The request failed (HTTP ${status}).`;
 }
 
-async function post<T>(path: string, body: unknown): Promise<T> {
+/**
+ * Calls better-auth's `/api/auth${path}`: POST with a JSON `body`, or GET when `body` is undefined.
+ * @returns the answer's JSON. @throws AuthError (status and words for the page) when it is not 2xx.
+ */
+export async function authRequest<T>(path: string, body?: unknown): Promise<T> {
   const res = await fetch(`/api/auth${path}`, {
-    method: "POST",
+    method: body === undefined ? "GET" : "POST",
     credentials: "same-origin",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body ?? {}),
+    ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
   });
   const text = await res.text();
   const data = text ? (JSON.parse(text) as Record<string, unknown>) : {};
@@ -50,6 +58,10 @@ async function post<T>(path: string, body: unknown): Promise<T> {
     throw new AuthError(res.status, explain(res.status, code, data.message as string | undefined), code);
   }
   return data as T;
+}
+
+function post<T>(path: string, body: unknown): Promise<T> {
+  return authRequest<T>(path, body ?? {});
 }
 
 /** Creates an account; better-auth mails a verification link leading to `callbackURL` once opened. */

@@ -38,6 +38,21 @@ export function OrgSwitcher() {
   );
 }
 
+/**
+ * The header's links: every page of the dashboard is one of them or is reached from one (applications and payment
+ * panels from Projects and Deploy). Each says when it is the current page.
+ */
+const NAVIGATION: [href: string, label: string, current: (path: string) => boolean][] = [
+  ["/projects", "Projects", (p) => p.startsWith("/projects")],
+  ["/import-sites", "Imports", (p) => p === "/import-sites"],
+  ["/settings/deploy", "Deploy", (p) => p === "/settings/deploy" || p.startsWith("/apps/")],
+  ["/settings/docs", "Docs theme", (p) => p === "/settings/docs"],
+  ["/settings", "Settings", (p) => p === "/settings"],
+  ["/docs/api", "API reference", (p) => p === "/docs/api"],
+  ["/docs/graphql", "GraphQL explorer", (p) => p === "/docs/graphql"],
+  ["/account", "Account", (p) => p === "/account"],
+];
+
 /** Page frame with a skip link, header navigation and the main landmark. */
 export function Layout({ children }: { children: ReactNode }) {
   const { user, refresh } = useSession();
@@ -50,24 +65,11 @@ export function Layout({ children }: { children: ReactNode }) {
       <header className="top">
         <strong className="brand">Skiff</strong>
         <nav aria-label="Main">
-          <Link href="/projects" aria-current={path.startsWith("/projects") ? "page" : undefined}>
-            Projects
-          </Link>
-          <Link href="/import-sites" aria-current={path === "/import-sites" ? "page" : undefined}>
-            Imports
-          </Link>
-          <Link
-            href="/settings/deploy"
-            aria-current={path === "/settings/deploy" || path.startsWith("/apps/") ? "page" : undefined}
-          >
-            Deploy
-          </Link>
-          <Link href="/settings/docs" aria-current={path === "/settings/docs" ? "page" : undefined}>
-            Docs theme
-          </Link>
-          <Link href="/settings" aria-current={path === "/settings" ? "page" : undefined}>
-            Settings
-          </Link>
+          {NAVIGATION.map(([href, label, current]) => (
+            <Link key={href} href={href} aria-current={current(path) ? "page" : undefined}>
+              {label}
+            </Link>
+          ))}
         </nav>
         <OrgSwitcher />
         <span className="who">{user?.email}</span>

@@ -4,6 +4,7 @@ import { AuthError, signIn, signInSocial, verifySecondFactor } from "../../share
 import { Field, Message } from "../../shared/form.tsx";
 import { Link, navigate, useLocation } from "../../shared/router.tsx";
 import { useSession } from "../../shared/session.tsx";
+import { AuthenticatorCodeField } from "./auth-fields.tsx";
 
 const PROVIDER_NAMES: Record<string, string> = { github: "GitHub", google: "Google", gitlab: "GitLab" };
 
@@ -127,16 +128,7 @@ export function SignInPage() {
               hint="Each recovery code works once."
             />
           ) : (
-            <Field
-              key="totp"
-              label="Authenticator code"
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="[0-9]{6}"
-              required
-              hint="The 6-digit code of your authenticator app."
-            />
+            <AuthenticatorCodeField key="totp" hint="The 6-digit code of your authenticator app." />
           )}
           <Message kind="error">{error}</Message>
           <button type="submit" className="primary" disabled={busy}>
@@ -148,6 +140,9 @@ export function SignInPage() {
         </form>
       )}
       <SocialButtons callbackURL={next} />
+      <p>
+        <Link href="/forgot-password">Forgot your password?</Link>
+      </p>
       <p>
         No account yet? <Link href="/sign-up">Create one</Link>
       </p>

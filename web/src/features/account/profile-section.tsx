@@ -1,0 +1,112 @@
+/**
+ * Profile and password: the display name, the e-mail address (a change is verified by a link mailed to the new
+ * address) and the password (the current one is required; every other session is signed out).
+ */
+import { useState } from "react";
+import { AuthError } from "../../shared/auth-api.ts";
+import { Field, Message } from "../../shared/form.tsx";
+import { useSession } from "../../shared/session.tsx";
+import { NewPasswordFields } from "../auth/auth-fields.tsx";
+import { changeEmail, changePassword, updateName } from "./account-api.ts";
+
+/** Runs a form's action with its busy flag, error and success words. */
+function useFormAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const submit =
+    (action: (form: FormData, el: HTMLFormElement) => Promise<string>) =>
+    async (e: React.FormEvent<HTMLFormElement>) => {
+      e.preventDefault();
+      const el = e.currentTarget;
+      setBusy(true);
+      setError(null);
+      setDone(null);
+      try {
+        setDone(await action(new FormData(el), el));
+      } catch (err) {
+        setError(err instanceof AuthError ? err.message : String(err));
+      } finally {
+        setBusy(false);
+      }
+    };
+  return { busy, error, done, submit };
+}
+
+/** Name and e-mail address. */
+export function ProfileSection() {
+  const { user, refresh } = useSession();
+  const name = useFormAction();
+  const email = useFormAction();
+  return (
+    <section className="card" aria-labelledby="profile-heading">
+      <h2 id="profile-heading">Profile</h2>
+      <form
+        aria-label="Name"
+        onSubmit={name.submit(async (form) => {
+          await updateName(String(form.get("name")).trim());
+          await refresh();
+          return "Your name is saved.";
+        })}
+      >
+        <Field label="Name" name="name" autoComplete="name" required maxLength={100} defaultValue={user?.name ?? ""} />
+        <button type="submit" disabled={name.busy}>
+          Save name
+        </button>
+        <Message kind="error">{name.error}</Message>
+        <Message kind="success">{name.done}</Message>
+      </form>
+      <form
+        aria-label="E-mail address"
+        onSubmit={email.submit(async (form, el) => {
+          const next = String(form.get("email")).trim();
+          await changeEmail(next);
+          el.reset();
+          return `We sent a link to ${next}: your address changes once you open it.`;
+        })}
+      >
+        <p>
+          E-mail address: <strong>{user?.email}</strong>
+        </p>
+        <Field label="New e-mail address" name="email" type="email" autoComplete="email" required />
+        <button type="submit" disabled={email.busy}>
+          Change e-mail address
+        </button>
+        <Message kind="error">{email.error}</Message>
+        <Message kind="success">{email.done}</Message>
+      </form>
+    </section>
+  );
+}
+
+/** Password change. */
+export function PasswordSection() {
+  const change = useFormAction();
+  return (
+    <section className="card" aria-labelledby="password-heading">
+      <h2 id="password-heading">Password</h2>
+      <form
+        onSubmit={change.submit(async (form, el) => {
+          if (form.get("newPassword") !== form.get("confirm")) throw new Error("The two new passwords differ.");
+          await changePassword(String(form.get("currentPassword")), String(form.get("newPassword")));
+          el.reset();
+          return "Your password is changed; your other sessions were signed out.";
+        })}
+      >
+        <Field
+          label="Current password"
+          name="currentPassword"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
+        <NewPasswordFields hint="At least 8 characters. Changing it signs out your other sessions." />
+        <button type="submit" className="primary" disabled={change.busy}>
+          Change password
+        </button>
+        <Message kind="error">{change.error}</Message>
+        <Message kind="success">{change.done}</Message>
+      </form>
+    </section>
+  );
+}

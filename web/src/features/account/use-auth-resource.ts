@@ -1,0 +1,26 @@
+/** A better-auth list the account page shows (sessions, ways to sign in), re-read after each action on it. */
+import { useCallback, useEffect, useState } from "react";
+import { AuthError } from "../../shared/auth-api.ts";
+
+/**
+ * Reads `load` (a stable function) on mount; `act` runs an action, keeps its error in words, then reads again.
+ * `data` is null until the first read.
+ */
+export function useAuthResource<T>(load: () => Promise<T>) {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const reload = useCallback(() => {
+    load().then(setData, (e: Error) => setError(e.message));
+  }, [load]);
+  useEffect(reload, [reload]);
+  async function act(action: () => Promise<unknown>) {
+    setError(null);
+    try {
+      await action();
+    } catch (e) {
+      setError(e instanceof AuthError ? e.message : String(e));
+    }
+    reload();
+  }
+  return { data, error, act };
+}
