@@ -14,6 +14,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
 import { loadConfig } from "../../src/config.ts";
+import { MANAGED_KINDS } from "../../src/modules/deployments/cluster.kinds.ts";
 import { type Manifest, renderManifests, routingSettings } from "../../src/modules/deployments/deployment.manifests.ts";
 import { findProgram, skipReason } from "../helpers/required-tool.ts";
 import { validateManifests } from "./k8s-validate.ts";
@@ -85,6 +86,7 @@ const PLURAL: Record<string, string> = {
   Ingress: "ingresses",
   HTTPRoute: "httproutes",
   Certificate: "certificates",
+  PersistentVolumeClaim: "persistentvolumeclaims",
 };
 
 /** The checks every build of deploy/ must pass; @returns the Deployment for overlay-specific checks. */
@@ -172,8 +174,8 @@ function checkSkiff(objects: Manifest[]): Obj {
   expect(config.data.SKIFF_DEPLOYER).toBe("kubernetes");
 
   // RBAC: the pods' account, bound to a Role in the namespace the kubeconfig deploys to, granting what the
-  // deployer does (server-side apply: get, create, patch) on every kind the renderer produces, plus the build
-  // pods' listing and logs.
+  // deployer does (server-side apply: get, create, patch) and what the reconcile does (list, delete) on every kind
+  // the renderer produces and the reconcile manages, plus the build pods' listing and logs.
   const account = pod.serviceAccountName;
   expect(find(objects, "ServiceAccount", account)).toBeDefined();
   const kubeconfig = parseYaml(find(objects, "ConfigMap", "skiff-kubeconfig")!.data.config) as Obj;
@@ -218,12 +220,18 @@ function checkSkiff(objects: Manifest[]): Obj {
     const group = parts.length === 3 ? parts[0]! : "";
     const plural = PLURAL[parts.at(-1)!];
     expect(plural, `the plural of ${kind}`).toBeDefined();
-    for (const verb of ["get", "create", "patch"]) expect(allowed(group, plural!, verb), `${verb} ${kind}`).toBe(true);
+    for (const verb of ["get", "create", "patch", "list", "delete"]) {
+      expect(allowed(group, plural!, verb), `${verb} ${kind}`).toBe(true);
+    }
+  }
+  for (const [apiVersion, kind] of MANAGED_KINDS) {
+    const group = apiVersion.includes("/") ? apiVersion.split("/")[0]! : "";
+    for (const verb of ["list", "delete"]) expect(allowed(group, PLURAL[kind]!, verb), `${verb} ${kind}`).toBe(true);
   }
   expect(allowed("", "pods", "list")).toBe(true);
   expect(allowed("", "pods/log", "get")).toBe(true);
+  expect(allowed("", "pods", "delete")).toBe(false);
   expect(role.rules.flatMap((r: Obj) => r.verbs)).not.toContain("*");
-  expect(role.rules.flatMap((r: Obj) => r.verbs)).not.toContain("delete");
   return deployment;
 }
 
