@@ -27,7 +27,13 @@ import type { DatabaseType } from "../databases/index.ts";
 export interface Manifest {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: {
+    name: string;
+    /** Set on the objects of a tenant namespace (tenant.manifests.ts); else the deployer's namespace. */
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
   [field: string]: unknown;
 }
 
