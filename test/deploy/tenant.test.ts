@@ -4,12 +4,17 @@
  * (k8s-validate.ts), and tenant isolation checked by evaluating the rendered NetworkPolicies the way the
  * NetworkPolicy API defines them (a pod is admitted when some policy selecting it has a rule whose peer matches;
  * a pod selected by no policy of a direction is unrestricted in it): a pod of organization A reaches nothing of
- * organization B, in either direction, by any policy rendered.
+ * organization B, in either direction, by any policy rendered. They apply server-side (the reconcile's cluster
+ * client) to the FAKE API server (test/helpers/kube-api.ts), which records the Namespace.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { type Manifest, resourcesForPlan } from "../../src/modules/deployments/deployment.manifests.ts";
 import { namespaceOf, renderTenant, type TenantSettings } from "../../src/modules/deployments/tenant.manifests.ts";
+import { startKubeApi } from "../helpers/kube-api.ts";
 import { validateManifests } from "./k8s-validate.ts";
 
 const SETTINGS: TenantSettings = {
@@ -164,6 +169,36 @@ describe("the namespace of an organization", () => {
       for (const rule of p.spec.ingress ?? []) {
         for (const peer of rule.from ?? []) expect(peerMatches(peer, p.metadata.namespace, podA)).toBe(false);
       }
+    }
+  });
+});
+
+describe("applying a tenant namespace", () => {
+  it("the Namespace (cluster-scoped) and the objects in it apply server-side, field manager skiff", async () => {
+    const kube = await startKubeApi();
+    const dir = mkdtempSync(join(tmpdir(), "skiff-kubeconfig-"));
+    try {
+      kube.writeKubeconfig(join(dir, "kubeconfig"), "skiff-apps");
+      const { connectCluster } = await import("../../src/modules/deployments/cluster.kubernetes.ts");
+      const cluster = connectCluster({ KUBECONFIG: join(dir, "kubeconfig") });
+      const org = newId("organization");
+      const objects = renderTenant(org, SETTINGS, quotas, resourcesForPlan("pro"));
+      for (const object of objects) await cluster.apply(object, cluster.namespace);
+      const ns = namespaceOf(org);
+      expect(kube.namespaces()).toEqual([ns]);
+      expect(
+        kube
+          .objects()
+          .filter((o) => o.metadata.namespace === ns)
+          .map((o) => o.kind),
+      ).toEqual(["RoleBinding", "NetworkPolicy", "ResourceQuota", "LimitRange"]);
+      const patches = kube.requests.filter((r) => r.method === "PATCH");
+      expect(patches.map((r) => r.path)).toContain(`/api/v1/namespaces/${ns}`);
+      expect(patches.every((r) => r.query.get("fieldManager") === "skiff")).toBe(true);
+      expect(kube.objects().some((o) => o.metadata.namespace === "skiff-apps")).toBe(false);
+    } finally {
+      await kube.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

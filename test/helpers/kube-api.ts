@@ -12,7 +12,8 @@
  * (400 for a container without logs, as for one not started; `follow=true` streams the lines with a short pause
  * between them, then ends). Collections are listed by label selector (`GET …/namespaces/<ns>/<plural>?labelSelector=`,
  * `k=v` and `k` terms joined by commas) and objects deleted (`DELETE`, 404 when absent; {@link KubeApi.deleted}
- * records each, {@link KubeApi.holdDeletes} keeps them unanswered to let a test kill the client mid-delete).
+ * records each, {@link KubeApi.holdDeletes} keeps them unanswered to let a test kill the client mid-delete). The
+ * cluster-scoped `Namespace` is applied at `…/api/v1/namespaces/<name>` ({@link KubeApi.namespaces}).
  * Requests need `Authorization: Bearer <token>` (401 otherwise). It is not a cluster: no controllers, no
  * admission, no garbage collection, no field ownership merge (an apply replaces the stored object's fields but keeps
  * its status).
@@ -62,6 +63,8 @@ export interface KubeApi {
   onApply: (object: KubeObject) => Record<string, unknown> | undefined;
   /** Answers applies of `kind` with this error status and message (a Status object), until set to null. */
   failApply: { kind: string; code: number; message: string } | null;
+  /** Names of the Namespaces applied (cluster-scoped objects, stored with namespace ""), oldest first. */
+  namespaces(): string[];
   /** Every object deleted, oldest first (`namespace/Kind/name`). */
   deleted: string[];
   /** While true, DELETE requests are recorded but never answered (the object stays). */
@@ -79,10 +82,19 @@ export interface KubeApi {
 
 /** The resources the fake serves: apiVersion → kind → plural. */
 const RESOURCES: Record<string, Record<string, string>> = {
-  v1: { Secret: "secrets", Service: "services", Pod: "pods", PersistentVolumeClaim: "persistentvolumeclaims" },
+  v1: {
+    Secret: "secrets",
+    Service: "services",
+    Pod: "pods",
+    PersistentVolumeClaim: "persistentvolumeclaims",
+    Namespace: "namespaces",
+    ResourceQuota: "resourcequotas",
+    LimitRange: "limitranges",
+  },
+  "rbac.authorization.k8s.io/v1": { RoleBinding: "rolebindings" },
   "apps/v1": { Deployment: "deployments", StatefulSet: "statefulsets" },
   "batch/v1": { Job: "jobs" },
-  "networking.k8s.io/v1": { Ingress: "ingresses" },
+  "networking.k8s.io/v1": { Ingress: "ingresses", NetworkPolicy: "networkpolicies" },
   "gateway.networking.k8s.io/v1": { HTTPRoute: "httproutes" },
   "cert-manager.io/v1": { Certificate: "certificates" },
 };
@@ -115,6 +127,7 @@ export async function startKubeApi(): Promise<KubeApi> {
     },
     onApply: () => undefined,
     failApply: null,
+    namespaces: () => [...store.values()].filter((o) => o.kind === "Namespace").map((o) => o.metadata.name),
     deleted: [],
     holdDeletes: false,
     put(object) {
@@ -178,7 +191,7 @@ export async function startKubeApi(): Promise<KubeApi> {
           resources: Object.entries(kinds).map(([kind, name]) => ({
             name,
             singularName: kind.toLowerCase(),
-            namespaced: true,
+            namespaced: kind !== "Namespace",
             kind,
             verbs: ["get", "patch", "create", "delete", "list"],
           })),
@@ -214,10 +227,15 @@ export async function startKubeApi(): Promise<KubeApi> {
       res.writeHead(200, { "content-type": "application/json" });
       return res.end(JSON.stringify({ kind: `${listKind}List`, apiVersion: listVersion, metadata: {}, items }));
     }
-    const m = url.pathname.match(/^\/(?:api\/(v1)|apis\/([^/]+\/[^/]+))\/namespaces\/([^/]+)\/([^/]+)\/([^/]+)$/);
+    // A namespaced object, or a Namespace (cluster-scoped: stored with namespace "").
+    const m =
+      url.pathname.match(/^\/(?:api\/(v1)|apis\/([^/]+\/[^/]+))\/namespaces\/([^/]+)\/([^/]+)\/([^/]+)$/) ??
+      url.pathname.match(/^\/api\/(v1)\/(?<plural>namespaces)\/([^/]+)$/);
     if (!m) return status(res, 404, "NotFound", `the server could not find ${url.pathname}`);
     const apiVersion = m[1] ?? m[2]!;
-    const [namespace, plural, name] = [m[3]!, m[4]!, decodeURIComponent(m[5]!)];
+    const [namespace, plural, name] = m.groups?.plural
+      ? ["", "namespaces", decodeURIComponent(m[3]!)]
+      : [m[3]!, m[4]!, decodeURIComponent(m[5]!)];
     const kind = Object.entries(RESOURCES[apiVersion] ?? {}).find(([, p]) => p === plural)?.[0];
     if (!kind) return status(res, 404, "NotFound", `the server could not find the requested resource`);
     const key = `${namespace}/${kind}/${name}`;
@@ -258,7 +276,7 @@ export async function startKubeApi(): Promise<KubeApi> {
         `the body names ${String(body.kind)} ${String(meta.name)}, the URL ${kind} ${name}`,
       );
     }
-    if (meta.namespace !== undefined && meta.namespace !== namespace) {
+    if (meta.namespace !== undefined && meta.namespace !== (namespace || undefined)) {
       return status(
         res,
         400,

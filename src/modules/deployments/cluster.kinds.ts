@@ -32,7 +32,10 @@ export interface LiveObject {
 export interface ClusterClient {
   /** The namespace of the kubeconfig's current context (`default` when it names none). */
   namespace: string;
-  /** Server-side applies `manifest` in `namespace`. @throws Error with the API's message. */
+  /**
+   * Server-side applies `manifest` in `namespace` (in its own `metadata.namespace` when it names one; a Namespace
+   * is cluster-scoped). @throws Error with the API's message.
+   */
   apply(manifest: Manifest, namespace: string): Promise<void>;
   /**
    * The objects of {@link MANAGED_KINDS} in `namespace` matching `labelSelector` (`k=v,k2=v2`); a kind the

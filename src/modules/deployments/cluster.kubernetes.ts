@@ -24,7 +24,11 @@ export function connectCluster(config: Pick<Config, "KUBECONFIG">): ClusterClien
   return {
     namespace: kc.getContextObject(kc.getCurrentContext())?.namespace || "default",
     async apply(manifest, namespace) {
-      const object = { ...manifest, metadata: { ...manifest.metadata, namespace } };
+      // A Namespace is cluster-scoped; an object naming its namespace (a tenant's) keeps it.
+      const object =
+        manifest.kind === "Namespace"
+          ? manifest
+          : { ...manifest, metadata: { ...manifest.metadata, namespace: manifest.metadata.namespace ?? namespace } };
       try {
         await client.patch(object, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply);
       } catch (error) {
