@@ -109,6 +109,7 @@ const SECTIONS: readonly { title: string; variables: readonly string[] }[] = [
       "SKIFF_WORKLOAD_RESOURCES",
       "SKIFF_DEPLOY_RATE_LIMIT",
       "SKIFF_HEALTH_INTERVAL",
+      "SKIFF_RECONCILE_INTERVAL",
       "SKIFF_HEALTH_PORT",
     ],
   },

@@ -227,6 +227,15 @@ export const configSchema = z.object({
     .describe(
       "Seconds the `kubernetes` deployer waits for a git source's build Job before the deployment ends `error`.",
     ),
+  SKIFF_RECONCILE_INTERVAL: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(86_400)
+    .default(600)
+    .describe(
+      "Seconds between two periodic reconciles under the `kubernetes` deployer: every organization's cluster objects are compared with its rows and the ones no row calls for deleted (counted in `skiff_reconcile_deleted_objects_total`); `0` turns them off. Planned once a minute. Changes reconcile at once whatever this is (see [Deleting](deployments.md#deleting)).",
+    ),
   SKIFF_HEALTH_INTERVAL: z.coerce
     .number()
     .int()

@@ -943,7 +943,10 @@ export type Mutation = {
    * deleting the last releases it at the gateway (in-flight payments and subscriptions stop) and removes the signing key.
    */
   deletePaymentGatewayService: Scalars["Boolean"]["output"];
-  /** Deletes a project and everything in it (owner or admin). Returns its id. */
+  /**
+   * Deletes a project and everything in it (owner or admin). Emits `project.deleted`; under the `kubernetes` deployer
+   * the reconcile then deletes the project's cluster objects. Returns its id.
+   */
   deleteProject: Scalars["ID"]["output"];
   /**
    * Deletes an import record. `rollbackResources: true` first deletes the project it created (and with it the

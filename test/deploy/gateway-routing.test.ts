@@ -4,49 +4,30 @@
  * plus a cert-manager Certificate, a plain domain as an HTTPRoute alone, at their API groups' paths (the kinds
  * deploy/base/rbac.yaml grants), and no Ingress; everything applied validates strictly (unknown fields refused).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningSkiff } from "../../src/server/start.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { type KubeApi, type KubeObject, startKubeApi } from "../helpers/kube-api.ts";
-import { gql, startTestServer } from "../helpers/server.ts";
+import type { TestDatabase } from "../helpers/db.ts";
+import type { KubeApi, KubeObject } from "../helpers/kube-api.ts";
+import { gql } from "../helpers/server.ts";
 import { addDomain, seededApplication } from "./deploy-helpers.ts";
 import { validateManifests } from "./k8s-validate.ts";
+import { completeRollouts, type KubeSkiff, startKubeSkiff } from "./kube-skiff.ts";
 
 const NAMESPACE = "skiff-apps";
+let t: KubeSkiff;
 let db: TestDatabase;
 let skiff: RunningSkiff;
 let kube: KubeApi;
-let dir: string;
 beforeAll(async () => {
-  kube = await startKubeApi();
-  dir = mkdtempSync(join(tmpdir(), "skiff-kubeconfig-"));
-  kube.writeKubeconfig(join(dir, "kubeconfig"), NAMESPACE);
-  db = await createTestDatabase();
-  skiff = await startTestServer(db.url, {
-    SKIFF_DEPLOYER: "kubernetes",
-    KUBECONFIG: join(dir, "kubeconfig"),
+  t = await startKubeSkiff(NAMESPACE, {
     SKIFF_ROUTING: "gateway",
     SKIFF_HTTPROUTE_GATEWAY: "gateway/public",
     SKIFF_HTTPROUTE_LISTENER: "https",
     SKIFF_CERT_ISSUER: "acme-prod",
   });
+  ({ db, skiff, kube } = t);
 });
-afterAll(async () => {
-  await skiff?.stop();
-  await db?.drop();
-  await kube?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-/** Completes every rollout at once. */
-function completeRollouts(object: KubeObject): Record<string, unknown> | undefined {
-  if (object.kind !== "Deployment") return undefined;
-  const g = object.metadata.generation;
-  return { observedGeneration: g, replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1 };
-}
+afterAll(() => t?.stop());
 
 describe("routing through a Gateway", () => {
   it("applies an HTTPRoute per domain and a Certificate per https domain, no Ingress", async () => {

@@ -17,8 +17,8 @@ import { Deployment, StatefulSet } from "kubernetes-models/apps/v1";
 import { Job } from "kubernetes-models/batch/v1";
 import { Ingress, NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
-import { Role, RoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1";
-import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from "kubernetes-models/v1";
+import { ClusterRole, Role, RoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1";
+import { ConfigMap, LimitRange, Namespace, ResourceQuota, Secret, Service, ServiceAccount } from "kubernetes-models/v1";
 
 /** A model class: its prototype's `validate()` runs the kind's compiled schema on `this`. */
 type ModelClass = { prototype: { validate(): void } };
@@ -32,12 +32,16 @@ const CLASSES: Record<string, ModelClass> = {
   "v1/Service": Service,
   "gateway.networking.k8s.io/v1/HTTPRoute": HTTPRoute,
   "cert-manager.io/v1/Certificate": Certificate,
+  // A tenant namespace's own objects (tenant.manifests.ts), besides Namespace, RoleBinding and NetworkPolicy.
+  "v1/ResourceQuota": ResourceQuota,
+  "v1/LimitRange": LimitRange,
   // Skiff's own manifests (deploy/).
   "v1/ConfigMap": ConfigMap,
   "v1/Namespace": Namespace,
   "v1/ServiceAccount": ServiceAccount,
   "policy/v1/PodDisruptionBudget": PodDisruptionBudget,
   "rbac.authorization.k8s.io/v1/Role": Role,
+  "rbac.authorization.k8s.io/v1/ClusterRole": ClusterRole,
   "rbac.authorization.k8s.io/v1/RoleBinding": RoleBinding,
   "networking.k8s.io/v1/NetworkPolicy": NetworkPolicy,
   "gateway.networking.k8s.io/v1beta1/ReferenceGrant": ReferenceGrant,

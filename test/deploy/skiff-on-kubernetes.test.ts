@@ -5,7 +5,7 @@
  * selecting the same pods; the Ingress pointing at the Service's port; probes on /readyz and /healthz; the
  * migration init step; secrets only from the `skiff` Secret; restrictive securityContext and limits; the
  * deployer's RBAC granting exactly what deployer.kubernetes.ts does to every kind the renderer produces, bound to
- * the pods' service account; the kubeconfig naming the namespace the Role is in; no `:latest` image.
+ * the pods' service account; the kubeconfig naming the namespace the RoleBinding is in; no `:latest` image.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,6 +14,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
 import { loadConfig } from "../../src/config.ts";
+import { MANAGED_KINDS } from "../../src/modules/deployments/cluster.kinds.ts";
 import { type Manifest, renderManifests, routingSettings } from "../../src/modules/deployments/deployment.manifests.ts";
 import { findProgram, skipReason } from "../helpers/required-tool.ts";
 import { validateManifests } from "./k8s-validate.ts";
@@ -85,6 +86,7 @@ const PLURAL: Record<string, string> = {
   Ingress: "ingresses",
   HTTPRoute: "httproutes",
   Certificate: "certificates",
+  PersistentVolumeClaim: "persistentvolumeclaims",
 };
 
 /** The checks every build of deploy/ must pass; @returns the Deployment for overlay-specific checks. */
@@ -171,9 +173,10 @@ function checkSkiff(objects: Manifest[]): Obj {
   expect(Number(config.data.SKIFF_SHUTDOWN_TIMEOUT) + 10).toBeLessThan(pod.terminationGracePeriodSeconds);
   expect(config.data.SKIFF_DEPLOYER).toBe("kubernetes");
 
-  // RBAC: the pods' account, bound to a Role in the namespace the kubeconfig deploys to, granting what the
-  // deployer does (server-side apply: get, create, patch) on every kind the renderer produces, plus the build
-  // pods' listing and logs.
+  // RBAC: the pods' account, bound (RoleBinding: in the namespace the kubeconfig deploys to only) to the
+  // ClusterRole of the kinds Skiff renders (the one tenant namespaces bind, tenant.manifests.ts), granting what the
+  // deployer does (server-side apply: get, create, patch) and what the reconcile does (list, delete) on every kind
+  // the renderer produces and the reconcile manages, plus the build pods' listing and logs.
   const account = pod.serviceAccountName;
   expect(find(objects, "ServiceAccount", account)).toBeDefined();
   const kubeconfig = parseYaml(find(objects, "ConfigMap", "skiff-kubeconfig")!.data.config) as Obj;
@@ -187,8 +190,9 @@ function checkSkiff(objects: Manifest[]): Obj {
   expect(binding.subjects).toEqual([
     { kind: "ServiceAccount", name: account, namespace: deployment.metadata.namespace },
   ]);
-  const role = find(objects, "Role", binding.roleRef.name)!;
-  expect(role.metadata.namespace).toBe(appsNamespace);
+  expect(binding.roleRef).toEqual({ apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "skiff-tenant" });
+  const role = find(objects, "ClusterRole", binding.roleRef.name)!;
+  expect(objects.filter((o) => o.kind === "ClusterRoleBinding")).toEqual([]);
   const allowed = (group: string, resource: string, verb: string) =>
     role.rules.some(
       (r: Obj) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb),
@@ -218,12 +222,18 @@ function checkSkiff(objects: Manifest[]): Obj {
     const group = parts.length === 3 ? parts[0]! : "";
     const plural = PLURAL[parts.at(-1)!];
     expect(plural, `the plural of ${kind}`).toBeDefined();
-    for (const verb of ["get", "create", "patch"]) expect(allowed(group, plural!, verb), `${verb} ${kind}`).toBe(true);
+    for (const verb of ["get", "create", "patch", "list", "delete"]) {
+      expect(allowed(group, plural!, verb), `${verb} ${kind}`).toBe(true);
+    }
+  }
+  for (const [apiVersion, kind] of MANAGED_KINDS) {
+    const group = apiVersion.includes("/") ? apiVersion.split("/")[0]! : "";
+    for (const verb of ["list", "delete"]) expect(allowed(group, PLURAL[kind]!, verb), `${verb} ${kind}`).toBe(true);
   }
   expect(allowed("", "pods", "list")).toBe(true);
   expect(allowed("", "pods/log", "get")).toBe(true);
+  expect(allowed("", "pods", "delete")).toBe(false);
   expect(role.rules.flatMap((r: Obj) => r.verbs)).not.toContain("*");
-  expect(role.rules.flatMap((r: Obj) => r.verbs)).not.toContain("delete");
   return deployment;
 }
 
@@ -231,6 +241,7 @@ describe("deploy/ (Skiff on Kubernetes)", () => {
   it("the base validates and fits together", () => {
     const objects = baseObjects();
     expect(objects.map((o) => o.kind).sort()).toEqual([
+      "ClusterRole",
       "ConfigMap",
       "ConfigMap",
       "Deployment",
@@ -239,7 +250,6 @@ describe("deploy/ (Skiff on Kubernetes)", () => {
       "Namespace",
       "NetworkPolicy",
       "PodDisruptionBudget",
-      "Role",
       "RoleBinding",
       "Service",
       "Service",

@@ -10,8 +10,13 @@
  * fails. Pods are added by the test ({@link KubeApi.addPod}, playing the Job controller) and listed by label
  * (`GET …/pods?labelSelector=k=v`); their containers' logs are served by `GET …/pods/<name>/log?container=c`
  * (400 for a container without logs, as for one not started; `follow=true` streams the lines with a short pause
- * between them, then ends). Requests need `Authorization: Bearer <token>` (401 otherwise). It is not a cluster: no controllers, no
- * admission, no field ownership merge (an apply replaces the stored object's fields but keeps its status).
+ * between them, then ends). Collections are listed by label selector (`GET …/namespaces/<ns>/<plural>?labelSelector=`,
+ * `k=v` and `k` terms joined by commas) and objects deleted (`DELETE`, 404 when absent; {@link KubeApi.deleted}
+ * records each, {@link KubeApi.holdDeletes} keeps them unanswered to let a test kill the client mid-delete). The
+ * cluster-scoped `Namespace` is applied at `…/api/v1/namespaces/<name>` ({@link KubeApi.namespaces}).
+ * Requests need `Authorization: Bearer <token>` (401 otherwise). It is not a cluster: no controllers, no
+ * admission, no garbage collection, no field ownership merge (an apply replaces the stored object's fields but keeps
+ * its status).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -58,6 +63,16 @@ export interface KubeApi {
   onApply: (object: KubeObject) => Record<string, unknown> | undefined;
   /** Answers applies of `kind` with this error status and message (a Status object), until set to null. */
   failApply: { kind: string; code: number; message: string } | null;
+  /** Names of the Namespaces applied (cluster-scoped objects, stored with namespace ""), oldest first. */
+  namespaces(): string[];
+  /** Every object deleted, oldest first (`namespace/Kind/name`). */
+  deleted: string[];
+  /** While true, DELETE requests are recorded but never answered (the object stays). */
+  holdDeletes: boolean;
+  /** Stores `object` as if applied (an object left by someone else, or before a test). */
+  put(
+    object: Omit<KubeObject, "metadata"> & { metadata: { name: string; namespace: string; [k: string]: unknown } },
+  ): void;
   /** Adds a Pod with `labels` whose containers' logs are `logs` (container name → lines). */
   addPod(namespace: string, name: string, labels: Record<string, string>, logs: Record<string, string[]>): void;
   /** Writes a kubeconfig file pointing at this server (CA file of the test CA, the token, namespace `ns`). */
@@ -67,10 +82,19 @@ export interface KubeApi {
 
 /** The resources the fake serves: apiVersion → kind → plural. */
 const RESOURCES: Record<string, Record<string, string>> = {
-  v1: { Secret: "secrets", Service: "services", Pod: "pods" },
+  v1: {
+    Secret: "secrets",
+    Service: "services",
+    Pod: "pods",
+    PersistentVolumeClaim: "persistentvolumeclaims",
+    Namespace: "namespaces",
+    ResourceQuota: "resourcequotas",
+    LimitRange: "limitranges",
+  },
+  "rbac.authorization.k8s.io/v1": { RoleBinding: "rolebindings" },
   "apps/v1": { Deployment: "deployments", StatefulSet: "statefulsets" },
   "batch/v1": { Job: "jobs" },
-  "networking.k8s.io/v1": { Ingress: "ingresses" },
+  "networking.k8s.io/v1": { Ingress: "ingresses", NetworkPolicy: "networkpolicies" },
   "gateway.networking.k8s.io/v1": { HTTPRoute: "httproutes" },
   "cert-manager.io/v1": { Certificate: "certificates" },
 };
@@ -103,6 +127,13 @@ export async function startKubeApi(): Promise<KubeApi> {
     },
     onApply: () => undefined,
     failApply: null,
+    namespaces: () => [...store.values()].filter((o) => o.kind === "Namespace").map((o) => o.metadata.name),
+    deleted: [],
+    holdDeletes: false,
+    put(object) {
+      const key = `${object.metadata.namespace}/${object.kind}/${object.metadata.name}`;
+      store.set(key, { ...object, metadata: { generation: 1, uid: `uid-${++uid}`, ...object.metadata } } as KubeObject);
+    },
     addPod(namespace, name, labels, logs) {
       store.set(`${namespace}/Pod/${name}`, {
         apiVersion: "v1",
@@ -124,7 +155,11 @@ export async function startKubeApi(): Promise<KubeApi> {
       // JSON is YAML: the client's loader reads it as a kubeconfig file.
       writeFileSync(path, JSON.stringify(kubeconfig, null, 2));
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections(); // a held DELETE never ends by itself
+      }),
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -156,7 +191,7 @@ export async function startKubeApi(): Promise<KubeApi> {
           resources: Object.entries(kinds).map(([kind, name]) => ({
             name,
             singularName: kind.toLowerCase(),
-            namespaced: true,
+            namespaced: kind !== "Namespace",
             kind,
             verbs: ["get", "patch", "create", "delete", "list"],
           })),
@@ -175,22 +210,32 @@ export async function startKubeApi(): Promise<KubeApi> {
       }
       return res.end();
     }
-    const list = url.pathname.match(/^\/api\/v1\/namespaces\/([^/]+)\/pods$/);
+    const list = url.pathname.match(/^\/(?:api\/(v1)|apis\/([^/]+\/[^/]+))\/namespaces\/([^/]+)\/([^/]+)$/);
     if (list && req.method === "GET") {
-      const [key, value] = (url.searchParams.get("labelSelector") ?? "").split("=");
-      const items = [...store.values()].filter(
-        (o) =>
-          o.kind === "Pod" &&
-          o.metadata.namespace === list[1] &&
-          (!key || (o.metadata.labels as Record<string, string> | undefined)?.[key] === value),
-      );
+      const listVersion = list[1] ?? list[2]!;
+      const listKind = Object.entries(RESOURCES[listVersion] ?? {}).find(([, p]) => p === list[4])?.[0];
+      if (!listKind) return status(res, 404, "NotFound", `the server could not find the requested resource`);
+      const terms = (url.searchParams.get("labelSelector") ?? "").split(",").filter(Boolean);
+      const items = [...store.values()].filter((o) => {
+        if (o.kind !== listKind || o.metadata.namespace !== list[3]) return false;
+        const labels = (o.metadata.labels ?? {}) as Record<string, string>;
+        return terms.every((term) => {
+          const [k, v] = term.split("=");
+          return v === undefined ? k! in labels : labels[k!] === v;
+        });
+      });
       res.writeHead(200, { "content-type": "application/json" });
-      return res.end(JSON.stringify({ kind: "PodList", apiVersion: "v1", metadata: {}, items }));
+      return res.end(JSON.stringify({ kind: `${listKind}List`, apiVersion: listVersion, metadata: {}, items }));
     }
-    const m = url.pathname.match(/^\/(?:api\/(v1)|apis\/([^/]+\/[^/]+))\/namespaces\/([^/]+)\/([^/]+)\/([^/]+)$/);
+    // A namespaced object, or a Namespace (cluster-scoped: stored with namespace "").
+    const m =
+      url.pathname.match(/^\/(?:api\/(v1)|apis\/([^/]+\/[^/]+))\/namespaces\/([^/]+)\/([^/]+)\/([^/]+)$/) ??
+      url.pathname.match(/^\/api\/(v1)\/(?<plural>namespaces)\/([^/]+)$/);
     if (!m) return status(res, 404, "NotFound", `the server could not find ${url.pathname}`);
     const apiVersion = m[1] ?? m[2]!;
-    const [namespace, plural, name] = [m[3]!, m[4]!, decodeURIComponent(m[5]!)];
+    const [namespace, plural, name] = m.groups?.plural
+      ? ["", "namespaces", decodeURIComponent(m[3]!)]
+      : [m[3]!, m[4]!, decodeURIComponent(m[5]!)];
     const kind = Object.entries(RESOURCES[apiVersion] ?? {}).find(([, p]) => p === plural)?.[0];
     if (!kind) return status(res, 404, "NotFound", `the server could not find the requested resource`);
     const key = `${namespace}/${kind}/${name}`;
@@ -200,6 +245,13 @@ export async function startKubeApi(): Promise<KubeApi> {
       if (!object) return status(res, 404, "NotFound", `${plural} "${name}" not found`);
       res.writeHead(200, { "content-type": "application/json" });
       return res.end(JSON.stringify(object));
+    }
+    if (req.method === "DELETE") {
+      if (api.holdDeletes) return; // never answered: the client is killed or gives up
+      if (!store.delete(key)) return status(res, 404, "NotFound", `${plural} "${name}" not found`);
+      api.deleted.push(key);
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Success", code: 200 }));
     }
     if (req.method !== "PATCH") return status(res, 405, "MethodNotAllowed", `${req.method} is not supported here`);
     if (req.headers["content-type"] !== "application/apply-patch+yaml") {
@@ -224,7 +276,7 @@ export async function startKubeApi(): Promise<KubeApi> {
         `the body names ${String(body.kind)} ${String(meta.name)}, the URL ${kind} ${name}`,
       );
     }
-    if (meta.namespace !== undefined && meta.namespace !== namespace) {
+    if (meta.namespace !== undefined && meta.namespace !== (namespace || undefined)) {
       return status(
         res,
         400,

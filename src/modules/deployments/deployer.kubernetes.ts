@@ -80,7 +80,7 @@ export function kubernetesErrorMessage(error: unknown): string {
  * Loads the kubeconfig: the KUBECONFIG file, else the default locations and the in-cluster config. A KUBECONFIG
  * list (`a:b`, as kubectl accepts) taken from the environment is merged by the client's default loader.
  */
-function loadKubeConfig(path: string | undefined): KubeConfig {
+export function loadKubeConfig(path: string | undefined): KubeConfig {
   const kc = new KubeConfig();
   if (path && !(path.includes(delimiter) && path === process.env.KUBECONFIG)) kc.loadFromFile(path);
   else kc.loadFromDefault();

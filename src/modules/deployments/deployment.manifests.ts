@@ -27,7 +27,13 @@ import type { DatabaseType } from "../databases/index.ts";
 export interface Manifest {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: {
+    name: string;
+    /** Set on the objects of a tenant namespace (tenant.manifests.ts); else the deployer's namespace. */
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
   [field: string]: unknown;
 }
 
@@ -62,9 +68,18 @@ export interface RenderInput {
     healthPath?: string | null;
     source: { repo?: string; branch?: string; buildPath?: string; dockerImage?: string; customGitUrl?: string };
   };
-  domains: Array<{ host: string; port: number | null; https: boolean | null }>;
+  /** The application's domains (`id`: the domain row, carried by its route's labels). */
+  domains: Array<{ id?: string; host: string; port: number | null; https: boolean | null }>;
   env: Record<string, string>;
-  databases: Array<{ type: DatabaseType; name: string; username: string; password: string; serviceHost: string }>;
+  /** Databases of the application's environment (`id`: the database row, carried by its objects' labels). */
+  databases: Array<{
+    id?: string;
+    type: DatabaseType;
+    name: string;
+    username: string;
+    password: string;
+    serviceHost: string;
+  }>;
   /** The organization's container registry host/path (e.g. `registry.example.com/team`), or null. */
   registry: string | null;
   /** Credentials of that registry (mounted into the build), or null/absent for an anonymous push. */
@@ -79,6 +94,57 @@ export interface RenderInput {
   buildTimeoutSeconds?: number;
   /** How domains reach the application; {@link DEFAULT_ROUTING} when absent. */
   routing?: RoutingSettings;
+  /** The rows the objects belong to, carried as {@link OWNER_LABELS}; no ownership labels when absent. */
+  owner?: ObjectOwner;
+}
+
+/** The rows an application's objects belong to (TypeIDs), as {@link OWNER_LABELS} carry them. */
+export interface ObjectOwner {
+  organizationId: string;
+  projectId: string;
+  environmentId: string;
+  applicationId: string;
+}
+
+/**
+ * The labels by which the reconcile (reconcile.ts) finds the objects Skiff rendered and the rows that call for
+ * them: organization, project, environment, application (objects of one application), the owning row (`resource`:
+ * the application's, a database's or a domain's id) and the part (`app`, `build`, `database`, `route`). Never in
+ * a selector: they may be added to objects applied before they existed.
+ */
+export const OWNER_LABELS = {
+  organization: "skiff.dev/organization",
+  project: "skiff.dev/project",
+  environment: "skiff.dev/environment",
+  application: "skiff.dev/application",
+  resource: "skiff.dev/resource",
+  component: "skiff.dev/component",
+} as const;
+
+/** The label every rendered object carries (and the reconcile selects by). */
+export const MANAGED_BY = { "app.kubernetes.io/managed-by": "skiff" } as const;
+
+/** The part of an application's objects one object is ({@link OWNER_LABELS}`.component`). */
+export type ObjectComponent = "app" | "build" | "database" | "route";
+
+/**
+ * The ownership labels of an object of `owner` that is `component`, owned by row `resource` (an application's
+ * own objects: the application). A database belongs to its environment, not to one application.
+ */
+export function ownerLabels(
+  owner: ObjectOwner | undefined,
+  component: ObjectComponent,
+  resource?: string,
+): Record<string, string> {
+  if (!owner) return {};
+  return {
+    [OWNER_LABELS.organization]: owner.organizationId,
+    [OWNER_LABELS.project]: owner.projectId,
+    [OWNER_LABELS.environment]: owner.environmentId,
+    ...(component !== "database" && { [OWNER_LABELS.application]: owner.applicationId }),
+    [OWNER_LABELS.resource]: resource ?? owner.applicationId,
+    [OWNER_LABELS.component]: component,
+  };
 }
 
 /**
@@ -303,13 +369,14 @@ export function renderManifests(input: RenderInput): Manifest[] {
   const app = input.application;
   const resources = input.resources ?? resourcesForPlan("free");
   const name = dnsLabel(app.appName);
-  const labels = { "app.kubernetes.io/name": name, "app.kubernetes.io/managed-by": "skiff" };
+  const labels = { "app.kubernetes.io/name": name, ...MANAGED_BY };
+  const appLabels = { ...labels, ...ownerLabels(input.owner, "app") };
   const out: Manifest[] = [];
   const envSecret = `${name}-env`;
   out.push({
     apiVersion: "v1",
     kind: "Secret",
-    metadata: { name: envSecret, labels },
+    metadata: { name: envSecret, labels: appLabels },
     type: "Opaque",
     stringData: { ...input.env },
   });
@@ -317,29 +384,32 @@ export function renderManifests(input: RenderInput): Manifest[] {
   for (const db of input.databases) {
     const dbName = dnsLabel(db.serviceHost.split(".")[0] ?? `${name}-db`);
     const engine = DATABASE_IMAGE[db.type];
-    const dbLabels = { "app.kubernetes.io/name": dbName, "app.kubernetes.io/managed-by": "skiff" };
+    const dbLabels = { "app.kubernetes.io/name": dbName, ...MANAGED_BY };
+    const dbObjectLabels = { ...dbLabels, ...ownerLabels(input.owner, "database", db.id) };
     const passwordSecret = `${dbName}-password`;
     const writable = scratch(engine.writable);
     const tcp = { tcpSocket: { port: engine.port } };
     out.push({
       apiVersion: "v1",
       kind: "Secret",
-      metadata: { name: passwordSecret, labels: dbLabels },
+      metadata: { name: passwordSecret, labels: dbObjectLabels },
       type: "Opaque",
       stringData: { password: db.password },
     });
     out.push({
       apiVersion: "v1",
       kind: "Service",
-      metadata: { name: dbName, labels: dbLabels },
+      metadata: { name: dbName, labels: dbObjectLabels },
       spec: { selector: dbLabels, ports: [{ name: "db", port: engine.port, targetPort: engine.port }] },
     });
     out.push({
       apiVersion: "apps/v1",
       kind: "StatefulSet",
-      metadata: { name: dbName, labels: dbLabels },
+      metadata: { name: dbName, labels: dbObjectLabels },
       spec: {
         serviceName: dbName,
+        // The volumes go with the database (docs/deployments.md "Deleting"): its PVCs are deleted with it.
+        persistentVolumeClaimRetentionPolicy: { whenDeleted: "Delete", whenScaled: "Retain" },
         replicas: 1,
         selector: { matchLabels: dbLabels },
         template: {
@@ -371,7 +441,7 @@ export function renderManifests(input: RenderInput): Manifest[] {
         },
         volumeClaimTemplates: [
           {
-            metadata: { name: "data" },
+            metadata: { name: "data", labels: dbObjectLabels },
             spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
           },
         ],
@@ -380,7 +450,14 @@ export function renderManifests(input: RenderInput): Manifest[] {
   }
 
   const image = applicationImage(input);
-  const build = renderBuild(input, name, labels, image, resources.build);
+  const build = renderBuild(
+    input,
+    name,
+    labels,
+    { ...labels, ...ownerLabels(input.owner, "build") },
+    image,
+    resources.build,
+  );
   out.push(...build);
 
   const appWritable = scratch(["/tmp"]);
@@ -389,7 +466,7 @@ export function renderManifests(input: RenderInput): Manifest[] {
   out.push({
     apiVersion: "apps/v1",
     kind: "Deployment",
-    metadata: { name, labels },
+    metadata: { name, labels: appLabels },
     spec: {
       replicas: 1,
       selector: { matchLabels: labels },
@@ -425,7 +502,7 @@ export function renderManifests(input: RenderInput): Manifest[] {
   out.push({
     apiVersion: "v1",
     kind: "Service",
-    metadata: { name, labels },
+    metadata: { name, labels: appLabels },
     spec: {
       selector: labels,
       ports: [
@@ -454,12 +531,13 @@ function renderRoutes(input: RenderInput, name: string, labels: Record<string, s
     const routeName = dnsLabel(`${name}-${domain.host.replace(/\./g, "-")}`);
     const tlsSecret = dnsLabel(`${domain.host.replace(/\./g, "-")}-tls`);
     const port = domain.port ?? 80;
+    const routeLabels = { ...labels, ...ownerLabels(input.owner, "route", domain.id) };
     if (routing.kind === "gateway") {
       const { gateway } = routing;
       out.push({
         apiVersion: "gateway.networking.k8s.io/v1",
         kind: "HTTPRoute",
-        metadata: { name: routeName, labels },
+        metadata: { name: routeName, labels: routeLabels },
         spec: {
           parentRefs: [
             {
@@ -483,7 +561,7 @@ function renderRoutes(input: RenderInput, name: string, labels: Record<string, s
         out.push({
           apiVersion: "cert-manager.io/v1",
           kind: "Certificate",
-          metadata: { name: routeName, labels },
+          metadata: { name: routeName, labels: routeLabels },
           spec: {
             secretName: tlsSecret,
             dnsNames: [domain.host],
@@ -498,7 +576,7 @@ function renderRoutes(input: RenderInput, name: string, labels: Record<string, s
       kind: "Ingress",
       metadata: {
         name: routeName,
-        labels,
+        labels: routeLabels,
         ...(https && { annotations: { "cert-manager.io/cluster-issuer": routing.clusterIssuer } }),
       },
       spec: {
@@ -553,6 +631,7 @@ function renderBuild(
   input: RenderInput,
   name: string,
   labels: Record<string, string>,
+  objectLabels: Record<string, string>,
   image: string,
   resources: ContainerResources,
 ): Manifest[] {
@@ -584,7 +663,7 @@ function renderBuild(
     out.push({
       apiVersion: "v1",
       kind: "Secret",
-      metadata: { name: secretName, labels },
+      metadata: { name: secretName, labels: objectLabels },
       type: "kubernetes.io/dockerconfigjson",
       stringData: { ".dockerconfigjson": JSON.stringify({ auths: { [registryHost]: { auth } } }) },
     });
@@ -601,7 +680,7 @@ function renderBuild(
     out.push({
       apiVersion: "v1",
       kind: "Secret",
-      metadata: { name: secretName, labels },
+      metadata: { name: secretName, labels: objectLabels },
       type: "Opaque",
       stringData: { id: input.sshPrivateKey },
     });
@@ -680,7 +759,7 @@ function renderBuild(
   out.push({
     apiVersion: "batch/v1",
     kind: "Job",
-    metadata: { name: jobName, labels },
+    metadata: { name: jobName, labels: objectLabels },
     spec: {
       backoffLimit: 0,
       activeDeadlineSeconds: input.buildTimeoutSeconds ?? 1800,

@@ -8,22 +8,14 @@
  * superseded) is skipped.
  */
 import type { Logger } from "pino";
-import { applicationsTable, domainsTable, environmentVariablesTable } from "../applications/index.ts";
-import { databasesTable } from "../databases/index.ts";
-import { planNameOf } from "../organizations/index.ts";
-import { buildCredentialsOf } from "../providers/index.ts";
+import { applicationsTable } from "../applications/index.ts";
 import type { AppServices } from "../services.ts";
 import { dryRunDeployer } from "./deployer.dry-run.ts";
 import type { Deployer } from "./deployer.ts";
 import { emitDeployEvent, publishDeploymentChange } from "./deployment.events.ts";
-import {
-  type Manifest,
-  redactManifests,
-  renderManifests,
-  resourcesForPlan,
-  routingSettings,
-} from "./deployment.manifests.ts";
+import { redactManifests } from "./deployment.manifests.ts";
 import { Deployment, type DeploymentLogLine, type DeploymentStatus } from "./deployment.model.ts";
+import { renderApplication } from "./deployment.render.ts";
 import { appendDeploymentLog } from "./deployment.service.ts";
 import { recordRolloutAvailability } from "./health.ts";
 
@@ -61,74 +53,6 @@ function watchCancellation(services: AppServices, id: string): { signal: AbortSi
   }, CANCEL_CHECK_MS);
   timer.unref();
   return { signal: controller.signal, stop: () => clearInterval(timer) };
-}
-
-/**
- * Gathers the render input of `deployment` (secrets decrypted) and renders its manifests: the full objects for the
- * deployer, held in memory only, and never stored or logged (redactManifests makes the stored copy).
- */
-async function render(services: AppServices, deployment: Deployment): Promise<Manifest[]> {
-  const { knex, secrets } = services;
-  const app = await applicationsTable(knex).where({ id: deployment.applicationId }).first();
-  if (!app) throw new Error("the application no longer exists");
-  const domains = await domainsTable(knex)
-    .where({ application_id: app.id })
-    .orderBy("created_at")
-    .select("host", "port", "https");
-  const vars = await environmentVariablesTable(knex)
-    .where({ application_id: app.id })
-    .orderBy("key")
-    .select("key", "value_encrypted");
-  const databases = await databasesTable(knex)
-    .where({ environment_id: app.environmentId })
-    .orderBy("created_at")
-    .select("type", "name", "username", "password_encrypted", "service_host");
-  const source = typeof app.source === "string" ? JSON.parse(app.source) : (app.source ?? {});
-  const credentials = await buildCredentialsOf(
-    knex,
-    app.organizationId,
-    app.sourceType === "git" ? source.customGitSSHKeyId : null,
-  );
-  const plan = await planNameOf(knex, app.organizationId);
-  const registry = credentials.registry;
-  return renderManifests({
-    deploymentId: deployment.id,
-    application: {
-      appName: app.appName,
-      sourceType: app.sourceType,
-      buildType: app.buildType,
-      port: app.port,
-      healthPath: app.healthPath,
-      source,
-    },
-    domains,
-    env: Object.fromEntries(
-      vars.map((v: { key: string; valueEncrypted: string }) => [v.key, secrets.decrypt(v.valueEncrypted)]),
-    ),
-    databases: databases.map(
-      (d: { type: never; name: string; username: string; passwordEncrypted: string; serviceHost: string }) => ({
-        type: d.type,
-        name: d.name,
-        username: d.username,
-        password: secrets.decrypt(d.passwordEncrypted),
-        serviceHost: d.serviceHost,
-      }),
-    ),
-    registry:
-      (registry ? String(registry.url) : (services.config.SKIFF_DEFAULT_REGISTRY_URL ?? null))?.replace(
-        /^https?:\/\//,
-        "",
-      ) ?? null,
-    registryAuth:
-      registry?.username && registry.passwordEncrypted
-        ? { username: registry.username, password: secrets.decrypt(registry.passwordEncrypted) }
-        : null,
-    sshPrivateKey: credentials.sshPrivateKeyEncrypted ? secrets.decrypt(credentials.sshPrivateKeyEncrypted) : null,
-    commitSha: deployment.commitSha,
-    resources: resourcesForPlan(plan ?? "free", services.config.SKIFF_WORKLOAD_RESOURCES),
-    buildTimeoutSeconds: services.config.SKIFF_BUILD_TIMEOUT,
-    routing: routingSettings(services.config),
-  });
 }
 
 /** Application status while/after a deployment is in `status`. */
@@ -203,7 +127,9 @@ export async function runDeployment(services: AppServices, log: Logger, id: stri
   const cancellation = watchCancellation(services, id);
   try {
     await writeLog("info", `deployment started (deployer ${deployer.name}, trigger ${started.trigger})`);
-    const manifests = await render(services, started);
+    const app = await applicationsTable(services.knex).where({ id: started.applicationId }).first();
+    if (!app) throw new Error("the application no longer exists");
+    const manifests = await renderApplication(services, app, started);
     await Deployment.query(services.knex)
       .findById(id)
       .patch({ manifests: redactManifests(manifests) });

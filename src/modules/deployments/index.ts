@@ -3,16 +3,31 @@
 import { liveRelay } from "../events.ts";
 import { defineModule } from "../module.ts";
 import { deployTriggerRoute } from "./deploy-trigger.rest.ts";
-import { planHealthProbesJob, probeHealthJob, probeHealthTickJob, runDeploymentJob } from "./deployment.jobs.ts";
+import {
+  planHealthProbesJob,
+  planReconcileJob,
+  probeHealthJob,
+  probeHealthTickJob,
+  reconcileAllJob,
+  reconcileJob,
+  runDeploymentJob,
+} from "./deployment.jobs.ts";
 import { createDeploymentLoaders, type DeploymentLoaders } from "./deployment.loaders.ts";
 import { deploymentResolvers } from "./deployment.resolvers.ts";
 import { deploymentComputedColumns, deploymentSqlReads, deploymentSqlRows } from "./deployment.sql-reads.ts";
+import { reconcileOnChange } from "./reconcile.events.ts";
+import { reconcileMetrics } from "./reconcile.metrics.ts";
 
 declare module "../module.ts" {
   interface ModuleLoaders {
     deployments: DeploymentLoaders;
   }
 }
+
+const relay = liveRelay("deployment.updated");
+
+// The reconcile's series are exported from the first scrape (docs/operations.md "Metrics from the first scrape").
+reconcileMetrics();
 
 /** The deployments module. */
 export const deploymentsModule = defineModule({
@@ -24,9 +39,21 @@ export const deploymentsModule = defineModule({
   resolvers: deploymentResolvers,
   createLoaders: ({ knex, loaders }) => createDeploymentLoaders(knex, () => loaders.applications.byId),
   restRoutes: [deployTriggerRoute],
-  jobs: [runDeploymentJob, probeHealthJob, probeHealthTickJob, planHealthProbesJob],
-  // The live subscription's events reach every instance's subscribers (`deployment.updated`, relayed to pub/sub).
-  onEvent: liveRelay("deployment.updated"),
+  jobs: [
+    runDeploymentJob,
+    probeHealthJob,
+    probeHealthTickJob,
+    planHealthProbesJob,
+    reconcileJob,
+    reconcileAllJob,
+    planReconcileJob,
+  ],
+  onEvent: async (ctx, event) => {
+    // The live subscription's events reach every instance's subscribers (`deployment.updated`, relayed to pub/sub).
+    await relay(ctx, event);
+    // A change of a resource: the cluster follows (reconcile.ts), in the changing transaction.
+    await reconcileOnChange(ctx, event);
+  },
 });
 
 // The public surface: what other modules may import (they import nothing else of this folder).

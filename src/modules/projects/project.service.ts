@@ -5,6 +5,7 @@ import type { Knex } from "knex";
 import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import type { ServiceContext } from "../context.ts";
+import { events } from "../events.ts";
 import { assertQuota, provideQuotaCounter } from "../organizations/index.ts";
 import { Environment, Project } from "./project.model.ts";
 
@@ -46,9 +47,24 @@ export function createProjectWithProduction(
   });
 }
 
-/** Deletes a project (cascading to environments, applications, databases, domains, variables, deployments). */
-export async function deleteProject(ctx: ServiceContext, projectId: string): Promise<boolean> {
-  return (await Project.query(ctx.knex).deleteById(projectId)) > 0;
+/**
+ * Deletes a project (cascading to environments, applications, databases, domains, variables, deployments) and
+ * emits `project.deleted` in the same transaction (the caller's when `ctx.knex` is one) (its consumers remove the project's cluster objects).
+ * @returns whether it existed.
+ */
+export function deleteProject(ctx: ServiceContext, projectId: string): Promise<boolean> {
+  return withTransaction(ctx, async (tx) => {
+    const [deleted] = await Project.query(tx.knex).delete().where({ id: projectId }).returning("*");
+    if (!deleted) return false;
+    await events.emit(tx, "project.deleted", {
+      organizationId: deleted.organizationId,
+      data: {
+        project: { project_id: deleted.id, name: deleted.name },
+        ...(tx.principal && { changed_by: tx.principal.userId }),
+      },
+    });
+    return true;
+  });
 }
 
 /** Environment names: 1 to 63 characters, letters, digits, `_` and `-`, starting with a letter or digit. */

@@ -321,6 +321,15 @@ export const WEBHOOK_EVENTS = [
     changed_by: actor,
   }),
   e("environment.deleted", "Resources", "An empty environment was deleted.", { environment, changed_by: actor }),
+  e(
+    "project.deleted",
+    "Resources",
+    "A project and everything in it were deleted (by `deleteProject`, an import rollback or the cleanup before an import's retry); its cluster objects are to be removed.",
+    {
+      project: z.object({ project_id: z.string().min(1), name: z.string() }).describe("A project"),
+      changed_by: actor,
+    },
+  ),
 ] as const;
 
 /** The name of a domain event of the catalogue (`deploy.succeeded`, `user_role_changed`, …). */

@@ -1,0 +1,86 @@
+/**
+ * The reconcile's connection to the cluster (reconcile.ts; docs/deployments.md "Deleting"): server-side apply of
+ * rendered objects (field manager `skiff`, forced), listing the objects Skiff labelled in a namespace, and deleting
+ * them (propagation `Background`, so a Deployment's ReplicaSets and Pods and a Job's Pods go with it; 404 counts
+ * as deleted). The cluster is KUBECONFIG's, as for the `kubernetes` deployer. Imported on first use only (the
+ * client library's heap is not needed under the `dry-run` deployer).
+ */
+import { KubernetesObjectApi, PatchStrategy } from "@kubernetes/client-node";
+import type { Config } from "../../config.ts";
+import { type ClusterClient, type LiveObject, MANAGED_KINDS } from "./cluster.kinds.ts";
+import { FIELD_MANAGER, kubernetesErrorMessage, loadKubeConfig } from "./deployer.kubernetes.ts";
+
+/** Whether `error` says the API (group, version or kind) is not served by this cluster. */
+function notServed(error: unknown): boolean {
+  const e = error as { code?: number; message?: string };
+  return e?.code === 404 || /Unrecognized API version and kind/.test(e?.message ?? "");
+}
+
+/** Connects to the cluster of `config.KUBECONFIG`. @throws Error when no cluster is configured. */
+export function connectCluster(config: Pick<Config, "KUBECONFIG">): ClusterClient {
+  const kc = loadKubeConfig(config.KUBECONFIG);
+  const client = KubernetesObjectApi.makeApiClient(kc);
+  const ref = (o: { kind: string; metadata: { name: string } }) => `${o.kind}/${o.metadata.name}`;
+  return {
+    namespace: kc.getContextObject(kc.getCurrentContext())?.namespace || "default",
+    async apply(manifest, namespace) {
+      // A Namespace is cluster-scoped; an object naming its namespace (a tenant's) keeps it.
+      const object =
+        manifest.kind === "Namespace"
+          ? manifest
+          : { ...manifest, metadata: { ...manifest.metadata, namespace: manifest.metadata.namespace ?? namespace } };
+      try {
+        await client.patch(object, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply);
+      } catch (error) {
+        throw new Error(`applying ${ref(manifest)} failed: ${kubernetesErrorMessage(error)}`);
+      }
+    },
+    async list(namespace, labelSelector) {
+      const out: LiveObject[] = [];
+      for (const [apiVersion, kind] of MANAGED_KINDS) {
+        let items: Array<{ metadata?: { name?: string; labels?: Record<string, string> } }>;
+        try {
+          const list = await client.list(
+            apiVersion,
+            kind,
+            namespace,
+            undefined,
+            undefined,
+            undefined,
+            undefined,
+            labelSelector,
+          );
+          items = list.items;
+        } catch (error) {
+          if (notServed(error)) continue;
+          throw new Error(`listing ${kind} in ${namespace} failed: ${kubernetesErrorMessage(error)}`);
+        }
+        for (const item of items) {
+          if (!item.metadata?.name) continue;
+          out.push({
+            apiVersion,
+            kind,
+            metadata: { name: item.metadata.name, namespace, labels: item.metadata.labels ?? {} },
+          });
+        }
+      }
+      return out;
+    },
+    async remove(object) {
+      try {
+        await client.delete(
+          { apiVersion: object.apiVersion, kind: object.kind, metadata: object.metadata },
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          "Background",
+        );
+        return true;
+      } catch (error) {
+        if ((error as { code?: number })?.code === 404) return false;
+        throw new Error(`deleting ${ref(object)} failed: ${kubernetesErrorMessage(error)}`);
+      }
+    },
+  };
+}

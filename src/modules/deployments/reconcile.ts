@@ -1,0 +1,225 @@
+/**
+ * The reconcile of an organization (docs/deployments.md "Deleting"): the rows are the desired state, the cluster
+ * follows them. One run, under the `kubernetes` deployer (the `dry-run` deployer touches no cluster, so the
+ * reconcile does nothing there):
+ * 1. renders every application of the organization that has been deployed (a deployment that started) with the
+ *    renderer deployments use (deployment.render.ts), as its latest such deployment carries it (same image);
+ * 2. applies the Services and routes (Ingress, or HTTPRoute and Certificate) of that render server-side: a domain
+ *    added, changed or removed reaches the cluster without a deployment. Workloads (Deployment, StatefulSet, build
+ *    Job) and their Secrets (variables, database passwords) change only with a deployment, which keeps its meaning:
+ *    a new image or configuration rolled out;
+ * 3. lists the objects labelled with the organization ({@link OWNER_LABELS}) and deletes every one no longer called
+ *    for: not in the render, except a database's objects (and its volumes) while the database's row exists and a
+ *    build's objects while its application's row exists. A 404 is success.
+ * Enqueued by every change of a resource (the `onEvent` of the module, in the changing transaction), coalesced per
+ * organization (job key), serial per organization (queue), retried with backoff through API-server outages; and
+ * periodically for every organization found in the cluster or with a deployed application
+ * (SKIFF_RECONCILE_INTERVAL), which catches what a crash between a row change and its job left behind.
+ */
+import type { Knex } from "knex";
+import type { Logger } from "pino";
+import { applicationsTable } from "../applications/index.ts";
+import { databasesTable } from "../databases/index.ts";
+import type { AppServices } from "../services.ts";
+import type { ClusterClient, LiveObject } from "./cluster.kinds.ts";
+import { MANAGED_BY, type Manifest, OWNER_LABELS } from "./deployment.manifests.ts";
+import { renderApplication } from "./deployment.render.ts";
+import { type ReconcileTrigger, reconcileMetrics } from "./reconcile.metrics.ts";
+
+/** Name of the job that reconciles one organization. */
+export const RECONCILE_JOB = "deployments.reconcile";
+
+/** Kinds of a render the reconcile applies itself (the rest is applied by deployments only; see the file comment). */
+const APPLIED_BY_RECONCILE = new Set(["Service", "Ingress", "HTTPRoute", "Certificate"]);
+
+/** Components kept while their owning row exists, rendered or not ({@link OWNER_LABELS}`.component`). */
+const KEPT_WITH_ROW = { database: OWNER_LABELS.resource, build: OWNER_LABELS.application } as const;
+
+/**
+ * Enqueues a reconcile of `organizationId` in `db` (the caller's transaction: it commits or rolls back with the
+ * change). Coalesced: a reconcile already waiting for the organization is replaced, one running is not affected
+ * (the new one runs after it, on the organization's queue).
+ */
+export async function enqueueReconcile(
+  services: AppServices,
+  db: Knex | Knex.Transaction,
+  organizationId: string,
+  trigger: ReconcileTrigger,
+): Promise<void> {
+  await services.jobs.enqueue(
+    db,
+    RECONCILE_JOB,
+    { organizationId, trigger },
+    { jobKey: `reconcile:${organizationId}`, queueName: `reconcile:${organizationId}` },
+  );
+}
+
+/** `Kind/apiVersion/name`: the identity of an object within a namespace. */
+const key = (o: { apiVersion: string; kind: string; metadata: { name: string } }) =>
+  `${o.apiVersion}/${o.kind}/${o.metadata.name}`;
+
+/** The label selector of the objects of `organizationId`. */
+export function organizationSelector(organizationId: string): string {
+  return `${Object.keys(MANAGED_BY)[0]}=skiff,${OWNER_LABELS.organization}=${organizationId}`;
+}
+
+/**
+ * Every object the rows of `organizationId` call for: the render of each application with a started deployment,
+ * as its latest started deployment carries it. Reads: the applications, one query for their latest deployments,
+ * then each application's render (its own reads, as a deployment does).
+ */
+export async function desiredObjects(services: AppServices, organizationId: string): Promise<Manifest[]> {
+  const { knex } = services;
+  const apps = await applicationsTable(knex).where({ organization_id: organizationId }).orderBy("created_at");
+  if (apps.length === 0) return [];
+  const latest = (await knex("deployments")
+    .distinctOn("application_id")
+    .whereIn(
+      "application_id",
+      apps.map((a: { id: string }) => a.id),
+    )
+    .whereNotNull("started_at")
+    .orderBy([{ column: "application_id" }, { column: "created_at", order: "desc" }])
+    .select("id", "application_id", "commit_sha")) as Array<{
+    id: string;
+    applicationId: string;
+    commitSha: string | null;
+  }>;
+  const byApp = new Map(latest.map((d) => [d.applicationId, d]));
+  const out: Manifest[] = [];
+  for (const app of apps) {
+    const deployment = byApp.get(app.id);
+    if (deployment) out.push(...(await renderApplication(services, app, deployment)));
+  }
+  return out;
+}
+
+/** What one reconcile did. */
+export interface ReconcileOutcome {
+  /** Objects applied (Services and routes of the render). */
+  applied: number;
+  /** Objects deleted (not called for any more). */
+  deleted: LiveObject[];
+}
+
+/**
+ * Reconciles organization `organizationId` (see the file comment). @returns what it did, or null under the
+ * `dry-run` deployer (nothing touched). @throws Error with the API's message when the cluster refuses or is
+ * unreachable (the job retries).
+ */
+export async function reconcileOrganization(
+  services: AppServices,
+  log: Logger,
+  organizationId: string,
+  trigger: ReconcileTrigger,
+): Promise<ReconcileOutcome | null> {
+  if (services.config.SKIFF_DEPLOYER !== "kubernetes") return null;
+  const metrics = reconcileMetrics();
+  try {
+    const cluster = await connect(services);
+    const outcome = await reconcileIn(services, cluster, cluster.namespace, organizationId);
+    for (const o of outcome.deleted) metrics.deleted.inc({ kind: o.kind, trigger });
+    metrics.runs.inc({ trigger, outcome: "success" });
+    if (outcome.deleted.length > 0) {
+      log.info(
+        {
+          organizationId,
+          trigger,
+          deleted: outcome.deleted.map((o) => `${o.kind}/${o.metadata.name}`),
+        },
+        "reconcile deleted objects no row calls for",
+      );
+    }
+    return outcome;
+  } catch (error) {
+    metrics.runs.inc({ trigger, outcome: "failure" });
+    throw error;
+  }
+}
+
+/** The cluster of SKIFF's configuration (the client library is loaded on first use). */
+async function connect(services: AppServices): Promise<ClusterClient> {
+  return (await import("./cluster.kubernetes.ts")).connectCluster(services.config);
+}
+
+/** One reconcile of `organizationId` in `namespace` (steps 1–3 of the file comment). */
+async function reconcileIn(
+  services: AppServices,
+  cluster: ClusterClient,
+  namespace: string,
+  organizationId: string,
+): Promise<ReconcileOutcome> {
+  const desired = await desiredObjects(services, organizationId);
+  let applied = 0;
+  for (const manifest of desired) {
+    if (!APPLIED_BY_RECONCILE.has(manifest.kind)) continue;
+    await cluster.apply(manifest, namespace);
+    applied += 1;
+  }
+  const wanted = new Set(desired.map(key));
+  const live = await cluster.list(namespace, organizationSelector(organizationId));
+  const rows = await ownerRows(services.knex, organizationId);
+  const deleted: LiveObject[] = [];
+  for (const object of live) {
+    if (wanted.has(key(object))) continue;
+    const component = object.metadata.labels[OWNER_LABELS.component];
+    if (component === "database" || component === "build") {
+      const owner = object.metadata.labels[KEPT_WITH_ROW[component]];
+      if (owner && (component === "database" ? rows.databases : rows.applications).has(owner)) continue;
+    }
+    if (await cluster.remove(object)) deleted.push(object);
+  }
+  return { applied, deleted };
+}
+
+/** Ids of the organization's applications and databases (the rows that keep their objects alive). */
+async function ownerRows(knex: Knex, organizationId: string) {
+  const [apps, dbs] = await Promise.all([
+    applicationsTable(knex).where({ organization_id: organizationId }).pluck("id"),
+    databasesTable(knex).where({ organization_id: organizationId }).pluck("id"),
+  ]);
+  return { applications: new Set<string>(apps), databases: new Set<string>(dbs) };
+}
+
+/**
+ * The periodic reconcile: enqueues a reconcile (`periodic`) of every organization with objects in the cluster
+ * (a deleted organization's included: its objects all go) or with a deployed application. Nothing under the
+ * `dry-run` deployer. @returns how many organizations were enqueued.
+ */
+export async function reconcileAll(services: AppServices): Promise<number> {
+  if (services.config.SKIFF_DEPLOYER !== "kubernetes") return 0;
+  const cluster = await connect(services);
+  const live = await cluster.list(
+    cluster.namespace,
+    `${Object.keys(MANAGED_BY)[0]}=skiff,${OWNER_LABELS.organization}`,
+  );
+  const ids = new Set(live.map((o) => o.metadata.labels[OWNER_LABELS.organization]!).filter(Boolean));
+  const deployed = (await applicationsTable(services.knex, "a")
+    .whereExists(services.knex("deployments as d").whereRaw("d.application_id = a.id").whereNotNull("d.started_at"))
+    .distinct("a.organization_id")
+    .pluck("a.organization_id")) as string[];
+  for (const id of deployed) ids.add(id);
+  for (const id of ids) await enqueueReconcile(services, services.knex, id, "periodic");
+  return ids.size;
+}
+
+/**
+ * Plans the periodic reconcile (every minute): a `deployments.reconcile-all` job SKIFF_RECONCILE_INTERVAL seconds
+ * after the last one ran (one pending at a time across instances: job key, run time kept). Nothing when the
+ * interval is 0 or under the `dry-run` deployer.
+ */
+export async function planReconcile(services: AppServices): Promise<boolean> {
+  const interval = services.config.SKIFF_RECONCILE_INTERVAL;
+  if (interval === 0 || services.config.SKIFF_DEPLOYER !== "kubernetes") return false;
+  await services.jobs.enqueue(
+    services.knex,
+    "deployments.reconcile-all",
+    {},
+    {
+      runAt: new Date(services.now().getTime() + interval * 1000),
+      jobKey: "reconcile-all",
+      jobKeyMode: "preserve_run_at",
+    },
+  );
+  return true;
+}

@@ -1,0 +1,177 @@
+/**
+ * The namespace of one organization (docs/deployments.md "Tenant namespaces"): its stable name, and the objects
+ * that isolate it, rendered before anything of its applications. Pure: plain objects, no cluster access.
+ * - `Namespace` `skiff-org-<id>` with Pod Security admission `restricted` (enforce, audit, warn);
+ * - `RoleBinding` `skiff-deployer` giving Skiff's service account the ClusterRole `skiff-tenant` (the kinds Skiff
+ *   renders; deploy/base/rbac.yaml) in this namespace only;
+ * - `NetworkPolicy` `tenant-isolation` selecting every pod, both directions: ingress from the same namespace and
+ *   from the ingress controller's namespace only; egress to the same namespace, to the cluster DNS (kube-system,
+ *   `k8s-app: kube-dns`, port 53) and to any address outside the cluster's CIDRs (`ipBlock` 0.0.0.0/0 `except`
+ *   them): no other tenant's pod or Service is reachable, whatever its name. `ipBlock` is the choice because
+ *   "the internet" has no selector; the CIDRs are the operator's (pod, service and node ranges, and the cloud
+ *   metadata address);
+ * - `ResourceQuota` `plan` from the plan's quotas (applications and databases) times the per-plan container
+ *   resources (one app pod, its rollout's surge pod and one build per application; one pod and one 1 Gi volume per
+ *   database); none for a plan with an unlimited quota;
+ * - `LimitRange` `defaults`: a container without resources gets the plan's application requests/limits, none may
+ *   exceed the largest the plan renders.
+ */
+import { MANAGED_BY, type Manifest, OWNER_LABELS, type WorkloadResources } from "./deployment.manifests.ts";
+
+/** The namespace of organization `organizationId` (a TypeID): `skiff-org-<its 26-character suffix>`. */
+export function namespaceOf(organizationId: string): string {
+  const suffix = organizationId.slice(organizationId.lastIndexOf("_") + 1).toLowerCase();
+  if (!/^[0-9a-z]{1,52}$/.test(suffix)) throw new Error(`not an organization id: ${organizationId}`);
+  return `skiff-org-${suffix}`;
+}
+
+/** What isolates a tenant namespace, from Skiff's configuration. */
+export interface TenantSettings {
+  /** Namespace of the ingress controller (or Gateway) whose pods may reach the applications. */
+  ingressNamespace: string;
+  /** CIDRs egress may not reach (the cluster's pod, service and node ranges, the metadata address). */
+  clusterCidrs: string[];
+  /** Skiff's service account, bound to {@link TenantSettings.clusterRole} in each tenant namespace. */
+  serviceAccount: { namespace: string; name: string };
+  /** The ClusterRole of the kinds Skiff renders (deploy/base/rbac.yaml `skiff-tenant`). */
+  clusterRole: string;
+}
+
+/** The plan's quotas as {@link renderTenant} reads them (null: unlimited). */
+export interface TenantQuotas {
+  applications: number | null;
+  databases: number | null;
+}
+
+/** Millicores of a CPU quantity (`250m`, `1`, `1.5`). */
+function millicores(q: string): number {
+  return q.endsWith("m") ? Number(q.slice(0, -1)) : Math.round(Number(q) * 1000);
+}
+
+/** Mebibytes of a memory quantity (`512Mi`, `2Gi`). */
+function mebibytes(q: string): number {
+  if (q.endsWith("Gi")) return Number(q.slice(0, -2)) * 1024;
+  if (q.endsWith("Mi")) return Number(q.slice(0, -2));
+  throw new Error(`unsupported memory quantity ${q} (use Mi or Gi)`);
+}
+
+/** The larger of two quantities of the same resource. */
+function larger(a: string, b: string, of: (q: string) => number): string {
+  return of(a) >= of(b) ? a : b;
+}
+
+/** Every object of the namespace of `organizationId` (see the file comment), in apply order. */
+export function renderTenant(
+  organizationId: string,
+  settings: TenantSettings,
+  quotas: TenantQuotas,
+  resources: WorkloadResources,
+): Manifest[] {
+  const namespace = namespaceOf(organizationId);
+  const labels = { ...MANAGED_BY, [OWNER_LABELS.organization]: organizationId };
+  const out: Manifest[] = [
+    {
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: {
+        name: namespace,
+        labels: {
+          ...labels,
+          "pod-security.kubernetes.io/enforce": "restricted",
+          "pod-security.kubernetes.io/enforce-version": "latest",
+          "pod-security.kubernetes.io/audit": "restricted",
+          "pod-security.kubernetes.io/warn": "restricted",
+        },
+      },
+    },
+    {
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "RoleBinding",
+      metadata: { name: "skiff-deployer", namespace, labels },
+      subjects: [{ kind: "ServiceAccount", ...settings.serviceAccount }],
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: settings.clusterRole },
+    },
+    {
+      apiVersion: "networking.k8s.io/v1",
+      kind: "NetworkPolicy",
+      metadata: { name: "tenant-isolation", namespace, labels },
+      spec: {
+        podSelector: {},
+        policyTypes: ["Ingress", "Egress"],
+        ingress: [
+          { from: [{ podSelector: {} }] },
+          {
+            from: [
+              { namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": settings.ingressNamespace } } },
+            ],
+          },
+        ],
+        egress: [
+          { to: [{ podSelector: {} }] },
+          {
+            to: [
+              {
+                namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "kube-system" } },
+                podSelector: { matchLabels: { "k8s-app": "kube-dns" } },
+              },
+            ],
+            ports: [
+              { protocol: "UDP", port: 53 },
+              { protocol: "TCP", port: 53 },
+            ],
+          },
+          { to: [{ ipBlock: { cidr: "0.0.0.0/0", except: settings.clusterCidrs } }] },
+        ],
+      },
+    },
+  ];
+  const { applications: a, databases: d } = quotas;
+  if (a !== null && d !== null) {
+    const sum = (kind: "requests" | "limits", resource: "cpu" | "memory") => {
+      const of = resource === "cpu" ? millicores : mebibytes;
+      const total =
+        2 * a * of(resources.app[kind][resource]) +
+        a * of(resources.build[kind][resource]) +
+        d * of(resources.database[kind][resource]);
+      return resource === "cpu" ? `${total}m` : `${total}Mi`;
+    };
+    out.push({
+      apiVersion: "v1",
+      kind: "ResourceQuota",
+      metadata: { name: "plan", namespace, labels },
+      spec: {
+        hard: {
+          "requests.cpu": sum("requests", "cpu"),
+          "requests.memory": sum("requests", "memory"),
+          "limits.cpu": sum("limits", "cpu"),
+          "limits.memory": sum("limits", "memory"),
+          pods: String(3 * a + d),
+          persistentvolumeclaims: String(d),
+          "requests.storage": `${d}Gi`,
+        },
+      },
+    });
+  }
+  const maxOf = (resource: "cpu" | "memory") => {
+    const of = resource === "cpu" ? millicores : mebibytes;
+    return [resources.app, resources.build, resources.database]
+      .map((r) => r.limits[resource])
+      .reduce((x, y) => larger(x, y, of));
+  };
+  out.push({
+    apiVersion: "v1",
+    kind: "LimitRange",
+    metadata: { name: "defaults", namespace, labels },
+    spec: {
+      limits: [
+        {
+          type: "Container",
+          default: { ...resources.app.limits },
+          defaultRequest: { ...resources.app.requests },
+          max: { cpu: maxOf("cpu"), memory: maxOf("memory") },
+        },
+      ],
+    },
+  });
+  return out;
+}
