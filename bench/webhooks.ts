@@ -4,6 +4,8 @@
  * - enqueue → first attempt (publish committed → request at the receiver), 200 single events: p50/p99;
  * - throughput of signed deliveries at 50 concurrent (SKIFF_WORKER_CONCURRENCY=50): 50 endpoints × 40 events, in
  *   BENCH_WEBHOOKS_ROUNDS rounds (default 3; the median is the figure, the machine being shared).
+ * - isolation: healthy throughput and p99 (commit → request at the receiver) of 9 endpoints × 100 events, without
+ *   and then with a 10th endpoint whose receiver never answers (each of its attempts runs into the 10 s budget).
  * BENCH_CPU_PROF_DIR writes V8 CPU profiles of the bench process (the server) and the receiver there.
  * The receiver's certificate comes from a throw-away CA (test/helpers/test-ca.ts); Node reads NODE_EXTRA_CA_CERTS
  * only at start, so the script re-runs itself with it set.
@@ -68,6 +70,8 @@ if (!role) {
         const given = Buffer.from(String(req.headers["x-webhook-signature"] ?? ""));
         const ok = given.length === expected.length && timingSafeEqual(given, expected);
         pending.push([String(req.headers["x-webhook-delivery"]), at, ok]);
+        // A receiver that never answers (the isolation figures): the attempt runs into its 10 s budget.
+        if (req.url?.startsWith("/hang/")) return;
         res.writeHead(ok ? 200 : 401).end();
       });
     },
@@ -158,8 +162,8 @@ if (!role) {
     });
   const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
-  /** An organization (pro plan) with `n` endpoints on the receiver. */
-  async function organizationWith(n: number) {
+  /** An organization (pro plan) with `n` endpoints on the receiver, and `hanging` whose receiver never answers. */
+  async function organizationWith(n: number, hanging = 0) {
     const organizationId = `org_bench${randomBytes(8).toString("hex")}`;
     await knex("organizations").insert({
       id: organizationId,
@@ -168,8 +172,8 @@ if (!role) {
       plan_id: "plan_pro",
     });
     const secrets: Record<string, string> = {};
-    for (let i = 0; i < n; i++) {
-      const path = `/hook/${randomUUID()}`;
+    for (let i = 0; i < n + hanging; i++) {
+      const path = `/${i < n ? "hook" : "hang"}/${randomUUID()}`;
       const secret = `whsec_${randomBytes(32).toString("base64")}`;
       secrets[path] = secret;
       await knex("webhook_endpoints").insert({
@@ -254,6 +258,35 @@ if (!role) {
     const durations = (
       (await knex("webhook_delivery_attempts").whereIn("delivery_id", ids).pluck("duration_ms")) as number[]
     ).sort((a, b) => a - b);
+    /**
+     * 100 events to 9 healthy endpoints (and `hanging` that never answer), written in one transaction: the healthy
+     * deliveries' rate and p99 commit → request at the receiver.
+     */
+    async function isolationRound(hanging: number) {
+      const org = await organizationWith(9, hanging);
+      const hung = new Set(
+        (await knex("webhook_endpoints")
+          .where({ organization_id: org })
+          .whereLike("url", "%/hang/%")
+          .pluck("id")) as string[],
+      );
+      const healthyIds: string[] = [];
+      await knex.transaction(async (trx) => {
+        for (let i = 0; i < 100; i++) {
+          for (const d of await emitWebhookEvent({ knex: trx, services }, org, "course_completed", data))
+            if (!hung.has(d.webhookUuid)) healthyIds.push(d.deliveryId);
+        }
+      });
+      const committed = Date.now();
+      await until(() => healthyIds.every((id) => arrivals.has(id)));
+      const waits = healthyIds.map((id) => arrivals.get(id)! - committed).sort((a, b) => a - b);
+      return {
+        perSecond: Math.round((healthyIds.length * 1000) / Math.max(1, waits.at(-1)!)),
+        p99: pct(waits, 0.99),
+      };
+    }
+    const isolated = { without: await isolationRound(0), with: await isolationRound(1) };
+    const slots = services.config.SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY ?? Math.max(1, Math.floor(concurrency / 4));
     process.stdout.write(
       [
         `Webhook delivery on ${db.label}, one instance, SKIFF_WORKER_CONCURRENCY=${concurrency}, HTTPS receiver on loopback (own process, verifies every signature):`,
@@ -265,6 +298,9 @@ if (!role) {
         `  throughput: median ${pct(rates, 0.5)} deliveries/s over ${rounds.length} rounds (min ${rates[0]}, max ${rates.at(-1)}); ${badSignatures} bad signatures`,
         `  CPU per delivery (median of rounds, ms): server ${cpuMedian("server")}, receiver ${cpuMedian("receiver")}, PostgreSQL backends ${cpuMedian("postgres")} (less is faster on a quiet machine)`,
         `  one attempt's HTTPS call (resolve + check + TLS connect + request + answer), as logged: p50 ${pct(durations, 0.5)} ms, p99 ${pct(durations, 0.99)} ms`,
+        `  isolation (900 deliveries: 100 events × 9 healthy endpoints; per-endpoint cap ${slots} of ${concurrency} workers):`,
+        `    without a bad endpoint: ${isolated.without.perSecond} healthy deliveries/s, commit → receiver p99 ${isolated.without.p99} ms`,
+        `    with 1 endpoint that never answers (+100 deliveries to it): ${isolated.with.perSecond} healthy deliveries/s (${Math.round((100 * isolated.with.perSecond) / isolated.without.perSecond)} %), p99 ${isolated.with.p99} ms`,
         `  machine load average at the end: ${loadavg()
           .map((l) => l.toFixed(1))
           .join(", ")} (${cpus().length} CPUs)`,

@@ -974,6 +974,13 @@ export type Mutation = {
   ping: Scalars["Boolean"]["output"];
   /** Ingests an event of the learning platform: `data` is checked against the event's schema. */
   publishWebhookEvent: PublishedWebhookEvent;
+  /**
+   * Recovery after downtime: queues again every delivery of the endpoint created in [`since`, `until`) (default
+   * `until`: now) that did not end delivered; see `WebhookRecovery`. Asking again for the same window while it runs
+   * answers that recovery (`alreadyRunning`). BAD_USER_INPUT (fieldErrors) when `since` is not before `until`, `until`
+   * is in the future or the endpoint is inactive; RATE_LIMITED after 20 recoveries per hour per organization.
+   */
+  recoverWebhookDeliveries: WebhookRecovery;
   /** A new series of attempts of a stored delivery, same delivery id. */
   redeliverWebhook: Scalars["String"]["output"];
   /** Queues a new deployment of the same application and commit (trigger `redeploy`). */
@@ -1252,6 +1259,14 @@ export type MutationPublishWebhookEventArgs = {
   data: Scalars["JSONObject"]["input"];
   event: Scalars["String"]["input"];
   organizationId: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRecoverWebhookDeliveriesArgs = {
+  organizationId: Scalars["ID"]["input"];
+  since: Scalars["DateTime"]["input"];
+  until?: InputMaybe<Scalars["DateTime"]["input"]>;
+  webhookUuid: Scalars["ID"]["input"];
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -2489,6 +2504,29 @@ export type WebhookEventType = {
   name: Scalars["String"]["output"];
 };
 
+/**
+ * A recovery of an endpoint's undelivered deliveries (`recoverWebhookDeliveries`): every delivery created in
+ * [`since`, `until`) that ended `failed` or `cancelled` is sent again as a new series of 3 attempts, same
+ * `deliveryId`, same bytes, the first attempts spread at `ratePerSecond`.
+ */
+export type WebhookRecovery = {
+  __typename?: "WebhookRecovery";
+  /** True when a recovery of the same window was still running: it is answered and nothing was queued again. */
+  alreadyRunning: Scalars["Boolean"]["output"];
+  createdAt: Scalars["DateTime"]["output"];
+  /** Deliveries this recovery queued again (0 when none in the window had failed). */
+  queued: Scalars["Int"]["output"];
+  /** First attempts per second (`SKIFF_WEBHOOK_RECOVER_RATE`): the last one starts about queued / ratePerSecond seconds after the call. */
+  ratePerSecond: Scalars["Int"]["output"];
+  /** `whrec_` + UUID. */
+  recoveryId: Scalars["ID"]["output"];
+  /** Start of the window (inclusive). */
+  since: Scalars["DateTime"]["output"];
+  /** End of the window (exclusive): the call's moment when none was given. */
+  until: Scalars["DateTime"]["output"];
+  webhookUuid: Scalars["ID"]["output"];
+};
+
 /** Answer of `testWebhook`. */
 export type WebhookTestResult = {
   __typename?: "WebhookTestResult";
@@ -2736,6 +2774,7 @@ export type ResolversTypes = {
   WebhookEndpoint: ResolverTypeWrapper<WebhookEndpointRowModel>;
   WebhookEndpointWithSecret: ResolverTypeWrapper<WebhookWithSecretModel>;
   WebhookEventType: ResolverTypeWrapper<WebhookEventTypeModel>;
+  WebhookRecovery: ResolverTypeWrapper<WebhookRecovery>;
   WebhookTestResult: ResolverTypeWrapper<WebhookTestOutcomeModel>;
 };
 
@@ -2840,6 +2879,7 @@ export type ResolversParentTypes = {
   WebhookEndpoint: WebhookEndpointRowModel;
   WebhookEndpointWithSecret: WebhookWithSecretModel;
   WebhookEventType: WebhookEventTypeModel;
+  WebhookRecovery: WebhookRecovery;
   WebhookTestResult: WebhookTestOutcomeModel;
 };
 
@@ -3414,6 +3454,12 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationPublishWebhookEventArgs, "data" | "event" | "organizationId">
+  >;
+  recoverWebhookDeliveries?: Resolver<
+    ResolversTypes["WebhookRecovery"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRecoverWebhookDeliveriesArgs, "organizationId" | "since" | "webhookUuid">
   >;
   redeliverWebhook?: Resolver<
     ResolversTypes["String"],
@@ -4161,6 +4207,20 @@ export type WebhookEventTypeResolvers<
   name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
 };
 
+export type WebhookRecoveryResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["WebhookRecovery"] = ResolversParentTypes["WebhookRecovery"],
+> = {
+  alreadyRunning?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  queued?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  ratePerSecond?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  recoveryId?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  since?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  until?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  webhookUuid?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+};
+
 export type WebhookTestResultResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["WebhookTestResult"] = ResolversParentTypes["WebhookTestResult"],
@@ -4241,5 +4301,6 @@ export type Resolvers<ContextType = Context> = {
   WebhookEndpoint?: WebhookEndpointResolvers<ContextType>;
   WebhookEndpointWithSecret?: WebhookEndpointWithSecretResolvers<ContextType>;
   WebhookEventType?: WebhookEventTypeResolvers<ContextType>;
+  WebhookRecovery?: WebhookRecoveryResolvers<ContextType>;
   WebhookTestResult?: WebhookTestResultResolvers<ContextType>;
 };
