@@ -44,8 +44,11 @@ export const USER_AGENT = "Skiff-Webhooks/1.0";
 export type AttemptOutcome =
   /** Nothing sent: the delivery is gone, no longer pending, or its endpoint was deactivated. */
   | { kind: "skipped"; reason: string }
-  /** Nothing sent: the endpoint already has its attempts in flight in this instance (webhook-endpoint-slots.ts). */
-  | { kind: "busy" }
+  /**
+   * Nothing sent: the endpoint already has its attempts in flight in this instance (webhook-endpoint-slots.ts); try
+   * again in `retryInMs`.
+   */
+  | { kind: "busy"; retryInMs: number }
   | { kind: "delivered" }
   /** Failed; `final` when no attempt follows (the series ended failed). */
   | { kind: "failed"; final: boolean; message: string };
@@ -74,7 +77,8 @@ export function deliveryHeaders(
  * has its share of attempts in flight in this instance (webhook-endpoint-slots.ts); otherwise signs with the endpoint's current secret,
  * sends, logs the attempt and moves the delivery to `delivered`, or to `failed` after the last attempt (then the
  * endpoint's failure streak is updated: 5 days of failures deactivate it and tell the notification channels).
- * `signal` cancels the call (shutdown): the attempt is then not logged and runs again later.
+ * `signal` cancels the call (shutdown): the attempt is then not logged and runs again later. `deferrals`: the times
+ * this attempt was put off already (it sets the next wait).
  */
 export async function attemptDelivery(
   services: AppServices,
@@ -83,6 +87,7 @@ export async function attemptDelivery(
   attempt: number,
   force: boolean,
   signal?: AbortSignal,
+  deferrals = 0,
 ): Promise<AttemptOutcome> {
   const { knex } = services;
   // One round trip (shared with the attempts starting alongside): the delivery with its endpoint (deleting an
@@ -103,8 +108,8 @@ export async function attemptDelivery(
     await knex("webhook_deliveries").where({ id: deliveryId, status: "pending" }).update({ status: "cancelled" });
     return { kind: "skipped", reason: "endpoint inactive" };
   }
-  const giveBack = takeEndpointSlot(services, endpoint.id);
-  if (!giveBack) return { kind: "busy" };
+  const slot = takeEndpointSlot(services, endpoint.id, ATTEMPT_TIMEOUT_MS, deferrals);
+  if ("retryInMs" in slot) return { kind: "busy", retryInMs: slot.retryInMs };
   const secret = services.secrets.decrypt(endpoint.secretEncrypted);
   const headers = deliveryHeaders(secret, delivery, Math.floor(services.now().getTime() / 1000));
   const started = performance.now();
@@ -131,7 +136,7 @@ export async function attemptDelivery(
     if (!(e instanceof OutboundError)) throw e;
     errorMessage = e.message;
   } finally {
-    giveBack();
+    slot.giveBack();
   }
   const durationMs = Math.round(performance.now() - started);
   // `410 Gone`: the receiver says the endpoint is gone for good; no attempt follows and the endpoint is deactivated.

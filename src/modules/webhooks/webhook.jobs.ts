@@ -8,7 +8,6 @@ import { z } from "zod";
 import { DeferJobError, defineJob } from "../../jobs/job-definition.ts";
 import { attemptDelivery, RETRY_WAITS_MS } from "./webhook-attempt.ts";
 import { DELIVER_JOB } from "./webhook-emit.ts";
-import { deferDelayMs } from "./webhook-endpoint-slots.ts";
 
 /** Log entries kept per endpoint. */
 export const ATTEMPTS_KEPT = 200;
@@ -24,9 +23,10 @@ export const deliverWebhookJob = defineJob({
   payload: z.object({ deliveryId: z.string().regex(/^dlv_[0-9a-f]{16}$/), force: z.boolean().default(false) }),
   retry: { kind: "waits", waitsMs: RETRY_WAITS_MS },
   async handler({ deliveryId, force }, ctx) {
-    const outcome = await attemptDelivery(ctx.services, ctx.log, deliveryId, ctx.attempt, force, ctx.signal);
+    const { services, log, attempt, signal, deferrals } = ctx;
+    const outcome = await attemptDelivery(services, log, deliveryId, attempt, force, signal, deferrals);
     // Not an attempt: it waits in the queue, holding no worker, while the endpoint's slots are taken.
-    if (outcome.kind === "busy") throw new DeferJobError("endpoint busy", deferDelayMs(ctx.deferrals));
+    if (outcome.kind === "busy") throw new DeferJobError("endpoint busy", outcome.retryInMs);
     if (outcome.kind === "skipped") ctx.log.debug({ deliveryId, reason: outcome.reason }, "webhook delivery skipped");
     if (outcome.kind === "failed" && !outcome.final) throw new AttemptFailed(outcome.message);
   },
