@@ -418,6 +418,15 @@ export const configSchema = z.object({
     .max(100)
     .default(4)
     .describe("Background jobs one instance runs at once."),
+  SKIFF_EVENT_LOG_RETENTION_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(86_400)
+    .describe(
+      "How long live events (`siteImportUpdated`, `deploymentUpdated`) stay in the event log, in seconds: a client resumes with its last `cursor` (`after`) within this time; an older cursor answers `CURSOR_EXPIRED` ([Resuming](subscriptions.md#resuming-after-a-dropped-connection)). Pruned every minute, in batches.",
+    ),
   SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce
     .number()
     .int()

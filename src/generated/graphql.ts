@@ -544,6 +544,11 @@ export type DeploymentLogLine = {
 /** A change of one deployment: its new status, or a new log line while it runs. */
 export type DeploymentUpdate = {
   __typename?: "DeploymentUpdate";
+  /**
+   * Opaque position of this event in the live-event log: pass the last one received as `after` when subscribing
+   * again (after a dropped connection) to get the events missed meanwhile, then the live ones.
+   */
+  cursor: Scalars["String"]["output"];
   /** The deployment as it is now. */
   deployment: Deployment;
   deploymentId: Scalars["ID"]["output"];
@@ -2297,6 +2302,11 @@ export type SiteImportStepStatus = "done" | "failed" | "pending" | "skipped";
 /** A status change of an import. */
 export type SiteImportUpdate = {
   __typename?: "SiteImportUpdate";
+  /**
+   * Opaque position of this event in the live-event log: pass the last one received as `after` when subscribing
+   * again (after a dropped connection) to get the events missed meanwhile, then the live ones.
+   */
+  cursor: Scalars["String"]["output"];
   /** Id of the import (`imp_...`). */
   importId: Scalars["ID"]["output"];
   /** The record as it is when the event is delivered (its status may already be newer); null once deleted. */
@@ -2337,14 +2347,22 @@ export type SshKey = {
  */
 export type Subscription = {
   __typename?: "Subscription";
-  /** Status changes and log lines of the application's deployments. `NOT_FOUND` when the application is not visible. */
+  /**
+   * Status changes and log lines of the application's deployments. `NOT_FOUND` when the application is not visible.
+   * `after`: the `cursor` of the last event received: the events after it are replayed first (those the caller may
+   * see, as live ones), then the live ones, none missed or repeated; `CURSOR_EXPIRED` when it is older than the event
+   * log's retention (`SKIFF_EVENT_LOG_RETENTION_SECONDS`, default 24 h): read the deployment, subscribe without it.
+   */
   deploymentUpdated: DeploymentUpdate;
   /** `true` at once, then every 30 seconds until the client unsubscribes: lets clients check that subscriptions are reachable and keep idle connections alive. */
   heartbeat: Scalars["Boolean"]["output"];
   /**
    * Status changes, deletions included, of one import (`id`) or, without `id`, of every import of the caller's
    * active organization that the caller may see. Delivered across server instances. Authenticate in `connection_init`.
-   * `NOT_FOUND` when `id` is not visible to the caller.
+   * `NOT_FOUND` when `id` is not visible to the caller. `after`: the `cursor` of the last event received: the events
+   * after it are replayed first (those the caller may see, as live ones), then the live ones, none missed or repeated;
+   * `CURSOR_EXPIRED` when it is older than the event log's retention (`SKIFF_EVENT_LOG_RETENTION_SECONDS`, default
+   * 24 h): read the current state (`siteImport`, `siteImports`), then subscribe without it.
    */
   siteImportUpdated: SiteImportUpdate;
 };
@@ -2354,6 +2372,7 @@ export type Subscription = {
  * `connection_init`. Modules add fields with `extend type Subscription`.
  */
 export type SubscriptionDeploymentUpdatedArgs = {
+  after?: InputMaybe<Scalars["String"]["input"]>;
   applicationId: Scalars["ID"]["input"];
 };
 
@@ -2362,6 +2381,7 @@ export type SubscriptionDeploymentUpdatedArgs = {
  * `connection_init`. Modules add fields with `extend type Subscription`.
  */
 export type SubscriptionSiteImportUpdatedArgs = {
+  after?: InputMaybe<Scalars["String"]["input"]>;
   id?: InputMaybe<Scalars["ID"]["input"]>;
 };
 
@@ -3094,6 +3114,7 @@ export type DeploymentUpdateResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["DeploymentUpdate"] = ResolversParentTypes["DeploymentUpdate"],
 > = {
+  cursor?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
   deployment?: Resolver<ResolversTypes["Deployment"], ParentType, ContextType>;
   deploymentId?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
   logLine?: Resolver<Maybe<ResolversTypes["DeploymentLogLine"]>, ParentType, ContextType>;
@@ -4081,6 +4102,7 @@ export type SiteImportUpdateResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["SiteImportUpdate"] = ResolversParentTypes["SiteImportUpdate"],
 > = {
+  cursor?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
   importId?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
   siteImport?: Resolver<Maybe<ResolversTypes["SiteImport"]>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes["SiteImportUpdateStatus"], ParentType, ContextType>;
