@@ -5,7 +5,8 @@
  * - throughput of signed deliveries at 50 concurrent (SKIFF_WORKER_CONCURRENCY=50): 50 endpoints × 40 events, in
  *   BENCH_WEBHOOKS_ROUNDS rounds (default 3; the median is the figure, the machine being shared).
  * - isolation: healthy throughput and p99 (commit → request at the receiver) of 9 endpoints × 100 events, without
- *   and then with a 10th endpoint whose receiver never answers (each of its attempts runs into the 10 s budget).
+ *   and then with a 10th endpoint whose receiver (a server of its own) never answers (each of its attempts runs
+ *   into the 10 s budget).
  * BENCH_CPU_PROF_DIR writes V8 CPU profiles of the bench process (the server) and the receiver there.
  * The receiver's certificate comes from a throw-away CA (test/helpers/test-ca.ts); Node reads NODE_EXTRA_CA_CERTS
  * only at start, so the script re-runs itself with it set.
@@ -57,26 +58,31 @@ if (!role) {
     for (const [path, secret] of Object.entries(m.secrets ?? {})) secrets.set(path, secret);
     if (m.cpu) process.send!({ cpu: process.cpuUsage() });
   });
-  const server = createServer(
-    { cert: readFileSync(process.env.BENCH_CERT!), key: readFileSync(process.env.BENCH_KEY!) },
-    (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        const at = Date.now();
-        const body = Buffer.concat(chunks);
-        const secret = secrets.get(req.url ?? "") ?? "";
-        const expected = Buffer.from(`sha256=${createHmac("sha256", secret).update(body).digest("hex")}`);
-        const given = Buffer.from(String(req.headers["x-webhook-signature"] ?? ""));
-        const ok = given.length === expected.length && timingSafeEqual(given, expected);
-        pending.push([String(req.headers["x-webhook-delivery"]), at, ok]);
-        // A receiver that never answers (the isolation figures): the attempt runs into its 10 s budget.
-        if (req.url?.startsWith("/hang/")) return;
-        res.writeHead(ok ? 200 : 401).end();
-      });
-    },
+  const tls = { cert: readFileSync(process.env.BENCH_CERT!), key: readFileSync(process.env.BENCH_KEY!) };
+  const server = createServer(tls, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const at = Date.now();
+      const body = Buffer.concat(chunks);
+      const secret = secrets.get(req.url ?? "") ?? "";
+      const expected = Buffer.from(`sha256=${createHmac("sha256", secret).update(body).digest("hex")}`);
+      const given = Buffer.from(String(req.headers["x-webhook-signature"] ?? ""));
+      const ok = given.length === expected.length && timingSafeEqual(given, expected);
+      pending.push([String(req.headers["x-webhook-delivery"]), at, ok]);
+      res.writeHead(ok ? 200 : 401).end();
+    });
+  });
+  // The never-answering receiver listens on a port of its own: a dead receiver is another origin, and the outbound
+  // client pools connections per origin (16), so sharing the healthy one's origin would measure that pool instead.
+  const hangServer = createServer(tls, (req) => {
+    req.resume();
+    req.on("end", () => pending.push([String(req.headers["x-webhook-delivery"]), Date.now(), true]));
+  });
+  const portOf = (s: typeof server) => (s.address() as { port: number }).port;
+  server.listen(0, "127.0.0.1", () =>
+    hangServer.listen(0, "127.0.0.1", () => process.send!({ port: portOf(server), hangPort: portOf(hangServer) })),
   );
-  server.listen(0, "127.0.0.1", () => process.send!({ port: (server.address() as { port: number }).port }));
 } else {
   const { loadConfig } = await import("../src/config.ts");
   const { createLogger, startSkiff } = await import("../src/server/start.ts");
@@ -89,10 +95,12 @@ if (!role) {
   /** Probes re-run at every report of the receiver (no polling: the bench shares the server's event loop). */
   const waiters = new Set<() => void>();
   let cpuAnswer: ((usage: NodeJS.CpuUsage) => void) | undefined;
+  let hangPort = 0;
   const port = await new Promise<number>((resolve) =>
     receiver.on(
       "message",
-      (m: { port?: number; arrivals?: Array<[string, number, boolean]>; cpu?: NodeJS.CpuUsage }) => {
+      (m: { port?: number; hangPort?: number; arrivals?: Array<[string, number, boolean]>; cpu?: NodeJS.CpuUsage }) => {
+        if (m.hangPort) hangPort = m.hangPort;
         if (m.port) resolve(m.port);
         if (m.cpu) cpuAnswer?.(m.cpu);
         for (const [id, at, ok] of m.arrivals ?? []) {
@@ -179,7 +187,7 @@ if (!role) {
       await knex("webhook_endpoints").insert({
         id: `webhook_${randomUUID()}`,
         organization_id: organizationId,
-        url: `https://127.0.0.1:${port}${path}`,
+        url: `https://127.0.0.1:${path.startsWith("/hang/") ? hangPort : port}${path}`,
         events: ["course_completed"],
         secret_encrypted: services.secrets.encrypt(secret),
       });
