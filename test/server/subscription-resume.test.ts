@@ -3,11 +3,14 @@
  * a subscriber whose socket is cut mid-stream subscribes again with its last `cursor` as `after` while events keep
  * coming, and gets every event it may see exactly once (0 gaps, 0 duplicates at the seam), never another
  * organization's nor an ungranted project's (the replay runs the live visibility check); the same across a restart of
- * a spawned `src/main.ts`; a cursor older than the retention answers CURSOR_EXPIRED, a malformed one BAD_USER_INPUT.
+ * a spawned `src/main.ts`, and for the CLI's subscription (`skiff import`, `skiff deploy`) whose connection a TCP proxy
+ * cuts; a cursor older than the retention answers CURSOR_EXPIRED, a malformed one BAD_USER_INPUT.
  */
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { subscribe as cliSubscribe } from "../../clients/cli/api.ts";
+import { ImportUpdatesSubscription } from "../../clients/cli/operations.ts";
 import { SITE_IMPORT_TOPIC } from "../../src/modules/imports/site-import.events.ts";
 import { cursorOf, pruneEventLog } from "../../src/shared/event-log.ts";
 import { createPubSub, type PubSub } from "../../src/shared/pubsub.ts";
@@ -15,6 +18,7 @@ import { createTestDatabase } from "../helpers/db.ts";
 import { type SkiffProcess, spawnSkiff } from "../helpers/process.ts";
 import { addMember, createOrg, createProjects } from "../helpers/seed.ts";
 import { useTestServer } from "../helpers/server.ts";
+import { tcpProxy } from "../helpers/tcp-proxy.ts";
 
 const t = useTestServer();
 const QUERY = `subscription($after: String) { siteImportUpdated(after: $after) { importId status cursor } }`;
@@ -212,4 +216,34 @@ describe("resuming live status", () => {
       await db.drop();
     }
   }, 120_000);
+  it("the CLI's subscription reconnects after its connection is cut and resumes with its last cursor", async () => {
+    const pubsub = t.skiff.services.pubsub;
+    const { organizationId, owner } = await createOrg(t.db.knex);
+    const proxy = tcpProxy(t.skiff.url);
+    await proxy.open();
+    const got: string[] = [];
+    const before = pubsub.listenerCount(SITE_IMPORT_TOPIC);
+    const credentials = { url: proxy.url(t.skiff.url).replace(/\/$/, ""), apiKey: owner.apiKey };
+    const sub = cliSubscribe(credentials, ImportUpdatesSubscription, {}, (d) => got.push(d.siteImportUpdated.importId));
+    try {
+      await sub.ready;
+      await until(() => pubsub.listenerCount(SITE_IMPORT_TOPIC) > before);
+      const expected = Array.from({ length: 30 }, (_, i) => `imp_cli_${i}`);
+      for (let i = 0; i < 10; i++) await publish(pubsub, expected[i]!, organizationId, null);
+      await until(() => got.length === 10);
+      // The cut: the server sees the socket close; events go on meanwhile.
+      await proxy.close();
+      await until(() => pubsub.listenerCount(SITE_IMPORT_TOPIC) === before);
+      for (let i = 10; i < 20; i++) await publish(pubsub, expected[i]!, organizationId, null);
+      await proxy.open();
+      await until(() => got.length >= 20, 30_000);
+      for (let i = 20; i < 30; i++) await publish(pubsub, expected[i]!, organizationId, null);
+      await until(() => got.length >= 30);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(got).toEqual(expected);
+    } finally {
+      await sub.close();
+      await proxy.close();
+    }
+  }, 60_000);
 });
