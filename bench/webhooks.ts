@@ -4,6 +4,9 @@
  * - enqueue → first attempt (publish committed → request at the receiver), 200 single events: p50/p99;
  * - throughput of signed deliveries at 50 concurrent (SKIFF_WORKER_CONCURRENCY=50): 50 endpoints × 40 events, in
  *   BENCH_WEBHOOKS_ROUNDS rounds (default 3; the median is the figure, the machine being shared).
+ * - isolation: healthy throughput and p99 (commit → request at the receiver) of 9 endpoints × 100 events, without
+ *   and then with a 10th endpoint whose receiver (a server of its own) never answers (each of its attempts runs
+ *   into the 10 s budget).
  * BENCH_CPU_PROF_DIR writes V8 CPU profiles of the bench process (the server) and the receiver there.
  * The receiver's certificate comes from a throw-away CA (test/helpers/test-ca.ts); Node reads NODE_EXTRA_CA_CERTS
  * only at start, so the script re-runs itself with it set.
@@ -55,24 +58,31 @@ if (!role) {
     for (const [path, secret] of Object.entries(m.secrets ?? {})) secrets.set(path, secret);
     if (m.cpu) process.send!({ cpu: process.cpuUsage() });
   });
-  const server = createServer(
-    { cert: readFileSync(process.env.BENCH_CERT!), key: readFileSync(process.env.BENCH_KEY!) },
-    (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        const at = Date.now();
-        const body = Buffer.concat(chunks);
-        const secret = secrets.get(req.url ?? "") ?? "";
-        const expected = Buffer.from(`sha256=${createHmac("sha256", secret).update(body).digest("hex")}`);
-        const given = Buffer.from(String(req.headers["x-webhook-signature"] ?? ""));
-        const ok = given.length === expected.length && timingSafeEqual(given, expected);
-        pending.push([String(req.headers["x-webhook-delivery"]), at, ok]);
-        res.writeHead(ok ? 200 : 401).end();
-      });
-    },
+  const tls = { cert: readFileSync(process.env.BENCH_CERT!), key: readFileSync(process.env.BENCH_KEY!) };
+  const server = createServer(tls, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const at = Date.now();
+      const body = Buffer.concat(chunks);
+      const secret = secrets.get(req.url ?? "") ?? "";
+      const expected = Buffer.from(`sha256=${createHmac("sha256", secret).update(body).digest("hex")}`);
+      const given = Buffer.from(String(req.headers["x-webhook-signature"] ?? ""));
+      const ok = given.length === expected.length && timingSafeEqual(given, expected);
+      pending.push([String(req.headers["x-webhook-delivery"]), at, ok]);
+      res.writeHead(ok ? 200 : 401).end();
+    });
+  });
+  // The never-answering receiver listens on a port of its own: a dead receiver is another origin, and the outbound
+  // client pools connections per origin (16), so sharing the healthy one's origin would measure that pool instead.
+  const hangServer = createServer(tls, (req) => {
+    req.resume();
+    req.on("end", () => pending.push([String(req.headers["x-webhook-delivery"]), Date.now(), true]));
+  });
+  const portOf = (s: typeof server) => (s.address() as { port: number }).port;
+  server.listen(0, "127.0.0.1", () =>
+    hangServer.listen(0, "127.0.0.1", () => process.send!({ port: portOf(server), hangPort: portOf(hangServer) })),
   );
-  server.listen(0, "127.0.0.1", () => process.send!({ port: (server.address() as { port: number }).port }));
 } else {
   const { loadConfig } = await import("../src/config.ts");
   const { createLogger, startSkiff } = await import("../src/server/start.ts");
@@ -85,10 +95,12 @@ if (!role) {
   /** Probes re-run at every report of the receiver (no polling: the bench shares the server's event loop). */
   const waiters = new Set<() => void>();
   let cpuAnswer: ((usage: NodeJS.CpuUsage) => void) | undefined;
+  let hangPort = 0;
   const port = await new Promise<number>((resolve) =>
     receiver.on(
       "message",
-      (m: { port?: number; arrivals?: Array<[string, number, boolean]>; cpu?: NodeJS.CpuUsage }) => {
+      (m: { port?: number; hangPort?: number; arrivals?: Array<[string, number, boolean]>; cpu?: NodeJS.CpuUsage }) => {
+        if (m.hangPort) hangPort = m.hangPort;
         if (m.port) resolve(m.port);
         if (m.cpu) cpuAnswer?.(m.cpu);
         for (const [id, at, ok] of m.arrivals ?? []) {
@@ -158,8 +170,8 @@ if (!role) {
     });
   const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
-  /** An organization (pro plan) with `n` endpoints on the receiver. */
-  async function organizationWith(n: number) {
+  /** An organization (pro plan) with `n` endpoints on the receiver, and `hanging` whose receiver never answers. */
+  async function organizationWith(n: number, hanging = 0) {
     const organizationId = `org_bench${randomBytes(8).toString("hex")}`;
     await knex("organizations").insert({
       id: organizationId,
@@ -168,14 +180,14 @@ if (!role) {
       plan_id: "plan_pro",
     });
     const secrets: Record<string, string> = {};
-    for (let i = 0; i < n; i++) {
-      const path = `/hook/${randomUUID()}`;
+    for (let i = 0; i < n + hanging; i++) {
+      const path = `/${i < n ? "hook" : "hang"}/${randomUUID()}`;
       const secret = `whsec_${randomBytes(32).toString("base64")}`;
       secrets[path] = secret;
       await knex("webhook_endpoints").insert({
         id: `webhook_${randomUUID()}`,
         organization_id: organizationId,
-        url: `https://127.0.0.1:${port}${path}`,
+        url: `https://127.0.0.1:${path.startsWith("/hang/") ? hangPort : port}${path}`,
         events: ["course_completed"],
         secret_encrypted: services.secrets.encrypt(secret),
       });
@@ -254,6 +266,35 @@ if (!role) {
     const durations = (
       (await knex("webhook_delivery_attempts").whereIn("delivery_id", ids).pluck("duration_ms")) as number[]
     ).sort((a, b) => a - b);
+    /**
+     * 100 events to 9 healthy endpoints (and `hanging` that never answer), written in one transaction: the healthy
+     * deliveries' rate and p99 commit → request at the receiver.
+     */
+    async function isolationRound(hanging: number) {
+      const org = await organizationWith(9, hanging);
+      const hung = new Set(
+        (await knex("webhook_endpoints")
+          .where({ organization_id: org })
+          .whereLike("url", "%/hang/%")
+          .pluck("id")) as string[],
+      );
+      const healthyIds: string[] = [];
+      await knex.transaction(async (trx) => {
+        for (let i = 0; i < 100; i++) {
+          for (const d of await emitWebhookEvent({ knex: trx, services }, org, "course_completed", data))
+            if (!hung.has(d.webhookUuid)) healthyIds.push(d.deliveryId);
+        }
+      });
+      const committed = Date.now();
+      await until(() => healthyIds.every((id) => arrivals.has(id)));
+      const waits = healthyIds.map((id) => arrivals.get(id)! - committed).sort((a, b) => a - b);
+      return {
+        perSecond: Math.round((healthyIds.length * 1000) / Math.max(1, waits.at(-1)!)),
+        p99: pct(waits, 0.99),
+      };
+    }
+    const isolated = { without: await isolationRound(0), with: await isolationRound(1) };
+    const slots = services.config.SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY ?? Math.max(1, Math.floor(concurrency / 4));
     process.stdout.write(
       [
         `Webhook delivery on ${db.label}, one instance, SKIFF_WORKER_CONCURRENCY=${concurrency}, HTTPS receiver on loopback (own process, verifies every signature):`,
@@ -265,6 +306,9 @@ if (!role) {
         `  throughput: median ${pct(rates, 0.5)} deliveries/s over ${rounds.length} rounds (min ${rates[0]}, max ${rates.at(-1)}); ${badSignatures} bad signatures`,
         `  CPU per delivery (median of rounds, ms): server ${cpuMedian("server")}, receiver ${cpuMedian("receiver")}, PostgreSQL backends ${cpuMedian("postgres")} (less is faster on a quiet machine)`,
         `  one attempt's HTTPS call (resolve + check + TLS connect + request + answer), as logged: p50 ${pct(durations, 0.5)} ms, p99 ${pct(durations, 0.99)} ms`,
+        `  isolation (900 deliveries: 100 events × 9 healthy endpoints; per-endpoint cap ${slots} of ${concurrency} workers):`,
+        `    without a bad endpoint: ${isolated.without.perSecond} healthy deliveries/s, commit → receiver p99 ${isolated.without.p99} ms`,
+        `    with 1 endpoint that never answers (+100 deliveries to it): ${isolated.with.perSecond} healthy deliveries/s (${Math.round((100 * isolated.with.perSecond) / isolated.without.perSecond)} %), p99 ${isolated.with.p99} ms`,
         `  machine load average at the end: ${loadavg()
           .map((l) => l.toFixed(1))
           .join(", ")} (${cpus().length} CPUs)`,

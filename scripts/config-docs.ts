@@ -90,6 +90,9 @@ const SECTIONS: readonly { title: string; variables: readonly string[] }[] = [
       "SKIFF_WORKER_LOCAL_QUEUE",
       "SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS",
       "SKIFF_IMPORT_WAIT_MS",
+      "SKIFF_EVENT_LOG_RETENTION_SECONDS",
+      "SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY",
+      "SKIFF_WEBHOOK_RECOVER_RATE",
     ],
   },
   {

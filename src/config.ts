@@ -427,6 +427,33 @@ export const configSchema = z.object({
     .max(100)
     .default(4)
     .describe("Background jobs one instance runs at once."),
+  SKIFF_EVENT_LOG_RETENTION_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(86_400)
+    .describe(
+      "How long live events (`siteImportUpdated`, `deploymentUpdated`) stay in the event log, in seconds: a client resumes with its last `cursor` (`after`) within this time; an older cursor answers `CURSOR_EXPIRED` ([Resuming](subscriptions.md#resuming-after-a-dropped-connection)). Pruned every minute, in batches.",
+    ),
+  SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(
+      "Webhook attempts to one endpoint one instance runs at once; an attempt beyond it waits in the queue (durably, not holding a worker) and is not counted as an attempt, so a receiver that hangs holds at most this many of the instance's `SKIFF_WORKER_CONCURRENCY` workers ([Isolation](webhooks.md#isolation-of-slow-receivers)). Unset: a quarter of `SKIFF_WORKER_CONCURRENCY`, at least 1.",
+    ),
+  SKIFF_WEBHOOK_RECOVER_RATE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(20)
+    .describe(
+      "Deliveries per second a webhook recovery re-sends to its endpoint (`POST …/webhooks/{uuid}/recover`): the first attempts of the deliveries it queues are spread at this rate ([Recovering after downtime](webhooks.md#recovering-after-downtime)).",
+    ),
   SKIFF_WORKER_LOCAL_QUEUE: z.coerce
     .number()
     .int()

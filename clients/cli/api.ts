@@ -100,7 +100,21 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
-/** Subscribes over graphql-ws (`/graphql`, API key in `connection_init`); `onData` gets each result's data. */
+/** Reconnections of a subscription after its socket dropped (waits of 1 s doubling up to 10 s: several minutes). */
+const RECONNECTS = 30;
+
+/** The `cursor` of a live event (`{ <field>: { cursor } }`), if the result carries one. */
+function cursorIn(data: unknown): string | undefined {
+  const root = Object.values((data ?? {}) as Record<string, unknown>)[0] as { cursor?: unknown } | undefined;
+  return typeof root?.cursor === "string" ? root.cursor : undefined;
+}
+
+/**
+ * Subscribes over graphql-ws (`/graphql`, API key in `connection_init`); `onData` gets each result's data. After a
+ * dropped connection (a network cut, a server restart) it reconnects and resumes after the last event received: the
+ * subscription is sent again with `after` set to that event's `cursor` (graphql-ws sends the same payload object
+ * again), so no event is missed or repeated (docs/subscriptions.md "Resuming after a dropped connection").
+ */
 export function subscribe<T, V extends Record<string, unknown>>(
   c: Credentials,
   document: TypedDocumentNode<T, V>,
@@ -114,14 +128,22 @@ export function subscribe<T, V extends Record<string, unknown>>(
   const client = createClient({
     url: `${c.url.replace(/^http/, "ws")}/graphql`,
     webSocketImpl: WebSocket,
-    retryAttempts: 0,
+    retryAttempts: RECONNECTS,
+    retryWait: (retries) => new Promise((r) => setTimeout(r, Math.min(10_000, 1000 * 2 ** retries))),
     connectionParams: { authorization: `Bearer ${c.apiKey}` },
     on: { connected: () => acknowledged() },
   });
-  client.subscribe<T>(
-    { query: print(document), variables },
-    { next: (msg) => msg.data && onData(msg.data as T), error: () => acknowledged(), complete: () => {} },
-  );
+  const payload = { query: print(document), variables: { ...variables } as Record<string, unknown> };
+  client.subscribe<T>(payload, {
+    next: (msg) => {
+      if (!msg.data) return;
+      const cursor = cursorIn(msg.data);
+      if (cursor) payload.variables.after = cursor;
+      onData(msg.data as T);
+    },
+    error: () => acknowledged(),
+    complete: () => {},
+  });
   return { ready, close: () => client.dispose() as Promise<void> };
 }
 

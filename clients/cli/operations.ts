@@ -6,10 +6,11 @@ import { graphql } from "./gql/gql.ts";
 
 /** Updates of the caller's imports (no `id`: every import of the key's organization). */
 export const ImportUpdatesSubscription = graphql(`
-  subscription CliImportUpdates {
-    siteImportUpdated {
+  subscription CliImportUpdates($after: String) {
+    siteImportUpdated(after: $after) {
       importId
       status
+      cursor
       siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }
     }
   }
@@ -77,9 +78,9 @@ export const DeployApplicationMutation = graphql(`
 
 /** Status changes and log lines of an application's deployments, each with the deployment as it is now. */
 export const DeploymentUpdatesSubscription = graphql(`
-  subscription CliDeploymentUpdates($applicationId: ID!) {
-    deploymentUpdated(applicationId: $applicationId) {
-      deploymentId status logLine { at level text }
+  subscription CliDeploymentUpdates($applicationId: ID!, $after: String) {
+    deploymentUpdated(applicationId: $applicationId, after: $after) {
+      deploymentId status cursor logLine { at level text }
       deployment { ...CliDeployment }
     }
   }

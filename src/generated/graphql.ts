@@ -553,6 +553,11 @@ export type DeploymentLogLine = {
 /** A change of one deployment: its new status, or a new log line while it runs. */
 export type DeploymentUpdate = {
   __typename?: "DeploymentUpdate";
+  /**
+   * Opaque position of this event in the live-event log: pass the last one received as `after` when subscribing
+   * again (after a dropped connection) to get the events missed meanwhile, then the live ones.
+   */
+  cursor: Scalars["String"]["output"];
   /** The deployment as it is now. */
   deployment: Deployment;
   deploymentId: Scalars["ID"]["output"];
@@ -993,6 +998,13 @@ export type Mutation = {
   ping: Scalars["Boolean"]["output"];
   /** Ingests an event of the learning platform: `data` is checked against the event's schema. */
   publishWebhookEvent: PublishedWebhookEvent;
+  /**
+   * Recovery after downtime: queues again every delivery of the endpoint created in [`since`, `until`) (default
+   * `until`: now) that did not end delivered; see `WebhookRecovery`. Asking again for the same window while it runs
+   * answers that recovery (`alreadyRunning`). BAD_USER_INPUT (fieldErrors) when `since` is not before `until`, `until`
+   * is in the future or the endpoint is inactive; RATE_LIMITED after 20 recoveries per hour per organization.
+   */
+  recoverWebhookDeliveries: WebhookRecovery;
   /** A new series of attempts of a stored delivery, same delivery id. */
   redeliverWebhook: Scalars["String"]["output"];
   /** Queues a new deployment of the same application and commit (trigger `redeploy`). */
@@ -1277,6 +1289,14 @@ export type MutationPublishWebhookEventArgs = {
   data: Scalars["JSONObject"]["input"];
   event: Scalars["String"]["input"];
   organizationId: Scalars["ID"]["input"];
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationRecoverWebhookDeliveriesArgs = {
+  organizationId: Scalars["ID"]["input"];
+  since: Scalars["DateTime"]["input"];
+  until?: InputMaybe<Scalars["DateTime"]["input"]>;
+  webhookUuid: Scalars["ID"]["input"];
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -2307,6 +2327,11 @@ export type SiteImportStepStatus = "done" | "failed" | "pending" | "skipped";
 /** A status change of an import. */
 export type SiteImportUpdate = {
   __typename?: "SiteImportUpdate";
+  /**
+   * Opaque position of this event in the live-event log: pass the last one received as `after` when subscribing
+   * again (after a dropped connection) to get the events missed meanwhile, then the live ones.
+   */
+  cursor: Scalars["String"]["output"];
   /** Id of the import (`imp_...`). */
   importId: Scalars["ID"]["output"];
   /** The record as it is when the event is delivered (its status may already be newer); null once deleted. */
@@ -2347,14 +2372,22 @@ export type SshKey = {
  */
 export type Subscription = {
   __typename?: "Subscription";
-  /** Status changes and log lines of the application's deployments. `NOT_FOUND` when the application is not visible. */
+  /**
+   * Status changes and log lines of the application's deployments. `NOT_FOUND` when the application is not visible.
+   * `after`: the `cursor` of the last event received: the events after it are replayed first (those the caller may
+   * see, as live ones), then the live ones, none missed or repeated; `CURSOR_EXPIRED` when it is older than the event
+   * log's retention (`SKIFF_EVENT_LOG_RETENTION_SECONDS`, default 24 h): read the deployment, subscribe without it.
+   */
   deploymentUpdated: DeploymentUpdate;
   /** `true` at once, then every 30 seconds until the client unsubscribes: lets clients check that subscriptions are reachable and keep idle connections alive. */
   heartbeat: Scalars["Boolean"]["output"];
   /**
    * Status changes, deletions included, of one import (`id`) or, without `id`, of every import of the caller's
    * active organization that the caller may see. Delivered across server instances. Authenticate in `connection_init`.
-   * `NOT_FOUND` when `id` is not visible to the caller.
+   * `NOT_FOUND` when `id` is not visible to the caller. `after`: the `cursor` of the last event received: the events
+   * after it are replayed first (those the caller may see, as live ones), then the live ones, none missed or repeated;
+   * `CURSOR_EXPIRED` when it is older than the event log's retention (`SKIFF_EVENT_LOG_RETENTION_SECONDS`, default
+   * 24 h): read the current state (`siteImport`, `siteImports`), then subscribe without it.
    */
   siteImportUpdated: SiteImportUpdate;
 };
@@ -2364,6 +2397,7 @@ export type Subscription = {
  * `connection_init`. Modules add fields with `extend type Subscription`.
  */
 export type SubscriptionDeploymentUpdatedArgs = {
+  after?: InputMaybe<Scalars["String"]["input"]>;
   applicationId: Scalars["ID"]["input"];
 };
 
@@ -2372,6 +2406,7 @@ export type SubscriptionDeploymentUpdatedArgs = {
  * `connection_init`. Modules add fields with `extend type Subscription`.
  */
 export type SubscriptionSiteImportUpdatedArgs = {
+  after?: InputMaybe<Scalars["String"]["input"]>;
   id?: InputMaybe<Scalars["ID"]["input"]>;
 };
 
@@ -2512,6 +2547,29 @@ export type WebhookEventType = {
   dataSchema: Scalars["JSONObject"]["output"];
   description: Scalars["String"]["output"];
   name: Scalars["String"]["output"];
+};
+
+/**
+ * A recovery of an endpoint's undelivered deliveries (`recoverWebhookDeliveries`): every delivery created in
+ * [`since`, `until`) that ended `failed` or `cancelled` is sent again as a new series of 3 attempts, same
+ * `deliveryId`, same bytes, the first attempts spread at `ratePerSecond`.
+ */
+export type WebhookRecovery = {
+  __typename?: "WebhookRecovery";
+  /** True when a recovery of the same window was still running: it is answered and nothing was queued again. */
+  alreadyRunning: Scalars["Boolean"]["output"];
+  createdAt: Scalars["DateTime"]["output"];
+  /** Deliveries this recovery queued again (0 when none in the window had failed). */
+  queued: Scalars["Int"]["output"];
+  /** First attempts per second (`SKIFF_WEBHOOK_RECOVER_RATE`): the last one starts about queued / ratePerSecond seconds after the call. */
+  ratePerSecond: Scalars["Int"]["output"];
+  /** `whrec_` + UUID. */
+  recoveryId: Scalars["ID"]["output"];
+  /** Start of the window (inclusive). */
+  since: Scalars["DateTime"]["output"];
+  /** End of the window (exclusive): the call's moment when none was given. */
+  until: Scalars["DateTime"]["output"];
+  webhookUuid: Scalars["ID"]["output"];
 };
 
 /** Answer of `testWebhook`. */
@@ -2761,6 +2819,7 @@ export type ResolversTypes = {
   WebhookEndpoint: ResolverTypeWrapper<WebhookEndpointRowModel>;
   WebhookEndpointWithSecret: ResolverTypeWrapper<WebhookWithSecretModel>;
   WebhookEventType: ResolverTypeWrapper<WebhookEventTypeModel>;
+  WebhookRecovery: ResolverTypeWrapper<WebhookRecovery>;
   WebhookTestResult: ResolverTypeWrapper<WebhookTestOutcomeModel>;
 };
 
@@ -2865,6 +2924,7 @@ export type ResolversParentTypes = {
   WebhookEndpoint: WebhookEndpointRowModel;
   WebhookEndpointWithSecret: WebhookWithSecretModel;
   WebhookEventType: WebhookEventTypeModel;
+  WebhookRecovery: WebhookRecovery;
   WebhookTestResult: WebhookTestOutcomeModel;
 };
 
@@ -3080,6 +3140,7 @@ export type DeploymentUpdateResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["DeploymentUpdate"] = ResolversParentTypes["DeploymentUpdate"],
 > = {
+  cursor?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
   deployment?: Resolver<ResolversTypes["Deployment"], ParentType, ContextType>;
   deploymentId?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
   logLine?: Resolver<Maybe<ResolversTypes["DeploymentLogLine"]>, ParentType, ContextType>;
@@ -3446,6 +3507,12 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationPublishWebhookEventArgs, "data" | "event" | "organizationId">
+  >;
+  recoverWebhookDeliveries?: Resolver<
+    ResolversTypes["WebhookRecovery"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRecoverWebhookDeliveriesArgs, "organizationId" | "since" | "webhookUuid">
   >;
   redeliverWebhook?: Resolver<
     ResolversTypes["String"],
@@ -4067,6 +4134,7 @@ export type SiteImportUpdateResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["SiteImportUpdate"] = ResolversParentTypes["SiteImportUpdate"],
 > = {
+  cursor?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
   importId?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
   siteImport?: Resolver<Maybe<ResolversTypes["SiteImport"]>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes["SiteImportUpdateStatus"], ParentType, ContextType>;
@@ -4193,6 +4261,20 @@ export type WebhookEventTypeResolvers<
   name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
 };
 
+export type WebhookRecoveryResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["WebhookRecovery"] = ResolversParentTypes["WebhookRecovery"],
+> = {
+  alreadyRunning?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  queued?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  ratePerSecond?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  recoveryId?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  since?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  until?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  webhookUuid?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+};
+
 export type WebhookTestResultResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["WebhookTestResult"] = ResolversParentTypes["WebhookTestResult"],
@@ -4273,5 +4355,6 @@ export type Resolvers<ContextType = Context> = {
   WebhookEndpoint?: WebhookEndpointResolvers<ContextType>;
   WebhookEndpointWithSecret?: WebhookEndpointWithSecretResolvers<ContextType>;
   WebhookEventType?: WebhookEventTypeResolvers<ContextType>;
+  WebhookRecovery?: WebhookRecoveryResolvers<ContextType>;
   WebhookTestResult?: WebhookTestResultResolvers<ContextType>;
 };

@@ -50,6 +50,8 @@ export interface JobContext {
   log: Logger;
   /** 1 for the first attempt (counted across `waits` retries too). */
   attempt: number;
+  /** How many times this attempt was put off by {@link DeferJobError} so far (0 on its first run). */
+  deferrals: number;
   /** The graphile-worker job id (a decimal string). */
   jobId: string;
   /** Aborted when the instance shuts down and the job should give up; it is then returned to the queue. */
@@ -114,6 +116,21 @@ export function defineJob<P>(definition: JobDefinition<P>): JobDefinition<P> {
  */
 export class PermanentJobError extends Error {
   override name = "PermanentJobError";
+}
+
+/**
+ * Thrown by a handler before it did anything: this run is not an attempt (its attempt number and the last error are
+ * kept, whatever the retry policy) and the job waits in the queue for `delayMs`, not holding a worker meanwhile
+ * (e.g. a webhook endpoint already has its share of attempts in flight). `ctx.deferrals` counts these runs.
+ */
+export class DeferJobError extends Error {
+  override name = "DeferJobError";
+  /** Wait before the next run, ms. */
+  readonly delayMs: number;
+  constructor(message: string, delayMs: number) {
+    super(message);
+    this.delayMs = delayMs;
+  }
 }
 
 /**

@@ -32,6 +32,8 @@ export interface RetryState {
   attempt: number;
   /** Message of the previous attempt's failure (none when no attempt failed: a run put off because its queue was busy). */
   lastError?: string;
+  /** Runs of this attempt put off by its handler (`DeferJobError`); absent when none. */
+  deferrals?: number;
 }
 
 /** Options of {@link JobQueue.enqueue}. */

@@ -34,6 +34,7 @@ import { bounded } from "../shared/bounded.ts";
 import {
   BACKGROUND_PRIORITY,
   BACKGROUND_QUEUE,
+  DeferJobError,
   isBackground,
   type JobContext,
   type JobDefinition,
@@ -353,6 +354,7 @@ function taskOf(definition: JobDefinition, deps: TaskDeps): Task {
       services: deps.services,
       log,
       attempt,
+      deferrals: retry?.deferrals ?? 0,
       jobId: job.id,
       signal: helpers.abortSignal,
       enqueue: (name, payload, options) => deps.queue.enqueue(deps.knex, name, payload, options),
@@ -381,6 +383,24 @@ function taskOf(definition: JobDefinition, deps: TaskDeps): Task {
       metrics.duration.observe({ task: definition.name, result: "success" }, (performance.now() - started) / 1000);
       return;
     } catch (error) {
+      if (error instanceof DeferJobError) {
+        // Not an attempt: the same attempt waits in the queue (durably, holding no worker) and runs again later.
+        const queued = await requeue(deps, definition, helpers, body, {
+          retry: {
+            attempt,
+            ...(retry?.lastError ? { lastError: retry.lastError } : {}),
+            deferrals: (retry?.deferrals ?? 0) + 1,
+          },
+          runAt: new Date(Date.now() + error.delayMs),
+          maxAttempts:
+            policy.kind === "backoff" ? Math.max(1, job.max_attempts - job.attempts + 1) : maxAttemptsOf(policy),
+        });
+        log.debug(
+          { retryInMs: queued ? error.delayMs : null, reason: error.message },
+          `job ${definition.name} put off`,
+        );
+        return;
+      }
       metrics.duration.observe({ task: definition.name, result: "failure" }, (performance.now() - started) / 1000);
       const err = error instanceof Error ? error : new Error(String(error));
       const interrupted = err instanceof ShutdownAbort;

@@ -12,6 +12,7 @@ export type ErrorCode =
   | "BAD_USER_INPUT"
   | "CONFLICT"
   | "RATE_LIMITED"
+  | "CURSOR_EXPIRED"
   | "INTERNAL_SERVER_ERROR";
 
 /** Base class: a GraphQLError whose extensions carry `code` and optional details. */
@@ -52,6 +53,16 @@ export class BadUserInputError extends AppError {
       fieldErrors: details.fieldErrors ?? {},
       formErrors: details.formErrors ?? [],
     });
+  }
+}
+
+/**
+ * A live-event cursor (`after`) older than the event log's retention: events after it may be gone, so no gapless
+ * replay is possible; the client reads the current state and subscribes without `after` (HTTP 410 where mapped).
+ */
+export class CursorExpiredError extends AppError {
+  constructor(message: string) {
+    super("CURSOR_EXPIRED", message);
   }
 }
 

@@ -9,20 +9,22 @@
  * LISTEN connection comes back after a loss (it reconnects with backoff), the instance replays the logged events
  * it has not dispatched — those after the last one it saw, and those of the seconds before the loss (sequence
  * numbers of concurrent transactions commit out of order) — and dispatch skips every `seq` already dispatched, so
- * an event reaches each local handler once. Rows older than {@link EVENT_LOG_RETENTION_MS} are pruned: an
- * instance down longer than that misses events (its subscribers' clients reconnect and read current state).
+ * an event reaches each local handler once. Handlers get the event's `seq` too: clients resume after it
+ * (src/shared/event-log.ts, `eventStream`'s `after`). The log is pruned past its retention by a job
+ * (`SKIFF_EVENT_LOG_RETENTION_SECONDS`, default 24 h).
  */
 import type { Knex } from "knex";
 import pg from "pg";
 import type { Logger } from "pino";
+import { type LoggedEvent, loggedEventsAfter } from "./event-log.ts";
 
 /** The PostgreSQL channel all Skiff events travel on. */
 export const EVENTS_CHANNEL = "skiff_events";
 
-/** How long published events stay in `event_log` for replay, ms (5 minutes). */
-export const EVENT_LOG_RETENTION_MS = 5 * 60_000;
+/** How long an instance remembers the `seq`s it dispatched (a replay after a loss skips them), ms (5 minutes). */
+const SEEN_RETENTION_MS = 5 * 60_000;
 
-/** How often an instance prunes `event_log`, ms. */
+/** How often an instance forgets old dispatched `seq`s, ms. */
 const PRUNE_INTERVAL_MS = 60_000;
 
 /** On a replay, how far before the loss events are looked for besides those after the last seen `seq`, ms. */
@@ -36,7 +38,12 @@ const MAX_PAYLOAD_BYTES = 7900;
  * the same payload object (parsed once per instance): handlers must not mutate it, and may key per-event work
  * on it (see {@link oncePerEvent}).
  */
-export type EventHandler = (payload: Record<string, unknown>) => void;
+export type EventHandler = (payload: Record<string, unknown>, meta: EventMeta) => void;
+
+/** What a handler gets besides the payload: the event's `seq` in `event_log` (null for an event without one). */
+export interface EventMeta {
+  seq: number | null;
+}
 
 /** The payload field and value a routed handler receives (see {@link PubSub.subscribe}). */
 export interface EventRoute {
@@ -60,6 +67,12 @@ export interface PubSub {
    * @returns the function that unregisters it.
    */
   subscribe(topic: string, handler: EventHandler, route?: EventRoute): () => void;
+  /**
+   * The events of `topic` logged after `afterSeq` (with `route`, only the matching ones), oldest first: what a
+   * resuming subscription replays before it goes live.
+   * @throws CursorExpiredError when events after `afterSeq` may have been pruned.
+   */
+  loggedAfter(topic: string, afterSeq: number, route?: EventRoute): Promise<LoggedEvent[]>;
   /** Number of local handlers of `topic` (lets tests wait until a subscription is live). */
   listenerCount(topic: string): number;
   /** Stops listening and closes the dedicated connection. */
@@ -92,6 +105,7 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
       return;
     }
     if (typeof event.topic !== "string" || typeof event.payload !== "object" || event.payload === null) return;
+    const meta: EventMeta = { seq: typeof event.seq === "number" ? event.seq : null };
     if (typeof event.seq === "number") {
       if (seen.has(event.seq)) return;
       seen.set(event.seq, Date.now());
@@ -103,7 +117,7 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
     const run = (set: Set<EventHandler> | undefined) => {
       for (const handler of set ?? []) {
         try {
-          handler(payload);
+          handler(payload, meta);
         } catch (err) {
           log.error({ err, topic: event.topic }, "event handler failed");
         }
@@ -161,15 +175,12 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
     client = next;
   }
 
-  /** Deletes logged events past the retention and forgets their `seq`s. */
-  async function prune(): Promise<void> {
-    const cutoff = Date.now() - EVENT_LOG_RETENTION_MS;
+  /** Forgets dispatched `seq`s older than {@link SEEN_RETENTION_MS} (the log itself is pruned by a job). */
+  function prune(): void {
+    const cutoff = Date.now() - SEEN_RETENTION_MS;
     for (const [seq, at] of seen) if (at < cutoff - REPLAY_OVERLAP_MS) seen.delete(seq);
-    await knex
-      .raw("delete from event_log where created_at < to_timestamp(?::double precision / 1000)", [cutoff])
-      .catch((err: unknown) => log.warn({ err }, "event log: pruning failed"));
   }
-  const pruneTimer = setInterval(() => void prune(), PRUNE_INTERVAL_MS);
+  const pruneTimer = setInterval(prune, PRUNE_INTERVAL_MS);
   pruneTimer.unref();
 
   function scheduleReconnect(delayMs: number): void {
@@ -187,7 +198,6 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
   }
 
   await connect();
-  void prune(); // at start too: a log left by stopped instances goes at once
 
   return {
     async publish(topic, payload, transaction) {
@@ -235,6 +245,9 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
         }
         if (registered.size === 0 && topics.get(topic) === registered) topics.delete(topic);
       };
+    },
+    loggedAfter(topic, afterSeq, route) {
+      return loggedEventsAfter(knex, topic, afterSeq, route);
     },
     listenerCount(topic) {
       return topics.get(topic)?.size ?? 0;
@@ -289,32 +302,49 @@ export function isShareableEvent(event: object): boolean {
   return shareable.has(event);
 }
 
+/** A stream of {@link eventStream}: an async iterator, and the end of its replay. */
+export type EventStream<T> = AsyncIterableIterator<T> & {
+  /**
+   * Resolves once the logged events after `after` are queued (at once without `after`); rejects with
+   * CursorExpiredError when the cursor is older than the log's retention (the stream is then ended).
+   */
+  replayed: Promise<void>;
+};
+
 /**
- * An async iterator over the events of `topic` that pass `accept` (called in arrival order, may be async and
- * map the event; returning undefined or throwing drops it). Buffers at most `maxQueued` (default 1000) accepted
- * events (oldest dropped). With `route`, only the events whose payload matches it reach `accept` (see
- * {@link PubSub.subscribe}). `return()` unsubscribes; use it as a GraphQL subscription's source stream.
+ * An async iterator over the events of `topic` that pass `accept` (called in order with the event's `seq`, may be
+ * async and map the event; returning undefined or throwing drops it). Buffers at most `maxQueued` (default 1000)
+ * accepted events (oldest dropped). With `route`, only the events whose payload matches it reach `accept` (see
+ * {@link PubSub.subscribe}). With `after` (a `seq`), the logged events after it are replayed first, through the same
+ * `accept`, then the live ones: listening starts before the log is read, live events that arrive meanwhile are held
+ * and those the replay already gave are skipped by `seq`, so nothing is missed or repeated at the seam.
+ * `return()` unsubscribes; use it as a GraphQL subscription's source stream.
  */
 export function eventStream<T>(
   pubsub: PubSub,
   topic: string,
-  accept: (payload: Record<string, unknown>) => Promise<T | undefined> | T | undefined,
-  { maxQueued = 1000, route }: { maxQueued?: number; route?: EventRoute } = {},
-): AsyncIterableIterator<T> {
-  const queue: Array<Record<string, unknown>> = [];
+  accept: (payload: Record<string, unknown>, meta: EventMeta) => Promise<T | undefined> | T | undefined,
+  { maxQueued = 1000, route, after }: { maxQueued?: number; route?: EventRoute; after?: number } = {},
+): EventStream<T> {
+  type Item = { payload: Record<string, unknown>; meta: EventMeta };
+  const queue: Item[] = [];
   let waiting: ((result: IteratorResult<T>) => void) | null = null;
   let done = false;
   let draining = false;
   const ready: T[] = [];
+  /** Live events held while the log is read (with `after`), and the `seq`s the replay gave. */
+  let held: Item[] | null = after === undefined ? null : [];
+  const replayedSeqs = new Set<number>();
 
   async function drain(): Promise<void> {
     if (draining) return;
     draining = true;
     try {
       while (queue.length && !done) {
+        const item = queue.shift()!;
         let mapped: T | undefined;
         try {
-          mapped = await accept(queue.shift()!);
+          mapped = await accept(item.payload, item.meta);
         } catch {
           continue; // `accept` reports its own failures; a failing event is dropped, the stream goes on.
         }
@@ -333,16 +363,49 @@ export function eventStream<T>(
     }
   }
 
+  /** Queues a live event (skipped when the replay already gave it, or it is not after the cursor). */
+  function enqueue(item: Item): void {
+    if (item.meta.seq !== null && (replayedSeqs.has(item.meta.seq) || (after !== undefined && item.meta.seq <= after)))
+      return;
+    queue.push(item);
+    if (queue.length > maxQueued) queue.shift();
+  }
+
   const unsubscribe = pubsub.subscribe(
     topic,
-    (payload) => {
+    (payload, meta) => {
       if (done) return;
-      queue.push(payload);
-      if (queue.length > maxQueued) queue.shift();
+      if (held) {
+        held.push({ payload, meta });
+        return;
+      }
+      enqueue({ payload, meta });
       void drain();
     },
     route,
   );
+
+  const replayed =
+    after === undefined
+      ? Promise.resolve()
+      : pubsub.loggedAfter(topic, after, route).then(
+          (rows) => {
+            for (const row of rows) {
+              replayedSeqs.add(row.seq);
+              queue.push({ payload: row.payload, meta: { seq: row.seq } });
+            }
+            const live = held ?? [];
+            held = null;
+            for (const item of live) enqueue(item);
+            void drain();
+          },
+          (error: unknown) => {
+            void finish();
+            throw error;
+          },
+        );
+  // A caller that does not wait for the replay still gets its failure through the ended stream.
+  replayed.catch(() => {});
 
   function finish(): Promise<IteratorResult<T>> {
     if (!done) {
@@ -350,6 +413,7 @@ export function eventStream<T>(
       unsubscribe();
       queue.length = 0;
       ready.length = 0;
+      held = null;
       waiting?.({ value: undefined, done: true });
       waiting = null;
     }
@@ -357,6 +421,7 @@ export function eventStream<T>(
   }
 
   return {
+    replayed,
     next() {
       if (ready.length) return Promise.resolve({ value: ready.shift()!, done: false });
       if (done) return Promise.resolve({ value: undefined, done: true });

@@ -54,6 +54,7 @@ const OUTSIDE_MODULES = new Set([
   "secret_checks",
   "job_workers",
   "job_superseded",
+  "event_log_horizon",
 ]);
 
 /** Code without comments (string contents stay: SQL lives there). */

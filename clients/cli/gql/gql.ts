@@ -14,7 +14,7 @@ import type { TypedDocumentNode as DocumentNode } from "@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-  "\n  subscription CliImportUpdates {\n    siteImportUpdated {\n      importId\n      status\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n    }\n  }\n": typeof types.CliImportUpdatesDocument;
+  "\n  subscription CliImportUpdates($after: String) {\n    siteImportUpdated(after: $after) {\n      importId\n      status\n      cursor\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n    }\n  }\n": typeof types.CliImportUpdatesDocument;
   "\n  query CliImportRecord($id: ID!) {\n    siteImport(id: $id) { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n  }\n": typeof types.CliImportRecordDocument;
   "\n  mutation CliRetryImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status projectId applicationId databaseId domainId errorStep errorMessage }\n  }\n": typeof types.CliRetryImportDocument;
   "\n  mutation CliRollbackImport($id: ID!) {\n    deleteSiteImport(id: $id, rollbackResources: true) { id rolledBack deletedProjectId }\n  }\n": typeof types.CliRollbackImportDocument;
@@ -23,7 +23,7 @@ type Documents = {
   "\n  query CliProjectApplications($id: ID!) {\n    project(id: $id) { id name environments { name applications { id name } } }\n  }\n": typeof types.CliProjectApplicationsDocument;
   "\n  query CliProjects($after: String) {\n    projects(first: 100, after: $after) {\n      edges { node { id name environments { name applications { id name } } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.CliProjectsDocument;
   "\n  mutation CliDeployApplication($applicationId: ID!, $title: String) {\n    deployApplication(applicationId: $applicationId, title: $title) { ...CliDeployment }\n  }\n": typeof types.CliDeployApplicationDocument;
-  "\n  subscription CliDeploymentUpdates($applicationId: ID!) {\n    deploymentUpdated(applicationId: $applicationId) {\n      deploymentId status logLine { at level text }\n      deployment { ...CliDeployment }\n    }\n  }\n": typeof types.CliDeploymentUpdatesDocument;
+  "\n  subscription CliDeploymentUpdates($applicationId: ID!, $after: String) {\n    deploymentUpdated(applicationId: $applicationId, after: $after) {\n      deploymentId status cursor logLine { at level text }\n      deployment { ...CliDeployment }\n    }\n  }\n": typeof types.CliDeploymentUpdatesDocument;
   "\n  query CliApplicationDeployments($id: ID!) {\n    application(id: $id) { id deployments(first: 50) { ...CliDeployment } }\n  }\n": typeof types.CliApplicationDeploymentsDocument;
   "\n  query CliEnvironmentVariables($id: ID!) {\n    application(id: $id) { id name needsDeployment environmentVariables { key value } }\n  }\n": typeof types.CliEnvironmentVariablesDocument;
   "\n  mutation CliSetEnvironmentVariables($id: ID!, $variables: [EnvironmentVariableInput!], $dotenv: String, $deploy: Boolean) {\n    setEnvironmentVariables(applicationId: $id, variables: $variables, dotenv: $dotenv, deploy: $deploy) {\n      setKeys application { id needsDeployment } deployment { id status }\n    }\n  }\n": typeof types.CliSetEnvironmentVariablesDocument;
@@ -34,7 +34,7 @@ type Documents = {
   "\n  mutation CliDeleteApplication($id: ID!) {\n    deleteApplication(id: $id)\n  }\n": typeof types.CliDeleteApplicationDocument;
 };
 const documents: Documents = {
-  "\n  subscription CliImportUpdates {\n    siteImportUpdated {\n      importId\n      status\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n    }\n  }\n":
+  "\n  subscription CliImportUpdates($after: String) {\n    siteImportUpdated(after: $after) {\n      importId\n      status\n      cursor\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n    }\n  }\n":
     types.CliImportUpdatesDocument,
   "\n  query CliImportRecord($id: ID!) {\n    siteImport(id: $id) { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n  }\n":
     types.CliImportRecordDocument,
@@ -52,7 +52,7 @@ const documents: Documents = {
     types.CliProjectsDocument,
   "\n  mutation CliDeployApplication($applicationId: ID!, $title: String) {\n    deployApplication(applicationId: $applicationId, title: $title) { ...CliDeployment }\n  }\n":
     types.CliDeployApplicationDocument,
-  "\n  subscription CliDeploymentUpdates($applicationId: ID!) {\n    deploymentUpdated(applicationId: $applicationId) {\n      deploymentId status logLine { at level text }\n      deployment { ...CliDeployment }\n    }\n  }\n":
+  "\n  subscription CliDeploymentUpdates($applicationId: ID!, $after: String) {\n    deploymentUpdated(applicationId: $applicationId, after: $after) {\n      deploymentId status cursor logLine { at level text }\n      deployment { ...CliDeployment }\n    }\n  }\n":
     types.CliDeploymentUpdatesDocument,
   "\n  query CliApplicationDeployments($id: ID!) {\n    application(id: $id) { id deployments(first: 50) { ...CliDeployment } }\n  }\n":
     types.CliApplicationDeploymentsDocument,
@@ -90,8 +90,8 @@ export function graphql(source: string): unknown;
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: "\n  subscription CliImportUpdates {\n    siteImportUpdated {\n      importId\n      status\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n    }\n  }\n",
-): (typeof documents)["\n  subscription CliImportUpdates {\n    siteImportUpdated {\n      importId\n      status\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n    }\n  }\n"];
+  source: "\n  subscription CliImportUpdates($after: String) {\n    siteImportUpdated(after: $after) {\n      importId\n      status\n      cursor\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n    }\n  }\n",
+): (typeof documents)["\n  subscription CliImportUpdates($after: String) {\n    siteImportUpdated(after: $after) {\n      importId\n      status\n      cursor\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -144,8 +144,8 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: "\n  subscription CliDeploymentUpdates($applicationId: ID!) {\n    deploymentUpdated(applicationId: $applicationId) {\n      deploymentId status logLine { at level text }\n      deployment { ...CliDeployment }\n    }\n  }\n",
-): (typeof documents)["\n  subscription CliDeploymentUpdates($applicationId: ID!) {\n    deploymentUpdated(applicationId: $applicationId) {\n      deploymentId status logLine { at level text }\n      deployment { ...CliDeployment }\n    }\n  }\n"];
+  source: "\n  subscription CliDeploymentUpdates($applicationId: ID!, $after: String) {\n    deploymentUpdated(applicationId: $applicationId, after: $after) {\n      deploymentId status cursor logLine { at level text }\n      deployment { ...CliDeployment }\n    }\n  }\n",
+): (typeof documents)["\n  subscription CliDeploymentUpdates($applicationId: ID!, $after: String) {\n    deploymentUpdated(applicationId: $applicationId, after: $after) {\n      deploymentId status cursor logLine { at level text }\n      deployment { ...CliDeployment }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

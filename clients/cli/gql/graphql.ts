@@ -112,12 +112,15 @@ export type SiteImportUpdateStatus = "deleted" | "failed" | "partial" | "pending
 /** Where an application's code or image comes from. */
 export type SourceType = "docker" | "git" | "github" | "gitlab";
 
-export type CliImportUpdatesSubscriptionVariables = Exact<{ [key: string]: never }>;
+export type CliImportUpdatesSubscriptionVariables = Exact<{
+  after?: string | null | undefined;
+}>;
 
 export type CliImportUpdatesSubscription = {
   siteImportUpdated: {
     importId: string;
     status: SiteImportUpdateStatus;
+    cursor: string;
     siteImport: {
       id: string;
       name: string;
@@ -253,12 +256,14 @@ export type CliDeployApplicationMutation = {
 
 export type CliDeploymentUpdatesSubscriptionVariables = Exact<{
   applicationId: string | number;
+  after?: string | null | undefined;
 }>;
 
 export type CliDeploymentUpdatesSubscription = {
   deploymentUpdated: {
     deploymentId: string;
     status: string;
+    cursor: string;
     logLine: { at: string; level: string; text: string } | null;
     deployment: {
       id: string;
@@ -414,17 +419,32 @@ export const CliImportUpdatesDocument = {
       kind: "OperationDefinition",
       operation: "subscription",
       name: { kind: "Name", value: "CliImportUpdates" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "after" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
+        },
+      ],
       selectionSet: {
         kind: "SelectionSet",
         selections: [
           {
             kind: "Field",
             name: { kind: "Name", value: "siteImportUpdated" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "after" },
+                value: { kind: "Variable", name: { kind: "Name", value: "after" } },
+              },
+            ],
             selectionSet: {
               kind: "SelectionSet",
               selections: [
                 { kind: "Field", name: { kind: "Name", value: "importId" } },
                 { kind: "Field", name: { kind: "Name", value: "status" } },
+                { kind: "Field", name: { kind: "Name", value: "cursor" } },
                 {
                   kind: "Field",
                   name: { kind: "Name", value: "siteImport" },
@@ -930,6 +950,11 @@ export const CliDeploymentUpdatesDocument = {
           variable: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
           type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
         },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "after" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
+        },
       ],
       selectionSet: {
         kind: "SelectionSet",
@@ -943,12 +968,18 @@ export const CliDeploymentUpdatesDocument = {
                 name: { kind: "Name", value: "applicationId" },
                 value: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
               },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "after" },
+                value: { kind: "Variable", name: { kind: "Name", value: "after" } },
+              },
             ],
             selectionSet: {
               kind: "SelectionSet",
               selections: [
                 { kind: "Field", name: { kind: "Name", value: "deploymentId" } },
                 { kind: "Field", name: { kind: "Name", value: "status" } },
+                { kind: "Field", name: { kind: "Name", value: "cursor" } },
                 {
                   kind: "Field",
                   name: { kind: "Name", value: "logLine" },

@@ -349,6 +349,32 @@ export interface WebhookEventType {
   [key: string]: any;
 }
 
+export interface WebhookRecovery {
+  /** True: the same window's recovery was still running; nothing was queued again. */
+  already_running: boolean;
+  /** @format date-time */
+  created_at: string;
+  /**
+   * Deliveries queued again.
+   * @min 0
+   * @max 9007199254740991
+   */
+  queued: number;
+  /**
+   * First attempts per second.
+   * @min 1
+   * @max 9007199254740991
+   */
+  rate_per_second: number;
+  recovery_id: string;
+  /** @format date-time */
+  since: string;
+  /** @format date-time */
+  until: string;
+  webhook_uuid: string;
+  [key: string]: any;
+}
+
 /** A webhook endpoint with its secret, shown only in this answer. */
 export interface WebhookWithSecret {
   created_by_user_id: string | null;
@@ -1113,6 +1139,49 @@ export class Api<
         Error | void
       >({
         path: `/api/payment-gateway/events`,
+        method: "POST",
+        body: data,
+        secure: true,
+        type: "application/json",
+        format: "json",
+        ...params,
+      }),
+
+    /**
+     * No description
+     *
+     * @tags webhooks
+     * @name RecoverWebhookDeliveries
+     * @summary Send again every delivery of a time window that did not end delivered (recovery after downtime)
+     * @request POST:/api/v1/orgs/{org_id}/webhooks/{webhook_uuid}/recover
+     * @secure
+     * @response `202` `WebhookRecovery` Queued (or the same window's recovery still running).
+     * @response `400` `ValidationError` Invalid input.
+     * @response `401` `Error` Missing or invalid credentials.
+     * @response `403` `Forbidden` Not allowed for the caller's role or plan.
+     * @response `404` `Error` No such resource, or not visible to the caller.
+     * @response `429` `Error` Rate limited.
+     * @response `500` `Error` Internal error (masked).
+     */
+    recoverWebhookDeliveries: (
+      orgId: string,
+      webhookUuid: string,
+      data: {
+        /**
+         * Start of the window (inclusive).
+         * @format date-time
+         */
+        since: string;
+        /**
+         * End of the window (exclusive); default: the call's moment.
+         * @format date-time
+         */
+        until?: string;
+      },
+      params: RequestParams = {},
+    ) =>
+      this.request<WebhookRecovery, ValidationError | Error | Forbidden>({
+        path: `/api/v1/orgs/${orgId}/webhooks/${webhookUuid}/recover`,
         method: "POST",
         body: data,
         secure: true,

@@ -6,6 +6,7 @@
  */
 import type { Knex } from "knex";
 import { NotFoundError } from "../../shared/errors.ts";
+import { cursorOf, seqOfCursor } from "../../shared/event-log.ts";
 import type { DomainEventData } from "../../shared/events/catalogue.ts";
 import { eventStream } from "../../shared/pubsub.ts";
 import { applicationsTable } from "../applications/index.ts";
@@ -31,6 +32,8 @@ export interface DeploymentEvent {
   status: DeploymentStatus;
   logLine: DeploymentLogLine | null;
   deployment: Deployment | null;
+  /** The event's position in the live-event log (src/shared/event-log.ts). */
+  cursor: string;
 }
 
 /**
@@ -48,17 +51,21 @@ export async function publishDeploymentChange(
 
 /**
  * The updates of every deployment of `applicationId` the caller can see. Listening starts before the visibility
- * check, so nothing after the subscription is accepted is missed.
- * @throws NotFoundError when the application is not visible to the caller.
+ * check, so nothing after the subscription is accepted is missed. With `after` (a cursor), the logged events after
+ * it go first, through the same checks as live ones.
+ * @throws NotFoundError when the application is not visible to the caller; BadUserInputError for a malformed
+ *   `after`, CursorExpiredError for one older than the log's retention.
  */
 export async function deploymentUpdates(
   ctx: Context,
   applicationId: string,
+  after: string | null = null,
 ): Promise<AsyncIterableIterator<DeploymentEvent>> {
+  const afterSeq = after === null ? undefined : seqOfCursor(after);
   const stream = eventStream<DeploymentEvent>(
     ctx.services.pubsub,
     DEPLOYMENT_TOPIC,
-    async (payload) => {
+    async (payload, meta) => {
       const change = payload as unknown as DeploymentChange;
       if (change.applicationId !== applicationId || typeof change.id !== "string") return undefined;
       const deployment = await ctx.forEvent().loaders.deployments.byId.load(change.id);
@@ -66,14 +73,15 @@ export async function deploymentUpdates(
       const logLine = change.log
         ? { at: new Date(change.log.at), level: change.log.level as DeploymentLogLine["level"], text: change.log.text }
         : null;
-      return { deploymentId: change.id, status: change.status, logLine, deployment };
+      return { deploymentId: change.id, status: change.status, logLine, deployment, cursor: cursorOf(meta.seq ?? 0) };
     },
-    { route: { field: "applicationId", value: applicationId } },
+    { route: { field: "applicationId", value: applicationId }, after: afterSeq },
   ); // only this application's events reach it
   try {
     if (!(await ctx.loaders.applications.byId.load(applicationId))) {
       throw new NotFoundError("Application", applicationId);
     }
+    await stream.replayed;
   } catch (error) {
     await stream.return?.();
     throw error;

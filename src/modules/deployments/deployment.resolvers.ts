@@ -28,7 +28,7 @@ export const deploymentResolvers: Resolvers = {
   },
   Subscription: {
     deploymentUpdated: {
-      subscribe: (_p, { applicationId }, ctx) => deploymentUpdates(ctx, applicationId),
+      subscribe: (_p, { applicationId, after }, ctx) => deploymentUpdates(ctx, applicationId, after ?? null),
       resolve: (event: DeploymentEvent) => event,
     },
   },

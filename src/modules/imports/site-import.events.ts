@@ -15,7 +15,8 @@
 
 import type { Knex } from "knex";
 import { NotFoundError } from "../../shared/errors.ts";
-import { eventStream, oncePerEvent, shareableEvent } from "../../shared/pubsub.ts";
+import { cursorOf, seqOfCursor } from "../../shared/event-log.ts";
+import { type EventMeta, eventStream, oncePerEvent, shareableEvent } from "../../shared/pubsub.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { events } from "../events.ts";
 import { canSeeImport } from "./site-import.loaders.ts";
@@ -46,6 +47,8 @@ export interface SiteImportEvent {
   importId: string;
   status: SiteImportUpdateStatus;
   record: { id: string } | null;
+  /** The event's position in the live-event log (src/shared/event-log.ts). */
+  cursor: string;
 }
 
 /**
@@ -109,18 +112,23 @@ const eventOf = oncePerEvent<SiteImportEvent | null>();
 
 /**
  * The event stream of one import (`id`), or of every import of the caller's active organization (`id` null).
- * Listening starts before the visibility check, so no change after the subscription is accepted is missed.
- * @throws NotFoundError when `id` is not visible to the caller, or when the caller has no active organization.
+ * Listening starts before the visibility check, so no change after the subscription is accepted is missed. With
+ * `after` (a cursor), the logged events after it go first, through the same visibility check as live ones.
+ * @throws NotFoundError when `id` is not visible to the caller, or when the caller has no active organization;
+ *   BadUserInputError for a malformed `after`, CursorExpiredError for one older than the log's retention.
  */
 export async function siteImportUpdates(
   ctx: Context,
   id: string | null,
+  after: string | null = null,
 ): Promise<AsyncIterableIterator<SiteImportEvent>> {
+  const afterSeq = after === null ? undefined : seqOfCursor(after);
   const organizationId = ctx.principal?.organizationId ?? null;
   // Routed by import or organization: the instance's dispatch hands this stream only the events it filters on.
   const route = id ? { field: "id", value: id } : { field: "organizationId", value: organizationId ?? "" };
-  const accept = async (payload: Record<string, unknown>): Promise<SiteImportEvent | undefined> => {
+  const accept = async (payload: Record<string, unknown>, meta: EventMeta): Promise<SiteImportEvent | undefined> => {
     if (!isChange(payload)) return undefined;
+    const cursor = cursorOf(meta.seq ?? 0);
     if (id ? payload.id !== id : payload.organizationId !== organizationId) return undefined;
     // Visibility from the connection's cached access (ctx.scope): no statement per subscriber and event.
     if (payload.status === "deleted") {
@@ -128,7 +136,7 @@ export async function siteImportUpdates(
       const access = await ctx.scope.forOrg(payload.organizationId);
       const projectId = typeof payload.projectId === "string" ? payload.projectId : null;
       if (!access || !canSeeImport(access, { projectId })) return undefined;
-      const deleted: SiteImportEvent = { importId: payload.id, status: "deleted", record: null };
+      const deleted: SiteImportEvent = { importId: payload.id, status: "deleted", record: null, cursor };
       return (await eventOf(payload, async () => shareableEvent(deleted))) ?? undefined;
     }
     let projectId = payload.projectId;
@@ -142,19 +150,23 @@ export async function siteImportUpdates(
     if (!access || !canSeeImport(access, { projectId: projectId ?? null })) return undefined;
     // One object per event, shared by its subscribers: their identical reads of the record run once.
     const event = await eventOf(payload, async () =>
-      shareableEvent({ importId: payload.id, status: payload.status, record: { id: payload.id } }),
+      shareableEvent({ importId: payload.id, status: payload.status, record: { id: payload.id }, cursor }),
     );
     if (!event) return undefined;
     ctx.forEvent(); // fresh loaders for this event's nested fields
     return event;
   };
-  const stream = eventStream<SiteImportEvent>(ctx.services.pubsub, SITE_IMPORT_TOPIC, accept, { route });
+  const stream = eventStream<SiteImportEvent>(ctx.services.pubsub, SITE_IMPORT_TOPIC, accept, {
+    route,
+    after: afterSeq,
+  });
   try {
     if (id) {
       if (!(await ctx.loaders.siteImports.byId.load(id))) throw new NotFoundError("Site import", id);
     } else if (!organizationId || !(await ctx.scope.forOrg(organizationId))) {
       throw new NotFoundError("Organization", organizationId ?? "(none)");
     }
+    await stream.replayed;
   } catch (error) {
     await stream.return?.();
     throw error;

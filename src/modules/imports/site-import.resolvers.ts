@@ -17,7 +17,7 @@ export const siteImportResolvers: Resolvers = {
   },
   Subscription: {
     siteImportUpdated: {
-      subscribe: (_p, { id }, ctx) => siteImportUpdates(ctx, id ?? null),
+      subscribe: (_p, { id, after }, ctx) => siteImportUpdates(ctx, id ?? null, after ?? null),
       resolve: (event: SiteImportEvent) => event,
     },
   },

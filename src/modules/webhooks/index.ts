@@ -13,7 +13,7 @@ import { emitWebhookEvent } from "./webhook-emit.ts";
 /** The webhooks module. */
 export const webhooksModule = defineModule({
   name: "webhooks",
-  tables: ["webhook_endpoints", "webhook_deliveries", "webhook_delivery_attempts"],
+  tables: ["webhook_endpoints", "webhook_deliveries", "webhook_delivery_attempts", "webhook_recoveries"],
   sqlReads: webhookSqlReads,
   sqlRows: webhookSqlRows,
   resolvers: webhookResolvers,

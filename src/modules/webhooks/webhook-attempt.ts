@@ -1,8 +1,8 @@
 /**
  * One delivery attempt (spec: Delivery to the receiver, States "delivery attempt", Errors):
  * POST the stored envelope bytes to the endpoint with the signature headers, through the outbound client (address
- * check before every attempt, no redirects, 10 s budget). Success = a 2xx. Every attempt is written to the
- * delivery log, failures with their reason.
+ * check before every attempt, no redirects, 10 s budget). Success = a 2xx; a `410 Gone` ends the series and
+ * deactivates the endpoint at once. Every attempt is written to the delivery log, failures with their reason.
  */
 import type { Knex } from "knex";
 import type { Logger } from "pino";
@@ -19,6 +19,7 @@ import {
   storableEntry,
 } from "./webhook-attempt-batches.ts";
 import { cancelPendingDeliveries } from "./webhook-emit.ts";
+import { takeEndpointSlot } from "./webhook-endpoint-slots.ts";
 import { standardWebhookSignature, webhookSignature } from "./webhook-signature.ts";
 
 /** How long an attempt's outcome waits for the database to be logged, ms (then the job fails and runs again). */
@@ -34,6 +35,8 @@ export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const LOGGED_BODY_CHARS = 500;
 /** An endpoint whose deliveries all failed for this long is deactivated. */
 export const DEACTIVATE_AFTER_MS = 5 * 24 * 3600 * 1000;
+/** The receiver's answer that deactivates its endpoint at once (the endpoint is gone for good). */
+const GONE = 410;
 /** `User-Agent` of deliveries (spec: `<product>-Webhooks/1.0`). */
 export const USER_AGENT = "Skiff-Webhooks/1.0";
 
@@ -41,6 +44,11 @@ export const USER_AGENT = "Skiff-Webhooks/1.0";
 export type AttemptOutcome =
   /** Nothing sent: the delivery is gone, no longer pending, or its endpoint was deactivated. */
   | { kind: "skipped"; reason: string }
+  /**
+   * Nothing sent: the endpoint already has its attempts in flight in this instance (webhook-endpoint-slots.ts); try
+   * again in `retryInMs`.
+   */
+  | { kind: "busy"; retryInMs: number }
   | { kind: "delivered" }
   /** Failed; `final` when no attempt follows (the series ended failed). */
   | { kind: "failed"; final: boolean; message: string };
@@ -65,10 +73,12 @@ export function deliveryHeaders(
 
 /**
  * Runs attempt number `attempt` (1–3) of delivery `deliveryId`: skipped when the delivery is no longer pending or
- * its endpoint is inactive (unless `force`: the test `ping`); otherwise signs with the endpoint's current secret,
+ * its endpoint is inactive (unless `force`: the test `ping`); `busy` (nothing sent, not an attempt) when the endpoint
+ * has its share of attempts in flight in this instance (webhook-endpoint-slots.ts); otherwise signs with the endpoint's current secret,
  * sends, logs the attempt and moves the delivery to `delivered`, or to `failed` after the last attempt (then the
  * endpoint's failure streak is updated: 5 days of failures deactivate it and tell the notification channels).
- * `signal` cancels the call (shutdown): the attempt is then not logged and runs again later.
+ * `signal` cancels the call (shutdown): the attempt is then not logged and runs again later. `deferrals`: the times
+ * this attempt was put off already (it sets the next wait).
  */
 export async function attemptDelivery(
   services: AppServices,
@@ -77,6 +87,7 @@ export async function attemptDelivery(
   attempt: number,
   force: boolean,
   signal?: AbortSignal,
+  deferrals = 0,
 ): Promise<AttemptOutcome> {
   const { knex } = services;
   // One round trip (shared with the attempts starting alongside): the delivery with its endpoint (deleting an
@@ -97,6 +108,8 @@ export async function attemptDelivery(
     await knex("webhook_deliveries").where({ id: deliveryId, status: "pending" }).update({ status: "cancelled" });
     return { kind: "skipped", reason: "endpoint inactive" };
   }
+  const slot = takeEndpointSlot(services, endpoint.id, ATTEMPT_TIMEOUT_MS, deferrals);
+  if ("retryInMs" in slot) return { kind: "busy", retryInMs: slot.retryInMs };
   const secret = services.secrets.decrypt(endpoint.secretEncrypted);
   const headers = deliveryHeaders(secret, delivery, Math.floor(services.now().getTime() / 1000));
   const started = performance.now();
@@ -122,9 +135,13 @@ export async function attemptDelivery(
     if (signal?.aborted) throw e;
     if (!(e instanceof OutboundError)) throw e;
     errorMessage = e.message;
+  } finally {
+    slot.giveBack();
   }
   const durationMs = Math.round(performance.now() - started);
-  const final = success || attempt >= MAX_ATTEMPTS;
+  // `410 Gone`: the receiver says the endpoint is gone for good; no attempt follows and the endpoint is deactivated.
+  const gone = status === GONE;
+  const final = success || gone || attempt >= MAX_ATTEMPTS;
   const entry: AttemptLogEntry = {
     deliveryId,
     endpointId: endpoint.id,
@@ -151,7 +168,7 @@ export async function attemptDelivery(
           .where({ id: deliveryId })
           .update({ attempts: attempt, updated_at: trx.fn.now(), status: success ? "delivered" : "failed" });
         if (success) await trx("webhook_endpoints").where({ id: endpoint.id }).update({ failing_since: null });
-        else await recordFailedDelivery(services, trx, log, endpoint);
+        else await recordFailedDelivery(services, trx, log, endpoint, gone);
       });
     },
     {
@@ -168,23 +185,34 @@ export async function attemptDelivery(
 
 /**
  * A delivery of `endpoint` failed for good: starts or extends its failure streak; after
- * {@link DEACTIVATE_AFTER_MS} of failures the endpoint is deactivated and each notification channel is mailed.
+ * {@link DEACTIVATE_AFTER_MS} of failures, or at once when the receiver answered `410 Gone` (`gone`), the endpoint
+ * is deactivated (its pending deliveries cancelled), the deactivation logged and each notification channel mailed.
  */
 async function recordFailedDelivery(
   services: AppServices,
   trx: Knex.Transaction,
   log: Logger,
   endpoint: Pick<WebhookEndpointRow, "id" | "organizationId" | "url" | "isActive" | "failingSince">,
+  gone: boolean,
 ): Promise<void> {
   const now = services.now();
   const since = endpoint.failingSince ?? now;
   if (!endpoint.failingSince) {
     await trx("webhook_endpoints").where({ id: endpoint.id }).update({ failing_since: now });
   }
-  if (!endpoint.isActive || now.getTime() - since.getTime() < DEACTIVATE_AFTER_MS) return;
+  if (!endpoint.isActive || (!gone && now.getTime() - since.getTime() < DEACTIVATE_AFTER_MS)) return;
   await trx("webhook_endpoints").where({ id: endpoint.id }).update({ is_active: false, updated_at: now });
   await cancelPendingDeliveries(trx, services.jobs, endpoint.id);
-  log.warn({ webhookUuid: endpoint.id }, "webhook endpoint deactivated after 5 days of failed deliveries");
+  const origin = new URL(endpoint.url).origin;
+  const reason = gone
+    ? `answered 410 Gone at ${now.toISOString()}`
+    : `has failed every delivery since ${since.toISOString()}`;
+  log.warn(
+    { webhookUuid: endpoint.id, reason: gone ? "gone" : "failing" },
+    gone
+      ? "webhook endpoint deactivated: its receiver answered 410 Gone"
+      : "webhook endpoint deactivated after 5 days of failed deliveries",
+  );
   const channels = (await notificationChannelsTable(trx)
     .where({ organization_id: endpoint.organizationId, type: "email" })
     .select("target")) as Array<{ target: string }>;
@@ -193,8 +221,8 @@ async function recordFailedDelivery(
       to: c.target,
       subject: "Skiff: a webhook endpoint was deactivated",
       text:
-        `Every delivery to the webhook endpoint ${endpoint.id} (${new URL(endpoint.url).origin}) has failed ` +
-        `since ${since.toISOString()}, so it was deactivated. Fix the receiver, then set it active again.\n`,
+        `The webhook endpoint ${endpoint.id} (${origin}) ${reason}, so it was deactivated. ` +
+        "Fix the receiver, then set it active again.\n",
     });
   }
 }

@@ -46,6 +46,18 @@ export const publishBody = z.strictObject({
   data: z.record(z.string(), z.unknown(), { error: "Required: an object" }),
 });
 
+const dateTime = z
+  .string({ error: "Required: an RFC 3339 date-time" })
+  .refine((v) => /^\d{4}-\d\d-\d\dT/.test(v) && !Number.isNaN(Date.parse(v)), "Must be an RFC 3339 date-time");
+
+/** REST body of recovery: `{ since, until? }` (RFC 3339 date-times; `until` default: now). */
+export const recoverBody = z.strictObject({
+  since: dateTime.meta({ format: "date-time", description: "Start of the window (inclusive)." }),
+  until: dateTime
+    .optional()
+    .meta({ format: "date-time", description: "End of the window (exclusive); default: the call's moment." }),
+});
+
 /** Validated create input (service form). */
 export const createInput = z.strictObject({
   url,

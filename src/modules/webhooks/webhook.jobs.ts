@@ -1,10 +1,11 @@
 /**
  * Jobs of the webhooks module: `webhooks.deliver` runs ONE attempt of a delivery (retries are new jobs, 1 s then
- * 4 s after a failure: the kernel's `waits` policy; the attempt number travels in the job) and
+ * 4 s after a failure: the kernel's `waits` policy; the attempt number travels in the job; an attempt whose endpoint
+ * has its share of attempts in flight is put off, not counted: webhook-endpoint-slots.ts) and
  * `webhooks.prune` keeps the newest 200 log entries per endpoint (every 10 minutes).
  */
 import { z } from "zod";
-import { defineJob } from "../../jobs/job-definition.ts";
+import { DeferJobError, defineJob } from "../../jobs/job-definition.ts";
 import { attemptDelivery, RETRY_WAITS_MS } from "./webhook-attempt.ts";
 import { DELIVER_JOB } from "./webhook-emit.ts";
 
@@ -22,7 +23,10 @@ export const deliverWebhookJob = defineJob({
   payload: z.object({ deliveryId: z.string().regex(/^dlv_[0-9a-f]{16}$/), force: z.boolean().default(false) }),
   retry: { kind: "waits", waitsMs: RETRY_WAITS_MS },
   async handler({ deliveryId, force }, ctx) {
-    const outcome = await attemptDelivery(ctx.services, ctx.log, deliveryId, ctx.attempt, force, ctx.signal);
+    const { services, log, attempt, signal, deferrals } = ctx;
+    const outcome = await attemptDelivery(services, log, deliveryId, attempt, force, signal, deferrals);
+    // Not an attempt: it waits in the queue, holding no worker, while the endpoint's slots are taken.
+    if (outcome.kind === "busy") throw new DeferJobError("endpoint busy", outcome.retryInMs);
     if (outcome.kind === "skipped") ctx.log.debug({ deliveryId, reason: outcome.reason }, "webhook delivery skipped");
     if (outcome.kind === "failed" && !outcome.final) throw new AttemptFailed(outcome.message);
   },

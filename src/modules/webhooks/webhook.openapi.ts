@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { errorResponses } from "../../shared/openapi/error-bodies.ts";
 import type { RouteDoc } from "../../shared/openapi/route-doc.ts";
-import { createBody, publishBody, updateBody } from "./webhook.input.ts";
+import { createBody, publishBody, recoverBody, updateBody } from "./webhook.input.ts";
 
 const dateTime = z.string().meta({ format: "date-time" });
 
@@ -45,6 +45,22 @@ export const DeliveryAttemptBody = z
     created_at: dateTime,
   })
   .meta({ id: "DeliveryAttempt" });
+
+/** A recovery of an endpoint's undelivered deliveries. */
+const RecoveryBody = z
+  .looseObject({
+    recovery_id: z.string(),
+    webhook_uuid: z.string(),
+    since: dateTime,
+    until: dateTime,
+    queued: z.int().min(0).meta({ description: "Deliveries queued again." }),
+    rate_per_second: z.int().min(1).meta({ description: "First attempts per second." }),
+    already_running: z
+      .boolean()
+      .meta({ description: "True: the same window's recovery was still running; nothing was queued again." }),
+    created_at: dateTime,
+  })
+  .meta({ id: "WebhookRecovery" });
 
 const EventTypeBody = z
   .looseObject({
@@ -166,6 +182,18 @@ export const webhookDocs = {
     params: z.object({ org_id: orgId, webhook_uuid: webhookUuid, delivery_id: z.string() }),
     responses: {
       "202": { description: "Queued.", schema: z.looseObject({ delivery_id: z.string() }) },
+      ...common,
+    },
+  },
+  recover: {
+    operationId: "recoverWebhookDeliveries",
+    summary: "Send again every delivery of a time window that did not end delivered (recovery after downtime)",
+    tag,
+    params: oneParams,
+    body: recoverBody,
+    responses: {
+      "202": { description: "Queued (or the same window's recovery still running).", schema: RecoveryBody },
+      ...errorResponses(400),
       ...common,
     },
   },

@@ -10,6 +10,7 @@ import {
   testWebhook,
   updateWebhook,
 } from "./webhook.service.ts";
+import { recoverWebhookDeliveries } from "./webhook-recovery.ts";
 
 /** Webhook queries and mutations (gated by webhook.service.ts; endpoint fields are compiled SQL). */
 export const webhookResolvers: Resolvers = {
@@ -26,6 +27,8 @@ export const webhookResolvers: Resolvers = {
     testWebhook: (_p, { organizationId, webhookUuid }, ctx) => testWebhook(ctx, organizationId, webhookUuid),
     redeliverWebhook: (_p, { organizationId, webhookUuid, deliveryId }, ctx) =>
       redeliverWebhook(ctx, organizationId, webhookUuid, deliveryId),
+    recoverWebhookDeliveries: (_p, { organizationId, webhookUuid, since, until }, ctx) =>
+      recoverWebhookDeliveries(ctx, organizationId, webhookUuid, { since, until }),
     publishWebhookEvent: async (_p, { organizationId, event, data }, ctx) => ({
       deliveries: await publishWebhookEvent(ctx, organizationId, event, data),
     }),

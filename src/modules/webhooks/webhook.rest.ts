@@ -14,7 +14,7 @@ import {
   type RestRoute,
 } from "../../shared/rest-route.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { createBody, publishBody, updateBody } from "./webhook.input.ts";
+import { createBody, publishBody, recoverBody, updateBody } from "./webhook.input.ts";
 import { deliveriesQuery, webhookDocs } from "./webhook.openapi.ts";
 
 type Data = Record<string, unknown>;
@@ -40,6 +40,9 @@ export const WEBHOOK_OPERATIONS = {
     webhookDeliveries(organizationId: $org, webhookUuid: $id, limit: $limit) { ${ATTEMPT_FIELDS} } }`,
   redeliver: `mutation RedeliverWebhook($org: ID!, $id: ID!, $delivery: String!) {
     redeliverWebhook(organizationId: $org, webhookUuid: $id, deliveryId: $delivery) }`,
+  recover: `mutation RecoverWebhookDeliveries($org: ID!, $id: ID!, $since: DateTime!, $until: DateTime) {
+    recoverWebhookDeliveries(organizationId: $org, webhookUuid: $id, since: $since, until: $until) {
+      recoveryId webhookUuid since until queued ratePerSecond alreadyRunning createdAt } }`,
   publish: `mutation PublishWebhookEvent($org: ID!, $event: String!, $data: JSONObject!) {
     publishWebhookEvent(organizationId: $org, event: $event, data: $data) { deliveries { webhookUuid deliveryId } } }`,
 } as const;
@@ -199,6 +202,17 @@ export const webhookRoutes: readonly RestRoute[] = [
     WEBHOOK_OPERATIONS.redeliver,
     (req) => ({ ...one(req), delivery: req.params.delivery_id }),
     (d) => ({ status: 202, body: { delivery_id: d.redeliverWebhook } }),
+  ),
+  row(
+    webhookDocs.recover,
+    "POST",
+    "/webhooks/:webhook_uuid/recover",
+    WEBHOOK_OPERATIONS.recover,
+    (req) => {
+      const body = parseInput(recoverBody, req.body ?? {});
+      return { ...one(req), since: body.since, until: body.until };
+    },
+    (d) => ({ status: 202, body: snakeKeys(d.recoverWebhookDeliveries) }),
   ),
   row(
     webhookDocs.publish,

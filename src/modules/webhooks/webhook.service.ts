@@ -25,7 +25,7 @@ import {
 } from "./webhook-emit.ts";
 import { generateWebhookSecret } from "./webhook-signature.ts";
 
-/** Creates and tests allowed per organization per hour (each kind counted apart). */
+/** Creates, tests and recoveries allowed per organization per hour (each kind counted apart). */
 export const RATE_LIMIT_PER_HOUR = 20;
 /** Default and bounds of the delivery log's `limit`. */
 export const DELIVERIES_LIMIT = { default: 50, min: 1, max: 200 } as const;
@@ -36,7 +36,11 @@ export const PING_MESSAGE = "Hello from Skiff: this is a test delivery";
  * Counts one `kind` call for `organizationId` (20 per hour).
  * @throws RateLimitedError with the seconds until the window frees a slot.
  */
-async function consumeRateLimit(ctx: ServiceContext, kind: "create" | "test", organizationId: string): Promise<void> {
+export async function consumeRateLimit(
+  ctx: ServiceContext,
+  kind: "create" | "test" | "recover",
+  organizationId: string,
+): Promise<void> {
   const limit = { table: "webhook_rate_limits", prefix: "webhooks", points: RATE_LIMIT_PER_HOUR, windowSeconds: 3600 };
   const counted = await countCall(ctx.services.knex, limit, `${kind}:${organizationId}`);
   if (!counted.allowed) {
@@ -65,7 +69,7 @@ async function checkEndpointUrl(ctx: ServiceContext, url: string): Promise<void>
 }
 
 /** The endpoint `webhookUuid` of `org`. @throws NotFoundError when missing or another organization's. */
-async function endpointOf(ctx: ServiceContext, org: WebhookOrganization, webhookUuid: string) {
+export async function endpointOf(ctx: ServiceContext, org: WebhookOrganization, webhookUuid: string) {
   const row = (await ctx
     .knex("webhook_endpoints")
     .where({ id: webhookUuid, organization_id: org.organizationId })

@@ -36,7 +36,7 @@ type Documents = {
   "\n  fragment DeploymentRow on Deployment {\n    id status title description trigger commitSha errorMessage createdAt startedAt finishedAt\n  }\n": typeof types.DeploymentRowFragmentDoc;
   "\n  query ApplicationDeployments($id: ID!, $organizationId: ID!) {\n    organization(id: $organizationId) { id viewerRole }\n    application(id: $id) {\n      id\n      name\n      appName\n      applicationStatus\n      health\n      healthCheckedAt\n      sourceType\n      source { branch repo dockerImage }\n      project { id name }\n      environment { id name }\n      domains { id host https }\n      deployments(first: 50) { ...DeploymentRow }\n    }\n  }\n": typeof types.ApplicationDeploymentsDocument;
   "\n  query DeploymentLogs($id: ID!, $first: Int!) {\n    application(id: $id) {\n      id\n      deployments(first: $first) { id logs { at level text } }\n    }\n  }\n": typeof types.DeploymentLogsDocument;
-  "\n  subscription DeploymentUpdated($applicationId: ID!) {\n    deploymentUpdated(applicationId: $applicationId) {\n      deploymentId\n      status\n      logLine { at level text }\n      deployment { ...DeploymentRow }\n    }\n  }\n": typeof types.DeploymentUpdatedDocument;
+  "\n  subscription DeploymentUpdated($applicationId: ID!, $after: String) {\n    deploymentUpdated(applicationId: $applicationId, after: $after) {\n      deploymentId\n      status\n      cursor\n      logLine { at level text }\n      deployment { ...DeploymentRow }\n    }\n  }\n": typeof types.DeploymentUpdatedDocument;
   "\n  mutation DeployApplication($applicationId: ID!, $title: String) {\n    deployApplication(applicationId: $applicationId, title: $title) { ...DeploymentRow }\n  }\n": typeof types.DeployApplicationDocument;
   "\n  mutation CancelDeployment($id: ID!) { cancelDeployment(id: $id) { ...DeploymentRow } }\n": typeof types.CancelDeploymentDocument;
   "\n  mutation RedeployDeployment($id: ID!) { redeployDeployment(id: $id) { ...DeploymentRow } }\n": typeof types.RedeployDeploymentDocument;
@@ -45,7 +45,7 @@ type Documents = {
   "\n  mutation SetDocsTheme($organizationId: ID!, $input: DocsThemeInput!) {\n    setDocsTheme(organizationId: $organizationId, input: $input) { ...DocsThemeFields }\n  }\n": typeof types.SetDocsThemeDocument;
   "\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n": typeof types.SiteImportRowFragmentDoc;
   "\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n": typeof types.SiteImportsDocument;
-  "\n  subscription SiteImportUpdated {\n    siteImportUpdated { importId status siteImport { ...SiteImportRow } }\n  }\n": typeof types.SiteImportUpdatedDocument;
+  "\n  subscription SiteImportUpdated($after: String) {\n    siteImportUpdated(after: $after) { importId status cursor siteImport { ...SiteImportRow } }\n  }\n": typeof types.SiteImportUpdatedDocument;
   "\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n": typeof types.ImportPrerequisitesDocument;
   "\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n": typeof types.PreviewSiteImportDocument;
   "\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n": typeof types.ImportSiteDocument;
@@ -142,7 +142,7 @@ const documents: Documents = {
     types.ApplicationDeploymentsDocument,
   "\n  query DeploymentLogs($id: ID!, $first: Int!) {\n    application(id: $id) {\n      id\n      deployments(first: $first) { id logs { at level text } }\n    }\n  }\n":
     types.DeploymentLogsDocument,
-  "\n  subscription DeploymentUpdated($applicationId: ID!) {\n    deploymentUpdated(applicationId: $applicationId) {\n      deploymentId\n      status\n      logLine { at level text }\n      deployment { ...DeploymentRow }\n    }\n  }\n":
+  "\n  subscription DeploymentUpdated($applicationId: ID!, $after: String) {\n    deploymentUpdated(applicationId: $applicationId, after: $after) {\n      deploymentId\n      status\n      cursor\n      logLine { at level text }\n      deployment { ...DeploymentRow }\n    }\n  }\n":
     types.DeploymentUpdatedDocument,
   "\n  mutation DeployApplication($applicationId: ID!, $title: String) {\n    deployApplication(applicationId: $applicationId, title: $title) { ...DeploymentRow }\n  }\n":
     types.DeployApplicationDocument,
@@ -160,7 +160,7 @@ const documents: Documents = {
     types.SiteImportRowFragmentDoc,
   "\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n":
     types.SiteImportsDocument,
-  "\n  subscription SiteImportUpdated {\n    siteImportUpdated { importId status siteImport { ...SiteImportRow } }\n  }\n":
+  "\n  subscription SiteImportUpdated($after: String) {\n    siteImportUpdated(after: $after) { importId status cursor siteImport { ...SiteImportRow } }\n  }\n":
     types.SiteImportUpdatedDocument,
   "\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n":
     types.ImportPrerequisitesDocument,
@@ -406,8 +406,8 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: "\n  subscription DeploymentUpdated($applicationId: ID!) {\n    deploymentUpdated(applicationId: $applicationId) {\n      deploymentId\n      status\n      logLine { at level text }\n      deployment { ...DeploymentRow }\n    }\n  }\n",
-): (typeof documents)["\n  subscription DeploymentUpdated($applicationId: ID!) {\n    deploymentUpdated(applicationId: $applicationId) {\n      deploymentId\n      status\n      logLine { at level text }\n      deployment { ...DeploymentRow }\n    }\n  }\n"];
+  source: "\n  subscription DeploymentUpdated($applicationId: ID!, $after: String) {\n    deploymentUpdated(applicationId: $applicationId, after: $after) {\n      deploymentId\n      status\n      cursor\n      logLine { at level text }\n      deployment { ...DeploymentRow }\n    }\n  }\n",
+): (typeof documents)["\n  subscription DeploymentUpdated($applicationId: ID!, $after: String) {\n    deploymentUpdated(applicationId: $applicationId, after: $after) {\n      deploymentId\n      status\n      cursor\n      logLine { at level text }\n      deployment { ...DeploymentRow }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -460,8 +460,8 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: "\n  subscription SiteImportUpdated {\n    siteImportUpdated { importId status siteImport { ...SiteImportRow } }\n  }\n",
-): (typeof documents)["\n  subscription SiteImportUpdated {\n    siteImportUpdated { importId status siteImport { ...SiteImportRow } }\n  }\n"];
+  source: "\n  subscription SiteImportUpdated($after: String) {\n    siteImportUpdated(after: $after) { importId status cursor siteImport { ...SiteImportRow } }\n  }\n",
+): (typeof documents)["\n  subscription SiteImportUpdated($after: String) {\n    siteImportUpdated(after: $after) { importId status cursor siteImport { ...SiteImportRow } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -773,12 +773,14 @@ export type DeploymentLogsQuery = {
 
 export type DeploymentUpdatedSubscriptionVariables = Exact<{
   applicationId: string | number;
+  after?: string | null | undefined;
 }>;
 
 export type DeploymentUpdatedSubscription = {
   deploymentUpdated: {
     deploymentId: string;
     status: string;
+    cursor: string;
     logLine: { at: string; level: string; text: string } | null;
     deployment: {
       id: string;
@@ -985,12 +987,15 @@ export type SiteImportsQuery = {
   };
 };
 
-export type SiteImportUpdatedSubscriptionVariables = Exact<{ [key: string]: never }>;
+export type SiteImportUpdatedSubscriptionVariables = Exact<{
+  after?: string | null | undefined;
+}>;
 
 export type SiteImportUpdatedSubscription = {
   siteImportUpdated: {
     importId: string;
     status: SiteImportUpdateStatus;
+    cursor: string;
     siteImport: {
       id: string;
       name: string;
@@ -3730,6 +3735,11 @@ export const DeploymentUpdatedDocument = {
           variable: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
           type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
         },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "after" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
+        },
       ],
       selectionSet: {
         kind: "SelectionSet",
@@ -3743,12 +3753,18 @@ export const DeploymentUpdatedDocument = {
                 name: { kind: "Name", value: "applicationId" },
                 value: { kind: "Variable", name: { kind: "Name", value: "applicationId" } },
               },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "after" },
+                value: { kind: "Variable", name: { kind: "Name", value: "after" } },
+              },
             ],
             selectionSet: {
               kind: "SelectionSet",
               selections: [
                 { kind: "Field", name: { kind: "Name", value: "deploymentId" } },
                 { kind: "Field", name: { kind: "Name", value: "status" } },
+                { kind: "Field", name: { kind: "Name", value: "cursor" } },
                 {
                   kind: "Field",
                   name: { kind: "Name", value: "logLine" },
@@ -4275,17 +4291,32 @@ export const SiteImportUpdatedDocument = {
       kind: "OperationDefinition",
       operation: "subscription",
       name: { kind: "Name", value: "SiteImportUpdated" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "after" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
+        },
+      ],
       selectionSet: {
         kind: "SelectionSet",
         selections: [
           {
             kind: "Field",
             name: { kind: "Name", value: "siteImportUpdated" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "after" },
+                value: { kind: "Variable", name: { kind: "Name", value: "after" } },
+              },
+            ],
             selectionSet: {
               kind: "SelectionSet",
               selections: [
                 { kind: "Field", name: { kind: "Name", value: "importId" } },
                 { kind: "Field", name: { kind: "Name", value: "status" } },
+                { kind: "Field", name: { kind: "Name", value: "cursor" } },
                 {
                   kind: "Field",
                   name: { kind: "Name", value: "siteImport" },

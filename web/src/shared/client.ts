@@ -3,10 +3,24 @@
  * Every HTTP request carries `apollo-require-preflight`, which Apollo's CSRF prevention asks of GET requests
  * (urql sends short queries as GET); POSTs are JSON, which browsers never send cross-site without preflight.
  * A graphql-ws connection authenticates once, at connect time, with the session cookie: after signing in or
- * out, or switching organization, the app builds a new client ({@link createSkiffClient}).
+ * out, or switching organization, the app builds a new client ({@link createSkiffClient}). A dropped socket is
+ * reconnected and each live subscription resumes after the last event it received: it is sent again with `after` set
+ * to that event's `cursor` (graphql-ws sends the same payload object again), so no event is missed or repeated; a
+ * cursor past the server's retention (`CURSOR_EXPIRED`) subscribes again without it (live from then on).
  */
 import { Client, cacheExchange, fetchExchange, subscriptionExchange } from "@urql/core";
 import { createClient as createWsClient } from "graphql-ws";
+
+/** The `cursor` of a live event (`{ <field>: { cursor } }`), if the result carries one. */
+function cursorIn(data: unknown): string | undefined {
+  const root = Object.values((data ?? {}) as Record<string, unknown>)[0] as { cursor?: unknown } | undefined;
+  return typeof root?.cursor === "string" ? root.cursor : undefined;
+}
+
+/** Whether a result's errors say `CURSOR_EXPIRED`. */
+function isCursorExpired(errors: ReadonlyArray<{ extensions?: { code?: unknown } }> | undefined): boolean {
+  return errors?.some((e) => e.extensions?.code === "CURSOR_EXPIRED") ?? false;
+}
 
 /** A urql client plus the function that closes its WebSocket. */
 export interface SkiffClient {
@@ -17,7 +31,13 @@ export interface SkiffClient {
 /** Builds a client for this page's origin. */
 export function createSkiffClient(): SkiffClient {
   const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/graphql`;
-  const ws = createWsClient({ url: wsUrl, lazy: true, retryAttempts: 5 });
+  const ws = createWsClient({
+    url: wsUrl,
+    lazy: true,
+    // Several minutes of outage: waits of 1 s doubling up to 10 s.
+    retryAttempts: 30,
+    retryWait: (retries) => new Promise((r) => setTimeout(r, Math.min(10_000, 1000 * 2 ** retries))),
+  });
   const client = new Client({
     url: "/graphql",
     requestPolicy: "cache-and-network",
@@ -27,11 +47,34 @@ export function createSkiffClient(): SkiffClient {
       fetchExchange,
       subscriptionExchange({
         forwardSubscription(request) {
-          const input = { ...request, query: request.query ?? "" };
+          const input = { ...request, query: request.query ?? "", variables: { ...request.variables } };
           return {
             subscribe(sink) {
-              const unsubscribe = ws.subscribe(input, sink);
-              return { unsubscribe };
+              let unsubscribe = () => {};
+              let expired = false;
+              const start = () => {
+                unsubscribe = ws.subscribe(input, {
+                  next: (result) => {
+                    // Too old to resume (answered as a result with errors, then `complete`): live from now on.
+                    if (isCursorExpired(result.errors)) {
+                      expired = true;
+                      delete input.variables.after;
+                      return;
+                    }
+                    const cursor = cursorIn(result.data);
+                    if (cursor) input.variables.after = cursor;
+                    sink.next(result as Parameters<typeof sink.next>[0]);
+                  },
+                  error: (error) => sink.error(error),
+                  complete: () => {
+                    if (!expired) return sink.complete();
+                    expired = false;
+                    start();
+                  },
+                });
+              };
+              start();
+              return { unsubscribe: () => unsubscribe() };
             },
           };
         },

@@ -113,10 +113,11 @@ export const DEPLOYMENT_LOGS = graphql(`
 `);
 
 export const DEPLOYMENT_UPDATED = graphql(`
-  subscription DeploymentUpdated($applicationId: ID!) {
-    deploymentUpdated(applicationId: $applicationId) {
+  subscription DeploymentUpdated($applicationId: ID!, $after: String) {
+    deploymentUpdated(applicationId: $applicationId, after: $after) {
       deploymentId
       status
+      cursor
       logLine { at level text }
       deployment { ...DeploymentRow }
     }

@@ -28,8 +28,8 @@ export const SITE_IMPORTS = graphql(`
 `);
 
 export const SITE_IMPORT_UPDATED = graphql(`
-  subscription SiteImportUpdated {
-    siteImportUpdated { importId status siteImport { ...SiteImportRow } }
+  subscription SiteImportUpdated($after: String) {
+    siteImportUpdated(after: $after) { importId status cursor siteImport { ...SiteImportRow } }
   }
 `);
 

@@ -1,0 +1,179 @@
+/**
+ * Recovery after downtime (docs/webhooks.md "Recovering after downtime"): every delivery of one endpoint created in
+ * a time window that did not end delivered (`failed` or `cancelled`) is sent again as a new series of 3 attempts,
+ * same `delivery_id`, same stored bytes (as a single redelivery). The first attempts are spread at
+ * `SKIFF_WEBHOOK_RECOVER_RATE` per second (the receiver that just came back is not flooded); the jobs are enqueued
+ * in the recovery's transaction, in batches. Asking again for the same window while that recovery runs (one of its
+ * deliveries is still pending) answers the running recovery and queues nothing.
+ */
+import { randomUUID } from "node:crypto";
+import { BadUserInputError } from "../../shared/errors.ts";
+import { withTransaction } from "../../shared/transaction.ts";
+import type { ServiceContext } from "../context.ts";
+import { consumeRateLimit, endpointOf } from "./webhook.service.ts";
+import { requireWebhookOrganization } from "./webhook-access.ts";
+import { DELIVER_JOB, deliveryJobKey } from "./webhook-emit.ts";
+
+/** Jobs added per statement (a window may hold thousands of deliveries). */
+const ENQUEUE_BATCH = 500;
+
+/** A recovery as `recoverWebhookDeliveries` answers it. */
+export interface WebhookRecovery {
+  /** `whrec_` + UUID. */
+  recoveryId: string;
+  webhookUuid: string;
+  since: Date;
+  until: Date;
+  /** Deliveries queued again by this recovery. */
+  queued: number;
+  /** First attempts per second. */
+  ratePerSecond: number;
+  /** True when the same window's recovery was still running: this call queued nothing. */
+  alreadyRunning: boolean;
+  createdAt: Date;
+}
+
+/** A `webhook_recoveries` row. */
+interface RecoveryRow {
+  id: string;
+  endpointId: string;
+  since: Date;
+  until: Date;
+  queued: number;
+  ratePerSecond: number;
+  createdAt: Date;
+}
+
+/** The window of a recovery: `since` inclusive, `until` exclusive (default: now). */
+export interface RecoveryWindow {
+  since: Date | string;
+  until?: Date | string | null;
+}
+
+/** `value` as a Date. @throws BadUserInputError on `field` when it is not a date. */
+function dateOf(field: string, value: Date | string): Date {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) {
+    throw new BadUserInputError(`Invalid input: ${field}: not a date-time`, {
+      fieldErrors: { [field]: ["Must be an RFC 3339 date-time"] },
+    });
+  }
+  return date;
+}
+
+/**
+ * `POST …/webhooks/{uuid}/recover` and `recoverWebhookDeliveries`: queues again every `failed` or `cancelled`
+ * delivery of the endpoint created in [`since`, `until`) (see the file comment), and records and logs the recovery.
+ * @returns the recovery (a running one of the same window, `alreadyRunning`, when there is one).
+ * @throws BadUserInputError (`since` not before `until`, `until` in the future, endpoint inactive), RateLimitedError
+ *   (20 recoveries per hour per organization), NotFoundError (unknown endpoint or another organization's), and the
+ *   gate's errors.
+ */
+export async function recoverWebhookDeliveries(
+  ctx: ServiceContext,
+  orgRef: string,
+  webhookUuid: string,
+  window: RecoveryWindow,
+): Promise<WebhookRecovery> {
+  const org = await requireWebhookOrganization(ctx, orgRef);
+  const endpoint = await endpointOf(ctx, org, webhookUuid);
+  const now = ctx.services.now();
+  const since = dateOf("since", window.since);
+  const untilGiven = window.until !== undefined && window.until !== null;
+  const until = untilGiven ? dateOf("until", window.until as Date | string) : now;
+  if (until.getTime() > now.getTime()) {
+    throw new BadUserInputError("Invalid input: until: in the future", {
+      fieldErrors: { until: ["Must not be in the future"] },
+    });
+  }
+  if (since.getTime() >= until.getTime()) {
+    throw new BadUserInputError("Invalid input: since: must be before until", {
+      fieldErrors: { since: ["Must be before until (default: now)"] },
+    });
+  }
+  if (!endpoint.isActive) {
+    const message = "The endpoint is inactive: set it active before recovering its deliveries";
+    throw new BadUserInputError(`Invalid input: webhookUuid: ${message}`, { fieldErrors: { webhookUuid: [message] } });
+  }
+  const rate = ctx.services.config.SKIFF_WEBHOOK_RECOVER_RATE;
+  return withTransaction(ctx, async (tx) => {
+    // Serialises recoveries of one endpoint, so two equal calls at once queue once.
+    await tx.knex("webhook_endpoints").where({ id: webhookUuid }).forUpdate().first("id");
+    const running = (await tx
+      .knex("webhook_recoveries as r")
+      .where({ "r.endpoint_id": webhookUuid, "r.since": since, "r.until_given": untilGiven })
+      .modify((q) => {
+        if (untilGiven) q.where("r.until", until);
+      })
+      .whereExists((q) =>
+        q.select(tx.knex.raw("1")).from("webhook_deliveries as d").whereRaw("d.recovery_id = r.id").where({
+          "d.status": "pending",
+        }),
+      )
+      .orderBy("r.created_at", "desc")
+      .first("r.*")) as RecoveryRow | undefined;
+    if (running) return { ...answerOf(running), alreadyRunning: true };
+    await consumeRateLimit(ctx, "recover", org.organizationId);
+    const recoveryId = `whrec_${randomUUID()}`;
+    const [recovery] = (await tx
+      .knex("webhook_recoveries")
+      .insert({
+        id: recoveryId,
+        endpoint_id: webhookUuid,
+        organization_id: org.organizationId,
+        since,
+        until,
+        until_given: untilGiven,
+        queued: 0,
+        rate_per_second: rate,
+        created_by_user_id: ctx.principal?.userId ?? null,
+      })
+      .returning("*")) as RecoveryRow[];
+    const { rows } = (await tx.knex.raw(
+      `with picked as (
+         select id, created_at from webhook_deliveries
+         where endpoint_id = ? and created_at >= ? and created_at < ? and status in ('failed', 'cancelled')
+         for update
+       )
+       update webhook_deliveries d
+       set status = 'pending', attempts = 0, recovery_id = ?, updated_at = now()
+       from picked where d.id = picked.id
+       returning d.id, picked.created_at`,
+      [webhookUuid, since, until, recoveryId],
+    )) as { rows: Array<{ id: string; created_at: Date }> };
+    rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
+    const start = now.getTime();
+    for (let i = 0; i < rows.length; i += ENQUEUE_BATCH) {
+      await ctx.services.jobs.enqueueMany(
+        tx.knex,
+        DELIVER_JOB,
+        rows.slice(i, i + ENQUEUE_BATCH).map((row, j) => ({
+          payload: { deliveryId: row.id, force: false },
+          options: {
+            jobKey: deliveryJobKey(row.id),
+            runAt: new Date(start + Math.floor(((i + j) * 1000) / rate)),
+          },
+        })),
+      );
+    }
+    await tx.knex("webhook_recoveries").where({ id: recoveryId }).update({ queued: rows.length });
+    ctx.log.info(
+      { webhookUuid, recoveryId, since: since.toISOString(), until: until.toISOString(), queued: rows.length, rate },
+      "webhook deliveries recovered",
+    );
+    return { ...answerOf({ ...recovery!, queued: rows.length }), alreadyRunning: false };
+  });
+}
+
+/** The answer fields of `row`. */
+function answerOf(row: RecoveryRow): Omit<WebhookRecovery, "alreadyRunning"> {
+  return {
+    recoveryId: row.id,
+    webhookUuid: row.endpointId,
+    since: row.since,
+    until: row.until,
+    queued: row.queued,
+    ratePerSecond: row.ratePerSecond,
+    createdAt: row.createdAt,
+  };
+}

@@ -1,0 +1,249 @@
+/**
+ * Live status a client can resume (docs/subscriptions.md "Resuming after a dropped connection"), on real WebSockets:
+ * a subscriber whose socket is cut mid-stream subscribes again with its last `cursor` as `after` while events keep
+ * coming, and gets every event it may see exactly once (0 gaps, 0 duplicates at the seam), never another
+ * organization's nor an ungranted project's (the replay runs the live visibility check); the same across a restart of
+ * a spawned `src/main.ts`, and for the CLI's subscription (`skiff import`, `skiff deploy`) whose connection a TCP proxy
+ * cuts; a cursor older than the retention answers CURSOR_EXPIRED, a malformed one BAD_USER_INPUT.
+ */
+import pino from "pino";
+import { afterAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { subscribe as cliSubscribe } from "../../clients/cli/api.ts";
+import { ImportUpdatesSubscription } from "../../clients/cli/operations.ts";
+import { SITE_IMPORT_TOPIC } from "../../src/modules/imports/site-import.events.ts";
+import { cursorOf, pruneEventLog } from "../../src/shared/event-log.ts";
+import { createPubSub, type PubSub } from "../../src/shared/pubsub.ts";
+import { createTestDatabase } from "../helpers/db.ts";
+import { type SkiffProcess, spawnSkiff } from "../helpers/process.ts";
+import { addMember, createOrg, createProjects } from "../helpers/seed.ts";
+import { useTestServer } from "../helpers/server.ts";
+import { tcpProxy } from "../helpers/tcp-proxy.ts";
+
+const t = useTestServer();
+const QUERY = `subscription($after: String) { siteImportUpdated(after: $after) { importId status cursor } }`;
+
+/** One event as a subscriber got it. */
+interface Got {
+  importId: string;
+  status: string;
+  cursor: string;
+}
+
+/** A raw graphql-transport-ws subscriber of {@link QUERY}. */
+interface Subscriber {
+  got: Got[];
+  /** The errors the operation ended with, if any (`error` message, or a `next` with `errors`). */
+  error?: Array<{ message: string; extensions?: { code?: string } }>;
+  /** Resolves once the server acknowledged the subscription as running (its first `next`, or `error`), or at once. */
+  cut(): void;
+  close(): Promise<void>;
+}
+
+/** Opens a socket to `baseUrl`, authenticates with `apiKey`, subscribes with `after`; resolves once subscribed. */
+async function subscribe(baseUrl: string, apiKey: string, after: string | null, pubsub?: PubSub): Promise<Subscriber> {
+  const ws = new WebSocket(`${baseUrl.replace("http", "ws")}/graphql`, "graphql-transport-ws");
+  const sub: Subscriber = {
+    got: [],
+    cut: () => ws.terminate(),
+    close: () =>
+      new Promise((resolve) => {
+        if (ws.readyState === ws.CLOSED) return resolve();
+        ws.once("close", () => resolve());
+        ws.close();
+      }),
+  };
+  const before = pubsub?.listenerCount(SITE_IMPORT_TOPIC) ?? 0;
+  await new Promise<void>((resolve, reject) => {
+    ws.once("error", reject);
+    ws.once("open", () =>
+      ws.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${apiKey}` } })),
+    );
+    ws.on("message", (data) => {
+      const message = JSON.parse(String(data)) as { type: string; payload?: unknown };
+      if (message.type === "connection_ack") {
+        ws.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: QUERY, variables: { after } } }));
+        resolve();
+      } else if (message.type === "next") {
+        // A subscription refused by its resolver answers one `next` with `errors`, then `complete`.
+        const result = message.payload as { data?: { siteImportUpdated: Got } | null; errors?: Subscriber["error"] };
+        if (result.errors) sub.error = result.errors;
+        else sub.got.push(result.data!.siteImportUpdated);
+      } else if (message.type === "error") {
+        sub.error = message.payload as Subscriber["error"];
+      }
+    });
+  });
+  // Subscribed once the server's stream listens (in-process server), or its answer came.
+  if (pubsub) await until(() => pubsub.listenerCount(SITE_IMPORT_TOPIC) > before || sub.error !== undefined);
+  return sub;
+}
+
+/** Waits until `probe()` holds (at most 15 s). */
+async function until(probe: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Publishes a `site_import.updated` change as the imports module does (event log + NOTIFY). */
+function publish(pubsub: PubSub, id: string, organizationId: string, projectId: string | null) {
+  return pubsub.publish(SITE_IMPORT_TOPIC, { id, organizationId, status: "pending", projectId });
+}
+
+/** The ids of `events` with every one checked: none twice (a duplicate fails). */
+function distinctIds(events: Got[]): string[] {
+  const ids = events.map((e) => e.importId);
+  expect(new Set(ids).size, `duplicates in ${ids.join(",")}`).toBe(ids.length);
+  return ids;
+}
+
+const processes: SkiffProcess[] = [];
+afterAll(async () => {
+  for (const p of processes) {
+    if (p.child.exitCode === null && p.child.signalCode === null) {
+      p.child.kill("SIGKILL");
+      await p.exited;
+    }
+  }
+});
+
+describe("resuming live status", () => {
+  it("resumes after a dropped WebSocket with 0 gaps and 0 duplicates, replaying only what the caller may see", async () => {
+    const pubsub = t.skiff.services.pubsub;
+    const a = await createOrg(t.db.knex);
+    const b = await createOrg(t.db.knex);
+    const [granted, other] = await createProjects(t.db.knex, a.organizationId, 2);
+    // A member of A limited to one project: A's events of the other project and B's events are not for it.
+    const member = await addMember(t.db.knex, a.organizationId, "member", { projectIds: [granted!] });
+    const first = await subscribe(t.skiff.url, member.apiKey, null, pubsub);
+    const total = 60;
+    const expected = Array.from({ length: total }, (_, i) => `imp_seen_${i}`);
+    let published = 0;
+    let cutAt = -1;
+    // Publishes go on while the socket is cut and while the new subscription starts (the seam).
+    const publishing = (async () => {
+      for (let i = 0; i < total; i++) {
+        await publish(pubsub, expected[i]!, a.organizationId, granted!);
+        await publish(pubsub, `imp_ungranted_${i}`, a.organizationId, other!);
+        await publish(pubsub, `imp_other_org_${i}`, b.organizationId, null);
+        published = i + 1;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    await until(() => first.got.length >= 15);
+    first.cut();
+    cutAt = first.got.length;
+    await until(() => published >= cutAt + 10);
+    const last = first.got.at(-1)!;
+    const second = await subscribe(t.skiff.url, member.apiKey, last.cursor, pubsub);
+    await publishing;
+    await until(() => first.got.length + second.got.length >= total);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(second.error).toBeUndefined();
+    const ids = distinctIds([...first.got, ...second.got]);
+    expect(ids).toEqual(expected);
+    console.info(
+      `resume: ${first.got.length} events before the cut, ${second.got.length} after (replayed + live), 0 gaps, 0 duplicates`,
+    );
+    await second.close();
+  }, 60_000);
+
+  it("answers CURSOR_EXPIRED for a cursor older than the retention, BAD_USER_INPUT for a malformed one", async () => {
+    const pubsub = t.skiff.services.pubsub;
+    const { organizationId, owner } = await createOrg(t.db.knex);
+    const sub = await subscribe(t.skiff.url, owner.apiKey, null, pubsub);
+    await publish(pubsub, "imp_old_1", organizationId, null);
+    await publish(pubsub, "imp_old_2", organizationId, null);
+    await until(() => sub.got.length === 2);
+    await sub.close();
+    const old = sub.got[0]!.cursor;
+    // Within the retention: resumes.
+    const again = await subscribe(t.skiff.url, owner.apiKey, old, pubsub);
+    await until(() => again.got.length === 1);
+    expect(again.got[0]!.importId).toBe("imp_old_2");
+    await again.close();
+    // Past it: the events are pruned (in batches, by the job's function) and the cursor is expired.
+    await t.db.knex.raw("update event_log set created_at = now() - interval '2 days' where payload like '%imp_old_%'");
+    expect(await pruneEventLog(t.db.knex, 24 * 3600 * 1000)).toBeGreaterThanOrEqual(2);
+    const expired = await subscribe(t.skiff.url, owner.apiKey, old);
+    await until(() => expired.error !== undefined);
+    expect(expired.error![0]!.extensions?.code).toBe("CURSOR_EXPIRED");
+    await expired.close();
+    const malformed = await subscribe(t.skiff.url, owner.apiKey, "not-a-cursor!");
+    await until(() => malformed.error !== undefined);
+    expect(malformed.error![0]!.extensions?.code).toBe("BAD_USER_INPUT");
+    await malformed.close();
+  }, 30_000);
+
+  it("resumes across a restart of Skiff (spawned src/main.ts) with 0 gaps and 0 duplicates", async () => {
+    const db = await createTestDatabase();
+    const pubsub = await createPubSub(db.url, db.knex, pino({ level: "silent" }));
+    try {
+      const start = async () => {
+        const p = spawnSkiff({ DATABASE_URL: db.url, SKIFF_BOOTSTRAP: "false", SKIFF_WORKER: "false" });
+        processes.push(p);
+        const listening = await p.waitForLog((r) => String(r.msg).startsWith("Server listening at"), 60_000);
+        return { p, url: String(listening.msg).replace("Server listening at ", "") };
+      };
+      const { organizationId, owner } = await createOrg(db.knex);
+      const expected = Array.from({ length: 30 }, (_, i) => `imp_restart_${i}`);
+      const server = await start();
+      // From the log's start (a fresh database): an event published before the server's stream listens is replayed.
+      const first = await subscribe(server.url, owner.apiKey, cursorOf(0));
+      await publish(pubsub, expected[0]!, organizationId, null);
+      await until(() => first.got.length === 1);
+      for (let i = 1; i < 10; i++) await publish(pubsub, expected[i]!, organizationId, null);
+      await until(() => first.got.length === 10);
+      server.p.child.kill("SIGKILL");
+      await server.p.exited;
+      // Events while no Skiff runs.
+      for (let i = 10; i < 20; i++) await publish(pubsub, expected[i]!, organizationId, null);
+      const restarted = await start();
+      const second = await subscribe(restarted.url, owner.apiKey, first.got.at(-1)!.cursor);
+      for (let i = 20; i < 30; i++) await publish(pubsub, expected[i]!, organizationId, null);
+      await until(() => second.got.length >= 20);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(second.error).toBeUndefined();
+      expect(distinctIds([...first.got, ...second.got])).toEqual(expected);
+      await second.close();
+      restarted.p.child.kill("SIGTERM");
+      await restarted.p.exited;
+    } finally {
+      await pubsub.close();
+      await db.drop();
+    }
+  }, 120_000);
+  it("the CLI's subscription reconnects after its connection is cut and resumes with its last cursor", async () => {
+    const pubsub = t.skiff.services.pubsub;
+    const { organizationId, owner } = await createOrg(t.db.knex);
+    const proxy = tcpProxy(t.skiff.url);
+    await proxy.open();
+    const got: string[] = [];
+    const before = pubsub.listenerCount(SITE_IMPORT_TOPIC);
+    const credentials = { url: proxy.url(t.skiff.url).replace(/\/$/, ""), apiKey: owner.apiKey };
+    const sub = cliSubscribe(credentials, ImportUpdatesSubscription, {}, (d) => got.push(d.siteImportUpdated.importId));
+    try {
+      await sub.ready;
+      await until(() => pubsub.listenerCount(SITE_IMPORT_TOPIC) > before);
+      const expected = Array.from({ length: 30 }, (_, i) => `imp_cli_${i}`);
+      for (let i = 0; i < 10; i++) await publish(pubsub, expected[i]!, organizationId, null);
+      await until(() => got.length === 10);
+      // The cut: the server sees the socket close; events go on meanwhile.
+      await proxy.close();
+      await until(() => pubsub.listenerCount(SITE_IMPORT_TOPIC) === before);
+      for (let i = 10; i < 20; i++) await publish(pubsub, expected[i]!, organizationId, null);
+      await proxy.open();
+      await until(() => got.length >= 20, 30_000);
+      for (let i = 20; i < 30; i++) await publish(pubsub, expected[i]!, organizationId, null);
+      await until(() => got.length >= 30);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(got).toEqual(expected);
+    } finally {
+      await sub.close();
+      await proxy.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,281 @@
+/**
+ * Recovery after downtime and `410 Gone` (docs/webhooks.md): `POST …/webhooks/{uuid}/recover` and
+ * `recoverWebhookDeliveries` queue again exactly the endpoint's deliveries of the window that did not end delivered
+ * (same delivery_id, same bytes, to a real HTTPS receiver on loopback), spread at SKIFF_WEBHOOK_RECOVER_RATE, once
+ * per window while the recovery runs; thousands are queued in one call; a receiver answering 410 deactivates its
+ * endpoint at once, cancels its pending deliveries and mails the notification channels.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newDeliveryId } from "../../src/modules/webhooks/webhook-emit.ts";
+import { type HttpsReceiver, startHttpsReceiver } from "../helpers/https-receiver.ts";
+import { drainJobs } from "../helpers/jobs.ts";
+import { createOrg } from "../helpers/seed.ts";
+import { gql, useTestServer } from "../helpers/server.ts";
+import { COURSE_COMPLETED, insertWebhook, orgNumber, rest } from "./webhook-helpers.ts";
+
+/** Recovered first attempts per second in this file (so a recovery is still running when asked again). */
+const RATE = 2;
+const t = useTestServer({ SKIFF_OUTBOUND_ALLOW: "127.0.0.1", SKIFF_WEBHOOK_RECOVER_RATE: String(RATE) });
+
+let receiver: HttpsReceiver;
+beforeAll(async () => {
+  // Slow answers on /recover keep a recovery running while it is asked again.
+  receiver = await startHttpsReceiver();
+  receiver.respond((req) => (req.path === "/recover" ? { status: 200, delayMs: 800 } : { status: 200 }));
+});
+afterAll(async () => {
+  await receiver?.close();
+});
+
+const HOUR = 3_600_000;
+
+/** Inserts a delivery of `endpointId` created `agoMs` ago with status `status`. @returns its id and bytes. */
+async function insertDelivery(endpointId: string, organizationId: string, status: string, agoMs: number) {
+  const id = newDeliveryId();
+  const createdAt = new Date(Date.now() - agoMs);
+  const body = JSON.stringify({
+    event: "course_completed",
+    delivery_id: id,
+    timestamp: createdAt.toISOString(),
+    org_id: 1,
+    data: COURSE_COMPLETED,
+  });
+  await t.db.knex("webhook_deliveries").insert({
+    id,
+    endpoint_id: endpointId,
+    organization_id: organizationId,
+    event: "course_completed",
+    body,
+    status,
+    attempts: status === "pending" ? 0 : 3,
+    created_at: createdAt,
+  });
+  return { id, body };
+}
+
+/** The delivery rows `ids` once none is pending (or after 15 s). */
+async function settledAll(ids: string[], timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = await t.db.knex("webhook_deliveries").whereIn("id", ids).select("id", "status", "attempts");
+    if (rows.every((r) => r.status !== "pending") || Date.now() > deadline) return rows;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("webhook recovery", () => {
+  it("sends again the window's failed and cancelled deliveries, same id and bytes, paced, once per window", async () => {
+    const { organizationId, owner } = await createOrg(t.db.knex);
+    const hook = await insertWebhook(t.db.knex, organizationId, `${receiver.url}/recover`);
+    const orgId = await orgNumber(t.db.knex, organizationId);
+    const failedIn = await insertDelivery(hook.id, organizationId, "failed", 3 * HOUR);
+    const cancelledIn = await insertDelivery(hook.id, organizationId, "cancelled", 2 * HOUR);
+    const failedIn2 = await insertDelivery(hook.id, organizationId, "failed", 1.5 * HOUR);
+    const deliveredIn = await insertDelivery(hook.id, organizationId, "delivered", 2.5 * HOUR);
+    const failedBefore = await insertDelivery(hook.id, organizationId, "failed", 10 * HOUR);
+    const failedAfter = await insertDelivery(hook.id, organizationId, "failed", 0.5 * HOUR);
+    // Another endpoint's failed delivery in the window is not this recovery's.
+    const other = await insertWebhook(t.db.knex, organizationId, `${receiver.url}/other`);
+    const otherFailed = await insertDelivery(other.id, organizationId, "failed", 2 * HOUR);
+    const since = new Date(Date.now() - 4 * HOUR).toISOString();
+    const until = new Date(Date.now() - HOUR).toISOString();
+    const path = `/api/v1/orgs/${orgId}/webhooks/${hook.id}/recover`;
+    const before = receiver.requests.length;
+
+    const first = await rest(t.skiff.url, "POST", path, owner.apiKey, { since, until });
+    expect(first.status, JSON.stringify(first.body)).toBe(202);
+    expect(first.body).toMatchObject({
+      recovery_id: expect.stringMatching(/^whrec_/),
+      webhook_uuid: hook.id,
+      since,
+      until,
+      queued: 3,
+      rate_per_second: RATE,
+      already_running: false,
+    });
+    // The first attempts are spread at RATE per second, oldest delivery first.
+    const jobs = (await t.db
+      .knex("graphile_worker.jobs")
+      .whereIn(
+        "key",
+        [failedIn, cancelledIn, failedIn2].map((d) => `webhook:${d.id}`),
+      )
+      .select("key", "run_at")) as Array<{ key: string; runAt: Date }>;
+    const runAt = new Map(jobs.map((j) => [j.key, j.runAt.getTime()]));
+    const last = runAt.get(`webhook:${failedIn2.id}`);
+    expect(last).toBeDefined();
+    const middle = runAt.get(`webhook:${cancelledIn.id}`);
+    if (middle !== undefined) expect(last! - middle).toBe(1000 / RATE);
+
+    // Asked again while it runs: the same recovery, nothing queued twice (REST and GraphQL alike).
+    const again = await rest(t.skiff.url, "POST", path, owner.apiKey, { since, until });
+    expect(again.status).toBe(202);
+    expect(again.body).toMatchObject({ recovery_id: first.body.recovery_id, queued: 3, already_running: true });
+    const viaGraphql = await gql(
+      t.skiff.url,
+      `mutation($org: ID!, $id: ID!, $since: DateTime!, $until: DateTime) {
+        recoverWebhookDeliveries(organizationId: $org, webhookUuid: $id, since: $since, until: $until) {
+          recoveryId queued alreadyRunning } }`,
+      { org: String(orgId), id: hook.id, since, until },
+      { apiKey: owner.apiKey },
+    );
+    expect(viaGraphql.errors).toBeUndefined();
+    expect(viaGraphql.data?.recoverWebhookDeliveries).toEqual({
+      recoveryId: first.body.recovery_id,
+      queued: 3,
+      alreadyRunning: true,
+    });
+
+    const rows = await settledAll([failedIn.id, cancelledIn.id, failedIn2.id]);
+    expect(rows.map((r) => r.status)).toEqual(["delivered", "delivered", "delivered"]);
+    const got = receiver.requests.slice(before).filter((r) => r.path === "/recover");
+    expect(got.map((r) => r.headers["x-webhook-delivery"])).toEqual([failedIn.id, cancelledIn.id, failedIn2.id]);
+    expect(got.map((r) => r.body.toString())).toEqual([failedIn.body, cancelledIn.body, failedIn2.body]);
+    for (const untouched of [deliveredIn, failedBefore, failedAfter, otherFailed]) {
+      const row = await t.db.knex("webhook_deliveries").where({ id: untouched.id }).first();
+      expect(row.status).not.toBe("pending");
+      expect(row.recoveryId).toBeNull();
+    }
+    expect(receiver.requests.slice(before).filter((r) => r.path === "/other")).toHaveLength(0);
+
+    // Once it ended, the same window holds nothing undelivered: a new recovery queues 0.
+    const done = await rest(t.skiff.url, "POST", path, owner.apiKey, { since, until });
+    expect(done.body).toMatchObject({ queued: 0, already_running: false });
+    expect(done.body.recovery_id).not.toBe(first.body.recovery_id);
+  }, 30_000);
+
+  it("answers 400 for a bad window or an inactive endpoint, 404 for another organization's endpoint", async () => {
+    const { organizationId, owner } = await createOrg(t.db.knex);
+    const hook = await insertWebhook(t.db.knex, organizationId, `${receiver.url}/bad`);
+    const inactive = await insertWebhook(t.db.knex, organizationId, `${receiver.url}/off`, undefined, false);
+    const orgId = await orgNumber(t.db.knex, organizationId);
+    const path = `/api/v1/orgs/${orgId}/webhooks/${hook.id}/recover`;
+    const now = Date.now();
+    const reversed = await rest(t.skiff.url, "POST", path, owner.apiKey, {
+      since: new Date(now - HOUR).toISOString(),
+      until: new Date(now - 2 * HOUR).toISOString(),
+    });
+    expect(reversed.status).toBe(400);
+    expect(reversed.body.details.fieldErrors.since).toBeDefined();
+    const future = await rest(t.skiff.url, "POST", path, owner.apiKey, {
+      since: new Date(now - HOUR).toISOString(),
+      until: new Date(now + HOUR).toISOString(),
+    });
+    expect(future.status).toBe(400);
+    expect(future.body.details.fieldErrors.until).toBeDefined();
+    const notADate = await rest(t.skiff.url, "POST", path, owner.apiKey, { since: "yesterday" });
+    expect(notADate.status).toBe(400);
+    expect(notADate.body.details.fieldErrors.since).toBeDefined();
+    const off = await rest(t.skiff.url, "POST", `/api/v1/orgs/${orgId}/webhooks/${inactive.id}/recover`, owner.apiKey, {
+      since: new Date(now - HOUR).toISOString(),
+    });
+    expect(off.status).toBe(400);
+    expect(off.body.details.fieldErrors.webhookUuid).toBeDefined();
+    const stranger = await createOrg(t.db.knex);
+    const hidden = await rest(
+      t.skiff.url,
+      "POST",
+      path.replace(String(orgId), String(await orgNumber(t.db.knex, stranger.organizationId))),
+      stranger.owner.apiKey,
+      {
+        since: new Date(now - HOUR).toISOString(),
+      },
+    );
+    expect(hidden.status).toBe(404);
+  });
+
+  it("queues a window of thousands in one call (batched), each once", async () => {
+    const { organizationId, owner } = await createOrg(t.db.knex);
+    // Nothing listens on port 9: the few attempts that start during the test fail fast.
+    const hook = await insertWebhook(t.db.knex, organizationId, "https://127.0.0.1:9/down");
+    const count = 1_200;
+    const base = Date.now() - 2 * HOUR;
+    await t.db.knex.batchInsert(
+      "webhook_deliveries",
+      Array.from({ length: count }, (_, i) => {
+        const id = newDeliveryId();
+        return {
+          id,
+          endpoint_id: hook.id,
+          organization_id: organizationId,
+          event: "course_completed",
+          body: JSON.stringify({ event: "course_completed", delivery_id: id, data: COURSE_COMPLETED }),
+          status: "failed",
+          attempts: 3,
+          created_at: new Date(base + i),
+        };
+      }),
+      500,
+    );
+    const orgId = await orgNumber(t.db.knex, organizationId);
+    const res = await rest(t.skiff.url, "POST", `/api/v1/orgs/${orgId}/webhooks/${hook.id}/recover`, owner.apiKey, {
+      since: new Date(base - 1).toISOString(),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(res.body.queued).toBe(count);
+    const recovered = await t.db
+      .knex("webhook_deliveries")
+      .where({ endpoint_id: hook.id, recovery_id: res.body.recovery_id })
+      .count("* as n");
+    expect(recovered).toEqual([{ n: count }]);
+    const jobs = (await t.db
+      .knex("graphile_worker.jobs")
+      .whereIn(
+        "key",
+        t.db.knex("webhook_deliveries").where({ endpoint_id: hook.id }).select(t.db.knex.raw("'webhook:' || id")),
+      )
+      .select(t.db.knex.raw("count(*)::int as n, count(distinct key)::int as keys"))) as Array<{
+      n: number;
+      keys: number;
+    }>;
+    // One job per delivery (but the few already run at RATE per second), none twice.
+    expect(jobs[0]!.n).toBeGreaterThan(count - 50);
+    expect(jobs[0]!.keys).toBe(jobs[0]!.n);
+    // Deactivating the endpoint cancels the recovered deliveries still waiting and removes their jobs.
+    const off = await rest(t.skiff.url, "PUT", `/api/v1/orgs/${orgId}/webhooks/${hook.id}`, owner.apiKey, {
+      is_active: false,
+    });
+    expect(off.status).toBe(200);
+  }, 60_000);
+
+  it("deactivates an endpoint at once when its receiver answers 410 Gone, cancels its queue, mails the channels", async () => {
+    const { organizationId, owner } = await createOrg(t.db.knex);
+    await t.db.knex("notification_channels").insert({
+      id: `nch_${Date.now()}`,
+      organization_id: organizationId,
+      type: "email",
+      name: "ops",
+      target: "gone@example.test",
+    });
+    const gone = await startHttpsReceiver({ behaviour: { status: 410, body: "gone" } });
+    try {
+      const hook = await insertWebhook(t.db.knex, organizationId, `${gone.url}/gone`);
+      const waiting = await insertDelivery(hook.id, organizationId, "pending", 1000);
+      const orgId = await orgNumber(t.db.knex, organizationId);
+      const published = await rest(t.skiff.url, "POST", `/api/v1/orgs/${orgId}/events`, owner.apiKey, {
+        event: "course_completed",
+        data: COURSE_COMPLETED,
+      });
+      expect(published.status).toBe(202);
+      const [delivery] = published.body.deliveries as Array<{ delivery_id: string }>;
+      const [row] = await settledAll([delivery!.delivery_id]);
+      // One attempt: a 410 ends the series at once (no retry after 1 s).
+      expect(row).toMatchObject({ status: "failed", attempts: 1 });
+      expect(await t.db.knex("webhook_endpoints").where({ id: hook.id }).first()).toMatchObject({ isActive: false });
+      expect(await t.db.knex("webhook_deliveries").where({ id: waiting.id }).first()).toMatchObject({
+        status: "cancelled",
+      });
+      const log = await t.db.knex("webhook_delivery_attempts").where({ delivery_id: delivery!.delivery_id });
+      expect(log.map((e) => [e.attempt, e.responseStatus, e.errorMessage])).toEqual([[1, 410, "HTTP 410"]]);
+      await drainJobs(t.db.knex);
+      const mail = await t.db.knex("mail_outbox").where({ to: "gone@example.test" }).first();
+      expect(mail.subject).toContain("deactivated");
+      expect(mail.text).toContain("410 Gone");
+      expect(mail.text).toContain(hook.id);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(gone.requests.filter((r) => r.path === "/gone")).toHaveLength(1);
+    } finally {
+      await gone.close();
+    }
+  }, 30_000);
+});
