@@ -293,6 +293,32 @@ describe("webhook delivery", () => {
     });
   }, 20_000);
 
+  it("keeps a delivery cancelled while its attempt was in flight cancelled when that attempt then fails", async () => {
+    const { organizationId, owner } = await createOrg(db.knex);
+    const orgId = await orgNumber(db.knex, organizationId);
+    const hook = await insertWebhook(db.knex, organizationId, `${receiver.url}/cancel-in-flight`);
+    receiver.respond((req) => (req.path === "/cancel-in-flight" ? { status: 500, delayMs: 1500 } : { status: 200 }));
+    const [delivery] = await publish(organizationId, owner.apiKey);
+    const deadline = Date.now() + 5_000;
+    while (arrivalsAt("/cancel-in-flight").length < 1 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    // The attempt is waiting for its answer: deactivating cancels the delivery now.
+    const off = await rest(skiff.url, "PUT", `/api/v1/orgs/${orgId}/webhooks/${hook.id}`, owner.apiKey, {
+      is_active: false,
+    });
+    expect(off.status).toBe(200);
+    const logged = Date.now() + 10_000;
+    while (!(await db.knex("webhook_delivery_attempts").where({ delivery_id: delivery!.delivery_id }).first())) {
+      expect(Date.now()).toBeLessThan(logged);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await db.knex("webhook_deliveries").where({ id: delivery!.delivery_id }).first()).toMatchObject({
+      status: "cancelled",
+      attempts: 1,
+    });
+  }, 20_000);
+
   it("regenerate-secret: the next attempt signs with the new secret", async () => {
     const { organizationId, owner } = await createOrg(db.knex);
     const orgId = await orgNumber(db.knex, organizationId);

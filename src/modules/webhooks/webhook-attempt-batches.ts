@@ -57,8 +57,9 @@ export function loadDeliveryWithEndpoint(
 
 /**
  * Logs an attempt and updates its delivery in one statement per batch (atomic for each entry): `attempts` set,
- * status `delivered` on success, else left `pending` (a later attempt follows). Entries whose delivery was deleted
- * meanwhile are dropped.
+ * status `delivered` on success, else `pending` (a later attempt follows) — but a delivery cancelled while this
+ * attempt was in flight (its endpoint deactivated) stays `cancelled`. Entries whose delivery was deleted meanwhile are
+ * dropped.
  * @throws the database error of this entry's own statement when even that failed.
  */
 export async function logAttempt(services: Pick<AppServices, "knex">, entry: AttemptLogEntry): Promise<void> {
@@ -127,7 +128,8 @@ function writeStatement(knex: Knex, entries: readonly AttemptLogEntry[]): Promis
          duration_ms from entry
      )
      update webhook_deliveries d
-     set attempts = entry.attempt, updated_at = now(), status = case when entry.success then 'delivered' else 'pending' end
+     set attempts = entry.attempt, updated_at = now(),
+       status = case when entry.success then 'delivered' when d.status = 'cancelled' then d.status else 'pending' end
      from entry where d.id = entry.delivery_id`,
     [
       column("deliveryId"),
