@@ -26,6 +26,7 @@ export const PAGE_PATHS = [
   "/projects",
   "/projects/:id/payments",
   "/settings/docs",
+  "/settings/audit",
 ] as const;
 
 /**

@@ -1,6 +1,7 @@
 /** Entry of the dashboard: session, client and the page for the current path. */
 import { StrictMode, useEffect } from "react";
 import { createRoot } from "react-dom/client";
+import { AuditLogPage } from "./features/audit/audit-log-page.tsx";
 import { AcceptInvitationPage } from "./features/auth/accept-invitation-page.tsx";
 import { SignInPage } from "./features/auth/sign-in-page.tsx";
 import { SignUpPage } from "./features/auth/sign-up-page.tsx";
@@ -47,6 +48,7 @@ function App() {
       "/settings": "Settings",
       "/settings/deploy": "Deploy settings",
       "/settings/docs": "Docs theme",
+      "/settings/audit": "Audit log",
       "/projects": "Projects",
     };
     const dynamic = APP_PATH.test(path) ? "Application" : PAYMENTS_PATH.test(path) ? "Payment gateway" : "Skiff";
@@ -81,6 +83,12 @@ function App() {
       return (
         <SignedIn>
           <DocsThemePage />
+        </SignedIn>
+      );
+    case "/settings/audit":
+      return (
+        <SignedIn>
+          <AuditLogPage />
         </SignedIn>
       );
     case "/projects":

@@ -14,6 +14,7 @@ import type { TypedDocumentNode as DocumentNode } from "@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+  "\n  query AuditEvents($action: String, $actor: ID, $target: ID, $since: DateTime, $until: DateTime, $after: String) {\n    auditEvents(action: $action, actorUserId: $actor, targetId: $target, since: $since, until: $until, first: 50, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      nodes {\n        id occurredAt actorKind actorUserId credentialKind credentialId surface action targetIds outcome\n        clientAddress requestId\n      }\n    }\n  }\n": typeof types.AuditEventsDocument;
   "\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n": typeof types.InvitationLinkDocument;
   "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n": typeof types.AcceptInvitationDocument;
   "\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n": typeof types.SignUpWithInvitationDocument;
@@ -92,6 +93,8 @@ type Documents = {
   "\n  mutation CreateOrganization($input: CreateOrganizationInput!) {\n    createOrganization(input: $input) { id name }\n  }\n": typeof types.CreateOrganizationDocument;
 };
 const documents: Documents = {
+  "\n  query AuditEvents($action: String, $actor: ID, $target: ID, $since: DateTime, $until: DateTime, $after: String) {\n    auditEvents(action: $action, actorUserId: $actor, targetId: $target, since: $since, until: $until, first: 50, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      nodes {\n        id occurredAt actorKind actorUserId credentialKind credentialId surface action targetIds outcome\n        clientAddress requestId\n      }\n    }\n  }\n":
+    types.AuditEventsDocument,
   "\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n":
     types.InvitationLinkDocument,
   "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n":
@@ -252,6 +255,12 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query AuditEvents($action: String, $actor: ID, $target: ID, $since: DateTime, $until: DateTime, $after: String) {\n    auditEvents(action: $action, actorUserId: $actor, targetId: $target, since: $since, until: $until, first: 50, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      nodes {\n        id occurredAt actorKind actorUserId credentialKind credentialId surface action targetIds outcome\n        clientAddress requestId\n      }\n    }\n  }\n",
+): (typeof documents)["\n  query AuditEvents($action: String, $actor: ID, $target: ID, $since: DateTime, $until: DateTime, $after: String) {\n    auditEvents(action: $action, actorUserId: $actor, targetId: $target, since: $since, until: $until, first: 50, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      nodes {\n        id occurredAt actorKind actorUserId credentialKind credentialId surface action targetIds outcome\n        clientAddress requestId\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -65,6 +65,9 @@ export function Layout({ children }: { children: ReactNode }) {
           <Link href="/settings/docs" aria-current={path === "/settings/docs" ? "page" : undefined}>
             Docs theme
           </Link>
+          <Link href="/settings/audit" aria-current={path === "/settings/audit" ? "page" : undefined}>
+            Audit log
+          </Link>
           <Link href="/settings" aria-current={path === "/settings" ? "page" : undefined}>
             Settings
           </Link>
