@@ -214,6 +214,25 @@ describe("every REST write path and agent API call", () => {
   });
 });
 
+describe("surfaces", () => {
+  it("names the CLI's requests (x-skiff-client: cli) CLI, on GraphQL and REST alike", async () => {
+    const requestId = `audit-${randomUUID()}`;
+    const res = await fetch(`${skiff.url}/graphql`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-skiff-client": "cli",
+        "x-request-id": requestId,
+        authorization: `Bearer ${fx.ownerA.apiKey}`,
+      },
+      body: JSON.stringify({ query: "mutation { ping }" }),
+    });
+    expect(res.status).toBe(200);
+    const [entry] = await entriesOf(requestId);
+    expect(entry).toMatchObject({ action: "ping", surface: "CLI", credentialKind: "API_KEY", outcome: "ok" });
+  });
+});
+
 describe("same transaction", () => {
   it("a change rolled back with its caller's transaction leaves no entry; a committed one leaves one", async () => {
     const principal = await authenticate(skiff.services, { authorization: `Bearer ${fx.ownerA.apiKey}` }, "rest");
