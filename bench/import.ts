@@ -1,86 +1,177 @@
 /**
- * `npm run bench:import`: throughput and latency of the site import REST paths on a real server.
- * Starts Skiff in its own process on a scratch database (bench/harness.ts), seeds an organization on the unlimited plan with a container registry and an API key, then
- * drives with autocannon at 100 connections:
+ * `npm run bench:import`: throughput and latency of the site import REST paths, and of webhook creation, on a real
+ * server. Starts Skiff in its own process on a scratch database (bench/harness.ts), seeds an organization on the
+ * unlimited plan with a container registry and an API key, then drives with autocannon at 100 connections:
  *   1. POST /api/site-import — each request a new site (docker source, postgres database, domain, one variable);
- *   2. GET /api/site-import — the default page of 50 records.
- * Prints requests (imports) per second and p50/p99 latency in milliseconds. The scratch database is dropped
- * at the end. BENCH_SECONDS (default 10) sets the duration of each run, BENCH_CONNECTIONS (default 100) the
- * connections.
+ *   2. GET /api/site-import — the default page of 50 records;
+ *   3. POST /api/v1/orgs/:org_id/webhooks — BENCH_WEBHOOK_ORGS (default 100) organizations × 20 creates each (the
+ *      per-organization limit is 20 an hour), at BENCH_WEBHOOK_CONNECTIONS (default 32) connections.
+ * Prints requests per second and p50/p99 latency in milliseconds. BENCH_SECONDS (default 10) sets the duration of
+ * runs 1 and 2, BENCH_CONNECTIONS (default 100) their connections. BENCH_BEFORE=<git ref> runs the same load against
+ * that commit too (bench/before-checkout.ts; each server on its own scratch database, before and after alternating
+ * BENCH_ROUNDS times, default 1) and prints after/before ratios, e.g. the audit log's cost. Scratch databases are
+ * dropped at the end.
  */
 import autocannon from "autocannon";
 import { createKnex, migrateLatest } from "../src/db/knex.ts";
 import { createOrg, createRegistry, TEST_SECRET } from "../test/helpers/seed.ts";
+import { type BeforeCheckout, checkoutBefore } from "./before-checkout.ts";
 import { scratchDatabase, startServerProcess } from "./harness.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
+const webhookOrgs = Number(process.env.BENCH_WEBHOOK_ORGS ?? 100);
+const webhookConnections = Number(process.env.BENCH_WEBHOOK_CONNECTIONS ?? 32);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
+const BEFORE = process.env.BENCH_BEFORE;
 
-const db = await scratchDatabase();
-const knex = createKnex(db.url, { max: 2 });
-await migrateLatest(knex);
-const server = await startServerProcess(db.url, {}, TEST_SECRET);
-const url = server.url;
+/** One run's figures: requests per second and the autocannon result of each load. */
+interface Figures {
+  imports: { perSecond: number; result: autocannon.Result };
+  list: { perSecond: number; result: autocannon.Result };
+  webhooks: { perSecond: number; result: autocannon.Result };
+  succeeded: number;
+}
 
-try {
-  const org = await createOrg(knex);
-  await createRegistry(knex, org.organizationId);
-  const headers = { "content-type": "application/json", authorization: `Bearer ${org.owner.apiKey}` };
-  let n = 0;
+/** Runs the three loads against a server started in `cwd` (default: this checkout) on a scratch database. */
+async function runOnce(cwd?: string): Promise<Figures & { label: string }> {
+  const db = await scratchDatabase();
+  const knex = createKnex(db.url, { max: 4 });
+  await migrateLatest(knex);
+  const server = await startServerProcess(db.url, { SKIFF_OUTBOUND_ALLOW: "127.0.0.1" }, TEST_SECRET, { cwd });
+  const url = server.url;
+  try {
+    const org = await createOrg(knex);
+    await createRegistry(knex, org.organizationId);
+    const headers = { "content-type": "application/json", authorization: `Bearer ${org.owner.apiKey}` };
+    let n = 0;
 
-  const imports = await autocannon({
-    url: `${url}/api/site-import`,
-    connections,
-    duration: seconds,
-    requests: [
-      {
-        method: "POST",
-        headers,
-        setupRequest: (req) => {
-          n += 1;
-          const name = `bench-${process.pid}-${n}`;
-          return {
-            ...req,
-            body: JSON.stringify({
-              organizationId: org.organizationId,
-              name,
-              domain: `${name}.bench.example.test`,
-              database: { type: "postgres", name: "app", user: "app", password: "bench-password" },
-              source: { type: "docker", dockerImage: "nginx:1.27" },
-              envVars: { APP_ENV: "bench" },
-            }),
-          };
+    const imports = await autocannon({
+      url: `${url}/api/site-import`,
+      connections,
+      duration: seconds,
+      requests: [
+        {
+          method: "POST",
+          headers,
+          setupRequest: (req) => {
+            n += 1;
+            const name = `bench-${process.pid}-${n}`;
+            return {
+              ...req,
+              body: JSON.stringify({
+                organizationId: org.organizationId,
+                name,
+                domain: `${name}.bench.example.test`,
+                database: { type: "postgres", name: "app", user: "app", password: "bench-password" },
+                source: { type: "docker", dockerImage: "nginx:1.27" },
+                envVars: { APP_ENV: "bench" },
+              }),
+            };
+          },
         },
-      },
-    ],
-  });
-  // autocannon stops counting at the deadline; let the imports still running on the server finish.
-  for (let i = 0; i < 300; i++) {
-    const running = await knex("site_imports").where({ status: "pending" }).count("* as n").first();
-    if (Number(running?.n) === 0) break;
-    await new Promise((r) => setTimeout(r, 100));
+      ],
+    });
+    // autocannon stops counting at the deadline; let the imports still running on the server finish.
+    for (let i = 0; i < 300; i++) {
+      const running = await knex("site_imports").where({ status: "pending" }).count("* as n").first();
+      if (Number(running?.n) === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const succeeded = await knex("site_imports").where({ status: "success" }).count("* as n").first();
+
+    const list = await autocannon({
+      url: `${url}/api/site-import`,
+      connections,
+      duration: seconds,
+      headers: { authorization: headers.authorization },
+    });
+
+    // Webhook creation: 20 per organization (its hourly limit), the organizations taken in turn.
+    const orgs: Array<{ number: number; key: string }> = [];
+    for (let i = 0; i < webhookOrgs; i++) {
+      const o = await createOrg(knex);
+      const row = await knex("organizations").where({ id: o.organizationId }).first("database_id");
+      orgs.push({ number: row.databaseId as number, key: o.owner.apiKey });
+    }
+    let w = 0;
+    const webhooks = await autocannon({
+      url,
+      connections: webhookConnections,
+      amount: webhookOrgs * 20,
+      requests: [
+        {
+          method: "POST",
+          setupRequest: (req) => {
+            const o = orgs[w++ % orgs.length]!;
+            return {
+              ...req,
+              path: `/api/v1/orgs/${o.number}/webhooks`,
+              headers: { "content-type": "application/json", authorization: `Bearer ${o.key}` },
+              body: JSON.stringify({ url: "https://127.0.0.1:9/bench", events: ["ping"], is_active: false }),
+            };
+          },
+        },
+      ],
+    });
+    return {
+      label: db.label,
+      imports: { perSecond: imports["2xx"] / imports.duration, result: imports },
+      list: { perSecond: list["2xx"] / list.duration, result: list },
+      webhooks: { perSecond: webhooks["2xx"] / webhooks.duration, result: webhooks },
+      succeeded: Number(succeeded?.n ?? 0),
+    };
+  } finally {
+    await server.stop();
+    await knex.destroy();
+    await db.drop();
   }
-  const succeeded = await knex("site_imports").where({ status: "success" }).count("* as n").first();
+}
 
-  const list = await autocannon({
-    url: `${url}/api/site-import`,
-    connections,
-    duration: seconds,
-    headers: { authorization: headers.authorization },
-  });
+const line = (label: string, r: autocannon.Result, perSecond: number) =>
+  `${label.padEnd(34)} ${perSecond.toFixed(1).padStart(8)}/s   p50 ${String(r.latency.p50).padStart(5)} ms   p99 ${String(
+    r.latency.p99,
+  ).padStart(5)} ms   2xx ${r["2xx"]}   non-2xx ${r.non2xx}   errors ${r.errors}`;
 
-  const line = (label: string, r: autocannon.Result, perSecond: number) =>
-    `${label.padEnd(26)} ${perSecond.toFixed(1).padStart(8)}/s   p50 ${String(r.latency.p50).padStart(5)} ms   p99 ${String(
-      r.latency.p99,
-    ).padStart(5)} ms   2xx ${r["2xx"]}   non-2xx ${r.non2xx}   errors ${r.errors}`;
-  console.log(`\nSkiff site import benchmark: ${connections} connections, ${seconds} s per run, ${db.label}`);
-  console.log(line("POST /api/site-import", imports, imports["2xx"] / imports.duration));
-  console.log(line("GET /api/site-import", list, list["2xx"] / list.duration));
+/** Prints one run's figures, each label prefixed with `tag`. */
+function print(tag: string, f: Figures): void {
+  console.log(line(`${tag}POST /api/site-import`, f.imports.result, f.imports.perSecond));
+  console.log(line(`${tag}GET /api/site-import`, f.list.result, f.list.perSecond));
+  console.log(line(`${tag}POST …/webhooks (create)`, f.webhooks.result, f.webhooks.perSecond));
+  console.log(`${tag}imports recorded as success: ${f.succeeded}`);
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+let checkout: BeforeCheckout | null = null;
+try {
+  if (BEFORE) {
+    checkout = checkoutBefore(BEFORE);
+    if (checkout.packageJsonDiffers) console.warn(`warning: ${BEFORE}'s package.json differs from this checkout's`);
+  }
+  const before: Figures[] = [];
+  const after: Figures[] = [];
+  let label = "";
+  for (let round = 0; round < (checkout ? rounds : 1); round++) {
+    if (checkout) before.push(await runOnce(checkout.dir));
+    const run = await runOnce();
+    label = run.label;
+    after.push(run);
+  }
   console.log(
-    `imports recorded as success: ${Number(succeeded?.n ?? 0)} (of ${imports["2xx"] + imports.non2xx} answered)`,
+    `\nSkiff site import and webhook create benchmark: ${connections} connections, ${seconds} s per run, ${label}`,
   );
+  for (const [i, f] of after.entries()) {
+    if (checkout) print(`before ${checkout.commit} #${i + 1}: `, before[i]!);
+    print(checkout ? `after #${i + 1}: ` : "", f);
+  }
+  if (checkout) {
+    const ratio = (pick: (f: Figures) => number) => (median(after.map(pick)) / median(before.map(pick))).toFixed(3);
+    console.log(
+      `after/before throughput (median of ${after.length}): imports ${ratio((f) => f.imports.perSecond)}, ` +
+        `list ${ratio((f) => f.list.perSecond)}, webhook create ${ratio((f) => f.webhooks.perSecond)}`,
+    );
+  }
 } finally {
-  await server.stop();
-  await knex.destroy();
-  await db.drop();
+  checkout?.remove();
 }

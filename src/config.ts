@@ -154,6 +154,15 @@ export const configSchema = z.object({
     .describe(
       "Agent API requests per minute per agent token (the spec's limit). Raise it only for benchmarks (`npm run bench:agent` does).",
     ),
+  SKIFF_AUDIT_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(36500)
+    .default(400)
+    .describe(
+      "Days an audit log entry is kept; older entries are deleted by the hourly `audit.prune` job (see [Audit log](audit-log.md)).",
+    ),
   SKIFF_DEFAULT_REGISTRY_URL: z
     .string()
     .optional()

@@ -54,12 +54,18 @@ export async function saveCredentials(credentials: Credentials): Promise<string>
   return file;
 }
 
-/** `fetch`, with an unreachable server reported as a CliError (1). */
+/**
+ * `fetch`, marking each request as the CLI's (`x-skiff-client: cli`: the audit log names its surface `CLI`), with an
+ * unreachable server reported as a CliError (1).
+ */
 function reaching(url: string): typeof fetch {
-  return (input, init) =>
-    fetch(input, init).catch((e: Error) => {
+  return (input, init) => {
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    headers.set("x-skiff-client", "cli");
+    return fetch(input, { ...init, headers }).catch((e: Error) => {
       throw new CliError(`Cannot reach ${url}: ${e.message}`, 1);
     });
+  };
 }
 
 /**

@@ -34,6 +34,7 @@ export const ID_PREFIX = {
   jwk: "jwk",
   paymentGatewayService: "pgs",
   paymentRelay: "prl",
+  auditEvent: "aud",
 } as const;
 
 /** Entity names that have an id prefix. */

@@ -215,6 +215,81 @@ export type ApplicationSource = {
   type?: Maybe<SourceType>;
 };
 
+/** Who acted: a person (through a credential), the platform itself, or an anonymous caller. */
+export type AuditActorKind = "ANONYMOUS" | "SYSTEM" | "USER";
+
+/** The kind of credential an actor used. */
+export type AuditCredentialKind = "AGENT_TOKEN" | "API_KEY" | "SESSION";
+
+/**
+ * One entry of an organization's audit log: a change (every mutation, on every surface), a sensitive read (every
+ * agent API and MCP call) or a sign-in event. Entries are never changed; they are deleted after
+ * `SKIFF_AUDIT_RETENTION_DAYS` days. An entry holds ids, never arguments' values or secrets.
+ */
+export type AuditEvent = {
+  __typename?: "AuditEvent";
+  /**
+   * What was done: a mutation's name (`createWebhook`), `agent.<operation>` and `mcp.<operation>` for the agent API's
+   * and MCP server's reads, `auth.<event>` for sign-in events (`auth.sign_in`, `auth.two_factor_enable`, …).
+   */
+  action: Scalars["String"]["output"];
+  actorKind: AuditActorKind;
+  /** The person who acted (`usr_…`); null for the platform itself and anonymous callers. */
+  actorUserId?: Maybe<Scalars["ID"]["output"]>;
+  /** The client's IP address (reverse proxies resolved as SKIFF_TRUST_PROXY says); null when unknown. */
+  clientAddress?: Maybe<Scalars["String"]["output"]>;
+  /** The credential's id (a session, API key `key_…` or agent token `agt_…` id; never its secret); null without one. */
+  credentialId?: Maybe<Scalars["ID"]["output"]>;
+  /** The kind of credential used; null without one. */
+  credentialKind?: Maybe<AuditCredentialKind>;
+  /** TypeID with prefix `aud_`; ordering by id orders by time. */
+  id: Scalars["ID"]["output"];
+  /** When the action happened (the database's clock). */
+  occurredAt: Scalars["DateTime"]["output"];
+  /** `ok`, `refused` (credentials, role, visibility or input refused), or the error code it failed with. */
+  outcome: Scalars["String"]["output"];
+  /** The request's id (`x-request-id`, also in the server log); null for jobs. */
+  requestId?: Maybe<Scalars["String"]["output"]>;
+  surface: AuditSurface;
+  /** Ids the action named (its `ID` arguments, and what it created when known), at most 20. */
+  targetIds: Array<Scalars["ID"]["output"]>;
+};
+
+/** One page of audit entries, newest first. */
+export type AuditEventConnection = {
+  __typename?: "AuditEventConnection";
+  edges: Array<AuditEventEdge>;
+  /** The entries of `edges`, in the same order, without their cursors. */
+  nodes: Array<AuditEvent>;
+  pageInfo: PageInfo;
+  /** Number of entries matching the filters, across all pages. */
+  totalCount: Scalars["Int"]["output"];
+};
+
+/** An audit entry and its cursor. */
+export type AuditEventEdge = {
+  __typename?: "AuditEventEdge";
+  cursor: Scalars["String"]["output"];
+  node: AuditEvent;
+};
+
+/**
+ * The surface a request reached Skiff through. `CLI`: a GraphQL or REST request marked by the command-line client
+ * (`x-skiff-client: cli`); `AUTH`: the sign-in API (`/api/auth/*`); `SYSTEM`: the platform's own work (jobs).
+ */
+export type AuditSurface =
+  /** The agent API (`/api/agent/*`). */
+  | "AGENT"
+  | "AUTH"
+  | "CLI"
+  | "GRAPHQL"
+  /** The MCP server (`/mcp`). */
+  | "MCP"
+  /** The internal procedures (`/api/siteImport.*`). */
+  | "PROCEDURE"
+  | "REST"
+  | "SYSTEM";
+
 /** How the caller authenticated on this request. */
 export type AuthMethod =
   /** Agent token (`/api/agent/*` and `/mcp` only). */
@@ -1766,6 +1841,14 @@ export type Query = {
   agentToken?: Maybe<AgentToken>;
   /** One application by id. `NOT_FOUND` when unknown, in another organization, or not granted. */
   application?: Maybe<Application>;
+  /**
+   * The audit log of an organization (default: the one the request acts on), newest first, for its owners and
+   * admins. Filters combine with AND: `actorUserId` (the person), `action` (exact name), `targetId` (entries naming
+   * this id), `since` (inclusive) and `until` (exclusive) times. `first` 1..200 (default 50). Errors: `NOT_FOUND` for
+   * an organization the caller does not belong to, `FORBIDDEN` for a member, `BAD_USER_INPUT` for a bad page size,
+   * cursor or time range.
+   */
+  auditEvents: AuditEventConnection;
   /** No credentials (docs-host role): the `cloudUrl` owning a synchronised hostname, or null. */
   docsHostLookup?: Maybe<Scalars["String"]["output"]>;
   /** The organization's docs theme, or null when none is saved (owners and admins; others NOT_FOUND). */
@@ -1834,6 +1917,25 @@ export type Query = {
  */
 export type QueryApplicationArgs = {
   id: Scalars["ID"]["input"];
+};
+
+/**
+ * Read entry points. Every field requires credentials (session cookie, `Authorization: Bearer <API key>`
+ * or `x-api-key: <API key>`); without them the error code is `UNAUTHENTICATED`.
+ * Errors carry `extensions.code`: `UNAUTHENTICATED`, `NOT_FOUND` (unknown id, or another organization's
+ * or an ungranted resource: the two are indistinguishable), `BAD_USER_INPUT`, `CONFLICT`, `FORBIDDEN`
+ * (the caller's role does not allow the action on a resource it can see), `INTERNAL_SERVER_ERROR`
+ * (masked; the log has the details under `extensions.requestId`).
+ */
+export type QueryAuditEventsArgs = {
+  action?: InputMaybe<Scalars["String"]["input"]>;
+  actorUserId?: InputMaybe<Scalars["ID"]["input"]>;
+  after?: InputMaybe<Scalars["String"]["input"]>;
+  first?: InputMaybe<Scalars["Int"]["input"]>;
+  organizationId?: InputMaybe<Scalars["ID"]["input"]>;
+  since?: InputMaybe<Scalars["DateTime"]["input"]>;
+  targetId?: InputMaybe<Scalars["ID"]["input"]>;
+  until?: InputMaybe<Scalars["DateTime"]["input"]>;
 };
 
 /**
@@ -2714,6 +2816,12 @@ export type ResolversTypes = {
   Application: ResolverTypeWrapper<ApplicationModel>;
   ApplicationHealth: ApplicationHealth;
   ApplicationSource: ResolverTypeWrapper<ApplicationSource>;
+  AuditActorKind: AuditActorKind;
+  AuditCredentialKind: AuditCredentialKind;
+  AuditEvent: ResolverTypeWrapper<AuditEvent>;
+  AuditEventConnection: ResolverTypeWrapper<AuditEventConnection>;
+  AuditEventEdge: ResolverTypeWrapper<AuditEventEdge>;
+  AuditSurface: AuditSurface;
   AuthMethod: AuthMethod;
   BuildType: BuildType;
   ContainerRegistry: ResolverTypeWrapper<ContainerRegistryModel>;
@@ -2835,6 +2943,9 @@ export type ResolversParentTypes = {
   ApiKey: ApiKeyModel;
   Application: ApplicationModel;
   ApplicationSource: ApplicationSource;
+  AuditEvent: AuditEvent;
+  AuditEventConnection: AuditEventConnection;
+  AuditEventEdge: AuditEventEdge;
   ContainerRegistry: ContainerRegistryModel;
   CreateAgentTokenInput: CreateAgentTokenInput;
   CreateAgentTokenPayload: CreateAgentTokenPayload;
@@ -2999,6 +3110,42 @@ export type ApplicationSourceResolvers<
   gitProviderId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
   repo?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   type?: Resolver<Maybe<ResolversTypes["SourceType"]>, ParentType, ContextType>;
+};
+
+export type AuditEventResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["AuditEvent"] = ResolversParentTypes["AuditEvent"],
+> = {
+  action?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  actorKind?: Resolver<ResolversTypes["AuditActorKind"], ParentType, ContextType>;
+  actorUserId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
+  clientAddress?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  credentialId?: Resolver<Maybe<ResolversTypes["ID"]>, ParentType, ContextType>;
+  credentialKind?: Resolver<Maybe<ResolversTypes["AuditCredentialKind"]>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  occurredAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  outcome?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  requestId?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  surface?: Resolver<ResolversTypes["AuditSurface"], ParentType, ContextType>;
+  targetIds?: Resolver<Array<ResolversTypes["ID"]>, ParentType, ContextType>;
+};
+
+export type AuditEventConnectionResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["AuditEventConnection"] = ResolversParentTypes["AuditEventConnection"],
+> = {
+  edges?: Resolver<Array<ResolversTypes["AuditEventEdge"]>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes["AuditEvent"]>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes["PageInfo"], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+};
+
+export type AuditEventEdgeResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["AuditEventEdge"] = ResolversParentTypes["AuditEventEdge"],
+> = {
+  cursor?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes["AuditEvent"], ParentType, ContextType>;
 };
 
 export type ContainerRegistryResolvers<
@@ -3903,6 +4050,12 @@ export type QueryResolvers<
     ContextType,
     RequireFields<QueryApplicationArgs, "id">
   >;
+  auditEvents?: Resolver<
+    ResolversTypes["AuditEventConnection"],
+    ParentType,
+    ContextType,
+    RequireFields<QueryAuditEventsArgs, "first">
+  >;
   docsHostLookup?: Resolver<
     Maybe<ResolversTypes["String"]>,
     ParentType,
@@ -4288,6 +4441,9 @@ export type Resolvers<ContextType = Context> = {
   ApiKey?: ApiKeyResolvers<ContextType>;
   Application?: ApplicationResolvers<ContextType>;
   ApplicationSource?: ApplicationSourceResolvers<ContextType>;
+  AuditEvent?: AuditEventResolvers<ContextType>;
+  AuditEventConnection?: AuditEventConnectionResolvers<ContextType>;
+  AuditEventEdge?: AuditEventEdgeResolvers<ContextType>;
   ContainerRegistry?: ContainerRegistryResolvers<ContextType>;
   CreateAgentTokenPayload?: CreateAgentTokenPayloadResolvers<ContextType>;
   CreateApiKeyPayload?: CreateApiKeyPayloadResolvers<ContextType>;

@@ -25,9 +25,21 @@ export interface ServiceContext {
   log: Logger;
 }
 
+/** The surfaces a request reaches Skiff through, as the audit log names them (docs/audit-log.md). */
+export type RequestSurface = "GRAPHQL" | "REST" | "PROCEDURE" | "CLI" | "AGENT" | "MCP" | "AUTH" | "SYSTEM";
+
+/** Where a request comes from, set by the transport: its surface and the client's address (proxies resolved). */
+export interface RequestOrigin {
+  surface: RequestSurface;
+  /** The client's IP address (src/http/client-address.ts); null when unknown (in-process calls). */
+  clientAddress: string | null;
+}
+
 /** Context of one GraphQL operation: a {@link ServiceContext} plus the request's loaders. */
 export interface Context extends ServiceContext {
   requestId: string;
+  /** Where the request comes from (absent: GraphQL, address unknown). */
+  origin?: RequestOrigin;
   loaders: ModuleLoaders;
   /**
    * Renews this long-lived context (one per subscription) for its next event: fresh loaders (current data, no

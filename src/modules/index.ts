@@ -12,6 +12,7 @@ import { accessModule, useStandingSources } from "./access/index.ts";
 import { agentModule } from "./agent/index.ts";
 import { apiKeysModule } from "./api-keys/index.ts";
 import { applicationProjectIdSql, applicationsModule } from "./applications/index.ts";
+import { auditModule } from "./audit/index.ts";
 import { databasesModule } from "./databases/index.ts";
 import { deploymentsModule } from "./deployments/index.ts";
 import { docsModule } from "./docs/index.ts";
@@ -47,6 +48,7 @@ export const modules: readonly SkiffModule[] = [
   webhooksModule,
   paymentsModule,
   docsModule,
+  auditModule,
 ];
 
 // A caller's standing (access) reads the plan's features and a granted application's project from their owners.

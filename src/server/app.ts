@@ -14,10 +14,11 @@ import type { Context } from "../modules/context.ts";
 import { moduleComputedColumns, moduleSqlReads, restRoutes } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
+import { recordAuthCall } from "./auth-audit.ts";
 import { registerAuthRoutes } from "./auth-routes.ts";
 import { authenticate, invalidCredentialsError, presentsCredentials } from "./authenticate.ts";
 import { compiledReadsPlugin, stringifyResult } from "./compiled-reads.ts";
-import { buildContext } from "./context.ts";
+import { buildContext, withOrigin } from "./context.ts";
 import { type RequestDrain, trackRequests } from "./drain.ts";
 import { createFormatError, createHttpErrorHandler, unavailableError, unavailablePlugin } from "./format-error.ts";
 import { inputChecksPlugin } from "./input-checks.ts";
@@ -152,14 +153,14 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   });
 
   announceSessionEnds(app, services);
-  registerAuthRoutes(app, services.auth);
+  registerAuthRoutes(app, services.auth, (request, response) => recordAuthCall(services, request, response));
   await app.register(fastifyApollo(apollo), {
     path: "/graphql",
     method: ["GET", "POST", "OPTIONS"],
     context: async (request) => {
       // A key this process resolved before: its caller is confirmed by the read itself (remembered-callers.ts).
       const remembered = compiledReads ? rememberedContext(services, request.headers, request.id, "graphql") : null;
-      if (remembered) return remembered;
+      if (remembered) return withOrigin(remembered, "GRAPHQL", request.headers, request.ip);
       const principal = await authenticate(services, request.headers, "graphql").catch((error: unknown) => {
         throw isDatabaseUnavailable(error) ? unavailableError() : error;
       });
@@ -168,7 +169,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
       if (!principal && presentsCredentials(request.headers)) {
         throw invalidCredentialsError();
       }
-      return buildContext(services, principal, request.id);
+      return withOrigin(buildContext(services, principal, request.id), "GRAPHQL", request.headers, request.ip);
     },
   });
   const subscriptions = attachSubscriptions(app, schema, services, limits.validate);

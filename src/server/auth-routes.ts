@@ -78,10 +78,12 @@ export function unstorableParameter(url: URL): string | null {
 /**
  * Registers `/api/auth/*` (all methods) in its own encapsulated context, where every body is kept raw
  * (a Buffer, any content type) so better-auth parses JSON and forms itself. Effective once `app` is ready.
+ * `onAnswered` sees each answer before it is sent (the audit log's entries: src/server/auth-audit.ts).
  */
 export function registerAuthRoutes<L extends FastifyBaseLogger>(
   app: FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, L>,
   auth: Auth,
+  onAnswered?: (request: FastifyRequest, response: Response) => Promise<void>,
 ): void {
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -106,7 +108,10 @@ export function registerAuthRoutes<L extends FastifyBaseLogger>(
             message: `${invalid} must be an absolute http(s) URL or a path starting with /`,
           });
         }
-        return sendResponse(reply, await auth.handler(webRequest));
+        const response = await auth.handler(webRequest);
+        // Recorded before the answer is sent (the audit log holds the event once the client sees its outcome).
+        if (onAnswered) await onAnswered(request, response);
+        return sendResponse(reply, response);
       },
     });
   });

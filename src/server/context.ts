@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
 import { AccessScope, type Principal } from "../modules/access/access-scope.ts";
-import type { Context } from "../modules/context.ts";
+import type { Context, RequestOrigin, RequestSurface } from "../modules/context.ts";
 import { createLoaders, type Loaders } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
 
@@ -26,6 +26,8 @@ class RequestContext implements Context {
   built: Loaders | null = null;
   /** The request's logger once made (most requests log nothing through it). */
   logger: Logger | null = null;
+  /** Where the request comes from (set by the transport after building; see {@link withOrigin}). */
+  origin: RequestOrigin = { surface: "GRAPHQL", clientAddress: null };
 
   constructor(services: AppServices, principal: Principal | null, requestId: string, scope: AccessScope) {
     this.services = services;
@@ -68,4 +70,23 @@ export function buildContext(
   scope: AccessScope = new AccessScope(services.knex, principal),
 ): Context {
   return new RequestContext(services, principal, requestId, scope);
+}
+
+/** The header by which the command-line client marks its requests (`x-skiff-client: cli`). */
+export const CLIENT_HEADER = "x-skiff-client";
+
+/**
+ * Sets where `ctx`'s request comes from: `surface`, or `CLI` when the request carries `x-skiff-client: cli` on the
+ * GraphQL or REST surface; `clientAddress` as Fastify resolved it (`request.ip`). @returns `ctx`.
+ */
+export function withOrigin<C extends Context>(
+  ctx: C,
+  surface: RequestSurface,
+  headers: Record<string, string | string[] | undefined>,
+  clientAddress: string | null,
+): C {
+  const client = headers[CLIENT_HEADER];
+  const cli = (Array.isArray(client) ? client[0] : client)?.trim().toLowerCase() === "cli";
+  ctx.origin = { surface: cli && (surface === "GRAPHQL" || surface === "REST") ? "CLI" : surface, clientAddress };
+  return ctx;
 }

@@ -26,7 +26,7 @@ import type { McpTool } from "../shared/mcp-tool.ts";
 import type { RestResponse } from "../shared/rest-route.ts";
 import type { SkiffServer } from "./app.ts";
 import { toHeaders } from "./authenticate.ts";
-import { buildContext } from "./context.ts";
+import { buildContext, withOrigin } from "./context.ts";
 import { runRow } from "./rest-runner.ts";
 
 /** The annotations of every tool: all of them only read Skiff's own database. */
@@ -80,7 +80,7 @@ function checkedArguments(tool: McpTool, args: unknown): { args: Record<string, 
 type McpCaller = { principal: Principal } | { refused: string };
 
 /** One MCP server for one request of `caller`. */
-function mcpServer(server: SkiffServer, caller: McpCaller, requestId: string): Server {
+function mcpServer(server: SkiffServer, caller: McpCaller, requestId: string, clientAddress: string): Server {
   const mcp = new Server({ name: "skiff", version: "1.0.0" }, { capabilities: { tools: { listChanged: false } } });
   mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));
   mcp.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -94,7 +94,7 @@ function mcpServer(server: SkiffServer, caller: McpCaller, requestId: string): S
         server.apollo,
         route,
         { params: {}, query, body: undefined, headers: {} },
-        buildContext(server.services, caller.principal, requestId),
+        withOrigin(buildContext(server.services, caller.principal, requestId), "MCP", {}, clientAddress),
       );
     return toolResult(await tool.call(checked.args, run));
   });
@@ -122,7 +122,7 @@ export function registerMcp(server: SkiffServer): void {
       if (!(e instanceof GraphQLError) || e.extensions.code !== "UNAUTHENTICATED") throw e;
       caller = { refused: e.message };
     }
-    const mcp = mcpServer(server, caller, request.id);
+    const mcp = mcpServer(server, caller, request.id, request.ip);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     // Closing must not reject unhandled (Node exits on an unhandled rejection): a failure is only logged.

@@ -20,6 +20,7 @@ interface PageInfo {
 type Execute = (cursor: string) => Promise<{ data?: unknown; errors?: readonly RestError[] }>;
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
+const NDJSON_HEADERS = { "content-type": "application/x-ndjson; charset=utf-8" };
 
 /**
  * Checks that `route.operation` selects `bodyAt` as the last field at each level, once and without directives,
@@ -148,6 +149,10 @@ export async function bodyResponse(
     bodies.push(page.body);
   }
   if (bodies.some((b) => b === undefined || b === null)) throw new Error(`No body at ${bodyAt.join(".")}`);
+  if (follow?.ndjson) {
+    const items = bodies.flatMap((b) => (typeof b === "string" ? JSON.parse(b) : b) as unknown[]);
+    return { status: 200, body: items.map((item) => `${JSON.stringify(item)}\n`).join(""), headers: NDJSON_HEADERS };
+  }
   if (bodies.every((b): b is string => typeof b === "string")) {
     // JSON texts: one array of every page's items.
     const items = bodies.map((b) => b.slice(1, -1)).filter((b) => b);

@@ -4,8 +4,9 @@
  * /graphql), then let the row shape status and body. Static rows (fixed documents) are served as they are.
  */
 import type { FastifyInstance } from "fastify";
-import { GraphQLError } from "graphql";
-import type { Context } from "../modules/context.ts";
+import { GraphQLError, Kind, type OperationDefinitionNode, parse } from "graphql";
+import { outcomeOfCode, recordCall } from "../modules/audit/index.ts";
+import type { Context, RequestSurface } from "../modules/context.ts";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "../shared/database-unavailable.ts";
 import {
   type AnyRestRoute,
@@ -21,7 +22,7 @@ import {
 import type { SkiffServer } from "./app.ts";
 import { authenticate, refusalFor } from "./authenticate.ts";
 import { RawJsonData } from "./compiled-reads.ts";
-import { buildContext } from "./context.ts";
+import { buildContext, withOrigin } from "./context.ts";
 import { unavailableError } from "./format-error.ts";
 import { confirmCaller, rememberedContext } from "./remembered-callers.ts";
 import { bodyResponse, checkBodyAt } from "./rest-bodies.ts";
@@ -54,7 +55,7 @@ export function registerRestRoutes(
       }
       if (route.bodyAt) checkBodyAt(route, route.bodyAt);
       else if (!route.respond) throw new Error(`REST row ${route.method} ${route.path} has neither respond nor bodyAt`);
-      registerOne(app, route, async (req, headers, requestId) => {
+      registerOne(app, route, async (req, headers, requestId, clientAddress) => {
         // A credential this process resolved before: confirmed by the row's compiled read itself, or before anything
         // else runs or is answered (remembered-callers.ts).
         const remembers = services.config.SKIFF_COMPILED_READS;
@@ -79,7 +80,7 @@ export function registerRestRoutes(
           }
           contextValue = buildContext(services, principal, requestId);
         }
-        return runRow(apollo, route, req, contextValue);
+        return runRow(apollo, route, req, withOrigin(contextValue, rowSurface(route), headers, clientAddress));
       });
     }
   });
@@ -121,6 +122,75 @@ export async function runRow(
   req: RestRequest,
   contextValue: Context,
 ): Promise<RestResponse> {
+  const surface = contextValue.origin?.surface;
+  const reads = surface === "AGENT" || surface === "MCP";
+  const { name, idVariables, mutation } = rowOperation(route);
+  if (!reads && !mutation) return executeRow(apollo, route, req, contextValue);
+  const seen: { variables?: Record<string, unknown> } = {};
+  const response = await executeRow(apollo, route, req, contextValue, seen);
+  // Every agent API and MCP call is a sensitive read: one audit entry each. A mutation's own entry is written as it
+  // runs (src/modules/audit/audit-mutations.ts); one refused before it runs (its input) is recorded here.
+  if (reads || !seen.variables) {
+    await recordCall(contextValue.services, contextValue.log, contextValue, {
+      action: reads ? `${surface.toLowerCase()}.${name}` : (mutation ?? name),
+      targetIds: idVariables.flatMap((v) => {
+        const value = seen.variables?.[v];
+        return typeof value === "string" ? [value] : [];
+      }),
+      outcome: outcomeOfStatus(response.status),
+    });
+  }
+  return response;
+}
+
+/** The audit outcome of a row's answer status (docs/audit-log.md). */
+function outcomeOfStatus(status: number): string {
+  if (status < 300) return "ok";
+  const code = Object.entries(STATUS_OF_CODE).find(([, s]) => s === status)?.[0];
+  return outcomeOfCode(code ?? "INTERNAL_SERVER_ERROR");
+}
+
+/** What the audit log needs of a row's operation: its name, `ID`-typed variables and mutation field (null: a query). */
+interface RowOperation {
+  name: string;
+  idVariables: string[];
+  mutation: string | null;
+}
+
+/** A row's {@link RowOperation}, parsed once per row. */
+const operations = new WeakMap<RestRoute, RowOperation>();
+function rowOperation(route: RestRoute): RowOperation {
+  let known = operations.get(route);
+  if (!known) {
+    const operation = parse(route.operation).definitions.find(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    );
+    const idVariables = (operation?.variableDefinitions ?? []).flatMap((v) => {
+      const type = v.type.kind === Kind.NON_NULL_TYPE ? v.type.type : v.type;
+      return type.kind === Kind.NAMED_TYPE && type.name.value === "ID" ? [v.variable.name.value] : [];
+    });
+    const first = operation?.selectionSet.selections[0];
+    const mutation = operation?.operation === "mutation" && first?.kind === Kind.FIELD ? first.name.value : null;
+    known = { name: operation?.name?.value ?? "anonymous", idVariables, mutation };
+    operations.set(route, known);
+  }
+  return known;
+}
+
+/** The surface of a row's requests: the agent API's, an internal procedure's (`/api/<name>.<verb>`) or REST. */
+function rowSurface(route: RestRoute): RequestSurface {
+  if (route.surface === "agent") return "AGENT";
+  return /\/api\/[A-Za-z]+\.[A-Za-z]+$/.test(route.path) ? "PROCEDURE" : "REST";
+}
+
+/** {@link runRow} without its audit entry; `seen` receives the variables the operation ran with. */
+async function executeRow(
+  apollo: SkiffServer["apollo"],
+  route: RestRoute,
+  req: RestRequest,
+  contextValue: Context,
+  seen: { variables?: Record<string, unknown> } = {},
+): Promise<RestResponse> {
   let variables: Record<string, unknown>;
   try {
     variables = route.variables(req);
@@ -141,6 +211,7 @@ export async function runRow(
     if (response.body.kind !== "single") throw new Error("Incremental delivery is not supported on REST routes");
     return response.body.singleResult;
   };
+  seen.variables = variables;
   const { data, errors } = await execute(variables);
   if (errors?.length) return fail(route, errors[0]!);
   if (route.bodyAt) {
@@ -191,6 +262,19 @@ function registerCallback(app: FastifyInstance, route: CallbackRestRoute, servic
           },
           services,
         );
+        // Every callback leaves an entry: its route's pattern (never its values: a deploy URL's token is a secret),
+        // the organization and targets its handler names (docs/audit-log.md).
+        await recordCall(
+          services,
+          services.log,
+          { principal: null, requestId: request.id, origin: { surface: "REST", clientAddress: request.ip } },
+          {
+            action: `${route.method} ${route.path}`,
+            targetIds: result.audit?.targetIds ?? [],
+            outcome: outcomeOfStatus(result.status),
+            organizationId: result.audit?.organizationId ?? null,
+          },
+        );
         if (result.headers) reply.headers(result.headers);
         return reply.code(result.status).send(result.body);
       },
@@ -211,7 +295,12 @@ function registerCallback(app: FastifyInstance, route: CallbackRestRoute, servic
 function registerOne(
   app: FastifyInstance,
   route: RestRoute | Extract<AnyRestRoute, { serve: unknown }>,
-  handle: (req: RestRequest, headers: Record<string, string | undefined>, requestId: string) => Promise<RestResponse>,
+  handle: (
+    req: RestRequest,
+    headers: Record<string, string | undefined>,
+    requestId: string,
+    clientAddress: string,
+  ) => Promise<RestResponse>,
 ): void {
   app.route({
     method: route.method,
@@ -226,6 +315,7 @@ function registerOne(
         },
         request.headers as Record<string, string | undefined>,
         request.id,
+        request.ip,
       );
       if (result.headers) reply.headers(result.headers);
       if (result.status === 503) reply.header("retry-after", String(RETRY_AFTER_SECONDS));

@@ -9,6 +9,7 @@ import { mergeResolvers, mergeTypeDefs } from "@graphql-tools/merge";
 import { MapperKind, mapSchema } from "@graphql-tools/utils";
 import { type DocumentNode, defaultFieldResolver, type GraphQLSchema } from "graphql";
 import { DateTimeResolver, EmailAddressResolver, JSONObjectResolver, URLResolver } from "graphql-scalars";
+import { auditedMutation } from "../modules/audit/index.ts";
 import type { Context } from "../modules/context.ts";
 import { modulePublicRootFields, moduleResolvers, moduleSqlReads, moduleSqlRows } from "../modules/index.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
@@ -60,7 +61,19 @@ export function buildSchema(reads: ReadStatementOptions = { timeoutMs: 10_000, p
     // read from its parent's compiled JSON does no work to stop.
     [MapperKind.OBJECT_FIELD]: (field) =>
       field.resolve && !isKeyReader(field.resolve) ? { ...field, resolve: withDeadline(field.resolve) } : field,
-    [MapperKind.ROOT_FIELD]: (field, fieldName) => {
+    [MapperKind.ROOT_FIELD]: (rootField, fieldName, typeName) => {
+      // Every mutation leaves one audit entry, in its change's transaction (src/modules/audit/audit-mutations.ts).
+      const field =
+        typeName === "Mutation"
+          ? {
+              ...rootField,
+              resolve: auditedMutation(
+                fieldName,
+                Object.entries(rootField.args ?? {}).map(([name, arg]) => ({ name, type: arg.type })),
+                rootField.resolve ?? defaultFieldResolver,
+              ),
+            }
+          : rootField;
       if (PUBLIC_ROOT_FIELDS.has(fieldName))
         return field.resolve ? { ...field, resolve: withDeadline(field.resolve) } : field;
       const resolve = withDeadline(field.resolve ?? defaultFieldResolver);

@@ -42,7 +42,7 @@ import type { AppServices } from "../modules/services.ts";
 import { ACCESS_CHANGED_TOPIC } from "../shared/access-changes.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
 import { authenticate } from "./authenticate.ts";
-import { buildContext } from "./context.ts";
+import { buildContext, withOrigin } from "./context.ts";
 import { createFormatError } from "./format-error.ts";
 import { unicodeError } from "./input-checks.ts";
 import { countSubscription } from "./metrics.ts";
@@ -130,6 +130,8 @@ function trustedOrigins(services: AppServices): Set<string> {
 interface Connection {
   principal: Principal;
   scope: AccessScope;
+  /** The client's address, resolved at the upgrade (for the audit entries of its mutations). */
+  address: string;
 }
 
 /** The WebSocket side of a server, for its shutdown. */
@@ -164,7 +166,8 @@ export function attachSubscriptions(
     const principal = connection?.principal ?? null;
     // A new subscription reloads the connection's access once (memberships gained since, e.g. a new organization).
     if (subscription) connection?.scope.invalidate();
-    return buildContext(services, principal, undefined, subscription ? connection?.scope : undefined);
+    const ctx = buildContext(services, principal, undefined, subscription ? connection?.scope : undefined);
+    return withOrigin(ctx, "GRAPHQL", {}, connection?.address ?? null);
   };
   const formatError = createFormatError(services.log);
   const origins = trustedOrigins(services);
@@ -306,7 +309,11 @@ export function attachSubscriptions(
           return null;
         });
         if (!principal) return false;
-        const connection: Connection = { principal, scope: new AccessScope(services.knex, principal) };
+        const connection: Connection = {
+          principal,
+          scope: new AccessScope(services.knex, principal),
+          address: clientAddress(ctx.extra.request, trust),
+        };
         connections.set(ctx.extra, connection);
         authenticated.get(ctx.extra.socket)?.();
         const socket = ctx.extra.socket;

@@ -31,6 +31,7 @@ export const PAGE_PATHS = [
   "/account",
   "/docs/api",
   "/docs/graphql",
+  "/settings/audit",
 ] as const;
 
 /**

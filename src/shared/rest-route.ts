@@ -27,6 +27,11 @@ export interface RestResponse {
   body: unknown;
   /** Extra response headers (e.g. `Retry-After` of a 429). */
   headers?: Record<string, string>;
+  /**
+   * A callback row's word for its audit entry (docs/audit-log.md): the organization it acted in and the ids it acted
+   * on, when it knows them (never sent to the client).
+   */
+  audit?: { organizationId: string; targetIds: readonly string[] };
 }
 
 /** A GraphQL error as returned by in-process execution. */
@@ -85,6 +90,8 @@ export interface FollowPages {
   cursorVariable: string;
   /** Safety stop: more pages than this answer 500 (default 1000). */
   maxPages?: number;
+  /** Answer the items as NDJSON (`application/x-ndjson`: one JSON value per line) instead of one JSON array. */
+  ndjson?: boolean;
 }
 
 /**

@@ -136,6 +136,7 @@ const DOMAIN_ORDER = [
   "team",
   "mail",
   "organizations",
+  "audit",
   "access",
 ] as const;
 

@@ -34,6 +34,9 @@ const CHECKED: Array<{ file: string; column: string; table: string; good: string
     table: "applications",
     good: "deploying",
   },
+  { file: "audit/audit.sql-reads.ts", column: "actor_kind", table: "audit_events", good: "SYSTEM" },
+  { file: "audit/audit.sql-reads.ts", column: "credential_kind", table: "audit_events", good: "AGENT_TOKEN" },
+  { file: "audit/audit.sql-reads.ts", column: "surface", table: "audit_events", good: "PROCEDURE" },
 ];
 
 /** Text no enum name holds: each must be refused. */

@@ -19,7 +19,7 @@ describe("dashboard serving", () => {
     await registerWeb(app, loadConfig({ GITHUB_CLIENT_ID: "gh-id", GITHUB_CLIENT_SECRET: "gh-secret" }));
     const pages = ["/", "/sign-in", "/sign-up", "/accept-invitation?token=abc", "/import-sites", "/settings"];
     const more = ["/projects", "/projects/prj_x/payments", "/settings/docs", "/account", "/forgot-password"];
-    more.push("/reset-password?token=abc", "/docs/api", "/docs/graphql");
+    more.push("/reset-password?token=abc", "/docs/api", "/docs/graphql", "/settings/audit");
     for (const url of [...pages, ...more, "/settings/deploy?app=app_x", "/apps/app_01jz5y0b7gf3e9x0a1b2c3d4e5"]) {
       const res = await app.inject({ url });
       expect(res.statusCode, url).toBe(200);

@@ -1,6 +1,7 @@
 /** Entry of the dashboard: session, client and the page for the current path. */
 import { lazy, StrictMode, Suspense, useEffect } from "react";
 import { createRoot } from "react-dom/client";
+import { AuditLogPage } from "./features/audit/audit-log-page.tsx";
 import { AcceptInvitationPage } from "./features/auth/accept-invitation-page.tsx";
 import { ForgotPasswordPage } from "./features/auth/forgot-password-page.tsx";
 import { ResetPasswordPage } from "./features/auth/reset-password-page.tsx";
@@ -66,6 +67,7 @@ function App() {
       "/settings": "Settings",
       "/settings/deploy": "Deploy settings",
       "/settings/docs": "Docs theme",
+      "/settings/audit": "Audit log",
       "/projects": "Projects",
     };
     const dynamic = APP_PATH.test(path) ? "Application" : PAYMENTS_PATH.test(path) ? "Payment gateway" : "Skiff";
@@ -122,6 +124,12 @@ function App() {
       return (
         <SignedIn>
           <DocsThemePage />
+        </SignedIn>
+      );
+    case "/settings/audit":
+      return (
+        <SignedIn>
+          <AuditLogPage />
         </SignedIn>
       );
     case "/projects":

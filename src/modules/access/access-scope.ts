@@ -19,6 +19,8 @@ export interface Principal {
   sessionId?: string;
   /** The `api_keys` row id when `via` is "apiKey". */
   apiKeyId?: string;
+  /** The agent token's row id when `via` is "agentToken". */
+  agentTokenId?: string;
   /**
    * True: the caller acts on `organizationId` alone — a session on its active organization, as an API key or agent
    * token always does on its bound one. Set by the transport for REST rows that do not name the organization

@@ -33,7 +33,8 @@ export type Action =
   | "organization:update"
   | "webhook:manage"
   | "payment:manage"
-  | "docs:manage";
+  | "docs:manage"
+  | "audit:read";
 
 const allowed: Record<Action, readonly Role[]> = {
   "project:create": ["owner", "admin"],
@@ -59,6 +60,8 @@ const allowed: Record<Action, readonly Role[]> = {
   "payment:manage": ["owner", "admin"],
   // The docs theme and docs hostname (spec "Docs-domain lookup and theme"; members get NOT_FOUND for the organization).
   "docs:manage": ["owner", "admin"],
+  // The organization's audit log (GraphQL `auditEvents`, `/api/audit-events`, its export; members get FORBIDDEN).
+  "audit:read": ["owner", "admin"],
 };
 
 /** True when `role` may perform `action`. */

@@ -194,6 +194,7 @@ function agentPrincipal(row: AgentRow): Principal {
     userId: row.userId,
     organizationId: row.organizationId,
     via: "agentToken",
+    agentTokenId: row.id,
     access: standingOf(row.organizationId, row),
   };
 }

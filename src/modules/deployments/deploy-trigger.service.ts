@@ -140,7 +140,7 @@ export async function handleDeployTrigger(
     });
     if (!verdict.deploy) return json(200, { deployed: false, reason: verdict.reason });
     const title = push.message.split("\n")[0]!.trim().slice(0, 200) || `Push to ${verdict.branch}`;
-    return queue(services, log, app.id, {
+    return queue(services, log, app, {
       title,
       trigger: "push",
       commitSha: push.sha,
@@ -152,16 +152,24 @@ export async function handleDeployTrigger(
   const commitSha =
     typeof api.commitSha === "string" && /^[0-9a-f]{7,64}$/i.test(api.commitSha) ? api.commitSha.toLowerCase() : null;
   const title = typeof api.title === "string" && api.title.trim() ? api.title.trim().slice(0, 200) : "API deployment";
-  return queue(services, log, app.id, { title, trigger: "api", commitSha });
+  return queue(services, log, app, { title, trigger: "api", commitSha });
 }
 
-/** Queues a deployment unless the same SHA was deployed in the last 10 minutes (checked under the app's row lock). */
+/**
+ * Queues a deployment unless the same SHA was deployed in the last 10 minutes (checked under the app's row lock); the
+ * answer names the application and deployment for the audit log.
+ */
 async function queue(
   services: AppServices,
   log: Logger,
-  applicationId: string,
+  app: { id: string; organizationId: string },
   input: { title: string; trigger: string; commitSha: string | null; description?: string },
 ): Promise<RestResponse> {
+  const applicationId = app.id;
+  const audited = (response: RestResponse, deploymentId: string): RestResponse => ({
+    ...response,
+    audit: { organizationId: app.organizationId, targetIds: [applicationId, deploymentId] },
+  });
   return services.knex.transaction(async (trx) => {
     await applicationsTable(trx).where({ id: applicationId }).forUpdate().first("id");
     if (input.commitSha) {
@@ -172,12 +180,17 @@ async function queue(
         .where("created_at", ">", since)
         .orderBy("created_at", "desc")
         .first("id", "status");
-      if (existing) return json(202, { deploymentId: existing.id, status: existing.status, deduplicated: true });
+      if (existing) {
+        return audited(
+          json(202, { deploymentId: existing.id, status: existing.status, deduplicated: true }),
+          existing.id,
+        );
+      }
     }
     const deployment = await queueDeployment(
       { ...systemContext(services, log), knex: trx },
       { applicationId, ...input },
     );
-    return json(202, { deploymentId: deployment.id, status: "queued" });
+    return audited(json(202, { deploymentId: deployment.id, status: "queued" }), deployment.id);
   });
 }

@@ -11,6 +11,7 @@ import { outsideExecutionTime } from "../../shared/execution-waits.ts";
 import { consumeRateLimit as countCall } from "../../shared/rate-limit.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput, toBadUserInput } from "../../shared/validate.ts";
+import { noteAuditTarget } from "../audit/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { type CreateWebhookInput, createInput, type UpdateWebhookInput, updateInput } from "./webhook.input.ts";
 import type { WebhookAttemptRow, WebhookEndpointRow, WebhookWithSecret } from "./webhook.model.ts";
@@ -98,19 +99,24 @@ export async function createWebhook(
   await checkEndpointUrl(ctx, input.url);
   await consumeRateLimit(ctx, "create", org.organizationId);
   const secret = generateWebhookSecret();
-  const [webhook] = (await ctx
-    .knex("webhook_endpoints")
-    .insert({
-      id: `webhook_${randomUUID()}`,
-      organization_id: org.organizationId,
-      url: input.url,
-      events: input.events,
-      secret_encrypted: ctx.services.secrets.encrypt(secret),
-      is_active: input.isActive ?? true,
-      description: input.description ?? null,
-      created_by_user_id: ctx.principal?.userId ?? null,
-    })
-    .returning("*")) as WebhookEndpointRow[];
+  const id = `webhook_${randomUUID()}`;
+  // In a transaction of its own, so that the call's audit entry (naming the new endpoint) commits with it.
+  const [webhook] = await withTransaction(ctx, async (tx) => {
+    noteAuditTarget(tx, id);
+    return (await tx
+      .knex("webhook_endpoints")
+      .insert({
+        id,
+        organization_id: org.organizationId,
+        url: input.url,
+        events: input.events,
+        secret_encrypted: ctx.services.secrets.encrypt(secret),
+        is_active: input.isActive ?? true,
+        description: input.description ?? null,
+        created_by_user_id: ctx.principal?.userId ?? null,
+      })
+      .returning("*")) as WebhookEndpointRow[];
+  });
   return { webhook: webhook!, secret };
 }
 

@@ -67,6 +67,14 @@ const PROJECT_FIELDS = "id name environments { name applications { name domains 
 export const graphqlRows: GraphqlRow[] = [
   // ---- Query ------------------------------------------------------------------------------------------------
   {
+    // The audit log: owners and admins; members FORBIDDEN (the organization is visible to them).
+    field: "Query.auditEvents",
+    operation: "query($org: ID) { auditEvents(organizationId: $org) { totalCount nodes { action actorUserId } } }",
+    variables: (fx) => ({ org: fx.orgA }),
+    target: ["org"],
+    expect: cells("ok", "ok", "FORBIDDEN", "FORBIDDEN", "NOT_FOUND", U, U, U),
+  },
+  {
     field: "Query.viewer",
     operation: "{ viewer { authenticatedBy role user { email } activeOrganization { id name } } }",
     expect: cells("ok", "ok", "ok", "ok", "ok", U, U, U),

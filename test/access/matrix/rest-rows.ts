@@ -159,6 +159,14 @@ export const restRows: RestRow[] = [
   },
   ...manageRestRows,
   ...webhookRestRows,
+  // ---- The audit log: owners and admins; members 403 (the organization is visible to them) -------------------
+  ...["/api/audit-events", "/api/audit-events/export"].map(
+    (path): RestRow => ({
+      route: `GET ${path}`,
+      call: (fx) => ({ url: `${path}?organization_id=${fx.orgA}`, target: fx.orgA }),
+      expect: statuses(200, 200, 403, 403, 404, 401, 401, 401),
+    }),
+  ),
   // ---- Payment gateway events: an inbound callback (its own signature check, no session or API key) -----------
   {
     route: "POST /api/payment-gateway/events",

@@ -15,6 +15,7 @@ import type { TypedDocumentNode as DocumentNode } from "@graphql-typed-document-
  */
 type Documents = {
   "\n  mutation LeaveOrganization($organizationId: ID!) {\n    leaveOrganization(organizationId: $organizationId)\n  }\n": typeof types.LeaveOrganizationDocument;
+  "\n  query AuditEvents($action: String, $actor: ID, $target: ID, $since: DateTime, $until: DateTime, $after: String) {\n    auditEvents(action: $action, actorUserId: $actor, targetId: $target, since: $since, until: $until, first: 50, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      nodes {\n        id occurredAt actorKind actorUserId credentialKind credentialId surface action targetIds outcome\n        clientAddress requestId\n      }\n    }\n  }\n": typeof types.AuditEventsDocument;
   "\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n": typeof types.InvitationLinkDocument;
   "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n": typeof types.AcceptInvitationDocument;
   "\n  mutation SignUpWithInvitation($input: SignUpWithInvitationInput!) {\n    signUpWithInvitation(input: $input) { id email }\n  }\n": typeof types.SignUpWithInvitationDocument;
@@ -100,6 +101,8 @@ type Documents = {
 const documents: Documents = {
   "\n  mutation LeaveOrganization($organizationId: ID!) {\n    leaveOrganization(organizationId: $organizationId)\n  }\n":
     types.LeaveOrganizationDocument,
+  "\n  query AuditEvents($action: String, $actor: ID, $target: ID, $since: DateTime, $until: DateTime, $after: String) {\n    auditEvents(action: $action, actorUserId: $actor, targetId: $target, since: $since, until: $until, first: 50, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      nodes {\n        id occurredAt actorKind actorUserId credentialKind credentialId surface action targetIds outcome\n        clientAddress requestId\n      }\n    }\n  }\n":
+    types.AuditEventsDocument,
   "\n  query InvitationLink($token: String!) {\n    invitationLink(token: $token) { valid status organizationName email role expiresAt accountExists }\n  }\n":
     types.InvitationLinkDocument,
   "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) { id role organization { id name } }\n  }\n":
@@ -276,6 +279,12 @@ export function graphql(source: string): unknown;
 export function graphql(
   source: "\n  mutation LeaveOrganization($organizationId: ID!) {\n    leaveOrganization(organizationId: $organizationId)\n  }\n",
 ): (typeof documents)["\n  mutation LeaveOrganization($organizationId: ID!) {\n    leaveOrganization(organizationId: $organizationId)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query AuditEvents($action: String, $actor: ID, $target: ID, $since: DateTime, $until: DateTime, $after: String) {\n    auditEvents(action: $action, actorUserId: $actor, targetId: $target, since: $since, until: $until, first: 50, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      nodes {\n        id occurredAt actorKind actorUserId credentialKind credentialId surface action targetIds outcome\n        clientAddress requestId\n      }\n    }\n  }\n",
+): (typeof documents)["\n  query AuditEvents($action: String, $actor: ID, $target: ID, $since: DateTime, $until: DateTime, $after: String) {\n    auditEvents(action: $action, actorUserId: $actor, targetId: $target, since: $since, until: $until, first: 50, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      nodes {\n        id occurredAt actorKind actorUserId credentialKind credentialId surface action targetIds outcome\n        clientAddress requestId\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

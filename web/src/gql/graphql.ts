@@ -25,6 +25,29 @@ export type ApplicationHealth =
   /** Not checked yet (no domain, never deployed, or no probe since). */
   | "UNKNOWN";
 
+/** Who acted: a person (through a credential), the platform itself, or an anonymous caller. */
+export type AuditActorKind = "ANONYMOUS" | "SYSTEM" | "USER";
+
+/** The kind of credential an actor used. */
+export type AuditCredentialKind = "AGENT_TOKEN" | "API_KEY" | "SESSION";
+
+/**
+ * The surface a request reached Skiff through. `CLI`: a GraphQL or REST request marked by the command-line client
+ * (`x-skiff-client: cli`); `AUTH`: the sign-in API (`/api/auth/*`); `SYSTEM`: the platform's own work (jobs).
+ */
+export type AuditSurface =
+  /** The agent API (`/api/agent/*`). */
+  | "AGENT"
+  | "AUTH"
+  | "CLI"
+  | "GRAPHQL"
+  /** The MCP server (`/mcp`). */
+  | "MCP"
+  /** The internal procedures (`/api/siteImport.*`). */
+  | "PROCEDURE"
+  | "REST"
+  | "SYSTEM";
+
 /** How an image is built from source. */
 export type BuildType = "dockerfile" | "nixpacks";
 
@@ -341,6 +364,36 @@ export type LeaveOrganizationMutationVariables = Exact<{
 }>;
 
 export type LeaveOrganizationMutation = { leaveOrganization: string };
+
+export type AuditEventsQueryVariables = Exact<{
+  action?: string | null | undefined;
+  actor?: string | number | null | undefined;
+  target?: string | number | null | undefined;
+  since?: string | null | undefined;
+  until?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+export type AuditEventsQuery = {
+  auditEvents: {
+    totalCount: number;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    nodes: Array<{
+      id: string;
+      occurredAt: string;
+      actorKind: AuditActorKind;
+      actorUserId: string | null;
+      credentialKind: AuditCredentialKind | null;
+      credentialId: string | null;
+      surface: AuditSurface;
+      action: string;
+      targetIds: Array<string>;
+      outcome: string;
+      clientAddress: string | null;
+      requestId: string | null;
+    }>;
+  };
+};
 
 export type InvitationLinkQueryVariables = Exact<{
   token: string;
@@ -2109,6 +2162,128 @@ export const LeaveOrganizationDocument = {
     },
   ],
 } as unknown as DocumentNode<LeaveOrganizationMutation, LeaveOrganizationMutationVariables>;
+export const AuditEventsDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "AuditEvents" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "action" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "actor" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "ID" } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "target" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "ID" } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "since" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "DateTime" } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "until" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "DateTime" } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "after" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "auditEvents" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "action" },
+                value: { kind: "Variable", name: { kind: "Name", value: "action" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "actorUserId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "actor" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "targetId" },
+                value: { kind: "Variable", name: { kind: "Name", value: "target" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "since" },
+                value: { kind: "Variable", name: { kind: "Name", value: "since" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "until" },
+                value: { kind: "Variable", name: { kind: "Name", value: "until" } },
+              },
+              { kind: "Argument", name: { kind: "Name", value: "first" }, value: { kind: "IntValue", value: "50" } },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "after" },
+                value: { kind: "Variable", name: { kind: "Name", value: "after" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "totalCount" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "pageInfo" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "hasNextPage" } },
+                      { kind: "Field", name: { kind: "Name", value: "endCursor" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "nodes" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "occurredAt" } },
+                      { kind: "Field", name: { kind: "Name", value: "actorKind" } },
+                      { kind: "Field", name: { kind: "Name", value: "actorUserId" } },
+                      { kind: "Field", name: { kind: "Name", value: "credentialKind" } },
+                      { kind: "Field", name: { kind: "Name", value: "credentialId" } },
+                      { kind: "Field", name: { kind: "Name", value: "surface" } },
+                      { kind: "Field", name: { kind: "Name", value: "action" } },
+                      { kind: "Field", name: { kind: "Name", value: "targetIds" } },
+                      { kind: "Field", name: { kind: "Name", value: "outcome" } },
+                      { kind: "Field", name: { kind: "Name", value: "clientAddress" } },
+                      { kind: "Field", name: { kind: "Name", value: "requestId" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<AuditEventsQuery, AuditEventsQueryVariables>;
 export const InvitationLinkDocument = {
   kind: "Document",
   definitions: [

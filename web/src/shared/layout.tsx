@@ -47,6 +47,7 @@ const NAVIGATION: [href: string, label: string, current: (path: string) => boole
   ["/import-sites", "Imports", (p) => p === "/import-sites"],
   ["/settings/deploy", "Deploy", (p) => p === "/settings/deploy" || p.startsWith("/apps/")],
   ["/settings/docs", "Docs theme", (p) => p === "/settings/docs"],
+  ["/settings/audit", "Audit log", (p) => p === "/settings/audit"],
   ["/settings", "Settings", (p) => p === "/settings"],
   ["/docs/api", "API reference", (p) => p === "/docs/api"],
   ["/docs/graphql", "GraphQL explorer", (p) => p === "/docs/graphql"],

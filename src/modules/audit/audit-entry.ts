@@ -1,0 +1,121 @@
+/**
+ * One audit log entry (docs/audit-log.md) and how it is written: who (the principal's user and credential, or the
+ * platform itself), where from (the request's surface, client address and id), what (an action name and the ids of
+ * its targets — never arguments' values, so no secret can reach the log) and how it ended (`ok`, `refused`, or an
+ * error code). Rows of `audit_events` are only ever inserted (the table refuses updates).
+ */
+import type { GraphQLError } from "graphql";
+import type { Knex } from "knex";
+import { newId } from "../../db/ids.ts";
+import type { Principal } from "../access/index.ts";
+import type { RequestOrigin, RequestSurface } from "../context.ts";
+
+/** How an action ended: done, refused (credentials, role, visibility, input), or the error code it failed with. */
+export type AuditOutcome = "ok" | "refused" | (string & {});
+
+/** One entry as written. */
+export interface AuditEntry {
+  /** The organization whose log holds the entry (null: none, e.g. a failed sign-in of an unknown address). */
+  organizationId: string | null;
+  actorKind: "USER" | "SYSTEM" | "ANONYMOUS";
+  actorUserId: string | null;
+  credentialKind: "SESSION" | "API_KEY" | "AGENT_TOKEN" | null;
+  /** The credential's row id (session, API key or agent token id; never the secret). */
+  credentialId: string | null;
+  surface: RequestSurface;
+  /** What was done: a mutation's name, `agent.<operation>`, `mcp.<tool>`, `auth.sign_in`, … */
+  action: string;
+  /** Ids of what the action named (at most {@link MAX_TARGETS}). */
+  targetIds: string[];
+  outcome: AuditOutcome;
+  clientAddress: string | null;
+  requestId: string | null;
+}
+
+/** Most target ids kept per entry; longer id values are cut to {@link MAX_ID_LENGTH} characters. */
+export const MAX_TARGETS = 20;
+const MAX_ID_LENGTH = 128;
+
+/** Error codes that mean the caller was refused (credentials, role, visibility, input, rate), not a failure. */
+const REFUSALS = new Set([
+  "UNAUTHENTICATED",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "BAD_USER_INPUT",
+  "BAD_REQUEST",
+  "RATE_LIMITED",
+  "GRAPHQL_VALIDATION_FAILED",
+]);
+
+/** The outcome of a failed action: `refused` for a refusal code, else the error's code (unknown errors: internal). */
+export function outcomeOfError(error: unknown): AuditOutcome {
+  const code = (error as Partial<GraphQLError> | null)?.extensions?.code;
+  return outcomeOfCode(typeof code === "string" ? code : "INTERNAL_SERVER_ERROR");
+}
+
+/** The outcome of an error `code` ({@link outcomeOfError}). */
+export function outcomeOfCode(code: string): AuditOutcome {
+  return REFUSALS.has(code) ? "refused" : code;
+}
+
+/** Who acted, from the request's principal (null: anonymous, or the platform when `system`). */
+export function actorOf(
+  principal: Principal | null,
+  system = false,
+): Pick<AuditEntry, "actorKind" | "actorUserId" | "credentialKind" | "credentialId"> {
+  if (!principal)
+    return { actorKind: system ? "SYSTEM" : "ANONYMOUS", actorUserId: null, credentialKind: null, credentialId: null };
+  const credential =
+    principal.via === "apiKey"
+      ? { credentialKind: "API_KEY" as const, credentialId: principal.apiKeyId ?? null }
+      : principal.via === "agentToken"
+        ? { credentialKind: "AGENT_TOKEN" as const, credentialId: principal.agentTokenId ?? null }
+        : { credentialKind: "SESSION" as const, credentialId: principal.sessionId ?? null };
+  return { actorKind: "USER", actorUserId: principal.userId, ...credential };
+}
+
+/** What a request context says of an entry: its actor, origin and id. */
+export interface EntrySource {
+  principal: Principal | null;
+  origin?: RequestOrigin;
+  requestId?: string;
+}
+
+/** The entry of `action` on `targetIds` by `source`'s caller in `organizationId`, ended with `outcome`. */
+export function entryOf(
+  source: EntrySource,
+  action: string,
+  targetIds: readonly string[],
+  outcome: AuditOutcome,
+  organizationId: string | null,
+): AuditEntry {
+  const origin = source.origin ?? { surface: "GRAPHQL", clientAddress: null };
+  return {
+    organizationId,
+    ...actorOf(source.principal, origin.surface === "SYSTEM"),
+    surface: origin.surface,
+    action,
+    targetIds: [...new Set(targetIds)].slice(0, MAX_TARGETS).map((id) => id.slice(0, MAX_ID_LENGTH)),
+    outcome,
+    clientAddress: origin.clientAddress,
+    requestId: source.requestId ?? null,
+  };
+}
+
+/** Inserts `entry` with `knex` (the change's transaction, or the pool for an entry of its own). */
+export async function writeAuditEntry(knex: Knex, entry: AuditEntry): Promise<void> {
+  await knex("audit_events").insert({
+    id: newId("auditEvent"),
+    organization_id: entry.organizationId,
+    actor_kind: entry.actorKind,
+    actor_user_id: entry.actorUserId,
+    credential_kind: entry.credentialKind,
+    credential_id: entry.credentialId,
+    surface: entry.surface,
+    action: entry.action,
+    target_ids: entry.targetIds,
+    outcome: entry.outcome,
+    client_address: entry.clientAddress,
+    request_id: entry.requestId,
+  });
+}

@@ -1,0 +1,172 @@
+/**
+ * Every mutation leaves one audit entry, on every surface (GraphQL over HTTP and WebSocket, REST rows, procedures,
+ * the CLI: all execute the schema's mutations), with no code in any mutation: the transport wraps each `Mutation`
+ * field's resolver with {@link auditedMutation}.
+ *
+ * Same transaction: the resolver runs with a context whose `knex` opens transactions that insert the entry just
+ * before they commit (the first such transaction of the call holds it). Services open their transactions on
+ * `ctx.knex` (`withTransaction`, src/shared/transaction.ts, or `ctx.knex.transaction`), so the entry commits with the
+ * change or rolls back with it. A call made inside a caller's transaction (`ctx.knex` already one) writes its entry
+ * there. A change that opens no transaction (a single statement, or nothing written) gets its entry after it,
+ * on the pool. A failed call whose transaction rolled back writes a `refused` (or error code) entry on the pool,
+ * outside the rolled-back work. Targets are the ids among the arguments (every `ID`-typed argument or input field);
+ * services may add the id of what they created ({@link noteAuditTarget}).
+ */
+import {
+  type GraphQLFieldResolver,
+  type GraphQLInputType,
+  getNullableType,
+  isInputObjectType,
+  isListType,
+  isScalarType,
+} from "graphql";
+import type { Knex } from "knex";
+import type { Context } from "../context.ts";
+import { type AuditOutcome, entryOf, outcomeOfError, writeAuditEntry } from "./audit-entry.ts";
+
+/** Where a context copy carries its call's pending entry. */
+const PENDING = Symbol("auditPending");
+
+/** The entry of one mutation call until it is written. */
+class PendingEntry {
+  /** The transaction that holds the entry (null: not written yet). */
+  writtenIn: Knex.Transaction | Knex | null = null;
+  readonly targets: string[];
+  private readonly ctx: Context;
+  private readonly action: string;
+  private readonly organizationId: Promise<string | null>;
+
+  constructor(ctx: Context, action: string, targets: string[], organizationId: Promise<string | null>) {
+    this.ctx = ctx;
+    this.action = action;
+    this.targets = targets;
+    this.organizationId = organizationId;
+  }
+
+  /** Writes the entry with `knex` unless it is written already. */
+  async write(knex: Knex, outcome: AuditOutcome): Promise<void> {
+    if (this.writtenIn) return;
+    this.writtenIn = knex;
+    try {
+      const entry = entryOf(this.ctx, this.action, this.targets, outcome, await this.organizationId);
+      await writeAuditEntry(knex, entry);
+    } catch (error) {
+      this.writtenIn = null;
+      throw error;
+    }
+  }
+}
+
+/** `pool` whose callback transactions write `pending`'s entry before they commit; everything else is `pool`'s. */
+function auditingKnex(pool: Knex, pending: PendingEntry): Knex {
+  const transaction = (handler: unknown, config?: Knex.TransactionConfig) => {
+    if (typeof handler !== "function") return pool.transaction(handler as Knex.TransactionConfig);
+    const run = handler as (trx: Knex.Transaction) => Promise<unknown>;
+    let trxOf: Knex.Transaction | null = null;
+    return pool
+      .transaction(async (trx) => {
+        trxOf = trx;
+        const result = await run(trx);
+        await pending.write(trx, "ok");
+        return result;
+      }, config)
+      .catch((error: unknown) => {
+        // Rolled back: the entry went with it.
+        if (trxOf && pending.writtenIn === trxOf) pending.writtenIn = null;
+        throw error;
+      });
+  };
+  return new Proxy(pool, {
+    get: (target, property) => (property === "transaction" ? transaction : Reflect.get(target, property, target)),
+  });
+}
+
+/** The ids among `value` of input type `type` (ID scalars, lists and input objects' fields, recursively). */
+function idsIn(type: GraphQLInputType, value: unknown, out: string[]): void {
+  if (value === null || value === undefined) return;
+  const nullable = getNullableType(type);
+  if (isListType(nullable)) {
+    if (Array.isArray(value)) for (const item of value) idsIn(nullable.ofType, item, out);
+    return;
+  }
+  if (isScalarType(nullable)) {
+    if (nullable.name === "ID" && (typeof value === "string" || typeof value === "number")) out.push(String(value));
+    return;
+  }
+  if (isInputObjectType(nullable) && typeof value === "object") {
+    const fields = nullable.getFields();
+    for (const [name, field] of Object.entries(fields))
+      idsIn(field.type, (value as Record<string, unknown>)[name], out);
+  }
+}
+
+/** A field argument's name and input type. */
+export interface ArgumentDefinition {
+  name: string;
+  type: GraphQLInputType;
+}
+
+/** The ids a call names: every `ID`-typed argument or input field's value, in argument order. */
+export function targetIdsOf(argDefs: readonly ArgumentDefinition[], args: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const arg of argDefs) idsIn(arg.type, args[arg.name], out);
+  return out;
+}
+
+/**
+ * The organization whose log holds a call's entry: the one the arguments name (`organizationId`, or
+ * `input.organizationId`) when the caller belongs to it, else the one the request acts on.
+ */
+async function organizationOf(ctx: Context, args: Record<string, unknown>): Promise<string | null> {
+  const input = args.input as Record<string, unknown> | undefined;
+  const named = args.organizationId ?? input?.organizationId;
+  if (typeof named === "string" && ctx.principal && (await ctx.scope.forOrg(named).catch(() => null))) return named;
+  return ctx.principal?.organizationId ?? null;
+}
+
+/**
+ * Wraps mutation `fieldName`'s resolver (arguments `argDefs`) so that each call leaves one audit entry (see the
+ * file's comment). The entry's failure to be written fails the call (an unrecorded change is not made).
+ */
+export function auditedMutation<TSource>(
+  fieldName: string,
+  argDefs: readonly ArgumentDefinition[],
+  resolve: GraphQLFieldResolver<TSource, Context>,
+): GraphQLFieldResolver<TSource, Context> {
+  return async (source, args, ctx, info) => {
+    const pending = new PendingEntry(ctx, fieldName, targetIdsOf(argDefs, args), organizationOf(ctx, args));
+    const inCallersTransaction = ctx.knex.isTransaction;
+    const audited = inCallersTransaction
+      ? ctx
+      : Object.assign(Object.create(Object.getPrototypeOf(ctx)) as Context, ctx, {
+          knex: auditingKnex(ctx.knex, pending),
+        });
+    Object.assign(audited, { [PENDING]: pending });
+    let result: unknown;
+    try {
+      result = await resolve(source, args, audited, info);
+    } catch (error) {
+      // The change (if any) rolled back; the refusal or failure is recorded on its own.
+      if (!pending.writtenIn) {
+        await pending.write(ctx.services.knex, outcomeOfError(error)).catch((e: unknown) => {
+          ctx.log.error({ err: e, action: fieldName }, "could not write an audit entry");
+        });
+      }
+      throw error;
+    } finally {
+      // The caller's own context carries no call's entry past the call.
+      if (audited === ctx) delete (audited as unknown as Record<symbol, unknown>)[PENDING];
+    }
+    await pending.write(ctx.knex, "ok");
+    return result;
+  };
+}
+
+/**
+ * Adds `id` (e.g. of a row the call creates) to the targets of the audit entry of the mutation `ctx` runs in; call
+ * it before the transaction commits. Outside a mutation it does nothing.
+ */
+export function noteAuditTarget(ctx: object, id: string): void {
+  const pending = (ctx as Record<symbol, PendingEntry | undefined>)[PENDING];
+  if (pending && !pending.writtenIn) pending.targets.push(id);
+}

@@ -1,0 +1,24 @@
+/**
+ * Module manifest: the audit log (schema/audit.graphql, docs/audit-log.md). Its table `audit_events` is written
+ * by the transport's wrapping of every mutation ({@link auditedMutation}) and of the agent API, MCP and sign-in
+ * calls ({@link recordCall}); read by owners and admins through `auditEvents` and its REST rows; pruned by
+ * `audit.prune`.
+ */
+import { defineModule } from "../module.ts";
+import { pruneAuditEventsJob } from "./audit.jobs.ts";
+import { auditRoutes } from "./audit.rest.ts";
+import { auditSqlReads } from "./audit.sql-reads.ts";
+
+/** The audit module. */
+export const auditModule = defineModule({
+  name: "audit",
+  tables: ["audit_events"],
+  sqlReads: auditSqlReads,
+  restRoutes: auditRoutes,
+  jobs: [pruneAuditEventsJob],
+});
+
+// The public surface: what other modules and the transport may import.
+export { recordCall } from "./audit-calls.ts";
+export { outcomeOfCode } from "./audit-entry.ts";
+export { auditedMutation, noteAuditTarget } from "./audit-mutations.ts";

@@ -1,0 +1,507 @@
+/**
+ * The audit log (docs/audit-log.md), on a real server and database with the isolation matrix's world
+ * (test/access/matrix): every Mutation field of the running schema (introspected, so a new mutation without an
+ * entry fails here) run through its matrix row by the owner, a member and another organization's owner leaves exactly
+ * one entry with that caller, the row's target and the outcome (`ok`, `refused`, or the error code) in the right
+ * organization; every REST write path of the route table (and every agent API read) leaves one; a change rolled back
+ * with its caller's transaction leaves none; members cannot read the log and another organization's entries are
+ * invisible; filters and the NDJSON export; sign-in events; retention; no planted or returned secret in any entry.
+ */
+import { randomUUID } from "node:crypto";
+import { Kind, type OperationDefinitionNode, parse } from "graphql";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newId } from "../../src/db/ids.ts";
+import { pruneAuditEvents } from "../../src/modules/audit/audit.jobs.ts";
+import { outcomeOfCode } from "../../src/modules/audit/audit-entry.ts";
+import { auditedMutation } from "../../src/modules/audit/index.ts";
+import { restRoutes } from "../../src/modules/index.ts";
+import { authenticate } from "../../src/server/authenticate.ts";
+import { buildContext } from "../../src/server/context.ts";
+import type { RunningSkiff } from "../../src/server/start.ts";
+import { buildFixture, type Credentials, type Fixture, type Persona } from "../access/matrix/fixture.ts";
+import { graphqlRows } from "../access/matrix/graphql-rows.ts";
+import { restRows } from "../access/matrix/rest-rows.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { gql, startTestServer } from "../helpers/server.ts";
+import { postAuth, TEST_PASSWORD } from "../helpers/session.ts";
+
+let db: TestDatabase;
+let skiff: RunningSkiff;
+let fx: Fixture;
+const userIds: Partial<Record<Persona, string>> = {};
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  skiff = await startTestServer(db.url, { SKIFF_OUTBOUND_ALLOW: "127.0.0.1" });
+  fx = await buildFixture(skiff.url, db.knex);
+  for (const [persona, email] of Object.entries(fx.emails)) {
+    userIds[persona as Persona] = (await db.knex("users").where({ email }).first("id")).id;
+  }
+}, 120_000);
+afterAll(async () => {
+  await skiff?.stop();
+  await db?.drop();
+});
+
+/** One stored entry, as its columns are named. */
+interface Row {
+  id: string;
+  organizationId: string | null;
+  actorKind: string;
+  actorUserId: string | null;
+  credentialKind: string | null;
+  credentialId: string | null;
+  surface: string;
+  action: string;
+  targetIds: string[];
+  outcome: string;
+  clientAddress: string | null;
+  requestId: string | null;
+}
+
+const entriesOf = (requestId: string): Promise<Row[]> => db.knex("audit_events").where({ requestId: requestId });
+
+function headersOf(c: Credentials, requestId: string): Record<string, string> {
+  return {
+    "x-request-id": requestId,
+    ...(c.cookie ? { cookie: c.cookie } : {}),
+    ...(c.bearer ? { authorization: `Bearer ${c.bearer}` } : {}),
+  };
+}
+
+/** Runs `operation` on /graphql as `c` with request id `requestId`; the first error's code or `ok`. */
+async function runGraphql(operation: string, variables: Record<string, unknown>, c: Credentials, requestId: string) {
+  const res = await fetch(`${skiff.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headersOf(c, requestId) },
+    body: JSON.stringify({ query: operation, variables }),
+  });
+  const json = (await res.json()) as { errors?: Array<{ extensions?: { code?: string } }> };
+  return json.errors?.length ? String(json.errors[0]?.extensions?.code) : "ok";
+}
+
+function valueAt(vars: Record<string, unknown>, path: string[]): unknown {
+  return path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], vars);
+}
+
+describe("every mutation", () => {
+  it("leaves exactly one entry with its caller, target, outcome and organization (enumerated from the schema)", {
+    timeout: 600_000,
+  }, async () => {
+    const res = await gql<{ __schema: { mutationType: { fields: Array<{ name: string }> } } }>(
+      skiff.url,
+      "{ __schema { mutationType { fields { name } } } }",
+      {},
+      { apiKey: fx.ownerA.apiKey },
+    );
+    const mutations = res.data!.__schema.mutationType.fields.map((f) => f.name);
+    expect(mutations.length).toBeGreaterThan(50);
+    const problems: string[] = [];
+    let cells = 0;
+    for (const name of mutations) {
+      const row = graphqlRows.find((r) => r.field === `Mutation.${name}`);
+      if (!row) {
+        problems.push(`${name}: no row to call it with (test/access/matrix)`);
+        continue;
+      }
+      for (const persona of ["owner", "granted", "otherOwner"] as const) {
+        const vars = (await row.variables?.(fx, persona)) ?? {};
+        const requestId = `audit-${randomUUID()}`;
+        const answer = await runGraphql(row.operation, vars, fx.credentials[persona], requestId);
+        await row.after?.(fx, persona);
+        cells++;
+        const entries = await entriesOf(requestId);
+        const where = `${name} as ${persona} (${answer})`;
+        if (entries.length !== 1) {
+          problems.push(`${where}: ${entries.length} entries`);
+          continue;
+        }
+        const [entry] = entries as [Row];
+        const expected = answer === "ok" ? "ok" : outcomeOfCode(answer);
+        if (entry.action !== name) problems.push(`${where}: action ${entry.action}`);
+        if (entry.outcome !== expected) problems.push(`${where}: outcome ${entry.outcome}, expected ${expected}`);
+        if (entry.actorKind !== "USER" || entry.actorUserId !== userIds[persona]) {
+          problems.push(`${where}: actor ${entry.actorKind} ${entry.actorUserId}`);
+        }
+        if (entry.credentialKind !== "SESSION" || !entry.credentialId) {
+          problems.push(`${where}: credential ${entry.credentialKind} ${entry.credentialId}`);
+        }
+        if (entry.surface !== "GRAPHQL" || entry.clientAddress !== "127.0.0.1") {
+          problems.push(`${where}: surface ${entry.surface} from ${entry.clientAddress}`);
+        }
+        const target = row.target ? valueAt(vars, row.target) : undefined;
+        if (typeof target === "string" && !entry.targetIds.includes(target)) {
+          problems.push(`${where}: targets ${entry.targetIds.join(",")} lack ${target}`);
+        }
+        // Another organization's caller never writes into A's log; A's own callers write into A's.
+        if (persona === "otherOwner" && entry.organizationId === fx.orgA) problems.push(`${where}: in A's log`);
+        if (persona !== "otherOwner" && entry.organizationId !== fx.orgA && name !== "setActiveOrganization") {
+          problems.push(`${where}: in ${entry.organizationId}'s log`);
+        }
+      }
+    }
+    console.info(`audit: ${mutations.length} mutations, ${cells} calls checked`);
+    expect(problems).toEqual([]);
+  });
+});
+
+/** The mutation field a REST row's operation executes, or null for a query. */
+function mutationOf(operation: string): string | null {
+  const op = parse(operation).definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  if (op?.operation !== "mutation") return null;
+  const field = op.selectionSet.selections[0];
+  return field?.kind === Kind.FIELD ? field.name.value : null;
+}
+
+describe("every REST write path and agent API call", () => {
+  it("leaves exactly one entry (enumerated from the route table)", { timeout: 300_000 }, async () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for (const route of restRoutes) {
+      if ("serve" in route) continue;
+      const key = `${route.method} ${route.path}`;
+      const isAgent = "surface" in route && route.surface === "agent";
+      const isCallback = "handle" in route;
+      const mutation = "operation" in route ? mutationOf(route.operation) : null;
+      if (!isAgent && !isCallback && !mutation) continue;
+      const row = restRows.find((r) => r.route === key);
+      if (!row) {
+        problems.push(`${key}: no matrix row`);
+        continue;
+      }
+      const persona: Persona = isAgent ? "agentToken" : isCallback ? "anonymous" : "owner";
+      const call = await row.call(fx, persona);
+      const requestId = `audit-${randomUUID()}`;
+      const res = await fetch(`${skiff.url}${call.url}`, {
+        method: route.method,
+        headers: {
+          ...(call.body === undefined ? {} : { "content-type": "application/json" }),
+          ...headersOf(fx.credentials[persona], requestId),
+        },
+        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      });
+      await res.arrayBuffer();
+      checked++;
+      const entries = await entriesOf(requestId);
+      if (entries.length !== 1) {
+        problems.push(`${key} (${res.status}): ${entries.length} entries`);
+        continue;
+      }
+      const [entry] = entries as [Row];
+      const action = isCallback ? key : isAgent ? `agent.` : mutation;
+      if (isAgent ? !entry.action.startsWith("agent.") : entry.action !== action) {
+        problems.push(`${key}: action ${entry.action}`);
+      }
+      const surface = isAgent ? "AGENT" : /\/api\/[A-Za-z]+\.[A-Za-z]+$/.test(route.path) ? "PROCEDURE" : "REST";
+      if (entry.surface !== surface) problems.push(`${key}: surface ${entry.surface}`);
+      const outcome = res.status < 300 ? "ok" : entry.outcome;
+      if (entry.outcome !== outcome) problems.push(`${key} (${res.status}): outcome ${entry.outcome}`);
+      const anonymous = isCallback || route.surface === "none";
+      if (!anonymous && entry.actorUserId === null) problems.push(`${key}: no actor`);
+      if (call.target && !isCallback && !entry.targetIds.includes(call.target)) {
+        problems.push(`${key}: targets ${entry.targetIds.join(",")} lack ${call.target}`);
+      }
+      // The deploy URL's token is a secret: the entry names the route's pattern only.
+      if (JSON.stringify(entry).includes(call.url.split("/").at(-1) ?? "") && isCallback && key.includes(":token")) {
+        problems.push(`${key}: holds the URL's token`);
+      }
+    }
+    console.info(`audit: ${checked} REST write paths and agent calls checked`);
+    expect(checked).toBeGreaterThan(15);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("surfaces", () => {
+  it("names the CLI's requests (x-skiff-client: cli) CLI, on GraphQL and REST alike", async () => {
+    const requestId = `audit-${randomUUID()}`;
+    const res = await fetch(`${skiff.url}/graphql`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-skiff-client": "cli",
+        "x-request-id": requestId,
+        authorization: `Bearer ${fx.ownerA.apiKey}`,
+      },
+      body: JSON.stringify({ query: "mutation { ping }" }),
+    });
+    expect(res.status).toBe(200);
+    const [entry] = await entriesOf(requestId);
+    expect(entry).toMatchObject({ action: "ping", surface: "CLI", credentialKind: "API_KEY", outcome: "ok" });
+  });
+});
+
+describe("same transaction", () => {
+  it("a change rolled back with its caller's transaction leaves no entry; a committed one leaves one", async () => {
+    const principal = await authenticate(skiff.services, { authorization: `Bearer ${fx.ownerA.apiKey}` }, "rest");
+    const name = `rolled-back-${fx.unique()}`;
+    const operation = `mutation($name: String!) { createProject(input: { organizationId: "${fx.orgA}", name: $name }) { id } }`;
+    const requestId = `audit-${randomUUID()}`;
+    const rollback = new Error("roll back");
+    await expect(
+      db.knex.transaction(async (trx) => {
+        const ctx = buildContext(skiff.services, principal, requestId);
+        const response = await skiff.apollo.executeOperation(
+          { query: operation, variables: { name } },
+          { contextValue: Object.assign(ctx, { knex: trx }) },
+        );
+        expect(response.body.kind === "single" && response.body.singleResult.errors).toBeFalsy();
+        // Inside the transaction: the change and its entry.
+        expect(await trx("projects").where({ name })).toHaveLength(1);
+        expect(await trx("audit_events").where({ requestId: requestId })).toHaveLength(1);
+        throw rollback;
+      }),
+    ).rejects.toBe(rollback);
+    expect(await db.knex("projects").where({ name })).toHaveLength(0);
+    expect(await entriesOf(requestId)).toHaveLength(0);
+  });
+
+  it("an entry that cannot be written fails the change with it", async () => {
+    // A resolver that changes a row in its transaction, audited with an action the table refuses (no surface).
+    const table = `audit_probe_${fx.unique()}`;
+    await db.knex.schema.createTable(table, (t) => t.text("id"));
+    const principal = await authenticate(skiff.services, { authorization: `Bearer ${fx.ownerA.apiKey}` }, "rest");
+    const ctx = buildContext(skiff.services, principal, `audit-${randomUUID()}`);
+    ctx.origin = { surface: "NOWHERE" as never, clientAddress: null };
+    const resolve = auditedMutation("probe", [], async (_s, _a, c) =>
+      c.knex.transaction(async (trx) => trx(table).insert({ id: "x" })),
+    );
+    await expect(resolve(null, {}, ctx, {} as never)).rejects.toThrow(/audit_events_surface_check/);
+    expect(await db.knex(table)).toHaveLength(0);
+    await db.knex.schema.dropTable(table);
+  });
+});
+
+describe("reading the log", () => {
+  const list = `query($org: ID, $actor: ID, $action: String, $target: ID, $since: DateTime, $until: DateTime) {
+    auditEvents(organizationId: $org, actorUserId: $actor, action: $action, targetId: $target, since: $since, until: $until, first: 200) {
+      totalCount nodes { id occurredAt actorKind actorUserId credentialKind credentialId surface action targetIds outcome clientAddress requestId } } }`;
+  type Page = { auditEvents: { totalCount: number; nodes: Array<Record<string, unknown>> } };
+
+  it("owners and admins read their organization's entries, filtered; members cannot; another organization's are invisible", async () => {
+    const requestId = `audit-${randomUUID()}`;
+    const project = await fx.newProject();
+    expect(
+      await runGraphql(
+        `mutation($id: ID!) { deleteProject(id: $id) }`,
+        { id: project },
+        fx.credentials.owner,
+        requestId,
+      ),
+    ).toBe("ok");
+    const asOwner = await gql<Page>(
+      skiff.url,
+      list,
+      { org: fx.orgA, target: project },
+      { cookie: fx.credentials.admin.cookie },
+    );
+    expect(asOwner.errors).toBeUndefined();
+    const nodes = asOwner.data!.auditEvents.nodes;
+    expect(nodes.map((n) => n.action)).toContain("deleteProject");
+    expect(nodes.every((n) => (n.targetIds as string[]).includes(project))).toBe(true);
+    const byAction = await gql<Page>(
+      skiff.url,
+      list,
+      { org: fx.orgA, action: "deleteProject", actor: fx.ownerA.userId },
+      {
+        apiKey: fx.ownerA.apiKey,
+      },
+    );
+    expect(byAction.data!.auditEvents.nodes.length).toBeGreaterThan(0);
+    expect(
+      byAction.data!.auditEvents.nodes.every((n) => n.action === "deleteProject" && n.actorUserId === fx.ownerA.userId),
+    ).toBe(true);
+    const future = await gql<Page>(
+      skiff.url,
+      list,
+      { org: fx.orgA, since: new Date(Date.now() + 3600_000).toISOString() },
+      {
+        apiKey: fx.ownerA.apiKey,
+      },
+    );
+    expect(future.data!.auditEvents.totalCount).toBe(0);
+    const backwards = await gql(
+      skiff.url,
+      list,
+      { org: fx.orgA, since: "2026-02-01T00:00:00Z", until: "2026-01-01T00:00:00Z" },
+      {
+        apiKey: fx.ownerA.apiKey,
+      },
+    );
+    expect(backwards.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+
+    const member = await gql(skiff.url, list, { org: fx.orgA }, { cookie: fx.credentials.granted.cookie });
+    expect(member.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    const rest = await fetch(`${skiff.url}/api/audit-events?organizationId=${fx.orgA}`, {
+      headers: { cookie: fx.credentials.granted.cookie! },
+    });
+    expect(rest.status).toBe(403);
+    const other = await gql(skiff.url, list, { org: fx.orgA }, { cookie: fx.credentials.otherOwner.cookie });
+    expect(other.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    // B's owner reads B's log: none of A's entries (its own refused attempts on A's resources are B's).
+    const own = await gql<Page>(skiff.url, list, { org: fx.orgB }, { cookie: fx.credentials.otherOwner.cookie });
+    expect(own.errors).toBeUndefined();
+    const ids = own.data!.auditEvents.nodes.map((n) => n.id as string);
+    const inA = await db.knex("audit_events").whereIn("id", ids).where({ organizationId: fx.orgA });
+    expect(inA).toHaveLength(0);
+    expect(own.data!.auditEvents.nodes.every((n) => n.actorUserId === userIds.otherOwner)).toBe(true);
+  });
+
+  it("GET /api/audit-events pages with the same filters; the export answers NDJSON for a time range", async () => {
+    const since = new Date(Date.now() - 3600_000).toISOString();
+    const page = await fetch(`${skiff.url}/api/audit-events?organizationId=${fx.orgA}&first=5&since=${since}`, {
+      headers: { authorization: `Bearer ${fx.ownerA.apiKey}` },
+    });
+    expect(page.status).toBe(200);
+    const body = (await page.json()) as {
+      events: Array<{ id: string }>;
+      totalCount: number;
+      nextCursor: string | null;
+    };
+    expect(body.events).toHaveLength(5);
+    expect(body.nextCursor).toBeTruthy();
+    const next = await fetch(
+      `${skiff.url}/api/audit-events?organizationId=${fx.orgA}&first=5&since=${since}&after=${body.nextCursor}`,
+      {
+        headers: { authorization: `Bearer ${fx.ownerA.apiKey}` },
+      },
+    );
+    const second = (await next.json()) as { events: Array<{ id: string }> };
+    expect(second.events[0]!.id < body.events[4]!.id).toBe(true);
+
+    // More entries than one page of the export (200), so that it follows pages.
+    const probe = `export-probe-${fx.unique()}`;
+    await db.knex("audit_events").insert(
+      Array.from({ length: 250 }, () => ({
+        id: newId("auditEvent"),
+        organizationId: fx.orgA,
+        actorKind: "SYSTEM",
+        surface: "SYSTEM",
+        action: probe,
+        outcome: "ok",
+      })),
+    );
+    const probed = await fetch(`${skiff.url}/api/audit-events/export?organization_id=${fx.orgA}&action=${probe}`, {
+      headers: { authorization: `Bearer ${fx.ownerA.apiKey}` },
+    });
+    const probeLines = (await probed.text()).trim().split("\n");
+    expect(probeLines).toHaveLength(250);
+    expect(new Set(probeLines.map((l) => (JSON.parse(l) as { id: string }).id)).size).toBe(250);
+    const until = new Date(Date.now() + 1000).toISOString();
+    const exported = await fetch(
+      `${skiff.url}/api/audit-events/export?organizationId=${fx.orgA}&since=${since}&until=${until}`,
+      {
+        headers: { authorization: `Bearer ${fx.ownerA.apiKey}` },
+      },
+    );
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get("content-type")).toContain("application/x-ndjson");
+    const lines = (await exported.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { occurredAt: string });
+    expect(lines.length).toBe(body.totalCount + 250);
+    expect(lines.every((l) => l.occurredAt >= since && l.occurredAt < until)).toBe(true);
+    const bad = await fetch(`${skiff.url}/api/audit-events?organizationId=${fx.orgA}&since=yesterday`, {
+      headers: { authorization: `Bearer ${fx.ownerA.apiKey}` },
+    });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe("sign-in events and retention", () => {
+  it("records sign-in, its failure and sign-out on the AUTH surface, never the password or the session token", async () => {
+    const email = fx.emails.admin!;
+    const wrong = `planted-wrong-password-${fx.unique()}`;
+    const failed = await postAuth(skiff.url, "/sign-in/email", { email, password: wrong });
+    expect(failed.status).toBe(401);
+    const ok = await postAuth(skiff.url, "/sign-in/email", { email, password: TEST_PASSWORD });
+    expect(ok.status).toBe(200);
+    const failedEntry = (await entriesOf(failed.headers.get("x-request-id")!))[0]!;
+    expect(failedEntry).toMatchObject({
+      action: "auth.sign_in_email",
+      outcome: "refused",
+      actorKind: "ANONYMOUS",
+      surface: "AUTH",
+    });
+    const okEntry = (await entriesOf(ok.headers.get("x-request-id")!))[0]!;
+    expect(okEntry).toMatchObject({
+      action: "auth.sign_in_email",
+      outcome: "ok",
+      actorUserId: userIds.admin,
+      surface: "AUTH",
+    });
+    expect(okEntry.organizationId).toBe(fx.orgA);
+    const token = ok.headers.getSetCookie()[0]!.split(";")[0]!.split("=")[1]!;
+    const text = JSON.stringify(await db.knex("audit_events").select());
+    expect(text).not.toContain(wrong);
+    expect(text).not.toContain(decodeURIComponent(token).split(".")[0]);
+  });
+
+  it("audit.prune deletes entries older than the retention", async () => {
+    const old = `audit-old-${randomUUID()}`;
+    await db.knex("audit_events").insert({
+      id: newId("auditEvent"),
+      occurredAt: new Date(Date.now() - 401 * 86_400_000),
+      organizationId: fx.orgA,
+      actorKind: "SYSTEM",
+      surface: "SYSTEM",
+      action: "probe",
+      outcome: "ok",
+      requestId: old,
+    });
+    const before = await db.knex("audit_events").count<{ count: string }[]>("* as count");
+    expect(await pruneAuditEvents(db.knex, 400)).toBe(1);
+    expect(await entriesOf(old)).toHaveLength(0);
+    const after = await db.knex("audit_events").count<{ count: string }[]>("* as count");
+    expect(Number(after[0]!.count)).toBe(Number(before[0]!.count) - 1);
+    await expect(
+      db.knex("audit_events").update({ action: "changed" }).where({ organizationId: fx.orgA }),
+    ).rejects.toThrow(/append-only/);
+  });
+});
+
+describe("no secret in any entry", () => {
+  it("planted secrets (variable values, passwords) and returned ones (keys, tokens, webhook secrets): 0 hits", async () => {
+    const tag = fx.unique();
+    const planted = [`planted-env-value-${tag}`, `planted-db-password-${tag}`];
+    const owner = { apiKey: fx.ownerA.apiKey };
+    const set = await gql(
+      skiff.url,
+      `mutation($id: ID!, $v: String!) { setEnvironmentVariable(applicationId: $id, key: "API_TOKEN", value: $v) { id } }`,
+      { id: fx.applicationP, v: planted[0] },
+      owner,
+    );
+    expect(set.errors).toBeUndefined();
+    const key = await gql<{ createApiKey: { secret: string } }>(
+      skiff.url,
+      `mutation { createApiKey(name: "k") { secret } }`,
+      {},
+      owner,
+    );
+    const agent = await gql<{ createAgentToken: { token: string } }>(
+      skiff.url,
+      `mutation { createAgentToken { token } }`,
+      {},
+      { cookie: fx.credentials.owner.cookie },
+    );
+    const deployToken = await gql<{ regenerateDeployToken: string }>(
+      skiff.url,
+      `mutation($id: ID!) { regenerateDeployToken(applicationId: $id) }`,
+      { id: fx.applicationP },
+      owner,
+    );
+    const returned = [
+      key.data?.createApiKey.secret,
+      agent.data?.createAgentToken.token,
+      deployToken.data?.regenerateDeployToken.split("/").at(-1),
+      fx.ownerA.apiKey,
+    ].filter((s): s is string => typeof s === "string" && s.length > 10);
+    expect(returned.length).toBeGreaterThanOrEqual(3);
+    const text = JSON.stringify(await db.knex("audit_events").select());
+    const hits = [...planted, ...returned].filter((secret) => text.includes(secret));
+    expect(hits).toEqual([]);
+  });
+});
