@@ -90,6 +90,7 @@ const SECTIONS: readonly { title: string; variables: readonly string[] }[] = [
       "SKIFF_WORKER_LOCAL_QUEUE",
       "SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS",
       "SKIFF_IMPORT_WAIT_MS",
+      "SKIFF_IDEMPOTENCY_TTL_HOURS",
     ],
   },
   {

@@ -961,8 +961,11 @@ export type Mutation = {
    * committed together; the call returns when the run ends, or with status `pending` after the wait limit
    * (`SKIFF_IMPORT_WAIT_MS`, default 60 000 ms) or, sooner, when the instance shuts down (the run then goes on, on
    * another instance or the next one started).
-   * Errors: `BAD_USER_INPUT` (malformed request, with `fieldErrors`), `NOT_FOUND` (organization not the
-   * caller's), `FORBIDDEN` (members may not import). Everything else is reported in the result.
+   * With `idempotencyKey`, a repeat of the same request with the same key (within `SKIFF_IDEMPOTENCY_TTL_HOURS`,
+   * default 24 h, per organization) answers the same import — waiting for its run the same way — and runs nothing.
+   * Errors: `BAD_USER_INPUT` (malformed request or key, with `fieldErrors`), `NOT_FOUND` (organization not the
+   * caller's), `FORBIDDEN` (members may not import), `IDEMPOTENCY_KEY_REUSED` (the key was used with a different
+   * request; `extensions.idempotencyKey` names it). Everything else is reported in the result.
    */
   importSite: SiteImportResult;
   /**
@@ -1239,6 +1242,7 @@ export type MutationGrantAccessArgs = {
 
 /** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationImportSiteArgs = {
+  idempotencyKey?: InputMaybe<Scalars["String"]["input"]>;
   input: SiteImportInput;
 };
 

@@ -11,7 +11,7 @@ export const siteImportResolvers: Resolvers = {
     previewSiteImport: (_p, { input }, ctx) => previewSiteImport(ctx, input),
   },
   Mutation: {
-    importSite: (_p, { input }, ctx) => importSite(ctx, input),
+    importSite: (_p, { input, idempotencyKey }, ctx) => importSite(ctx, input, idempotencyKey),
     retrySiteImport: (_p, { id }, ctx) => retrySiteImport(ctx, id),
     deleteSiteImport: (_p, { id, rollbackResources }, ctx) => deleteSiteImport(ctx, id, rollbackResources ?? false),
   },

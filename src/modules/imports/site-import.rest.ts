@@ -5,13 +5,14 @@
  *
  * Documented paths — success: the data itself (import result, preview, array of records, one record);
  * POST /api/site-import answers 422 when the status is partial or failed, 202 when the run outlasted the wait limit
- * (status pending). Errors: 400
+ * (status pending); its `Idempotency-Key` header and the procedure's `idempotencyKey` reach `importSite`'s argument
+ * (a key reused with another request: 422 `IDEMPOTENCY_KEY_REUSED`). Errors: 400
  * `{ error, details: { fieldErrors, formErrors } }`; 401, 403, 404, 409 and 500 `{ error }` (500 adds `errorId`).
  *
  * Procedures — POST `/api/siteImport.<name>` with the JSON input as body; queries (`preview`, `list`, `get`)
  * also GET with `?input=<URL-encoded JSON>`. Success: 200 `{ result: { data } }` (an import or retry that ends
  * partial or failed is still a result: 200, see `data.status`). Error: status by code (400, 401, 403, 404,
- * 409, 500) with `{ error: { message, code, fieldErrors?, formErrors?, errorId? } }`.
+ * 409, 422, 500) with `{ error: { message, code, fieldErrors?, formErrors?, errorId? } }`.
  */
 import type { RouteDoc } from "../../shared/openapi/route-doc.ts";
 import type { RestError, RestRequest, RestResponse, RestRoute } from "../../shared/rest-route.ts";
@@ -20,9 +21,11 @@ import {
   deleteVariables,
   idVariables,
   importVariables,
+  keyedImportVariables,
   listQuery,
   listVariables,
   OPERATIONS,
+  procedureImportVariables,
   procedureInput,
 } from "./site-import.operations.ts";
 
@@ -125,7 +128,7 @@ function documented(
 function procedure(
   name: Exclude<keyof typeof OPERATIONS, "records">,
   kind: "query" | "mutation",
-  variables: (input: unknown) => Data,
+  variables: (input: unknown, req: RestRequest) => Data,
   pick: (data: Data, variables: Data) => unknown,
 ): RestRoute[] {
   const methods: Array<"GET" | "POST"> = kind === "query" ? ["GET", "POST"] : ["POST"];
@@ -136,7 +139,7 @@ function procedure(
     organization: organizationOf(name),
     published: false,
     operation: OPERATIONS[name],
-    variables: (req) => variables(procedureInput(req, method)),
+    variables: (req) => variables(procedureInput(req, method), req),
     respond: (data, vars) => ({ status: 200, body: { result: { data: pick(data, vars) } } }),
     error: procedureError,
   }));
@@ -144,18 +147,11 @@ function procedure(
 
 /** Every site import row, in registration order. */
 export const siteImportRoutes: readonly RestRoute[] = [
-  documented(
-    siteImportDocs.import,
-    "POST",
-    "/api/site-import",
-    "import",
-    (req) => importVariables(req.body),
-    (data) => {
-      const result = data.importSite as Data;
-      const status = result.status === "success" ? 200 : result.status === "pending" ? 202 : 422;
-      return { status, body: resultBody(result) };
-    },
-  ),
+  documented(siteImportDocs.import, "POST", "/api/site-import", "import", keyedImportVariables, (data) => {
+    const result = data.importSite as Data;
+    const status = result.status === "success" ? 200 : result.status === "pending" ? 202 : 422;
+    return { status, body: resultBody(result) };
+  }),
   documented(
     siteImportDocs.preview,
     "POST",
@@ -180,7 +176,7 @@ export const siteImportRoutes: readonly RestRoute[] = [
     (req) => ({ id: req.params.id }),
     (data) => ({ status: 200, body: data.siteImport }),
   ),
-  ...procedure("import", "mutation", importVariables, (data) => data.importSite),
+  ...procedure("import", "mutation", procedureImportVariables, (data) => data.importSite),
   ...procedure("preview", "query", importVariables, (data) => data.previewSiteImport),
   ...procedure("list", "query", listVariables, listPage),
   ...procedure("get", "query", idVariables, (data) => data.siteImport),
