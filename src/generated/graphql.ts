@@ -1742,6 +1742,8 @@ export type Query = {
    * Validates an import request without writing anything. `BAD_USER_INPUT` (with `fieldErrors`, e.g.
    * `source.repo`) when the request itself is malformed; state-dependent problems come back in `errors`.
    * `NOT_FOUND` when `organizationId` is not the caller's; `FORBIDDEN` for members.
+   * With `idempotencyKey` (as `importSite`'s), `existingImport` is the import the key already names for this request;
+   * `IDEMPOTENCY_KEY_REUSED` when the key names another request.
    */
   previewSiteImport: SiteImportPreview;
   /** One project by id. `NOT_FOUND` when unknown, in another organization, or not granted. */
@@ -1852,6 +1854,7 @@ export type QueryOrganizationArgs = {
  * (masked; the log has the details under `extensions.requestId`).
  */
 export type QueryPreviewSiteImportArgs = {
+  idempotencyKey?: InputMaybe<Scalars["String"]["input"]>;
   input: SiteImportInput;
 };
 
@@ -2128,6 +2131,11 @@ export type SiteImportPreview = {
   __typename?: "SiteImportPreview";
   /** Blocking problems: name conflicts, domain in use, missing git provider, SSH key or registry, plan quotas. */
   errors: Array<Scalars["String"]["output"]>;
+  /**
+   * With `idempotencyKey`: the import that key already names for this same request (an import with the key answers
+   * it instead of creating anything; `valid` is then true, `errors` empty and a warning says so); else null.
+   */
+  existingImport?: Maybe<SiteImport>;
   /** What the import would create. */
   resources: SiteImportPreviewResources;
   /** True when `errors` is empty. */
@@ -3960,6 +3968,7 @@ export type SiteImportPreviewResolvers<
   ParentType extends ResolversParentTypes["SiteImportPreview"] = ResolversParentTypes["SiteImportPreview"],
 > = {
   errors?: Resolver<Array<ResolversTypes["String"]>, ParentType, ContextType>;
+  existingImport?: Resolver<Maybe<ResolversTypes["SiteImport"]>, ParentType, ContextType>;
   resources?: Resolver<ResolversTypes["SiteImportPreviewResources"], ParentType, ContextType>;
   valid?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
   warnings?: Resolver<Array<ResolversTypes["String"]>, ParentType, ContextType>;

@@ -140,6 +140,45 @@ describe("Idempotency-Key on POST /api/site-import", () => {
     expect(await countResources(db.knex, org.organizationId)).toEqual(before);
   });
 
+  it("a preview with the key names the import it already made, over REST and GraphQL; another body answers 422", async () => {
+    const org = await importReadyOrg(db.knex);
+    const body = dockerRequest(org.organizationId, { name: `idem-preview-${Date.now()}` });
+    const preview = (key: string, request: unknown) =>
+      fetch(`${one.url}/api/site-import/preview`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${org.owner.apiKey}`,
+          "idempotency-key": key,
+        },
+        body: JSON.stringify(request),
+      });
+    const before = (await (await preview("preview-key", body)).json()) as Record<string, unknown>;
+    expect(before).toMatchObject({ valid: true });
+    expect(before).not.toHaveProperty("existingImport");
+    const imported = await post(one.url, org.owner.apiKey, body, "preview-key");
+    const after = (await (await preview("preview-key", body)).json()) as Record<string, unknown>;
+    expect(after).toMatchObject({
+      valid: true,
+      errors: [],
+      existingImport: { id: imported.body.importId, status: "success" },
+    });
+    const graphql = await gql(
+      two.url,
+      `query($input: SiteImportInput!) { previewSiteImport(input: $input, idempotencyKey: "preview-key") {
+        valid existingImport { id status name } } }`,
+      { input: body },
+      { apiKey: org.owner.apiKey },
+    );
+    expect(graphql.data).toEqual({
+      previewSiteImport: {
+        valid: true,
+        existingImport: { id: imported.body.importId, status: "success", name: body.name },
+      },
+    });
+    expect((await preview("preview-key", { ...body, port: 81 })).status).toBe(422);
+  });
+
   it("the GraphQL argument and the procedure answer a repeat with the same import", async () => {
     const org = await importReadyOrg(db.knex);
     const body = dockerRequest(org.organizationId, { name: `idem-gql-${Date.now()}` });

@@ -217,6 +217,12 @@ export interface SiteImport {
 
 export interface SiteImportPreview {
   errors: string[];
+  /** Only with an `Idempotency-Key` that already names an import of this body: that import. */
+  existingImport?: {
+    id: string;
+    status: "pending" | "success" | "partial" | "failed";
+    [key: string]: any;
+  };
   resources: {
     application: {
       buildType: string | null;
@@ -1012,22 +1018,36 @@ export class Api<
       }),
 
     /**
-     * No description
-     *
-     * @tags site-import
-     * @name PreviewSiteImport
-     * @summary Preview an import: what it would create and what would block it (nothing is written)
-     * @request POST:/api/site-import/preview
-     * @secure
-     * @response `200` `SiteImportPreview` The preview.
-     * @response `400` `ValidationError` Invalid input.
-     * @response `401` `Error` Missing or invalid credentials.
-     * @response `403` `Forbidden` Not allowed for the caller's role or plan.
-     * @response `404` `Error` No such resource, or not visible to the caller.
-     * @response `500` `Error` Internal error (masked).
-     */
+ * No description
+ *
+ * @tags site-import
+ * @name PreviewSiteImport
+ * @summary Preview an import: what it would create and what would block it (nothing is written)
+ * @request POST:/api/site-import/preview
+ * @secure
+ * @response `200` `SiteImportPreview` The preview.
+ * @response `400` `ValidationError` Invalid input.
+ * @response `401` `Error` Missing or invalid credentials.
+ * @response `403` `Forbidden` Not allowed for the caller's role or plan.
+ * @response `404` `Error` No such resource, or not visible to the caller.
+ * @response `422` `{
+    error: string,
+    [key: string]: any,
+
+}` The `Idempotency-Key` was already used with a different body.
+ * @response `500` `Error` Internal error (masked).
+ */
     previewSiteImport: (data: SiteImportRequest, params: RequestParams = {}) =>
-      this.request<SiteImportPreview, ValidationError | Error | Forbidden>({
+      this.request<
+        SiteImportPreview,
+        | ValidationError
+        | Error
+        | Forbidden
+        | {
+            error: string;
+            [key: string]: any;
+          }
+      >({
         path: `/api/site-import/preview`,
         method: "POST",
         body: data,

@@ -49,6 +49,14 @@ export function requestDigest(secrets: SecretBox, input: SiteImportRequest): str
   return secrets.digest(canonicalJson(input));
 }
 
+/** The error of `key`, bound to import `siteImportId` of another request. */
+function reusedKey(key: string, siteImportId: string): IdempotencyKeyReusedError {
+  return new IdempotencyKeyReusedError(
+    `Idempotency key "${key}" was already used with a different request (import ${siteImportId}); send the same request to get that import, or use a new key`,
+    key,
+  );
+}
+
 /** What {@link claimIdempotencyKey} found. */
 export type KeyClaim = { claimed: true } | { claimed: false; siteImportId: string };
 
@@ -80,12 +88,27 @@ export async function claimIdempotencyKey(
   // Deleted between the two statements (its import was deleted): claim it again.
   if (!existing) return claimIdempotencyKey(trx, claim);
   if (existing.requestDigest !== claim.digest) {
-    throw new IdempotencyKeyReusedError(
-      `Idempotency key "${claim.key}" was already used with a different request (import ${existing.siteImportId}); send the same request to get that import, or use a new key`,
-      claim.key,
-    );
+    throw reusedKey(claim.key, existing.siteImportId);
   }
   return { claimed: false, siteImportId: existing.siteImportId };
+}
+
+/**
+ * The import a live `key` of `organizationId` names, when it was bound to the request of `digest`; null when the key
+ * is unused or expired.
+ * @throws IdempotencyKeyReusedError when the key is bound to another request.
+ */
+export async function importOfKey(
+  knex: Knex,
+  lookup: { organizationId: string; key: string; digest: string },
+): Promise<string | null> {
+  const row = await knex("site_import_idempotency_keys")
+    .where({ organizationId: lookup.organizationId, key: lookup.key })
+    .whereRaw("expires_at > now()")
+    .first<{ requestDigest: string; siteImportId: string } | undefined>("requestDigest", "siteImportId");
+  if (!row) return null;
+  if (row.requestDigest !== lookup.digest) throw reusedKey(lookup.key, row.siteImportId);
+  return row.siteImportId;
 }
 
 /** Deletes the expired keys of every organization. @returns how many. */

@@ -18,13 +18,15 @@ const RECORD = `id organizationId name status inputConfig projectId databaseId d
   applicationId domainId deploymentId errorStep errorMessage attempts createdAt updatedAt finishedAt`;
 
 const PREVIEW = `valid warnings errors resources {
-  project { name } database { type name } application { name sourceType buildType } domain { host } }`;
+  project { name } database { type name } application { name sourceType buildType } domain { host } }
+  existingImport { id status }`;
 
 /** Named operations: one per service method, plus `records` (the REST list: items only, no count). */
 export const OPERATIONS = {
   import: `mutation ImportSite($input: SiteImportInput!, $idempotencyKey: String) {
     importSite(input: $input, idempotencyKey: $idempotencyKey) { ${RESULT} } }`,
-  preview: `query PreviewSiteImport($input: SiteImportInput!) { previewSiteImport(input: $input) { ${PREVIEW} } }`,
+  preview: `query PreviewSiteImport($input: SiteImportInput!, $idempotencyKey: String) {
+    previewSiteImport(input: $input, idempotencyKey: $idempotencyKey) { ${PREVIEW} } }`,
   list: `query ListSiteImports($limit: Int, $offset: Int) {
     siteImports(first: $limit, offset: $offset) { edges { node { ${RECORD} } } pageInfo { hasNextPage } totalCount } }`,
   records: `query ListSiteImportRecords($limit: Int, $offset: Int) {
@@ -45,7 +47,7 @@ export function importVariables(input: unknown): Record<string, unknown> {
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 
 /**
- * Variables of `import` on the documented path: the request body, and the key of the `Idempotency-Key` header.
+ * Variables of `import` and `preview` on the documented paths: the request body, and the key of the `Idempotency-Key` header.
  * @throws BadUserInputError (invalid request, or key: `fieldErrors["Idempotency-Key"]`).
  */
 export function keyedImportVariables(req: RestRequest): Record<string, unknown> {

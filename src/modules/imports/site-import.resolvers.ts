@@ -8,7 +8,7 @@ import { deleteSiteImport, importSite, previewSiteImport, retrySiteImport } from
 /** Site import queries, mutations, subscription and types. */
 export const siteImportResolvers: Resolvers = {
   Query: {
-    previewSiteImport: (_p, { input }, ctx) => previewSiteImport(ctx, input),
+    previewSiteImport: (_p, { input, idempotencyKey }, ctx) => previewSiteImport(ctx, input, idempotencyKey),
   },
   Mutation: {
     importSite: (_p, { input, idempotencyKey }, ctx) => importSite(ctx, input, idempotencyKey),

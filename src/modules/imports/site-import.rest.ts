@@ -20,7 +20,6 @@ import { siteImportDocs } from "./site-import.openapi.ts";
 import {
   deleteVariables,
   idVariables,
-  importVariables,
   keyedImportVariables,
   listQuery,
   listVariables,
@@ -46,6 +45,12 @@ function resultBody(result: Data): Data {
   return Object.fromEntries(
     Object.entries(result).filter(([key, value]) => value !== null || !OPTIONAL_RESULT_FIELDS.includes(key)),
   );
+}
+
+/** The preview as the REST body: `existingImport` only when an idempotency key names one (spec: preview fields). */
+function previewBody(preview: Data): Data {
+  const { existingImport, ...rest } = preview;
+  return existingImport ? { ...rest, existingImport } : rest;
 }
 
 /** Spec error bodies: `{ error }`, plus `details` for invalid input (400) and `errorId` for masked failures. */
@@ -152,14 +157,10 @@ export const siteImportRoutes: readonly RestRoute[] = [
     const status = result.status === "success" ? 200 : result.status === "pending" ? 202 : 422;
     return { status, body: resultBody(result) };
   }),
-  documented(
-    siteImportDocs.preview,
-    "POST",
-    "/api/site-import/preview",
-    "preview",
-    (req) => importVariables(req.body),
-    (data) => ({ status: 200, body: data.previewSiteImport }),
-  ),
+  documented(siteImportDocs.preview, "POST", "/api/site-import/preview", "preview", keyedImportVariables, (data) => ({
+    status: 200,
+    body: previewBody(data.previewSiteImport as Data),
+  })),
   documented(
     siteImportDocs.list,
     "GET",
@@ -177,7 +178,7 @@ export const siteImportRoutes: readonly RestRoute[] = [
     (data) => ({ status: 200, body: data.siteImport }),
   ),
   ...procedure("import", "mutation", procedureImportVariables, (data) => data.importSite),
-  ...procedure("preview", "query", importVariables, (data) => data.previewSiteImport),
+  ...procedure("preview", "query", procedureImportVariables, (data) => data.previewSiteImport),
   ...procedure("list", "query", listVariables, listPage),
   ...procedure("get", "query", idVariables, (data) => data.siteImport),
   ...procedure("retry", "mutation", idVariables, (data) => data.retrySiteImport),
