@@ -10,7 +10,7 @@
  * runs 1 and 2, BENCH_CONNECTIONS (default 100) their connections. BENCH_BEFORE=<git ref> runs the same load against
  * that commit too (bench/before-checkout.ts; each server on its own scratch database, before and after alternating
  * BENCH_ROUNDS times, default 1) and prints after/before ratios, e.g. the audit log's cost. Scratch databases are
- * dropped at the end.
+ * dropped at the end. `npm run bench:import` then runs the bulk CLI case (bench/import-bulk.ts).
  */
 import autocannon from "autocannon";
 import { createKnex, migrateLatest } from "../src/db/knex.ts";

@@ -93,6 +93,7 @@ const SECTIONS: readonly { title: string; variables: readonly string[] }[] = [
       "SKIFF_EVENT_LOG_RETENTION_SECONDS",
       "SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY",
       "SKIFF_WEBHOOK_RECOVER_RATE",
+      "SKIFF_IDEMPOTENCY_TTL_HOURS",
     ],
   },
   {

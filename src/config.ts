@@ -429,6 +429,15 @@ export const configSchema = z.object({
     .describe(
       "How long an import or retry request waits for its run (ms); past it the answer is the pending record (REST 202) and the run goes on.",
     ),
+  SKIFF_IDEMPOTENCY_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(720)
+    .default(24)
+    .describe(
+      "How long an `Idempotency-Key` of an import request is kept (hours): within it, the same key with the same request answers the same import; past it the key is free again (pruned hourly).",
+    ),
   SKIFF_WORKER_CONCURRENCY: z.coerce
     .number()
     .int()

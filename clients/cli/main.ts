@@ -6,6 +6,7 @@
  *
  *   login [--url <url>] [--api-key <key>]   store credentials (else SKIFF_URL / SKIFF_API_KEY)
  *   import <file.json> [--yes]              preview, confirm, import with live progress per step
+ *   import <files|dir|->… [--concurrency n] bulk: preview all, import with bounded concurrency, summary, resumable
  *   imports [--status <status>]             list import records
  *   retry <id> | rollback <id>              re-run a failed import | delete it with what it created
  *   webhooks test <id> --org <org_id>       send a `ping` to a webhook endpoint
@@ -18,11 +19,14 @@
  * final deployment). Exit codes: 0 success, 1 failed or partial (a deployment `error` or `cancelled`),
  * 2 usage (unknown command or option, missing credentials, unreadable file).
  */
+import { stat } from "node:fs/promises";
 import * as p from "@clack/prompts";
 import { Command, CommanderError } from "commander";
 import { CliError, type Credentials, errorOf, graphql, loadCredentials, restClient, saveCredentials } from "./api.ts";
+import { bulkImportCommand } from "./bulk-import.ts";
 import { deployCommand } from "./deploy-command.ts";
 import { importCommand } from "./import-command.ts";
+import { readImportEntries } from "./import-sources.ts";
 import { addManageCommands } from "./manage-commands.ts";
 import { RetryImportMutation, RollbackImportMutation } from "./operations.ts";
 
@@ -58,13 +62,27 @@ function program(setExit: (code: number) => void): Command {
     });
 
   cli
-    .command("import <file>")
-    .description("preview a site import request (JSON file), confirm, import and follow each step")
+    .command("import <sources...>")
+    .description(
+      "import sites: one JSON file (preview, confirm, follow each step), or several files, a directory of .json/.ndjson files or NDJSON on stdin (-): preview all, then import with bounded concurrency; re-running resumes",
+    )
     .option("-y, --yes", "do not ask for confirmation")
-    .option("--json", "print JSON (needs --yes)")
-    .action(async (file: string, o: { yes?: boolean; json?: boolean }) =>
-      setExit(await importCommand(await creds(), file, o)),
-    );
+    .option("--json", "print JSON (needs --yes); bulk: one line per site")
+    .option("--concurrency <n>", "bulk: imports at once (1 to 64)", "4")
+    .action(async (sources: string[], o: { yes?: boolean; json?: boolean; concurrency?: string }) => {
+      const c = await creds();
+      const single = sources.length === 1 && sources[0] !== "-" && !sources[0]!.endsWith(".ndjson");
+      if (
+        single &&
+        !(await stat(sources[0]!).then(
+          (i) => i.isDirectory(),
+          () => false,
+        ))
+      ) {
+        return setExit(await importCommand(c, sources[0]!, o));
+      }
+      setExit(await bulkImportCommand(c, sources, await readImportEntries(sources), o));
+    });
 
   cli
     .command("imports")

@@ -1,21 +1,28 @@
 /**
  * At-rest encryption of secrets (database passwords, environment variable values, private keys):
- * AES-256-GCM, key = SHA-256 of SKIFF_SECRET. Stored form: `v1.<iv b64url>.<tag b64url>.<ciphertext b64url>`.
+ * AES-256-GCM, key = SHA-256 of SKIFF_SECRET; keyed digests (HMAC-SHA-256) with a key derived from it apart. Stored form: `v1.<iv b64url>.<tag b64url>.<ciphertext b64url>`.
  */
-import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, randomBytes } from "node:crypto";
 
 /** Encrypts and decrypts short secrets with one key. */
 export interface SecretBox {
   encrypt(plain: string): string;
   /** @throws Error when the value was not produced with this key or was altered. */
   decrypt(sealed: string): string;
+  /** A keyed digest (HMAC-SHA-256, hex) of `text`: equal texts give equal digests; the text cannot be recovered. */
+  digest(text: string): string;
 }
 
 /** Builds a {@link SecretBox} from the server secret. */
 export function createSecretBox(secret: string): SecretBox {
   // One KeyObject for every call: cheaper than handing createCipheriv the raw bytes each time.
   const key = createSecretKey(createHash("sha256").update(secret).digest());
+  // A key of its own for digests (never the encryption key used for another purpose).
+  const digestKey = createSecretKey(createHash("sha256").update(`digest:${secret}`).digest());
   return {
+    digest(text) {
+      return createHmac("sha256", digestKey).update(text).digest("hex");
+    },
     encrypt(plain) {
       const iv = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", key, iv);

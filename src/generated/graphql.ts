@@ -1053,8 +1053,11 @@ export type Mutation = {
    * committed together; the call returns when the run ends, or with status `pending` after the wait limit
    * (`SKIFF_IMPORT_WAIT_MS`, default 60 000 ms) or, sooner, when the instance shuts down (the run then goes on, on
    * another instance or the next one started).
-   * Errors: `BAD_USER_INPUT` (malformed request, with `fieldErrors`), `NOT_FOUND` (organization not the
-   * caller's), `FORBIDDEN` (members may not import). Everything else is reported in the result.
+   * With `idempotencyKey`, a repeat of the same request with the same key (within `SKIFF_IDEMPOTENCY_TTL_HOURS`,
+   * default 24 h, per organization) answers the same import — waiting for its run the same way — and runs nothing.
+   * Errors: `BAD_USER_INPUT` (malformed request or key, with `fieldErrors`), `NOT_FOUND` (organization not the
+   * caller's), `FORBIDDEN` (members may not import), `IDEMPOTENCY_KEY_REUSED` (the key was used with a different
+   * request; `extensions.idempotencyKey` names it). Everything else is reported in the result.
    */
   importSite: SiteImportResult;
   /**
@@ -1346,6 +1349,7 @@ export type MutationGrantAccessArgs = {
 
 /** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationImportSiteArgs = {
+  idempotencyKey?: InputMaybe<Scalars["String"]["input"]>;
   input: SiteImportInput;
 };
 
@@ -1866,6 +1870,8 @@ export type Query = {
    * Validates an import request without writing anything. `BAD_USER_INPUT` (with `fieldErrors`, e.g.
    * `source.repo`) when the request itself is malformed; state-dependent problems come back in `errors`.
    * `NOT_FOUND` when `organizationId` is not the caller's; `FORBIDDEN` for members.
+   * With `idempotencyKey` (as `importSite`'s), `existingImport` is the import the key already names for this request;
+   * `IDEMPOTENCY_KEY_REUSED` when the key names another request.
    */
   previewSiteImport: SiteImportPreview;
   /** One project by id. `NOT_FOUND` when unknown, in another organization, or not granted. */
@@ -1995,6 +2001,7 @@ export type QueryOrganizationArgs = {
  * (masked; the log has the details under `extensions.requestId`).
  */
 export type QueryPreviewSiteImportArgs = {
+  idempotencyKey?: InputMaybe<Scalars["String"]["input"]>;
   input: SiteImportInput;
 };
 
@@ -2271,6 +2278,11 @@ export type SiteImportPreview = {
   __typename?: "SiteImportPreview";
   /** Blocking problems: name conflicts, domain in use, missing git provider, SSH key or registry, plan quotas. */
   errors: Array<Scalars["String"]["output"]>;
+  /**
+   * With `idempotencyKey`: the import that key already names for this same request (an import with the key answers
+   * it instead of creating anything; `valid` is then true, `errors` empty and a warning says so); else null.
+   */
+  existingImport?: Maybe<SiteImport>;
   /** What the import would create. */
   resources: SiteImportPreviewResources;
   /** True when `errors` is empty. */
@@ -4208,6 +4220,7 @@ export type SiteImportPreviewResolvers<
   ParentType extends ResolversParentTypes["SiteImportPreview"] = ResolversParentTypes["SiteImportPreview"],
 > = {
   errors?: Resolver<Array<ResolversTypes["String"]>, ParentType, ContextType>;
+  existingImport?: Resolver<Maybe<ResolversTypes["SiteImport"]>, ParentType, ContextType>;
   resources?: Resolver<ResolversTypes["SiteImportPreviewResources"], ParentType, ContextType>;
   valid?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
   warnings?: Resolver<Array<ResolversTypes["String"]>, ParentType, ContextType>;

@@ -11,6 +11,7 @@ export type ErrorCode =
   | "NOT_FOUND"
   | "BAD_USER_INPUT"
   | "CONFLICT"
+  | "IDEMPOTENCY_KEY_REUSED"
   | "RATE_LIMITED"
   | "CURSOR_EXPIRED"
   | "INTERNAL_SERVER_ERROR";
@@ -70,6 +71,16 @@ export class CursorExpiredError extends AppError {
 export class ConflictError extends AppError {
   constructor(message: string) {
     super("CONFLICT", message);
+  }
+}
+
+/**
+ * An idempotency key was sent again with a different request (HTTP 422): the key stays bound to its first request
+ * until it expires. `extensions.idempotencyKey` names the key.
+ */
+export class IdempotencyKeyReusedError extends AppError {
+  constructor(message: string, key: string) {
+    super("IDEMPOTENCY_KEY_REUSED", message, { idempotencyKey: key });
   }
 }
 

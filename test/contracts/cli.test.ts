@@ -5,14 +5,13 @@
  * worker) through its status changes and log lines to `done`, and a failing one to `error` (exit 1); `--json`
  * output parses; usage errors exit 2.
  */
-import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { seededApplication } from "../deploy/deploy-helpers.ts";
+import { cliEnv, runCli } from "../helpers/cli-runner.ts";
 import { startHttpsReceiver } from "../helpers/https-receiver.ts";
 import { createProjects } from "../helpers/seed.ts";
 import { useTestServer } from "../helpers/server.ts";
@@ -21,8 +20,6 @@ import { orgNumber } from "../webhooks/webhook-helpers.ts";
 
 // Webhook endpoints on 127.0.0.1 (the test receiver) are refused by the outbound guard unless allowed.
 const t = useTestServer({ SKIFF_OUTBOUND_ALLOW: "127.0.0.1" });
-const exec = promisify(execFile);
-const MAIN = join(process.cwd(), "clients", "cli", "main.ts");
 let dir: string;
 let org: Awaited<ReturnType<typeof importReadyOrg>>;
 
@@ -35,34 +32,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** No ANSI escapes, no carriage-return redraws. */
-const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, "g");
-const plain = (s: string) => s.replace(ANSI, "").replace(/\r/g, "\n");
-
-/** Runs `skiff args…` in a pseudo-terminal; resolves with exit code and output (never rejects on exit ≠ 0). */
+/** Runs `skiff args…` as the org's owner (or `apiKey`), in a pseudo-terminal unless `tty` is false. */
 async function skiff(
   args: string[],
   opts: { tty?: boolean; apiKey?: string } = {},
 ): Promise<{ code: number; output: string }> {
-  const env = {
-    ...process.env,
-    SKIFF_URL: t.skiff.url,
-    SKIFF_API_KEY: opts.apiKey ?? org.owner.apiKey,
-    XDG_CONFIG_HOME: dir,
-    FORCE_COLOR: "0",
-  };
-  const quoted = [process.execPath, MAIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
-  const [cmd, cmdArgs] =
-    opts.tty === false
-      ? [process.execPath, [MAIN, ...args]]
-      : ["script", ["-qefc", `stty cols 120 rows 40; exec ${quoted}`, "/dev/null"]];
-  try {
-    const { stdout, stderr } = await exec(cmd as string, cmdArgs as string[], { env, timeout: 60_000 });
-    return { code: 0, output: plain(stdout + stderr) };
-  } catch (e) {
-    const err = e as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof err.code === "number" ? err.code : -1, output: plain(`${err.stdout}${err.stderr}`) };
-  }
+  return runCli(args, cliEnv(t.skiff.url, opts.apiKey ?? org.owner.apiKey, dir), opts.tty !== false);
 }
 
 async function requestFile(name: string, domain?: string): Promise<string> {

@@ -25,7 +25,14 @@ import { type SkiffProcess, spawnSkiff } from "../helpers/process.ts";
 import { createOrg, createProjects, createRegistry } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
 import { type TcpProxy, tcpProxy } from "../helpers/tcp-proxy.ts";
-import { countResources, dockerRequest, FULL_IMPORT_COUNTS, importReadyOrg, rest } from "./import-helpers.ts";
+import {
+  countResources,
+  dockerRequest,
+  FULL_IMPORT_COUNTS,
+  importReadyOrg,
+  rest,
+  stallTable,
+} from "./import-helpers.ts";
 
 let db: TestDatabase;
 const processes: SkiffProcess[] = [];
@@ -64,11 +71,7 @@ afterAll(async () => {
 
 /** Holds an EXCLUSIVE lock on `table` in an open transaction until `release()`: the step inserting there waits. */
 async function stall(table: string, knex: Knex = db.knex): Promise<{ release(): Promise<void> }> {
-  const trx = await knex.transaction();
-  await trx.raw(`lock table ${table} in exclusive mode`);
-  const release = () => (trx.isCompleted() ? Promise.resolve() : trx.rollback().then(() => undefined));
-  locks.push(release);
-  return { release };
+  return stallTable(knex, table, locks);
 }
 
 /**

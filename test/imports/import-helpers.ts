@@ -127,3 +127,19 @@ export async function slowInsertsWhen(knex: Knex, table: string, column: string,
   await knex.raw(`drop trigger if exists ${fn} on ${table}`);
   await knex.raw(`create trigger ${fn} before insert on ${table} for each row execute function ${fn}()`);
 }
+
+/**
+ * Holds an EXCLUSIVE lock on `table` in an open transaction until `release()` (reads go on, the import step inserting
+ * there waits); `release` is also pushed to `locks`, for the test's cleanup to run whatever happened.
+ */
+export async function stallTable(
+  knex: Knex,
+  table: string,
+  locks: Array<() => Promise<void>>,
+): Promise<{ release(): Promise<void> }> {
+  const trx = await knex.transaction();
+  await trx.raw(`lock table ${table} in exclusive mode`);
+  const release = () => (trx.isCompleted() ? Promise.resolve() : trx.rollback().then(() => undefined));
+  locks.push(release);
+  return { release };
+}

@@ -217,6 +217,12 @@ export interface SiteImport {
 
 export interface SiteImportPreview {
   errors: string[];
+  /** Only with an `Idempotency-Key` that already names an import of this body: that import. */
+  existingImport?: {
+    id: string;
+    status: "pending" | "success" | "partial" | "failed";
+    [key: string]: any;
+  };
   resources: {
     application: {
       buildType: string | null;
@@ -840,27 +846,40 @@ export class Api<
       }),
 
     /**
-     * No description
-     *
-     * @tags site-import
-     * @name ImportSite
-     * @summary Import a site: create its project, database, application and domain, and queue a deployment
-     * @request POST:/api/site-import
-     * @secure
-     * @response `200` `SiteImportResult` The import succeeded.
-     * @response `202` `SiteImportResult` The run did not end within the wait limit (`SKIFF_IMPORT_WAIT_MS`), or before the instance shut down: `status` is `pending` and the run goes on; follow it with `GET /api/site-import/{id}`.
-     * @response `400` `ValidationError` Invalid input.
-     * @response `401` `Error` Missing or invalid credentials.
-     * @response `403` `Forbidden` Not allowed for the caller's role or plan.
-     * @response `404` `Error` No such resource, or not visible to the caller.
-     * @response `409` `Error` Conflicts with the current state.
-     * @response `422` `SiteImportResult` The import ended `partial` or `failed` (see `errorStep`).
-     * @response `500` `Error` Internal error (masked).
-     */
+ * @description With an `Idempotency-Key` header the request is safe to retry: the same key with the same body (per organization, for `SKIFF_IDEMPOTENCY_TTL_HOURS`, default 24 h) answers the same import with the same status — while it runs, the same pending answer — and starts nothing; the same key with a different body answers 422.
+ *
+ * @tags site-import
+ * @name ImportSite
+ * @summary Import a site: create its project, database, application and domain, and queue a deployment
+ * @request POST:/api/site-import
+ * @secure
+ * @response `200` `SiteImportResult` The import succeeded.
+ * @response `202` `SiteImportResult` The run did not end within the wait limit (`SKIFF_IMPORT_WAIT_MS`), or before the instance shut down: `status` is `pending` and the run goes on; follow it with `GET /api/site-import/{id}`.
+ * @response `400` `ValidationError` Invalid input.
+ * @response `401` `Error` Missing or invalid credentials.
+ * @response `403` `Forbidden` Not allowed for the caller's role or plan.
+ * @response `404` `Error` No such resource, or not visible to the caller.
+ * @response `409` `Error` Conflicts with the current state.
+ * @response `422` `(SiteImportResult | {
+    error: string,
+    [key: string]: any,
+
+})` The import ended `partial` or `failed` (see `errorStep`); or, as `{ error }` naming the key, the `Idempotency-Key` was already used with a different body.
+ * @response `500` `Error` Internal error (masked).
+ */
     importSite: (data: SiteImportRequest, params: RequestParams = {}) =>
       this.request<
         SiteImportResult,
-        ValidationError | Error | Forbidden | SiteImportResult
+        | ValidationError
+        | Error
+        | Forbidden
+        | (
+            | SiteImportResult
+            | {
+                error: string;
+                [key: string]: any;
+              }
+          )
       >({
         path: `/api/site-import`,
         method: "POST",
@@ -1025,22 +1044,36 @@ export class Api<
       }),
 
     /**
-     * No description
-     *
-     * @tags site-import
-     * @name PreviewSiteImport
-     * @summary Preview an import: what it would create and what would block it (nothing is written)
-     * @request POST:/api/site-import/preview
-     * @secure
-     * @response `200` `SiteImportPreview` The preview.
-     * @response `400` `ValidationError` Invalid input.
-     * @response `401` `Error` Missing or invalid credentials.
-     * @response `403` `Forbidden` Not allowed for the caller's role or plan.
-     * @response `404` `Error` No such resource, or not visible to the caller.
-     * @response `500` `Error` Internal error (masked).
-     */
+ * No description
+ *
+ * @tags site-import
+ * @name PreviewSiteImport
+ * @summary Preview an import: what it would create and what would block it (nothing is written)
+ * @request POST:/api/site-import/preview
+ * @secure
+ * @response `200` `SiteImportPreview` The preview.
+ * @response `400` `ValidationError` Invalid input.
+ * @response `401` `Error` Missing or invalid credentials.
+ * @response `403` `Forbidden` Not allowed for the caller's role or plan.
+ * @response `404` `Error` No such resource, or not visible to the caller.
+ * @response `422` `{
+    error: string,
+    [key: string]: any,
+
+}` The `Idempotency-Key` was already used with a different body.
+ * @response `500` `Error` Internal error (masked).
+ */
     previewSiteImport: (data: SiteImportRequest, params: RequestParams = {}) =>
-      this.request<SiteImportPreview, ValidationError | Error | Forbidden>({
+      this.request<
+        SiteImportPreview,
+        | ValidationError
+        | Error
+        | Forbidden
+        | {
+            error: string;
+            [key: string]: any;
+          }
+      >({
         path: `/api/site-import/preview`,
         method: "POST",
         body: data,

@@ -1,8 +1,8 @@
-/** Module manifest: site import: import, preview, records, retry, delete, live status (schema/imports.graphql, `/api/site-import*`). */
+/** Module manifest: site import: import (idempotency keys), preview, records, retry, delete, live status (schema/imports.graphql, `/api/site-import*`). */
 
 import { liveRelay } from "../events.ts";
 import { defineModule } from "../module.ts";
-import { expireInterruptedImportsJob, runSiteImportJob } from "./site-import.jobs.ts";
+import { expireInterruptedImportsJob, pruneIdempotencyKeysJob, runSiteImportJob } from "./site-import.jobs.ts";
 import { createSiteImportLoaders } from "./site-import.loaders.ts";
 import { siteImportResolvers } from "./site-import.resolvers.ts";
 import { siteImportRoutes } from "./site-import.rest.ts";
@@ -17,14 +17,14 @@ declare module "../module.ts" {
 /** The siteImports module. */
 export const siteImportsModule = defineModule({
   name: "siteImports",
-  tables: ["site_imports"],
+  tables: ["site_imports", "site_import_idempotency_keys"],
   sqlReads: siteImportSqlReads,
   sqlRows: siteImportSqlRows,
   computedColumns: siteImportComputedColumns,
   resolvers: siteImportResolvers,
   createLoaders: ({ knex, scope }) => createSiteImportLoaders(knex, scope),
   restRoutes: siteImportRoutes,
-  jobs: [runSiteImportJob, expireInterruptedImportsJob],
+  jobs: [runSiteImportJob, expireInterruptedImportsJob, pruneIdempotencyKeysJob],
   // The live subscription's events reach every instance's subscribers (`site_import.updated`, relayed to pub/sub).
   onEvent: liveRelay("site_import.updated"),
 });

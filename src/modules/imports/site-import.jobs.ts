@@ -5,7 +5,8 @@
  * dead instance's job by the queue on any instance, freed by the job liveness sweep) and the run resumes where it
  * stopped (site-import.run.ts). `imports.expire-interrupted`
  * (every minute) ends the pending records whose run can no longer resume (no job left with attempts) as
- * partial or failed, with a message saying the import was interrupted.
+ * partial or failed, with a message saying the import was interrupted. `imports.prune-idempotency-keys` (hourly)
+ * deletes the expired idempotency keys.
  */
 import type { Knex } from "knex";
 import { z } from "zod";
@@ -14,6 +15,7 @@ import { JOB_SCHEMA, type JobQueue } from "../../jobs/job-queue.ts";
 import { retryThroughOutage } from "../../shared/database-unavailable.ts";
 import { type ServiceContext, systemContext } from "../context.ts";
 import { publishSiteImportChange } from "./site-import.events.ts";
+import { pruneIdempotencyKeys } from "./site-import.idempotency.ts";
 import { IMPORT_STEPS, SiteImport } from "./site-import.model.ts";
 import { finishRun, INTERRUPTED_MESSAGE, runImport } from "./site-import.run.ts";
 
@@ -107,5 +109,17 @@ export const expireInterruptedImportsJob = defineJob({
   schedule: { cron: "* * * * *" },
   async handler(_p, ctx) {
     await expireInterruptedImports(systemContext(ctx.services, ctx.log));
+  },
+});
+
+/** Hourly: deletes the idempotency keys past SKIFF_IDEMPOTENCY_TTL_HOURS (an expired key is free even before). */
+export const pruneIdempotencyKeysJob = defineJob({
+  name: "imports.prune-idempotency-keys",
+  payload: z.object({}),
+  retry: { kind: "none" },
+  schedule: { cron: "17 * * * *" },
+  async handler(_p, ctx) {
+    const pruned = await pruneIdempotencyKeys(ctx.services.knex);
+    if (pruned > 0) ctx.log.info({ pruned }, "pruned expired idempotency keys");
   },
 });

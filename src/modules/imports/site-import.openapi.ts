@@ -65,8 +65,26 @@ export const SiteImportPreviewBody = z
     }),
     warnings: z.array(z.string()),
     errors: z.array(z.string()),
+    existingImport: z
+      .looseObject({ id, status: z.enum(["pending", "success", "partial", "failed"]) })
+      .optional()
+      .meta({ description: "Only with an `Idempotency-Key` that already names an import of this body: that import." }),
   })
   .meta({ id: "SiteImportPreview" });
+
+/** The optional `Idempotency-Key` request header (docs/site-import.md, "Idempotent requests"). */
+const idempotencyHeader = z.object({
+  "idempotency-key": z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[\x21-\x7e]+$/)
+    .optional()
+    .meta({
+      description:
+        "Client-chosen key (1 to 255 visible ASCII characters, e.g. a UUID) making an import idempotent: the same key with the same body answers the same import; a preview with it names that import (`existingImport`).",
+    }),
+});
 
 /** The import request body, as validated (input form). */
 const SiteImportRequest = siteImportRequestSchema.meta({ id: "SiteImportRequest" });
@@ -78,7 +96,10 @@ export const siteImportDocs = {
   import: {
     operationId: "importSite",
     summary: "Import a site: create its project, database, application and domain, and queue a deployment",
+    description:
+      "With an `Idempotency-Key` header the request is safe to retry: the same key with the same body (per organization, for `SKIFF_IDEMPOTENCY_TTL_HOURS`, default 24 h) answers the same import with the same status — while it runs, the same pending answer — and starts nothing; the same key with a different body answers 422.",
     tag,
+    headers: idempotencyHeader,
     body: SiteImportRequest,
     responses: {
       "200": { description: "The import succeeded.", schema: SiteImportResultBody },
@@ -87,7 +108,11 @@ export const siteImportDocs = {
           "The run did not end within the wait limit (`SKIFF_IMPORT_WAIT_MS`), or before the instance shut down: `status` is `pending` and the run goes on; follow it with `GET /api/site-import/{id}`.",
         schema: SiteImportResultBody,
       },
-      "422": { description: "The import ended `partial` or `failed` (see `errorStep`).", schema: SiteImportResultBody },
+      "422": {
+        description:
+          "The import ended `partial` or `failed` (see `errorStep`); or, as `{ error }` naming the key, the `Idempotency-Key` was already used with a different body.",
+        schema: z.union([SiteImportResultBody, z.looseObject({ error: z.string() })]),
+      },
       ...errorResponses(400, 401, 403, 404, 409, 500),
     },
   },
@@ -95,9 +120,14 @@ export const siteImportDocs = {
     operationId: "previewSiteImport",
     summary: "Preview an import: what it would create and what would block it (nothing is written)",
     tag,
+    headers: idempotencyHeader,
     body: SiteImportRequest,
     responses: {
       "200": { description: "The preview.", schema: SiteImportPreviewBody },
+      "422": {
+        description: "The `Idempotency-Key` was already used with a different body.",
+        schema: z.looseObject({ error: z.string() }),
+      },
       ...errorResponses(400, 401, 403, 404, 500),
     },
   },

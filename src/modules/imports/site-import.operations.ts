@@ -7,6 +7,7 @@
 import { BadUserInputError } from "../../shared/errors.ts";
 import { queryParam, type RestRequest } from "../../shared/rest-route.ts";
 import { parseInput } from "../../shared/validate.ts";
+import { parseIdempotencyKey } from "./site-import.idempotency.ts";
 import { deleteArgsSchema, listArgsSchema, parseSiteImportRequest, siteImportIdSchema } from "./site-import.schema.ts";
 
 /** Fields of an import result (spec: Import result). */
@@ -17,12 +18,15 @@ const RECORD = `id organizationId name status inputConfig projectId databaseId d
   applicationId domainId deploymentId errorStep errorMessage attempts createdAt updatedAt finishedAt`;
 
 const PREVIEW = `valid warnings errors resources {
-  project { name } database { type name } application { name sourceType buildType } domain { host } }`;
+  project { name } database { type name } application { name sourceType buildType } domain { host } }
+  existingImport { id status }`;
 
 /** Named operations: one per service method, plus `records` (the REST list: items only, no count). */
 export const OPERATIONS = {
-  import: `mutation ImportSite($input: SiteImportInput!) { importSite(input: $input) { ${RESULT} } }`,
-  preview: `query PreviewSiteImport($input: SiteImportInput!) { previewSiteImport(input: $input) { ${PREVIEW} } }`,
+  import: `mutation ImportSite($input: SiteImportInput!, $idempotencyKey: String) {
+    importSite(input: $input, idempotencyKey: $idempotencyKey) { ${RESULT} } }`,
+  preview: `query PreviewSiteImport($input: SiteImportInput!, $idempotencyKey: String) {
+    previewSiteImport(input: $input, idempotencyKey: $idempotencyKey) { ${PREVIEW} } }`,
   list: `query ListSiteImports($limit: Int, $offset: Int) {
     siteImports(first: $limit, offset: $offset) { edges { node { ${RECORD} } } pageInfo { hasNextPage } totalCount } }`,
   records: `query ListSiteImportRecords($limit: Int, $offset: Int) {
@@ -37,6 +41,38 @@ export const OPERATIONS = {
 export function importVariables(input: unknown): Record<string, unknown> {
   parseSiteImportRequest(input);
   return { input };
+}
+
+/** The `Idempotency-Key` request header (docs/site-import.md, "Idempotent requests"). */
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+
+/**
+ * Variables of `import` and `preview` on the documented paths: the request body, and the key of the `Idempotency-Key` header.
+ * @throws BadUserInputError (invalid request, or key: `fieldErrors["Idempotency-Key"]`).
+ */
+export function keyedImportVariables(req: RestRequest): Record<string, unknown> {
+  const idempotencyKey = parseIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], "Idempotency-Key");
+  return { ...importVariables(req.body), idempotencyKey };
+}
+
+/**
+ * Variables of the procedure `siteImport.import`: the input is the import request, optionally with an
+ * `idempotencyKey` property (else the `Idempotency-Key` header; both given must agree).
+ * @throws BadUserInputError (invalid request or key, or two different keys).
+ */
+export function procedureImportVariables(input: unknown, req: RestRequest): Record<string, unknown> {
+  if (!input || typeof input !== "object" || Array.isArray(input) || !("idempotencyKey" in input)) {
+    return keyedImportVariables({ ...req, body: input });
+  }
+  const { idempotencyKey: raw, ...request } = input as Record<string, unknown>;
+  const fromBody = parseIdempotencyKey(raw);
+  const fromHeader = parseIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], "Idempotency-Key");
+  if (fromBody && fromHeader && fromBody !== fromHeader) {
+    throw new BadUserInputError("Two different idempotency keys", {
+      fieldErrors: { idempotencyKey: ["Differs from the Idempotency-Key header; send one key"] },
+    });
+  }
+  return { ...importVariables(request), idempotencyKey: fromBody ?? fromHeader };
 }
 
 /** Variables of `list` from `{ limit?, offset? }` (numbers or digit strings). @throws BadUserInputError. */

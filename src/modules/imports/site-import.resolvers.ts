@@ -8,10 +8,10 @@ import { deleteSiteImport, importSite, previewSiteImport, retrySiteImport } from
 /** Site import queries, mutations, subscription and types. */
 export const siteImportResolvers: Resolvers = {
   Query: {
-    previewSiteImport: (_p, { input }, ctx) => previewSiteImport(ctx, input),
+    previewSiteImport: (_p, { input, idempotencyKey }, ctx) => previewSiteImport(ctx, input, idempotencyKey),
   },
   Mutation: {
-    importSite: (_p, { input }, ctx) => importSite(ctx, input),
+    importSite: (_p, { input, idempotencyKey }, ctx) => importSite(ctx, input, idempotencyKey),
     retrySiteImport: (_p, { id }, ctx) => retrySiteImport(ctx, id),
     deleteSiteImport: (_p, { id, rollbackResources }, ctx) => deleteSiteImport(ctx, id, rollbackResources ?? false),
   },

@@ -5,13 +5,14 @@
  *
  * Documented paths — success: the data itself (import result, preview, array of records, one record);
  * POST /api/site-import answers 422 when the status is partial or failed, 202 when the run outlasted the wait limit
- * (status pending). Errors: 400
+ * (status pending); its `Idempotency-Key` header and the procedure's `idempotencyKey` reach `importSite`'s argument
+ * (a key reused with another request: 422 `IDEMPOTENCY_KEY_REUSED`). Errors: 400
  * `{ error, details: { fieldErrors, formErrors } }`; 401, 403, 404, 409 and 500 `{ error }` (500 adds `errorId`).
  *
  * Procedures — POST `/api/siteImport.<name>` with the JSON input as body; queries (`preview`, `list`, `get`)
  * also GET with `?input=<URL-encoded JSON>`. Success: 200 `{ result: { data } }` (an import or retry that ends
  * partial or failed is still a result: 200, see `data.status`). Error: status by code (400, 401, 403, 404,
- * 409, 500) with `{ error: { message, code, fieldErrors?, formErrors?, errorId? } }`.
+ * 409, 422, 500) with `{ error: { message, code, fieldErrors?, formErrors?, errorId? } }`.
  */
 import type { RouteDoc } from "../../shared/openapi/route-doc.ts";
 import { procedureError } from "../../shared/procedure-error.ts";
@@ -20,10 +21,11 @@ import { siteImportDocs } from "./site-import.openapi.ts";
 import {
   deleteVariables,
   idVariables,
-  importVariables,
+  keyedImportVariables,
   listQuery,
   listVariables,
   OPERATIONS,
+  procedureImportVariables,
   procedureInput,
 } from "./site-import.operations.ts";
 
@@ -44,6 +46,12 @@ function resultBody(result: Data): Data {
   return Object.fromEntries(
     Object.entries(result).filter(([key, value]) => value !== null || !OPTIONAL_RESULT_FIELDS.includes(key)),
   );
+}
+
+/** The preview as the REST body: `existingImport` only when an idempotency key names one (spec: preview fields). */
+function previewBody(preview: Data): Data {
+  const { existingImport, ...rest } = preview;
+  return existingImport ? { ...rest, existingImport } : rest;
 }
 
 /** Spec error bodies: `{ error }`, plus `details` for invalid input (400) and `errorId` for masked failures. */
@@ -110,7 +118,7 @@ function documented(
 function procedure(
   name: Exclude<keyof typeof OPERATIONS, "records">,
   kind: "query" | "mutation",
-  variables: (input: unknown) => Data,
+  variables: (input: unknown, req: RestRequest) => Data,
   pick: (data: Data, variables: Data) => unknown,
 ): RestRoute[] {
   const methods: Array<"GET" | "POST"> = kind === "query" ? ["GET", "POST"] : ["POST"];
@@ -121,7 +129,7 @@ function procedure(
     organization: organizationOf(name),
     published: false,
     operation: OPERATIONS[name],
-    variables: (req) => variables(procedureInput(req, method)),
+    variables: (req) => variables(procedureInput(req, method), req),
     respond: (data, vars) => ({ status: 200, body: { result: { data: pick(data, vars) } } }),
     error: procedureError,
   }));
@@ -129,26 +137,15 @@ function procedure(
 
 /** Every site import row, in registration order. */
 export const siteImportRoutes: readonly RestRoute[] = [
-  documented(
-    siteImportDocs.import,
-    "POST",
-    "/api/site-import",
-    "import",
-    (req) => importVariables(req.body),
-    (data) => {
-      const result = data.importSite as Data;
-      const status = result.status === "success" ? 200 : result.status === "pending" ? 202 : 422;
-      return { status, body: resultBody(result) };
-    },
-  ),
-  documented(
-    siteImportDocs.preview,
-    "POST",
-    "/api/site-import/preview",
-    "preview",
-    (req) => importVariables(req.body),
-    (data) => ({ status: 200, body: data.previewSiteImport }),
-  ),
+  documented(siteImportDocs.import, "POST", "/api/site-import", "import", keyedImportVariables, (data) => {
+    const result = data.importSite as Data;
+    const status = result.status === "success" ? 200 : result.status === "pending" ? 202 : 422;
+    return { status, body: resultBody(result) };
+  }),
+  documented(siteImportDocs.preview, "POST", "/api/site-import/preview", "preview", keyedImportVariables, (data) => ({
+    status: 200,
+    body: previewBody(data.previewSiteImport as Data),
+  })),
   documented(
     siteImportDocs.list,
     "GET",
@@ -165,8 +162,8 @@ export const siteImportRoutes: readonly RestRoute[] = [
     (req) => ({ id: req.params.id }),
     (data) => ({ status: 200, body: data.siteImport }),
   ),
-  ...procedure("import", "mutation", importVariables, (data) => data.importSite),
-  ...procedure("preview", "query", importVariables, (data) => data.previewSiteImport),
+  ...procedure("import", "mutation", procedureImportVariables, (data) => data.importSite),
+  ...procedure("preview", "query", procedureImportVariables, (data) => data.previewSiteImport),
   ...procedure("list", "query", listVariables, listPage),
   ...procedure("get", "query", idVariables, (data) => data.siteImport),
   ...procedure("retry", "mutation", idVariables, (data) => data.retrySiteImport),

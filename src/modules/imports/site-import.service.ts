@@ -5,6 +5,7 @@
  * (another organization's record is NOT_FOUND exactly like a missing one).
  */
 
+import { newId } from "../../db/ids.ts";
 import { ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { outsideExecutionTime } from "../../shared/execution-waits.ts";
 import type { ConnectionModel } from "../../shared/pagination.ts";
@@ -15,6 +16,7 @@ import type { Context } from "../context.ts";
 import { deleteProject } from "../projects/index.ts";
 import { checkImport } from "./site-import.checks.ts";
 import { publishSiteImportChange, publishSiteImportDeleted } from "./site-import.events.ts";
+import { claimIdempotencyKey, importOfKey, parseIdempotencyKey, requestDigest } from "./site-import.idempotency.ts";
 import { sealInput, storedInput } from "./site-import.input.ts";
 import { enqueueImportRun, ORPHANED_PENDING } from "./site-import.jobs.ts";
 import { initialSteps, RETRYABLE_STATUSES, SiteImport } from "./site-import.model.ts";
@@ -38,6 +40,8 @@ export interface ImportPreview {
   };
   warnings: string[];
   errors: string[];
+  /** The import an idempotency key already names for this request, else null. */
+  existingImport: SiteImport | null;
 }
 
 /** One page of import records, newest first (GraphQL `SiteImportConnection`). */
@@ -84,16 +88,36 @@ async function awaitRun(ctx: Context, record: SiteImport): Promise<SiteImport> {
  * transaction records a pending import and queues its run (job `imports.run`: project, database, application
  * with variables, domain and deployment in order; durable, see site-import.run.ts), and waits for the run's end
  * (at most SKIFF_IMPORT_WAIT_MS; past it the outcome's record is still pending and the run goes on).
+ * With `idempotencyKey` (site-import.idempotency.ts), a key already bound to the same request answers that import
+ * instead (waiting for its run the same way), with no new record and no new run.
  * Expected failures do not throw: the outcome's record has status partial or failed with errorStep/errorMessage.
- * @throws BadUserInputError (invalid request), NotFoundError (organization not the caller's), ForbiddenError (role).
+ * @throws BadUserInputError (invalid request or key), NotFoundError (organization not the caller's),
+ *   ForbiddenError (role), IdempotencyKeyReusedError (the key is bound to another request).
  */
-export async function importSite(ctx: Context, raw: unknown): Promise<ImportOutcome> {
+export async function importSite(ctx: Context, raw: unknown, idempotencyKey?: unknown): Promise<ImportOutcome> {
   const input = parseSiteImportRequest(raw);
+  const key = parseIdempotencyKey(idempotencyKey);
   await requireAllowed(ctx.scope, "import:run", input.organizationId);
   const { services } = ctx;
   const record = await ctx.knex.transaction(async (trx) => {
+    const id = newId("siteImport");
+    if (key) {
+      const claim = await claimIdempotencyKey(trx, {
+        organizationId: input.organizationId,
+        key,
+        digest: requestDigest(services.secrets, input),
+        siteImportId: id,
+        ttlHours: services.config.SKIFF_IDEMPOTENCY_TTL_HOURS,
+      });
+      if (!claim.claimed) {
+        const earlier = await SiteImport.query(trx).findById(claim.siteImportId);
+        if (!earlier) throw new NotFoundError("Site import", claim.siteImportId);
+        return earlier;
+      }
+    }
     const row = await SiteImport.query(trx)
       .insert({
+        id,
         organizationId: input.organizationId,
         createdByUserId: ctx.principal?.userId ?? null,
         name: input.name,
@@ -113,23 +137,40 @@ export async function importSite(ctx: Context, raw: unknown): Promise<ImportOutc
 
 /**
  * Checks a request without writing anything (spec rule 5 and 6): name conflicts, domain availability, source
- * configuration and prerequisites, plan quotas. The same checks gate {@link importSite}.
- * @throws BadUserInputError (invalid request), NotFoundError, ForbiddenError — as {@link importSite}.
+ * configuration and prerequisites, plan quotas. The same checks gate {@link importSite}. With `idempotencyKey`, a
+ * key already naming an import of this request makes that import the answer (`existingImport`; valid, no errors).
+ * @throws BadUserInputError (invalid request or key), NotFoundError, ForbiddenError, IdempotencyKeyReusedError —
+ *   as {@link importSite}.
  */
-export async function previewSiteImport(ctx: Context, raw: unknown): Promise<ImportPreview> {
+export async function previewSiteImport(ctx: Context, raw: unknown, idempotencyKey?: unknown): Promise<ImportPreview> {
   const input = parseSiteImportRequest(raw);
+  const key = parseIdempotencyKey(idempotencyKey);
   await requireAllowed(ctx.scope, "import:run", input.organizationId);
+  const resources = {
+    project: { name: input.name },
+    database: input.database ? { type: input.database.type, name: input.database.name } : null,
+    application: { name: input.name, sourceType: input.source.type, buildType: input.source.buildType },
+    domain: input.domain ? { host: input.domain } : null,
+  };
+  const existingId = key
+    ? await importOfKey(ctx.knex, {
+        organizationId: input.organizationId,
+        key,
+        digest: requestDigest(ctx.services.secrets, input),
+      })
+    : null;
+  const existingImport = existingId ? ((await SiteImport.query(ctx.knex).findById(existingId)) ?? null) : null;
+  if (existingImport) {
+    const note = `Already imported with idempotency key "${key}" as ${existingImport.id} (${existingImport.status}); importing with it answers that import`;
+    return { valid: true, resources, warnings: [note], errors: [], existingImport };
+  }
   const check = await checkImport(ctx, input.organizationId, input);
   return {
     valid: check.problems.length === 0,
-    resources: {
-      project: { name: input.name },
-      database: input.database ? { type: input.database.type, name: input.database.name } : null,
-      application: { name: input.name, sourceType: input.source.type, buildType: input.source.buildType },
-      domain: input.domain ? { host: input.domain } : null,
-    },
+    resources,
     warnings: check.warnings,
     errors: check.problems.map((p) => p.message),
+    existingImport: null,
   };
 }
 
