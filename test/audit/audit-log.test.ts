@@ -133,9 +133,11 @@ describe("every mutation", () => {
         if (typeof target === "string" && !entry.targetIds.includes(target)) {
           problems.push(`${where}: targets ${entry.targetIds.join(",")} lack ${target}`);
         }
-        // Another organization's caller never writes into A's log; A's own callers write into A's.
+        // Another organization's caller never writes into A's log; A's own callers write into A's — or, leaving
+        // an organization, into the log of the one they leave (the matrix row has them leave C).
+        const own = name === "leaveOrganization" ? vars.id : fx.orgA;
         if (persona === "otherOwner" && entry.organizationId === fx.orgA) problems.push(`${where}: in A's log`);
-        if (persona !== "otherOwner" && entry.organizationId !== fx.orgA && name !== "setActiveOrganization") {
+        if (persona !== "otherOwner" && entry.organizationId !== own && name !== "setActiveOrganization") {
           problems.push(`${where}: in ${entry.organizationId}'s log`);
         }
       }

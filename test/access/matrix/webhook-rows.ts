@@ -34,6 +34,19 @@ async function newWebhook(fx: Fixture): Promise<string> {
   return id;
 }
 
+/**
+ * A fresh active endpoint of A (a recovery refuses an inactive one) whose URL refuses connections: an event
+ * published meanwhile only logs failed attempts.
+ */
+async function newActiveWebhook(fx: Fixture): Promise<string> {
+  const id = await newWebhook(fx);
+  await fx.knex("webhook_endpoints").where({ id }).update({ is_active: true });
+  return id;
+}
+
+/** The last hour, as a recovery window's start. */
+const HOUR_AGO = () => new Date(Date.now() - 3_600_000).toISOString();
+
 /** A fresh endpoint of A with one failed delivery. */
 async function newDelivery(fx: Fixture): Promise<{ webhook: string; delivery: string }> {
   const webhook = await newWebhook(fx);
@@ -153,6 +166,14 @@ export const webhookGraphqlRows: GraphqlRow[] = [
     expect: gate(),
   },
   {
+    field: "Mutation.recoverWebhookDeliveries",
+    operation:
+      "mutation($org: ID!, $id: ID!, $since: DateTime!) { recoverWebhookDeliveries(organizationId: $org, webhookUuid: $id, since: $since) { queued } }",
+    variables: async (fx) => ({ org: fx.orgA, id: await newActiveWebhook(fx), since: HOUR_AGO() }),
+    target: ["id"],
+    expect: gate(),
+  },
+  {
     field: "Mutation.publishWebhookEvent",
     operation:
       'mutation($org: ID!, $data: JSONObject!) { publishWebhookEvent(organizationId: $org, event: "course_completed", data: $data) { deliveries { deliveryId } } }',
@@ -210,6 +231,18 @@ export const webhookRestRows: RestRow[] = [
       const { webhook, delivery } = await newDelivery(fx);
       return {
         url: `/api/v1/orgs/${await orgNumber(fx)}/webhooks/${webhook}/deliveries/${delivery}/redeliver`,
+        target: webhook,
+      };
+    },
+    expect: status(202),
+  },
+  {
+    route: "POST /api/v1/orgs/:org_id/webhooks/:webhook_uuid/recover",
+    call: async (fx) => {
+      const webhook = await newActiveWebhook(fx);
+      return {
+        url: `/api/v1/orgs/${await orgNumber(fx)}/webhooks/${webhook}/recover`,
+        body: { since: HOUR_AGO() },
         target: webhook,
       };
     },
