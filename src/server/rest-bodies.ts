@@ -127,7 +127,8 @@ function bodyOf(data: unknown, path: readonly string[], pageInfoAt: number | nul
  * The 200 answer of `route` (which declares `bodyAt`) for the successful `data` of its first execution; with
  * `followPages`, `execute` fetches the later pages and their lists are concatenated; a later page's first GraphQL
  * error is answered by `fail`.
- * @throws Error when more than `maxPages` pages follow, or an answer lacks the body.
+ * More than `maxPages` pages answer `fail` with BAD_USER_INPUT (narrow the request).
+ * @throws Error when an answer lacks the body.
  */
 export async function bodyResponse(
   route: RestRoute,
@@ -142,7 +143,13 @@ export async function bodyResponse(
   const bodies = [page.body];
   const maxPages = follow?.maxPages ?? 1000;
   for (let n = 1; follow && page.pageInfo?.hasNextPage && page.pageInfo.endCursor; n++) {
-    if (n >= maxPages) throw new Error(`More than ${maxPages} pages at ${follow.connection.join(".")}`);
+    if (n >= maxPages) {
+      // The whole list would not fit one answer: the client's request is too wide, not a server fault.
+      return fail({
+        message: `More than ${maxPages} pages of ${follow.connection.join(".")} match: narrow the request (a shorter time range or a filter)`,
+        extensions: { code: "BAD_USER_INPUT", fieldErrors: {}, formErrors: [`More than ${maxPages} pages match`] },
+      });
+    }
     const next = await execute(page.pageInfo.endCursor);
     if (next.errors?.length) return fail(next.errors[0]!);
     page = bodyOf(next.data, bodyAt, pageInfoAt);

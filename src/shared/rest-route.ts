@@ -88,7 +88,7 @@ export interface FollowPages {
   connection: readonly string[];
   /** Name of the operation variable that takes the cursor, e.g. `after`. */
   cursorVariable: string;
-  /** Safety stop: more pages than this answer 500 (default 1000). */
+  /** Safety stop: more pages than this answer 400 BAD_USER_INPUT, asking to narrow the request (default 1000). */
   maxPages?: number;
   /** Answer the items as NDJSON (`application/x-ndjson`: one JSON value per line) instead of one JSON array. */
   ndjson?: boolean;

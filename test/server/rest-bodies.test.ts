@@ -107,6 +107,19 @@ describe("bodyResponse", () => {
     );
   });
 
+  it("answers BAD_USER_INPUT through the row, not an internal error, when more pages follow than maxPages", async () => {
+    const base = row(PAGED, ["projects", "nodes"], true);
+    const capped = { ...base, followPages: { connection: ["projects"], cursorVariable: "after", maxPages: 2 } };
+    let cursor = 0;
+    const endless = () => Promise.resolve({ data: page(`c${++cursor}`, ["again"]) });
+    const answer = await respond(capped, page("c0", ["a"]), endless, (error) => ({ status: 400, body: error }));
+    expect(cursor).toBe(1);
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { message: expect.stringContaining("narrow the request"), extensions: { code: "BAD_USER_INPUT" } },
+    });
+  });
+
   it("walks past earlier fields whatever their strings hold", async () => {
     const text = JSON.stringify({ note: tricky, list: [{ a: tricky }, "]}"], n: -1.5e3, application: { id: tricky } });
     const answer = await respond(
