@@ -10,7 +10,7 @@
  * build times (seconds), image size (MB, uncompressed), seconds from `podman run` to /readyz 200, the server's RSS
  * (MB) when ready and after the smoke.
  *
- * Needs root, buildah, podman and debootstrap (Debian packages) and a PostgreSQL server. Settings (environment):
+ * Needs root, buildah, podman, runc and debootstrap (Debian packages) and a PostgreSQL server. Settings (environment):
  * SKIFF_IMAGE_DATABASE_URL — a server's URL whose user may create databases (default
  * postgres://postgres@127.0.0.1:5432/postgres; host networking, so 127.0.0.1 is the host's); SKIFF_IMAGE_STORAGE —
  * the containers-storage directory (default ~/.cache/skiff-image). Not part of `npm test` (minutes, root); `.ci/run`
