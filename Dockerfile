@@ -36,7 +36,9 @@ RUN --mount=type=secret,id=npm_ca \
 COPY web ./web
 # The one source file the dashboard shares with the server (the docs theme's CSS, rendered alike in the preview).
 COPY src/modules/docs/docs-theme.render.ts ./src/modules/docs/
-RUN npm run build:web
+# Vite itself: `npm run build:web` (scripts/web-build.mjs) also records what the build was made from, for
+# `npm start` in a checkout; an image builds once.
+RUN node node_modules/vite/bin/vite.js build --config web/vite.config.ts --logLevel warn
 
 FROM ${BASE}
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4000 SKIFF_DATA_DIR=/data
