@@ -7,6 +7,8 @@
 import type { GraphQLError } from "graphql";
 import type { Knex } from "knex";
 import { newId } from "../../db/ids.ts";
+import { isDataException, missingReference } from "../../db/pg-errors.ts";
+import { isDatabaseUnavailable } from "../../shared/database-unavailable.ts";
 import type { Principal } from "../access/index.ts";
 import type { RequestOrigin, RequestSurface } from "../context.ts";
 
@@ -47,10 +49,19 @@ const REFUSALS = new Set([
   "GRAPHQL_VALIDATION_FAILED",
 ]);
 
-/** The outcome of a failed action: `refused` for a refusal code, else the error's code (unknown errors: internal). */
+/**
+ * The outcome of a failed action: `refused` for a refusal code, else the error's code. An error without a code is
+ * read as the error formatter answers it (src/server/format-error.ts): a value PostgreSQL cannot store is bad input,
+ * a write whose parent row was deleted meanwhile finds nothing (both refusals), an unreachable database is
+ * SERVICE_UNAVAILABLE; anything else is internal.
+ */
 export function outcomeOfError(error: unknown): AuditOutcome {
   const code = (error as Partial<GraphQLError> | null)?.extensions?.code;
-  return outcomeOfCode(typeof code === "string" ? code : "INTERNAL_SERVER_ERROR");
+  if (typeof code === "string") return outcomeOfCode(code);
+  const original = (error as { originalError?: unknown } | null)?.originalError ?? error;
+  if (isDataException(original) || missingReference(original)) return "refused";
+  if (isDatabaseUnavailable(original)) return "SERVICE_UNAVAILABLE";
+  return "INTERNAL_SERVER_ERROR";
 }
 
 /** The outcome of an error `code` ({@link outcomeOfError}). */
@@ -102,6 +113,14 @@ export function entryOf(
   };
 }
 
+/**
+ * `text` as PostgreSQL's text can hold it: ids and addresses come from the caller's input (a fuzzed id may hold NUL
+ * or a lone surrogate), and an entry must still be written for the refusal of such a call.
+ */
+function storable<T extends string | null>(text: T): T {
+  return (text === null ? null : text.toWellFormed().replaceAll("\u0000", "\ufffd")) as T;
+}
+
 /** Inserts `entry` with `knex` (the change's transaction, or the pool for an entry of its own). */
 export async function writeAuditEntry(knex: Knex, entry: AuditEntry): Promise<void> {
   await knex("audit_events").insert({
@@ -112,10 +131,10 @@ export async function writeAuditEntry(knex: Knex, entry: AuditEntry): Promise<vo
     credential_kind: entry.credentialKind,
     credential_id: entry.credentialId,
     surface: entry.surface,
-    action: entry.action,
-    target_ids: entry.targetIds,
+    action: storable(entry.action),
+    target_ids: entry.targetIds.map(storable),
     outcome: entry.outcome,
-    client_address: entry.clientAddress,
-    request_id: entry.requestId,
+    client_address: storable(entry.clientAddress),
+    request_id: storable(entry.requestId),
   });
 }

@@ -21,6 +21,7 @@ import {
   isScalarType,
 } from "graphql";
 import type { Knex } from "knex";
+import { shareExecutionTime } from "../../shared/execution-waits.ts";
 import type { Context } from "../context.ts";
 import { type AuditOutcome, entryOf, outcomeOfError, writeAuditEntry } from "./audit-entry.ts";
 
@@ -142,6 +143,8 @@ export function auditedMutation<TSource>(
           knex: auditingKnex(ctx.knex, pending),
         });
     Object.assign(audited, { [PENDING]: pending });
+    // Waits for background work the resolver records on the copy still leave the operation's execution time.
+    if (audited !== ctx) shareExecutionTime(audited, ctx);
     let result: unknown;
     try {
       result = await resolve(source, args, audited, info);
