@@ -322,13 +322,15 @@ describe("REST rows with a remembered credential", () => {
     const token = await createAgentTokenFor(db.knex, org.organizationId, admin);
     const first = await rest(a, token, "/api/agent/projects");
     expect(first.status).toBe(200);
-    // Within the minute the token's last use is recorded: the next request is its one statement only.
+    // Within the minute the token's last use is recorded: the next request is its one statement only, then the
+    // call's audit entry (every agent API call is a sensitive read, docs/audit-log.md).
     const again = await withStatements(a, () => rest(a, token, "/api/agent/projects"));
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
-    expect(again.sql).toHaveLength(1);
+    expect(again.sql).toHaveLength(2);
     for (const part of [/from agent_tokens t/, /insert into agent_rate_limits/, /from projects/])
       expect(again.sql[0]).toMatch(part);
+    expect(again.sql[1]).toMatch(/^insert into "audit_events"/);
     const revoked = await gql(b.url, "mutation { revokeAgentToken }", {}, { apiKey: admin.apiKey });
     expect(revoked.data).toEqual({ revokeAgentToken: true });
     const refused = await rest(a, token, "/api/agent/projects");
