@@ -6,14 +6,12 @@
  */
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningSkiff } from "../../src/server/start.ts";
 import { addVariable, deploymentsOf, seededApplication } from "../deploy/deploy-helpers.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import type { TestDatabase } from "../helpers/db.ts";
 import { addMember, createRegistry, setPassword } from "../helpers/seed.ts";
-import { startTestServer } from "../helpers/server.ts";
 import { TEST_PASSWORD } from "../helpers/session.ts";
-import { contextSignedIn, expectAccessible, launchBrowser, SKIP_REASON, screenshot } from "./browser.ts";
-import { ensureWebBuild } from "./web-build.ts";
+import { contextSignedIn, expectAccessible, SKIP_REASON, screenshot } from "./browser.ts";
+import { type DashboardStack, startDashboardStack } from "./dashboard-stack.ts";
 
 const PORT = 4642;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -23,19 +21,16 @@ if (SKIP_REASON) console.warn(SKIP_REASON);
 
 describe.skipIf(SKIP_REASON !== null)("managing applications and environments in Chromium", () => {
   let db: TestDatabase;
-  let skiff: RunningSkiff;
   let browser: Browser;
 
+  let stack: DashboardStack | undefined;
+
   beforeAll(async () => {
-    await ensureWebBuild();
-    db = await createTestDatabase();
-    skiff = await startTestServer(db.url, { PORT: String(PORT), SKIFF_BASE_URL: BASE, SKIFF_WORKER: "false" });
-    browser = await launchBrowser();
+    stack = await startDashboardStack(PORT, { SKIFF_WORKER: "false" });
+    ({ db, browser } = stack);
   });
   afterAll(async () => {
-    await browser?.close();
-    await skiff?.stop();
-    await db?.drop();
+    await stack?.stop();
   });
 
   async function signedIn(user: { userId: string; email: string }): Promise<BrowserContext> {

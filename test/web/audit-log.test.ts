@@ -6,13 +6,12 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningSkiff } from "../../src/server/start.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import type { TestDatabase } from "../helpers/db.ts";
 import { addMember, createOrg, setPassword } from "../helpers/seed.ts";
-import { gql, startTestServer } from "../helpers/server.ts";
+import { gql } from "../helpers/server.ts";
 import { TEST_PASSWORD } from "../helpers/session.ts";
-import { contextSignedIn, expectAccessible, launchBrowser, SKIP_REASON, screenshot } from "./browser.ts";
-import { ensureWebBuild } from "./web-build.ts";
+import { contextSignedIn, expectAccessible, SKIP_REASON, screenshot } from "./browser.ts";
+import { type DashboardStack, startDashboardStack } from "./dashboard-stack.ts";
 
 const PORT = 4750;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -20,19 +19,16 @@ const WAIT = { timeout: 20_000 };
 
 describe.skipIf(SKIP_REASON !== null)("Audit log page in Chromium", () => {
   let db: TestDatabase;
-  let skiff: RunningSkiff;
   let browser: Browser;
 
+  let stack: DashboardStack | undefined;
+
   beforeAll(async () => {
-    await ensureWebBuild();
-    db = await createTestDatabase();
-    skiff = await startTestServer(db.url, { PORT: String(PORT), SKIFF_BASE_URL: BASE });
-    browser = await launchBrowser();
+    stack = await startDashboardStack(PORT);
+    ({ db, browser } = stack);
   }, 300_000);
   afterAll(async () => {
-    await browser?.close();
-    await skiff?.stop();
-    await db?.drop();
+    await stack?.stop();
   });
 
   it("owner: reads the entries of API changes, filters by action, exports; a member is refused", {

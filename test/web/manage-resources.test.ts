@@ -10,15 +10,13 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSecretBox } from "../../src/db/secrets.ts";
-import type { RunningSkiff } from "../../src/server/start.ts";
 import { DASHBOARD_CSP } from "../../src/server/web.ts";
 import { addDomain, seededApplication } from "../deploy/deploy-helpers.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import type { TestDatabase } from "../helpers/db.ts";
 import { createRegistry, setPassword, TEST_SECRET } from "../helpers/seed.ts";
-import { startTestServer } from "../helpers/server.ts";
 import { TEST_PASSWORD } from "../helpers/session.ts";
-import { contextSignedIn, expectAccessible, launchBrowser, SKIP_REASON, screenshot } from "./browser.ts";
-import { ensureWebBuild } from "./web-build.ts";
+import { contextSignedIn, expectAccessible, SKIP_REASON, screenshot } from "./browser.ts";
+import { type DashboardStack, startDashboardStack } from "./dashboard-stack.ts";
 
 const PORT = 4643;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -29,20 +27,17 @@ if (SKIP_REASON) console.warn(SKIP_REASON);
 
 describe.skipIf(SKIP_REASON !== null)("managing databases, environments, domains and sources in Chromium", () => {
   let db: TestDatabase;
-  let skiff: RunningSkiff;
   let browser: Browser;
   const cspViolations: string[] = [];
 
+  let stack: DashboardStack | undefined;
+
   beforeAll(async () => {
-    await ensureWebBuild();
-    db = await createTestDatabase();
-    skiff = await startTestServer(db.url, { PORT: String(PORT), SKIFF_BASE_URL: BASE, SKIFF_WORKER: "false" });
-    browser = await launchBrowser();
+    stack = await startDashboardStack(PORT, { SKIFF_WORKER: "false" });
+    ({ db, browser } = stack);
   });
   afterAll(async () => {
-    await browser?.close();
-    await skiff?.stop();
-    await db?.drop();
+    await stack?.stop();
   });
 
   /** A page signed in as `user`, recording CSP violations reported to the console. */
