@@ -448,5 +448,5 @@ describe("fuzz", () => {
     expect(after.status).toBe(200);
     expect(after.data).toEqual({ viewer: { user: { email: org.owner.email } } });
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
-  }, 120_000);
+  }, 240_000);
 });
