@@ -44,3 +44,12 @@ export function missingReference(error: unknown): MissingReference | null {
   }
   return null;
 }
+
+/**
+ * True for the failures PostgreSQL asks a client to retry: a deadlock (SQLSTATE 40P01) or a serialization failure
+ * (40001). The transaction was rolled back whole, so running it again from its start is safe.
+ */
+export function isTransientConflict(error: unknown): boolean {
+  const code = pgErrorCode(error);
+  return code === "40P01" || code === "40001";
+}

@@ -4,6 +4,7 @@
  * roll back with that work.
  */
 import type { Knex } from "knex";
+import { isTransientConflict } from "../db/pg-errors.ts";
 
 /** Any context that carries the database handle (the pool or a transaction). */
 export interface HasKnex {
@@ -28,4 +29,30 @@ export function withTransaction<C extends HasKnex, T>(
  */
 export function onTransaction<C extends HasKnex>(ctx: C, trx: Knex.Transaction): C & { knex: Knex.Transaction } {
   return Object.assign(Object.create(Object.getPrototypeOf(ctx)) as C, ctx, { knex: trx });
+}
+
+/** Tries of {@link transactionRetryingConflicts}: the first and two more. */
+const CONFLICT_TRIES = 3;
+
+/**
+ * `knex.transaction(handler, config)`, run again from its start (a new transaction, `handler` called anew) when it
+ * fails with a deadlock or serialization failure ({@link isTransientConflict}): PostgreSQL rolled it back whole, and
+ * two concurrent changes that lock rows in opposite orders (a project's delete cascading through what a create
+ * references) would otherwise answer 500 to a request that succeeds on a second try. Waits 5–50 ms (random) before
+ * each new try so the two do not meet again. `handler` must keep its effects inside the transaction.
+ * @throws the last try's error, or at once any other error.
+ */
+export async function transactionRetryingConflicts<T>(
+  knex: Knex,
+  handler: (trx: Knex.Transaction) => Promise<T>,
+  config?: Knex.TransactionConfig,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await knex.transaction(handler, config);
+    } catch (error) {
+      if (attempt >= CONFLICT_TRIES || !isTransientConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 45));
+    }
+  }
 }

@@ -75,7 +75,7 @@ function objectsOf(organizationId: string): string[] {
 async function deletedBy(action: () => Promise<unknown>): Promise<string[]> {
   const from = kube.deleted.length;
   await action();
-  await drainJobs(db.knex, 30_000);
+  await drainJobs(db.knex, 30_000, { background: true });
   return kube.deleted
     .slice(from)
     .map((k) => k.split("/").slice(1).join("/"))

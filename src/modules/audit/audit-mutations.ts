@@ -22,6 +22,7 @@ import {
 } from "graphql";
 import type { Knex } from "knex";
 import { shareExecutionTime } from "../../shared/execution-waits.ts";
+import { transactionRetryingConflicts } from "../../shared/transaction.ts";
 import type { Context } from "../context.ts";
 import { type AuditOutcome, entryOf, outcomeOfError, writeAuditEntry } from "./audit-entry.ts";
 
@@ -64,18 +65,22 @@ function auditingKnex(pool: Knex, pending: PendingEntry): Knex {
     if (typeof handler !== "function") return pool.transaction(handler as Knex.TransactionConfig);
     const run = handler as (trx: Knex.Transaction) => Promise<unknown>;
     let trxOf: Knex.Transaction | null = null;
-    return pool
-      .transaction(async (trx) => {
+    return transactionRetryingConflicts(
+      pool,
+      async (trx) => {
+        // A new try after a conflict: the entry the rolled-back try wrote went with it.
+        if (trxOf && pending.writtenIn === trxOf) pending.writtenIn = null;
         trxOf = trx;
         const result = await run(trx);
         await pending.write(trx, "ok");
         return result;
-      }, config)
-      .catch((error: unknown) => {
-        // Rolled back: the entry went with it.
-        if (trxOf && pending.writtenIn === trxOf) pending.writtenIn = null;
-        throw error;
-      });
+      },
+      config,
+    ).catch((error: unknown) => {
+      // Rolled back: the entry went with it.
+      if (trxOf && pending.writtenIn === trxOf) pending.writtenIn = null;
+      throw error;
+    });
   };
   return new Proxy(pool, {
     get: (target, property) => (property === "transaction" ? transaction : Reflect.get(target, property, target)),
