@@ -6,10 +6,10 @@
  * result — or, when the server answers 202 (the run outlasted its wait limit), by the record once it leaves
  * `pending` — then the created ids and the deployment's status. Exit 0 success, 1 partial/failed/invalid, 2 usage.
  */
-import { readFile } from "node:fs/promises";
 import * as p from "@clack/prompts";
 import type { SiteImportRequest, SiteImportResult } from "../rest/index.ts";
 import { CliError, type Credentials, errorOf, graphql, restClient, subscribe } from "./api.ts";
+import { readImportEntries } from "./import-sources.ts";
 import { ImportRecordQuery, ImportUpdatesSubscription } from "./operations.ts";
 
 /** The import steps in execution order: label, record field of the created id, `errorStep` value. */
@@ -79,20 +79,22 @@ export interface ImportOptions {
   json?: boolean;
 }
 
-/** Runs the command; @returns the exit code. @throws CliError for usage and transport problems. */
+/**
+ * Runs the command; @returns the exit code. @throws CliError for usage and transport problems.
+ * The request carries the idempotency key of its file and text (import-sources.ts), as in a bulk import: running
+ * the command again after a lost answer or a Ctrl-C follows the import already made instead of making another.
+ */
 export async function importCommand(c: Credentials, file: string, options: ImportOptions): Promise<number> {
   // Whatever the file holds is sent: the server validates it (400 with the invalid fields).
-  let request: SiteImportRequest;
-  try {
-    request = JSON.parse(await readFile(file, "utf8")) as SiteImportRequest;
-  } catch (e) {
-    throw new CliError(`Cannot read ${file} as JSON: ${(e as Error).message}`, 2);
-  }
+  const [entry] = await readImportEntries([file]);
+  if (!entry || entry.parseError) throw new CliError(`Cannot read ${file} as JSON: ${entry?.parseError}`, 2);
+  const request = entry.request as SiteImportRequest;
+  const keyed = { headers: { "Idempotency-Key": entry.idempotencyKey } };
   if (options.json && !options.yes) throw new CliError("--json needs --yes (no prompt in JSON mode)", 2);
   const ui = !options.json;
 
   const rest = restClient(c);
-  const preview = await rest.api.previewSiteImport(request);
+  const preview = await rest.api.previewSiteImport(request, keyed);
   if (preview.status !== 200) {
     if (!ui) console.log(JSON.stringify({ stage: "preview", status: preview.status, error: preview.error }));
     else p.log.error(`Preview refused (${preview.status}): ${errorOf(preview.error)}`);
@@ -155,7 +157,7 @@ export async function importCommand(c: Credentials, file: string, options: Impor
   try {
     await sub.ready;
     spinner?.start(`Importing ${String(request.name)}`);
-    const result = await rest.api.importSite(request);
+    const result = await rest.api.importSite(request, keyed);
     // 202: the run outlasted the server's wait limit and goes on (status `pending`): followed below.
     if (result.status !== 200 && result.status !== 202 && result.status !== 422) {
       spinner?.error("Import refused");

@@ -84,6 +84,13 @@ describe("skiff import", () => {
     expect(imported.code).toBe(0);
     const result = JSON.parse(imported.output.trim().split("\n").at(-1)!);
     expect(result).toMatchObject({ status: "success", steps: { project: "done", domain: "skipped" } });
+    // The same file again carries the same idempotency key: the import made above is the answer, nothing new.
+    const again = await skiff(["import", file, "--yes", "--json"], { tty: false });
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.output.trim().split("\n").at(-1)!)).toMatchObject({
+      importId: result.importId,
+      status: "success",
+    });
 
     const list = await skiff(["imports", "--status", "partial", "--json"], { tty: false });
     expect(list.code).toBe(0);
