@@ -271,6 +271,40 @@ describe.skipIf(SKIP_REASON !== null)("account pages, API reference and GraphQL 
     expect(body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
   });
 
+  it("an account that signs in only through a provider sets its first password from a mailed link", {
+    timeout: 90_000,
+  }, async () => {
+    const oauth = (await createOrg(db.knex)).owner;
+    await setPassword(db.knex, oauth.userId, TEST_PASSWORD);
+    const own = await contextSignedIn(browser, base, oauth.email);
+    // From now on the account's only way to sign in is GitHub: no password.
+    await db.knex("accounts").where({ user_id: oauth.userId }).delete();
+    await db.knex("accounts").insert({
+      id: newId("account"),
+      user_id: oauth.userId,
+      provider_id: "github",
+      account_id: `gh-${oauth.userId}`,
+    });
+    const p = await own.newPage();
+    await p.goto("/account");
+    const section = p.getByRole("region", { name: "Password" });
+    await section.getByText("have no password").waitFor(WAIT);
+    await expectAccessible(p, "/account (no password)");
+    await section.getByRole("button", { name: "Mail me a link to set a password" }).click();
+    await section.getByText(`We sent a link to ${oauth.email}`).waitFor(WAIT);
+    const link = await outboxLink(db.knex, oauth.email, "/api/auth/reset-password/");
+    await p.goto(link);
+    await p.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
+    await p.getByLabel("Repeat the new password").fill(NEW_PASSWORD);
+    await p.getByRole("button", { name: "Set the password" }).click();
+    await p.getByText("every session was signed out").waitFor(WAIT);
+    expect(
+      await db.knex("accounts").where({ user_id: oauth.userId }).orderBy("provider_id").pluck("provider_id"),
+    ).toEqual(["credential", "github"]);
+    expect((await postAuth(base, "/sign-in/email", { email: oauth.email, password: NEW_PASSWORD })).status).toBe(200);
+    await own.close();
+  });
+
   it("API reference renders each document, and “Try it out” answers with the session", {
     timeout: 90_000,
   }, async () => {

@@ -1,13 +1,15 @@
 /**
  * Profile and password: the display name, the e-mail address (a change is verified by a link mailed to the new
- * address) and the password (the current one is required; every other session is signed out).
+ * address) and the password (the current one is required; every other session is signed out; an account without
+ * one sets its first through a mailed link).
  */
 import { useState } from "react";
 import { AuthError } from "../../shared/auth-api.ts";
 import { Field, Message } from "../../shared/form.tsx";
 import { useSession } from "../../shared/session.tsx";
 import { NewPasswordFields } from "../auth/auth-fields.tsx";
-import { changeEmail, changePassword, updateName } from "./account-api.ts";
+import { changeEmail, changePassword, listAccounts, requestPasswordReset, updateName } from "./account-api.ts";
+import { useAuthResource } from "./use-auth-resource.ts";
 
 /** Runs a form's action with its busy flag, error and success words. */
 function useFormAction() {
@@ -79,9 +81,38 @@ export function ProfileSection() {
   );
 }
 
-/** Password change. */
+/**
+ * Password change; for an account that signs in only through a linked provider (no password yet), a link mailed to
+ * its address sets the first one (better-auth's reset creates the password sign-in; every session then ends).
+ */
 export function PasswordSection() {
   const change = useFormAction();
+  const first = useFormAction();
+  const { user } = useSession();
+  const { data: accounts } = useAuthResource(listAccounts);
+  if (accounts && !accounts.some((a) => a.providerId === "credential")) {
+    return (
+      <section className="card" aria-labelledby="password-heading">
+        <h2 id="password-heading">Password</h2>
+        <form
+          onSubmit={first.submit(async () => {
+            await requestPasswordReset(String(user?.email));
+            return `We sent a link to ${user?.email}: open it within an hour to set your password.`;
+          })}
+        >
+          <p>
+            You sign in through a linked provider and have no password. To sign in with your e-mail address too (and to
+            turn on two-factor authentication), set one: we mail you a link. Setting it signs out every session.
+          </p>
+          <button type="submit" className="primary" disabled={first.busy}>
+            Mail me a link to set a password
+          </button>
+          <Message kind="error">{first.error}</Message>
+          <Message kind="success">{first.done}</Message>
+        </form>
+      </section>
+    );
+  }
   return (
     <section className="card" aria-labelledby="password-heading">
       <h2 id="password-heading">Password</h2>
