@@ -20,6 +20,8 @@ let proxy: TcpProxy;
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => void unhandled.push(reason);
 const pools: pg.Pool[] = [];
+/** What graphile-worker logged at level error since the last test. */
+const errors: string[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -29,6 +31,7 @@ afterEach(async () => {
   if (proxy && !proxy.listening) await proxy.open();
   await proxy?.close();
   await Promise.all(pools.splice(0).map((p) => p.end().catch(() => {})));
+  errors.splice(0);
 });
 afterAll(async () => {
   process.off("unhandledRejection", onUnhandled);
@@ -49,7 +52,9 @@ async function start(options: { localQueue?: number; concurrency?: number } = {}
     concurrency: options.concurrency ?? 1,
     pollInterval: 200,
     noHandleSignals: true,
-    logger: new (await import("graphile-worker")).Logger(() => () => {}),
+    logger: new (await import("graphile-worker")).Logger(() => (level, message) => {
+      if (level === "error") errors.push(message);
+    }),
     taskList: {
       sleepy: async (payload) => {
         const { n, ms } = payload as { n: number; ms: number };
@@ -113,6 +118,27 @@ describe("graphile-worker, patched", () => {
     await runner.stop();
     expect(Date.now() - stopped).toBeLessThan(3000);
     expect(unhandled).toEqual([]);
+  }, 60_000);
+
+  it("returns the jobs a local queue holds when the runner stops, unlocked for the next runner", async () => {
+    await db.knex.raw(
+      "select graphile_worker.add_job('sleepy', json_build_object('n', n, 'ms', 600)) from generate_series(1, 4) n",
+    );
+    const { runner, ran } = await start({ localQueue: 5, concurrency: 1 });
+    await until(() => ran.length === 1, 5000);
+    await until(async () => (await jobsLeft()).filter((j) => j.locked).length === 4, 5000);
+    // The three waiting in the local queue go back to the database queue, unlocked, and the shutdown logs no error
+    // (upstream refused to start their return: "Cannot background something when the queue is already released").
+    await runner.stop();
+    expect(ran).toEqual([1]);
+    expect(await jobsLeft()).toEqual([
+      { locked: false, attempts: 0 },
+      { locked: false, attempts: 0 },
+      { locked: false, attempts: 0 },
+    ]);
+    expect(unhandled).toEqual([]);
+    expect(errors).toEqual([]);
+    await db.knex.raw("delete from graphile_worker._private_jobs");
   }, 60_000);
 
   it("releases a local queue whose jobs cannot be returned without rejecting or leaving an unhandled rejection", async () => {
