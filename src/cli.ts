@@ -17,7 +17,7 @@ import { resolveDatabase } from "./db/connect.ts";
 import { embeddedUrl } from "./db/embedded-password.ts";
 import { createKnex } from "./db/knex.ts";
 import { formatJobs, listJobs } from "./jobs/job-list.ts";
-import { readOutbox } from "./modules/mail/mailer.ts";
+import { readOutbox } from "./modules/mail/index.ts";
 
 const USAGE = `Usage: npm run skiff -- <command>
   reset-2fa <email>                    turn two-factor authentication off for an account

@@ -15,7 +15,7 @@ import {
   standingOf,
   userMembershipsSql,
 } from "../modules/access/index.ts";
-import { authenticateAgent } from "../modules/agent/agent-auth.ts";
+import { authenticateAgent } from "../modules/agent/index.ts";
 import type { AppServices } from "../modules/services.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
 import type { Surface } from "../shared/rest-route.ts";

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import { AccessScope, type Principal } from "../modules/access/access-scope.ts";
+import { AccessScope, type Principal } from "../modules/access/index.ts";
 import type { Context, RequestOrigin, RequestSurface } from "../modules/context.ts";
 import { createLoaders, type Loaders } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";

@@ -4,7 +4,7 @@
  * unless SKIFF_DEFAULT_REGISTRY_URL provides one).
  */
 import { randomBytes } from "node:crypto";
-import type { FirstRun } from "../modules/organizations/first-run.service.ts";
+import type { FirstRun } from "../modules/organizations/index.ts";
 
 /** Quotes `text` for a POSIX shell (single quotes). */
 function shellQuote(text: string): string {

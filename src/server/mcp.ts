@@ -20,7 +20,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { GraphQLError } from "graphql";
 import { z } from "zod";
 import type { Principal } from "../modules/access/index.ts";
-import { authenticateAgent } from "../modules/agent/agent-auth.ts";
+import { authenticateAgent } from "../modules/agent/index.ts";
 import { moduleMcpTools } from "../modules/index.ts";
 import type { McpTool } from "../shared/mcp-tool.ts";
 import type { RestResponse } from "../shared/rest-route.ts";

@@ -22,7 +22,7 @@ import {
 } from "../auth/caller.ts";
 import { rememberedSession, sessionConfirmingStatement } from "../auth/session-caller.ts";
 import type { Principal, RememberedPrincipal } from "../modules/access/index.ts";
-import { rememberedAgent } from "../modules/agent/agent-auth.ts";
+import { rememberedAgent } from "../modules/agent/index.ts";
 import type { Context } from "../modules/context.ts";
 import type { AppServices } from "../modules/services.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";

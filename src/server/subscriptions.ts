@@ -37,7 +37,7 @@ import {
 import { useServer } from "graphql-ws/use/ws";
 import { type WebSocket, WebSocketServer } from "ws";
 import { clientAddress, proxyTrust } from "../http/client-address.ts";
-import { AccessScope, type Principal } from "../modules/access/access-scope.ts";
+import { AccessScope, type Principal } from "../modules/access/index.ts";
 import type { AppServices } from "../modules/services.ts";
 import { ACCESS_CHANGED_TOPIC } from "../shared/access-changes.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";

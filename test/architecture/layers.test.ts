@@ -78,6 +78,18 @@ describe("layers", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("the transport and the entry import a module folder only through its index.ts", () => {
+    const internal = edges
+      .filter(
+        (e) =>
+          (e.fromLayer === "server" || e.fromLayer === "entry") &&
+          /^src\/modules\/[^/]+\//.test(e.to) &&
+          !e.to.endsWith("/index.ts"),
+      )
+      .map((e) => `${e.from} → ${e.to}`);
+    expect(internal).toEqual([]);
+  });
+
   it("has no cycle between folders", () => {
     const graph = new Map<string, Set<string>>();
     for (const e of edges) {

@@ -10,4 +10,5 @@ export const mailModule = defineModule({
 });
 
 // The public surface: what other modules may import (they import nothing else of this folder).
-export { enqueueMail } from "./mail.jobs.ts";
+export { enqueueMail, queuedMailer } from "./mail.jobs.ts";
+export { createMailer, readOutbox } from "./mailer.ts";

@@ -14,6 +14,7 @@ export const organizationsModule = defineModule({
 });
 
 export { type CredentialSource, provideCredentialSource } from "./credential.sql-reads.ts";
+export { bootstrapFirstRun, type FirstRun } from "./first-run.service.ts";
 // The public surface: what other modules may import (they import nothing else of this folder).
 export { Organization, User } from "./organization.model.ts";
 export {
