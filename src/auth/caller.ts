@@ -14,7 +14,7 @@ import {
   type SessionMembership,
 } from "./session-caller.ts";
 
-/** A role of a member in an organization. */
+/** A role of a member in an organization (spec: Role table). */
 export type Role = "owner" | "admin" | "member";
 
 /** The authenticated caller of one request. */

@@ -1,8 +1,8 @@
 /** Memberships, roles and grants (tables shared with better-auth: `members`; ours: `member_grants`), owned by the access module. */
+import type { Role } from "../../auth/caller.ts";
 import { BaseModel } from "../../db/base-model.ts";
 
-/** Role of a member (spec: Role table). */
-export type Role = "owner" | "admin" | "member";
+export type { Role };
 
 /** Membership of a user in an organization. */
 export class Member extends BaseModel {
