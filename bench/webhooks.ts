@@ -7,6 +7,10 @@
  * - isolation: healthy throughput and p99 (commit → request at the receiver) of 9 endpoints × 100 events, without
  *   and then with a 10th endpoint whose receiver (a server of its own) never answers (each of its attempts runs
  *   into the 10 s budget).
+ * Every round is checked with an exact ledger (as Hookdeck's Outpost voids load runs that do not balance): deliveries
+ * published (events × subscribed endpoints) = marked delivered + failed with their attempts logged; none lost (not
+ * received and not failed), none doubled (received more often than attempts were logged), every signature valid.
+ * A round that does not balance is printed as VOID and the bench exits 1.
  * BENCH_CPU_PROF_DIR writes V8 CPU profiles of the bench process (the server) and the receiver there.
  * The receiver's certificate comes from a throw-away CA (test/helpers/test-ca.ts); Node reads NODE_EXTRA_CA_CERTS
  * only at start, so the script re-runs itself with it set.
@@ -91,6 +95,8 @@ if (!role) {
 
   const receiver: ChildProcess = fork(self, [], { env: { ...process.env, BENCH_WEBHOOKS_ROLE: "receiver" } });
   const arrivals = new Map<string, number>();
+  /** Requests received per delivery id (a delivery attempted twice arrives twice). */
+  const arrivalCounts = new Map<string, number>();
   let badSignatures = 0;
   /** Probes re-run at every report of the receiver (no polling: the bench shares the server's event loop). */
   const waiters = new Set<() => void>();
@@ -105,6 +111,7 @@ if (!role) {
         if (m.cpu) cpuAnswer?.(m.cpu);
         for (const [id, at, ok] of m.arrivals ?? []) {
           if (!arrivals.has(id)) arrivals.set(id, at);
+          arrivalCounts.set(id, (arrivalCounts.get(id) ?? 0) + 1);
           if (!ok) badSignatures++;
         }
         for (const w of waiters) w();
@@ -217,6 +224,7 @@ if (!role) {
     /** One round: `events` events to the 50 endpoints, written in one transaction, timed from its commit. */
     async function round() {
       const ids: string[] = [];
+      const badBefore = badSignatures;
       const t0 = Date.now();
       await knex.transaction(async (trx) => {
         for (let i = 0; i < events; i++) {
@@ -236,16 +244,43 @@ if (!role) {
       for (const [pid, ms] of await backendCpu()) backendMs += ms - (cpu0.backends.get(pid) ?? 0);
       const last = Math.max(...ids.map((id) => arrivals.get(id)!));
       await new Promise((r) => setTimeout(r, 500));
-      const [{ n: delivered }] = (await knex("webhook_deliveries")
-        .whereIn("id", ids)
-        .where({ status: "delivered" })
-        .count("* as n")) as Array<{ n: string }>;
+      const statusOf = new Map(
+        (
+          (await knex("webhook_deliveries").whereIn("id", ids).select("id", "status")) as Array<{
+            id: string;
+            status: string;
+          }>
+        ).map((r) => [r.id, r.status]),
+      );
+      const attemptRows = (await knex("webhook_delivery_attempts")
+        .whereIn("delivery_id", ids)
+        .select("delivery_id as id")
+        .count("* as n")
+        .groupBy("delivery_id")) as Array<{ id: string; n: string }>;
+      const attempts = new Map(attemptRows.map((r) => [r.id, Number(r.n)]));
+      const delivered = ids.filter((id) => statusOf.get(id) === "delivered" && arrivals.has(id)).length;
+      const failedLogged = ids.filter((id) => statusOf.get(id) === "failed" && (attempts.get(id) ?? 0) > 0).length;
+      const ledger = {
+        published: ids.length,
+        delivered,
+        failedLogged,
+        lost: ids.length - delivered - failedLogged,
+        doubled: ids.filter((id) => (arrivalCounts.get(id) ?? 0) > (attempts.get(id) ?? 0)).length,
+        badSignatures: badSignatures - badBefore,
+      };
+      const balanced =
+        ledger.published === ledger.delivered + ledger.failedLogged &&
+        ledger.lost === 0 &&
+        ledger.doubled === 0 &&
+        ledger.badSignatures === 0;
       return {
+        ledger,
+        balanced,
         ids,
         writtenMs: committed - t0,
         receivedMs: last - committed,
         perSecond: Math.round((ids.length * 1000) / (last - committed)),
-        delivered: Number(delivered),
+        delivered,
         /** CPU per delivery, ms: this process (the server), the receiver, the PostgreSQL backends. */
         cpuPerDelivery: {
           server: (server.user + server.system) / 1000 / ids.length,
@@ -301,7 +336,7 @@ if (!role) {
         `  enqueue → first attempt (200 events, one at a time): p50 ${pct(latencies, 0.5)} ms, p99 ${pct(latencies, 0.99)} ms`,
         ...rounds.map(
           (r, i) =>
-            `  round ${i + 1}: ${r.ids.length} signed deliveries (${events} events × 50 endpoints): written in ${r.writtenMs} ms, all received ${r.receivedMs} ms after commit → ${r.perSecond} deliveries/s (${r.delivered} marked delivered)`,
+            `  round ${i + 1}: ${r.ids.length} signed deliveries (${events} events × 50 endpoints): written in ${r.writtenMs} ms, all received ${r.receivedMs} ms after commit → ${r.perSecond} deliveries/s; ledger ${r.balanced ? "balanced" : "VOID"}: published ${r.ledger.published} = delivered ${r.ledger.delivered} + failed and logged ${r.ledger.failedLogged}; lost ${r.ledger.lost}, doubled ${r.ledger.doubled}, bad signatures ${r.ledger.badSignatures}`,
         ),
         `  throughput: median ${pct(rates, 0.5)} deliveries/s over ${rounds.length} rounds (min ${rates[0]}, max ${rates.at(-1)}); ${badSignatures} bad signatures`,
         `  CPU per delivery (median of rounds, ms): server ${cpuMedian("server")}, receiver ${cpuMedian("receiver")}, PostgreSQL backends ${cpuMedian("postgres")} (less is faster on a quiet machine)`,
@@ -315,6 +350,7 @@ if (!role) {
         "",
       ].join("\n"),
     );
+    if (rounds.some((r) => !r.balanced)) process.exitCode = 1;
   } finally {
     await skiff.stop();
     receiver.kill();
