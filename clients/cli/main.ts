@@ -14,6 +14,7 @@
  *   env list|set|unset <app> …              an application's variables (set: KEY=VALUE… or --file .env)
  *   domains add|remove <app> <host>         an application's custom domains
  *   apps create <name> --environment <env> | apps delete <app>
+ *   export [--org <id>] [--recipient <age1…>] [-o <file>]   write the organization bundle (owners)
  *
  * `--json` on every command prints one JSON document instead (`deploy --json --follow`: NDJSON events, then the
  * final deployment). Exit codes: 0 success, 1 failed or partial (a deployment `error` or `cancelled`),
@@ -25,6 +26,7 @@ import { Command, CommanderError } from "commander";
 import { CliError, type Credentials, errorOf, graphql, loadCredentials, restClient, saveCredentials } from "./api.ts";
 import { bulkImportCommand } from "./bulk-import.ts";
 import { deployCommand } from "./deploy-command.ts";
+import { exportCommand } from "./export-command.ts";
 import { importCommand } from "./import-command.ts";
 import { readImportEntries } from "./import-sources.ts";
 import { addManageCommands } from "./manage-commands.ts";
@@ -140,6 +142,19 @@ function program(setExit: (code: number) => void): Command {
     );
 
   addManageCommands(cli, { creds, out });
+
+  cli
+    .command("export")
+    .description(
+      "write the organization bundle (owners): settings of every resource, secrets encrypted with age to --recipient or to the passphrase in SKIFF_EXPORT_PASSPHRASE, else left out",
+    )
+    .option("--org <id>", "organization id (default: the one the API key acts in)")
+    .option("--recipient <age1…>", "age X25519 recipient the secrets are encrypted to")
+    .option("-o, --output <file>", "where to write the bundle (- for stdout; default <org id>.skiff-bundle.json)")
+    .option("--json", "report as JSON (on stderr)")
+    .action(async (o: { org?: string; recipient?: string; output?: string; json?: boolean }) =>
+      setExit(await exportCommand(await creds(), o)),
+    );
 
   const webhooks = cli.command("webhooks").description("webhook endpoints");
   webhooks

@@ -1864,6 +1864,17 @@ export type Query = {
   invitationLink: InvitationLinkInfo;
   /** One organization by id. `NOT_FOUND` when it does not exist or the caller is not a member. */
   organization?: Maybe<Organization>;
+  /**
+   * The organization bundle of `organizationId` (docs/organization-transfer.md; JSON Schema in
+   * docs/schemas/organization-bundle.schema.json): projects, environments, applications with source, build and deploy
+   * settings, domains, environment variables, database services (configuration, not data), payment gateway services,
+   * webhook endpoints, the docs theme and hostname, and members with roles and grants. Secrets (variable values,
+   * database passwords, webhook signing secrets) are encrypted together with age to `recipient` (an X25519 recipient,
+   * `age1…`) or `passphrase` (at least 12 characters); with neither they are left out and `secrets.note` says so.
+   * Owners only: NOT_FOUND for an organization the caller is not a member of, FORBIDDEN for admins and members;
+   * BAD_USER_INPUT (fieldErrors `recipient` or `passphrase`) for a malformed key or both keys at once.
+   */
+  organizationExport: Scalars["JSONObject"]["output"];
   /** Organizations the caller belongs to (for an API key: only the one it is bound to). */
   organizations: Array<Organization>;
   /**
@@ -1990,6 +2001,20 @@ export type QueryInvitationLinkArgs = {
  */
 export type QueryOrganizationArgs = {
   id: Scalars["ID"]["input"];
+};
+
+/**
+ * Read entry points. Every field requires credentials (session cookie, `Authorization: Bearer <API key>`
+ * or `x-api-key: <API key>`); without them the error code is `UNAUTHENTICATED`.
+ * Errors carry `extensions.code`: `UNAUTHENTICATED`, `NOT_FOUND` (unknown id, or another organization's
+ * or an ungranted resource: the two are indistinguishable), `BAD_USER_INPUT`, `CONFLICT`, `FORBIDDEN`
+ * (the caller's role does not allow the action on a resource it can see), `INTERNAL_SERVER_ERROR`
+ * (masked; the log has the details under `extensions.requestId`).
+ */
+export type QueryOrganizationExportArgs = {
+  organizationId: Scalars["ID"]["input"];
+  passphrase?: InputMaybe<Scalars["String"]["input"]>;
+  recipient?: InputMaybe<Scalars["String"]["input"]>;
 };
 
 /**
@@ -4091,6 +4116,12 @@ export type QueryResolvers<
     ParentType,
     ContextType,
     RequireFields<QueryOrganizationArgs, "id">
+  >;
+  organizationExport?: Resolver<
+    ResolversTypes["JSONObject"],
+    ParentType,
+    ContextType,
+    RequireFields<QueryOrganizationExportArgs, "organizationId">
   >;
   organizations?: Resolver<Array<ResolversTypes["Organization"]>, ParentType, ContextType>;
   previewSiteImport?: Resolver<

@@ -34,7 +34,8 @@ export type Action =
   | "webhook:manage"
   | "payment:manage"
   | "docs:manage"
-  | "audit:read";
+  | "audit:read"
+  | "organization:export";
 
 const allowed: Record<Action, readonly Role[]> = {
   "project:create": ["owner", "admin"],
@@ -62,6 +63,8 @@ const allowed: Record<Action, readonly Role[]> = {
   "docs:manage": ["owner", "admin"],
   // The organization's audit log (GraphQL `auditEvents`, `/api/audit-events`, its export; members get FORBIDDEN).
   "audit:read": ["owner", "admin"],
+  // The organization bundle (docs/organization-transfer.md): every setting and, encrypted, every secret.
+  "organization:export": ["owner"],
 };
 
 /** True when `role` may perform `action`. */

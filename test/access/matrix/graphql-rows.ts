@@ -75,6 +75,14 @@ export const graphqlRows: GraphqlRow[] = [
     expect: cells("ok", "ok", "FORBIDDEN", "FORBIDDEN", "NOT_FOUND", U, U, U),
   },
   {
+    // The organization bundle (docs/organization-transfer.md): owners only; admins and members FORBIDDEN.
+    field: "Query.organizationExport",
+    operation: "query($org: ID!) { organizationExport(organizationId: $org) }",
+    variables: (fx) => ({ org: fx.orgA }),
+    target: ["org"],
+    expect: cells("ok", "FORBIDDEN", "FORBIDDEN", "FORBIDDEN", "NOT_FOUND", U, U, U),
+  },
+  {
     field: "Query.viewer",
     operation: "{ viewer { authenticatedBy role user { email } activeOrganization { id name } } }",
     expect: cells("ok", "ok", "ok", "ok", "ok", U, U, U),

@@ -167,6 +167,12 @@ export const restRows: RestRow[] = [
       expect: statuses(200, 200, 403, 403, 404, 401, 401, 401),
     }),
   ),
+  // ---- The organization bundle: owners only; admins and members 403 (the organization is visible to them) ------
+  {
+    route: "GET /api/organizations/:id/export",
+    call: (fx) => ({ url: `/api/organizations/${fx.orgA}/export`, target: fx.orgA }),
+    expect: statuses(200, 403, 403, 403, 404, 401, 401, 401),
+  },
   // ---- Payment gateway events: an inbound callback (its own signature check, no session or API key) -----------
   {
     route: "POST /api/payment-gateway/events",
