@@ -15,6 +15,7 @@
  *   domains add|remove <app> <host>         an application's custom domains
  *   apps create <name> --environment <env> | apps delete <app>
  *   export [--org <id>] [--recipient <age1…>] [-o <file>]   write the organization bundle (owners)
+ *   import-plan <bundle> [--org <id>] [--identity <file>]   what importing a bundle would do (owners)
  *
  * `--json` on every command prints one JSON document instead (`deploy --json --follow`: NDJSON events, then the
  * final deployment). Exit codes: 0 success, 1 failed or partial (a deployment `error` or `cancelled`),
@@ -28,6 +29,7 @@ import { bulkImportCommand } from "./bulk-import.ts";
 import { deployCommand } from "./deploy-command.ts";
 import { exportCommand } from "./export-command.ts";
 import { importCommand } from "./import-command.ts";
+import { importPlanCommand } from "./import-plan-command.ts";
 import { readImportEntries } from "./import-sources.ts";
 import { addManageCommands } from "./manage-commands.ts";
 import { RetryImportMutation, RollbackImportMutation } from "./operations.ts";
@@ -154,6 +156,18 @@ function program(setExit: (code: number) => void): Command {
     .option("--json", "report as JSON (on stderr)")
     .action(async (o: { org?: string; recipient?: string; output?: string; json?: boolean }) =>
       setExit(await exportCommand(await creds(), o)),
+    );
+
+  cli
+    .command("import-plan <bundle>")
+    .description(
+      "show what importing an organization bundle would do (owners; changes nothing): create, exists or conflict per resource, quotas, warnings; exit 1 on conflicts",
+    )
+    .option("--org <id>", "organization to import into (default: the one the API key acts in)")
+    .option("--identity <file>", "age identity file that opens the bundle's secrets (else SKIFF_IMPORT_PASSPHRASE)")
+    .option("--json", "print the plan as JSON")
+    .action(async (file: string, o: { org?: string; identity?: string; json?: boolean }) =>
+      setExit(await importPlanCommand(await creds(), file, o)),
     );
 
   const webhooks = cli.command("webhooks").description("webhook endpoints");

@@ -11,7 +11,7 @@
  * 404, a malformed key 400.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateIdentity, identityToRecipient } from "age-encryption";
@@ -201,6 +201,8 @@ let dbB: TestDatabase;
 let a: RunningSkiff;
 let b: RunningSkiff;
 let seeded: Seeded;
+/** The same organization seeded on instance B (by the round-trip test). */
+let onB: Seeded;
 let identity: string;
 let recipient: string;
 
@@ -384,7 +386,7 @@ describe("organization export", () => {
     expect(again.body.secrets.ciphertext).not.toBe(first.body.secrets.ciphertext);
 
     // Instance B: other ids, another SKIFF_SECRET, the same configuration and people.
-    const onB = await seedOrganization(dbB.knex, createSecretBox(OTHER_SECRET), {
+    onB = await seedOrganization(dbB.knex, createSecretBox(OTHER_SECRET), {
       owner: seeded.ownerEmail,
       admin: seeded.adminEmail,
       member: seeded.memberEmail,
@@ -464,6 +466,128 @@ describe("organization export", () => {
       const refused = await runCli(["export", "-o", join(dir, "x.json")], cliEnv(a.url, seeded.memberKey, dir), false);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/does not allow organization:export/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** `POST /api/organizations/{id}/import-plan` on `server`. */
+async function planOf(server: RunningSkiff, organizationId: string, apiKey: string, body: Record<string, unknown>) {
+  const res = await fetch(`${server.url}/api/organizations/${organizationId}/import-plan`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> & ImportPlan };
+}
+
+/** The plan as the REST row answers it. */
+interface ImportPlan {
+  items: Array<{ kind: string; name: string; action: string; reason: string | null }>;
+  creates: number;
+  exists: number;
+  conflicts: number;
+  secrets: number;
+  secretsReadable: number;
+  warnings: string[];
+}
+
+describe("organization import plan", () => {
+  let bundle: OrganizationBundle;
+  beforeAll(async () => {
+    bundle = (await exportOf(a, seeded.organizationId, seeded.ownerKey, { recipient })).body;
+  });
+
+  it("finds everything existing and matching in the same configuration, apart from the docs hostname", async () => {
+    const { status, body: plan } = await planOf(b, onB.organizationId, onB.ownerKey, { bundle, identity });
+    expect(status).toBe(200);
+    expect(plan.creates).toBe(0);
+    expect(plan.secrets).toBe(5);
+    expect(plan.secretsReadable).toBe(5);
+    expect(plan.items.filter((i) => i.action !== "EXISTS")).toEqual([
+      { kind: "docsTheme", name: "Shop docs", action: "CONFLICT", reason: "differs: hostname" },
+    ]);
+    expect(plan.items.map((i) => i.kind)).toEqual(
+      expect.arrayContaining([
+        "project",
+        "environment",
+        "application",
+        "domain",
+        "database",
+        "paymentGatewayService",
+        "webhookEndpoint",
+        "member",
+      ]),
+    );
+    expect(plan.warnings).toEqual([
+      `Application shop-${tag}/production/web: attach a github git provider to deploy it`,
+    ]);
+  });
+
+  it("plans creations and names each conflict: a project's settings, a host taken, a quota; secrets without a key", async () => {
+    // A free organization (3 projects) on B holding three projects, one of them named like the bundle's.
+    const { organizationId, owner } = await createOrg(dbB.knex, "plan_free");
+    for (const [name, description] of [
+      [`blog-${tag}`, "Another blog"],
+      ["legacy", null],
+      ["archive", null],
+    ] as const) {
+      await dbB.knex("projects").insert({ id: newId("project"), organization_id: organizationId, name, description });
+    }
+    const { status, body: plan } = await planOf(b, organizationId, owner.apiKey, { bundle });
+    expect(status).toBe(200);
+    const conflicts = plan.items.filter((i) => i.action === "CONFLICT");
+    expect(conflicts).toEqual([
+      { kind: "project", name: `blog-${tag}`, action: "CONFLICT", reason: "differs: description" },
+      // The hosts are held by the same configuration's organization on B.
+      {
+        kind: "domain",
+        name: `shop-${tag}.example.test`,
+        action: "CONFLICT",
+        reason: "host is taken on this instance",
+      },
+      { kind: "domain", name: `www-${tag}.example.test`, action: "CONFLICT", reason: "host is taken on this instance" },
+      { kind: "quota", name: "projects", action: "CONFLICT", reason: '1 to create, 0 left of 3 on plan "free"' },
+    ]);
+    expect(plan.conflicts).toBe(conflicts.length);
+    expect(plan.items).toContainEqual({ kind: "project", name: `shop-${tag}`, action: "CREATE", reason: null });
+    expect(plan.items).toContainEqual({ kind: "member", name: seeded.memberEmail, action: "CREATE", reason: null });
+    expect(plan.secretsReadable).toBe(0);
+    expect(plan.warnings).toContain(
+      `Secret database:shop-${tag}/production/shopdb would be left empty: no identity or passphrase was given`,
+    );
+    expect(plan.warnings.filter((w) => w.startsWith("Secret "))).toHaveLength(5);
+    expect(plan.warnings).toContain(`Member ${seeded.ownerEmail} (owner in the bundle) would be invited as admin`);
+    expect(JSON.stringify(plan)).not.toContain(planted.dbPassword);
+  });
+
+  it("refuses admins (403), another organization (404), a bundle of another version and a wrong key (400)", async () => {
+    expect((await planOf(a, seeded.organizationId, seeded.adminKey, { bundle })).status).toBe(403);
+    expect((await planOf(b, seeded.organizationId, onB.ownerKey, { bundle })).status).toBe(404);
+    const other = await planOf(b, onB.organizationId, onB.ownerKey, { bundle: { ...bundle, version: 2 } });
+    expect(other.status).toBe(400);
+    expect(other.body).toMatchObject({ code: "BAD_USER_INPUT", fieldErrors: { version: [expect.any(String)] } });
+    const wrong = await planOf(b, onB.organizationId, onB.ownerKey, { bundle, identity: await generateIdentity() });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toMatch(/does not decrypt/);
+    expect((await planOf(b, onB.organizationId, onB.ownerKey, {})).status).toBe(400);
+  });
+
+  it("shows the plan with `skiff import-plan`, exit 1 on conflicts", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "skiff-plan-"));
+    try {
+      const file = join(dir, "bundle.json");
+      const keyFile = join(dir, "key.txt");
+      await writeFile(file, JSON.stringify(bundle));
+      await writeFile(keyFile, `# created: now\n# public key: ${recipient}\n${identity}\n`);
+      const run = await runCli(["import-plan", file, "--identity", keyFile], cliEnv(b.url, onB.ownerKey, dir), false);
+      expect(run.code, run.output).toBe(1);
+      expect(run.stdout).toContain("docsTheme");
+      expect(run.stdout).toContain("conflict: differs: hostname");
+      expect(run.stdout).toMatch(/0 to create, \d+ existing, 1 conflict\(s\); 5 of 5 secret\(s\) readable/);
+      const json = await runCli(["import-plan", file, "--json"], cliEnv(b.url, onB.ownerKey, dir), false);
+      expect(JSON.parse(json.stdout)).toMatchObject({ conflicts: 1, secretsReadable: 0 });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -35,7 +35,8 @@ export type Action =
   | "payment:manage"
   | "docs:manage"
   | "audit:read"
-  | "organization:export";
+  | "organization:export"
+  | "organization:import";
 
 const allowed: Record<Action, readonly Role[]> = {
   "project:create": ["owner", "admin"],
@@ -65,6 +66,8 @@ const allowed: Record<Action, readonly Role[]> = {
   "audit:read": ["owner", "admin"],
   // The organization bundle (docs/organization-transfer.md): every setting and, encrypted, every secret.
   "organization:export": ["owner"],
+  // Planning an organization bundle's import into the organization.
+  "organization:import": ["owner"],
 };
 
 /** True when `role` may perform `action`. */

@@ -44,3 +44,9 @@ export async function exportDocsTheme(ctx: ServiceContext, organizationId: strin
     hostname: row.docsHostname ?? null,
   };
 }
+
+/** The organization whose docs theme holds `hostname` (unique platform-wide), or null when none does. */
+export async function docsHostnameOwner(ctx: ServiceContext, hostname: string): Promise<string | null> {
+  const row = await ctx.knex("docs_themes").where({ docs_hostname: hostname.toLowerCase() }).first("organization_id");
+  return row?.organizationId ?? null;
+}

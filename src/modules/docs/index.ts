@@ -24,4 +24,4 @@ export const docsModule = defineModule({
 });
 
 // The public surface: what other modules may import (they import nothing else of this folder).
-export { type ExportedDocsTheme, exportDocsTheme } from "./docs-theme.export.ts";
+export { docsHostnameOwner, type ExportedDocsTheme, exportDocsTheme } from "./docs-theme.export.ts";

@@ -29,18 +29,19 @@ class SecretCollector {
   }
 }
 
+/** The content of a bundle (everything but its envelope and secrets part), and the secrets it references. */
+export interface OrganizationSnapshot {
+  organization: { id: string; name: string; slug: string | null };
+  content: Pick<OrganizationBundle, "projects" | "webhookEndpoints" | "docsTheme" | "members">;
+  /** Secret reference → value, in clear (memory only). */
+  secrets: ReadonlyMap<string, string>;
+}
+
 /**
- * The bundle of `organizationId`, its secrets encrypted to `key` (recipient or passphrase) or left out without one.
- * @throws NotFoundError when the caller is not a member; ForbiddenError when it is not the owner;
- * BadUserInputError when the key is malformed (bundle-secrets.ts `checkedKey`).
+ * The configuration of `organizationId` in bundle shape, read in one read-only repeatable-read transaction through
+ * each module's export function. No access check: the callers (export, import plan) check it first.
  */
-export async function exportOrganization(
-  ctx: ServiceContext,
-  organizationId: string,
-  key: SecretsKey = {},
-): Promise<OrganizationBundle> {
-  await requireAllowed(ctx.scope, "organization:export", organizationId);
-  const encryptTo = checkedKey(key);
+export async function snapshotOrganization(ctx: ServiceContext, organizationId: string): Promise<OrganizationSnapshot> {
   const read = await ctx.knex.transaction(
     async (trx) => {
       const inTrx = { ...ctx, knex: trx };
@@ -138,13 +139,33 @@ export async function exportOrganization(
     }),
   }));
 
-  const count = secrets.values.size;
-  const ciphertext = encryptTo && count > 0 ? await encryptSecrets(secrets.values, encryptTo) : null;
+  return {
+    organization: { id: read.organization.id, name: read.organization.name, slug: read.organization.slug ?? null },
+    content: { projects, webhookEndpoints, docsTheme: read.docsTheme, members },
+    secrets: secrets.values,
+  };
+}
+
+/**
+ * The bundle of `organizationId`, its secrets encrypted to `key` (recipient or passphrase) or left out without one.
+ * @throws NotFoundError when the caller is not a member; ForbiddenError when it is not the owner;
+ * BadUserInputError when the key is malformed (bundle-secrets.ts `checkedKey`).
+ */
+export async function exportOrganization(
+  ctx: ServiceContext,
+  organizationId: string,
+  key: SecretsKey = {},
+): Promise<OrganizationBundle> {
+  await requireAllowed(ctx.scope, "organization:export", organizationId);
+  const encryptTo = checkedKey(key);
+  const snapshot = await snapshotOrganization(ctx, organizationId);
+  const count = snapshot.secrets.size;
+  const ciphertext = encryptTo && count > 0 ? await encryptSecrets(snapshot.secrets, encryptTo) : null;
   return {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
     exportedAt: ctx.services.now().toISOString(),
-    organization: { id: read.organization.id, name: read.organization.name, slug: read.organization.slug ?? null },
+    organization: snapshot.organization,
     secrets: {
       encryption: ciphertext ? "age" : "none",
       recipient: ciphertext && encryptTo ? ("recipient" in encryptTo ? "x25519" : "passphrase") : null,
@@ -156,9 +177,6 @@ export async function exportOrganization(
           ? `${count} secret(s) left out: no recipient or passphrase was given; they import empty`
           : "The organization has no secrets",
     },
-    projects,
-    webhookEndpoints,
-    docsTheme: read.docsTheme,
-    members,
+    ...snapshot.content,
   };
 }

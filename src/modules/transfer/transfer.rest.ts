@@ -1,16 +1,31 @@
 /**
- * REST row of the organization export (docs/organization-transfer.md), executing `organizationExport`:
- * `GET /api/organizations/:id/export` answers the bundle as a JSON attachment. The key: query parameter `recipient`
- * (an age X25519 recipient, public) or header `x-skiff-export-passphrase` (kept out of URLs and access logs); neither:
- * secrets left out. Errors: `{ error, code }` (400 adds `fieldErrors`) with 400, 401, 403 (an admin or member), 404
- * (an organization the caller does not belong to). Not in the spec's published list (hidden with
- * SKIFF_PUBLIC_API_ONLY=true).
+ * REST rows of the organization bundle (docs/organization-transfer.md):
+ * - `GET /api/organizations/:id/export` (`organizationExport`) answers the bundle as a JSON attachment. The key: query
+ *   parameter `recipient` (an age X25519 recipient, public) or header `x-skiff-export-passphrase` (kept out of URLs
+ *   and access logs); neither: secrets left out.
+ * - `POST /api/organizations/:id/import-plan` (`organizationImportPlan`), body `{ bundle, identity?, passphrase? }`,
+ *   answers the plan of importing the bundle into the organization, changing nothing.
+ * Errors: `{ error, code }` (400 adds `fieldErrors`) with 400, 401, 403 (an admin or member), 404 (an organization
+ * the caller does not belong to). Not in the spec's published list (hidden with SKIFF_PUBLIC_API_ONLY=true).
  */
+import { z } from "zod";
+import { BadUserInputError } from "../../shared/errors.ts";
 import { queryParam, type RestError, type RestResponse, type RestRoute } from "../../shared/rest-route.ts";
+import { parseInput } from "../../shared/validate.ts";
 
-/** The operation the row executes. */
+/** The operations the rows execute. */
 const EXPORT_OPERATION = `query OrganizationExport($organizationId: ID!, $recipient: String, $passphrase: String) {
   organizationExport(organizationId: $organizationId, recipient: $recipient, passphrase: $passphrase) }`;
+const PLAN_OPERATION = `query OrganizationImportPlan($organizationId: ID!, $bundle: JSONObject!, $identity: String, $passphrase: String) {
+  organizationImportPlan(organizationId: $organizationId, bundle: $bundle, identity: $identity, passphrase: $passphrase) {
+    creates exists conflicts secrets secretsReadable warnings items { kind name action reason } } }`;
+
+/** The body of `POST /api/organizations/:id/import-plan`. */
+const PlanBody = z.strictObject({
+  bundle: z.record(z.string(), z.unknown(), "Required: the organization bundle (a JSON object)"),
+  identity: z.string().nullish(),
+  passphrase: z.string().nullish(),
+});
 
 /** `{ error, code }` (400: with `fieldErrors`) at the mapped status; a 500 says nothing more. */
 function exportError(error: RestError, status: number): RestResponse {
@@ -47,6 +62,26 @@ export const transferRoutes: readonly RestRoute[] = [
         },
       };
     },
+    error: exportError,
+  },
+  {
+    method: "POST",
+    path: "/api/organizations/:id/import-plan",
+    surface: "rest",
+    organization: "named",
+    published: false,
+    operation: PLAN_OPERATION,
+    variables: (req) => {
+      if (req.body === undefined) throw new BadUserInputError("A JSON body { bundle } is required");
+      const body = parseInput(PlanBody, req.body, "Invalid import plan request");
+      return {
+        organizationId: req.params.id,
+        bundle: body.bundle,
+        identity: body.identity,
+        passphrase: body.passphrase,
+      };
+    },
+    bodyAt: ["organizationImportPlan"],
     error: exportError,
   },
 ];
