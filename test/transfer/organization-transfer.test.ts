@@ -8,7 +8,10 @@
  * absent without a key; no planted secret is in clear anywhere in the bundle; two exports are equal apart from the
  * time and the ciphertext; the same organization on another instance (another database, another SKIFF_SECRET)
  * exports the same bundle apart from ids; admins and members are refused (403), another organization's owner gets
- * 404, a malformed key 400.
+ * 404, a malformed key 400. The import plan (`POST /api/organizations/{id}/import-plan`, `skiff import-plan`) of that
+ * bundle finds everything existing in the same configuration on the other instance, and in another organization
+ * names each creation and conflict (a project's settings, hosts taken, a plan quota) with a warning per secret left
+ * empty without a key.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
