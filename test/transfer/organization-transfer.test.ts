@@ -344,6 +344,13 @@ describe("organization export", () => {
     ]);
 
     expect(bundle.secrets).toMatchObject({ encryption: "age", recipient: "x25519", count: 5 });
+    // A bundle made is a sensitive read: one audit entry.
+    const entry = await dbA
+      .knex("audit_events")
+      .where({ organization_id: seeded.organizationId, action: "organization.export" })
+      .first("surface", "outcome", "target_ids");
+    expect(entry).toMatchObject({ surface: "REST", outcome: "ok", targetIds: [seeded.organizationId] });
+
     const secrets = await decryptSecrets(bundle.secrets.ciphertext!, { identity });
     expect(secrets).toEqual({
       [`env:shop-${tag}/production/web/API_KEY`]: planted.apiKey,

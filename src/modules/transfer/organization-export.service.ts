@@ -7,7 +7,8 @@
  */
 import { exportMembers, requireAllowed } from "../access/index.ts";
 import { type ExportedApplication, exportApplications } from "../applications/index.ts";
-import type { ServiceContext } from "../context.ts";
+import { recordCall } from "../audit/index.ts";
+import type { Context, ServiceContext } from "../context.ts";
 import { exportDatabases } from "../databases/index.ts";
 import { exportDocsTheme } from "../docs/index.ts";
 import { organizationsTable, usersTable } from "../organizations/index.ts";
@@ -148,6 +149,7 @@ export async function snapshotOrganization(ctx: ServiceContext, organizationId: 
 
 /**
  * The bundle of `organizationId`, its secrets encrypted to `key` (recipient or passphrase) or left out without one.
+ * A bundle made is a sensitive read: one audit entry `organization.export` (docs/audit-log.md).
  * @throws NotFoundError when the caller is not a member; ForbiddenError when it is not the owner;
  * BadUserInputError when the key is malformed (bundle-secrets.ts `checkedKey`).
  */
@@ -161,6 +163,13 @@ export async function exportOrganization(
   const snapshot = await snapshotOrganization(ctx, organizationId);
   const count = snapshot.secrets.size;
   const ciphertext = encryptTo && count > 0 ? await encryptSecrets(snapshot.secrets, encryptTo) : null;
+  const source = ctx as ServiceContext & Partial<Pick<Context, "origin" | "requestId">>;
+  await recordCall(ctx.services, ctx.log, source, {
+    action: "organization.export",
+    targetIds: [organizationId],
+    outcome: "ok",
+    organizationId,
+  });
   return {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
