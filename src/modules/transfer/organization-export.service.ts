@@ -5,6 +5,8 @@
  * instance's ids), and every secret is replaced by a reference into one age-encrypted object (bundle-secrets.ts), or
  * left out when no key is given.
  */
+
+import { onTransaction } from "../../shared/transaction.ts";
 import { exportMembers, requireAllowed } from "../access/index.ts";
 import { type ExportedApplication, exportApplications } from "../applications/index.ts";
 import { recordCall } from "../audit/index.ts";
@@ -45,7 +47,7 @@ export interface OrganizationSnapshot {
 export async function snapshotOrganization(ctx: ServiceContext, organizationId: string): Promise<OrganizationSnapshot> {
   const read = await ctx.knex.transaction(
     async (trx) => {
-      const inTrx = { ...ctx, knex: trx };
+      const inTrx = onTransaction(ctx, trx);
       const organization = await organizationsTable(trx).where({ id: organizationId }).first("id", "name", "slug");
       const projects = await exportProjects(inTrx, organizationId);
       const applications = await exportApplications(inTrx, organizationId);
