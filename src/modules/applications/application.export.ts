@@ -61,7 +61,9 @@ export async function exportApplications(ctx: ServiceContext, organizationId: st
     .orderBy("v.key")
     .select("v.application_id", "v.key", "v.value_encrypted");
   return apps.map((a: Record<string, unknown> & { id: string }) => {
-    const { gitProviderId: _g, customGitSSHKeyId: _k, ...source } = (a.source ?? {}) as ApplicationSourceSettings;
+    const { gitProviderId: _g, customGitSSHKeyId: _k, ...settings } = (a.source ?? {}) as ApplicationSourceSettings;
+    // Only the settings that are set (text): a bundle's `source` maps names to strings.
+    const source = Object.fromEntries(Object.entries(settings).filter(([, v]) => typeof v === "string"));
     return {
       id: a.id,
       projectId: a.projectId as string,
