@@ -58,7 +58,7 @@ export async function saveCredentials(credentials: Credentials): Promise<string>
  * `fetch`, marking each request as the CLI's (`x-skiff-client: cli`: the audit log names its surface `CLI`), with an
  * unreachable server reported as a CliError (1).
  */
-function reaching(url: string): typeof fetch {
+export function reaching(url: string): typeof fetch {
   return (input, init) => {
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
     headers.set("x-skiff-client", "cli");

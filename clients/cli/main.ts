@@ -14,6 +14,8 @@
  *   env list|set|unset <app> …              an application's variables (set: KEY=VALUE… or --file .env)
  *   domains add|remove <app> <host>         an application's custom domains
  *   apps create <name> --environment <env> | apps delete <app>
+ *   export [--org <id>] [--recipient <age1…>] [-o <file>]   write the organization bundle (owners)
+ *   import-plan <bundle> [--org <id>] [--identity <file>]   what importing a bundle would do (owners)
  *
  * `--json` on every command prints one JSON document instead (`deploy --json --follow`: NDJSON events, then the
  * final deployment). Exit codes: 0 success, 1 failed or partial (a deployment `error` or `cancelled`),
@@ -25,7 +27,9 @@ import { Command, CommanderError } from "commander";
 import { CliError, type Credentials, errorOf, graphql, loadCredentials, restClient, saveCredentials } from "./api.ts";
 import { bulkImportCommand } from "./bulk-import.ts";
 import { deployCommand } from "./deploy-command.ts";
+import { exportCommand } from "./export-command.ts";
 import { importCommand } from "./import-command.ts";
+import { importPlanCommand } from "./import-plan-command.ts";
 import { readImportEntries } from "./import-sources.ts";
 import { addManageCommands } from "./manage-commands.ts";
 import { RetryImportMutation, RollbackImportMutation } from "./operations.ts";
@@ -140,6 +144,31 @@ function program(setExit: (code: number) => void): Command {
     );
 
   addManageCommands(cli, { creds, out });
+
+  cli
+    .command("export")
+    .description(
+      "write the organization bundle (owners): settings of every resource, secrets encrypted with age to --recipient or to the passphrase in SKIFF_EXPORT_PASSPHRASE, else left out",
+    )
+    .option("--org <id>", "organization id (default: the one the API key acts in)")
+    .option("--recipient <age1…>", "age X25519 recipient the secrets are encrypted to")
+    .option("-o, --output <file>", "where to write the bundle (- for stdout; default <org id>.skiff-bundle.json)")
+    .option("--json", "report as JSON (on stderr)")
+    .action(async (o: { org?: string; recipient?: string; output?: string; json?: boolean }) =>
+      setExit(await exportCommand(await creds(), o)),
+    );
+
+  cli
+    .command("import-plan <bundle>")
+    .description(
+      "show what importing an organization bundle would do (owners; changes nothing): create, exists or conflict per resource, quotas, warnings; exit 1 on conflicts",
+    )
+    .option("--org <id>", "organization to import into (default: the one the API key acts in)")
+    .option("--identity <file>", "age identity file that opens the bundle's secrets (else SKIFF_IMPORT_PASSPHRASE)")
+    .option("--json", "print the plan as JSON")
+    .action(async (file: string, o: { org?: string; identity?: string; json?: boolean }) =>
+      setExit(await importPlanCommand(await creds(), file, o)),
+    );
 
   const webhooks = cli.command("webhooks").description("webhook endpoints");
   webhooks

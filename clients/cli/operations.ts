@@ -143,3 +143,10 @@ export const DeleteApplicationMutation = graphql(`
     deleteApplication(id: $id)
   }
 `);
+
+/** The organization the API key acts in (the default of `skiff export`). */
+export const ActiveOrganizationQuery = graphql(`
+  query CliActiveOrganization {
+    viewer { activeOrganization { id } }
+  }
+`);

@@ -1630,6 +1630,49 @@ export type OrganizationProjectsArgs = {
   first?: InputMaybe<Scalars["Int"]["input"]>;
 };
 
+/** What importing one resource of a bundle would do in the target organization. */
+export type OrganizationImportAction =
+  /** Cannot be imported as it is: a name or host taken with other settings, a quota, a hostname of another organization. */
+  | "CONFLICT"
+  /** Not in the organization: it would be created. */
+  | "CREATE"
+  /** Already in the organization with the same settings: nothing to do. */
+  | "EXISTS";
+
+/** One resource of a bundle and what importing it would do. */
+export type OrganizationImportItem = {
+  __typename?: "OrganizationImportItem";
+  action: OrganizationImportAction;
+  /**
+   * `project`, `environment`, `application`, `domain`, `database`, `paymentGatewayService`, `webhookEndpoint`,
+   * `docsTheme`, `member`, or `quota` (a plan limit the creations would exceed; `name` is the quota's kind).
+   */
+  kind: Scalars["String"]["output"];
+  /** The resource's path of names, e.g. `shop/production/web`, a host, a URL or an e-mail address. */
+  name: Scalars["String"]["output"];
+  /** Why it conflicts (e.g. `differs: port, buildType`, `host is taken`); null otherwise. */
+  reason?: Maybe<Scalars["String"]["output"]>;
+};
+
+/** The plan of importing a bundle into an organization: nothing is changed by making it. */
+export type OrganizationImportPlan = {
+  __typename?: "OrganizationImportPlan";
+  /** Number of CONFLICT items. */
+  conflicts: Scalars["Int"]["output"];
+  /** Number of CREATE items. */
+  creates: Scalars["Int"]["output"];
+  /** Number of EXISTS items. */
+  exists: Scalars["Int"]["output"];
+  /** Every resource of the bundle, in the bundle's order, then the quota conflicts. */
+  items: Array<OrganizationImportItem>;
+  /** Secret references in the bundle (variables, database passwords, webhook secrets). */
+  secrets: Scalars["Int"]["output"];
+  /** How many of them the given key decrypted; the others would be left empty (one warning each). */
+  secretsReadable: Scalars["Int"]["output"];
+  /** What the import would do otherwise than asked: each secret left empty, the owner invited as admin, sources that need a git provider. */
+  warnings: Array<Scalars["String"]["output"]>;
+};
+
 /**
  * Relay-style pagination state of a connection.
  * Cursors are opaque strings; pass `endCursor` as `after` to fetch the next page.
@@ -1864,6 +1907,26 @@ export type Query = {
   invitationLink: InvitationLinkInfo;
   /** One organization by id. `NOT_FOUND` when it does not exist or the caller is not a member. */
   organization?: Maybe<Organization>;
+  /**
+   * The organization bundle of `organizationId` (docs/organization-transfer.md; JSON Schema in
+   * docs/schemas/organization-bundle.schema.json): projects, environments, applications with source, build and deploy
+   * settings, domains, environment variables, database services (configuration, not data), payment gateway services,
+   * webhook endpoints, the docs theme and hostname, and members with roles and grants. Secrets (variable values,
+   * database passwords, webhook signing secrets) are encrypted together with age to `recipient` (an X25519 recipient,
+   * `age1…`) or `passphrase` (at least 12 characters); with neither they are left out and `secrets.note` says so.
+   * Owners only: NOT_FOUND for an organization the caller is not a member of, FORBIDDEN for admins and members;
+   * BAD_USER_INPUT (fieldErrors `recipient` or `passphrase`) for a malformed key or both keys at once.
+   */
+  organizationExport: Scalars["JSONObject"]["output"];
+  /**
+   * The plan of importing `bundle` (an organization bundle, docs/organization-transfer.md) into `organizationId`:
+   * every resource, CREATE, EXISTS (same settings) or CONFLICT (with its reason), and the plan quotas the creations
+   * would exceed. Secrets are decrypted with `identity` (`AGE-SECRET-KEY-1…`) or `passphrase` only to count those
+   * readable; never returned. Owners only (NOT_FOUND for an organization the caller is not a member of, FORBIDDEN for
+   * admins and members); BAD_USER_INPUT with fieldErrors for a bundle that is not version 1 of the schema, or a key
+   * that does not open its secrets.
+   */
+  organizationImportPlan: OrganizationImportPlan;
   /** Organizations the caller belongs to (for an API key: only the one it is bound to). */
   organizations: Array<Organization>;
   /**
@@ -1990,6 +2053,35 @@ export type QueryInvitationLinkArgs = {
  */
 export type QueryOrganizationArgs = {
   id: Scalars["ID"]["input"];
+};
+
+/**
+ * Read entry points. Every field requires credentials (session cookie, `Authorization: Bearer <API key>`
+ * or `x-api-key: <API key>`); without them the error code is `UNAUTHENTICATED`.
+ * Errors carry `extensions.code`: `UNAUTHENTICATED`, `NOT_FOUND` (unknown id, or another organization's
+ * or an ungranted resource: the two are indistinguishable), `BAD_USER_INPUT`, `CONFLICT`, `FORBIDDEN`
+ * (the caller's role does not allow the action on a resource it can see), `INTERNAL_SERVER_ERROR`
+ * (masked; the log has the details under `extensions.requestId`).
+ */
+export type QueryOrganizationExportArgs = {
+  organizationId: Scalars["ID"]["input"];
+  passphrase?: InputMaybe<Scalars["String"]["input"]>;
+  recipient?: InputMaybe<Scalars["String"]["input"]>;
+};
+
+/**
+ * Read entry points. Every field requires credentials (session cookie, `Authorization: Bearer <API key>`
+ * or `x-api-key: <API key>`); without them the error code is `UNAUTHENTICATED`.
+ * Errors carry `extensions.code`: `UNAUTHENTICATED`, `NOT_FOUND` (unknown id, or another organization's
+ * or an ungranted resource: the two are indistinguishable), `BAD_USER_INPUT`, `CONFLICT`, `FORBIDDEN`
+ * (the caller's role does not allow the action on a resource it can see), `INTERNAL_SERVER_ERROR`
+ * (masked; the log has the details under `extensions.requestId`).
+ */
+export type QueryOrganizationImportPlanArgs = {
+  bundle: Scalars["JSONObject"]["input"];
+  identity?: InputMaybe<Scalars["String"]["input"]>;
+  organizationId: Scalars["ID"]["input"];
+  passphrase?: InputMaybe<Scalars["String"]["input"]>;
 };
 
 /**
@@ -2888,6 +2980,9 @@ export type ResolversTypes = {
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   NotificationChannel: ResolverTypeWrapper<NotificationChannelModel>;
   Organization: ResolverTypeWrapper<OrganizationModel>;
+  OrganizationImportAction: OrganizationImportAction;
+  OrganizationImportItem: ResolverTypeWrapper<OrganizationImportItem>;
+  OrganizationImportPlan: ResolverTypeWrapper<OrganizationImportPlan>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   PaymentGatewayService: ResolverTypeWrapper<PaymentGatewayServiceModel>;
   PaymentMerchantStatus: PaymentMerchantStatus;
@@ -3004,6 +3099,8 @@ export type ResolversParentTypes = {
   Mutation: Record<PropertyKey, never>;
   NotificationChannel: NotificationChannelModel;
   Organization: OrganizationModel;
+  OrganizationImportItem: OrganizationImportItem;
+  OrganizationImportPlan: OrganizationImportPlan;
   PageInfo: PageInfo;
   PaymentGatewayService: PaymentGatewayServiceModel;
   PaymentMethod: GatewayMethodModel;
@@ -3905,6 +4002,29 @@ export type OrganizationResolvers<
   viewerRole?: Resolver<ResolversTypes["Role"], ParentType, ContextType>;
 };
 
+export type OrganizationImportItemResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["OrganizationImportItem"] = ResolversParentTypes["OrganizationImportItem"],
+> = {
+  action?: Resolver<ResolversTypes["OrganizationImportAction"], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  reason?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+};
+
+export type OrganizationImportPlanResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["OrganizationImportPlan"] = ResolversParentTypes["OrganizationImportPlan"],
+> = {
+  conflicts?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  creates?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  exists?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  items?: Resolver<Array<ResolversTypes["OrganizationImportItem"]>, ParentType, ContextType>;
+  secrets?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  secretsReadable?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  warnings?: Resolver<Array<ResolversTypes["String"]>, ParentType, ContextType>;
+};
+
 export type PageInfoResolvers<
   ContextType = Context,
   ParentType extends ResolversParentTypes["PageInfo"] = ResolversParentTypes["PageInfo"],
@@ -4091,6 +4211,18 @@ export type QueryResolvers<
     ParentType,
     ContextType,
     RequireFields<QueryOrganizationArgs, "id">
+  >;
+  organizationExport?: Resolver<
+    ResolversTypes["JSONObject"],
+    ParentType,
+    ContextType,
+    RequireFields<QueryOrganizationExportArgs, "organizationId">
+  >;
+  organizationImportPlan?: Resolver<
+    ResolversTypes["OrganizationImportPlan"],
+    ParentType,
+    ContextType,
+    RequireFields<QueryOrganizationImportPlanArgs, "bundle" | "organizationId">
   >;
   organizations?: Resolver<Array<ResolversTypes["Organization"]>, ParentType, ContextType>;
   previewSiteImport?: Resolver<
@@ -4488,6 +4620,8 @@ export type Resolvers<ContextType = Context> = {
   Mutation?: MutationResolvers<ContextType>;
   NotificationChannel?: NotificationChannelResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
+  OrganizationImportItem?: OrganizationImportItemResolvers<ContextType>;
+  OrganizationImportPlan?: OrganizationImportPlanResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   PaymentGatewayService?: PaymentGatewayServiceResolvers<ContextType>;
   PaymentMethod?: PaymentMethodResolvers<ContextType>;

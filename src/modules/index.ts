@@ -28,6 +28,7 @@ import { providersModule } from "./providers/index.ts";
 import type { SqlComputedColumns, SqlReadRows, SqlReadTypes } from "./sql-reads.ts";
 import { systemModule } from "./system/index.ts";
 import { teamModule } from "./team/index.ts";
+import { transferModule } from "./transfer/index.ts";
 import { webhooksModule } from "./webhooks/index.ts";
 
 /** Every module, in registration order. */
@@ -49,6 +50,7 @@ export const modules: readonly SkiffModule[] = [
   paymentsModule,
   docsModule,
   auditModule,
+  transferModule,
 ];
 
 // A caller's standing (access) reads the plan's features and a granted application's project from their owners.

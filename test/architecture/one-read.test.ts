@@ -26,6 +26,8 @@ const REMAINING: Record<string, string> = {
   "Query.previewSiteImport": "fetches the remote site through the outbound client",
   "Query.webhookEvents": "the static event catalogue (no table)",
   "Query.docsHostLookup": "public hostname lookup for the docs domain router (no caller)",
+  "Query.organizationExport": "assembles the bundle from every module's export function and encrypts its secrets",
+  "Query.organizationImportPlan": "compares a given bundle with the organization's own (built like the export)",
   // Payloads built by a mutation or an event; their table-typed fields are re-read by id as compiled SQL.
   "SiteImportResult.importId": "importSite's outcome, from the run that just ended",
   "SiteImportResult.status": "importSite's outcome",

@@ -32,6 +32,7 @@ type Documents = {
   "\n  mutation CliRemoveDomain($id: ID!, $host: String!) {\n    removeDomain(applicationId: $id, host: $host) { id domains { host } }\n  }\n": typeof types.CliRemoveDomainDocument;
   "\n  mutation CliCreateApplication($input: CreateApplicationInput!) {\n    createApplication(input: $input) { id name appName port needsDeployment environment { id name } }\n  }\n": typeof types.CliCreateApplicationDocument;
   "\n  mutation CliDeleteApplication($id: ID!) {\n    deleteApplication(id: $id)\n  }\n": typeof types.CliDeleteApplicationDocument;
+  "\n  query CliActiveOrganization {\n    viewer { activeOrganization { id } }\n  }\n": typeof types.CliActiveOrganizationDocument;
 };
 const documents: Documents = {
   "\n  subscription CliImportUpdates($after: String) {\n    siteImportUpdated(after: $after) {\n      importId\n      status\n      cursor\n      siteImport { id name status projectId databaseId applicationId domainId deploymentId errorStep errorMessage steps { step status } deployment { id status } }\n    }\n  }\n":
@@ -70,6 +71,8 @@ const documents: Documents = {
     types.CliCreateApplicationDocument,
   "\n  mutation CliDeleteApplication($id: ID!) {\n    deleteApplication(id: $id)\n  }\n":
     types.CliDeleteApplicationDocument,
+  "\n  query CliActiveOrganization {\n    viewer { activeOrganization { id } }\n  }\n":
+    types.CliActiveOrganizationDocument,
 };
 
 /**
@@ -194,6 +197,12 @@ export function graphql(
 export function graphql(
   source: "\n  mutation CliDeleteApplication($id: ID!) {\n    deleteApplication(id: $id)\n  }\n",
 ): (typeof documents)["\n  mutation CliDeleteApplication($id: ID!) {\n    deleteApplication(id: $id)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query CliActiveOrganization {\n    viewer { activeOrganization { id } }\n  }\n",
+): (typeof documents)["\n  query CliActiveOrganization {\n    viewer { activeOrganization { id } }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

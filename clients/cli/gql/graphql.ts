@@ -376,6 +376,10 @@ export type CliDeleteApplicationMutationVariables = Exact<{
 
 export type CliDeleteApplicationMutation = { deleteApplication: string };
 
+export type CliActiveOrganizationQueryVariables = Exact<{ [key: string]: never }>;
+
+export type CliActiveOrganizationQuery = { viewer: { activeOrganization: { id: string } | null } };
+
 export const CliDeploymentFragmentDoc = {
   kind: "Document",
   definitions: [
@@ -1522,3 +1526,35 @@ export const CliDeleteApplicationDocument = {
     },
   ],
 } as unknown as DocumentNode<CliDeleteApplicationMutation, CliDeleteApplicationMutationVariables>;
+export const CliActiveOrganizationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "CliActiveOrganization" },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "viewer" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "activeOrganization" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "Field", name: { kind: "Name", value: "id" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CliActiveOrganizationQuery, CliActiveOrganizationQueryVariables>;

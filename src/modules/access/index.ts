@@ -25,6 +25,7 @@ export {
   visibleApplicationSql,
   visibleProjectSql,
 } from "./access-scope.ts";
+export { type ExportedMember, exportMembers } from "./member.export.ts";
 export type { Role } from "./member.model.ts";
 export { Member, MemberGrant } from "./member.model.ts";
 export {

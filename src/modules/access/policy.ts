@@ -34,7 +34,9 @@ export type Action =
   | "webhook:manage"
   | "payment:manage"
   | "docs:manage"
-  | "audit:read";
+  | "audit:read"
+  | "organization:export"
+  | "organization:import";
 
 const allowed: Record<Action, readonly Role[]> = {
   "project:create": ["owner", "admin"],
@@ -62,6 +64,10 @@ const allowed: Record<Action, readonly Role[]> = {
   "docs:manage": ["owner", "admin"],
   // The organization's audit log (GraphQL `auditEvents`, `/api/audit-events`, its export; members get FORBIDDEN).
   "audit:read": ["owner", "admin"],
+  // The organization bundle (docs/organization-transfer.md): every setting and, encrypted, every secret.
+  "organization:export": ["owner"],
+  // Planning an organization bundle's import into the organization.
+  "organization:import": ["owner"],
 };
 
 /** True when `role` may perform `action`. */

@@ -26,6 +26,7 @@ export const applicationsModule = defineModule({
 
 // The public surface: what other modules may import (they import nothing else of this folder).
 export { provideApplicationDeployer } from "./application.deployer.ts";
+export { type ExportedApplication, exportApplications } from "./application.export.ts";
 export {
   envVarsSchema,
   healthPathSchema,

@@ -10,6 +10,7 @@ export const databasesModule = defineModule({
   sqlRows: databaseSqlRows,
 });
 
+export { type ExportedDatabase, exportDatabases } from "./database.export.ts";
 export {
   databaseNameSchema,
   databasePasswordSchema,

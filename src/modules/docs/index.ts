@@ -22,3 +22,6 @@ export const docsModule = defineModule({
   restRoutes: docsRoutes,
   jobs: [docsSyncJob],
 });
+
+// The public surface: what other modules may import (they import nothing else of this folder).
+export { docsHostnameOwner, type ExportedDocsTheme, exportDocsTheme } from "./docs-theme.export.ts";

@@ -20,3 +20,6 @@ export const paymentsModule = defineModule({
   restRoutes: paymentRoutes,
   jobs: [provisionMerchantJob, releaseMerchantJob],
 });
+
+// The public surface: what other modules may import (they import nothing else of this folder).
+export { type ExportedPaymentGatewayService, exportPaymentGatewayServices } from "./payment.export.ts";

@@ -21,6 +21,7 @@ export const projectsModule = defineModule({
   createLoaders: ({ knex, scope }) => createProjectLoaders(knex, scope),
 });
 
+export { type ExportedProject, exportProjects } from "./project.export.ts";
 // The public surface: what other modules may import (they import nothing else of this folder).
 export { Environment } from "./project.model.ts";
 export { projectsTable } from "./project.queries.ts";

@@ -18,3 +18,5 @@ export const teamModule = defineModule({
 
 // For the sign-in hooks (src/server/start.ts): account events of better-auth.
 export { emitAccountEvent } from "./account-events.ts";
+// For the organization import plan (src/modules/transfer): who is invited already.
+export { pendingInvitations } from "./invitation.export.ts";

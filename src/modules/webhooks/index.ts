@@ -26,4 +26,6 @@ export const webhooksModule = defineModule({
   },
 });
 
-// Nothing is exported: no module imports webhooks. It listens to domain events through `onEvent`.
+// The public surface: what other modules may import (they import nothing else of this folder). Webhooks listen to
+// domain events through `onEvent`; the organization export reads the endpoints.
+export { type ExportedWebhookEndpoint, exportWebhookEndpoints } from "./webhook.export.ts";

@@ -61,6 +61,19 @@ async function newGatewayService(fx: Fixture): Promise<string> {
   return id;
 }
 
+/** An organization bundle with nothing in it (docs/organization-transfer.md). */
+export const EMPTY_BUNDLE = {
+  format: "skiff.organization-bundle",
+  version: 1,
+  exportedAt: "2026-01-01T00:00:00.000Z",
+  organization: { id: "org_x", name: "x", slug: null },
+  secrets: { encryption: "none", recipient: null, count: 0, ciphertext: null, note: "" },
+  projects: [],
+  webhookEndpoints: [],
+  docsTheme: null,
+  members: [],
+};
+
 const PROJECT_FIELDS = "id name environments { name applications { name domains { host } } }";
 
 /** Every row; the test fails for a root field without a row and for a row without a field. */
@@ -73,6 +86,23 @@ export const graphqlRows: GraphqlRow[] = [
     variables: (fx) => ({ org: fx.orgA }),
     target: ["org"],
     expect: cells("ok", "ok", "FORBIDDEN", "FORBIDDEN", "NOT_FOUND", U, U, U),
+  },
+  {
+    // The organization bundle (docs/organization-transfer.md): owners only; admins and members FORBIDDEN.
+    field: "Query.organizationExport",
+    operation: "query($org: ID!) { organizationExport(organizationId: $org) }",
+    variables: (fx) => ({ org: fx.orgA }),
+    target: ["org"],
+    expect: cells("ok", "FORBIDDEN", "FORBIDDEN", "FORBIDDEN", "NOT_FOUND", U, U, U),
+  },
+  {
+    // The plan of importing a bundle: owners only; admins and members FORBIDDEN.
+    field: "Query.organizationImportPlan",
+    operation:
+      "query($org: ID!, $bundle: JSONObject!) { organizationImportPlan(organizationId: $org, bundle: $bundle) { creates conflicts } }",
+    variables: (fx) => ({ org: fx.orgA, bundle: EMPTY_BUNDLE }),
+    target: ["org"],
+    expect: cells("ok", "FORBIDDEN", "FORBIDDEN", "FORBIDDEN", "NOT_FOUND", U, U, U),
   },
   {
     field: "Query.viewer",

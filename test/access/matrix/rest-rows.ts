@@ -7,6 +7,7 @@
 import { deployRestRows } from "./deploy-rows.ts";
 import { docsRestRows } from "./docs-rows.ts";
 import type { Fixture, Persona } from "./fixture.ts";
+import { EMPTY_BUNDLE } from "./graphql-rows.ts";
 import { manageRestRows } from "./manage-rows.ts";
 import { webhookRestRows } from "./webhook-rows.ts";
 
@@ -167,6 +168,21 @@ export const restRows: RestRow[] = [
       expect: statuses(200, 200, 403, 403, 404, 401, 401, 401),
     }),
   ),
+  // ---- The organization bundle: owners only; admins and members 403 (the organization is visible to them) ------
+  {
+    route: "GET /api/organizations/:id/export",
+    call: (fx) => ({ url: `/api/organizations/${fx.orgA}/export`, target: fx.orgA }),
+    expect: statuses(200, 403, 403, 403, 404, 401, 401, 401),
+  },
+  {
+    route: "POST /api/organizations/:id/import-plan",
+    call: (fx) => ({
+      url: `/api/organizations/${fx.orgA}/import-plan`,
+      body: { bundle: EMPTY_BUNDLE },
+      target: fx.orgA,
+    }),
+    expect: statuses(200, 403, 403, 403, 404, 401, 401, 401),
+  },
   // ---- Payment gateway events: an inbound callback (its own signature check, no session or API key) -----------
   {
     route: "POST /api/payment-gateway/events",

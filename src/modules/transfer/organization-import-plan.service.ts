@@ -1,0 +1,226 @@
+/**
+ * `organizationImportPlan`: what importing an organization bundle (docs/organization-transfer.md) into an existing
+ * organization would do, changing nothing. The target's configuration is read in bundle shape (the export's
+ * snapshot), so both sides are compared by names: each resource of the bundle is CREATE (absent), EXISTS (present
+ * with the same settings) or CONFLICT (present with other settings, a host or docs hostname held elsewhere); the
+ * creations are then checked against the plan's quotas. Secrets are decrypted only to count the readable ones.
+ */
+import { BadUserInputError } from "../../shared/errors.ts";
+import { parseInput } from "../../shared/validate.ts";
+import { requireAllowed } from "../access/index.ts";
+import { domainWithHost } from "../applications/index.ts";
+import type { ServiceContext } from "../context.ts";
+import { docsHostnameOwner } from "../docs/index.ts";
+import { type QuotaKind, quotaStatus } from "../organizations/index.ts";
+import { pendingInvitations } from "../team/index.ts";
+import { OrganizationBundle } from "./bundle.schema.ts";
+import { decryptSecrets } from "./bundle-secrets.ts";
+import { snapshotOrganization } from "./organization-export.service.ts";
+
+/** What importing one resource would do. */
+type Action = "CREATE" | "EXISTS" | "CONFLICT";
+
+/** One line of the plan. */
+export interface ImportPlanItem {
+  kind: string;
+  name: string;
+  action: Action;
+  reason: string | null;
+}
+
+/** The plan (schema/transfer.graphql `OrganizationImportPlan`). */
+export interface ImportPlan {
+  items: ImportPlanItem[];
+  creates: number;
+  exists: number;
+  conflicts: number;
+  secrets: number;
+  secretsReadable: number;
+  warnings: string[];
+}
+
+/** The key that opens a bundle's secrets. */
+export interface ImportKey {
+  identity?: string | null;
+  passphrase?: string | null;
+}
+
+/** The names of the fields of `a` and `b` whose values differ (compared as JSON), or null when none does. */
+function differences(a: Record<string, unknown>, b: Record<string, unknown>): string | null {
+  const names = Object.keys(a).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  return names.length ? `differs: ${names.join(", ")}` : null;
+}
+
+/** The resource's action: CREATE when absent, else EXISTS or CONFLICT by its differences. */
+function compare(kind: string, name: string, wanted: object, present: object | undefined): ImportPlanItem {
+  if (!present) return { kind, name, action: "CREATE", reason: null };
+  const reason = differences(wanted as Record<string, unknown>, present as Record<string, unknown>);
+  return { kind, name, action: reason ? "CONFLICT" : "EXISTS", reason };
+}
+
+/** `value` without the listed keys (nested resources are compared as their own items). */
+function without<T extends object, K extends keyof T>(value: T, ...keys: K[]): Omit<T, K> {
+  const copy = { ...value };
+  for (const k of keys) delete copy[k];
+  return copy;
+}
+
+/** Secret references of a bundle, in its order. */
+function secretRefs(bundle: OrganizationBundle): string[] {
+  const refs: string[] = [];
+  for (const p of bundle.projects) {
+    for (const e of p.environments) {
+      for (const a of e.applications) for (const v of a.variables) refs.push(v.secret);
+      for (const d of e.databases) refs.push(d.password);
+    }
+  }
+  for (const w of bundle.webhookEndpoints) refs.push(w.secret);
+  return refs;
+}
+
+/**
+ * The plan of importing `raw` into `organizationId`.
+ * @throws NotFoundError when the caller is not a member; ForbiddenError when it is not the owner; BadUserInputError
+ * when `raw` is not a version 1 bundle, or the key does not open its secrets.
+ */
+export async function planOrganizationImport(
+  ctx: ServiceContext,
+  organizationId: string,
+  raw: unknown,
+  key: ImportKey = {},
+): Promise<ImportPlan> {
+  await requireAllowed(ctx.scope, "organization:import", organizationId);
+  const bundle = parseInput(OrganizationBundle, raw, "Invalid organization bundle");
+  if (key.identity && key.passphrase) {
+    throw new BadUserInputError("Give an identity or a passphrase, not both", {
+      fieldErrors: { identity: ["Give an identity or a passphrase, not both"] },
+    });
+  }
+  const warnings: string[] = [];
+
+  const refs = secretRefs(bundle);
+  let readable: Record<string, string> = {};
+  const opener = key.identity ? { identity: key.identity } : key.passphrase ? { passphrase: key.passphrase } : null;
+  if (bundle.secrets.ciphertext && opener) readable = await decryptSecrets(bundle.secrets.ciphertext, opener);
+  const why = !bundle.secrets.ciphertext
+    ? "the bundle carries no secrets"
+    : !opener
+      ? "no identity or passphrase was given"
+      : "the bundle's secrets do not hold it";
+  for (const ref of refs) if (!(ref in readable)) warnings.push(`Secret ${ref} would be left empty: ${why}`);
+
+  const target = (await snapshotOrganization(ctx, organizationId)).content;
+  const items: ImportPlanItem[] = [];
+  const creates: Record<QuotaKind, number> = { projects: 0, applications: 0, databases: 0, domains: 0 };
+  const count = (item: ImportPlanItem, quota?: QuotaKind) => {
+    items.push(item);
+    if (quota && item.action === "CREATE") creates[quota]++;
+  };
+
+  for (const p of bundle.projects) {
+    const tp = target.projects.find((x) => x.name === p.name);
+    count(
+      compare("project", p.name, { description: p.description }, tp && { description: tp.description }),
+      "projects",
+    );
+    for (const e of p.environments) {
+      const path = `${p.name}/${e.name}`;
+      const te = tp?.environments.find((x) => x.name === e.name);
+      count({ kind: "environment", name: path, action: te ? "EXISTS" : "CREATE", reason: null });
+      for (const a of e.applications) {
+        const ta = te?.applications.find((x) => x.name === a.name);
+        const settings = (x: typeof a) => ({
+          ...without(x, "domains", "variables", "name"),
+          variables: x.variables.map((v) => v.key),
+        });
+        count(compare("application", `${path}/${a.name}`, settings(a), ta && settings(ta)), "applications");
+        if (a.sourceType === "github" || a.sourceType === "gitlab") {
+          warnings.push(`Application ${path}/${a.name}: attach a ${a.sourceType} git provider to deploy it`);
+        }
+        for (const d of a.domains) {
+          const td = ta?.domains.find((x) => x.host === d.host);
+          if (td) {
+            count(compare("domain", d.host, d, td), "domains");
+            continue;
+          }
+          const taken = await domainWithHost(ctx.knex, d.host).first();
+          count(
+            taken
+              ? { kind: "domain", name: d.host, action: "CONFLICT", reason: "host is taken on this instance" }
+              : { kind: "domain", name: d.host, action: "CREATE", reason: null },
+            "domains",
+          );
+        }
+      }
+      for (const d of e.databases) {
+        const td = te?.databases.find((x) => x.name === d.name);
+        const settings = (x: typeof d) => without(x, "password", "name");
+        count(compare("database", `${path}/${d.name}`, settings(d), td && settings(td)), "databases");
+      }
+    }
+    for (const s of p.paymentGatewayServices) {
+      const ts = tp?.paymentGatewayServices.find((x) => x.name === s.name);
+      count(compare("paymentGatewayService", `${p.name}/${s.name}`, s, ts));
+    }
+  }
+
+  for (const w of bundle.webhookEndpoints) {
+    const tw = target.webhookEndpoints.find((x) => x.url === w.url);
+    count(compare("webhookEndpoint", w.url, without(w, "secret"), tw && without(tw, "secret")));
+  }
+
+  if (bundle.docsTheme) {
+    const item = compare("docsTheme", bundle.docsTheme.siteName, bundle.docsTheme, target.docsTheme ?? undefined);
+    const host = bundle.docsTheme.hostname;
+    const owner = host && host !== target.docsTheme?.hostname ? await docsHostnameOwner(ctx, host) : null;
+    if (owner && owner !== organizationId) {
+      item.action = "CONFLICT";
+      item.reason = `docs hostname ${host} is held by another organization`;
+    }
+    count(item);
+  }
+
+  const invited = await pendingInvitations(ctx, organizationId);
+  for (const m of bundle.members) {
+    const email = m.email.toLowerCase();
+    const member = target.members.find((x) => x.email.toLowerCase() === email);
+    const invitation = invited.find((x) => x.email === email);
+    const role = m.role === "owner" ? "admin" : m.role;
+    if (member) {
+      const reason = member.role === m.role ? null : `differs: role (${member.role} here)`;
+      count({ kind: "member", name: email, action: reason ? "CONFLICT" : "EXISTS", reason });
+    } else if (invitation) {
+      const reason = invitation.role === role ? null : `differs: role (invited as ${invitation.role} here)`;
+      count({ kind: "member", name: email, action: reason ? "CONFLICT" : "EXISTS", reason });
+    } else {
+      count({ kind: "member", name: email, action: "CREATE", reason: null });
+      if (m.role === "owner") warnings.push(`Member ${email} (owner in the bundle) would be invited as admin`);
+    }
+  }
+
+  const quotas = await quotaStatus(ctx.knex, organizationId);
+  for (const kind of Object.keys(creates) as QuotaKind[]) {
+    const limit = quotas.limits[kind];
+    if (limit === null || creates[kind] === 0) continue;
+    const left = Math.max(0, limit - quotas.usage[kind]);
+    if (creates[kind] > left) {
+      items.push({
+        kind: "quota",
+        name: kind,
+        action: "CONFLICT",
+        reason: `${creates[kind]} to create, ${left} left of ${limit} on plan "${quotas.plan}"`,
+      });
+    }
+  }
+
+  const tally = (action: Action) => items.filter((i) => i.action === action).length;
+  return {
+    items,
+    creates: tally("CREATE"),
+    exists: tally("EXISTS"),
+    conflicts: tally("CONFLICT"),
+    secrets: refs.length,
+    secretsReadable: refs.filter((r) => r in readable).length,
+    warnings,
+  };
+}
