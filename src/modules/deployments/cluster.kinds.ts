@@ -42,6 +42,14 @@ export interface ClusterClient {
    * cluster does not serve (no Gateway API, no cert-manager) has none. @throws Error with the API's message.
    */
   list(namespace: string, labelSelector: string): Promise<LiveObject[]>;
-  /** Deletes `object`. @returns false when it was already gone (404). @throws Error with the API's message. */
+  /**
+   * The Namespaces matching `labelSelector` (cluster-scoped: `metadata.namespace` is ""). @throws Error with the
+   * API's message.
+   */
+  listNamespaces(labelSelector: string): Promise<LiveObject[]>;
+  /**
+   * Deletes `object` (a Namespace: with everything in it, which the cluster removes). @returns false when it was
+   * already gone (404). @throws Error with the API's message.
+   */
   remove(object: LiveObject): Promise<boolean>;
 }
