@@ -258,7 +258,7 @@ export const configSchema = z.object({
     .regex(/^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$/, "a namespace name")
     .default("skiff-apps")
     .describe(
-      "The single namespace older installs applied every organization's objects to: the reconcile moves each organization's labelled objects out of it into the organization's namespace (see [Migrating from skiff-apps](operations.md#migrating-from-skiff-apps)). Empty: no legacy namespace is looked at.",
+      "The single namespace older installs applied every organization's objects to: the reconcile moves each organization's labelled objects out of it into the organization's namespace (see [Migrating from skiff-apps](operations.md#migrating-from-skiff-apps)). Skiff needs the ClusterRole `skiff-tenant` bound there while it is emptied (`deploy/components/legacy-skiff-apps`): a refused listing fails the reconcile. Empty: no legacy namespace is looked at.",
     ),
   SKIFF_ROLLOUT_TIMEOUT: z.coerce
     .number()
