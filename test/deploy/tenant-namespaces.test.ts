@@ -14,7 +14,7 @@ import { createSecretBox } from "../../src/db/secrets.ts";
 import { buildNamespaceOf, namespaceOf } from "../../src/shared/tenant-namespace.ts";
 import { drainJobs } from "../helpers/jobs.ts";
 import type { KubeApi, KubeObject } from "../helpers/kube-api.ts";
-import { TEST_SECRET } from "../helpers/seed.ts";
+import { createPlan, TEST_SECRET } from "../helpers/seed.ts";
 import { gql } from "../helpers/server.ts";
 import { addDomain, addVariable, seededApplication } from "./deploy-helpers.ts";
 import { completeRollouts, type KubeSkiff, startKubeSkiff } from "./kube-skiff.ts";
@@ -187,6 +187,26 @@ describe("one namespace per organization", () => {
     // A's reconcile touches nothing of B.
     const deleted = await reconciled(a.organizationId);
     expect(deleted.filter((k) => k.startsWith(`${nsB}/`))).toEqual([]);
+  });
+
+  it("the ResourceQuotas follow the plan: applied for a limited plan, deleted when it becomes unlimited", async () => {
+    const app = await seededApplication(t.db.knex);
+    const limited = await createPlan(t.db.knex, { applications: 4, databases: 2 });
+    await t.db.knex("organizations").where({ id: app.organizationId }).update({ plan_id: limited });
+    await deployed(app, app.applicationId);
+    const ns = namespaceOf(app.organizationId);
+    const builds = buildNamespaceOf(app.organizationId);
+    const hard = (namespace: string) =>
+      (kube.get(namespace, "ResourceQuota", "plan")?.spec as { hard: Record<string, string> } | undefined)?.hard;
+    expect(hard(ns)).toMatchObject({ pods: "10", persistentvolumeclaims: "2" });
+    expect(hard(builds)).toMatchObject({ pods: "4" });
+
+    const unlimited = await createPlan(t.db.knex, {});
+    await t.db.knex("organizations").where({ id: app.organizationId }).update({ plan_id: unlimited });
+    const deleted = await reconciled(app.organizationId);
+    expect(deleted).toEqual([`${builds}/ResourceQuota/plan`, `${ns}/ResourceQuota/plan`].sort());
+    expect(objectsIn(ns, app.organizationId)).toContain(`Deployment/${app.appName}`);
+    expect(kube.get(ns, "LimitRange", "defaults")).toBeDefined();
   });
 
   it("deleting the last application and database leaves the namespaces and what isolates them", async () => {

@@ -19,6 +19,9 @@ export const MANAGED_KINDS: ReadonlyArray<readonly [apiVersion: string, kind: st
   ["networking.k8s.io/v1", "Ingress"],
   ["gateway.networking.k8s.io/v1", "HTTPRoute"],
   ["cert-manager.io/v1", "Certificate"],
+  // The tenant objects a render may stop calling for (an unlimited plan, Ingress routing again).
+  ["v1", "ResourceQuota"],
+  ["gateway.networking.k8s.io/v1beta1", "ReferenceGrant"],
 ];
 
 /** An object as listed from the cluster (what the reconcile looks at). */

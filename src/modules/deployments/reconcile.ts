@@ -190,9 +190,10 @@ async function reconcileIn(
   }
 
   const desired = await desiredObjects(services, organizationId);
+  const tenant = await renderTenantOf(services, organizationId);
   let applied = 0;
   if (desired.length > 0) {
-    for (const manifest of await renderTenantOf(services, organizationId)) {
+    for (const manifest of tenant) {
       await cluster.apply(manifest, manifest.metadata.namespace ?? own[0]!);
       applied += 1;
     }
@@ -206,7 +207,7 @@ async function reconcileIn(
     await cluster.apply(manifest, manifest.metadata.namespace ?? own[0]!);
     applied += 1;
   }
-  const wanted = new Set(desired.map(placed));
+  const wanted = new Set([...tenant, ...desired].map(placed));
   const live: LiveObject[] = [];
   for (const namespace of own) live.push(...(await cluster.list(namespace, selector)));
   const rows = await ownerRows(services.knex, organizationId);
