@@ -171,7 +171,7 @@ export const configSchema = z.object({
     .string()
     .default("svc.cluster.local")
     .describe(
-      "DNS suffix of internal service hostnames (`DB_HOST` = `<app>-db.<suffix>`, the database Service the deployers render); outbound calls refuse it and its subdomains.",
+      "The cluster's DNS suffix of Services (`DB_HOST` = `<app>-db.<organization namespace>.<suffix>`, the database Service the deployers render in the organization's namespace); outbound calls refuse it and its subdomains.",
     ),
   SKIFF_ROUTING: z
     .enum(["ingress", "gateway"])
@@ -220,7 +220,45 @@ export const configSchema = z.object({
     .min(1)
     .optional()
     .describe(
-      "Kubeconfig file of the `kubernetes` deployer; objects go to its current context's namespace (`default` when none). Unset: `~/.kube/config`, else the in-cluster service account.",
+      "Kubeconfig file of the `kubernetes` deployer; each organization's objects go to its own namespace (see [Tenant namespaces](deployments.md#tenant-namespaces)). Unset: `~/.kube/config`, else the in-cluster service account.",
+    ),
+  SKIFF_TENANT_INGRESS_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, "a namespace name")
+    .default("ingress")
+    .describe(
+      "Namespace of the ingress controller (or Gateway) whose pods the NetworkPolicy of every tenant namespace admits (see [Tenant namespaces](deployments.md#tenant-namespaces)).",
+    ),
+  SKIFF_TENANT_BLOCKED_CIDRS: z
+    .string()
+    .default("10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,100.64.0.0/10,169.254.0.0/16")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((c) => c.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/, "an IPv4 CIDR")).min(1))
+    .describe(
+      "Comma-separated IPv4 CIDRs that tenant pods may not reach outside their namespace: the cluster's pod, service and node ranges and the cloud metadata address. Every other address (the internet) is allowed out, with the cluster DNS.",
+    ),
+  SKIFF_SERVICE_ACCOUNT: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "namespace/name of a ServiceAccount")
+    .default("skiff/skiff")
+    .transform((v) => {
+      const [namespace, name] = v.split("/") as [string, string];
+      return { namespace, name };
+    })
+    .describe(
+      "Skiff's own ServiceAccount (`namespace/name`), which the `kubernetes` deployer binds to the ClusterRole `skiff-tenant` in every tenant namespace it creates.",
+    ),
+  SKIFF_LEGACY_NAMESPACE: z
+    .string()
+    .regex(/^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$/, "a namespace name")
+    .default("skiff-apps")
+    .describe(
+      "The single namespace older installs applied every organization's objects to: the reconcile moves each organization's labelled objects out of it into the organization's namespace (see [Migrating from skiff-apps](operations.md#migrating-from-skiff-apps)). Skiff needs the ClusterRole `skiff-tenant` bound there while it is emptied (`deploy/components/legacy-skiff-apps`): a refused listing fails the reconcile. Empty: no legacy namespace is looked at.",
     ),
   SKIFF_ROLLOUT_TIMEOUT: z.coerce
     .number()

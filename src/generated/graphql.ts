@@ -523,7 +523,7 @@ export type Database = {
   id: Scalars["ID"]["output"];
   /** Database name. */
   name: Scalars["String"]["output"];
-  /** Internal cluster hostname of the database service. */
+  /** Internal cluster hostname of the database service (`DB_HOST`): `<app>-db.<organization namespace>.<cluster domain>`. */
   serviceHost: Scalars["String"]["output"];
   type: DatabaseType;
   /** Database user. */
@@ -2249,7 +2249,7 @@ export type SiteImport = {
   database?: Maybe<Database>;
   /** Database created by the last run (`db_...`); null when none. */
   databaseId?: Maybe<Scalars["ID"]["output"]>;
-  /** Internal cluster hostname of the created database, e.g. `shop-7k2mq3-db.svc.cluster.local`. */
+  /** Internal cluster hostname of the created database, e.g. `shop-7k2mq3-db.skiff-org-01jq3v7x2k9m4n8p5r6s7t8w9y.svc.cluster.local`: its Service in the organization's namespace. */
   databaseServiceHost?: Maybe<Scalars["String"]["output"]>;
   /** Engine of the created database; null when none. */
   databaseType?: Maybe<DatabaseType>;
@@ -2441,7 +2441,7 @@ export type SiteImportResult = {
   applicationId?: Maybe<Scalars["ID"]["output"]>;
   /** Created database; null when none was requested or it was not created. */
   databaseId?: Maybe<Scalars["ID"]["output"]>;
-  /** Internal cluster hostname of the database (`DB_HOST`), e.g. `shop-7k2mq3-db.svc.cluster.local`. */
+  /** Internal cluster hostname of the database (`DB_HOST`), e.g. `shop-7k2mq3-db.skiff-org-01jq3v7x2k9m4n8p5r6s7t8w9y.svc.cluster.local`: its Service in the organization's namespace. */
   databaseServiceHost?: Maybe<Scalars["String"]["output"]>;
   /** Engine of the created database; null without a database. */
   databaseType?: Maybe<DatabaseType>;

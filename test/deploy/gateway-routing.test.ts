@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningSkiff } from "../../src/server/start.ts";
+import { namespaceOf } from "../../src/shared/tenant-namespace.ts";
 import type { TestDatabase } from "../helpers/db.ts";
 import type { KubeApi, KubeObject } from "../helpers/kube-api.ts";
 import { gql } from "../helpers/server.ts";
@@ -13,7 +14,7 @@ import { addDomain, seededApplication } from "./deploy-helpers.ts";
 import { validateManifests } from "./k8s-validate.ts";
 import { completeRollouts, type KubeSkiff, startKubeSkiff } from "./kube-skiff.ts";
 
-const NAMESPACE = "skiff-apps";
+const NAMESPACE = "skiff-test";
 let t: KubeSkiff;
 let db: TestDatabase;
 let skiff: RunningSkiff;
@@ -56,7 +57,12 @@ describe("routing through a Gateway", () => {
     const logs = await db.knex("deployment_logs").where({ deployment_id: id }).orderBy("id").pluck("text");
     expect(row?.status, logs.join("\n")).toBe("done");
 
-    const patches = kube.requests.slice(from).filter((r) => r.method === "PATCH");
+    // The organization's namespaces first (docs/deployments.md "Tenant namespaces"), then the application's objects.
+    const tenantKinds = ["Namespace", "RoleBinding", "NetworkPolicy", "ResourceQuota", "LimitRange", "ReferenceGrant"];
+    const patches = kube.requests
+      .slice(from)
+      .filter((r) => r.method === "PATCH" && !tenantKinds.includes(r.body!.kind as string));
+    const ns = namespaceOf(app.organizationId);
     expect(patches.map((p) => p.body!.kind)).toEqual([
       "Secret",
       "Deployment",
@@ -66,13 +72,12 @@ describe("routing through a Gateway", () => {
       "HTTPRoute",
     ]);
     const routes = patches.filter((p) => p.body!.kind === "HTTPRoute");
-    for (const p of routes)
-      expect(p.path).toMatch(`/apis/gateway.networking.k8s.io/v1/namespaces/${NAMESPACE}/httproutes/`);
+    for (const p of routes) expect(p.path).toMatch(`/apis/gateway.networking.k8s.io/v1/namespaces/${ns}/httproutes/`);
     const certificate = patches.find((p) => p.body!.kind === "Certificate")!;
-    expect(certificate.path).toMatch(`/apis/cert-manager.io/v1/namespaces/${NAMESPACE}/certificates/`);
+    expect(certificate.path).toMatch(`/apis/cert-manager.io/v1/namespaces/${ns}/certificates/`);
     validateManifests(patches.map((p) => p.body as never));
 
-    const stored = routes.map((p) => kube.get(NAMESPACE, "HTTPRoute", (p.body as KubeObject).metadata.name)!);
+    const stored = routes.map((p) => kube.get(ns, "HTTPRoute", (p.body as KubeObject).metadata.name)!);
     expect(stored.map((r) => (r.spec as { hostnames: string[] }).hostnames)).toEqual([[secure], [plain]]);
     expect((stored[0]!.spec as { parentRefs: unknown[] }).parentRefs).toEqual([
       {
@@ -83,7 +88,12 @@ describe("routing through a Gateway", () => {
         sectionName: "https",
       },
     ]);
-    const cert = kube.get(NAMESPACE, "Certificate", (certificate.body as KubeObject).metadata.name)!;
+    // The Gateway's namespace may read the certificates' Secrets of the organization's namespace.
+    expect(kube.get(ns, "ReferenceGrant", "gateway-certificates")!.spec).toEqual({
+      from: [{ group: "gateway.networking.k8s.io", kind: "Gateway", namespace: "gateway" }],
+      to: [{ group: "", kind: "Secret" }],
+    });
+    const cert = kube.get(ns, "Certificate", (certificate.body as KubeObject).metadata.name)!;
     expect(cert.spec).toMatchObject({ dnsNames: [secure], issuerRef: { kind: "ClusterIssuer", name: "acme-prod" } });
   });
 });

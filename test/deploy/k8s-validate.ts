@@ -17,7 +17,7 @@ import { Deployment, StatefulSet } from "kubernetes-models/apps/v1";
 import { Job } from "kubernetes-models/batch/v1";
 import { Ingress, NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
-import { ClusterRole, Role, RoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1";
+import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1";
 import { ConfigMap, LimitRange, Namespace, ResourceQuota, Secret, Service, ServiceAccount } from "kubernetes-models/v1";
 
 /** A model class: its prototype's `validate()` runs the kind's compiled schema on `this`. */
@@ -43,6 +43,7 @@ const CLASSES: Record<string, ModelClass> = {
   "rbac.authorization.k8s.io/v1/Role": Role,
   "rbac.authorization.k8s.io/v1/ClusterRole": ClusterRole,
   "rbac.authorization.k8s.io/v1/RoleBinding": RoleBinding,
+  "rbac.authorization.k8s.io/v1/ClusterRoleBinding": ClusterRoleBinding,
   "networking.k8s.io/v1/NetworkPolicy": NetworkPolicy,
   "gateway.networking.k8s.io/v1beta1/ReferenceGrant": ReferenceGrant,
   "monitoring.coreos.com/v1/ServiceMonitor": ServiceMonitor,

@@ -21,6 +21,7 @@ import { createSecretBox } from "../../src/db/secrets.ts";
 import { createKubernetesDeployer } from "../../src/modules/deployments/deployer.kubernetes.ts";
 import { REDACTED, renderManifests } from "../../src/modules/deployments/deployment.manifests.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
+import { buildNamespaceOf, namespaceOf } from "../../src/shared/tenant-namespace.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type KubeApi, type KubeObject, startKubeApi } from "../helpers/kube-api.ts";
 import { TEST_SECRET } from "../helpers/seed.ts";
@@ -116,6 +117,23 @@ async function addRegistry(organizationId: string) {
 /** The PATCH requests made since `from`. */
 const patchesSince = (from: number) => kube.requests.slice(from).filter((r) => r.method === "PATCH");
 
+/** Kinds of the objects of an organization's namespaces (tenant.manifests.ts), applied before its applications'. */
+const TENANT_KINDS = new Set(["Namespace", "RoleBinding", "NetworkPolicy", "ResourceQuota", "LimitRange"]);
+/**
+ * The tenant objects applied first by every deployment: both namespaces, each with what isolates it (a
+ * ResourceQuota too when the plan's quotas are limited).
+ */
+const TENANT_APPLIES = ["Namespace", "RoleBinding", "NetworkPolicy", "LimitRange"];
+
+/** The PATCH requests since `from` of an application's objects (after the tenant objects, which come first). */
+function appPatchesSince(from: number) {
+  const patches = patchesSince(from);
+  const tenant = patches.findIndex((p) => !TENANT_KINDS.has(p.body!.kind as string));
+  const kinds = patches.slice(0, tenant).map((p) => p.body!.kind);
+  expect(kinds.filter((k) => k !== "ResourceQuota")).toEqual([...TENANT_APPLIES, ...TENANT_APPLIES]);
+  return patches.slice(tenant);
+}
+
 /** The application's health as GraphQL shows it. */
 async function healthOf(app: { applicationId: string; owner: { apiKey: string } }) {
   const res = await gql<{ application: { health: string; healthCheckedAt: string | null; applicationStatus: string } }>(
@@ -143,7 +161,13 @@ describe("kubernetes deployer (fake API server)", () => {
     const { row, logs } = await waitForDeployment(id);
     expect(row.status, logs.join("\n")).toBe("done");
 
-    const patches = patchesSince(from);
+    const ns = namespaceOf(app.organizationId);
+    const tenant = patchesSince(from).filter((p) => TENANT_KINDS.has(p.body!.kind as string));
+    expect(tenant.filter((p) => p.body!.kind === "Namespace").map((p) => p.path)).toEqual([
+      `/api/v1/namespaces/${ns}`,
+      `/api/v1/namespaces/${buildNamespaceOf(app.organizationId)}`,
+    ]);
+    const patches = appPatchesSince(from);
     expect(patches.map((p) => p.body!.kind)).toEqual([
       "Secret",
       "Secret",
@@ -157,16 +181,18 @@ describe("kubernetes deployer (fake API server)", () => {
       expect(p.contentType).toBe("application/apply-patch+yaml");
       expect(p.query.get("fieldManager")).toBe("skiff");
       expect(p.query.get("force")).toBe("true");
-      expect(p.path).toContain(`/namespaces/${NAMESPACE}/`);
+      expect(p.path).toContain(`/namespaces/${ns}/`);
     }
+    // The organization's namespace only: nothing in the kubeconfig's namespace.
+    expect(kube.objects().filter((o) => o.metadata.namespace === NAMESPACE)).toEqual([]);
     // What was sent and what the fake stored both validate against the Kubernetes schemas.
     validateManifests(patches.map((p) => p.body as never));
     const stored = patches.map((p) => {
       const b = p.body as { kind: string; metadata: { name: string } };
-      return kube.get(NAMESPACE, b.kind, b.metadata.name)!;
+      return kube.get(ns, b.kind, b.metadata.name)!;
     });
     validateManifests(stored);
-    expect(kube.get(NAMESPACE, "Secret", `${app.appName}-env`)!.stringData).toEqual({ API_KEY: "k-123" });
+    expect(kube.get(ns, "Secret", `${app.appName}-env`)!.stringData).toEqual({ API_KEY: "k-123" });
     // The cluster got the values; the deployment stores the same objects without them.
     const kept = row.manifests as Array<{ kind: string; stringData?: Record<string, string> }>;
     expect(kept.filter((m) => m.kind === "Secret").map((m) => m.stringData)).toEqual([
@@ -190,9 +216,9 @@ describe("kubernetes deployer (fake API server)", () => {
     const again = kube.requests.length;
     const second = await waitForDeployment(await deploy(app));
     expect(second.row.status, second.logs.join("\n")).toBe("done");
-    expect(patchesSince(again).map((p) => p.body!.kind)).toHaveLength(7);
+    expect(appPatchesSince(again).map((p) => p.body!.kind)).toHaveLength(7);
     expect(kube.objects()).toHaveLength(count);
-    expect(kube.get(NAMESPACE, "Deployment", app.appName)!.metadata.generation).toBe(1);
+    expect(kube.get(ns, "Deployment", app.appName)!.metadata.generation).toBe(1);
   });
 
   it("a rollout that never completes ends error with the timeout as reason, and the application unhealthy", async () => {
@@ -231,19 +257,21 @@ describe("kubernetes deployer (fake API server)", () => {
     expect(noRegistry.row.errorMessage).toMatch(/^no container registry to push the build to/);
     expect(kube.requests.length).toBe(before0);
     await addRegistry(ok.organizationId);
+    const ns = namespaceOf(ok.organizationId);
+    const builds = buildNamespaceOf(ok.organizationId);
 
     kube.onApply = (o) => {
       if (o.kind === "Job") {
         // Play the Job controller: a pod whose build container prints BuildKit's plain progress, then success.
         kube.addPod(
-          NAMESPACE,
+          builds,
           `${o.metadata.name}-x7k2p`,
           { "job-name": o.metadata.name },
           {
             build: ["#1 [internal] load git source", "#2 exporting to image", "#2 pushing layers done"],
           },
         );
-        setTimeout(() => kube.setStatus(NAMESPACE, "Job", o.metadata.name, { succeeded: 1 }), 1_200);
+        setTimeout(() => kube.setStatus(builds, "Job", o.metadata.name, { succeeded: 1 }), 1_200);
         return { active: 1 };
       }
       return completeEverything(o);
@@ -251,9 +279,11 @@ describe("kubernetes deployer (fake API server)", () => {
     const from = kube.requests.length;
     const built = await waitForDeployment(await deploy(ok));
     expect(built.row.status, built.logs.join("\n")).toBe("done");
-    const kinds = patchesSince(from).map((p) => p.body!.kind);
-    expect(kinds).toEqual(["Secret", "Secret", "Job", "Deployment", "Service"]);
-    const jobName = patchesSince(from)[2]!.body!.metadata as { name: string };
+    const applied = appPatchesSince(from);
+    expect(applied.map((p) => p.body!.kind)).toEqual(["Secret", "Secret", "Job", "Deployment", "Service"]);
+    // The build and its registry Secret in the build namespace (Pod Security privileged), the rest in the tenant's.
+    expect(applied.map((p) => p.path.split("/namespaces/")[1]!.split("/")[0])).toEqual([ns, builds, builds, ns, ns]);
+    const jobName = applied[2]!.body!.metadata as { name: string };
     // The build's output is in the deployment log, in order, before the build's outcome.
     const buildLines = built.logs.filter((l) => l.startsWith("[build] "));
     expect(buildLines).toEqual([
@@ -263,7 +293,7 @@ describe("kubernetes deployer (fake API server)", () => {
     ]);
     expect(built.logs.indexOf(buildLines[2]!)).toBeLessThan(built.logs.indexOf(`build Job/${jobName.name} succeeded`));
     // Registry credentials reach the cluster as a dockerconfigjson Secret mounted into the build, never the store.
-    const registrySecret = kube.get(NAMESPACE, "Secret", `${jobName.name}-registry`)!;
+    const registrySecret = kube.get(builds, "Secret", `${jobName.name}-registry`)!;
     expect(registrySecret.type).toBe("kubernetes.io/dockerconfigjson");
     const config = JSON.parse((registrySecret.stringData as Record<string, string>)[".dockerconfigjson"]!);
     expect(Buffer.from(config.auths["registry.example.test"].auth, "base64").toString()).toBe(
@@ -276,7 +306,7 @@ describe("kubernetes deployer (fake API server)", () => {
     expect(jobReads.length).toBeGreaterThanOrEqual(2); // polled while active, then saw it succeed
     expect(built.logs).toContain(`build Job/${jobName.name} succeeded`);
 
-    const image = kube.get(NAMESPACE, "Deployment", ok.appName)!.spec as {
+    const image = kube.get(ns, "Deployment", ok.appName)!.spec as {
       template: { spec: { containers: Array<{ image: string }> } };
     };
     expect(image.template.spec.containers[0]!.image).toMatch(
@@ -305,7 +335,7 @@ describe("kubernetes deployer (fake API server)", () => {
     expect(failed.row.errorMessage).toMatch(
       new RegExp(`^build Job/${bad.appName}-build-[a-z0-9-]+ failed: Job has reached the specified backoff limit$`),
     );
-    expect(patchesSince(before).map((p) => p.body!.kind)).toEqual(["Secret", "Secret", "Job"]); // nothing after the build
+    expect(appPatchesSince(before).map((p) => p.body!.kind)).toEqual(["Secret", "Secret", "Job"]); // nothing after the build
   });
 
   it("an API error ends the deployment error with the API's message", async () => {

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { namespaceOf } from "../../src/shared/tenant-namespace.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type KubeApi, startKubeApi } from "../helpers/kube-api.ts";
 import { type SkiffProcess, spawnSkiff } from "../helpers/process.ts";
@@ -17,7 +18,7 @@ import { gql } from "../helpers/server.ts";
 import { seededApplication } from "./deploy-helpers.ts";
 import { completeRollouts } from "./kube-skiff.ts";
 
-const NAMESPACE = "skiff-apps";
+const NAMESPACE = "skiff-test";
 
 let db: TestDatabase;
 let kube: KubeApi;
@@ -96,7 +97,7 @@ describe("an orphan left by a crash", () => {
     const first = await start();
     const app = await seededApplication(db.knex);
     await deploy(first.url, app);
-    expect(kube.get(NAMESPACE, "Deployment", app.appName)).toBeDefined();
+    expect(kube.get(namespaceOf(app.organizationId), "Deployment", app.appName)).toBeDefined();
 
     kube.holdDeletes = true;
     const res = await gql(
@@ -113,20 +114,26 @@ describe("an orphan left by a crash", () => {
     expect((await first.process.exited).signal).toBe("SIGKILL");
     // The row is gone, the objects are not: orphans.
     expect(await db.knex("applications").where({ id: app.applicationId }).first()).toBeUndefined();
-    expect(kube.get(NAMESPACE, "Deployment", app.appName)).toBeDefined();
-    expect(kube.get(NAMESPACE, "Service", app.appName)).toBeDefined();
+    expect(kube.get(namespaceOf(app.organizationId), "Deployment", app.appName)).toBeDefined();
+    expect(kube.get(namespaceOf(app.organizationId), "Service", app.appName)).toBeDefined();
     kube.holdDeletes = false;
 
     const second = await start();
-    await until("the orphan's removal", () => kube.get(NAMESPACE, "Deployment", app.appName) === undefined);
-    expect(kube.get(NAMESPACE, "Service", app.appName)).toBeUndefined();
-    expect(kube.get(NAMESPACE, "Secret", `${app.appName}-env`)).toBeUndefined();
+    await until(
+      "the orphan's removal",
+      () => kube.get(namespaceOf(app.organizationId), "Deployment", app.appName) === undefined,
+    );
+    expect(kube.get(namespaceOf(app.organizationId), "Service", app.appName)).toBeUndefined();
+    expect(kube.get(namespaceOf(app.organizationId), "Secret", `${app.appName}-env`)).toBeUndefined();
 
     // A row deleted with no job at all (by SQL): only the periodic reconcile can find its objects.
     const other = await seededApplication(db.knex);
     await deploy(second.url, other);
     await db.knex("applications").where({ id: other.applicationId }).delete();
-    await until("the periodic reconcile", () => kube.get(NAMESPACE, "Deployment", other.appName) === undefined);
+    await until(
+      "the periodic reconcile",
+      () => kube.get(namespaceOf(other.organizationId), "Deployment", other.appName) === undefined,
+    );
     expect(await deletedCount(second.url, "periodic")).toBeGreaterThanOrEqual(3);
   }, 240_000);
 });

@@ -8,9 +8,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningSkiff } from "../../src/server/start.ts";
+import { buildNamespaceOf, namespaceOf } from "../../src/shared/tenant-namespace.ts";
 import type { TestDatabase } from "../helpers/db.ts";
 import { drainJobs } from "../helpers/jobs.ts";
-import type { KubeApi } from "../helpers/kube-api.ts";
+import type { KubeApi, KubeObject } from "../helpers/kube-api.ts";
 import { createOrg, createProjects } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
 import { failInsertsWhen, importReadyOrg, rest } from "../imports/import-helpers.ts";
@@ -58,15 +59,25 @@ async function deployed(who: Owner, applicationId: string) {
   expect(row.status).toBe("done");
 }
 
-/** `Kind/name` of every object of the namespace labelled with organization `organizationId`, sorted. */
+/** Kinds of the objects that isolate an organization's namespaces (tenant.manifests.ts). */
+const TENANT_KINDS = new Set(["Namespace", "RoleBinding", "NetworkPolicy", "ResourceQuota", "LimitRange"]);
+
+/**
+ * `Kind/name` of every object of organization `organizationId`'s namespace (its applications' and databases', not
+ * the tenant objects), sorted. Checks on the way that no object labelled with the organization is anywhere but in
+ * its two namespaces, and that its namespace holds nothing of another organization.
+ */
 function objectsOf(organizationId: string): string[] {
+  const ns = namespaceOf(organizationId);
+  const own = [ns, buildNamespaceOf(organizationId)];
+  const org = (o: KubeObject) => (o.metadata.labels as Record<string, string> | undefined)?.["skiff.dev/organization"];
+  for (const o of kube.objects()) {
+    if (org(o) === organizationId && o.kind !== "Namespace") expect(own).toContain(o.metadata.namespace);
+    if (own.includes(o.metadata.namespace)) expect(org(o)).toBe(organizationId);
+  }
   return kube
     .objects()
-    .filter(
-      (o) =>
-        o.metadata.namespace === NAMESPACE &&
-        (o.metadata.labels as Record<string, string> | undefined)?.["skiff.dev/organization"] === organizationId,
-    )
+    .filter((o) => o.metadata.namespace === ns && !TENANT_KINDS.has(o.kind))
     .map((o) => `${o.kind}/${o.metadata.name}`)
     .sort();
 }
@@ -82,15 +93,15 @@ async function deletedBy(action: () => Promise<unknown>): Promise<string[]> {
     .sort();
 }
 
-/** Plays the StatefulSet controller: the volume of database StatefulSet `name`, with the template's labels. */
-function addVolumeOf(name: string) {
-  const sts = kube.get(NAMESPACE, "StatefulSet", name)!;
+/** Plays the StatefulSet controller: the volume of database StatefulSet `namespace/name`, with the template's labels. */
+function addVolumeOf(namespace: string, name: string) {
+  const sts = kube.get(namespace, "StatefulSet", name)!;
   const template = (sts.spec as { volumeClaimTemplates: Array<{ metadata: { labels: Record<string, string> } }> })
     .volumeClaimTemplates[0]!;
   kube.put({
     apiVersion: "v1",
     kind: "PersistentVolumeClaim",
-    metadata: { name: `data-${name}-0`, namespace: NAMESPACE, labels: template.metadata.labels },
+    metadata: { name: `data-${name}-0`, namespace, labels: template.metadata.labels },
     spec: { accessModes: ["ReadWriteOnce"] },
   });
 }
@@ -102,7 +113,7 @@ async function deployedApplication() {
   await addDomain(db.knex, app.organizationId, app.applicationId, `${app.appName}.example.test`);
   await addDatabase(db.knex, app);
   await deployed(app, app.applicationId);
-  addVolumeOf(`${app.appName}-db`);
+  addVolumeOf(namespaceOf(app.organizationId), `${app.appName}-db`);
   const database = await db.knex("databases").where({ environment_id: app.environmentId }).first();
   return { ...app, databaseId: database.id as string, host: `${app.appName}.example.test` };
 }
@@ -181,7 +192,7 @@ describe("the action table: action → objects created → objects deleted", () 
       ),
     );
     expect(deleted).toEqual([]);
-    expect(kube.get(NAMESPACE, "Secret", `${app.appName}-env`)!.stringData).toEqual({});
+    expect(kube.get(namespaceOf(app.organizationId), "Secret", `${app.appName}-env`)!.stringData).toEqual({});
     expect(objectsOf(app.organizationId)).toEqual(allObjects(app.appName));
   });
 
@@ -223,10 +234,15 @@ describe("the action table: action → objects created → objects deleted", () 
     const deleted = await deletedBy(() =>
       skiff.services.jobs.enqueue(skiff.services.knex, "deployments.reconcile-all", {}),
     );
-    expect(deleted).toEqual(allObjects(app.appName));
+    // Its two Namespaces go, and the cluster removes what they held.
+    expect(deleted).toEqual(
+      [`Namespace/${namespaceOf(app.organizationId)}`, `Namespace/${buildNamespaceOf(app.organizationId)}`].sort(),
+    );
+    expect(objectsOf(app.organizationId)).toEqual([]);
+    expect(kube.namespaces()).not.toContain(namespaceOf(app.organizationId));
     expect(objectsOf(other.organizationId)).toEqual(allObjects(other.appName));
     const metrics = await (await fetch(skiff.metricsUrl)).text();
-    expect(metrics).toMatch(/skiff_reconcile_deleted_objects_total\{kind="Deployment",trigger="periodic"\} [1-9]/);
+    expect(metrics).toMatch(/skiff_reconcile_deleted_objects_total\{kind="Namespace",trigger="periodic"\} [1-9]/);
   }, 90_000);
 
   it("import rollback: deleting an import with rollbackResources deletes what it deployed", async () => {

@@ -4,8 +4,9 @@
  * (kubernetes-models), and the pieces fit: N ≥ 2 replicas; a PodDisruptionBudget, Service and Deployment
  * selecting the same pods; the Ingress pointing at the Service's port; probes on /readyz and /healthz; the
  * migration init step; secrets only from the `skiff` Secret; restrictive securityContext and limits; the
- * deployer's RBAC granting exactly what deployer.kubernetes.ts does to every kind the renderer produces, bound to
- * the pods' service account; the kubeconfig naming the namespace the RoleBinding is in; no `:latest` image.
+ * deployer's RBAC granting exactly what deployer.kubernetes.ts does to every kind the renderer produces (a
+ * ClusterRole bound by Skiff per tenant namespace), and cluster-wide only namespaces and the RoleBindings of that
+ * ClusterRole; the tenant settings matching the ServiceAccount and the ingress namespace; no `:latest` image.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -15,7 +16,13 @@ import { describe, expect, it } from "vitest";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
 import { loadConfig } from "../../src/config.ts";
 import { MANAGED_KINDS } from "../../src/modules/deployments/cluster.kinds.ts";
-import { type Manifest, renderManifests, routingSettings } from "../../src/modules/deployments/deployment.manifests.ts";
+import {
+  type Manifest,
+  renderManifests,
+  resourcesForPlan,
+  routingSettings,
+} from "../../src/modules/deployments/deployment.manifests.ts";
+import { renderTenant } from "../../src/modules/deployments/tenant.manifests.ts";
 import { findProgram, skipReason } from "../helpers/required-tool.ts";
 import { validateManifests } from "./k8s-validate.ts";
 
@@ -87,6 +94,10 @@ const PLURAL: Record<string, string> = {
   HTTPRoute: "httproutes",
   Certificate: "certificates",
   PersistentVolumeClaim: "persistentvolumeclaims",
+  NetworkPolicy: "networkpolicies",
+  ResourceQuota: "resourcequotas",
+  LimitRange: "limitranges",
+  ReferenceGrant: "referencegrants",
 };
 
 /** The checks every build of deploy/ must pass; @returns the Deployment for overlay-specific checks. */
@@ -173,26 +184,70 @@ function checkSkiff(objects: Manifest[]): Obj {
   expect(Number(config.data.SKIFF_SHUTDOWN_TIMEOUT) + 10).toBeLessThan(pod.terminationGracePeriodSeconds);
   expect(config.data.SKIFF_DEPLOYER).toBe("kubernetes");
 
-  // RBAC: the pods' account, bound (RoleBinding: in the namespace the kubeconfig deploys to only) to the
-  // ClusterRole of the kinds Skiff renders (the one tenant namespaces bind, tenant.manifests.ts), granting what the
-  // deployer does (server-side apply: get, create, patch) and what the reconcile does (list, delete) on every kind
-  // the renderer produces and the reconcile manages, plus the build pods' listing and logs.
+  // RBAC: the ClusterRole of the kinds Skiff renders (`skiff-tenant`), bound by no binding of deploy/ — Skiff binds
+  // it per tenant namespace (tenant.manifests.ts) to the account SKIFF_SERVICE_ACCOUNT names, the pods' — granting
+  // what the deployer does (server-side apply: get, create, patch) and what the reconcile does (list, delete) on
+  // every kind the renderer produces and the reconcile manages, plus the build pods' listing and logs. Cluster-wide:
+  // namespaces, and RoleBindings that may bind `skiff-tenant` only.
   const account = pod.serviceAccountName;
   expect(find(objects, "ServiceAccount", account)).toBeDefined();
   const kubeconfig = parseYaml(find(objects, "ConfigMap", "skiff-kubeconfig")!.data.config) as Obj;
   const kubeconfigMount = app.volumeMounts.find((m: Obj) => m.name === "kubeconfig");
   expect(pod.volumes.find((v: Obj) => v.name === "kubeconfig").configMap.name).toBe("skiff-kubeconfig");
   expect(config.data.KUBECONFIG).toBe(`${kubeconfigMount.mountPath}/config`);
-  const appsNamespace = kubeconfig.contexts[0].context.namespace;
-  expect(config.data.SKIFF_CLUSTER_DOMAIN).toBe(`${appsNamespace}.svc.cluster.local`);
-  const binding = find(objects, "RoleBinding", "skiff-deployer")!;
-  expect(binding.metadata.namespace).toBe(appsNamespace);
-  expect(binding.subjects).toEqual([
-    { kind: "ServiceAccount", name: account, namespace: deployment.metadata.namespace },
+  expect(kubeconfig.contexts[0].context.namespace).toBe(deployment.metadata.namespace);
+  expect(config.data.SKIFF_CLUSTER_DOMAIN).toBe("svc.cluster.local");
+  expect(settings.SKIFF_SERVICE_ACCOUNT).toEqual({ namespace: deployment.metadata.namespace, name: account });
+  const skiffPolicy = find(objects, "NetworkPolicy", "skiff")!;
+  expect(skiffPolicy.spec.ingress[0].from[0].namespaceSelector.matchLabels).toEqual({
+    "kubernetes.io/metadata.name": settings.SKIFF_TENANT_INGRESS_NAMESPACE,
+  });
+  const role = find(objects, "ClusterRole", "skiff-tenant")!;
+  const bindings = objects.filter((o) => o.kind === "ClusterRoleBinding" || o.kind === "RoleBinding");
+  const bound = (name: string) => bindings.filter((b) => (b as Obj).roleRef.name === name);
+  expect(bindings.filter((b) => b.kind === "ClusterRoleBinding").map((b) => (b as Obj).roleRef.name)).toEqual([
+    "skiff-namespaces",
   ]);
-  expect(binding.roleRef).toEqual({ apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "skiff-tenant" });
-  const role = find(objects, "ClusterRole", binding.roleRef.name)!;
-  expect(objects.filter((o) => o.kind === "ClusterRoleBinding")).toEqual([]);
+  expect(bound("skiff-tenant").every((b) => b.kind === "RoleBinding")).toBe(true);
+  for (const binding of bindings) {
+    expect(binding.subjects).toEqual([
+      { kind: "ServiceAccount", name: account, namespace: deployment.metadata.namespace },
+    ]);
+  }
+  const clusterWide = find(objects, "ClusterRole", "skiff-namespaces")!;
+  expect(clusterWide.rules).toEqual([
+    { apiGroups: [""], resources: ["namespaces"], verbs: ["get", "list", "create", "patch", "delete"] },
+    { apiGroups: ["rbac.authorization.k8s.io"], resources: ["rolebindings"], verbs: ["get", "create", "patch"] },
+    {
+      apiGroups: ["rbac.authorization.k8s.io"],
+      resources: ["clusterroles"],
+      verbs: ["bind"],
+      resourceNames: ["skiff-tenant"],
+    },
+  ]);
+  // What the tenant namespaces hold binds that role, and everything in them is allowed by it.
+  const tenant = renderTenant(
+    "organization_01jrbac00000000000000000",
+    {
+      ingressNamespace: settings.SKIFF_TENANT_INGRESS_NAMESPACE,
+      clusterCidrs: settings.SKIFF_TENANT_BLOCKED_CIDRS,
+      serviceAccount: settings.SKIFF_SERVICE_ACCOUNT,
+      clusterRole: "skiff-tenant",
+      gatewayNamespace: "gateway",
+    },
+    { applications: 3, databases: 1 },
+    resourcesForPlan("free"),
+  );
+  for (const binding of tenant.filter((o) => o.kind === "RoleBinding")) {
+    expect(binding.roleRef).toEqual({
+      apiGroup: "rbac.authorization.k8s.io",
+      kind: "ClusterRole",
+      name: "skiff-tenant",
+    });
+    expect(binding.subjects).toEqual([
+      { kind: "ServiceAccount", name: account, namespace: deployment.metadata.namespace },
+    ]);
+  }
   const allowed = (group: string, resource: string, verb: string) =>
     role.rules.some(
       (r: Obj) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb),
@@ -230,6 +285,12 @@ function checkSkiff(objects: Manifest[]): Obj {
     const group = apiVersion.includes("/") ? apiVersion.split("/")[0]! : "";
     for (const verb of ["list", "delete"]) expect(allowed(group, PLURAL[kind]!, verb), `${verb} ${kind}`).toBe(true);
   }
+  for (const kind of new Set(tenant.map((o) => o.kind))) {
+    if (kind === "Namespace" || kind === "RoleBinding") continue; // cluster-wide: skiff-namespaces
+    const group = { NetworkPolicy: "networking.k8s.io", ReferenceGrant: "gateway.networking.k8s.io" }[kind] ?? "";
+    for (const verb of ["get", "create", "patch"])
+      expect(allowed(group, PLURAL[kind]!, verb), `${verb} ${kind}`).toBe(true);
+  }
   expect(allowed("", "pods", "list")).toBe(true);
   expect(allowed("", "pods/log", "get")).toBe(true);
   expect(allowed("", "pods", "delete")).toBe(false);
@@ -242,15 +303,15 @@ describe("deploy/ (Skiff on Kubernetes)", () => {
     const objects = baseObjects();
     expect(objects.map((o) => o.kind).sort()).toEqual([
       "ClusterRole",
+      "ClusterRole",
+      "ClusterRoleBinding",
       "ConfigMap",
       "ConfigMap",
       "Deployment",
       "Ingress",
       "Namespace",
-      "Namespace",
       "NetworkPolicy",
       "PodDisruptionBudget",
-      "RoleBinding",
       "Service",
       "Service",
       "ServiceAccount",
@@ -270,7 +331,11 @@ describe("deploy/ (Skiff on Kubernetes)", () => {
   }
 
   it.skipIf(skip !== null)("the gateway-api and service-monitor components build, validate and fit together", () => {
-    expect(readdirSync(join(DEPLOY, "components")).sort()).toEqual(["gateway-api", "service-monitor"]);
+    expect(readdirSync(join(DEPLOY, "components")).sort()).toEqual([
+      "gateway-api",
+      "legacy-skiff-apps",
+      "service-monitor",
+    ]);
     const objects = withComponents(["gateway-api", "service-monitor"]);
     checkSkiff(objects);
     expect(find(objects, "Ingress")).toBeUndefined();
@@ -293,6 +358,20 @@ describe("deploy/ (Skiff on Kubernetes)", () => {
       Object.entries(monitor.spec.selector.matchLabels).every(([k, v]) => s.metadata.labels?.[k] === v);
     expect(objects.filter((o) => o.kind === "Service").filter(selects)).toEqual([metrics]);
     expect(monitor.spec.endpoints[0]).toMatchObject({ port: metrics.spec.ports[0].name, path: "/metrics" });
+  });
+
+  it.skipIf(skip !== null)("the legacy-skiff-apps component keeps Skiff's rights in skiff-apps and names it", () => {
+    const objects = withComponents(["legacy-skiff-apps"]);
+    checkSkiff(objects);
+    const config = find(objects, "ConfigMap", "skiff-config")!;
+    expect(loadConfig({ ...config.data, SKIFF_SECRET: "x".repeat(43) }).SKIFF_LEGACY_NAMESPACE).toBe("skiff-apps");
+    const binding = find(objects, "RoleBinding", "skiff-deployer")!;
+    expect(binding.metadata.namespace).toBe("skiff-apps");
+    expect(binding.roleRef.name).toBe("skiff-tenant");
+    // Without it: no legacy namespace, no right there.
+    const base = baseObjects();
+    expect(find(base, "ConfigMap", "skiff-config")!.data.SKIFF_LEGACY_NAMESPACE).toBe("");
+    expect(find(base, "RoleBinding")).toBeUndefined();
   });
 
   it("a broken manifest is refused (the validation is real)", () => {

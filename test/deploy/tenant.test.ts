@@ -13,7 +13,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { type Manifest, resourcesForPlan } from "../../src/modules/deployments/deployment.manifests.ts";
-import { namespaceOf, renderTenant, type TenantSettings } from "../../src/modules/deployments/tenant.manifests.ts";
+import { renderTenant, type TenantSettings } from "../../src/modules/deployments/tenant.manifests.ts";
+import { buildNamespaceOf, namespaceOf } from "../../src/shared/tenant-namespace.ts";
 import { startKubeApi } from "../helpers/kube-api.ts";
 import { validateManifests } from "./k8s-validate.ts";
 
@@ -97,6 +98,28 @@ describe("the namespace of an organization", () => {
     expect(() => namespaceOf("org_NOT VALID")).toThrow(/not an organization id/);
   });
 
+  it("builds get their own namespace: Pod Security privileged enforced (restricted audited), no ingress, no pod of the cluster reachable", () => {
+    const builds = buildNamespaceOf(orgA);
+    expect(builds).toBe(`${namespaceOf(orgA)}-build`);
+    const ns = a.find((o) => o.kind === "Namespace" && o.metadata.name === builds)!;
+    expect(ns.metadata.labels).toMatchObject({
+      "pod-security.kubernetes.io/enforce": "privileged",
+      "pod-security.kubernetes.io/audit": "restricted",
+      "pod-security.kubernetes.io/warn": "restricted",
+    });
+    const policies = [...policiesOf(a), ...policiesOf(b)];
+    const build: Pod = { namespace: builds, labels: { "app.kubernetes.io/name": "shop" }, ip: "10.42.0.7" };
+    const podA: Pod = { namespace: namespaceOf(orgA), labels: { "app.kubernetes.io/name": "shop" }, ip: "10.42.0.5" };
+    const dbB: Pod = { namespace: namespaceOf(orgB), labels: { "app.kubernetes.io/name": "shop-db" }, ip: "10.42.1.9" };
+    const ingress: Pod = { namespace: "traefik", labels: {}, ip: "10.42.2.2" };
+    const internet: Pod = { namespace: "", labels: {}, ip: "93.184.216.34" };
+    expect(allowed(policies, build, internet)).toBe(true);
+    expect(allowed(policies, build, podA)).toBe(false);
+    expect(allowed(policies, build, dbB)).toBe(false);
+    expect(allowed(policies, ingress, build)).toBe(false);
+    expect(allowed(policies, podA, build)).toBe(false);
+  });
+
   it("enforces Pod Security restricted and binds Skiff's ClusterRole in it only", () => {
     const ns = a.find((o) => o.kind === "Namespace")!;
     expect(ns.metadata.labels).toMatchObject({
@@ -120,26 +143,48 @@ describe("the namespace of an organization", () => {
       validateManifests(renderTenant(orgA, SETTINGS, quotas, resourcesForPlan(plan)));
     }
     validateManifests(renderTenant(orgA, SETTINGS, { applications: null, databases: 3 }, resourcesForPlan("pro")));
+    // Gateway API routing: a ReferenceGrant for the Gateway's namespace, in the tenant namespace only.
+    const gateway = renderTenant(orgA, { ...SETTINGS, gatewayNamespace: "gateway" }, quotas, resourcesForPlan("free"));
+    validateManifests(gateway);
+    const grants = gateway.filter((o) => o.kind === "ReferenceGrant");
+    expect(grants.map((g) => g.metadata.namespace)).toEqual([namespaceOf(orgA)]);
+    expect(a.some((o) => o.kind === "ReferenceGrant")).toBe(false);
   });
 
   it("derives the ResourceQuota and LimitRange from the plan (none for an unlimited quota)", () => {
     // free: app 100m/128Mi requests, 500m/512Mi limits; build 500m/1Gi, 1/2Gi; database 100m/256Mi, 500m/512Mi.
-    const quota = a.find((o) => o.kind === "ResourceQuota")!;
-    expect((quota.spec as { hard: Record<string, string> }).hard).toEqual({
-      "requests.cpu": `${2 * 5 * 100 + 5 * 500 + 2 * 100}m`,
-      "requests.memory": `${2 * 5 * 128 + 5 * 1024 + 2 * 256}Mi`,
-      "limits.cpu": `${2 * 5 * 500 + 5 * 1000 + 2 * 500}m`,
-      "limits.memory": `${2 * 5 * 512 + 5 * 2048 + 2 * 512}Mi`,
-      pods: "17",
+    const ns = namespaceOf(orgA);
+    const builds = buildNamespaceOf(orgA);
+    const of = (kind: string, namespace: string) =>
+      a.find((o) => o.kind === kind && o.metadata.namespace === namespace)!.spec as Record<string, never>;
+    expect(of("ResourceQuota", ns).hard).toEqual({
+      "requests.cpu": `${2 * 5 * 100 + 2 * 100}m`,
+      "requests.memory": `${2 * 5 * 128 + 2 * 256}Mi`,
+      "limits.cpu": `${2 * 5 * 500 + 2 * 500}m`,
+      "limits.memory": `${2 * 5 * 512 + 2 * 512}Mi`,
+      pods: "12",
       persistentvolumeclaims: "2",
       "requests.storage": "2Gi",
     });
-    const limits = (a.find((o) => o.kind === "LimitRange")!.spec as { limits: Array<Record<string, unknown>> })
-      .limits[0];
-    expect(limits).toEqual({
+    expect((of("LimitRange", ns).limits as unknown[])[0]).toEqual({
       type: "Container",
       default: { cpu: "500m", memory: "512Mi" },
       defaultRequest: { cpu: "100m", memory: "128Mi" },
+      max: { cpu: "500m", memory: "512Mi" },
+    });
+    // The build namespace: one build per application of the plan, the plan's build resources.
+    expect(of("ResourceQuota", builds).hard).toEqual({
+      "requests.cpu": `${5 * 500}m`,
+      "requests.memory": `${5 * 1024}Mi`,
+      "limits.cpu": `${5 * 1000}m`,
+      "limits.memory": `${5 * 2048}Mi`,
+      pods: "5",
+      persistentvolumeclaims: "0",
+    });
+    expect((of("LimitRange", builds).limits as unknown[])[0]).toEqual({
+      type: "Container",
+      default: { cpu: "1", memory: "2Gi" },
+      defaultRequest: { cpu: "500m", memory: "1Gi" },
       max: { cpu: "1", memory: "2Gi" },
     });
     const unlimited = renderTenant(orgA, SETTINGS, { applications: null, databases: null }, resourcesForPlan("pro"));
@@ -185,13 +230,15 @@ describe("applying a tenant namespace", () => {
       const objects = renderTenant(org, SETTINGS, quotas, resourcesForPlan("pro"));
       for (const object of objects) await cluster.apply(object, cluster.namespace);
       const ns = namespaceOf(org);
-      expect(kube.namespaces()).toEqual([ns]);
-      expect(
-        kube
-          .objects()
-          .filter((o) => o.metadata.namespace === ns)
-          .map((o) => o.kind),
-      ).toEqual(["RoleBinding", "NetworkPolicy", "ResourceQuota", "LimitRange"]);
+      expect(kube.namespaces()).toEqual([ns, buildNamespaceOf(org)]);
+      for (const namespace of [ns, buildNamespaceOf(org)]) {
+        expect(
+          kube
+            .objects()
+            .filter((o) => o.metadata.namespace === namespace)
+            .map((o) => o.kind),
+        ).toEqual(["RoleBinding", "NetworkPolicy", "ResourceQuota", "LimitRange"]);
+      }
       const patches = kube.requests.filter((r) => r.method === "PATCH");
       expect(patches.map((r) => r.path)).toContain(`/api/v1/namespaces/${ns}`);
       expect(patches.every((r) => r.query.get("fieldManager") === "skiff")).toBe(true);

@@ -13,7 +13,9 @@
  * between them, then ends). Collections are listed by label selector (`GET …/namespaces/<ns>/<plural>?labelSelector=`,
  * `k=v` and `k` terms joined by commas) and objects deleted (`DELETE`, 404 when absent; {@link KubeApi.deleted}
  * records each, {@link KubeApi.holdDeletes} keeps them unanswered to let a test kill the client mid-delete). The
- * cluster-scoped `Namespace` is applied at `…/api/v1/namespaces/<name>` ({@link KubeApi.namespaces}).
+ * cluster-scoped `Namespace` is applied at `…/api/v1/namespaces/<name>` ({@link KubeApi.namespaces}), listed by
+ * label selector at `/api/v1/namespaces`, and deleted with every object stored in it (the namespace controller's
+ * part, at once).
  * Requests need `Authorization: Bearer <token>` (401 otherwise). It is not a cluster: no controllers, no
  * admission, no garbage collection, no field ownership merge (an apply replaces the stored object's fields but keeps
  * its status).
@@ -73,6 +75,8 @@ export interface KubeApi {
   put(
     object: Omit<KubeObject, "metadata"> & { metadata: { name: string; namespace: string; [k: string]: unknown } },
   ): void;
+  /** Removes a stored object without a request (as if it had never been applied); not recorded in `deleted`. */
+  drop(namespace: string, kind: string, name: string): void;
   /** Adds a Pod with `labels` whose containers' logs are `logs` (container name → lines). */
   addPod(namespace: string, name: string, labels: Record<string, string>, logs: Record<string, string[]>): void;
   /** Writes a kubeconfig file pointing at this server (CA file of the test CA, the token, namespace `ns`). */
@@ -96,6 +100,7 @@ const RESOURCES: Record<string, Record<string, string>> = {
   "batch/v1": { Job: "jobs" },
   "networking.k8s.io/v1": { Ingress: "ingresses", NetworkPolicy: "networkpolicies" },
   "gateway.networking.k8s.io/v1": { HTTPRoute: "httproutes" },
+  "gateway.networking.k8s.io/v1beta1": { ReferenceGrant: "referencegrants" },
   "cert-manager.io/v1": { Certificate: "certificates" },
 };
 
@@ -133,6 +138,9 @@ export async function startKubeApi(): Promise<KubeApi> {
     put(object) {
       const key = `${object.metadata.namespace}/${object.kind}/${object.metadata.name}`;
       store.set(key, { ...object, metadata: { generation: 1, uid: `uid-${++uid}`, ...object.metadata } } as KubeObject);
+    },
+    drop(namespace, kind, name) {
+      store.delete(`${namespace}/${kind}/${name}`);
     },
     addPod(namespace, name, labels, logs) {
       store.set(`${namespace}/Pod/${name}`, {
@@ -210,7 +218,9 @@ export async function startKubeApi(): Promise<KubeApi> {
       }
       return res.end();
     }
-    const list = url.pathname.match(/^\/(?:api\/(v1)|apis\/([^/]+\/[^/]+))\/namespaces\/([^/]+)\/([^/]+)$/);
+    const list =
+      url.pathname.match(/^\/(?:api\/(v1)|apis\/([^/]+\/[^/]+))\/namespaces\/([^/]+)\/([^/]+)$/) ??
+      (url.pathname === "/api/v1/namespaces" ? ["", "v1", undefined, "", "namespaces"] : null);
     if (list && req.method === "GET") {
       const listVersion = list[1] ?? list[2]!;
       const listKind = Object.entries(RESOURCES[listVersion] ?? {}).find(([, p]) => p === list[4])?.[0];
@@ -250,6 +260,10 @@ export async function startKubeApi(): Promise<KubeApi> {
       if (api.holdDeletes) return; // never answered: the client is killed or gives up
       if (!store.delete(key)) return status(res, 404, "NotFound", `${plural} "${name}" not found`);
       api.deleted.push(key);
+      // The namespace controller's part: what the Namespace held goes with it (not recorded in `deleted`).
+      if (kind === "Namespace") {
+        for (const [k, o] of store) if (o.metadata.namespace === name) store.delete(k);
+      }
       res.writeHead(200, { "content-type": "application/json" });
       return res.end(JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Success", code: 200 }));
     }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSecretBox } from "../../src/db/secrets.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
+import { namespaceOf } from "../../src/shared/tenant-namespace.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { addMember, createGitProvider, createSshKey, setPassword, TEST_SECRET } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
@@ -48,7 +49,9 @@ describe("POST /api/site-import", () => {
       applicationId: expect.stringMatching(/^app_/),
       databaseId: expect.stringMatching(/^db_/),
       databaseType: "postgres",
-      databaseServiceHost: expect.stringMatching(/^shop-front-[0-9a-z]{6}-db\.svc\.test\.local$/),
+      databaseServiceHost: expect.stringMatching(
+        /^shop-front-[0-9a-z]{6}-db\.skiff-org-[0-9a-z]{26}\.svc\.test\.local$/,
+      ),
     });
 
     const project = await db.knex("projects").where({ id: body.projectId }).first();
@@ -64,7 +67,8 @@ describe("POST /api/site-import", () => {
       environmentId: envs[0].id,
       source: { dockerImage: "nginx:1.27" },
     });
-    expect(body.databaseServiceHost).toBe(`${app.appName}-db.svc.test.local`);
+    // The database's Service in the organization's namespace (docs/deployments.md "Tenant namespaces").
+    expect(body.databaseServiceHost).toBe(`${app.appName}-db.${namespaceOf(org.organizationId)}.svc.test.local`);
     const database = await db.knex("databases").where({ id: body.databaseId }).first();
     expect(database).toMatchObject({
       type: "postgres",

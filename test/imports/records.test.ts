@@ -83,7 +83,7 @@ describe("list and get", () => {
       applicationId: first.applicationId,
       databaseId: expect.stringMatching(/^db_/),
       databaseType: "postgres",
-      databaseServiceHost: expect.stringMatching(/-db\.svc\.cluster\.local$/),
+      databaseServiceHost: expect.stringMatching(/-db\.skiff-org-[0-9a-z]{26}\.svc\.cluster\.local$/),
       domainId: null,
       deploymentId: expect.stringMatching(/^dpl_/),
       errorStep: null,

@@ -123,7 +123,11 @@ export async function createDatabaseIn(
     password: input.password ?? generateDatabasePassword(),
   };
   return withTransaction(ctx, async (tx) => {
-    const serviceHost = databaseServiceHost(newAppName(input.name), tx.services.config.SKIFF_CLUSTER_DOMAIN);
+    const serviceHost = databaseServiceHost(
+      newAppName(input.name),
+      env.organizationId,
+      tx.services.config.SKIFF_CLUSTER_DOMAIN,
+    );
     const database = await createDatabase(tx, {
       ...spec,
       organizationId: env.organizationId,

@@ -2,9 +2,11 @@
  * Database service writes and the connection settings an application gets for it
  * (spec: "Automatic environment variables"). Callers own the transaction.
  */
+
 import { randomInt } from "node:crypto";
 import type { Knex } from "knex";
 import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
+import { namespaceOf } from "../../shared/tenant-namespace.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import type { ServiceContext } from "../context.ts";
 import { assertQuota, provideQuotaCounter } from "../organizations/index.ts";
@@ -27,11 +29,13 @@ export const DATABASE_PORT: Record<DatabaseType, number> = {
 };
 
 /**
- * Internal cluster hostname of a database service: `<appName>-db.<clusterDomain>`, e.g.
- * `shop-7k2mq3-db.svc.cluster.local`. Unique because `appName` is (and `databases.service_host` is unique).
+ * Internal cluster hostname of a database service of organization `organizationId`: its Service in the
+ * organization's namespace, `<appName>-db.<namespace>.<clusterDomain>` (docs/deployments.md "Tenant namespaces"),
+ * e.g. `shop-7k2mq3-db.skiff-org-01h….svc.cluster.local`. Unique because `appName` is (and
+ * `databases.service_host` is unique).
  */
-export function databaseServiceHost(appName: string, clusterDomain: string): string {
-  return `${appName}-db.${clusterDomain}`;
+export function databaseServiceHost(appName: string, organizationId: string, clusterDomain: string): string {
+  return `${appName}-db.${namespaceOf(organizationId)}.${clusterDomain}`;
 }
 
 /**

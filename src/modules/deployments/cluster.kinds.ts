@@ -19,6 +19,9 @@ export const MANAGED_KINDS: ReadonlyArray<readonly [apiVersion: string, kind: st
   ["networking.k8s.io/v1", "Ingress"],
   ["gateway.networking.k8s.io/v1", "HTTPRoute"],
   ["cert-manager.io/v1", "Certificate"],
+  // The tenant objects a render may stop calling for (an unlimited plan, Ingress routing again).
+  ["v1", "ResourceQuota"],
+  ["gateway.networking.k8s.io/v1beta1", "ReferenceGrant"],
 ];
 
 /** An object as listed from the cluster (what the reconcile looks at). */
@@ -42,6 +45,14 @@ export interface ClusterClient {
    * cluster does not serve (no Gateway API, no cert-manager) has none. @throws Error with the API's message.
    */
   list(namespace: string, labelSelector: string): Promise<LiveObject[]>;
-  /** Deletes `object`. @returns false when it was already gone (404). @throws Error with the API's message. */
+  /**
+   * The Namespaces matching `labelSelector` (cluster-scoped: `metadata.namespace` is ""). @throws Error with the
+   * API's message.
+   */
+  listNamespaces(labelSelector: string): Promise<LiveObject[]>;
+  /**
+   * Deletes `object` (a Namespace: with everything in it, which the cluster removes). @returns false when it was
+   * already gone (404). @throws Error with the API's message.
+   */
   remove(object: LiveObject): Promise<boolean>;
 }

@@ -1,14 +1,14 @@
 /**
  * The reconcile's connection to the cluster (reconcile.ts; docs/deployments.md "Deleting"): server-side apply of
- * rendered objects (field manager `skiff`, forced), listing the objects Skiff labelled in a namespace, and deleting
- * them (propagation `Background`, so a Deployment's ReplicaSets and Pods and a Job's Pods go with it; 404 counts
+ * rendered objects (field manager `skiff`, forced), listing the objects Skiff labelled in a namespace and the
+ * Namespaces it created, and deleting them (propagation `Background`, so a Deployment's ReplicaSets and Pods and a Job's Pods go with it; 404 counts
  * as deleted). The cluster is KUBECONFIG's, as for the `kubernetes` deployer. Imported on first use only (the
  * client library's heap is not needed under the `dry-run` deployer).
  */
 import { KubernetesObjectApi, PatchStrategy } from "@kubernetes/client-node";
 import type { Config } from "../../config.ts";
 import { type ClusterClient, type LiveObject, MANAGED_KINDS } from "./cluster.kinds.ts";
-import { FIELD_MANAGER, kubernetesErrorMessage, loadKubeConfig } from "./deployer.kubernetes.ts";
+import { asClientModel, FIELD_MANAGER, kubernetesErrorMessage, loadKubeConfig } from "./deployer.kubernetes.ts";
 
 /** Whether `error` says the API (group, version or kind) is not served by this cluster. */
 function notServed(error: unknown): boolean {
@@ -30,7 +30,14 @@ export function connectCluster(config: Pick<Config, "KUBECONFIG">): ClusterClien
           ? manifest
           : { ...manifest, metadata: { ...manifest.metadata, namespace: manifest.metadata.namespace ?? namespace } };
       try {
-        await client.patch(object, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply);
+        await client.patch(
+          asClientModel(object),
+          undefined,
+          undefined,
+          FIELD_MANAGER,
+          true,
+          PatchStrategy.ServerSideApply,
+        );
       } catch (error) {
         throw new Error(`applying ${ref(manifest)} failed: ${kubernetesErrorMessage(error)}`);
       }
@@ -66,10 +73,42 @@ export function connectCluster(config: Pick<Config, "KUBECONFIG">): ClusterClien
       }
       return out;
     },
+    async listNamespaces(labelSelector) {
+      try {
+        const list = await client.list(
+          "v1",
+          "Namespace",
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          labelSelector,
+        );
+        return list.items.flatMap((item) =>
+          item.metadata?.name
+            ? [
+                {
+                  apiVersion: "v1",
+                  kind: "Namespace",
+                  metadata: { name: item.metadata.name, namespace: "", labels: item.metadata.labels ?? {} },
+                },
+              ]
+            : [],
+        );
+      } catch (error) {
+        throw new Error(`listing namespaces failed: ${kubernetesErrorMessage(error)}`);
+      }
+    },
     async remove(object) {
+      const { namespace, ...metadata } = object.metadata;
       try {
         await client.delete(
-          { apiVersion: object.apiVersion, kind: object.kind, metadata: object.metadata },
+          {
+            apiVersion: object.apiVersion,
+            kind: object.kind,
+            metadata: object.kind === "Namespace" ? metadata : { ...metadata, namespace },
+          },
           undefined,
           undefined,
           undefined,

@@ -6,8 +6,9 @@
  * and StatefulSet, the build Job of git sources (waited for: it must succeed within SKIFF_BUILD_TIMEOUT), the
  * Deployment, its Service, the Ingresses — then waits for the Deployment's rollout (`status.observedGeneration` ≥ the
  * applied generation, `updatedReplicas` and `availableReplicas` ≥ the desired replicas, no old replicas left) within
- * SKIFF_ROLLOUT_TIMEOUT. Objects go to the namespace of the kubeconfig's current context (`default` when it names
- * none). Each step is a deployment log line; a failure throws with the API's message, the build's failure or the
+ * SKIFF_ROLLOUT_TIMEOUT. The organization's namespaces and what isolates them (tenant.manifests.ts) come first in the
+ * manifests; every other object names its namespace (the organization's, or its build namespace for the build Job),
+ * one that names none goes to the kubeconfig's current context's namespace (`default` when it names none). Each step is a deployment log line; a failure throws with the API's message, the build's failure or the
  * timeout, which ends the deployment `error`. Rollout availability is reported to the health state. Cancellation
  * (DeployerRun.signal) stops the waits. While a build Job runs, the logs of its pod's containers (init containers, then
  * `build`) are followed and appended to the deployment log as `[build] <line>` lines (at most {@link
@@ -15,7 +16,14 @@
  */
 import { delimiter } from "node:path";
 import { Writable } from "node:stream";
-import { KubeConfig, KubernetesObjectApi, Log, PatchStrategy } from "@kubernetes/client-node";
+import {
+  KubeConfig,
+  type KubernetesObject,
+  KubernetesObjectApi,
+  Log,
+  loadYaml,
+  PatchStrategy,
+} from "@kubernetes/client-node";
 import type { Config } from "../../config.ts";
 import type { Deployer } from "./deployer.ts";
 import { type Manifest, NO_REGISTRY } from "./deployment.manifests.ts";
@@ -86,6 +94,16 @@ export function loadKubeConfig(path: string | undefined): KubeConfig {
   else kc.loadFromDefault();
   if (!kc.getCurrentCluster()) throw new Error("no Kubernetes cluster configured (set KUBECONFIG)");
   return kc;
+}
+
+/**
+ * `manifest` as the client's models hold it, which is what its `patch` serializes: the client renames the fields
+ * that are reserved words in its models (a NetworkPolicy rule's `from`, a LimitRange's `default`) and serializes
+ * a plain object by the model's names, silently dropping those fields — an ingress rule without `from` admits
+ * every peer. Reading the JSON through the client's YAML loader gives the model's names back.
+ */
+export function asClientModel(manifest: Manifest): KubernetesObject {
+  return loadYaml(JSON.stringify(manifest));
 }
 
 /** Resolves after `ms`, or rejects as soon as `signal` aborts. */
@@ -264,10 +282,13 @@ export function createKubernetesDeployer(options: KubernetesDeployerOptions): De
         );
       }
       const kc = loadKubeConfig(options.KUBECONFIG);
-      const namespace = kc.getContextObject(kc.getCurrentContext())?.namespace || "default";
+      const fallback = kc.getContextObject(kc.getCurrentContext())?.namespace || "default";
+      /** The namespace of `m`: its own, else the kubeconfig's (a Namespace is cluster-scoped: none). */
+      const namespaceOf = (m: Manifest) => (m.kind === "Namespace" ? undefined : (m.metadata.namespace ?? fallback));
       const client = KubernetesObjectApi.makeApiClient(kc);
+      const namespaces = [...new Set(manifests.map(namespaceOf).filter(Boolean))].join(", ");
       await run.log(
-        `applying ${manifests.length} objects to ${kc.getCurrentCluster()?.server} (namespace ${namespace})`,
+        `applying ${manifests.length} objects to ${kc.getCurrentCluster()?.server} (namespace ${namespaces})`,
       );
 
       /** Reads `m` back from the cluster. */
@@ -276,7 +297,7 @@ export function createKubernetesDeployer(options: KubernetesDeployerOptions): De
           return (await client.read({
             apiVersion: m.apiVersion,
             kind: m.kind,
-            metadata: { name: m.metadata.name, namespace },
+            metadata: { name: m.metadata.name, namespace: namespaceOf(m) },
           })) as LiveObject;
         } catch (error) {
           throw new Error(`reading ${ref(m)} failed: ${kubernetesErrorMessage(error)}`);
@@ -308,11 +329,12 @@ export function createKubernetesDeployer(options: KubernetesDeployerOptions): De
       for (const manifest of manifests) {
         if (run.signal.aborted) throw new Error("cancelled before every object was applied");
         const object = structuredClone(manifest);
-        object.metadata = { ...object.metadata, namespace } as Manifest["metadata"];
+        object.metadata = { ...object.metadata, namespace: namespaceOf(manifest) } as Manifest["metadata"];
+        if (object.metadata.namespace === undefined) delete object.metadata.namespace;
         let applied: LiveObject;
         try {
           applied = (await client.patch(
-            object,
+            asClientModel(object),
             undefined,
             undefined,
             FIELD_MANAGER,
@@ -327,7 +349,7 @@ export function createKubernetesDeployer(options: KubernetesDeployerOptions): De
         if (manifest.kind === "Job") {
           await run.log(`waiting for build ${ref(manifest)} (up to ${options.SKIFF_BUILD_TIMEOUT} s)`);
           let last: LiveObject = applied;
-          const buildLog = followBuildLogs(kc, client, namespace, manifest, (text) => run.log(text));
+          const buildLog = followBuildLogs(kc, client, namespaceOf(manifest)!, manifest, (text) => run.log(text));
           let outcome: Awaited<ReturnType<typeof jobOutcome>>;
           try {
             outcome = await waitFor(

@@ -29,7 +29,7 @@ export interface Manifest {
   kind: string;
   metadata: {
     name: string;
-    /** Set on the objects of a tenant namespace (tenant.manifests.ts); else the deployer's namespace. */
+    /** The organization's namespace (or its build namespace) of the object; none on a Namespace. */
     namespace?: string;
     labels?: Record<string, string>;
     annotations?: Record<string, string>;
@@ -96,6 +96,11 @@ export interface RenderInput {
   routing?: RoutingSettings;
   /** The rows the objects belong to, carried as {@link OWNER_LABELS}; no ownership labels when absent. */
   owner?: ObjectOwner;
+  /**
+   * Where the objects go (`metadata.namespace`): the organization's namespace, and its build namespace for the build
+   * Job and its Secrets (tenant.manifests.ts); no namespace set when absent.
+   */
+  namespaces?: { workloads: string; builds: string };
 }
 
 /** The rows an application's objects belong to (TypeIDs), as {@link OWNER_LABELS} carry them. */
@@ -516,6 +521,11 @@ export function renderManifests(input: RenderInput): Manifest[] {
     },
   });
   out.push(...renderRoutes(input, name, labels));
+  if (input.namespaces) {
+    const { workloads, builds } = input.namespaces;
+    const ofBuild = new Set(build);
+    for (const m of out) m.metadata.namespace = ofBuild.has(m) ? builds : workloads;
+  }
   return out;
 }
 

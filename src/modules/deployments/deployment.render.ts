@@ -1,14 +1,18 @@
 /**
  * The render of one application (spec "States and transitions"): its rows gathered into the renderer's input
  * (deployment.manifests.ts). Deployments (deployment.run.ts) and the reconcile (reconcile.ts) both render through
- * here, so what the reconcile keeps is exactly what a deployment applies.
+ * here, so what the reconcile keeps is exactly what a deployment applies. Every object goes to the organization's
+ * namespace, the build's to its build namespace (docs/deployments.md "Tenant namespaces").
  */
+
+import { buildNamespaceOf, namespaceOf } from "../../shared/tenant-namespace.ts";
 import { domainsTable, environmentVariablesTable } from "../applications/index.ts";
 import { databasesTable } from "../databases/index.ts";
-import { planNameOf } from "../organizations/index.ts";
+import { planNameOf, quotaStatus } from "../organizations/index.ts";
 import { buildCredentialsOf } from "../providers/index.ts";
 import type { AppServices } from "../services.ts";
 import { type Manifest, renderManifests, resourcesForPlan, routingSettings } from "./deployment.manifests.ts";
+import { renderTenant, TENANT_CLUSTER_ROLE } from "./tenant.manifests.ts";
 
 /** An application row as `applicationsTable(knex).first()` reads it (the columns the render uses). */
 export interface RenderedApplicationRow {
@@ -47,6 +51,14 @@ export async function renderApplication(
     .where({ environment_id: app.environmentId })
     .orderBy("created_at")
     .select("id", "type", "name", "username", "password_encrypted", "service_host");
+  // A database host stored before tenant namespaces names another namespace: its Service is in the organization's.
+  const namespace = namespaceOf(app.organizationId);
+  const moved = new Map<string, string>();
+  for (const d of databases as Array<{ serviceHost: string }>) {
+    const label = d.serviceHost.split(".")[0]!;
+    const current = `${label}.${namespace}.${services.config.SKIFF_CLUSTER_DOMAIN}`;
+    if (d.serviceHost !== current) moved.set(d.serviceHost, current);
+  }
   const source = typeof app.source === "string" ? JSON.parse(app.source) : (app.source ?? {});
   const credentials = await buildCredentialsOf(
     knex,
@@ -67,7 +79,10 @@ export async function renderApplication(
     },
     domains,
     env: Object.fromEntries(
-      vars.map((v: { key: string; valueEncrypted: string }) => [v.key, secrets.decrypt(v.valueEncrypted)]),
+      vars.map((v: { key: string; valueEncrypted: string }) => [
+        v.key,
+        inOrganizationNamespace(secrets.decrypt(v.valueEncrypted), moved),
+      ]),
     ),
     databases: databases.map(
       (d: {
@@ -83,7 +98,7 @@ export async function renderApplication(
         name: d.name,
         username: d.username,
         password: secrets.decrypt(d.passwordEncrypted),
-        serviceHost: d.serviceHost,
+        serviceHost: moved.get(d.serviceHost) ?? d.serviceHost,
       }),
     ),
     registry:
@@ -106,5 +121,39 @@ export async function renderApplication(
       environmentId: app.environmentId,
       applicationId: app.id,
     },
+    namespaces: { workloads: namespaceOf(app.organizationId), builds: buildNamespaceOf(app.organizationId) },
   });
+}
+
+/**
+ * `value` with each stored database host of `moved` replaced by the host of its Service in the organization's
+ * namespace (`DB_HOST`, and the URLs that carry it), so a variable generated before tenant namespaces still reaches
+ * its database (docs/operations.md "Migrating from skiff-apps").
+ */
+function inOrganizationNamespace(value: string, moved: Map<string, string>): string {
+  let out = value;
+  for (const [stored, current] of moved) out = out.split(stored).join(current);
+  return out;
+}
+
+/**
+ * The objects of the namespaces of organization `organizationId` (tenant.manifests.ts), from its plan's quotas and
+ * resources and Skiff's configuration, applied before any object of its applications. @throws Error when the
+ * organization does not exist.
+ */
+export async function renderTenantOf(services: AppServices, organizationId: string): Promise<Manifest[]> {
+  const { config, knex } = services;
+  const { plan, limits } = await quotaStatus(knex, organizationId);
+  return renderTenant(
+    organizationId,
+    {
+      ingressNamespace: config.SKIFF_TENANT_INGRESS_NAMESPACE,
+      clusterCidrs: config.SKIFF_TENANT_BLOCKED_CIDRS,
+      serviceAccount: config.SKIFF_SERVICE_ACCOUNT,
+      clusterRole: TENANT_CLUSTER_ROLE,
+      gatewayNamespace: config.SKIFF_ROUTING === "gateway" ? config.SKIFF_HTTPROUTE_GATEWAY.namespace : null,
+    },
+    { applications: limits.applications, databases: limits.databases },
+    resourcesForPlan(plan, config.SKIFF_WORKLOAD_RESOURCES),
+  );
 }

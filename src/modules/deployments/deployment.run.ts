@@ -3,7 +3,7 @@
  * serial queue, so at most one deployment of an application runs at a time, on any instance: the job runner holds
  * the queue's advisory lock for the whole run and puts off a second run (src/jobs/job-queue-lock.ts). Steps, each
  * committed on its own: `queued` → `running` (startedAt, application `deploying`, deploy.started), the deployer renders
- * and (for `kubernetes`) applies the manifests, then `done` (application `running`, deploy.succeeded) or `error` with
+ * and (for `kubernetes`) applies the manifests, after the objects of the organization's namespaces, then `done` (application `running`, deploy.succeeded) or `error` with
  * the reason (application `error`, deploy.failed). A deployment no longer `queued` when its job starts (cancelled or
  * superseded) is skipped.
  */
@@ -15,7 +15,7 @@ import type { Deployer } from "./deployer.ts";
 import { emitDeployEvent, publishDeploymentChange } from "./deployment.events.ts";
 import { redactManifests } from "./deployment.manifests.ts";
 import { Deployment, type DeploymentLogLine, type DeploymentStatus } from "./deployment.model.ts";
-import { renderApplication } from "./deployment.render.ts";
+import { renderApplication, renderTenantOf } from "./deployment.render.ts";
 import { appendDeploymentLog } from "./deployment.service.ts";
 import { recordRolloutAvailability } from "./health.ts";
 
@@ -133,7 +133,9 @@ export async function runDeployment(services: AppServices, log: Logger, id: stri
     await Deployment.query(services.knex)
       .findById(id)
       .patch({ manifests: redactManifests(manifests) });
-    await deployer.apply(manifests, {
+    // The organization's namespaces first (tenant.manifests.ts): its objects go there. Not stored: not the app's.
+    const tenant = deployer.name === "kubernetes" ? await renderTenantOf(services, app.organizationId) : [];
+    await deployer.apply([...tenant, ...manifests], {
       deploymentId: id,
       log: (text, level = "info") => writeLog(level, text),
       signal: cancellation.signal,

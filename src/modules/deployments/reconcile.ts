@@ -8,22 +8,35 @@
  *    added, changed or removed reaches the cluster without a deployment. Workloads (Deployment, StatefulSet, build
  *    Job) and their Secrets (variables, database passwords) change only with a deployment, which keeps its meaning:
  *    a new image or configuration rolled out;
- * 3. lists the objects labelled with the organization ({@link OWNER_LABELS}) and deletes every one no longer called
- *    for: not in the render, except a database's objects (and its volumes) while the database's row exists and a
- *    build's objects while its application's row exists. A 404 is success.
+ *    Before them, when anything is rendered, the objects of the organization's namespaces (tenant.manifests.ts:
+ *    Namespaces, RoleBindings, NetworkPolicies, ResourceQuotas, LimitRanges), which follow the plan;
+ * 3. lists the objects labelled with the organization ({@link OWNER_LABELS}) in its namespace and its build namespace
+ *    and deletes every one no longer called for: not in the render, except a database's objects (and its volumes)
+ *    while the database's row exists and a build's objects while its application's row exists. A 404 is success.
+ *    The namespaces themselves stay while the organization exists (the last application or database deleted leaves
+ *    them empty, still isolated); a deleted organization's Namespaces are deleted, with everything in them;
+ * 4. the legacy namespace (SKIFF_LEGACY_NAMESPACE, `skiff-apps`: every organization's objects before tenant
+ *    namespaces; docs/operations.md "Migrating from skiff-apps"): when it holds objects of the organization, step 2
+ *    applies the whole render (workloads and their Secrets too, builds excepted) into the organization's namespace,
+ *    then the legacy objects are deleted — except a database's (its StatefulSet, Service, Secret and volume) while
+ *    the database's row exists, until the operator labels that legacy StatefulSet {@link MIGRATED_LABEL}`=true`
+ *    once its data is restored in the new one. Volumes cannot move between namespaces: this keeps the data until
+ *    the operator says it is copied.
  * Enqueued by every change of a resource (the `onEvent` of the module, in the changing transaction), coalesced per
  * organization (job key), serial per organization (queue), retried with backoff through API-server outages; and
- * periodically for every organization found in the cluster or with a deployed application
+ * periodically for every organization with a Namespace or a legacy object in the cluster, or a deployed application
  * (SKIFF_RECONCILE_INTERVAL), which catches what a crash between a row change and its job left behind.
  */
 import type { Knex } from "knex";
 import type { Logger } from "pino";
+import { buildNamespaceOf, namespaceOf } from "../../shared/tenant-namespace.ts";
 import { applicationsTable } from "../applications/index.ts";
 import { databasesTable } from "../databases/index.ts";
+import { organizationsTable } from "../organizations/index.ts";
 import type { AppServices } from "../services.ts";
 import type { ClusterClient, LiveObject } from "./cluster.kinds.ts";
 import { MANAGED_BY, type Manifest, OWNER_LABELS } from "./deployment.manifests.ts";
-import { renderApplication } from "./deployment.render.ts";
+import { renderApplication, renderTenantOf } from "./deployment.render.ts";
 import { type ReconcileTrigger, reconcileMetrics } from "./reconcile.metrics.ts";
 
 /** Name of the job that reconciles one organization. */
@@ -117,7 +130,7 @@ export async function reconcileOrganization(
   const metrics = reconcileMetrics();
   try {
     const cluster = await connect(services);
-    const outcome = await reconcileIn(services, cluster, cluster.namespace, organizationId);
+    const outcome = await reconcileIn(services, cluster, organizationId);
     for (const o of outcome.deleted) metrics.deleted.inc({ kind: o.kind, trigger });
     metrics.runs.inc({ trigger, outcome: "success" });
     if (outcome.deleted.length > 0) {
@@ -125,7 +138,7 @@ export async function reconcileOrganization(
         {
           organizationId,
           trigger,
-          deleted: outcome.deleted.map((o) => `${o.kind}/${o.metadata.name}`),
+          deleted: outcome.deleted.map((o) => `${o.metadata.namespace}/${o.kind}/${o.metadata.name}`),
         },
         "reconcile deleted objects no row calls for",
       );
@@ -142,32 +155,83 @@ async function connect(services: AppServices): Promise<ClusterClient> {
   return (await import("./cluster.kubernetes.ts")).connectCluster(services.config);
 }
 
-/** One reconcile of `organizationId` in `namespace` (steps 1–3 of the file comment). */
+/** `namespace/Kind/apiVersion/name`: the identity of an object in the cluster. */
+const placed = (o: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }) =>
+  `${o.metadata.namespace ?? ""}/${key(o)}`;
+
+/**
+ * The label an operator sets on a legacy database's StatefulSet once its data is restored in the organization's
+ * namespace (docs/operations.md "Migrating from skiff-apps"): only then does the reconcile delete the legacy
+ * database's objects and volume while its row exists.
+ */
+export const MIGRATED_LABEL = "skiff.dev/migrated";
+
+/** One reconcile of `organizationId` (steps of the file comment). */
 async function reconcileIn(
   services: AppServices,
   cluster: ClusterClient,
-  namespace: string,
   organizationId: string,
 ): Promise<ReconcileOutcome> {
+  const selector = organizationSelector(organizationId);
+  const own = [namespaceOf(organizationId), buildNamespaceOf(organizationId)];
+  const legacy = services.config.SKIFF_LEGACY_NAMESPACE;
+  const legacyObjects = legacy && !own.includes(legacy) ? await cluster.list(legacy, selector) : [];
+  const deleted: LiveObject[] = [];
+  const remove = async (object: LiveObject) => {
+    if (await cluster.remove(object)) deleted.push(object);
+  };
+
+  const exists = await organizationsTable(services.knex).where({ id: organizationId }).first("id");
+  if (!exists) {
+    // A deleted organization: its legacy objects, then its namespaces with everything in them.
+    for (const object of legacyObjects) await remove(object);
+    for (const namespace of await cluster.listNamespaces(selector)) await remove(namespace);
+    return { applied: 0, deleted };
+  }
+
   const desired = await desiredObjects(services, organizationId);
+  const tenant = await renderTenantOf(services, organizationId);
   let applied = 0;
+  if (desired.length > 0) {
+    for (const manifest of tenant) {
+      await cluster.apply(manifest, manifest.metadata.namespace ?? own[0]!);
+      applied += 1;
+    }
+  }
+  // Objects still in the legacy namespace: the whole render is recreated in the organization's namespace (not the
+  // builds: the images exist), then the legacy objects go below.
+  const migrating = legacyObjects.length > 0;
   for (const manifest of desired) {
-    if (!APPLIED_BY_RECONCILE.has(manifest.kind)) continue;
-    await cluster.apply(manifest, namespace);
+    const component = manifest.metadata.labels?.[OWNER_LABELS.component];
+    if (!APPLIED_BY_RECONCILE.has(manifest.kind) && !(migrating && component !== "build")) continue;
+    await cluster.apply(manifest, manifest.metadata.namespace ?? own[0]!);
     applied += 1;
   }
-  const wanted = new Set(desired.map(key));
-  const live = await cluster.list(namespace, organizationSelector(organizationId));
+  const wanted = new Set([...tenant, ...desired].map(placed));
+  const live: LiveObject[] = [];
+  for (const namespace of own) live.push(...(await cluster.list(namespace, selector)));
   const rows = await ownerRows(services.knex, organizationId);
-  const deleted: LiveObject[] = [];
   for (const object of live) {
-    if (wanted.has(key(object))) continue;
+    if (wanted.has(placed(object))) continue;
     const component = object.metadata.labels[OWNER_LABELS.component];
     if (component === "database" || component === "build") {
       const owner = object.metadata.labels[KEPT_WITH_ROW[component]];
       if (owner && (component === "database" ? rows.databases : rows.applications).has(owner)) continue;
     }
-    if (await cluster.remove(object)) deleted.push(object);
+    await remove(object);
+  }
+  // The legacy namespace: nothing there is called for any more, except a database's objects and volume while its
+  // row exists and its StatefulSet does not carry MIGRATED_LABEL=true.
+  const confirmed = new Set(
+    legacyObjects
+      .filter((o) => o.kind === "StatefulSet" && o.metadata.labels[MIGRATED_LABEL] === "true")
+      .map((o) => o.metadata.labels[OWNER_LABELS.resource]),
+  );
+  for (const object of legacyObjects) {
+    const owner = object.metadata.labels[OWNER_LABELS.resource];
+    const database = object.metadata.labels[OWNER_LABELS.component] === "database";
+    if (database && owner && rows.databases.has(owner) && !confirmed.has(owner)) continue;
+    await remove(object);
   }
   return { applied, deleted };
 }
@@ -189,10 +253,10 @@ async function ownerRows(knex: Knex, organizationId: string) {
 export async function reconcileAll(services: AppServices): Promise<number> {
   if (services.config.SKIFF_DEPLOYER !== "kubernetes") return 0;
   const cluster = await connect(services);
-  const live = await cluster.list(
-    cluster.namespace,
-    `${Object.keys(MANAGED_BY)[0]}=skiff,${OWNER_LABELS.organization}`,
-  );
+  const anyOrganization = `${Object.keys(MANAGED_BY)[0]}=skiff,${OWNER_LABELS.organization}`;
+  const live = await cluster.listNamespaces(anyOrganization);
+  const legacy = services.config.SKIFF_LEGACY_NAMESPACE;
+  if (legacy) live.push(...(await cluster.list(legacy, anyOrganization)));
   const ids = new Set(live.map((o) => o.metadata.labels[OWNER_LABELS.organization]!).filter(Boolean));
   const deployed = (await applicationsTable(services.knex, "a")
     .whereExists(services.knex("deployments as d").whereRaw("d.application_id = a.id").whereNotNull("d.started_at"))

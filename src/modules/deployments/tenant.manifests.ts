@@ -11,19 +11,27 @@
  *   "the internet" has no selector; the CIDRs are the operator's (pod, service and node ranges, and the cloud
  *   metadata address);
  * - `ResourceQuota` `plan` from the plan's quotas (applications and databases) times the per-plan container
- *   resources (one app pod, its rollout's surge pod and one build per application; one pod and one 1 Gi volume per
- *   database); none for a plan with an unlimited quota;
+ *   resources (one app pod and its rollout's surge pod per application; one pod and one 1 Gi volume per database);
+ *   none for a plan with an unlimited quota;
  * - `LimitRange` `defaults`: a container without resources gets the plan's application requests/limits, none may
- *   exceed the largest the plan renders.
+ *   exceed the largest the plan renders;
+ * - under Gateway API routing, `ReferenceGrant` `gateway-certificates`: the Gateways of the Gateway's namespace
+ *   may reference the namespace's Secrets (the `<host>-tls` certificates of its HTTPRoutes' domains).
+ *
+ * Build Jobs run in a second namespace of the organization, `skiff-org-<id>-build`: rootless BuildKit needs
+ * seccomp and AppArmor `Unconfined` and privilege escalation (deployment.manifests.ts), which Pod Security
+ * `restricted` and `baseline` both refuse, so that namespace enforces `privileged` (audit and warn stay
+ * `restricted`, so every build is visible as an exception) and holds nothing else: no Service, no Secret but the
+ * build's own credentials, no application pod. Its NetworkPolicy `build-isolation` admits no ingress at all and lets
+ * builds out to the cluster DNS and the internet only (git, registries), not to any pod of the cluster, their own
+ * tenant's included; its ResourceQuota allows one build per application of the plan, its LimitRange defaults to the
+ * plan's build resources. Skiff's RoleBinding there as in the tenant namespace.
  */
+import { buildNamespaceOf, namespaceOf } from "../../shared/tenant-namespace.ts";
 import { MANAGED_BY, type Manifest, OWNER_LABELS, type WorkloadResources } from "./deployment.manifests.ts";
 
-/** The namespace of organization `organizationId` (a TypeID): `skiff-org-<its 26-character suffix>`. */
-export function namespaceOf(organizationId: string): string {
-  const suffix = organizationId.slice(organizationId.lastIndexOf("_") + 1).toLowerCase();
-  if (!/^[0-9a-z]{1,52}$/.test(suffix)) throw new Error(`not an organization id: ${organizationId}`);
-  return `skiff-org-${suffix}`;
-}
+/** The ClusterRole of the kinds Skiff renders, bound in every tenant namespace (deploy/base/rbac.yaml). */
+export const TENANT_CLUSTER_ROLE = "skiff-tenant";
 
 /** What isolates a tenant namespace, from Skiff's configuration. */
 export interface TenantSettings {
@@ -35,6 +43,11 @@ export interface TenantSettings {
   serviceAccount: { namespace: string; name: string };
   /** The ClusterRole of the kinds Skiff renders (deploy/base/rbac.yaml `skiff-tenant`). */
   clusterRole: string;
+  /**
+   * Namespace of the Gateway of the HTTPRoutes (SKIFF_ROUTING=gateway), whose Gateways a ReferenceGrant lets read the
+   * namespace's certificate Secrets; null or absent under Ingress routing.
+   */
+  gatewayNamespace?: string | null;
 }
 
 /** The plan's quotas as {@link renderTenant} reads them (null: unlimited). */
@@ -70,27 +83,8 @@ export function renderTenant(
   const namespace = namespaceOf(organizationId);
   const labels = { ...MANAGED_BY, [OWNER_LABELS.organization]: organizationId };
   const out: Manifest[] = [
-    {
-      apiVersion: "v1",
-      kind: "Namespace",
-      metadata: {
-        name: namespace,
-        labels: {
-          ...labels,
-          "pod-security.kubernetes.io/enforce": "restricted",
-          "pod-security.kubernetes.io/enforce-version": "latest",
-          "pod-security.kubernetes.io/audit": "restricted",
-          "pod-security.kubernetes.io/warn": "restricted",
-        },
-      },
-    },
-    {
-      apiVersion: "rbac.authorization.k8s.io/v1",
-      kind: "RoleBinding",
-      metadata: { name: "skiff-deployer", namespace, labels },
-      subjects: [{ kind: "ServiceAccount", ...settings.serviceAccount }],
-      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: settings.clusterRole },
-    },
+    namespaceObject(namespace, labels, "restricted"),
+    roleBinding(namespace, labels, settings),
     {
       apiVersion: "networking.k8s.io/v1",
       kind: "NetworkPolicy",
@@ -129,10 +123,7 @@ export function renderTenant(
   if (a !== null && d !== null) {
     const sum = (kind: "requests" | "limits", resource: "cpu" | "memory") => {
       const of = resource === "cpu" ? millicores : mebibytes;
-      const total =
-        2 * a * of(resources.app[kind][resource]) +
-        a * of(resources.build[kind][resource]) +
-        d * of(resources.database[kind][resource]);
+      const total = 2 * a * of(resources.app[kind][resource]) + d * of(resources.database[kind][resource]);
       return resource === "cpu" ? `${total}m` : `${total}Mi`;
     };
     out.push({
@@ -145,7 +136,7 @@ export function renderTenant(
           "requests.memory": sum("requests", "memory"),
           "limits.cpu": sum("limits", "cpu"),
           "limits.memory": sum("limits", "memory"),
-          pods: String(3 * a + d),
+          pods: String(2 * a + d),
           persistentvolumeclaims: String(d),
           "requests.storage": `${d}Gi`,
         },
@@ -154,9 +145,7 @@ export function renderTenant(
   }
   const maxOf = (resource: "cpu" | "memory") => {
     const of = resource === "cpu" ? millicores : mebibytes;
-    return [resources.app, resources.build, resources.database]
-      .map((r) => r.limits[resource])
-      .reduce((x, y) => larger(x, y, of));
+    return [resources.app, resources.database].map((r) => r.limits[resource]).reduce((x, y) => larger(x, y, of));
   };
   out.push({
     apiVersion: "v1",
@@ -169,6 +158,121 @@ export function renderTenant(
           default: { ...resources.app.limits },
           defaultRequest: { ...resources.app.requests },
           max: { cpu: maxOf("cpu"), memory: maxOf("memory") },
+        },
+      ],
+    },
+  });
+  if (settings.gatewayNamespace) {
+    out.push({
+      apiVersion: "gateway.networking.k8s.io/v1beta1",
+      kind: "ReferenceGrant",
+      metadata: { name: "gateway-certificates", namespace, labels },
+      spec: {
+        from: [{ group: "gateway.networking.k8s.io", kind: "Gateway", namespace: settings.gatewayNamespace }],
+        to: [{ group: "", kind: "Secret" }],
+      },
+    });
+  }
+  out.push(...renderBuildNamespace(organizationId, settings, a, resources));
+  return out;
+}
+
+/** The Namespace `name` with Pod Security admission `enforce` (audit and warn always `restricted`). */
+function namespaceObject(name: string, labels: Record<string, string>, enforce: "restricted" | "privileged"): Manifest {
+  return {
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: {
+      name,
+      labels: {
+        ...labels,
+        "pod-security.kubernetes.io/enforce": enforce,
+        "pod-security.kubernetes.io/enforce-version": "latest",
+        "pod-security.kubernetes.io/audit": "restricted",
+        "pod-security.kubernetes.io/warn": "restricted",
+      },
+    },
+  };
+}
+
+/** The RoleBinding `skiff-deployer` of Skiff's service account to the tenant ClusterRole in `namespace`. */
+function roleBinding(namespace: string, labels: Record<string, string>, settings: TenantSettings): Manifest {
+  return {
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "RoleBinding",
+    metadata: { name: "skiff-deployer", namespace, labels },
+    subjects: [{ kind: "ServiceAccount", ...settings.serviceAccount }],
+    roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: settings.clusterRole },
+  };
+}
+
+/** The build namespace of `organizationId` and what isolates it (see the file comment); `applications`: its quota. */
+function renderBuildNamespace(
+  organizationId: string,
+  settings: TenantSettings,
+  applications: number | null,
+  resources: WorkloadResources,
+): Manifest[] {
+  const namespace = buildNamespaceOf(organizationId);
+  const labels = { ...MANAGED_BY, [OWNER_LABELS.organization]: organizationId };
+  const out: Manifest[] = [
+    namespaceObject(namespace, labels, "privileged"),
+    roleBinding(namespace, labels, settings),
+    {
+      apiVersion: "networking.k8s.io/v1",
+      kind: "NetworkPolicy",
+      metadata: { name: "build-isolation", namespace, labels },
+      spec: {
+        podSelector: {},
+        policyTypes: ["Ingress", "Egress"],
+        egress: [
+          {
+            to: [
+              {
+                namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "kube-system" } },
+                podSelector: { matchLabels: { "k8s-app": "kube-dns" } },
+              },
+            ],
+            ports: [
+              { protocol: "UDP", port: 53 },
+              { protocol: "TCP", port: 53 },
+            ],
+          },
+          { to: [{ ipBlock: { cidr: "0.0.0.0/0", except: settings.clusterCidrs } }] },
+        ],
+      },
+    },
+  ];
+  const build = resources.build;
+  if (applications !== null) {
+    const times = (q: string, of: (q: string) => number, unit: string) => `${applications * of(q)}${unit}`;
+    out.push({
+      apiVersion: "v1",
+      kind: "ResourceQuota",
+      metadata: { name: "plan", namespace, labels },
+      spec: {
+        hard: {
+          "requests.cpu": times(build.requests.cpu, millicores, "m"),
+          "requests.memory": times(build.requests.memory, mebibytes, "Mi"),
+          "limits.cpu": times(build.limits.cpu, millicores, "m"),
+          "limits.memory": times(build.limits.memory, mebibytes, "Mi"),
+          pods: String(applications),
+          persistentvolumeclaims: "0",
+        },
+      },
+    });
+  }
+  out.push({
+    apiVersion: "v1",
+    kind: "LimitRange",
+    metadata: { name: "defaults", namespace, labels },
+    spec: {
+      limits: [
+        {
+          type: "Container",
+          default: { ...build.limits },
+          defaultRequest: { ...build.requests },
+          max: { ...build.limits },
         },
       ],
     },

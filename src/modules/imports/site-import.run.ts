@@ -175,7 +175,7 @@ export async function runImport(
     let generatedVars: Record<string, string> = {};
     if (input.database) {
       const spec = input.database;
-      const serviceHost = record.databaseServiceHost ?? databaseServiceHost(appName, config.SKIFF_CLUSTER_DOMAIN);
+      const serviceHost = record.databaseServiceHost ?? databaseServiceHost(appName, org, config.SKIFF_CLUSTER_DOMAIN);
       if (done("database_creation")) earlier(record.databaseId, "database");
       else {
         await inStep("database_creation", async (tx) => {
