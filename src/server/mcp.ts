@@ -9,24 +9,26 @@
  * out unless `SKIFF_MCP=true` (src/config.ts).
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { GraphQLError } from "graphql";
 import { z } from "zod";
-import type { Principal } from "../modules/access/index.ts";
 import { authenticateAgent } from "../modules/agent/agent-auth.ts";
+import type { Context } from "../modules/context.ts";
 import { moduleMcpTools } from "../modules/index.ts";
 import type { McpTool } from "../shared/mcp-tool.ts";
 import type { RestResponse } from "../shared/rest-route.ts";
 import type { SkiffServer } from "./app.ts";
 import { toHeaders } from "./authenticate.ts";
 import { buildContext, withOrigin } from "./context.ts";
+import { StatelessJsonTransport } from "./mcp-transport.ts";
+import { rememberedContext } from "./remembered-callers.ts";
 import { runRow } from "./rest-runner.ts";
 
 /** The annotations of every tool: all of them only read Skiff's own database. */
@@ -57,10 +59,22 @@ function toolError(body: Record<string, unknown>): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }] };
 }
 
-/** The answer of a row's response: its body (an object) on 200, a tool error with its error body otherwise. */
-function toolResult(response: RestResponse): CallToolResult {
+/**
+ * The answer of a row's response: a tool error with its error body unless 200. A 200 body is the tool's structured
+ * content and, serialized, its text content (MCP 2025-06-18, Tools → Structured Content: a tool with an output
+ * schema answers `structuredContent`, and a text block with the same JSON for clients that read only content). A
+ * body that is JSON text (a compiled read's, as PostgreSQL wrote it) is not parsed: the text block is that text, and
+ * the structured content stands for it in the answer ({@link StatelessJsonTransport.raw}).
+ */
+function toolResult(response: RestResponse, transport: StatelessJsonTransport): CallToolResult {
+  if (response.status !== 200) {
+    const body = typeof response.body === "string" ? (JSON.parse(response.body) as object) : response.body;
+    return toolError(body as Record<string, unknown>);
+  }
+  if (typeof response.body === "string") {
+    return { content: [{ type: "text", text: response.body }], structuredContent: transport.raw(response.body) };
+  }
   const body = response.body as Record<string, unknown>;
-  if (response.status !== 200) return toolError(body);
   return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body };
 }
 
@@ -76,12 +90,27 @@ function checkedArguments(tool: McpTool, args: unknown): { args: Record<string, 
   return { error: toolError({ message: `Invalid argument: ${named}`, code: "BAD_REQUEST", issues }) };
 }
 
-/** Who sends the request: the principal, or the refusal of a tool call over the rate limit. */
-type McpCaller = { principal: Principal } | { refused: string };
+/**
+ * Who sends the request: for a tool call, the context its row runs with (the principal authenticated, or remembered
+ * and confirmed by the row's own read: src/server/remembered-callers.ts); for other messages, nothing (they need no
+ * principal); or the refusal of a tool call over the rate limit.
+ */
+type McpCaller = { context: Context | null; remembered: Headers | null } | { refused: string };
 
-/** One MCP server for one request of `caller`. */
-function mcpServer(server: SkiffServer, caller: McpCaller, requestId: string, clientAddress: string): Server {
-  const mcp = new Server({ name: "skiff", version: "1.0.0" }, { capabilities: { tools: { listChanged: false } } });
+/** The SDK's JSON Schema validator (used for elicitation only), built once: it compiles Ajv's vocabularies. */
+const validator = new AjvJsonSchemaValidator();
+
+/** One MCP server for one request of `caller`, answering on `transport`. */
+function mcpServer(
+  server: SkiffServer,
+  caller: McpCaller,
+  transport: StatelessJsonTransport,
+  clientAddress: string,
+): Server {
+  const mcp = new Server(
+    { name: "skiff", version: "1.0.0" },
+    { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: validator },
+  );
   mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));
   mcp.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = toolsByName.get(request.params.name);
@@ -89,16 +118,30 @@ function mcpServer(server: SkiffServer, caller: McpCaller, requestId: string, cl
     if ("refused" in caller) return toolError({ message: caller.refused, code: "UNAUTHORIZED" });
     const checked = checkedArguments(tool, request.params.arguments);
     if ("error" in checked) return checked.error;
+    const context = caller.context;
+    if (!context) return toolError({ message: "Missing or invalid credentials", code: "UNAUTHORIZED" });
     const run = (route: Parameters<typeof runRow>[1], query: Record<string, string>) =>
       runRow(
         server.apollo,
         route,
         { params: {}, query, body: undefined, headers: {} },
-        withOrigin(buildContext(server.services, caller.principal, requestId), "MCP", {}, clientAddress),
+        withOrigin(context, "MCP", {}, clientAddress),
       );
-    return toolResult(await tool.call(checked.args, run));
+    const response = await tool.call(checked.args, run);
+    // A remembered token found revoked by the read answers 401 as any refused credential does (only the rate
+    // limit's refusal is a tool error): the row's refusal does not say which, so the token is looked up again.
+    if (response.status === 401 && caller.remembered) {
+      const principal = await authenticateAgent(server.services, caller.remembered, false).catch(() => null);
+      if (!principal) transport.refuse(401, refusalBody());
+    }
+    return toolResult(response, transport);
   });
   return mcp;
+}
+
+/** The body of a refused credential (HTTP 401), as JSON-RPC error and agent API error at once. */
+function refusalBody(message = "Missing or invalid credentials: /mcp takes an agent token"): Record<string, unknown> {
+  return { jsonrpc: "2.0", error: { code: -32000, message }, id: null, message, code: "UNAUTHORIZED" };
 }
 
 /** True when `body` is a JSON-RPC `tools/call` request (the only message counted against the rate limit). */
@@ -109,30 +152,37 @@ function isToolCall(body: unknown): boolean {
 /** Registers `POST /mcp` (and 405 for GET and DELETE: a stateless server keeps no stream or session) on `server`. */
 export function registerMcp(server: SkiffServer): void {
   const { app, services } = server;
-  const refuse = (reply: FastifyReply, status: number, message: string, code: string) =>
-    reply.code(status).send({ jsonrpc: "2.0", error: { code: -32000, message }, id: null, message, code });
   app.post("/mcp", async (request: FastifyRequest, reply: FastifyReply) => {
+    const toolCall = isToolCall(request.body);
     let caller: McpCaller;
-    try {
-      const principal = await authenticateAgent(services, toHeaders(request.headers), isToolCall(request.body));
-      if (!principal)
-        return refuse(reply, 401, "Missing or invalid credentials: /mcp takes an agent token", "UNAUTHORIZED");
-      caller = { principal };
-    } catch (e) {
-      if (!(e instanceof GraphQLError) || e.extensions.code !== "UNAUTHENTICATED") throw e;
-      caller = { refused: e.message };
+    // A tool call with a token this process resolved before is confirmed and counted by its row's read statement,
+    // as on /api/agent/* (one round trip); every other request is authenticated first.
+    const remembered =
+      toolCall && services.config.SKIFF_COMPILED_READS
+        ? rememberedContext(services, request.headers, request.id, "agent", true)
+        : null;
+    if (remembered) caller = { context: remembered, remembered: toHeaders(request.headers) };
+    else {
+      try {
+        const principal = await authenticateAgent(services, toHeaders(request.headers), toolCall);
+        if (!principal) return reply.code(401).send(refusalBody());
+        if (toolCall) principal.activeOrganizationOnly = true;
+        caller = { context: toolCall ? buildContext(services, principal, request.id) : null, remembered: null };
+      } catch (e) {
+        if (!(e instanceof GraphQLError) || e.extensions.code !== "UNAUTHENTICATED") throw e;
+        caller = { refused: e.message };
+      }
     }
-    const mcp = mcpServer(server, caller, request.id, request.ip);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    reply.hijack();
-    // Closing must not reject unhandled (Node exits on an unhandled rejection): a failure is only logged.
-    reply.raw.on("close", () => {
-      const logFailure = (error: unknown) => services.log.warn({ err: error }, "closing an MCP request failed");
-      transport.close().catch(logFailure);
-      mcp.close().catch(logFailure);
-    });
+    const transport = new StatelessJsonTransport();
+    const mcp = mcpServer(server, caller, transport, request.ip);
     await mcp.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, request.body);
+    try {
+      const answer = await transport.handle(request.body, request.headers);
+      reply.code(answer.status).headers(answer.headers);
+      return reply.send(answer.body ?? undefined);
+    } finally {
+      await mcp.close();
+    }
   });
   app.route({
     method: ["GET", "DELETE"],
