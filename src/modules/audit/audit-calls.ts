@@ -30,6 +30,7 @@ export async function recordCall(
     await writeAuditEntry(
       services.knex,
       entryOf(source, call.action, call.targetIds ?? [], call.outcome, organizationId),
+      "call",
     );
   } catch (error) {
     log.error({ err: error, action: call.action }, "could not write an audit entry");
@@ -62,5 +63,6 @@ export async function recordSystemChange(knex: Knex, change: SystemChange): Prom
       "ok",
       change.organizationId,
     ),
+    "system",
   );
 }

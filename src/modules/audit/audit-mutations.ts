@@ -51,9 +51,10 @@ class PendingEntry {
   async write(knex: Knex, outcome: AuditOutcome): Promise<void> {
     if (this.writtenIn) return;
     this.writtenIn = knex;
+    const startedAt = performance.now();
     try {
       const entry = entryOf(this.ctx, this.action, this.targets, outcome, await this.organizationId);
-      await writeAuditEntry(knex, entry);
+      await writeAuditEntry(knex, entry, "mutation", startedAt);
     } catch (error) {
       this.writtenIn = null;
       throw error;
