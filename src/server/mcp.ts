@@ -19,6 +19,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { GraphQLError } from "graphql";
 import { z } from "zod";
+import type { Principal } from "../modules/access/index.ts";
 import { authenticateAgent } from "../modules/agent/agent-auth.ts";
 import type { Context } from "../modules/context.ts";
 import { moduleMcpTools } from "../modules/index.ts";
@@ -91,11 +92,44 @@ function checkedArguments(tool: McpTool, args: unknown): { args: Record<string, 
 }
 
 /**
- * Who sends the request: for a tool call, the context its row runs with (the principal authenticated, or remembered
- * and confirmed by the row's own read: src/server/remembered-callers.ts); for other messages, nothing (they need no
- * principal); or the refusal of a tool call over the rate limit.
+ * Who sends the request: its headers and request id, and for a request that is one tool call, the context its row
+ * runs with (the principal authenticated, or remembered and confirmed by the row's own read, `remembered`:
+ * src/server/remembered-callers.ts); or the refusal of such a call over the rate limit. Tool calls of a batch are
+ * authenticated and counted one by one as they run ({@link toolCallContext}).
  */
-type McpCaller = { context: Context | null; remembered: Headers | null } | { refused: string };
+type McpCaller =
+  | { context: Context | null; remembered: boolean; headers: Headers; requestId: string }
+  | { refused: string };
+
+/**
+ * The principal of `headers`' agent token, counted against the rate limit when `counted`; null when the token is
+ * not valid; `{ refused }` with the rate limit's message when a counted request is over it.
+ */
+async function agentPrincipal(
+  services: SkiffServer["services"],
+  headers: Headers,
+  counted: boolean,
+): Promise<Principal | null | { refused: string }> {
+  try {
+    const principal = await authenticateAgent(services, headers, counted);
+    if (principal && counted) principal.activeOrganizationOnly = true;
+    return principal;
+  } catch (e) {
+    if (!(e instanceof GraphQLError) || e.extensions.code !== "UNAUTHENTICATED") throw e;
+    return { refused: e.message };
+  }
+}
+
+/** The context a tool call of a batch runs with: its own authentication, counted as one request; or its refusal. */
+async function toolCallContext(
+  server: SkiffServer,
+  caller: Extract<McpCaller, { headers: Headers }>,
+): Promise<{ context: Context } | { error: CallToolResult }> {
+  const principal = await agentPrincipal(server.services, caller.headers, true);
+  if (!principal) return { error: toolError({ message: "Missing or invalid credentials", code: "UNAUTHORIZED" }) };
+  if ("refused" in principal) return { error: toolError({ message: principal.refused, code: "UNAUTHORIZED" }) };
+  return { context: buildContext(server.services, principal, caller.requestId) };
+}
 
 /** The SDK's JSON Schema validator (used for elicitation only), built once: it compiles Ajv's vocabularies. */
 const validator = new AjvJsonSchemaValidator();
@@ -118,8 +152,9 @@ function mcpServer(
     if ("refused" in caller) return toolError({ message: caller.refused, code: "UNAUTHORIZED" });
     const checked = checkedArguments(tool, request.params.arguments);
     if ("error" in checked) return checked.error;
-    const context = caller.context;
-    if (!context) return toolError({ message: "Missing or invalid credentials", code: "UNAUTHORIZED" });
+    const own = caller.context ? { context: caller.context } : await toolCallContext(server, caller);
+    if ("error" in own) return own.error;
+    const { context } = own;
     const run = (route: Parameters<typeof runRow>[1], query: Record<string, string>) =>
       runRow(
         server.apollo,
@@ -131,7 +166,7 @@ function mcpServer(
     // A remembered token found revoked by the read answers 401 as any refused credential does (only the rate
     // limit's refusal is a tool error): the row's refusal does not say which, so the token is looked up again.
     if (response.status === 401 && caller.remembered) {
-      const principal = await authenticateAgent(server.services, caller.remembered, false).catch(() => null);
+      const principal = await authenticateAgent(server.services, caller.headers, false).catch(() => null);
       if (!principal) transport.refuse(401, refusalBody());
     }
     return toolResult(response, transport);
@@ -144,7 +179,7 @@ function refusalBody(message = "Missing or invalid credentials: /mcp takes an ag
   return { jsonrpc: "2.0", error: { code: -32000, message }, id: null, message, code: "UNAUTHORIZED" };
 }
 
-/** True when `body` is a JSON-RPC `tools/call` request (the only message counted against the rate limit). */
+/** True when `body` is one JSON-RPC `tools/call` request (not a batch): the message counted against the rate limit. */
 function isToolCall(body: unknown): boolean {
   return typeof body === "object" && body !== null && (body as { method?: unknown }).method === "tools/call";
 }
@@ -154,24 +189,28 @@ export function registerMcp(server: SkiffServer): void {
   const { app, services } = server;
   app.post("/mcp", async (request: FastifyRequest, reply: FastifyReply) => {
     const toolCall = isToolCall(request.body);
+    const headers = toHeaders(request.headers);
     let caller: McpCaller;
-    // A tool call with a token this process resolved before is confirmed and counted by its row's read statement,
-    // as on /api/agent/* (one round trip); every other request is authenticated first.
+    // A request that is one tool call with a token this process resolved before is confirmed and counted by its
+    // row's read statement, as on /api/agent/* (one round trip); every other request is authenticated first, a lone
+    // tool call counted as one request (a batch's tool calls are counted as they run).
     const remembered =
       toolCall && services.config.SKIFF_COMPILED_READS
         ? rememberedContext(services, request.headers, request.id, "agent", true)
         : null;
-    if (remembered) caller = { context: remembered, remembered: toHeaders(request.headers) };
+    if (remembered) caller = { context: remembered, remembered: true, headers, requestId: request.id };
     else {
-      try {
-        const principal = await authenticateAgent(services, toHeaders(request.headers), toolCall);
-        if (!principal) return reply.code(401).send(refusalBody());
-        if (toolCall) principal.activeOrganizationOnly = true;
-        caller = { context: toolCall ? buildContext(services, principal, request.id) : null, remembered: null };
-      } catch (e) {
-        if (!(e instanceof GraphQLError) || e.extensions.code !== "UNAUTHENTICATED") throw e;
-        caller = { refused: e.message };
-      }
+      const principal = await agentPrincipal(services, headers, toolCall);
+      if (!principal) return reply.code(401).send(refusalBody());
+      caller =
+        "refused" in principal
+          ? principal
+          : {
+              context: toolCall ? buildContext(services, principal, request.id) : null,
+              remembered: false,
+              headers,
+              requestId: request.id,
+            };
     }
     const transport = new StatelessJsonTransport();
     const mcp = mcpServer(server, caller, transport, request.ip);
