@@ -1,13 +1,16 @@
 /**
  * The MCP server at `/mcp` (Model Context Protocol, Streamable HTTP transport, stateless: every POST carries one
- * JSON-RPC message and is answered on its own, so any instance answers any request), transport only: the tools are
+ * JSON-RPC message or a batch and is answered on its own, so any instance answers any request; the HTTP side is
+ * src/server/mcp-transport.ts, the protocol the SDK's `Server`), transport only: the tools are
  * the modules' (`mcpTools` in their manifests; src/shared/mcp-tool.ts), each answering a REST row run in-process
  * ({@link runRow}). Authentication is the agent API's (agent tokens in `Authorization: Bearer` or `x-api-key`;
  * account API keys, sessions and anonymous calls answer 401), and so is the rate limit: a tool call counts as one
- * request on the token's one counter, shared with `/api/agent/*`; the protocol's other messages (initialize,
- * tools/list, notifications) are authenticated without being counted. `SKIFF_PUBLIC_API_ONLY=true` leaves `/mcp`
- * out unless `SKIFF_MCP=true` (src/config.ts).
+ * request on the token's one counter, shared with `/api/agent/*` (each of a batch's too); the protocol's other
+ * messages (initialize, tools/list, notifications) are authenticated without being counted.
+ * `SKIFF_PUBLIC_API_ONLY=true` leaves `/mcp` out unless `SKIFF_MCP=true` (src/config.ts).
  */
+
+import type { IncomingHttpHeaders } from "node:http";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -98,7 +101,7 @@ function checkedArguments(tool: McpTool, args: unknown): { args: Record<string, 
  * authenticated and counted one by one as they run ({@link toolCallContext}).
  */
 type McpCaller =
-  | { context: Context | null; remembered: boolean; headers: Headers; requestId: string }
+  | { context: Context | null; remembered: boolean; headers: IncomingHttpHeaders; requestId: string }
   | { refused: string };
 
 /**
@@ -123,9 +126,9 @@ async function agentPrincipal(
 /** The context a tool call of a batch runs with: its own authentication, counted as one request; or its refusal. */
 async function toolCallContext(
   server: SkiffServer,
-  caller: Extract<McpCaller, { headers: Headers }>,
+  caller: Extract<McpCaller, { requestId: string }>,
 ): Promise<{ context: Context } | { error: CallToolResult }> {
-  const principal = await agentPrincipal(server.services, caller.headers, true);
+  const principal = await agentPrincipal(server.services, toHeaders(caller.headers), true);
   if (!principal) return { error: toolError({ message: "Missing or invalid credentials", code: "UNAUTHORIZED" }) };
   if ("refused" in principal) return { error: toolError({ message: principal.refused, code: "UNAUTHORIZED" }) };
   return { context: buildContext(server.services, principal, caller.requestId) };
@@ -166,7 +169,7 @@ function mcpServer(
     // A remembered token found revoked by the read answers 401 as any refused credential does (only the rate
     // limit's refusal is a tool error): the row's refusal does not say which, so the token is looked up again.
     if (response.status === 401 && caller.remembered) {
-      const principal = await authenticateAgent(server.services, caller.headers, false).catch(() => null);
+      const principal = await authenticateAgent(server.services, toHeaders(caller.headers), false).catch(() => null);
       if (!principal) transport.refuse(401, refusalBody());
     }
     return toolResult(response, transport);
@@ -189,7 +192,7 @@ export function registerMcp(server: SkiffServer): void {
   const { app, services } = server;
   app.post("/mcp", async (request: FastifyRequest, reply: FastifyReply) => {
     const toolCall = isToolCall(request.body);
-    const headers = toHeaders(request.headers);
+    const headers = request.headers;
     let caller: McpCaller;
     // A request that is one tool call with a token this process resolved before is confirmed and counted by its
     // row's read statement, as on /api/agent/* (one round trip); every other request is authenticated first, a lone
@@ -200,7 +203,7 @@ export function registerMcp(server: SkiffServer): void {
         : null;
     if (remembered) caller = { context: remembered, remembered: true, headers, requestId: request.id };
     else {
-      const principal = await agentPrincipal(services, headers, toolCall);
+      const principal = await agentPrincipal(services, toHeaders(headers), toolCall);
       if (!principal) return reply.code(401).send(refusalBody());
       caller =
         "refused" in principal
