@@ -32,7 +32,7 @@ import type { SkiffServer } from "./app.ts";
 import { toHeaders } from "./authenticate.ts";
 import { buildContext, withOrigin } from "./context.ts";
 import { StatelessJsonTransport } from "./mcp-transport.ts";
-import { rememberedContext } from "./remembered-callers.ts";
+import { confirmCaller, rememberedContext } from "./remembered-callers.ts";
 import { runRow } from "./rest-runner.ts";
 
 /** The annotations of every tool: all of them only read Skiff's own database. */
@@ -137,6 +137,39 @@ async function toolCallContext(
 /** The SDK's JSON Schema validator (used for elicitation only), built once: it compiles Ajv's vocabularies. */
 const validator = new AjvJsonSchemaValidator();
 
+/**
+ * A remembered token found refused answers HTTP 401 as any refused credential does, unless it was refused for the
+ * rate limit (a tool error): the refusal does not say which, so the token is looked up again (not counted).
+ */
+async function refuseIfRevoked(
+  server: SkiffServer,
+  caller: Extract<McpCaller, { requestId: string }>,
+  transport: StatelessJsonTransport,
+): Promise<void> {
+  const principal = await authenticateAgent(server.services, toHeaders(caller.headers), false).catch(() => null);
+  if (!principal) transport.refuse(401, refusalBody());
+}
+
+/**
+ * Confirms (and counts) the remembered caller of a tool call that reads nothing; null when confirmed, else the tool
+ * error of its refusal (the answer is HTTP 401 when the token is no longer valid: {@link refuseIfRevoked}).
+ */
+async function confirmRemembered(
+  server: SkiffServer,
+  caller: Extract<McpCaller, { requestId: string }>,
+  context: Context,
+  transport: StatelessJsonTransport,
+): Promise<CallToolResult | null> {
+  try {
+    await confirmCaller(context);
+    return null;
+  } catch (e) {
+    if (!(e instanceof GraphQLError) || e.extensions.code !== "UNAUTHENTICATED") throw e;
+    await refuseIfRevoked(server, caller, transport);
+    return toolError({ message: e.message, code: "UNAUTHORIZED" });
+  }
+}
+
 /** One MCP server for one request of `caller`, answering on `transport`. */
 function mcpServer(
   server: SkiffServer,
@@ -150,14 +183,19 @@ function mcpServer(
   );
   mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));
   mcp.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = toolsByName.get(request.params.name);
-    if (!tool) return toolError({ message: `Unknown tool ${JSON.stringify(request.params.name)}`, code: "NOT_FOUND" });
     if ("refused" in caller) return toolError({ message: caller.refused, code: "UNAUTHORIZED" });
-    const checked = checkedArguments(tool, request.params.arguments);
-    if ("error" in checked) return checked.error;
     const own = caller.context ? { context: caller.context } : await toolCallContext(server, caller);
     if ("error" in own) return own.error;
     const { context } = own;
+    const tool = toolsByName.get(request.params.name);
+    const checked = tool
+      ? checkedArguments(tool, request.params.arguments)
+      : { error: toolError({ message: `Unknown tool ${JSON.stringify(request.params.name)}`, code: "NOT_FOUND" }) };
+    if ("error" in checked) {
+      // Refused before any read: a remembered token is confirmed (and the call counted) the ordinary way first.
+      if (caller.remembered) return (await confirmRemembered(server, caller, context, transport)) ?? checked.error;
+      return checked.error;
+    }
     const run = (route: Parameters<typeof runRow>[1], query: Record<string, string>) =>
       runRow(
         server.apollo,
@@ -165,13 +203,8 @@ function mcpServer(
         { params: {}, query, body: undefined, headers: {} },
         withOrigin(context, "MCP", {}, clientAddress),
       );
-    const response = await tool.call(checked.args, run);
-    // A remembered token found revoked by the read answers 401 as any refused credential does (only the rate
-    // limit's refusal is a tool error): the row's refusal does not say which, so the token is looked up again.
-    if (response.status === 401 && caller.remembered) {
-      const principal = await authenticateAgent(server.services, toHeaders(caller.headers), false).catch(() => null);
-      if (!principal) transport.refuse(401, refusalBody());
-    }
+    const response = await tool!.call(checked.args, run);
+    if (response.status === 401 && caller.remembered) await refuseIfRevoked(server, caller, transport);
     return toolResult(response, transport);
   });
   return mcp;

@@ -281,7 +281,10 @@ describe("MCP server", () => {
     }
     // A token revoked while a client is connected: its next call is refused.
     const client = await connect({ "x-api-key": org.tokens.admin });
+    await client.callTool({ name: "whoami", arguments: {} });
     await t.db.knex("agent_tokens").where({ user_id: org.admin.userId }).delete();
+    // A call refused before any read (bad arguments) of the token this instance remembers, then one that reads.
+    await expect(call(client, "get_application", { applicationId: "" })).rejects.toThrow();
     await expect(call(client, "whoami")).rejects.toThrow();
     await client.close();
   });
