@@ -8,11 +8,13 @@
  * - latency at half of each one's saturation rate (32 connections, a fixed overall rate): p50/p99 (goal for MCP:
  *   p99 ≤ 20 ms).
  * The scratch database is dropped afterwards. Options (environment): BENCH_DURATION seconds per run (default 10),
- * BENCH_CONNECTIONS (default 50).
+ * BENCH_CONNECTIONS (default 50), BENCH_BEFORE=<git ref>: the same runs against that commit too, served on the same
+ * database (bench/before-checkout.ts), before and after alternating BENCH_ROUNDS times (default 1), both printed.
  */
 import autocannon from "autocannon";
 import { createKnex, migrateLatest } from "../src/db/knex.ts";
 import { createAgentTokenFor, createOrg, createProjects, TEST_SECRET } from "../test/helpers/seed.ts";
+import { type BeforeCheckout, checkoutBefore } from "./before-checkout.ts";
 import { scratchDatabase, startServerProcess } from "./harness.ts";
 
 const PROJECTS = 50;
@@ -20,6 +22,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** The connection count of the issue's MCP goal. */
 const MCP_CONNECTIONS = 32;
+const BEFORE = process.env.BENCH_BEFORE;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 
 /** One endpoint as autocannon sends it. */
 interface Target {
@@ -68,8 +72,76 @@ async function drive(target: Target, connections: number, overallRate?: number):
   return run;
 }
 
+/** What one server measured: its runs, the MCP/REST ratio at 32 connections and MCP's p99 at half of saturation. */
+interface Measured {
+  label: string;
+  runs: Run[];
+  ratio: number;
+  mcpHalfP99Ms: number;
+}
+
+/** Runs every load against a server of checkout `cwd` (default this one) on database `url` with `token`. */
+async function measure(url: string, token: string, label: string, cwd?: string): Promise<Measured> {
+  // The spec's 120/minute would turn the benchmark into a benchmark of 401s.
+  const skiff = await startServerProcess(url, { SKIFF_AGENT_RATE_LIMIT: "1000000000" }, TEST_SECRET, { cwd });
+  try {
+    const rest: Target = {
+      name: `${label}GET /api/agent/projects`,
+      url: `${skiff.url}/api/agent/projects`,
+      method: "GET",
+      headers: { "x-api-key": token },
+    };
+    const mcp: Target = {
+      name: `${label}MCP tools/call list_projects`,
+      url: `${skiff.url}/mcp`,
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "list_projects", arguments: {} },
+      }),
+    };
+    const probe = await fetch(rest.url, { headers: rest.headers });
+    const projects = (await probe.json()) as unknown[];
+    if (probe.status !== 200 || projects.length !== PROJECTS)
+      throw new Error(`unexpected probe answer ${probe.status}`);
+    const mcpProbe = await fetch(mcp.url, { method: "POST", headers: mcp.headers, body: mcp.body });
+    const mcpAnswer = (await mcpProbe.json()) as { result?: { structuredContent?: { projects?: unknown[] } } };
+    if (mcpProbe.status !== 200 || mcpAnswer.result?.structuredContent?.projects?.length !== PROJECTS) {
+      throw new Error(`unexpected MCP probe answer ${mcpProbe.status}: ${JSON.stringify(mcpAnswer).slice(0, 300)}`);
+    }
+    await autocannon({ ...rest, connections: CONNECTIONS, duration: 2 });
+    await autocannon({ ...mcp, connections: CONNECTIONS, duration: 2 });
+
+    const runs: Run[] = [];
+    const restSaturated = await drive(rest, CONNECTIONS);
+    runs.push(restSaturated);
+    const rest32 = await drive(rest, MCP_CONNECTIONS);
+    const mcp32 = await drive(mcp, MCP_CONNECTIONS);
+    runs.push(rest32, mcp32);
+    const restHalf = await drive(rest, MCP_CONNECTIONS, Math.max(1, Math.round(rest32.requestsPerSecond / 2)));
+    const mcpHalf = await drive(mcp, MCP_CONNECTIONS, Math.max(1, Math.round(mcp32.requestsPerSecond / 2)));
+    runs.push(restHalf, mcpHalf);
+    const ratio = mcp32.requestsPerSecond / rest32.requestsPerSecond;
+    console.log(
+      `${label}MCP/REST throughput at ${MCP_CONNECTIONS} connections: ${ratio.toFixed(2)} (goal ≥ 0.8); ` +
+        `MCP p99 at half of saturation: ${mcpHalf.latencyP99Ms} ms (goal ≤ 20 ms)`,
+    );
+    return { label, runs, ratio, mcpHalfP99Ms: mcpHalf.latencyP99Ms };
+  } finally {
+    await skiff.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const db = await scratchDatabase();
+  let checkout: BeforeCheckout | null = null;
   try {
     const knex = createKnex(db.url);
     await migrateLatest(knex);
@@ -77,72 +149,29 @@ async function main(): Promise<void> {
     await createProjects(knex, org.organizationId, PROJECTS, { environments: 2, applicationsPerEnvironment: 2 });
     const token = await createAgentTokenFor(knex, org.organizationId, org.owner);
     await knex.destroy();
-
-    // The spec's 120/minute would turn the benchmark into a benchmark of 401s.
-    const skiff = await startServerProcess(db.url, { SKIFF_AGENT_RATE_LIMIT: "1000000000" }, TEST_SECRET);
-    try {
-      const rest: Target = {
-        name: "GET /api/agent/projects",
-        url: `${skiff.url}/api/agent/projects`,
-        method: "GET",
-        headers: { "x-api-key": token },
-      };
-      const mcp: Target = {
-        name: "MCP tools/call list_projects",
-        url: `${skiff.url}/mcp`,
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${token}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "list_projects", arguments: {} },
-        }),
-      };
-      const probe = await fetch(rest.url, { headers: rest.headers });
-      const projects = (await probe.json()) as unknown[];
-      if (probe.status !== 200 || projects.length !== PROJECTS)
-        throw new Error(`unexpected probe answer ${probe.status}`);
-      const mcpProbe = await fetch(mcp.url, { method: "POST", headers: mcp.headers, body: mcp.body });
-      const mcpAnswer = (await mcpProbe.json()) as { result?: { structuredContent?: { projects?: unknown[] } } };
-      if (mcpProbe.status !== 200 || mcpAnswer.result?.structuredContent?.projects?.length !== PROJECTS) {
-        throw new Error(`unexpected MCP probe answer ${mcpProbe.status}: ${JSON.stringify(mcpAnswer).slice(0, 300)}`);
-      }
-      await autocannon({ ...rest, connections: CONNECTIONS, duration: 2 });
-      await autocannon({ ...mcp, connections: CONNECTIONS, duration: 2 });
-
-      const runs: Run[] = [];
-      const restSaturated = await drive(rest, CONNECTIONS);
-      runs.push(restSaturated);
-      const rest32 = await drive(rest, MCP_CONNECTIONS);
-      const mcp32 = await drive(mcp, MCP_CONNECTIONS);
-      runs.push(rest32, mcp32);
-      const restHalf = await drive(rest, MCP_CONNECTIONS, Math.max(1, Math.round(rest32.requestsPerSecond / 2)));
-      const mcpHalf = await drive(mcp, MCP_CONNECTIONS, Math.max(1, Math.round(mcp32.requestsPerSecond / 2)));
-      runs.push(restHalf, mcpHalf);
-      const ratio = mcp32.requestsPerSecond / rest32.requestsPerSecond;
-      console.log(
-        `MCP/REST throughput at ${MCP_CONNECTIONS} connections: ${ratio.toFixed(2)} (goal ≥ 0.8); ` +
-          `MCP p99 at half of saturation: ${mcpHalf.latencyP99Ms} ms (goal ≤ 20 ms)`,
-      );
-      console.log(
-        JSON.stringify({
-          projects: PROJECTS,
-          durationSeconds: DURATION,
-          database: db.label,
-          restResponseBytes: JSON.stringify(projects).length,
-          mcpToRestThroughput: Number(ratio.toFixed(3)),
-          runs,
-        }),
-      );
-    } finally {
-      await skiff.stop();
+    if (BEFORE) {
+      checkout = checkoutBefore(BEFORE);
+      if (checkout.packageJsonDiffers) console.warn(`warning: ${BEFORE}'s package.json differs from this checkout's`);
     }
+    const measured: Measured[] = [];
+    for (let round = 0; round < (checkout ? ROUNDS : 1); round++) {
+      if (checkout) measured.push(await measure(db.url, token, `before ${checkout.commit}: `, checkout.dir));
+      measured.push(await measure(db.url, token, checkout ? "after: " : ""));
+    }
+    if (checkout) {
+      console.log("\nMCP/REST throughput at 32 connections, MCP p99 at half of saturation (same run, same machine):");
+      for (const m of measured) console.log(`  ${m.label}${m.ratio.toFixed(2)}, ${m.mcpHalfP99Ms} ms`);
+    }
+    console.log(
+      JSON.stringify({
+        projects: PROJECTS,
+        durationSeconds: DURATION,
+        database: db.label,
+        measured: measured.map((m) => ({ ...m, mcpToRestThroughput: Number(m.ratio.toFixed(3)) })),
+      }),
+    );
   } finally {
+    checkout?.remove();
     await db.drop();
   }
 }

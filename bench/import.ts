@@ -27,10 +27,59 @@ const BEFORE = process.env.BENCH_BEFORE;
 
 /** One run's figures: requests per second and the autocannon result of each load. */
 interface Figures {
-  imports: { perSecond: number; result: autocannon.Result };
+  imports: { perSecond: number; result: autocannon.Result; audit: AuditShare | null };
   list: { perSecond: number; result: autocannon.Result };
-  webhooks: { perSecond: number; result: autocannon.Result };
+  webhooks: { perSecond: number; result: autocannon.Result; audit: AuditShare | null };
   succeeded: number;
+}
+
+/**
+ * The audit log's share of one load, from the server's /metrics read before and after it: seconds spent writing
+ * mutation entries (`skiff_audit_write_seconds`) over the seconds the route's requests took
+ * (`skiff_http_request_duration_seconds`), and entries per request. Null when the server has no such metric (a
+ * checkout before it).
+ */
+interface AuditShare {
+  writeSeconds: number;
+  requestSeconds: number;
+  entries: number;
+  requests: number;
+}
+
+/** The sum and count of the histogram series whose name is `name` and whose labels include `labels`. */
+function histogramTotals(text: string, name: string, labels: Record<string, string>): { sum: number; count: number } {
+  const totals = { sum: 0, count: 0 };
+  for (const line of text.split("\n")) {
+    const m = /^(\w+)_(sum|count)\{([^}]*)\} (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const has = Object.entries(labels).every(([k, v]) => m[3]!.includes(`${k}="${v}"`));
+    if (has) totals[m[2] as "sum" | "count"] += Number(m[4]);
+  }
+  return totals;
+}
+
+/** Reads /metrics of `url`: the audit writes of mutations, and the requests of `method route`. */
+async function auditTotals(url: string, method: string, route: string) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  if (!text.includes("skiff_audit_write_seconds")) return null;
+  return {
+    audit: histogramTotals(text, "skiff_audit_write_seconds", { kind: "mutation" }),
+    requests: histogramTotals(text, "skiff_http_request_duration_seconds", { method, route }),
+  };
+}
+
+/** The {@link AuditShare} between two readings of {@link auditTotals}. */
+function auditShare(
+  before: Awaited<ReturnType<typeof auditTotals>>,
+  after: Awaited<ReturnType<typeof auditTotals>>,
+): AuditShare | null {
+  if (!before || !after) return null;
+  return {
+    writeSeconds: after.audit.sum - before.audit.sum,
+    requestSeconds: after.requests.sum - before.requests.sum,
+    entries: after.audit.count - before.audit.count,
+    requests: after.requests.count - before.requests.count,
+  };
 }
 
 /** Runs the three loads against a server started in `cwd` (default: this checkout) on a scratch database. */
@@ -46,6 +95,8 @@ async function runOnce(cwd?: string): Promise<Figures & { label: string }> {
     const headers = { "content-type": "application/json", authorization: `Bearer ${org.owner.apiKey}` };
     let n = 0;
 
+    const importsRoute = ["POST", "/api/site-import"] as const;
+    const beforeImports = await auditTotals(url, ...importsRoute);
     const imports = await autocannon({
       url: `${url}/api/site-import`,
       connections,
@@ -79,6 +130,7 @@ async function runOnce(cwd?: string): Promise<Figures & { label: string }> {
       await new Promise((r) => setTimeout(r, 100));
     }
     const succeeded = await knex("site_imports").where({ status: "success" }).count("* as n").first();
+    const importsAudit = auditShare(beforeImports, await auditTotals(url, ...importsRoute));
 
     const list = await autocannon({
       url: `${url}/api/site-import`,
@@ -95,6 +147,8 @@ async function runOnce(cwd?: string): Promise<Figures & { label: string }> {
       orgs.push({ number: row.databaseId as number, key: o.owner.apiKey });
     }
     let w = 0;
+    const webhooksRoute = ["POST", "/api/v1/orgs/:org_id/webhooks"] as const;
+    const beforeWebhooks = await auditTotals(url, ...webhooksRoute);
     const webhooks = await autocannon({
       url,
       connections: webhookConnections,
@@ -114,11 +168,12 @@ async function runOnce(cwd?: string): Promise<Figures & { label: string }> {
         },
       ],
     });
+    const webhooksAudit = auditShare(beforeWebhooks, await auditTotals(url, ...webhooksRoute));
     return {
       label: db.label,
-      imports: { perSecond: imports["2xx"] / imports.duration, result: imports },
+      imports: { perSecond: imports["2xx"] / imports.duration, result: imports, audit: importsAudit },
       list: { perSecond: list["2xx"] / list.duration, result: list },
-      webhooks: { perSecond: webhooks["2xx"] / webhooks.duration, result: webhooks },
+      webhooks: { perSecond: webhooks["2xx"] / webhooks.duration, result: webhooks, audit: webhooksAudit },
       succeeded: Number(succeeded?.n ?? 0),
     };
   } finally {
@@ -139,6 +194,18 @@ function print(tag: string, f: Figures): void {
   console.log(line(`${tag}GET /api/site-import`, f.list.result, f.list.perSecond));
   console.log(line(`${tag}POST …/webhooks (create)`, f.webhooks.result, f.webhooks.perSecond));
   console.log(`${tag}imports recorded as success: ${f.succeeded}`);
+  for (const [name, share] of [
+    ["importSite", f.imports.audit],
+    ["webhook create", f.webhooks.audit],
+  ] as const) {
+    if (!share) continue;
+    const percent = (100 * share.writeSeconds) / share.requestSeconds;
+    console.log(
+      `${tag}audit write on ${name}: ${percent.toFixed(2)} % of the requests' server time (goal ≤ 5 %): ` +
+        `${share.entries} entries in ${(share.writeSeconds * 1000).toFixed(0)} ms, ${share.requests} requests in ` +
+        `${(share.requestSeconds * 1000).toFixed(0)} ms (${((1000 * share.writeSeconds) / Math.max(1, share.entries)).toFixed(2)} ms per entry)`,
+    );
+  }
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -1,32 +1,38 @@
 /**
  * The MCP server at `/mcp` (Model Context Protocol, Streamable HTTP transport, stateless: every POST carries one
- * JSON-RPC message and is answered on its own, so any instance answers any request), transport only: the tools are
+ * JSON-RPC message or a batch and is answered on its own, so any instance answers any request; the HTTP side is
+ * src/server/mcp-transport.ts, the protocol the SDK's `Server`), transport only: the tools are
  * the modules' (`mcpTools` in their manifests; src/shared/mcp-tool.ts), each answering a REST row run in-process
  * ({@link runRow}). Authentication is the agent API's (agent tokens in `Authorization: Bearer` or `x-api-key`;
  * account API keys, sessions and anonymous calls answer 401), and so is the rate limit: a tool call counts as one
- * request on the token's one counter, shared with `/api/agent/*`; the protocol's other messages (initialize,
- * tools/list, notifications) are authenticated without being counted. `SKIFF_PUBLIC_API_ONLY=true` leaves `/mcp`
- * out unless `SKIFF_MCP=true` (src/config.ts).
+ * request on the token's one counter, shared with `/api/agent/*` (each of a batch's too); the protocol's other
+ * messages (initialize, tools/list, notifications) are authenticated without being counted.
+ * `SKIFF_PUBLIC_API_ONLY=true` leaves `/mcp` out unless `SKIFF_MCP=true` (src/config.ts).
  */
+
+import type { IncomingHttpHeaders } from "node:http";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { GraphQLError } from "graphql";
 import { z } from "zod";
 import type { Principal } from "../modules/access/index.ts";
 import { authenticateAgent } from "../modules/agent/index.ts";
+import type { Context } from "../modules/context.ts";
 import { moduleMcpTools } from "../modules/index.ts";
 import type { McpTool } from "../shared/mcp-tool.ts";
 import type { RestResponse } from "../shared/rest-route.ts";
 import type { SkiffServer } from "./app.ts";
 import { toHeaders } from "./authenticate.ts";
 import { buildContext, withOrigin } from "./context.ts";
+import { StatelessJsonTransport } from "./mcp-transport.ts";
+import { confirmCaller, rememberedContext } from "./remembered-callers.ts";
 import { runRow } from "./rest-runner.ts";
 
 /** The annotations of every tool: all of them only read Skiff's own database. */
@@ -57,10 +63,22 @@ function toolError(body: Record<string, unknown>): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }] };
 }
 
-/** The answer of a row's response: its body (an object) on 200, a tool error with its error body otherwise. */
-function toolResult(response: RestResponse): CallToolResult {
+/**
+ * The answer of a row's response: a tool error with its error body unless 200. A 200 body is the tool's structured
+ * content and, serialized, its text content (MCP 2025-06-18, Tools → Structured Content: a tool with an output
+ * schema answers `structuredContent`, and a text block with the same JSON for clients that read only content). A
+ * body that is JSON text (a compiled read's, as PostgreSQL wrote it) is not parsed: the text block is that text, and
+ * the structured content stands for it in the answer ({@link StatelessJsonTransport.raw}).
+ */
+function toolResult(response: RestResponse, transport: StatelessJsonTransport): CallToolResult {
+  if (response.status !== 200) {
+    const body = typeof response.body === "string" ? (JSON.parse(response.body) as object) : response.body;
+    return toolError(body as Record<string, unknown>);
+  }
+  if (typeof response.body === "string") {
+    return { content: [{ type: "text", text: response.body }], structuredContent: transport.raw(response.body) };
+  }
   const body = response.body as Record<string, unknown>;
-  if (response.status !== 200) return toolError(body);
   return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body };
 }
 
@@ -76,32 +94,128 @@ function checkedArguments(tool: McpTool, args: unknown): { args: Record<string, 
   return { error: toolError({ message: `Invalid argument: ${named}`, code: "BAD_REQUEST", issues }) };
 }
 
-/** Who sends the request: the principal, or the refusal of a tool call over the rate limit. */
-type McpCaller = { principal: Principal } | { refused: string };
+/**
+ * Who sends the request: its headers and request id, and for a request that is one tool call, the context its row
+ * runs with (the principal authenticated, or remembered and confirmed by the row's own read, `remembered`:
+ * src/server/remembered-callers.ts); or the refusal of such a call over the rate limit. Tool calls of a batch are
+ * authenticated and counted one by one as they run ({@link toolCallContext}).
+ */
+type McpCaller =
+  | { context: Context | null; remembered: boolean; headers: IncomingHttpHeaders; requestId: string }
+  | { refused: string };
 
-/** One MCP server for one request of `caller`. */
-function mcpServer(server: SkiffServer, caller: McpCaller, requestId: string, clientAddress: string): Server {
-  const mcp = new Server({ name: "skiff", version: "1.0.0" }, { capabilities: { tools: { listChanged: false } } });
+/**
+ * The principal of `headers`' agent token, counted against the rate limit when `counted`; null when the token is
+ * not valid; `{ refused }` with the rate limit's message when a counted request is over it.
+ */
+async function agentPrincipal(
+  services: SkiffServer["services"],
+  headers: Headers,
+  counted: boolean,
+): Promise<Principal | null | { refused: string }> {
+  try {
+    const principal = await authenticateAgent(services, headers, counted);
+    if (principal && counted) principal.activeOrganizationOnly = true;
+    return principal;
+  } catch (e) {
+    if (!(e instanceof GraphQLError) || e.extensions.code !== "UNAUTHENTICATED") throw e;
+    return { refused: e.message };
+  }
+}
+
+/** The context a tool call of a batch runs with: its own authentication, counted as one request; or its refusal. */
+async function toolCallContext(
+  server: SkiffServer,
+  caller: Extract<McpCaller, { requestId: string }>,
+): Promise<{ context: Context } | { error: CallToolResult }> {
+  const principal = await agentPrincipal(server.services, toHeaders(caller.headers), true);
+  if (!principal) return { error: toolError({ message: "Missing or invalid credentials", code: "UNAUTHORIZED" }) };
+  if ("refused" in principal) return { error: toolError({ message: principal.refused, code: "UNAUTHORIZED" }) };
+  return { context: buildContext(server.services, principal, caller.requestId) };
+}
+
+/** The SDK's JSON Schema validator (used for elicitation only), built once: it compiles Ajv's vocabularies. */
+const validator = new AjvJsonSchemaValidator();
+
+/**
+ * A remembered token found refused answers HTTP 401 as any refused credential does, unless it was refused for the
+ * rate limit (a tool error): the refusal does not say which, so the token is looked up again (not counted).
+ */
+async function refuseIfRevoked(
+  server: SkiffServer,
+  caller: Extract<McpCaller, { requestId: string }>,
+  transport: StatelessJsonTransport,
+): Promise<void> {
+  const principal = await authenticateAgent(server.services, toHeaders(caller.headers), false).catch(() => null);
+  if (!principal) transport.refuse(401, refusalBody());
+}
+
+/**
+ * Confirms (and counts) the remembered caller of a tool call that reads nothing; null when confirmed, else the tool
+ * error of its refusal (the answer is HTTP 401 when the token is no longer valid: {@link refuseIfRevoked}).
+ */
+async function confirmRemembered(
+  server: SkiffServer,
+  caller: Extract<McpCaller, { requestId: string }>,
+  context: Context,
+  transport: StatelessJsonTransport,
+): Promise<CallToolResult | null> {
+  try {
+    await confirmCaller(context);
+    return null;
+  } catch (e) {
+    if (!(e instanceof GraphQLError) || e.extensions.code !== "UNAUTHENTICATED") throw e;
+    await refuseIfRevoked(server, caller, transport);
+    return toolError({ message: e.message, code: "UNAUTHORIZED" });
+  }
+}
+
+/** One MCP server for one request of `caller`, answering on `transport`. */
+function mcpServer(
+  server: SkiffServer,
+  caller: McpCaller,
+  transport: StatelessJsonTransport,
+  clientAddress: string,
+): Server {
+  const mcp = new Server(
+    { name: "skiff", version: "1.0.0" },
+    { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: validator },
+  );
   mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));
   mcp.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = toolsByName.get(request.params.name);
-    if (!tool) return toolError({ message: `Unknown tool ${JSON.stringify(request.params.name)}`, code: "NOT_FOUND" });
     if ("refused" in caller) return toolError({ message: caller.refused, code: "UNAUTHORIZED" });
-    const checked = checkedArguments(tool, request.params.arguments);
-    if ("error" in checked) return checked.error;
+    const own = caller.context ? { context: caller.context } : await toolCallContext(server, caller);
+    if ("error" in own) return own.error;
+    const { context } = own;
+    const tool = toolsByName.get(request.params.name);
+    const checked = tool
+      ? checkedArguments(tool, request.params.arguments)
+      : { error: toolError({ message: `Unknown tool ${JSON.stringify(request.params.name)}`, code: "NOT_FOUND" }) };
+    if ("error" in checked) {
+      // Refused before any read: a remembered token is confirmed (and the call counted) the ordinary way first.
+      if (caller.remembered) return (await confirmRemembered(server, caller, context, transport)) ?? checked.error;
+      return checked.error;
+    }
     const run = (route: Parameters<typeof runRow>[1], query: Record<string, string>) =>
       runRow(
         server.apollo,
         route,
         { params: {}, query, body: undefined, headers: {} },
-        withOrigin(buildContext(server.services, caller.principal, requestId), "MCP", {}, clientAddress),
+        withOrigin(context, "MCP", {}, clientAddress),
       );
-    return toolResult(await tool.call(checked.args, run));
+    const response = await tool!.call(checked.args, run);
+    if (response.status === 401 && caller.remembered) await refuseIfRevoked(server, caller, transport);
+    return toolResult(response, transport);
   });
   return mcp;
 }
 
-/** True when `body` is a JSON-RPC `tools/call` request (the only message counted against the rate limit). */
+/** The body of a refused credential (HTTP 401), as JSON-RPC error and agent API error at once. */
+function refusalBody(message = "Missing or invalid credentials: /mcp takes an agent token"): Record<string, unknown> {
+  return { jsonrpc: "2.0", error: { code: -32000, message }, id: null, message, code: "UNAUTHORIZED" };
+}
+
+/** True when `body` is one JSON-RPC `tools/call` request (not a batch): the message counted against the rate limit. */
 function isToolCall(body: unknown): boolean {
   return typeof body === "object" && body !== null && (body as { method?: unknown }).method === "tools/call";
 }
@@ -109,30 +223,41 @@ function isToolCall(body: unknown): boolean {
 /** Registers `POST /mcp` (and 405 for GET and DELETE: a stateless server keeps no stream or session) on `server`. */
 export function registerMcp(server: SkiffServer): void {
   const { app, services } = server;
-  const refuse = (reply: FastifyReply, status: number, message: string, code: string) =>
-    reply.code(status).send({ jsonrpc: "2.0", error: { code: -32000, message }, id: null, message, code });
   app.post("/mcp", async (request: FastifyRequest, reply: FastifyReply) => {
+    const toolCall = isToolCall(request.body);
+    const headers = request.headers;
     let caller: McpCaller;
-    try {
-      const principal = await authenticateAgent(services, toHeaders(request.headers), isToolCall(request.body));
-      if (!principal)
-        return refuse(reply, 401, "Missing or invalid credentials: /mcp takes an agent token", "UNAUTHORIZED");
-      caller = { principal };
-    } catch (e) {
-      if (!(e instanceof GraphQLError) || e.extensions.code !== "UNAUTHENTICATED") throw e;
-      caller = { refused: e.message };
+    // A request that is one tool call with a token this process resolved before is confirmed and counted by its
+    // row's read statement, as on /api/agent/* (one round trip); every other request is authenticated first, a lone
+    // tool call counted as one request (a batch's tool calls are counted as they run).
+    const remembered =
+      toolCall && services.config.SKIFF_COMPILED_READS
+        ? rememberedContext(services, request.headers, request.id, "agent", true)
+        : null;
+    if (remembered) caller = { context: remembered, remembered: true, headers, requestId: request.id };
+    else {
+      const principal = await agentPrincipal(services, toHeaders(headers), toolCall);
+      if (!principal) return reply.code(401).send(refusalBody());
+      caller =
+        "refused" in principal
+          ? principal
+          : {
+              context: toolCall ? buildContext(services, principal, request.id) : null,
+              remembered: false,
+              headers,
+              requestId: request.id,
+            };
     }
-    const mcp = mcpServer(server, caller, request.id, request.ip);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    reply.hijack();
-    // Closing must not reject unhandled (Node exits on an unhandled rejection): a failure is only logged.
-    reply.raw.on("close", () => {
-      const logFailure = (error: unknown) => services.log.warn({ err: error }, "closing an MCP request failed");
-      transport.close().catch(logFailure);
-      mcp.close().catch(logFailure);
-    });
+    const transport = new StatelessJsonTransport();
+    const mcp = mcpServer(server, caller, transport, request.ip);
     await mcp.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, request.body);
+    try {
+      const answer = await transport.handle(request.body, request.headers);
+      reply.code(answer.status).headers(answer.headers);
+      return reply.send(answer.body ?? undefined);
+    } finally {
+      await mcp.close();
+    }
   });
   app.route({
     method: ["GET", "DELETE"],

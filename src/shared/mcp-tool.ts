@@ -26,8 +26,8 @@ export interface McpTool {
   /** The result (an object; its JSON Schema is the tool's `outputSchema`, the answer its `structuredContent`). */
   output: z.ZodObject;
   /**
-   * Answers `args` (already checked against `input`) with `run`: a 200 response's body is shaped into `output`,
-   * any other status is a tool error whose body is the row's error body (`{ message, code, issues? }`).
+   * Answers `args` (already checked against `input`) with `run`: a 200 response's body is `output` (an object, or
+   * its JSON text as a compiled read answers it: passed on as text, never parsed and serialized again), any other status is a tool error whose body is the row's error body (`{ message, code, issues? }`).
    */
   call(args: Record<string, unknown>, run: McpRowRunner): Promise<RestResponse>;
 }

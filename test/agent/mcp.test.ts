@@ -281,7 +281,10 @@ describe("MCP server", () => {
     }
     // A token revoked while a client is connected: its next call is refused.
     const client = await connect({ "x-api-key": org.tokens.admin });
+    await client.callTool({ name: "whoami", arguments: {} });
     await t.db.knex("agent_tokens").where({ user_id: org.admin.userId }).delete();
+    // A call refused before any read (bad arguments) of the token this instance remembers, then one that reads.
+    await expect(call(client, "get_application", { applicationId: "" })).rejects.toThrow();
     await expect(call(client, "whoami")).rejects.toThrow();
     await client.close();
   });
@@ -356,6 +359,54 @@ describe("MCP server", () => {
     // The sweep read real answers: the applications and the log are in them.
     expect(outputs.join("\n")).toContain(org.apps.b1);
     expect(outputs.join("\n")).toContain("line 4");
+  });
+});
+
+describe("the Streamable HTTP transport", () => {
+  it("checks Accept, Content-Type, messages and protocol version; answers batches, notifications and raw JSON text", async () => {
+    const org = await seededOrg();
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${t.skiff.url}/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${org.tokens.owner}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      });
+    const list = { jsonrpc: "2.0", id: 7, method: "tools/list" };
+    expect((await post(list, { accept: "application/json" })).status).toBe(406);
+    expect((await post(list, { "content-type": "text/plain" })).status).toBe(415);
+    const invalid = await post({ jsonrpc: "2.0", nonsense: true });
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toMatchObject({ error: { code: -32700 } });
+    expect((await post(list, { "mcp-protocol-version": "1999-01-01" })).status).toBe(400);
+    const note = await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+    expect(note.status).toBe(202);
+    expect(await note.text()).toBe("");
+    // A batch: one answer per request, in order, each with its own id; the tool's text is its structured content.
+    // Each of its tool calls counts as one request against the rate limit.
+    const points = async () =>
+      Number((await t.db.knex("agent_rate_limits").where("key", "like", "agent:%").sum("points as n").first())?.n ?? 0);
+    const counted = await points();
+    const batch = await post([
+      { jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "list_projects", arguments: {} } },
+      { jsonrpc: "2.0", id: "b", method: "tools/call", params: { name: "whoami", arguments: {} } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+    ]);
+    expect(batch.status).toBe(200);
+    const answers = (await batch.json()) as Array<{ id: string; result: ToolAnswer }>;
+    expect(answers.map((a) => a.id)).toEqual(["a", "b"]);
+    expect((await points()) - counted).toBe(2);
+    for (const answer of answers) {
+      expect(JSON.parse(answer.result.content[0]!.text!)).toEqual(answer.result.structuredContent);
+    }
+    expect((answers[0]!.result.structuredContent!.projects as unknown[]).length).toBe(2);
+    expect(await agentGet(t.skiff.url, "/api/agent/projects", org.tokens.owner)).toMatchObject({
+      body: answers[0]!.result.structuredContent!.projects,
+    });
   });
 });
 

@@ -183,6 +183,13 @@ describe.sequential("payment gateway service", () => {
     // Stored encrypted: the plain key appears nowhere in the row.
     const row = await db.knex("payment_merchants").where({ organization_id: organizationId }).first();
     expect(JSON.stringify(row)).not.toContain(merchant.signingKey);
+    // The job's change is in the organization's audit log, actor SYSTEM, without the key.
+    const entries = await db
+      .knex("audit_events")
+      .where({ organizationId, action: "system.payment_merchant_activated" });
+    expect(entries).toMatchObject([{ actorKind: "SYSTEM", surface: "SYSTEM", outcome: "ok" }]);
+    expect(entries[0].targetIds).toContain(organizationId);
+    expect(JSON.stringify(entries)).not.toContain(merchant.signingKey);
   });
 
   it("shares one merchant between the organization's services; members read without the signing key", async () => {

@@ -269,6 +269,11 @@ describe("webhook recovery", () => {
       });
       const log = await t.db.knex("webhook_delivery_attempts").where({ delivery_id: delivery!.delivery_id });
       expect(log.map((e) => [e.attempt, e.responseStatus, e.errorMessage])).toEqual([[1, 410, "HTTP 410"]]);
+      // Recorded in the organization's audit log, actor SYSTEM (docs/audit-log.md).
+      const audit = await t.db
+        .knex("audit_events")
+        .where({ organizationId, action: "system.webhook_endpoint_deactivated_gone" });
+      expect(audit).toMatchObject([{ actorKind: "SYSTEM", surface: "SYSTEM", targetIds: [hook.id], outcome: "ok" }]);
       await drainJobs(t.db.knex);
       const mail = await t.db.knex("mail_outbox").where({ to: "gone@example.test" }).first();
       expect(mail.subject).toContain("deactivated");

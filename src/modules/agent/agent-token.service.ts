@@ -19,6 +19,7 @@ import {
   requirePlanFeature,
   standingOf,
 } from "../access/index.ts";
+import { noteAuditTarget } from "../audit/index.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AgentToken } from "./agent-token.model.ts";
 import { generateAgentToken, hashAgentToken } from "./agent-token.secret.ts";
@@ -94,6 +95,8 @@ export async function createAgentToken(
     lastUsedAt: null,
     expiresAt: days === null ? null : new Date(Date.now() + days * DAY_MS),
   };
+  // The view answered has no id: the audit entry is told the new row's.
+  noteAuditTarget(ctx, fresh.id);
   await ctx
     .knex("agent_tokens")
     .insert({ ...fresh, organizationId: access.organizationId, userId: access.userId })

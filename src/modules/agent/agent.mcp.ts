@@ -17,16 +17,14 @@ import { Whoami } from "./whoami.rest.ts";
 
 const applicationId = z.string().min(1).describe("Id of an application visible to the token's owner (`app_…`).");
 
-/** A 200 response's body as a value (a compiled read's body is its JSON text). */
-function parsed(response: RestResponse): RestResponse {
-  if (response.status !== 200 || typeof response.body !== "string") return response;
-  return { status: 200, body: JSON.parse(response.body) as unknown };
-}
-
-/** A 200 list body wrapped as `{ [key]: list }`; any other response as it is. */
+/**
+ * A 200 list body wrapped as `{ [key]: list }`; any other response as it is. A compiled read's body (its JSON text)
+ * is wrapped as text, not parsed: the transport answers it as it is (src/server/mcp.ts).
+ */
 function wrapped(key: string, response: RestResponse): RestResponse {
-  const r = parsed(response);
-  return r.status === 200 ? { status: 200, body: { [key]: r.body } } : r;
+  if (response.status !== 200) return response;
+  const body = typeof response.body === "string" ? response.body : JSON.stringify(response.body);
+  return { status: 200, body: `{${JSON.stringify(key)}:${body}}` };
 }
 
 const { min, max } = DEPLOYMENTS_LIMIT;
@@ -51,8 +49,7 @@ export const agentMcpTools: readonly McpTool[] = [
       "organization or not granted. Same data as GET /api/agent/application.",
     input: z.object({ applicationId }),
     output: AgentApplication,
-    call: async (args, run) =>
-      parsed(await run(agentRow("/api/agent/application"), { applicationId: String(args.applicationId) })),
+    call: async (args, run) => run(agentRow("/api/agent/application"), { applicationId: String(args.applicationId) }),
   },
   {
     name: "list_deployments",
@@ -99,7 +96,7 @@ export const agentMcpTools: readonly McpTool[] = [
     call: async (args, run) => {
       const query: Record<string, string> = { deploymentId: String(args.deploymentId) };
       if (args.logLines !== undefined) query.logLines = String(args.logLines);
-      return parsed(await run(agentDeploymentRow.route, query));
+      return run(agentDeploymentRow.route, query);
     },
   },
   {
@@ -111,6 +108,6 @@ export const agentMcpTools: readonly McpTool[] = [
       "token reaches. Same data as GET /api/agent/whoami.",
     input: z.object({}),
     output: Whoami,
-    call: async (_args, run) => parsed(await run(agentRow("/api/agent/whoami"), {})),
+    call: async (_args, run) => run(agentRow("/api/agent/whoami"), {}),
   },
 ];

@@ -14,7 +14,6 @@ import { NotFoundError } from "../../shared/errors.ts";
 import type { DomainEventData } from "../../shared/events/catalogue.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { assertCanDeleteApiKey, Member, requireActiveOrganization, seesAllApiKeys } from "../access/index.ts";
-import { noteAuditTarget } from "../audit/index.ts";
 import type { Context } from "../context.ts";
 import type { DomainEvent, EventContext } from "../events.ts";
 import { ApiKey } from "./api-key.model.ts";
@@ -43,8 +42,8 @@ export async function createApiKey(ctx: Context, rawName: string): Promise<Creat
   const created = await ctx.services.auth.api.createApiKey({
     body: { name, userId: ctx.principal!.userId, organizationId: access.organizationId },
   });
-  // better-auth writes the key on its own pool: the call's audit entry follows it (docs/audit-log.md).
-  noteAuditTarget(ctx, created.id);
+  // better-auth writes the key on its own pool: the call's audit entry follows it and names the key the call
+  // answers (docs/audit-log.md).
   const apiKey = await ApiKey.query(ctx.knex).findById(created.id);
   if (!apiKey) throw new Error(`API key ${created.id} vanished after creation`);
   return { secret: created.key, apiKey };

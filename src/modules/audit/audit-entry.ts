@@ -11,6 +11,7 @@ import { isDataException, missingReference } from "../../db/pg-errors.ts";
 import { isDatabaseUnavailable } from "../../shared/database-unavailable.ts";
 import type { Principal } from "../access/index.ts";
 import type { RequestOrigin, RequestSurface } from "../context.ts";
+import { type AuditWriteKind, observeAuditWrite } from "./audit.metrics.ts";
 
 /** How an action ended: done, refused (credentials, role, visibility, input), or the error code it failed with. */
 export type AuditOutcome = "ok" | "refused" | (string & {});
@@ -121,8 +122,16 @@ function storable<T extends string | null>(text: T): T {
   return (text === null ? null : text.toWellFormed().replaceAll("\u0000", "\ufffd")) as T;
 }
 
-/** Inserts `entry` with `knex` (the change's transaction, or the pool for an entry of its own). */
-export async function writeAuditEntry(knex: Knex, entry: AuditEntry): Promise<void> {
+/**
+ * Inserts `entry` with `knex` (the change's transaction, or the pool for an entry of its own); the time since
+ * `startedAt` (`performance.now()`, default now) is recorded as the write's cost under `kind` (audit.metrics.ts).
+ */
+export async function writeAuditEntry(
+  knex: Knex,
+  entry: AuditEntry,
+  kind: AuditWriteKind,
+  startedAt = performance.now(),
+): Promise<void> {
   await knex("audit_events").insert({
     id: newId("auditEvent"),
     organization_id: entry.organizationId,
@@ -137,4 +146,5 @@ export async function writeAuditEntry(knex: Knex, entry: AuditEntry): Promise<vo
     client_address: storable(entry.clientAddress),
     request_id: storable(entry.requestId),
   });
+  observeAuditWrite(kind, (performance.now() - startedAt) / 1000);
 }

@@ -9,8 +9,10 @@
  * change or rolls back with it. A call made inside a caller's transaction (`ctx.knex` already one) writes its entry
  * there. A change that opens no transaction (a single statement, or nothing written) gets its entry after it,
  * on the pool. A failed call whose transaction rolled back writes a `refused` (or error code) entry on the pool,
- * outside the rolled-back work. Targets are the ids among the arguments (every `ID`-typed argument or input field);
- * services may add the id of what they created ({@link noteAuditTarget}).
+ * outside the rolled-back work. Targets are the ids among the arguments (every `ID`-typed argument or input field)
+ * and the ids of what the call created: those its transaction answers (the inserted row, as services return it) or,
+ * written after the change, those of the resolver's result ({@link idsOfResult}); a service whose transaction answers
+ * something else names its row with {@link noteAuditTarget}.
  */
 import {
   type GraphQLFieldResolver,
@@ -24,7 +26,7 @@ import type { Knex } from "knex";
 import { shareExecutionTime } from "../../shared/execution-waits.ts";
 import { transactionRetryingConflicts } from "../../shared/transaction.ts";
 import type { Context } from "../context.ts";
-import { type AuditOutcome, entryOf, outcomeOfError, writeAuditEntry } from "./audit-entry.ts";
+import { type AuditOutcome, entryOf, MAX_TARGETS, outcomeOfError, writeAuditEntry } from "./audit-entry.ts";
 
 /** Where a context copy carries its call's pending entry. */
 const PENDING = Symbol("auditPending");
@@ -49,9 +51,10 @@ class PendingEntry {
   async write(knex: Knex, outcome: AuditOutcome): Promise<void> {
     if (this.writtenIn) return;
     this.writtenIn = knex;
+    const startedAt = performance.now();
     try {
       const entry = entryOf(this.ctx, this.action, this.targets, outcome, await this.organizationId);
-      await writeAuditEntry(knex, entry);
+      await writeAuditEntry(knex, entry, "mutation", startedAt);
     } catch (error) {
       this.writtenIn = null;
       throw error;
@@ -72,6 +75,8 @@ function auditingKnex(pool: Knex, pending: PendingEntry): Knex {
         if (trxOf && pending.writtenIn === trxOf) pending.writtenIn = null;
         trxOf = trx;
         const result = await run(trx);
+        // What the transaction wrote and answers (e.g. the created row) is named too, before its entry is written.
+        pending.targets.push(...idsOfResult(result));
         await pending.write(trx, "ok");
         return result;
       },
@@ -85,6 +90,42 @@ function auditingKnex(pool: Knex, pending: PendingEntry): Knex {
   return new Proxy(pool, {
     get: (target, property) => (property === "transaction" ? transaction : Reflect.get(target, property, target)),
   });
+}
+
+/** Objects at most this deep in a result are read for ids ({@link idsOfResult}). */
+const RESULT_DEPTH = 2;
+
+/**
+ * The ids a result holds: the string `id` of the object (or of each object of the list), and of the objects its
+ * properties hold, down to {@link RESULT_DEPTH} levels (a payload `{ apiKey: { id } }`, rows `[{ id }]`). This is how
+ * an entry names what its call created: a service's transaction answers the row it inserted, a resolver the
+ * created object (docs/audit-log.md).
+ */
+function idsOfResult(value: unknown, depth = 0, out: string[] = []): string[] {
+  if (value === null || typeof value !== "object" || depth > RESULT_DEPTH) return out;
+  if (Array.isArray(value)) {
+    for (const item of value.slice(0, MAX_TARGETS)) idsOfResult(item, depth, out);
+    return out;
+  }
+  if (!isRecord(value)) return out;
+  const record = value as Record<string, unknown>;
+  if (typeof record.id === "string") out.push(record.id);
+  for (const [key, item] of Object.entries(record)) {
+    if (key !== "id" && item !== null && typeof item === "object") idsOfResult(item, depth + 1, out);
+  }
+  return out;
+}
+
+/** True for a record: a plain object, a row or a model instance (not a Date, a buffer, a Map or Set, a promise). */
+function isRecord(value: object): boolean {
+  return !(
+    value instanceof Date ||
+    ArrayBuffer.isView(value) ||
+    value instanceof ArrayBuffer ||
+    value instanceof Map ||
+    value instanceof Set ||
+    value instanceof Promise
+  );
 }
 
 /** The ids among `value` of input type `type` (ID scalars, lists and input objects' fields, recursively). */
@@ -165,6 +206,8 @@ export function auditedMutation<TSource>(
       // The caller's own context carries no call's entry past the call.
       if (audited === ctx) delete (audited as unknown as Record<symbol, unknown>)[PENDING];
     }
+    // Written after the change (no transaction of the call held it): the result names what was created.
+    if (!pending.writtenIn) pending.targets.push(...idsOfResult(result));
     await pending.write(ctx.knex, "ok");
     return result;
   };

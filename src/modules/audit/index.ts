@@ -1,7 +1,7 @@
 /**
  * Module manifest: the audit log (schema/audit.graphql, docs/audit-log.md). Its table `audit_events` is written
  * by the transport's wrapping of every mutation ({@link auditedMutation}) and of the agent API, MCP and sign-in
- * calls ({@link recordCall}); read by owners and admins through `auditEvents` and its REST rows; pruned by
+ * calls ({@link recordCall}) and of the changes jobs make ({@link recordSystemChange}); read by owners and admins through `auditEvents` and its REST rows; pruned by
  * `audit.prune`.
  */
 import { defineModule } from "../module.ts";
@@ -19,6 +19,6 @@ export const auditModule = defineModule({
 });
 
 // The public surface: what other modules and the transport may import.
-export { recordCall } from "./audit-calls.ts";
+export { recordCall, recordSystemChange } from "./audit-calls.ts";
 export { outcomeOfCode } from "./audit-entry.ts";
 export { auditedMutation, noteAuditTarget } from "./audit-mutations.ts";

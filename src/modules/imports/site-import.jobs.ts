@@ -13,6 +13,7 @@ import { z } from "zod";
 import { defineJob } from "../../jobs/job-definition.ts";
 import { JOB_SCHEMA, type JobQueue } from "../../jobs/job-queue.ts";
 import { retryThroughOutage } from "../../shared/database-unavailable.ts";
+import { recordSystemChange } from "../audit/index.ts";
 import { type ServiceContext, systemContext } from "../context.ts";
 import { publishSiteImportChange } from "./site-import.events.ts";
 import { pruneIdempotencyKeys } from "./site-import.idempotency.ts";
@@ -80,7 +81,8 @@ export function enqueueImportRun(
 
 /**
  * Ends every orphaned pending record ({@link ORPHANED_PENDING}): `partial` when a step was done, else `failed`,
- * at the first step not done, with {@link INTERRUPTED_MESSAGE}. Publishes each. @returns how many were ended.
+ * at the first step not done, with {@link INTERRUPTED_MESSAGE}; records each in its organization's audit log and
+ * publishes it. @returns how many were ended.
  */
 export async function expireInterruptedImports(ctx: ServiceContext): Promise<number> {
   const rows = await SiteImport.query(ctx.knex).whereRaw(ORPHANED_PENDING).limit(100);
@@ -88,10 +90,21 @@ export async function expireInterruptedImports(ctx: ServiceContext): Promise<num
   for (const row of rows) {
     const done = IMPORT_STEPS.filter((s) => row.steps[s] === "done");
     const step = IMPORT_STEPS.find((s) => row.steps[s] === "pending") ?? "deployment";
-    const final = await finishRun(ctx.knex, row.id, row.attempts, {
-      status: done.length ? "partial" : "failed",
-      errorStep: step,
-      errorMessage: `${INTERRUPTED_MESSAGE} (stopped during ${step}); retry or delete the import`,
+    // Ended and recorded in the organization's audit log (actor SYSTEM) in one transaction.
+    const final = await ctx.knex.transaction(async (trx) => {
+      const ended = await finishRun(trx, row.id, row.attempts, {
+        status: done.length ? "partial" : "failed",
+        errorStep: step,
+        errorMessage: `${INTERRUPTED_MESSAGE} (stopped during ${step}); retry or delete the import`,
+      });
+      if (ended) {
+        await recordSystemChange(trx, {
+          organizationId: ended.organizationId,
+          action: "system.site_import_interrupted",
+          targetIds: [ended.id],
+        });
+      }
+      return ended;
     });
     if (!final) continue;
     ended++;

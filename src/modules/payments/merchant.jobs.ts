@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { defineJob, PermanentJobError } from "../../jobs/job-definition.ts";
+import { recordSystemChange } from "../audit/index.ts";
 import { gatewayClient } from "./gateway-client.ts";
 import type { PaymentMerchant } from "./payment.model.ts";
 
@@ -26,13 +27,20 @@ export const provisionMerchantJob = defineJob({
     if (remote.status !== "active" || !remote.code || !remote.signingKey) {
       throw new Error(`merchant ${gatewayMerchantId} is still provisioning`);
     }
-    await knex("payment_merchants")
-      .where({ organizationId, gatewayMerchantId })
-      .update({
-        merchantCode: remote.code,
-        signingKeySealed: secrets.encrypt(remote.signingKey),
-        status: "active",
-      });
+    const signingKey = remote.signingKey;
+    await knex.transaction(async (trx) => {
+      const activated = await trx("payment_merchants")
+        .where({ organizationId, gatewayMerchantId })
+        .update({ merchantCode: remote.code, signingKeySealed: secrets.encrypt(signingKey), status: "active" });
+      // The organization's payment gateway services start taking payments: recorded in its audit log.
+      if (activated) {
+        await recordSystemChange(trx, {
+          organizationId,
+          action: "system.payment_merchant_activated",
+          targetIds: [organizationId, gatewayMerchantId],
+        });
+      }
+    });
     ctx.log.info({ organizationId, gatewayMerchantId }, "payment merchant active");
   },
 });

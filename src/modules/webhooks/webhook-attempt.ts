@@ -8,6 +8,7 @@ import type { Knex } from "knex";
 import type { Logger } from "pino";
 import { OutboundError } from "../../http/outbound-errors.ts";
 import { retryThroughOutage } from "../../shared/database-unavailable.ts";
+import { recordSystemChange } from "../audit/index.ts";
 import { enqueueMail } from "../mail/index.ts";
 import { notificationChannelsTable } from "../organizations/index.ts";
 import type { AppServices } from "../services.ts";
@@ -186,7 +187,8 @@ export async function attemptDelivery(
 /**
  * A delivery of `endpoint` failed for good: starts or extends its failure streak; after
  * {@link DEACTIVATE_AFTER_MS} of failures, or at once when the receiver answered `410 Gone` (`gone`), the endpoint
- * is deactivated (its pending deliveries cancelled), the deactivation logged and each notification channel mailed.
+ * is deactivated (its pending deliveries cancelled), the deactivation logged, recorded in the organization's audit
+ * log (actor `SYSTEM`, in `trx`) and each notification channel mailed.
  */
 async function recordFailedDelivery(
   services: AppServices,
@@ -203,6 +205,11 @@ async function recordFailedDelivery(
   if (!endpoint.isActive || (!gone && now.getTime() - since.getTime() < DEACTIVATE_AFTER_MS)) return;
   await trx("webhook_endpoints").where({ id: endpoint.id }).update({ is_active: false, updated_at: now });
   await cancelPendingDeliveries(trx, services.jobs, endpoint.id);
+  await recordSystemChange(trx, {
+    organizationId: endpoint.organizationId,
+    action: gone ? "system.webhook_endpoint_deactivated_gone" : "system.webhook_endpoint_deactivated_failing",
+    targetIds: [endpoint.id],
+  });
   const origin = new URL(endpoint.url).origin;
   const reason = gone
     ? `answered 410 Gone at ${now.toISOString()}`

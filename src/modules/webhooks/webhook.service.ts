@@ -11,7 +11,6 @@ import { outsideExecutionTime } from "../../shared/execution-waits.ts";
 import { consumeRateLimit as countCall } from "../../shared/rate-limit.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput, toBadUserInput } from "../../shared/validate.ts";
-import { noteAuditTarget } from "../audit/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { type CreateWebhookInput, createInput, type UpdateWebhookInput, updateInput } from "./webhook.input.ts";
 import type { WebhookAttemptRow, WebhookEndpointRow, WebhookWithSecret } from "./webhook.model.ts";
@@ -100,9 +99,9 @@ export async function createWebhook(
   await consumeRateLimit(ctx, "create", org.organizationId);
   const secret = generateWebhookSecret();
   const id = `webhook_${randomUUID()}`;
-  // In a transaction of its own, so that the call's audit entry (naming the new endpoint) commits with it.
+  // In a transaction of its own, so that the call's audit entry (naming the new endpoint: the row it answers)
+  // commits with it.
   const [webhook] = await withTransaction(ctx, async (tx) => {
-    noteAuditTarget(tx, id);
     return (await tx
       .knex("webhook_endpoints")
       .insert({

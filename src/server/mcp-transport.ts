@@ -1,0 +1,157 @@
+/**
+ * The MCP server's HTTP transport: Streamable HTTP (MCP specification 2025-06-18, Transports → Streamable HTTP) for a
+ * stateless server answering JSON (no session, no SSE stream), implementing the SDK's `Transport` interface so that
+ * the SDK's `Server` does the protocol (initialize, tools/list, tools/call, errors). One transport serves one POST:
+ * the body Fastify parsed is checked as the SDK's own Streamable HTTP transport checks it (406 without both accepted
+ * types, 415 for another content type, 400 for an invalid JSON-RPC message, a batch too long, a second initialize
+ * or an unsupported `MCP-Protocol-Version`), its messages are handed to the server, and the answer is the server's
+ * responses as one JSON body (202 without a request among the messages).
+ *
+ * It exists for the tools' answers: a tool's result is the PostgreSQL JSON text of a compiled read, and
+ * {@link StatelessJsonTransport.raw} lets it stand in the answer as that text, spliced into the JSON-RPC response
+ * when it is serialized, instead of being parsed into objects and serialized again.
+ */
+import { randomBytes } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
+import { MAX_BATCH_SIZE } from "@modelcontextprotocol/sdk/server/requestBody.js";
+import { mediaTypeEssence } from "@modelcontextprotocol/sdk/shared/mediaType.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  isInitializeRequest,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  type MessageExtraInfo,
+  type RequestId,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
+
+/** The HTTP answer of one POST: status, JSON text body (null: none) and extra headers. */
+export interface McpHttpAnswer {
+  status: number;
+  body: string | null;
+  headers: Record<string, string>;
+}
+
+/**
+ * The key of a raw JSON stand-in (`{ [RAW_KEY]: n }`), random per process: no caller's data can hold it as a key,
+ * and inside a JSON string its quotes would be escaped, so the serialized stand-in only ever matches itself.
+ */
+const RAW_KEY = `__skiff_raw_json_${randomBytes(12).toString("hex")}`;
+const RAW_PATTERN = new RegExp(`\\{"${RAW_KEY}":(\\d+)\\}`, "g");
+
+/** A JSON-RPC error answered with `status` (the SDK transport's shape: `{ jsonrpc, error, id: null }`). */
+function errorAnswer(status: number, code: number, message: string): McpHttpAnswer {
+  return {
+    status,
+    body: JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }),
+    headers: { "content-type": "application/json" },
+  };
+}
+
+/** One header's value (the first of a repeated one). */
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A stateless JSON transport for one POST (see the file's comment). */
+export class StatelessJsonTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  /** The JSON texts {@link raw} stands in for, by index. */
+  private readonly rawTexts: string[] = [];
+  /** The responses awaited, by request id. */
+  private readonly waiting = new Map<RequestId, (message: JSONRPCMessage) => void>();
+  /** An HTTP answer that replaces the JSON-RPC responses (a refused credential), set by {@link refuse}. */
+  private refusal: McpHttpAnswer | null = null;
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+
+  /** Takes the server's response to a request of this POST; other messages (server requests) have no stream here. */
+  async send(message: JSONRPCMessage): Promise<void> {
+    if ("method" in message || message.id === undefined) return;
+    this.waiting.get(message.id)?.(message);
+  }
+
+  /**
+   * A stand-in for `json` (the JSON text of an object) in a result: serialized, the answer holds `json` itself.
+   * The stand-in is an object (`structuredContent` must be one) that means nothing outside this transport.
+   */
+  raw(json: string): Record<string, unknown> {
+    this.rawTexts.push(json);
+    return { [RAW_KEY]: this.rawTexts.length - 1 };
+  }
+
+  /** Makes this POST answer `status` with `body` instead of its JSON-RPC responses (e.g. 401 for a revoked token). */
+  refuse(status: number, body: Record<string, unknown>): void {
+    this.refusal = { status, body: JSON.stringify(body), headers: { "content-type": "application/json" } };
+  }
+
+  /** `value` as JSON text, with every {@link raw} stand-in replaced by its text. */
+  private serialize(value: unknown): string {
+    const text = JSON.stringify(value);
+    if (this.rawTexts.length === 0) return text;
+    return text.replace(RAW_PATTERN, (_, index: string) => this.rawTexts[Number(index)]!);
+  }
+
+  /**
+   * Answers one POST of `body` (as Fastify parsed it; undefined when empty) with `headers`; `extra` (the caller's
+   * authentication) goes with every message to the server.
+   */
+  async handle(body: unknown, headers: IncomingHttpHeaders, extra?: MessageExtraInfo): Promise<McpHttpAnswer> {
+    const accept = header(headers, "accept");
+    if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) {
+      return errorAnswer(406, -32000, "Not Acceptable: Client must accept both application/json and text/event-stream");
+    }
+    if (mediaTypeEssence(header(headers, "content-type")) !== "application/json") {
+      return errorAnswer(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+    }
+    if (body === undefined) return errorAnswer(400, -32700, "Parse error: Invalid JSON");
+    if (Array.isArray(body) && body.length > MAX_BATCH_SIZE) {
+      return errorAnswer(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+    }
+    let messages: JSONRPCMessage[];
+    try {
+      messages = (Array.isArray(body) ? body : [body]).map((m) => JSONRPCMessageSchema.parse(m));
+    } catch {
+      return errorAnswer(400, -32700, "Parse error: Invalid JSON-RPC message");
+    }
+    if (messages.some(isInitializeRequest)) {
+      if (messages.length > 1)
+        return errorAnswer(400, -32600, "Invalid Request: Only one initialization request is allowed");
+    } else {
+      const version = header(headers, "mcp-protocol-version");
+      if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+        return errorAnswer(
+          400,
+          -32000,
+          `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
+        );
+      }
+    }
+    const requests = messages.filter(isJSONRPCRequest);
+    const responses = requests.map(
+      (request) => new Promise<JSONRPCMessage>((resolve) => this.waiting.set(request.id, resolve)),
+    );
+    for (const message of messages) {
+      // A cancellation can only name a request of this same POST, whose answer it would leave unsent: not passed on
+      // (cancelling is optional for the receiver).
+      if ("method" in message && message.method === "notifications/cancelled") continue;
+      this.onmessage?.(message, extra);
+    }
+    if (requests.length === 0) return { status: 202, body: null, headers: {} };
+    const answered = await Promise.all(responses);
+    if (this.refusal) return this.refusal;
+    return {
+      status: 200,
+      body: this.serialize(Array.isArray(body) ? answered : answered[0]),
+      headers: { "content-type": "application/json" },
+    };
+  }
+}
