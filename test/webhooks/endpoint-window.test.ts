@@ -7,11 +7,7 @@
 import type { Knex } from "knex";
 import { describe, expect, it } from "vitest";
 import type { AppServices } from "../../src/modules/services.ts";
-import {
-  acquireEndpointSlot,
-  type EndpointSlot,
-  takeEndpointSlot,
-} from "../../src/modules/webhooks/webhook-endpoint-slots.ts";
+import { type EndpointSlot, takeEndpointSlot } from "../../src/modules/webhooks/webhook-endpoint-slots.ts";
 
 const BUDGET = 10_000;
 
@@ -21,9 +17,7 @@ function instance(cap: number) {
     knex: {} as Knex,
     config: { SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY: cap, SKIFF_WORKER_CONCURRENCY: 50 } as AppServices["config"],
   };
-  const take = (endpoint: string, deferrals = 0): EndpointSlot =>
-    takeEndpointSlot(services, endpoint, BUDGET, deferrals);
-  return Object.assign(take, { acquire: (endpoint: string) => acquireEndpointSlot(services, endpoint, BUDGET, 0) });
+  return (endpoint: string, deferrals = 0): EndpointSlot => takeEndpointSlot(services, endpoint, BUDGET, deferrals);
 }
 
 const taken = (slot: EndpointSlot) => {
@@ -75,22 +69,5 @@ describe("the window of attempts to one endpoint", () => {
     // Healthy endpoints of the same instance are not held back.
     taken(take("healthy"));
     taken(take("healthy"));
-  });
-
-  it("waits in memory for a slot of a quick endpoint, and not at all for one that does not answer", async () => {
-    const take = instance(4);
-    const first = taken(take("quick"));
-    taken(take("quick"));
-    const waiting = take.acquire("quick");
-    setTimeout(() => first.giveBack(), 10);
-    taken(await waiting);
-    // Nobody gives one back: put off after the 50 ms in memory.
-    taken(take("quick"));
-    expect(waitOf(await take.acquire("quick"))).toBeLessThanOrEqual(100);
-
-    taken(take("silent"));
-    taken(take("silent"));
-    await new Promise((r) => setTimeout(r, 300));
-    expect(waitOf(await take.acquire("silent"))).toBeGreaterThan(500);
   });
 });

@@ -20,7 +20,7 @@ import {
   storableEntry,
 } from "./webhook-attempt-batches.ts";
 import { cancelPendingDeliveries } from "./webhook-emit.ts";
-import { acquireEndpointSlot } from "./webhook-endpoint-slots.ts";
+import { takeEndpointSlot } from "./webhook-endpoint-slots.ts";
 import { standardWebhookSignature, webhookSignature } from "./webhook-signature.ts";
 
 /** How long an attempt's outcome waits for the database to be logged, ms (then the job fails and runs again). */
@@ -109,7 +109,7 @@ export async function attemptDelivery(
     await knex("webhook_deliveries").where({ id: deliveryId, status: "pending" }).update({ status: "cancelled" });
     return { kind: "skipped", reason: "endpoint inactive" };
   }
-  const slot = await acquireEndpointSlot(services, endpoint.id, ATTEMPT_TIMEOUT_MS, deferrals);
+  const slot = takeEndpointSlot(services, endpoint.id, ATTEMPT_TIMEOUT_MS, deferrals);
   if ("retryInMs" in slot) return { kind: "busy", retryInMs: slot.retryInMs };
   const secret = services.secrets.decrypt(endpoint.secretEncrypted);
   const headers = deliveryHeaders(secret, delivery, Math.floor(services.now().getTime() / 1000));

@@ -39,8 +39,6 @@ interface EndpointState {
   window: number;
   /** Its last attempt answered within {@link SLOW_AFTER_MS}. */
   quick: boolean;
-  /** Attempts of this instance waiting in memory for one of its slots ({@link acquireEndpointSlot}), oldest first. */
-  waiters: Array<() => void>;
 }
 
 /** Per instance (instances in one process, as in tests, keep theirs apart), per endpoint. */
@@ -49,9 +47,9 @@ const stateByInstance = new WeakMap<Knex, Map<string, EndpointState>>();
 /** Endpoints an instance remembers before it forgets the idle ones (their windows start again). */
 const MAX_KNOWN = 10_000;
 
-/** Forgets the endpoints of `known` with no attempt in flight or waiting. */
+/** Forgets the endpoints of `known` with no attempt in flight. */
 function forgetIdle(known: Map<string, EndpointState>): void {
-  for (const [id, state] of known) if (state.starts.length === 0 && state.waiters.length === 0) known.delete(id);
+  for (const [id, state] of known) if (state.starts.length === 0) known.delete(id);
 }
 
 /** The per-endpoint cap of this instance's configuration (see the file comment). */
@@ -87,7 +85,7 @@ export function takeEndpointSlot(
   const known = endpoints;
   const cap = endpointSlots(services.config);
   const now = performance.now();
-  const state = known.get(endpointId) ?? { starts: [], window: INITIAL_WINDOW, quick: false, waiters: [] };
+  const state = known.get(endpointId) ?? { starts: [], window: INITIAL_WINDOW, quick: false };
   const age = state.starts.length > 0 ? now - Math.min(...state.starts) : 0;
   const window = age >= SLOW_AFTER_MS ? 1 : Math.min(cap, state.window);
   if (state.starts.length >= window) {
@@ -110,47 +108,7 @@ export function takeEndpointSlot(
       state.window = state.quick ? Math.min(cap, state.window + 1) : 1;
       const i = state.starts.indexOf(now);
       if (i >= 0) state.starts.splice(i, 1);
-      // A quick answer widens the window: wake as many waiting attempts as slots are free now.
-      const free = Math.max(0, Math.min(cap, state.window) - state.starts.length);
-      for (const wake of state.waiters.splice(0, free)) wake();
-      if (state.starts.length === 0 && state.waiters.length === 0 && known.size > MAX_KNOWN) forgetIdle(known);
+      if (state.starts.length === 0 && known.size > MAX_KNOWN) forgetIdle(known);
     },
   };
-}
-
-/** Longest an attempt waits in memory for a slot of an endpoint that answers quickly, ms (its worker held meanwhile). */
-const MEMORY_WAIT_MS = 50;
-
-/**
- * {@link takeEndpointSlot}, waiting in memory up to {@link MEMORY_WAIT_MS} for a slot when the endpoint's window is
- * full but the wait it calls for is short (the endpoint answers quickly, or has not shown otherwise yet): a slot of
- * such an endpoint frees within milliseconds, and taking it then costs no round trip to the queue. An endpoint that
- * answers slowly is not waited for: the attempt is put off at once with the long wait.
- */
-export async function acquireEndpointSlot(
-  services: Pick<AppServices, "knex" | "config">,
-  endpointId: string,
-  budgetMs: number,
-  deferrals: number,
-): Promise<EndpointSlot> {
-  const deadline = performance.now() + MEMORY_WAIT_MS;
-  for (;;) {
-    const slot = takeEndpointSlot(services, endpointId, budgetMs, deferrals);
-    const left = deadline - performance.now();
-    if ("giveBack" in slot || slot.retryInMs > FIRST_DEFER_MS * 2 || left <= 0) return slot;
-    const state = stateByInstance.get(services.knex)?.get(endpointId);
-    if (!state) return slot;
-    await new Promise<void>((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        const i = state.waiters.indexOf(wake);
-        if (i >= 0) state.waiters.splice(i, 1);
-        resolve();
-      }, left);
-      state.waiters.push(wake);
-    });
-  }
 }
