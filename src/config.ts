@@ -499,7 +499,7 @@ export const configSchema = z.object({
     .max(100)
     .optional()
     .describe(
-      "Webhook attempts to one endpoint one instance runs at once; an attempt beyond it waits in the queue (durably, not holding a worker) and is not counted as an attempt, and an endpoint reaches it only by answering quickly (it starts at 2 and falls back to 1 after an answer slower than a second), so a receiver that hangs holds at most two of the instance's `SKIFF_WORKER_CONCURRENCY` workers, then one ([Isolation](webhooks.md#isolation-of-slow-receivers)). Unset: a quarter of `SKIFF_WORKER_CONCURRENCY`, at least 1.",
+      "Webhook attempts to one endpoint one instance runs at once; an attempt beyond it waits in the queue (durably, not holding a worker) and is not counted as an attempt, so a receiver that hangs holds at most this many of the instance's `SKIFF_WORKER_CONCURRENCY` workers ([Isolation](webhooks.md#isolation-of-slow-receivers)). Unset: a quarter of `SKIFF_WORKER_CONCURRENCY`, at least 1.",
     ),
   SKIFF_WEBHOOK_RECOVER_RATE: z.coerce
     .number()
