@@ -3,9 +3,10 @@
  * BENCH_EXPORT_APPS (default 500) applications — in 10 projects, each application with a domain and 3 variables, one
  * database per project, a webhook endpoint — exported through `GET /api/organizations/{id}/export` with an age
  * recipient, then planned for import into itself (`POST /api/organizations/{id}/import-plan` with the identity: every
- * item EXISTS), against Skiff started in its own process on a scratch database (bench/harness.ts). Prints seconds of
- * each, the bundle's size, and the server's peak resident memory (VmHWM, Linux) before and after. The scratch
- * database is dropped at the end.
+ * item EXISTS), then imported (`POST /api/organizations/{id}/import`) into a fresh organization of the same server —
+ * without its domains and webhook endpoint, which are unique on an instance and checked outbound — against Skiff
+ * started in its own process on a scratch database (bench/harness.ts). Prints seconds of each, the bundle's size,
+ * and the server's peak resident memory (VmHWM, Linux) before and after. The scratch database is dropped at the end.
  */
 import { readFileSync } from "node:fs";
 import { generateIdentity, identityToRecipient } from "age-encryption";
@@ -92,7 +93,8 @@ async function seed(knex: ReturnType<typeof createKnex>): Promise<{ organization
 const db = await scratchDatabase();
 const knex = createKnex(db.url, { max: 2 });
 await migrateLatest(knex);
-const server = await startServerProcess(db.url, {}, TEST_SECRET);
+// The imported applications need a container registry (an application's prerequisite).
+const server = await startServerProcess(db.url, { SKIFF_DEFAULT_REGISTRY_URL: "registry.bench.test" }, TEST_SECRET);
 try {
   const { organizationId, apiKey } = await seed(knex);
   const identity = await generateIdentity();
@@ -119,12 +121,32 @@ try {
   const planSeconds = (performance.now() - started) / 1000;
   if (planRes.status !== 200) throw new Error(`import plan answered ${planRes.status}: ${plan.error}`);
 
+  const afterPlan = peakRssMb(server.process.pid);
+
+  const bundle = JSON.parse(text) as {
+    projects: Array<{ environments: Array<{ applications: Array<{ domains: unknown[] }> }> }>;
+    webhookEndpoints: unknown[];
+  };
+  for (const p of bundle.projects) for (const e of p.environments) for (const a of e.applications) a.domains = [];
+  bundle.webhookEndpoints = [];
+  const target = await createOrg(knex);
+  started = performance.now();
+  const importRes = await fetch(`${server.url}/api/organizations/${target.organizationId}/import`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${target.owner.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ bundle, identity }),
+  });
+  const imported = (await importRes.json()) as { created?: unknown[]; error?: string };
+  const importSeconds = (performance.now() - started) / 1000;
+  if (importRes.status !== 200) throw new Error(`import answered ${importRes.status}: ${imported.error}`);
+
   console.log(
     `organization export (${apps} applications, ${db.label}): ${exportSeconds.toFixed(2)} s, ` +
       `${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB   import plan: ${planSeconds.toFixed(2)} s ` +
       `(${plan.exists} exist, ${plan.creates} create, ${plan.conflicts} conflict)   ` +
+      `import into a fresh organization: ${importSeconds.toFixed(2)} s (${imported.created?.length} created)   ` +
       `server peak RSS ${before.toFixed(0)} MB before, ${afterExport.toFixed(0)} MB after the export, ` +
-      `${peakRssMb(server.process.pid).toFixed(0)} MB after the plan`,
+      `${afterPlan.toFixed(0)} MB after the plan, ${peakRssMb(server.process.pid).toFixed(0)} MB after the import`,
   );
 } finally {
   await server.stop();

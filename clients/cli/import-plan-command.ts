@@ -18,7 +18,7 @@ export interface ImportPlanOptions {
 }
 
 /** The plan as the server answers it. */
-interface Plan {
+export interface Plan {
   creates: number;
   exists: number;
   conflicts: number;
@@ -38,7 +38,7 @@ async function readText(file: string, what: string): Promise<string> {
 }
 
 /** The plan in people's words. */
-function planText(plan: Plan): string {
+export function planText(plan: Plan): string {
   const width = Math.max(...plan.items.map((i) => i.kind.length), 4);
   const lines = plan.items.map((i) => {
     const action = i.action === "CONFLICT" ? `conflict: ${i.reason}` : i.action.toLowerCase();
@@ -51,8 +51,23 @@ function planText(plan: Plan): string {
   ].join("\n");
 }
 
-/** Runs `skiff import-plan`. @returns the exit code (0 no conflict, 1 conflicts). */
-export async function importPlanCommand(c: Credentials, file: string, o: ImportPlanOptions): Promise<number> {
+/** The request of a plan or an import: the bundle, its key and the organization. */
+export interface BundleRequest {
+  organizationId: string;
+  bundle: unknown;
+  identity: string | undefined;
+  passphrase: string | undefined;
+}
+
+/**
+ * Reads the bundle `file`, the key (`--identity` file or SKIFF_IMPORT_PASSPHRASE) and the organization (`--org` or
+ * the API key's). @throws CliError (exit 2) for an unreadable file, both keys, no organization.
+ */
+export async function bundleRequest(
+  c: Credentials,
+  file: string,
+  o: { org?: string; identity?: string },
+): Promise<BundleRequest> {
   let bundle: unknown;
   try {
     bundle = JSON.parse(await readText(file, "bundle"));
@@ -71,13 +86,29 @@ export async function importPlanCommand(c: Credentials, file: string, o: ImportP
   if (o.identity && !identity) throw new CliError(`${o.identity} holds no AGE-SECRET-KEY-1… line`, 2);
   const organizationId = o.org ?? (await graphql(c, ActiveOrganizationQuery, {})).viewer.activeOrganization?.id;
   if (!organizationId) throw new CliError("No organization: give --org <id>", 2);
-  const res = await reaching(c.url)(`${c.url}/api/organizations/${encodeURIComponent(organizationId)}/import-plan`, {
+  return { organizationId, bundle, identity, passphrase };
+}
+
+/** `POST /api/organizations/{id}/<path>` with the bundle request (and `extra`). @throws CliError (exit 1) unless 200. */
+export async function postBundle<T>(
+  c: Credentials,
+  path: "import-plan" | "import",
+  r: BundleRequest,
+  extra: Record<string, unknown> = {},
+): Promise<T> {
+  const res = await reaching(c.url)(`${c.url}/api/organizations/${encodeURIComponent(r.organizationId)}/${path}`, {
     method: "POST",
     headers: { "x-api-key": c.apiKey, "content-type": "application/json" },
-    body: JSON.stringify({ bundle, identity, passphrase }),
+    body: JSON.stringify({ bundle: r.bundle, identity: r.identity, passphrase: r.passphrase, ...extra }),
   });
-  const body = (await res.json().catch(() => null)) as Plan | null;
+  const body = (await res.json().catch(() => null)) as T | null;
   if (res.status !== 200 || !body) throw new CliError(errorOf(body), 1);
+  return body;
+}
+
+/** Runs `skiff import-plan`. @returns the exit code (0 no conflict, 1 conflicts). */
+export async function importPlanCommand(c: Credentials, file: string, o: ImportPlanOptions): Promise<number> {
+  const body = await postBundle<Plan>(c, "import-plan", await bundleRequest(c, file, o));
   console.log(o.json ? JSON.stringify(body) : planText(body));
   return body.conflicts ? 1 : 0;
 }

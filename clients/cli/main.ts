@@ -16,6 +16,7 @@
  *   apps create <name> --environment <env> | apps delete <app>
  *   export [--org <id>] [--recipient <age1…>] [-o <file>]   write the organization bundle (owners)
  *   import-plan <bundle> [--org <id>] [--identity <file>]   what importing a bundle would do (owners)
+ *   import-organization <bundle> [--org <id>] [--identity <file>] [--yes] [--deploy]   apply a bundle (owners)
  *
  * `--json` on every command prints one JSON document instead (`deploy --json --follow`: NDJSON events, then the
  * final deployment). Exit codes: 0 success, 1 failed or partial (a deployment `error` or `cancelled`),
@@ -29,6 +30,7 @@ import { bulkImportCommand } from "./bulk-import.ts";
 import { deployCommand } from "./deploy-command.ts";
 import { exportCommand } from "./export-command.ts";
 import { importCommand } from "./import-command.ts";
+import { importOrganizationCommand } from "./import-organization-command.ts";
 import { importPlanCommand } from "./import-plan-command.ts";
 import { readImportEntries } from "./import-sources.ts";
 import { addManageCommands } from "./manage-commands.ts";
@@ -168,6 +170,21 @@ function program(setExit: (code: number) => void): Command {
     .option("--json", "print the plan as JSON")
     .action(async (file: string, o: { org?: string; identity?: string; json?: boolean }) =>
       setExit(await importPlanCommand(await creds(), file, o)),
+    );
+
+  cli
+    .command("import-organization <bundle>")
+    .description(
+      "import an organization bundle (owners): show the plan, stop on conflicts, confirm, create what is missing; re-running creates nothing and finishes a stopped run",
+    )
+    .option("--org <id>", "organization to import into (default: the one the API key acts in)")
+    .option("--identity <file>", "age identity file that opens the bundle's secrets (else SKIFF_IMPORT_PASSPHRASE)")
+    .option("-y, --yes", "do not ask for confirmation")
+    .option("--deploy", "queue a deployment of each application created")
+    .option("--json", "print the result as JSON (needs --yes)")
+    .action(
+      async (file: string, o: { org?: string; identity?: string; yes?: boolean; deploy?: boolean; json?: boolean }) =>
+        setExit(await importOrganizationCommand(await creds(), file, o)),
     );
 
   const webhooks = cli.command("webhooks").description("webhook endpoints");

@@ -1047,6 +1047,19 @@ export type Mutation = {
   /** Limits a `member` to a project or an application (owner or admin). Granting something already granted returns that grant. */
   grantAccess: MemberGrant;
   /**
+   * Imports `bundle` (an organization bundle, docs/organization-transfer.md) into `organizationId`: makes the plan
+   * (`organizationImportPlan`), refuses when it has conflicts (CONFLICT naming each; nothing created), then creates
+   * every CREATE item through the same services as the management mutations, secrets opened with `identity`
+   * (`AGE-SECRET-KEY-1…`) or `passphrase` and stored encrypted with this instance's key (without them: variables
+   * empty, database passwords and webhook secrets made anew, one warning each). Idempotent: a second call creates
+   * nothing; a call stopped halfway is finished by calling it again. GitHub and GitLab applications attach to the
+   * organization's first git provider of that type (none: a CONFLICT). `deploy: true` queues a deployment of each
+   * application created. Owners only (NOT_FOUND for an organization the caller is not a member of, FORBIDDEN for
+   * admins and members); BAD_USER_INPUT as the plan; an item a module refuses answers that module's error, the items
+   * before it staying created.
+   */
+  importOrganization: OrganizationImportResult;
+  /**
    * Imports a site: creates project (with `production`), database, application with environment variables,
    * domain, then queues a deployment; each step commits on its own. The record and its run (a durable job: after
    * a crash of the server or the database it resumes on any instance, skipping the steps already done) are
@@ -1348,6 +1361,15 @@ export type MutationGrantAccessArgs = {
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationImportOrganizationArgs = {
+  bundle: Scalars["JSONObject"]["input"];
+  deploy?: InputMaybe<Scalars["Boolean"]["input"]>;
+  identity?: InputMaybe<Scalars["String"]["input"]>;
+  organizationId: Scalars["ID"]["input"];
+  passphrase?: InputMaybe<Scalars["String"]["input"]>;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
 export type MutationImportSiteArgs = {
   idempotencyKey?: InputMaybe<Scalars["String"]["input"]>;
   input: SiteImportInput;
@@ -1644,8 +1666,9 @@ export type OrganizationImportItem = {
   __typename?: "OrganizationImportItem";
   action: OrganizationImportAction;
   /**
-   * `project`, `environment`, `application`, `domain`, `database`, `paymentGatewayService`, `webhookEndpoint`,
-   * `docsTheme`, `member`, or `quota` (a plan limit the creations would exceed; `name` is the quota's kind).
+   * `project`, `environment`, `application`, `deploySettings` (an application's), `variable` (`name` ends with its
+   * key), `domain`, `database`, `paymentGatewayService`, `webhookEndpoint`, `docsTheme`, `member`, or `quota` (a plan
+   * limit the creations would exceed; `name` is the quota's kind).
    */
   kind: Scalars["String"]["output"];
   /** The resource's path of names, e.g. `shop/production/web`, a host, a URL or an e-mail address. */
@@ -1670,6 +1693,23 @@ export type OrganizationImportPlan = {
   /** How many of them the given key decrypted; the others would be left empty (one warning each). */
   secretsReadable: Scalars["Int"]["output"];
   /** What the import would do otherwise than asked: each secret left empty, the owner invited as admin, sources that need a git provider. */
+  warnings: Array<Scalars["String"]["output"]>;
+};
+
+/** What `importOrganization` did. */
+export type OrganizationImportResult = {
+  __typename?: "OrganizationImportResult";
+  /** The items this run created, in the order created (all CREATE); empty when everything existed already. */
+  created: Array<OrganizationImportItem>;
+  /** Ids of the deployments queued for the applications this run created (only with `deploy: true`). */
+  deployments: Array<Scalars["ID"]["output"]>;
+  /** Number of the bundle's items that were there already (left unchanged). */
+  exists: Scalars["Int"]["output"];
+  /**
+   * What was done otherwise than the bundle says: each secret left empty (a variable) or made anew (a database
+   * password, a webhook signing secret) because the key did not open it, the owner invited as admin, grants to give
+   * again once an invitation is accepted, git providers to attach.
+   */
   warnings: Array<Scalars["String"]["output"]>;
 };
 
@@ -2983,6 +3023,7 @@ export type ResolversTypes = {
   OrganizationImportAction: OrganizationImportAction;
   OrganizationImportItem: ResolverTypeWrapper<OrganizationImportItem>;
   OrganizationImportPlan: ResolverTypeWrapper<OrganizationImportPlan>;
+  OrganizationImportResult: ResolverTypeWrapper<OrganizationImportResult>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   PaymentGatewayService: ResolverTypeWrapper<PaymentGatewayServiceModel>;
   PaymentMerchantStatus: PaymentMerchantStatus;
@@ -3101,6 +3142,7 @@ export type ResolversParentTypes = {
   Organization: OrganizationModel;
   OrganizationImportItem: OrganizationImportItem;
   OrganizationImportPlan: OrganizationImportPlan;
+  OrganizationImportResult: OrganizationImportResult;
   PageInfo: PageInfo;
   PaymentGatewayService: PaymentGatewayServiceModel;
   PaymentMethod: GatewayMethodModel;
@@ -3739,6 +3781,12 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationGrantAccessArgs, "input">
   >;
+  importOrganization?: Resolver<
+    ResolversTypes["OrganizationImportResult"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationImportOrganizationArgs, "bundle" | "deploy" | "organizationId">
+  >;
   importSite?: Resolver<
     ResolversTypes["SiteImportResult"],
     ParentType,
@@ -4022,6 +4070,17 @@ export type OrganizationImportPlanResolvers<
   items?: Resolver<Array<ResolversTypes["OrganizationImportItem"]>, ParentType, ContextType>;
   secrets?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
   secretsReadable?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  warnings?: Resolver<Array<ResolversTypes["String"]>, ParentType, ContextType>;
+};
+
+export type OrganizationImportResultResolvers<
+  ContextType = Context,
+  ParentType extends
+    ResolversParentTypes["OrganizationImportResult"] = ResolversParentTypes["OrganizationImportResult"],
+> = {
+  created?: Resolver<Array<ResolversTypes["OrganizationImportItem"]>, ParentType, ContextType>;
+  deployments?: Resolver<Array<ResolversTypes["ID"]>, ParentType, ContextType>;
+  exists?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
   warnings?: Resolver<Array<ResolversTypes["String"]>, ParentType, ContextType>;
 };
 
@@ -4622,6 +4681,7 @@ export type Resolvers<ContextType = Context> = {
   Organization?: OrganizationResolvers<ContextType>;
   OrganizationImportItem?: OrganizationImportItemResolvers<ContextType>;
   OrganizationImportPlan?: OrganizationImportPlanResolvers<ContextType>;
+  OrganizationImportResult?: OrganizationImportResultResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   PaymentGatewayService?: PaymentGatewayServiceResolvers<ContextType>;
   PaymentMethod?: PaymentMethodResolvers<ContextType>;

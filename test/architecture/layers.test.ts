@@ -206,20 +206,23 @@ describe("modules", () => {
   });
 
   it("has consumers of domain events that no module imports (producers emit through src/modules/events.ts)", () => {
-    // The organization export (transfer) reads the endpoints through the manifest's export function, nothing else.
+    // The organization transfer reads the endpoints through the manifest's export function and creates them through
+    // its `createWebhook` (the import), nothing else.
     const importers = [...moduleGraph]
       .filter(([from, tos]) => tos.has("webhooks") && from !== "transfer")
       .map(([from]) => from);
     expect(importers).toEqual([]);
-    // Only the registry, the export's service and the generated resolver types (codegen mappers) name the webhooks
-    // module's files.
+    // Only the registry, the export's and the import's services and the generated resolver types (codegen mappers)
+    // name the webhooks module's files.
     const others = edges.filter(
       (e) =>
         e.to.startsWith("src/modules/webhooks/") &&
         !e.from.startsWith("src/modules/webhooks/") &&
         e.from !== "src/modules/index.ts" &&
         !(
-          e.from === "src/modules/transfer/organization-export.service.ts" && e.to === "src/modules/webhooks/index.ts"
+          (e.from === "src/modules/transfer/organization-export.service.ts" ||
+            e.from === "src/modules/transfer/organization-import.service.ts") &&
+          e.to === "src/modules/webhooks/index.ts"
         ) &&
         !e.from.startsWith("src/generated/"),
     );

@@ -13,191 +13,30 @@
  * names each creation and conflict (a project's settings, hosts taken, a plan quota) with a warning per secret left
  * empty without a key.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateIdentity, identityToRecipient } from "age-encryption";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import type { Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/db/ids.ts";
-import { createSecretBox, type SecretBox } from "../../src/db/secrets.ts";
+import { createSecretBox } from "../../src/db/secrets.ts";
 import { bundleJsonSchema, type OrganizationBundle } from "../../src/modules/transfer/bundle.schema.ts";
 import { decryptSecrets } from "../../src/modules/transfer/bundle-secrets.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { cliEnv, runCli } from "../helpers/cli-runner.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { addMember, createOrg, TEST_SECRET } from "../helpers/seed.ts";
+import { createOrg, TEST_SECRET } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
+import { plantSecrets, type Seeded, seedOrganization } from "./seed-organization.ts";
 
 /** A second instance's own encryption key: the same organization's secrets are stored differently there. */
 const OTHER_SECRET = "other-secret-other-secret-other-secret-42";
 
 const tag = randomBytes(3).toString("hex");
 /** Planted secrets: none may appear in clear in a bundle. */
-const planted = {
-  apiKey: `PLANTED-env-${randomBytes(12).toString("hex")}`,
-  dsn: `PLANTED-dsn-${randomBytes(12).toString("hex")}`,
-  dbPassword: `PLANTED-db-${randomBytes(12).toString("hex")}`,
-  webhookSecret: `whsec_PLANTED${randomBytes(16).toString("hex")}`,
-};
-
-/** What the seed made, for the assertions. */
-interface Seeded {
-  organizationId: string;
-  ownerKey: string;
-  ownerEmail: string;
-  adminKey: string;
-  memberKey: string;
-  adminEmail: string;
-  memberEmail: string;
-}
-
-/**
- * Seeds one organization with every kind of resource in `knex`, secrets encrypted with `box`; `emails` reuses the
- * people (the same organization on another instance).
- */
-async function seedOrganization(
-  knex: Knex,
-  box: SecretBox,
-  people?: { owner: string; admin: string; member: string },
-): Promise<Seeded> {
-  const { organizationId, owner } = await createOrg(knex);
-  await knex("organizations")
-    .where({ id: organizationId })
-    .update({ name: `Shop ${tag}` });
-  if (people) {
-    await knex("users").where({ id: owner.userId }).update({ email: people.owner });
-  }
-  const ownerEmail = people?.owner ?? owner.email;
-  const project = async (name: string, description: string | null, envs: string[]) => {
-    const id = newId("project");
-    await knex("projects").insert({ id, organization_id: organizationId, name, description });
-    const envIds: Record<string, string> = {};
-    for (const env of envs) {
-      envIds[env] = newId("environment");
-      await knex("environments").insert({ id: envIds[env], project_id: id, name: env });
-    }
-    return { id, envIds };
-  };
-  const shop = await project(`shop-${tag}`, "The web shop", ["production", "staging"]);
-  const blog = await project(`blog-${tag}`, null, ["production"]);
-  const unique = () => randomBytes(4).toString("hex");
-  const app = async (p: { id: string }, environmentId: string, name: string, extra: Record<string, unknown>) => {
-    const id = newId("application");
-    await knex("applications").insert({
-      id,
-      organization_id: organizationId,
-      project_id: p.id,
-      environment_id: environmentId,
-      name,
-      app_name: `${name}-${unique()}`,
-      ...extra,
-    });
-    return id;
-  };
-  const web = await app(shop, shop.envIds.production!, "web", {
-    source_type: "github",
-    source: JSON.stringify({ repo: "acme/shop", branch: "main", buildPath: "/", gitProviderId: "gitp_instance_bound" }),
-    build_type: "nixpacks",
-    port: 3000,
-    auto_deploy: true,
-    branch_filter: "release/*",
-    watch_paths: ["src/**", "package.json"],
-    health_path: "/healthz",
-    require_signature: true,
-    deploy_token_hash: randomBytes(16).toString("hex"),
-    deploy_token_encrypted: box.encrypt("PLANTED-deploy-token"),
-    webhook_secret_encrypted: box.encrypt("PLANTED-push-secret"),
-  });
-  await app(shop, shop.envIds.staging!, "web", {
-    source_type: "docker",
-    source: JSON.stringify({ dockerImage: "nginx:1.27" }),
-    build_type: "dockerfile",
-    port: 80,
-  });
-  const worker = await app(blog, blog.envIds.production!, "worker", {
-    source_type: "git",
-    source: JSON.stringify({ customGitUrl: "https://git.example.test/blog.git", branch: "trunk" }),
-    build_type: "dockerfile",
-  });
-  await knex("domains").insert([
-    {
-      id: newId("domain"),
-      organization_id: organizationId,
-      application_id: web,
-      host: `shop-${tag}.example.test`,
-      https: true,
-    },
-    {
-      id: newId("domain"),
-      organization_id: organizationId,
-      application_id: web,
-      host: `www-${tag}.example.test`,
-      port: 8080,
-      https: false,
-    },
-  ]);
-  await knex("environment_variables").insert([
-    { id: newId("envVar"), application_id: web, key: "API_KEY", value_encrypted: box.encrypt(planted.apiKey) },
-    { id: newId("envVar"), application_id: web, key: "DATABASE_URL", value_encrypted: box.encrypt(planted.dsn) },
-    { id: newId("envVar"), application_id: worker, key: "EMPTY", value_encrypted: box.encrypt("") },
-  ]);
-  await knex("databases").insert({
-    id: newId("database"),
-    organization_id: organizationId,
-    project_id: shop.id,
-    environment_id: shop.envIds.production!,
-    type: "postgres",
-    name: "shopdb",
-    username: "shop",
-    password_encrypted: box.encrypt(planted.dbPassword),
-    service_host: `shopdb-${unique()}.svc.cluster.local`,
-  });
-  await knex("payment_gateway_services").insert({
-    id: newId("paymentGatewayService"),
-    organization_id: organizationId,
-    project_id: shop.id,
-    name: "checkout",
-    webhook_url: "https://shop.example.test/payments",
-  });
-  await knex("webhook_endpoints").insert({
-    id: `webhook_${randomUUID()}`,
-    organization_id: organizationId,
-    url: "https://hooks.example.test/skiff",
-    events: ["deployment.succeeded", "application.created"],
-    secret_encrypted: box.encrypt(planted.webhookSecret),
-    is_active: false,
-    description: "CI notifications",
-  });
-  await knex("docs_themes").insert({
-    organization_id: organizationId,
-    site_name: "Shop docs",
-    logo_url: "https://cdn.example.test/logo.svg",
-    favicon_url: null,
-    colors_light: JSON.stringify({ primary: "222 47% 11%" }),
-    colors_dark: JSON.stringify({ primary: "210 40% 98%" }),
-    footer_text: "© Shop",
-    custom_css: ".hero { color: red }",
-    docs_hostname: `docs-${tag}-${unique()}.example.test`,
-  });
-  const admin = await addMember(knex, organizationId, "admin");
-  const member = await addMember(knex, organizationId, "member", { projectIds: [blog.id], applicationIds: [web] });
-  if (people) {
-    await knex("users").where({ id: admin.userId }).update({ email: people.admin });
-    await knex("users").where({ id: member.userId }).update({ email: people.member });
-  }
-  return {
-    organizationId,
-    ownerKey: owner.apiKey,
-    ownerEmail,
-    adminKey: admin.apiKey,
-    memberKey: member.apiKey,
-    adminEmail: people?.admin ?? admin.email,
-    memberEmail: people?.member ?? member.email,
-  };
-}
+const planted = plantSecrets();
 
 let dbA: TestDatabase;
 let dbB: TestDatabase;
@@ -212,7 +51,7 @@ let recipient: string;
 beforeAll(async () => {
   [dbA, dbB] = await Promise.all([createTestDatabase(), createTestDatabase()]);
   [a, b] = await Promise.all([startTestServer(dbA.url), startTestServer(dbB.url, { SKIFF_SECRET: OTHER_SECRET })]);
-  seeded = await seedOrganization(dbA.knex, createSecretBox(TEST_SECRET));
+  seeded = await seedOrganization(dbA.knex, createSecretBox(TEST_SECRET), { tag, planted });
   identity = await generateIdentity();
   recipient = await identityToRecipient(identity);
 }, 60_000);
@@ -319,7 +158,7 @@ describe("organization export", () => {
     expect(bundle.webhookEndpoints).toEqual([
       {
         url: "https://hooks.example.test/skiff",
-        events: ["application.created", "deployment.succeeded"],
+        events: ["course_created", "user_signed_up"],
         isActive: false,
         description: "CI notifications",
         secret: "webhook:https://hooks.example.test/skiff",
@@ -397,9 +236,9 @@ describe("organization export", () => {
 
     // Instance B: other ids, another SKIFF_SECRET, the same configuration and people.
     onB = await seedOrganization(dbB.knex, createSecretBox(OTHER_SECRET), {
-      owner: seeded.ownerEmail,
-      admin: seeded.adminEmail,
-      member: seeded.memberEmail,
+      tag,
+      planted,
+      people: { owner: seeded.ownerEmail, admin: seeded.adminEmail, member: seeded.memberEmail },
     });
     const fromB = await exportOf(b, onB.organizationId, onB.ownerKey, { recipient });
     expect(fromB.status).toBe(200);
@@ -550,6 +389,12 @@ describe("organization import plan", () => {
     const conflicts = plan.items.filter((i) => i.action === "CONFLICT");
     expect(conflicts).toEqual([
       { kind: "project", name: `blog-${tag}`, action: "CONFLICT", reason: "differs: description" },
+      {
+        kind: "application",
+        name: `shop-${tag}/production/web`,
+        action: "CONFLICT",
+        reason: "no github git provider in this organization: add one first",
+      },
       // The hosts are held by the same configuration's organization on B.
       {
         kind: "domain",

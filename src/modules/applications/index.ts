@@ -48,3 +48,9 @@ export {
   storedSource,
 } from "./application.service.ts";
 export { applicationProjectIdSql, visibleApplicationId } from "./application.sql-reads.ts";
+// For the organization import (src/modules/transfer): the management mutations' services.
+export { createApplicationIn } from "./manage-applications.service.ts";
+export { createDatabaseIn } from "./manage-databases.service.ts";
+export { addDomain } from "./manage-domains.service.ts";
+export { createEnvironment as createEnvironmentIn } from "./manage-environments.service.ts";
+export { setEnvironmentVariables as setApplicationVariables } from "./manage-variables.service.ts";

@@ -56,5 +56,7 @@ export const deploymentsModule = defineModule({
   },
 });
 
+// For the organization import (src/modules/transfer): the management mutations' own writes.
+export { updateDeploySettings } from "./deploy-token.ts";
 // The public surface: what other modules may import (they import nothing else of this folder).
-export { queueDeployment } from "./deployment.service.ts";
+export { deployApplication, queueDeployment } from "./deployment.service.ts";

@@ -25,3 +25,5 @@ export const docsModule = defineModule({
 
 // The public surface: what other modules may import (they import nothing else of this folder).
 export { docsHostnameOwner, type ExportedDocsTheme, exportDocsTheme } from "./docs-theme.export.ts";
+// For the organization import: the `setDocsTheme` mutation's service.
+export { setDocsTheme } from "./docs-theme.service.ts";

@@ -23,3 +23,5 @@ export const paymentsModule = defineModule({
 
 // The public surface: what other modules may import (they import nothing else of this folder).
 export { type ExportedPaymentGatewayService, exportPaymentGatewayServices } from "./payment.export.ts";
+// For the organization import: the `createPaymentGatewayService` mutation's service.
+export { createPaymentGatewayService } from "./payment-gateway.service.ts";

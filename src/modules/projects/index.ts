@@ -21,6 +21,8 @@ export const projectsModule = defineModule({
   createLoaders: ({ knex, scope }) => createProjectLoaders(knex, scope),
 });
 
+// For the organization import: the `createProject` mutation's service.
+export { createProject } from "./organization-projects.service.ts";
 export { type ExportedProject, exportProjects } from "./project.export.ts";
 // The public surface: what other modules may import (they import nothing else of this folder).
 export { Environment } from "./project.model.ts";

@@ -16,6 +16,7 @@ export const providersModule = defineModule({
 // The public surface: what other modules may import (they import nothing else of this folder).
 export {
   buildCredentialsOf,
+  gitProviderOfKind,
   gitProviderType,
   registriesOfOrganization,
   sshKeyOfOrganization,

@@ -85,6 +85,22 @@ export function gitProviderType(db: Knex | Knex.Transaction, id: string, organiz
   return db("git_providers").where({ id, organization_id: organizationId }).select("type");
 }
 
+/**
+ * The first git provider (by creation) of `type` (github, gitlab) in `organizationId`, or null when it has none
+ * (the organization import attaches bundle applications of that source type to it).
+ */
+export async function gitProviderOfKind(
+  db: Knex | Knex.Transaction,
+  organizationId: string,
+  type: "github" | "gitlab",
+): Promise<{ id: string; name: string } | null> {
+  const row = await db("git_providers")
+    .where({ organization_id: organizationId, type })
+    .orderBy([{ column: "created_at" }, { column: "id" }])
+    .first("id", "name");
+  return (row as { id: string; name: string } | undefined) ?? null;
+}
+
 /** Query (not run) of SSH key `id` of `organizationId` (import prerequisites). */
 export function sshKeyOfOrganization(
   db: Knex | Knex.Transaction,

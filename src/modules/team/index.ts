@@ -20,3 +20,5 @@ export const teamModule = defineModule({
 export { emitAccountEvent } from "./account-events.ts";
 // For the organization import plan (src/modules/transfer): who is invited already.
 export { pendingInvitations } from "./invitation.export.ts";
+// For the organization import: the `inviteMember` mutation's service.
+export { inviteMember } from "./invitation.service.ts";

@@ -45,7 +45,9 @@ export interface OrganizationSnapshot {
  * each module's export function. No access check: the callers (export, import plan) check it first.
  */
 export async function snapshotOrganization(ctx: ServiceContext, organizationId: string): Promise<OrganizationSnapshot> {
-  const read = await ctx.knex.transaction(
+  // On the pool itself: within a mutation (the import) `ctx.knex` would make this read-only transaction the one
+  // that holds the mutation's audit entry (src/modules/audit/audit-mutations.ts).
+  const read = await ctx.services.knex.transaction(
     async (trx) => {
       const inTrx = onTransaction(ctx, trx);
       const organization = await organizationsTable(trx).where({ id: organizationId }).first("id", "name", "slug");

@@ -4,6 +4,9 @@
  * snapshot), so both sides are compared by names: each resource of the bundle is CREATE (absent), EXISTS (present
  * with the same settings) or CONFLICT (present with other settings, a host or docs hostname held elsewhere); the
  * creations are then checked against the plan's quotas. Secrets are decrypted only to count the readable ones.
+ * The apply (organization-import.service.ts) creates exactly the plan's CREATE items, so the items are fine-grained
+ * (an application's deploy settings and each of its variables are items of their own): a run stopped halfway
+ * leaves only whole items behind, and the next plan shows them EXISTS.
  */
 import { BadUserInputError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
@@ -12,6 +15,7 @@ import { domainWithHost } from "../applications/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { docsHostnameOwner } from "../docs/index.ts";
 import { type QuotaKind, quotaStatus } from "../organizations/index.ts";
+import { gitProviderOfKind } from "../providers/index.ts";
 import { pendingInvitations } from "../team/index.ts";
 import { OrganizationBundle } from "./bundle.schema.ts";
 import { decryptSecrets } from "./bundle-secrets.ts";
@@ -65,6 +69,15 @@ function without<T extends object, K extends keyof T>(value: T, ...keys: K[]): O
   return copy;
 }
 
+/** An application's deploy settings as a new application has them (migrations' column defaults). */
+const DEFAULT_DEPLOY_SETTINGS = {
+  autoDeploy: false,
+  branchFilter: null,
+  watchPaths: [],
+  healthPath: "/",
+  requireSignature: false,
+};
+
 /** Secret references of a bundle, in its order. */
 function secretRefs(bundle: OrganizationBundle): string[] {
   const refs: string[] = [];
@@ -89,6 +102,29 @@ export async function planOrganizationImport(
   raw: unknown,
   key: ImportKey = {},
 ): Promise<ImportPlan> {
+  return (await prepareOrganizationImport(ctx, organizationId, raw, key)).plan;
+}
+
+/** A bundle checked and its secrets opened, with the plan of importing it (the apply's starting point). */
+export interface PreparedImport {
+  bundle: OrganizationBundle;
+  /** Secret reference → value, for the references the key opened (memory only). */
+  readable: Record<string, string>;
+  plan: ImportPlan;
+  /** The git provider each source type of the bundle's new applications attaches to (github, gitlab). */
+  providers: Partial<Record<"github" | "gitlab", string>>;
+}
+
+/**
+ * The plan of importing `raw` into `organizationId`, with the parsed bundle and its readable secrets.
+ * @throws as {@link planOrganizationImport}.
+ */
+export async function prepareOrganizationImport(
+  ctx: ServiceContext,
+  organizationId: string,
+  raw: unknown,
+  key: ImportKey = {},
+): Promise<PreparedImport> {
   await requireAllowed(ctx.scope, "organization:import", organizationId);
   const bundle = parseInput(OrganizationBundle, raw, "Invalid organization bundle");
   if (key.identity && key.passphrase) {
@@ -97,6 +133,7 @@ export async function planOrganizationImport(
     });
   }
   const warnings: string[] = [];
+  const providers: PreparedImport["providers"] = {};
 
   const refs = secretRefs(bundle);
   let readable: Record<string, string> = {};
@@ -129,13 +166,35 @@ export async function planOrganizationImport(
       count({ kind: "environment", name: path, action: te ? "EXISTS" : "CREATE", reason: null });
       for (const a of e.applications) {
         const ta = te?.applications.find((x) => x.name === a.name);
-        const settings = (x: typeof a) => ({
-          ...without(x, "domains", "variables", "name"),
-          variables: x.variables.map((v) => v.key),
-        });
-        count(compare("application", `${path}/${a.name}`, settings(a), ta && settings(ta)), "applications");
+        const settings = (x: typeof a) => without(x, "domains", "variables", "name", "deploySettings");
+        const appPath = `${path}/${a.name}`;
+        const item = compare("application", appPath, settings(a), ta && settings(ta));
         if (a.sourceType === "github" || a.sourceType === "gitlab") {
-          warnings.push(`Application ${path}/${a.name}: attach a ${a.sourceType} git provider to deploy it`);
+          if (item.action !== "CREATE") {
+            warnings.push(`Application ${appPath}: attach a ${a.sourceType} git provider to deploy it`);
+          } else {
+            const kind = a.sourceType;
+            providers[kind] ??= (await gitProviderOfKind(ctx.knex, organizationId, kind))?.id;
+            if (!providers[kind]) {
+              item.action = "CONFLICT";
+              item.reason = `no ${kind} git provider in this organization: add one first`;
+            }
+          }
+        }
+        if (item.action === "CREATE" && !a.sourceType) {
+          item.action = "CONFLICT";
+          item.reason = "no source type: an application is created with a source";
+        }
+        count(item, "applications");
+        // Deploy settings still at a new application's defaults are the part a stopped run had not written yet.
+        const tds = ta?.deploySettings;
+        const unset = !tds || JSON.stringify(tds) === JSON.stringify(DEFAULT_DEPLOY_SETTINGS);
+        const ds = compare("deploySettings", appPath, a.deploySettings, unset ? undefined : tds);
+        if (unset && tds && JSON.stringify(tds) === JSON.stringify(a.deploySettings)) ds.action = "EXISTS";
+        count(ds);
+        for (const v of a.variables) {
+          const present = ta?.variables.some((x) => x.key === v.key);
+          count({ kind: "variable", name: `${appPath}/${v.key}`, action: present ? "EXISTS" : "CREATE", reason: null });
         }
         for (const d of a.domains) {
           const td = ta?.domains.find((x) => x.host === d.host);
@@ -195,6 +254,9 @@ export async function planOrganizationImport(
     } else {
       count({ kind: "member", name: email, action: "CREATE", reason: null });
       if (m.role === "owner") warnings.push(`Member ${email} (owner in the bundle) would be invited as admin`);
+      if (m.grants.length) {
+        warnings.push(`Member ${email}: ${m.grants.length} grant(s) to give again once the invitation is accepted`);
+      }
     }
   }
 
@@ -214,7 +276,7 @@ export async function planOrganizationImport(
   }
 
   const tally = (action: Action) => items.filter((i) => i.action === action).length;
-  return {
+  const plan: ImportPlan = {
     items,
     creates: tally("CREATE"),
     exists: tally("EXISTS"),
@@ -223,4 +285,5 @@ export async function planOrganizationImport(
     secretsReadable: refs.filter((r) => r in readable).length,
     warnings,
   };
+  return { bundle, readable, plan, providers };
 }

@@ -5,6 +5,8 @@
  *   and access logs); neither: secrets left out.
  * - `POST /api/organizations/:id/import-plan` (`organizationImportPlan`), body `{ bundle, identity?, passphrase? }`,
  *   answers the plan of importing the bundle into the organization, changing nothing.
+ * - `POST /api/organizations/:id/import` (`importOrganization`), body `{ bundle, identity?, passphrase?, deploy? }`,
+ *   applies it: 200 with what was created, 409 (`CONFLICT`, each conflict named) when the plan has conflicts.
  * Errors: `{ error, code }` (400 adds `fieldErrors`) with 400, 401, 403 (an admin or member), 404 (an organization
  * the caller does not belong to). Not in the spec's published list (hidden with SKIFF_PUBLIC_API_ONLY=true).
  */
@@ -19,6 +21,18 @@ const EXPORT_OPERATION = `query OrganizationExport($organizationId: ID!, $recipi
 const PLAN_OPERATION = `query OrganizationImportPlan($organizationId: ID!, $bundle: JSONObject!, $identity: String, $passphrase: String) {
   organizationImportPlan(organizationId: $organizationId, bundle: $bundle, identity: $identity, passphrase: $passphrase) {
     creates exists conflicts secrets secretsReadable warnings items { kind name action reason } } }`;
+
+const IMPORT_OPERATION = `mutation ImportOrganization($organizationId: ID!, $bundle: JSONObject!, $identity: String, $passphrase: String, $deploy: Boolean) {
+  importOrganization(organizationId: $organizationId, bundle: $bundle, identity: $identity, passphrase: $passphrase, deploy: $deploy) {
+    exists deployments warnings created { kind name action reason } } }`;
+
+/** The body of `POST /api/organizations/:id/import`. */
+const ImportBody = z.strictObject({
+  bundle: z.record(z.string(), z.unknown(), "Required: the organization bundle (a JSON object)"),
+  identity: z.string().nullish(),
+  passphrase: z.string().nullish(),
+  deploy: z.boolean().nullish(),
+});
 
 /** The body of `POST /api/organizations/:id/import-plan`. */
 const PlanBody = z.strictObject({
@@ -36,7 +50,7 @@ function exportError(error: RestError, status: number): RestResponse {
   return { status, body: { error: error.message, code } };
 }
 
-/** `GET /api/organizations/:id/export`. */
+/** `GET /api/organizations/:id/export`, `POST …/import-plan`, `POST …/import`. */
 export const transferRoutes: readonly RestRoute[] = [
   {
     method: "GET",
@@ -82,6 +96,27 @@ export const transferRoutes: readonly RestRoute[] = [
       };
     },
     bodyAt: ["organizationImportPlan"],
+    error: exportError,
+  },
+  {
+    method: "POST",
+    path: "/api/organizations/:id/import",
+    surface: "rest",
+    organization: "named",
+    published: false,
+    operation: IMPORT_OPERATION,
+    variables: (req) => {
+      if (req.body === undefined) throw new BadUserInputError("A JSON body { bundle } is required");
+      const body = parseInput(ImportBody, req.body, "Invalid import request");
+      return {
+        organizationId: req.params.id,
+        bundle: body.bundle,
+        identity: body.identity,
+        passphrase: body.passphrase,
+        deploy: body.deploy ?? false,
+      };
+    },
+    bodyAt: ["importOrganization"],
     error: exportError,
   },
 ];

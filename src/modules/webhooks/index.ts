@@ -29,3 +29,5 @@ export const webhooksModule = defineModule({
 // The public surface: what other modules may import (they import nothing else of this folder). Webhooks listen to
 // domain events through `onEvent`; the organization export reads the endpoints.
 export { type ExportedWebhookEndpoint, exportWebhookEndpoints } from "./webhook.export.ts";
+// For the organization import: the `createWebhook` mutation's service (it accepts the bundle's signing secret).
+export { createWebhook } from "./webhook.service.ts";

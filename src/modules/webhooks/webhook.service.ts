@@ -85,19 +85,27 @@ export async function listWebhookEventTypes(ctx: ServiceContext, orgRef: string)
 }
 
 /**
- * `POST …/webhooks`: a new endpoint with a new secret (returned this once, stored encrypted).
+ * `POST …/webhooks`: a new endpoint with a new secret (returned this once, stored encrypted). `givenSecret` (the
+ * organization import: the bundle's signing secret, so receivers keep verifying) replaces the generated one; it must
+ * be 16 to 200 characters.
  * @throws BadUserInputError, RateLimitedError (20 per hour per organization), and the gate's errors.
  */
 export async function createWebhook(
   ctx: ServiceContext,
   orgRef: string,
   raw: CreateWebhookInput,
+  givenSecret?: string,
 ): Promise<WebhookWithSecret> {
   const org = await requireWebhookOrganization(ctx, orgRef);
   const input = parseInput(createInput, raw);
+  if (givenSecret !== undefined && (givenSecret.length < 16 || givenSecret.length > 200)) {
+    throw new BadUserInputError("Invalid input: secret: 16 to 200 characters", {
+      fieldErrors: { secret: ["16 to 200 characters"] },
+    });
+  }
   await checkEndpointUrl(ctx, input.url);
   await consumeRateLimit(ctx, "create", org.organizationId);
-  const secret = generateWebhookSecret();
+  const secret = givenSecret ?? generateWebhookSecret();
   const id = `webhook_${randomUUID()}`;
   // In a transaction of its own, so that the call's audit entry (naming the new endpoint: the row it answers)
   // commits with it.

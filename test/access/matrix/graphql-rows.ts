@@ -105,6 +105,15 @@ export const graphqlRows: GraphqlRow[] = [
     expect: cells("ok", "FORBIDDEN", "FORBIDDEN", "FORBIDDEN", "NOT_FOUND", U, U, U),
   },
   {
+    // Applying a bundle: owners only, as the plan (an empty bundle creates nothing).
+    field: "Mutation.importOrganization",
+    operation:
+      "mutation($org: ID!, $bundle: JSONObject!) { importOrganization(organizationId: $org, bundle: $bundle) { exists created { kind } } }",
+    variables: (fx) => ({ org: fx.orgA, bundle: EMPTY_BUNDLE }),
+    target: ["org"],
+    expect: cells("ok", "FORBIDDEN", "FORBIDDEN", "FORBIDDEN", "NOT_FOUND", U, U, U),
+  },
+  {
     field: "Query.viewer",
     operation: "{ viewer { authenticatedBy role user { email } activeOrganization { id name } } }",
     expect: cells("ok", "ok", "ok", "ok", "ok", U, U, U),

@@ -183,6 +183,15 @@ export const restRows: RestRow[] = [
     }),
     expect: statuses(200, 403, 403, 403, 404, 401, 401, 401),
   },
+  {
+    route: "POST /api/organizations/:id/import",
+    call: (fx) => ({
+      url: `/api/organizations/${fx.orgA}/import`,
+      body: { bundle: EMPTY_BUNDLE },
+      target: fx.orgA,
+    }),
+    expect: statuses(200, 403, 403, 403, 404, 401, 401, 401),
+  },
   // ---- Payment gateway events: an inbound callback (its own signature check, no session or API key) -----------
   {
     route: "POST /api/payment-gateway/events",

@@ -1,0 +1,200 @@
+/**
+ * `importOrganization`: applies an organization bundle (docs/organization-transfer.md "Import") to an existing
+ * organization the caller owns. It computes the plan (organization-import-plan.service.ts), refuses when the plan
+ * has conflicts (naming each), then creates every CREATE item, in the bundle's order, through the owning module's
+ * own service — the one its management mutation runs — so validation, quotas, encryption with this instance's key,
+ * events and reconciliation are that module's single implementation. Nothing that exists is changed.
+ *
+ * Idempotent and resumable: the apply is a sequence of creates, each committed on its own, and each item is created
+ * only when the plan finds it absent. A second run creates nothing (its plan shows every item EXISTS); a run stopped
+ * halfway (a crash, a refused item) is finished by running it again. Deployments are queued only when `deploy` is
+ * true, for the applications this run created.
+ */
+import { ConflictError } from "../../shared/errors.ts";
+import {
+  addDomain,
+  createApplicationIn,
+  createDatabaseIn,
+  createEnvironmentIn,
+  exportApplications,
+  setApplicationVariables,
+} from "../applications/index.ts";
+import type { Context } from "../context.ts";
+import { deployApplication, updateDeploySettings } from "../deployments/index.ts";
+import { setDocsTheme } from "../docs/index.ts";
+import { createPaymentGatewayService } from "../payments/index.ts";
+import { createProject, exportProjects } from "../projects/index.ts";
+import { inviteMember } from "../team/index.ts";
+import { createWebhook } from "../webhooks/index.ts";
+import {
+  type ImportKey,
+  type ImportPlan,
+  type ImportPlanItem,
+  prepareOrganizationImport,
+} from "./organization-import-plan.service.ts";
+
+/** What an import did (schema/transfer.graphql `OrganizationImportResult`). */
+export interface ImportResult {
+  /** The items created by this run, in the order they were created. */
+  created: ImportPlanItem[];
+  /** Items that were there already (the plan's EXISTS). */
+  exists: number;
+  /** Ids of the deployments queued (only with `deploy`). */
+  deployments: string[];
+  /** The plan's warnings and what the apply did otherwise than asked (each secret left empty or made anew). */
+  warnings: string[];
+}
+
+/** The conflicts of `plan` in one sentence. */
+function conflictMessage(plan: ImportPlan): string {
+  const list = plan.items
+    .filter((i) => i.action === "CONFLICT")
+    .map((i) => `${i.kind} ${i.name}: ${i.reason}`)
+    .join("; ");
+  return `The import plan has ${plan.conflicts} conflict(s); nothing was created: ${list}`;
+}
+
+/**
+ * Imports `raw` (an organization bundle) into `organizationId`, secrets opened with `key`.
+ * @throws NotFoundError (not a member), ForbiddenError (not the owner), BadUserInputError (not a version 1 bundle, a
+ * key that does not open it), ConflictError (the plan has conflicts: nothing created), and the errors of a module's
+ * service when one item is refused (the items before it stay created; a second run continues after them).
+ */
+export async function importOrganization(
+  ctx: Context,
+  organizationId: string,
+  raw: unknown,
+  key: ImportKey = {},
+  options: { deploy?: boolean | null } = {},
+): Promise<ImportResult> {
+  const { bundle, readable, plan, providers } = await prepareOrganizationImport(ctx, organizationId, raw, key);
+  if (plan.conflicts > 0) throw new ConflictError(conflictMessage(plan));
+
+  const wanted = new Set(plan.items.filter((i) => i.action === "CREATE").map((i) => `${i.kind}\n${i.name}`));
+  const created: ImportPlanItem[] = [];
+  /** Whether the plan creates `kind` `name`; records it as created when `done` runs (after the create succeeded). */
+  const creates = (kind: string, name: string) => wanted.has(`${kind}\n${name}`);
+  const done = (kind: string, name: string) => created.push({ kind, name, action: "CREATE", reason: null });
+  const warnings = [...plan.warnings.filter((w) => !w.startsWith("Secret "))];
+  const secretOf = (ref: string, fallback: string) => {
+    if (ref in readable) return readable[ref]!;
+    warnings.push(`Secret ${ref} ${fallback}`);
+    return null;
+  };
+  const newApplications: string[] = [];
+
+  let projects = await exportProjects(ctx, organizationId);
+  for (const p of bundle.projects) {
+    if (creates("project", p.name)) {
+      await createProject(ctx, { organizationId, name: p.name, description: p.description });
+      done("project", p.name);
+      projects = await exportProjects(ctx, organizationId);
+    }
+    const project = projects.find((x) => x.name === p.name)!;
+    for (const e of p.environments) {
+      const path = `${p.name}/${e.name}`;
+      let environment = project.environments.find((x) => x.name === e.name);
+      if (!environment) {
+        environment = await createEnvironmentIn(ctx, project.id, e.name);
+        project.environments.push({ id: environment.id, name: environment.name });
+      }
+      // A new project's first environment is made with it: created by this run all the same.
+      if (creates("environment", path)) done("environment", path);
+      const applications = (await exportApplications(ctx, organizationId)).filter(
+        (a) => a.environmentId === environment.id,
+      );
+      for (const a of e.applications) {
+        const appPath = `${path}/${a.name}`;
+        let applicationId = applications.find((x) => x.name === a.name)?.id;
+        if (!applicationId) {
+          const provider = a.sourceType === "github" || a.sourceType === "gitlab" ? providers[a.sourceType] : null;
+          const app = await createApplicationIn(ctx, {
+            environmentId: environment.id,
+            name: a.name,
+            source: {
+              // The plan makes an application without a source type a conflict.
+              type: a.sourceType!,
+              ...a.source,
+              ...(a.buildType ? { buildType: a.buildType } : {}),
+              ...(a.sourceType === "github" ? { githubId: provider } : {}),
+              ...(a.sourceType === "gitlab" ? { gitlabId: provider } : {}),
+            },
+            port: a.port,
+          });
+          applicationId = app.id;
+          newApplications.push(app.id);
+          done("application", appPath);
+        }
+        if (creates("deploySettings", appPath)) {
+          await updateDeploySettings(ctx, applicationId, a.deploySettings);
+          done("deploySettings", appPath);
+        }
+        const variables = a.variables.filter((v) => creates("variable", `${appPath}/${v.key}`));
+        if (variables.length) {
+          await setApplicationVariables(
+            ctx,
+            applicationId,
+            { variables: variables.map((v) => ({ key: v.key, value: secretOf(v.secret, "was left empty") ?? "" })) },
+            false,
+          );
+          for (const v of variables) done("variable", `${appPath}/${v.key}`);
+        }
+        for (const d of a.domains) {
+          if (!creates("domain", d.host)) continue;
+          await addDomain(ctx, { applicationId, host: d.host, port: d.port ?? undefined, https: d.https });
+          done("domain", d.host);
+        }
+      }
+      for (const d of e.databases) {
+        if (!creates("database", `${path}/${d.name}`)) continue;
+        const password = secretOf(d.password, "was not readable: a new password was generated");
+        await createDatabaseIn(ctx, {
+          environmentId: environment.id,
+          type: d.type,
+          name: d.name,
+          user: d.username,
+          ...(password === null ? {} : { password }),
+        });
+        done("database", `${path}/${d.name}`);
+      }
+    }
+    for (const s of p.paymentGatewayServices) {
+      if (!creates("paymentGatewayService", `${p.name}/${s.name}`)) continue;
+      await createPaymentGatewayService(ctx, { projectId: project.id, name: s.name, webhookUrl: s.webhookUrl });
+      done("paymentGatewayService", `${p.name}/${s.name}`);
+    }
+  }
+
+  for (const w of bundle.webhookEndpoints) {
+    if (!creates("webhookEndpoint", w.url)) continue;
+    const secret = secretOf(w.secret, "was not readable: a new signing secret was generated");
+    await createWebhook(
+      ctx,
+      organizationId,
+      { url: w.url, events: w.events, isActive: w.isActive, description: w.description ?? undefined },
+      secret ?? undefined,
+    );
+    done("webhookEndpoint", w.url);
+  }
+
+  if (bundle.docsTheme && creates("docsTheme", bundle.docsTheme.siteName)) {
+    const { hostname, ...theme } = bundle.docsTheme;
+    await setDocsTheme(ctx, organizationId, { ...theme, docsHostname: hostname });
+    done("docsTheme", bundle.docsTheme.siteName);
+  }
+
+  for (const m of bundle.members) {
+    const email = m.email.toLowerCase();
+    if (!creates("member", email)) continue;
+    await inviteMember(ctx, { organizationId, email, role: m.role === "owner" ? "admin" : m.role });
+    done("member", email);
+  }
+
+  const deployments: string[] = [];
+  if (options.deploy) {
+    for (const id of newApplications) {
+      deployments.push((await deployApplication(ctx, id, "Organization import")).id);
+    }
+  }
+  return { created, exists: plan.exists, deployments, warnings };
+}

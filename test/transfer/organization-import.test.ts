@@ -1,0 +1,308 @@
+/**
+ * The organization import (docs/organization-transfer.md "Import") between two real servers on two databases: an
+ * organization seeded with every kind of resource on server A is exported with an age recipient and imported through
+ * `POST /api/organizations/{id}/import` into a fresh organization on server B (another database, another
+ * SKIFF_SECRET, the sandbox payment gateway, loopback URLs allowed outbound); B's export of it equals A's apart from
+ * ids, time, ciphertext and members (the others arrive as pending invitations), its secrets decrypting to the same
+ * values. A second import (the CLI's `skiff import-organization`) creates nothing and the plan then shows every item
+ * EXISTS; without a key, variables import empty and database passwords and webhook secrets are made anew, one
+ * warning each, and `deploy: true` queues one deployment per application created. A plan with conflicts is refused
+ * (409, nothing created), and admins, members (403) and another organization's owner (404) cannot import.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generateIdentity, identityToRecipient } from "age-encryption";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SandboxGateway, startSandboxGateway } from "../../sandbox/gateway/sandbox-gateway.ts";
+import { newId } from "../../src/db/ids.ts";
+import { createSecretBox } from "../../src/db/secrets.ts";
+import type { OrganizationBundle } from "../../src/modules/transfer/bundle.schema.ts";
+import { decryptSecrets } from "../../src/modules/transfer/bundle-secrets.ts";
+import type { RunningSkiff } from "../../src/server/start.ts";
+import { cliEnv, runCli } from "../helpers/cli-runner.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { addMember, createOrg, TEST_SECRET } from "../helpers/seed.ts";
+import { gql, startTestServer } from "../helpers/server.ts";
+import { plantSecrets, type Seeded, seedOrganization } from "./seed-organization.ts";
+
+const OTHER_SECRET = "import-secret-import-secret-import-secret-7";
+const GATEWAY_KEY = "sandbox-management-key";
+const tag = randomBytes(3).toString("hex");
+const planted = plantSecrets();
+
+let dbA: TestDatabase;
+let dbB: TestDatabase;
+let a: RunningSkiff;
+let b: RunningSkiff;
+let sandbox: SandboxGateway;
+let seeded: Seeded;
+let identity: string;
+let recipient: string;
+/** A's export, secrets encrypted to `recipient`. */
+let bundle: OrganizationBundle;
+/** The organization on B that receives the bundle with its key. */
+let target: { organizationId: string; ownerKey: string };
+
+/** What `POST …/import` answers. */
+interface ImportResult {
+  created: Array<{ kind: string; name: string; action: string }>;
+  exists: number;
+  deployments: string[];
+  warnings: string[];
+}
+
+/** `POST /api/organizations/{id}/<path>` on B. */
+async function post(path: "import" | "import-plan", organizationId: string, apiKey: string, body: unknown) {
+  const res = await fetch(`${b.url}/api/organizations/${organizationId}/${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** `GET /api/organizations/{id}/export?recipient=…` on `server`. */
+async function exportOf(server: RunningSkiff, organizationId: string, apiKey: string): Promise<OrganizationBundle> {
+  const res = await fetch(
+    `${server.url}/api/organizations/${organizationId}/export?recipient=${encodeURIComponent(recipient)}`,
+    { headers: { authorization: `Bearer ${apiKey}` } },
+  );
+  expect(res.status).toBe(200);
+  return (await res.json()) as OrganizationBundle;
+}
+
+/** A fresh organization on B whose owner has `email`, with a GitHub provider (the bundle's GitHub source needs one). */
+async function freshTarget(email?: string) {
+  const { organizationId, owner } = await createOrg(dbB.knex);
+  if (email) await dbB.knex("users").where({ id: owner.userId }).update({ email });
+  await dbB
+    .knex("git_providers")
+    .insert({ id: newId("gitProvider"), organization_id: organizationId, type: "github", name: "GitHub" });
+  return { organizationId, ownerKey: owner.apiKey };
+}
+
+beforeAll(async () => {
+  sandbox = await startSandboxGateway({ apiKey: GATEWAY_KEY, activationDelayMs: 100 });
+  [dbA, dbB] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+  [a, b] = await Promise.all([
+    startTestServer(dbA.url),
+    startTestServer(dbB.url, {
+      SKIFF_SECRET: OTHER_SECRET,
+      SKIFF_GATEWAY_URL: sandbox.url,
+      SKIFF_GATEWAY_API_KEY: GATEWAY_KEY,
+      SKIFF_OUTBOUND_ALLOW: "127.0.0.1",
+      SKIFF_DEFAULT_REGISTRY_URL: "registry.example.test",
+    }),
+  ]);
+  seeded = await seedOrganization(dbA.knex, createSecretBox(TEST_SECRET), {
+    tag,
+    planted,
+    webhookUrl: "https://127.0.0.1:5599/skiff",
+    paymentWebhookUrl: "https://127.0.0.1:5598/payments",
+  });
+  identity = await generateIdentity();
+  recipient = await identityToRecipient(identity);
+  bundle = await exportOf(a, seeded.organizationId, seeded.ownerKey);
+  target = await freshTarget(seeded.ownerEmail);
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop(), sandbox?.close()]);
+  await Promise.all([dbA?.drop(), dbB?.drop()]);
+});
+
+/** The bundle without what differs between two instances' exports of one configuration. */
+function comparable(x: OrganizationBundle): Record<string, unknown> {
+  return {
+    ...x,
+    exportedAt: "",
+    organization: null,
+    secrets: { ...x.secrets, ciphertext: "" },
+    members: null,
+  };
+}
+
+/** A copy of `x` without domains and docs hostname: those are unique on an instance, held by the first import. */
+function withoutHosts(x: OrganizationBundle): OrganizationBundle {
+  const copy = structuredClone(x);
+  for (const p of copy.projects) for (const e of p.environments) for (const app of e.applications) app.domains = [];
+  copy.docsTheme = { ...copy.docsTheme!, hostname: null };
+  return copy;
+}
+
+describe("organization import", () => {
+  it("imports every kind of resource into a fresh organization on another instance; the export there is equal", async () => {
+    const res = await post("import", target.organizationId, target.ownerKey, { bundle, identity });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const result = res.body as unknown as ImportResult;
+    expect(result.deployments).toEqual([]);
+    const kinds = new Set(result.created.map((i) => i.kind));
+    expect([...kinds].sort()).toEqual(
+      [
+        "application",
+        "database",
+        "deploySettings",
+        "docsTheme",
+        "domain",
+        "environment",
+        "member",
+        "paymentGatewayService",
+        "project",
+        "variable",
+        "webhookEndpoint",
+      ].sort(),
+    );
+    // The owner exists there (same address); the admin and the member are invited; grants are to give again.
+    expect(result.created.filter((i) => i.kind === "member").map((i) => i.name)).toEqual([
+      seeded.adminEmail,
+      seeded.memberEmail,
+    ]);
+    expect(result.warnings).toEqual([
+      `Member ${seeded.memberEmail}: 2 grant(s) to give again once the invitation is accepted`,
+    ]);
+    expect(JSON.stringify(result)).not.toContain(planted.apiKey);
+
+    const again = await exportOf(b, target.organizationId, target.ownerKey);
+    expect(comparable(again)).toEqual(comparable(bundle));
+    expect(again.members).toEqual([{ email: seeded.ownerEmail, role: "owner", grants: [] }]);
+    const invited = await dbB
+      .knex("invitations")
+      .where({ organization_id: target.organizationId, status: "pending" })
+      .orderBy("email")
+      .select("email", "role");
+    expect(invited).toEqual(
+      [
+        { email: seeded.adminEmail, role: "admin" },
+        { email: seeded.memberEmail, role: "member" },
+      ].sort((x, y) => x.email.localeCompare(y.email)),
+    );
+    // Secrets: the same values, stored with B's own key.
+    expect(await decryptSecrets(again.secrets.ciphertext!, { identity })).toEqual(
+      await decryptSecrets(bundle.secrets.ciphertext!, { identity }),
+    );
+    const stored = await dbB.knex("databases").where({ organization_id: target.organizationId }).first();
+    expect(createSecretBox(OTHER_SECRET).decrypt(stored.passwordEncrypted ?? stored.password_encrypted)).toBe(
+      planted.dbPassword,
+    );
+    // The application of a GitHub source is attached to the organization's GitHub provider.
+    const web = await dbB
+      .knex("applications")
+      .where({ organization_id: target.organizationId, source_type: "github" })
+      .first("source");
+    const provider = await dbB.knex("git_providers").where({ organization_id: target.organizationId }).first("id");
+    expect(web.source.gitProviderId).toBe(provider.id);
+  });
+
+  it("creates nothing the second time (`skiff import-organization`), the plan then showing every item EXISTS", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "skiff-import-org-"));
+    try {
+      const file = join(dir, "bundle.json");
+      const keyFile = join(dir, "key.txt");
+      await writeFile(file, JSON.stringify(bundle));
+      await writeFile(keyFile, `# public key: ${recipient}\n${identity}\n`);
+      const env = cliEnv(b.url, target.ownerKey, dir);
+      const run = await runCli(["import-organization", file, "--identity", keyFile, "--yes"], env, false);
+      expect(run.code, run.output).toBe(0);
+      expect(run.stdout).toMatch(/^0 created, \d+ existing$/m);
+      expect(run.stdout).not.toMatch(/^created /m);
+      const json = await runCli(["import-organization", file, "--yes", "--json"], env, false);
+      expect(json.code, json.output).toBe(0);
+      expect(JSON.parse(json.stdout.trim().split("\n").at(-1)!)).toMatchObject({ created: [], deployments: [] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const plan = await post("import-plan", target.organizationId, target.ownerKey, { bundle, identity });
+    expect(plan.status).toBe(200);
+    expect(plan.body).toMatchObject({ creates: 0, conflicts: 0 });
+    const items = plan.body.items as Array<{ action: string }>;
+    expect(items.every((i) => i.action === "EXISTS")).toBe(true);
+  });
+
+  it("imports without a key: variables empty, new database password and webhook secret, a warning each; deploys when asked", async () => {
+    const bare = withoutHosts(bundle);
+    bare.secrets = { ...bare.secrets, encryption: "none", recipient: null, ciphertext: null };
+    const other = await freshTarget();
+    const res = await gql<{ importOrganization: ImportResult }>(
+      b.url,
+      `mutation($org: ID!, $bundle: JSONObject!) { importOrganization(organizationId: $org, bundle: $bundle, deploy: true) {
+        created { kind name action } exists deployments warnings } }`,
+      { org: other.organizationId, bundle: bare },
+      { apiKey: other.ownerKey },
+    );
+    expect(res.errors).toBeUndefined();
+    const result = res.data!.importOrganization;
+    expect(result.warnings.filter((w) => w.startsWith("Secret ")).sort()).toEqual(
+      [
+        `Secret env:shop-${tag}/production/web/API_KEY was left empty`,
+        `Secret env:shop-${tag}/production/web/DATABASE_URL was left empty`,
+        `Secret env:blog-${tag}/production/worker/EMPTY was left empty`,
+        `Secret database:shop-${tag}/production/shopdb was not readable: a new password was generated`,
+        "Secret webhook:https://127.0.0.1:5599/skiff was not readable: a new signing secret was generated",
+      ].sort(),
+    );
+    expect(result.deployments).toHaveLength(3);
+    const box = createSecretBox(OTHER_SECRET);
+    const values = await dbB
+      .knex("environment_variables as v")
+      .join("applications as a", "a.id", "v.application_id")
+      .where("a.organization_id", other.organizationId)
+      .select("v.key", "v.value_encrypted");
+    expect(values.map((v) => [v.key, box.decrypt(v.valueEncrypted ?? v.value_encrypted)]).sort()).toEqual([
+      ["API_KEY", ""],
+      ["DATABASE_URL", ""],
+      ["EMPTY", ""],
+    ]);
+    const db = await dbB.knex("databases").where({ organization_id: other.organizationId }).first();
+    const password = box.decrypt(db.passwordEncrypted ?? db.password_encrypted);
+    expect(password).not.toBe(planted.dbPassword);
+    expect(password.length).toBeGreaterThan(10);
+  });
+
+  it("finishes a run stopped halfway when run again, creating only what is missing", async () => {
+    const local = withoutHosts(bundle);
+    const broken = structuredClone(local);
+    broken.webhookEndpoints[0]!.events = ["no_such_event"];
+    const other = await freshTarget();
+    const stopped = await post("import", other.organizationId, other.ownerKey, { bundle: broken, identity });
+    expect(stopped.status).toBe(400);
+    expect(stopped.body.error).toMatch(/no_such_event/);
+    // Everything before the refused endpoint is there.
+    expect(await dbB.knex("projects").where({ organization_id: other.organizationId }).count()).toEqual([{ count: 2 }]);
+    const resumed = await post("import", other.organizationId, other.ownerKey, { bundle: local, identity });
+    expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
+    expect((resumed.body as unknown as ImportResult).created.map((i) => i.kind)).toEqual([
+      "webhookEndpoint",
+      "docsTheme",
+      "member",
+      "member",
+      "member",
+    ]);
+  });
+
+  it("refuses a plan with conflicts (409, naming them, nothing created), admins and members (403), others (404)", async () => {
+    // The hosts and the docs hostname are held by the first target; this organization has no GitHub provider.
+    const { organizationId, owner } = await createOrg(dbB.knex);
+    const res = await post("import", organizationId, owner.apiKey, { bundle, identity });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe("CONFLICT");
+    expect(res.body.error).toContain(`domain shop-${tag}.example.test: host is taken on this instance`);
+    expect(res.body.error).toContain(
+      `application shop-${tag}/production/web: no github git provider in this organization: add one first`,
+    );
+    expect(await dbB.knex("projects").where({ organization_id: organizationId })).toEqual([]);
+
+    const admin = await addMember(dbB.knex, target.organizationId, "admin");
+    const member = await addMember(dbB.knex, target.organizationId, "member");
+    for (const key of [admin.apiKey, member.apiKey]) {
+      const refused = await post("import", target.organizationId, key, { bundle });
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe("FORBIDDEN");
+    }
+    expect((await post("import", target.organizationId, owner.apiKey, { bundle })).status).toBe(404);
+    expect(
+      (await post("import", target.organizationId, target.ownerKey, { bundle: { ...bundle, version: 2 } })).status,
+    ).toBe(400);
+    expect((await post("import", target.organizationId, target.ownerKey, {})).status).toBe(400);
+  });
+});
