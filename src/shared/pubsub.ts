@@ -5,10 +5,11 @@
  * PostgreSQL caps a payload at 8000 bytes).
  *
  * Delivery is at least once, exactly once to handlers: every published event is also written to the
- * `event_log` table with a sequence number (`seq`, in the same statement and transaction as its NOTIFY). When the
+ * `event_log` table with a sequence number (`seq`, given with its NOTIFY at its transaction's commit, one committer at
+ * a time: `seq` order is commit order, and every snapshot of the log is a prefix of it). When the
  * LISTEN connection comes back after a loss (it reconnects with backoff), the instance replays the logged events
- * it has not dispatched — those after the last one it saw, and those of the seconds before the loss (sequence
- * numbers of concurrent transactions commit out of order) — and dispatch skips every `seq` already dispatched, so
+ * it has not dispatched — those after the last one it saw, and those of the seconds before the loss (events an
+ * instance of an earlier release numbered at insert) — and dispatch skips every `seq` already dispatched, so
  * an event reaches each local handler once. Handlers get the event's `seq` too: clients resume after it
  * (src/shared/event-log.ts, `eventStream`'s `after`). The log is pruned past its retention by a job
  * (`SKIFF_EVENT_LOG_RETENTION_SECONDS`, default 24 h).
@@ -18,7 +19,7 @@ import pg from "pg";
 import type { Logger } from "pino";
 import { type LoggedEvent, loggedEventsAfter } from "./event-log.ts";
 
-/** The PostgreSQL channel all Skiff events travel on. */
+/** The PostgreSQL channel all Skiff events travel on (also named by the trigger `event_log_number`). */
 export const EVENTS_CHANNEL = "skiff_events";
 
 /** How long an instance remembers the `seq`s it dispatched (a replay after a loss skips them), ms (5 minutes). */
@@ -205,12 +206,12 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
       // `{"seq":<up to 19 digits>,…}` besides topic and payload.
       if (Buffer.byteLength(body) + Buffer.byteLength(JSON.stringify(topic)) + 40 > MAX_PAYLOAD_BYTES)
         throw new Error(`Event on ${topic} exceeds ${MAX_PAYLOAD_BYTES} bytes`);
-      // Logged and notified in one statement (one transaction): a replay finds exactly what was notified.
+      // Logged with a provisional negative `seq`: the deferred trigger `event_log_number` numbers the row and sends
+      // its NOTIFY at commit, one committer at a time, so `seq` order is commit order (a replay finds exactly what
+      // was notified, and a cursor never passes an event that commits later). One statement per event.
       await (transaction ?? knex).raw(
-        `with logged as (insert into event_log (topic, payload) values (?, ?) returning seq)
-         select pg_notify(?, '{"seq":' || seq || ',"topic":' || to_json(?::text)::text || ',"payload":' || ? || '}')
-           from logged`,
-        [topic, body, EVENTS_CHANNEL, topic, body],
+        "insert into event_log (seq, topic, payload) values (-nextval('event_log_seq_seq'::regclass), ?, ?)",
+        [topic, body],
       );
     },
     subscribe(topic, handler, route) {
