@@ -315,7 +315,7 @@ export type EventStream<T> = AsyncIterableIterator<T> & {
 /**
  * An async iterator over the events of `topic` that pass `accept` (called in order with the event's `seq`, may be
  * async and map the event; returning undefined or throwing drops it). Buffers at most `maxQueued` (default 1000)
- * accepted events (oldest dropped). With `route`, only the events whose payload matches it reach `accept` (see
+ * live events not yet taken (oldest dropped); replayed events are all kept (the replay is bounded by the log). With `route`, only the events whose payload matches it reach `accept` (see
  * {@link PubSub.subscribe}). With `after` (a `seq`), the logged events after it are replayed first, through the same
  * `accept`, then the live ones: listening starts before the log is read, live events that arrive meanwhile are held
  * and those the replay already gave are skipped by `seq`, so nothing is missed or repeated at the seam.
@@ -327,12 +327,16 @@ export function eventStream<T>(
   accept: (payload: Record<string, unknown>, meta: EventMeta) => Promise<T | undefined> | T | undefined,
   { maxQueued = 1000, route, after }: { maxQueued?: number; route?: EventRoute; after?: number } = {},
 ): EventStream<T> {
-  type Item = { payload: Record<string, unknown>; meta: EventMeta };
+  type Item = { payload: Record<string, unknown>; meta: EventMeta; replay?: boolean };
+  /** Replayed events (all of them: the replay is bounded by the log) go first, then live ones (capped). */
+  const replayQueue: Item[] = [];
   const queue: Item[] = [];
   let waiting: ((result: IteratorResult<T>) => void) | null = null;
   let done = false;
   let draining = false;
-  const ready: T[] = [];
+  /** Accepted events not yet taken by the consumer; only live ones count against `maxQueued`. */
+  const ready: Array<{ value: T; replay: boolean }> = [];
+  let readyLive = 0;
   /** Live events held while the log is read (with `after`), and the `seq`s the replay gave. */
   let held: Item[] | null = after === undefined ? null : [];
   const replayedSeqs = new Set<number>();
@@ -341,8 +345,8 @@ export function eventStream<T>(
     if (draining) return;
     draining = true;
     try {
-      while (queue.length && !done) {
-        const item = queue.shift()!;
+      while ((replayQueue.length || queue.length) && !done) {
+        const item = replayQueue.length ? replayQueue.shift()! : queue.shift()!;
         let mapped: T | undefined;
         try {
           mapped = await accept(item.payload, item.meta);
@@ -355,8 +359,14 @@ export function eventStream<T>(
           waiting = null;
           resolve({ value: mapped, done: false });
         } else {
-          ready.push(mapped);
-          if (ready.length > maxQueued) ready.shift();
+          ready.push({ value: mapped, replay: item.replay === true });
+          if (!item.replay && ++readyLive > maxQueued) {
+            ready.splice(
+              ready.findIndex((r) => !r.replay),
+              1,
+            );
+            readyLive -= 1;
+          }
         }
       }
     } finally {
@@ -393,7 +403,7 @@ export function eventStream<T>(
           (rows) => {
             for (const row of rows) {
               replayedSeqs.add(row.seq);
-              queue.push({ payload: row.payload, meta: { seq: row.seq } });
+              replayQueue.push({ payload: row.payload, meta: { seq: row.seq }, replay: true });
             }
             const live = held ?? [];
             held = null;
@@ -412,8 +422,10 @@ export function eventStream<T>(
     if (!done) {
       done = true;
       unsubscribe();
+      replayQueue.length = 0;
       queue.length = 0;
       ready.length = 0;
+      readyLive = 0;
       held = null;
       waiting?.({ value: undefined, done: true });
       waiting = null;
@@ -424,7 +436,11 @@ export function eventStream<T>(
   return {
     replayed,
     next() {
-      if (ready.length) return Promise.resolve({ value: ready.shift()!, done: false });
+      if (ready.length) {
+        const next = ready.shift()!;
+        if (!next.replay) readyLive -= 1;
+        return Promise.resolve({ value: next.value, done: false });
+      }
       if (done) return Promise.resolve({ value: undefined, done: true });
       return new Promise((resolve) => {
         waiting = resolve;

@@ -57,12 +57,16 @@ export async function subscribeImports(
   const before = pubsub?.listenerCount(SITE_IMPORT_TOPIC) ?? 0;
   await new Promise<void>((resolve, reject) => {
     ws.once("error", reject);
+    // Closed (or no answer within 10 s) before the server acknowledged the connection: refused.
+    const timer = setTimeout(() => ws.terminate(), 10_000);
+    ws.once("close", () => reject(new Error("closed before connection_ack")));
     ws.once("open", () =>
       ws.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${apiKey}` } })),
     );
     ws.on("message", (data) => {
       const message = JSON.parse(String(data)) as { type: string; payload?: unknown };
       if (message.type === "connection_ack") {
+        clearTimeout(timer);
         ws.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: RESUME_QUERY, variables: { after } } }));
         resolve();
       } else if (message.type === "next") {
