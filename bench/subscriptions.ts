@@ -30,7 +30,10 @@ import { createKnex, migrateLatest } from "../src/db/knex.ts";
 import { addMember, createOrg, createProjects, createRegistry, TEST_SECRET } from "../test/helpers/seed.ts";
 import { scratchDatabase, startServerProcess } from "./harness.ts";
 
-const counts = (process.env.BENCH_SUBSCRIBERS ?? "100,1000,10000").split(",").map(Number);
+const counts = (process.env.BENCH_SUBSCRIBERS ?? "100,1000,10000")
+  .split(",")
+  .map(Number)
+  .filter((n) => n > 0);
 const IMPORTS = 10;
 const ORGS = 4;
 const PHASES = counts.length + 1; // the 0-subscriber baseline first
@@ -154,7 +157,7 @@ function openFileLimit(): number {
 /** The server's connections listening on the events channel (LISTEN leaves `listen "skiff_events"` as its query). */
 async function listenConnections(): Promise<number> {
   const { rows } = await knex.raw<{ rows: Array<{ n: number }> }>(
-    "select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen%skiff_events%' and pid <> pg_backend_pid()",
+    "select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen%skiff_events%' and application_name <> 'skiff-bench-listener'",
   );
   return rows[0]?.n ?? 0;
 }
@@ -243,6 +246,40 @@ try {
   const keys = orgs.flatMap((o) => o.keys);
 
   const lines: string[] = [];
+  // Idle first (the server's heap has not yet grown for the active phases, so RSS grows with the connections):
+  // IDLE subscribed connections that get no event; authentication rate and resident memory per connection.
+  if (IDLE > 0) {
+    await new Promise((r) => setTimeout(r, 2000));
+    const rssBefore = await metric("process_resident_memory_bytes");
+    const heapBefore = await metric("nodejs_heap_size_used_bytes");
+    const statementsBefore = await metric("skiff_db_statements_total");
+    const cpuBefore = await metric("process_cpu_seconds_total");
+    const started = performance.now();
+    await ask(
+      (t) => ({
+        type: "open",
+        subs: Array.from({ length: IDLE }, (_, index) => ({
+          index,
+          apiKey: keys[index % keys.length]!.apiKey,
+          byId: null,
+        })).filter((s) => s.index % THREADS === t),
+      }),
+      "opened",
+    );
+    await waitForSubscriptions(IDLE);
+    const seconds = (performance.now() - started) / 1000;
+    const cpuMs = (((await metric("process_cpu_seconds_total")) - cpuBefore) * 1000) / IDLE;
+    const statements = ((await metric("skiff_db_statements_total")) - statementsBefore) / IDLE;
+    await new Promise((r) => setTimeout(r, 2000));
+    const rssAfter = await metric("process_resident_memory_bytes");
+    const heapAfter = await metric("nodejs_heap_size_used_bytes");
+    const listening = await listenConnections();
+    lines.push(
+      `${String(IDLE).padStart(5)} idle subscribed connections  authenticated and subscribed in ${seconds.toFixed(1)} s (${Math.round(IDLE / seconds)} new connections/s; server CPU ${cpuMs.toFixed(2)} ms and ${statements.toFixed(1)} SQL statements per connection, i.e. ${Math.round(1000 / cpuMs)} connections/s per core)  server RSS ${(rssBefore / 2 ** 20).toFixed(0)} → ${(rssAfter / 2 ** 20).toFixed(0)} MiB: ${((rssAfter - rssBefore) / IDLE / 1024).toFixed(1)} KiB per connection (of which V8 heap in use ${((heapAfter - heapBefore) / IDLE / 1024).toFixed(1)} KiB)  LISTEN connections ${listening}`,
+    );
+    await ask(() => ({ type: "close" }), "closed");
+    await waitForSubscriptions(0);
+  }
   let baseline: { statements: number; events: number; cpu: number } | null = null;
   for (const [phase, n] of [0, ...counts].entries()) {
     // Subscribers, spread over the client threads.
@@ -342,33 +379,6 @@ try {
     await waitForSubscriptions(0);
   }
 
-  // Idle: IDLE subscribed connections that get no event; authentication rate and resident memory per connection.
-  if (IDLE > 0) {
-    await new Promise((r) => setTimeout(r, 2000));
-    const rssBefore = await metric("process_resident_memory_bytes");
-    const started = performance.now();
-    await ask(
-      (t) => ({
-        type: "open",
-        subs: Array.from({ length: IDLE }, (_, index) => ({
-          index,
-          apiKey: keys[index % keys.length]!.apiKey,
-          byId: null,
-        })).filter((s) => s.index % THREADS === t),
-      }),
-      "opened",
-    );
-    await waitForSubscriptions(IDLE);
-    const seconds = (performance.now() - started) / 1000;
-    await new Promise((r) => setTimeout(r, 2000));
-    const rssAfter = await metric("process_resident_memory_bytes");
-    const listening = await listenConnections();
-    lines.push(
-      `${String(IDLE).padStart(5)} idle subscribed connections  authenticated and subscribed in ${seconds.toFixed(1)} s (${Math.round(IDLE / seconds)} new connections/s)  server RSS ${(rssBefore / 2 ** 20).toFixed(0)} → ${(rssAfter / 2 ** 20).toFixed(0)} MiB: ${((rssAfter - rssBefore) / IDLE / 1024).toFixed(1)} KiB per connection  LISTEN connections ${listening}`,
-    );
-    await ask(() => ({ type: "close" }), "closed");
-    await waitForSubscriptions(0);
-  }
   console.log(
     `\nSkiff live status fan-out benchmark: siteImportUpdated over graphql-ws, ${IMPORTS} imports + ${ORGS} deletions per run, ${keys.length} API keys in ${ORGS} organizations, ${db.label}`,
   );

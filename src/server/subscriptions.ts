@@ -57,6 +57,9 @@ export const MAX_WS_PAYLOAD = 1024 * 1024;
 export const CONNECTION_INIT_TIMEOUT_MS = 3000;
 /** Most sockets one client address may hold before they authenticate; more upgrades answer 429. */
 export const MAX_PENDING_PER_ADDRESS = 20;
+/** Query texts whose parsed and validated document is kept (see `checkedDocuments`). */
+const CHECKED_DOCUMENTS = 500;
+
 /** Close code of every socket on shutdown: 1012 Service Restart (reconnect; graphql-ws clients retry on it). */
 export const SHUTDOWN_CLOSE_CODE = 1012;
 /** Interval, in ms, at which the shutdown looks for sockets whose queries and mutations have all answered. */
@@ -186,6 +189,19 @@ export function attachSubscriptions(
     if (left <= 0) pending.delete(address);
     else pending.set(address, left);
   };
+  /**
+   * The function that releases `address`'s slot in `pending` once, however often called. Made outside the upgrade
+   * handler so that the socket's listener keeps only the address, not the upgrade request, for the connection's life.
+   */
+  const releaseOnce = (address: string) => {
+    let counted = true;
+    return () => {
+      if (counted) {
+        counted = false;
+        release(address);
+      }
+    };
+  };
   app.server.on("upgrade", (request, socket, head) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     if (path !== "/graphql") {
@@ -198,13 +214,7 @@ export function attachSubscriptions(
       return;
     }
     pending.set(address, (pending.get(address) ?? 0) + 1);
-    let counted = true;
-    const settle = () => {
-      if (counted) {
-        counted = false;
-        release(address);
-      }
-    };
+    const settle = releaseOnce(address);
     socket.once("close", settle);
     wss.handleUpgrade(request, socket, head, (ws) => {
       authenticated.set(ws, settle);
@@ -239,6 +249,13 @@ export function attachSubscriptions(
   const quiet = (ws: WebSocket) => Object.values(operations.get(ws) ?? {}).every((operation) => operation !== null);
   /** Per socket: releases its slot in `pending` once it has authenticated. */
   const authenticated = new WeakMap<object, () => void>();
+  /**
+   * Documents that passed parsing within the limits and validation, by query text (an LRU of
+   * {@link CHECKED_DOCUMENTS}): validation depends on the text and the schema only, and thousands of clients send
+   * the same subscription, so each text is checked once. What depends on the variables (their characters, the
+   * cost) is checked for every operation.
+   */
+  const checkedDocuments = new Map<string, DocumentNode>();
   const disposable = useServer(
     {
       schema,
@@ -247,15 +264,27 @@ export function attachSubscriptions(
       // depth, aliases, directives and introspection, then the cost. A refusal is the operation's `error` message.
       // Returning the arguments means graphql-ws does not parse or validate again.
       onSubscribe: (ctx, _id, payload) => {
-        let document: DocumentNode;
-        try {
-          document = parseWithinLimits(payload.query);
-        } catch (error) {
-          if (error instanceof GraphQLError) return [error];
-          throw error;
+        let checked = checkedDocuments.get(payload.query);
+        if (checked) {
+          // Most recently used last: the oldest entry is the first one evicted.
+          checkedDocuments.delete(payload.query);
+          checkedDocuments.set(payload.query, checked);
+        } else {
+          let parsed: DocumentNode;
+          try {
+            parsed = parseWithinLimits(payload.query);
+          } catch (error) {
+            if (error instanceof GraphQLError) return [error];
+            throw error;
+          }
+          const errors = validate(schema, parsed);
+          if (errors.length > 0) return coded(errors, "GRAPHQL_VALIDATION_FAILED");
+          checked = parsed;
+          checkedDocuments.set(payload.query, checked);
+          if (checkedDocuments.size > CHECKED_DOCUMENTS) checkedDocuments.delete(checkedDocuments.keys().next().value!);
         }
-        const errors = validate(schema, document);
-        if (errors.length > 0) return coded(errors, "GRAPHQL_VALIDATION_FAILED");
+        // Its own document object per operation: the shared-execution key (text, variables) is kept per document.
+        const document: DocumentNode = { ...checked };
         const malformed = unicodeError(document, payload.variables);
         if (malformed) return [malformed];
         const cost = queryCost(schema, document, payload.variables ?? undefined, payload.operationName);
@@ -320,6 +349,9 @@ export function attachSubscriptions(
         operations.set(socket, ctx.subscriptions);
         open.set(socket, connection);
         socket.once("close", () => open.delete(socket));
+        // The upgrade request (headers, raw headers, stream state) is not needed past authentication: let it go,
+        // so that an idle connection holds only its socket and its subscriptions.
+        (ctx.extra as { request?: unknown }).request = undefined;
         return true;
       },
       context: (ctx) => contextOf(ctx.extra, false),
