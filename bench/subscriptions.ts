@@ -317,9 +317,10 @@ try {
         variables: { id: org.seeded[phase] },
       });
     }
-    // Wait for the last deletions to be heard, then for every expected delivery (at most 30 s).
-    const expectedEvents = IMPORTS * 2 + ORGS;
-    for (let i = 0; i < 300 && heard.length - from < expectedEvents; i++) await new Promise((r) => setTimeout(r, 20));
+    // Wait for the last deletions to be heard (at most 30 s), then for every expected delivery (at most 30 s).
+    // (The deletions are the last events: once all of them are heard, every event of the run is.)
+    const deletionsHeard = () => heard.slice(from).filter((e) => e.status === "deleted").length;
+    for (let i = 0; i < 1500 && deletionsHeard() < ORGS; i++) await new Promise((r) => setTimeout(r, 20));
     const events = heard.slice(from);
     const importIds = [...new Set(events.map((e) => e.id))];
     const projectOf = new Map<string, string | null>(

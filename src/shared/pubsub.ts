@@ -315,10 +315,11 @@ export type EventStream<T> = AsyncIterableIterator<T> & {
 /**
  * An async iterator over the events of `topic` that pass `accept` (called in order with the event's `seq`, may be
  * async and map the event; returning undefined or throwing drops it). Buffers at most `maxQueued` (default 1000)
- * live events not yet taken (oldest dropped); replayed events are all kept (the replay is bounded by the log). With `route`, only the events whose payload matches it reach `accept` (see
- * {@link PubSub.subscribe}). With `after` (a `seq`), the logged events after it are replayed first, through the same
- * `accept`, then the live ones: listening starts before the log is read, live events that arrive meanwhile are held
- * and those the replay already gave are skipped by `seq`, so nothing is missed or repeated at the seam.
+ * live events not yet taken (oldest dropped); replayed events are all kept (the replay is bounded by the log).
+ * With `route`, only the events whose payload matches it reach `accept` (see {@link PubSub.subscribe}). With
+ * `after` (a `seq`), the logged events after it are replayed first, through the same `accept`, then the live ones:
+ * listening starts before the log is read, live events that arrive meanwhile are held and those the replay already
+ * gave are skipped by `seq`, so nothing is missed or repeated at the seam.
  * `return()` unsubscribes; use it as a GraphQL subscription's source stream.
  */
 export function eventStream<T>(
