@@ -41,6 +41,7 @@ import { AccessScope, type Principal } from "../modules/access/access-scope.ts";
 import type { AppServices } from "../modules/services.ts";
 import { ACCESS_CHANGED_TOPIC } from "../shared/access-changes.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
+import { StreamOverflowError } from "../shared/pubsub.ts";
 import { authenticate } from "./authenticate.ts";
 import { buildContext, withOrigin } from "./context.ts";
 import { createFormatError } from "./format-error.ts";
@@ -57,6 +58,38 @@ export const MAX_WS_PAYLOAD = 1024 * 1024;
 export const CONNECTION_INIT_TIMEOUT_MS = 3000;
 /** Most sockets one client address may hold before they authenticate; more upgrades answer 429. */
 export const MAX_PENDING_PER_ADDRESS = 20;
+/** Close code of a socket whose subscriber fell too far behind: 1013 Try Again Later (clients reconnect, resume). */
+const BEHIND_CLOSE_CODE = 1013;
+
+/**
+ * Wraps a subscription's results: when its event stream ends with {@link StreamOverflowError} (the subscriber fell
+ * more than a buffer's worth of live events behind), the socket is closed with {@link BEHIND_CLOSE_CODE} rather than
+ * an event skipped; the client reconnects and resumes after the last cursor it received
+ * (docs/subscriptions.md "Order and cursors").
+ */
+function resumeWhenBehind<T>(
+  source: AsyncIterableIterator<T>,
+  socket: WebSocket | undefined,
+): AsyncIterableIterator<T> {
+  const results: AsyncIterableIterator<T> = {
+    async next() {
+      try {
+        return await source.next();
+      } catch (error) {
+        if (!(error instanceof StreamOverflowError)) throw error;
+        socket?.close(BEHIND_CLOSE_CODE, "Subscriber too far behind: reconnect and resume with the last cursor");
+        return { value: undefined, done: true };
+      }
+    },
+    return: (value?: unknown) => source.return?.(value) ?? Promise.resolve({ value: undefined, done: true }),
+    throw: (error?: unknown) => source.throw?.(error) ?? Promise.reject(error),
+    [Symbol.asyncIterator]() {
+      return results;
+    },
+  };
+  return results;
+}
+
 /** Query texts whose parsed and validated document is kept (see `checkedDocuments`). */
 const CHECKED_DOCUMENTS = 500;
 
@@ -170,8 +203,12 @@ export function attachSubscriptions(
     // A new subscription reloads the connection's access once (memberships gained since, e.g. a new organization).
     if (subscription) connection?.scope.invalidate();
     const ctx = buildContext(services, principal, undefined, subscription ? connection?.scope : undefined);
-    return withOrigin(ctx, "GRAPHQL", {}, connection?.address ?? null);
+    const context = withOrigin(ctx, "GRAPHQL", {}, connection?.address ?? null);
+    socketOf.set(context, (extra as { socket: WebSocket }).socket);
+    return context;
   };
+  /** The socket of an operation's context (a subscription too far behind closes it: {@link resumeWhenBehind}). */
+  const socketOf = new WeakMap<object, WebSocket>();
   const formatError = createFormatError(services.log);
   const origins = trustedOrigins(services);
   // As on HTTP: the error formatter, and no field suggestions (graphql-armor's plugin does that over HTTP).
@@ -319,7 +356,8 @@ export function attachSubscriptions(
       },
       subscribe: async (args) => {
         const result = await subscribeSharing(args);
-        return Symbol.asyncIterator in result ? countSubscription(result) : result;
+        if (!(Symbol.asyncIterator in result)) return result;
+        return countSubscription(resumeWhenBehind(result, socketOf.get(args.contextValue as object)));
       },
       onConnect: async (ctx) => {
         const payload = (ctx.connectionParams ?? {}) as Record<string, unknown>;

@@ -303,6 +303,17 @@ export function isShareableEvent(event: object): boolean {
   return shareable.has(event);
 }
 
+/**
+ * Rejected by an {@link eventStream}'s `next()` once its consumer fell more than `maxQueued` live events behind: the
+ * stream has ended rather than skip events. The WebSocket transport then closes the connection with 1013 (try
+ * again later), and the client resumes with the last cursor it received, missing nothing.
+ */
+export class StreamOverflowError extends Error {
+  constructor() {
+    super("The subscriber fell too far behind its live events: reconnect and resume with the last cursor");
+  }
+}
+
 /** A stream of {@link eventStream}: an async iterator, and the end of its replay. */
 export type EventStream<T> = AsyncIterableIterator<T> & {
   /**
@@ -315,7 +326,8 @@ export type EventStream<T> = AsyncIterableIterator<T> & {
 /**
  * An async iterator over the events of `topic` that pass `accept` (called in order with the event's `seq`, may be
  * async and map the event; returning undefined or throwing drops it). Buffers at most `maxQueued` (default 1000)
- * live events not yet taken (oldest dropped); replayed events are all kept (the replay is bounded by the log).
+ * live events not yet taken; one more ends the stream, its `next()` rejecting with {@link StreamOverflowError}
+ * (never a silent skip: the client resumes with its cursor). Replayed events are all kept (bounded by the log).
  * With `route`, only the events whose payload matches it reach `accept` (see {@link PubSub.subscribe}). With
  * `after` (a `seq`), the logged events after it are replayed first, through the same `accept`, then the live ones:
  * listening starts before the log is read, live events that arrive meanwhile are held and those the replay already
@@ -333,7 +345,10 @@ export function eventStream<T>(
   const replayQueue: Item[] = [];
   const queue: Item[] = [];
   let waiting: ((result: IteratorResult<T>) => void) | null = null;
+  let failWaiting: ((error: Error) => void) | null = null;
   let done = false;
+  /** Set when the consumer fell more than `maxQueued` live events behind (see {@link StreamOverflowError}). */
+  let overflowed = false;
   let draining = false;
   /** Accepted events not yet taken by the consumer; only live ones count against `maxQueued`. */
   const ready: Array<{ value: T; replay: boolean }> = [];
@@ -358,16 +373,11 @@ export function eventStream<T>(
         if (waiting) {
           const resolve = waiting;
           waiting = null;
+          failWaiting = null;
           resolve({ value: mapped, done: false });
         } else {
           ready.push({ value: mapped, replay: item.replay === true });
-          if (!item.replay && ++readyLive > maxQueued) {
-            ready.splice(
-              ready.findIndex((r) => !r.replay),
-              1,
-            );
-            readyLive -= 1;
-          }
+          if (!item.replay && ++readyLive > maxQueued) overflow();
         }
       }
     } finally {
@@ -380,7 +390,18 @@ export function eventStream<T>(
     if (item.meta.seq !== null && (replayedSeqs.has(item.meta.seq) || (after !== undefined && item.meta.seq <= after)))
       return;
     queue.push(item);
-    if (queue.length > maxQueued) queue.shift();
+    if (queue.length > maxQueued) overflow();
+  }
+
+  /** Ends the stream: its consumer is too far behind to be given every event (see {@link StreamOverflowError}). */
+  function overflow(): void {
+    if (done) return;
+    overflowed = true;
+    const fail = failWaiting;
+    waiting = null;
+    failWaiting = null;
+    void finish();
+    fail?.(new StreamOverflowError());
   }
 
   const unsubscribe = pubsub.subscribe(
@@ -430,6 +451,7 @@ export function eventStream<T>(
       held = null;
       waiting?.({ value: undefined, done: true });
       waiting = null;
+      failWaiting = null;
     }
     return Promise.resolve({ value: undefined, done: true });
   }
@@ -437,14 +459,16 @@ export function eventStream<T>(
   return {
     replayed,
     next() {
+      if (overflowed) return Promise.reject(new StreamOverflowError());
       if (ready.length) {
         const next = ready.shift()!;
         if (!next.replay) readyLive -= 1;
         return Promise.resolve({ value: next.value, done: false });
       }
       if (done) return Promise.resolve({ value: undefined, done: true });
-      return new Promise((resolve) => {
+      return new Promise((resolve, reject) => {
         waiting = resolve;
+        failWaiting = reject;
       });
     },
     return: finish,
