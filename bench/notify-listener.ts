@@ -8,7 +8,11 @@ import { parentPort, workerData } from "node:worker_threads";
 import pg from "pg";
 import { EVENTS_CHANNEL } from "../src/shared/pubsub.ts";
 
-const client = new pg.Client({ connectionString: (workerData as { url: string }).url });
+const client = new pg.Client({
+  connectionString: (workerData as { url: string }).url,
+  // Left out of the server's LISTEN connections that bench/subscriptions.ts counts.
+  application_name: "skiff-bench-listener",
+});
 await client.connect();
 client.on("notification", (msg) => {
   const at = performance.timeOrigin + performance.now();

@@ -1,7 +1,10 @@
 /**
  * Worker thread of `bench:subscriptions`: holds a share of the graphql-ws subscribers, so that reading a thousand
  * sockets is spread over several event loops and a receipt's time is taken close to its arrival (on separate
- * machines, as real subscribers are). workerData: `{ url, query }`. Messages from the main thread:
+ * machines, as real subscribers are). workerData: `{ url, query, localAddress?, concurrency? }`: the loopback
+ * address its sockets come from (127.0.0.x: each thread its own, so ports suffice for tens of thousands of sockets
+ * and the server's cap of sockets authenticating per address applies per thread), and how many of its sockets
+ * authenticate at once (default 4; under the server's 20 per address). Messages from the main thread:
  * `{ type: "open", subs: [{ index, apiKey, byId }] }` → `{ type: "opened" }` (or `{ type: "failed", error }`);
  * `{ type: "count" }` → `{ type: "count", n }` (receipts so far); `{ type: "collect" }` →
  * `{ type: "received", subs: [{ index, received: [{ id, status, at }], errors }] }`; `{ type: "close" }` →
@@ -10,9 +13,14 @@
 import { parentPort, workerData } from "node:worker_threads";
 import WebSocket from "ws";
 
-const { url, query } = workerData as { url: string; query: string };
+const { url, query, localAddress, concurrency } = workerData as {
+  url: string;
+  query: string;
+  localAddress?: string;
+  concurrency?: number;
+};
 /** At most this many sockets of this thread authenticating at once (the server caps them per address). */
-const CONCURRENCY = 4;
+const CONCURRENCY = concurrency ?? 4;
 
 interface Sub {
   index: number;
@@ -23,7 +31,10 @@ interface Sub {
 let subs: Sub[] = [];
 
 function open(index: number, apiKey: string, byId: string | null): Promise<Sub> {
-  const ws = new WebSocket(`${url.replace("http", "ws")}/graphql`, "graphql-transport-ws");
+  const ws = new WebSocket(`${url.replace("http", "ws")}/graphql`, "graphql-transport-ws", {
+    localAddress,
+    perMessageDeflate: false,
+  });
   const sub: Sub = { index, ws, received: [], errors: [] };
   return new Promise((resolve, reject) => {
     ws.once("open", () =>

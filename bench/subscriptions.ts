@@ -14,19 +14,32 @@
  * server's SQL statements (its `skiff_db_statements_total` counter) per event above the 0-subscriber baseline,
  * with the raw totals (equal totals for 100 and 1,000 subscribers show the independence; the baseline itself
  * moves by a few statements between runs: background work of the server).
- * BENCH_SUBSCRIBERS (default "100,1000") sets the subscriber counts, BENCH_CLIENT_THREADS (default 1) the worker
- * threads holding the subscribers (bench/subscriber-thread.ts).
+ * Each phase also prints the server's LISTEN connections on the events channel (one per instance, whatever the
+ * number of subscribers). Then the idle phase: BENCH_IDLE (default 15,000) subscribed connections that receive
+ * nothing are opened; it prints the rate at which new connections authenticated and subscribed (connections/s)
+ * and the server's resident memory per idle connection (RSS after − before, ÷ connections). Goals (docs/performance.md):
+ * 10,000 active subscribers at p99 ≤ 100 ms; 100,000 idle connections within 10 KB each; 1,000 authentications/s.
+ * BENCH_SUBSCRIBERS (default "100,1000,10000") sets the subscriber counts, BENCH_CLIENT_THREADS (default 4) the
+ * worker threads holding the subscribers (bench/subscriber-thread.ts), each on its own loopback address 127.0.0.x.
+ * `npm run bench:subscriptions` raises the open-file limit to its hard maximum first (`ulimit -n`); the idle count is
+ * capped below that limit (client sockets and the server's share it on one machine).
  */
+import { readFileSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { createKnex, migrateLatest } from "../src/db/knex.ts";
 import { addMember, createOrg, createProjects, createRegistry, TEST_SECRET } from "../test/helpers/seed.ts";
 import { scratchDatabase, startServerProcess } from "./harness.ts";
 
-const counts = (process.env.BENCH_SUBSCRIBERS ?? "100,1000").split(",").map(Number);
+const counts = (process.env.BENCH_SUBSCRIBERS ?? "100,1000,10000")
+  .split(",")
+  .map(Number)
+  .filter((n) => n > 0);
 const IMPORTS = 10;
 const ORGS = 4;
 const PHASES = counts.length + 1; // the 0-subscriber baseline first
-const THREADS = Number(process.env.BENCH_CLIENT_THREADS ?? 1);
+const THREADS = Number(process.env.BENCH_CLIENT_THREADS ?? 4);
+/** Idle connections of the idle phase, capped below the open-file limit (`ulimit -n`, read by the shell). */
+const IDLE = Math.min(Number(process.env.BENCH_IDLE ?? 15_000), openFileLimit() - 2000);
 const QUERY = `subscription($id: ID) { siteImportUpdated(id: $id) { importId status siteImport { id name status } } }`;
 
 /** One published status change, as the bench's LISTEN connection heard it. */
@@ -123,8 +136,31 @@ interface Subscriber {
 /** The client threads (bench/subscriber-thread.ts); subscriber j lives in thread j mod THREADS. */
 const threads = Array.from(
   { length: THREADS },
-  () => new Worker(new URL("./subscriber-thread.ts", import.meta.url), { workerData: { url, query: QUERY } }),
+  (_, t) =>
+    new Worker(new URL("./subscriber-thread.ts", import.meta.url), {
+      workerData: { url, query: QUERY, localAddress: `127.0.0.${2 + t}`, concurrency: 16 },
+    }),
 );
+
+/** The soft open-file limit of this process (RLIMIT_NOFILE), from /proc; 1024 when unknown. */
+function openFileLimit(): number {
+  try {
+    const line = readFileSync("/proc/self/limits", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("Max open files"));
+    return Number(line?.split(/\s+/)[3]) || 1024;
+  } catch {
+    return 1024;
+  }
+}
+
+/** The server's connections listening on the events channel (LISTEN leaves `listen "skiff_events"` as its query). */
+async function listenConnections(): Promise<number> {
+  const { rows } = await knex.raw<{ rows: Array<{ n: number }> }>(
+    "select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen%skiff_events%' and application_name <> 'skiff-bench-listener'",
+  );
+  return rows[0]?.n ?? 0;
+}
 
 /** Sends `msg` to every client thread and resolves with their answers (messages of type `answer`). */
 function ask<T>(msg: (thread: number) => unknown, answer: string): Promise<T[]> {
@@ -210,6 +246,40 @@ try {
   const keys = orgs.flatMap((o) => o.keys);
 
   const lines: string[] = [];
+  // Idle first (the server's heap has not yet grown for the active phases, so RSS grows with the connections):
+  // IDLE subscribed connections that get no event; authentication rate and resident memory per connection.
+  if (IDLE > 0) {
+    await new Promise((r) => setTimeout(r, 2000));
+    const rssBefore = await metric("process_resident_memory_bytes");
+    const heapBefore = await metric("nodejs_heap_size_used_bytes");
+    const statementsBefore = await metric("skiff_db_statements_total");
+    const cpuBefore = await metric("process_cpu_seconds_total");
+    const started = performance.now();
+    await ask(
+      (t) => ({
+        type: "open",
+        subs: Array.from({ length: IDLE }, (_, index) => ({
+          index,
+          apiKey: keys[index % keys.length]!.apiKey,
+          byId: null,
+        })).filter((s) => s.index % THREADS === t),
+      }),
+      "opened",
+    );
+    await waitForSubscriptions(IDLE);
+    const seconds = (performance.now() - started) / 1000;
+    const cpuMs = (((await metric("process_cpu_seconds_total")) - cpuBefore) * 1000) / IDLE;
+    const statements = ((await metric("skiff_db_statements_total")) - statementsBefore) / IDLE;
+    await new Promise((r) => setTimeout(r, 2000));
+    const rssAfter = await metric("process_resident_memory_bytes");
+    const heapAfter = await metric("nodejs_heap_size_used_bytes");
+    const listening = await listenConnections();
+    lines.push(
+      `${String(IDLE).padStart(5)} idle subscribed connections  authenticated and subscribed in ${seconds.toFixed(1)} s (${Math.round(IDLE / seconds)} new connections/s; server CPU ${cpuMs.toFixed(2)} ms and ${statements.toFixed(1)} SQL statements per connection, i.e. ${Math.round(1000 / cpuMs)} connections/s per core)  server RSS ${(rssBefore / 2 ** 20).toFixed(0)} → ${(rssAfter / 2 ** 20).toFixed(0)} MiB: ${((rssAfter - rssBefore) / IDLE / 1024).toFixed(1)} KiB per connection (of which V8 heap in use ${((heapAfter - heapBefore) / IDLE / 1024).toFixed(1)} KiB)  LISTEN connections ${listening}`,
+    );
+    await ask(() => ({ type: "close" }), "closed");
+    await waitForSubscriptions(0);
+  }
   let baseline: { statements: number; events: number; cpu: number } | null = null;
   for (const [phase, n] of [0, ...counts].entries()) {
     // Subscribers, spread over the client threads.
@@ -234,6 +304,7 @@ try {
       "opened",
     );
     await waitForSubscriptions(n);
+    const listening = await listenConnections();
 
     await waitForJobs();
     const from = heard.length;
@@ -246,9 +317,10 @@ try {
         variables: { id: org.seeded[phase] },
       });
     }
-    // Wait for the last deletions to be heard, then for every expected delivery (at most 30 s).
-    const expectedEvents = IMPORTS * 2 + ORGS;
-    for (let i = 0; i < 300 && heard.length - from < expectedEvents; i++) await new Promise((r) => setTimeout(r, 20));
+    // Wait for the last deletions to be heard (at most 30 s), then for every expected delivery (at most 30 s).
+    // (The deletions are the last events: once all of them are heard, every event of the run is.)
+    const deletionsHeard = () => heard.slice(from).filter((e) => e.status === "deleted").length;
+    for (let i = 0; i < 1500 && deletionsHeard() < ORGS; i++) await new Promise((r) => setTimeout(r, 20));
     const events = heard.slice(from);
     const importIds = [...new Set(events.map((e) => e.id))];
     const projectOf = new Map<string, string | null>(
@@ -302,11 +374,12 @@ try {
     lines.push(
       n === 0
         ? `${String(n).padStart(5)} subscribers  ${String(events.length).padStart(3)} events  server statements ${statements} (baseline: the imports themselves)`
-        : `${String(n).padStart(5)} subscribers  ${String(events.length).padStart(3)} events  deliveries ${latencies.length}/${expectedTotal} (missing ${missing}, unexpected ${unexpected}, errors ${errors})  latency p50 ${percentile(latencies, 50).toFixed(1)} ms  p99 ${percentile(latencies, 99).toFixed(1)} ms  spread first→last subscriber p50 ${percentile(spreads, 50).toFixed(1)} ms max ${percentile(spreads, 100).toFixed(1)} ms  SQL statements per event ${extra.toFixed(1)} (server total ${statements})  fan-out CPU per event (server CPU above the 0-subscriber run; noise can make it negative) ${cpuPerEvent.toFixed(1)} ms`,
+        : `${String(n).padStart(5)} subscribers  ${String(events.length).padStart(3)} events  deliveries ${latencies.length}/${expectedTotal} (missing ${missing}, unexpected ${unexpected}, errors ${errors})  latency p50 ${percentile(latencies, 50).toFixed(1)} ms  p99 ${percentile(latencies, 99).toFixed(1)} ms  spread first→last subscriber p50 ${percentile(spreads, 50).toFixed(1)} ms max ${percentile(spreads, 100).toFixed(1)} ms  SQL statements per event ${extra.toFixed(1)} (server total ${statements})  fan-out CPU per event (server CPU above the 0-subscriber run; noise can make it negative) ${cpuPerEvent.toFixed(1)} ms  LISTEN connections ${listening}`,
     );
     await ask(() => ({ type: "close" }), "closed");
     await waitForSubscriptions(0);
   }
+
   console.log(
     `\nSkiff live status fan-out benchmark: siteImportUpdated over graphql-ws, ${IMPORTS} imports + ${ORGS} deletions per run, ${keys.length} API keys in ${ORGS} organizations, ${db.label}`,
   );

@@ -7,11 +7,15 @@
  * `--kill-skiff` (adds, per round and variant, a SIGKILL of Skiff itself mid-import and a restart 1 s later),
  * `--listen-loss N` (adds N runs of the LISTEN-loss sequence, test/chaos/listen-loss-chaos.ts: imports until
  * `--applications` (default 300) applications exist, SIGKILL of the embedded postmaster, every LISTEN backend
- * terminated, SIGKILL of Skiff and a restart on the same data; `--rounds 0 --listen-loss 3` runs only those).
+ * terminated, SIGKILL of Skiff and a restart on the same data; `--rounds 0 --listen-loss 3` runs only those),
+ * `--resume N` (default 10: N runs of the resume sequence, test/chaos/resume-chaos.ts: a client following live import
+ * status with its cursor across a SIGKILL of Skiff and a PostgreSQL kill and restart, concurrent publishing
+ * transactions; each run must show 0 gaps and 0 duplicates; `--rounds 0 --resume 20` runs only those).
  */
 import { parseArgs } from "node:util";
 import { type ChaosOptions, type ChaosResult, runChaos, stopAllRuns } from "../test/chaos/db-chaos.ts";
 import { type ListenLossResult, runListenLoss } from "../test/chaos/listen-loss-chaos.ts";
+import { type ResumeChaosResult, runResumeChaos } from "../test/chaos/resume-chaos.ts";
 import { createTestCa, removeTestCa } from "../test/helpers/test-ca.ts";
 
 const { values } = parseArgs({
@@ -23,6 +27,7 @@ const { values } = parseArgs({
     "kill-skiff": { type: "boolean", default: false },
     "listen-loss": { type: "string", default: "0" },
     applications: { type: "string", default: "300" },
+    resume: { type: "string", default: "10" },
   },
 });
 process.on("unhandledRejection", (reason) => {
@@ -123,6 +128,18 @@ for (let i = 0; i < Number(values["listen-loss"]); i++) {
   );
 }
 
+const resumeRuns: ResumeChaosResult[] = [];
+for (let i = 0; i < Number(values.resume); i++) {
+  const started = Date.now();
+  const r = await runResumeChaos({ progress: (line) => console.log(`  [resume ${i + 1}] ${line}`) });
+  resumeRuns.push(r);
+  console.log(
+    `  [resume ${i + 1}] ${r.committed} committed, ${r.received} received, ${r.gaps} gaps, ${r.duplicates} duplicates, ` +
+      `${r.connections} connections: ${r.problems.length ? `FAIL: ${r.problems.join("; ")}` : "ok"} ` +
+      `(${Math.round((Date.now() - started) / 1000)} s)`,
+  );
+}
+
 console.log(`\n| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
 for (const row of rows) console.log(`| ${row.join(" | ")} |`);
 const deaths = results.filter((r) => r.died).length;
@@ -157,7 +174,37 @@ if (listenRuns.length) {
     console.log(`| ${row.join(" | ")} |`);
   }
 }
-const failed = results.filter((r) => r.problems.length).length + listenRuns.filter((r) => r.problems.length).length;
+if (resumeRuns.length) {
+  const head = [
+    "run",
+    "committed",
+    "received",
+    "gaps",
+    "duplicates",
+    "connections",
+    "resumed after (Skiff / PostgreSQL)",
+    "result",
+  ];
+  console.log(`\n| ${head.join(" | ")} |\n|${head.map(() => "---").join("|")}|`);
+  for (const [i, r] of resumeRuns.entries()) {
+    const after = (ms: number | null) => (ms === null ? "-" : `${ms}ms`);
+    const row = [
+      String(i + 1),
+      String(r.committed),
+      String(r.received),
+      String(r.gaps),
+      String(r.duplicates),
+      String(r.connections),
+      `${after(r.resumedAfterMs.skiff)} / ${after(r.resumedAfterMs.postgres)}`,
+      r.problems.length ? `FAIL: ${r.problems.join("; ")}` : "ok",
+    ];
+    console.log(`| ${row.join(" | ")} |`);
+  }
+}
+const failed =
+  results.filter((r) => r.problems.length).length +
+  listenRuns.filter((r) => r.problems.length).length +
+  resumeRuns.filter((r) => r.problems.length).length;
 const ready = results
   .map((r) => r.readyAfterMs)
   .filter((ms): ms is number => ms !== null)
@@ -167,4 +214,9 @@ console.log(
     `${stuck} stuck imports; /readyz 200 after recovery: median ${ready[Math.floor(ready.length / 2)] ?? "-"} ms, ` +
     `max ${ready.at(-1) ?? "-"} ms; ${failed} runs with problems`,
 );
+if (resumeRuns.length) {
+  const gaps = resumeRuns.reduce((a, r) => a + r.gaps, 0);
+  const duplicates = resumeRuns.reduce((a, r) => a + r.duplicates, 0);
+  console.log(`${resumeRuns.length} resume runs: ${gaps} gaps, ${duplicates} duplicates`);
+}
 process.exit(failed ? 1 : 0);

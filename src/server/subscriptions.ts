@@ -41,6 +41,7 @@ import { AccessScope, type Principal } from "../modules/access/index.ts";
 import type { AppServices } from "../modules/services.ts";
 import { ACCESS_CHANGED_TOPIC } from "../shared/access-changes.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
+import { StreamOverflowError } from "../shared/pubsub.ts";
 import { authenticate } from "./authenticate.ts";
 import { buildContext, withOrigin } from "./context.ts";
 import { createFormatError } from "./format-error.ts";
@@ -57,6 +58,41 @@ export const MAX_WS_PAYLOAD = 1024 * 1024;
 export const CONNECTION_INIT_TIMEOUT_MS = 3000;
 /** Most sockets one client address may hold before they authenticate; more upgrades answer 429. */
 export const MAX_PENDING_PER_ADDRESS = 20;
+/** Close code of a socket whose subscriber fell too far behind: 1013 Try Again Later (clients reconnect, resume). */
+const BEHIND_CLOSE_CODE = 1013;
+
+/**
+ * Wraps a subscription's results: when its event stream ends with {@link StreamOverflowError} (the subscriber fell
+ * more than a buffer's worth of live events behind), the socket is closed with {@link BEHIND_CLOSE_CODE} rather than
+ * an event skipped; the client reconnects and resumes after the last cursor it received
+ * (docs/subscriptions.md "Order and cursors").
+ */
+function resumeWhenBehind<T>(
+  source: AsyncIterableIterator<T>,
+  socket: WebSocket | undefined,
+): AsyncIterableIterator<T> {
+  const results: AsyncIterableIterator<T> = {
+    async next() {
+      try {
+        return await source.next();
+      } catch (error) {
+        if (!(error instanceof StreamOverflowError)) throw error;
+        socket?.close(BEHIND_CLOSE_CODE, "Subscriber too far behind: reconnect and resume with the last cursor");
+        return { value: undefined, done: true };
+      }
+    },
+    return: (value?: unknown) => source.return?.(value) ?? Promise.resolve({ value: undefined, done: true }),
+    throw: (error?: unknown) => source.throw?.(error) ?? Promise.reject(error),
+    [Symbol.asyncIterator]() {
+      return results;
+    },
+  };
+  return results;
+}
+
+/** Query texts whose parsed and validated document is kept (see `checkedDocuments`). */
+const CHECKED_DOCUMENTS = 500;
+
 /** Close code of every socket on shutdown: 1012 Service Restart (reconnect; graphql-ws clients retry on it). */
 export const SHUTDOWN_CLOSE_CODE = 1012;
 /** Interval, in ms, at which the shutdown looks for sockets whose queries and mutations have all answered. */
@@ -167,8 +203,12 @@ export function attachSubscriptions(
     // A new subscription reloads the connection's access once (memberships gained since, e.g. a new organization).
     if (subscription) connection?.scope.invalidate();
     const ctx = buildContext(services, principal, undefined, subscription ? connection?.scope : undefined);
-    return withOrigin(ctx, "GRAPHQL", {}, connection?.address ?? null);
+    const context = withOrigin(ctx, "GRAPHQL", {}, connection?.address ?? null);
+    socketOf.set(context, (extra as { socket: WebSocket }).socket);
+    return context;
   };
+  /** The socket of an operation's context (a subscription too far behind closes it: {@link resumeWhenBehind}). */
+  const socketOf = new WeakMap<object, WebSocket>();
   const formatError = createFormatError(services.log);
   const origins = trustedOrigins(services);
   // As on HTTP: the error formatter, and no field suggestions (graphql-armor's plugin does that over HTTP).
@@ -186,6 +226,19 @@ export function attachSubscriptions(
     if (left <= 0) pending.delete(address);
     else pending.set(address, left);
   };
+  /**
+   * The function that releases `address`'s slot in `pending` once, however often called. Made outside the upgrade
+   * handler so that the socket's listener keeps only the address, not the upgrade request, for the connection's life.
+   */
+  const releaseOnce = (address: string) => {
+    let counted = true;
+    return () => {
+      if (counted) {
+        counted = false;
+        release(address);
+      }
+    };
+  };
   app.server.on("upgrade", (request, socket, head) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     if (path !== "/graphql") {
@@ -198,13 +251,7 @@ export function attachSubscriptions(
       return;
     }
     pending.set(address, (pending.get(address) ?? 0) + 1);
-    let counted = true;
-    const settle = () => {
-      if (counted) {
-        counted = false;
-        release(address);
-      }
-    };
+    const settle = releaseOnce(address);
     socket.once("close", settle);
     wss.handleUpgrade(request, socket, head, (ws) => {
       authenticated.set(ws, settle);
@@ -239,6 +286,13 @@ export function attachSubscriptions(
   const quiet = (ws: WebSocket) => Object.values(operations.get(ws) ?? {}).every((operation) => operation !== null);
   /** Per socket: releases its slot in `pending` once it has authenticated. */
   const authenticated = new WeakMap<object, () => void>();
+  /**
+   * Documents that passed parsing within the limits and validation, by query text (an LRU of
+   * {@link CHECKED_DOCUMENTS}): validation depends on the text and the schema only, and thousands of clients send
+   * the same subscription, so each text is checked once. What depends on the variables (their characters, the
+   * cost) is checked for every operation.
+   */
+  const checkedDocuments = new Map<string, DocumentNode>();
   const disposable = useServer(
     {
       schema,
@@ -247,15 +301,27 @@ export function attachSubscriptions(
       // depth, aliases, directives and introspection, then the cost. A refusal is the operation's `error` message.
       // Returning the arguments means graphql-ws does not parse or validate again.
       onSubscribe: (ctx, _id, payload) => {
-        let document: DocumentNode;
-        try {
-          document = parseWithinLimits(payload.query);
-        } catch (error) {
-          if (error instanceof GraphQLError) return [error];
-          throw error;
+        let checked = checkedDocuments.get(payload.query);
+        if (checked) {
+          // Most recently used last: the oldest entry is the first one evicted.
+          checkedDocuments.delete(payload.query);
+          checkedDocuments.set(payload.query, checked);
+        } else {
+          let parsed: DocumentNode;
+          try {
+            parsed = parseWithinLimits(payload.query);
+          } catch (error) {
+            if (error instanceof GraphQLError) return [error];
+            throw error;
+          }
+          const errors = validate(schema, parsed);
+          if (errors.length > 0) return coded(errors, "GRAPHQL_VALIDATION_FAILED");
+          checked = parsed;
+          checkedDocuments.set(payload.query, checked);
+          if (checkedDocuments.size > CHECKED_DOCUMENTS) checkedDocuments.delete(checkedDocuments.keys().next().value!);
         }
-        const errors = validate(schema, document);
-        if (errors.length > 0) return coded(errors, "GRAPHQL_VALIDATION_FAILED");
+        // Its own document object per operation: the shared-execution key (text, variables) is kept per document.
+        const document: DocumentNode = { ...checked };
         const malformed = unicodeError(document, payload.variables);
         if (malformed) return [malformed];
         const cost = queryCost(schema, document, payload.variables ?? undefined, payload.operationName);
@@ -290,7 +356,8 @@ export function attachSubscriptions(
       },
       subscribe: async (args) => {
         const result = await subscribeSharing(args);
-        return Symbol.asyncIterator in result ? countSubscription(result) : result;
+        if (!(Symbol.asyncIterator in result)) return result;
+        return countSubscription(resumeWhenBehind(result, socketOf.get(args.contextValue as object)));
       },
       onConnect: async (ctx) => {
         const payload = (ctx.connectionParams ?? {}) as Record<string, unknown>;
@@ -320,6 +387,9 @@ export function attachSubscriptions(
         operations.set(socket, ctx.subscriptions);
         open.set(socket, connection);
         socket.once("close", () => open.delete(socket));
+        // The upgrade request (headers, raw headers, stream state) is not needed past authentication: let it go,
+        // so that an idle connection holds only its socket and its subscriptions.
+        (ctx.extra as { request?: unknown }).request = undefined;
         return true;
       },
       context: (ctx) => contextOf(ctx.extra, false),

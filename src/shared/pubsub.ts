@@ -5,10 +5,11 @@
  * PostgreSQL caps a payload at 8000 bytes).
  *
  * Delivery is at least once, exactly once to handlers: every published event is also written to the
- * `event_log` table with a sequence number (`seq`, in the same statement and transaction as its NOTIFY). When the
+ * `event_log` table with a sequence number (`seq`, given with its NOTIFY at its transaction's commit, one committer at
+ * a time: `seq` order is commit order, and every snapshot of the log is a prefix of it). When the
  * LISTEN connection comes back after a loss (it reconnects with backoff), the instance replays the logged events
- * it has not dispatched — those after the last one it saw, and those of the seconds before the loss (sequence
- * numbers of concurrent transactions commit out of order) — and dispatch skips every `seq` already dispatched, so
+ * it has not dispatched — those after the last one it saw, and those of the seconds before the loss (events an
+ * instance of an earlier release numbered at insert) — and dispatch skips every `seq` already dispatched, so
  * an event reaches each local handler once. Handlers get the event's `seq` too: clients resume after it
  * (src/shared/event-log.ts, `eventStream`'s `after`). The log is pruned past its retention by a job
  * (`SKIFF_EVENT_LOG_RETENTION_SECONDS`, default 24 h).
@@ -18,7 +19,7 @@ import pg from "pg";
 import type { Logger } from "pino";
 import { type LoggedEvent, loggedEventsAfter } from "./event-log.ts";
 
-/** The PostgreSQL channel all Skiff events travel on. */
+/** The PostgreSQL channel all Skiff events travel on (also named by the trigger `event_log_number`). */
 export const EVENTS_CHANNEL = "skiff_events";
 
 /** How long an instance remembers the `seq`s it dispatched (a replay after a loss skips them), ms (5 minutes). */
@@ -205,12 +206,12 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
       // `{"seq":<up to 19 digits>,…}` besides topic and payload.
       if (Buffer.byteLength(body) + Buffer.byteLength(JSON.stringify(topic)) + 40 > MAX_PAYLOAD_BYTES)
         throw new Error(`Event on ${topic} exceeds ${MAX_PAYLOAD_BYTES} bytes`);
-      // Logged and notified in one statement (one transaction): a replay finds exactly what was notified.
+      // Logged with a provisional negative `seq`: the deferred trigger `event_log_number` numbers the row and sends
+      // its NOTIFY at commit, one committer at a time, so `seq` order is commit order (a replay finds exactly what
+      // was notified, and a cursor never passes an event that commits later). One statement per event.
       await (transaction ?? knex).raw(
-        `with logged as (insert into event_log (topic, payload) values (?, ?) returning seq)
-         select pg_notify(?, '{"seq":' || seq || ',"topic":' || to_json(?::text)::text || ',"payload":' || ? || '}')
-           from logged`,
-        [topic, body, EVENTS_CHANNEL, topic, body],
+        "insert into event_log (seq, topic, payload) values (-nextval('event_log_seq_seq'::regclass), ?, ?)",
+        [topic, body],
       );
     },
     subscribe(topic, handler, route) {
@@ -302,6 +303,17 @@ export function isShareableEvent(event: object): boolean {
   return shareable.has(event);
 }
 
+/**
+ * Rejected by an {@link eventStream}'s `next()` once its consumer fell more than `maxQueued` live events behind: the
+ * stream has ended rather than skip events. The WebSocket transport then closes the connection with 1013 (try
+ * again later), and the client resumes with the last cursor it received, missing nothing.
+ */
+export class StreamOverflowError extends Error {
+  constructor() {
+    super("The subscriber fell too far behind its live events: reconnect and resume with the last cursor");
+  }
+}
+
 /** A stream of {@link eventStream}: an async iterator, and the end of its replay. */
 export type EventStream<T> = AsyncIterableIterator<T> & {
   /**
@@ -314,10 +326,12 @@ export type EventStream<T> = AsyncIterableIterator<T> & {
 /**
  * An async iterator over the events of `topic` that pass `accept` (called in order with the event's `seq`, may be
  * async and map the event; returning undefined or throwing drops it). Buffers at most `maxQueued` (default 1000)
- * accepted events (oldest dropped). With `route`, only the events whose payload matches it reach `accept` (see
- * {@link PubSub.subscribe}). With `after` (a `seq`), the logged events after it are replayed first, through the same
- * `accept`, then the live ones: listening starts before the log is read, live events that arrive meanwhile are held
- * and those the replay already gave are skipped by `seq`, so nothing is missed or repeated at the seam.
+ * live events not yet taken; one more ends the stream, its `next()` rejecting with {@link StreamOverflowError}
+ * (never a silent skip: the client resumes with its cursor). Replayed events are all kept (bounded by the log).
+ * With `route`, only the events whose payload matches it reach `accept` (see {@link PubSub.subscribe}). With
+ * `after` (a `seq`), the logged events after it are replayed first, through the same `accept`, then the live ones:
+ * listening starts before the log is read, live events that arrive meanwhile are held and those the replay already
+ * gave are skipped by `seq`, so nothing is missed or repeated at the seam.
  * `return()` unsubscribes; use it as a GraphQL subscription's source stream.
  */
 export function eventStream<T>(
@@ -326,12 +340,19 @@ export function eventStream<T>(
   accept: (payload: Record<string, unknown>, meta: EventMeta) => Promise<T | undefined> | T | undefined,
   { maxQueued = 1000, route, after }: { maxQueued?: number; route?: EventRoute; after?: number } = {},
 ): EventStream<T> {
-  type Item = { payload: Record<string, unknown>; meta: EventMeta };
+  type Item = { payload: Record<string, unknown>; meta: EventMeta; replay?: boolean };
+  /** Replayed events (all of them: the replay is bounded by the log) go first, then live ones (capped). */
+  const replayQueue: Item[] = [];
   const queue: Item[] = [];
   let waiting: ((result: IteratorResult<T>) => void) | null = null;
+  let failWaiting: ((error: Error) => void) | null = null;
   let done = false;
+  /** Set when the consumer fell more than `maxQueued` live events behind (see {@link StreamOverflowError}). */
+  let overflowed = false;
   let draining = false;
-  const ready: T[] = [];
+  /** Accepted events not yet taken by the consumer; only live ones count against `maxQueued`. */
+  const ready: Array<{ value: T; replay: boolean }> = [];
+  let readyLive = 0;
   /** Live events held while the log is read (with `after`), and the `seq`s the replay gave. */
   let held: Item[] | null = after === undefined ? null : [];
   const replayedSeqs = new Set<number>();
@@ -340,8 +361,8 @@ export function eventStream<T>(
     if (draining) return;
     draining = true;
     try {
-      while (queue.length && !done) {
-        const item = queue.shift()!;
+      while ((replayQueue.length || queue.length) && !done) {
+        const item = replayQueue.length ? replayQueue.shift()! : queue.shift()!;
         let mapped: T | undefined;
         try {
           mapped = await accept(item.payload, item.meta);
@@ -352,10 +373,11 @@ export function eventStream<T>(
         if (waiting) {
           const resolve = waiting;
           waiting = null;
+          failWaiting = null;
           resolve({ value: mapped, done: false });
         } else {
-          ready.push(mapped);
-          if (ready.length > maxQueued) ready.shift();
+          ready.push({ value: mapped, replay: item.replay === true });
+          if (!item.replay && ++readyLive > maxQueued) overflow();
         }
       }
     } finally {
@@ -368,7 +390,18 @@ export function eventStream<T>(
     if (item.meta.seq !== null && (replayedSeqs.has(item.meta.seq) || (after !== undefined && item.meta.seq <= after)))
       return;
     queue.push(item);
-    if (queue.length > maxQueued) queue.shift();
+    if (queue.length > maxQueued) overflow();
+  }
+
+  /** Ends the stream: its consumer is too far behind to be given every event (see {@link StreamOverflowError}). */
+  function overflow(): void {
+    if (done) return;
+    overflowed = true;
+    const fail = failWaiting;
+    waiting = null;
+    failWaiting = null;
+    void finish();
+    fail?.(new StreamOverflowError());
   }
 
   const unsubscribe = pubsub.subscribe(
@@ -392,7 +425,7 @@ export function eventStream<T>(
           (rows) => {
             for (const row of rows) {
               replayedSeqs.add(row.seq);
-              queue.push({ payload: row.payload, meta: { seq: row.seq } });
+              replayQueue.push({ payload: row.payload, meta: { seq: row.seq }, replay: true });
             }
             const live = held ?? [];
             held = null;
@@ -411,11 +444,14 @@ export function eventStream<T>(
     if (!done) {
       done = true;
       unsubscribe();
+      replayQueue.length = 0;
       queue.length = 0;
       ready.length = 0;
+      readyLive = 0;
       held = null;
       waiting?.({ value: undefined, done: true });
       waiting = null;
+      failWaiting = null;
     }
     return Promise.resolve({ value: undefined, done: true });
   }
@@ -423,10 +459,16 @@ export function eventStream<T>(
   return {
     replayed,
     next() {
-      if (ready.length) return Promise.resolve({ value: ready.shift()!, done: false });
+      if (overflowed) return Promise.reject(new StreamOverflowError());
+      if (ready.length) {
+        const next = ready.shift()!;
+        if (!next.replay) readyLive -= 1;
+        return Promise.resolve({ value: next.value, done: false });
+      }
       if (done) return Promise.resolve({ value: undefined, done: true });
-      return new Promise((resolve) => {
+      return new Promise((resolve, reject) => {
         waiting = resolve;
+        failWaiting = reject;
       });
     },
     return: finish,

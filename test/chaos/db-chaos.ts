@@ -101,7 +101,7 @@ export interface ChaosResult {
 const SHUTDOWN_TIMEOUT_S = 5;
 const EMAIL = "chaos@skiff.test";
 const PASSWORD = "chaos-password-1";
-const API_KEY = `skiff_chaos_${randomBytes(12).toString("hex")}`;
+export const API_KEY = `skiff_chaos_${randomBytes(12).toString("hex")}`;
 
 /** Cleanups of the runs under way (their Skiff processes and database servers). */
 export const live = new Set<() => Promise<void>>();
@@ -161,7 +161,7 @@ async function canLogin(url: string): Promise<boolean> {
 }
 
 /** url variant: a PostgreSQL of the harness's own (the embedded binaries, its own directory and port). */
-async function ownDatabase(dir: string, port: number): Promise<Database> {
+export async function ownDatabase(dir: string, port: number): Promise<Database> {
   let server: EmbeddedServer = await startEmbeddedPostgres(dir, port, { durable: false });
   const url = await ensureDatabase(server.url, "skiff");
   return {

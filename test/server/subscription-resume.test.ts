@@ -8,91 +8,24 @@
  */
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { subscribe as cliSubscribe } from "../../clients/cli/api.ts";
 import { ImportUpdatesSubscription } from "../../clients/cli/operations.ts";
 import { SITE_IMPORT_TOPIC } from "../../src/modules/imports/site-import.events.ts";
 import { cursorOf, pruneEventLog } from "../../src/shared/event-log.ts";
-import { createPubSub, type PubSub } from "../../src/shared/pubsub.ts";
+import { createPubSub } from "../../src/shared/pubsub.ts";
 import { createTestDatabase } from "../helpers/db.ts";
 import { type SkiffProcess, spawnSkiff } from "../helpers/process.ts";
+import {
+  type Got,
+  publishImport as publish,
+  subscribeImports as subscribe,
+  until,
+} from "../helpers/resume-subscriber.ts";
 import { addMember, createOrg, createProjects } from "../helpers/seed.ts";
 import { useTestServer } from "../helpers/server.ts";
 import { tcpProxy } from "../helpers/tcp-proxy.ts";
 
 const t = useTestServer();
-const QUERY = `subscription($after: String) { siteImportUpdated(after: $after) { importId status cursor } }`;
-
-/** One event as a subscriber got it. */
-interface Got {
-  importId: string;
-  status: string;
-  cursor: string;
-}
-
-/** A raw graphql-transport-ws subscriber of {@link QUERY}. */
-interface Subscriber {
-  got: Got[];
-  /** The errors the operation ended with, if any (`error` message, or a `next` with `errors`). */
-  error?: Array<{ message: string; extensions?: { code?: string } }>;
-  /** Resolves once the server acknowledged the subscription as running (its first `next`, or `error`), or at once. */
-  cut(): void;
-  close(): Promise<void>;
-}
-
-/** Opens a socket to `baseUrl`, authenticates with `apiKey`, subscribes with `after`; resolves once subscribed. */
-async function subscribe(baseUrl: string, apiKey: string, after: string | null, pubsub?: PubSub): Promise<Subscriber> {
-  const ws = new WebSocket(`${baseUrl.replace("http", "ws")}/graphql`, "graphql-transport-ws");
-  const sub: Subscriber = {
-    got: [],
-    cut: () => ws.terminate(),
-    close: () =>
-      new Promise((resolve) => {
-        if (ws.readyState === ws.CLOSED) return resolve();
-        ws.once("close", () => resolve());
-        ws.close();
-      }),
-  };
-  const before = pubsub?.listenerCount(SITE_IMPORT_TOPIC) ?? 0;
-  await new Promise<void>((resolve, reject) => {
-    ws.once("error", reject);
-    ws.once("open", () =>
-      ws.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${apiKey}` } })),
-    );
-    ws.on("message", (data) => {
-      const message = JSON.parse(String(data)) as { type: string; payload?: unknown };
-      if (message.type === "connection_ack") {
-        ws.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: QUERY, variables: { after } } }));
-        resolve();
-      } else if (message.type === "next") {
-        // A subscription refused by its resolver answers one `next` with `errors`, then `complete`.
-        const result = message.payload as { data?: { siteImportUpdated: Got } | null; errors?: Subscriber["error"] };
-        if (result.errors) sub.error = result.errors;
-        else sub.got.push(result.data!.siteImportUpdated);
-      } else if (message.type === "error") {
-        sub.error = message.payload as Subscriber["error"];
-      }
-    });
-  });
-  // Subscribed once the server's stream listens (in-process server), or its answer came.
-  if (pubsub) await until(() => pubsub.listenerCount(SITE_IMPORT_TOPIC) > before || sub.error !== undefined);
-  return sub;
-}
-
-/** Waits until `probe()` holds (at most 15 s). */
-async function until(probe: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-/** Publishes a `site_import.updated` change as the imports module does (event log + NOTIFY). */
-function publish(pubsub: PubSub, id: string, organizationId: string, projectId: string | null) {
-  return pubsub.publish(SITE_IMPORT_TOPIC, { id, organizationId, status: "pending", projectId });
-}
-
 /** The ids of `events` with every one checked: none twice (a duplicate fails). */
 function distinctIds(events: Got[]): string[] {
   const ids = events.map((e) => e.importId);
