@@ -153,14 +153,12 @@ describe("organization import", () => {
         "webhookEndpoint",
       ].sort(),
     );
-    // The owner exists there (same address); the admin and the member are invited; grants are to give again.
+    // The owner exists there (same address); the admin and the member are invited, the member with their grants.
     expect(result.created.filter((i) => i.kind === "member").map((i) => i.name)).toEqual([
       seeded.adminEmail,
       seeded.memberEmail,
     ]);
-    expect(result.warnings).toEqual([
-      `Member ${seeded.memberEmail}: 2 grant(s) to give again once the invitation is accepted`,
-    ]);
+    expect(result.warnings).toEqual([]);
     expect(JSON.stringify(result)).not.toContain(planted.apiKey);
 
     const again = await exportOf(b, target.organizationId, target.ownerKey);
@@ -304,5 +302,26 @@ describe("organization import", () => {
       (await post("import", target.organizationId, target.ownerKey, { bundle: { ...bundle, version: 2 } })).status,
     ).toBe(400);
     expect((await post("import", target.organizationId, target.ownerKey, {})).status).toBe(400);
+  });
+  it("gives a member the grants their invitation carried when they join: the export then lists them as the bundle did", async () => {
+    const links = await gql<{ organization: { invitations: Array<{ email: string; link: string | null }> } }>(
+      b.url,
+      "query($id: ID!) { organization(id: $id) { invitations { email link } } }",
+      { id: target.organizationId },
+      { apiKey: target.ownerKey },
+    );
+    expect(links.errors).toBeUndefined();
+    const link = links.data!.organization.invitations.find((i) => i.email === seeded.memberEmail)?.link;
+    expect(link).toBeTruthy();
+    const joined = await gql(
+      b.url,
+      "mutation($input: SignUpWithInvitationInput!) { signUpWithInvitation(input: $input) { id } }",
+      { input: { token: new URL(link!).searchParams.get("token"), name: "Member", password: "member-password-1" } },
+    );
+    expect(joined.errors).toBeUndefined();
+    const after = await exportOf(b, target.organizationId, target.ownerKey);
+    const member = (x: OrganizationBundle) => x.members.find((m) => m.email === seeded.memberEmail);
+    expect(member(bundle)?.grants.length).toBe(2);
+    expect(member(after)).toEqual(member(bundle));
   });
 });

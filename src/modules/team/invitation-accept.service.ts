@@ -8,9 +8,10 @@ import type { Knex } from "knex";
 import { z } from "zod";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "../../auth/password.ts";
 import { newId } from "../../db/ids.ts";
+import { missingReference } from "../../db/pg-errors.ts";
 import { AppError, ConflictError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { assertSessionPrincipal, Member } from "../access/index.ts";
+import { assertSessionPrincipal, Member, MemberGrant } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import { sessionsTable, User, usersTable } from "../organizations/index.ts";
 import { emitAccountEvent } from "./account-events.ts";
@@ -51,13 +52,30 @@ async function lockUsable(trx: Knex.Transaction, token: string, now: Date): Prom
   return invitation;
 }
 
-/** Adds the membership and marks the invitation accepted. @throws ConflictError when already a member. */
+/**
+ * Adds the membership with the invitation's grants and marks the invitation accepted. A grant whose project or
+ * application was deleted since the invitation is not given (its insert, in a savepoint, finds no row to reference).
+ * @throws ConflictError when already a member.
+ */
 async function join(trx: Knex.Transaction, invitation: Invitation, userId: string): Promise<Member> {
   const existing = await Member.query(trx).findOne({ organizationId: invitation.organizationId, userId });
   if (existing) throw new ConflictError("You are already a member of this organization");
   const member = await Member.query(trx)
     .insert({ organizationId: invitation.organizationId, userId, role: invitation.role })
     .returning("*");
+  for (const grant of invitation.pendingGrants ?? []) {
+    try {
+      await trx.transaction(async (savepoint) => {
+        await MemberGrant.query(savepoint).insert({
+          memberId: member.id,
+          projectId: grant.projectId ?? null,
+          applicationId: grant.applicationId ?? null,
+        });
+      });
+    } catch (error) {
+      if (!missingReference(error)) throw error;
+    }
+  }
   await Invitation.query(trx).patch({ status: "accepted" }).where({ id: invitation.id });
   return member;
 }

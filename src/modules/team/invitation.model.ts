@@ -15,9 +15,16 @@ export type InvitationStatus = "pending" | "accepted" | "revoked" | "expired";
 /** Lifetime of an invitation: 48 hours from creation (spec: Limits), in milliseconds. */
 export const INVITATION_LIFETIME_MS = 48 * 60 * 60 * 1000;
 
+/** A grant an invited `member` receives on joining: exactly one of the two ids. */
+export interface PendingGrant {
+  projectId?: string;
+  applicationId?: string;
+}
+
 /** An invitation of one e-mail address to one organization with a role. */
 export class Invitation extends BaseModel {
   static override tableName = "invitations";
+  static override jsonAttributes = ["pendingGrants"];
   static override idKind = "invitation" as const;
   declare organizationId: string;
   declare email: string;
@@ -30,6 +37,8 @@ export class Invitation extends BaseModel {
   declare tokenHash: string | null;
   /** The link token, encrypted with the server secret (src/db/secrets.ts). */
   declare tokenEncrypted: string | null;
+  /** Grants given on joining (a `member` only; empty: not limited). */
+  declare pendingGrants: PendingGrant[];
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   assertAllowed,
   isAllowed,
   isAssignableRole,
+  isLimitableByGrants,
   membersTable,
   requireTargetOrganization,
 } from "../access/index.ts";
@@ -21,7 +22,13 @@ import type { Context, ServiceContext } from "../context.ts";
 import { enqueueMail } from "../mail/index.ts";
 import { Organization, organizationsTable, User, usersTable } from "../organizations/index.ts";
 import { emitInvited } from "./account-events.ts";
-import { INVITATION_LIFETIME_MS, Invitation, type InvitationStatus, invitationStatus } from "./invitation.model.ts";
+import {
+  INVITATION_LIFETIME_MS,
+  Invitation,
+  type InvitationStatus,
+  invitationStatus,
+  type PendingGrant,
+} from "./invitation.model.ts";
 import { invitationMail } from "./invitation-mail.ts";
 import { hashInvitationToken, invitationLink, newInvitationToken } from "./invitation-token.ts";
 
@@ -76,18 +83,59 @@ function assertPending(invitation: Invitation, now: Date): void {
 }
 
 /**
+ * The grants an invitation carries, checked: only for the role `member`, each exactly one of a project and an
+ * application of `organizationId` (read through the request's loaders, with the caller's visibility).
+ * @throws BadUserInputError (another role, not exactly one id), NotFoundError (not in the organization).
+ */
+async function checkedGrants(
+  ctx: Context,
+  organizationId: string,
+  role: Role,
+  grants: readonly PendingGrant[],
+): Promise<PendingGrant[]> {
+  if (grants.length === 0) return [];
+  if (!isLimitableByGrants(role)) {
+    throw new BadUserInputError("Only members can be limited; owners and admins see every project", {
+      fieldErrors: { role: ["Grants need the role member"] },
+    });
+  }
+  const out: PendingGrant[] = [];
+  for (const g of grants) {
+    if (!g.projectId === !g.applicationId) {
+      throw new BadUserInputError("Give exactly one of projectId and applicationId per grant", {
+        formErrors: ["Give exactly one of projectId and applicationId per grant"],
+      });
+    }
+    if (g.projectId) {
+      const project = await ctx.loaders.projects.byId.load(g.projectId);
+      if (project?.organizationId !== organizationId) throw new NotFoundError("Project", g.projectId);
+      out.push({ projectId: g.projectId });
+    } else {
+      const app = await ctx.loaders.applications.byId.load(g.applicationId!);
+      if (app?.organizationId !== organizationId) throw new NotFoundError("Application", g.applicationId!);
+      out.push({ applicationId: g.applicationId! });
+    }
+  }
+  return out;
+}
+
+/**
  * `inviteMember`: stores a pending invitation (expires 48 hours from now) and enqueues the mail with its link in
- * the same transaction (job `mail.send`).
- * @throws NotFoundError (organization), ForbiddenError (members), BadUserInputError (address, role),
- * ConflictError (already a member, or a pending invitation exists).
+ * the same transaction (job `mail.send`). `grants` (services only, e.g. an organization import) limit a `member` to
+ * those projects and applications once they join.
+ * @throws NotFoundError (organization, a granted project or application), ForbiddenError (members),
+ * BadUserInputError (address, role, grants for another role), ConflictError (already a member, or a pending
+ * invitation exists).
  */
 export async function inviteMember(
   ctx: Context,
-  raw: { organizationId?: string | null; email: string; role: Role },
+  raw: { organizationId?: string | null; email: string; role: Role; grants?: readonly PendingGrant[] },
 ): Promise<Invitation> {
   const access = await requireTargetOrganization(ctx.scope, raw.organizationId);
   assertAllowed(access, "team:manage");
-  const input = parseInput(inviteInput, raw);
+  const { grants = [], ...fields } = raw;
+  const input = parseInput(inviteInput, fields);
+  const pendingGrants = await checkedGrants(ctx, access.organizationId, input.role, grants);
   const now = ctx.services.now();
   const token = newInvitationToken();
   return ctx.knex.transaction(async (trx) => {
@@ -105,6 +153,7 @@ export async function inviteMember(
         expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS),
         tokenHash: hashInvitationToken(token),
         tokenEncrypted: ctx.services.secrets.encrypt(token),
+        pendingGrants,
       })
       .returning("*");
     await mailInvitation(ctx, trx, invitation, invitationLink(baseUrlOf(ctx.services.config), token));

@@ -254,9 +254,6 @@ export async function prepareOrganizationImport(
     } else {
       count({ kind: "member", name: email, action: "CREATE", reason: null });
       if (m.role === "owner") warnings.push(`Member ${email} (owner in the bundle) would be invited as admin`);
-      if (m.grants.length) {
-        warnings.push(`Member ${email}: ${m.grants.length} grant(s) to give again once the invitation is accepted`);
-      }
     }
   }
 

@@ -183,10 +183,23 @@ export async function importOrganization(
     done("docsTheme", bundle.docsTheme.siteName);
   }
 
+  // Grants name projects and applications by name: their ids in this organization, after the creates above.
+  const finalProjects = await exportProjects(ctx, organizationId);
+  const finalApplications = await exportApplications(ctx, organizationId);
+  const grantIds = (g: (typeof bundle.members)[number]["grants"][number]) => {
+    const project = finalProjects.find((p) => p.name === g.project);
+    if (!project) return null;
+    if (!g.application) return { projectId: project.id };
+    const environment = project.environments.find((e) => e.name === g.environment);
+    const app = finalApplications.find((a) => a.environmentId === environment?.id && a.name === g.application);
+    return app ? { applicationId: app.id } : null;
+  };
   for (const m of bundle.members) {
     const email = m.email.toLowerCase();
     if (!creates("member", email)) continue;
-    await inviteMember(ctx, { organizationId, email, role: m.role === "owner" ? "admin" : m.role });
+    const role = m.role === "owner" ? "admin" : m.role;
+    const grants = role === "member" ? m.grants.map(grantIds).filter((g) => g !== null) : [];
+    await inviteMember(ctx, { organizationId, email, role, grants });
     done("member", email);
   }
 

@@ -41,11 +41,11 @@ const PlanBody = z.strictObject({
   passphrase: z.string().nullish(),
 });
 
-/** `{ error, code }` (400: with `fieldErrors`) at the mapped status; a 500 says nothing more. */
+/** `{ error, code }` (400: with `fieldErrors`) at the mapped status; a 500 says nothing more (a 503 says the database is unreachable). */
 function exportError(error: RestError, status: number): RestResponse {
   const ext = error.extensions ?? {};
   const code = String(ext.code ?? "INTERNAL_SERVER_ERROR");
-  if (status >= 500) return { status, body: { error: "Internal server error", code, errorId: ext.errorId } };
+  if (status === 500) return { status, body: { error: "Internal server error", code, errorId: ext.errorId } };
   if (status === 400) return { status, body: { error: error.message, code, fieldErrors: ext.fieldErrors ?? {} } };
   return { status, body: { error: error.message, code } };
 }
