@@ -5,10 +5,10 @@
  * as deleted). The cluster is KUBECONFIG's, as for the `kubernetes` deployer. Imported on first use only (the
  * client library's heap is not needed under the `dry-run` deployer).
  */
-import { KubernetesObjectApi, PatchStrategy } from "@kubernetes/client-node";
+import { KubernetesObjectApi } from "@kubernetes/client-node";
 import type { Config } from "../../config.ts";
 import { type ClusterClient, type LiveObject, MANAGED_KINDS } from "./cluster.kinds.ts";
-import { asClientModel, FIELD_MANAGER, kubernetesErrorMessage, loadKubeConfig } from "./deployer.kubernetes.ts";
+import { applyServerSide, kubernetesErrorMessage, loadKubeConfig } from "./deployer.kubernetes.ts";
 
 /** Whether `error` says the API (group, version or kind) is not served by this cluster. */
 function notServed(error: unknown): boolean {
@@ -29,18 +29,7 @@ export function connectCluster(config: Pick<Config, "KUBECONFIG">): ClusterClien
         manifest.kind === "Namespace"
           ? manifest
           : { ...manifest, metadata: { ...manifest.metadata, namespace: manifest.metadata.namespace ?? namespace } };
-      try {
-        await client.patch(
-          asClientModel(object),
-          undefined,
-          undefined,
-          FIELD_MANAGER,
-          true,
-          PatchStrategy.ServerSideApply,
-        );
-      } catch (error) {
-        throw new Error(`applying ${ref(manifest)} failed: ${kubernetesErrorMessage(error)}`);
-      }
+      await applyServerSide(client, object);
     },
     async list(namespace, labelSelector) {
       const out: LiveObject[] = [];

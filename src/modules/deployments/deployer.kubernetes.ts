@@ -106,6 +106,26 @@ export function asClientModel(manifest: Manifest): KubernetesObject {
   return loadYaml(JSON.stringify(manifest));
 }
 
+/**
+ * Applies `manifest` server-side as Skiff's field manager (forcing its fields), through the client's model of it
+ * ({@link asClientModel}). @returns the object as the API server stored it.
+ * @throws Error naming the object and the API server's message.
+ */
+export async function applyServerSide(client: KubernetesObjectApi, manifest: Manifest): Promise<LiveObject> {
+  try {
+    return (await client.patch(
+      asClientModel(manifest),
+      undefined,
+      undefined,
+      FIELD_MANAGER,
+      true,
+      PatchStrategy.ServerSideApply,
+    )) as LiveObject;
+  } catch (error) {
+    throw new Error(`applying ${manifest.kind}/${manifest.metadata.name} failed: ${kubernetesErrorMessage(error)}`);
+  }
+}
+
 /** Resolves after `ms`, or rejects as soon as `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -331,19 +351,7 @@ export function createKubernetesDeployer(options: KubernetesDeployerOptions): De
         const object = structuredClone(manifest);
         object.metadata = { ...object.metadata, namespace: namespaceOf(manifest) } as Manifest["metadata"];
         if (object.metadata.namespace === undefined) delete object.metadata.namespace;
-        let applied: LiveObject;
-        try {
-          applied = (await client.patch(
-            asClientModel(object),
-            undefined,
-            undefined,
-            FIELD_MANAGER,
-            true,
-            PatchStrategy.ServerSideApply,
-          )) as LiveObject;
-        } catch (error) {
-          throw new Error(`applying ${ref(manifest)} failed: ${kubernetesErrorMessage(error)}`);
-        }
+        const applied = await applyServerSide(client, object);
         await run.log(`applied ${ref(manifest)}`);
 
         if (manifest.kind === "Job") {
