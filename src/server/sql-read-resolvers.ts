@@ -36,6 +36,7 @@ import {
   type SqlReadRows,
   type SqlReadTypes,
 } from "../modules/sql-reads.ts";
+import { NotFoundError } from "../shared/errors.ts";
 import { type ReadStatementOptions, runReadStatement } from "./read-statements.ts";
 
 type Resolver = GraphQLFieldResolver<unknown, Context>;
@@ -304,9 +305,14 @@ export function withSqlReads(
       return runJson(ctx, compiler, compiler.rootField(root, {}, info.fieldNodes)!, options);
     }
     if (!rows[typeName]) return keyed(value, typeName, info.fieldNodes, info);
-    const one = (item: unknown) => {
+    const one = async (item: unknown) => {
       const id = (item as { id?: unknown } | null)?.id;
-      return typeof id === "string" ? reread(ctx, info, typeName, id) : keyed(item, typeName, info.fieldNodes, info);
+      if (typeof id !== "string") return keyed(item, typeName, info.fieldNodes, info);
+      const object = await reread(ctx, info, typeName, id);
+      // Deleted by a concurrent request between the resolver's commit and this read (with its parent, say): the
+      // answer names it gone, as a read of it now would, rather than failing on a missing non-null value.
+      if (object === null || object === undefined) throw new NotFoundError(typeName, id);
+      return object;
     };
     return Array.isArray(value) ? Promise.all(value.map(one)) : one(value);
   };

@@ -7,9 +7,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { createOrg, createProjects, createRegistry } from "../helpers/seed.ts";
-import { type GqlResponse, gql, useTestServer } from "../helpers/server.ts";
+import { captureLogs, type GqlResponse, gql, useTestServer } from "../helpers/server.ts";
 
-const t = useTestServer({ SKIFF_WORKER: "false" });
+/** The server's error log lines: an internal error is printed with its cause (matched by `errorId`). */
+const logs = captureLogs("error");
+const t = useTestServer({ SKIFF_WORKER: "false" }, logs.logger);
 
 /** Races per scenario: enough for every interleaving (before, during, after the delete) to occur. */
 const ROUNDS = 25;
@@ -92,9 +94,17 @@ describe("creates racing the deletion of their parent", () => {
       const counts = seen[scenario];
       const o = outcome(res);
       counts[o] = (counts[o] ?? 0) + 1;
-      if (o === "INTERNAL_SERVER_ERROR") console.error(scenario, JSON.stringify(res.errors));
-      // A parent gone during the write reads like one gone before the check.
-      if (o === "NOT_FOUND" && !/^(Project|Environment|Application) \S+ not found$/.test(res.errors![0]!.message)) {
+      if (o === "INTERNAL_SERVER_ERROR") {
+        const errorId = String(res.errors?.[0]?.extensions?.errorId ?? "");
+        const cause = logs.lines.filter((l) => errorId && JSON.stringify(l).includes(errorId));
+        console.error(scenario, JSON.stringify(res.errors), JSON.stringify(cause));
+      }
+      // A parent gone during the write reads like one gone before the check; an object created and then deleted
+      // with its parent before the answer was read is named gone itself.
+      if (
+        o === "NOT_FOUND" &&
+        !/^(Project|Environment|Application|Domain|Database|Deployment) \S+ not found$/.test(res.errors![0]!.message)
+      ) {
         messages.push(`${scenario}: ${res.errors![0]!.message}`);
       }
     };

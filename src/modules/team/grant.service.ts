@@ -17,6 +17,46 @@ export interface GrantInput {
   applicationId?: string | null;
 }
 
+/** What a grant limits a member to: exactly one of the two ids. */
+export interface GrantTarget {
+  projectId: string | null;
+  applicationId: string | null;
+}
+
+/**
+ * The target of a grant for a member of `organizationId` with `role`, checked: a `member` only, exactly one of a
+ * project and an application of that organization (read through the request's loaders, with the caller's
+ * visibility). Used by `grantAccess` and by invitations that carry grants.
+ * @throws BadUserInputError (both or neither id; another role), NotFoundError (not in the organization).
+ */
+export async function checkedGrantTarget(
+  ctx: Context,
+  organizationId: string,
+  role: Member["role"],
+  input: { projectId?: string | null; applicationId?: string | null },
+): Promise<GrantTarget> {
+  const projectId = input.projectId ?? null;
+  const applicationId = input.applicationId ?? null;
+  if ((projectId === null) === (applicationId === null)) {
+    throw new BadUserInputError("Give exactly one of projectId and applicationId", {
+      formErrors: ["Give exactly one of projectId and applicationId"],
+    });
+  }
+  if (!isLimitableByGrants(role)) {
+    throw new BadUserInputError("Only members can be limited; owners and admins see every project", {
+      fieldErrors: { memberId: ["Not a member with the role member"] },
+    });
+  }
+  if (projectId) {
+    const project = await ctx.loaders.projects.byId.load(projectId);
+    if (project?.organizationId !== organizationId) throw new NotFoundError("Project", projectId);
+  } else if (applicationId) {
+    const app = await ctx.loaders.applications.byId.load(applicationId);
+    if (app?.organizationId !== organizationId) throw new NotFoundError("Application", applicationId);
+  }
+  return { projectId, applicationId };
+}
+
 /**
  * `grantAccess`: limits a member to a project or an application of its organization; an identical existing
  * grant is returned as is.
@@ -26,25 +66,7 @@ export interface GrantInput {
 export async function grantAccess(ctx: Context, input: GrantInput): Promise<MemberGrant> {
   const { member, access } = await visibleMember(ctx, input.memberId);
   assertAllowed(access, "team:manage");
-  const projectId = input.projectId ?? null;
-  const applicationId = input.applicationId ?? null;
-  if ((projectId === null) === (applicationId === null)) {
-    throw new BadUserInputError("Give exactly one of projectId and applicationId", {
-      formErrors: ["Give exactly one of projectId and applicationId"],
-    });
-  }
-  if (!isLimitableByGrants(member.role)) {
-    throw new BadUserInputError("Only members can be limited; owners and admins see every project", {
-      fieldErrors: { memberId: ["Not a member with the role member"] },
-    });
-  }
-  if (projectId) {
-    const project = await ctx.loaders.projects.byId.load(projectId);
-    if (project?.organizationId !== member.organizationId) throw new NotFoundError("Project", projectId);
-  } else if (applicationId) {
-    const app = await ctx.loaders.applications.byId.load(applicationId);
-    if (app?.organizationId !== member.organizationId) throw new NotFoundError("Application", applicationId);
-  }
+  const { projectId, applicationId } = await checkedGrantTarget(ctx, member.organizationId, member.role, input);
   const existing = await MemberGrant.query(ctx.knex).findOne({ memberId: member.id, projectId, applicationId });
   if (existing) return existing;
   const grant = await MemberGrant.query(ctx.knex)

@@ -14,7 +14,6 @@ import {
   assertAllowed,
   isAllowed,
   isAssignableRole,
-  isLimitableByGrants,
   membersTable,
   requireTargetOrganization,
 } from "../access/index.ts";
@@ -22,6 +21,7 @@ import type { Context, ServiceContext } from "../context.ts";
 import { enqueueMail } from "../mail/index.ts";
 import { Organization, organizationsTable, User, usersTable } from "../organizations/index.ts";
 import { emitInvited } from "./account-events.ts";
+import { checkedGrantTarget } from "./grant.service.ts";
 import {
   INVITATION_LIFETIME_MS,
   Invitation,
@@ -83,43 +83,6 @@ function assertPending(invitation: Invitation, now: Date): void {
 }
 
 /**
- * The grants an invitation carries, checked: only for the role `member`, each exactly one of a project and an
- * application of `organizationId` (read through the request's loaders, with the caller's visibility).
- * @throws BadUserInputError (another role, not exactly one id), NotFoundError (not in the organization).
- */
-async function checkedGrants(
-  ctx: Context,
-  organizationId: string,
-  role: Role,
-  grants: readonly PendingGrant[],
-): Promise<PendingGrant[]> {
-  if (grants.length === 0) return [];
-  if (!isLimitableByGrants(role)) {
-    throw new BadUserInputError("Only members can be limited; owners and admins see every project", {
-      fieldErrors: { role: ["Grants need the role member"] },
-    });
-  }
-  const out: PendingGrant[] = [];
-  for (const g of grants) {
-    if (!g.projectId === !g.applicationId) {
-      throw new BadUserInputError("Give exactly one of projectId and applicationId per grant", {
-        formErrors: ["Give exactly one of projectId and applicationId per grant"],
-      });
-    }
-    if (g.projectId) {
-      const project = await ctx.loaders.projects.byId.load(g.projectId);
-      if (project?.organizationId !== organizationId) throw new NotFoundError("Project", g.projectId);
-      out.push({ projectId: g.projectId });
-    } else {
-      const app = await ctx.loaders.applications.byId.load(g.applicationId!);
-      if (app?.organizationId !== organizationId) throw new NotFoundError("Application", g.applicationId!);
-      out.push({ applicationId: g.applicationId! });
-    }
-  }
-  return out;
-}
-
-/**
  * `inviteMember`: stores a pending invitation (expires 48 hours from now) and enqueues the mail with its link in
  * the same transaction (job `mail.send`). `grants` (services only, e.g. an organization import) limit a `member` to
  * those projects and applications once they join.
@@ -135,7 +98,11 @@ export async function inviteMember(
   assertAllowed(access, "team:manage");
   const { grants = [], ...fields } = raw;
   const input = parseInput(inviteInput, fields);
-  const pendingGrants = await checkedGrants(ctx, access.organizationId, input.role, grants);
+  const pendingGrants: PendingGrant[] = [];
+  for (const grant of grants) {
+    const target = await checkedGrantTarget(ctx, access.organizationId, input.role, grant);
+    pendingGrants.push(target.projectId ? { projectId: target.projectId } : { applicationId: target.applicationId! });
+  }
   const now = ctx.services.now();
   const token = newInvitationToken();
   return ctx.knex.transaction(async (trx) => {
