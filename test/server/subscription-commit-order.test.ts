@@ -7,6 +7,7 @@
  */
 import type { Knex } from "knex";
 import { describe, expect, it } from "vitest";
+import { SITE_IMPORT_TOPIC } from "../../src/modules/imports/site-import.events.ts";
 import { ledger, publishImport, subscribeImports, until } from "../helpers/resume-subscriber.ts";
 import { createOrg } from "../helpers/seed.ts";
 import { useTestServer } from "../helpers/server.ts";
@@ -27,6 +28,8 @@ describe("cursors under out-of-order commits", () => {
     await until(() => first.got.length === 1);
     expect(first.got[0]!.importId).toBe("imp_late");
     first.cut();
+    // The server has let the cut subscription go (subscribeImports counts listeners to know the next one listens).
+    await until(() => pubsub.listenerCount(SITE_IMPORT_TOPIC) === 0);
     await early.commit();
     const second = await subscribeImports(t.skiff.url, owner.apiKey, first.got[0]!.cursor, pubsub);
     await until(() => second.got.length >= 1);
@@ -64,7 +67,7 @@ describe("cursors under out-of-order commits", () => {
           // What the first connection got so far, then the cut; resume from its last cursor while commits go on.
           await new Promise((r) => setTimeout(r, Math.random() * 4));
           sub.cut();
-          await until(() => sub.closed);
+          await until(() => sub.closed && pubsub.listenerCount(SITE_IMPORT_TOPIC) === 0);
           ids.push(...sub.got.map((g) => g.importId));
           cursor = sub.got.at(-1)?.cursor ?? cursor;
           const resuming = subscribeImports(t.skiff.url, owner.apiKey, cursor, pubsub);

@@ -42,14 +42,21 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
-/** The first link in the newest outbox mail to `to` whose URL contains `contains`. @throws when there is none. */
-export async function outboxLink(knex: Knex, to: string, contains: string): Promise<string> {
-  const rows = await knex("mail_outbox").where({ to }).orderBy("created_at", "desc").select("text");
-  for (const { text } of rows as { text: string }[]) {
-    const url = text.match(/https?:\/\/\S+/g)?.find((u) => u.includes(contains));
-    if (url) return url;
+/**
+ * The first link in the newest outbox mail to `to` whose URL contains `contains`, polled for up to `timeoutMs`
+ * (mails are sent by a job, after the answer that caused them). @throws when there is none by then.
+ */
+export async function outboxLink(knex: Knex, to: string, contains: string, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = await knex("mail_outbox").where({ to }).orderBy("created_at", "desc").select("text");
+    for (const { text } of rows as { text: string }[]) {
+      const url = text.match(/https?:\/\/\S+/g)?.find((u) => u.includes(contains));
+      if (url) return url;
+    }
+    if (Date.now() > deadline) throw new Error(`No mail to ${to} with a link containing ${contains}`);
+    await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`No mail to ${to} with a link containing ${contains}`);
 }
 
 /**
