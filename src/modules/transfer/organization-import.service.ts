@@ -84,6 +84,8 @@ export async function importOrganization(
   const newApplications: string[] = [];
 
   let projects = await exportProjects(ctx, organizationId);
+  // Read once: the applications a run creates are not looked up again (a bundle names each once).
+  const existingApplications = await exportApplications(ctx, organizationId);
   for (const p of bundle.projects) {
     if (creates("project", p.name)) {
       await createProject(ctx, { organizationId, name: p.name, description: p.description });
@@ -100,9 +102,7 @@ export async function importOrganization(
       }
       // A new project's first environment is made with it: created by this run all the same.
       if (creates("environment", path)) done("environment", path);
-      const applications = (await exportApplications(ctx, organizationId)).filter(
-        (a) => a.environmentId === environment.id,
-      );
+      const applications = existingApplications.filter((a) => a.environmentId === environment.id);
       for (const a of e.applications) {
         const appPath = `${path}/${a.name}`;
         let applicationId = applications.find((x) => x.name === a.name)?.id;
