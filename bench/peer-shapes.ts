@@ -180,7 +180,7 @@ export function peerShapes(seed: PeerSeed): Shape[] {
     },
     {
       // A computed field in the tree (a URL holding the decrypted deploy token, for owners): answered by the same
-      // one statement, its resolver run on the rows it carries (src/server/resolved-sites.ts). PostGraphile has
+      // one statement, its resolver run on the rows it carries (src/reads/resolved-sites.ts). PostGraphile has
       // no such field: it reads the tree without it, so this shape compares more work against less.
       id: 8,
       label: "projects(first: 100) + deployWebhookUrl (computed; the peer without it)",

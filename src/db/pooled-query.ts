@@ -3,7 +3,7 @@
  * Knex's raw query builder and runner (binding formatting, the runner's promise chain, the timeout wrapper, the
  * response post-processing) a compiled read's 4 KB statement cost 98–114 µs of Node CPU, through pg on the same pool
  * 43–50 µs (measured 27 November 2026 on a 2-core VM). Used for the statements every read request runs
- * (src/server/read-statements.ts); everything else goes through Knex.
+ * (src/reads/statements.ts); everything else goes through Knex.
  *
  * What Knex does and this keeps: the pool and its connection checks (acquire/release through `knex.client`), the
  * `query` event (statement counters: `skiff_db_statements_total`, the tests' SQL counts), Knex's placeholder

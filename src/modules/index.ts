@@ -6,6 +6,7 @@
 
 import type { Resolvers } from "../generated/graphql.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
+import type { SqlComputedColumns, SqlReadRows, SqlReadTypes } from "../reads/index.ts";
 import type { McpTool } from "../shared/mcp-tool.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
 import { accessModule, useStandingSources } from "./access/index.ts";
@@ -25,7 +26,6 @@ import { organizationsModule, planFeaturesSql } from "./organizations/index.ts";
 import { paymentsModule } from "./payments/index.ts";
 import { projectsModule } from "./projects/index.ts";
 import { providersModule } from "./providers/index.ts";
-import type { SqlComputedColumns, SqlReadRows, SqlReadTypes } from "./sql-reads.ts";
 import { systemModule } from "./system/index.ts";
 import { teamModule } from "./team/index.ts";
 import { transferModule } from "./transfer/index.ts";
@@ -68,7 +68,7 @@ export const moduleResolvers: Resolvers[] = modules.flatMap((m) => (m.resolvers 
 /** Root fields the modules declare answerable without credentials. */
 export const modulePublicRootFields: readonly string[] = modules.flatMap((m) => m.publicRootFields ?? []);
 
-/** Every module's compilable fields (src/modules/sql-reads.ts), merged per type. */
+/** Every module's compilable fields (src/reads/compiler.ts), merged per type. */
 export const moduleSqlReads: SqlReadTypes = {};
 for (const m of modules) {
   for (const [type, fields] of Object.entries(m.sqlReads ?? {})) {
@@ -76,7 +76,7 @@ for (const m of modules) {
   }
 }
 
-/** Every module's computed fields' columns (src/modules/sql-reads.ts `SqlComputedColumns`), merged per type. */
+/** Every module's computed fields' columns (src/reads/compiler.ts `SqlComputedColumns`), merged per type. */
 export const moduleComputedColumns: SqlComputedColumns = {};
 for (const m of modules) {
   for (const [type, fields] of Object.entries(m.computedColumns ?? {})) {
@@ -84,7 +84,7 @@ for (const m of modules) {
   }
 }
 
-/** Every module's row sources (src/modules/sql-reads.ts): how a row of each table type is found by id. */
+/** Every module's row sources (src/reads/compiler.ts): how a row of each table type is found by id. */
 export const moduleSqlRows: SqlReadRows = Object.assign({}, ...modules.map((m) => m.sqlRows ?? {}));
 
 /** Every module's MCP tools (src/shared/mcp-tool.ts), in module order. */

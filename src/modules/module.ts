@@ -7,11 +7,11 @@ import type { Knex } from "knex";
 import type { SecretBox } from "../db/secrets.ts";
 import type { Resolvers } from "../generated/graphql.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
+import type { SqlComputedColumns, SqlReadRows, SqlReadTypes } from "../reads/index.ts";
 import type { McpTool } from "../shared/mcp-tool.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
 import type { AccessScope } from "./access/index.ts";
 import type { EventSubscriber } from "./events.ts";
-import type { SqlComputedColumns, SqlReadRows, SqlReadTypes } from "./sql-reads.ts";
 
 /**
  * The per-request loaders of every module, namespaced by module name (`ctx.loaders.projects.byId`). Each module
@@ -54,17 +54,17 @@ export interface SkiffModule<Name extends string = string> {
   /** Tools of the MCP server at `/mcp` (src/shared/mcp-tool.ts), each answering a row of the module's. */
   mcpTools?: readonly McpTool[];
   /**
-   * SQL of the module's types' fields that are columns or relations of its tables (src/modules/sql-reads.ts): the
+   * SQL of the module's types' fields that are columns or relations of its tables (src/reads/compiler.ts): the
    * only implementation of those reads. Undeclared fields (not in Skiff's database) keep their resolvers.
    */
   sqlReads?: SqlReadTypes;
   /**
    * The columns of its table row that each of the module's computed fields (its resolvers on table types) reads,
-   * by type and field: compiled reads write only these for the resolver (src/modules/sql-reads.ts,
+   * by type and field: compiled reads write only these for the resolver (src/reads/compiler.ts,
    * `SqlComputedColumns`); a computed field without an entry receives the whole row.
    */
   computedColumns?: SqlComputedColumns;
-  /** Where the rows of the module's table types are and which the caller sees (read by id; src/modules/sql-reads.ts). */
+  /** Where the rows of the module's table types are and which the caller sees (read by id; src/reads/compiler.ts). */
   sqlRows?: SqlReadRows;
   /** Consumes every domain event (src/modules/events.ts), in the emitter's transaction. */
   onEvent?: EventSubscriber;

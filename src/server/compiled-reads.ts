@@ -1,5 +1,5 @@
 /**
- * Apollo side of compiled reads (src/modules/sql-reads.ts): after parsing, validation and the
+ * Apollo side of compiled reads (src/reads/compiler.ts): after parsing, validation and the
  * operation-level checks (cost limit, input checks), a query whose every field the modules declare compilable is
  * answered by one SQL statement building the `data` JSON in PostgreSQL; any other operation, or a statement that
  * fails, runs through graphql-js as before. Over HTTP the JSON text goes to the client as PostgreSQL wrote it
@@ -18,11 +18,11 @@ import {
   SqlReadCompiler,
   type SqlReadSite,
   type SqlReadTypes,
-} from "../modules/sql-reads.ts";
-import { type PreparedMemo, type ReadStatementOptions, runReadStatement } from "./read-statements.ts";
+} from "../reads/index.ts";
+import { resolveSites } from "../reads/resolved-sites.ts";
+import { sqlReadCaller } from "../reads/resolvers.ts";
+import { type PreparedMemo, type ReadStatementOptions, runReadStatement } from "../reads/statements.ts";
 import { readFor, rememberedIdentity, statementFor } from "./remembered-callers.ts";
-import { resolveSites } from "./resolved-sites.ts";
-import { sqlReadCaller } from "./sql-read-resolvers.ts";
 
 /**
  * The `data` of a compiled read, held as the whole answer PostgreSQL wrote (`{"data":…}` and a newline:

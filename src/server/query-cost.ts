@@ -9,6 +9,7 @@
  * 10 × 100 × 100 × …, so it is refused before any resolver runs. HTTP (Apollo plugin) and graphql-ws
  * (`onSubscribe`) share this code.
  */
+
 import type { ApolloServerPlugin } from "@apollo/server";
 import {
   type DocumentNode,
@@ -20,6 +21,7 @@ import {
   isListType,
 } from "graphql";
 import { type ComplexityEstimatorArgs, getComplexity } from "graphql-query-complexity";
+import { timeLimitError } from "../shared/errors.ts";
 import { waitedMs } from "../shared/execution-waits.ts";
 
 /**
@@ -139,13 +141,6 @@ export function withDeadline<S, C extends object, A, I>(
     }
     return resolve(source, args, context, info);
   };
-}
-
-/** The one error of an operation stopped at its execution deadline (400 `EXECUTION_TIME_LIMIT`, the limit in ms). */
-export function timeLimitError(timeoutMs: number): GraphQLError {
-  return new GraphQLError(`Execution time limit of ${timeoutMs} ms exceeded`, {
-    extensions: { code: "EXECUTION_TIME_LIMIT", limit: timeoutMs },
-  });
 }
 
 /**

@@ -12,10 +12,10 @@ import { DateTimeResolver, EmailAddressResolver, JSONObjectResolver, URLResolver
 import { auditedMutation } from "../modules/audit/index.ts";
 import type { Context } from "../modules/context.ts";
 import { modulePublicRootFields, moduleResolvers, moduleSqlReads, moduleSqlRows } from "../modules/index.ts";
+import { isKeyReader, sqlReadReferences, withSqlReads } from "../reads/resolvers.ts";
+import type { ReadStatementOptions } from "../reads/statements.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
 import { withDeadline } from "./query-cost.ts";
-import type { ReadStatementOptions } from "./read-statements.ts";
-import { isKeyReader, sqlReadReferences, withSqlReads } from "./sql-read-resolvers.ts";
 
 const schemaDir = new URL("../../schema/", import.meta.url);
 
@@ -37,7 +37,7 @@ export function loadTypeDefs(): DocumentNode {
 const PUBLIC_ROOT_FIELDS = new Set(["_service", ...modulePublicRootFields]);
 
 /**
- * Builds the executable subgraph schema: the modules' resolvers, with compiled reads (src/server/sql-read-resolvers.ts)
+ * Builds the executable subgraph schema: the modules' resolvers, with compiled reads (src/reads/resolvers.ts)
  * as the implementation of every declared field; `reads`: how their statements run (time limit, prepared)
  * (SKIFF_EXECUTION_TIMEOUT_MS).
  */

@@ -93,3 +93,10 @@ export class RateLimitedError extends AppError {
     super("RATE_LIMITED", message, { retryAfter: retryAfterSeconds });
   }
 }
+
+/** The one error of an operation stopped at its execution deadline (400 `EXECUTION_TIME_LIMIT`, the limit in ms). */
+export function timeLimitError(timeoutMs: number): GraphQLError {
+  return new GraphQLError(`Execution time limit of ${timeoutMs} ms exceeded`, {
+    extensions: { code: "EXECUTION_TIME_LIMIT", limit: timeoutMs },
+  });
+}

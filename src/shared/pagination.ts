@@ -5,7 +5,7 @@ import { BadUserInputError } from "./errors.ts";
 
 /**
  * Decodes an opaque cursor (`base64url("c:" + id)`, written by compiled reads: `cursorSql` of
- * src/modules/sql-reads.ts). @throws BadUserInputError on anything else.
+ * src/reads/compiler.ts). @throws BadUserInputError on anything else.
  */
 export function decodeCursor(cursor: string): string {
   const raw = Buffer.from(cursor, "base64url").toString("utf8");

@@ -1,6 +1,6 @@
 /**
  * The compiled reads write the values of `checkedEnum`/`checkedEnumJson` declarations as
- * they are, quoted, without JSON escaping (src/modules/sql-reads.ts). That is safe only because the database refuses
+ * they are, quoted, without JSON escaping (src/reads/compiler.ts). That is safe only because the database refuses
  * any other text in those columns: for every such declaration, this test finds its column here and checks, on a
  * copy of the table with its CHECK constraints (`like … including constraints`, NOT NULL dropped so that only the
  * checks apply), that the enum's values are accepted and a quote, a backslash, a newline or an unknown name refused.

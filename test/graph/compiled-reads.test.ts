@@ -1,5 +1,5 @@
 /**
- * Compiled reads (src/modules/sql-reads.ts): two servers on one database, one answering compilable
+ * Compiled reads (src/reads/compiler.ts): two servers on one database, one answering compilable
  * queries with one SQL statement and one with SKIFF_COMPILED_READS=false (resolvers and loaders), must give the
  * same answer, byte for byte once parsed (same keys in the same order), for every caller — owner, members limited
  * to a project or to one application, another organization's owner, an organization without projects — and for

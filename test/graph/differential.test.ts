@@ -346,7 +346,7 @@ describe("one meaning for every read", () => {
   )("answers computed fields beside compiled ones as the executor does, to the byte (%s)", async (name) => {
     // The generated selections hold computed scalar fields (deployWebhookUrl, EnvironmentVariable.value,
     // Invitation.link, SiteImport.inputConfig, …): the statement carries rows for their resolvers (sites mode,
-    // src/server/resolved-sites.ts). A root field with no SQL (introspection) sends the same query through
+    // src/reads/resolved-sites.ts). A root field with no SQL (introspection) sends the same query through
     // graphql-js instead — the oracle here is the executor, field by field.
     const caller = callers[name]!;
     for (const root of ROOTS) {

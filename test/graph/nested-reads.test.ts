@@ -2,7 +2,7 @@
  * Nested reads without N+1: the same query over trees of 1 and 100 projects (3 environments, 5 applications each,
  * 3 deployments each) runs the same number of SQL statements — one, decrypted variables included — and so does the
  * project tree of `npm run bench:peer`: one compiled statement building the answer, the API key's lookup in it
- * (src/modules/sql-reads.ts), whatever its depth and breadth.
+ * (src/reads/compiler.ts), whatever its depth and breadth.
  */
 import { describe, expect, it } from "vitest";
 import { createOrg, createProjects } from "../helpers/seed.ts";
@@ -110,7 +110,7 @@ describe("nested project tree", () => {
     ]);
     expect(hundred.statements).toBe(one.statements);
     // One statement: the key's lookup and the whole tree, the variables' rows included — their decrypted `value`
-    // is the one resolver that runs, on the rows the statement carried (src/server/resolved-sites.ts).
+    // is the one resolver that runs, on the rows the statement carried (src/reads/resolved-sites.ts).
     expect(hundred.statements).toBe(1);
     console.log(`nested tree query: ${one.statements} SQL statements for 1 project, ${hundred.statements} for 100`);
   });
@@ -129,7 +129,7 @@ describe("nested project tree", () => {
     expect(apps).toHaveLength(1500);
     expect(apps.every((a) => a.deployments.length === 3 && a.domains.length === 1)).toBe(true);
     expect(apps[0]!.deployments.map((d) => d.title)).toEqual(["deploy 2", "deploy 1", "deploy 0"]);
-    // One compiled statement building the whole answer (src/modules/sql-reads.ts), which also looks the key up again
+    // One compiled statement building the whole answer (src/reads/compiler.ts), which also looks the key up again
     // (resolved by the first request: src/server/remembered-callers.ts); with SKIFF_COMPILED_READS=false the
     // resolvers read one level per statement (test/graph/compiled-reads.test.ts).
     expect(one.statements).toBe(1);

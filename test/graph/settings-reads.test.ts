@@ -429,7 +429,7 @@ describe("team, API keys, providers and payment gateway services", () => {
     "answer the computed fields but the gateway's in one statement, as the executor (%s)",
     async (persona) => {
       // Without paymentMethods (asked of the gateway) the operation is compiled: link, signingKey and checkoutUrl run
-      // their resolvers on the rows the statement carries (src/server/resolved-sites.ts).
+      // their resolvers on the rows the statement carries (src/reads/resolved-sites.ts).
       const computed = ORGANIZATION.replace(" paymentMethods { id label kind enabled }", "");
       const full = await run(persona, ORGANIZATION, { org: orgA });
       const sites = await run(persona, computed, { org: orgA });
@@ -545,7 +545,7 @@ describe("docs themes", () => {
       });
       expect(declared.res.data).toEqual({ docsTheme: theme });
       // With computed fields (themeUrl, loaderSnippet, cnameTarget) or without: one statement, the key's lookup in
-      // it — the computed fields' resolvers get their rows from it (src/server/resolved-sites.ts).
+      // it — the computed fields' resolvers get their rows from it (src/reads/resolved-sites.ts).
       expect([full.statements, declared.statements]).toEqual([1, 1]);
     }
   });

@@ -1,5 +1,5 @@
 /**
- * Compiled-read SQL of members and grants (schema/team.graphql; src/modules/sql-reads.ts), the only implementation
+ * Compiled-read SQL of members and grants (schema/team.graphql; src/reads/compiler.ts), the only implementation
  * of these reads: every member of an organization sees its members and their grants (another organization's are
  * invisible: NOT_FOUND for the organization), and where a member or a grant is found by id. A member's user and
  * organization and a grant's project and application are declared by the modules owning those tables.
@@ -12,7 +12,7 @@ import {
   type SqlReadRows,
   type SqlReadTypes,
   timestamp,
-} from "../sql-reads.ts";
+} from "../../reads/index.ts";
 
 /** Where members and grants are found by id: those of the caller's organizations. */
 export const accessSqlRows: SqlReadRows = {

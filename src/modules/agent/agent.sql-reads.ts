@@ -1,9 +1,9 @@
 /**
- * Compiled-read SQL of schema/agent.graphql (src/modules/sql-reads.ts), the only implementation of these reads:
+ * Compiled-read SQL of schema/agent.graphql (src/reads/compiler.ts), the only implementation of these reads:
  * the caller's own agent token in the organization the request acts on (null without one, or without an active
  * organization the caller belongs to), never the secret or its hash.
  */
-import { column, type SqlReadCompiler, type SqlReadTypes, timestamp } from "../sql-reads.ts";
+import { column, type SqlReadCompiler, type SqlReadTypes, timestamp } from "../../reads/index.ts";
 
 /** Query.agentToken and AgentToken. */
 export const agentSqlReads: SqlReadTypes = {

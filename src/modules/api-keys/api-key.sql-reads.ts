@@ -1,10 +1,10 @@
 /**
- * Compiled-read SQL of schema/api-keys.graphql (src/modules/sql-reads.ts), the only implementation of these reads:
+ * Compiled-read SQL of schema/api-keys.graphql (src/reads/compiler.ts), the only implementation of these reads:
  * an organization's API keys, newest first — owners and admins see everyone's, members only their own, another
  * organization's nothing — and where a key is found by id. `lastUsedAt` and `current` depend on the request's
  * key (the caller's `apiKeyId`). The creator is declared by the organizations module (users).
  */
-import { seesAllApiKeys } from "../access/index.ts";
+
 import {
   column,
   isoTimeJson,
@@ -12,7 +12,8 @@ import {
   type SqlReadRows,
   type SqlReadTypes,
   timestamp,
-} from "../sql-reads.ts";
+} from "../../reads/index.ts";
+import { seesAllApiKeys } from "../access/index.ts";
 
 /** The condition "API key row `alias` is visible to the caller" (SQL; keys are personal, see the file's comment). */
 function visibleApiKey(compiler: SqlReadCompiler, alias: string): string {

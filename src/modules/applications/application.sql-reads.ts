@@ -1,11 +1,11 @@
 /**
- * Compiled-read SQL of schema/applications.graphql (src/modules/sql-reads.ts), the only implementation of these
+ * Compiled-read SQL of schema/applications.graphql (src/reads/compiler.ts), the only implementation of these
  * reads: applications visible to the caller (their project granted, or the application itself), their source,
  * health, domains and environment variables, the application of a domain or deployment, and where an application
  * or domain is found by id. Their project and environment, deployments and deploy settings are declared by the
  * modules owning those tables.
  */
-import { visibleApplicationSql } from "../access/index.ts";
+
 import {
   belongsTo,
   checkedEnum,
@@ -17,7 +17,8 @@ import {
   type SqlReadRows,
   type SqlReadTypes,
   timestamp,
-} from "../sql-reads.ts";
+} from "../../reads/index.ts";
+import { visibleApplicationSql } from "../access/index.ts";
 
 /** The condition "application row `alias` is visible to the caller" (SQL). */
 export function visibleApplicationRow(compiler: SqlReadCompiler, alias: string): string {

@@ -1,6 +1,6 @@
 /**
  * What the management mutations' payload types hold (codegen mappers, graphql-mappers.ts): ids only — the objects
- * are re-read by id with the caller's selection and visibility (src/server/sql-read-resolvers.ts).
+ * are re-read by id with the caller's selection and visibility (src/reads/resolvers.ts).
  */
 
 /** An object of a table type, handed on by id. */

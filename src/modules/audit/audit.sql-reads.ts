@@ -1,11 +1,9 @@
 /**
- * Compiled-read SQL of schema/audit.graphql (src/modules/sql-reads.ts), the only implementation of these reads: an
+ * Compiled-read SQL of schema/audit.graphql (src/reads/compiler.ts), the only implementation of these reads: an
  * organization's audit log, newest first, filtered, for its owners and admins (members: FORBIDDEN; an organization
  * the caller does not belong to: NOT_FOUND, as another organization's data is invisible).
  */
-import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
-import { decodeCursor } from "../../shared/pagination.ts";
-import { assertAllowed } from "../access/index.ts";
+
 import {
   checkedEnum,
   column,
@@ -15,7 +13,10 @@ import {
   type SqlReadField,
   type SqlReadTypes,
   timestamp,
-} from "../sql-reads.ts";
+} from "../../reads/index.ts";
+import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
+import { decodeCursor } from "../../shared/pagination.ts";
+import { assertAllowed } from "../access/index.ts";
 
 /** The filters of `auditEvents` (and of the REST list and export), as their arguments name them. */
 export interface AuditFilters {

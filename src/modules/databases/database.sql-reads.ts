@@ -1,8 +1,8 @@
 /**
- * Compiled-read SQL of the Database type (src/modules/sql-reads.ts), the only implementation of these reads: an
+ * Compiled-read SQL of the Database type (src/reads/compiler.ts), the only implementation of these reads: an
  * environment's databases, their columns, and where a database is found by id (visible when its project is).
  */
-import { visibleProjectSql } from "../access/index.ts";
+
 import {
   belongsTo,
   checkedEnum,
@@ -11,7 +11,8 @@ import {
   type SqlReadRows,
   type SqlReadTypes,
   timestamp,
-} from "../sql-reads.ts";
+} from "../../reads/index.ts";
+import { visibleProjectSql } from "../access/index.ts";
 
 /** Where databases are found by id, with the caller's visibility (their project's). */
 export const databaseSqlRows: SqlReadRows = {

@@ -1,9 +1,9 @@
 /**
- * Compiled-read SQL of schema/deployments.graphql (src/modules/sql-reads.ts), the only implementation of these
+ * Compiled-read SQL of schema/deployments.graphql (src/reads/compiler.ts), the only implementation of these
  * reads: an application's newest deployments, a deployment's columns and log, an application's deploy settings and
  * where a deployment is found by id (visible when its application is).
  */
-import { visibleApplicationId } from "../applications/index.ts";
+
 import {
   belongsTo,
   checkedEnum,
@@ -14,7 +14,8 @@ import {
   type SqlReadRows,
   type SqlReadTypes,
   timestamp,
-} from "../sql-reads.ts";
+} from "../../reads/index.ts";
+import { visibleApplicationId } from "../applications/index.ts";
 
 /** Where deployments are found by id, with the caller's visibility (their application's). */
 export const deploymentSqlRows: SqlReadRows = {

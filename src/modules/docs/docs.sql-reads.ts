@@ -1,5 +1,5 @@
 /**
- * Compiled-read SQL of schema/docs.graphql (src/modules/sql-reads.ts), the only implementation of these reads: an
+ * Compiled-read SQL of schema/docs.graphql (src/reads/compiler.ts), the only implementation of these reads: an
  * organization's docs theme for its owners and admins (`docsTheme`; anyone else, and an unknown organization,
  * NOT_FOUND), its hostname's registration (`docsRegistration`, null until a hostname is saved), and the public theme
  * document (`publicDocsTheme`, no credentials). A theme's row carries its organization's `database_id` and, as `id`,
@@ -7,6 +7,15 @@
  * fields built from configuration — `DocsRegistration.cnameTarget`, `themeUrl`, `loaderSnippet` — are resolvers
  * reading the row the statement carries (docs.resolvers.ts).
  */
+
+import {
+  column,
+  type SqlComputedColumns,
+  type SqlReadCompiler,
+  type SqlReadRows,
+  type SqlReadTypes,
+  timestamp,
+} from "../../reads/index.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { isAllowed } from "../access/index.ts";
 import {
@@ -15,14 +24,6 @@ import {
   organizationRefSql,
   parseOrganizationRef,
 } from "../organizations/index.ts";
-import {
-  column,
-  type SqlComputedColumns,
-  type SqlReadCompiler,
-  type SqlReadRows,
-  type SqlReadTypes,
-  timestamp,
-} from "../sql-reads.ts";
 
 /** Theme rows as the reads see them: the row's columns, `id` (its organization's id) and `database_id` (SQL, to alias). */
 const THEME_ROWS = `(select dt.*, dt.organization_id as id, ${databaseIdOfOrganizationSql("dt.organization_id")} as database_id

@@ -8,7 +8,7 @@
  * change is announced: no statement per subscriber). Fan-out: the instance's dispatch, routed by
  * organization or import id, hands an event only to the matching subscribers; the event object is shared, so
  * subscribers with the same operation share one result (src/server/shared-execution.ts) and identical reads of the
- * record run once (src/server/sql-read-resolvers.ts). The SQL statements per event do not grow with the number of
+ * record run once (src/reads/resolvers.ts). The SQL statements per event do not grow with the number of
  * subscribers. A deletion is published as status `deleted` (with the record's project) and delivered with a null
  * record.
  */
@@ -41,7 +41,7 @@ export interface SiteImportChange {
 
 /**
  * What a subscriber receives: the status this event reports, and the record to read as it is now (by id, with the
- * subscriber's selection: src/server/sql-read-resolvers.ts; null once deleted).
+ * subscriber's selection: src/reads/resolvers.ts; null once deleted).
  */
 export interface SiteImportEvent {
   importId: string;

@@ -1,13 +1,11 @@
 /**
- * Compiled-read SQL of schema/imports.graphql (src/modules/sql-reads.ts), the only implementation of these reads:
+ * Compiled-read SQL of schema/imports.graphql (src/reads/compiler.ts), the only implementation of these reads:
  * the active organization's import records newest first (a member limited by grants sees only records whose
  * project is granted; spec: Site import rule 8), a record by id, its columns and step progress. The resources a
  * record points at are declared by the modules owning them (with their own visibility); `inputConfig` and
  * `databaseType` are decrypted by resolvers from the row.
  */
-import { decodeCursor } from "../../shared/pagination.ts";
-import { parseInput } from "../../shared/validate.ts";
-import { visibleProjectSql } from "../access/index.ts";
+
 import {
   checkedEnum,
   checkedEnumJson,
@@ -20,7 +18,10 @@ import {
   type SqlReadRows,
   type SqlReadTypes,
   timestamp,
-} from "../sql-reads.ts";
+} from "../../reads/index.ts";
+import { decodeCursor } from "../../shared/pagination.ts";
+import { parseInput } from "../../shared/validate.ts";
+import { visibleProjectSql } from "../access/index.ts";
 import { IMPORT_STEPS } from "./site-import.model.ts";
 import { connectionArgsSchema } from "./site-import.schema.ts";
 

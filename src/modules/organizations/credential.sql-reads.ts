@@ -4,7 +4,7 @@
  * to their modules, which hand in their SELECT with {@link provideCredentialSource} (they are above this module).
  * Grants and surfaces come from the caller. Never a secret or a hash: the selects name only the listed columns.
  */
-import { column, type SqlReadCompiler, type SqlReadField, type SqlReadTypes, timestamp } from "../sql-reads.ts";
+import { column, type SqlReadCompiler, type SqlReadField, type SqlReadTypes, timestamp } from "../../reads/index.ts";
 
 /**
  * A SELECT of the request's credential row as `name`, `prefix`, `created_at`, `last_used_at`, `expires_at` (text,

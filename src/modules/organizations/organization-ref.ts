@@ -4,7 +4,7 @@
  * that accepts such a reference.
  */
 import type { Knex } from "knex";
-import type { SqlReadCompiler } from "../sql-reads.ts";
+import type { SqlReadCompiler } from "../../reads/index.ts";
 import { organizationsTable } from "./organization.queries.ts";
 import { organizationIdOfDatabaseIdSql } from "./organization.sql-reads.ts";
 

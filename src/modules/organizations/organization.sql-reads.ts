@@ -1,5 +1,5 @@
 /**
- * Compiled-read SQL of schema/organizations.graphql (src/modules/sql-reads.ts), the only implementation of these
+ * Compiled-read SQL of schema/organizations.graphql (src/reads/compiler.ts), the only implementation of these
  * reads: the viewer, the caller's organizations (members only: another organization is NOT_FOUND), their plans and
  * notification channels, users, the organization and users of others' rows (projects, members, invitations, API
  * keys), and where organizations and users are found by id. `PlanUsage`'s counts are declared by the modules owning the counted tables (the object's row is the
@@ -15,7 +15,7 @@ import {
   type SqlReadRows,
   type SqlReadTypes,
   timestamp,
-} from "../sql-reads.ts";
+} from "../../reads/index.ts";
 import { credentialSqlReads, viewerCredentialSql } from "./credential.sql-reads.ts";
 
 /** The condition "organization row `alias` is one the caller belongs to" (SQL). */

@@ -1,12 +1,12 @@
 /**
- * Compiled-read SQL of schema/payments.graphql (src/modules/sql-reads.ts), the only implementation of these reads:
+ * Compiled-read SQL of schema/payments.graphql (src/reads/compiler.ts), the only implementation of these reads:
  * a project's payment gateway services, oldest first (visible with their project), their organization's merchant
  * code and status, their relay log, and where a service is found by id. A service's row carries its merchant's
  * columns, so the fields answered outside the database — `signingKey` (decrypted, owners and admins), `checkoutUrl`
  * (configuration) and `paymentMethods` (the gateway) — read them from the row (payment.resolvers.ts). The project is
  * declared by the projects module.
  */
-import { visibleProjectSql } from "../access/index.ts";
+
 import {
   column,
   pageSizeArg,
@@ -14,7 +14,8 @@ import {
   type SqlReadRows,
   type SqlReadTypes,
   timestamp,
-} from "../sql-reads.ts";
+} from "../../reads/index.ts";
+import { visibleProjectSql } from "../access/index.ts";
 import { PROVISIONING_CODE } from "./payment.model.ts";
 
 /**

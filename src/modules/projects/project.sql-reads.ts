@@ -1,11 +1,10 @@
 /**
- * Compiled-read SQL of schema/projects.graphql (src/modules/sql-reads.ts), the only implementation of these reads:
+ * Compiled-read SQL of schema/projects.graphql (src/reads/compiler.ts), the only implementation of these reads:
  * projects visible to the caller (grants included), their environments, an organization's projects as a
  * connection, and where a project or environment is found by id. An environment's applications and databases are
  * declared by the modules owning those tables.
  */
-import { decodeCursor } from "../../shared/pagination.ts";
-import { visibleProjectSql } from "../access/index.ts";
+
 import {
   belongsTo,
   column,
@@ -19,7 +18,9 @@ import {
   type SqlReadRows,
   type SqlReadTypes,
   timestamp,
-} from "../sql-reads.ts";
+} from "../../reads/index.ts";
+import { decodeCursor } from "../../shared/pagination.ts";
+import { visibleProjectSql } from "../access/index.ts";
 
 /** The condition "project row `alias` is visible to the caller" (SQL). */
 export function visibleProjectRow(compiler: SqlReadCompiler, alias: string): string {

@@ -1,5 +1,5 @@
 /**
- * Compiled-read SQL of schema/providers.graphql (src/modules/sql-reads.ts), the only implementation of these reads:
+ * Compiled-read SQL of schema/providers.graphql (src/reads/compiler.ts), the only implementation of these reads:
  * an organization's git providers, container registries and SSH keys, oldest first (every member of the
  * organization sees them; never a password or a private key), and where each is found by id.
  */
@@ -12,7 +12,7 @@ import {
   type SqlReadRows,
   type SqlReadTypes,
   timestamp,
-} from "../sql-reads.ts";
+} from "../../reads/index.ts";
 
 /** A table of rows belonging to an organization, visible to the organization's members. */
 const ofCallerOrganization = (table: string): SqlReadRowSource => ({

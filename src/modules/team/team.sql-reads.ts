@@ -1,5 +1,5 @@
 /**
- * Compiled-read SQL of invitations (schema/team.graphql; src/modules/sql-reads.ts), the only implementation of
+ * Compiled-read SQL of invitations (schema/team.graphql; src/reads/compiler.ts), the only implementation of
  * these reads: every member of an organization sees its invitations, newest first, filtered by the spec's status
  * (derived from the stored status and `expires_at` at the request's clock, as invitation.model.ts's `invitationStatus`),
  * and where an invitation is found by id. The inviter is declared by the organizations module (users); `link`
@@ -14,7 +14,7 @@ import {
   type SqlReadRows,
   type SqlReadTypes,
   timestamp,
-} from "../sql-reads.ts";
+} from "../../reads/index.ts";
 
 /**
  * The spec status of invitation row `alias` at the request's clock (SQL text), as `invitationStatus` derives it:

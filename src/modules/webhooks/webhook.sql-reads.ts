@@ -1,13 +1,12 @@
 /**
- * Compiled-read SQL of schema/webhooks.graphql (src/modules/sql-reads.ts), the only implementation of these reads:
+ * Compiled-read SQL of schema/webhooks.graphql (src/reads/compiler.ts), the only implementation of these reads:
  * an organization's endpoints (oldest first), one endpoint, and an endpoint's delivery log (newest first). The
  * webhooks gate (webhook-access.ts: the organization named by its TypeID or integer id; 404 for non-members and
  * members, 403 naming the `webhooks` plan feature) is decided inside the statement: the caller's standing in each
  * of its organizations is known before it runs, so the SQL picks the value or the gate's error for the organization
  * the reference names. The secret is never read: `hasSecret` is always true (every endpoint has one).
  */
-import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
-import { organizationRefSql } from "../organizations/index.ts";
+
 import {
   callerOrganizationSql,
   column,
@@ -17,7 +16,9 @@ import {
   type SqlReadRows,
   type SqlReadTypes,
   timestamp,
-} from "../sql-reads.ts";
+} from "../../reads/index.ts";
+import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
+import { organizationRefSql } from "../organizations/index.ts";
 import { DELIVERIES_LIMIT } from "./webhook.service.ts";
 import { webhookRefusal } from "./webhook-access.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The executor's side of compiled reads (src/modules/sql-reads.ts): the schema's resolvers for every
+ * The executor's side of compiled reads (src/reads/compiler.ts): the schema's resolvers for every
  * declared field, so a read has one implementation whichever way an operation runs.
  * - A declared root field of `Query` runs ONE statement for its whole subtree (partial mode) and returns its JSON.
  * - Objects of "compiled types" (declared types and the value types built inside their SQL: connections, plans,
@@ -26,6 +26,7 @@ import {
 } from "graphql";
 import { collectSubfields } from "graphql/execution/collectFields.js";
 import type { Context } from "../modules/context.ts";
+import { NotFoundError } from "../shared/errors.ts";
 import {
   ERROR_KEY,
   type JsonSql,
@@ -35,9 +36,8 @@ import {
   type SqlReadRootSql,
   type SqlReadRows,
   type SqlReadTypes,
-} from "../modules/sql-reads.ts";
-import { NotFoundError } from "../shared/errors.ts";
-import { type ReadStatementOptions, runReadStatement } from "./read-statements.ts";
+} from "./compiler.ts";
+import { type ReadStatementOptions, runReadStatement } from "./statements.ts";
 
 type Resolver = GraphQLFieldResolver<unknown, Context>;
 
@@ -98,7 +98,7 @@ function rowModel(row: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * Runs `expression` of `compiler` as one statement (read-statements.ts) and returns its JSON value.
+ * Runs `expression` of `compiler` as one statement (statements.ts) and returns its JSON value.
  * @throws the `EXECUTION_TIME_LIMIT` error past the time limit.
  */
 async function runJson(ctx: Context, compiler: SqlReadCompiler, expression: JsonSql, options: ReadStatementOptions) {

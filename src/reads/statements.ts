@@ -2,12 +2,12 @@
  * How compiled reads run: one statement returning the answer's JSON as text, under the
  * execution time limit, optionally as a named prepared statement so that PostgreSQL plans a repeated operation
  * once per connection instead of on every request. Used by the one-statement answer of a whole query
- * (compiled-reads.ts) and by the executor's reads (sql-read-resolvers.ts): one implementation.
+ * (compiled-reads.ts) and by the executor's reads (resolvers.ts): one implementation.
  */
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import { type NativeStatement, nativeStatement, pooledQuery, StatementTimeoutError } from "../db/pooled-query.ts";
-import { timeLimitError } from "./query-cost.ts";
+import { timeLimitError } from "../shared/errors.ts";
 
 /** Distinct statements an instance prepares at most (each connection keeps the ones it ran: bounded memory). */
 const MAX_PREPARED = 200;

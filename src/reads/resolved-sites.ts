@@ -6,7 +6,7 @@
  * index and the row (`SITE_OPEN`, index, row, `SITE_CLOSE` of sql-reads.ts, marked with a secret of this process so
  * that no stored value can pass for one). This file finds each site in the answer's text, calls the field's
  * resolver as the executor would — the schema's own, deadline included, with `{ __row }` as its parent, which
- * sql-read-resolvers.ts turns into the row model — and splices the value, serialized by the field's scalar, in the
+ * src/reads/resolvers.ts turns into the row model — and splices the value, serialized by the field's scalar, in the
  * site's place: the answer is not parsed, only the rows. Anything the executor would report — a resolver
  * throwing, null for a non-null type, a value its scalar refuses — gives null here: the executor then answers the
  * whole operation, with the error at its path.
@@ -25,7 +25,7 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import type { Context } from "../modules/context.ts";
-import { ROW_KEY, SITE_CLOSE, SITE_OPEN, SITE_ROW, type SqlReadSite } from "../modules/sql-reads.ts";
+import { ROW_KEY, SITE_CLOSE, SITE_OPEN, SITE_ROW, type SqlReadSite } from "./compiler.ts";
 
 /** The operation a compiled answer belongs to: its schema, fragments by name, coerced variables. */
 export interface SitesOperation {

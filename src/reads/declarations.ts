@@ -1,0 +1,170 @@
+/**
+ * Declaration helpers of compiled reads (src/reads/compiler.ts): the SQL of a field that is a column, a timestamp, an
+ * enum under a CHECK constraint, a relation, a root read by id or a forward connection, as the modules' `*.sql-reads.ts`
+ * files write them.
+ */
+import { isoTimeJsonSql } from "../db/sql-time.ts";
+import { NotFoundError } from "../shared/errors.ts";
+import { checkPageSize } from "../shared/pagination.ts";
+import {
+  JsonSql,
+  orMissing,
+  type SqlReadCompiler,
+  type SqlReadField,
+  type SqlReadFieldSql,
+  type SqlReadRootSql,
+  type SqlReadRowSource,
+} from "./compiler.ts";
+
+/**
+ * A text value (SQL `sql`) that a CHECK constraint limits to the names of the field's GraphQL enum, as its JSON
+ * string: GraphQL names ([_A-Za-z][_0-9A-Za-z]*) need no escaping, so the value is quoted as it is (`to_json`
+ * would cost a type lookup per value). Only for values the database constrains: test/db/enum-constraints.test.ts
+ * checks that each one refuses any other text. SQL null stays null.
+ */
+export function checkedEnumJson(sql: string): JsonSql {
+  return new JsonSql(`('"' || ${sql} || '"')`);
+}
+
+/** A column of the row holding an enum's names under a CHECK constraint ({@link checkedEnumJson}). */
+export const checkedEnum =
+  (name: string): SqlReadFieldSql =>
+  ({ alias }) =>
+    checkedEnumJson(`${alias}.${name}`);
+
+/** A column of the row as a JSON scalar (text, integer, boolean; null stays null). */
+export const column =
+  (name: string): SqlReadFieldSql =>
+  ({ alias }) =>
+    `${alias}.${name}`;
+
+/**
+ * The timestamptz `sql` as the `DateTime` scalar's JSON string (src/db/sql-time.ts `isoTimeJsonSql`), SQL null for
+ * null. Written directly: the text holds only digits, `-`, `:`, `.`, `T` and `Z`, nothing JSON escapes.
+ */
+export function isoTimeJson(sql: string): JsonSql {
+  return new JsonSql(isoTimeJsonSql(sql));
+}
+
+/** A timestamptz column of the row as the `DateTime` scalar's text ({@link isoTimeJson}). */
+export const timestamp =
+  (name: string): SqlReadFieldSql =>
+  ({ alias }) =>
+    isoTimeJson(`${alias}.${name}`);
+
+/**
+ * The integer argument `name` of `field` (`fallback` when absent) checked against 1..max.
+ * @throws BadUserInputError when out of range (src/shared/pagination.ts `checkPageSize`).
+ */
+export function pageSizeArg(field: SqlReadField, name: string, max: number, fallback?: number): number {
+  const value = field.args[name] ?? fallback;
+  return checkPageSize(typeof value === "number" ? value : Number.NaN, max, name);
+}
+
+/**
+ * A field holding the row of `table` of type `typeName` that the row's column `foreignKey` points at (null when
+ * none), e.g. `Application.project`: the parent being visible, so is what it belongs to. With `source`, the row
+ * must also be visible by its own rule (e.g. `SiteImport.application` for a member limited to one project).
+ */
+export const belongsTo =
+  (typeName: string, table: string, foreignKey: string, source?: SqlReadRowSource): SqlReadFieldSql =>
+  ({ compiler, alias, nodes }) =>
+    compiler.joinedOne(typeName, alias, nodes, table, `${alias}.${foreignKey}`, (x) =>
+      source ? source.visible(compiler, x) : "",
+    );
+
+/** The condition "the organization id `organizationIdSql` (SQL) is one the caller belongs to". */
+export function callerOrganizationSql(compiler: SqlReadCompiler, organizationIdSql: string): string {
+  return `${organizationIdSql} = any(${compiler.param([...compiler.caller.orgs.keys()])}::text[])`;
+}
+
+/**
+ * A field holding the rows of `table` of type `typeName` whose column `foreignKey` points at the row, ordered by
+ * `orderBy` (SQL on the child's columns, `$` standing for its alias; default id), e.g. `Project.environments`.
+ */
+export const hasMany =
+  (typeName: string, table: string, foreignKey: string, orderBy = "$.id"): SqlReadFieldSql =>
+  ({ compiler, alias, nodes }) => {
+    const x = compiler.alias();
+    const order = orderBy.replaceAll("$", x);
+    return compiler.list(typeName, x, nodes, `from ${table} ${x} where ${x}.${foreignKey} = ${alias}.id`, order);
+  };
+
+/**
+ * A root field `field(id: ID!)` answering the visible row of `source` with that id as `typeName`, or the error
+ * `NOT_FOUND` (the same for a missing row and one the caller may not see).
+ */
+export function rootById(typeName: string, source: SqlReadRowSource): SqlReadRootSql {
+  return orMissing(
+    ({ compiler, args, nodes }) => {
+      const x = compiler.alias();
+      const where = `where ${x}.id = ${compiler.param(String(args.id))} and ${source.visible(compiler, x)}`;
+      return compiler.one(typeName, x, nodes, `from ${source.table} ${x} ${where}`);
+    },
+    (args) => new NotFoundError(typeName, String(args.id)),
+  );
+}
+
+/** The opaque cursor of src/shared/pagination.ts (`base64url("c:" + id)`, no padding) computed in SQL. */
+export function cursorSql(idSql: string): string {
+  return `rtrim(translate(encode(convert_to('c:' || ${idSql}, 'UTF8'), 'base64'), E'+/\\n', '-_'), '=')`;
+}
+
+/**
+ * A forward `*Connection` (edges { cursor node }, nodes, pageInfo, totalCount) over the rows of `table` (aliased `p` in
+ * `where`) matching `where`, ordered by id (`descending`: newest ids first), the `first` of them after id `afterId`
+ * and `offset` more (the `ConnectionModel` shape of src/shared/pagination.ts), nodes compiled as `nodeType`.
+ * `totalCount` counts every matching row. Null: not compilable.
+ */
+export function connectionSql(
+  field: SqlReadField,
+  page: {
+    table: string;
+    where: string;
+    first: number;
+    afterId: string | null;
+    nodeType: string;
+    descending?: boolean;
+    offset?: number;
+  },
+): JsonSql | null {
+  const { compiler } = field;
+  const [order, reverse] = page.descending ? ["desc", "asc"] : ["asc", "desc"];
+  const after = page.afterId ? ` and p.id ${page.descending ? "<" : ">"} ${compiler.param(page.afterId)}` : "";
+  const offset = page.offset ? ` offset ${compiler.param(page.offset)}` : "";
+  /** The page's rows (up to `limit`) as a subquery aliased `alias`. */
+  const rows = (alias: string, limit: number) =>
+    `(select * from ${page.table} p where ${page.where}${after} order by p.id ${order} limit ${compiler.param(limit)}${offset}) ${alias}`;
+  /** The cursor of the page's first (`asc`) or last row in page order. */
+  const edgeCursor = (direction: string) => {
+    const a = compiler.alias();
+    return `(select ${cursorSql(`${a}.id`)} from ${rows(a, page.first)} order by ${a}.id ${direction} limit 1)`;
+  };
+  return compiler.objectWith(field.returnType, "", field.nodes, {
+    edges: (edges) => {
+      const a = compiler.alias();
+      const rowsOf = compiler.joinedRows(a, `from ${rows(a, page.first)}`, () =>
+        compiler.objectWith(edges.returnType, a, edges.nodes, {
+          cursor: () => cursorSql(`${a}.id`),
+          node: (node) => compiler.object(page.nodeType, a, node.nodes),
+        }),
+      );
+      return rowsOf.item && compiler.aggregate(rowsOf.item, rowsOf.from, `${a}.id ${order}`);
+    },
+    nodes: (nodes) => {
+      const a = compiler.alias();
+      const rowsOf = compiler.joinedRows(a, `from ${rows(a, page.first)}`, () =>
+        compiler.object(page.nodeType, a, nodes.nodes),
+      );
+      return rowsOf.item && compiler.aggregate(rowsOf.item, rowsOf.from, `${a}.id ${order}`);
+    },
+    pageInfo: (info) =>
+      compiler.objectWith(info.returnType, "", info.nodes, {
+        hasNextPage: () => `((select count(*) from ${rows(compiler.alias(), page.first + 1)}) > ${page.first})`,
+        hasPreviousPage: () => "false",
+        startCursor: () => edgeCursor(order),
+        endCursor: () => edgeCursor(reverse),
+      }),
+    totalCount: () => `(select count(*)::int from ${page.table} p where ${page.where})`,
+  });
+}
