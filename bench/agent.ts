@@ -20,7 +20,7 @@ import { scratchDatabase, startServerProcess } from "./harness.ts";
 const PROJECTS = 50;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/** The connection count of the MCP goal. */
+/** The connection count of the MCP goal (docs/performance.md). */
 const MCP_CONNECTIONS = 32;
 const BEFORE = process.env.BENCH_BEFORE;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);

@@ -26,7 +26,7 @@ import { waitedMs } from "../shared/execution-waits.ts";
 
 /**
  * Assumed length of a list field without a `first` argument (organizations, members, environments, …): 5 keeps
- * the README's organization tree (≈ 42,000) well under the default limit while the issue's amplification query
+ * the README's organization tree (≈ 42,000) well under the default limit while the amplification query of test/hardening/amplification.test.ts
  * (≈ 609,000) is refused.
  */
 export const DEFAULT_LIST_SIZE = 5;

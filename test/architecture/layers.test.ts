@@ -1,5 +1,5 @@
 /**
- * The import graph keeps one direction (issue: kernel, "a shared layer below the modules"): the transport
+ * The import graph keeps one direction (a shared layer below the modules): the transport
  * (`src/server/`) imports modules; modules import the layers below (`src/reads/`, `src/jobs/`, `src/shared/`, `src/auth/`,
  * `src/db/`, `src/config.ts`, `src/http/`); nothing below imports a module or the transport. The instance's
  * service bundle (`AppServices`) is the modules' own type (src/modules/services.ts); jobs receive it generically. Entry points

@@ -36,7 +36,7 @@ describe("GET /api/openapi.json", () => {
     expect(doc.openapi).toBe("3.1.0");
     const expected = documentedRows(restRoutes, "public").map((r) => `${r.method} ${openApiPath(r.path)}`);
     expect(operationsOf(doc).sort()).toEqual(expected.sort());
-    // The paths the issue names are among them.
+    // The paths the specification names are among them.
     expect(operationsOf(doc)).toEqual(
       expect.arrayContaining([
         "POST /api/site-import",

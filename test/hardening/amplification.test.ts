@@ -12,7 +12,7 @@ import { gql, useTestServer } from "../helpers/server.ts";
 const t = useTestServer({ SKIFF_MAX_RESPONSE_BYTES: "4096" });
 let org: Awaited<ReturnType<typeof createOrg>>;
 
-/** The 293-byte amplification query: three aliases of two nested 100-project pages. */
+/** A 293-byte amplification query: three aliases of two nested 100-project pages. */
 const AMPLIFY =
   "{a:organizations{...F} b:organizations{...F} c:organizations{...F}} fragment F on Organization{" +
   "projects(first:100){edges{node{id name organization{projects(first:100){edges{node{id name}}}}}}}}";

@@ -57,7 +57,7 @@ describe("job runner after losing its connections", () => {
     const back = Date.now();
     await until(async () => (await runnerListeners()) > 0, 30_000);
     const listenBack = Date.now() - back;
-    // The probe: every LISTEN backend terminated, then a new user-facing job.
+    // The probe: every LISTEN backend terminated, then a new user-facing job.
     const terminated = await listenerPids();
     await db.knex.raw("select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'listen%'");
     const ran = await runTime("after-terminate", 15_000);
