@@ -5,4 +5,5 @@
  * computed fields spliced into a one-statement answer (resolved-sites.ts) and the statement runner (statements.ts).
  */
 export * from "./compiler.ts";
+export type * from "./context.ts";
 export * from "./declarations.ts";
