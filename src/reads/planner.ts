@@ -1,9 +1,9 @@
 /**
- * The planner of compiled reads: how an operation that reads Skiff's tables is run. The transport (src/server/
- * compiled-reads.ts, the Apollo plugin) asks {@link answerQuery} for a query once the operation-level checks have
- * passed, handing in the caller's confirmation ({@link CallerConfirmation}: src/server/remembered-callers.ts); what
- * the planner does not answer, graphql-js executes with the resolvers of resolvers.ts. Every mode reads with the
- * same declarations, so an answer means the same whichever runs it (test/graph/compiled-reads.test.ts).
+ * The planner of compiled reads: how an operation that reads Skiff's tables is run. The transport's Apollo plugin
+ * (src/server/compiled-reads.ts) asks {@link answerQuery} for a query once the operation-level checks have passed,
+ * handing in the caller's confirmation ({@link CallerConfirmation}: src/server/remembered-callers.ts); what the
+ * planner does not answer, graphql-js executes with the resolvers of resolvers.ts. Every mode reads with the same
+ * declarations, so an answer means the same whichever runs it (test/graph/compiled-reads.test.ts).
  *
  * | Mode | When it applies | Statements | Who completes the answer |
  * |---|---|---|---|
@@ -12,7 +12,7 @@
  * | Partial | Any other query (a root field without SQL, a computed object field), or a one-statement answer given back (below) | 1 per declared root field | graphql-js, calling only the undeclared fields' resolvers on the rows the statements carried (resolvers.ts) |
  * | By id | Objects of declared types a resolver returns (mutation payloads, federation references) | 1 per field of the operation, batched over list items | graphql-js (resolvers.ts) |
  * | Event | A subscription event's objects | 1 per event for every subscriber with the same statement | graphql-js, per subscriber (resolvers.ts) |
- * | Executor only | An instance started with {@link ReadMode} `"executor"` (comparisons in tests and benchmarks) | as Partial, for every query; callers authenticate on their own | graphql-js |
+ * | Executor only | An instance started with {@link ReadMode} `"executor"` (comparisons: tests' start option, bench/executor-reads.ts) | as Partial, for every query; callers authenticate on their own | graphql-js |
  *
  * A one-statement or sites answer is given back to the executor (Partial), which reports errors at their paths,
  * when: the variables do not coerce; a declaration refuses its arguments; the answer holds a declaration's error
@@ -43,10 +43,26 @@ import { type PreparedMemo, type ReadStatementOptions, runReadStatement } from "
 
 /**
  * How an instance runs GraphQL reads: `"compiled"` by the planner's modes; `"executor"`, every query through
- * graphql-js and no remembered callers — a comparison for tests and benchmarks (the server's start options), never
- * a setting of the product.
+ * graphql-js and no remembered callers — a comparison for tests (the server's start option `readMode`) and
+ * benchmarks ({@link setProcessReadMode}), never a setting of the product.
  */
 export type ReadMode = "compiled" | "executor";
+
+let processMode: ReadMode = "compiled";
+
+/**
+ * Makes `mode` the read mode of every instance this process starts without one in its start options. For a
+ * benchmark's comparison only: bench/executor-reads.ts, preloaded into the server's process (`--import`), sets
+ * `"executor"`; no configuration reaches it.
+ */
+export function setProcessReadMode(mode: ReadMode): void {
+  processMode = mode;
+}
+
+/** The read mode of instances started without one: `"compiled"` unless {@link setProcessReadMode} said otherwise. */
+export function processReadMode(): ReadMode {
+  return processMode;
+}
 
 /**
  * The caller's confirmation, handed in by the transport: a caller the instance resolved before from the same

@@ -60,7 +60,7 @@ function readsOf(ctx: ReadContext): RequestReads {
   return reads;
 }
 
-/** The caller as compiled SQL sees it (its memberships: one statement per request, shared with the services). */
+/** The caller as compiled reads see it (its memberships: one statement per request, shared with the services). */
 export async function compiledReadCaller(ctx: ReadContext): Promise<SqlReadCaller> {
   const p = ctx.principal;
   return {

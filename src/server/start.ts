@@ -28,7 +28,7 @@ import { createMailer, queuedMailer } from "../modules/mail/index.ts";
 import { bootstrapFirstRun, type FirstRun } from "../modules/organizations/index.ts";
 import type { AppServices } from "../modules/services.ts";
 import { emitAccountEvent } from "../modules/team/index.ts";
-import type { ReadMode } from "../reads/planner.ts";
+import { processReadMode, type ReadMode } from "../reads/planner.ts";
 import { bounded } from "../shared/bounded.ts";
 import { createPubSub } from "../shared/pubsub.ts";
 import { createShutdown } from "../shared/shutdown.ts";
@@ -81,8 +81,8 @@ export interface StartOptions {
   /** Resolver of the outbound client (tests point it at a local DNS server). Default: the system's. */
   outboundLookup?: LookupFn;
   /**
-   * How GraphQL reads run (src/reads/planner.ts). Default `"compiled"`; `"executor"` is for comparisons (tests and
-   * benchmarks): every query through graphql-js, no remembered callers.
+   * How GraphQL reads run (src/reads/planner.ts). Default: the process's (`"compiled"`, unless a benchmark preloaded
+   * bench/executor-reads.ts); `"executor"` is for comparisons: every query through graphql-js, no remembered callers.
    */
   readMode?: ReadMode;
 }
@@ -155,7 +155,7 @@ export async function startSkiff(
     jobs,
     now: options.now ?? (() => new Date()),
     shutdown: shutdownNotice,
-    readMode: options.readMode ?? "compiled",
+    readMode: options.readMode ?? processReadMode(),
   };
   const unwatchPool = watchPool(knex);
   const server = await createServer(services, database.url);
