@@ -5,6 +5,6 @@
  * run bench:peer` ("before": compiled reads; "after": the same code, executor only). No configuration of the product
  * reaches this mode.
  */
-import { setProcessReadMode } from "../src/reads/planner.ts";
+import { setProcessReadMode } from "../src/reads/index.ts";
 
 setProcessReadMode("executor");

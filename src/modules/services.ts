@@ -10,7 +10,7 @@ import type { Config } from "../config.ts";
 import type { SecretBox } from "../db/secrets.ts";
 import type { OutboundClient } from "../http/outbound-client.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";
-import type { ReadMode } from "../reads/planner.ts";
+import type { ReadMode } from "../reads/index.ts";
 import type { PubSub } from "../shared/pubsub.ts";
 import type { Shutdown } from "../shared/shutdown.ts";
 

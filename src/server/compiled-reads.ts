@@ -9,8 +9,7 @@ import type { ApolloServerPlugin, GraphQLResponse } from "@apollo/server";
 import { HeaderMap } from "@apollo/server";
 import { type FormattedExecutionResult, GraphQLError } from "graphql";
 import type { Context } from "../modules/context.ts";
-import { RESPONSE_CLOSE, RESPONSE_OPEN } from "../reads/index.ts";
-import { answerQuery, type CallerConfirmation, type ReadPlan } from "../reads/planner.ts";
+import { answerQuery, type CallerConfirmation, RESPONSE_CLOSE, RESPONSE_OPEN, type ReadPlan } from "../reads/index.ts";
 import { readFor, rememberedIdentity, statementFor } from "./remembered-callers.ts";
 
 /**

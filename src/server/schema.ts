@@ -12,8 +12,7 @@ import { DateTimeResolver, EmailAddressResolver, JSONObjectResolver, URLResolver
 import { auditedMutation } from "../modules/audit/index.ts";
 import type { Context } from "../modules/context.ts";
 import { modulePublicRootFields, moduleResolvers, moduleSqlReads, moduleSqlRows } from "../modules/index.ts";
-import { compiledReadReferences, isKeyReader, withCompiledReads } from "../reads/resolvers.ts";
-import type { ReadStatementOptions } from "../reads/statements.ts";
+import { compiledReadReferences, isKeyReader, type ReadStatementOptions, withCompiledReads } from "../reads/index.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
 import { withDeadline } from "./query-cost.ts";
 

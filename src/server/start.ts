@@ -28,7 +28,7 @@ import { createMailer, queuedMailer } from "../modules/mail/index.ts";
 import { bootstrapFirstRun, type FirstRun } from "../modules/organizations/index.ts";
 import type { AppServices } from "../modules/services.ts";
 import { emitAccountEvent } from "../modules/team/index.ts";
-import { processReadMode, type ReadMode } from "../reads/planner.ts";
+import { processReadMode, type ReadMode } from "../reads/index.ts";
 import { bounded } from "../shared/bounded.ts";
 import { createPubSub } from "../shared/pubsub.ts";
 import { createShutdown } from "../shared/shutdown.ts";
