@@ -60,7 +60,6 @@ const SECTIONS: readonly { title: string; variables: readonly string[] }[] = [
       "SKIFF_MAX_QUERY_COST",
       "SKIFF_MAX_RESPONSE_BYTES",
       "SKIFF_EXECUTION_TIMEOUT_MS",
-      "SKIFF_COMPILED_READS",
       "SKIFF_PREPARED_READS",
       "SKIFF_INTROSPECTION",
       "SKIFF_AGENT_RATE_LIMIT",

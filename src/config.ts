@@ -397,13 +397,6 @@ export const configSchema = z.object({
     .describe(
       "Comma-separated origins besides `SKIFF_BASE_URL`'s whose pages may open cookie-authenticated WebSockets (others: 4403). Header-authenticated connections are unaffected.",
     ),
-  SKIFF_COMPILED_READS: z
-    .enum(["true", "false", "1", "0"])
-    .default("true")
-    .transform((v) => v === "true" || v === "1")
-    .describe(
-      "`false` turns off the one-statement answer of a whole query and the remembered callers (API keys, agent tokens and session cookies confirmed inside the read's statement): every query then runs through the executor, which still reads each declared root field with one SQL statement (the same SQL: one implementation per read; see [Performance](performance.md)), and every request authenticates on its own. For comparisons only.",
-    ),
   SKIFF_PREPARED_READS: z
     .enum(["auto", "true", "false", "1", "0"])
     .default("auto")

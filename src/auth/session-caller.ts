@@ -177,7 +177,7 @@ export interface SessionCallerOptions {
   /** The access module's membership SQL. */
   memberships: UserMembershipsSql;
   /**
-   * False: no cookie or user JWT is remembered, every request goes through better-auth (SKIFF_COMPILED_READS=false).
+   * False: no cookie or user JWT is remembered, every request goes through better-auth (an instance whose reads run through the executor alone).
    */
   rememberSessions?: boolean;
 }

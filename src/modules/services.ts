@@ -10,6 +10,7 @@ import type { Config } from "../config.ts";
 import type { SecretBox } from "../db/secrets.ts";
 import type { OutboundClient } from "../http/outbound-client.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";
+import type { ReadMode } from "../reads/index.ts";
 import type { PubSub } from "../shared/pubsub.ts";
 import type { Shutdown } from "../shared/shutdown.ts";
 
@@ -38,6 +39,11 @@ export interface AppServices {
    * take their deadline from it, so they answer while the server drains (src/shared/shutdown.ts).
    */
   shutdown: Shutdown;
+  /**
+   * How GraphQL reads run (src/reads/planner.ts): `"compiled"`; `"executor"` (every query through graphql-js, every
+   * request authenticated on its own) only where tests and benchmarks compare the two (the start option `readMode`).
+   */
+  readMode: ReadMode;
 }
 
 declare module "../shared/rest-route.ts" {

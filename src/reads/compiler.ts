@@ -8,7 +8,7 @@
  * ({@link SqlReadCompiler.joinedRows}); `json_build_object`/`json_agg` cost PostgreSQL about 1.4× the CPU, measured on
  * the bench:peer shapes). Visibility is part of the SQL (src/modules/access/access-scope.ts).
  *
- * Two ways to run it, one meaning (src/server/compiled-reads.ts, src/reads/resolvers.ts):
+ * Two ways to run it, one meaning (the planner chooses: src/reads/planner.ts has every mode in one table):
  * - a query whose every selected field is declared is answered by ONE statement, its JSON text sent as is; where
  *   it also selects undeclared scalar fields of table types (computed or decrypted values), the statement carries
  *   the row at each such field's key ("sites" mode, {@link siteSql}) and only those fields' resolvers run, their
@@ -36,7 +36,7 @@ import {
 } from "graphql";
 import { collectFields, collectSubfields } from "graphql/execution/collectFields.js";
 import type { Knex } from "knex";
-import type { OrgAccess, SqlCondition } from "../modules/access/index.ts";
+import type { ReadStanding, SqlCondition } from "./context.ts";
 
 /** What one compiled field receives. */
 export interface SqlReadField {
@@ -177,7 +177,8 @@ export interface SqlReadCaller {
   /** The session authenticating the request (`sessions.id`; null: another credential). */
   sessionId: string | null;
   organizationId: string | null;
-  orgs: ReadonlyMap<string, OrgAccess>;
+  /** The caller's standing in each organization it may act on, by organization id. */
+  orgs: ReadonlyMap<string, ReadStanding>;
   /** The request's clock (`services.now()`, which tests may move), for states derived from times. */
   now: Date;
 }

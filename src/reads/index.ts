@@ -1,8 +1,21 @@
 /**
- * Compiled reads, the one implementation of every read of Skiff's tables through GraphQL: the compiler writing a
+ * Compiled reads, the one implementation of every read of Skiff's tables through GraphQL, and their public surface
+ * (code outside src/reads/ imports only this file: test/architecture/reads-surface.test.ts): the compiler writing a
  * selection as one SQL statement that builds the answer's JSON text (compiler.ts), the helpers modules declare their
- * fields with (declarations.ts), the resolvers running those declarations inside graphql-js (resolvers.ts), the
- * computed fields spliced into a one-statement answer (resolved-sites.ts) and the statement runner (statements.ts).
+ * fields with (declarations.ts), what reads need of a request (context.ts), the planner choosing how a query runs
+ * (planner.ts), the resolvers running the declarations inside graphql-js (resolvers.ts), the computed fields
+ * spliced into a one-statement answer (resolved-sites.ts) and the statement runner (statements.ts).
  */
 export * from "./compiler.ts";
+export type * from "./context.ts";
 export * from "./declarations.ts";
+export {
+  answerQuery,
+  type CallerConfirmation,
+  processReadMode,
+  type ReadMode,
+  type ReadPlan,
+  setProcessReadMode,
+} from "./planner.ts";
+export { compiledReadReferences, isKeyReader, withCompiledReads } from "./resolvers.ts";
+export type { ReadStatementOptions } from "./statements.ts";

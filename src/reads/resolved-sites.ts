@@ -3,7 +3,7 @@
  * special). A query that selects, besides declared fields, scalar fields of table types that are not columns (a
  * decrypted value, a computed URL: the resolvers test/architecture/one-read.test.ts lists) is still answered by its
  * one statement, compiled in sites mode: where such a field's value goes, the statement writes the field's site
- * index and the row (`SITE_OPEN`, index, row, `SITE_CLOSE` of sql-reads.ts, marked with a secret of this process so
+ * index and the row (`SITE_OPEN`, index, row, `SITE_CLOSE` of compiler.ts, marked with a secret of this process so
  * that no stored value can pass for one). This file finds each site in the answer's text, calls the field's
  * resolver as the executor would — the schema's own, deadline included, with `{ __row }` as its parent, which
  * src/reads/resolvers.ts turns into the row model — and splices the value, serialized by the field's scalar, in the
@@ -24,8 +24,8 @@ import {
   isObjectType,
   type OperationDefinitionNode,
 } from "graphql";
-import type { Context } from "../modules/context.ts";
 import { ROW_KEY, SITE_CLOSE, SITE_OPEN, SITE_ROW, type SqlReadSite } from "./compiler.ts";
+import type { ReadContext } from "./context.ts";
 
 /** The operation a compiled answer belongs to: its schema, fragments by name, coerced variables. */
 export interface SitesOperation {
@@ -58,7 +58,7 @@ function completeLeaf(type: GraphQLOutputType, value: unknown): unknown {
 
 /** A site's field and the `info` its resolver receives (one per site: the path names the field, not the item). */
 interface SiteCall {
-  field: GraphQLField<unknown, Context>;
+  field: GraphQLField<unknown, ReadContext>;
   info: GraphQLResolveInfo;
 }
 
@@ -98,7 +98,7 @@ export async function resolveSites(
   response: string,
   op: SitesOperation,
   sites: readonly SqlReadSite[],
-  ctx: Context,
+  ctx: ReadContext,
 ): Promise<string | null> {
   const calls = siteCalls(op, sites);
   if (!calls) return null;

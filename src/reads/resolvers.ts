@@ -25,7 +25,6 @@ import {
   isObjectType,
 } from "graphql";
 import { collectSubfields } from "graphql/execution/collectFields.js";
-import type { Context } from "../modules/context.ts";
 import { NotFoundError } from "../shared/errors.ts";
 import {
   ERROR_KEY,
@@ -37,9 +36,10 @@ import {
   type SqlReadRows,
   type SqlReadTypes,
 } from "./compiler.ts";
+import type { ReadContext } from "./context.ts";
 import { type ReadStatementOptions, runReadStatement } from "./statements.ts";
 
-type Resolver = GraphQLFieldResolver<unknown, Context>;
+type Resolver = GraphQLFieldResolver<unknown, ReadContext>;
 
 /** Per request: errors of nested declarations (placeholders index into it) and the re-read loaders. */
 interface RequestReads {
@@ -51,7 +51,7 @@ const requests = new WeakMap<object, RequestReads>();
 /** Per subscription event (the payload object every subscriber receives): its shared reads by statement. */
 const eventReads = new WeakMap<object, Map<string, Promise<unknown>>>();
 
-function readsOf(ctx: Context): RequestReads {
+function readsOf(ctx: ReadContext): RequestReads {
   let reads = requests.get(ctx);
   if (!reads) {
     reads = { errors: [], rereads: new WeakMap() };
@@ -60,8 +60,8 @@ function readsOf(ctx: Context): RequestReads {
   return reads;
 }
 
-/** The caller as compiled SQL sees it (its memberships: one statement per request, shared with the services). */
-export async function sqlReadCaller(ctx: Context): Promise<SqlReadCaller> {
+/** The caller as compiled reads see it (its memberships: one statement per request, shared with the services). */
+export async function compiledReadCaller(ctx: ReadContext): Promise<SqlReadCaller> {
   const p = ctx.principal;
   return {
     userId: p?.userId ?? null,
@@ -101,14 +101,19 @@ function rowModel(row: Record<string, unknown>): Record<string, unknown> {
  * Runs `expression` of `compiler` as one statement (statements.ts) and returns its JSON value.
  * @throws the `EXECUTION_TIME_LIMIT` error past the time limit.
  */
-async function runJson(ctx: Context, compiler: SqlReadCompiler, expression: JsonSql, options: ReadStatementOptions) {
+async function runJson(
+  ctx: ReadContext,
+  compiler: SqlReadCompiler,
+  expression: JsonSql,
+  options: ReadStatementOptions,
+) {
   const { sql, bindings } = compiler.statement(expression);
   const text = (await runReadStatement(ctx.knex, sql, bindings, options)).data as string | null;
   return text === null ? null : JSON.parse(text);
 }
 
 /** `value`, unless it is an error placeholder (SqlReadCompiler.fail): then that error is thrown. */
-function valueOrError(ctx: Context, value: unknown): unknown {
+function valueOrError(ctx: ReadContext, value: unknown): unknown {
   if (value !== null && typeof value === "object" && ERROR_KEY in value) {
     throw readsOf(ctx).errors[(value as Record<string, number>)[ERROR_KEY]!];
   }
@@ -131,7 +136,7 @@ export function isKeyReader(resolve: unknown): boolean {
  * events.
  */
 function byIdLoader(
-  ctx: Context,
+  ctx: ReadContext,
   info: GraphQLResolveInfo,
   reads: { types: SqlReadTypes; rows: SqlReadRows; options: ReadStatementOptions },
   typeName: string,
@@ -153,7 +158,7 @@ function byIdLoader(
           reads.types,
           info.fragments,
           info.variableValues,
-          await sqlReadCaller(ctx),
+          await compiledReadCaller(ctx),
           { partial: true, errors: request.errors },
         );
         const expression = compiler.byIds(typeName, reads.rows[typeName]!, ids, info.fieldNodes, { trusted });
@@ -201,7 +206,7 @@ function compiledTypes(schema: GraphQLSchema, types: SqlReadTypes): Set<string> 
  * The schema with compiled reads as the implementation of every declared field (see the file's comment).
  * `types`/`rows`: the modules' declarations; `options`: how statements run (time limit, prepared).
  */
-export function withSqlReads(
+export function withCompiledReads(
   schema: GraphQLSchema,
   types: SqlReadTypes,
   rows: SqlReadRows,
@@ -216,8 +221,8 @@ export function withSqlReads(
     if (types[queryName!]?.[name] && field.args.length === 0) rootOf.set(getNamedType(field.type).name, name);
   }
 
-  const compilerFor = async (ctx: Context, info: GraphQLResolveInfo) =>
-    new SqlReadCompiler(info.schema, types, info.fragments, info.variableValues, await sqlReadCaller(ctx), {
+  const compilerFor = async (ctx: ReadContext, info: GraphQLResolveInfo) =>
+    new SqlReadCompiler(info.schema, types, info.fragments, info.variableValues, await compiledReadCaller(ctx), {
       partial: true,
       errors: readsOf(ctx).errors,
     });
@@ -255,7 +260,7 @@ export function withSqlReads(
   };
 
   /** Objects of type `typeName` re-read by id for the field of `info` (batched over the operation's field). */
-  const reread = (ctx: Context, info: GraphQLResolveInfo, typeName: string, id: string) =>
+  const reread = (ctx: ReadContext, info: GraphQLResolveInfo, typeName: string, id: string) =>
     // The resolver's service decided the caller may have these objects (trusted: no row visibility).
     byIdLoader(ctx, info, { types, rows, options }, typeName, true).load(id);
 
@@ -264,7 +269,13 @@ export function withSqlReads(
    * statement is the same (same selection, same visibility): the event `source` delivered to them all keys the
    * shared reads. A statement whose compile recorded errors is not shared (their placeholders index its context).
    */
-  const readForEvent = async (source: object, typeName: string, id: string, ctx: Context, info: GraphQLResolveInfo) => {
+  const readForEvent = async (
+    source: object,
+    typeName: string,
+    id: string,
+    ctx: ReadContext,
+    info: GraphQLResolveInfo,
+  ) => {
     const compiler = await compilerFor(ctx, info);
     const errors = compiler.errors.length;
     const expression = compiler.byIds(typeName, rows[typeName]!, [id], info.fieldNodes, { trusted: true });
@@ -291,7 +302,7 @@ export function withSqlReads(
     value: unknown,
     typeName: string,
     source: unknown,
-    ctx: Context,
+    ctx: ReadContext,
     info: GraphQLResolveInfo,
   ) => {
     if (value === null || value === undefined) return value;
@@ -348,8 +359,8 @@ export function withSqlReads(
  * `__resolveReference` of every declared type with a row source, for the resolver map given to
  * `buildSubgraphSchema`: the references of one `_entities` field are read in one statement per type (batched).
  */
-export function sqlReadReferences(types: SqlReadTypes, rows: SqlReadRows, options: ReadStatementOptions) {
-  type Reference = (ref: { id: string }, ctx: Context, info: GraphQLResolveInfo) => unknown;
+export function compiledReadReferences(types: SqlReadTypes, rows: SqlReadRows, options: ReadStatementOptions) {
+  type Reference = (ref: { id: string }, ctx: ReadContext, info: GraphQLResolveInfo) => unknown;
   const out: Record<string, { __resolveReference: Reference }> = {};
   for (const typeName of Object.keys(rows)) {
     if (!types[typeName]) continue;

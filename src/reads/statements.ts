@@ -2,7 +2,7 @@
  * How compiled reads run: one statement returning the answer's JSON as text, under the
  * execution time limit, optionally as a named prepared statement so that PostgreSQL plans a repeated operation
  * once per connection instead of on every request. Used by the one-statement answer of a whole query
- * (compiled-reads.ts) and by the executor's reads (resolvers.ts): one implementation.
+ * (planner.ts) and by the executor's reads (resolvers.ts): one implementation.
  */
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";

@@ -94,7 +94,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   const lifecycle: Lifecycle = { ready: false, stopping: false };
   const reads = { timeoutMs: services.config.SKIFF_EXECUTION_TIMEOUT_MS, prepare: preparesStatements(services.config) };
   const schema = buildSchema(reads);
-  const compiledReads = services.config.SKIFF_COMPILED_READS;
+  const compiledReads = services.readMode === "compiled";
   const limits = queryLimits(services.config);
   // REST rows' documents parsed and validated here, once: their calls skip both (rest-documents.ts).
   const documentStore = new RestDocumentStore();
@@ -122,7 +122,9 @@ export async function createServer(services: AppServices, databaseUrl: string): 
       unavailablePlugin<Context>(),
       queryCostPlugin<Context>(services.config.SKIFF_MAX_QUERY_COST, services.config.SKIFF_EXECUTION_TIMEOUT_MS),
       // Last: runs only once every operation-level check above has passed.
-      ...(compiledReads ? [compiledReadsPlugin(moduleSqlReads, moduleComputedColumns, reads)] : []),
+      ...(compiledReads
+        ? [compiledReadsPlugin({ types: moduleSqlReads, computedColumns: moduleComputedColumns, options: reads })]
+        : []),
       // After them: no operation runs, and no answer goes out, for a remembered caller that was not confirmed.
       callerConfirmationPlugin(),
     ],

@@ -100,13 +100,13 @@ export function principalOf(caller: Caller): Principal {
 
 /**
  * How the transport resolves credentials: the access module's standing join (API keys) and membership SQL (sessions,
- * user JWTs), whether session cookies are remembered (SKIFF_COMPILED_READS), statement preparation, error logging.
+ * user JWTs), whether session cookies are remembered (not when reads run through the executor alone: `services.readMode`), statement preparation, error logging.
  */
 export function callerOptions(services: AppServices): CallerOptions {
   return {
     standingJoin: memberStandingJoinSql,
     memberships: userMembershipsSql,
-    rememberSessions: services.config.SKIFF_COMPILED_READS,
+    rememberSessions: services.readMode === "compiled",
     onError: (error) => services.log.warn({ err: error }, "could not record the API key's last use"),
     prepare: preparesStatements(services.config),
   };

@@ -231,7 +231,7 @@ export function registerMcp(server: SkiffServer): void {
     // row's read statement, as on /api/agent/* (one round trip); every other request is authenticated first, a lone
     // tool call counted as one request (a batch's tool calls are counted as they run).
     const remembered =
-      toolCall && services.config.SKIFF_COMPILED_READS
+      toolCall && services.readMode === "compiled"
         ? rememberedContext(services, request.headers, request.id, "agent", true)
         : null;
     if (remembered) caller = { context: remembered, remembered: true, headers, requestId: request.id };

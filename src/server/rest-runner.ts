@@ -58,7 +58,7 @@ export function registerRestRoutes(
       registerOne(app, route, async (req, headers, requestId, clientAddress) => {
         // A credential this process resolved before: confirmed by the row's compiled read itself, or before anything
         // else runs or is answered (remembered-callers.ts).
-        const remembers = services.config.SKIFF_COMPILED_READS;
+        const remembers = services.readMode === "compiled";
         // A row that names no organization acts on the caller's alone (RestRoute.organization).
         const activeOnly = route.organization !== "named";
         let contextValue = remembers

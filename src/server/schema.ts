@@ -12,8 +12,7 @@ import { DateTimeResolver, EmailAddressResolver, JSONObjectResolver, URLResolver
 import { auditedMutation } from "../modules/audit/index.ts";
 import type { Context } from "../modules/context.ts";
 import { modulePublicRootFields, moduleResolvers, moduleSqlReads, moduleSqlRows } from "../modules/index.ts";
-import { isKeyReader, sqlReadReferences, withSqlReads } from "../reads/resolvers.ts";
-import type { ReadStatementOptions } from "../reads/statements.ts";
+import { compiledReadReferences, isKeyReader, type ReadStatementOptions, withCompiledReads } from "../reads/index.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
 import { withDeadline } from "./query-cost.ts";
 
@@ -50,12 +49,12 @@ export function buildSchema(reads: ReadStatementOptions = { timeoutMs: 10_000, p
       URL: URLResolver,
     },
     ...moduleResolvers,
-    sqlReadReferences(moduleSqlReads, moduleSqlRows, reads),
+    compiledReadReferences(moduleSqlReads, moduleSqlRows, reads),
   ]);
   const subgraph = buildSubgraphSchema({ typeDefs: loadTypeDefs(), resolvers } as Parameters<
     typeof buildSubgraphSchema
   >[0]);
-  const schema = withSqlReads(subgraph, moduleSqlReads, moduleSqlRows, reads);
+  const schema = withCompiledReads(subgraph, moduleSqlReads, moduleSqlRows, reads);
   return mapSchema(schema, {
     // Fields with their own resolver stop at the request's execution deadline (src/server/query-cost.ts); a field
     // read from its parent's compiled JSON does no work to stop.

@@ -28,6 +28,7 @@ import { createMailer, queuedMailer } from "../modules/mail/index.ts";
 import { bootstrapFirstRun, type FirstRun } from "../modules/organizations/index.ts";
 import type { AppServices } from "../modules/services.ts";
 import { emitAccountEvent } from "../modules/team/index.ts";
+import { processReadMode, type ReadMode } from "../reads/index.ts";
 import { bounded } from "../shared/bounded.ts";
 import { createPubSub } from "../shared/pubsub.ts";
 import { createShutdown } from "../shared/shutdown.ts";
@@ -79,6 +80,11 @@ export interface StartOptions {
   jobs?: JobDefinition[];
   /** Resolver of the outbound client (tests point it at a local DNS server). Default: the system's. */
   outboundLookup?: LookupFn;
+  /**
+   * How GraphQL reads run (src/reads/planner.ts). Default: the process's (`"compiled"`, unless a benchmark preloaded
+   * bench/executor-reads.ts); `"executor"` is for comparisons: every query through graphql-js, no remembered callers.
+   */
+  readMode?: ReadMode;
 }
 
 /**
@@ -149,6 +155,7 @@ export async function startSkiff(
     jobs,
     now: options.now ?? (() => new Date()),
     shutdown: shutdownNotice,
+    readMode: options.readMode ?? processReadMode(),
   };
   const unwatchPool = watchPool(knex);
   const server = await createServer(services, database.url);

@@ -75,7 +75,7 @@ const NOW_MS_SQL = "(extract(epoch from now()) * 1000)::bigint";
  * layout and keys (`<prefix>:<key>`, `expire` in epoch milliseconds, the window restarting once expired), for a
  * caller that folds the count into the statement it runs anyway (one round trip instead of two). Its
  * time is the database's (`now()`, the statement's start), not a binding: the statement's text and bindings stay
- * valid however long they are reused (a remembered caller's kept statement, src/server/compiled-reads.ts), and
+ * valid however long they are reused (a remembered caller's kept statement, src/reads/planner.ts), and
  * every instance counts windows on one clock. The transaction it runs in commits without waiting for its WAL to
  * reach the disk (`synchronous_commit` off for that transaction only): a count is not worth a disk flush per
  * request (measured on this VM's disk: 378 → 270 µs per count), and a database crash loses at most the last fraction

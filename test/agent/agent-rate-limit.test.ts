@@ -93,7 +93,7 @@ describe("agent rate limit", () => {
     await createProjects(db.knex, org.organizationId, 2);
     const token = await createAgentTokenFor(db.knex, org.organizationId, org.owner);
     // Both instances resolve the token (first ten), then compile its read and keep the statement (next ten:
-    // src/server/compiled-reads.ts), which the later requests reuse.
+    // src/reads/planner.ts), which the later requests reuse.
     expect((await burst(token, 20)).every((r) => r.status === 200)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const { id } = await db.knex("agent_tokens").where({ organization_id: org.organizationId }).first("id");

@@ -1,7 +1,7 @@
 /**
  * Authentication and data in one round trip (src/server/remembered-callers.ts): a key, agent token or session
  * cookie an instance resolved before is remembered, and the read confirms it in its own statement. Three instances on one database: A remembers,
- * B makes the changes (as another instance of a cluster would), C runs with SKIFF_COMPILED_READS=false — it
+ * B makes the changes (as another instance of a cluster would), C starts with `readMode: "executor"` — it
  * remembers nothing and authenticates every request with its own statement — and is the oracle: after every kind of
  * change to a remembered caller, A's next answer (status and body) must be C's. Spec: "Deleting a key takes effect
  * at once … callers using it then receive 401".
@@ -34,7 +34,7 @@ beforeAll(async () => {
   const env = { SKIFF_WORKER: "false", SKIFF_AGENT_RATE_LIMIT: String(AGENT_LIMIT) };
   a = await startTestServer(db.url, env);
   b = await startTestServer(db.url, env);
-  c = await startTestServer(db.url, { ...env, SKIFF_COMPILED_READS: "false" });
+  c = await startTestServer(db.url, env, { readMode: "executor" });
   org = await createOrg(db.knex);
   projects = await createProjects(db.knex, org.organizationId, 3);
 });

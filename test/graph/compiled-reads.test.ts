@@ -1,6 +1,6 @@
 /**
  * Compiled reads (src/reads/compiler.ts): two servers on one database, one answering compilable
- * queries with one SQL statement and one with SKIFF_COMPILED_READS=false (resolvers and loaders), must give the
+ * queries with one SQL statement and one started with `readMode: "executor"` (resolvers), must give the
  * same answer, byte for byte once parsed (same keys in the same order), for every caller — owner, members limited
  * to a project or to one application, another organization's owner, an organization without projects — and for
  * aliases, fragments, `__typename`, `@include`/`@skip`, pagination and errors; the compiled server runs one data
@@ -29,7 +29,7 @@ beforeAll(async () => {
   [compiled, executed] = await Promise.all([
     // No job runners: their periodic statements would be counted with the requests'.
     startTestServer(db.url, { SKIFF_MAX_QUERY_COST: "10000000", SKIFF_WORKER: "false" }),
-    startTestServer(db.url, { SKIFF_MAX_QUERY_COST: "10000000", SKIFF_COMPILED_READS: "false", SKIFF_WORKER: "false" }),
+    startTestServer(db.url, { SKIFF_MAX_QUERY_COST: "10000000", SKIFF_WORKER: "false" }, { readMode: "executor" }),
   ]);
   const shape = {
     environments: 2,

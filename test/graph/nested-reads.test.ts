@@ -130,7 +130,7 @@ describe("nested project tree", () => {
     expect(apps.every((a) => a.deployments.length === 3 && a.domains.length === 1)).toBe(true);
     expect(apps[0]!.deployments.map((d) => d.title)).toEqual(["deploy 2", "deploy 1", "deploy 0"]);
     // One compiled statement building the whole answer (src/reads/compiler.ts), which also looks the key up again
-    // (resolved by the first request: src/server/remembered-callers.ts); with SKIFF_COMPILED_READS=false the
+    // (resolved by the first request: src/server/remembered-callers.ts); started with `readMode: "executor"` the
     // resolvers read one level per statement (test/graph/compiled-reads.test.ts).
     expect(one.statements).toBe(1);
     expect(hundred.statements).toBe(1);

@@ -5,6 +5,7 @@
  */
 import type { Knex } from "knex";
 import { grantsFromColumns, type StandingColumns, toRole } from "../../auth/caller.ts";
+import type { SqlCondition } from "../../reads/index.ts";
 import type { Role } from "./member.model.ts";
 import { isLimitableByGrants } from "./policy.ts";
 import { memberStandingSql } from "./standing.ts";
@@ -74,6 +75,11 @@ export interface OrgAccess {
   grants: { projectIds: Set<string>; applicationIds: Set<string>; applicationProjectIds: Set<string> } | null;
   /** Features of the organization's plan (e.g. `webhooks`, `ai_assistant`), loaded with the membership. */
   planFeatures: readonly string[];
+}
+
+declare module "../../reads/context.ts" {
+  /** The standing compiled reads carry to the modules' declarations is this module's (roles, grants, features). */
+  interface ReadStanding extends OrgAccess {}
 }
 
 /** Memberships, grants and plan features of one principal, loaded once per request (one SQL statement). */
@@ -190,12 +196,6 @@ export function canSeeProject(access: OrgAccess, projectId: string): boolean {
 export function canSeeApplication(access: OrgAccess, app: { id: string; projectId: string }): boolean {
   const g = access.grants;
   return !g || g.projectIds.has(app.projectId) || g.applicationIds.has(app.id);
-}
-
-/** A SQL condition and its bindings (for `knex.raw` / `whereRaw`). */
-export interface SqlCondition {
-  sql: string;
-  bindings: Knex.Value[];
 }
 
 /**

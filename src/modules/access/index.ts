@@ -14,7 +14,7 @@ export const accessModule = defineModule({
 });
 
 export { membersTable } from "./access.queries.ts";
-export type { OrgAccess, Principal, RememberedPrincipal, SqlCondition } from "./access-scope.ts";
+export type { OrgAccess, Principal, RememberedPrincipal } from "./access-scope.ts";
 // The public surface: what other modules may import (they import nothing else of this folder).
 export {
   AccessScope,
