@@ -2,7 +2,7 @@
  * Tables owned: every table has one owning module, declared by `tables: [...]` in its manifest
  * (`src/modules/<domain>/index.ts`), and only the owner's files name it — in SQL strings (`from`, `join`, `into`,
  * `update`, `delete from`), knex builders (`knex("t")`, `.join("t as x")`, `.from("t")`) and Objection models
- * (`tableName = "t"`). Others use the query builders and SQL fragments the owner exports. Migrations
+ * (`tableName = "t"`). Others use the named reads, writes and SQL fragments the owner exports. Migrations
  * (`migrations/`) and the layers below the modules are outside this rule; a module below another that needs its
  * SQL takes it handed in (the access module's standing sources, the first run's key store).
  *
@@ -146,7 +146,7 @@ describe("tables owned", () => {
   it("sees a whole-table handle, and not a restricted query", () => {
     expect(
       tableHandles(
-        'export function aTable(db: Db, alias?: string): Knex.QueryBuilder {\n  return db(alias ? `a as ${alias}` : "a");\n}',
+        'export function aTable(db: Db, alias?: string): Knex.QueryBuilder {\n  return db(alias ? `a as \u0024{alias}` : "a");\n}',
       ),
     ).toEqual(["aTable"]);
     expect(tableHandles('export function bTable(db: Knex) {\n  return db("b");\n}')).toEqual(["bTable"]);

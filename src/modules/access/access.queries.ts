@@ -12,14 +12,13 @@ export async function organizationIdsOfUser(db: Db, userId: string): Promise<str
 }
 
 /**
- * The id of a membership in organization `organizationId` of one of the users `userIds` (a query, not run,
+ * The id of a membership in organization `organizationId` of one of the users `userIds` (SQL, not run,
  * selecting user ids), or undefined when none of them is a member.
  */
-export async function memberAmong(
-  db: Db,
-  organizationId: string,
-  userIds: Knex.QueryBuilder,
-): Promise<string | undefined> {
-  const row = await db("members").where({ organization_id: organizationId }).whereIn("user_id", userIds).first("id");
+export async function memberAmong(db: Db, organizationId: string, userIds: Knex.Raw): Promise<string | undefined> {
+  const row = await db("members")
+    .where({ organization_id: organizationId })
+    .whereRaw("user_id in (?)", [userIds])
+    .first("id");
   return row?.id;
 }

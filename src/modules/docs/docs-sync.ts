@@ -19,7 +19,7 @@ const LOCAL_LICENSE = "skiff-local-instance";
 export async function localRegistrations(services: AppServices): Promise<DocsHostnameEntry[]> {
   const rows = await services
     .knex("docs_themes as t")
-    .join(organizationNumbers(services.knex).as("o"), "o.id", "t.organization_id")
+    .join(organizationNumbers(services.knex, "o"), "o.id", "t.organization_id")
     .whereNotNull("t.docs_hostname")
     .orderBy("t.docs_hostname")
     .select("t.docs_hostname", "o.database_id");

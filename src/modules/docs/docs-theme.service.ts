@@ -27,7 +27,7 @@ async function requireDocsOrganization(ctx: ServiceContext, ref: string) {
 /** The theme row of organization `organizationId` with its `databaseId`, or null. */
 async function loadTheme(knex: Knex, organizationId: string) {
   const row = await knex("docs_themes as t")
-    .join(organizationNumbers(knex).as("o"), "o.id", "t.organization_id")
+    .join(organizationNumbers(knex, "o"), "o.id", "t.organization_id")
     .where("t.organization_id", organizationId)
     .first("t.*", "t.organization_id as id", "o.database_id");
   return (row as DocsThemeRow | undefined) ?? null;

@@ -41,11 +41,12 @@ export async function organizationSummary(
 }
 
 /**
- * A query (not run) of every organization's `id` and `database_id`, to join on (`.join(organizationNumbers(db)
- * .as("o"), "o.id", …)`): the integer id beside another module's rows in one statement.
+ * SQL (not run) of every organization's `id` and `database_id` as the derived table `alias`, to join on
+ * (`.join(organizationNumbers(db, "o"), "o.id", …)`): the integer id beside another module's rows in one statement.
+ * Raw SQL, so it cannot be turned into a write.
  */
-export function organizationNumbers(db: Db): Knex.QueryBuilder {
-  return db("organizations").select("id", "database_id");
+export function organizationNumbers(db: Db, alias: string): Knex.Raw {
+  return db.raw("(select id, database_id from organizations) as ??", [alias]);
 }
 
 /** `{ id, email, name }` of user `id`, or undefined. */
@@ -69,9 +70,12 @@ export async function findUserByEmail(db: Db, email: string): Promise<{ id: stri
   return db("users").whereRaw("lower(email) = ?", [email]).first("id", "email_verified as verified");
 }
 
-/** A query (not run) of the ids of the accounts with address `email` (lowercased), to filter other rows on. */
-export function userIdsWithEmail(db: Db, email: string): Knex.QueryBuilder {
-  return db("users").whereRaw("lower(email) = ?", [email]).select("id");
+/**
+ * SQL (not run) selecting the ids of the accounts with address `email` (lowercased), to filter other rows on
+ * (`whereIn("user_id", userIdsWithEmail(db, email))`). Raw SQL, so it cannot be turned into a write.
+ */
+export function userIdsWithEmail(db: Db, email: string): Knex.Raw {
+  return db.raw("select id from users where lower(email) = ?", [email]);
 }
 
 /** Deletes account `id` (its sessions and accounts go with it by foreign key). */
