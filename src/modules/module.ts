@@ -37,7 +37,8 @@ export interface SkiffModule<Name extends string = string> {
   name: Name;
   /**
    * The tables this module owns: only its files name them in SQL, knex or models; other
-   * modules use the query builders and SQL fragments it exports. test/architecture/tables.test.ts checks it.
+   * modules call the named reads and writes and use the SQL fragments it exports. test/architecture/tables.test.ts
+   * checks it.
    */
   tables?: readonly string[];
   /** Resolvers of the module's `schema/<domain>.graphql`. */

@@ -2,9 +2,14 @@
  * Tables owned: every table has one owning module, declared by `tables: [...]` in its manifest
  * (`src/modules/<domain>/index.ts`), and only the owner's files name it — in SQL strings (`from`, `join`, `into`,
  * `update`, `delete from`), knex builders (`knex("t")`, `.join("t as x")`, `.from("t")`) and Objection models
- * (`tableName = "t"`). Others use the query builders and SQL fragments the owner exports. Migrations
+ * (`tableName = "t"`). Others use the named reads, writes and SQL fragments the owner exports. Migrations
  * (`migrations/`) and the layers below the modules are outside this rule; a module below another that needs its
  * SQL takes it handed in (the access module's standing sources, the first run's key store).
+ *
+ * Writes and reads across modules go through named functions of the owner's public surface (`setApplicationHealth`,
+ * `findUserByEmail`, …): no module exports a whole-table handle, a function handing out an unrun query on a whole
+ * table (`applicationsTable(db)` → `db("applications")`), with which another module could read or write any row
+ * and column.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -81,6 +86,24 @@ function tablesNamed(code: string): string[] {
   return found;
 }
 
+/**
+ * Exported functions of `code` that hand out a whole table: the body is only `return db("t")`, `return db("t as x")`
+ * or `return db(alias ? \`t as ${alias}\` : "t")`, nothing restricting it.
+ */
+function tableHandles(code: string): string[] {
+  const quoted = "[`\"'][a-z_]+(?:\\s+as\\s+[^`\"']*)?[`\"']";
+  const handle = new RegExp(
+    `export\\s+(?:async\\s+)?function\\s+(\\w+)\\([^)]*\\)[^{]*\\{\\s*return\\s+\\w+\\(\\s*(?:[^()?]*\\?\\s*)?${quoted}(?:\\s*:\\s*${quoted})?\\s*\\)\\s*;\\s*\\}`,
+    "g",
+  );
+  return [...code.matchAll(handle)].map((m) => m[1]!);
+}
+
+/** Every exported whole-table handle in the modules, as `file: name`. */
+const handles = sourceFiles(modulesDir).flatMap((file) =>
+  tableHandles(withoutComments(readFileSync(file, "utf8"))).map((name) => `${relative(root, file)}: ${name}`),
+);
+
 /** Every (file, table) pair where a module's file names a table it does not own. */
 const touches = sourceFiles(modulesDir).flatMap((file) => {
   const rel = relative(modulesDir, file).split(/[\\/]/);
@@ -118,5 +141,20 @@ describe("tables owned", () => {
   it("no module names another module's table", () => {
     console.log(`cross-module table touches: ${touches.length}`);
     expect(touches).toEqual([]);
+  });
+
+  it("sees a whole-table handle, and not a restricted query", () => {
+    expect(
+      tableHandles(
+        'export function aTable(db: Db, alias?: string): Knex.QueryBuilder {\n  return db(alias ? `a as \u0024{alias}` : "a");\n}',
+      ),
+    ).toEqual(["aTable"]);
+    expect(tableHandles('export function bTable(db: Knex) {\n  return db("b");\n}')).toEqual(["bTable"]);
+    expect(tableHandles('export function bOf(db: Knex, id: string) {\n  return db("b").where({ id });\n}')).toEqual([]);
+    expect(tableHandles('function privateTable(db: Knex) {\n  return db("b");\n}')).toEqual([]);
+  });
+
+  it("no module exports a whole-table handle: other modules call the owner's named reads and writes", () => {
+    expect(handles).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ export const accessModule = defineModule({
   sqlRows: accessSqlRows,
 });
 
-export { membersTable } from "./access.queries.ts";
+export { memberAmong, organizationIdsOfUser } from "./access.queries.ts";
 export type { OrgAccess, Principal, RememberedPrincipal } from "./access-scope.ts";
 // The public surface: what other modules may import (they import nothing else of this folder).
 export {

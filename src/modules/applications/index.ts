@@ -37,7 +37,34 @@ export {
 } from "./application.input.ts";
 export type { Application } from "./application.model.ts";
 export { checkApplicationPrerequisites } from "./application.prerequisites.ts";
-export { applicationsTable, domainsTable, environmentVariablesTable } from "./application.queries.ts";
+export {
+  type ApplicationRow,
+  type ApplicationSubject,
+  applicationByDeployTokenHash,
+  applicationById,
+  applicationForProbe,
+  applicationIdsOfOrganization,
+  applicationStatusOf,
+  applicationSubject,
+  applicationsDueForProbe,
+  applicationsOfOrganization,
+  clearNeedsDeployment,
+  type DeploySettingsRow,
+  deploySettingsOf,
+  deployTokenOf,
+  domainsOfApplication,
+  environmentVariablesOfApplication,
+  firstDomainHost,
+  lockApplication,
+  lockApplicationHealth,
+  organizationIdsOfApplications,
+  setApplicationHealth,
+  setApplicationStatus,
+  setDeploySettings,
+  settleDeployingApplication,
+  setWebhookSecret,
+  storeDeployToken,
+} from "./application.queries.ts";
 export {
   createApplication,
   createDomain,

@@ -20,7 +20,7 @@ export {
 } from "./database.input.ts";
 export type { Database, DatabaseType } from "./database.model.ts";
 // The public surface: what other modules may import (they import nothing else of this folder).
-export { databasesTable } from "./database.queries.ts";
+export { databaseIdsOfOrganization, databasesToRender } from "./database.queries.ts";
 export {
   createDatabase,
   type DatabaseSpec,

@@ -10,7 +10,15 @@ import { z } from "zod";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { requireAllowed } from "../access/index.ts";
-import { applicationsTable, healthPathSchema } from "../applications/index.ts";
+import {
+  type DeploySettingsRow,
+  deploySettingsOf,
+  deployTokenOf,
+  healthPathSchema,
+  setDeploySettings,
+  setWebhookSecret,
+  storeDeployToken,
+} from "../applications/index.ts";
 import type { Context } from "../context.ts";
 import type { AppServices } from "../services.ts";
 
@@ -33,13 +41,13 @@ export function deployUrl(services: AppServices, token: string): string {
 /** Stores a fresh token on application `applicationId`. @returns the token. */
 async function storeNewToken(knex: Knex, services: AppServices, applicationId: string, onlyIfMissing: boolean) {
   const token = newDeployToken();
-  const q = applicationsTable(knex).where({ id: applicationId });
-  if (onlyIfMissing) q.whereNull("deploy_token_hash");
-  const updated = await q.update({
-    deploy_token_hash: deployTokenHash(token),
-    deploy_token_encrypted: services.secrets.encrypt(token),
-  });
-  return updated ? token : null;
+  const stored = await storeDeployToken(
+    knex,
+    applicationId,
+    { hash: deployTokenHash(token), encrypted: services.secrets.encrypt(token) },
+    onlyIfMissing,
+  );
+  return stored ? token : null;
 }
 
 /** The application `applicationId` visible to the caller, and the caller's right to manage it. */
@@ -63,8 +71,8 @@ export async function deployWebhookUrl(
   if (!access || !["owner", "admin"].includes(access.role)) return null;
   if (app.deployTokenEncrypted) return deployUrl(ctx.services, ctx.services.secrets.decrypt(app.deployTokenEncrypted));
   await storeNewToken(ctx.knex, ctx.services, applicationId, true);
-  const again = await applicationsTable(ctx.knex).where({ id: applicationId }).first("deploy_token_encrypted");
-  return deployUrl(ctx.services, ctx.services.secrets.decrypt(again.deployTokenEncrypted));
+  const again = await deployTokenOf(ctx.knex, applicationId);
+  return deployUrl(ctx.services, ctx.services.secrets.decrypt(again!));
 }
 
 /**
@@ -84,9 +92,7 @@ export async function regenerateDeployToken(ctx: Context, applicationId: string)
 export async function regenerateDeployWebhookSecret(ctx: Context, applicationId: string): Promise<string> {
   await manageableApplication(ctx, applicationId);
   const secret = randomBytes(32).toString("hex");
-  await applicationsTable(ctx.knex)
-    .where({ id: applicationId })
-    .update({ webhook_secret_encrypted: ctx.services.secrets.encrypt(secret) });
+  await setWebhookSecret(ctx.knex, applicationId, ctx.services.secrets.encrypt(secret));
   return secret;
 }
 
@@ -105,26 +111,15 @@ export interface DeploySettings {
   healthPath: string;
 }
 
-/** The `applications` columns {@link settingsFromRow} reads (with `id`, to key batched reads). */
-export const DEPLOY_SETTINGS_COLUMNS = [
-  "id",
-  "auto_deploy",
-  "branch_filter",
-  "watch_paths",
-  "require_signature",
-  "webhook_secret_encrypted",
-  "health_path",
-] as const;
-
-/** The settings of an `applications` row read with {@link DEPLOY_SETTINGS_COLUMNS} (camelCase). */
-export function settingsFromRow(row: Record<string, unknown>): DeploySettings {
+/** The settings of an application's deploy settings row. */
+function settingsFromRow(row: DeploySettingsRow): DeploySettings {
   return {
-    autoDeploy: row.autoDeploy as boolean,
-    branchFilter: (row.branchFilter as string | null) ?? null,
-    watchPaths: (row.watchPaths as string[] | null) ?? [],
-    requireSignature: row.requireSignature as boolean,
+    autoDeploy: row.autoDeploy,
+    branchFilter: row.branchFilter ?? null,
+    watchPaths: row.watchPaths ?? [],
+    requireSignature: row.requireSignature,
     hasWebhookSecret: Boolean(row.webhookSecretEncrypted),
-    healthPath: row.healthPath as string,
+    healthPath: row.healthPath,
   };
 }
 
@@ -133,7 +128,7 @@ export function settingsFromRow(row: Record<string, unknown>): DeploySettings {
  * only). Reads of many applications go through the `deployments.settingsByApplication` loader.
  */
 export async function deploySettings(knex: Knex, applicationId: string): Promise<DeploySettings> {
-  return settingsFromRow(await applicationsTable(knex).where({ id: applicationId }).first(DEPLOY_SETTINGS_COLUMNS));
+  return settingsFromRow((await deploySettingsOf(knex, applicationId))!);
 }
 
 /**
@@ -154,29 +149,29 @@ export async function updateDeploySettings(
   },
 ): Promise<DeploySettings> {
   await manageableApplication(ctx, applicationId);
-  const patch: Record<string, unknown> = {};
-  if (input.autoDeploy != null) patch.auto_deploy = input.autoDeploy;
-  if (input.requireSignature != null) patch.require_signature = input.requireSignature;
+  const patch: Parameters<typeof setDeploySettings>[2] = {};
+  if (input.autoDeploy != null) patch.autoDeploy = input.autoDeploy;
+  if (input.requireSignature != null) patch.requireSignature = input.requireSignature;
   if (input.branchFilter !== undefined) {
     const filter = input.branchFilter?.trim() || null;
     if (filter && filter.length > 200) throw new BadUserInputError("branchFilter: at most 200 characters");
-    patch.branch_filter = filter;
+    patch.branchFilter = filter;
   }
   if (input.watchPaths != null) {
     const paths = input.watchPaths.map((p) => p.trim()).filter(Boolean);
     if (paths.length > 50 || paths.some((p) => p.length > 200)) {
       throw new BadUserInputError("watchPaths: at most 50 globs of at most 200 characters");
     }
-    patch.watch_paths = paths;
+    patch.watchPaths = paths;
   }
   if (input.healthPath != null) {
     // The applications module's rule, shared with updateApplication.
-    patch.health_path = parseInput(
+    patch.healthPath = parseInput(
       z.object({ healthPath: healthPathSchema }),
       input,
       "Invalid deploy settings",
     ).healthPath;
   }
-  if (Object.keys(patch).length) await applicationsTable(ctx.knex).where({ id: applicationId }).update(patch);
+  if (Object.keys(patch).length) await setDeploySettings(ctx.knex, applicationId, patch);
   return deploySettings(ctx.knex, applicationId);
 }

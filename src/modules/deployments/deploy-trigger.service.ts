@@ -13,7 +13,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { Logger } from "pino";
 import { consumeRateLimit } from "../../shared/rate-limit.ts";
 import type { RestResponse } from "../../shared/rest-route.ts";
-import { applicationsTable } from "../applications/index.ts";
+import { applicationByDeployTokenHash, lockApplication } from "../applications/index.ts";
 import { systemContext } from "../context.ts";
 import type { AppServices } from "../services.ts";
 import { deployTokenHash } from "./deploy-token.ts";
@@ -66,18 +66,7 @@ export async function handleDeployTrigger(
   const notFound = json(404, { error: "Unknown deploy URL" });
   if (!/^[A-Za-z0-9_-]{43}$/.test(req.token)) return notFound;
   const hash = deployTokenHash(req.token);
-  const app = await applicationsTable(knex)
-    .where({ deploy_token_hash: hash })
-    .first(
-      "id",
-      "organization_id",
-      "source",
-      "auto_deploy",
-      "branch_filter",
-      "watch_paths",
-      "webhook_secret_encrypted",
-      "require_signature",
-    );
+  const app = await applicationByDeployTokenHash(knex, hash);
   if (!app) return notFound;
 
   // Per token; counted in the agent API's table under its own key prefix.
@@ -171,7 +160,7 @@ async function queue(
     audit: { organizationId: app.organizationId, targetIds: [applicationId, deploymentId] },
   });
   return services.knex.transaction(async (trx) => {
-    await applicationsTable(trx).where({ id: applicationId }).forUpdate().first("id");
+    await lockApplication(trx, applicationId);
     if (input.commitSha) {
       const since = new Date(services.now().getTime() - SAME_SHA_WINDOW_MS);
       const existing = await trx("deployments")

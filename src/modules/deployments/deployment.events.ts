@@ -9,7 +9,7 @@ import { NotFoundError } from "../../shared/errors.ts";
 import { cursorOf, seqOfCursor } from "../../shared/event-log.ts";
 import type { DomainEventData } from "../../shared/events/catalogue.ts";
 import { eventStream } from "../../shared/pubsub.ts";
-import { applicationsTable } from "../applications/index.ts";
+import { applicationSubject } from "../applications/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { events } from "../events.ts";
 import type { AppServices } from "../services.ts";
@@ -109,9 +109,7 @@ export async function emitDeployEvent(
 ): Promise<void> {
   const event = deployment.status ? EVENT_OF_STATUS[deployment.status] : undefined;
   if (!event) return;
-  const app = await applicationsTable(knex)
-    .where({ id: deployment.applicationId })
-    .first("id", "name", "project_id", "organization_id");
+  const app = await applicationSubject(knex, deployment.applicationId);
   if (!app) return;
   await events.emit({ knex, services }, event, {
     organizationId: app.organizationId,

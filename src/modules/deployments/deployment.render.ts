@@ -6,15 +6,15 @@
  */
 
 import { buildNamespaceOf, namespaceOf } from "../../shared/tenant-namespace.ts";
-import { domainsTable, environmentVariablesTable } from "../applications/index.ts";
-import { databasesTable } from "../databases/index.ts";
+import { domainsOfApplication, environmentVariablesOfApplication } from "../applications/index.ts";
+import { databasesToRender } from "../databases/index.ts";
 import { planNameOf, quotaStatus } from "../organizations/index.ts";
 import { buildCredentialsOf } from "../providers/index.ts";
 import type { AppServices } from "../services.ts";
 import { type Manifest, renderManifests, resourcesForPlan, routingSettings } from "./deployment.manifests.ts";
 import { renderTenant, TENANT_CLUSTER_ROLE } from "./tenant.manifests.ts";
 
-/** An application row as `applicationsTable(knex).first()` reads it (the columns the render uses). */
+/** An application row as `applicationById` reads it (the columns the render uses). */
 export interface RenderedApplicationRow {
   id: string;
   organizationId: string;
@@ -39,22 +39,13 @@ export async function renderApplication(
   deployment: { id: string; commitSha: string | null },
 ): Promise<Manifest[]> {
   const { knex, secrets } = services;
-  const domains = await domainsTable(knex)
-    .where({ application_id: app.id })
-    .orderBy("created_at")
-    .select("id", "host", "port", "https");
-  const vars = await environmentVariablesTable(knex)
-    .where({ application_id: app.id })
-    .orderBy("key")
-    .select("key", "value_encrypted");
-  const databases = await databasesTable(knex)
-    .where({ environment_id: app.environmentId })
-    .orderBy("created_at")
-    .select("id", "type", "name", "username", "password_encrypted", "service_host");
+  const domains = await domainsOfApplication(knex, app.id);
+  const vars = await environmentVariablesOfApplication(knex, app.id);
+  const databases = await databasesToRender(knex, app.environmentId);
   // A database host stored before tenant namespaces names another namespace: its Service is in the organization's.
   const namespace = namespaceOf(app.organizationId);
   const moved = new Map<string, string>();
-  for (const d of databases as Array<{ serviceHost: string }>) {
+  for (const d of databases) {
     const label = d.serviceHost.split(".")[0]!;
     const current = `${label}.${namespace}.${services.config.SKIFF_CLUSTER_DOMAIN}`;
     if (d.serviceHost !== current) moved.set(d.serviceHost, current);
@@ -79,28 +70,16 @@ export async function renderApplication(
     },
     domains,
     env: Object.fromEntries(
-      vars.map((v: { key: string; valueEncrypted: string }) => [
-        v.key,
-        inOrganizationNamespace(secrets.decrypt(v.valueEncrypted), moved),
-      ]),
+      vars.map((v) => [v.key, inOrganizationNamespace(secrets.decrypt(v.valueEncrypted), moved)]),
     ),
-    databases: databases.map(
-      (d: {
-        id: string;
-        type: never;
-        name: string;
-        username: string;
-        passwordEncrypted: string;
-        serviceHost: string;
-      }) => ({
-        id: d.id,
-        type: d.type,
-        name: d.name,
-        username: d.username,
-        password: secrets.decrypt(d.passwordEncrypted),
-        serviceHost: moved.get(d.serviceHost) ?? d.serviceHost,
-      }),
-    ),
+    databases: databases.map((d) => ({
+      id: d.id,
+      type: d.type,
+      name: d.name,
+      username: d.username,
+      password: secrets.decrypt(d.passwordEncrypted),
+      serviceHost: moved.get(d.serviceHost) ?? d.serviceHost,
+    })),
     registry:
       (registry ? String(registry.url) : (services.config.SKIFF_DEFAULT_REGISTRY_URL ?? null))?.replace(
         /^https?:\/\//,

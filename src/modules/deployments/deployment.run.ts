@@ -8,7 +8,13 @@
  * superseded) is skipped.
  */
 import type { Logger } from "pino";
-import { applicationsTable } from "../applications/index.ts";
+import {
+  applicationById,
+  applicationStatusOf,
+  lockApplication,
+  setApplicationStatus,
+  settleDeployingApplication,
+} from "../applications/index.ts";
 import type { AppServices } from "../services.ts";
 import { dryRunDeployer } from "./deployer.dry-run.ts";
 import type { Deployer } from "./deployer.ts";
@@ -72,10 +78,7 @@ async function transition(
 ): Promise<Deployment | null> {
   const updated = await services.knex.transaction(async (trx) => {
     // Lock order application → deployment, as queueDeployment does (no deadlock with a concurrent trigger).
-    await applicationsTable(trx)
-      .whereIn("id", trx("deployments").where({ id }).select("application_id"))
-      .forUpdate()
-      .first("id");
+    await lockApplication(trx, trx("deployments").where({ id }).select("application_id"));
     const now = services.now();
     const [row] = await Deployment.query(trx)
       .whereIn("status", from)
@@ -84,11 +87,7 @@ async function transition(
       .returning("*");
     if (!row) return null;
     const appStatus = APP_STATUS[status];
-    if (appStatus) {
-      await applicationsTable(trx)
-        .where({ id: row.applicationId })
-        .update({ application_status: appStatus, updated_at: now });
-    }
+    if (appStatus) await setApplicationStatus(trx, row.applicationId, appStatus, now);
     await emitDeployEvent(trx, services, row);
     return row;
   });
@@ -102,9 +101,10 @@ async function transition(
  */
 export async function runDeployment(services: AppServices, log: Logger, id: string): Promise<void> {
   // The application's status before this deployment, restored when it is cancelled while running.
-  const previousAppStatus = await applicationsTable(services.knex)
-    .whereIn("id", services.knex("deployments").where({ id }).select("application_id"))
-    .first("application_status");
+  const previousAppStatus = await applicationStatusOf(
+    services.knex,
+    services.knex("deployments").where({ id }).select("application_id"),
+  );
   // `running` too: an attempt interrupted by a crash is resumed by the job's retry.
   const started = await transition(services, log, id, ["queued", "running"], "running", { errorMessage: null });
   if (!started) {
@@ -127,7 +127,7 @@ export async function runDeployment(services: AppServices, log: Logger, id: stri
   const cancellation = watchCancellation(services, id);
   try {
     await writeLog("info", `deployment started (deployer ${deployer.name}, trigger ${started.trigger})`);
-    const app = await applicationsTable(services.knex).where({ id: started.applicationId }).first();
+    const app = await applicationById(services.knex, started.applicationId);
     if (!app) throw new Error("the application no longer exists");
     const manifests = await renderApplication(services, app, started);
     await Deployment.query(services.knex)
@@ -149,7 +149,7 @@ export async function runDeployment(services: AppServices, log: Logger, id: stri
     const message = error instanceof Error ? error.message : String(error);
     if (cancellation.signal.aborted) {
       // The application's status first: whoever reads the cancellation's log line finds it restored already.
-      await restoreApplicationStatus(services, started.applicationId, previousAppStatus?.applicationStatus ?? null);
+      await restoreApplicationStatus(services, started.applicationId, previousAppStatus ?? null);
       await writeLog("warn", `deployment cancelled: ${message}; objects already applied stay as they are`, "cancelled");
       return;
     }
@@ -167,8 +167,11 @@ export async function runDeployment(services: AppServices, log: Logger, id: stri
  */
 async function restoreApplicationStatus(services: AppServices, applicationId: string, before: string | null) {
   const status = before && before !== "deploying" ? before : "idle";
-  await applicationsTable(services.knex)
-    .where({ id: applicationId, application_status: "deploying" })
-    .whereNotExists(services.knex("deployments").where({ application_id: applicationId, status: "running" }))
-    .update({ application_status: status, updated_at: services.now() });
+  await settleDeployingApplication(
+    services.knex,
+    applicationId,
+    status,
+    services.now(),
+    services.knex("deployments").where({ application_id: applicationId, status: "running" }),
+  );
 }

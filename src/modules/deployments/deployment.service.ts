@@ -8,7 +8,7 @@ import type { Knex } from "knex";
 import { ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { requireAllowed } from "../access/index.ts";
-import { applicationsTable, provideApplicationDeployer } from "../applications/index.ts";
+import { clearNeedsDeployment, provideApplicationDeployer } from "../applications/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { publishDeploymentChange } from "./deployment.events.ts";
 import { Deployment, type DeploymentLogLine, type DeploymentTrigger } from "./deployment.model.ts";
@@ -41,7 +41,7 @@ export async function queueDeployment(ctx: ServiceContext, input: QueueDeploymen
   return withTransaction(ctx, async (tx) => {
     // Lock the application row (concurrent triggers of one application queue one after the other); the new
     // deployment takes the application's current settings, so it no longer needs one.
-    await applicationsTable(tx.knex).where({ id: input.applicationId }).update({ needs_deployment: false });
+    await clearNeedsDeployment(tx.knex, input.applicationId);
     const now = ctx.services.now();
     const superseded: { id: string }[] = await tx
       .knex("deployments")

@@ -8,7 +8,15 @@
  * `kubernetes` deployer feeds the same state with rollout availability ({@link recordRolloutAvailability}).
  */
 import type { Logger } from "pino";
-import { applicationsTable, domainsTable } from "../applications/index.ts";
+import {
+  type ApplicationSubject,
+  applicationForProbe,
+  applicationSubject,
+  applicationsDueForProbe,
+  firstDomainHost,
+  lockApplicationHealth,
+  setApplicationHealth,
+} from "../applications/index.ts";
 import { events } from "../events.ts";
 import type { AppServices } from "../services.ts";
 
@@ -49,9 +57,7 @@ export async function probeApplicationHealth(
   force = false,
 ): Promise<ProbeResult | null> {
   const { knex, config } = services;
-  const app = await applicationsTable(knex)
-    .where({ id: applicationId })
-    .first("id", "name", "project_id", "organization_id", "health_path", "health_checked_at", "application_status");
+  const app = await applicationForProbe(knex, applicationId);
   if (!app || app.applicationStatus === null || app.applicationStatus === "idle") return null;
   const intervalMs = config.SKIFF_HEALTH_INTERVAL * 1000;
   if (
@@ -61,22 +67,14 @@ export async function probeApplicationHealth(
   ) {
     return null;
   }
-  const domain = await domainsTable(knex).where({ application_id: applicationId }).orderBy("created_at").first("host");
-  if (!domain) return null;
+  const host = await firstDomainHost(knex, applicationId);
+  if (!host) return null;
   const path = app.healthPath?.startsWith("/") ? app.healthPath : `/${app.healthPath ?? ""}`;
   const port = config.SKIFF_HEALTH_PORT === 443 ? "" : `:${config.SKIFF_HEALTH_PORT}`;
-  const probe = await probeOnce(services, `https://${domain.host}${port}${path}`);
+  const probe = await probeOnce(services, `https://${host}${port}${path}`);
 
   const outcome = await recordHealth(services, log, app, probe.ok, probe.detail, FAILURES_FOR_UNHEALTHY);
   return outcome && { ok: probe.ok, detail: probe.detail, from: outcome.from, to: outcome.to };
-}
-
-/** The application fields a health change reports. */
-interface HealthSubject {
-  id: string;
-  name: string;
-  projectId: string;
-  organizationId: string;
 }
 
 /**
@@ -87,24 +85,25 @@ interface HealthSubject {
 async function recordHealth(
   services: AppServices,
   log: Logger,
-  app: HealthSubject,
+  app: ApplicationSubject,
   ok: boolean,
   detail: string,
   failuresForUnhealthy: number,
 ): Promise<{ from: Health; to: Health } | null> {
   return services.knex.transaction(async (trx) => {
-    const row = await applicationsTable(trx)
-      .where({ id: app.id })
-      .forUpdate()
-      .first("health", "health_failures", "application_status");
+    const row = await lockApplicationHealth(trx, app.id);
     if (!row) return null;
-    const from = row.health as Health;
+    const from: Health = row.health;
     const failures = ok ? 0 : row.healthFailures + 1;
     const to: Health = ok ? "healthy" : failures >= failuresForUnhealthy ? "unhealthy" : from;
     const now = services.now();
-    const patch: Record<string, unknown> = { health: to, health_failures: failures, health_checked_at: now };
+    const patch: Parameters<typeof setApplicationHealth>[2] = {
+      health: to,
+      healthFailures: failures,
+      healthCheckedAt: now,
+    };
     if (to !== from) {
-      if (row.applicationStatus !== "deploying") patch.application_status = to === "healthy" ? "running" : "error";
+      if (row.applicationStatus !== "deploying") patch.applicationStatus = to === "healthy" ? "running" : "error";
       await events.emit({ knex: trx, services, log }, "app.health_changed", {
         organizationId: app.organizationId,
         data: {
@@ -116,7 +115,7 @@ async function recordHealth(
       });
       log.info({ applicationId: app.id, from, to, detail }, "application health changed");
     }
-    await applicationsTable(trx).where({ id: app.id }).update(patch);
+    await setApplicationHealth(trx, app.id, patch);
     return { from, to };
   });
 }
@@ -134,9 +133,7 @@ export async function recordRolloutAvailability(
   available: boolean,
   detail: string,
 ): Promise<{ from: Health; to: Health } | null> {
-  const app = await applicationsTable(services.knex)
-    .where({ id: applicationId })
-    .first("id", "name", "project_id", "organization_id");
+  const app = await applicationSubject(services.knex, applicationId);
   if (!app) return null;
   return recordHealth(services, log, app, available, detail, 1);
 }
@@ -152,17 +149,12 @@ export const PROBES_AT_ONCE = 16;
 export async function probeDueApplications(services: AppServices, log: Logger): Promise<number> {
   const { knex, config } = services;
   const dueBefore = new Date(services.now().getTime() - config.SKIFF_HEALTH_INTERVAL * 1000 * 0.9);
-  const apps = (await applicationsTable(knex, "a")
-    .whereIn("a.application_status", ["running", "error"])
-    .where((q) => q.whereNull("a.health_checked_at").orWhere("a.health_checked_at", "<", dueBefore))
-    .whereExists(domainsTable(knex, "d").whereRaw("d.application_id = a.id"))
-    .orderBy("a.health_checked_at", "asc", "first")
-    .select("a.id")) as Array<{ id: string }>;
+  const apps = await applicationsDueForProbe(knex, dueBefore);
   let next = 0;
   let probed = 0;
   const lane = async () => {
     while (next < apps.length) {
-      const { id } = apps[next++]!;
+      const id = apps[next++]!;
       try {
         if (await probeApplicationHealth(services, log, id)) probed++;
       } catch (err) {

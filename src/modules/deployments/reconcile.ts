@@ -30,9 +30,13 @@
 import type { Knex } from "knex";
 import type { Logger } from "pino";
 import { buildNamespaceOf, namespaceOf } from "../../shared/tenant-namespace.ts";
-import { applicationsTable } from "../applications/index.ts";
-import { databasesTable } from "../databases/index.ts";
-import { organizationsTable } from "../organizations/index.ts";
+import {
+  applicationIdsOfOrganization,
+  applicationsOfOrganization,
+  organizationIdsOfApplications,
+} from "../applications/index.ts";
+import { databaseIdsOfOrganization } from "../databases/index.ts";
+import { organizationExists } from "../organizations/index.ts";
 import type { AppServices } from "../services.ts";
 import type { ClusterClient, LiveObject } from "./cluster.kinds.ts";
 import { MANAGED_BY, type Manifest, OWNER_LABELS } from "./deployment.manifests.ts";
@@ -83,13 +87,13 @@ export function organizationSelector(organizationId: string): string {
  */
 export async function desiredObjects(services: AppServices, organizationId: string): Promise<Manifest[]> {
   const { knex } = services;
-  const apps = await applicationsTable(knex).where({ organization_id: organizationId }).orderBy("created_at");
+  const apps = await applicationsOfOrganization(knex, organizationId);
   if (apps.length === 0) return [];
   const latest = (await knex("deployments")
     .distinctOn("application_id")
     .whereIn(
       "application_id",
-      apps.map((a: { id: string }) => a.id),
+      apps.map((a) => a.id),
     )
     .whereNotNull("started_at")
     .orderBy([{ column: "application_id" }, { column: "created_at", order: "desc" }])
@@ -181,8 +185,7 @@ async function reconcileIn(
     if (await cluster.remove(object)) deleted.push(object);
   };
 
-  const exists = await organizationsTable(services.knex).where({ id: organizationId }).first("id");
-  if (!exists) {
+  if (!(await organizationExists(services.knex, organizationId))) {
     // A deleted organization: its legacy objects, then its namespaces with everything in them.
     for (const object of legacyObjects) await remove(object);
     for (const namespace of await cluster.listNamespaces(selector)) await remove(namespace);
@@ -239,8 +242,8 @@ async function reconcileIn(
 /** Ids of the organization's applications and databases (the rows that keep their objects alive). */
 async function ownerRows(knex: Knex, organizationId: string) {
   const [apps, dbs] = await Promise.all([
-    applicationsTable(knex).where({ organization_id: organizationId }).pluck("id"),
-    databasesTable(knex).where({ organization_id: organizationId }).pluck("id"),
+    applicationIdsOfOrganization(knex, organizationId),
+    databaseIdsOfOrganization(knex, organizationId),
   ]);
   return { applications: new Set<string>(apps), databases: new Set<string>(dbs) };
 }
@@ -258,10 +261,10 @@ export async function reconcileAll(services: AppServices): Promise<number> {
   const legacy = services.config.SKIFF_LEGACY_NAMESPACE;
   if (legacy) live.push(...(await cluster.list(legacy, anyOrganization)));
   const ids = new Set(live.map((o) => o.metadata.labels[OWNER_LABELS.organization]!).filter(Boolean));
-  const deployed = (await applicationsTable(services.knex, "a")
-    .whereExists(services.knex("deployments as d").whereRaw("d.application_id = a.id").whereNotNull("d.started_at"))
-    .distinct("a.organization_id")
-    .pluck("a.organization_id")) as string[];
+  const deployed = await organizationIdsOfApplications(
+    services.knex,
+    services.knex("deployments").whereNotNull("started_at").select("application_id"),
+  );
   for (const id of deployed) ids.add(id);
   for (const id of ids) await enqueueReconcile(services, services.knex, id, "periodic");
   return ids.size;

@@ -6,7 +6,7 @@
  * down only delays registration: saved themes are never touched then.
  */
 import type { Logger } from "pino";
-import { organizationsTable } from "../organizations/index.ts";
+import { organizationNumbers } from "../organizations/index.ts";
 import type { AppServices } from "../services.ts";
 import { authenticateLicense, licenseDigest, syncDocsRegistrations } from "./docs-host.service.ts";
 import type { DocsDnsState, DocsHostnameEntry, DocsSyncResult } from "./docs-theme.model.ts";
@@ -19,7 +19,7 @@ const LOCAL_LICENSE = "skiff-local-instance";
 export async function localRegistrations(services: AppServices): Promise<DocsHostnameEntry[]> {
   const rows = await services
     .knex("docs_themes as t")
-    .join(organizationsTable(services.knex).as("o"), "o.id", "t.organization_id")
+    .join(organizationNumbers(services.knex, "o"), "o.id", "t.organization_id")
     .whereNotNull("t.docs_hostname")
     .orderBy("t.docs_hostname")
     .select("t.docs_hostname", "o.database_id");

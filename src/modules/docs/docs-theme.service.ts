@@ -9,7 +9,7 @@ import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { requireAllowed } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
-import { findOrganizationByRef, organizationsTable } from "../organizations/index.ts";
+import { findOrganizationByRef, organizationNumbers } from "../organizations/index.ts";
 import { docsThemeInput } from "./docs-theme.input.ts";
 import type { DocsThemeRow } from "./docs-theme.model.ts";
 
@@ -27,7 +27,7 @@ async function requireDocsOrganization(ctx: ServiceContext, ref: string) {
 /** The theme row of organization `organizationId` with its `databaseId`, or null. */
 async function loadTheme(knex: Knex, organizationId: string) {
   const row = await knex("docs_themes as t")
-    .join(organizationsTable(knex).as("o"), "o.id", "t.organization_id")
+    .join(organizationNumbers(knex, "o"), "o.id", "t.organization_id")
     .where("t.organization_id", organizationId)
     .first("t.*", "t.organization_id as id", "o.database_id");
   return (row as DocsThemeRow | undefined) ?? null;

@@ -18,10 +18,18 @@ export { bootstrapFirstRun, type FirstRun } from "./first-run.service.ts";
 // The public surface: what other modules may import (they import nothing else of this folder).
 export { Organization, User } from "./organization.model.ts";
 export {
-  notificationChannelsTable,
-  organizationsTable,
-  sessionsTable,
-  usersTable,
+  deleteUser,
+  emailChannelTargets,
+  findUserByEmail,
+  lockOrganization,
+  organizationExists,
+  organizationNumber,
+  organizationNumbers,
+  organizationSummary,
+  setActiveOrganization,
+  userById,
+  userIdsWithEmail,
+  usersByIds,
 } from "./organization.queries.ts";
 export {
   databaseIdOfOrganizationSql,

@@ -5,7 +5,6 @@
  */
 import type { Knex } from "knex";
 import type { SqlReadCompiler } from "../../reads/index.ts";
-import { organizationsTable } from "./organization.queries.ts";
 import { organizationIdOfDatabaseIdSql } from "./organization.sql-reads.ts";
 
 /**
@@ -25,7 +24,7 @@ export async function findOrganizationByRef(
 ): Promise<{ id: string; databaseId: number } | null> {
   const parsed = parseOrganizationRef(ref);
   if (!parsed) return null;
-  const row = await organizationsTable(knex)
+  const row = await knex("organizations")
     .where("databaseId" in parsed ? { database_id: parsed.databaseId } : { id: parsed.id })
     .first("id", "database_id");
   return row ? { id: row.id, databaseId: row.databaseId } : null;

@@ -1,28 +1,97 @@
 /**
- * Query builders over this module's tables for other modules: e.g. an organization's
- * integer id for a webhook envelope, a user's reference for an event, a session's active organization. Each is one
- * statement as before; the callers never name the tables themselves.
+ * Named reads and writes of this module's tables for other modules: an organization's lock, integer id or
+ * summary; a user found by id or address; a session's active organization; an organization's e-mail channels.
+ * Each is one statement on the caller's `db` (a transaction's locks stay in it); none checks access (the caller did).
  */
 import type { Knex } from "knex";
 
 type Db = Knex | Knex.Transaction;
 
-/** A query (not run) on `organizations`, optionally aliased (`organizationsTable(db, "o")` → `organizations as o`). */
-export function organizationsTable(db: Db, alias?: string): Knex.QueryBuilder {
-  return db(alias ? `organizations as ${alias}` : "organizations");
+/** Whether organization `id` exists. */
+export async function organizationExists(db: Db, id: string): Promise<boolean> {
+  return (await db("organizations").where({ id }).first("id")) !== undefined;
 }
 
-/** A query (not run) on `users` (better-auth's table; the organizations module reads and owns it among modules). */
-export function usersTable(db: Db, alias?: string): Knex.QueryBuilder {
-  return db(alias ? `users as ${alias}` : "users");
+/**
+ * Locks organization `id` in the caller's transaction, serialising that organization's creations: `update` (the
+ * default) or `no key update` (other transactions may still insert rows referring to it).
+ * @returns its `{ id, name }`, or undefined when it does not exist.
+ */
+export async function lockOrganization(
+  trx: Db,
+  id: string,
+  strength: "update" | "no key update" = "update",
+): Promise<{ id: string; name: string } | undefined> {
+  const q = trx("organizations").where({ id });
+  return (strength === "update" ? q.forUpdate() : q.forNoKeyUpdate()).first("id", "name");
 }
 
-/** A query (not run) on `sessions` (better-auth's table: `active_organization_id` is ours to set). */
-export function sessionsTable(db: Db, alias?: string): Knex.QueryBuilder {
-  return db(alias ? `sessions as ${alias}` : "sessions");
+/** The integer id (`databaseId`, the webhook envelope's `org_id`) of organization `id`, or null when none. */
+export async function organizationNumber(db: Db, id: string): Promise<number | null> {
+  const row = await db("organizations").where({ id }).first("database_id");
+  return row ? (row.databaseId as number) : null;
 }
 
-/** A query (not run) on `notification_channels`, optionally aliased. */
-export function notificationChannelsTable(db: Db, alias?: string): Knex.QueryBuilder {
-  return db(alias ? `notification_channels as ${alias}` : "notification_channels");
+/** `{ id, name, slug }` of organization `id`, or undefined. */
+export async function organizationSummary(
+  db: Db,
+  id: string,
+): Promise<{ id: string; name: string; slug: string | null } | undefined> {
+  return db("organizations").where({ id }).first("id", "name", "slug");
+}
+
+/**
+ * SQL (not run) of every organization's `id` and `database_id` as the derived table `alias`, to join on
+ * (`.join(organizationNumbers(db, "o"), "o.id", …)`): the integer id beside another module's rows in one statement.
+ * Raw SQL, so it cannot be turned into a write.
+ */
+export function organizationNumbers(db: Db, alias: string): Knex.Raw {
+  return db.raw("(select id, database_id from organizations) as ??", [alias]);
+}
+
+/** `{ id, email, name }` of user `id`, or undefined. */
+export async function userById(
+  db: Db,
+  id: string,
+): Promise<{ id: string; email: string; name: string | null } | undefined> {
+  return db("users").where({ id }).first("id", "email", "name");
+}
+
+/** `{ id, email }` of each user of `ids` that exists. */
+export async function usersByIds(db: Db, ids: string[]): Promise<Array<{ id: string; email: string }>> {
+  return db("users").whereIn("id", ids).select("id", "email");
+}
+
+/**
+ * The account with address `email` (compared lowercased: pass it lowercased), or undefined.
+ * @returns `{ id, verified }` (`verified`: the address was confirmed).
+ */
+export async function findUserByEmail(db: Db, email: string): Promise<{ id: string; verified: boolean } | undefined> {
+  return db("users").whereRaw("lower(email) = ?", [email]).first("id", "email_verified as verified");
+}
+
+/**
+ * SQL (not run) selecting the ids of the accounts with address `email` (lowercased), to filter other rows on
+ * (`whereIn("user_id", userIdsWithEmail(db, email))`). Raw SQL, so it cannot be turned into a write.
+ */
+export function userIdsWithEmail(db: Db, email: string): Knex.Raw {
+  return db.raw("select id from users where lower(email) = ?", [email]);
+}
+
+/** Deletes account `id` (its sessions and accounts go with it by foreign key). */
+export async function deleteUser(db: Db, id: string): Promise<void> {
+  await db("users").where({ id }).delete();
+}
+
+/** Sets the active organization of session `sessionId`. */
+export async function setActiveOrganization(db: Db, sessionId: string, organizationId: string): Promise<void> {
+  await db("sessions").where({ id: sessionId }).update({ active_organization_id: organizationId });
+}
+
+/** The addresses of organization `organizationId`'s e-mail notification channels. */
+export async function emailChannelTargets(db: Db, organizationId: string): Promise<string[]> {
+  const rows = (await db("notification_channels")
+    .where({ organization_id: organizationId, type: "email" })
+    .select("target")) as Array<{ target: string }>;
+  return rows.map((r) => r.target);
 }

@@ -10,8 +10,8 @@ import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { assertAllowed, canSeeProject, type OrgAccess } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
-import { organizationsTable } from "../organizations/index.ts";
-import { projectsTable } from "../projects/index.ts";
+import { lockOrganization } from "../organizations/index.ts";
+import { projectOrganization } from "../projects/index.ts";
 import { type GatewayMethod, gatewayClient } from "./gateway-client.ts";
 import { provisionMerchantJob, releaseMerchantJob } from "./merchant.jobs.ts";
 import type { PaymentGatewayService, PaymentGatewayServiceRow, PaymentMerchant } from "./payment.model.ts";
@@ -86,9 +86,7 @@ export async function createPaymentGatewayService(
   ctx: ServiceContext,
   input: { projectId: string; name: string; webhookUrl?: string | null },
 ): Promise<PaymentGatewayService> {
-  const project = (await projectsTable(ctx.knex).where({ id: input.projectId }).first()) as
-    | { id: string; organizationId: string }
-    | undefined;
+  const project = await projectOrganization(ctx.knex, input.projectId);
   const access = project ? await ctx.scope.forOrg(project.organizationId) : null;
   if (!project || !access || !canSeeProject(access, project.id)) throw new NotFoundError("Project", input.projectId);
   assertAllowed(access, "payment:manage");
@@ -97,7 +95,7 @@ export async function createPaymentGatewayService(
   const gateway = gatewayClient(ctx.services.config);
   return withTransaction(ctx, async (tx) => {
     // Serialises first creations of one organization: exactly one merchant per organization.
-    const org = await organizationsTable(tx.knex).where({ id: project.organizationId }).forUpdate().first();
+    const org = await lockOrganization(tx.knex, project.organizationId);
     if (!org) throw new NotFoundError("Project", input.projectId);
     if (!(await merchantOf(tx.knex, project.organizationId))) {
       const base = ctx.services.config.SKIFF_BASE_URL?.replace(/\/+$/, "");
@@ -161,7 +159,7 @@ export async function deletePaymentGatewayService(ctx: ServiceContext, id: strin
   const { service, access } = await visibleService(ctx, id);
   assertAllowed(access, "payment:manage");
   return withTransaction(ctx, async (tx) => {
-    await organizationsTable(tx.knex).where({ id: service.organizationId }).forUpdate().first();
+    await lockOrganization(tx.knex, service.organizationId);
     const deleted = await tx.knex(SERVICES).where({ id }).delete();
     if (!deleted) throw new NotFoundError("PaymentGatewayService", id);
     const remaining = await tx.knex(SERVICES).where({ organizationId: service.organizationId }).first("id");

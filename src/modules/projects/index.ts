@@ -26,7 +26,7 @@ export { createProject } from "./organization-projects.service.ts";
 export { type ExportedProject, exportProjects } from "./project.export.ts";
 // The public surface: what other modules may import (they import nothing else of this folder).
 export { Environment } from "./project.model.ts";
-export { projectsTable } from "./project.queries.ts";
+export { projectOrganization } from "./project.queries.ts";
 export {
   createEnvironment,
   createProjectWithProduction,

@@ -7,9 +7,9 @@
  */
 import type { Knex } from "knex";
 import type { Role } from "../access/index.ts";
-import { membersTable } from "../access/index.ts";
+import { organizationIdsOfUser } from "../access/index.ts";
 import { type EventContext, events } from "../events.ts";
-import { organizationsTable, usersTable } from "../organizations/index.ts";
+import { organizationNumber, userById } from "../organizations/index.ts";
 
 type EmitContext = EventContext;
 
@@ -18,15 +18,14 @@ async function userReference(
   knex: Knex,
   userId: string,
 ): Promise<{ user_uuid: string; email: string; username: string } | null> {
-  const u = await usersTable(knex).where({ id: userId }).first("id", "email", "name");
+  const u = await userById(knex, userId);
   return u ? { user_uuid: u.id, email: u.email, username: u.name ?? "" } : null;
 }
 
 type UserRef = NonNullable<Awaited<ReturnType<typeof userReference>>>;
 
 async function orgNumber(ctx: EmitContext, organizationId: string): Promise<number | null> {
-  const row = await organizationsTable(ctx.knex).where({ id: organizationId }).first("database_id");
-  return row ? (row.databaseId as number) : null;
+  return organizationNumber(ctx.knex, organizationId);
 }
 
 /** `{ changed_by: … }`-style optional actor, left out when unknown. */
@@ -50,10 +49,8 @@ export async function emitAccountEvent(
 ): Promise<void> {
   const user = await userReference(ctx.knex, userId);
   if (!user) return;
-  const orgs = (await membersTable(ctx.knex).where({ user_id: userId }).select("organization_id")) as Array<{
-    organizationId: string;
-  }>;
-  for (const o of orgs) await events.emit(ctx, event, { organizationId: o.organizationId, data: { user } });
+  const orgs = await organizationIdsOfUser(ctx.knex, userId);
+  for (const organizationId of orgs) await events.emit(ctx, event, { organizationId, data: { user } });
 }
 
 /** `user_role_changed` to `organizationId`. */

@@ -13,7 +13,7 @@ import { AppError, ConflictError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { assertSessionPrincipal, Member, MemberGrant } from "../access/index.ts";
 import type { Context } from "../context.ts";
-import { sessionsTable, User, usersTable } from "../organizations/index.ts";
+import { deleteUser, findUserByEmail, setActiveOrganization, User } from "../organizations/index.ts";
 import { emitAccountEvent } from "./account-events.ts";
 import { Invitation } from "./invitation.model.ts";
 import { assertUsableLink, invitationByToken } from "./invitation.service.ts";
@@ -105,9 +105,7 @@ export async function acceptInvitation(ctx: Context, token: string): Promise<Mem
     return join(trx, invitation, principal.userId);
   });
   if (principal.sessionId) {
-    await sessionsTable(ctx.knex)
-      .where({ id: principal.sessionId })
-      .update({ active_organization_id: member.organizationId });
+    await setActiveOrganization(ctx.knex, principal.sessionId, member.organizationId);
     principal.organizationId = member.organizationId;
   }
   ctx.scope.invalidate();
@@ -133,12 +131,10 @@ export async function signUpWithInvitation(
     if (current && current.email.toLowerCase() !== invitation.email) {
       throw signedInAsAnother(invitation.email, current.email.toLowerCase());
     }
-    const existing = await usersTable(trx)
-      .whereRaw("lower(email) = ?", [invitation.email])
-      .first<{ id: string; verified: boolean } | undefined>("id", "email_verified as verified");
+    const existing = await findUserByEmail(trx, invitation.email);
     // An unverified account proves nothing about the mailbox (anyone can sign up with any address), while this
     // invitation link was mailed there: the pending account gives way.
-    if (existing && existing.verified === false) await usersTable(trx).where({ id: existing.id }).delete();
+    if (existing && existing.verified === false) await deleteUser(trx, existing.id);
     else if (existing) {
       throw new ConflictError(`An account for ${invitation.email} exists: sign in, then accept the invitation`);
     }

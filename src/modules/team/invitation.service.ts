@@ -10,16 +10,10 @@ import { baseUrlOf } from "../../auth/auth.ts";
 import { BadUserInputError, ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
 import type { Role } from "../access/index.ts";
-import {
-  assertAllowed,
-  isAllowed,
-  isAssignableRole,
-  membersTable,
-  requireTargetOrganization,
-} from "../access/index.ts";
+import { assertAllowed, isAllowed, isAssignableRole, memberAmong, requireTargetOrganization } from "../access/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { enqueueMail } from "../mail/index.ts";
-import { Organization, organizationsTable, User, usersTable } from "../organizations/index.ts";
+import { findUserByEmail, lockOrganization, Organization, User, userIdsWithEmail } from "../organizations/index.ts";
 import { emitInvited } from "./account-events.ts";
 import { checkedGrantTarget } from "./grant.service.ts";
 import {
@@ -107,7 +101,7 @@ export async function inviteMember(
   const token = newInvitationToken();
   return ctx.knex.transaction(async (trx) => {
     // Serialise invitations of one organization so two requests cannot both invite the same address.
-    await organizationsTable(trx).where({ id: access.organizationId }).forNoKeyUpdate().first("id");
+    await lockOrganization(trx, access.organizationId, "no key update");
     await assertNotMemberOrInvited(trx, access.organizationId, input.email, now);
     const invitation = await Invitation.query(trx)
       .insert({
@@ -133,11 +127,7 @@ export async function inviteMember(
 }
 
 async function assertNotMemberOrInvited(trx: Knex.Transaction, organizationId: string, email: string, now: Date) {
-  const member = await membersTable(trx, "m")
-    .join(usersTable(trx).as("u"), "u.id", "m.user_id")
-    .where("m.organization_id", organizationId)
-    .whereRaw("lower(u.email) = ?", [email])
-    .first("m.id");
+  const member = await memberAmong(trx, organizationId, userIdsWithEmail(trx, email));
   if (member) throw new ConflictError(`${email} is already a member of this organization`);
   const pending = await Invitation.query(trx)
     .where({ organizationId, email, status: "pending" })
@@ -216,7 +206,7 @@ export async function describeInvitationLink(ctx: Context, token: string): Promi
   if (status !== "pending") return { valid: false, status };
   const [org, account] = await Promise.all([
     Organization.query(ctx.knex).findById(invitation.organizationId),
-    usersTable(ctx.knex).whereRaw("lower(email) = ?", [invitation.email]).first("id"),
+    findUserByEmail(ctx.knex, invitation.email),
   ]);
   return {
     valid: true,

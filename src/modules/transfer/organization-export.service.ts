@@ -13,7 +13,7 @@ import { recordCall } from "../audit/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { exportDatabases } from "../databases/index.ts";
 import { exportDocsTheme } from "../docs/index.ts";
-import { organizationsTable, usersTable } from "../organizations/index.ts";
+import { organizationSummary, usersByIds } from "../organizations/index.ts";
 import { exportPaymentGatewayServices } from "../payments/index.ts";
 import { exportProjects } from "../projects/index.ts";
 import { exportWebhookEndpoints } from "../webhooks/index.ts";
@@ -50,7 +50,7 @@ export async function snapshotOrganization(ctx: ServiceContext, organizationId: 
   const read = await ctx.services.knex.transaction(
     async (trx) => {
       const inTrx = onTransaction(ctx, trx);
-      const organization = await organizationsTable(trx).where({ id: organizationId }).first("id", "name", "slug");
+      const organization = await organizationSummary(trx, organizationId);
       const projects = await exportProjects(inTrx, organizationId);
       const applications = await exportApplications(inTrx, organizationId);
       const databases = await exportDatabases(inTrx, organizationId);
@@ -58,12 +58,10 @@ export async function snapshotOrganization(ctx: ServiceContext, organizationId: 
       const webhooks = await exportWebhookEndpoints(inTrx, organizationId);
       const docsTheme = await exportDocsTheme(inTrx, organizationId);
       const members = await exportMembers(inTrx, organizationId);
-      const users = await usersTable(trx)
-        .whereIn(
-          "id",
-          members.map((m) => m.userId),
-        )
-        .select("id", "email");
+      const users = await usersByIds(
+        trx,
+        members.map((m) => m.userId),
+      );
       return { organization, projects, applications, databases, paymentServices, webhooks, docsTheme, members, users };
     },
     { isolationLevel: "repeatable read", readOnly: true },
@@ -144,8 +142,9 @@ export async function snapshotOrganization(ctx: ServiceContext, organizationId: 
     }),
   }));
 
+  const organization = read.organization!;
   return {
-    organization: { id: read.organization.id, name: read.organization.name, slug: read.organization.slug ?? null },
+    organization: { id: organization.id, name: organization.name, slug: organization.slug ?? null },
     content: { projects, webhookEndpoints, docsTheme: read.docsTheme, members },
     secrets: secrets.values,
   };

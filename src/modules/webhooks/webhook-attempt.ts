@@ -10,7 +10,7 @@ import { OutboundError } from "../../http/outbound-errors.ts";
 import { retryThroughOutage } from "../../shared/database-unavailable.ts";
 import { recordSystemChange } from "../audit/index.ts";
 import { enqueueMail } from "../mail/index.ts";
-import { notificationChannelsTable } from "../organizations/index.ts";
+import { emailChannelTargets } from "../organizations/index.ts";
 import type { AppServices } from "../services.ts";
 import type { WebhookDeliveryRow, WebhookEndpointRow } from "./webhook.model.ts";
 import {
@@ -220,12 +220,10 @@ async function recordFailedDelivery(
       ? "webhook endpoint deactivated: its receiver answered 410 Gone"
       : "webhook endpoint deactivated after 5 days of failed deliveries",
   );
-  const channels = (await notificationChannelsTable(trx)
-    .where({ organization_id: endpoint.organizationId, type: "email" })
-    .select("target")) as Array<{ target: string }>;
-  for (const c of channels) {
+  const targets = await emailChannelTargets(trx, endpoint.organizationId);
+  for (const to of targets) {
     await enqueueMail(services, trx, {
-      to: c.target,
+      to,
       subject: "Skiff: a webhook endpoint was deactivated",
       text:
         `The webhook endpoint ${endpoint.id} (${origin}) ${reason}, so it was deactivated. ` +

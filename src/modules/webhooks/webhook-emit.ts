@@ -10,7 +10,7 @@ import type { Knex } from "knex";
 import type { Logger } from "pino";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import { withTransaction } from "../../shared/transaction.ts";
-import { organizationsTable } from "../organizations/index.ts";
+import { organizationNumber } from "../organizations/index.ts";
 import type { AppServices } from "../services.ts";
 
 /** What emitting needs: the database (pool or the caller's transaction) and the instance's services. */
@@ -70,12 +70,12 @@ export async function emitWebhookEvent(
           .whereRaw("? = any(events)", [event])
           .select("id");
     if (endpoints.length === 0) return [];
-    const org = await organizationsTable(tx.knex).where({ id: organizationId }).first("database_id");
-    if (!org) return [];
+    const orgNumber = await organizationNumber(tx.knex, organizationId);
+    if (orgNumber === null) return [];
     const timestamp = ctx.services.now().toISOString();
     const rows = endpoints.map((e: { id: string }) => {
       const deliveryId = newDeliveryId();
-      const body = JSON.stringify({ event, delivery_id: deliveryId, timestamp, org_id: org.databaseId, data });
+      const body = JSON.stringify({ event, delivery_id: deliveryId, timestamp, org_id: orgNumber, data });
       return { id: deliveryId, endpoint_id: e.id, organization_id: organizationId, event, body };
     });
     await tx.knex("webhook_deliveries").insert(rows);
