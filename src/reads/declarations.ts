@@ -6,15 +6,8 @@
 import { isoTimeJsonSql } from "../db/sql-time.ts";
 import { NotFoundError } from "../shared/errors.ts";
 import { checkPageSize } from "../shared/pagination.ts";
-import {
-  JsonSql,
-  orMissing,
-  type SqlReadCompiler,
-  type SqlReadField,
-  type SqlReadFieldSql,
-  type SqlReadRootSql,
-  type SqlReadRowSource,
-} from "./compiler.ts";
+import { JsonSql, orMissing, type SqlReadField, type SqlReadFieldSql, type SqlReadRootSql } from "./compiler.ts";
+import type { SqlVisibility, TableDescriptor } from "./tables.ts";
 
 /**
  * A text value (SQL `sql`) that a CHECK constraint limits to the names of the field's GraphQL enum, as its JSON
@@ -62,39 +55,44 @@ export function pageSizeArg(field: SqlReadField, name: string, max: number, fall
 }
 
 /**
- * A field holding the row of `table` of type `typeName` that the row's column `foreignKey` points at (null when
- * none), e.g. `Application.project`: the parent being visible, so is what it belongs to. With `source`, the row
- * must also be visible by its own rule (e.g. `SiteImport.application` for a member limited to one project).
+ * A field holding the row of `target` that the row's column `foreignKey` points at, when the caller sees it by
+ * `target`'s own visibility (null when none or invisible), e.g. `Application.project`.
  */
 export const belongsTo =
-  (typeName: string, table: string, foreignKey: string, source?: SqlReadRowSource): SqlReadFieldSql =>
+  (target: TableDescriptor, foreignKey: string): SqlReadFieldSql =>
   ({ compiler, alias, nodes }) =>
-    compiler.joinedOne(typeName, alias, nodes, table, `${alias}.${foreignKey}`, (x) =>
-      source ? source.visible(compiler, x) : "",
+    compiler.joinedOne(target.typeName, alias, nodes, target.table, `${alias}.${foreignKey}`, (x) =>
+      target.visible(compiler, x),
     );
 
 /** The condition "the organization id `organizationIdSql` (SQL) is one the caller belongs to". */
-export function callerOrganizationSql(compiler: SqlReadCompiler, organizationIdSql: string): string {
-  return `${organizationIdSql} = any(${compiler.param([...compiler.caller.orgs.keys()])}::text[])`;
+export function callerOrganizationSql(sql: SqlVisibility, organizationIdSql: string): string {
+  return `${organizationIdSql} = any(${sql.param([...sql.caller.orgs.keys()])}::text[])`;
 }
 
 /**
- * A field holding the rows of `table` of type `typeName` whose column `foreignKey` points at the row, ordered by
- * `orderBy` (SQL on the child's columns, `$` standing for its alias; default id), e.g. `Project.environments`.
+ * A field holding the rows of `target` whose column `foreignKey` points at the row, those the caller sees by
+ * `target`'s visibility, ordered by `orderBy` (SQL on the child's columns, `$` standing for its alias; default id),
+ * e.g. `Project.environments`. Rows visible exactly when their parent is ({@link TableDescriptor.parent}) need no
+ * condition: the row they hang from is visible.
  */
 export const hasMany =
-  (typeName: string, table: string, foreignKey: string, orderBy = "$.id"): SqlReadFieldSql =>
+  (target: TableDescriptor, foreignKey: string, orderBy = "$.id"): SqlReadFieldSql =>
   ({ compiler, alias, nodes }) => {
     const x = compiler.alias();
     const order = orderBy.replaceAll("$", x);
-    return compiler.list(typeName, x, nodes, `from ${table} ${x} where ${x}.${foreignKey} = ${alias}.id`, order);
+    const throughParent = target.parent?.foreignKey === foreignKey;
+    const visible = throughParent ? "" : ` and ${target.visible(compiler, x)}`;
+    const from = `from ${target.table} ${x} where ${x}.${foreignKey} = ${alias}.id${visible}`;
+    return compiler.list(target.typeName, x, nodes, from, order);
   };
 
 /**
- * A root field `field(id: ID!)` answering the visible row of `source` with that id as `typeName`, or the error
- * `NOT_FOUND` (the same for a missing row and one the caller may not see).
+ * A root field `field(id: ID!)` answering the visible row of `source` with that id, or the error `NOT_FOUND` (the
+ * same for a missing row and one the caller may not see).
  */
-export function rootById(typeName: string, source: SqlReadRowSource): SqlReadRootSql {
+export function rootById(source: TableDescriptor): SqlReadRootSql {
+  const { typeName } = source;
   return orMissing(
     ({ compiler, args, nodes }) => {
       const x = compiler.alias();

@@ -180,18 +180,6 @@ export function standingOf(organizationId: string, row: StandingColumns): OrgAcc
     : undefined;
 }
 
-/** True when `access` may see project `projectId` (granted, or holding a granted application). */
-export function canSeeProject(access: OrgAccess, projectId: string): boolean {
-  const g = access.grants;
-  return !g || g.projectIds.has(projectId) || g.applicationProjectIds.has(projectId);
-}
-
-/** True when `access` may see application `app` (its project granted, or the application itself). */
-export function canSeeApplication(access: OrgAccess, app: { id: string; projectId: string }): boolean {
-  const g = access.grants;
-  return !g || g.projectIds.has(app.projectId) || g.applicationIds.has(app.id);
-}
-
 /** A SQL condition and its bindings (for `knex.raw` / `whereRaw`). */
 export interface SqlCondition {
   sql: string;
