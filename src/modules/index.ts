@@ -6,7 +6,14 @@
 
 import type { Resolvers } from "../generated/graphql.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
-import { ByIdReads, type SqlComputedColumns, type SqlReadRows, type SqlReadTypes, sqlRowsOf } from "../reads/index.ts";
+import {
+  ByIdReads,
+  bindRelations,
+  type SqlComputedColumns,
+  type SqlReadRows,
+  type SqlReadTypes,
+  sqlRowsOf,
+} from "../reads/index.ts";
 import type { McpTool } from "../shared/mcp-tool.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
 import { accessModule, useStandingSources } from "./access/index.ts";
@@ -69,13 +76,20 @@ export const moduleResolvers: Resolvers[] = modules.flatMap((m) => (m.resolvers 
 /** Root fields the modules declare answerable without credentials. */
 export const modulePublicRootFields: readonly string[] = modules.flatMap((m) => m.publicRootFields ?? []);
 
-/** Every module's compilable fields (src/reads/compiler.ts), merged per type. */
-export const moduleSqlReads: SqlReadTypes = {};
+const declaredSqlReads: SqlReadTypes = {};
 for (const m of modules) {
   for (const [type, fields] of Object.entries(m.sqlReads ?? {})) {
-    moduleSqlReads[type] = { ...moduleSqlReads[type], ...fields };
+    declaredSqlReads[type] = { ...declaredSqlReads[type], ...fields };
   }
 }
+/**
+ * Every module's compilable fields (src/reads/compiler.ts), merged per type, relations bound to their source's
+ * descriptor (src/reads/declarations.ts `bindRelations`).
+ */
+export const moduleSqlReads: SqlReadTypes = bindRelations(
+  declaredSqlReads,
+  Object.fromEntries(modules.flatMap((m) => m.descriptors ?? []).map((d) => [d.typeName, d])),
+);
 
 /** Every module's computed fields' columns (src/reads/compiler.ts `SqlComputedColumns`), merged per type. */
 export const moduleComputedColumns: SqlComputedColumns = {};

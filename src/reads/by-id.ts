@@ -94,7 +94,10 @@ export class ByIdReads {
     this.caller = caller;
   }
 
-  /** The request's loader of `descriptor`'s visible rows by id, as `model` makes them. */
+  /**
+   * The request's loader of `descriptor`'s visible rows by id, as `model` makes them (the first call's model: one
+   * model per descriptor).
+   */
   loader<R extends { id: string }>(descriptor: TableDescriptor, model: RowModel<R>): DataLoader<string, R | null> {
     let loader = this.loaders.get(descriptor) as DataLoader<string, R | null> | undefined;
     if (!loader) {

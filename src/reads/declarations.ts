@@ -6,8 +6,15 @@
 import { isoTimeJsonSql } from "../db/sql-time.ts";
 import { NotFoundError } from "../shared/errors.ts";
 import { checkPageSize } from "../shared/pagination.ts";
-import { JsonSql, orMissing, type SqlReadField, type SqlReadFieldSql, type SqlReadRootSql } from "./compiler.ts";
-import type { SqlVisibility, TableDescriptor } from "./tables.ts";
+import {
+  JsonSql,
+  orMissing,
+  type SqlReadField,
+  type SqlReadFieldSql,
+  type SqlReadRootSql,
+  type SqlReadTypes,
+} from "./compiler.ts";
+import { impliesVisible, type SqlVisibility, type TableDescriptor } from "./tables.ts";
 
 /**
  * A text value (SQL `sql`) that a CHECK constraint limits to the names of the field's GraphQL enum, as its JSON
@@ -54,16 +61,54 @@ export function pageSizeArg(field: SqlReadField, name: string, max: number, fall
   return checkPageSize(typeof value === "number" ? value : Number.NaN, max, name);
 }
 
+/** A to-one relation field ({@link belongsTo}): its target and foreign key, and its SQL without the target's condition. */
+interface BelongsTo {
+  target: TableDescriptor;
+  foreignKey: string;
+  /** The field's SQL where the row holding the key being visible makes the target visible ({@link bindRelations}). */
+  implied: SqlReadFieldSql;
+}
+
+const relations = new WeakMap<SqlReadFieldSql, BelongsTo>();
+
 /**
  * A field holding the row of `target` that the row's column `foreignKey` points at, when the caller sees it by
- * `target`'s own visibility (null when none or invisible), e.g. `Application.project`.
+ * `target`'s own visibility (null when none or invisible), e.g. `Application.project`. Where the visibility of the
+ * row holding the key implies the target's, the condition is left out ({@link bindRelations}): the same answer.
  */
-export const belongsTo =
-  (target: TableDescriptor, foreignKey: string): SqlReadFieldSql =>
-  ({ compiler, alias, nodes }) =>
-    compiler.joinedOne(target.typeName, alias, nodes, target.table, `${alias}.${foreignKey}`, (x) =>
-      target.visible(compiler, x),
-    );
+export function belongsTo(target: TableDescriptor, foreignKey: string): SqlReadFieldSql {
+  const joined =
+    (visible: boolean): SqlReadFieldSql =>
+    ({ compiler, alias, nodes }) =>
+      compiler.joinedOne(target.typeName, alias, nodes, target.table, `${alias}.${foreignKey}`, (x) =>
+        visible ? target.visible(compiler, x) : "",
+      );
+  const field = joined(true);
+  relations.set(field, { target, foreignKey, implied: joined(false) });
+  return field;
+}
+
+/**
+ * `types` with each {@link belongsTo} field of a type whose rows' visibility implies the target's
+ * (`impliesVisible`: the target is the row's parent, or the row's descriptor `shows` the key) compiled without the
+ * target's condition, which would hold anyway. `descriptors`: the descriptor of each type, by name.
+ */
+export function bindRelations(
+  types: SqlReadTypes,
+  descriptors: Readonly<Record<string, TableDescriptor>>,
+): SqlReadTypes {
+  return Object.fromEntries(
+    Object.entries(types).map(([typeName, fields]) => {
+      const source = descriptors[typeName];
+      const bound = Object.entries(fields).map(([name, sql]) => {
+        const relation = relations.get(sql);
+        const implied = source && relation && impliesVisible(source, relation.foreignKey, relation.target);
+        return [name, implied ? relation.implied : sql] as const;
+      });
+      return [typeName, Object.fromEntries(bound)];
+    }),
+  );
+}
 
 /** The condition "the organization id `organizationIdSql` (SQL) is one the caller belongs to". */
 export function callerOrganizationSql(sql: SqlVisibility, organizationIdSql: string): string {

@@ -38,11 +38,26 @@ export interface TableDescriptor {
    * its project): a relation from that parent to these rows needs no condition of its own.
    */
   readonly parent?: { readonly descriptor: TableDescriptor; readonly foreignKey: string };
+  /**
+   * Foreign key columns whose rows (of the descriptor given) are visible whenever a row of this table is (an
+   * application's project: a grant on an application shows its project), so a relation through them needs no
+   * condition of its own (declarations.ts `bindRelations`). test/graph/descriptors.test.ts checks each against
+   * seeded data for every kind of caller.
+   */
+  readonly shows?: Readonly<Record<string, TableDescriptor>>;
 }
 
-/** The descriptor of table `table` holding rows of GraphQL type `typeName`, visible when `visible` holds. */
-export function defineTable(typeName: string, table: string, visible: VisibleSql): TableDescriptor {
-  return { typeName, table, visible };
+/**
+ * The descriptor of table `table` holding rows of GraphQL type `typeName`, visible when `visible` holds; `shows`:
+ * see {@link TableDescriptor.shows}.
+ */
+export function defineTable(
+  typeName: string,
+  table: string,
+  visible: VisibleSql,
+  options: { shows?: Readonly<Record<string, TableDescriptor>> } = {},
+): TableDescriptor {
+  return { typeName, table, visible, ...options };
 }
 
 /**
@@ -55,16 +70,28 @@ export function defineChildTable(
   table: string,
   parent: TableDescriptor,
   foreignKey: string,
+  options: { shows?: Readonly<Record<string, TableDescriptor>> } = {},
 ): TableDescriptor {
   return {
     typeName,
     table,
+    ...options,
     parent: { descriptor: parent, foreignKey },
     visible: (sql, alias) => {
       const p = sql.alias();
       return `${alias}.${foreignKey} in (select ${p}.id from ${parent.table} ${p} where ${parent.visible(sql, p)})`;
     },
   };
+}
+
+/**
+ * Whether a row of `source` being visible makes the row of `target` its column `foreignKey` names visible: `target`
+ * is the parent `source` is visible with, or `source` {@link TableDescriptor.shows} it.
+ */
+export function impliesVisible(source: TableDescriptor, foreignKey: string, target: TableDescriptor): boolean {
+  const parent = source.parent;
+  if (parent?.foreignKey === foreignKey && parent.descriptor === target) return true;
+  return source.shows?.[foreignKey] === target;
 }
 
 /** The compiled reads' row sources (`SqlReadRows`, by type name) of `descriptors`. */

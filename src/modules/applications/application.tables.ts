@@ -5,14 +5,21 @@
  */
 import { defineChildTable, defineTable, type SqlVisibility } from "../../reads/index.ts";
 import { visibleApplicationSql } from "../access/index.ts";
+import { environmentTable, projectTable } from "../projects/index.ts";
 
 /** The condition "application row `alias` is visible to the caller" (SQL). */
 export function visibleApplicationRow(sql: SqlVisibility, alias: string): string {
   return sql.condition(visibleApplicationSql(sql.caller.orgs, alias));
 }
 
-/** The `applications` table: `Application` rows. */
-export const applicationTable = defineTable("Application", "applications", visibleApplicationRow);
+/**
+ * The `applications` table: `Application` rows. Whoever sees an application sees its project and environment (a
+ * grant on an application shows its project: `applicationProjectIds`; an application lives in its project's
+ * environment).
+ */
+export const applicationTable = defineTable("Application", "applications", visibleApplicationRow, {
+  shows: { project_id: projectTable, environment_id: environmentTable },
+});
 
 /** The `domains` table: `Domain` rows, visible with their application. */
 export const domainTable = defineChildTable("Domain", "domains", applicationTable, "application_id");

@@ -5,11 +5,18 @@
  */
 import { defineTable, type SqlVisibility } from "../../reads/index.ts";
 import { visibleProjectSql } from "../access/index.ts";
+import { organizationTable } from "../organizations/index.ts";
+import { projectTable } from "../projects/index.ts";
 
 /** The condition "import record `alias` is visible to the caller" (SQL). */
 export function visibleImportRow(sql: SqlVisibility, alias: string): string {
   return sql.condition(visibleProjectSql(sql.caller.orgs, `${alias}.organization_id`, `${alias}.project_id`));
 }
 
-/** The `site_imports` table: `SiteImport` rows. */
-export const siteImportTable = defineTable("SiteImport", "site_imports", visibleImportRow);
+/**
+ * The `site_imports` table: `SiteImport` rows. Whoever sees a record sees its project (the same condition) and is a
+ * member of its organization.
+ */
+export const siteImportTable = defineTable("SiteImport", "site_imports", visibleImportRow, {
+  shows: { project_id: projectTable, organization_id: organizationTable },
+});

@@ -29,6 +29,7 @@ export {
   organizationIdOfDatabaseIdSql,
   planFeaturesSql,
 } from "./organization.sql-reads.ts";
+export { organizationTable } from "./organization.tables.ts";
 export { findOrganizationByRef, organizationRefSql, parseOrganizationRef } from "./organization-ref.ts";
 export type { QuotaKind } from "./quota.ts";
 export { assertQuota, planNameOf, provideQuotaCounter, quotaMessage, quotaStatus } from "./quota.ts";

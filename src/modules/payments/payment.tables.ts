@@ -4,6 +4,7 @@
  */
 import { defineTable } from "../../reads/index.ts";
 import { visibleProjectSql } from "../access/index.ts";
+import { projectTable } from "../projects/index.ts";
 
 /**
  * Gateway services with their organization's merchant (null columns: none yet) as one row each: `merchant_code`,
@@ -14,6 +15,9 @@ const SERVICE_ROWS = `(select s.*, m.merchant_code, m.status as merchant_status,
   from payment_gateway_services s left join payment_merchants m on m.organization_id = s.organization_id)`;
 
 /** The `payment_gateway_services` rows (with their merchant): `PaymentGatewayService`, visible when their project is. */
-export const paymentServiceTable = defineTable("PaymentGatewayService", SERVICE_ROWS, (sql, alias) =>
-  sql.condition(visibleProjectSql(sql.caller.orgs, `${alias}.organization_id`, `${alias}.project_id`)),
+export const paymentServiceTable = defineTable(
+  "PaymentGatewayService",
+  SERVICE_ROWS,
+  (sql, alias) => sql.condition(visibleProjectSql(sql.caller.orgs, `${alias}.organization_id`, `${alias}.project_id`)),
+  { shows: { project_id: projectTable } },
 );

@@ -43,4 +43,4 @@ export {
   projectNameTakenMessage,
   renameEnvironment,
 } from "./project.service.ts";
-export { projectTable } from "./project.tables.ts";
+export { environmentTable, projectTable } from "./project.tables.ts";
