@@ -12,8 +12,11 @@ import type { SqlVisibility, TableDescriptor } from "./tables.ts";
 /** Parameters are marked «n» while a condition is written (no visibility SQL contains «), `?` in the end. */
 const PLACEHOLDER = /«(\d+)»/g;
 
-/** Writes one statement's visibility condition: parameters in the order the text holds them, aliases `v1`, `v2`, …. */
-class ConditionWriter implements SqlVisibility {
+/**
+ * Writes visibility conditions for one statement outside the compiler: parameters marked while writing and bound in
+ * the order the final text holds them ({@link SqlConditionWriter.text}), aliases `v1`, `v2`, ….
+ */
+export class SqlConditionWriter implements SqlVisibility {
   readonly caller: SqlReadCaller;
   private readonly values: Knex.Value[] = [];
   private aliases = 0;
@@ -69,7 +72,7 @@ export async function visibleRowsById<R = Record<string, unknown>>(
   ids: readonly string[],
   model?: RowModel<R>,
 ): Promise<R[]> {
-  const writer = new ConditionWriter(caller);
+  const writer = new SqlConditionWriter(caller);
   const condition = writer.text(descriptor.visible(writer, "r"));
   const rows: Record<string, unknown>[] = await knex
     .select("r.*")

@@ -41,7 +41,7 @@ export interface TableDescriptor {
   /**
    * Foreign key columns whose rows (of the descriptor given) are visible whenever a row of this table is (an
    * application's project: a grant on an application shows its project), so a relation through them needs no
-   * condition of its own (declarations.ts `bindRelations`). test/graph/descriptors.test.ts checks each against
+   * condition of its own (declarations.ts `bindRelations`). test/graph/differential.test.ts checks each against
    * seeded data for every kind of caller.
    */
   readonly shows?: Readonly<Record<string, TableDescriptor>>;

@@ -1,8 +1,8 @@
 /**
  * Compiled-read SQL of members and grants (schema/team.graphql; src/reads/compiler.ts), the only implementation
  * of these reads: every member of an organization sees its members and their grants (another organization's are
- * invisible: NOT_FOUND for the organization). A member's user and
- * organization and a grant's project and application are declared by the modules owning those tables.
+ * invisible: NOT_FOUND for the organization). A member's user and organization and a grant's project and application
+ * are declared by the modules owning those tables.
  */
 import { checkedEnum, column, hasMany, type SqlReadTypes, timestamp } from "../../reads/index.ts";
 import { memberGrantTable, memberTable } from "./access.tables.ts";

@@ -1,8 +1,8 @@
 /**
  * Compiled-read SQL of schema/api-keys.graphql (src/reads/compiler.ts), the only implementation of these reads:
  * an organization's API keys, newest first — owners and admins see everyone's, members only their own, another
- * organization's nothing. `lastUsedAt` and `current` depend on the request's
- * key (the caller's `apiKeyId`). The creator is declared by the organizations module (users).
+ * organization's nothing (api-key.tables.ts). `lastUsedAt` and `current` depend on the request's key (the caller's
+ * `apiKeyId`). The creator is declared by the organizations module (users).
  */
 
 import { column, hasMany, isoTimeJson, type SqlReadCompiler, type SqlReadTypes, timestamp } from "../../reads/index.ts";

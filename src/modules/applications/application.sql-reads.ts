@@ -1,8 +1,8 @@
 /**
  * Compiled-read SQL of schema/applications.graphql (src/reads/compiler.ts), the only implementation of these
  * reads: applications visible to the caller (their project granted, or the application itself), their source,
- * health, domains and environment variables, and the application of a domain or deployment. Their project and environment, deployments and deploy settings are declared by the
- * modules owning those tables.
+ * health, domains and environment variables, and the application of a domain or deployment. Their project and
+ * environment, deployments and deploy settings are declared by the modules owning those tables.
  */
 
 import {

@@ -1,8 +1,8 @@
 /**
  * Compiled-read SQL of schema/payments.graphql (src/reads/compiler.ts), the only implementation of these reads:
  * a project's payment gateway services, oldest first (visible with their project), their organization's merchant
- * code and status, and their relay log. A service's row carries its merchant's
- * columns, so the fields answered outside the database — `signingKey` (decrypted, owners and admins), `checkoutUrl`
+ * code and status, and their relay log. A service's row carries its merchant's columns (payment.tables.ts), so
+ * the fields answered outside the database — `signingKey` (decrypted, owners and admins), `checkoutUrl`
  * (configuration) and `paymentMethods` (the gateway) — read them from the row (payment.resolvers.ts). The project is
  * declared by the projects module.
  */

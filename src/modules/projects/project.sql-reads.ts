@@ -1,8 +1,8 @@
 /**
  * Compiled-read SQL of schema/projects.graphql (src/reads/compiler.ts), the only implementation of these reads:
- * projects visible to the caller (grants included), their environments, an organization's projects as a
- * connection. An environment's applications and databases are
- * declared by the modules owning those tables.
+ * projects visible to the caller (grants included; projectTable in project.tables.ts), their environments, an
+ * organization's projects as a connection. An environment's applications and databases are declared by the modules
+ * owning those tables.
  */
 
 import {

@@ -1,9 +1,9 @@
 /**
  * Compiled-read SQL of invitations (schema/team.graphql; src/reads/compiler.ts), the only implementation of
  * these reads: every member of an organization sees its invitations, newest first, filtered by the spec's status
- * (derived from the stored status and `expires_at` at the request's clock, as invitation.model.ts's `invitationStatus`),
- * The inviter is declared by the organizations module (users); `link`
- * (a decrypted token, owners and admins only) stays a resolver of the row (team.resolvers.ts).
+ * (derived from the stored status and `expires_at` at the request's clock, as invitation.model.ts's
+ * `invitationStatus`). The inviter is declared by the organizations module (users); `link` (a decrypted token,
+ * owners and admins only) stays a resolver of the row (team.resolvers.ts).
  */
 import {
   checkedEnum,
