@@ -5,6 +5,7 @@
  */
 import type { Knex } from "knex";
 import type { Logger } from "pino";
+import { readCallerOf, type SqlReadCaller } from "../reads/index.ts";
 import { AccessScope, type Principal } from "./access/index.ts";
 import type { ModuleLoaders } from "./module.ts";
 import type { AppServices } from "./services.ts";
@@ -56,4 +57,12 @@ export interface Context extends ServiceContext {
  */
 export function systemContext(services: AppServices, log: Logger = services.log): ServiceContext {
   return { knex: services.knex, scope: new AccessScope(services.knex, null), principal: null, services, log };
+}
+
+/**
+ * The caller as SQL visibility sees it (src/reads/compiler.ts `SqlReadCaller`): `scope`'s principal and memberships
+ * (loaded once per scope), at the request's clock `now`. For by-id reads of table descriptors (src/reads/by-id.ts).
+ */
+export function sqlCallerOf(scope: AccessScope, now: Date): Promise<SqlReadCaller> {
+  return readCallerOf(scope.principal, scope, now);
 }

@@ -6,7 +6,14 @@
 
 import type { Resolvers } from "../generated/graphql.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
-import type { SqlComputedColumns, SqlReadRows, SqlReadTypes } from "../reads/index.ts";
+import {
+  ByIdReads,
+  bindRelations,
+  type SqlComputedColumns,
+  type SqlReadRows,
+  type SqlReadTypes,
+  sqlRowsOf,
+} from "../reads/index.ts";
 import type { McpTool } from "../shared/mcp-tool.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
 import { accessModule, useStandingSources } from "./access/index.ts";
@@ -14,6 +21,7 @@ import { agentModule } from "./agent/index.ts";
 import { apiKeysModule } from "./api-keys/index.ts";
 import { applicationProjectIdSql, applicationsModule } from "./applications/index.ts";
 import { auditModule } from "./audit/index.ts";
+import { sqlCallerOf } from "./context.ts";
 import { databasesModule } from "./databases/index.ts";
 import { deploymentsModule } from "./deployments/index.ts";
 import { docsModule } from "./docs/index.ts";
@@ -68,13 +76,20 @@ export const moduleResolvers: Resolvers[] = modules.flatMap((m) => (m.resolvers 
 /** Root fields the modules declare answerable without credentials. */
 export const modulePublicRootFields: readonly string[] = modules.flatMap((m) => m.publicRootFields ?? []);
 
-/** Every module's compilable fields (src/reads/compiler.ts), merged per type. */
-export const moduleSqlReads: SqlReadTypes = {};
+const declaredSqlReads: SqlReadTypes = {};
 for (const m of modules) {
   for (const [type, fields] of Object.entries(m.sqlReads ?? {})) {
-    moduleSqlReads[type] = { ...moduleSqlReads[type], ...fields };
+    declaredSqlReads[type] = { ...declaredSqlReads[type], ...fields };
   }
 }
+/**
+ * Every module's compilable fields (src/reads/compiler.ts), merged per type, relations bound to their source's
+ * descriptor (src/reads/declarations.ts `bindRelations`).
+ */
+export const moduleSqlReads: SqlReadTypes = bindRelations(
+  declaredSqlReads,
+  Object.fromEntries(modules.flatMap((m) => m.descriptors ?? []).map((d) => [d.typeName, d])),
+);
 
 /** Every module's computed fields' columns (src/reads/compiler.ts `SqlComputedColumns`), merged per type. */
 export const moduleComputedColumns: SqlComputedColumns = {};
@@ -84,8 +99,8 @@ for (const m of modules) {
   }
 }
 
-/** Every module's row sources (src/reads/compiler.ts): how a row of each table type is found by id. */
-export const moduleSqlRows: SqlReadRows = Object.assign({}, ...modules.map((m) => m.sqlRows ?? {}));
+/** Every module's table descriptors as row sources (src/reads/tables.ts): how a row of each table type is found by id. */
+export const moduleSqlRows: SqlReadRows = sqlRowsOf(modules.flatMap((m) => m.descriptors ?? []));
 
 /** Every module's MCP tools (src/shared/mcp-tool.ts), in module order. */
 export const moduleMcpTools: readonly McpTool[] = modules.flatMap((m) => m.mcpTools ?? []);
@@ -96,10 +111,15 @@ export const restRoutes: readonly AnyRestRoute[] = withOpenApiDocuments(modules.
 /** Every module's background jobs, handed to the queue and the runner by the transport's start-up. */
 export const moduleJobs: readonly JobDefinition[] = modules.flatMap((m) => (m.jobs ?? []) as readonly JobDefinition[]);
 
-/** Builds the loaders of one request for every module (fresh per request: caches never cross callers). */
-export function createLoaders(deps: Omit<LoaderDeps, "loaders">): Loaders {
+/**
+ * Builds the loaders of one request for every module (fresh per request: caches never cross callers); `now` is the
+ * request's clock (`services.now`).
+ */
+export function createLoaders(deps: Omit<LoaderDeps, "loaders" | "byId"> & { now: () => Date }): Loaders {
   const loaders = {} as Record<string, unknown>;
-  const full: LoaderDeps = { ...deps, loaders: loaders as unknown as Loaders };
+  const { knex, scope, secrets, now } = deps;
+  const byId = new ByIdReads(knex, () => sqlCallerOf(scope, now()));
+  const full: LoaderDeps = { knex, scope, secrets, byId, loaders: loaders as unknown as Loaders };
   for (const m of modules) {
     if (m.createLoaders) loaders[m.name] = m.createLoaders(full);
   }

@@ -7,7 +7,7 @@ import type { Knex } from "knex";
 import type { SecretBox } from "../db/secrets.ts";
 import type { Resolvers } from "../generated/graphql.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
-import type { SqlComputedColumns, SqlReadRows, SqlReadTypes } from "../reads/index.ts";
+import type { ByIdReads, SqlComputedColumns, SqlReadTypes, TableDescriptor } from "../reads/index.ts";
 import type { McpTool } from "../shared/mcp-tool.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
 import type { AccessScope } from "./access/index.ts";
@@ -26,6 +26,11 @@ export interface LoaderDeps {
   knex: Knex;
   /** The caller's memberships and grants: loaders apply visibility with it. */
   scope: AccessScope;
+  /**
+   * The request's by-id reads (src/reads/by-id.ts): `byId.loader(descriptor, Model)` loads the rows of a table
+   * descriptor the caller sees, with the descriptor's SQL visibility.
+   */
+  byId: ByIdReads;
   secrets: SecretBox;
   /** Every module's loaders of the same request (read them lazily, inside batch functions). */
   loaders: ModuleLoaders;
@@ -65,8 +70,11 @@ export interface SkiffModule<Name extends string = string> {
    * `SqlComputedColumns`); a computed field without an entry receives the whole row.
    */
   computedColumns?: SqlComputedColumns;
-  /** Where the rows of the module's table types are and which the caller sees (read by id; src/reads/compiler.ts). */
-  sqlRows?: SqlReadRows;
+  /**
+   * The descriptors of the module's tables that are GraphQL types (src/reads/tables.ts): where their rows are and
+   * which the caller sees; compiled reads read objects by id with them.
+   */
+  descriptors?: readonly TableDescriptor[];
   /** Consumes every domain event (src/modules/events.ts), in the emitter's transaction. */
   onEvent?: EventSubscriber;
   /** Background jobs the module defines (`<domain>.jobs.ts`, see src/jobs/job-definition.ts). */

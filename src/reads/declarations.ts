@@ -9,12 +9,12 @@ import { checkPageSize } from "../shared/pagination.ts";
 import {
   JsonSql,
   orMissing,
-  type SqlReadCompiler,
   type SqlReadField,
   type SqlReadFieldSql,
   type SqlReadRootSql,
-  type SqlReadRowSource,
+  type SqlReadTypes,
 } from "./compiler.ts";
+import { impliesVisible, type SqlVisibility, type TableDescriptor } from "./tables.ts";
 
 /**
  * A text value (SQL `sql`) that a CHECK constraint limits to the names of the field's GraphQL enum, as its JSON
@@ -61,40 +61,83 @@ export function pageSizeArg(field: SqlReadField, name: string, max: number, fall
   return checkPageSize(typeof value === "number" ? value : Number.NaN, max, name);
 }
 
-/**
- * A field holding the row of `table` of type `typeName` that the row's column `foreignKey` points at (null when
- * none), e.g. `Application.project`: the parent being visible, so is what it belongs to. With `source`, the row
- * must also be visible by its own rule (e.g. `SiteImport.application` for a member limited to one project).
- */
-export const belongsTo =
-  (typeName: string, table: string, foreignKey: string, source?: SqlReadRowSource): SqlReadFieldSql =>
-  ({ compiler, alias, nodes }) =>
-    compiler.joinedOne(typeName, alias, nodes, table, `${alias}.${foreignKey}`, (x) =>
-      source ? source.visible(compiler, x) : "",
-    );
+/** A to-one relation field ({@link belongsTo}): its target and foreign key, and its SQL without the target's condition. */
+interface BelongsTo {
+  target: TableDescriptor;
+  foreignKey: string;
+  /** The field's SQL where the row holding the key being visible makes the target visible ({@link bindRelations}). */
+  implied: SqlReadFieldSql;
+}
 
-/** The condition "the organization id `organizationIdSql` (SQL) is one the caller belongs to". */
-export function callerOrganizationSql(compiler: SqlReadCompiler, organizationIdSql: string): string {
-  return `${organizationIdSql} = any(${compiler.param([...compiler.caller.orgs.keys()])}::text[])`;
+const relations = new WeakMap<SqlReadFieldSql, BelongsTo>();
+
+/**
+ * A field holding the row of `target` that the row's column `foreignKey` points at, when the caller sees it by
+ * `target`'s own visibility (null when none or invisible), e.g. `Application.project`. Where the visibility of the
+ * row holding the key implies the target's, the condition is left out ({@link bindRelations}): the same answer.
+ */
+export function belongsTo(target: TableDescriptor, foreignKey: string): SqlReadFieldSql {
+  const joined =
+    (visible: boolean): SqlReadFieldSql =>
+    ({ compiler, alias, nodes }) =>
+      compiler.joinedOne(target.typeName, alias, nodes, target.table, `${alias}.${foreignKey}`, (x) =>
+        visible ? target.visible(compiler, x) : "",
+      );
+  const field = joined(true);
+  relations.set(field, { target, foreignKey, implied: joined(false) });
+  return field;
 }
 
 /**
- * A field holding the rows of `table` of type `typeName` whose column `foreignKey` points at the row, ordered by
- * `orderBy` (SQL on the child's columns, `$` standing for its alias; default id), e.g. `Project.environments`.
+ * `types` with each {@link belongsTo} field of a type whose rows' visibility implies the target's
+ * (`impliesVisible`: the target is the row's parent, or the row's descriptor `shows` the key) compiled without the
+ * target's condition, which would hold anyway. `descriptors`: the descriptor of each type, by name.
+ */
+export function bindRelations(
+  types: SqlReadTypes,
+  descriptors: Readonly<Record<string, TableDescriptor>>,
+): SqlReadTypes {
+  return Object.fromEntries(
+    Object.entries(types).map(([typeName, fields]) => {
+      const source = descriptors[typeName];
+      const bound = Object.entries(fields).map(([name, sql]) => {
+        const relation = relations.get(sql);
+        const implied = source && relation && impliesVisible(source, relation.foreignKey, relation.target);
+        return [name, implied ? relation.implied : sql] as const;
+      });
+      return [typeName, Object.fromEntries(bound)];
+    }),
+  );
+}
+
+/** The condition "the organization id `organizationIdSql` (SQL) is one the caller belongs to". */
+export function callerOrganizationSql(sql: SqlVisibility, organizationIdSql: string): string {
+  return `${organizationIdSql} = any(${sql.param([...sql.caller.orgs.keys()])}::text[])`;
+}
+
+/**
+ * A field holding the rows of `target` whose column `foreignKey` points at the row, those the caller sees by
+ * `target`'s visibility, ordered by `orderBy` (SQL on the child's columns, `$` standing for its alias; default id),
+ * e.g. `Project.environments`. Rows visible exactly when their parent is ({@link TableDescriptor.parent}) need no
+ * condition: the row they hang from is visible.
  */
 export const hasMany =
-  (typeName: string, table: string, foreignKey: string, orderBy = "$.id"): SqlReadFieldSql =>
+  (target: TableDescriptor, foreignKey: string, orderBy = "$.id"): SqlReadFieldSql =>
   ({ compiler, alias, nodes }) => {
     const x = compiler.alias();
     const order = orderBy.replaceAll("$", x);
-    return compiler.list(typeName, x, nodes, `from ${table} ${x} where ${x}.${foreignKey} = ${alias}.id`, order);
+    const throughParent = target.parent?.foreignKey === foreignKey;
+    const visible = throughParent ? "" : ` and ${target.visible(compiler, x)}`;
+    const from = `from ${target.table} ${x} where ${x}.${foreignKey} = ${alias}.id${visible}`;
+    return compiler.list(target.typeName, x, nodes, from, order);
   };
 
 /**
- * A root field `field(id: ID!)` answering the visible row of `source` with that id as `typeName`, or the error
- * `NOT_FOUND` (the same for a missing row and one the caller may not see).
+ * A root field `field(id: ID!)` answering the visible row of `source` with that id, or the error `NOT_FOUND` (the
+ * same for a missing row and one the caller may not see).
  */
-export function rootById(typeName: string, source: SqlReadRowSource): SqlReadRootSql {
+export function rootById(source: TableDescriptor): SqlReadRootSql {
+  const { typeName } = source;
   return orMissing(
     ({ compiler, args, nodes }) => {
       const x = compiler.alias();

@@ -36,7 +36,7 @@ import {
   type SqlReadRows,
   type SqlReadTypes,
 } from "./compiler.ts";
-import type { ReadContext } from "./context.ts";
+import type { ReadContext, ReadPrincipal } from "./context.ts";
 import { type ReadStatementOptions, runReadStatement } from "./statements.ts";
 
 type Resolver = GraphQLFieldResolver<unknown, ReadContext>;
@@ -61,16 +61,29 @@ function readsOf(ctx: ReadContext): RequestReads {
 }
 
 /** The caller as compiled reads see it (its memberships: one statement per request, shared with the services). */
-export async function compiledReadCaller(ctx: ReadContext): Promise<SqlReadCaller> {
-  const p = ctx.principal;
+export function compiledReadCaller(ctx: ReadContext): Promise<SqlReadCaller> {
+  return readCallerOf(ctx.principal, ctx.scope, ctx.services.now());
+}
+
+/**
+ * The caller as SQL visibility sees it: `principal` (null: anonymous) with the memberships of `scope` (loaded once
+ * per scope), at the clock `now`. For the compiled reads of a request and the services' by-id reads
+ * (src/reads/by-id.ts).
+ */
+export async function readCallerOf(
+  principal: ReadPrincipal | null,
+  scope: ReadContext["scope"],
+  now: Date,
+): Promise<SqlReadCaller> {
+  const p = principal;
   return {
     userId: p?.userId ?? null,
     via: p?.via ?? null,
     apiKeyId: p?.apiKeyId ?? null,
     sessionId: p?.sessionId ?? null,
     organizationId: p?.organizationId ?? null,
-    orgs: await ctx.scope.memberships(),
-    now: ctx.services.now(),
+    orgs: await scope.memberships(),
+    now,
   };
 }
 

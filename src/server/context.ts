@@ -44,7 +44,12 @@ class RequestContext implements Context {
   }
 
   get loaders(): Loaders {
-    this.built ??= createLoaders({ knex: this.services.knex, scope: this.scope, secrets: this.services.secrets });
+    this.built ??= createLoaders({
+      knex: this.services.knex,
+      scope: this.scope,
+      secrets: this.services.secrets,
+      now: () => this.services.now(),
+    });
     return this.built;
   }
 

@@ -1,8 +1,8 @@
 /**
  * Tables owned: every table has one owning module, declared by `tables: [...]` in its manifest
  * (`src/modules/<domain>/index.ts`), and only the owner's files name it — in SQL strings (`from`, `join`, `into`,
- * `update`, `delete from`), knex builders (`knex("t")`, `.join("t as x")`, `.from("t")`) and Objection models
- * (`tableName = "t"`). Others use the named reads, writes and SQL fragments the owner exports. Migrations
+ * `update`, `delete from`), knex builders (`knex("t")`, `.join("t as x")`, `.from("t")`), Objection models
+ * (`tableName = "t"`) and table descriptors (`defineTable("Type", "t", …)`). Others use the named reads, writes and SQL fragments the owner exports. Migrations
  * (`migrations/`) and the layers below the modules are outside this rule; a module below another that needs its
  * SQL takes it handed in (the access module's standing sources, the first run's key store).
  *
@@ -83,6 +83,8 @@ function tablesNamed(code: string): string[] {
     add(m[1]);
   // Objection models.
   for (const m of code.matchAll(/\btableName\s*=\s*["']([a-z_]+)["']/g)) add(m[1]);
+  // Table descriptors (src/reads/tables.ts): defineTable("Type", "t", …), defineChildTable("Type", "t", …).
+  for (const m of code.matchAll(/\bdefine(?:Child)?Table\(\s*["'][A-Za-z]+["'],\s*["']([a-z_]+)["']/g)) add(m[1]);
   return found;
 }
 
@@ -126,7 +128,7 @@ describe("tables owned", () => {
 
   it("sees the owners' own references (the scanner reads SQL, knex and models)", () => {
     const own = (file: string) => tablesNamed(withoutComments(readFileSync(join(root, file), "utf8")));
-    expect(own("src/modules/applications/application.model.ts")).toContain("applications");
+    expect(own("src/modules/applications/application.tables.ts")).toContain("applications");
     expect(own("src/modules/deployments/deployment.sql-reads.ts")).toContain("deployments");
     expect(tablesNamed('knex("deployments as d").join("applications as a", "a.id", "d.application_id")')).toEqual([
       "deployments",

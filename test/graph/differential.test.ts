@@ -10,6 +10,10 @@
  *   grants sees only granted projects, their applications and granted applications (read from the fixtures);
  * - errors keep their codes and paths (NOT_FOUND, BAD_USER_INPUT for bad cursors and page sizes), never an internal
  *   error; and each compiled root field costs one data statement whatever the depth.
+ * Table descriptors (src/reads/tables.ts) that say a relation's target is visible whenever the row holding the key
+ * is — a child visible with its parent, or a descriptor's `shows` — let compiled reads leave the target's condition
+ * out (src/reads/declarations.ts `bindRelations`): each such statement is checked on the same data for every kind of
+ * member (no visible row points at an invisible target).
  */
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
@@ -24,7 +28,10 @@ import {
 } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSecretBox } from "../../src/db/secrets.ts";
+import { AccessScope } from "../../src/modules/access/index.ts";
+import { sqlCallerOf } from "../../src/modules/context.ts";
 import { moduleSqlReads, moduleSqlRows } from "../../src/modules/index.ts";
+import { SqlConditionWriter, type TableDescriptor } from "../../src/reads/index.ts";
 import { buildSchema } from "../../src/server/schema.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
@@ -49,6 +56,8 @@ interface Caller {
 }
 const callers: Record<string, Caller> = {};
 const ids: Record<string, string> = {};
+/** The user and organization of the callers that are members (for the descriptors' checks below). */
+const members: Record<string, { userId: string; organizationId: string }> = {};
 
 /** Arguments of root fields (by field name), from the fixtures. */
 const rootArgs = (): Record<string, string> => ({
@@ -289,6 +298,10 @@ beforeAll(async () => {
   callers.otherOwner = { auth: { apiKey: b.owner.apiKey }, orgs: [b.organizationId], grants: null };
   callers.agentToken = { auth: { apiKey: await createAgentTokenFor(db.knex, a.organizationId, a.owner) }, ...all };
   callers.anonymous = { auth: {}, orgs: [], grants: null };
+  members.ownerKey = { userId: a.owner.userId, organizationId: a.organizationId };
+  members.projectMember = { userId: projectMember.userId, organizationId: a.organizationId };
+  members.applicationMember = { userId: appMember.userId, organizationId: a.organizationId };
+  members.otherOwner = { userId: b.owner.userId, organizationId: b.organizationId };
   // Keys record their first use in the background: let those writes pass before counting statements.
   await Promise.all(Object.values(callers).map((c) => gql(server.url, "{ __typename }", {}, c.auth)));
   await new Promise((resolve) => setTimeout(resolve, 300));
@@ -405,4 +418,45 @@ describe("one meaning for every read", () => {
     const imports = await run(owner, "{ siteImports(first: 0) { totalCount } }");
     expect(imports.res.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
   });
+});
+
+/** Every (source, foreign key, target) whose target's visibility the source's implies. */
+const implications = Object.values(moduleSqlRows as Record<string, TableDescriptor>).flatMap((source) => [
+  ...(source.parent ? [{ source, foreignKey: source.parent.foreignKey, target: source.parent.descriptor }] : []),
+  ...Object.entries(source.shows ?? {}).map(([foreignKey, target]) => ({ source, foreignKey, target })),
+]);
+
+describe("descriptors' implied visibility", () => {
+  it("covers the relations the hot reads use", () => {
+    const names = implications.map((i) => `${i.source.typeName}.${i.foreignKey}→${i.target.typeName}`);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "Application.project_id→Project",
+        "Application.environment_id→Environment",
+        "Environment.project_id→Project",
+        "Domain.application_id→Application",
+      ]),
+    );
+  });
+
+  it.each(["ownerKey", "projectMember", "applicationMember", "otherOwner"])(
+    "holds on the seeded data for %s: no visible row points at an invisible target",
+    async (name) => {
+      const { userId, organizationId } = members[name]!;
+      const scope = new AccessScope(db.knex, { userId, organizationId, via: "apiKey" });
+      const caller = await sqlCallerOf(scope, new Date());
+      let pairs = 0;
+      for (const { source, foreignKey, target } of implications) {
+        const w = new SqlConditionWriter(caller);
+        const statement = w.text(
+          `select count(*)::int as pairs, count(*) filter (where not (${target.visible(w, "t")}))::int as hidden
+          from ${source.table} s join ${target.table} t on t.id = s.${foreignKey} where ${source.visible(w, "s")}`,
+        );
+        const { rows } = await db.knex.raw(statement.sql, statement.bindings);
+        expect(rows[0].hidden, `${source.typeName}.${foreignKey} → ${target.typeName}`).toBe(0);
+        pairs += rows[0].pairs;
+      }
+      expect(pairs).toBeGreaterThan(0);
+    },
+  );
 });

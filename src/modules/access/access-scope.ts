@@ -186,18 +186,6 @@ export function standingOf(organizationId: string, row: StandingColumns): OrgAcc
     : undefined;
 }
 
-/** True when `access` may see project `projectId` (granted, or holding a granted application). */
-export function canSeeProject(access: OrgAccess, projectId: string): boolean {
-  const g = access.grants;
-  return !g || g.projectIds.has(projectId) || g.applicationProjectIds.has(projectId);
-}
-
-/** True when `access` may see application `app` (its project granted, or the application itself). */
-export function canSeeApplication(access: OrgAccess, app: { id: string; projectId: string }): boolean {
-  const g = access.grants;
-  return !g || g.projectIds.has(app.projectId) || g.applicationIds.has(app.id);
-}
-
 /**
  * The condition "this project is visible" over columns `organizationColumn` and `projectColumn`, for every
  * organization in `orgs` (members limited by grants see their granted projects and the projects of their granted

@@ -3,14 +3,15 @@
  * compiled reads of members and grants (schema/team.graphql's `Member`, `MemberGrant`).
  */
 import { defineModule } from "../module.ts";
-import { accessSqlReads, accessSqlRows } from "./access.sql-reads.ts";
+import { accessSqlReads } from "./access.sql-reads.ts";
+import { memberGrantTable, memberTable } from "./access.tables.ts";
 
 /** The access module. */
 export const accessModule = defineModule({
   name: "access",
   tables: ["members", "member_grants"],
   sqlReads: accessSqlReads,
-  sqlRows: accessSqlRows,
+  descriptors: [memberTable, memberGrantTable],
 });
 
 export { memberAmong, organizationIdsOfUser } from "./access.queries.ts";
@@ -18,8 +19,6 @@ export type { OrgAccess, Principal, RememberedPrincipal } from "./access-scope.t
 // The public surface: what other modules may import (they import nothing else of this folder).
 export {
   AccessScope,
-  canSeeApplication,
-  canSeeProject,
   orgAccessOf,
   standingOf,
   visibleApplicationSql,

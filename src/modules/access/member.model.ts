@@ -1,12 +1,13 @@
 /** Memberships, roles and grants (tables shared with better-auth: `members`; ours: `member_grants`), owned by the access module. */
 import type { Role } from "../../auth/caller.ts";
 import { BaseModel } from "../../db/base-model.ts";
+import { memberGrantTable, memberTable } from "./access.tables.ts";
 
 export type { Role };
 
 /** Membership of a user in an organization. */
 export class Member extends BaseModel {
-  static override tableName = "members";
+  static override tableName = memberTable.table;
   static override idKind = "member" as const;
   declare organizationId: string;
   declare userId: string;
@@ -16,7 +17,7 @@ export class Member extends BaseModel {
 
 /** Limits a `member` to one project or one application (spec: per-project grants). */
 export class MemberGrant extends BaseModel {
-  static override tableName = "member_grants";
+  static override tableName = memberGrantTable.table;
   static override idKind = "grant" as const;
   declare memberId: string;
   declare projectId: string | null;

@@ -1,9 +1,10 @@
 /** Account API keys (table `api_keys`, written by better-auth's api-key plugin; spec: Authentication). */
 import { BaseModel } from "../../db/base-model.ts";
+import { apiKeyTable } from "./api-key.tables.ts";
 
 /** An API key row. `key` is the SHA-256 hash of the secret; the secret itself is never stored. */
 export class ApiKey extends BaseModel {
-  static override tableName = "api_keys";
+  static override tableName = apiKeyTable.table;
   static override idKind = "apiKey" as const;
   declare name: string | null;
   /** The secret's hash (better-auth's default key hasher; src/auth/caller.ts `hashApiKey`). */

@@ -1,34 +1,12 @@
 /**
  * Compiled-read SQL of schema/api-keys.graphql (src/reads/compiler.ts), the only implementation of these reads:
  * an organization's API keys, newest first — owners and admins see everyone's, members only their own, another
- * organization's nothing — and where a key is found by id. `lastUsedAt` and `current` depend on the request's
- * key (the caller's `apiKeyId`). The creator is declared by the organizations module (users).
+ * organization's nothing (api-key.tables.ts). `lastUsedAt` and `current` depend on the request's key (the caller's
+ * `apiKeyId`). The creator is declared by the organizations module (users).
  */
 
-import {
-  column,
-  isoTimeJson,
-  type SqlReadCompiler,
-  type SqlReadRows,
-  type SqlReadTypes,
-  timestamp,
-} from "../../reads/index.ts";
-import { seesAllApiKeys } from "../access/index.ts";
-
-/** The condition "API key row `alias` is visible to the caller" (SQL; keys are personal, see the file's comment). */
-function visibleApiKey(compiler: SqlReadCompiler, alias: string): string {
-  const { caller } = compiler;
-  const parts = [...caller.orgs.values()].map((access) => {
-    const org = `${alias}.organization_id = ${compiler.param(access.organizationId)}`;
-    return seesAllApiKeys(access) ? org : `(${org} and ${alias}.reference_id = ${compiler.param(caller.userId ?? "")})`;
-  });
-  return parts.length ? `(${parts.join(" or ")})` : "false";
-}
-
-/** Where API keys are found by id, with the caller's visibility. */
-export const apiKeySqlRows: SqlReadRows = {
-  ApiKey: { table: "api_keys", visible: visibleApiKey },
-};
+import { column, hasMany, isoTimeJson, type SqlReadCompiler, type SqlReadTypes, timestamp } from "../../reads/index.ts";
+import { apiKeyTable } from "./api-key.tables.ts";
 
 /** The key authenticating the request, as SQL (null: none). */
 const currentKey = (compiler: SqlReadCompiler) =>
@@ -37,11 +15,7 @@ const currentKey = (compiler: SqlReadCompiler) =>
 /** Organization.apiKeys and ApiKey. */
 export const apiKeySqlReads: SqlReadTypes = {
   Organization: {
-    apiKeys: ({ compiler, alias, nodes }) => {
-      const k = compiler.alias();
-      const from = `from api_keys ${k} where ${k}.organization_id = ${alias}.id and ${visibleApiKey(compiler, k)}`;
-      return compiler.list("ApiKey", k, nodes, from, `${k}.id desc`);
-    },
+    apiKeys: hasMany(apiKeyTable, "organization_id", "$.id desc"),
   },
   ApiKey: {
     id: column("id"),

@@ -1,5 +1,6 @@
 /** Applications, their domains and environment variables. */
 import { BaseModel } from "../../db/base-model.ts";
+import { applicationTable, domainTable, environmentVariableTable } from "./application.tables.ts";
 
 /** Source settings stored as JSON on an application (spec: import request `source`). */
 export interface ApplicationSourceSettings {
@@ -14,7 +15,7 @@ export interface ApplicationSourceSettings {
 
 /** A deployable service inside an environment. */
 export class Application extends BaseModel {
-  static override tableName = "applications";
+  static override tableName = applicationTable.table;
   static override idKind = "application" as const;
   static override jsonAttributes = ["source"];
   declare organizationId: string;
@@ -46,7 +47,7 @@ export class Application extends BaseModel {
 
 /** A custom domain (host unique platform-wide). */
 export class Domain extends BaseModel {
-  static override tableName = "domains";
+  static override tableName = domainTable.table;
   static override idKind = "domain" as const;
   declare organizationId: string;
   declare applicationId: string;
@@ -58,7 +59,7 @@ export class Domain extends BaseModel {
 
 /** An environment variable; the value is stored encrypted (see src/db/secrets.ts). */
 export class EnvironmentVariable extends BaseModel {
-  static override tableName = "environment_variables";
+  static override tableName = environmentVariableTable.table;
   static override idKind = "envVar" as const;
   declare applicationId: string;
   declare key: string;

@@ -1,9 +1,8 @@
 /**
  * Compiled-read SQL of schema/applications.graphql (src/reads/compiler.ts), the only implementation of these
  * reads: applications visible to the caller (their project granted, or the application itself), their source,
- * health, domains and environment variables, the application of a domain or deployment, and where an application
- * or domain is found by id. Their project and environment, deployments and deploy settings are declared by the
- * modules owning those tables.
+ * health, domains and environment variables, and the application of a domain or deployment. Their project and
+ * environment, deployments and deploy settings are declared by the modules owning those tables.
  */
 
 import {
@@ -13,34 +12,20 @@ import {
   hasMany,
   rootById,
   type SqlComputedColumns,
-  type SqlReadCompiler,
-  type SqlReadRows,
   type SqlReadTypes,
   timestamp,
 } from "../../reads/index.ts";
-import { visibleApplicationSql } from "../access/index.ts";
-
-/** The condition "application row `alias` is visible to the caller" (SQL). */
-export function visibleApplicationRow(compiler: SqlReadCompiler, alias: string): string {
-  return compiler.condition(visibleApplicationSql(compiler.caller.orgs, alias));
-}
-
-/** The condition "the application `applicationIdSql` (SQL) exists and is visible to the caller". */
-export function visibleApplicationId(compiler: SqlReadCompiler, applicationIdSql: string): string {
-  const a = compiler.alias();
-  return `exists (select 1 from applications ${a} where ${a}.id = ${applicationIdSql} and ${visibleApplicationRow(compiler, a)})`;
-}
+import {
+  applicationTable,
+  domainTable,
+  environmentVariableTable,
+  visibleApplicationRow,
+} from "./application.tables.ts";
 
 /** SQL of the project id of application `applicationIdSql` (SQL; NULL when none): the access module's standing. */
 export function applicationProjectIdSql(applicationIdSql: string): string {
   return `(select ap.project_id from applications ap where ap.id = ${applicationIdSql})`;
 }
-
-/** Where applications and domains are found by id, with the caller's visibility. */
-export const applicationSqlRows: SqlReadRows = {
-  Application: { table: "applications", visible: visibleApplicationRow },
-  Domain: { table: "domains", visible: (c, alias) => visibleApplicationId(c, `${alias}.application_id`) },
-};
 
 /** A text key of the application's `source` JSON (null when unset). */
 const sourceKey =
@@ -51,7 +36,7 @@ const sourceKey =
 /** Query.application, Environment.applications, Application, Domain, EnvironmentVariable and a grant's application. */
 export const applicationSqlReads: SqlReadTypes = {
   Query: {
-    application: rootById("Application", applicationSqlRows.Application!),
+    application: rootById(applicationTable),
   },
   // An environment's visible applications (Environment is the projects module's type; this table is ours).
   Environment: {
@@ -84,9 +69,9 @@ export const applicationSqlReads: SqlReadTypes = {
     createdAt: timestamp("created_at"),
     health: ({ alias }) => `upper(coalesce(${alias}.health, 'unknown'))`,
     healthCheckedAt: timestamp("health_checked_at"),
-    domains: hasMany("Domain", "domains", "application_id"),
+    domains: hasMany(domainTable, "application_id"),
     // Values are stored encrypted: EnvironmentVariable.value's resolver decrypts the row's `value_encrypted`.
-    environmentVariables: hasMany("EnvironmentVariable", "environment_variables", "application_id", "$.key"),
+    environmentVariables: hasMany(environmentVariableTable, "application_id", "$.key"),
   },
   // Counts against the plan (the object's row is the organization's; src/modules/organizations/quota.ts).
   PlanUsage: {
@@ -94,11 +79,11 @@ export const applicationSqlReads: SqlReadTypes = {
     domains: ({ alias }) => `(select count(*)::int from domains q where q.organization_id = ${alias}.id)`,
   },
   SiteImport: {
-    application: belongsTo("Application", "applications", "application_id", applicationSqlRows.Application),
-    domain: belongsTo("Domain", "domains", "domain_id", applicationSqlRows.Domain),
+    application: belongsTo(applicationTable, "application_id"),
+    domain: belongsTo(domainTable, "domain_id"),
   },
   Deployment: {
-    application: belongsTo("Application", "applications", "application_id"),
+    application: belongsTo(applicationTable, "application_id"),
   },
   Domain: {
     id: column("id"),
@@ -106,14 +91,14 @@ export const applicationSqlReads: SqlReadTypes = {
     port: column("port"),
     https: column("https"),
     createdAt: timestamp("created_at"),
-    application: belongsTo("Application", "applications", "application_id"),
+    application: belongsTo(applicationTable, "application_id"),
   },
   EnvironmentVariable: {
     key: column("key"),
   },
   // A grant's application: null for a project grant, or when the caller cannot see the application.
   MemberGrant: {
-    application: belongsTo("Application", "applications", "application_id", applicationSqlRows.Application),
+    application: belongsTo(applicationTable, "application_id"),
   },
 };
 

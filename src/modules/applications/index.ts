@@ -1,14 +1,16 @@
 /** Module manifest: applications, domains, environment variables, databases (schema/applications.graphql). */
 
+import type DataLoader from "dataloader";
 import { defineModule } from "../module.ts";
-import { createApplicationLoaders } from "./application.loaders.ts";
+import { Application } from "./application.model.ts";
 import { applicationResolvers } from "./application.resolvers.ts";
-import { applicationComputedColumns, applicationSqlReads, applicationSqlRows } from "./application.sql-reads.ts";
+import { applicationComputedColumns, applicationSqlReads } from "./application.sql-reads.ts";
+import { applicationTable, domainTable } from "./application.tables.ts";
 import { manageRoutes } from "./manage.rest.ts";
 
 declare module "../module.ts" {
   interface ModuleLoaders {
-    applications: ReturnType<typeof createApplicationLoaders>;
+    applications: { byId: DataLoader<string, Application | null> };
   }
 }
 
@@ -17,11 +19,11 @@ export const applicationsModule = defineModule({
   name: "applications",
   tables: ["applications", "domains", "environment_variables"],
   sqlReads: applicationSqlReads,
-  sqlRows: applicationSqlRows,
+  descriptors: [applicationTable, domainTable],
   computedColumns: applicationComputedColumns,
   resolvers: applicationResolvers,
   restRoutes: manageRoutes,
-  createLoaders: ({ knex, scope }) => createApplicationLoaders(knex, scope),
+  createLoaders: ({ byId }) => ({ byId: byId.loader(applicationTable, Application) }),
 });
 
 // The public surface: what other modules may import (they import nothing else of this folder).
@@ -74,7 +76,8 @@ export {
   setEnvironmentVariables,
   storedSource,
 } from "./application.service.ts";
-export { applicationProjectIdSql, visibleApplicationId } from "./application.sql-reads.ts";
+export { applicationProjectIdSql } from "./application.sql-reads.ts";
+export { applicationTable } from "./application.tables.ts";
 // For the organization import (src/modules/transfer): the management mutations' services.
 export { createApplicationIn } from "./manage-applications.service.ts";
 export { createDatabaseIn } from "./manage-databases.service.ts";

@@ -5,10 +5,10 @@
  */
 import type { Knex } from "knex";
 import { NotFoundError } from "../../shared/errors.ts";
-import { canSeeProject, type OrgAccess, requireAllowed } from "../access/index.ts";
+import { requireAllowed } from "../access/index.ts";
 import type { Context } from "../context.ts";
-import { type Database, databaseById } from "../databases/index.ts";
-import { type Environment, environmentById } from "../projects/index.ts";
+import type { Database } from "../databases/index.ts";
+import type { Environment } from "../projects/index.ts";
 import { Application, Domain } from "./application.model.ts";
 
 /** Application `id` visible to the caller, whose role may manage applications. @throws NotFoundError, ForbiddenError. */
@@ -17,12 +17,6 @@ export async function manageableApplication(ctx: Context, id: string): Promise<A
   if (!app) throw new NotFoundError("Application", id);
   await requireAllowed(ctx.scope, "application:manage", app.organizationId);
   return app;
-}
-
-/** The caller's access to `organizationId` when it sees project `projectId` there, else null. */
-async function projectAccess(ctx: Context, organizationId: string, projectId: string): Promise<OrgAccess | null> {
-  const access = await ctx.scope.forOrg(organizationId);
-  return access && canSeeProject(access, projectId) ? access : null;
 }
 
 /**
@@ -34,18 +28,18 @@ export async function manageableEnvironment(
   id: string,
   action: "environment:manage" | "application:manage" | "database:manage",
 ): Promise<Environment & { organizationId: string }> {
-  const env = await environmentById(ctx.knex, id);
-  if (!env?.organizationId || !(await projectAccess(ctx, env.organizationId, env.projectId))) {
-    throw new NotFoundError("Environment", id);
-  }
-  await requireAllowed(ctx.scope, action, env.organizationId);
-  return env as Environment & { organizationId: string };
+  const env = await ctx.loaders.projects.environmentById.load(id);
+  // Visible with its project: the project loads, and says the organization.
+  const project = env && (await ctx.loaders.projects.byId.load(env.projectId));
+  if (!env || !project) throw new NotFoundError("Environment", id);
+  await requireAllowed(ctx.scope, action, project.organizationId);
+  return Object.assign(env, { organizationId: project.organizationId });
 }
 
 /** Database `id` visible to the caller (its project is), whose role may manage databases. @throws NotFoundError, ForbiddenError. */
 export async function manageableDatabase(ctx: Context, id: string): Promise<Database> {
-  const db = await databaseById(ctx.knex, id);
-  if (!db || !(await projectAccess(ctx, db.organizationId, db.projectId))) throw new NotFoundError("Database", id);
+  const db = await ctx.loaders.databases.byId.load(id);
+  if (!db) throw new NotFoundError("Database", id);
   await requireAllowed(ctx.scope, "database:manage", db.organizationId);
   return db;
 }

@@ -105,11 +105,6 @@ export function generateDatabasePassword(): string {
   return Array.from({ length: 32 }, () => PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)]).join("");
 }
 
-/** Database `id`, or undefined (no visibility applied: callers check its project). */
-export async function databaseById(db: Knex | Knex.Transaction, id: string): Promise<Database | undefined> {
-  return await Database.query(db).findById(id);
-}
-
 /** Database `id` locked (`for update`) for the rest of the caller's transaction, or undefined when it is gone. */
 export async function lockDatabase(trx: Knex.Transaction, id: string): Promise<Database | undefined> {
   return await Database.query(trx).findById(id).forUpdate();

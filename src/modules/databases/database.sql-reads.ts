@@ -1,40 +1,24 @@
 /**
  * Compiled-read SQL of the Database type (src/reads/compiler.ts), the only implementation of these reads: an
- * environment's databases, their columns, and where a database is found by id (visible when its project is).
+ * environment's databases and their columns.
  */
 
-import {
-  belongsTo,
-  checkedEnum,
-  column,
-  hasMany,
-  type SqlReadRows,
-  type SqlReadTypes,
-  timestamp,
-} from "../../reads/index.ts";
-import { visibleProjectSql } from "../access/index.ts";
-
-/** Where databases are found by id, with the caller's visibility (their project's). */
-export const databaseSqlRows: SqlReadRows = {
-  Database: {
-    table: "databases",
-    visible: (compiler, alias) =>
-      compiler.condition(visibleProjectSql(compiler.caller.orgs, `${alias}.organization_id`, `${alias}.project_id`)),
-  },
-};
+import { belongsTo, checkedEnum, column, hasMany, type SqlReadTypes, timestamp } from "../../reads/index.ts";
+import { databaseTable } from "./database.tables.ts";
 
 /** Environment.databases and Database (its environment is declared by the projects module). */
 export const databaseSqlReads: SqlReadTypes = {
   // Callers reach an environment's databases through visible environments only.
   Environment: {
-    databases: hasMany("Database", "databases", "environment_id"),
+    databases: hasMany(databaseTable, "environment_id"),
   },
   SiteImport: {
-    database: belongsTo("Database", "databases", "database_id", databaseSqlRows.Database),
+    database: belongsTo(databaseTable, "database_id"),
   },
   // Counts against the plan (the object's row is the organization's; src/modules/organizations/quota.ts).
   PlanUsage: {
-    databases: ({ alias }) => `(select count(*)::int from databases q where q.organization_id = ${alias}.id)`,
+    databases: ({ alias }) =>
+      `(select count(*)::int from ${databaseTable.table} q where q.organization_id = ${alias}.id)`,
   },
   Database: {
     id: column("id"),

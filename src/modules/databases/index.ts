@@ -1,13 +1,23 @@
 /** Module manifest: database services of environments (created by site imports; read by compiled SQL). */
+import type DataLoader from "dataloader";
 import { defineModule } from "../module.ts";
-import { databaseSqlReads, databaseSqlRows } from "./database.sql-reads.ts";
+import { Database } from "./database.model.ts";
+import { databaseSqlReads } from "./database.sql-reads.ts";
+import { databaseTable } from "./database.tables.ts";
+
+declare module "../module.ts" {
+  interface ModuleLoaders {
+    databases: { byId: DataLoader<string, Database | null> };
+  }
+}
 
 /** The databases module. */
 export const databasesModule = defineModule({
   name: "databases",
   tables: ["databases"],
   sqlReads: databaseSqlReads,
-  sqlRows: databaseSqlRows,
+  descriptors: [databaseTable],
+  createLoaders: ({ byId }) => ({ byId: byId.loader(databaseTable, Database) }),
 });
 
 export { type ExportedDatabase, exportDatabases } from "./database.export.ts";
@@ -24,7 +34,6 @@ export { databaseIdsOfOrganization, databasesToRender } from "./database.queries
 export {
   createDatabase,
   type DatabaseSpec,
-  databaseById,
   databaseEnvVars,
   databaseServiceHost,
   databaseSpecOf,

@@ -1,6 +1,7 @@
 /** Deployments of applications and their log lines. */
 import { BaseModel } from "../../db/base-model.ts";
 import type { Manifest } from "./deployment.manifests.ts";
+import { deploymentTable } from "./deployment.tables.ts";
 
 /** Deployment states: `queued` → `running` → `done` (success) | `error`; `cancelled` when cancelled or superseded. */
 export type DeploymentStatus = "queued" | "running" | "done" | "error" | "cancelled";
@@ -10,7 +11,7 @@ export type DeploymentTrigger = "manual" | "api" | "push" | "import" | "redeploy
 
 /** One deployment; `status` null only for rows written before the lifecycle existed. */
 export class Deployment extends BaseModel {
-  static override tableName = "deployments";
+  static override tableName = deploymentTable.table;
   static override idKind = "deployment" as const;
   static override jsonAttributes = ["manifests"];
   declare applicationId: string;

@@ -11,19 +11,10 @@ import {
   hasMany,
   pageSizeArg,
   type SqlComputedColumns,
-  type SqlReadRows,
   type SqlReadTypes,
   timestamp,
 } from "../../reads/index.ts";
-import { visibleApplicationId } from "../applications/index.ts";
-
-/** Where deployments are found by id, with the caller's visibility (their application's). */
-export const deploymentSqlRows: SqlReadRows = {
-  Deployment: {
-    table: "deployments",
-    visible: (compiler, alias) => visibleApplicationId(compiler, `${alias}.application_id`),
-  },
-};
+import { deploymentLogTable, deploymentTable } from "./deployment.tables.ts";
 
 /** Deployment, DeploymentLogLine, and an application's deployments and deploy settings (Application is not ours). */
 export const deploymentSqlReads: SqlReadTypes = {
@@ -50,7 +41,7 @@ export const deploymentSqlReads: SqlReadTypes = {
       }),
   },
   SiteImport: {
-    deployment: belongsTo("Deployment", "deployments", "deployment_id", deploymentSqlRows.Deployment),
+    deployment: belongsTo(deploymentTable, "deployment_id"),
   },
   Deployment: {
     id: column("id"),
@@ -63,7 +54,7 @@ export const deploymentSqlReads: SqlReadTypes = {
     createdAt: timestamp("created_at"),
     startedAt: timestamp("started_at"),
     finishedAt: timestamp("finished_at"),
-    logs: hasMany("DeploymentLogLine", "deployment_logs", "deployment_id"),
+    logs: hasMany(deploymentLogTable, "deployment_id"),
     manifests: column("manifests"),
   },
   DeploymentLogLine: {

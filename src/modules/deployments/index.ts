@@ -1,5 +1,6 @@
 /** Module manifest: deployments of applications, their lifecycle job and live updates (schema/deployments.graphql). */
 
+import type DataLoader from "dataloader";
 import { liveRelay } from "../events.ts";
 import { defineModule } from "../module.ts";
 import { deployTriggerRoute } from "./deploy-trigger.rest.ts";
@@ -12,15 +13,16 @@ import {
   reconcileJob,
   runDeploymentJob,
 } from "./deployment.jobs.ts";
-import { createDeploymentLoaders, type DeploymentLoaders } from "./deployment.loaders.ts";
+import { Deployment } from "./deployment.model.ts";
 import { deploymentResolvers } from "./deployment.resolvers.ts";
-import { deploymentComputedColumns, deploymentSqlReads, deploymentSqlRows } from "./deployment.sql-reads.ts";
+import { deploymentComputedColumns, deploymentSqlReads } from "./deployment.sql-reads.ts";
+import { deploymentTable } from "./deployment.tables.ts";
 import { reconcileOnChange } from "./reconcile.events.ts";
 import { reconcileMetrics } from "./reconcile.metrics.ts";
 
 declare module "../module.ts" {
   interface ModuleLoaders {
-    deployments: DeploymentLoaders;
+    deployments: { byId: DataLoader<string, Deployment | null> };
   }
 }
 
@@ -34,10 +36,10 @@ export const deploymentsModule = defineModule({
   name: "deployments",
   tables: ["deployments", "deployment_logs"],
   sqlReads: deploymentSqlReads,
-  sqlRows: deploymentSqlRows,
+  descriptors: [deploymentTable],
   computedColumns: deploymentComputedColumns,
   resolvers: deploymentResolvers,
-  createLoaders: ({ knex, loaders }) => createDeploymentLoaders(knex, () => loaders.applications.byId),
+  createLoaders: ({ byId }) => ({ byId: byId.loader(deploymentTable, Deployment) }),
   restRoutes: [deployTriggerRoute],
   jobs: [
     runDeploymentJob,

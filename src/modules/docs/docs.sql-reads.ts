@@ -3,38 +3,15 @@
  * organization's docs theme for its owners and admins (`docsTheme`; anyone else, and an unknown organization,
  * NOT_FOUND), its hostname's registration (`docsRegistration`, null until a hostname is saved), and the public theme
  * document (`publicDocsTheme`, no credentials). A theme's row carries its organization's `database_id` and, as `id`,
- * its organization's id (one theme per organization: what `setDocsTheme`'s answer is re-read by, `docsSqlRows`). The
+ * its organization's id (one theme per organization: what `setDocsTheme`'s answer is re-read by, docs.tables.ts). The
  * fields built from configuration — `DocsRegistration.cnameTarget`, `themeUrl`, `loaderSnippet` — are resolvers
  * reading the row the statement carries (docs.resolvers.ts).
  */
 
-import {
-  column,
-  type SqlComputedColumns,
-  type SqlReadCompiler,
-  type SqlReadRows,
-  type SqlReadTypes,
-  timestamp,
-} from "../../reads/index.ts";
+import { column, type SqlComputedColumns, type SqlReadTypes, timestamp } from "../../reads/index.ts";
 import { NotFoundError } from "../../shared/errors.ts";
-import { isAllowed } from "../access/index.ts";
-import {
-  databaseIdOfOrganizationSql,
-  organizationIdOfDatabaseIdSql,
-  organizationRefSql,
-  parseOrganizationRef,
-} from "../organizations/index.ts";
-
-/** Theme rows as the reads see them: the row's columns, `id` (its organization's id) and `database_id` (SQL, to alias). */
-const THEME_ROWS = `(select dt.*, dt.organization_id as id, ${databaseIdOfOrganizationSql("dt.organization_id")} as database_id
-    from docs_themes dt)`;
-
-/** The organizations whose themes the caller manages (owners and admins: `docs:manage`). */
-function managedOrganizations(compiler: SqlReadCompiler): string[] {
-  return [...compiler.caller.orgs.values()]
-    .filter((access) => isAllowed(access.role, "docs:manage"))
-    .map((access) => access.organizationId);
-}
+import { organizationIdOfDatabaseIdSql, organizationRefSql, parseOrganizationRef } from "../organizations/index.ts";
+import { docsThemeTable, managedOrganizations } from "./docs.tables.ts";
 
 /** The columns of a theme, as `DocsTheme` and `PublicDocsTheme` read them. */
 const themeColumns = {
@@ -65,7 +42,7 @@ export const docsSqlReads: SqlReadTypes = {
         returnType,
         x,
         nodes,
-        `from ${THEME_ROWS} ${x} where ${x}.organization_id = ${organizationId}`,
+        `from ${docsThemeTable.table} ${x} where ${x}.organization_id = ${organizationId}`,
       );
       const visible = `${organizationId} = any(${compiler.param(managed)}::text[])`;
       return theme && compiler.json(`(case when ${visible} then ${theme.sql} else ${compiler.fail(notFound).sql} end)`);
@@ -109,15 +86,6 @@ export const docsSqlReads: SqlReadTypes = {
     conflict: column("docs_conflict"),
   },
   PublicDocsTheme: themeColumns,
-};
-
-/** DocsTheme rows by id (the organization's id), visible to the organization's owners and admins. */
-export const docsSqlRows: SqlReadRows = {
-  DocsTheme: {
-    table: THEME_ROWS,
-    visible: (compiler, alias) =>
-      `${alias}.organization_id = any(${compiler.param(managedOrganizations(compiler))}::text[])`,
-  },
 };
 
 /** What of its row each computed field of the module reads (SqlComputedColumns): URLs from the configuration. */

@@ -7,14 +7,15 @@ import { defineModule } from "../module.ts";
 import { docsSyncJob } from "./docs.jobs.ts";
 import { docsResolvers } from "./docs.resolvers.ts";
 import { docsRoutes } from "./docs.rest.ts";
-import { docsComputedColumns, docsSqlReads, docsSqlRows } from "./docs.sql-reads.ts";
+import { docsComputedColumns, docsSqlReads } from "./docs.sql-reads.ts";
+import { docsThemeTable } from "./docs.tables.ts";
 
 /** The docs module. */
 export const docsModule = defineModule({
   name: "docs",
   tables: ["docs_host_registrations", "docs_sync_state", "docs_themes"],
   sqlReads: docsSqlReads,
-  sqlRows: docsSqlRows,
+  descriptors: [docsThemeTable],
   computedColumns: docsComputedColumns,
   resolvers: docsResolvers,
   // Docs sites read a theme and look a hostname up; instances synchronise with their license key (checked inside).

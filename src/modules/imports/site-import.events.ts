@@ -17,9 +17,9 @@ import type { Knex } from "knex";
 import { NotFoundError } from "../../shared/errors.ts";
 import { cursorOf, seqOfCursor } from "../../shared/event-log.ts";
 import { type EventMeta, eventStream, oncePerEvent, shareableEvent } from "../../shared/pubsub.ts";
+import type { OrgAccess } from "../access/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { events } from "../events.ts";
-import { canSeeImport } from "./site-import.loaders.ts";
 import { type ImportStatus, SiteImport } from "./site-import.model.ts";
 
 /** Pub/sub topic of import status changes: the live event's name (the manifest relays it: `liveRelay`). */
@@ -111,6 +111,18 @@ function isChange(payload: Record<string, unknown>): payload is Record<string, u
 const eventOf = oncePerEvent<SiteImportEvent | null>();
 
 /**
+ * Whether a subscriber with standing `access` (same organization) receives the event of an import of project
+ * `projectId`: the rule of the records' SQL visibility (site-import.tables.ts `visibleImportRow`) on the
+ * connection's cached standing, because an event reaches every subscriber of an organization and a statement per
+ * subscriber and event would not scale (test/imports/subscription-fanout.test.ts), and a deleted record has no
+ * row left to read.
+ */
+function eventVisible(access: OrgAccess, projectId: string | null): boolean {
+  const g = access.grants;
+  return !g || (projectId !== null && (g.projectIds.has(projectId) || g.applicationProjectIds.has(projectId)));
+}
+
+/**
  * The event stream of one import (`id`), or of every import of the caller's active organization (`id` null).
  * Listening starts before the visibility check, so no change after the subscription is accepted is missed. With
  * `after` (a cursor), the logged events after it go first, through the same visibility check as live ones.
@@ -135,7 +147,7 @@ export async function siteImportUpdates(
       // The record is gone: check visibility against the organization and the project it had.
       const access = await ctx.scope.forOrg(payload.organizationId);
       const projectId = typeof payload.projectId === "string" ? payload.projectId : null;
-      if (!access || !canSeeImport(access, { projectId })) return undefined;
+      if (!access || !eventVisible(access, projectId)) return undefined;
       const deleted: SiteImportEvent = { importId: payload.id, status: "deleted", record: null, cursor };
       return (await eventOf(payload, async () => shareableEvent(deleted))) ?? undefined;
     }
@@ -147,7 +159,7 @@ export async function siteImportUpdates(
       projectId = record.projectId;
     }
     const access = await ctx.scope.forOrg(payload.organizationId);
-    if (!access || !canSeeImport(access, { projectId: projectId ?? null })) return undefined;
+    if (!access || !eventVisible(access, projectId ?? null)) return undefined;
     // One object per event, shared by its subscribers: their identical reads of the record run once.
     const event = await eventOf(payload, async () =>
       shareableEvent({ importId: payload.id, status: payload.status, record: { id: payload.id }, cursor }),

@@ -1,5 +1,6 @@
 /** Site import records (table `site_imports`; spec: "Import record", "Import status"). */
 import { BaseModel } from "../../db/base-model.ts";
+import { siteImportTable } from "./site-import.tables.ts";
 
 /** Status of an import (spec: Import status table). */
 export type ImportStatus = "pending" | "success" | "partial" | "failed";
@@ -46,7 +47,7 @@ export const RETRYABLE_STATUSES: readonly ImportStatus[] = ["partial", "failed"]
 
 /** One import record of an organization. `inputEncrypted` holds the validated request (secrets included). */
 export class SiteImport extends BaseModel {
-  static override tableName = "site_imports";
+  static override tableName = siteImportTable.table;
   static override idKind = "siteImport" as const;
   declare organizationId: string;
   declare createdByUserId: string | null;

@@ -14,27 +14,14 @@ import {
   JsonSql,
   rootById,
   type SqlComputedColumns,
-  type SqlReadCompiler,
-  type SqlReadRows,
   type SqlReadTypes,
   timestamp,
 } from "../../reads/index.ts";
 import { decodeCursor } from "../../shared/pagination.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { visibleProjectSql } from "../access/index.ts";
 import { IMPORT_STEPS } from "./site-import.model.ts";
 import { connectionArgsSchema } from "./site-import.schema.ts";
-
-/** The condition "import record `alias` is visible to the caller": its organization's, its project granted. */
-function visibleImportRow(compiler: SqlReadCompiler, alias: string): string {
-  // A project-limited member sees records whose project it sees; a record without a project stays hidden from it.
-  return compiler.condition(visibleProjectSql(compiler.caller.orgs, `${alias}.organization_id`, `${alias}.project_id`));
-}
-
-/** Where import records are found by id, with the caller's visibility. */
-export const siteImportSqlRows: SqlReadRows = {
-  SiteImport: { table: "site_imports", visible: visibleImportRow },
-};
+import { siteImportTable, visibleImportRow } from "./site-import.tables.ts";
 
 /** Query.siteImports/siteImport, SiteImport and its step progress. */
 export const siteImportSqlReads: SqlReadTypes = {
@@ -54,7 +41,7 @@ export const siteImportSqlReads: SqlReadTypes = {
           ? `p.organization_id = ${compiler.param(organizationId)} and ${visibleImportRow(compiler, "p")}`
           : "false";
       return connectionSql(field, {
-        table: "site_imports",
+        table: siteImportTable.table,
         where,
         first,
         afterId,
@@ -63,7 +50,7 @@ export const siteImportSqlReads: SqlReadTypes = {
         nodeType: "SiteImport",
       });
     },
-    siteImport: rootById("SiteImport", siteImportSqlRows.SiteImport!),
+    siteImport: rootById(siteImportTable),
   },
   SiteImport: {
     id: column("id"),

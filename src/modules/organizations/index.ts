@@ -2,14 +2,15 @@
 
 import { defineModule } from "../module.ts";
 import { organizationResolvers } from "./organization.resolvers.ts";
-import { organizationSqlReads, organizationSqlRows } from "./organization.sql-reads.ts";
+import { organizationSqlReads } from "./organization.sql-reads.ts";
+import { organizationTable, userTable } from "./organization.tables.ts";
 
 /** The organizations module. */
 export const organizationsModule = defineModule({
   name: "organizations",
   tables: ["organizations", "plans", "users", "sessions", "notification_channels"],
   sqlReads: organizationSqlReads,
-  sqlRows: organizationSqlRows,
+  descriptors: [organizationTable, userTable],
   resolvers: organizationResolvers,
 });
 
@@ -36,6 +37,7 @@ export {
   organizationIdOfDatabaseIdSql,
   planFeaturesSql,
 } from "./organization.sql-reads.ts";
+export { organizationTable } from "./organization.tables.ts";
 export { findOrganizationByRef, organizationRefSql, parseOrganizationRef } from "./organization-ref.ts";
 export type { QuotaKind } from "./quota.ts";
 export { assertQuota, planNameOf, provideQuotaCounter, quotaMessage, quotaStatus } from "./quota.ts";

@@ -1,9 +1,10 @@
 /** Organizations, their plans, and users (tables shared with better-auth: `organizations`, `users`). */
 import { BaseModel } from "../../db/base-model.ts";
+import { organizationTable, userTable } from "./organization.tables.ts";
 
 /** A workspace (spec: Organization and access resources). */
 export class Organization extends BaseModel {
-  static override tableName = "organizations";
+  static override tableName = organizationTable.table;
   static override idKind = "organization" as const;
   declare name: string;
   declare slug: string;
@@ -31,7 +32,7 @@ export interface OrganizationPlan {
 
 /** A person with an account (table owned with better-auth: `users`). */
 export class User extends BaseModel {
-  static override tableName = "users";
+  static override tableName = userTable.table;
   static override idKind = "user" as const;
   declare email: string;
   declare name: string;

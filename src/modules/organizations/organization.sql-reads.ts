@@ -2,35 +2,20 @@
  * Compiled-read SQL of schema/organizations.graphql (src/reads/compiler.ts), the only implementation of these
  * reads: the viewer, the caller's organizations (members only: another organization is NOT_FOUND), their plans and
  * notification channels, users, the organization and users of others' rows (projects, members, invitations, API
- * keys), and where organizations and users are found by id. `PlanUsage`'s counts are declared by the modules owning the counted tables (the object's row is the
+ * keys). `PlanUsage`'s counts are declared by the modules owning the counted tables (the object's row is the
  * organization's).
  */
 import {
   belongsTo,
-  callerOrganizationSql,
   column,
   hasMany,
   rootById,
   type SqlReadCompiler,
-  type SqlReadRows,
   type SqlReadTypes,
   timestamp,
 } from "../../reads/index.ts";
 import { credentialSqlReads, viewerCredentialSql } from "./credential.sql-reads.ts";
-
-/** The condition "organization row `alias` is one the caller belongs to" (SQL). */
-function memberOf(compiler: SqlReadCompiler, alias: string): string {
-  return callerOrganizationSql(compiler, `${alias}.id`);
-}
-
-/** Where organizations and users are found by id: the caller's organizations, and only the caller's own user. */
-export const organizationSqlRows: SqlReadRows = {
-  Organization: { table: "organizations", visible: memberOf },
-  User: {
-    table: "users",
-    visible: (compiler, alias) => `${alias}.id = ${compiler.param(compiler.caller.userId ?? "")}`,
-  },
-};
+import { memberOf, notificationChannelTable, organizationTable, relatedUserTable } from "./organization.tables.ts";
 
 /**
  * SQL of the id of the organization whose `database_id` is `databaseId` (SQL NULL when none); `databaseId` null:
@@ -97,9 +82,9 @@ export const organizationSqlReads: SqlReadTypes = {
     // The caller's organizations, in the order its memberships were read.
     organizations: ({ compiler, nodes, returnType }) => {
       const ids = [...compiler.caller.orgs.keys()];
-      return compiler.byIds(returnType, organizationSqlRows.Organization!, ids, nodes, { dropMissing: true });
+      return compiler.byIds(returnType, organizationTable, ids, nodes, { dropMissing: true });
     },
-    organization: rootById("Organization", organizationSqlRows.Organization!),
+    organization: rootById(organizationTable),
   },
   Organization: {
     id: column("id"),
@@ -126,7 +111,7 @@ export const organizationSqlReads: SqlReadTypes = {
       });
       return plan && compiler.json(`(select ${plan.sql} from plans ${p} where ${p}.id = ${org}.plan_id)`);
     },
-    notificationChannels: hasMany("NotificationChannel", "notification_channels", "organization_id"),
+    notificationChannels: hasMany(notificationChannelTable, "organization_id"),
   },
   NotificationChannel: {
     id: column("id"),
@@ -145,22 +130,22 @@ export const organizationSqlReads: SqlReadTypes = {
   },
   // The organization of a project (its table is the projects module's; the organization is visible with it).
   Project: {
-    organization: belongsTo("Organization", "organizations", "organization_id"),
+    organization: belongsTo(organizationTable, "organization_id"),
   },
   SiteImport: {
-    organization: belongsTo("Organization", "organizations", "organization_id"),
+    organization: belongsTo(organizationTable, "organization_id"),
   },
   // A member's person and organization (members are visible to members of that organization only).
   Member: {
-    user: belongsTo("User", "users", "user_id"),
-    organization: belongsTo("Organization", "organizations", "organization_id"),
+    user: belongsTo(relatedUserTable, "user_id"),
+    organization: belongsTo(organizationTable, "organization_id"),
   },
   // Who sent an invitation: null when that account no longer exists.
   Invitation: {
-    invitedBy: belongsTo("User", "users", "inviter_id"),
+    invitedBy: belongsTo(relatedUserTable, "inviter_id"),
   },
   // Who created an API key (the key acts as this person).
   ApiKey: {
-    createdBy: belongsTo("User", "users", "reference_id"),
+    createdBy: belongsTo(relatedUserTable, "reference_id"),
   },
 };

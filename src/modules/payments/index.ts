@@ -6,7 +6,8 @@
 import { defineModule } from "../module.ts";
 import { provisionMerchantJob, releaseMerchantJob } from "./merchant.jobs.ts";
 import { paymentResolvers } from "./payment.resolvers.ts";
-import { paymentComputedColumns, paymentSqlReads, paymentSqlRows } from "./payment.sql-reads.ts";
+import { paymentComputedColumns, paymentSqlReads } from "./payment.sql-reads.ts";
+import { paymentServiceTable } from "./payment.tables.ts";
 import { paymentRoutes } from "./payments.rest.ts";
 
 /** The payments module. */
@@ -14,7 +15,7 @@ export const paymentsModule = defineModule({
   name: "payments",
   tables: ["payment_gateway_services", "payment_merchants", "payment_relays"],
   sqlReads: paymentSqlReads,
-  sqlRows: paymentSqlRows,
+  descriptors: [paymentServiceTable],
   computedColumns: paymentComputedColumns,
   resolvers: paymentResolvers,
   restRoutes: paymentRoutes,

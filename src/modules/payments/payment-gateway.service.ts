@@ -6,15 +6,17 @@
 import type { Knex } from "knex";
 import { newId } from "../../db/ids.ts";
 import { OutboundError } from "../../http/outbound-errors.ts";
+import { visibleRowsById } from "../../reads/index.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
-import { assertAllowed, canSeeProject, type OrgAccess } from "../access/index.ts";
-import type { ServiceContext } from "../context.ts";
+import { assertAllowed, type OrgAccess } from "../access/index.ts";
+import { type ServiceContext, sqlCallerOf } from "../context.ts";
 import { lockOrganization } from "../organizations/index.ts";
-import { projectOrganization } from "../projects/index.ts";
+import { projectTable } from "../projects/index.ts";
 import { type GatewayMethod, gatewayClient } from "./gateway-client.ts";
 import { provisionMerchantJob, releaseMerchantJob } from "./merchant.jobs.ts";
 import type { PaymentGatewayService, PaymentGatewayServiceRow, PaymentMerchant } from "./payment.model.ts";
+import { paymentServiceTable } from "./payment.tables.ts";
 
 const SERVICES = "payment_gateway_services";
 const MERCHANTS = "payment_merchants";
@@ -37,11 +39,15 @@ async function visibleService(
   ctx: ServiceContext,
   id: string,
 ): Promise<{ service: PaymentGatewayService; access: OrgAccess }> {
-  const service = (await ctx.knex(SERVICES).where({ id }).first()) as PaymentGatewayService | undefined;
+  const caller = await sqlCallerOf(ctx.scope, ctx.services.now());
+  const [service] = await visibleRowsById<PaymentGatewayService & PaymentGatewayServiceRow>(
+    ctx.knex,
+    caller,
+    paymentServiceTable,
+    [id],
+  );
   const access = service ? await ctx.scope.forOrg(service.organizationId) : null;
-  if (!service || !access || !canSeeProject(access, service.projectId)) {
-    throw new NotFoundError("PaymentGatewayService", id);
-  }
+  if (!service || !access) throw new NotFoundError("PaymentGatewayService", id);
   return { service, access };
 }
 
@@ -86,9 +92,12 @@ export async function createPaymentGatewayService(
   ctx: ServiceContext,
   input: { projectId: string; name: string; webhookUrl?: string | null },
 ): Promise<PaymentGatewayService> {
-  const project = await projectOrganization(ctx.knex, input.projectId);
+  const caller = await sqlCallerOf(ctx.scope, ctx.services.now());
+  const [project] = await visibleRowsById<{ id: string; organizationId: string }>(ctx.knex, caller, projectTable, [
+    input.projectId,
+  ]);
   const access = project ? await ctx.scope.forOrg(project.organizationId) : null;
-  if (!project || !access || !canSeeProject(access, project.id)) throw new NotFoundError("Project", input.projectId);
+  if (!project || !access) throw new NotFoundError("Project", input.projectId);
   assertAllowed(access, "payment:manage");
   const name = checkName(input.name);
   const webhookUrl = input.webhookUrl ? await checkWebhookUrl(ctx, input.webhookUrl) : null;

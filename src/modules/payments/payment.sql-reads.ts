@@ -1,54 +1,28 @@
 /**
  * Compiled-read SQL of schema/payments.graphql (src/reads/compiler.ts), the only implementation of these reads:
  * a project's payment gateway services, oldest first (visible with their project), their organization's merchant
- * code and status, their relay log, and where a service is found by id. A service's row carries its merchant's
- * columns, so the fields answered outside the database — `signingKey` (decrypted, owners and admins), `checkoutUrl`
+ * code and status, and their relay log. A service's row carries its merchant's columns (payment.tables.ts), so
+ * the fields answered outside the database — `signingKey` (decrypted, owners and admins), `checkoutUrl`
  * (configuration) and `paymentMethods` (the gateway) — read them from the row (payment.resolvers.ts). The project is
  * declared by the projects module.
  */
 
 import {
   column,
+  hasMany,
   pageSizeArg,
   type SqlComputedColumns,
-  type SqlReadRows,
   type SqlReadTypes,
   timestamp,
 } from "../../reads/index.ts";
-import { visibleProjectSql } from "../access/index.ts";
 import { PROVISIONING_CODE } from "./payment.model.ts";
-
-/**
- * Gateway services with their organization's merchant (null columns: none yet) as one row each: `merchant_code`,
- * `merchant_status`, `signing_key_sealed`, `gateway_merchant_id` (see {@link PaymentGatewayServiceRow}).
- */
-const SERVICE_ROWS = `(select s.*, m.merchant_code, m.status as merchant_status, m.signing_key_sealed,
-    m.gateway_merchant_id
-  from payment_gateway_services s left join payment_merchants m on m.organization_id = s.organization_id)`;
-
-/** Where gateway services are found by id: visible when their project is. */
-export const paymentSqlRows: SqlReadRows = {
-  PaymentGatewayService: {
-    table: SERVICE_ROWS,
-    visible: (compiler, alias) =>
-      compiler.condition(visibleProjectSql(compiler.caller.orgs, `${alias}.organization_id`, `${alias}.project_id`)),
-  },
-};
+import { paymentServiceTable } from "./payment.tables.ts";
 
 /** Project.paymentGatewayServices, PaymentGatewayService (its columns and relays) and PaymentRelay. */
 export const paymentSqlReads: SqlReadTypes = {
   // Callers reach a project's services through visible projects only.
   Project: {
-    paymentGatewayServices: ({ compiler, alias, nodes }) => {
-      const s = compiler.alias();
-      return compiler.list(
-        "PaymentGatewayService",
-        s,
-        nodes,
-        `from ${SERVICE_ROWS} ${s} where ${s}.project_id = ${alias}.id`,
-        `${s}.id`,
-      );
-    },
+    paymentGatewayServices: hasMany(paymentServiceTable, "project_id"),
   },
   PaymentGatewayService: {
     id: column("id"),
@@ -86,7 +60,7 @@ export const paymentSqlReads: SqlReadTypes = {
 /**
  * What of its row each computed field of the module reads (SqlComputedColumns): the signing key (decrypted, for
  * `payment:manage`) and the checkout URL (an active merchant's code), from the service's row joined with its
- * organization's merchant (SERVICE_ROWS). `paymentMethods` asks the gateway: an object type, left to the executor.
+ * organization's merchant (payment.tables.ts). `paymentMethods` asks the gateway: an object type, left to the executor.
  */
 export const paymentComputedColumns: SqlComputedColumns = {
   PaymentGatewayService: {

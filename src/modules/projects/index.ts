@@ -1,13 +1,15 @@
 /** Module manifest: projects and environments (schema/projects.graphql). */
 
+import type DataLoader from "dataloader";
 import { defineModule } from "../module.ts";
-import { createProjectLoaders } from "./project.loaders.ts";
+import { Environment, Project } from "./project.model.ts";
 import { projectResolvers } from "./project.resolvers.ts";
-import { projectSqlReads, projectSqlRows } from "./project.sql-reads.ts";
+import { projectSqlReads } from "./project.sql-reads.ts";
+import { environmentTable, projectTable } from "./project.tables.ts";
 
 declare module "../module.ts" {
   interface ModuleLoaders {
-    projects: ReturnType<typeof createProjectLoaders>;
+    projects: { byId: DataLoader<string, Project | null>; environmentById: DataLoader<string, Environment | null> };
   }
 }
 
@@ -16,9 +18,12 @@ export const projectsModule = defineModule({
   name: "projects",
   tables: ["projects", "environments"],
   sqlReads: projectSqlReads,
-  sqlRows: projectSqlRows,
+  descriptors: [projectTable, environmentTable],
   resolvers: projectResolvers,
-  createLoaders: ({ knex, scope }) => createProjectLoaders(knex, scope),
+  createLoaders: ({ byId }) => ({
+    byId: byId.loader(projectTable, Project),
+    environmentById: byId.loader(environmentTable, Environment),
+  }),
 });
 
 // For the organization import: the `createProject` mutation's service.
@@ -26,17 +31,16 @@ export { createProject } from "./organization-projects.service.ts";
 export { type ExportedProject, exportProjects } from "./project.export.ts";
 // The public surface: what other modules may import (they import nothing else of this folder).
 export { Environment } from "./project.model.ts";
-export { projectOrganization } from "./project.queries.ts";
 export {
   createEnvironment,
   createProjectWithProduction,
   deleteEnvironment,
   deleteProject,
   ENVIRONMENT_NAME,
-  environmentById,
   lockEnvironment,
   PRODUCTION_ENVIRONMENT,
   projectNamed,
   projectNameTakenMessage,
   renameEnvironment,
 } from "./project.service.ts";
+export { environmentTable, projectTable } from "./project.tables.ts";

@@ -1,10 +1,11 @@
 /** Projects and their environments. */
 import { BaseModel } from "../../db/base-model.ts";
 import type { ConnectionModel } from "../../shared/pagination.ts";
+import { environmentTable, projectTable } from "./project.tables.ts";
 
 /** A project of an organization; name unique per organization. */
 export class Project extends BaseModel {
-  static override tableName = "projects";
+  static override tableName = projectTable.table;
   static override idKind = "project" as const;
   declare organizationId: string;
   declare name: string;
@@ -15,7 +16,7 @@ export class Project extends BaseModel {
 
 /** An environment of a project (`production` is created with every project). */
 export class Environment extends BaseModel {
-  static override tableName = "environments";
+  static override tableName = environmentTable.table;
   static override idKind = "environment" as const;
   declare projectId: string;
   declare name: string;

@@ -122,14 +122,6 @@ export async function deleteEnvironment(ctx: ServiceContext, id: string): Promis
   return (await Environment.query(ctx.knex).deleteById(id)) > 0;
 }
 
-/** Environment `id` with its project's organization, or undefined (no visibility applied: callers check). */
-export async function environmentById(db: Knex | Knex.Transaction, id: string): Promise<Environment | undefined> {
-  return await Environment.query(db)
-    .findById(id)
-    .join("projects", "projects.id", "environments.project_id")
-    .select("environments.*", "projects.organization_id");
-}
-
 /** Query (not run) of the projects of `organizationId`; other modules compose it (quotas, import checks). */
 export function projectsOfOrganization(db: Knex | Knex.Transaction, organizationId: string): Knex.QueryBuilder {
   return db("projects").where("organization_id", organizationId);

@@ -1,8 +1,8 @@
 /**
  * Compiled-read SQL of schema/projects.graphql (src/reads/compiler.ts), the only implementation of these reads:
- * projects visible to the caller (grants included), their environments, an organization's projects as a
- * connection, and where a project or environment is found by id. An environment's applications and databases are
- * declared by the modules owning those tables.
+ * projects visible to the caller (grants included; projectTable in project.tables.ts), their environments, an
+ * organization's projects as a connection. An environment's applications and databases are declared by the modules
+ * owning those tables.
  */
 
 import {
@@ -13,31 +13,12 @@ import {
   type JsonSql,
   pageSizeArg,
   rootById,
-  type SqlReadCompiler,
   type SqlReadField,
-  type SqlReadRows,
   type SqlReadTypes,
   timestamp,
 } from "../../reads/index.ts";
 import { decodeCursor } from "../../shared/pagination.ts";
-import { visibleProjectSql } from "../access/index.ts";
-
-/** The condition "project row `alias` is visible to the caller" (SQL). */
-export function visibleProjectRow(compiler: SqlReadCompiler, alias: string): string {
-  return compiler.condition(visibleProjectSql(compiler.caller.orgs, `${alias}.organization_id`, `${alias}.id`));
-}
-
-/** Where projects and environments are found by id, with the caller's visibility. */
-export const projectSqlRows: SqlReadRows = {
-  Project: { table: "projects", visible: visibleProjectRow },
-  Environment: {
-    table: "environments",
-    visible: (compiler, alias) => {
-      const p = compiler.alias();
-      return `exists (select 1 from projects ${p} where ${p}.id = ${alias}.project_id and ${visibleProjectRow(compiler, p)})`;
-    },
-  },
-};
+import { environmentTable, projectTable, visibleProjectRow } from "./project.tables.ts";
 
 /**
  * The projects of organization `organizationSql` (SQL, null: none) visible to the caller, as a `ProjectConnection`
@@ -50,7 +31,7 @@ function projectConnection(field: SqlReadField, organizationSql: string | null):
   const where = organizationSql
     ? `p.organization_id = ${organizationSql} and ${visibleProjectRow(compiler, "p")}`
     : "false";
-  return connectionSql(field, { table: "projects", where, first, afterId, nodeType: "Project" });
+  return connectionSql(field, { table: projectTable.table, where, first, afterId, nodeType: "Project" });
 }
 
 /**
@@ -63,7 +44,7 @@ export const projectSqlReads: SqlReadTypes = {
       const id = field.compiler.caller.organizationId;
       return projectConnection(field, id ? field.compiler.param(id) : null);
     },
-    project: rootById("Project", projectSqlRows.Project!),
+    project: rootById(projectTable),
   },
   Organization: {
     projects: (field) => projectConnection(field, `${field.alias}.id`),
@@ -77,31 +58,31 @@ export const projectSqlReads: SqlReadTypes = {
     name: column("name"),
     description: column("description"),
     createdAt: timestamp("created_at"),
-    environments: hasMany("Environment", "environments", "project_id"),
+    environments: hasMany(environmentTable, "project_id"),
   },
   Environment: {
     id: column("id"),
     name: column("name"),
     createdAt: timestamp("created_at"),
-    project: belongsTo("Project", "projects", "project_id"),
+    project: belongsTo(projectTable, "project_id"),
   },
   // Where an application or database lives (their types are the applications and databases modules').
   Application: {
-    project: belongsTo("Project", "projects", "project_id"),
-    environment: belongsTo("Environment", "environments", "environment_id"),
+    project: belongsTo(projectTable, "project_id"),
+    environment: belongsTo(environmentTable, "environment_id"),
   },
   Database: {
-    environment: belongsTo("Environment", "environments", "environment_id"),
+    environment: belongsTo(environmentTable, "environment_id"),
   },
   SiteImport: {
-    project: belongsTo("Project", "projects", "project_id", projectSqlRows.Project),
+    project: belongsTo(projectTable, "project_id"),
   },
   // A grant's project: null for an application grant, or when the caller cannot see the project.
   MemberGrant: {
-    project: belongsTo("Project", "projects", "project_id", projectSqlRows.Project),
+    project: belongsTo(projectTable, "project_id"),
   },
   // The project of a payment gateway service (visible with it).
   PaymentGatewayService: {
-    project: belongsTo("Project", "projects", "project_id"),
+    project: belongsTo(projectTable, "project_id"),
   },
 };

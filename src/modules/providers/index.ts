@@ -2,14 +2,15 @@
 
 import { defineModule } from "../module.ts";
 import { providerResolvers } from "./provider.resolvers.ts";
-import { providerSqlReads, providerSqlRows } from "./provider.sql-reads.ts";
+import { providerSqlReads } from "./provider.sql-reads.ts";
+import { containerRegistryTable, gitProviderTable, sshKeyTable } from "./provider.tables.ts";
 
 /** The providers module. */
 export const providersModule = defineModule({
   name: "providers",
   tables: ["git_providers", "container_registries", "ssh_keys"],
   sqlReads: providerSqlReads,
-  sqlRows: providerSqlRows,
+  descriptors: [gitProviderTable, containerRegistryTable, sshKeyTable],
   resolvers: providerResolvers,
 });
 

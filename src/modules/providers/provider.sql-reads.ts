@@ -3,36 +3,15 @@
  * an organization's git providers, container registries and SSH keys, oldest first (every member of the
  * organization sees them; never a password or a private key), and where each is found by id.
  */
-import {
-  callerOrganizationSql,
-  checkedEnum,
-  column,
-  hasMany,
-  type SqlReadRowSource,
-  type SqlReadRows,
-  type SqlReadTypes,
-  timestamp,
-} from "../../reads/index.ts";
-
-/** A table of rows belonging to an organization, visible to the organization's members. */
-const ofCallerOrganization = (table: string): SqlReadRowSource => ({
-  table,
-  visible: (compiler, alias) => callerOrganizationSql(compiler, `${alias}.organization_id`),
-});
-
-/** Where git providers, container registries and SSH keys are found by id. */
-export const providerSqlRows: SqlReadRows = {
-  GitProvider: ofCallerOrganization("git_providers"),
-  ContainerRegistry: ofCallerOrganization("container_registries"),
-  SshKey: ofCallerOrganization("ssh_keys"),
-};
+import { checkedEnum, column, hasMany, type SqlReadTypes, timestamp } from "../../reads/index.ts";
+import { containerRegistryTable, gitProviderTable, sshKeyTable } from "./provider.tables.ts";
 
 /** Organization.gitProviders/containerRegistries/sshKeys, GitProvider, ContainerRegistry and SshKey. */
 export const providerSqlReads: SqlReadTypes = {
   Organization: {
-    gitProviders: hasMany("GitProvider", "git_providers", "organization_id"),
-    containerRegistries: hasMany("ContainerRegistry", "container_registries", "organization_id"),
-    sshKeys: hasMany("SshKey", "ssh_keys", "organization_id"),
+    gitProviders: hasMany(gitProviderTable, "organization_id"),
+    containerRegistries: hasMany(containerRegistryTable, "organization_id"),
+    sshKeys: hasMany(sshKeyTable, "organization_id"),
   },
   GitProvider: {
     id: column("id"),

@@ -2,14 +2,15 @@
 
 import { defineModule } from "../module.ts";
 import { teamResolvers } from "./team.resolvers.ts";
-import { teamComputedColumns, teamSqlReads, teamSqlRows } from "./team.sql-reads.ts";
+import { teamComputedColumns, teamSqlReads } from "./team.sql-reads.ts";
+import { invitationTable } from "./team.tables.ts";
 
 /** The team module. */
 export const teamModule = defineModule({
   name: "team",
   tables: ["invitations"],
   sqlReads: teamSqlReads,
-  sqlRows: teamSqlRows,
+  descriptors: [invitationTable],
   computedColumns: teamComputedColumns,
   resolvers: teamResolvers,
   // The invitation page reads a link and creates the invitee's account before anyone is signed in.

@@ -5,6 +5,7 @@
  */
 import { BaseModel } from "../../db/base-model.ts";
 import type { Role } from "../access/index.ts";
+import { invitationTable } from "./team.tables.ts";
 
 /** Status as stored in `invitations.status`. */
 export type StoredInvitationStatus = "pending" | "accepted" | "rejected" | "canceled";
@@ -23,7 +24,7 @@ export interface PendingGrant {
 
 /** An invitation of one e-mail address to one organization with a role. */
 export class Invitation extends BaseModel {
-  static override tableName = "invitations";
+  static override tableName = invitationTable.table;
   static override jsonAttributes = ["pendingGrants"];
   static override idKind = "invitation" as const;
   declare organizationId: string;

@@ -1,20 +1,19 @@
 /**
  * Compiled-read SQL of invitations (schema/team.graphql; src/reads/compiler.ts), the only implementation of
  * these reads: every member of an organization sees its invitations, newest first, filtered by the spec's status
- * (derived from the stored status and `expires_at` at the request's clock, as invitation.model.ts's `invitationStatus`),
- * and where an invitation is found by id. The inviter is declared by the organizations module (users); `link`
- * (a decrypted token, owners and admins only) stays a resolver of the row (team.resolvers.ts).
+ * (derived from the stored status and `expires_at` at the request's clock, as invitation.model.ts's
+ * `invitationStatus`). The inviter is declared by the organizations module (users); `link` (a decrypted token,
+ * owners and admins only) stays a resolver of the row (team.resolvers.ts).
  */
 import {
-  callerOrganizationSql,
   checkedEnum,
   column,
   type SqlComputedColumns,
   type SqlReadCompiler,
-  type SqlReadRows,
   type SqlReadTypes,
   timestamp,
 } from "../../reads/index.ts";
+import { invitationTable } from "./team.tables.ts";
 
 /**
  * The spec status of invitation row `alias` at the request's clock (SQL text), as `invitationStatus` derives it:
@@ -28,14 +27,6 @@ function statusSql(compiler: SqlReadCompiler, alias: string): string {
     else 'expired' end)`;
 }
 
-/** Where invitations are found by id: those of the caller's organizations. */
-export const teamSqlRows: SqlReadRows = {
-  Invitation: {
-    table: "invitations",
-    visible: (compiler, alias) => callerOrganizationSql(compiler, `${alias}.organization_id`),
-  },
-};
-
 /** Organization.invitations(status:) and Invitation. */
 export const teamSqlReads: SqlReadTypes = {
   Organization: {
@@ -43,7 +34,7 @@ export const teamSqlReads: SqlReadTypes = {
       const i = compiler.alias();
       const status =
         typeof args.status === "string" ? ` and ${statusSql(compiler, i)} = ${compiler.param(args.status)}` : "";
-      const from = `from invitations ${i} where ${i}.organization_id = ${alias}.id${status}`;
+      const from = `from ${invitationTable.table} ${i} where ${i}.organization_id = ${alias}.id${status}`;
       return compiler.list("Invitation", i, nodes, from, `${i}.id desc`);
     },
   },

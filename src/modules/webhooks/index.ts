@@ -7,7 +7,8 @@ import { defineModule } from "../module.ts";
 import { deliverWebhookJob, pruneWebhookAttemptsJob } from "./webhook.jobs.ts";
 import { webhookResolvers } from "./webhook.resolvers.ts";
 import { webhookRoutes } from "./webhook.rest.ts";
-import { webhookSqlReads, webhookSqlRows } from "./webhook.sql-reads.ts";
+import { webhookSqlReads } from "./webhook.sql-reads.ts";
+import { webhookEndpointTable } from "./webhook.tables.ts";
 import { emitWebhookEvent } from "./webhook-emit.ts";
 
 /** The webhooks module. */
@@ -15,7 +16,7 @@ export const webhooksModule = defineModule({
   name: "webhooks",
   tables: ["webhook_endpoints", "webhook_deliveries", "webhook_delivery_attempts", "webhook_recoveries"],
   sqlReads: webhookSqlReads,
-  sqlRows: webhookSqlRows,
+  descriptors: [webhookEndpointTable],
   resolvers: webhookResolvers,
   restRoutes: webhookRoutes,
   jobs: [deliverWebhookJob, pruneWebhookAttemptsJob],

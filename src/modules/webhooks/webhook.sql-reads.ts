@@ -8,12 +8,10 @@
  */
 
 import {
-  callerOrganizationSql,
   column,
   type JsonSql,
   type SqlReadCompiler,
   type SqlReadField,
-  type SqlReadRows,
   type SqlReadTypes,
   timestamp,
 } from "../../reads/index.ts";
@@ -21,14 +19,6 @@ import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { organizationRefSql } from "../organizations/index.ts";
 import { DELIVERIES_LIMIT } from "./webhook.service.ts";
 import { webhookRefusal } from "./webhook-access.ts";
-
-/** Where endpoints are found by id: the caller's organizations only. */
-export const webhookSqlRows: SqlReadRows = {
-  WebhookEndpoint: {
-    table: "webhook_endpoints",
-    visible: (compiler, alias) => callerOrganizationSql(compiler, `${alias}.organization_id`),
-  },
-};
 
 /**
  * SQL answering `value(organizationIdSql)` for the organization `ref` (an `org_…` TypeID or an integer id as

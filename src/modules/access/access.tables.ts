@@ -1,0 +1,13 @@
+/**
+ * The descriptors of the access module's tables (src/reads/tables.ts): the members of the caller's organizations,
+ * and their grants, visible with their member.
+ */
+import { callerOrganizationSql, defineChildTable, defineTable } from "../../reads/index.ts";
+
+/** The `members` table: `Member` rows, those of the caller's organizations. */
+export const memberTable = defineTable("Member", "members", (sql, alias) =>
+  callerOrganizationSql(sql, `${alias}.organization_id`),
+);
+
+/** The `member_grants` table: `MemberGrant` rows, visible with their member. */
+export const memberGrantTable = defineChildTable("MemberGrant", "member_grants", memberTable, "member_id");

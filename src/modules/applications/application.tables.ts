@@ -1,0 +1,36 @@
+/**
+ * The descriptors of the applications module's tables (src/reads/tables.ts): applications, visible to the members of
+ * their organization (a member limited by grants: those of its granted projects and its granted applications), and
+ * their domains and environment variables, visible with their application.
+ */
+import { defineChildTable, defineTable, type SqlVisibility } from "../../reads/index.ts";
+import { visibleApplicationSql } from "../access/index.ts";
+import { environmentTable, projectTable } from "../projects/index.ts";
+
+/** The condition "application row `alias` is visible to the caller" (SQL). */
+export function visibleApplicationRow(sql: SqlVisibility, alias: string): string {
+  return sql.condition(visibleApplicationSql(sql.caller.orgs, alias));
+}
+
+/**
+ * The `applications` table: `Application` rows. Whoever sees an application sees its project and environment (a
+ * grant on an application shows its project: `applicationProjectIds`; an application lives in its project's
+ * environment).
+ */
+export const applicationTable = defineTable("Application", "applications", visibleApplicationRow, {
+  shows: { project_id: projectTable, environment_id: environmentTable },
+});
+
+/** The `domains` table: `Domain` rows, visible with their application. */
+export const domainTable = defineChildTable("Domain", "domains", applicationTable, "application_id");
+
+/**
+ * The `environment_variables` table: `EnvironmentVariable` rows, visible with their application (read only inside
+ * their application's SQL: not a row source of its own).
+ */
+export const environmentVariableTable = defineChildTable(
+  "EnvironmentVariable",
+  "environment_variables",
+  applicationTable,
+  "application_id",
+);

@@ -1,0 +1,15 @@
+/** The descriptor of the databases module's table (src/reads/tables.ts): databases, visible when their project is. */
+import { defineTable } from "../../reads/index.ts";
+import { visibleProjectSql } from "../access/index.ts";
+import { environmentTable } from "../projects/index.ts";
+
+/**
+ * The `databases` table: `Database` rows, visible when their project is (their own organization and project
+ * columns); so is their environment, in that project.
+ */
+export const databaseTable = defineTable(
+  "Database",
+  "databases",
+  (sql, alias) => sql.condition(visibleProjectSql(sql.caller.orgs, `${alias}.organization_id`, `${alias}.project_id`)),
+  { shows: { environment_id: environmentTable } },
+);

@@ -1,0 +1,25 @@
+/**
+ * The descriptor of the docs module's themes (src/reads/tables.ts): one theme per organization, visible to that
+ * organization's owners and admins (`docs:manage`).
+ */
+import { defineTable, type SqlVisibility } from "../../reads/index.ts";
+import { isAllowed } from "../access/index.ts";
+import { databaseIdOfOrganizationSql } from "../organizations/index.ts";
+
+/** Theme rows as the reads see them: the row's columns, `id` (its organization's id) and `database_id` (SQL, to alias). */
+const THEME_ROWS = `(select dt.*, dt.organization_id as id, ${databaseIdOfOrganizationSql("dt.organization_id")} as database_id
+    from docs_themes dt)`;
+
+/** The organizations whose themes the caller manages (owners and admins: `docs:manage`). */
+export function managedOrganizations(sql: SqlVisibility): string[] {
+  return [...sql.caller.orgs.values()]
+    .filter((access) => isAllowed(access.role, "docs:manage"))
+    .map((access) => access.organizationId);
+}
+
+/** The `docs_themes` rows (by their organization's id): `DocsTheme`. */
+export const docsThemeTable = defineTable(
+  "DocsTheme",
+  THEME_ROWS,
+  (sql, alias) => `${alias}.organization_id = any(${sql.param(managedOrganizations(sql))}::text[])`,
+);

@@ -1,0 +1,23 @@
+/**
+ * The descriptor of the payments module's gateway services (src/reads/tables.ts): each service with its
+ * organization's merchant as one row, visible when its project is.
+ */
+import { defineTable } from "../../reads/index.ts";
+import { visibleProjectSql } from "../access/index.ts";
+import { projectTable } from "../projects/index.ts";
+
+/**
+ * Gateway services with their organization's merchant (null columns: none yet) as one row each: `merchant_code`,
+ * `merchant_status`, `signing_key_sealed`, `gateway_merchant_id` (see `PaymentGatewayServiceRow`).
+ */
+const SERVICE_ROWS = `(select s.*, m.merchant_code, m.status as merchant_status, m.signing_key_sealed,
+    m.gateway_merchant_id
+  from payment_gateway_services s left join payment_merchants m on m.organization_id = s.organization_id)`;
+
+/** The `payment_gateway_services` rows (with their merchant): `PaymentGatewayService`, visible when their project is. */
+export const paymentServiceTable = defineTable(
+  "PaymentGatewayService",
+  SERVICE_ROWS,
+  (sql, alias) => sql.condition(visibleProjectSql(sql.caller.orgs, `${alias}.organization_id`, `${alias}.project_id`)),
+  { shows: { project_id: projectTable } },
+);

@@ -1,0 +1,116 @@
+/**
+ * By-id reads for services: the rows of a table descriptor (tables.ts) that the caller sees, found by id with the
+ * descriptor's own SQL visibility — the condition the compiled reads apply — batched per request with DataLoader
+ * (the ids asked for in one tick: one statement per table). A missing row and one the caller may not see both load
+ * as null (callers answer NOT_FOUND).
+ */
+import DataLoader from "dataloader";
+import type { Knex } from "knex";
+import type { SqlReadCaller } from "./compiler.ts";
+import type { SqlVisibility, TableDescriptor } from "./tables.ts";
+
+/** Parameters are marked «n» while a condition is written (no visibility SQL contains «), `?` in the end. */
+const PLACEHOLDER = /«(\d+)»/g;
+
+/**
+ * Writes visibility conditions for one statement outside the compiler: parameters marked while writing and bound in
+ * the order the final text holds them ({@link SqlConditionWriter.text}), aliases `v1`, `v2`, ….
+ */
+export class SqlConditionWriter implements SqlVisibility {
+  readonly caller: SqlReadCaller;
+  private readonly values: Knex.Value[] = [];
+  private aliases = 0;
+
+  constructor(caller: SqlReadCaller) {
+    this.caller = caller;
+  }
+
+  param(value: Knex.Value): string {
+    this.values.push(value);
+    return `«${this.values.length - 1}»`;
+  }
+
+  condition(condition: { sql: string; bindings: Knex.Value[] }): string {
+    let next = 0;
+    return condition.sql.replace(/\?/g, () => this.param(condition.bindings[next++] ?? null));
+  }
+
+  alias(): string {
+    this.aliases += 1;
+    return `v${this.aliases}`;
+  }
+
+  /** `sql` with its «n» marks as `?` placeholders, and their bindings in that order. */
+  text(sql: string): { sql: string; bindings: Knex.Value[] } {
+    const bindings: Knex.Value[] = [];
+    const text = sql.replace(PLACEHOLDER, (_m, index: string) => {
+      bindings.push(this.values[Number(index)] ?? null);
+      return "?";
+    });
+    return { sql: text, bindings };
+  }
+}
+
+/**
+ * What turns a row (camelCase keys, as knex's mappers give it) into the loaded value: an Objection model class,
+ * whose instances are `R`.
+ */
+export interface RowModel<R> {
+  new (): R;
+  fromDatabaseJson(row: object): unknown;
+}
+
+/**
+ * The rows of `descriptor` with ids `ids` that `caller` sees, camelCase keys (`model` turns each into its value),
+ * in no particular order: one statement. For a service outside a request's loaders (e.g. one the organization
+ * import also calls); in a request, prefer the batched {@link ByIdReads}.
+ */
+export async function visibleRowsById<R = Record<string, unknown>>(
+  knex: Knex,
+  caller: SqlReadCaller,
+  descriptor: TableDescriptor,
+  ids: readonly string[],
+  model?: RowModel<R>,
+): Promise<R[]> {
+  const writer = new SqlConditionWriter(caller);
+  const condition = writer.text(descriptor.visible(writer, "r"));
+  const rows: Record<string, unknown>[] = await knex
+    .select("r.*")
+    .from(knex.raw(`${descriptor.table} as r`))
+    .whereIn("r.id", [...ids])
+    .whereRaw(condition.sql, condition.bindings);
+  return model ? rows.map((row) => model.fromDatabaseJson(row) as R) : (rows as R[]);
+}
+
+/**
+ * The by-id reads of one request: `loader(descriptor, model)` is the request's DataLoader of that descriptor's rows
+ * (one per descriptor, made on first use), each id loading its visible row or null. `caller` is read once, when the
+ * first batch runs.
+ */
+export class ByIdReads {
+  private readonly knex: Knex;
+  private readonly caller: () => Promise<SqlReadCaller>;
+  private readonly loaders = new Map<TableDescriptor, DataLoader<string, unknown>>();
+
+  constructor(knex: Knex, caller: () => Promise<SqlReadCaller>) {
+    this.knex = knex;
+    this.caller = caller;
+  }
+
+  /**
+   * The request's loader of `descriptor`'s visible rows by id, as `model` makes them (the first call's model: one
+   * model per descriptor).
+   */
+  loader<R extends { id: string }>(descriptor: TableDescriptor, model: RowModel<R>): DataLoader<string, R | null> {
+    let loader = this.loaders.get(descriptor) as DataLoader<string, R | null> | undefined;
+    if (!loader) {
+      loader = new DataLoader<string, R | null>(async (ids) => {
+        const rows = await visibleRowsById(this.knex, await this.caller(), descriptor, ids, model);
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        return ids.map((id) => byId.get(id) ?? null);
+      });
+      this.loaders.set(descriptor, loader as DataLoader<string, unknown>);
+    }
+    return loader;
+  }
+}

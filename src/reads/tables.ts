@@ -1,0 +1,100 @@
+/**
+ * Table descriptors: each table a module owns, described once by that module — the GraphQL type its rows are, the
+ * table, and which rows the caller sees, as SQL. Compiled reads find a type's rows by id with it
+ * ({@link sqlRowsOf}), relations join it and apply its visibility (`belongsTo` / `hasMany`, declarations.ts), and
+ * services read its rows by id with the same visibility (by-id.ts). The owning module exports its descriptors from
+ * its index.ts; the Objection model of the table takes its `tableName` from the descriptor.
+ */
+import type { Knex } from "knex";
+import type { SqlReadCaller, SqlReadRows } from "./compiler.ts";
+
+/**
+ * What a visibility condition is written with: the caller, bind parameters and fresh table aliases. The compiler
+ * (src/reads/compiler.ts `SqlReadCompiler`) is one; a by-id read (by-id.ts) is another.
+ */
+export interface SqlVisibility {
+  readonly caller: SqlReadCaller;
+  /** A bind parameter holding `value`, placed anywhere in the SQL. */
+  param(value: Knex.Value): string;
+  /** `condition` (SQL with `?` bindings, e.g. the access module's `visibleProjectSql`) with its bindings as parameters. */
+  condition(condition: { sql: string; bindings: Knex.Value[] }): string;
+  /** A table alias not used elsewhere in the statement. */
+  alias(): string;
+}
+
+/** The condition "row `alias` is visible to the caller" (SQL), written with `sql`. */
+export type VisibleSql = (sql: SqlVisibility, alias: string) => string;
+
+/** One table of a module: the GraphQL type of its rows, the table (primary key `id`) and its visibility. */
+export interface TableDescriptor {
+  /** The GraphQL object type its rows are (e.g. `Project`). */
+  readonly typeName: string;
+  /** The table's name in SQL (e.g. `projects`). */
+  readonly table: string;
+  /** Which rows the caller sees (SQL condition on the row aliased `alias`). */
+  readonly visible: VisibleSql;
+  /**
+   * Set when a row is visible exactly when the row of `parent` its column `foreignKey` names is (an environment and
+   * its project): a relation from that parent to these rows needs no condition of its own.
+   */
+  readonly parent?: { readonly descriptor: TableDescriptor; readonly foreignKey: string };
+  /**
+   * Foreign key columns whose rows (of the descriptor given) are visible whenever a row of this table is (an
+   * application's project: a grant on an application shows its project), so a relation through them needs no
+   * condition of its own (declarations.ts `bindRelations`). test/graph/differential.test.ts checks each against
+   * seeded data for every kind of caller.
+   */
+  readonly shows?: Readonly<Record<string, TableDescriptor>>;
+}
+
+/**
+ * The descriptor of table `table` holding rows of GraphQL type `typeName`, visible when `visible` holds; `shows`:
+ * see {@link TableDescriptor.shows}.
+ */
+export function defineTable(
+  typeName: string,
+  table: string,
+  visible: VisibleSql,
+  options: { shows?: Readonly<Record<string, TableDescriptor>> } = {},
+): TableDescriptor {
+  return { typeName, table, visible, ...options };
+}
+
+/**
+ * The descriptor of table `table` (rows of type `typeName`) whose rows are visible exactly when the row of `parent`
+ * their column `foreignKey` names is. The condition is `foreignKey in (the visible parent ids)`, uncorrelated: a
+ * semi-join PostgreSQL plans once per statement, not a subquery per row.
+ */
+export function defineChildTable(
+  typeName: string,
+  table: string,
+  parent: TableDescriptor,
+  foreignKey: string,
+  options: { shows?: Readonly<Record<string, TableDescriptor>> } = {},
+): TableDescriptor {
+  return {
+    typeName,
+    table,
+    ...options,
+    parent: { descriptor: parent, foreignKey },
+    visible: (sql, alias) => {
+      const p = sql.alias();
+      return `${alias}.${foreignKey} in (select ${p}.id from ${parent.table} ${p} where ${parent.visible(sql, p)})`;
+    },
+  };
+}
+
+/**
+ * Whether a row of `source` being visible makes the row of `target` its column `foreignKey` names visible: `target`
+ * is the parent `source` is visible with, or `source` {@link TableDescriptor.shows} it.
+ */
+export function impliesVisible(source: TableDescriptor, foreignKey: string, target: TableDescriptor): boolean {
+  const parent = source.parent;
+  if (parent?.foreignKey === foreignKey && parent.descriptor === target) return true;
+  return source.shows?.[foreignKey] === target;
+}
+
+/** The compiled reads' row sources (`SqlReadRows`, by type name) of `descriptors`. */
+export function sqlRowsOf(descriptors: readonly TableDescriptor[]): SqlReadRows {
+  return Object.fromEntries(descriptors.map((d) => [d.typeName, d]));
+}
