@@ -35,7 +35,7 @@ RUN --mount=type=secret,id=npm_ca \
   npm ci --ignore-scripts --no-audit --no-fund
 COPY web ./web
 # The one source file the dashboard shares with the server (the docs theme's CSS, rendered alike in the preview).
-COPY src/modules/docs/docs-theme.render.ts ./src/modules/docs/
+COPY src/modules/docs-theming/docs-theme.render.ts ./src/modules/docs-theming/
 # Vite itself: `npm run build:web` (scripts/web-build.mjs) also records what the build was made from, for
 # `npm start` in a checkout; an image builds once.
 RUN node node_modules/vite/bin/vite.js build --config web/vite.config.ts --logLevel warn

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The walkthrough of docs/site-import.md as one script, against a running `npm start`.
+# The walkthrough of docs/site-imports.md as one script, against a running `npm start`.
 # Needs curl, jq and ssh-keygen; SKIFF_API_KEY is the key printed on first run; SKIFF_URL defaults to
 # http://localhost:4000. Each import answers 200 (success) or 422 (partial/failed) with the import result.
 set -euo pipefail

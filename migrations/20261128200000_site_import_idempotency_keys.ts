@@ -1,5 +1,5 @@
 /**
- * `site_import_idempotency_keys`: the `Idempotency-Key` of an import request (docs/site-import.md, "Idempotent
+ * `site_import_idempotency_keys`: the `Idempotency-Key` of an import request (docs/site-imports.md, "Idempotent
  * requests"), one row per organization and key. The primary key makes two concurrent requests with one key
  * serialize on the index: the second waits for the first's transaction and then finds its row. `request_digest` is a
  * keyed digest (HMAC-SHA-256 with the server secret) of the validated request, so a reuse with another body is

@@ -2,7 +2,7 @@
  * What `skiff import` reads: JSON files (one import request each), NDJSON files (one request per line), every
  * `*.json` and `*.ndjson` of a directory (not recursive, in name order), or NDJSON on stdin (`-`). Each request gets
  * an idempotency key derived from where it came from and its exact text, so running the same command again sends
- * the same keys: finished and running imports are re-attached instead of duplicated (docs/site-import.md,
+ * the same keys: finished and running imports are re-attached instead of duplicated (docs/site-imports.md,
  * "Idempotent requests"); an edited request is a new one.
  */
 import { createHash } from "node:crypto";

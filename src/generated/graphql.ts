@@ -15,15 +15,7 @@ import type {
 import type { Database as DatabaseModel } from "../modules/databases/database.model.ts";
 import type { Deployment as DeploymentModel } from "../modules/deployments/deployment.model.ts";
 import type { DeploymentEvent as DeploymentEventModel } from "../modules/deployments/deployment.events.ts";
-import type { DocsThemeRow as DocsThemeRowModel } from "../modules/docs/docs-theme.model.ts";
-import type { SiteImport as SiteImportModel } from "../modules/imports/site-import.model.ts";
-import type {
-  ImportOutcome as ImportOutcomeModel,
-  SiteImportConnection as SiteImportConnectionModel,
-  ImportPreview as ImportPreviewModel,
-  SiteImportDeletion as SiteImportDeletionModel,
-} from "../modules/imports/site-import.service.ts";
-import type { SiteImportEvent as SiteImportEventModel } from "../modules/imports/site-import.events.ts";
+import type { DocsThemeRow as DocsThemeRowModel } from "../modules/docs-theming/docs-theme.model.ts";
 import type {
   Organization as OrganizationModel,
   OrganizationPlan as OrganizationPlanModel,
@@ -46,6 +38,14 @@ import type {
   ContainerRegistry as ContainerRegistryModel,
   SshKey as SshKeyModel,
 } from "../modules/providers/provider.models.ts";
+import type { SiteImport as SiteImportModel } from "../modules/site-imports/site-import.model.ts";
+import type {
+  ImportOutcome as ImportOutcomeModel,
+  SiteImportConnection as SiteImportConnectionModel,
+  ImportPreview as ImportPreviewModel,
+  SiteImportDeletion as SiteImportDeletionModel,
+} from "../modules/site-imports/site-import.service.ts";
+import type { SiteImportEvent as SiteImportEventModel } from "../modules/site-imports/site-import.events.ts";
 import type { Invitation as InvitationModel } from "../modules/team/invitation.model.ts";
 import type { InvitationLinkInfo as InvitationLinkInfoModel } from "../modules/team/invitation.service.ts";
 import type {

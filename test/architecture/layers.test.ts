@@ -131,7 +131,7 @@ function moduleOf(file: string): string | null {
 
 /**
  * Allowed direction between domains, highest first: a module imports only modules listed after it
- * (imports → deployments → applications → databases/providers → projects → organizations → access; webhooks and
+ * (site-imports → deployments → applications → databases/providers → projects → organizations → access; webhooks and
  * the live subscriptions listen to domain events through src/shared/events and nobody imports them, but the
  * organization export of transfer, which reads every module through its export function).
  */
@@ -139,10 +139,10 @@ const DOMAIN_ORDER = [
   "transfer",
   "system",
   "agent",
-  "docs",
+  "docs-theming",
   "payments",
   "webhooks",
-  "imports",
+  "site-imports",
   "deployments",
   "applications",
   "databases",

@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { systemContext } from "../../src/modules/context.ts";
-import { expireInterruptedImports } from "../../src/modules/imports/site-import.jobs.ts";
+import { expireInterruptedImports } from "../../src/modules/site-imports/site-import.jobs.ts";
 import { startHttpsReceiver } from "../helpers/https-receiver.ts";
 import { useTestServer } from "../helpers/server.ts";
-import { dockerRequest, importReadyOrg, rest } from "../imports/import-helpers.ts";
+import { dockerRequest, importReadyOrg, rest } from "../site-imports/import-helpers.ts";
 import { COURSE_COMPLETED, insertWebhook, orgNumber, rest as webhookRest } from "../webhooks/webhook-helpers.ts";
 
 const t = useTestServer({ SKIFF_OUTBOUND_ALLOW: "127.0.0.1" });

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pino from "pino";
 import { createKnex } from "../../src/db/knex.ts";
-import { SITE_IMPORT_TOPIC } from "../../src/modules/imports/site-import.events.ts";
+import { SITE_IMPORT_TOPIC } from "../../src/modules/site-imports/site-import.events.ts";
 import { cursorOf } from "../../src/shared/event-log.ts";
 import { createPubSub } from "../../src/shared/pubsub.ts";
 import { ledger, type Subscriber, subscribeImports } from "../helpers/resume-subscriber.ts";

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI_MAIN, cliEnv, runCli } from "../helpers/cli-runner.ts";
 import { useTestServer } from "../helpers/server.ts";
-import { failInsertsWhen, importReadyOrg, slowInsertsWhen } from "../imports/import-helpers.ts";
+import { failInsertsWhen, importReadyOrg, slowInsertsWhen } from "../site-imports/import-helpers.ts";
 
 const t = useTestServer();
 let dir: string;

@@ -10,12 +10,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/db/ids.ts";
-import { seededApplication } from "../deploy/deploy-helpers.ts";
+import { seededApplication } from "../deployments/deploy-helpers.ts";
 import { cliEnv, runCli } from "../helpers/cli-runner.ts";
 import { startHttpsReceiver } from "../helpers/https-receiver.ts";
 import { createProjects } from "../helpers/seed.ts";
 import { useTestServer } from "../helpers/server.ts";
-import { failInsertsWhen, importReadyOrg } from "../imports/import-helpers.ts";
+import { failInsertsWhen, importReadyOrg } from "../site-imports/import-helpers.ts";
 import { orgNumber } from "../webhooks/webhook-helpers.ts";
 
 // Webhook endpoints on 127.0.0.1 (the test receiver) are refused by the outbound guard unless allowed.

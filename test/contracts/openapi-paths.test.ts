@@ -5,8 +5,8 @@
  */
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { githubPushPayload, gitlabPushPayload, hubSignature } from "../deploy/push-payloads.ts";
-import { orgNumber, SET_THEME, THEME } from "../docs/docs-helpers.ts";
+import { githubPushPayload, gitlabPushPayload, hubSignature } from "../deployments/push-payloads.ts";
+import { orgNumber, SET_THEME, THEME } from "../docs-theming/docs-helpers.ts";
 import { fetchOpenApi, responseChecker } from "../helpers/openapi-validator.ts";
 import { createOrg, createProjects } from "../helpers/seed.ts";
 import { gql, useTestServer } from "../helpers/server.ts";

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createRestClient, type SiteImport, type SiteImportPreview } from "../../clients/rest/index.ts";
-import { seededApplication } from "../deploy/deploy-helpers.ts";
+import { seededApplication } from "../deployments/deploy-helpers.ts";
 import { fetchOpenApi } from "../helpers/openapi-validator.ts";
 import { createOrg } from "../helpers/seed.ts";
 import { gql, useTestServer } from "../helpers/server.ts";

@@ -55,7 +55,7 @@ describe("README and docs/", () => {
       "payments",
       "deployments",
       "docs-theming",
-      "site-import",
+      "site-imports",
       "sign-in",
       "cli",
       "operations",

@@ -20,7 +20,7 @@ import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { createOrg, createProjects, type SeededUser } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
-import { dockerRequest, rest } from "../imports/import-helpers.ts";
+import { dockerRequest, rest } from "../site-imports/import-helpers.ts";
 
 /**
  * Hive Gateway's packages are loaded through non-literal specifiers, so TypeScript does not pull their declarations

@@ -4,7 +4,7 @@
  * like a network failure, and helpers check a run for gaps and duplicates.
  */
 import WebSocket from "ws";
-import { SITE_IMPORT_TOPIC } from "../../src/modules/imports/site-import.events.ts";
+import { SITE_IMPORT_TOPIC } from "../../src/modules/site-imports/site-import.events.ts";
 import type { PubSub } from "../../src/shared/pubsub.ts";
 
 /** The subscription every resume test sends. */

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKGROUND_QUEUE } from "../../src/jobs/job-definition.ts";
 import { planHealthProbes } from "../../src/modules/deployments/health.ts";
 import type { AppServices } from "../../src/modules/services.ts";
-import { addDomain, seededApplication } from "../deploy/deploy-helpers.ts";
+import { addDomain, seededApplication } from "../deployments/deploy-helpers.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type JobServer, runs, startJobServer, until } from "./job-fixture.ts";
 

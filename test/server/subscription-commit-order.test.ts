@@ -7,7 +7,7 @@
  */
 import type { Knex } from "knex";
 import { describe, expect, it } from "vitest";
-import { SITE_IMPORT_TOPIC } from "../../src/modules/imports/site-import.events.ts";
+import { SITE_IMPORT_TOPIC } from "../../src/modules/site-imports/site-import.events.ts";
 import { ledger, publishImport, subscribeImports, until } from "../helpers/resume-subscriber.ts";
 import { createOrg } from "../helpers/seed.ts";
 import { useTestServer } from "../helpers/server.ts";

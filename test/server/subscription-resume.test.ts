@@ -10,7 +10,7 @@ import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { subscribe as cliSubscribe } from "../../clients/cli/api.ts";
 import { ImportUpdatesSubscription } from "../../clients/cli/operations.ts";
-import { SITE_IMPORT_TOPIC } from "../../src/modules/imports/site-import.events.ts";
+import { SITE_IMPORT_TOPIC } from "../../src/modules/site-imports/site-import.events.ts";
 import { cursorOf, pruneEventLog } from "../../src/shared/event-log.ts";
 import { createPubSub } from "../../src/shared/pubsub.ts";
 import { createTestDatabase } from "../helpers/db.ts";

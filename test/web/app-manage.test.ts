@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addVariable, deploymentsOf, seededApplication } from "../deploy/deploy-helpers.ts";
+import { addVariable, deploymentsOf, seededApplication } from "../deployments/deploy-helpers.ts";
 import type { TestDatabase } from "../helpers/db.ts";
 import { addMember, createRegistry, setPassword } from "../helpers/seed.ts";
 import { TEST_PASSWORD } from "../helpers/session.ts";

@@ -12,7 +12,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { createOrg, createUser, setPassword } from "../helpers/seed.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { cookieOf, postAuth, sessionFor, TEST_PASSWORD } from "../helpers/session.ts";
-import { failInsertsWhen, slowInsertsWhen } from "../imports/import-helpers.ts";
+import { failInsertsWhen, slowInsertsWhen } from "../site-imports/import-helpers.ts";
 import { contextSignedIn, launchBrowser, outboxLink, SKIP_REASON, screenshot } from "./browser.ts";
 import { ensureWebBuild } from "./web-build.ts";
 
@@ -209,7 +209,7 @@ describe.skipIf(SKIP_REASON !== null)("dashboard in Chromium", () => {
   it("a failing domain step makes an import partial: nothing offered while pending; then Retry, Roll back, Delete", {
     timeout: 90_000,
   }, async () => {
-    // Real failures and delays inside PostgreSQL (triggers), as in test/imports.
+    // Real failures and delays inside PostgreSQL (triggers), as in test/site-imports.
     await failInsertsWhen(db.knex, "domains", "host", "fail-at-domain");
     await slowInsertsWhen(db.knex, "projects", "name", "slow-", 2);
     await page.goto("/import-sites");

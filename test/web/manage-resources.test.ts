@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSecretBox } from "../../src/db/secrets.ts";
 import { DASHBOARD_CSP } from "../../src/server/web.ts";
-import { addDomain, seededApplication } from "../deploy/deploy-helpers.ts";
+import { addDomain, seededApplication } from "../deployments/deploy-helpers.ts";
 import type { TestDatabase } from "../helpers/db.ts";
 import { createRegistry, setPassword, TEST_SECRET } from "../helpers/seed.ts";
 import { TEST_PASSWORD } from "../helpers/session.ts";

@@ -12,7 +12,7 @@ import { type ExportedApplication, exportApplications } from "../applications/in
 import { recordCall } from "../audit/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { exportDatabases } from "../databases/index.ts";
-import { exportDocsTheme } from "../docs/index.ts";
+import { exportDocsTheme } from "../docs-theming/index.ts";
 import { organizationSummary, usersByIds } from "../organizations/index.ts";
 import { exportPaymentGatewayServices } from "../payments/index.ts";
 import { exportProjects } from "../projects/index.ts";

@@ -13,7 +13,7 @@ import { parseInput } from "../../shared/validate.ts";
 import { requireAllowed } from "../access/index.ts";
 import { domainWithHost } from "../applications/index.ts";
 import type { ServiceContext } from "../context.ts";
-import { docsHostnameOwner } from "../docs/index.ts";
+import { docsHostnameOwner } from "../docs-theming/index.ts";
 import { type QuotaKind, quotaStatus } from "../organizations/index.ts";
 import { gitProviderOfKind } from "../providers/index.ts";
 import { pendingInvitations } from "../team/index.ts";

@@ -21,7 +21,7 @@ import {
 } from "../applications/index.ts";
 import type { Context } from "../context.ts";
 import { deployApplication, updateDeploySettings } from "../deployments/index.ts";
-import { setDocsTheme } from "../docs/index.ts";
+import { setDocsTheme } from "../docs-theming/index.ts";
 import { createPaymentGatewayService } from "../payments/index.ts";
 import { createProject, exportProjects } from "../projects/index.ts";
 import { inviteMember } from "../team/index.ts";

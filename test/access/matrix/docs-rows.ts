@@ -1,5 +1,5 @@
 /**
- * Isolation-matrix rows of the docs module (schema/docs.graphql and the docs REST rows): owners and admins of
+ * Isolation-matrix rows of the docs module (schema/docs-theming.graphql and the docs REST rows): owners and admins of
  * organization A manage A's theme, members of A and owners of B get NOT_FOUND for the organization, invalid
  * credentials 401. The public fields and routes (theme document, lookup, loader) answer everyone alike and ignore
  * the credentials of the REST rows; GraphQL still refuses a credential that does not verify. The synchronisation

@@ -44,14 +44,6 @@ type Documents = {
   "\n  fragment DocsThemeFields on DocsTheme {\n    siteName logoUrl faviconUrl colorsLight colorsDark footerText customCss docsHostname themeUrl loaderSnippet\n    updatedAt\n    docsRegistration { hostname syncedAt dns cnameTarget conflict }\n  }\n": typeof types.DocsThemeFieldsFragmentDoc;
   "\n  query DocsTheme($organizationId: ID!) {\n    docsTheme(organizationId: $organizationId) { ...DocsThemeFields }\n  }\n": typeof types.DocsThemeDocument;
   "\n  mutation SetDocsTheme($organizationId: ID!, $input: DocsThemeInput!) {\n    setDocsTheme(organizationId: $organizationId, input: $input) { ...DocsThemeFields }\n  }\n": typeof types.SetDocsThemeDocument;
-  "\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n": typeof types.SiteImportRowFragmentDoc;
-  "\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n": typeof types.SiteImportsDocument;
-  "\n  subscription SiteImportUpdated($after: String) {\n    siteImportUpdated(after: $after) { importId status cursor siteImport { ...SiteImportRow } }\n  }\n": typeof types.SiteImportUpdatedDocument;
-  "\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n": typeof types.ImportPrerequisitesDocument;
-  "\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n": typeof types.PreviewSiteImportDocument;
-  "\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n": typeof types.ImportSiteDocument;
-  "\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n": typeof types.RetrySiteImportDocument;
-  "\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n": typeof types.DeleteSiteImportDocument;
   "\n  fragment PaymentServiceRow on PaymentGatewayService {\n    id name webhookUrl createdAt merchantCode merchantStatus checkoutUrl\n    paymentMethods { id label kind enabled }\n  }\n": typeof types.PaymentServiceRowFragmentDoc;
   "\n  fragment PaymentRelayRow on PaymentRelay {\n    id eventType knownEvent externalReference targetUrl outcome statusCode error durationMs createdAt\n  }\n": typeof types.PaymentRelayRowFragmentDoc;
   "\n  query ProjectPayments($projectId: ID!) {\n    project(id: $projectId) {\n      id name\n      paymentGatewayServices { ...PaymentServiceRow }\n    }\n  }\n": typeof types.ProjectPaymentsDocument;
@@ -84,6 +76,14 @@ type Documents = {
   "\n  mutation RemoveMember($memberId: ID!) { removeMember(memberId: $memberId) }\n": typeof types.RemoveMemberDocument;
   "\n  mutation GrantAccess($input: GrantAccessInput!) { grantAccess(input: $input) { id } }\n": typeof types.GrantAccessDocument;
   "\n  mutation RevokeAccess($grantId: ID!) { revokeAccess(grantId: $grantId) }\n": typeof types.RevokeAccessDocument;
+  "\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n": typeof types.SiteImportRowFragmentDoc;
+  "\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n": typeof types.SiteImportsDocument;
+  "\n  subscription SiteImportUpdated($after: String) {\n    siteImportUpdated(after: $after) { importId status cursor siteImport { ...SiteImportRow } }\n  }\n": typeof types.SiteImportUpdatedDocument;
+  "\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n": typeof types.ImportPrerequisitesDocument;
+  "\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n": typeof types.PreviewSiteImportDocument;
+  "\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n": typeof types.ImportSiteDocument;
+  "\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n": typeof types.RetrySiteImportDocument;
+  "\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n": typeof types.DeleteSiteImportDocument;
   "\n  fragment WebhookEndpointRow on WebhookEndpoint {\n    webhookUuid url events isActive description creationDate updateDate\n  }\n": typeof types.WebhookEndpointRowFragmentDoc;
   "\n  fragment WebhookDeliveryRow on WebhookDeliveryAttempt {\n    deliveryId event attempt success responseStatus errorMessage durationMs createdAt\n  }\n": typeof types.WebhookDeliveryRowFragmentDoc;
   "\n  query Webhooks($organizationId: ID!) {\n    webhooks(organizationId: $organizationId) { ...WebhookEndpointRow }\n    webhookEvents(organizationId: $organizationId) { name category description }\n  }\n": typeof types.WebhooksDocument;
@@ -159,22 +159,6 @@ const documents: Documents = {
     types.DocsThemeDocument,
   "\n  mutation SetDocsTheme($organizationId: ID!, $input: DocsThemeInput!) {\n    setDocsTheme(organizationId: $organizationId, input: $input) { ...DocsThemeFields }\n  }\n":
     types.SetDocsThemeDocument,
-  "\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n":
-    types.SiteImportRowFragmentDoc,
-  "\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n":
-    types.SiteImportsDocument,
-  "\n  subscription SiteImportUpdated($after: String) {\n    siteImportUpdated(after: $after) { importId status cursor siteImport { ...SiteImportRow } }\n  }\n":
-    types.SiteImportUpdatedDocument,
-  "\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n":
-    types.ImportPrerequisitesDocument,
-  "\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n":
-    types.PreviewSiteImportDocument,
-  "\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n":
-    types.ImportSiteDocument,
-  "\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n":
-    types.RetrySiteImportDocument,
-  "\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n":
-    types.DeleteSiteImportDocument,
   "\n  fragment PaymentServiceRow on PaymentGatewayService {\n    id name webhookUrl createdAt merchantCode merchantStatus checkoutUrl\n    paymentMethods { id label kind enabled }\n  }\n":
     types.PaymentServiceRowFragmentDoc,
   "\n  fragment PaymentRelayRow on PaymentRelay {\n    id eventType knownEvent externalReference targetUrl outcome statusCode error durationMs createdAt\n  }\n":
@@ -231,6 +215,22 @@ const documents: Documents = {
   "\n  mutation GrantAccess($input: GrantAccessInput!) { grantAccess(input: $input) { id } }\n":
     types.GrantAccessDocument,
   "\n  mutation RevokeAccess($grantId: ID!) { revokeAccess(grantId: $grantId) }\n": types.RevokeAccessDocument,
+  "\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n":
+    types.SiteImportRowFragmentDoc,
+  "\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n":
+    types.SiteImportsDocument,
+  "\n  subscription SiteImportUpdated($after: String) {\n    siteImportUpdated(after: $after) { importId status cursor siteImport { ...SiteImportRow } }\n  }\n":
+    types.SiteImportUpdatedDocument,
+  "\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n":
+    types.ImportPrerequisitesDocument,
+  "\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n":
+    types.PreviewSiteImportDocument,
+  "\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n":
+    types.ImportSiteDocument,
+  "\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n":
+    types.RetrySiteImportDocument,
+  "\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n":
+    types.DeleteSiteImportDocument,
   "\n  fragment WebhookEndpointRow on WebhookEndpoint {\n    webhookUuid url events isActive description creationDate updateDate\n  }\n":
     types.WebhookEndpointRowFragmentDoc,
   "\n  fragment WebhookDeliveryRow on WebhookDeliveryAttempt {\n    deliveryId event attempt success responseStatus errorMessage durationMs createdAt\n  }\n":
@@ -457,54 +457,6 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: "\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n",
-): (typeof documents)["\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n",
-): (typeof documents)["\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  subscription SiteImportUpdated($after: String) {\n    siteImportUpdated(after: $after) { importId status cursor siteImport { ...SiteImportRow } }\n  }\n",
-): (typeof documents)["\n  subscription SiteImportUpdated($after: String) {\n    siteImportUpdated(after: $after) { importId status cursor siteImport { ...SiteImportRow } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n",
-): (typeof documents)["\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n",
-): (typeof documents)["\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n",
-): (typeof documents)["\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n",
-): (typeof documents)["\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: "\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n",
-): (typeof documents)["\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
   source: "\n  fragment PaymentServiceRow on PaymentGatewayService {\n    id name webhookUrl createdAt merchantCode merchantStatus checkoutUrl\n    paymentMethods { id label kind enabled }\n  }\n",
 ): (typeof documents)["\n  fragment PaymentServiceRow on PaymentGatewayService {\n    id name webhookUrl createdAt merchantCode merchantStatus checkoutUrl\n    paymentMethods { id label kind enabled }\n  }\n"];
 /**
@@ -693,6 +645,54 @@ export function graphql(
 export function graphql(
   source: "\n  mutation RevokeAccess($grantId: ID!) { revokeAccess(grantId: $grantId) }\n",
 ): (typeof documents)["\n  mutation RevokeAccess($grantId: ID!) { revokeAccess(grantId: $grantId) }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n",
+): (typeof documents)["\n  fragment SiteImportRow on SiteImport {\n    id name status errorStep errorMessage attempts createdAt updatedAt finishedAt\n    projectId applicationId databaseId domainId databaseType databaseServiceHost\n    project { id name }\n    application { id name appName }\n    database { id name }\n    domain { id host }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n",
+): (typeof documents)["\n  query SiteImports($first: Int!, $offset: Int!) {\n    siteImports(first: $first, offset: $offset) {\n      totalCount\n      edges { node { ...SiteImportRow } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  subscription SiteImportUpdated($after: String) {\n    siteImportUpdated(after: $after) { importId status cursor siteImport { ...SiteImportRow } }\n  }\n",
+): (typeof documents)["\n  subscription SiteImportUpdated($after: String) {\n    siteImportUpdated(after: $after) { importId status cursor siteImport { ...SiteImportRow } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n",
+): (typeof documents)["\n  query ImportPrerequisites($id: ID!) {\n    organization(id: $id) {\n      id\n      gitProviders { id name type }\n      sshKeys { id name }\n      containerRegistries { id name }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n",
+): (typeof documents)["\n  query PreviewSiteImport($input: SiteImportInput!) {\n    previewSiteImport(input: $input) {\n      valid warnings errors\n      resources {\n        project { name }\n        database { type name }\n        application { name sourceType buildType }\n        domain { host }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n",
+): (typeof documents)["\n  mutation ImportSite($input: SiteImportInput!) {\n    importSite(input: $input) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n",
+): (typeof documents)["\n  mutation RetrySiteImport($id: ID!) {\n    retrySiteImport(id: $id) { importId status errorStep errorMessage siteImport { ...SiteImportRow } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n",
+): (typeof documents)["\n  mutation DeleteSiteImport($id: ID!, $rollbackResources: Boolean!) {\n    deleteSiteImport(id: $id, rollbackResources: $rollbackResources) { id rolledBack deletedProjectId }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

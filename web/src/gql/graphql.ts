@@ -984,203 +984,6 @@ export type SetDocsThemeMutation = {
   };
 };
 
-export type SiteImportRowFragment = {
-  id: string;
-  name: string;
-  status: SiteImportStatus;
-  errorStep: SiteImportStep | null;
-  errorMessage: string | null;
-  attempts: number;
-  createdAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
-  projectId: string | null;
-  applicationId: string | null;
-  databaseId: string | null;
-  domainId: string | null;
-  databaseType: DatabaseType | null;
-  databaseServiceHost: string | null;
-  project: { id: string; name: string } | null;
-  application: { id: string; name: string; appName: string } | null;
-  database: { id: string; name: string } | null;
-  domain: { id: string; host: string } | null;
-};
-
-export type SiteImportsQueryVariables = Exact<{
-  first: number;
-  offset: number;
-}>;
-
-export type SiteImportsQuery = {
-  siteImports: {
-    totalCount: number;
-    edges: Array<{
-      node: {
-        id: string;
-        name: string;
-        status: SiteImportStatus;
-        errorStep: SiteImportStep | null;
-        errorMessage: string | null;
-        attempts: number;
-        createdAt: string;
-        updatedAt: string;
-        finishedAt: string | null;
-        projectId: string | null;
-        applicationId: string | null;
-        databaseId: string | null;
-        domainId: string | null;
-        databaseType: DatabaseType | null;
-        databaseServiceHost: string | null;
-        project: { id: string; name: string } | null;
-        application: { id: string; name: string; appName: string } | null;
-        database: { id: string; name: string } | null;
-        domain: { id: string; host: string } | null;
-      };
-    }>;
-  };
-};
-
-export type SiteImportUpdatedSubscriptionVariables = Exact<{
-  after?: string | null | undefined;
-}>;
-
-export type SiteImportUpdatedSubscription = {
-  siteImportUpdated: {
-    importId: string;
-    status: SiteImportUpdateStatus;
-    cursor: string;
-    siteImport: {
-      id: string;
-      name: string;
-      status: SiteImportStatus;
-      errorStep: SiteImportStep | null;
-      errorMessage: string | null;
-      attempts: number;
-      createdAt: string;
-      updatedAt: string;
-      finishedAt: string | null;
-      projectId: string | null;
-      applicationId: string | null;
-      databaseId: string | null;
-      domainId: string | null;
-      databaseType: DatabaseType | null;
-      databaseServiceHost: string | null;
-      project: { id: string; name: string } | null;
-      application: { id: string; name: string; appName: string } | null;
-      database: { id: string; name: string } | null;
-      domain: { id: string; host: string } | null;
-    } | null;
-  };
-};
-
-export type ImportPrerequisitesQueryVariables = Exact<{
-  id: string | number;
-}>;
-
-export type ImportPrerequisitesQuery = {
-  organization: {
-    id: string;
-    gitProviders: Array<{ id: string; name: string; type: GitProviderType }>;
-    sshKeys: Array<{ id: string; name: string }>;
-    containerRegistries: Array<{ id: string; name: string }>;
-  } | null;
-};
-
-export type PreviewSiteImportQueryVariables = Exact<{
-  input: SiteImportInput;
-}>;
-
-export type PreviewSiteImportQuery = {
-  previewSiteImport: {
-    valid: boolean;
-    warnings: Array<string>;
-    errors: Array<string>;
-    resources: {
-      project: { name: string };
-      database: { type: DatabaseType; name: string } | null;
-      application: { name: string; sourceType: SourceType; buildType: BuildType | null };
-      domain: { host: string } | null;
-    };
-  };
-};
-
-export type ImportSiteMutationVariables = Exact<{
-  input: SiteImportInput;
-}>;
-
-export type ImportSiteMutation = {
-  importSite: {
-    importId: string;
-    status: SiteImportStatus;
-    errorStep: SiteImportStep | null;
-    errorMessage: string | null;
-    siteImport: {
-      id: string;
-      name: string;
-      status: SiteImportStatus;
-      errorStep: SiteImportStep | null;
-      errorMessage: string | null;
-      attempts: number;
-      createdAt: string;
-      updatedAt: string;
-      finishedAt: string | null;
-      projectId: string | null;
-      applicationId: string | null;
-      databaseId: string | null;
-      domainId: string | null;
-      databaseType: DatabaseType | null;
-      databaseServiceHost: string | null;
-      project: { id: string; name: string } | null;
-      application: { id: string; name: string; appName: string } | null;
-      database: { id: string; name: string } | null;
-      domain: { id: string; host: string } | null;
-    };
-  };
-};
-
-export type RetrySiteImportMutationVariables = Exact<{
-  id: string | number;
-}>;
-
-export type RetrySiteImportMutation = {
-  retrySiteImport: {
-    importId: string;
-    status: SiteImportStatus;
-    errorStep: SiteImportStep | null;
-    errorMessage: string | null;
-    siteImport: {
-      id: string;
-      name: string;
-      status: SiteImportStatus;
-      errorStep: SiteImportStep | null;
-      errorMessage: string | null;
-      attempts: number;
-      createdAt: string;
-      updatedAt: string;
-      finishedAt: string | null;
-      projectId: string | null;
-      applicationId: string | null;
-      databaseId: string | null;
-      domainId: string | null;
-      databaseType: DatabaseType | null;
-      databaseServiceHost: string | null;
-      project: { id: string; name: string } | null;
-      application: { id: string; name: string; appName: string } | null;
-      database: { id: string; name: string } | null;
-      domain: { id: string; host: string } | null;
-    };
-  };
-};
-
-export type DeleteSiteImportMutationVariables = Exact<{
-  id: string | number;
-  rollbackResources: boolean;
-}>;
-
-export type DeleteSiteImportMutation = {
-  deleteSiteImport: { id: string; rolledBack: boolean; deletedProjectId: string | null };
-};
-
 export type PaymentServiceRowFragment = {
   id: string;
   name: string;
@@ -1570,6 +1373,203 @@ export type RevokeAccessMutationVariables = Exact<{
 
 export type RevokeAccessMutation = { revokeAccess: string };
 
+export type SiteImportRowFragment = {
+  id: string;
+  name: string;
+  status: SiteImportStatus;
+  errorStep: SiteImportStep | null;
+  errorMessage: string | null;
+  attempts: number;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+  projectId: string | null;
+  applicationId: string | null;
+  databaseId: string | null;
+  domainId: string | null;
+  databaseType: DatabaseType | null;
+  databaseServiceHost: string | null;
+  project: { id: string; name: string } | null;
+  application: { id: string; name: string; appName: string } | null;
+  database: { id: string; name: string } | null;
+  domain: { id: string; host: string } | null;
+};
+
+export type SiteImportsQueryVariables = Exact<{
+  first: number;
+  offset: number;
+}>;
+
+export type SiteImportsQuery = {
+  siteImports: {
+    totalCount: number;
+    edges: Array<{
+      node: {
+        id: string;
+        name: string;
+        status: SiteImportStatus;
+        errorStep: SiteImportStep | null;
+        errorMessage: string | null;
+        attempts: number;
+        createdAt: string;
+        updatedAt: string;
+        finishedAt: string | null;
+        projectId: string | null;
+        applicationId: string | null;
+        databaseId: string | null;
+        domainId: string | null;
+        databaseType: DatabaseType | null;
+        databaseServiceHost: string | null;
+        project: { id: string; name: string } | null;
+        application: { id: string; name: string; appName: string } | null;
+        database: { id: string; name: string } | null;
+        domain: { id: string; host: string } | null;
+      };
+    }>;
+  };
+};
+
+export type SiteImportUpdatedSubscriptionVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+export type SiteImportUpdatedSubscription = {
+  siteImportUpdated: {
+    importId: string;
+    status: SiteImportUpdateStatus;
+    cursor: string;
+    siteImport: {
+      id: string;
+      name: string;
+      status: SiteImportStatus;
+      errorStep: SiteImportStep | null;
+      errorMessage: string | null;
+      attempts: number;
+      createdAt: string;
+      updatedAt: string;
+      finishedAt: string | null;
+      projectId: string | null;
+      applicationId: string | null;
+      databaseId: string | null;
+      domainId: string | null;
+      databaseType: DatabaseType | null;
+      databaseServiceHost: string | null;
+      project: { id: string; name: string } | null;
+      application: { id: string; name: string; appName: string } | null;
+      database: { id: string; name: string } | null;
+      domain: { id: string; host: string } | null;
+    } | null;
+  };
+};
+
+export type ImportPrerequisitesQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type ImportPrerequisitesQuery = {
+  organization: {
+    id: string;
+    gitProviders: Array<{ id: string; name: string; type: GitProviderType }>;
+    sshKeys: Array<{ id: string; name: string }>;
+    containerRegistries: Array<{ id: string; name: string }>;
+  } | null;
+};
+
+export type PreviewSiteImportQueryVariables = Exact<{
+  input: SiteImportInput;
+}>;
+
+export type PreviewSiteImportQuery = {
+  previewSiteImport: {
+    valid: boolean;
+    warnings: Array<string>;
+    errors: Array<string>;
+    resources: {
+      project: { name: string };
+      database: { type: DatabaseType; name: string } | null;
+      application: { name: string; sourceType: SourceType; buildType: BuildType | null };
+      domain: { host: string } | null;
+    };
+  };
+};
+
+export type ImportSiteMutationVariables = Exact<{
+  input: SiteImportInput;
+}>;
+
+export type ImportSiteMutation = {
+  importSite: {
+    importId: string;
+    status: SiteImportStatus;
+    errorStep: SiteImportStep | null;
+    errorMessage: string | null;
+    siteImport: {
+      id: string;
+      name: string;
+      status: SiteImportStatus;
+      errorStep: SiteImportStep | null;
+      errorMessage: string | null;
+      attempts: number;
+      createdAt: string;
+      updatedAt: string;
+      finishedAt: string | null;
+      projectId: string | null;
+      applicationId: string | null;
+      databaseId: string | null;
+      domainId: string | null;
+      databaseType: DatabaseType | null;
+      databaseServiceHost: string | null;
+      project: { id: string; name: string } | null;
+      application: { id: string; name: string; appName: string } | null;
+      database: { id: string; name: string } | null;
+      domain: { id: string; host: string } | null;
+    };
+  };
+};
+
+export type RetrySiteImportMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type RetrySiteImportMutation = {
+  retrySiteImport: {
+    importId: string;
+    status: SiteImportStatus;
+    errorStep: SiteImportStep | null;
+    errorMessage: string | null;
+    siteImport: {
+      id: string;
+      name: string;
+      status: SiteImportStatus;
+      errorStep: SiteImportStep | null;
+      errorMessage: string | null;
+      attempts: number;
+      createdAt: string;
+      updatedAt: string;
+      finishedAt: string | null;
+      projectId: string | null;
+      applicationId: string | null;
+      databaseId: string | null;
+      domainId: string | null;
+      databaseType: DatabaseType | null;
+      databaseServiceHost: string | null;
+      project: { id: string; name: string } | null;
+      application: { id: string; name: string; appName: string } | null;
+      database: { id: string; name: string } | null;
+      domain: { id: string; host: string } | null;
+    };
+  };
+};
+
+export type DeleteSiteImportMutationVariables = Exact<{
+  id: string | number;
+  rollbackResources: boolean;
+}>;
+
+export type DeleteSiteImportMutation = {
+  deleteSiteImport: { id: string; rolledBack: boolean; deletedProjectId: string | null };
+};
+
 export type WebhookEndpointRowFragment = {
   webhookUuid: string;
   url: string;
@@ -1886,81 +1886,6 @@ export const DocsThemeFieldsFragmentDoc = {
     },
   ],
 } as unknown as DocumentNode<DocsThemeFieldsFragment, unknown>;
-export const SiteImportRowFragmentDoc = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "SiteImportRow" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "Field", name: { kind: "Name", value: "id" } },
-          { kind: "Field", name: { kind: "Name", value: "name" } },
-          { kind: "Field", name: { kind: "Name", value: "status" } },
-          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
-          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
-          { kind: "Field", name: { kind: "Name", value: "attempts" } },
-          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
-          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "projectId" } },
-          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
-          { kind: "Field", name: { kind: "Name", value: "domainId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "project" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "application" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-                { kind: "Field", name: { kind: "Name", value: "appName" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "database" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "domain" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "host" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<SiteImportRowFragment, unknown>;
 export const PaymentServiceRowFragmentDoc = {
   kind: "Document",
   definitions: [
@@ -2084,6 +2009,81 @@ export const MemberRowFragmentDoc = {
     },
   ],
 } as unknown as DocumentNode<MemberRowFragment, unknown>;
+export const SiteImportRowFragmentDoc = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "SiteImportRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "attempts" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "projectId" } },
+          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
+          { kind: "Field", name: { kind: "Name", value: "domainId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "appName" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "database" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domain" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<SiteImportRowFragment, unknown>;
 export const WebhookEndpointRowFragmentDoc = {
   kind: "Document",
   definitions: [
@@ -4323,714 +4323,6 @@ export const SetDocsThemeDocument = {
     },
   ],
 } as unknown as DocumentNode<SetDocsThemeMutation, SetDocsThemeMutationVariables>;
-export const SiteImportsDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "query",
-      name: { kind: "Name", value: "SiteImports" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "first" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Int" } } },
-        },
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "offset" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Int" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "siteImports" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "first" },
-                value: { kind: "Variable", name: { kind: "Name", value: "first" } },
-              },
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "offset" },
-                value: { kind: "Variable", name: { kind: "Name", value: "offset" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "totalCount" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "edges" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "node" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
-                        },
-                      },
-                    ],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "SiteImportRow" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "Field", name: { kind: "Name", value: "id" } },
-          { kind: "Field", name: { kind: "Name", value: "name" } },
-          { kind: "Field", name: { kind: "Name", value: "status" } },
-          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
-          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
-          { kind: "Field", name: { kind: "Name", value: "attempts" } },
-          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
-          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "projectId" } },
-          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
-          { kind: "Field", name: { kind: "Name", value: "domainId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "project" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "application" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-                { kind: "Field", name: { kind: "Name", value: "appName" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "database" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "domain" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "host" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<SiteImportsQuery, SiteImportsQueryVariables>;
-export const SiteImportUpdatedDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "subscription",
-      name: { kind: "Name", value: "SiteImportUpdated" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "after" } },
-          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "siteImportUpdated" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "after" },
-                value: { kind: "Variable", name: { kind: "Name", value: "after" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "importId" } },
-                { kind: "Field", name: { kind: "Name", value: "status" } },
-                { kind: "Field", name: { kind: "Name", value: "cursor" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "siteImport" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "SiteImportRow" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "Field", name: { kind: "Name", value: "id" } },
-          { kind: "Field", name: { kind: "Name", value: "name" } },
-          { kind: "Field", name: { kind: "Name", value: "status" } },
-          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
-          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
-          { kind: "Field", name: { kind: "Name", value: "attempts" } },
-          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
-          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "projectId" } },
-          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
-          { kind: "Field", name: { kind: "Name", value: "domainId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "project" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "application" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-                { kind: "Field", name: { kind: "Name", value: "appName" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "database" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "domain" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "host" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<SiteImportUpdatedSubscription, SiteImportUpdatedSubscriptionVariables>;
-export const ImportPrerequisitesDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "query",
-      name: { kind: "Name", value: "ImportPrerequisites" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "organization" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "id" },
-                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "gitProviders" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "id" } },
-                      { kind: "Field", name: { kind: "Name", value: "name" } },
-                      { kind: "Field", name: { kind: "Name", value: "type" } },
-                    ],
-                  },
-                },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "sshKeys" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "id" } },
-                      { kind: "Field", name: { kind: "Name", value: "name" } },
-                    ],
-                  },
-                },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "containerRegistries" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "id" } },
-                      { kind: "Field", name: { kind: "Name", value: "name" } },
-                    ],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<ImportPrerequisitesQuery, ImportPrerequisitesQueryVariables>;
-export const PreviewSiteImportDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "query",
-      name: { kind: "Name", value: "PreviewSiteImport" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "SiteImportInput" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "previewSiteImport" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "input" },
-                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "valid" } },
-                { kind: "Field", name: { kind: "Name", value: "warnings" } },
-                { kind: "Field", name: { kind: "Name", value: "errors" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "resources" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "project" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [{ kind: "Field", name: { kind: "Name", value: "name" } }],
-                        },
-                      },
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "database" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [
-                            { kind: "Field", name: { kind: "Name", value: "type" } },
-                            { kind: "Field", name: { kind: "Name", value: "name" } },
-                          ],
-                        },
-                      },
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "application" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [
-                            { kind: "Field", name: { kind: "Name", value: "name" } },
-                            { kind: "Field", name: { kind: "Name", value: "sourceType" } },
-                            { kind: "Field", name: { kind: "Name", value: "buildType" } },
-                          ],
-                        },
-                      },
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "domain" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [{ kind: "Field", name: { kind: "Name", value: "host" } }],
-                        },
-                      },
-                    ],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<PreviewSiteImportQuery, PreviewSiteImportQueryVariables>;
-export const ImportSiteDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "mutation",
-      name: { kind: "Name", value: "ImportSite" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "SiteImportInput" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "importSite" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "input" },
-                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "importId" } },
-                { kind: "Field", name: { kind: "Name", value: "status" } },
-                { kind: "Field", name: { kind: "Name", value: "errorStep" } },
-                { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "siteImport" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "SiteImportRow" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "Field", name: { kind: "Name", value: "id" } },
-          { kind: "Field", name: { kind: "Name", value: "name" } },
-          { kind: "Field", name: { kind: "Name", value: "status" } },
-          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
-          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
-          { kind: "Field", name: { kind: "Name", value: "attempts" } },
-          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
-          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "projectId" } },
-          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
-          { kind: "Field", name: { kind: "Name", value: "domainId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "project" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "application" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-                { kind: "Field", name: { kind: "Name", value: "appName" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "database" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "domain" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "host" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<ImportSiteMutation, ImportSiteMutationVariables>;
-export const RetrySiteImportDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "mutation",
-      name: { kind: "Name", value: "RetrySiteImport" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "retrySiteImport" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "id" },
-                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "importId" } },
-                { kind: "Field", name: { kind: "Name", value: "status" } },
-                { kind: "Field", name: { kind: "Name", value: "errorStep" } },
-                { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "siteImport" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "SiteImportRow" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "Field", name: { kind: "Name", value: "id" } },
-          { kind: "Field", name: { kind: "Name", value: "name" } },
-          { kind: "Field", name: { kind: "Name", value: "status" } },
-          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
-          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
-          { kind: "Field", name: { kind: "Name", value: "attempts" } },
-          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
-          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "projectId" } },
-          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
-          { kind: "Field", name: { kind: "Name", value: "domainId" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
-          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "project" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "application" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-                { kind: "Field", name: { kind: "Name", value: "appName" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "database" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "name" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "domain" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "host" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<RetrySiteImportMutation, RetrySiteImportMutationVariables>;
-export const DeleteSiteImportDocument = {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "mutation",
-      name: { kind: "Name", value: "DeleteSiteImport" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
-        },
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "rollbackResources" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Boolean" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "deleteSiteImport" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "id" },
-                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
-              },
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "rollbackResources" },
-                value: { kind: "Variable", name: { kind: "Name", value: "rollbackResources" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "rolledBack" } },
-                { kind: "Field", name: { kind: "Name", value: "deletedProjectId" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<DeleteSiteImportMutation, DeleteSiteImportMutationVariables>;
 export const ProjectPaymentsDocument = {
   kind: "Document",
   definitions: [
@@ -6710,6 +6002,714 @@ export const RevokeAccessDocument = {
     },
   ],
 } as unknown as DocumentNode<RevokeAccessMutation, RevokeAccessMutationVariables>;
+export const SiteImportsDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "SiteImports" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "first" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Int" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "offset" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Int" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "siteImports" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "first" },
+                value: { kind: "Variable", name: { kind: "Name", value: "first" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "offset" },
+                value: { kind: "Variable", name: { kind: "Name", value: "offset" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "totalCount" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "edges" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "node" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
+                        },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "SiteImportRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "attempts" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "projectId" } },
+          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
+          { kind: "Field", name: { kind: "Name", value: "domainId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "appName" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "database" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domain" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<SiteImportsQuery, SiteImportsQueryVariables>;
+export const SiteImportUpdatedDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "subscription",
+      name: { kind: "Name", value: "SiteImportUpdated" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "after" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "siteImportUpdated" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "after" },
+                value: { kind: "Variable", name: { kind: "Name", value: "after" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "importId" } },
+                { kind: "Field", name: { kind: "Name", value: "status" } },
+                { kind: "Field", name: { kind: "Name", value: "cursor" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "siteImport" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "SiteImportRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "attempts" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "projectId" } },
+          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
+          { kind: "Field", name: { kind: "Name", value: "domainId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "appName" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "database" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domain" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<SiteImportUpdatedSubscription, SiteImportUpdatedSubscriptionVariables>;
+export const ImportPrerequisitesDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "ImportPrerequisites" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "organization" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "gitProviders" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                      { kind: "Field", name: { kind: "Name", value: "type" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "sshKeys" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "containerRegistries" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "name" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ImportPrerequisitesQuery, ImportPrerequisitesQueryVariables>;
+export const PreviewSiteImportDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "PreviewSiteImport" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "SiteImportInput" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "previewSiteImport" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "valid" } },
+                { kind: "Field", name: { kind: "Name", value: "warnings" } },
+                { kind: "Field", name: { kind: "Name", value: "errors" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "resources" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "project" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [{ kind: "Field", name: { kind: "Name", value: "name" } }],
+                        },
+                      },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "database" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "type" } },
+                            { kind: "Field", name: { kind: "Name", value: "name" } },
+                          ],
+                        },
+                      },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "application" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "name" } },
+                            { kind: "Field", name: { kind: "Name", value: "sourceType" } },
+                            { kind: "Field", name: { kind: "Name", value: "buildType" } },
+                          ],
+                        },
+                      },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "domain" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [{ kind: "Field", name: { kind: "Name", value: "host" } }],
+                        },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<PreviewSiteImportQuery, PreviewSiteImportQueryVariables>;
+export const ImportSiteDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "ImportSite" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "input" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "SiteImportInput" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "importSite" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "input" },
+                value: { kind: "Variable", name: { kind: "Name", value: "input" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "importId" } },
+                { kind: "Field", name: { kind: "Name", value: "status" } },
+                { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+                { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "siteImport" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "SiteImportRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "attempts" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "projectId" } },
+          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
+          { kind: "Field", name: { kind: "Name", value: "domainId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "appName" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "database" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domain" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ImportSiteMutation, ImportSiteMutationVariables>;
+export const RetrySiteImportDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "RetrySiteImport" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "retrySiteImport" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "importId" } },
+                { kind: "Field", name: { kind: "Name", value: "status" } },
+                { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+                { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "siteImport" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "SiteImportRow" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "SiteImportRow" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "SiteImport" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "status" } },
+          { kind: "Field", name: { kind: "Name", value: "errorStep" } },
+          { kind: "Field", name: { kind: "Name", value: "errorMessage" } },
+          { kind: "Field", name: { kind: "Name", value: "attempts" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "updatedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "finishedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "projectId" } },
+          { kind: "Field", name: { kind: "Name", value: "applicationId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseId" } },
+          { kind: "Field", name: { kind: "Name", value: "domainId" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseType" } },
+          { kind: "Field", name: { kind: "Name", value: "databaseServiceHost" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "project" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "appName" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "database" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "domain" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "host" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<RetrySiteImportMutation, RetrySiteImportMutationVariables>;
+export const DeleteSiteImportDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "DeleteSiteImport" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "rollbackResources" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Boolean" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deleteSiteImport" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "rollbackResources" },
+                value: { kind: "Variable", name: { kind: "Name", value: "rollbackResources" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "rolledBack" } },
+                { kind: "Field", name: { kind: "Name", value: "deletedProjectId" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DeleteSiteImportMutation, DeleteSiteImportMutationVariables>;
 export const WebhooksDocument = {
   kind: "Document",
   definitions: [

@@ -9,7 +9,11 @@ import { useQuery } from "urql";
 import { describeError } from "../../shared/errors.ts";
 import { Message } from "../../shared/form.tsx";
 import { Link } from "../../shared/router.tsx";
-import { ApplicationHealthBadge, ApplicationStatusBadge, DeploymentStatusBadge } from "../deploy/deploy-status.tsx";
+import {
+  ApplicationHealthBadge,
+  ApplicationStatusBadge,
+  DeploymentStatusBadge,
+} from "../deployments/deploy-status.tsx";
 import { EnvironmentDatabases } from "./databases.tsx";
 import { PROJECT_TREE, type ProjectTreeQuery } from "./operations.ts";
 import {

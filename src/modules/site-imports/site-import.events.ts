@@ -1,0 +1,187 @@
+/**
+ * Live import status (GraphQL `siteImportUpdated`): every status change of an import is published when it commits
+ * (a new run's `pending` by NOTIFY in the transaction that queues the run, so it precedes whatever the run
+ * publishes; the run's changes after each of its commits) as a small event `{ id, organizationId, status,
+ * projectId }` on topic `site_import.updated` (PostgreSQL NOTIFY, so every server instance sees it), and each
+ * subscriber receives the events it may see — its organization, and for a member limited by grants only imports of
+ * granted projects (decided from the event's project and the connection's cached access, dropped when an access
+ * change is announced: no statement per subscriber). Fan-out: the instance's dispatch, routed by
+ * organization or import id, hands an event only to the matching subscribers; the event object is shared, so
+ * subscribers with the same operation share one result (src/server/shared-execution.ts) and identical reads of the
+ * record run once (src/reads/resolvers.ts). The SQL statements per event do not grow with the number of
+ * subscribers. A deletion is published as status `deleted` (with the record's project) and delivered with a null
+ * record.
+ */
+
+import type { Knex } from "knex";
+import { NotFoundError } from "../../shared/errors.ts";
+import { cursorOf, seqOfCursor } from "../../shared/event-log.ts";
+import { type EventMeta, eventStream, oncePerEvent, shareableEvent } from "../../shared/pubsub.ts";
+import type { OrgAccess } from "../access/index.ts";
+import type { Context, ServiceContext } from "../context.ts";
+import { events } from "../events.ts";
+import { type ImportStatus, SiteImport } from "./site-import.model.ts";
+
+/** Pub/sub topic of import status changes: the live event's name (the manifest relays it: `liveRelay`). */
+export const SITE_IMPORT_TOPIC = "site_import.updated";
+
+/** A status an event reports: the record's, or `deleted` once the record is gone. */
+export type SiteImportUpdateStatus = ImportStatus | "deleted";
+
+/**
+ * Payload of one status change (what travels through NOTIFY), with the record's project at that moment for the
+ * grant check (absent in events of older instances: the record is then read for it).
+ */
+export interface SiteImportChange {
+  id: string;
+  organizationId: string;
+  status: SiteImportUpdateStatus;
+  projectId?: string | null;
+}
+
+/**
+ * What a subscriber receives: the status this event reports, and the record to read as it is now (by id, with the
+ * subscriber's selection: src/reads/resolvers.ts; null once deleted).
+ */
+export interface SiteImportEvent {
+  importId: string;
+  status: SiteImportUpdateStatus;
+  record: { id: string } | null;
+  /** The event's position in the live-event log (src/shared/event-log.ts). */
+  cursor: string;
+}
+
+/**
+ * Publishes `record`'s current status: after commit, or with `transaction` inside it (delivered when it commits, so
+ * ordered before anything a job queued in the same transaction publishes). Failures are logged, never thrown:
+ * events are best effort.
+ */
+export async function publishSiteImportChange(
+  ctx: Pick<ServiceContext, "services" | "log">,
+  record: Pick<SiteImport, "id" | "organizationId" | "status" | "projectId">,
+  transaction?: Knex,
+): Promise<void> {
+  const change: SiteImportChange = {
+    id: record.id,
+    organizationId: record.organizationId,
+    status: record.status,
+    projectId: record.projectId,
+  };
+  await emitChange(ctx, change, transaction);
+}
+
+/**
+ * Publishes the deletion of `record` as status `deleted` (call after commit). Best effort, like
+ * {@link publishSiteImportChange}.
+ */
+export async function publishSiteImportDeleted(
+  ctx: Pick<ServiceContext, "services" | "log">,
+  record: Pick<SiteImport, "id" | "organizationId" | "projectId">,
+): Promise<void> {
+  const change: SiteImportChange = {
+    id: record.id,
+    organizationId: record.organizationId,
+    status: "deleted",
+    projectId: record.projectId,
+  };
+  await emitChange(ctx, change);
+}
+
+/** Emits `change` as the live event `site_import.updated`: in `transaction`, else at once on the pool. */
+async function emitChange(
+  ctx: Pick<ServiceContext, "services" | "log">,
+  change: SiteImportChange,
+  transaction?: Knex,
+): Promise<void> {
+  const knex = transaction ?? ctx.services.knex;
+  await events.emitLive({ knex, services: ctx.services, log: ctx.log }, SITE_IMPORT_TOPIC, change);
+}
+
+function isChange(payload: Record<string, unknown>): payload is Record<string, unknown> & SiteImportChange {
+  return (
+    typeof payload.id === "string" && typeof payload.organizationId === "string" && typeof payload.status === "string"
+  );
+}
+
+/**
+ * What an event's subscribers receive, built once per event and instance: the record as it is now (loaded once;
+ * null once deleted), in one object shared by every subscriber that may see it (`shareableEvent`). Null when
+ * the record is gone.
+ */
+const eventOf = oncePerEvent<SiteImportEvent | null>();
+
+/**
+ * Whether a subscriber with standing `access` (same organization) receives the event of an import of project
+ * `projectId`: the rule of the records' SQL visibility (site-import.tables.ts `visibleImportRow`) on the
+ * connection's cached standing, because an event reaches every subscriber of an organization and a statement per
+ * subscriber and event would not scale (test/site-imports/subscription-fanout.test.ts), and a deleted record has no
+ * row left to read.
+ */
+function eventVisible(access: OrgAccess, projectId: string | null): boolean {
+  const g = access.grants;
+  return !g || (projectId !== null && (g.projectIds.has(projectId) || g.applicationProjectIds.has(projectId)));
+}
+
+/**
+ * The event stream of one import (`id`), or of every import of the caller's active organization (`id` null).
+ * Listening starts before the visibility check, so no change after the subscription is accepted is missed. With
+ * `after` (a cursor), the logged events after it go first, through the same visibility check as live ones.
+ * @throws NotFoundError when `id` is not visible to the caller, or when the caller has no active organization;
+ *   BadUserInputError for a malformed `after`, CursorExpiredError for one older than the log's retention.
+ */
+export async function siteImportUpdates(
+  ctx: Context,
+  id: string | null,
+  after: string | null = null,
+): Promise<AsyncIterableIterator<SiteImportEvent>> {
+  const afterSeq = after === null ? undefined : seqOfCursor(after);
+  const organizationId = ctx.principal?.organizationId ?? null;
+  // Routed by import or organization: the instance's dispatch hands this stream only the events it filters on.
+  const route = id ? { field: "id", value: id } : { field: "organizationId", value: organizationId ?? "" };
+  const accept = async (payload: Record<string, unknown>, meta: EventMeta): Promise<SiteImportEvent | undefined> => {
+    if (!isChange(payload)) return undefined;
+    const cursor = cursorOf(meta.seq ?? 0);
+    if (id ? payload.id !== id : payload.organizationId !== organizationId) return undefined;
+    // Visibility from the connection's cached access (ctx.scope): no statement per subscriber and event.
+    if (payload.status === "deleted") {
+      // The record is gone: check visibility against the organization and the project it had.
+      const access = await ctx.scope.forOrg(payload.organizationId);
+      const projectId = typeof payload.projectId === "string" ? payload.projectId : null;
+      if (!access || !eventVisible(access, projectId)) return undefined;
+      const deleted: SiteImportEvent = { importId: payload.id, status: "deleted", record: null, cursor };
+      return (await eventOf(payload, async () => shareableEvent(deleted))) ?? undefined;
+    }
+    let projectId = payload.projectId;
+    if (projectId === undefined) {
+      // An event of an older instance: the record tells its project.
+      const record = await SiteImport.query(ctx.knex).findById(payload.id);
+      if (!record) return undefined; // deleted meanwhile
+      projectId = record.projectId;
+    }
+    const access = await ctx.scope.forOrg(payload.organizationId);
+    if (!access || !eventVisible(access, projectId ?? null)) return undefined;
+    // One object per event, shared by its subscribers: their identical reads of the record run once.
+    const event = await eventOf(payload, async () =>
+      shareableEvent({ importId: payload.id, status: payload.status, record: { id: payload.id }, cursor }),
+    );
+    if (!event) return undefined;
+    ctx.forEvent(); // fresh loaders for this event's nested fields
+    return event;
+  };
+  const stream = eventStream<SiteImportEvent>(ctx.services.pubsub, SITE_IMPORT_TOPIC, accept, {
+    route,
+    after: afterSeq,
+  });
+  try {
+    if (id) {
+      if (!(await ctx.loaders.siteImports.byId.load(id))) throw new NotFoundError("Site import", id);
+    } else if (!organizationId || !(await ctx.scope.forOrg(organizationId))) {
+      throw new NotFoundError("Organization", organizationId ?? "(none)");
+    }
+    await stream.replayed;
+  } catch (error) {
+    await stream.return?.();
+    throw error;
+  }
+  return stream;
+}
