@@ -7,15 +7,19 @@ import DurationSequencer from "./test/helpers/sequencer.ts";
 // test files while CommonJS dependencies (@apollo/subgraph) load the other one: two realms of graphql.
 const graphqlMain = createRequire(import.meta.url).resolve("graphql");
 
+/** The tests of pure code: no PostgreSQL, no server, no global setup (the `unit` project). */
+const UNIT_TESTS = "test/**/*.unit.test.ts";
+
 /**
- * Tests run against a real PostgreSQL: DATABASE_URL's server when set, otherwise an embedded one.
- * test/helpers/global-setup.ts migrates a template database once; every test file clones its own.
+ * Two projects, one run: `npm test` runs both, every file once.
+ * - `unit`: the tests of pure code (files named `*.unit.test.ts`: parsers, validation, manifest rendering, filters,
+ *   SQL and body writers): no global setup, no PostgreSQL; `npm run test:unit` runs only these, in seconds.
+ * - `suite`: every other test file, against a real PostgreSQL: DATABASE_URL's server when set, otherwise an embedded
+ *   one. test/helpers/global-setup.ts migrates a template database once; every test file clones its own.
  */
 export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlMain }] },
   test: {
-    include: ["test/**/*.test.ts"],
-    globalSetup: ["test/helpers/global-setup.ts", "test/web/build-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
@@ -25,7 +29,6 @@ export default defineConfig({
     // (test/helpers/per-file-setup.ts); a test that needs a process with nothing in its module-level state (the
     // metrics registry's first scrape) spawns `src/main.ts` (test/helpers/process.ts).
     isolate: false,
-    setupFiles: ["test/helpers/per-file-setup.ts"],
     fileParallelism: true,
     // Longest files first (recorded durations): one started last would be the run's tail.
     sequence: { sequencer: DurationSequencer },
@@ -33,5 +36,18 @@ export default defineConfig({
     // ran them one at a time on a 2-core machine (586 s; four at a time: 277 s). Each file keeps its own database,
     // ports and servers; four worker processes share the files.
     maxWorkers: Math.max(4, availableParallelism() - 1),
+    projects: [
+      { extends: true, test: { name: "unit", include: [UNIT_TESTS] } },
+      {
+        extends: true,
+        test: {
+          name: "suite",
+          include: ["test/**/*.test.ts"],
+          exclude: [UNIT_TESTS],
+          globalSetup: ["test/helpers/global-setup.ts", "test/web/build-setup.ts"],
+          setupFiles: ["test/helpers/per-file-setup.ts"],
+        },
+      },
+    ],
   },
 });
