@@ -5,7 +5,7 @@
  */
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import { readCallerOf, type SqlReadCaller } from "../reads/index.ts";
+import { type ReadCaller, readCallerOf } from "../reads/index.ts";
 import { AccessScope, type Principal } from "./access/index.ts";
 import type { ModuleLoaders } from "./module.ts";
 import type { AppServices } from "./services.ts";
@@ -60,9 +60,9 @@ export function systemContext(services: AppServices, log: Logger = services.log)
 }
 
 /**
- * The caller as SQL visibility sees it (src/reads/compiler.ts `SqlReadCaller`): `scope`'s principal and memberships
+ * The caller as SQL visibility sees it (src/reads/compiler.ts `ReadCaller`): `scope`'s principal and memberships
  * (loaded once per scope), at the request's clock `now`. For by-id reads of table descriptors (src/reads/by-id.ts).
  */
-export function sqlCallerOf(scope: AccessScope, now: Date): Promise<SqlReadCaller> {
+export function sqlCallerOf(scope: AccessScope, now: Date): Promise<ReadCaller> {
   return readCallerOf(scope.principal, scope, now);
 }

@@ -9,9 +9,9 @@ import type { JobDefinition } from "../jobs/job-definition.ts";
 import {
   ByIdReads,
   bindRelations,
-  type SqlComputedColumns,
-  type SqlReadRows,
-  type SqlReadTypes,
+  type ComputedColumns,
+  type ReadRows,
+  type ReadTypes,
   sqlRowsOf,
 } from "../reads/index.ts";
 import type { McpTool } from "../shared/mcp-tool.ts";
@@ -76,23 +76,23 @@ export const moduleResolvers: Resolvers[] = modules.flatMap((m) => (m.resolvers 
 /** Root fields the modules declare answerable without credentials. */
 export const modulePublicRootFields: readonly string[] = modules.flatMap((m) => m.publicRootFields ?? []);
 
-const declaredSqlReads: SqlReadTypes = {};
+const declaredReads: ReadTypes = {};
 for (const m of modules) {
-  for (const [type, fields] of Object.entries(m.sqlReads ?? {})) {
-    declaredSqlReads[type] = { ...declaredSqlReads[type], ...fields };
+  for (const [type, fields] of Object.entries(m.reads ?? {})) {
+    declaredReads[type] = { ...declaredReads[type], ...fields };
   }
 }
 /**
  * Every module's compilable fields (src/reads/compiler.ts), merged per type, relations bound to their source's
  * descriptor (src/reads/declarations.ts `bindRelations`).
  */
-export const moduleSqlReads: SqlReadTypes = bindRelations(
-  declaredSqlReads,
+export const moduleReads: ReadTypes = bindRelations(
+  declaredReads,
   Object.fromEntries(modules.flatMap((m) => m.descriptors ?? []).map((d) => [d.typeName, d])),
 );
 
-/** Every module's computed fields' columns (src/reads/compiler.ts `SqlComputedColumns`), merged per type. */
-export const moduleComputedColumns: SqlComputedColumns = {};
+/** Every module's computed fields' columns (src/reads/compiler.ts `ComputedColumns`), merged per type. */
+export const moduleComputedColumns: ComputedColumns = {};
 for (const m of modules) {
   for (const [type, fields] of Object.entries(m.computedColumns ?? {})) {
     moduleComputedColumns[type] = { ...moduleComputedColumns[type], ...fields };
@@ -100,7 +100,7 @@ for (const m of modules) {
 }
 
 /** Every module's table descriptors as row sources (src/reads/tables.ts): how a row of each table type is found by id. */
-export const moduleSqlRows: SqlReadRows = sqlRowsOf(modules.flatMap((m) => m.descriptors ?? []));
+export const moduleRows: ReadRows = sqlRowsOf(modules.flatMap((m) => m.descriptors ?? []));
 
 /** Every module's MCP tools (src/shared/mcp-tool.ts), in module order. */
 export const moduleMcpTools: readonly McpTool[] = modules.flatMap((m) => m.mcpTools ?? []);

@@ -7,7 +7,7 @@ import type { Knex } from "knex";
 import type { SecretBox } from "../db/secrets.ts";
 import type { Resolvers } from "../generated/graphql.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
-import type { ByIdReads, SqlComputedColumns, SqlReadTypes, TableDescriptor } from "../reads/index.ts";
+import type { ByIdReads, ComputedColumns, ReadTypes, TableDescriptor } from "../reads/index.ts";
 import type { McpTool } from "../shared/mcp-tool.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
 import type { AccessScope } from "./access/index.ts";
@@ -63,13 +63,13 @@ export interface SkiffModule<Name extends string = string> {
    * SQL of the module's types' fields that are columns or relations of its tables (src/reads/compiler.ts): the
    * only implementation of those reads. Undeclared fields (not in Skiff's database) keep their resolvers.
    */
-  sqlReads?: SqlReadTypes;
+  reads?: ReadTypes;
   /**
    * The columns of its table row that each of the module's computed fields (its resolvers on table types) reads,
    * by type and field: compiled reads write only these for the resolver (src/reads/compiler.ts,
-   * `SqlComputedColumns`); a computed field without an entry receives the whole row.
+   * `ComputedColumns`); a computed field without an entry receives the whole row.
    */
-  computedColumns?: SqlComputedColumns;
+  computedColumns?: ComputedColumns;
   /**
    * The descriptors of the module's tables that are GraphQL types (src/reads/tables.ts): where their rows are and
    * which the caller sees; compiled reads read objects by id with them.

@@ -6,7 +6,7 @@
  */
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
-import type { SqlReadCaller } from "./compiler.ts";
+import type { ReadCaller } from "./compiler.ts";
 import type { SqlVisibility, TableDescriptor } from "./tables.ts";
 
 /** Parameters are marked «n» while a condition is written (no visibility SQL contains «), `?` in the end. */
@@ -17,11 +17,11 @@ const PLACEHOLDER = /«(\d+)»/g;
  * the order the final text holds them ({@link SqlConditionWriter.text}), aliases `v1`, `v2`, ….
  */
 export class SqlConditionWriter implements SqlVisibility {
-  readonly caller: SqlReadCaller;
+  readonly caller: ReadCaller;
   private readonly values: Knex.Value[] = [];
   private aliases = 0;
 
-  constructor(caller: SqlReadCaller) {
+  constructor(caller: ReadCaller) {
     this.caller = caller;
   }
 
@@ -67,7 +67,7 @@ export interface RowModel<R> {
  */
 export async function visibleRowsById<R = Record<string, unknown>>(
   knex: Knex,
-  caller: SqlReadCaller,
+  caller: ReadCaller,
   descriptor: TableDescriptor,
   ids: readonly string[],
   model?: RowModel<R>,
@@ -89,10 +89,10 @@ export async function visibleRowsById<R = Record<string, unknown>>(
  */
 export class ByIdReads {
   private readonly knex: Knex;
-  private readonly caller: () => Promise<SqlReadCaller>;
+  private readonly caller: () => Promise<ReadCaller>;
   private readonly loaders = new Map<TableDescriptor, DataLoader<string, unknown>>();
 
-  constructor(knex: Knex, caller: () => Promise<SqlReadCaller>) {
+  constructor(knex: Knex, caller: () => Promise<ReadCaller>) {
     this.knex = knex;
     this.caller = caller;
   }

@@ -1,11 +1,11 @@
 /**
  * Compiled reads: the one implementation of every read of Skiff's tables through GraphQL. Modules
- * declare, in their manifests, the SQL of each field that is a column or a relation of their types (`sqlReads`,
- * {@link SqlReadTypes}) and how a row of each type is found by id with the caller's visibility (`sqlRows`,
- * {@link SqlReadRows}); this compiler turns a selection into SQL building the answer's compact JSON text inside
+ * declare, in their manifests, the SQL of each field that is a column or a relation of their types (`reads`,
+ * {@link ReadTypes}) and how a row of each type is found by id with the caller's visibility (`rows`,
+ * {@link ReadRows}); this compiler turns a selection into SQL building the answer's compact JSON text inside
  * PostgreSQL ({@link JsonSql}: key names and `to_json` values joined with `||` per object, an array per list,
  * correlated subqueries per level, the to-one relations of a list's rows left-joined on its FROM instead
- * ({@link SqlReadCompiler.joinedRows}); `json_build_object`/`json_agg` cost PostgreSQL about 1.4× the CPU, measured on
+ * ({@link ReadCompiler.joinedRows}); `json_build_object`/`json_agg` cost PostgreSQL about 1.4× the CPU, measured on
  * the bench:peer shapes). Visibility is part of the SQL (src/modules/access/access-scope.ts).
  *
  * Two ways to run it, one meaning (the planner chooses: src/reads/planner.ts has every mode in one table):
@@ -19,7 +19,7 @@
  *   payloads, subscription events, federation references) are read by id in one statement per field.
  * A declaration may throw a GraphQL error (e.g. `BAD_USER_INPUT` for a page size): in partial mode a nested field's
  * error is reported at that field's path. An error that depends on rows (e.g. `NOT_FOUND` for an organization the
- * caller may not see, where null is a valid answer) is SQL choosing {@link SqlReadCompiler.fail}'s placeholder.
+ * caller may not see, where null is a valid answer) is SQL choosing {@link ReadCompiler.fail}'s placeholder.
  */
 
 import { randomBytes } from "node:crypto";
@@ -39,9 +39,9 @@ import type { Knex } from "knex";
 import type { ReadStanding, SqlCondition } from "./context.ts";
 
 /** What one compiled field receives. */
-export interface SqlReadField {
+export interface ReadField {
   /** The compiler (parameters, aliases, nested objects and lists). */
-  compiler: SqlReadCompiler;
+  compiler: ReadCompiler;
   /** The SQL alias of the row of the object the field belongs to (root fields: none). */
   alias: string;
   /** The field's arguments, coerced with the request's variables. */
@@ -64,7 +64,7 @@ export class JsonSql {
   /** The JSON text itself when it is known while compiling (e.g. `"Project"` for `__typename`). */
   readonly constant: string | undefined;
   /**
-   * For a list of rows ({@link SqlReadCompiler.aggregate}): the SQL of its items joined with commas, without the
+   * For a list of rows ({@link ReadCompiler.aggregate}): the SQL of its items joined with commas, without the
    * brackets (never SQL null: the empty text when there is none). An enclosing object writes the brackets into its
    * own known text (`,"environments":[` … `]}`) instead of wrapping the list first: PostgreSQL's `||` copies the
    * whole list text for each operator, so each level of a tree saves two copies of everything below it (a
@@ -96,37 +96,37 @@ export class JsonSql {
  * when this selection cannot be compiled (only for types without declarations). May throw a GraphQLError for bad
  * arguments (the executor reports it at the field's path).
  */
-export type SqlReadFieldSql = (field: SqlReadField) => string | JsonSql | null;
+export type ReadFieldSql = (field: ReadField) => string | JsonSql | null;
 
 /** Compilable fields per GraphQL object type name, declared by the modules owning the types. */
-export type SqlReadTypes = Record<string, Record<string, SqlReadFieldSql>>;
+export type ReadTypes = Record<string, Record<string, ReadFieldSql>>;
 
 /**
  * Where the rows of one GraphQL type live and which of them the caller sees: `table` (its primary key `id`) and
  * `visible(compiler, alias)`, a SQL condition on the row aliased `alias`. Used to read objects a resolver returned
  * (by id) and federation references.
  */
-export interface SqlReadRowSource {
+export interface ReadRowSource {
   table: string;
-  visible: (compiler: SqlReadCompiler, alias: string) => string;
+  visible: (compiler: ReadCompiler, alias: string) => string;
 }
 
 /** Row sources per GraphQL object type name, declared by the modules owning the tables. */
-export type SqlReadRows = Record<string, SqlReadRowSource>;
+export type ReadRows = Record<string, ReadRowSource>;
 
 /**
  * A root field's declaration that answers an error instead of null when the row is missing or invisible (e.g.
  * `project(id:)` → `NOT_FOUND`): `missing(args)` builds the error.
  */
-export type SqlReadRootSql = SqlReadFieldSql & { missing?: (args: Record<string, unknown>) => Error };
+export type ReadRootSql = ReadFieldSql & { missing?: (args: Record<string, unknown>) => Error };
 
-/** `sql` whose null answer is the error `missing(args)` (see {@link SqlReadRootSql}). */
-export function orMissing(sql: SqlReadFieldSql, missing: (args: Record<string, unknown>) => Error): SqlReadRootSql {
-  return Object.assign((field: SqlReadField) => sql(field), { missing });
+/** `sql` whose null answer is the error `missing(args)` (see {@link ReadRootSql}). */
+export function orMissing(sql: ReadFieldSql, missing: (args: Record<string, unknown>) => Error): ReadRootSql {
+  return Object.assign((field: ReadField) => sql(field), { missing });
 }
 
 /**
- * What a compiled read's whole answer has around its `data` (SqlReadCompiler.rootStatement): `{"data":` before, `}`
+ * What a compiled read's whole answer has around its `data` (ReadCompiler.rootStatement): `{"data":` before, `}`
  * and a newline after — the text Apollo's own serialization ends with (src/server/compiled-reads.ts reads the data
  * back out of it by these lengths).
  */
@@ -136,7 +136,7 @@ export const RESPONSE_CLOSE = "}\n";
 /** The key under which a partially compiled object carries its row (snake_case columns) for undeclared fields. */
 export const ROW_KEY = "__row";
 /** The key of the placeholder a partially compiled field holds when its declaration threw (index into errors). */
-export const ERROR_KEY = "__sqlReadError";
+export const ERROR_KEY = "__readError";
 /**
  * This process's mark of a site (sites mode, {@link siteSql}): random, never sent, so that no stored value (a JSON
  * column, a name) can be taken for one.
@@ -155,10 +155,10 @@ export const SITE_CLOSE = `,"__end${SITE_MARK}":0}`;
  * only these for it (a wide row costs PostgreSQL a `to_json` lookup per column and Node the parse); a field
  * without an entry receives the whole row, as it does from the executor (`__row`).
  */
-export type SqlComputedColumns = Record<string, Record<string, readonly string[]>>;
+export type ComputedColumns = Record<string, Record<string, readonly string[]>>;
 
 /** A computed field compiled in sites mode: the field of type `typeName` its resolver answers, with its arguments. */
-export interface SqlReadSite {
+export interface ReadSite {
   typeName: string;
   fieldName: string;
   /** The field's nodes (one response key) and coerced arguments. */
@@ -167,7 +167,7 @@ export interface SqlReadSite {
 }
 
 /** Who reads: the organization the request acts on and the caller's standing in its organizations. */
-export interface SqlReadCaller {
+export interface ReadCaller {
   /** The signed-in user (null: anonymous). */
   userId: string | null;
   /** How the request authenticated (null: anonymous). */
@@ -188,29 +188,29 @@ const PLACEHOLDER = /«(\d+)»/g;
 
 /**
  * Compiles one statement; one instance per statement. `partial`: undeclared fields are left out (their objects carry
- * `__row`) and nested declarations' errors become placeholders ({@link SqlReadCompiler.errors}); `sites`: an
+ * `__row`) and nested declarations' errors become placeholders ({@link ReadCompiler.errors}); `sites`: an
  * undeclared field of a table row whose type is a scalar or enum (or a list of them) holds its row for its
- * resolver ({@link SqlReadCompiler.siteFields}); otherwise any undeclared field makes the whole compile answer null.
+ * resolver ({@link ReadCompiler.siteFields}); otherwise any undeclared field makes the whole compile answer null.
  */
-export class SqlReadCompiler {
-  readonly caller: SqlReadCaller;
+export class ReadCompiler {
+  readonly caller: ReadCaller;
   /**
    * Errors thrown by nested declarations in partial mode, by the index their placeholder holds (shared by the
    * compilers of one request when given).
    */
   readonly errors: Error[];
   private readonly schema: GraphQLSchema;
-  private readonly types: SqlReadTypes;
+  private readonly types: ReadTypes;
   private readonly fragments: Record<string, FragmentDefinitionNode>;
   private readonly variables: Record<string, unknown>;
   private readonly partial: boolean;
   private readonly sites: boolean;
-  private readonly computedColumns: SqlComputedColumns;
+  private readonly computedColumns: ComputedColumns;
   /**
    * The computed fields of the statement (sites mode), by the index its text holds ({@link siteSql}): when there is
    * any, the answer needs their resolvers before it is sent (src/reads/resolved-sites.ts).
    */
-  readonly siteFields: SqlReadSite[] = [];
+  readonly siteFields: ReadSite[] = [];
   private readonly values: Knex.Value[] = [];
   private aliases = 0;
   /** The left joins of the FROM being written for each alias in it ({@link joinedRows}): one array per FROM. */
@@ -219,11 +219,11 @@ export class SqlReadCompiler {
   /** `fragments` by name and `variables` coerced, of the operation's document. */
   constructor(
     schema: GraphQLSchema,
-    types: SqlReadTypes,
+    types: ReadTypes,
     fragments: Record<string, FragmentDefinitionNode>,
     variables: Record<string, unknown>,
-    caller: SqlReadCaller,
-    options: { partial?: boolean; sites?: boolean; computedColumns?: SqlComputedColumns; errors?: Error[] } = {},
+    caller: ReadCaller,
+    options: { partial?: boolean; sites?: boolean; computedColumns?: ComputedColumns; errors?: Error[] } = {},
   ) {
     this.schema = schema;
     this.types = types;
@@ -308,7 +308,7 @@ export class SqlReadCompiler {
     typeName: string,
     alias: string,
     nodes: readonly FieldNode[],
-    declared: Record<string, SqlReadFieldSql>,
+    declared: Record<string, ReadFieldSql>,
   ): JsonSql | null {
     const type = this.schema.getType(typeName);
     if (!isObjectType(type)) return null;
@@ -396,7 +396,7 @@ export class SqlReadCompiler {
    */
   byIds(
     typeName: string,
-    source: SqlReadRowSource,
+    source: ReadRowSource,
     ids: readonly string[],
     nodes: readonly FieldNode[],
     options: { trusted?: boolean; dropMissing?: boolean } = {},
@@ -433,7 +433,7 @@ export class SqlReadCompiler {
    */
   static rootDeclared(
     schema: GraphQLSchema,
-    types: SqlReadTypes,
+    types: ReadTypes,
     fragments: Record<string, FragmentDefinitionNode>,
     variables: Record<string, unknown>,
     operation: OperationDefinitionNode,
@@ -451,7 +451,7 @@ export class SqlReadCompiler {
    * The statement answering `operation` (a query) in one row: `response`, the whole HTTP answer as text —
    * `{"data":<the answer's JSON>}` and a newline ({@link RESPONSE_OPEN}, {@link RESPONSE_CLOSE}: folded into the
    * statement's first and last literals, so the answer is never copied to be wrapped) — and `missing`, true
-   * when a root field whose declaration answers an error for null ({@link SqlReadRootSql}, e.g. `project(id:)`) is
+   * when a root field whose declaration answers an error for null ({@link ReadRootSql}, e.g. `project(id:)`) is
    * null — the executor must then answer. Such root fields are computed once as columns of a subquery (`offset 0`
    * keeps PostgreSQL from inlining them twice), so the check does not parse the answer again. Null: not compilable.
    */
@@ -462,7 +462,7 @@ export class SqlReadCompiler {
     // A value known while compiling (an error placeholder) is never null.
     const computed = (value: JsonSql) => value.constant === undefined;
     const missing = parts.flatMap(({ name, value }, i) =>
-      (declared[name] as SqlReadRootSql | undefined)?.missing && computed(value) ? [i] : [],
+      (declared[name] as ReadRootSql | undefined)?.missing && computed(value) ? [i] : [],
     );
     const response = (fields: readonly FieldPart[]) => objectSql(fields, RESPONSE_OPEN, RESPONSE_CLOSE).sql;
     if (missing.length === 0) return this.text(`select ${response(parts)} as "response", false as "missing"`);
@@ -507,7 +507,7 @@ export class SqlReadCompiler {
     type: GraphQLObjectType,
     alias: string,
     selected: Map<string, readonly FieldNode[]>,
-    declared: Record<string, SqlReadFieldSql>,
+    declared: Record<string, ReadFieldSql>,
   ): JsonSql | null {
     const parts = this.fieldParts(type, alias, selected, declared);
     return parts && objectSql(parts);
@@ -518,7 +518,7 @@ export class SqlReadCompiler {
     type: GraphQLObjectType,
     alias: string,
     selected: Map<string, readonly FieldNode[]>,
-    declared: Record<string, SqlReadFieldSql>,
+    declared: Record<string, ReadFieldSql>,
   ): FieldPart[] | null {
     const parts: FieldPart[] = [];
     let needsRow = false;
@@ -568,7 +568,7 @@ export class SqlReadCompiler {
 
 /**
  * The text of site `index` for the row `alias`: {@link SITE_OPEN}, the index, {@link SITE_ROW}, the row as JSON (only
- * `columns` when given: {@link SqlComputedColumns}), {@link SITE_CLOSE} (JSON, but never sent: its resolver's value
+ * `columns` when given: {@link ComputedColumns}), {@link SITE_CLOSE} (JSON, but never sent: its resolver's value
  * replaces it).
  */
 function siteSql(index: number, alias: string, columns?: readonly string[]): JsonSql {

@@ -17,7 +17,7 @@ export interface ReadStanding {
   organizationId: string;
 }
 
-/** A SQL condition and its bindings (`?` placeholders: for `knex.raw`, `whereRaw` or {@link SqlReadCompiler.condition}). */
+/** A SQL condition and its bindings (`?` placeholders: for `knex.raw`, `whereRaw` or {@link ReadCompiler.condition}). */
 export interface SqlCondition {
   sql: string;
   bindings: Knex.Value[];

@@ -1,19 +1,12 @@
 /**
  * Declaration helpers of compiled reads (src/reads/compiler.ts): the SQL of a field that is a column, a timestamp, an
- * enum under a CHECK constraint, a relation, a root read by id or a forward connection, as the modules' `*.sql-reads.ts`
+ * enum under a CHECK constraint, a relation, a root read by id or a forward connection, as the modules' `*.reads.ts`
  * files write them.
  */
 import { isoTimeJsonSql } from "../db/sql-time.ts";
 import { NotFoundError } from "../shared/errors.ts";
 import { checkPageSize } from "../shared/pagination.ts";
-import {
-  JsonSql,
-  orMissing,
-  type SqlReadField,
-  type SqlReadFieldSql,
-  type SqlReadRootSql,
-  type SqlReadTypes,
-} from "./compiler.ts";
+import { JsonSql, orMissing, type ReadField, type ReadFieldSql, type ReadRootSql, type ReadTypes } from "./compiler.ts";
 import { impliesVisible, type SqlVisibility, type TableDescriptor } from "./tables.ts";
 
 /**
@@ -28,13 +21,13 @@ export function checkedEnumJson(sql: string): JsonSql {
 
 /** A column of the row holding an enum's names under a CHECK constraint ({@link checkedEnumJson}). */
 export const checkedEnum =
-  (name: string): SqlReadFieldSql =>
+  (name: string): ReadFieldSql =>
   ({ alias }) =>
     checkedEnumJson(`${alias}.${name}`);
 
 /** A column of the row as a JSON scalar (text, integer, boolean; null stays null). */
 export const column =
-  (name: string): SqlReadFieldSql =>
+  (name: string): ReadFieldSql =>
   ({ alias }) =>
     `${alias}.${name}`;
 
@@ -48,7 +41,7 @@ export function isoTimeJson(sql: string): JsonSql {
 
 /** A timestamptz column of the row as the `DateTime` scalar's text ({@link isoTimeJson}). */
 export const timestamp =
-  (name: string): SqlReadFieldSql =>
+  (name: string): ReadFieldSql =>
   ({ alias }) =>
     isoTimeJson(`${alias}.${name}`);
 
@@ -56,7 +49,7 @@ export const timestamp =
  * The integer argument `name` of `field` (`fallback` when absent) checked against 1..max.
  * @throws BadUserInputError when out of range (src/shared/pagination.ts `checkPageSize`).
  */
-export function pageSizeArg(field: SqlReadField, name: string, max: number, fallback?: number): number {
+export function pageSizeArg(field: ReadField, name: string, max: number, fallback?: number): number {
   const value = field.args[name] ?? fallback;
   return checkPageSize(typeof value === "number" ? value : Number.NaN, max, name);
 }
@@ -66,19 +59,19 @@ interface BelongsTo {
   target: TableDescriptor;
   foreignKey: string;
   /** The field's SQL where the row holding the key being visible makes the target visible ({@link bindRelations}). */
-  implied: SqlReadFieldSql;
+  implied: ReadFieldSql;
 }
 
-const relations = new WeakMap<SqlReadFieldSql, BelongsTo>();
+const relations = new WeakMap<ReadFieldSql, BelongsTo>();
 
 /**
  * A field holding the row of `target` that the row's column `foreignKey` points at, when the caller sees it by
  * `target`'s own visibility (null when none or invisible), e.g. `Application.project`. Where the visibility of the
  * row holding the key implies the target's, the condition is left out ({@link bindRelations}): the same answer.
  */
-export function belongsTo(target: TableDescriptor, foreignKey: string): SqlReadFieldSql {
+export function belongsTo(target: TableDescriptor, foreignKey: string): ReadFieldSql {
   const joined =
-    (visible: boolean): SqlReadFieldSql =>
+    (visible: boolean): ReadFieldSql =>
     ({ compiler, alias, nodes }) =>
       compiler.joinedOne(target.typeName, alias, nodes, target.table, `${alias}.${foreignKey}`, (x) =>
         visible ? target.visible(compiler, x) : "",
@@ -93,10 +86,7 @@ export function belongsTo(target: TableDescriptor, foreignKey: string): SqlReadF
  * (`impliesVisible`: the target is the row's parent, or the row's descriptor `shows` the key) compiled without the
  * target's condition, which would hold anyway. `descriptors`: the descriptor of each type, by name.
  */
-export function bindRelations(
-  types: SqlReadTypes,
-  descriptors: Readonly<Record<string, TableDescriptor>>,
-): SqlReadTypes {
+export function bindRelations(types: ReadTypes, descriptors: Readonly<Record<string, TableDescriptor>>): ReadTypes {
   return Object.fromEntries(
     Object.entries(types).map(([typeName, fields]) => {
       const source = descriptors[typeName];
@@ -122,7 +112,7 @@ export function callerOrganizationSql(sql: SqlVisibility, organizationIdSql: str
  * condition: the row they hang from is visible.
  */
 export const hasMany =
-  (target: TableDescriptor, foreignKey: string, orderBy = "$.id"): SqlReadFieldSql =>
+  (target: TableDescriptor, foreignKey: string, orderBy = "$.id"): ReadFieldSql =>
   ({ compiler, alias, nodes }) => {
     const x = compiler.alias();
     const order = orderBy.replaceAll("$", x);
@@ -136,7 +126,7 @@ export const hasMany =
  * A root field `field(id: ID!)` answering the visible row of `source` with that id, or the error `NOT_FOUND` (the
  * same for a missing row and one the caller may not see).
  */
-export function rootById(source: TableDescriptor): SqlReadRootSql {
+export function rootById(source: TableDescriptor): ReadRootSql {
   const { typeName } = source;
   return orMissing(
     ({ compiler, args, nodes }) => {
@@ -160,7 +150,7 @@ export function cursorSql(idSql: string): string {
  * `totalCount` counts every matching row. Null: not compilable.
  */
 export function connectionSql(
-  field: SqlReadField,
+  field: ReadField,
   page: {
     table: string;
     where: string;

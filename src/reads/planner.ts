@@ -16,7 +16,7 @@
  *
  * A one-statement or sites answer is given back to the executor (Partial), which reports errors at their paths,
  * when: the variables do not coerce; a declaration refuses its arguments; the answer holds a declaration's error
- * placeholder (SqlReadCompiler.fail) or a missing root row that answers an error; a computed field's resolver
+ * placeholder (ReadCompiler.fail) or a missing root row that answers an error; a computed field's resolver
  * fails; the remembered caller changed; the statement fails. Past the execution time limit the answer is the
  * `EXECUTION_TIME_LIMIT` error (400), as the executor's would be.
  */
@@ -29,13 +29,7 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import type { Knex } from "knex";
-import {
-  ERROR_KEY,
-  type SqlComputedColumns,
-  SqlReadCompiler,
-  type SqlReadSite,
-  type SqlReadTypes,
-} from "./compiler.ts";
+import { type ComputedColumns, ERROR_KEY, ReadCompiler, type ReadSite, type ReadTypes } from "./compiler.ts";
 import type { ReadContext } from "./context.ts";
 import { resolveSites } from "./resolved-sites.ts";
 import { compiledReadCaller } from "./resolvers.ts";
@@ -90,21 +84,21 @@ export interface PlannedOperation {
 
 /** What the modules declare and how statements run: the planner of one instance. */
 export interface ReadPlan {
-  /** The modules' declarations (`sqlReads`). */
-  types: SqlReadTypes;
+  /** The modules' declarations (`reads`). */
+  types: ReadTypes;
   /** What of its row each computed field's resolver reads (sites mode). */
-  computedColumns: SqlComputedColumns;
+  computedColumns: ComputedColumns;
   /** The execution time limit (SKIFF_EXECUTION_TIMEOUT_MS) and whether repeated statements are prepared. */
   options: ReadStatementOptions;
 }
 
-/** A compiled read's statement, and whether its compile put error placeholders in it (SqlReadCompiler.fail). */
+/** A compiled read's statement, and whether its compile put error placeholders in it (ReadCompiler.fail). */
 interface CompiledStatement {
   sql: string;
   bindings: Knex.Value[];
   placeholders: boolean;
   /** The computed fields whose resolvers replace their sites in the answer before it is sent (resolved-sites.ts). */
-  sites: SqlReadSite[];
+  sites: ReadSite[];
   /** Fragments of the operation's document by name (for the resolvers of sites). */
   fragments: Record<string, FragmentDefinitionNode>;
   /** The request's variables coerced for its operation (what the statement was compiled with). */
@@ -173,7 +167,7 @@ async function compiledStatement(
   const fragments = Object.fromEntries(
     op.document.definitions.flatMap((d) => (d.kind === "FragmentDefinition" ? [[d.name.value, d]] : [])),
   );
-  if (!SqlReadCompiler.rootDeclared(op.schema, plan.types, fragments, variables, op.operation)) return null;
+  if (!ReadCompiler.rootDeclared(op.schema, plan.types, fragments, variables, op.operation)) return null;
   const caller = await compiledReadCaller(ctx);
   let clockRead = false;
   const watched = {
@@ -183,11 +177,11 @@ async function compiledStatement(
       return caller.now;
     },
   };
-  const compiler = new SqlReadCompiler(op.schema, plan.types, fragments, variables, watched, {
+  const compiler = new ReadCompiler(op.schema, plan.types, fragments, variables, watched, {
     sites: true,
     computedColumns: plan.computedColumns,
   });
-  let statement: ReturnType<SqlReadCompiler["rootStatement"]>;
+  let statement: ReturnType<ReadCompiler["rootStatement"]>;
   try {
     statement = compiler.rootStatement(op.operation);
   } catch (error) {
@@ -247,7 +241,7 @@ export async function answerQuery(
     // A root field that answers an error for a missing row (e.g. NOT_FOUND) is left to the executor.
     if (row.missing) return null;
     const response = row.response as string;
-    // A declaration's error placeholder (SqlReadCompiler.fail) in the answer: the executor reports it. Only a key
+    // A declaration's error placeholder (ReadCompiler.fail) in the answer: the executor reports it. Only a key
     // or a string value equal to the key matches (quotes inside strings are escaped): at worst, a needless but
     // correct fallback.
     if (statement.placeholders && response.includes(`"${ERROR_KEY}"`)) return null;

@@ -24,7 +24,7 @@ import {
   isObjectType,
   type OperationDefinitionNode,
 } from "graphql";
-import { ROW_KEY, SITE_CLOSE, SITE_OPEN, SITE_ROW, type SqlReadSite } from "./compiler.ts";
+import { type ReadSite, ROW_KEY, SITE_CLOSE, SITE_OPEN, SITE_ROW } from "./compiler.ts";
 import type { ReadContext } from "./context.ts";
 
 /** The operation a compiled answer belongs to: its schema, fragments by name, coerced variables. */
@@ -63,7 +63,7 @@ interface SiteCall {
 }
 
 /** The resolver call of each of `sites` in `op`; null when one is not a field of the schema. */
-function siteCalls(op: SitesOperation, sites: readonly SqlReadSite[]): SiteCall[] | null {
+function siteCalls(op: SitesOperation, sites: readonly ReadSite[]): SiteCall[] | null {
   const calls: SiteCall[] = [];
   for (const site of sites) {
     const parentType = op.schema.getType(site.typeName);
@@ -97,7 +97,7 @@ function siteCalls(op: SitesOperation, sites: readonly SqlReadSite[]): SiteCall[
 export async function resolveSites(
   response: string,
   op: SitesOperation,
-  sites: readonly SqlReadSite[],
+  sites: readonly ReadSite[],
   ctx: ReadContext,
 ): Promise<string | null> {
   const calls = siteCalls(op, sites);

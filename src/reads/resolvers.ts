@@ -29,12 +29,12 @@ import { NotFoundError } from "../shared/errors.ts";
 import {
   ERROR_KEY,
   type JsonSql,
+  type ReadCaller,
+  ReadCompiler,
+  type ReadRootSql,
+  type ReadRows,
+  type ReadTypes,
   ROW_KEY,
-  type SqlReadCaller,
-  SqlReadCompiler,
-  type SqlReadRootSql,
-  type SqlReadRows,
-  type SqlReadTypes,
 } from "./compiler.ts";
 import type { ReadContext, ReadPrincipal } from "./context.ts";
 import { type ReadStatementOptions, runReadStatement } from "./statements.ts";
@@ -61,7 +61,7 @@ function readsOf(ctx: ReadContext): RequestReads {
 }
 
 /** The caller as compiled reads see it (its memberships: one statement per request, shared with the services). */
-export function compiledReadCaller(ctx: ReadContext): Promise<SqlReadCaller> {
+export function compiledReadCaller(ctx: ReadContext): Promise<ReadCaller> {
   return readCallerOf(ctx.principal, ctx.scope, ctx.services.now());
 }
 
@@ -74,7 +74,7 @@ export async function readCallerOf(
   principal: ReadPrincipal | null,
   scope: ReadContext["scope"],
   now: Date,
-): Promise<SqlReadCaller> {
+): Promise<ReadCaller> {
   const p = principal;
   return {
     userId: p?.userId ?? null,
@@ -114,18 +114,13 @@ function rowModel(row: Record<string, unknown>): Record<string, unknown> {
  * Runs `expression` of `compiler` as one statement (statements.ts) and returns its JSON value.
  * @throws the `EXECUTION_TIME_LIMIT` error past the time limit.
  */
-async function runJson(
-  ctx: ReadContext,
-  compiler: SqlReadCompiler,
-  expression: JsonSql,
-  options: ReadStatementOptions,
-) {
+async function runJson(ctx: ReadContext, compiler: ReadCompiler, expression: JsonSql, options: ReadStatementOptions) {
   const { sql, bindings } = compiler.statement(expression);
   const text = (await runReadStatement(ctx.knex, sql, bindings, options)).data as string | null;
   return text === null ? null : JSON.parse(text);
 }
 
-/** `value`, unless it is an error placeholder (SqlReadCompiler.fail): then that error is thrown. */
+/** `value`, unless it is an error placeholder (ReadCompiler.fail): then that error is thrown. */
 function valueOrError(ctx: ReadContext, value: unknown): unknown {
   if (value !== null && typeof value === "object" && ERROR_KEY in value) {
     throw readsOf(ctx).errors[(value as Record<string, number>)[ERROR_KEY]!];
@@ -145,13 +140,13 @@ export function isKeyReader(resolve: unknown): boolean {
 /**
  * The per-request loader reading objects of type `typeName` by id with the sub-selection of `info`'s field, one
  * statement per batch (keyed by the operation's field nodes: list items of one field share it). `trusted`: without
- * the row's own visibility (see SqlReadCompiler.byIds). Batched, never cached: a subscription's context lives across
+ * the row's own visibility (see ReadCompiler.byIds). Batched, never cached: a subscription's context lives across
  * events.
  */
 function byIdLoader(
   ctx: ReadContext,
   info: GraphQLResolveInfo,
-  reads: { types: SqlReadTypes; rows: SqlReadRows; options: ReadStatementOptions },
+  reads: { types: ReadTypes; rows: ReadRows; options: ReadStatementOptions },
   typeName: string,
   trusted: boolean,
 ): DataLoader<string, unknown> {
@@ -166,7 +161,7 @@ function byIdLoader(
   if (!loader) {
     loader = new DataLoader<string, unknown>(
       async (ids) => {
-        const compiler = new SqlReadCompiler(
+        const compiler = new ReadCompiler(
           info.schema,
           reads.types,
           info.fragments,
@@ -189,7 +184,7 @@ function byIdLoader(
  * The compiled types: declared types (but the root) and, recursively, the object types of their fields (value
  * types built inside the SQL, e.g. `ProjectConnection`, `Plan`).
  */
-function compiledTypes(schema: GraphQLSchema, types: SqlReadTypes): Set<string> {
+function compiledTypes(schema: GraphQLSchema, types: ReadTypes): Set<string> {
   const root = schema.getQueryType()?.name;
   const out = new Set<string>();
   const visit = (type: GraphQLNamedType) => {
@@ -221,8 +216,8 @@ function compiledTypes(schema: GraphQLSchema, types: SqlReadTypes): Set<string> 
  */
 export function withCompiledReads(
   schema: GraphQLSchema,
-  types: SqlReadTypes,
-  rows: SqlReadRows,
+  types: ReadTypes,
+  rows: ReadRows,
   options: ReadStatementOptions,
 ): GraphQLSchema {
   const queryName = schema.getQueryType()?.name;
@@ -235,7 +230,7 @@ export function withCompiledReads(
   }
 
   const compilerFor = async (ctx: ReadContext, info: GraphQLResolveInfo) =>
-    new SqlReadCompiler(info.schema, types, info.fragments, info.variableValues, await compiledReadCaller(ctx), {
+    new ReadCompiler(info.schema, types, info.fragments, info.variableValues, await compiledReadCaller(ctx), {
       partial: true,
       errors: readsOf(ctx).errors,
     });
@@ -248,7 +243,7 @@ export function withCompiledReads(
       const expression = compiler.rootField(fieldName, args, info.fieldNodes);
       if (expression === null) throw new Error(`Query.${fieldName} has no SQL declaration`);
       const value = valueOrError(ctx, await runJson(ctx, compiler, expression, options));
-      const missing = (types[queryName!]![fieldName] as SqlReadRootSql).missing;
+      const missing = (types[queryName!]![fieldName] as ReadRootSql).missing;
       if (value === null && missing) throw missing(args);
       return value;
     };
@@ -372,7 +367,7 @@ export function withCompiledReads(
  * `__resolveReference` of every declared type with a row source, for the resolver map given to
  * `buildSubgraphSchema`: the references of one `_entities` field are read in one statement per type (batched).
  */
-export function compiledReadReferences(types: SqlReadTypes, rows: SqlReadRows, options: ReadStatementOptions) {
+export function compiledReadReferences(types: ReadTypes, rows: ReadRows, options: ReadStatementOptions) {
   type Reference = (ref: { id: string }, ctx: ReadContext, info: GraphQLResolveInfo) => unknown;
   const out: Record<string, { __resolveReference: Reference }> = {};
   for (const typeName of Object.keys(rows)) {

@@ -6,14 +6,14 @@
  * its index.ts; the Objection model of the table takes its `tableName` from the descriptor.
  */
 import type { Knex } from "knex";
-import type { SqlReadCaller, SqlReadRows } from "./compiler.ts";
+import type { ReadCaller, ReadRows } from "./compiler.ts";
 
 /**
  * What a visibility condition is written with: the caller, bind parameters and fresh table aliases. The compiler
- * (src/reads/compiler.ts `SqlReadCompiler`) is one; a by-id read (by-id.ts) is another.
+ * (src/reads/compiler.ts `ReadCompiler`) is one; a by-id read (by-id.ts) is another.
  */
 export interface SqlVisibility {
-  readonly caller: SqlReadCaller;
+  readonly caller: ReadCaller;
   /** A bind parameter holding `value`, placed anywhere in the SQL. */
   param(value: Knex.Value): string;
   /** `condition` (SQL with `?` bindings, e.g. the access module's `visibleProjectSql`) with its bindings as parameters. */
@@ -94,7 +94,7 @@ export function impliesVisible(source: TableDescriptor, foreignKey: string, targ
   return source.shows?.[foreignKey] === target;
 }
 
-/** The compiled reads' row sources (`SqlReadRows`, by type name) of `descriptors`. */
-export function sqlRowsOf(descriptors: readonly TableDescriptor[]): SqlReadRows {
+/** The compiled reads' row sources (`ReadRows`, by type name) of `descriptors`. */
+export function sqlRowsOf(descriptors: readonly TableDescriptor[]): ReadRows {
   return Object.fromEntries(descriptors.map((d) => [d.typeName, d]));
 }

@@ -11,7 +11,7 @@ import { mcpEnabled } from "../config.ts";
 import { preparesStatements } from "../db/prepared-statements.ts";
 import { proxyTrust } from "../http/client-address.ts";
 import type { Context } from "../modules/context.ts";
-import { moduleComputedColumns, moduleSqlReads, restRoutes } from "../modules/index.ts";
+import { moduleComputedColumns, moduleReads, restRoutes } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
 import { recordAuthCall } from "./auth-audit.ts";
@@ -123,7 +123,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
       queryCostPlugin<Context>(services.config.SKIFF_MAX_QUERY_COST, services.config.SKIFF_EXECUTION_TIMEOUT_MS),
       // Last: runs only once every operation-level check above has passed.
       ...(compiledReads
-        ? [compiledReadsPlugin({ types: moduleSqlReads, computedColumns: moduleComputedColumns, options: reads })]
+        ? [compiledReadsPlugin({ types: moduleReads, computedColumns: moduleComputedColumns, options: reads })]
         : []),
       // After them: no operation runs, and no answer goes out, for a remembered caller that was not confirmed.
       callerConfirmationPlugin(),

@@ -11,7 +11,7 @@ import { type DocumentNode, defaultFieldResolver, type GraphQLSchema } from "gra
 import { DateTimeResolver, EmailAddressResolver, JSONObjectResolver, URLResolver } from "graphql-scalars";
 import { auditedMutation } from "../modules/audit/index.ts";
 import type { Context } from "../modules/context.ts";
-import { modulePublicRootFields, moduleResolvers, moduleSqlReads, moduleSqlRows } from "../modules/index.ts";
+import { modulePublicRootFields, moduleReads, moduleResolvers, moduleRows } from "../modules/index.ts";
 import { compiledReadReferences, isKeyReader, type ReadStatementOptions, withCompiledReads } from "../reads/index.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
 import { withDeadline } from "./query-cost.ts";
@@ -49,12 +49,12 @@ export function buildSchema(reads: ReadStatementOptions = { timeoutMs: 10_000, p
       URL: URLResolver,
     },
     ...moduleResolvers,
-    compiledReadReferences(moduleSqlReads, moduleSqlRows, reads),
+    compiledReadReferences(moduleReads, moduleRows, reads),
   ]);
   const subgraph = buildSubgraphSchema({ typeDefs: loadTypeDefs(), resolvers } as Parameters<
     typeof buildSubgraphSchema
   >[0]);
-  const schema = withCompiledReads(subgraph, moduleSqlReads, moduleSqlRows, reads);
+  const schema = withCompiledReads(subgraph, moduleReads, moduleRows, reads);
   return mapSchema(schema, {
     // Fields with their own resolver stop at the request's execution deadline (src/server/query-cost.ts); a field
     // read from its parent's compiled JSON does no work to stop.

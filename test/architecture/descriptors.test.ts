@@ -29,7 +29,7 @@ function withoutComments(code: string): string {
 
 describe("table descriptors", () => {
   it("relations name their target by its descriptor, not by type or table strings", () => {
-    const reads = files.filter((f) => f.endsWith(".sql-reads.ts"));
+    const reads = files.filter((f) => f.endsWith(".reads.ts"));
     expect(reads.length).toBeGreaterThan(10);
     const stringTargets = reads.flatMap((file) =>
       [...withoutComments(readFileSync(file, "utf8")).matchAll(/\b(belongsTo|hasMany)\(\s*["'`]/g)].map(

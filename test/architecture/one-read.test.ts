@@ -1,11 +1,11 @@
 /**
  * One implementation per read: every field the modules
- * declare as SQL (`sqlReads`) is declared by one module only and has no resolver in any module, and the resolvers
+ * declare as SQL (`reads`) is declared by one module only and has no resolver in any module, and the resolvers
  * that remain on object types are exactly the ones listed here, each with why it is not a declaration. A new
  * resolver on a table type fails this test until it is either declared as SQL or listed with its reason.
  */
 import { describe, expect, it } from "vitest";
-import { moduleResolvers, moduleSqlReads, modules } from "../../src/modules/index.ts";
+import { moduleReads, moduleResolvers, modules } from "../../src/modules/index.ts";
 
 /** The resolvers that stay, by `Type.field`, and why each is not compiled SQL. */
 const REMAINING: Record<string, string> = {
@@ -61,7 +61,7 @@ describe("one implementation per read", () => {
   it("declares each field in one module only", () => {
     const owners = new Map<string, string[]>();
     for (const m of modules)
-      for (const [type, fields] of Object.entries(m.sqlReads ?? {}))
+      for (const [type, fields] of Object.entries(m.reads ?? {}))
         for (const field of Object.keys(fields))
           owners.set(`${type}.${field}`, [...(owners.get(`${type}.${field}`) ?? []), m.name]);
     const twice = [...owners].filter(([, names]) => names.length > 1);
@@ -73,7 +73,7 @@ describe("one implementation per read", () => {
   it("has no resolver for a declared field", () => {
     const both = resolverFields().filter((f) => {
       const [type, field] = f.split(".") as [string, string];
-      return moduleSqlReads[type]?.[field] !== undefined;
+      return moduleReads[type]?.[field] !== undefined;
     });
     expect(both).toEqual([]);
   });

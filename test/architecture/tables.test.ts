@@ -129,7 +129,7 @@ describe("tables owned", () => {
   it("sees the owners' own references (the scanner reads SQL, knex and models)", () => {
     const own = (file: string) => tablesNamed(withoutComments(readFileSync(join(root, file), "utf8")));
     expect(own("src/modules/applications/application.tables.ts")).toContain("applications");
-    expect(own("src/modules/deployments/deployment.sql-reads.ts")).toContain("deployments");
+    expect(own("src/modules/deployments/deployment.reads.ts")).toContain("deployments");
     expect(tablesNamed('knex("deployments as d").join("applications as a", "a.id", "d.application_id")')).toEqual([
       "deployments",
       "applications",

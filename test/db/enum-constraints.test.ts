@@ -12,31 +12,31 @@ import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 /** Each checked declaration: its file under src/modules, the column (or `steps`' values), table and an accepted value. */
 const CHECKED: Array<{ file: string; column: string; table: string; good: string }> = [
-  { file: "imports/site-import.sql-reads.ts", column: "status", table: "site_imports", good: "partial" },
-  { file: "imports/site-import.sql-reads.ts", column: "error_step", table: "site_imports", good: "domain_creation" },
+  { file: "imports/site-import.reads.ts", column: "status", table: "site_imports", good: "partial" },
+  { file: "imports/site-import.reads.ts", column: "error_step", table: "site_imports", good: "domain_creation" },
   {
-    file: "imports/site-import.sql-reads.ts",
+    file: "imports/site-import.reads.ts",
     column: "steps",
     table: "site_imports",
     good: '{"deployment":"skipped"}',
   },
-  { file: "access/access.sql-reads.ts", column: "role", table: "members", good: "admin" },
-  { file: "team/team.sql-reads.ts", column: "role", table: "invitations", good: "member" },
-  { file: "applications/application.sql-reads.ts", column: "source_type", table: "applications", good: "docker" },
-  { file: "applications/application.sql-reads.ts", column: "build_type", table: "applications", good: "nixpacks" },
-  { file: "databases/database.sql-reads.ts", column: "type", table: "databases", good: "postgres" },
-  { file: "providers/provider.sql-reads.ts", column: "type", table: "git_providers", good: "gitlab" },
-  { file: "deployments/deployment.sql-reads.ts", column: "level", table: "deployment_logs", good: "warn" },
-  { file: "deployments/deployment.sql-reads.ts", column: "status", table: "deployments", good: "cancelled" },
+  { file: "access/access.reads.ts", column: "role", table: "members", good: "admin" },
+  { file: "team/team.reads.ts", column: "role", table: "invitations", good: "member" },
+  { file: "applications/application.reads.ts", column: "source_type", table: "applications", good: "docker" },
+  { file: "applications/application.reads.ts", column: "build_type", table: "applications", good: "nixpacks" },
+  { file: "databases/database.reads.ts", column: "type", table: "databases", good: "postgres" },
+  { file: "providers/provider.reads.ts", column: "type", table: "git_providers", good: "gitlab" },
+  { file: "deployments/deployment.reads.ts", column: "level", table: "deployment_logs", good: "warn" },
+  { file: "deployments/deployment.reads.ts", column: "status", table: "deployments", good: "cancelled" },
   {
-    file: "applications/application.sql-reads.ts",
+    file: "applications/application.reads.ts",
     column: "application_status",
     table: "applications",
     good: "deploying",
   },
-  { file: "audit/audit.sql-reads.ts", column: "actor_kind", table: "audit_events", good: "SYSTEM" },
-  { file: "audit/audit.sql-reads.ts", column: "credential_kind", table: "audit_events", good: "AGENT_TOKEN" },
-  { file: "audit/audit.sql-reads.ts", column: "surface", table: "audit_events", good: "PROCEDURE" },
+  { file: "audit/audit.reads.ts", column: "actor_kind", table: "audit_events", good: "SYSTEM" },
+  { file: "audit/audit.reads.ts", column: "credential_kind", table: "audit_events", good: "AGENT_TOKEN" },
+  { file: "audit/audit.reads.ts", column: "surface", table: "audit_events", good: "PROCEDURE" },
 ];
 
 /** Text no enum name holds: each must be refused. */
@@ -50,7 +50,7 @@ function declaredColumns(): string[] {
   const found: string[] = [];
   for (const dir of readdirSync(root, { withFileTypes: true })) {
     if (!dir.isDirectory()) continue;
-    for (const name of readdirSync(join(root, dir.name)).filter((f) => f.endsWith(".sql-reads.ts"))) {
+    for (const name of readdirSync(join(root, dir.name)).filter((f) => f.endsWith(".reads.ts"))) {
       const text = readFileSync(join(root, dir.name, name), "utf8");
       for (const m of text.matchAll(/checkedEnum\("(\w+)"\)/g)) found.push(`${dir.name}/${name} ${m[1]}`);
       for (const m of text.matchAll(/checkedEnumJson\(`coalesce\(\$\{\w+\}\.(\w+) ->>/g)) {

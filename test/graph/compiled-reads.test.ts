@@ -8,7 +8,7 @@
  */
 import type { GraphQLObjectType } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { moduleComputedColumns, moduleSqlReads, moduleSqlRows } from "../../src/modules/index.ts";
+import { moduleComputedColumns, moduleReads, moduleRows } from "../../src/modules/index.ts";
 import { buildSchema } from "../../src/server/schema.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
@@ -203,13 +203,13 @@ describe("compiled reads", () => {
     for (const [type, fields] of Object.entries(moduleComputedColumns)) {
       for (const [field, columns] of Object.entries(fields)) {
         // A computed field: not declared as SQL, answered by its resolver.
-        expect(moduleSqlReads[type]?.[field], `${type}.${field}`).toBeUndefined();
+        expect(moduleReads[type]?.[field], `${type}.${field}`).toBeUndefined();
         const definition = (schema.getType(type) as GraphQLObjectType | undefined)?.getFields()[field];
         expect(definition?.resolve, `${type}.${field}`).toBeTypeOf("function");
         // The columns exist on the type's rows (types built inside their parent's SQL, without a row source of
         // their own — EnvironmentVariable, DocsRegistration — are checked by the one-statement tests using them:
         // a statement naming a missing column fails and the executor answers, with more statements).
-        const source = moduleSqlRows[type];
+        const source = moduleRows[type];
         if (source && columns.length > 0) {
           await db.knex.raw(`select ${columns.map((c) => `t."${c}"`).join(", ")} from ${source.table} t limit 0`);
         }

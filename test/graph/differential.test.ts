@@ -30,7 +30,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSecretBox } from "../../src/db/secrets.ts";
 import { AccessScope } from "../../src/modules/access/index.ts";
 import { sqlCallerOf } from "../../src/modules/context.ts";
-import { moduleSqlReads, moduleSqlRows } from "../../src/modules/index.ts";
+import { moduleReads, moduleRows } from "../../src/modules/index.ts";
 import { SqlConditionWriter, type TableDescriptor } from "../../src/reads/index.ts";
 import { buildSchema } from "../../src/server/schema.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
@@ -110,7 +110,7 @@ function selection(type: GraphQLObjectType, depth: number, pick: () => boolean =
 }
 
 /** The compiled root fields a generated query covers (public and non-table roots excluded). */
-const ROOTS = Object.keys(moduleSqlReads.Query ?? {}).sort();
+const ROOTS = Object.keys(moduleReads.Query ?? {}).sort();
 
 /** The query of root field `name` selecting to depth 4 (or a random subset). */
 function rootQuery(name: string, pick?: () => boolean): string {
@@ -123,7 +123,7 @@ function rootQuery(name: string, pick?: () => boolean): string {
 
 /** Table of each type with a row source, and the organization column to check isolation by. */
 const TABLE_OF: Record<string, string> = Object.fromEntries(
-  Object.entries(moduleSqlRows).map(([type, source]) => [type, source.table]),
+  Object.entries(moduleRows).map(([type, source]) => [type, source.table]),
 );
 
 /** snake_case of a camelCase field name. */
@@ -421,7 +421,7 @@ describe("one meaning for every read", () => {
 });
 
 /** Every (source, foreign key, target) whose target's visibility the source's implies. */
-const implications = Object.values(moduleSqlRows as Record<string, TableDescriptor>).flatMap((source) => [
+const implications = Object.values(moduleRows as Record<string, TableDescriptor>).flatMap((source) => [
   ...(source.parent ? [{ source, foreignKey: source.parent.foreignKey, target: source.parent.descriptor }] : []),
   ...Object.entries(source.shows ?? {}).map(([foreignKey, target]) => ({ source, foreignKey, target })),
 ]);

@@ -3,14 +3,14 @@
  * compiled reads of members and grants (schema/team.graphql's `Member`, `MemberGrant`).
  */
 import { defineModule } from "../module.ts";
-import { accessSqlReads } from "./access.sql-reads.ts";
+import { accessReads } from "./access.reads.ts";
 import { memberGrantTable, memberTable } from "./access.tables.ts";
 
 /** The access module. */
 export const accessModule = defineModule({
   name: "access",
   tables: ["members", "member_grants"],
-  sqlReads: accessSqlReads,
+  reads: accessReads,
   descriptors: [memberTable, memberGrantTable],
 });
 

@@ -1,6 +1,6 @@
 /**
  * Resolvers of schema/agent.graphql: the mutations, thin calls into agent-token.service.ts. `Query.agentToken` is
- * compiled SQL (agent.sql-reads.ts).
+ * compiled SQL (agent.reads.ts).
  */
 import type { Resolvers } from "../../generated/graphql.ts";
 import { createAgentToken, revokeAgentToken } from "./agent-token.service.ts";

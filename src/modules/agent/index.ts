@@ -3,9 +3,9 @@
 import { defineModule } from "../module.ts";
 import { provideCredentialSource } from "../organizations/index.ts";
 import { agentMcpTools } from "./agent.mcp.ts";
+import { agentReads, agentTokenCredentialSelect } from "./agent.reads.ts";
 import { agentResolvers } from "./agent.resolvers.ts";
 import { agentRoutes } from "./agent.rest.ts";
-import { agentSqlReads, agentTokenCredentialSelect } from "./agent.sql-reads.ts";
 
 provideCredentialSource("agentToken", agentTokenCredentialSelect);
 
@@ -13,7 +13,7 @@ provideCredentialSource("agentToken", agentTokenCredentialSelect);
 export const agentModule = defineModule({
   name: "agent",
   tables: ["agent_tokens"],
-  sqlReads: agentSqlReads,
+  reads: agentReads,
   resolvers: agentResolvers,
   restRoutes: agentRoutes,
   mcpTools: agentMcpTools,

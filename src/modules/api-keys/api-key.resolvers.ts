@@ -1,4 +1,4 @@
-/** Resolvers of schema/api-keys.graphql: the mutations. API keys are read by compiled SQL (api-key.sql-reads.ts). */
+/** Resolvers of schema/api-keys.graphql: the mutations. API keys are read by compiled SQL (api-key.reads.ts). */
 import type { Resolvers } from "../../generated/graphql.ts";
 import { createApiKey, deleteApiKey } from "./api-key.service.ts";
 

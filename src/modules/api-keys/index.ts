@@ -2,9 +2,9 @@
 
 import { defineModule } from "../module.ts";
 import { provideCredentialSource } from "../organizations/index.ts";
+import { apiKeyCredentialSelect, apiKeyReads } from "./api-key.reads.ts";
 import { apiKeyResolvers } from "./api-key.resolvers.ts";
 import { onApiKeyEvent } from "./api-key.service.ts";
-import { apiKeyCredentialSelect, apiKeySqlReads } from "./api-key.sql-reads.ts";
 import { apiKeyTable } from "./api-key.tables.ts";
 
 provideCredentialSource("apiKey", apiKeyCredentialSelect);
@@ -13,7 +13,7 @@ provideCredentialSource("apiKey", apiKeyCredentialSelect);
 export const apiKeysModule = defineModule({
   name: "apiKeys",
   tables: ["api_keys"],
-  sqlReads: apiKeySqlReads,
+  reads: apiKeyReads,
   descriptors: [apiKeyTable],
   resolvers: apiKeyResolvers,
   // A person removed from an organization loses their keys there (team emits `user_removed_from_org`).

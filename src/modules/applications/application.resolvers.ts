@@ -1,7 +1,7 @@
 /**
  * Resolvers of schema/applications.graphql for what is not a column — an environment variable's value, stored
  * encrypted — and the management mutations, each a call of its service (manage-*.service.ts). Every other read of
- * applications, domains and databases is compiled SQL (application.sql-reads.ts); objects the mutations return are
+ * applications, domains and databases is compiled SQL (application.reads.ts); objects the mutations return are
  * re-read by id with the caller's selection.
  */
 import type { Resolvers } from "../../generated/graphql.ts";

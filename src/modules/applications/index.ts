@@ -3,8 +3,8 @@
 import type DataLoader from "dataloader";
 import { defineModule } from "../module.ts";
 import { Application } from "./application.model.ts";
+import { applicationComputedColumns, applicationReads } from "./application.reads.ts";
 import { applicationResolvers } from "./application.resolvers.ts";
-import { applicationComputedColumns, applicationSqlReads } from "./application.sql-reads.ts";
 import { applicationTable, domainTable } from "./application.tables.ts";
 import { manageRoutes } from "./manage.rest.ts";
 
@@ -18,7 +18,7 @@ declare module "../module.ts" {
 export const applicationsModule = defineModule({
   name: "applications",
   tables: ["applications", "domains", "environment_variables"],
-  sqlReads: applicationSqlReads,
+  reads: applicationReads,
   descriptors: [applicationTable, domainTable],
   computedColumns: applicationComputedColumns,
   resolvers: applicationResolvers,
@@ -67,6 +67,7 @@ export {
   setWebhookSecret,
   storeDeployToken,
 } from "./application.queries.ts";
+export { applicationProjectIdSql } from "./application.reads.ts";
 export {
   createApplication,
   createDomain,
@@ -76,7 +77,6 @@ export {
   setEnvironmentVariables,
   storedSource,
 } from "./application.service.ts";
-export { applicationProjectIdSql } from "./application.sql-reads.ts";
 export { applicationTable } from "./application.tables.ts";
 // For the organization import (src/modules/transfer): the management mutations' services.
 export { createApplicationIn } from "./manage-applications.service.ts";

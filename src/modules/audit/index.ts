@@ -6,14 +6,14 @@
  */
 import { defineModule } from "../module.ts";
 import { pruneAuditEventsJob } from "./audit.jobs.ts";
+import { auditReads } from "./audit.reads.ts";
 import { auditRoutes } from "./audit.rest.ts";
-import { auditSqlReads } from "./audit.sql-reads.ts";
 
 /** The audit module. */
 export const auditModule = defineModule({
   name: "audit",
   tables: ["audit_events"],
-  sqlReads: auditSqlReads,
+  reads: auditReads,
   restRoutes: auditRoutes,
   jobs: [pruneAuditEventsJob],
 });

@@ -2,7 +2,7 @@
 import type DataLoader from "dataloader";
 import { defineModule } from "../module.ts";
 import { Database } from "./database.model.ts";
-import { databaseSqlReads } from "./database.sql-reads.ts";
+import { databaseReads } from "./database.reads.ts";
 import { databaseTable } from "./database.tables.ts";
 
 declare module "../module.ts" {
@@ -15,7 +15,7 @@ declare module "../module.ts" {
 export const databasesModule = defineModule({
   name: "databases",
   tables: ["databases"],
-  sqlReads: databaseSqlReads,
+  reads: databaseReads,
   descriptors: [databaseTable],
   createLoaders: ({ byId }) => ({ byId: byId.loader(databaseTable, Database) }),
 });

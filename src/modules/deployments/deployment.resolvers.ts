@@ -1,6 +1,6 @@
 /**
  * Resolvers of schema/deployments.graphql: thin calls into the deployment service and events. Deployments, logs and
- * deploy settings are read by compiled SQL (deployment.sql-reads.ts).
+ * deploy settings are read by compiled SQL (deployment.reads.ts).
  */
 import type { Resolvers } from "../../generated/graphql.ts";
 import {

@@ -14,8 +14,8 @@ import {
   runDeploymentJob,
 } from "./deployment.jobs.ts";
 import { Deployment } from "./deployment.model.ts";
+import { deploymentComputedColumns, deploymentReads } from "./deployment.reads.ts";
 import { deploymentResolvers } from "./deployment.resolvers.ts";
-import { deploymentComputedColumns, deploymentSqlReads } from "./deployment.sql-reads.ts";
 import { deploymentTable } from "./deployment.tables.ts";
 import { reconcileOnChange } from "./reconcile.events.ts";
 import { reconcileMetrics } from "./reconcile.metrics.ts";
@@ -35,7 +35,7 @@ reconcileMetrics();
 export const deploymentsModule = defineModule({
   name: "deployments",
   tables: ["deployments", "deployment_logs"],
-  sqlReads: deploymentSqlReads,
+  reads: deploymentReads,
   descriptors: [deploymentTable],
   computedColumns: deploymentComputedColumns,
   resolvers: deploymentResolvers,

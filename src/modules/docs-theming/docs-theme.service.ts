@@ -1,7 +1,7 @@
 /**
  * The docs theme (spec "Docs-domain lookup and theme"): owners and admins save one theme per
  * organization, with its docs hostname. Reading a theme (`docsTheme`, and `publicDocsTheme` for anyone by the
- * organization's `databaseId`) is compiled SQL (docs.sql-reads.ts).
+ * organization's `databaseId`) is compiled SQL (docs.reads.ts).
  */
 import type { Knex } from "knex";
 import { uniqueViolation } from "../../shared/constraint-errors.ts";

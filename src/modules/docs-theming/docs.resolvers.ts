@@ -1,7 +1,7 @@
 /**
  * Resolvers of schema/docs-theming.graphql: thin calls into the docs services, and the fields built from configuration
  * (`cnameTarget`, `themeUrl`, `loaderSnippet`), from the row the compiled read carries (`__row`). Themes and their
- * registrations are read by compiled SQL (docs.sql-reads.ts), `setDocsTheme`'s answer re-read by id.
+ * registrations are read by compiled SQL (docs.reads.ts), `setDocsTheme`'s answer re-read by id.
  */
 import type { Resolvers } from "../../generated/graphql.ts";
 import { authenticateLicense, lookupDocsHostname, syncDocsRegistrations } from "./docs-host.service.ts";

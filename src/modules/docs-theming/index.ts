@@ -5,16 +5,16 @@
  */
 import { defineModule } from "../module.ts";
 import { docsSyncJob } from "./docs.jobs.ts";
+import { docsComputedColumns, docsReads } from "./docs.reads.ts";
 import { docsResolvers } from "./docs.resolvers.ts";
 import { docsRoutes } from "./docs.rest.ts";
-import { docsComputedColumns, docsSqlReads } from "./docs.sql-reads.ts";
 import { docsThemeTable } from "./docs.tables.ts";
 
 /** The docs module. */
 export const docsModule = defineModule({
   name: "docs",
   tables: ["docs_host_registrations", "docs_sync_state", "docs_themes"],
-  sqlReads: docsSqlReads,
+  reads: docsReads,
   descriptors: [docsThemeTable],
   computedColumns: docsComputedColumns,
   resolvers: docsResolvers,

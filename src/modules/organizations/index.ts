@@ -1,20 +1,20 @@
 /** Module manifest: organizations, plans, usage, the viewer, notification channels (schema/organizations.graphql). */
 
 import { defineModule } from "../module.ts";
+import { organizationReads } from "./organization.reads.ts";
 import { organizationResolvers } from "./organization.resolvers.ts";
-import { organizationSqlReads } from "./organization.sql-reads.ts";
 import { organizationTable, userTable } from "./organization.tables.ts";
 
 /** The organizations module. */
 export const organizationsModule = defineModule({
   name: "organizations",
   tables: ["organizations", "plans", "users", "sessions", "notification_channels"],
-  sqlReads: organizationSqlReads,
+  reads: organizationReads,
   descriptors: [organizationTable, userTable],
   resolvers: organizationResolvers,
 });
 
-export { type CredentialSource, provideCredentialSource } from "./credential.sql-reads.ts";
+export { type CredentialSource, provideCredentialSource } from "./credential.reads.ts";
 export { bootstrapFirstRun, type FirstRun } from "./first-run.service.ts";
 // The public surface: what other modules may import (they import nothing else of this folder).
 export { Organization, User } from "./organization.model.ts";
@@ -36,7 +36,7 @@ export {
   databaseIdOfOrganizationSql,
   organizationIdOfDatabaseIdSql,
   planFeaturesSql,
-} from "./organization.sql-reads.ts";
+} from "./organization.reads.ts";
 export { organizationTable } from "./organization.tables.ts";
 export { findOrganizationByRef, organizationRefSql, parseOrganizationRef } from "./organization-ref.ts";
 export type { QuotaKind } from "./quota.ts";

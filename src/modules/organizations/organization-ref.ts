@@ -4,8 +4,8 @@
  * that accepts such a reference.
  */
 import type { Knex } from "knex";
-import type { SqlReadCompiler } from "../../reads/index.ts";
-import { organizationIdOfDatabaseIdSql } from "./organization.sql-reads.ts";
+import type { ReadCompiler } from "../../reads/index.ts";
+import { organizationIdOfDatabaseIdSql } from "./organization.reads.ts";
 
 /**
  * What `ref` names: the integer `databaseId` (digits, at most 2147483647) or the TypeID (anything else). null: digits
@@ -31,7 +31,7 @@ export async function findOrganizationByRef(
 }
 
 /** SQL of the id (TypeID) of the organization `ref` names, for compiled reads; SQL null when it names none. */
-export function organizationRefSql(compiler: SqlReadCompiler, ref: string): string {
+export function organizationRefSql(compiler: ReadCompiler, ref: string): string {
   const parsed = parseOrganizationRef(ref);
   if (!parsed) return "null::text";
   return "id" in parsed

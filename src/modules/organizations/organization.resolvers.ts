@@ -1,6 +1,6 @@
 /**
  * Resolvers of schema/organizations.graphql: the organization mutations. Every read (viewer, organizations, plans,
- * usage, users) is compiled SQL (organization.sql-reads.ts).
+ * usage, users) is compiled SQL (organization.reads.ts).
  */
 import type { Resolvers } from "../../generated/graphql.ts";
 import { addNotificationChannel, removeNotificationChannel } from "./notification-channel.service.ts";

@@ -5,8 +5,8 @@
  */
 import { defineModule } from "../module.ts";
 import { provisionMerchantJob, releaseMerchantJob } from "./merchant.jobs.ts";
+import { paymentComputedColumns, paymentReads } from "./payment.reads.ts";
 import { paymentResolvers } from "./payment.resolvers.ts";
-import { paymentComputedColumns, paymentSqlReads } from "./payment.sql-reads.ts";
 import { paymentServiceTable } from "./payment.tables.ts";
 import { paymentRoutes } from "./payments.rest.ts";
 
@@ -14,7 +14,7 @@ import { paymentRoutes } from "./payments.rest.ts";
 export const paymentsModule = defineModule({
   name: "payments",
   tables: ["payment_gateway_services", "payment_merchants", "payment_relays"],
-  sqlReads: paymentSqlReads,
+  reads: paymentReads,
   descriptors: [paymentServiceTable],
   computedColumns: paymentComputedColumns,
   resolvers: paymentResolvers,

@@ -29,7 +29,7 @@ export interface PaymentGatewayService {
 
 /**
  * A gateway service's row as compiled reads carry it to the resolvers of fields answered outside the database
- * (payment.sql-reads.ts; `__row`, camelCased): the service's columns and its organization's merchant's, null when
+ * (payment.reads.ts; `__row`, camelCased): the service's columns and its organization's merchant's, null when
  * the organization has none.
  */
 export interface PaymentGatewayServiceRow {

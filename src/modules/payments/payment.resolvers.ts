@@ -1,6 +1,6 @@
 /**
  * Resolvers of schema/payments.graphql: the mutations, and the fields of a gateway service answered outside the
- * database, from the service's row (payment.sql-reads.ts): the decrypted signing key, the checkout URL
+ * database, from the service's row (payment.reads.ts): the decrypted signing key, the checkout URL
  * (configuration) and the gateway's payment methods. Services and relays are read by compiled SQL.
  */
 import type { Resolvers } from "../../generated/graphql.ts";

@@ -3,8 +3,8 @@
 import type DataLoader from "dataloader";
 import { defineModule } from "../module.ts";
 import { Environment, Project } from "./project.model.ts";
+import { projectReads } from "./project.reads.ts";
 import { projectResolvers } from "./project.resolvers.ts";
-import { projectSqlReads } from "./project.sql-reads.ts";
 import { environmentTable, projectTable } from "./project.tables.ts";
 
 declare module "../module.ts" {
@@ -17,7 +17,7 @@ declare module "../module.ts" {
 export const projectsModule = defineModule({
   name: "projects",
   tables: ["projects", "environments"],
-  sqlReads: projectSqlReads,
+  reads: projectReads,
   descriptors: [projectTable, environmentTable],
   resolvers: projectResolvers,
   createLoaders: ({ byId }) => ({

@@ -1,6 +1,6 @@
 /**
  * Resolvers of schema/projects.graphql: the mutations. Every read of projects and environments is compiled SQL
- * (project.sql-reads.ts).
+ * (project.reads.ts).
  */
 import type { Resolvers } from "../../generated/graphql.ts";
 import { createProject, deleteProject } from "./organization-projects.service.ts";

@@ -1,15 +1,15 @@
 /** Module manifest: git providers, container registries and SSH keys (schema/providers.graphql). */
 
 import { defineModule } from "../module.ts";
+import { providerReads } from "./provider.reads.ts";
 import { providerResolvers } from "./provider.resolvers.ts";
-import { providerSqlReads } from "./provider.sql-reads.ts";
 import { containerRegistryTable, gitProviderTable, sshKeyTable } from "./provider.tables.ts";
 
 /** The providers module. */
 export const providersModule = defineModule({
   name: "providers",
   tables: ["git_providers", "container_registries", "ssh_keys"],
-  sqlReads: providerSqlReads,
+  reads: providerReads,
   descriptors: [gitProviderTable, containerRegistryTable, sshKeyTable],
   resolvers: providerResolvers,
 });

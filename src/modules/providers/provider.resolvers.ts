@@ -1,6 +1,6 @@
 /**
  * Resolvers of schema/providers.graphql: the mutations, thin calls into the provider service. Providers are read
- * by compiled SQL (provider.sql-reads.ts).
+ * by compiled SQL (provider.reads.ts).
  */
 import type { Resolvers } from "../../generated/graphql.ts";
 import { createContainerRegistry, createGitProvider, createSshKey } from "./provider.service.ts";

@@ -5,9 +5,9 @@ import { liveRelay } from "../events.ts";
 import { defineModule } from "../module.ts";
 import { expireInterruptedImportsJob, pruneIdempotencyKeysJob, runSiteImportJob } from "./site-import.jobs.ts";
 import { SiteImport } from "./site-import.model.ts";
+import { siteImportComputedColumns, siteImportReads } from "./site-import.reads.ts";
 import { siteImportResolvers } from "./site-import.resolvers.ts";
 import { siteImportRoutes } from "./site-import.rest.ts";
-import { siteImportComputedColumns, siteImportSqlReads } from "./site-import.sql-reads.ts";
 import { siteImportTable } from "./site-import.tables.ts";
 
 declare module "../module.ts" {
@@ -20,7 +20,7 @@ declare module "../module.ts" {
 export const siteImportsModule = defineModule({
   name: "siteImports",
   tables: ["site_imports", "site_import_idempotency_keys"],
-  sqlReads: siteImportSqlReads,
+  reads: siteImportReads,
   descriptors: [siteImportTable],
   computedColumns: siteImportComputedColumns,
   resolvers: siteImportResolvers,

@@ -39,7 +39,7 @@ export const siteImportResolvers: Resolvers = {
     // for every subscriber with the same statement).
     siteImport: (event) => event.record as SiteImport | null,
   },
-  // Decrypted from the row's `input_encrypted` (every other field is compiled SQL: site-import.sql-reads.ts).
+  // Decrypted from the row's `input_encrypted` (every other field is compiled SQL: site-import.reads.ts).
   SiteImport: {
     inputConfig: (r, _a, ctx) => maskedInputConfig(storedInput(ctx.services.secrets, r)),
     databaseType: (r, _a, ctx) => (r.databaseId ? (storedInput(ctx.services.secrets, r).database?.type ?? null) : null),

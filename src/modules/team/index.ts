@@ -1,15 +1,15 @@
 /** Module manifest: members, roles, grants and invitations (schema/team.graphql). */
 
 import { defineModule } from "../module.ts";
+import { teamComputedColumns, teamReads } from "./team.reads.ts";
 import { teamResolvers } from "./team.resolvers.ts";
-import { teamComputedColumns, teamSqlReads } from "./team.sql-reads.ts";
 import { invitationTable } from "./team.tables.ts";
 
 /** The team module. */
 export const teamModule = defineModule({
   name: "team",
   tables: ["invitations"],
-  sqlReads: teamSqlReads,
+  reads: teamReads,
   descriptors: [invitationTable],
   computedColumns: teamComputedColumns,
   resolvers: teamResolvers,

@@ -44,7 +44,7 @@ export class Invitation extends BaseModel {
 
 /**
  * The spec status of `invitation` at instant `now`; `expiresAt` a `Date` or, in a compiled read's row, its ISO text.
- * (team.sql-reads.ts derives the same in SQL.)
+ * (team.reads.ts derives the same in SQL.)
  */
 export function invitationStatus(
   invitation: { status: StoredInvitationStatus; expiresAt: Date | string },

@@ -1,7 +1,7 @@
 /**
  * Resolvers of schema/team.graphql: the team mutations, the public invitation link, and `Invitation.link` (a
- * decrypted token). Members, grants and invitations are read by compiled SQL (team.sql-reads.ts,
- * access/access.sql-reads.ts).
+ * decrypted token). Members, grants and invitations are read by compiled SQL (team.reads.ts,
+ * access/access.reads.ts).
  */
 import type { Resolvers } from "../../generated/graphql.ts";
 import { grantAccess, revokeAccess } from "./grant.service.ts";

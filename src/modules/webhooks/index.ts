@@ -5,9 +5,9 @@
  */
 import { defineModule } from "../module.ts";
 import { deliverWebhookJob, pruneWebhookAttemptsJob } from "./webhook.jobs.ts";
+import { webhookReads } from "./webhook.reads.ts";
 import { webhookResolvers } from "./webhook.resolvers.ts";
 import { webhookRoutes } from "./webhook.rest.ts";
-import { webhookSqlReads } from "./webhook.sql-reads.ts";
 import { webhookEndpointTable } from "./webhook.tables.ts";
 import { emitWebhookEvent } from "./webhook-emit.ts";
 
@@ -15,7 +15,7 @@ import { emitWebhookEvent } from "./webhook-emit.ts";
 export const webhooksModule = defineModule({
   name: "webhooks",
   tables: ["webhook_endpoints", "webhook_deliveries", "webhook_delivery_attempts", "webhook_recoveries"],
-  sqlReads: webhookSqlReads,
+  reads: webhookReads,
   descriptors: [webhookEndpointTable],
   resolvers: webhookResolvers,
   restRoutes: webhookRoutes,

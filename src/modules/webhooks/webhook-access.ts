@@ -21,7 +21,7 @@ export interface WebhookOrganization {
  * The gate's answer for a caller whose standing in organization `organizationId` is `access` (null: not a member),
  * the organization named `ref` by the caller: NotFoundError (not a member, or role `member`), ForbiddenError (role,
  * or the plan lacks the `webhooks` feature), or null when the caller passes. Used by the services and, per
- * organization, inside the compiled reads (webhook.sql-reads.ts).
+ * organization, inside the compiled reads (webhook.reads.ts).
  */
 export function webhookRefusal(access: OrgAccess | null, organizationId: string, ref: string): Error | null {
   return refusal(access, "webhook:manage", organizationId, {

@@ -3,10 +3,10 @@
  * the caller's own agent token in the organization the request acts on (null without one, or without an active
  * organization the caller belongs to), never the secret or its hash.
  */
-import { column, type SqlReadCompiler, type SqlReadTypes, timestamp } from "../../reads/index.ts";
+import { column, type ReadCompiler, type ReadTypes, timestamp } from "../../reads/index.ts";
 
 /** Query.agentToken and AgentToken. */
-export const agentSqlReads: SqlReadTypes = {
+export const agentReads: ReadTypes = {
   Query: {
     agentToken: ({ compiler, nodes, returnType }) => {
       const { caller } = compiler;
@@ -29,7 +29,7 @@ export const agentSqlReads: SqlReadTypes = {
  * `Viewer.credential`'s row for a request authenticated with an agent token (organizations'
  * `provideCredentialSource`): the caller's one token in the organization; never the hash.
  */
-export function agentTokenCredentialSelect(compiler: SqlReadCompiler): string | null {
+export function agentTokenCredentialSelect(compiler: ReadCompiler): string | null {
   const { organizationId, userId } = compiler.caller;
   if (!organizationId || !userId) return null;
   return `select null::text as name, t.prefix, t.created_at, t.last_used_at, t.expires_at from agent_tokens t

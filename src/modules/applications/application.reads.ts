@@ -7,12 +7,12 @@
 
 import {
   belongsTo,
+  type ComputedColumns,
   checkedEnum,
   column,
   hasMany,
+  type ReadTypes,
   rootById,
-  type SqlComputedColumns,
-  type SqlReadTypes,
   timestamp,
 } from "../../reads/index.ts";
 import {
@@ -34,7 +34,7 @@ const sourceKey =
     `${alias}.source ->> '${key}'`;
 
 /** Query.application, Environment.applications, Application, Domain, EnvironmentVariable and a grant's application. */
-export const applicationSqlReads: SqlReadTypes = {
+export const applicationReads: ReadTypes = {
   Query: {
     application: rootById(applicationTable),
   },
@@ -102,7 +102,7 @@ export const applicationSqlReads: SqlReadTypes = {
   },
 };
 
-/** What of its row each computed field of the module reads (SqlComputedColumns): a variable's decrypted value. */
-export const applicationComputedColumns: SqlComputedColumns = {
+/** What of its row each computed field of the module reads (ComputedColumns): a variable's decrypted value. */
+export const applicationComputedColumns: ComputedColumns = {
   EnvironmentVariable: { value: ["value_encrypted"] },
 };

@@ -4,11 +4,11 @@
  * invisible: NOT_FOUND for the organization). A member's user and organization and a grant's project and application
  * are declared by the modules owning those tables.
  */
-import { checkedEnum, column, hasMany, type SqlReadTypes, timestamp } from "../../reads/index.ts";
+import { checkedEnum, column, hasMany, type ReadTypes, timestamp } from "../../reads/index.ts";
 import { memberGrantTable, memberTable } from "./access.tables.ts";
 
 /** Organization.members, Member and MemberGrant. */
-export const accessSqlReads: SqlReadTypes = {
+export const accessReads: ReadTypes = {
   // Members, oldest first (Organization is the organizations module's type; the table is ours).
   Organization: {
     members: hasMany(memberTable, "organization_id"),

@@ -10,9 +10,9 @@
 import {
   column,
   type JsonSql,
-  type SqlReadCompiler,
-  type SqlReadField,
-  type SqlReadTypes,
+  type ReadCompiler,
+  type ReadField,
+  type ReadTypes,
   timestamp,
 } from "../../reads/index.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
@@ -25,7 +25,7 @@ import { webhookRefusal } from "./webhook-access.ts";
  * digits) when the webhooks gate lets the caller in, else the gate's error (NOT_FOUND naming `ref`, or FORBIDDEN).
  */
 function gated(
-  compiler: SqlReadCompiler,
+  compiler: ReadCompiler,
   ref: string,
   value: (organizationIdSql: string) => JsonSql | null,
 ): JsonSql | null {
@@ -51,13 +51,13 @@ function gated(
 }
 
 /** The `organizationId` and `webhookUuid` arguments of `field`. */
-const refs = (field: SqlReadField) => ({
+const refs = (field: ReadField) => ({
   org: String(field.args.organizationId),
   uuid: String(field.args.webhookUuid),
 });
 
 /** Query.webhooks/webhook/webhookDeliveries, WebhookEndpoint and WebhookDeliveryAttempt. */
-export const webhookSqlReads: SqlReadTypes = {
+export const webhookReads: ReadTypes = {
   Query: {
     webhooks: (field) => {
       const { compiler, nodes, returnType } = field;

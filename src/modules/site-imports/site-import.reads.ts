@@ -7,14 +7,14 @@
  */
 
 import {
+  type ComputedColumns,
   checkedEnum,
   checkedEnumJson,
   column,
   connectionSql,
   JsonSql,
+  type ReadTypes,
   rootById,
-  type SqlComputedColumns,
-  type SqlReadTypes,
   timestamp,
 } from "../../reads/index.ts";
 import { decodeCursor } from "../../shared/pagination.ts";
@@ -24,7 +24,7 @@ import { connectionArgsSchema } from "./site-import.schema.ts";
 import { siteImportTable, visibleImportRow } from "./site-import.tables.ts";
 
 /** Query.siteImports/siteImport, SiteImport and its step progress. */
-export const siteImportSqlReads: SqlReadTypes = {
+export const siteImportReads: ReadTypes = {
   Query: {
     // Newest first; `first` 1..100 (default 50), `offset` ≥ 0. @throws BAD_USER_INPUT (with fieldErrors).
     siteImports: (field) => {
@@ -85,7 +85,7 @@ export const siteImportSqlReads: SqlReadTypes = {
   },
 };
 
-/** What of its row each computed field of the module reads (SqlComputedColumns): the decrypted request. */
-export const siteImportComputedColumns: SqlComputedColumns = {
+/** What of its row each computed field of the module reads (ComputedColumns): the decrypted request. */
+export const siteImportComputedColumns: ComputedColumns = {
   SiteImport: { inputConfig: ["input_encrypted"], databaseType: ["database_id", "input_encrypted"] },
 };

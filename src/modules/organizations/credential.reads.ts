@@ -4,13 +4,13 @@
  * to their modules, which hand in their SELECT with {@link provideCredentialSource} (they are above this module).
  * Grants and surfaces come from the caller. Never a secret or a hash: the selects name only the listed columns.
  */
-import { column, type SqlReadCompiler, type SqlReadField, type SqlReadTypes, timestamp } from "../../reads/index.ts";
+import { column, type ReadCompiler, type ReadField, type ReadTypes, timestamp } from "../../reads/index.ts";
 
 /**
  * A SELECT of the request's credential row as `name`, `prefix`, `created_at`, `last_used_at`, `expires_at` (text,
  * text, timestamptz ×3), for the compiler's caller; null when the caller has none of this kind.
  */
-export type CredentialSource = (compiler: SqlReadCompiler) => string | null;
+export type CredentialSource = (compiler: ReadCompiler) => string | null;
 
 const sources = new Map<"apiKey" | "agentToken", CredentialSource>();
 
@@ -25,7 +25,7 @@ const KIND = { session: "session", apiKey: "api_key", agentToken: "agent_token" 
 const SURFACES = { session: ["graphql", "rest"], apiKey: ["graphql", "rest"], agentToken: ["agent", "mcp"] } as const;
 
 /** The SELECT of the caller's credential row, or null (no credential, or its row is gone). */
-function credentialSelect(compiler: SqlReadCompiler): string | null {
+function credentialSelect(compiler: ReadCompiler): string | null {
   const { via, sessionId } = compiler.caller;
   if (via === "session") {
     if (!sessionId) return null;
@@ -36,7 +36,7 @@ function credentialSelect(compiler: SqlReadCompiler): string | null {
 }
 
 /** `Viewer.credential`: the row of {@link credentialSelect} as a `Credential` (JSON null when there is none). */
-export function viewerCredentialSql({ compiler, nodes, returnType }: SqlReadField) {
+export function viewerCredentialSql({ compiler, nodes, returnType }: ReadField) {
   const select = credentialSelect(compiler);
   if (!select) return "null::text";
   const c = compiler.alias();
@@ -44,7 +44,7 @@ export function viewerCredentialSql({ compiler, nodes, returnType }: SqlReadFiel
 }
 
 /** Credential and CredentialGrants (value types, read from the credential's row and the caller). */
-export const credentialSqlReads: SqlReadTypes = {
+export const credentialReads: ReadTypes = {
   Credential: {
     kind: ({ compiler }) => `${compiler.param(KIND[compiler.caller.via ?? "apiKey"])}::text`,
     name: column("name"),

@@ -3,11 +3,11 @@
  * environment's databases and their columns.
  */
 
-import { belongsTo, checkedEnum, column, hasMany, type SqlReadTypes, timestamp } from "../../reads/index.ts";
+import { belongsTo, checkedEnum, column, hasMany, type ReadTypes, timestamp } from "../../reads/index.ts";
 import { databaseTable } from "./database.tables.ts";
 
 /** Environment.databases and Database (its environment is declared by the projects module). */
-export const databaseSqlReads: SqlReadTypes = {
+export const databaseReads: ReadTypes = {
   // Callers reach an environment's databases through visible environments only.
   Environment: {
     databases: hasMany(databaseTable, "environment_id"),

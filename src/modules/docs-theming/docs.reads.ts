@@ -8,7 +8,7 @@
  * reading the row the statement carries (docs.resolvers.ts).
  */
 
-import { column, type SqlComputedColumns, type SqlReadTypes, timestamp } from "../../reads/index.ts";
+import { type ComputedColumns, column, type ReadTypes, timestamp } from "../../reads/index.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { organizationIdOfDatabaseIdSql, organizationRefSql, parseOrganizationRef } from "../organizations/index.ts";
 import { docsThemeTable, managedOrganizations } from "./docs.tables.ts";
@@ -26,7 +26,7 @@ const themeColumns = {
 };
 
 /** Query.docsTheme, Query.publicDocsTheme, DocsTheme and PublicDocsTheme. */
-export const docsSqlReads: SqlReadTypes = {
+export const docsReads: ReadTypes = {
   Query: {
     // `organizationId`: the TypeID or the integer databaseId. Null when no theme is saved.
     docsTheme: ({ compiler, args, nodes, returnType }) => {
@@ -88,8 +88,8 @@ export const docsSqlReads: SqlReadTypes = {
   PublicDocsTheme: themeColumns,
 };
 
-/** What of its row each computed field of the module reads (SqlComputedColumns): URLs from the configuration. */
-export const docsComputedColumns: SqlComputedColumns = {
+/** What of its row each computed field of the module reads (ComputedColumns): URLs from the configuration. */
+export const docsComputedColumns: ComputedColumns = {
   DocsTheme: { themeUrl: ["database_id"], loaderSnippet: [] },
   DocsRegistration: { cnameTarget: [] },
 };

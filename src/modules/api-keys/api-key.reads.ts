@@ -5,15 +5,15 @@
  * `apiKeyId`). The creator is declared by the organizations module (users).
  */
 
-import { column, hasMany, isoTimeJson, type SqlReadCompiler, type SqlReadTypes, timestamp } from "../../reads/index.ts";
+import { column, hasMany, isoTimeJson, type ReadCompiler, type ReadTypes, timestamp } from "../../reads/index.ts";
 import { apiKeyTable } from "./api-key.tables.ts";
 
 /** The key authenticating the request, as SQL (null: none). */
-const currentKey = (compiler: SqlReadCompiler) =>
+const currentKey = (compiler: ReadCompiler) =>
   compiler.caller.apiKeyId === null ? null : compiler.param(compiler.caller.apiKeyId);
 
 /** Organization.apiKeys and ApiKey. */
-export const apiKeySqlReads: SqlReadTypes = {
+export const apiKeyReads: ReadTypes = {
   Organization: {
     apiKeys: hasMany(apiKeyTable, "organization_id", "$.id desc"),
   },
@@ -39,7 +39,7 @@ export const apiKeySqlReads: SqlReadTypes = {
  * `Viewer.credential`'s row for a request authenticated with an API key (organizations' `provideCredentialSource`):
  * its name, shown start, creation, last use and expiry; never the hash.
  */
-export function apiKeyCredentialSelect(compiler: SqlReadCompiler): string | null {
+export function apiKeyCredentialSelect(compiler: ReadCompiler): string | null {
   const { apiKeyId } = compiler.caller;
   if (!apiKeyId) return null;
   return `select k.name, k.start as prefix, k.created_at, k.last_request as last_used_at, k.expires_at

@@ -3,11 +3,11 @@
  * an organization's git providers, container registries and SSH keys, oldest first (every member of the
  * organization sees them; never a password or a private key), and where each is found by id.
  */
-import { checkedEnum, column, hasMany, type SqlReadTypes, timestamp } from "../../reads/index.ts";
+import { checkedEnum, column, hasMany, type ReadTypes, timestamp } from "../../reads/index.ts";
 import { containerRegistryTable, gitProviderTable, sshKeyTable } from "./provider.tables.ts";
 
 /** Organization.gitProviders/containerRegistries/sshKeys, GitProvider, ContainerRegistry and SshKey. */
-export const providerSqlReads: SqlReadTypes = {
+export const providerReads: ReadTypes = {
   Organization: {
     gitProviders: hasMany(gitProviderTable, "organization_id"),
     containerRegistries: hasMany(containerRegistryTable, "organization_id"),

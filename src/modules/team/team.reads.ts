@@ -6,11 +6,11 @@
  * owners and admins only) stays a resolver of the row (team.resolvers.ts).
  */
 import {
+  type ComputedColumns,
   checkedEnum,
   column,
-  type SqlComputedColumns,
-  type SqlReadCompiler,
-  type SqlReadTypes,
+  type ReadCompiler,
+  type ReadTypes,
   timestamp,
 } from "../../reads/index.ts";
 import { invitationTable } from "./team.tables.ts";
@@ -19,7 +19,7 @@ import { invitationTable } from "./team.tables.ts";
  * The spec status of invitation row `alias` at the request's clock (SQL text), as `invitationStatus` derives it:
  * the expiry compared to the millisecond, as a JavaScript `Date` holds it.
  */
-function statusSql(compiler: SqlReadCompiler, alias: string): string {
+function statusSql(compiler: ReadCompiler, alias: string): string {
   const now = compiler.param(compiler.caller.now.toISOString());
   return `(case when ${alias}.status = 'accepted' then 'accepted'
     when ${alias}.status in ('canceled', 'rejected') then 'revoked'
@@ -28,7 +28,7 @@ function statusSql(compiler: SqlReadCompiler, alias: string): string {
 }
 
 /** Organization.invitations(status:) and Invitation. */
-export const teamSqlReads: SqlReadTypes = {
+export const teamReads: ReadTypes = {
   Organization: {
     invitations: ({ compiler, alias, args, nodes }) => {
       const i = compiler.alias();
@@ -48,7 +48,7 @@ export const teamSqlReads: SqlReadTypes = {
   },
 };
 
-/** What of its row each computed field of the module reads (SqlComputedColumns): the pending invitation's link. */
-export const teamComputedColumns: SqlComputedColumns = {
+/** What of its row each computed field of the module reads (ComputedColumns): the pending invitation's link. */
+export const teamComputedColumns: ComputedColumns = {
   Invitation: { link: ["organization_id", "status", "token_encrypted", "expires_at"] },
 };

@@ -9,12 +9,12 @@ import {
   belongsTo,
   column,
   hasMany,
+  type ReadCompiler,
+  type ReadTypes,
   rootById,
-  type SqlReadCompiler,
-  type SqlReadTypes,
   timestamp,
 } from "../../reads/index.ts";
-import { credentialSqlReads, viewerCredentialSql } from "./credential.sql-reads.ts";
+import { credentialReads, viewerCredentialSql } from "./credential.reads.ts";
 import { memberOf, notificationChannelTable, organizationTable, relatedUserTable } from "./organization.tables.ts";
 
 /**
@@ -22,7 +22,7 @@ import { memberOf, notificationChannelTable, organizationTable, relatedUserTable
  * the only organization of a single-organization instance (SQL NULL when there are several). For other modules'
  * reads (e.g. the docs theme of an organization named by its integer id).
  */
-export function organizationIdOfDatabaseIdSql(compiler: SqlReadCompiler, databaseId: number | null): string {
+export function organizationIdOfDatabaseIdSql(compiler: ReadCompiler, databaseId: number | null): string {
   const o = compiler.alias();
   if (databaseId === null) {
     return `(select case when count(*) = 1 then min(${o}.id) end from (select id from organizations limit 2) ${o})`;
@@ -45,7 +45,7 @@ export function planFeaturesSql(organizationIdSql: string): string {
 }
 
 /** The caller's role in the organization row `alias` (SQL text; null for none). */
-function roleIn(compiler: SqlReadCompiler, alias: string): string {
+function roleIn(compiler: ReadCompiler, alias: string): string {
   const orgs = [...compiler.caller.orgs.values()];
   if (orgs.length === 0) return "null::text";
   const cases = orgs.map((o) => `when ${compiler.param(o.organizationId)} then ${compiler.param(o.role)}::text`);
@@ -56,8 +56,8 @@ function roleIn(compiler: SqlReadCompiler, alias: string): string {
 const AUTH_METHOD = { session: "session", apiKey: "api_key", agentToken: "agent_token" } as const;
 
 /** Query.viewer/organizations/organization, Viewer, Organization, Plan, NotificationChannel, User. */
-export const organizationSqlReads: SqlReadTypes = {
-  ...credentialSqlReads,
+export const organizationReads: ReadTypes = {
+  ...credentialReads,
   Query: {
     viewer: ({ compiler, nodes, returnType }) => {
       const { caller } = compiler;

@@ -12,9 +12,9 @@ import {
   hasMany,
   type JsonSql,
   pageSizeArg,
+  type ReadField,
+  type ReadTypes,
   rootById,
-  type SqlReadField,
-  type SqlReadTypes,
   timestamp,
 } from "../../reads/index.ts";
 import { decodeCursor } from "../../shared/pagination.ts";
@@ -24,7 +24,7 @@ import { environmentTable, projectTable, visibleProjectRow } from "./project.tab
  * The projects of organization `organizationSql` (SQL, null: none) visible to the caller, as a `ProjectConnection`
  * page (`first` 1..100, default 20; `after` a cursor). @throws BAD_USER_INPUT for a bad page size or cursor.
  */
-function projectConnection(field: SqlReadField, organizationSql: string | null): JsonSql | null {
+function projectConnection(field: ReadField, organizationSql: string | null): JsonSql | null {
   const { compiler } = field;
   const first = pageSizeArg(field, "first", 100, 20);
   const afterId = typeof field.args.after === "string" ? decodeCursor(field.args.after) : null;
@@ -38,7 +38,7 @@ function projectConnection(field: SqlReadField, organizationSql: string | null):
  * Query.project(s), Organization.projects, Project, Environment, and the project and environment of others' rows
  * (applications, databases, grants, payment gateway services).
  */
-export const projectSqlReads: SqlReadTypes = {
+export const projectReads: ReadTypes = {
   Query: {
     projects: (field) => {
       const id = field.compiler.caller.organizationId;

@@ -9,9 +9,9 @@ import {
   column,
   connectionSql,
   pageSizeArg,
-  type SqlReadCompiler,
-  type SqlReadField,
-  type SqlReadTypes,
+  type ReadCompiler,
+  type ReadField,
+  type ReadTypes,
   timestamp,
 } from "../../reads/index.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
@@ -32,7 +32,7 @@ export interface AuditFilters {
  * The organization whose log the caller reads: `requested`, else the one the request acts on.
  * @throws NotFoundError when the caller does not belong to it; ForbiddenError when its role may not read the log.
  */
-function readableOrganization(compiler: SqlReadCompiler, requested: string | null | undefined): string {
+function readableOrganization(compiler: ReadCompiler, requested: string | null | undefined): string {
   const organizationId = requested ?? compiler.caller.organizationId;
   const access = organizationId ? compiler.caller.orgs.get(organizationId) : undefined;
   if (!organizationId || !access) throw new NotFoundError("Organization", organizationId ?? "");
@@ -41,7 +41,7 @@ function readableOrganization(compiler: SqlReadCompiler, requested: string | nul
 }
 
 /** The SQL condition on `audit_events` row `p` of the organization's entries matching `filters`. */
-function whereSql(compiler: SqlReadCompiler, organizationId: string, filters: AuditFilters): string {
+function whereSql(compiler: ReadCompiler, organizationId: string, filters: AuditFilters): string {
   if (filters.since && filters.until && filters.since >= filters.until) {
     throw new BadUserInputError("`since` must be before `until`", {
       fieldErrors: { until: ["Must be after `since`"] },
@@ -57,7 +57,7 @@ function whereSql(compiler: SqlReadCompiler, organizationId: string, filters: Au
 }
 
 /** Query.auditEvents as an `AuditEventConnection` page. */
-function auditConnection(field: SqlReadField) {
+function auditConnection(field: ReadField) {
   const { compiler, args } = field;
   const first = pageSizeArg(field, "first", 200, 50);
   const afterId = typeof args.after === "string" && args.after ? decodeCursor(args.after) : null;
@@ -75,7 +75,7 @@ function auditConnection(field: SqlReadField) {
 }
 
 /** Query.auditEvents and AuditEvent. */
-export const auditSqlReads: SqlReadTypes = {
+export const auditReads: ReadTypes = {
   Query: {
     auditEvents: auditConnection,
   },

@@ -7,19 +7,12 @@
  * declared by the projects module.
  */
 
-import {
-  column,
-  hasMany,
-  pageSizeArg,
-  type SqlComputedColumns,
-  type SqlReadTypes,
-  timestamp,
-} from "../../reads/index.ts";
+import { type ComputedColumns, column, hasMany, pageSizeArg, type ReadTypes, timestamp } from "../../reads/index.ts";
 import { PROVISIONING_CODE } from "./payment.model.ts";
 import { paymentServiceTable } from "./payment.tables.ts";
 
 /** Project.paymentGatewayServices, PaymentGatewayService (its columns and relays) and PaymentRelay. */
-export const paymentSqlReads: SqlReadTypes = {
+export const paymentReads: ReadTypes = {
   // Callers reach a project's services through visible projects only.
   Project: {
     paymentGatewayServices: hasMany(paymentServiceTable, "project_id"),
@@ -58,11 +51,11 @@ export const paymentSqlReads: SqlReadTypes = {
 };
 
 /**
- * What of its row each computed field of the module reads (SqlComputedColumns): the signing key (decrypted, for
+ * What of its row each computed field of the module reads (ComputedColumns): the signing key (decrypted, for
  * `payment:manage`) and the checkout URL (an active merchant's code), from the service's row joined with its
  * organization's merchant (payment.tables.ts). `paymentMethods` asks the gateway: an object type, left to the executor.
  */
-export const paymentComputedColumns: SqlComputedColumns = {
+export const paymentComputedColumns: ComputedColumns = {
   PaymentGatewayService: {
     signingKey: ["organization_id", "signing_key_sealed"],
     checkoutUrl: ["merchant_status", "merchant_code"],

@@ -6,18 +6,18 @@
 
 import {
   belongsTo,
+  type ComputedColumns,
   checkedEnum,
   column,
   hasMany,
   pageSizeArg,
-  type SqlComputedColumns,
-  type SqlReadTypes,
+  type ReadTypes,
   timestamp,
 } from "../../reads/index.ts";
 import { deploymentLogTable, deploymentTable } from "./deployment.tables.ts";
 
 /** Deployment, DeploymentLogLine, and an application's deployments and deploy settings (Application is not ours). */
-export const deploymentSqlReads: SqlReadTypes = {
+export const deploymentReads: ReadTypes = {
   Application: {
     // The newest `first` (1..50, default 10) deployments, newest first. @throws BAD_USER_INPUT out of range.
     deployments: (field) => {
@@ -65,9 +65,9 @@ export const deploymentSqlReads: SqlReadTypes = {
 };
 
 /**
- * What of its row each computed field of the module reads (SqlComputedColumns): the deploy URL, from the
+ * What of its row each computed field of the module reads (ComputedColumns): the deploy URL, from the
  * application's encrypted token and its organization (owners and admins only; deploy-token.ts).
  */
-export const deploymentComputedColumns: SqlComputedColumns = {
+export const deploymentComputedColumns: ComputedColumns = {
   Application: { deployWebhookUrl: ["id", "organization_id", "deploy_token_encrypted"] },
 };
