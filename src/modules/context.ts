@@ -5,7 +5,8 @@
  */
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import { AccessScope, type Principal } from "./access/index.ts";
+import type { Caller } from "../auth/caller.ts";
+import { AccessScope } from "./access/index.ts";
 import type { ModuleLoaders } from "./module.ts";
 import type { AppServices } from "./services.ts";
 
@@ -20,7 +21,7 @@ export interface ServiceContext {
   /** The caller's memberships, roles, grants and plan features; loaded once, lazily. */
   scope: AccessScope;
   /** null for anonymous callers and for work done by the platform itself (jobs, see {@link systemContext}). */
-  principal: Principal | null;
+  principal: Caller | null;
   services: AppServices;
   log: Logger;
 }

@@ -5,6 +5,7 @@
  * key (the caller's `apiKeyId`). The creator is declared by the organizations module (users).
  */
 
+import { can } from "../../auth/access/policy.ts";
 import {
   column,
   isoTimeJson,
@@ -13,14 +14,15 @@ import {
   type SqlReadTypes,
   timestamp,
 } from "../../reads/index.ts";
-import { seesAllApiKeys } from "../access/index.ts";
 
 /** The condition "API key row `alias` is visible to the caller" (SQL; keys are personal, see the file's comment). */
 function visibleApiKey(compiler: SqlReadCompiler, alias: string): string {
   const { caller } = compiler;
   const parts = [...caller.orgs.values()].map((access) => {
     const org = `${alias}.organization_id = ${compiler.param(access.organizationId)}`;
-    return seesAllApiKeys(access) ? org : `(${org} and ${alias}.reference_id = ${compiler.param(caller.userId ?? "")})`;
+    return can(access, "apiKey:manage-others")
+      ? org
+      : `(${org} and ${alias}.reference_id = ${compiler.param(caller.userId ?? "")})`;
   });
   return parts.length ? `(${parts.join(" or ")})` : "false";
 }
@@ -48,7 +50,7 @@ export const apiKeySqlReads: SqlReadTypes = {
     name: ({ alias }) => `coalesce(${alias}.name, '')`,
     prefix: ({ alias }) => `coalesce(${alias}.start, '')`,
     createdAt: timestamp("created_at"),
-    // The key making this request is in use now; its stored time is written in the background (src/auth/caller.ts).
+    // The key making this request is in use now; its stored time is written in the background (src/auth/credentials/api-key.ts).
     lastUsedAt: ({ compiler, alias }) => {
       const key = currentKey(compiler);
       const stored = `${alias}.last_request`;

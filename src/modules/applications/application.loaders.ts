@@ -5,8 +5,9 @@
  */
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
+import { can } from "../../auth/access/policy.ts";
 import { orderByKeys } from "../../db/loader-utils.ts";
-import { type AccessScope, canSeeApplication } from "../access/index.ts";
+import type { AccessScope } from "../access/index.ts";
 import { Application } from "./application.model.ts";
 
 /** Builds the application loader of one request. */
@@ -18,7 +19,7 @@ export function createApplicationLoaders(knex: Knex, scope: AccessScope) {
     ]);
     const visible = rows.filter((a) => {
       const access = orgs.get(a.organizationId);
-      return access !== undefined && canSeeApplication(access, a);
+      return access !== undefined && can(access, "application:see", a);
     });
     return orderByKeys(ids, visible, (a) => a.id);
   });

@@ -6,6 +6,7 @@
  * modules owning those tables.
  */
 
+import { visibleApplicationSql } from "../../auth/access/policy.ts";
 import {
   belongsTo,
   checkedEnum,
@@ -18,7 +19,6 @@ import {
   type SqlReadTypes,
   timestamp,
 } from "../../reads/index.ts";
-import { visibleApplicationSql } from "../access/index.ts";
 
 /** The condition "application row `alias` is visible to the caller" (SQL). */
 export function visibleApplicationRow(compiler: SqlReadCompiler, alias: string): string {

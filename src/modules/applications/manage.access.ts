@@ -1,11 +1,13 @@
 /**
  * The targets of the management mutations, found with the caller's visibility and checked against the role table
- * (src/modules/access/policy.ts): invisible (another organization's, not granted, or missing) answers NOT_FOUND,
+ * (src/auth/access/policy.ts): invisible (another organization's, not granted, or missing) answers NOT_FOUND,
  * a visible one the role may not change answers FORBIDDEN (members may view and deploy only).
  */
 import type { Knex } from "knex";
+import { can } from "../../auth/access/policy.ts";
+import type { OrgAccess } from "../../auth/access/standing.ts";
 import { NotFoundError } from "../../shared/errors.ts";
-import { canSeeProject, type OrgAccess, requireAllowed } from "../access/index.ts";
+import { requireAllowed } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import { type Database, databaseById } from "../databases/index.ts";
 import { type Environment, environmentById } from "../projects/index.ts";
@@ -22,7 +24,7 @@ export async function manageableApplication(ctx: Context, id: string): Promise<A
 /** The caller's access to `organizationId` when it sees project `projectId` there, else null. */
 async function projectAccess(ctx: Context, organizationId: string, projectId: string): Promise<OrgAccess | null> {
   const access = await ctx.scope.forOrg(organizationId);
-  return access && canSeeProject(access, projectId) ? access : null;
+  return access && can(access, "project:see", { projectId: projectId }) ? access : null;
 }
 
 /**

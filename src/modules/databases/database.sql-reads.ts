@@ -3,6 +3,7 @@
  * environment's databases, their columns, and where a database is found by id (visible when its project is).
  */
 
+import { visibleProjectSql } from "../../auth/access/policy.ts";
 import {
   belongsTo,
   checkedEnum,
@@ -12,7 +13,6 @@ import {
   type SqlReadTypes,
   timestamp,
 } from "../../reads/index.ts";
-import { visibleProjectSql } from "../access/index.ts";
 
 /** Where databases are found by id, with the caller's visibility (their project's). */
 export const databaseSqlRows: SqlReadRows = {

@@ -8,6 +8,7 @@
  * reading the row the statement carries (docs.resolvers.ts).
  */
 
+import { can } from "../../auth/access/policy.ts";
 import {
   column,
   type SqlComputedColumns,
@@ -17,7 +18,6 @@ import {
   timestamp,
 } from "../../reads/index.ts";
 import { NotFoundError } from "../../shared/errors.ts";
-import { isAllowed } from "../access/index.ts";
 import {
   databaseIdOfOrganizationSql,
   organizationIdOfDatabaseIdSql,
@@ -32,7 +32,7 @@ const THEME_ROWS = `(select dt.*, dt.organization_id as id, ${databaseIdOfOrgani
 /** The organizations whose themes the caller manages (owners and admins: `docs:manage`). */
 function managedOrganizations(compiler: SqlReadCompiler): string[] {
   return [...compiler.caller.orgs.values()]
-    .filter((access) => isAllowed(access.role, "docs:manage"))
+    .filter((access) => can(access, "docs:manage"))
     .map((access) => access.organizationId);
 }
 

@@ -5,14 +5,16 @@
  */
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
+import { can } from "../../auth/access/policy.ts";
+import type { OrgAccess } from "../../auth/access/standing.ts";
 import { orderByKeys } from "../../db/loader-utils.ts";
-import { type AccessScope, canSeeProject, type OrgAccess } from "../access/index.ts";
+import type { AccessScope } from "../access/index.ts";
 import { SiteImport } from "./site-import.model.ts";
 
 /** True when `access` may see `record` (same organization assumed). */
 export function canSeeImport(access: OrgAccess, record: Pick<SiteImport, "projectId">): boolean {
   if (!access.grants) return true;
-  return record.projectId !== null && canSeeProject(access, record.projectId);
+  return record.projectId !== null && can(access, "project:see", { projectId: record.projectId });
 }
 
 /** Builds the import loaders of one request. */

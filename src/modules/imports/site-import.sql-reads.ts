@@ -6,6 +6,7 @@
  * `databaseType` are decrypted by resolvers from the row.
  */
 
+import { visibleProjectSql } from "../../auth/access/policy.ts";
 import {
   checkedEnum,
   checkedEnumJson,
@@ -21,7 +22,6 @@ import {
 } from "../../reads/index.ts";
 import { decodeCursor } from "../../shared/pagination.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { visibleProjectSql } from "../access/index.ts";
 import { IMPORT_STEPS } from "./site-import.model.ts";
 import { connectionArgsSchema } from "./site-import.schema.ts";
 

@@ -4,11 +4,12 @@
  * visibility of the project first (NOT_FOUND), then `payment:manage` (owners and admins; FORBIDDEN).
  */
 import type { Knex } from "knex";
+import { assertCan, can } from "../../auth/access/policy.ts";
+import type { OrgAccess } from "../../auth/access/standing.ts";
 import { newId } from "../../db/ids.ts";
 import { OutboundError } from "../../http/outbound-errors.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
-import { assertAllowed, canSeeProject, type OrgAccess } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { lockOrganization } from "../organizations/index.ts";
 import { projectOrganization } from "../projects/index.ts";
@@ -39,7 +40,7 @@ async function visibleService(
 ): Promise<{ service: PaymentGatewayService; access: OrgAccess }> {
   const service = (await ctx.knex(SERVICES).where({ id }).first()) as PaymentGatewayService | undefined;
   const access = service ? await ctx.scope.forOrg(service.organizationId) : null;
-  if (!service || !access || !canSeeProject(access, service.projectId)) {
+  if (!service || !access || !can(access, "project:see", { projectId: service.projectId })) {
     throw new NotFoundError("PaymentGatewayService", id);
   }
   return { service, access };
@@ -88,8 +89,9 @@ export async function createPaymentGatewayService(
 ): Promise<PaymentGatewayService> {
   const project = await projectOrganization(ctx.knex, input.projectId);
   const access = project ? await ctx.scope.forOrg(project.organizationId) : null;
-  if (!project || !access || !canSeeProject(access, project.id)) throw new NotFoundError("Project", input.projectId);
-  assertAllowed(access, "payment:manage");
+  if (!project || !access || !can(access, "project:see", { projectId: project.id }))
+    throw new NotFoundError("Project", input.projectId);
+  assertCan(access, "payment:manage");
   const name = checkName(input.name);
   const webhookUrl = input.webhookUrl ? await checkWebhookUrl(ctx, input.webhookUrl) : null;
   const gateway = gatewayClient(ctx.services.config);
@@ -137,7 +139,7 @@ export async function updatePaymentGatewayService(
   input: { name?: string | null; webhookUrl?: string | null },
 ): Promise<PaymentGatewayService> {
   const { access } = await visibleService(ctx, id);
-  assertAllowed(access, "payment:manage");
+  assertCan(access, "payment:manage");
   const patch: Partial<PaymentGatewayService> = {};
   if (input.name !== undefined && input.name !== null) patch.name = checkName(input.name);
   if (input.webhookUrl !== undefined) {
@@ -157,7 +159,7 @@ export async function updatePaymentGatewayService(
  */
 export async function deletePaymentGatewayService(ctx: ServiceContext, id: string): Promise<boolean> {
   const { service, access } = await visibleService(ctx, id);
-  assertAllowed(access, "payment:manage");
+  assertCan(access, "payment:manage");
   return withTransaction(ctx, async (tx) => {
     await lockOrganization(tx.knex, service.organizationId);
     const deleted = await tx.knex(SERVICES).where({ id }).delete();
@@ -188,7 +190,7 @@ export async function setPaymentMethodEnabled(
   enabled: boolean,
 ): Promise<GatewayMethod> {
   const { service, access } = await visibleService(ctx, serviceId);
-  assertAllowed(access, "payment:manage");
+  assertCan(access, "payment:manage");
   const merchant = await merchantOf(ctx.knex, service.organizationId);
   if (merchant?.status !== "active") {
     throw new BadUserInputError("The merchant is still being provisioned at the gateway; try again in a moment", {

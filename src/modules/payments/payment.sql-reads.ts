@@ -7,6 +7,7 @@
  * declared by the projects module.
  */
 
+import { visibleProjectSql } from "../../auth/access/policy.ts";
 import {
   column,
   pageSizeArg,
@@ -15,7 +16,6 @@ import {
   type SqlReadTypes,
   timestamp,
 } from "../../reads/index.ts";
-import { visibleProjectSql } from "../access/index.ts";
 import { PROVISIONING_CODE } from "./payment.model.ts";
 
 /**

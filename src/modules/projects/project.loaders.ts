@@ -6,8 +6,9 @@
 
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
+import { can } from "../../auth/access/policy.ts";
 import { orderByKeys } from "../../db/loader-utils.ts";
-import { type AccessScope, canSeeProject } from "../access/index.ts";
+import type { AccessScope } from "../access/index.ts";
 import { Project } from "./project.model.ts";
 
 /** Builds the project loader of one request. */
@@ -16,7 +17,7 @@ export function createProjectLoaders(knex: Knex, scope: AccessScope) {
     const [rows, orgs] = await Promise.all([Project.query(knex).whereIn("id", ids as string[]), scope.memberships()]);
     const visible = rows.filter((p) => {
       const access = orgs.get(p.organizationId);
-      return access !== undefined && canSeeProject(access, p.id);
+      return access !== undefined && can(access, "project:see", { projectId: p.id });
     });
     return orderByKeys(ids, visible, (p) => p.id);
   });

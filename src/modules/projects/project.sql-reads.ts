@@ -5,6 +5,7 @@
  * declared by the modules owning those tables.
  */
 
+import { visibleProjectSql } from "../../auth/access/policy.ts";
 import {
   belongsTo,
   column,
@@ -20,7 +21,6 @@ import {
   timestamp,
 } from "../../reads/index.ts";
 import { decodeCursor } from "../../shared/pagination.ts";
-import { visibleProjectSql } from "../access/index.ts";
 
 /** The condition "project row `alias` is visible to the caller" (SQL). */
 export function visibleProjectRow(compiler: SqlReadCompiler, alias: string): string {
