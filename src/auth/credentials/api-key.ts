@@ -7,13 +7,13 @@
  */
 import { hash } from "node:crypto";
 import type { Knex } from "knex";
-import type { StandingColumns } from "../access/standing.ts";
-import { standingOf } from "../access/standing.ts";
+import { type StandingColumns, standingOf } from "../access/standing.ts";
 import type { Caller } from "../caller.ts";
 import {
   bearerCredential,
   type HeaderReader,
   isJwt,
+  knownCaller,
   type RememberedCaller,
   remember,
   rememberedCallerOf,
@@ -163,9 +163,7 @@ export function rememberedApiKey(knex: Knex, headers: HeaderReader, options: Api
   const known = key ? remembered.get(hashApiKey(key)) : undefined;
   if (!known) return null;
   return rememberedCallerOf({
-    identity: known,
-    caller: () => ({ ...known.caller }),
-    fingerprint: known.fingerprint,
+    ...knownCaller(known),
     check: {
       sql: `with caller as materialized (${apiKeySqlOf(options.standingJoin).check})`,
       bindings: [known.keyHash],

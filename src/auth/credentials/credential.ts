@@ -58,14 +58,6 @@ export interface UserMembershipsSql {
   standings(userIdSql: string, activeOrganizationSql: string): string;
 }
 
-/** The SQL the access module hands the credential strategies (see {@link StandingJoin}, {@link UserMembershipsSql}). */
-export interface StandingSql {
-  /** The member standing's join (API keys, agent tokens). */
-  standingJoin: StandingJoin;
-  /** The user's memberships (sessions, user JWTs). */
-  memberships: UserMembershipsSql;
-}
-
 /**
  * The SQL text that is equal for two reads of a caller exactly when the caller is unchanged: `credential` (SQL
  * expressions of the credential row's own columns) and the member's id, role and standing version from a
@@ -116,6 +108,17 @@ interface Remembered {
   columns: string;
   /** Further conditions on a row whose fingerprint matched (and what its confirmation records); default: none. */
   accept?(row: Record<string, unknown>): Promise<boolean> | boolean;
+}
+
+/**
+ * The identity, caller and fingerprint of a remembered `known` entry that keeps its caller as resolved: each request
+ * gets a copy (an access scope clears the copy's `access` and `memberships`, never the entry's).
+ */
+export function knownCaller(known: {
+  caller: Caller;
+  fingerprint: string;
+}): Pick<Remembered, "identity" | "caller" | "fingerprint"> {
+  return { identity: known, caller: () => ({ ...known.caller }), fingerprint: known.fingerprint };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Knex } from "knex";
 import type { Surface } from "../../shared/rest-route.ts";
 import type { Auth } from "../auth.ts";
 import type { Caller } from "../caller.ts";
-import { type AgentTokenOptions, callerFromAgentToken, rememberedAgentToken } from "./agent-token.ts";
+import { type AgentTokenOptions, rememberedAgentToken } from "./agent-token.ts";
 import { type ApiKeyOptions, callerFromApiKey, rememberedApiKey } from "./api-key.ts";
 import { bearerCredential, type HeaderReader, isJwt, type RememberedCaller } from "./credential.ts";
 import { callerFromJwt } from "./jwt.ts";
@@ -41,8 +41,6 @@ export async function resolveCaller(
   return callerFromSession(auth, knex, headers, options);
 }
 
-export { callerFromAgentToken };
-
 /**
  * The caller this process resolved before from the credential in `headers`, as `surface` accepts credentials (the
  * agent API: agent tokens; every other surface: API keys or session cookies — a user JWT is never remembered this
@@ -61,3 +59,6 @@ export function rememberedCaller(
   if (!bearerCredential(headers)) return rememberedSession(auth, headers, options);
   return rememberedApiKey(knex, headers, options);
 }
+
+/** The agent API's resolution (agent-token.ts): the caller, and whether the request is over the token's rate limit. */
+export { callerFromAgentToken } from "./agent-token.ts";

@@ -19,6 +19,7 @@ import type { Caller } from "../caller.ts";
 import { hashSessionToken } from "../session-token-hashing.ts";
 import {
   type HeaderReader,
+  knownCaller,
   outageOr,
   type RememberedCaller,
   remember,
@@ -241,9 +242,7 @@ export function rememberedSession(
   const known = cookie ? memory.sessions.get(credentialKey(cookie.text)) : undefined;
   if (!known) return null;
   return rememberedCallerOf({
-    identity: known,
-    caller: () => ({ ...known.caller }),
-    fingerprint: known.fingerprint,
+    ...knownCaller(known),
     check: {
       sql: `with caller as materialized (select ${sessionFingerprintSql(options.memberships, "s")} as "fingerprint"
   from sessions s
