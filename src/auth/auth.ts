@@ -344,7 +344,7 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
       unverifiedSignUpReplaces(pool),
       ...(openIdProviders(config).length ? [genericOAuth({ config: openIdProviders(config) })] : []),
       // Short-lived user JWTs (`GET /api/auth/token` for a session; keys at `/api/auth/jwks`), accepted as
-      // `Authorization: Bearer <JWT>` by the management APIs (webhooks), see caller.ts.
+      // `Authorization: Bearer <JWT>` by the management APIs (webhooks), see src/auth/credentials/jwt.ts.
       jwt({
         jwt: { expirationTime: "15m" },
         schema: {

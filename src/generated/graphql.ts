@@ -22,7 +22,7 @@ import type {
   User as UserModel,
 } from "../modules/organizations/organization.model.ts";
 import type { NotificationChannel as NotificationChannelModel } from "../modules/organizations/notification-channel.model.ts";
-import type { ViewerModel as ViewerModelModel } from "../modules/organizations/viewer.ts";
+import type { Caller as CallerModel } from "../auth/caller.ts";
 import type {
   PaymentGatewayService as PaymentGatewayServiceModel,
   PaymentRelay as PaymentRelayModel,
@@ -3069,7 +3069,7 @@ export type ResolversTypes = {
   UpdateDomainInput: UpdateDomainInput;
   UpdateWebhookInput: UpdateWebhookInput;
   User: ResolverTypeWrapper<UserModel>;
-  Viewer: ResolverTypeWrapper<ViewerModelModel>;
+  Viewer: ResolverTypeWrapper<CallerModel>;
   WebhookDeliveryAttempt: ResolverTypeWrapper<WebhookAttemptRowModel>;
   WebhookDeliveryRef: ResolverTypeWrapper<WebhookDeliveryRef>;
   WebhookEndpoint: ResolverTypeWrapper<WebhookEndpointRowModel>;
@@ -3180,7 +3180,7 @@ export type ResolversParentTypes = {
   UpdateDomainInput: UpdateDomainInput;
   UpdateWebhookInput: UpdateWebhookInput;
   User: UserModel;
-  Viewer: ViewerModelModel;
+  Viewer: CallerModel;
   WebhookDeliveryAttempt: WebhookAttemptRowModel;
   WebhookDeliveryRef: WebhookDeliveryRef;
   WebhookEndpoint: WebhookEndpointRowModel;

@@ -5,8 +5,9 @@
  */
 import type { Knex } from "knex";
 import type { Logger } from "pino";
+import type { Caller } from "../auth/caller.ts";
 import { type ReadCaller, readCallerOf } from "../reads/index.ts";
-import { AccessScope, type Principal } from "./access/index.ts";
+import { AccessScope } from "./access/index.ts";
 import type { ModuleLoaders } from "./module.ts";
 import type { AppServices } from "./services.ts";
 
@@ -21,7 +22,7 @@ export interface ServiceContext {
   /** The caller's memberships, roles, grants and plan features; loaded once, lazily. */
   scope: AccessScope;
   /** null for anonymous callers and for work done by the platform itself (jobs, see {@link systemContext}). */
-  principal: Principal | null;
+  principal: Caller | null;
   services: AppServices;
   log: Logger;
 }
@@ -60,9 +61,9 @@ export function systemContext(services: AppServices, log: Logger = services.log)
 }
 
 /**
- * The caller as SQL visibility sees it (src/reads/compiler.ts `ReadCaller`): `scope`'s principal and memberships
+ * The caller as SQL visibility sees it (src/reads/compiler.ts `ReadCaller`): `scope`'s caller and memberships
  * (loaded once per scope), at the request's clock `now`. For by-id reads of table descriptors (src/reads/by-id.ts).
  */
 export function sqlCallerOf(scope: AccessScope, now: Date): Promise<ReadCaller> {
-  return readCallerOf(scope.principal, scope, now);
+  return readCallerOf(scope.caller, scope, now);
 }

@@ -6,7 +6,7 @@
  * PostgreSQL ({@link JsonSql}: key names and `to_json` values joined with `||` per object, an array per list,
  * correlated subqueries per level, the to-one relations of a list's rows left-joined on its FROM instead
  * ({@link ReadCompiler.joinedRows}); `json_build_object`/`json_agg` cost PostgreSQL about 1.4× the CPU, measured on
- * the bench:peer shapes). Visibility is part of the SQL (src/modules/access/access-scope.ts).
+ * the bench:peer shapes). Visibility is part of the SQL (src/auth/access/policy.ts).
  *
  * Two ways to run it, one meaning (the planner chooses: src/reads/planner.ts has every mode in one table):
  * - a query whose every selected field is declared is answered by ONE statement, its JSON text sent as is; where

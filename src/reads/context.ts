@@ -10,7 +10,7 @@ import type { Logger } from "pino";
 /**
  * The caller's standing in one organization, which the modules' declarations read for visibility (role, grants,
  * plan features). Compiled reads only carry it from the request's scope to the declarations; the access module,
- * which owns standings, gives it its fields by declaration merging (its `OrgAccess`, src/modules/access/).
+ * which owns standings, gives it its fields by declaration merging (`OrgAccess`, src/auth/access/standing.ts).
  */
 export interface ReadStanding {
   /** The organization (`organizations.id`). */
@@ -23,7 +23,7 @@ export interface SqlCondition {
   bindings: Knex.Value[];
 }
 
-/** The authenticated caller as compiled reads see it (the access module's `Principal` satisfies it). */
+/** The authenticated caller as compiled reads see it (the `Caller` of src/auth/caller.ts satisfies it). */
 export interface ReadPrincipal {
   userId: string;
   /** The organization the request acts on (null: none). */

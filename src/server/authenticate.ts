@@ -1,21 +1,17 @@
 /**
- * Turns request credentials into a {@link Principal}: session cookie, `Authorization: Bearer <key>`
- * or `x-api-key: <key>` (spec: Authentication → Site import API). Shared by HTTP, WebSocket and REST.
+ * The transport's one entry into authentication: a request's headers, as the surface it reached accepts
+ * credentials, to its {@link Caller} (src/auth/credentials/: session cookie, `Authorization: Bearer <credential>`
+ * or `x-api-key: <credential>`; spec: Authentication). Shared by HTTP, WebSocket, REST rows and MCP; each resolves
+ * the caller once per request (or per WebSocket connection) and hands it down in the context.
  */
 
 import type { IncomingHttpHeaders } from "node:http";
 import { SESSION_COOKIE } from "../auth/auth.ts";
-import { type Caller, type CallerOptions, type HeaderReader, resolveCaller } from "../auth/caller.ts";
+import type { Caller } from "../auth/caller.ts";
+import type { HeaderReader } from "../auth/credentials/credential.ts";
+import { type CallerOptions, callerFromAgentToken, resolveCaller } from "../auth/credentials/index.ts";
 import { preparesStatements } from "../db/prepared-statements.ts";
-import {
-  memberStandingJoinSql,
-  type OrgAccess,
-  orgAccessOf,
-  type Principal,
-  standingOf,
-  userMembershipsSql,
-} from "../modules/access/index.ts";
-import { authenticateAgent } from "../modules/agent/index.ts";
+import { memberStandingJoinSql, userMembershipsSql } from "../modules/access/index.ts";
 import type { AppServices } from "../modules/services.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
 import type { Surface } from "../shared/rest-route.ts";
@@ -69,38 +65,46 @@ export function headerView(headers: IncomingHttpHeaders | Record<string, string 
 }
 
 /**
- * Resolves the principal of a request, or null when credentials are missing or invalid. The `agent` surface
- * accepts agent tokens only; every other surface looks keys up among account API keys only, so an agent token
- * fails there like any unknown key (spec: Authentication → Agent API, rule 3).
+ * Resolves the caller of a request, or null when credentials are missing or invalid. The `agent` surface
+ * accepts agent tokens only (counted against the token's rate limit); every other surface looks keys up among account
+ * API keys only, so an agent token fails there like any unknown key (spec: Authentication → Agent API, rule 3).
  * @throws UnauthenticatedError on the `agent` surface when the token is over its rate limit.
  */
 export async function authenticate(
   services: AppServices,
   headers: IncomingHttpHeaders | Record<string, string | undefined>,
   surface: Surface,
-): Promise<Principal | null> {
+): Promise<Caller | null> {
   if (surface === "agent") return authenticateAgent(services, toHeaders(headers));
-  const caller = await resolveCaller(services.auth, services.knex, toHeaders(headers), callerOptions(services));
-  return caller ? principalOf(caller) : null;
-}
-
-/** The principal of a resolved caller: a new object each time (an `AccessScope` takes its `access`). */
-export function principalOf(caller: Caller): Principal {
-  const { userId, organizationId, via, sessionId, apiKeyId, standing, memberId, role } = caller;
-  const access =
-    standing && organizationId && memberId && role
-      ? orgAccessOf(organizationId, memberId, role, standing.planFeatures, standing.grants)
-      : undefined;
-  const memberships = caller.memberships?.flatMap((m): OrgAccess[] => {
-    const one = standingOf(m.organizationId, m);
-    return one ? [one] : [];
-  });
-  return { userId, organizationId, via, sessionId, apiKeyId, access, memberships };
+  return resolveCaller(services.auth, services.knex, toHeaders(headers), callerOptions(services));
 }
 
 /**
- * How the transport resolves credentials: the access module's standing join (API keys) and membership SQL (sessions,
- * user JWTs), whether session cookies are remembered (not when reads run through the executor alone: `services.readMode`), statement preparation, error logging.
+ * The caller of an agent API request, or null when it carries no valid agent token (missing, revoked, expired, of
+ * another kind, membership removed). The request counts against the token's rate limit unless `counted` is false
+ * (an MCP message that is not a tool call: only tool calls are requests of the agent API).
+ * @throws UnauthenticatedError when a counted request finds the token over `SKIFF_AGENT_RATE_LIMIT` requests in the
+ * current minute.
+ */
+export async function authenticateAgent(
+  services: AppServices,
+  headers: Headers,
+  counted = true,
+): Promise<Caller | null> {
+  const found = await callerFromAgentToken(services.knex, headers, callerOptions(services), counted);
+  if (!found) return null;
+  if (found.rateLimited) {
+    throw new UnauthenticatedError(
+      `Rate limit exceeded: ${services.config.SKIFF_AGENT_RATE_LIMIT} requests per minute per agent token`,
+    );
+  }
+  return found.caller;
+}
+
+/**
+ * How the transport resolves credentials: the access module's standing join (API keys, agent tokens) and membership
+ * SQL (sessions, user JWTs), whether session cookies are remembered (not when reads run through the executor alone:
+ * `services.readMode`), statement preparation, error logging, the agent tokens' rate limit.
  */
 export function callerOptions(services: AppServices): CallerOptions {
   return {
@@ -109,6 +113,7 @@ export function callerOptions(services: AppServices): CallerOptions {
     rememberSessions: services.readMode === "compiled",
     onError: (error) => services.log.warn({ err: error }, "could not record the API key's last use"),
     prepare: preparesStatements(services.config),
+    perMinute: services.config.SKIFF_AGENT_RATE_LIMIT,
   };
 }
 

@@ -5,7 +5,8 @@
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import { AccessScope, type Principal } from "../modules/access/index.ts";
+import type { Caller } from "../auth/caller.ts";
+import { AccessScope } from "../modules/access/index.ts";
 import type { Context, RequestOrigin, RequestSurface } from "../modules/context.ts";
 import { createLoaders, type Loaders } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
@@ -18,7 +19,7 @@ import type { AppServices } from "../modules/services.ts";
  */
 class RequestContext implements Context {
   readonly services: AppServices;
-  principal: Principal | null;
+  principal: Caller | null;
   readonly requestId: string;
   scope: AccessScope;
   readonly knex: Knex;
@@ -29,7 +30,7 @@ class RequestContext implements Context {
   /** Where the request comes from (set by the transport after building; see {@link withOrigin}). */
   origin: RequestOrigin = { surface: "GRAPHQL", clientAddress: null };
 
-  constructor(services: AppServices, principal: Principal | null, requestId: string, scope: AccessScope) {
+  constructor(services: AppServices, principal: Caller | null, requestId: string, scope: AccessScope) {
     this.services = services;
     this.principal = principal;
     this.requestId = requestId;
@@ -70,7 +71,7 @@ class RequestContext implements Context {
  */
 export function buildContext(
   services: AppServices,
-  principal: Principal | null,
+  principal: Caller | null,
   requestId: string = randomUUID(),
   scope: AccessScope = new AccessScope(services.knex, principal),
 ): Context {

@@ -22,14 +22,13 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { GraphQLError } from "graphql";
 import { z } from "zod";
-import type { Principal } from "../modules/access/index.ts";
-import { authenticateAgent } from "../modules/agent/index.ts";
+import type { Caller } from "../auth/caller.ts";
 import type { Context } from "../modules/context.ts";
 import { moduleMcpTools } from "../modules/index.ts";
 import type { McpTool } from "../shared/mcp-tool.ts";
 import type { RestResponse } from "../shared/rest-route.ts";
 import type { SkiffServer } from "./app.ts";
-import { toHeaders } from "./authenticate.ts";
+import { authenticateAgent, toHeaders } from "./authenticate.ts";
 import { buildContext, withOrigin } from "./context.ts";
 import { StatelessJsonTransport } from "./mcp-transport.ts";
 import { confirmCaller, rememberedContext } from "./remembered-callers.ts";
@@ -112,7 +111,7 @@ async function agentPrincipal(
   services: SkiffServer["services"],
   headers: Headers,
   counted: boolean,
-): Promise<Principal | null | { refused: string }> {
+): Promise<Caller | null | { refused: string }> {
   try {
     const principal = await authenticateAgent(services, headers, counted);
     if (principal && counted) principal.activeOrganizationOnly = true;

@@ -1,10 +1,9 @@
 /**
  * Authentication and data in one round trip: a request on /graphql or a REST row presenting an API key
  * (or, on the agent API, an agent token) this process resolved before starts with the caller it had then —
- * *remembered*, not trusted. The compiled read confirms it in its own statement (the credential's owner wraps it:
- * `confirmingStatement` in src/auth/caller.ts, `rememberedAgentCaller` in the agent module — the credential is
- * resolved again in the same snapshot as the data, an agent token counted against its rate limit, and the data read
- * only when the caller is unchanged). Every other way a request can go — not compilable, a mutation, a read that fell
+ * *remembered*, not trusted. The compiled read confirms it in its own statement (the credential's strategy wraps it:
+ * `rememberedCaller` in src/auth/credentials/ — the credential is resolved again in the same snapshot as the data, an
+ * agent token counted against its rate limit, and the data read only when the caller is unchanged). Every other way a request can go — not compilable, a mutation, a read that fell
  * back, an error before execution, a REST row's bad input — confirms it the ordinary way first ({@link confirmCaller};
  * {@link callerConfirmationPlugin} makes sure no operation is answered unconfirmed). A key deleted, disabled or
  * expired answers 401 on its next request, whichever instance gets it.
@@ -13,30 +12,23 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { ApolloServerPlugin, GraphQLResponse } from "@apollo/server";
 import { HeaderMap } from "@apollo/server";
 import { GraphQLError } from "graphql";
-import {
-  apiKeyFromHeaders,
-  confirmedRow,
-  confirmingStatement,
-  type HeaderReader,
-  rememberedCaller,
-} from "../auth/caller.ts";
-import { rememberedSession, sessionConfirmingStatement } from "../auth/session-caller.ts";
-import type { Principal, RememberedPrincipal } from "../modules/access/index.ts";
-import { rememberedAgent } from "../modules/agent/index.ts";
+import type { Caller } from "../auth/caller.ts";
+import type { RememberedCaller } from "../auth/credentials/credential.ts";
+import { rememberedCaller } from "../auth/credentials/index.ts";
 import type { Context } from "../modules/context.ts";
 import type { AppServices } from "../modules/services.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
 import type { Surface } from "../shared/rest-route.ts";
-import { authenticate, callerOptions, headerView, principalOf, refusalFor } from "./authenticate.ts";
+import { authenticate, callerOptions, headerView, refusalFor } from "./authenticate.ts";
 import { buildContext } from "./context.ts";
 import { unavailableError } from "./format-error.ts";
 
 /** A context's remembered caller: what it was remembered as, the request's headers and surface, whether confirmed. */
 interface Pending {
-  remembered: RememberedPrincipal;
+  remembered: RememberedCaller;
   headers: IncomingHttpHeaders | Record<string, string | undefined>;
   surface: Surface;
-  /** The principal acts on its organization alone ({@link Principal.activeOrganizationOnly}), confirmed or not. */
+  /** The caller acts on its organization alone ({@link Caller.activeOrganizationOnly}), confirmed or not. */
   activeOnly: boolean;
   confirmed: boolean;
 }
@@ -54,48 +46,10 @@ function pendingOf(ctx: Context): Pending | null {
 }
 
 /**
- * The caller this process resolved before from the credential in `headers`, as `surface` accepts credentials (the
- * agent API: agent tokens; every other surface: API keys, not JWTs); null when there is none to remember.
- */
-function rememberedPrincipal(
-  services: AppServices,
-  headers: IncomingHttpHeaders | Record<string, string | undefined>,
-  surface: Surface,
-): RememberedPrincipal | null {
-  if (surface === "none") return null;
-  const view = headerView(headers);
-  if (surface === "agent") return rememberedAgent(services, view);
-  // An API key header decides alone (resolveCaller): a session cookie counts only without one.
-  if (!apiKeyFromHeaders(view)) return rememberedSessionPrincipal(services, view);
-  const check = rememberedCaller(view);
-  if (!check) return null;
-  const options = callerOptions(services);
-  return {
-    identity: check,
-    principal: () => principalOf(check.caller),
-    statement: (sql, bindings) => confirmingStatement(check, options, sql, bindings),
-    confirmed: async (row) => confirmedRow(services.knex, check, row, options),
-  };
-}
-
-/** The remembered session of the cookie in `view` as a {@link RememberedPrincipal}; null when there is none. */
-function rememberedSessionPrincipal(services: AppServices, view: HeaderReader): RememberedPrincipal | null {
-  const session = rememberedSession(services.auth, view);
-  if (!session) return null;
-  const options = callerOptions(services);
-  return {
-    identity: session,
-    principal: () => principalOf(session.caller),
-    statement: (sql, bindings) => sessionConfirmingStatement(session, options, sql, bindings),
-    confirmed: async (row) => (row && row.callerFingerprint === session.fingerprint ? row : null),
-  };
-}
-
-/**
  * The context of a request (on `surface`: /graphql, or a REST row's) whose credential this process remembers, with
  * the remembered principal pending confirmation; null when there is none to remember (then authenticate the
  * ordinary way). `activeOnly`: the principal acts on its organization alone, a session on its active one (REST rows
- * that name no organization; {@link Principal.activeOrganizationOnly}).
+ * that name no organization; {@link Caller.activeOrganizationOnly}).
  */
 export function rememberedContext(
   services: AppServices,
@@ -104,11 +58,17 @@ export function rememberedContext(
   surface: Surface,
   activeOnly = false,
 ): Context | null {
-  const remembered = rememberedPrincipal(services, headers, surface);
+  const remembered = rememberedCaller(
+    services.auth,
+    services.knex,
+    headerView(headers),
+    surface,
+    callerOptions(services),
+  );
   if (!remembered) return null;
-  const principal = remembered.principal();
-  if (activeOnly) principal.activeOrganizationOnly = true;
-  const ctx = buildContext(services, principal, requestId);
+  const caller = remembered.caller();
+  if (activeOnly) caller.activeOrganizationOnly = true;
+  const ctx = buildContext(services, caller, requestId);
   const p: Pending = { remembered, headers, surface, activeOnly, confirmed: false };
   Object.assign(ctx, { [PENDING]: p });
   return ctx;
@@ -116,7 +76,7 @@ export function rememberedContext(
 
 /**
  * The remembered entry `ctx`'s caller was started from while it is not confirmed yet (see
- * {@link RememberedPrincipal.identity}), else null.
+ * {@link RememberedCaller.identity}), else null.
  */
 export function rememberedIdentity(ctx: Context): object | null {
   return pendingOf(ctx)?.remembered.identity ?? null;

@@ -36,8 +36,9 @@ import {
 } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { type WebSocket, WebSocketServer } from "ws";
+import type { Caller } from "../auth/caller.ts";
 import { clientAddress, proxyTrust } from "../http/client-address.ts";
-import { AccessScope, type Principal } from "../modules/access/index.ts";
+import { AccessScope } from "../modules/access/index.ts";
 import type { AppServices } from "../modules/services.ts";
 import { ACCESS_CHANGED_TOPIC } from "../shared/access-changes.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
@@ -165,7 +166,7 @@ function trustedOrigins(services: AppServices): Set<string> {
  * an access change of the principal is announced, when the socket is also closed with 4403.
  */
 interface Connection {
-  principal: Principal;
+  principal: Caller;
   scope: AccessScope;
   /** The client's address, resolved at the upgrade (for the audit entries of its mutations). */
   address: string;

@@ -4,7 +4,7 @@
  * secret; deleted keys answer 401 at once; a key carries its creator's current role.
  */
 import { describe, expect, it } from "vitest";
-import { hashApiKey } from "../../src/auth/caller.ts";
+import { hashApiKey } from "../../src/auth/credentials/api-key.ts";
 import { addMember, createOrg, createUser } from "../helpers/seed.ts";
 import { gql, useTestServer } from "../helpers/server.ts";
 import { sessionFor } from "../helpers/session.ts";

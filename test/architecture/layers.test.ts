@@ -31,8 +31,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Compiled reads: the planner and SQL/JSON writer the modules declare their fields with; below the modules.
   reads: ["shared", "db", "config"],
   jobs: ["http", "shared", "auth", "db", "config"],
-  shared: ["auth", "db", "config", "http"],
-  auth: ["db", "config", "http"],
+  shared: ["db", "config", "http"],
+  // Who is calling: credential strategies and the access policy, which throws the shared errors and states
+  // visibility as compiled reads' SQL conditions.
+  auth: ["reads", "shared", "db", "config", "http"],
   db: ["config", "http"],
   // Configuration validates SKIFF_OUTBOUND_ALLOW with the outbound client's own parser.
   config: ["http"],

@@ -19,7 +19,8 @@ import {
   DISABLED_AUTH_PATHS,
   SESSION_COOKIE,
 } from "../../src/auth/auth.ts";
-import { hashApiKey, resolveCaller } from "../../src/auth/caller.ts";
+import { hashApiKey } from "../../src/auth/credentials/api-key.ts";
+import { resolveCaller } from "../../src/auth/credentials/index.ts";
 import { memberStandingJoinSql, userMembershipsSql } from "../../src/modules/access/index.ts";
 import { replaceApiKeySecret } from "../../src/modules/api-keys/index.ts";
 import "../../src/modules/index.ts";
@@ -263,7 +264,7 @@ describe("resolveCaller", () => {
       memberId: expect.stringMatching(/^mem_/),
       via: "session",
       sessionId: expect.stringMatching(/^ses_/),
-      // Every membership with its standing, read with the session (session-caller.ts).
+      // Every membership with its standing, read with the session (src/auth/credentials/session.ts).
       memberships: [
         expect.objectContaining({
           organizationId: first.organizationId,

@@ -375,7 +375,7 @@ describe("REST rows with a remembered credential", () => {
 });
 
 /**
- * Session cookies (src/auth/session-caller.ts): a cookie better-auth verified on instance A is remembered there, and
+ * Session cookies (src/auth/credentials/session.ts): a cookie better-auth verified on instance A is remembered there, and
  * A's next reads confirm the session inside their own statement — no better-auth lookup, no membership query.
  * After every kind of change, A's next answer must be C's (C remembers nothing: every request goes through
  * better-auth).

@@ -313,7 +313,7 @@ describe("compiled reads", () => {
     for (const query of ["{ viewer { id } }", "{ organizations { id name } }", TREE]) {
       const [a, b] = [await counted(compiled, query), await counted(executed, query)];
       expect(a.body).toBe(b.body);
-      // The compiled server remembers the cookie (session-caller.ts): one statement reads and confirms the session;
+      // The compiled server remembers the cookie (src/auth/credentials/session.ts): one statement reads and confirms the session;
       // the executed one asks better-auth (its own pool), then reads the session with its memberships, then the fields.
       expect(a.statements, query).toBe(1);
       expect(b.statements, query).toBeGreaterThanOrEqual(a.statements);

@@ -4,11 +4,11 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Knex } from "knex";
-import { hashApiKey } from "../../src/auth/caller.ts";
+import type { Role } from "../../src/auth/access/standing.ts";
+import { hashApiKey } from "../../src/auth/credentials/api-key.ts";
 import { hashPassword } from "../../src/auth/password.ts";
 import { newId } from "../../src/db/ids.ts";
 import { createSecretBox } from "../../src/db/secrets.ts";
-import type { Role } from "../../src/modules/access/member.model.ts";
 import { generateAgentToken } from "../../src/modules/agent/agent-token.secret.ts";
 
 /** Secret used by test servers (and so by seeds that encrypt). */

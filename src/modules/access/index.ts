@@ -1,5 +1,6 @@
 /**
- * Module manifest: memberships, roles and grants of a caller (AccessScope), the one authorization policy, and the
+ * Module manifest: memberships, roles and grants of a caller (AccessScope; the policy judging them is
+ * src/auth/access/policy.ts), and the
  * compiled reads of members and grants (schema/team.graphql's `Member`, `MemberGrant`).
  */
 import { defineModule } from "../module.ts";
@@ -15,34 +16,14 @@ export const accessModule = defineModule({
 });
 
 export { memberAmong, organizationIdsOfUser } from "./access.queries.ts";
-export type { OrgAccess, Principal, RememberedPrincipal } from "./access-scope.ts";
 // The public surface: what other modules may import (they import nothing else of this folder).
-export {
-  AccessScope,
-  orgAccessOf,
-  standingOf,
-  visibleApplicationSql,
-  visibleProjectSql,
-} from "./access-scope.ts";
+export { AccessScope } from "./access-scope.ts";
 export { type ExportedMember, exportMembers } from "./member.export.ts";
-export type { Role } from "./member.model.ts";
 export { Member, MemberGrant } from "./member.model.ts";
 export {
-  assertAllowed,
-  assertCanDeleteApiKey,
-  assertCanManageMember,
-  assertSessionPrincipal,
-  isAllowed,
-  isAssignableRole,
-  isLimitableByGrants,
-  seesAllApiKeys,
-} from "./policy.ts";
-export {
-  refusal,
   requireActiveOrganization,
   requireAllowed,
   requireOrganization,
-  requirePlanFeature,
   requireTargetOrganization,
 } from "./require-access.ts";
 export {

@@ -2,8 +2,9 @@
  * The organization export's read of members, their roles and grants (docs/organization-transfer.md): the bundle
  * carries them as invitations to send on the target instance.
  */
+
+import type { Role } from "../../auth/access/standing.ts";
 import type { ServiceContext } from "../context.ts";
-import type { Role } from "./member.model.ts";
 
 /** A member as the organization export reads it (the exporter resolves the user and the grants' targets). */
 export interface ExportedMember {

@@ -1,9 +1,7 @@
 /** Memberships, roles and grants (tables shared with better-auth: `members`; ours: `member_grants`), owned by the access module. */
-import type { Role } from "../../auth/caller.ts";
+import type { Role } from "../../auth/access/standing.ts";
 import { BaseModel } from "../../db/base-model.ts";
 import { memberGrantTable, memberTable } from "./access.tables.ts";
-
-export type { Role };
 
 /** Membership of a user in an organization. */
 export class Member extends BaseModel {

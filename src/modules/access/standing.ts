@@ -1,12 +1,11 @@
 /**
  * A member's standing — role, the plan's features, grants — as one SQL select list, the only implementation of
- * that read: API keys (src/auth/caller.ts, given it by the transport), agent tokens (agent module) and sessions
+ * that read: API keys (src/auth/credentials/api-key.ts, given it by the transport), agent tokens (agent module) and sessions
  * (`AccessScope`) all select it. The plan's features and a granted application's project belong to the
  * organizations and applications modules: their owners hand that SQL in ({@link useStandingSources}, called by
  * src/modules/index.ts), so this module names only its own tables.
  */
-import type { StandingJoin } from "../../auth/caller.ts";
-import type { UserMembershipsSql } from "../../auth/session-caller.ts";
+import type { StandingJoin, UserMembershipsSql } from "../../auth/credentials/credential.ts";
 
 /** SQL the owners of plans and applications give for the standing (each returns an SQL expression). */
 export interface StandingSources {
@@ -25,7 +24,7 @@ export function useStandingSources(given: StandingSources): void {
 
 /**
  * The select list of the standing of member row `member` (an alias of `members`): the `StandingColumns` of
- * src/auth/caller.ts, read by `standingOf` (access-scope.ts).
+ * src/auth/access/standing.ts, read by its `standingOf`.
  * @throws Error when no sources are registered (src/modules/index.ts not loaded).
  */
 export function memberStandingSql(member: string): string {
@@ -60,7 +59,7 @@ export const memberStandingJoinSql: StandingJoin = (alias, condition, columns = 
 };
 
 /**
- * A user's memberships for sessions (src/auth/session-caller.ts, which is below the modules): the fingerprint of the
+ * A user's memberships for sessions and user JWTs (src/auth/credentials/session.ts, which is below the modules): the fingerprint of the
  * user's member rows (id, organization, role, standing version: see {@link memberVersionSql}) and their standings as
  * a `json` array of `{ organizationId, …StandingColumns }`, the active organization's first, then oldest first.
  */

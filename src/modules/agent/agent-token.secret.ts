@@ -3,7 +3,8 @@
  * (32 random bytes), distinguishable at a glance from account API keys (`skiff_...`). Only the SHA-256 hash is
  * stored; authentication looks the hash up in `agent_tokens`, never trusting the prefix alone.
  */
-import { hash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { hashAgentToken } from "../../auth/credentials/agent-token.ts";
 
 /** Prefix of every agent token. */
 export const AGENT_TOKEN_PREFIX = "skiff_agt_";
@@ -16,11 +17,6 @@ export interface GeneratedAgentToken {
   token: string;
   hash: string;
   prefix: string;
-}
-
-/** Hex SHA-256 of a token, as stored in `agent_tokens.token_hash` (salt-free: tokens carry 256 random bits). */
-export function hashAgentToken(token: string): string {
-  return hash("sha256", token, "hex");
 }
 
 /** Generates a new random agent token. */

@@ -18,6 +18,3 @@ export const agentModule = defineModule({
   restRoutes: agentRoutes,
   mcpTools: agentMcpTools,
 });
-
-// The public surface: what other modules and the transport may import (nothing else of this folder).
-export { authenticateAgent, rememberedAgent } from "./agent-auth.ts";

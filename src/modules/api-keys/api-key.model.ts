@@ -7,7 +7,7 @@ export class ApiKey extends BaseModel {
   static override tableName = apiKeyTable.table;
   static override idKind = "apiKey" as const;
   declare name: string | null;
-  /** The secret's hash (better-auth's default key hasher; src/auth/caller.ts `hashApiKey`). */
+  /** The secret's hash (better-auth's default key hasher; src/auth/credentials/api-key.ts `hashApiKey`). */
   declare key: string;
   /** `skiff_` when the secret starts with it, else null. */
   declare prefix: string | null;
@@ -18,7 +18,7 @@ export class ApiKey extends BaseModel {
   /** The organization the key is bound to. */
   declare organizationId: string;
   declare enabled: boolean;
-  /** Last authenticated request (better-auth's `lastRequest`), updated by src/auth/caller.ts. */
+  /** Last authenticated request (better-auth's `lastRequest`), updated by src/auth/credentials/api-key.ts. */
   declare lastRequest: Date | null;
   declare createdAt: Date;
 }

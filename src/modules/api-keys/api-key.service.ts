@@ -2,18 +2,19 @@
  * Account API keys (spec: Authentication → Site import API, rules 1–4): created with a name, the secret shown
  * once and stored hashed (better-auth's api-key plugin, bound to the organization the request acts on by
  * src/auth/api-key-organization.ts); deleted by their creator, or by an owner or admin of the organization;
- * deletion takes effect on the next request (src/auth/caller.ts looks every key up in the database).
+ * deletion takes effect on the next request (src/auth/credentials/api-key.ts looks every key up in the database).
  */
 
 import type { Knex } from "knex";
 import { z } from "zod";
+import { assertCan, can } from "../../auth/access/policy.ts";
 import { API_KEY_NAME_LENGTH, API_KEY_PREFIX, API_KEY_START_LENGTH } from "../../auth/auth.ts";
-import { hashApiKey } from "../../auth/caller.ts";
+import { hashApiKey } from "../../auth/credentials/api-key.ts";
 import { publishAccessChange } from "../../shared/access-changes.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import type { DomainEventData } from "../../shared/events/catalogue.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { assertCanDeleteApiKey, Member, requireActiveOrganization, seesAllApiKeys } from "../access/index.ts";
+import { Member, requireActiveOrganization } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import type { DomainEvent, EventContext } from "../events.ts";
 import { ApiKey } from "./api-key.model.ts";
@@ -58,9 +59,9 @@ export async function deleteApiKey(ctx: Context, id: string): Promise<string> {
   const key = await ApiKey.query(ctx.knex).findById(id);
   const access = key ? await ctx.scope.forOrg(key.organizationId) : null;
   const own = key?.referenceId === ctx.principal?.userId;
-  if (!key || !access || !(own || seesAllApiKeys(access))) throw new NotFoundError("ApiKey", id);
+  if (!key || !access || !(own || can(access, "apiKey:manage-others"))) throw new NotFoundError("ApiKey", id);
   const creator = await Member.query(ctx.knex).findOne({ organizationId: key.organizationId, userId: key.referenceId });
-  assertCanDeleteApiKey(access, own, creator?.role ?? null);
+  assertCan(access, "apiKey:delete", { own, creatorRole: creator?.role ?? null });
   await ApiKey.query(ctx.knex).deleteById(id);
   await publishAccessChange(ctx.services.pubsub, { apiKeyId: id }, ctx.log);
   return id;

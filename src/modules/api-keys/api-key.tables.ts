@@ -2,15 +2,17 @@
  * The descriptor of the API keys module's table (src/reads/tables.ts): keys are personal — owners and admins see
  * every key of their organization, members only their own, another organization's none.
  */
+import { can } from "../../auth/access/policy.ts";
 import { defineTable, type SqlVisibility } from "../../reads/index.ts";
-import { seesAllApiKeys } from "../access/index.ts";
 
 /** The condition "API key row `alias` is visible to the caller" (SQL). */
 function visibleApiKey(sql: SqlVisibility, alias: string): string {
   const { caller } = sql;
   const parts = [...caller.orgs.values()].map((access) => {
     const org = `${alias}.organization_id = ${sql.param(access.organizationId)}`;
-    return seesAllApiKeys(access) ? org : `(${org} and ${alias}.reference_id = ${sql.param(caller.userId ?? "")})`;
+    return can(access, "apiKey:manage-others")
+      ? org
+      : `(${org} and ${alias}.reference_id = ${sql.param(caller.userId ?? "")})`;
   });
   return parts.length ? `(${parts.join(" or ")})` : "false";
 }

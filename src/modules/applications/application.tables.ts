@@ -3,8 +3,9 @@
  * their organization (a member limited by grants: those of its granted projects and its granted applications), and
  * their domains and environment variables, visible with their application.
  */
+
+import { visibleApplicationSql } from "../../auth/access/policy.ts";
 import { defineChildTable, defineTable, type SqlVisibility } from "../../reads/index.ts";
-import { visibleApplicationSql } from "../access/index.ts";
 import { environmentTable, projectTable } from "../projects/index.ts";
 
 /** The condition "application row `alias` is visible to the caller" (SQL). */

@@ -1,6 +1,6 @@
 /**
  * The targets of the management mutations, found with the caller's visibility and checked against the role table
- * (src/modules/access/policy.ts): invisible (another organization's, not granted, or missing) answers NOT_FOUND,
+ * (src/auth/access/policy.ts): invisible (another organization's, not granted, or missing) answers NOT_FOUND,
  * a visible one the role may not change answers FORBIDDEN (members may view and deploy only).
  */
 import type { Knex } from "knex";

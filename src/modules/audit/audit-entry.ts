@@ -6,10 +6,10 @@
  */
 import type { GraphQLError } from "graphql";
 import type { Knex } from "knex";
+import type { Caller } from "../../auth/caller.ts";
 import { newId } from "../../db/ids.ts";
 import { isDataException, missingReference } from "../../db/pg-errors.ts";
 import { isDatabaseUnavailable } from "../../shared/database-unavailable.ts";
-import type { Principal } from "../access/index.ts";
 import type { RequestOrigin, RequestSurface } from "../context.ts";
 import { type AuditWriteKind, observeAuditWrite } from "./audit.metrics.ts";
 
@@ -72,7 +72,7 @@ export function outcomeOfCode(code: string): AuditOutcome {
 
 /** Who acted, from the request's principal (null: anonymous, or the platform when `system`). */
 export function actorOf(
-  principal: Principal | null,
+  principal: Caller | null,
   system = false,
 ): Pick<AuditEntry, "actorKind" | "actorUserId" | "credentialKind" | "credentialId"> {
   if (!principal)
@@ -88,7 +88,7 @@ export function actorOf(
 
 /** What a request context says of an entry: its actor, origin and id. */
 export interface EntrySource {
-  principal: Principal | null;
+  principal: Caller | null;
   origin?: RequestOrigin;
   requestId?: string;
 }

@@ -4,6 +4,7 @@
  * the caller does not belong to: NOT_FOUND, as another organization's data is invisible).
  */
 
+import { assertCan } from "../../auth/access/policy.ts";
 import {
   checkedEnum,
   column,
@@ -16,7 +17,6 @@ import {
 } from "../../reads/index.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { decodeCursor } from "../../shared/pagination.ts";
-import { assertAllowed } from "../access/index.ts";
 
 /** The filters of `auditEvents` (and of the REST list and export), as their arguments name them. */
 export interface AuditFilters {
@@ -36,7 +36,7 @@ function readableOrganization(compiler: ReadCompiler, requested: string | null |
   const organizationId = requested ?? compiler.caller.organizationId;
   const access = organizationId ? compiler.caller.orgs.get(organizationId) : undefined;
   if (!organizationId || !access) throw new NotFoundError("Organization", organizationId ?? "");
-  assertAllowed(access, "audit:read");
+  assertCan(access, "audit:read");
   return organizationId;
 }
 

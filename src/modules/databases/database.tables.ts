@@ -1,6 +1,7 @@
 /** The descriptor of the databases module's table (src/reads/tables.ts): databases, visible when their project is. */
+
+import { visibleProjectSql } from "../../auth/access/policy.ts";
 import { defineTable } from "../../reads/index.ts";
-import { visibleProjectSql } from "../access/index.ts";
 import { environmentTable } from "../projects/index.ts";
 
 /**

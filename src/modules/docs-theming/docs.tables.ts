@@ -2,8 +2,8 @@
  * The descriptor of the docs module's themes (src/reads/tables.ts): one theme per organization, visible to that
  * organization's owners and admins (`docs:manage`).
  */
+import { can } from "../../auth/access/policy.ts";
 import { defineTable, type SqlVisibility } from "../../reads/index.ts";
-import { isAllowed } from "../access/index.ts";
 import { databaseIdOfOrganizationSql } from "../organizations/index.ts";
 
 /** Theme rows as the reads see them: the row's columns, `id` (its organization's id) and `database_id` (SQL, to alias). */
@@ -13,7 +13,7 @@ const THEME_ROWS = `(select dt.*, dt.organization_id as id, ${databaseIdOfOrgani
 /** The organizations whose themes the caller manages (owners and admins: `docs:manage`). */
 export function managedOrganizations(sql: SqlVisibility): string[] {
   return [...sql.caller.orgs.values()]
-    .filter((access) => isAllowed(access.role, "docs:manage"))
+    .filter((access) => can(access, "docs:manage"))
     .map((access) => access.organizationId);
 }
 

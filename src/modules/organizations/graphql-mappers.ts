@@ -7,5 +7,5 @@ export default {
   Plan: "./organization.model.ts#OrganizationPlan",
   NotificationChannel: "./notification-channel.model.ts#NotificationChannel",
   User: "./organization.model.ts#User",
-  Viewer: "./viewer.ts#ViewerModel",
+  Viewer: "../../auth/caller.ts#Caller",
 } satisfies Record<string, string>;

@@ -3,10 +3,11 @@
  * e-mail addresses, added and removed by owners and admins, read by every member.
  */
 import { z } from "zod";
+import { assertCan } from "../../auth/access/policy.ts";
 import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { assertAllowed, requireOrganization } from "../access/index.ts";
+import { requireOrganization } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import { NotificationChannel } from "./notification-channel.model.ts";
 
@@ -22,7 +23,7 @@ const addInput = z.object({
  */
 export async function addNotificationChannel(ctx: Context, raw: z.input<typeof addInput>) {
   const access = await requireOrganization(ctx.scope, raw.organizationId);
-  assertAllowed(access, "notification:manage");
+  assertCan(access, "notification:manage");
   const input = parseInput(addInput, raw);
   return translateUniqueViolations(
     () =>
@@ -40,7 +41,7 @@ export async function removeNotificationChannel(ctx: Context, id: string): Promi
   const channel = await NotificationChannel.query(ctx.knex).findById(id);
   const access = channel ? await ctx.scope.forOrg(channel.organizationId) : null;
   if (!channel || !access) throw new NotFoundError("NotificationChannel", id);
-  assertAllowed(access, "notification:manage");
+  assertCan(access, "notification:manage");
   await NotificationChannel.query(ctx.knex).deleteById(id);
   return id;
 }

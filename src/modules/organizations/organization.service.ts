@@ -1,14 +1,15 @@
 /**
  * Organization lifecycle (spec: "Organization and access resources"): create (creator = owner), rename, switch
- * the session's active organization, change plan (billing). Visibility first (NOT_FOUND), then policy.ts.
+ * the session's active organization, change plan (billing). Visibility first (NOT_FOUND), then src/auth/access/policy.ts.
  */
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { assertSignedIn } from "../../auth/access/policy.ts";
 import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { BadUserInputError, ConflictError } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { assertSessionPrincipal, Member, requireAllowed, requireOrganization } from "../access/index.ts";
+import { Member, requireAllowed, requireOrganization } from "../access/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { Organization, Plan } from "./organization.model.ts";
 import { QUOTA_KINDS, quotaStatus } from "./quota.ts";
@@ -67,7 +68,7 @@ export async function insertOrganizationWithOwner(
  */
 export async function createOrganization(ctx: Context, raw: { name: string; slug?: string | null }) {
   const principal = ctx.principal!;
-  assertSessionPrincipal(principal, "organization:create");
+  assertSignedIn(principal, "organization:create");
   const input = parseInput(createInput, raw);
   const organization = await insertOrganizationWithOwner(ctx, {
     name: input.name,

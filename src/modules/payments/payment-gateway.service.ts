@@ -4,12 +4,13 @@
  * visibility of the project first (NOT_FOUND), then `payment:manage` (owners and admins; FORBIDDEN).
  */
 import type { Knex } from "knex";
+import { assertCan } from "../../auth/access/policy.ts";
+import type { OrgAccess } from "../../auth/access/standing.ts";
 import { newId } from "../../db/ids.ts";
 import { OutboundError } from "../../http/outbound-errors.ts";
 import { visibleRowsById } from "../../reads/index.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
-import { assertAllowed, type OrgAccess } from "../access/index.ts";
 import { type ServiceContext, sqlCallerOf } from "../context.ts";
 import { lockOrganization } from "../organizations/index.ts";
 import { projectTable } from "../projects/index.ts";
@@ -98,7 +99,7 @@ export async function createPaymentGatewayService(
   ]);
   const access = project ? await ctx.scope.forOrg(project.organizationId) : null;
   if (!project || !access) throw new NotFoundError("Project", input.projectId);
-  assertAllowed(access, "payment:manage");
+  assertCan(access, "payment:manage");
   const name = checkName(input.name);
   const webhookUrl = input.webhookUrl ? await checkWebhookUrl(ctx, input.webhookUrl) : null;
   const gateway = gatewayClient(ctx.services.config);
@@ -146,7 +147,7 @@ export async function updatePaymentGatewayService(
   input: { name?: string | null; webhookUrl?: string | null },
 ): Promise<PaymentGatewayService> {
   const { access } = await visibleService(ctx, id);
-  assertAllowed(access, "payment:manage");
+  assertCan(access, "payment:manage");
   const patch: Partial<PaymentGatewayService> = {};
   if (input.name !== undefined && input.name !== null) patch.name = checkName(input.name);
   if (input.webhookUrl !== undefined) {
@@ -166,7 +167,7 @@ export async function updatePaymentGatewayService(
  */
 export async function deletePaymentGatewayService(ctx: ServiceContext, id: string): Promise<boolean> {
   const { service, access } = await visibleService(ctx, id);
-  assertAllowed(access, "payment:manage");
+  assertCan(access, "payment:manage");
   return withTransaction(ctx, async (tx) => {
     await lockOrganization(tx.knex, service.organizationId);
     const deleted = await tx.knex(SERVICES).where({ id }).delete();
@@ -197,7 +198,7 @@ export async function setPaymentMethodEnabled(
   enabled: boolean,
 ): Promise<GatewayMethod> {
   const { service, access } = await visibleService(ctx, serviceId);
-  assertAllowed(access, "payment:manage");
+  assertCan(access, "payment:manage");
   const merchant = await merchantOf(ctx.knex, service.organizationId);
   if (merchant?.status !== "active") {
     throw new BadUserInputError("The merchant is still being provisioned at the gateway; try again in a moment", {

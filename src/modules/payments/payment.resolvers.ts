@@ -3,8 +3,8 @@
  * database, from the service's row (payment.reads.ts): the decrypted signing key, the checkout URL
  * (configuration) and the gateway's payment methods. Services and relays are read by compiled SQL.
  */
+import { can } from "../../auth/access/policy.ts";
 import type { Resolvers } from "../../generated/graphql.ts";
-import { isAllowed } from "../access/index.ts";
 import { gatewayClient } from "./gateway-client.ts";
 import type { PaymentGatewayServiceRow } from "./payment.model.ts";
 import {
@@ -24,7 +24,7 @@ export const paymentResolvers: Resolvers = {
     signingKey: async (s, _a, ctx) => {
       const row = rowOf(s);
       const access = await ctx.scope.forOrg(row.organizationId);
-      if (!access || !isAllowed(access.role, "payment:manage")) return null;
+      if (!access || !can(access, "payment:manage")) return null;
       return row.signingKeySealed ? ctx.services.secrets.decrypt(row.signingKeySealed) : null;
     },
     checkoutUrl: (s, _a, ctx) => {

@@ -2,8 +2,9 @@
  * The descriptor of the payments module's gateway services (src/reads/tables.ts): each service with its
  * organization's merchant as one row, visible when its project is.
  */
+
+import { visibleProjectSql } from "../../auth/access/policy.ts";
 import { defineTable } from "../../reads/index.ts";
-import { visibleProjectSql } from "../access/index.ts";
 import { projectTable } from "../projects/index.ts";
 
 /**

@@ -4,9 +4,10 @@
  * src/modules/projects/project.service.ts (also used by site imports).
  */
 import { z } from "zod";
+import { assertCan } from "../../auth/access/policy.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { assertAllowed, requireTargetOrganization } from "../access/index.ts";
+import { requireTargetOrganization } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import { createProjectWithProduction, deleteProject as deleteProjectRow } from "./project.service.ts";
 
@@ -22,7 +23,7 @@ const createInput = z.object({
  */
 export async function createProject(ctx: Context, raw: z.input<typeof createInput>) {
   const access = await requireTargetOrganization(ctx.scope, raw.organizationId);
-  assertAllowed(access, "project:create");
+  assertCan(access, "project:create");
   const input = parseInput(createInput, raw);
   const { project } = await createProjectWithProduction(ctx, {
     organizationId: access.organizationId,
@@ -40,7 +41,7 @@ export async function deleteProject(ctx: Context, id: string): Promise<string> {
   const project = await ctx.loaders.projects.byId.load(id);
   const access = project ? await ctx.scope.forOrg(project.organizationId) : null;
   if (!project || !access) throw new NotFoundError("Project", id);
-  assertAllowed(access, "project:delete");
+  assertCan(access, "project:delete");
   await deleteProjectRow(ctx, id);
   return id;
 }

@@ -3,8 +3,9 @@
  * organization (a member limited by grants: its granted projects and those of its granted applications), and their
  * environments, visible with their project.
  */
+
+import { visibleProjectSql } from "../../auth/access/policy.ts";
 import { defineChildTable, defineTable, type SqlVisibility } from "../../reads/index.ts";
-import { visibleProjectSql } from "../access/index.ts";
 import { organizationTable } from "../organizations/index.ts";
 
 /** The condition "project row `alias` is visible to the caller" (SQL). */

@@ -14,10 +14,10 @@
  */
 
 import type { Knex } from "knex";
+import type { OrgAccess } from "../../auth/access/standing.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { cursorOf, seqOfCursor } from "../../shared/event-log.ts";
 import { type EventMeta, eventStream, oncePerEvent, shareableEvent } from "../../shared/pubsub.ts";
-import type { OrgAccess } from "../access/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { events } from "../events.ts";
 import { type ImportStatus, SiteImport } from "./site-import.model.ts";

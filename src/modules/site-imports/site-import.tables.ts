@@ -3,8 +3,9 @@
  * visible to its members; a member limited by grants sees the records whose project it sees (a record without a
  * project stays hidden from it). Spec: Site import rule 8 (another organization's record is NOT_FOUND).
  */
+
+import { visibleProjectSql } from "../../auth/access/policy.ts";
 import { defineTable, type SqlVisibility } from "../../reads/index.ts";
-import { visibleProjectSql } from "../access/index.ts";
 import { organizationTable } from "../organizations/index.ts";
 import { projectTable } from "../projects/index.ts";
 

@@ -5,8 +5,9 @@
  * any other consumer subscribe there). Called with the action's transaction as `ctx.knex`, so an action that rolls
  * back sends nothing. Data shapes: src/shared/events/catalogue.ts.
  */
+
 import type { Knex } from "knex";
-import type { Role } from "../access/index.ts";
+import type { Role } from "../../auth/access/standing.ts";
 import { organizationIdsOfUser } from "../access/index.ts";
 import { type EventContext, events } from "../events.ts";
 import { organizationNumber, userById } from "../organizations/index.ts";

@@ -4,9 +4,11 @@
  * it sees every project. Owners and admins manage grants; only `member`s can be limited.
  */
 
+import { assertCan } from "../../auth/access/policy.ts";
+import { isLimitableByGrants } from "../../auth/access/standing.ts";
 import { publishAccessChange } from "../../shared/access-changes.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
-import { assertAllowed, isLimitableByGrants, Member, MemberGrant } from "../access/index.ts";
+import { Member, MemberGrant } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import { visibleMember } from "./member.service.ts";
 
@@ -65,7 +67,7 @@ export async function checkedGrantTarget(
  */
 export async function grantAccess(ctx: Context, input: GrantInput): Promise<MemberGrant> {
   const { member, access } = await visibleMember(ctx, input.memberId);
-  assertAllowed(access, "team:manage");
+  assertCan(access, "team:manage");
   const { projectId, applicationId } = await checkedGrantTarget(ctx, member.organizationId, member.role, input);
   const existing = await MemberGrant.query(ctx.knex).findOne({ memberId: member.id, projectId, applicationId });
   if (existing) return existing;
@@ -82,7 +84,7 @@ export async function revokeAccess(ctx: Context, grantId: string): Promise<strin
   const member = grant ? await Member.query(ctx.knex).findById(grant.memberId) : null;
   const access = member ? await ctx.scope.forOrg(member.organizationId) : null;
   if (!grant || !access) throw new NotFoundError("MemberGrant", grantId);
-  assertAllowed(access, "team:manage");
+  assertCan(access, "team:manage");
   await MemberGrant.query(ctx.knex).deleteById(grantId);
   if (member) await publishAccessChange(ctx.services.pubsub, { userId: member.userId }, ctx.log);
   return grantId;

@@ -6,12 +6,13 @@
  */
 import type { Knex } from "knex";
 import { z } from "zod";
+import { assertSignedIn } from "../../auth/access/policy.ts";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "../../auth/password.ts";
 import { newId } from "../../db/ids.ts";
 import { missingReference } from "../../db/pg-errors.ts";
 import { AppError, ConflictError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { assertSessionPrincipal, Member, MemberGrant } from "../access/index.ts";
+import { Member, MemberGrant } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import { deleteUser, findUserByEmail, setActiveOrganization, User } from "../organizations/index.ts";
 import { emitAccountEvent } from "./account-events.ts";
@@ -89,7 +90,7 @@ async function join(trx: Knex.Transaction, invitation: Invitation, userId: strin
  */
 export async function acceptInvitation(ctx: Context, token: string): Promise<Member> {
   const principal = ctx.principal!;
-  assertSessionPrincipal(principal, "invitation:accept");
+  assertSignedIn(principal, "invitation:accept");
   const user = await User.query(ctx.knex).findById(principal.userId);
   const now = ctx.services.now();
   const member = await ctx.knex.transaction(async (trx) => {

@@ -3,7 +3,7 @@
  * bundle member already invited (pending, not expired) as existing.
  */
 
-import type { Role } from "../access/index.ts";
+import type { Role } from "../../auth/access/standing.ts";
 import type { ServiceContext } from "../context.ts";
 
 /** The pending, unexpired invitations of `organizationId` (e-mail lower-cased, role), by e-mail. */

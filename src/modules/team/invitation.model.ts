@@ -3,8 +3,8 @@
  * Stored statuses are better-auth's (`pending`, `accepted`, `rejected`, `canceled`); the spec's status is derived
  * by {@link invitationStatus}.
  */
+import type { Role } from "../../auth/access/standing.ts";
 import { BaseModel } from "../../db/base-model.ts";
-import type { Role } from "../access/index.ts";
 import { invitationTable } from "./team.tables.ts";
 
 /** Status as stored in `invitations.status`. */

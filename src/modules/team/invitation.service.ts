@@ -4,13 +4,15 @@
  * or already used"; lifetime 48 hours). Times come from `ctx.services.now()` so tests can move the clock.
  * Accepting lives in invitation-accept.service.ts.
  */
+
 import type { Knex } from "knex";
 import { z } from "zod";
+import { assertCan, can, isAssignableRole } from "../../auth/access/policy.ts";
+import type { Role } from "../../auth/access/standing.ts";
 import { baseUrlOf } from "../../auth/auth.ts";
 import { BadUserInputError, ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import type { Role } from "../access/index.ts";
-import { assertAllowed, isAllowed, isAssignableRole, memberAmong, requireTargetOrganization } from "../access/index.ts";
+import { memberAmong, requireTargetOrganization } from "../access/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { enqueueMail } from "../mail/index.ts";
 import { findUserByEmail, lockOrganization, Organization, User, userIdsWithEmail } from "../organizations/index.ts";
@@ -89,7 +91,7 @@ export async function inviteMember(
   raw: { organizationId?: string | null; email: string; role: Role; grants?: readonly PendingGrant[] },
 ): Promise<Invitation> {
   const access = await requireTargetOrganization(ctx.scope, raw.organizationId);
-  assertAllowed(access, "team:manage");
+  assertCan(access, "team:manage");
   const { grants = [], ...fields } = raw;
   const input = parseInput(inviteInput, fields);
   const pendingGrants: PendingGrant[] = [];
@@ -142,7 +144,7 @@ async function assertNotMemberOrInvited(trx: Knex.Transaction, organizationId: s
  */
 export async function resendInvitation(ctx: Context, id: string): Promise<Invitation> {
   const { invitation, access } = await visibleInvitation(ctx, id);
-  assertAllowed(access, "team:manage");
+  assertCan(access, "team:manage");
   assertPending(invitation, ctx.services.now());
   const link = linkOf(ctx, invitation);
   if (!link) throw new ConflictError("This invitation has no link to resend; cancel it and invite again");
@@ -156,7 +158,7 @@ export async function resendInvitation(ctx: Context, id: string): Promise<Invita
  */
 export async function cancelInvitation(ctx: Context, id: string): Promise<Invitation> {
   const { invitation, access } = await visibleInvitation(ctx, id);
-  assertAllowed(access, "team:manage");
+  assertCan(access, "team:manage");
   assertPending(invitation, ctx.services.now());
   const [updated] = await Invitation.query(ctx.knex)
     .patch({ status: "canceled" })
@@ -169,7 +171,7 @@ export async function cancelInvitation(ctx: Context, id: string): Promise<Invita
 /** Whether the caller may read the links of invitations of an organization it belongs to. */
 export async function canReadLinks(ctx: Context, organizationId: string): Promise<boolean> {
   const access = await ctx.scope.forOrg(organizationId);
-  return access !== null && isAllowed(access.role, "invitation:read-link");
+  return access !== null && can(access, "invitation:read-link");
 }
 
 /** Answer of `invitationLink`: details only for a valid (pending) link. */

@@ -1,11 +1,13 @@
 /**
  * Changing and removing members, and transferring ownership (spec Role table: owners and admins manage the team;
- * the owner cannot be removed or demoted except by transferring ownership). Rules are asked of policy.ts.
+ * the owner cannot be removed or demoted except by transferring ownership). Rules are asked of src/auth/access/policy.ts.
  */
 
+import { assertCan, isAssignableRole } from "../../auth/access/policy.ts";
+import type { Role } from "../../auth/access/standing.ts";
 import { publishAccessChange } from "../../shared/access-changes.ts";
 import { BadUserInputError, ForbiddenError, NotFoundError } from "../../shared/errors.ts";
-import { assertAllowed, assertCanManageMember, isAssignableRole, Member, type Role } from "../access/index.ts";
+import { Member } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import { emitRemoved, emitRoleChanged } from "./account-events.ts";
 
@@ -23,7 +25,7 @@ export async function visibleMember(ctx: Context, id: string) {
  */
 export async function updateMemberRole(ctx: Context, memberId: string, role: Role): Promise<Member> {
   const { member, access } = await visibleMember(ctx, memberId);
-  assertCanManageMember(access, member.role);
+  assertCan(access, "member:manage", { role: member.role });
   if (!isAssignableRole(role)) {
     throw new BadUserInputError("The owner role passes only by transferOwnership", {
       fieldErrors: { role: ["Must be admin or member"] },
@@ -50,7 +52,7 @@ export async function updateMemberRole(ctx: Context, memberId: string, role: Rol
  */
 export async function removeMember(ctx: Context, memberId: string): Promise<string> {
   const { member, access } = await visibleMember(ctx, memberId);
-  assertCanManageMember(access, member.role);
+  assertCan(access, "member:manage", { role: member.role });
   await endMembership(ctx, member);
   return memberId;
 }
@@ -88,7 +90,7 @@ async function endMembership(ctx: Context, member: Member): Promise<void> {
  */
 export async function transferOwnership(ctx: Context, memberId: string): Promise<Member> {
   const { member, access } = await visibleMember(ctx, memberId);
-  assertAllowed(access, "ownership:transfer");
+  assertCan(access, "ownership:transfer");
   if (member.id === access.memberId) {
     throw new BadUserInputError("You already own this organization", {
       fieldErrors: { memberId: ["Choose another member"] },

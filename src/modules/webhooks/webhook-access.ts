@@ -4,8 +4,9 @@
  * who reads nothing here — gets 404 for the organization; owners and admins pass to the plan check (403 naming
  * the `webhooks` feature).
  */
+import { refusal } from "../../auth/access/policy.ts";
+import type { OrgAccess } from "../../auth/access/standing.ts";
 import { NotFoundError } from "../../shared/errors.ts";
-import { type OrgAccess, refusal } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { findOrganizationByRef } from "../organizations/index.ts";
 

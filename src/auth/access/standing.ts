@@ -1,0 +1,87 @@
+/**
+ * A caller's standing in one organization — role, grants, the plan's features — as the credential statements read
+ * it and as the access policy judges it. Spec: "Organization and access resources" (Role table; a member limited
+ * to specific projects or services).
+ */
+
+/** A role of a member in an organization (spec: Role table). */
+export type Role = "owner" | "admin" | "member";
+
+/** Highest of the roles stored in `members.role` (better-auth allows a comma-separated list); null for none. */
+export function toRole(stored: string | null | undefined): Role | null {
+  const roles = (stored ?? "").split(",").map((r) => r.trim());
+  return (["owner", "admin", "member"] as const).find((r) => roles.includes(r)) ?? null;
+}
+
+/** Whether grants limit a member of role `role`: only `member`s are limited; owners and admins see everything. */
+export function isLimitableByGrants(role: Role): boolean {
+  return role === "member";
+}
+
+/** The caller's standing in one organization. */
+export interface OrgAccess {
+  organizationId: string;
+  memberId: string;
+  role: Role;
+  /** null: unrestricted. Otherwise the member sees only these projects and applications. */
+  grants: { projectIds: Set<string>; applicationIds: Set<string>; applicationProjectIds: Set<string> } | null;
+  /** Features of the organization's plan (e.g. `webhooks`, `ai_assistant`), loaded with the membership. */
+  planFeatures: readonly string[];
+}
+
+/**
+ * The columns a member's standing is read as (the access module's `memberStandingSql`): the member's id and stored
+ * role, its standing version, the plan's features, its grants.
+ */
+export interface StandingColumns {
+  memberId: string;
+  role: string;
+  /** `members.standing_version` as text: grows with every change to the standing beyond the member row. */
+  standingVersion: string;
+  planFeatures: string[];
+  /** [projectId, applicationId, applicationProjectId] triples. */
+  grants: Array<[string | null, string | null, string | null]>;
+}
+
+/** One grant of a member (`member_grants`): a project, or an application with its project. */
+interface Grant {
+  projectId: string | null;
+  applicationId: string | null;
+  /** The granted application's project (null for a project grant). */
+  applicationProjectId: string | null;
+}
+
+/**
+ * The standing of member `memberId` (role `role`) in `organizationId` from its grants: grants limit only roles
+ * limitable by grants ({@link isLimitableByGrants}).
+ */
+function orgAccessOf(
+  organizationId: string,
+  memberId: string,
+  role: Role,
+  planFeatures: readonly string[],
+  grants: readonly Grant[],
+): OrgAccess {
+  const access: OrgAccess = { organizationId, memberId, role, grants: null, planFeatures };
+  if (!isLimitableByGrants(role)) return access;
+  for (const g of grants) {
+    if (!g.projectId && !g.applicationId) continue;
+    access.grants ??= { projectIds: new Set(), applicationIds: new Set(), applicationProjectIds: new Set() };
+    if (g.projectId) access.grants.projectIds.add(g.projectId);
+    if (g.applicationId) access.grants.applicationIds.add(g.applicationId);
+    if (g.applicationProjectId) access.grants.applicationProjectIds.add(g.applicationProjectId);
+  }
+  return access;
+}
+
+/** The standing in `organizationId` of a row read as {@link StandingColumns}; undefined for an unknown role. */
+export function standingOf(organizationId: string, row: StandingColumns): OrgAccess | undefined {
+  const role = toRole(row.role);
+  if (!role) return undefined;
+  const grants = row.grants.map(([projectId, applicationId, applicationProjectId]) => ({
+    projectId,
+    applicationId,
+    applicationProjectId,
+  }));
+  return orgAccessOf(organizationId, row.memberId, role, row.planFeatures, grants);
+}

@@ -1,0 +1,75 @@
+/**
+ * Who is calling is decided in one place: only the credential strategies (`src/auth/credentials/`) turn a
+ * credential into a caller — better-auth's session lookup and JWT verification included — and only the transport's
+ * `src/server/authenticate.ts` (an ordinary resolution) and `src/server/remembered-callers.ts` (a remembered caller,
+ * confirmed by the read) enter them. The transport enters authentication at the points listed below, each once per
+ * request (a WebSocket: once per connection); a new entry must be added here on purpose. Reads the source text.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "../..");
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(path);
+    return e.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Code without comments (a docstring naming a function is no call). */
+function code(file: string): string {
+  return readFileSync(file, "utf8")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/(^|[^:])\/\/.*$/gm, "$1");
+}
+
+const files = sourceFiles(join(root, "src")).map((file) => ({ path: relative(root, file), code: code(file) }));
+const inCredentials = (path: string) => path.startsWith("src/auth/credentials/");
+
+/** Where the transport enters authentication, and how many call sites each file has (see the file's docstring). */
+const ENTRY_POINTS: Record<string, number> = {
+  // GraphQL over HTTP: the context of the request (after a remembered caller was not found).
+  "src/server/app.ts": 1,
+  // A REST row (site import API, agent API, the rest of the table): the row's context.
+  "src/server/rest-runner.ts": 1,
+  // A WebSocket connection: `connection_init`, once for the connection's life.
+  "src/server/subscriptions.ts": 1,
+  // A remembered caller whose read did not confirm it: authenticated anew, once.
+  "src/server/remembered-callers.ts": 1,
+  // /mcp: the request (a lone tool call counted), a batch's tool calls one by one (each is one request of the agent
+  // API), and the uncounted look-up telling a revoked token (401) from a rate-limited one (a tool error).
+  "src/server/mcp.ts": 2,
+  // /api/auth/* hooks: whose session a sign-out ends, and who an auth call's audit entry names.
+  "src/server/session-events.ts": 1,
+  "src/server/auth-audit.ts": 2,
+};
+
+describe("who is calling", () => {
+  it("only the credential strategies ask better-auth for a session or verify a user JWT", () => {
+    const outside = files
+      .filter((f) => !inCredentials(f.path) && /\bapi\.(getSession|verifyJWT)\(/.test(f.code))
+      .map((f) => f.path);
+    expect(outside).toEqual([]);
+  });
+
+  it("only the transport's authenticate.ts and remembered-callers.ts enter the credential strategies", () => {
+    const importers = files
+      .filter((f) => !inCredentials(f.path) && /from\s+["'][./]*(?:auth\/)?credentials\/index\.ts["']/.test(f.code))
+      .map((f) => f.path)
+      .sort();
+    expect(importers).toEqual(["src/server/authenticate.ts", "src/server/remembered-callers.ts"]);
+  });
+
+  it("the transport authenticates at the listed entry points only", () => {
+    const calls = Object.fromEntries(
+      files
+        .filter((f) => f.path !== "src/server/authenticate.ts")
+        .map((f) => [f.path, (f.code.match(/\bauthenticate(?:Agent)?\(/g) ?? []).length] as const)
+        .filter(([, n]) => n > 0),
+    );
+    expect(calls).toEqual(ENTRY_POINTS);
+  });
+});
