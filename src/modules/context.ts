@@ -22,7 +22,7 @@ export interface ServiceContext {
   /** The caller's memberships, roles, grants and plan features; loaded once, lazily. */
   scope: AccessScope;
   /** null for anonymous callers and for work done by the platform itself (jobs, see {@link systemContext}). */
-  principal: Caller | null;
+  caller: Caller | null;
   services: AppServices;
   log: Logger;
 }
@@ -57,7 +57,7 @@ export interface Context extends ServiceContext {
  * organization; such work must not call access-gated services on anyone's behalf.
  */
 export function systemContext(services: AppServices, log: Logger = services.log): ServiceContext {
-  return { knex: services.knex, scope: new AccessScope(services.knex, null), principal: null, services, log };
+  return { knex: services.knex, scope: new AccessScope(services.knex, null), caller: null, services, log };
 }
 
 /**

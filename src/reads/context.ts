@@ -45,7 +45,7 @@ export interface ReadContext {
   /** The pool, or the transaction the request is in. */
   knex: Knex;
   /** null: anonymous (sees only public rows). */
-  principal: ReadPrincipal | null;
+  caller: ReadPrincipal | null;
   /** The caller's standing in every organization it may act on, loaded once per request. */
   scope: { memberships(): Promise<ReadonlyMap<string, ReadStanding>> };
   /** The instance's clock (`now()`, which tests may move), for states derived from times. */

@@ -152,7 +152,7 @@ async function compiledStatement(
   const json = identity ? JSON.stringify(op.variables ?? {}) : "";
   // The same caller compiles differently on a REST row limited to its active organization (the same document text
   // may come from /graphql, where the pinned document is shared).
-  const only = ctx.principal?.activeOrganizationOnly ? "a" : "";
+  const only = ctx.caller?.activeOrganizationOnly ? "a" : "";
   const key =
     identity && json.length <= MAX_KEPT_VARIABLES && `${numberOf(identity)}${only}:${numberOf(op.operation)}:${json}`;
   const known = key ? compiledStatements.get(key) : undefined;
@@ -225,7 +225,7 @@ export async function answerQuery(
   plan: ReadPlan,
 ): Promise<string | null> {
   // Mutations and subscriptions run through graphql-js; an anonymous caller reads only public roots there.
-  if (op.operation.operation !== "query" || !ctx.principal) return null;
+  if (op.operation.operation !== "query" || !ctx.caller) return null;
   const statement = await compiledStatement(op, ctx, confirmation.identity, plan);
   if (!statement) return null;
   // A kept statement's remembered caller is the one it was kept for, so its confirming text is built once.

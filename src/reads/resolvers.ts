@@ -62,20 +62,20 @@ function readsOf(ctx: ReadContext): RequestReads {
 
 /** The caller as compiled reads see it (its memberships: one statement per request, shared with the services). */
 export function compiledReadCaller(ctx: ReadContext): Promise<ReadCaller> {
-  return readCallerOf(ctx.principal, ctx.scope, ctx.services.now());
+  return readCallerOf(ctx.caller, ctx.scope, ctx.services.now());
 }
 
 /**
- * The caller as SQL visibility sees it: `principal` (null: anonymous) with the memberships of `scope` (loaded once
+ * The caller as SQL visibility sees it: `caller` (null: anonymous) with the memberships of `scope` (loaded once
  * per scope), at the clock `now`. For the compiled reads of a request and the services' by-id reads
  * (src/reads/by-id.ts).
  */
 export async function readCallerOf(
-  principal: ReadPrincipal | null,
+  caller: ReadPrincipal | null,
   scope: ReadContext["scope"],
   now: Date,
 ): Promise<ReadCaller> {
-  const p = principal;
+  const p = caller;
   return {
     userId: p?.userId ?? null,
     via: p?.via ?? null,

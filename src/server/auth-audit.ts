@@ -40,13 +40,13 @@ export async function recordAuthCall(
   if (!action) return;
   const ok = response.status < 400;
   try {
-    let principal = await authenticate(services, request.headers, "graphql").catch(() => null);
-    if (!principal && ok) {
+    let caller = await authenticate(services, request.headers, "graphql").catch(() => null);
+    if (!caller && ok) {
       const cookie = cookieHeader(response);
-      if (cookie) principal = await authenticate(services, { cookie }, "graphql").catch(() => null);
+      if (cookie) caller = await authenticate(services, { cookie }, "graphql").catch(() => null);
     }
     const source = {
-      principal,
+      caller,
       requestId: request.id,
       origin: { surface: "AUTH" as const, clientAddress: request.ip },
     };

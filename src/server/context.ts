@@ -19,7 +19,7 @@ import type { AppServices } from "../modules/services.ts";
  */
 class RequestContext implements Context {
   readonly services: AppServices;
-  principal: Caller | null;
+  caller: Caller | null;
   readonly requestId: string;
   scope: AccessScope;
   readonly knex: Knex;
@@ -30,9 +30,9 @@ class RequestContext implements Context {
   /** Where the request comes from (set by the transport after building; see {@link withOrigin}). */
   origin: RequestOrigin = { surface: "GRAPHQL", clientAddress: null };
 
-  constructor(services: AppServices, principal: Caller | null, requestId: string, scope: AccessScope) {
+  constructor(services: AppServices, caller: Caller | null, requestId: string, scope: AccessScope) {
     this.services = services;
-    this.principal = principal;
+    this.caller = caller;
     this.requestId = requestId;
     this.scope = scope;
     this.knex = services.knex;
@@ -65,17 +65,17 @@ class RequestContext implements Context {
 }
 
 /**
- * Builds a context for `principal` (already authenticated by the transport). `scope` defaults to a new one; a
+ * Builds a context for `caller` (already authenticated by the transport). `scope` defaults to a new one; a
  * graphql-ws connection passes its own cached scope, shared by its subscriptions and all their events (see
  * src/server/subscriptions.ts). Loaders are created on first use, and anew after each `forEvent()`.
  */
 export function buildContext(
   services: AppServices,
-  principal: Caller | null,
+  caller: Caller | null,
   requestId: string = randomUUID(),
-  scope: AccessScope = new AccessScope(services.knex, principal),
+  scope: AccessScope = new AccessScope(services.knex, caller),
 ): Context {
-  return new RequestContext(services, principal, requestId, scope);
+  return new RequestContext(services, caller, requestId, scope);
 }
 
 /** The header by which the command-line client marks its requests (`x-skiff-client: cli`). */

@@ -124,7 +124,7 @@ export async function confirmCaller(ctx: Context): Promise<void> {
   p.confirmed = true;
   // Apollo's copy of the context is the one resolvers see: its principal, scope and loaders are replaced.
   const fresh = buildContext(ctx.services, principal, ctx.requestId);
-  ctx.principal = fresh.principal;
+  ctx.caller = fresh.caller;
   ctx.scope = fresh.scope;
   ctx.loaders = fresh.loaders;
 }

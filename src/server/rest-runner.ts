@@ -65,20 +65,20 @@ export function registerRestRoutes(
           ? rememberedContext(services, headers, requestId, route.surface, activeOnly)
           : null;
         if (!contextValue) {
-          let principal: Context["principal"] = null;
+          let caller: Context["caller"] = null;
           if (route.surface !== "none") {
             try {
-              principal = await authenticate(services, headers, route.surface);
-              if (principal && activeOnly) principal.activeOrganizationOnly = true;
+              caller = await authenticate(services, headers, route.surface);
+              if (caller && activeOnly) caller.activeOrganizationOnly = true;
             } catch (e) {
               // A database outage meets the caller in the row's own error body (503, Retry-After), not Fastify's.
               if (isDatabaseUnavailable(e)) return fail(route, toRestError(unavailableError()));
               if (!(e instanceof GraphQLError)) throw e;
               return fail(route, toRestError(e));
             }
-            if (!principal) return route.error(toRestError(refusalFor(route.surface)), 401);
+            if (!caller) return route.error(toRestError(refusalFor(route.surface)), 401);
           }
-          contextValue = buildContext(services, principal, requestId);
+          contextValue = buildContext(services, caller, requestId);
         }
         return runRow(apollo, route, req, withOrigin(contextValue, rowSurface(route), headers, clientAddress));
       });
@@ -267,7 +267,7 @@ function registerCallback(app: FastifyInstance, route: CallbackRestRoute, servic
         await recordCall(
           services,
           services.log,
-          { principal: null, requestId: request.id, origin: { surface: "REST", clientAddress: request.ip } },
+          { caller: null, requestId: request.id, origin: { surface: "REST", clientAddress: request.ip } },
           {
             action: `${route.method} ${route.path}`,
             targetIds: result.audit?.targetIds ?? [],

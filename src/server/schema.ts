@@ -80,7 +80,7 @@ export function buildSchema(reads: ReadStatementOptions = { timeoutMs: 10_000, p
       return {
         ...field,
         resolve: (src, args, ctx: Context, info) => {
-          if (!ctx.principal) throw new UnauthenticatedError();
+          if (!ctx.caller) throw new UnauthenticatedError();
           return resolve(src, args, ctx, info);
         },
         ...(subscribe && {
@@ -90,7 +90,7 @@ export function buildSchema(reads: ReadStatementOptions = { timeoutMs: 10_000, p
             ctx: Context,
             info: Parameters<typeof resolve>[3],
           ) => {
-            if (!ctx.principal) throw new UnauthenticatedError();
+            if (!ctx.caller) throw new UnauthenticatedError();
             return subscribe(src, args, ctx, info);
           },
         }),

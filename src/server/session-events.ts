@@ -23,9 +23,9 @@ export function announceSessionEnds(app: FastifyInstance, services: AppServices)
     if (request.method !== "POST") return;
     const path = request.url.split("?")[0] ?? "";
     if (!SESSION_PATHS.has(path) && !USER_PATHS.has(path)) return;
-    const principal = await authenticate(services, request.headers, "graphql").catch(() => null);
-    if (principal?.via !== "session") return;
-    pending.set(request, SESSION_PATHS.has(path) ? { sessionId: principal.sessionId } : { userId: principal.userId });
+    const caller = await authenticate(services, request.headers, "graphql").catch(() => null);
+    if (caller?.via !== "session") return;
+    pending.set(request, SESSION_PATHS.has(path) ? { sessionId: caller.sessionId } : { userId: caller.userId });
   });
   app.addHook("onResponse", async (request, reply) => {
     const change = pending.get(request);

@@ -161,12 +161,12 @@ function trustedOrigins(services: AppServices): Set<string> {
 }
 
 /**
- * One authenticated graphql-ws connection: its principal and its access (memberships, roles, grants), loaded
+ * One authenticated graphql-ws connection: its caller and its access (memberships, roles, grants), loaded
  * when a subscription starts and cached for the events of all its subscriptions; dropped when
- * an access change of the principal is announced, when the socket is also closed with 4403.
+ * an access change of the caller is announced, when the socket is also closed with 4403.
  */
 interface Connection {
-  principal: Caller;
+  caller: Caller;
   scope: AccessScope;
   /** The client's address, resolved at the upgrade (for the audit entries of its mutations). */
   address: string;
@@ -192,7 +192,7 @@ export function attachSubscriptions(
   validate: (schema: GraphQLSchema, document: DocumentNode) => readonly GraphQLError[],
 ): SubscriptionServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_PAYLOAD });
-  /** Per authenticated connection: its principal and its cached access, shared by all its subscriptions. */
+  /** Per authenticated connection: its caller and its cached access, shared by all its subscriptions. */
   const connections = new WeakMap<object, Connection>();
   /**
    * The context of one operation on a connection: a subscription uses the connection's cached access, reloaded
@@ -201,10 +201,10 @@ export function attachSubscriptions(
    */
   const contextOf = (extra: object, subscription: boolean) => {
     const connection = connections.get(extra);
-    const principal = connection?.principal ?? null;
+    const caller = connection?.caller ?? null;
     // A new subscription reloads the connection's access once (memberships gained since, e.g. a new organization).
     if (subscription) connection?.scope.invalidate();
-    const ctx = buildContext(services, principal, undefined, subscription ? connection?.scope : undefined);
+    const ctx = buildContext(services, caller, undefined, subscription ? connection?.scope : undefined);
     const context = withOrigin(ctx, "GRAPHQL", {}, connection?.address ?? null);
     socketOf.set(context, (extra as { socket: WebSocket }).socket);
     return context;
@@ -267,7 +267,7 @@ export function attachSubscriptions(
    */
   const open = new Map<WebSocket, Connection>();
   const stopListening = services.pubsub.subscribe(ACCESS_CHANGED_TOPIC, (change) => {
-    for (const [ws, { principal: p, scope }] of open) {
+    for (const [ws, { caller: p, scope }] of open) {
       const hit =
         (typeof change.apiKeyId === "string" && p.apiKeyId === change.apiKeyId) ||
         (typeof change.sessionId === "string" && p.sessionId === change.sessionId) ||
@@ -372,15 +372,15 @@ export function attachSubscriptions(
         const origin = ctx.extra.request.headers.origin;
         if (!headers.authorization && !headers["x-api-key"] && origin && !origins.has(origin)) return false;
         // A database outage is no refusal and no internal error (4500): 1013 "try again later", as HTTP's 503.
-        const principal = await authenticate(services, headers, "graphql").catch((error: unknown) => {
+        const caller = await authenticate(services, headers, "graphql").catch((error: unknown) => {
           if (!isDatabaseUnavailable(error)) throw error;
           ctx.extra.socket.close(1013, "Service temporarily unavailable: retry later");
           return null;
         });
-        if (!principal) return false;
+        if (!caller) return false;
         const connection: Connection = {
-          principal,
-          scope: new AccessScope(services.knex, principal),
+          caller,
+          scope: new AccessScope(services.knex, caller),
           address: clientAddress(ctx.extra.request, trust),
         };
         connections.set(ctx.extra, connection);

@@ -41,7 +41,7 @@ export async function createApiKey(ctx: Context, rawName: string): Promise<Creat
   const access = await requireActiveOrganization(ctx.scope);
   const { name } = parseInput(nameInput, { name: rawName });
   const created = await ctx.services.auth.api.createApiKey({
-    body: { name, userId: ctx.principal!.userId, organizationId: access.organizationId },
+    body: { name, userId: ctx.caller!.userId, organizationId: access.organizationId },
   });
   // better-auth writes the key on its own pool: the call's audit entry follows it and names the key the call
   // answers (docs/audit-log.md).
@@ -58,7 +58,7 @@ export async function createApiKey(ctx: Context, rawName: string): Promise<Creat
 export async function deleteApiKey(ctx: Context, id: string): Promise<string> {
   const key = await ApiKey.query(ctx.knex).findById(id);
   const access = key ? await ctx.scope.forOrg(key.organizationId) : null;
-  const own = key?.referenceId === ctx.principal?.userId;
+  const own = key?.referenceId === ctx.caller?.userId;
   if (!key || !access || !(own || can(access, "apiKey:manage-others"))) throw new NotFoundError("ApiKey", id);
   const creator = await Member.query(ctx.knex).findOne({ organizationId: key.organizationId, userId: key.referenceId });
   assertCan(access, "apiKey:delete", { own, creatorRole: creator?.role ?? null });

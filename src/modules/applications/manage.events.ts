@@ -13,7 +13,7 @@ export function applicationRef(app: Pick<Application, "id" | "name" | "projectId
 
 /** Who made a change (the caller's user id), as events carry it. */
 export function changedBy(ctx: ServiceContext): { changed_by?: string } {
-  return ctx.principal ? { changed_by: ctx.principal.userId } : {};
+  return ctx.caller ? { changed_by: ctx.caller.userId } : {};
 }
 
 /** Marks applications `ids` as needing a deployment (their running version lacks a change). */

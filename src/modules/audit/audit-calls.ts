@@ -25,7 +25,7 @@ export async function recordCall(
   call: AuditedCall,
 ): Promise<void> {
   const organizationId =
-    call.organizationId === undefined ? (source.principal?.organizationId ?? null) : call.organizationId;
+    call.organizationId === undefined ? (source.caller?.organizationId ?? null) : call.organizationId;
   try {
     await writeAuditEntry(
       services.knex,
@@ -57,7 +57,7 @@ export async function recordSystemChange(knex: Knex, change: SystemChange): Prom
   await writeAuditEntry(
     knex,
     entryOf(
-      { principal: null, origin: { surface: "SYSTEM", clientAddress: null } },
+      { caller: null, origin: { surface: "SYSTEM", clientAddress: null } },
       change.action,
       change.targetIds,
       "ok",

@@ -1,5 +1,5 @@
 /**
- * One audit log entry (docs/audit-log.md) and how it is written: who (the principal's user and credential, or the
+ * One audit log entry (docs/audit-log.md) and how it is written: who (the caller's user and credential, or the
  * platform itself), where from (the request's surface, client address and id), what (an action name and the ids of
  * its targets — never arguments' values, so no secret can reach the log) and how it ended (`ok`, `refused`, or an
  * error code). Rows of `audit_events` are only ever inserted (the table refuses updates).
@@ -70,25 +70,25 @@ export function outcomeOfCode(code: string): AuditOutcome {
   return REFUSALS.has(code) ? "refused" : code;
 }
 
-/** Who acted, from the request's principal (null: anonymous, or the platform when `system`). */
+/** Who acted, from the request's caller (null: anonymous, or the platform when `system`). */
 export function actorOf(
-  principal: Caller | null,
+  caller: Caller | null,
   system = false,
 ): Pick<AuditEntry, "actorKind" | "actorUserId" | "credentialKind" | "credentialId"> {
-  if (!principal)
+  if (!caller)
     return { actorKind: system ? "SYSTEM" : "ANONYMOUS", actorUserId: null, credentialKind: null, credentialId: null };
   const credential =
-    principal.via === "apiKey"
-      ? { credentialKind: "API_KEY" as const, credentialId: principal.apiKeyId ?? null }
-      : principal.via === "agentToken"
-        ? { credentialKind: "AGENT_TOKEN" as const, credentialId: principal.agentTokenId ?? null }
-        : { credentialKind: "SESSION" as const, credentialId: principal.sessionId ?? null };
-  return { actorKind: "USER", actorUserId: principal.userId, ...credential };
+    caller.via === "apiKey"
+      ? { credentialKind: "API_KEY" as const, credentialId: caller.apiKeyId ?? null }
+      : caller.via === "agentToken"
+        ? { credentialKind: "AGENT_TOKEN" as const, credentialId: caller.agentTokenId ?? null }
+        : { credentialKind: "SESSION" as const, credentialId: caller.sessionId ?? null };
+  return { actorKind: "USER", actorUserId: caller.userId, ...credential };
 }
 
 /** What a request context says of an entry: its actor, origin and id. */
 export interface EntrySource {
-  principal: Caller | null;
+  caller: Caller | null;
   origin?: RequestOrigin;
   requestId?: string;
 }
@@ -104,7 +104,7 @@ export function entryOf(
   const origin = source.origin ?? { surface: "GRAPHQL", clientAddress: null };
   return {
     organizationId,
-    ...actorOf(source.principal, origin.surface === "SYSTEM"),
+    ...actorOf(source.caller, origin.surface === "SYSTEM"),
     surface: origin.surface,
     action,
     targetIds: [...new Set(targetIds)].slice(0, MAX_TARGETS).map((id) => id.slice(0, MAX_ID_LENGTH)),

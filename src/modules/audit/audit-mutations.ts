@@ -167,8 +167,8 @@ export function targetIdsOf(argDefs: readonly ArgumentDefinition[], args: Record
 async function organizationOf(ctx: Context, args: Record<string, unknown>): Promise<string | null> {
   const input = args.input as Record<string, unknown> | undefined;
   const named = args.organizationId ?? input?.organizationId;
-  if (typeof named === "string" && ctx.principal && (await ctx.scope.forOrg(named).catch(() => null))) return named;
-  return ctx.principal?.organizationId ?? null;
+  if (typeof named === "string" && ctx.caller && (await ctx.scope.forOrg(named).catch(() => null))) return named;
+  return ctx.caller?.organizationId ?? null;
 }
 
 /**

@@ -67,7 +67,7 @@ export async function insertOrganizationWithOwner(
  * @throws ForbiddenError for API keys; BadUserInputError for an invalid name or slug; ConflictError (slug taken).
  */
 export async function createOrganization(ctx: Context, raw: { name: string; slug?: string | null }) {
-  const principal = ctx.principal!;
+  const principal = ctx.caller!;
   assertSignedIn(principal, "organization:create");
   const input = parseInput(createInput, raw);
   const organization = await insertOrganizationWithOwner(ctx, {
@@ -96,7 +96,7 @@ export async function renameOrganization(ctx: Context, id: string, rawName: stri
  */
 export async function setActiveOrganization(ctx: Context, id: string) {
   const access = await requireOrganization(ctx.scope, id);
-  const principal = ctx.principal!;
+  const principal = ctx.caller!;
   if (principal.via === "session" && principal.sessionId) {
     await ctx.knex("sessions").where({ id: principal.sessionId }).update({ active_organization_id: id });
   }

@@ -60,7 +60,7 @@ export function deleteProject(ctx: ServiceContext, projectId: string): Promise<b
       organizationId: deleted.organizationId,
       data: {
         project: { project_id: deleted.id, name: deleted.name },
-        ...(tx.principal && { changed_by: tx.principal.userId }),
+        ...(tx.caller && { changed_by: tx.caller.userId }),
       },
     });
     return true;

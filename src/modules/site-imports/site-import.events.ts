@@ -135,7 +135,7 @@ export async function siteImportUpdates(
   after: string | null = null,
 ): Promise<AsyncIterableIterator<SiteImportEvent>> {
   const afterSeq = after === null ? undefined : seqOfCursor(after);
-  const organizationId = ctx.principal?.organizationId ?? null;
+  const organizationId = ctx.caller?.organizationId ?? null;
   // Routed by import or organization: the instance's dispatch hands this stream only the events it filters on.
   const route = id ? { field: "id", value: id } : { field: "organizationId", value: organizationId ?? "" };
   const accept = async (payload: Record<string, unknown>, meta: EventMeta): Promise<SiteImportEvent | undefined> => {

@@ -119,7 +119,7 @@ export async function importSite(ctx: Context, raw: unknown, idempotencyKey?: un
       .insert({
         id,
         organizationId: input.organizationId,
-        createdByUserId: ctx.principal?.userId ?? null,
+        createdByUserId: ctx.caller?.userId ?? null,
         name: input.name,
         status: "pending",
         inputEncrypted: sealInput(services.secrets, input),

@@ -89,9 +89,9 @@ async function join(trx: Knex.Transaction, invitation: Invitation, userId: strin
  * BadUserInputError (invalid link), ConflictError (already a member).
  */
 export async function acceptInvitation(ctx: Context, token: string): Promise<Member> {
-  const principal = ctx.principal!;
-  assertSignedIn(principal, "invitation:accept");
-  const user = await User.query(ctx.knex).findById(principal.userId);
+  const caller = ctx.caller!;
+  assertSignedIn(caller, "invitation:accept");
+  const user = await User.query(ctx.knex).findById(caller.userId);
   const now = ctx.services.now();
   const member = await ctx.knex.transaction(async (trx) => {
     const invitation = await lockUsable(trx, token, now);
@@ -103,11 +103,11 @@ export async function acceptInvitation(ctx: Context, token: string): Promise<Mem
         reason: EMAIL_NOT_VERIFIED,
       });
     }
-    return join(trx, invitation, principal.userId);
+    return join(trx, invitation, caller.userId);
   });
-  if (principal.sessionId) {
-    await setActiveOrganization(ctx.knex, principal.sessionId, member.organizationId);
-    principal.organizationId = member.organizationId;
+  if (caller.sessionId) {
+    await setActiveOrganization(ctx.knex, caller.sessionId, member.organizationId);
+    caller.organizationId = member.organizationId;
   }
   ctx.scope.invalidate();
   return member;
@@ -126,7 +126,7 @@ export async function signUpWithInvitation(
   const input = parseInput(signUpInput, raw);
   const now = ctx.services.now();
   const passwordHash = await hashPassword(input.password);
-  const current = ctx.principal ? await User.query(ctx.knex).findById(ctx.principal.userId) : undefined;
+  const current = ctx.caller ? await User.query(ctx.knex).findById(ctx.caller.userId) : undefined;
   return ctx.knex.transaction(async (trx) => {
     const invitation = await lockUsable(trx, input.token, now);
     if (current && current.email.toLowerCase() !== invitation.email) {

@@ -111,7 +111,7 @@ export async function inviteMember(
         email: input.email,
         role: input.role,
         status: "pending",
-        inviterId: ctx.principal!.userId,
+        inviterId: ctx.caller!.userId,
         createdAt: now,
         expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS),
         tokenHash: hashInvitationToken(token),
@@ -122,7 +122,7 @@ export async function inviteMember(
     await mailInvitation(ctx, trx, invitation, invitationLink(baseUrlOf(ctx.services.config), token));
     await emitInvited(
       { knex: trx, services: ctx.services },
-      { ...invitation, emails: [input.email], invitationId: invitation.id, invitedBy: ctx.principal!.userId },
+      { ...invitation, emails: [input.email], invitationId: invitation.id, invitedBy: ctx.caller!.userId },
     );
     return invitation;
   });

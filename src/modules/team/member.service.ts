@@ -35,7 +35,7 @@ export async function updateMemberRole(ctx: Context, memberId: string, role: Rol
     const changed = await Member.query(trx).patchAndFetchById(memberId, { role });
     await emitRoleChanged(
       { knex: trx, services: ctx.services },
-      { ...member, oldRole: member.role, newRole: role, changedBy: ctx.principal?.userId },
+      { ...member, oldRole: member.role, newRole: role, changedBy: ctx.caller?.userId },
     );
     return changed;
   });
@@ -78,7 +78,7 @@ async function endMembership(ctx: Context, member: Member): Promise<void> {
   await ctx.knex.transaction(async (trx) => {
     await Member.query(trx).deleteById(member.id);
     // Consumers delete what was theirs there: the api-keys module their keys (src/modules/api-keys, onEvent).
-    await emitRemoved({ knex: trx, services: ctx.services }, { ...member, removedBy: ctx.principal?.userId });
+    await emitRemoved({ knex: trx, services: ctx.services }, { ...member, removedBy: ctx.caller?.userId });
   });
   ctx.scope.invalidate();
   await publishAccessChange(ctx.services.pubsub, { userId: member.userId }, ctx.log);
@@ -100,13 +100,13 @@ export async function transferOwnership(ctx: Context, memberId: string): Promise
     await Member.query(trx).patch({ role: "admin" }).where({ id: access.memberId });
     const promoted = await Member.query(trx).patchAndFetchById(memberId, { role: "owner" });
     const emit = { knex: trx, services: ctx.services };
-    const changedBy = ctx.principal?.userId;
+    const changedBy = ctx.caller?.userId;
     await emitRoleChanged(emit, { ...member, oldRole: member.role, newRole: "owner", changedBy });
     const self = { organizationId: member.organizationId, userId: changedBy ?? "" };
     await emitRoleChanged(emit, { ...self, oldRole: "owner", newRole: "admin", changedBy });
     return promoted;
   });
   ctx.scope.invalidate();
-  await publishAccessChange(ctx.services.pubsub, { userId: ctx.principal?.userId }, ctx.log);
+  await publishAccessChange(ctx.services.pubsub, { userId: ctx.caller?.userId }, ctx.log);
   return owner;
 }

@@ -126,7 +126,7 @@ export async function recoverWebhookDeliveries(
         until_given: untilGiven,
         queued: 0,
         rate_per_second: rate,
-        created_by_user_id: ctx.principal?.userId ?? null,
+        created_by_user_id: ctx.caller?.userId ?? null,
       })
       .returning("*")) as RecoveryRow[];
     const { rows } = (await tx.knex.raw(

@@ -120,7 +120,7 @@ export async function createWebhook(
         secret_encrypted: ctx.services.secrets.encrypt(secret),
         is_active: input.isActive ?? true,
         description: input.description ?? null,
-        created_by_user_id: ctx.principal?.userId ?? null,
+        created_by_user_id: ctx.caller?.userId ?? null,
       })
       .returning("*")) as WebhookEndpointRow[];
   });
