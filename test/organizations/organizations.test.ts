@@ -1,7 +1,7 @@
 /**
  * Organizations (spec: "Organization and access resources"): create (creator = owner), list mine, switch the
  * session's active organization, rename, plan with quotas/usage/features, billing (owner only), notification
- * channels, and project creation/deletion by role.
+ * channels. Projects have their own tests (test/projects/).
  */
 import { describe, expect, it } from "vitest";
 import { addMember, createOrg, createProjects, createUser } from "../helpers/seed.ts";
@@ -209,36 +209,5 @@ describe("notification channels", () => {
     expect((await gql(t.skiff.url, REMOVE, { id }, { apiKey: org.owner.apiKey })).data).toEqual({
       removeNotificationChannel: id,
     });
-  });
-});
-
-describe("projects by role", () => {
-  it("lets owners and admins create and delete projects; members neither", async () => {
-    const org = await createOrg(t.db.knex);
-    const admin = await addMember(t.db.knex, org.organizationId, "admin");
-    const member = await addMember(t.db.knex, org.organizationId, "member");
-    const CREATE_PROJECT = `mutation($input: CreateProjectInput!) { createProject(input: $input) { id name organization { id } environments { name } } }`;
-    const made = await gql<{ createProject: { id: string } }>(
-      t.skiff.url,
-      CREATE_PROJECT,
-      { input: { name: "web" } },
-      { apiKey: admin.apiKey },
-    );
-    expect(made.data!.createProject).toMatchObject({
-      name: "web",
-      organization: { id: org.organizationId },
-      environments: [{ name: "production" }],
-    });
-    expect(code(await gql(t.skiff.url, CREATE_PROJECT, { input: { name: "web" } }, { apiKey: org.owner.apiKey }))).toBe(
-      "CONFLICT",
-    );
-    expect(code(await gql(t.skiff.url, CREATE_PROJECT, { input: { name: "mine" } }, { apiKey: member.apiKey }))).toBe(
-      "FORBIDDEN",
-    );
-    const DELETE = `mutation($id: ID!) { deleteProject(id: $id) }`;
-    const id = made.data!.createProject.id;
-    expect(code(await gql(t.skiff.url, DELETE, { id }, { apiKey: member.apiKey }))).toBe("FORBIDDEN");
-    expect((await gql(t.skiff.url, DELETE, { id }, { apiKey: org.owner.apiKey })).data).toEqual({ deleteProject: id });
-    expect(code(await gql(t.skiff.url, DELETE, { id }, { apiKey: org.owner.apiKey }))).toBe("NOT_FOUND");
   });
 });

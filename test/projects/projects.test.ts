@@ -1,0 +1,108 @@
+/**
+ * Projects (spec: "Organization and access resources", Role table): owners and admins create and delete projects,
+ * members neither; a project starts with its `production` environment; names are unique per organization; the
+ * `projects` connection pages by cursor and shows a member limited by grants only its granted projects (and those of
+ * its granted applications); another organization's project is NOT_FOUND, never FORBIDDEN.
+ */
+import { describe, expect, it } from "vitest";
+import { addMember, createOrg, createProjects } from "../helpers/seed.ts";
+import { gql, useTestServer } from "../helpers/server.ts";
+
+const t = useTestServer();
+
+function code(res: { errors?: Array<{ extensions?: { code?: string } }> }) {
+  return res.errors?.[0]?.extensions?.code;
+}
+
+const PAGE = `query($first: Int, $after: String) { projects(first: $first, after: $after) {
+  totalCount nodes { id } edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`;
+
+interface Page {
+  totalCount: number;
+  nodes: Array<{ id: string }>;
+  edges: Array<{ cursor: string; node: { id: string } }>;
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+/** Every project id the caller sees, page by page (`first` per page), and the pages' total counts. */
+async function allPages(apiKey: string, first: number): Promise<{ ids: string[]; totals: number[] }> {
+  const ids: string[] = [];
+  const totals: number[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const res = await gql<{ projects: Page }>(t.skiff.url, PAGE, { first, after }, { apiKey });
+    expect(res.errors).toBeUndefined();
+    const page = res.data!.projects;
+    expect(page.edges.map((e) => e.node.id)).toEqual(page.nodes.map((n) => n.id));
+    ids.push(...page.nodes.map((n) => n.id));
+    totals.push(page.totalCount);
+    if (!page.pageInfo.hasNextPage) return { ids, totals };
+    after = page.pageInfo.endCursor;
+  }
+}
+
+describe("projects by role", () => {
+  it("lets owners and admins create and delete projects; members neither", async () => {
+    const org = await createOrg(t.db.knex);
+    const admin = await addMember(t.db.knex, org.organizationId, "admin");
+    const member = await addMember(t.db.knex, org.organizationId, "member");
+    const CREATE_PROJECT = `mutation($input: CreateProjectInput!) { createProject(input: $input) { id name organization { id } environments { name } } }`;
+    const made = await gql<{ createProject: { id: string } }>(
+      t.skiff.url,
+      CREATE_PROJECT,
+      { input: { name: "web" } },
+      { apiKey: admin.apiKey },
+    );
+    expect(made.data!.createProject).toMatchObject({
+      name: "web",
+      organization: { id: org.organizationId },
+      environments: [{ name: "production" }],
+    });
+    expect(code(await gql(t.skiff.url, CREATE_PROJECT, { input: { name: "web" } }, { apiKey: org.owner.apiKey }))).toBe(
+      "CONFLICT",
+    );
+    expect(code(await gql(t.skiff.url, CREATE_PROJECT, { input: { name: "mine" } }, { apiKey: member.apiKey }))).toBe(
+      "FORBIDDEN",
+    );
+    const DELETE = `mutation($id: ID!) { deleteProject(id: $id) }`;
+    const id = made.data!.createProject.id;
+    expect(code(await gql(t.skiff.url, DELETE, { id }, { apiKey: member.apiKey }))).toBe("FORBIDDEN");
+    expect((await gql(t.skiff.url, DELETE, { id }, { apiKey: org.owner.apiKey })).data).toEqual({ deleteProject: id });
+    expect(code(await gql(t.skiff.url, DELETE, { id }, { apiKey: org.owner.apiKey }))).toBe("NOT_FOUND");
+  });
+});
+
+describe("projects as a connection", () => {
+  it("pages every visible project once, in order, with the same total on every page", async () => {
+    const org = await createOrg(t.db.knex);
+    const ids = await createProjects(t.db.knex, org.organizationId, 7);
+    const { ids: seen, totals } = await allPages(org.owner.apiKey, 3);
+    expect(seen).toEqual([...ids].sort());
+    expect(totals).toEqual([7, 7, 7]);
+    expect(code(await gql(t.skiff.url, PAGE, { first: 0 }, { apiKey: org.owner.apiKey }))).toBe("BAD_USER_INPUT");
+    expect(code(await gql(t.skiff.url, PAGE, { first: 101 }, { apiKey: org.owner.apiKey }))).toBe("BAD_USER_INPUT");
+    expect(code(await gql(t.skiff.url, PAGE, { after: "not-a-cursor" }, { apiKey: org.owner.apiKey }))).toBe(
+      "BAD_USER_INPUT",
+    );
+  });
+
+  it("shows a member limited by grants only its granted projects; another organization's project is NOT_FOUND", async () => {
+    const org = await createOrg(t.db.knex);
+    const [granted, other, third] = await createProjects(t.db.knex, org.organizationId, 3);
+    const limited = await addMember(t.db.knex, org.organizationId, "member", { projectIds: [granted!] });
+    const { ids, totals } = await allPages(limited.apiKey, 1);
+    expect(ids).toEqual([granted]);
+    expect(totals).toEqual([1]);
+    const ONE = `query($id: ID!) { project(id: $id) { id } }`;
+    expect((await gql(t.skiff.url, ONE, { id: granted }, { apiKey: limited.apiKey })).data).toEqual({
+      project: { id: granted },
+    });
+    expect(code(await gql(t.skiff.url, ONE, { id: other }, { apiKey: limited.apiKey }))).toBe("NOT_FOUND");
+
+    const stranger = await createOrg(t.db.knex);
+    expect(code(await gql(t.skiff.url, ONE, { id: third }, { apiKey: stranger.owner.apiKey }))).toBe("NOT_FOUND");
+    const DELETE = `mutation($id: ID!) { deleteProject(id: $id) }`;
+    expect(code(await gql(t.skiff.url, DELETE, { id: third }, { apiKey: stranger.owner.apiKey }))).toBe("NOT_FOUND");
+    expect(await t.db.knex("projects").where({ id: third }).first()).toBeDefined();
+  });
+});
