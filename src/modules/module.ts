@@ -42,7 +42,7 @@ export interface SkiffModule<Name extends string = string> {
   name: Name;
   /**
    * The tables this module owns: only its files name them in SQL, knex or models; other
-   * modules call the named reads and writes and use the SQL fragments it exports. test/architecture/tables.test.ts
+   * modules call the named reads and writes and use the SQL fragments it exports. test/architecture/tables.unit.test.ts
    * checks it.
    */
   tables?: readonly string[];

@@ -1,6 +1,6 @@
 /**
  * Compiled reads, the one implementation of every read of Skiff's tables through GraphQL, and their public surface
- * (code outside src/reads/ imports only this file: test/architecture/reads-surface.test.ts): the compiler writing a
+ * (code outside src/reads/ imports only this file: test/architecture/reads-surface.unit.test.ts): the compiler writing a
  * selection as one SQL statement that builds the answer's JSON text (compiler.ts), the helpers modules declare their
  * fields with (declarations.ts), what reads need of a request (context.ts), the planner choosing how a query runs
  * (planner.ts), the table descriptors modules describe their tables with (tables.ts), the services' by-id reads

@@ -1,7 +1,7 @@
 /**
  * Compiled reads with computed fields (never the whole operation on the slow path because one field is
  * special). A query that selects, besides declared fields, scalar fields of table types that are not columns (a
- * decrypted value, a computed URL: the resolvers test/architecture/one-read.test.ts lists) is still answered by its
+ * decrypted value, a computed URL: the resolvers test/architecture/one-read.unit.test.ts lists) is still answered by its
  * one statement, compiled in sites mode: where such a field's value goes, the statement writes the field's site
  * index and the row (`SITE_OPEN`, index, row, `SITE_CLOSE` of compiler.ts, marked with a secret of this process so
  * that no stored value can pass for one). This file finds each site in the answer's text, calls the field's

@@ -3,7 +3,7 @@
  * surface they reach (spec: Authentication; Agent API rule 3). The agent API accepts agent tokens only
  * (agent-token.ts); every other surface accepts an account API key (api-key.ts) or a user JWT (jwt.ts) as a bearer
  * credential — which, when present, decides alone — else the session cookie (session.ts). Only this folder turns
- * credentials into a {@link Caller} (test/architecture/credentials.test.ts); the transport calls it once per request
+ * credentials into a {@link Caller} (test/architecture/credentials.unit.test.ts); the transport calls it once per request
  * (src/server/authenticate.ts) and hands the caller down.
  */
 import type { Knex } from "knex";
