@@ -5,8 +5,8 @@
  * `GET /api/agent/projects` and for the MCP tool call that answers the same (`tools/call list_projects` on `/mcp`):
  * - saturation at BENCH_CONNECTIONS (default 50) and at 32 connections: requests per second, p50/p99 latency (ms);
  *   the MCP/REST throughput ratio at 32 connections (goal ≥ 0.8);
- * - latency at half of each one's saturation rate (32 connections, a fixed overall rate): p50/p99 (goal for MCP:
- *   p99 ≤ 20 ms).
+ * - latency at half of each one's saturation rate at 32 connections: a steady open-loop load (bench/paced-load.ts,
+ *   each request due at its time, its latency counted from then), p50/p99 (goal for MCP: p99 ≤ 20 ms).
  * The scratch database is dropped afterwards. Options (environment): BENCH_DURATION seconds per run (default 10),
  * BENCH_CONNECTIONS (default 50), BENCH_BEFORE=<git ref>: the same runs against that commit too, served on the same
  * database (bench/before-checkout.ts), before and after alternating BENCH_ROUNDS times (default 1), both printed.
@@ -16,6 +16,7 @@ import { createKnex, migrateLatest } from "../src/db/knex.ts";
 import { createAgentTokenFor, createOrg, createProjects, TEST_SECRET } from "../test/helpers/seed.ts";
 import { type BeforeCheckout, checkoutBefore } from "./before-checkout.ts";
 import { scratchDatabase, startServerProcess } from "./harness.ts";
+import { type PacedResult, pacedLoad } from "./paced-load.ts";
 
 const PROJECTS = 50;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -38,7 +39,6 @@ interface Target {
 interface Run {
   target: string;
   connections: number;
-  overallRate?: number;
   latencyP50Ms: number;
   latencyP99Ms: number;
   requestsPerSecond: number;
@@ -47,16 +47,15 @@ interface Run {
   errors: number;
 }
 
-/** Drives `target` for DURATION seconds at `connections` (at most `overallRate` requests per second when given). */
-async function drive(target: Target, connections: number, overallRate?: number): Promise<Run> {
+/** Drives `target` for DURATION seconds at `connections`, as fast as answers come (saturation). */
+async function drive(target: Target, connections: number): Promise<Run> {
   const { name, ...request } = target;
-  const result = await autocannon({ ...request, connections, duration: DURATION, overallRate });
+  const result = await autocannon({ ...request, connections, duration: DURATION });
   // autocannon stops without waiting for its last answers: let them drain before the next run.
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const run: Run = {
     target: name,
     connections,
-    overallRate,
     latencyP50Ms: result.latency.p50,
     latencyP99Ms: result.latency.p99,
     requestsPerSecond: result.requests.average,
@@ -65,17 +64,34 @@ async function drive(target: Target, connections: number, overallRate?: number):
     errors: result.errors,
   };
   console.log(
-    `${name} (${connections} connections${overallRate ? `, ${overallRate} req/s offered` : ""}, ${DURATION} s): ` +
+    `${name} (${connections} connections, ${DURATION} s): ` +
       `p50 ${run.latencyP50Ms} ms, p99 ${run.latencyP99Ms} ms, ${run.requestsPerSecond} req/s ` +
       `(${run.requests} requests, ${run.non2xx} non-2xx, ${run.errors} errors)`,
   );
   return run;
 }
 
+/**
+ * Sends `target` a steady `rate` requests per second for DURATION seconds over 32 connections (bench/paced-load.ts)
+ * and prints its latency from each request's due time.
+ */
+async function paced(target: Target, rate: number): Promise<PacedResult & { target: string }> {
+  const { name, ...request } = target;
+  const result = await pacedLoad(request, { rate, durationSeconds: DURATION, connections: MCP_CONNECTIONS });
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  console.log(
+    `${name} (steady ${rate} req/s, ${MCP_CONNECTIONS} connections, ${DURATION} s): p50 ${result.latencyP50Ms} ms, ` +
+      `p99 ${result.latencyP99Ms} ms, max ${result.latencyMaxMs} ms (${result.completed}/${result.sent} answered, ` +
+      `${result.non2xx} non-2xx, ${result.errors} errors)`,
+  );
+  return { target: name, ...result };
+}
+
 /** What one server measured: its runs, the MCP/REST ratio at 32 connections and MCP's p99 at half of saturation. */
 interface Measured {
   label: string;
   runs: Run[];
+  half: Array<PacedResult & { target: string }>;
   ratio: number;
   mcpHalfP99Ms: number;
 }
@@ -125,15 +141,14 @@ async function measure(url: string, token: string, label: string, cwd?: string):
     const rest32 = await drive(rest, MCP_CONNECTIONS);
     const mcp32 = await drive(mcp, MCP_CONNECTIONS);
     runs.push(rest32, mcp32);
-    const restHalf = await drive(rest, MCP_CONNECTIONS, Math.max(1, Math.round(rest32.requestsPerSecond / 2)));
-    const mcpHalf = await drive(mcp, MCP_CONNECTIONS, Math.max(1, Math.round(mcp32.requestsPerSecond / 2)));
-    runs.push(restHalf, mcpHalf);
+    const restHalf = await paced(rest, Math.max(1, Math.round(rest32.requestsPerSecond / 2)));
+    const mcpHalf = await paced(mcp, Math.max(1, Math.round(mcp32.requestsPerSecond / 2)));
     const ratio = mcp32.requestsPerSecond / rest32.requestsPerSecond;
     console.log(
       `${label}MCP/REST throughput at ${MCP_CONNECTIONS} connections: ${ratio.toFixed(2)} (goal ≥ 0.8); ` +
         `MCP p99 at half of saturation: ${mcpHalf.latencyP99Ms} ms (goal ≤ 20 ms)`,
     );
-    return { label, runs, ratio, mcpHalfP99Ms: mcpHalf.latencyP99Ms };
+    return { label, runs, half: [restHalf, mcpHalf], ratio, mcpHalfP99Ms: mcpHalf.latencyP99Ms };
   } finally {
     await skiff.stop();
   }

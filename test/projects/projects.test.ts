@@ -30,9 +30,14 @@ async function allPages(apiKey: string, first: number): Promise<{ ids: string[];
   const totals: number[] = [];
   let after: string | null = null;
   for (;;) {
-    const res = await gql<{ projects: Page }>(t.skiff.url, PAGE, { first, after }, { apiKey });
+    const res: { data?: { projects: Page } | null; errors?: unknown } = await gql<{ projects: Page }>(
+      t.skiff.url,
+      PAGE,
+      { first, after },
+      { apiKey },
+    );
     expect(res.errors).toBeUndefined();
-    const page = res.data!.projects;
+    const page: Page = res.data!.projects;
     expect(page.edges.map((e) => e.node.id)).toEqual(page.nodes.map((n) => n.id));
     ids.push(...page.nodes.map((n) => n.id));
     totals.push(page.totalCount);
