@@ -9,7 +9,7 @@ import type { Knex } from "knex";
 import { z } from "zod";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { requireAllowed } from "../access/index.ts";
+import { organizationAccess } from "../access/index.ts";
 import {
   type DeploySettingsRow,
   deploySettingsOf,
@@ -54,7 +54,7 @@ async function storeNewToken(knex: Knex, services: AppServices, applicationId: s
 async function manageableApplication(ctx: Context, applicationId: string) {
   const app = await ctx.loaders.applications.byId.load(applicationId);
   if (!app) throw new NotFoundError("Application", applicationId);
-  await requireAllowed(ctx.scope, "application:manage", app.organizationId);
+  await organizationAccess(ctx.scope, { organizationId: app.organizationId, action: "application:manage" });
   return app;
 }
 
