@@ -10,7 +10,8 @@
  * (src/modules/access/organization-access.ts: `organizationAccess`). No module defines a gate of its own: no
  * exported `can*` / `require*` / `assert*` function outside src/auth/access/ except the checks listed below, which
  * judge data rather than a caller; and the organization gate's `refusal` is asked only by the lookup and by the
- * compiled reads that decide it per organization inside their SQL (`*.reads.ts`). Reads the source text.
+ * compiled reads that decide it per organization inside their SQL (`*.reads.ts`); outside src/auth/ no code compares
+ * the caller's role itself (`access.role`). Reads the source text.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -111,5 +112,12 @@ describe("access gates", () => {
       .map((f) => f.path)
       .filter((path) => path !== LOOKUP && !path.endsWith(".reads.ts"));
     expect(askers).toEqual([]);
+  });
+
+  it("outside src/auth/, no code compares the caller's role itself", () => {
+    const comparers = files
+      .filter((f) => !f.path.startsWith("src/auth/") && /\baccess\??\.role\b/.test(f.code))
+      .map((f) => f.path);
+    expect(comparers).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { z } from "zod";
+import { can } from "../../auth/access/policy.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { organizationAccess } from "../access/index.ts";
@@ -68,7 +69,7 @@ export async function deployWebhookUrl(
 ): Promise<string | null> {
   const applicationId = app.id;
   const access = await ctx.scope.forOrg(app.organizationId);
-  if (!access || !["owner", "admin"].includes(access.role)) return null;
+  if (!access || !can(access, "application:manage")) return null;
   if (app.deployTokenEncrypted) return deployUrl(ctx.services, ctx.services.secrets.decrypt(app.deployTokenEncrypted));
   await storeNewToken(ctx.knex, ctx.services, applicationId, true);
   const again = await deployTokenOf(ctx.knex, applicationId);
