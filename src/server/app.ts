@@ -15,6 +15,7 @@ import { moduleComputedColumns, moduleReads, restRoutes } from "../modules/index
 import type { AppServices } from "../modules/services.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
 import { recordAuthCall } from "./auth-audit.ts";
+import { resolveAuthCallers } from "./auth-callers.ts";
 import { registerAuthRoutes } from "./auth-routes.ts";
 import { authenticate, invalidCredentialsError, presentsCredentials } from "./authenticate.ts";
 import { compiledReadsPlugin, stringifyResult } from "./compiled-reads.ts";
@@ -154,8 +155,11 @@ export async function createServer(services: AppServices, databaseUrl: string): 
     return reply.code(status === "ready" ? 200 : 503).send({ status });
   });
 
-  announceSessionEnds(app, services);
-  registerAuthRoutes(app, services.auth, (request, response) => recordAuthCall(services, request, response));
+  const authCallers = resolveAuthCallers(app, services);
+  announceSessionEnds(app, services, authCallers);
+  registerAuthRoutes(app, services.auth, (request, response) =>
+    recordAuthCall(services, request, response, authCallers(request)),
+  );
   await app.register(fastifyApollo(apollo), {
     path: "/graphql",
     method: ["GET", "POST", "OPTIONS"],

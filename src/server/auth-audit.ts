@@ -3,11 +3,12 @@
  * plain read — sign-in and its failures, sign-up, sign-out, two-factor changes and verifications, password changes
  * and resets, session revocations, API key changes — and every OAuth callback (a sign-in) leaves one entry, action
  * `auth.<path>` (`/api/auth/two-factor/enable` → `auth.two_factor_enable`), outcome `ok` (2xx, 3xx) or `refused`.
- * The actor is the request's credential, or the session a successful sign-in just created (read from its
- * `set-cookie`; the cookie itself is never stored); an unknown caller (a failed sign-in) is `ANONYMOUS`, without an
+ * The actor is the request's credential, resolved once before the handler (src/server/auth-callers.ts), or the
+ * session a successful sign-in just created (read from its `set-cookie`; the cookie itself is never stored); an unknown caller (a failed sign-in) is `ANONYMOUS`, without an
  * organization. Request and response bodies are never read.
  */
 import type { FastifyRequest } from "fastify";
+import type { Caller } from "../auth/caller.ts";
 import { recordCall } from "../modules/audit/index.ts";
 import type { AppServices } from "../modules/services.ts";
 import { authenticate } from "./authenticate.ts";
@@ -30,17 +31,21 @@ function cookieHeader(response: Response): string {
     .join("; ");
 }
 
-/** Records the entry of an answered `/api/auth/*` request (see the file's comment); never throws. */
+/**
+ * Records the entry of an answered `/api/auth/*` request (see the file's comment) whose credential resolved to
+ * `presented` before the handler (null: none); never throws.
+ */
 export async function recordAuthCall(
   services: AppServices,
   request: FastifyRequest,
   response: Response,
+  presented: Caller | null,
 ): Promise<void> {
   const action = authAction(request.method, request.url);
   if (!action) return;
   const ok = response.status < 400;
   try {
-    let caller = await authenticate(services, request.headers, "graphql").catch(() => null);
+    let caller = presented;
     if (!caller && ok) {
       const cookie = cookieHeader(response);
       if (cookie) caller = await authenticate(services, { cookie }, "graphql").catch(() => null);

@@ -2,11 +2,13 @@
  * Authentication with an API key costs one SQL statement, and none of its own for a compiled read
  * with a key seen before: key, creator, membership, plan features and grants in one query, the access
  * scope built from it (no membership query), and the last-used time written in the background at most once a
- * minute per key, never awaited by the request.
+ * minute per key, never awaited by the request. An `/api/auth/*` request that ends sessions resolves its caller once
+ * (src/server/auth-callers.ts), shared by its audit entry and the announcement of the session's end.
  */
 import { describe, expect, it } from "vitest";
 import { addMember, createOrg, createProjects } from "../helpers/seed.ts";
 import { gql, useTestServer } from "../helpers/server.ts";
+import { postAuth, sessionFor } from "../helpers/session.ts";
 
 // No job runner: its periodic statements would be counted with the requests'.
 const t = useTestServer({ SKIFF_WORKER: "false" });
@@ -74,5 +76,40 @@ describe("API key authentication", () => {
     const res = await statementsOf("{ __typename }", "skiff_unknown_key_000000000000000000000000");
     expect(res.res.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
     expect(res.sql).toHaveLength(1);
+  });
+});
+
+/** The statement resolving a session cookie to its caller (src/auth/credentials/session.ts). */
+const SESSION_LOOKUP = /from sessions s join users u on u\.id = s\.user_id/;
+
+describe("/api/auth/* requests that end sessions", () => {
+  /** POSTs `path` with `cookie` and returns the answer and the credential lookups the server issued meanwhile. */
+  async function lookupsOf(path: string, body: unknown, cookie: string) {
+    const sql: string[] = [];
+    const onQuery = (q: { sql: string }) => sql.push(q.sql);
+    t.skiff.services.knex.on("query", onQuery);
+    try {
+      const res = await postAuth(t.skiff.url, path, body, cookie);
+      await res.arrayBuffer();
+      return { res, lookups: sql.filter((s) => SESSION_LOOKUP.test(s)).length };
+    } finally {
+      t.skiff.services.knex.off("query", onQuery);
+    }
+  }
+
+  it.each([
+    ["/sign-out", {}],
+    ["/revoke-other-sessions", {}],
+  ])("%s looks the session up once; its audit entry names the session's user", async (path, body) => {
+    const org = await createOrg(t.db.knex);
+    const cookie = await sessionFor(t.db.knex, t.skiff.url, org.owner);
+    // The cookie is known to the process (remembered): its lookup is the one statement.
+    expect((await gql(t.skiff.url, "{ __typename }", {}, { cookie })).errors).toBeUndefined();
+
+    const { res, lookups } = await lookupsOf(path, body, cookie);
+    expect(res.status).toBe(200);
+    expect(lookups).toBe(1);
+    const [entry] = await t.db.knex("audit_events").where({ requestId: res.headers.get("x-request-id")! });
+    expect(entry).toMatchObject({ outcome: "ok", actorUserId: org.owner.userId });
   });
 });

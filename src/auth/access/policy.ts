@@ -7,11 +7,11 @@
  * of the visibility rules ("project:see", "application:see") is {@link visibleProjectSql} /
  * {@link visibleApplicationSql}: the same condition, for the compiled reads and the services' queries.
  *
- * | role   | may                                                                                   |
- * |--------|---------------------------------------------------------------------------------------|
- * | owner  | everything, including billing (plan) and ownership transfer; cannot be removed/demoted |
- * | admin  | projects, applications, databases, team (members, invitations, grants, others' keys)  |
- * | member | view (limited by grants when it has any) and deploy applications; own API keys          |
+ * | role   | may                                                                                               |
+ * |--------|---------------------------------------------------------------------------------------------------|
+ * | owner  | everything, including billing (plan) and ownership transfer; cannot be removed, demoted or leave |
+ * | admin  | projects, applications, databases, team (members, invitations, grants, others' keys); leave       |
+ * | member | view (limited by grants when it has any) and deploy applications; own API keys; leave             |
  */
 import type { Knex } from "knex";
 import type { SqlCondition } from "../../reads/index.ts";
@@ -41,7 +41,8 @@ export type Action =
   | "docs:manage"
   | "audit:read"
   | "organization:export"
-  | "organization:import";
+  | "organization:import"
+  | "organization:leave";
 
 const allowed: Record<Action, readonly Role[]> = {
   "project:create": ["owner", "admin"],
@@ -73,6 +74,8 @@ const allowed: Record<Action, readonly Role[]> = {
   "organization:export": ["owner"],
   // Planning an organization bundle's import into the organization.
   "organization:import": ["owner"],
+  // Leaving an organization: everyone but the owner, who transfers ownership first.
+  "organization:leave": ["admin", "member"],
 };
 
 /**
@@ -140,6 +143,10 @@ function refusalOf(access: OrgAccess, check: Check, target?: Targets[keyof Targe
         planFeature: feature,
       });
     }
+    case "organization:leave":
+      return access.role === "owner"
+        ? new ForbiddenError("The owner cannot leave the organization: transfer ownership to another member first")
+        : null;
     default:
       return allowed[check].includes(access.role)
         ? null

@@ -20,12 +20,7 @@ export { memberAmong, organizationIdsOfUser } from "./access.queries.ts";
 export { AccessScope } from "./access-scope.ts";
 export { type ExportedMember, exportMembers } from "./member.export.ts";
 export { Member, MemberGrant } from "./member.model.ts";
-export {
-  requireActiveOrganization,
-  requireAllowed,
-  requireOrganization,
-  requireTargetOrganization,
-} from "./require-access.ts";
+export { type OrganizationLookup, organizationAccess } from "./organization-access.ts";
 export {
   memberStandingJoinSql,
   type StandingSources,

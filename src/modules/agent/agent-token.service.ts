@@ -9,7 +9,7 @@ import type { OrgAccess } from "../../auth/access/standing.ts";
 import type { Caller } from "../../auth/caller.ts";
 import { newId } from "../../db/ids.ts";
 import { BadUserInputError } from "../../shared/errors.ts";
-import { type AccessScope, requireActiveOrganization } from "../access/index.ts";
+import { type AccessScope, organizationAccess } from "../access/index.ts";
 import { noteAuditTarget } from "../audit/index.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AgentToken } from "./agent-token.model.ts";
@@ -47,7 +47,7 @@ function toView(t: Pick<AgentToken, "prefix" | "createdAt" | "lastUsedAt" | "exp
 
 /** The caller's membership in the active organization. @throws BadUserInputError when there is none. */
 async function activeMembership(scope: AccessScope): Promise<OrgAccess & { userId: string }> {
-  const access = await requireActiveOrganization(scope);
+  const access = await organizationAccess(scope);
   return { ...access, userId: (scope.caller as Caller).userId };
 }
 

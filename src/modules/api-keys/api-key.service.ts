@@ -14,7 +14,7 @@ import { publishAccessChange } from "../../shared/access-changes.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import type { DomainEventData } from "../../shared/events/catalogue.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { Member, requireActiveOrganization } from "../access/index.ts";
+import { Member, organizationAccess } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import type { DomainEvent, EventContext } from "../events.ts";
 import { ApiKey } from "./api-key.model.ts";
@@ -38,7 +38,7 @@ export interface CreatedApiKey {
  * @throws BadUserInputError (name; no active organization).
  */
 export async function createApiKey(ctx: Context, rawName: string): Promise<CreatedApiKey> {
-  const access = await requireActiveOrganization(ctx.scope);
+  const access = await organizationAccess(ctx.scope);
   const { name } = parseInput(nameInput, { name: rawName });
   const created = await ctx.services.auth.api.createApiKey({
     body: { name, userId: ctx.caller!.userId, organizationId: access.organizationId },

@@ -10,7 +10,7 @@ import { ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { text } from "../../shared/input-fields.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { requireAllowed } from "../access/index.ts";
+import { organizationAccess } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import { databasesInEnvironment } from "../databases/index.ts";
 import { events } from "../events.ts";
@@ -41,7 +41,7 @@ function environmentRef(env: Environment) {
 export async function createEnvironment(ctx: Context, projectId: string, rawName: string): Promise<Environment> {
   const project = await ctx.loaders.projects.byId.load(projectId);
   if (!project) throw new NotFoundError("Project", projectId);
-  await requireAllowed(ctx.scope, "environment:manage", project.organizationId);
+  await organizationAccess(ctx.scope, { organizationId: project.organizationId, action: "environment:manage" });
   const { name } = parseInput(nameSchema, { name: rawName }, "Invalid environment");
   return withTransaction(ctx, async (tx) => {
     const env = await createEnvironmentRow(tx, projectId, name);

@@ -5,7 +5,7 @@
  */
 import type { Knex } from "knex";
 import { NotFoundError } from "../../shared/errors.ts";
-import { requireAllowed } from "../access/index.ts";
+import { organizationAccess } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import type { Database } from "../databases/index.ts";
 import type { Environment } from "../projects/index.ts";
@@ -15,7 +15,7 @@ import { Application, Domain } from "./application.model.ts";
 export async function manageableApplication(ctx: Context, id: string): Promise<Application> {
   const app = await ctx.loaders.applications.byId.load(id);
   if (!app) throw new NotFoundError("Application", id);
-  await requireAllowed(ctx.scope, "application:manage", app.organizationId);
+  await organizationAccess(ctx.scope, { organizationId: app.organizationId, action: "application:manage" });
   return app;
 }
 
@@ -32,7 +32,7 @@ export async function manageableEnvironment(
   // Visible with its project: the project loads, and says the organization.
   const project = env && (await ctx.loaders.projects.byId.load(env.projectId));
   if (!env || !project) throw new NotFoundError("Environment", id);
-  await requireAllowed(ctx.scope, action, project.organizationId);
+  await organizationAccess(ctx.scope, { organizationId: project.organizationId, action });
   return Object.assign(env, { organizationId: project.organizationId });
 }
 
@@ -40,7 +40,7 @@ export async function manageableEnvironment(
 export async function manageableDatabase(ctx: Context, id: string): Promise<Database> {
   const db = await ctx.loaders.databases.byId.load(id);
   if (!db) throw new NotFoundError("Database", id);
-  await requireAllowed(ctx.scope, "database:manage", db.organizationId);
+  await organizationAccess(ctx.scope, { organizationId: db.organizationId, action: "database:manage" });
   return db;
 }
 
@@ -49,7 +49,7 @@ export async function manageableDomain(ctx: Context, id: string): Promise<{ doma
   const domain = await Domain.query(ctx.knex).findById(id);
   const app = domain ? await ctx.loaders.applications.byId.load(domain.applicationId) : null;
   if (!domain || !app) throw new NotFoundError("Domain", id);
-  await requireAllowed(ctx.scope, "application:manage", app.organizationId);
+  await organizationAccess(ctx.scope, { organizationId: app.organizationId, action: "application:manage" });
   return { domain, app };
 }
 

@@ -7,9 +7,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { z } from "zod";
+import { can } from "../../auth/access/policy.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { requireAllowed } from "../access/index.ts";
+import { organizationAccess } from "../access/index.ts";
 import {
   type DeploySettingsRow,
   deploySettingsOf,
@@ -54,7 +55,7 @@ async function storeNewToken(knex: Knex, services: AppServices, applicationId: s
 async function manageableApplication(ctx: Context, applicationId: string) {
   const app = await ctx.loaders.applications.byId.load(applicationId);
   if (!app) throw new NotFoundError("Application", applicationId);
-  await requireAllowed(ctx.scope, "application:manage", app.organizationId);
+  await organizationAccess(ctx.scope, { organizationId: app.organizationId, action: "application:manage" });
   return app;
 }
 
@@ -68,7 +69,7 @@ export async function deployWebhookUrl(
 ): Promise<string | null> {
   const applicationId = app.id;
   const access = await ctx.scope.forOrg(app.organizationId);
-  if (!access || !["owner", "admin"].includes(access.role)) return null;
+  if (!access || !can(access, "application:manage")) return null;
   if (app.deployTokenEncrypted) return deployUrl(ctx.services, ctx.services.secrets.decrypt(app.deployTokenEncrypted));
   await storeNewToken(ctx.knex, ctx.services, applicationId, true);
   const again = await deployTokenOf(ctx.knex, applicationId);

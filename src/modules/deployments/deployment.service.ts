@@ -7,7 +7,7 @@
 import type { Knex } from "knex";
 import { ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
-import { requireAllowed } from "../access/index.ts";
+import { organizationAccess } from "../access/index.ts";
 import { clearNeedsDeployment, provideApplicationDeployer } from "../applications/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { publishDeploymentChange } from "./deployment.events.ts";
@@ -80,7 +80,7 @@ provideApplicationDeployer(queueDeployment);
 async function deployableApplication(ctx: Context, applicationId: string) {
   const app = await ctx.loaders.applications.byId.load(applicationId);
   if (!app) throw new NotFoundError("Application", applicationId);
-  await requireAllowed(ctx.scope, "application:deploy", app.organizationId);
+  await organizationAccess(ctx.scope, { organizationId: app.organizationId, action: "application:deploy" });
   return app;
 }
 

@@ -7,7 +7,7 @@ import type { Knex } from "knex";
 import { uniqueViolation } from "../../shared/constraint-errors.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { requireAllowed } from "../access/index.ts";
+import { organizationAccess } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { findOrganizationByRef, organizationNumbers } from "../organizations/index.ts";
 import { docsThemeInput } from "./docs-theme.input.ts";
@@ -17,10 +17,15 @@ import type { DocsThemeRow } from "./docs-theme.model.ts";
  * The organization `ref` when the caller is its owner or admin.
  * @throws NotFoundError otherwise (unknown, not a member, or a `member`: nothing of the theme is theirs to see).
  */
-async function requireDocsOrganization(ctx: ServiceContext, ref: string) {
+async function managedDocsOrganization(ctx: ServiceContext, ref: string) {
   const org = await findOrganizationByRef(ctx.knex, ref);
   if (!org) throw new NotFoundError("Organization", ref);
-  await requireAllowed(ctx.scope, "docs:manage", org.id, { hideFromRoles: ["member"], notFoundRef: ref });
+  await organizationAccess(ctx.scope, {
+    organizationId: org.id,
+    action: "docs:manage",
+    hideFromRoles: ["member"],
+    notFoundRef: ref,
+  });
   return org;
 }
 
@@ -40,7 +45,7 @@ async function loadTheme(knex: Knex, organizationId: string) {
  * another organization uses.
  */
 export async function setDocsTheme(ctx: ServiceContext, organizationRef: string, raw: unknown): Promise<DocsThemeRow> {
-  const org = await requireDocsOrganization(ctx, organizationRef);
+  const org = await managedDocsOrganization(ctx, organizationRef);
   const input = parseInput(docsThemeInput, raw, "Invalid docs theme");
   const existing = await loadTheme(ctx.knex, org.id);
   const hostnameChanged = existing?.docsHostname !== input.docsHostname;

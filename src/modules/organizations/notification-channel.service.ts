@@ -7,7 +7,7 @@ import { assertCan } from "../../auth/access/policy.ts";
 import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { requireOrganization } from "../access/index.ts";
+import { organizationAccess } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import { NotificationChannel } from "./notification-channel.model.ts";
 
@@ -22,7 +22,7 @@ const addInput = z.object({
  * @throws NotFoundError, ForbiddenError (members), BadUserInputError, ConflictError (address already a channel).
  */
 export async function addNotificationChannel(ctx: Context, raw: z.input<typeof addInput>) {
-  const access = await requireOrganization(ctx.scope, raw.organizationId);
+  const access = await organizationAccess(ctx.scope, { organizationId: raw.organizationId });
   assertCan(access, "notification:manage");
   const input = parseInput(addInput, raw);
   return translateUniqueViolations(

@@ -9,7 +9,7 @@ import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { BadUserInputError, ConflictError } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { Member, requireAllowed, requireOrganization } from "../access/index.ts";
+import { Member, organizationAccess } from "../access/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { Organization, Plan } from "./organization.model.ts";
 import { QUOTA_KINDS, quotaStatus } from "./quota.ts";
@@ -82,7 +82,7 @@ export async function createOrganization(ctx: Context, raw: { name: string; slug
 
 /** `renameOrganization`. @throws NotFoundError, ForbiddenError (members), BadUserInputError (name). */
 export async function renameOrganization(ctx: Context, id: string, rawName: string) {
-  await requireAllowed(ctx.scope, "organization:update", id);
+  await organizationAccess(ctx.scope, { organizationId: id, action: "organization:update" });
   const name = parseInput(z.object({ name: organizationName }), { name: rawName }).name;
   return Organization.query(ctx.knex).patchAndFetchById(id, { name });
 }
@@ -95,7 +95,7 @@ export async function renameOrganization(ctx: Context, id: string, rawName: stri
  * @throws NotFoundError when the caller is not a member of `id`.
  */
 export async function setActiveOrganization(ctx: Context, id: string) {
-  const access = await requireOrganization(ctx.scope, id);
+  const access = await organizationAccess(ctx.scope, { organizationId: id });
   const principal = ctx.caller!;
   if (principal.via === "session" && principal.sessionId) {
     await ctx.knex("sessions").where({ id: principal.sessionId }).update({ active_organization_id: id });
@@ -109,7 +109,7 @@ export async function setActiveOrganization(ctx: Context, id: string) {
  * @throws NotFoundError, ForbiddenError, BadUserInputError (unknown plan), ConflictError (usage above a new quota).
  */
 export async function changePlan(ctx: Context, organizationId: string, planName: string) {
-  await requireAllowed(ctx.scope, "billing:manage", organizationId);
+  await organizationAccess(ctx.scope, { organizationId, action: "billing:manage" });
   const plan = await Plan.query(ctx.knex).findOne({ name: planName });
   if (!plan) {
     const names = (await Plan.query(ctx.knex).orderBy("name")).map((p) => p.name);

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { assertCan } from "../../auth/access/policy.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { requireTargetOrganization } from "../access/index.ts";
+import { organizationAccess } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import { createProjectWithProduction, deleteProject as deleteProjectRow } from "./project.service.ts";
 
@@ -22,7 +22,7 @@ const createInput = z.object({
  * @throws NotFoundError (organization), ForbiddenError (members; plan quota), BadUserInputError, ConflictError.
  */
 export async function createProject(ctx: Context, raw: z.input<typeof createInput>) {
-  const access = await requireTargetOrganization(ctx.scope, raw.organizationId);
+  const access = await organizationAccess(ctx.scope, { organizationId: raw.organizationId || null });
   assertCan(access, "project:create");
   const input = parseInput(createInput, raw);
   const { project } = await createProjectWithProduction(ctx, {

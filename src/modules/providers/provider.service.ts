@@ -6,7 +6,7 @@
 import type { Knex } from "knex";
 import { z } from "zod";
 import { parseInput } from "../../shared/validate.ts";
-import { requireAllowed } from "../access/index.ts";
+import { organizationAccess } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { ContainerRegistry, GitProvider, SshKey } from "./provider.models.ts";
 
@@ -48,7 +48,7 @@ const sshKeySchema = z.strictObject({
 /** Configures a git provider `{ organizationId, type: github|gitlab, name }`. @throws BadUserInputError, NotFoundError, ForbiddenError. */
 export async function createGitProvider(ctx: ServiceContext, raw: unknown): Promise<GitProvider> {
   const input = parseInput(gitProviderSchema, raw, "Invalid git provider");
-  await requireAllowed(ctx.scope, "provider:manage", input.organizationId);
+  await organizationAccess(ctx.scope, { organizationId: input.organizationId, action: "provider:manage" });
   return GitProvider.query(ctx.knex).insert(input).returning("*");
 }
 
@@ -58,7 +58,7 @@ export async function createGitProvider(ctx: ServiceContext, raw: unknown): Prom
  */
 export async function createContainerRegistry(ctx: ServiceContext, raw: unknown): Promise<ContainerRegistry> {
   const { password, username, ...input } = parseInput(registrySchema, raw, "Invalid container registry");
-  await requireAllowed(ctx.scope, "provider:manage", input.organizationId);
+  await organizationAccess(ctx.scope, { organizationId: input.organizationId, action: "provider:manage" });
   return ContainerRegistry.query(ctx.knex)
     .insert({
       ...input,
@@ -74,7 +74,7 @@ export async function createContainerRegistry(ctx: ServiceContext, raw: unknown)
  */
 export async function createSshKey(ctx: ServiceContext, raw: unknown): Promise<SshKey> {
   const { privateKey, ...input } = parseInput(sshKeySchema, raw, "Invalid SSH key");
-  await requireAllowed(ctx.scope, "provider:manage", input.organizationId);
+  await organizationAccess(ctx.scope, { organizationId: input.organizationId, action: "provider:manage" });
   return SshKey.query(ctx.knex)
     .insert({ ...input, privateKeyEncrypted: ctx.services.secrets.encrypt(privateKey) })
     .returning("*");

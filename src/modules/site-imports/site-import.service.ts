@@ -10,7 +10,7 @@ import { ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { outsideExecutionTime } from "../../shared/execution-waits.ts";
 import type { ConnectionModel } from "../../shared/pagination.ts";
 import { onTransaction } from "../../shared/transaction.ts";
-import { requireAllowed } from "../access/index.ts";
+import { organizationAccess } from "../access/index.ts";
 import { newAppName } from "../applications/index.ts";
 import type { Context } from "../context.ts";
 import { deleteProject } from "../projects/index.ts";
@@ -59,7 +59,7 @@ export interface SiteImportDeletion {
 async function recordForAction(ctx: Context, id: string): Promise<SiteImport> {
   const record = await ctx.loaders.siteImports.byId.load(id);
   if (!record) throw new NotFoundError("Site import", id);
-  await requireAllowed(ctx.scope, "import:run", record.organizationId);
+  await organizationAccess(ctx.scope, { organizationId: record.organizationId, action: "import:run" });
   return record;
 }
 
@@ -97,7 +97,7 @@ async function awaitRun(ctx: Context, record: SiteImport): Promise<SiteImport> {
 export async function importSite(ctx: Context, raw: unknown, idempotencyKey?: unknown): Promise<ImportOutcome> {
   const input = parseSiteImportRequest(raw);
   const key = parseIdempotencyKey(idempotencyKey);
-  await requireAllowed(ctx.scope, "import:run", input.organizationId);
+  await organizationAccess(ctx.scope, { organizationId: input.organizationId, action: "import:run" });
   const { services } = ctx;
   const record = await ctx.knex.transaction(async (trx) => {
     const id = newId("siteImport");
@@ -145,7 +145,7 @@ export async function importSite(ctx: Context, raw: unknown, idempotencyKey?: un
 export async function previewSiteImport(ctx: Context, raw: unknown, idempotencyKey?: unknown): Promise<ImportPreview> {
   const input = parseSiteImportRequest(raw);
   const key = parseIdempotencyKey(idempotencyKey);
-  await requireAllowed(ctx.scope, "import:run", input.organizationId);
+  await organizationAccess(ctx.scope, { organizationId: input.organizationId, action: "import:run" });
   const resources = {
     project: { name: input.name },
     database: input.database ? { type: input.database.type, name: input.database.name } : null,

@@ -12,7 +12,7 @@ import type { Role } from "../../auth/access/standing.ts";
 import { baseUrlOf } from "../../auth/auth.ts";
 import { BadUserInputError, ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { memberAmong, requireTargetOrganization } from "../access/index.ts";
+import { memberAmong, organizationAccess } from "../access/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { enqueueMail } from "../mail/index.ts";
 import { findUserByEmail, lockOrganization, Organization, User, userIdsWithEmail } from "../organizations/index.ts";
@@ -21,6 +21,7 @@ import { checkedGrantTarget } from "./grant.service.ts";
 import {
   INVITATION_LIFETIME_MS,
   Invitation,
+  type InvitationLinkRow,
   type InvitationStatus,
   invitationStatus,
   type PendingGrant,
@@ -40,7 +41,7 @@ const inviteInput = z.object({
 });
 
 /** The link of `invitation` (decrypting its token), or null when it has no token. */
-export function linkOf(ctx: Context, invitation: Pick<Invitation, "tokenEncrypted">): string | null {
+function linkOf(ctx: Context, invitation: Pick<Invitation, "tokenEncrypted">): string | null {
   if (!invitation.tokenEncrypted) return null;
   return invitationLink(baseUrlOf(ctx.services.config), ctx.services.secrets.decrypt(invitation.tokenEncrypted));
 }
@@ -90,7 +91,7 @@ export async function inviteMember(
   ctx: Context,
   raw: { organizationId?: string | null; email: string; role: Role; grants?: readonly PendingGrant[] },
 ): Promise<Invitation> {
-  const access = await requireTargetOrganization(ctx.scope, raw.organizationId);
+  const access = await organizationAccess(ctx.scope, { organizationId: raw.organizationId || null });
   assertCan(access, "team:manage");
   const { grants = [], ...fields } = raw;
   const input = parseInput(inviteInput, fields);
@@ -168,10 +169,14 @@ export async function cancelInvitation(ctx: Context, id: string): Promise<Invita
   return updated;
 }
 
-/** Whether the caller may read the links of invitations of an organization it belongs to. */
-export async function canReadLinks(ctx: Context, organizationId: string): Promise<boolean> {
-  const access = await ctx.scope.forOrg(organizationId);
-  return access !== null && can(access, "invitation:read-link");
+/**
+ * `Invitation.link`: the link of a pending invitation (its row as the compiled read gives it) when the caller's role
+ * in its organization allows `invitation:read-link` (owners and admins), else null.
+ */
+export async function readableLinkOf(ctx: Context, row: InvitationLinkRow): Promise<string | null> {
+  if (invitationStatus(row, ctx.services.now()) !== "pending") return null;
+  const access = await ctx.scope.forOrg(row.organizationId);
+  return access !== null && can(access, "invitation:read-link") ? linkOf(ctx, row) : null;
 }
 
 /** Answer of `invitationLink`: details only for a valid (pending) link. */

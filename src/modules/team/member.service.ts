@@ -6,8 +6,8 @@
 import { assertCan, isAssignableRole } from "../../auth/access/policy.ts";
 import type { Role } from "../../auth/access/standing.ts";
 import { publishAccessChange } from "../../shared/access-changes.ts";
-import { BadUserInputError, ForbiddenError, NotFoundError } from "../../shared/errors.ts";
-import { Member } from "../access/index.ts";
+import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
+import { Member, organizationAccess } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import { emitRemoved, emitRoleChanged } from "./account-events.ts";
 
@@ -62,11 +62,7 @@ export async function removeMember(ctx: Context, memberId: string): Promise<stri
  * @returns the organization id. @throws NotFoundError (not a member), ForbiddenError (the owner).
  */
 export async function leaveOrganization(ctx: Context, organizationId: string): Promise<string> {
-  const access = await ctx.scope.forOrg(organizationId);
-  if (!access) throw new NotFoundError("Organization", organizationId);
-  if (access.role === "owner") {
-    throw new ForbiddenError("The owner cannot leave the organization: transfer ownership to another member first");
-  }
+  const access = await organizationAccess(ctx.scope, { organizationId, action: "organization:leave" });
   const member = await Member.query(ctx.knex).findById(access.memberId);
   if (!member) throw new NotFoundError("Organization", organizationId);
   await endMembership(ctx, member);

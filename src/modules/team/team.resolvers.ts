@@ -5,13 +5,12 @@
  */
 import type { Resolvers } from "../../generated/graphql.ts";
 import { grantAccess, revokeAccess } from "./grant.service.ts";
-import { type InvitationLinkRow, invitationStatus } from "./invitation.model.ts";
+import type { InvitationLinkRow } from "./invitation.model.ts";
 import {
   cancelInvitation,
-  canReadLinks,
   describeInvitationLink,
   inviteMember,
-  linkOf,
+  readableLinkOf,
   resendInvitation,
 } from "./invitation.service.ts";
 import { acceptInvitation, signUpWithInvitation } from "./invitation-accept.service.ts";
@@ -37,11 +36,6 @@ export const teamResolvers: Resolvers = {
   },
   Invitation: {
     // A decrypted token, owners and admins only: from the invitation's row (the compiled read's `__row`).
-    link: async (i, _a, ctx) => {
-      const row = i as unknown as InvitationLinkRow;
-      return invitationStatus(row, ctx.services.now()) === "pending" && (await canReadLinks(ctx, row.organizationId))
-        ? linkOf(ctx, row)
-        : null;
-    },
+    link: (i, _a, ctx) => readableLinkOf(ctx, i as unknown as InvitationLinkRow),
   },
 };

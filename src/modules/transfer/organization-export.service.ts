@@ -7,7 +7,7 @@
  */
 
 import { onTransaction } from "../../shared/transaction.ts";
-import { exportMembers, requireAllowed } from "../access/index.ts";
+import { exportMembers, organizationAccess } from "../access/index.ts";
 import { type ExportedApplication, exportApplications } from "../applications/index.ts";
 import { recordCall } from "../audit/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
@@ -161,7 +161,7 @@ export async function exportOrganization(
   organizationId: string,
   key: SecretsKey = {},
 ): Promise<OrganizationBundle> {
-  await requireAllowed(ctx.scope, "organization:export", organizationId);
+  await organizationAccess(ctx.scope, { organizationId, action: "organization:export" });
   const encryptTo = checkedKey(key);
   const snapshot = await snapshotOrganization(ctx, organizationId);
   const count = snapshot.secrets.size;

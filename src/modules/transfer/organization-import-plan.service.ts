@@ -10,7 +10,7 @@
  */
 import { BadUserInputError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { requireAllowed } from "../access/index.ts";
+import { organizationAccess } from "../access/index.ts";
 import { domainWithHost } from "../applications/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { docsHostnameOwner } from "../docs-theming/index.ts";
@@ -125,7 +125,7 @@ export async function prepareOrganizationImport(
   raw: unknown,
   key: ImportKey = {},
 ): Promise<PreparedImport> {
-  await requireAllowed(ctx.scope, "organization:import", organizationId);
+  await organizationAccess(ctx.scope, { organizationId, action: "organization:import" });
   const bundle = parseInput(OrganizationBundle, raw, "Invalid organization bundle");
   if (key.identity && key.passphrase) {
     throw new BadUserInputError("Give an identity or a passphrase, not both", {

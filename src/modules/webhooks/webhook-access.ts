@@ -4,9 +4,8 @@
  * who reads nothing here — gets 404 for the organization; owners and admins pass to the plan check (403 naming
  * the `webhooks` feature).
  */
-import { refusal } from "../../auth/access/policy.ts";
-import type { OrgAccess } from "../../auth/access/standing.ts";
 import { NotFoundError } from "../../shared/errors.ts";
+import { type OrganizationLookup, organizationAccess } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { findOrganizationByRef } from "../organizations/index.ts";
 
@@ -19,28 +18,24 @@ export interface WebhookOrganization {
 }
 
 /**
- * The gate's answer for a caller whose standing in organization `organizationId` is `access` (null: not a member),
- * the organization named `ref` by the caller: NotFoundError (not a member, or role `member`), ForbiddenError (role,
- * or the plan lacks the `webhooks` feature), or null when the caller passes. Used by the services and, per
- * organization, inside the compiled reads (webhook.reads.ts).
+ * The webhook gate as the access policy takes it (`refusal` in the compiled reads, webhook.reads.ts; the organization
+ * lookup in the services): owners and admins (`webhook:manage`), the organization hidden from a `member`, and the
+ * plan's `webhooks` feature.
  */
-export function webhookRefusal(access: OrgAccess | null, organizationId: string, ref: string): Error | null {
-  return refusal(access, "webhook:manage", organizationId, {
-    hideFromRoles: ["member"],
-    notFoundRef: ref,
-    planFeature: { feature: "webhooks", what: "Webhooks" },
-  });
-}
+export const WEBHOOK_GATE = {
+  action: "webhook:manage",
+  hideFromRoles: ["member"],
+  planFeature: { feature: "webhooks", what: "Webhooks" },
+} as const satisfies OrganizationLookup;
 
 /**
- * The organization `ref` when the caller may manage its webhooks.
+ * The organization `ref` when the caller may manage its webhooks ({@link WEBHOOK_GATE}).
  * @throws NotFoundError (unknown, not a member, or role `member`); ForbiddenError naming the `webhooks` plan
  * feature when the plan lacks it.
  */
-export async function requireWebhookOrganization(ctx: ServiceContext, ref: string): Promise<WebhookOrganization> {
+export async function webhookOrganization(ctx: ServiceContext, ref: string): Promise<WebhookOrganization> {
   const org = await findOrganizationByRef(ctx.knex, ref);
   if (!org) throw new NotFoundError("Organization", ref);
-  const refused = webhookRefusal(await ctx.scope.forOrg(org.id), org.id, ref);
-  if (refused) throw refused;
+  await organizationAccess(ctx.scope, { ...WEBHOOK_GATE, organizationId: org.id, notFoundRef: ref });
   return { organizationId: org.id, databaseId: org.databaseId };
 }

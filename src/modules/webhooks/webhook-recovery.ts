@@ -11,7 +11,7 @@ import { BadUserInputError } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import type { ServiceContext } from "../context.ts";
 import { consumeRateLimit, endpointOf } from "./webhook.service.ts";
-import { requireWebhookOrganization } from "./webhook-access.ts";
+import { webhookOrganization } from "./webhook-access.ts";
 import { DELIVER_JOB, deliveryJobKey } from "./webhook-emit.ts";
 
 /** Jobs added per statement (a window may hold thousands of deliveries). */
@@ -75,7 +75,7 @@ export async function recoverWebhookDeliveries(
   webhookUuid: string,
   window: RecoveryWindow,
 ): Promise<WebhookRecovery> {
-  const org = await requireWebhookOrganization(ctx, orgRef);
+  const org = await webhookOrganization(ctx, orgRef);
   const endpoint = await endpointOf(ctx, org, webhookUuid);
   const now = ctx.services.now();
   const since = dateOf("since", window.since);

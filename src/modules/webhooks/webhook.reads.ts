@@ -7,6 +7,7 @@
  * the reference names. The secret is never read: `hasSecret` is always true (every endpoint has one).
  */
 
+import { refusal } from "../../auth/access/policy.ts";
 import {
   column,
   type JsonSql,
@@ -18,7 +19,7 @@ import {
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { organizationRefSql } from "../organizations/index.ts";
 import { DELIVERIES_LIMIT } from "./webhook.service.ts";
-import { webhookRefusal } from "./webhook-access.ts";
+import { WEBHOOK_GATE } from "./webhook-access.ts";
 
 /**
  * SQL answering `value(organizationIdSql)` for the organization `ref` (an `org_…` TypeID or an integer id as
@@ -34,7 +35,7 @@ function gated(
   const allowed: string[] = [];
   const refused: string[] = [];
   for (const access of compiler.caller.orgs.values()) {
-    const error = webhookRefusal(access, access.organizationId, ref);
+    const error = refusal(access, WEBHOOK_GATE.action, access.organizationId, { ...WEBHOOK_GATE, notFoundRef: ref });
     if (error) refused.push(`when ${o}.id = ${compiler.param(access.organizationId)} then ${compiler.fail(error).sql}`);
     else allowed.push(access.organizationId);
   }

@@ -1,7 +1,7 @@
 /**
  * Webhook management (spec: Endpoints → Webhook management): endpoints, secret rotation, test ping,
  * delivery log, event ingestion and redelivery. Resolvers and REST rows call these; every function starts with
- * {@link requireWebhookOrganization} (404 for non-members and members, 403 without the `webhooks` plan feature).
+ * {@link webhookOrganization} (404 for non-members and members, 403 without the `webhooks` plan feature).
  */
 import { randomUUID } from "node:crypto";
 import { OutboundBlockedError, OutboundError, OutboundInvalidUrlError } from "../../http/outbound-errors.ts";
@@ -14,7 +14,7 @@ import { parseInput, toBadUserInput } from "../../shared/validate.ts";
 import type { ServiceContext } from "../context.ts";
 import { type CreateWebhookInput, createInput, type UpdateWebhookInput, updateInput } from "./webhook.input.ts";
 import type { WebhookAttemptRow, WebhookEndpointRow, WebhookWithSecret } from "./webhook.model.ts";
-import { requireWebhookOrganization, type WebhookOrganization } from "./webhook-access.ts";
+import { type WebhookOrganization, webhookOrganization } from "./webhook-access.ts";
 import { ATTEMPT_TIMEOUT_MS } from "./webhook-attempt.ts";
 import {
   type CreatedDelivery,
@@ -78,9 +78,9 @@ export async function endpointOf(ctx: ServiceContext, org: WebhookOrganization, 
   return row;
 }
 
-/** `GET …/webhooks/events`: the catalogue. @throws as {@link requireWebhookOrganization}. */
+/** `GET …/webhooks/events`: the catalogue. @throws as {@link webhookOrganization}. */
 export async function listWebhookEventTypes(ctx: ServiceContext, orgRef: string): Promise<WebhookEventType[]> {
-  await requireWebhookOrganization(ctx, orgRef);
+  await webhookOrganization(ctx, orgRef);
   return webhookEventTypes();
 }
 
@@ -96,7 +96,7 @@ export async function createWebhook(
   raw: CreateWebhookInput,
   givenSecret?: string,
 ): Promise<WebhookWithSecret> {
-  const org = await requireWebhookOrganization(ctx, orgRef);
+  const org = await webhookOrganization(ctx, orgRef);
   const input = parseInput(createInput, raw);
   if (givenSecret !== undefined && (givenSecret.length < 16 || givenSecret.length > 200)) {
     throw new BadUserInputError("Invalid input: secret: 16 to 200 characters", {
@@ -138,7 +138,7 @@ export async function updateWebhook(
   webhookUuid: string,
   raw: UpdateWebhookInput,
 ): Promise<WebhookEndpointRow> {
-  const org = await requireWebhookOrganization(ctx, orgRef);
+  const org = await webhookOrganization(ctx, orgRef);
   const input = parseInput(updateInput, raw);
   await endpointOf(ctx, org, webhookUuid);
   if (input.url) await checkEndpointUrl(ctx, input.url);
@@ -163,7 +163,7 @@ export async function updateWebhook(
 
 /** `DELETE …/webhooks/{uuid}`: removes it, its log and its pending attempts. @returns the uuid. */
 export async function deleteWebhook(ctx: ServiceContext, orgRef: string, webhookUuid: string): Promise<string> {
-  const org = await requireWebhookOrganization(ctx, orgRef);
+  const org = await webhookOrganization(ctx, orgRef);
   await endpointOf(ctx, org, webhookUuid);
   await withTransaction(ctx, async (tx) => {
     await cancelPendingDeliveries(tx.knex, ctx.services.jobs, webhookUuid);
@@ -178,7 +178,7 @@ export async function regenerateWebhookSecret(
   orgRef: string,
   webhookUuid: string,
 ): Promise<WebhookWithSecret> {
-  const org = await requireWebhookOrganization(ctx, orgRef);
+  const org = await webhookOrganization(ctx, orgRef);
   await endpointOf(ctx, org, webhookUuid);
   const secret = generateWebhookSecret();
   const [webhook] = (await ctx
@@ -209,7 +209,7 @@ export async function testWebhook(
   orgRef: string,
   webhookUuid: string,
 ): Promise<WebhookTestOutcome> {
-  const org = await requireWebhookOrganization(ctx, orgRef);
+  const org = await webhookOrganization(ctx, orgRef);
   await endpointOf(ctx, org, webhookUuid);
   await consumeRateLimit(ctx, "test", org.organizationId);
   const [delivery] = await emitWebhookEvent(
@@ -261,7 +261,7 @@ export async function redeliverWebhook(
   webhookUuid: string,
   deliveryId: string,
 ): Promise<string> {
-  const org = await requireWebhookOrganization(ctx, orgRef);
+  const org = await webhookOrganization(ctx, orgRef);
   await endpointOf(ctx, org, webhookUuid);
   return withTransaction(ctx, async (tx) => {
     const n = await tx
@@ -290,7 +290,7 @@ export async function publishWebhookEvent(
   event: string,
   data: Record<string, unknown>,
 ): Promise<CreatedDelivery[]> {
-  const org = await requireWebhookOrganization(ctx, orgRef);
+  const org = await webhookOrganization(ctx, orgRef);
   const definition = webhookEvent(event);
   if (!definition) {
     throw new BadUserInputError(`Invalid input: event: unknown event ${event}`, {
