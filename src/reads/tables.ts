@@ -3,7 +3,9 @@
  * table, and which rows the caller sees, as SQL. Compiled reads find a type's rows by id with it
  * ({@link sqlRowsOf}), relations join it and apply its visibility (`belongsTo` / `hasMany`, declarations.ts), and
  * services read its rows by id with the same visibility (by-id.ts). The owning module exports its descriptors from
- * its index.ts; the Objection model of the table takes its `tableName` from the descriptor.
+ * its index.ts; the Objection model of the table takes its `tableName` from the descriptor. The descriptor lists the
+ * table's columns: the compiled reads derive every field of its type that is a plain column from that list
+ * (columns.ts), and test/db/descriptor-columns.test.ts holds the list equal to the migrated table's.
  */
 import type { Knex } from "knex";
 import type { ReadCaller, ReadRows } from "./compiler.ts";
@@ -29,8 +31,10 @@ export type VisibleSql = (sql: SqlVisibility, alias: string) => string;
 export interface TableDescriptor {
   /** The GraphQL object type its rows are (e.g. `Project`). */
   readonly typeName: string;
-  /** The table's name in SQL (e.g. `projects`). */
+  /** The table's name in SQL (e.g. `projects`), or a subquery whose rows it reads (in parentheses). */
   readonly table: string;
+  /** Every column of the table's rows, snake_case as in SQL (e.g. `["id", "name", "created_at"]`). */
+  readonly columns: readonly string[];
   /** Which rows the caller sees (SQL condition on the row aliased `alias`). */
   readonly visible: VisibleSql;
   /**
@@ -48,26 +52,28 @@ export interface TableDescriptor {
 }
 
 /**
- * The descriptor of table `table` holding rows of GraphQL type `typeName`, visible when `visible` holds; `shows`:
- * see {@link TableDescriptor.shows}.
+ * The descriptor of table `table` (columns `columns`) holding rows of GraphQL type `typeName`, visible when
+ * `visible` holds; `shows`: see {@link TableDescriptor.shows}.
  */
 export function defineTable(
   typeName: string,
   table: string,
+  columns: readonly string[],
   visible: VisibleSql,
   options: { shows?: Readonly<Record<string, TableDescriptor>> } = {},
 ): TableDescriptor {
-  return { typeName, table, visible, ...options };
+  return { typeName, table, columns, visible, ...options };
 }
 
 /**
- * The descriptor of table `table` (rows of type `typeName`) whose rows are visible exactly when the row of `parent`
+ * The descriptor of table `table` (rows of type `typeName`, columns `columns`) whose rows are visible exactly when the row of `parent`
  * their column `foreignKey` names is. The condition is `foreignKey in (the visible parent ids)`, uncorrelated: a
  * semi-join PostgreSQL plans once per statement, not a subquery per row.
  */
 export function defineChildTable(
   typeName: string,
   table: string,
+  columns: readonly string[],
   parent: TableDescriptor,
   foreignKey: string,
   options: { shows?: Readonly<Record<string, TableDescriptor>> } = {},
@@ -75,6 +81,7 @@ export function defineChildTable(
   return {
     typeName,
     table,
+    columns,
     ...options,
     parent: { descriptor: parent, foreignKey },
     visible: (sql, alias) => {

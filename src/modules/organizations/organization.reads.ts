@@ -87,11 +87,6 @@ export const organizationReads: ReadTypes = {
     organization: rootById(organizationTable),
   },
   Organization: {
-    id: column("id"),
-    name: column("name"),
-    slug: column("slug"),
-    createdAt: timestamp("created_at"),
-    databaseId: column("database_id"),
     viewerRole: ({ compiler, alias }) => roleIn(compiler, alias),
     usage: ({ compiler, alias, nodes, returnType }) => compiler.object(returnType, alias, nodes),
     plan: ({ compiler, alias: org, nodes, returnType }) => {
@@ -121,12 +116,7 @@ export const organizationReads: ReadTypes = {
     createdAt: timestamp("created_at"),
   },
   User: {
-    id: column("id"),
-    email: column("email"),
-    name: column("name"),
-    emailVerified: column("email_verified"),
     twoFactorEnabled: ({ alias }) => `coalesce(${alias}.two_factor_enabled, false)`,
-    createdAt: timestamp("created_at"),
   },
   // The organization of a project (its table is the projects module's; the organization is visible with it).
   Project: {
