@@ -49,18 +49,26 @@ export interface TableDescriptor {
    * seeded data for every kind of caller.
    */
   readonly shows?: Readonly<Record<string, TableDescriptor>>;
+  /**
+   * False for rows read only inside another row's SQL (an application's environment variables): compiled reads do not
+   * find them by id ({@link sqlRowsOf}), though their types' column fields are derived all the same.
+   */
+  readonly foundById?: boolean;
 }
+
+/** What a descriptor may add: {@link TableDescriptor.shows} and {@link TableDescriptor.foundById}. */
+export type TableOptions = Pick<TableDescriptor, "shows" | "foundById">;
 
 /**
  * The descriptor of table `table` (columns `columns`) holding rows of GraphQL type `typeName`, visible when
- * `visible` holds; `shows`: see {@link TableDescriptor.shows}.
+ * `visible` holds; `options`: see {@link TableOptions}.
  */
 export function defineTable(
   typeName: string,
   table: string,
   columns: readonly string[],
   visible: VisibleSql,
-  options: { shows?: Readonly<Record<string, TableDescriptor>> } = {},
+  options: TableOptions = {},
 ): TableDescriptor {
   return { typeName, table, columns, visible, ...options };
 }
@@ -76,7 +84,7 @@ export function defineChildTable(
   columns: readonly string[],
   parent: TableDescriptor,
   foreignKey: string,
-  options: { shows?: Readonly<Record<string, TableDescriptor>> } = {},
+  options: TableOptions = {},
 ): TableDescriptor {
   return {
     typeName,
@@ -101,7 +109,7 @@ export function impliesVisible(source: TableDescriptor, foreignKey: string, targ
   return source.shows?.[foreignKey] === target;
 }
 
-/** The compiled reads' row sources (`ReadRows`, by type name) of `descriptors`. */
+/** The compiled reads' row sources (`ReadRows`, by type name) of `descriptors`: those found by id. */
 export function sqlRowsOf(descriptors: readonly TableDescriptor[]): ReadRows {
-  return Object.fromEntries(descriptors.map((d) => [d.typeName, d]));
+  return Object.fromEntries(descriptors.filter((d) => d.foundById !== false).map((d) => [d.typeName, d]));
 }

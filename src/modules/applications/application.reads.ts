@@ -5,15 +5,7 @@
  * environment, deployments and deploy settings are declared by the modules owning those tables.
  */
 
-import {
-  belongsTo,
-  type ComputedColumns,
-  checkedEnum,
-  column,
-  hasMany,
-  type ReadTypes,
-  rootById,
-} from "../../reads/index.ts";
+import { belongsTo, type ComputedColumns, checkedEnum, hasMany, type ReadTypes, rootById } from "../../reads/index.ts";
 import {
   applicationTable,
   domainTable,
@@ -77,9 +69,6 @@ export const applicationReads: ReadTypes = {
   },
   Domain: {
     application: belongsTo(applicationTable, "application_id"),
-  },
-  EnvironmentVariable: {
-    key: column("key"),
   },
   // A grant's application: null for a project grant, or when the caller cannot see the application.
   MemberGrant: {

@@ -73,4 +73,5 @@ export const environmentVariableTable = defineChildTable(
   ["id", "application_id", "key", "value_encrypted", "created_at"],
   applicationTable,
   "application_id",
+  { foundById: false },
 );

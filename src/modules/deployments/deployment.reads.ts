@@ -12,7 +12,6 @@ import {
   hasMany,
   pageSizeArg,
   type ReadTypes,
-  timestamp,
 } from "../../reads/index.ts";
 import { deploymentLogTable, deploymentTable } from "./deployment.tables.ts";
 
@@ -49,9 +48,7 @@ export const deploymentReads: ReadTypes = {
     manifests: column("manifests"),
   },
   DeploymentLogLine: {
-    at: timestamp("at"),
     level: checkedEnum("level"),
-    text: column("text"),
   },
 };
 

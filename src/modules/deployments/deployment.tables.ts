@@ -37,4 +37,5 @@ export const deploymentLogTable = defineChildTable(
   ["id", "deployment_id", "at", "level", "text"],
   deploymentTable,
   "deployment_id",
+  { foundById: false },
 );

@@ -5,15 +5,7 @@
  * keys). `PlanUsage`'s counts are declared by the modules owning the counted tables (the object's row is the
  * organization's).
  */
-import {
-  belongsTo,
-  column,
-  hasMany,
-  type ReadCompiler,
-  type ReadTypes,
-  rootById,
-  timestamp,
-} from "../../reads/index.ts";
+import { belongsTo, column, hasMany, type ReadCompiler, type ReadTypes, rootById } from "../../reads/index.ts";
 import { credentialReads, viewerCredentialSql } from "./credential.reads.ts";
 import { memberOf, notificationChannelTable, organizationTable, relatedUserTable } from "./organization.tables.ts";
 
@@ -107,13 +99,6 @@ export const organizationReads: ReadTypes = {
       return plan && compiler.json(`(select ${plan.sql} from plans ${p} where ${p}.id = ${org}.plan_id)`);
     },
     notificationChannels: hasMany(notificationChannelTable, "organization_id"),
-  },
-  NotificationChannel: {
-    id: column("id"),
-    type: column("type"),
-    name: column("name"),
-    target: column("target"),
-    createdAt: timestamp("created_at"),
   },
   User: {
     twoFactorEnabled: ({ alias }) => `coalesce(${alias}.two_factor_enabled, false)`,

@@ -34,10 +34,14 @@ export const userTable = defineTable(
  */
 export const relatedUserTable = defineTable("User", "users", userTable.columns, () => "true");
 
-/** The `notification_channels` table: `NotificationChannel` rows, visible to the members of their organization. */
+/**
+ * The `notification_channels` table: `NotificationChannel` rows, visible to the members of their organization (read
+ * only inside their organization's SQL: not a row source of its own).
+ */
 export const notificationChannelTable = defineTable(
   "NotificationChannel",
   "notification_channels",
   ["id", "organization_id", "type", "name", "target", "created_at"],
   (sql, alias) => callerOrganizationSql(sql, `${alias}.organization_id`),
+  { foundById: false },
 );
