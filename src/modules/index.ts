@@ -1,7 +1,7 @@
 /**
  * The modules of Skiff, in one array: every registry (resolvers, per-request loaders, REST rows, jobs) is built
- * from it. A new domain is its folder with an `index.ts` manifest, its `schema/<domain>.graphql`, its migration
- * and one line here.
+ * from it, and the SDL of schema/*.graphql the compiled reads derive the descriptors' column fields with. A new domain
+ * is its folder with an `index.ts` manifest, its `schema/<domain>.graphql`, its migration and one line here.
  */
 
 import type { Resolvers } from "../generated/graphql.ts";
@@ -9,10 +9,13 @@ import type { JobDefinition } from "../jobs/job-definition.ts";
 import {
   ByIdReads,
   bindRelations,
+  type ColumnField,
   type ComputedColumns,
+  columnFields,
   type ReadRows,
   type ReadTypes,
   sqlRowsOf,
+  withColumnFields,
 } from "../reads/index.ts";
 import type { McpTool } from "../shared/mcp-tool.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
@@ -37,6 +40,7 @@ import { siteImportsModule } from "./site-imports/index.ts";
 import { systemModule } from "./system/index.ts";
 import { teamModule } from "./team/index.ts";
 import { transferModule } from "./transfer/index.ts";
+import { loadTypeDefs } from "./type-defs.ts";
 import { webhooksModule } from "./webhooks/index.ts";
 
 /** Every module, in registration order. */
@@ -76,19 +80,32 @@ export const moduleResolvers: Resolvers[] = modules.flatMap((m) => (m.resolvers 
 /** Root fields the modules declare answerable without credentials. */
 export const modulePublicRootFields: readonly string[] = modules.flatMap((m) => m.publicRootFields ?? []);
 
+/** The GraphQL schema's SDL: schema/*.graphql merged (one file per domain). */
+export const moduleTypeDefs = loadTypeDefs();
+
+const descriptors = modules.flatMap((m) => m.descriptors ?? []);
+
 const declaredReads: ReadTypes = {};
 for (const m of modules) {
   for (const [type, fields] of Object.entries(m.reads ?? {})) {
     declaredReads[type] = { ...declaredReads[type], ...fields };
   }
 }
+
 /**
- * Every module's compilable fields (src/reads/compiler.ts), merged per type, relations bound to their source's
- * descriptor (src/reads/declarations.ts `bindRelations`).
+ * The fields of the descriptors' types that are plain columns of their tables (src/reads/columns.ts), each marked
+ * whether declared by hand: those not declared are compiled from their column.
+ */
+export const moduleColumnFields: readonly ColumnField[] = columnFields(descriptors, moduleTypeDefs, declaredReads);
+
+/**
+ * Every module's compilable fields (src/reads/compiler.ts), merged per type, with the plain columns of the
+ * descriptors' types not declared by hand (src/reads/columns.ts), relations bound to their source's descriptor
+ * (src/reads/declarations.ts `bindRelations`).
  */
 export const moduleReads: ReadTypes = bindRelations(
-  declaredReads,
-  Object.fromEntries(modules.flatMap((m) => m.descriptors ?? []).map((d) => [d.typeName, d])),
+  withColumnFields(declaredReads, moduleColumnFields),
+  Object.fromEntries(descriptors.map((d) => [d.typeName, d])),
 );
 
 /** Every module's computed fields' columns (src/reads/compiler.ts `ComputedColumns`), merged per type. */
@@ -100,7 +117,7 @@ for (const m of modules) {
 }
 
 /** Every module's table descriptors as row sources (src/reads/tables.ts): how a row of each table type is found by id. */
-export const moduleRows: ReadRows = sqlRowsOf(modules.flatMap((m) => m.descriptors ?? []));
+export const moduleRows: ReadRows = sqlRowsOf(descriptors);
 
 /** Every module's MCP tools (src/shared/mcp-tool.ts), in module order. */
 export const moduleMcpTools: readonly McpTool[] = modules.flatMap((m) => m.mcpTools ?? []);

@@ -61,7 +61,9 @@ export interface SkiffModule<Name extends string = string> {
   mcpTools?: readonly McpTool[];
   /**
    * SQL of the module's types' fields that are columns or relations of its tables (src/reads/compiler.ts): the
-   * only implementation of those reads. Undeclared fields (not in Skiff's database) keep their resolvers.
+   * only implementation of those reads. A plain column of a type in `descriptors` is not declared here: it is
+   * derived from the descriptor's columns (src/reads/columns.ts). Fields not in Skiff's database keep their
+   * resolvers.
    */
   reads?: ReadTypes;
   /**
@@ -72,7 +74,8 @@ export interface SkiffModule<Name extends string = string> {
   computedColumns?: ComputedColumns;
   /**
    * The descriptors of the module's tables that are GraphQL types (src/reads/tables.ts): where their rows are and
-   * which the caller sees; compiled reads read objects by id with them.
+   * which the caller sees; compiled reads read objects by id with them (all but those not `foundById`) and derive
+   * their types' plain-column fields from their columns.
    */
   descriptors?: readonly TableDescriptor[];
   /** Consumes every domain event (src/modules/events.ts), in the emitter's transaction. */

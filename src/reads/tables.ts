@@ -3,7 +3,9 @@
  * table, and which rows the caller sees, as SQL. Compiled reads find a type's rows by id with it
  * ({@link sqlRowsOf}), relations join it and apply its visibility (`belongsTo` / `hasMany`, declarations.ts), and
  * services read its rows by id with the same visibility (by-id.ts). The owning module exports its descriptors from
- * its index.ts; the Objection model of the table takes its `tableName` from the descriptor.
+ * its index.ts; the Objection model of the table takes its `tableName` from the descriptor. The descriptor lists the
+ * table's columns: the compiled reads derive every field of its type that is a plain column from that list
+ * (columns.ts), and test/db/descriptor-columns.test.ts holds the list equal to the migrated table's.
  */
 import type { Knex } from "knex";
 import type { ReadCaller, ReadRows } from "./compiler.ts";
@@ -29,8 +31,10 @@ export type VisibleSql = (sql: SqlVisibility, alias: string) => string;
 export interface TableDescriptor {
   /** The GraphQL object type its rows are (e.g. `Project`). */
   readonly typeName: string;
-  /** The table's name in SQL (e.g. `projects`). */
+  /** The table's name in SQL (e.g. `projects`), or a subquery whose rows it reads (in parentheses). */
   readonly table: string;
+  /** Every column of the table's rows, snake_case as in SQL (e.g. `["id", "name", "created_at"]`). */
+  readonly columns: readonly string[];
   /** Which rows the caller sees (SQL condition on the row aliased `alias`). */
   readonly visible: VisibleSql;
   /**
@@ -45,36 +49,47 @@ export interface TableDescriptor {
    * seeded data for every kind of caller.
    */
   readonly shows?: Readonly<Record<string, TableDescriptor>>;
+  /**
+   * False for rows read only inside another row's SQL (an application's environment variables): compiled reads do not
+   * find them by id ({@link sqlRowsOf}), though their types' column fields are derived all the same.
+   */
+  readonly foundById?: boolean;
 }
 
+/** What a descriptor may add: {@link TableDescriptor.shows} and {@link TableDescriptor.foundById}. */
+export type TableOptions = Pick<TableDescriptor, "shows" | "foundById">;
+
 /**
- * The descriptor of table `table` holding rows of GraphQL type `typeName`, visible when `visible` holds; `shows`:
- * see {@link TableDescriptor.shows}.
+ * The descriptor of table `table` (columns `columns`) holding rows of GraphQL type `typeName`, visible when
+ * `visible` holds; `options`: see {@link TableOptions}.
  */
 export function defineTable(
   typeName: string,
   table: string,
+  columns: readonly string[],
   visible: VisibleSql,
-  options: { shows?: Readonly<Record<string, TableDescriptor>> } = {},
+  options: TableOptions = {},
 ): TableDescriptor {
-  return { typeName, table, visible, ...options };
+  return { typeName, table, columns, visible, ...options };
 }
 
 /**
- * The descriptor of table `table` (rows of type `typeName`) whose rows are visible exactly when the row of `parent`
+ * The descriptor of table `table` (rows of type `typeName`, columns `columns`) whose rows are visible exactly when the row of `parent`
  * their column `foreignKey` names is. The condition is `foreignKey in (the visible parent ids)`, uncorrelated: a
  * semi-join PostgreSQL plans once per statement, not a subquery per row.
  */
 export function defineChildTable(
   typeName: string,
   table: string,
+  columns: readonly string[],
   parent: TableDescriptor,
   foreignKey: string,
-  options: { shows?: Readonly<Record<string, TableDescriptor>> } = {},
+  options: TableOptions = {},
 ): TableDescriptor {
   return {
     typeName,
     table,
+    columns,
     ...options,
     parent: { descriptor: parent, foreignKey },
     visible: (sql, alias) => {
@@ -94,7 +109,7 @@ export function impliesVisible(source: TableDescriptor, foreignKey: string, targ
   return source.shows?.[foreignKey] === target;
 }
 
-/** The compiled reads' row sources (`ReadRows`, by type name) of `descriptors`. */
+/** The compiled reads' row sources (`ReadRows`, by type name) of `descriptors`: those found by id. */
 export function sqlRowsOf(descriptors: readonly TableDescriptor[]): ReadRows {
-  return Object.fromEntries(descriptors.map((d) => [d.typeName, d]));
+  return Object.fromEntries(descriptors.filter((d) => d.foundById !== false).map((d) => [d.typeName, d]));
 }

@@ -3,31 +3,17 @@
  * as a Federation 2 subgraph (`buildSubgraphSchema`). Every root field except `_service` requires
  * credentials; that check and the execution deadline are applied here once, not in each resolver.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { buildSubgraphSchema } from "@apollo/subgraph";
-import { mergeResolvers, mergeTypeDefs } from "@graphql-tools/merge";
+import { mergeResolvers } from "@graphql-tools/merge";
 import { MapperKind, mapSchema } from "@graphql-tools/utils";
-import { type DocumentNode, defaultFieldResolver, type GraphQLSchema } from "graphql";
+import { defaultFieldResolver, type GraphQLSchema } from "graphql";
 import { DateTimeResolver, EmailAddressResolver, JSONObjectResolver, URLResolver } from "graphql-scalars";
 import { auditedMutation } from "../modules/audit/index.ts";
 import type { Context } from "../modules/context.ts";
-import { modulePublicRootFields, moduleReads, moduleResolvers, moduleRows } from "../modules/index.ts";
+import { modulePublicRootFields, moduleReads, moduleResolvers, moduleRows, moduleTypeDefs } from "../modules/index.ts";
 import { compiledReadReferences, isKeyReader, type ReadStatementOptions, withCompiledReads } from "../reads/index.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
 import { withDeadline } from "./query-cost.ts";
-
-const schemaDir = new URL("../../schema/", import.meta.url);
-
-/** The merged SDL of schema/*.graphql (files in name order). */
-export function loadTypeDefs(): DocumentNode {
-  const files = readdirSync(schemaDir)
-    .filter((f) => f.endsWith(".graphql"))
-    .sort();
-  return mergeTypeDefs(
-    files.map((f) => readFileSync(new URL(f, schemaDir), "utf8")),
-    { throwOnConflict: true },
-  );
-}
 
 /**
  * Root fields answerable without credentials: federation gateways fetch the SDL anonymously (`_service`), plus
@@ -51,7 +37,7 @@ export function buildSchema(reads: ReadStatementOptions = { timeoutMs: 10_000, p
     ...moduleResolvers,
     compiledReadReferences(moduleReads, moduleRows, reads),
   ]);
-  const subgraph = buildSubgraphSchema({ typeDefs: loadTypeDefs(), resolvers } as Parameters<
+  const subgraph = buildSubgraphSchema({ typeDefs: moduleTypeDefs, resolvers } as Parameters<
     typeof buildSubgraphSchema
   >[0]);
   const schema = withCompiledReads(subgraph, moduleReads, moduleRows, reads);

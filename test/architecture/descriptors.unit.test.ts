@@ -3,11 +3,14 @@
  * owning module's descriptor. Relations of the compiled reads name their target by its descriptor
  * (`belongsTo(projectTable, "project_id")`), never by type and table strings, so a relation always applies the
  * target's visibility; services read rows by id through src/reads/by-id.ts with that same SQL visibility, so no
- * module keeps hand-written by-id loaders or a JavaScript copy of a visibility rule (`canSee…`).
+ * module keeps hand-written by-id loaders or a JavaScript copy of a visibility rule (`canSee…`). A field of a
+ * descriptor's type that is a plain column is derived from the descriptor's column list (src/reads/columns.ts), never
+ * written by hand in a reads file.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { moduleColumnFields } from "../../src/modules/index.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 
@@ -45,5 +48,22 @@ describe("table descriptors", () => {
     );
     expect(canSee).toEqual([]);
     expect(files.filter((f) => f.endsWith(".loaders.ts")).map(rel)).toEqual([]);
+  });
+
+  it("no reads file writes by hand a plain column the descriptors derive", () => {
+    const derived = new Set(moduleColumnFields.map((f) => `${f.typeName}.${f.field} ${f.helper}("${f.column}")`));
+    const reads = files.filter((f) => f.endsWith(".reads.ts"));
+    const handWritten = reads.flatMap((file) => {
+      let type = "";
+      return withoutComments(readFileSync(file, "utf8"))
+        .split("\n")
+        .flatMap((line) => {
+          type = /^ {2}(\w+): /.exec(line)?.[1] ?? type;
+          const m = /^ {4}(\w+): (column|timestamp|checkedEnum)\(\s*"(\w+)"\s*\),?$/.exec(line);
+          const declared = m && `${type}.${m[1]} ${m[2]}("${m[3]}")`;
+          return declared && derived.has(declared) ? [`${rel(file)}: ${declared}`] : [];
+        });
+    });
+    expect(handWritten).toEqual([]);
   });
 });

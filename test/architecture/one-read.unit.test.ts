@@ -66,8 +66,10 @@ describe("one implementation per read", () => {
           owners.set(`${type}.${field}`, [...(owners.get(`${type}.${field}`) ?? []), m.name]);
     const twice = [...owners].filter(([, names]) => names.length > 1);
     expect(twice).toEqual([]);
-    // The inventory the README's Performance section gives.
-    expect(owners.size).toBeGreaterThanOrEqual(200);
+    // The inventory the README's Performance section gives: declared fields and those derived from the descriptors'
+    // columns (src/reads/columns.ts).
+    const compiled = Object.values(moduleReads).reduce((n, fields) => n + Object.keys(fields).length, 0);
+    expect(compiled).toBeGreaterThanOrEqual(200);
   });
 
   it("has no resolver for a declared field", () => {

@@ -1,42 +1,48 @@
 /**
- * The compiled reads write the values of `checkedEnum`/`checkedEnumJson` declarations as
- * they are, quoted, without JSON escaping (src/reads/compiler.ts). That is safe only because the database refuses
- * any other text in those columns: for every such declaration, this test finds its column here and checks, on a
- * copy of the table with its CHECK constraints (`like … including constraints`, NOT NULL dropped so that only the
- * checks apply), that the enum's values are accepted and a quote, a backslash, a newline or an unknown name refused.
+ * The compiled reads write the values of `checkedEnum`/`checkedEnumJson` declarations, and of the enum fields derived
+ * from the descriptors' columns (src/reads/columns.ts), as they are, quoted, without JSON escaping
+ * (src/reads/compiler.ts). That is safe only because the database refuses any other text in those columns: for
+ * every such declaration and derived field, this test finds its column here and checks, on a copy of the table with
+ * its CHECK constraints (`like … including constraints`, NOT NULL dropped so that only the checks apply), that the
+ * enum's values are accepted and a quote, a backslash, a newline or an unknown name refused.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { moduleColumnFields } from "../../src/modules/index.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
-/** Each checked declaration: its file under src/modules, the column (or `steps`' values), table and an accepted value. */
-const CHECKED: Array<{ file: string; column: string; table: string; good: string }> = [
-  { file: "imports/site-import.reads.ts", column: "status", table: "site_imports", good: "partial" },
-  { file: "imports/site-import.reads.ts", column: "error_step", table: "site_imports", good: "domain_creation" },
+/**
+ * Each checked column: where it is read (a reads file under src/modules declaring it by hand, or `<Type> (derived)`
+ * for a field derived from its descriptor), the column (or `steps`' values), table and an accepted value.
+ */
+const CHECKED: Array<{ source: string; column: string; table: string; good: string }> = [
+  { source: "SiteImport (derived)", column: "status", table: "site_imports", good: "partial" },
+  { source: "SiteImport (derived)", column: "error_step", table: "site_imports", good: "domain_creation" },
   {
-    file: "imports/site-import.reads.ts",
+    source: "site-imports/site-import.reads.ts",
     column: "steps",
     table: "site_imports",
     good: '{"deployment":"skipped"}',
   },
-  { file: "access/access.reads.ts", column: "role", table: "members", good: "admin" },
-  { file: "team/team.reads.ts", column: "role", table: "invitations", good: "member" },
-  { file: "applications/application.reads.ts", column: "source_type", table: "applications", good: "docker" },
-  { file: "applications/application.reads.ts", column: "build_type", table: "applications", good: "nixpacks" },
-  { file: "databases/database.reads.ts", column: "type", table: "databases", good: "postgres" },
-  { file: "providers/provider.reads.ts", column: "type", table: "git_providers", good: "gitlab" },
-  { file: "deployments/deployment.reads.ts", column: "level", table: "deployment_logs", good: "warn" },
-  { file: "deployments/deployment.reads.ts", column: "status", table: "deployments", good: "cancelled" },
+  { source: "Member (derived)", column: "role", table: "members", good: "admin" },
+  { source: "Invitation (derived)", column: "role", table: "invitations", good: "member" },
+  { source: "applications/application.reads.ts", column: "source_type", table: "applications", good: "docker" },
+  { source: "Application (derived)", column: "source_type", table: "applications", good: "docker" },
+  { source: "Application (derived)", column: "build_type", table: "applications", good: "nixpacks" },
+  { source: "Database (derived)", column: "type", table: "databases", good: "postgres" },
+  { source: "GitProvider (derived)", column: "type", table: "git_providers", good: "gitlab" },
+  { source: "deployments/deployment.reads.ts", column: "level", table: "deployment_logs", good: "warn" },
+  { source: "deployments/deployment.reads.ts", column: "status", table: "deployments", good: "cancelled" },
   {
-    file: "applications/application.reads.ts",
+    source: "applications/application.reads.ts",
     column: "application_status",
     table: "applications",
     good: "deploying",
   },
-  { file: "audit/audit.reads.ts", column: "actor_kind", table: "audit_events", good: "SYSTEM" },
-  { file: "audit/audit.reads.ts", column: "credential_kind", table: "audit_events", good: "AGENT_TOKEN" },
-  { file: "audit/audit.reads.ts", column: "surface", table: "audit_events", good: "PROCEDURE" },
+  { source: "audit/audit.reads.ts", column: "actor_kind", table: "audit_events", good: "SYSTEM" },
+  { source: "audit/audit.reads.ts", column: "credential_kind", table: "audit_events", good: "AGENT_TOKEN" },
+  { source: "audit/audit.reads.ts", column: "surface", table: "audit_events", good: "PROCEDURE" },
 ];
 
 /** Text no enum name holds: each must be refused. */
@@ -44,7 +50,10 @@ const BAD_TEXT = ['owner"', "a\\b", "line\nbreak", "unknown"];
 /** `steps` objects with a value outside the statuses: each must be refused. */
 const BAD_STEPS = ['{"deployment":"do\\"ne"}', '{"deployment":{"x":1}}', '{"deployment":1}', '{"deployment":"later"}'];
 
-/** The checked columns the declarations name, as `file column` (the steps' statuses as `steps`). */
+/**
+ * The checked columns the declarations name, as `file column` (the steps' statuses as `steps`), and those of the
+ * derived enum fields, as `Type (derived) column`.
+ */
 function declaredColumns(): string[] {
   const root = join(import.meta.dirname, "../../src/modules");
   const found: string[] = [];
@@ -57,6 +66,9 @@ function declaredColumns(): string[] {
         found.push(`${dir.name}/${name} ${m[1]}`);
       }
     }
+  }
+  for (const f of moduleColumnFields) {
+    if (f.helper === "checkedEnum" && !f.declared) found.push(`${f.typeName} (derived) ${f.column}`);
   }
   return [...new Set(found)].sort();
 }
@@ -71,7 +83,7 @@ afterAll(async () => {
 
 describe("columns written without JSON escaping", () => {
   it("every checked declaration's column is listed here", () => {
-    expect(declaredColumns()).toEqual([...new Set(CHECKED.map((c) => `${c.file} ${c.column}`))].sort());
+    expect(declaredColumns()).toEqual([...new Set(CHECKED.map((c) => `${c.source} ${c.column}`))].sort());
   });
 
   it.each(CHECKED)("$table.$column accepts its names and refuses anything else", async ({ table, column, good }) => {

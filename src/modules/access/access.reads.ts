@@ -4,7 +4,7 @@
  * invisible: NOT_FOUND for the organization). A member's user and organization and a grant's project and application
  * are declared by the modules owning those tables.
  */
-import { checkedEnum, column, hasMany, type ReadTypes, timestamp } from "../../reads/index.ts";
+import { hasMany, type ReadTypes } from "../../reads/index.ts";
 import { memberGrantTable, memberTable } from "./access.tables.ts";
 
 /** Organization.members, Member and MemberGrant. */
@@ -14,13 +14,6 @@ export const accessReads: ReadTypes = {
     members: hasMany(memberTable, "organization_id"),
   },
   Member: {
-    id: column("id"),
-    role: checkedEnum("role"),
-    createdAt: timestamp("created_at"),
     grants: hasMany(memberGrantTable, "member_id"),
-  },
-  MemberGrant: {
-    id: column("id"),
-    createdAt: timestamp("created_at"),
   },
 };

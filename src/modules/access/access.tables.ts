@@ -5,9 +5,18 @@
 import { callerOrganizationSql, defineChildTable, defineTable } from "../../reads/index.ts";
 
 /** The `members` table: `Member` rows, those of the caller's organizations. */
-export const memberTable = defineTable("Member", "members", (sql, alias) =>
-  callerOrganizationSql(sql, `${alias}.organization_id`),
+export const memberTable = defineTable(
+  "Member",
+  "members",
+  ["id", "organization_id", "user_id", "role", "created_at", "standing_version"],
+  (sql, alias) => callerOrganizationSql(sql, `${alias}.organization_id`),
 );
 
 /** The `member_grants` table: `MemberGrant` rows, visible with their member. */
-export const memberGrantTable = defineChildTable("MemberGrant", "member_grants", memberTable, "member_id");
+export const memberGrantTable = defineChildTable(
+  "MemberGrant",
+  "member_grants",
+  ["id", "member_id", "project_id", "application_id", "created_at"],
+  memberTable,
+  "member_id",
+);

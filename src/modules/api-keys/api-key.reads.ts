@@ -5,7 +5,7 @@
  * `apiKeyId`). The creator is declared by the organizations module (users).
  */
 
-import { column, hasMany, isoTimeJson, type ReadCompiler, type ReadTypes, timestamp } from "../../reads/index.ts";
+import { hasMany, isoTimeJson, type ReadCompiler, type ReadTypes } from "../../reads/index.ts";
 import { apiKeyTable } from "./api-key.tables.ts";
 
 /** The key authenticating the request, as SQL (null: none). */
@@ -18,10 +18,8 @@ export const apiKeyReads: ReadTypes = {
     apiKeys: hasMany(apiKeyTable, "organization_id", "$.id desc"),
   },
   ApiKey: {
-    id: column("id"),
     name: ({ alias }) => `coalesce(${alias}.name, '')`,
     prefix: ({ alias }) => `coalesce(${alias}.start, '')`,
-    createdAt: timestamp("created_at"),
     // The key making this request is in use now; its stored time is written in the background (src/auth/caller.ts).
     lastUsedAt: ({ compiler, alias }) => {
       const key = currentKey(compiler);

@@ -18,4 +18,33 @@ function visibleApiKey(sql: SqlVisibility, alias: string): string {
 }
 
 /** The `api_keys` table: `ApiKey` rows. */
-export const apiKeyTable = defineTable("ApiKey", "api_keys", visibleApiKey);
+export const apiKeyTable = defineTable(
+  "ApiKey",
+  "api_keys",
+  [
+    "id",
+    "config_id",
+    "name",
+    "start",
+    "prefix",
+    "key",
+    "reference_id",
+    "organization_id",
+    "enabled",
+    "expires_at",
+    "permissions",
+    "metadata",
+    "refill_interval",
+    "refill_amount",
+    "last_refill_at",
+    "rate_limit_enabled",
+    "rate_limit_time_window",
+    "rate_limit_max",
+    "request_count",
+    "remaining",
+    "last_request",
+    "created_at",
+    "updated_at",
+  ],
+  visibleApiKey,
+);

@@ -5,16 +5,7 @@
  * environment, deployments and deploy settings are declared by the modules owning those tables.
  */
 
-import {
-  belongsTo,
-  type ComputedColumns,
-  checkedEnum,
-  column,
-  hasMany,
-  type ReadTypes,
-  rootById,
-  timestamp,
-} from "../../reads/index.ts";
+import { belongsTo, type ComputedColumns, checkedEnum, hasMany, type ReadTypes, rootById } from "../../reads/index.ts";
 import {
   applicationTable,
   domainTable,
@@ -47,12 +38,7 @@ export const applicationReads: ReadTypes = {
     },
   },
   Application: {
-    id: column("id"),
-    name: column("name"),
-    appName: column("app_name"),
     applicationStatus: checkedEnum("application_status"),
-    sourceType: checkedEnum("source_type"),
-    buildType: checkedEnum("build_type"),
     source: ({ compiler, alias, nodes, returnType }) =>
       compiler.objectWith(returnType, alias, nodes, {
         type: checkedEnum("source_type"),
@@ -64,11 +50,7 @@ export const applicationReads: ReadTypes = {
         customGitUrl: sourceKey("customGitUrl"),
         customGitSSHKeyId: sourceKey("customGitSSHKeyId"),
       }),
-    port: column("port"),
-    needsDeployment: column("needs_deployment"),
-    createdAt: timestamp("created_at"),
     health: ({ alias }) => `upper(coalesce(${alias}.health, 'unknown'))`,
-    healthCheckedAt: timestamp("health_checked_at"),
     domains: hasMany(domainTable, "application_id"),
     // Values are stored encrypted: EnvironmentVariable.value's resolver decrypts the row's `value_encrypted`.
     environmentVariables: hasMany(environmentVariableTable, "application_id", "$.key"),
@@ -86,15 +68,7 @@ export const applicationReads: ReadTypes = {
     application: belongsTo(applicationTable, "application_id"),
   },
   Domain: {
-    id: column("id"),
-    host: column("host"),
-    port: column("port"),
-    https: column("https"),
-    createdAt: timestamp("created_at"),
     application: belongsTo(applicationTable, "application_id"),
-  },
-  EnvironmentVariable: {
-    key: column("key"),
   },
   // A grant's application: null for a project grant, or when the caller cannot see the application.
   MemberGrant: {

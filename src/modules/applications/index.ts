@@ -5,7 +5,7 @@ import { defineModule } from "../module.ts";
 import { Application } from "./application.model.ts";
 import { applicationComputedColumns, applicationReads } from "./application.reads.ts";
 import { applicationResolvers } from "./application.resolvers.ts";
-import { applicationTable, domainTable } from "./application.tables.ts";
+import { applicationTable, domainTable, environmentVariableTable } from "./application.tables.ts";
 import { manageRoutes } from "./manage.rest.ts";
 
 declare module "../module.ts" {
@@ -19,7 +19,7 @@ export const applicationsModule = defineModule({
   name: "applications",
   tables: ["applications", "domains", "environment_variables"],
   reads: applicationReads,
-  descriptors: [applicationTable, domainTable],
+  descriptors: [applicationTable, domainTable, environmentVariableTable],
   computedColumns: applicationComputedColumns,
   resolvers: applicationResolvers,
   restRoutes: manageRoutes,

@@ -3,7 +3,7 @@
  * environment's databases and their columns.
  */
 
-import { belongsTo, checkedEnum, column, hasMany, type ReadTypes, timestamp } from "../../reads/index.ts";
+import { belongsTo, column, hasMany, type ReadTypes } from "../../reads/index.ts";
 import { databaseTable } from "./database.tables.ts";
 
 /** Environment.databases and Database (its environment is declared by the projects module). */
@@ -21,11 +21,6 @@ export const databaseReads: ReadTypes = {
       `(select count(*)::int from ${databaseTable.table} q where q.organization_id = ${alias}.id)`,
   },
   Database: {
-    id: column("id"),
-    type: checkedEnum("type"),
-    name: column("name"),
     user: column("username"),
-    serviceHost: column("service_host"),
-    createdAt: timestamp("created_at"),
   },
 };

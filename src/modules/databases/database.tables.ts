@@ -11,6 +11,18 @@ import { environmentTable } from "../projects/index.ts";
 export const databaseTable = defineTable(
   "Database",
   "databases",
+  [
+    "id",
+    "organization_id",
+    "project_id",
+    "environment_id",
+    "type",
+    "name",
+    "username",
+    "password_encrypted",
+    "service_host",
+    "created_at",
+  ],
   (sql, alias) => sql.condition(visibleProjectSql(sql.caller.orgs, `${alias}.organization_id`, `${alias}.project_id`)),
   { shows: { environment_id: environmentTable } },
 );

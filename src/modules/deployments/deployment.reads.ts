@@ -12,7 +12,6 @@ import {
   hasMany,
   pageSizeArg,
   type ReadTypes,
-  timestamp,
 } from "../../reads/index.ts";
 import { deploymentLogTable, deploymentTable } from "./deployment.tables.ts";
 
@@ -44,23 +43,12 @@ export const deploymentReads: ReadTypes = {
     deployment: belongsTo(deploymentTable, "deployment_id"),
   },
   Deployment: {
-    id: column("id"),
     status: checkedEnum("status"),
-    title: column("title"),
-    description: column("description"),
-    trigger: column("trigger"),
-    commitSha: column("commit_sha"),
-    errorMessage: column("error_message"),
-    createdAt: timestamp("created_at"),
-    startedAt: timestamp("started_at"),
-    finishedAt: timestamp("finished_at"),
     logs: hasMany(deploymentLogTable, "deployment_id"),
     manifests: column("manifests"),
   },
   DeploymentLogLine: {
-    at: timestamp("at"),
     level: checkedEnum("level"),
-    text: column("text"),
   },
 };
 

@@ -16,7 +16,7 @@ import {
 import { Deployment } from "./deployment.model.ts";
 import { deploymentComputedColumns, deploymentReads } from "./deployment.reads.ts";
 import { deploymentResolvers } from "./deployment.resolvers.ts";
-import { deploymentTable } from "./deployment.tables.ts";
+import { deploymentLogTable, deploymentTable } from "./deployment.tables.ts";
 import { reconcileOnChange } from "./reconcile.events.ts";
 import { reconcileMetrics } from "./reconcile.metrics.ts";
 
@@ -36,7 +36,7 @@ export const deploymentsModule = defineModule({
   name: "deployments",
   tables: ["deployments", "deployment_logs"],
   reads: deploymentReads,
-  descriptors: [deploymentTable],
+  descriptors: [deploymentTable, deploymentLogTable],
   computedColumns: deploymentComputedColumns,
   resolvers: deploymentResolvers,
   createLoaders: ({ byId }) => ({ byId: byId.loader(deploymentTable, Deployment) }),

@@ -68,7 +68,6 @@ export const docsReads: ReadTypes = {
   },
   DocsTheme: {
     ...themeColumns,
-    docsHostname: column("docs_hostname"),
     // Null until a hostname is saved; then as the last synchronisation reported it.
     docsRegistration: ({ compiler, alias, nodes, returnType }) => {
       const registration = compiler.object(returnType, alias, nodes);

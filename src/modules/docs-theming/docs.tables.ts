@@ -21,5 +21,23 @@ export function managedOrganizations(sql: SqlVisibility): string[] {
 export const docsThemeTable = defineTable(
   "DocsTheme",
   THEME_ROWS,
+  [
+    "organization_id",
+    "site_name",
+    "logo_url",
+    "favicon_url",
+    "colors_light",
+    "colors_dark",
+    "footer_text",
+    "custom_css",
+    "docs_hostname",
+    "docs_synced_at",
+    "docs_dns",
+    "docs_conflict",
+    "created_at",
+    "updated_at",
+    "id",
+    "database_id",
+  ],
   (sql, alias) => `${alias}.organization_id = any(${sql.param(managedOrganizations(sql))}::text[])`,
 );

@@ -3,14 +3,14 @@
 import { defineModule } from "../module.ts";
 import { organizationReads } from "./organization.reads.ts";
 import { organizationResolvers } from "./organization.resolvers.ts";
-import { organizationTable, userTable } from "./organization.tables.ts";
+import { notificationChannelTable, organizationTable, userTable } from "./organization.tables.ts";
 
 /** The organizations module. */
 export const organizationsModule = defineModule({
   name: "organizations",
   tables: ["organizations", "plans", "users", "sessions", "notification_channels"],
   reads: organizationReads,
-  descriptors: [organizationTable, userTable],
+  descriptors: [organizationTable, userTable, notificationChannelTable],
   resolvers: organizationResolvers,
 });
 

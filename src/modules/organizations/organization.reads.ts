@@ -5,15 +5,7 @@
  * keys). `PlanUsage`'s counts are declared by the modules owning the counted tables (the object's row is the
  * organization's).
  */
-import {
-  belongsTo,
-  column,
-  hasMany,
-  type ReadCompiler,
-  type ReadTypes,
-  rootById,
-  timestamp,
-} from "../../reads/index.ts";
+import { belongsTo, column, hasMany, type ReadCompiler, type ReadTypes, rootById } from "../../reads/index.ts";
 import { credentialReads, viewerCredentialSql } from "./credential.reads.ts";
 import { memberOf, notificationChannelTable, organizationTable, relatedUserTable } from "./organization.tables.ts";
 
@@ -87,11 +79,6 @@ export const organizationReads: ReadTypes = {
     organization: rootById(organizationTable),
   },
   Organization: {
-    id: column("id"),
-    name: column("name"),
-    slug: column("slug"),
-    createdAt: timestamp("created_at"),
-    databaseId: column("database_id"),
     viewerRole: ({ compiler, alias }) => roleIn(compiler, alias),
     usage: ({ compiler, alias, nodes, returnType }) => compiler.object(returnType, alias, nodes),
     plan: ({ compiler, alias: org, nodes, returnType }) => {
@@ -113,20 +100,8 @@ export const organizationReads: ReadTypes = {
     },
     notificationChannels: hasMany(notificationChannelTable, "organization_id"),
   },
-  NotificationChannel: {
-    id: column("id"),
-    type: column("type"),
-    name: column("name"),
-    target: column("target"),
-    createdAt: timestamp("created_at"),
-  },
   User: {
-    id: column("id"),
-    email: column("email"),
-    name: column("name"),
-    emailVerified: column("email_verified"),
     twoFactorEnabled: ({ alias }) => `coalesce(${alias}.two_factor_enabled, false)`,
-    createdAt: timestamp("created_at"),
   },
   // The organization of a project (its table is the projects module's; the organization is visible with it).
   Project: {

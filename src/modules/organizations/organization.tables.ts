@@ -12,12 +12,18 @@ export function memberOf(sql: SqlVisibility, alias: string): string {
 }
 
 /** The `organizations` table: `Organization` rows, visible to their members. */
-export const organizationTable = defineTable("Organization", "organizations", memberOf);
+export const organizationTable = defineTable(
+  "Organization",
+  "organizations",
+  ["id", "name", "slug", "logo", "metadata", "created_at", "plan_id", "database_id"],
+  memberOf,
+);
 
 /** The `users` table found by id: `User` rows, the caller's own only. */
 export const userTable = defineTable(
   "User",
   "users",
+  ["id", "name", "email", "email_verified", "image", "two_factor_enabled", "created_at", "updated_at"],
   (sql, alias) => `${alias}.id = ${sql.param(sql.caller.userId ?? "")}`,
 );
 
@@ -26,9 +32,16 @@ export const userTable = defineTable(
  * `ApiKey.createdBy`): the person behind a visible row is visible with it (no condition of its own). Never a row
  * source: found by id, a user is {@link userTable}.
  */
-export const relatedUserTable = defineTable("User", "users", () => "true");
+export const relatedUserTable = defineTable("User", "users", userTable.columns, () => "true");
 
-/** The `notification_channels` table: `NotificationChannel` rows, visible to the members of their organization. */
-export const notificationChannelTable = defineTable("NotificationChannel", "notification_channels", (sql, alias) =>
-  callerOrganizationSql(sql, `${alias}.organization_id`),
+/**
+ * The `notification_channels` table: `NotificationChannel` rows, visible to the members of their organization (read
+ * only inside their organization's SQL: not a row source of its own).
+ */
+export const notificationChannelTable = defineTable(
+  "NotificationChannel",
+  "notification_channels",
+  ["id", "organization_id", "type", "name", "target", "created_at"],
+  (sql, alias) => callerOrganizationSql(sql, `${alias}.organization_id`),
+  { foundById: false },
 );

@@ -18,10 +18,6 @@ export const paymentReads: ReadTypes = {
     paymentGatewayServices: hasMany(paymentServiceTable, "project_id"),
   },
   PaymentGatewayService: {
-    id: column("id"),
-    name: column("name"),
-    webhookUrl: column("webhook_url"),
-    createdAt: timestamp("created_at"),
     merchantCode: ({ compiler, alias }) =>
       `coalesce(case when ${alias}.merchant_status = 'active' then ${alias}.merchant_code end, ${compiler.param(PROVISIONING_CODE)})`,
     merchantStatus: ({ alias }) =>

@@ -19,6 +19,18 @@ const SERVICE_ROWS = `(select s.*, m.merchant_code, m.status as merchant_status,
 export const paymentServiceTable = defineTable(
   "PaymentGatewayService",
   SERVICE_ROWS,
+  [
+    "id",
+    "organization_id",
+    "project_id",
+    "name",
+    "webhook_url",
+    "created_at",
+    "merchant_code",
+    "merchant_status",
+    "signing_key_sealed",
+    "gateway_merchant_id",
+  ],
   (sql, alias) => sql.condition(visibleProjectSql(sql.caller.orgs, `${alias}.organization_id`, `${alias}.project_id`)),
   { shows: { project_id: projectTable } },
 );

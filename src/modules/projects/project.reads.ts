@@ -7,7 +7,6 @@
 
 import {
   belongsTo,
-  column,
   connectionSql,
   hasMany,
   type JsonSql,
@@ -15,7 +14,6 @@ import {
   type ReadField,
   type ReadTypes,
   rootById,
-  timestamp,
 } from "../../reads/index.ts";
 import { decodeCursor } from "../../shared/pagination.ts";
 import { environmentTable, projectTable, visibleProjectRow } from "./project.tables.ts";
@@ -54,16 +52,9 @@ export const projectReads: ReadTypes = {
     projects: ({ alias }) => `(select count(*)::int from projects q where q.organization_id = ${alias}.id)`,
   },
   Project: {
-    id: column("id"),
-    name: column("name"),
-    description: column("description"),
-    createdAt: timestamp("created_at"),
     environments: hasMany(environmentTable, "project_id"),
   },
   Environment: {
-    id: column("id"),
-    name: column("name"),
-    createdAt: timestamp("created_at"),
     project: belongsTo(projectTable, "project_id"),
   },
   // Where an application or database lives (their types are the applications and databases modules').

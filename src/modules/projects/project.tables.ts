@@ -14,9 +14,21 @@ export function visibleProjectRow(sql: SqlVisibility, alias: string): string {
 }
 
 /** The `projects` table: `Project` rows. Whoever sees a project is a member of its organization. */
-export const projectTable = defineTable("Project", "projects", visibleProjectRow, {
-  shows: { organization_id: organizationTable },
-});
+export const projectTable = defineTable(
+  "Project",
+  "projects",
+  ["id", "organization_id", "name", "description", "created_at", "updated_at"],
+  visibleProjectRow,
+  {
+    shows: { organization_id: organizationTable },
+  },
+);
 
 /** The `environments` table: `Environment` rows, visible with their project. */
-export const environmentTable = defineChildTable("Environment", "environments", projectTable, "project_id");
+export const environmentTable = defineChildTable(
+  "Environment",
+  "environments",
+  ["id", "project_id", "name", "created_at"],
+  projectTable,
+  "project_id",
+);

@@ -8,14 +8,11 @@
 
 import {
   type ComputedColumns,
-  checkedEnum,
   checkedEnumJson,
-  column,
   connectionSql,
   JsonSql,
   type ReadTypes,
   rootById,
-  timestamp,
 } from "../../reads/index.ts";
 import { decodeCursor } from "../../shared/pagination.ts";
 import { parseInput } from "../../shared/validate.ts";
@@ -53,16 +50,6 @@ export const siteImportReads: ReadTypes = {
     siteImport: rootById(siteImportTable),
   },
   SiteImport: {
-    id: column("id"),
-    organizationId: column("organization_id"),
-    name: column("name"),
-    status: checkedEnum("status"),
-    projectId: column("project_id"),
-    databaseId: column("database_id"),
-    databaseServiceHost: column("database_service_host"),
-    applicationId: column("application_id"),
-    domainId: column("domain_id"),
-    deploymentId: column("deployment_id"),
     // The five steps in execution order, each `pending` until the run records it: one array built in place (no
     // subquery, aggregate or sort per import). The step names are this module's constants (snake_case), never input.
     steps: ({ compiler, alias, nodes, returnType }) => {
@@ -76,12 +63,6 @@ export const siteImportReads: ReadTypes = {
       });
       return items.every((item) => item !== null) ? compiler.array(items) : null;
     },
-    errorStep: checkedEnum("error_step"),
-    errorMessage: column("error_message"),
-    attempts: column("attempts"),
-    createdAt: timestamp("created_at"),
-    updatedAt: timestamp("updated_at"),
-    finishedAt: timestamp("finished_at"),
   },
 };
 

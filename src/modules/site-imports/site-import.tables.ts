@@ -18,6 +18,33 @@ export function visibleImportRow(sql: SqlVisibility, alias: string): string {
  * The `site_imports` table: `SiteImport` rows. Whoever sees a record sees its project (the same condition) and is a
  * member of its organization.
  */
-export const siteImportTable = defineTable("SiteImport", "site_imports", visibleImportRow, {
-  shows: { project_id: projectTable, organization_id: organizationTable },
-});
+export const siteImportTable = defineTable(
+  "SiteImport",
+  "site_imports",
+  [
+    "id",
+    "organization_id",
+    "created_by_user_id",
+    "name",
+    "status",
+    "input_encrypted",
+    "project_id",
+    "database_id",
+    "application_id",
+    "domain_id",
+    "deployment_id",
+    "database_service_host",
+    "error_step",
+    "error_message",
+    "attempts",
+    "created_at",
+    "updated_at",
+    "finished_at",
+    "steps",
+    "app_name",
+  ],
+  visibleImportRow,
+  {
+    shows: { project_id: projectTable, organization_id: organizationTable },
+  },
+);

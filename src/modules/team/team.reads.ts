@@ -5,14 +5,7 @@
  * `invitationStatus`). The inviter is declared by the organizations module (users); `link` (a decrypted token,
  * owners and admins only) stays a resolver of the row (team.resolvers.ts).
  */
-import {
-  type ComputedColumns,
-  checkedEnum,
-  column,
-  type ReadCompiler,
-  type ReadTypes,
-  timestamp,
-} from "../../reads/index.ts";
+import type { ComputedColumns, ReadCompiler, ReadTypes } from "../../reads/index.ts";
 import { invitationTable } from "./team.tables.ts";
 
 /**
@@ -39,12 +32,7 @@ export const teamReads: ReadTypes = {
     },
   },
   Invitation: {
-    id: column("id"),
-    email: column("email"),
-    role: checkedEnum("role"),
     status: ({ compiler, alias }) => statusSql(compiler, alias),
-    createdAt: timestamp("created_at"),
-    expiresAt: timestamp("expires_at"),
   },
 };
 

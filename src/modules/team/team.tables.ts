@@ -2,6 +2,21 @@
 import { callerOrganizationSql, defineTable } from "../../reads/index.ts";
 
 /** The `invitations` table: `Invitation` rows, visible to the members of their organization. */
-export const invitationTable = defineTable("Invitation", "invitations", (sql, alias) =>
-  callerOrganizationSql(sql, `${alias}.organization_id`),
+export const invitationTable = defineTable(
+  "Invitation",
+  "invitations",
+  [
+    "id",
+    "organization_id",
+    "email",
+    "role",
+    "status",
+    "inviter_id",
+    "expires_at",
+    "created_at",
+    "token_hash",
+    "token_encrypted",
+    "pending_grants",
+  ],
+  (sql, alias) => callerOrganizationSql(sql, `${alias}.organization_id`),
 );

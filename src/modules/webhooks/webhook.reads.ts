@@ -115,12 +115,8 @@ export const webhookReads: ReadTypes = {
   },
   WebhookEndpoint: {
     webhookUuid: column("id"),
-    url: column("url"),
     events: ({ alias }) => `to_json(${alias}.events)`,
-    isActive: column("is_active"),
-    description: column("description"),
     hasSecret: () => "true",
-    createdByUserId: column("created_by_user_id"),
     creationDate: timestamp("created_at"),
     updateDate: timestamp("updated_at"),
   },
