@@ -174,45 +174,6 @@ export function graphqlMetricsPlugin<C extends object>(): ApolloServerPlugin<C> 
   };
 }
 
-/**
- * Wraps a subscription's source stream so {@link subscriptionsOpen} counts it from now until it ends, is
- * returned (client `complete`, socket closed) or throws.
- */
-export function countSubscription<T>(source: AsyncIterableIterator<T>): AsyncIterableIterator<T> {
-  subscriptionsOpen.inc();
-  let open = true;
-  const close = () => {
-    if (open) {
-      open = false;
-      subscriptionsOpen.dec();
-    }
-  };
-  return {
-    async next() {
-      try {
-        const result = await source.next();
-        if (result.done) close();
-        return result;
-      } catch (error) {
-        close();
-        throw error;
-      }
-    },
-    async return(value?: unknown) {
-      close();
-      return source.return ? source.return(value) : { value: undefined, done: true };
-    },
-    async throw(error?: unknown) {
-      close();
-      if (source.throw) return source.throw(error);
-      throw error;
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
-}
-
 /** Constant-time comparison of two strings (through their SHA-256 digests, so lengths do not leak either). */
 function sameSecret(a: string, b: string): boolean {
   const digest = (s: string) => createHash("sha256").update(s).digest();

@@ -16,6 +16,15 @@ const operationKeys = new WeakMap<DocumentNode, string>();
 /** Per shared event and operation key: the first execution, and whether its result may be shared. */
 const executions = new WeakMap<object, Map<string, Promise<{ result: ExecutionResult; shareable: boolean }>>>();
 
+/** Most operation keys kept in {@link sharedKeys}. */
+const SHARED_KEYS = 10_000;
+
+/**
+ * Operation keys in use, each by itself (an LRU of {@link SHARED_KEYS}): thousands of subscribers send the same
+ * operation, and each of their documents then keeps the one string rather than its own copy.
+ */
+const sharedKeys = new Map<string, string>();
+
 /** Records the key of `document` (parsed once per `subscribe` message). */
 export function keyOperation(
   document: DocumentNode,
@@ -23,7 +32,13 @@ export function keyOperation(
   variables: Record<string, unknown> | null | undefined,
   operationName: string | null | undefined,
 ): void {
-  operationKeys.set(document, `${operationName ?? ""}\u0000${JSON.stringify(variables ?? {})}\u0000${query}`);
+  const built = `${operationName ?? ""}\u0000${JSON.stringify(variables ?? {})}\u0000${query}`;
+  const key = sharedKeys.get(built) ?? built;
+  // Most recently used last: the oldest entry is the first one evicted.
+  sharedKeys.delete(key);
+  sharedKeys.set(key, key);
+  if (sharedKeys.size > SHARED_KEYS) sharedKeys.delete(sharedKeys.keys().next().value!);
+  operationKeys.set(document, key);
 }
 
 /** Executes `args` with the context wrapped so that any read of it makes the result unshareable. */
@@ -61,33 +76,90 @@ async function resultOf(args: ExecutionArgs, event: unknown): Promise<ExecutionR
   return shareable ? result : execute({ ...args, rootValue: event });
 }
 
+/** The end of a result stream. */
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
+
 /**
- * graphql-js `subscribe` with {@link resultOf} as the mapping from source events to results.
+ * A subscription's results: each event of its source stream mapped by {@link resultOf}. Its methods live on the
+ * prototype and its state in three fields, so that an idle subscription holds one small object, not a closure per
+ * method; a transport extends it (`ended`, `failed`) rather than wrapping it in another iterator.
+ */
+export class SharedResults implements AsyncIterableIterator<ExecutionResult> {
+  /** The source stream's iterator, the operation's arguments, and whether `ended` has been called. */
+  readonly #events: AsyncIterator<unknown>;
+  readonly #args: ExecutionArgs;
+  #open = true;
+
+  constructor(events: AsyncIterator<unknown>, args: ExecutionArgs) {
+    this.#events = events;
+    this.#args = args;
+  }
+
+  /** Called once when the stream ends (source done, returned, thrown into, or failed). */
+  protected ended(): void {}
+
+  /**
+   * Called with the error that ended the stream (from the source or the execution of an event); true makes the
+   * stream end quietly (`next()` resolves done), false rethrows the error.
+   */
+  protected failed(_error: unknown): boolean {
+    return false;
+  }
+
+  /** Calls {@link ended} the first time only. */
+  #end(): void {
+    if (this.#open) {
+      this.#open = false;
+      this.ended();
+    }
+  }
+
+  /** The next event's result; done when the source is done. @throws what the source or the execution throws. */
+  async next(): Promise<IteratorResult<ExecutionResult>> {
+    try {
+      const item = await this.#events.next();
+      if (item.done) {
+        this.#end();
+        return DONE;
+      }
+      return { value: await resultOf(this.#args, item.value), done: false };
+    } catch (error) {
+      this.#end();
+      if (this.failed(error)) return DONE;
+      throw error;
+    }
+  }
+
+  /** Ends the stream and its source. */
+  async return(): Promise<IteratorResult<ExecutionResult>> {
+    this.#end();
+    await this.#events.return?.();
+    return DONE;
+  }
+
+  /** Ends the stream and its source. @throws `error`. */
+  async throw(error?: unknown): Promise<IteratorResult<ExecutionResult>> {
+    this.#end();
+    await this.#events.return?.();
+    throw error;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+}
+
+/**
+ * graphql-js `subscribe` with {@link resultOf} as the mapping from source events to results; `results` makes the
+ * stream (a {@link SharedResults} unless a transport gives its own subclass).
  * @returns the result stream, or the ExecutionResult with errors when the source stream could not be created.
  */
 export async function subscribeSharing(
   args: ExecutionArgs,
-): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+  results: (events: AsyncIterator<unknown>, args: ExecutionArgs) => SharedResults = (events) =>
+    new SharedResults(events, args),
+): Promise<SharedResults | ExecutionResult> {
   const source = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in source)) return source;
-  const events = source[Symbol.asyncIterator]() as AsyncIterator<unknown>;
-  const results: AsyncIterableIterator<ExecutionResult> = {
-    async next() {
-      const item = await events.next();
-      if (item.done) return { value: undefined, done: true };
-      return { value: await resultOf(args, item.value), done: false };
-    },
-    async return() {
-      await events.return?.();
-      return { value: undefined, done: true };
-    },
-    async throw(error?: unknown) {
-      await events.return?.();
-      throw error;
-    },
-    [Symbol.asyncIterator]() {
-      return results;
-    },
-  };
-  return results;
+  return results(source[Symbol.asyncIterator]() as AsyncIterator<unknown>, args);
 }

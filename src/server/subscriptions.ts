@@ -24,9 +24,11 @@
  * subscribers issues no access statement per subscriber; an announced access change of the caller (src/shared/access-changes.ts, or a cascade announced
  * by a database trigger) drops that cache and closes the connection with 4403.
  */
+import type { Duplex } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import {
   type DocumentNode,
+  type ExecutionArgs,
   type ExecutionResult,
   execute,
   GraphQLError,
@@ -35,7 +37,7 @@ import {
   getOperationAST,
 } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
-import { type WebSocket, WebSocketServer } from "ws";
+import { WebSocket, WebSocketServer } from "ws";
 import type { Caller } from "../auth/caller.ts";
 import { clientAddress, proxyTrust } from "../http/client-address.ts";
 import { AccessScope } from "../modules/access/index.ts";
@@ -48,11 +50,11 @@ import { authenticate } from "./authenticate.ts";
 import { buildContext, withOrigin } from "./context.ts";
 import { createFormatError } from "./format-error.ts";
 import { unicodeError } from "./input-checks.ts";
-import { countSubscription } from "./metrics.ts";
+import { subscriptionsOpen } from "./metrics.ts";
 import { costError, endDeadline, queryCost, startDeadline } from "./query-cost.ts";
 import { parseWithinLimits, withoutSuggestions } from "./query-limits.ts";
 import { responseTooLargeError } from "./response-size.ts";
-import { keyOperation, subscribeSharing } from "./shared-execution.ts";
+import { keyOperation, SharedResults, subscribeSharing } from "./shared-execution.ts";
 
 /** Largest WebSocket frame accepted, in bytes (1 MB); a larger one closes the socket with 1009. */
 export const MAX_WS_PAYLOAD = 1024 * 1024;
@@ -64,32 +66,29 @@ export const MAX_PENDING_PER_ADDRESS = 20;
 const BEHIND_CLOSE_CODE = 1013;
 
 /**
- * Wraps a subscription's results: when its event stream ends with {@link StreamOverflowError} (the subscriber fell
- * more than a buffer's worth of live events behind), the socket is closed with {@link BEHIND_CLOSE_CODE} rather than
- * an event skipped; the client reconnects and resumes after the last cursor it received
- * (docs/subscriptions.md "Order and cursors").
+ * A subscription's results over one socket, counted in {@link subscriptionsOpen} from its start to its end. When
+ * its event stream ends with {@link StreamOverflowError} (the subscriber fell more than a buffer's worth of live
+ * events behind), the socket is closed with {@link BEHIND_CLOSE_CODE} rather than an event skipped; the client
+ * reconnects and resumes after the last cursor it received (docs/subscriptions.md "Order and cursors").
  */
-function resumeWhenBehind<T>(
-  source: AsyncIterableIterator<T>,
-  socket: WebSocket | undefined,
-): AsyncIterableIterator<T> {
-  const results: AsyncIterableIterator<T> = {
-    async next() {
-      try {
-        return await source.next();
-      } catch (error) {
-        if (!(error instanceof StreamOverflowError)) throw error;
-        socket?.close(BEHIND_CLOSE_CODE, "Subscriber too far behind: reconnect and resume with the last cursor");
-        return { value: undefined, done: true };
-      }
-    },
-    return: (value?: unknown) => source.return?.(value) ?? Promise.resolve({ value: undefined, done: true }),
-    throw: (error?: unknown) => source.throw?.(error) ?? Promise.reject(error),
-    [Symbol.asyncIterator]() {
-      return results;
-    },
-  };
-  return results;
+class SocketResults extends SharedResults {
+  readonly #socket: WebSocket | undefined;
+
+  constructor(events: AsyncIterator<unknown>, args: ExecutionArgs, socket: WebSocket | undefined) {
+    super(events, args);
+    this.#socket = socket;
+    subscriptionsOpen.inc();
+  }
+
+  protected override ended(): void {
+    subscriptionsOpen.dec();
+  }
+
+  protected override failed(error: unknown): boolean {
+    if (!(error instanceof StreamOverflowError)) return false;
+    this.#socket?.close(BEHIND_CLOSE_CODE, "Subscriber too far behind: reconnect and resume with the last cursor");
+    return true;
+  }
 }
 
 /** Query texts whose parsed and validated document is kept (see `checkedDocuments`). */
@@ -129,26 +128,31 @@ function coded(errors: readonly GraphQLError[], code: string): GraphQLError[] {
 /** Message types only a server sends; graphql-ws answers them from a client with 4500 "internal error". */
 const SERVER_ONLY = /"type"\s*:\s*"(next|error|connection_ack)"/;
 
+/** The `emit` of every WebSocket, which {@link emitRefusingServerMessages} calls. */
+const emitOfSockets = WebSocket.prototype.emit;
+
 /**
- * Closes the socket with 4400 (bad request) when the client sends a server-only message (`next`, `error`,
- * `connection_ack`), before graphql-ws sees it and reports its own internal error (4500).
+ * A socket's `emit` that closes it with 4400 (bad request) when the client sends a server-only message (`next`,
+ * `error`, `connection_ack`), before graphql-ws sees it and reports its own internal error (4500). One function
+ * for all sockets (`this` is the socket), so that a connection holds no closure of its own for it.
  */
-function refuseServerMessages(ws: WebSocket): void {
-  const emit = ws.emit.bind(ws);
-  ws.emit = ((event: string, ...args: unknown[]) => {
-    if (event === "message" && SERVER_ONLY.test(String(args[0]))) {
-      try {
-        const type = (JSON.parse(String(args[0])) as { type?: unknown }).type;
-        if (type === "next" || type === "error" || type === "connection_ack") {
-          ws.close(4400, `Unexpected message of type ${type}`);
-          return true;
-        }
-      } catch {
-        // not JSON: graphql-ws refuses it with 4400 itself
+function emitRefusingServerMessages(this: WebSocket, event: string | symbol, ...args: unknown[]): boolean {
+  if (event !== "message") return emitOfSockets.call(this, event, ...args);
+  // graphql-ws reads the message as text (`String(data)`) and holds what it was given for the subscription's
+  // life: handing it the text lets the frame's buffer go.
+  const text = String(args[0]);
+  if (SERVER_ONLY.test(text)) {
+    try {
+      const type = (JSON.parse(text) as { type?: unknown }).type;
+      if (type === "next" || type === "error" || type === "connection_ack") {
+        this.close(4400, `Unexpected message of type ${type}`);
+        return true;
       }
+    } catch {
+      // not JSON: graphql-ws refuses it with 4400 itself
     }
-    return emit(event, ...args);
-  }) as typeof ws.emit;
+  }
+  return emitOfSockets.call(this, event, text, ...args.slice(1));
 }
 
 /** Origins allowed to open cookie-authenticated WebSockets: SKIFF_BASE_URL's and SKIFF_TRUSTED_ORIGINS. */
@@ -209,7 +213,7 @@ export function attachSubscriptions(
     socketOf.set(context, (extra as { socket: WebSocket }).socket);
     return context;
   };
-  /** The socket of an operation's context (a subscription too far behind closes it: {@link resumeWhenBehind}). */
+  /** The socket of an operation's context (a subscription too far behind closes it: {@link SocketResults}). */
   const socketOf = new WeakMap<object, WebSocket>();
   const formatError = createFormatError(services.log);
   const origins = trustedOrigins(services);
@@ -229,16 +233,22 @@ export function attachSubscriptions(
     else pending.set(address, left);
   };
   /**
-   * The function that releases `address`'s slot in `pending` once, however often called. Made outside the upgrade
-   * handler so that the socket's listener keeps only the address, not the upgrade request, for the connection's life.
+   * Holds a slot of `address` in `pending` for `socket` until it closes, and returns the function that releases it
+   * at authentication (and stops listening for the close). Made outside the upgrade handler so that the socket's
+   * listener keeps only the address, not the upgrade request.
    */
-  const releaseOnce = (address: string) => {
+  const holdSlot = (address: string, socket: Duplex) => {
     let counted = true;
-    return () => {
+    const settle = () => {
       if (counted) {
         counted = false;
         release(address);
       }
+    };
+    socket.once("close", settle);
+    return () => {
+      settle();
+      socket.removeListener("close", settle);
     };
   };
   app.server.on("upgrade", (request, socket, head) => {
@@ -253,11 +263,10 @@ export function attachSubscriptions(
       return;
     }
     pending.set(address, (pending.get(address) ?? 0) + 1);
-    const settle = releaseOnce(address);
-    socket.once("close", settle);
+    const authenticatedNow = holdSlot(address, socket);
     wss.handleUpgrade(request, socket, head, (ws) => {
-      authenticated.set(ws, settle);
-      refuseServerMessages(ws);
+      authenticated.set(ws, authenticatedNow);
+      ws.emit = emitRefusingServerMessages as typeof ws.emit;
       wss.emit("connection", ws, request);
     });
   });
@@ -286,15 +295,16 @@ export function attachSubscriptions(
   const operations = new WeakMap<WebSocket, Record<string, unknown>>();
   /** True when no query or mutation of `ws` is executing (its running subscriptions do not count). */
   const quiet = (ws: WebSocket) => Object.values(operations.get(ws) ?? {}).every((operation) => operation !== null);
-  /** Per socket: releases its slot in `pending` once it has authenticated. */
+  /** Per socket not yet authenticated: releases its slot in `pending` (called, then dropped, once it authenticates). */
   const authenticated = new WeakMap<object, () => void>();
   /**
    * Documents that passed parsing within the limits and validation, by query text (an LRU of
    * {@link CHECKED_DOCUMENTS}): validation depends on the text and the schema only, and thousands of clients send
-   * the same subscription, so each text is checked once. What depends on the variables (their characters, the
+   * the same subscription, so each text is checked once (and kept once: operations of the same text share the
+   * entry's string). What depends on the variables (their characters, the
    * cost) is checked for every operation.
    */
-  const checkedDocuments = new Map<string, DocumentNode>();
+  const checkedDocuments = new Map<string, { document: DocumentNode; query: string }>();
   const disposable = useServer(
     {
       schema,
@@ -307,7 +317,9 @@ export function attachSubscriptions(
         if (checked) {
           // Most recently used last: the oldest entry is the first one evicted.
           checkedDocuments.delete(payload.query);
-          checkedDocuments.set(payload.query, checked);
+          checkedDocuments.set(checked.query, checked);
+          // graphql-ws keeps the payload for the subscription's life: it keeps the one shared copy of the text.
+          (payload as { query: string }).query = checked.query;
         } else {
           let parsed: DocumentNode;
           try {
@@ -318,12 +330,12 @@ export function attachSubscriptions(
           }
           const errors = validate(schema, parsed);
           if (errors.length > 0) return coded(errors, "GRAPHQL_VALIDATION_FAILED");
-          checked = parsed;
+          checked = { document: parsed, query: payload.query };
           checkedDocuments.set(payload.query, checked);
           if (checkedDocuments.size > CHECKED_DOCUMENTS) checkedDocuments.delete(checkedDocuments.keys().next().value!);
         }
         // Its own document object per operation: the shared-execution key (text, variables) is kept per document.
-        const document: DocumentNode = { ...checked };
+        const document: DocumentNode = { ...checked.document };
         const malformed = unicodeError(document, payload.variables);
         if (malformed) return [malformed];
         const cost = queryCost(schema, document, payload.variables ?? undefined, payload.operationName);
@@ -357,9 +369,8 @@ export function attachSubscriptions(
         return size > maxBytes ? { errors: [responseTooLargeError(size, maxBytes)] } : result;
       },
       subscribe: async (args) => {
-        const result = await subscribeSharing(args);
-        if (!(Symbol.asyncIterator in result)) return result;
-        return countSubscription(resumeWhenBehind(result, socketOf.get(args.contextValue as object)));
+        const socket = socketOf.get(args.contextValue as object);
+        return subscribeSharing(args, (events) => new SocketResults(events, args, socket));
       },
       onConnect: async (ctx) => {
         const payload = (ctx.connectionParams ?? {}) as Record<string, unknown>;
@@ -385,16 +396,22 @@ export function attachSubscriptions(
         };
         connections.set(ctx.extra, connection);
         authenticated.get(ctx.extra.socket)?.();
+        authenticated.delete(ctx.extra.socket);
         const socket = ctx.extra.socket;
         operations.set(socket, ctx.subscriptions);
         open.set(socket, connection);
-        socket.once("close", () => open.delete(socket));
         // The upgrade request (headers, raw headers, stream state) is not needed past authentication: let it go,
         // so that an idle connection holds only its socket and its subscriptions.
         (ctx.extra as { request?: unknown }).request = undefined;
+        // Nor are the init payload's credentials: the connection keeps its caller.
+        (ctx as { connectionParams?: unknown }).connectionParams = undefined;
         return true;
       },
       context: (ctx) => contextOf(ctx.extra, false),
+      // One hook for all sockets rather than a close listener per socket.
+      onClose: (ctx) => {
+        open.delete(ctx.extra.socket);
+      },
     },
     wss,
   );

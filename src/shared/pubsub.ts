@@ -96,6 +96,8 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
   let lostAt: number | null = null;
   /** `seq`s dispatched within the retention, with when: a replayed or late event is dispatched once. */
   const seen = new Map<number, number>();
+  /** The route key of each handler set (the string it is stored under in its topic's `sets`). */
+  const keyOfSet = new WeakMap<Set<EventHandler>, string>();
 
   function dispatch(raw: string | undefined): void {
     let event: { seq?: unknown; topic?: unknown; payload?: unknown };
@@ -220,11 +222,12 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
         entry = { sets: new Map(), fields: new Map(), size: 0 };
         topics.set(topic, entry);
       }
-      const key = route ? `${route.field}\u0000${route.value}` : "";
-      let set = entry.sets.get(key);
+      const built = route ? `${route.field}\u0000${route.value}` : "";
+      let set = entry.sets.get(built);
       if (!set) {
         set = new Set();
-        entry.sets.set(key, set);
+        entry.sets.set(built, set);
+        keyOfSet.set(set, built);
       }
       if (set.has(handler)) return () => {};
       set.add(handler);
@@ -232,17 +235,20 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
       if (route) entry.fields.set(route.field, (entry.fields.get(route.field) ?? 0) + 1);
       const registered = entry;
       const handlers = set;
+      // Not the route nor its key: each handler of a route then holds no copy of them (the set has its key).
+      const field = route ? route.field : null;
       let active = true;
       return () => {
         if (!active) return;
         active = false;
         handlers.delete(handler);
         registered.size -= 1;
+        const key = keyOfSet.get(handlers) ?? "";
         if (handlers.size === 0 && registered.sets.get(key) === handlers) registered.sets.delete(key);
-        if (route) {
-          const left = (registered.fields.get(route.field) ?? 1) - 1;
-          if (left === 0) registered.fields.delete(route.field);
-          else registered.fields.set(route.field, left);
+        if (field !== null) {
+          const left = (registered.fields.get(field) ?? 1) - 1;
+          if (left === 0) registered.fields.delete(field);
+          else registered.fields.set(field, left);
         }
         if (registered.size === 0 && topics.get(topic) === registered) topics.delete(topic);
       };
@@ -340,144 +346,183 @@ export function eventStream<T>(
   accept: (payload: Record<string, unknown>, meta: EventMeta) => Promise<T | undefined> | T | undefined,
   { maxQueued = 1000, route, after }: { maxQueued?: number; route?: EventRoute; after?: number } = {},
 ): EventStream<T> {
-  type Item = { payload: Record<string, unknown>; meta: EventMeta; replay?: boolean };
-  /** Replayed events (all of them: the replay is bounded by the log) go first, then live ones (capped). */
-  const replayQueue: Item[] = [];
-  const queue: Item[] = [];
-  let waiting: ((result: IteratorResult<T>) => void) | null = null;
-  let failWaiting: ((error: Error) => void) | null = null;
-  let done = false;
-  /** Set when the consumer fell more than `maxQueued` live events behind (see {@link StreamOverflowError}). */
-  let overflowed = false;
-  let draining = false;
-  /** Accepted events not yet taken by the consumer; only live ones count against `maxQueued`. */
-  const ready: Array<{ value: T; replay: boolean }> = [];
-  let readyLive = 0;
-  /** Live events held while the log is read (with `after`), and the `seq`s the replay gave. */
-  let held: Item[] | null = after === undefined ? null : [];
-  const replayedSeqs = new Set<number>();
+  return new TopicStream(pubsub, topic, accept, maxQueued, route, after);
+}
 
-  async function drain(): Promise<void> {
-    if (draining) return;
-    draining = true;
+/** An event before `accept`: its payload and meta, and whether it comes from the replay. */
+type QueuedEvent = { payload: Record<string, unknown>; meta: EventMeta; replay?: boolean };
+
+/** Resolved once there is no replay to wait for. */
+const NO_REPLAY = Promise.resolve();
+
+/** The end of a stream. */
+const ENDED: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
+
+/**
+ * The {@link eventStream} of one subscriber. Its methods live on the prototype and its queues are made when
+ * first needed, so that an idle subscription holds one object and its pubsub handler.
+ */
+class TopicStream<T> implements EventStream<T> {
+  readonly replayed: Promise<void>;
+  readonly #accept: (payload: Record<string, unknown>, meta: EventMeta) => Promise<T | undefined> | T | undefined;
+  readonly #maxQueued: number;
+  readonly #after: number | undefined;
+  readonly #unsubscribe: () => void;
+  /** Replayed events (all of them: the replay is bounded by the log) go first, then live ones (capped). */
+  #replayQueue: QueuedEvent[] | null = null;
+  #queue: QueuedEvent[] | null = null;
+  #waiting: ((result: IteratorResult<T>) => void) | null = null;
+  #failWaiting: ((error: Error) => void) | null = null;
+  #done = false;
+  /** Set when the consumer fell more than `maxQueued` live events behind (see {@link StreamOverflowError}). */
+  #overflowed = false;
+  #draining = false;
+  /** Accepted events not yet taken by the consumer; only live ones count against `maxQueued`. */
+  #ready: Array<{ value: T; replay: boolean }> | null = null;
+  #readyLive = 0;
+  /** Live events held while the log is read (with `after`), and the `seq`s the replay gave. */
+  #held: QueuedEvent[] | null;
+  #replayedSeqs: Set<number> | null = null;
+
+  constructor(
+    pubsub: PubSub,
+    topic: string,
+    accept: (payload: Record<string, unknown>, meta: EventMeta) => Promise<T | undefined> | T | undefined,
+    maxQueued: number,
+    route: EventRoute | undefined,
+    after: number | undefined,
+  ) {
+    this.#accept = accept;
+    this.#maxQueued = maxQueued;
+    this.#after = after;
+    this.#held = after === undefined ? null : [];
+    this.#unsubscribe = pubsub.subscribe(topic, (payload, meta) => this.#received(payload, meta), route);
+    if (after === undefined) {
+      this.replayed = NO_REPLAY;
+      return;
+    }
+    this.replayed = pubsub.loggedAfter(topic, after, route).then(
+      (rows) => {
+        this.#replayedSeqs = new Set();
+        this.#replayQueue = [];
+        for (const row of rows) {
+          this.#replayedSeqs.add(row.seq);
+          this.#replayQueue.push({ payload: row.payload, meta: { seq: row.seq }, replay: true });
+        }
+        const live = this.#held ?? [];
+        this.#held = null;
+        for (const item of live) this.#enqueue(item);
+        void this.#drain();
+      },
+      (error: unknown) => {
+        void this.#finish();
+        throw error;
+      },
+    );
+    // A caller that does not wait for the replay still gets its failure through the ended stream.
+    this.replayed.catch(() => {});
+  }
+
+  /** A live event from the pubsub: held during the replay, else queued and drained. */
+  #received(payload: Record<string, unknown>, meta: EventMeta): void {
+    if (this.#done) return;
+    if (this.#held) {
+      this.#held.push({ payload, meta });
+      return;
+    }
+    this.#enqueue({ payload, meta });
+    void this.#drain();
+  }
+
+  async #drain(): Promise<void> {
+    if (this.#draining) return;
+    this.#draining = true;
     try {
-      while ((replayQueue.length || queue.length) && !done) {
-        const item = replayQueue.length ? replayQueue.shift()! : queue.shift()!;
+      while ((this.#replayQueue?.length || this.#queue?.length) && !this.#done) {
+        const item = this.#replayQueue?.length ? this.#replayQueue.shift()! : this.#queue!.shift()!;
         let mapped: T | undefined;
         try {
-          mapped = await accept(item.payload, item.meta);
+          mapped = await this.#accept(item.payload, item.meta);
         } catch {
           continue; // `accept` reports its own failures; a failing event is dropped, the stream goes on.
         }
-        if (mapped === undefined || done) continue;
-        if (waiting) {
-          const resolve = waiting;
-          waiting = null;
-          failWaiting = null;
+        if (mapped === undefined || this.#done) continue;
+        if (this.#waiting) {
+          const resolve = this.#waiting;
+          this.#waiting = null;
+          this.#failWaiting = null;
           resolve({ value: mapped, done: false });
         } else {
-          ready.push({ value: mapped, replay: item.replay === true });
-          if (!item.replay && ++readyLive > maxQueued) overflow();
+          this.#ready ??= [];
+          this.#ready.push({ value: mapped, replay: item.replay === true });
+          if (!item.replay && ++this.#readyLive > this.#maxQueued) this.#overflow();
         }
       }
     } finally {
-      draining = false;
+      this.#draining = false;
     }
   }
 
   /** Queues a live event (skipped when the replay already gave it, or it is not after the cursor). */
-  function enqueue(item: Item): void {
-    if (item.meta.seq !== null && (replayedSeqs.has(item.meta.seq) || (after !== undefined && item.meta.seq <= after)))
-      return;
-    queue.push(item);
-    if (queue.length > maxQueued) overflow();
+  #enqueue(item: QueuedEvent): void {
+    const seq = item.meta.seq;
+    if (seq !== null && (this.#replayedSeqs?.has(seq) || (this.#after !== undefined && seq <= this.#after))) return;
+    this.#queue ??= [];
+    this.#queue.push(item);
+    if (this.#queue.length > this.#maxQueued) this.#overflow();
   }
 
   /** Ends the stream: its consumer is too far behind to be given every event (see {@link StreamOverflowError}). */
-  function overflow(): void {
-    if (done) return;
-    overflowed = true;
-    const fail = failWaiting;
-    waiting = null;
-    failWaiting = null;
-    void finish();
+  #overflow(): void {
+    if (this.#done) return;
+    this.#overflowed = true;
+    const fail = this.#failWaiting;
+    this.#waiting = null;
+    this.#failWaiting = null;
+    void this.#finish();
     fail?.(new StreamOverflowError());
   }
 
-  const unsubscribe = pubsub.subscribe(
-    topic,
-    (payload, meta) => {
-      if (done) return;
-      if (held) {
-        held.push({ payload, meta });
-        return;
-      }
-      enqueue({ payload, meta });
-      void drain();
-    },
-    route,
-  );
-
-  const replayed =
-    after === undefined
-      ? Promise.resolve()
-      : pubsub.loggedAfter(topic, after, route).then(
-          (rows) => {
-            for (const row of rows) {
-              replayedSeqs.add(row.seq);
-              replayQueue.push({ payload: row.payload, meta: { seq: row.seq }, replay: true });
-            }
-            const live = held ?? [];
-            held = null;
-            for (const item of live) enqueue(item);
-            void drain();
-          },
-          (error: unknown) => {
-            void finish();
-            throw error;
-          },
-        );
-  // A caller that does not wait for the replay still gets its failure through the ended stream.
-  replayed.catch(() => {});
-
-  function finish(): Promise<IteratorResult<T>> {
-    if (!done) {
-      done = true;
-      unsubscribe();
-      replayQueue.length = 0;
-      queue.length = 0;
-      ready.length = 0;
-      readyLive = 0;
-      held = null;
-      waiting?.({ value: undefined, done: true });
-      waiting = null;
-      failWaiting = null;
+  #finish(): Promise<IteratorResult<T>> {
+    if (!this.#done) {
+      this.#done = true;
+      this.#unsubscribe();
+      this.#replayQueue = null;
+      this.#queue = null;
+      this.#ready = null;
+      this.#readyLive = 0;
+      this.#held = null;
+      this.#waiting?.(ENDED);
+      this.#waiting = null;
+      this.#failWaiting = null;
     }
-    return Promise.resolve({ value: undefined, done: true });
+    return Promise.resolve(ENDED);
   }
 
-  return {
-    replayed,
-    next() {
-      if (overflowed) return Promise.reject(new StreamOverflowError());
-      if (ready.length) {
-        const next = ready.shift()!;
-        if (!next.replay) readyLive -= 1;
-        return Promise.resolve({ value: next.value, done: false });
-      }
-      if (done) return Promise.resolve({ value: undefined, done: true });
-      return new Promise((resolve, reject) => {
-        waiting = resolve;
-        failWaiting = reject;
-      });
-    },
-    return: finish,
-    throw(error?: unknown) {
-      void finish();
-      return Promise.reject(error);
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
+  next(): Promise<IteratorResult<T>> {
+    if (this.#overflowed) return Promise.reject(new StreamOverflowError());
+    const next = this.#ready?.shift();
+    if (next) {
+      if (!next.replay) this.#readyLive -= 1;
+      return Promise.resolve({ value: next.value, done: false });
+    }
+    if (this.#done) return Promise.resolve(ENDED);
+    return new Promise((resolve, reject) => {
+      this.#waiting = resolve;
+      this.#failWaiting = reject;
+    });
+  }
+
+  return(): Promise<IteratorResult<T>> {
+    return this.#finish();
+  }
+
+  throw(error?: unknown): Promise<IteratorResult<T>> {
+    void this.#finish();
+    return Promise.reject(error);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
 }

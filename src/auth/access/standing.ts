@@ -74,6 +74,27 @@ function orgAccessOf(
   return access;
 }
 
+/** Most distinct plan feature lists kept in {@link sharedFeatures}. */
+const SHARED_FEATURE_LISTS = 100;
+
+/**
+ * Plan feature lists by their comma-joined text, each frozen and kept once: a plan's list is the same for every
+ * member, and each connection's cached standing then holds the one list instead of its own copy.
+ */
+const sharedFeatures = new Map<string, readonly string[]>();
+
+/** The frozen shared copy of `features` (see {@link sharedFeatures}). */
+function sharedFeatureList(features: readonly string[]): readonly string[] {
+  const key = features.join(",");
+  let shared = sharedFeatures.get(key);
+  if (!shared) {
+    shared = Object.freeze([...features]);
+    if (sharedFeatures.size >= SHARED_FEATURE_LISTS) sharedFeatures.delete(sharedFeatures.keys().next().value!);
+    sharedFeatures.set(key, shared);
+  }
+  return shared;
+}
+
 /** The standing in `organizationId` of a row read as {@link StandingColumns}; undefined for an unknown role. */
 export function standingOf(organizationId: string, row: StandingColumns): OrgAccess | undefined {
   const role = toRole(row.role);
@@ -83,5 +104,5 @@ export function standingOf(organizationId: string, row: StandingColumns): OrgAcc
     applicationId,
     applicationProjectId,
   }));
-  return orgAccessOf(organizationId, row.memberId, role, row.planFeatures, grants);
+  return orgAccessOf(organizationId, row.memberId, role, sharedFeatureList(row.planFeatures), grants);
 }
