@@ -125,7 +125,7 @@ async function startLocked(
     }
     launched = true;
     const start = (append: boolean) => launch(binaries, clusterDir, port, logFile, user, durable, append);
-    const child = await start(false);
+    const child = await startWhilePortBusy(start);
     await claimCluster(root);
     server = managed(child, root, lock, supervise && { ...supervise, start });
     const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
@@ -151,6 +151,30 @@ async function startLocked(
     );
   }
 }
+
+/** Tries of a start that found its port taken, and the wait between two, in ms (about 5 s in all). */
+const PORT_BUSY_TRIES = 10;
+const PORT_BUSY_WAIT_MS = 500;
+
+/**
+ * `start()` (the first launch, then appending to the log), again while the postmaster exits because its port is
+ * taken. The default ports lie in Linux's ephemeral range (32768–60999), so any loopback connection of the machine
+ * can hold one for a moment; a port still taken after {@link PORT_BUSY_TRIES} tries is someone else's, and its error
+ * is thrown. @throws the last launch's Error.
+ */
+async function startWhilePortBusy(start: (append: boolean) => Promise<ChildProcess>): Promise<ChildProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(attempt > 1);
+    } catch (error) {
+      if (!(error instanceof PortBusyError) || attempt >= PORT_BUSY_TRIES) throw error;
+      await sleep(PORT_BUSY_WAIT_MS);
+    }
+  }
+}
+
+/** The postmaster exited because its port was taken ("could not bind …: Address already in use"). */
+class PortBusyError extends Error {}
 
 /** Runs initdb on the empty `clusterDir` with superuser `postgres` and `password` (SCRAM), UTF-8, C.UTF-8 rules. */
 async function initialise(
@@ -215,6 +239,7 @@ async function launch(
 ): Promise<ChildProcess> {
   // A restart appends: the crash's own messages stay in the log.
   const log = await open(logFile, append ? "a" : "w", 0o644);
+  const logStart = (await log.stat()).size;
   const args = [
     "-D",
     clusterDir,
@@ -251,7 +276,10 @@ async function launch(
   const pidFile = join(clusterDir, "postmaster.pid");
   const deadline = Date.now() + (append ? 15_000 : 60_000);
   while (Date.now() < deadline) {
-    if (exited) throw new Error(exited);
+    if (exited) {
+      const recent = (await readFile(logFile).catch(() => Buffer.alloc(0))).subarray(logStart).toString("utf8");
+      throw recent.includes("Address already in use") ? new PortBusyError(exited) : new Error(exited);
+    }
     const lines = (await readFile(pidFile, "utf8").catch(() => "")).split("\n");
     if (Number(lines[0]) === child.pid && lines[7]?.trim() === "ready") return child;
     await sleep(50);

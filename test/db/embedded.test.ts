@@ -160,6 +160,20 @@ describe("embedded PostgreSQL", () => {
     }
   });
 
+  it("starts once a port taken for a moment is free again (the default ports lie in the ephemeral range)", async () => {
+    const dir = await dataDir();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const { port } = blocker.address() as { port: number };
+    setTimeout(() => blocker.close(), 1500);
+    const server = await startEmbeddedPostgres(dir, port, { durable: false });
+    cleanups.push(() => server.stop());
+    expect(await login(server.url)).toBe("postgres");
+    const log = await readFile(join(dir, "postgres.log"), "utf8");
+    expect(log).toMatch(/could not bind|Address already in use/);
+    await server.stop();
+  });
+
   it.runIf(process.getuid?.() === 0)(
     "as root, places the cluster where the postgres user can reach it when the data directory is closed (0700)",
     async () => {
