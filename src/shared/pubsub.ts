@@ -469,7 +469,9 @@ class TopicStream<T> implements EventStream<T> {
     if (seq !== null && (this.#replayedSeqs?.has(seq) || (this.#after !== undefined && seq <= this.#after))) return;
     this.#queue ??= [];
     this.#queue.push(item);
-    if (this.#queue.length > this.#maxQueued) this.#overflow();
+    // A consumer waiting for its next event is not behind: a burst of notifications read at once waits here for
+    // `accept` while the first of them is served; what it does not take then counts in `#drain` (`#readyLive`).
+    if (!this.#waiting && this.#queue.length > this.#maxQueued) this.#overflow();
   }
 
   /** Ends the stream: its consumer is too far behind to be given every event (see {@link StreamOverflowError}). */

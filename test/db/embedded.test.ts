@@ -162,10 +162,12 @@ describe("embedded PostgreSQL", () => {
 
   it("starts once a port taken for a moment is free again (the default ports lie in the ephemeral range)", async () => {
     const dir = await dataDir();
+    // Initialised first, so that the start below reaches its port while it is still taken.
+    await (await startEmbeddedPostgres(dir, await freePort(), { durable: false })).stop();
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const { port } = blocker.address() as { port: number };
-    setTimeout(() => blocker.close(), 1500);
+    setTimeout(() => blocker.close(), 2500);
     const server = await startEmbeddedPostgres(dir, port, { durable: false });
     cleanups.push(() => server.stop());
     expect(await login(server.url)).toBe("postgres");

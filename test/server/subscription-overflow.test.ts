@@ -40,4 +40,19 @@ describe("a subscriber too far behind", () => {
     await resumed.return?.();
     expect(got.map((g) => g.n)).toEqual(Array.from({ length: 12 }, (_, n) => n));
   }, 30_000);
+
+  it("gives a consumer waiting for its next event that event when a burst larger than the buffer arrives at once", async () => {
+    const pubsub = t.skiff.services.pubsub;
+    const topic = `${TOPIC}.burst`;
+    const stream = eventStream(pubsub, topic, async (payload) => ({ n: Number(payload.n) }), { maxQueued: 5 });
+    const first = stream.next();
+    // Twelve events committed together reach the listener in one read, before the first one is accepted: the
+    // waiting consumer is not behind, so it gets the first; it is behind once it leaves more than 5 untaken.
+    await t.db.knex.transaction(async (trx) => {
+      for (let n = 0; n < 12; n++) await pubsub.publish(topic, { n }, trx);
+    });
+    expect((await first).value).toEqual({ n: 0 });
+    await until(() => pubsub.listenerCount(topic) === 0);
+    await expect(stream.next()).rejects.toBeInstanceOf(StreamOverflowError);
+  }, 30_000);
 });
