@@ -7,49 +7,8 @@
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
 import type { ReadCaller } from "./compiler.ts";
-import type { SqlVisibility, TableDescriptor } from "./tables.ts";
-
-/** Parameters are marked «n» while a condition is written (no visibility SQL contains «), `?` in the end. */
-const PLACEHOLDER = /«(\d+)»/g;
-
-/**
- * Writes visibility conditions for one statement outside the compiler: parameters marked while writing and bound in
- * the order the final text holds them ({@link SqlConditionWriter.text}), aliases `v1`, `v2`, ….
- */
-export class SqlConditionWriter implements SqlVisibility {
-  readonly caller: ReadCaller;
-  private readonly values: Knex.Value[] = [];
-  private aliases = 0;
-
-  constructor(caller: ReadCaller) {
-    this.caller = caller;
-  }
-
-  param(value: Knex.Value): string {
-    this.values.push(value);
-    return `«${this.values.length - 1}»`;
-  }
-
-  condition(condition: { sql: string; bindings: Knex.Value[] }): string {
-    let next = 0;
-    return condition.sql.replace(/\?/g, () => this.param(condition.bindings[next++] ?? null));
-  }
-
-  alias(): string {
-    this.aliases += 1;
-    return `v${this.aliases}`;
-  }
-
-  /** `sql` with its «n» marks as `?` placeholders, and their bindings in that order. */
-  text(sql: string): { sql: string; bindings: Knex.Value[] } {
-    const bindings: Knex.Value[] = [];
-    const text = sql.replace(PLACEHOLDER, (_m, index: string) => {
-      bindings.push(this.values[Number(index)] ?? null);
-      return "?";
-    });
-    return { sql: text, bindings };
-  }
-}
+import { SqlConditionWriter } from "./condition-writer.ts";
+import type { TableDescriptor } from "./tables.ts";
 
 /**
  * What turns a row (camelCase keys, as knex's mappers give it) into the loaded value: an Objection model class,

@@ -36,7 +36,8 @@ import {
 } from "graphql";
 import { collectFields, collectSubfields } from "graphql/execution/collectFields.js";
 import type { Knex } from "knex";
-import type { ReadStanding, SqlCondition } from "./context.ts";
+import { SqlConditionWriter } from "./condition-writer.ts";
+import type { ReadStanding } from "./context.ts";
 
 /** What one compiled field receives. */
 export interface ReadField {
@@ -183,17 +184,13 @@ export interface ReadCaller {
   now: Date;
 }
 
-/** Parameters are marked «n» while the statement is built (no generated SQL contains «), `?` in the end. */
-const PLACEHOLDER = /«(\d+)»/g;
-
 /**
  * Compiles one statement; one instance per statement. `partial`: undeclared fields are left out (their objects carry
  * `__row`) and nested declarations' errors become placeholders ({@link ReadCompiler.errors}); `sites`: an
  * undeclared field of a table row whose type is a scalar or enum (or a list of them) holds its row for its
  * resolver ({@link ReadCompiler.siteFields}); otherwise any undeclared field makes the whole compile answer null.
  */
-export class ReadCompiler {
-  readonly caller: ReadCaller;
+export class ReadCompiler extends SqlConditionWriter {
   /**
    * Errors thrown by nested declarations in partial mode, by the index their placeholder holds (shared by the
    * compilers of one request when given).
@@ -211,8 +208,6 @@ export class ReadCompiler {
    * any, the answer needs their resolvers before it is sent (src/reads/resolved-sites.ts).
    */
   readonly siteFields: ReadSite[] = [];
-  private readonly values: Knex.Value[] = [];
-  private aliases = 0;
   /** The left joins of the FROM being written for each alias in it ({@link joinedRows}): one array per FROM. */
   private readonly joinGroups = new Map<string, string[]>();
 
@@ -225,27 +220,15 @@ export class ReadCompiler {
     caller: ReadCaller,
     options: { partial?: boolean; sites?: boolean; computedColumns?: ComputedColumns; errors?: Error[] } = {},
   ) {
+    super(caller, "t");
     this.schema = schema;
     this.types = types;
     this.fragments = fragments;
     this.variables = variables;
-    this.caller = caller;
     this.partial = options.partial ?? false;
     this.sites = options.sites ?? false;
     this.computedColumns = options.computedColumns ?? {};
     this.errors = options.errors ?? [];
-  }
-
-  /** A bind parameter holding `value` (safe in any position of the generated SQL). */
-  param(value: Knex.Value): string {
-    this.values.push(value);
-    return `«${this.values.length - 1}»`;
-  }
-
-  /** `condition` with its `?` bindings turned into parameters of this statement. */
-  condition(condition: SqlCondition): string {
-    let next = 0;
-    return condition.sql.replace(/\?/g, () => this.param(condition.bindings[next++] ?? null));
   }
 
   /**
@@ -286,12 +269,6 @@ export class ReadCompiler {
   aggregate(item: JsonSql, from: string, orderBy: string): JsonSql {
     const items = `array_to_string(array(select ${item.sql} ${from} order by ${orderBy}), ',')`;
     return new JsonSql(`('[' || ${items} || ']')`, { notNull: true, listItems: items });
-  }
-
-  /** A table alias not used elsewhere in the statement, e.g. `t7`. */
-  alias(): string {
-    this.aliases += 1;
-    return `t${this.aliases}`;
   }
 
   /** The JSON object of type `typeName` for the row `alias`, with the sub-selection of `nodes`; null: not compilable. */
@@ -491,16 +468,6 @@ export class ReadCompiler {
   /** The statement text (`?` placeholders) and bindings for `expression`, selected as text column `data`. */
   statement(expression: JsonSql): { sql: string; bindings: Knex.Value[] } {
     return this.text(`select ${expression.sql} as "data"`);
-  }
-
-  /** `sql` with its «n» parameter marks as `?` placeholders, and their bindings. */
-  private text(sql: string): { sql: string; bindings: Knex.Value[] } {
-    const bindings: Knex.Value[] = [];
-    const text = sql.replace(PLACEHOLDER, (_m, index: string) => {
-      bindings.push(this.values[Number(index)] ?? null);
-      return "?";
-    });
-    return { sql: text, bindings };
   }
 
   private fields(
