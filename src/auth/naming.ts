@@ -3,6 +3,7 @@
  * The tables themselves are created by `migrations/20261122000100_create_auth_tables.ts`; keep both in step
  * (test/auth/auth.test.ts checks every field better-auth knows against the database).
  */
+import { snakeCase } from "../db/column-names.ts";
 import type { IdKind } from "../db/ids.ts";
 
 /** SQL table of each better-auth model (keys are better-auth's model names). */
@@ -35,11 +36,6 @@ export const AUTH_ID_KINDS: Record<AuthModel, IdKind> = {
   apikey: "apiKey",
   jwks: "jwk",
 };
-
-/** `emailVerified` → `email_verified`. */
-export function snakeCase(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
 
 /** better-auth `fields` option mapping each camelCase field name to its snake_case column. */
 export function snakeFields<const K extends string>(...names: K[]): Record<K, string> {

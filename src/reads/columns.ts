@@ -7,6 +7,7 @@
  * exposed is not a field of the type.
  */
 import { type DocumentNode, Kind, type TypeNode } from "graphql";
+import { snakeCase } from "../db/column-names.ts";
 import type { ReadFieldSql, ReadTypes } from "./compiler.ts";
 import { checkedEnum, column, timestamp } from "./declarations.ts";
 import type { TableDescriptor } from "./tables.ts";
@@ -30,11 +31,6 @@ export interface ColumnField {
 }
 
 const HELPERS: Record<ColumnHelper, (name: string) => ReadFieldSql> = { column, timestamp, checkedEnum };
-
-/** `createdAt` → `created_at`. */
-export function snakeCase(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
 
 /** The name of a non-list type (`T` or `T!`), or null for a list. */
 function scalarName(type: TypeNode): string | null {
@@ -91,3 +87,5 @@ export function withColumnFields(types: ReadTypes, fields: readonly ColumnField[
   }
   return result;
 }
+
+export { snakeCase };
