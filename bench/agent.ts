@@ -6,7 +6,9 @@
  * - saturation at BENCH_CONNECTIONS (default 50) and at 32 connections: requests per second, p50/p99 latency (ms);
  *   the MCP/REST throughput ratio at 32 connections (goal ≥ 0.8);
  * - latency at half of each one's saturation rate at 32 connections: a steady open-loop load (bench/paced-load.ts,
- *   each request due at its time, its latency counted from then), p50/p99 (goal for MCP: p99 ≤ 20 ms).
+ *   each request due at its time, its latency counted from then), p50/p99 (goal for MCP: p99 ≤ 20 ms);
+ * - the server's garbage collection during each saturated run (its /metrics `nodejs_gc_duration_seconds`): full
+ *   (mark-compact) collections per 1,000 requests, and collection pauses in ms per request.
  * The scratch database is dropped afterwards. Options (environment): BENCH_DURATION seconds per run (default 10),
  * BENCH_CONNECTIONS (default 50), BENCH_BEFORE=<git ref>: the same runs against that commit too, served on the same
  * database (bench/before-checkout.ts), before and after alternating BENCH_ROUNDS times (default 1), both printed.
@@ -15,7 +17,7 @@ import autocannon from "autocannon";
 import { createKnex, migrateLatest } from "../src/db/knex.ts";
 import { createAgentTokenFor, createOrg, createProjects, TEST_SECRET } from "../test/helpers/seed.ts";
 import { type BeforeCheckout, checkoutBefore } from "./before-checkout.ts";
-import { scratchDatabase, startServerProcess } from "./harness.ts";
+import { histogramTotals, scratchDatabase, startServerProcess } from "./harness.ts";
 import { type PacedResult, pacedLoad } from "./paced-load.ts";
 
 const PROJECTS = 50;
@@ -45,14 +47,33 @@ interface Run {
   requests: number;
   non2xx: number;
   errors: number;
+  /** Full (mark-compact) collections of the server per 1,000 requests. */
+  majorGcPer1000: number;
+  /** The server's collection pauses (every kind), ms per request. */
+  gcPauseMsPerRequest: number;
 }
 
-/** Drives `target` for DURATION seconds at `connections`, as fast as answers come (saturation). */
-async function drive(target: Target, connections: number): Promise<Run> {
+/** The server's garbage collections so far (its /metrics at `url`): full ones, and every kind's pauses in s. */
+async function gcTotals(url: string): Promise<{ major: number; pauseSeconds: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return {
+    major: histogramTotals(text, "nodejs_gc_duration_seconds", { kind: "major" }).count,
+    pauseSeconds: histogramTotals(text, "nodejs_gc_duration_seconds", {}).sum,
+  };
+}
+
+/**
+ * Drives `target` for DURATION seconds at `connections`, as fast as answers come (saturation), and reads the
+ * collections of the server at `serverUrl` during the run.
+ */
+async function drive(target: Target, connections: number, serverUrl: string): Promise<Run> {
   const { name, ...request } = target;
+  const gcBefore = await gcTotals(serverUrl);
   const result = await autocannon({ ...request, connections, duration: DURATION });
   // autocannon stops without waiting for its last answers: let them drain before the next run.
   await new Promise((resolve) => setTimeout(resolve, 2000));
+  const gcAfter = await gcTotals(serverUrl);
+  const requests = Math.max(1, result.requests.total);
   const run: Run = {
     target: name,
     connections,
@@ -62,11 +83,14 @@ async function drive(target: Target, connections: number): Promise<Run> {
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors,
+    majorGcPer1000: Number((((gcAfter.major - gcBefore.major) * 1000) / requests).toFixed(2)),
+    gcPauseMsPerRequest: Number((((gcAfter.pauseSeconds - gcBefore.pauseSeconds) * 1000) / requests).toFixed(3)),
   };
   console.log(
     `${name} (${connections} connections, ${DURATION} s): ` +
       `p50 ${run.latencyP50Ms} ms, p99 ${run.latencyP99Ms} ms, ${run.requestsPerSecond} req/s ` +
-      `(${run.requests} requests, ${run.non2xx} non-2xx, ${run.errors} errors)`,
+      `(${run.requests} requests, ${run.non2xx} non-2xx, ${run.errors} errors); server GC: ` +
+      `${run.majorGcPer1000} full collections per 1,000 requests, pauses ${run.gcPauseMsPerRequest} ms per request`,
   );
   return run;
 }
@@ -136,10 +160,10 @@ async function measure(url: string, token: string, label: string, cwd?: string):
     await autocannon({ ...mcp, connections: CONNECTIONS, duration: 2 });
 
     const runs: Run[] = [];
-    const restSaturated = await drive(rest, CONNECTIONS);
+    const restSaturated = await drive(rest, CONNECTIONS, skiff.url);
     runs.push(restSaturated);
-    const rest32 = await drive(rest, MCP_CONNECTIONS);
-    const mcp32 = await drive(mcp, MCP_CONNECTIONS);
+    const rest32 = await drive(rest, MCP_CONNECTIONS, skiff.url);
+    const mcp32 = await drive(mcp, MCP_CONNECTIONS, skiff.url);
     runs.push(rest32, mcp32);
     const restHalf = await paced(rest, Math.max(1, Math.round(rest32.requestsPerSecond / 2)));
     const mcpHalf = await paced(mcp, Math.max(1, Math.round(mcp32.requestsPerSecond / 2)));

@@ -162,3 +162,22 @@ export async function startServerProcess(
   }
   return { url, process: child, stop };
 }
+
+/**
+ * The sum and count of the histogram series whose name is `name` and whose labels include `labels`, in `text` (a
+ * Prometheus exposition, e.g. a server's /metrics).
+ */
+export function histogramTotals(
+  text: string,
+  name: string,
+  labels: Record<string, string>,
+): { sum: number; count: number } {
+  const totals = { sum: 0, count: 0 };
+  for (const line of text.split("\n")) {
+    const m = /^(\w+)_(sum|count)\{([^}]*)\} (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const has = Object.entries(labels).every(([k, v]) => m[3]!.includes(`${k}="${v}"`));
+    if (has) totals[m[2] as "sum" | "count"] += Number(m[4]);
+  }
+  return totals;
+}

@@ -16,7 +16,7 @@ import autocannon from "autocannon";
 import { createKnex, migrateLatest } from "../src/db/knex.ts";
 import { createOrg, createRegistry, TEST_SECRET } from "../test/helpers/seed.ts";
 import { type BeforeCheckout, checkoutBefore } from "./before-checkout.ts";
-import { scratchDatabase, startServerProcess } from "./harness.ts";
+import { histogramTotals, scratchDatabase, startServerProcess } from "./harness.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
@@ -44,18 +44,6 @@ interface AuditShare {
   requestSeconds: number;
   entries: number;
   requests: number;
-}
-
-/** The sum and count of the histogram series whose name is `name` and whose labels include `labels`. */
-function histogramTotals(text: string, name: string, labels: Record<string, string>): { sum: number; count: number } {
-  const totals = { sum: 0, count: 0 };
-  for (const line of text.split("\n")) {
-    const m = /^(\w+)_(sum|count)\{([^}]*)\} (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const has = Object.entries(labels).every(([k, v]) => m[3]!.includes(`${k}="${v}"`));
-    if (has) totals[m[2] as "sum" | "count"] += Number(m[4]);
-  }
-  return totals;
 }
 
 /** Reads /metrics of `url`: the audit writes of mutations, and the requests of `method route`. */

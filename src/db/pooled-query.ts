@@ -70,7 +70,11 @@ export async function pooledQuery(
     const config: pg.QueryConfig = name
       ? { name, text: statement.text, values: statement.values }
       : { text: statement.text, values: statement.values };
-    const running = connection.query<Record<string, unknown>>(config);
+    // pg's callback form: through its promise form, every result outlived two young-generation collections and
+    // was promoted, so a read's answer text cost a mark-compact's work in the old generation.
+    const running = new Promise<pg.QueryResult<Record<string, unknown>>>((resolve, reject) =>
+      connection.query<Record<string, unknown>>(config, (error, result) => (error ? reject(error) : resolve(result))),
+    );
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new StatementTimeoutError(`statement ran past ${timeoutMs} ms`)), timeoutMs);
     });
