@@ -53,6 +53,8 @@ const toolList: Tool[] = moduleMcpTools.map((tool) => ({
   annotations: { title: tool.title, ...READ_ONLY },
 }));
 const toolsByName = new Map(moduleMcpTools.map((tool) => [tool.name, tool]));
+/** Each tool's input schema refusing unknown arguments, built once (a zod schema compiles its checks on first use). */
+const strictInputs = new Map(moduleMcpTools.map((tool) => [tool, tool.input.strict()]));
 
 /**
  * A tool error: the agent API's error body (`{ message, code, issues? }`) as its text content. Not as structured
@@ -83,7 +85,7 @@ function toolResult(response: RestResponse, transport: StatelessJsonTransport): 
 
 /** Arguments checked against the tool's input schema; the agent API's 400 body when they are not. */
 function checkedArguments(tool: McpTool, args: unknown): { args: Record<string, unknown> } | { error: CallToolResult } {
-  const result = tool.input.strict().safeParse(args ?? {});
+  const result = strictInputs.get(tool)!.safeParse(args ?? {});
   if (result.success) return { args: result.data };
   const issues = result.error.issues.map((i) => ({
     path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)),
