@@ -1,11 +1,13 @@
 /**
  * The MCP server's HTTP transport: Streamable HTTP (MCP specification 2025-06-18, Transports → Streamable HTTP) for a
  * stateless server answering JSON (no session, no SSE stream), implementing the SDK's `Transport` interface so that
- * the SDK's `Server` does the protocol (initialize, tools/list, tools/call, errors). One transport serves one POST:
- * the body Fastify parsed is checked as the SDK's own Streamable HTTP transport checks it (406 without both accepted
- * types, 415 for another content type, 400 for an invalid JSON-RPC message, a batch too long, a second initialize
- * or an unsupported `MCP-Protocol-Version`), its messages are handed to the server, and the answer is the server's
- * responses as one JSON body (202 without a request among the messages).
+ * the SDK's `Server` does the protocol (initialize, tools/list, tools/call, errors). One transport and one server
+ * serve every POST of the process, each POST an {@link McpExchange}: its body (as Fastify parsed it) is checked as
+ * the SDK's own Streamable HTTP transport checks it (406 without both accepted types, 415 for another content type,
+ * 400 for an invalid JSON-RPC message, a batch too long, a second initialize or an unsupported
+ * `MCP-Protocol-Version`), its requests are handed to the server under ids of the transport's own (so that two
+ * POSTs may use the same id at once) and the answer is the server's responses, under the client's ids again, as one
+ * JSON body (202 without a request among the messages).
  *
  * It exists for the tools' answers: a tool's result is the PostgreSQL JSON text of a compiled read, and
  * {@link StatelessJsonTransport.raw} lets it stand in the answer as that text, spliced into the JSON-RPC response
@@ -55,33 +57,25 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** A stateless JSON transport for one POST (see the file's comment). */
-export class StatelessJsonTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+/**
+ * One POST to the MCP server: the caller's `state` (whatever the tools need of the request), the texts its
+ * {@link raw} stand-ins stand for, and the HTTP answer that replaces its JSON-RPC responses when it is refused.
+ */
+export class McpExchange<T> {
   /** The JSON texts {@link raw} stands in for, by index. */
   private readonly rawTexts: string[] = [];
-  /** The responses awaited, by request id. */
-  private readonly waiting = new Map<RequestId, (message: JSONRPCMessage) => void>();
   /** An HTTP answer that replaces the JSON-RPC responses (a refused credential), set by {@link refuse}. */
-  private refusal: McpHttpAnswer | null = null;
+  refusal: McpHttpAnswer | null = null;
+  /** What the tools need of this POST (its caller, ...). */
+  readonly state: T;
 
-  async start(): Promise<void> {}
-
-  async close(): Promise<void> {
-    this.onclose?.();
-  }
-
-  /** Takes the server's response to a request of this POST; other messages (server requests) have no stream here. */
-  async send(message: JSONRPCMessage): Promise<void> {
-    if ("method" in message || message.id === undefined) return;
-    this.waiting.get(message.id)?.(message);
+  constructor(state: T) {
+    this.state = state;
   }
 
   /**
    * A stand-in for `json` (the JSON text of an object) in a result: serialized, the answer holds `json` itself.
-   * The stand-in is an object (`structuredContent` must be one) that means nothing outside this transport.
+   * The stand-in is an object (`structuredContent` must be one) that means nothing outside this exchange.
    */
   raw(json: string): Record<string, unknown> {
     this.rawTexts.push(json);
@@ -94,17 +88,63 @@ export class StatelessJsonTransport implements Transport {
   }
 
   /** `value` as JSON text, with every {@link raw} stand-in replaced by its text. */
-  private serialize(value: unknown): string {
+  serialize(value: unknown): string {
     const text = JSON.stringify(value);
     if (this.rawTexts.length === 0) return text;
     return text.replace(RAW_PATTERN, (_, index: string) => this.rawTexts[Number(index)]!);
   }
+}
+
+/** Where the server's response to one request goes: its POST and the id the client gave it. */
+interface Pending {
+  exchange: McpExchange<unknown>;
+  clientId: RequestId;
+  answer: (message: JSONRPCMessage) => void;
+}
+
+/** The stateless JSON transport of the process's MCP server (see the file's comment). */
+export class StatelessJsonTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  /** The requests handed to the server and not answered yet, by the id they were handed under. */
+  private readonly pending = new Map<number, Pending>();
+  /** The last id a request was handed to the server under. */
+  private lastId = 0;
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
 
   /**
-   * Answers one POST of `body` (as Fastify parsed it; undefined when empty) with `headers`; `extra` (the caller's
-   * authentication) goes with every message to the server.
+   * Takes the server's response to a request and hands it to its POST under the client's id; other messages
+   * (server requests, notifications) have no stream here.
    */
-  async handle(body: unknown, headers: IncomingHttpHeaders, extra?: MessageExtraInfo): Promise<McpHttpAnswer> {
+  async send(message: JSONRPCMessage): Promise<void> {
+    if ("method" in message || typeof message.id !== "number") return;
+    const pending = this.pending.get(message.id);
+    if (!pending) return;
+    this.pending.delete(message.id);
+    pending.answer({ ...message, id: pending.clientId });
+  }
+
+  /** The exchange of the request the server handles under `id` (its `extra.requestId`); null once answered. */
+  exchangeOf<T>(id: RequestId): McpExchange<T> | null {
+    return typeof id === "number" ? ((this.pending.get(id)?.exchange as McpExchange<T> | undefined) ?? null) : null;
+  }
+
+  /**
+   * Answers one POST, `exchange`, of `body` (as Fastify parsed it; undefined when empty) with `headers`; `extra`
+   * (the caller's authentication) goes with every message to the server.
+   */
+  async handle(
+    exchange: McpExchange<unknown>,
+    body: unknown,
+    headers: IncomingHttpHeaders,
+    extra?: MessageExtraInfo,
+  ): Promise<McpHttpAnswer> {
     const accept = header(headers, "accept");
     if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) {
       return errorAnswer(406, -32000, "Not Acceptable: Client must accept both application/json and text/event-stream");
@@ -135,22 +175,27 @@ export class StatelessJsonTransport implements Transport {
         );
       }
     }
-    const requests = messages.filter(isJSONRPCRequest);
-    const responses = requests.map(
-      (request) => new Promise<JSONRPCMessage>((resolve) => this.waiting.set(request.id, resolve)),
-    );
+    const responses: Promise<JSONRPCMessage>[] = [];
     for (const message of messages) {
       // A cancellation can only name a request of this same POST, whose answer it would leave unsent: not passed on
       // (cancelling is optional for the receiver).
       if ("method" in message && message.method === "notifications/cancelled") continue;
-      this.onmessage?.(message, extra);
+      if (!isJSONRPCRequest(message)) {
+        this.onmessage?.(message, extra);
+        continue;
+      }
+      const id = ++this.lastId;
+      responses.push(
+        new Promise<JSONRPCMessage>((answer) => this.pending.set(id, { exchange, clientId: message.id, answer })),
+      );
+      this.onmessage?.({ ...message, id }, extra);
     }
-    if (requests.length === 0) return { status: 202, body: null, headers: {} };
+    if (responses.length === 0) return { status: 202, body: null, headers: {} };
     const answered = await Promise.all(responses);
-    if (this.refusal) return this.refusal;
+    if (exchange.refusal) return exchange.refusal;
     return {
       status: 200,
-      body: this.serialize(Array.isArray(body) ? answered : answered[0]),
+      body: exchange.serialize(Array.isArray(body) ? answered : answered[0]),
       headers: { "content-type": "application/json" },
     };
   }

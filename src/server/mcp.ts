@@ -1,7 +1,8 @@
 /**
  * The MCP server at `/mcp` (Model Context Protocol, Streamable HTTP transport, stateless: every POST carries one
  * JSON-RPC message or a batch and is answered on its own, so any instance answers any request; the HTTP side is
- * src/server/mcp-transport.ts, the protocol the SDK's `Server`), transport only: the tools are
+ * src/server/mcp-transport.ts, the protocol one SDK `Server` per process, built at start-up rather than per POST,
+ * each POST an exchange of its own), transport only: the tools are
  * the modules' (`mcpTools` in their manifests; src/shared/mcp-tool.ts), each answering a REST row run in-process
  * ({@link runRow}). Authentication is the agent API's (agent tokens in `Authorization: Bearer` or `x-api-key`;
  * account API keys, sessions and anonymous calls answer 401), and so is the rate limit: a tool call counts as one
@@ -30,7 +31,7 @@ import type { RestResponse } from "../shared/rest-route.ts";
 import type { SkiffServer } from "./app.ts";
 import { authenticateAgent, toHeaders } from "./authenticate.ts";
 import { buildContext, withOrigin } from "./context.ts";
-import { StatelessJsonTransport } from "./mcp-transport.ts";
+import { McpExchange, StatelessJsonTransport } from "./mcp-transport.ts";
 import { confirmCaller, rememberedContext } from "./remembered-callers.ts";
 import { runRow } from "./rest-runner.ts";
 
@@ -69,15 +70,15 @@ function toolError(body: Record<string, unknown>): CallToolResult {
  * content and, serialized, its text content (MCP 2025-06-18, Tools → Structured Content: a tool with an output
  * schema answers `structuredContent`, and a text block with the same JSON for clients that read only content). A
  * body that is JSON text (a compiled read's, as PostgreSQL wrote it) is not parsed: the text block is that text, and
- * the structured content stands for it in the answer ({@link StatelessJsonTransport.raw}).
+ * the structured content stands for it in the answer ({@link McpExchange.raw}).
  */
-function toolResult(response: RestResponse, transport: StatelessJsonTransport): CallToolResult {
+function toolResult(response: RestResponse, exchange: McpExchange<Call>): CallToolResult {
   if (response.status !== 200) {
     const body = typeof response.body === "string" ? (JSON.parse(response.body) as object) : response.body;
     return toolError(body as Record<string, unknown>);
   }
   if (typeof response.body === "string") {
-    return { content: [{ type: "text", text: response.body }], structuredContent: transport.raw(response.body) };
+    return { content: [{ type: "text", text: response.body }], structuredContent: exchange.raw(response.body) };
   }
   const body = response.body as Record<string, unknown>;
   return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body };
@@ -104,6 +105,12 @@ function checkedArguments(tool: McpTool, args: unknown): { args: Record<string, 
 type McpCaller =
   | { context: Context | null; remembered: boolean; headers: IncomingHttpHeaders; requestId: string }
   | { refused: string };
+
+/** What the tools need of one POST: its caller and the client's address (for the audit entries). */
+interface Call {
+  caller: McpCaller;
+  clientAddress: string;
+}
 
 /**
  * The principal of `headers`' agent token, counted against the rate limit when `counted`; null when the token is
@@ -145,10 +152,10 @@ const validator = new AjvJsonSchemaValidator();
 async function refuseIfRevoked(
   server: SkiffServer,
   caller: Extract<McpCaller, { requestId: string }>,
-  transport: StatelessJsonTransport,
+  exchange: McpExchange<Call>,
 ): Promise<void> {
   const principal = await authenticateAgent(server.services, toHeaders(caller.headers), false).catch(() => null);
-  if (!principal) transport.refuse(401, refusalBody());
+  if (!principal) exchange.refuse(401, refusalBody());
 }
 
 /**
@@ -159,31 +166,32 @@ async function confirmRemembered(
   server: SkiffServer,
   caller: Extract<McpCaller, { requestId: string }>,
   context: Context,
-  transport: StatelessJsonTransport,
+  exchange: McpExchange<Call>,
 ): Promise<CallToolResult | null> {
   try {
     await confirmCaller(context);
     return null;
   } catch (e) {
     if (!(e instanceof GraphQLError) || e.extensions.code !== "UNAUTHENTICATED") throw e;
-    await refuseIfRevoked(server, caller, transport);
+    await refuseIfRevoked(server, caller, exchange);
     return toolError({ message: e.message, code: "UNAUTHORIZED" });
   }
 }
 
-/** One MCP server for one request of `caller`, answering on `transport`. */
-function mcpServer(
-  server: SkiffServer,
-  caller: McpCaller,
-  transport: StatelessJsonTransport,
-  clientAddress: string,
-): Server {
+/**
+ * The MCP server of the process, answering every POST on `transport`: a tool call runs with its POST's
+ * {@link Call}, the state of the exchange its request came in ({@link StatelessJsonTransport.exchangeOf}).
+ */
+function mcpServer(server: SkiffServer, transport: StatelessJsonTransport): Server {
   const mcp = new Server(
     { name: "skiff", version: "1.0.0" },
     { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: validator },
   );
   mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));
-  mcp.setRequestHandler(CallToolRequestSchema, async (request) => {
+  mcp.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const exchange = transport.exchangeOf<Call>(extra.requestId);
+    if (!exchange) throw new Error(`MCP request ${extra.requestId} has no exchange`);
+    const { caller, clientAddress } = exchange.state;
     if ("refused" in caller) return toolError({ message: caller.refused, code: "UNAUTHORIZED" });
     const own = caller.context ? { context: caller.context } : await toolCallContext(server, caller);
     if ("error" in own) return own.error;
@@ -194,7 +202,7 @@ function mcpServer(
       : { error: toolError({ message: `Unknown tool ${JSON.stringify(request.params.name)}`, code: "NOT_FOUND" }) };
     if ("error" in checked) {
       // Refused before any read: a remembered token is confirmed (and the call counted) the ordinary way first.
-      if (caller.remembered) return (await confirmRemembered(server, caller, context, transport)) ?? checked.error;
+      if (caller.remembered) return (await confirmRemembered(server, caller, context, exchange)) ?? checked.error;
       return checked.error;
     }
     const run = (route: Parameters<typeof runRow>[1], query: Record<string, string>) =>
@@ -205,8 +213,8 @@ function mcpServer(
         withOrigin(context, "MCP", {}, clientAddress),
       );
     const response = await tool!.call(checked.args, run);
-    if (response.status === 401 && caller.remembered) await refuseIfRevoked(server, caller, transport);
-    return toolResult(response, transport);
+    if (response.status === 401 && caller.remembered) await refuseIfRevoked(server, caller, exchange);
+    return toolResult(response, exchange);
   });
   return mcp;
 }
@@ -224,6 +232,9 @@ function isToolCall(body: unknown): boolean {
 /** Registers `POST /mcp` (and 405 for GET and DELETE: a stateless server keeps no stream or session) on `server`. */
 export function registerMcp(server: SkiffServer): void {
   const { app, services } = server;
+  const transport = new StatelessJsonTransport();
+  const mcp = mcpServer(server, transport);
+  const connected = mcp.connect(transport);
   app.post("/mcp", async (request: FastifyRequest, reply: FastifyReply) => {
     const toolCall = isToolCall(request.body);
     const headers = request.headers;
@@ -249,16 +260,14 @@ export function registerMcp(server: SkiffServer): void {
               requestId: request.id,
             };
     }
-    const transport = new StatelessJsonTransport();
-    const mcp = mcpServer(server, caller, transport, request.ip);
-    await mcp.connect(transport);
-    try {
-      const answer = await transport.handle(request.body, request.headers);
-      reply.code(answer.status).headers(answer.headers);
-      return reply.send(answer.body ?? undefined);
-    } finally {
-      await mcp.close();
-    }
+    await connected;
+    const answer = await transport.handle(
+      new McpExchange<Call>({ caller, clientAddress: request.ip }),
+      request.body,
+      request.headers,
+    );
+    reply.code(answer.status).headers(answer.headers);
+    return reply.send(answer.body ?? undefined);
   });
   app.route({
     method: ["GET", "DELETE"],

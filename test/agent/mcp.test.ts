@@ -408,6 +408,40 @@ describe("the Streamable HTTP transport", () => {
       body: answers[0]!.result.structuredContent!.projects,
     });
   });
+
+  it("answers POSTs sent at once with the same JSON-RPC id each with its own caller's answer", async () => {
+    const org = await seededOrg();
+    const other = await seededOrg();
+    const callers = [org.tokens.owner, org.tokens.limited, other.tokens.owner];
+    const expected = await Promise.all(
+      callers.map(async (token) => (await agentGet(t.skiff.url, "/api/agent/projects", token)).body),
+    );
+    const sends = Array.from({ length: 30 }, (_, i) => i % callers.length).map(async (which) => {
+      const response = await fetch(`${t.skiff.url}/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${callers[which]}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "list_projects", arguments: {} },
+        }),
+      });
+      expect(response.status).toBe(200);
+      const answer = (await response.json()) as { id: number; result: ToolAnswer };
+      return { which, answer };
+    });
+    for (const { which, answer } of await Promise.all(sends)) {
+      expect(answer.id).toBe(1);
+      expect(answer.result.structuredContent!.projects).toEqual(expected[which]);
+    }
+    // The three callers see different projects, so a crossed answer would show.
+    expect(new Set(expected.map((body) => JSON.stringify(body))).size).toBe(3);
+  });
 });
 
 describe("who am I", () => {
