@@ -129,6 +129,25 @@ export function parseAddress(text: string): IP | null {
  * (WHATWG `URL` already does most of this; this also covers hosts that reach the client another way.)
  */
 export function normalizeHost(host: string): string {
+  let h = normalized.get(host);
+  if (h === undefined) {
+    h = normalizeUncached(host);
+    remember(normalized, host, h);
+  }
+  return h;
+}
+
+/** Results of the pure parses kept per input text (every call checks its host again: this spares the parsing). */
+const KEPT_RESULTS = 1000;
+const normalized = new Map<string, string>();
+
+/** Keeps `key` → `value` in `cache`, the oldest entry going first beyond {@link KEPT_RESULTS}. */
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  if (cache.size >= KEPT_RESULTS) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
+}
+
+function normalizeUncached(host: string): string {
   let h = host.trim().toLowerCase();
   if (h.startsWith("[") && h.endsWith("]")) h = h.slice(1, -1);
   if (h.endsWith(".")) h = h.slice(0, -1);
@@ -213,6 +232,15 @@ export function createAddressPolicy({ allow, clusterDomain }: AddressPolicyOptio
       const subject = candidate ? (ip as ipaddr.IPv6).toIPv4Address() : ip;
       return subject.kind() === net.kind() && subject.match(net, bits);
     });
+  // Verdicts per address text: a pure function of the address and this policy's fixed rules.
+  const verdicts = new Map<string, string | null>();
+  const judge = (address: string): string | null => {
+    const ip = parseAddress(address);
+    if (!ip) return `blocked address ${address} (not an IP address)`;
+    if (isAllowedAddress(ip)) return null;
+    const range = refusedRange(ip);
+    return range ? `blocked address ${address} (${range})` : null;
+  };
   return {
     isAllowedName(host) {
       return allow.names.includes(host) || allow.suffixes.some((suffix) => host.endsWith(suffix));
@@ -223,11 +251,12 @@ export function createAddressPolicy({ allow, clusterDomain }: AddressPolicyOptio
       return rule ? `blocked host name ${host} (${rule[1]})` : null;
     },
     checkAddress(address) {
-      const ip = parseAddress(address);
-      if (!ip) return `blocked address ${address} (not an IP address)`;
-      if (isAllowedAddress(ip)) return null;
-      const range = refusedRange(ip);
-      return range ? `blocked address ${address} (${range})` : null;
+      let verdict = verdicts.get(address);
+      if (verdict === undefined) {
+        verdict = judge(address);
+        remember(verdicts, address, verdict);
+      }
+      return verdict;
     },
   };
 }

@@ -241,8 +241,8 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
       const maxBodyBytes = req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
       const method = (req.method ?? "GET").toUpperCase();
       if (!METHOD.test(method)) throw new TypeError(`invalid HTTP method ${JSON.stringify(method)}`);
-      const deadline = AbortSignal.timeout(timeoutMs);
-      const signal = req.signal ? AbortSignal.any([deadline, req.signal]) : deadline;
+      const call = callSignal(timeoutMs, req.signal);
+      const { signal } = call;
       // Paths and queries can hold secrets (webhook tokens): messages and logs show the origin only.
       const target = originOf(req.url);
       let outcome: OutboundOutcome = "connection_error";
@@ -269,10 +269,11 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
           address: address ?? checked.addresses[0].address,
         };
       } catch (err) {
-        const mapped = toOutboundError(err, { deadline, timeoutMs, connectTimeoutMs, target, caller: req.signal });
+        const mapped = toOutboundError(err, { call, timeoutMs, connectTimeoutMs, target, caller: req.signal });
         outcome = mapped.outcome;
         throw mapped;
       } finally {
+        call.end();
         const durationMs = performance.now() - started;
         recordOutbound(outcome, durationMs);
         log.debug({ method, url: target, address, outcome, durationMs: Math.round(durationMs) }, "outbound request");
@@ -384,10 +385,47 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/** The cancellation of one call: its own deadline or its caller's signal, whichever comes first. */
+interface CallSignal {
+  signal: AbortSignal;
+  /** Whether the deadline fired. */
+  readonly timedOut: boolean;
+  /** Stops the deadline and stops following the caller's signal (the call ended). */
+  end(): void;
+}
+
+/**
+ * A {@link CallSignal} of `timeoutMs`: one controller, one timer and one listener on `caller`, released by `end()`
+ * (cheaper than a timeout signal combined with the caller's by `AbortSignal.any`, which every call would leave
+ * registered on a long-lived caller signal until collected).
+ */
+function callSignal(timeoutMs: number, caller: AbortSignal | undefined): CallSignal {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+  }, timeoutMs);
+  timer.unref();
+  const follow = () => controller.abort(caller?.reason);
+  if (caller?.aborted) follow();
+  else caller?.addEventListener("abort", follow, { once: true });
+  return {
+    signal: controller.signal,
+    get timedOut() {
+      return timedOut;
+    },
+    end() {
+      clearTimeout(timer);
+      caller?.removeEventListener("abort", follow);
+    },
+  };
+}
+
 function toOutboundError(
   err: unknown,
   ctx: {
-    deadline: AbortSignal;
+    call: CallSignal;
     timeoutMs: number;
     connectTimeoutMs: number;
     target: string;
@@ -397,7 +435,7 @@ function toOutboundError(
   if (err instanceof OutboundError) return err;
   const code = (err as { code?: string }).code;
   if (code === "UND_ERR_CONNECT_TIMEOUT") return new OutboundTimeoutError("connect", ctx.connectTimeoutMs, ctx.target);
-  if (ctx.deadline.aborted || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
+  if (ctx.call.timedOut || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
     return new OutboundTimeoutError("total", ctx.timeoutMs, ctx.target);
   }
   if (ctx.caller?.aborted) return new OutboundConnectionError(`request aborted (${ctx.target})`, "ABORT_ERR", err);

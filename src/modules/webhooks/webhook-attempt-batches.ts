@@ -1,17 +1,23 @@
 /**
  * The delivery attempts' two statements, batched across the attempts an instance runs at once
- * (`npm run bench:webhooks`: ≥ 1,000 deliveries/s). Attempts that reach the same step in the same turn of the event
- * loop share one statement: one read of their deliveries with their endpoints, one write of their log entries (each
- * still written before its job completes, so nothing changes for durability or at-least-once). A failed batched write
- * is retried entry by entry, so one bad entry never fails the others.
+ * (`npm run bench:webhooks`). Attempts that reach the same step together share one statement: one read of their
+ * deliveries with their endpoints, one write of their log entries (each still written before its job completes, so
+ * nothing changes for durability or at-least-once). A batch goes out after the current turn of the event loop, or,
+ * while {@link IN_FLIGHT} statements of its step are running, once one of them ends (at most {@link MAX_WAIT_MS}
+ * later): under load the batches grow instead of the statements multiplying. Both statements are named prepared
+ * statements (planned once per connection; sent unnamed when SKIFF_PREPARED_READS says not to prepare). A failed
+ * batched write is retried entry by entry, so one bad entry never fails the others.
  */
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
 import type { AppServices } from "../services.ts";
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from "./webhook.model.ts";
 
-/** A delivery with the endpoint fields an attempt needs. */
-export type DeliveryWithEndpoint = WebhookDeliveryRow &
+/** The delivery and endpoint fields an attempt needs. */
+export type DeliveryWithEndpoint = Pick<
+  WebhookDeliveryRow,
+  "id" | "endpointId" | "organizationId" | "event" | "body" | "status"
+> &
   Pick<WebhookEndpointRow, "url" | "secretEncrypted" | "isActive" | "failingSince">;
 
 /** One delivery log entry (attempt 1–3) as written; `id` and `createdAt` come from the database. */
@@ -19,6 +25,10 @@ export type AttemptLogEntry = Omit<WebhookAttemptRow, "id" | "createdAt">;
 
 /** Most attempts sharing one statement. */
 const MAX_BATCH = 200;
+/** Statements of one step (read or write) running at once per instance; further batches wait for one to end. */
+const IN_FLIGHT = 2;
+/** Longest wait of a batch for a running statement to end, ms: a statement that hangs never holds the others. */
+const MAX_WAIT_MS = 20;
 
 interface AttemptBatches {
   load: DataLoader<string, DeliveryWithEndpoint | null>;
@@ -32,19 +42,53 @@ const byInstance = new WeakMap<Knex, AttemptBatches>();
 function batchesOf(knex: Knex): AttemptBatches {
   let batches = byInstance.get(knex);
   if (!batches) {
-    // Flushed after the current I/O phase: every attempt started or answered in it joins the batch, none waits.
-    const options = {
-      cache: false,
-      maxBatchSize: MAX_BATCH,
-      batchScheduleFn: (flush: () => void) => setImmediate(flush),
-    };
+    const load = gate();
+    const log = gate();
+    const options = (g: Gate) => ({ cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: g.schedule });
     batches = {
-      load: new DataLoader((ids) => loadDeliveries(knex, ids), options),
-      log: new DataLoader((entries) => writeEntries(knex, entries), options),
+      load: new DataLoader((ids) => g(load, loadDeliveries(knex, ids)), options(load)),
+      log: new DataLoader((entries) => g(log, writeEntries(knex, entries)), options(log)),
     };
     byInstance.set(knex, batches);
   }
   return batches;
+}
+
+/** The statements of one step in flight: when its batches go out (see the file comment). */
+interface Gate {
+  /** DataLoader's `batchScheduleFn`: calls `flush` (sending the batch) once a statement may start. */
+  schedule(flush: () => void): void;
+  /** A statement ended: the next waiting batch goes out. */
+  ended(): void;
+}
+
+function gate(): Gate {
+  let running = 0;
+  const waiting = new Set<() => void>();
+  const start = (flush: () => void) => {
+    waiting.delete(flush);
+    running++;
+    flush();
+  };
+  return {
+    // After the current I/O phase: every attempt started or answered in it joins the batch.
+    schedule: (flush) =>
+      setImmediate(() => {
+        if (running < IN_FLIGHT) return start(flush);
+        waiting.add(flush);
+        setTimeout(() => waiting.has(flush) && start(flush), MAX_WAIT_MS);
+      }),
+    ended() {
+      running--;
+      const [next] = waiting;
+      if (next && running < IN_FLIGHT) start(next);
+    },
+  };
+}
+
+/** `statement`, telling `gate` when it ends. */
+function g<T>(gate: Gate, statement: Promise<T>): Promise<T> {
+  return statement.finally(() => gate.ended());
 }
 
 /** Delivery `deliveryId` with its endpoint, or null when either is gone (one statement per batch). */
@@ -67,10 +111,16 @@ export async function logAttempt(services: Pick<AppServices, "knex">, entry: Att
 }
 
 async function loadDeliveries(knex: Knex, ids: readonly string[]): Promise<Array<DeliveryWithEndpoint | null>> {
-  const rows = (await knex("webhook_deliveries as d")
-    .join("webhook_endpoints as e", "e.id", "d.endpoint_id")
-    .whereIn("d.id", [...new Set(ids)])
-    .select("d.*", "e.url", "e.secret_encrypted", "e.is_active", "e.failing_since")) as DeliveryWithEndpoint[];
+  const { rows } = (await knex
+    .raw(
+      `select d.id as "id", d.endpoint_id as "endpointId", d.organization_id as "organizationId", d.event as "event",
+         d.body as "body", d.status as "status", e.url as "url", e.secret_encrypted as "secretEncrypted",
+         e.is_active as "isActive", e.failing_since as "failingSince"
+       from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+       where d.id = any(?::text[])`,
+      [[...new Set(ids)]] as unknown as Knex.Value[],
+    )
+    .options({ name: "skiff_webhook_attempt_load" })) as { rows: DeliveryWithEndpoint[] };
   const found = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => found.get(id) ?? null);
 }
@@ -115,8 +165,9 @@ async function writeEntries(knex: Knex, entries: readonly AttemptLogEntry[]): Pr
 function writeStatement(knex: Knex, entries: readonly AttemptLogEntry[]): Promise<unknown> {
   // One array per column (pg sends them as PostgreSQL arrays; Knex's types do not list arrays with nulls).
   const column = <K extends keyof AttemptLogEntry>(key: K) => entries.map((e) => e[key]) as unknown as Knex.Value;
-  return knex.raw(
-    `with entry as (
+  return knex
+    .raw(
+      `with entry as (
        select * from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::boolean[], ?::int[], ?::text[], ?::text[],
          ?::int[]) as t(delivery_id, endpoint_id, event, attempt, success, response_status, response_body,
          error_message, duration_ms)
@@ -131,16 +182,17 @@ function writeStatement(knex: Knex, entries: readonly AttemptLogEntry[]): Promis
      set attempts = entry.attempt, updated_at = now(),
        status = case when entry.success then 'delivered' when d.status = 'cancelled' then d.status else 'pending' end
      from entry where d.id = entry.delivery_id`,
-    [
-      column("deliveryId"),
-      column("endpointId"),
-      column("event"),
-      column("attempt"),
-      column("success"),
-      column("responseStatus"),
-      entries.map((e) => storable(e.responseBody)) as unknown as Knex.Value,
-      entries.map((e) => storable(e.errorMessage)) as unknown as Knex.Value,
-      column("durationMs"),
-    ],
-  );
+      [
+        column("deliveryId"),
+        column("endpointId"),
+        column("event"),
+        column("attempt"),
+        column("success"),
+        column("responseStatus"),
+        entries.map((e) => storable(e.responseBody)) as unknown as Knex.Value,
+        entries.map((e) => storable(e.errorMessage)) as unknown as Knex.Value,
+        column("durationMs"),
+      ],
+    )
+    .options({ name: "skiff_webhook_attempt_log" });
 }

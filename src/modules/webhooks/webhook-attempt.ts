@@ -21,7 +21,7 @@ import {
 } from "./webhook-attempt-batches.ts";
 import { cancelPendingDeliveries } from "./webhook-emit.ts";
 import { takeEndpointSlot } from "./webhook-endpoint-slots.ts";
-import { standardWebhookSignature, webhookSignature } from "./webhook-signature.ts";
+import { type SigningKeys, standardWebhookSignature, storedSecretKeys, webhookSignature } from "./webhook-signature.ts";
 
 /** How long an attempt's outcome waits for the database to be logged, ms (then the job fails and runs again). */
 const LOG_OUTAGE_WAIT_MS = 300_000;
@@ -54,9 +54,12 @@ export type AttemptOutcome =
   /** Failed; `final` when no attempt follows (the series ended failed). */
   | { kind: "failed"; final: boolean; message: string };
 
-/** The headers of one attempt (`timestampSeconds`: the Standard Webhooks `webhook-timestamp`). */
+/**
+ * The headers of one attempt (`secret`: the endpoint's secret or its signing keys; `timestampSeconds`: the
+ * Standard Webhooks `webhook-timestamp`).
+ */
 export function deliveryHeaders(
-  secret: string,
+  secret: string | SigningKeys,
   delivery: Pick<WebhookDeliveryRow, "id" | "event" | "body">,
   timestampSeconds: number,
 ): Record<string, string> {
@@ -95,7 +98,7 @@ export async function attemptDelivery(
   // endpoint deletes its deliveries).
   const joined = await loadDeliveryWithEndpoint(services, deliveryId);
   if (!joined) return { kind: "skipped", reason: "delivery or endpoint deleted" };
-  const delivery: WebhookDeliveryRow = joined;
+  const delivery = joined;
   const endpoint = {
     id: joined.endpointId,
     organizationId: joined.organizationId,
@@ -111,8 +114,11 @@ export async function attemptDelivery(
   }
   const slot = takeEndpointSlot(services, endpoint.id, ATTEMPT_TIMEOUT_MS, deferrals);
   if ("retryInMs" in slot) return { kind: "busy", retryInMs: slot.retryInMs };
-  const secret = services.secrets.decrypt(endpoint.secretEncrypted);
-  const headers = deliveryHeaders(secret, delivery, Math.floor(services.now().getTime() / 1000));
+  const headers = deliveryHeaders(
+    storedSecretKeys(services.secrets, endpoint.secretEncrypted),
+    delivery,
+    Math.floor(services.now().getTime() / 1000),
+  );
   const started = performance.now();
   let success = false;
   let status: number | null = null;
