@@ -1,6 +1,7 @@
 /**
- * graphql-ws subscriptions on /graphql (same path as HTTP). Graphql-ws does not run Apollo's plugins,
- * so authentication happens at `connection_init` (`onConnect`): credentials come from the init payload
+ * graphql-transport-ws subscriptions on /graphql (same path as HTTP), served by src/server/graphql-ws-protocol.ts.
+ * Apollo's plugins do not run there, so authentication happens at `connection_init` (the `connect` hook): credentials
+ * come from the init payload
  * (`{ authorization: "Bearer <key>" }` or `{ "x-api-key": "<key>" }`) or the upgrade request's cookie.
  * A connection without valid credentials is closed with code 4403 (graphql-ws "Forbidden"), one that cannot be
  * authenticated because the database cannot be reached with 1013 (try again later). On shutdown, once the
@@ -10,7 +11,7 @@
  * a client reconnecting then reaches another instance.
  *
  * Hardening: frames are capped at {@link MAX_WS_PAYLOAD} bytes (`maxPayload`, larger
- * frames close the socket with 1009); `onSubscribe` runs the HTTP limits (tokens and bracket nesting before parsing,
+ * frames close the socket with 1009); the `prepare` hook runs the HTTP limits (tokens and bracket nesting before parsing,
  * depth, aliases, directives, introspection, cost), each refusal an `error` message for the operation, never a close;
  * a query or mutation sent over the socket gets HTTP's execution deadline and answer size limit; a socket must send
  * `connection_init` within {@link CONNECTION_INIT_TIMEOUT_MS}, and one
