@@ -3,8 +3,9 @@
  * `subscribe`/`next`/`error`/`complete`) served on `ws` sockets, with graphql-ws's message validation
  * (`parseMessage`) and close codes. A connection's whole state lives in its socket object
  * ({@link ProtocolSocket}, the WebSocket class of the server), its events are dispatched by one method shared by all
- * sockets, and the keepalive is one sweep for all sockets: an idle subscribed connection holds its socket, its
- * operation map and the subscription's results, no closure, timer or suspended message handler of its own.
+ * sockets, and the keepalive is one sweep for all sockets; a subscription's results are pushed to a consumer object
+ * ({@link ResultStream}) rather than awaited: an idle subscribed connection holds its socket and its subscription's
+ * objects, no closure, timer, promise or suspended message handler of its own.
  *
  * Close codes (graphql-ws's): 4400 invalid message (or a server-only type from the client), 4401 `subscribe` before
  * `connection_ack`, 4403 refused `connection_init`, 4406 subprotocol other than `graphql-transport-ws`, 4408 no
