@@ -94,16 +94,19 @@ export function trackRequests(server: Server): RequestDrain {
     if (onSettled && settled()) onSettled();
   };
 
+  /** The close listener of every HTTP connection (one function for all: `this` is the socket). */
+  function closed(this: Socket): void {
+    connections.delete(this);
+    check();
+  }
   server.on("connection", (socket: Socket) => {
     connections.set(socket, { open: 0, served: 0, readWhenIdle: 0, since: Date.now() });
-    socket.once("close", () => {
-      connections.delete(socket);
-      check();
-    });
+    socket.once("close", closed);
   });
-  // An upgraded socket (WebSocket) leaves HTTP: subscriptions.ts closes it.
+  // An upgraded socket (WebSocket) leaves HTTP (subscriptions.ts closes it), and its listener with it.
   server.on("upgrade", (request) => {
     connections.delete(request.socket);
+    request.socket.removeListener("close", closed);
     check();
   });
   // Before the application's listener, so a response it writes at once is counted and marked while draining.

@@ -8,7 +8,7 @@
  * are always executed per subscriber.
  */
 import { createSourceEventStream, type DocumentNode, type ExecutionArgs, type ExecutionResult, execute } from "graphql";
-import { isShareableEvent } from "../shared/pubsub.ts";
+import { isShareableEvent, type StreamConsumer } from "../shared/pubsub.ts";
 
 /** The key of an operation's result: its text, variables and operation name (set by the transport per document). */
 const operationKeys = new WeakMap<DocumentNode, string>();
@@ -79,16 +79,22 @@ async function resultOf(args: ExecutionArgs, event: unknown): Promise<ExecutionR
 /** The end of a result stream. */
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
 
+/** A source stream that can also push its next event to a consumer (src/shared/pubsub.ts `EventStream.take`). */
+type PushingIterator = AsyncIterator<unknown> & { take(consumer: StreamConsumer<unknown>): void };
+
 /**
- * A subscription's results: each event of its source stream mapped by {@link resultOf}. Its methods live on the
- * prototype and its state in three fields, so that an idle subscription holds one small object, not a closure per
- * method; a transport extends it (`ended`, `failed`) rather than wrapping it in another iterator.
+ * A subscription's results: each event of its source stream mapped by {@link resultOf}, read with `next()` or
+ * pushed with {@link take}. Its methods live on the prototype and its state in four fields, so that an idle
+ * subscription holds one small object, not a closure per method; a transport extends it (`ended`, `failed`) rather
+ * than wrapping it in another iterator. It is itself the consumer of its source's pushed events.
  */
-export class SharedResults implements AsyncIterableIterator<ExecutionResult> {
+export class SharedResults implements AsyncIterableIterator<ExecutionResult>, StreamConsumer<unknown> {
   /** The source stream's iterator, the operation's arguments, and whether `ended` has been called. */
   readonly #events: AsyncIterator<unknown>;
   readonly #args: ExecutionArgs;
   #open = true;
+  /** The consumer of the result being taken ({@link take}). */
+  #consumer: StreamConsumer<ExecutionResult> | null = null;
 
   constructor(events: AsyncIterator<unknown>, args: ExecutionArgs) {
     this.#events = events;
@@ -128,6 +134,53 @@ export class SharedResults implements AsyncIterableIterator<ExecutionResult> {
       if (this.failed(error)) return DONE;
       throw error;
     }
+  }
+
+  /**
+   * Hands the next result to `consumer` (`onValue`), or the end (`onEnd`, also after an error `failed` accepts) or
+   * the error (`onError`); one call per result, as `next()`. A source with `take` then holds only this object while
+   * no event comes, no promise.
+   */
+  take(consumer: StreamConsumer<ExecutionResult>): void {
+    const events = this.#events as Partial<PushingIterator>;
+    if (typeof events.take !== "function") {
+      this.next().then(
+        (item) => (item.done ? consumer.onEnd() : consumer.onValue(item.value)),
+        (error: unknown) => consumer.onError(error),
+      );
+      return;
+    }
+    this.#consumer = consumer;
+    events.take(this);
+  }
+
+  /** The source's next event (from `take`): its result goes to the consumer. */
+  onValue(event: unknown): void {
+    resultOf(this.#args, event).then(
+      (result) => this.#taken()?.onValue(result),
+      (error: unknown) => this.onError(error),
+    );
+  }
+
+  /** The source is done (from `take`). */
+  onEnd(): void {
+    this.#end();
+    this.#taken()?.onEnd();
+  }
+
+  /** The source or an execution failed (from `take`). */
+  onError(error: unknown): void {
+    this.#end();
+    const consumer = this.#taken();
+    if (this.failed(error)) consumer?.onEnd();
+    else consumer?.onError(error);
+  }
+
+  /** The waiting consumer, no longer waiting. */
+  #taken(): StreamConsumer<ExecutionResult> | null {
+    const consumer = this.#consumer;
+    this.#consumer = null;
+    return consumer;
   }
 
   /** Ends the stream and its source. */

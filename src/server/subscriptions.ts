@@ -1,6 +1,7 @@
 /**
- * graphql-ws subscriptions on /graphql (same path as HTTP). Graphql-ws does not run Apollo's plugins,
- * so authentication happens at `connection_init` (`onConnect`): credentials come from the init payload
+ * graphql-transport-ws subscriptions on /graphql (same path as HTTP), served by src/server/graphql-ws-protocol.ts.
+ * Apollo's plugins do not run there, so authentication happens at `connection_init` (the `connect` hook): credentials
+ * come from the init payload
  * (`{ authorization: "Bearer <key>" }` or `{ "x-api-key": "<key>" }`) or the upgrade request's cookie.
  * A connection without valid credentials is closed with code 4403 (graphql-ws "Forbidden"), one that cannot be
  * authenticated because the database cannot be reached with 1013 (try again later). On shutdown, once the
@@ -10,7 +11,7 @@
  * a client reconnecting then reaches another instance.
  *
  * Hardening: frames are capped at {@link MAX_WS_PAYLOAD} bytes (`maxPayload`, larger
- * frames close the socket with 1009); `onSubscribe` runs the HTTP limits (tokens and bracket nesting before parsing,
+ * frames close the socket with 1009); the `prepare` hook runs the HTTP limits (tokens and bracket nesting before parsing,
  * depth, aliases, directives, introspection, cost), each refusal an `error` message for the operation, never a close;
  * a query or mutation sent over the socket gets HTTP's execution deadline and answer size limit; a socket must send
  * `connection_init` within {@link CONNECTION_INIT_TIMEOUT_MS}, and one
@@ -29,15 +30,14 @@ import type { FastifyInstance } from "fastify";
 import {
   type DocumentNode,
   type ExecutionArgs,
-  type ExecutionResult,
   execute,
   GraphQLError,
   type GraphQLFormattedError,
   type GraphQLSchema,
   getOperationAST,
 } from "graphql";
-import { useServer } from "graphql-ws/use/ws";
-import { WebSocket, WebSocketServer } from "ws";
+import { handleProtocols } from "graphql-ws";
+import { type WebSocket, WebSocketServer } from "ws";
 import type { Caller } from "../auth/caller.ts";
 import { clientAddress, proxyTrust } from "../http/client-address.ts";
 import { AccessScope } from "../modules/access/index.ts";
@@ -49,6 +49,7 @@ import { StreamOverflowError } from "../shared/pubsub.ts";
 import { authenticate } from "./authenticate.ts";
 import { buildContext, withOrigin } from "./context.ts";
 import { createFormatError } from "./format-error.ts";
+import { GraphqlWsProtocol, ProtocolSocket } from "./graphql-ws-protocol.ts";
 import { unicodeError } from "./input-checks.ts";
 import { subscriptionsOpen } from "./metrics.ts";
 import { costError, endDeadline, queryCost, startDeadline } from "./query-cost.ts";
@@ -72,9 +73,9 @@ const BEHIND_CLOSE_CODE = 1013;
  * reconnects and resumes after the last cursor it received (docs/subscriptions.md "Order and cursors").
  */
 class SocketResults extends SharedResults {
-  readonly #socket: WebSocket | undefined;
+  readonly #socket: ProtocolSocket;
 
-  constructor(events: AsyncIterator<unknown>, args: ExecutionArgs, socket: WebSocket | undefined) {
+  constructor(events: AsyncIterator<unknown>, args: ExecutionArgs, socket: ProtocolSocket) {
     super(events, args);
     this.#socket = socket;
     subscriptionsOpen.inc();
@@ -86,7 +87,7 @@ class SocketResults extends SharedResults {
 
   protected override failed(error: unknown): boolean {
     if (!(error instanceof StreamOverflowError)) return false;
-    this.#socket?.close(BEHIND_CLOSE_CODE, "Subscriber too far behind: reconnect and resume with the last cursor");
+    this.#socket.close(BEHIND_CLOSE_CODE, "Subscriber too far behind: reconnect and resume with the last cursor");
     return true;
   }
 }
@@ -125,36 +126,6 @@ function coded(errors: readonly GraphQLError[], code: string): GraphQLError[] {
   );
 }
 
-/** Message types only a server sends; graphql-ws answers them from a client with 4500 "internal error". */
-const SERVER_ONLY = /"type"\s*:\s*"(next|error|connection_ack)"/;
-
-/** The `emit` of every WebSocket, which {@link emitRefusingServerMessages} calls. */
-const emitOfSockets = WebSocket.prototype.emit;
-
-/**
- * A socket's `emit` that closes it with 4400 (bad request) when the client sends a server-only message (`next`,
- * `error`, `connection_ack`), before graphql-ws sees it and reports its own internal error (4500). One function
- * for all sockets (`this` is the socket), so that a connection holds no closure of its own for it.
- */
-function emitRefusingServerMessages(this: WebSocket, event: string | symbol, ...args: unknown[]): boolean {
-  if (event !== "message") return emitOfSockets.call(this, event, ...args);
-  // graphql-ws reads the message as text (`String(data)`) and holds what it was given for the subscription's
-  // life: handing it the text lets the frame's buffer go.
-  const text = String(args[0]);
-  if (SERVER_ONLY.test(text)) {
-    try {
-      const type = (JSON.parse(text) as { type?: unknown }).type;
-      if (type === "next" || type === "error" || type === "connection_ack") {
-        this.close(4400, `Unexpected message of type ${type}`);
-        return true;
-      }
-    } catch {
-      // not JSON: graphql-ws refuses it with 4400 itself
-    }
-  }
-  return emitOfSockets.call(this, event, text, ...args.slice(1));
-}
-
 /** Origins allowed to open cookie-authenticated WebSockets: SKIFF_BASE_URL's and SKIFF_TRUSTED_ORIGINS. */
 function trustedOrigins(services: AppServices): Set<string> {
   const origins = new Set<string>();
@@ -176,6 +147,15 @@ interface Connection {
   address: string;
 }
 
+/**
+ * A graphql-ws socket of this server: until it authenticates, the release of its slot among the address's pending
+ * sockets; then its connection (dropped when the caller's access changes).
+ */
+class SkiffSocket extends ProtocolSocket {
+  releaseSlot: (() => void) | undefined = undefined;
+  connection: Connection | undefined = undefined;
+}
+
 /** The WebSocket side of a server, for its shutdown. */
 export interface SubscriptionServer {
   /**
@@ -195,26 +175,28 @@ export function attachSubscriptions(
   services: AppServices,
   validate: (schema: GraphQLSchema, document: DocumentNode) => readonly GraphQLError[],
 ): SubscriptionServer {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_PAYLOAD });
-  /** Per authenticated connection: its caller and its cached access, shared by all its subscriptions. */
-  const connections = new WeakMap<object, Connection>();
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_WS_PAYLOAD,
+    handleProtocols,
+    // Sockets are tracked by the protocol (one set, no close listener per socket).
+    clientTracking: false,
+    // ws constructs its server sockets as `new WebSocket(null, undefined, options)`, which SkiffSocket accepts.
+    WebSocket: SkiffSocket as unknown as typeof WebSocket,
+  });
   /**
    * The context of one operation on a connection: a subscription uses the connection's cached access, reloaded
    * when it starts (its events then cost no access statement); a query or mutation sent over the socket loads
    * its own, as over HTTP.
    */
-  const contextOf = (extra: object, subscription: boolean) => {
-    const connection = connections.get(extra);
+  const contextOf = (socket: SkiffSocket, subscription: boolean) => {
+    const connection = socket.connection;
     const caller = connection?.caller ?? null;
     // A new subscription reloads the connection's access once (memberships gained since, e.g. a new organization).
     if (subscription) connection?.scope.invalidate();
     const ctx = buildContext(services, caller, undefined, subscription ? connection?.scope : undefined);
-    const context = withOrigin(ctx, "GRAPHQL", {}, connection?.address ?? null);
-    socketOf.set(context, (extra as { socket: WebSocket }).socket);
-    return context;
+    return withOrigin(ctx, "GRAPHQL", {}, connection?.address ?? null);
   };
-  /** The socket of an operation's context (a subscription too far behind closes it: {@link SocketResults}). */
-  const socketOf = new WeakMap<object, WebSocket>();
   const formatError = createFormatError(services.log);
   const origins = trustedOrigins(services);
   // As on HTTP: the error formatter, and no field suggestions (graphql-armor's plugin does that over HTTP).
@@ -251,52 +233,6 @@ export function attachSubscriptions(
       socket.removeListener("close", settle);
     };
   };
-  app.server.on("upgrade", (request, socket, head) => {
-    const path = new URL(request.url ?? "/", "http://localhost").pathname;
-    if (path !== "/graphql") {
-      socket.destroy();
-      return;
-    }
-    const address = clientAddress(request, trust);
-    if ((pending.get(address) ?? 0) >= MAX_PENDING_PER_ADDRESS) {
-      socket.end("HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
-      return;
-    }
-    pending.set(address, (pending.get(address) ?? 0) + 1);
-    const authenticatedNow = holdSlot(address, socket);
-    wss.handleUpgrade(request, socket, head, (ws) => {
-      authenticated.set(ws, authenticatedNow);
-      ws.emit = emitRefusingServerMessages as typeof ws.emit;
-      wss.emit("connection", ws, request);
-    });
-  });
-  /**
-   * Authenticated sockets and their connections. When a caller's access changes its cached
-   * access is dropped at once (no event is checked against it any more) and its sockets are closed with 4403.
-   */
-  const open = new Map<WebSocket, Connection>();
-  const stopListening = services.pubsub.subscribe(ACCESS_CHANGED_TOPIC, (change) => {
-    for (const [ws, { caller: p, scope }] of open) {
-      const hit =
-        (typeof change.apiKeyId === "string" && p.apiKeyId === change.apiKeyId) ||
-        (typeof change.sessionId === "string" && p.sessionId === change.sessionId) ||
-        (typeof change.userId === "string" && p.userId === change.userId);
-      if (hit) {
-        scope.invalidate();
-        open.delete(ws);
-        ws.close(4403, "Forbidden: access changed");
-      }
-    }
-  });
-  /**
-   * Per authenticated socket: graphql-ws' record of its operations by id — an async iterator for a running
-   * subscription, null while an operation executes (a query or mutation until its result is sent).
-   */
-  const operations = new WeakMap<WebSocket, Record<string, unknown>>();
-  /** True when no query or mutation of `ws` is executing (its running subscriptions do not count). */
-  const quiet = (ws: WebSocket) => Object.values(operations.get(ws) ?? {}).every((operation) => operation !== null);
-  /** Per socket not yet authenticated: releases its slot in `pending` (called, then dropped, once it authenticates). */
-  const authenticated = new WeakMap<object, () => void>();
   /**
    * Documents that passed parsing within the limits and validation, by query text (an LRU of
    * {@link CHECKED_DOCUMENTS}): validation depends on the text and the schema only, and thousands of clients send
@@ -305,21 +241,16 @@ export function attachSubscriptions(
    * cost) is checked for every operation.
    */
   const checkedDocuments = new Map<string, { document: DocumentNode; query: string }>();
-  const disposable = useServer(
+  const protocol = new GraphqlWsProtocol(
     {
-      schema,
-      connectionInitWaitTimeout: CONNECTION_INIT_TIMEOUT_MS,
       // The HTTP limits applied here too: tokens and bracket nesting (before parsing), the standard rules with
       // depth, aliases, directives and introspection, then the cost. A refusal is the operation's `error` message.
-      // Returning the arguments means graphql-ws does not parse or validate again.
-      onSubscribe: (ctx, _id, payload) => {
+      prepare: (socket, payload) => {
         let checked = checkedDocuments.get(payload.query);
         if (checked) {
           // Most recently used last: the oldest entry is the first one evicted.
           checkedDocuments.delete(payload.query);
           checkedDocuments.set(checked.query, checked);
-          // graphql-ws keeps the payload for the subscription's life: it keeps the one shared copy of the text.
-          (payload as { query: string }).query = checked.query;
         } else {
           let parsed: DocumentNode;
           try {
@@ -340,22 +271,20 @@ export function attachSubscriptions(
         if (malformed) return [malformed];
         const cost = queryCost(schema, document, payload.variables ?? undefined, payload.operationName);
         if (cost > services.config.SKIFF_MAX_QUERY_COST) return [costError(cost, services.config.SKIFF_MAX_QUERY_COST)];
-        keyOperation(document, payload.query, payload.variables, payload.operationName);
+        keyOperation(document, checked.query, payload.variables, payload.operationName);
         return {
           schema,
           document,
           variableValues: payload.variables,
           operationName: payload.operationName,
           contextValue: contextOf(
-            ctx.extra,
+            socket as SkiffSocket,
             getOperationAST(document, payload.operationName)?.operation === "subscription",
           ),
         };
       },
       // The HTTP error formatter on every result and error message: codes, no SQL or stack text.
-      onNext: (_ctx, _id, _payload, _args, result: ExecutionResult) =>
-        result.errors?.length ? { ...result, errors: format(result.errors) } : undefined,
-      onError: (_ctx, _id, _payload, errors) => format(errors),
+      format,
       // A query or mutation sent over the socket: HTTP's execution deadline and answer size limit.
       execute: async (args) => {
         startDeadline(args.contextValue as object, timeoutMs);
@@ -368,74 +297,99 @@ export function attachSubscriptions(
         const size = Buffer.byteLength(JSON.stringify(result));
         return size > maxBytes ? { errors: [responseTooLargeError(size, maxBytes)] } : result;
       },
-      subscribe: async (args) => {
-        const socket = socketOf.get(args.contextValue as object);
-        return subscribeSharing(args, (events) => new SocketResults(events, args, socket));
-      },
-      onConnect: async (ctx) => {
-        const payload = (ctx.connectionParams ?? {}) as Record<string, unknown>;
+      subscribe: (args, socket) => subscribeSharing(args, (events) => new SocketResults(events, args, socket)),
+      connect: async (socket, payload) => {
+        const request = socket.request!;
         const headers: Record<string, string | undefined> = {
-          cookie: ctx.extra.request.headers.cookie,
+          cookie: request.headers.cookie,
           authorization: typeof payload.authorization === "string" ? payload.authorization : undefined,
           "x-api-key": typeof payload["x-api-key"] === "string" ? payload["x-api-key"] : undefined,
         };
         // A browser sends its cookie with any page's WebSocket: only trusted pages may use it (no CSWSH).
-        const origin = ctx.extra.request.headers.origin;
+        const origin = request.headers.origin;
         if (!headers.authorization && !headers["x-api-key"] && origin && !origins.has(origin)) return false;
         // A database outage is no refusal and no internal error (4500): 1013 "try again later", as HTTP's 503.
         const caller = await authenticate(services, headers, "graphql").catch((error: unknown) => {
           if (!isDatabaseUnavailable(error)) throw error;
-          ctx.extra.socket.close(1013, "Service temporarily unavailable: retry later");
+          socket.close(1013, "Service temporarily unavailable: retry later");
           return null;
         });
         if (!caller) return false;
         const connection: Connection = {
           caller,
           scope: new AccessScope(services.knex, caller),
-          address: clientAddress(ctx.extra.request, trust),
+          address: clientAddress(request, trust),
         };
-        connections.set(ctx.extra, connection);
-        authenticated.get(ctx.extra.socket)?.();
-        authenticated.delete(ctx.extra.socket);
-        const socket = ctx.extra.socket;
-        operations.set(socket, ctx.subscriptions);
-        open.set(socket, connection);
-        // The upgrade request (headers, raw headers, stream state) is not needed past authentication: let it go,
-        // so that an idle connection holds only its socket and its subscriptions.
-        (ctx.extra as { request?: unknown }).request = undefined;
-        // Nor are the init payload's credentials: the connection keeps its caller.
-        (ctx as { connectionParams?: unknown }).connectionParams = undefined;
+        const skiffSocket = socket as SkiffSocket;
+        skiffSocket.connection = connection;
+        skiffSocket.releaseSlot?.();
+        skiffSocket.releaseSlot = undefined;
         return true;
       },
-      context: (ctx) => contextOf(ctx.extra, false),
-      // One hook for all sockets rather than a close listener per socket.
-      onClose: (ctx) => {
-        open.delete(ctx.extra.socket);
+      closed: (socket) => {
+        (socket as SkiffSocket).connection = undefined;
       },
+      failed: (error) => services.log.error({ err: error }, "graphql-ws: internal error, socket closed with 4500"),
     },
-    wss,
+    CONNECTION_INIT_TIMEOUT_MS,
   );
+  app.server.on("upgrade", (request, socket, head) => {
+    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    if (path !== "/graphql") {
+      socket.destroy();
+      return;
+    }
+    const address = clientAddress(request, trust);
+    if ((pending.get(address) ?? 0) >= MAX_PENDING_PER_ADDRESS) {
+      socket.end("HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
+    pending.set(address, (pending.get(address) ?? 0) + 1);
+    const authenticatedNow = holdSlot(address, socket);
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      (ws as SkiffSocket).releaseSlot = authenticatedNow;
+      protocol.accept(ws as SkiffSocket, request);
+    });
+  });
+  // When a caller's access changes, the cached access of its connections is dropped at once (no event is checked
+  // against it any more) and their sockets are closed with 4403.
+  const stopListening = services.pubsub.subscribe(ACCESS_CHANGED_TOPIC, (change) => {
+    for (const socket of protocol.sockets) {
+      const ws = socket as SkiffSocket;
+      if (!ws.connection) continue;
+      const { caller: p, scope } = ws.connection;
+      const hit =
+        (typeof change.apiKeyId === "string" && p.apiKeyId === change.apiKeyId) ||
+        (typeof change.sessionId === "string" && p.sessionId === change.sessionId) ||
+        (typeof change.userId === "string" && p.userId === change.userId);
+      if (hit) {
+        scope.invalidate();
+        ws.connection = undefined;
+        ws.close(4403, "Forbidden: access changed");
+      }
+    }
+  });
   app.addHook("onClose", async () => {
     stopListening();
-    await disposable.dispose();
-    wss.close();
+    protocol.dispose();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
   });
   return {
     async closeAll(timeoutMs = 2000) {
       let timer: NodeJS.Timeout | undefined;
       let poll: NodeJS.Timeout | undefined;
-      const waiting = new Set<WebSocket>(wss.clients);
+      const waiting = new Set<ProtocolSocket>(protocol.sockets);
       /** Closes the sockets in `waiting` that have nothing in flight (all of them when `force`). */
       const closeQuiet = (force: boolean) => {
         for (const ws of waiting) {
-          if (!force && ws.readyState === ws.OPEN && !quiet(ws)) continue;
+          if (!force && ws.readyState === ws.OPEN && !ws.quiet()) continue;
           waiting.delete(ws);
           if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) {
             ws.close(SHUTDOWN_CLOSE_CODE, "Service restart: reconnect");
           }
         }
       };
-      const closed = [...wss.clients].map(
+      const closed = [...protocol.sockets].map(
         (ws) =>
           new Promise<void>((resolve) => {
             if (ws.readyState === ws.CLOSED) return resolve();
@@ -450,7 +404,7 @@ export function attachSubscriptions(
       clearTimeout(timer);
       clearTimeout(force);
       clearInterval(poll);
-      for (const ws of wss.clients) ws.terminate();
+      for (const ws of protocol.sockets) ws.terminate();
     },
   };
 }

@@ -320,8 +320,26 @@ export class StreamOverflowError extends Error {
   }
 }
 
-/** A stream of {@link eventStream}: an async iterator, and the end of its replay. */
+/**
+ * Takes a stream's events one at a time without a pending promise (see {@link EventStream.take}): an idle
+ * subscriber then holds no promise, reaction or suspended function, only this object.
+ */
+export interface StreamConsumer<T> {
+  /** The next value. */
+  onValue(value: T): void;
+  /** The stream is done. */
+  onEnd(): void;
+  /** The stream failed ({@link StreamOverflowError}); it is done. */
+  onError(error: unknown): void;
+}
+
+/** A stream of {@link eventStream}: an async iterator, the end of its replay, and its push form (`take`). */
 export type EventStream<T> = AsyncIterableIterator<T> & {
+  /**
+   * Hands the next event to `consumer` (in a microtask when one is ready, else when it is accepted), or its end or
+   * failure; `next()`'s equivalent, one call per event, never both pending at once.
+   */
+  take(consumer: StreamConsumer<T>): void;
   /**
    * Resolves once the logged events after `after` are queued (at once without `after`); rejects with
    * CursorExpiredError when the cursor is older than the log's retention (the stream is then ended).
@@ -373,6 +391,8 @@ class TopicStream<T> implements EventStream<T> {
   #queue: QueuedEvent[] | null = null;
   #waiting: ((result: IteratorResult<T>) => void) | null = null;
   #failWaiting: ((error: Error) => void) | null = null;
+  /** The consumer waiting for the next event (`take`), as `#waiting` for `next()`. */
+  #consumer: StreamConsumer<T> | null = null;
   #done = false;
   /** Set when the consumer fell more than `maxQueued` live events behind (see {@link StreamOverflowError}). */
   #overflowed = false;
@@ -447,7 +467,11 @@ class TopicStream<T> implements EventStream<T> {
           continue; // `accept` reports its own failures; a failing event is dropped, the stream goes on.
         }
         if (mapped === undefined || this.#done) continue;
-        if (this.#waiting) {
+        if (this.#consumer) {
+          const consumer = this.#consumer;
+          this.#consumer = null;
+          consumer.onValue(mapped);
+        } else if (this.#waiting) {
           const resolve = this.#waiting;
           this.#waiting = null;
           this.#failWaiting = null;
@@ -471,7 +495,7 @@ class TopicStream<T> implements EventStream<T> {
     this.#queue.push(item);
     // A consumer waiting for its next event is not behind: a burst of notifications read at once waits here for
     // `accept` while the first of them is served; what it does not take then counts in `#drain` (`#readyLive`).
-    if (!this.#waiting && this.#queue.length > this.#maxQueued) this.#overflow();
+    if (!this.#waiting && !this.#consumer && this.#queue.length > this.#maxQueued) this.#overflow();
   }
 
   /** Ends the stream: its consumer is too far behind to be given every event (see {@link StreamOverflowError}). */
@@ -479,10 +503,13 @@ class TopicStream<T> implements EventStream<T> {
     if (this.#done) return;
     this.#overflowed = true;
     const fail = this.#failWaiting;
+    const consumer = this.#consumer;
     this.#waiting = null;
     this.#failWaiting = null;
+    this.#consumer = null;
     void this.#finish();
     fail?.(new StreamOverflowError());
+    consumer?.onError(new StreamOverflowError());
   }
 
   #finish(): Promise<IteratorResult<T>> {
@@ -497,8 +524,29 @@ class TopicStream<T> implements EventStream<T> {
       this.#waiting?.(ENDED);
       this.#waiting = null;
       this.#failWaiting = null;
+      const consumer = this.#consumer;
+      this.#consumer = null;
+      consumer?.onEnd();
     }
     return Promise.resolve(ENDED);
+  }
+
+  take(consumer: StreamConsumer<T>): void {
+    if (this.#overflowed) {
+      queueMicrotask(() => consumer.onError(new StreamOverflowError()));
+      return;
+    }
+    const next = this.#ready?.shift();
+    if (next) {
+      if (!next.replay) this.#readyLive -= 1;
+      queueMicrotask(() => consumer.onValue(next.value));
+      return;
+    }
+    if (this.#done) {
+      queueMicrotask(() => consumer.onEnd());
+      return;
+    }
+    this.#consumer = consumer;
   }
 
   next(): Promise<IteratorResult<T>> {
