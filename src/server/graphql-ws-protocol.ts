@@ -154,6 +154,9 @@ function initTimedOut(socket: ProtocolSocket): void {
     socket.close(CloseCode.ConnectionInitialisationTimeout, "Connection initialisation timeout");
 }
 
+/** The JSON text of each result without errors sent, for as long as the result is kept. */
+const resultTexts = new WeakMap<ExecutionResult, string>();
+
 /** Sends `data` on `socket`; resolves once written (at once when the socket is no longer open). */
 function send(socket: WebSocket, data: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -353,10 +356,22 @@ export class GraphqlWsProtocol {
     await send(socket, JSON.stringify({ id, type: MessageType.Complete }));
   }
 
-  /** Sends `result` as the `next` message of operation `id`; resolves once written. */
+  /**
+   * Sends `result` as the `next` message of operation `id`; resolves once written. A result without errors is
+   * serialized once whatever the number of subscribers it is sent to (one result is shared by the subscribers of
+   * the same operation: src/server/shared-execution.ts); the message is that text with the operation's id.
+   */
   next(socket: ProtocolSocket, id: string, result: ExecutionResult): Promise<void> {
-    const payload = result.errors?.length ? { ...result, errors: this.#hooks.format(result.errors) } : result;
-    return send(socket, JSON.stringify({ id, type: MessageType.Next, payload }));
+    if (result.errors?.length) {
+      const payload = { ...result, errors: this.#hooks.format(result.errors) };
+      return send(socket, JSON.stringify({ id, type: MessageType.Next, payload }));
+    }
+    let payload = resultTexts.get(result);
+    if (payload === undefined) {
+      payload = JSON.stringify(result);
+      resultTexts.set(result, payload);
+    }
+    return send(socket, `{"id":${JSON.stringify(id)},"type":"${MessageType.Next}","payload":${payload}}`);
   }
 
   #error(socket: ProtocolSocket, id: string, errors: readonly GraphQLError[]): Promise<void> {
