@@ -1,73 +1,114 @@
 /**
  * Isolation of slow receivers (docs/webhooks.md "Isolation of slow receivers"): one instance runs at most
- * `SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY` attempts to one endpoint at once (default: a quarter of
- * `SKIFF_WORKER_CONCURRENCY`, at least 1). An attempt finding its endpoint's slots taken is put off in the queue
- * (`DeferJobError`: not an attempt, no worker held while it waits), so a receiver that hangs for its 10 s budget holds
- * at most that many of the instance's workers and the other endpoints' attempts keep running; its put-off attempts
- * wait until a slot can free rather than polling.
+ * `SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY` attempts to one endpoint at once (default: a tenth of
+ * `SKIFF_WORKER_CONCURRENCY`, at least 1). An attempt finding its endpoint's slots taken is parked in the queue
+ * (`DeferJobError`: not an attempt, no worker held while it waits) with a run time by which a slot must have freed
+ * (its attempts in flight end within their budget), and this instance makes it due (`JobQueue.runNow`) as soon as one
+ * of the endpoint's attempts ends: a receiver that hangs for its 10 s budget holds at most that many of the
+ * instance's workers, its parked attempts are neither polled nor fetched meanwhile, and a busy endpoint that
+ * answers quickly hands each freed slot to its next parked attempt at once.
  */
 import type { Knex } from "knex";
 import type { AppServices } from "../services.ts";
 
-/** First wait of a put-off attempt, ms; it doubles with each put-off run of the same attempt, up to {@link SLOW_AFTER_MS}. */
-const FIRST_DEFER_MS = 100;
-/**
- * An endpoint whose oldest attempt in flight has run this long answers slowly (ms): a put-off attempt then waits
- * until that attempt's budget ends, the latest moment a slot frees, instead of polling (no churn for a hung receiver).
- */
-const SLOW_AFTER_MS = 1000;
+/** Shortest wait of a parked attempt, ms (its endpoint's oldest attempt may end any moment). */
+const MIN_PARK_MS = 100;
+/** Longest wait of a parked attempt, ms (it is woken sooner when a slot frees in this instance). */
+const MAX_PARK_MS = 600_000;
+/** Parked attempts this instance wakes per endpoint, oldest first; beyond that they wait for their run time. */
+const MAX_WAITERS = 10_000;
 
-/** Start times (performance.now() ms) of the attempts in flight, per endpoint, per instance (instances in one process, as in tests, keep theirs apart). */
-const inFlightByInstance = new WeakMap<Knex, Map<string, number[]>>();
-
-/** The per-endpoint cap of this instance's configuration (see the file comment). */
-export function endpointSlots(config: AppServices["config"]): number {
-  return config.SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY ?? Math.max(1, Math.floor(config.SKIFF_WORKER_CONCURRENCY / 4));
+/** The endpoint state of one instance: its attempts in flight and its parked attempts. */
+interface EndpointState {
+  /** Start times (performance.now() ms) of the attempts in flight. */
+  starts: number[];
+  /** Parked attempts, oldest first: delivery id → job id of its waiting run. */
+  waiters: Map<string, string>;
 }
 
-/** A taken slot (`giveBack` once the attempt's request ended), or how long to wait before trying again (ms). */
-export type EndpointSlot = { giveBack: () => void } | { retryInMs: number };
+/** Per instance (instances in one process, as in tests, keep theirs apart): endpoint id → state. */
+const endpointsByInstance = new WeakMap<Knex, Map<string, EndpointState>>();
+
+/** The per-endpoint cap of this instance's configuration (see the file comment). */
+export function endpointSlots(
+  config: Pick<AppServices["config"], "SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY" | "SKIFF_WORKER_CONCURRENCY">,
+): number {
+  return config.SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY ?? Math.max(1, Math.floor(config.SKIFF_WORKER_CONCURRENCY / 10));
+}
 
 /**
- * Takes one of `endpointId`'s slots in this instance for an attempt of budget `budgetMs`. When all are taken, the
- * wait before trying again: 100 ms doubling with `deferrals` (the times this attempt was put off already) up to
- * 1 s while the endpoint answers quickly, else until its oldest attempt's budget ends; with jitter (×0.5–1 of the
- * short waits, +0–10 % of the long one) so the put-off attempts do not all come back at once.
+ * A taken slot (`giveBack` once the attempt's request ended), or a parking: wait at most `retryInMs`, and call
+ * `parked(jobId)` once the waiting run is queued, so a freed slot wakes it.
+ */
+export type EndpointSlot = { giveBack: () => void } | { retryInMs: number; parked: (jobId: string) => void };
+
+/** What taking a slot needs. */
+type SlotServices = Pick<AppServices, "knex" | "config" | "jobs" | "log">;
+
+/**
+ * Takes one of `endpointId`'s slots in this instance for the attempt of `deliveryId` (budget `budgetMs`). When all
+ * are taken: the longest wait, i.e. until the oldest attempt in flight ends its budget, plus a budget for every
+ * full round of attempts parked before this one (+0–10 % jitter, within 100 ms – 10 min); the attempt is woken
+ * sooner when a slot frees here.
  */
 export function takeEndpointSlot(
-  services: Pick<AppServices, "knex" | "config">,
+  services: SlotServices,
   endpointId: string,
+  deliveryId: string,
   budgetMs: number,
-  deferrals: number,
 ): EndpointSlot {
-  let inFlight = inFlightByInstance.get(services.knex);
-  if (!inFlight) {
-    inFlight = new Map();
-    inFlightByInstance.set(services.knex, inFlight);
+  let endpoints = endpointsByInstance.get(services.knex);
+  if (!endpoints) {
+    endpoints = new Map();
+    endpointsByInstance.set(services.knex, endpoints);
   }
-  const all = inFlight;
+  const all = endpoints;
+  const state = all.get(endpointId) ?? { starts: [], waiters: new Map<string, string>() };
+  all.set(endpointId, state);
+  // Running now: no longer parked (woken, or due by its run time).
+  state.waiters.delete(deliveryId);
+  const cap = endpointSlots(services.config);
   const now = performance.now();
-  const starts = all.get(endpointId) ?? [];
-  if (starts.length >= endpointSlots(services.config)) {
-    const oldest = Math.min(...starts);
-    if (now - oldest < SLOW_AFTER_MS) {
-      const ceiling = Math.min(SLOW_AFTER_MS, FIRST_DEFER_MS * 2 ** Math.min(deferrals, 10));
-      return { retryInMs: Math.round(ceiling * (0.5 + Math.random() / 2)) };
-    }
-    const untilFree = Math.max(FIRST_DEFER_MS, oldest + budgetMs - now);
-    return { retryInMs: Math.round(untilFree * (1 + Math.random() / 10)) };
+  if (state.starts.length >= cap) {
+    const oldestEnds = Math.min(...state.starts) + budgetMs - now;
+    const rounds = Math.floor(state.waiters.size / cap);
+    const wait = Math.max(MIN_PARK_MS, oldestEnds + rounds * budgetMs) * (1 + Math.random() / 10);
+    return {
+      retryInMs: Math.round(Math.min(MAX_PARK_MS, wait)),
+      parked: (jobId) => {
+        if (state.waiters.size < MAX_WAITERS) state.waiters.set(deliveryId, jobId);
+        // A slot freed between the decision and the queueing: nobody woke this run yet.
+        if (state.starts.length < cap) wake(services, endpointId, state);
+      },
+    };
   }
-  starts.push(now);
-  all.set(endpointId, starts);
+  state.starts.push(now);
   let given = false;
   return {
     giveBack: () => {
       if (given) return;
       given = true;
-      const left = all.get(endpointId) ?? [];
-      const i = left.indexOf(now);
-      if (i >= 0) left.splice(i, 1);
-      if (left.length === 0) all.delete(endpointId);
+      const i = state.starts.indexOf(now);
+      if (i >= 0) state.starts.splice(i, 1);
+      if (state.waiters.size > 0) wake(services, endpointId, state);
+      else if (state.starts.length === 0 && all.get(endpointId) === state) all.delete(endpointId);
     },
   };
+}
+
+/**
+ * Makes `endpointId`'s oldest parked attempt due now; one gone meanwhile (cancelled, or already running by its run
+ * time) hands the wake-up to the next. An error leaves the attempts to their run times.
+ */
+function wake(services: SlotServices, endpointId: string, state: EndpointState): void {
+  const next = state.waiters.entries().next();
+  if (next.done) return;
+  const [deliveryId, jobId] = next.value;
+  state.waiters.delete(deliveryId);
+  services.jobs.runNow(services.knex, [jobId]).then(
+    (woken) => {
+      if (woken.length === 0 && state.starts.length < endpointSlots(services.config)) wake(services, endpointId, state);
+    },
+    (err: unknown) => services.log.warn({ err, endpointId }, "webhook attempt not woken; it runs at its time"),
+  );
 }
