@@ -104,6 +104,17 @@ export interface JobQueue {
    * @returns the ids made due.
    */
   runNow(db: Knex | Knex.Transaction, jobIds: readonly string[]): Promise<string[]>;
+  /**
+   * Puts off to `runAt` the jobs with these keys that are due now and not running (graphile-worker's
+   * `reschedule_jobs`), in one statement: e.g. a hung webhook endpoint's queued attempts, so that workers do not
+   * fetch them one by one only to put each off.
+   * @returns the jobs put off (`id`, `key`), oldest first.
+   */
+  postpone(
+    db: Knex | Knex.Transaction,
+    jobKeys: readonly string[],
+    runAt: Date,
+  ): Promise<Array<{ id: string; key: string }>>;
   /** The registered definition of `name`, if any. */
   definition(name: string): JobDefinition | undefined;
   /** Every registered definition. */
@@ -146,6 +157,18 @@ export function createJobQueue(definitions: readonly JobDefinition[]): JobQueue 
         [[...jobIds], EVENTS_CHANNEL, JSON.stringify({ topic: SCHEDULED_TOPIC, payload: { at: Date.now() } })],
       )) as { rows: Array<{ ids: string[] }> };
       return rows[0]?.ids ?? [];
+    },
+    async postpone(db, jobKeys, runAt) {
+      if (jobKeys.length === 0) return [];
+      const { rows } = (await db.raw(
+        `select r.id::text as id, r.key from ${JOB_SCHEMA}.reschedule_jobs(
+           array(select j.id from ${JOB_SCHEMA}.jobs j
+                  where j.key = any(?::text[]) and j.locked_at is null and j.run_at <= now()),
+           run_at => ?::timestamptz) r
+         order by r.id`,
+        [[...jobKeys], runAt.toISOString()],
+      )) as { rows: Array<{ id: string; key: string }> };
+      return rows;
     },
   };
 

@@ -78,11 +78,15 @@ describe("webhook isolation", () => {
     const badRows = await t.db.knex("webhook_deliveries").whereIn("id", badIds);
     expect(badRows.every((r) => r.status === "pending" && r.attempts === 0)).toBe(true);
     const { rows: waiting } = (await t.db.knex.raw(
-      "select payload from graphile_worker._private_jobs where key = any(?::text[])",
+      "select payload, locked_at is not null as running, run_at > now() as parked from graphile_worker._private_jobs where key = any(?::text[])",
       [badIds.map((id) => `webhook:${id}`)],
-    )) as { rows: Array<{ payload: { _retry?: { attempt: number; deferrals?: number } } }> };
+    )) as {
+      rows: Array<{ payload: { _retry?: { attempt: number; deferrals?: number } }; running: boolean; parked: boolean }>;
+    };
     expect(waiting).toHaveLength(EVENTS);
     expect(waiting.some((j) => (j.payload._retry?.deferrals ?? 0) > 0)).toBe(true);
+    // Parked with a run time (until a slot can free), not due and fetched again meanwhile.
+    expect(waiting.filter((j) => !j.running).every((j) => j.parked)).toBe(true);
     expect(waiting.every((j) => (j.payload._retry?.attempt ?? 1) === 1)).toBe(true);
 
     // The receiver recovers: the timed-out delivery is retried as attempt 2, the others are delivered at attempt 1.

@@ -4,12 +4,16 @@
  * `SKIFF_WORKER_CONCURRENCY`, at least 1). An attempt finding its endpoint's slots taken is parked in the queue
  * (`DeferJobError`: not an attempt, no worker held while it waits) with a run time by which a slot must have freed
  * (its attempts in flight end within their budget), and this instance makes it due (`JobQueue.runNow`) as soon as one
- * of the endpoint's attempts ends: a receiver that hangs for its 10 s budget holds at most that many of the
- * instance's workers, its parked attempts are neither polled nor fetched meanwhile, and a busy endpoint that
- * answers quickly hands each freed slot to its next parked attempt at once.
+ * of the endpoint's attempts ends (oldest parked first; the wake-ups of one turn of the event loop in one
+ * statement). When the endpoint answers slowly (its oldest attempt in flight has run for half a second), its other
+ * due attempts are parked together in one statement (`JobQueue.postpone`) instead of being fetched one by one. So a
+ * receiver that hangs for its 10 s budget holds at most that many of the instance's workers and its queued attempts
+ * are neither polled nor fetched meanwhile, and a busy endpoint that answers quickly hands each freed slot to its next
+ * parked attempt at once.
  */
 import type { Knex } from "knex";
 import type { AppServices } from "../services.ts";
+import { deliveryJobKey } from "./webhook-emit.ts";
 
 /** Shortest wait of a parked attempt, ms (its endpoint's oldest attempt may end any moment). */
 const MIN_PARK_MS = 100;
@@ -17,6 +21,14 @@ const MIN_PARK_MS = 100;
 const MAX_PARK_MS = 600_000;
 /** Parked attempts this instance wakes per endpoint, oldest first; beyond that they wait for their run time. */
 const MAX_WAITERS = 10_000;
+/**
+ * An endpoint whose slots are all taken and whose oldest attempt in flight has run this long answers slowly (ms):
+ * its other queued attempts that are due are parked together, in one statement (at most once a second, the newest
+ * {@link BULK_PARK_MAX} pending deliveries), rather than fetched by workers one by one only to be put off.
+ */
+const SLOW_AFTER_MS = 500;
+/** Pending deliveries of a slow endpoint looked at per bulk parking. */
+const BULK_PARK_MAX = 1000;
 
 /** The endpoint state of one instance: its attempts in flight and its parked attempts. */
 interface EndpointState {
@@ -24,6 +36,8 @@ interface EndpointState {
   starts: number[];
   /** Parked attempts, oldest first: delivery id → job id of its waiting run. */
   waiters: Map<string, string>;
+  /** When its due attempts were last parked together (performance.now() ms), if ever. */
+  bulkParkedAt?: number;
 }
 
 /** Per instance (instances in one process, as in tests, keep theirs apart): endpoint id → state. */
@@ -72,9 +86,16 @@ export function takeEndpointSlot(
   if (state.starts.length >= cap) {
     const oldestEnds = Math.min(...state.starts) + budgetMs - now;
     const rounds = Math.floor(state.waiters.size / cap);
-    const wait = Math.max(MIN_PARK_MS, oldestEnds + rounds * budgetMs) * (1 + Math.random() / 10);
+    const wait = Math.min(
+      MAX_PARK_MS,
+      Math.max(MIN_PARK_MS, oldestEnds + rounds * budgetMs) * (1 + Math.random() / 10),
+    );
+    if (now - Math.min(...state.starts) >= SLOW_AFTER_MS && now - (state.bulkParkedAt ?? -Infinity) >= 1000) {
+      state.bulkParkedAt = now;
+      void parkDueAttempts(services, endpointId, state, new Date(Date.now() + wait));
+    }
     return {
-      retryInMs: Math.round(Math.min(MAX_PARK_MS, wait)),
+      retryInMs: Math.round(wait),
       parked: (jobId) => {
         if (state.waiters.size < MAX_WAITERS) state.waiters.set(deliveryId, jobId);
         // A slot freed between the decision and the queueing: nobody woke this run yet.
@@ -97,18 +118,81 @@ export function takeEndpointSlot(
 }
 
 /**
- * Makes `endpointId`'s oldest parked attempt due now; one gone meanwhile (cancelled, or already running by its run
- * time) hands the wake-up to the next. An error leaves the attempts to their run times.
+ * Parks the queued attempts of slow endpoint `endpointId` that are due now and not running until `runAt`, in one
+ * statement, behind its attempts parked already (woken in that order as slots free). An error leaves them queued.
+ */
+async function parkDueAttempts(
+  services: SlotServices,
+  endpointId: string,
+  state: EndpointState,
+  runAt: Date,
+): Promise<void> {
+  try {
+    const pending = (await services
+      .knex("webhook_deliveries")
+      .where({ endpoint_id: endpointId, status: "pending" })
+      .orderBy("created_at", "desc")
+      .limit(BULK_PARK_MAX)
+      .pluck("id")) as string[];
+    const deliveryOf = new Map(pending.map((id) => [deliveryJobKey(id), id]));
+    const parked = await services.jobs.postpone(services.knex, [...deliveryOf.keys()], runAt);
+    for (const { id, key } of parked) {
+      const deliveryId = deliveryOf.get(key);
+      if (deliveryId && state.waiters.size < MAX_WAITERS) state.waiters.set(deliveryId, id);
+    }
+    // Slots freed meanwhile: their wake-ups found no waiter.
+    const cap = endpointSlots(services.config);
+    for (let free = cap - state.starts.length; free > 0 && state.waiters.size > 0; free--)
+      wake(services, endpointId, state);
+  } catch (err) {
+    services.log.warn({ err, endpointId }, "webhook attempts not parked together; each is put off when it runs");
+  }
+}
+
+/** A parked attempt chosen to be woken: its job, and its endpoint (to wake the next one if it is gone). */
+interface Wakeup {
+  jobId: string;
+  endpointId: string;
+  state: EndpointState;
+}
+
+/** Wake-ups chosen in the current turn of the event loop, per instance: sent in one statement after it. */
+const wakeupsByInstance = new WeakMap<Knex, Wakeup[]>();
+
+/**
+ * Makes `endpointId`'s oldest parked attempt due now, in one statement with the other wake-ups of this turn of the
+ * event loop; one gone meanwhile (cancelled, or already running by its run time) hands the wake-up to the next while
+ * a slot is free. An error leaves the attempts to their run times.
  */
 function wake(services: SlotServices, endpointId: string, state: EndpointState): void {
   const next = state.waiters.entries().next();
   if (next.done) return;
   const [deliveryId, jobId] = next.value;
   state.waiters.delete(deliveryId);
-  services.jobs.runNow(services.knex, [jobId]).then(
-    (woken) => {
-      if (woken.length === 0 && state.starts.length < endpointSlots(services.config)) wake(services, endpointId, state);
-    },
-    (err: unknown) => services.log.warn({ err, endpointId }, "webhook attempt not woken; it runs at its time"),
-  );
+  const pending = wakeupsByInstance.get(services.knex);
+  if (pending) {
+    pending.push({ jobId, endpointId, state });
+    return;
+  }
+  const batch: Wakeup[] = [{ jobId, endpointId, state }];
+  wakeupsByInstance.set(services.knex, batch);
+  setImmediate(() => {
+    wakeupsByInstance.delete(services.knex);
+    services.jobs
+      .runNow(
+        services.knex,
+        batch.map((w) => w.jobId),
+      )
+      .then(
+        (ids) => {
+          const woken = new Set(ids);
+          const cap = endpointSlots(services.config);
+          for (const w of batch) {
+            if (!woken.has(w.jobId) && w.state.starts.length < cap) wake(services, w.endpointId, w.state);
+          }
+        },
+        (err: unknown) =>
+          services.log.warn({ err, jobs: batch.length }, "webhook attempts not woken; they run at their time"),
+      );
+  });
 }
