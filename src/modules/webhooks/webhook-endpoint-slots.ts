@@ -5,7 +5,7 @@
  * (`DeferJobError`: not an attempt, no worker held while it waits) with a run time by which a slot must have freed
  * (its attempts in flight end within their budget), and this instance makes it due (`JobQueue.runNow`) as soon as one
  * of the endpoint's attempts ends (oldest parked first; the wake-ups of one turn of the event loop in one
- * statement). When the endpoint answers slowly (its oldest attempt in flight has run for half a second), its other
+ * statement). When the endpoint answers slowly (its oldest attempt in flight has run for 200 ms), its other
  * due attempts are parked together in one statement (`JobQueue.postpone`) instead of being fetched one by one. So a
  * receiver that hangs for its 10 s budget holds at most that many of the instance's workers and its queued attempts
  * are neither polled nor fetched meanwhile, and a busy endpoint that answers quickly hands each freed slot to its next
@@ -26,7 +26,7 @@ const MAX_WAITERS = 10_000;
  * its other queued attempts that are due are parked together, in one statement (at most once a second, the newest
  * {@link BULK_PARK_MAX} pending deliveries), rather than fetched by workers one by one only to be put off.
  */
-const SLOW_AFTER_MS = 500;
+const SLOW_AFTER_MS = 200;
 /** Pending deliveries of a slow endpoint looked at per bulk parking. */
 const BULK_PARK_MAX = 1000;
 
