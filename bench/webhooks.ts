@@ -4,9 +4,12 @@
  * - enqueue → first attempt (publish committed → request at the receiver), 200 single events: p50/p99;
  * - throughput of signed deliveries at 50 concurrent (SKIFF_WORKER_CONCURRENCY=50): 50 endpoints × 40 events, in
  *   BENCH_WEBHOOKS_ROUNDS rounds (default 3; the median is the figure, the machine being shared).
- * - isolation: healthy throughput and p99 (commit → request at the receiver) of 9 endpoints × 100 events, without
- *   and then with a 10th endpoint whose receiver (a server of its own) never answers (each of its attempts runs
- *   into the 10 s budget).
+ * - isolation: healthy throughput and p99 (commit → request at the receiver) and the CPU time (server + PostgreSQL)
+ *   per healthy delivery of 9 endpoints × BENCH_WEBHOOKS_ISOLATION_EVENTS events (default 100), without and with a
+ *   10th endpoint whose receiver (a server of its own) never answers (each of its attempts runs into the 10 s budget),
+ *   in BENCH_WEBHOOKS_ISOLATION_ROUNDS pairs (default 3, alternating order, after one run not counted); the ratios
+ *   with / without (median, min, max) against the goal: within 10 %. BENCH_WEBHOOKS_ONLY=isolation runs only these;
+ *   SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY sets the cap measured.
  * Every round is checked with an exact ledger (as Hookdeck's Outpost voids load runs that do not balance): deliveries
  * published (events × subscribed endpoints) = marked delivered + failed with their attempts logged; none lost (not
  * received and not failed), none doubled (received more often than attempts were logged), every signature valid.
@@ -58,9 +61,16 @@ if (!role) {
   }, 5).unref();
   // Exit normally on SIGTERM, so that a --cpu-prof profile is written.
   process.on("SIGTERM", () => process.exit(0));
-  process.on("message", (m: { secrets?: Record<string, string>; cpu?: boolean }) => {
+  /** Requests the never-answering receiver holds (dropped on a `release` message, ending an isolation run). */
+  const hung = new Set<import("node:http").ServerResponse>();
+  process.on("message", (m: { secrets?: Record<string, string>; cpu?: boolean; release?: boolean }) => {
     for (const [path, secret] of Object.entries(m.secrets ?? {})) secrets.set(path, secret);
     if (m.cpu) process.send!({ cpu: process.cpuUsage() });
+    if (m.release) {
+      for (const res of hung) res.destroy();
+      hung.clear();
+      process.send!({ released: true });
+    }
   });
   const tls = { cert: readFileSync(process.env.BENCH_CERT!), key: readFileSync(process.env.BENCH_KEY!) };
   const server = createServer(tls, (req, res) => {
@@ -79,7 +89,9 @@ if (!role) {
   });
   // The never-answering receiver listens on a port of its own: a dead receiver is another origin, and the outbound
   // client pools connections per origin (16), so sharing the healthy one's origin would measure that pool instead.
-  const hangServer = createServer(tls, (req) => {
+  const hangServer = createServer(tls, (req, res) => {
+    hung.add(res);
+    res.on("close", () => hung.delete(res));
     req.resume();
     req.on("end", () => pending.push([String(req.headers["x-webhook-delivery"]), Date.now(), true]));
   });
@@ -90,7 +102,8 @@ if (!role) {
 } else {
   const { loadConfig } = await import("../src/config.ts");
   const { createLogger, startSkiff } = await import("../src/server/start.ts");
-  const { emitWebhookEvent } = await import("../src/modules/webhooks/webhook-emit.ts");
+  const { cancelPendingDeliveries, emitWebhookEvent } = await import("../src/modules/webhooks/webhook-emit.ts");
+  const { endpointSlots } = await import("../src/modules/webhooks/webhook-endpoint-slots.ts");
   const { scratchDatabase } = await import("./harness.ts");
 
   const receiver: ChildProcess = fork(self, [], { env: { ...process.env, BENCH_WEBHOOKS_ROLE: "receiver" } });
@@ -103,12 +116,20 @@ if (!role) {
   /** Probes re-run at every report of the receiver (no polling: the bench shares the server's event loop). */
   const waiters = new Set<() => void>();
   let cpuAnswer: ((usage: NodeJS.CpuUsage) => void) | undefined;
+  let releaseAnswer: (() => void) | undefined;
   let hangPort = 0;
   const port = await new Promise<number>((resolve) =>
     receiver.on(
       "message",
-      (m: { port?: number; hangPort?: number; arrivals?: Array<[string, number, boolean]>; cpu?: NodeJS.CpuUsage }) => {
+      (m: {
+        port?: number;
+        hangPort?: number;
+        arrivals?: Array<[string, number, boolean]>;
+        cpu?: NodeJS.CpuUsage;
+        released?: boolean;
+      }) => {
         if (m.hangPort) hangPort = m.hangPort;
+        if (m.released) releaseAnswer?.();
         if (m.port) resolve(m.port);
         if (m.cpu) cpuAnswer?.(m.cpu);
         for (const [id, at, ok] of m.arrivals ?? []) {
@@ -158,6 +179,10 @@ if (!role) {
     SKIFF_BOOTSTRAP: "false",
     SKIFF_OUTBOUND_ALLOW: "127.0.0.1",
     SKIFF_WORKER_CONCURRENCY: String(concurrency),
+    // The per-endpoint cap to measure (unset: its default).
+    ...(process.env.SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY
+      ? { SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY: process.env.SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY }
+      : {}),
     LOG_LEVEL: "error",
   });
   const skiff = await startSkiff(config, createLogger(config));
@@ -217,9 +242,10 @@ if (!role) {
   };
 
   try {
+    const isolationOnly = process.env.BENCH_WEBHOOKS_ONLY === "isolation";
     const single = await organizationWith(1);
     const latencies: number[] = [];
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < (isolationOnly ? 0 : 200); i++) {
       const t0 = Date.now();
       const [d] = await emitWebhookEvent({ knex, services }, single, "course_completed", data);
       await until(() => arrivals.has(d!.deliveryId));
@@ -298,7 +324,8 @@ if (!role) {
       };
     }
     const rounds: Array<Awaited<ReturnType<typeof round>>> = [];
-    for (let r = 0; r < Number(process.env.BENCH_WEBHOOKS_ROUNDS ?? 3); r++) rounds.push(await round());
+    for (let r = 0; r < (isolationOnly ? 0 : Number(process.env.BENCH_WEBHOOKS_ROUNDS ?? 3)); r++)
+      rounds.push(await round());
     const ids = rounds.flatMap((r) => r.ids);
     const rates = rounds.map((r) => r.perSecond).sort((a, b) => a - b);
     const cpuMedian = (k: "server" | "receiver" | "postgres") =>
@@ -310,55 +337,136 @@ if (!role) {
       (await knex("webhook_delivery_attempts").whereIn("delivery_id", ids).pluck("duration_ms")) as number[]
     ).sort((a, b) => a - b);
     /**
-     * 100 events to 9 healthy endpoints (and `hanging` that never answer), written in one transaction: the healthy
-     * deliveries' rate and p99 commit → request at the receiver.
+     * `events` events to 9 healthy endpoints (and `hanging` that never answer), written in one transaction: the
+     * healthy deliveries' rate and p99 commit → request at the receiver, the CPU time (this process, PostgreSQL
+     * backends) per healthy delivery meanwhile, and their ledger (each delivered once, signatures valid). The hung
+     * endpoints are then deactivated (their pending attempts cancelled) and their receiver drops the requests it
+     * holds, and the run ends once no delivery job is left, so the next run starts from an empty queue.
      */
-    async function isolationRound(hanging: number) {
+    async function isolationRun(hanging: number) {
       const org = await organizationWith(9, hanging);
-      const hung = new Set(
-        (await knex("webhook_endpoints")
-          .where({ organization_id: org })
-          .whereLike("url", "%/hang/%")
-          .pluck("id")) as string[],
-      );
+      const hungEndpoints = (await knex("webhook_endpoints")
+        .where({ organization_id: org })
+        .whereLike("url", "%/hang/%")
+        .pluck("id")) as string[];
+      const hung = new Set(hungEndpoints);
       const healthyIds: string[] = [];
+      const badBefore = badSignatures;
       await knex.transaction(async (trx) => {
-        for (let i = 0; i < 100; i++) {
+        for (let i = 0; i < isolationEvents; i++) {
           for (const d of await emitWebhookEvent({ knex: trx, services }, org, "course_completed", data))
             if (!hung.has(d.webhookUuid)) healthyIds.push(d.deliveryId);
         }
       });
       const committed = Date.now();
+      const cpu0 = { server: process.cpuUsage(), backends: await backendCpu() };
       await allArrived(healthyIds);
+      const server = process.cpuUsage(cpu0.server);
+      let backendMs = 0;
+      for (const [pid, ms] of await backendCpu()) backendMs += ms - (cpu0.backends.get(pid) ?? 0);
       const waits = healthyIds.map((id) => arrivals.get(id)! - committed).sort((a, b) => a - b);
+      await new Promise((r) => setTimeout(r, 300));
+      const delivered = Number(
+        (
+          (await knex("webhook_deliveries")
+            .whereIn("id", healthyIds)
+            .where({ status: "delivered" })
+            .count("* as n")) as Array<{ n: string }>
+        )[0]!.n,
+      );
+      const balanced =
+        delivered === healthyIds.length &&
+        healthyIds.every((id) => arrivalCounts.get(id) === 1) &&
+        badSignatures === badBefore;
+      for (const id of hungEndpoints) {
+        await knex("webhook_endpoints").where({ id }).update({ is_active: false });
+        await cancelPendingDeliveries(knex, services.jobs, id);
+      }
+      await new Promise<void>((resolve) => {
+        releaseAnswer = resolve;
+        receiver.send({ release: true });
+      });
+      for (let i = 0; i < 300; i++) {
+        const [{ n }] = (
+          await knex.raw(
+            "select count(*)::int as n from graphile_worker.jobs where task_identifier = 'webhooks.deliver'",
+          )
+        ).rows as Array<{ n: number }>;
+        if (n === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
       return {
         perSecond: Math.round((healthyIds.length * 1000) / Math.max(1, waits.at(-1)!)),
         p99: pct(waits, 0.99),
+        cpuMs: ((server.user + server.system) / 1000 + backendMs) / healthyIds.length,
+        balanced,
       };
     }
-    const isolated = { without: await isolationRound(0), with: await isolationRound(1) };
-    const slots = services.config.SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY ?? Math.max(1, Math.floor(concurrency / 4));
+    const isolationEvents = Number(process.env.BENCH_WEBHOOKS_ISOLATION_EVENTS ?? 100);
+    const pairs: Array<{
+      without: Awaited<ReturnType<typeof isolationRun>>;
+      with: Awaited<ReturnType<typeof isolationRun>>;
+    }> = [];
+    // A first run, not counted, warms connections and code up.
+    await isolationRun(0);
+    for (let r = 0; r < Number(process.env.BENCH_WEBHOOKS_ISOLATION_ROUNDS ?? 3); r++) {
+      // Alternating order, so that a drift of the machine's load weighs on both sides alike.
+      if (r % 2 === 0) {
+        const without = await isolationRun(0);
+        pairs.push({ without, with: await isolationRun(1) });
+      } else {
+        const withBad = await isolationRun(1);
+        pairs.push({ without: await isolationRun(0), with: withBad });
+      }
+    }
+    const ratios = pairs.map((p) => ({
+      rate: (100 * p.with.perSecond) / p.without.perSecond,
+      p99: (100 * p.with.p99) / Math.max(1, p.without.p99),
+      cpu: (100 * p.with.cpuMs) / p.without.cpuMs,
+    }));
+    const spread = (k: "rate" | "p99" | "cpu") => {
+      const sorted = ratios.map((r) => r[k]).sort((a, b) => a - b);
+      return `median ${pct(sorted, 0.5).toFixed(0)} % (min ${sorted[0]!.toFixed(0)}, max ${sorted.at(-1)!.toFixed(0)})`;
+    };
+    const rateMedian = pct(
+      ratios.map((r) => r.rate).sort((a, b) => a - b),
+      0.5,
+    );
+    const p99Median = pct(
+      ratios.map((r) => r.p99).sort((a, b) => a - b),
+      0.5,
+    );
+    const slots = endpointSlots(services.config);
     process.stdout.write(
       [
         `Webhook delivery on ${db.label}, one instance, SKIFF_WORKER_CONCURRENCY=${concurrency}, HTTPS receiver on loopback (own process, verifies every signature):`,
-        `  enqueue → first attempt (200 events, one at a time): p50 ${pct(latencies, 0.5)} ms, p99 ${pct(latencies, 0.99)} ms`,
-        ...rounds.map(
-          (r, i) =>
-            `  round ${i + 1}: ${r.ids.length} signed deliveries (${events} events × 50 endpoints): written in ${r.writtenMs} ms, all received ${r.receivedMs} ms after commit → ${r.perSecond} deliveries/s; ledger ${r.balanced ? "balanced" : "VOID"}: published ${r.ledger.published} = delivered ${r.ledger.delivered} + failed and logged ${r.ledger.failedLogged}; lost ${r.ledger.lost}, doubled ${r.ledger.doubled}, bad signatures ${r.ledger.badSignatures}`,
+        ...(rounds.length
+          ? [
+              `  enqueue → first attempt (200 events, one at a time): p50 ${pct(latencies, 0.5)} ms, p99 ${pct(latencies, 0.99)} ms`,
+              ...rounds.map(
+                (r, i) =>
+                  `  round ${i + 1}: ${r.ids.length} signed deliveries (${events} events × 50 endpoints): written in ${r.writtenMs} ms, all received ${r.receivedMs} ms after commit → ${r.perSecond} deliveries/s; ledger ${r.balanced ? "balanced" : "VOID"}: published ${r.ledger.published} = delivered ${r.ledger.delivered} + failed and logged ${r.ledger.failedLogged}; lost ${r.ledger.lost}, doubled ${r.ledger.doubled}, bad signatures ${r.ledger.badSignatures}`,
+              ),
+              `  throughput: median ${pct(rates, 0.5)} deliveries/s over ${rounds.length} rounds (min ${rates[0]}, max ${rates.at(-1)}); ${badSignatures} bad signatures`,
+              `  CPU per delivery (median of rounds, ms): server ${cpuMedian("server")}, receiver ${cpuMedian("receiver")}, PostgreSQL backends ${cpuMedian("postgres")} (less is faster on a quiet machine)`,
+              `  one attempt's HTTPS call (resolve + check + TLS connect + request + answer), as logged: p50 ${pct(durations, 0.5)} ms, p99 ${pct(durations, 0.99)} ms`,
+            ]
+          : []),
+        `  isolation (${9 * isolationEvents} healthy deliveries: ${isolationEvents} events × 9 endpoints, without and with a 10th endpoint that never answers (+${isolationEvents} deliveries to it); per-endpoint cap ${slots} of ${concurrency} workers):`,
+        ...pairs.map(
+          (p, i) =>
+            `    pair ${i + 1}: without ${p.without.perSecond} healthy deliveries/s, p99 ${p.without.p99} ms, CPU ${p.without.cpuMs.toFixed(2)} ms each${p.without.balanced ? "" : " VOID"} | with ${p.with.perSecond}/s, p99 ${p.with.p99} ms, CPU ${p.with.cpuMs.toFixed(2)} ms${p.with.balanced ? "" : " VOID"} → throughput ${ratios[i]!.rate.toFixed(0)} %, p99 ${ratios[i]!.p99.toFixed(0)} %`,
         ),
-        `  throughput: median ${pct(rates, 0.5)} deliveries/s over ${rounds.length} rounds (min ${rates[0]}, max ${rates.at(-1)}); ${badSignatures} bad signatures`,
-        `  CPU per delivery (median of rounds, ms): server ${cpuMedian("server")}, receiver ${cpuMedian("receiver")}, PostgreSQL backends ${cpuMedian("postgres")} (less is faster on a quiet machine)`,
-        `  one attempt's HTTPS call (resolve + check + TLS connect + request + answer), as logged: p50 ${pct(durations, 0.5)} ms, p99 ${pct(durations, 0.99)} ms`,
-        `  isolation (900 deliveries: 100 events × 9 healthy endpoints; per-endpoint cap ${slots} of ${concurrency} workers):`,
-        `    without a bad endpoint: ${isolated.without.perSecond} healthy deliveries/s, commit → receiver p99 ${isolated.without.p99} ms`,
-        `    with 1 endpoint that never answers (+100 deliveries to it): ${isolated.with.perSecond} healthy deliveries/s (${Math.round((100 * isolated.with.perSecond) / isolated.without.perSecond)} %), p99 ${isolated.with.p99} ms`,
+        `    with / without over ${pairs.length} pairs: throughput ${spread("rate")}, p99 ${spread("p99")}, CPU (server + PostgreSQL) per healthy delivery ${spread("cpu")}`,
+        `    goal (within 10 %: throughput ≥ 90 %, p99 ≤ 110 %): throughput ${rateMedian >= 90 ? "MET" : "NOT MET"} (${rateMedian.toFixed(0)} %), p99 ${p99Median <= 110 ? "MET" : "NOT MET"} (${p99Median.toFixed(0)} %)`,
         `  machine load average at the end: ${loadavg()
           .map((l) => l.toFixed(1))
           .join(", ")} (${cpus().length} CPUs)`,
         "",
       ].join("\n"),
     );
-    if (rounds.some((r) => !r.balanced)) process.exitCode = 1;
+    if (rounds.some((r) => !r.balanced) || pairs.some((p) => !p.with.balanced || !p.without.balanced))
+      process.exitCode = 1;
   } finally {
     await skiff.stop();
     receiver.kill();

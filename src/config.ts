@@ -492,7 +492,7 @@ export const configSchema = z.object({
     .max(100)
     .optional()
     .describe(
-      "Webhook attempts to one endpoint one instance runs at once; an attempt beyond it waits in the queue (durably, not holding a worker) and is not counted as an attempt, so a receiver that hangs holds at most this many of the instance's `SKIFF_WORKER_CONCURRENCY` workers ([Isolation](webhooks.md#isolation-of-slow-receivers)). Unset: a quarter of `SKIFF_WORKER_CONCURRENCY`, at least 1.",
+      "Webhook attempts to one endpoint one instance runs at once; an attempt beyond it is parked in the queue (durably, not holding a worker, not counted as an attempt) until one of the endpoint's attempts ends, so a receiver that hangs holds at most this many of the instance's `SKIFF_WORKER_CONCURRENCY` workers ([Isolation](webhooks.md#isolation-of-slow-receivers)). Unset: a tenth of `SKIFF_WORKER_CONCURRENCY`, at least 1.",
     ),
   SKIFF_WEBHOOK_RECOVER_RATE: z.coerce
     .number()

@@ -121,15 +121,22 @@ export class PermanentJobError extends Error {
 /**
  * Thrown by a handler before it did anything: this run is not an attempt (its attempt number and the last error are
  * kept, whatever the retry policy) and the job waits in the queue for `delayMs`, not holding a worker meanwhile
- * (e.g. a webhook endpoint already has its share of attempts in flight). `ctx.deferrals` counts these runs.
+ * (e.g. a webhook endpoint already has its share of attempts in flight; it is woken when one ends). `ctx.deferrals`
+ * counts these runs.
  */
 export class DeferJobError extends Error {
   override name = "DeferJobError";
   /** Wait before the next run, ms. */
   readonly delayMs: number;
-  constructor(message: string, delayMs: number) {
+  /**
+   * Called once the next run is queued (committed), with its job id: a handler that can tell when the wait is over
+   * makes it due earlier with `JobQueue.runNow`.
+   */
+  readonly onQueued?: (jobId: string) => void;
+  constructor(message: string, delayMs: number, onQueued?: (jobId: string) => void) {
     super(message);
     this.delayMs = delayMs;
+    this.onQueued = onQueued;
   }
 }
 

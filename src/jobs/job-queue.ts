@@ -97,6 +97,24 @@ export interface JobQueue {
    * @returns how many jobs were removed.
    */
   remove(db: Knex | Knex.Transaction, jobKeys: readonly string[]): Promise<number>;
+  /**
+   * Makes the waiting jobs `jobIds` (decimal strings) due now (graphile-worker's `reschedule_jobs`) and wakes the
+   * runners of every instance: e.g. a webhook attempt put off until a slot of its endpoint frees, once one does.
+   * Jobs that are locked (running) or gone are left alone.
+   * @returns the ids made due.
+   */
+  runNow(db: Knex | Knex.Transaction, jobIds: readonly string[]): Promise<string[]>;
+  /**
+   * Puts off to `runAt` the jobs with these keys that are due now and not running (graphile-worker's
+   * `reschedule_jobs`), in one statement: e.g. a hung webhook endpoint's queued attempts, so that workers do not
+   * fetch them one by one only to put each off.
+   * @returns the jobs put off (`id`, `key`), oldest first.
+   */
+  postpone(
+    db: Knex | Knex.Transaction,
+    jobKeys: readonly string[],
+    runAt: Date,
+  ): Promise<Array<{ id: string; key: string }>>;
   /** The registered definition of `name`, if any. */
   definition(name: string): JobDefinition | undefined;
   /** Every registered definition. */
@@ -130,6 +148,27 @@ export function createJobQueue(definitions: readonly JobDefinition[]): JobQueue 
         [[...jobKeys]],
       )) as { rows: Array<{ n: number }> };
       return result.rows[0]?.n ?? 0;
+    },
+    async runNow(db, jobIds) {
+      if (jobIds.length === 0) return [];
+      const { rows } = (await db.raw(
+        `select array(select id::text from ${JOB_SCHEMA}.reschedule_jobs(?::bigint[], run_at => now())) as ids,
+           pg_notify(?, ?)`,
+        [[...jobIds], EVENTS_CHANNEL, JSON.stringify({ topic: SCHEDULED_TOPIC, payload: { at: Date.now() } })],
+      )) as { rows: Array<{ ids: string[] }> };
+      return rows[0]?.ids ?? [];
+    },
+    async postpone(db, jobKeys, runAt) {
+      if (jobKeys.length === 0) return [];
+      const { rows } = (await db.raw(
+        `select r.id::text as id, r.key from ${JOB_SCHEMA}.reschedule_jobs(
+           array(select j.id from ${JOB_SCHEMA}.jobs j
+                  where j.key = any(?::text[]) and j.locked_at is null and j.run_at <= now()),
+           run_at => ?::timestamptz) r
+         order by r.id`,
+        [[...jobKeys], runAt.toISOString()],
+      )) as { rows: Array<{ id: string; key: string }> };
+      return rows;
     },
   };
 
@@ -197,6 +236,45 @@ export async function addJob(db: Knex | Knex.Transaction, spec: JobSpec): Promis
     ],
   );
   return (rows as Array<{ id: string }>)[0]!.id;
+}
+
+/**
+ * Adds the successor of the running job `runningJobId` (its next attempt, or a run put off) in one statement on
+ * `db`: in the running job's queue and at its priority (read from its row), with `spec`'s name, payload, attempts,
+ * run time and job key, and records the running job in `job_superseded` (see job-liveness.ts). Nothing is added
+ * when the running job's row is gone (another run of it, taken twice, completed it). A future `runAt` is announced
+ * as {@link SCHEDULED_TOPIC}.
+ * @returns the new job's id, or null when nothing was added.
+ */
+export async function addSuccessorJob(
+  db: Knex | Knex.Transaction,
+  runningJobId: string,
+  spec: Omit<JobSpec, "queueName" | "priority" | "jobKeyMode">,
+): Promise<string | null> {
+  const runAt = spec.runAt ?? null;
+  const later = runAt !== null && runAt.getTime() > Date.now();
+  const { rows } = await db.raw(
+    `with running as (
+       select id, queue_name, priority from ${JOB_SCHEMA}.jobs where id = ?::bigint
+     ), superseded as (
+       insert into job_superseded (job_id) select id from running on conflict do nothing
+     )
+     select (${JOB_SCHEMA}.add_job(
+        identifier => ?, payload => ?::json, queue_name => running.queue_name, run_at => ?::timestamptz,
+        max_attempts => ?, job_key => ?, priority => running.priority, job_key_mode => 'replace'
+      )).id::text as id${later ? ", pg_notify(?, ?)" : ""}
+     from running`,
+    [
+      runningJobId,
+      spec.name,
+      JSON.stringify(spec.payload),
+      runAt?.toISOString() ?? null,
+      spec.maxAttempts,
+      spec.jobKey ?? null,
+      ...(later ? [EVENTS_CHANNEL, JSON.stringify({ topic: SCHEDULED_TOPIC, payload: { at: runAt.getTime() } })] : []),
+    ],
+  );
+  return (rows as Array<{ id: string }>)[0]?.id ?? null;
 }
 
 /**

@@ -44,7 +44,14 @@ import {
 } from "./job-definition.ts";
 import { startRunnerLiveness } from "./job-liveness.ts";
 import { jobMetrics } from "./job-metrics.ts";
-import { addJob, JOB_SCHEMA, type JobQueue, RETRY_KEY, type RetryState, SCHEDULED_TOPIC } from "./job-queue.ts";
+import {
+  addSuccessorJob,
+  JOB_SCHEMA,
+  type JobQueue,
+  RETRY_KEY,
+  type RetryState,
+  SCHEDULED_TOPIC,
+} from "./job-queue.ts";
 import { QUEUE_BUSY_RETRY_MS, tryLockQueue } from "./job-queue-lock.ts";
 import { workerLogger } from "./job-schema.ts";
 import { createWakeups } from "./job-wakeup.ts";
@@ -399,6 +406,7 @@ function taskOf(definition: JobDefinition, deps: TaskDeps): Task {
           { retryInMs: queued ? error.delayMs : null, reason: error.message },
           `job ${definition.name} put off`,
         );
+        if (queued) error.onQueued?.(queued);
         return;
       }
       metrics.duration.observe({ task: definition.name, result: "failure" }, (performance.now() - started) / 1000);
@@ -454,43 +462,28 @@ function taskOf(definition: JobDefinition, deps: TaskDeps): Task {
 
 /**
  * Queues the next run of the running job (same name, payload `body` with `next.retry`, same queue, priority and job key, at
- * `next.runAt`) and records the running job in `job_superseded`, in one transaction: if the process dies before
- * graphile-worker records the running job's completion, the liveness sweep deletes it instead of running it again
- * beside its successor (job-liveness.ts). A job whose row is already gone (another run of it, taken twice,
- * completed it) gets no successor. Public API only: the job's row and queue name are read from graphile-worker's
- * `jobs` view.
- * @returns whether the next run was queued.
+ * `next.runAt`) and records the running job in `job_superseded`, in one statement (job-queue.ts `addSuccessorJob`):
+ * if the process dies before graphile-worker records the running job's completion, the liveness sweep deletes it
+ * instead of running it again beside its successor (job-liveness.ts). A job whose row is already gone (another run
+ * of it, taken twice, completed it) gets no successor.
+ * @returns the next run's job id, or null when none was queued.
  */
-async function requeue(
+function requeue(
   deps: TaskDeps,
   definition: JobDefinition,
   helpers: JobHelpers,
   body: Record<string, unknown>,
   next: { retry: RetryState; runAt: Date; maxAttempts: number },
-): Promise<boolean> {
+): Promise<string | null> {
   const { job } = helpers;
-  return deps.knex.transaction(async (trx) => {
-    // The job's own queue (enqueue may name one per job, e.g. `deploy:<applicationId>`).
-    const { rows } = (await trx.raw(`select queue_name, priority from ${JOB_SCHEMA}.jobs where id = ?`, [
-      job.id,
-    ])) as QueueRows;
-    if (rows.length === 0) return false;
-    await trx.raw("insert into job_superseded (job_id) values (?) on conflict do nothing", [job.id]);
-    await addJob(trx, {
-      name: definition.name,
-      payload: { ...body, [RETRY_KEY]: next.retry },
-      queueName: rows[0]!.queue_name ?? undefined,
-      priority: rows[0]!.priority,
-      maxAttempts: next.maxAttempts,
-      runAt: next.runAt,
-      jobKey: job.key ?? undefined,
-    });
-    return true;
+  return addSuccessorJob(deps.knex, job.id, {
+    name: definition.name,
+    payload: { ...body, [RETRY_KEY]: next.retry },
+    maxAttempts: next.maxAttempts,
+    runAt: next.runAt,
+    jobKey: job.key ?? undefined,
   });
 }
-
-/** Rows of the queue-name lookup in {@link requeue}. */
-type QueueRows = { rows: Array<{ queue_name: string | null; priority: number }> };
 
 /** `work`, or a {@link ShutdownAbort} rejection as soon as `signal` aborts (the work itself is not cancelled). */
 function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -2,7 +2,9 @@
  * Isolation of slow receivers (docs/webhooks.md): with 4 workers and the default per-endpoint cap (1), a receiver
  * that never answers holds one worker for its 10 s budget while 9 healthy receivers (real HTTPS servers on loopback,
  * allowed through SKIFF_OUTBOUND_ALLOW, test CA) get every delivery; the hung endpoint's other attempts wait in the
- * queue (put off, not attempted) and, once it answers again, run as their first attempt (a wait is not an attempt).
+ * queue (parked, not attempted) and, once it answers again, run as their first attempt (a wait is not an attempt).
+ * A slow receiver that answers gets one attempt at a time, each parked attempt woken as the previous one ends (not
+ * at its run time, 10 s later).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpsReceiver, startHttpsReceiver } from "../helpers/https-receiver.ts";
@@ -76,11 +78,15 @@ describe("webhook isolation", () => {
     const badRows = await t.db.knex("webhook_deliveries").whereIn("id", badIds);
     expect(badRows.every((r) => r.status === "pending" && r.attempts === 0)).toBe(true);
     const { rows: waiting } = (await t.db.knex.raw(
-      "select payload from graphile_worker._private_jobs where key = any(?::text[])",
+      "select payload, locked_at is not null as running, run_at > now() as parked from graphile_worker._private_jobs where key = any(?::text[])",
       [badIds.map((id) => `webhook:${id}`)],
-    )) as { rows: Array<{ payload: { _retry?: { attempt: number; deferrals?: number } } }> };
+    )) as {
+      rows: Array<{ payload: { _retry?: { attempt: number; deferrals?: number } }; running: boolean; parked: boolean }>;
+    };
     expect(waiting).toHaveLength(EVENTS);
     expect(waiting.some((j) => (j.payload._retry?.deferrals ?? 0) > 0)).toBe(true);
+    // Parked with a run time (until a slot can free), not due and fetched again meanwhile.
+    expect(waiting.filter((j) => !j.running).every((j) => j.parked)).toBe(true);
     expect(waiting.every((j) => (j.payload._retry?.attempt ?? 1) === 1)).toBe(true);
 
     // The receiver recovers: the timed-out delivery is retried as attempt 2, the others are delivered at attempt 1.
@@ -103,4 +109,36 @@ describe("webhook isolation", () => {
     expect(log.filter((e) => e.success && e.attempt === 2).map((e) => e.deliveryId)).toEqual([failures[0]!.deliveryId]);
     expect(log.filter((e) => e.success && e.attempt === 1)).toHaveLength(EVENTS - 1);
   }, 60_000);
+
+  it("runs one attempt at a time to a slow receiver, waking each parked attempt as the previous one ends", async () => {
+    const slow = await startHttpsReceiver();
+    try {
+      const arrivals: number[] = [];
+      slow.respond(() => {
+        arrivals.push(Date.now());
+        return { status: 200, delayMs: 400 };
+      });
+      const { organizationId, owner } = await createOrg(t.db.knex);
+      await insertWebhook(t.db.knex, organizationId, `${slow.url}/slow`);
+      const orgId = await orgNumber(t.db.knex, organizationId);
+      const ids: string[] = [];
+      for (let i = 0; i < EVENTS; i++) {
+        const res = await rest(t.skiff.url, "POST", `/api/v1/orgs/${orgId}/events`, owner.apiKey, {
+          event: "course_completed",
+          data: COURSE_COMPLETED,
+        });
+        expect(res.status).toBe(202);
+        ids.push(...res.body.deliveries.map((d: { delivery_id: string }) => d.delivery_id));
+      }
+      // Parked attempts wait at most until the attempt in flight ends its 10 s budget; woken, they follow at once.
+      const rows = await waitFor(ids, (s) => s === "delivered", 8_000);
+      expect(rows.map((r) => [r.status, r.attempts])).toEqual(ids.map(() => ["delivered", 1]));
+      expect(arrivals).toHaveLength(EVENTS);
+      // The cap (1): each request arrives after the previous one was answered (400 ms later).
+      for (let i = 1; i < arrivals.length; i++) expect(arrivals[i]! - arrivals[i - 1]!).toBeGreaterThanOrEqual(390);
+      expect(arrivals.at(-1)! - arrivals[0]!).toBeLessThan(EVENTS * 400 + 3_000);
+    } finally {
+      await slow.close();
+    }
+  }, 30_000);
 });

@@ -46,10 +46,10 @@ export type AttemptOutcome =
   /** Nothing sent: the delivery is gone, no longer pending, or its endpoint was deactivated. */
   | { kind: "skipped"; reason: string }
   /**
-   * Nothing sent: the endpoint already has its attempts in flight in this instance (webhook-endpoint-slots.ts); try
-   * again in `retryInMs`.
+   * Nothing sent: the endpoint already has its attempts in flight in this instance (webhook-endpoint-slots.ts); run
+   * again in `retryInMs` at the latest, and tell `parked` the waiting run's job id (a freed slot wakes it sooner).
    */
-  | { kind: "busy"; retryInMs: number }
+  | { kind: "busy"; retryInMs: number; parked: (jobId: string) => void }
   | { kind: "delivered" }
   /** Failed; `final` when no attempt follows (the series ended failed). */
   | { kind: "failed"; final: boolean; message: string };
@@ -81,8 +81,7 @@ export function deliveryHeaders(
  * has its share of attempts in flight in this instance (webhook-endpoint-slots.ts); otherwise signs with the endpoint's current secret,
  * sends, logs the attempt and moves the delivery to `delivered`, or to `failed` after the last attempt (then the
  * endpoint's failure streak is updated: 5 days of failures deactivate it and tell the notification channels).
- * `signal` cancels the call (shutdown): the attempt is then not logged and runs again later. `deferrals`: the times
- * this attempt was put off already (it sets the next wait).
+ * `signal` cancels the call (shutdown): the attempt is then not logged and runs again later.
  */
 export async function attemptDelivery(
   services: AppServices,
@@ -91,7 +90,6 @@ export async function attemptDelivery(
   attempt: number,
   force: boolean,
   signal?: AbortSignal,
-  deferrals = 0,
 ): Promise<AttemptOutcome> {
   const { knex } = services;
   // One round trip (shared with the attempts starting alongside): the delivery with its endpoint (deleting an
@@ -112,8 +110,8 @@ export async function attemptDelivery(
     await knex("webhook_deliveries").where({ id: deliveryId, status: "pending" }).update({ status: "cancelled" });
     return { kind: "skipped", reason: "endpoint inactive" };
   }
-  const slot = takeEndpointSlot(services, endpoint.id, ATTEMPT_TIMEOUT_MS, deferrals);
-  if ("retryInMs" in slot) return { kind: "busy", retryInMs: slot.retryInMs };
+  const slot = takeEndpointSlot(services, endpoint.id, deliveryId, ATTEMPT_TIMEOUT_MS);
+  if ("retryInMs" in slot) return { kind: "busy", retryInMs: slot.retryInMs, parked: slot.parked };
   const headers = deliveryHeaders(
     storedSecretKeys(services.secrets, endpoint.secretEncrypted),
     delivery,

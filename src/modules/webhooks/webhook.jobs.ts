@@ -1,7 +1,7 @@
 /**
  * Jobs of the webhooks module: `webhooks.deliver` runs ONE attempt of a delivery (retries are new jobs, 1 s then
  * 4 s after a failure: the kernel's `waits` policy; the attempt number travels in the job; an attempt whose endpoint
- * has its share of attempts in flight is put off, not counted: webhook-endpoint-slots.ts) and
+ * has its share of attempts in flight is parked until a slot frees, not counted: webhook-endpoint-slots.ts) and
  * `webhooks.prune` keeps the newest 200 log entries per endpoint (every 10 minutes).
  */
 import { z } from "zod";
@@ -23,10 +23,10 @@ export const deliverWebhookJob = defineJob({
   payload: z.object({ deliveryId: z.string().regex(/^dlv_[0-9a-f]{16}$/), force: z.boolean().default(false) }),
   retry: { kind: "waits", waitsMs: RETRY_WAITS_MS },
   async handler({ deliveryId, force }, ctx) {
-    const { services, log, attempt, signal, deferrals } = ctx;
-    const outcome = await attemptDelivery(services, log, deliveryId, attempt, force, signal, deferrals);
-    // Not an attempt: it waits in the queue, holding no worker, while the endpoint's slots are taken.
-    if (outcome.kind === "busy") throw new DeferJobError("endpoint busy", outcome.retryInMs);
+    const { services, log, attempt, signal } = ctx;
+    const outcome = await attemptDelivery(services, log, deliveryId, attempt, force, signal);
+    // Not an attempt: it waits in the queue, holding no worker, until a slot of its endpoint frees.
+    if (outcome.kind === "busy") throw new DeferJobError("endpoint busy", outcome.retryInMs, outcome.parked);
     if (outcome.kind === "skipped") ctx.log.debug({ deliveryId, reason: outcome.reason }, "webhook delivery skipped");
     if (outcome.kind === "failed" && !outcome.final) throw new AttemptFailed(outcome.message);
   },
