@@ -47,6 +47,15 @@ async function call(client: Client, name: string, args: Row = {}): Promise<Answe
   return { ...answer, body: text };
 }
 
+/** POSTs one JSON-RPC `tools/call` of tool `name` (no arguments) to /mcp with `headers`, as an MCP client sends it. */
+function postToolCall(headers: Record<string, string>, name: string): Promise<Response> {
+  return fetch(`${t.skiff.url}/mcp`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: {} } }),
+  });
+}
+
 /** An organization with two projects (two applications each, deployments with logs), and its callers' tokens. */
 async function seededOrg() {
   const org = await createOrg(t.db.knex);
@@ -266,16 +275,7 @@ describe("MCP server", () => {
     ];
     for (const headers of refused) {
       await expect(connect(headers), JSON.stringify(Object.keys(headers))).rejects.toThrow();
-      const res = await fetch(`${t.skiff.url}/mcp`, {
-        method: "POST",
-        headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "whoami", arguments: {} },
-        }),
-      });
+      const res = await postToolCall(headers, "whoami");
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ code: "UNAUTHORIZED" });
     }
@@ -417,20 +417,7 @@ describe("the Streamable HTTP transport", () => {
       callers.map(async (token) => (await agentGet(t.skiff.url, "/api/agent/projects", token)).body),
     );
     const sends = Array.from({ length: 30 }, (_, i) => i % callers.length).map(async (which) => {
-      const response = await fetch(`${t.skiff.url}/mcp`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${callers[which]}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "list_projects", arguments: {} },
-        }),
-      });
+      const response = await postToolCall({ authorization: `Bearer ${callers[which]}` }, "list_projects");
       expect(response.status).toBe(200);
       const answer = (await response.json()) as { id: number; result: ToolAnswer };
       return { which, answer };
