@@ -2,7 +2,7 @@
  * The MCP server's HTTP transport: Streamable HTTP (MCP specification 2025-06-18, Transports → Streamable HTTP) for a
  * stateless server answering JSON (no session, no SSE stream), implementing the SDK's `Transport` interface so that
  * the SDK's `Server` does the protocol (initialize, tools/list, tools/call, errors). One transport and one server
- * serve every POST of the process, each POST an {@link McpExchange}: its body (as Fastify parsed it) is checked as
+ * serve every POST of a Skiff server, each POST an {@link McpExchange}: its body (as Fastify parsed it) is checked as
  * the SDK's own Streamable HTTP transport checks it (406 without both accepted types, 415 for another content type,
  * 400 for an invalid JSON-RPC message, a batch too long, a second initialize or an unsupported
  * `MCP-Protocol-Version`), its requests are handed to the server under ids of the transport's own (so that two
@@ -102,7 +102,7 @@ interface Pending {
   answer: (message: JSONRPCMessage) => void;
 }
 
-/** The stateless JSON transport of the process's MCP server (see the file's comment). */
+/** The stateless JSON transport of a Skiff server's MCP server (see the file's comment). */
 export class StatelessJsonTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;

@@ -1,8 +1,8 @@
 /**
  * The MCP server at `/mcp` (Model Context Protocol, Streamable HTTP transport, stateless: every POST carries one
  * JSON-RPC message or a batch and is answered on its own, so any instance answers any request; the HTTP side is
- * src/server/mcp-transport.ts, the protocol one SDK `Server` per process, built at start-up rather than per POST,
- * each POST an exchange of its own), transport only: the tools are
+ * src/server/mcp-transport.ts, the protocol one SDK `Server` per Skiff server, built at start-up rather than per
+ * POST, each POST an exchange of its own), transport only: the tools are
  * the modules' (`mcpTools` in their manifests; src/shared/mcp-tool.ts), each answering a REST row run in-process
  * ({@link runRow}). Authentication is the agent API's (agent tokens in `Authorization: Bearer` or `x-api-key`;
  * account API keys, sessions and anonymous calls answer 401), and so is the rate limit: a tool call counts as one
@@ -179,7 +179,7 @@ async function confirmRemembered(
 }
 
 /**
- * The MCP server of the process, answering every POST on `transport`: a tool call runs with its POST's
+ * The MCP server of one Skiff server, answering every POST on `transport`: a tool call runs with its POST's
  * {@link Call}, the state of the exchange its request came in ({@link StatelessJsonTransport.exchangeOf}).
  */
 function mcpServer(server: SkiffServer, transport: StatelessJsonTransport): Server {
