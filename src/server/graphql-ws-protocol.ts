@@ -398,10 +398,20 @@ class RunningSubscription implements StreamConsumer<ExecutionResult> {
   }
 
   onValue(result: ExecutionResult): void {
-    this.#protocol.next(this.#socket, this.#id, result).then(
-      () => this.#results.take(this),
-      (error: unknown) => this.onError(error),
-    );
+    // A failure here (serializing, writing, taking the next result) ends the subscription, never the process.
+    let sent: Promise<void>;
+    try {
+      sent = this.#protocol.next(this.#socket, this.#id, result);
+    } catch (error) {
+      this.onError(error);
+      return;
+    }
+    sent
+      .then(
+        () => this.#results.take(this),
+        (error: unknown) => this.onError(error),
+      )
+      .catch((error: unknown) => this.#internal(error));
   }
 
   onEnd(): void {
