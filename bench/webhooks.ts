@@ -4,7 +4,7 @@
  * - enqueue → first attempt (publish committed → request at the receiver), 200 single events: p50/p99;
  * - throughput of signed deliveries at 50 concurrent (SKIFF_WORKER_CONCURRENCY=50): 50 endpoints × 40 events, in
  *   BENCH_WEBHOOKS_ROUNDS rounds (default 3; the median is the figure, the machine being shared).
- * - isolation: healthy throughput and p99 (commit → request at the receiver) and the CPU time (server + PostgreSQL)
+ * - isolation (skipped with BENCH_WEBHOOKS_ONLY=throughput): healthy throughput and p99 (commit → request at the receiver) and the CPU time (server + PostgreSQL)
  *   per healthy delivery of 9 endpoints × BENCH_WEBHOOKS_ISOLATION_EVENTS events (default 100), without and with a
  *   10th endpoint whose receiver (a server of its own) never answers (each of its attempts runs into the 10 s budget),
  *   in BENCH_WEBHOOKS_ISOLATION_ROUNDS pairs (default 3, alternating order, after one run not counted); the ratios
@@ -407,9 +407,11 @@ if (!role) {
       without: Awaited<ReturnType<typeof isolationRun>>;
       with: Awaited<ReturnType<typeof isolationRun>>;
     }> = [];
+    const isolationRounds =
+      process.env.BENCH_WEBHOOKS_ONLY === "throughput" ? 0 : Number(process.env.BENCH_WEBHOOKS_ISOLATION_ROUNDS ?? 3);
     // A first run, not counted, warms connections and code up.
-    await isolationRun(0);
-    for (let r = 0; r < Number(process.env.BENCH_WEBHOOKS_ISOLATION_ROUNDS ?? 3); r++) {
+    if (isolationRounds > 0) await isolationRun(0);
+    for (let r = 0; r < isolationRounds; r++) {
       // Alternating order, so that a drift of the machine's load weighs on both sides alike.
       if (r % 2 === 0) {
         const without = await isolationRun(0);
@@ -452,13 +454,17 @@ if (!role) {
               `  one attempt's HTTPS call (resolve + check + TLS connect + request + answer), as logged: p50 ${pct(durations, 0.5)} ms, p99 ${pct(durations, 0.99)} ms`,
             ]
           : []),
-        `  isolation (${9 * isolationEvents} healthy deliveries: ${isolationEvents} events × 9 endpoints, without and with a 10th endpoint that never answers (+${isolationEvents} deliveries to it); per-endpoint cap ${slots} of ${concurrency} workers):`,
-        ...pairs.map(
-          (p, i) =>
-            `    pair ${i + 1}: without ${p.without.perSecond} healthy deliveries/s, p99 ${p.without.p99} ms, CPU ${p.without.cpuMs.toFixed(2)} ms each${p.without.balanced ? "" : " VOID"} | with ${p.with.perSecond}/s, p99 ${p.with.p99} ms, CPU ${p.with.cpuMs.toFixed(2)} ms${p.with.balanced ? "" : " VOID"} → throughput ${ratios[i]!.rate.toFixed(0)} %, p99 ${ratios[i]!.p99.toFixed(0)} %`,
-        ),
-        `    with / without over ${pairs.length} pairs: throughput ${spread("rate")}, p99 ${spread("p99")}, CPU (server + PostgreSQL) per healthy delivery ${spread("cpu")}`,
-        `    goal (within 10 %: throughput ≥ 90 %, p99 ≤ 110 %): throughput ${rateMedian >= 90 ? "MET" : "NOT MET"} (${rateMedian.toFixed(0)} %), p99 ${p99Median <= 110 ? "MET" : "NOT MET"} (${p99Median.toFixed(0)} %)`,
+        ...(pairs.length
+          ? [
+              `  isolation (${9 * isolationEvents} healthy deliveries: ${isolationEvents} events × 9 endpoints, without and with a 10th endpoint that never answers (+${isolationEvents} deliveries to it); per-endpoint cap ${slots} of ${concurrency} workers):`,
+              ...pairs.map(
+                (p, i) =>
+                  `    pair ${i + 1}: without ${p.without.perSecond} healthy deliveries/s, p99 ${p.without.p99} ms, CPU ${p.without.cpuMs.toFixed(2)} ms each${p.without.balanced ? "" : " VOID"} | with ${p.with.perSecond}/s, p99 ${p.with.p99} ms, CPU ${p.with.cpuMs.toFixed(2)} ms${p.with.balanced ? "" : " VOID"} → throughput ${ratios[i]!.rate.toFixed(0)} %, p99 ${ratios[i]!.p99.toFixed(0)} %`,
+              ),
+              `    with / without over ${pairs.length} pairs: throughput ${spread("rate")}, p99 ${spread("p99")}, CPU (server + PostgreSQL) per healthy delivery ${spread("cpu")}`,
+              `    goal (within 10 %: throughput ≥ 90 %, p99 ≤ 110 %): throughput ${rateMedian >= 90 ? "MET" : "NOT MET"} (${rateMedian.toFixed(0)} %), p99 ${p99Median <= 110 ? "MET" : "NOT MET"} (${p99Median.toFixed(0)} %)`,
+            ]
+          : []),
         `  machine load average at the end: ${loadavg()
           .map((l) => l.toFixed(1))
           .join(", ")} (${cpus().length} CPUs)`,

@@ -14,6 +14,7 @@ import { GraphQLError } from "graphql";
 import type { Logger } from "pino";
 import { isDataException, missingReference } from "../db/pg-errors.ts";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "../shared/database-unavailable.ts";
+import { echoed } from "../shared/errors.ts";
 
 const PASS_THROUGH = new Set([
   "UNAUTHENTICATED",
@@ -133,7 +134,7 @@ export function createFormatError(log: Logger) {
     if (missing) {
       log.info({ table: missing.table, path: formatted.path }, "write referenced a row deleted meanwhile");
       return {
-        message: `${nounOf(missing.table)} ${missing.key} not found`,
+        message: `${nounOf(missing.table)} ${echoed(missing.key)} not found`,
         locations: formatted.locations,
         path: formatted.path,
         extensions: { code: "NOT_FOUND" },

@@ -30,10 +30,22 @@ export class UnauthenticatedError extends AppError {
   }
 }
 
+/** Characters of a caller-given value (an id, a name) that an error message repeats. */
+const ECHOED_CHARS = 80;
+
+/**
+ * `value` (an id or name the caller sent) as an error message repeats it: whole up to 80 characters (every id Skiff
+ * issues is shorter), else its first 80 followed by `…` and its length, so that a hostile megabyte-long value is not
+ * sent back whole.
+ */
+export function echoed(value: string): string {
+  return value.length <= ECHOED_CHARS ? value : `${value.slice(0, ECHOED_CHARS)}… (${value.length} characters)`;
+}
+
 /** The resource does not exist or is invisible to the caller (the two are indistinguishable; HTTP 404). */
 export class NotFoundError extends AppError {
   constructor(what: string, id: string) {
-    super("NOT_FOUND", `${what} ${id} not found`);
+    super("NOT_FOUND", `${what} ${echoed(id)} not found`);
   }
 }
 

@@ -259,6 +259,12 @@ describe("MCP server", () => {
     }
     const nul = await call(client, "get_application", { applicationId: "app_\u0000" });
     expect(nul).toMatchObject({ isError: true, body: { code: "NOT_FOUND" } });
+    // A hostile half-megabyte id is repeated by its first 80 characters and its length, not whole.
+    const long = await call(client, "get_deployment", { deploymentId: `dpl_${"x".repeat(500_000)}` });
+    expect(long).toMatchObject({ isError: true, body: { code: "NOT_FOUND" } });
+    expect((long.body as { message: string }).message).toBe(
+      `Deployment "dpl_${"x".repeat(76)}… (500004 characters)" not found`,
+    );
     await client.close();
   });
 

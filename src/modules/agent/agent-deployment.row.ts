@@ -6,7 +6,7 @@
  * visibility as every other reference).
  */
 import { z } from "zod";
-import { AppError, NotFoundError } from "../../shared/errors.ts";
+import { AppError, echoed, NotFoundError } from "../../shared/errors.ts";
 import { queryParam, type RestRequest, type RestRoute } from "../../shared/rest-route.ts";
 import { AgentDeployment } from "./agent.openapi.ts";
 import { agentError } from "./agent-errors.ts";
@@ -83,7 +83,7 @@ const route: RestRoute = {
     const [entity] = (data._entities ?? []) as Array<Entity | null>;
     if (!entity) {
       const id = (variables.representations as Array<{ id: string }>)[0]!.id;
-      return agentError({ message: `Deployment ${JSON.stringify(id)} not found` }, 404);
+      return agentError({ message: `Deployment ${JSON.stringify(echoed(id))} not found` }, 404);
     }
     const { application, logs, ...deployment } = entity;
     const { logLines } = parameters(req);

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { assertSignedIn } from "../../auth/access/policy.ts";
 import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
-import { BadUserInputError, ConflictError } from "../../shared/errors.ts";
+import { BadUserInputError, ConflictError, echoed } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { Member, organizationAccess } from "../access/index.ts";
@@ -113,7 +113,7 @@ export async function changePlan(ctx: Context, organizationId: string, planName:
   const plan = await Plan.query(ctx.knex).findOne({ name: planName });
   if (!plan) {
     const names = (await Plan.query(ctx.knex).orderBy("name")).map((p) => p.name);
-    throw new BadUserInputError(`Unknown plan "${planName}"`, {
+    throw new BadUserInputError(`Unknown plan "${echoed(planName)}"`, {
       fieldErrors: { plan: [`One of: ${names.join(", ")}`] },
     });
   }

@@ -5,7 +5,7 @@
  * The sandbox gateway (sandbox/gateway/) implements the same contract for development and tests.
  */
 import type { Config } from "../../config.ts";
-import { BadUserInputError } from "../../shared/errors.ts";
+import { BadUserInputError, echoed } from "../../shared/errors.ts";
 
 /** A merchant as the gateway reports it. */
 export interface GatewayMerchant {
@@ -109,7 +109,7 @@ export function gatewayClient(config: Pick<Config, "SKIFF_GATEWAY_URL" | "SKIFF_
       const path = `${merchantPath(merchantId)}/methods/${encodeURIComponent(method)}`;
       const result = await call<GatewayMethod>("PUT", path, { enabled }, true);
       if (!result) {
-        throw new BadUserInputError(`Unknown payment method ${method}`, {
+        throw new BadUserInputError(`Unknown payment method ${echoed(method)}`, {
           fieldErrors: { method: ["Unknown method"] },
         });
       }

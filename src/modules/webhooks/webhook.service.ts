@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { OutboundBlockedError, OutboundError, OutboundInvalidUrlError } from "../../http/outbound-errors.ts";
-import { BadUserInputError, NotFoundError, RateLimitedError } from "../../shared/errors.ts";
+import { BadUserInputError, echoed, NotFoundError, RateLimitedError } from "../../shared/errors.ts";
 import { type WebhookEventType, webhookEvent, webhookEventTypes } from "../../shared/events/catalogue.ts";
 import { outsideExecutionTime } from "../../shared/execution-waits.ts";
 import { consumeRateLimit as countCall } from "../../shared/rate-limit.ts";
@@ -293,8 +293,8 @@ export async function publishWebhookEvent(
   const org = await webhookOrganization(ctx, orgRef);
   const definition = webhookEvent(event);
   if (!definition) {
-    throw new BadUserInputError(`Invalid input: event: unknown event ${event}`, {
-      fieldErrors: { event: [`Unknown event: ${event}`] },
+    throw new BadUserInputError(`Invalid input: event: unknown event ${echoed(event)}`, {
+      fieldErrors: { event: [`Unknown event: ${echoed(event)}`] },
     });
   }
   const parsed = definition.data.safeParse(data);
