@@ -5,7 +5,8 @@
  * serve every POST of a Skiff server, each POST an {@link McpExchange}: its body (as Fastify parsed it) is checked as
  * the SDK's own Streamable HTTP transport checks it (406 without both accepted types, 415 for another content type,
  * 400 for an invalid JSON-RPC message, a batch too long, a second initialize or an unsupported
- * `MCP-Protocol-Version`), its requests are handed to the server under ids of the transport's own (so that two
+ * `MCP-Protocol-Version`; a request whose params do not fit its method's schema answers the JSON-RPC error -32602
+ * Invalid params), its requests are handed to the server under ids of the transport's own (so that two
  * POSTs may use the same id at once) and the answer is the server's responses, under the client's ids again, as one
  * JSON body (202 without a request among the messages).
  *
@@ -19,6 +20,8 @@ import { MAX_BATCH_SIZE } from "@modelcontextprotocol/sdk/server/requestBody.js"
 import { mediaTypeEssence } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
+  ClientRequestSchema,
+  ErrorCode,
   isInitializeRequest,
   isJSONRPCRequest,
   type JSONRPCMessage,
@@ -49,6 +52,22 @@ function errorAnswer(status: number, code: number, message: string): McpHttpAnsw
     body: JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }),
     headers: { "content-type": "application/json" },
   };
+}
+
+/** The schema of each request a client may send, by its method (the SDK's `ClientRequestSchema`). */
+const REQUEST_SCHEMAS = new Map<string, (typeof ClientRequestSchema.options)[number]>(
+  ClientRequestSchema.options.map((schema) => [schema.shape.method.value, schema]),
+);
+
+/**
+ * Why request `message` does not fit its method's schema (`Invalid params: <path>: <reason>`, the first issue),
+ * or null when it fits or its method is not a client request (the server then answers "Method not found").
+ */
+export function invalidParams(message: { method: string }): string | null {
+  const checked = REQUEST_SCHEMAS.get(message.method)?.safeParse(message);
+  const issue = checked && !checked.success ? checked.error.issues[0] : undefined;
+  if (!issue) return null;
+  return `Invalid params: ${issue.path.map(String).join(".") || "params"}: ${issue.message}`;
 }
 
 /** One header's value (the first of a repeated one). */
@@ -182,6 +201,19 @@ export class StatelessJsonTransport implements Transport {
       if ("method" in message && message.method === "notifications/cancelled") continue;
       if (!isJSONRPCRequest(message)) {
         this.onmessage?.(message, extra);
+        continue;
+      }
+      // Params that do not fit the method are the client's error (-32602), answered here rather than by the server,
+      // which would call them an internal error (-32603).
+      const invalid = invalidParams(message);
+      if (invalid) {
+        responses.push(
+          Promise.resolve({
+            jsonrpc: "2.0",
+            id: message.id,
+            error: { code: ErrorCode.InvalidParams, message: invalid },
+          }),
+        );
         continue;
       }
       const id = ++this.lastId;

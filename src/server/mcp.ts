@@ -31,7 +31,7 @@ import type { RestResponse } from "../shared/rest-route.ts";
 import type { SkiffServer } from "./app.ts";
 import { authenticateAgent, toHeaders } from "./authenticate.ts";
 import { buildContext, withOrigin } from "./context.ts";
-import { McpExchange, StatelessJsonTransport } from "./mcp-transport.ts";
+import { invalidParams, McpExchange, StatelessJsonTransport } from "./mcp-transport.ts";
 import { confirmCaller, rememberedContext } from "./remembered-callers.ts";
 import { runRow } from "./rest-runner.ts";
 
@@ -242,8 +242,9 @@ export function registerMcp(server: SkiffServer): void {
     // A request that is one tool call with a token this process resolved before is confirmed and counted by its
     // row's read statement, as on /api/agent/* (one round trip); every other request is authenticated first, a lone
     // tool call counted as one request (a batch's tool calls are counted as they run).
+    // (A tool call whose params do not fit is authenticated and counted the full way, then answered -32602.)
     const remembered =
-      toolCall && services.readMode === "compiled"
+      toolCall && services.readMode === "compiled" && invalidParams(request.body as { method: string }) === null
         ? rememberedContext(services, request.headers, request.id, "agent", true)
         : null;
     if (remembered) caller = { context: remembered, remembered: true, headers, requestId: request.id };

@@ -389,6 +389,30 @@ describe("the Streamable HTTP transport", () => {
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toMatchObject({ error: { code: -32700 } });
     expect((await post(list, { "mcp-protocol-version": "1999-01-01" })).status).toBe(400);
+    // Params that do not fit their method are the client's error (-32602 Invalid params, naming the field), for
+    // every method, alone or in a batch beside a valid request; a method no client may send is -32601.
+    const misfits: Array<[string, unknown, string]> = [
+      ["tools/call", { name: "get_application", arguments: "x" }, "params.arguments"],
+      ["tools/call", {}, "params.name"],
+      ["tools/list", { cursor: 5 }, "params.cursor"],
+      ["initialize", { protocolVersion: 5 }, "params.protocolVersion"],
+    ];
+    for (const [method, params, field] of misfits) {
+      const answer = await post({ jsonrpc: "2.0", id: 9, method, params });
+      expect(answer.status, method).toBe(200);
+      const { error } = (await answer.json()) as { error: { code: number; message: string } };
+      expect(error.code, method).toBe(-32602);
+      expect(error.message).toContain(`Invalid params: ${field}: `);
+    }
+    const mixed = await post([
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: 5 } },
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    ]);
+    const [bad, good] = (await mixed.json()) as Array<{ id: number; error?: { code: number }; result?: unknown }>;
+    expect(bad).toMatchObject({ id: 1, error: { code: -32602 } });
+    expect(good).toMatchObject({ id: 2, result: { tools: expect.any(Array) } });
+    const unknownMethod = await post({ jsonrpc: "2.0", id: 3, method: "resources/nonsense" });
+    expect(await unknownMethod.json()).toMatchObject({ error: { code: -32601 } });
     const note = await post({ jsonrpc: "2.0", method: "notifications/initialized" });
     expect(note.status).toBe(202);
     expect(await note.text()).toBe("");
