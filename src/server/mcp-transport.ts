@@ -22,7 +22,6 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   ClientRequestSchema,
   ErrorCode,
-  isInitializeRequest,
   isJSONRPCRequest,
   type JSONRPCMessage,
   JSONRPCMessageSchema,
@@ -181,7 +180,8 @@ export class StatelessJsonTransport implements Transport {
     } catch {
       return errorAnswer(400, -32700, "Parse error: Invalid JSON-RPC message");
     }
-    if (messages.some(isInitializeRequest)) {
+    // By its method (the SDK's `isInitializeRequest` runs a whole schema parse for every message).
+    if (messages.some((m) => "method" in m && m.method === "initialize")) {
       if (messages.length > 1)
         return errorAnswer(400, -32600, "Invalid Request: Only one initialization request is allowed");
     } else {
