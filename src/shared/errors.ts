@@ -39,7 +39,9 @@ const ECHOED_CHARS = 80;
  * sent back whole.
  */
 export function echoed(value: string): string {
-  return value.length <= ECHOED_CHARS ? value : `${value.slice(0, ECHOED_CHARS)}… (${value.length} characters)`;
+  if (value.length <= ECHOED_CHARS) return value;
+  // Cut at a code unit: a surrogate pair split in two is made well formed.
+  return `${value.slice(0, ECHOED_CHARS).toWellFormed()}… (${value.length} characters)`;
 }
 
 /** The resource does not exist or is invisible to the caller (the two are indistinguishable; HTTP 404). */
