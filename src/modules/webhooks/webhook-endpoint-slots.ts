@@ -17,8 +17,13 @@ import { deliveryJobKey } from "./webhook-emit.ts";
 
 /** Shortest wait of a parked attempt, ms (its endpoint's oldest attempt may end any moment). */
 const MIN_PARK_MS = 100;
-/** Longest wait of a parked attempt, ms (it is woken sooner when a slot frees in this instance). */
-const MAX_PARK_MS = 600_000;
+/**
+ * Longest wait of a parked attempt before jitter, ms: it is woken sooner when a slot frees in the instance that
+ * parked it, and this bounds the wait when that instance dies (its wake-ups die with it), as the runners' liveness
+ * sweep bounds the wait of the jobs it held (src/jobs/job-liveness.ts, every 30 s). An attempt still behind a hung
+ * receiver then parks again: one fetch per parked attempt every 30 s at most.
+ */
+const MAX_PARK_MS = 30_000;
 /** Parked attempts this instance wakes per endpoint, oldest first; beyond that they wait for their run time. */
 const MAX_WAITERS = 10_000;
 /**
@@ -62,8 +67,8 @@ type SlotServices = Pick<AppServices, "knex" | "config" | "jobs" | "log">;
 /**
  * Takes one of `endpointId`'s slots in this instance for the attempt of `deliveryId` (budget `budgetMs`). When all
  * are taken: the longest wait, i.e. until the oldest attempt in flight ends its budget, plus a budget for every
- * full round of attempts parked before this one (+0–10 % jitter, within 100 ms – 10 min); the attempt is woken
- * sooner when a slot frees here.
+ * full round of attempts parked before this one, within 100 ms – 30 s, +0–10 % jitter; the attempt is woken sooner
+ * when a slot frees here.
  */
 export function takeEndpointSlot(
   services: SlotServices,
@@ -86,10 +91,8 @@ export function takeEndpointSlot(
   if (state.starts.length >= cap) {
     const oldestEnds = Math.min(...state.starts) + budgetMs - now;
     const rounds = Math.floor(state.waiters.size / cap);
-    const wait = Math.min(
-      MAX_PARK_MS,
-      Math.max(MIN_PARK_MS, oldestEnds + rounds * budgetMs) * (1 + Math.random() / 10),
-    );
+    const wait =
+      Math.min(MAX_PARK_MS, Math.max(MIN_PARK_MS, oldestEnds + rounds * budgetMs)) * (1 + Math.random() / 10);
     if (now - Math.min(...state.starts) >= SLOW_AFTER_MS && now - (state.bulkParkedAt ?? -Infinity) >= 1000) {
       state.bulkParkedAt = now;
       void parkDueAttempts(services, endpointId, state, new Date(Date.now() + wait));
