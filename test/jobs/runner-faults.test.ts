@@ -49,6 +49,8 @@ async function runTime(key: string, timeoutMs: number): Promise<number> {
 
 describe("job runner after losing its connections", () => {
   it("runs a new job promptly and gets its LISTEN connection back when LISTEN backends are terminated after an outage", async () => {
+    // Promptly means through LISTEN, not the 2 s poll: the runner's LISTEN connection is up before the first probe.
+    await until(async () => (await runnerListeners()) > 0, 10_000);
     expect(await runTime("before", 10_000)).toBeLessThan(2000);
     // A 20 s outage: the LISTEN connection's reconnection backs off meanwhile (upstream: up to a minute apart).
     await proxy.close();
