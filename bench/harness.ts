@@ -106,7 +106,8 @@ function prestart(cwd = fileURLToPath(new URL("..", import.meta.url))): void {
 /**
  * Starts `node src/main.ts` on `databaseUrl` (migrating it) as the checkout's `npm start` does (its Node flags and
  * environment, its types stripped ahead of time: {@link startCommand}, {@link prestart}), with extra `env`, and waits
- * for /readyz. BENCH_CPU_PROF_DIR writes a V8 CPU profile of the server there. Its logs are off (LOG_LEVEL `silent`) unless
+ * for /readyz. BENCH_CPU_PROF_DIR writes a V8 CPU profile of the server there; BENCH_SERVER_NODE_FLAGS adds Node
+ * flags (space-separated, e.g. `--trace-gc`). Its logs are off (LOG_LEVEL `silent`) unless
  * BENCH_SERVER_LOG_LEVEL names a level (e.g. `info`, `npm start`'s default: one line per request, to this stdout).
  * @throws Error when the server is not ready within 60 s.
  */
@@ -124,7 +125,13 @@ export async function startServerProcess(
   prestart(options.cwd);
   const child = spawn(
     process.execPath,
-    [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), ...start.flags, ...nodeArgs, "src/main.ts"],
+    [
+      ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []),
+      ...(process.env.BENCH_SERVER_NODE_FLAGS?.split(" ").filter(Boolean) ?? []),
+      ...start.flags,
+      ...nodeArgs,
+      "src/main.ts",
+    ],
     {
       cwd: options.cwd,
       env: {

@@ -47,7 +47,11 @@ export interface ReadContext {
   /** null: anonymous (sees only public rows). */
   caller: ReadPrincipal | null;
   /** The caller's standing in every organization it may act on, loaded once per request. */
-  scope: { memberships(): Promise<ReadonlyMap<string, ReadStanding>> };
+  scope: {
+    memberships(): Promise<ReadonlyMap<string, ReadStanding>>;
+    /** The memberships when already loaded, else undefined (a fan-out's synchronous path). */
+    settledMemberships?(): ReadonlyMap<string, ReadStanding> | undefined;
+  };
   /** The instance's clock (`now()`, which tests may move), for states derived from times. */
   services: { now(): Date };
   log: Pick<Logger, "warn">;

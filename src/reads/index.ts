@@ -7,9 +7,11 @@
  * planner choosing how a query runs (planner.ts), the table descriptors modules describe their tables with
  * (tables.ts), the services' by-id reads over the same visibility (by-id.ts), the resolvers running the declarations
  * inside graphql-js (resolvers.ts), the computed fields spliced into a one-statement answer (resolved-sites.ts) and
- * the statement runner (statements.ts).
+ * the statement runner (statements.ts), and what a subscription result depended on of its caller, so that
+ * subscribers who agree on it share it (caller-dependencies.ts).
  */
 export * from "./by-id.ts";
+export { isAuthenticated, SHARING_PROBE, type SharingProbe } from "./caller-dependencies.ts";
 export * from "./columns.ts";
 export * from "./compiler.ts";
 export { SqlConditionWriter } from "./condition-writer.ts";
@@ -23,6 +25,12 @@ export {
   type ReadPlan,
   setProcessReadMode,
 } from "./planner.ts";
-export { compiledReadReferences, isKeyReader, readCallerOf, withCompiledReads } from "./resolvers.ts";
+export {
+  compiledReadReferences,
+  isKeyReader,
+  readCallerOf,
+  settledFingerprint,
+  withCompiledReads,
+} from "./resolvers.ts";
 export type { ReadStatementOptions } from "./statements.ts";
 export * from "./tables.ts";

@@ -26,6 +26,7 @@ import {
 } from "graphql";
 import { collectSubfields } from "graphql/execution/collectFields.js";
 import { NotFoundError } from "../shared/errors.ts";
+import { callerFingerprint, NOW_PATH, recordingCaller, sharingProbeOf } from "./caller-dependencies.ts";
 import {
   ERROR_KEY,
   type JsonSql,
@@ -60,9 +61,47 @@ function readsOf(ctx: ReadContext): RequestReads {
   return reads;
 }
 
-/** The caller as compiled reads see it (its memberships: one statement per request, shared with the services). */
+/**
+ * The caller as compiled reads see it (its memberships: one statement per request, shared with the services). On a
+ * probing context (caller-dependencies.ts) it records what the declarations read of it.
+ */
 export function compiledReadCaller(ctx: ReadContext): Promise<ReadCaller> {
-  return readCallerOf(ctx.caller, ctx.scope, ctx.services.now());
+  const probe = sharingProbeOf(ctx);
+  if (!probe) return readCallerOf(ctx.caller, ctx.scope, ctx.services.now());
+  const { context } = probe;
+  return readCallerOf(context.caller, context.scope, context.services.now()).then((caller) =>
+    recordingCaller(caller, probe.paths),
+  );
+}
+
+/** Per context: its last fingerprint, the memberships and paths it was taken over (see {@link settledFingerprint}). */
+const fingerprints = new WeakMap<
+  ReadContext,
+  { orgs: ReadCaller["orgs"]; paths: readonly string[]; fingerprint: string }
+>();
+
+/** Whether `a` and `b` hold the same paths in the same order. */
+function samePaths(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * The fingerprint of `ctx`'s caller over `paths` (caller-dependencies.ts `callerFingerprint`), without waiting:
+ * undefined when its memberships are not loaded. For the subscribers of a fan-out
+ * (src/server/shared-execution.ts): kept per context while its memberships and the paths stay the same, so that
+ * each event costs a subscriber a comparison, not a fingerprint (a fingerprint over the clock is never kept).
+ */
+export function settledFingerprint(ctx: ReadContext, paths: readonly string[]): string | undefined {
+  const orgs = ctx.scope.settledMemberships?.();
+  if (!orgs) return undefined;
+  const kept = fingerprints.get(ctx);
+  if (kept && kept.orgs === orgs && samePaths(kept.paths, paths)) return kept.fingerprint;
+  const fingerprint = callerFingerprint(callerWith(ctx.caller, orgs, ctx.services.now()), paths);
+  if (!paths.includes(NOW_PATH)) fingerprints.set(ctx, { orgs, paths, fingerprint });
+  return fingerprint;
 }
 
 /**
@@ -75,14 +114,18 @@ export async function readCallerOf(
   scope: ReadContext["scope"],
   now: Date,
 ): Promise<ReadCaller> {
-  const p = caller;
+  return callerWith(caller, await scope.memberships(), now);
+}
+
+/** The {@link ReadCaller} of principal `p` (null: anonymous) with standings `orgs`, at the clock `now`. */
+function callerWith(p: ReadPrincipal | null, orgs: ReadCaller["orgs"], now: Date): ReadCaller {
   return {
     userId: p?.userId ?? null,
     via: p?.via ?? null,
     apiKeyId: p?.apiKeyId ?? null,
     sessionId: p?.sessionId ?? null,
     organizationId: p?.organizationId ?? null,
-    orgs: await scope.memberships(),
+    orgs,
     now,
   };
 }

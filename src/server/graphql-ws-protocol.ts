@@ -157,12 +157,18 @@ function initTimedOut(socket: ProtocolSocket): void {
 /** The JSON text of each result without errors sent, for as long as the result is kept. */
 const resultTexts = new WeakMap<ExecutionResult, string>();
 
-/** Sends `data` on `socket`; resolves once written (at once when the socket is no longer open). */
-function send(socket: WebSocket, data: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (socket.readyState !== WebSocket.OPEN) return resolve();
-    socket.send(data, (error) => (error ? reject(error) : resolve()));
-  });
+/**
+ * Sends `data` on `socket`. Undefined when the socket can take more at once: it is no longer open, or it had
+ * nothing buffered, so this write went straight to the kernel (or waits alone in the socket's buffer). Otherwise a
+ * promise resolved once written: a reader that does not keep up is then waited for, one write at a time.
+ */
+function send(socket: WebSocket, data: string): Promise<void> | undefined {
+  if (socket.readyState !== WebSocket.OPEN) return undefined;
+  if (socket.bufferedAmount === 0) {
+    socket.send(data);
+    return undefined;
+  }
+  return new Promise((resolve, reject) => socket.send(data, (error) => (error ? reject(error) : resolve())));
 }
 
 /** Whether `value` is a result stream rather than a single result. */
@@ -357,11 +363,12 @@ export class GraphqlWsProtocol {
   }
 
   /**
-   * Sends `result` as the `next` message of operation `id`; resolves once written. A result without errors is
-   * serialized once whatever the number of subscribers it is sent to (one result is shared by the subscribers of
-   * the same operation: src/server/shared-execution.ts); the message is that text with the operation's id.
+   * Sends `result` as the `next` message of operation `id` (see `send`: undefined, or a promise resolved once
+   * written when the socket has a backlog). A result without errors is serialized once whatever the number of
+   * subscribers it is sent to (one result is shared by the subscribers of the same operation:
+   * src/server/shared-execution.ts); the message is that text with the operation's id.
    */
-  next(socket: ProtocolSocket, id: string, result: ExecutionResult): Promise<void> {
+  next(socket: ProtocolSocket, id: string, result: ExecutionResult): Promise<void> | undefined {
     if (result.errors?.length) {
       const payload = { ...result, errors: this.#hooks.format(result.errors) };
       return send(socket, JSON.stringify({ id, type: MessageType.Next, payload }));
@@ -374,15 +381,16 @@ export class GraphqlWsProtocol {
     return send(socket, `{"id":${JSON.stringify(id)},"type":"${MessageType.Next}","payload":${payload}}`);
   }
 
-  #error(socket: ProtocolSocket, id: string, errors: readonly GraphQLError[]): Promise<void> {
+  #error(socket: ProtocolSocket, id: string, errors: readonly GraphQLError[]): Promise<void> | undefined {
     return send(socket, JSON.stringify({ id, type: MessageType.Error, payload: this.#hooks.format(errors) }));
   }
 }
 
 /**
- * A running subscription whose results are pushed (`take`): sends each as `next`, takes the next one once it is
- * written (so a slow reader's backlog stays in the event stream, which ends it past its cap), then `complete` or
- * `error`. While no event comes it is this object only: no promise, no suspended function.
+ * A running subscription whose results are pushed (`take`): sends each as `next`, takes the next one at once when
+ * the socket had no backlog, else once written (so a slow reader's backlog stays in the event stream, which ends it
+ * past its cap), then `complete` or `error`. While no event comes it is this object only: no promise, no suspended
+ * function.
  */
 class RunningSubscription implements StreamConsumer<ExecutionResult> {
   readonly #protocol: GraphqlWsProtocol;
@@ -399,11 +407,20 @@ class RunningSubscription implements StreamConsumer<ExecutionResult> {
 
   onValue(result: ExecutionResult): void {
     // A failure here (serializing, writing, taking the next result) ends the subscription, never the process.
-    let sent: Promise<void>;
+    let sent: Promise<void> | undefined;
     try {
       sent = this.#protocol.next(this.#socket, this.#id, result);
     } catch (error) {
       this.onError(error);
+      return;
+    }
+    if (sent === undefined) {
+      // Written without a backlog: the next result is taken now (a fan-out goes on to the next subscriber).
+      try {
+        this.#results.take(this);
+      } catch (error) {
+        this.#internal(error);
+      }
       return;
     }
     sent

@@ -11,7 +11,13 @@ import { DateTimeResolver, EmailAddressResolver, JSONObjectResolver, URLResolver
 import { auditedMutation } from "../modules/audit/index.ts";
 import type { Context } from "../modules/context.ts";
 import { modulePublicRootFields, moduleReads, moduleResolvers, moduleRows, moduleTypeDefs } from "../modules/index.ts";
-import { compiledReadReferences, isKeyReader, type ReadStatementOptions, withCompiledReads } from "../reads/index.ts";
+import {
+  compiledReadReferences,
+  isAuthenticated,
+  isKeyReader,
+  type ReadStatementOptions,
+  withCompiledReads,
+} from "../reads/index.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
 import { withDeadline } from "./query-cost.ts";
 
@@ -66,7 +72,8 @@ export function buildSchema(reads: ReadStatementOptions = { timeoutMs: 10_000, p
       return {
         ...field,
         resolve: (src, args, ctx: Context, info) => {
-          if (!ctx.caller) throw new UnauthenticatedError();
+          // Read as a dependency: a subscription event's result is shared only among authenticated subscribers.
+          if (!isAuthenticated(ctx)) throw new UnauthenticatedError();
           return resolve(src, args, ctx, info);
         },
         ...(subscribe && {

@@ -1,20 +1,21 @@
 /**
- * Subscription results computed once per event for many subscribers. A fan-out hands every
- * subscriber that may see an event the same event object, marked with `shareableEvent` (src/shared/pubsub.ts);
- * subscribers with the same operation (same text, variables and operation name) then get the same result,
- * computed for the first of them — provided no resolver of that execution read the context (loaders, access,
- * services: anything that could differ per subscriber). An execution that touched the context, or raised errors,
- * is not shared: every subscriber then executes for itself, as without this module. Events not marked shareable
- * are always executed per subscriber.
+ * Subscription results computed once per event for many subscribers. A fan-out hands every subscriber that may see
+ * an event the same event object, marked with `shareableEvent` (src/shared/pubsub.ts); subscribers with the same
+ * operation (same text, variables and operation name) then take the result executed for the first of them —
+ * provided that execution read nothing of its subscriber's context but the caller fields its compiled reads
+ * recorded (src/reads/caller-dependencies.ts: organization, role, grants…), on which they agree. Subscribers that
+ * differ on those fields share one execution per distinct set of values. An execution that read other context
+ * (loaders, the caller's services) or raised errors is not shared: every subscriber then executes for itself, as
+ * without this module. Events not marked shareable are always executed per subscriber. A shared result that is
+ * ready is handed over synchronously, so an event reaches its subscribers one after the other, with no promise per
+ * subscriber.
  */
 import { createSourceEventStream, type DocumentNode, type ExecutionArgs, type ExecutionResult, execute } from "graphql";
+import { type ReadContext, SHARING_PROBE, type SharingProbe, settledFingerprint } from "../reads/index.ts";
 import { isShareableEvent, type StreamConsumer } from "../shared/pubsub.ts";
 
 /** The key of an operation's result: its text, variables and operation name (set by the transport per document). */
 const operationKeys = new WeakMap<DocumentNode, string>();
-
-/** Per shared event and operation key: the first execution, and whether its result may be shared. */
-const executions = new WeakMap<object, Map<string, Promise<{ result: ExecutionResult; shareable: boolean }>>>();
 
 /** Most operation keys kept in {@link sharedKeys}. */
 const SHARED_KEYS = 10_000;
@@ -41,39 +42,169 @@ export function keyOperation(
   operationKeys.set(document, key);
 }
 
-/** Executes `args` with the context wrapped so that any read of it makes the result unshareable. */
-async function probe(args: ExecutionArgs, event: object): Promise<{ result: ExecutionResult; shareable: boolean }> {
-  let touched = false;
-  const context = args.contextValue as object;
-  const watched = new Proxy(context, {
-    get(target, property) {
-      touched = true;
-      return Reflect.get(target, property, target);
-    },
-  });
-  const result = await execute({ ...args, rootValue: event, contextValue: watched });
-  return { result, shareable: !touched && !result.errors?.length };
+/** Receives the result of one event for one subscriber (see {@link resultOf}). */
+interface ResultReceiver {
+  resolved(result: ExecutionResult): void;
+  rejected(error: unknown): void;
 }
 
-/** The result of one event for one subscriber: shared when it can be, else executed for this subscriber. */
-async function resultOf(args: ExecutionArgs, event: unknown): Promise<ExecutionResult> {
+/** Context properties that are the instance's, not the subscriber's: reading them keeps a result shareable. */
+const INSTANCE_WIDE = new Set<PropertyKey>(["services", "knex", "log"]);
+
+/**
+ * One execution of an event's operation, whose result may serve other subscribers: it runs with a probe on its
+ * context (src/reads/caller-dependencies.ts), so it knows whether it read anything of its subscriber besides the
+ * caller fields its compiled reads recorded (`paths`), and the fingerprint of its own caller over them. Subscribers
+ * wait for it as callbacks in one array (no promise each), called one after the other when it settles.
+ */
+class SharedExecution {
+  /** The result, or the error the execution threw. */
+  result: ExecutionResult | null = null;
+  error: unknown = null;
+  /** The caller paths its reads recorded; null when the result may not be shared (context read, errors). */
+  paths: readonly string[] | null = null;
+  /** Its own caller's fingerprint over `paths`. */
+  fingerprint = "";
+  #waiters: Array<() => void> | null = [];
+
+  constructor(args: ExecutionArgs, event: object) {
+    const context = args.contextValue as ReadContext;
+    const probe: SharingProbe = { context, paths: new Set() };
+    let touched = false;
+    const watched = new Proxy(context, {
+      get(target, property) {
+        if (property === SHARING_PROBE) return probe;
+        if (!INSTANCE_WIDE.has(property)) touched = true;
+        return Reflect.get(target, property, target);
+      },
+    });
+    const settle = (result: ExecutionResult) => {
+      this.result = result;
+      const paths = [...probe.paths];
+      const fingerprint = settledFingerprint(context, paths);
+      if (!touched && !result.errors?.length && fingerprint !== undefined) {
+        this.paths = paths;
+        this.fingerprint = fingerprint;
+      }
+      this.#settled();
+    };
+    const fail = (error: unknown) => {
+      this.error = error ?? new Error("Subscription execution failed");
+      this.#settled();
+    };
+    try {
+      const running = execute({ ...args, rootValue: event, contextValue: watched });
+      if (running instanceof Promise) running.then(settle, fail);
+      else settle(running);
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  /** Calls `then` once settled: at once when it is, else after the execution (in the order of the calls). */
+  whenSettled(then: () => void): void {
+    if (this.#waiters) this.#waiters.push(then);
+    else then();
+  }
+
+  /** Hands the result (or the error) to the subscriber it was executed for. */
+  answer(receiver: ResultReceiver): void {
+    if (this.error !== null) receiver.rejected(this.error);
+    else receiver.resolved(this.result!);
+  }
+
+  /** Whether the subscriber of `context` may take this result: shareable, and equal on every path it read. */
+  serves(context: ReadContext): boolean {
+    return this.paths !== null && settledFingerprint(context, this.paths) === this.fingerprint;
+  }
+
+  #settled(): void {
+    const waiters = this.#waiters!;
+    this.#waiters = null;
+    for (const waiter of waiters) waiter();
+  }
+}
+
+/** An event's executions of one operation: the first, then one per caller fingerprint over the first's paths. */
+interface OperationExecutions {
+  first: SharedExecution;
+  byFingerprint: Map<string, SharedExecution> | null;
+}
+
+/** Per shared event, by operation key. */
+const executions = new WeakMap<object, Map<string, OperationExecutions>>();
+
+/** Executes `args` on `event` for one subscriber alone. */
+function executeAlone(args: ExecutionArgs, event: unknown, receiver: ResultReceiver): void {
+  let running: ReturnType<typeof execute>;
+  try {
+    running = execute({ ...args, rootValue: event });
+  } catch (error) {
+    receiver.rejected(error);
+    return;
+  }
+  if (!(running instanceof Promise)) receiver.resolved(running);
+  else
+    running.then(
+      (result) => receiver.resolved(result),
+      (error: unknown) => receiver.rejected(error),
+    );
+}
+
+/**
+ * The result of one event for one subscriber, handed to `receiver` (synchronously when a shared result is ready).
+ * Subscribers with the same operation take the result executed for the first of them when that execution read
+ * nothing of its subscriber but caller fields on which they agree (its organization, role, grants…, as its
+ * compiled reads recorded them); subscribers that differ on them share one execution per distinct fingerprint. An
+ * execution that read other context (loaders, the caller's services) or raised errors is not shared: each
+ * subscriber then executes for itself. Events not marked shareable are always executed per subscriber.
+ */
+function resultOf(args: ExecutionArgs, event: unknown, receiver: ResultReceiver): void {
   const key = operationKeys.get(args.document);
   if (!key || typeof event !== "object" || event === null || !isShareableEvent(event)) {
-    return execute({ ...args, rootValue: event });
+    executeAlone(args, event, receiver);
+    return;
   }
   let perEvent = executions.get(event);
   if (!perEvent) {
     perEvent = new Map();
     executions.set(event, perEvent);
   }
-  const first = perEvent.get(key);
-  if (!first) {
-    const execution = probe(args, event);
-    perEvent.set(key, execution);
-    return (await execution).result;
+  const known = perEvent.get(key);
+  if (!known) {
+    const first = new SharedExecution(args, event);
+    perEvent.set(key, { first, byFingerprint: null });
+    first.whenSettled(() => first.answer(receiver));
+    return;
   }
-  const { result, shareable } = await first;
-  return shareable ? result : execute({ ...args, rootValue: event });
+  known.first.whenSettled(() => join(known, args, event, receiver));
+}
+
+/** {@link resultOf} once the operation's first execution for the event has settled. */
+function join(known: OperationExecutions, args: ExecutionArgs, event: object, receiver: ResultReceiver): void {
+  const { first } = known;
+  const context = args.contextValue as ReadContext;
+  if (first.serves(context)) {
+    receiver.resolved(first.result!);
+    return;
+  }
+  const fingerprint = first.paths === null ? undefined : settledFingerprint(context, first.paths);
+  if (fingerprint === undefined) {
+    executeAlone(args, event, receiver);
+    return;
+  }
+  // Grouped by the first execution's paths; each group's own paths decide (its reads may have gone elsewhere).
+  known.byFingerprint ??= new Map();
+  const group = known.byFingerprint.get(fingerprint);
+  if (!group) {
+    const own = new SharedExecution(args, event);
+    known.byFingerprint.set(fingerprint, own);
+    own.whenSettled(() => own.answer(receiver));
+    return;
+  }
+  group.whenSettled(() =>
+    group.serves(context) ? receiver.resolved(group.result!) : executeAlone(args, event, receiver),
+  );
 }
 
 /** The end of a result stream. */
@@ -88,7 +219,7 @@ type PushingIterator = AsyncIterator<unknown> & { take(consumer: StreamConsumer<
  * subscription holds one small object, not a closure per method; a transport extends it (`ended`, `failed`) rather
  * than wrapping it in another iterator. It is itself the consumer of its source's pushed events.
  */
-export class SharedResults implements AsyncIterableIterator<ExecutionResult>, StreamConsumer<unknown> {
+export class SharedResults implements AsyncIterableIterator<ExecutionResult>, StreamConsumer<unknown>, ResultReceiver {
   /** The source stream's iterator, the operation's arguments, and whether `ended` has been called. */
   readonly #events: AsyncIterator<unknown>;
   readonly #args: ExecutionArgs;
@@ -128,7 +259,10 @@ export class SharedResults implements AsyncIterableIterator<ExecutionResult>, St
         this.#end();
         return DONE;
       }
-      return { value: await resultOf(this.#args, item.value), done: false };
+      const value = await new Promise<ExecutionResult>((resolved, rejected) =>
+        resultOf(this.#args, item.value, { resolved, rejected }),
+      );
+      return { value, done: false };
     } catch (error) {
       this.#end();
       if (this.failed(error)) return DONE;
@@ -154,12 +288,19 @@ export class SharedResults implements AsyncIterableIterator<ExecutionResult>, St
     events.take(this);
   }
 
-  /** The source's next event (from `take`): its result goes to the consumer. */
+  /** The source's next event (from `take`): its result goes to the consumer ({@link resolved}). */
   onValue(event: unknown): void {
-    resultOf(this.#args, event).then(
-      (result) => this.#taken()?.onValue(result),
-      (error: unknown) => this.onError(error),
-    );
+    resultOf(this.#args, event, this);
+  }
+
+  /** The result of the event taken (from {@link resultOf}), for the waiting consumer. */
+  resolved(result: ExecutionResult): void {
+    this.#taken()?.onValue(result);
+  }
+
+  /** The execution of the event taken failed (from {@link resultOf}). */
+  rejected(error: unknown): void {
+    this.onError(error);
   }
 
   /** The source is done (from `take`). */

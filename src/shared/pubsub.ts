@@ -272,20 +272,19 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
 }
 
 /**
- * A memo of per-event work shared by every local subscriber of a topic: `memo(payload, load)` runs `load` for
- * the first subscriber that asks about this event and hands the same promise to the others. It is keyed on the
- * payload object, which the instance's dispatch hands to every local handler of one event (and which is garbage
- * once they are done), so the work runs once per event and instance. Used by subscription fan-outs to load an
- * event's record once, each subscriber then deciding visibility from its own cached access.
+ * A memo of per-event work shared by every local subscriber of a topic: `memo(payload, make)` runs `make` for
+ * the first subscriber that asks about this event and hands the same value (a promise, when `make` is async) to
+ * the others. It is keyed on the payload object, which the instance's dispatch hands to every local handler of one
+ * event (and which is garbage once they are done), so the work runs once per event and instance. Used by
+ * subscription fan-outs to build an event's object once, each subscriber then deciding visibility from its own
+ * cached access.
  */
 export function oncePerEvent<T>() {
-  const results = new WeakMap<Record<string, unknown>, Promise<T>>();
-  return (payload: Record<string, unknown>, load: () => Promise<T>): Promise<T> => {
-    let result = results.get(payload);
-    if (!result) {
-      result = load();
-      results.set(payload, result);
-    }
+  const results = new WeakMap<Record<string, unknown>, T>();
+  return (payload: Record<string, unknown>, make: () => T): T => {
+    if (results.has(payload)) return results.get(payload) as T;
+    const result = make();
+    results.set(payload, result);
     return result;
   };
 }
@@ -367,6 +366,11 @@ export function eventStream<T>(
   return new TopicStream(pubsub, topic, accept, maxQueued, route, after);
 }
 
+/** Whether `value` is a promise (or another thenable) rather than a value. */
+function isThenable<T>(value: PromiseLike<T> | T): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
+}
+
 /** An event before `accept`: its payload and meta, and whether it comes from the replay. */
 type QueuedEvent = { payload: Record<string, unknown>; meta: EventMeta; replay?: boolean };
 
@@ -432,7 +436,7 @@ class TopicStream<T> implements EventStream<T> {
         const live = this.#held ?? [];
         this.#held = null;
         for (const item of live) this.#enqueue(item);
-        void this.#drain();
+        this.#drain();
       },
       (error: unknown) => {
         void this.#finish();
@@ -451,39 +455,69 @@ class TopicStream<T> implements EventStream<T> {
       return;
     }
     this.#enqueue({ payload, meta });
-    void this.#drain();
+    this.#drain();
   }
 
-  async #drain(): Promise<void> {
+  /**
+   * Passes queued events through `accept`, in order, and hands each accepted one to the consumer. An `accept` that
+   * answers synchronously (a fan-out deciding from cached access) keeps the whole pass synchronous: one event
+   * reaches every subscriber of an instance one after the other, each delivery done before the next begins, with
+   * no promise per subscriber; an asynchronous answer suspends the pass until it settles.
+   */
+  #drain(): void {
     if (this.#draining) return;
     this.#draining = true;
+    let suspended = false;
     try {
       while ((this.#replayQueue?.length || this.#queue?.length) && !this.#done) {
         const item = this.#replayQueue?.length ? this.#replayQueue.shift()! : this.#queue!.shift()!;
-        let mapped: T | undefined;
+        let mapped: Promise<T | undefined> | T | undefined;
         try {
-          mapped = await this.#accept(item.payload, item.meta);
+          mapped = this.#accept(item.payload, item.meta);
         } catch {
           continue; // `accept` reports its own failures; a failing event is dropped, the stream goes on.
         }
-        if (mapped === undefined || this.#done) continue;
-        if (this.#consumer) {
-          const consumer = this.#consumer;
-          this.#consumer = null;
-          consumer.onValue(mapped);
-        } else if (this.#waiting) {
-          const resolve = this.#waiting;
-          this.#waiting = null;
-          this.#failWaiting = null;
-          resolve({ value: mapped, done: false });
-        } else {
-          this.#ready ??= [];
-          this.#ready.push({ value: mapped, replay: item.replay === true });
-          if (!item.replay && ++this.#readyLive > this.#maxQueued) this.#overflow();
+        if (isThenable(mapped)) {
+          suspended = true;
+          mapped.then(
+            (value) => this.#resume(value, item),
+            () => this.#resume(undefined, item),
+          );
+          return;
         }
+        this.#deliver(mapped, item);
       }
     } finally {
+      if (!suspended) this.#draining = false;
+    }
+  }
+
+  /** Goes on with the pass {@link #drain} suspended on an asynchronous `accept`, whose answer was `mapped`. */
+  #resume(mapped: T | undefined, item: QueuedEvent): void {
+    try {
+      this.#deliver(mapped, item);
+    } finally {
       this.#draining = false;
+    }
+    this.#drain();
+  }
+
+  /** Hands an accepted event to the waiting consumer, or keeps it ready (counted against the cap when live). */
+  #deliver(mapped: T | undefined, item: QueuedEvent): void {
+    if (mapped === undefined || this.#done) return;
+    if (this.#consumer) {
+      const consumer = this.#consumer;
+      this.#consumer = null;
+      consumer.onValue(mapped);
+    } else if (this.#waiting) {
+      const resolve = this.#waiting;
+      this.#waiting = null;
+      this.#failWaiting = null;
+      resolve({ value: mapped, done: false });
+    } else {
+      this.#ready ??= [];
+      this.#ready.push({ value: mapped, replay: item.replay === true });
+      if (!item.replay && ++this.#readyLive > this.#maxQueued) this.#overflow();
     }
   }
 

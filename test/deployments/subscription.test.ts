@@ -1,12 +1,15 @@
 /**
  * `deploymentUpdated(applicationId)` over graphql-ws with a real WebSocket client: a manual deployment's status
  * changes (queued, running, done) and its log lines (including "dry run: nothing applied") arrive; a deployment
- * superseded by a newer one is reported cancelled; another organization's owner gets NOT_FOUND.
+ * superseded by a newer one is reported cancelled; another organization's owner gets NOT_FOUND. Fan-out: the
+ * statements an event costs the server are the same for 1 subscriber as for 12 (owners, members, members granted
+ * the application), and a member granted only another project cannot subscribe.
  */
 import { type Client, createClient } from "graphql-ws";
 import { afterAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { drainJobs } from "../helpers/jobs.ts";
+import { addMember, createProjects } from "../helpers/seed.ts";
 import { gql, type TestServer, useTestServer } from "../helpers/server.ts";
 import { seededApplication } from "./deploy-helpers.ts";
 
@@ -53,20 +56,25 @@ async function until(check: () => boolean, timeoutMs = 10_000) {
   }
 }
 
+/** Deploys `app` as its owner and runs the deployment's jobs to the end; @returns the deployment's id. */
+async function deployed(app: { applicationId: string; owner: { apiKey: string } }): Promise<string> {
+  const res = await gql<{ deployApplication: { id: string } }>(
+    t.skiff.url,
+    `mutation($id: ID!) { deployApplication(applicationId: $id) { id } }`,
+    { id: app.applicationId },
+    { apiKey: app.owner.apiKey },
+  );
+  await drainJobs(t.db.knex);
+  return res.data!.deployApplication.id;
+}
+
 describe("deploymentUpdated", () => {
   it("streams status changes and log lines of the application's deployments; other organizations get NOT_FOUND", async () => {
     const app = await seededApplication(t.db.knex);
     const sub = subscribe(app.owner.apiKey, app.applicationId);
     await until(() => t.skiff.services.pubsub.listenerCount("deployment.updated") > 0);
-    const deployed = await gql<{ deployApplication: { id: string } }>(
-      t.skiff.url,
-      `mutation($id: ID!) { deployApplication(applicationId: $id) { id } }`,
-      { id: app.applicationId },
-      { apiKey: app.owner.apiKey },
-    );
-    await drainJobs(t.db.knex);
+    const id = await deployed(app);
     await until(() => sub.updates.some((u) => u.status === "done"));
-    const id = deployed.data!.deployApplication.id;
     expect(sub.updates.every((u) => u.deploymentId === id)).toBe(true);
     expect(sub.updates.filter((u) => !u.logLine).map((u) => u.status)).toEqual(["queued", "running", "done"]);
     expect(sub.updates.flatMap((u) => (u.logLine ? [u.logLine.text] : []))).toContain("dry run: nothing applied");
@@ -75,6 +83,57 @@ describe("deploymentUpdated", () => {
     const denied = subscribe(other.owner.apiKey, app.applicationId);
     await until(() => denied.errors.length > 0);
     expect(denied.errors[0]?.extensions?.code).toBe("NOT_FOUND");
+  });
+
+  it("reads an event's deployment once however many subscribers see it", async () => {
+    const app = await seededApplication(t.db.knex);
+    const deploymentId = await deployed(app);
+    const [otherProject] = await createProjects(t.db.knex, app.organizationId, 1);
+    const member = await addMember(t.db.knex, app.organizationId, "member");
+    const granted = await addMember(t.db.knex, app.organizationId, "member", { applicationIds: [app.applicationId] });
+    const outsider = await addMember(t.db.knex, app.organizationId, "member", { projectIds: [otherProject!] });
+    const keys = [app.owner.apiKey, member.apiKey, granted.apiKey];
+
+    const baseline = t.skiff.services.pubsub.listenerCount("deployment.updated");
+    const denied = subscribe(outsider.apiKey, app.applicationId);
+    await until(() => denied.errors.length > 0);
+    expect(denied.errors[0]?.extensions?.code).toBe("NOT_FOUND");
+
+    /** Statements the server issues while 4 log-line events reach `subscribers` (each receives all 4). */
+    const statementsFor = async (subscribers: ReturnType<typeof subscribe>[]) => {
+      await until(() => t.skiff.services.pubsub.listenerCount("deployment.updated") >= baseline + subscribers.length);
+      await new Promise((r) => setTimeout(r, 300)); // their access statements are done
+      let statements = 0;
+      const onQuery = () => statements++;
+      t.skiff.services.knex.on("query", onQuery);
+      try {
+        for (let i = 0; i < 4; i++) {
+          await t.skiff.services.pubsub.publish("deployment.updated", {
+            id: deploymentId,
+            applicationId: app.applicationId,
+            status: "done",
+            log: { at: new Date().toISOString(), level: "info", text: `line ${i}` },
+          });
+        }
+        await until(() =>
+          subscribers.every((s) => s.updates.filter((u) => u.logLine?.text.startsWith("line")).length >= 4),
+        );
+      } finally {
+        t.skiff.services.knex.removeListener("query", onQuery);
+      }
+      for (const s of subscribers) {
+        expect(s.errors).toEqual([]);
+        expect(s.updates.map((u) => u.logLine?.text)).toEqual(["line 0", "line 1", "line 2", "line 3"]);
+        s.updates.length = 0;
+      }
+      return statements;
+    };
+    const one = [subscribe(app.owner.apiKey, app.applicationId)];
+    const oneCost = await statementsFor(one);
+    const many = Array.from({ length: 12 }, (_, i) => subscribe(keys[i % keys.length]!, app.applicationId));
+    const manyCost = await statementsFor([...one, ...many]);
+    console.log(`deploymentUpdated fan-out: ${oneCost} statements for 4 events and 1 subscriber, ${manyCost} for 13`);
+    expect(manyCost).toBe(oneCost);
   });
 });
 

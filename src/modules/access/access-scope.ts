@@ -18,6 +18,8 @@ export class AccessScope {
   readonly caller: Caller | null;
   private readonly knex: Knex;
   private loaded: Promise<Map<string, OrgAccess>> | null = null;
+  /** What `loaded` resolved to, once it has (read synchronously by {@link settledForOrg}). */
+  private settled: Map<string, OrgAccess> | null = null;
 
   /** `caller` null (no credentials) sees nothing. Takes `caller.access` when set (see {@link Caller}). */
   constructor(knex: Knex, caller: Caller | null) {
@@ -25,14 +27,16 @@ export class AccessScope {
     this.caller = caller;
     const access = caller?.access;
     if (access && caller.via !== "session" && access.organizationId === caller.organizationId) {
-      this.loaded = Promise.resolve(new Map([[access.organizationId, access]]));
+      this.settled = new Map([[access.organizationId, access]]);
+      this.loaded = Promise.resolve(this.settled);
     }
     const memberships = caller?.memberships;
     if (memberships && caller.via === "session") {
       const kept = caller.activeOrganizationOnly
         ? memberships.filter((m) => m.organizationId === caller.organizationId)
         : memberships;
-      this.loaded = Promise.resolve(new Map(kept.map((m) => [m.organizationId, m])));
+      this.settled = new Map(kept.map((m) => [m.organizationId, m]));
+      this.loaded = Promise.resolve(this.settled);
     }
     if (caller) {
       caller.access = undefined;
@@ -45,13 +49,40 @@ export class AccessScope {
    * session with `activeOrganizationOnly` to its active one.
    */
   memberships(): Promise<Map<string, OrgAccess>> {
-    this.loaded ??= this.load();
+    if (!this.loaded) {
+      const loading = this.load();
+      this.loaded = loading;
+      // Kept for synchronous reads unless invalidated meanwhile (a later load then owns `settled`).
+      loading.then(
+        (memberships) => {
+          if (this.loaded === loading) this.settled = memberships;
+        },
+        () => {},
+      );
+    }
     return this.loaded;
+  }
+
+  /**
+   * {@link memberships} when they are loaded, else undefined (then call `memberships()`): lets a subscription's
+   * fan-out decide visibility from a connection's cached access without a promise per subscriber and event.
+   */
+  settledMemberships(): ReadonlyMap<string, OrgAccess> | undefined {
+    return this.settled ?? undefined;
+  }
+
+  /**
+   * {@link forOrg} when the memberships are loaded: the access, or null when the caller is not a member there;
+   * undefined when they are not loaded yet (then call `forOrg`).
+   */
+  settledForOrg(organizationId: string): OrgAccess | null | undefined {
+    return this.settled ? (this.settled.get(organizationId) ?? null) : undefined;
   }
 
   /** Forgets the loaded memberships (after this request changed them, e.g. by accepting an invitation). */
   invalidate(): void {
     this.loaded = null;
+    this.settled = null;
   }
 
   /** The caller's access to `organizationId`, or null when it is not a member there (→ NOT_FOUND). */

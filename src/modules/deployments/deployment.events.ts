@@ -5,15 +5,16 @@
  * transaction of the status change, so a change that rolls back sends nothing.
  */
 import type { Knex } from "knex";
+import { can } from "../../auth/access/policy.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { cursorOf, seqOfCursor } from "../../shared/event-log.ts";
 import type { DomainEventData } from "../../shared/events/catalogue.ts";
-import { eventStream } from "../../shared/pubsub.ts";
+import { type EventMeta, eventStream, oncePerEvent, shareableEvent } from "../../shared/pubsub.ts";
 import { applicationSubject } from "../applications/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { events } from "../events.ts";
 import type { AppServices } from "../services.ts";
-import type { Deployment, DeploymentLogLine, DeploymentStatus } from "./deployment.model.ts";
+import { Deployment, type DeploymentLogLine, type DeploymentStatus } from "./deployment.model.ts";
 
 /** Pub/sub topic of deployment changes: the live event's name (the manifest relays it: `liveRelay`). */
 export const DEPLOYMENT_TOPIC = "deployment.updated";
@@ -50,9 +51,36 @@ export async function publishDeploymentChange(
 }
 
 /**
+ * What an event's subscribers on this instance receive, built once per event: the deployment read once (no
+ * visibility: each subscriber's is decided from its connection's cached access), in one object shared by them all
+ * (`shareableEvent`: their identical reads of its fields run once, src/server/shared-execution.ts). Null when the
+ * deployment is gone or is not of the event's application.
+ */
+const eventOf = oncePerEvent<Promise<DeploymentEvent | null>>();
+
+/** Builds the shared event of `change` (see {@link eventOf}): one statement. */
+async function sharedEvent(knex: Knex, change: DeploymentChange, meta: EventMeta): Promise<DeploymentEvent | null> {
+  const deployment = await Deployment.query(knex).findById(change.id);
+  if (!deployment || deployment.applicationId !== change.applicationId) return null;
+  const logLine = change.log
+    ? { at: new Date(change.log.at), level: change.log.level as DeploymentLogLine["level"], text: change.log.text }
+    : null;
+  return shareableEvent({
+    deploymentId: change.id,
+    status: change.status,
+    logLine,
+    deployment,
+    cursor: cursorOf(meta.seq ?? 0),
+  });
+}
+
+/**
  * The updates of every deployment of `applicationId` the caller can see. Listening starts before the visibility
  * check, so nothing after the subscription is accepted is missed. With `after` (a cursor), the logged events after
- * it go first, through the same checks as live ones.
+ * it go first, through the same checks as live ones. Fan-out: an event's deployment is read once per instance
+ * whatever the number of subscribers, and each subscriber sees it while it may see the application — its
+ * standing from the connection's cached access (no statement per subscriber and event), the application as the
+ * subscription found it.
  * @throws NotFoundError when the application is not visible to the caller; BadUserInputError for a malformed
  *   `after`, CursorExpiredError for one older than the log's retention.
  */
@@ -62,25 +90,27 @@ export async function deploymentUpdates(
   after: string | null = null,
 ): Promise<AsyncIterableIterator<DeploymentEvent>> {
   const afterSeq = after === null ? undefined : seqOfCursor(after);
+  // The application as the caller may see it (null: not visible), read once for the subscription.
+  const application = ctx.loaders.applications.byId.load(applicationId);
+  const knex = ctx.services.knex;
   const stream = eventStream<DeploymentEvent>(
     ctx.services.pubsub,
     DEPLOYMENT_TOPIC,
     async (payload, meta) => {
       const change = payload as unknown as DeploymentChange;
       if (change.applicationId !== applicationId || typeof change.id !== "string") return undefined;
-      const deployment = await ctx.forEvent().loaders.deployments.byId.load(change.id);
-      if (!deployment) return undefined;
-      const logLine = change.log
-        ? { at: new Date(change.log.at), level: change.log.level as DeploymentLogLine["level"], text: change.log.text }
-        : null;
-      return { deploymentId: change.id, status: change.status, logLine, deployment, cursor: cursorOf(meta.seq ?? 0) };
+      const event = await eventOf(payload, () => sharedEvent(knex, change, meta));
+      const app = await application;
+      if (!event || !app) return undefined;
+      const access = ctx.scope.settledForOrg(app.organizationId) ?? (await ctx.scope.forOrg(app.organizationId));
+      if (!access || !can(access, "application:see", { id: app.id, projectId: app.projectId })) return undefined;
+      ctx.forEvent(); // fresh loaders for the nested fields that read through them
+      return event;
     },
     { route: { field: "applicationId", value: applicationId }, after: afterSeq },
   ); // only this application's events reach it
   try {
-    if (!(await ctx.loaders.applications.byId.load(applicationId))) {
-      throw new NotFoundError("Application", applicationId);
-    }
+    if (!(await application)) throw new NotFoundError("Application", applicationId);
     await stream.replayed;
   } catch (error) {
     await stream.return?.();

@@ -104,11 +104,10 @@ function isChange(payload: Record<string, unknown>): payload is Record<string, u
 }
 
 /**
- * What an event's subscribers receive, built once per event and instance: the record as it is now (loaded once;
- * null once deleted), in one object shared by every subscriber that may see it (`shareableEvent`). Null when
- * the record is gone.
+ * What an event's subscribers receive, built once per event and instance: one object shared by every subscriber
+ * that may see it (`shareableEvent`), whose record is read by id with each subscriber's selection.
  */
-const eventOf = oncePerEvent<SiteImportEvent | null>();
+const eventOf = oncePerEvent<SiteImportEvent>();
 
 /**
  * Whether a subscriber with standing `access` (same organization) receives the event of an import of project
@@ -138,35 +137,52 @@ export async function siteImportUpdates(
   const organizationId = ctx.caller?.organizationId ?? null;
   // Routed by import or organization: the instance's dispatch hands this stream only the events it filters on.
   const route = id ? { field: "id", value: id } : { field: "organizationId", value: organizationId ?? "" };
-  const accept = async (payload: Record<string, unknown>, meta: EventMeta): Promise<SiteImportEvent | undefined> => {
-    if (!isChange(payload)) return undefined;
-    const cursor = cursorOf(meta.seq ?? 0);
-    if (id ? payload.id !== id : payload.organizationId !== organizationId) return undefined;
-    // Visibility from the connection's cached access (ctx.scope): no statement per subscriber and event.
-    if (payload.status === "deleted") {
-      // The record is gone: check visibility against the organization and the project it had.
-      const access = await ctx.scope.forOrg(payload.organizationId);
-      const projectId = typeof payload.projectId === "string" ? payload.projectId : null;
-      if (!access || !eventVisible(access, projectId)) return undefined;
-      const deleted: SiteImportEvent = { importId: payload.id, status: "deleted", record: null, cursor };
-      return (await eventOf(payload, async () => shareableEvent(deleted))) ?? undefined;
-    }
-    let projectId = payload.projectId;
-    if (projectId === undefined) {
-      // An event of an older instance: the record tells its project.
-      const record = await SiteImport.query(ctx.knex).findById(payload.id);
-      if (!record) return undefined; // deleted meanwhile
-      projectId = record.projectId;
-    }
-    const access = await ctx.scope.forOrg(payload.organizationId);
-    if (!access || !eventVisible(access, projectId ?? null)) return undefined;
+  /** The event for this subscriber when standing `access` may see it (of the import's project `projectId`). */
+  const visibleEvent = (
+    payload: SiteImportChange,
+    meta: EventMeta,
+    access: OrgAccess | null,
+    projectId: string | null,
+  ): SiteImportEvent | undefined => {
+    if (!access || !eventVisible(access, projectId)) return undefined;
     // One object per event, shared by its subscribers: their identical reads of the record run once.
-    const event = await eventOf(payload, async () =>
-      shareableEvent({ importId: payload.id, status: payload.status, record: { id: payload.id }, cursor }),
+    const event = eventOf(payload as unknown as Record<string, unknown>, () =>
+      shareableEvent({
+        importId: payload.id,
+        status: payload.status,
+        record: payload.status === "deleted" ? null : { id: payload.id },
+        cursor: cursorOf(meta.seq ?? 0),
+      }),
     );
-    if (!event) return undefined;
-    ctx.forEvent(); // fresh loaders for this event's nested fields
+    if (payload.status !== "deleted") ctx.forEvent(); // fresh loaders for this event's nested fields
     return event;
+  };
+  /**
+   * Whether this subscriber receives the event, and as what. Decided synchronously from the connection's cached
+   * access (ctx.scope) when it is loaded — no statement and no promise per subscriber and event — else once it is.
+   */
+  const accept = (
+    payload: Record<string, unknown>,
+    meta: EventMeta,
+  ): SiteImportEvent | undefined | Promise<SiteImportEvent | undefined> => {
+    if (!isChange(payload)) return undefined;
+    if (id ? payload.id !== id : payload.organizationId !== organizationId) return undefined;
+    const known = payload.projectId;
+    if (known === undefined && payload.status !== "deleted") {
+      // An event of an older instance: the record tells its project.
+      return SiteImport.query(ctx.knex)
+        .findById(payload.id)
+        .then(async (record) => {
+          if (!record) return undefined; // deleted meanwhile
+          const access = await ctx.scope.forOrg(payload.organizationId);
+          return visibleEvent(payload, meta, access, record.projectId ?? null);
+        });
+    }
+    // A deleted record has no row left: visibility from the organization and the project it had.
+    const projectId = typeof known === "string" ? known : null;
+    const access = ctx.scope.settledForOrg(payload.organizationId);
+    if (access !== undefined) return visibleEvent(payload, meta, access, projectId);
+    return ctx.scope.forOrg(payload.organizationId).then((loaded) => visibleEvent(payload, meta, loaded, projectId));
   };
   const stream = eventStream<SiteImportEvent>(ctx.services.pubsub, SITE_IMPORT_TOPIC, accept, {
     route,
