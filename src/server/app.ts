@@ -21,8 +21,16 @@ import { authenticate, invalidCredentialsError, presentsCredentials } from "./au
 import { compiledReadsPlugin, stringifyResult } from "./compiled-reads.ts";
 import { buildContext, withOrigin } from "./context.ts";
 import { type RequestDrain, trackRequests } from "./drain.ts";
-import { createFormatError, createHttpErrorHandler, unavailableError, unavailablePlugin } from "./format-error.ts";
+import {
+  createFormatError,
+  createHttpErrorHandler,
+  frameworkErrorHandler,
+  MAX_PATH_PARAMETER_LENGTH,
+  unavailableError,
+  unavailablePlugin,
+} from "./format-error.ts";
 import { inputChecksPlugin } from "./input-checks.ts";
+import { parseJsonBodies } from "./json-bodies.ts";
 import { registerMcp } from "./mcp.ts";
 import {
   createMetricsServer,
@@ -89,6 +97,8 @@ export async function createServer(services: AppServices, databaseUrl: string): 
     // `request.ip` (auth limits, request logs, session addresses): the rightmost address that is not a trusted
     // proxy (src/http/client-address.ts), as the WebSocket upgrade resolves it.
     trustProxy: proxyTrust(services.config.SKIFF_TRUST_PROXY),
+    maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    frameworkErrors: frameworkErrorHandler,
   });
   const requests = trackRequests(app.server);
   app.addHook("onClose", () => readiness.close());
@@ -134,6 +144,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   await apollo.start();
 
   app.setErrorHandler(createHttpErrorHandler(services.log));
+  parseJsonBodies(app);
   echoRequestId(app);
   capResponseSize(app, services.config.SKIFF_MAX_RESPONSE_BYTES);
   checkDocumentSize(app);

@@ -205,3 +205,22 @@ export function createHttpErrorHandler(log: Logger) {
       );
   };
 }
+
+/** Fastify's longest path parameter, in characters (its `maxParamLength` default). */
+export const MAX_PATH_PARAMETER_LENGTH = 100;
+
+/**
+ * Fastify's `frameworkErrors`: a URL the router refuses before any route runs — a path parameter longer than
+ * {@link MAX_PATH_PARAMETER_LENGTH} characters (414) or a path that does not decode (400) — answered in Skiff's
+ * `{ error, code }` shape with a message that says which, without repeating the URL (it may be megabytes long).
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode ?? 400;
+  const message =
+    error.code === "FST_ERR_MAX_PARAM_LENGTH"
+      ? `A path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters`
+      : error.code === "FST_ERR_BAD_URL"
+        ? "The URL's path is not valid percent-encoded UTF-8"
+        : "The request's URL cannot be routed";
+  void reply.code(status).send({ error: message, code: status === 414 ? "URI_TOO_LONG" : "BAD_REQUEST" });
+}

@@ -3,6 +3,7 @@
  * operation in-process through Apollo (same validation, resolvers, services and error formatting as
  * /graphql), then let the row shape status and body. Static rows (fixed documents) are served as they are.
  */
+
 import type { FastifyInstance } from "fastify";
 import { GraphQLError, Kind, type OperationDefinitionNode, parse } from "graphql";
 import { outcomeOfCode, recordCall } from "../modules/audit/index.ts";
@@ -24,6 +25,7 @@ import { authenticate, refusalFor } from "./authenticate.ts";
 import { RawJsonData } from "./compiled-reads.ts";
 import { buildContext, withOrigin } from "./context.ts";
 import { unavailableError } from "./format-error.ts";
+import { parseJsonBodies } from "./json-bodies.ts";
 import { confirmCaller, rememberedContext } from "./remembered-callers.ts";
 import { bodyResponse, checkBodyAt } from "./rest-bodies.ts";
 
@@ -95,19 +97,13 @@ export function registerRestRoutes(
 }
 
 /**
- * Replaces the JSON parser of `scope` by Fastify's own (same prototype-poisoning rules) except that an empty body
+ * Replaces the JSON parser of `scope` by Skiff's (json-bodies.ts: Fastify's own rules) except that an empty body
  * is no body (`request.body` undefined) instead of a 400 "Body cannot be empty": many HTTP clients send
  * `Content-Type: application/json` on every call, bodiless ones included. A row that takes no
  * body then answers as without one; a row that takes one answers its documented 400 from its own validation.
  */
 function emptyJsonAsNone(scope: FastifyInstance): void {
-  const parseJson = scope.getDefaultJsonParser("error", "error");
-  scope.removeContentTypeParser("application/json");
-  scope.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    const text = String(body);
-    if (text.trim() === "") return done(null, undefined);
-    return parseJson(request, text, done);
-  });
+  parseJsonBodies(scope, { emptyAsNone: true });
 }
 
 /**

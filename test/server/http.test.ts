@@ -1,5 +1,6 @@
 /**
- * HTTP surface of the foundation: health probes, CSRF prevention, malformed input, error masking,
+ * HTTP surface of the foundation: health probes, CSRF prevention, malformed input (JSON that does not parse, JSON
+ * holding a key that could reach a prototype), error masking,
  * both API-key headers, and the WebSocket endpoint's authentication at connection_init.
  */
 import { createClient } from "graphql-ws";
@@ -69,8 +70,51 @@ describe("bad input", () => {
       body: "{not json",
     });
     expect(res.status).toBe(400);
-    const body = (await res.json()) as { errors: Array<{ extensions: { code: string } }> };
+    const body = (await res.json()) as { errors: Array<{ message: string; extensions: { code: string } }> };
     expect(body.errors[0]?.extensions.code).toBe("BAD_REQUEST");
+    expect(body.errors[0]?.message).toMatch(/not valid JSON/);
+  });
+
+  it("refuses a well-formed body holding __proto__ or constructor.prototype with 400 naming the key", async () => {
+    const bodies = [
+      '{"query":"{ __typename }","variables":{"__proto__":{"admin":true}}}',
+      '{"query":"{ __typename }","variables":{"constructor":{"prototype":{"admin":true}}}}',
+    ];
+    for (const [path, headers] of [
+      ["/graphql", { authorization: `Bearer ${org.owner.apiKey}` }],
+      ["/api/site-import", { "x-api-key": org.owner.apiKey }],
+    ] as const) {
+      for (const raw of bodies) {
+        const res = await fetch(`${skiff.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: raw,
+        });
+        expect(res.status).toBe(400);
+        const text = await res.text();
+        expect(text).toContain("forbidden key");
+        expect(text).not.toContain("not valid JSON");
+      }
+    }
+    expect(({} as { admin?: boolean }).admin).toBeUndefined();
+  });
+
+  it("answers a path parameter over 100 characters with 414 and a bad percent-encoding with 400, URL not repeated", async () => {
+    const long = "x".repeat(5000);
+    const headers = { "x-api-key": org.owner.apiKey };
+    const tooLong = await fetch(`${skiff.url}/api/v1/orgs/${long}/webhooks`, { headers });
+    expect(tooLong.status).toBe(414);
+    const tooLongText = await tooLong.text();
+    expect(JSON.parse(tooLongText)).toEqual({
+      error: "A path parameter is longer than 100 characters",
+      code: "URI_TOO_LONG",
+    });
+    const badEncoding = await fetch(`${skiff.url}/api/v1/orgs/%E0%A4%A/webhooks`, { headers });
+    expect(badEncoding.status).toBe(400);
+    expect(await badEncoding.json()).toEqual({
+      error: "The URL's path is not valid percent-encoded UTF-8",
+      code: "BAD_REQUEST",
+    });
   });
 
   it("blocks simple GET requests without a preflight header (CSRF prevention)", async () => {
