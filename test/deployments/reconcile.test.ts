@@ -86,7 +86,8 @@ function objectsOf(organizationId: string): string[] {
 async function deletedBy(action: () => Promise<unknown>): Promise<string[]> {
   const from = kube.deleted.length;
   await action();
-  await drainJobs(db.knex, 30_000, { background: true });
+  // The serial background queue also holds the periodic jobs' ticks: on a loaded 2-core machine it takes a while.
+  await drainJobs(db.knex, 60_000, { background: true });
   return kube.deleted
     .slice(from)
     .map((k) => k.split("/").slice(1).join("/"))
