@@ -175,8 +175,15 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   events.on("pool:release", ({ workerPool }) => {
     if (pool === workerPool) pool = undefined;
   });
-  // (Re)connected to LISTEN: jobs may have been scheduled meanwhile.
-  events.on("pool:listen:success", () => void wakeups.refresh());
+  // (Re)connected to LISTEN: jobs may have been scheduled meanwhile, and jobs enqueued since the pool's last fetch
+  // (its first one at start-up) were announced to no one. Once the connection's LISTEN has run, one fetch takes
+  // them; later ones are announced. graphile-worker sends its LISTEN right after this event, in the same turn: a
+  // statement queued on the same client in the next microtask answers after it. That statement is the same LISTEN
+  // again (a no-op), so the connection's last statement, which diagnostics look for, stays a LISTEN.
+  events.on("pool:listen:success", ({ client }) => {
+    void wakeups.refresh();
+    queueMicrotask(() => client.query('LISTEN "jobs:insert"').then(nudge, () => {}));
+  });
   const unsubscribe = services.pubsub.subscribe(SCHEDULED_TOPIC, (p) => wakeups.dueAt(Number(p.at)));
   const startRun = () =>
     run({

@@ -157,7 +157,7 @@ describe("several instances on one database", () => {
     }
   });
 
-  it("starts a new job on its LISTEN wake-up, not by polling (a runner polling once a minute; figures printed)", async () => {
+  it("starts a new job on its LISTEN wake-up, not by polling, and one enqueued while LISTEN was down once it is back (a runner polling once a minute; figures printed)", async () => {
     // A runner of its own on a database of its own, polling once a minute: only graphile-worker's LISTEN for new
     // jobs can start a job within the 5 s allowed below, so a broken LISTEN (polling left) fails this test.
     const listenDb = await createTestDatabase();
@@ -171,8 +171,7 @@ describe("several instances on one database", () => {
       pollIntervalMs: 60_000,
     });
     try {
-      // The runner's LISTEN must be in place before the first job: one enqueued between its first poll and its
-      // LISTEN would wait for the next poll.
+      // The latencies below are of LISTEN wake-ups: the runner's LISTEN is in place before the first job.
       await until(async () => {
         const { rows } = await listenDb.knex.raw(
           "select 1 from pg_stat_activity where datname = current_database() and query ilike 'listen%jobs:insert%'",
@@ -193,6 +192,18 @@ describe("several instances on one database", () => {
       console.info(`enqueue → first attempt: p50 ${latencies[10]} ms, max ${latencies[19]} ms (20 jobs)`);
       // Far below the minute a poll would take; the bound leaves room for a loaded machine.
       expect(latencies[19]).toBeLessThan(5000);
+
+      // A job enqueued while the LISTEN connection is down is announced to no one: the runner fetches once its
+      // LISTEN is back, rather than at the next poll a minute later.
+      await listenDb.knex.raw(
+        "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen%jobs:insert%'",
+      );
+      const t0 = Date.now();
+      await quiet.skiff.services.jobs.enqueue(listenDb.knex, "test.record", { key: "listen-down" });
+      await until(() => runsOf("test.record", "listen-down").length === 1, 5000);
+      console.info(
+        `enqueued while LISTEN was down: started ${runsOf("test.record", "listen-down")[0]!.startedAt - t0} ms after`,
+      );
     } finally {
       await runner.stop();
       await quiet.skiff.stop();
