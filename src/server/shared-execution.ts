@@ -121,8 +121,20 @@ class SharedExecution {
   #settled(): void {
     const waiters = this.#waiters!;
     this.#waiters = null;
+    // Each waiter hands its own failure to its subscriber ({@link guarded}): one cannot stop the others.
     for (const waiter of waiters) waiter();
   }
+}
+
+/** `then`, whose exceptions go to `receiver` (a waiter of a {@link SharedExecution}). */
+function guarded(receiver: ResultReceiver, then: () => void): () => void {
+  return () => {
+    try {
+      then();
+    } catch (error) {
+      receiver.rejected(error);
+    }
+  };
 }
 
 /** An event's executions of one operation: the first, then one per caller fingerprint over the first's paths. */
@@ -174,10 +186,10 @@ function resultOf(args: ExecutionArgs, event: unknown, receiver: ResultReceiver)
   if (!known) {
     const first = new SharedExecution(args, event);
     perEvent.set(key, { first, byFingerprint: null });
-    first.whenSettled(() => first.answer(receiver));
+    first.whenSettled(guarded(receiver, () => first.answer(receiver)));
     return;
   }
-  known.first.whenSettled(() => join(known, args, event, receiver));
+  known.first.whenSettled(guarded(receiver, () => join(known, args, event, receiver)));
 }
 
 /** {@link resultOf} once the operation's first execution for the event has settled. */
@@ -199,11 +211,13 @@ function join(known: OperationExecutions, args: ExecutionArgs, event: object, re
   if (!group) {
     const own = new SharedExecution(args, event);
     known.byFingerprint.set(fingerprint, own);
-    own.whenSettled(() => own.answer(receiver));
+    own.whenSettled(guarded(receiver, () => own.answer(receiver)));
     return;
   }
-  group.whenSettled(() =>
-    group.serves(context) ? receiver.resolved(group.result!) : executeAlone(args, event, receiver),
+  group.whenSettled(
+    guarded(receiver, () =>
+      group.serves(context) ? receiver.resolved(group.result!) : executeAlone(args, event, receiver),
+    ),
   );
 }
 
