@@ -97,7 +97,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
     // `request.ip` (auth limits, request logs, session addresses): the rightmost address that is not a trusted
     // proxy (src/http/client-address.ts), as the WebSocket upgrade resolves it.
     trustProxy: proxyTrust(services.config.SKIFF_TRUST_PROXY),
-    maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     frameworkErrors: frameworkErrorHandler,
   });
   const requests = trackRequests(app.server);
