@@ -20,8 +20,8 @@ const UNIT_TESTS = "test/**/*.unit.test.ts";
 export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlMain }] },
   test: {
-    // A test's own waits carry their bounds; this one only catches a hang. Four files at a time on two cores of a
-    // slower host took some tests past 30 s.
+    // A test's own waits carry their bounds; this one only catches a hang, with room for four files at a time on
+    // two cores of a slow host.
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

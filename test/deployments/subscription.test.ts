@@ -132,7 +132,7 @@ describe("deploymentUpdated", () => {
     const oneCost = await statementsFor(one);
     const many = Array.from({ length: 12 }, (_, i) => subscribe(keys[i % keys.length]!, app.applicationId));
     const manyCost = await statementsFor([...one, ...many]);
-    console.log(`deploymentUpdated fan-out: ${oneCost} statements for 4 events and 1 subscriber, ${manyCost} for 13`);
+    console.info(`deploymentUpdated fan-out: ${oneCost} statements for 4 events and 1 subscriber, ${manyCost} for 13`);
     expect(manyCost).toBe(oneCost);
   });
 });
