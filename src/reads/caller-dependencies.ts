@@ -7,9 +7,10 @@
  * caller that records every field they read ({@link recordingCaller}), as paths, and another subscriber shares
  * the result when its {@link callerFingerprint} over those paths is the same.
  *
- * Paths: `a` whether there is a caller at all (authenticated: {@link isAuthenticated}); `f\0<field>` a field of the caller (`userId`, `organizationId`, `via`, `now`…); `o\0<org>` whether the
- * caller has a standing in organization `<org>`; `o\0<org>\0<property>` a property of that standing (`role`,
- * `grants`, `planFeatures`, `memberId`…); `o\0*` every standing (the map enumerated or its size read).
+ * Paths: `a` whether there is a caller at all (authenticated: {@link isAuthenticated}); `f\0<field>` a field of
+ * the caller (`userId`, `organizationId`, `via`, `now`…); `o\0<org>` whether the caller has a standing in
+ * organization `<org>`; `o\0<org>\0<property>` a property of that standing (`role`, `grants`, `planFeatures`,
+ * `memberId`…); `o\0*` every standing (the map enumerated or its size read).
  */
 import type { ReadCaller } from "./compiler.ts";
 import type { ReadContext, ReadStanding } from "./context.ts";
@@ -39,10 +40,11 @@ const AUTHENTICATED = "a";
  */
 export function isAuthenticated(ctx: ReadContext): boolean {
   const probe = sharingProbeOf(ctx);
-  if (!probe) return ctx.caller !== null;
+  if (!probe) return Boolean(ctx.caller);
   probe.paths.add(AUTHENTICATED);
-  return probe.context.caller !== null;
+  return Boolean(probe.context.caller);
 }
+
 /** The path of the caller's clock (a fingerprint over it is the instant's only). */
 export const NOW_PATH = `f${SEP}now`;
 /** The path of "every standing". */
