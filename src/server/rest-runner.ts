@@ -3,7 +3,6 @@
  * operation in-process through Apollo (same validation, resolvers, services and error formatting as
  * /graphql), then let the row shape status and body. Static rows (fixed documents) are served as they are.
  */
-
 import type { FastifyInstance } from "fastify";
 import { GraphQLError, Kind, type OperationDefinitionNode, parse } from "graphql";
 import { outcomeOfCode, recordCall } from "../modules/audit/index.ts";
@@ -41,10 +40,12 @@ export function registerRestRoutes(
   alsoPublished: readonly string[] = [],
 ): void {
   const { app: root, apollo, services } = server;
-  // The rows live in one scope whose JSON parser takes an empty body as no body (see emptyJsonAsNone); callback rows
-  // open their own scope inside it, with raw bodies.
+  // The rows live in one scope whose JSON parser takes an empty body as no body (`request.body` undefined) instead
+  // of a 400 "Body cannot be empty": many HTTP clients send `Content-Type: application/json` on every call, bodiless
+  // ones included. A row that takes no body then answers as without one; a row that takes one answers its
+  // documented 400 from its own validation. Callback rows open their own scope inside it, with raw bodies.
   root.register(async (app) => {
-    emptyJsonAsNone(app);
+    parseJsonBodies(app, { emptyAsNone: true });
     for (const route of routes) {
       if (publicOnly && !route.published) continue;
       if ("serve" in route) {
@@ -94,16 +95,6 @@ export function registerRestRoutes(
       if (pattern !== undefined && !allowed.has(pattern)) return reply.callNotFound();
     });
   }
-}
-
-/**
- * Replaces the JSON parser of `scope` by Skiff's (json-bodies.ts: Fastify's own rules) except that an empty body
- * is no body (`request.body` undefined) instead of a 400 "Body cannot be empty": many HTTP clients send
- * `Content-Type: application/json` on every call, bodiless ones included. A row that takes no
- * body then answers as without one; a row that takes one answers its documented 400 from its own validation.
- */
-function emptyJsonAsNone(scope: FastifyInstance): void {
-  parseJsonBodies(scope, { emptyAsNone: true });
 }
 
 /**

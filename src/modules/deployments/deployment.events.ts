@@ -102,7 +102,7 @@ export async function deploymentUpdates(
       const event = await eventOf(payload, () => sharedEvent(knex, change, meta));
       const app = await application;
       if (!event || !app) return undefined;
-      const access = ctx.scope.settledForOrg(app.organizationId) ?? (await ctx.scope.forOrg(app.organizationId));
+      const access = await ctx.scope.forOrg(app.organizationId);
       if (!access || !can(access, "application:see", { id: app.id, projectId: app.projectId })) return undefined;
       ctx.forEvent(); // fresh loaders for the nested fields that read through them
       return event;

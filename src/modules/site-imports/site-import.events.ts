@@ -14,6 +14,7 @@
  */
 
 import type { Knex } from "knex";
+import { can } from "../../auth/access/policy.ts";
 import type { OrgAccess } from "../../auth/access/standing.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { cursorOf, seqOfCursor } from "../../shared/event-log.ts";
@@ -111,14 +112,14 @@ const eventOf = oncePerEvent<SiteImportEvent>();
 
 /**
  * Whether a subscriber with standing `access` (same organization) receives the event of an import of project
- * `projectId`: the rule of the records' SQL visibility (site-import.tables.ts `visibleImportRow`) on the
+ * `projectId`: the access policy's "project:see" (the rule of the records' SQL visibility, site-import.tables.ts
+ * `visibleImportRow`; an import without a project is seen by unrestricted members only) on the
  * connection's cached standing, because an event reaches every subscriber of an organization and a statement per
  * subscriber and event would not scale (test/site-imports/subscription-fanout.test.ts), and a deleted record has no
  * row left to read.
  */
 function eventVisible(access: OrgAccess, projectId: string | null): boolean {
-  const g = access.grants;
-  return !g || (projectId !== null && (g.projectIds.has(projectId) || g.applicationProjectIds.has(projectId)));
+  return projectId === null ? !access.grants : can(access, "project:see", { projectId });
 }
 
 /**
