@@ -68,7 +68,10 @@ export interface ChaosResult {
   sigterm: NonNullable<ChaosOptions["sigterm"]>;
   /** The Skiff process ended before the SIGTERM (with its exit code or signal), or null. */
   died: string | null;
-  /** `/readyz` answers seen while the database was down: 503s and others (200s after the first second). */
+  /**
+   * `/readyz` answers to requests sent while the database was down (503s: sent after the kill and before it accepted
+   * again; 200s: sent after the first second and answered before the outage's end).
+   */
   readyDuringOutage: { unavailable: number; ready: number };
   /** ms from the database accepting connections again to the first `/readyz` 200; null when never. */
   readyAfterMs: number | null;
@@ -432,13 +435,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         await sleep(200);
       }
     };
-    // /readyz every 100 ms, with the time of each answer.
-    const readiness: Array<{ at: number; status: number }> = [];
+    // /readyz every 100 ms, with the times each request was sent and answered. The client waits 3 s, well past the
+    // check's own 800 ms bound, so that a loaded machine's slow answer still counts as an answer.
+    const readiness: Array<{ at: number; answeredAt: number; status: number }> = [];
     const pollReady = async () => {
       while (!stopLoad || sigterm !== "end") {
         if (skiff.exit && !restarting) return;
         const at = Date.now();
-        readiness.push({ at, status: (await request(`${skiff.url}/readyz`, {}, 1000)).status });
+        const { status } = await request(`${skiff.url}/readyz`, {}, 3000);
+        readiness.push({ at, answeredAt: Date.now(), status });
         await sleep(100);
       }
     };
@@ -517,11 +522,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       if (sigterm === "during" && !term && Date.now() - killedAt > outageMs / 2) sendTerm();
       await sleep(20);
     }
-    const down = readiness.filter((r) => r.at > killedAt + 1000 && r.at < Date.now());
-    result.readyDuringOutage = {
-      unavailable: down.filter((r) => r.status === 503).length,
-      ready: down.filter((r) => r.status === 200).length,
-    };
+    const outageEnd = Date.now();
     if (database.restart && kill === "postgres") await database.restart();
     // Skiff's own cluster ended with Skiff (SIGTERM during the outage): nothing is to come back.
     const gone = variant === "embedded" && term !== undefined && skiff.exit !== null;
@@ -534,6 +535,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       if (await back()) backAt = Date.now();
       else await sleep(50);
     }
+    // Any 503 to a request sent between the kill and the database's return shows the outage; a 200 counts against
+    // readiness only when it was asked and answered inside the outage, after the first second.
+    const until = backAt || Date.now();
+    result.readyDuringOutage = {
+      unavailable: readiness.filter((r) => r.status === 503 && r.at > killedAt && r.at < until).length,
+      ready: readiness.filter((r) => r.status === 200 && r.at > killedAt + 1000 && r.answeredAt < outageEnd).length,
+    };
     if (kill === "skiff" && backAt) await database.accepting();
     say(`${kill === "skiff" ? "Skiff ready again" : "database back"} after ${backAt - killedAt} ms`);
     if (!backAt && !gone)
