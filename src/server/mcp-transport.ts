@@ -105,11 +105,20 @@ export class McpExchange<T> {
     this.refusal = { status, body: JSON.stringify(body), headers: { "content-type": "application/json" } };
   }
 
-  /** `value` as JSON text, with every {@link raw} stand-in replaced by its text. */
+  /**
+   * `value` as JSON text, with every {@link raw} stand-in replaced by its text; the texts are then released (call it
+   * once). The exchange is made when its POST arrives and may be in V8's old generation by the time a text is added
+   * (V8 allocates objects of an allocation site whose objects often survived straight into the old generation): a
+   * young text an old object refers to survives every young-generation collection until a full one. Released, each
+   * answer's text dies young, as the REST path's does (measured at 4 concurrent `list_projects` calls: 6–8 MB
+   * promoted per 1,500 calls instead of 51–56 MB).
+   */
   serialize(value: unknown): string {
     const text = JSON.stringify(value);
     if (this.rawTexts.length === 0) return text;
-    return text.replace(RAW_PATTERN, (_, index: string) => this.rawTexts[Number(index)]!);
+    const serialized = text.replace(RAW_PATTERN, (_, index: string) => this.rawTexts[Number(index)]!);
+    this.rawTexts.length = 0;
+    return serialized;
   }
 }
 
