@@ -172,6 +172,15 @@ describe("rename, plan and billing", () => {
       { apiKey: org.owner.apiKey },
     );
     expect(ok.data).toEqual({ changePlan: { plan: { name: "unlimited" } } });
+    // Usage is counted for the new plan's quotas even where the current plan (unlimited) counts nothing.
+    const fromUnlimited = await gql(
+      t.skiff.url,
+      CHANGE,
+      { id: org.organizationId, plan: "free" },
+      { apiKey: org.owner.apiKey },
+    );
+    expect(code(fromUnlimited)).toBe("CONFLICT");
+    expect(fromUnlimited.errors?.[0]?.message).toContain("projects 4 > 3");
   });
 });
 

@@ -105,7 +105,9 @@ export async function setActiveOrganization(ctx: Context, id: string) {
 }
 
 /**
- * `changePlan` (billing, owner only): moves the organization to the plan named `planName`.
+ * `changePlan` (billing, owner only): moves the organization to the plan named `planName`. Usage is counted for
+ * every quota the new plan limits (whatever the current plan limits) with the organization's row locked, as
+ * creations checking a limited quota lock it (`assertQuota`).
  * @throws NotFoundError, ForbiddenError, BadUserInputError (unknown plan), ConflictError (usage above a new quota).
  */
 export async function changePlan(ctx: Context, organizationId: string, planName: string) {
@@ -117,17 +119,21 @@ export async function changePlan(ctx: Context, organizationId: string, planName:
       fieldErrors: { plan: [`One of: ${names.join(", ")}`] },
     });
   }
-  const { usage } = await quotaStatus(ctx.knex, organizationId);
   const limits = {
     projects: plan.maxProjects,
     applications: plan.maxApplications,
     databases: plan.maxDatabases,
     domains: plan.maxDomains,
   };
-  const over = QUOTA_KINDS.filter((k) => limits[k] !== null && usage[k] > (limits[k] as number));
-  if (over.length) {
-    const detail = over.map((k) => `${k} ${usage[k]} > ${limits[k]}`).join(", ");
-    throw new ConflictError(`Usage exceeds the quotas of plan "${plan.name}": ${detail}`);
-  }
-  return Organization.query(ctx.knex).patchAndFetchById(organizationId, { planId: plan.id });
+  const limited = QUOTA_KINDS.filter((k) => limits[k] !== null);
+  return withTransaction(ctx, async ({ knex: trx }) => {
+    await trx("organizations").where("id", organizationId).forUpdate().select("id");
+    const { usage } = await quotaStatus(trx, organizationId, limited);
+    const over = limited.filter((k) => usage[k] > (limits[k] as number));
+    if (over.length) {
+      const detail = over.map((k) => `${k} ${usage[k]} > ${limits[k]}`).join(", ");
+      throw new ConflictError(`Usage exceeds the quotas of plan "${plan.name}": ${detail}`);
+    }
+    return Organization.query(trx).patchAndFetchById(organizationId, { planId: plan.id });
+  });
 }

@@ -60,13 +60,22 @@ function countOf(db: Knex | Knex.Transaction, kind: QuotaKind, organizationId: s
 }
 
 /**
- * Plan limits and usage of `organizationId` in one statement, without locks. Usage is counted only for
- * limited quotas (an unlimited one reports 0).
+ * Plan limits and usage of `organizationId` in one statement, without locks. Usage is counted for the quotas the
+ * current plan limits and for the kinds in `counted` (another plan's limited quotas, when moving to it); any other
+ * kind reports 0.
  * @throws Error when the organization is missing.
  */
-export async function quotaStatus(db: Knex | Knex.Transaction, organizationId: string): Promise<QuotaStatus> {
+export async function quotaStatus(
+  db: Knex | Knex.Transaction,
+  organizationId: string,
+  counted: readonly QuotaKind[] = [],
+): Promise<QuotaStatus> {
   const usage = (k: QuotaKind) =>
-    db.raw(`case when p.${LIMIT_COLUMN[k]} is null then 0 else (?) end as used_${k}`, [countOf(db, k, organizationId)]);
+    counted.includes(k)
+      ? db.raw(`(?) as used_${k}`, [countOf(db, k, organizationId)])
+      : db.raw(`case when p.${LIMIT_COLUMN[k]} is null then 0 else (?) end as used_${k}`, [
+          countOf(db, k, organizationId),
+        ]);
   const row = await db("organizations as o")
     .join("plans as p", "p.id", "o.plan_id")
     .where("o.id", organizationId)
