@@ -26,6 +26,7 @@ import {
   createHttpErrorHandler,
   frameworkErrorHandler,
   MAX_PATH_PARAMETER_LENGTH,
+  notFoundHandler,
   unavailableError,
   unavailablePlugin,
 } from "./format-error.ts";
@@ -144,6 +145,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   await apollo.start();
 
   app.setErrorHandler(createHttpErrorHandler(services.log));
+  app.setNotFoundHandler(notFoundHandler);
   parseJsonBodies(app);
   echoRequestId(app);
   capResponseSize(app, services.config.SKIFF_MAX_RESPONSE_BYTES);

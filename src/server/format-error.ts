@@ -224,3 +224,13 @@ export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequ
         : "The request's URL cannot be routed";
   void reply.code(status).send({ error: message, code: status === 414 ? "URI_TOO_LONG" : "BAD_REQUEST" });
 }
+
+/**
+ * Fastify's not-found handler: a method and path that no route answers (an unknown path, or a known path with a
+ * method it does not take) get 404 in Skiff's `{ error, code }` shape, `code` `NOT_FOUND`, naming the method but not
+ * the URL (it may be megabytes long). Routes that document their methods (deploy URLs, the payment callback, `/mcp`)
+ * answer 405 with `Allow` themselves.
+ */
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {
+  void reply.code(404).send({ error: `No route answers ${request.method} on this path`, code: "NOT_FOUND" });
+}

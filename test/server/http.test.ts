@@ -117,6 +117,19 @@ describe("bad input", () => {
     });
   });
 
+  it("answers a path no route takes, or a method its path does not take, with 404 NOT_FOUND in the same shape", async () => {
+    for (const [method, path] of [
+      ["GET", "/no/such/path"],
+      ["PATCH", "/api/v1/orgs/1/webhooks/whk_x"],
+      ["POST", "/api/agent/projects"],
+      ["POST", "/api/whoami"],
+    ] as const) {
+      const res = await fetch(`${skiff.url}${path}`, { method, headers: { "x-api-key": org.owner.apiKey } });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(await res.json()).toEqual({ error: `No route answers ${method} on this path`, code: "NOT_FOUND" });
+    }
+  });
+
   it("blocks simple GET requests without a preflight header (CSRF prevention)", async () => {
     const url = `${skiff.url}/graphql?query=${encodeURIComponent("{ viewer { role } }")}`;
     const blocked = await fetch(url, { headers: { authorization: `Bearer ${org.owner.apiKey}` } });
