@@ -165,9 +165,12 @@ describe("webhook recovery", () => {
     });
     expect(future.status).toBe(400);
     expect(future.body.details.fieldErrors.until).toBeDefined();
-    const notADate = await rest(t.skiff.url, "POST", path, owner.apiKey, { since: "yesterday" });
-    expect(notADate.status).toBe(400);
-    expect(notADate.body.details.fieldErrors.since).toBeDefined();
+    // Not a date, no such day, no time zone offset: each the field's own 400.
+    for (const since of ["yesterday", "2026-02-30T00:00:00Z", "2026-11-29T05:00:00"]) {
+      const notADate = await rest(t.skiff.url, "POST", path, owner.apiKey, { since });
+      expect(notADate.status, since).toBe(400);
+      expect(notADate.body.details.fieldErrors.since, since).toBeDefined();
+    }
     const off = await rest(t.skiff.url, "POST", `/api/v1/orgs/${orgId}/webhooks/${inactive.id}/recover`, owner.apiKey, {
       since: new Date(now - HOUR).toISOString(),
     });

@@ -5,6 +5,7 @@
  * camelCase: both are checked here.
  */
 import { z } from "zod";
+import { isDateTime } from "../../shared/date-time.ts";
 import { webhookEvent } from "../../shared/events/catalogue.ts";
 
 const url = z
@@ -46,9 +47,10 @@ export const publishBody = z.strictObject({
   data: z.record(z.string(), z.unknown(), { error: "Required: an object" }),
 });
 
+/** An RFC 3339 date-time with its offset, as the GraphQL `DateTime` scalar takes it. */
 const dateTime = z
   .string({ error: "Required: an RFC 3339 date-time" })
-  .refine((v) => /^\d{4}-\d\d-\d\dT/.test(v) && !Number.isNaN(Date.parse(v)), "Must be an RFC 3339 date-time");
+  .refine(isDateTime, "Must be an RFC 3339 date-time with a time zone offset (e.g. 2026-01-31T12:00:00Z)");
 
 /** REST body of recovery: `{ since, until? }` (RFC 3339 date-times; `until` default: now). */
 export const recoverBody = z.strictObject({
