@@ -135,6 +135,14 @@ describe("deployment lifecycle (dry-run)", () => {
     const other = await seededApplication(t.db.knex);
     const foreign = await gql(t.skiff.url, DEPLOY, { id: other.applicationId }, { apiKey: member.apiKey });
     expect(foreign.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    // A title is one line of at most 200 characters; nothing is queued for a refused one.
+    for (const title of ["x".repeat(201), "two\nlines"]) {
+      const refused = await gql(t.skiff.url, DEPLOY, { id: seeded.applicationId, title }, { apiKey: member.apiKey });
+      expect(refused.errors?.[0]?.extensions?.code, JSON.stringify(title).slice(0, 20)).toBe("BAD_USER_INPUT");
+    }
+    expect(
+      await t.db.knex("deployments").where({ application_id: seeded.applicationId }).count("* as n").first(),
+    ).toEqual({ n: 1 });
   });
 
   it("supersedes older queued deployments, cancels queued ones, redeploys; a worker then runs only the live one", async () => {

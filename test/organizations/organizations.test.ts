@@ -129,9 +129,12 @@ describe("rename, plan and billing", () => {
     expect(code(await gql(t.skiff.url, RENAME, { id: org.organizationId, name: "X" }, { apiKey: member.apiKey }))).toBe(
       "FORBIDDEN",
     );
-    expect(
-      code(await gql(t.skiff.url, RENAME, { id: org.organizationId, name: "" }, { apiKey: org.owner.apiKey })),
-    ).toBe("BAD_USER_INPUT");
+    for (const name of ["", "two\nlines", "tab\there"]) {
+      expect(
+        code(await gql(t.skiff.url, RENAME, { id: org.organizationId, name }, { apiKey: org.owner.apiKey })),
+        JSON.stringify(name),
+      ).toBe("BAD_USER_INPUT");
+    }
   });
 
   it("shows plan { name quotas usage features } and lets only the owner change plans", async () => {

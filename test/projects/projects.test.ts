@@ -74,6 +74,23 @@ describe("projects by role", () => {
     expect(code(await gql(t.skiff.url, DELETE, { id }, { apiKey: member.apiKey }))).toBe("FORBIDDEN");
     expect((await gql(t.skiff.url, DELETE, { id }, { apiKey: org.owner.apiKey })).data).toEqual({ deleteProject: id });
     expect(code(await gql(t.skiff.url, DELETE, { id }, { apiKey: org.owner.apiKey }))).toBe("NOT_FOUND");
+
+    // Names are one line: control characters are refused, as on every other name.
+    for (const name of ["line\nbreak", "bell\u0007", "esc\u001b[31m"]) {
+      const refused = await gql(t.skiff.url, CREATE_PROJECT, { input: { name } }, { apiKey: org.owner.apiKey });
+      expect(code(refused), JSON.stringify(name)).toBe("BAD_USER_INPUT");
+    }
+  });
+
+  it("answers one of concurrent deletes of a project; the others find it gone (NOT_FOUND)", async () => {
+    const org = await createOrg(t.db.knex);
+    const [project] = await createProjects(t.db.knex, org.organizationId, 1);
+    const DELETE = `mutation($id: ID!) { deleteProject(id: $id) }`;
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => gql(t.skiff.url, DELETE, { id: project }, { apiKey: org.owner.apiKey })),
+    );
+    expect(answers.filter((a) => a.data?.deleteProject === project)).toHaveLength(1);
+    expect(answers.filter((a) => code(a) === "NOT_FOUND")).toHaveLength(3);
   });
 });
 

@@ -5,8 +5,11 @@
  * (deployment.run.ts), serialised per application by its queue `deploy:<applicationId>`.
  */
 import type { Knex } from "knex";
+import { z } from "zod";
 import { ConflictError, NotFoundError } from "../../shared/errors.ts";
+import { text } from "../../shared/input-fields.ts";
 import { withTransaction } from "../../shared/transaction.ts";
+import { parseInput } from "../../shared/validate.ts";
 import { organizationAccess } from "../access/index.ts";
 import { clearNeedsDeployment, provideApplicationDeployer } from "../applications/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
@@ -91,21 +94,27 @@ async function visibleDeployment(ctx: Context, id: string): Promise<Deployment> 
   return deployment;
 }
 
+/** A manual deployment's title: one line of at most 200 characters; blank or absent means the default. */
+const manualTitle = z.object({
+  title: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : (v ?? undefined)),
+    text(200).optional(),
+  ),
+});
+
 /**
  * `deployApplication`: queues a manual deployment (owners, admins and members; spec role table).
- * @throws NotFoundError when the application is not visible; ForbiddenError for other roles.
+ * @throws NotFoundError when the application is not visible; ForbiddenError for other roles; BadUserInputError for a
+ * title over 200 characters or holding control characters.
  */
 export async function deployApplication(
   ctx: Context,
   applicationId: string,
-  title: string | null | undefined,
+  rawTitle: string | null | undefined,
 ): Promise<Deployment> {
+  const { title } = parseInput(manualTitle, { title: rawTitle });
   await deployableApplication(ctx, applicationId);
-  return queueDeployment(ctx, {
-    applicationId,
-    title: title?.trim() || "Manual deployment",
-    trigger: "manual",
-  });
+  return queueDeployment(ctx, { applicationId, title: title ?? "Manual deployment", trigger: "manual" });
 }
 
 /**

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { assertCan } from "../../auth/access/policy.ts";
 import { NotFoundError } from "../../shared/errors.ts";
+import { text } from "../../shared/input-fields.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { organizationAccess } from "../access/index.ts";
 import type { Context } from "../context.ts";
@@ -13,7 +14,7 @@ import { createProjectWithProduction, deleteProject as deleteProjectRow } from "
 
 const createInput = z.object({
   organizationId: z.string().nullish(),
-  name: z.string().trim().min(1, "Must not be empty").max(100, "At most 100 characters"),
+  name: text(100),
   description: z.string().trim().max(1000, "At most 1000 characters").nullish(),
 });
 
@@ -42,6 +43,7 @@ export async function deleteProject(ctx: Context, id: string): Promise<string> {
   const access = project ? await ctx.scope.forOrg(project.organizationId) : null;
   if (!project || !access) throw new NotFoundError("Project", id);
   assertCan(access, "project:delete");
-  await deleteProjectRow(ctx, id);
+  // Of concurrent deletes of one project, the one whose statement removed the row answers; the others find it gone.
+  if (!(await deleteProjectRow(ctx, id))) throw new NotFoundError("Project", id);
   return id;
 }

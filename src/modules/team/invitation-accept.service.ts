@@ -11,6 +11,7 @@ import { hashPassword, MIN_PASSWORD_LENGTH } from "../../auth/password.ts";
 import { newId } from "../../db/ids.ts";
 import { missingReference } from "../../db/pg-errors.ts";
 import { AppError, ConflictError } from "../../shared/errors.ts";
+import { text } from "../../shared/input-fields.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { Member, MemberGrant } from "../access/index.ts";
 import type { Context } from "../context.ts";
@@ -30,7 +31,7 @@ export const EMAIL_NOT_VERIFIED = "EMAIL_NOT_VERIFIED";
 
 const signUpInput = z.object({
   token: z.string(),
-  name: z.string().trim().min(1, "Must not be empty").max(100, "At most 100 characters"),
+  name: text(100),
   password: z
     .string()
     .min(MIN_PASSWORD_LENGTH, `At least ${MIN_PASSWORD_LENGTH} characters`)
