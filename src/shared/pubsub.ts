@@ -71,7 +71,8 @@ export interface PubSub {
   /**
    * The events of `topic` logged after `afterSeq` (with `route`, only the matching ones), oldest first: what a
    * resuming subscription replays before it goes live.
-   * @throws CursorExpiredError when events after `afterSeq` may have been pruned.
+   * @throws BadUserInputError when `afterSeq` is beyond the newest event of the log; CursorExpiredError when events
+   *   after `afterSeq` may have been pruned.
    */
   loggedAfter(topic: string, afterSeq: number, route?: EventRoute): Promise<LoggedEvent[]>;
   /** Number of local handlers of `topic` (lets tests wait until a subscription is live). */
@@ -341,7 +342,8 @@ export type EventStream<T> = AsyncIterableIterator<T> & {
   take(consumer: StreamConsumer<T>): void;
   /**
    * Resolves once the logged events after `after` are queued (at once without `after`); rejects with
-   * CursorExpiredError when the cursor is older than the log's retention (the stream is then ended).
+   * BadUserInputError when the cursor is beyond the newest event of the log, CursorExpiredError when it is older
+   * than the log's retention (the stream is then ended).
    */
   replayed: Promise<void>;
 };

@@ -16,9 +16,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pino from "pino";
 import { createKnex } from "../../src/db/knex.ts";
 import { SITE_IMPORT_TOPIC } from "../../src/modules/site-imports/site-import.events.ts";
-import { cursorOf } from "../../src/shared/event-log.ts";
 import { createPubSub } from "../../src/shared/pubsub.ts";
-import { ledger, type Subscriber, subscribeImports } from "../helpers/resume-subscriber.ts";
+import { cursorAtEnd, ledger, type Subscriber, subscribeImports } from "../helpers/resume-subscriber.ts";
 import { API_KEY, freePort, live, ownDatabase, request, type Skiff, startSkiff } from "./db-chaos.ts";
 
 /** What one run saw. `problems` empty means every check passed. */
@@ -80,8 +79,8 @@ export async function runResumeChaos(
     // The client: follows with its last cursor, reconnecting after every drop (every 200 ms until it is back).
     const ids: string[] = [];
     const arrivals: number[] = [];
-    // From the log's start (a fresh database): the first connection misses nothing published before it listens.
-    let cursor: string | null = cursorOf(0);
+    // From the log's end before any publisher starts: the first connection misses nothing published before it listens.
+    let cursor: string | null = await cursorAtEnd(pubsub, knex);
     let current: Subscriber | null = null;
     const follow = async () => {
       while (!stop) {

@@ -1,14 +1,17 @@
 /**
  * `deploymentUpdated(applicationId)` over graphql-ws with a real WebSocket client: a manual deployment's status
  * changes (queued, running, done) and its log lines (including "dry run: nothing applied") arrive; a deployment
- * superseded by a newer one is reported cancelled; another organization's owner gets NOT_FOUND. Fan-out: the
+ * superseded by a newer one is reported cancelled; another organization's owner gets NOT_FOUND; an `after` beyond the
+ * newest event of the log answers BAD_USER_INPUT, and from the newest cursor the next deployment arrives. Fan-out: the
  * statements an event costs the server are the same for 1 subscriber as for 12 (owners, members, members granted
  * the application), and a member granted only another project cannot subscribe.
  */
 import { type Client, createClient } from "graphql-ws";
 import { afterAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { cursorOf, seqOfCursor } from "../../src/shared/event-log.ts";
 import { drainJobs } from "../helpers/jobs.ts";
+import { newestSeq } from "../helpers/resume-subscriber.ts";
 import { addMember, createProjects } from "../helpers/seed.ts";
 import { gql, type TestServer, useTestServer } from "../helpers/server.ts";
 import { seededApplication } from "./deploy-helpers.ts";
@@ -19,9 +22,15 @@ afterAll(async () => {
   await Promise.all(clients.map((c) => c.dispose()));
 });
 
-type Update = { deploymentId: string; status: string; logLine: { level: string; text: string } | null };
+type Update = {
+  deploymentId: string;
+  status: string;
+  logLine: { level: string; text: string } | null;
+  cursor: string;
+};
 
-function subscribe(apiKey: string, applicationId: string, server: TestServer = t) {
+/** Subscribes `apiKey` to `applicationId`'s updates (resuming after `after` when given), collecting what arrives. */
+function subscribe(apiKey: string, applicationId: string, server: TestServer = t, after?: string) {
   const client = createClient({
     url: `${server.skiff.url.replace("http", "ws")}/graphql`,
     webSocketImpl: WebSocket,
@@ -33,8 +42,8 @@ function subscribe(apiKey: string, applicationId: string, server: TestServer = t
   const errors: Array<{ extensions?: { code?: string } }> = [];
   client.subscribe<{ deploymentUpdated: Update }>(
     {
-      query: `subscription($id: ID!) { deploymentUpdated(applicationId: $id) { deploymentId status logLine { level text } deployment { id } } }`,
-      variables: { id: applicationId },
+      query: `subscription($id: ID!, $after: String) { deploymentUpdated(applicationId: $id, after: $after) { deploymentId status logLine { level text } deployment { id } cursor } }`,
+      variables: { id: applicationId, after: after ?? null },
     },
     {
       next: (msg) => {
@@ -83,6 +92,32 @@ describe("deploymentUpdated", () => {
     const denied = subscribe(other.owner.apiKey, app.applicationId);
     await until(() => denied.errors.length > 0);
     expect(denied.errors[0]?.extensions?.code).toBe("NOT_FOUND");
+  });
+
+  it("answers BAD_USER_INPUT for an after beyond the newest event of the log; from the newest, the next deployment arrives", async () => {
+    const app = await seededApplication(t.db.knex);
+    await deployed(app); // events of the application at or before the cursor
+    const newest = await newestSeq(t.db.knex);
+    // Just past the newest event, far past it, and 0 (before the first event: never a cursor of an event).
+    const refused = [cursorOf(newest + 1), "ZXZnamRneHI", cursorOf(0)].map((after) =>
+      subscribe(app.owner.apiKey, app.applicationId, t, after),
+    );
+    await until(() => refused.every((r) => r.errors.length > 0));
+    for (const r of refused) {
+      expect(r.errors.map((e) => e.extensions?.code)).toEqual(["BAD_USER_INPUT"]);
+      expect(r.updates).toEqual([]);
+    }
+
+    const baseline = t.skiff.services.pubsub.listenerCount("deployment.updated");
+    const sub = subscribe(app.owner.apiKey, app.applicationId, t, cursorOf(newest));
+    await until(() => t.skiff.services.pubsub.listenerCount("deployment.updated") > baseline);
+    const id = await deployed(app);
+    await until(() => sub.updates.some((u) => u.status === "done"));
+    expect(sub.errors).toEqual([]);
+    // Nothing of the earlier deployment (at or before the cursor): every change of the new one, each after it.
+    expect(sub.updates.every((u) => u.deploymentId === id)).toBe(true);
+    expect(sub.updates.filter((u) => !u.logLine).map((u) => u.status)).toEqual(["queued", "running", "done"]);
+    expect(sub.updates.every((u) => seqOfCursor(u.cursor) > newest)).toBe(true);
   });
 
   it("reads an event's deployment once however many subscribers see it", async () => {

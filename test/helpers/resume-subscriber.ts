@@ -3,8 +3,10 @@
  * (docs/subscriptions.md "Resuming after a dropped connection"): it records every event with its cursor, can be cut
  * like a network failure, and helpers check a run for gaps and duplicates.
  */
+import type { Knex } from "knex";
 import WebSocket from "ws";
 import { SITE_IMPORT_TOPIC } from "../../src/modules/site-imports/site-import.events.ts";
+import { cursorOf } from "../../src/shared/event-log.ts";
 import type { PubSub } from "../../src/shared/pubsub.ts";
 
 /** The subscription every resume test sends. */
@@ -83,6 +85,21 @@ export async function subscribeImports(
   // Subscribed once the server's stream listens (in-process server), or its answer came.
   if (pubsub) await until(() => pubsub.listenerCount(SITE_IMPORT_TOPIC) > before || sub.error !== undefined);
   return sub;
+}
+
+/** The newest `seq` of the event log (0 when it has none), as read now through `knex`. */
+export async function newestSeq(knex: Knex): Promise<number> {
+  const { rows } = await knex.raw<{ rows: Array<{ seq: string | null }> }>("select max(seq) as seq from event_log");
+  return Number(rows[0]?.seq ?? 0);
+}
+
+/**
+ * A cursor at the log's end, for a client that must miss nothing from now on even before its stream listens: one
+ * event is published on a topic no one follows (a fresh log has no event, hence no cursor), and its cursor returned.
+ */
+export async function cursorAtEnd(pubsub: PubSub, knex: Knex): Promise<string> {
+  await pubsub.publish("test.origin", {});
+  return cursorOf(await newestSeq(knex));
 }
 
 /** Waits until `probe()` holds (at most `timeoutMs`, default 15 s). */

@@ -4,7 +4,9 @@
  * coming, and gets every event it may see exactly once (0 gaps, 0 duplicates at the seam), never another
  * organization's nor an ungranted project's (the replay runs the live visibility check); the same across a restart of
  * a spawned `src/main.ts`, and for the CLI's subscription (`skiff import`, `skiff deploy`) whose connection a TCP proxy
- * cuts; a cursor older than the retention answers CURSOR_EXPIRED, a malformed one BAD_USER_INPUT.
+ * cuts; a cursor older than the retention answers CURSOR_EXPIRED, a malformed one or one beyond the newest event of
+ * the log BAD_USER_INPUT, and from the newest cursor every later event arrives, one committed between the replay's
+ * read and the stream going live included.
  */
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
@@ -12,11 +14,13 @@ import { subscribe as cliSubscribe } from "../../clients/cli/api.ts";
 import { ImportUpdatesSubscription } from "../../clients/cli/operations.ts";
 import { SITE_IMPORT_TOPIC } from "../../src/modules/site-imports/site-import.events.ts";
 import { cursorOf, pruneEventLog } from "../../src/shared/event-log.ts";
-import { createPubSub } from "../../src/shared/pubsub.ts";
+import { createPubSub, type EventRoute } from "../../src/shared/pubsub.ts";
 import { createTestDatabase } from "../helpers/db.ts";
 import { type SkiffProcess, spawnSkiff } from "../helpers/process.ts";
 import {
+  cursorAtEnd,
   type Got,
+  newestSeq,
   publishImport as publish,
   subscribeImports as subscribe,
   until,
@@ -111,6 +115,81 @@ describe("resuming live status", () => {
     await malformed.close();
   }, 30_000);
 
+  it("answers BAD_USER_INPUT for a cursor beyond the newest event of the log; from the newest, later events arrive", async () => {
+    const pubsub = t.skiff.services.pubsub;
+    const { organizationId, owner } = await createOrg(t.db.knex);
+    await publish(pubsub, "imp_ahead_0", organizationId, null);
+    const newest = await newestSeq(t.db.knex);
+    // Just past the newest event, far past it, and 0 (before the first event: never a cursor of an event).
+    for (const after of [cursorOf(newest + 1), "ZXZnamRneHI", cursorOf(0)]) {
+      const ahead = await subscribe(t.skiff.url, owner.apiKey, after, pubsub);
+      await until(() => ahead.error !== undefined);
+      expect(ahead.error![0]!.extensions?.code, after).toBe("BAD_USER_INPUT");
+      expect(ahead.got).toEqual([]);
+      await ahead.close();
+    }
+
+    // Every replay's read, and what to do once it has read and before its stream goes live.
+    const loggedAfter = pubsub.loggedAfter;
+    const reads: Array<Promise<unknown>> = [];
+    let afterRead: ((topic: string, route?: EventRoute) => Promise<void>) | null = null;
+    pubsub.loggedAfter = (topic, afterSeq, route) => {
+      const read = loggedAfter(topic, afterSeq, route);
+      reads.push(read);
+      return read.then(async (rows) => {
+        await afterRead?.(topic, route);
+        return rows;
+      });
+    };
+    try {
+      // The newest cursor is accepted, with nothing to replay. Between its replay's read and the stream going live,
+      // an event commits outside this server (as another instance's would): it comes live, once.
+      let seamSeq = 0;
+      afterRead = async (topic, route) => {
+        afterRead = null;
+        let dispatched!: () => void;
+        const seen = new Promise<void>((resolve) => {
+          dispatched = resolve;
+        });
+        const off = pubsub.subscribe(topic, (payload) => payload.id === "imp_ahead_seam" && dispatched(), route);
+        await t.db.knex.transaction((trx) => publish(pubsub, "imp_ahead_seam", organizationId, null, trx));
+        seamSeq = await newestSeq(t.db.knex);
+        await seen; // the stream's own handler, registered before, has held it
+        off();
+      };
+      const seam = await subscribe(t.skiff.url, owner.apiKey, cursorOf(newest), pubsub);
+      await until(() => seam.got.length === 1);
+      expect(seamSeq).toBeGreaterThan(newest);
+      expect(seam.got).toEqual([{ importId: "imp_ahead_seam", status: "pending", cursor: cursorOf(seamSeq) }]);
+      const last = seam.got[0]!.cursor;
+      await seam.close();
+
+      // A publisher's transaction still open when a client subscribes with the newest cursor: its event is not in the
+      // replay's snapshot (the cursor is not beyond the log), and arrives live at its commit, numbered after it.
+      let sub!: Awaited<ReturnType<typeof subscribe>>;
+      await t.db.knex.transaction(async (trx) => {
+        await publish(pubsub, "imp_ahead_in_flight", organizationId, null, trx);
+        const before = reads.length;
+        sub = await subscribe(t.skiff.url, owner.apiKey, last, pubsub);
+        await until(() => reads.length > before);
+        await reads.at(-1);
+      });
+      for (let i = 0; i < 3; i++) await publish(pubsub, `imp_ahead_live_${i}`, organizationId, null);
+      await until(() => sub.got.length >= 4);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(sub.error).toBeUndefined();
+      expect(distinctIds(sub.got)).toEqual([
+        "imp_ahead_in_flight",
+        "imp_ahead_live_0",
+        "imp_ahead_live_1",
+        "imp_ahead_live_2",
+      ]);
+      await sub.close();
+    } finally {
+      pubsub.loggedAfter = loggedAfter;
+    }
+  }, 30_000);
+
   it("resumes across a restart of Skiff (spawned src/main.ts) with 0 gaps and 0 duplicates", async () => {
     const db = await createTestDatabase();
     const pubsub = await createPubSub(db.url, db.knex, pino({ level: "silent" }));
@@ -124,8 +203,8 @@ describe("resuming live status", () => {
       const { organizationId, owner } = await createOrg(db.knex);
       const expected = Array.from({ length: 30 }, (_, i) => `imp_restart_${i}`);
       const server = await start();
-      // From the log's start (a fresh database): an event published before the server's stream listens is replayed.
-      const first = await subscribe(server.url, owner.apiKey, cursorOf(0));
+      // From the log's end: an event published before the server's stream listens is replayed.
+      const first = await subscribe(server.url, owner.apiKey, await cursorAtEnd(pubsub, db.knex));
       await publish(pubsub, expected[0]!, organizationId, null);
       await until(() => first.got.length === 1);
       for (let i = 1; i < 10; i++) await publish(pubsub, expected[i]!, organizationId, null);

@@ -81,8 +81,8 @@ async function sharedEvent(knex: Knex, change: DeploymentChange, meta: EventMeta
  * whatever the number of subscribers, and each subscriber sees it while it may see the application — its
  * standing from the connection's cached access (no statement per subscriber and event), the application as the
  * subscription found it.
- * @throws NotFoundError when the application is not visible to the caller; BadUserInputError for a malformed
- *   `after`, CursorExpiredError for one older than the log's retention.
+ * @throws NotFoundError when the application is not visible to the caller; BadUserInputError for an `after` that
+ *   is malformed or beyond the newest event of the log, CursorExpiredError for one older than the log's retention.
  */
 export async function deploymentUpdates(
   ctx: Context,

@@ -127,7 +127,8 @@ function eventVisible(access: OrgAccess, projectId: string | null): boolean {
  * Listening starts before the visibility check, so no change after the subscription is accepted is missed. With
  * `after` (a cursor), the logged events after it go first, through the same visibility check as live ones.
  * @throws NotFoundError when `id` is not visible to the caller, or when the caller has no active organization;
- *   BadUserInputError for a malformed `after`, CursorExpiredError for one older than the log's retention.
+ *   BadUserInputError for an `after` that is malformed or beyond the newest event of the log, CursorExpiredError
+ *   for one older than the log's retention.
  */
 export async function siteImportUpdates(
   ctx: Context,
