@@ -318,6 +318,21 @@ describe("domains and environments", () => {
       i: { applicationId: app.id, host: host.toLowerCase() },
     });
     expect(taken.errors?.[0]?.extensions?.code).toBe("CONFLICT");
+    // An ingress routes public names: an IP address or a name only a LAN or the cluster resolves is refused.
+    for (const refused of [
+      "127.0.0.1",
+      "10.0.0.8",
+      "printer.local",
+      "api.localhost",
+      "db.corp.internal",
+      "kubernetes.default.svc.cluster.local",
+      "shop.svc",
+    ]) {
+      const answer = await w.call(`mutation($i: AddDomainInput!) { addDomain(input: $i) { id } }`, {
+        i: { applicationId: app.id, host: refused },
+      });
+      expect(answer.errors?.[0]?.extensions?.code, refused).toBe("BAD_USER_INPUT");
+    }
     const changed = await w.ok(
       `mutation($id: ID!, $i: UpdateDomainInput!) { updateDomain(id: $id, input: $i) { port https } }`,
       { id: added.addDomain.id, i: { useApplicationPort: true, https: true } },

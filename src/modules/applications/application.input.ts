@@ -7,7 +7,17 @@
 import { z } from "zod";
 import { optional, requiredOr, text } from "../../shared/input-fields.ts";
 
-/** A DNS host name, lower-cased, without a trailing dot, e.g. `shop.example.com`. */
+/**
+ * Names no public DNS answers for an ingress: loopback (`localhost`), multicast DNS (`.local`), private-use
+ * (`.internal`) and a cluster's own service names (`.svc`, `.cluster.local`).
+ */
+const NOT_PUBLIC = /(^|\.)(localhost|local|internal|svc|cluster\.local)$/;
+
+/**
+ * A public DNS host name, lower-cased, without a trailing dot, e.g. `shop.example.com`: labels of letters, digits and
+ * `-`, a top-level label that is not all digits (an IPv4 address is not a host name: an ingress routes by name), and
+ * none of the {@link NOT_PUBLIC} names.
+ */
 export const hostnameSchema = text(253)
   .transform((v) => v.toLowerCase().replace(/\.$/, ""))
   .pipe(
@@ -16,6 +26,11 @@ export const hostnameSchema = text(253)
       .regex(
         /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/,
         "Must be a host name such as shop.example.com (no scheme, port or path)",
+      )
+      .refine((v) => !/\.\d+$/.test(v), "Must be a host name, not an IP address")
+      .refine(
+        (v) => !NOT_PUBLIC.test(v),
+        "Must be a public host name (not localhost, .local, .internal or a cluster name)",
       ),
   );
 
