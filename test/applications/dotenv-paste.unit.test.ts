@@ -56,8 +56,14 @@ describe("readDotenvPaste", () => {
     const { variables, problems } = readDotenvPaste([long, "OK=1", 'OPEN="never closed', "AFTER=2"].join("\n"));
     expect(variables).toEqual([{ line: 2, key: "OK", value: "1" }]);
     expect(problems).toEqual([
-      { line: 1, key: "LONG", message: `Value of at most ${MAX_ENV_VALUE} characters` },
+      { line: 1, key: "LONG", message: `Value: At most ${MAX_ENV_VALUE} characters` },
       { line: 3, message: 'Unterminated quoted value (no closing ")' },
     ]);
+  });
+
+  it("refuses a value holding NUL, which no process environment can hold", () => {
+    const { variables, problems } = readDotenvPaste("NUL=a\u0000b\nOK=1");
+    expect(variables).toEqual([{ line: 2, key: "OK", value: "1" }]);
+    expect(problems).toEqual([{ line: 1, key: "NUL", message: expect.stringContaining("NUL character") }]);
   });
 });

@@ -142,6 +142,10 @@ describe("environment variables", () => {
     });
     const stored = await t.db.knex("environment_variables").where({ application_id: app.id }).first();
     expect(stored.valueEncrypted).not.toContain("https://x.example");
+    // A value with NUL could never reach the container's environment: refused, nothing stored.
+    const nul = await w.call(SET, { a: app.id, k: "WITH_NUL", v: "a\u0000b" });
+    expect(nul.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    expect(await t.db.knex("environment_variables").where({ application_id: app.id, key: "WITH_NUL" })).toEqual([]);
 
     // Retried with the same value: no change, no second event.
     await t.db.knex("applications").where({ id: app.id }).update({ needs_deployment: false });

@@ -146,10 +146,17 @@ export const envKeySchema = z
   .max(MAX_ENV_KEY, INVALID_ENV_KEY)
   .regex(ENV_KEY, INVALID_ENV_KEY);
 
-/** A variable value: any string of at most 32768 characters. */
+/** The message of a value holding a NUL character. */
+const NUL_IN_VALUE = "Must not contain the NUL character (U+0000): a process environment cannot hold it";
+
+/**
+ * A variable value: a string of at most 32768 characters without NUL (an environment entry is a C string, so the
+ * container could never receive the value); newlines and other characters are kept as given.
+ */
 export const envValueSchema = z
   .string(requiredOr("a string"))
-  .max(MAX_ENV_VALUE, `At most ${MAX_ENV_VALUE} characters`);
+  .max(MAX_ENV_VALUE, `At most ${MAX_ENV_VALUE} characters`)
+  .refine((v) => !v.includes("\u0000"), NUL_IN_VALUE);
 
 /** Variables as an object mapping names to values, at most 200 of them. */
 export const envVarsSchema = z

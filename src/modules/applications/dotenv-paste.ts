@@ -6,7 +6,7 @@
  * alone; what it yields is then checked with the variable rules of application.input.ts.
  */
 import { parse } from "dotenv";
-import { ENV_KEY, INVALID_ENV_KEY, MAX_ENV_KEY, MAX_ENV_VALUE } from "./application.input.ts";
+import { ENV_KEY, envValueSchema, INVALID_ENV_KEY, MAX_ENV_KEY } from "./application.input.ts";
 
 /** One variable read from a paste, with the line it starts on (from 1). */
 export interface PastedVariable {
@@ -36,7 +36,7 @@ function closingLine(lines: readonly string[], i: number, quote: string, afterQu
 /**
  * The variables of `text` in order, and the problems: lines that are not `KEY=value`, invalid names (letters,
  * digits and `_`, not starting with a digit, at most 255 characters), a name given twice (`Duplicate of line N`),
- * a value over 32768 characters, a quoted value never closed. Blank lines and `#` comments are skipped.
+ * a value the variable rules refuse (over 32768 characters, or holding NUL), a quoted value never closed. Blank lines and `#` comments are skipped.
  */
 export function readDotenvPaste(text: string): { variables: PastedVariable[]; problems: PasteProblem[] } {
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
@@ -74,8 +74,9 @@ export function readDotenvPaste(text: string): { variables: PastedVariable[]; pr
       continue;
     }
     firstLine.set(key, lineNo);
-    if (value.length > MAX_ENV_VALUE) {
-      problems.push({ line: lineNo, key, message: `Value of at most ${MAX_ENV_VALUE} characters` });
+    const checked = envValueSchema.safeParse(value);
+    if (!checked.success) {
+      problems.push({ line: lineNo, key, message: `Value: ${checked.error.issues[0]!.message}` });
       continue;
     }
     variables.push({ line: lineNo, key, value });
