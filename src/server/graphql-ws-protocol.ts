@@ -11,15 +11,20 @@
  * `connection_ack`, 4403 refused `connection_init`, 4406 subprotocol other than `graphql-transport-ws`, 4408 no
  * `connection_init` within the wait, 4409 an operation id already running, 4429 a second `connection_init`, 4500 an
  * internal error (its message is logged, never sent); a frame ws refuses closes the socket with ws's code (1009 over
- * `maxPayload`, 1007 invalid UTF-8, 1002 protocol error). Keepalive: every {@link KEEP_ALIVE_MS} each open socket that
- * has not answered the previous ping is terminated, the others are pinged.
+ * `maxPayload`, 1007 invalid UTF-8, 1002 protocol error). A message's payload nested deeper than
+ * src/server/json-bodies.ts's MAX_JSON_DEPTH is refused before anything walks it: a `subscribe` with an `error`
+ * message (BAD_REQUEST, the socket stays open), any other message with 4400. Messages a socket receives once it is
+ * closing (e.g. refused with 4406 at the upgrade) are dropped. Keepalive: every {@link KEEP_ALIVE_MS} each open
+ * socket that has not answered the previous ping is terminated, the others are pinged.
  */
 import type { IncomingMessage } from "node:http";
 import type { ExecutionArgs, ExecutionResult, GraphQLError, GraphQLFormattedError } from "graphql";
 import { GraphQLError as GraphQLErrorClass, getOperationAST } from "graphql";
+import { buildExecutionContext } from "graphql/execution/execute.js";
 import { CloseCode, GRAPHQL_TRANSPORT_WS_PROTOCOL, MessageType, parseMessage, type SubscribePayload } from "graphql-ws";
 import { WebSocket } from "ws";
 import type { StreamConsumer } from "../shared/pubsub.ts";
+import { jsonTooDeep, jsonTooDeepError } from "./json-bodies.ts";
 
 /** Interval, in ms, of the keepalive sweep; a socket silent to a ping for one interval is terminated. */
 export const KEEP_ALIVE_MS = 12_000;
@@ -177,6 +182,24 @@ function isStream(value: ResultStream | ExecutionResult): value is ResultStream 
 }
 
 /**
+ * The errors (code OPERATION_RESOLUTION_FAILURE, as Apollo answers over HTTP) of `args` whose document has no
+ * operation to run: graphql-js's own messages (`Unknown operation named "x".`, `Must provide operation name if query
+ * contains multiple operations.`), taken from its execution context builder as Apollo takes them from `execute`.
+ */
+function operationResolutionErrors(args: ExecutionArgs): GraphQLError[] {
+  const built = buildExecutionContext(args);
+  const errors = Array.isArray(built) ? (built as readonly GraphQLError[]) : [];
+  const found = errors.length > 0 ? errors : [new GraphQLErrorClass("Must provide an operation.")];
+  return found.map(
+    (error) =>
+      new GraphQLErrorClass(error.message, {
+        nodes: error.nodes,
+        extensions: { ...error.extensions, code: "OPERATION_RESOLUTION_FAILURE" },
+      }),
+  );
+}
+
+/**
  * The protocol for the sockets of one WebSocket server: {@link accept} each upgraded {@link ProtocolSocket}, and
  * {@link dispose} on shutdown. `sockets` holds every open socket.
  */
@@ -225,8 +248,13 @@ export class GraphqlWsProtocol {
     }
   }
 
-  /** A text (or binary) message from `socket`; an internal error closes it with 4500. */
+  /**
+   * A text (or binary) message from `socket`; an internal error closes it with 4500. Dropped when the socket is no
+   * longer open: a socket this server is closing (refused subprotocol, 4403, …) has no request or state left to
+   * serve it with.
+   */
   received(socket: ProtocolSocket, data: string): void {
+    if (socket.readyState !== WebSocket.OPEN) return;
     this.#handle(socket, data).catch((error: unknown) => this.internalError(socket, error));
   }
 
@@ -252,6 +280,10 @@ export class GraphqlWsProtocol {
       message = parseMessage(data);
     } catch {
       return socket.close(CloseCode.BadRequest, "Invalid message received");
+    }
+    // A subscribe's payload is checked in #subscribe, which answers with an `error` message for its id.
+    if (message.type !== MessageType.Subscribe && "payload" in message && jsonTooDeep(message.payload)) {
+      return socket.close(CloseCode.BadRequest, `Invalid message received: ${jsonTooDeepError().message}`);
     }
     switch (message.type) {
       case MessageType.ConnectionInit: {
@@ -310,6 +342,10 @@ export class GraphqlWsProtocol {
     socket.setOperation(id, null);
     let started = false;
     try {
+      if (jsonTooDeep(payload)) {
+        if (this.#running(socket, id)) await this.#error(socket, id, [jsonTooDeepError()]);
+        return;
+      }
       const args = this.#hooks.prepare(socket, payload);
       if (Array.isArray(args)) {
         if (this.#running(socket, id)) await this.#error(socket, id, args);
@@ -318,9 +354,7 @@ export class GraphqlWsProtocol {
       const execArgs = args as ExecutionArgs;
       const operation = getOperationAST(execArgs.document, execArgs.operationName);
       if (!operation) {
-        if (this.#running(socket, id)) {
-          await this.#error(socket, id, [new GraphQLErrorClass("Unable to identify operation")]);
-        }
+        if (this.#running(socket, id)) await this.#error(socket, id, operationResolutionErrors(execArgs));
         return;
       }
       const result =

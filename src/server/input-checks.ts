@@ -4,25 +4,40 @@
  * - a string input that is not well-formed Unicode (a lone surrogate such as `"\ud800"`, in a variable or an
  *   inline literal) is refused with 400 BAD_USER_INPUT naming the field (`extensions.field`, e.g.
  *   `input.database.password`), instead of failing later in encoding or the database;
- * - a `subscription` sent over HTTP is refused with 400 BAD_REQUEST pointing to the WebSocket endpoint.
+ * - a `subscription` sent over HTTP is refused with 400 BAD_REQUEST pointing to the WebSocket endpoint;
+ * - (HTTP) `variables` and `extensions` nested deeper than src/server/json-bodies.ts's MAX_JSON_DEPTH, measured as
+ *   in a POST body (`{ variables, extensions }`), are refused with 400 BAD_REQUEST: a POST body that deep never
+ *   gets here (its parser refuses it), but a GET's are parsed by Apollo.
  */
 import type { ApolloServerPlugin } from "@apollo/server";
 import { type DocumentNode, GraphQLError, type OperationDefinitionNode, visit } from "graphql";
+import { jsonTooDeep, jsonTooDeepError } from "./json-bodies.ts";
 
-/** Path of the first string inside `value` that is not well-formed UTF-16, or null. */
-function malformedPath(value: unknown, path: string): string | null {
-  if (typeof value === "string") return value.isWellFormed() ? null : path;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = malformedPath(value[i], `${path}[${i}]`);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (value && typeof value === "object") {
-    for (const [key, inner] of Object.entries(value)) {
-      const found = malformedPath(inner, path ? `${path}.${key}` : key);
-      if (found) return found;
+/**
+ * Path of the first string inside `value` (in document order) that is not well-formed UTF-16, or null. Walks with a
+ * stack of its own, so no nesting overflows the call stack.
+ */
+function malformedPath(value: unknown): string | null {
+  const values: unknown[] = [value];
+  const paths: string[] = [""];
+  while (values.length > 0) {
+    const current = values.pop();
+    const path = paths.pop() as string;
+    if (typeof current === "string") {
+      if (!current.isWellFormed()) return path;
+    } else if (Array.isArray(current)) {
+      // Pushed last to first: the first element is taken next.
+      for (let i = current.length - 1; i >= 0; i--) {
+        values.push(current[i]);
+        paths.push(`${path}[${i}]`);
+      }
+    } else if (current && typeof current === "object") {
+      const entries = Object.entries(current);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, inner] = entries[i] as [string, unknown];
+        values.push(inner);
+        paths.push(path ? `${path}.${key}` : key);
+      }
     }
   }
   return null;
@@ -58,7 +73,7 @@ function findMalformedLiteral(document: DocumentNode): string | null {
  * well-formed Unicode, or null when every string is.
  */
 export function unicodeError(document: DocumentNode, variables: Record<string, unknown> | undefined | null) {
-  const field = malformedPath(variables ?? {}, "") ?? malformedLiteral(document);
+  const field = malformedPath(variables ?? {}) ?? malformedLiteral(document);
   if (!field) return null;
   return new GraphQLError(`Invalid Unicode in "${field}": the text contains a lone surrogate`, {
     extensions: {
@@ -82,6 +97,9 @@ export function inputChecksPlugin<C extends object>(): ApolloServerPlugin<C> {
             throw new GraphQLError("Subscriptions are served over WebSocket (graphql-transport-ws) on /graphql", {
               extensions: { code: "BAD_REQUEST", http: { status: 400 } },
             });
+          }
+          if (jsonTooDeep({ variables: rc.request.variables, extensions: rc.request.extensions })) {
+            throw jsonTooDeepError();
           }
           const error = unicodeError(rc.document, rc.request.variables);
           if (error) throw error;

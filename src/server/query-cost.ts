@@ -23,6 +23,7 @@ import {
 import { type ComplexityEstimatorArgs, getComplexity } from "graphql-query-complexity";
 import { timeLimitError } from "../shared/errors.ts";
 import { waitedMs } from "../shared/execution-waits.ts";
+import { jsonTooDeep } from "./json-bodies.ts";
 
 /**
  * Assumed length of a list field without a `first` argument (organizations, members, environments, …): 5 keeps
@@ -47,7 +48,8 @@ function estimateField({ type, field, args, childComplexity }: ComplexityEstimat
 
 /**
  * Cost of the operation `operationName` of `document` with `variables` (see the module comment).
- * Returns 0 when the cost cannot be computed (e.g. variables of the wrong type): execution refuses those anyway.
+ * Returns 0 when the cost cannot be computed (e.g. variables of the wrong type, or nested deeper than
+ * src/server/json-bodies.ts's MAX_JSON_DEPTH): the request is refused anyway (by execution, by the input checks).
  */
 export function queryCost(
   schema: GraphQLSchema,
@@ -57,7 +59,9 @@ export function queryCost(
 ): number {
   // A document's cost depends only on the schema (one per process), its operation and its variables: remembered
   // per parsed document (Apollo's document cache hands the same object back for the same text) and per small
-  // variables value, so a repeated operation is not walked again.
+  // variables value, so a repeated operation is not walked again. Variables too deep to serialize without
+  // overflowing the stack are refused before execution (src/server/input-checks.ts, the graphql-ws protocol).
+  if (jsonTooDeep(variables)) return 0;
   const variablesKey = JSON.stringify(variables ?? {});
   if (variablesKey.length > MAX_CACHED_VARIABLES_LENGTH) return computeCost(schema, document, variables, operationName);
   let byVariables = knownCosts.get(document);

@@ -112,17 +112,20 @@ function withRequestCode(error: GraphQLError): GraphQLError {
   });
 }
 
-/** `errors` with `code` added to each that has none (parse and validation failures from graphql-js). */
-function coded(errors: readonly GraphQLError[], code: string): GraphQLError[] {
-  return errors.map((e) =>
-    e.extensions?.code
-      ? e
-      : new GraphQLError(e.message, {
-          nodes: e.nodes,
-          source: e.source,
-          positions: e.positions,
-          extensions: { ...e.extensions, code },
-        }),
+/**
+ * Validation `errors` as Apollo answers them over HTTP (its ValidationError): each with the code
+ * GRAPHQL_VALIDATION_FAILED, whatever code a rule gave it (graphql-armor's limits report BAD_USER_INPUT).
+ */
+function validationFailed(errors: readonly GraphQLError[]): GraphQLError[] {
+  return errors.map(
+    (e) =>
+      new GraphQLError(e.message, {
+        nodes: e.nodes,
+        source: e.source,
+        positions: e.positions,
+        originalError: e.originalError,
+        extensions: { ...e.extensions, code: "GRAPHQL_VALIDATION_FAILED" },
+      }),
   );
 }
 
@@ -199,11 +202,17 @@ export function attachSubscriptions(
   };
   const formatError = createFormatError(services.log);
   const origins = trustedOrigins(services);
-  // As on HTTP: the error formatter, and no field suggestions (graphql-armor's plugin does that over HTTP).
+  // As on HTTP: the error formatter, no field suggestions (graphql-armor's plugin does that over HTTP), and no
+  // `extensions.http` (Apollo reads it for the HTTP status and takes it out of the answer).
   const format = (errors: readonly GraphQLError[]): GraphQLFormattedError[] =>
     errors.map((error) => {
       const formatted = formatError(withRequestCode(error).toJSON(), error);
-      return { ...formatted, message: withoutSuggestions(formatted.message) };
+      const { http: _http, ...extensions } = formatted.extensions ?? {};
+      return {
+        ...formatted,
+        message: withoutSuggestions(formatted.message),
+        ...(formatted.extensions && { extensions }),
+      };
     });
   const { SKIFF_EXECUTION_TIMEOUT_MS: timeoutMs, SKIFF_MAX_RESPONSE_BYTES: maxBytes } = services.config;
   /** Sockets per client address (resolved as Fastify's `request.ip` is) that have not authenticated yet. */
@@ -260,7 +269,7 @@ export function attachSubscriptions(
             throw error;
           }
           const errors = validate(schema, parsed);
-          if (errors.length > 0) return coded(errors, "GRAPHQL_VALIDATION_FAILED");
+          if (errors.length > 0) return validationFailed(errors);
           checked = { document: parsed, query: payload.query };
           checkedDocuments.set(payload.query, checked);
           if (checkedDocuments.size > CHECKED_DOCUMENTS) checkedDocuments.delete(checkedDocuments.keys().next().value!);
@@ -299,7 +308,9 @@ export function attachSubscriptions(
       },
       subscribe: (args, socket) => subscribeSharing(args, (events) => new SocketResults(events, args, socket)),
       connect: async (socket, payload) => {
-        const request = socket.request!;
+        // The upgrade request is kept until `connection_init` is handled; without it there is nothing to authenticate.
+        const request = socket.request;
+        if (!request) return false;
         const headers: Record<string, string | undefined> = {
           cookie: request.headers.cookie,
           authorization: typeof payload.authorization === "string" ? payload.authorization : undefined,
