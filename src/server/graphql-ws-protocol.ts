@@ -12,7 +12,7 @@
  * `connection_init` within the wait, 4409 an operation id already running, 4429 a second `connection_init`, 4500 an
  * internal error (its message is logged, never sent); a frame ws refuses closes the socket with ws's code (1009 over
  * `maxPayload`, 1007 invalid UTF-8, 1002 protocol error). A message's payload nested deeper than
- * src/server/json-bodies.ts's MAX_JSON_DEPTH is refused before anything walks it: a `subscribe` with an `error`
+ * src/shared/json-text.ts's MAX_JSON_DEPTH is refused before anything walks it: a `subscribe` with an `error`
  * message (BAD_REQUEST, the socket stays open), any other message with 4400. Messages a socket receives once it is
  * closing (e.g. refused with 4406 at the upgrade) are dropped. Keepalive: every {@link KEEP_ALIVE_MS} each open
  * socket that has not answered the previous ping is terminated, the others are pinged.
@@ -23,8 +23,9 @@ import { GraphQLError as GraphQLErrorClass, getOperationAST } from "graphql";
 import { buildExecutionContext } from "graphql/execution/execute.js";
 import { CloseCode, GRAPHQL_TRANSPORT_WS_PROTOCOL, MessageType, parseMessage, type SubscribePayload } from "graphql-ws";
 import { WebSocket } from "ws";
+import { jsonTooDeep } from "../shared/json-text.ts";
 import type { StreamConsumer } from "../shared/pubsub.ts";
-import { jsonTooDeep, jsonTooDeepError } from "./json-bodies.ts";
+import { jsonTooDeepError } from "./json-bodies.ts";
 
 /** Interval, in ms, of the keepalive sweep; a socket silent to a ping for one interval is terminated. */
 export const KEEP_ALIVE_MS = 12_000;

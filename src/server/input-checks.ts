@@ -5,13 +5,14 @@
  *   inline literal) is refused with 400 BAD_USER_INPUT naming the field (`extensions.field`, e.g.
  *   `input.database.password`), instead of failing later in encoding or the database;
  * - a `subscription` sent over HTTP is refused with 400 BAD_REQUEST pointing to the WebSocket endpoint;
- * - (HTTP) `variables` and `extensions` nested deeper than src/server/json-bodies.ts's MAX_JSON_DEPTH, measured as
+ * - (HTTP) `variables` and `extensions` nested deeper than src/shared/json-text.ts's MAX_JSON_DEPTH, measured as
  *   in a POST body (`{ variables, extensions }`), are refused with 400 BAD_REQUEST: a POST body that deep never
  *   gets here (its parser refuses it), but a GET's are parsed by Apollo.
  */
 import type { ApolloServerPlugin } from "@apollo/server";
 import { type DocumentNode, GraphQLError, type OperationDefinitionNode, visit } from "graphql";
-import { jsonTooDeep, jsonTooDeepError } from "./json-bodies.ts";
+import { jsonTooDeep } from "../shared/json-text.ts";
+import { jsonTooDeepError } from "./json-bodies.ts";
 
 /**
  * Path of the first string inside `value` (in document order) that is not well-formed UTF-16, or null. Walks with a

@@ -4,57 +4,25 @@
  * two it is. Fastify answers both a malformed body and a well-formed one carrying such a key with "Body is not valid
  * JSON"; a client whose JSON is valid would look for a syntax error that is not there.
  *
- * Nesting: a client's JSON document — a request body, the `variables` and `extensions` of a GraphQL request sent
+ * Nesting (the rule of src/shared/json-text.ts): a client's JSON document — a request body, the `variables` and `extensions` of a GraphQL request sent
  * by GET (src/server/input-checks.ts), the payload of a graphql-ws message (src/server/graphql-ws-protocol.ts) — may
- * nest objects and arrays at most {@link MAX_JSON_DEPTH} levels deep; deeper is refused with 400 BAD_REQUEST (an
+ * nest objects and arrays at most MAX_JSON_DEPTH (src/shared/json-text.ts) levels deep; deeper is refused with 400 BAD_REQUEST (an
  * `error` message on a WebSocket) before any code walks it. JavaScript's own JSON parser does not recurse, but
  * `JSON.stringify` and every recursive walk of a value do, and overflow the stack at a few thousand levels.
  */
 import type { FastifyInstance } from "fastify";
 import { GraphQLError } from "graphql";
+import { FORBIDDEN_JSON_KEY_MESSAGE, JSON_TOO_DEEP_MESSAGE, jsonTooDeep, parsesAsJson } from "../shared/json-text.ts";
 
 /**
- * Deepest nesting of objects and arrays accepted in a client's JSON document (the document itself is level 1): far
- * above what any input of the API needs, far below the depth at which a recursive walk overflows the stack.
- */
-export const MAX_JSON_DEPTH = 64;
-
-/** The message of every refusal of a JSON document nested deeper than {@link MAX_JSON_DEPTH}. */
-const JSON_TOO_DEEP_MESSAGE = `JSON nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`;
-
-/**
- * Whether `value` (a parsed JSON value: objects, arrays, scalars) nests objects and arrays deeper than
- * {@link MAX_JSON_DEPTH} levels (a top-level object or array is level 1; a scalar is level 0). Walks with a stack of
- * its own, never recursing, and stops at the first container past the limit (a value referring to itself is
- * therefore "too deep" rather than walked forever).
- */
-export function jsonTooDeep(value: unknown): boolean {
-  if (value === null || typeof value !== "object") return false;
-  const pending: object[] = [value];
-  const depths: number[] = [1];
-  while (pending.length > 0) {
-    const current = pending.pop() as object;
-    const depth = depths.pop() as number;
-    if (depth > MAX_JSON_DEPTH) return true;
-    for (const inner of Array.isArray(current) ? current : Object.values(current)) {
-      if (inner !== null && typeof inner === "object") {
-        pending.push(inner);
-        depths.push(depth + 1);
-      }
-    }
-  }
-  return false;
-}
-
-/**
- * The GraphQL error (code BAD_REQUEST, HTTP 400) of a request whose JSON nests deeper than {@link MAX_JSON_DEPTH}:
+ * The GraphQL error (code BAD_REQUEST, HTTP 400) of a request whose JSON nests deeper than MAX_JSON_DEPTH (src/shared/json-text.ts):
  * for the `variables`/`extensions` of a GET and the payload of a graphql-ws `subscribe`.
  */
 export function jsonTooDeepError(): GraphQLError {
   return new GraphQLError(JSON_TOO_DEEP_MESSAGE, { extensions: { code: "BAD_REQUEST", http: { status: 400 } } });
 }
 
-/** The 400 of a well-formed JSON body nested deeper than {@link MAX_JSON_DEPTH} (code BAD_REQUEST in the answer). */
+/** The 400 of a well-formed JSON body nested deeper than MAX_JSON_DEPTH (src/shared/json-text.ts) (code BAD_REQUEST in the answer). */
 class JsonTooDeepError extends Error {
   readonly statusCode = 400;
   readonly code = "FST_ERR_CTP_INVALID_JSON_BODY";
@@ -70,24 +38,14 @@ class ForbiddenJsonKeyError extends Error {
   readonly code = "FST_ERR_CTP_INVALID_JSON_BODY";
 
   constructor() {
-    super('Body is valid JSON but holds a forbidden key ("__proto__", or "prototype" inside "constructor")');
-  }
-}
-
-/** Whether `text` parses as JSON (with JavaScript's own parser, which has no prototype check). */
-function parsesAsJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
+    super(FORBIDDEN_JSON_KEY_MESSAGE);
   }
 }
 
 /**
  * Replaces `scope`'s `application/json` parser by Fastify's default one (same body limit, same refusals) whose
  * refusal of a well-formed body names the forbidden key rather than a syntax error, and which refuses a body nested
- * deeper than {@link MAX_JSON_DEPTH} (400, "JSON nests … deeper than 64 levels"). `emptyAsNone`: an empty (or
+ * deeper than MAX_JSON_DEPTH (src/shared/json-text.ts) (400, "JSON nests … deeper than 64 levels"). `emptyAsNone`: an empty (or
  * blank) body is no body (`request.body` undefined) rather than Fastify's 400 "Body cannot be empty".
  */
 export function parseJsonBodies(scope: FastifyInstance, { emptyAsNone = false } = {}): void {

@@ -23,7 +23,7 @@ import {
 import { type ComplexityEstimatorArgs, getComplexity } from "graphql-query-complexity";
 import { timeLimitError } from "../shared/errors.ts";
 import { waitedMs } from "../shared/execution-waits.ts";
-import { jsonTooDeep } from "./json-bodies.ts";
+import { jsonTooDeep } from "../shared/json-text.ts";
 
 /**
  * Assumed length of a list field without a `first` argument (organizations, members, environments, …): 5 keeps
@@ -49,7 +49,7 @@ function estimateField({ type, field, args, childComplexity }: ComplexityEstimat
 /**
  * Cost of the operation `operationName` of `document` with `variables` (see the module comment).
  * Returns 0 when the cost cannot be computed (e.g. variables of the wrong type, or nested deeper than
- * src/server/json-bodies.ts's MAX_JSON_DEPTH): the request is refused anyway (by execution, by the input checks).
+ * src/shared/json-text.ts's MAX_JSON_DEPTH): the request is refused anyway (by execution, by the input checks).
  */
 export function queryCost(
   schema: GraphQLSchema,

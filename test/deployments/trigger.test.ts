@@ -98,6 +98,39 @@ describe("POST /api/deploy/:token", () => {
     expect(fresh.status).toBe(202);
   });
 
+  it("refuses an API trigger's body that does not fit (400, the field named) and queues nothing for it", async () => {
+    const app = await appWithUrl();
+    const refused: Array<[string, string]> = [
+      ['{"commitSha":"not-hex!"}', "commitSha"],
+      ['{"commitSha":"abc"}', "commitSha"],
+      ['{"title":5}', "title"],
+      ["[]", "body"],
+      ['"deploy"', "body"],
+    ];
+    for (const [body, field] of refused) {
+      const res = await post(app.path, body);
+      expect(res.status, body).toBe(400);
+      expect(res.body, body).toMatchObject({ code: "BAD_REQUEST", fieldErrors: { [field]: [expect.any(String)] } });
+    }
+    // The body rules every JSON path has: not JSON, a prototype key, nesting past 64 levels.
+    for (const [body, message] of [
+      ['{"title":', "Body is not valid JSON"],
+      ['{"__proto__":{"a":1}}', "forbidden key"],
+      [`${"[".repeat(65)}${"]".repeat(65)}`, "deeper than 64 levels"],
+    ]) {
+      const res = await post(app.path, body);
+      expect(res.status, body.slice(0, 20)).toBe(400);
+      expect(res.body.error, body.slice(0, 20)).toContain(message);
+      expect(res.body.code).toBe("BAD_REQUEST");
+    }
+    expect(await deploymentsOf(t.db.knex, app.applicationId)).toEqual([]);
+    // Only the title's first line is kept, without control characters.
+    const titled = await post(app.path, JSON.stringify({ title: "Release 4\u0007 \nsecond line", extra: true }));
+    expect(titled.status).toBe(202);
+    const [d] = await deploymentsOf(t.db.knex, app.applicationId);
+    expect(d!.title).toBe("Release 4");
+  });
+
   it("shows the URL to owners and admins only; members get null and cannot regenerate", async () => {
     const app = await appWithUrl();
     const admin = await addMember(t.db.knex, app.organizationId, "admin");

@@ -11,8 +11,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { MAX_JSON_DEPTH } from "../../src/server/json-bodies.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
+import { MAX_JSON_DEPTH } from "../../src/shared/json-text.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { createOrg } from "../helpers/seed.ts";
 import { captureLogs, gql, startTestServer } from "../helpers/server.ts";

@@ -63,7 +63,7 @@ export interface DeployTriggerRequest {
    * @pattern ^[0-9a-fA-F]{7,64}$
    */
   commitSha?: string;
-  /** Deployment title (trimmed, at most 200 characters). */
+  /** Deployment title: its first line, trimmed, at most 200 characters (longer is cut). */
   title?: string;
   [key: string]: any;
 }
@@ -1379,7 +1379,7 @@ export class Api<
      * @request POST:/api/deploy/{token}
      * @response `200` `DeployNotTriggered` Nothing deployed (`deployed: false` and the reason), or GitHub's `ping`.
      * @response `202` `DeployQueued` Deployment queued (or the same SHA's, `deduplicated`).
-     * @response `400` `Error` The body is not JSON, or a push payload has no `ref`.
+     * @response `400` `Error` The body is not JSON (or holds a prototype key, or nests past 64 levels), an API trigger's `title` is not a string or its `commitSha` not 7–64 hexadecimal digits (`fieldErrors`), or a push payload has no `ref`.
      * @response `401` `Error` A signature or token that does not verify, or a required one missing.
      * @response `404` `Error` Unknown deploy token (a regenerated one too).
      * @response `413` `void` Body larger than 1 MiB.

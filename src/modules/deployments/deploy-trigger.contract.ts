@@ -15,10 +15,16 @@ const changed = {
   removed: z.array(z.string()).optional(),
 };
 
-/** API trigger body (no provider header). Fields that do not match are ignored, not refused. */
+/**
+ * API trigger body (no provider header): absent, or an object whose `title` is a string and `commitSha` hexadecimal
+ * (else 400); other fields are ignored.
+ */
 const ApiTriggerBody = z
   .looseObject({
-    title: z.string().optional().meta({ description: "Deployment title (trimmed, at most 200 characters)." }),
+    title: z
+      .string()
+      .optional()
+      .meta({ description: "Deployment title: its first line, trimmed, at most 200 characters (longer is cut)." }),
     commitSha: z
       .string()
       .regex(/^[0-9a-fA-F]{7,64}$/)
@@ -110,7 +116,12 @@ export const deployTriggerDoc: RouteDoc = {
       schema: DeployNotTriggered,
     },
     "202": { description: "Deployment queued (or the same SHA's, `deduplicated`).", schema: DeployQueued },
-    "400": { description: "The body is not JSON, or a push payload has no `ref`.", schema: ErrorBody },
+    "400": {
+      description:
+        "The body is not JSON (or holds a prototype key, or nests past 64 levels), an API trigger's `title` is not a " +
+        "string or its `commitSha` not 7–64 hexadecimal digits (`fieldErrors`), or a push payload has no `ref`.",
+      schema: ErrorBody,
+    },
     "401": { description: "A signature or token that does not verify, or a required one missing.", schema: ErrorBody },
     "404": { description: "Unknown deploy token (a regenerated one too).", schema: ErrorBody },
     "413": { description: "Body larger than 1 MiB." },

@@ -5,12 +5,15 @@
  *
  * Answers: 202 `{ deploymentId, status }` when a deployment is queued (or, for a commit SHA deployed in the last
  * 10 minutes, the existing one with `deduplicated: true`); 200 `{ deployed: false, reason }` for a push that does
- * not deploy; 200 `{ ok: true, event: "ping" }` for GitHub's ping; 400 `{ error }` for a body that is not JSON;
+ * not deploy; 200 `{ ok: true, event: "ping" }` for GitHub's ping; 400 `{ error, code }` for a body that is not JSON
+ * (or holds a prototype key, or nests past 64 levels: src/shared/json-text.ts), and for an API trigger whose body is
+ * not an object, whose `title` is not a string or whose `commitSha` is not hexadecimal (with `fieldErrors`);
  * 401 `{ error }` for a missing/invalid signature; 404 `{ error }` for an unknown token (a regenerated one too);
  * 429 `{ error }` with `Retry-After` (seconds) above SKIFF_DEPLOY_RATE_LIMIT (default 30) requests per minute per token.
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { Logger } from "pino";
+import { readJsonText } from "../../shared/json-text.ts";
 import { consumeRateLimit } from "../../shared/rate-limit.ts";
 import type { RestResponse } from "../../shared/rest-route.ts";
 import { applicationByDeployTokenHash, lockApplication } from "../applications/index.ts";
@@ -98,11 +101,9 @@ export async function handleDeployTrigger(
 
   let body: unknown = null;
   if (req.rawBody.length > 0) {
-    try {
-      body = JSON.parse(req.rawBody.toString("utf8"));
-    } catch {
-      return json(400, { error: "The request body is not valid JSON" });
-    }
+    const read = readJsonText(req.rawBody.toString("utf8"));
+    if ("refused" in read) return json(400, { error: read.refused, code: "BAD_REQUEST" });
+    body = read.value;
   }
 
   let push: PushEvent | null = null;
@@ -137,11 +138,51 @@ export async function handleDeployTrigger(
     });
   }
 
-  const api = (body ?? {}) as { title?: unknown; commitSha?: unknown };
-  const commitSha =
-    typeof api.commitSha === "string" && /^[0-9a-f]{7,64}$/i.test(api.commitSha) ? api.commitSha.toLowerCase() : null;
-  const title = typeof api.title === "string" && api.title.trim() ? api.title.trim().slice(0, 200) : "API deployment";
-  return queue(services, log, app, { title, trigger: "api", commitSha });
+  const api = apiTrigger(body);
+  if ("field" in api) {
+    return json(400, {
+      error: `Invalid ${api.field}: ${api.message}`,
+      code: "BAD_REQUEST",
+      fieldErrors: { [api.field]: [api.message] },
+    });
+  }
+  return queue(services, log, app, { title: api.title, trigger: "api", commitSha: api.commitSha });
+}
+
+/**
+ * An API trigger's body (none, or a JSON object whose other fields are ignored) as the deployment's title — its
+ * first line without control characters, trimmed, at most 200 characters, else "API deployment" — and commit SHA
+ * (lower-cased); or the field that does not fit: the body itself when not an object, `title` when not a string,
+ * `commitSha` when not 7 to 64 hexadecimal digits.
+ */
+function apiTrigger(body: unknown): { title: string; commitSha: string | null } | { field: string; message: string } {
+  if (body === null) return { title: "API deployment", commitSha: null };
+  if (typeof body !== "object" || Array.isArray(body)) {
+    return { field: "body", message: "Must be a JSON object ({ title?, commitSha? }) or empty" };
+  }
+  const { title, commitSha } = body as Record<string, unknown>;
+  if (title !== undefined && title !== null && typeof title !== "string") {
+    return { field: "title", message: "Must be a string" };
+  }
+  if (
+    commitSha !== undefined &&
+    commitSha !== null &&
+    !(typeof commitSha === "string" && /^[0-9a-f]{7,64}$/i.test(commitSha))
+  ) {
+    return { field: "commitSha", message: "Must be 7 to 64 hexadecimal digits" };
+  }
+  const line =
+    typeof title === "string"
+      ? title
+          .split(/\r?\n/)[0]!
+          .replace(/\p{Cc}/gu, "")
+          .trim()
+          .slice(0, 200)
+      : "";
+  return {
+    title: line || "API deployment",
+    commitSha: typeof commitSha === "string" ? commitSha.toLowerCase() : null,
+  };
 }
 
 /**
