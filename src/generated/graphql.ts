@@ -82,7 +82,11 @@ export type Scalars = {
 export type AddDomainInput = {
   /** The application (`app_...`). */
   applicationId: Scalars["ID"]["input"];
-  /** Host name, e.g. `shop.example.com` (lower-cased; unique on the whole platform, else `CONFLICT`). */
+  /**
+   * Public host name, e.g. `shop.example.com` (lower-cased; unique on the whole platform, else `CONFLICT`). An IP
+   * address, `localhost` and names under `.local`, `.internal`, `.svc` or `.cluster.local` answer `BAD_USER_INPUT`:
+   * an ingress routes names that public DNS resolves.
+   */
   host: Scalars["String"]["input"];
   /** Request a certificate (issued asynchronously once DNS points at the ingress). Default true. */
   https?: InputMaybe<Scalars["Boolean"]["input"]>;
@@ -229,8 +233,8 @@ export type AuditCredentialKind = "AGENT_TOKEN" | "API_KEY" | "SESSION";
 export type AuditEvent = {
   __typename?: "AuditEvent";
   /**
-   * What was done: a mutation's name (`createWebhook`), `agent.<operation>` and `mcp.<operation>` for the agent API's
-   * and MCP server's reads, `auth.<event>` for sign-in events (`auth.sign_in`, `auth.two_factor_enable`, …).
+   * What was done: a mutation's name (`createWebhook`), `agent.<operation>` for the agent API's reads, `mcp.<tool>` for
+   * the MCP server's tool calls, `auth.<event>` for sign-in events (`auth.sign_in`, `auth.two_factor_enable`, …).
    */
   action: Scalars["String"]["output"];
   actorKind: AuditActorKind;
@@ -246,7 +250,7 @@ export type AuditEvent = {
   id: Scalars["ID"]["output"];
   /** When the action happened (the database's clock). */
   occurredAt: Scalars["DateTime"]["output"];
-  /** `ok`, `refused` (credentials, role, visibility or input refused), or the error code it failed with. */
+  /** `ok`, `refused` (credentials, role, visibility, input or rate limit refused), or the error code it failed with. */
   outcome: Scalars["String"]["output"];
   /** The request's id (`x-request-id`, also in the server log); null for jobs. */
   requestId?: Maybe<Scalars["String"]["output"]>;
@@ -457,13 +461,15 @@ export type CreateWebhookInput = {
 
 /**
  * The credential of the current request: what it is and where it is accepted. Never the secret or its hash. The
- * organization, user and role are the `Viewer`'s (`activeOrganization`, `user`, `role`).
+ * organization, user and role are the `Viewer`'s (`activeOrganization`, `user`, `role`). A user JWT is answered as a
+ * session (`kind: session`) that names no session row, since its claims do not: `createdAt` is the time of the request,
+ * `lastUsedAt` and `expiresAt` are null (its `exp` claim says when it expires, 15 minutes after it was issued).
  */
 export type Credential = {
   __typename?: "Credential";
-  /** When the credential was created (a session: when it signed in). */
+  /** When the credential was created (a session: when it signed in; a user JWT: the time of the request). */
   createdAt: Scalars["DateTime"]["output"];
-  /** When it stops working; null when it never expires. */
+  /** When it stops working; null when it never expires, or for a user JWT (its `exp` claim). */
   expiresAt?: Maybe<Scalars["DateTime"]["output"]>;
   /** Grants of a member limited to some projects or applications; null when the role sees the whole organization. */
   grants?: Maybe<CredentialGrants>;
@@ -1039,7 +1045,8 @@ export type Mutation = {
   deleteWebhook: Scalars["ID"]["output"];
   /**
    * Queues a deployment of the application (owners, admins and members). A newer queued deployment supersedes the
-   * older queued ones of the same application (they end `cancelled`). `title` defaults to "Manual deployment".
+   * older queued ones of the same application (they end `cancelled`). `title`: one line of at most 200 characters
+   * (else BAD_USER_INPUT); absent or blank, "Manual deployment".
    * Answers the deployment as it is once the mutation committed: its job may already have moved it past `queued`
    * (follow `deploymentUpdated`, opened before the mutation, to see every status change).
    */

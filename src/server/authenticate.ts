@@ -68,7 +68,7 @@ export function headerView(headers: IncomingHttpHeaders | Record<string, string 
  * Resolves the caller of a request, or null when credentials are missing or invalid. The `agent` surface
  * accepts agent tokens only (counted against the token's rate limit); every other surface looks keys up among account
  * API keys only, so an agent token fails there like any unknown key (spec: Authentication → Agent API, rule 3).
- * @throws UnauthenticatedError on the `agent` surface when the token is over its rate limit.
+ * @throws RateLimitedError on the `agent` surface when the token is over its rate limit.
  */
 export async function authenticate(
   services: AppServices,
@@ -80,10 +80,25 @@ export async function authenticate(
 }
 
 /**
+ * The refusal of an agent API request whose token is over its rate limit: a 401 (`UNAUTHENTICATED`) that also names
+ * the token's caller, so that the refused call's audit entry names who was refused (docs/audit-log.md). The caller
+ * is never answered: an error's answer holds only its message and code.
+ */
+export class RateLimitedError extends UnauthenticatedError {
+  /** The token's caller (its owner, organization and token id). */
+  readonly caller: Caller;
+
+  constructor(message: string, caller: Caller) {
+    super(message);
+    this.caller = caller;
+  }
+}
+
+/**
  * The caller of an agent API request, or null when it carries no valid agent token (missing, revoked, expired, of
  * another kind, membership removed). The request counts against the token's rate limit unless `counted` is false
  * (an MCP message that is not a tool call: only tool calls are requests of the agent API).
- * @throws UnauthenticatedError when a counted request finds the token over `SKIFF_AGENT_RATE_LIMIT` requests in the
+ * @throws RateLimitedError when a counted request finds the token over `SKIFF_AGENT_RATE_LIMIT` requests in the
  * current minute.
  */
 export async function authenticateAgent(
@@ -94,8 +109,9 @@ export async function authenticateAgent(
   const found = await callerFromAgentToken(services.knex, headers, callerOptions(services), counted);
   if (!found) return null;
   if (found.rateLimited) {
-    throw new UnauthenticatedError(
+    throw new RateLimitedError(
       `Rate limit exceeded: ${services.config.SKIFF_AGENT_RATE_LIMIT} requests per minute per agent token`,
+      found.caller,
     );
   }
   return found.caller;

@@ -24,16 +24,17 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { GraphQLError } from "graphql";
 import { z } from "zod";
 import type { Caller } from "../auth/caller.ts";
+import { recordCall } from "../modules/audit/index.ts";
 import type { Context } from "../modules/context.ts";
 import { moduleMcpTools } from "../modules/index.ts";
 import type { McpTool } from "../shared/mcp-tool.ts";
 import type { RestResponse } from "../shared/rest-route.ts";
 import type { SkiffServer } from "./app.ts";
-import { authenticateAgent, toHeaders } from "./authenticate.ts";
+import { authenticateAgent, RateLimitedError, toHeaders } from "./authenticate.ts";
 import { buildContext, withOrigin } from "./context.ts";
 import { invalidParams, McpExchange, StatelessJsonTransport } from "./mcp-transport.ts";
 import { confirmCaller, rememberedContext } from "./remembered-callers.ts";
-import { runRow } from "./rest-runner.ts";
+import { refuseRow, runRow } from "./rest-runner.ts";
 
 /** The annotations of every tool: all of them only read Skiff's own database. */
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
@@ -84,14 +85,18 @@ function toolResult(response: RestResponse, exchange: McpExchange<Call>): CallTo
   return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body };
 }
 
-/** Arguments checked against the tool's input schema; the agent API's 400 body when they are not. */
+/**
+ * Arguments checked against the tool's input schema; the agent API's 400 body when they are not, with one issue per
+ * argument at fault (an unknown argument is named by its own path, as zod's strict check reports it in `keys`).
+ */
 function checkedArguments(tool: McpTool, args: unknown): { args: Record<string, unknown> } | { error: CallToolResult } {
   const result = strictInputs.get(tool)!.safeParse(args ?? {});
   if (result.success) return { args: result.data };
-  const issues = result.error.issues.map((i) => ({
-    path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)),
-    message: i.message,
-  }));
+  const issues = result.error.issues.flatMap((i) => {
+    const path = i.path.map((p) => (typeof p === "symbol" ? String(p) : p));
+    if (i.code !== "unrecognized_keys") return [{ path, message: i.message }];
+    return i.keys.map((key) => ({ path: [...path, key], message: "Unknown argument" }));
+  });
   const named = [...new Set(issues.map((i) => i.path.join(".")))].join(", ");
   return { error: toolError({ message: `Invalid argument: ${named}`, code: "BAD_REQUEST", issues }) };
 }
@@ -99,46 +104,52 @@ function checkedArguments(tool: McpTool, args: unknown): { args: Record<string, 
 /**
  * Who sends the request: its headers and request id, and for a request that is one tool call, the context its row
  * runs with (the principal authenticated, or remembered and confirmed by the row's own read, `remembered`:
- * src/server/remembered-callers.ts); or the refusal of such a call over the rate limit. Tool calls of a batch are
- * authenticated and counted one by one as they run ({@link toolCallContext}).
+ * src/server/remembered-callers.ts); or the refusal of such a call over the rate limit (which names the token's
+ * caller, for the call's audit entry). Tool calls of a batch are authenticated and counted one by one as they run
+ * ({@link toolCallContext}).
  */
 type McpCaller =
   | { context: Context | null; remembered: boolean; headers: IncomingHttpHeaders; requestId: string }
-  | { refused: string };
+  | { refused: RateLimitedError; requestId: string };
 
 /** What the tools need of one POST: its caller and the client's address (for the audit entries). */
 interface Call {
   caller: McpCaller;
   clientAddress: string;
+  /** Tool calls of the POST that reached the tool handler (each writes its own audit entry). */
+  toolCallsRun: number;
 }
 
 /**
  * The principal of `headers`' agent token, counted against the rate limit when `counted`; null when the token is
- * not valid; `{ refused }` with the rate limit's message when a counted request is over it.
+ * not valid; `{ refused }` with the rate limit's refusal when a counted request is over it.
  */
 async function agentPrincipal(
   services: SkiffServer["services"],
   headers: Headers,
   counted: boolean,
-): Promise<Caller | null | { refused: string }> {
+): Promise<Caller | null | { refused: RateLimitedError }> {
   try {
     const principal = await authenticateAgent(services, headers, counted);
     if (principal && counted) principal.activeOrganizationOnly = true;
     return principal;
   } catch (e) {
-    if (!(e instanceof GraphQLError) || e.extensions.code !== "UNAUTHENTICATED") throw e;
-    return { refused: e.message };
+    if (!(e instanceof RateLimitedError)) throw e;
+    return { refused: e };
   }
 }
 
-/** The context a tool call of a batch runs with: its own authentication, counted as one request; or its refusal. */
+/**
+ * The context a tool call of a batch runs with: its own authentication, counted as one request; the tool error of
+ * an invalid token; or the rate limit's refusal.
+ */
 async function toolCallContext(
   server: SkiffServer,
-  caller: Extract<McpCaller, { requestId: string }>,
-): Promise<{ context: Context } | { error: CallToolResult }> {
+  caller: Extract<McpCaller, { headers: IncomingHttpHeaders }>,
+): Promise<{ context: Context } | { error: CallToolResult } | { refused: RateLimitedError }> {
   const principal = await agentPrincipal(server.services, toHeaders(caller.headers), true);
   if (!principal) return { error: toolError({ message: "Missing or invalid credentials", code: "UNAUTHORIZED" }) };
-  if ("refused" in principal) return { error: toolError({ message: principal.refused, code: "UNAUTHORIZED" }) };
+  if ("refused" in principal) return principal;
   return { context: buildContext(server.services, principal, caller.requestId) };
 }
 
@@ -151,7 +162,7 @@ const validator = new AjvJsonSchemaValidator();
  */
 async function refuseIfRevoked(
   server: SkiffServer,
-  caller: Extract<McpCaller, { requestId: string }>,
+  caller: Extract<McpCaller, { headers: IncomingHttpHeaders }>,
   exchange: McpExchange<Call>,
 ): Promise<void> {
   const principal = await authenticateAgent(server.services, toHeaders(caller.headers), false).catch(() => null);
@@ -159,28 +170,68 @@ async function refuseIfRevoked(
 }
 
 /**
- * Confirms (and counts) the remembered caller of a tool call that reads nothing; null when confirmed, else the tool
- * error of its refusal (the answer is HTTP 401 when the token is no longer valid: {@link refuseIfRevoked}).
+ * Confirms (and counts) the remembered caller of a tool call refused before it reads (its arguments): null when
+ * confirmed, the rate limit's refusal when over it; a token no longer valid answers HTTP 401 (`revoked`).
  */
 async function confirmRemembered(
-  server: SkiffServer,
-  caller: Extract<McpCaller, { requestId: string }>,
   context: Context,
   exchange: McpExchange<Call>,
-): Promise<CallToolResult | null> {
+): Promise<{ refused: RateLimitedError } | "revoked" | null> {
   try {
     await confirmCaller(context);
     return null;
   } catch (e) {
+    if (e instanceof RateLimitedError) return { refused: e };
     if (!(e instanceof GraphQLError) || e.extensions.code !== "UNAUTHENTICATED") throw e;
-    await refuseIfRevoked(server, caller, exchange);
-    return toolError({ message: e.message, code: "UNAUTHORIZED" });
+    exchange.refuse(401, refusalBody());
+    return "revoked";
   }
 }
 
 /**
+ * The audit action of a call of tool `name`: `mcp.<tool>`, or `mcp.unknown_tool` for a name no tool has (the name
+ * itself, the caller's text, is not written).
+ */
+function toolAction(name: string): string {
+  return `mcp.${toolsByName.has(name) ? name : "unknown_tool"}`;
+}
+
+/** Records the entry of a tool call refused before its row ran (its arguments, or its tool unknown): no targets. */
+async function recordRefusedCall(context: Context, action: string): Promise<void> {
+  await recordCall(context.services, context.log, context, { action, outcome: "refused" });
+}
+
+/**
+ * Answers a tool call whose token is over its rate limit (`refused`) and records its entry as the token's: a known
+ * tool with valid arguments is refused by its row ({@link refuseRow}: the ids it names are the entry's targets), any
+ * other call before its row.
+ */
+async function rateLimitedCall(
+  server: SkiffServer,
+  refused: RateLimitedError,
+  requestId: string,
+  clientAddress: string,
+  tool: McpTool | undefined,
+  checked: { args: Record<string, unknown> } | { error: CallToolResult },
+): Promise<CallToolResult> {
+  const action = toolAction(tool?.name ?? "");
+  const context = withOrigin(buildContext(server.services, refused.caller, requestId), "MCP", {}, clientAddress);
+  const answer = toolError({ message: refused.message, code: "UNAUTHORIZED" });
+  if (!tool || !("args" in checked)) {
+    await recordRefusedCall(context, action);
+    return answer;
+  }
+  await tool.call(checked.args, (route, query) =>
+    refuseRow(route, { params: {}, query, body: undefined, headers: {} }, context, refused, action),
+  );
+  return answer;
+}
+
+/**
  * The MCP server of one Skiff server, answering every POST on `transport`: a tool call runs with its POST's
- * {@link Call}, the state of the exchange its request came in ({@link StatelessJsonTransport.exchangeOf}).
+ * {@link Call}, the state of the exchange its request came in ({@link StatelessJsonTransport.exchangeOf}). Every
+ * tool call that reaches a valid token leaves one audit entry (`mcp.<tool>`; docs/audit-log.md), refused ones
+ * (arguments, unknown tool, rate limit) included; a token not valid answers HTTP 401 and leaves none.
  */
 function mcpServer(server: SkiffServer, transport: StatelessJsonTransport): Server {
   const mcp = new Server(
@@ -191,27 +242,30 @@ function mcpServer(server: SkiffServer, transport: StatelessJsonTransport): Serv
   mcp.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const exchange = transport.exchangeOf<Call>(extra.requestId);
     if (!exchange) throw new Error(`MCP request ${extra.requestId} has no exchange`);
+    exchange.state.toolCallsRun++;
     const { caller, clientAddress } = exchange.state;
-    if ("refused" in caller) return toolError({ message: caller.refused, code: "UNAUTHORIZED" });
-    const own = caller.context ? { context: caller.context } : await toolCallContext(server, caller);
-    if ("error" in own) return own.error;
-    const { context } = own;
     const tool = toolsByName.get(request.params.name);
     const checked = tool
       ? checkedArguments(tool, request.params.arguments)
       : { error: toolError({ message: `Unknown tool ${JSON.stringify(request.params.name)}`, code: "NOT_FOUND" }) };
+    const action = toolAction(request.params.name);
+    if ("refused" in caller) {
+      return rateLimitedCall(server, caller.refused, caller.requestId, clientAddress, tool, checked);
+    }
+    const own = caller.context ? { context: caller.context } : await toolCallContext(server, caller);
+    if ("error" in own) return own.error;
+    if ("refused" in own) return rateLimitedCall(server, own.refused, caller.requestId, clientAddress, tool, checked);
+    const context = withOrigin(own.context, "MCP", {}, clientAddress);
     if ("error" in checked) {
       // Refused before any read: a remembered token is confirmed (and the call counted) the ordinary way first.
-      if (caller.remembered) return (await confirmRemembered(server, caller, context, exchange)) ?? checked.error;
+      const confirmed = caller.remembered ? await confirmRemembered(context, exchange) : null;
+      if (confirmed === "revoked") return checked.error;
+      if (confirmed) return rateLimitedCall(server, confirmed.refused, caller.requestId, clientAddress, tool, checked);
+      await recordRefusedCall(context, action);
       return checked.error;
     }
     const run = (route: Parameters<typeof runRow>[1], query: Record<string, string>) =>
-      runRow(
-        server.apollo,
-        route,
-        { params: {}, query, body: undefined, headers: {} },
-        withOrigin(context, "MCP", {}, clientAddress),
-      );
+      runRow(server.apollo, route, { params: {}, query, body: undefined, headers: {} }, context, action);
     const response = await tool!.call(checked.args, run);
     if (response.status === 401 && caller.remembered) await refuseIfRevoked(server, caller, exchange);
     return toolResult(response, exchange);
@@ -227,6 +281,23 @@ function refusalBody(message = "Missing or invalid credentials: /mcp takes an ag
 /** True when `body` is one JSON-RPC `tools/call` request (not a batch): the message counted against the rate limit. */
 function isToolCall(body: unknown): boolean {
   return typeof body === "object" && body !== null && (body as { method?: unknown }).method === "tools/call";
+}
+
+/**
+ * Records the entry of a lone tool call the transport refused before the tool handler (params that do not fit, an
+ * invalid message or header): counted against the rate limit when authenticated, it is a refused call of its own. A
+ * remembered caller, neither confirmed nor counted then, leaves none.
+ */
+async function recordUnanswered(
+  services: SkiffServer["services"],
+  caller: McpCaller,
+  request: FastifyRequest,
+): Promise<void> {
+  const principal = "refused" in caller ? caller.refused.caller : caller.remembered ? null : caller.context?.caller;
+  if (!principal) return;
+  const name = (request.body as { params?: { name?: unknown } }).params?.name;
+  const context = withOrigin(buildContext(services, principal, request.id), "MCP", {}, request.ip);
+  await recordRefusedCall(context, toolAction(typeof name === "string" ? name : ""));
 }
 
 /** Registers `POST /mcp` (and 405 for GET and DELETE: a stateless server keeps no stream or session) on `server`. */
@@ -253,7 +324,7 @@ export function registerMcp(server: SkiffServer): void {
       if (!principal) return reply.code(401).send(refusalBody());
       caller =
         "refused" in principal
-          ? principal
+          ? { refused: principal.refused, requestId: request.id }
           : {
               context: toolCall ? buildContext(services, principal, request.id) : null,
               remembered: false,
@@ -262,11 +333,9 @@ export function registerMcp(server: SkiffServer): void {
             };
     }
     await connected;
-    const answer = await transport.handle(
-      new McpExchange<Call>({ caller, clientAddress: request.ip }),
-      request.body,
-      request.headers,
-    );
+    const exchange = new McpExchange<Call>({ caller, clientAddress: request.ip, toolCallsRun: 0 });
+    const answer = await transport.handle(exchange, request.body, request.headers);
+    if (toolCall && exchange.state.toolCallsRun === 0) await recordUnanswered(services, caller, request);
     reply.code(answer.status).headers(answer.headers);
     return reply.send(answer.body ?? undefined);
   });

@@ -20,7 +20,7 @@ import {
   STATUS_OF_CODE,
 } from "../shared/rest-route.ts";
 import type { SkiffServer } from "./app.ts";
-import { authenticate, refusalFor } from "./authenticate.ts";
+import { authenticate, RateLimitedError, refusalFor } from "./authenticate.ts";
 import { RawJsonData } from "./compiled-reads.ts";
 import { buildContext, withOrigin } from "./context.ts";
 import { unavailableError } from "./format-error.ts";
@@ -76,6 +76,11 @@ export function registerRestRoutes(
             } catch (e) {
               // A database outage meets the caller in the row's own error body (503, Retry-After), not Fastify's.
               if (isDatabaseUnavailable(e)) return fail(route, toRestError(unavailableError()));
+              // A token over its rate limit is refused before the row runs; the refused call has its entry.
+              if (e instanceof RateLimitedError) {
+                const refused = buildContext(services, e.caller, requestId);
+                return refuseRow(route, req, withOrigin(refused, rowSurface(route), headers, clientAddress), e);
+              }
               if (!(e instanceof GraphQLError)) throw e;
               return fail(route, toRestError(e));
             }
@@ -101,33 +106,87 @@ export function registerRestRoutes(
  * Runs `route` for the caller of `contextValue` (authenticated already, or remembered and confirmed by the read):
  * builds its variables from `req`, executes its operation in-process through Apollo and shapes the answer as the
  * row says (its `bodyAt` or `respond`; errors by its `error`). The one execution of a row, for HTTP and for the MCP
- * tools that answer a row's body (src/server/mcp.ts).
+ * tools that answer a row's body (src/server/mcp.ts). `action` names the call's audit entry when it is not the
+ * row's own ({@link rowAction}: an MCP tool's entry names the tool).
  */
 export async function runRow(
   apollo: SkiffServer["apollo"],
   route: RestRoute,
   req: RestRequest,
   contextValue: Context,
+  action?: string,
 ): Promise<RestResponse> {
-  const surface = contextValue.origin?.surface;
-  const reads = surface === "AGENT" || surface === "MCP";
-  const { name, idVariables, mutation } = rowOperation(route);
-  if (!reads && !mutation) return executeRow(apollo, route, req, contextValue);
+  const { mutation } = rowOperation(route);
+  if (!readsAudited(contextValue) && !mutation) return executeRow(apollo, route, req, contextValue);
   const seen: { variables?: Record<string, unknown> } = {};
   const response = await executeRow(apollo, route, req, contextValue, seen);
   // Every agent API and MCP call is a sensitive read: one audit entry each. A mutation's own entry is written as it
   // runs (src/modules/audit/audit-mutations.ts); one refused before it runs (its input) is recorded here.
-  if (reads || !seen.variables) {
-    await recordCall(contextValue.services, contextValue.log, contextValue, {
-      action: reads ? `${surface.toLowerCase()}.${name}` : (mutation ?? name),
-      targetIds: idVariables.flatMap((v) => {
-        const value = seen.variables?.[v];
-        return typeof value === "string" ? [value] : [];
-      }),
-      outcome: outcomeOfStatus(response.status),
-    });
+  if (readsAudited(contextValue) || !seen.variables) {
+    await recordRowCall(route, contextValue, seen.variables, response.status, action);
   }
   return response;
+}
+
+/**
+ * Refuses a call of `route` before it runs with `error` (an agent token over its rate limit) and records the call's
+ * one audit entry, as {@link runRow} would have: its action, the ids its variables name (when `req` builds them) and
+ * the outcome of the error's status. For the refused calls of HTTP rows and of MCP tools alike.
+ */
+export async function refuseRow(
+  route: RestRoute,
+  req: RestRequest,
+  contextValue: Context,
+  error: GraphQLError,
+  action?: string,
+): Promise<RestResponse> {
+  const response = fail(route, toRestError(error));
+  let variables: Record<string, unknown> | undefined;
+  try {
+    variables = route.variables(req);
+  } catch (e) {
+    if (!(e instanceof GraphQLError)) throw e;
+  }
+  await recordRowCall(route, contextValue, variables, response.status, action);
+  return response;
+}
+
+/** True when every call on `contextValue`'s surface is audited as a read (the agent API and MCP). */
+function readsAudited(contextValue: Context): boolean {
+  const surface = contextValue.origin?.surface;
+  return surface === "AGENT" || surface === "MCP";
+}
+
+/**
+ * A row's audit action on `contextValue`'s surface: `<surface>.<operation>` for the agent API's reads
+ * (`agent.AgentDeployments`), else the mutation's name (else the operation's). MCP tool calls pass their own
+ * (`mcp.<tool>`, src/server/mcp.ts).
+ */
+function rowAction(route: RestRoute, contextValue: Context): string {
+  const { name, mutation } = rowOperation(route);
+  const surface = contextValue.origin?.surface;
+  return readsAudited(contextValue) && surface ? `${surface.toLowerCase()}.${name}` : (mutation ?? name);
+}
+
+/**
+ * Writes the audit entry of one call of `route` that answered `status`: `action` (default {@link rowAction}), the
+ * string values of its `ID`-typed `variables` (none when its input was refused) as targets.
+ */
+async function recordRowCall(
+  route: RestRoute,
+  contextValue: Context,
+  variables: Record<string, unknown> | undefined,
+  status: number,
+  action = rowAction(route, contextValue),
+): Promise<void> {
+  await recordCall(contextValue.services, contextValue.log, contextValue, {
+    action,
+    targetIds: rowOperation(route).idVariables.flatMap((v) => {
+      const value = variables?.[v];
+      return typeof value === "string" ? [value] : [];
+    }),
+    outcome: outcomeOfStatus(status),
+  });
 }
 
 /** The audit outcome of a row's answer status (docs/audit-log.md). */

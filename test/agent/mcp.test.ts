@@ -248,7 +248,7 @@ describe("MCP server", () => {
       ["list_deployments", {}, "applicationId"],
       ["get_application", { applicationId: 42 }, "applicationId"],
       ["get_deployment", { deploymentId: "dpl_x", logLines: 501 }, "logLines"],
-      ["get_application", { applicationId: org.apps.a1, extra: true }, ""],
+      ["get_application", { applicationId: org.apps.a1, extra: true }, "extra"],
     ];
     for (const [name, args, field] of cases) {
       const answer = await call(client, name, args);
@@ -257,6 +257,16 @@ describe("MCP server", () => {
       const issues = (answer.body as { issues: Array<{ path: string[] }> }).issues;
       expect(issues.map((i) => i.path.join("."))).toContain(field);
     }
+    // Unknown arguments are named one by one, in the message and the issues.
+    const unknown = await call(client, "get_application", { applicationId: org.apps.a1, x: 1, y: 2 });
+    expect(unknown.body).toEqual({
+      message: "Invalid argument: x, y",
+      code: "BAD_REQUEST",
+      issues: [
+        { path: ["x"], message: "Unknown argument" },
+        { path: ["y"], message: "Unknown argument" },
+      ],
+    });
     const nul = await call(client, "get_application", { applicationId: "app_\u0000" });
     expect(nul).toMatchObject({ isError: true, body: { code: "NOT_FOUND" } });
     // A hostile half-megabyte id is repeated by its first 80 characters and its length, not whole.
@@ -524,10 +534,46 @@ describe("who am I", () => {
     expect(data.viewer.credential.kind).toBe("session");
     expect(data.viewer.credential.expiresAt).toEqual(expect.stringMatching(/^\d{4}-/));
 
+    // A user JWT of that session: a session that names no session row, answered as of the request (never null).
+    const issued = await fetch(`${t.skiff.url}/api/auth/token`, { headers: { cookie } });
+    const { token: jwt } = (await issued.json()) as { token: string };
+    const before = Date.now();
+    const byJwt = await agentGet<Row>(t.skiff.url, "/api/whoami", undefined, "x-api-key", {
+      authorization: `Bearer ${jwt}`,
+    });
+    expect(byJwt.status, JSON.stringify(byJwt.body)).toBe(200);
+    expect(byJwt.body).toMatchObject({
+      user: { userId: org.admin.userId },
+      credential: {
+        kind: "session",
+        name: null,
+        prefix: null,
+        createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        lastUsedAt: null,
+        expiresAt: null,
+        grants: null,
+        surfaces: ["graphql", "rest"],
+      },
+    });
+    const createdAt = Date.parse((byJwt.body.credential as Row).createdAt as string);
+    expect(Math.abs(createdAt - before)).toBeLessThan(10_000);
+    const jwtGql = await fetch(`${t.skiff.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${jwt}` },
+      body: JSON.stringify({ query: "{ viewer { authenticatedBy credential { kind createdAt expiresAt } } }" }),
+    });
+    const jwtAnswer = (await jwtGql.json()) as { data?: { viewer: { credential: Row | null } }; errors?: unknown };
+    expect(jwtAnswer.errors).toBeUndefined();
+    expect(jwtAnswer.data?.viewer.credential).toEqual({
+      kind: "session",
+      createdAt: expect.stringMatching(/^\d{4}-/),
+      expiresAt: null,
+    });
+
     // No secret in any answer.
-    for (const body of [agent.body, key.body, session.body]) {
+    for (const body of [agent.body, key.body, session.body, byJwt.body]) {
       const text = JSON.stringify(body);
-      for (const secret of [org.tokens.limited, org.owner.apiKey]) expect(text).not.toContain(secret);
+      for (const secret of [org.tokens.limited, org.owner.apiKey, jwt]) expect(text).not.toContain(secret);
     }
   });
 });

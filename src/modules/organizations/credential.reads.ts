@@ -1,8 +1,9 @@
 /**
- * Compiled-read SQL of `Viewer.credential` (schema/agent.graphql): what the request's credential is, read in the
- * viewer's statement. A session is this module's own row (`sessions`); an API key's and an agent token's rows belong
- * to their modules, which hand in their SELECT with {@link provideCredentialSource} (they are above this module).
- * Grants and surfaces come from the caller. Never a secret or a hash: the selects name only the listed columns.
+ * Compiled-read SQL of `Viewer.credential` (schema/organizations.graphql): what the request's credential is, read in
+ * the viewer's statement. A session is this module's own row (`sessions`), a user JWT a row of its own (it names no
+ * session: {@link USER_JWT_CREDENTIAL}); an API key's and an agent token's rows belong to their modules, which hand
+ * in their SELECT with {@link provideCredentialSource} (they are above this module). Grants and surfaces come from
+ * the caller. Never a secret or a hash: the selects name only the listed columns.
  */
 import { column, type ReadCompiler, type ReadField, type ReadTypes, timestamp } from "../../reads/index.ts";
 
@@ -24,11 +25,23 @@ const KIND = { session: "session", apiKey: "api_key", agentToken: "agent_token" 
 /** Surfaces of each kind (`mcp`: where the instance serves `/mcp`, see SKIFF_MCP). */
 const SURFACES = { session: ["graphql", "rest"], apiKey: ["graphql", "rest"], agentToken: ["agent", "mcp"] } as const;
 
-/** The SELECT of the caller's credential row, or null (no credential, or its row is gone). */
+/**
+ * The credential row of a user JWT, which acts as a session but names none (its claims are the user's; Skiff signs
+ * no session id into it): the request's time (the database's clock) as creation, no recorded use and no expiry
+ * read (the JWT's own `exp` claim says it: at most 15 minutes after `GET /api/auth/token`), so that
+ * `Viewer.credential` is never null. The schema's `Credential` documents these values.
+ */
+const USER_JWT_CREDENTIAL = `select null::text as name, null::text as prefix, now() as created_at,
+  null::timestamptz as last_used_at, null::timestamptz as expires_at`;
+
+/**
+ * The SELECT of the caller's credential row, or null (no credential, or its row is gone). A session's is its
+ * `sessions` row; a user JWT's (a session caller without one) is {@link USER_JWT_CREDENTIAL}.
+ */
 function credentialSelect(compiler: ReadCompiler): string | null {
   const { via, sessionId } = compiler.caller;
   if (via === "session") {
-    if (!sessionId) return null;
+    if (!sessionId) return USER_JWT_CREDENTIAL;
     return `select null::text as name, null::text as prefix, s.created_at, s.updated_at as last_used_at, s.expires_at
       from sessions s where s.id = ${compiler.param(sessionId)}`;
   }

@@ -8,7 +8,11 @@ import type { TypedDocumentNode as DocumentNode } from "@graphql-typed-document-
 export type AddDomainInput = {
   /** The application (`app_...`). */
   applicationId: string | number;
-  /** Host name, e.g. `shop.example.com` (lower-cased; unique on the whole platform, else `CONFLICT`). */
+  /**
+   * Public host name, e.g. `shop.example.com` (lower-cased; unique on the whole platform, else `CONFLICT`). An IP
+   * address, `localhost` and names under `.local`, `.internal`, `.svc` or `.cluster.local` answer `BAD_USER_INPUT`:
+   * an ingress routes names that public DNS resolves.
+   */
   host: string;
   /** Request a certificate (issued asynchronously once DNS points at the ingress). Default true. */
   https?: boolean | null | undefined;
