@@ -520,10 +520,21 @@ describe("reading the log", () => {
       .map((l) => JSON.parse(l) as { occurredAt: string });
     expect(lines.length).toBe(body.totalCount + 250);
     expect(lines.every((l) => l.occurredAt >= since && l.occurredAt < until)).toBe(true);
-    const bad = await fetch(`${skiff.url}/api/audit-events?organizationId=${fx.orgA}&since=yesterday`, {
-      headers: { authorization: `Bearer ${fx.ownerA.apiKey}` },
-    });
-    expect(bad.status).toBe(400);
+    // Not a date, no such day, no offset: each the parameter's own 400, on the list and the export alike.
+    for (const path of ["/api/audit-events", "/api/audit-events/export"]) {
+      for (const [param, value] of [
+        ["since", "yesterday"],
+        ["since", "2026-02-30T00:00:00Z"],
+        ["until", "2026-11-29T05:00:00"],
+        ["since", "1764000000"],
+      ]) {
+        const bad = await fetch(`${skiff.url}${path}?organizationId=${fx.orgA}&${param}=${value}`, {
+          headers: { authorization: `Bearer ${fx.ownerA.apiKey}` },
+        });
+        expect(bad.status, `${path} ${param}=${value}`).toBe(400);
+        expect((await bad.json()).fieldErrors[param!], `${path} ${param}=${value}`).toEqual([expect.any(String)]);
+      }
+    }
   });
 });
 

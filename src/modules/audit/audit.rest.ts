@@ -6,6 +6,8 @@
  * 404 (an organization the caller does not belong to). Not in the spec's published list (hidden with
  * SKIFF_PUBLIC_API_ONLY=true, as the dashboard's paths are).
  */
+
+import { isDateTime } from "../../shared/date-time.ts";
 import { BadUserInputError } from "../../shared/errors.ts";
 import {
   queryParam,
@@ -36,12 +38,23 @@ export const AUDIT_OPERATIONS = {
 /** Entries per page of the export (the field's largest page). */
 const EXPORT_PAGE = 200;
 
-/** The filters of the request's query parameters as the operation's variables. @throws BadUserInputError on a bad `first`. */
+/**
+ * The filters of the request's query parameters as the operation's variables.
+ * @throws BadUserInputError on a bad `first`, or a `since`/`until` that is not an RFC 3339 date-time with an offset.
+ */
 function filterVariables(req: RestRequest): Record<string, unknown> {
   const text = (name: string) => queryParam(req, name) || undefined;
   const first = text("first");
   if (first !== undefined && !/^\d{1,4}$/.test(first)) {
     throw new BadUserInputError("first must be an integer", { fieldErrors: { first: ["Must be an integer"] } });
+  }
+  for (const name of ["since", "until"]) {
+    const value = text(name);
+    if (value !== undefined && !isDateTime(value)) {
+      throw new BadUserInputError(`${name} must be an RFC 3339 date-time`, {
+        fieldErrors: { [name]: ["Must be an RFC 3339 date-time with a time zone offset (e.g. 2026-01-31T12:00:00Z)"] },
+      });
+    }
   }
   return {
     org: text("organization_id"),
