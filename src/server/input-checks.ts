@@ -1,9 +1,10 @@
 /**
  * Client-mistake checks before execution, shared by HTTP (Apollo plugin, also used by
  * the in-process REST rows) and graphql-ws (`onSubscribe`):
- * - a string input that is not well-formed Unicode (a lone surrogate such as `"\ud800"`, in a variable or an
- *   inline literal) is refused with 400 BAD_USER_INPUT naming the field (`extensions.field`, e.g.
- *   `input.database.password`), instead of failing later in encoding or the database;
+ * - a string input that is not well-formed Unicode (a lone surrogate such as `"\ud800"`) or that holds the NUL
+ *   character (U+0000, which no PostgreSQL text or jsonb value can hold), in a variable or an inline literal, is
+ *   refused with 400 BAD_USER_INPUT naming the field (`extensions.field`, e.g. `input.database.password`), instead
+ *   of failing later in encoding or the database (an id with NUL would otherwise fail its read's statement);
  * - a `subscription` sent over HTTP is refused with 400 BAD_REQUEST pointing to the WebSocket endpoint;
  * - (HTTP) `variables` and `extensions` nested deeper than src/shared/json-text.ts's MAX_JSON_DEPTH, measured as
  *   in a POST body (`{ variables, extensions }`), are refused with 400 BAD_REQUEST: a POST body that deep never
@@ -14,18 +15,28 @@ import { type DocumentNode, GraphQLError, type OperationDefinitionNode, visit } 
 import { jsonTooDeep } from "../shared/json-text.ts";
 import { jsonTooDeepError } from "./json-bodies.ts";
 
+/** What makes `text` unstorable — a lone surrogate, or NUL — or null when nothing does. */
+function textProblem(text: string): Problem | null {
+  if (!text.isWellFormed()) return "surrogate";
+  return text.includes("\u0000") ? "nul" : null;
+}
+
+/** Why a string input is refused: a lone surrogate (not well-formed UTF-16), or the NUL character. */
+type Problem = "surrogate" | "nul";
+
 /**
- * Path of the first string inside `value` (in document order) that is not well-formed UTF-16, or null. Walks with a
- * stack of its own, so no nesting overflows the call stack.
+ * Path and problem of the first string inside `value` (in document order) that {@link textProblem} refuses, or
+ * null. Walks with a stack of its own, so no nesting overflows the call stack.
  */
-function malformedPath(value: unknown): string | null {
+function malformedPath(value: unknown): { field: string; problem: Problem } | null {
   const values: unknown[] = [value];
   const paths: string[] = [""];
   while (values.length > 0) {
     const current = values.pop();
     const path = paths.pop() as string;
     if (typeof current === "string") {
-      if (!current.isWellFormed()) return path;
+      const problem = textProblem(current);
+      if (problem) return { field: path, problem };
     } else if (Array.isArray(current)) {
       // Pushed last to first: the first element is taken next.
       for (let i = current.length - 1; i >= 0; i--) {
@@ -45,10 +56,10 @@ function malformedPath(value: unknown): string | null {
 }
 
 /** {@link malformedLiteral}'s answer per parsed document (Apollo hands the same object back for the same text). */
-const literalChecks = new WeakMap<DocumentNode, string | null>();
+const literalChecks = new WeakMap<DocumentNode, { field: string; problem: Problem } | null>();
 
-/** Argument or object-field name holding the first malformed string literal of `document`, or null. */
-function malformedLiteral(document: DocumentNode): string | null {
+/** Argument or object-field name holding the first refused string literal of `document`, and why; or null. */
+function malformedLiteral(document: DocumentNode): { field: string; problem: Problem } | null {
   const known = literalChecks.get(document);
   if (known !== undefined) return known;
   const found = findMalformedLiteral(document);
@@ -56,14 +67,15 @@ function malformedLiteral(document: DocumentNode): string | null {
   return found;
 }
 
-function findMalformedLiteral(document: DocumentNode): string | null {
-  let found: string | null = null;
+function findMalformedLiteral(document: DocumentNode): { field: string; problem: Problem } | null {
+  let found: { field: string; problem: Problem } | null = null;
   const names: string[] = [];
   visit(document, {
     Argument: { enter: (node) => void names.push(node.name.value), leave: () => void names.pop() },
     ObjectField: { enter: (node) => void names.push(node.name.value), leave: () => void names.pop() },
     StringValue(node) {
-      if (!found && !node.value.isWellFormed()) found = names.join(".") || "(literal)";
+      const problem = found ? null : textProblem(node.value);
+      if (problem) found = { field: names.join(".") || "(literal)", problem };
     },
   });
   return found;
@@ -71,16 +83,24 @@ function findMalformedLiteral(document: DocumentNode): string | null {
 
 /**
  * The BAD_USER_INPUT error (HTTP 400) for the first string input of `document`/`variables` that is not
- * well-formed Unicode, or null when every string is.
+ * well-formed Unicode or holds NUL, or null when every string is storable.
  */
 export function unicodeError(document: DocumentNode, variables: Record<string, unknown> | undefined | null) {
-  const field = malformedPath(variables ?? {}) ?? malformedLiteral(document);
-  if (!field) return null;
-  return new GraphQLError(`Invalid Unicode in "${field}": the text contains a lone surrogate`, {
+  const found = malformedPath(variables ?? {}) ?? malformedLiteral(document);
+  if (!found) return null;
+  const { field, problem } = found;
+  const [message, fieldError] =
+    problem === "surrogate"
+      ? [`Invalid Unicode in "${field}": the text contains a lone surrogate`, "Invalid Unicode (lone surrogate)"]
+      : [
+          `Invalid text in "${field}": the text contains the NUL character (U+0000), which no stored text can hold`,
+          "Must not contain the NUL character (U+0000)",
+        ];
+  return new GraphQLError(message, {
     extensions: {
       code: "BAD_USER_INPUT",
       field,
-      fieldErrors: { [field]: ["Invalid Unicode (lone surrogate)"] },
+      fieldErrors: { [field]: [fieldError] },
       formErrors: [],
       http: { status: 400 },
     },

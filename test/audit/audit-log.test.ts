@@ -532,7 +532,10 @@ describe("reading the log", () => {
           headers: { authorization: `Bearer ${fx.ownerA.apiKey}` },
         });
         expect(bad.status, `${path} ${param}=${value}`).toBe(400);
-        expect((await bad.json()).fieldErrors[param!], `${path} ${param}=${value}`).toEqual([expect.any(String)]);
+        expect(
+          ((await bad.json()) as { fieldErrors: Record<string, unknown> }).fieldErrors[param!],
+          `${path} ${param}=${value}`,
+        ).toEqual([expect.any(String)]);
       }
     }
   });

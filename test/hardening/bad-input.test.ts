@@ -7,9 +7,10 @@ import { createClient } from "graphql-ws";
 import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { createOrg } from "../helpers/seed.ts";
-import { gql, useTestServer } from "../helpers/server.ts";
+import { captureLogs, gql, useTestServer } from "../helpers/server.ts";
 
-const t = useTestServer();
+const logs = captureLogs("warn");
+const t = useTestServer({}, logs.logger);
 let org: Awaited<ReturnType<typeof createOrg>>;
 
 beforeAll(async () => {
@@ -70,6 +71,33 @@ describe("invalid Unicode", () => {
     });
     expect(JSON.stringify(outcome)).toMatch(/Invalid Unicode in \\"id\\"/);
     await client.dispose();
+  });
+});
+
+describe("the NUL character (no PostgreSQL text or jsonb can hold it)", () => {
+  it("in a variable, an id or an inline literal: 400 BAD_USER_INPUT naming the field, no statement fails", async () => {
+    const warnings = logs.lines.length;
+    const inVariable = await gql(
+      t.skiff.url,
+      "query($id: ID!) { project(id: $id) { id } }",
+      { id: "prj_\u0000x" },
+      {
+        apiKey: org.owner.apiKey,
+      },
+    );
+    expect(inVariable.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "id" });
+    const inInput = await gql(
+      t.skiff.url,
+      `mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }`,
+      { input: { name: "a\u0000b" } },
+      { apiKey: org.owner.apiKey },
+    );
+    expect(inInput.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "input.name" });
+    const literal = await postRaw("/graphql", JSON.stringify({ query: '{ project(id: "prj_\\u0000x") { id } }' }));
+    expect(literal.status).toBe(400);
+    expect(JSON.parse(literal.text).errors[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "id" });
+    // The refusal comes before any read: no statement fails, nothing is logged at warn or above.
+    expect(logs.lines.slice(warnings)).toEqual([]);
   });
 });
 
