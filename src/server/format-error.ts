@@ -164,6 +164,14 @@ export function createFormatError(log: Logger) {
   };
 }
 
+/** The `code` of a refusal before any route runs, by its HTTP status (anything else 4xx: BAD_REQUEST). */
+const CODE_OF_STATUS: Record<number, string> = {
+  401: "UNAUTHENTICATED",
+  406: "NOT_ACCEPTABLE",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+};
+
 /**
  * Fastify error handler for failures before GraphQL runs (malformed JSON, oversized body, ...):
  * 4xx keep their status with a clear message — in GraphQL's `{ errors }` shape on /graphql, `{ error, code }`
@@ -174,7 +182,7 @@ export function createHttpErrorHandler(log: Logger) {
     const status = error.statusCode ?? 500;
     const isGraphql = request.url.startsWith("/graphql");
     if (status >= 400 && status < 500) {
-      const code = status === 401 ? "UNAUTHENTICATED" : "BAD_REQUEST";
+      const code = CODE_OF_STATUS[status] ?? "BAD_REQUEST";
       return reply
         .code(status)
         .send(

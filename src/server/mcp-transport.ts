@@ -4,7 +4,7 @@
  * the SDK's `Server` does the protocol (initialize, tools/list, tools/call, errors). One transport and one server
  * serve every POST of a Skiff server, each POST an {@link McpExchange}: its body (as Fastify parsed it) is checked as
  * the SDK's own Streamable HTTP transport checks it (406 without both accepted types, 415 for another content type,
- * 400 for an invalid JSON-RPC message, a batch too long, a second initialize or an unsupported
+ * 400 for an invalid JSON-RPC message, an empty batch or one too long, a second initialize or an unsupported
  * `MCP-Protocol-Version`; a request whose params do not fit its method's schema answers the JSON-RPC error -32602
  * Invalid params), its requests are handed to the server under ids of the transport's own (so that two
  * POSTs may use the same id at once) and the answer is the server's responses, under the client's ids again, as one
@@ -180,6 +180,10 @@ export class StatelessJsonTransport implements Transport {
       return errorAnswer(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
     }
     if (body === undefined) return errorAnswer(400, -32700, "Parse error: Invalid JSON");
+    // JSON-RPC 2.0, Batch: an empty array is an invalid request, answered as one error.
+    if (Array.isArray(body) && body.length === 0) {
+      return errorAnswer(400, -32600, "Invalid Request: a batch must hold at least one message");
+    }
     if (Array.isArray(body) && body.length > MAX_BATCH_SIZE) {
       return errorAnswer(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
     }

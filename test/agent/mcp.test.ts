@@ -398,6 +398,10 @@ describe("the Streamable HTTP transport", () => {
     const invalid = await post({ jsonrpc: "2.0", nonsense: true });
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toMatchObject({ error: { code: -32700 } });
+    // An empty batch is an invalid request (JSON-RPC 2.0, Batch), not an answer with nothing in it.
+    const empty = await post([]);
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 }, id: null });
     expect((await post(list, { "mcp-protocol-version": "1999-01-01" })).status).toBe(400);
     // Params that do not fit their method are the client's error (-32602 Invalid params, naming the field), for
     // every method, alone or in a batch beside a valid request; a method no client may send is -32601.

@@ -70,7 +70,7 @@ const BAD_INPUT: Array<{
     name: "deleteApplication (an id that cannot be stored)",
     query: "mutation($id: ID!) { deleteApplication(id: $id) }",
     variables: () => ({ id: "\u0000" }),
-    field: "",
+    field: "id",
   },
   {
     name: "setEnvironmentVariable",

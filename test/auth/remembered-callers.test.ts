@@ -344,13 +344,15 @@ describe("REST rows with a remembered credential", () => {
     const statuses: number[] = [];
     for (let i = 0; i < AGENT_LIMIT + 2; i++) statuses.push((await rest(a, token, "/api/agent/projects")).status);
     expect(statuses).toEqual([...Array(AGENT_LIMIT).fill(200), 401, 401]);
-    // Over its limit the token is no longer remembered: refused by its count alone, no read of the data.
+    // Over its limit the token is no longer remembered: refused by its count alone, no read of the data; the refused
+    // call's audit entry is the one other statement.
     const over = await withStatements(a, () => rest(a, token, "/api/agent/projects"));
     expect(over.status).toBe(401);
     expect(over.body.message).toMatch(/Rate limit exceeded/);
-    expect(over.sql).toHaveLength(1);
+    expect(over.sql).toHaveLength(2);
     expect(over.sql[0]).toMatch(/insert into agent_rate_limits/);
-    expect(over.sql[0]).not.toMatch(/from projects/);
+    expect(over.sql[1]).toMatch(/insert into "audit_events"/);
+    expect(over.sql.join("\n")).not.toMatch(/from projects/);
   });
 
   const rows: Array<[string, string, { method?: string; body?: Record<string, unknown> }]> = [

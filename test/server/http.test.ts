@@ -117,6 +117,28 @@ describe("bad input", () => {
     });
   });
 
+  it("names a body over the limit PAYLOAD_TOO_LARGE (413) and one not JSON UNSUPPORTED_MEDIA_TYPE (415)", async () => {
+    const post = async (path: string, contentType: string, body: string) => {
+      const res = await fetch(`${skiff.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": contentType, "x-api-key": org.owner.apiKey },
+        body,
+      });
+      // biome-ignore lint/suspicious/noExplicitAny: the two answer shapes are read field by field below.
+      return { status: res.status, json: () => res.json() as Promise<any> };
+    };
+    const big = JSON.stringify({ query: `{ __typename }`, variables: { pad: "x".repeat(1024 * 1024) } });
+    const tooLarge = await post("/graphql", "application/json", big);
+    expect(tooLarge.status).toBe(413);
+    expect((await tooLarge.json()).errors[0].extensions.code).toBe("PAYLOAD_TOO_LARGE");
+    const restTooLarge = await post("/api/site-import/preview", "application/json", big);
+    expect(restTooLarge.status).toBe(413);
+    expect((await restTooLarge.json()).code).toBe("PAYLOAD_TOO_LARGE");
+    const form = await post("/api/site-import/preview", "application/x-www-form-urlencoded", "name=x");
+    expect(form.status).toBe(415);
+    expect((await form.json()).code).toBe("UNSUPPORTED_MEDIA_TYPE");
+  });
+
   it("answers a path no route takes, or a method its path does not take, with 404 NOT_FOUND in the same shape", async () => {
     for (const [method, path] of [
       ["GET", "/no/such/path"],
@@ -168,15 +190,15 @@ describe("bad input", () => {
     expect(vars.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
   });
 
-  it("answers BAD_USER_INPUT, not a 500, for ids PostgreSQL cannot compare (NUL byte)", async () => {
+  it("answers 400 BAD_USER_INPUT naming the field, not a 500, for ids PostgreSQL cannot compare (NUL byte)", async () => {
     const res = await gql(
       skiff.url,
       "query($id: ID!) { project(id: $id) { id } }",
       { id: "prj_\u0000x" },
       { apiKey: org.owner.apiKey },
     );
-    expect(res.status).toBe(200);
-    expect(res.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    expect(res.status).toBe(400);
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "id" });
   });
 
   it("rejects operations deeper than SKIFF_MAX_QUERY_DEPTH, on HTTP and WebSocket alike", async () => {
