@@ -21,6 +21,7 @@ import type { Config } from "../config.ts";
 import { newId } from "../db/ids.ts";
 import { isDataException } from "../db/pg-errors.ts";
 import { poolClientFor } from "../db/prepared-statements.ts";
+import { text } from "../shared/input-fields.ts";
 import { accountNotices, passwordResetNotice } from "./account-notices.ts";
 import { apiKeyOrganization } from "./api-key-organization.ts";
 import { attemptLimits } from "./attempt-limits.ts";
@@ -84,7 +85,30 @@ export const DISABLED_AUTH_PATHS = [
   "/api-key/list",
   "/api-key/update",
   "/api-key/delete",
+  // The authenticator key is shown once, by `/two-factor/enable`: reading it again later would let anyone holding a
+  // session and the password copy the second factor.
+  "/two-factor/get-totp-uri",
 ];
+
+/** The paths on which a person sets their own display name (better-auth's `name`). */
+const NAME_PATHS = new Set(["/sign-up/email", "/update-user"]);
+
+/**
+ * Refuses a display name set by the person (sign-up, profile update) that is not one line of 1 to 100 characters
+ * without control characters — the rule of every other name (src/shared/input-fields.ts); NUL in particular, which
+ * PostgreSQL cannot store. Names from an OAuth provider's profile are taken as given.
+ * @throws APIError 400 `INVALID_INPUT_VALUE` naming the rule.
+ */
+function checkOwnName(name: unknown, path: string | undefined): void {
+  if (name === undefined || !path || !NAME_PATHS.has(path)) return;
+  const checked = text(100).safeParse(name);
+  if (!checked.success) {
+    throw new APIError("BAD_REQUEST", {
+      message: `Invalid name: ${checked.error.issues[0]!.message}`,
+      code: "INVALID_INPUT_VALUE",
+    });
+  }
+}
 
 /** The pino-like logger createAuth writes to (mail by default, better-auth's own warnings and errors). */
 export interface AuthLog extends MailLog {
@@ -289,7 +313,13 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
     },
     socialProviders: builtInProviders(config),
     databaseHooks: {
-      user: { create: { after: (user) => accountEvent("user_signed_up", user.id) } },
+      user: {
+        create: {
+          before: async (user, ctx) => void checkOwnName(user.name, ctx?.path),
+          after: (user) => accountEvent("user_signed_up", user.id),
+        },
+        update: { before: async (user, ctx) => void checkOwnName(user.name, ctx?.path) },
+      },
       session: {
         create: {
           // A new session starts in the user's first organization, so "active organization" is always set

@@ -197,6 +197,23 @@ describe("sign-up", () => {
     expect(await knex("users").where({ email: "short@example.com" }).first()).toBeUndefined();
   });
 
+  it("refuses a display name that is not one line of 1 to 100 characters (NUL included), on sign-up and update", async () => {
+    for (const name of ["B\u0000ob", "x".repeat(101), "two\nlines", ""]) {
+      const email = `name-${randomBytes(4).toString("hex")}@example.com`;
+      const res = await post("/sign-up/email", { email, password: "long-enough-password", name });
+      expect(res.status, JSON.stringify(name).slice(0, 20)).toBe(400);
+      expect(await res.json()).toMatchObject({ code: "INVALID_INPUT_VALUE" });
+      expect(await knex("users").where({ email }).first()).toBeUndefined();
+    }
+    const cookie = await signIn(first.email, first.password);
+    for (const name of ["", "a\u0000b", "x".repeat(101)]) {
+      const res = await post("/update-user", { name }, cookie);
+      expect(res.status, JSON.stringify(name).slice(0, 20)).toBe(400);
+    }
+    expect((await post("/update-user", { name: "Renamed Owner" }, cookie)).status).toBe(200);
+    expect(await knex("users").where({ email: first.email }).first()).toMatchObject({ name: "Renamed Owner" });
+  });
+
   it("sends a verification mail; sign-in waits for verification", async () => {
     const res = await post("/sign-up/email", { email: "alice@example.com", password: "alice-password", name: "Alice" });
     expect(res.status).toBe(200);

@@ -27,6 +27,10 @@ async function enableTwoFactor() {
   const step = Math.floor(Date.now() / STEP_MS);
   const confirm = await postAuth(t.skiff.url, "/two-factor/verify-totp", { code: await otp.hotp(step) }, cookie);
   expect(confirm.status).toBe(200);
+  // The authenticator key is shown once, by enable: it cannot be read again.
+  const again = await postAuth(t.skiff.url, "/two-factor/get-totp-uri", { password: TEST_PASSWORD }, cookie);
+  expect(again.status).toBe(404);
+  expect(await again.text()).not.toContain(new URL(totpURI).searchParams.get("secret")!);
   return { email: org.owner.email, userId: org.owner.userId, otp, backupCodes };
 }
 

@@ -74,6 +74,7 @@ describe("webhook management", () => {
     const base = `/api/v1/orgs/${number}/webhooks`;
     const cases: Array<[unknown, string, string]> = [
       [{ events: ["ping"] }, "url", "Required"],
+      [{ url: 5, events: ["ping"] }, "url", "Must be an absolute https:// URL"],
       [{ url: "http://127.0.0.1/hook", events: ["ping"] }, "url", "https://"],
       [{ url: "/relative", events: ["ping"] }, "url", "https://"],
       [{ url: `https://127.0.0.1/${"a".repeat(2050)}`, events: ["ping"] }, "url", "2048"],

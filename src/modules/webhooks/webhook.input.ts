@@ -7,9 +7,10 @@
 import { z } from "zod";
 import { isDateTime } from "../../shared/date-time.ts";
 import { webhookEvent } from "../../shared/events/catalogue.ts";
+import { requiredOr } from "../../shared/input-fields.ts";
 
 const url = z
-  .string({ error: "Required" })
+  .string(requiredOr("an absolute https:// URL"))
   .max(2048, "At most 2048 characters")
   .refine((v) => URL.canParse(v) && new URL(v).protocol === "https:", "Must be an absolute https:// URL");
 
