@@ -98,6 +98,20 @@ describe("POST /api/deploy/:token", () => {
     expect(fresh.status).toBe(202);
   });
 
+  it("refuses a push whose head commit is not a commit SHA, and a lone SHA-1 signature, queueing nothing", async () => {
+    const app = await appWithUrl({ autoDeploy: true });
+    for (const after of ["HEAD:../../etc#x y", "not-a-sha"]) {
+      const push = { ref: "refs/heads/main", after, head_commit: { id: after, message: "m" } };
+      const res = await post(app.path, JSON.stringify(push), { "x-github-event": "push" });
+      expect(res.status, after).toBe(400);
+      expect(res.body).toMatchObject({ code: "BAD_REQUEST", fieldErrors: { commitSha: [expect.any(String)] } });
+    }
+    const push = JSON.stringify({ ref: "refs/heads/main", after: "a".repeat(40), head_commit: { message: "m" } });
+    const sha1Only = await post(app.path, push, { "x-github-event": "push", "x-hub-signature": "sha1=abc" });
+    expect(sha1Only.status).toBe(401);
+    expect(await deploymentsOf(t.db.knex, app.applicationId)).toEqual([]);
+  });
+
   it("refuses an API trigger's body that does not fit (400, the field named) and queues nothing for it", async () => {
     const app = await appWithUrl();
     const refused: Array<[string, string]> = [

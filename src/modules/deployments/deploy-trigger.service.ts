@@ -23,6 +23,11 @@ import { deployTokenHash } from "./deploy-token.ts";
 import { queueDeployment } from "./deployment.service.ts";
 import { evaluatePush, githubPush, gitlabPush, type PushEvent } from "./push-filters.ts";
 
+/** A commit SHA as a deployment takes it (an abbreviated or full SHA-1 or SHA-256, hexadecimal). */
+const COMMIT_SHA = /^[0-9a-f]{7,64}$/i;
+/** The message of a commit SHA that is not one. */
+const COMMIT_SHA_MESSAGE = "Must be 7 to 64 hexadecimal digits";
+
 /** Window in which the same commit SHA of the same application starts one deployment. */
 export const SAME_SHA_WINDOW_MS = 10 * 60 * 1000;
 
@@ -92,6 +97,11 @@ export async function handleDeployTrigger(
   if (hubSignature !== undefined && !githubSignatureValid(secret, req.rawBody, hubSignature)) {
     return json(401, { error: "X-Hub-Signature-256 does not match the application's webhook secret" });
   }
+  // GitHub's SHA-1 signature is not checked (SHA-256 is, and GitHub sends both), but one sent alone is a signature
+  // that does not verify here: refused, never read as an unsigned request.
+  if (hubSignature === undefined && header(req, "x-hub-signature") !== undefined) {
+    return json(401, { error: "X-Hub-Signature (SHA-1) is not accepted: sign with X-Hub-Signature-256" });
+  }
   if (gitlabToken !== undefined && (!secret || !sameSecret(gitlabToken, secret))) {
     return json(401, { error: "X-Gitlab-Token does not match the application's webhook secret" });
   }
@@ -121,6 +131,14 @@ export async function handleDeployTrigger(
 
   if (githubEvent !== undefined || gitlabEvent !== undefined) {
     if (!push) return json(400, { error: "The push payload has no ref" });
+    // The head commit is what the build checks out (`<repository>#<sha>`): only a commit SHA may stand there.
+    if (push.sha !== null && !COMMIT_SHA.test(push.sha)) {
+      return json(400, {
+        error: "Invalid commitSha: the push payload's head commit is not a commit SHA",
+        code: "BAD_REQUEST",
+        fieldErrors: { commitSha: [COMMIT_SHA_MESSAGE] },
+      });
+    }
     const source = (typeof app.source === "string" ? JSON.parse(app.source) : app.source) ?? {};
     const verdict = evaluatePush(push, {
       autoDeploy: app.autoDeploy,
@@ -164,12 +182,8 @@ function apiTrigger(body: unknown): { title: string; commitSha: string | null } 
   if (title !== undefined && title !== null && typeof title !== "string") {
     return { field: "title", message: "Must be a string" };
   }
-  if (
-    commitSha !== undefined &&
-    commitSha !== null &&
-    !(typeof commitSha === "string" && /^[0-9a-f]{7,64}$/i.test(commitSha))
-  ) {
-    return { field: "commitSha", message: "Must be 7 to 64 hexadecimal digits" };
+  if (commitSha !== undefined && commitSha !== null && !(typeof commitSha === "string" && COMMIT_SHA.test(commitSha))) {
+    return { field: "commitSha", message: COMMIT_SHA_MESSAGE };
   }
   const line =
     typeof title === "string"
