@@ -18,5 +18,14 @@ export const text = (max: number) =>
     .max(max, `At most ${max} characters`)
     .regex(/^[^\p{Cc}]*$/u, "Must not contain control characters");
 
+/**
+ * Text of a URL as stored and shown: no whitespace or control characters. The URL parser would drop or
+ * percent-encode them, so the address called would not be the one stored (a client percent-encodes them itself).
+ */
+export const URL_TEXT = /^[^\s\p{Cc}]*$/u;
+
+/** The message of a URL holding whitespace or control characters. */
+export const URL_TEXT_MESSAGE = "Must not contain spaces or control characters (percent-encode them)";
+
 /** Optional: null and undefined both mean absent (GraphQL sends null, JSON may omit). */
 export const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);

@@ -75,6 +75,8 @@ describe("webhook management", () => {
     const cases: Array<[unknown, string, string]> = [
       [{ events: ["ping"] }, "url", "Required"],
       [{ url: 5, events: ["ping"] }, "url", "Must be an absolute https:// URL"],
+      [{ url: `${HOOK_URL}\r\nX-Injected: 1`, events: ["ping"] }, "url", "control characters"],
+      [{ url: ` ${HOOK_URL}`, events: ["ping"] }, "url", "spaces"],
       [{ url: "http://127.0.0.1/hook", events: ["ping"] }, "url", "https://"],
       [{ url: "/relative", events: ["ping"] }, "url", "https://"],
       [{ url: `https://127.0.0.1/${"a".repeat(2050)}`, events: ["ping"] }, "url", "2048"],

@@ -3,6 +3,7 @@
  * invalid field becomes an entry of BAD_USER_INPUT's `fieldErrors` (`colorsLight.primary`, `logoUrl`, …).
  */
 import { z } from "zod";
+import { URL_TEXT, URL_TEXT_MESSAGE } from "../../shared/input-fields.ts";
 
 /** Largest custom CSS accepted, in bytes (UTF-8). */
 export const MAX_CUSTOM_CSS_BYTES = 64 * 1024;
@@ -57,6 +58,7 @@ const colors = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
 const httpsUrl = z
   .string()
   .max(2048)
+  .regex(URL_TEXT, URL_TEXT_MESSAGE)
   .refine((v) => URL.canParse(v) && new URL(v).protocol === "https:", { message: "Must be an https:// URL" });
 
 const hostname = z

@@ -10,6 +10,7 @@ import { newId } from "../../db/ids.ts";
 import { OutboundError } from "../../http/outbound-errors.ts";
 import { visibleRowsById } from "../../reads/index.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
+import { URL_TEXT, URL_TEXT_MESSAGE } from "../../shared/input-fields.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { type ServiceContext, sqlCallerOf } from "../context.ts";
 import { lockOrganization } from "../organizations/index.ts";
@@ -73,6 +74,7 @@ async function checkWebhookUrl(ctx: ServiceContext, url: string): Promise<string
   const refuse = (reason: string) =>
     new BadUserInputError(`webhookUrl refused: ${reason}`, { fieldErrors: { webhookUrl: [reason] } });
   if (trimmed.length > MAX_URL) throw refuse(`at most ${MAX_URL} characters`);
+  if (!URL_TEXT.test(trimmed)) throw refuse(URL_TEXT_MESSAGE.toLowerCase());
   try {
     await ctx.services.outbound.checkUrl(trimmed);
   } catch (err) {

@@ -7,11 +7,16 @@
 import { z } from "zod";
 import { isDateTime } from "../../shared/date-time.ts";
 import { webhookEvent } from "../../shared/events/catalogue.ts";
-import { requiredOr } from "../../shared/input-fields.ts";
+import { requiredOr, URL_TEXT, URL_TEXT_MESSAGE } from "../../shared/input-fields.ts";
 
+/**
+ * An endpoint URL: absolute `https://`, at most 2048 characters, without whitespace or control characters (the URL
+ * parser would drop or encode them, so the address called would not be the one stored and shown).
+ */
 const url = z
   .string(requiredOr("an absolute https:// URL"))
   .max(2048, "At most 2048 characters")
+  .regex(URL_TEXT, URL_TEXT_MESSAGE)
   .refine((v) => URL.canParse(v) && new URL(v).protocol === "https:", "Must be an absolute https:// URL");
 
 const events = z
