@@ -325,3 +325,118 @@ describe("organization import", () => {
     expect(member(after)).toEqual(member(bundle));
   });
 });
+
+describe("organization import: bundles refused before anything is created", () => {
+  /** `bundle` with nothing but `projects` and `members` (no hosts, webhook endpoints or docs theme). */
+  function only(projects: OrganizationBundle["projects"], members: OrganizationBundle["members"]): OrganizationBundle {
+    return { ...structuredClone(bundle), projects, members, webhookEndpoints: [], docsTheme: null };
+  }
+  const project = (name: string, description: string | null = null) => ({
+    name,
+    description,
+    environments: [],
+    paymentGatewayServices: [],
+  });
+
+  it("makes a member's grant naming nothing here or in the bundle a conflict: the import invites no one", async () => {
+    const other = await freshTarget();
+    const email = `gina-${tag}@example.com`;
+    const lost = only([], [{ email, role: "member", grants: [{ project: "does-not-exist" }] }]);
+    const plan = await post("import-plan", other.organizationId, other.ownerKey, { bundle: lost });
+    expect(plan.status, JSON.stringify(plan.body)).toBe(200);
+    expect(plan.body).toMatchObject({ creates: 0, conflicts: 1 });
+    expect(plan.body.items).toEqual([
+      {
+        kind: "member",
+        name: email,
+        action: "CONFLICT",
+        reason: "members.0.grants.0: project does-not-exist is neither in this organization nor in the bundle",
+      },
+    ]);
+    const res = await post("import", other.organizationId, other.ownerKey, { bundle: lost });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toContain(`member ${email}: members.0.grants.0: project does-not-exist`);
+    expect(await dbB.knex("invitations").where({ organization_id: other.organizationId })).toEqual([]);
+
+    // A grant on an application the bundle does not hold is refused alike; one on a project it creates is given.
+    const app = only(
+      [project(`granted-${tag}`)],
+      [{ email, role: "member", grants: [{ project: `granted-${tag}`, environment: "production", application: "x" }] }],
+    );
+    const appPlan = await post("import-plan", other.organizationId, other.ownerKey, { bundle: app });
+    expect((appPlan.body.items as Array<{ reason: string | null }>).at(-1)?.reason).toBe(
+      `members.0.grants.0: application granted-${tag}/production/x is neither in this organization nor in the bundle`,
+    );
+    const fine = only(
+      [project(`granted-${tag}`)],
+      [{ email, role: "member", grants: [{ project: `granted-${tag}` }] }],
+    );
+    const done = await post("import", other.organizationId, other.ownerKey, { bundle: fine });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    const invitation = await dbB.knex("invitations").where({ organization_id: other.organizationId, email }).first();
+    const granted = await dbB.knex("projects").where({ organization_id: other.organizationId }).first("id");
+    expect(invitation.pendingGrants ?? invitation.pending_grants).toEqual([{ projectId: granted.id }]);
+
+    // An environment without its application is not a grant on the project.
+    const half = only(
+      [],
+      [{ email: `h-${tag}@example.com`, role: "member", grants: [{ project: "p", environment: "e" }] }],
+    );
+    const refused = await post("import-plan", other.organizationId, other.ownerKey, { bundle: half });
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.body.fieldErrors as object)).toEqual(["members.0.grants.0"]);
+  });
+
+  it("refuses a bundle naming one resource twice (400, fieldErrors at the repeat) and creates nothing", async () => {
+    const other = await freshTarget();
+    const twice = only([project("zz-dup"), project("zz-dup", "other")], []);
+    for (const path of ["import-plan", "import"] as const) {
+      const res = await post(path, other.organizationId, other.ownerKey, { bundle: twice });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.fieldErrors).toEqual({
+        "projects.1.name": ["Duplicate project zz-dup (also at projects.0.name)"],
+      });
+    }
+    const members = only(
+      [],
+      [
+        { email: `m-${tag}@example.com`, role: "admin", grants: [] },
+        { email: `M-${tag}@Example.com`, role: "member", grants: [] },
+      ],
+    );
+    const res = await post("import", other.organizationId, other.ownerKey, { bundle: members });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.fieldErrors as object)).toEqual(["members.1.email"]);
+
+    // A host is unique on the instance: two applications of the bundle cannot both have it.
+    const hosts = structuredClone(withoutHosts(bundle));
+    const apps = hosts.projects.flatMap((p) => p.environments.flatMap((e) => e.applications));
+    expect(apps.length).toBeGreaterThan(1);
+    apps[0]!.domains = [{ host: `same-${tag}.example.test`, port: null, https: true }];
+    apps[1]!.domains = [{ host: `SAME-${tag}.example.test.`, port: null, https: true }];
+    const clash = await post("import", other.organizationId, other.ownerKey, { bundle: hosts, identity });
+    expect(clash.status).toBe(400);
+    expect(Object.keys(clash.body.fieldErrors as object)).toHaveLength(1);
+    expect(Object.keys(clash.body.fieldErrors as object)[0]).toMatch(
+      /^projects\.\d+\.environments\.\d+\.applications\.\d+\.domains\.0\.host$/,
+    );
+    expect(await dbB.knex("projects").where({ organization_id: other.organizationId })).toEqual([]);
+    expect(await dbB.knex("invitations").where({ organization_id: other.organizationId })).toEqual([]);
+  });
+
+  it("names the key's field when it does not open the secrets", async () => {
+    const other = await freshTarget();
+    const wrongPassphrase = await post("import-plan", other.organizationId, other.ownerKey, {
+      bundle,
+      passphrase: "short",
+    });
+    expect(wrongPassphrase.status).toBe(400);
+    expect(wrongPassphrase.body.fieldErrors).toEqual({ passphrase: ["Does not decrypt the bundle's secrets"] });
+    const wrongIdentity = await post("import-plan", other.organizationId, other.ownerKey, {
+      bundle,
+      identity: await generateIdentity(),
+    });
+    expect(wrongIdentity.status).toBe(400);
+    expect(wrongIdentity.body.fieldErrors).toEqual({ identity: ["Does not decrypt the bundle's secrets"] });
+  });
+});

@@ -688,7 +688,10 @@ export class Api<
          */
         events: string[];
         is_active?: boolean;
-        /** @maxLength 2048 */
+        /**
+         * @maxLength 2048
+         * @pattern ^[^\s\p{Cc}]*$
+         */
         url: string;
       },
       params: RequestParams = {},
@@ -1426,7 +1429,10 @@ export class Api<
          */
         events?: string[];
         is_active?: boolean;
-        /** @maxLength 2048 */
+        /**
+         * @maxLength 2048
+         * @pattern ^[^\s\p{Cc}]*$
+         */
         url?: string;
       },
       params: RequestParams = {},

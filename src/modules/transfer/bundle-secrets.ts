@@ -67,7 +67,8 @@ export async function encryptSecrets(
 
 /**
  * Decrypts a bundle's `ciphertext` with an identity (`AGE-SECRET-KEY-1…`) or a passphrase.
- * @returns reference → value. @throws BadUserInputError when the key does not open it or it is not an age file.
+ * @returns reference → value. @throws BadUserInputError (fieldErrors `identity` or `passphrase`, the key given)
+ * when the key does not open it or it is not an age file.
  */
 export async function decryptSecrets(
   ciphertext: string,
@@ -81,6 +82,9 @@ export async function decryptSecrets(
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
     return parsed as Record<string, string>;
   } catch {
-    throw new BadUserInputError("The key does not decrypt the bundle's secrets");
+    const field = "identity" in key ? "identity" : "passphrase";
+    throw new BadUserInputError("The key does not decrypt the bundle's secrets", {
+      fieldErrors: { [field]: ["Does not decrypt the bundle's secrets"] },
+    });
   }
 }

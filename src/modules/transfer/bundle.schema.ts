@@ -128,7 +128,13 @@ const Grant = z
     environment: z.string().optional().describe("Environment name, with `application`"),
     application: z.string().optional().describe("Application name: the grant is on that application alone"),
   })
-  .strict();
+  .strict()
+  .superRefine((g, ctx) => {
+    // A grant is on a whole project or on one application; an environment alone would widen it to the project.
+    if ((g.environment === undefined) !== (g.application === undefined)) {
+      ctx.addIssue({ code: "custom", message: "Give environment and application together, or neither" });
+    }
+  });
 
 const Member = z
   .object({
@@ -156,8 +162,8 @@ const Secrets = z
   })
   .strict();
 
-/** The organization bundle, version 1. */
-export const OrganizationBundle = z
+/** The organization bundle, version 1, before the check that no resource is named twice. */
+const BundleShape = z
   .object({
     format: z.literal(BUNDLE_FORMAT),
     version: z.literal(BUNDLE_VERSION),
@@ -172,11 +178,68 @@ export const OrganizationBundle = z
     docsTheme: DocsTheme.nullable(),
     members: z.array(Member).describe("Members by joining order"),
   })
-  .strict()
-  .describe("An organization's configuration, exported by Skiff (docs/organization-transfer.md)");
+  .strict();
+
+/** The organization bundle, version 1: no resource named twice (see {@link refuseDuplicates}). */
+export const OrganizationBundle = BundleShape.superRefine(refuseDuplicates).describe(
+  "An organization's configuration, exported by Skiff (docs/organization-transfer.md)",
+);
 
 /** A parsed bundle. */
 export type OrganizationBundle = z.infer<typeof OrganizationBundle>;
+
+/** One keyed entry of a bundle: its key as the import matches it, and the path of the field holding it. */
+type Keyed = { key: string; path: (string | number)[] };
+
+/**
+ * Adds an issue at the path of each entry whose key an earlier entry of `entries` has (`what` names the key).
+ */
+function flagRepeated(ctx: z.RefinementCtx, entries: Keyed[], what: string): void {
+  const first = new Map<string, string>();
+  for (const { key, path } of entries) {
+    const earlier = first.get(key);
+    if (earlier === undefined) first.set(key, path.join("."));
+    else ctx.addIssue({ code: "custom", path, message: `Duplicate ${what} ${key} (also at ${earlier})` });
+  }
+}
+
+/**
+ * Refuses a bundle that names one resource twice. The bundle names resources by their names, so the import plan
+ * and the import could tell two such entries apart neither from each other nor from the row in the organization:
+ * projects by name; environments by name within a project; applications, databases and payment gateway services
+ * by name within theirs; variables by key within an application; domains by host in the whole bundle (a host is
+ * unique on an instance); webhook endpoints by URL; members by e-mail (case-insensitive).
+ */
+function refuseDuplicates(bundle: z.infer<typeof BundleShape>, ctx: z.RefinementCtx): void {
+  const at = (list: { name: string }[], path: (string | number)[]): Keyed[] =>
+    list.map((x, i) => ({ key: x.name, path: [...path, i, "name"] }));
+  const domains: Keyed[] = [];
+  flagRepeated(ctx, at(bundle.projects, ["projects"]), "project");
+  bundle.projects.forEach((p, pi) => {
+    const project = ["projects", pi];
+    flagRepeated(ctx, at(p.environments, [...project, "environments"]), "environment");
+    flagRepeated(ctx, at(p.paymentGatewayServices, [...project, "paymentGatewayServices"]), "payment gateway service");
+    p.environments.forEach((e, ei) => {
+      const environment = [...project, "environments", ei];
+      flagRepeated(ctx, at(e.applications, [...environment, "applications"]), "application");
+      flagRepeated(ctx, at(e.databases, [...environment, "databases"]), "database");
+      e.applications.forEach((a, ai) => {
+        const application = [...environment, "applications", ai];
+        const variables = a.variables.map((v, vi) => ({ key: v.key, path: [...application, "variables", vi, "key"] }));
+        flagRepeated(ctx, variables, "variable");
+        a.domains.forEach((d, di) => {
+          // As the domains module stores a host: lower case, without a final dot.
+          domains.push({ key: d.host.toLowerCase().replace(/\.$/, ""), path: [...application, "domains", di, "host"] });
+        });
+      });
+    });
+  });
+  flagRepeated(ctx, domains, "domain");
+  const webhooks = bundle.webhookEndpoints.map((w, i) => ({ key: w.url, path: ["webhookEndpoints", i, "url"] }));
+  flagRepeated(ctx, webhooks, "webhook endpoint");
+  const members = bundle.members.map((m, i) => ({ key: m.email.toLowerCase(), path: ["members", i, "email"] }));
+  flagRepeated(ctx, members, "member");
+}
 
 /** The JSON Schema (draft 2020-12) of {@link OrganizationBundle}, as committed in docs/schemas/. */
 export function bundleJsonSchema(): Record<string, unknown> {

@@ -2,11 +2,12 @@
  * `organizationImportPlan`: what importing an organization bundle (docs/organization-transfer.md) into an existing
  * organization would do, changing nothing. The target's configuration is read in bundle shape (the export's
  * snapshot), so both sides are compared by names: each resource of the bundle is CREATE (absent), EXISTS (present
- * with the same settings) or CONFLICT (present with other settings, a host or docs hostname held elsewhere); the
- * creations are then checked against the plan's quotas. Secrets are decrypted only to count the readable ones.
- * The apply (organization-import.service.ts) creates exactly the plan's CREATE items, so the items are fine-grained
- * (an application's deploy settings and each of its variables are items of their own): a run stopped halfway
- * leaves only whole items behind, and the next plan shows them EXISTS.
+ * with the same settings) or CONFLICT (present with other settings, a host or docs hostname held elsewhere, a new
+ * member's grant naming a project or application neither here nor in the bundle); the creations are then checked
+ * against the plan's quotas. A bundle naming one resource twice is refused by its schema (bundle.schema.ts).
+ * Secrets are decrypted only to count the readable ones. The apply (organization-import.service.ts) creates exactly
+ * the plan's CREATE items, so the items are fine-grained (an application's deploy settings and each of its variables
+ * are items of their own): a run stopped halfway leaves only whole items behind, and the next plan shows them EXISTS.
  */
 import { BadUserInputError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
@@ -78,6 +79,34 @@ const DEFAULT_DEPLOY_SETTINGS = {
   requireSignature: false,
 };
 
+/** The names a grant can point at: projects with their environments' applications (the bundle's shape). */
+type ProjectNames = ReadonlyArray<{
+  name: string;
+  environments: ReadonlyArray<{ name: string; applications: ReadonlyArray<{ name: string }> }>;
+}>;
+
+/** A member's grant as the bundle writes it. */
+type BundleGrant = OrganizationBundle["members"][number]["grants"][number];
+
+/**
+ * Why `grant` cannot be given, or null when the project (or the application) it names is in one of `trees` (the
+ * organization's configuration, and the bundle's, whose creates come before the members').
+ */
+function unmatchedGrant(grant: BundleGrant, trees: ProjectNames[]): string | null {
+  const found = trees.some((projects) => {
+    const project = projects.find((p) => p.name === grant.project);
+    if (!project || grant.application === undefined) return project !== undefined;
+    const environment = project.environments.find((e) => e.name === grant.environment);
+    return environment?.applications.some((a) => a.name === grant.application) ?? false;
+  });
+  if (found) return null;
+  const what =
+    grant.application === undefined
+      ? `project ${grant.project}`
+      : `application ${grant.project}/${grant.environment}/${grant.application}`;
+  return `${what} is neither in this organization nor in the bundle`;
+}
+
 /** Secret references of a bundle, in its order. */
 function secretRefs(bundle: OrganizationBundle): string[] {
   const refs: string[] = [];
@@ -94,7 +123,8 @@ function secretRefs(bundle: OrganizationBundle): string[] {
 /**
  * The plan of importing `raw` into `organizationId`.
  * @throws NotFoundError when the caller is not a member; ForbiddenError when it is not the owner; BadUserInputError
- * when `raw` is not a version 1 bundle, or the key does not open its secrets.
+ * when `raw` is not a version 1 bundle or names one resource twice (fieldErrors by path), or the key does not open
+ * its secrets (fieldErrors `identity` or `passphrase`).
  */
 export async function planOrganizationImport(
   ctx: ServiceContext,
@@ -240,7 +270,7 @@ export async function prepareOrganizationImport(
   }
 
   const invited = await pendingInvitations(ctx, organizationId);
-  for (const m of bundle.members) {
+  for (const [i, m] of bundle.members.entries()) {
     const email = m.email.toLowerCase();
     const member = target.members.find((x) => x.email.toLowerCase() === email);
     const invitation = invited.find((x) => x.email === email);
@@ -252,7 +282,16 @@ export async function prepareOrganizationImport(
       const reason = invitation.role === role ? null : `differs: role (invited as ${invitation.role} here)`;
       count({ kind: "member", name: email, action: reason ? "CONFLICT" : "EXISTS", reason });
     } else {
-      count({ kind: "member", name: email, action: "CREATE", reason: null });
+      // A limited member invited without one of their grants would see every project: such a grant is a conflict.
+      const unmatched =
+        role === "member"
+          ? m.grants.flatMap((g, j) => {
+              const why = unmatchedGrant(g, [target.projects, bundle.projects]);
+              return why ? [`members.${i}.grants.${j}: ${why}`] : [];
+            })
+          : [];
+      const reason = unmatched.length ? unmatched.join("; ") : null;
+      count({ kind: "member", name: email, action: reason ? "CONFLICT" : "CREATE", reason });
       if (m.role === "owner") warnings.push(`Member ${email} (owner in the bundle) would be invited as admin`);
     }
   }

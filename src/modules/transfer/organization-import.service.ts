@@ -5,10 +5,12 @@
  * own service — the one its management mutation runs — so validation, quotas, encryption with this instance's key,
  * events and reconciliation are that module's single implementation. Nothing that exists is changed.
  *
- * Idempotent and resumable: the apply is a sequence of creates, each committed on its own, and each item is created
- * only when the plan finds it absent. A second run creates nothing (its plan shows every item EXISTS); a run stopped
- * halfway (a crash, a refused item) is finished by running it again. Deployments are queued only when `deploy` is
- * true, for the applications this run created.
+ * Idempotent and resumable: the apply is a sequence of creates, each committed on its own (the modules' services
+ * read what they check through the pool, so a create must be committed before the next one can see it), and each
+ * item is created only when the plan finds it absent; what the bundle gets wrong (a name given twice, a grant that
+ * matches nothing) is refused by the plan before the first create. A second run creates nothing (its plan shows
+ * every item EXISTS); a run stopped halfway (a crash, a refused item) is finished by running it again. Deployments
+ * are queued only when `deploy` is true, for the applications this run created.
  */
 import { ConflictError } from "../../shared/errors.ts";
 import {
@@ -57,8 +59,9 @@ function conflictMessage(plan: ImportPlan): string {
 /**
  * Imports `raw` (an organization bundle) into `organizationId`, secrets opened with `key`.
  * @throws NotFoundError (not a member), ForbiddenError (not the owner), BadUserInputError (not a version 1 bundle, a
- * key that does not open it), ConflictError (the plan has conflicts: nothing created), and the errors of a module's
- * service when one item is refused (the items before it stay created; a second run continues after them).
+ * key that does not open it, a resource named twice), ConflictError (the plan has conflicts: nothing created; a
+ * member's grant whose target was deleted since the plan), and the errors of a module's service when one item is
+ * refused (the items before it stay created; a second run continues after them).
  */
 export async function importOrganization(
   ctx: Context,
@@ -186,19 +189,22 @@ export async function importOrganization(
   // Grants name projects and applications by name: their ids in this organization, after the creates above.
   const finalProjects = await exportProjects(ctx, organizationId);
   const finalApplications = await exportApplications(ctx, organizationId);
-  const grantIds = (g: (typeof bundle.members)[number]["grants"][number]) => {
+  // The plan found every grant's target; one gone since (deleted meanwhile) refuses the member rather than invite
+  // them without it, which would give them every project.
+  const grantIds = (email: string, g: (typeof bundle.members)[number]["grants"][number]) => {
     const project = finalProjects.find((p) => p.name === g.project);
-    if (!project) return null;
-    if (!g.application) return { projectId: project.id };
-    const environment = project.environments.find((e) => e.name === g.environment);
+    const environment = project?.environments.find((e) => e.name === g.environment);
     const app = finalApplications.find((a) => a.environmentId === environment?.id && a.name === g.application);
-    return app ? { applicationId: app.id } : null;
+    if (project && g.application === undefined) return { projectId: project.id };
+    if (app) return { applicationId: app.id };
+    const what = [g.project, g.environment, g.application].filter((x) => x !== undefined).join("/");
+    throw new ConflictError(`Member ${email}: the grant on ${what} names nothing in this organization`);
   };
   for (const m of bundle.members) {
     const email = m.email.toLowerCase();
     if (!creates("member", email)) continue;
     const role = m.role === "owner" ? "admin" : m.role;
-    const grants = role === "member" ? m.grants.map(grantIds).filter((g) => g !== null) : [];
+    const grants = role === "member" ? m.grants.map((g) => grantIds(email, g)) : [];
     await inviteMember(ctx, { organizationId, email, role, grants });
     done("member", email);
   }
