@@ -49,6 +49,19 @@ describe("health path setting and Application.health", () => {
       const bad = await gql(t.skiff.url, UPDATE, { id: app.applicationId, input: { healthPath } }, owner);
       expect(bad.errors?.[0]?.extensions?.code, JSON.stringify(healthPath)).toBe("BAD_USER_INPUT");
     }
+    // The push filters' globs: each refusal names its field.
+    for (const [input, field] of [
+      [{ branchFilter: "x".repeat(201) }, "branchFilter"],
+      [{ branchFilter: "main\nother" }, "branchFilter"],
+      [{ watchPaths: Array.from({ length: 51 }, (_, i) => `src/${i}/**`) }, "watchPaths"],
+      [{ watchPaths: ["ok/**", "y".repeat(201)] }, "watchPaths.1"],
+    ] as const) {
+      const bad = await gql(t.skiff.url, UPDATE, { id: app.applicationId, input }, owner);
+      expect(bad.errors?.[0]?.extensions, field).toMatchObject({
+        code: "BAD_USER_INPUT",
+        fieldErrors: { [field]: [expect.any(String)] },
+      });
+    }
     // Other settings in the same input are left alone when healthPath is omitted, and vice versa.
     await gql(t.skiff.url, UPDATE, { id: app.applicationId, input: { autoDeploy: true } }, owner);
     const after = await gql<ReadData>(t.skiff.url, READ, { id: app.applicationId }, owner);

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { z } from "zod";
 import { can } from "../../auth/access/policy.ts";
-import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
+import { NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { organizationAccess } from "../access/index.ts";
 import {
@@ -132,6 +132,23 @@ export async function deploySettings(knex: Knex, applicationId: string): Promise
   return settingsFromRow((await deploySettingsOf(knex, applicationId))!);
 }
 
+/** A glob of `branchFilter` or `watchPaths`: trimmed, one line of at most 200 characters. */
+const glob = z
+  .string()
+  .trim()
+  .max(200, "At most 200 characters")
+  .regex(/^[^\p{Cc}]*$/u, "Must not contain control characters");
+
+/**
+ * The checked fields of `updateDeploySettings` (errors named by field in `fieldErrors`); `healthPath` is the
+ * applications module's rule, shared with updateApplication.
+ */
+const settingsInput = z.object({
+  branchFilter: glob.nullish(),
+  watchPaths: z.array(glob).max(50, "At most 50 globs").nullish(),
+  healthPath: healthPathSchema.nullish(),
+});
+
 /**
  * `updateDeploySettings` (owners and admins): sets the given fields; `watchPaths` at most 50 globs of at most 200
  * characters; `healthPath` as the applications module's rule (starts with `/`, at most 2048 characters, no spaces,
@@ -150,29 +167,17 @@ export async function updateDeploySettings(
   },
 ): Promise<DeploySettings> {
   await manageableApplication(ctx, applicationId);
+  const checked = parseInput(
+    settingsInput,
+    { branchFilter: input.branchFilter, watchPaths: input.watchPaths, healthPath: input.healthPath },
+    "Invalid deploy settings",
+  );
   const patch: Parameters<typeof setDeploySettings>[2] = {};
   if (input.autoDeploy != null) patch.autoDeploy = input.autoDeploy;
   if (input.requireSignature != null) patch.requireSignature = input.requireSignature;
-  if (input.branchFilter !== undefined) {
-    const filter = input.branchFilter?.trim() || null;
-    if (filter && filter.length > 200) throw new BadUserInputError("branchFilter: at most 200 characters");
-    patch.branchFilter = filter;
-  }
-  if (input.watchPaths != null) {
-    const paths = input.watchPaths.map((p) => p.trim()).filter(Boolean);
-    if (paths.length > 50 || paths.some((p) => p.length > 200)) {
-      throw new BadUserInputError("watchPaths: at most 50 globs of at most 200 characters");
-    }
-    patch.watchPaths = paths;
-  }
-  if (input.healthPath != null) {
-    // The applications module's rule, shared with updateApplication.
-    patch.healthPath = parseInput(
-      z.object({ healthPath: healthPathSchema }),
-      input,
-      "Invalid deploy settings",
-    ).healthPath;
-  }
+  if (input.branchFilter !== undefined) patch.branchFilter = checked.branchFilter || null;
+  if (checked.watchPaths != null) patch.watchPaths = checked.watchPaths.filter(Boolean);
+  if (checked.healthPath != null) patch.healthPath = checked.healthPath;
   if (Object.keys(patch).length) await setDeploySettings(ctx.knex, applicationId, patch);
   return deploySettings(ctx.knex, applicationId);
 }
