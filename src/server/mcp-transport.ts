@@ -38,11 +38,12 @@ export interface McpHttpAnswer {
 }
 
 /**
- * The key of a raw JSON stand-in (`{ [RAW_KEY]: n }`), random per process: no caller's data can hold it as a key,
- * and inside a JSON string its quotes would be escaped, so the serialized stand-in only ever matches itself.
+ * The key of a stand-in, random per process: a raw JSON stand-in is `{ [RAW_KEY]: n }`, a text stand-in the string
+ * `RAW_KEY:n`. No caller's data can hold the key, and inside a JSON string a stand-in's quotes would be escaped, so
+ * a serialized stand-in only ever matches itself.
  */
 const RAW_KEY = `__skiff_raw_json_${randomBytes(12).toString("hex")}`;
-const RAW_PATTERN = new RegExp(`\\{"${RAW_KEY}":(\\d+)\\}`, "g");
+const RAW_PATTERN = new RegExp(`\\{"${RAW_KEY}":(\\d+)\\}|"${RAW_KEY}:(\\d+)"`, "g");
 
 /** A JSON-RPC error answered with `status` (the SDK transport's shape: `{ jsonrpc, error, id: null }`). */
 function errorAnswer(status: number, code: number, message: string): McpHttpAnswer {
@@ -100,14 +101,24 @@ export class McpExchange<T> {
     return { [RAW_KEY]: this.rawTexts.length - 1 };
   }
 
+  /**
+   * A stand-in for `text` as a string value: serialized, the answer holds `text` as a JSON string. What carries the
+   * result until then (the protocol's promises, made when the request arrived) carries a short stand-in, not the
+   * text (see {@link serialize}).
+   */
+  rawString(text: string): string {
+    this.rawTexts.push(text);
+    return `${RAW_KEY}:${this.rawTexts.length - 1}`;
+  }
+
   /** Makes this POST answer `status` with `body` instead of its JSON-RPC responses (e.g. 401 for a revoked token). */
   refuse(status: number, body: Record<string, unknown>): void {
     this.refusal = { status, body: JSON.stringify(body), headers: { "content-type": "application/json" } };
   }
 
   /**
-   * `value` as JSON text, with every {@link raw} stand-in replaced by its text; the texts are then released (call it
-   * once). The exchange is made when its POST arrives and may be in V8's old generation by the time a text is added
+   * `value` as JSON text, with every {@link raw} stand-in replaced by its JSON and every {@link rawString} stand-in by
+   * its text as a JSON string; the texts are then released (call it once). The exchange is made when its POST arrives and may be in V8's old generation by the time a text is added
    * (V8 allocates objects of an allocation site whose objects often survived straight into the old generation): a
    * young text an old object refers to survives every young-generation collection until a full one. Released, each
    * answer's text dies young, as the REST path's does (measured at 4 concurrent `list_projects` calls: 6–8 MB
@@ -116,7 +127,9 @@ export class McpExchange<T> {
   serialize(value: unknown): string {
     const text = JSON.stringify(value);
     if (this.rawTexts.length === 0) return text;
-    const serialized = text.replace(RAW_PATTERN, (_, index: string) => this.rawTexts[Number(index)]!);
+    const serialized = text.replace(RAW_PATTERN, (_, json: string | undefined, string: string | undefined) =>
+      json !== undefined ? this.rawTexts[Number(json)]! : JSON.stringify(this.rawTexts[Number(string)]!),
+    );
     this.rawTexts.length = 0;
     return serialized;
   }

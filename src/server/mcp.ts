@@ -79,7 +79,10 @@ function toolResult(response: RestResponse, exchange: McpExchange<Call>): CallTo
     return toolError(body as Record<string, unknown>);
   }
   if (typeof response.body === "string") {
-    return { content: [{ type: "text", text: response.body }], structuredContent: exchange.raw(response.body) };
+    return {
+      content: [{ type: "text", text: exchange.rawString(response.body) }],
+      structuredContent: exchange.raw(response.body),
+    };
   }
   const body = response.body as Record<string, unknown>;
   return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body };
