@@ -27,6 +27,15 @@ export class CliError extends Error {
   }
 }
 
+/**
+ * Refuses a prompt that has no terminal to answer it (stdin redirected, a pipe, CI): a prompt would wait on a closed
+ * stdin and Node would end the process with exit 13.
+ * @throws CliError (2) with `instead` (what to give on the command line).
+ */
+export function assertTerminal(instead: string): void {
+  if (!process.stdin.isTTY) throw new CliError(`No terminal to ask on: ${instead}`, 2);
+}
+
 /** `$XDG_CONFIG_HOME/skiff/credentials.json` (default `~/.config`). */
 export function credentialsFile(): string {
   return join(process.env.XDG_CONFIG_HOME || join(homedir(), ".config"), "skiff", "credentials.json");

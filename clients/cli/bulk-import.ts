@@ -9,7 +9,7 @@
  */
 import * as p from "@clack/prompts";
 import type { SiteImportResult } from "../rest/index.ts";
-import { CliError, type Credentials, errorOf, graphql, restClient, subscribe } from "./api.ts";
+import { assertTerminal, CliError, type Credentials, errorOf, graphql, restClient, subscribe } from "./api.ts";
 import type { ImportEntry } from "./import-sources.ts";
 import { ImportRecordQuery, ImportUpdatesSubscription } from "./operations.ts";
 
@@ -75,7 +75,8 @@ async function previewSite(c: Credentials, site: Site): Promise<void> {
     headers: { "Idempotency-Key": entry.idempotencyKey },
   });
   if (res.status !== 200) {
-    site.status = res.status === 400 ? "invalid" : "conflict";
+    // The request itself refused (malformed, too large, unprocessable) is invalid; the rest (409, quota) conflicts.
+    site.status = res.status === 400 || res.status === 413 || res.status === 422 ? "invalid" : "conflict";
     site.problems.push(`${res.status}: ${errorOf(res.error)}`);
     return;
   }
@@ -240,6 +241,7 @@ export async function bulkImportCommand(
   }
   const ready = sites.filter((s) => s.status === "ready");
   if (ui && ready.length > 0 && !options.yes) {
+    assertTerminal("give --yes to import");
     const ok = await p.confirm({ message: `Import ${ready.length} of ${sites.length} sites now?` });
     if (p.isCancel(ok) || !ok) {
       p.cancel("Not imported.");

@@ -8,7 +8,7 @@
  */
 import * as p from "@clack/prompts";
 import type { SiteImportRequest, SiteImportResult } from "../rest/index.ts";
-import { CliError, type Credentials, errorOf, graphql, restClient, subscribe } from "./api.ts";
+import { assertTerminal, CliError, type Credentials, errorOf, graphql, restClient, subscribe } from "./api.ts";
 import { readImportEntries } from "./import-sources.ts";
 import { ImportRecordQuery, ImportUpdatesSubscription } from "./operations.ts";
 
@@ -122,6 +122,7 @@ export async function importCommand(c: Credentials, file: string, options: Impor
     return 1;
   }
   if (!options.yes) {
+    assertTerminal("give --yes to import");
     const ok = await p.confirm({ message: "Import now?" });
     if (p.isCancel(ok) || !ok) {
       p.cancel("Not imported.");

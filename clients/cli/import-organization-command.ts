@@ -8,7 +8,7 @@
  * conflicts, refused or not confirmed, 2 usage.
  */
 import * as p from "@clack/prompts";
-import { CliError, type Credentials } from "./api.ts";
+import { assertTerminal, type Credentials } from "./api.ts";
 import { bundleRequest, type Plan, planText, postBundle } from "./import-plan-command.ts";
 
 /** Options of `skiff import-organization`. */
@@ -43,7 +43,7 @@ export async function importOrganizationCommand(
     return 1;
   }
   if (plan.creates > 0 && !o.yes) {
-    if (!process.stdin.isTTY) throw new CliError("Give --yes to import without a terminal", 2);
+    assertTerminal("give --yes to import");
     const ok = await p.confirm({ message: `Create ${plan.creates} resource(s) now?` });
     if (p.isCancel(ok) || !ok) {
       console.error("Not imported.");

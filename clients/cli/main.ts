@@ -25,7 +25,16 @@
 import { stat } from "node:fs/promises";
 import * as p from "@clack/prompts";
 import { Command, CommanderError } from "commander";
-import { CliError, type Credentials, errorOf, graphql, loadCredentials, restClient, saveCredentials } from "./api.ts";
+import {
+  assertTerminal,
+  CliError,
+  type Credentials,
+  errorOf,
+  graphql,
+  loadCredentials,
+  restClient,
+  saveCredentials,
+} from "./api.ts";
 import { bulkImportCommand } from "./bulk-import.ts";
 import { deployCommand } from "./deploy-command.ts";
 import { exportCommand } from "./export-command.ts";
@@ -58,6 +67,7 @@ function program(setExit: (code: number) => void): Command {
     .option("--api-key <key>", "account API key")
     .option("--json", "print JSON")
     .action(async (o: { url?: string; apiKey?: string; json?: boolean }) => {
+      if (!o.url || !o.apiKey) assertTerminal("give --url and --api-key");
       const url = o.url ?? String(await p.text({ message: "Skiff URL", placeholder: "https://skiff.example.com" }));
       const apiKey = o.apiKey ?? String(await p.password({ message: "API key" }));
       const c: Credentials = { url: url.replace(/\/+$/, ""), apiKey };

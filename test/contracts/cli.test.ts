@@ -103,6 +103,11 @@ describe("skiff import", () => {
     expect((await skiff(["import", file, "--json"], { tty: false })).code).toBe(2);
     expect((await skiff(["nope"], { tty: false })).code).toBe(2);
     expect((await skiff(["import", join(dir, "missing.json"), "--yes"], { tty: false })).code).toBe(2);
+    // A prompt with no terminal to answer it: a usage error naming what to give, never Node's exit 13.
+    const noTerminal = await skiff(["import", await requestFile("cli-no-tty")], { tty: false });
+    expect(noTerminal).toMatchObject({ code: 2, output: expect.stringContaining("give --yes to import") });
+    const login = await skiff(["login"], { tty: false });
+    expect(login).toMatchObject({ code: 2, output: expect.stringContaining("give --url and --api-key") });
   }, 90_000);
 });
 
