@@ -23,8 +23,19 @@ export interface SessionUser {
   twoFactorEnabled?: boolean;
 }
 
-function explain(status: number, code: string | undefined, message: string | undefined): string {
-  if (status === 429) return "Too many attempts. Wait a minute and try again.";
+/** The wait a 429's `Retry-After` (seconds) names, in words ("15 minutes", "a minute"); null when it names none. */
+function waitOf(retryAfter: string | null): string | null {
+  const seconds = Number(retryAfter);
+  if (!retryAfter || !Number.isFinite(seconds) || seconds <= 0) return null;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes <= 1 ? "a minute" : `${minutes} minutes`;
+}
+
+function explain(status: number, code: string | undefined, message: string | undefined, retryAfter: string | null) {
+  if (status === 429) {
+    const wait = waitOf(retryAfter);
+    return wait ? `Too many attempts. Wait ${wait} and try again.` : "Too many attempts. Wait and try again later.";
+  }
   if (code === "EMAIL_NOT_VERIFIED")
     return "Your e-mail address is not verified yet. Open the link in the verification e-mail we sent you, then sign in.";
   if (code === "INVALID_EMAIL_OR_PASSWORD") return "Wrong e-mail address or password.";
@@ -55,7 +66,11 @@ export async function authRequest<T>(path: string, body?: unknown): Promise<T> {
   const data = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   if (!res.ok) {
     const code = typeof data.code === "string" ? data.code : undefined;
-    throw new AuthError(res.status, explain(res.status, code, data.message as string | undefined), code);
+    throw new AuthError(
+      res.status,
+      explain(res.status, code, data.message as string | undefined, res.headers.get("retry-after")),
+      code,
+    );
   }
   return data as T;
 }
