@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
+import type { AuditRow } from "../helpers/audit-rows.ts";
 import { addMember, createAgentTokenFor, createOrg, createProjects } from "../helpers/seed.ts";
 import { useTestServer } from "../helpers/server.ts";
 
@@ -17,18 +18,7 @@ const LIMIT = 8;
 const t = useTestServer({ SKIFF_WORKER: "false", SKIFF_AGENT_RATE_LIMIT: String(LIMIT) });
 
 /** One stored entry, as its columns are named. */
-interface Row {
-  organizationId: string | null;
-  actorKind: string;
-  actorUserId: string | null;
-  credentialKind: string | null;
-  credentialId: string | null;
-  surface: string;
-  action: string;
-  targetIds: string[];
-  outcome: string;
-  requestId: string | null;
-}
+type Row = AuditRow;
 
 /** An organization with one project and its application, and `tokens` agent tokens of as many members. */
 async function seeded(tokens: number) {

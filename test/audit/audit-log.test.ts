@@ -32,6 +32,7 @@ import type { RunningSkiff } from "../../src/server/start.ts";
 import { buildFixture, type Credentials, type Fixture, type Persona } from "../access/matrix/fixture.ts";
 import { graphqlRows } from "../access/matrix/graphql-rows.ts";
 import { restRows } from "../access/matrix/rest-rows.ts";
+import type { AuditRow } from "../helpers/audit-rows.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
 import { postAuth, TEST_PASSWORD } from "../helpers/session.ts";
@@ -55,20 +56,7 @@ afterAll(async () => {
 });
 
 /** One stored entry, as its columns are named. */
-interface Row {
-  id: string;
-  organizationId: string | null;
-  actorKind: string;
-  actorUserId: string | null;
-  credentialKind: string | null;
-  credentialId: string | null;
-  surface: string;
-  action: string;
-  targetIds: string[];
-  outcome: string;
-  clientAddress: string | null;
-  requestId: string | null;
-}
+type Row = AuditRow;
 
 const entriesOf = (requestId: string): Promise<Row[]> => db.knex("audit_events").where({ requestId: requestId });
 

@@ -9,27 +9,18 @@
  *   matches no operation (OPERATION_RESOLUTION_FAILURE), and sends no `extensions.http`;
  * - an upgrade without the graphql-transport-ws subprotocol gets 4406 even when `connection_init` follows at once.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import type { RunningSkiff } from "../../src/server/start.ts";
 import { MAX_JSON_DEPTH } from "../../src/shared/json-text.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { createOrg } from "../helpers/seed.ts";
-import { captureLogs, gql, startTestServer } from "../helpers/server.ts";
+import { captureLogs, gql, useTestServer } from "../helpers/server.ts";
 
-let db: TestDatabase;
-let skiff: RunningSkiff;
-let org: Awaited<ReturnType<typeof createOrg>>;
 const logs = captureLogs();
+const t = useTestServer({ SKIFF_WORKER: "false" }, logs.logger);
+let org: Awaited<ReturnType<typeof createOrg>>;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  skiff = await startTestServer(db.url, { SKIFF_WORKER: "false" }, {}, logs.logger);
-  org = await createOrg(db.knex);
-});
-afterAll(async () => {
-  await skiff?.stop();
-  await db?.drop();
+  org = await createOrg(t.db.knex);
 });
 
 /** Log lines at error level or above written since `from`. */
@@ -44,7 +35,7 @@ type Errors = Array<{ message: string; extensions?: Record<string, unknown> }>;
 
 /** POSTs `body` (a JSON text) to `path` as the org owner. */
 async function postText(path: string, body: string) {
-  const res = await fetch(`${skiff.url}${path}`, {
+  const res = await fetch(`${t.skiff.url}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${org.owner.apiKey}` },
     body,
@@ -57,7 +48,7 @@ type Message = { type: string; id?: string; payload?: unknown };
 
 /** A raw graphql-transport-ws socket authenticated as the org owner, with every message it received. */
 async function authenticatedSocket() {
-  const ws = new WebSocket(`${skiff.url.replace("http", "ws")}/graphql`, "graphql-transport-ws");
+  const ws = new WebSocket(`${t.skiff.url.replace("http", "ws")}/graphql`, "graphql-transport-ws");
   const messages: Message[] = [];
   const waiters: Array<() => void> = [];
   let closeCode: number | undefined;
@@ -138,7 +129,7 @@ describe("JSON nested deeper than MAX_JSON_DEPTH", () => {
     const from = logs.lines.length;
     const get = async (variables: string) => {
       const search = new URLSearchParams({ query: "{ __typename }", variables });
-      const res = await fetch(`${skiff.url}/graphql?${search}`, {
+      const res = await fetch(`${t.skiff.url}/graphql?${search}`, {
         headers: { authorization: `Bearer ${org.owner.apiKey}`, "apollo-require-preflight": "1" },
       });
       return { status: res.status, body: (await res.json()) as { errors?: Errors; data?: unknown } };
@@ -217,7 +208,7 @@ describe("_entities representations", () => {
     const from = logs.lines.length;
     const socket = await authenticatedSocket();
     for (const [representations, field] of cases) {
-      const http = await gql(skiff.url, query(representations), {}, { apiKey: org.owner.apiKey });
+      const http = await gql(t.skiff.url, query(representations), {}, { apiKey: org.owner.apiKey });
       expect(
         http.errors?.map((e) => e.extensions?.code),
         representations,
@@ -233,7 +224,7 @@ describe("_entities representations", () => {
     }
     // The same representations as variables.
     const variables = await gql(
-      skiff.url,
+      t.skiff.url,
       "query($r: [_Any!]!) { _entities(representations: $r) { __typename } }",
       { r: [{ __typename: "Organization" }] },
       { apiKey: org.owner.apiKey },
@@ -245,7 +236,7 @@ describe("_entities representations", () => {
 
   it("still resolves well-formed representations", async () => {
     const res = await gql<{ _entities: Array<{ id: string } | null> }>(
-      skiff.url,
+      t.skiff.url,
       "query($r: [_Any!]!) { _entities(representations: $r) { ... on Organization { id } } }",
       {
         r: [
@@ -334,7 +325,7 @@ describe("an upgrade without the graphql-transport-ws subprotocol", () => {
   it("is closed with 4406 even when connection_init follows at once, with no error log", async () => {
     const from = logs.lines.length;
     for (let i = 0; i < 5; i++) {
-      const ws = new WebSocket(`${skiff.url.replace("http", "ws")}/graphql`);
+      const ws = new WebSocket(`${t.skiff.url.replace("http", "ws")}/graphql`);
       const code = new Promise<number>((resolve) => ws.once("close", (c) => resolve(c)));
       ws.once("open", () => {
         ws.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${org.owner.apiKey}` } }));

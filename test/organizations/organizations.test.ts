@@ -154,34 +154,16 @@ describe("rename, plan and billing", () => {
       },
     });
     const CHANGE = `mutation($id: ID!, $plan: String!) { changePlan(organizationId: $id, plan: $plan) { plan { name } } }`;
-    expect(
-      code(await gql(t.skiff.url, CHANGE, { id: org.organizationId, plan: "unlimited" }, { apiKey: admin.apiKey })),
-    ).toBe("FORBIDDEN");
-    const tooSmall = await gql(
-      t.skiff.url,
-      CHANGE,
-      { id: org.organizationId, plan: "free" },
-      { apiKey: org.owner.apiKey },
-    );
+    const change = (plan: string, apiKey = org.owner.apiKey) =>
+      gql(t.skiff.url, CHANGE, { id: org.organizationId, plan }, { apiKey });
+    expect(code(await change("unlimited", admin.apiKey))).toBe("FORBIDDEN");
+    const tooSmall = await change("free");
     expect(code(tooSmall)).toBe("CONFLICT");
     expect(tooSmall.errors?.[0]?.message).toContain("projects 4 > 3");
-    expect(
-      code(await gql(t.skiff.url, CHANGE, { id: org.organizationId, plan: "gold" }, { apiKey: org.owner.apiKey })),
-    ).toBe("BAD_USER_INPUT");
-    const ok = await gql(
-      t.skiff.url,
-      CHANGE,
-      { id: org.organizationId, plan: "unlimited" },
-      { apiKey: org.owner.apiKey },
-    );
-    expect(ok.data).toEqual({ changePlan: { plan: { name: "unlimited" } } });
+    expect(code(await change("gold"))).toBe("BAD_USER_INPUT");
+    expect((await change("unlimited")).data).toEqual({ changePlan: { plan: { name: "unlimited" } } });
     // Usage is counted for the new plan's quotas even where the current plan (unlimited) counts nothing.
-    const fromUnlimited = await gql(
-      t.skiff.url,
-      CHANGE,
-      { id: org.organizationId, plan: "free" },
-      { apiKey: org.owner.apiKey },
-    );
+    const fromUnlimited = await change("free");
     expect(code(fromUnlimited)).toBe("CONFLICT");
     expect(fromUnlimited.errors?.[0]?.message).toContain("projects 4 > 3");
   });
