@@ -48,7 +48,17 @@ export async function exportCommand(c: Credentials, o: ExportOptions): Promise<n
   body.on("data", (chunk: Buffer) => {
     bytes += chunk.length;
   });
-  await pipeline(body, file === "-" ? process.stdout : createWriteStream(file, { mode: 0o600 }));
+  try {
+    await pipeline(body, file === "-" ? process.stdout : createWriteStream(file, { mode: 0o600 }));
+  } catch (e) {
+    // The output file cannot be written (no such directory, no permission): the caller's argument, as docs/cli.md's
+    // exit 2 says for files.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (file !== "-" && typeof code === "string" && /^E(NOENT|ACCES|PERM|ISDIR|NOTDIR|ROFS)$/.test(code)) {
+      throw new CliError(`Cannot write ${file}: ${code}`, 2);
+    }
+    throw e;
+  }
   const report: ExportReport = {
     organizationId,
     file,

@@ -79,6 +79,19 @@ export interface ImportOptions {
   json?: boolean;
 }
 
+/** What the import shows of its progress: a spinner's start, message, stop and error. */
+type Progress = Pick<ReturnType<typeof p.spinner>, "start" | "message" | "stop" | "error">;
+
+/** {@link Progress} for output that is not a terminal: no redrawn line, the outcome as one line of its own. */
+function plainProgress(): Progress {
+  return {
+    start: () => {},
+    message: () => {},
+    stop: (message?: string) => p.log.success(message ?? ""),
+    error: (message?: string) => p.log.error(message ?? ""),
+  };
+}
+
 /**
  * Runs the command; @returns the exit code. @throws CliError for usage and transport problems.
  * The request carries the idempotency key of its file and text (import-sources.ts), as in a bulk import: running
@@ -133,7 +146,8 @@ export async function importCommand(c: Credentials, file: string, options: Impor
   // Live progress: every update of a pending import of this name until ours is known, then ours only.
   let importId: string | undefined;
   const shown = new Map<string, StepState>();
-  const spinner = ui ? p.spinner() : undefined;
+  // A spinner redraws its line with terminal control codes: on a pipe or a file only the outcome is written.
+  const spinner = ui ? (process.stdout.isTTY ? p.spinner() : plainProgress()) : undefined;
   const show = (record: Rec) => {
     for (const [label, state] of Object.entries(stepStates(record))) {
       if (state === "pending" || shown.get(label) === state) continue;

@@ -103,6 +103,11 @@ describe("skiff import", () => {
     expect((await skiff(["import", file, "--json"], { tty: false })).code).toBe(2);
     expect((await skiff(["nope"], { tty: false })).code).toBe(2);
     expect((await skiff(["import", join(dir, "missing.json"), "--yes"], { tty: false })).code).toBe(2);
+    // Imported with its output on a pipe: the outcome as a line of its own, no terminal control codes.
+    const piped = await skiff(["import", await requestFile("cli-piped"), "--yes"], { tty: false });
+    expect(piped.code, piped.output).toBe(0);
+    expect(piped.output).toMatch(/Import imp_\w+: success/);
+    expect(piped.output).not.toContain("\u001b[");
     // A prompt with no terminal to answer it: a usage error naming what to give, never Node's exit 13.
     const noTerminal = await skiff(["import", await requestFile("cli-no-tty")], { tty: false });
     expect(noTerminal).toMatchObject({ code: 2, output: expect.stringContaining("give --yes to import") });

@@ -311,6 +311,10 @@ describe("organization export", () => {
       const bare = await runCli(["export", "-o", join(dir, "bare.json")], env, false);
       expect(bare.code, bare.output).toBe(0);
       expect(bare.stderr).toMatch(/secrets were left out/);
+      // An output path that cannot be written is the caller's argument: exit 2 with a message, no stack.
+      const unwritable = await runCli(["export", "-o", join(dir, "missing", "x.json")], env, false);
+      expect(unwritable.code).toBe(2);
+      expect(unwritable.stderr).toMatch(/Cannot write .*missing\/x\.json: ENOENT/);
 
       const refused = await runCli(["export", "-o", join(dir, "x.json")], cliEnv(a.url, seeded.memberKey, dir), false);
       expect(refused.code).toBe(1);
