@@ -119,7 +119,9 @@ export function inputChecksPlugin<C extends object>(): ApolloServerPlugin<C> {
               extensions: { code: "BAD_REQUEST", http: { status: 400 } },
             });
           }
-          if (jsonTooDeep({ variables: rc.request.variables, extensions: rc.request.extensions })) {
+          // A POST's body was measured by its parser already; a GET's variables are parsed by Apollo.
+          const fromQueryString = rc.request.http?.method === "GET";
+          if (fromQueryString && jsonTooDeep({ variables: rc.request.variables, extensions: rc.request.extensions })) {
             throw jsonTooDeepError();
           }
           const error = unicodeError(rc.document, rc.request.variables);
