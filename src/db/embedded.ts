@@ -255,6 +255,7 @@ async function launch(
     ...(durable ? [] : ["-c", "fsync=off"]),
   ];
   let child: ChildProcess;
+  let exited: string | undefined;
   try {
     child = spawn(binaries.postgres, args, {
       ...user,
@@ -263,16 +264,17 @@ async function launch(
       detached: true,
       env: { ...process.env, ...POSTMASTER_MALLOC_ENV, LC_ALL: "C" },
     });
+    // Listened to before any await: a postmaster that cannot bind exits within milliseconds, and an exit emitted
+    // while the log closes would otherwise be missed (and the start would wait out its whole deadline).
+    child.on("error", (error) => {
+      exited = error.message;
+    });
+    child.on("exit", (code, signal) => {
+      exited = `postgres exited (${signal ?? `code ${code}`})`;
+    });
   } finally {
     await log.close();
   }
-  let exited: string | undefined;
-  child.on("error", (error) => {
-    exited = error.message;
-  });
-  child.on("exit", (code, signal) => {
-    exited = `postgres exited (${signal ?? `code ${code}`})`;
-  });
   const pidFile = join(clusterDir, "postmaster.pid");
   const deadline = Date.now() + (append ? 15_000 : 60_000);
   while (Date.now() < deadline) {
