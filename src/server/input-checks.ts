@@ -4,7 +4,8 @@
  * - a string input that is not well-formed Unicode (a lone surrogate such as `"\ud800"`) or that holds the NUL
  *   character (U+0000, which no PostgreSQL text or jsonb value can hold), in a variable or an inline literal, is
  *   refused with 400 BAD_USER_INPUT naming the field (`extensions.field`, e.g. `input.database.password`), instead
- *   of failing later in encoding or the database (an id with NUL would otherwise fail its read's statement);
+ *   of failing later in encoding or the database (an id with NUL would otherwise fail its read's statement); a REST
+ *   row's query string and body are checked before its operation runs, naming the field as the client wrote it;
  * - a `subscription` sent over HTTP is refused with 400 BAD_REQUEST pointing to the WebSocket endpoint;
  * - (HTTP) `variables` and `extensions` nested deeper than src/shared/json-text.ts's MAX_JSON_DEPTH, measured as
  *   in a POST body (`{ variables, extensions }`), are refused with 400 BAD_REQUEST: a POST body that deep never
@@ -24,35 +25,46 @@ function textProblem(text: string): Problem | null {
 /** Why a string input is refused: a lone surrogate (not well-formed UTF-16), or the NUL character. */
 type Problem = "surrogate" | "nul";
 
+/** Where a refused string lies inside a value: object keys and array indexes, outermost first. */
+type Segments = ReadonlyArray<string | number>;
+
 /**
  * Path and problem of the first string inside `value` (in document order) that {@link textProblem} refuses, or
  * null. Walks with a stack of its own, so no nesting overflows the call stack.
  */
-function malformedPath(value: unknown): { field: string; problem: Problem } | null {
+function malformedPath(value: unknown): { segments: Segments; problem: Problem } | null {
   const values: unknown[] = [value];
-  const paths: string[] = [""];
+  const paths: Segments[] = [[]];
   while (values.length > 0) {
     const current = values.pop();
-    const path = paths.pop() as string;
+    const path = paths.pop() as Segments;
     if (typeof current === "string") {
       const problem = textProblem(current);
-      if (problem) return { field: path, problem };
+      if (problem) return { segments: path, problem };
     } else if (Array.isArray(current)) {
       // Pushed last to first: the first element is taken next.
       for (let i = current.length - 1; i >= 0; i--) {
         values.push(current[i]);
-        paths.push(`${path}[${i}]`);
+        paths.push([...path, i]);
       }
     } else if (current && typeof current === "object") {
       const entries = Object.entries(current);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, inner] = entries[i] as [string, unknown];
         values.push(inner);
-        paths.push(path ? `${path}.${key}` : key);
+        paths.push([...path, key]);
       }
     }
   }
   return null;
+}
+
+/** A variable path as GraphQL spells it: `input.events[0]`. */
+function graphqlPath(segments: Segments): string {
+  return segments.reduce<string>(
+    (path, s) => (typeof s === "number" ? `${path}[${s}]` : path ? `${path}.${s}` : s),
+    "",
+  );
 }
 
 /** {@link malformedLiteral}'s answer per parsed document (Apollo hands the same object back for the same text). */
@@ -86,9 +98,27 @@ function findMalformedLiteral(document: DocumentNode): { field: string; problem:
  * well-formed Unicode or holds NUL, or null when every string is storable.
  */
 export function unicodeError(document: DocumentNode, variables: Record<string, unknown> | undefined | null) {
-  const found = malformedPath(variables ?? {}) ?? malformedLiteral(document);
-  if (!found) return null;
-  const { field, problem } = found;
+  const inVariables = malformedPath(variables ?? {});
+  const found = inVariables
+    ? { field: graphqlPath(inVariables.segments), problem: inVariables.problem }
+    : malformedLiteral(document);
+  return found && refusal(found.field, found.problem);
+}
+
+/**
+ * The same refusal for a REST row's own input, before the row builds its operation's variables: the first
+ * unstorable string of the query string or the JSON body, named as the client wrote it (`limit`, `description`,
+ * `events.0` — dot-separated, as the rows' own validation names fields), not by the GraphQL variable it becomes.
+ * Path parameters are left to the row (an id that names nothing answers as any unknown id). Null when every string
+ * is storable.
+ */
+export function restUnicodeError(req: { query: unknown; body: unknown }) {
+  const found = malformedPath(req.query ?? {}) ?? malformedPath(req.body ?? {});
+  return found && refusal(found.segments.join(".") || "(body)", found.problem);
+}
+
+/** The 400 BAD_USER_INPUT of a refused string at `field`. */
+function refusal(field: string, problem: Problem): GraphQLError {
   const [message, fieldError] =
     problem === "surrogate"
       ? [`Invalid Unicode in "${field}": the text contains a lone surrogate`, "Invalid Unicode (lone surrogate)"]

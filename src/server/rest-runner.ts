@@ -24,6 +24,7 @@ import { authenticate, RateLimitedError, refusalFor } from "./authenticate.ts";
 import { RawJsonData } from "./compiled-reads.ts";
 import { buildContext, withOrigin } from "./context.ts";
 import { unavailableError } from "./format-error.ts";
+import { restUnicodeError } from "./input-checks.ts";
 import { parseJsonBodies } from "./json-bodies.ts";
 import { confirmCaller, rememberedContext } from "./remembered-callers.ts";
 import { bodyResponse, checkBodyAt } from "./rest-bodies.ts";
@@ -240,6 +241,10 @@ async function executeRow(
   let variables: Record<string, unknown>;
   try {
     variables = route.variables(req);
+    // After the row's own checks (an agent id holding NUL is an unknown id), before its operation: an unstorable
+    // string is named as the client wrote it, not by the variable it became.
+    const unstorable = restUnicodeError(req);
+    if (unstorable) throw unstorable;
   } catch (e) {
     if (!(e instanceof GraphQLError)) throw e;
     // Bad input from a caller that no longer verifies is a 401, as without a remembered caller.

@@ -99,6 +99,24 @@ describe("the NUL character (no PostgreSQL text or jsonb can hold it)", () => {
     // The refusal comes before any read: no statement fails, nothing is logged at warn or above.
     expect(logs.lines.slice(warnings)).toEqual([]);
   });
+
+  it("in a REST body or query string: 400 naming the field as the client wrote it, not the GraphQL variable", async () => {
+    const body = { url: "https://hooks.example.com/in", events: ["course_completed"], description: "a\u0000b" };
+    const res = await postRaw(`/api/v1/orgs/${org.organizationId}/webhooks`, JSON.stringify(body));
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text)).toMatchObject({
+      details: { fieldErrors: { description: ["Must not contain the NUL character (U+0000)"] } },
+    });
+    expect(await t.db.knex("webhook_endpoints").where("organization_id", org.organizationId)).toEqual([]);
+    const query = await fetch(`${t.skiff.url}/api/audit-events?actor_user_id=${encodeURIComponent("u\u0000")}`, {
+      headers: { authorization: `Bearer ${org.owner.apiKey}` },
+    });
+    expect(query.status).toBe(400);
+    expect(await query.json()).toMatchObject({
+      code: "BAD_USER_INPUT",
+      fieldErrors: { actor_user_id: ["Must not contain the NUL character (U+0000)"] },
+    });
+  });
 });
 
 describe("credentials in customGitUrl (item 17: refused, use SSH keys or providers)", () => {
