@@ -10,6 +10,7 @@ import { CliError, type Credentials, graphql } from "./api.ts";
 import { resolveApplication } from "./deploy-command.ts";
 import {
   AddDomainMutation,
+  ApplicationNamesQuery,
   CreateApplicationMutation,
   DeleteApplicationMutation,
   EnvironmentVariablesQuery,
@@ -97,6 +98,8 @@ export function addManageCommands(cli: Command, { creds, out }: ManageDeps): voi
     .action(async (ref: string, keys: string[], o: { deploy?: boolean; project?: string; json?: boolean }) => {
       const c = await creds();
       const id = await app(c, ref, o.project);
+      const { application } = await graphql(c, ApplicationNamesQuery, { id });
+      const had = new Set(application?.environmentVariables.map((v) => v.key));
       for (const [i, key] of keys.entries()) {
         await graphql(c, UnsetEnvironmentVariableMutation, {
           id,
@@ -104,7 +107,16 @@ export function addManageCommands(cli: Command, { creds, out }: ManageDeps): voi
           deploy: Boolean(o.deploy) && i === keys.length - 1,
         });
       }
-      out(o.json, { id, removed: keys }, () => `removed ${keys.join(", ")}`);
+      const removed = keys.filter((k) => had.has(k));
+      const missing = keys.filter((k) => !had.has(k));
+      out(o.json, { id, removed, missing }, () =>
+        [
+          removed.length ? `removed ${removed.join(", ")}` : "",
+          missing.length ? `not set, no change: ${missing.join(", ")}` : "",
+        ]
+          .filter(Boolean)
+          .join("; "),
+      );
     });
 
   const domains = cli.command("domains").description("an application's custom domains");
@@ -134,8 +146,18 @@ export function addManageCommands(cli: Command, { creds, out }: ManageDeps): voi
     .option("--json", "print JSON")
     .action(async (ref: string, host: string, o: { project?: string; json?: boolean }) => {
       const c = await creds();
-      const { removeDomain: r } = await graphql(c, RemoveDomainMutation, { id: await app(c, ref, o.project), host });
-      out(o.json, r, () => `removed ${host}; domains now: ${r.domains.map((d) => d.host).join(", ") || "none"}`);
+      const id = await app(c, ref, o.project);
+      const { application } = await graphql(c, ApplicationNamesQuery, { id });
+      const { removeDomain: r } = await graphql(c, RemoveDomainMutation, { id, host });
+      // Hosts are stored in lower case without a final dot (the server's host rule).
+      const wanted = host.toLowerCase().replace(/\.$/, "");
+      const had = application?.domains.some((d) => d.host === wanted) ?? false;
+      const now = `domains now: ${r.domains.map((d) => d.host).join(", ") || "none"}`;
+      out(
+        o.json,
+        { ...r, removed: had },
+        () => `${had ? `removed ${wanted}` : `${wanted} was not routed here, no change`}; ${now}`,
+      );
     });
 
   const apps = cli.command("apps").description("applications");

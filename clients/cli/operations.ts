@@ -100,6 +100,13 @@ export const EnvironmentVariablesQuery = graphql(`
   }
 `);
 
+/** An application's variable names and domain hosts, no values (`env unset` and `domains remove` tell what was there). */
+export const ApplicationNamesQuery = graphql(`
+  query CliApplicationNames($id: ID!) {
+    application(id: $id) { id environmentVariables { key } domains { host } }
+  }
+`);
+
 /** Sets variables from pairs or a `.env` text (`skiff env set`). */
 export const SetEnvironmentVariablesMutation = graphql(`
   mutation CliSetEnvironmentVariables($id: ID!, $variables: [EnvironmentVariableInput!], $dotenv: String, $deploy: Boolean) {

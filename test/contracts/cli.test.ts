@@ -251,7 +251,9 @@ describe("skiff apps, env and domains", () => {
       { key: "A", value: "1" },
       { key: "URL", value: "https://x.example/?a=b" },
     ]);
-    expect((await skiff(["env", "unset", app.id, "A"], as)).code).toBe(0);
+    const unset = await skiff(["env", "unset", app.id, "A", "NEVER_SET", "--json"], as);
+    expect(unset.code, unset.output).toBe(0);
+    expect(json(unset.output)).toEqual({ id: app.id, removed: ["A"], missing: ["NEVER_SET"] });
     expect(json((await skiff(["env", "list", app.id, "--json"], as)).output).variables).toEqual([
       { key: "URL", value: "********" },
     ]);
@@ -261,7 +263,10 @@ describe("skiff apps, env and domains", () => {
     expect(added.code, added.output).toBe(0);
     expect(json(added.output)).toMatchObject({ host, port: 3000, https: true });
     const removed = await skiff(["domains", "remove", app.id, host], as);
-    expect(removed.output).toContain("domains now: none");
+    expect(removed.output).toContain(`removed ${host}; domains now: none`);
+    const again = await skiff(["domains", "remove", app.id, host.toUpperCase()], as);
+    expect(again.code, again.output).toBe(0);
+    expect(again.output).toContain(`${host} was not routed here, no change; domains now: none`);
 
     expect((await skiff(["apps", "delete", app.id], as)).output).toContain(`${app.id} deleted`);
     expect(await t.db.knex("applications").where({ id: app.id }).first()).toBeUndefined();

@@ -26,6 +26,7 @@ type Documents = {
   "\n  subscription CliDeploymentUpdates($applicationId: ID!, $after: String) {\n    deploymentUpdated(applicationId: $applicationId, after: $after) {\n      deploymentId status cursor logLine { at level text }\n      deployment { ...CliDeployment }\n    }\n  }\n": typeof types.CliDeploymentUpdatesDocument;
   "\n  query CliApplicationDeployments($id: ID!) {\n    application(id: $id) { id deployments(first: 50) { ...CliDeployment } }\n  }\n": typeof types.CliApplicationDeploymentsDocument;
   "\n  query CliEnvironmentVariables($id: ID!) {\n    application(id: $id) { id name needsDeployment environmentVariables { key value } }\n  }\n": typeof types.CliEnvironmentVariablesDocument;
+  "\n  query CliApplicationNames($id: ID!) {\n    application(id: $id) { id environmentVariables { key } domains { host } }\n  }\n": typeof types.CliApplicationNamesDocument;
   "\n  mutation CliSetEnvironmentVariables($id: ID!, $variables: [EnvironmentVariableInput!], $dotenv: String, $deploy: Boolean) {\n    setEnvironmentVariables(applicationId: $id, variables: $variables, dotenv: $dotenv, deploy: $deploy) {\n      setKeys application { id needsDeployment } deployment { id status }\n    }\n  }\n": typeof types.CliSetEnvironmentVariablesDocument;
   "\n  mutation CliUnsetEnvironmentVariable($id: ID!, $key: String!, $deploy: Boolean) {\n    unsetEnvironmentVariable(applicationId: $id, key: $key, deploy: $deploy) { id needsDeployment }\n  }\n": typeof types.CliUnsetEnvironmentVariableDocument;
   "\n  mutation CliAddDomain($input: AddDomainInput!) {\n    addDomain(input: $input) { id host port https }\n  }\n": typeof types.CliAddDomainDocument;
@@ -59,6 +60,8 @@ const documents: Documents = {
     types.CliApplicationDeploymentsDocument,
   "\n  query CliEnvironmentVariables($id: ID!) {\n    application(id: $id) { id name needsDeployment environmentVariables { key value } }\n  }\n":
     types.CliEnvironmentVariablesDocument,
+  "\n  query CliApplicationNames($id: ID!) {\n    application(id: $id) { id environmentVariables { key } domains { host } }\n  }\n":
+    types.CliApplicationNamesDocument,
   "\n  mutation CliSetEnvironmentVariables($id: ID!, $variables: [EnvironmentVariableInput!], $dotenv: String, $deploy: Boolean) {\n    setEnvironmentVariables(applicationId: $id, variables: $variables, dotenv: $dotenv, deploy: $deploy) {\n      setKeys application { id needsDeployment } deployment { id status }\n    }\n  }\n":
     types.CliSetEnvironmentVariablesDocument,
   "\n  mutation CliUnsetEnvironmentVariable($id: ID!, $key: String!, $deploy: Boolean) {\n    unsetEnvironmentVariable(applicationId: $id, key: $key, deploy: $deploy) { id needsDeployment }\n  }\n":
@@ -161,6 +164,12 @@ export function graphql(
 export function graphql(
   source: "\n  query CliEnvironmentVariables($id: ID!) {\n    application(id: $id) { id name needsDeployment environmentVariables { key value } }\n  }\n",
 ): (typeof documents)["\n  query CliEnvironmentVariables($id: ID!) {\n    application(id: $id) { id name needsDeployment environmentVariables { key value } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query CliApplicationNames($id: ID!) {\n    application(id: $id) { id environmentVariables { key } domains { host } }\n  }\n",
+): (typeof documents)["\n  query CliApplicationNames($id: ID!) {\n    application(id: $id) { id environmentVariables { key } domains { host } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

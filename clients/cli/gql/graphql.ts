@@ -319,6 +319,14 @@ export type CliEnvironmentVariablesQuery = {
   } | null;
 };
 
+export type CliApplicationNamesQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type CliApplicationNamesQuery = {
+  application: { id: string; environmentVariables: Array<{ key: string }>; domains: Array<{ host: string }> } | null;
+};
+
 export type CliSetEnvironmentVariablesMutationVariables = Exact<{
   id: string | number;
   variables?: Array<EnvironmentVariableInput> | EnvironmentVariableInput | null | undefined;
@@ -1184,6 +1192,61 @@ export const CliEnvironmentVariablesDocument = {
     },
   ],
 } as unknown as DocumentNode<CliEnvironmentVariablesQuery, CliEnvironmentVariablesQueryVariables>;
+export const CliApplicationNamesDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "CliApplicationNames" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "environmentVariables" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "Field", name: { kind: "Name", value: "key" } }],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "domains" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "Field", name: { kind: "Name", value: "host" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<CliApplicationNamesQuery, CliApplicationNamesQueryVariables>;
 export const CliSetEnvironmentVariablesDocument = {
   kind: "Document",
   definitions: [
