@@ -209,6 +209,13 @@ describe.skipIf(SKIP_REASON !== null)("projects, payment gateway and docs theme 
     expect(await m.page.content()).not.toContain(key);
     await expectAccessible(m.page, "the payment panel (member)");
     await screenshot(m.page, "payments-member");
+    // A project that does not exist: one "not found" message, not the error and a second one.
+    await m.page.goto("/projects/prj_00000000000000000000000000/payments");
+    await m.page
+      .getByText(/not found/i)
+      .first()
+      .waitFor(WAIT);
+    expect(await m.page.getByText(/not found/i).count()).toBe(1);
     await m.context.close();
 
     // Delete: the consequence for the merchant is stated before confirming; the last service releases it.

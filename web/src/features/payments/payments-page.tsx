@@ -79,7 +79,7 @@ export function PaymentsPage({ projectId }: { projectId: string }) {
       </p>
       <h1>Payment gateway{project ? ` · ${project.name}` : ""}</h1>
       <Message kind="error">{describeError(result.error)}</Message>
-      {result.data && !project && <Message kind="error">Project not found.</Message>}
+      {result.data && !project && !result.error && <Message kind="error">Project not found.</Message>}
       {project && (
         <>
           {!canManage && (
