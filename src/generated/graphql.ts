@@ -1063,7 +1063,8 @@ export type Mutation = {
    * organization's first git provider of that type (none: a CONFLICT). `deploy: true` queues a deployment of each
    * application created. Owners only (NOT_FOUND for an organization the caller is not a member of, FORBIDDEN for
    * admins and members); BAD_USER_INPUT as the plan; an item a module refuses answers that module's error, the items
-   * before it staying created.
+   * before it staying created. A `/graphql` request is at most 1 MiB (PAYLOAD_TOO_LARGE); a larger bundle goes to
+   * `POST /api/organizations/{id}/import`, which takes up to 64 MiB.
    */
   importOrganization: OrganizationImportResult;
   /**
@@ -1971,7 +1972,8 @@ export type Query = {
    * would exceed. Secrets are decrypted with `identity` (`AGE-SECRET-KEY-1…`) or `passphrase` only to count those
    * readable; never returned. Owners only (NOT_FOUND for an organization the caller is not a member of, FORBIDDEN for
    * admins and members); BAD_USER_INPUT with fieldErrors for a bundle that is not version 1 of the schema, or a key
-   * that does not open its secrets.
+   * that does not open its secrets. A `/graphql` request is at most 1 MiB (PAYLOAD_TOO_LARGE); a larger bundle goes
+   * to `POST /api/organizations/{id}/import-plan`, which takes up to 64 MiB.
    */
   organizationImportPlan: OrganizationImportPlan;
   /** Organizations the caller belongs to (for an API key: only the one it is bound to). */

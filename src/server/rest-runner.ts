@@ -20,7 +20,7 @@ import {
   STATUS_OF_CODE,
 } from "../shared/rest-route.ts";
 import type { SkiffServer } from "./app.ts";
-import { authenticate, RateLimitedError, refusalFor } from "./authenticate.ts";
+import { authenticate, presentsCredentials, RateLimitedError, refusalFor } from "./authenticate.ts";
 import { RawJsonData } from "./compiled-reads.ts";
 import { buildContext, withOrigin } from "./context.ts";
 import { unavailableError } from "./format-error.ts";
@@ -353,9 +353,20 @@ function registerOne(
     clientAddress: string,
   ) => Promise<RestResponse>,
 ): void {
+  const bodyLimit = "bodyLimit" in route ? route.bodyLimit : undefined;
+  const surface = "surface" in route ? route.surface : "none";
   app.route({
     method: route.method,
     url: route.path,
+    ...(bodyLimit && {
+      bodyLimit,
+      // Before the (large) body is read: a request without any credential is refused at once.
+      onRequest: async (request, reply) => {
+        if (surface === "none" || presentsCredentials(request.headers)) return;
+        const refused = (route as RestRoute).error(toRestError(refusalFor(surface)), 401);
+        return reply.code(refused.status).send(refused.body);
+      },
+    }),
     handler: async (request, reply) => {
       const result = await handle(
         {

@@ -60,6 +60,12 @@ export interface RestRoute {
   /** Builds the operation's variables; may throw BadUserInputError (answered by `error`). */
   variables(req: RestRequest): Record<string, unknown>;
   /**
+   * Largest JSON body accepted, in bytes (larger: 413 PAYLOAD_TOO_LARGE); default 1 MiB, as every route. A row with
+   * a larger one refuses a request that presents no credential at all with its 401 before the body is read, so that
+   * only a caller who has one can make it read that much.
+   */
+  bodyLimit?: number;
+  /**
    * Shapes a successful result (`data` present, no errors); `variables` are the ones the operation ran with, `req`
    * the request (e.g. for `If-None-Match`). A string body is sent as it is (set `content-type` in `headers`).
    * Required unless the row declares {@link bodyAt}.

@@ -440,3 +440,65 @@ describe("organization import: bundles refused before anything is created", () =
     expect(wrongIdentity.body.fieldErrors).toEqual({ identity: ["Does not decrypt the bundle's secrets"] });
   });
 });
+
+describe("organization import: large bundles", () => {
+  it("plans and imports a bundle larger than 1 MiB (an application's variables at their largest); asks for a credential before reading one", async () => {
+    const source = await freshTarget();
+    const as = { apiKey: source.ownerKey };
+    const created = await gql(
+      b.url,
+      `mutation($p: CreateProjectInput!) { createProject(input: $p) { environments { id } } }`,
+      { p: { organizationId: source.organizationId, name: `big-${tag}` } },
+      as,
+    );
+    const environmentId = (created.data as { createProject: { environments: Array<{ id: string }> } }).createProject
+      .environments[0]!.id;
+    const app = await gql(
+      b.url,
+      `mutation($a: CreateApplicationInput!) { createApplication(input: $a) { id } }`,
+      { a: { environmentId, name: "big", source: { type: "docker", dockerImage: "nginx:1.27" } } },
+      as,
+    );
+    const applicationId = (app.data as { createApplication: { id: string } }).createApplication.id;
+    // Two requests of 20 values of 30,000 characters: each under the 1 MiB of an ordinary request, 1.2 MB together.
+    for (const half of [0, 1]) {
+      const variables = Array.from({ length: 20 }, (_, i) => ({ key: `V${half}_${i}`, value: "v".repeat(30_000) }));
+      const set = await gql(
+        b.url,
+        `mutation($id: ID!, $v: [EnvironmentVariableInput!]) { setEnvironmentVariables(applicationId: $id, variables: $v) { setKeys } }`,
+        { id: applicationId, v: variables },
+        as,
+      );
+      expect(set.errors).toBeUndefined();
+    }
+    const exported = await exportOf(b, source.organizationId, source.ownerKey);
+    expect(JSON.stringify({ bundle: exported, identity }).length).toBeGreaterThan(1024 * 1024);
+
+    const other = await freshTarget();
+    const plan = await post("import-plan", other.organizationId, other.ownerKey, { bundle: exported, identity });
+    expect(plan.status).toBe(200);
+    expect(plan.body).toMatchObject({ conflicts: 0, secrets: 40, secretsReadable: 40 });
+    const done = await post("import", other.organizationId, other.ownerKey, { bundle: exported, identity });
+    expect(done.status).toBe(200);
+    const [imported] = await dbB
+      .knex("applications as a")
+      .join("environments as e", "e.id", "a.environment_id")
+      .join("projects as p", "p.id", "e.project_id")
+      .where({ "p.organization_id": other.organizationId, "a.name": "big" })
+      .select("a.id");
+    const [{ count }] = await dbB
+      .knex("environment_variables")
+      .where({ application_id: imported.id })
+      .count({ count: "*" });
+    expect(Number(count)).toBe(40);
+
+    // Without any credential, the large body is not read: 401 at once.
+    const anonymous = await fetch(`${b.url}/api/organizations/${other.organizationId}/import`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "x".repeat(2 * 1024 * 1024),
+    });
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ code: "UNAUTHENTICATED" });
+  });
+});

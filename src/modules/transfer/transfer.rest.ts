@@ -26,6 +26,12 @@ const IMPORT_OPERATION = `mutation ImportOrganization($organizationId: ID!, $bun
   importOrganization(organizationId: $organizationId, bundle: $bundle, identity: $identity, passphrase: $passphrase, deploy: $deploy) {
     exists deployments warnings created { kind name action reason } } }`;
 
+/**
+ * Largest body of `import-plan` and `import`, in bytes (64 MiB): a bundle holds every variable of every application
+ * (up to 200 values of 32 KiB each), so an organization's export outgrows the 1 MiB every other route takes.
+ */
+const MAX_BUNDLE_BODY_BYTES = 64 * 1024 * 1024;
+
 /** The body of `POST /api/organizations/:id/import`. */
 const ImportBody = z.strictObject({
   bundle: z.record(z.string(), z.unknown(), "Required: the organization bundle (a JSON object)"),
@@ -84,6 +90,7 @@ export const transferRoutes: readonly RestRoute[] = [
     surface: "rest",
     organization: "named",
     published: false,
+    bodyLimit: MAX_BUNDLE_BODY_BYTES,
     operation: PLAN_OPERATION,
     variables: (req) => {
       if (req.body === undefined) throw new BadUserInputError("A JSON body { bundle } is required");
@@ -104,6 +111,7 @@ export const transferRoutes: readonly RestRoute[] = [
     surface: "rest",
     organization: "named",
     published: false,
+    bodyLimit: MAX_BUNDLE_BODY_BYTES,
     operation: IMPORT_OPERATION,
     variables: (req) => {
       if (req.body === undefined) throw new BadUserInputError("A JSON body { bundle } is required");
