@@ -1021,7 +1021,9 @@ export type Mutation = {
   /**
    * Deletes an empty environment (owners and admins). Refused with `CONFLICT` while it holds applications or
    * databases (delete those first: a deletion never removes more than it names), and for a project's last
-   * environment. Emits `environment.deleted`. Returns the id.
+   * environment (of two deletes of a project's last two environments at once, one is refused so). Emits
+   * `environment.deleted`. Returns the id; `NOT_FOUND` once it is gone (of concurrent deletes of one environment, one
+   * answers the id).
    */
   deleteEnvironment: Scalars["ID"]["output"];
   /**
@@ -1031,7 +1033,8 @@ export type Mutation = {
   deletePaymentGatewayService: Scalars["Boolean"]["output"];
   /**
    * Deletes a project and everything in it (owner or admin). Emits `project.deleted`; under the `kubernetes` deployer
-   * the reconcile then deletes the project's cluster objects. Returns its id.
+   * the reconcile then deletes the project's cluster objects. Returns its id; `NOT_FOUND` once it is gone (of
+   * concurrent deletes of one project, one answers the id).
    */
   deleteProject: Scalars["ID"]["output"];
   /**

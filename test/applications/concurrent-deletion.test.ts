@@ -192,4 +192,35 @@ describe("creates racing the deletion of their parent", () => {
     expect(seen.deleteProject?.ok).toBe(ROUNDS);
     expect(await orphans()).toEqual({ applications: 0, databases: 0, environments: 0, domains: 0 });
   });
+
+  it("keeps a project's last environment when its last two are deleted at once; one of repeated deletes answers", async () => {
+    const org = await createOrg(t.db.knex);
+    const as = { apiKey: org.owner.apiKey };
+    for (let round = 0; round < 10; round++) {
+      const [projectId] = await createProjects(t.db.knex, org.organizationId, 1, { environments: 2 });
+      const [a, b] = await t.db.knex("environments").where({ project_id: projectId }).pluck("id");
+      const both = await Promise.all([a, b].map((id) => gql(t.skiff.url, Q.deleteEnvironment, { id }, as)));
+      expect(both.map((r) => (r.errors ? r.errors[0]?.extensions?.code : "ok")).sort()).toEqual(["CONFLICT", "ok"]);
+      expect(await t.db.knex("environments").where({ project_id: projectId })).toHaveLength(1);
+    }
+    // The same environment deleted 5 times at once: one answers, the others find it gone; one `ok` entry in the log.
+    const [projectId] = await createProjects(t.db.knex, org.organizationId, 1, { environments: 2 });
+    const [target] = await t.db.knex("environments").where({ project_id: projectId }).pluck("id");
+    const same = await Promise.all(
+      Array.from({ length: 5 }, () => gql(t.skiff.url, Q.deleteEnvironment, { id: target }, as)),
+    );
+    expect(same.map((r) => (r.errors ? r.errors[0]?.extensions?.code : "ok")).sort()).toEqual([
+      "NOT_FOUND",
+      "NOT_FOUND",
+      "NOT_FOUND",
+      "NOT_FOUND",
+      "ok",
+    ]);
+    const entries = await t.db
+      .knex("audit_events")
+      .where({ action: "deleteEnvironment" })
+      .whereRaw("? = any(target_ids)", [target])
+      .pluck("outcome");
+    expect(entries.sort()).toEqual(["ok", "refused", "refused", "refused", "refused"]);
+  });
 });

@@ -91,6 +91,13 @@ describe("projects by role", () => {
     );
     expect(answers.filter((a) => a.data?.deleteProject === project)).toHaveLength(1);
     expect(answers.filter((a) => code(a) === "NOT_FOUND")).toHaveLength(3);
+    // One change, one `ok` entry in the audit log; the calls that found it gone are refused.
+    const entries = await t.db
+      .knex("audit_events")
+      .where({ action: "deleteProject" })
+      .whereRaw("? = any(target_ids)", [project])
+      .pluck("outcome");
+    expect(entries.sort()).toEqual(["ok", "refused", "refused", "refused"]);
   });
 });
 

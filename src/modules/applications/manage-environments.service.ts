@@ -80,7 +80,8 @@ export async function deleteEnvironment(ctx: Context, id: string): Promise<strin
   const env = await manageableEnvironment(ctx, id, "environment:manage");
   return withTransaction(ctx, async (tx) => {
     const locked = await lockEnvironment(tx.knex, id);
-    if (!locked) return id;
+    // Of concurrent deletes of one environment, the first answers; the others find it gone (and leave a refused entry).
+    if (!locked) throw new NotFoundError("Environment", id);
     const [{ count }] = (await tx.knex("applications").where({ environment_id: id }).count("*")) as [
       { count: string | number },
     ];

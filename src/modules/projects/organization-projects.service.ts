@@ -7,6 +7,7 @@ import { z } from "zod";
 import { assertCan } from "../../auth/access/policy.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { text } from "../../shared/input-fields.ts";
+import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { organizationAccess } from "../access/index.ts";
 import type { Context } from "../context.ts";
@@ -43,7 +44,10 @@ export async function deleteProject(ctx: Context, id: string): Promise<string> {
   const access = project ? await ctx.scope.forOrg(project.organizationId) : null;
   if (!project || !access) throw new NotFoundError("Project", id);
   assertCan(access, "project:delete");
-  // Of concurrent deletes of one project, the one whose statement removed the row answers; the others find it gone.
-  if (!(await deleteProjectRow(ctx, id))) throw new NotFoundError("Project", id);
-  return id;
+  // Of concurrent deletes of one project, the one whose statement removed the row answers; the others find it gone,
+  // inside their transaction, so that it rolls back and their audit entry says refused rather than ok.
+  return withTransaction(ctx, async (tx) => {
+    if (!(await deleteProjectRow(tx, id))) throw new NotFoundError("Project", id);
+    return id;
+  });
 }

@@ -103,12 +103,17 @@ export async function renameEnvironment(
 
 /**
  * Environment `id` locked for the rest of the caller's transaction (`for update`: rows that reference it wait, so
- * nothing is created in it meanwhile), with how many environments its project has; undefined when it is gone.
+ * nothing is created in it meanwhile), with how many environments its project has; undefined when it is gone. Its
+ * project's row is locked first (`for no key update`, which new environments' foreign keys do not wait for), so two
+ * deletes of a project's last two environments count one after the other and one of them keeps the project's last.
  */
 export async function lockEnvironment(
   trx: Knex.Transaction,
   id: string,
 ): Promise<(Environment & { siblings: number }) | undefined> {
+  const seen = await Environment.query(trx).findById(id).select("projectId");
+  if (!seen) return undefined;
+  await trx("projects").where({ id: seen.projectId }).forNoKeyUpdate().select(1);
   const env = await Environment.query(trx).findById(id).forUpdate();
   if (!env) return undefined;
   const [{ count }] = (await trx("environments").where({ project_id: env.projectId }).count("*")) as [
