@@ -62,7 +62,8 @@ export async function deleteApiKey(ctx: Context, id: string): Promise<string> {
   if (!key || !access || !(own || can(access, "apiKey:manage-others"))) throw new NotFoundError("ApiKey", id);
   const creator = await Member.query(ctx.knex).findOne({ organizationId: key.organizationId, userId: key.referenceId });
   assertCan(access, "apiKey:delete", { own, creatorRole: creator?.role ?? null });
-  await ApiKey.query(ctx.knex).deleteById(id);
+  // Of concurrent deletes of one key, the one whose statement removed the row answers; the others find it gone.
+  if (!(await ApiKey.query(ctx.knex).deleteById(id))) throw new NotFoundError("ApiKey", id);
   await publishAccessChange(ctx.services.pubsub, { apiKeyId: id }, ctx.log);
   return id;
 }

@@ -43,6 +43,7 @@ export async function removeNotificationChannel(ctx: Context, id: string): Promi
   const access = channel ? await ctx.scope.forOrg(channel.organizationId) : null;
   if (!channel || !access) throw new NotFoundError("NotificationChannel", id);
   assertCan(access, "notification:manage");
-  await NotificationChannel.query(ctx.knex).deleteById(id);
+  // Of concurrent removals, the one whose statement removed the row answers; the others find it gone.
+  if (!(await NotificationChannel.query(ctx.knex).deleteById(id))) throw new NotFoundError("NotificationChannel", id);
   return id;
 }

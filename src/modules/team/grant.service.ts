@@ -85,7 +85,8 @@ export async function revokeAccess(ctx: Context, grantId: string): Promise<strin
   const access = member ? await ctx.scope.forOrg(member.organizationId) : null;
   if (!grant || !access) throw new NotFoundError("MemberGrant", grantId);
   assertCan(access, "team:manage");
-  await MemberGrant.query(ctx.knex).deleteById(grantId);
+  // Of concurrent revocations, the one whose statement removed the row answers; the others find it gone.
+  if (!(await MemberGrant.query(ctx.knex).deleteById(grantId))) throw new NotFoundError("MemberGrant", grantId);
   if (member) await publishAccessChange(ctx.services.pubsub, { userId: member.userId }, ctx.log);
   return grantId;
 }

@@ -69,10 +69,13 @@ export async function leaveOrganization(ctx: Context, organizationId: string): P
   return organizationId;
 }
 
-/** Deletes `member` and emits `user_removed_from_org` in one transaction, then tells the person's open sessions. */
+/**
+ * Deletes `member` and emits `user_removed_from_org` in one transaction, then tells the person's open sessions.
+ * @throws NotFoundError when the membership is gone already (of concurrent removals, one emits the event).
+ */
 async function endMembership(ctx: Context, member: Member): Promise<void> {
   await ctx.knex.transaction(async (trx) => {
-    await Member.query(trx).deleteById(member.id);
+    if (!(await Member.query(trx).deleteById(member.id))) throw new NotFoundError("Member", member.id);
     // Consumers delete what was theirs there: the api-keys module their keys (src/modules/api-keys, onEvent).
     await emitRemoved({ knex: trx, services: ctx.services }, { ...member, removedBy: ctx.caller?.userId });
   });

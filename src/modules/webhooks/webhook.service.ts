@@ -143,11 +143,11 @@ export async function updateWebhook(
   await endpointOf(ctx, org, webhookUuid);
   if (input.url) await checkEndpointUrl(ctx, input.url);
   return withTransaction(ctx, async (tx) => {
-    const current = (await tx
-      .knex("webhook_endpoints")
-      .where({ id: webhookUuid })
-      .forUpdate()
-      .first()) as WebhookEndpointRow;
+    const current = (await tx.knex("webhook_endpoints").where({ id: webhookUuid }).forUpdate().first()) as
+      | WebhookEndpointRow
+      | undefined;
+    // Deleted since it was found: as if it had never been.
+    if (!current) throw new NotFoundError("Webhook", webhookUuid);
     const patch: Record<string, unknown> = { updated_at: tx.knex.fn.now() };
     if (input.url) patch.url = input.url;
     if (input.events) patch.events = input.events;
@@ -167,7 +167,10 @@ export async function deleteWebhook(ctx: ServiceContext, orgRef: string, webhook
   await endpointOf(ctx, org, webhookUuid);
   await withTransaction(ctx, async (tx) => {
     await cancelPendingDeliveries(tx.knex, ctx.services.jobs, webhookUuid);
-    await tx.knex("webhook_endpoints").where({ id: webhookUuid }).delete();
+    // Of concurrent deletes, the one whose statement removed the row answers; the others find it gone.
+    if (!(await tx.knex("webhook_endpoints").where({ id: webhookUuid }).delete())) {
+      throw new NotFoundError("Webhook", webhookUuid);
+    }
   });
   return webhookUuid;
 }
