@@ -46,6 +46,8 @@ export function registerRestRoutes(
   // ones included. A row that takes no body then answers as without one; a row that takes one answers its
   // documented 400 from its own validation. Callback rows open their own scope inside it, with raw bodies.
   root.register(async (app) => {
+    // JSON only: a `text/plain` body (which Fastify would hand over as a string) answers 415 as any other type.
+    app.removeContentTypeParser("text/plain");
     parseJsonBodies(app, { emptyAsNone: true });
     for (const route of routes) {
       if (publicOnly && !route.published) continue;

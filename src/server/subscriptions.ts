@@ -129,6 +129,17 @@ function validationFailed(errors: readonly GraphQLError[]): GraphQLError[] {
   );
 }
 
+/**
+ * The string value of `connection_init` payload key `name` (lower-case), its key matched in any case as HTTP header
+ * names are (`Authorization`, `X-API-Key`); undefined when absent or not a string.
+ */
+function payloadHeader(payload: Record<string, unknown> | undefined, name: string): string | undefined {
+  for (const [key, value] of Object.entries(payload ?? {})) {
+    if (key.toLowerCase() === name && typeof value === "string") return value;
+  }
+  return undefined;
+}
+
 /** Origins allowed to open cookie-authenticated WebSockets: SKIFF_BASE_URL's and SKIFF_TRUSTED_ORIGINS. */
 function trustedOrigins(services: AppServices): Set<string> {
   const origins = new Set<string>();
@@ -313,10 +324,11 @@ export function attachSubscriptions(
         if (!request) return false;
         const headers: Record<string, string | undefined> = {
           cookie: request.headers.cookie,
-          authorization: typeof payload.authorization === "string" ? payload.authorization : undefined,
-          "x-api-key": typeof payload["x-api-key"] === "string" ? payload["x-api-key"] : undefined,
+          authorization: payloadHeader(payload, "authorization"),
+          "x-api-key": payloadHeader(payload, "x-api-key"),
         };
-        // A browser sends its cookie with any page's WebSocket: only trusted pages may use it (no CSWSH).
+        // A browser sends its cookie with any page's WebSocket: only trusted pages may use it (no CSWSH). A browser
+        // always sends `Origin`; a client without one is no browser, and holds its cookie itself.
         const origin = request.headers.origin;
         if (!headers.authorization && !headers["x-api-key"] && origin && !origins.has(origin)) return false;
         // A database outage is no refusal and no internal error (4500): 1013 "try again later", as HTTP's 503.

@@ -137,6 +137,10 @@ describe("bad input", () => {
     const form = await post("/api/site-import/preview", "application/x-www-form-urlencoded", "name=x");
     expect(form.status).toBe(415);
     expect((await form.json()).code).toBe("UNSUPPORTED_MEDIA_TYPE");
+    // JSON sent as text is not read as a string (that the row would call "not an object"): 415 as any other type.
+    const asText = await post("/api/site-import/preview", "text/plain", JSON.stringify({ name: "x" }));
+    expect(asText.status).toBe(415);
+    expect((await asText.json()).code).toBe("UNSUPPORTED_MEDIA_TYPE");
   });
 
   it("answers a path no route takes, or a method its path does not take, with 404 NOT_FOUND in the same shape", async () => {
@@ -262,5 +266,19 @@ describe("WebSocket endpoint", () => {
     });
     expect(result).toEqual({ data: { viewer: { role: "owner" } } });
     await client.dispose();
+  });
+
+  it("reads the connection_init keys in any case, as HTTP header names", async () => {
+    for (const connectionParams of [
+      { Authorization: `Bearer ${org.owner.apiKey}` },
+      { "X-API-Key": org.owner.apiKey },
+    ]) {
+      const client = createClient({ url: wsUrl(), webSocketImpl: WebSocket, retryAttempts: 0, connectionParams });
+      const result = await new Promise((resolve, reject) => {
+        client.subscribe({ query: "{ viewer { role } }" }, { next: resolve, error: reject, complete: () => {} });
+      });
+      expect(result, Object.keys(connectionParams)[0]).toEqual({ data: { viewer: { role: "owner" } } });
+      await client.dispose();
+    }
   });
 });
