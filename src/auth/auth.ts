@@ -21,7 +21,7 @@ import type { Config } from "../config.ts";
 import { newId } from "../db/ids.ts";
 import { isDataException } from "../db/pg-errors.ts";
 import { poolClientFor } from "../db/prepared-statements.ts";
-import { text } from "../shared/input-fields.ts";
+import { nameText } from "../shared/input-fields.ts";
 import { accountNotices, passwordResetNotice } from "./account-notices.ts";
 import { apiKeyOrganization } from "./api-key-organization.ts";
 import { attemptLimits } from "./attempt-limits.ts";
@@ -101,7 +101,7 @@ const NAME_PATHS = new Set(["/sign-up/email", "/update-user"]);
  */
 function checkOwnName(name: unknown, path: string | undefined): void {
   if (name === undefined || !path || !NAME_PATHS.has(path)) return;
-  const checked = text(100).safeParse(name);
+  const checked = nameText(100).safeParse(name);
   if (!checked.success) {
     throw new APIError("BAD_REQUEST", {
       message: `Invalid name: ${checked.error.issues[0]!.message}`,

@@ -19,6 +19,30 @@ export const text = (max: number) =>
     .regex(/^[^\p{Cc}]*$/u, "Must not contain control characters");
 
 /**
+ * Invisible format characters (Unicode category Cf: zero-width space, bidirectional overrides such as U+202E, soft
+ * hyphen, byte-order mark…) apart from the zero-width non-joiner and joiner (U+200C, U+200D), which Persian, Indic
+ * scripts and emoji sequences need.
+ */
+const INVISIBLE = /(?![\u200C\u200D])\p{Cf}/u;
+
+/**
+ * A name people read and tell apart (a project's, an application's, an organization's, a person's, a key's):
+ * {@link text}, in Unicode normalization form C (so `café` typed precomposed or decomposed is one name, and names
+ * unique in their scope compare as they look), without invisible format characters ({@link INVISIBLE}: a name that
+ * shows as another, or as nothing, is refused).
+ */
+export const nameText = (max: number) =>
+  z
+    .string(requiredOr("a string"))
+    .trim()
+    .normalize("NFC")
+    .min(1, "Must not be empty")
+    .max(max, `At most ${max} characters`)
+    .regex(/^[^\p{Cc}]*$/u, "Must not contain control characters")
+    .refine((v) => !INVISIBLE.test(v), "Must not contain invisible characters (zero-width or direction marks)")
+    .refine((v) => /[^\u200C\u200D]/u.test(v), "Must not be empty");
+
+/**
  * Text of a URL as stored and shown: no whitespace or control characters. The URL parser would drop or
  * percent-encode them, so the address called would not be the one stored (a client percent-encodes them itself).
  */

@@ -52,6 +52,10 @@ describe("account API keys", () => {
 
     expect(code(await gql(t.skiff.url, CREATE, { name: "" }, { cookie }))).toBe("BAD_USER_INPUT");
     expect(code(await gql(t.skiff.url, CREATE, { name: "x".repeat(65) }, { cookie }))).toBe("BAD_USER_INPUT");
+    // One line that shows as what it is: the rule of every name.
+    for (const name of ["a\nb", "tab\there", "bot\u200b", "\u202Etob"]) {
+      expect(code(await gql(t.skiff.url, CREATE, { name }, { cookie })), JSON.stringify(name)).toBe("BAD_USER_INPUT");
+    }
   });
 
   it("answers 401 at once after deletion, over GraphQL and REST alike", async () => {

@@ -75,11 +75,37 @@ describe("projects by role", () => {
     expect((await gql(t.skiff.url, DELETE, { id }, { apiKey: org.owner.apiKey })).data).toEqual({ deleteProject: id });
     expect(code(await gql(t.skiff.url, DELETE, { id }, { apiKey: org.owner.apiKey }))).toBe("NOT_FOUND");
 
-    // Names are one line: control characters are refused, as on every other name.
-    for (const name of ["line\nbreak", "bell\u0007", "esc\u001b[31m"]) {
+    // Names are one line: control characters are refused, as on every other name; so are invisible characters that
+    // make a name look like another (or like nothing).
+    for (const name of ["line\nbreak", "bell\u0007", "esc\u001b[31m", "\u200b", "web\u200b", "\u202Ebew", "\u200d"]) {
       const refused = await gql(t.skiff.url, CREATE_PROJECT, { input: { name } }, { apiKey: org.owner.apiKey });
       expect(code(refused), JSON.stringify(name)).toBe("BAD_USER_INPUT");
     }
+    // A name typed precomposed or decomposed is one name (stored in Unicode normalization form C).
+    const precomposed = await gql<{ createProject: { name: string } }>(
+      t.skiff.url,
+      CREATE_PROJECT,
+      { input: { name: "caf\u00e9" } },
+      { apiKey: org.owner.apiKey },
+    );
+    expect(precomposed.data?.createProject.name).toBe("caf\u00e9");
+    const decomposed = await gql(
+      t.skiff.url,
+      CREATE_PROJECT,
+      { input: { name: "cafe\u0301" } },
+      {
+        apiKey: org.owner.apiKey,
+      },
+    );
+    expect(code(decomposed)).toBe("CONFLICT");
+    // Joiners that scripts and emoji need stay.
+    const joined = await gql<{ createProject: { name: string } }>(
+      t.skiff.url,
+      CREATE_PROJECT,
+      { input: { name: "\u{1F468}\u200d\u{1F469}\u200d\u{1F467} \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645" } },
+      { apiKey: org.owner.apiKey },
+    );
+    expect(joined.errors).toBeUndefined();
   });
 
   it("answers one of concurrent deletes of a project; the others find it gone (NOT_FOUND)", async () => {

@@ -13,19 +13,14 @@ import { hashApiKey } from "../../auth/credentials/api-key.ts";
 import { publishAccessChange } from "../../shared/access-changes.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import type { DomainEventData } from "../../shared/events/catalogue.ts";
+import { nameText } from "../../shared/input-fields.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { Member, organizationAccess } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import type { DomainEvent, EventContext } from "../events.ts";
 import { ApiKey } from "./api-key.model.ts";
 
-const nameInput = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(API_KEY_NAME_LENGTH.min, "Must not be empty")
-    .max(API_KEY_NAME_LENGTH.max, `At most ${API_KEY_NAME_LENGTH.max} characters`),
-});
+const nameInput = z.object({ name: nameText(API_KEY_NAME_LENGTH.max) });
 
 /** `createApiKey`'s answer: the plaintext secret (shown once) and the stored key. */
 export interface CreatedApiKey {

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { BadUserInputError } from "../../shared/errors.ts";
-import { optional, text } from "../../shared/input-fields.ts";
+import { nameText, optional, text } from "../../shared/input-fields.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput, toBadUserInput } from "../../shared/validate.ts";
 import type { Context } from "../context.ts";
@@ -20,7 +20,7 @@ import { applicationRef, changedBy } from "./manage.events.ts";
 
 const createSchema = z.strictObject({
   environmentId: text(100),
-  name: text(100),
+  name: nameText(100),
   source: sourceSchema,
   port: portSchema.nullish().transform((v) => v ?? 80),
 });
@@ -62,7 +62,7 @@ export async function createApplicationIn(ctx: Context, raw: z.input<typeof crea
 const SOURCE_FIELDS = ["branch", "buildPath", "buildType", "dockerImage"] as const;
 
 const updateSchema = z.strictObject({
-  name: optional(text(100)),
+  name: optional(nameText(100)),
   source: sourceSchema.optional(),
   port: optional(portSchema),
   healthPath: optional(healthPathSchema),

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { assertCan } from "../../auth/access/policy.ts";
 import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { NotFoundError } from "../../shared/errors.ts";
-import { text } from "../../shared/input-fields.ts";
+import { nameText } from "../../shared/input-fields.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { organizationAccess } from "../access/index.ts";
 import type { Context } from "../context.ts";
@@ -14,7 +14,7 @@ import { NotificationChannel } from "./notification-channel.model.ts";
 
 const addInput = z.object({
   organizationId: z.string(),
-  name: text(100),
+  name: nameText(100),
   email: z.string().trim().toLowerCase().email("Not an e-mail address").max(254),
 });
 

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { assertSignedIn } from "../../auth/access/policy.ts";
 import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { BadUserInputError, ConflictError, echoed } from "../../shared/errors.ts";
-import { text } from "../../shared/input-fields.ts";
+import { nameText } from "../../shared/input-fields.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { Member, organizationAccess } from "../access/index.ts";
@@ -21,7 +21,7 @@ export const DEFAULT_PLAN_ID = "plan_free";
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{1,46})[a-z0-9]$/;
 
 /** Organization display names: trimmed, 1 to 100 characters. */
-export const organizationName = text(100);
+export const organizationName = nameText(100);
 
 const createInput = z.object({
   name: organizationName,

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { assertCan } from "../../auth/access/policy.ts";
 import { NotFoundError } from "../../shared/errors.ts";
-import { text } from "../../shared/input-fields.ts";
+import { nameText } from "../../shared/input-fields.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { organizationAccess } from "../access/index.ts";
@@ -15,7 +15,7 @@ import { createProjectWithProduction, deleteProject as deleteProjectRow } from "
 
 const createInput = z.object({
   organizationId: z.string().nullish(),
-  name: text(100),
+  name: nameText(100),
   description: z.string().trim().max(1000, "At most 1000 characters").nullish(),
 });
 

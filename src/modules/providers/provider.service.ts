@@ -5,13 +5,13 @@
  */
 import type { Knex } from "knex";
 import { z } from "zod";
-import { text } from "../../shared/input-fields.ts";
+import { nameText } from "../../shared/input-fields.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { organizationAccess } from "../access/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { ContainerRegistry, GitProvider, SshKey } from "./provider.models.ts";
 
-const name = text(100);
+const name = nameText(100);
 const organizationId = z.string().min(1, "Required");
 
 const gitProviderSchema = z.strictObject({ organizationId, type: z.enum(["github", "gitlab"]), name });

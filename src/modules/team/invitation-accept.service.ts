@@ -11,7 +11,7 @@ import { hashPassword, MIN_PASSWORD_LENGTH } from "../../auth/password.ts";
 import { newId } from "../../db/ids.ts";
 import { missingReference } from "../../db/pg-errors.ts";
 import { AppError, ConflictError } from "../../shared/errors.ts";
-import { text } from "../../shared/input-fields.ts";
+import { nameText } from "../../shared/input-fields.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { Member, MemberGrant } from "../access/index.ts";
 import type { Context } from "../context.ts";
@@ -31,7 +31,7 @@ export const EMAIL_NOT_VERIFIED = "EMAIL_NOT_VERIFIED";
 
 const signUpInput = z.object({
   token: z.string(),
-  name: text(100),
+  name: nameText(100),
   password: z
     .string()
     .min(MIN_PASSWORD_LENGTH, `At least ${MIN_PASSWORD_LENGTH} characters`)
