@@ -102,7 +102,7 @@ export function unicodeError(document: DocumentNode, variables: Record<string, u
   const found = inVariables
     ? { field: graphqlPath(inVariables.segments), problem: inVariables.problem }
     : malformedLiteral(document);
-  return found && refusal(found.field, found.problem);
+  return found && textRefusal(found.field, found.problem);
 }
 
 /**
@@ -114,11 +114,11 @@ export function unicodeError(document: DocumentNode, variables: Record<string, u
  */
 export function restUnicodeError(req: { query: unknown; body: unknown }) {
   const found = malformedPath(req.query ?? {}) ?? malformedPath(req.body ?? {});
-  return found && refusal(found.segments.join(".") || "(body)", found.problem);
+  return found && textRefusal(found.segments.join(".") || "(body)", found.problem);
 }
 
 /** The 400 BAD_USER_INPUT of a refused string at `field`. */
-function refusal(field: string, problem: Problem): GraphQLError {
+function textRefusal(field: string, problem: Problem): GraphQLError {
   const [message, fieldError] =
     problem === "surrogate"
       ? [`Invalid Unicode in "${field}": the text contains a lone surrogate`, "Invalid Unicode (lone surrogate)"]
