@@ -388,7 +388,9 @@ export type CreateDatabaseInput = {
   /**
    * Applications of the same environment that get the database's automatic variables (spec: "Automatic environment
    * variables": `DB_HOST`, `DB_DATABASE`, `DB_USERNAME`, `DB_PASSWORD`, and `DB_PORT`, `DB_CONNECTION`,
-   * `DATABASE_URL` or `MONGO_URL` by engine); a variable of the same name is replaced. At most 50.
+   * `DATABASE_URL` or `MONGO_URL` by engine); a variable of the same name is replaced. At most 50. They count towards
+   * an application's 200 variables: an application they would take past it is refused
+   * (`fieldErrors["applicationIds.<i>"]`), and nothing is created.
    */
   applicationIds?: InputMaybe<Array<Scalars["ID"]["input"]>>;
   /** Environment (`env_...`) the database is created in. */
@@ -402,7 +404,10 @@ export type CreateDatabaseInput = {
   password?: InputMaybe<Scalars["String"]["input"]>;
   /** Database engine. */
   type: DatabaseType;
-  /** Database user: 1 to 63 characters, starting with a letter or `_`; letters, digits, `_`, `.`, `-`. */
+  /**
+   * Database user: 1 to 63 characters, starting with a letter or `_`; letters, digits, `_`, `.`, `-`. Not `root` (in
+   * any case) for mysql and mariadb: their images create `root` themselves and refuse it as the user.
+   */
   user: Scalars["String"]["input"];
 };
 
@@ -781,7 +786,7 @@ export type EnvironmentVariable = {
 
 /** One variable to set. */
 export type EnvironmentVariableInput = {
-  /** Name: letters, digits and `_`, not starting with a digit, at most 255 characters. */
+  /** Name: letters, digits and `_`, not starting with a digit, at most 253 characters (the limit of a Kubernetes Secret key). */
   key: Scalars["String"]["input"];
   /** Value, at most 32768 characters. Stored encrypted; never logged. */
   value: Scalars["String"]["input"];
@@ -1015,7 +1020,8 @@ export type Mutation = {
   deleteApplication: Scalars["ID"]["output"];
   /**
    * Deletes a database (owners and admins). Its automatic variables are removed from the applications that still hold
-   * the values it gave them (those get `needsDeployment`). Emits `database.deleted`.
+   * the values it gave them (those get `needsDeployment`). Emits `database.deleted`. Of concurrent deletions of one
+   * database, one succeeds and the others answer `NOT_FOUND`.
    */
   deleteDatabase: DeletionResult;
   /**
@@ -1169,8 +1175,9 @@ export type Mutation = {
   /**
    * Sets one variable (owners and admins): created, or its value replaced. Idempotent: setting the value it already
    * has changes nothing (no event, `needsDeployment` unchanged). A change sets `needsDeployment`; `deploy: true`
-   * queues a deployment in the same transaction instead (then `needsDeployment` stays false). Emits
-   * `application.variables_changed` (names only, never values).
+   * queues a deployment in the same transaction instead (then `needsDeployment` stays false). A new name past the
+   * application's 200 variables is refused, as for `setEnvironmentVariables`. Emits `application.variables_changed`
+   * (names only, never values).
    */
   setEnvironmentVariable: Application;
   /**
@@ -1178,7 +1185,9 @@ export type Mutation = {
    * the `dotenv` package's parser (`KEY=value`, `export` prefixes, quotes, `#` comments, multi-line quoted values).
    * Lines that are not `KEY=value`, invalid names and names given twice are refused: nothing is set and
    * `BAD_USER_INPUT` lists them in `fieldErrors` under `line.<n>` (e.g. `line.4: Duplicate of line 2`). At most 200
-   * variables per application. `deploy: true` as for `setEnvironmentVariable`.
+   * variables per application, a database's automatic variables included: a change that adds variables past 200 is
+   * refused (`formErrors`), one that adds none (new values, removals) is always allowed, so an application holding
+   * more can still be changed. `deploy: true` as for `setEnvironmentVariable`.
    */
   setEnvironmentVariables: EnvironmentVariablesResult;
   /** Turns a payment method on or off at the gateway for the organization's merchant. Owners and admins. */
@@ -1202,7 +1211,8 @@ export type Mutation = {
   transferOwnership: Member;
   /**
    * Removes a variable (owners and admins). Idempotent: removing one that does not exist succeeds without a change.
-   * A removal sets `needsDeployment` (or deploys with `deploy: true`).
+   * A name the application holds can be removed even when the name rules refuse it. A removal sets
+   * `needsDeployment` (or deploys with `deploy: true`).
    */
   unsetEnvironmentVariable: Application;
   /**
@@ -1211,7 +1221,10 @@ export type Mutation = {
    * field names.
    */
   updateApplication: Application;
-  /** Updates auto-deploy settings and the health check path (owners and admins). */
+  /**
+   * Updates auto-deploy settings and the health check path (owners and admins). A changed `healthPath` sets the
+   * application's `needsDeployment` (the deployment's probes request it); the push filters render nothing.
+   */
   updateDeploySettings: DeploySettings;
   /** Changes a domain's host, port or HTTPS (owners and admins). Sets `needsDeployment`. Emits `domain.updated`. */
   updateDomain: Domain;
@@ -2367,7 +2380,10 @@ export type SiteImportDatabaseInput = {
   password: Scalars["String"]["input"];
   /** Database engine: mariadb, mysql, postgres or mongodb. */
   type: DatabaseType;
-  /** Database user: 1 to 63 characters, starting with a letter or `_`; letters, digits, `_`, `.`, `-`. */
+  /**
+   * Database user: 1 to 63 characters, starting with a letter or `_`; letters, digits, `_`, `.`, `-`. Not `root` (in
+   * any case) for mysql and mariadb: their images create `root` themselves and refuse it as the user.
+   */
   user: Scalars["String"]["input"];
 };
 
@@ -2400,11 +2416,15 @@ export type SiteImportInput = {
   /** Custom domain host, e.g. `shop.example.com` (lower-cased; unique platform-wide). HTTPS is requested. */
   domain?: InputMaybe<Scalars["String"]["input"]>;
   /**
-   * Environment variables: names match `[A-Za-z_][A-Za-z0-9_]*`, values are strings (at most 32768 characters,
-   * 200 variables). Merged after the variables generated for the database, which they override.
+   * Environment variables: names match `[A-Za-z_][A-Za-z0-9_]*` (at most 253 characters, the limit of a Kubernetes
+   * Secret key), values are strings (at most 32768 characters). Merged after the variables generated for the
+   * database, which they override; together at most 200 variables (over it: BAD_USER_INPUT naming `envVars`).
    */
   envVars?: InputMaybe<Scalars["JSONObject"]["input"]>;
-  /** Project and application name, 1 to 100 characters; project names are unique per organization. */
+  /**
+   * Project and application name, 1 to 100 characters, one line without invisible characters, stored in Unicode
+   * normalization form C; project names are unique per organization.
+   */
   name: Scalars["String"]["input"];
   /** Target organization (`org_...`); the caller must be its owner or admin. */
   organizationId: Scalars["ID"]["input"];
@@ -2532,7 +2552,10 @@ export type SiteImportSourceInput = {
   customGitSSHKeyId?: InputMaybe<Scalars["ID"]["input"]>;
   /** HTTPS (`https://host/path`) or SSH (`git@host:path`, `ssh://...`) clone URL (git). */
   customGitUrl?: InputMaybe<Scalars["String"]["input"]>;
-  /** Image to deploy, e.g. `nginx:1.27` (docker); no build step. */
+  /**
+   * Image to deploy, e.g. `nginx:1.27` or `ghcr.io/acme/shop:1.2@sha256:…` (docker); no build step. A reference as
+   * registries define it: lower-case repository path, a tag of at most 128 characters, a `sha256` digest.
+   */
   dockerImage?: InputMaybe<Scalars["String"]["input"]>;
   /** Id (`gitp_...`) of a GitHub provider configured in the organization (github). */
   githubId?: InputMaybe<Scalars["ID"]["input"]>;
@@ -2671,7 +2694,8 @@ export type SubscriptionSiteImportUpdatedArgs = {
 /**
  * Changes to an application; omitted (or null) fields stay as they are. `source` replaces the whole source (the same
  * rules as a site import's); `branch`, `buildPath`, `buildType` and `dockerImage` change one field of the current
- * source (then checked with the same rules, errors under their own name).
+ * source (then checked with the same rules, errors under their own name: a field the source's type does not use, e.g.
+ * `branch` or `buildPath` of a docker application, answers `BAD_USER_INPUT` and changes nothing).
  */
 export type UpdateApplicationInput = {
   /** Branch to build (github, gitlab, git). */
@@ -2680,7 +2704,10 @@ export type UpdateApplicationInput = {
   buildPath?: InputMaybe<Scalars["String"]["input"]>;
   /** dockerfile or nixpacks. */
   buildType?: InputMaybe<BuildType>;
-  /** Image to deploy, e.g. `nginx:1.27` (docker). */
+  /**
+   * Image to deploy (docker): a reference such as `nginx:1.27` or `ghcr.io/org/app:1.2@sha256:<64 hex digits>` —
+   * optional registry host and port, lowercase repository path, tag of at most 128 characters.
+   */
   dockerImage?: InputMaybe<Scalars["String"]["input"]>;
   /** Path the health probe requests: starts with `/`, at most 2048 characters, no spaces or `#`. */
   healthPath?: InputMaybe<Scalars["String"]["input"]>;

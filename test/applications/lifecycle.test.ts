@@ -93,8 +93,11 @@ describe("applications", () => {
     expect(bad.errors?.[0]?.extensions).toMatchObject({
       code: "BAD_USER_INPUT",
       fieldErrors: {
-        buildPath: ["Must be an absolute path inside the repository, e.g. /app"],
-        dockerImage: ["Must be an image reference such as nginx:1.27"],
+        buildPath: [
+          "Must be an absolute path inside the repository, e.g. /app",
+          "Only used by github, gitlab or git sources",
+        ],
+        dockerImage: [expect.stringMatching(/^Must be an image reference such as nginx:1\.27/)],
       },
     });
 

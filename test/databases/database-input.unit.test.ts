@@ -50,4 +50,17 @@ describe("database input", () => {
     expect(ok(databaseSchema, { ...database, extra: 1 })).toBe(false);
     expect(ok(databaseSchema, { type: "postgres", name: "app", user: "app" })).toBe(false);
   });
+
+  it("refuses root (any case) as the user of mysql and mariadb, under user; other engines take it", () => {
+    const database = { name: "app", password: "secret" };
+    for (const [type, user] of [
+      ["mysql", "root"],
+      ["mariadb", "Root"],
+    ]) {
+      const issues = databaseSchema.safeParse({ ...database, type, user }).error?.issues ?? [];
+      expect(issues.map((i) => i.path)).toEqual([["user"]]);
+    }
+    expect(ok(databaseSchema, { ...database, type: "postgres", user: "root" })).toBe(true);
+    expect(ok(databaseSchema, { ...database, type: "mysql", user: "rooted" })).toBe(true);
+  });
 });

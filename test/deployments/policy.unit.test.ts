@@ -384,7 +384,7 @@ describe("strict schema validation", () => {
     const [secure, plain] = of(routings[1]![1], "Ingress");
     expect(secure.spec.ingressClassName).toBe("traefik");
     expect(secure.metadata.annotations).toEqual({ "cert-manager.io/cluster-issuer": "acme-prod" });
-    expect(secure.spec.tls).toEqual([{ hosts: ["shop.example.com"], secretName: "shop-example-com-tls" }]);
+    expect(secure.spec.tls).toEqual([{ hosts: ["shop.example.com"], secretName: "shop-example-com-951623a2-tls" }]);
     expect(plain.spec.rules[0].http.paths[0].backend.service.port).toEqual({ number: 8080 });
 
     const routes = of(routings[2]![1], "HTTPRoute");
@@ -403,7 +403,7 @@ describe("strict schema validation", () => {
     });
     const [certificate] = of(routings[3]![1], "Certificate");
     expect(certificate.spec).toEqual({
-      secretName: "shop-example-com-tls",
+      secretName: "shop-example-com-951623a2-tls",
       dnsNames: ["shop.example.com"],
       issuerRef: { group: "cert-manager.io", kind: "ClusterIssuer", name: "acme-prod" },
     });

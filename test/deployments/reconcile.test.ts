@@ -7,6 +7,7 @@
  * exactly which objects went and which stayed. Under the dry-run deployer the reconcile touches nothing.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { domainObjectName } from "../../src/modules/deployments/deployment.manifests.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { buildNamespaceOf, namespaceOf } from "../../src/shared/tenant-namespace.ts";
 import type { TestDatabase } from "../helpers/db.ts";
@@ -119,9 +120,12 @@ async function deployedApplication() {
   return { ...app, databaseId: database.id as string, host: `${app.appName}.example.test` };
 }
 
+/** Name of the Ingress of a {@link deployedApplication}'s domain `<appName>.example.test`. */
+const routeOf = (appName: string) => domainObjectName(`${appName}-${appName}.example.test`, `${appName}.example.test`);
+
 /** `Kind/name` of the objects of a {@link deployedApplication} (the database's included). */
 function allObjects(appName: string) {
-  const route = `${appName}-${appName}-example-test`;
+  const route = routeOf(appName);
   return [
     `Deployment/${appName}`,
     `Ingress/${route}`,
@@ -137,7 +141,7 @@ function allObjects(appName: string) {
 /** The objects of the application itself (not its database's). */
 const appObjects = (appName: string) => [
   `Deployment/${appName}`,
-  `Ingress/${appName}-${appName}-example-test`,
+  `Ingress/${routeOf(appName)}`,
   `Secret/${appName}-env`,
   `Service/${appName}`,
 ];
@@ -177,7 +181,7 @@ describe("the action table: action → objects created → objects deleted", () 
         h: app.host,
       }),
     );
-    expect(deleted).toEqual([`Ingress/${app.appName}-${app.appName}-example-test`]);
+    expect(deleted).toEqual([`Ingress/${routeOf(app.appName)}`]);
     expect(objectsOf(app.organizationId)).toHaveLength(allObjects(app.appName).length - 1);
   });
 

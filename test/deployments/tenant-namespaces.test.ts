@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { createSecretBox } from "../../src/db/secrets.ts";
+import { domainObjectName } from "../../src/modules/deployments/deployment.manifests.ts";
 import { buildNamespaceOf, namespaceOf } from "../../src/shared/tenant-namespace.ts";
 import { drainJobs } from "../helpers/jobs.ts";
 import type { KubeApi, KubeObject } from "../helpers/kube-api.ts";
@@ -129,7 +130,7 @@ describe("one namespace per organization", () => {
     expect(objectsIn(ns, app.organizationId)).toEqual(
       [
         `Deployment/${app.appName}`,
-        `Ingress/${app.appName}-${app.appName}-example-test`,
+        `Ingress/${domainObjectName(`${app.appName}-${app.appName}.example.test`, `${app.appName}.example.test`)}`,
         `Secret/${app.appName}-env`,
         `Secret/${dbService}-password`,
         `Service/${app.appName}`,
@@ -278,7 +279,7 @@ describe("migrating from skiff-apps", () => {
     const db = `${app.appName}-db`;
     const appObjects = [
       `Deployment/${app.appName}`,
-      `Ingress/${app.appName}-${app.appName}-example-test`,
+      `Ingress/${domainObjectName(`${app.appName}-${app.appName}.example.test`, `${app.appName}.example.test`)}`,
       `Secret/${app.appName}-env`,
       `Service/${app.appName}`,
     ];

@@ -93,6 +93,9 @@ describe("invalid import requests", () => {
     ["port not an integer", (o) => dockerRequest(o, { port: "80" }), ["port"]],
     ["unknown field", (o) => dockerRequest(o, { envVar: {} }), ["envVar"]],
     ["empty name", (o) => dockerRequest(o, { name: "   " }), ["name"]],
+    ["invisible name", (o) => dockerRequest(o, { name: "\u200b" }), ["name"]],
+    ["name with a direction override", (o) => dockerRequest(o, { name: "pohs\u202e" }), ["name"]],
+    ["name with a zero-width space", (o) => dockerRequest(o, { name: "shop\u200b" }), ["name"]],
   ];
 
   it.each(cases)("answers 400 with field errors and writes nothing: %s", async (_label, build, fields) => {

@@ -45,7 +45,7 @@ export type CreateApplicationInput = {
 
 /** One variable to set. */
 export type EnvironmentVariableInput = {
-  /** Name: letters, digits and `_`, not starting with a digit, at most 255 characters. */
+  /** Name: letters, digits and `_`, not starting with a digit, at most 253 characters (the limit of a Kubernetes Secret key). */
   key: string;
   /** Value, at most 32768 characters. Stored encrypted; never logged. */
   value: string;
@@ -66,7 +66,10 @@ export type SiteImportSourceInput = {
   customGitSSHKeyId?: string | number | null | undefined;
   /** HTTPS (`https://host/path`) or SSH (`git@host:path`, `ssh://...`) clone URL (git). */
   customGitUrl?: string | null | undefined;
-  /** Image to deploy, e.g. `nginx:1.27` (docker); no build step. */
+  /**
+   * Image to deploy, e.g. `nginx:1.27` or `ghcr.io/acme/shop:1.2@sha256:…` (docker); no build step. A reference as
+   * registries define it: lower-case repository path, a tag of at most 128 characters, a `sha256` digest.
+   */
   dockerImage?: string | null | undefined;
   /** Id (`gitp_...`) of a GitHub provider configured in the organization (github). */
   githubId?: string | number | null | undefined;

@@ -35,9 +35,34 @@ export const hostnameSchema = text(253)
   );
 
 const SOURCE_TYPES = ["github", "gitlab", "docker", "git"] as const;
+/** `a`, `a or b`, `a, b or c`. */
+const listed = (items: readonly string[]) =>
+  items.length > 1 ? `${items.slice(0, -1).join(", ")} or ${items.at(-1)}` : (items[0] ?? "");
+/** Sources built from a repository (`branch` and `buildPath` apply to them; a docker source is deployed as is). */
+const BUILDING_SOURCES: ReadonlyArray<(typeof SOURCE_TYPES)[number]> = ["github", "gitlab", "git"];
 
 /** `owner/name` (GitLab also accepts subgroups: `group/sub/name`). */
 const repo = text(200).regex(/^[\w.-]+(\/[\w.-]+)+$/, "Must be owner/name");
+
+/** One label of a registry host name: letters, digits and `-`, not at either end. */
+const HOST_LABEL = "[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?";
+/**
+ * The registry of an image reference, its first component when that is `localhost`, a dotted host name or a name
+ * with a port (`registry:5000`); any other first component is a repository path component (`library/nginx`).
+ */
+const IMAGE_REGISTRY = String.raw`(?:localhost|${HOST_LABEL}(?:\.${HOST_LABEL})+)(?::[0-9]+)?|${HOST_LABEL}:[0-9]+`;
+/** One path component of an image repository: lowercase letters and digits, joined by `.`, `_`, `__` or dashes. */
+const IMAGE_PATH_COMPONENT = "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*";
+
+/**
+ * An image reference in the distribution grammar (github.com/distribution/reference): an optional registry
+ * ({@link IMAGE_REGISTRY}), lowercase path components, an optional tag (a word character, then at most 127 word
+ * characters, `.` or `-`) and an optional digest (`sha256:` and 64 lowercase hex digits, or `sha512:` and 128).
+ */
+const IMAGE_REFERENCE = new RegExp(
+  `^(?:(?:${IMAGE_REGISTRY})/)?${IMAGE_PATH_COMPONENT}(?:/${IMAGE_PATH_COMPONENT})*` +
+    String.raw`(?::\w[\w.-]{0,127})?(?:@(?:sha256:[0-9a-f]{64}|sha512:[0-9a-f]{128}))?$`,
+);
 
 const cloneUrl = text(2000)
   .refine(
@@ -54,7 +79,7 @@ const cloneUrl = text(2000)
 /**
  * An application's source (spec: import request `source`), normalised: sources that build (not docker) get
  * `branch` `main` and `buildPath` `/` by default; `buildType` defaults to `dockerfile`. Fields of another source
- * type are refused, each under its own path.
+ * type (e.g. `branch` or `buildPath` on a docker source) are refused, each under its own path.
  */
 export const sourceSchema = z
   .strictObject(
@@ -70,7 +95,10 @@ export const sourceSchema = z
       ),
       buildType: optional(z.enum(["dockerfile", "nixpacks"], requiredOr("dockerfile or nixpacks"))),
       dockerImage: optional(
-        text(255).regex(/^(?![-.:/@])[\w.:/@-]+$/, "Must be an image reference such as nginx:1.27"),
+        text(255).regex(
+          IMAGE_REFERENCE,
+          "Must be an image reference such as nginx:1.27 ([registry/]lowercase/path[:tag][@sha256:<64 hex digits>], a tag of at most 128 characters)",
+        ),
       ),
       githubId: optional(text(100)),
       gitlabId: optional(text(100)),
@@ -80,25 +108,26 @@ export const sourceSchema = z
     requiredOr("an object"),
   )
   .superRefine((s, ctx) => {
-    const need = (field: keyof typeof s, types: readonly string[]) => {
+    /** `field` belongs to `types` only (refused on another type); when `required`, it must be given for them. */
+    const usedBy = (field: keyof typeof s, types: readonly string[], required: boolean) => {
       const given = s[field] !== undefined;
-      if (types.includes(s.type) && !given) {
+      if (!types.includes(s.type)) {
+        if (given) ctx.addIssue({ code: "custom", path: [field], message: `Only used by ${listed(types)} sources` });
+      } else if (required && !given) {
         ctx.addIssue({ code: "custom", path: [field], message: `Required for ${s.type} sources` });
-      } else if (!types.includes(s.type) && given) {
-        ctx.addIssue({ code: "custom", path: [field], message: `Only used by ${types.join(" or ")} sources` });
       }
     };
-    need("repo", ["github", "gitlab"]);
-    need("githubId", ["github"]);
-    need("gitlabId", ["gitlab"]);
-    need("dockerImage", ["docker"]);
-    need("customGitUrl", ["git"]);
-    if (s.customGitSSHKeyId !== undefined && s.type !== "git") {
-      ctx.addIssue({ code: "custom", path: ["customGitSSHKeyId"], message: "Only used by git sources" });
-    }
+    usedBy("repo", ["github", "gitlab"], true);
+    usedBy("githubId", ["github"], true);
+    usedBy("gitlabId", ["gitlab"], true);
+    usedBy("dockerImage", ["docker"], true);
+    usedBy("customGitUrl", ["git"], true);
+    usedBy("customGitSSHKeyId", ["git"], false);
+    usedBy("branch", BUILDING_SOURCES, false);
+    usedBy("buildPath", BUILDING_SOURCES, false);
   })
   .transform((s) => {
-    const builds = s.type !== "docker";
+    const builds = BUILDING_SOURCES.includes(s.type);
     return {
       ...s,
       branch: builds ? (s.branch ?? "main") : undefined,
@@ -129,18 +158,28 @@ export const healthPathSchema = z
 
 /** Names of environment variables: letters, digits and `_`, not starting with a digit. */
 export const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** Longest variable name (characters). */
-export const MAX_ENV_KEY = 255;
+/** Longest variable name (characters): Kubernetes caps a Secret's data keys, which carry the variables, at 253. */
+export const MAX_ENV_KEY = 253;
 /** Longest variable value (characters). */
 export const MAX_ENV_VALUE = 32_768;
-/** Most variables one application (and one import request) holds. */
+/** Most variables one application (and one import request) holds, a database's automatic variables included. */
 export const MAX_ENV_VARS = 200;
 
-/** The message of an invalid variable name. */
-export const INVALID_ENV_KEY =
-  "Invalid variable name: letters, digits and _, not starting with a digit, at most 255 characters";
+/**
+ * The refusal of a change taking an application from `before` to `after` variables, or null when it is allowed:
+ * past {@link MAX_ENV_VARS} only while it raises the count. A change that does not (an unset, a replaced value) is
+ * always allowed, so an application holding more than the limit can still be changed and brought under it.
+ */
+export function variableLimitProblem(before: number, after: number): string | null {
+  return after > MAX_ENV_VARS && after > before
+    ? `At most ${MAX_ENV_VARS} variables per application (this change makes ${after})`
+    : null;
+}
 
-/** A variable name (see {@link ENV_KEY}), at most 255 characters. */
+/** The message of an invalid variable name. */
+export const INVALID_ENV_KEY = `Invalid variable name: letters, digits and _, not starting with a digit, at most ${MAX_ENV_KEY} characters (the Kubernetes limit of a Secret key)`;
+
+/** A variable name (see {@link ENV_KEY}), at most {@link MAX_ENV_KEY} characters. */
 export const envKeySchema = z
   .string(requiredOr("a string"))
   .max(MAX_ENV_KEY, INVALID_ENV_KEY)

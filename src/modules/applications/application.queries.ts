@@ -192,7 +192,11 @@ export async function deploySettingsOf(db: Db, id: string): Promise<DeploySettin
     );
 }
 
-/** Sets the given auto-deploy settings of application `id` (validated by the caller). */
+/**
+ * Sets the given auto-deploy settings of application `id` (validated by the caller). A `healthPath` other than the
+ * stored one also sets `needsDeployment`, in the same statement: the rendered Deployment's probes request it, so the
+ * running version lacks the change. The other settings decide which pushes deploy and are not rendered.
+ */
 export async function setDeploySettings(
   db: Db,
   id: string,
@@ -200,7 +204,12 @@ export async function setDeploySettings(
     Pick<DeploySettingsRow, "autoDeploy" | "branchFilter" | "watchPaths" | "requireSignature" | "healthPath">
   >,
 ): Promise<void> {
-  await db("applications").where({ id }).update(patch);
+  const rendered = patch.healthPath !== undefined && {
+    needs_deployment: db.raw("needs_deployment or health_path is distinct from ?", [patch.healthPath]),
+  };
+  await db("applications")
+    .where({ id })
+    .update({ ...patch, ...rendered });
 }
 
 /** What a health probe reads of an application. */

@@ -35,7 +35,7 @@ function closingLine(lines: readonly string[], i: number, quote: string, afterQu
 
 /**
  * The variables of `text` in order, and the problems: lines that are not `KEY=value`, invalid names (letters,
- * digits and `_`, not starting with a digit, at most 255 characters), a name given twice (`Duplicate of line N`),
+ * digits and `_`, not starting with a digit, at most 253 characters), a name given twice (`Duplicate of line N`),
  * a value the variable rules refuse (over 32768 characters, or holding NUL), a quoted value never closed. Blank lines and `#` comments are skipped.
  */
 export function readDotenvPaste(text: string): { variables: PastedVariable[]; problems: PasteProblem[] } {

@@ -11,9 +11,9 @@ import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput, toBadUserInput } from "../../shared/validate.ts";
 import type { Context } from "../context.ts";
 import { events } from "../events.ts";
-import { healthPathSchema, portSchema, type SourceInput, sourceSchema } from "./application.input.ts";
+import { healthPathSchema, portSchema, sourceSchema } from "./application.input.ts";
 import { Application } from "./application.model.ts";
-import { checkApplicationPrerequisites } from "./application.prerequisites.ts";
+import { ensureApplicationPrerequisites } from "./application.prerequisites.ts";
 import { createApplication, newAppName, storedSource } from "./application.service.ts";
 import { lockApplication, manageableApplication, manageableEnvironment } from "./manage.access.ts";
 import { applicationRef, changedBy } from "./manage.events.ts";
@@ -25,12 +25,6 @@ const createSchema = z.strictObject({
   port: portSchema.nullish().transform((v) => v ?? 80),
 });
 
-/** The prerequisites of `source` in `organizationId`. @throws BadUserInputError naming each missing one. */
-async function requirePrerequisites(ctx: Context, organizationId: string, source: SourceInput): Promise<void> {
-  const problems = await checkApplicationPrerequisites(ctx, organizationId, source);
-  if (problems.length) throw new BadUserInputError(problems.join("; "), { formErrors: problems });
-}
-
 /**
  * `createApplication`: a new application in a visible environment (owners and admins), not deployed
  * (`needsDeployment` true). Emits `application.created`.
@@ -40,7 +34,7 @@ export async function createApplicationIn(ctx: Context, raw: z.input<typeof crea
   const env = await manageableEnvironment(ctx, raw.environmentId, "application:manage");
   const input = parseInput(createSchema, raw, "Invalid application");
   return withTransaction(ctx, async (tx) => {
-    await requirePrerequisites(tx, env.organizationId, input.source);
+    await ensureApplicationPrerequisites(tx, env.organizationId, input.source);
     const app = await createApplication(tx, {
       organizationId: env.organizationId,
       projectId: env.projectId,
@@ -144,7 +138,7 @@ export async function updateApplication(ctx: Context, id: string, raw: UpdateApp
       const before = JSON.stringify([app.sourceType, currentSource(app), app.buildType]);
       const after = { ...app, ...stored } as Application;
       if (JSON.stringify([after.sourceType, currentSource(after), after.buildType]) !== before) {
-        await requirePrerequisites(tx, app.organizationId, input.source);
+        await ensureApplicationPrerequisites(tx, app.organizationId, input.source);
         Object.assign(patch, stored);
         changed.push("source");
       }

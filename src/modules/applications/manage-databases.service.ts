@@ -6,8 +6,9 @@
  * is left alone. An application uses a database when its `DB_HOST` is the database's service host (unique) or its
  * `DATABASE_URL` / `MONGO_URL` is the database's. The databases quota is checked in the same transaction.
  */
+import type { Knex } from "knex";
 import { z } from "zod";
-import { BadUserInputError } from "../../shared/errors.ts";
+import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { optional, text } from "../../shared/input-fields.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput } from "../../shared/validate.ts";
@@ -17,21 +18,20 @@ import {
   type Database,
   type DatabaseSpec,
   databaseEnvVars,
-  databaseNameSchema,
   databasePasswordSchema,
+  databaseSchema,
   databaseServiceHost,
   databaseSpecOf,
-  databaseTypeSchema,
-  databaseUserSchema,
   deleteDatabaseRow,
   generateDatabasePassword,
   lockDatabase,
   replaceDatabasePassword,
 } from "../databases/index.ts";
 import { events } from "../events.ts";
+import { variableLimitProblem } from "./application.input.ts";
 import { EnvironmentVariable } from "./application.model.ts";
 import { newAppName, setEnvironmentVariables } from "./application.service.ts";
-import { manageableDatabase, manageableEnvironment } from "./manage.access.ts";
+import { lockApplication, manageableDatabase, manageableEnvironment } from "./manage.access.ts";
 import { changedBy, markNeedsDeployment } from "./manage.events.ts";
 import type { DatabaseChangePayload } from "./manage.payloads.ts";
 
@@ -78,12 +78,38 @@ async function derivedVariables(
   return held;
 }
 
-const createSchema = z.strictObject({
+/**
+ * Locks `applicationIds` (in id order) and checks that setting `keys` on each keeps it within the variables limit
+ * ({@link variableLimitProblem}: names it holds already are replaced, not added).
+ * @throws NotFoundError (an application deleted meanwhile), BadUserInputError (`fieldErrors["applicationIds.<i>"]`).
+ */
+async function requireVariableRoom(
+  tx: ServiceContext & { knex: Knex.Transaction },
+  applicationIds: readonly string[],
+  keys: readonly string[],
+): Promise<void> {
+  for (const id of [...applicationIds].sort()) await lockApplication(tx.knex, id);
+  const held = await EnvironmentVariable.query(tx.knex)
+    .whereIn("applicationId", applicationIds)
+    .select("applicationId", "key");
+  const fieldErrors: Record<string, string[]> = {};
+  applicationIds.forEach((id, i) => {
+    const names = new Set(held.filter((v) => v.applicationId === id).map((v) => v.key));
+    const before = names.size;
+    for (const key of keys) names.add(key);
+    const problem = variableLimitProblem(before, names.size);
+    if (problem) fieldErrors[`applicationIds.${i}`] = [problem];
+  });
+  const [field, messages] = Object.entries(fieldErrors)[0] ?? [];
+  if (field) throw new BadUserInputError(`Invalid database: ${field}: ${messages![0]}`, { fieldErrors });
+}
+
+/**
+ * `createDatabase`'s input: a site import's `database` (the same rules, the mysql/mariadb `root` check included) in
+ * an environment, with the applications that get its variables.
+ */
+const createSchema = databaseSchema.safeExtend({
   environmentId: text(100),
-  type: databaseTypeSchema,
-  name: databaseNameSchema,
-  user: databaseUserSchema,
-  password: optional(databasePasswordSchema),
   applicationIds: z
     .array(text(100))
     .max(50, "At most 50 applications")
@@ -95,15 +121,22 @@ const createSchema = z.strictObject({
  * `createDatabase` (owners and admins): a database in a visible environment, its password given or generated (then
  * answered once as `generatedPassword`),
  * and its automatic variables set on `applicationIds` (applications of the same environment the caller sees;
- * another id is `fieldErrors["applicationIds.<i>"]`). Emits `database.created`.
+ * another id is `fieldErrors["applicationIds.<i>"]`, and so is one the automatic variables would take past the
+ * variables limit, which counts them). Emits `database.created`.
  * @throws NotFoundError, ForbiddenError (role; the databases quota, naming it), BadUserInputError.
  */
 export async function createDatabaseIn(
   ctx: Context,
-  raw: z.input<typeof createSchema>,
+  raw: Omit<z.input<typeof createSchema>, "password"> & { password?: string | null },
 ): Promise<DatabaseChangePayload & { database: Database }> {
   const env = await manageableEnvironment(ctx, raw.environmentId, "database:manage");
-  const input = parseInput(createSchema, raw, "Invalid database");
+  // Omitted, the password is generated before the check, which it always passes.
+  const generated = raw.password == null;
+  const input = parseInput(
+    createSchema,
+    { ...raw, password: raw.password ?? generateDatabasePassword() },
+    "Invalid database",
+  );
   const apps = await ctx.loaders.applications.byId.loadMany(input.applicationIds);
   const fieldErrors: Record<string, string[]> = {};
   apps.forEach((app, i) => {
@@ -120,7 +153,7 @@ export async function createDatabaseIn(
     type: input.type,
     name: input.name,
     user: input.user,
-    password: input.password ?? generateDatabasePassword(),
+    password: input.password,
   };
   return withTransaction(ctx, async (tx) => {
     const serviceHost = databaseServiceHost(
@@ -136,6 +169,7 @@ export async function createDatabaseIn(
       serviceHost,
     });
     const vars = databaseEnvVars(spec, serviceHost);
+    await requireVariableRoom(tx, input.applicationIds, Object.keys(vars));
     for (const id of input.applicationIds) await setEnvironmentVariables(tx, id, vars);
     await markNeedsDeployment(tx.knex, input.applicationIds);
     await events.emit(tx, "database.created", {
@@ -145,7 +179,7 @@ export async function createDatabaseIn(
     return {
       database,
       applications: input.applicationIds.map((id) => ({ id })),
-      generatedPassword: input.password === undefined ? spec.password : null,
+      generatedPassword: generated ? spec.password : null,
     };
   });
 }
@@ -198,7 +232,8 @@ export async function rotateDatabasePassword(
 
 /**
  * `deleteDatabase` (owners and admins): removes the derived variables that still hold the database's values from
- * the applications using it (they need a deployment), then the database. Emits `database.deleted`.
+ * the applications using it (they need a deployment), then the database. Emits `database.deleted`. Of concurrent
+ * deletions of one database, one succeeds and the others find it gone (NOT_FOUND).
  * @throws NotFoundError, ForbiddenError.
  */
 export async function deleteDatabase(
@@ -208,7 +243,8 @@ export async function deleteDatabase(
   await manageableDatabase(ctx, id);
   return withTransaction(ctx, async (tx) => {
     const locked = await lockDatabase(tx.knex, id);
-    if (!locked) return { id, affectedApplications: [] };
+    // Deleted by a concurrent call since the check above: that call is the one that deleted it.
+    if (!locked) throw new NotFoundError("Database", id);
     const users = await derivedVariables(tx, locked, databaseSpecOf(tx, locked));
     for (const [applicationId, held] of users) {
       await EnvironmentVariable.query(tx.knex)

@@ -13,7 +13,7 @@ import { parseInput } from "../../shared/validate.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { events } from "../events.ts";
 import { deployInTransaction } from "./application.deployer.ts";
-import { envKeySchema, envValueSchema, MAX_ENV_VARS } from "./application.input.ts";
+import { ENV_KEY, envKeySchema, envValueSchema, MAX_ENV_VARS, variableLimitProblem } from "./application.input.ts";
 import { type Application, EnvironmentVariable } from "./application.model.ts";
 import { readDotenvPaste } from "./dotenv-paste.ts";
 import { lockApplication, manageableApplication } from "./manage.access.ts";
@@ -34,9 +34,10 @@ interface Applied {
 
 /**
  * In one transaction on the locked application: sets `set` (key → value; keys whose stored value is equal are
- * skipped) and removes `unset`, at most {@link MAX_ENV_VARS} variables after the change; then marks the
- * application (or deploys it with `deploy`, also when it already needed a deployment) and emits the event.
- * @throws BadUserInputError past the limit.
+ * skipped) and removes `unset`; a change adding variables past {@link MAX_ENV_VARS} is refused, one that adds none
+ * is always allowed ({@link variableLimitProblem}). Then marks the application (or deploys it with `deploy`, also
+ * when it already needed a deployment) and emits the event.
+ * @throws BadUserInputError (`formErrors`) past the limit.
  */
 async function applyChange(
   ctx: Context,
@@ -51,10 +52,9 @@ async function applyChange(
     const changed = set.filter(([key, value]) => stored.get(key) !== value);
     const removed = unset.filter((key) => stored.has(key));
     const count = stored.size + changed.filter(([key]) => !stored.has(key)).length - removed.length;
-    if (count > MAX_ENV_VARS) {
-      throw new BadUserInputError(`At most ${MAX_ENV_VARS} variables per application (this change makes ${count})`, {
-        formErrors: [`At most ${MAX_ENV_VARS} variables per application`],
-      });
+    const tooMany = variableLimitProblem(stored.size, count);
+    if (tooMany) {
+      throw new BadUserInputError(tooMany, { formErrors: [`At most ${MAX_ENV_VARS} variables per application`] });
     }
     if (changed.length) {
       await EnvironmentVariable.query(tx.knex)
@@ -173,7 +173,9 @@ export async function setEnvironmentVariables(
 }
 
 /**
- * `unsetEnvironmentVariable` (owners and admins): removes `key`; a key that is not set is no change.
+ * `unsetEnvironmentVariable` (owners and admins): removes `key`; a key that is not set is no change. A name the
+ * application holds is removable even when the name rules refuse it (e.g. one past the length limit): such a
+ * variable cannot reach the cluster, and removing it is the way out.
  * @returns the application. @throws NotFoundError, ForbiddenError, BadUserInputError (`fieldErrors.key`).
  */
 export async function unsetEnvironmentVariable(
@@ -183,7 +185,11 @@ export async function unsetEnvironmentVariable(
   deploy: boolean,
 ): Promise<Application> {
   await manageableApplication(ctx, applicationId);
-  const parsed = parseInput(z.strictObject({ key: envKeySchema }), { key }, "Invalid variable");
-  const { app } = await applyChange(ctx, applicationId, [], [parsed.key], deploy);
+  const held =
+    ENV_KEY.test(key) &&
+    !envKeySchema.safeParse(key).success &&
+    (await EnvironmentVariable.query(ctx.knex).where({ applicationId, key }).resultSize()) > 0;
+  const name = held ? key : parseInput(z.strictObject({ key: envKeySchema }), { key }, "Invalid variable").key;
+  const { app } = await applyChange(ctx, applicationId, [], [name], deploy);
   return current(ctx.knex, app);
 }

@@ -6,10 +6,14 @@
  * procedures act on the caller's organization (a session's active one, an API key's bound one).
  *
  * Success: 200 `{ result: { data } }` (`data`: the mutation's answer). Error: status by code — 400 (BAD_USER_INPUT,
- * with `fieldErrors` / `formErrors`), 401, 403 (a role or a plan quota), 404 (unknown, another organization's or not
- * granted), 409, 500 — with `{ error: { message, code, fieldErrors?, formErrors?, errorId? } }`.
+ * with `fieldErrors` / `formErrors`: an unknown field, a field of the wrong JSON type named as the body spells it,
+ * or the service's rules), 401, 403 (a role or a plan quota), 404 (an id that names nothing — the empty string
+ * included —, another organization's or not granted), 409, 500 — with
+ * `{ error: { message, code, fieldErrors?, formErrors?, errorId? } }`.
  */
 import { z } from "zod";
+import type { BuildType, DatabaseType, SourceType } from "../../generated/graphql.ts";
+import { requiredOr } from "../../shared/input-fields.ts";
 import { procedureError } from "../../shared/procedure-error.ts";
 import type { RestRoute } from "../../shared/rest-route.ts";
 import { parseInput } from "../../shared/validate.ts";
@@ -22,11 +26,66 @@ const DATABASE = "id type name user serviceHost createdAt environment { id }";
 const DOMAIN = "id host port https createdAt application { id }";
 const ENVIRONMENT = "id name createdAt project { id }";
 
-const id = z.string().min(1, "Required");
-/** Any JSON value, checked by the GraphQL input type and the service behind it. */
-const value = z.unknown();
+/*
+ * The body of each procedure is checked against the JSON its mutation's GraphQL argument types take before the
+ * variables are built, so a wrong type is a 400 whose `fieldErrors` names the body field (`applicationId`,
+ * `source.dockerImage`, `variables.0.value`) rather than GraphQL's message about the variable it became. Only the
+ * types are checked here; the rules of the values (lengths, formats, existence) stay in the services behind the
+ * mutations, once for both surfaces.
+ */
 
-/** One procedure: its name, input fields (ids checked here), GraphQL mutation, variables and answer. */
+/** `String`. */
+const string = z.string(requiredOr("a string"));
+/**
+ * `ID`: a JSON string (GraphQL also coerces a number; a REST body names ids as strings). Any string, the empty one
+ * included: an id that names nothing answers 404 NOT_FOUND, as in GraphQL.
+ */
+const id = string;
+/** `Int`: a 32-bit signed integer, as GraphQL's `Int` takes. */
+const int = z
+  .number(requiredOr("an integer"))
+  .int("Must be an integer")
+  .min(-(2 ** 31), "Must be at least -2147483648")
+  .max(2 ** 31 - 1, "Must be at most 2147483647");
+/** `Boolean`. */
+const boolean = z.boolean(requiredOr("true or false"));
+/** `[T!]`: a JSON array (GraphQL would also take a single value as a list of one). */
+const list = <T extends z.ZodType>(item: T) => z.array(item, requiredOr("an array"));
+
+/**
+ * A GraphQL enum of the schema: `values` lists each of codegen's `E` once, so adding or removing a value in the
+ * schema fails to compile here until the list follows.
+ */
+function graphqlEnum<E extends string>(values: Record<E, true>) {
+  const names = Object.keys(values) as [E, ...E[]];
+  return z.enum(names, requiredOr(`one of ${names.join(", ")}`));
+}
+
+const sourceType = graphqlEnum<SourceType>({ github: true, gitlab: true, docker: true, git: true });
+const buildType = graphqlEnum<BuildType>({ dockerfile: true, nixpacks: true });
+const databaseType = graphqlEnum<DatabaseType>({ mariadb: true, mysql: true, postgres: true, mongodb: true });
+
+/** `SiteImportSourceInput`. */
+const sourceInput = z.strictObject(
+  {
+    type: sourceType,
+    repo: string.nullish(),
+    branch: string.nullish(),
+    buildPath: string.nullish(),
+    buildType: buildType.nullish(),
+    dockerImage: string.nullish(),
+    githubId: id.nullish(),
+    gitlabId: id.nullish(),
+    customGitUrl: string.nullish(),
+    customGitSSHKeyId: id.nullish(),
+  },
+  requiredOr("an object"),
+);
+
+/** `EnvironmentVariableInput`. */
+const variableInput = z.strictObject({ key: string, value: string }, requiredOr("an object"));
+
+/** One procedure: its name, body (the types of its fields), GraphQL mutation, variables and answer. */
 interface Procedure {
   name: string;
   input: z.ZodObject;
@@ -46,7 +105,7 @@ function without(input: Record<string, unknown>, key: string): Record<string, un
 export const MANAGE_PROCEDURES: readonly Procedure[] = [
   {
     name: "application.create",
-    input: z.strictObject({ environmentId: id, name: value, source: value, port: value.optional() }),
+    input: z.strictObject({ environmentId: id, name: string, source: sourceInput, port: int.nullish() }),
     operation: `mutation CreateApplication($input: CreateApplicationInput!) { createApplication(input: $input) { ${APPLICATION} } }`,
     variables: (input) => ({ input }),
     field: "createApplication",
@@ -55,14 +114,14 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
     name: "application.update",
     input: z.strictObject({
       applicationId: id,
-      name: value.optional(),
-      source: value.optional(),
-      branch: value.optional(),
-      buildPath: value.optional(),
-      buildType: value.optional(),
-      dockerImage: value.optional(),
-      port: value.optional(),
-      healthPath: value.optional(),
+      name: string.nullish(),
+      source: sourceInput.nullish(),
+      branch: string.nullish(),
+      buildPath: string.nullish(),
+      buildType: buildType.nullish(),
+      dockerImage: string.nullish(),
+      port: int.nullish(),
+      healthPath: string.nullish(),
     }),
     operation: `mutation UpdateApplication($id: ID!, $input: UpdateApplicationInput!) {
       updateApplication(id: $id, input: $input) { ${APPLICATION} } }`,
@@ -78,7 +137,7 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
   },
   {
     name: "variables.set",
-    input: z.strictObject({ applicationId: id, key: value, value: value, deploy: value.optional() }),
+    input: z.strictObject({ applicationId: id, key: string, value: string, deploy: boolean.nullish() }),
     operation: `mutation SetEnvironmentVariable($applicationId: ID!, $key: String!, $value: String!, $deploy: Boolean) {
       setEnvironmentVariable(applicationId: $applicationId, key: $key, value: $value, deploy: $deploy) { ${APPLICATION} } }`,
     variables: (input) => input,
@@ -88,9 +147,9 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
     name: "variables.setMany",
     input: z.strictObject({
       applicationId: id,
-      variables: value.optional(),
-      dotenv: value.optional(),
-      deploy: value.optional(),
+      variables: list(variableInput).nullish(),
+      dotenv: string.nullish(),
+      deploy: boolean.nullish(),
     }),
     operation: `mutation SetEnvironmentVariables($applicationId: ID!, $variables: [EnvironmentVariableInput!],
       $dotenv: String, $deploy: Boolean) {
@@ -101,7 +160,7 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
   },
   {
     name: "variables.unset",
-    input: z.strictObject({ applicationId: id, key: value, deploy: value.optional() }),
+    input: z.strictObject({ applicationId: id, key: string, deploy: boolean.nullish() }),
     operation: `mutation UnsetEnvironmentVariable($applicationId: ID!, $key: String!, $deploy: Boolean) {
       unsetEnvironmentVariable(applicationId: $applicationId, key: $key, deploy: $deploy) { ${APPLICATION} } }`,
     variables: (input) => input,
@@ -111,11 +170,11 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
     name: "database.create",
     input: z.strictObject({
       environmentId: id,
-      type: value,
-      name: value,
-      user: value,
-      password: value.optional(),
-      applicationIds: value.optional(),
+      type: databaseType,
+      name: string,
+      user: string,
+      password: string.nullish(),
+      applicationIds: list(id).nullish(),
     }),
     operation: `mutation CreateDatabase($input: CreateDatabaseInput!) {
       createDatabase(input: $input) {
@@ -125,7 +184,7 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
   },
   {
     name: "database.rotatePassword",
-    input: z.strictObject({ databaseId: id, password: value.optional() }),
+    input: z.strictObject({ databaseId: id, password: string.nullish() }),
     operation: `mutation RotateDatabasePassword($id: ID!, $password: String) {
       rotateDatabasePassword(id: $id, password: $password) {
         database { ${DATABASE} } applications { id needsDeployment } generatedPassword } }`,
@@ -142,7 +201,7 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
   },
   {
     name: "domain.add",
-    input: z.strictObject({ applicationId: id, host: value, port: value.optional(), https: value.optional() }),
+    input: z.strictObject({ applicationId: id, host: string, port: int.nullish(), https: boolean.nullish() }),
     operation: `mutation AddDomain($input: AddDomainInput!) { addDomain(input: $input) { ${DOMAIN} } }`,
     variables: (input) => ({ input }),
     field: "addDomain",
@@ -151,10 +210,10 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
     name: "domain.update",
     input: z.strictObject({
       domainId: id,
-      host: value.optional(),
-      port: value.optional(),
-      useApplicationPort: value.optional(),
-      https: value.optional(),
+      host: string.nullish(),
+      port: int.nullish(),
+      useApplicationPort: boolean.nullish(),
+      https: boolean.nullish(),
     }),
     operation: `mutation UpdateDomain($id: ID!, $input: UpdateDomainInput!) { updateDomain(id: $id, input: $input) { ${DOMAIN} } }`,
     variables: (input) => ({ id: input.domainId, input: without(input, "domainId") }),
@@ -162,7 +221,7 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
   },
   {
     name: "domain.remove",
-    input: z.strictObject({ applicationId: id, host: value }),
+    input: z.strictObject({ applicationId: id, host: string }),
     operation: `mutation RemoveDomain($applicationId: ID!, $host: String!) {
       removeDomain(applicationId: $applicationId, host: $host) { ${APPLICATION} } }`,
     variables: (input) => input,
@@ -170,7 +229,7 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
   },
   {
     name: "environment.create",
-    input: z.strictObject({ projectId: id, name: value }),
+    input: z.strictObject({ projectId: id, name: string }),
     operation: `mutation CreateEnvironment($projectId: ID!, $name: String!) {
       createEnvironment(projectId: $projectId, name: $name) { ${ENVIRONMENT} } }`,
     variables: (input) => input,
@@ -178,7 +237,7 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
   },
   {
     name: "environment.rename",
-    input: z.strictObject({ environmentId: id, name: value }),
+    input: z.strictObject({ environmentId: id, name: string }),
     operation: `mutation RenameEnvironment($id: ID!, $name: String!) { renameEnvironment(id: $id, name: $name) { ${ENVIRONMENT} } }`,
     variables: (input) => ({ id: input.environmentId, name: input.name }),
     field: "renameEnvironment",

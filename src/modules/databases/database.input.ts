@@ -27,8 +27,27 @@ export const databasePasswordSchema = z
   .max(256, "At most 256 characters")
   .regex(/^[^\p{Cc}]*$/u, "Must not contain control characters");
 
-/** A database to create, every field required (the import request's `database`). */
-export const databaseSchema = z.strictObject(
-  { type: databaseTypeSchema, name: databaseNameSchema, user: databaseUserSchema, password: databasePasswordSchema },
-  requiredOr("an object"),
-);
+/**
+ * Engines whose official images refuse `root` as the user they create (`MYSQL_USER`, `MARIADB_USER`): the image
+ * sets up `root` itself and does not start when asked to create it again.
+ */
+const ROOT_RESERVED: ReadonlySet<string> = new Set(["mysql", "mariadb"]);
+
+/**
+ * A database to create, every field required (the import request's `database`; `createDatabase` extends it with
+ * `safeExtend`, which keeps this check): `user` `root` (any case) is refused for mysql and mariadb, under `user`.
+ */
+export const databaseSchema = z
+  .strictObject(
+    { type: databaseTypeSchema, name: databaseNameSchema, user: databaseUserSchema, password: databasePasswordSchema },
+    requiredOr("an object"),
+  )
+  .superRefine((db, ctx) => {
+    if (ROOT_RESERVED.has(db.type) && db.user.toLowerCase() === "root") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["user"],
+        message: `Must not be root for ${db.type}: the image creates root itself and refuses it as the user`,
+      });
+    }
+  });

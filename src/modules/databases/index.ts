@@ -21,13 +21,7 @@ export const databasesModule = defineModule({
 });
 
 export { type ExportedDatabase, exportDatabases } from "./database.export.ts";
-export {
-  databaseNameSchema,
-  databasePasswordSchema,
-  databaseSchema,
-  databaseTypeSchema,
-  databaseUserSchema,
-} from "./database.input.ts";
+export { databasePasswordSchema, databaseSchema } from "./database.input.ts";
 export type { Database, DatabaseType } from "./database.model.ts";
 // The public surface: what other modules may import (they import nothing else of this folder).
 export { databaseIdsOfOrganization, databasesToRender } from "./database.queries.ts";

@@ -152,7 +152,8 @@ const settingsInput = z.object({
 /**
  * `updateDeploySettings` (owners and admins): sets the given fields; `watchPaths` at most 50 globs of at most 200
  * characters; `healthPath` as the applications module's rule (starts with `/`, at most 2048 characters, no spaces,
- * control characters or `#`).
+ * control characters or `#`). A changed `healthPath` sets the application's `needsDeployment` (the rendered probes
+ * request it; setDeploySettings); the other settings only filter pushes, nothing rendered.
  * @throws BadUserInputError, NotFoundError, ForbiddenError.
  */
 export async function updateDeploySettings(

@@ -20,6 +20,7 @@
  * only in the rendered objects handed to the deployer: {@link redactManifests} makes the copy that is stored on the
  * deployment and shown by the API. Pure: plain objects, no cluster access.
  */
+import { createHash } from "node:crypto";
 import type { Config } from "../../config.ts";
 import type { DatabaseType } from "../databases/index.ts";
 
@@ -294,6 +295,26 @@ export function dnsLabel(s: string): string {
   return label || "x";
 }
 
+/** Characters of the SHA-256 (hex) of a host that {@link domainObjectName} appends: 32 bits. */
+const HOST_HASH_LENGTH = 8;
+
+/**
+ * The name of one domain's object: `readable` as a DNS label (e.g. `shop-shop-example-com`), cut to fit, then `-`,
+ * the first 8 hex digits of the SHA-256 of the full lower-cased `host` and `suffix` (e.g. `-tls`). Hosts whose
+ * readable forms are one (`qa-x.example.com` and `qa.x-example.com` both read `qa-x-example-com`; two long hosts
+ * cut to one prefix) get different names, so no route or certificate Secret of one host overwrites another's in a
+ * namespace. The result is a DNS-1123 label (at most 63 of `[a-z0-9-]`, alphanumeric at both ends), which every
+ * kind it names takes; cert-manager also writes a Certificate's name into a label value, itself at most 63.
+ */
+export function domainObjectName(readable: string, host: string, suffix = ""): string {
+  const hash = createHash("sha256").update(host.toLowerCase()).digest("hex").slice(0, HOST_HASH_LENGTH);
+  const tail = `${hash}${suffix}`;
+  const head = dnsLabel(readable)
+    .slice(0, 63 - tail.length - 1)
+    .replace(/-+$/g, "");
+  return head ? `${head}-${tail}` : tail;
+}
+
 /** Registry host of images built when the organization has no registry (a reserved name: nothing resolves it). */
 export const NO_REGISTRY = "registry.invalid";
 
@@ -531,15 +552,17 @@ export function renderManifests(input: RenderInput): Manifest[] {
 
 /**
  * One route per domain to the Service `name` ({@link RoutingSettings}), with what its TLS needs: an Ingress with
- * cert-manager's annotation, or an HTTPRoute and a Certificate. The TLS Secret of a host is `<host>-tls`.
+ * cert-manager's annotation, or an HTTPRoute and a Certificate. Each is named {@link domainObjectName}
+ * `<app>-<host>` (e.g. `shop-shop-example-com-951623a2`) and the TLS Secret of a host `<host>-<hash>-tls` (e.g.
+ * `shop-example-com-951623a2-tls`): unique per host within the organization's namespace.
  */
 function renderRoutes(input: RenderInput, name: string, labels: Record<string, string>): Manifest[] {
   const routing = input.routing ?? DEFAULT_ROUTING;
   const out: Manifest[] = [];
   for (const domain of input.domains) {
     const https = domain.https !== false;
-    const routeName = dnsLabel(`${name}-${domain.host.replace(/\./g, "-")}`);
-    const tlsSecret = dnsLabel(`${domain.host.replace(/\./g, "-")}-tls`);
+    const routeName = domainObjectName(`${name}-${domain.host}`, domain.host);
+    const tlsSecret = domainObjectName(domain.host, domain.host, "-tls");
     const port = domain.port ?? 80;
     const routeLabels = { ...labels, ...ownerLabels(input.owner, "route", domain.id) };
     if (routing.kind === "gateway") {

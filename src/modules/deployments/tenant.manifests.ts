@@ -16,7 +16,8 @@
  * - `LimitRange` `defaults`: a container without resources gets the plan's application requests/limits, none may
  *   exceed the largest the plan renders;
  * - under Gateway API routing, `ReferenceGrant` `gateway-certificates`: the Gateways of the Gateway's namespace
- *   may reference the namespace's Secrets (the `<host>-tls` certificates of its HTTPRoutes' domains).
+ *   may reference the namespace's Secrets (the `<host>-<hash>-tls` certificates of its HTTPRoutes' domains,
+ *   deployment.manifests.ts `domainObjectName`).
  *
  * Build Jobs run in a second namespace of the organization, `skiff-org-<id>-build`: rootless BuildKit needs
  * seccomp and AppArmor `Unconfined` and privilege escalation (deployment.manifests.ts), which Pod Security

@@ -5,25 +5,43 @@
  * (e.g. `source.repo`, `envVars.MY KEY`) to messages and whose `formErrors` concern the input as a whole.
  */
 import { z } from "zod";
-import { optional, requiredOr, text } from "../../shared/input-fields.ts";
+import { nameText, optional, requiredOr, text } from "../../shared/input-fields.ts";
 import { parseInput } from "../../shared/validate.ts";
 
 import { envVarsSchema, hostnameSchema as hostname, portSchema, sourceSchema } from "../applications/index.ts";
-import { databaseSchema } from "../databases/index.ts";
+import { databaseEnvVars, databaseSchema } from "../databases/index.ts";
 
-/** The import request (spec: "Import request"), normalised: defaults applied, strings trimmed, hosts lower-cased. */
-export const siteImportRequestSchema = z.strictObject(
-  {
-    organizationId: text(100),
-    name: text(100),
-    domain: optional(hostname),
-    database: optional(databaseSchema),
-    source: sourceSchema,
-    envVars: envVarsSchema.nullish().transform((v) => v ?? {}),
-    port: portSchema.nullish().transform((v) => v ?? 80),
-  },
-  requiredOr("an object"),
-);
+/**
+ * The import request (spec: "Import request"), normalised: defaults applied, strings trimmed, hosts lower-cased.
+ * The application's variables — `envVars` merged after the database's automatic ones — are held to the variables
+ * rules together (`envVarsSchema`: at most 200), refused under `envVars`.
+ */
+export const siteImportRequestSchema = z
+  .strictObject(
+    {
+      organizationId: text(100),
+      name: nameText(100),
+      domain: optional(hostname),
+      database: optional(databaseSchema),
+      source: sourceSchema,
+      envVars: envVarsSchema.nullish().transform((v) => v ?? {}),
+      port: portSchema.nullish().transform((v) => v ?? 80),
+    },
+    requiredOr("an object"),
+  )
+  .superRefine((input, ctx) => {
+    // An `envVars` refused on its own is reported once, under its own rules.
+    if (!input.database || !envVarsSchema.safeParse(input.envVars).success) return;
+    const automatic = databaseEnvVars(input.database, "");
+    const merged = { ...automatic, ...input.envVars };
+    for (const issue of envVarsSchema.safeParse(merged).error?.issues ?? []) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["envVars", ...issue.path],
+        message: `${issue.message}, the database's ${Object.keys(automatic).length} automatic variables included (this import makes ${Object.keys(merged).length})`,
+      });
+    }
+  });
 
 /**
  * A validated import request: `source.branch` defaults to `main` and `source.buildPath` to `/` (sources that

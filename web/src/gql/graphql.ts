@@ -86,7 +86,9 @@ export type CreateDatabaseInput = {
   /**
    * Applications of the same environment that get the database's automatic variables (spec: "Automatic environment
    * variables": `DB_HOST`, `DB_DATABASE`, `DB_USERNAME`, `DB_PASSWORD`, and `DB_PORT`, `DB_CONNECTION`,
-   * `DATABASE_URL` or `MONGO_URL` by engine); a variable of the same name is replaced. At most 50.
+   * `DATABASE_URL` or `MONGO_URL` by engine); a variable of the same name is replaced. At most 50. They count towards
+   * an application's 200 variables: an application they would take past it is refused
+   * (`fieldErrors["applicationIds.<i>"]`), and nothing is created.
    */
   applicationIds?: Array<string | number> | null | undefined;
   /** Environment (`env_...`) the database is created in. */
@@ -100,7 +102,10 @@ export type CreateDatabaseInput = {
   password?: string | null | undefined;
   /** Database engine. */
   type: DatabaseType;
-  /** Database user: 1 to 63 characters, starting with a letter or `_`; letters, digits, `_`, `.`, `-`. */
+  /**
+   * Database user: 1 to 63 characters, starting with a letter or `_`; letters, digits, `_`, `.`, `-`. Not `root` (in
+   * any case) for mysql and mariadb: their images create `root` themselves and refuse it as the user.
+   */
   user: string;
 };
 
@@ -232,7 +237,10 @@ export type SiteImportDatabaseInput = {
   password: string;
   /** Database engine: mariadb, mysql, postgres or mongodb. */
   type: DatabaseType;
-  /** Database user: 1 to 63 characters, starting with a letter or `_`; letters, digits, `_`, `.`, `-`. */
+  /**
+   * Database user: 1 to 63 characters, starting with a letter or `_`; letters, digits, `_`, `.`, `-`. Not `root` (in
+   * any case) for mysql and mariadb: their images create `root` themselves and refuse it as the user.
+   */
   user: string;
 };
 
@@ -247,11 +255,15 @@ export type SiteImportInput = {
   /** Custom domain host, e.g. `shop.example.com` (lower-cased; unique platform-wide). HTTPS is requested. */
   domain?: string | null | undefined;
   /**
-   * Environment variables: names match `[A-Za-z_][A-Za-z0-9_]*`, values are strings (at most 32768 characters,
-   * 200 variables). Merged after the variables generated for the database, which they override.
+   * Environment variables: names match `[A-Za-z_][A-Za-z0-9_]*` (at most 253 characters, the limit of a Kubernetes
+   * Secret key), values are strings (at most 32768 characters). Merged after the variables generated for the
+   * database, which they override; together at most 200 variables (over it: BAD_USER_INPUT naming `envVars`).
    */
   envVars?: Record<string, unknown> | null | undefined;
-  /** Project and application name, 1 to 100 characters; project names are unique per organization. */
+  /**
+   * Project and application name, 1 to 100 characters, one line without invisible characters, stored in Unicode
+   * normalization form C; project names are unique per organization.
+   */
   name: string;
   /** Target organization (`org_...`); the caller must be its owner or admin. */
   organizationId: string | number;
@@ -276,7 +288,10 @@ export type SiteImportSourceInput = {
   customGitSSHKeyId?: string | number | null | undefined;
   /** HTTPS (`https://host/path`) or SSH (`git@host:path`, `ssh://...`) clone URL (git). */
   customGitUrl?: string | null | undefined;
-  /** Image to deploy, e.g. `nginx:1.27` (docker); no build step. */
+  /**
+   * Image to deploy, e.g. `nginx:1.27` or `ghcr.io/acme/shop:1.2@sha256:…` (docker); no build step. A reference as
+   * registries define it: lower-case repository path, a tag of at most 128 characters, a `sha256` digest.
+   */
   dockerImage?: string | null | undefined;
   /** Id (`gitp_...`) of a GitHub provider configured in the organization (github). */
   githubId?: string | number | null | undefined;
@@ -322,7 +337,8 @@ export type SourceType = "docker" | "git" | "github" | "gitlab";
 /**
  * Changes to an application; omitted (or null) fields stay as they are. `source` replaces the whole source (the same
  * rules as a site import's); `branch`, `buildPath`, `buildType` and `dockerImage` change one field of the current
- * source (then checked with the same rules, errors under their own name).
+ * source (then checked with the same rules, errors under their own name: a field the source's type does not use, e.g.
+ * `branch` or `buildPath` of a docker application, answers `BAD_USER_INPUT` and changes nothing).
  */
 export type UpdateApplicationInput = {
   /** Branch to build (github, gitlab, git). */
@@ -331,7 +347,10 @@ export type UpdateApplicationInput = {
   buildPath?: string | null | undefined;
   /** dockerfile or nixpacks. */
   buildType?: BuildType | null | undefined;
-  /** Image to deploy, e.g. `nginx:1.27` (docker). */
+  /**
+   * Image to deploy (docker): a reference such as `nginx:1.27` or `ghcr.io/org/app:1.2@sha256:<64 hex digits>` —
+   * optional registry host and port, lowercase repository path, tag of at most 128 characters.
+   */
   dockerImage?: string | null | undefined;
   /** Path the health probe requests: starts with `/`, at most 2048 characters, no spaces or `#`. */
   healthPath?: string | null | undefined;
