@@ -10,6 +10,13 @@
  * its own (see {@link trackRequests}); every response written while draining says `Connection: close`, so a
  * keep-alive client does not send a next request on a connection about to close.
  *
+ * The listener closes once the connections the kernel had completed when the drain began are taken (closing it with
+ * them in its accept queue would reset them, their requests sent: accept-queue.ts tells how many, and Node takes a
+ * few per turn of its event loop). Connections made after that moment are new connections: their requests are
+ * refused at once with 503 `SERVICE_UNAVAILABLE`, `Retry-After` and `Connection: close` (not handed to the
+ * application), which keeps the turns short until the listener closes; one completing its handshake in the instant it
+ * closes is reset by the kernel, as by any server closing a port.
+ *
  * A request received is answered, never reset: waits inside requests end before the deadline on their own
  * (src/shared/shutdown.ts), and a request still unanswered at the deadline (a handler that did not finish) gets
  * 503 `SERVICE_UNAVAILABLE` with `Retry-After` and `Connection: close`, given {@link LAST_ANSWER_FLUSH_MS} to be
@@ -18,6 +25,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { acceptQueueLength } from "./accept-queue.ts";
 
 /**
  * Milliseconds a connection that has not sent a byte yet is kept while draining (its request may be on the wire,
@@ -51,6 +59,28 @@ function answerUnavailable(request: IncomingMessage, response: ServerResponse): 
   response.end(text);
 }
 
+/** Longest time, in ms, the drain takes the connections of the accept queue before it closes the listener. */
+const ACCEPT_QUEUE_MS = 1000;
+
+/** One turn of the event loop through its poll phase, where Node accepts connections (a few per turn). */
+const pollTurn = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+
+/**
+ * Turns of the event loop until `queued` connections are accepted since the drain began (`accepted()` counts them)
+ * and one turn accepts none, at most {@link ACCEPT_QUEUE_MS}. With `queued` unknown (Infinity), until a turn accepts
+ * none.
+ */
+async function takeQueued(accepted: () => number, queued: number): Promise<void> {
+  const until = Date.now() + ACCEPT_QUEUE_MS;
+  for (;;) {
+    const before = accepted();
+    await pollTurn();
+    const now = accepted();
+    if ((now >= queued || !Number.isFinite(queued)) && now === before) return;
+    if (Date.now() >= until) return;
+  }
+}
+
 /** Counts the in-flight requests of one HTTP server and drains it. */
 export interface RequestDrain {
   /** Requests received and not yet answered (response not closed). */
@@ -74,6 +104,8 @@ interface Connection {
   readWhenIdle: number;
   /** `Date.now()` when it was accepted. */
   since: number;
+  /** A new connection, made after the drain began: its requests are refused (503, `Connection: close`). */
+  late: boolean;
 }
 
 /**
@@ -85,6 +117,10 @@ interface Connection {
 export function trackRequests(server: Server): RequestDrain {
   let inFlight = 0;
   let draining = false;
+  /** Connections accepted since the drain began. */
+  let acceptedSince = 0;
+  /** How many of those were in the kernel's accept queue when it began (Infinity: not known, all of them). */
+  let queued = Number.POSITIVE_INFINITY;
   const connections = new Map<Socket, Connection>();
   /** Responses not closed yet, with their request (`Connection: close` is set on those not begun when draining). */
   const responses = new Map<ServerResponse, IncomingMessage>();
@@ -100,7 +136,9 @@ export function trackRequests(server: Server): RequestDrain {
     check();
   }
   server.on("connection", (socket: Socket) => {
-    connections.set(socket, { open: 0, served: 0, readWhenIdle: 0, since: Date.now() });
+    // The accept queue is taken in order: past its length at the drain's start, a connection was made after it.
+    const late = draining && ++acceptedSince > queued;
+    connections.set(socket, { open: 0, served: 0, readWhenIdle: 0, since: Date.now(), late });
     socket.once("close", closed);
   });
   // An upgraded socket (WebSocket) leaves HTTP (subscriptions.ts closes it), and its listener with it.
@@ -109,8 +147,11 @@ export function trackRequests(server: Server): RequestDrain {
     request.socket.removeListener("close", closed);
     check();
   });
-  // Before the application's listener, so a response it writes at once is counted and marked while draining.
-  server.prependListener("request", (request, response) => {
+  // The application's listeners are called from here: a response they write at once is counted and marked while
+  // draining, and a request on a late connection is refused before they see it.
+  const handlers = server.listeners("request") as Array<(request: IncomingMessage, response: ServerResponse) => void>;
+  server.removeAllListeners("request");
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
     inFlight++;
     const connection = connections.get(request.socket);
     if (connection) {
@@ -129,6 +170,8 @@ export function trackRequests(server: Server): RequestDrain {
       }
       check();
     });
+    if (connection?.late) return answerUnavailable(request, response);
+    for (const handler of handlers) handler.call(server, request, response);
   });
 
   /** True when nothing more can come on `socket`: closing it now cuts no request or response. */
@@ -152,8 +195,11 @@ export function trackRequests(server: Server): RequestDrain {
     },
     async drain(timeoutMs) {
       draining = true;
-      // Connections the kernel already accepted are taken before the listener closes (closing it would reset them).
-      await new Promise((resolve) => setImmediate(resolve));
+      // Connections the kernel already accepted are taken and answered before the listener closes (closing it would
+      // reset them); those made since are refused with 503 (module comment).
+      const address = server.address();
+      queued = (address && typeof address === "object" ? acceptQueueLength(address.port) : null) ?? queued;
+      await takeQueued(() => acceptedSince, queued);
       for (const response of responses.keys()) if (!response.headersSent) response.setHeader("connection", "close");
       server.close(() => {});
       const reaper = setInterval(closeIdle, REAP_INTERVAL_MS);
