@@ -10,7 +10,9 @@
  * LISTEN connection comes back after a loss (it reconnects with backoff), the instance replays the logged events
  * it has not dispatched — those after the last one it saw, and those of the seconds before the loss (events an
  * instance of an earlier release numbered at insert) — and dispatch skips every `seq` already dispatched, so
- * an event reaches each local handler once. Handlers get the event's `seq` too: clients resume after it
+ * an event reaches each local handler once; live events arriving on the new connection during the replay are held
+ * and handed out after it, in `seq` order, so handlers see every event in `seq` order. Handlers get the event's `seq`
+ * too: clients resume after it
  * (src/shared/event-log.ts, `eventStream`'s `after`). The log is pruned past its retention by a job
  * (`SKIFF_EVENT_LOG_RETENTION_SECONDS`, default 24 h).
  */
@@ -134,6 +136,16 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
     }
   }
 
+  /** The `seq` of a notification's text (0 when it has none: dispatch then ignores or passes it as it is). */
+  function seqOf(raw: string): number {
+    try {
+      const seq = (JSON.parse(raw) as { seq?: unknown }).seq;
+      return typeof seq === "number" ? seq : 0;
+    } catch {
+      return 0;
+    }
+  }
+
   async function connect(): Promise<void> {
     const next = new pg.Client({ connectionString: databaseUrl });
     const lost = (err?: Error) => {
@@ -144,8 +156,13 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
       if (!closing) log.warn({ err }, "event connection lost; reconnecting");
       scheduleReconnect(250);
     };
+    // Back after a loss, live events wait while the log's replay runs: dispatched first, the newest would pass the
+    // ones the replay has yet to hand out, and a subscriber's cursor would run ahead of events it has not received.
+    let held: string[] | null = lostAt === null ? null : [];
     next.on("notification", (msg) => {
-      if (msg.channel === EVENTS_CHANNEL) dispatch(msg.payload);
+      if (msg.channel !== EVENTS_CHANNEL) return;
+      if (held) held.push(msg.payload ?? "");
+      else dispatch(msg.payload);
     });
     next.on("error", lost);
     next.on("end", () => lost());
@@ -170,6 +187,10 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
           dispatch(`{"seq":${Number(row.seq)},"topic":${JSON.stringify(row.topic)},"payload":${row.payload}}`);
         }
         if (rows.length) log.info({ events: rows.length }, "event connection: replayed logged events");
+        // Then the live ones that came meanwhile, in `seq` order (those the replay handed out are skipped).
+        const live = (held ?? []).map((raw) => ({ raw, seq: seqOf(raw) })).sort((x, y) => x.seq - y.seq);
+        held = null;
+        for (const { raw } of live) dispatch(raw);
       }
     } catch (err) {
       next.end().catch(() => {});

@@ -2,7 +2,8 @@
  * Live events survive a lost LISTEN connection (src/shared/pubsub.ts): instance A listens through a
  * TCP proxy; the proxy cuts its connection while instance B publishes; once A is back it replays the logged
  * events it missed — each once, in order, none of those it had already seen again — and a rolled-back event is
- * neither delivered nor replayed. Rows past the retention are pruned in batches.
+ * neither delivered nor replayed; live events that come while the replay runs are handed out after it, in order (a
+ * subscriber's cursor never passes an event it has yet to receive). Rows past the retention are pruned in batches.
  */
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -62,6 +63,50 @@ describe("pubsub replay", () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(atA).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(atB).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it("hands out the live events that come during its replay after the replayed ones, in order", async () => {
+    // C's replay statement waits until released, while live events reach its new LISTEN connection.
+    const second = tcpProxy(db.url);
+    await second.open();
+    let slow = false;
+    let replayStarted: () => void = () => {};
+    const started = new Promise<void>((resolve) => (replayStarted = resolve));
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const knex = new Proxy(db.knex, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (key !== "raw") return value;
+        return (sql: string, bindings?: unknown) => {
+          if (!slow || !sql.includes("where seq > ?")) return target.raw(sql, bindings as never);
+          replayStarted();
+          return released.then(() => target.raw(sql, bindings as never));
+        };
+      },
+    });
+    const c = await createPubSub(second.url(db.url), knex, pino({ level: "silent" }));
+    try {
+      const atC: number[] = [];
+      c.subscribe("order", (p) => void atC.push(p.n as number));
+      await b.publish("order", { n: 1 });
+      await until(() => atC.length === 1);
+
+      await second.close();
+      for (let n = 2; n <= 5; n++) await b.publish("order", { n });
+      slow = true;
+      await second.open();
+      await started; // C listens again; its replay waits
+      for (let n = 6; n <= 8; n++) await b.publish("order", { n });
+      await new Promise((r) => setTimeout(r, 200)); // the live events reach C's connection
+      release();
+      await until(() => atC.length >= 8);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(atC).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    } finally {
+      await c.close();
+      await second.close();
+    }
   });
 
   it("prunes rows past the retention in batches (the job's function), raising the horizon", async () => {
