@@ -1,6 +1,7 @@
 /**
  * The database mutations' edges, over real HTTP against a real server and PostgreSQL: concurrent deletions of one
- * database (one succeeds, the others answer NOT_FOUND and are audited as refused), and the `root` user refused for
+ * database (one succeeds, the others answer NOT_FOUND and are audited as refused), a password rotation racing a
+ * deletion (ok or NOT_FOUND), and the `root` user refused for
  * mysql and mariadb — by `createDatabase` and by a site import's `database`, naming the field.
  */
 import { describe, expect, it } from "vitest";
@@ -40,6 +41,24 @@ describe("deleteDatabase", () => {
       .whereRaw("? = any(target_ids)", [id])
       .pluck("outcome");
     expect(outcomes.sort()).toEqual(["ok", ...Array(9).fill("refused")]);
+  });
+
+  it("a password rotation racing the deletion answers ok or NOT_FOUND, as for any unknown id", async () => {
+    const w = await world();
+    const ROTATE = "mutation($id: ID!) { rotateDatabasePassword(id: $id) { database { id } } }";
+    const seen = new Set<string>();
+    for (let round = 0; round < 5; round++) {
+      const created = await w.call(CREATE_DB, {
+        i: { environmentId: w.environmentId, type: "postgres", name: `rot${round}`, user: "app" },
+      });
+      const id = created.data!.createDatabase!.database.id;
+      const [, ...rotations] = await Promise.all([
+        w.call(DELETE_DB, { id }),
+        ...Array.from({ length: 4 }, () => w.call(ROTATE, { id })),
+      ]);
+      for (const r of rotations) seen.add(String(r.errors?.[0]?.extensions?.code ?? "ok"));
+    }
+    expect([...seen].filter((code) => code !== "ok" && code !== "NOT_FOUND")).toEqual([]);
   });
 });
 

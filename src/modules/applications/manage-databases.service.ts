@@ -203,7 +203,8 @@ export async function rotateDatabasePassword(
   );
   return withTransaction(ctx, async (tx) => {
     const locked = await lockDatabase(tx.knex, id);
-    if (!locked) throw new BadUserInputError(`Database ${id} was deleted meanwhile`);
+    // Deleted by a concurrent call since the check above: as any unknown id.
+    if (!locked) throw new NotFoundError("Database", id);
     const before = databaseSpecOf(tx, locked);
     const after: DatabaseSpec = { ...before, password: password ?? generateDatabasePassword() };
     const oldVars = databaseEnvVars(before, locked.serviceHost);

@@ -35,12 +35,12 @@ const ENVIRONMENT = "id name createdAt project { id }";
  */
 
 /** `String`. */
-const string = z.string(requiredOr("a string"));
+const str = z.string(requiredOr("a string"));
 /**
  * `ID`: a JSON string (GraphQL also coerces a number; a REST body names ids as strings). Any string, the empty one
  * included: an id that names nothing answers 404 NOT_FOUND, as in GraphQL.
  */
-const id = string;
+const id = str;
 /** `Int`: a 32-bit signed integer, as GraphQL's `Int` takes. */
 const int = z
   .number(requiredOr("an integer"))
@@ -48,7 +48,7 @@ const int = z
   .min(-(2 ** 31), "Must be at least -2147483648")
   .max(2 ** 31 - 1, "Must be at most 2147483647");
 /** `Boolean`. */
-const boolean = z.boolean(requiredOr("true or false"));
+const bool = z.boolean(requiredOr("true or false"));
 /** `[T!]`: a JSON array (GraphQL would also take a single value as a list of one). */
 const list = <T extends z.ZodType>(item: T) => z.array(item, requiredOr("an array"));
 
@@ -69,21 +69,21 @@ const databaseType = graphqlEnum<DatabaseType>({ mariadb: true, mysql: true, pos
 const sourceInput = z.strictObject(
   {
     type: sourceType,
-    repo: string.nullish(),
-    branch: string.nullish(),
-    buildPath: string.nullish(),
+    repo: str.nullish(),
+    branch: str.nullish(),
+    buildPath: str.nullish(),
     buildType: buildType.nullish(),
-    dockerImage: string.nullish(),
+    dockerImage: str.nullish(),
     githubId: id.nullish(),
     gitlabId: id.nullish(),
-    customGitUrl: string.nullish(),
+    customGitUrl: str.nullish(),
     customGitSSHKeyId: id.nullish(),
   },
   requiredOr("an object"),
 );
 
 /** `EnvironmentVariableInput`. */
-const variableInput = z.strictObject({ key: string, value: string }, requiredOr("an object"));
+const variableInput = z.strictObject({ key: str, value: str }, requiredOr("an object"));
 
 /** One procedure: its name, body (the types of its fields), GraphQL mutation, variables and answer. */
 interface Procedure {
@@ -105,7 +105,7 @@ function without(input: Record<string, unknown>, key: string): Record<string, un
 export const MANAGE_PROCEDURES: readonly Procedure[] = [
   {
     name: "application.create",
-    input: z.strictObject({ environmentId: id, name: string, source: sourceInput, port: int.nullish() }),
+    input: z.strictObject({ environmentId: id, name: str, source: sourceInput, port: int.nullish() }),
     operation: `mutation CreateApplication($input: CreateApplicationInput!) { createApplication(input: $input) { ${APPLICATION} } }`,
     variables: (input) => ({ input }),
     field: "createApplication",
@@ -114,14 +114,14 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
     name: "application.update",
     input: z.strictObject({
       applicationId: id,
-      name: string.nullish(),
+      name: str.nullish(),
       source: sourceInput.nullish(),
-      branch: string.nullish(),
-      buildPath: string.nullish(),
+      branch: str.nullish(),
+      buildPath: str.nullish(),
       buildType: buildType.nullish(),
-      dockerImage: string.nullish(),
+      dockerImage: str.nullish(),
       port: int.nullish(),
-      healthPath: string.nullish(),
+      healthPath: str.nullish(),
     }),
     operation: `mutation UpdateApplication($id: ID!, $input: UpdateApplicationInput!) {
       updateApplication(id: $id, input: $input) { ${APPLICATION} } }`,
@@ -137,7 +137,7 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
   },
   {
     name: "variables.set",
-    input: z.strictObject({ applicationId: id, key: string, value: string, deploy: boolean.nullish() }),
+    input: z.strictObject({ applicationId: id, key: str, value: str, deploy: bool.nullish() }),
     operation: `mutation SetEnvironmentVariable($applicationId: ID!, $key: String!, $value: String!, $deploy: Boolean) {
       setEnvironmentVariable(applicationId: $applicationId, key: $key, value: $value, deploy: $deploy) { ${APPLICATION} } }`,
     variables: (input) => input,
@@ -148,8 +148,8 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
     input: z.strictObject({
       applicationId: id,
       variables: list(variableInput).nullish(),
-      dotenv: string.nullish(),
-      deploy: boolean.nullish(),
+      dotenv: str.nullish(),
+      deploy: bool.nullish(),
     }),
     operation: `mutation SetEnvironmentVariables($applicationId: ID!, $variables: [EnvironmentVariableInput!],
       $dotenv: String, $deploy: Boolean) {
@@ -160,7 +160,7 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
   },
   {
     name: "variables.unset",
-    input: z.strictObject({ applicationId: id, key: string, deploy: boolean.nullish() }),
+    input: z.strictObject({ applicationId: id, key: str, deploy: bool.nullish() }),
     operation: `mutation UnsetEnvironmentVariable($applicationId: ID!, $key: String!, $deploy: Boolean) {
       unsetEnvironmentVariable(applicationId: $applicationId, key: $key, deploy: $deploy) { ${APPLICATION} } }`,
     variables: (input) => input,
@@ -171,9 +171,9 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
     input: z.strictObject({
       environmentId: id,
       type: databaseType,
-      name: string,
-      user: string,
-      password: string.nullish(),
+      name: str,
+      user: str,
+      password: str.nullish(),
       applicationIds: list(id).nullish(),
     }),
     operation: `mutation CreateDatabase($input: CreateDatabaseInput!) {
@@ -184,7 +184,7 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
   },
   {
     name: "database.rotatePassword",
-    input: z.strictObject({ databaseId: id, password: string.nullish() }),
+    input: z.strictObject({ databaseId: id, password: str.nullish() }),
     operation: `mutation RotateDatabasePassword($id: ID!, $password: String) {
       rotateDatabasePassword(id: $id, password: $password) {
         database { ${DATABASE} } applications { id needsDeployment } generatedPassword } }`,
@@ -201,7 +201,7 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
   },
   {
     name: "domain.add",
-    input: z.strictObject({ applicationId: id, host: string, port: int.nullish(), https: boolean.nullish() }),
+    input: z.strictObject({ applicationId: id, host: str, port: int.nullish(), https: bool.nullish() }),
     operation: `mutation AddDomain($input: AddDomainInput!) { addDomain(input: $input) { ${DOMAIN} } }`,
     variables: (input) => ({ input }),
     field: "addDomain",
@@ -210,10 +210,10 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
     name: "domain.update",
     input: z.strictObject({
       domainId: id,
-      host: string.nullish(),
+      host: str.nullish(),
       port: int.nullish(),
-      useApplicationPort: boolean.nullish(),
-      https: boolean.nullish(),
+      useApplicationPort: bool.nullish(),
+      https: bool.nullish(),
     }),
     operation: `mutation UpdateDomain($id: ID!, $input: UpdateDomainInput!) { updateDomain(id: $id, input: $input) { ${DOMAIN} } }`,
     variables: (input) => ({ id: input.domainId, input: without(input, "domainId") }),
@@ -221,7 +221,7 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
   },
   {
     name: "domain.remove",
-    input: z.strictObject({ applicationId: id, host: string }),
+    input: z.strictObject({ applicationId: id, host: str }),
     operation: `mutation RemoveDomain($applicationId: ID!, $host: String!) {
       removeDomain(applicationId: $applicationId, host: $host) { ${APPLICATION} } }`,
     variables: (input) => input,
@@ -229,7 +229,7 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
   },
   {
     name: "environment.create",
-    input: z.strictObject({ projectId: id, name: string }),
+    input: z.strictObject({ projectId: id, name: str }),
     operation: `mutation CreateEnvironment($projectId: ID!, $name: String!) {
       createEnvironment(projectId: $projectId, name: $name) { ${ENVIRONMENT} } }`,
     variables: (input) => input,
@@ -237,7 +237,7 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
   },
   {
     name: "environment.rename",
-    input: z.strictObject({ environmentId: id, name: string }),
+    input: z.strictObject({ environmentId: id, name: str }),
     operation: `mutation RenameEnvironment($id: ID!, $name: String!) { renameEnvironment(id: $id, name: $name) { ${ENVIRONMENT} } }`,
     variables: (input) => ({ id: input.environmentId, name: input.name }),
     field: "renameEnvironment",
