@@ -6,9 +6,11 @@
  *   jobs [--failed | --queued] [--limit <n>]   list background jobs: name, state, attempts, run at, last error
  *
  * Uses DATABASE_URL, or the embedded PostgreSQL of SKIFF_DATA_DIR: the running server's when it answers on
- * SKIFF_EMBEDDED_PG_PORT, else started for the command and stopped afterwards. Exit codes: 0 done, 1 failure
- * (e.g. unknown account), 2 usage error.
+ * SKIFF_EMBEDDED_PG_PORT, else started for the command and stopped afterwards (never made: a directory without one
+ * is an error). Exit codes: 0 done, 1 failure (e.g. unknown account, no Skiff database), 2 usage error.
  */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { resetTwoFactor } from "./auth/two-factor-reset.ts";
@@ -41,12 +43,26 @@ async function runningEmbeddedUrl(config: Config): Promise<string | null> {
   }
 }
 
-/** Runs `work` with a Knex handle on the application database, then releases everything it started. */
+/**
+ * Runs `work` with a Knex handle on the application database, then releases everything it started.
+ * @throws Error (exit 1) when there is no Skiff database to read: no DATABASE_URL and no embedded cluster in
+ * SKIFF_DATA_DIR (a command never makes one), or a database Skiff has not migrated yet.
+ */
 async function withKnex<T>(config: Config, work: (knex: ReturnType<typeof createKnex>) => Promise<T>): Promise<T> {
   const running = config.DATABASE_URL ? null : await runningEmbeddedUrl(config);
+  if (!config.DATABASE_URL && !running && !existsSync(join(config.SKIFF_DATA_DIR, "postgres", "PG_VERSION"))) {
+    throw new Error(
+      `No Skiff database here: ${resolve(config.SKIFF_DATA_DIR)} holds no embedded PostgreSQL. Run the command ` +
+        "with the server's DATABASE_URL, or with SKIFF_DATA_DIR set to its data directory.",
+    );
+  }
   const target = running ? { url: running, stop: async () => {} } : await resolveDatabase(config);
   const knex = createKnex(target.url, { max: 2 });
   try {
+    const { rows } = await knex.raw<{ rows: Array<{ table: string | null }> }>(
+      "select to_regclass('knex_migrations')::text as table",
+    );
+    if (!rows[0]?.table) throw new Error("This database holds no Skiff schema yet: start the server on it once.");
     return await work(knex);
   } finally {
     await knex.destroy();

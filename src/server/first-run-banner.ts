@@ -51,7 +51,7 @@ export function firstRunBanner(
   };
   const site = {
     organizationId: first.organizationId,
-    name: "hello-docker",
+    name: "hello-nginx",
     source: { type: "docker", dockerImage: "nginx:1.27" },
     database: { type: "postgres", name: "hello", user: "hello", password: randomBytes(12).toString("base64url") },
     envVars: { APP_ENV: "production" },

@@ -28,6 +28,7 @@ const PASS_THROUGH = new Set([
   "GRAPHQL_PARSE_FAILED",
   "GRAPHQL_VALIDATION_FAILED",
   "BAD_REQUEST",
+  "NOT_ACCEPTABLE",
   "PERSISTED_QUERY_NOT_FOUND",
   "PERSISTED_QUERY_NOT_SUPPORTED",
   "OPERATION_RESOLUTION_FAILURE",
@@ -95,6 +96,20 @@ function requestErrorCode(formatted: GraphQLFormattedError, error: unknown): str
 }
 
 /**
+ * The code of a refusal of the request itself that Apollo raised as BAD_REQUEST with a status of its own (406: an
+ * `Accept` header allowing no JSON answer): the code the HTTP error handler gives that status, so /graphql and every
+ * other path name it alike. Undefined for anything else.
+ */
+function statusCode(formatted: GraphQLFormattedError, error: unknown): string | undefined {
+  if (formatted.path || formatted.extensions?.code !== "BAD_REQUEST") return undefined;
+  const original = (error as { originalError?: unknown })?.originalError ?? error;
+  const http = (original instanceof GraphQLError ? original.extensions?.http : undefined) as
+    | { status?: number }
+    | undefined;
+  return http?.status === undefined ? undefined : CODE_OF_STATUS[http.status];
+}
+
+/**
  * The noun NotFoundError uses for a row of `table` (`environments` → `Environment`, `member_grants` →
  * `MemberGrant`), so that a parent deleted during a write reads like one deleted before it.
  */
@@ -109,10 +124,10 @@ function nounOf(table: string): string {
 /** Builds Apollo's `formatError`; masked errors get an `errorId` that is also in the log line. */
 export function createFormatError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const code = formatted.extensions?.code;
+    const code = statusCode(formatted, error) ?? formatted.extensions?.code;
     if (typeof code === "string" && PASS_THROUGH.has(code)) {
       const { stacktrace: _s, ...extensions } = formatted.extensions ?? {};
-      return { ...formatted, extensions };
+      return { ...formatted, extensions: { ...extensions, code } };
     }
     const requestCode =
       code === undefined || code === "INTERNAL_SERVER_ERROR" ? requestErrorCode(formatted, error) : undefined;

@@ -40,7 +40,8 @@ export const nameText = (max: number) =>
     .max(max, `At most ${max} characters`)
     .regex(/^[^\p{Cc}]*$/u, "Must not contain control characters")
     .refine((v) => !INVISIBLE.test(v), "Must not contain invisible characters (zero-width or direction marks)")
-    .refine((v) => /[^\u200C\u200D]/u.test(v), "Must not be empty");
+    // Joiners alone show as nothing (the empty name itself is refused once, above).
+    .refine((v) => v === "" || /[^\u200C\u200D]/u.test(v), "Must not be empty");
 
 /**
  * Text of a URL as stored and shown: no whitespace or control characters. The URL parser would drop or

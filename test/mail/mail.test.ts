@@ -4,9 +4,14 @@
  * readable with `npm run skiff -- outbox`. Changing the e-mail address mails its verification link to the new address.
  */
 import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
+import pg from "pg";
 import { SMTPServer } from "smtp-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { drainJobs } from "../helpers/jobs.ts";
@@ -116,6 +121,30 @@ describe("outbox", () => {
     );
     expect(stdout).toContain("To: outbox.invitee@example.test");
     expect(stdout).toContain(invited.data!.inviteMember.link);
+
+    // Where there is no Skiff database, the command says so (exit 1) and makes none.
+    const empty = await mkdtemp(join(tmpdir(), "skiff-no-data-"));
+    const admin = new pg.Client({ connectionString: inject("adminUrl") });
+    await admin.connect();
+    const name = `skiff_t_${process.pid}_${randomBytes(4).toString("hex")}`;
+    await admin.query(`create database ${name}`);
+    const emptyDatabaseUrl = Object.assign(new URL(inject("adminUrl")), { pathname: `/${name}` }).toString();
+    try {
+      const { DATABASE_URL: _unset, ...env } = process.env;
+      const refused = await promisify(execFile)(process.execPath, ["src/cli.ts", "outbox"], {
+        env: { ...env, SKIFF_DATA_DIR: join(empty, ".data"), LOG_LEVEL: "silent" },
+      }).catch((e: { code: number; stderr: string }) => e);
+      expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining("No Skiff database here") });
+      expect(await readdir(empty)).toEqual([]);
+      const unmigrated = await promisify(execFile)(process.execPath, ["src/cli.ts", "outbox"], {
+        env: { ...process.env, DATABASE_URL: emptyDatabaseUrl, LOG_LEVEL: "silent" },
+      }).catch((e: { code: number; stderr: string }) => e);
+      expect(unmigrated).toMatchObject({ code: 1, stderr: expect.stringContaining("holds no Skiff schema yet") });
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+      await admin.query(`drop database ${name}`);
+      await admin.end();
+    }
   });
 
   it("changes the e-mail address only once the link mailed to the new address is opened", async () => {

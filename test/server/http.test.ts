@@ -137,6 +137,16 @@ describe("bad input", () => {
     const form = await post("/api/site-import/preview", "application/x-www-form-urlencoded", "name=x");
     expect(form.status).toBe(415);
     expect((await form.json()).code).toBe("UNSUPPORTED_MEDIA_TYPE");
+    // An Accept header allowing no JSON answer: 406 NOT_ACCEPTABLE on /graphql too (Apollo's refusal, named alike).
+    const html = await fetch(`${skiff.url}/graphql`, {
+      method: "POST",
+      headers: { accept: "text/html", "content-type": "application/json", "x-api-key": org.owner.apiKey },
+      body: JSON.stringify({ query: "{ __typename }" }),
+    });
+    expect(html.status).toBe(406);
+    expect(
+      ((await html.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code,
+    ).toBe("NOT_ACCEPTABLE");
     // JSON sent as text is not read as a string (that the row would call "not an object"): 415 as any other type.
     const asText = await post("/api/site-import/preview", "text/plain", JSON.stringify({ name: "x" }));
     expect(asText.status).toBe(415);
