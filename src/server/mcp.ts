@@ -342,8 +342,11 @@ export function registerMcp(server: SkiffServer): void {
     reply.code(answer.status).headers(answer.headers);
     return reply.send(answer.body ?? undefined);
   });
+  // GET (a server-sent event stream) and DELETE (a session's end) are the transport's; a stateless server answers
+  // 405 to them, and to any other method, with `Allow: POST`.
+  const notAllowed = "Method not allowed: a stateless server, use POST";
   app.route({
-    method: ["GET", "DELETE"],
+    method: ["GET", "DELETE", "PUT", "PATCH"],
     url: "/mcp",
     handler: async (_request, reply) =>
       reply
@@ -351,8 +354,10 @@ export function registerMcp(server: SkiffServer): void {
         .header("allow", "POST")
         .send({
           jsonrpc: "2.0",
-          error: { code: -32000, message: "Method not allowed: a stateless server, use POST" },
+          error: { code: -32000, message: notAllowed },
           id: null,
+          message: notAllowed,
+          code: "METHOD_NOT_ALLOWED",
         }),
   });
 }

@@ -340,7 +340,7 @@ function registerCallback(app: FastifyInstance, route: CallbackRestRoute, servic
         reply
           .code(405)
           .header("allow", route.method)
-          .send({ error: `Method not allowed: use ${route.method}` }),
+          .send({ error: `Method not allowed: use ${route.method}`, code: "METHOD_NOT_ALLOWED" }),
     });
   });
 }

@@ -84,6 +84,14 @@ describe("POST /api/deploy/:token", () => {
     const get = await fetch(`${t.skiff.url}${app.path}`);
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
+    expect(await get.json()).toMatchObject({ code: "METHOD_NOT_ALLOWED" });
+    // The MCP endpoint answers any method but POST alike.
+    for (const method of ["GET", "DELETE", "PUT", "PATCH"]) {
+      const mcp = await fetch(`${t.skiff.url}/mcp`, { method });
+      expect(mcp.status, method).toBe(405);
+      expect(mcp.headers.get("allow")).toBe("POST");
+      expect(await mcp.json()).toMatchObject({ code: "METHOD_NOT_ALLOWED", error: { code: -32000 } });
+    }
 
     const regen = await gql<{ regenerateDeployToken: string }>(
       t.skiff.url,
@@ -257,6 +265,16 @@ describe("GitHub push webhooks", () => {
       ["push", "3333333333333333333333333333333333333333", "done"],
     ]);
     expect(rows[0].title).toBe("Fix the header");
+    // Every call of the URL is in its organization's audit log, naming the application: the ping, the refused
+    // signatures and the pushes that do not deploy included.
+    const entries = await t.db
+      .knex("audit_events")
+      .where({ action: "POST /api/deploy/:token" })
+      .whereRaw("? = any(target_ids)", [app.applicationId])
+      .select("organizationId", "outcome");
+    expect(entries).toHaveLength(6 + cases.length);
+    expect(entries.every((e) => e.organizationId === app.organizationId)).toBe(true);
+    expect(entries.filter((e) => e.outcome === "refused")).toHaveLength(2);
   });
 
   it("honours a branch glob, auto-deploy off, required signatures and an empty secret", async () => {

@@ -308,6 +308,9 @@ describe.sequential("payment gateway service", () => {
 
   it("answers 401 and relays nothing for a bad signature or an unknown merchant", async () => {
     const seen = receiver.requests.length;
+    const action = "POST /api/payment-gateway/events";
+    const audited = await db.knex("audit_events").where({ action }).max({ at: "occurred_at" }).first();
+    const since = audited?.at ?? new Date(0);
     const [event] = sandbox.events;
     const post = (body: string, signature: string | undefined) =>
       fetch(`${skiff.url}/api/payment-gateway/events`, {
@@ -334,6 +337,20 @@ describe.sequential("payment gateway service", () => {
     await receiver.waitForRequests(seen + 2);
     await new Promise((r) => setTimeout(r, 200));
     expect(receiver.requests.length).toBe(seen + 2);
+    // The verified event is in its organization's audit log, naming the services; the others belong to none.
+    const entries = await db
+      .knex("audit_events")
+      .where({ action })
+      .where("occurred_at", ">", since)
+      .orderBy("occurred_at")
+      .select("organizationId", "outcome", "targetIds");
+    expect(entries.filter((e) => e.organizationId === null).map((e) => e.outcome)).toEqual(Array(7).fill("refused"));
+    // (The sandbox may deliver an event of its own meanwhile: verified too.)
+    const own = entries.filter((e) => e.organizationId !== null);
+    expect(own.length).toBeGreaterThanOrEqual(1);
+    for (const entry of own)
+      expect(entry).toMatchObject({ organizationId, outcome: "ok", targetIds: expect.any(Array) });
+    expect(own.some((e) => e.targetIds.length === 2)).toBe(true);
   });
 
   it("relays unknown event types too and logs them as unknown", async () => {

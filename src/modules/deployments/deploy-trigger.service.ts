@@ -76,7 +76,22 @@ export async function handleDeployTrigger(
   const hash = deployTokenHash(req.token);
   const app = await applicationByDeployTokenHash(knex, hash);
   if (!app) return notFound;
+  const response = await answerTrigger(services, log, req, app, hash);
+  // Every call of a known deploy URL, refused or not, is its application's organization's (docs/audit-log.md).
+  return response.audit
+    ? response
+    : { ...response, audit: { organizationId: app.organizationId, targetIds: [app.id] } };
+}
 
+/** The answer to a trigger request of `app` (its deploy URL's token hashed to `hash`): the rest of the file comment. */
+async function answerTrigger(
+  services: AppServices,
+  log: Logger,
+  req: TriggerRequest,
+  app: NonNullable<Awaited<ReturnType<typeof applicationByDeployTokenHash>>>,
+  hash: string,
+): Promise<RestResponse> {
+  const { knex } = services;
   // Per token; counted in the agent API's table under its own key prefix.
   const perMinute = services.config.SKIFF_DEPLOY_RATE_LIMIT;
   const limit = { table: "agent_rate_limits", prefix: "deploy", points: perMinute, windowSeconds: 60 };

@@ -51,7 +51,8 @@ function merchantCodeOf(event: unknown): string | null {
 /**
  * Verifies and relays one event. @returns 401 `{ error }` for an unidentifiable or unknown merchant or a bad
  * signature (nothing relayed); 413 for a body over {@link MAX_EVENT_BYTES}; otherwise, after every relay ended,
- * 200 `{ received: true, relays }` (relays attempted, whatever their outcome: the gateway's event was accepted).
+ * 200 `{ received: true, relays }` (relays attempted, whatever their outcome: the gateway's event was accepted), with
+ * the merchant's organization for the audit log.
  */
 export async function receivePaymentEvent(services: AppServices, event: IncomingEvent): Promise<RestResponse> {
   const { knex, secrets, log } = services;
@@ -105,7 +106,13 @@ export async function receivePaymentEvent(services: AppServices, event: Incoming
     })),
   );
   if (rows.length) await knex("payment_relays").insert(rows);
-  return { status: 200, body: { received: true, relays: rows.length } };
+  // A verified event is its merchant's organization's (its audit entry names the services it was relayed for); one
+  // that does not verify belongs to no organization (anyone may name a merchant code).
+  return {
+    status: 200,
+    body: { received: true, relays: rows.length },
+    audit: { organizationId: merchant.organizationId, targetIds: targets.map((t) => t.id) },
+  };
 }
 
 /** Outcome part of a relay log row. */
