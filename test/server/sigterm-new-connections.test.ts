@@ -4,7 +4,8 @@
  * taken and answered before the listener closes, since closing it with them in its backlog would reset them; those
  * made after the signal while it is being emptied are refused with 503 and `Retry-After`, later ones by the closed
  * port (one completing its handshake in the instant the listener closes may be reset by the kernel, as with any
- * server). No request connected before the signal is refused or reset, in any of three runs.
+ * server). No request connected before the signal is refused or reset, in any of three runs. A signal repeated at
+ * once (npm forwarding a group's signal) is one request to stop: the drain runs and the exit is 0.
  */
 
 import { randomBytes } from "node:crypto";
@@ -96,4 +97,15 @@ describe("SIGTERM with a new connection per request", () => {
       expect(exit).toEqual({ code: 0, signal: null });
     }
   }, 120_000);
+
+  it("takes a signal repeated at once (a group's signal forwarded by npm) as one: it drains and exits 0", async () => {
+    skiff = spawnSkiff({ DATABASE_URL: db.url, SKIFF_BOOTSTRAP_API_KEY: API_KEY, SKIFF_SHUTDOWN_TIMEOUT: "10" });
+    await skiff.waitForLog((r) => r.msg === "Skiff is ready");
+    skiff.child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    skiff.child.kill("SIGTERM");
+    expect(await skiff.exited).toEqual({ code: 0, signal: null });
+    await skiff.waitForLog((r) => r.msg === "shutdown complete", 1000);
+    expect(skiff.stdout()).not.toContain("second signal");
+  }, 60_000);
 });

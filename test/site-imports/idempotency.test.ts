@@ -136,7 +136,9 @@ describe("Idempotency-Key on POST /api/site-import", () => {
       body: JSON.stringify({ ...other, idempotencyKey: "reused-key" }),
     });
     expect(procedure.status).toBe(422);
-    expect(await procedure.json()).toMatchObject({ error: { code: "IDEMPOTENCY_KEY_REUSED" } });
+    expect(await procedure.json()).toMatchObject({
+      error: { code: "IDEMPOTENCY_KEY_REUSED", idempotencyKey: "reused-key" },
+    });
     expect(await countResources(db.knex, org.organizationId)).toEqual(before);
   });
 
