@@ -59,12 +59,14 @@ export async function exportCommand(c: Credentials, o: ExportOptions): Promise<n
   if (res.status !== 200 || !res.body) throw new CliError(errorOf(await res.json().catch(() => null)), 1);
   const file = o.output ?? `${organizationId}.skiff-bundle.json`;
   let bytes = 0;
-  const body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
-  body.on("data", (chunk: Buffer) => {
-    bytes += chunk.length;
-  });
   try {
-    await pipeline(body, file === "-" ? process.stdout : await privateFile(file));
+    // Opened before the body is read: a counting listener makes the body flow, and nothing may flow before the pipe.
+    const out = file === "-" ? process.stdout : await privateFile(file);
+    const body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
+    body.on("data", (chunk: Buffer) => {
+      bytes += chunk.length;
+    });
+    await pipeline(body, out);
   } catch (e) {
     // The output file cannot be written (no such directory, no permission): the caller's argument, as docs/cli.md's
     // exit 2 says for files.

@@ -14,7 +14,7 @@
  * empty without a key.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateIdentity, identityToRecipient } from "age-encryption";
@@ -311,6 +311,13 @@ describe("organization export", () => {
       const bare = await runCli(["export", "-o", join(dir, "bare.json")], env, false);
       expect(bare.code, bare.output).toBe(0);
       expect(bare.stderr).toMatch(/secrets were left out/);
+      // Readable by its owner only: a new file, and one that was there with a wider mode.
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      const wide = join(dir, "wide.json");
+      await writeFile(wide, "old", { mode: 0o644 });
+      await chmod(wide, 0o644);
+      expect((await runCli(["export", "-o", wide], env, false)).code).toBe(0);
+      expect((await stat(wide)).mode & 0o777).toBe(0o600);
       // An output path that cannot be written is the caller's argument: exit 2 with a message, no stack.
       const unwritable = await runCli(["export", "-o", join(dir, "missing", "x.json")], env, false);
       expect(unwritable.code).toBe(2);
