@@ -70,8 +70,21 @@ async function withKnex<T>(config: Config, work: (knex: ReturnType<typeof create
   }
 }
 
-/** Runs one command; @returns the process exit code. */
+/** Runs one command; @returns the process exit code (2 for arguments `parseArgs` refuses, with the usage). */
 export async function runCli(argv: string[], out = process.stdout, err = process.stderr): Promise<number> {
+  try {
+    return await runCommand(argv, out, err);
+  } catch (e) {
+    // An unknown option, a missing option value or a stray argument: a usage error.
+    if ((e as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS_")) {
+      err.write(`${(e as Error).message}\n${USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+async function runCommand(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
   const [command, ...rest] = argv;
   const config = loadConfig();
   if (command === "reset-2fa") {

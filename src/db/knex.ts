@@ -2,6 +2,7 @@
  * The Knex instance (PostgreSQL via `pg`) and Objection binding.
  * Columns are snake_case in SQL and camelCase in code (knexSnakeCaseMappers).
  */
+import { readdirSync } from "node:fs";
 import knexFactory, { type Knex } from "knex";
 import { knexSnakeCaseMappers, Model } from "objection";
 import pg from "pg";
@@ -76,6 +77,7 @@ export async function migrateLatest(knex: Knex): Promise<string[]> {
   const connection = await knex.client.acquireConnection();
   try {
     await knex.raw("select pg_advisory_lock(?)", [MIGRATION_LOCK_KEY]).connection(connection);
+    await refuseNewerMigrations(knex);
     const [, applied] = (await knex.migrate.latest(migrationConfig)) as [number, string[]];
     return applied;
   } finally {
@@ -86,6 +88,28 @@ export async function migrateLatest(knex: Knex): Promise<string[]> {
     }
     await knex.client.releaseConnection(connection);
   }
+}
+
+/**
+ * Refuses a database that holds migrations this code does not have (a newer Skiff migrated it: this one is older,
+ * e.g. an upgrade rolled back), naming them and the ways back, instead of knex's "migration directory is corrupt".
+ * @throws Error when there are such migrations.
+ */
+async function refuseNewerMigrations(knex: Knex): Promise<void> {
+  const table = migrationConfig.tableName as string;
+  const { rows } = await knex.raw<{ rows: Array<{ exists: string | null }> }>("select to_regclass(?)::text as exists", [
+    table,
+  ]);
+  if (!rows[0]?.exists) return;
+  const known = new Set(readdirSync(migrationConfig.directory as string).filter((f) => f.endsWith(".ts")));
+  const applied = (await knex(table).pluck("name")) as string[];
+  const unknown = applied.filter((name) => !known.has(name));
+  if (unknown.length === 0) return;
+  throw new Error(
+    `This database was migrated by a newer Skiff: it holds ${unknown.length} migration(s) this version does not have ` +
+      `(${unknown.join(", ")}). Run the newer version, undo them with it first (docs/operations.md, Upgrades), or ` +
+      "restore the backup taken before the upgrade.",
+  );
 }
 
 /** True when no migration is pending (used by /readyz). */

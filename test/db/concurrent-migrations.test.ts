@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
 import { createKnex, migrateLatest } from "../../src/db/knex.ts";
+import { createTestDatabase } from "../helpers/db.ts";
 
 /** `url` with its database name replaced. */
 function withDatabase(url: string, name: string): string {
@@ -45,6 +46,24 @@ describe("concurrent migrations on an empty database", () => {
     } finally {
       await Promise.all(instances.map((k) => k.destroy()));
       await admin((c) => c.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`));
+    }
+  });
+});
+
+describe("a database migrated by a newer Skiff", () => {
+  it("is refused before anything runs, naming the migrations this version lacks", async () => {
+    const db = await createTestDatabase();
+    try {
+      await db
+        .knex("knex_migrations")
+        .insert({ name: "29991231000000_future.ts", batch: 99, migration_time: new Date() });
+      const before = await db.knex("knex_migrations").count({ n: "*" }).first();
+      await expect(migrateLatest(db.knex)).rejects.toThrow(
+        /migrated by a newer Skiff: it holds 1 migration\(s\) this version does not have \(29991231000000_future\.ts\)/,
+      );
+      expect(await db.knex("knex_migrations").count({ n: "*" }).first()).toEqual(before);
+    } finally {
+      await db.drop();
     }
   });
 });

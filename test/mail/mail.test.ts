@@ -140,6 +140,11 @@ describe("outbox", () => {
         env: { ...process.env, DATABASE_URL: emptyDatabaseUrl, LOG_LEVEL: "silent" },
       }).catch((e: { code: number; stderr: string }) => e);
       expect(unmigrated).toMatchObject({ code: 1, stderr: expect.stringContaining("holds no Skiff schema yet") });
+      // An option the command does not take is a usage error (exit 2), not a failure.
+      const usage = await promisify(execFile)(process.execPath, ["src/cli.ts", "outbox", "--bogus"], {
+        env: { ...process.env, DATABASE_URL: outboxDb.url, LOG_LEVEL: "silent" },
+      }).catch((e: { code: number; stderr: string }) => e);
+      expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--bogus'") });
     } finally {
       await rm(empty, { recursive: true, force: true });
       await admin.query(`drop database ${name}`);
