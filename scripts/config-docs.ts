@@ -145,8 +145,11 @@ schema's .describe() texts and run it again; test/docs/config-docs.test.ts fails
 # Configuration
 
 Skiff reads its settings from environment variables, validated once at start-up (src/config.ts): an invalid value
-stops the start with a message naming every wrong variable. Every variable is optional. Booleans take \`true\`,
-\`false\`, \`1\` or \`0\`.
+stops the start (exit code 1) with a message naming every wrong variable. Every variable is optional, and an empty
+one is the same as unset (its default), except \`SKIFF_LEGACY_NAMESPACE\`, where empty means none. Booleans take
+\`true\`, \`false\`, \`1\` or \`0\`; numbers are decimal digits (\`0x10\` and \`1e3\` are refused); URLs must have the
+scheme their variable names (\`http://\` or \`https://\` for web addresses). A sign-in provider's client id and secret go
+together: one without the other is refused.
 `;
 
 const FOOTER = `## Not read by the server
@@ -189,11 +192,14 @@ function range(lowest: number | undefined, highest: number | undefined): string 
   return "";
 }
 
-/** The type column: boolean (`true`, `false`, `1`, `0`), an enum's values, integer/number with range, URL, e-mail address or string. */
+/** The type column: boolean (`true`, `false`, `1`, `0`; with any other values named), an enum's values, integer/number with range, URL, e-mail address or string. */
 function typeOf(v: VariableSchema): string {
   if (v.enum) {
     const values = new Set(v.enum);
-    if (values.has("true") && values.has("false") && values.has("1")) return "boolean";
+    if (values.has("true") && values.has("false") && values.has("1")) {
+      const others = v.enum.filter((e) => !["true", "false", "1", "0"].includes(e));
+      return others.length ? `boolean or ${others.map((e) => `\`${e}\``).join(", ")}` : "boolean";
+    }
     return v.enum.map((e) => `\`${e}\``).join(", ");
   }
   if (v.type === "integer" || v.type === "number") return `${v.type}${range(v.minimum, v.maximum)}`;

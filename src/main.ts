@@ -7,14 +7,23 @@
  */
 const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? (await import("./telemetry.ts")).startTracing() : null;
 
-const { loadConfig } = await import("./config.ts");
+const { ConfigError, loadConfig } = await import("./config.ts");
 const { createLogger, startSkiff } = await import("./server/start.ts");
 const { firstRunBanner } = await import("./server/first-run-banner.ts");
 
 const { startSandboxGatewayProcess } = await import("./server/sandbox-gateway-process.ts");
 const { bounded } = await import("./shared/bounded.ts");
 
-const loaded = loadConfig();
+const loaded = (() => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    // A wrong configuration: its message names every wrong variable; a stack trace would only bury it.
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+})();
 const log = createLogger(loaded);
 // Sandbox payment gateway beside Skiff when no gateway is configured and the database is embedded (spec "Payment
 // gateway service").
