@@ -46,7 +46,8 @@ describe("changes made by jobs", () => {
           deployment: "pending",
         }),
       });
-    expect(await expireInterruptedImports(systemContext(t.skiff.services))).toBeGreaterThanOrEqual(1);
+    // Ended by this call, or by the server's own minutely run of the job if it came first: one entry either way.
+    await expireInterruptedImports(systemContext(t.skiff.services));
     expect(await t.db.knex("site_imports").where({ id }).first()).toMatchObject({ status: "partial" });
     const entries = await entriesOf(org.organizationId, "system.site_import_interrupted");
     expect(entries).toHaveLength(1);
