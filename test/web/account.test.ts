@@ -341,6 +341,27 @@ describe.skipIf(SKIP_REASON !== null)("account pages, API reference and GraphQL 
     await screenshot(page, "docs-graphql");
   });
 
+  it("password: two different new passwords are said once, in words (no “Error: Error:”); editing clears it", {
+    timeout: 60_000,
+  }, async () => {
+    const other = await createOrg(db.knex);
+    await setPassword(db.knex, other.owner.userId, TEST_PASSWORD);
+    const ctx = await contextSignedIn(browser, base, other.owner.email);
+    const p = await ctx.newPage();
+    await p.goto("/account");
+    const section = p.getByRole("region", { name: "Password" });
+    await section.getByLabel("Current password").fill(TEST_PASSWORD);
+    await section.getByLabel("New password", { exact: true }).fill("one-new-passphrase");
+    await section.getByLabel("Repeat the new password").fill("another-new-passphrase");
+    await section.getByRole("button", { name: "Change password" }).click();
+    const alert = section.getByRole("alert");
+    await alert.waitFor(WAIT);
+    expect(await alert.textContent()).toBe("Error: The two new passwords differ.");
+    await section.getByLabel("Repeat the new password").fill("one-new-passphrase");
+    await alert.waitFor({ state: "detached", ...WAIT });
+    await ctx.close();
+  });
+
   it("saw no Content-Security-Policy violation on any page", () => {
     expect(csp).toEqual([]);
   });

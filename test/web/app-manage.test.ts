@@ -188,13 +188,12 @@ describe.skipIf(SKIP_REASON !== null)("managing applications and environments in
     const project = tree.locator(`li[data-project-id="${app.projectId}"]`);
     await project.getByText("production").waitFor(WAIT);
 
-    // A non-empty environment: the confirmation says it must be emptied first; the API refuses it.
+    // A non-empty environment: the box names what to delete first and offers no confirmation.
     await project.getByRole("button", { name: "Delete environment production" }).click();
-    const refuse = project.getByRole("group", { name: "Confirm deleting environment production" });
-    await refuse.getByText("delete those first").waitFor(WAIT);
-    await refuse.getByRole("button", { name: "Confirm: delete environment production" }).click();
-    await project.getByRole("alert").first().waitFor(WAIT);
-    await refuse.getByRole("button", { name: "Cancel" }).click();
+    const refuse = project.getByRole("group", { name: "Cannot delete environment production yet" });
+    await refuse.getByText("delete it first").waitFor(WAIT);
+    expect(await refuse.getByRole("button", { name: /^Confirm/ }).count()).toBe(0);
+    await refuse.getByRole("button", { name: "Close" }).click();
 
     // Add an environment, then an application (a Docker image) to it.
     const addEnv = project.getByRole("form", { name: /^Add an environment to project-/ });

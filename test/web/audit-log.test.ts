@@ -91,4 +91,53 @@ describe.skipIf(SKIP_REASON !== null)("Audit log page in Chromium", () => {
     await memberPage.getByRole("alert").filter({ hasText: "audit:read" }).waitFor(WAIT);
     await memberContext.close();
   });
+  it("a member sees no Audit log or Docs theme link and no filter form; an owner sees both links", {
+    timeout: 120_000,
+  }, async () => {
+    const { organizationId, owner } = await createOrg(db.knex);
+    const member = await addMember(db.knex, organizationId, "member");
+    await setPassword(db.knex, member.userId, TEST_PASSWORD);
+    const memberContext = await contextSignedIn(browser, BASE, member.email);
+    const memberPage = await memberContext.newPage();
+    await memberPage.goto("/settings/audit");
+    await memberPage.getByRole("alert").filter({ hasText: "audit:read" }).waitFor(WAIT);
+    const nav = memberPage.getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link", { name: "Projects" }).waitFor(WAIT);
+    expect(await nav.getByRole("link", { name: "Audit log" }).count()).toBe(0);
+    expect(await nav.getByRole("link", { name: "Docs theme" }).count()).toBe(0);
+    expect(await memberPage.getByRole("button", { name: "Apply filters" }).count()).toBe(0);
+    expect(await memberPage.getByLabel("Action").count()).toBe(0);
+    await memberContext.close();
+
+    await setPassword(db.knex, owner.userId, TEST_PASSWORD);
+    const context = await contextSignedIn(browser, BASE, owner.email);
+    const page = await context.newPage();
+    await page.goto("/settings/audit");
+    const ownerNav = page.getByRole("navigation", { name: "Main" });
+    await ownerNav.getByRole("link", { name: "Audit log" }).waitFor(WAIT);
+    await ownerNav.getByRole("link", { name: "Docs theme" }).waitFor(WAIT);
+    await page.getByRole("button", { name: "Apply filters" }).waitFor(WAIT);
+    await context.close();
+  });
+
+  it("a From after Until is refused under Until in the labels' words, once", { timeout: 60_000 }, async () => {
+    const { owner } = await createOrg(db.knex);
+    await setPassword(db.knex, owner.userId, TEST_PASSWORD);
+    const context = await contextSignedIn(browser, BASE, owner.email);
+    const page = await context.newPage();
+    await page.goto("/settings/audit");
+    await page.getByLabel("From").fill("2026-03-02T10:00");
+    await page.getByLabel("Until").fill("2026-03-01T10:00");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    const until = page.getByLabel("Until");
+    await expect.poll(() => until.getAttribute("aria-invalid"), WAIT).toBe("true");
+    expect(await page.locator(`[id="${await until.getAttribute("aria-describedby")}"]`).textContent()).toBe(
+      "From must be before Until.",
+    );
+    await page.waitForTimeout(300);
+    const text = (await page.locator("main").textContent()) ?? "";
+    expect(text).not.toContain("since");
+    expect(text.split("From must be before Until").length - 1).toBe(1);
+    await context.close();
+  });
 });

@@ -135,3 +135,29 @@ export async function watchCspViolations(context: BrowserContext): Promise<strin
   });
   return seen;
 }
+
+/**
+ * What has focus in `page`: its tag, aria-label and text, the labels of the group (fieldset) and form holding it, and
+ * whether it is the body (focus lost).
+ */
+export function focused(page: Page) {
+  return page.evaluate(() => {
+    // Runs in the page (DOM types are not in the tests' compilation).
+    type El = {
+      tagName: string;
+      textContent: string | null;
+      getAttribute(name: string): string | null;
+      closest(selector: string): El | null;
+    };
+    const doc = (globalThis as unknown as { document: { activeElement: El | null; body: El } }).document;
+    const a = doc.activeElement;
+    return {
+      tag: a?.tagName.toLowerCase() ?? null,
+      label: a?.getAttribute("aria-label") ?? null,
+      text: a?.textContent?.trim() ?? null,
+      group: a?.closest("fieldset")?.getAttribute("aria-label") ?? null,
+      form: a?.closest("form")?.getAttribute("aria-label") ?? null,
+      body: a === doc.body,
+    };
+  });
+}

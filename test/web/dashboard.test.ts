@@ -306,6 +306,7 @@ describe.skipIf(SKIP_REASON !== null)("dashboard in Chromium", () => {
       await page.getByText(`Invitation sent to ${email}`).waitFor(WAIT);
     }
     await page.getByRole("button", { name: "Cancel invitation to cancelled@dash.test" }).click();
+    await page.getByRole("button", { name: "Confirm: cancel the invitation to cancelled@dash.test" }).click();
     await page
       .getByRole("row", { name: /cancelled@dash\.test/ })
       .getByText("revoked")
@@ -433,7 +434,8 @@ describe.skipIf(SKIP_REASON !== null)("dashboard in Chromium", () => {
     );
     await page.reload();
     expect(await page.getByLabel("New API key").count()).toBe(0);
-    await page.getByRole("button", { name: "Delete key ci" }).click();
+    await page.getByRole("button", { name: /^Delete key ci \(/ }).click();
+    await page.getByRole("button", { name: /^Confirm: delete key ci \(/ }).click();
     await page.getByRole("row", { name: /^ci / }).waitFor({ state: "detached", ...WAIT });
   });
 });

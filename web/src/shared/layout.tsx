@@ -38,16 +38,20 @@ export function OrgSwitcher() {
   );
 }
 
+/** Roles that manage the organization: the docs theme and the audit log are theirs. */
+const MANAGERS = ["owner", "admin"];
+
 /**
  * The header's links: every page of the dashboard is one of them or is reached from one (applications and payment
- * panels from Projects and Deploy). Each says when it is the current page.
+ * panels from Projects and Deploy). Each says when it is the current page. A link with roles is shown only to those
+ * roles in the active organization (the others' pages would only answer with a refusal).
  */
-const NAVIGATION: [href: string, label: string, current: (path: string) => boolean][] = [
+const NAVIGATION: [href: string, label: string, current: (path: string) => boolean, roles?: string[]][] = [
   ["/projects", "Projects", (p) => p.startsWith("/projects")],
   ["/import-sites", "Imports", (p) => p === "/import-sites"],
   ["/settings/deploy", "Deploy", (p) => p === "/settings/deploy" || p.startsWith("/apps/")],
-  ["/settings/docs", "Docs theme", (p) => p === "/settings/docs"],
-  ["/settings/audit", "Audit log", (p) => p === "/settings/audit"],
+  ["/settings/docs", "Docs theme", (p) => p === "/settings/docs", MANAGERS],
+  ["/settings/audit", "Audit log", (p) => p === "/settings/audit", MANAGERS],
   ["/settings", "Settings", (p) => p === "/settings"],
   ["/docs/api", "API reference", (p) => p === "/docs/api"],
   ["/docs/graphql", "GraphQL explorer", (p) => p === "/docs/graphql"],
@@ -58,6 +62,8 @@ const NAVIGATION: [href: string, label: string, current: (path: string) => boole
 export function Layout({ children }: { children: ReactNode }) {
   const { user, refresh } = useSession();
   const { path } = useLocation();
+  const { viewer } = useViewer();
+  const role = viewer?.viewer.role ?? null;
   return (
     <>
       <a className="skip" href="#main">
@@ -66,11 +72,13 @@ export function Layout({ children }: { children: ReactNode }) {
       <header className="top">
         <strong className="brand">Skiff</strong>
         <nav aria-label="Main">
-          {NAVIGATION.map(([href, label, current]) => (
-            <Link key={href} href={href} aria-current={current(path) ? "page" : undefined}>
-              {label}
-            </Link>
-          ))}
+          {NAVIGATION.filter(([, , , roles]) => !roles || (role !== null && roles.includes(role))).map(
+            ([href, label, current]) => (
+              <Link key={href} href={href} aria-current={current(path) ? "page" : undefined}>
+                {label}
+              </Link>
+            ),
+          )}
         </nav>
         <OrgSwitcher />
         <span className="who">{user?.email}</span>

@@ -3,8 +3,9 @@
  * address) and the password (the current one is required; every other session is signed out; an account without
  * one sets its first through a mailed link).
  */
+
 import { useState } from "react";
-import { AuthError } from "../../shared/auth-api.ts";
+import { messageOf } from "../../shared/errors.ts";
 import { Field, Message } from "../../shared/form.tsx";
 import { useSession } from "../../shared/session.tsx";
 import { NewPasswordFields } from "../auth/auth-fields.tsx";
@@ -27,12 +28,17 @@ function useFormAction() {
       try {
         setDone(await action(new FormData(el), el));
       } catch (err) {
-        setError(err instanceof AuthError ? err.message : String(err));
+        setError(messageOf(err));
       } finally {
         setBusy(false);
       }
     };
-  return { busy, error, done, submit };
+  /** Forgets the last error and success words (the person edits the form again). */
+  const reset = () => {
+    setError(null);
+    setDone(null);
+  };
+  return { busy, error, done, submit, reset };
 }
 
 /** Name and e-mail address. */
@@ -45,6 +51,7 @@ export function ProfileSection() {
       <h2 id="profile-heading">Profile</h2>
       <form
         aria-label="Name"
+        onChange={name.reset}
         onSubmit={name.submit(async (form) => {
           await updateName(String(form.get("name")).trim());
           await refresh();
@@ -60,6 +67,7 @@ export function ProfileSection() {
       </form>
       <form
         aria-label="E-mail address"
+        onChange={email.reset}
         onSubmit={email.submit(async (form, el) => {
           const next = String(form.get("email")).trim();
           await changeEmail(next);
@@ -117,6 +125,7 @@ export function PasswordSection() {
     <section className="card" aria-labelledby="password-heading">
       <h2 id="password-heading">Password</h2>
       <form
+        onChange={change.reset}
         onSubmit={change.submit(async (form, el) => {
           if (form.get("newPassword") !== form.get("confirm")) throw new Error("The two new passwords differ.");
           await changePassword(String(form.get("currentPassword")), String(form.get("newPassword")));

@@ -2,8 +2,9 @@
  * Two-factor authentication (TOTP): enrol with a QR code drawn in the page or the key typed by hand, confirm with a
  * code, then the recovery codes are shown once; regenerate them or turn two-factor off with the password.
  */
+
 import { useState } from "react";
-import { AuthError } from "../../shared/auth-api.ts";
+import { messageOf } from "../../shared/errors.ts";
 import { Field, Message } from "../../shared/form.tsx";
 import { useSession } from "../../shared/session.tsx";
 import { AuthenticatorCodeField } from "../auth/auth-fields.tsx";
@@ -33,7 +34,7 @@ export function TwoFactorSection() {
     try {
       await action();
     } catch (e) {
-      setError(e instanceof AuthError ? e.message : String(e));
+      setError(messageOf(e));
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,7 @@
 /** A better-auth list the account page shows (sessions, ways to sign in), re-read after each action on it. */
+
 import { useCallback, useEffect, useState } from "react";
-import { AuthError } from "../../shared/auth-api.ts";
+import { messageOf } from "../../shared/errors.ts";
 
 /**
  * Reads `load` (a stable function) on mount; `act` runs an action, keeps its error in words, then reads again.
@@ -18,7 +19,7 @@ export function useAuthResource<T>(load: () => Promise<T>) {
     try {
       await action();
     } catch (e) {
-      setError(e instanceof AuthError ? e.message : String(e));
+      setError(messageOf(e));
     }
     reload();
   }

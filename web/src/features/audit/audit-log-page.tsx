@@ -1,12 +1,14 @@
 /**
  * `/settings/audit`: the active organization's audit log (owners and admins; docs/audit-log.md) — filters by action,
  * person, target id and time range, a table of entries newest first with "Load more", and the NDJSON export of the
- * same filters. A member sees the server's refusal in words.
+ * same filters. A member sees the server's refusal in words, without the filters and the table they cannot use.
+ * A time range whose From is not before its Until is refused under Until, in the labels' words.
  */
 import { type FormEvent, useState } from "react";
 import { useQuery } from "urql";
-import { describeError } from "../../shared/errors.ts";
+import { describeError, fieldErrorsOf } from "../../shared/errors.ts";
 import { Field, Message } from "../../shared/form.tsx";
+import { useViewer } from "../../shared/layout.tsx";
 import { AUDIT_EVENTS } from "./operations.ts";
 
 /** The filters as the form holds them (empty: not filtered; times as `datetime-local` values, local time). */
@@ -63,7 +65,7 @@ function EntryRows({ filters, after, onMore }: { filters: Filters; after?: strin
     return (
       <tr>
         <td colSpan={7}>
-          <Message kind="error">{describeError(result.error)}</Message>
+          <Message kind="error">{auditError(result.error)}</Message>
         </td>
       </tr>
     );
@@ -121,38 +123,76 @@ function EntryRows({ filters, after, onMore }: { filters: Filters; after?: strin
   );
 }
 
+/** What the page says when From is not before Until (the form's labels, not the API's argument names). */
+const RANGE_ERROR = "From must be before Until.";
+
+/** An error of the entries' read in words: a refused time range in the form's words. */
+function auditError(error: Parameters<typeof describeError>[0]): string | null {
+  const fields = fieldErrorsOf(error);
+  if (fields.since || fields.until) return RANGE_ERROR;
+  return describeError(error);
+}
+
+/** A member's view: the server's refusal, nothing to fill in. */
+function Refusal() {
+  const [result] = useQuery({ query: AUDIT_EVENTS, variables: variablesOf(NONE) });
+  if (result.fetching && !result.error) return <p aria-live="polite">Loading…</p>;
+  return (
+    <Message kind="error">
+      {auditError(result.error) ?? "Your role does not allow reading the audit log: owners and admins read it."}
+    </Message>
+  );
+}
+
 /** The audit log page. */
 export function AuditLogPage() {
+  const { viewer } = useViewer();
+  const role = viewer?.viewer.role;
   const [filters, setFilters] = useState<Filters>(NONE);
   const [pages, setPages] = useState<string[]>([]);
+  const [rangeError, setRangeError] = useState<string | null>(null);
   const apply = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const data = new FormData(e.currentTarget);
     const text = (name: keyof Filters) => String(data.get(name) ?? "").trim();
-    setFilters({
-      action: text("action"),
-      actor: text("actor"),
-      target: text("target"),
-      since: text("since"),
-      until: text("until"),
-    });
+    const since = text("since");
+    const until = text("until");
+    if (since && until && new Date(since).getTime() >= new Date(until).getTime()) {
+      setRangeError(RANGE_ERROR);
+      return;
+    }
+    setRangeError(null);
+    setFilters({ action: text("action"), actor: text("actor"), target: text("target"), since, until });
     setPages([]);
   };
-  return (
+  const intro = (
     <>
       <h1>Audit log</h1>
       <p className="muted">
         Every change in this organization, every agent and MCP call and every sign-in event, newest first. Entries hold
         ids, never secrets.
       </p>
+    </>
+  );
+  if (!viewer) return <p aria-live="polite">Loading…</p>;
+  if (role !== "owner" && role !== "admin")
+    return (
+      <>
+        {intro}
+        <Refusal />
+      </>
+    );
+  return (
+    <>
+      {intro}
       <section className="card" aria-labelledby="audit-filters">
         <h2 id="audit-filters">Filters</h2>
-        <form className="row" onSubmit={apply}>
+        <form className="row" aria-label="Filters" onSubmit={apply} onChange={() => setRangeError(null)}>
           <Field label="Action" name="action" placeholder="createWebhook" />
           <Field label="Person (user id)" name="actor" placeholder="usr_…" />
           <Field label="Target id" name="target" />
           <Field label="From" name="since" type="datetime-local" />
-          <Field label="Until" name="until" type="datetime-local" />
+          <Field label="Until" name="until" type="datetime-local" error={rangeError} />
           <button type="submit" className="primary">
             Apply filters
           </button>

@@ -7,8 +7,8 @@
  */
 import { useState } from "react";
 import { useMutation, useQuery } from "urql";
-import { AuthError, signIn, signOut } from "../../shared/auth-api.ts";
-import { describeError } from "../../shared/errors.ts";
+import { signIn, signOut } from "../../shared/auth-api.ts";
+import { describeError, messageOf } from "../../shared/errors.ts";
 import { Field, Message } from "../../shared/form.tsx";
 import { navigate, useLocation } from "../../shared/router.tsx";
 import { useSession } from "../../shared/session.tsx";
@@ -59,7 +59,7 @@ export function AcceptInvitationPage() {
         }
         await refresh();
       } catch (e) {
-        setError(e instanceof AuthError ? e.message : String(e));
+        setError(messageOf(e));
       } finally {
         setBusy(false);
       }

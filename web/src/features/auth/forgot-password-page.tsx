@@ -1,6 +1,7 @@
 /** `/forgot-password`: mails a reset link (valid an hour) to the address, when an account has it. */
+
 import { useState } from "react";
-import { AuthError } from "../../shared/auth-api.ts";
+import { messageOf } from "../../shared/errors.ts";
 import { Field, Message } from "../../shared/form.tsx";
 import { Link } from "../../shared/router.tsx";
 import { requestPasswordReset } from "../account/account-api.ts";
@@ -27,7 +28,7 @@ export function ForgotPasswordPage() {
               await requestPasswordReset(String(new FormData(e.currentTarget).get("email")));
               setSent(true);
             } catch (err) {
-              setError(err instanceof AuthError ? err.message : String(err));
+              setError(messageOf(err));
             } finally {
               setBusy(false);
             }

@@ -2,8 +2,9 @@
  * `/reset-password?token=…`: where the mailed reset link leads (better-auth checks the token and redirects here);
  * sets the new password, which signs out every session of the account, then offers to sign in.
  */
+
 import { useState } from "react";
-import { AuthError } from "../../shared/auth-api.ts";
+import { messageOf } from "../../shared/errors.ts";
 import { Message } from "../../shared/form.tsx";
 import { Link, useLocation } from "../../shared/router.tsx";
 import { resetPassword } from "../account/account-api.ts";
@@ -44,7 +45,7 @@ export function ResetPasswordPage() {
               await resetPassword(token, String(form.get("newPassword")));
               setDone(true);
             } catch (err) {
-              setError(err instanceof AuthError ? err.message : String(err));
+              setError(messageOf(err));
             } finally {
               setBusy(false);
             }

@@ -1,6 +1,8 @@
 /** `/sign-in`: e-mail and password, the configured OAuth providers, then the TOTP step when two-factor is on. */
+
 import { useState } from "react";
-import { AuthError, signIn, signInSocial, verifySecondFactor } from "../../shared/auth-api.ts";
+import { signIn, signInSocial, verifySecondFactor } from "../../shared/auth-api.ts";
+import { messageOf } from "../../shared/errors.ts";
 import { Field, Message } from "../../shared/form.tsx";
 import { Link, navigate, useLocation } from "../../shared/router.tsx";
 import { useSession } from "../../shared/session.tsx";
@@ -64,7 +66,7 @@ export function SignInPage() {
       if (twoFactor) setStep("totp");
       else await done();
     } catch (e) {
-      setError(e instanceof AuthError ? e.message : String(e));
+      setError(messageOf(e));
     } finally {
       setBusy(false);
     }
@@ -77,7 +79,7 @@ export function SignInPage() {
       await verifySecondFactor(String(form.get("code")).trim(), useRecovery ? "recovery" : "totp");
       await done();
     } catch (e) {
-      setError(e instanceof AuthError ? e.message : String(e));
+      setError(messageOf(e));
     } finally {
       setBusy(false);
     }

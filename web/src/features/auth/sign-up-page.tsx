@@ -1,6 +1,8 @@
 /** `/sign-up`: creates an account; the verification step is explained before and after. */
+
 import { useState } from "react";
-import { AuthError, signUp } from "../../shared/auth-api.ts";
+import { signUp } from "../../shared/auth-api.ts";
+import { messageOf } from "../../shared/errors.ts";
 import { Field, Message } from "../../shared/form.tsx";
 import { Link } from "../../shared/router.tsx";
 import { SocialButtons } from "./sign-in-page.tsx";
@@ -37,7 +39,7 @@ export function SignUpPage() {
             await signUp({ name: String(form.get("name")), email, password: String(form.get("password")) });
             setSentTo(email);
           } catch (err) {
-            setError(err instanceof AuthError ? err.message : String(err));
+            setError(messageOf(err));
           } finally {
             setBusy(false);
           }

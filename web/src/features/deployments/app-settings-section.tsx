@@ -7,14 +7,16 @@
  */
 import { useId, useState } from "react";
 import type { UpdateApplicationInput } from "../../gql/graphql.ts";
-import { fieldErrorsOf } from "../../shared/errors.ts";
-import { Field, Message } from "../../shared/form.tsx";
+import { useClearFeedback, useNotice } from "../../shared/feedback.tsx";
+import { Field, FieldError, Message } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import { type ApplicationManageFields, UPDATE_APPLICATION } from "./manage-operations.ts";
 import { SourceChange } from "./source-change.tsx";
 
 /** The form's values as strings, from the application as read. */
-function valuesOf(app: ApplicationManageFields) {
+function valuesOf(
+  app: ApplicationManageFields,
+): Record<"name" | "branch" | "buildPath" | "buildType" | "dockerImage" | "port" | "healthPath", string> {
   return {
     name: app.name,
     branch: app.source.branch ?? "",
@@ -26,52 +28,116 @@ function valuesOf(app: ApplicationManageFields) {
   };
 }
 type Values = ReturnType<typeof valuesOf>;
+type Key = keyof Values;
 
-/** The changed fields of `next` against `before`, as `UpdateApplicationInput`. */
-function changes(before: Values, next: Values): UpdateApplicationInput {
+/** The fields the form shows (and may send) for a source type: never another source type's. */
+function fieldsFor(sourceType: string | null | undefined): Key[] {
+  return sourceType === "docker"
+    ? ["name", "dockerImage", "port", "healthPath"]
+    : ["name", "branch", "buildPath", "buildType", "port", "healthPath"];
+}
+
+/**
+ * What the form holds: `base`, the application's values it started from (re-based when the application changes),
+ * `values` as shown, and `edited`, the fields the person changed since.
+ */
+interface FormState {
+  sourceType: string | null | undefined;
+  base: Values;
+  values: Values;
+  edited: Key[];
+}
+
+function fresh(app: ApplicationManageFields): FormState {
+  const values = valuesOf(app);
+  return { sourceType: app.sourceType, base: values, values, edited: [] };
+}
+
+/**
+ * The form after the application changed (saved here, Change source, another tab, a re-read): the fields the person
+ * did not edit show the new values; edited ones keep the person's text. A new source type starts over.
+ */
+function rebase(state: FormState, app: ApplicationManageFields): FormState {
+  if (state.sourceType !== app.sourceType) return fresh(app);
+  const base = valuesOf(app);
+  const values = { ...base };
+  for (const k of state.edited) values[k] = state.values[k];
+  return { sourceType: app.sourceType, base, values, edited: state.edited.filter((k) => values[k] !== base[k]) };
+}
+
+/** The fields the person edited whose value differs from the one the form started from, as `UpdateApplicationInput`. */
+function changes(state: FormState): UpdateApplicationInput {
   const input: UpdateApplicationInput = {};
-  if (next.name !== before.name) input.name = next.name.trim();
-  if (next.branch !== before.branch) input.branch = next.branch.trim();
-  if (next.buildPath !== before.buildPath) input.buildPath = next.buildPath.trim();
-  if (next.buildType !== before.buildType) input.buildType = next.buildType as UpdateApplicationInput["buildType"];
-  if (next.dockerImage !== before.dockerImage) input.dockerImage = next.dockerImage.trim();
-  if (next.port !== before.port) input.port = Number(next.port);
-  if (next.healthPath !== before.healthPath) input.healthPath = next.healthPath.trim();
+  const { base, values } = state;
+  const changed = (k: Key) =>
+    state.edited.includes(k) && fieldsFor(state.sourceType).includes(k) && values[k].trim() !== base[k].trim();
+  if (changed("name")) input.name = values.name.trim();
+  if (changed("branch")) input.branch = values.branch.trim();
+  if (changed("buildPath")) input.buildPath = values.buildPath.trim();
+  if (changed("buildType")) input.buildType = values.buildType as UpdateApplicationInput["buildType"];
+  if (changed("dockerImage")) input.dockerImage = values.dockerImage.trim();
+  if (changed("port")) input.port = Number(values.port);
+  if (changed("healthPath")) input.healthPath = values.healthPath.trim();
   return input;
+}
+
+/** Where the application's code comes from: the image, the repository or the clone URL (empty when unknown). */
+export function sourceText(app: {
+  sourceType?: string | null;
+  source: { repo?: string | null; dockerImage?: string | null; customGitUrl?: string | null };
+}): string {
+  if (app.sourceType === "docker") return app.source.dockerImage ?? "";
+  if (app.sourceType === "git") return app.source.customGitUrl || app.source.repo || "";
+  return app.source.repo || app.source.customGitUrl || app.source.dockerImage || "";
 }
 
 /** The Settings section of `app`; `manage`: the viewer may change them (owners, admins). */
 export function AppSettingsSection({ app, manage }: { app: ApplicationManageFields; manage: boolean }) {
-  const [values, setValues] = useState(() => valuesOf(app));
-  const [fields, setFields] = useState<Record<string, string[]>>({});
-  const [notice, setNotice] = useState<string | null>(null);
-  const update = useAction(UPDATE_APPLICATION);
+  const [form, setForm] = useState(() => fresh(app));
+  // The application as last seen: when a read or a mutation changes it, the form follows (before painting).
+  const seen = JSON.stringify([app.sourceType, valuesOf(app)]);
+  const [seenKey, setSeenKey] = useState(seen);
+  if (seenKey !== seen) {
+    setSeenKey(seen);
+    setForm((f) => rebase(f, app));
+  }
+  const [notice, setNotice] = useNotice();
+  const shownFields = fieldsFor(app.sourceType);
+  const update = useAction(UPDATE_APPLICATION, undefined, shownFields);
+  const clear = useClearFeedback();
   const buildTypeId = useId();
   const docker = app.sourceType === "docker";
-  const set = (k: keyof Values) => (e: { target: { value: string } }) => setValues({ ...values, [k]: e.target.value });
-  const errorOf = (k: string) => (fields[k] ? `Refused: ${fields[k].join(", ")}` : undefined);
+  const values = form.values;
+  const set = (k: Key) => (e: { target: { value: string } }) => {
+    const value = e.target.value;
+    setForm((f) => ({
+      ...f,
+      values: { ...f.values, [k]: value },
+      edited: f.edited.includes(k) ? f.edited : [...f.edited, k],
+    }));
+  };
+  const errorOf = (k: string) => (update.fields[k] ? `Refused: ${update.fields[k].join(", ")}` : undefined);
   const common = { readOnly: !manage };
   return (
     <section className="card" aria-labelledby="app-settings-title">
       <h2 id="app-settings-title">Settings</h2>
       <p className="muted">
-        Source: {app.sourceType ?? "unknown"}{" "}
-        {app.source.repo || app.source.customGitUrl ? <code>{app.source.repo ?? app.source.customGitUrl}</code> : null}
+        Source: {app.sourceType ?? "unknown"} {sourceText(app) ? <code>{sourceText(app)}</code> : null}
       </p>
       <form
         aria-label="Application settings"
+        onChange={clear}
         onSubmit={async (e) => {
           e.preventDefault();
           setNotice(null);
-          const input = changes(valuesOf(app), values);
+          const input = changes(form);
           if (Object.keys(input).length === 0) {
             setNotice("Nothing changed.");
             return;
           }
           const r = await update.exec({ id: app.id, input });
-          setFields(fieldErrorsOf(r.error));
           if (r.data) {
-            setValues(valuesOf(r.data.updateApplication));
+            setForm(fresh(r.data.updateApplication));
             setNotice("Settings saved. They apply with the next deployment.");
           }
         }}
@@ -81,7 +147,7 @@ export function AppSettingsSection({ app, manage }: { app: ApplicationManageFiel
           value={values.name}
           onChange={set("name")}
           maxLength={100}
-          hint={errorOf("name")}
+          error={errorOf("name")}
           {...common}
         />
         {docker ? (
@@ -90,7 +156,7 @@ export function AppSettingsSection({ app, manage }: { app: ApplicationManageFiel
             value={values.dockerImage}
             onChange={set("dockerImage")}
             className="mono"
-            hint={errorOf("dockerImage")}
+            error={errorOf("dockerImage")}
             {...common}
           />
         ) : (
@@ -100,7 +166,7 @@ export function AppSettingsSection({ app, manage }: { app: ApplicationManageFiel
               value={values.branch}
               onChange={set("branch")}
               className="mono"
-              hint={errorOf("branch")}
+              error={errorOf("branch")}
               {...common}
             />
             <Field
@@ -108,16 +174,24 @@ export function AppSettingsSection({ app, manage }: { app: ApplicationManageFiel
               value={values.buildPath}
               onChange={set("buildPath")}
               className="mono"
-              hint={errorOf("buildPath") ?? "An absolute path inside the repository, e.g. /"}
+              error={errorOf("buildPath")}
+              hint="An absolute path inside the repository, e.g. /"
               {...common}
             />
             <div className="field">
               <label htmlFor={buildTypeId}>Build type</label>
-              <select id={buildTypeId} value={values.buildType} onChange={set("buildType")} disabled={!manage}>
+              <select
+                id={buildTypeId}
+                value={values.buildType}
+                onChange={set("buildType")}
+                disabled={!manage}
+                aria-invalid={errorOf("buildType") ? true : undefined}
+                aria-describedby={errorOf("buildType") ? `${buildTypeId}-error` : undefined}
+              >
                 <option value="dockerfile">Dockerfile</option>
                 <option value="nixpacks">Nixpacks</option>
               </select>
-              {errorOf("buildType") && <small className="hint">{errorOf("buildType")}</small>}
+              {errorOf("buildType") && <FieldError id={`${buildTypeId}-error`}>{errorOf("buildType")}</FieldError>}
             </div>
           </>
         )}
@@ -128,7 +202,8 @@ export function AppSettingsSection({ app, manage }: { app: ApplicationManageFiel
           max={65535}
           value={values.port}
           onChange={set("port")}
-          hint={errorOf("port") ?? "Container port traffic is routed to, 1 to 65535"}
+          error={errorOf("port")}
+          hint="Container port traffic is routed to, 1 to 65535"
           {...common}
         />
         <Field
@@ -136,7 +211,8 @@ export function AppSettingsSection({ app, manage }: { app: ApplicationManageFiel
           value={values.healthPath}
           onChange={set("healthPath")}
           className="mono"
-          hint={errorOf("healthPath") ?? "Path the health probe requests, e.g. /healthz"}
+          error={errorOf("healthPath")}
+          hint="Path the health probe requests, e.g. /healthz"
           {...common}
         />
         {manage && (

@@ -8,15 +8,18 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useQuery, useSubscription } from "urql";
 import type { DeploymentUpdatedSubscription } from "../../gql/graphql.ts";
 import { describeError } from "../../shared/errors.ts";
+import { FeedbackScope, useNotice } from "../../shared/feedback.tsx";
 import { Field, Message } from "../../shared/form.tsx";
 import { useViewer } from "../../shared/layout.tsx";
 import { Link } from "../../shared/router.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import { ApplicationManagement } from "./app-manage.tsx";
+import { sourceText } from "./app-settings-section.tsx";
 import { canManageDeploys } from "./deploy-settings-page.tsx";
 import { ApplicationHealthBadge, ApplicationStatusBadge } from "./deploy-status.tsx";
 import { DeploymentLog, type LogLine } from "./deployment-log.tsx";
 import { DeploymentTable } from "./deployment-table.tsx";
+import { APPLICATION_MANAGE } from "./manage-operations.ts";
 import { APPLICATION_DEPLOYMENTS, DEPLOY_APPLICATION, DEPLOYMENT_UPDATED, type DeploymentRow } from "./operations.ts";
 
 /** Roles that may deploy (spec role table: owners, admins and members). */
@@ -31,8 +34,40 @@ function rank(status: string | null): number {
   return 2;
 }
 
-/** The application page for `id`. */
+/** The heading's source: the image, or the repository (the clone URL of a git source) and branch. */
+function SourceLine({
+  app,
+}: {
+  app: {
+    sourceType?: string | null;
+    source: { repo?: string | null; branch?: string | null; dockerImage?: string | null; customGitUrl?: string | null };
+  };
+}) {
+  const where = sourceText(app);
+  if (app.sourceType === "docker" || (!app.sourceType && app.source.dockerImage))
+    return (
+      <>
+        image <code>{app.source.dockerImage}</code>
+      </>
+    );
+  return (
+    <>
+      {app.sourceType ?? "source"} {where ? <code>{where}</code> : "(no repository)"} branch{" "}
+      <code>{app.source.branch || "main"}</code>
+    </>
+  );
+}
+
+/** The application page for `id`: its actions' messages clear one another (a feedback scope). */
 export function ApplicationPage({ id }: { id: string }) {
+  return (
+    <FeedbackScope>
+      <ApplicationPageBody id={id} />
+    </FeedbackScope>
+  );
+}
+
+function ApplicationPageBody({ id }: { id: string }) {
   const { viewer } = useViewer();
   const orgId = viewer?.viewer.activeOrganization?.id ?? "";
   const [result, reexecute] = useQuery({
@@ -50,7 +85,11 @@ export function ApplicationPage({ id }: { id: string }) {
   const [seen, setSeen] = useState<Record<string, string[]>>({});
   const [liveLines, setLiveLines] = useState<Record<string, LogLine[]>>({});
   const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [queuedNotice, setQueuedNotice] = useState<string | null>(null);
+  const [queuedNotice, setQueuedNotice] = useNotice();
+  /** Changed when a deployment was queued or changed status: the management part re-reads `needsDeployment`. */
+  const [reread, setReread] = useState(0);
+  // The same read as the management sections (shared by urql): the source for the heading (clone URL of git).
+  const [manage] = useQuery({ query: APPLICATION_MANAGE, variables: { id } });
 
   const noteSeen = useCallback((id: string, status: string | null | undefined) => {
     setSeen((s) => {
@@ -113,7 +152,10 @@ export function ApplicationPage({ id }: { id: string }) {
       }
       if (!known.current.has(e.deploymentId)) stale = true;
     }
-    if (stale) reload();
+    if (stale) {
+      reload();
+      setReread((n) => n + 1);
+    }
   }, [sub.data, reload, note]);
 
   const deploy = useAction(DEPLOY_APPLICATION);
@@ -121,8 +163,10 @@ export function ApplicationPage({ id }: { id: string }) {
     note(d);
     setSelectedId(d.id);
     setQueuedNotice(`Deployment “${d.title}” queued.`);
-    // Older queued deployments were superseded (cancelled): re-read the list once.
+    // Older queued deployments were superseded (cancelled): re-read the list once; queuing cleared
+    // `needsDeployment`: re-read the application's management fields too.
     reload();
+    setReread((n) => n + 1);
   };
 
   if (!orgId || (result.fetching && !result.data)) return <p aria-live="polite">Loading…</p>;
@@ -136,16 +180,7 @@ export function ApplicationPage({ id }: { id: string }) {
       </h1>
       <p className="muted">
         <code>{app.appName}</code> · {app.project.name} / {app.environment.name} ·{" "}
-        {app.source.dockerImage ? (
-          <>
-            image <code>{app.source.dockerImage}</code>
-          </>
-        ) : (
-          <>
-            {app.sourceType ?? "source"} <code>{app.source.repo ?? ""}</code> branch{" "}
-            <code>{app.source.branch ?? "main"}</code>
-          </>
-        )}
+        <SourceLine app={manage.data?.application ?? app} />
         {app.domains.map((d) => (
           <span key={d.id}>
             {" "}
@@ -193,6 +228,7 @@ export function ApplicationPage({ id }: { id: string }) {
         mayDeploy={mayDeploy}
         deploying={deploy.state.fetching}
         deployError={deploy.error}
+        reread={reread}
         deploy={async () => {
           setQueuedNotice(null);
           const r = await deploy.exec({ applicationId: app.id, title: null });
@@ -238,6 +274,7 @@ export function ApplicationPage({ id }: { id: string }) {
         mayDeploy={mayDeploy}
         deploying={deploy.state.fetching}
         deployError={deploy.error}
+        reread={reread}
         deploy={async () => {
           setQueuedNotice(null);
           const r = await deploy.exec({ applicationId: app.id, title: null });

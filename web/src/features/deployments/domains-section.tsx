@@ -5,7 +5,7 @@
  * Controls for owners and admins only.
  */
 import { useState } from "react";
-import { fieldErrorsOf } from "../../shared/errors.ts";
+import { useClearFeedback, useNotice } from "../../shared/feedback.tsx";
 import { ConfirmBox, Field, Message } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import { DomainEdit } from "./domain-edit.tsx";
@@ -16,7 +16,9 @@ type DomainRowData = ApplicationManageFields["domains"][number];
 /** One domain's row: host (a link), port, HTTPS state, and Remove with its confirmation. */
 function DomainRow({ app, domain, manage }: { app: ApplicationManageFields; domain: DomainRowData; manage: boolean }) {
   const [confirming, setConfirming] = useState(false);
+  const [removed, setRemoved] = useState(false);
   const remove = useAction(REMOVE_DOMAIN);
+  const clear = useClearFeedback();
   return (
     <tr data-domain={domain.host}>
       <th scope="row">
@@ -35,10 +37,15 @@ function DomainRow({ app, domain, manage }: { app: ApplicationManageFields; doma
               label={`Confirm removing ${domain.host}`}
               confirmText={`Confirm: remove ${domain.host}`}
               busy={remove.state.fetching}
-              onCancel={() => setConfirming(false)}
+              done={removed}
+              onCancel={() => {
+                clear();
+                setConfirming(false);
+              }}
               onConfirm={async () => {
+                // Removed: the row leaves with the re-read application (focus then lands on the section).
                 const r = await remove.exec({ applicationId: app.id, host: domain.host });
-                if (!r.error) setConfirming(false);
+                if (!r.error) setRemoved(true);
               }}
             >
               Stops routing <code>{domain.host}</code> to {app.name} (and its certificate) with the next deployment; the
@@ -47,7 +54,14 @@ function DomainRow({ app, domain, manage }: { app: ApplicationManageFields; doma
           ) : (
             <div className="row">
               <DomainEdit domain={domain} appPort={app.port} />
-              <button type="button" aria-label={`Remove ${domain.host}`} onClick={() => setConfirming(true)}>
+              <button
+                type="button"
+                aria-label={`Remove ${domain.host}`}
+                onClick={() => {
+                  clear();
+                  setConfirming(true);
+                }}
+              >
                 Remove
               </button>
             </div>
@@ -61,9 +75,9 @@ function DomainRow({ app, domain, manage }: { app: ApplicationManageFields; doma
 
 /** The Domains section of `app`; `manage`: the viewer may change them (owners, admins). */
 export function DomainsSection({ app, manage }: { app: ApplicationManageFields; manage: boolean }) {
-  const add = useAction(ADD_DOMAIN);
-  const [fields, setFields] = useState<Record<string, string[]>>({});
-  const [notice, setNotice] = useState<string | null>(null);
+  const add = useAction(ADD_DOMAIN, undefined, ["host", "port"]);
+  const [notice, setNotice] = useNotice();
+  const clear = useClearFeedback();
   return (
     <section className="card" aria-labelledby="domains-title">
       <h2 id="domains-title">Domains</h2>
@@ -90,6 +104,7 @@ export function DomainsSection({ app, manage }: { app: ApplicationManageFields; 
         <form
           className="row"
           aria-label="Add a domain"
+          onChange={clear}
           onSubmit={async (e) => {
             e.preventDefault();
             setNotice(null);
@@ -105,14 +120,13 @@ export function DomainsSection({ app, manage }: { app: ApplicationManageFields; 
                 https: data.get("https") === "on",
               },
             });
-            setFields(fieldErrorsOf(r.error));
             if (!r.error) {
               formEl.reset();
               setNotice(`${host} added.`);
             }
           }}
         >
-          <Field label="Host" name="host" required placeholder="shop.example.com" hint={fields.host?.join(", ")} />
+          <Field label="Host" name="host" required placeholder="shop.example.com" error={add.fields.host?.join(", ")} />
           <Field
             label="Port (optional)"
             name="port"
@@ -120,7 +134,7 @@ export function DomainsSection({ app, manage }: { app: ApplicationManageFields; 
             min={1}
             max={65535}
             placeholder={String(app.port)}
-            hint={fields.port?.join(", ")}
+            error={add.fields.port?.join(", ")}
           />
           <label className="check">
             <input type="checkbox" name="https" defaultChecked /> HTTPS (request a certificate)

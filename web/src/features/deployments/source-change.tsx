@@ -6,7 +6,7 @@
  */
 import { useId, useState } from "react";
 import type { SiteImportSourceInput, SourceType } from "../../gql/graphql.ts";
-import { fieldErrorsOf } from "../../shared/errors.ts";
+import { useClearFeedback, useNotice } from "../../shared/feedback.tsx";
 import { Field, Message } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import { type ApplicationManageFields, UPDATE_APPLICATION } from "./manage-operations.ts";
@@ -26,24 +26,43 @@ function sourceOf(type: SourceType, data: FormData): SiteImportSourceInput {
   };
 }
 
+/** The fields of the form, as the refusals name them (each shown under its field). */
+const SOURCE_FIELDS = [
+  "source.dockerImage",
+  "source.customGitUrl",
+  "source.repo",
+  "source.githubId",
+  "source.gitlabId",
+  "source.branch",
+];
+
 /** The "Change source" form of `app` (owners and admins). */
 export function SourceChange({ app }: { app: ApplicationManageFields }) {
   const [type, setType] = useState<SourceType>(app.sourceType ?? "docker");
-  const [fields, setFields] = useState<Record<string, string[]>>({});
-  const [notice, setNotice] = useState<string | null>(null);
-  const update = useAction(UPDATE_APPLICATION);
+  // Another tab (or a re-read) changed the source type: the form offers the current one again.
+  const [seenType, setSeenType] = useState(app.sourceType);
+  if (seenType !== app.sourceType) {
+    setSeenType(app.sourceType);
+    setType(app.sourceType ?? "docker");
+  }
+  const [notice, setNotice] = useNotice();
+  const update = useAction(UPDATE_APPLICATION, undefined, SOURCE_FIELDS);
+  const clear = useClearFeedback();
   const typeId = useId();
-  const errorOf = (k: string) => fields[`source.${k}`]?.join(", ");
+  const errorOf = (k: string) => update.fields[`source.${k}`]?.join(", ");
   return (
     <form
       aria-label="Change source"
+      onChange={clear}
       onSubmit={async (e) => {
         e.preventDefault();
         setNotice(null);
-        const r = await update.exec({ id: app.id, input: { source: sourceOf(type, new FormData(e.currentTarget)) } });
-        setFields(fieldErrorsOf(r.error));
-        if (r.data)
+        const formEl = e.currentTarget;
+        const r = await update.exec({ id: app.id, input: { source: sourceOf(type, new FormData(formEl)) } });
+        if (r.data) {
+          formEl.reset();
           setNotice(`Source changed to ${r.data.updateApplication.sourceType}. It applies with the next deployment.`);
+        }
       }}
     >
       <h3>Change source</h3>
@@ -63,7 +82,7 @@ export function SourceChange({ app }: { app: ApplicationManageFields }) {
           required
           className="mono"
           placeholder="nginx:1.27"
-          hint={errorOf("dockerImage")}
+          error={errorOf("dockerImage")}
         />
       )}
       {type === "git" && (
@@ -73,7 +92,7 @@ export function SourceChange({ app }: { app: ApplicationManageFields }) {
           required
           className="mono"
           placeholder="https://git.example.com/acme/shop.git"
-          hint={errorOf("customGitUrl")}
+          error={errorOf("customGitUrl")}
         />
       )}
       {(type === "github" || type === "gitlab") && (
@@ -84,7 +103,7 @@ export function SourceChange({ app }: { app: ApplicationManageFields }) {
             required
             className="mono"
             placeholder="acme/shop"
-            hint={errorOf("repo")}
+            error={errorOf("repo")}
           />
           <Field
             label="Git provider id"
@@ -92,12 +111,13 @@ export function SourceChange({ app }: { app: ApplicationManageFields }) {
             required
             className="mono"
             placeholder="gitp_…"
-            hint={errorOf(type === "github" ? "githubId" : "gitlabId") ?? "A provider configured in the organization"}
+            error={errorOf(type === "github" ? "githubId" : "gitlabId")}
+            hint="A provider configured in the organization"
           />
         </>
       )}
       {type !== "docker" && (
-        <Field label="Source branch" name="branch" className="mono" placeholder="main" hint={errorOf("branch")} />
+        <Field label="Source branch" name="branch" className="mono" placeholder="main" error={errorOf("branch")} />
       )}
       <button type="submit" disabled={update.state.fetching}>
         Change source

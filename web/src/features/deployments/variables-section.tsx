@@ -5,7 +5,7 @@
  * and nothing is set. Controls for owners and admins only (schema: variables are managed by owners and admins).
  */
 import { useState } from "react";
-import { fieldErrorsOf } from "../../shared/errors.ts";
+import { useClearFeedback, useNotice } from "../../shared/feedback.tsx";
 import { ConfirmBox, Field, Message } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import {
@@ -37,7 +37,9 @@ function VariableRow({
 }) {
   const [shown, setShown] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const [removed, setRemoved] = useState(false);
   const unset = useAction(UNSET_ENVIRONMENT_VARIABLE);
+  const clear = useClearFeedback();
   return (
     <tr data-variable={name}>
       <th scope="row">
@@ -61,17 +63,29 @@ function VariableRow({
               label={`Confirm removing ${name}`}
               confirmText={`Confirm: remove ${name}`}
               busy={unset.state.fetching}
-              onCancel={() => setConfirming(false)}
+              done={removed}
+              onCancel={() => {
+                clear();
+                setConfirming(false);
+              }}
               onConfirm={async () => {
+                // Removed: the row leaves with the re-read application (focus then lands on the section).
                 const r = await unset.exec({ applicationId: app.id, key: name });
-                if (!r.error) setConfirming(false);
+                if (!r.error) setRemoved(true);
               }}
             >
               Removes the variable <code>{name}</code> from {app.name}; the running version keeps it until the next
               deployment.
             </ConfirmBox>
           ) : (
-            <button type="button" onClick={() => setConfirming(true)} aria-label={`Remove ${name}`}>
+            <button
+              type="button"
+              onClick={() => {
+                clear();
+                setConfirming(true);
+              }}
+              aria-label={`Remove ${name}`}
+            >
               Remove
             </button>
           )}
@@ -84,12 +98,12 @@ function VariableRow({
 
 /** The Variables section of `app`; `manage`: the viewer may change them (owners, admins). */
 export function VariablesSection({ app, manage }: { app: ApplicationManageFields; manage: boolean }) {
-  const set = useAction(SET_ENVIRONMENT_VARIABLE);
+  const set = useAction(SET_ENVIRONMENT_VARIABLE, undefined, ["key", "value"]);
   const paste = useAction(SET_ENVIRONMENT_VARIABLES);
-  const [setNotice, setSetNotice] = useState<string | null>(null);
-  const [pasteNotice, setPasteNotice] = useState<string | null>(null);
-  const [pasteLines, setPasteLines] = useState<[number, string[]][]>([]);
-  const [setFields, setSetFields] = useState<Record<string, string[]>>({});
+  const [setNotice, setSetNotice] = useNotice();
+  const [pasteNotice, setPasteNotice] = useNotice();
+  const clear = useClearFeedback();
+  const pasteLines = lineErrors(paste.fields);
   const vars = app.environmentVariables;
   return (
     <section className="card" aria-labelledby="variables-title">
@@ -117,6 +131,7 @@ export function VariablesSection({ app, manage }: { app: ApplicationManageFields
           <form
             className="row"
             aria-label="Set a variable"
+            onChange={clear}
             onSubmit={async (e) => {
               e.preventDefault();
               setSetNotice(null);
@@ -124,15 +139,28 @@ export function VariablesSection({ app, manage }: { app: ApplicationManageFields
               const data = new FormData(formEl);
               const key = String(data.get("key") ?? "").trim();
               const r = await set.exec({ applicationId: app.id, key, value: String(data.get("value") ?? "") });
-              setSetFields(fieldErrorsOf(r.error));
               if (!r.error) {
                 formEl.reset();
                 setSetNotice(`${key} set.`);
               }
             }}
           >
-            <Field label="Name" name="key" required maxLength={255} className="mono" hint={setFields.key?.join(", ")} />
-            <Field label="Value" name="value" type="password" autoComplete="off" maxLength={32768} />
+            <Field
+              label="Name"
+              name="key"
+              required
+              maxLength={255}
+              className="mono"
+              error={set.fields.key?.join(", ")}
+            />
+            <Field
+              label="Value"
+              name="value"
+              type="password"
+              autoComplete="off"
+              maxLength={32768}
+              error={set.fields.value?.join(", ")}
+            />
             <button type="submit" className="primary" disabled={set.state.fetching}>
               Set variable
             </button>
@@ -141,13 +169,13 @@ export function VariablesSection({ app, manage }: { app: ApplicationManageFields
           {setNotice && <Message kind="success">{setNotice}</Message>}
           <form
             aria-label="Paste a .env file"
+            onChange={clear}
             onSubmit={async (e) => {
               e.preventDefault();
               setPasteNotice(null);
               const formEl = e.currentTarget;
               const dotenv = String(new FormData(formEl).get("dotenv") ?? "");
               const r = await paste.exec({ applicationId: app.id, dotenv });
-              setPasteLines(lineErrors(fieldErrorsOf(r.error)));
               if (r.data) {
                 formEl.reset();
                 const keys = r.data.setEnvironmentVariables.setKeys;

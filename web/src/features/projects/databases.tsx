@@ -2,10 +2,11 @@
  * An environment's **Databases** in the project tree: each database (engine, name, user, internal host) and, for
  * owners and admins, Add (`createDatabase`: engine, name, user, the applications of the environment that get its
  * automatic variables; the password is generated and shown once), Rotate password (a new generated password, shown
- * once; the applications' derived variables follow) and Delete behind a confirmation that says what goes.
+ * once; the applications' derived variables follow) and Delete behind a confirmation that says what goes. One
+ * generated password shows at a time in the tree: a newer one (created or rotated) replaces the box of the older.
  */
-import { useId, useState } from "react";
-import { fieldErrorsOf } from "../../shared/errors.ts";
+import { createContext, type ReactNode, useContext, useId, useState } from "react";
+import { useClearFeedback } from "../../shared/feedback.tsx";
 import { Field, Message, SecretOnce } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import { CREATE_DATABASE, DELETE_DATABASE, type ProjectTreeQuery, ROTATE_DATABASE_PASSWORD } from "./operations.ts";
@@ -13,6 +14,21 @@ import { DeleteButton } from "./tree-actions.tsx";
 
 type EnvNode = ProjectTreeQuery["projects"]["edges"][number]["node"]["environments"][number];
 type DatabaseNode = EnvNode["databases"][number];
+
+/** The password shown once: where (`add:<environment id>` or the database's id), and what to say with it. */
+interface ShownPassword {
+  at: string;
+  name: string;
+  value: string;
+  followed?: string[];
+}
+const PasswordContext = createContext<[ShownPassword | null, (p: ShownPassword | null) => void]>([null, () => {}]);
+
+/** Holds the tree's one shown password (put around the tree). */
+export function DatabasePasswords({ children }: { children: ReactNode }) {
+  const slot = useState<ShownPassword | null>(null);
+  return <PasswordContext.Provider value={slot}>{children}</PasswordContext.Provider>;
+}
 
 /** The variables an application using a database of `type` gets (spec: "Automatic environment variables"). */
 function automaticVariables(type: string): string {
@@ -24,10 +40,13 @@ function automaticVariables(type: string): string {
 function DatabaseItem({ db, manage, onChanged }: { db: DatabaseNode; manage: boolean; onChanged: () => void }) {
   const rotate = useAction(ROTATE_DATABASE_PASSWORD);
   const del = useAction(DELETE_DATABASE, onChanged);
-  const [password, setPassword] = useState<{ value: string; followed: string[] } | null>(null);
+  const [password, setPassword] = useContext(PasswordContext);
+  const clear = useClearFeedback();
+  const mine = password?.at === db.id ? password : null;
   return (
     <li data-database-id={db.id}>
-      <strong>{db.name}</strong> ({db.type}) · user <code>{db.user}</code> · host <code>{db.serviceHost}</code>
+      <strong data-landing>{db.name}</strong> ({db.type}) · user <code>{db.user}</code> · host{" "}
+      <code>{db.serviceHost}</code>
       {manage && (
         <div className="row">
           <button
@@ -35,11 +54,17 @@ function DatabaseItem({ db, manage, onChanged }: { db: DatabaseNode; manage: boo
             aria-label={`Rotate the password of database ${db.name}`}
             disabled={rotate.state.fetching}
             onClick={async () => {
+              clear();
               setPassword(null);
               const r = await rotate.exec({ id: db.id });
               const change = r.data?.rotateDatabasePassword;
               if (change?.generatedPassword) {
-                setPassword({ value: change.generatedPassword, followed: change.applications.map((a) => a.name) });
+                setPassword({
+                  at: db.id,
+                  name: db.name,
+                  value: change.generatedPassword,
+                  followed: change.applications.map((a) => a.name),
+                });
               }
             }}
           >
@@ -50,7 +75,12 @@ function DatabaseItem({ db, manage, onChanged }: { db: DatabaseNode; manage: boo
             what={`database ${db.name}`}
             busy={del.state.fetching}
             error={del.error}
-            run={async () => !(await del.exec({ id: db.id })).error}
+            reset={del.reset}
+            run={async () => {
+              const ok = !(await del.exec({ id: db.id })).error;
+              if (ok && mine) setPassword(null);
+              return ok;
+            }}
           >
             Deletes the {db.type} database {db.name} and all its data, and removes its automatic variables (
             {automaticVariables(db.type)}) from the applications that still hold them; those need a deployment. This
@@ -59,12 +89,12 @@ function DatabaseItem({ db, manage, onChanged }: { db: DatabaseNode; manage: boo
         </div>
       )}
       <Message kind="error">{rotate.error}</Message>
-      {password && (
+      {mine && (
         <>
-          <SecretOnce label={`New password of ${db.name}`} secret={password.value} />
+          <SecretOnce label={`New password of ${db.name}`} secret={mine.value} />
           <Message kind="success">
-            {password.followed.length
-              ? `Password rotated; the variables of ${password.followed.join(", ")} follow with their next deployment.`
+            {mine.followed?.length
+              ? `Password rotated; the variables of ${mine.followed.join(", ")} follow with their next deployment.`
               : "Password rotated; no application holds its variables."}
           </Message>
         </>
@@ -75,17 +105,24 @@ function DatabaseItem({ db, manage, onChanged }: { db: DatabaseNode; manage: boo
 
 /** The "add a database" form of environment `env`: engine, name, user, and which applications get its variables. */
 function AddDatabase({ env, onChanged }: { env: EnvNode; onChanged: () => void }) {
-  const create = useAction(CREATE_DATABASE, onChanged);
-  const [fields, setFields] = useState<Record<string, string[]>>({});
-  const [created, setCreated] = useState<{ name: string; password: string } | null>(null);
+  const create = useAction(CREATE_DATABASE, onChanged, [
+    "name",
+    "user",
+    ...(env.applications.length ? ["applicationIds"] : []),
+  ]);
+  const [password, setPassword] = useContext(PasswordContext);
+  const clear = useClearFeedback();
   const typeId = useId();
+  const at = `add:${env.id}`;
+  const created = password?.at === at ? password : null;
   return (
     <form
       className="row"
       aria-label={`Add a database to ${env.name}`}
+      onChange={clear}
       onSubmit={async (e) => {
         e.preventDefault();
-        setCreated(null);
+        setPassword(null);
         const formEl = e.currentTarget;
         const data = new FormData(formEl);
         const name = String(data.get("name") ?? "").trim();
@@ -98,11 +135,10 @@ function AddDatabase({ env, onChanged }: { env: EnvNode; onChanged: () => void }
             applicationIds: data.getAll("applicationIds").map(String),
           },
         });
-        setFields(fieldErrorsOf(r.error));
-        const password = r.data?.createDatabase.generatedPassword;
-        if (password) {
+        const generated = r.data?.createDatabase.generatedPassword;
+        if (generated) {
           formEl.reset();
-          setCreated({ name, password });
+          setPassword({ at, name, value: generated });
         }
       }}
     >
@@ -115,8 +151,8 @@ function AddDatabase({ env, onChanged }: { env: EnvNode; onChanged: () => void }
           <option value="mongodb">MongoDB</option>
         </select>
       </div>
-      <Field label="Database name" name="name" required maxLength={63} hint={fields.name?.join(", ")} />
-      <Field label="Database user" name="user" required maxLength={63} hint={fields.user?.join(", ")} />
+      <Field label="Database name" name="name" required maxLength={63} error={create.fields.name?.join(", ")} />
+      <Field label="Database user" name="user" required maxLength={63} error={create.fields.user?.join(", ")} />
       {env.applications.length > 0 && (
         <fieldset>
           <legend>Applications that get its variables</legend>
@@ -125,13 +161,18 @@ function AddDatabase({ env, onChanged }: { env: EnvNode; onChanged: () => void }
               <input type="checkbox" name="applicationIds" value={app.id} /> {app.name}
             </label>
           ))}
+          {create.fields.applicationIds && (
+            <small className="hint field-error" role="alert">
+              {create.fields.applicationIds.join(", ")}
+            </small>
+          )}
         </fieldset>
       )}
       <button type="submit" disabled={create.state.fetching}>
         Add database
       </button>
       <Message kind="error">{create.error}</Message>
-      {created && <SecretOnce label={`Password of ${created.name}`} secret={created.password} />}
+      {created && <SecretOnce label={`Password of ${created.name}`} secret={created.value} />}
     </form>
   );
 }

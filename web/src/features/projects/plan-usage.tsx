@@ -2,6 +2,7 @@
  * The organization's plan: each quota-limited resource with its count against the plan's limit (a labelled
  * `<meter>` when limited, "unlimited" otherwise), the plan's features, and what happens at a limit.
  */
+import { useEffect } from "react";
 import { useQuery } from "urql";
 import { describeError } from "../../shared/errors.ts";
 import { Message } from "../../shared/form.tsx";
@@ -9,9 +10,19 @@ import { PLAN_USAGE } from "./operations.ts";
 
 const KINDS = ["projects", "applications", "databases", "domains"] as const;
 
-/** The plan card of organization `organizationId`. */
-export function PlanUsageCard({ organizationId }: { organizationId: string }) {
-  const [result] = useQuery({ query: PLAN_USAGE, variables: { id: organizationId }, requestPolicy: "network-only" });
+/**
+ * The plan card of organization `organizationId`; `reread`: a number the page changes when resources were added or
+ * deleted (the usage is read again).
+ */
+export function PlanUsageCard({ organizationId, reread = 0 }: { organizationId: string; reread?: number }) {
+  const [result, reexecute] = useQuery({
+    query: PLAN_USAGE,
+    variables: { id: organizationId },
+    requestPolicy: "network-only",
+  });
+  useEffect(() => {
+    if (reread > 0) reexecute({ requestPolicy: "network-only" });
+  }, [reread, reexecute]);
   const plan = result.data?.organization?.plan;
   return (
     <section className="card" aria-labelledby="plan-title" data-testid="plan-usage">

@@ -9,20 +9,16 @@ import { useQuery } from "urql";
 import { describeError } from "../../shared/errors.ts";
 import { Message } from "../../shared/form.tsx";
 import { Link } from "../../shared/router.tsx";
+import { count } from "../../shared/words.ts";
 import {
   ApplicationHealthBadge,
   ApplicationStatusBadge,
   DeploymentStatusBadge,
 } from "../deployments/deploy-status.tsx";
-import { EnvironmentDatabases } from "./databases.tsx";
+import { DatabasePasswords, EnvironmentDatabases } from "./databases.tsx";
 import { PROJECT_TREE, type ProjectTreeQuery } from "./operations.ts";
-import {
-  AddApplication,
-  AddEnvironment,
-  DeleteApplication,
-  DeleteEnvironment,
-  RenameEnvironment,
-} from "./tree-actions.tsx";
+import { DeleteApplication, DeleteEnvironment, RenameEnvironment } from "./tree-actions.tsx";
+import { AddApplication, AddEnvironment } from "./tree-add.tsx";
 
 /** What the tree's items need to offer changes: whether the viewer manages, and a re-read of the tree. */
 type Manage = { manage: boolean; onChanged: () => void };
@@ -70,7 +66,7 @@ function AppItem({ app, manage, onChanged }: { app: AppNode } & Manage) {
 function ProjectItem({ project, manage, onChanged }: { project: ProjectNode } & Manage) {
   return (
     <li data-project-id={project.id}>
-      <strong>{project.name}</strong>
+      <strong data-landing>{project.name}</strong>
       {project.description && <span className="muted"> — {project.description}</span>}{" "}
       <Link
         href={`/projects/${encodeURIComponent(project.id)}/payments`}
@@ -81,9 +77,9 @@ function ProjectItem({ project, manage, onChanged }: { project: ProjectNode } & 
       <ul>
         {project.environments.map((env) => (
           <li key={env.id} data-environment-id={env.id}>
-            Environment <strong>{env.name}</strong>{" "}
+            Environment <strong data-landing>{env.name}</strong>{" "}
             <span className="muted">
-              ({env.applications.length} applications, {env.databases.length} databases)
+              ({count(env.applications.length, "application")}, {count(env.databases.length, "database")})
             </span>{" "}
             {manage && (
               <>
@@ -108,10 +104,16 @@ function ProjectItem({ project, manage, onChanged }: { project: ProjectNode } & 
   );
 }
 
-/** The tree card (first 100 projects, with a "more" notice when there are others); `manage`: owners, admins. */
-export function ProjectTree({ manage }: { manage: boolean }) {
+/**
+ * The tree card (first 100 projects, with a "more" notice when there are others); `manage`: owners, admins.
+ * `onChanged` is told after each change made in the tree (and on Refresh), e.g. to re-read the plan's usage.
+ */
+export function ProjectTree({ manage, onChanged: changed }: { manage: boolean; onChanged?: () => void }) {
   const [result, reexecute] = useQuery({ query: PROJECT_TREE, variables: {}, requestPolicy: "network-only" });
-  const onChanged = () => reexecute({ requestPolicy: "network-only" });
+  const onChanged = () => {
+    reexecute({ requestPolicy: "network-only" });
+    changed?.();
+  };
   const projects = result.data?.projects;
   return (
     <section className="card" aria-labelledby="tree-title" data-testid="project-tree">
@@ -120,18 +122,20 @@ export function ProjectTree({ manage }: { manage: boolean }) {
         <button type="button" onClick={onChanged}>
           Refresh
         </button>
-        {projects && <span className="muted">{projects.totalCount} projects</span>}
+        {projects && <span className="muted">{count(projects.totalCount, "project")}</span>}
       </div>
       <Message kind="error">{describeError(result.error)}</Message>
       {projects &&
         (projects.edges.length === 0 ? (
           <p className="muted">No projects yet: import a site to create one.</p>
         ) : (
-          <ul className="tree" aria-label="Projects, environments and applications">
-            {projects.edges.map((e) => (
-              <ProjectItem key={e.node.id} project={e.node} manage={manage} onChanged={onChanged} />
-            ))}
-          </ul>
+          <DatabasePasswords>
+            <ul className="tree" aria-label="Projects, environments and applications">
+              {projects.edges.map((e) => (
+                <ProjectItem key={e.node.id} project={e.node} manage={manage} onChanged={onChanged} />
+              ))}
+            </ul>
+          </DatabasePasswords>
         ))}
       {projects?.pageInfo.hasNextPage && <p className="muted">Showing the first 100 projects.</p>}
     </section>

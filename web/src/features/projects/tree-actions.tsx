@@ -1,26 +1,29 @@
 /**
- * The project tree's controls for owners and admins: add an environment to a project, add an application (a
- * Docker image and its port) to an environment, rename an environment, and delete an application or an empty
- * environment behind confirmations that say what the deletion removes. `onChanged` re-reads the tree after a change.
+ * The project tree's controls for owners and admins (the add forms are in tree-add.tsx): rename an environment, and
+ * delete an application or an empty environment behind confirmations that say what the deletion removes (a non-empty
+ * environment is not offered for deletion: the box names what to delete first). `onChanged` re-reads the tree after a change. Confirmations and the
+ * rename form take focus when they open and give it back when they close (Escape cancels).
  */
 import { type ReactNode, useState } from "react";
-import { ConfirmBox, Field, Message } from "../../shared/form.tsx";
+import { useClearFeedback } from "../../shared/feedback.tsx";
+import { ConfirmBox, Field, Message, useFocusInside } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
-import {
-  CREATE_APPLICATION,
-  CREATE_ENVIRONMENT,
-  DELETE_APPLICATION,
-  DELETE_ENVIRONMENT,
-  RENAME_ENVIRONMENT,
-} from "./operations.ts";
+import { count, listed } from "../../shared/words.ts";
+import { DELETE_APPLICATION, DELETE_ENVIRONMENT, RENAME_ENVIRONMENT } from "./operations.ts";
 
-/** A button that opens a confirmation; `run` performs the deletion and resolves to whether it succeeded. */
+/**
+ * A button that opens a confirmation; `run` performs the deletion and resolves to whether it succeeded (the box then
+ * stays, disabled, until the re-read tree drops the deleted item; focus then lands on what held it). `blocked`: the
+ * deletion would be refused; the box only says why (`children`), without a confirm button.
+ */
 export function DeleteButton({
   label,
   what,
   busy,
   error,
   run,
+  reset,
+  blocked = false,
   children,
 }: {
   label: string;
@@ -28,25 +31,42 @@ export function DeleteButton({
   busy: boolean;
   error: string | null;
   run: () => Promise<boolean>;
+  reset: () => void;
+  blocked?: boolean;
   children: ReactNode;
 }) {
   const [confirming, setConfirming] = useState(false);
+  const [deleted, setDeleted] = useState(false);
+  const clear = useClearFeedback();
   return (
     <>
       {confirming ? (
         <ConfirmBox
-          label={`Confirm deleting ${what}`}
-          confirmText={`Confirm: delete ${what}`}
+          label={blocked ? `Cannot delete ${what} yet` : `Confirm deleting ${what}`}
+          confirmText={blocked ? null : `Confirm: delete ${what}`}
+          cancelText={blocked ? "Close" : "Cancel"}
           busy={busy}
-          onCancel={() => setConfirming(false)}
+          done={deleted}
+          onCancel={() => {
+            clear();
+            reset();
+            setConfirming(false);
+          }}
           onConfirm={async () => {
-            if (await run()) setConfirming(false);
+            if (await run()) setDeleted(true);
           }}
         >
           {children}
         </ConfirmBox>
       ) : (
-        <button type="button" aria-label={label} onClick={() => setConfirming(true)}>
+        <button
+          type="button"
+          aria-label={label}
+          onClick={() => {
+            clear();
+            setConfirming(true);
+          }}
+        >
           Delete
         </button>
       )}
@@ -71,6 +91,7 @@ export function DeleteApplication({
       what={app.name}
       busy={del.state.fetching}
       error={del.error}
+      reset={del.reset}
       run={async () => !(await del.exec({ id: app.id })).error}
     >
       Deletes the application {app.name} with its variables, its deployments and their logs
@@ -80,27 +101,37 @@ export function DeleteApplication({
   );
 }
 
-/** Delete for environment `env` (refused by the API while it holds applications or databases). */
+/**
+ * Delete for environment `env`. The API refuses it while it holds applications or databases: then the box names
+ * them and offers no confirmation.
+ */
 export function DeleteEnvironment({
   env,
   onChanged,
 }: {
-  env: { id: string; name: string; applications: unknown[]; databases: unknown[] };
+  env: { id: string; name: string; applications: { name: string }[]; databases: { name: string }[] };
   onChanged: () => void;
 }) {
   const del = useAction(DELETE_ENVIRONMENT, onChanged);
-  const empty = env.applications.length === 0 && env.databases.length === 0;
+  const apps = env.applications.map((a) => a.name);
+  const dbs = env.databases.map((d) => d.name);
+  const held = [
+    ...(apps.length ? [`${count(apps.length, "application")} (${listed(apps)})`] : []),
+    ...(dbs.length ? [`${count(dbs.length, "database")} (${listed(dbs)})`] : []),
+  ];
   return (
     <DeleteButton
       label={`Delete environment ${env.name}`}
       what={`environment ${env.name}`}
       busy={del.state.fetching}
       error={del.error}
+      reset={del.reset}
+      blocked={held.length > 0}
       run={async () => !(await del.exec({ id: env.id })).error}
     >
-      {empty
+      {held.length === 0
         ? `Deletes the empty environment ${env.name}. A project's last environment cannot be deleted.`
-        : `The environment ${env.name} still holds ${env.applications.length} applications and ${env.databases.length} databases: delete those first (a deletion never removes more than it names).`}
+        : `The environment ${env.name} still holds ${listed(held)}: delete ${apps.length + dbs.length === 1 ? "it" : "them"} first, then the environment can be deleted (a deletion never removes more than it names).`}
     </DeleteButton>
   );
 }
@@ -108,104 +139,69 @@ export function DeleteEnvironment({
 /** Rename for environment `env`: a button opening a one-field form (same name rules as creating one). */
 export function RenameEnvironment({ env, onChanged }: { env: { id: string; name: string }; onChanged: () => void }) {
   const [open, setOpen] = useState(false);
-  const rename = useAction(RENAME_ENVIRONMENT, onChanged);
+  const clear = useClearFeedback();
   if (!open)
     return (
-      <button type="button" aria-label={`Rename environment ${env.name}`} onClick={() => setOpen(true)}>
+      <button
+        type="button"
+        aria-label={`Rename environment ${env.name}`}
+        data-opener={`rename-${env.id}`}
+        onClick={() => {
+          clear();
+          setOpen(true);
+        }}
+      >
         Rename
       </button>
     );
+  return <RenameForm env={env} onChanged={onChanged} close={() => setOpen(false)} />;
+}
+
+/** The open rename form of {@link RenameEnvironment} (its field takes focus; Escape cancels). */
+function RenameForm({
+  env,
+  onChanged,
+  close,
+}: {
+  env: { id: string; name: string };
+  onChanged: () => void;
+  close: () => void;
+}) {
+  const rename = useAction(RENAME_ENVIRONMENT, onChanged, ["name"]);
+  const clear = useClearFeedback();
+  const cancel = () => {
+    clear();
+    close();
+  };
+  const focus = useFocusInside<HTMLFormElement>(cancel);
   return (
     <form
       className="row"
       aria-label={`Rename environment ${env.name}`}
+      ref={focus.ref}
+      onKeyDown={focus.onKeyDown}
+      onChange={clear}
       onSubmit={async (e) => {
         e.preventDefault();
         const name = String(new FormData(e.currentTarget).get("name") ?? "").trim();
-        if (!(await rename.exec({ id: env.id, name })).error) setOpen(false);
+        if (!(await rename.exec({ id: env.id, name })).error) close();
       }}
     >
-      <Field label="New name" name="name" required maxLength={63} defaultValue={env.name} />
+      <Field
+        label="New name"
+        name="name"
+        required
+        maxLength={63}
+        defaultValue={env.name}
+        error={rename.fields.name?.join(", ")}
+      />
       <button type="submit" disabled={rename.state.fetching}>
         Save name
       </button>
-      <button type="button" onClick={() => setOpen(false)}>
+      <button type="button" onClick={cancel}>
         Cancel
       </button>
       <Message kind="error">{rename.error}</Message>
-    </form>
-  );
-}
-
-/** The "add an environment" form of project `projectId`. */
-export function AddEnvironment({
-  projectId,
-  projectName,
-  onChanged,
-}: {
-  projectId: string;
-  projectName: string;
-  onChanged: () => void;
-}) {
-  const create = useAction(CREATE_ENVIRONMENT, onChanged);
-  return (
-    <form
-      className="row"
-      aria-label={`Add an environment to ${projectName}`}
-      onSubmit={async (e) => {
-        e.preventDefault();
-        const formEl = e.currentTarget;
-        const name = String(new FormData(formEl).get("name") ?? "").trim();
-        if (!(await create.exec({ projectId, name })).error) formEl.reset();
-      }}
-    >
-      <Field label="Environment name" name="name" required maxLength={63} placeholder="staging" />
-      <button type="submit" disabled={create.state.fetching}>
-        Add environment
-      </button>
-      <Message kind="error">{create.error}</Message>
-    </form>
-  );
-}
-
-/** The "add an application" form of environment `envId` (a Docker image; other sources through the API). */
-export function AddApplication({
-  envId,
-  envName,
-  onChanged,
-}: {
-  envId: string;
-  envName: string;
-  onChanged: () => void;
-}) {
-  const create = useAction(CREATE_APPLICATION, onChanged);
-  return (
-    <form
-      className="row"
-      aria-label={`Add an application to ${envName}`}
-      onSubmit={async (e) => {
-        e.preventDefault();
-        const formEl = e.currentTarget;
-        const data = new FormData(formEl);
-        const port = String(data.get("port") ?? "").trim();
-        const r = await create.exec({
-          input: {
-            environmentId: envId,
-            name: String(data.get("name") ?? "").trim(),
-            source: { type: "docker", dockerImage: String(data.get("image") ?? "").trim() },
-            port: port ? Number(port) : null,
-          },
-        });
-        if (!r.error) formEl.reset();
-      }}
-    >
-      <Field label="Application name" name="name" required maxLength={100} />
-      <Field label="Docker image" name="image" required placeholder="nginx:1.27" className="mono" />
-      <Field label="Port" name="port" type="number" min={1} max={65535} placeholder="80" />
-      <button type="submit" disabled={create.state.fetching}>
-        Add application
-      </button>
-      <Message kind="error">{create.error}</Message>
     </form>
   );
 }

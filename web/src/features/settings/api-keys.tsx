@@ -1,16 +1,79 @@
 /** The settings cards of credentials: account API keys and the personal agent token (each secret shown once). */
 import { useState } from "react";
 import type { SettingsQuery } from "../../gql/graphql.ts";
-import { Field, Message, SecretOnce } from "../../shared/form.tsx";
+import { useClearFeedback } from "../../shared/feedback.tsx";
+import { ConfirmBox, Field, Message, SecretOnce } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import { date, type Org } from "./common.ts";
 import { CREATE_AGENT_TOKEN, CREATE_API_KEY, DELETE_API_KEY, REVOKE_AGENT_TOKEN } from "./operations.ts";
 
+type ApiKeyRow = Org["apiKeys"][number];
+
+/** How a key is named in buttons: its name and prefix (names need not be unique). */
+function keyLabel(k: ApiKeyRow): string {
+  return `${k.name} (${k.prefix}…)`;
+}
+
+/** One key's row with Delete behind a confirmation; `onDeleted` runs once it is deleted. */
+function KeyRow({ k, reload, onDeleted }: { k: ApiKeyRow; reload: () => void; onDeleted: (id: string) => void }) {
+  const del = useAction(DELETE_API_KEY, reload);
+  const [confirming, setConfirming] = useState(false);
+  const [deleted, setDeleted] = useState(false);
+  const clear = useClearFeedback();
+  return (
+    <tr>
+      <th scope="row">{k.name}</th>
+      <td>
+        <code>{k.prefix}…</code>
+      </td>
+      <td>{k.createdBy.email}</td>
+      <td>{date(k.createdAt)}</td>
+      <td>{date(k.lastUsedAt)}</td>
+      <td>
+        {confirming ? (
+          <ConfirmBox
+            label={`Confirm deleting key ${keyLabel(k)}`}
+            confirmText={`Confirm: delete key ${keyLabel(k)}`}
+            busy={del.state.fetching}
+            done={deleted}
+            onCancel={() => {
+              clear();
+              setConfirming(false);
+            }}
+            onConfirm={async () => {
+              if ((await del.exec({ id: k.id })).error) return;
+              setDeleted(true);
+              onDeleted(k.id);
+            }}
+          >
+            Requests with the key {keyLabel(k)} are refused (401) at once; a program using it stops working. This cannot
+            be undone.
+          </ConfirmBox>
+        ) : (
+          <button
+            type="button"
+            className="danger"
+            onClick={() => {
+              clear();
+              setConfirming(true);
+            }}
+            aria-label={`Delete key ${keyLabel(k)}`}
+          >
+            Delete
+          </button>
+        )}
+        <Message kind="error">{del.error}</Message>
+      </td>
+    </tr>
+  );
+}
+
 /** The account API keys of the organization: create (secret shown once), list, delete. */
 export function ApiKeys({ org, reload }: { org: Org; reload: () => void }) {
-  const [secret, setSecret] = useState<string | null>(null);
-  const create = useAction(CREATE_API_KEY, reload);
-  const del = useAction(DELETE_API_KEY, reload);
+  /** The secret of the key created last, with the key's id: it goes when that key is deleted. */
+  const [secret, setSecret] = useState<{ keyId: string; value: string } | null>(null);
+  const create = useAction(CREATE_API_KEY, reload, ["name"]);
+  const clear = useClearFeedback();
   return (
     <section className="card" aria-labelledby="keys-title">
       <h2 id="keys-title">API keys</h2>
@@ -20,23 +83,25 @@ export function ApiKeys({ org, reload }: { org: Org; reload: () => void }) {
       </p>
       <form
         className="row"
+        aria-label="Create an API key"
+        onChange={clear}
         onSubmit={async (e) => {
           e.preventDefault();
           const formEl = e.currentTarget;
           const r = await create.exec({ name: String(new FormData(formEl).get("name")) });
-          if (!r.error) {
-            if (r.data) setSecret(r.data.createApiKey.secret);
+          if (r.data) {
+            setSecret({ keyId: r.data.createApiKey.apiKey.id, value: r.data.createApiKey.secret });
             formEl.reset();
           }
         }}
       >
-        <Field label="Key name" name="name" required maxLength={64} />
+        <Field label="Key name" name="name" required maxLength={64} error={create.fields.name?.join(", ")} />
         <button type="submit" className="primary">
           Create key
         </button>
       </form>
-      <Message kind="error">{create.error ?? del.error}</Message>
-      {secret && <SecretOnce label="New API key" secret={secret} />}
+      <Message kind="error">{create.error}</Message>
+      {secret && <SecretOnce label="New API key" secret={secret.value} />}
       <table>
         <caption className="sr-only">API keys</caption>
         <thead>
@@ -51,25 +116,12 @@ export function ApiKeys({ org, reload }: { org: Org; reload: () => void }) {
         </thead>
         <tbody>
           {org.apiKeys.map((k) => (
-            <tr key={k.id}>
-              <th scope="row">{k.name}</th>
-              <td>
-                <code>{k.prefix}…</code>
-              </td>
-              <td>{k.createdBy.email}</td>
-              <td>{date(k.createdAt)}</td>
-              <td>{date(k.lastUsedAt)}</td>
-              <td>
-                <button
-                  type="button"
-                  className="danger"
-                  onClick={() => del.exec({ id: k.id })}
-                  aria-label={`Delete key ${k.name}`}
-                >
-                  Delete
-                </button>
-              </td>
-            </tr>
+            <KeyRow
+              key={k.id}
+              k={k}
+              reload={reload}
+              onDeleted={(id) => setSecret((s) => (s?.keyId === id ? null : s))}
+            />
           ))}
         </tbody>
       </table>
@@ -77,11 +129,13 @@ export function ApiKeys({ org, reload }: { org: Org; reload: () => void }) {
   );
 }
 
-/** The caller's agent token: create or replace (shown once), revoke. */
+/** The caller's agent token: create or replace (shown once), revoke behind a confirmation. */
 export function AgentToken({ token, reload }: { token: SettingsQuery["agentToken"]; reload: () => void }) {
   const [secret, setSecret] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const create = useAction(CREATE_AGENT_TOKEN, reload);
   const revoke = useAction(REVOKE_AGENT_TOKEN, reload);
+  const clear = useClearFeedback();
   return (
     <section className="card" aria-labelledby="agent-title">
       <h2 id="agent-title">AI agent token</h2>
@@ -102,18 +156,45 @@ export function AgentToken({ token, reload }: { token: SettingsQuery["agentToken
           type="button"
           className="primary"
           onClick={async () => {
+            setConfirming(false);
             const r = await create.exec({});
             if (r.data) setSecret(r.data.createAgentToken.token);
           }}
         >
           {token ? "Replace token" : "Create token"}
         </button>
-        {token && (
-          <button type="button" className="danger" onClick={() => revoke.exec({}).then(() => setSecret(null))}>
+        {token && !confirming && (
+          <button
+            type="button"
+            className="danger"
+            data-opener="revoke-agent-token"
+            onClick={() => {
+              clear();
+              setConfirming(true);
+            }}
+          >
             Revoke token
           </button>
         )}
       </div>
+      {token && confirming && (
+        <ConfirmBox
+          label="Confirm revoking the agent token"
+          confirmText="Confirm: revoke the agent token"
+          busy={revoke.state.fetching}
+          onCancel={() => {
+            clear();
+            setConfirming(false);
+          }}
+          onConfirm={async () => {
+            if ((await revoke.exec({})).error) return;
+            setSecret(null);
+            setConfirming(false);
+          }}
+        >
+          Agents using the token <code>{token.prefix}…</code> are refused at once. You can create a new one later.
+        </ConfirmBox>
+      )}
       <Message kind="error">{create.error ?? revoke.error}</Message>
       {secret && <SecretOnce label="New agent token" secret={secret} />}
     </section>

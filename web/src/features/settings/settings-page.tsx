@@ -6,6 +6,7 @@
 import { useQuery } from "urql";
 import { CreateOrganization } from "../../shared/create-organization.tsx";
 import { describeError } from "../../shared/errors.ts";
+import { FeedbackScope } from "../../shared/feedback.tsx";
 import { Message } from "../../shared/form.tsx";
 import { useViewer } from "../../shared/layout.tsx";
 import { Link } from "../../shared/router.tsx";
@@ -31,12 +32,12 @@ export function SettingsPage() {
       </p>
       <Message kind="error">{describeError(result.error)}</Message>
       {org ? (
-        <>
+        <FeedbackScope>
           <ApiKeys org={org} reload={reload} />
           <AgentToken token={result.data?.agentToken ?? null} reload={reload} />
           <Team org={org} reload={reload} />
           {(org.viewerRole === "owner" || org.viewerRole === "admin") && <WebhooksSection organizationId={org.id} />}
-        </>
+        </FeedbackScope>
       ) : (
         <p aria-live="polite">Loading…</p>
       )}
