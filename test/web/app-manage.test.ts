@@ -1,42 +1,22 @@
-/**
- * The application page's Settings, Variables and Domains sections, and the creation and deletion of environments and
- * applications from the /projects tree, in a real browser: Debian's Chromium through
- * playwright-core against a real Skiff on loopback (port 4642, below the ephemeral range, so SKIFF_BASE_URL and the
- * page origin agree), real PostgreSQL. Every change is checked in the database, and a member sees no controls.
- */
-import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { addVariable, deploymentsOf, seededApplication } from "../deployments/deploy-helpers.ts";
 import type { TestDatabase } from "../helpers/db.ts";
-import { addMember, createRegistry, setPassword } from "../helpers/seed.ts";
-import { TEST_PASSWORD } from "../helpers/session.ts";
-import { contextSignedIn, expectAccessible, SKIP_REASON, screenshot } from "./browser.ts";
-import { type DashboardStack, startDashboardStack } from "./dashboard-stack.ts";
+import { addMember, createRegistry } from "../helpers/seed.ts";
+import { expectAccessible, SKIP_REASON, screenshot } from "./browser.ts";
+import { useDashboardStack } from "./dashboard-stack.ts";
 
 const PORT = 4642;
-const BASE = `http://127.0.0.1:${PORT}`;
 const WAIT = { timeout: 20_000 };
 
 if (SKIP_REASON) console.warn(SKIP_REASON);
 
 describe.skipIf(SKIP_REASON !== null)("managing applications and environments in Chromium", () => {
+  const stack = useDashboardStack(PORT, { SKIFF_WORKER: "false" });
+  const signedIn = stack.signedIn;
   let db: TestDatabase;
-  let browser: Browser;
-
-  let stack: DashboardStack | undefined;
-
-  beforeAll(async () => {
-    stack = await startDashboardStack(PORT, { SKIFF_WORKER: "false" });
-    ({ db, browser } = stack);
+  beforeAll(() => {
+    ({ db } = stack.started());
   });
-  afterAll(async () => {
-    await stack?.stop();
-  });
-
-  async function signedIn(user: { userId: string; email: string }): Promise<BrowserContext> {
-    await setPassword(db.knex, user.userId, TEST_PASSWORD);
-    return contextSignedIn(browser, BASE, user.email);
-  }
 
   /** The application's variables as stored (keys only: values are encrypted). */
   async function storedKeys(applicationId: string): Promise<string[]> {

@@ -5,15 +5,14 @@
  * PostgreSQL. The Settings form follows the application (Change source, a rename elsewhere, a re-read) and saves only
  * what the person edited; every saved change is checked in the database and in the request the page sent.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { addDomain, addVariable, deploymentsOf, seededApplication } from "../deployments/deploy-helpers.ts";
 import type { TestDatabase } from "../helpers/db.ts";
-import { createRegistry, setPassword } from "../helpers/seed.ts";
+import { createRegistry } from "../helpers/seed.ts";
 import { gql } from "../helpers/server.ts";
-import { TEST_PASSWORD } from "../helpers/session.ts";
-import { contextSignedIn, expectAccessible, focused, SKIP_REASON } from "./browser.ts";
-import { type DashboardStack, startDashboardStack } from "./dashboard-stack.ts";
+import { expectAccessible, focused, SKIP_REASON } from "./browser.ts";
+import { useDashboardStack } from "./dashboard-stack.ts";
 
 const PORT = 4644;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -22,22 +21,12 @@ const WAIT = { timeout: 20_000 };
 if (SKIP_REASON) console.warn(SKIP_REASON);
 
 describe.skipIf(SKIP_REASON !== null)("the application page's settings, notice and focus in Chromium", () => {
+  const stack = useDashboardStack(PORT, { SKIFF_WORKER: "false" });
+  const signedIn = stack.signedIn;
   let db: TestDatabase;
-  let browser: Browser;
-  let stack: DashboardStack | undefined;
-
-  beforeAll(async () => {
-    stack = await startDashboardStack(PORT, { SKIFF_WORKER: "false" });
-    ({ db, browser } = stack);
+  beforeAll(() => {
+    ({ db } = stack.started());
   });
-  afterAll(async () => {
-    await stack?.stop();
-  });
-
-  async function signedIn(user: { userId: string; email: string }): Promise<BrowserContext> {
-    await setPassword(db.knex, user.userId, TEST_PASSWORD);
-    return contextSignedIn(browser, BASE, user.email);
-  }
 
   /** The `input` of every `UpdateApplication` the page sends, in order. */
   function sentUpdates(page: Page): Record<string, unknown>[] {

@@ -1,43 +1,22 @@
-/**
- * The /projects page's tree controls and plan usage in a real browser: Debian's Chromium through playwright-core
- * against a real Skiff on loopback (port 4646, below the ephemeral range, so SKIFF_BASE_URL and the page origin
- * agree), real PostgreSQL. The plan's usage follows changes made in the tree; created things are said; a refused
- * name is said once, under its field; a non-empty environment is not offered for deletion; one generated password
- * shows at a time; counts are in the singular for one; the rename form and the confirmations take focus, Escape
- * cancels, and focus returns to the opener or lands near what was deleted.
- */
-import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { seededApplication } from "../deployments/deploy-helpers.ts";
 import type { TestDatabase } from "../helpers/db.ts";
-import { createRegistry, setPassword } from "../helpers/seed.ts";
-import { TEST_PASSWORD } from "../helpers/session.ts";
-import { contextSignedIn, expectAccessible, focused, SKIP_REASON } from "./browser.ts";
-import { type DashboardStack, startDashboardStack } from "./dashboard-stack.ts";
+import { createRegistry } from "../helpers/seed.ts";
+import { expectAccessible, focused, SKIP_REASON } from "./browser.ts";
+import { useDashboardStack } from "./dashboard-stack.ts";
 
 const PORT = 4646;
-const BASE = `http://127.0.0.1:${PORT}`;
 const WAIT = { timeout: 20_000 };
 
 if (SKIP_REASON) console.warn(SKIP_REASON);
 
 describe.skipIf(SKIP_REASON !== null)("the /projects tree and plan usage in Chromium", () => {
+  const stack = useDashboardStack(PORT, { SKIFF_WORKER: "false" });
+  const signedIn = stack.signedIn;
   let db: TestDatabase;
-  let browser: Browser;
-  let stack: DashboardStack | undefined;
-
-  beforeAll(async () => {
-    stack = await startDashboardStack(PORT, { SKIFF_WORKER: "false" });
-    ({ db, browser } = stack);
+  beforeAll(() => {
+    ({ db } = stack.started());
   });
-  afterAll(async () => {
-    await stack?.stop();
-  });
-
-  async function signedIn(user: { userId: string; email: string }): Promise<BrowserContext> {
-    await setPassword(db.knex, user.userId, TEST_PASSWORD);
-    return contextSignedIn(browser, BASE, user.email);
-  }
 
   it("usage follows the tree; additions are said; counts in the singular; a refused name is said once", {
     timeout: 180_000,

@@ -6,37 +6,25 @@
  * grant says that the member then sees every project; a role is saved only with its Save button; refused fields are
  * said under them. Every change is checked in the database.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { TestDatabase } from "../helpers/db.ts";
-import { addMember, createOrg, createProjects, setPassword } from "../helpers/seed.ts";
-import { TEST_PASSWORD } from "../helpers/session.ts";
-import { contextSignedIn, expectAccessible, focused, SKIP_REASON, screenshot } from "./browser.ts";
-import { type DashboardStack, startDashboardStack } from "./dashboard-stack.ts";
+import { addMember, createOrg, createProjects } from "../helpers/seed.ts";
+import { expectAccessible, focused, SKIP_REASON, screenshot } from "./browser.ts";
+import { useDashboardStack } from "./dashboard-stack.ts";
 
 const PORT = 4645;
-const BASE = `http://127.0.0.1:${PORT}`;
 const WAIT = { timeout: 20_000 };
 
 if (SKIP_REASON) console.warn(SKIP_REASON);
 
 describe.skipIf(SKIP_REASON !== null)("settings: confirmations, grants and roles in Chromium", () => {
+  const stack = useDashboardStack(PORT, { SKIFF_WORKER: "false" });
+  const signedIn = stack.signedIn;
   let db: TestDatabase;
-  let browser: Browser;
-  let stack: DashboardStack | undefined;
-
-  beforeAll(async () => {
-    stack = await startDashboardStack(PORT, { SKIFF_WORKER: "false" });
-    ({ db, browser } = stack);
+  beforeAll(() => {
+    ({ db } = stack.started());
   });
-  afterAll(async () => {
-    await stack?.stop();
-  });
-
-  async function signedIn(user: { userId: string; email: string }): Promise<BrowserContext> {
-    await setPassword(db.knex, user.userId, TEST_PASSWORD);
-    return contextSignedIn(browser, BASE, user.email);
-  }
 
   /** The names of the projects member `memberId` is granted, sorted. */
   async function grantsOf(memberId: string): Promise<string[]> {
