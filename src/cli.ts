@@ -17,7 +17,7 @@ import { resetTwoFactor } from "./auth/two-factor-reset.ts";
 import { type Config, loadConfig } from "./config.ts";
 import { resolveDatabase } from "./db/connect.ts";
 import { embeddedUrl } from "./db/embedded-password.ts";
-import { createKnex } from "./db/knex.ts";
+import { createKnex, migratedOnce } from "./db/knex.ts";
 import { formatJobs, listJobs } from "./jobs/job-list.ts";
 import { readOutbox } from "./modules/mail/index.ts";
 
@@ -59,10 +59,8 @@ async function withKnex<T>(config: Config, work: (knex: ReturnType<typeof create
   const target = running ? { url: running, stop: async () => {} } : await resolveDatabase(config);
   const knex = createKnex(target.url, { max: 2 });
   try {
-    const { rows } = await knex.raw<{ rows: Array<{ table: string | null }> }>(
-      "select to_regclass('knex_migrations')::text as table",
-    );
-    if (!rows[0]?.table) throw new Error("This database holds no Skiff schema yet: start the server on it once.");
+    if (!(await migratedOnce(knex)))
+      throw new Error("This database holds no Skiff schema yet: start the server on it once.");
     return await work(knex);
   } finally {
     await knex.destroy();

@@ -97,10 +97,7 @@ export async function migrateLatest(knex: Knex): Promise<string[]> {
  */
 async function refuseNewerMigrations(knex: Knex): Promise<void> {
   const table = migrationConfig.tableName as string;
-  const { rows } = await knex.raw<{ rows: Array<{ exists: string | null }> }>("select to_regclass(?)::text as exists", [
-    table,
-  ]);
-  if (!rows[0]?.exists) return;
+  if (!(await migratedOnce(knex))) return;
   const known = new Set(readdirSync(migrationConfig.directory as string).filter((f) => f.endsWith(".ts")));
   const applied = (await knex(table).pluck("name")) as string[];
   const unknown = applied.filter((name) => !known.has(name));
@@ -110,6 +107,14 @@ async function refuseNewerMigrations(knex: Knex): Promise<void> {
       `(${unknown.join(", ")}). Run the newer version, undo them with it first (docs/operations.md, Upgrades), or ` +
       "restore the backup taken before the upgrade.",
   );
+}
+
+/** True when Skiff has migrated this database at least once (its migrations table exists). */
+export async function migratedOnce(knex: Knex): Promise<boolean> {
+  const { rows } = await knex.raw<{ rows: Array<{ table: string | null }> }>("select to_regclass(?)::text as table", [
+    migrationConfig.tableName as string,
+  ]);
+  return Boolean(rows[0]?.table);
 }
 
 /** True when no migration is pending (used by /readyz). */

@@ -1,13 +1,7 @@
-/**
- * The application page's **Domains** section: each custom host with its port and HTTPS state (a certificate is
- * requested when HTTPS is on and issued once DNS points at the ingress), Add (`addDomain`: host, optional port,
- * HTTPS), Edit (`updateDomain`: port, HTTPS; domain-edit.tsx) and Remove behind a confirmation (`removeDomain`).
- * Controls for owners and admins only.
- */
-import { useState } from "react";
 import { useClearFeedback, useNotice } from "../../shared/feedback.tsx";
 import { ConfirmBox, Field, Message } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
+import { useConfirm } from "../../shared/use-confirm.ts";
 import { DomainEdit } from "./domain-edit.tsx";
 import { ADD_DOMAIN, type ApplicationManageFields, REMOVE_DOMAIN } from "./manage-operations.ts";
 
@@ -15,10 +9,8 @@ type DomainRowData = ApplicationManageFields["domains"][number];
 
 /** One domain's row: host (a link), port, HTTPS state, and Remove with its confirmation. */
 function DomainRow({ app, domain, manage }: { app: ApplicationManageFields; domain: DomainRowData; manage: boolean }) {
-  const [confirming, setConfirming] = useState(false);
-  const [removed, setRemoved] = useState(false);
+  const confirm = useConfirm();
   const remove = useAction(REMOVE_DOMAIN);
-  const clear = useClearFeedback();
   return (
     <tr data-domain={domain.host}>
       <th scope="row">
@@ -32,20 +24,17 @@ function DomainRow({ app, domain, manage }: { app: ApplicationManageFields; doma
       </td>
       {manage && (
         <td>
-          {confirming ? (
+          {confirm.open ? (
             <ConfirmBox
               label={`Confirm removing ${domain.host}`}
               confirmText={`Confirm: remove ${domain.host}`}
               busy={remove.state.fetching}
-              done={removed}
-              onCancel={() => {
-                clear();
-                setConfirming(false);
-              }}
+              done={confirm.done}
+              onCancel={confirm.cancel}
               onConfirm={async () => {
                 // Removed: the row leaves with the re-read application (focus then lands on the section).
                 const r = await remove.exec({ applicationId: app.id, host: domain.host });
-                if (!r.error) setRemoved(true);
+                if (!r.error) confirm.succeed();
               }}
             >
               Stops routing <code>{domain.host}</code> to {app.name} (and its certificate) with the next deployment; the
@@ -54,14 +43,7 @@ function DomainRow({ app, domain, manage }: { app: ApplicationManageFields; doma
           ) : (
             <div className="row">
               <DomainEdit domain={domain} appPort={app.port} />
-              <button
-                type="button"
-                aria-label={`Remove ${domain.host}`}
-                onClick={() => {
-                  clear();
-                  setConfirming(true);
-                }}
-              >
+              <button type="button" aria-label={`Remove ${domain.host}`} onClick={confirm.start}>
                 Remove
               </button>
             </div>

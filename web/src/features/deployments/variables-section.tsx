@@ -8,6 +8,7 @@ import { useState } from "react";
 import { useClearFeedback, useNotice } from "../../shared/feedback.tsx";
 import { ConfirmBox, Field, Message } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
+import { useConfirm } from "../../shared/use-confirm.ts";
 import {
   type ApplicationManageFields,
   SET_ENVIRONMENT_VARIABLE,
@@ -36,10 +37,8 @@ function VariableRow({
   manage: boolean;
 }) {
   const [shown, setShown] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const [removed, setRemoved] = useState(false);
+  const confirm = useConfirm();
   const unset = useAction(UNSET_ENVIRONMENT_VARIABLE);
-  const clear = useClearFeedback();
   return (
     <tr data-variable={name}>
       <th scope="row">
@@ -58,34 +57,24 @@ function VariableRow({
       </td>
       {manage && (
         <td>
-          {confirming ? (
+          {confirm.open ? (
             <ConfirmBox
               label={`Confirm removing ${name}`}
               confirmText={`Confirm: remove ${name}`}
               busy={unset.state.fetching}
-              done={removed}
-              onCancel={() => {
-                clear();
-                setConfirming(false);
-              }}
+              done={confirm.done}
+              onCancel={confirm.cancel}
               onConfirm={async () => {
                 // Removed: the row leaves with the re-read application (focus then lands on the section).
                 const r = await unset.exec({ applicationId: app.id, key: name });
-                if (!r.error) setRemoved(true);
+                if (!r.error) confirm.succeed();
               }}
             >
               Removes the variable <code>{name}</code> from {app.name}; the running version keeps it until the next
               deployment.
             </ConfirmBox>
           ) : (
-            <button
-              type="button"
-              onClick={() => {
-                clear();
-                setConfirming(true);
-              }}
-              aria-label={`Remove ${name}`}
-            >
+            <button type="button" onClick={confirm.start} aria-label={`Remove ${name}`}>
               Remove
             </button>
           )}

@@ -8,6 +8,7 @@ import { type ReactNode, useState } from "react";
 import { useClearFeedback } from "../../shared/feedback.tsx";
 import { ConfirmBox, Field, Message, useFocusInside } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
+import { useConfirm } from "../../shared/use-confirm.ts";
 import { count, listed } from "../../shared/words.ts";
 import { DELETE_APPLICATION, DELETE_ENVIRONMENT, RENAME_ENVIRONMENT } from "./operations.ts";
 
@@ -35,38 +36,25 @@ export function DeleteButton({
   blocked?: boolean;
   children: ReactNode;
 }) {
-  const [confirming, setConfirming] = useState(false);
-  const [deleted, setDeleted] = useState(false);
-  const clear = useClearFeedback();
+  const confirm = useConfirm(reset);
   return (
     <>
-      {confirming ? (
+      {confirm.open ? (
         <ConfirmBox
           label={blocked ? `Cannot delete ${what} yet` : `Confirm deleting ${what}`}
           confirmText={blocked ? null : `Confirm: delete ${what}`}
           cancelText={blocked ? "Close" : "Cancel"}
           busy={busy}
-          done={deleted}
-          onCancel={() => {
-            clear();
-            reset();
-            setConfirming(false);
-          }}
+          done={confirm.done}
+          onCancel={confirm.cancel}
           onConfirm={async () => {
-            if (await run()) setDeleted(true);
+            if (await run()) confirm.succeed();
           }}
         >
           {children}
         </ConfirmBox>
       ) : (
-        <button
-          type="button"
-          aria-label={label}
-          onClick={() => {
-            clear();
-            setConfirming(true);
-          }}
-        >
+        <button type="button" aria-label={label} onClick={confirm.start}>
           Delete
         </button>
       )}

@@ -4,6 +4,7 @@ import type { SettingsQuery } from "../../gql/graphql.ts";
 import { useClearFeedback } from "../../shared/feedback.tsx";
 import { ConfirmBox, Field, Message, SecretOnce } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
+import { useConfirm } from "../../shared/use-confirm.ts";
 import { date, type Org } from "./common.ts";
 import { CREATE_AGENT_TOKEN, CREATE_API_KEY, DELETE_API_KEY, REVOKE_AGENT_TOKEN } from "./operations.ts";
 
@@ -17,9 +18,7 @@ function keyLabel(k: ApiKeyRow): string {
 /** One key's row with Delete behind a confirmation; `onDeleted` runs once it is deleted. */
 function KeyRow({ k, reload, onDeleted }: { k: ApiKeyRow; reload: () => void; onDeleted: (id: string) => void }) {
   const del = useAction(DELETE_API_KEY, reload);
-  const [confirming, setConfirming] = useState(false);
-  const [deleted, setDeleted] = useState(false);
-  const clear = useClearFeedback();
+  const confirm = useConfirm();
   return (
     <tr>
       <th scope="row">{k.name}</th>
@@ -30,19 +29,16 @@ function KeyRow({ k, reload, onDeleted }: { k: ApiKeyRow; reload: () => void; on
       <td>{date(k.createdAt)}</td>
       <td>{date(k.lastUsedAt)}</td>
       <td>
-        {confirming ? (
+        {confirm.open ? (
           <ConfirmBox
             label={`Confirm deleting key ${keyLabel(k)}`}
             confirmText={`Confirm: delete key ${keyLabel(k)}`}
             busy={del.state.fetching}
-            done={deleted}
-            onCancel={() => {
-              clear();
-              setConfirming(false);
-            }}
+            done={confirm.done}
+            onCancel={confirm.cancel}
             onConfirm={async () => {
               if ((await del.exec({ id: k.id })).error) return;
-              setDeleted(true);
+              confirm.succeed();
               onDeleted(k.id);
             }}
           >
@@ -50,15 +46,7 @@ function KeyRow({ k, reload, onDeleted }: { k: ApiKeyRow; reload: () => void; on
             be undone.
           </ConfirmBox>
         ) : (
-          <button
-            type="button"
-            className="danger"
-            onClick={() => {
-              clear();
-              setConfirming(true);
-            }}
-            aria-label={`Delete key ${keyLabel(k)}`}
-          >
+          <button type="button" className="danger" onClick={confirm.start} aria-label={`Delete key ${keyLabel(k)}`}>
             Delete
           </button>
         )}

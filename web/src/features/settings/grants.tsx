@@ -7,6 +7,7 @@ import { useState } from "react";
 import { useClearFeedback } from "../../shared/feedback.tsx";
 import { ConfirmBox, Message } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
+import { useConfirm } from "../../shared/use-confirm.ts";
 import type { Org } from "./common.ts";
 import { GRANT_ACCESS, type MemberRow, REVOKE_ACCESS } from "./operations.ts";
 
@@ -32,15 +33,13 @@ export function GrantItem({
   removeInstead: () => void;
 }) {
   const revoke = useAction(REVOKE_ACCESS, reload);
-  const [confirming, setConfirming] = useState(false);
-  const [revoked, setRevoked] = useState(false);
-  const clear = useClearFeedback();
+  const confirm = useConfirm();
   const target = grantTarget(g);
   const email = m.user.email;
   return (
     <li>
       {g.project ? `Project ${g.project.name}` : `Application ${g.application?.name ?? "(hidden)"}`}{" "}
-      {confirming ? (
+      {confirm.open ? (
         <ConfirmBox
           label={`Confirm revoking access to ${target} from ${email}`}
           confirmText={
@@ -49,13 +48,10 @@ export function GrantItem({
               : `Confirm: revoke access to ${target} from ${email}`
           }
           busy={revoke.state.fetching}
-          done={revoked}
-          onCancel={() => {
-            clear();
-            setConfirming(false);
-          }}
+          done={confirm.done}
+          onCancel={confirm.cancel}
           onConfirm={async () => {
-            if (!(await revoke.exec({ grantId: g.id })).error) setRevoked(true);
+            if (!(await revoke.exec({ grantId: g.id })).error) confirm.succeed();
           }}
         >
           {last ? (
@@ -71,7 +67,7 @@ export function GrantItem({
                 type="button"
                 className="danger"
                 onClick={() => {
-                  setConfirming(false);
+                  confirm.close();
                   removeInstead();
                 }}
               >
@@ -85,14 +81,7 @@ export function GrantItem({
           )}
         </ConfirmBox>
       ) : (
-        <button
-          type="button"
-          onClick={() => {
-            clear();
-            setConfirming(true);
-          }}
-          aria-label={`Revoke access to ${target} from ${email}`}
-        >
+        <button type="button" onClick={confirm.start} aria-label={`Revoke access to ${target} from ${email}`}>
           Revoke
         </button>
       )}

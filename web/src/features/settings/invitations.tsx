@@ -2,10 +2,11 @@
  * The invitations of the team card: send one (a refused address or role is said under its field), and per pending
  * invitation Resend and Cancel (behind a confirmation: the mailed link stops working). Owners and admins only.
  */
-import { useId, useState } from "react";
+import { useId } from "react";
 import { useClearFeedback, useNotice } from "../../shared/feedback.tsx";
 import { ConfirmBox, Field, FieldError, Message } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
+import { useConfirm } from "../../shared/use-confirm.ts";
 import { date, type Org } from "./common.ts";
 import { CANCEL_INVITATION, INVITE_MEMBER, RESEND_INVITATION, type Role } from "./operations.ts";
 
@@ -16,9 +17,7 @@ function InvitationRow({ i, manage, reload }: { i: Invitation; manage: boolean; 
   const resend = useAction(RESEND_INVITATION, reload);
   const cancel = useAction(CANCEL_INVITATION, reload);
   const [notice, setNotice] = useNotice();
-  const [confirming, setConfirming] = useState(false);
-  const [cancelled, setCancelled] = useState(false);
-  const clear = useClearFeedback();
+  const confirm = useConfirm();
   return (
     <tr>
       <th scope="row" data-landing>
@@ -30,19 +29,16 @@ function InvitationRow({ i, manage, reload }: { i: Invitation; manage: boolean; 
       <td>
         {manage &&
           i.status === "pending" &&
-          (confirming ? (
+          (confirm.open ? (
             <ConfirmBox
               label={`Confirm cancelling the invitation to ${i.email}`}
               confirmText={`Confirm: cancel the invitation to ${i.email}`}
               cancelText="Keep it"
               busy={cancel.state.fetching}
-              done={cancelled}
-              onCancel={() => {
-                clear();
-                setConfirming(false);
-              }}
+              done={confirm.done}
+              onCancel={confirm.cancel}
               onConfirm={async () => {
-                if (!(await cancel.exec({ id: i.id })).error) setCancelled(true);
+                if (!(await cancel.exec({ id: i.id })).error) confirm.succeed();
               }}
             >
               The link mailed to {i.email} stops working; inviting them again sends a new one.
@@ -62,10 +58,7 @@ function InvitationRow({ i, manage, reload }: { i: Invitation; manage: boolean; 
               <button
                 type="button"
                 className="danger"
-                onClick={() => {
-                  clear();
-                  setConfirming(true);
-                }}
+                onClick={confirm.start}
                 aria-label={`Cancel invitation to ${i.email}`}
               >
                 Cancel

@@ -7,6 +7,7 @@ import { useState } from "react";
 import { useClearFeedback, useNotice } from "../../shared/feedback.tsx";
 import { ConfirmBox, Message } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
+import { useConfirm } from "../../shared/use-confirm.ts";
 import type { Org } from "./common.ts";
 import { GrantForm, GrantItem } from "./grants.tsx";
 import { Invitations } from "./invitations.tsx";
@@ -57,9 +58,7 @@ function RoleEditor({ m, reload }: { m: MemberRow; reload: () => void }) {
 
 function MemberItem({ m, org, manage, reload }: { m: MemberRow; org: Org; manage: boolean; reload: () => void }) {
   const remove = useAction(REMOVE_MEMBER, reload);
-  const [removing, setRemoving] = useState(false);
-  const [removed, setRemoved] = useState(false);
-  const clear = useClearFeedback();
+  const removing = useConfirm();
   const editable = manage && m.role !== "owner";
   const email = m.user.email;
   return (
@@ -83,10 +82,7 @@ function MemberItem({ m, org, manage, reload }: { m: MemberRow; org: Org; manage
                   g={g}
                   last={m.grants.length === 1}
                   reload={reload}
-                  removeInstead={() => {
-                    clear();
-                    setRemoving(true);
-                  }}
+                  removeInstead={removing.start}
                 />
               ) : (
                 <li key={g.id}>
@@ -102,33 +98,22 @@ function MemberItem({ m, org, manage, reload }: { m: MemberRow; org: Org; manage
       </td>
       <td>
         {editable &&
-          (removing ? (
+          (removing.open ? (
             <ConfirmBox
               label={`Confirm removing ${email}`}
               confirmText={`Confirm: remove ${email}`}
               busy={remove.state.fetching}
-              done={removed}
-              onCancel={() => {
-                clear();
-                setRemoving(false);
-              }}
+              done={removing.done}
+              onCancel={removing.cancel}
               onConfirm={async () => {
-                if (!(await remove.exec({ memberId: m.id })).error) setRemoved(true);
+                if (!(await remove.exec({ memberId: m.id })).error) removing.succeed();
               }}
             >
               {email} leaves {org.name} at once: their access, their API keys bound to it and their grants go. They can
               join again only through a new invitation.
             </ConfirmBox>
           ) : (
-            <button
-              type="button"
-              className="danger"
-              onClick={() => {
-                clear();
-                setRemoving(true);
-              }}
-              aria-label={`Remove ${email}`}
-            >
+            <button type="button" className="danger" onClick={removing.start} aria-label={`Remove ${email}`}>
               Remove
             </button>
           ))}
