@@ -21,6 +21,7 @@ import type { Config } from "../config.ts";
 import { newId } from "../db/ids.ts";
 import { isDataException } from "../db/pg-errors.ts";
 import { poolClientFor } from "../db/prepared-statements.ts";
+import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
 import { nameText } from "../shared/input-fields.ts";
 import { accountNotices, passwordResetNotice } from "./account-notices.ts";
 import { apiKeyOrganization } from "./api-key-organization.ts";
@@ -236,6 +237,14 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
           throw new APIError("BAD_REQUEST", {
             message: "A value is too long or contains characters that cannot be stored",
             code: "INVALID_INPUT_VALUE",
+          });
+        }
+        // The database unreachable: the client may try again (503; auth-routes.ts adds Retry-After), not a fault.
+        if (isDatabaseUnavailable(err)) {
+          log.warn({ err }, "auth request refused: the database is unavailable");
+          throw new APIError("SERVICE_UNAVAILABLE", {
+            message: "Service temporarily unavailable: the database cannot be reached; retry later",
+            code: "SERVICE_UNAVAILABLE",
           });
         }
         const status = (err as { statusCode?: number } | null)?.statusCode;

@@ -1147,10 +1147,11 @@ export type Mutation = {
   resendInvitation: Invitation;
   /**
    * Re-runs the stored input of a `partial` or `failed` import on the same record, after deleting the project
-   * of the previous run (cascading to what it created). `CONFLICT` when the import succeeded or is still
-   * pending (also for the loser of two concurrent retries); `NOT_FOUND`; `FORBIDDEN` for members.
-   * A pending record whose run cannot resume any more (its job has no attempts left) counts as interrupted and can
-   * be retried. Waits for the run like `importSite`.
+   * of the previous run (cascading to what it created), and waits for the run like `importSite`. Idempotent: a
+   * retry of an import still pending with a live run (another retry's, or the import's own) starts nothing and
+   * waits for that run, answering its outcome, so concurrent retries run it once. `CONFLICT` when the import
+   * succeeded (its only action is delete); `NOT_FOUND`; `FORBIDDEN` for members. A pending record whose run cannot
+   * resume any more (its job has no attempts left) counts as interrupted and is re-run.
    */
   retrySiteImport: SiteImportResult;
   /** Removes a grant (owner or admin); a member left without grants sees every project again. Returns the grant id. */

@@ -34,6 +34,12 @@ export interface WebhookDomainEvent<Name extends DomainEventName = DomainEventNa
   organizationId: string;
   /** The event's data, valid for the catalogue's schema of `name`. */
   data: DomainEventData<Name>;
+  /**
+   * Whether the event is sent outside Skiff (webhook deliveries). `false` for what the site import API causes (spec
+   * doc 1, Events: it emits no events or notifications): consumers inside Skiff (the cluster's reconciliation, API
+   * keys) still see it.
+   */
+  outbound: boolean;
 }
 
 /** A live event (`LIVE_EVENTS`) as consumers receive it. */
@@ -57,19 +63,20 @@ export function subscribeToEvents(subscriber: EventSubscriber): void {
 /** The domain event bus. */
 export const events = {
   /**
-   * Hands webhook event `name` of `payload.organizationId` to every consumer, in `ctx.knex`'s transaction.
+   * Hands webhook event `name` of `payload.organizationId` to every consumer, in `ctx.knex`'s transaction;
+   * `payload.outbound: false` keeps it inside Skiff (see {@link WebhookDomainEvent.outbound}; default true).
    * @throws Error when `payload.data` does not match the catalogue's schema of `name` (a producer's bug).
    */
   async emit<Name extends DomainEventName>(
     ctx: EventContext,
     name: Name,
-    payload: { organizationId: string; data: DomainEventData<Name> },
+    payload: { organizationId: string; data: DomainEventData<Name>; outbound?: boolean },
   ): Promise<void> {
     const parsed = webhookEvent(name)?.data.safeParse(payload.data);
     if (!parsed?.success) {
       throw new Error(`Invalid data for domain event ${name}: ${parsed?.error.message ?? "unknown event"}`);
     }
-    await deliver(ctx, { kind: "webhook", name, ...payload } as DomainEvent);
+    await deliver(ctx, { kind: "webhook", name, ...payload, outbound: payload.outbound ?? true } as DomainEvent);
   },
 
   /**

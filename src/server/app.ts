@@ -4,7 +4,10 @@
  * metrics, and the REST compatibility routes.
  */
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
-import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from "@apollo/server/plugin/disabled";
 import fastifyApollo, { fastifyApolloDrainPlugin } from "@as-integrations/fastify";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { mcpEnabled } from "../config.ts";
@@ -31,7 +34,7 @@ import {
   unavailablePlugin,
 } from "./format-error.ts";
 import { inputChecksPlugin } from "./input-checks.ts";
-import { parseJsonBodies } from "./json-bodies.ts";
+import { parseJsonBodies, refuseEncodedBodies, refuseForbiddenQueryKeys } from "./json-bodies.ts";
 import { registerMcp } from "./mcp.ts";
 import {
   createMetricsServer,
@@ -128,6 +131,9 @@ export async function createServer(services: AppServices, databaseUrl: string): 
     plugins: [
       fastifyApolloDrainPlugin(app),
       ApolloServerPluginCacheControlDisabled(),
+      // No landing page in any mode: a GET asking for HTML answers as any GET without a query (Apollo's default
+      // page is the Sandbox, scripts from a CDN and telemetry, served without a Content-Security-Policy of Skiff's).
+      ApolloServerPluginLandingPageDisabled(),
       graphqlMetricsPlugin<Context>(),
       ...(limits.apollo.plugins as ApolloServerPlugin<Context>[]),
       inputChecksPlugin<Context>(),
@@ -147,6 +153,8 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   app.setErrorHandler(createHttpErrorHandler(services.log));
   app.setNotFoundHandler(notFoundHandler);
   parseJsonBodies(app);
+  refuseEncodedBodies(app);
+  refuseForbiddenQueryKeys(app, "/graphql");
   echoRequestId(app);
   capResponseSize(app, services.config.SKIFF_MAX_RESPONSE_BYTES);
   checkDocumentSize(app);

@@ -3,9 +3,11 @@
  * API keys) on Fastify by converting each request to a WHATWG `Request` for `auth.handler` and copying the
  * `Response` back (status, headers including every `set-cookie`, body).
  */
+import { isUtf8 } from "node:buffer";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from "fastify";
-import type { Auth } from "../auth/auth.ts";
+import { type Auth, SESSION_COOKIE } from "../auth/auth.ts";
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "../shared/database-unavailable.ts";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
@@ -75,6 +77,43 @@ export function unstorableParameter(url: URL): string | null {
   return null;
 }
 
+/** Matches the session cookie in a `Cookie` header (better-auth's `skiff.session_token`, `__Secure-` over https). */
+const SESSION_COOKIE_VALUE = new RegExp(`(?:^|;\\s*)(?:__Secure-)?${SESSION_COOKIE.replace(".", "\\.")}=([^;]*)`);
+
+/**
+ * Whether better-auth's `response` hides a database outage. better-auth answers a sign-out 200 even when the
+ * session's deletion failed (the session would stay valid once the database is back) and a few reads (e.g.
+ * `get-session`) 500: a sign-out deletes its session once more here, and a 5xx looks one user up; either failing with
+ * the database unreachable means the answer is a 503 (the client keeps its cookie and tries again).
+ */
+async function databaseFailed(auth: Auth, request: Request, response: Response): Promise<boolean> {
+  const signOut = request.method === "POST" && new URL(request.url).pathname === "/api/auth/sign-out";
+  if (!signOut && response.status < 500) return false;
+  try {
+    const { adapter } = await auth.$context;
+    const signed = SESSION_COOKIE_VALUE.exec(request.headers.get("cookie") ?? "")?.[1];
+    // The signed value is `<token>.<signature>`: deleting by the token alone (a no-op for a token that is not one).
+    const token = signed ? percentDecoded(signed).replace(/\.[^.]*$/, "") : null;
+    // The adapter's own delete: better-auth's deleteSession finds the row first and skips the delete when that read fails.
+    if (signOut && token && response.status < 400) {
+      await adapter.delete({ model: "session", where: [{ field: "token", value: token }] });
+    } else if (!signOut) await adapter.findOne({ model: "user", where: [{ field: "id", value: "" }] });
+    return false;
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) return true;
+    throw error;
+  }
+}
+
+/** `text` percent-decoded, or as it is when it does not decode. */
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /**
  * Registers `/api/auth/*` (all methods) in its own encapsulated context, where every body is kept raw
  * (a Buffer, any content type) so better-auth parses JSON and forms itself. Effective once `app` is ready.
@@ -101,6 +140,10 @@ export function registerAuthRoutes<L extends FastifyBaseLogger>(
             message: `Query parameter ${JSON.stringify(unstorable)} contains a character that cannot be stored (NUL)`,
           });
         }
+        // Bodies are read as UTF-8 (JSON, forms): bytes that do not decode are refused, never stored with U+FFFD.
+        if (request.body instanceof Buffer && !isUtf8(request.body)) {
+          return reply.code(400).send({ code: "INVALID_INPUT_VALUE", message: "Body is not valid UTF-8" });
+        }
         const invalid = invalidRedirectParameter(url);
         if (invalid) {
           return reply.code(400).send({
@@ -108,7 +151,17 @@ export function registerAuthRoutes<L extends FastifyBaseLogger>(
             message: `${invalid} must be an absolute http(s) URL or a path starting with /`,
           });
         }
-        const response = await auth.handler(webRequest);
+        let response = await auth.handler(webRequest);
+        if (await databaseFailed(auth, webRequest, response)) {
+          response = Response.json(
+            {
+              message: "Service temporarily unavailable: the database cannot be reached; retry later",
+              code: "SERVICE_UNAVAILABLE",
+            },
+            { status: 503 },
+          );
+        }
+        if (response.status === 503) response.headers.set("retry-after", String(RETRY_AFTER_SECONDS));
         // Recorded before the answer is sent (the audit log holds the event once the client sees its outcome).
         if (onAnswered) await onAnswered(request, response);
         return sendResponse(reply, response);

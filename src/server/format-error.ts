@@ -188,20 +188,60 @@ const CODE_OF_STATUS: Record<number, string> = {
 };
 
 /**
+ * The body of a refusal before any route runs on a path other than /graphql: `{ error, code }` with the spec's
+ * shape of invalid input, `details: { fieldErrors: {}, formErrors: [error] }` (the request as a whole is refused,
+ * no field of it), so that every REST refusal reads alike.
+ */
+function refusalBody(error: string, code: string) {
+  return { error, code, details: { fieldErrors: {}, formErrors: [error] } };
+}
+
+/** True for `/mcp` (with or without a query string). */
+function isMcpPath(url: string): boolean {
+  return url === "/mcp" || url.startsWith("/mcp?");
+}
+
+/**
+ * A refusal of `/mcp` before its route runs, in the shape its route answers (the Streamable HTTP transport's JSON-RPC
+ * error, `id` null, with the agent API's `message` and `code` beside it): a body that is not JSON is a parse error
+ * (-32700), anything else -32000; a method other than POST is 405 with `Allow: POST` whatever its body.
+ */
+function mcpRefusal(reply: FastifyReply, method: string, status: number, error: FastifyError): FastifyReply {
+  if (method !== "POST") {
+    const message = "Method not allowed: a stateless server, use POST";
+    return reply
+      .code(405)
+      .header("allow", "POST")
+      .send({ jsonrpc: "2.0", error: { code: -32000, message }, id: null, message, code: "METHOD_NOT_ALLOWED" });
+  }
+  const code = CODE_OF_STATUS[status] ?? "BAD_REQUEST";
+  const rpcCode = status === 400 && error.code === "FST_ERR_CTP_INVALID_JSON_BODY" ? -32700 : -32000;
+  return reply.code(status).send({
+    jsonrpc: "2.0",
+    error: { code: rpcCode, message: error.message },
+    id: null,
+    message: error.message,
+    code,
+  });
+}
+
+/**
  * Fastify error handler for failures before GraphQL runs (malformed JSON, oversized body, ...):
- * 4xx keep their status with a clear message — in GraphQL's `{ errors }` shape on /graphql, `{ error, code }`
- * elsewhere; anything else is logged and answered as a masked 500.
+ * 4xx keep their status with a clear message — in GraphQL's `{ errors }` shape on /graphql,
+ * {@link refusalBody}'s `{ error, code, details }` elsewhere; anything else is logged and answered as a masked 500.
  */
 export function createHttpErrorHandler(log: Logger) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const status = error.statusCode ?? 500;
     const isGraphql = request.url.startsWith("/graphql");
+    if (status >= 400 && status < 500 && isMcpPath(request.url))
+      return mcpRefusal(reply, request.method, status, error);
     if (status >= 400 && status < 500) {
       const code = CODE_OF_STATUS[status] ?? "BAD_REQUEST";
       return reply
         .code(status)
         .send(
-          isGraphql ? { errors: [{ message: error.message, extensions: { code } }] } : { error: error.message, code },
+          isGraphql ? { errors: [{ message: error.message, extensions: { code } }] } : refusalBody(error.message, code),
         );
     }
     if (isDatabaseUnavailable(error)) {
@@ -234,18 +274,23 @@ export const MAX_PATH_PARAMETER_LENGTH = 100;
 
 /**
  * Fastify's `frameworkErrors`: a URL the router refuses before any route runs — a path parameter longer than
- * {@link MAX_PATH_PARAMETER_LENGTH} characters (414) or a path that does not decode (400) — answered in Skiff's
- * `{ error, code }` shape with a message that says which, without repeating the URL (it may be megabytes long).
+ * {@link MAX_PATH_PARAMETER_LENGTH} characters, or a path that is not valid percent-encoded UTF-8 — names no
+ * resource (no id Skiff issues is that long or undecodable): 404 NOT_FOUND, as for any id that names nothing, in
+ * Skiff's `{ error, code }` shape with a message that says which, without repeating the URL (it may be megabytes
+ * long). Any other router refusal keeps its status, code BAD_REQUEST.
  */
 export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const status = error.statusCode ?? 400;
-  const message =
-    error.code === "FST_ERR_MAX_PARAM_LENGTH"
-      ? `A path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters`
-      : error.code === "FST_ERR_BAD_URL"
-        ? "The URL's path is not valid percent-encoded UTF-8"
-        : "The request's URL cannot be routed";
-  void reply.code(status).send({ error: message, code: status === 414 ? "URI_TOO_LONG" : "BAD_REQUEST" });
+  if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+    const message = `No resource has an id that long (path parameters are at most ${MAX_PATH_PARAMETER_LENGTH} characters)`;
+    void reply.code(404).send({ error: message, code: "NOT_FOUND" });
+    return;
+  }
+  if (error.code === "FST_ERR_BAD_URL") {
+    const message = "No resource has this path: it does not decode as percent-encoded UTF-8";
+    void reply.code(404).send({ error: message, code: "NOT_FOUND" });
+    return;
+  }
+  void reply.code(error.statusCode ?? 400).send(refusalBody("The request's URL cannot be routed", "BAD_REQUEST"));
 }
 
 /**

@@ -16,6 +16,13 @@
  * message (BAD_REQUEST, the socket stays open), any other message with 4400. Messages a socket receives once it is
  * closing (e.g. refused with 4406 at the upgrade) are dropped. Keepalive: every {@link KEEP_ALIVE_MS} each open
  * socket that has not answered the previous ping is terminated, the others are pinged.
+ *
+ * Limits per socket: at most {@link MAX_OPERATIONS_PER_SOCKET} operations at once (subscriptions, and queries and
+ * mutations until their result is written); one more `subscribe` is answered with an `error` message for its id
+ * (TOO_MANY_OPERATIONS), the socket stays open. A socket holding more than {@link MAX_BUFFERED_BYTES} not yet written
+ * (a client that does not read) is closed with {@link BEHIND_CLOSE_CODE} before anything more is written or executed
+ * for it. A write that fails because the connection is gone is no internal error: the `dropped` hook is told, once
+ * per socket.
  */
 import type { IncomingMessage } from "node:http";
 import type { ExecutionArgs, ExecutionResult, GraphQLError, GraphQLFormattedError } from "graphql";
@@ -29,6 +36,21 @@ import { jsonTooDeepError } from "./json-bodies.ts";
 
 /** Interval, in ms, of the keepalive sweep; a socket silent to a ping for one interval is terminated. */
 export const KEEP_ALIVE_MS = 12_000;
+/**
+ * Most operations one socket may run at once: subscriptions, and queries and mutations from their `subscribe` until
+ * their result is written. One more is refused with an `error` message (code TOO_MANY_OPERATIONS).
+ */
+export const MAX_OPERATIONS_PER_SOCKET = 100;
+/**
+ * Most bytes a socket may hold not yet written (ws's `bufferedAmount`, beyond what the kernel took): past it, the
+ * client is not reading and the socket is closed with {@link BEHIND_CLOSE_CODE} instead of the next write.
+ */
+export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/**
+ * Close code of a socket whose client fell too far behind (its send buffer, or its subscription's queue of live
+ * events): 1013 Try Again Later, on which graphql-ws clients reconnect (and resume with their last cursor).
+ */
+export const BEHIND_CLOSE_CODE = 1013;
 
 /**
  * The result stream of a running subscription: `take` pushes its next result to a consumer (see `StreamConsumer` in
@@ -58,6 +80,12 @@ export interface ProtocolHooks {
   closed(socket: ProtocolSocket): void;
   /** An internal error (the socket is closed with 4500). */
   failed(error: unknown): void;
+  /**
+   * Writes to `socket` are dropped, `reason` telling why: its send buffer passed {@link MAX_BUFFERED_BYTES} (it is
+   * closed with {@link BEHIND_CLOSE_CODE}), or a write failed because the connection is gone. Once per socket; no
+   * internal error.
+   */
+  dropped?(socket: ProtocolSocket, reason: unknown): void;
 }
 
 /**
@@ -75,6 +103,8 @@ export class ProtocolSocket extends WebSocket {
   /** Answered the last keepalive ping (or opened since). */
   alive = true;
   initTimer: NodeJS.Timeout | undefined = undefined;
+  /** Writes were dropped (client not reading, or gone) and the `dropped` hook told. */
+  droppedWrites = false;
   /** The first operation's id and stream (a connection mostly runs one), then the others by id. */
   #firstId: string | undefined = undefined;
   #first: ResultStream | null = null;
@@ -111,6 +141,11 @@ export class ProtocolSocket extends WebSocket {
   /** Whether operation `id` runs (or is being prepared or executed). */
   hasOperation(id: string): boolean {
     return this.#firstId === id || (this.#more?.has(id) ?? false);
+  }
+
+  /** How many operations run (or are being prepared or executed). */
+  operationCount(): number {
+    return (this.#firstId === undefined ? 0 : 1) + (this.#more?.size ?? 0);
   }
 
   /** Operation `id`'s result stream (null while it is prepared or a query or mutation executes). */
@@ -160,22 +195,11 @@ function initTimedOut(socket: ProtocolSocket): void {
     socket.close(CloseCode.ConnectionInitialisationTimeout, "Connection initialisation timeout");
 }
 
+/** The message of a `subscribe` refused because its socket runs {@link MAX_OPERATIONS_PER_SOCKET} operations. */
+const TOO_MANY_OPERATIONS = `Too many operations on this connection: at most ${MAX_OPERATIONS_PER_SOCKET} at once (complete one first)`;
+
 /** The JSON text of each result without errors sent, for as long as the result is kept. */
 const resultTexts = new WeakMap<ExecutionResult, string>();
-
-/**
- * Sends `data` on `socket`. Undefined when the socket can take more at once: it is no longer open, or it had
- * nothing buffered, so this write went straight to the kernel (or waits alone in the socket's buffer). Otherwise a
- * promise resolved once written: a reader that does not keep up is then waited for, one write at a time.
- */
-function send(socket: WebSocket, data: string): Promise<void> | undefined {
-  if (socket.readyState !== WebSocket.OPEN) return undefined;
-  if (socket.bufferedAmount === 0) {
-    socket.send(data);
-    return undefined;
-  }
-  return new Promise((resolve, reject) => socket.send(data, (error) => (error ? reject(error) : resolve())));
-}
 
 /** Whether `value` is a result stream rather than a single result. */
 function isStream(value: ResultStream | ExecutionResult): value is ResultStream {
@@ -259,6 +283,46 @@ export class GraphqlWsProtocol {
     this.#handle(socket, data).catch((error: unknown) => this.internalError(socket, error));
   }
 
+  /**
+   * Sends `data` on `socket`. Undefined when the socket can take more at once: it is no longer open, or it had
+   * nothing buffered, so this write went straight to the kernel (or waits alone in the socket's buffer). Otherwise a
+   * promise resolved once written, or once the write failed (the connection is gone: never a rejection): a reader
+   * that does not keep up is then waited for, one write at a time. A socket over {@link MAX_BUFFERED_BYTES} is
+   * closed instead (see `#writable`).
+   */
+  #send(socket: ProtocolSocket, data: string): Promise<void> | undefined {
+    if (!this.#writable(socket)) return undefined;
+    if (socket.bufferedAmount === 0) {
+      socket.send(data);
+      return undefined;
+    }
+    return new Promise((resolve) =>
+      socket.send(data, (error) => {
+        if (error) this.#dropped(socket, error);
+        resolve();
+      }),
+    );
+  }
+
+  /**
+   * Whether `socket` is open and its client keeps up; one holding more than {@link MAX_BUFFERED_BYTES} not yet
+   * written is closed with {@link BEHIND_CLOSE_CODE} (false).
+   */
+  #writable(socket: ProtocolSocket): boolean {
+    if (socket.readyState !== WebSocket.OPEN) return false;
+    if (socket.bufferedAmount <= MAX_BUFFERED_BYTES) return true;
+    this.#dropped(socket, new Error(`Send buffer over ${MAX_BUFFERED_BYTES} bytes: closed with ${BEHIND_CLOSE_CODE}`));
+    socket.close(BEHIND_CLOSE_CODE, "Client too far behind: reconnect");
+    return false;
+  }
+
+  /** Tells the `dropped` hook, once per socket, why writes to `socket` are dropped. */
+  #dropped(socket: ProtocolSocket, reason: unknown): void {
+    if (socket.droppedWrites) return;
+    socket.droppedWrites = true;
+    this.#hooks.dropped?.(socket, reason);
+  }
+
   /** `socket` closed: its timer stopped, its subscriptions ended, then the transport told. */
   socketClosed(socket: ProtocolSocket): void {
     this.sockets.delete(socket);
@@ -305,10 +369,10 @@ export class GraphqlWsProtocol {
         if (socket.readyState !== WebSocket.OPEN) return;
         if (!permitted) return socket.close(CloseCode.Forbidden, "Forbidden");
         socket.acknowledged = true;
-        return send(socket, JSON.stringify({ type: MessageType.ConnectionAck }));
+        return this.#send(socket, JSON.stringify({ type: MessageType.ConnectionAck }));
       }
       case MessageType.Ping:
-        return send(
+        return this.#send(
           socket,
           JSON.stringify(
             message.payload ? { type: MessageType.Pong, payload: message.payload } : { type: MessageType.Pong },
@@ -340,6 +404,11 @@ export class GraphqlWsProtocol {
     if (socket.hasOperation(id)) {
       return socket.close(CloseCode.SubscriberAlreadyExists, `Subscriber for ${id} already exists`);
     }
+    if (socket.operationCount() >= MAX_OPERATIONS_PER_SOCKET) {
+      // Formatted here: the message holds nothing internal, and the code is the protocol's own.
+      const payload = [{ message: TOO_MANY_OPERATIONS, extensions: { code: "TOO_MANY_OPERATIONS" } }];
+      return this.#send(socket, JSON.stringify({ id, type: MessageType.Error, payload }));
+    }
     socket.setOperation(id, null);
     let started = false;
     try {
@@ -358,6 +427,8 @@ export class GraphqlWsProtocol {
         if (this.#running(socket, id)) await this.#error(socket, id, operationResolutionErrors(execArgs));
         return;
       }
+      // A socket closed (or closed now, its client not reading) starts nothing more.
+      if (!this.#writable(socket)) return;
       const result =
         operation.operation === "subscription"
           ? await this.#hooks.subscribe(execArgs, socket)
@@ -394,7 +465,7 @@ export class GraphqlWsProtocol {
   async complete(socket: ProtocolSocket, id: string): Promise<void> {
     if (!this.#running(socket, id)) return;
     socket.deleteOperation(id);
-    await send(socket, JSON.stringify({ id, type: MessageType.Complete }));
+    await this.#send(socket, JSON.stringify({ id, type: MessageType.Complete }));
   }
 
   /**
@@ -406,18 +477,18 @@ export class GraphqlWsProtocol {
   next(socket: ProtocolSocket, id: string, result: ExecutionResult): Promise<void> | undefined {
     if (result.errors?.length) {
       const payload = { ...result, errors: this.#hooks.format(result.errors) };
-      return send(socket, JSON.stringify({ id, type: MessageType.Next, payload }));
+      return this.#send(socket, JSON.stringify({ id, type: MessageType.Next, payload }));
     }
     let payload = resultTexts.get(result);
     if (payload === undefined) {
       payload = JSON.stringify(result);
       resultTexts.set(result, payload);
     }
-    return send(socket, `{"id":${JSON.stringify(id)},"type":"${MessageType.Next}","payload":${payload}}`);
+    return this.#send(socket, `{"id":${JSON.stringify(id)},"type":"${MessageType.Next}","payload":${payload}}`);
   }
 
   #error(socket: ProtocolSocket, id: string, errors: readonly GraphQLError[]): Promise<void> | undefined {
-    return send(socket, JSON.stringify({ id, type: MessageType.Error, payload: this.#hooks.format(errors) }));
+    return this.#send(socket, JSON.stringify({ id, type: MessageType.Error, payload: this.#hooks.format(errors) }));
   }
 }
 
@@ -441,6 +512,8 @@ class RunningSubscription implements StreamConsumer<ExecutionResult> {
   }
 
   onValue(result: ExecutionResult): void {
+    // A socket no longer open takes no more results: its stream is ended when it closes.
+    if (this.#socket.readyState !== WebSocket.OPEN) return;
     // A failure here (serializing, writing, taking the next result) ends the subscription, never the process.
     let sent: Promise<void> | undefined;
     try {

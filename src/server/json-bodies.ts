@@ -2,7 +2,13 @@
  * JSON request bodies: Fastify's own parser (secure-json-parse, which refuses `__proto__` keys and
  * `constructor.prototype` so that no body can reach an object's prototype), with a refusal that says which of the
  * two it is. Fastify answers both a malformed body and a well-formed one carrying such a key with "Body is not valid
- * JSON"; a client whose JSON is valid would look for a syntax error that is not there.
+ * JSON"; a client whose JSON is valid would look for a syntax error that is not there. The same check applies to the
+ * `variables` and `extensions` of a GET /graphql ({@link refuseForbiddenQueryKeys}).
+ *
+ * Bytes (RFC 8259: JSON exchanged between systems is UTF-8): a JSON body is read as UTF-8 only, and must be
+ * well-formed UTF-8 (400 otherwise, never decoded with U+FFFD replacing what does not decode); a `charset` other than
+ * utf-8 is 415, and so is a body sent with a `Content-Encoding` other than `identity` on any route
+ * ({@link refuseEncodedBodies}).
  *
  * Nesting (the rule of src/shared/json-text.ts): a client's JSON document — a request body, the `variables` and `extensions` of a GraphQL request sent
  * by GET (src/server/input-checks.ts), the payload of a graphql-ws message (src/server/graphql-ws-protocol.ts) — may
@@ -10,9 +16,17 @@
  * `error` message on a WebSocket) before any code walks it. JavaScript's own JSON parser does not recurse, but
  * `JSON.stringify` and every recursive walk of a value do, and overflow the stack at a few thousand levels.
  */
+import { isUtf8 } from "node:buffer";
 import type { FastifyInstance } from "fastify";
 import { GraphQLError } from "graphql";
-import { FORBIDDEN_JSON_KEY_MESSAGE, JSON_TOO_DEEP_MESSAGE, jsonTooDeep, parsesAsJson } from "../shared/json-text.ts";
+import { echoed } from "../shared/errors.ts";
+import {
+  FORBIDDEN_JSON_KEY_MESSAGE,
+  JSON_TOO_DEEP_MESSAGE,
+  jsonTooDeep,
+  parsesAsJson,
+  readJsonText,
+} from "../shared/json-text.ts";
 
 /**
  * The GraphQL error (code BAD_REQUEST, HTTP 400) of a request whose JSON nests deeper than MAX_JSON_DEPTH (src/shared/json-text.ts):
@@ -37,27 +51,112 @@ class ForbiddenJsonKeyError extends Error {
   readonly statusCode = 400;
   readonly code = "FST_ERR_CTP_INVALID_JSON_BODY";
 
-  constructor() {
-    super(FORBIDDEN_JSON_KEY_MESSAGE);
+  constructor(message = FORBIDDEN_JSON_KEY_MESSAGE) {
+    super(message);
   }
+}
+
+/** The message of a body whose bytes are not well-formed UTF-8. */
+const INVALID_UTF8_MESSAGE = "Body is not valid UTF-8: JSON bodies are read as UTF-8 text";
+
+/** The 400 of a JSON body whose bytes are not well-formed UTF-8 (code BAD_REQUEST in the answer). */
+class InvalidUtf8Error extends Error {
+  readonly statusCode = 400;
+  readonly code = "FST_ERR_CTP_INVALID_JSON_BODY";
+
+  constructor() {
+    super(INVALID_UTF8_MESSAGE);
+  }
+}
+
+/** The 415 of a request whose body is not sent as Skiff reads it (code UNSUPPORTED_MEDIA_TYPE in the answer). */
+class UnsupportedMediaTypeError extends Error {
+  readonly statusCode = 415;
+  readonly code = "FST_ERR_CTP_INVALID_MEDIA_TYPE";
+}
+
+/** The `charset` parameter of a `Content-Type` header value (quotes removed), or null when it has none. */
+function charsetOf(contentType: string | undefined): string | null {
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? "");
+  return match ? (match[1] ?? match[2] ?? "") : null;
 }
 
 /**
  * Replaces `scope`'s `application/json` parser by Fastify's default one (same body limit, same refusals) whose
  * refusal of a well-formed body names the forbidden key rather than a syntax error, and which refuses a body nested
- * deeper than MAX_JSON_DEPTH (src/shared/json-text.ts) (400, "JSON nests … deeper than 64 levels"). `emptyAsNone`: an empty (or
- * blank) body is no body (`request.body` undefined) rather than Fastify's 400 "Body cannot be empty".
+ * deeper than MAX_JSON_DEPTH (src/shared/json-text.ts) (400, "JSON nests … deeper than 64 levels"). The body is
+ * read as UTF-8 only: a `charset` parameter other than `utf-8` (any case, quoted or not) is refused with 415, and
+ * bytes that are not well-formed UTF-8 with 400 ("Body is not valid UTF-8") rather than decoded with U+FFFD in their
+ * place. `emptyAsNone`: an empty (or blank) body is no body (`request.body` undefined) rather than Fastify's 400
+ * "Body cannot be empty".
  */
 export function parseJsonBodies(scope: FastifyInstance, { emptyAsNone = false } = {}): void {
   const standard = scope.getDefaultJsonParser("error", "error");
   scope.removeContentTypeParser("application/json");
-  scope.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    const text = String(body);
+  scope.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, body, done) => {
+    const charset = charsetOf(request.headers["content-type"]);
+    if (charset !== null && charset.toLowerCase() !== "utf-8") {
+      const named = echoed(charset);
+      return done(
+        new UnsupportedMediaTypeError(`Unsupported charset "${named}": JSON bodies are read as utf-8 only`),
+        undefined,
+      );
+    }
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) return done(new InvalidUtf8Error(), undefined);
+    const text = bytes.toString("utf8");
     if (emptyAsNone && text.trim() === "") return done(null, undefined);
     standard(request, text, (error, value) => {
       if (error && text.length > 0 && parsesAsJson(text)) return done(new ForbiddenJsonKeyError(), undefined);
       if (!error && jsonTooDeep(value)) return done(new JsonTooDeepError(), undefined);
       done(error, value);
     });
+  });
+}
+
+/**
+ * Refuses, on every route of `app` (a root-level hook), a request carrying a body with a `Content-Encoding` other
+ * than `identity` (gzip, br, deflate, anything): 415 UNSUPPORTED_MEDIA_TYPE naming the encoding. No route decodes
+ * a body, so an encoded one would otherwise be read as it arrived (a 400 "not valid JSON" for gzip, or bytes taken
+ * as they are for an unknown encoding).
+ */
+export function refuseEncodedBodies(app: FastifyInstance): void {
+  app.addHook("onRequest", async (request) => {
+    const header = request.headers["content-encoding"];
+    if (header === undefined) return;
+    const length = request.headers["content-length"];
+    const hasBody = request.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+    const codings = header
+      .split(",")
+      .map((coding) => coding.trim())
+      .filter((coding) => coding !== "" && coding.toLowerCase() !== "identity");
+    if (!hasBody || codings.length === 0) return;
+    throw new UnsupportedMediaTypeError(
+      `Content-Encoding "${echoed(codings.join(", "))}" is not supported: send the body unencoded (identity)`,
+    );
+  });
+}
+
+/**
+ * Refuses, as a POST body holding one is refused (the same parser, secure-json-parse, through
+ * {@link readJsonText}), a GET of `path` whose `variables` or `extensions` query-string parameter (read as Apollo
+ * reads it, by URLSearchParams) is JSON holding `__proto__` or `prototype` inside `constructor`: 400 BAD_REQUEST
+ * naming the parameter, before Apollo or authentication runs. Malformed JSON and nesting are left to Apollo and
+ * src/server/input-checks.ts, which answer them as for a POST.
+ */
+export function refuseForbiddenQueryKeys(app: FastifyInstance, path: string): void {
+  app.addHook("onRequest", async (request) => {
+    if (request.method !== "GET" || request.routeOptions.url !== path) return;
+    const search = request.url.indexOf("?");
+    if (search < 0) return;
+    const params = new URLSearchParams(request.url.slice(search + 1));
+    for (const name of ["variables", "extensions"]) {
+      for (const text of params.getAll(name)) {
+        const read = readJsonText(text);
+        if ("refused" in read && read.refused === FORBIDDEN_JSON_KEY_MESSAGE) {
+          throw new ForbiddenJsonKeyError(FORBIDDEN_JSON_KEY_MESSAGE.replace(/^Body/, `The "${name}" parameter`));
+        }
+      }
+    }
   });
 }

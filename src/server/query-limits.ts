@@ -19,9 +19,14 @@ import {
   type GraphQLSchema,
   GraphQLSkipDirective,
   getDirectiveValues,
+  getNullableType,
+  isIntrospectionType,
+  isListType,
+  Kind,
   Lexer,
   NoSchemaIntrospectionCustomRule,
   parse,
+  type SelectionSetNode,
   Source,
   specifiedRules,
   syntaxError,
@@ -200,22 +205,96 @@ export function subscriptionDirectivesRule(context: ValidationContext): ASTVisit
   };
 }
 
+/** Reports graphql-armor's refusal `error` to `context` as a validation error, without its "Syntax Error: " prefix. */
+function reportWithoutSyntaxPrefix(context: ValidationContext | null, error: GraphQLError): void {
+  context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, ""), { nodes: error.nodes }));
+}
+
+/**
+ * Most fields of each name that one operation may select at its root, counted by response key (fields of one key
+ * are merged and resolved once): the whole schema (`__schema`, `_service { sdl }`) once, and a few `__type`s.
+ */
+export const INTROSPECTION_LIMITS: Readonly<Record<string, number>> = { __schema: 1, _service: 1, __type: 10 };
+
+/**
+ * Validation rule bounding what introspection can make the server build (the cost limit and the execution time limit
+ * do not apply to it): an operation selects at most {@link INTROSPECTION_LIMITS} `__schema`, `_service` and `__type`
+ * fields at its root (through fragments too), and no list of an introspection type (`types`, `fields`, `args`, …)
+ * under an alias, which would repeat the whole schema in one `__schema`. graphql-js's MaxIntrospectionDepthRule
+ * (among the specified rules) bounds the nesting of those lists. Refusals are GRAPHQL_VALIDATION_FAILED naming the
+ * limit.
+ */
+export function introspectionLimitsRule(context: ValidationContext): ASTVisitor {
+  return {
+    OperationDefinition(operation) {
+      const keys = new Map<string, Set<string>>();
+      const seenFragments = new Set<string>();
+      const collect = (selectionSet: SelectionSetNode) => {
+        for (const selection of selectionSet.selections) {
+          if (selection.kind === Kind.FIELD) {
+            const name = selection.name.value;
+            if (!(name in INTROSPECTION_LIMITS)) continue;
+            const names = keys.get(name) ?? new Set<string>();
+            names.add(selection.alias?.value ?? name);
+            keys.set(name, names);
+          } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+            collect(selection.selectionSet);
+          } else if (!seenFragments.has(selection.name.value)) {
+            seenFragments.add(selection.name.value);
+            const fragment = context.getFragment(selection.name.value);
+            if (fragment) collect(fragment.selectionSet);
+          }
+        }
+      };
+      collect(operation.selectionSet);
+      for (const [name, names] of keys) {
+        const limit = INTROSPECTION_LIMITS[name] ?? 0;
+        if (names.size <= limit) continue;
+        context.reportError(
+          new GraphQLError(
+            `Limit of ${limit} ${name} field${limit === 1 ? "" : "s"} per operation exceeded, found ${names.size}.`,
+            {
+              nodes: operation,
+            },
+          ),
+        );
+      }
+    },
+    Field(node) {
+      if (!node.alias || node.alias.value === node.name.value) return;
+      const parent = context.getParentType();
+      const type = context.getFieldDef()?.type;
+      if (!parent || !isIntrospectionType(parent) || !type || !isListType(getNullableType(type))) return;
+      context.reportError(
+        new GraphQLError(`Introspection list ${parent.name}.${node.name.value} cannot be selected under an alias.`, {
+          nodes: node,
+        }),
+      );
+    },
+  };
+}
+
 /** Apollo options (`plugins`, `validationRules`, `parseOptions`) and validation rules enforcing the limits. */
 export function queryLimits(config: Config) {
+  // graphql-armor words its refusals "Syntax Error: …" (they are validation errors) and throws them unless told to
+  // report them: each is reported to the validation context without that prefix.
+  const reported = { exposeLimits: true, propagateOnRejection: false, onReject: [reportWithoutSyntaxPrefix] };
   const armor = new ApolloArmor({
-    maxDepth: { n: config.SKIFF_MAX_QUERY_DEPTH, exposeLimits: true },
+    // Depth is the nesting of fields: fragment spreads and inline fragments add nothing, and introspection fields
+    // count like any other (graphql-js's standard introspection query nests 15 deep).
+    maxDepth: { n: config.SKIFF_MAX_QUERY_DEPTH, flattenFragments: true, ignoreIntrospection: false, ...reported },
     // Static cost grows 1.5× per level whatever the data, so the dashboard's ordinary project tree would
     // exceed any useful bound; list sizes are capped by pagination arguments instead (first ≤ 100, etc.).
     costLimit: { enabled: false },
-    maxAliases: { n: 30, exposeLimits: true },
-    maxDirectives: { n: 50, exposeLimits: true },
+    maxAliases: { n: 30, ...reported },
+    maxDirectives: { n: 50, ...reported },
     maxTokens: { enabled: false },
     blockFieldSuggestion: { enabled: true },
   });
   const armored = armor.protect();
   const protection = {
     plugins: armored.plugins,
-    validationRules: [subscriptionDirectivesRule, ...armored.validationRules],
+    validationRules: [subscriptionDirectivesRule, introspectionLimitsRule, ...armored.validationRules],
   };
   // Apollo adds its own introspection rule when `introspection` is false (src/server/app.ts); graphql-ws needs one.
   const introspection = config.SKIFF_INTROSPECTION ? [] : [NoSchemaIntrospectionCustomRule];

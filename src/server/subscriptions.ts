@@ -18,7 +18,9 @@
  * address holds at most {@link MAX_PENDING_PER_ADDRESS} sockets not yet authenticated (more: the upgrade answers
  * 429); results and errors go through the HTTP error formatter (codes, no internals, `errorId` in the log, no field
  * suggestions); a
- * cookie-authenticated connection must come from a trusted origin (SKIFF_BASE_URL or SKIFF_TRUSTED_ORIGINS).
+ * cookie-authenticated connection must come from a trusted origin (SKIFF_BASE_URL or SKIFF_TRUSTED_ORIGINS). The
+ * protocol caps operations per socket and the bytes a socket may hold unwritten (src/server/graphql-ws-protocol.ts);
+ * writes dropped for a client that does not read, or is gone, are logged at debug level, once per socket.
  *
  * Access: each connection keeps its caller's memberships, roles and grants (reloaded when a
  * subscription starts) and shares them with all its subscriptions and their events, so that a fan-out to many
@@ -49,7 +51,7 @@ import { StreamOverflowError } from "../shared/pubsub.ts";
 import { authenticate } from "./authenticate.ts";
 import { buildContext, withOrigin } from "./context.ts";
 import { createFormatError } from "./format-error.ts";
-import { GraphqlWsProtocol, ProtocolSocket } from "./graphql-ws-protocol.ts";
+import { BEHIND_CLOSE_CODE, GraphqlWsProtocol, ProtocolSocket } from "./graphql-ws-protocol.ts";
 import { unicodeError } from "./input-checks.ts";
 import { subscriptionsOpen } from "./metrics.ts";
 import { costError, endDeadline, queryCost, startDeadline } from "./query-cost.ts";
@@ -63,8 +65,6 @@ export const MAX_WS_PAYLOAD = 1024 * 1024;
 export const CONNECTION_INIT_TIMEOUT_MS = 3000;
 /** Most sockets one client address may hold before they authenticate; more upgrades answer 429. */
 export const MAX_PENDING_PER_ADDRESS = 20;
-/** Close code of a socket whose subscriber fell too far behind: 1013 Try Again Later (clients reconnect, resume). */
-const BEHIND_CLOSE_CODE = 1013;
 
 /**
  * A subscription's results over one socket, counted in {@link subscriptionsOpen} from its start to its end. When
@@ -353,6 +353,8 @@ export function attachSubscriptions(
         (socket as SkiffSocket).connection = undefined;
       },
       failed: (error) => services.log.error({ err: error }, "graphql-ws: internal error, socket closed with 4500"),
+      // A client that does not read, or is gone: its business, not the server's (one line per socket).
+      dropped: (_socket, reason) => services.log.debug({ err: reason }, "graphql-ws: writes dropped"),
     },
     CONNECTION_INIT_TIMEOUT_MS,
   );

@@ -7,7 +7,8 @@ import { BadUserInputError } from "./errors.ts";
 
 /** Converts zod issues to a BadUserInputError (`fieldErrors` by dot-separated path, root issues in `formErrors`). */
 export function toBadUserInput(error: z.ZodError, message = "Invalid input"): BadUserInputError {
-  const fieldErrors: Record<string, string[]> = {};
+  // A Map: keys are the caller's own (`toString`, `__proto__`, …), never an object's inherited members.
+  const byField = new Map<string, string[]>();
   const formErrors: string[] = [];
   for (const issue of error.issues) {
     const keys = issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
@@ -16,11 +17,13 @@ export function toBadUserInput(error: z.ZodError, message = "Invalid input"): Ba
       if (path.length === 0) formErrors.push(msg);
       else {
         const key = path.map(String).join(".");
-        fieldErrors[key] = [...(fieldErrors[key] ?? []), msg];
+        byField.set(key, [...(byField.get(key) ?? []), msg]);
       }
     }
   }
-  const first = Object.entries(fieldErrors)[0];
+  // Object.fromEntries defines own properties, `__proto__` included.
+  const fieldErrors: Record<string, string[]> = Object.fromEntries(byField);
+  const first = [...byField][0];
   const detail = first ? `${first[0]}: ${first[1][0]}` : formErrors[0];
   return new BadUserInputError(detail ? `${message}: ${detail}` : message, { fieldErrors, formErrors });
 }

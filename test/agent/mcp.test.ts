@@ -398,6 +398,17 @@ describe("the Streamable HTTP transport", () => {
     const invalid = await post({ jsonrpc: "2.0", nonsense: true });
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toMatchObject({ error: { code: -32700 } });
+    // Refused before the route runs, the transport's JSON-RPC shape all the same (with the agent API's message, code).
+    const malformed = await post("{ not json");
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 }, id: null });
+    const untyped = await post(list, { "content-type": "" });
+    expect(untyped.status).toBe(415);
+    expect(await untyped.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 }, id: null });
+    const put = await fetch(`${t.skiff.url}/mcp`, { method: "PUT", body: "x" });
+    expect(put.status).toBe(405);
+    expect(put.headers.get("allow")).toBe("POST");
+    expect(await put.json()).toMatchObject({ jsonrpc: "2.0", code: "METHOD_NOT_ALLOWED" });
     // An empty batch is an invalid request (JSON-RPC 2.0, Batch), not an answer with nothing in it.
     const empty = await post([]);
     expect(empty.status).toBe(400);

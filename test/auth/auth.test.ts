@@ -205,6 +205,16 @@ describe("sign-up", () => {
       expect(await res.json()).toMatchObject({ code: "INVALID_INPUT_VALUE" });
       expect(await knex("users").where({ email }).first()).toBeUndefined();
     }
+    // Bytes that are not UTF-8: refused, never stored with U+FFFD in their place.
+    const email = `bytes-${randomBytes(4).toString("hex")}@example.com`;
+    const raw = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: Buffer.from(`{"email":"${email}","password":"long-enough-password","name":"B\xffob"}`, "latin1"),
+    });
+    expect(raw.status).toBe(400);
+    expect(await raw.json()).toMatchObject({ code: "INVALID_INPUT_VALUE" });
+    expect(await knex("users").where({ email }).first()).toBeUndefined();
     const cookie = await signIn(first.email, first.password);
     for (const name of ["", "a\u0000b", "x".repeat(101)]) {
       const res = await post("/update-user", { name }, cookie);

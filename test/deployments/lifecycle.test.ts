@@ -6,7 +6,7 @@
  * lifecycle; deploy.started and deploy.succeeded reach a loopback HTTPS receiver, signed.
  */
 import { describe, expect, it } from "vitest";
-import { webhookEvent } from "../../src/shared/events/catalogue.ts";
+import { WEBHOOK_EVENTS, webhookEvent } from "../../src/shared/events/catalogue.ts";
 import { agentGet } from "../agent/agent-client.ts";
 import { createTestDatabase } from "../helpers/db.ts";
 import { startHttpsReceiver } from "../helpers/https-receiver.ts";
@@ -241,6 +241,66 @@ describe("deployment lifecycle (dry-run)", () => {
       const succeeded = events.find((e) => e.event === "deploy.succeeded");
       expect(succeeded.data.deployment).toMatchObject({ status: "done" });
       expect(succeeded.data.deployment.finished_at).toBeTruthy();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("sends nothing for what the site import API does (spec doc 1, Events), then the next deployment's events", async () => {
+    const receiver = await startHttpsReceiver();
+    try {
+      const org = await importReadyOrg(t.db.knex);
+      const everyEvent = WEBHOOK_EVENTS.map((e) => e.name);
+      await insertWebhook(t.db.knex, org.organizationId, `${receiver.url}/all`, everyEvent);
+      const request = (name: string) => ({
+        organizationId: org.organizationId,
+        name,
+        source: { type: "docker", dockerImage: "nginx:1.27" },
+        database: { type: "postgres", name: "quiet", user: "quiet_user", password: "s3cret-pass" },
+        domain: `${name.toLowerCase()}.example.test`,
+      });
+      const kept = await rest<{ importId: string; applicationId: string }>(
+        t.skiff.url,
+        "POST",
+        "/api/site-import",
+        { apiKey: org.owner.apiKey },
+        request("Quiet"),
+      );
+      const rolledBack = await rest<{ importId: string }>(
+        t.skiff.url,
+        "POST",
+        "/api/site-import",
+        { apiKey: org.owner.apiKey },
+        request("Gone"),
+      );
+      expect([kept.status, rolledBack.status]).toEqual([200, 200]);
+      await drainJobs(t.db.knex); // the imports' deployments run to done
+      const deleted = await rest(
+        t.skiff.url,
+        "POST",
+        "/api/siteImport.delete",
+        { apiKey: org.owner.apiKey },
+        { siteImportId: rolledBack.body.importId, rollbackResources: true },
+      );
+      expect(deleted.status).toBe(200);
+      await drainJobs(t.db.knex);
+      // What the import created is not the import: its next deployment is announced as usual.
+      await gql(
+        t.skiff.url,
+        DEPLOY,
+        { id: kept.body.applicationId, title: "After import" },
+        { apiKey: org.owner.apiKey },
+      );
+      const requests = await receiver.waitForRequests(2, 15_000);
+      await drainJobs(t.db.knex);
+      const sent = await t.db.knex("webhook_deliveries").where({ organization_id: org.organizationId }).select("body");
+      const bodies = sent.map((d: { body: string }) => JSON.parse(d.body));
+      expect(bodies.map((b) => b.event).sort()).toEqual(["deploy.started", "deploy.succeeded"]);
+      expect(bodies.every((b) => b.data.deployment.trigger === "manual")).toBe(true);
+      expect(requests.map((r) => JSON.parse(r.body.toString()).event).sort()).toEqual([
+        "deploy.started",
+        "deploy.succeeded",
+      ]);
     } finally {
       await receiver.close();
     }

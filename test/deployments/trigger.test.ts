@@ -47,7 +47,7 @@ async function appWithUrl(settings?: Record<string, unknown>) {
   return { ...seeded, token, secret, path: `/api/deploy/${token}` };
 }
 
-async function post(path: string, body?: string, headers: Record<string, string> = {}) {
+async function post(path: string, body?: string | Buffer, headers: Record<string, string> = {}) {
   const res = await fetch(`${t.skiff.url}${path}`, {
     method: "POST",
     headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
@@ -139,10 +139,11 @@ describe("POST /api/deploy/:token", () => {
       ['{"title":', "Body is not valid JSON"],
       ['{"__proto__":{"a":1}}', "forbidden key"],
       [`${"[".repeat(65)}${"]".repeat(65)}`, "deeper than 64 levels"],
-    ]) {
+      [Buffer.from('{"title":"bad \xff byte"}', "latin1"), "not valid UTF-8"],
+    ] as Array<[string | Buffer, string]>) {
       const res = await post(app.path, body);
-      expect(res.status, body.slice(0, 20)).toBe(400);
-      expect(res.body.error, body.slice(0, 20)).toContain(message);
+      expect(res.status, String(body).slice(0, 20)).toBe(400);
+      expect(res.body.error, String(body).slice(0, 20)).toContain(message);
       expect(res.body.code).toBe("BAD_REQUEST");
     }
     expect(await deploymentsOf(t.db.knex, app.applicationId)).toEqual([]);

@@ -1,6 +1,7 @@
 /**
  * A query multiplying list sizes through nesting is refused by its cost before it runs
- * (400 QUERY_COST_EXCEEDED with cost and limit), on HTTP and graphql-ws, while /healthz stays fast; the
+ * (400 QUERY_COST_EXCEEDED with cost and limit), on HTTP and graphql-ws, while /healthz stays fast, and so is
+ * `_entities` over many representations (counted from the variables or the literal); the
  * response-size cap answers 413; ordinary dashboard queries stay under the limit.
  */
 import { createClient } from "graphql-ws";
@@ -64,6 +65,40 @@ describe("query cost", () => {
     const big = await gql(t.skiff.url, query, { n: 100 }, { apiKey: org.owner.apiKey });
     expect(big.status).toBe(400);
     expect(big.errors?.[0]?.extensions?.code).toBe("QUERY_COST_EXCEEDED");
+  });
+
+  it("multiplies the selection of `_entities` by the number of representations (variables or literal)", async () => {
+    // About 2,500 per entity: 100 representations cost about 250,000, over the limit of 200,000; 10 are well under.
+    const selection = "... on Project { environments { applications { deployments(first: 50) { id status } } } }";
+    const query = `query($reps: [_Any!]!) { _entities(representations: $reps) { ${selection} } }`;
+    const reps = (n: number) => Array.from({ length: n }, (_, i) => ({ __typename: "Project", id: `prj_missing${i}` }));
+    const auth = { apiKey: org.owner.apiKey };
+    const few = await gql(t.skiff.url, query, { reps: reps(10) }, auth);
+    expect(few.status).toBe(200);
+    expect(few.data?._entities).toHaveLength(10);
+    const limit = t.skiff.services.config.SKIFF_MAX_QUERY_COST;
+    for (const many of [
+      await gql(t.skiff.url, query, { reps: reps(100) }, auth),
+      await gql(
+        t.skiff.url,
+        `{ _entities(representations: [${reps(100)
+          .map((r) => `{ __typename: "Project", id: "${r.id}" }`)
+          .join(", ")}]) { ${selection} } }`,
+        {},
+        auth,
+      ),
+    ]) {
+      expect(many.status).toBe(400);
+      expect(many.data).toBeUndefined();
+      expect(many.errors?.[0]?.extensions).toMatchObject({ code: "QUERY_COST_EXCEEDED", limit });
+      const cost = many.errors?.[0]?.extensions?.cost as number;
+      expect(cost).toBeGreaterThan(limit);
+      // The cost is 1 + the number of representations × the cost of one entity.
+      expect(cost % 100).toBe(1);
+    }
+    // 14,000 representations are refused before execution (not by the execution time limit).
+    const huge = await gql(t.skiff.url, query, { reps: reps(14_000) }, auth);
+    expect(huge.errors?.[0]?.extensions?.code).toBe("QUERY_COST_EXCEEDED");
   });
 
   it("applies the same limit on graphql-ws", async () => {

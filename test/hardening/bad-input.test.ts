@@ -6,8 +6,9 @@
 import { createClient } from "graphql-ws";
 import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { createOrg } from "../helpers/seed.ts";
+import { createAgentTokenFor, createOrg } from "../helpers/seed.ts";
 import { captureLogs, gql, useTestServer } from "../helpers/server.ts";
+import { orgNumber } from "../webhooks/webhook-helpers.ts";
 
 const logs = captureLogs("warn");
 const t = useTestServer({}, logs.logger);
@@ -150,5 +151,53 @@ describe("client mistakes get client codes", () => {
     );
     expect(res.status).toBeLessThan(500);
     expect(JSON.parse(res.text).errors[0].extensions.code).toBe("PERSISTED_QUERY_NOT_FOUND");
+  });
+});
+
+describe("input keys named like an object's own members", () => {
+  const KEYS = ["toString", "constructor", "hasOwnProperty", "valueOf", "__defineGetter__"];
+
+  it("unknown top-level keys of a REST body or a GraphQL JSON input: 400 naming the key, never a 500", async () => {
+    const webhooks = `/api/v1/orgs/${await orgNumber(t.db.knex, org.organizationId)}/webhooks`;
+    for (const key of KEYS) {
+      for (const path of ["/api/application.create", "/api/site-import", "/api/site-import/preview", webhooks]) {
+        const res = await postRaw(path, JSON.stringify({ [key]: 1 }));
+        expect(res.status, `${path} ${key}`).toBe(400);
+        expect(res.text, `${path} ${key}`).toContain(key);
+      }
+      const plan = await postRaw(
+        "/graphql",
+        JSON.stringify({
+          query: `query($b: JSONObject!) { organizationImportPlan(organizationId: "${org.organizationId}", bundle: $b) { exists } }`,
+          variables: { b: { [key]: 1 } },
+        }),
+      );
+      expect(plan.status, key).toBeLessThan(500);
+      expect(JSON.parse(plan.text).errors[0].extensions.code, key).toBe("BAD_USER_INPUT");
+    }
+    expect(logs.lines.filter((l) => l.level === 50)).toEqual([]);
+  });
+});
+
+describe("two different credentials in one request", () => {
+  it("are refused (401) on GraphQL, REST and the agent API; the same one in both headers is one credential", async () => {
+    const token = await createAgentTokenFor(t.db.knex, org.organizationId, org.owner);
+    const call = (path: string, headers: Record<string, string>) =>
+      fetch(`${t.skiff.url}${path}`, {
+        method: path === "/graphql" ? "POST" : "GET",
+        headers: { "content-type": "application/json", ...headers },
+        ...(path === "/graphql" ? { body: JSON.stringify({ query: "{ viewer { user { id } } }" }) } : {}),
+      }).then((r) => r.status);
+    const key = org.owner.apiKey;
+    for (const [path, credential] of [
+      ["/graphql", key],
+      ["/api/site-import", key],
+      ["/api/agent/projects", token],
+    ] as const) {
+      expect(await call(path, { authorization: `Bearer ${credential}` }), path).toBe(200);
+      expect(await call(path, { authorization: `Bearer ${credential}`, "x-api-key": credential }), path).toBe(200);
+      expect(await call(path, { authorization: `Bearer ${credential}`, "x-api-key": "bogus" }), path).toBe(401);
+      expect(await call(path, { authorization: "Bearer bogus", "x-api-key": credential }), path).toBe(401);
+    }
   });
 });

@@ -11,9 +11,9 @@ import WebSocket from "ws";
 import { restRoutes } from "../../src/modules/index.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { createAgentTokenFor, createOrg } from "../helpers/seed.ts";
+import { addMember, createAgentTokenFor, createOrg } from "../helpers/seed.ts";
 import { startTestServer } from "../helpers/server.ts";
-import { sessionFor } from "../helpers/session.ts";
+import { postAuth, sessionFor, TEST_PASSWORD } from "../helpers/session.ts";
 import { type TcpProxy, tcpProxy } from "../helpers/tcp-proxy.ts";
 
 let db: TestDatabase;
@@ -100,6 +100,42 @@ describe("database outage", () => {
     expect((await ask({ cookie })).status).toBe(200);
     // With the database up, a forged signature is still a refusal.
     expect((await ask({ authorization: `Bearer ${head}.${payload}.AAAA` })).status).toBe(401);
+  });
+
+  it("answers sign-in, sign-up, get-session and sign-out 503 with Retry-After; a sign-out never claims success", async () => {
+    const user = await addMember(db.knex, org.organizationId, "member");
+    const cookie = await sessionFor(db.knex, skiff.url, user);
+    const viewer = () =>
+      fetch(`${skiff.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie },
+        body: JSON.stringify({ query: "{ viewer { user { id } } }" }),
+      });
+    expect((await viewer()).status).toBe(200); // remembered by this instance
+    await proxy.close();
+    const answers = {
+      signIn: await postAuth(skiff.url, "/sign-in/email", { email: user.email, password: TEST_PASSWORD }),
+      signUp: await postAuth(skiff.url, "/sign-up/email", {
+        email: `outage-${Date.now()}@example.com`,
+        password: TEST_PASSWORD,
+        name: "Outage",
+      }),
+      getSession: await fetch(`${skiff.url}/api/auth/get-session`, { headers: { cookie } }),
+      signOut: await postAuth(skiff.url, "/sign-out", {}, cookie),
+    };
+    for (const [name, res] of Object.entries(answers)) {
+      expect(res.status, name).toBe(503);
+      expect(res.headers.get("retry-after"), name).toBe("5");
+      expect(res.headers.getSetCookie(), name).toEqual([]); // the client keeps its cookie and tries again
+    }
+    await proxy.open();
+    let signedOut = 0;
+    for (let i = 0; i < 50 && signedOut !== 200; i++) {
+      signedOut = (await postAuth(skiff.url, "/sign-out", {}, cookie)).status;
+      if (signedOut !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(signedOut).toBe(200);
+    expect((await viewer()).status).toBe(401); // the session is gone
   });
 
   it("answers every REST row that reads the database 503 with Retry-After, in the row family's error body", async () => {

@@ -1,11 +1,14 @@
 /**
  * With real WebSocket clients: frames over 1 MB close the socket (1009) even before
  * authentication; a socket without `connection_init` is closed; pending sockets per address are capped (429);
- * errors are masked like on HTTP (no SQL text); cookie-authenticated upgrades from foreign origins get 4403.
+ * errors are masked like on HTTP (no SQL text); cookie-authenticated upgrades from foreign origins get 4403; one
+ * socket runs at most MAX_OPERATIONS_PER_SOCKET operations (one more: an `error` message for its id, the socket
+ * stays open).
  */
 import { createClient } from "graphql-ws";
 import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { MAX_OPERATIONS_PER_SOCKET } from "../../src/server/graphql-ws-protocol.ts";
 import { MAX_NESTING, MAX_TOKENS } from "../../src/server/query-limits.ts";
 import { CONNECTION_INIT_TIMEOUT_MS, MAX_PENDING_PER_ADDRESS } from "../../src/server/subscriptions.ts";
 import { createOrg, setPassword } from "../helpers/seed.ts";
@@ -35,6 +38,18 @@ function closed(ws: WebSocket): Promise<number> {
   return new Promise((resolve) => ws.once("close", (code) => resolve(code)));
 }
 
+/** Opens a socket authenticated with `apiKey` (`connection_ack` received). */
+async function authenticated(apiKey: string): Promise<WebSocket> {
+  const ws = await open();
+  await new Promise<void>((resolve, reject) => {
+    ws.once("message", (data) =>
+      JSON.parse(String(data)).type === "connection_ack" ? resolve() : reject(new Error(String(data))),
+    );
+    ws.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${apiKey}` } }));
+  });
+  return ws;
+}
+
 describe("graphql-ws limits", () => {
   it("closes the socket on a frame over 1 MB, before authentication", async () => {
     const ws = await open();
@@ -62,6 +77,48 @@ describe("graphql-ws limits", () => {
     await Promise.all(sockets.map((ws) => (ws.readyState === ws.CLOSED ? 0 : closed(ws))));
     const again = await open();
     again.close();
+  });
+
+  it("refuses one operation past the per-socket cap with an error message for its id, and keeps serving", async () => {
+    const ws = await authenticated(org.owner.apiKey);
+    const byId = new Map<string, Array<{ type: string; payload?: unknown }>>();
+    ws.on("message", (data) => {
+      const message = JSON.parse(String(data)) as { id?: string; type: string; payload?: unknown };
+      const key = message.id ?? message.type;
+      byId.set(key, [...(byId.get(key) ?? []), message]);
+    });
+    /** Resolves once `done()` holds, or rejects after 10 s. */
+    const until = async (done: () => boolean, what: string) => {
+      const deadline = Date.now() + 10_000;
+      while (!done()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const subscribe = (id: string) =>
+      ws.send(JSON.stringify({ id, type: "subscribe", payload: { query: "subscription { heartbeat }" } }));
+    // The cap's worth of open subscriptions, each answered with its first heartbeat, then one more.
+    for (let i = 0; i <= MAX_OPERATIONS_PER_SOCKET; i++) subscribe(`s${i}`);
+    const last = `s${MAX_OPERATIONS_PER_SOCKET}`;
+    await until(() => byId.has(last), "an answer to the operation past the cap");
+    expect(byId.get(last)?.map((m) => m.type)).toEqual(["error"]);
+    const errors = byId.get(last)?.[0]?.payload as Array<{ message: string; extensions?: { code?: string } }>;
+    expect(errors.map((e) => e.extensions?.code)).toEqual(["TOO_MANY_OPERATIONS"]);
+    expect(errors[0]?.message).toContain(String(MAX_OPERATIONS_PER_SOCKET));
+    await until(
+      () => Array.from({ length: MAX_OPERATIONS_PER_SOCKET }, (_, i) => byId.has(`s${i}`)).every(Boolean),
+      "the first heartbeat of every subscription within the cap",
+    );
+    for (let i = 0; i < MAX_OPERATIONS_PER_SOCKET; i++) expect(byId.get(`s${i}`)?.[0]?.type).toBe("next");
+    // The socket stays open; completing one subscription frees its place.
+    ws.send(JSON.stringify({ id: "s0", type: "complete" }));
+    subscribe("again");
+    await until(() => byId.has("again"), "the subscription sent after one completed");
+    expect(byId.get("again")?.[0]?.type).toBe("next");
+    ws.send(JSON.stringify({ type: "ping" }));
+    await until(() => byId.has("pong"), "a pong");
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    ws.close();
   });
 
   it("masks database errors like HTTP: a NUL byte in an id gives BAD_USER_INPUT, no SQL text", async () => {

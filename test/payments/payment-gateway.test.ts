@@ -420,6 +420,51 @@ describe.sequential("payment gateway service", () => {
     }
   });
 
+  it("a service deleted while its relay runs: 200 to the gateway, the other services' relays logged", async () => {
+    const created = await ok<{ createPaymentGatewayService: Service }>(owner, CREATE, {
+      projectId: projects[1],
+      name: "Deleted mid-relay",
+      webhookUrl: `${receiver.url}/hooks/slow`,
+    });
+    const doomed = created.createPaymentGatewayService;
+    const seen = receiver.requests.length;
+    receiver.respond((req) => (req.path === "/hooks/slow" ? { delayMs: 1_500 } : {}));
+    try {
+      const body = JSON.stringify({
+        type: "invoice.payment_succeeded",
+        merchantCode: serviceA.merchantCode,
+        metadata: { externalReference: "deleted-mid-relay" },
+      });
+      const answer = fetch(`${skiff.url}/api/payment-gateway/events`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-gateway-signature": createHmac("sha256", serviceA.signingKey!).update(body).digest("hex"),
+        },
+        body,
+      });
+      // The slow relay has reached its receiver (which answers 1.5 s later): the service goes meanwhile.
+      while (!receiver.requests.slice(seen).some((r) => r.path === "/hooks/slow")) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await ok(owner, "mutation($id: ID!) { deletePaymentGatewayService(id: $id) }", { id: doomed.id });
+      const res = await answer;
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ received: true, relays: 3 });
+    } finally {
+      receiver.respond({});
+    }
+    for (const project of projects) {
+      const survivors = (await servicesOf(owner, project)).filter((s) => s.id !== doomed.id);
+      expect(survivors.length).toBeGreaterThan(0);
+      for (const s of survivors) {
+        expect(s.relays.find((r) => r.externalReference === "deleted-mid-relay")).toMatchObject({
+          outcome: "DELIVERED",
+        });
+      }
+    }
+  });
+
   it("deleting a service keeps the merchant while others remain; deleting the last releases it", async () => {
     const DELETE = "mutation($id: ID!) { deletePaymentGatewayService(id: $id) }";
     expect(await errorCode(member, DELETE, { id: serviceA.id })).toBe("FORBIDDEN");

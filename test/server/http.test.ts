@@ -99,21 +99,21 @@ describe("bad input", () => {
     expect(({} as { admin?: boolean }).admin).toBeUndefined();
   });
 
-  it("answers a path parameter over 100 characters with 414 and a bad percent-encoding with 400, URL not repeated", async () => {
+  it("answers a path parameter over 100 characters or a bad percent-encoding with 404 NOT_FOUND, URL not repeated", async () => {
     const long = "x".repeat(5000);
     const headers = { "x-api-key": org.owner.apiKey };
     const tooLong = await fetch(`${skiff.url}/api/v1/orgs/${long}/webhooks`, { headers });
-    expect(tooLong.status).toBe(414);
+    expect(tooLong.status).toBe(404);
     const tooLongText = await tooLong.text();
     expect(JSON.parse(tooLongText)).toEqual({
-      error: "A path parameter is longer than 100 characters",
-      code: "URI_TOO_LONG",
+      error: "No resource has an id that long (path parameters are at most 100 characters)",
+      code: "NOT_FOUND",
     });
     const badEncoding = await fetch(`${skiff.url}/api/v1/orgs/%E0%A4%A/webhooks`, { headers });
-    expect(badEncoding.status).toBe(400);
+    expect(badEncoding.status).toBe(404);
     expect(await badEncoding.json()).toEqual({
-      error: "The URL's path is not valid percent-encoded UTF-8",
-      code: "BAD_REQUEST",
+      error: "No resource has this path: it does not decode as percent-encoded UTF-8",
+      code: "NOT_FOUND",
     });
   });
 

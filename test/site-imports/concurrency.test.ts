@@ -128,7 +128,7 @@ describe("concurrent imports and retries", () => {
     });
   });
 
-  it("runs a record once when retried concurrently; the others get CONFLICT; no duplicate record", async () => {
+  it("runs a record once when retried concurrently; every retry answers that run's outcome; no duplicate record", async () => {
     const org = await createOrg(db.knex);
     const failed = await importVia(skiff.url, org.owner.apiKey, dockerRequest(org.organizationId));
     expect(failed.body).toMatchObject({ status: "failed", errorStep: "application_creation" });
@@ -144,11 +144,15 @@ describe("concurrent imports and retries", () => {
         ),
       ),
     );
+    // One claims the record and runs it; the others find it pending and wait for that run (idempotent). A retry
+    // that arrives after the run ended finds a success, which has no retry: CONFLICT.
     const ok = results.filter((r) => r.data?.retrySiteImport);
-    expect(ok).toHaveLength(1);
-    expect(ok[0]!.data!.retrySiteImport).toEqual({ importId: failed.body.importId, status: "success" });
+    expect(ok.length).toBeGreaterThan(1);
+    for (const r of ok) {
+      expect(r.data!.retrySiteImport).toEqual({ importId: failed.body.importId, status: "success" });
+    }
     for (const r of results.filter((r) => !r.data?.retrySiteImport)) {
-      expect(r.errors?.[0]?.extensions?.code).toBe("CONFLICT");
+      expect(r.errors?.[0]?.message).toContain("has status success");
     }
     const record = await db.knex("site_imports").where({ id: failed.body.importId }).first();
     expect(record).toMatchObject({ status: "success", attempts: 2 });

@@ -211,7 +211,7 @@ describe("actions allowed by the status table", () => {
     });
   });
 
-  it("refuses retry and delete while pending with a live run (CONFLICT), and allows them once the run cannot resume", async () => {
+  it("while pending with a live run, a retry waits for it and delete is refused (CONFLICT); both are allowed once the run cannot resume", async () => {
     const org = await importReadyOrg(db.knex);
     const done = await importOne(org.owner.apiKey, dockerRequest(org.organizationId, { name: "stuck" }));
     await db.knex("site_imports").where({ id: done.importId }).update({ status: "pending", finished_at: null });
@@ -220,14 +220,20 @@ describe("actions allowed by the status table", () => {
       "select graphile_worker.add_job('imports.run', json_build_object('importId', ?::text, 'run', 1), run_at => now() + interval '1 hour', job_key => ?)",
       [done.importId, `site-import:${done.importId}`],
     );
-    for (const [op, vars] of [
-      [RETRY, { id: done.importId }],
-      [DELETE, { id: done.importId, r: true }],
-    ] as const) {
-      const res = await gql(skiff.url, op, vars, { apiKey: org.owner.apiKey });
-      expect(res.errors?.[0]?.extensions?.code).toBe("CONFLICT");
-      expect(res.errors?.[0]?.message).toContain("still running (pending)");
-    }
+    const deleting = await gql(skiff.url, DELETE, { id: done.importId, r: true }, { apiKey: org.owner.apiKey });
+    expect(deleting.errors?.[0]?.extensions?.code).toBe("CONFLICT");
+    expect(deleting.errors?.[0]?.message).toContain("still running (pending)");
+    // A retry is idempotent: it joins the live run's wait (cut short here by SKIFF_IMPORT_WAIT_MS) and answers pending.
+    const shortWait = await startTestServer(db.url, { SKIFF_WORKER: "false", SKIFF_IMPORT_WAIT_MS: "300" });
+    const joined = await gql<{ retrySiteImport: { status: string } }>(
+      shortWait.url,
+      RETRY,
+      { id: done.importId },
+      { apiKey: org.owner.apiKey },
+    ).finally(() => shortWait.stop());
+    expect(joined.errors).toBeUndefined();
+    expect(joined.data?.retrySiteImport.status).toBe("pending");
+    expect(await db.knex("site_imports").where({ id: done.importId }).first()).toMatchObject({ attempts: 1 });
     expect(await countResources(db.knex, org.organizationId)).toMatchObject({ projects: 1, imports: 1 });
 
     // Its run has no attempts left (the server or database stopped it for good): it can be retried.

@@ -12,14 +12,19 @@ export type HeaderReader = Pick<Headers, "get">;
 
 /**
  * The bearer credential sent with `headers` (an API key, a user JWT or an agent token), or null:
- * `Authorization: Bearer <credential>` wins over `x-api-key: <credential>` (spec: Authentication; the two are
- * equivalent).
+ * `Authorization: Bearer <credential>` or `x-api-key: <credential>` (spec: Authentication; the two are equivalent).
+ * Both, with different values, give {@link CONFLICTING_CREDENTIALS}, which no credential matches: every credential
+ * presented must verify (a 401), so a request never runs as one of two callers picked by header order.
  */
 export function bearerCredential(headers: HeaderReader): string | null {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.get("authorization") ?? "");
-  if (match?.[1]) return match[1];
-  return headers.get("x-api-key")?.trim() || null;
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.get("authorization") ?? "")?.[1] || null;
+  const key = headers.get("x-api-key")?.trim() || null;
+  if (bearer && key && bearer !== key) return CONFLICTING_CREDENTIALS;
+  return bearer ?? key;
 }
+
+/** The credential of a request with two different ones: a value of no credential's form (an API key's lookup misses it). */
+export const CONFLICTING_CREDENTIALS = "conflicting-credentials";
 
 /** Three base64url segments: a JWT, never an API key (`skiff_…`). */
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;

@@ -20,6 +20,8 @@ export class AccessScope {
   private loaded: Promise<Map<string, OrgAccess>> | null = null;
   /** What `loaded` resolved to, once it has (read synchronously by {@link settledForOrg}). */
   private settled: Map<string, OrgAccess> | null = null;
+  /** The organization {@link forOrg} last found the caller a member of (see {@link actedOn}). */
+  private lastFound: string | null = null;
 
   /** `caller` null (no credentials) sees nothing. Takes `caller.access` when set (see {@link Caller}). */
   constructor(knex: Knex, caller: Caller | null) {
@@ -87,7 +89,23 @@ export class AccessScope {
 
   /** The caller's access to `organizationId`, or null when it is not a member there (→ NOT_FOUND). */
   async forOrg(organizationId: string): Promise<OrgAccess | null> {
-    return (await this.memberships()).get(organizationId) ?? null;
+    const access = (await this.memberships()).get(organizationId) ?? null;
+    if (access) this.lastFound = organizationId;
+    return access;
+  }
+
+  /**
+   * The organization whose access a service looked up last ({@link forOrg}, {@link active}) and found, since
+   * {@link startAction}: the one a mutation acted on (a session acts on every organization of its user), whose audit
+   * log holds its entry. Null when none was.
+   */
+  actedOn(): string | null {
+    return this.lastFound;
+  }
+
+  /** Starts a new action (a mutation call; they run one at a time): {@link actedOn} forgets the previous one's. */
+  startAction(): void {
+    this.lastFound = null;
   }
 
   /** Access to the organization the request acts on, or null when there is none. */

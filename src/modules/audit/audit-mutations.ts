@@ -38,13 +38,13 @@ class PendingEntry {
   readonly targets: string[];
   private readonly ctx: Context;
   private readonly action: string;
-  private readonly organizationId: Promise<string | null>;
+  private readonly args: Record<string, unknown>;
 
-  constructor(ctx: Context, action: string, targets: string[], organizationId: Promise<string | null>) {
+  constructor(ctx: Context, action: string, targets: string[], args: Record<string, unknown>) {
     this.ctx = ctx;
     this.action = action;
     this.targets = targets;
-    this.organizationId = organizationId;
+    this.args = args;
   }
 
   /** Writes the entry with `knex` unless it is written already. */
@@ -53,7 +53,7 @@ class PendingEntry {
     this.writtenIn = knex;
     const startedAt = performance.now();
     try {
-      const entry = entryOf(this.ctx, this.action, this.targets, outcome, await this.organizationId);
+      const entry = entryOf(this.ctx, this.action, this.targets, outcome, await organizationOf(this.ctx, this.args));
       await writeAuditEntry(knex, entry, "mutation", startedAt);
     } catch (error) {
       this.writtenIn = null;
@@ -161,14 +161,17 @@ export function targetIdsOf(argDefs: readonly ArgumentDefinition[], args: Record
 }
 
 /**
- * The organization whose log holds a call's entry: the one the arguments name (`organizationId`, or
- * `input.organizationId`) when the caller belongs to it, else the one the request acts on.
+ * The organization whose log holds a call's entry (read when the entry is written): the one the arguments name
+ * (`organizationId`, or `input.organizationId`) when the caller belongs to it, else the one whose access the call
+ * looked up and found (the target's: a session acts on every organization of its user), else the one the request
+ * acts on (a refusal on another organization's resource stays in the caller's own log).
  */
 async function organizationOf(ctx: Context, args: Record<string, unknown>): Promise<string | null> {
   const input = args.input as Record<string, unknown> | undefined;
   const named = args.organizationId ?? input?.organizationId;
+  const actedOn = ctx.scope.actedOn();
   if (typeof named === "string" && ctx.caller && (await ctx.scope.forOrg(named).catch(() => null))) return named;
-  return ctx.caller?.organizationId ?? null;
+  return actedOn ?? ctx.caller?.organizationId ?? null;
 }
 
 /**
@@ -181,7 +184,8 @@ export function auditedMutation<TSource>(
   resolve: GraphQLFieldResolver<TSource, Context>,
 ): GraphQLFieldResolver<TSource, Context> {
   return async (source, args, ctx, info) => {
-    const pending = new PendingEntry(ctx, fieldName, targetIdsOf(argDefs, args), organizationOf(ctx, args));
+    ctx.scope.startAction();
+    const pending = new PendingEntry(ctx, fieldName, targetIdsOf(argDefs, args), args);
     const inCallersTransaction = ctx.knex.isTransaction;
     const audited = inCallersTransaction
       ? ctx

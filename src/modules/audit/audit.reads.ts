@@ -60,7 +60,7 @@ function whereSql(compiler: ReadCompiler, organizationId: string, filters: Audit
 function auditConnection(field: ReadField) {
   const { compiler, args } = field;
   const first = pageSizeArg(field, "first", 200, 50);
-  const afterId = typeof args.after === "string" && args.after ? decodeCursor(args.after) : null;
+  const afterId = typeof args.after === "string" && args.after ? decodeCursor(args.after, "auditEvent") : null;
   const filters = args as AuditFilters;
   const organizationId = readableOrganization(compiler, filters.organizationId);
   const where = whereSql(compiler, organizationId, filters);

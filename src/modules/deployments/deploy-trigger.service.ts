@@ -11,6 +11,7 @@
  * 401 `{ error }` for a missing/invalid signature; 404 `{ error }` for an unknown token (a regenerated one too);
  * 429 `{ error }` with `Retry-After` (seconds) above SKIFF_DEPLOY_RATE_LIMIT (default 30) requests per minute per token.
  */
+import { isUtf8 } from "node:buffer";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { Logger } from "pino";
 import { readJsonText } from "../../shared/json-text.ts";
@@ -126,6 +127,8 @@ async function answerTrigger(
 
   let body: unknown = null;
   if (req.rawBody.length > 0) {
+    // JSON is UTF-8 (RFC 8259): bytes that do not decode are refused, never read with U+FFFD in their place.
+    if (!isUtf8(req.rawBody)) return json(400, { error: "Body is not valid UTF-8", code: "BAD_REQUEST" });
     const read = readJsonText(req.rawBody.toString("utf8"));
     if ("refused" in read) return json(400, { error: read.refused, code: "BAD_REQUEST" });
     body = read.value;

@@ -14,7 +14,12 @@ import { applicationSubject } from "../applications/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { events } from "../events.ts";
 import type { AppServices } from "../services.ts";
-import { Deployment, type DeploymentLogLine, type DeploymentStatus } from "./deployment.model.ts";
+import {
+  Deployment,
+  type DeploymentLogLine,
+  type DeploymentStatus,
+  type DeploymentTrigger,
+} from "./deployment.model.ts";
 
 /** Pub/sub topic of deployment changes: the live event's name (the manifest relays it: `liveRelay`). */
 export const DEPLOYMENT_TOPIC = "deployment.updated";
@@ -128,7 +133,8 @@ const EVENT_OF_STATUS: Partial<Record<DeploymentStatus, "deploy.started" | "depl
 
 /**
  * Emits the webhook event of `deployment`'s current status (`running` → deploy.started, `done` →
- * deploy.succeeded, `error` → deploy.failed) in `knex`'s transaction; other statuses emit nothing.
+ * deploy.succeeded, `error` → deploy.failed) in `knex`'s transaction; other statuses emit nothing. A site import's
+ * deployment (trigger `import`) sends it to no webhook (spec doc 1, Events: the site import API emits none).
  * Data: `{ deployment: { deployment_id, status, title, trigger, commit_sha?, created_at, started_at?,
  * finished_at? }, application: { application_id, name, project_id }, error_message? }`.
  */
@@ -148,6 +154,7 @@ export async function emitDeployEvent(
       application: { application_id: app.id, name: app.name, project_id: app.projectId },
       ...(deployment.status === "error" && deployment.errorMessage ? { error_message: deployment.errorMessage } : {}),
     },
+    outbound: deployment.trigger !== ("import" satisfies DeploymentTrigger),
   });
 }
 

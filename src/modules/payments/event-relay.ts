@@ -7,7 +7,9 @@
  * gateway services: once, 10-second timeout, no retry, no queue; a failure is logged as lost for that URL.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import type { Knex } from "knex";
 import { newId } from "../../db/ids.ts";
+import { missingReference } from "../../db/pg-errors.ts";
 import { OutboundBlockedError, OutboundError, OutboundInvalidUrlError } from "../../http/outbound-errors.ts";
 import type { RestResponse } from "../../shared/rest-route.ts";
 import type { AppServices } from "../services.ts";
@@ -105,7 +107,7 @@ export async function receivePaymentEvent(services: AppServices, event: Incoming
       ...(await byUrl.get(service.webhookUrl!)!),
     })),
   );
-  if (rows.length) await knex("payment_relays").insert(rows);
+  if (rows.length) await logRelays(knex, rows);
   // A verified event is its merchant's organization's (its audit entry names the services it was relayed for); one
   // that does not verify belongs to no organization (anyone may name a merchant code).
   return {
@@ -113,6 +115,45 @@ export async function receivePaymentEvent(services: AppServices, event: Incoming
     body: { received: true, relays: rows.length },
     audit: { organizationId: merchant.organizationId, targetIds: targets.map((t) => t.id) },
   };
+}
+
+/**
+ * Writes the relay log `rows` in one statement, but only those of services that still exist: a service deleted while
+ * its relay ran takes its log with it, and the others' rows are kept (the gateway still gets its 200: the event was
+ * relayed). A deletion committing within the statement itself fails its foreign key check: the statement runs again.
+ */
+async function logRelays(knex: Knex, rows: ReadonlyArray<Omit<PaymentRelay, "createdAt">>): Promise<void> {
+  const json = JSON.stringify(
+    rows.map((r) => ({
+      id: r.id,
+      organization_id: r.organizationId,
+      service_id: r.serviceId,
+      event_type: r.eventType,
+      known_event: r.knownEvent,
+      external_reference: r.externalReference,
+      target_url: r.targetUrl,
+      outcome: r.outcome,
+      status_code: r.statusCode,
+      error: r.error,
+      duration_ms: r.durationMs,
+    })),
+  );
+  const insert = () =>
+    knex.raw(
+      `insert into payment_relays (id, organization_id, service_id, event_type, known_event, external_reference,
+         target_url, outcome, status_code, error, duration_ms)
+       select r.* from json_to_recordset(?::json) as r(id text, organization_id text, service_id text, event_type text,
+         known_event boolean, external_reference text, target_url text, outcome text, status_code int, error text,
+         duration_ms int)
+       where exists (select 1 from payment_gateway_services s where s.id = r.service_id)`,
+      [json],
+    );
+  try {
+    await insert();
+  } catch (err) {
+    if (missingReference(err)?.table !== "payment_gateway_services") throw err;
+    await insert();
+  }
 }
 
 /** Outcome part of a relay log row. */

@@ -49,10 +49,15 @@ export function createProjectWithProduction(
 
 /**
  * Deletes a project (cascading to environments, applications, databases, domains, variables, deployments) and
- * emits `project.deleted` in the same transaction (the caller's when `ctx.knex` is one) (its consumers remove the project's cluster objects).
+ * emits `project.deleted` in the same transaction (the caller's when `ctx.knex` is one) (its consumers remove the project's
+ * cluster objects); `options.outbound: false` (a site import's rollback or retry) sends it to no webhook.
  * @returns whether it existed.
  */
-export function deleteProject(ctx: ServiceContext, projectId: string): Promise<boolean> {
+export function deleteProject(
+  ctx: ServiceContext,
+  projectId: string,
+  options: { outbound?: boolean } = {},
+): Promise<boolean> {
   return withTransaction(ctx, async (tx) => {
     const [deleted] = await Project.query(tx.knex).delete().where({ id: projectId }).returning("*");
     if (!deleted) return false;
@@ -62,6 +67,7 @@ export function deleteProject(ctx: ServiceContext, projectId: string): Promise<b
         project: { project_id: deleted.id, name: deleted.name },
         ...(tx.caller && { changed_by: tx.caller.userId }),
       },
+      outbound: options.outbound ?? true,
     });
     return true;
   });

@@ -31,7 +31,7 @@ export const siteImportReads: ReadTypes = {
         { first: args.first, offset: args.offset },
         "Invalid list arguments",
       );
-      const afterId = typeof args.after === "string" && args.after ? decodeCursor(args.after) : null;
+      const afterId = typeof args.after === "string" && args.after ? decodeCursor(args.after, "siteImport") : null;
       const organizationId = compiler.caller.organizationId;
       const where =
         organizationId && compiler.caller.orgs.has(organizationId)

@@ -23,6 +23,9 @@ import { initialSteps, RETRYABLE_STATUSES, SiteImport } from "./site-import.mode
 import { parseSiteImportRequest, type SiteImportRequest } from "./site-import.schema.ts";
 import { waitForRunEnd } from "./site-import.wait.ts";
 
+/** A project deleted by an import's rollback or retry is announced to no webhook (spec doc 1, Events). */
+const QUIET = { outbound: false };
+
 /** The outcome of an import or retry: the finished record and the request it ran (GraphQL `SiteImportResult`). */
 export interface ImportOutcome {
   record: SiteImport;
@@ -178,10 +181,11 @@ export async function previewSiteImport(ctx: Context, raw: unknown, idempotencyK
  * Retries a partial or failed import (spec: Import status, `siteImport.retry`): in one transaction the record
  * is claimed by a conditional UPDATE (status partial/failed → pending, attempts + 1, ids, errors and progress
  * cleared), the project of the previous run is deleted (cascading to everything it created) and the new run is
- * queued; then the call waits for the run like {@link importSite}. Of concurrent retries of one record exactly
- * one runs; the others get CONFLICT. A pending record whose run can no longer resume (no job left, see
- * ORPHANED_PENDING) counts as failed.
- * @throws NotFoundError, ForbiddenError; ConflictError when the status is success or pending with a live run.
+ * queued; then the call waits for the run like {@link importSite}. Idempotent (spec: `siteImport.retry`): of
+ * concurrent retries of one record exactly one runs it and every one waits for that run and answers its outcome, as
+ * does a retry of a record pending with a live run. A pending record whose run can no longer resume (no job left,
+ * see ORPHANED_PENDING) counts as failed.
+ * @throws NotFoundError, ForbiddenError; ConflictError when the status is success (no action but delete).
  */
 export async function retrySiteImport(ctx: Context, id: string): Promise<ImportOutcome> {
   await recordForAction(ctx, id);
@@ -209,8 +213,13 @@ export async function retrySiteImport(ctx: Context, id: string): Promise<ImportO
       .where("id", id)
       .where((w) => w.whereIn("status", RETRYABLE_STATUSES as string[]).orWhereRaw(ORPHANED_PENDING))
       .returning("*");
-    if (!row) throw stateConflict(current, "retried");
-    if (current.projectId) await deleteProject(onTransaction(ctx, trx), current.projectId);
+    if (!row) {
+      // Pending with a live run: the action is to wait (spec: Import status), so a repeated or concurrent retry
+      // answers that run's outcome (`siteImport.retry` is idempotent); a success cannot be retried.
+      if (current.status === "pending") return current;
+      throw stateConflict(current, "retried");
+    }
+    if (current.projectId) await deleteProject(onTransaction(ctx, trx), current.projectId, QUIET);
     await enqueueImportRun(services, trx, row.id, row.attempts);
     await publishSiteImportChange(ctx, row, trx); // delivered at commit, as in importSite
     return row;
@@ -240,7 +249,7 @@ export async function deleteSiteImport(
       .where((w) => w.whereNot("status", "pending").orWhereRaw(ORPHANED_PENDING));
     if (!deleted) throw stateConflict(current, "deleted");
     const projectId = rollbackResources ? current.projectId : null;
-    if (projectId) await deleteProject(onTransaction(ctx, trx), projectId);
+    if (projectId) await deleteProject(onTransaction(ctx, trx), projectId, QUIET);
     return { result: { id, rolledBack: rollbackResources, deletedProjectId: projectId }, record: current };
   });
   await publishSiteImportDeleted(ctx, record);

@@ -2,11 +2,14 @@
  * The secrets of an organization bundle (docs/organization-transfer.md "Secrets"): one JSON object from secret
  * reference to value, encrypted as one ASCII-armored age file (age-encryption, the format's reference TypeScript
  * implementation) to an X25519 recipient (`age1…`) or a passphrase (scrypt). One file for all secrets: the
- * passphrase's key derivation runs once per bundle, not once per secret. Without a key nothing is encrypted and the
- * values are left out.
+ * passphrase's key derivation runs once per bundle, not once per secret, in a worker thread (passphrase-worker.ts:
+ * scrypt takes seconds of CPU, which would stall every other request on the event loop). Without a key nothing is
+ * encrypted and the values are left out.
  */
+import { Worker } from "node:worker_threads";
 import { armor, Decrypter, Encrypter } from "age-encryption";
 import { BadUserInputError } from "../../shared/errors.ts";
+import type { PassphraseAnswer, PassphraseJob } from "./passphrase-worker.ts";
 
 /** How the caller asks the secrets to be carried: to a recipient key, to a passphrase, or not at all. */
 export interface SecretsKey {
@@ -61,7 +64,7 @@ export async function encryptSecrets(
         fieldErrors: { recipient: ["Not an age X25519 recipient"] },
       });
     }
-  } else e.setPassphrase(key.passphrase);
+  } else return inWorker("encrypt", JSON.stringify(Object.fromEntries(values)), key.passphrase);
   return armor.encode(await e.encrypt(JSON.stringify(Object.fromEntries(values))));
 }
 
@@ -74,11 +77,14 @@ export async function decryptSecrets(
   ciphertext: string,
   key: { identity: string } | { passphrase: string },
 ): Promise<Record<string, string>> {
-  const d = new Decrypter();
   try {
-    if ("identity" in key) d.addIdentity(key.identity);
-    else d.addPassphrase(key.passphrase);
-    const parsed = JSON.parse(await d.decrypt(armor.decode(ciphertext), "text")) as unknown;
+    let text: string;
+    if ("identity" in key) {
+      const d = new Decrypter();
+      d.addIdentity(key.identity);
+      text = await d.decrypt(armor.decode(ciphertext), "text");
+    } else text = await inWorker("decrypt", ciphertext, key.passphrase);
+    const parsed = JSON.parse(text) as unknown;
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
     return parsed as Record<string, string>;
   } catch {
@@ -87,4 +93,41 @@ export async function decryptSecrets(
       fieldErrors: { [field]: ["Does not decrypt the bundle's secrets"] },
     });
   }
+}
+
+/** The passphrase worker (started on first use; it keeps the process alive only while a job runs) and its jobs. */
+let worker: Worker | null = null;
+const awaiting = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void }>();
+let lastJob = 0;
+
+/**
+ * Runs one passphrase job in the worker thread; jobs run one at a time, in order (one key derivation's memory at
+ * once). @returns the result text. @throws Error with age's message when it fails, or when the worker died.
+ */
+function inWorker(op: PassphraseJob["op"], text: string, passphrase: string): Promise<string> {
+  if (!worker) {
+    const started = new Worker(new URL("./passphrase-worker.ts", import.meta.url));
+    started.unref();
+    started.on("message", (answer: PassphraseAnswer) => {
+      const job = awaiting.get(answer.id);
+      awaiting.delete(answer.id);
+      if (awaiting.size === 0) started.unref();
+      if ("error" in answer) job?.reject(new Error(answer.error));
+      else job?.resolve(answer.text);
+    });
+    const fail = (error: Error) => {
+      if (worker === started) worker = null;
+      for (const job of awaiting.values()) job.reject(error);
+      awaiting.clear();
+    };
+    started.on("error", fail);
+    started.on("exit", (code) => fail(new Error(`the passphrase worker exited with code ${code}`)));
+    worker = started;
+  }
+  const id = ++lastJob;
+  const job: PassphraseJob = { id, op, text, passphrase };
+  const answer = new Promise<string>((resolve, reject) => awaiting.set(id, { resolve, reject }));
+  worker.ref();
+  worker.postMessage(job);
+  return answer;
 }

@@ -22,7 +22,8 @@ export const webhooksModule = defineModule({
   jobs: [deliverWebhookJob, pruneWebhookAttemptsJob],
   // Every domain event becomes deliveries to the organization's subscribed endpoints, in the emitter's transaction.
   onEvent: async (ctx, event) => {
-    if (event.kind !== "webhook") return; // live events are for subscriptions only
+    // Live events are for subscriptions only; what the site import API causes is not sent out (spec doc 1, Events).
+    if (event.kind !== "webhook" || !event.outbound) return;
     await emitWebhookEvent(ctx, event.organizationId, event.name, event.data as Record<string, unknown>);
   },
 });

@@ -1,0 +1,283 @@
+/**
+ * How request bytes reach the server, over real HTTP on loopback: a JSON body that is not well-formed UTF-8 is
+ * refused (400 BAD_REQUEST) on every JSON surface rather than stored with U+FFFD; a `charset` other than utf-8 is
+ * 415; a `Content-Encoding` other than `identity` is 415 on every route that takes a body; GET /graphql never serves
+ * Apollo's landing page; a GET's `variables`/`extensions` holding `__proto__` (or `prototype` inside `constructor`)
+ * are refused as in a POST body; every pre-route REST refusal carries the spec's `details` shape; and a path
+ * parameter too long, or a path that does not decode, is 404 NOT_FOUND (no resource has such an id).
+ */
+import { gzipSync } from "node:zlib";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createOrg } from "../helpers/seed.ts";
+import { useTestServer } from "../helpers/server.ts";
+
+const t = useTestServer({ SKIFF_WORKER: "false" });
+let apiKey: string;
+
+beforeAll(async () => {
+  apiKey = (await createOrg(t.db.knex)).owner.apiKey;
+});
+
+/** An answer: status, content type and body (parsed when JSON). */
+interface Answer {
+  status: number;
+  type: string;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: answers of several shapes, read field by field.
+  json: any;
+}
+
+async function send(
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer },
+): Promise<Answer> {
+  const res = await fetch(`${t.skiff.url}${path}`, {
+    method: init.method ?? "POST",
+    headers: { authorization: `Bearer ${apiKey}`, ...init.headers },
+    body: init.body,
+    redirect: "manual",
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, type: res.headers.get("content-type") ?? "", text, json };
+}
+
+/** `before`, the byte 0xFF (never valid in UTF-8), `after`, as one buffer. */
+const withFF = (before: string, after: string) =>
+  Buffer.concat([Buffer.from(before, "utf8"), Buffer.from([0xff]), Buffer.from(after, "utf8")]);
+
+const CREATE_PROJECT = "mutation($input: CreateProjectInput!) { createProject(input: $input) { name } }";
+
+/** The code of an answer in either shape (`{ errors }` on /graphql, `{ error, code }` elsewhere). */
+const codeOf = (a: Answer): unknown => a.json?.errors?.[0]?.extensions?.code ?? a.json?.code;
+const messageOf = (a: Answer): string => String(a.json?.errors?.[0]?.message ?? a.json?.error ?? a.json?.message);
+
+describe("JSON bodies that are not well-formed UTF-8", () => {
+  it("are refused with 400 BAD_REQUEST on /graphql, nothing stored", async () => {
+    const body = withFF(`{"query":${JSON.stringify(CREATE_PROJECT)},"variables":{"input":{"name":"bad`, 'utf"}}}');
+    const answer = await send("/graphql", { headers: { "content-type": "application/json" }, body });
+    expect(answer.status, answer.text).toBe(400);
+    expect(codeOf(answer)).toBe("BAD_REQUEST");
+    expect(messageOf(answer)).toMatch(/not valid UTF-8/);
+    expect(await t.db.knex("projects").where("name", "like", "bad%utf")).toEqual([]);
+    // Overlong encodings and lone surrogates encoded as UTF-8 bytes are not well-formed either.
+    for (const bad of [Buffer.from([0xc0, 0xaf]), Buffer.from([0xed, 0xa0, 0x80])]) {
+      const overlong = Buffer.concat([
+        Buffer.from('{"query":"{ __typename }","variables":{"x":"'),
+        bad,
+        Buffer.from('"}}'),
+      ]);
+      const refused = await send("/graphql", { headers: { "content-type": "application/json" }, body: overlong });
+      expect(refused.status, bad.toString("hex")).toBe(400);
+    }
+  });
+
+  it("are refused with 400 BAD_REQUEST and the spec's details on REST rows and /mcp", async () => {
+    for (const path of ["/api/site-import", "/api/site-import/preview", "/api/v1/orgs/1/webhooks"]) {
+      const answer = await send(path, {
+        headers: { "content-type": "application/json" },
+        body: withFF('{"name":"bad', 'utf","sourceUrl":"https://example.com"}'),
+      });
+      expect(answer.status, `${path} ${answer.text}`).toBe(400);
+      expect(answer.json, path).toEqual({
+        error: expect.stringMatching(/not valid UTF-8/),
+        code: "BAD_REQUEST",
+        details: { fieldErrors: {}, formErrors: [answer.json.error] },
+      });
+    }
+    const mcp = await send("/mcp", {
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: withFF('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"', '"}}'),
+    });
+    expect(mcp.status, mcp.text).toBe(400);
+    expect(codeOf(mcp)).toBe("BAD_REQUEST");
+    expect(messageOf(mcp)).toMatch(/not valid UTF-8/);
+  });
+
+  it("well-formed UTF-8 beyond ASCII is still read as such", async () => {
+    const answer = await send("/graphql", {
+      headers: { "content-type": "application/json; charset=utf-8" },
+      body: Buffer.from(JSON.stringify({ query: CREATE_PROJECT, variables: { input: { name: "café 🚀 日本" } } })),
+    });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.json.data.createProject.name).toBe("café 🚀 日本");
+  });
+});
+
+describe("charsets other than utf-8", () => {
+  it("answer 415 UNSUPPORTED_MEDIA_TYPE; utf-8 in any case, quoted or not, is read", async () => {
+    const body = JSON.stringify({ query: "{ __typename }" });
+    for (const path of ["/graphql", "/api/site-import/preview", "/mcp"]) {
+      for (const charset of ["iso-8859-1", "utf-16", '"UTF-16LE"', "latin1", "utf8x", ""]) {
+        const answer = await send(path, { headers: { "content-type": `application/json; charset=${charset}` }, body });
+        expect(answer.status, `${path} ${charset} ${answer.text}`).toBe(415);
+        expect(codeOf(answer), `${path} ${charset}`).toBe("UNSUPPORTED_MEDIA_TYPE");
+      }
+    }
+    for (const charset of ["utf-8", "UTF-8", '"utf-8"', "Utf-8"]) {
+      const answer = await send("/graphql", {
+        headers: { "content-type": `application/json;charset=${charset}` },
+        body,
+      });
+      expect(answer.status, `${charset} ${answer.text}`).toBe(200);
+      expect(answer.json).toEqual({ data: { __typename: "Query" } });
+    }
+  });
+});
+
+describe("Content-Encoding", () => {
+  it("other than identity answers 415 naming the encoding, on every route that takes a body", async () => {
+    const plain = JSON.stringify({ query: "{ __typename }" });
+    const cases: Array<[string, string, Buffer | string]> = [
+      ["/graphql", "gzip", gzipSync(plain)],
+      ["/graphql", "foo", plain],
+      ["/api/site-import/preview", "gzip", gzipSync('{"name":"x"}')],
+      ["/api/site-import", "foo", '{"name":"x"}'],
+      ["/api/v1/orgs/1/webhooks", "br", '{"url":"https://example.com"}'],
+      ["/mcp", "deflate", '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'],
+      ["/api/auth/sign-in/email", "gzip", gzipSync('{"email":"a@example.com","password":"x"}')],
+      ["/api/deploy/not-a-token", "gzip", gzipSync("{}")],
+    ];
+    for (const [path, encoding, body] of cases) {
+      const answer = await send(path, {
+        headers: { "content-type": "application/json", "content-encoding": encoding },
+        body,
+      });
+      const what = `${path} ${encoding}: ${answer.text}`;
+      expect(answer.status, what).toBe(415);
+      expect(codeOf(answer), what).toBe("UNSUPPORTED_MEDIA_TYPE");
+      expect(messageOf(answer), what).toContain(`"${encoding}"`);
+      expect(messageOf(answer), what).toMatch(/not supported/);
+    }
+    // `identity` (any case) is no encoding at all.
+    const identity = await send("/graphql", {
+      headers: { "content-type": "application/json", "content-encoding": "Identity" },
+      body: plain,
+    });
+    expect(identity.status, identity.text).toBe(200);
+  });
+});
+
+describe("GET /graphql asking for HTML", () => {
+  it("serves no landing page: answers as a GET without a query, in GraphQL's error shape", async () => {
+    const variants: Array<Record<string, string>> = [
+      { accept: "text/html" },
+      { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" },
+      { accept: "text/html", "apollo-require-preflight": "true" },
+    ];
+    for (const headers of variants) {
+      const answer = await send("/graphql", { method: "GET", headers });
+      const what = `${JSON.stringify(headers)}: ${answer.status} ${answer.text.slice(0, 200)}`;
+      expect(answer.status, what).toBeGreaterThanOrEqual(400);
+      expect(answer.status, what).toBeLessThan(500);
+      expect(answer.type, what).not.toMatch(/html/);
+      expect(answer.text, what).not.toMatch(/<html|<script|apollographql|embeddable-sandbox/i);
+      expect(typeof codeOf(answer), what).toBe("string");
+    }
+  });
+});
+
+describe("GET /graphql variables and extensions", () => {
+  const get = (params: Record<string, string>) =>
+    send(`/graphql?${new URLSearchParams(params)}`, {
+      method: "GET",
+      headers: { "apollo-require-preflight": "true", accept: "application/json" },
+    });
+  const query = "query($x: Boolean = false) { __typename @skip(if: $x) }";
+
+  it("holding __proto__ or constructor.prototype are refused with 400 BAD_REQUEST, as in a POST body", async () => {
+    const forbidden = [
+      '{"__proto__":{"admin":true}}',
+      '{"x":"a","nested":{"__proto__":{"admin":true}}}',
+      '{"constructor":{"prototype":{"admin":true}}}',
+    ];
+    for (const text of forbidden) {
+      for (const name of ["variables", "extensions"]) {
+        const answer = await get({ query, [name]: text });
+        const what = `${name}=${text}: ${answer.text}`;
+        expect(answer.status, what).toBe(400);
+        expect(codeOf(answer), what).toBe("BAD_REQUEST");
+        expect(messageOf(answer), what).toMatch(/forbidden key/);
+      }
+      // The same document in a POST body is refused alike.
+      const posted = await send("/graphql", {
+        headers: { "content-type": "application/json" },
+        body: `{"query":${JSON.stringify(query)},"variables":${text}}`,
+      });
+      expect(posted.status, posted.text).toBe(400);
+      expect(messageOf(posted)).toMatch(/forbidden key/);
+    }
+    expect(({} as { admin?: boolean }).admin).toBeUndefined();
+    // Harmless keys still work.
+    const fine = await get({ query, variables: '{"x":false,"constructor":"x","prototype":{}}' });
+    expect(fine.status, fine.text).toBe(200);
+    expect(fine.json).toEqual({ data: { __typename: "Query" } });
+  });
+});
+
+describe("pre-route REST refusals", () => {
+  it("carry { error, code, details: { fieldErrors: {}, formErrors: [error] } }; GraphQL keeps { errors }", async () => {
+    const cases: Array<[string, Record<string, string>, string, number, string]> = [
+      ["/api/site-import", { "content-type": "application/json" }, '{"name":', 400, "BAD_REQUEST"],
+      ["/api/site-import", { "content-type": "application/json" }, '{"__proto__":{}}', 400, "BAD_REQUEST"],
+      [
+        "/api/site-import",
+        { "content-type": "application/x-www-form-urlencoded" },
+        "name=x",
+        415,
+        "UNSUPPORTED_MEDIA_TYPE",
+      ],
+      ["/api/site-import/preview", { "content-type": "text/plain" }, "{}", 415, "UNSUPPORTED_MEDIA_TYPE"],
+      [
+        "/api/site-import",
+        { "content-type": "application/json" },
+        JSON.stringify({ pad: "x".repeat(1024 * 1024) }),
+        413,
+        "PAYLOAD_TOO_LARGE",
+      ],
+    ];
+    for (const [path, headers, body, status, code] of cases) {
+      const answer = await send(path, { headers, body });
+      const what = `${path} ${body.slice(0, 30)}: ${answer.text.slice(0, 300)}`;
+      expect(answer.status, what).toBe(status);
+      expect(answer.json, what).toEqual({
+        error: expect.any(String),
+        code,
+        details: { fieldErrors: {}, formErrors: [answer.json.error] },
+      });
+    }
+    const graphql = await send("/graphql", { headers: { "content-type": "application/json" }, body: '{"query":' });
+    expect(graphql.status).toBe(400);
+    expect(graphql.json).toEqual({ errors: [{ message: expect.any(String), extensions: { code: "BAD_REQUEST" } }] });
+  });
+});
+
+describe("URLs no resource can have", () => {
+  it("a path parameter over 100 characters or a path that does not decode answers 404 NOT_FOUND", async () => {
+    const cases = [
+      `/api/site-import/${"x".repeat(101)}`,
+      `/api/site-import/${"x".repeat(5000)}`,
+      "/api/site-import/%FF",
+      "/api/v1/orgs/%E0%A4%A/webhooks",
+      `/api/v1/orgs/1/webhooks/${"w".repeat(300)}`,
+    ];
+    for (const path of cases) {
+      const answer = await send(path, { method: "GET" });
+      const what = `${path.slice(0, 40)}: ${answer.text.slice(0, 300)}`;
+      expect(answer.status, what).toBe(404);
+      expect(answer.json?.code, what).toBe("NOT_FOUND");
+      expect(answer.json?.error, what).toMatch(/no resource has/i);
+      // The URL is not repeated (it may be megabytes long).
+      expect(answer.text, what).not.toContain("xxxxxxxxxx");
+      expect(answer.text, what).not.toContain("%FF");
+    }
+    // Exactly 100 characters is an id like any other: the row's own 404.
+    const hundred = await send(`/api/site-import/${"x".repeat(100)}`, { method: "GET" });
+    expect(hundred.status, hundred.text).toBe(404);
+  });
+});
