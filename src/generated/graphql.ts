@@ -1162,8 +1162,9 @@ export type Mutation = {
    * Replaces a database's password (owners and admins): `password`, or 32 generated letters and digits (answered
    * once as `generatedPassword`). Every
    * application variable that still holds the value the database gave it (`DB_PASSWORD`, `DATABASE_URL`,
-   * `MONGO_URL`) follows; a value a user changed is left alone. Those applications get `needsDeployment`. Emits
-   * `database.password_rotated`.
+   * `MONGO_URL`) follows; a value a user changed is left alone. Those applications get `needsDeployment`: the next
+   * deployment of an application of the database's environment restarts the database server, which then takes the new
+   * password, and starts the applications with it. Emits `database.password_rotated`.
    */
   rotateDatabasePassword: DatabaseChange;
   /**

@@ -207,22 +207,23 @@ function isMcpPath(url: string): boolean {
  * (-32700), anything else -32000; a method other than POST is 405 with `Allow: POST` whatever its body.
  */
 function mcpRefusal(reply: FastifyReply, method: string, status: number, error: FastifyError): FastifyReply {
-  if (method !== "POST") {
-    const message = "Method not allowed: a stateless server, use POST";
-    return reply
-      .code(405)
-      .header("allow", "POST")
-      .send({ jsonrpc: "2.0", error: { code: -32000, message }, id: null, message, code: "METHOD_NOT_ALLOWED" });
-  }
+  if (method !== "POST") return mcpMethodNotAllowed(reply);
   const code = CODE_OF_STATUS[status] ?? "BAD_REQUEST";
   const rpcCode = status === 400 && error.code === "FST_ERR_CTP_INVALID_JSON_BODY" ? -32700 : -32000;
-  return reply.code(status).send({
-    jsonrpc: "2.0",
-    error: { code: rpcCode, message: error.message },
-    id: null,
-    message: error.message,
-    code,
-  });
+  return reply.code(status).send(mcpErrorBody(rpcCode, error.message, code));
+}
+
+/** `/mcp`'s error body: the transport's JSON-RPC error (`id` null) with the agent API's `message` and `code` beside it. */
+function mcpErrorBody(rpcCode: number, message: string, code: string) {
+  return { jsonrpc: "2.0", error: { code: rpcCode, message }, id: null, message, code };
+}
+
+/** Answers a method other than POST on `/mcp`: 405 with `Allow: POST` (a stateless server keeps no stream or session). */
+export function mcpMethodNotAllowed(reply: FastifyReply): FastifyReply {
+  return reply
+    .code(405)
+    .header("allow", "POST")
+    .send(mcpErrorBody(-32000, "Method not allowed: a stateless server, use POST", "METHOD_NOT_ALLOWED"));
 }
 
 /**

@@ -32,6 +32,7 @@ import type { RestResponse } from "../shared/rest-route.ts";
 import type { SkiffServer } from "./app.ts";
 import { authenticateAgent, RateLimitedError, toHeaders } from "./authenticate.ts";
 import { buildContext, withOrigin } from "./context.ts";
+import { mcpMethodNotAllowed } from "./format-error.ts";
 import { invalidParams, McpExchange, StatelessJsonTransport } from "./mcp-transport.ts";
 import { confirmCaller, rememberedContext } from "./remembered-callers.ts";
 import { refuseRow, runRow } from "./rest-runner.ts";
@@ -287,6 +288,27 @@ function isToolCall(body: unknown): boolean {
 }
 
 /**
+ * Records a refused entry for each tool call of a batch whose params do not fit `tools/call` (the transport answers
+ * those -32602 before any tool runs): every tool call leaves an entry, as a lone one does ({@link recordUnanswered}).
+ */
+async function recordMisfitsOfBatch(
+  services: SkiffServer["services"],
+  principal: Caller,
+  request: FastifyRequest,
+): Promise<void> {
+  const misfits = (request.body as unknown[]).filter(
+    (m): m is { method: string; params?: { name?: unknown } } =>
+      isToolCall(m) && invalidParams(m as { method: string }) !== null,
+  );
+  if (misfits.length === 0) return;
+  const context = withOrigin(buildContext(services, principal, request.id), "MCP", {}, request.ip);
+  for (const m of misfits) {
+    const name = m.params?.name;
+    await recordRefusedCall(context, toolAction(typeof name === "string" ? name : ""));
+  }
+}
+
+/**
  * Records the entry of a lone tool call the transport refused before the tool handler (params that do not fit, an
  * invalid message or header): counted against the rate limit when authenticated, it is a refused call of its own. A
  * remembered caller, neither confirmed nor counted then, leaves none.
@@ -321,10 +343,12 @@ export function registerMcp(server: SkiffServer): void {
       toolCall && services.readMode === "compiled" && invalidParams(request.body as { method: string }) === null
         ? rememberedContext(services, request.headers, request.id, "agent", true)
         : null;
+    let batchCaller: Caller | null = null;
     if (remembered) caller = { context: remembered, remembered: true, headers, requestId: request.id };
     else {
       const principal = await agentPrincipal(services, toHeaders(headers), toolCall);
       if (!principal) return reply.code(401).send(refusalBody());
+      if (Array.isArray(request.body) && !("refused" in principal)) batchCaller = principal;
       caller =
         "refused" in principal
           ? { refused: principal.refused, requestId: request.id }
@@ -339,25 +363,15 @@ export function registerMcp(server: SkiffServer): void {
     const exchange = new McpExchange<Call>({ caller, clientAddress: request.ip, toolCallsRun: 0 });
     const answer = await transport.handle(exchange, request.body, request.headers);
     if (toolCall && exchange.state.toolCallsRun === 0) await recordUnanswered(services, caller, request);
+    if (batchCaller) await recordMisfitsOfBatch(services, batchCaller, request);
     reply.code(answer.status).headers(answer.headers);
     return reply.send(answer.body ?? undefined);
   });
   // GET (a server-sent event stream) and DELETE (a session's end) are the transport's; a stateless server answers
   // 405 to them, and to any other method, with `Allow: POST`.
-  const notAllowed = "Method not allowed: a stateless server, use POST";
   app.route({
     method: ["GET", "DELETE", "PUT", "PATCH"],
     url: "/mcp",
-    handler: async (_request, reply) =>
-      reply
-        .code(405)
-        .header("allow", "POST")
-        .send({
-          jsonrpc: "2.0",
-          error: { code: -32000, message: notAllowed },
-          id: null,
-          message: notAllowed,
-          code: "METHOD_NOT_ALLOWED",
-        }),
+    handler: async (_request, reply) => mcpMethodNotAllowed(reply),
   });
 }

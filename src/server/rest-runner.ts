@@ -4,7 +4,7 @@
  * /graphql), then let the row shape status and body. Static rows (fixed documents) are served as they are.
  */
 import type { FastifyInstance } from "fastify";
-import { GraphQLError, Kind, type OperationDefinitionNode, parse } from "graphql";
+import { GraphQLError, Kind, type OperationDefinitionNode, parse, type TypeNode } from "graphql";
 import { outcomeOfCode, recordCall } from "../modules/audit/index.ts";
 import type { Context, RequestSurface } from "../modules/context.ts";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "../shared/database-unavailable.ts";
@@ -184,10 +184,19 @@ async function recordRowCall(
 ): Promise<void> {
   await recordCall(contextValue.services, contextValue.log, contextValue, {
     action,
-    targetIds: rowOperation(route).idVariables.flatMap((v) => {
-      const value = variables?.[v];
-      return typeof value === "string" ? [value] : [];
-    }),
+    targetIds: [
+      ...rowOperation(route).idVariables.flatMap((v) => {
+        const value = variables?.[v];
+        return typeof value === "string" ? [value] : [];
+      }),
+      // The entities a row reads through `_entities` (e.g. a deployment by id): their representations' ids.
+      ...rowOperation(route).entityVariables.flatMap((v) => {
+        const value = variables?.[v];
+        return Array.isArray(value)
+          ? value.flatMap((r) => (typeof (r as { id?: unknown })?.id === "string" ? [(r as { id: string }).id] : []))
+          : [];
+      }),
+    ],
     outcome: outcomeOfStatus(status),
   });
 }
@@ -203,6 +212,8 @@ function outcomeOfStatus(status: number): string {
 interface RowOperation {
   name: string;
   idVariables: string[];
+  /** Its variables of type `[_Any!]` (federation representations `{ __typename, id }`). */
+  entityVariables: string[];
   mutation: string | null;
 }
 
@@ -214,13 +225,20 @@ function rowOperation(route: RestRoute): RowOperation {
     const operation = parse(route.operation).definitions.find(
       (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
     );
-    const idVariables = (operation?.variableDefinitions ?? []).flatMap((v) => {
-      const type = v.type.kind === Kind.NON_NULL_TYPE ? v.type.type : v.type;
+    const variables = operation?.variableDefinitions ?? [];
+    const named = (type: TypeNode) => (type.kind === Kind.NON_NULL_TYPE ? type.type : type);
+    const idVariables = variables.flatMap((v) => {
+      const type = named(v.type);
       return type.kind === Kind.NAMED_TYPE && type.name.value === "ID" ? [v.variable.name.value] : [];
+    });
+    const entityVariables = variables.flatMap((v) => {
+      const list = named(v.type);
+      const item = list.kind === Kind.LIST_TYPE ? named(list.type) : null;
+      return item?.kind === Kind.NAMED_TYPE && item.name.value === "_Any" ? [v.variable.name.value] : [];
     });
     const first = operation?.selectionSet.selections[0];
     const mutation = operation?.operation === "mutation" && first?.kind === Kind.FIELD ? first.name.value : null;
-    known = { name: operation?.name?.value ?? "anonymous", idVariables, mutation };
+    known = { name: operation?.name?.value ?? "anonymous", idVariables, entityVariables, mutation };
     operations.set(route, known);
   }
   return known;

@@ -42,14 +42,23 @@ const CONFLICT_TRIES = 3;
  * each new try so the two do not meet again. `handler` must keep its effects inside the transaction.
  * @throws the last try's error, or at once any other error.
  */
-export async function transactionRetryingConflicts<T>(
+export function transactionRetryingConflicts<T>(
   knex: Knex,
   handler: (trx: Knex.Transaction) => Promise<T>,
   config?: Knex.TransactionConfig,
 ): Promise<T> {
+  return retryingConflicts(() => knex.transaction(handler, config));
+}
+
+/**
+ * Runs `work` (one statement, or one transaction whose effects stay inside it) again while it fails with a deadlock
+ * or serialization failure, as {@link transactionRetryingConflicts} does.
+ * @throws the last try's error, or at once any other error.
+ */
+export async function retryingConflicts<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await knex.transaction(handler, config);
+      return await work();
     } catch (error) {
       if (attempt >= CONFLICT_TRIES || !isTransientConflict(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 45));

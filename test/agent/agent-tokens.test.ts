@@ -156,8 +156,15 @@ describe("replacing and revoking", () => {
     const org = await createOrg(t.db.knex);
     const token = (await create(org.owner.apiKey)).data!.createAgentToken.token;
     expect(await projectsStatus(token)).toBe(200);
+    const { id: tokenId } = await t.db.knex("agent_tokens").where({ organization_id: org.organizationId }).first("id");
     const revoked = await gql(t.skiff.url, REVOKE, {}, { apiKey: org.owner.apiKey });
     expect(revoked.data).toEqual({ revokeAgentToken: true });
+    // Its audit entry names the token revoked.
+    const entry = await t.db
+      .knex("audit_events")
+      .where({ organizationId: org.organizationId, action: "revokeAgentToken" })
+      .first();
+    expect(entry.targetIds).toEqual([tokenId]);
     const res = await agentGet<AgentErrorBody>(t.skiff.url, "/api/agent/projects", token);
     expect(res.status).toBe(401);
     expect(res.body.code).toBe("UNAUTHORIZED");

@@ -159,6 +159,16 @@ describe("refused agent API and MCP calls", () => {
       outcome: "ok",
       targetIds: [applicationId],
     });
+    // A deployment read by id (through `_entities`) is named too, found or not.
+    const deploymentId = "dpl_01m8kjee9fecwaa8b74jfdwrwt";
+    const read = await added(remembered, async () => {
+      expect(await callTool(client, "get_deployment", { deploymentId })).toMatchObject({ code: "NOT_FOUND" });
+    });
+    expect(one(read, remembered, organizationId)).toMatchObject({
+      action: "mcp.get_deployment",
+      outcome: "refused",
+      targetIds: [deploymentId],
+    });
     await client.close();
 
     // Tokens this instance has not seen: authenticated (and counted) with the POST, then refused for their input.
@@ -181,13 +191,18 @@ describe("refused agent API and MCP calls", () => {
       });
       refusal(entries, misfit, "MCP", action);
     }
-    // A batch: one entry per tool call that ran.
+    // A batch: one entry per tool call, those whose params do not fit (-32602, no tool run) included.
     const batch = await added(misfit, async () => {
-      const answers = (await post(misfit, [toolCall("nope", {}, "a"), toolCall("whoami", {}, "b")])) as unknown[];
-      expect(answers).toHaveLength(2);
+      const answers = (await post(misfit, [
+        toolCall("nope", {}, "a"),
+        toolCall("whoami", {}, "b"),
+        toolCall("get_application", "x", "c"),
+      ])) as unknown[];
+      expect(answers).toHaveLength(3);
     });
     // The calls of a batch run side by side: their entries in any order.
     expect(batch.map((e) => [e.action, e.outcome]).sort()).toEqual([
+      ["mcp.get_application", "refused"],
       ["mcp.unknown_tool", "refused"],
       ["mcp.whoami", "ok"],
     ]);

@@ -133,8 +133,10 @@ describe("every mutation", () => {
           problems.push(`${where}: targets ${entry.targetIds.join(",")} lack ${target}`);
         }
         // Another organization's caller never writes into A's log; A's own callers write into A's — or, leaving
-        // an organization, into the log of the one they leave (the matrix row has them leave C).
-        const own = name === "leaveOrganization" ? vars.id : fx.orgA;
+        // an organization, into the log of the one they leave (the matrix row has them leave C), and creating one,
+        // into the new one's (named among the targets).
+        const created = entry.targetIds.find((id) => id.startsWith("org_") && id !== fx.orgA);
+        const own = name === "leaveOrganization" ? vars.id : name === "createOrganization" ? created : fx.orgA;
         if (persona === "otherOwner" && entry.organizationId === fx.orgA) problems.push(`${where}: in A's log`);
         if (persona !== "otherOwner" && entry.organizationId !== own && name !== "setActiveOrganization") {
           problems.push(`${where}: in ${entry.organizationId}'s log`);

@@ -56,4 +56,38 @@ describe("a session acting on several organizations", () => {
     expect(res.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
     expect(await logsNaming(project!)).toEqual([a.organizationId]);
   });
+
+  it("writes a join's entry into the joined organization's log, and an organization's creation into its own", async () => {
+    const invited = await gql<{ inviteMember: { id: string; link: string } }>(
+      t.skiff.url,
+      "mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id link } }",
+      { input: { email: `joiner-${Date.now()}@example.test`, role: "member" } },
+      { apiKey: a.owner.apiKey },
+    );
+    const invitation = invited.data!.inviteMember;
+    const token = new URL(invitation.link).searchParams.get("token");
+    const joined = await gql(
+      t.skiff.url,
+      "mutation($input: SignUpWithInvitationInput!) { signUpWithInvitation(input: $input) { id } }",
+      { input: { token, name: "Joiner", password: "long-enough-password" } },
+    );
+    expect(joined.errors).toBeUndefined();
+    const entry = await t.db
+      .knex("audit_events")
+      .where({ action: "signUpWithInvitation" })
+      .whereRaw("? = any(target_ids)", [invitation.id])
+      .first();
+    expect(entry).toMatchObject({ organizationId: a.organizationId, outcome: "ok" });
+    expect(entry.targetIds.some((id: string) => id.startsWith("mem_"))).toBe(true);
+
+    const created = await gql<{ createOrganization: { id: string } }>(
+      t.skiff.url,
+      'mutation { createOrganization(input: { name: "Created Here" }) { id } }',
+      {},
+      { cookie },
+    );
+    expect(created.errors).toBeUndefined();
+    const organizationId = created.data!.createOrganization.id;
+    expect(await logsNaming(organizationId)).toEqual([organizationId]);
+  });
 });

@@ -8,7 +8,7 @@
  * force) in dependency order and every applied object validates against the Kubernetes schemas; a completed
  * rollout → `done` + `healthy` (app.health_changed); a rollout that never completes → `error` with the timeout
  * as reason + `unhealthy`; a failed build Job → `error`, nothing after it applied; an API error → `error` with
- * the API's message; a second deploy re-applies the same objects (idempotent); cancelling stops the wait; an
+ * the API's message; a second deploy re-applies the same objects, its pod template naming it (new pods); cancelling stops the wait; an
  * unreachable API server and a refused token are readable errors.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -211,14 +211,15 @@ describe("kubernetes deployer (fake API server)", () => {
       .where({ organization_id: app.organizationId, event: "app.health_changed" });
     expect(events.map((e) => JSON.parse(e.body).data).map((d) => [d.from, d.to])).toEqual([["unknown", "healthy"]]);
 
-    // A second deploy re-applies the same objects: nothing new is stored, the Deployment's generation stays.
+    // A second deploy re-applies the same objects: nothing new is stored; the pod template names the deployment, so
+    // it rolls out new pods (the Deployment's next generation).
     const count = kube.objects().length;
     const again = kube.requests.length;
     const second = await waitForDeployment(await deploy(app));
     expect(second.row.status, second.logs.join("\n")).toBe("done");
     expect(appPatchesSince(again).map((p) => p.body!.kind)).toHaveLength(7);
     expect(kube.objects()).toHaveLength(count);
-    expect(kube.get(ns, "Deployment", app.appName)!.metadata.generation).toBe(1);
+    expect(kube.get(ns, "Deployment", app.appName)!.metadata.generation).toBe(2);
   });
 
   it("a rollout that never completes ends error with the timeout as reason, and the application unhealthy", async () => {

@@ -179,6 +179,8 @@ function violations(manifests: Manifest[], userImage: string | null): string[] {
       }
       if (!isBuild) {
         if (sc.readOnlyRootFilesystem !== true) found.push(`${at}: writable root filesystem`);
+        // Init containers run to completion before the pod serves: Kubernetes refuses probes on them.
+        if (pod.initContainers?.includes(c)) continue;
         if (!c.readinessProbe) found.push(`${at}: no readinessProbe`);
         if (!c.livenessProbe) found.push(`${at}: no livenessProbe`);
       }

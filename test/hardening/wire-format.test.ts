@@ -55,7 +55,9 @@ const CREATE_PROJECT = "mutation($input: CreateProjectInput!) { createProject(in
 
 /** The code of an answer in either shape (`{ errors }` on /graphql, `{ error, code }` elsewhere). */
 const codeOf = (a: Answer): unknown => a.json?.errors?.[0]?.extensions?.code ?? a.json?.code;
-const messageOf = (a: Answer): string => String(a.json?.errors?.[0]?.message ?? a.json?.error ?? a.json?.message);
+/** The refusal's message: GraphQL's `errors[0].message`, REST's `error`, or `/mcp`'s `message` (its `error` is JSON-RPC's). */
+const messageOf = (a: Answer): string =>
+  String(a.json?.errors?.[0]?.message ?? (typeof a.json?.error === "string" ? a.json.error : a.json?.message));
 
 describe("JSON bodies that are not well-formed UTF-8", () => {
   it("are refused with 400 BAD_REQUEST on /graphql, nothing stored", async () => {
@@ -77,7 +79,7 @@ describe("JSON bodies that are not well-formed UTF-8", () => {
     }
   });
 
-  it("are refused with 400 BAD_REQUEST and the spec's details on REST rows and /mcp", async () => {
+  it("are refused with 400 BAD_REQUEST, with the spec's details on REST rows and JSON-RPC's shape on /mcp", async () => {
     for (const path of ["/api/site-import", "/api/site-import/preview", "/api/v1/orgs/1/webhooks"]) {
       const answer = await send(path, {
         headers: { "content-type": "application/json" },
@@ -97,6 +99,8 @@ describe("JSON bodies that are not well-formed UTF-8", () => {
     expect(mcp.status, mcp.text).toBe(400);
     expect(codeOf(mcp)).toBe("BAD_REQUEST");
     expect(messageOf(mcp)).toMatch(/not valid UTF-8/);
+    // /mcp answers in its transport's JSON-RPC shape (a body that does not parse: -32700).
+    expect(mcp.json).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 }, id: null });
   });
 
   it("well-formed UTF-8 beyond ASCII is still read as such", async () => {

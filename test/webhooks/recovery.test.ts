@@ -288,4 +288,48 @@ describe("webhook recovery", () => {
       await gone.close();
     }
   }, 30_000);
+
+  it("deactivates once when attempts in flight all meet 410: every request logged, one entry, one mail (owners)", async () => {
+    const { organizationId, owner } = await createOrg(t.db.knex); // no notification channel: the owners are mailed
+    const gone = await startHttpsReceiver({ behaviour: { status: 410, body: "gone", delayMs: 150 } });
+    try {
+      const hook = await insertWebhook(t.db.knex, organizationId, `${gone.url}/gone-together`);
+      const orgId = await orgNumber(t.db.knex, organizationId);
+      const published = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          rest(t.skiff.url, "POST", `/api/v1/orgs/${orgId}/events`, owner.apiKey, {
+            event: "course_completed",
+            data: COURSE_COMPLETED,
+          }),
+        ),
+      );
+      const ids = published.flatMap((p) =>
+        (p.body.deliveries as Array<{ delivery_id: string }>).map((d) => d.delivery_id),
+      );
+      await settledAll(ids);
+      await drainJobs(t.db.knex); // attempts in flight when their delivery was cancelled end too
+      const rows = await t.db.knex("webhook_deliveries").whereIn("id", ids).select("id", "status", "attempts");
+      expect(await t.db.knex("webhook_endpoints").where({ id: hook.id }).first()).toMatchObject({ isActive: false });
+      // The ledger: each request the receiver saw is one logged attempt of a failed delivery; the rest were cancelled
+      // before a request.
+      const received = gone.requests.filter((r) => r.path === "/gone-together");
+      const attempts = await t.db.knex("webhook_delivery_attempts").whereIn("delivery_id", ids);
+      expect(attempts).toHaveLength(received.length);
+      expect(new Set(received.map((r) => r.headers["webhook-id"]))).toEqual(new Set(attempts.map((a) => a.deliveryId)));
+      for (const row of rows) {
+        const sent = attempts.some((a) => a.deliveryId === row.id);
+        // A delivery cancelled while its attempt was in flight keeps its status; the attempt is counted all the same.
+        expect(row.attempts, row.id).toBe(sent ? 1 : 0);
+        expect(sent ? ["failed", "cancelled"] : ["cancelled"], row.id).toContain(row.status);
+      }
+      const audit = await t.db
+        .knex("audit_events")
+        .where({ organizationId, action: "system.webhook_endpoint_deactivated_gone" });
+      expect(audit).toHaveLength(1);
+      const mails = await t.db.knex("mail_outbox").where({ to: owner.email });
+      expect(mails.filter((m) => String(m.subject).includes("deactivated"))).toHaveLength(1);
+    } finally {
+      await gone.close();
+    }
+  }, 30_000);
 });

@@ -91,9 +91,12 @@ export async function createAgentToken(
 /** Revokes the caller's token in the active organization at once. @returns false when there was none. */
 export async function revokeAgentToken(ctx: ServiceContext): Promise<boolean> {
   const access = await activeMembership(ctx.scope);
-  const deleted = await ctx
+  const deleted = (await ctx
     .knex("agent_tokens")
     .where({ organizationId: access.organizationId, userId: access.userId })
-    .delete();
-  return deleted > 0;
+    .delete()
+    .returning("id")) as Array<{ id: string }>;
+  // The entry names the token revoked (the call names none: it is the caller's own).
+  for (const { id } of deleted) noteAuditTarget(ctx, id);
+  return deleted.length > 0;
 }

@@ -39,6 +39,8 @@ class PendingEntry {
   private readonly ctx: Context;
   private readonly action: string;
   private readonly args: Record<string, unknown>;
+  /** The organization the call says it changed ({@link noteAuditOrganization}), when the arguments do not tell. */
+  organizationId: string | null = null;
 
   constructor(ctx: Context, action: string, targets: string[], args: Record<string, unknown>) {
     this.ctx = ctx;
@@ -53,7 +55,8 @@ class PendingEntry {
     this.writtenIn = knex;
     const startedAt = performance.now();
     try {
-      const entry = entryOf(this.ctx, this.action, this.targets, outcome, await organizationOf(this.ctx, this.args));
+      const organizationId = this.organizationId ?? (await organizationOf(this.ctx, this.args));
+      const entry = entryOf(this.ctx, this.action, this.targets, outcome, organizationId);
       await writeAuditEntry(knex, entry, "mutation", startedAt);
     } catch (error) {
       this.writtenIn = null;
@@ -215,6 +218,16 @@ export function auditedMutation<TSource>(
     await pending.write(ctx.knex, "ok");
     return result;
   };
+}
+
+/**
+ * Makes `organizationId` the organization whose log holds the entry of the mutation `ctx` runs in: a call that
+ * changes an organization its caller was not acting on yet (joining one, creating one). Call it before the
+ * transaction commits; outside a mutation it does nothing.
+ */
+export function noteAuditOrganization(ctx: object, organizationId: string): void {
+  const pending = (ctx as Record<symbol, PendingEntry | undefined>)[PENDING];
+  if (pending && !pending.writtenIn) pending.organizationId = organizationId;
 }
 
 /**

@@ -21,4 +21,4 @@ export const auditModule = defineModule({
 // The public surface: what other modules and the transport may import.
 export { recordCall, recordSystemChange } from "./audit-calls.ts";
 export { outcomeOfCode } from "./audit-entry.ts";
-export { auditedMutation, noteAuditTarget } from "./audit-mutations.ts";
+export { auditedMutation, noteAuditOrganization, noteAuditTarget } from "./audit-mutations.ts";

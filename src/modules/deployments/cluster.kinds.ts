@@ -29,6 +29,8 @@ export interface LiveObject {
   apiVersion: string;
   kind: string;
   metadata: { name: string; namespace: string; labels: Record<string, string> };
+  /** Of a Deployment: the deployment its pod template names (`skiff.dev/deployment`), whose workload it runs. */
+  deployment?: string;
 }
 
 /** The cluster operations of the reconcile. */

@@ -9,6 +9,7 @@ import { KubernetesObjectApi } from "@kubernetes/client-node";
 import type { Config } from "../../config.ts";
 import { type ClusterClient, type LiveObject, MANAGED_KINDS } from "./cluster.kinds.ts";
 import { applyServerSide, kubernetesErrorMessage, loadKubeConfig } from "./deployer.kubernetes.ts";
+import { DEPLOYMENT_ANNOTATION } from "./deployment.manifests.ts";
 
 /** Whether `error` says the API (group, version or kind) is not served by this cluster. */
 function notServed(error: unknown): boolean {
@@ -34,7 +35,10 @@ export function connectCluster(config: Pick<Config, "KUBECONFIG">): ClusterClien
     async list(namespace, labelSelector) {
       const out: LiveObject[] = [];
       for (const [apiVersion, kind] of MANAGED_KINDS) {
-        let items: Array<{ metadata?: { name?: string; labels?: Record<string, string> } }>;
+        let items: Array<{
+          metadata?: { name?: string; labels?: Record<string, string> };
+          spec?: { template?: { metadata?: { annotations?: Record<string, string> } } };
+        }>;
         try {
           const list = await client.list(
             apiVersion,
@@ -53,10 +57,12 @@ export function connectCluster(config: Pick<Config, "KUBECONFIG">): ClusterClien
         }
         for (const item of items) {
           if (!item.metadata?.name) continue;
+          const deployment = item.spec?.template?.metadata?.annotations?.[DEPLOYMENT_ANNOTATION];
           out.push({
             apiVersion,
             kind,
             metadata: { name: item.metadata.name, namespace, labels: item.metadata.labels ?? {} },
+            ...(kind === "Deployment" && deployment && { deployment }),
           });
         }
       }

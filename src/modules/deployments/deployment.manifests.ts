@@ -80,6 +80,12 @@ export interface RenderInput {
     username: string;
     password: string;
     serviceHost: string;
+    /**
+     * Changes whenever the password does and reveals nothing of it (e.g. a digest of its ciphertext): the
+     * StatefulSet's pod template carries it ({@link PASSWORD_VERSION_ANNOTATION}), so a rotation restarts the server,
+     * whose start sets the user's password ({@link PASSWORD_SYNC}).
+     */
+    passwordVersion?: string;
   }>;
   /** The organization's container registry host/path (e.g. `registry.example.com/team`), or null. */
   registry: string | null;
@@ -89,6 +95,11 @@ export interface RenderInput {
   sshPrivateKey?: string | null;
   /** Commit to build, when known. */
   commitSha?: string | null;
+  /**
+   * The image the application runs when it is known already (the running deployment's, for the reconcile);
+   * {@link applicationImage} computes it from the source otherwise.
+   */
+  image?: string | null;
   /** Requests/limits of every container; {@link resourcesForPlan}`("free")` when absent. */
   resources?: WorkloadResources;
   /** Seconds a build Job may run (`activeDeadlineSeconds`); 1800 when absent. */
@@ -284,6 +295,88 @@ const PASSWORD_ENV: Record<DatabaseType, string[]> = {
   mongodb: ["MONGO_INITDB_ROOT_PASSWORD"],
 };
 
+/**
+ * Pod-template annotation of a database's StatefulSet that changes with each password rotation
+ * (`passwordVersion`): the rotation's deployment restarts the server, whose start sets the password.
+ */
+export const PASSWORD_VERSION_ANNOTATION = "skiff.dev/password-version";
+
+/** The directory (an `emptyDir`) where a MySQL/MariaDB pod's init container leaves the SQL its server runs at start. */
+const INIT_SQL_DIR = "/skiff-init";
+
+/**
+ * postStart hook of the postgres container: as the image's superuser `POSTGRES_USER`, over the local socket (the
+ * image trusts local connections), sets its own password to `POSTGRES_PASSWORD`, read by psql's `\getenv` and
+ * quoted by `:'…'` — never on a command line nor in the SQL text. Retries each second while the server starts (or
+ * the first start's temporary server stops), for at most 120 s; failing, the kubelet restarts the container.
+ */
+const POSTGRES_PASSWORD_SCRIPT = [
+  "i=0",
+  "until printf '%s\\n' 'SET log_statement = none;' 'SET log_min_error_statement = panic;' \\",
+  "  '\\getenv skiff_password POSTGRES_PASSWORD' \"ALTER ROLE CURRENT_USER PASSWORD :'skiff_password';\" |",
+  '  psql -X -q -v ON_ERROR_STOP=1 --username="$POSTGRES_USER" --dbname=postgres >/dev/null 2>&1; do',
+  "  i=$((i + 1))",
+  '  if [ "$i" -ge 120 ]; then exit 1; fi',
+  "  sleep 1",
+  "done",
+].join("\n");
+
+/**
+ * Init container script of MySQL/MariaDB (`$1`: the file to write, `user`/`password`: the variables naming them):
+ * writes the SQL the server runs at start (`--init-file`, with every privilege, before it takes connections) to
+ * set the application user's password. The values reach the SQL hex-encoded and are quoted by the server
+ * (`QUOTE(UNHEX(…))`), whatever they hold; the file is the pod's own (`umask 077`, an `emptyDir`). `IF EXISTS`:
+ * on the first start the server runs it before the image's entrypoint creates the user (with that password).
+ */
+function mysqlPasswordScript(user: string, password: string): string {
+  const literal = (v: string) => `QUOTE(CONVERT(UNHEX('$${v}') USING utf8mb4))`;
+  return [
+    "umask 077",
+    'out="$1"',
+    "hex() { printf '%s' \"$1\" | od -An -v -tx1 | tr -d ' \\n'; }",
+    `u=$(hex "$${user}")`,
+    `p=$(hex "$${password}")`,
+    "printf '%s\\n' 'SET sql_log_bin = 0;' \\",
+    `  "SET @skiff_sql = CONCAT('ALTER USER IF EXISTS ', ${literal("u")}, '@''%'' IDENTIFIED BY ', ${literal("p")});" \\`,
+    "  'PREPARE skiff_stmt FROM @skiff_sql;' 'EXECUTE skiff_stmt;' 'DEALLOCATE PREPARE skiff_stmt;' \\",
+    "  'SET @skiff_sql = NULL;' >\"$out\"",
+  ].join("\n");
+}
+
+/**
+ * Init container script of MongoDB: once the data directory exists, starts `mongod` without authentication on
+ * 127.0.0.1 only (nothing outside the pod reaches it; the server proper is not started yet), sets the root user's
+ * password to `MONGO_INITDB_ROOT_PASSWORD` from the environment (`process.env`, never in the script), and stops it.
+ */
+const MONGO_PASSWORD_SCRIPT = [
+  "if [ ! -e /data/db/WiredTiger ]; then exit 0; fi",
+  "mongod --dbpath /data/db --bind_ip 127.0.0.1 --port 27018 --fork --logpath /tmp/skiff-password.log || exit 1",
+  "mongosh --quiet --host 127.0.0.1 --port 27018 --eval \\",
+  "  'db.getSiblingDB(\"admin\").changeUserPassword(process.env.MONGO_INITDB_ROOT_USERNAME, process.env.MONGO_INITDB_ROOT_PASSWORD)'",
+  "status=$?",
+  "mongod --dbpath /data/db --shutdown",
+  'exit "$status"',
+].join("\n");
+
+/**
+ * How each engine's server takes its Secret's password at every start (the images read it only when they create
+ * their data directory): a postStart hook (postgres), or an init container (`init`: its command) and the server's
+ * `args` (MySQL, MariaDB: `--init-file`; MongoDB: none). A rotation changes {@link PASSWORD_VERSION_ANNOTATION},
+ * so its deployment restarts the server.
+ */
+export const PASSWORD_SYNC: Record<DatabaseType, { postStart?: string[]; init?: string[]; args?: string[] }> = {
+  postgres: { postStart: ["sh", "-c", POSTGRES_PASSWORD_SCRIPT] },
+  mysql: {
+    init: ["sh", "-c", mysqlPasswordScript("MYSQL_USER", "MYSQL_PASSWORD"), "sh", `${INIT_SQL_DIR}/password.sql`],
+    args: ["mysqld", `--init-file=${INIT_SQL_DIR}/password.sql`],
+  },
+  mariadb: {
+    init: ["sh", "-c", mysqlPasswordScript("MARIADB_USER", "MARIADB_PASSWORD"), "sh", `${INIT_SQL_DIR}/password.sql`],
+    args: ["mariadbd", `--init-file=${INIT_SQL_DIR}/password.sql`],
+  },
+  mongodb: { init: ["sh", "-c", MONGO_PASSWORD_SCRIPT] },
+};
+
 /** A DNS-1123 label from `s` (lower case, `-`, at most 63 characters). */
 export function dnsLabel(s: string): string {
   const label = s
@@ -321,9 +414,40 @@ export const NO_REGISTRY = "registry.invalid";
 /** The image the application runs: the docker source's image, or the one the build Job pushes. */
 export function applicationImage(input: RenderInput): string {
   const { application } = input;
+  if (input.image) return input.image;
   if (application.sourceType === "docker" && application.source.dockerImage) return application.source.dockerImage;
   const registry = input.registry ?? NO_REGISTRY;
   return `${registry.replace(/\/+$/, "")}/${application.appName}:${dnsLabel(input.commitSha ?? input.deploymentId)}`;
+}
+
+/** The pod-template annotation of the app's Deployment naming the deployment that rendered it (docs "Deployers"). */
+export const DEPLOYMENT_ANNOTATION = "skiff.dev/deployment";
+
+/** The application settings a rendered Deployment carries: what its Service and probes must agree with. */
+export interface DeployedSettings {
+  port: number;
+  healthPath: string;
+  image: string;
+}
+
+/**
+ * The settings the app Deployment `<appName>` of `manifests` (a deployment's stored render) runs with: its
+ * container's port, probe path and image; null when `manifests` holds no such Deployment (nothing stored).
+ */
+export function deployedSettings(manifests: Manifest[] | null | undefined, appName: string): DeployedSettings | null {
+  type Container = {
+    image?: string;
+    ports?: Array<{ containerPort?: number }>;
+    readinessProbe?: { httpGet?: { path?: string } };
+  };
+  const deployment = manifests?.find((m) => m.kind === "Deployment" && m.metadata.name === dnsLabel(appName)) as
+    | (Manifest & { spec?: { template?: { spec?: { containers?: Container[] } } } })
+    | undefined;
+  const container = deployment?.spec?.template?.spec?.containers?.[0];
+  const port = container?.ports?.[0]?.containerPort;
+  const healthPath = container?.readinessProbe?.httpGet?.path;
+  if (!container?.image || typeof port !== "number" || !healthPath) return null;
+  return { port, healthPath, image: container.image };
 }
 
 /** Clone URL of a git-based source, or null for docker images. */
@@ -428,6 +552,18 @@ export function renderManifests(input: RenderInput): Manifest[] {
       metadata: { name: dbName, labels: dbObjectLabels },
       spec: { selector: dbLabels, ports: [{ name: "db", port: engine.port, targetPort: engine.port }] },
     });
+    const sync = PASSWORD_SYNC[db.type];
+    const env = [
+      ...Object.entries(engine.env(db)).map(([k, value]) => ({ name: k, value })),
+      ...PASSWORD_ENV[db.type].map((k) => ({
+        name: k,
+        valueFrom: { secretKeyRef: { name: passwordSecret, key: "password" } },
+      })),
+    ];
+    const initSql = sync.args
+      ? { volumes: [{ name: "skiff-init", emptyDir: {} }], mounts: [{ name: "skiff-init", mountPath: INIT_SQL_DIR }] }
+      : { volumes: [], mounts: [] };
+    const mounts = [{ name: "data", mountPath: engine.dataPath }, ...writable.mounts, ...initSql.mounts];
     out.push({
       apiVersion: "apps/v1",
       kind: "StatefulSet",
@@ -439,30 +575,43 @@ export function renderManifests(input: RenderInput): Manifest[] {
         replicas: 1,
         selector: { matchLabels: dbLabels },
         template: {
-          metadata: { labels: dbLabels },
+          metadata: {
+            labels: dbLabels,
+            ...(db.passwordVersion && { annotations: { [PASSWORD_VERSION_ANNOTATION]: db.passwordVersion } }),
+          },
           spec: {
             automountServiceAccountToken: false,
             securityContext: podSecurity(DATABASE_UID),
+            ...(sync.init && {
+              initContainers: [
+                {
+                  name: "password",
+                  image: engine.image,
+                  command: sync.init,
+                  // mongosh keeps its state under HOME (the data directory otherwise).
+                  env: db.type === "mongodb" ? [...env, { name: "HOME", value: "/tmp" }] : env,
+                  resources: resources.database,
+                  securityContext: RESTRICTED_CONTAINER,
+                  volumeMounts: mounts,
+                },
+              ],
+            }),
             containers: [
               {
                 name: "db",
                 image: engine.image,
+                ...(sync.args && { args: sync.args }),
                 ports: [{ containerPort: engine.port }],
-                env: [
-                  ...Object.entries(engine.env(db)).map(([k, value]) => ({ name: k, value })),
-                  ...PASSWORD_ENV[db.type].map((k) => ({
-                    name: k,
-                    valueFrom: { secretKeyRef: { name: passwordSecret, key: "password" } },
-                  })),
-                ],
+                env,
                 resources: resources.database,
                 securityContext: RESTRICTED_CONTAINER,
+                ...(sync.postStart && { lifecycle: { postStart: { exec: { command: sync.postStart } } } }),
                 readinessProbe: { ...tcp, periodSeconds: 10, failureThreshold: 3 },
                 livenessProbe: { ...tcp, initialDelaySeconds: 30, periodSeconds: 20, failureThreshold: 6 },
-                volumeMounts: [{ name: "data", mountPath: engine.dataPath }, ...writable.mounts],
+                volumeMounts: mounts,
               },
             ],
-            volumes: writable.volumes,
+            volumes: [...writable.volumes, ...initSql.volumes],
           },
         },
         volumeClaimTemplates: [
@@ -497,7 +646,9 @@ export function renderManifests(input: RenderInput): Manifest[] {
       replicas: 1,
       selector: { matchLabels: labels },
       template: {
-        metadata: { labels },
+        // Names the deployment, so every deployment rolls out new pods: the variables come through `envFrom`, whose
+        // change alone would leave the template as it was (docs/deployments.md "Deployers").
+        metadata: { labels, annotations: { [DEPLOYMENT_ANNOTATION]: input.deploymentId } },
         spec: {
           automountServiceAccountToken: false,
           securityContext: podSecurity(APP_UID),

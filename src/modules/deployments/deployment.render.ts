@@ -5,13 +5,20 @@
  * namespace, the build's to its build namespace (docs/deployments.md "Tenant namespaces").
  */
 
+import { createHash } from "node:crypto";
 import { buildNamespaceOf, namespaceOf } from "../../shared/tenant-namespace.ts";
 import { domainsOfApplication, environmentVariablesOfApplication } from "../applications/index.ts";
 import { databasesToRender } from "../databases/index.ts";
 import { planNameOf, quotaStatus } from "../organizations/index.ts";
 import { buildCredentialsOf } from "../providers/index.ts";
 import type { AppServices } from "../services.ts";
-import { type Manifest, renderManifests, resourcesForPlan, routingSettings } from "./deployment.manifests.ts";
+import {
+  deployedSettings,
+  type Manifest,
+  renderManifests,
+  resourcesForPlan,
+  routingSettings,
+} from "./deployment.manifests.ts";
 import { renderTenant, TENANT_CLUSTER_ROLE } from "./tenant.manifests.ts";
 
 /** An application row as `applicationById` reads it (the columns the render uses). */
@@ -32,11 +39,15 @@ export interface RenderedApplicationRow {
  * Gathers the render input of application row `app` as deployment `deployment` carries it (its id and commit name
  * the image; secrets decrypted) and renders its manifests with their ownership labels: the full objects for the
  * deployer and the reconcile, held in memory only, never stored or logged (redactManifests makes the stored copy).
+ * `running`: the stored render of the deployment whose workload runs (the reconcile's); its app's port, health path
+ * and image replace the row's, so the Service and routes reach the pods as they run, not as the next deployment will
+ * run them (deployedSettings). Domains, variables and databases are the rows'.
  */
 export async function renderApplication(
   services: AppServices,
   app: RenderedApplicationRow,
   deployment: { id: string; commitSha: string | null },
+  running?: Manifest[] | null,
 ): Promise<Manifest[]> {
   const { knex, secrets } = services;
   const domains = await domainsOfApplication(knex, app.id);
@@ -58,16 +69,18 @@ export async function renderApplication(
   );
   const plan = await planNameOf(knex, app.organizationId);
   const registry = credentials.registry;
+  const deployed = deployedSettings(running, app.appName);
   return renderManifests({
     deploymentId: deployment.id,
     application: {
       appName: app.appName,
       sourceType: app.sourceType,
       buildType: app.buildType,
-      port: app.port,
-      healthPath: app.healthPath,
+      port: deployed?.port ?? app.port,
+      healthPath: deployed?.healthPath ?? app.healthPath,
       source,
     },
+    image: deployed?.image ?? null,
     domains,
     env: Object.fromEntries(
       vars.map((v) => [v.key, inOrganizationNamespace(secrets.decrypt(v.valueEncrypted), moved)]),
@@ -78,6 +91,8 @@ export async function renderApplication(
       name: d.name,
       username: d.username,
       password: secrets.decrypt(d.passwordEncrypted),
+      // A rotation stores a new ciphertext (fresh IV): its digest changes with it and says nothing of the password.
+      passwordVersion: createHash("sha256").update(String(d.passwordEncrypted)).digest("hex").slice(0, 16),
       serviceHost: moved.get(d.serviceHost) ?? d.serviceHost,
     })),
     registry:

@@ -3,15 +3,17 @@
  * follows them. One run, under the `kubernetes` deployer (the `dry-run` deployer touches no cluster, so the
  * reconcile does nothing there):
  * 1. renders every application of the organization that has been deployed (a deployment that started) with the
- *    renderer deployments use (deployment.render.ts), as its latest such deployment carries it (same image);
+ *    renderer deployments use (deployment.render.ts), as the deployment whose workload runs carries it (the one its
+ *    live Deployment's pod template names, else its latest `done` one, else its latest started one): that
+ *    deployment's image, port and health path;
  * 2. applies the Services and routes (Ingress, or HTTPRoute and Certificate) of that render server-side: a domain
  *    added, changed or removed reaches the cluster without a deployment. Workloads (Deployment, StatefulSet, build
  *    Job) and their Secrets (variables, database passwords) change only with a deployment, which keeps its meaning:
  *    a new image or configuration rolled out;
  *    Before them, when anything is rendered, the objects of the organization's namespaces (tenant.manifests.ts:
  *    Namespaces, RoleBindings, NetworkPolicies, ResourceQuotas, LimitRanges), which follow the plan;
- * 3. lists the objects labelled with the organization ({@link OWNER_LABELS}) in its namespace and its build namespace
- *    and deletes every one no longer called for: not in the render, except a database's objects (and its volumes)
+ * 3. lists (before step 1) the objects labelled with the organization ({@link OWNER_LABELS}) in its namespace and its
+ *    build namespace and deletes every one no longer called for: not in the render, except a database's objects (and its volumes)
  *    while the database's row exists and a build's objects while its application's row exists. A 404 is success.
  *    The namespaces themselves stay while the organization exists (the last application or database deleted leaves
  *    them empty, still isolated); a deleted organization's Namespaces are deleted, with everything in them;
@@ -82,31 +84,42 @@ export function organizationSelector(organizationId: string): string {
 
 /**
  * Every object the rows of `organizationId` call for: the render of each application with a started deployment,
- * as its latest started deployment carries it. Reads: the applications, one query for their latest deployments,
- * then each application's render (its own reads, as a deployment does).
+ * as the deployment whose workload runs carries it — the one its live Deployment names (`running`: deployment ids
+ * read from the cluster, {@link LiveObject}`.deployment`), else its latest `done` one, else (none succeeded) its
+ * latest started one — with that deployment's port, health path and image (renderApplication's `running`). Reads:
+ * the applications, their deployments (two queries), then each application's render (its own reads, as a
+ * deployment does).
  */
-export async function desiredObjects(services: AppServices, organizationId: string): Promise<Manifest[]> {
+export async function desiredObjects(
+  services: AppServices,
+  organizationId: string,
+  running: string[] = [],
+): Promise<Manifest[]> {
   const { knex } = services;
   const apps = await applicationsOfOrganization(knex, organizationId);
   if (apps.length === 0) return [];
+  type Row = { id: string; applicationId: string; commitSha: string | null; manifests: Manifest[] | null };
+  const ids = apps.map((a) => a.id);
+  const columns = ["id", "application_id", "commit_sha", "manifests"];
   const latest = (await knex("deployments")
     .distinctOn("application_id")
-    .whereIn(
-      "application_id",
-      apps.map((a) => a.id),
-    )
+    .whereIn("application_id", ids)
     .whereNotNull("started_at")
-    .orderBy([{ column: "application_id" }, { column: "created_at", order: "desc" }])
-    .select("id", "application_id", "commit_sha")) as Array<{
-    id: string;
-    applicationId: string;
-    commitSha: string | null;
-  }>;
-  const byApp = new Map(latest.map((d) => [d.applicationId, d]));
+    .orderByRaw("application_id, status = 'done' desc, created_at desc")
+    .select(columns)) as Row[];
+  const named =
+    running.length > 0
+      ? ((await knex("deployments")
+          .whereIn("id", running)
+          .whereIn("application_id", ids)
+          .whereNotNull("started_at")
+          .select(columns)) as Row[])
+      : [];
+  const byApp = new Map([...latest, ...named].map((d) => [d.applicationId, d]));
   const out: Manifest[] = [];
   for (const app of apps) {
     const deployment = byApp.get(app.id);
-    if (deployment) out.push(...(await renderApplication(services, app, deployment)));
+    if (deployment) out.push(...(await renderApplication(services, app, deployment, deployment.manifests)));
   }
   return out;
 }
@@ -192,7 +205,11 @@ async function reconcileIn(
     return { applied: 0, deleted };
   }
 
-  const desired = await desiredObjects(services, organizationId);
+  // Listed first: the live Deployments name the deployments whose workloads run (desiredObjects).
+  const live: LiveObject[] = [];
+  for (const namespace of own) live.push(...(await cluster.list(namespace, selector)));
+  const running = live.flatMap((o) => (o.deployment ? [o.deployment] : []));
+  const desired = await desiredObjects(services, organizationId, running);
   const tenant = await renderTenantOf(services, organizationId);
   let applied = 0;
   if (desired.length > 0) {
@@ -211,8 +228,6 @@ async function reconcileIn(
     applied += 1;
   }
   const wanted = new Set([...tenant, ...desired].map(placed));
-  const live: LiveObject[] = [];
-  for (const namespace of own) live.push(...(await cluster.list(namespace, selector)));
   const rows = await ownerRows(services.knex, organizationId);
   for (const object of live) {
     if (wanted.has(placed(object))) continue;

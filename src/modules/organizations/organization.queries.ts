@@ -88,10 +88,20 @@ export async function setActiveOrganization(db: Db, sessionId: string, organizat
   await db("sessions").where({ id: sessionId }).update({ active_organization_id: organizationId });
 }
 
-/** The addresses of organization `organizationId`'s e-mail notification channels. */
+/**
+ * Where organization `organizationId`'s notices go: the addresses of its e-mail notification channels, or, when it
+ * has none, its owners' addresses (a notice nobody receives is no notice), in one statement.
+ */
 export async function emailChannelTargets(db: Db, organizationId: string): Promise<string[]> {
-  const rows = (await db("notification_channels")
-    .where({ organization_id: organizationId, type: "email" })
-    .select("target")) as Array<{ target: string }>;
+  const { rows } = (await db.raw(
+    `with channels as (
+       select target from notification_channels where organization_id = ? and type = 'email'
+     )
+     select target from channels
+     union all
+     select u.email from members m join users u on u.id = m.user_id
+     where m.organization_id = ? and m.role = 'owner' and not exists (select 1 from channels)`,
+    [organizationId, organizationId],
+  )) as { rows: Array<{ target: string }> };
   return rows.map((r) => r.target);
 }

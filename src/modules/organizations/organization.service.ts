@@ -11,6 +11,7 @@ import { nameText } from "../../shared/input-fields.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { Member, organizationAccess } from "../access/index.ts";
+import { noteAuditOrganization } from "../audit/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { Organization, Plan } from "./organization.model.ts";
 import { QUOTA_KINDS, quotaStatus } from "./quota.ts";
@@ -59,6 +60,8 @@ export async function insertOrganizationWithOwner(
       { organizations_slug_unique: `The slug "${input.slug}" is taken` },
     );
     await Member.query(trx).insert({ organizationId: org.id, userId: input.userId, role: "owner" });
+    // `createOrganization`'s entry is the new organization's: its log starts with its creation.
+    noteAuditOrganization(ctx, org.id);
     return org;
   });
 }

@@ -14,6 +14,7 @@ import { AppError, ConflictError } from "../../shared/errors.ts";
 import { nameText } from "../../shared/input-fields.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { Member, MemberGrant } from "../access/index.ts";
+import { noteAuditOrganization, noteAuditTarget } from "../audit/index.ts";
 import type { Context } from "../context.ts";
 import { deleteUser, findUserByEmail, setActiveOrganization, User } from "../organizations/index.ts";
 import { emitAccountEvent } from "./account-events.ts";
@@ -104,6 +105,7 @@ export async function acceptInvitation(ctx: Context, token: string): Promise<Mem
         reason: EMAIL_NOT_VERIFIED,
       });
     }
+    noteAuditOrganization(ctx, invitation.organizationId); // the joined organization's log holds the entry
     return join(trx, invitation, caller.userId);
   });
   if (caller.sessionId) {
@@ -150,7 +152,11 @@ export async function signUpWithInvitation(
       account_id: user.id,
       password: passwordHash,
     });
-    await join(trx, invitation, user.id);
+    const member = await join(trx, invitation, user.id);
+    // The joined organization's log holds the entry, naming the invitation and the membership.
+    noteAuditOrganization(ctx, invitation.organizationId);
+    noteAuditTarget(ctx, invitation.id);
+    noteAuditTarget(ctx, member.id);
     // A new account joining by the link: signed up, and its address verified by the link.
     await emitAccountEvent({ knex: trx, services: ctx.services }, "user_signed_up", user.id);
     await emitAccountEvent({ knex: trx, services: ctx.services }, "user_email_verified", user.id);

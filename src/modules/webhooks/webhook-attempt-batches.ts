@@ -10,6 +10,7 @@
  */
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
+import { retryingConflicts } from "../../shared/transaction.ts";
 import type { AppServices } from "../services.ts";
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from "./webhook.model.ts";
 
@@ -150,10 +151,11 @@ async function writeEntries(knex: Knex, entries: readonly AttemptLogEntry[]): Pr
     await writeStatement(knex, entries);
     return entries.map(() => true as const);
   } catch {
-    // One entry may be at fault (e.g. its delivery deleted between the join and the foreign key check): alone.
+    // One entry may be at fault (e.g. its delivery deleted between the join and the foreign key check): alone,
+    // each retried after a deadlock or serialization failure (the attempt happened: it is logged).
     return Promise.all(
       entries.map((entry) =>
-        writeStatement(knex, [entry]).then(
+        retryingConflicts(() => writeStatement(knex, [entry])).then(
           () => true as const,
           (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
         ),
@@ -167,11 +169,15 @@ function writeStatement(knex: Knex, entries: readonly AttemptLogEntry[]): Promis
   const column = <K extends keyof AttemptLogEntry>(key: K) => entries.map((e) => e[key]) as unknown as Knex.Value;
   return knex
     .raw(
-      `with entry as (
+      `with given as (
        select * from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::boolean[], ?::int[], ?::text[], ?::text[],
          ?::int[]) as t(delivery_id, endpoint_id, event, attempt, success, response_status, response_body,
          error_message, duration_ms)
-       where exists (select 1 from webhook_deliveries d where d.id = t.delivery_id)
+     ), locked as (
+       -- The deliveries locked in id order (as a cancellation locks them): concurrent writes never deadlock.
+       select d.id from webhook_deliveries d where d.id in (select delivery_id from given) order by d.id for update
+     ), entry as (
+       select given.* from given join locked on locked.id = given.delivery_id
      ), logged as (
        insert into webhook_delivery_attempts (delivery_id, endpoint_id, event, attempt, success, response_status,
          response_body, error_message, duration_ms)

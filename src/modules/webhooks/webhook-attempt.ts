@@ -8,6 +8,7 @@ import type { Knex } from "knex";
 import type { Logger } from "pino";
 import { OutboundError } from "../../http/outbound-errors.ts";
 import { retryThroughOutage } from "../../shared/database-unavailable.ts";
+import { transactionRetryingConflicts } from "../../shared/transaction.ts";
 import { recordSystemChange } from "../audit/index.ts";
 import { enqueueMail } from "../mail/index.ts";
 import { emailChannelTargets } from "../organizations/index.ts";
@@ -167,7 +168,10 @@ export async function attemptDelivery(
         await logAttempt(services, entry);
         return;
       }
-      await knex.transaction(async (trx) => {
+      // A deadlock with a concurrent deactivation or log write is retried: the attempt happened and is logged.
+      await transactionRetryingConflicts(knex, async (trx) => {
+        // The endpoint first: final outcomes of one endpoint (which may deactivate it) take their locks in turn.
+        await trx("webhook_endpoints").where({ id: endpoint.id }).forUpdate().first("id");
         await trx("webhook_delivery_attempts").insert(storableEntry(entry));
         await trx("webhook_deliveries")
           .where({ id: deliveryId })
@@ -192,7 +196,8 @@ export async function attemptDelivery(
  * A delivery of `endpoint` failed for good: starts or extends its failure streak; after
  * {@link DEACTIVATE_AFTER_MS} of failures, or at once when the receiver answered `410 Gone` (`gone`), the endpoint
  * is deactivated (its pending deliveries cancelled), the deactivation logged, recorded in the organization's audit
- * log (actor `SYSTEM`, in `trx`) and each notification channel mailed.
+ * log (actor `SYSTEM`, in `trx`) and each notification channel mailed (the owners when there is none) — once, by the
+ * outcome that turns it off.
  */
 async function recordFailedDelivery(
   services: AppServices,
@@ -207,7 +212,11 @@ async function recordFailedDelivery(
     await trx("webhook_endpoints").where({ id: endpoint.id }).update({ failing_since: now });
   }
   if (!endpoint.isActive || (!gone && now.getTime() - since.getTime() < DEACTIVATE_AFTER_MS)) return;
-  await trx("webhook_endpoints").where({ id: endpoint.id }).update({ is_active: false, updated_at: now });
+  // Only the outcome that turns the endpoint off logs, records and mails it (concurrent 410s deactivate it once).
+  const turnedOff = await trx("webhook_endpoints")
+    .where({ id: endpoint.id, is_active: true })
+    .update({ is_active: false, updated_at: now });
+  if (!turnedOff) return;
   await cancelPendingDeliveries(trx, services.jobs, endpoint.id);
   await recordSystemChange(trx, {
     organizationId: endpoint.organizationId,

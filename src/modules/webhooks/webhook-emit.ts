@@ -95,10 +95,13 @@ export async function emitWebhookEvent(
  * `cancelled` and their queued jobs are removed. A job already running finishes its attempt.
  */
 export async function cancelPendingDeliveries(knex: Knex, jobs: JobQueue, endpointId: string): Promise<number> {
-  const pending = (await knex("webhook_deliveries")
-    .where({ endpoint_id: endpointId, status: "pending" })
-    .update({ status: "cancelled", updated_at: knex.fn.now() })
-    .returning("id")) as Array<{ id: string }>;
+  // Rows locked in id order, as the attempts' batched log writes lock theirs: the two never deadlock.
+  const { rows: pending } = (await knex.raw(
+    `update webhook_deliveries d set status = 'cancelled', updated_at = now()
+     from (select id from webhook_deliveries where endpoint_id = ? and status = 'pending' order by id for update) p
+     where d.id = p.id returning d.id`,
+    [endpointId],
+  )) as { rows: Array<{ id: string }> };
   await jobs.remove(
     knex,
     pending.map(({ id }) => deliveryJobKey(id)),
