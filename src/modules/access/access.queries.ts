@@ -6,6 +6,11 @@ import type { Knex } from "knex";
 
 type Db = Knex | Knex.Transaction;
 
+/** The users who own organization `organizationId`. */
+export async function ownerIdsOf(db: Db, organizationId: string): Promise<string[]> {
+  return db("members").where({ organization_id: organizationId, role: "owner" }).pluck("user_id");
+}
+
 /** The organizations user `userId` is a member of. */
 export async function organizationIdsOfUser(db: Db, userId: string): Promise<string[]> {
   return db("members").where({ user_id: userId }).pluck("organization_id");

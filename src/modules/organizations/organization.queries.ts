@@ -4,6 +4,7 @@
  * Each is one statement on the caller's `db` (a transaction's locks stay in it); none checks access (the caller did).
  */
 import type { Knex } from "knex";
+import { ownerIdsOf } from "../access/index.ts";
 
 type Db = Knex | Knex.Transaction;
 
@@ -90,18 +91,13 @@ export async function setActiveOrganization(db: Db, sessionId: string, organizat
 
 /**
  * Where organization `organizationId`'s notices go: the addresses of its e-mail notification channels, or, when it
- * has none, its owners' addresses (a notice nobody receives is no notice), in one statement.
+ * has none, its owners' addresses (a notice nobody receives is no notice).
  */
 export async function emailChannelTargets(db: Db, organizationId: string): Promise<string[]> {
-  const { rows } = (await db.raw(
-    `with channels as (
-       select target from notification_channels where organization_id = ? and type = 'email'
-     )
-     select target from channels
-     union all
-     select u.email from members m join users u on u.id = m.user_id
-     where m.organization_id = ? and m.role = 'owner' and not exists (select 1 from channels)`,
-    [organizationId, organizationId],
-  )) as { rows: Array<{ target: string }> };
-  return rows.map((r) => r.target);
+  const channels = (await db("notification_channels")
+    .where({ organization_id: organizationId, type: "email" })
+    .pluck("target")) as string[];
+  if (channels.length > 0) return channels;
+  const owners = await ownerIdsOf(db, organizationId);
+  return owners.length === 0 ? [] : ((await db("users").whereIn("id", owners).pluck("email")) as string[]);
 }
