@@ -169,15 +169,11 @@ function writeStatement(knex: Knex, entries: readonly AttemptLogEntry[]): Promis
   const column = <K extends keyof AttemptLogEntry>(key: K) => entries.map((e) => e[key]) as unknown as Knex.Value;
   return knex
     .raw(
-      `with given as (
+      `with entry as (
        select * from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::boolean[], ?::int[], ?::text[], ?::text[],
          ?::int[]) as t(delivery_id, endpoint_id, event, attempt, success, response_status, response_body,
          error_message, duration_ms)
-     ), locked as (
-       -- The deliveries locked in id order (as a cancellation locks them): concurrent writes never deadlock.
-       select d.id from webhook_deliveries d where d.id in (select delivery_id from given) order by d.id for update
-     ), entry as (
-       select given.* from given join locked on locked.id = given.delivery_id
+       where exists (select 1 from webhook_deliveries d where d.id = t.delivery_id)
      ), logged as (
        insert into webhook_delivery_attempts (delivery_id, endpoint_id, event, attempt, success, response_status,
          response_body, error_message, duration_ms)

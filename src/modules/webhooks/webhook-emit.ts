@@ -95,7 +95,8 @@ export async function emitWebhookEvent(
  * `cancelled` and their queued jobs are removed. A job already running finishes its attempt.
  */
 export async function cancelPendingDeliveries(knex: Knex, jobs: JobQueue, endpointId: string): Promise<number> {
-  // Rows locked in id order, as the attempts' batched log writes lock theirs: the two never deadlock.
+  // Rows locked in id order (cancellations of one endpoint meet in the same order); a batched log write that
+  // deadlocks with it is retried entry by entry (webhook-attempt-batches.ts).
   const { rows: pending } = (await knex.raw(
     `update webhook_deliveries d set status = 'cancelled', updated_at = now()
      from (select id from webhook_deliveries where endpoint_id = ? and status = 'pending' order by id for update) p
