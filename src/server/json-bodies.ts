@@ -75,6 +75,16 @@ class UnsupportedMediaTypeError extends Error {
   readonly code = "FST_ERR_CTP_INVALID_MEDIA_TYPE";
 }
 
+/** The labels of UTF-8 (WHATWG Encoding: `utf-8`, `utf8`, `unicode-1-1-utf-8`, …), lower case. */
+const UTF8_LABELS = new Set([
+  "utf-8",
+  "utf8",
+  "unicode-1-1-utf-8",
+  "unicode11utf8",
+  "unicode20utf8",
+  "x-unicode20utf8",
+]);
+
 /** The `charset` parameter of a `Content-Type` header value (quotes removed), or null when it has none. */
 function charsetOf(contentType: string | undefined): string | null {
   const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? "");
@@ -95,7 +105,7 @@ export function parseJsonBodies(scope: FastifyInstance, { emptyAsNone = false } 
   scope.removeContentTypeParser("application/json");
   scope.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, body, done) => {
     const charset = charsetOf(request.headers["content-type"]);
-    if (charset !== null && charset.toLowerCase() !== "utf-8") {
+    if (charset !== null && !UTF8_LABELS.has(charset.toLowerCase())) {
       const named = echoed(charset);
       return done(
         new UnsupportedMediaTypeError(`Unsupported charset "${named}": JSON bodies are read as utf-8 only`),

@@ -123,7 +123,7 @@ describe("charsets other than utf-8", () => {
         expect(codeOf(answer), `${path} ${charset}`).toBe("UNSUPPORTED_MEDIA_TYPE");
       }
     }
-    for (const charset of ["utf-8", "UTF-8", '"utf-8"', "Utf-8"]) {
+    for (const charset of ["utf-8", "UTF-8", '"utf-8"', "Utf-8", "utf8", "UTF8"]) {
       const answer = await send("/graphql", {
         headers: { "content-type": `application/json;charset=${charset}` },
         body,
