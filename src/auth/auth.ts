@@ -21,7 +21,7 @@ import type { Config } from "../config.ts";
 import { newId } from "../db/ids.ts";
 import { isDataException } from "../db/pg-errors.ts";
 import { poolClientFor } from "../db/prepared-statements.ts";
-import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../shared/database-unavailable.ts";
 import { nameText } from "../shared/input-fields.ts";
 import { accountNotices, passwordResetNotice } from "./account-notices.ts";
 import { apiKeyOrganization } from "./api-key-organization.ts";
@@ -243,7 +243,7 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
         if (isDatabaseUnavailable(err)) {
           log.warn({ err }, "auth request refused: the database is unavailable");
           throw new APIError("SERVICE_UNAVAILABLE", {
-            message: "Service temporarily unavailable: the database cannot be reached; retry later",
+            message: DATABASE_UNAVAILABLE_MESSAGE,
             code: "SERVICE_UNAVAILABLE",
           });
         }

@@ -6,8 +6,14 @@
 import { isUtf8 } from "node:buffer";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from "fastify";
-import { type Auth, SESSION_COOKIE } from "../auth/auth.ts";
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "../shared/database-unavailable.ts";
+import type { Auth } from "../auth/auth.ts";
+import {
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
+  RETRY_AFTER_SECONDS,
+} from "../shared/database-unavailable.ts";
+import { INVALID_UTF8_MESSAGE } from "../shared/json-text.ts";
+import { sessionTokenOf } from "./authenticate.ts";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
@@ -77,9 +83,6 @@ export function unstorableParameter(url: URL): string | null {
   return null;
 }
 
-/** Matches the session cookie in a `Cookie` header (better-auth's `skiff.session_token`, `__Secure-` over https). */
-const SESSION_COOKIE_VALUE = new RegExp(`(?:^|;\\s*)(?:__Secure-)?${SESSION_COOKIE.replace(".", "\\.")}=([^;]*)`);
-
 /**
  * Whether better-auth's `response` hides a database outage. better-auth answers a sign-out 200 even when the
  * session's deletion failed (the session would stay valid once the database is back) and a few reads (e.g.
@@ -91,9 +94,8 @@ async function databaseFailed(auth: Auth, request: Request, response: Response):
   if (!signOut && response.status < 500) return false;
   try {
     const { adapter } = await auth.$context;
-    const signed = SESSION_COOKIE_VALUE.exec(request.headers.get("cookie") ?? "")?.[1];
-    // The signed value is `<token>.<signature>`: deleting by the token alone (a no-op for a token that is not one).
-    const token = signed ? percentDecoded(signed).replace(/\.[^.]*$/, "") : null;
+    // Deleting by the token alone (a no-op for a token that is not one).
+    const token = signOut ? await sessionTokenOf(auth, request.headers.get("cookie")) : null;
     // The adapter's own delete: better-auth's deleteSession finds the row first and skips the delete when that read fails.
     if (signOut && token && response.status < 400) {
       await adapter.delete({ model: "session", where: [{ field: "token", value: token }] });
@@ -102,15 +104,6 @@ async function databaseFailed(auth: Auth, request: Request, response: Response):
   } catch (error) {
     if (isDatabaseUnavailable(error)) return true;
     throw error;
-  }
-}
-
-/** `text` percent-decoded, or as it is when it does not decode. */
-function percentDecoded(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
   }
 }
 
@@ -142,7 +135,7 @@ export function registerAuthRoutes<L extends FastifyBaseLogger>(
         }
         // Bodies are read as UTF-8 (JSON, forms): bytes that do not decode are refused, never stored with U+FFFD.
         if (request.body instanceof Buffer && !isUtf8(request.body)) {
-          return reply.code(400).send({ code: "INVALID_INPUT_VALUE", message: "Body is not valid UTF-8" });
+          return reply.code(400).send({ code: "INVALID_INPUT_VALUE", message: INVALID_UTF8_MESSAGE });
         }
         const invalid = invalidRedirectParameter(url);
         if (invalid) {
@@ -155,7 +148,7 @@ export function registerAuthRoutes<L extends FastifyBaseLogger>(
         if (await databaseFailed(auth, webRequest, response)) {
           response = Response.json(
             {
-              message: "Service temporarily unavailable: the database cannot be reached; retry later",
+              message: DATABASE_UNAVAILABLE_MESSAGE,
               code: "SERVICE_UNAVAILABLE",
             },
             { status: 503 },

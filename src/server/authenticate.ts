@@ -10,6 +10,10 @@ import { SESSION_COOKIE } from "../auth/auth.ts";
 import type { Caller } from "../auth/caller.ts";
 import type { HeaderReader } from "../auth/credentials/credential.ts";
 import { type CallerOptions, callerFromAgentToken, resolveCaller } from "../auth/credentials/index.ts";
+
+/** The token of a request's session cookie (for a sign-out that deletes its session itself: auth-routes.ts). */
+export { sessionTokenOf } from "../auth/credentials/index.ts";
+
 import { preparesStatements } from "../db/prepared-statements.ts";
 import { memberStandingJoinSql, userMembershipsSql } from "../modules/access/index.ts";
 import type { AppServices } from "../modules/services.ts";

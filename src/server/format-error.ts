@@ -13,7 +13,11 @@ import type { GraphQLFormattedError } from "graphql";
 import { GraphQLError } from "graphql";
 import type { Logger } from "pino";
 import { isDataException, missingReference } from "../db/pg-errors.ts";
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "../shared/database-unavailable.ts";
+import {
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
+  RETRY_AFTER_SECONDS,
+} from "../shared/database-unavailable.ts";
 import { echoed } from "../shared/errors.ts";
 
 const PASS_THROUGH = new Set([
@@ -39,7 +43,7 @@ const PASS_THROUGH = new Set([
 ]);
 
 /** Message of the 503 answered while the database is unreachable. */
-const UNAVAILABLE = "Service temporarily unavailable: the database cannot be reached; retry later";
+const UNAVAILABLE = DATABASE_UNAVAILABLE_MESSAGE;
 
 /**
  * The error thrown by context creation during a database outage: SERVICE_UNAVAILABLE, HTTP 503 with

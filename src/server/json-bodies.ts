@@ -22,6 +22,7 @@ import { GraphQLError } from "graphql";
 import { echoed } from "../shared/errors.ts";
 import {
   FORBIDDEN_JSON_KEY_MESSAGE,
+  INVALID_UTF8_MESSAGE,
   JSON_TOO_DEEP_MESSAGE,
   jsonTooDeep,
   parsesAsJson,
@@ -55,9 +56,6 @@ class ForbiddenJsonKeyError extends Error {
     super(message);
   }
 }
-
-/** The message of a body whose bytes are not well-formed UTF-8. */
-const INVALID_UTF8_MESSAGE = "Body is not valid UTF-8: JSON bodies are read as UTF-8 text";
 
 /** The 400 of a JSON body whose bytes are not well-formed UTF-8 (code BAD_REQUEST in the answer). */
 class InvalidUtf8Error extends Error {

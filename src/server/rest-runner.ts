@@ -182,15 +182,16 @@ async function recordRowCall(
   status: number,
   action = rowAction(route, contextValue),
 ): Promise<void> {
+  const { idVariables, entityVariables } = rowOperation(route);
   await recordCall(contextValue.services, contextValue.log, contextValue, {
     action,
     targetIds: [
-      ...rowOperation(route).idVariables.flatMap((v) => {
+      ...idVariables.flatMap((v) => {
         const value = variables?.[v];
         return typeof value === "string" ? [value] : [];
       }),
       // The entities a row reads through `_entities` (e.g. a deployment by id): their representations' ids.
-      ...rowOperation(route).entityVariables.flatMap((v) => {
+      ...entityVariables.flatMap((v) => {
         const value = variables?.[v];
         return Array.isArray(value)
           ? value.flatMap((r) => (typeof (r as { id?: unknown })?.id === "string" ? [(r as { id: string }).id] : []))

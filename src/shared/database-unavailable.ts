@@ -5,6 +5,10 @@
  */
 import { pgErrorCode } from "../db/pg-errors.ts";
 
+/** The message of every answer refused because the database is unreachable (503, `SERVICE_UNAVAILABLE`). */
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  "Service temporarily unavailable: the database cannot be reached; retry later";
+
 /** Seconds a client is told to wait (`Retry-After`) when the database is unreachable. */
 export const RETRY_AFTER_SECONDS = 5;
 

@@ -21,6 +21,9 @@ export const JSON_TOO_DEEP_MESSAGE = `JSON nests objects and arrays deeper than 
 export const FORBIDDEN_JSON_KEY_MESSAGE =
   'Body is valid JSON but holds a forbidden key ("__proto__", or "prototype" inside "constructor")';
 
+/** The message of a body whose bytes are not well-formed UTF-8 (refused, never read with U+FFFD in their place). */
+export const INVALID_UTF8_MESSAGE = "Body is not valid UTF-8: request bodies are read as UTF-8 text";
+
 /** The message of a body that does not parse as JSON. */
 export const INVALID_JSON_MESSAGE = "Body is not valid JSON";
 

@@ -24,7 +24,7 @@ export function bearerCredential(headers: HeaderReader): string | null {
 }
 
 /** The credential of a request with two different ones: a value of no credential's form (an API key's lookup misses it). */
-export const CONFLICTING_CREDENTIALS = "conflicting-credentials";
+const CONFLICTING_CREDENTIALS = "conflicting-credentials";
 
 /** Three base64url segments: a JWT, never an API key (`skiff_…`). */
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;

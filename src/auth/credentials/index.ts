@@ -62,3 +62,5 @@ export function rememberedCaller(
 
 /** The agent API's resolution (agent-token.ts): the caller, and whether the request is over the token's rate limit. */
 export { callerFromAgentToken } from "./agent-token.ts";
+/** The token of a request's session cookie (session.ts). */
+export { sessionTokenOf } from "./session.ts";

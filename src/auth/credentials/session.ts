@@ -104,6 +104,14 @@ function sessionCookie(cookie: string | null, name: string): { text: string; tok
   return dot < 1 ? null : { text: found, token: value.slice(0, dot) };
 }
 
+/**
+ * The session token of the session cookie in `cookie` (a Cookie header), under the name `auth` reads it, or null (no
+ * such cookie, or two). Its signature is not checked: for a caller that acts on the session of the token alone.
+ */
+export async function sessionTokenOf(auth: Auth, cookie: string | null): Promise<string | null> {
+  return sessionCookie(cookie, (await memoryOf(auth)).settings.cookieName)?.token ?? null;
+}
+
 /** The key of a credential's text (a cookie's `name=value`, a JWT) in a memory: its SHA-256. */
 export function credentialKey(text: string): string {
   return hash("sha256", text, "base64url");

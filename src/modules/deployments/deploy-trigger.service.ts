@@ -14,7 +14,7 @@
 import { isUtf8 } from "node:buffer";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { Logger } from "pino";
-import { readJsonText } from "../../shared/json-text.ts";
+import { INVALID_UTF8_MESSAGE, readJsonText } from "../../shared/json-text.ts";
 import { consumeRateLimit } from "../../shared/rate-limit.ts";
 import type { RestResponse } from "../../shared/rest-route.ts";
 import { applicationByDeployTokenHash, lockApplication } from "../applications/index.ts";
@@ -128,7 +128,7 @@ async function answerTrigger(
   let body: unknown = null;
   if (req.rawBody.length > 0) {
     // JSON is UTF-8 (RFC 8259): bytes that do not decode are refused, never read with U+FFFD in their place.
-    if (!isUtf8(req.rawBody)) return json(400, { error: "Body is not valid UTF-8", code: "BAD_REQUEST" });
+    if (!isUtf8(req.rawBody)) return json(400, { error: INVALID_UTF8_MESSAGE, code: "BAD_REQUEST" });
     const read = readJsonText(req.rawBody.toString("utf8"));
     if ("refused" in read) return json(400, { error: read.refused, code: "BAD_REQUEST" });
     body = read.value;

@@ -20,9 +20,9 @@ export { bootstrapFirstRun, type FirstRun } from "./first-run.service.ts";
 export { Organization, User } from "./organization.model.ts";
 export {
   deleteUser,
-  emailChannelTargets,
   findUserByEmail,
   lockOrganization,
+  noticeRecipients,
   organizationExists,
   organizationNumber,
   organizationNumbers,

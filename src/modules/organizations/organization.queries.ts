@@ -93,7 +93,7 @@ export async function setActiveOrganization(db: Db, sessionId: string, organizat
  * Where organization `organizationId`'s notices go: the addresses of its e-mail notification channels, or, when it
  * has none, its owners' addresses (a notice nobody receives is no notice).
  */
-export async function emailChannelTargets(db: Db, organizationId: string): Promise<string[]> {
+export async function noticeRecipients(db: Db, organizationId: string): Promise<string[]> {
   const channels = (await db("notification_channels")
     .where({ organization_id: organizationId, type: "email" })
     .pluck("target")) as string[];

@@ -11,7 +11,7 @@ import { retryThroughOutage } from "../../shared/database-unavailable.ts";
 import { transactionRetryingConflicts } from "../../shared/transaction.ts";
 import { recordSystemChange } from "../audit/index.ts";
 import { enqueueMail } from "../mail/index.ts";
-import { emailChannelTargets } from "../organizations/index.ts";
+import { noticeRecipients } from "../organizations/index.ts";
 import type { AppServices } from "../services.ts";
 import type { WebhookDeliveryRow, WebhookEndpointRow } from "./webhook.model.ts";
 import {
@@ -233,7 +233,7 @@ async function recordFailedDelivery(
       ? "webhook endpoint deactivated: its receiver answered 410 Gone"
       : "webhook endpoint deactivated after 5 days of failed deliveries",
   );
-  const targets = await emailChannelTargets(trx, endpoint.organizationId);
+  const targets = await noticeRecipients(trx, endpoint.organizationId);
   for (const to of targets) {
     await enqueueMail(services, trx, {
       to,
