@@ -6,6 +6,7 @@
  * exact by selecting the path's field last at each level ({@link checkBodyAt}, at registration). An executed
  * answer (objects) is read at the path. Rows that follow pages concatenate the list of every page.
  */
+import { Readable } from "node:stream";
 import { type FieldNode, Kind, type OperationDefinitionNode, parse, type SelectionSetNode } from "graphql";
 import type { RestError, RestResponse, RestRoute } from "../shared/rest-route.ts";
 import { RawJsonData } from "./compiled-reads.ts";
@@ -126,7 +127,7 @@ function bodyOf(data: unknown, path: readonly string[], pageInfoAt: number | nul
 /**
  * The 200 answer of `route` (which declares `bodyAt`) for the successful `data` of its first execution; with
  * `followPages`, `execute` fetches the later pages and their lists are concatenated; a later page's first GraphQL
- * error is answered by `fail`.
+ * error is answered by `fail`. An NDJSON row streams instead ({@link ndjsonStream}).
  * More than `maxPages` pages answer `fail` with BAD_USER_INPUT (narrow the request).
  * @throws Error when an answer lacks the body.
  */
@@ -140,6 +141,11 @@ export async function bodyResponse(
   const follow = route.followPages;
   const pageInfoAt = follow ? follow.connection.length : null;
   let page = bodyOf(data, bodyAt, pageInfoAt);
+  if (follow?.ndjson) {
+    if (page.body === undefined || page.body === null) throw new Error(`No body at ${bodyAt.join(".")}`);
+    const lines = ndjsonStream(page, bodyAt, pageInfoAt, execute);
+    return { status: 200, body: Readable.from(lines, { objectMode: false }), headers: NDJSON_HEADERS };
+  }
   const bodies = [page.body];
   const maxPages = follow?.maxPages ?? 1000;
   for (let n = 1; follow && page.pageInfo?.hasNextPage && page.pageInfo.endCursor; n++) {
@@ -156,10 +162,6 @@ export async function bodyResponse(
     bodies.push(page.body);
   }
   if (bodies.some((b) => b === undefined || b === null)) throw new Error(`No body at ${bodyAt.join(".")}`);
-  if (follow?.ndjson) {
-    const items = bodies.flatMap((b) => (typeof b === "string" ? JSON.parse(b) : b) as unknown[]);
-    return { status: 200, body: items.map((item) => `${JSON.stringify(item)}\n`).join(""), headers: NDJSON_HEADERS };
-  }
   if (bodies.every((b): b is string => typeof b === "string")) {
     // JSON texts: one array of every page's items.
     const items = bodies.map((b) => b.slice(1, -1)).filter((b) => b);
@@ -169,4 +171,30 @@ export async function bodyResponse(
   // Some page was executed rather than compiled (e.g. its statement failed): values throughout.
   const values = bodies.map((b) => (typeof b === "string" ? (JSON.parse(b) as unknown) : b));
   return { status: 200, body: values.length === 1 ? values[0] : (values as unknown[][]).flat() };
+}
+
+/**
+ * The NDJSON lines (one JSON value per line, UTF-8) of `first` and of every page after it, each page read once the
+ * client has taken the previous one (the stream's back-pressure): an export of any length holds one page in memory
+ * and has no page cap. The status is sent before later pages are read, so one that fails ends the stream with an
+ * error, which aborts the chunked answer: the client sees a truncated transfer, never a short export that looks whole.
+ * @throws Error (into the stream) on a later page's GraphQL error or a page without the body.
+ */
+async function* ndjsonStream(
+  first: { body: unknown; pageInfo: PageInfo | null },
+  bodyAt: readonly string[],
+  pageInfoAt: number | null,
+  execute: Execute,
+): AsyncGenerator<string> {
+  let page = first;
+  for (;;) {
+    if (page.body === undefined || page.body === null) throw new Error(`No body at ${bodyAt.join(".")}`);
+    const items = (typeof page.body === "string" ? JSON.parse(page.body) : page.body) as unknown[];
+    if (items.length) yield items.map((item) => `${JSON.stringify(item)}\n`).join("");
+    const cursor = page.pageInfo?.hasNextPage ? page.pageInfo.endCursor : null;
+    if (!cursor) return;
+    const next = await execute(cursor);
+    if (next.errors?.length) throw new Error(`The export stopped: ${next.errors[0]!.message}`);
+    page = bodyOf(next.data, bodyAt, pageInfoAt);
+  }
 }

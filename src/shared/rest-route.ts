@@ -94,9 +94,15 @@ export interface FollowPages {
   connection: readonly string[];
   /** Name of the operation variable that takes the cursor, e.g. `after`. */
   cursorVariable: string;
-  /** Safety stop: more pages than this answer 400 BAD_USER_INPUT, asking to narrow the request (default 1000). */
+  /**
+   * Safety stop of a JSON-array answer: more pages than this answer 400 BAD_USER_INPUT, asking to narrow the request
+   * (default 1000). An NDJSON answer streams page by page and has none.
+   */
   maxPages?: number;
-  /** Answer the items as NDJSON (`application/x-ndjson`: one JSON value per line) instead of one JSON array. */
+  /**
+   * Answer the items as NDJSON (`application/x-ndjson`: one JSON value per line) instead of one JSON array, streamed:
+   * each later page is read when the client has taken the previous one.
+   */
   ndjson?: boolean;
 }
 

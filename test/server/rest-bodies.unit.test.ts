@@ -4,6 +4,7 @@
  * The end-to-end side (the agent rows on a real server, compiled against executed) is in
  * test/graph/compiled-reads.test.ts.
  */
+import type { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { RawJsonData } from "../../src/server/compiled-reads.ts";
 import { bodyResponse, checkBodyAt } from "../../src/server/rest-bodies.ts";
@@ -118,6 +119,33 @@ describe("bodyResponse", () => {
       status: 400,
       body: { message: expect.stringContaining("narrow the request"), extensions: { code: "BAD_USER_INPUT" } },
     });
+  });
+
+  it("streams NDJSON page by page, reading a page only when the previous one is taken, and aborts on a failed page", async () => {
+    const ndjson = { ...row(PAGED, ["projects", "nodes"], true) };
+    ndjson.followPages = { connection: ["projects"], cursorVariable: "after", ndjson: true, maxPages: 2 };
+    let asked = 0;
+    // Past maxPages: a stream has no page cap.
+    const pages = (last: number) => (cursor: string) => {
+      asked++;
+      const n = Number(cursor.slice(1));
+      return Promise.resolve({ data: page(n < last ? `c${n + 1}` : null, [`p${n}`]) });
+    };
+    const answer = await respond(ndjson, page("c1", [tricky]), pages(4), failed);
+    expect(answer.headers).toEqual({ "content-type": "application/x-ndjson; charset=utf-8" });
+    const stream = answer.body as Readable;
+    expect(asked).toBe(0);
+    const lines: string[] = [];
+    for await (const chunk of stream) lines.push(...String(chunk).trim().split("\n"));
+    expect(lines.map((line) => (JSON.parse(line) as { name: string }).name)).toEqual([tricky, "p1", "p2", "p3", "p4"]);
+    expect(asked).toBe(4);
+
+    const error = { message: "gone", extensions: { code: "NOT_FOUND" } };
+    const broken = await respond(ndjson, page("c1", ["a"]), () => Promise.resolve({ errors: [error] }), failed);
+    const read = async () => {
+      for await (const _ of broken.body as Readable);
+    };
+    await expect(read()).rejects.toThrow(/The export stopped: gone/);
   });
 
   it("walks past earlier fields whatever their strings hold", async () => {
