@@ -317,6 +317,65 @@ describe("what the reconcile does not delete", () => {
   });
 });
 
+describe("what the reconcile creates again", () => {
+  it("a workload and its Secrets deleted by hand come back at the next reconcile, with the rows' values", async () => {
+    const app = await deployedApplication();
+    const ns = namespaceOf(app.organizationId);
+    const before = kube.get(ns, "Deployment", app.appName)!;
+    const gone = [
+      ["Deployment", app.appName],
+      ["Secret", `${app.appName}-env`],
+      ["StatefulSet", `${app.appName}-db`],
+      ["Secret", `${app.appName}-db-password`],
+    ] as const;
+    for (const [kind, name] of gone) kube.drop(ns, kind, name);
+    expect(objectsOf(app.organizationId)).not.toContain(`Deployment/${app.appName}`);
+    const deleted = await deletedBy(() =>
+      skiff.services.jobs.enqueue(skiff.services.knex, "deployments.reconcile", {
+        organizationId: app.organizationId,
+        trigger: "periodic",
+      }),
+    );
+    expect(deleted).toEqual([]);
+    expect(objectsOf(app.organizationId)).toEqual(allObjects(app.appName));
+    // The same deployment's pod template (no new rollout), the variable as its row holds it.
+    const restored = kube.get(ns, "Deployment", app.appName)!;
+    expect(JSON.stringify((restored.spec as { template: unknown }).template)).toBe(
+      JSON.stringify((before.spec as { template: unknown }).template),
+    );
+    const env = kube.get(ns, "Secret", `${app.appName}-env`)! as {
+      stringData?: Record<string, string>;
+      data?: Record<string, string>;
+    };
+    const value = env.stringData?.API_KEY ?? Buffer.from(env.data?.API_KEY ?? "", "base64").toString();
+    expect(value).toBe("k-1");
+  });
+
+  it("an application whose only deployment failed before its workload ran gets no workload from the reconcile", async () => {
+    const app = await seededApplication(db.knex);
+    await addVariable(db.knex, app.applicationId, "API_KEY", "k-2");
+    kube.failApply = { kind: "Deployment", code: 422, message: "refused" };
+    const { deployApplication } = await run<{ deployApplication: { id: string } }>(
+      app,
+      `mutation($id: ID!) { deployApplication(applicationId: $id) { id } }`,
+      { id: app.applicationId },
+    );
+    await drainJobs(db.knex, 45_000);
+    kube.failApply = null;
+    expect((await db.knex("deployments").where({ id: deployApplication.id }).first()).status).toBe("error");
+    const left = objectsOf(app.organizationId);
+    await deletedBy(() =>
+      skiff.services.jobs.enqueue(skiff.services.knex, "deployments.reconcile", {
+        organizationId: app.organizationId,
+        trigger: "periodic",
+      }),
+    );
+    expect(left).not.toContain(`Deployment/${app.appName}`);
+    // Its Service is the reconcile's as for any started deployment; no workload, and the Secret as it was.
+    expect(objectsOf(app.organizationId).filter((o) => !o.startsWith("Service/"))).toEqual(left);
+  });
+});
+
 describe("under the dry-run deployer", () => {
   it("a reconcile touches no cluster", async () => {
     const dry = await startTestServer(db.url, {

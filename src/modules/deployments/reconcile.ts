@@ -9,7 +9,9 @@
  * 2. applies the Services and routes (Ingress, or HTTPRoute and Certificate) of that render server-side: a domain
  *    added, changed or removed reaches the cluster without a deployment. Workloads (Deployment, StatefulSet, build
  *    Job) and their Secrets (variables, database passwords) change only with a deployment, which keeps its meaning:
- *    a new image or configuration rolled out;
+ *    a new image or configuration rolled out. One missing from the cluster (deleted by hand) is created again from
+ *    the render when its application's deployment ran (it is named by a live Deployment or ended `done`): the
+ *    cluster follows the rows without waiting for the next deployment; build Jobs are never recreated;
  *    Before them, when anything is rendered, the objects of the organization's namespaces (tenant.manifests.ts:
  *    Namespaces, RoleBindings, NetworkPolicies, ResourceQuotas, LimitRanges), which follow the plan;
  * 3. lists (before step 1) the objects labelled with the organization ({@link OWNER_LABELS}) in its namespace and its
@@ -94,13 +96,19 @@ export async function desiredObjects(
   services: AppServices,
   organizationId: string,
   running: string[] = [],
-): Promise<Manifest[]> {
+): Promise<DesiredObjects> {
   const { knex } = services;
   const apps = await applicationsOfOrganization(knex, organizationId);
-  if (apps.length === 0) return [];
-  type Row = { id: string; applicationId: string; commitSha: string | null; manifests: Manifest[] | null };
+  if (apps.length === 0) return { manifests: [], restorable: new Set() };
+  type Row = {
+    id: string;
+    applicationId: string;
+    commitSha: string | null;
+    status: string;
+    manifests: Manifest[] | null;
+  };
   const ids = apps.map((a) => a.id);
-  const columns = ["id", "application_id", "commit_sha", "manifests"];
+  const columns = ["id", "application_id", "commit_sha", "status", "manifests"];
   const latest = (await knex("deployments")
     .distinctOn("application_id")
     .whereIn("application_id", ids)
@@ -116,18 +124,31 @@ export async function desiredObjects(
           .select(columns)) as Row[])
       : [];
   const byApp = new Map([...latest, ...named].map((d) => [d.applicationId, d]));
-  const out: Manifest[] = [];
+  const manifests: Manifest[] = [];
+  const restorable = new Set<Manifest>();
   for (const app of apps) {
     const deployment = byApp.get(app.id);
-    if (deployment) out.push(...(await renderApplication(services, app, deployment, deployment.manifests)));
+    if (!deployment) continue;
+    const rendered = await renderApplication(services, app, deployment, deployment.manifests);
+    manifests.push(...rendered);
+    if (deployment.status === "done" || running.includes(deployment.id)) for (const m of rendered) restorable.add(m);
   }
-  return out;
+  return { manifests, restorable };
+}
+
+/** What {@link desiredObjects} renders: every object, and those the reconcile may create again when missing. */
+export interface DesiredObjects {
+  manifests: Manifest[];
+  /** The objects of applications whose deployment ran (named by a live Deployment, or `done`). */
+  restorable: Set<Manifest>;
 }
 
 /** What one reconcile did. */
 export interface ReconcileOutcome {
-  /** Objects applied (Services and routes of the render). */
+  /** Objects applied (Services and routes of the render, and what was restored). */
   applied: number;
+  /** `namespace/Kind/name` of the workloads and Secrets created again because they were missing from the cluster. */
+  restored: string[];
   /** Objects deleted (not called for any more). */
   deleted: LiveObject[];
 }
@@ -150,6 +171,16 @@ export async function reconcileOrganization(
     const outcome = await reconcileIn(services, cluster, organizationId);
     for (const o of outcome.deleted) metrics.deleted.inc({ kind: o.kind, trigger });
     metrics.runs.inc({ trigger, outcome: "success" });
+    if (outcome.restored.length > 0) {
+      log.warn(
+        {
+          organizationId,
+          trigger,
+          restored: outcome.restored,
+        },
+        "reconcile created again objects missing from the cluster",
+      );
+    }
     if (outcome.deleted.length > 0) {
       log.info(
         {
@@ -202,14 +233,16 @@ async function reconcileIn(
     // A deleted organization: its legacy objects, then its namespaces with everything in them.
     for (const object of legacyObjects) await remove(object);
     for (const namespace of await cluster.listNamespaces(selector)) await remove(namespace);
-    return { applied: 0, deleted };
+    return { applied: 0, restored: [], deleted };
   }
 
   // Listed first: the live Deployments name the deployments whose workloads run (desiredObjects).
   const live: LiveObject[] = [];
   for (const namespace of own) live.push(...(await cluster.list(namespace, selector)));
   const running = live.flatMap((o) => (o.deployment ? [o.deployment] : []));
-  const desired = await desiredObjects(services, organizationId, running);
+  const { manifests: desired, restorable } = await desiredObjects(services, organizationId, running);
+  const present = new Set(live.map(placed));
+  const restored: string[] = [];
   const tenant = await renderTenantOf(services, organizationId);
   let applied = 0;
   if (desired.length > 0) {
@@ -223,9 +256,14 @@ async function reconcileIn(
   const migrating = legacyObjects.length > 0;
   for (const manifest of desired) {
     const component = manifest.metadata.labels?.[OWNER_LABELS.component];
-    if (!APPLIED_BY_RECONCILE.has(manifest.kind) && !(migrating && component !== "build")) continue;
-    await cluster.apply(manifest, manifest.metadata.namespace ?? own[0]!);
+    const at = { ...manifest, metadata: { ...manifest.metadata, namespace: manifest.metadata.namespace ?? own[0]! } };
+    const reconciled = APPLIED_BY_RECONCILE.has(manifest.kind) || (migrating && component !== "build");
+    // A workload or Secret deleted by hand, after its deployment ran, is created again.
+    const missing = !reconciled && component !== "build" && restorable.has(manifest) && !present.has(placed(at));
+    if (!reconciled && !missing) continue;
+    await cluster.apply(manifest, at.metadata.namespace);
     applied += 1;
+    if (missing) restored.push(placed(at));
   }
   const wanted = new Set([...tenant, ...desired].map(placed));
   const rows = await ownerRows(services.knex, organizationId);
@@ -251,7 +289,7 @@ async function reconcileIn(
     if (database && owner && rows.databases.has(owner) && !confirmed.has(owner)) continue;
     await remove(object);
   }
-  return { applied, deleted };
+  return { applied, restored, deleted };
 }
 
 /** Ids of the organization's applications and databases (the rows that keep their objects alive). */
