@@ -1113,7 +1113,7 @@ export type Mutation = {
    * is in the future or the endpoint is inactive; RATE_LIMITED after 20 recoveries per hour per organization.
    */
   recoverWebhookDeliveries: WebhookRecovery;
-  /** A new series of attempts of a stored delivery, same delivery id. */
+  /** A new series of attempts of a stored delivery, same delivery id. BAD_USER_INPUT (`webhookUuid`) while the endpoint is inactive: set it active first. */
   redeliverWebhook: Scalars["String"]["output"];
   /** Queues a new deployment of the same application and commit (trigger `redeploy`). */
   redeployDeployment: Deployment;

@@ -112,7 +112,10 @@ describe("POST /api/deploy/:token", () => {
       const push = { ref: "refs/heads/main", after, head_commit: { id: after, message: "m" } };
       const res = await post(app.path, JSON.stringify(push), { "x-github-event": "push" });
       expect(res.status, after).toBe(400);
-      expect(res.body).toMatchObject({ code: "BAD_REQUEST", fieldErrors: { commitSha: [expect.any(String)] } });
+      expect(res.body).toMatchObject({
+        code: "BAD_REQUEST",
+        details: { fieldErrors: { commitSha: [expect.any(String)] }, formErrors: [] },
+      });
     }
     const push = JSON.stringify({ ref: "refs/heads/main", after: "a".repeat(40), head_commit: { message: "m" } });
     const sha1Only = await post(app.path, push, { "x-github-event": "push", "x-hub-signature": "sha1=abc" });
@@ -132,7 +135,10 @@ describe("POST /api/deploy/:token", () => {
     for (const [body, field] of refused) {
       const res = await post(app.path, body);
       expect(res.status, body).toBe(400);
-      expect(res.body, body).toMatchObject({ code: "BAD_REQUEST", fieldErrors: { [field]: [expect.any(String)] } });
+      expect(res.body, body).toMatchObject({
+        code: "BAD_REQUEST",
+        details: { fieldErrors: { [field]: [expect.any(String)] }, formErrors: [] },
+      });
     }
     // The body rules every JSON path has: not JSON, a prototype key, nesting past 64 levels.
     for (const [body, message] of [
@@ -144,7 +150,10 @@ describe("POST /api/deploy/:token", () => {
       const res = await post(app.path, body);
       expect(res.status, String(body).slice(0, 20)).toBe(400);
       expect(res.body.error, String(body).slice(0, 20)).toContain(message);
-      expect(res.body.code).toBe("BAD_REQUEST");
+      expect(res.body).toMatchObject({
+        code: "BAD_REQUEST",
+        details: { fieldErrors: {}, formErrors: [res.body.error] },
+      });
     }
     expect(await deploymentsOf(t.db.knex, app.applicationId)).toEqual([]);
     // Only the title's first line is kept, without control characters.

@@ -72,7 +72,7 @@ describe("docs host: lookup and sync", () => {
     const missing = await lookup(null);
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatch(/hostname/);
-    for (const bad of ["", "Docs.Acme.test", "no_underscores.test", "a".repeat(300)]) {
+    for (const bad of ["", ".", "docs..test", "no_underscores.test", "a".repeat(300)]) {
       expect((await lookup(bad)).status, bad).toBe(400);
     }
     const unknown = await lookup("docs.never-synced.test");
@@ -107,6 +107,8 @@ describe("docs host: lookup and sync", () => {
     expect(found.body).toEqual({ cloudUrl: "https://a.example.test/o/7" });
     expect(found.headers.get("cache-control")).toBe("public, max-age=60, s-maxage=60");
     expect(found.headers.get("access-control-allow-origin")).toBe("*");
+    // The same DNS name in another case or fully qualified (a browser at `https://docs.a1.test./`).
+    for (const same of ["Docs.A1.test", "docs.a1.test."]) expect((await lookup(same)).body, same).toEqual(found.body);
 
     // The CNAME fixed later: the next sync reports OK.
     dns.records.set("docs.a2.test", `${TARGET}.`);

@@ -130,6 +130,18 @@ describe("webhook upkeep", () => {
         owner.apiKey,
       );
       expect(unknown.status).toBe(404);
+      // An inactive endpoint gets no redelivery (only the test ping reaches it): 400, nothing sent.
+      await t.db.knex("webhook_endpoints").where({ id: hook.id }).update({ is_active: false });
+      const inactive = await rest(
+        t.skiff.url,
+        "POST",
+        `/api/v1/orgs/${orgId}/webhooks/${hook.id}/deliveries/${stored.id}/redeliver`,
+        owner.apiKey,
+      );
+      expect(inactive.status).toBe(400);
+      expect(JSON.stringify(inactive.body)).toContain("inactive");
+      await drainJobs(t.db.knex);
+      expect(receiver.requests).toHaveLength(1);
     } finally {
       await receiver.close();
     }

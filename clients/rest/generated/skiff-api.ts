@@ -1027,13 +1027,13 @@ export class Api<
      * @summary Which organization's theme a docs hostname uses (docs-host role)
      * @request GET:/api/docs/lookup
      * @response `200` `DocsLookup` The hostname's organization URL; its theme is at `{cloudUrl}/api/theme`.
-     * @response `400` `DocsError` `hostname` missing or not a valid lower-case hostname.
+     * @response `400` `DocsError` `hostname` missing or not a valid hostname.
      * @response `404` `DocsError` The hostname is not registered (yet).
      * @response `500` `DocsError` Internal error (`{ error: "Internal server error" }`, no detail).
      */
     lookupDocsHostname: (
       query: {
-        /** The docs site's hostname (lower case), e.g. `docs.acme.com`. */
+        /** The docs site's hostname, e.g. `docs.acme.com` (any case; a trailing dot is ignored). */
         hostname: string;
       },
       params: RequestParams = {},
@@ -1231,7 +1231,7 @@ export class Api<
  *
  * @tags webhooks
  * @name RedeliverWebhook
- * @summary Deliver an earlier delivery's payload again
+ * @summary Deliver an earlier delivery's payload again (400 while the endpoint is inactive)
  * @request POST:/api/v1/orgs/{org_id}/webhooks/{webhook_uuid}/deliveries/{delivery_id}/redeliver
  * @secure
  * @response `202` `{
@@ -1239,6 +1239,7 @@ export class Api<
     [key: string]: any,
 
 }` Queued.
+ * @response `400` `ValidationError` Invalid input.
  * @response `401` `Error` Missing or invalid credentials.
  * @response `403` `Forbidden` Not allowed for the caller's role or plan.
  * @response `404` `Error` No such resource, or not visible to the caller.
@@ -1256,7 +1257,7 @@ export class Api<
           delivery_id: string;
           [key: string]: any;
         },
-        Error | Forbidden
+        ValidationError | Error | Forbidden
       >({
         path: `/api/v1/orgs/${orgId}/webhooks/${webhookUuid}/deliveries/${deliveryId}/redeliver`,
         method: "POST",
@@ -1382,7 +1383,7 @@ export class Api<
      * @request POST:/api/deploy/{token}
      * @response `200` `DeployNotTriggered` Nothing deployed (`deployed: false` and the reason), or GitHub's `ping`.
      * @response `202` `DeployQueued` Deployment queued (or the same SHA's, `deduplicated`).
-     * @response `400` `Error` The body is not JSON (or holds a prototype key, or nests past 64 levels), an API trigger's `title` is not a string or its `commitSha` not 7–64 hexadecimal digits (`fieldErrors`), or a push payload has no `ref`.
+     * @response `400` `ValidationError` The body is not JSON (or holds a prototype key, or nests past 64 levels), an API trigger's `title` is not a string or its `commitSha` not 7–64 hexadecimal digits (`details.fieldErrors`), or a push payload has no `ref` (`details.formErrors`).
      * @response `401` `Error` A signature or token that does not verify, or a required one missing.
      * @response `404` `Error` Unknown deploy token (a regenerated one too).
      * @response `413` `void` Body larger than 1 MiB.
@@ -1393,7 +1394,10 @@ export class Api<
       data?: DeployTriggerRequest | GitHubPushPayload | GitLabPushPayload,
       params: RequestParams = {},
     ) =>
-      this.request<DeployNotTriggered | DeployQueued, Error | void>({
+      this.request<
+        DeployNotTriggered | DeployQueued,
+        ValidationError | Error | void
+      >({
         path: `/api/deploy/${token}`,
         method: "POST",
         body: data,

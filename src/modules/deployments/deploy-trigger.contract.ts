@@ -6,7 +6,7 @@
  * deploy-trigger.service.ts.
  */
 import { z } from "zod";
-import { ErrorBody } from "../../shared/openapi/error-bodies.ts";
+import { ErrorBody, ValidationErrorBody } from "../../shared/openapi/error-bodies.ts";
 import type { RouteDoc } from "../../shared/openapi/route-doc.ts";
 
 const changed = {
@@ -119,8 +119,9 @@ export const deployTriggerDoc: RouteDoc = {
     "400": {
       description:
         "The body is not JSON (or holds a prototype key, or nests past 64 levels), an API trigger's `title` is not a " +
-        "string or its `commitSha` not 7–64 hexadecimal digits (`fieldErrors`), or a push payload has no `ref`.",
-      schema: ErrorBody,
+        "string or its `commitSha` not 7–64 hexadecimal digits (`details.fieldErrors`), or a push payload has no " +
+        "`ref` (`details.formErrors`).",
+      schema: ValidationErrorBody,
     },
     "401": { description: "A signature or token that does not verify, or a required one missing.", schema: ErrorBody },
     "404": { description: "Unknown deploy token (a regenerated one too).", schema: ErrorBody },

@@ -65,6 +65,16 @@ const json = (status: number, body: unknown, headers?: Record<string, string>): 
   ...(headers && { headers }),
 });
 
+/**
+ * A 400 in the shape of every REST refusal (docs/rest.md): `{ error, code: "BAD_REQUEST", details }`, the invalid
+ * fields in `details.fieldErrors` (and, as before, at the top level), or the request as a whole in `formErrors`.
+ */
+function badRequest(error: string, fieldErrors: Record<string, string[]> = {}): RestResponse {
+  const fields = Object.keys(fieldErrors).length > 0;
+  const details = { fieldErrors, formErrors: fields ? [] : [error] };
+  return json(400, { error, code: "BAD_REQUEST", ...(fields && { fieldErrors }), details });
+}
+
 /** Handles one trigger request (see the file comment). Never throws for bad input. */
 export async function handleDeployTrigger(
   services: AppServices,
@@ -128,9 +138,9 @@ async function answerTrigger(
   let body: unknown = null;
   if (req.rawBody.length > 0) {
     // JSON is UTF-8 (RFC 8259): bytes that do not decode are refused, never read with U+FFFD in their place.
-    if (!isUtf8(req.rawBody)) return json(400, { error: INVALID_UTF8_MESSAGE, code: "BAD_REQUEST" });
+    if (!isUtf8(req.rawBody)) return badRequest(INVALID_UTF8_MESSAGE);
     const read = readJsonText(req.rawBody.toString("utf8"));
-    if ("refused" in read) return json(400, { error: read.refused, code: "BAD_REQUEST" });
+    if ("refused" in read) return badRequest(read.refused);
     body = read.value;
   }
 
@@ -148,13 +158,11 @@ async function answerTrigger(
   }
 
   if (githubEvent !== undefined || gitlabEvent !== undefined) {
-    if (!push) return json(400, { error: "The push payload has no ref" });
+    if (!push) return badRequest("The push payload has no ref");
     // The head commit is what the build checks out (`<repository>#<sha>`): only a commit SHA may stand there.
     if (push.sha !== null && !COMMIT_SHA.test(push.sha)) {
-      return json(400, {
-        error: "Invalid commitSha: the push payload's head commit is not a commit SHA",
-        code: "BAD_REQUEST",
-        fieldErrors: { commitSha: [COMMIT_SHA_MESSAGE] },
+      return badRequest("Invalid commitSha: the push payload's head commit is not a commit SHA", {
+        commitSha: [COMMIT_SHA_MESSAGE],
       });
     }
     const source = (typeof app.source === "string" ? JSON.parse(app.source) : app.source) ?? {};
@@ -176,11 +184,7 @@ async function answerTrigger(
 
   const api = apiTrigger(body);
   if ("field" in api) {
-    return json(400, {
-      error: `Invalid ${api.field}: ${api.message}`,
-      code: "BAD_REQUEST",
-      fieldErrors: { [api.field]: [api.message] },
-    });
+    return badRequest(`Invalid ${api.field}: ${api.message}`, { [api.field]: [api.message] });
   }
   return queue(services, log, app, { title: api.title, trigger: "api", commitSha: api.commitSha });
 }

@@ -34,10 +34,13 @@ export function authenticateLicense(config: Config, licenseKey: string | undefin
 }
 
 /**
- * The `cloudUrl` owning synchronised hostname `hostname`, or null when it is not (yet) registered.
- * @throws BadUserInputError when `hostname` is not a lower-case DNS name.
+ * The `cloudUrl` owning synchronised hostname `asked` (in any case, with or without the root's trailing dot), or null
+ * when it is not (yet) registered.
+ * @throws BadUserInputError when `asked` is not a DNS name.
  */
-export async function lookupDocsHostname(knex: Knex, hostname: string): Promise<string | null> {
+export async function lookupDocsHostname(knex: Knex, asked: string): Promise<string | null> {
+  // The same DNS name in any case, and in its fully qualified form (`location.hostname` of `https://docs.acme.com./`).
+  const hostname = asked.toLowerCase().replace(/(?<=.)\.$/, "");
   if (!HOSTNAME_RE.test(hostname)) {
     throw new BadUserInputError("Invalid hostname: a lower-case DNS name such as docs.example.com", {
       fieldErrors: { hostname: ["Must be a lower-case DNS name"] },

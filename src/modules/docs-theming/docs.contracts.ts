@@ -37,7 +37,9 @@ export const ThemeQuery = z.object({
 
 /** Query of `GET /api/docs/lookup`. */
 export const LookupQuery = z.object({
-  hostname: z.string().meta({ description: "The docs site's hostname (lower case), e.g. `docs.acme.com`." }),
+  hostname: z
+    .string()
+    .meta({ description: "The docs site's hostname, e.g. `docs.acme.com` (any case; a trailing dot is ignored)." }),
 });
 
 /** Body of `POST /api/docs/sync`: the complete list of an instance's docs hostnames (replaces the previous one). */
@@ -105,7 +107,7 @@ export const lookupDoc: RouteDoc = {
       schema: z.looseObject({ cloudUrl: z.string() }).meta({ id: "DocsLookup", description: "Where the theme is." }),
       headers: cacheHeaders,
     },
-    "400": error("`hostname` missing or not a valid lower-case hostname."),
+    "400": error("`hostname` missing or not a valid hostname."),
     "404": error("The hostname is not registered (yet)."),
     "500": internal,
   },

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { BadUserInputError } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import type { ServiceContext } from "../context.ts";
-import { consumeRateLimit, endpointOf } from "./webhook.service.ts";
+import { consumeRateLimit, endpointOf, refuseInactive } from "./webhook.service.ts";
 import { webhookOrganization } from "./webhook-access.ts";
 import { DELIVER_JOB, deliveryJobKey } from "./webhook-emit.ts";
 
@@ -91,10 +91,7 @@ export async function recoverWebhookDeliveries(
       fieldErrors: { since: ["Must be before until (default: now)"] },
     });
   }
-  if (!endpoint.isActive) {
-    const message = "The endpoint is inactive: set it active before recovering its deliveries";
-    throw new BadUserInputError(`Invalid input: webhookUuid: ${message}`, { fieldErrors: { webhookUuid: [message] } });
-  }
+  refuseInactive(endpoint, "recovering its deliveries");
   const rate = ctx.services.config.SKIFF_WEBHOOK_RECOVER_RATE;
   return withTransaction(ctx, async (tx) => {
     // Serialises recoveries of one endpoint, so two equal calls at once queue once.

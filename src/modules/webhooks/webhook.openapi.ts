@@ -177,11 +177,12 @@ export const webhookDocs = {
   },
   redeliver: {
     operationId: "redeliverWebhook",
-    summary: "Deliver an earlier delivery's payload again",
+    summary: "Deliver an earlier delivery's payload again (400 while the endpoint is inactive)",
     tag,
     params: z.object({ org_id: orgId, webhook_uuid: webhookUuid, delivery_id: z.string() }),
     responses: {
       "202": { description: "Queued.", schema: z.looseObject({ delivery_id: z.string() }) },
+      ...errorResponses(400),
       ...common,
     },
   },

@@ -78,6 +78,16 @@ export async function endpointOf(ctx: ServiceContext, org: WebhookOrganization, 
   return row;
 }
 
+/**
+ * Refuses to send to an inactive endpoint what `doing` names (a redelivery, a recovery): it gets no delivery until
+ * it is set active again (only the test `ping` reaches it). @throws BadUserInputError on `webhookUuid`.
+ */
+export function refuseInactive(endpoint: Pick<WebhookEndpointRow, "isActive">, doing: string): void {
+  if (endpoint.isActive) return;
+  const message = `The endpoint is inactive: set it active before ${doing}`;
+  throw new BadUserInputError(`Invalid input: webhookUuid: ${message}`, { fieldErrors: { webhookUuid: [message] } });
+}
+
 /** `GET …/webhooks/events`: the catalogue. @throws as {@link webhookOrganization}. */
 export async function listWebhookEventTypes(ctx: ServiceContext, orgRef: string): Promise<WebhookEventType[]> {
   await webhookOrganization(ctx, orgRef);
@@ -256,7 +266,7 @@ async function firstAttemptOf(ctx: ServiceContext, deliveryId: string): Promise<
 /**
  * `POST …/{uuid}/deliveries/{delivery_id}/redeliver`: a new series of 3 attempts of the stored body, same
  * `delivery_id` (a series still pending is replaced). @returns the delivery id.
- * @throws NotFoundError for an unknown delivery of this endpoint.
+ * @throws NotFoundError for an unknown delivery of this endpoint, BadUserInputError when the endpoint is inactive.
  */
 export async function redeliverWebhook(
   ctx: ServiceContext,
@@ -265,7 +275,7 @@ export async function redeliverWebhook(
   deliveryId: string,
 ): Promise<string> {
   const org = await webhookOrganization(ctx, orgRef);
-  await endpointOf(ctx, org, webhookUuid);
+  refuseInactive(await endpointOf(ctx, org, webhookUuid), "redelivering");
   return withTransaction(ctx, async (tx) => {
     const n = await tx
       .knex("webhook_deliveries")
@@ -275,7 +285,7 @@ export async function redeliverWebhook(
     await ctx.services.jobs.enqueue(
       tx.knex,
       DELIVER_JOB,
-      { deliveryId, force: true },
+      { deliveryId, force: false },
       { jobKey: deliveryJobKey(deliveryId) },
     );
     return deliveryId;
