@@ -1186,7 +1186,8 @@ export type Mutation = {
    * Sets many variables at once (owners and admins): `variables`, or `dotenv` — the text of a `.env` file, parsed by
    * the `dotenv` package's parser (`KEY=value`, `export` prefixes, quotes, `#` comments, multi-line quoted values).
    * Lines that are not `KEY=value`, invalid names and names given twice are refused: nothing is set and
-   * `BAD_USER_INPUT` lists them in `fieldErrors` under `line.<n>` (e.g. `line.4: Duplicate of line 2`). At most 200
+   * `BAD_USER_INPUT` lists them in `fieldErrors` under `line.<n>` (e.g. `line.4: Duplicate of line 2`; the first 50,
+   * the others counted in `formErrors`). At most 200
    * variables per application, a database's automatic variables included: a change that adds variables past 200 is
    * refused (`formErrors`), one that adds none (new values, removals) is always allowed, so an application holding
    * more can still be changed. `deploy: true` as for `setEnvironmentVariable`.

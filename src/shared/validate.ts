@@ -25,7 +25,9 @@ export function toBadUserInput(error: z.ZodError, message = "Invalid input"): Ba
   const fieldErrors: Record<string, string[]> = Object.fromEntries(byField);
   const first = [...byField][0];
   const detail = first ? `${first[0]}: ${first[1][0]}` : formErrors[0];
-  return new BadUserInputError(detail ? `${message}: ${detail}` : message, { fieldErrors, formErrors });
+  // zod's own root messages already begin "Invalid input: …": said once.
+  const text = !detail ? message : detail.startsWith(`${message}:`) ? detail : `${message}: ${detail}`;
+  return new BadUserInputError(text, { fieldErrors, formErrors });
 }
 
 /**

@@ -221,6 +221,13 @@ describe("environment variables", () => {
     expect(JSON.stringify(res.errors)).not.toContain("xxxxxxxxxx");
     expect(await variablesOf(app.id)).not.toHaveProperty("OK");
 
+    // A huge bad paste: the first 50 lines named, the rest counted, so the answer stays small.
+    const flood = await w.call(PASTE, { a: app.id, t: "NOEQUALS\n".repeat(20_000) });
+    const floodExt = flood.errors?.[0]?.extensions as { fieldErrors: Record<string, string[]>; formErrors: string[] };
+    expect(Object.keys(floodExt.fieldErrors)).toHaveLength(50);
+    expect(floodExt.formErrors).toEqual(["19950 more lines are not applied either"]);
+    expect(JSON.stringify(flood).length).toBeLessThan(10_000);
+
     const neither = await w.call(`mutation($a: ID!) { setEnvironmentVariables(applicationId: $a) { setKeys } }`, {
       a: app.id,
     });

@@ -21,6 +21,7 @@ import { createSecretBox } from "../../src/db/secrets.ts";
 import type { OrganizationBundle } from "../../src/modules/transfer/bundle.schema.ts";
 import { decryptSecrets } from "../../src/modules/transfer/bundle-secrets.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
+import { namespaceOf } from "../../src/shared/tenant-namespace.ts";
 import { cliEnv, runCli } from "../helpers/cli-runner.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { addMember, createOrg, TEST_SECRET } from "../helpers/seed.ts";
@@ -276,6 +277,118 @@ describe("organization import", () => {
       "member",
       "member",
     ]);
+  });
+
+  it("wires the applications that used a database to the database made here, not to the source's host", async () => {
+    const source = await createOrg(dbA.knex);
+    const on = async <T>(query: string, variables: Record<string, unknown>) => {
+      const res = await gql<T>(a.url, query, variables, { apiKey: source.owner.apiKey });
+      expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+      return res.data!;
+    };
+    await on(
+      `mutation($o: ID!) { createContainerRegistry(input: { organizationId: $o, name: "r", url: "registry.example.test" }) { id } }`,
+      { o: source.organizationId },
+    );
+    const { createProject } = await on<{ createProject: { environments: Array<{ id: string }> } }>(
+      `mutation($o: ID!) { createProject(input: { organizationId: $o, name: "wired" }) { environments { id } } }`,
+      { o: source.organizationId },
+    );
+    const environmentId = createProject.environments[0]!.id;
+    const app = async (name: string) =>
+      (
+        await on<{ createApplication: { id: string } }>(
+          `mutation($e: ID!, $n: String!) { createApplication(input: { environmentId: $e, name: $n,
+            source: { type: docker, dockerImage: "nginx:1.27" } }) { id } }`,
+          { e: environmentId, n: name },
+        )
+      ).createApplication.id;
+    const [pgUser, myUser, outside] = [await app("pg-user"), await app("my-user"), await app("outside")];
+    await on(
+      `mutation($e: ID!, $a: [ID!]) { createDatabase(input: { environmentId: $e, type: postgres, name: "main",
+        user: "app", applicationIds: $a }) { database { id } } }`,
+      { e: environmentId, a: [pgUser] },
+    );
+    await on(
+      `mutation($e: ID!, $a: [ID!]) { createDatabase(input: { environmentId: $e, type: mariadb, name: "cache",
+        user: "app", applicationIds: $a }) { database { id } } }`,
+      { e: environmentId, a: [myUser] },
+    );
+    // A database outside Skiff with the same names: not the source's, left as it is.
+    await on(
+      `mutation($a: ID!) { setEnvironmentVariables(applicationId: $a, variables: [{ key: "DB_HOST", value: "db.outside.test" },
+        { key: "DB_DATABASE", value: "other" }, { key: "DB_USERNAME", value: "app" }]) { setKeys } }`,
+      { a: outside },
+    );
+    const exported = await exportOf(a, source.organizationId, source.owner.apiKey);
+    const other = await freshTarget();
+    const res = await post("import", other.organizationId, other.ownerKey, { bundle: exported, identity });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+
+    const box = createSecretBox(OTHER_SECRET);
+    const variablesOf = async (name: string) => {
+      const rows = await dbB
+        .knex("environment_variables as v")
+        .join("applications as a", "a.id", "v.application_id")
+        .where({ "a.organization_id": other.organizationId, "a.name": name })
+        .select("v.key", "v.value_encrypted");
+      return Object.fromEntries(rows.map((r) => [r.key, box.decrypt(r.valueEncrypted ?? r.value_encrypted)]));
+    };
+    const databaseOf = (name: string) =>
+      dbB.knex("databases").where({ organization_id: other.organizationId, name }).first();
+    const main = await databaseOf("main");
+    const cache = await databaseOf("cache");
+    const pg = await variablesOf("pg-user");
+    expect(pg.DB_HOST).toBe(main.serviceHost ?? main.service_host);
+    expect(pg.DB_HOST).toContain(`.${namespaceOf(other.organizationId)}.`);
+    const password = box.decrypt(main.passwordEncrypted ?? main.password_encrypted);
+    expect(pg.DATABASE_URL).toBe(`postgresql://app:${encodeURIComponent(password)}@${pg.DB_HOST}:5432/main`);
+    const my = await variablesOf("my-user");
+    expect(my.DB_HOST).toBe(cache.serviceHost ?? cache.service_host);
+    expect(await variablesOf("outside")).toEqual({
+      DB_HOST: "db.outside.test",
+      DB_DATABASE: "other",
+      DB_USERNAME: "app",
+    });
+    // Nothing of the new organization points at the source organization's namespace.
+    expect(JSON.stringify([pg, my])).not.toContain(namespaceOf(source.organizationId));
+  });
+
+  it("finds before creating anything what the services would refuse: a port out of range, a variable's name, no registry", async () => {
+    const bad = withoutHosts(bundle);
+    const web = bad.projects[0]!.environments[0]!.applications[0]!;
+    web.port = 99_999;
+    web.variables.push({ key: "bad key!", secret: web.variables[0]!.secret });
+    const other = await freshTarget();
+    const planned = await post("import-plan", other.organizationId, other.ownerKey, { bundle: bad, identity });
+    expect(planned.status).toBe(200);
+    const conflicts = (
+      planned.body.items as Array<{ kind: string; name: string; action: string; reason: string }>
+    ).filter((i) => i.action === "CONFLICT");
+    expect(conflicts.map((c) => [c.kind, c.reason])).toEqual(
+      expect.arrayContaining([
+        ["application", "port: Must be 1 to 65535"],
+        ["variable", expect.stringMatching(/^key: /)],
+      ]),
+    );
+    const refused = await post("import", other.organizationId, other.ownerKey, { bundle: bad, identity });
+    expect(refused.status).toBe(409);
+    expect(await dbB.knex("projects").where({ organization_id: other.organizationId }).count()).toEqual([{ count: 0 }]);
+
+    // On A no registry is configured (no platform default): every new application is a conflict saying so.
+    const bare = await createOrg(dbA.knex);
+    const res = await fetch(`${a.url}/api/organizations/${bare.organizationId}/import-plan`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${bare.owner.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ bundle: withoutHosts(bundle), identity }),
+    });
+    const items = ((await res.json()) as { items: Array<{ kind: string; action: string; reason: string }> }).items;
+    const apps = items.filter((i) => i.kind === "application");
+    expect(apps.every((app) => app.action === "CONFLICT")).toBe(true);
+    // The GitHub one lacks its provider first; every other says the registry is missing.
+    const sourced = apps.filter((app) => !app.reason.includes("git provider"));
+    expect(sourced.length).toBeGreaterThan(0);
+    for (const app of sourced) expect(app.reason).toMatch(/^No container registry/);
   });
 
   it("refuses a plan with conflicts (409, naming them, nothing created), admins and members (403), others (404)", async () => {

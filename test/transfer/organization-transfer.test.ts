@@ -28,7 +28,7 @@ import { decryptSecrets } from "../../src/modules/transfer/bundle-secrets.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { cliEnv, runCli } from "../helpers/cli-runner.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { createOrg, TEST_SECRET } from "../helpers/seed.ts";
+import { createOrg, createRegistry, TEST_SECRET } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
 import { plantSecrets, type Seeded, seedOrganization } from "./seed-organization.ts";
 
@@ -394,6 +394,7 @@ describe("organization import plan", () => {
   it("plans creations and names each conflict: a project's settings, a host taken, a quota; secrets without a key", async () => {
     // A free organization (3 projects) on B holding three projects, one of them named like the bundle's.
     const { organizationId, owner } = await createOrg(dbB.knex, "plan_free");
+    await createRegistry(dbB.knex, organizationId);
     for (const [name, description] of [
       [`blog-${tag}`, "Another blog"],
       ["legacy", null],

@@ -112,12 +112,16 @@ export async function setEnvironmentVariable(
   return current(ctx.knex, app);
 }
 
+/** Lines of a paste named in `fieldErrors` at most; the others are counted in `formErrors`. */
+const MAX_PASTE_PROBLEMS = 50;
+
 const listSchema = z.array(oneSchema).max(MAX_ENV_VARS, `At most ${MAX_ENV_VARS} variables`);
 
 /**
  * `setEnvironmentVariables` (owners and admins): `variables` or a `.env` paste (`dotenv`), exactly one. Every
  * problem is reported at once and nothing is set: `fieldErrors` under `variables.<i>.key` / `.value`, or
- * `line.<n>` for a paste (not `KEY=value`, invalid name, duplicate, value too long, unclosed quote).
+ * `line.<n>` for a paste (not `KEY=value`, invalid name, duplicate, value too long, unclosed quote; the first 50
+ * such lines, the count of the others in `formErrors`).
  * @returns the application, the keys set and the queued deployment's id.
  * @throws NotFoundError, ForbiddenError, BadUserInputError.
  */
@@ -154,10 +158,15 @@ export async function setEnvironmentVariables(
   } else {
     const { variables, problems } = readDotenvPaste(input.dotenv!);
     if (problems.length) {
+      // The first lines named, the rest counted: the answer stays small whatever the paste's size.
       const fieldErrors: Record<string, string[]> = {};
-      for (const p of problems) fieldErrors[`line.${p.line}`] = [p.key ? `${p.key}: ${p.message}` : p.message];
+      for (const p of problems.slice(0, MAX_PASTE_PROBLEMS)) {
+        fieldErrors[`line.${p.line}`] = [p.key ? `${p.key}: ${p.message}` : p.message];
+      }
+      const more = problems.length - MAX_PASTE_PROBLEMS;
+      const formErrors = more > 0 ? [`${more} more lines are not applied either`] : [];
       const first = problems[0]!;
-      throw new BadUserInputError(`Invalid .env paste: line ${first.line}: ${first.message}`, { fieldErrors });
+      throw new BadUserInputError(`Invalid .env paste: line ${first.line}: ${first.message}`, { fieldErrors, formErrors });
     }
     if (!variables.length) {
       throw new BadUserInputError("Invalid .env paste: no KEY=value line", { formErrors: ["No KEY=value line"] });

@@ -12,7 +12,13 @@
 import { BadUserInputError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { organizationAccess } from "../access/index.ts";
-import { domainWithHost } from "../applications/index.ts";
+import {
+  checkApplicationPrerequisites,
+  domainWithHost,
+  envVarsSchema,
+  portSchema,
+  type SourceInput,
+} from "../applications/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { docsHostnameOwner } from "../docs-theming/index.ts";
 import { type QuotaKind, quotaStatus } from "../organizations/index.ts";
@@ -164,6 +170,8 @@ export async function prepareOrganizationImport(
   }
   const warnings: string[] = [];
   const providers: PreparedImport["providers"] = {};
+  /** What a new application lacks in this organization (a container registry), read once. */
+  let registryProblems: string[] | undefined;
 
   const refs = secretRefs(bundle);
   let readable: Record<string, string> = {};
@@ -215,6 +223,22 @@ export async function prepareOrganizationImport(
           item.action = "CONFLICT";
           item.reason = "no source type: an application is created with a source";
         }
+        // What createApplication would refuse, found before anything is created.
+        const port = portSchema.safeParse(a.port);
+        if (item.action === "CREATE" && !port.success) {
+          item.action = "CONFLICT";
+          item.reason = `port: ${port.error.issues[0]!.message}`;
+        }
+        if (item.action === "CREATE") {
+          // A source without a provider or SSH key: only the organization's container registry is checked.
+          registryProblems ??= await checkApplicationPrerequisites(ctx, organizationId, {
+            type: "docker",
+          } as SourceInput);
+          if (registryProblems.length) {
+            item.action = "CONFLICT";
+            item.reason = registryProblems.join("; ");
+          }
+        }
         count(item, "applications");
         // Deploy settings still at a new application's defaults are the part a stopped run had not written yet.
         const tds = ta?.deploySettings;
@@ -224,7 +248,16 @@ export async function prepareOrganizationImport(
         count(ds);
         for (const v of a.variables) {
           const present = ta?.variables.some((x) => x.key === v.key);
-          count({ kind: "variable", name: `${appPath}/${v.key}`, action: present ? "EXISTS" : "CREATE", reason: null });
+          // The name by setEnvironmentVariables' own rule (the value is a secret: checked when set).
+          const named = envVarsSchema.safeParse({ [v.key]: "" });
+          const reason = named.success ? null : `key: ${named.error.issues[0]!.message}`;
+          const action = present ? "EXISTS" : reason ? "CONFLICT" : "CREATE";
+          count({
+            kind: "variable",
+            name: `${appPath}/${v.key}`,
+            action,
+            reason: action === "CONFLICT" ? reason : null,
+          });
         }
         for (const d of a.domains) {
           const td = ta?.domains.find((x) => x.host === d.host);

@@ -22,6 +22,7 @@ import {
   setApplicationVariables,
 } from "../applications/index.ts";
 import type { Context } from "../context.ts";
+import { type DatabaseSpec, databaseEnvVars } from "../databases/index.ts";
 import { deployApplication, updateDeploySettings } from "../deployments/index.ts";
 import { setDocsTheme } from "../docs-theming/index.ts";
 import { createPaymentGatewayService } from "../payments/index.ts";
@@ -45,6 +46,35 @@ export interface ImportResult {
   deployments: string[];
   /** The plan's warnings and what the apply did otherwise than asked (each secret left empty or made anew). */
   warnings: string[];
+}
+
+/** Variables that name the database an application uses (as manage-databases.service.ts reads them). */
+const IDENTIFYING = ["DB_HOST", "DATABASE_URL", "MONGO_URL"] as const;
+
+/**
+ * Whether an application's bundle variables (`value(key)`: the readable value, or null) are wired to the source's
+ * database `db` (its password null when unreadable): its URL (`DATABASE_URL`, `MONGO_URL`) is the one `db` gives on
+ * the URL's host, or its `DB_HOST` comes with `db`'s `DB_DATABASE` and `DB_USERNAME` (and `DB_PASSWORD` when both
+ * are known). A host alone (an outside database) is not enough.
+ * @returns the identifying key that matched, or null.
+ */
+function usesSourceDatabase(
+  db: { type: DatabaseSpec["type"]; name: string; username: string; password: string | null },
+  value: (key: string) => string | null,
+): (typeof IDENTIFYING)[number] | null {
+  const spec = { type: db.type, name: db.name, user: db.username, password: db.password ?? "" };
+  for (const key of ["DATABASE_URL", "MONGO_URL"] as const) {
+    const url = value(key);
+    if (url === null || db.password === null || !URL.canParse(url)) continue;
+    if (databaseEnvVars(spec, new URL(url).hostname)[key] === url) return key;
+  }
+  const host = value("DB_HOST");
+  if (host === null) return null;
+  const given = databaseEnvVars(spec, host);
+  const same = (key: string) => value(key) === given[key];
+  const password = value("DB_PASSWORD");
+  if (!same("DB_DATABASE") || !same("DB_USERNAME")) return null;
+  return password === null || db.password === null || password === db.password ? "DB_HOST" : null;
 }
 
 /** The conflicts of `plan` in one sentence. */
@@ -106,6 +136,9 @@ export async function importOrganization(
       // A new project's first environment is made with it: created by this run all the same.
       if (creates("environment", path)) done("environment", path);
       const applications = existingApplications.filter((a) => a.environmentId === environment.id);
+      /** Ids of this environment's applications created by this run, by name. */
+      const createdHere = new Map<string, string>();
+      const applicationIdOf = (name: string) => applications.find((x) => x.name === name)?.id ?? createdHere.get(name);
       for (const a of e.applications) {
         const appPath = `${path}/${a.name}`;
         let applicationId = applications.find((x) => x.name === a.name)?.id;
@@ -126,6 +159,7 @@ export async function importOrganization(
           });
           applicationId = app.id;
           newApplications.push(app.id);
+          createdHere.set(a.name, app.id);
           done("application", appPath);
         }
         if (creates("deploySettings", appPath)) {
@@ -151,12 +185,28 @@ export async function importOrganization(
       for (const d of e.databases) {
         if (!creates("database", `${path}/${d.name}`)) continue;
         const password = secretOf(d.password, "was not readable: a new password was generated");
+        // The applications wired to the source's database get the new one's variables (its host is this
+        // organization's), in the database's own transaction: none keeps pointing at the source instance.
+        const users = e.applications.flatMap((a) => {
+          const id = applicationIdOf(a.name);
+          const held = (key: string) =>
+            applications.find((x) => x.id === id)?.variables.find((v) => v.key === key)?.value ?? null;
+          const bundled = (key: string) => {
+            const ref = a.variables.find((v) => v.key === key)?.secret;
+            return ref !== undefined && ref in readable ? readable[ref]! : null;
+          };
+          const wired = usesSourceDatabase({ ...d, password: readable[d.password] ?? null }, bundled);
+          // Still as the bundle wired it: imported by this run or an earlier one (never a value set since).
+          const current = (id && createdHere.has(a.name)) || (wired !== null && held(wired) === bundled(wired));
+          return id && wired && current ? [id] : [];
+        });
         await createDatabaseIn(ctx, {
           environmentId: environment.id,
           type: d.type,
           name: d.name,
           user: d.username,
           ...(password === null ? {} : { password }),
+          applicationIds: users,
         });
         done("database", `${path}/${d.name}`);
       }
