@@ -144,7 +144,7 @@ export async function startSkiff(
     auth,
     secrets,
     log,
-    pubsub: await createPubSub(sessionUrl, knex, log),
+    pubsub: await createPubSub(sessionUrl, knex, log, config.SKIFF_EVENT_LOG_RETENTION_SECONDS * 1000),
     mailer,
     outbound: createOutboundClient({
       allow: config.SKIFF_OUTBOUND_ALLOW,

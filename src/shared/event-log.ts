@@ -56,24 +56,32 @@ export function seqOfCursor(cursor: string): number {
  * (`seq` order is commit order and each snapshot of the log is a prefix of it), so the live events the stream then
  * skips as not after the cursor are events the client already had.
  * @throws BadUserInputError when `afterSeq` is beyond the newest event of the log (not a cursor Skiff gave);
- *   CursorExpiredError when events after `afterSeq` may have been pruned.
+ *   CursorExpiredError when events after `afterSeq` may have been pruned, or (with `retentionMs`) when the
+ *   cursor's own event is older than the retention, pruned yet or not: the answer depends on the cursor's age, not
+ *   on when the prune last ran.
  */
 export async function loggedEventsAfter(
   knex: Knex,
   topic: string,
   afterSeq: number,
   route?: { field: string; value: string },
+  retentionMs?: number,
 ): Promise<LoggedEvent[]> {
   const { rows } = (await knex.raw(
-    `select h.seq as horizon, greatest(h.seq, (select max(seq) from event_log)) as newest, e.seq, e.payload
+    `select h.seq as horizon, greatest(h.seq, (select max(seq) from event_log)) as newest,
+            coalesce((select c.created_at < now() - (?::float8 * interval '1 millisecond') from event_log c where c.seq = ?), false)
+              as stale,
+            e.seq, e.payload
        from event_log_horizon h
        left join event_log e on e.topic = ? and e.seq > ? ${route ? "and e.payload::jsonb ->> ? = ?" : ""}
       order by e.seq`,
-    [topic, afterSeq, ...(route ? [route.field, route.value] : [])],
-  )) as { rows: Array<{ horizon: string; newest: string; seq: string | null; payload: string | null }> };
+    [retentionMs ?? null, afterSeq, topic, afterSeq, ...(route ? [route.field, route.value] : [])],
+  )) as {
+    rows: Array<{ horizon: string; newest: string; stale: boolean; seq: string | null; payload: string | null }>;
+  };
   const horizon = Number(rows[0]?.horizon ?? 0);
   if (afterSeq > Number(rows[0]?.newest ?? 0)) throw notACursor();
-  if (afterSeq < horizon) {
+  if (afterSeq < horizon || rows[0]?.stale) {
     throw new CursorExpiredError(
       "This cursor is older than the event log's retention: read the current state, then subscribe without after",
     );

@@ -85,10 +85,17 @@ export interface PubSub {
 
 /**
  * Opens the LISTEN connection to `databaseUrl` and returns the instance's {@link PubSub}; `knex` sends NOTIFYs.
- * Resolves once LISTEN is active, so events published after start-up reach this instance.
+ * `retentionMs` is the event log's retention (SKIFF_EVENT_LOG_RETENTION_SECONDS): a resume cursor older than it is
+ * expired whether or not the prune has run yet. Resolves once LISTEN is active, so events published after start-up
+ * reach this instance.
  * @throws Error when the first connection fails.
  */
-export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger): Promise<PubSub> {
+export async function createPubSub(
+  databaseUrl: string,
+  knex: Knex,
+  log: Logger,
+  retentionMs?: number,
+): Promise<PubSub> {
   /** Per topic: handler sets by route key (`""` for unrouted, `field\0value` otherwise) and the routed fields. */
   const topics = new Map<string, { sets: Map<string, Set<EventHandler>>; fields: Map<string, number>; size: number }>();
   let client: pg.Client | null = null;
@@ -276,7 +283,7 @@ export async function createPubSub(databaseUrl: string, knex: Knex, log: Logger)
       };
     },
     loggedAfter(topic, afterSeq, route) {
-      return loggedEventsAfter(knex, topic, afterSeq, route);
+      return loggedEventsAfter(knex, topic, afterSeq, route, retentionMs);
     },
     listenerCount(topic) {
       return topics.get(topic)?.size ?? 0;

@@ -102,8 +102,14 @@ describe("resuming live status", () => {
     await until(() => again.got.length === 1);
     expect(again.got[0]!.importId).toBe("imp_old_2");
     await again.close();
-    // Past it: the events are pruned (in batches, by the job's function) and the cursor is expired.
+    // Past it, before the prune has run: expired by its age, not replayed.
     await t.db.knex.raw("update event_log set created_at = now() - interval '2 days' where payload like '%imp_old_%'");
+    const aged = await subscribe(t.skiff.url, owner.apiKey, old);
+    await until(() => aged.error !== undefined);
+    expect(aged.error![0]!.extensions?.code).toBe("CURSOR_EXPIRED");
+    expect(aged.got).toEqual([]);
+    await aged.close();
+    // And once the events are pruned (in batches, by the job's function).
     expect(await pruneEventLog(t.db.knex, 24 * 3600 * 1000)).toBeGreaterThanOrEqual(2);
     const expired = await subscribe(t.skiff.url, owner.apiKey, old);
     await until(() => expired.error !== undefined);
