@@ -856,8 +856,9 @@ export type Invitation = {
 export type InvitationLinkInfo = {
   __typename?: "InvitationLinkInfo";
   /**
-   * Only for a valid link: true when an account with the invited address exists (sign in, then `acceptInvitation`),
-   * false when the invitee creates one with `signUpWithInvitation`.
+   * Only for a valid link: true when a verified account with the invited address exists (sign in, then
+   * `acceptInvitation`), false when the invitee creates one with `signUpWithInvitation` (which replaces an account of
+   * that address never verified: anyone may have registered it).
    */
   accountExists?: Maybe<Scalars["Boolean"]["output"]>;
   /** The invited address, locked on the sign-up form (only for a valid link). */

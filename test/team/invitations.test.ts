@@ -325,6 +325,19 @@ describe("accepting", () => {
     expect(twice.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
   });
 
+  it("offers to create the account when the invited address belongs only to an account never verified", async () => {
+    // Anyone may register any address: an unverified account is not the invitee's to sign in to.
+    const squatted = await createUser(db.knex, `squatted-${Date.now()}@example.test`);
+    await db.knex("users").where({ id: squatted.userId }).update({ email_verified: false });
+    const token = tokenOf((await invite(squatted.email, "member")).link!);
+    expect(await linkInfo(token)).toMatchObject({ valid: true, accountExists: false });
+    const signUp = await gql<{ signUpWithInvitation: { email: string; emailVerified: boolean } }>(skiff.url, SIGN_UP, {
+      input: { token, name: "Invitee", password: "long-enough-1" },
+    });
+    expect(signUp.errors).toBeUndefined();
+    expect(signUp.data!.signUpWithInvitation).toMatchObject({ email: squatted.email, emailVerified: true });
+  });
+
   it("tells someone signed in under another address to sign out first; API keys cannot accept", async () => {
     const inv = await invite("intended@example.test");
     const token = tokenOf(inv.link!);

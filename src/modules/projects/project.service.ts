@@ -73,8 +73,11 @@ export function deleteProject(
   });
 }
 
-/** Environment names: 1 to 63 characters, letters, digits, `_` and `-`, starting with a letter or digit. */
-export const ENVIRONMENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
+/**
+ * The characters of an environment name: letters, digits, `_` and `-`, starting with a letter or digit (its length,
+ * 1 to 63 characters, is checked apart, so that a long name is told only that).
+ */
+export const ENVIRONMENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 /** The message of an environment name conflict (unique per project). */
 function environmentNameTakenMessage(name: string): string {

@@ -222,7 +222,9 @@ export async function describeInvitationLink(ctx: Context, token: string): Promi
     email: invitation.email,
     role: invitation.role,
     expiresAt: invitation.expiresAt,
-    accountExists: account !== undefined,
+    // An unverified account proves nothing about the mailbox (anyone may sign up with any address):
+    // `signUpWithInvitation` replaces it, so the invitee is offered that, not a sign-in to someone else's account.
+    accountExists: account?.verified === true,
   };
 }
 

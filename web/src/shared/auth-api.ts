@@ -31,6 +31,12 @@ function waitOf(retryAfter: string | null): string | null {
   return minutes <= 1 ? "a minute" : `${minutes} minutes`;
 }
 
+/**
+ * better-auth's codes of a two-factor step that has ended (too many wrong codes, or its cookie expired or is gone):
+ * no code can finish it; the sign-in starts again from the password.
+ */
+export const SECOND_FACTOR_ENDED = new Set(["TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE", "INVALID_TWO_FACTOR_COOKIE"]);
+
 function explain(status: number, code: string | undefined, message: string | undefined, retryAfter: string | null) {
   if (status === 429) {
     const wait = waitOf(retryAfter);
@@ -42,7 +48,10 @@ function explain(status: number, code: string | undefined, message: string | und
   if (code === "USER_ALREADY_EXISTS" || code === "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL")
     return "An account with this e-mail address already exists. Sign in instead.";
   if (code === "PASSWORD_TOO_SHORT") return "The password is too short: at least 8 characters.";
-  if (code === "INVALID_CODE" || code === "INVALID_TWO_FACTOR_COOKIE") return "That code is not valid. Try again.";
+  if (code === "INVALID_CODE") return "That code is not valid. Try again.";
+  if (code && SECOND_FACTOR_ENDED.has(code)) {
+    return "Too many wrong codes, or the code step timed out: sign in with your password again.";
+  }
   if (code === "INVALID_BACKUP_CODE") return "That recovery code is not valid or was used already.";
   if (code === "INVALID_PASSWORD") return "The password is not right.";
   if (code === "INVALID_TOKEN") return "This link is not valid any more (used or expired). Ask for a new one.";

@@ -20,7 +20,11 @@ function detailsOf(error: CombinedError) {
  */
 export function describeError(error: CombinedError | undefined | null, onForm: readonly string[] = []): string | null {
   if (!error) return null;
-  if (error.networkError) return `The server could not be reached (${error.networkError.message}).`;
+  if (error.networkError) {
+    // A WebSocket's close event, not an Error, carries no message.
+    const why = error.networkError.message;
+    return why ? `The server could not be reached (${why}).` : "The server could not be reached.";
+  }
   const first = error.graphQLErrors[0];
   if (!first) return error.message;
   const { fieldErrors, formErrors } = detailsOf(error);

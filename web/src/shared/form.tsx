@@ -4,6 +4,7 @@
  * close.
  */
 import {
+  type FormHTMLAttributes,
   type InputHTMLAttributes,
   type KeyboardEvent,
   type ReactNode,
@@ -192,6 +193,23 @@ export function useFocusInside<T extends HTMLElement>(
       }
     },
   };
+}
+
+/**
+ * A form shown in place when the person asks for it (a step, an inline form): its first field takes focus when it
+ * opens, and focus goes back to the opener when it closes ({@link useFocusInside}); Escape calls `onEscape`.
+ */
+export function FocusedForm({
+  onEscape,
+  children,
+  ...form
+}: FormHTMLAttributes<HTMLFormElement> & { onEscape?: () => void; children: ReactNode }) {
+  const focus = useFocusInside<HTMLFormElement>(onEscape);
+  return (
+    <form ref={focus.ref} onKeyDown={focus.onKeyDown} {...form}>
+      {children}
+    </form>
+  );
 }
 
 /**

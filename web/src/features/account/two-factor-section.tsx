@@ -5,7 +5,7 @@
 
 import { useState } from "react";
 import { messageOf } from "../../shared/errors.ts";
-import { Field, Message } from "../../shared/form.tsx";
+import { Field, FocusedForm, Message } from "../../shared/form.tsx";
 import { useSession } from "../../shared/session.tsx";
 import { AuthenticatorCodeField } from "../auth/auth-fields.tsx";
 import { disableTwoFactor, enableTwoFactor, regenerateRecoveryCodes, verifyTotp } from "./account-api.ts";
@@ -62,13 +62,14 @@ export function TwoFactorSection() {
           })}
         >
           <Field label="Password" name="password" type="password" autoComplete="current-password" required />
-          <button type="submit" className="primary" disabled={busy}>
+          <button type="submit" className="primary" data-opener="two-factor-enrol" disabled={busy}>
             Set up two-factor
           </button>
         </form>
       )}
       {!enabled && enrolment && (
-        <form
+        <FocusedForm
+          onEscape={() => setEnrolment(null)}
           onSubmit={submit(async (form) => {
             await verifyTotp(String(form.get("code")).trim());
             setCodes(enrolment.backupCodes);
@@ -88,20 +89,22 @@ export function TwoFactorSection() {
           <button type="button" onClick={() => setEnrolment(null)}>
             Cancel
           </button>
-        </form>
+        </FocusedForm>
       )}
       {enabled && mode === "idle" && (
         <div className="row">
-          <button type="button" onClick={() => setMode("regenerate")}>
+          <button type="button" data-opener="two-factor-regenerate" onClick={() => setMode("regenerate")}>
             New recovery codes
           </button>
-          <button type="button" className="danger" onClick={() => setMode("disable")}>
+          <button type="button" className="danger" data-opener="two-factor-disable" onClick={() => setMode("disable")}>
             Turn off two-factor
           </button>
         </div>
       )}
       {enabled && mode !== "idle" && (
-        <form
+        <FocusedForm
+          key={mode}
+          onEscape={() => setMode("idle")}
           aria-label={mode === "regenerate" ? "New recovery codes" : "Turn off two-factor"}
           onSubmit={submit(async (form) => {
             const password = String(form.get("password"));
@@ -126,7 +129,7 @@ export function TwoFactorSection() {
           <button type="button" onClick={() => setMode("idle")}>
             Cancel
           </button>
-        </form>
+        </FocusedForm>
       )}
       <Message kind="error">{error}</Message>
     </section>

@@ -1,9 +1,9 @@
 /** `/sign-in`: e-mail and password, the configured OAuth providers, then the TOTP step when two-factor is on. */
 
 import { useState } from "react";
-import { signIn, signInSocial, verifySecondFactor } from "../../shared/auth-api.ts";
+import { AuthError, SECOND_FACTOR_ENDED, signIn, signInSocial, verifySecondFactor } from "../../shared/auth-api.ts";
 import { messageOf } from "../../shared/errors.ts";
-import { Field, Message } from "../../shared/form.tsx";
+import { Field, FocusedForm, Message } from "../../shared/form.tsx";
 import { Link, navigate, useLocation } from "../../shared/router.tsx";
 import { useSession } from "../../shared/session.tsx";
 import { AuthenticatorCodeField } from "./auth-fields.tsx";
@@ -19,7 +19,8 @@ export function configuredProviders(): string[] {
 /** Where to go after signing in: the `next` query parameter when it is a local path, else /import-sites. */
 export function nextPath(query: URLSearchParams): string {
   const next = query.get("next");
-  return next?.startsWith("/") && !next.startsWith("//") ? next : "/import-sites";
+  // A path of this site only: `//host` and `/\host` are other sites to a browser.
+  return next?.startsWith("/") && !/^\/[/\\]/.test(next) ? next : "/import-sites";
 }
 
 /** Buttons of the configured OAuth providers. */
@@ -79,6 +80,11 @@ export function SignInPage() {
       await verifySecondFactor(String(form.get("code")).trim(), useRecovery ? "recovery" : "totp");
       await done();
     } catch (e) {
+      // Too many wrong codes, or the code step expired: it is over, the password step starts again.
+      if (e instanceof AuthError && SECOND_FACTOR_ENDED.has(e.code ?? "")) {
+        setStep("password");
+        setUseRecovery(false);
+      }
       setError(messageOf(e));
     } finally {
       setBusy(false);
@@ -113,7 +119,8 @@ export function SignInPage() {
           </button>
         </form>
       ) : (
-        <form
+        <FocusedForm
+          key={useRecovery ? "recovery" : "totp"}
           onSubmit={(e) => {
             e.preventDefault();
             onCode(new FormData(e.currentTarget));
@@ -136,10 +143,17 @@ export function SignInPage() {
           <button type="submit" className="primary" disabled={busy}>
             Verify
           </button>{" "}
-          <button type="button" className="link" onClick={() => setUseRecovery(!useRecovery)}>
+          <button
+            type="button"
+            className="link"
+            onClick={() => {
+              setError(null);
+              setUseRecovery(!useRecovery);
+            }}
+          >
             {useRecovery ? "Use the authenticator code instead" : "Use a recovery code instead"}
           </button>
-        </form>
+        </FocusedForm>
       )}
       <SocialButtons callbackURL={next} />
       <p>
