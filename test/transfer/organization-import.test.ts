@@ -551,6 +551,18 @@ describe("organization import: bundles refused before anything is created", () =
     });
     expect(wrongIdentity.status).toBe(400);
     expect(wrongIdentity.body.fieldErrors).toEqual({ identity: ["Does not decrypt the bundle's secrets"] });
+    // A damaged file is not blamed on the right key.
+    const text = bundle.secrets.ciphertext!;
+    const at = text.indexOf("\n") + 10;
+    for (const ciphertext of [
+      `${text.slice(0, at)}${text[at] === "A" ? "B" : "A"}${text.slice(at + 1)}`,
+      "not armor",
+    ]) {
+      const damaged = { ...bundle, secrets: { ...bundle.secrets, ciphertext } };
+      const res = await post("import-plan", other.organizationId, other.ownerKey, { bundle: damaged, identity });
+      expect(res.status).toBe(400);
+      expect(Object.keys(res.body.fieldErrors as object)).toEqual(["secrets.ciphertext"]);
+    }
   });
 });
 

@@ -70,8 +70,8 @@ export async function encryptSecrets(
 
 /**
  * Decrypts a bundle's `ciphertext` with an identity (`AGE-SECRET-KEY-1…`) or a passphrase.
- * @returns reference → value. @throws BadUserInputError (fieldErrors `identity` or `passphrase`, the key given)
- * when the key does not open it or it is not an age file.
+ * @returns reference → value. @throws BadUserInputError: fieldErrors `identity` or `passphrase` (the key given)
+ * when the key does not open it; `secrets.ciphertext` when it is not an age file or was altered.
  */
 export async function decryptSecrets(
   ciphertext: string,
@@ -87,7 +87,12 @@ export async function decryptSecrets(
     const parsed = JSON.parse(text) as unknown;
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
     return parsed as Record<string, string>;
-  } catch {
+  } catch (error) {
+    // age says which: no recipient of the file matched the key, or the file itself is not what age wrote.
+    if (!String(error).includes("no identity matched")) {
+      const message = "The bundle's encrypted secrets are damaged (not an age file, or altered): export it again";
+      throw new BadUserInputError(message, { fieldErrors: { "secrets.ciphertext": [message] } });
+    }
     const field = "identity" in key ? "identity" : "passphrase";
     throw new BadUserInputError("The key does not decrypt the bundle's secrets", {
       fieldErrors: { [field]: ["Does not decrypt the bundle's secrets"] },
