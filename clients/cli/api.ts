@@ -27,6 +27,15 @@ export class CliError extends Error {
   }
 }
 
+/** A request that reached no server (refused, reset, unknown host): exit 1; `reason` is the network's word. */
+export class UnreachableError extends CliError {
+  readonly reason: string;
+  constructor(url: string, reason: string) {
+    super(`Cannot reach ${url}: ${reason}`, 1);
+    this.reason = reason;
+  }
+}
+
 /**
  * Refuses a prompt that has no terminal to answer it (stdin redirected, a pipe, CI): a prompt would wait on a closed
  * stdin and Node would end the process with exit 13.
@@ -65,14 +74,14 @@ export async function saveCredentials(credentials: Credentials): Promise<string>
 
 /**
  * `fetch`, marking each request as the CLI's (`x-skiff-client: cli`: the audit log names its surface `CLI`), with an
- * unreachable server reported as a CliError (1).
+ * unreachable server reported as an {@link UnreachableError} (1).
  */
 export function reaching(url: string): typeof fetch {
   return (input, init) => {
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
     headers.set("x-skiff-client", "cli");
     return fetch(input, { ...init, headers }).catch((e: Error) => {
-      throw new CliError(`Cannot reach ${url}: ${e.message}`, 1);
+      throw new UnreachableError(url, (e.cause as Error | undefined)?.message ?? e.message);
     });
   };
 }

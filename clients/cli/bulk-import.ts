@@ -9,7 +9,16 @@
  */
 import * as p from "@clack/prompts";
 import type { SiteImportResult } from "../rest/index.ts";
-import { assertTerminal, CliError, type Credentials, errorOf, graphql, restClient, subscribe } from "./api.ts";
+import {
+  assertTerminal,
+  CliError,
+  type Credentials,
+  errorOf,
+  graphql,
+  restClient,
+  subscribe,
+  UnreachableError,
+} from "./api.ts";
 import type { ImportEntry } from "./import-sources.ts";
 import { ImportRecordQuery, ImportUpdatesSubscription } from "./operations.ts";
 
@@ -229,27 +238,10 @@ export async function bulkImportCommand(
     warnings: [],
   }));
 
-  await eachBounded(
-    sites,
-    concurrency,
-    () => false,
-    (s) => previewSite(c, s),
-  );
-  if (ui) {
-    console.log(previewTable(sites));
-    for (const s of sites) for (const w of s.warnings) console.log(`  ! ${s.name}: ${w}`);
-  }
-  const ready = sites.filter((s) => s.status === "ready");
-  if (ui && ready.length > 0 && !options.yes) {
-    assertTerminal("give --yes to import");
-    const ok = await p.confirm({ message: `Import ${ready.length} of ${sites.length} sites now?` });
-    if (p.isCancel(ok) || !ok) {
-      p.cancel("Not imported.");
-      return 1;
-    }
-  }
-
+  // From the first request: a Ctrl-C during the preview imports nothing and still reports every site.
   let interrupted = false;
+  /** The server stopped answering: no new import starts; the report says how to resume. */
+  let lost: string | null = null;
   const onSigint = () => {
     if (interrupted) process.exit(130); // a second Ctrl-C: leave at once (running imports go on on the server)
     interrupted = true;
@@ -258,6 +250,67 @@ export async function bulkImportCommand(
     );
   };
   process.on("SIGINT", onSigint);
+  const stopped = () => interrupted || lost !== null;
+  /** Runs `task` on `site`; a request that reaches no server stops the batch instead of ending the command. */
+  const guarded = (task: (site: Site) => Promise<void>) => async (site: Site) => {
+    try {
+      await task(site);
+    } catch (error) {
+      if (!(error instanceof UnreachableError)) throw error;
+      const why = error.reason;
+      lost ??= why;
+      site.status = site.importId ? "pending" : "not_started";
+      site.problems.push(`The server could not be reached (${why})`);
+    }
+  };
+  try {
+    await eachBounded(
+      sites,
+      concurrency,
+      stopped,
+      guarded((s) => previewSite(c, s)),
+    );
+    if (!stopped()) {
+      if (ui) {
+        console.log(previewTable(sites));
+        for (const s of sites) for (const w of s.warnings) console.log(`  ! ${s.name}: ${w}`);
+      }
+      const ready = sites.filter((s) => s.status === "ready");
+      if (ui && ready.length > 0 && !options.yes) {
+        assertTerminal("give --yes to import");
+        const ok = await p.confirm({ message: `Import ${ready.length} of ${sites.length} sites now?` });
+        if (p.isCancel(ok) || !ok) {
+          p.cancel("Not imported.");
+          return 1;
+        }
+      }
+      await runImports(c, sites, ready, concurrency, ui, stopped, guarded);
+    }
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+  for (const s of sites) if (s.status === "ready") s.status = "not_started";
+  report(sites, ui);
+  if (interrupted || lost !== null) {
+    const left = sites.filter((s) => s.status === "not_started").length;
+    console.error(
+      `${interrupted ? "Interrupted" : `The server could not be reached (${lost})`}: ${left} site(s) not started. Resume with the same command — skiff import ${sources.join(" ")} — sites already imported or running are re-attached by their idempotency keys, not imported again.`,
+    );
+    return interrupted ? 130 : 1;
+  }
+  return sites.every((s) => s.status === "success") ? 0 : 1;
+}
+
+/** The import phase: the `ready` sites, `concurrency` at a time, until `stopped`, with live progress. */
+async function runImports(
+  c: Credentials,
+  sites: Site[],
+  ready: Site[],
+  concurrency: number,
+  ui: boolean,
+  stopped: () => boolean,
+  guarded: (task: (site: Site) => Promise<void>) => (site: Site) => Promise<void>,
+): Promise<void> {
   const display = progressDisplay(sites, ui && process.stdout.isTTY === true);
   const byName = new Map(ready.map((s) => [s.name, s]));
   const sub = subscribe(c, ImportUpdatesSubscription, {}, (d) => {
@@ -273,19 +326,21 @@ export async function bulkImportCommand(
     await eachBounded(
       ready,
       concurrency,
-      () => interrupted,
-      async (site) => {
+      stopped,
+      guarded(async (site) => {
         await importOne(c, site);
         if (ui) display.finished(site);
-      },
+      }),
     );
   } finally {
-    process.off("SIGINT", onSigint);
-    await sub.close();
+    await sub.close().catch(() => undefined);
+    if (ui) display.end();
   }
-  for (const s of sites) if (s.status === "ready") s.status = "not_started";
+}
+
+/** The report of every site: the summary table, or one JSON line per site (`--json`). */
+function report(sites: Site[], ui: boolean): void {
   if (ui) {
-    display.end();
     console.log(`\n${summaryTable(sites)}`);
   } else {
     for (const s of sites) {
@@ -302,12 +357,4 @@ export async function bulkImportCommand(
       );
     }
   }
-  if (interrupted) {
-    const left = sites.filter((s) => s.status === "not_started").length;
-    console.error(
-      `Interrupted: ${left} site(s) not started. Resume with the same command — skiff import ${sources.join(" ")} — sites already imported or running are re-attached by their idempotency keys, not imported again.`,
-    );
-    return 130;
-  }
-  return sites.every((s) => s.status === "success") ? 0 : 1;
 }

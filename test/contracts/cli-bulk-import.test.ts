@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI_MAIN, cliEnv, runCli } from "../helpers/cli-runner.ts";
+import { freePort } from "../helpers/free-port.ts";
 import { useTestServer } from "../helpers/server.ts";
 import { failInsertsWhen, importReadyOrg, slowInsertsWhen } from "../site-imports/import-helpers.ts";
 
@@ -153,6 +154,24 @@ describe("skiff import of a directory", () => {
     for (const d of done) expect(lines.find((l) => l.name === d.name)?.importId).toBe(d.importId);
     expect(await counts(org.organizationId)).toEqual({ imports: 12, projects: 12 });
   }, 300_000);
+
+  it("reports every site and how to resume when the server cannot be reached, instead of ending on the error", async () => {
+    const org = await importReadyOrg(t.db.knex);
+    const path = await siteDirectory(
+      "unreachable",
+      Array.from({ length: 3 }, (_, i) => docker(org.organizationId, `gone-${i}`)),
+    );
+    // A port nothing listens on.
+    const env = cliEnv(`http://127.0.0.1:${await freePort()}`, org.owner.apiKey, dir);
+    const run = await runCli(["import", path, "--yes", "--json"], env, false, 60_000);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /The server could not be reached \(.+\): \d site\(s\) not started\. Resume with the same command/,
+    );
+    const lines = report(run.stdout);
+    expect(lines.map((l) => l.name).sort()).toEqual(["gone-0", "gone-1", "gone-2"]);
+    expect(lines.every((l) => l.status === "not_started" && l.importId === null)).toBe(true);
+  }, 120_000);
 
   it("shows the preview table, a line per finished site, the total line and the summary in a pseudo-terminal", async () => {
     const org = await importReadyOrg(t.db.knex);

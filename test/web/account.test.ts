@@ -153,7 +153,7 @@ describe.skipIf(SKIP_REASON !== null)("account pages, API reference and GraphQL 
     await signOutOnPage();
     await signInOnPage(NEW_PASSWORD, true);
     // The code step takes focus when it opens.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("code");
+    await expect.poll(() => page.evaluate<string | null>("document.activeElement?.getAttribute('name')")).toBe("code");
     await page.getByLabel("Authenticator code").fill(await otp.hotp(step + 1));
     await page.getByRole("button", { name: "Verify" }).click();
     await page.waitForURL(/\/import-sites$/, WAIT);
@@ -176,9 +176,13 @@ describe.skipIf(SKIP_REASON !== null)("account pages, API reference and GraphQL 
     await page.goto("/account");
     // The inline form takes focus; Escape closes it and gives focus back to its opener.
     await section.getByRole("button", { name: "New recovery codes" }).click();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("password");
+    await expect
+      .poll(() => page.evaluate<string | null>("document.activeElement?.getAttribute('name')"))
+      .toBe("password");
     await page.keyboard.press("Escape");
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("New recovery codes");
+    await expect
+      .poll(() => page.evaluate<string | null>("document.activeElement?.textContent"))
+      .toBe("New recovery codes");
     await section.getByRole("button", { name: "New recovery codes" }).click();
     await section.getByLabel("Password").fill(NEW_PASSWORD);
     await section.getByRole("button", { name: "Make new recovery codes" }).click();

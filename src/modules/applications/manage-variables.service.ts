@@ -166,7 +166,10 @@ export async function setEnvironmentVariables(
       const more = problems.length - MAX_PASTE_PROBLEMS;
       const formErrors = more > 0 ? [`${more} more lines are not applied either`] : [];
       const first = problems[0]!;
-      throw new BadUserInputError(`Invalid .env paste: line ${first.line}: ${first.message}`, { fieldErrors, formErrors });
+      throw new BadUserInputError(`Invalid .env paste: line ${first.line}: ${first.message}`, {
+        fieldErrors,
+        formErrors,
+      });
     }
     if (!variables.length) {
       throw new BadUserInputError("Invalid .env paste: no KEY=value line", { formErrors: ["No KEY=value line"] });
