@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newDeliveryId } from "../../src/modules/webhooks/webhook-emit.ts";
+import { endpointSlots } from "../../src/modules/webhooks/webhook-endpoint-slots.ts";
 import { type HttpsReceiver, startHttpsReceiver } from "../helpers/https-receiver.ts";
 import { drainJobs } from "../helpers/jobs.ts";
 import { createOrg } from "../helpers/seed.ts";
@@ -126,13 +127,28 @@ describe("webhook recovery", () => {
       alreadyRunning: true,
     });
 
-    const rows = await settledAll([failedIn.id, cancelledIn.id, failedIn2.id]);
-    expect(rows.map((r) => r.status)).toEqual(["delivered", "delivered", "delivered"]);
+    // Asked without `until` (now), then again with the window as answered: the same recovery.
+    const open = await insertWebhook(t.db.knex, organizationId, `${receiver.url}/recover`);
+    const openFailed = [
+      await insertDelivery(open.id, organizationId, "failed", HOUR),
+      await insertDelivery(open.id, organizationId, "failed", HOUR),
+    ];
+    const openPath = `/api/v1/orgs/${orgId}/webhooks/${open.id}/recover`;
+    const untilNow = await rest(t.skiff.url, "POST", openPath, owner.apiKey, { since });
+    expect(untilNow.body).toMatchObject({ queued: 2, already_running: false });
+    const asAnswered = await rest(t.skiff.url, "POST", openPath, owner.apiKey, {
+      since: untilNow.body.since,
+      until: untilNow.body.until,
+    });
+    expect(asAnswered.body).toMatchObject({ recovery_id: untilNow.body.recovery_id, already_running: true });
+
+    const rows = await settledAll([failedIn.id, cancelledIn.id, failedIn2.id, ...openFailed.map((d) => d.id)]);
+    expect(rows.map((r) => r.status)).toEqual(["delivered", "delivered", "delivered", "delivered", "delivered"]);
     const got = receiver.requests.slice(before).filter((r) => r.path === "/recover");
     // Each sent again once, same id and bytes (the order of arrival is the workers'; the pacing is the run_at above).
     const sent = new Map(got.map((r) => [r.headers["x-webhook-delivery"] as string, r.body.toString()]));
-    expect(got).toHaveLength(3);
-    expect(sent).toEqual(new Map([failedIn, cancelledIn, failedIn2].map((d) => [d.id, d.body])));
+    expect(got).toHaveLength(5);
+    expect(sent).toEqual(new Map([failedIn, cancelledIn, failedIn2, ...openFailed].map((d) => [d.id, d.body])));
     for (const untouched of [deliveredIn, failedBefore, failedAfter, otherFailed]) {
       const row = await t.db.knex("webhook_deliveries").where({ id: untouched.id }).first();
       expect(row.status).not.toBe("pending");
@@ -315,6 +331,8 @@ describe("webhook recovery", () => {
       const received = gone.requests.filter((r) => r.path === "/gone-together");
       const attempts = await t.db.knex("webhook_delivery_attempts").whereIn("delivery_id", ids);
       expect(attempts).toHaveLength(received.length);
+      // Only the attempts already in flight when the first 410 came back reached it: none started after.
+      expect(received.length).toBeLessThanOrEqual(endpointSlots(t.skiff.services.config));
       expect(new Set(received.map((r) => r.headers["webhook-id"]))).toEqual(new Set(attempts.map((a) => a.deliveryId)));
       for (const row of rows) {
         const sent = attempts.some((a) => a.deliveryId === row.id);

@@ -21,7 +21,7 @@ import {
   storableEntry,
 } from "./webhook-attempt-batches.ts";
 import { cancelPendingDeliveries } from "./webhook-emit.ts";
-import { takeEndpointSlot } from "./webhook-endpoint-slots.ts";
+import { closeEndpoint, endpointClosed, takeEndpointSlot } from "./webhook-endpoint-slots.ts";
 import { type SigningKeys, standardWebhookSignature, storedSecretKeys, webhookSignature } from "./webhook-signature.ts";
 
 /** How long an attempt's outcome waits for the database to be logged, ms (then the job fails and runs again). */
@@ -95,6 +95,7 @@ export async function attemptDelivery(
   const { knex } = services;
   // One round trip (shared with the attempts starting alongside): the delivery with its endpoint (deleting an
   // endpoint deletes its deliveries).
+  const readAt = performance.now();
   const joined = await loadDeliveryWithEndpoint(services, deliveryId);
   if (!joined) return { kind: "skipped", reason: "delivery or endpoint deleted" };
   const delivery = joined;
@@ -111,7 +112,7 @@ export async function attemptDelivery(
     await knex("webhook_deliveries").where({ id: deliveryId, status: "pending" }).update({ status: "cancelled" });
     return { kind: "skipped", reason: "endpoint inactive" };
   }
-  const slot = takeEndpointSlot(services, endpoint.id, deliveryId, ATTEMPT_TIMEOUT_MS);
+  const slot = takeEndpointSlot(services, endpoint.id, deliveryId, ATTEMPT_TIMEOUT_MS, readAt);
   if ("retryInMs" in slot) return { kind: "busy", retryInMs: slot.retryInMs, parked: slot.parked };
   const headers = deliveryHeaders(
     storedSecretKeys(services.secrets, endpoint.secretEncrypted),
@@ -142,6 +143,8 @@ export async function attemptDelivery(
     if (!(e instanceof OutboundError)) throw e;
     errorMessage = e.message;
   } finally {
+    // A `410 Gone` closes the endpoint before its slot wakes the next attempt (none starts until it is inactive).
+    if (status === GONE) closeEndpoint(services, endpoint.id);
     slot.giveBack();
   }
   const durationMs = Math.round(performance.now() - started);
@@ -188,6 +191,7 @@ export async function attemptDelivery(
         log.warn({ err, deliveryId, attempt, waitMs }, "webhook attempt not logged yet; retrying"),
     },
   );
+  if (gone) endpointClosed(services, endpoint.id);
   if (success) return { kind: "delivered" };
   return { kind: "failed", final, message: errorMessage ?? "failed" };
 }

@@ -48,6 +48,48 @@ interface EndpointState {
 /** Per instance (instances in one process, as in tests, keep theirs apart): endpoint id → state. */
 const endpointsByInstance = new WeakMap<Knex, Map<string, EndpointState>>();
 
+/**
+ * An endpoint whose receiver answered `410 Gone` in this instance: `at` (performance.now() ms), and `committedAt`
+ * once its deactivation is committed. Until then no attempt to it starts here; afterwards only those that read the
+ * endpoint after the commit (and so see it inactive): a `410` stops the sending at once, not after the few attempts
+ * that had read it active. Forgotten after {@link CLOSED_KEPT_MS}.
+ */
+interface Closed {
+  at: number;
+  committedAt?: number;
+}
+const closedByInstance = new WeakMap<Knex, Map<string, Closed>>();
+/** How long a closing is remembered (ms): longer than any attempt takes from reading its endpoint to its slot. */
+const CLOSED_KEPT_MS = 60_000;
+/** How soon an attempt held back by a closing runs again (ms): it then reads the endpoint as committed. */
+const CLOSED_RETRY_MS = 1000;
+
+/** The closings of `services`' instance, without those older than {@link CLOSED_KEPT_MS}. */
+function closingsOf(services: Pick<AppServices, "knex">): Map<string, Closed> {
+  let closed = closedByInstance.get(services.knex);
+  if (!closed) {
+    closed = new Map();
+    closedByInstance.set(services.knex, closed);
+  }
+  const now = performance.now();
+  for (const [id, c] of closed) if (now - c.at > CLOSED_KEPT_MS) closed.delete(id);
+  return closed;
+}
+
+/**
+ * Marks `endpointId` as closing (its receiver answered `410 Gone`): call before the answering attempt gives its slot
+ * back, then {@link endpointClosed} once the deactivation is committed.
+ */
+export function closeEndpoint(services: Pick<AppServices, "knex">, endpointId: string): void {
+  closingsOf(services).set(endpointId, { at: performance.now() });
+}
+
+/** The deactivation of closing endpoint `endpointId` is committed (see {@link closeEndpoint}). */
+export function endpointClosed(services: Pick<AppServices, "knex">, endpointId: string): void {
+  const closed = closingsOf(services).get(endpointId);
+  if (closed) closed.committedAt = performance.now();
+}
+
 /** The per-endpoint cap of this instance's configuration (see the file comment). */
 export function endpointSlots(
   config: Pick<AppServices["config"], "SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY" | "SKIFF_WORKER_CONCURRENCY">,
@@ -65,17 +107,24 @@ export type EndpointSlot = { giveBack: () => void } | { retryInMs: number; parke
 type SlotServices = Pick<AppServices, "knex" | "config" | "jobs" | "log">;
 
 /**
- * Takes one of `endpointId`'s slots in this instance for the attempt of `deliveryId` (budget `budgetMs`). When all
- * are taken: the longest wait, i.e. until the oldest attempt in flight ends its budget, plus a budget for every
- * full round of attempts parked before this one, within 100 ms – 30 s, +0–10 % jitter; the attempt is woken sooner
- * when a slot frees here.
+ * Takes one of `endpointId`'s slots in this instance for the attempt of `deliveryId` (budget `budgetMs`), whose
+ * endpoint was read at `readAt` (performance.now() ms). When all are taken: the longest wait, i.e. until the oldest
+ * attempt in flight ends its budget, plus a budget for every full round of attempts parked before this one, within
+ * 100 ms – 30 s, +0–10 % jitter; the attempt is woken sooner when a slot frees here. An endpoint closing after a
+ * `410 Gone` ({@link closeEndpoint}) gives no slot to an attempt that read it before its deactivation was committed:
+ * that attempt runs again in a second and reads it inactive.
  */
 export function takeEndpointSlot(
   services: SlotServices,
   endpointId: string,
   deliveryId: string,
   budgetMs: number,
+  readAt: number,
 ): EndpointSlot {
+  const closing = closingsOf(services).get(endpointId);
+  if (closing && (closing.committedAt === undefined || readAt <= closing.committedAt)) {
+    return { retryInMs: CLOSED_RETRY_MS, parked: () => undefined };
+  }
   let endpoints = endpointsByInstance.get(services.knex);
   if (!endpoints) {
     endpoints = new Map();

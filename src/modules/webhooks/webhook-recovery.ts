@@ -98,9 +98,11 @@ export async function recoverWebhookDeliveries(
     await tx.knex("webhook_endpoints").where({ id: webhookUuid }).forUpdate().first("id");
     const running = (await tx
       .knex("webhook_recoveries as r")
-      .where({ "r.endpoint_id": webhookUuid, "r.since": since, "r.until_given": untilGiven })
+      .where({ "r.endpoint_id": webhookUuid, "r.since": since })
+      // No `until`: one asked without it. An `until`: the same end, given or the time it was asked (as answered).
       .modify((q) => {
         if (untilGiven) q.where("r.until", until);
+        else q.where("r.until_given", false);
       })
       .whereExists((q) =>
         q.select(tx.knex.raw("1")).from("webhook_deliveries as d").whereRaw("d.recovery_id = r.id").where({
