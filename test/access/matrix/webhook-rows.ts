@@ -47,9 +47,9 @@ async function newActiveWebhook(fx: Fixture): Promise<string> {
 /** The last hour, as a recovery window's start. */
 const HOUR_AGO = () => new Date(Date.now() - 3_600_000).toISOString();
 
-/** A fresh endpoint of A with one failed delivery. */
+/** A fresh active endpoint of A (a redelivery refuses an inactive one) with one failed delivery. */
 async function newDelivery(fx: Fixture): Promise<{ webhook: string; delivery: string }> {
-  const webhook = await newWebhook(fx);
+  const webhook = await newActiveWebhook(fx);
   const delivery = `dlv_${randomBytes(8).toString("hex")}`;
   await fx.knex("webhook_deliveries").insert({
     id: delivery,
