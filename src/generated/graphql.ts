@@ -2302,7 +2302,7 @@ export type SignUpWithInvitationInput = {
 /**
  * An import record (spec: Import record): the stored input, status, ids of the created resources and the error
  * details of the last run. Belongs to one organization; owners, admins and unrestricted members see all of it,
- * members limited by grants only imports of granted projects.
+ * members limited by grants only imports of granted projects and applications.
  */
 export type SiteImport = {
   __typename?: "SiteImport";

@@ -4,7 +4,7 @@
  * - every field costs 1 plus what it selects;
  * - a list field (or a `…Connection` page) multiplies what it selects by its `first` argument (the schema's
  *   default when omitted), or by {@link DEFAULT_LIST_SIZE} when the list is unbounded;
- * - `edges` inside a connection is not multiplied again (the page size already was);
+ * - `edges` and `nodes` inside a connection are not multiplied again (the page size already was);
  * - Federation's `_entities` multiplies what it selects by the number of `representations` (from the literal or
  *   the variables).
  * Nesting multiplies: `organizations { projects(first:100) { … organization { projects(first:100) } } }` costs
@@ -42,7 +42,10 @@ function isConnection(field: GraphQLField<unknown, unknown>): boolean {
 /** The cost of one field given its children's cost (see the module comment). */
 function estimateField({ type, field, args, childComplexity }: ComplexityEstimatorArgs): number {
   const list = isListType(getNullableType(field.type));
-  if (type.name.endsWith("Connection") && field.name === "edges") return 1 + childComplexity;
+  // The connection's `first` already multiplied its page: `edges` and `nodes` are that page, not lists of their own.
+  if (type.name.endsWith("Connection") && (field.name === "edges" || field.name === "nodes")) {
+    return 1 + childComplexity;
+  }
   // Federation's `_entities` resolves one entity per representation: its length is the list's.
   if (field.name === "_entities" && Array.isArray(args.representations)) {
     return 1 + args.representations.length * Math.max(1, childComplexity);

@@ -67,6 +67,22 @@ describe("query cost", () => {
     expect(big.errors?.[0]?.extensions?.code).toBe("QUERY_COST_EXCEEDED");
   });
 
+  it("costs a connection's `nodes` as its `edges { node }`: one page, not a list of its own", async () => {
+    const tree = "id environments { applications { deployments(first: 50) { id status title createdAt } } }";
+    const cost = async (query: string) => {
+      const res = await gql(t.skiff.url, query, {}, { apiKey: org.owner.apiKey });
+      return res.status === 200 ? "ok" : res.errors?.[0]?.extensions?.cost;
+    };
+    const viaEdges = Number(await cost(`{ projects(first: 100) { edges { node { ${tree} } } } }`));
+    const viaNodes = Number(await cost(`{ projects(first: 100) { nodes { ${tree} } } }`));
+    // Over the limit both ways, at the same cost but for the 100 `node` fields.
+    expect(viaEdges - viaNodes).toBe(100);
+    // The README's organization tree, written with `nodes`, is answered.
+    const readme = `{ organizations { name projects(first: 20) { totalCount nodes { name environments { name applications {
+      name appName applicationStatus deployments(first: 3) { status createdAt } domains { host } } } } } } }`;
+    expect(await cost(readme)).toBe("ok");
+  });
+
   it("multiplies the selection of `_entities` by the number of representations (variables or literal)", async () => {
     // About 2,500 per entity: 100 representations cost about 250,000, over the limit of 200,000; 10 are well under.
     const selection = "... on Project { environments { applications { deployments(first: 50) { id status } } } }";

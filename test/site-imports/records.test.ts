@@ -181,6 +181,59 @@ describe("list and get", () => {
   });
 });
 
+describe("members limited to applications", () => {
+  it("see the imports of their applications only, and not the databases of a project seen through an application", async () => {
+    const org = await importReadyOrg(db.knex);
+    const imported = await importOne(
+      org.owner.apiKey,
+      dockerRequest(org.organizationId, {
+        name: "with-db",
+        database: { type: "postgres", name: "appdb", user: "app", password: "s3cret-pw" },
+        envVars: { API_TOKEN: "t0ken-value" },
+      }),
+    );
+    expect(imported.status).toBe("success");
+    const environment = await db.knex("environments").where({ project_id: imported.projectId }).first("id");
+    const sibling = await gql<{ createApplication: { id: string } }>(
+      skiff.url,
+      `mutation($e: ID!) { createApplication(input: { environmentId: $e, name: "sibling",
+        source: { type: docker, dockerImage: "nginx:1.27" } }) { id } }`,
+      { e: environment.id },
+      { apiKey: org.owner.apiKey },
+    );
+    expect(sibling.errors).toBeUndefined();
+    const siblingOnly = await addMember(db.knex, org.organizationId, "member", {
+      applicationIds: [sibling.data!.createApplication.id],
+    });
+    const importedOnly = await addMember(db.knex, org.organizationId, "member", {
+      applicationIds: [imported.applicationId!],
+    });
+
+    // The sibling's member sees the project as its application's container: not the import, its variables, nor the database.
+    const list = await rest<ImportRecord[]>(skiff.url, "GET", "/api/site-import", { apiKey: siblingOnly.apiKey });
+    expect(list.body).toEqual([]);
+    expect(JSON.stringify(list.body)).not.toContain("t0ken-value");
+    const tree = await gql<{
+      projects: {
+        nodes: Array<{ environments: Array<{ databases: unknown[]; applications: Array<{ name: string }> }> }>;
+      };
+    }>(
+      skiff.url,
+      "{ projects(first: 10) { nodes { environments { databases { name } applications { name } } } } }",
+      {},
+      { apiKey: siblingOnly.apiKey },
+    );
+    expect(tree.errors).toBeUndefined();
+    expect(tree.data!.projects.nodes).toEqual([
+      { environments: [{ databases: [], applications: [{ name: "sibling" }] }] },
+    ]);
+
+    // The imported application's member sees its import.
+    const own = await rest<ImportRecord[]>(skiff.url, "GET", "/api/site-import", { apiKey: importedOnly.apiKey });
+    expect(own.body.map((r) => r.id)).toEqual([imported.importId]);
+  });
+});
+
 describe("actions allowed by the status table", () => {
   const RETRY = "mutation($id: ID!) { retrySiteImport(id: $id) { status } }";
   const DELETE =

@@ -251,6 +251,40 @@ export function visibleProjectSql(
 }
 
 /**
+ * The condition "this row of a project's own service is visible" — a database, a payment gateway service, a site
+ * import record — over `organizationColumn` / `projectColumn` (and `applicationColumn`, the application the row
+ * belongs to, when it has one), for every organization in `orgs`. A member limited by grants sees such a row when
+ * its project is granted, or its application is; a project seen only as the container of a granted application
+ * shows that application, not the project's other services ("a member sees only the projects and services granted
+ * to them"). No organization: `false`.
+ */
+export function visibleServiceSql(
+  orgs: ReadonlyMap<string, OrgAccess>,
+  organizationColumn: string,
+  projectColumn: string,
+  applicationColumn?: string,
+): SqlCondition {
+  const parts: string[] = [];
+  const bindings: Knex.Value[] = [];
+  for (const access of orgs.values()) {
+    const g = access.grants;
+    if (!g) {
+      parts.push(`${organizationColumn} = ?`);
+      bindings.push(access.organizationId);
+    } else if (applicationColumn) {
+      parts.push(
+        `(${organizationColumn} = ? and (${projectColumn} = any(?::text[]) or ${applicationColumn} = any(?::text[])))`,
+      );
+      bindings.push(access.organizationId, [...g.projectIds], [...g.applicationIds]);
+    } else {
+      parts.push(`(${organizationColumn} = ? and ${projectColumn} = any(?::text[]))`);
+      bindings.push(access.organizationId, [...g.projectIds]);
+    }
+  }
+  return { sql: parts.length ? `(${parts.join(" or ")})` : "false", bindings };
+}
+
+/**
  * The SQL form of "application:see": the condition "this application is visible" over `alias`.organization_id /
  * project_id / id (its project granted, or the application itself), for every organization in `orgs`. No
  * organization: `false`.

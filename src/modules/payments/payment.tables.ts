@@ -1,9 +1,9 @@
 /**
  * The descriptor of the payments module's gateway services (src/reads/tables.ts): each service with its
- * organization's merchant as one row, visible when its project is.
+ * organization's merchant as one row, visible when its project is granted (not only seen through an application).
  */
 
-import { visibleProjectSql } from "../../auth/access/policy.ts";
+import { visibleServiceSql } from "../../auth/access/policy.ts";
 import { defineTable } from "../../reads/index.ts";
 import { projectTable } from "../projects/index.ts";
 
@@ -15,7 +15,7 @@ const SERVICE_ROWS = `(select s.*, m.merchant_code, m.status as merchant_status,
     m.gateway_merchant_id
   from payment_gateway_services s left join payment_merchants m on m.organization_id = s.organization_id)`;
 
-/** The `payment_gateway_services` rows (with their merchant): `PaymentGatewayService`, visible when their project is. */
+/** The `payment_gateway_services` rows (with their merchant): `PaymentGatewayService`, visible as services of their project. */
 export const paymentServiceTable = defineTable(
   "PaymentGatewayService",
   SERVICE_ROWS,
@@ -31,6 +31,6 @@ export const paymentServiceTable = defineTable(
     "signing_key_sealed",
     "gateway_merchant_id",
   ],
-  (sql, alias) => sql.condition(visibleProjectSql(sql.caller.orgs, `${alias}.organization_id`, `${alias}.project_id`)),
+  (sql, alias) => sql.condition(visibleServiceSql(sql.caller.orgs, `${alias}.organization_id`, `${alias}.project_id`)),
   { shows: { project_id: projectTable } },
 );
