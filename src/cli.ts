@@ -5,11 +5,12 @@
  *   outbox [--to <email>] [--limit <n>]   print the newest mails of the local outbox (when SMTP_URL is unset)
  *   jobs [--failed | --queued] [--limit <n>]   list background jobs: name, state, attempts, run at, last error
  *
- * Uses DATABASE_URL, or the embedded PostgreSQL of SKIFF_DATA_DIR: the running server's when it answers on
- * SKIFF_EMBEDDED_PG_PORT, else started for the command and stopped afterwards (never made: a directory without one
+ * Uses DATABASE_URL, or the embedded PostgreSQL of SKIFF_DATA_DIR: the running server's when it answers (on the port
+ * its postmaster.pid names, else SKIFF_EMBEDDED_PG_PORT), else started for the command and stopped afterwards (never made: a directory without one
  * is an error). Exit codes: 0 done, 1 failure (e.g. unknown account, no Skiff database), 2 usage error.
  */
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -29,9 +30,21 @@ const USAGE = `Usage: npm run skiff -- <command>
                                        attempts, run at, last error
 `;
 
+/**
+ * The port the embedded PostgreSQL of `dataDir` listens on while it runs: the fourth line of its `postmaster.pid`
+ * (PostgreSQL's own record), so a server started with another SKIFF_EMBEDDED_PG_PORT is found without repeating it.
+ * Null when it is not running (no such file) or the line is not a port.
+ */
+async function runningEmbeddedPort(dataDir: string): Promise<number | null> {
+  const text = await readFile(join(dataDir, "postgres", "postmaster.pid"), "utf8").catch(() => null);
+  const port = Number(text?.split("\n")[3]);
+  return Number.isInteger(port) && port > 0 && port < 65536 ? port : null;
+}
+
 /** URL of the embedded database of a running server, or null when nothing answers there. */
 async function runningEmbeddedUrl(config: Config): Promise<string | null> {
-  const url = await embeddedUrl(config.SKIFF_DATA_DIR, config.SKIFF_EMBEDDED_PG_PORT, "skiff").catch(() => null);
+  const port = (await runningEmbeddedPort(config.SKIFF_DATA_DIR)) ?? config.SKIFF_EMBEDDED_PG_PORT;
+  const url = await embeddedUrl(config.SKIFF_DATA_DIR, port, "skiff").catch(() => null);
   if (!url) return null;
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {

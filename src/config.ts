@@ -155,7 +155,7 @@ export const configSchema = z.object({
       "Bearer credential of the gateway's invite-only management API (also the key the sandbox requires when set).",
     ),
   SKIFF_SANDBOX_GATEWAY_PORT: decimal(z.number().int().min(0).max(65535).default(4010)).describe(
-    "Port of the sandbox payment gateway (`npm run gateway:sandbox`, or beside `npm start`; see [Payments](payments.md)).",
+    "Port of the sandbox payment gateway (`npm run gateway:sandbox`, or beside `npm start`; see [Payments](payments.md)). `0`: none is started beside `npm start` (`npm run gateway:sandbox` then takes a free port and prints it).",
   ),
   SKIFF_AGENT_RATE_LIMIT: decimal(z.number().int().min(1).default(120)).describe(
     "Agent API requests per minute per agent token (the spec's limit). Raise it only for benchmarks (`npm run bench:agent` does).",
@@ -313,8 +313,10 @@ export const configSchema = z.object({
     .describe(
       "Comma-separated CIDRs, addresses and host names (`*.corp.internal` for subdomains) that outbound calls may reach although the SSRF checks refuse them (see [Outbound HTTP](operations.md#outbound-http)). Logged as a warning at start when set.",
     ),
-  SKIFF_MAX_QUERY_DEPTH: decimal(z.number().int().min(2).default(15)).describe(
-    "Deepest field nesting accepted in a GraphQL operation (HTTP and WebSocket); deeper ones answer `GRAPHQL_VALIDATION_FAILED`.",
+  SKIFF_MAX_QUERY_DEPTH: decimal(
+    z.number().int().min(5, "must be at least 5: the REST paths' own operations nest 5 deep").default(15),
+  ).describe(
+    "Deepest field nesting accepted in a GraphQL operation (HTTP and WebSocket); deeper ones answer `GRAPHQL_VALIDATION_FAILED`. At least 5: the REST paths run GraphQL operations nested that deep.",
   ),
   SKIFF_MAX_QUERY_COST: decimal(z.number().int().min(1).default(200_000)).describe(
     "Highest estimated cost of a GraphQL operation (HTTP and WebSocket): fields × list sizes at every nesting level (`first`, or 5 for lists without it). Over it: 400 `QUERY_COST_EXCEEDED` with `cost` and `limit`.",
@@ -361,7 +363,7 @@ export const configSchema = z.object({
       return origins;
     })
     .describe(
-      "Comma-separated `http(s)://` origins besides `SKIFF_BASE_URL`'s whose pages may open cookie-authenticated WebSockets (others: 4403). Header-authenticated connections are unaffected.",
+      "Comma-separated `http(s)://` origins besides `SKIFF_BASE_URL`'s whose pages may use the session cookie: sign in (others: 403 `INVALID_ORIGIN`) and open cookie-authenticated WebSockets (others: 4403). Header-authenticated requests are unaffected. With `SKIFF_BASE_URL` unset, `http://localhost:<PORT>`, `http://127.0.0.1:<PORT>` and `http://[::1]:<PORT>` are all trusted.",
     ),
   SKIFF_PREPARED_READS: z
     .enum(["auto", "true", "false", "1", "0"])
@@ -373,7 +375,7 @@ export const configSchema = z.object({
     "`false` refuses GraphQL introspection (`__schema`, `__type`). On by default in every `NODE_ENV`: the schema is public anyway through `_service`.",
   ),
   SKIFF_SHUTDOWN_TIMEOUT: decimal(z.number().min(0).max(3600).default(10)).describe(
-    "Seconds SIGTERM/SIGINT give in-flight requests to be answered: waits for background work end a quarter of it (at most 2 s) before (an import answers 202, pending), and a request still unanswered at the end gets 503 (see [Graceful shutdown](operations.md#graceful-shutdown)).",
+    "Seconds SIGTERM/SIGINT give in-flight requests to be answered. A request waiting for background work (an import waiting for its run) stops waiting a quarter of this before the end (at most 2 s before) and answers what it has (an import: 202, pending); a request still unanswered at the end gets 503 (see [Graceful shutdown](operations.md#graceful-shutdown)).",
   ),
   SKIFF_METRICS_PORT: z
     .string()

@@ -165,6 +165,20 @@ export function baseUrlOf(config: Config): string {
   return (config.SKIFF_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, "");
 }
 
+/**
+ * The origins whose pages may use a session cookie (sign-in, cookie-authenticated requests and WebSockets): the base
+ * URL's and SKIFF_TRUSTED_ORIGINS; with SKIFF_BASE_URL unset (a local instance at `http://localhost:<PORT>`), also
+ * the other loopback names of that port, `http://127.0.0.1:<PORT>` (the address the first start prints) and
+ * `http://[::1]:<PORT>`: the same server's own pages.
+ */
+export function trustedOriginsOf(config: Config): string[] {
+  const origins = new Set([new URL(baseUrlOf(config)).origin, ...config.SKIFF_TRUSTED_ORIGINS]);
+  if (!config.SKIFF_BASE_URL) {
+    for (const host of ["127.0.0.1", "[::1]"]) origins.add(`http://${host}:${config.PORT}`);
+  }
+  return [...origins];
+}
+
 function generateId({ model }: { model: string }): string {
   const kind = AUTH_ID_KINDS[model as AuthModel];
   if (!kind) throw new Error(`No id prefix for better-auth model "${model}"`);
@@ -213,7 +227,7 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
           options,
         ),
       ),
-    trustedOrigins: [new URL(baseURL).origin],
+    trustedOrigins: trustedOriginsOf(config),
     // better-auth's own request limiter (on under NODE_ENV=production) counts in PostgreSQL, shared by every
     // instance, not in each process's memory (request-limits.ts).
     rateLimit: { customStorage: sharedRequestLimits(pool) },

@@ -117,7 +117,8 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   const apollo = new ApolloServer<Context>({
     schema,
     documentStore,
-    introspection: services.config.SKIFF_INTROSPECTION,
+    // SKIFF_INTROSPECTION=false is our own validation rule, whose error names the setting (query-limits.ts).
+    introspection: true,
     // src/main.ts owns SIGTERM/SIGINT: Apollo's own handler would cut every connection and re-raise the signal.
     stopOnTerminationSignals: false,
     parseOptions: limits.apollo.parseOptions,

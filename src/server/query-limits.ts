@@ -19,12 +19,12 @@ import {
   type GraphQLSchema,
   GraphQLSkipDirective,
   getDirectiveValues,
+  getNamedType,
   getNullableType,
   isIntrospectionType,
   isListType,
   Kind,
   Lexer,
-  NoSchemaIntrospectionCustomRule,
   parse,
   type SelectionSetNode,
   Source,
@@ -217,6 +217,26 @@ function reportWithoutSyntaxPrefix(context: ValidationContext | null, error: Gra
 export const INTROSPECTION_LIMITS: Readonly<Record<string, number>> = { __schema: 1, _service: 1, __type: 10 };
 
 /**
+ * Validation rule refusing introspection (`__schema`, `__type`: fields of an introspection type) when
+ * SKIFF_INTROSPECTION is false, as graphql-js's NoSchemaIntrospectionCustomRule does, naming the setting.
+ */
+function noIntrospectionRule(context: ValidationContext): ASTVisitor {
+  return {
+    Field(node) {
+      const type = getNamedType(context.getType());
+      if (type && isIntrospectionType(type)) {
+        context.reportError(
+          new GraphQLError(
+            `GraphQL introspection is turned off on this server (SKIFF_INTROSPECTION=false): "${node.name.value}" is not answered`,
+            { nodes: node },
+          ),
+        );
+      }
+    },
+  };
+}
+
+/**
  * Validation rule bounding what introspection can make the server build (the cost limit and the execution time limit
  * do not apply to it): an operation selects at most {@link INTROSPECTION_LIMITS} `__schema`, `_service` and `__type`
  * fields at its root (through fragments too), and no list of an introspection type (`types`, `fields`, `args`, …)
@@ -292,12 +312,18 @@ export function queryLimits(config: Config) {
     blockFieldSuggestion: { enabled: true },
   });
   const armored = armor.protect();
+  // With SKIFF_INTROSPECTION false, one rule of our own on HTTP and WebSocket alike (Apollo's own would name its
+  // constructor option, not the setting: src/server/app.ts leaves Apollo's on).
+  const introspection = config.SKIFF_INTROSPECTION ? [] : [noIntrospectionRule];
   const protection = {
     plugins: armored.plugins,
-    validationRules: [subscriptionDirectivesRule, introspectionLimitsRule, ...armored.validationRules],
+    validationRules: [
+      subscriptionDirectivesRule,
+      introspectionLimitsRule,
+      ...introspection,
+      ...armored.validationRules,
+    ],
   };
-  // Apollo adds its own introspection rule when `introspection` is false (src/server/app.ts); graphql-ws needs one.
-  const introspection = config.SKIFF_INTROSPECTION ? [] : [NoSchemaIntrospectionCustomRule];
   return {
     apollo: { ...protection, parseOptions: { maxTokens: MAX_TOKENS } },
     /**
@@ -307,7 +333,7 @@ export function queryLimits(config: Config) {
      */
     validate: (schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] => {
       try {
-        return validate(schema, document, [...specifiedRules, ...protection.validationRules, ...introspection]);
+        return validate(schema, document, [...specifiedRules, ...protection.validationRules]);
       } catch (error) {
         if (error instanceof GraphQLError) return [error];
         throw error;

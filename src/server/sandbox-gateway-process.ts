@@ -2,7 +2,7 @@
  * Starts the sandbox payment gateway (sandbox/gateway/, `npm run gateway:sandbox`) beside `npm start` so a newcomer
  * can click through a payment (spec "Payment gateway service"): only when SKIFF_GATEWAY_URL is unset and the database
  * is embedded (no DATABASE_URL). It runs as a child process (Skiff never imports the sandbox's code) on
- * SKIFF_SANDBOX_GATEWAY_PORT, tied to this process by an IPC channel: it exits when Skiff exits, even on a crash.
+ * SKIFF_SANDBOX_GATEWAY_PORT (0: not started), tied to this process by an IPC channel: it exits when Skiff exits, even on a crash.
  * Failing to start it (e.g. the port is taken) never stops Skiff: payment gateway calls then fail on their own. The
  * child loads `npm start`'s load hook when the checkout has it, so it does not load Node's TypeScript stripper either
  * (about 19 MB of its RSS; docs/operations.md, Memory).
@@ -28,8 +28,9 @@ export interface SandboxGatewayProcess {
  * missing); never throws.
  */
 export function startSandboxGatewayProcess(config: Config, log: Logger): SandboxGatewayProcess | null {
-  if (config.SKIFF_GATEWAY_URL || config.DATABASE_URL || !existsSync(SANDBOX_MAIN)) return null;
-  const port = config.SKIFF_SANDBOX_GATEWAY_PORT || 4010;
+  const port = config.SKIFF_SANDBOX_GATEWAY_PORT;
+  // Port 0: no sandbox beside Skiff (the operator turned it off).
+  if (config.SKIFF_GATEWAY_URL || config.DATABASE_URL || port === 0 || !existsSync(SANDBOX_MAIN)) return null;
   let child: ChildProcess;
   try {
     const hook = existsSync(STRIPPED_SOURCES_HOOK) ? ["--import", STRIPPED_SOURCES_HOOK.href] : [];

@@ -40,6 +40,7 @@ import {
 } from "graphql";
 import { handleProtocols } from "graphql-ws";
 import { type WebSocket, WebSocketServer } from "ws";
+import { trustedOriginsOf } from "../auth/auth.ts";
 import type { Caller } from "../auth/caller.ts";
 import { clientAddress, proxyTrust } from "../http/client-address.ts";
 import { AccessScope } from "../modules/access/index.ts";
@@ -140,13 +141,9 @@ function payloadHeader(payload: Record<string, unknown> | undefined, name: strin
   return undefined;
 }
 
-/** Origins allowed to open cookie-authenticated WebSockets: SKIFF_BASE_URL's and SKIFF_TRUSTED_ORIGINS. */
+/** Origins allowed to open cookie-authenticated WebSockets: the sign-in's own ({@link trustedOriginsOf}). */
 function trustedOrigins(services: AppServices): Set<string> {
-  const origins = new Set<string>();
-  const base = services.config.SKIFF_BASE_URL ?? `http://localhost:${services.config.PORT}`;
-  origins.add(new URL(base).origin);
-  for (const origin of services.config.SKIFF_TRUSTED_ORIGINS) origins.add(origin);
-  return origins;
+  return new Set(trustedOriginsOf(services.config));
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Recognising a database outage: connection refused or reset, a connection cut by the server
- * (SQLSTATE 57P01–57P03, class 08, 53300 too many connections) or no pool connection in time. Such failures are
+ * (SQLSTATE 57P01–57P03, class 08, 53300 too many connections), a login the server refuses (class 28) or no pool
+ * connection in time. Such failures are
  * answered 503 with `Retry-After` ({@link RETRY_AFTER_SECONDS}) instead of a masked 500.
  */
 import { pgErrorCode } from "../db/pg-errors.ts";
@@ -21,7 +22,9 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== "object" || depth > 5) return false;
   const e = error as { code?: unknown; message?: unknown; errors?: unknown };
   const sqlState = pgErrorCode(error);
-  if (sqlState && (sqlState.startsWith("08") || sqlState.startsWith("57P") || sqlState === "53300")) return true;
+  // Class 28: the server refuses our login (a password rotated, another server on the port): no data can be read.
+  if (sqlState && /^(08|57P|28)/.test(sqlState)) return true;
+  if (sqlState === "53300") return true;
   if (typeof e.code === "string" && NODE_CODES.has(e.code)) return true;
   if (typeof e.message === "string" && MESSAGES.test(e.message)) return true;
   if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;

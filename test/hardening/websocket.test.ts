@@ -217,7 +217,7 @@ describe("the limits HTTP applies before and after parsing, on WebSocket", () =>
       const ws = await wsOperation(limited.url, org.owner.apiKey, introspection);
       expect(codes(ws).length).toBeGreaterThan(0);
       expect(new Set(codes(ws))).toEqual(new Set(["GRAPHQL_VALIDATION_FAILED"]));
-      expect(JSON.stringify(ws.messages)).toContain("introspection has been disabled");
+      expect(JSON.stringify(ws.messages)).toContain("introspection is turned off");
       expect((await gql(limited.url, introspection, {}, { apiKey: org.owner.apiKey })).status).toBe(400);
       // The subgraph SDL is far over 1 KB.
       const large = "{ _service { sdl } }";

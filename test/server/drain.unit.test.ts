@@ -121,6 +121,40 @@ describe("drain", () => {
   });
 });
 
+describe("drain and busy keep-alive clients", () => {
+  it("answers every request a keep-alive client sends as the drain begins: none is reset", async () => {
+    const { port, drain } = await start((_req, res) => res.end("ok"));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 6 });
+    const outcomes: Record<string, number> = {};
+    let stop = false;
+    /** Sends back to back on one keep-alive connection until an answer says `Connection: close`. */
+    const loop = async () => {
+      while (!stop) {
+        const result = await new Promise<string>((resolve) => {
+          http
+            .get({ host: "127.0.0.1", port, path: "/", agent }, (res) => {
+              res.resume();
+              res.on("end", () => resolve(res.headers.connection === "close" ? "closed" : String(res.statusCode)));
+            })
+            .on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+        });
+        outcomes[result] = (outcomes[result] ?? 0) + 1;
+        if (result !== "200") return;
+      }
+    };
+    const loops = Array.from({ length: 6 }, loop);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const drained = await drain.drain(10_000);
+    stop = true;
+    await Promise.all(loops);
+    agent.destroy();
+    expect(drained).toBe(0);
+    // Each loop ended on an answer telling it to close, never on a reset.
+    expect(outcomes.closed).toBe(6);
+    expect(Object.keys(outcomes).sort()).toEqual(["200", "closed"]);
+  });
+});
+
 describe("drain deadline", () => {
   it("answers a request its handler has not answered by the deadline with 503, Retry-After and Connection: close", async () => {
     let received: () => void = () => {};

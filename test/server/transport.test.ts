@@ -140,9 +140,12 @@ describe("introspection", () => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ query: INTROSPECT }),
       });
-      const body = (await res.json()) as { errors: Array<{ extensions: { code: string } }> };
+      const body = (await res.json()) as { errors: Array<{ message: string; extensions: { code: string } }> };
       expect(res.status).toBe(400);
       expect(body.errors[0]?.extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
+      // The message names the setting, not a library's option.
+      expect(body.errors[0]?.message).toContain("SKIFF_INTROSPECTION=false");
+      expect(body.errors[0]?.message).not.toContain("ApolloServer");
     } finally {
       await other.stop();
     }

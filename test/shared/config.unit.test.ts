@@ -257,6 +257,23 @@ describe("loadConfig: the report", () => {
     }
   });
 
+  it("refuses a query depth the REST paths' own operations would exceed", () => {
+    expectRefused({ SKIFF_MAX_QUERY_DEPTH: "4" }, "SKIFF_MAX_QUERY_DEPTH", /at least 5/);
+    expect(loadConfig({ SKIFF_MAX_QUERY_DEPTH: "5" }).SKIFF_MAX_QUERY_DEPTH).toBe(5);
+  });
+
+  it("trusts the loopback names of a local instance's port for sign-in, and only those of its own port", async () => {
+    const { trustedOriginsOf } = await import("../../src/auth/auth.ts");
+    expect(trustedOriginsOf(loadConfig({ PORT: "4131" })).sort()).toEqual(
+      ["http://127.0.0.1:4131", "http://[::1]:4131", "http://localhost:4131"].sort(),
+    );
+    expect(
+      trustedOriginsOf(
+        loadConfig({ SKIFF_BASE_URL: "https://skiff.example.com", SKIFF_TRUSTED_ORIGINS: "https://a.example" }),
+      ),
+    ).toEqual(["https://skiff.example.com", "https://a.example"]);
+  });
+
   it("keeps the documented defaults", () => {
     expect(loadConfig({})).toMatchObject({
       HOST: "0.0.0.0",
