@@ -282,11 +282,17 @@ export const configSchema = z.object({
     .transform((v, ctx) => {
       const amounts = z.strictObject({ cpu: quantity.optional(), memory: quantity.optional() });
       const kind = z.strictObject({ requests: amounts.optional(), limits: amounts.optional() });
+      const json = safeJson(v);
+      if (json === undefined) {
+        ctx.addIssue({ code: "custom", message: `not JSON: ${JSON.stringify(v.slice(0, 60))}` });
+        return z.NEVER;
+      }
       const parsed = z
         .record(z.string(), z.strictObject({ app: kind.optional(), database: kind.optional(), build: kind.optional() }))
-        .safeParse(safeJson(v));
+        .safeParse(json);
       if (!parsed.success) {
-        ctx.addIssue({ code: "custom", message: `not a valid resources override: ${parsed.error.message}` });
+        const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(the value)"}: ${i.message}`);
+        ctx.addIssue({ code: "custom", message: `not a valid resources override: ${issues.join("; ")}` });
         return z.NEVER;
       }
       return parsed.data;
