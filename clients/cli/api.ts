@@ -174,6 +174,10 @@ export function subscribe<T, V extends Record<string, unknown>>(
 /** The `error` message of a REST error body. */
 export function errorOf(body: unknown): string {
   const b = body as { error?: unknown; details?: { fieldErrors?: Record<string, string[]> } } | null;
-  const fields = Object.entries(b?.details?.fieldErrors ?? {}).map(([k, v]) => `${k}: ${v.join(", ")}`);
-  return [String(b?.error ?? "Request failed"), ...fields].join("\n  ");
+  const error = String(b?.error ?? "Request failed");
+  // Each field once: the message often names the first already ("Invalid input: name: Required").
+  const fields = Object.entries(b?.details?.fieldErrors ?? {})
+    .map(([k, v]) => `${k}: ${v.join(", ")}`)
+    .filter((line) => !error.includes(line));
+  return [error, ...fields].join("\n  ");
 }
