@@ -186,9 +186,10 @@ export async function importCommand(c: Credentials, file: string, options: Impor
     const record = await runEnd(c, importId, (w) => {
       wake = w;
     });
+    // The steps not shown yet (their events may still be on the way) before the outcome.
+    show(record);
     if (record.status === "success") spinner?.stop(`Import ${importId}: success`);
     else spinner?.error(`Import ${importId}: ${record.status}`);
-    show(record);
     const deployment = record.deployment as { id: string; status: string | null } | null;
     if (ui) {
       p.note(
