@@ -54,6 +54,7 @@ import { RestDocumentStore } from "./rest-documents.ts";
 import { registerRestRoutes } from "./rest-runner.ts";
 import { buildSchema } from "./schema.ts";
 import { announceSessionEnds } from "./session-events.ts";
+import { CHECK_INTERVAL_MS, limitSlowClients } from "./slow-clients.ts";
 import { attachSubscriptions, type SubscriptionServer } from "./subscriptions.ts";
 import { registerWeb } from "./web.ts";
 
@@ -103,7 +104,9 @@ export async function createServer(services: AppServices, databaseUrl: string): 
     trustProxy: proxyTrust(services.config.SKIFF_TRUST_PROXY),
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     frameworkErrors: frameworkErrorHandler,
+    http: { connectionsCheckingInterval: CHECK_INTERVAL_MS },
   });
+  limitSlowClients(app.server);
   const requests = trackRequests(app.server);
   app.addHook("onClose", () => readiness.close());
   const lifecycle: Lifecycle = { ready: false, stopping: false };
