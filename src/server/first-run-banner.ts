@@ -69,6 +69,7 @@ Owner account : ${first.email}
 Password      : ${supplied.password ? "(the one you set in SKIFF_BOOTSTRAP_PASSWORD)" : first.password}
 API key       : ${supplied.apiKey ? "(the one you set in SKIFF_BOOTSTRAP_API_KEY)" : first.apiKey}
 Organization  : ${first.organizationId} (Default, plan unlimited)
+Dashboard     : ${url}/ (sign in with the owner account)
 (Generated values are shown once. The API key is stored hashed and cannot be read again.)
 
 Try it:
