@@ -225,6 +225,28 @@ export function assertSignedIn(caller: Caller, action: SessionAction): void {
   }
 }
 
+/** The grants of a member limited by them (see {@link OrgAccess}). */
+type Grants = NonNullable<OrgAccess["grants"]>;
+
+/**
+ * `(… or …)` over every organization in `orgs`: the rows of `organizationColumn` = the organization, within it only
+ * those `limited(grants)` admits for a member limited by grants. No organization: `false`.
+ */
+function perOrganization(
+  orgs: ReadonlyMap<string, OrgAccess>,
+  organizationColumn: string,
+  limited: (grants: Grants) => SqlCondition,
+): SqlCondition {
+  const parts: string[] = [];
+  const bindings: Knex.Value[] = [];
+  for (const access of orgs.values()) {
+    const within = access.grants ? limited(access.grants) : null;
+    parts.push(within ? `(${organizationColumn} = ? and ${within.sql})` : `${organizationColumn} = ?`);
+    bindings.push(access.organizationId, ...(within?.bindings ?? []));
+  }
+  return { sql: parts.length ? `(${parts.join(" or ")})` : "false", bindings };
+}
+
 /**
  * The SQL form of "project:see": the condition "this project is visible" over columns `organizationColumn` and
  * `projectColumn`, for every organization in `orgs` (members limited by grants see their granted projects and the
@@ -235,19 +257,10 @@ export function visibleProjectSql(
   organizationColumn: string,
   projectColumn: string,
 ): SqlCondition {
-  const parts: string[] = [];
-  const bindings: Knex.Value[] = [];
-  for (const access of orgs.values()) {
-    const g = access.grants;
-    if (!g) {
-      parts.push(`${organizationColumn} = ?`);
-      bindings.push(access.organizationId);
-    } else {
-      parts.push(`(${organizationColumn} = ? and ${projectColumn} = any(?::text[]))`);
-      bindings.push(access.organizationId, [...g.projectIds, ...g.applicationProjectIds]);
-    }
-  }
-  return { sql: parts.length ? `(${parts.join(" or ")})` : "false", bindings };
+  return perOrganization(orgs, organizationColumn, (g) => ({
+    sql: `${projectColumn} = any(?::text[])`,
+    bindings: [[...g.projectIds, ...g.applicationProjectIds]],
+  }));
 }
 
 /**
@@ -264,24 +277,14 @@ export function visibleServiceSql(
   projectColumn: string,
   applicationColumn?: string,
 ): SqlCondition {
-  const parts: string[] = [];
-  const bindings: Knex.Value[] = [];
-  for (const access of orgs.values()) {
-    const g = access.grants;
-    if (!g) {
-      parts.push(`${organizationColumn} = ?`);
-      bindings.push(access.organizationId);
-    } else if (applicationColumn) {
-      parts.push(
-        `(${organizationColumn} = ? and (${projectColumn} = any(?::text[]) or ${applicationColumn} = any(?::text[])))`,
-      );
-      bindings.push(access.organizationId, [...g.projectIds], [...g.applicationIds]);
-    } else {
-      parts.push(`(${organizationColumn} = ? and ${projectColumn} = any(?::text[]))`);
-      bindings.push(access.organizationId, [...g.projectIds]);
-    }
-  }
-  return { sql: parts.length ? `(${parts.join(" or ")})` : "false", bindings };
+  return perOrganization(orgs, organizationColumn, (g) =>
+    applicationColumn
+      ? {
+          sql: `(${projectColumn} = any(?::text[]) or ${applicationColumn} = any(?::text[]))`,
+          bindings: [[...g.projectIds], [...g.applicationIds]],
+        }
+      : { sql: `${projectColumn} = any(?::text[])`, bindings: [[...g.projectIds]] },
+  );
 }
 
 /**
@@ -290,19 +293,5 @@ export function visibleServiceSql(
  * organization: `false`.
  */
 export function visibleApplicationSql(orgs: ReadonlyMap<string, OrgAccess>, alias: string): SqlCondition {
-  const parts: string[] = [];
-  const bindings: Knex.Value[] = [];
-  for (const access of orgs.values()) {
-    const g = access.grants;
-    if (!g) {
-      parts.push(`${alias}.organization_id = ?`);
-      bindings.push(access.organizationId);
-    } else {
-      parts.push(
-        `(${alias}.organization_id = ? and (${alias}.project_id = any(?::text[]) or ${alias}.id = any(?::text[])))`,
-      );
-      bindings.push(access.organizationId, [...g.projectIds], [...g.applicationIds]);
-    }
-  }
-  return { sql: parts.length ? `(${parts.join(" or ")})` : "false", bindings };
+  return visibleServiceSql(orgs, `${alias}.organization_id`, `${alias}.project_id`, `${alias}.id`);
 }
