@@ -167,13 +167,15 @@ export function baseUrlOf(config: Config): string {
 
 /**
  * The origins whose pages may use a session cookie (sign-in, cookie-authenticated requests and WebSockets): the base
- * URL's and SKIFF_TRUSTED_ORIGINS; with SKIFF_BASE_URL unset (a local instance at `http://localhost:<PORT>`), also
+ * URL's and SKIFF_TRUSTED_ORIGINS; when the base URL is `http://localhost:<PORT>` (SKIFF_BASE_URL unset), also
  * the other loopback names of that port, `http://127.0.0.1:<PORT>` (the address the first start prints) and
  * `http://[::1]:<PORT>`: the same server's own pages.
  */
 export function trustedOriginsOf(config: Config): string[] {
-  const origins = new Set([new URL(baseUrlOf(config)).origin, ...config.SKIFF_TRUSTED_ORIGINS]);
-  if (!config.SKIFF_BASE_URL) {
+  const own = new URL(baseUrlOf(config)).origin;
+  const origins = new Set([own, ...config.SKIFF_TRUSTED_ORIGINS]);
+  // Start-up fills SKIFF_BASE_URL in with the local default, so the default is recognised by its value.
+  if (own === `http://localhost:${config.PORT}`) {
     for (const host of ["127.0.0.1", "[::1]"]) origins.add(`http://${host}:${config.PORT}`);
   }
   return [...origins];

@@ -1,6 +1,7 @@
 /**
  * `src/main.ts` as a real process on a fresh database: /readyz is 200 only once the first-run
- * bootstrap is committed, the banner's examples work as printed (site import included), and SIGTERM with
+ * bootstrap is committed, the banner's examples work as printed (site import included), the owner signs in from the
+ * printed dashboard address, and SIGTERM with
  * 40 requests in flight and an open subscription answers every request, closes the WebSocket with 1012 and
  * exits 0.
  */
@@ -10,6 +11,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { freePort } from "../helpers/free-port.ts";
 import { type SkiffProcess, spawnSkiff } from "../helpers/process.ts";
 import { slowPost } from "../helpers/slow-request.ts";
 
@@ -20,7 +22,13 @@ let url: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  skiff = spawnSkiff({ DATABASE_URL: db.url, SKIFF_BOOTSTRAP_API_KEY: API_KEY, SKIFF_SHUTDOWN_TIMEOUT: "10" });
+  // A fixed port, as an operator runs it: the base URL (SKIFF_BASE_URL unset) is http://localhost:<PORT>.
+  skiff = spawnSkiff({
+    DATABASE_URL: db.url,
+    SKIFF_BOOTSTRAP_API_KEY: API_KEY,
+    SKIFF_SHUTDOWN_TIMEOUT: "10",
+    PORT: String(await freePort()),
+  });
   const listening = await skiff.waitForLog((r) => String(r.msg).startsWith("Server listening at"));
   url = String(listening.msg).replace("Server listening at ", "");
 });
@@ -79,6 +87,45 @@ describe("first run", () => {
     });
     const imported = await run("  2. ");
     expect(imported).toMatchObject({ status: "success", projectId: expect.stringMatching(/^prj_/) });
+  });
+
+  it("lets the owner sign in from the printed dashboard address and its other loopback names, not from others", async () => {
+    const banner = skiff.stdout();
+    const email = banner.match(/Owner account : (\S+)/)?.[1];
+    const password = banner.match(/Password {6}: (\S+)/)?.[1];
+    const dashboard = new URL(banner.match(/Dashboard {5}: (\S+)/)?.[1] ?? "");
+    expect(dashboard.hostname).toBe("127.0.0.1");
+    const signIn = (origin: string) =>
+      fetch(`${url}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin },
+        body: JSON.stringify({ email, password }),
+      });
+    let cookie = "";
+    for (const host of ["127.0.0.1", "localhost", "[::1]"]) {
+      const res = await signIn(`http://${host}:${dashboard.port}`);
+      expect(res.status, host).toBe(200);
+      cookie = res.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
+    }
+    for (const origin of [`http://127.0.0.1:${Number(dashboard.port) + 1}`, "http://evil.example"]) {
+      const res = await signIn(origin);
+      expect(res.status, origin).toBe(403);
+      expect(((await res.json()) as { code: string }).code).toBe("INVALID_ORIGIN");
+    }
+    // The dashboard's WebSocket, authenticated by the cookie, from the printed address.
+    const ws = new WebSocket(`${url.replace("http", "ws")}/graphql`, "graphql-transport-ws", {
+      headers: { cookie, origin: dashboard.origin },
+    });
+    const answer = await new Promise<string | number>((resolve) => {
+      ws.once("open", () => ws.send(JSON.stringify({ type: "connection_init", payload: {} })));
+      ws.once("message", (data) => resolve(JSON.parse(String(data)).type));
+      ws.once("close", (code) => resolve(code));
+    });
+    ws.close();
+    expect(answer).toBe("connection_ack");
   });
 });
 
