@@ -49,8 +49,8 @@ function linkOf(ctx: Context, invitation: Pick<Invitation, "tokenEncrypted">): s
 /** Enqueues the invitation mail through `db` (inside the caller's transaction when there is one). */
 async function mailInvitation(ctx: Context, db: Knex, invitation: Invitation, link: string): Promise<void> {
   const [org, inviter] = await Promise.all([
-    Organization.query(ctx.knex).findById(invitation.organizationId),
-    User.query(ctx.knex).findById(invitation.inviterId),
+    Organization.query(db).findById(invitation.organizationId),
+    User.query(db).findById(invitation.inviterId),
   ]);
   await enqueueMail(
     ctx.services,

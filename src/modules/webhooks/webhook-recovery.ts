@@ -7,6 +7,7 @@
  * deliveries is still pending) answers the running recovery and queues nothing.
  */
 import { randomUUID } from "node:crypto";
+import type { Knex } from "knex";
 import { BadUserInputError } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import type { ServiceContext } from "../context.ts";
@@ -93,11 +94,9 @@ export async function recoverWebhookDeliveries(
   }
   refuseInactive(endpoint, "recovering its deliveries");
   const rate = ctx.services.config.SKIFF_WEBHOOK_RECOVER_RATE;
-  return withTransaction(ctx, async (tx) => {
-    // Serialises recoveries of one endpoint, so two equal calls at once queue once.
-    await tx.knex("webhook_endpoints").where({ id: webhookUuid }).forUpdate().first("id");
-    const running = (await tx
-      .knex("webhook_recoveries as r")
+  /** The recovery of the same window still running, if any. */
+  const runningRecovery = (knex: Knex) =>
+    knex("webhook_recoveries as r")
       .where({ "r.endpoint_id": webhookUuid, "r.since": since })
       // No `until`: one asked without it. An `until`: the same end, given or the time it was asked (as answered).
       .modify((q) => {
@@ -105,14 +104,22 @@ export async function recoverWebhookDeliveries(
         else q.where("r.until_given", false);
       })
       .whereExists((q) =>
-        q.select(tx.knex.raw("1")).from("webhook_deliveries as d").whereRaw("d.recovery_id = r.id").where({
+        q.select(knex.raw("1")).from("webhook_deliveries as d").whereRaw("d.recovery_id = r.id").where({
           "d.status": "pending",
         }),
       )
       .orderBy("r.created_at", "desc")
-      .first("r.*")) as RecoveryRow | undefined;
+      .first("r.*") as Promise<RecoveryRow | undefined>;
+  const asked = await runningRecovery(ctx.knex);
+  if (asked) return { ...answerOf(asked), alreadyRunning: true };
+  // Counted before the transaction: the limiter writes on a connection of its own, which a transaction holding one
+  // must not wait for.
+  await consumeRateLimit(ctx, "recover", org.organizationId);
+  return withTransaction(ctx, async (tx) => {
+    // Serialises recoveries of one endpoint, so two equal calls at once queue once.
+    await tx.knex("webhook_endpoints").where({ id: webhookUuid }).forUpdate().first("id");
+    const running = await runningRecovery(tx.knex);
     if (running) return { ...answerOf(running), alreadyRunning: true };
-    await consumeRateLimit(ctx, "recover", org.organizationId);
     const recoveryId = `whrec_${randomUUID()}`;
     const [recovery] = (await tx
       .knex("webhook_recoveries")
