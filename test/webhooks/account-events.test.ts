@@ -1,7 +1,8 @@
 /**
  * Skiff's own User & Access events (spec "Learning platform webhook events"): inviting, changing a role, transferring
  * ownership, removing a member and signing up with an invitation write their deliveries (data valid against the
- * catalogue) in the action's transaction; an emission whose transaction rolls back leaves no delivery and no job.
+ * catalogue) in the action's transaction; an emission whose transaction rolls back leaves no delivery and no job, and
+ * one racing an endpoint's deletion skips that endpoint instead of failing the action.
  */
 import { describe, expect, it } from "vitest";
 import { systemContext } from "../../src/modules/context.ts";
@@ -155,5 +156,28 @@ describe("User & Access events", () => {
       deliveryId,
     ]);
     expect(jobs.rows).toEqual([]);
+  });
+
+  it("an endpoint deleted while an action emits is skipped; the action still commits", async () => {
+    const { organizationId } = await createOrg(t.db.knex);
+    const { id: gone } = await insertWebhook(t.db.knex, organizationId, "https://192.0.2.1/gone", ["course_completed"]);
+    const { id: kept } = await insertWebhook(t.db.knex, organizationId, "https://192.0.2.1/kept", ["course_completed"]);
+    const ctx = systemContext(t.skiff.services);
+    // The deletion holds its row lock, uncommitted, while the action emits; it commits before the action does.
+    const deletion = await t.db.knex.transaction();
+    try {
+      await deletion("webhook_endpoints").where({ id: gone }).delete();
+      const action = t.db.knex.transaction((trx) =>
+        emitWebhookEvent({ ...ctx, knex: trx }, organizationId, "course_completed", COURSE_COMPLETED),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await deletion.commit();
+      expect((await action).map((d) => d.webhookUuid)).toEqual([kept]);
+    } finally {
+      if (!deletion.isCompleted()) await deletion.rollback();
+    }
+    expect(
+      await t.db.knex("webhook_deliveries").where({ organization_id: organizationId }).pluck("endpoint_id"),
+    ).toEqual([kept]);
   });
 });

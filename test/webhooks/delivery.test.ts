@@ -12,7 +12,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { startDnsServer, type TestDnsServer } from "../helpers/dns-server.ts";
 import { type HttpsReceiver, startHttpsReceiver } from "../helpers/https-receiver.ts";
 import { createOrg } from "../helpers/seed.ts";
-import { startTestServer } from "../helpers/server.ts";
+import { captureLogs, startTestServer } from "../helpers/server.ts";
 import { COURSE_COMPLETED, insertWebhook, orgNumber, receiverAccepts, rest } from "./webhook-helpers.ts";
 
 let db: TestDatabase;
@@ -21,6 +21,8 @@ let receiver: HttpsReceiver;
 let dns: TestDnsServer;
 /** Answer of hooks.turns-private.test: public at first, private afterwards. */
 let privateNow = false;
+/** The server's warnings and errors. */
+const logs = captureLogs("warn");
 
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
@@ -32,7 +34,12 @@ beforeAll(async () => {
     return [];
   });
   db = await createTestDatabase();
-  skiff = await startTestServer(db.url, { SKIFF_OUTBOUND_ALLOW: "127.0.0.1" }, { outboundLookup: dns.lookup });
+  skiff = await startTestServer(
+    db.url,
+    { SKIFF_OUTBOUND_ALLOW: "127.0.0.1" },
+    { outboundLookup: dns.lookup },
+    logs.logger,
+  );
 }, 60_000);
 afterAll(async () => {
   await skiff?.stop();
@@ -321,6 +328,49 @@ describe("webhook delivery", () => {
       attempts: 1,
     });
   }, 20_000);
+
+  it("logs nothing for an attempt whose endpoint is deleted while its outcome is written, and the job ends", async () => {
+    const { organizationId, owner } = await createOrg(db.knex);
+    const hook = await insertWebhook(db.knex, organizationId, `${receiver.url}/deleted-in-flight`);
+    // A success ending a failure streak: the outcome is written after locking the endpoint.
+    await db.knex("webhook_endpoints").where({ id: hook.id }).update({ failing_since: new Date() });
+    receiver.respond((req) => (req.path === "/deleted-in-flight" ? { status: 200, delayMs: 500 } : { status: 200 }));
+    const [delivery] = await publish(organizationId, owner.apiKey);
+    const deadline = Date.now() + 5_000;
+    while (arrivalsAt("/deleted-in-flight").length < 1) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    // The deletion (cascading to the delivery) holds its locks while the attempt's outcome waits for the endpoint's
+    // lock; the deletion commits under it.
+    const deletion = await db.knex.transaction();
+    try {
+      await deletion("webhook_endpoints").where({ id: hook.id }).delete();
+      const waiting = Date.now() + 10_000;
+      const logWaits = () =>
+        db.knex.raw(
+          `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%from "webhook_endpoints"%for update%'`,
+        );
+      while ((await logWaits()).rows.length === 0) {
+        expect(Date.now()).toBeLessThan(waiting);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await deletion.commit();
+    } finally {
+      if (!deletion.isCompleted()) await deletion.rollback();
+    }
+    const jobOf = () =>
+      db.knex.raw("select 1 from graphile_worker._private_jobs where payload->>'deliveryId' = ?", [
+        delivery!.delivery_id,
+      ]);
+    const ended = Date.now() + 10_000;
+    while ((await jobOf()).rows.length > 0) {
+      expect(Date.now()).toBeLessThan(ended);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(logs.lines.filter((line) => line.job === "webhooks.deliver")).toEqual([]);
+    expect(await db.knex("webhook_delivery_attempts").where({ delivery_id: delivery!.delivery_id })).toEqual([]);
+  }, 30_000);
 
   it("regenerate-secret: the next attempt signs with the new secret", async () => {
     const { organizationId, owner } = await createOrg(db.knex);

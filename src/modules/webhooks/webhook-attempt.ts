@@ -174,7 +174,8 @@ export async function attemptDelivery(
       // A deadlock with a concurrent deactivation or log write is retried: the attempt happened and is logged.
       await transactionRetryingConflicts(knex, async (trx) => {
         // The endpoint first: final outcomes of one endpoint (which may deactivate it) take their locks in turn.
-        await trx("webhook_endpoints").where({ id: endpoint.id }).forUpdate().first("id");
+        // Deleted meanwhile: the delivery went with it, and there is nothing to log.
+        if (!(await trx("webhook_endpoints").where({ id: endpoint.id }).forUpdate().first("id"))) return;
         await trx("webhook_delivery_attempts").insert(storableEntry(entry));
         await trx("webhook_deliveries")
           .where({ id: deliveryId })

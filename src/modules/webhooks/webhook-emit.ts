@@ -59,7 +59,9 @@ export async function emitWebhookEvent(
   options: EmitOptions = {},
 ): Promise<CreatedDelivery[]> {
   return withTransaction(ctx, async (tx) => {
-    // The endpoints with their organization's integer id (the envelope's `org_id`), in one statement.
+    // The endpoints with their organization's integer id (the envelope's `org_id`), in one statement. Their rows
+    // are locked as the deliveries' foreign keys would lock them: an endpoint deleted by a transaction that commits
+    // meanwhile is skipped here, not a foreign key violation failing the action that emits the event.
     const endpoints = (await tx
       .knex("webhook_endpoints as e")
       .join(organizationNumbers(tx.knex, "o"), "o.id", "e.organization_id")
@@ -68,7 +70,8 @@ export async function emitWebhookEvent(
         if (options.endpointId) q.where("e.id", options.endpointId);
         else q.where("e.is_active", true).whereRaw("? = any(e.events)", [event]);
       })
-      .select("e.id", "o.database_id")) as Array<{ id: string; databaseId: number }>;
+      .select("e.id", "o.database_id")
+      .forKeyShare("e")) as Array<{ id: string; databaseId: number }>;
     if (endpoints.length === 0) return [];
     const orgNumber = endpoints[0]!.databaseId;
     const timestamp = ctx.services.now().toISOString();
