@@ -2,7 +2,8 @@
  * Removals raced against themselves, over real HTTP against a real server and PostgreSQL: the same API key, grant,
  * member, notification channel or webhook endpoint removed by several requests at once is removed by one of them,
  * which answers; the others answer NOT_FOUND (it is gone, as for any unknown id). The audit log holds one `ok` entry
- * for the one change and a `refused` entry for each other call, and a member's removal is announced once.
+ * for the one change and a `refused` entry for each other call, and a member's removal is announced once. A role
+ * change waiting while its member is removed answers NOT_FOUND too.
  */
 import { describe, expect, it } from "vitest";
 import { addMember, createOrg, createProjects } from "../helpers/seed.ts";
@@ -100,5 +101,43 @@ describe("a removal raced against itself", () => {
     const deleteWebhook = `mutation($o: ID!, $w: ID!) { deleteWebhook(organizationId: $o, webhookUuid: $w) }`;
     expect(await race(owner, deleteWebhook, { o: org.organizationId, w: webhookUuid })).toEqual(ONE_OK);
     expect(await entries("deleteWebhook", webhookUuid)).toEqual(ONE_OK_ENTRY);
+  });
+});
+
+describe("a role change raced against a removal", () => {
+  it("answers NOT_FOUND, with a refused audit entry, when the member is removed while the change waits", async () => {
+    const org = await createOrg(t.db.knex);
+    const member = await addMember(t.db.knex, org.organizationId, "member");
+    // The removal holds the member's row, uncommitted, while the role changes (which have read it) wait for it.
+    const removal = await t.db.knex.transaction();
+    try {
+      await removal("members").where({ id: member.memberId }).delete();
+      const changes = Promise.all(
+        Array.from({ length: 3 }, () =>
+          gql(
+            t.skiff.url,
+            `mutation($id: ID!) { updateMemberRole(memberId: $id, role: admin) { id role } }`,
+            { id: member.memberId },
+            { apiKey: org.owner.apiKey },
+          ),
+        ),
+      );
+      const deadline = Date.now() + 10_000;
+      const waiting = async () =>
+        (
+          await t.db.knex.raw(
+            `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%"members"%'`,
+          )
+        ).rows[0].n as number;
+      while ((await waiting()) < 3) {
+        expect(Date.now()).toBeLessThan(deadline);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await removal.commit();
+      expect((await changes).map(outcome)).toEqual(["NOT_FOUND", "NOT_FOUND", "NOT_FOUND"]);
+    } finally {
+      if (!removal.isCompleted()) await removal.rollback();
+    }
+    expect(await entries("updateMemberRole", member.memberId)).toEqual(["refused", "refused", "refused"]);
   });
 });

@@ -21,7 +21,8 @@ export async function visibleMember(ctx: Context, id: string) {
 
 /**
  * `updateMemberRole`: to `admin` or `member`.
- * @throws NotFoundError, ForbiddenError (members; the owner's role), BadUserInputError (role `owner`).
+ * @throws NotFoundError (also when removed meanwhile), ForbiddenError (members; the owner's role), BadUserInputError
+ * (role `owner`).
  */
 export async function updateMemberRole(ctx: Context, memberId: string, role: Role): Promise<Member> {
   const { member, access } = await visibleMember(ctx, memberId);
@@ -32,10 +33,14 @@ export async function updateMemberRole(ctx: Context, memberId: string, role: Rol
     });
   }
   const updated = await ctx.knex.transaction(async (trx) => {
+    // The row as it is now: removed meanwhile is not found; made owner meanwhile is checked again.
+    const current = await Member.query(trx).findById(memberId).forUpdate();
+    if (!current) throw new NotFoundError("Member", memberId);
+    assertCan(access, "member:manage", { role: current.role });
     const changed = await Member.query(trx).patchAndFetchById(memberId, { role });
     await emitRoleChanged(
       { knex: trx, services: ctx.services },
-      { ...member, oldRole: member.role, newRole: role, changedBy: ctx.caller?.userId },
+      { ...member, oldRole: current.role, newRole: role, changedBy: ctx.caller?.userId },
     );
     return changed;
   });
