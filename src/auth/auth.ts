@@ -396,7 +396,7 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
       attemptLimits(pool),
       revokeSessionsOnPasswordChange(),
       sessionRevocationByHash(pool),
-      unverifiedSignUpReplaces(pool),
+      unverifiedSignUpReplaces(pool, (name) => checkOwnName(name, "/sign-up/email")),
       ...(openIdProviders(config).length ? [genericOAuth({ config: openIdProviders(config) })] : []),
       // Short-lived user JWTs (`GET /api/auth/token` for a session; keys at `/api/auth/jwks`), accepted as
       // `Authorization: Bearer <JWT>` by the management APIs (webhooks), see src/auth/credentials/jwt.ts.

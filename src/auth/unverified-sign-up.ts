@@ -9,9 +9,14 @@ import type { BetterAuthPlugin } from "@better-auth/core";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { jwtVerify } from "jose";
 import type pg from "pg";
+import { z } from "zod";
 
-/** The plugin; `pool` is the auth database pool. */
-export function unverifiedSignUpReplaces(pool: pg.Pool) {
+/**
+ * The plugin; `pool` is the auth database pool, `checkName` Skiff's rule for a display name (throws its refusal,
+ * which is answered before anything is deleted). Only a sign-up that the rules checked before the account is written
+ * would accept (origin, e-mail, password length, name) replaces a pending account: a refused one leaves it as it was.
+ */
+export function unverifiedSignUpReplaces(pool: pg.Pool, checkName: (name: unknown) => void) {
   return {
     id: "skiff-unverified-sign-up",
     hooks: {
@@ -19,8 +24,18 @@ export function unverifiedSignUpReplaces(pool: pg.Pool) {
         {
           matcher: (ctx) => ctx.path === "/sign-up/email",
           handler: createAuthMiddleware(async (ctx) => {
-            const email = (ctx.body as { email?: unknown } | undefined)?.email;
-            if (typeof email !== "string") return;
+            const { email, password, name } = (ctx.body ?? {}) as {
+              email?: unknown;
+              password?: unknown;
+              name?: unknown;
+            };
+            if (typeof email !== "string" || !z.email().safeParse(email).success) return;
+            const lengths = ctx.context.password.config;
+            if (typeof password !== "string") return;
+            if (password.length < lengths.minPasswordLength || password.length > lengths.maxPasswordLength) return;
+            checkName(name);
+            const origin = ctx.request?.headers.get("origin");
+            if (origin && !ctx.context.skipOriginCheck && !ctx.context.isTrustedOrigin(origin)) return;
             await pool.query("delete from users where lower(email) = lower($1) and email_verified = false", [
               email.trim(),
             ]);

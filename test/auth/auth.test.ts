@@ -224,6 +224,24 @@ describe("sign-up", () => {
     expect(await knex("users").where({ email: first.email }).first()).toMatchObject({ name: "Renamed Owner" });
   });
 
+  it("replaces a pending account only by a sign-up the rules accept: a refused one leaves it", async () => {
+    const email = `pending-${randomBytes(4).toString("hex")}@example.com`;
+    expect((await post("/sign-up/email", { email, password: "first-password", name: "First" })).status).toBe(200);
+    const pending = await knex("users").where({ email }).first();
+    expect(pending).toMatchObject({ emailVerified: false });
+    for (const body of [
+      { email, password: "short", name: "Second" },
+      { email, password: "p".repeat(2000), name: "Second" },
+      { email, password: "second-password", name: "two\nlines" },
+    ]) {
+      expect((await post("/sign-up/email", body)).status).toBe(400);
+      expect(await knex("users").where({ email }).first()).toMatchObject({ id: pending.id });
+    }
+    expect((await post("/sign-up/email", { email, password: "second-password", name: "Second" })).status).toBe(200);
+    expect(await knex("users").where({ email }).first()).toMatchObject({ name: "Second", emailVerified: false });
+    expect((await knex("users").where({ email }).first()).id).not.toBe(pending.id);
+  });
+
   it("sends a verification mail; sign-in waits for verification", async () => {
     const res = await post("/sign-up/email", { email: "alice@example.com", password: "alice-password", name: "Alice" });
     expect(res.status).toBe(200);
