@@ -37,10 +37,14 @@ describe("SKIFF_PUBLIC_API_ONLY=true on a running server", () => {
     expect((await fetch(`${t.skiff.url}/metrics`)).status).toBe(200);
   });
 
-  it("answers 404 elsewhere, old agent spellings included", async () => {
+  it("answers 404 elsewhere, old agent spellings and who-am-I (not in the published list) included", async () => {
     for (const path of ["/api/agentTools.listProjects", "/api/siteImport.list", "/api/agent", "/nope"]) {
       expect((await fetch(`${t.skiff.url}${path}`)).status, path).toBe(404);
     }
+    const org = await createOrg(t.db.knex);
+    const token = await createAgentTokenFor(t.db.knex, org.organizationId, org.owner);
+    expect((await agentGet(t.skiff.url, "/api/agent/whoami", token)).status).toBe(404);
+    expect((await fetch(`${t.skiff.url}/api/whoami`, { headers: { "x-api-key": org.owner.apiKey } })).status).toBe(404);
   });
 });
 

@@ -57,18 +57,23 @@ export const Whoami = z
 
 const { 401: unauthorized } = agentErrors;
 
-/** `GET /api/agent/whoami` (agent tokens only, published in the agent document) and `GET /api/whoami`. */
+/**
+ * `GET /api/agent/whoami` (agent tokens only, in the agent document) and `GET /api/whoami`. Neither is in the spec's
+ * published list (its agent API is three endpoints): both are hidden with SKIFF_PUBLIC_API_ONLY=true.
+ */
 export const whoamiRoutes: readonly RestRoute[] = [
   {
     method: "GET",
     path: "/api/agent/whoami",
     surface: "agent",
-    published: true,
+    published: false,
     error: agentError,
     doc: {
       document: "agent",
       operationId: "whoami",
       summary: "The agent token of the request: its owner, organization, role, grants and surfaces; never the secret",
+      description:
+        "Not in the spec's published list (its agent API is the three endpoints above): with SKIFF_PUBLIC_API_ONLY=true this path answers 404.",
       responses: { "200": { description: "The token and its owner.", schema: Whoami }, "401": unauthorized },
     },
     operation: WHOAMI,

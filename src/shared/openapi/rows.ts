@@ -1,15 +1,16 @@
 /**
- * Which rows of the REST table go into which generated document: every row that declares a contract
- * (`doc`) and is published, in table order. Rows without one are simply left out (test/contracts lists them).
+ * Which rows of the REST table go into which generated document: every row that declares a contract (`doc`), in
+ * table order, published or not (a row outside the spec's published list says so in its contract). Rows without one
+ * are simply left out (test/contracts lists them).
  */
 import type { AnyRestRoute } from "../rest-route.ts";
 import type { DocumentedRow } from "./generate.ts";
 import type { OpenApiDocumentName } from "./route-doc.ts";
 
-/** The published rows of `routes` declaring a contract for document `name` (`doc.document`, default `public`). */
+/** The rows of `routes` declaring a contract for document `name` (`doc.document`, default `public`). */
 export function documentedRows(routes: readonly AnyRestRoute[], name: OpenApiDocumentName): DocumentedRow[] {
   return routes.flatMap((route) =>
-    route.published && route.doc && (route.doc.document ?? "public") === name
+    route.doc && (route.doc.document ?? "public") === name
       ? [{ method: route.method, path: route.path, doc: route.doc }]
       : [],
   );
