@@ -360,6 +360,18 @@ describe("accepting", () => {
     expect(await linkInfo(token)).toMatchObject({ valid: true, status: "pending" });
   });
 
+  it("answers 20 invitations of one address sent at once (more than the pool's connections): one made, 19 CONFLICT", async () => {
+    const started = performance.now();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        gql(skiff.url, INVITE, { input: { email: "burst@example.test", role: "member" } }, { cookie: owner }),
+      ),
+    );
+    console.log(`20 invitations at once answered in ${Math.round(performance.now() - started)} ms`);
+    const codes = results.map((r) => (r.errors ? String(r.errors[0]?.extensions?.code) : "ok")).sort();
+    expect(codes).toEqual(["ok", ...Array.from({ length: 19 }, () => "CONFLICT")].sort());
+  });
+
   it("accepts a link once when two acceptances race", async () => {
     const inv = await invite("race@example.test");
     const token = tokenOf(inv.link!);
