@@ -54,10 +54,42 @@ function isDnsServer(text: string): boolean {
   return port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
 }
 
-/** A Kubernetes resource quantity such as `250m`, `1`, `512Mi`, `2G`. */
-const quantity = z
-  .string()
-  .regex(/^[0-9]+(\.[0-9]+)?(m|k|M|G|T|Ki|Mi|Gi|Ti)?$/, "a Kubernetes quantity such as 250m or 512Mi");
+/**
+ * Millicores of a CPU quantity as rendered workloads and tenant quotas take it: `<n>m` (`250m`) or cores with up to
+ * three decimals (`1`, `1.5`). The one parser of CPU quantities: the configuration checks SKIFF_WORKLOAD_RESOURCES
+ * with it, the renderer (src/modules/deployments/tenant.manifests.ts) sums with it.
+ * @throws Error naming the quantity and the forms taken.
+ */
+export function cpuMillicores(q: string): number {
+  const milli = /^([0-9]+)m$/.exec(q);
+  if (milli) return Number(milli[1]);
+  if (/^[0-9]+(\.[0-9]{1,3})?$/.test(q)) return Math.round(Number(q) * 1000);
+  throw new Error(`unsupported CPU quantity ${q} (use millicores such as 250m, or cores such as 1 or 1.5)`);
+}
+
+/**
+ * Mebibytes of a memory quantity as rendered workloads and tenant quotas take it: a whole number of `Mi` (`512Mi`)
+ * or `Gi` (`2Gi`, `1.5Gi`: a whole number of Mi). The one parser of memory quantities, as {@link cpuMillicores} is
+ * of CPU's. @throws Error naming the quantity and the forms taken.
+ */
+export function memoryMebibytes(q: string): number {
+  const match = /^([0-9]+(?:\.[0-9]+)?)(Mi|Gi)$/.exec(q);
+  const mebibytes = match ? Number(match[1]) * (match[2] === "Gi" ? 1024 : 1) : Number.NaN;
+  if (!Number.isInteger(mebibytes))
+    throw new Error(`unsupported memory quantity ${q} (use Mi or Gi, e.g. 512Mi or 2Gi)`);
+  return mebibytes;
+}
+
+/** A quantity `parse` (one of the two above) takes, its error message being the issue's. */
+function quantity(parse: (q: string) => number) {
+  return z.string().superRefine((value, ctx) => {
+    try {
+      parse(value);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+    }
+  });
+}
 
 /** `JSON.parse(text)`, or undefined when it is not JSON (the schema then says what is wrong). */
 function safeJson(text: string): unknown {
@@ -265,7 +297,7 @@ export const configSchema = z.object({
       "The single namespace older installs applied every organization's objects to: the reconcile moves each organization's labelled objects out of it into the organization's namespace (see [Migrating from skiff-apps](operations.md#migrating-from-skiff-apps)). Skiff needs the ClusterRole `skiff-tenant` bound there while it is emptied (`deploy/components/legacy-skiff-apps`): a refused listing fails the reconcile. Empty: no legacy namespace is looked at.",
     ),
   SKIFF_ROLLOUT_TIMEOUT: decimal(z.number().min(1).max(86_400).default(300)).describe(
-    "Seconds the `kubernetes` deployer waits for a Deployment's rollout before the deployment ends `error`.",
+    "Seconds the `kubernetes` deployer waits for a Deployment's rollout before the deployment ends `error`. Also bounds each request to the API server, at most 30 s: one that does not answer in time fails its step (the deployment ends `error`; a reconcile is retried). See [Deployers](deployments.md#deployers).",
   ),
   SKIFF_BUILD_TIMEOUT: decimal(z.number().min(1).max(86_400).default(1800)).describe(
     "Seconds the `kubernetes` deployer waits for a git source's build Job before the deployment ends `error`.",
@@ -280,7 +312,10 @@ export const configSchema = z.object({
     .string()
     .default("{}")
     .transform((v, ctx) => {
-      const amounts = z.strictObject({ cpu: quantity.optional(), memory: quantity.optional() });
+      const amounts = z.strictObject({
+        cpu: quantity(cpuMillicores).optional(),
+        memory: quantity(memoryMebibytes).optional(),
+      });
       const kind = z.strictObject({ requests: amounts.optional(), limits: amounts.optional() });
       const json = safeJson(v);
       if (json === undefined) {
@@ -298,7 +333,7 @@ export const configSchema = z.object({
       return parsed.data;
     })
     .describe(
-      'JSON overriding the requests/limits of rendered workloads per plan (`"free"`, `"pro"`, `"unlimited"`, or `"*"` for all), in Kubernetes quantities: `{"pro":{"app":{"limits":{"memory":"2Gi"}},"build":{…},"database":{…}}}` (see [Builds, workload policy and secrets](deployments.md#builds-workload-policy-and-secrets)).',
+      'JSON overriding the requests/limits of rendered workloads per plan (`"free"`, `"pro"`, `"unlimited"`, or `"*"` for all): `{"pro":{"app":{"limits":{"memory":"2Gi"}},"build":{…},"database":{…}}}` (see [Builds, workload policy and secrets](deployments.md#builds-workload-policy-and-secrets)). CPU in millicores (`250m`) or cores with up to three decimals (`1`, `1.5`); memory in whole `Mi` (`512Mi`) or `Gi` (`2Gi`, `1.5Gi`). Other quantities (`1G`, `1k`, `512M`) are refused at start: the tenant quotas are sums of these.',
     ),
   SKIFF_DEPLOY_RATE_LIMIT: decimal(z.number().int().min(1).default(30)).describe(
     "Deploy trigger URL requests per minute per token (429 + `Retry-After` above). Raise only for benchmarks (`npm run bench:deploy` does).",

@@ -90,7 +90,10 @@ export type AddDomainInput = {
   host: Scalars["String"]["input"];
   /** Request a certificate (issued asynchronously once DNS points at the ingress). Default true. */
   https?: InputMaybe<Scalars["Boolean"]["input"]>;
-  /** Container port, 1 to 65535; omitted: the application's port. */
+  /**
+   * Container port the domain's traffic reaches, 1 to 65535 (80 too when the application listens on another port);
+   * omitted: the application's port.
+   */
   port?: InputMaybe<Scalars["Int"]["input"]>;
 };
 
@@ -361,7 +364,10 @@ export type CreateApiKeyPayload = {
 export type CreateApplicationInput = {
   /** Environment (`env_...`) the application is created in. */
   environmentId: Scalars["ID"]["input"];
-  /** Display name, 1 to 100 characters; the platform-wide `appName` slug is made from it. */
+  /**
+   * Display name, 1 to 100 characters; the platform-wide `appName` slug is made from it (`app-` first when the name
+   * does not start with a letter, e.g. `1shop` → `app-1shop-7k2mq3`: the slug names Kubernetes Services, which must).
+   */
   name: Scalars["String"]["input"];
   /** Container port, 1 to 65535. Default 80. */
   port?: InputMaybe<Scalars["Int"]["input"]>;
@@ -389,8 +395,8 @@ export type CreateDatabaseInput = {
    * Applications of the same environment that get the database's automatic variables (spec: "Automatic environment
    * variables": `DB_HOST`, `DB_DATABASE`, `DB_USERNAME`, `DB_PASSWORD`, and `DB_PORT`, `DB_CONNECTION`,
    * `DATABASE_URL` or `MONGO_URL` by engine); a variable of the same name is replaced. At most 50. They count towards
-   * an application's 200 variables: an application they would take past it is refused
-   * (`fieldErrors["applicationIds.<i>"]`), and nothing is created.
+   * an application's 200 variables and 1,000,000 bytes of variables: an application they would take past either is
+   * refused (`fieldErrors["applicationIds.<i>"]`), and nothing is created.
    */
   applicationIds?: InputMaybe<Array<Scalars["ID"]["input"]>>;
   /** Environment (`env_...`) the database is created in. */
@@ -788,7 +794,10 @@ export type EnvironmentVariable = {
 export type EnvironmentVariableInput = {
   /** Name: letters, digits and `_`, not starting with a digit, at most 253 characters (the limit of a Kubernetes Secret key). */
   key: Scalars["String"]["input"];
-  /** Value, at most 32768 characters. Stored encrypted; never logged. */
+  /**
+   * Value, at most 32768 characters. Stored encrypted; never logged. An application's variables take at most
+   * 1,000,000 bytes together (names and values in UTF-8), what one Kubernetes Secret holds with a margin.
+   */
   value: Scalars["String"]["input"];
 };
 
@@ -1179,8 +1188,9 @@ export type Mutation = {
    * Sets one variable (owners and admins): created, or its value replaced. Idempotent: setting the value it already
    * has changes nothing (no event, `needsDeployment` unchanged). A change sets `needsDeployment`; `deploy: true`
    * queues a deployment in the same transaction instead (then `needsDeployment` stays false). A new name past the
-   * application's 200 variables is refused, as for `setEnvironmentVariables`. Emits `application.variables_changed`
-   * (names only, never values).
+   * application's 200 variables is refused, as for `setEnvironmentVariables`, and so is a value that takes the
+   * application's variables past 1,000,000 bytes (`fieldErrors.value`). Emits `application.variables_changed` (names
+   * only, never values).
    */
   setEnvironmentVariable: Application;
   /**
@@ -1191,7 +1201,10 @@ export type Mutation = {
    * the others counted in `formErrors`). At most 200
    * variables per application, a database's automatic variables included: a change that adds variables past 200 is
    * refused (`formErrors`), one that adds none (new values, removals) is always allowed, so an application holding
-   * more can still be changed. `deploy: true` as for `setEnvironmentVariable`.
+   * more can still be changed. Likewise for their size: they travel in one Kubernetes Secret (1 MiB), so a change that
+   * takes an application's variables past 1,000,000 bytes (names and values in UTF-8) is refused under
+   * `fieldErrors.variables` (or `fieldErrors.dotenv`); one that does not grow them is allowed. `deploy: true` as for
+   * `setEnvironmentVariable`.
    */
   setEnvironmentVariables: EnvironmentVariablesResult;
   /** Turns a payment method on or off at the gateway for the organization's merchant. Owners and admins. */
@@ -2422,7 +2435,8 @@ export type SiteImportInput = {
   /**
    * Environment variables: names match `[A-Za-z_][A-Za-z0-9_]*` (at most 253 characters, the limit of a Kubernetes
    * Secret key), values are strings (at most 32768 characters). Merged after the variables generated for the
-   * database, which they override; together at most 200 variables (over it: BAD_USER_INPUT naming `envVars`).
+   * database, which they override; together at most 200 variables and 1,000,000 bytes of names and values in UTF-8
+   * (one Kubernetes Secret holds at most 1 MiB; over either: BAD_USER_INPUT naming `envVars`).
    */
   envVars?: InputMaybe<Scalars["JSONObject"]["input"]>;
   /**

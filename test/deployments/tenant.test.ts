@@ -225,7 +225,7 @@ describe("applying a tenant namespace", () => {
     try {
       kube.writeKubeconfig(join(dir, "kubeconfig"), "skiff-apps");
       const { connectCluster } = await import("../../src/modules/deployments/cluster.kubernetes.ts");
-      const cluster = connectCluster({ KUBECONFIG: join(dir, "kubeconfig") });
+      const cluster = connectCluster({ KUBECONFIG: join(dir, "kubeconfig"), SKIFF_ROLLOUT_TIMEOUT: 30 });
       const org = newId("organization");
       const objects = renderTenant(org, SETTINGS, quotas, resourcesForPlan("pro"));
       for (const object of objects) await cluster.apply(object, cluster.namespace);

@@ -16,6 +16,10 @@
  * cluster-scoped `Namespace` is applied at `…/api/v1/namespaces/<name>` ({@link KubeApi.namespaces}), listed by
  * label selector at `/api/v1/namespaces`, and deleted with every object stored in it (the namespace controller's
  * part, at once).
+ * Applied names are checked as the API server's validation does (422 `Invalid`): a Service's is a DNS-1035 label
+ * (a letter first), a Namespace's a DNS-1123 label, any other object's a DNS-1123 subdomain. {@link KubeApi.faults}
+ * injects failures into the object and collection requests (an error status with an optional `Retry-After`, a reset
+ * connection, or no answer at all) to play an unreliable API server.
  * Requests need `Authorization: Bearer <token>` (401 otherwise). It is not a cluster: no controllers, no
  * admission, no garbage collection, no field ownership merge (an apply replaces the stored object's fields but keeps
  * its status).
@@ -47,6 +51,23 @@ export interface KubeRequest {
   body?: Record<string, unknown>;
 }
 
+/**
+ * A failure injected into the requests matching `method` and `kind` (each optional: any), `times` times (then it is
+ * removed): an error `status` (a Status object with `reason`, and `Retry-After: retryAfter` seconds when set),
+ * `reset` (the connection is destroyed without an answer) or `hang` (never answered; `close()` ends it).
+ */
+export interface KubeFault {
+  method?: string;
+  kind?: string;
+  /** Only objects with this name (object requests only). */
+  name?: string;
+  times: number;
+  status?: number;
+  retryAfter?: number;
+  reset?: boolean;
+  hang?: boolean;
+}
+
 /** A running fake API server. */
 export interface KubeApi {
   /** `https://127.0.0.1:<port>`. */
@@ -63,8 +84,13 @@ export interface KubeApi {
   setStatus(namespace: string, kind: string, name: string, status: Record<string, unknown>): void;
   /** Called after each apply with the stored object: return a status to set it, or undefined to leave it. */
   onApply: (object: KubeObject) => Record<string, unknown> | undefined;
-  /** Answers applies of `kind` with this error status and message (a Status object), until set to null. */
-  failApply: { kind: string; code: number; message: string } | null;
+  /**
+   * Answers applies of `kind` (of the object `name` only, when set) with this error status and message (a Status
+   * object), until set to null.
+   */
+  failApply: { kind: string; name?: string; code: number; message: string } | null;
+  /** Failures to inject, consumed in order of the list ({@link KubeFault}). */
+  faults: KubeFault[];
   /** Names of the Namespaces applied (cluster-scoped objects, stored with namespace ""), oldest first. */
   namespaces(): string[];
   /** Every object deleted, oldest first (`namespace/Kind/name`). */
@@ -110,6 +136,28 @@ function status(res: ServerResponse, code: number, reason: string, message: stri
   res.end(JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", code, reason, message }));
 }
 
+/** DNS-1123 label: `[a-z0-9-]`, alphanumeric at both ends, at most 63 characters. */
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+/** DNS-1035 label: a DNS-1123 label starting with a letter. */
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** Why the API server would refuse `name` for an object of `kind`, or null (the name rules of its validation). */
+function nameProblem(kind: string, name: string): string | null {
+  if (kind === "Service") {
+    return DNS1035_LABEL.test(name)
+      ? null
+      : "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+  }
+  if (kind === "Namespace") {
+    return DNS1123_LABEL.test(name)
+      ? null
+      : "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'";
+  }
+  return name.length <= 253 && name.split(".").every((part) => DNS1123_LABEL.test(part))
+    ? null
+    : "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'";
+}
+
 /** Starts the fake API server on 127.0.0.1 (random port). */
 export async function startKubeApi(): Promise<KubeApi> {
   const tls = inject("testTls");
@@ -132,6 +180,7 @@ export async function startKubeApi(): Promise<KubeApi> {
     },
     onApply: () => undefined,
     failApply: null,
+    faults: [],
     namespaces: () => [...store.values()].filter((o) => o.kind === "Namespace").map((o) => o.metadata.name),
     deleted: [],
     holdDeletes: false,
@@ -169,6 +218,29 @@ export async function startKubeApi(): Promise<KubeApi> {
         server.closeAllConnections(); // a held DELETE never ends by itself
       }),
   };
+
+  /**
+   * Plays the first fault matching the request, if any. @returns true when the request was answered (or is left
+   * unanswered) by it.
+   */
+  function fault(req: IncomingMessage, res: ServerResponse, kind: string, name?: string): boolean {
+    const i = api.faults.findIndex(
+      (f) => (!f.method || f.method === req.method) && (!f.kind || f.kind === kind) && (!f.name || f.name === name),
+    );
+    if (i < 0) return false;
+    const f = api.faults[i]!;
+    f.times -= 1;
+    if (f.times <= 0) api.faults.splice(i, 1);
+    if (f.hang) return true;
+    if (f.reset) {
+      req.socket.destroy();
+      return true;
+    }
+    if (f.retryAfter !== undefined) res.setHeader("retry-after", String(f.retryAfter));
+    const reason = f.status === 429 ? "TooManyRequests" : f.status === 409 ? "Conflict" : "InternalError";
+    status(res, f.status ?? 500, reason, `injected ${f.status ?? 500}`);
+    return true;
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? "/", "https://fake");
@@ -225,6 +297,7 @@ export async function startKubeApi(): Promise<KubeApi> {
       const listVersion = list[1] ?? list[2]!;
       const listKind = Object.entries(RESOURCES[listVersion] ?? {}).find(([, p]) => p === list[4])?.[0];
       if (!listKind) return status(res, 404, "NotFound", `the server could not find the requested resource`);
+      if (fault(req, res, listKind)) return;
       const terms = (url.searchParams.get("labelSelector") ?? "").split(",").filter(Boolean);
       const items = [...store.values()].filter((o) => {
         if (o.kind !== listKind || o.metadata.namespace !== list[3]) return false;
@@ -249,6 +322,7 @@ export async function startKubeApi(): Promise<KubeApi> {
     const kind = Object.entries(RESOURCES[apiVersion] ?? {}).find(([, p]) => p === plural)?.[0];
     if (!kind) return status(res, 404, "NotFound", `the server could not find the requested resource`);
     const key = `${namespace}/${kind}/${name}`;
+    if (fault(req, res, kind, name)) return;
 
     if (req.method === "GET") {
       const object = store.get(key);
@@ -298,7 +372,16 @@ export async function startKubeApi(): Promise<KubeApi> {
         "the namespace of the provided object does not match the namespace sent on the request",
       );
     }
-    if (api.failApply?.kind === kind) {
+    const invalidName = nameProblem(kind, name);
+    if (invalidName) {
+      return status(
+        res,
+        422,
+        "Invalid",
+        `${kind} "${name}" is invalid: metadata.name: Invalid value: "${name}": ${invalidName}`,
+      );
+    }
+    if (api.failApply?.kind === kind && (!api.failApply.name || api.failApply.name === name)) {
       return status(res, api.failApply.code, "Invalid", api.failApply.message);
     }
     const previous = store.get(key);

@@ -16,7 +16,10 @@ export type AddDomainInput = {
   host: string;
   /** Request a certificate (issued asynchronously once DNS points at the ingress). Default true. */
   https?: boolean | null | undefined;
-  /** Container port, 1 to 65535; omitted: the application's port. */
+  /**
+   * Container port the domain's traffic reaches, 1 to 65535 (80 too when the application listens on another port);
+   * omitted: the application's port.
+   */
   port?: number | null | undefined;
 };
 
@@ -35,7 +38,10 @@ export type BuildType = "dockerfile" | "nixpacks";
 export type CreateApplicationInput = {
   /** Environment (`env_...`) the application is created in. */
   environmentId: string | number;
-  /** Display name, 1 to 100 characters; the platform-wide `appName` slug is made from it. */
+  /**
+   * Display name, 1 to 100 characters; the platform-wide `appName` slug is made from it (`app-` first when the name
+   * does not start with a letter, e.g. `1shop` → `app-1shop-7k2mq3`: the slug names Kubernetes Services, which must).
+   */
   name: string;
   /** Container port, 1 to 65535. Default 80. */
   port?: number | null | undefined;
@@ -47,7 +53,10 @@ export type CreateApplicationInput = {
 export type EnvironmentVariableInput = {
   /** Name: letters, digits and `_`, not starting with a digit, at most 253 characters (the limit of a Kubernetes Secret key). */
   key: string;
-  /** Value, at most 32768 characters. Stored encrypted; never logged. */
+  /**
+   * Value, at most 32768 characters. Stored encrypted; never logged. An application's variables take at most
+   * 1,000,000 bytes together (names and values in UTF-8), what one Kubernetes Secret holds with a margin.
+   */
   value: string;
 };
 

@@ -176,6 +176,31 @@ export function variableLimitProblem(before: number, after: number): string | nu
     : null;
 }
 
+/**
+ * Most bytes an application's variables take together: names and values in UTF-8, as Kubernetes counts the Secret
+ * `<app>-env` that carries them to the container (at most 1 MiB, 1,048,576 bytes). The 48,576 bytes left are a
+ * margin for what a render or a rotation changes (a database host moved to its namespace, a longer password).
+ */
+export const MAX_ENV_BYTES = 1_000_000;
+
+/** Bytes `vars` (name, value) take in the application's Secret: names and values in UTF-8. */
+export function variablesBytes(vars: Iterable<readonly [string, string]>): number {
+  let total = 0;
+  for (const [key, value] of vars) total += Buffer.byteLength(key) + Buffer.byteLength(value);
+  return total;
+}
+
+/**
+ * The refusal of a change taking an application's variables from `before` to `after` bytes ({@link
+ * variablesBytes}), or null when it is allowed: past {@link MAX_ENV_BYTES} only while it grows them, so an
+ * application past the limit can still be brought under it.
+ */
+export function variableSizeProblem(before: number, after: number): string | null {
+  return after > MAX_ENV_BYTES && after > before
+    ? `Variables take at most ${MAX_ENV_BYTES} bytes per application, names and values in UTF-8 (this change makes ${after}): they travel in one Kubernetes Secret, which holds at most 1 MiB`
+    : null;
+}
+
 /** The message of an invalid variable name. */
 export const INVALID_ENV_KEY = `Invalid variable name: letters, digits and _, not starting with a digit, at most ${MAX_ENV_KEY} characters (the Kubernetes limit of a Secret key)`;
 
@@ -197,10 +222,14 @@ export const envValueSchema = z
   .max(MAX_ENV_VALUE, `At most ${MAX_ENV_VALUE} characters`)
   .refine((v) => !v.includes("\u0000"), NUL_IN_VALUE);
 
-/** Variables as an object mapping names to values, at most 200 of them. */
+/** Variables as an object mapping names to values, at most 200 of them taking at most {@link MAX_ENV_BYTES}. */
 export const envVarsSchema = z
   .record(z.string().max(MAX_ENV_KEY).regex(ENV_KEY), envValueSchema, {
     error: (issue) =>
       issue.code === "invalid_key" ? INVALID_ENV_KEY : "Must be an object mapping names to string values",
   })
-  .refine((vars) => Object.keys(vars).length <= MAX_ENV_VARS, `At most ${MAX_ENV_VARS} variables`);
+  .refine((vars) => Object.keys(vars).length <= MAX_ENV_VARS, `At most ${MAX_ENV_VARS} variables`)
+  .superRefine((vars, ctx) => {
+    const problem = variableSizeProblem(0, variablesBytes(Object.entries(vars)));
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });

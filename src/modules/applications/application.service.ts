@@ -14,8 +14,10 @@ import { Application, type ApplicationSourceSettings, Domain, EnvironmentVariabl
 const SUFFIX_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
 /**
- * A new platform-wide slug for an application named `name`: lower-case `[a-z0-9-]`, at most 40 characters
- * of the name, then `-` and 6 random characters, e.g. `my-shop-7k2mq3`. Used in internal hostnames.
+ * A new platform-wide slug for an application (or a database) named `name`: lower-case `[a-z0-9-]`, at most 40
+ * characters of the name (`app-` before one that does not start with a letter: `1shop` → `app-1shop-…`), then `-`
+ * and 6 random characters, e.g. `my-shop-7k2mq3`. Used in internal hostnames and cluster object names, so it is a
+ * DNS-1035 label, as a Kubernetes Service's name must be.
  */
 export function newAppName(name: string): string {
   const base =
@@ -26,8 +28,9 @@ export function newAppName(name: string): string {
       .replace(/^-+|-+$/g, "")
       .slice(0, 40)
       .replace(/-+$/, "") || "app";
+  const named = /^[a-z]/.test(base) ? base : `app-${base}`;
   const suffix = Array.from({ length: 6 }, () => SUFFIX_ALPHABET[randomInt(SUFFIX_ALPHABET.length)]).join("");
-  return `${base}-${suffix}`;
+  return `${named}-${suffix}`;
 }
 
 /** What an application is created from. */

@@ -28,7 +28,7 @@ import {
   replaceDatabasePassword,
 } from "../databases/index.ts";
 import { events } from "../events.ts";
-import { variableLimitProblem } from "./application.input.ts";
+import { variableLimitProblem, variableSizeProblem, variablesBytes } from "./application.input.ts";
 import { EnvironmentVariable } from "./application.model.ts";
 import { newAppName, setEnvironmentVariables } from "./application.service.ts";
 import { lockApplication, manageableDatabase, manageableEnvironment } from "./manage.access.ts";
@@ -79,25 +79,30 @@ async function derivedVariables(
 }
 
 /**
- * Locks `applicationIds` (in id order) and checks that setting `keys` on each keeps it within the variables limit
- * ({@link variableLimitProblem}: names it holds already are replaced, not added).
+ * Locks `applicationIds` (in id order) and checks that setting `vars` on each keeps it within the variables limits
+ * ({@link variableLimitProblem}, {@link variableSizeProblem}: names it holds already are replaced, not added).
  * @throws NotFoundError (an application deleted meanwhile), BadUserInputError (`fieldErrors["applicationIds.<i>"]`).
  */
 async function requireVariableRoom(
   tx: ServiceContext & { knex: Knex.Transaction },
   applicationIds: readonly string[],
-  keys: readonly string[],
+  vars: Readonly<Record<string, string>>,
 ): Promise<void> {
   for (const id of [...applicationIds].sort()) await lockApplication(tx.knex, id);
   const held = await EnvironmentVariable.query(tx.knex)
     .whereIn("applicationId", applicationIds)
-    .select("applicationId", "key");
+    .select("applicationId", "key", "valueEncrypted");
   const fieldErrors: Record<string, string[]> = {};
   applicationIds.forEach((id, i) => {
-    const names = new Set(held.filter((v) => v.applicationId === id).map((v) => v.key));
-    const before = names.size;
-    for (const key of keys) names.add(key);
-    const problem = variableLimitProblem(before, names.size);
+    const values = new Map(
+      held
+        .filter((v) => v.applicationId === id)
+        .map((v) => [v.key, tx.services.secrets.decrypt(v.valueEncrypted)] as const),
+    );
+    const before = { count: values.size, bytes: variablesBytes(values) };
+    for (const [key, value] of Object.entries(vars)) values.set(key, value);
+    const problem =
+      variableLimitProblem(before.count, values.size) ?? variableSizeProblem(before.bytes, variablesBytes(values));
     if (problem) fieldErrors[`applicationIds.${i}`] = [problem];
   });
   const [field, messages] = Object.entries(fieldErrors)[0] ?? [];
@@ -169,7 +174,7 @@ export async function createDatabaseIn(
       serviceHost,
     });
     const vars = databaseEnvVars(spec, serviceHost);
-    await requireVariableRoom(tx, input.applicationIds, Object.keys(vars));
+    await requireVariableRoom(tx, input.applicationIds, vars);
     for (const id of input.applicationIds) await setEnvironmentVariables(tx, id, vars);
     await markNeedsDeployment(tx.knex, input.applicationIds);
     await events.emit(tx, "database.created", {

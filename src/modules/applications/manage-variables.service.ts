@@ -13,7 +13,15 @@ import { parseInput } from "../../shared/validate.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { events } from "../events.ts";
 import { deployInTransaction } from "./application.deployer.ts";
-import { ENV_KEY, envKeySchema, envValueSchema, MAX_ENV_VARS, variableLimitProblem } from "./application.input.ts";
+import {
+  ENV_KEY,
+  envKeySchema,
+  envValueSchema,
+  MAX_ENV_VARS,
+  variableLimitProblem,
+  variableSizeProblem,
+  variablesBytes,
+} from "./application.input.ts";
 import { type Application, EnvironmentVariable } from "./application.model.ts";
 import { readDotenvPaste } from "./dotenv-paste.ts";
 import { lockApplication, manageableApplication } from "./manage.access.ts";
@@ -35,9 +43,11 @@ interface Applied {
 /**
  * In one transaction on the locked application: sets `set` (key → value; keys whose stored value is equal are
  * skipped) and removes `unset`; a change adding variables past {@link MAX_ENV_VARS} is refused, one that adds none
- * is always allowed ({@link variableLimitProblem}). Then marks the application (or deploys it with `deploy`, also
- * when it already needed a deployment) and emits the event.
- * @throws BadUserInputError (`formErrors`) past the limit.
+ * is always allowed ({@link variableLimitProblem}), and so is one growing them past what one Kubernetes Secret holds
+ * ({@link variableSizeProblem}). Then marks the application (or deploys it with `deploy`, also when it already
+ * needed a deployment) and emits the event. Every surface that sets an application's variables one by one or in a
+ * batch (GraphQL, REST, an organization import) comes through here.
+ * @throws BadUserInputError (`formErrors`) past the count limit, (`fieldErrors[field]`) past the size limit.
  */
 async function applyChange(
   ctx: Context,
@@ -45,6 +55,7 @@ async function applyChange(
   set: ReadonlyArray<[string, string]>,
   unset: readonly string[],
   deploy: boolean,
+  field: string,
 ): Promise<Applied> {
   return withTransaction(ctx, async (tx) => {
     const app = await lockApplication(tx.knex, applicationId);
@@ -56,6 +67,12 @@ async function applyChange(
     if (tooMany) {
       throw new BadUserInputError(tooMany, { formErrors: [`At most ${MAX_ENV_VARS} variables per application`] });
     }
+    const after = new Map(stored);
+    for (const key of removed) after.delete(key);
+    for (const [key, value] of changed) after.set(key, value);
+    const tooLarge = variableSizeProblem(variablesBytes(stored), variablesBytes(after));
+    if (tooLarge)
+      throw new BadUserInputError(`Invalid variables: ${tooLarge}`, { fieldErrors: { [field]: [tooLarge] } });
     if (changed.length) {
       await EnvironmentVariable.query(tx.knex)
         .insert(
@@ -98,7 +115,8 @@ const oneSchema = z.strictObject({ key: envKeySchema, value: envValueSchema });
 
 /**
  * `setEnvironmentVariable` (owners and admins): creates or replaces one variable. @returns the application.
- * @throws NotFoundError, ForbiddenError, BadUserInputError (`fieldErrors.key`, `fieldErrors.value`).
+ * @throws NotFoundError, ForbiddenError, BadUserInputError (`fieldErrors.key`, `fieldErrors.value`, the latter also
+ * when the application's variables would outgrow one Secret).
  */
 export async function setEnvironmentVariable(
   ctx: Context,
@@ -108,7 +126,7 @@ export async function setEnvironmentVariable(
 ): Promise<Application> {
   await manageableApplication(ctx, applicationId);
   const { key, value } = parseInput(oneSchema, raw, "Invalid variable");
-  const { app } = await applyChange(ctx, applicationId, [[key, value]], [], deploy);
+  const { app } = await applyChange(ctx, applicationId, [[key, value]], [], deploy, "value");
   return current(ctx.knex, app);
 }
 
@@ -121,7 +139,8 @@ const listSchema = z.array(oneSchema).max(MAX_ENV_VARS, `At most ${MAX_ENV_VARS}
  * `setEnvironmentVariables` (owners and admins): `variables` or a `.env` paste (`dotenv`), exactly one. Every
  * problem is reported at once and nothing is set: `fieldErrors` under `variables.<i>.key` / `.value`, or
  * `line.<n>` for a paste (not `KEY=value`, invalid name, duplicate, value too long, unclosed quote; the first 50
- * such lines, the count of the others in `formErrors`).
+ * such lines, the count of the others in `formErrors`); variables that would outgrow one Secret under `variables`
+ * or `dotenv`.
  * @returns the application, the keys set and the queued deployment's id.
  * @throws NotFoundError, ForbiddenError, BadUserInputError.
  */
@@ -176,7 +195,8 @@ export async function setEnvironmentVariables(
     }
     pairs = variables.map((v) => [v.key, v.value]);
   }
-  const { app, setKeys, deploymentId } = await applyChange(ctx, applicationId, pairs, [], deploy);
+  const field = input.variables != null ? "variables" : "dotenv";
+  const { app, setKeys, deploymentId } = await applyChange(ctx, applicationId, pairs, [], deploy, field);
   return {
     application: await current(ctx.knex, app),
     setKeys,
@@ -202,6 +222,6 @@ export async function unsetEnvironmentVariable(
     !envKeySchema.safeParse(key).success &&
     (await EnvironmentVariable.query(ctx.knex).where({ applicationId, key }).resultSize()) > 0;
   const name = held ? key : parseInput(z.strictObject({ key: envKeySchema }), { key }, "Invalid variable").key;
-  const { app } = await applyChange(ctx, applicationId, [], [name], deploy);
+  const { app } = await applyChange(ctx, applicationId, [], [name], deploy, "key");
   return current(ctx.knex, app);
 }

@@ -2,13 +2,21 @@
  * The reconcile's connection to the cluster (reconcile.ts; docs/deployments.md "Deleting"): server-side apply of
  * rendered objects (field manager `skiff`, forced), listing the objects Skiff labelled in a namespace and the
  * Namespaces it created, and deleting them (propagation `Background`, so a Deployment's ReplicaSets and Pods and a Job's Pods go with it; 404 counts
- * as deleted). The cluster is KUBECONFIG's, as for the `kubernetes` deployer. Imported on first use only (the
+ * as deleted). The cluster is KUBECONFIG's, as for the `kubernetes` deployer, and its requests are bounded and retried as
+ * the deployer's are (deployer.kubernetes.ts `withRetries`). Imported on first use only (the
  * client library's heap is not needed under the `dry-run` deployer).
  */
-import { KubernetesObjectApi } from "@kubernetes/client-node";
 import type { Config } from "../../config.ts";
 import { type ClusterClient, type LiveObject, MANAGED_KINDS } from "./cluster.kinds.ts";
-import { applyServerSide, kubernetesErrorMessage, loadKubeConfig } from "./deployer.kubernetes.ts";
+import {
+  applyServerSide,
+  kubernetesErrorMessage,
+  loadKubeConfig,
+  objectClient,
+  type RequestPolicy,
+  requestTimeoutSeconds,
+  withRetries,
+} from "./deployer.kubernetes.ts";
 import { DEPLOYMENT_ANNOTATION } from "./deployment.manifests.ts";
 
 /** Whether `error` says the API (group, version or kind) is not served by this cluster. */
@@ -18,9 +26,10 @@ function notServed(error: unknown): boolean {
 }
 
 /** Connects to the cluster of `config.KUBECONFIG`. @throws Error when no cluster is configured. */
-export function connectCluster(config: Pick<Config, "KUBECONFIG">): ClusterClient {
+export function connectCluster(config: Pick<Config, "KUBECONFIG" | "SKIFF_ROLLOUT_TIMEOUT">): ClusterClient {
   const kc = loadKubeConfig(config.KUBECONFIG);
-  const client = KubernetesObjectApi.makeApiClient(kc);
+  const policy: RequestPolicy = { timeoutSeconds: requestTimeoutSeconds(config) };
+  const client = objectClient(kc, policy);
   const ref = (o: { kind: string; metadata: { name: string } }) => `${o.kind}/${o.metadata.name}`;
   return {
     namespace: kc.getContextObject(kc.getCurrentContext())?.namespace || "default",
@@ -30,7 +39,7 @@ export function connectCluster(config: Pick<Config, "KUBECONFIG">): ClusterClien
         manifest.kind === "Namespace"
           ? manifest
           : { ...manifest, metadata: { ...manifest.metadata, namespace: manifest.metadata.namespace ?? namespace } };
-      await applyServerSide(client, object);
+      await applyServerSide(client, object, policy);
     },
     async list(namespace, labelSelector) {
       const out: LiveObject[] = [];
@@ -40,15 +49,10 @@ export function connectCluster(config: Pick<Config, "KUBECONFIG">): ClusterClien
           spec?: { template?: { metadata?: { annotations?: Record<string, string> } } };
         }>;
         try {
-          const list = await client.list(
-            apiVersion,
-            kind,
-            namespace,
-            undefined,
-            undefined,
-            undefined,
-            undefined,
-            labelSelector,
+          const list = await withRetries(
+            `listing ${kind} in ${namespace}`,
+            () => client.list(apiVersion, kind, namespace, undefined, undefined, undefined, undefined, labelSelector),
+            policy,
           );
           items = list.items;
         } catch (error) {
@@ -70,15 +74,10 @@ export function connectCluster(config: Pick<Config, "KUBECONFIG">): ClusterClien
     },
     async listNamespaces(labelSelector) {
       try {
-        const list = await client.list(
-          "v1",
-          "Namespace",
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          labelSelector,
+        const list = await withRetries(
+          "listing namespaces",
+          () => client.list("v1", "Namespace", undefined, undefined, undefined, undefined, undefined, labelSelector),
+          policy,
         );
         return list.items.flatMap((item) =>
           item.metadata?.name
@@ -98,17 +97,22 @@ export function connectCluster(config: Pick<Config, "KUBECONFIG">): ClusterClien
     async remove(object) {
       const { namespace, ...metadata } = object.metadata;
       try {
-        await client.delete(
-          {
-            apiVersion: object.apiVersion,
-            kind: object.kind,
-            metadata: object.kind === "Namespace" ? metadata : { ...metadata, namespace },
-          },
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          "Background",
+        await withRetries(
+          `deleting ${ref(object)}`,
+          () =>
+            client.delete(
+              {
+                apiVersion: object.apiVersion,
+                kind: object.kind,
+                metadata: object.kind === "Namespace" ? metadata : { ...metadata, namespace },
+              },
+              undefined,
+              undefined,
+              undefined,
+              undefined,
+              "Background",
+            ),
+          policy,
         );
         return true;
       } catch (error) {

@@ -9,20 +9,25 @@
  * SKIFF_ROLLOUT_TIMEOUT. The organization's namespaces and what isolates them (tenant.manifests.ts) come first in the
  * manifests; every other object names its namespace (the organization's, or its build namespace for the build Job),
  * one that names none goes to the kubeconfig's current context's namespace (`default` when it names none). Each step is a deployment log line; a failure throws with the API's message, the build's failure or the
- * timeout, which ends the deployment `error`. Rollout availability is reported to the health state. Cancellation
- * (DeployerRun.signal) stops the waits. While a build Job runs, the logs of its pod's containers (init containers, then
+ * timeout, which ends the deployment `error`. Every request to the API server is bounded ({@link
+ * requestTimeoutSeconds}: SKIFF_ROLLOUT_TIMEOUT, at most 30 s; one that does not answer in time fails its step) and
+ * transient failures are retried within the step ({@link withRetries}: 409, 429, 5xx, a dropped connection; each retry
+ * a `warn` log line), while a refusal (400, 403, 422, …) fails it at once. Rollout availability is reported to the
+ * health state. Cancellation (DeployerRun.signal) aborts the request in flight and stops the waits. While a build Job runs, the logs of its pod's containers (init containers, then
  * `build`) are followed and appended to the deployment log as `[build] <line>` lines (at most {@link
  * MAX_BUILD_LOG_LINES}).
  */
 import { delimiter } from "node:path";
 import { Writable } from "node:stream";
 import {
+  createConfiguration,
   KubeConfig,
   type KubernetesObject,
   KubernetesObjectApi,
   Log,
   loadYaml,
   PatchStrategy,
+  ServerConfiguration,
 } from "@kubernetes/client-node";
 import type { Config } from "../../config.ts";
 import type { Deployer } from "./deployer.ts";
@@ -40,6 +45,123 @@ const STOP_GRACE_MS = 5_000;
 export const MAX_BUILD_LOG_LINES = 2_000;
 /** Characters of one build log line kept. */
 const MAX_BUILD_LOG_LINE = 2_000;
+
+/** The longest a single request to the API server may take (seconds), whatever SKIFF_ROLLOUT_TIMEOUT is. */
+export const REQUEST_TIMEOUT_CEILING = 30;
+
+/**
+ * Seconds one request to the API server may take before it is aborted and fails its step: SKIFF_ROLLOUT_TIMEOUT,
+ * at most {@link REQUEST_TIMEOUT_CEILING}.
+ */
+export function requestTimeoutSeconds(config: Pick<Config, "SKIFF_ROLLOUT_TIMEOUT">): number {
+  return Math.min(REQUEST_TIMEOUT_CEILING, config.SKIFF_ROLLOUT_TIMEOUT);
+}
+
+/** Attempts of one request at most when the API server answers a transient error ({@link withRetries}). */
+export const MAX_ATTEMPTS = 4;
+/** Milliseconds before the first retry; each next one waits twice as long. */
+const RETRY_BASE_MS = 500;
+/** The longest wait before a retry (ms), a `Retry-After` included. */
+const MAX_RETRY_WAIT_MS = 10_000;
+/** Statuses worth another attempt: conflicts, throttling and the server's own failures. */
+const TRANSIENT_STATUSES = new Set([409, 429, 500, 502, 503, 504]);
+/** Network error codes worth another attempt: a connection the server or a proxy dropped. */
+const TRANSIENT_NETWORK = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED"]);
+
+/** How the requests of one client are bounded: their timeout, the cancellation, and where retries are reported. */
+export interface RequestPolicy {
+  /** Seconds one request may take ({@link requestTimeoutSeconds}). */
+  timeoutSeconds: number;
+  /** Aborts every request and wait at once (a cancelled deployment). */
+  signal?: AbortSignal;
+  /** Told of each retry (`what`, the reason and the wait), e.g. to log it. */
+  onRetry?: (message: string) => Promise<void> | void;
+}
+
+/**
+ * An object API client of `kc` whose every request (discovery included) is aborted after `policy.timeoutSeconds`,
+ * or as soon as `policy.signal` aborts.
+ */
+export function objectClient(kc: KubeConfig, policy: RequestPolicy): KubernetesObjectApi {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error("no Kubernetes cluster configured (set KUBECONFIG)");
+  const configuration = createConfiguration({
+    baseServer: new ServerConfiguration(cluster.server, {}),
+    authMethods: { default: kc },
+    promiseMiddleware: [
+      {
+        pre: async (context) => {
+          const timeout = AbortSignal.timeout(policy.timeoutSeconds * 1000);
+          context.setSignal(policy.signal ? AbortSignal.any([timeout, policy.signal]) : timeout);
+          return context;
+        },
+        post: async (response) => response,
+      },
+    ],
+  });
+  return new ContextObjectApi(configuration, kc);
+}
+
+/** An object API client whose default namespace is `kc`'s current context's (as `makeApiClient` sets it). */
+class ContextObjectApi extends KubernetesObjectApi {
+  constructor(configuration: ConstructorParameters<typeof KubernetesObjectApi>[0], kc: KubeConfig) {
+    super(configuration);
+    this.setDefaultNamespace(kc);
+  }
+}
+
+/** The network error code of `error` (undici's `fetch failed` carries it in its cause chain), if any. */
+function networkCode(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth += 1) {
+    if (typeof e.code === "string") return e.code;
+    e = e.cause as typeof e;
+  }
+  return undefined;
+}
+
+/** Milliseconds a `Retry-After` header of `error` (an API error) asks for, if it names seconds. */
+function retryAfterMs(error: unknown): number | undefined {
+  const headers = (error as { headers?: Record<string, string> })?.headers;
+  const value = headers?.["retry-after"];
+  return value && /^\d+$/.test(value.trim()) ? Number(value) * 1000 : undefined;
+}
+
+/**
+ * Runs `request` (one call of a client made by {@link objectClient}) until it succeeds, retrying transient
+ * failures — HTTP 409, 429, 500, 502, 503, 504 and a dropped connection — up to {@link MAX_ATTEMPTS} attempts,
+ * waiting 0.5 s, 1 s, 2 s (or the answer's `Retry-After`, at most 10 s) in between. Any other failure (a 4xx such as
+ * 400, 403, 404 or 422, an unreachable server) is thrown at once as the client threw it.
+ * @throws the client's error; Error `no answer within <n> s` when a request times out (not retried: it waited
+ * already); Error `cancelled` when `policy.signal` aborts; after the last attempt, an Error with the API's message and
+ * the number of attempts.
+ */
+export async function withRetries<T>(what: string, request: () => Promise<T>, policy: RequestPolicy): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await request();
+    } catch (error) {
+      if (policy.signal?.aborted) throw new Error("cancelled");
+      if ((error as { name?: string })?.name === "TimeoutError") {
+        throw new Error(`no answer within ${policy.timeoutSeconds} s`);
+      }
+      const status = (error as { code?: unknown })?.code;
+      const transient =
+        typeof status === "number" ? TRANSIENT_STATUSES.has(status) : TRANSIENT_NETWORK.has(networkCode(error) ?? "");
+      if (!transient) throw error;
+      const reason = kubernetesErrorMessage(error);
+      if (attempt >= MAX_ATTEMPTS) throw new Error(`${reason} (${attempt} attempts)`);
+      const wait = Math.min(MAX_RETRY_WAIT_MS, Math.max(RETRY_BASE_MS * 2 ** (attempt - 1), retryAfterMs(error) ?? 0));
+      await policy.onRetry?.(
+        `${what}: ${reason}; retrying in ${wait / 1000} s (attempt ${attempt + 1} of ${MAX_ATTEMPTS})`,
+      );
+      try {
+        await sleep(wait, policy.signal ?? new AbortController().signal);
+      } catch {
+        throw new Error("cancelled");
+      }
+    }
+  }
+}
 
 /** Options of {@link createKubernetesDeployer} (seconds, as in the configuration). */
 export type KubernetesDeployerOptions = Pick<Config, "KUBECONFIG" | "SKIFF_ROLLOUT_TIMEOUT" | "SKIFF_BUILD_TIMEOUT">;
@@ -108,18 +230,20 @@ export function asClientModel(manifest: Manifest): KubernetesObject {
 
 /**
  * Applies `manifest` server-side as Skiff's field manager (forcing its fields), through the client's model of it
- * ({@link asClientModel}). @returns the object as the API server stored it.
- * @throws Error naming the object and the API server's message.
+ * ({@link asClientModel}), transient failures retried ({@link withRetries}). @returns the object as the API server
+ * stored it. @throws Error naming the object and the API server's message (or the timeout, or `cancelled`).
  */
-export async function applyServerSide(client: KubernetesObjectApi, manifest: Manifest): Promise<LiveObject> {
+export async function applyServerSide(
+  client: KubernetesObjectApi,
+  manifest: Manifest,
+  policy: RequestPolicy,
+): Promise<LiveObject> {
   try {
-    return (await client.patch(
-      asClientModel(manifest),
-      undefined,
-      undefined,
-      FIELD_MANAGER,
-      true,
-      PatchStrategy.ServerSideApply,
+    return (await withRetries(
+      `applying ${manifest.kind}/${manifest.metadata.name}`,
+      () =>
+        client.patch(asClientModel(manifest), undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply),
+      policy,
     )) as LiveObject;
   } catch (error) {
     throw new Error(`applying ${manifest.kind}/${manifest.metadata.name} failed: ${kubernetesErrorMessage(error)}`);
@@ -305,7 +429,12 @@ export function createKubernetesDeployer(options: KubernetesDeployerOptions): De
       const fallback = kc.getContextObject(kc.getCurrentContext())?.namespace || "default";
       /** The namespace of `m`: its own, else the kubeconfig's (a Namespace is cluster-scoped: none). */
       const namespaceOf = (m: Manifest) => (m.kind === "Namespace" ? undefined : (m.metadata.namespace ?? fallback));
-      const client = KubernetesObjectApi.makeApiClient(kc);
+      const policy: RequestPolicy = {
+        timeoutSeconds: requestTimeoutSeconds(options),
+        signal: run.signal,
+        onRetry: (message) => run.log(message, "warn"),
+      };
+      const client = objectClient(kc, policy);
       const namespaces = [...new Set(manifests.map(namespaceOf).filter(Boolean))].join(", ");
       await run.log(
         `applying ${manifests.length} objects to ${kc.getCurrentCluster()?.server} (namespace ${namespaces})`,
@@ -314,11 +443,16 @@ export function createKubernetesDeployer(options: KubernetesDeployerOptions): De
       /** Reads `m` back from the cluster. */
       const read = async (m: Manifest): Promise<LiveObject> => {
         try {
-          return (await client.read({
-            apiVersion: m.apiVersion,
-            kind: m.kind,
-            metadata: { name: m.metadata.name, namespace: namespaceOf(m) },
-          })) as LiveObject;
+          return (await withRetries(
+            `reading ${ref(m)}`,
+            () =>
+              client.read({
+                apiVersion: m.apiVersion,
+                kind: m.kind,
+                metadata: { name: m.metadata.name, namespace: namespaceOf(m) },
+              }),
+            policy,
+          )) as LiveObject;
         } catch (error) {
           throw new Error(`reading ${ref(m)} failed: ${kubernetesErrorMessage(error)}`);
         }
@@ -334,7 +468,13 @@ export function createKubernetesDeployer(options: KubernetesDeployerOptions): De
         const deadline = Date.now() + timeoutSeconds * 1000;
         for (;;) {
           if (run.signal.aborted) throw new Error(`cancelled while waiting for ${what}`);
-          const result = await check();
+          let result: T | null;
+          try {
+            result = await check();
+          } catch (error) {
+            if (run.signal.aborted) throw new Error(`cancelled while waiting for ${what}`);
+            throw error;
+          }
           if (result !== null) return result;
           if (Date.now() >= deadline) throw new Error(`${what} timed out after ${timeoutSeconds} s (${progress()})`);
           try {
@@ -351,7 +491,7 @@ export function createKubernetesDeployer(options: KubernetesDeployerOptions): De
         const object = structuredClone(manifest);
         object.metadata = { ...object.metadata, namespace: namespaceOf(manifest) } as Manifest["metadata"];
         if (object.metadata.namespace === undefined) delete object.metadata.namespace;
-        const applied = await applyServerSide(client, object);
+        const applied = await applyServerSide(client, object, policy);
         await run.log(`applied ${ref(manifest)}`);
 
         if (manifest.kind === "Job") {

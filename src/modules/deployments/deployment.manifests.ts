@@ -4,7 +4,8 @@
  * with cert-manager's annotation, or a Gateway API `HTTPRoute` attached to the configured Gateway with a
  * cert-manager `Certificate` for its TLS), a
  * `Secret` holding the environment variables, for each database of the application's environment a `StatefulSet` +
- * `Service` named after the first label of its `serviceHost` (so `DB_HOST` resolves) with a `Secret` for its
+ * `Service` named after the first label of its `serviceHost` (so `DB_HOST` resolves; {@link objectName}: a label
+ * that does not start with a letter gets a prefix, and deployment.render.ts rewrites the variables naming it) with a `Secret` for its
  * password, and for git sources a build `Job` that builds daemonless with rootless BuildKit
  * (`buildctl-daemonless.sh`; `nixpacks` sources get a Dockerfile from nixpacks first) and pushes to the
  * organization's container registry with its credentials mounted from a `kubernetes.io/dockerconfigjson` Secret.
@@ -388,6 +389,21 @@ export function dnsLabel(s: string): string {
   return label || "x";
 }
 
+/** What {@link objectName} puts before a name that does not start with a letter. */
+export const OBJECT_NAME_PREFIX = "app-";
+
+/**
+ * The name of the objects made from a stored name `s` (an application's `appName`, the first label of a database's
+ * `serviceHost`): {@link dnsLabel}`(s)` when it starts with a letter, else `app-` and it (e.g. `1shop-b3tbsp` →
+ * `app-1shop-b3tbsp`), cut to 63 characters. Always a DNS-1035 label (a letter, then `[a-z0-9-]`, alphanumeric at the
+ * end, at most 63), which a Service's name must be and every other kind takes; names made since `newAppName`
+ * prefixes the same way come out unchanged.
+ */
+export function objectName(s: string): string {
+  const label = dnsLabel(s);
+  return /^[a-z]/.test(label) ? label : dnsLabel(`${OBJECT_NAME_PREFIX}${label}`);
+}
+
 /** Characters of the SHA-256 (hex) of a host that {@link domainObjectName} appends: 32 bits. */
 const HOST_HASH_LENGTH = 8;
 
@@ -440,7 +456,9 @@ export function deployedSettings(manifests: Manifest[] | null | undefined, appNa
     ports?: Array<{ containerPort?: number }>;
     readinessProbe?: { httpGet?: { path?: string } };
   };
-  const deployment = manifests?.find((m) => m.kind === "Deployment" && m.metadata.name === dnsLabel(appName)) as
+  // Renders stored before names were made with objectName carry the dnsLabel form.
+  const names = new Set([objectName(appName), dnsLabel(appName)]);
+  const deployment = manifests?.find((m) => m.kind === "Deployment" && names.has(m.metadata.name)) as
     | (Manifest & { spec?: { template?: { spec?: { containers?: Container[] } } } })
     | undefined;
   const container = deployment?.spec?.template?.spec?.containers?.[0];
@@ -518,7 +536,7 @@ function scratch(paths: string[]) {
 export function renderManifests(input: RenderInput): Manifest[] {
   const app = input.application;
   const resources = input.resources ?? resourcesForPlan("free");
-  const name = dnsLabel(app.appName);
+  const name = objectName(app.appName);
   const labels = { "app.kubernetes.io/name": name, ...MANAGED_BY };
   const appLabels = { ...labels, ...ownerLabels(input.owner, "app") };
   const out: Manifest[] = [];
@@ -532,7 +550,7 @@ export function renderManifests(input: RenderInput): Manifest[] {
   });
 
   for (const db of input.databases) {
-    const dbName = dnsLabel(db.serviceHost.split(".")[0] ?? `${name}-db`);
+    const dbName = objectName(db.serviceHost.split(".")[0] ?? `${name}-db`);
     const engine = DATABASE_IMAGE[db.type];
     const dbLabels = { "app.kubernetes.io/name": dbName, ...MANAGED_BY };
     const dbObjectLabels = { ...dbLabels, ...ownerLabels(input.owner, "database", db.id) };
@@ -682,14 +700,7 @@ export function renderManifests(input: RenderInput): Manifest[] {
     metadata: { name, labels: appLabels },
     spec: {
       selector: labels,
-      ports: [
-        { name: "http", port: 80, targetPort: app.port },
-        ...[...new Set(input.domains.flatMap((d) => (d.port && d.port !== 80 ? [d.port] : [])))].map((p) => ({
-          name: `port-${p}`,
-          port: p,
-          targetPort: p,
-        })),
-      ],
+      ports: servicePorts(app.port, input.domains).ports,
     },
   });
   out.push(...renderRoutes(input, name, labels));
@@ -701,6 +712,34 @@ export function renderManifests(input: RenderInput): Manifest[] {
   return out;
 }
 
+/** First Service port tried for a domain's container port 80 when the application listens on another port. */
+const PORT_80_SERVICE_PORT = 10080;
+
+/**
+ * The ports of the Service of an application listening on `appPort` whose domains name container ports `port`
+ * (null: the application's), and the Service port each container port is reached on (`route`): `http` 80 →
+ * `appPort`, which domains without a port use; `port-<p>` p → p for each other container port a domain names. A
+ * domain's container port 80, when the application listens on another one, cannot have Service port 80 (it goes
+ * to `appPort`): it gets `port-80` on the first number from 10080 up that no other port of the Service uses.
+ */
+export function servicePorts(
+  appPort: number,
+  domains: ReadonlyArray<{ port: number | null }>,
+): { ports: Array<{ name: string; port: number; targetPort: number }>; route: (port: number | null) => number } {
+  const named = [...new Set(domains.flatMap((d) => (d.port && !(d.port === 80 && appPort === 80) ? [d.port] : [])))];
+  const used = new Set([80, ...named.filter((p) => p !== 80)]);
+  let port80 = PORT_80_SERVICE_PORT;
+  while (used.has(port80)) port80 += 1;
+  const servicePortOf = (p: number) => (p === 80 ? port80 : p);
+  return {
+    ports: [
+      { name: "http", port: 80, targetPort: appPort },
+      ...named.map((p) => ({ name: `port-${p}`, port: servicePortOf(p), targetPort: p })),
+    ],
+    route: (port) => (port === null || (port === 80 && appPort === 80) ? 80 : servicePortOf(port)),
+  };
+}
+
 /**
  * One route per domain to the Service `name` ({@link RoutingSettings}), with what its TLS needs: an Ingress with
  * cert-manager's annotation, or an HTTPRoute and a Certificate. Each is named {@link domainObjectName}
@@ -709,12 +748,13 @@ export function renderManifests(input: RenderInput): Manifest[] {
  */
 function renderRoutes(input: RenderInput, name: string, labels: Record<string, string>): Manifest[] {
   const routing = input.routing ?? DEFAULT_ROUTING;
+  const { route } = servicePorts(input.application.port, input.domains);
   const out: Manifest[] = [];
   for (const domain of input.domains) {
     const https = domain.https !== false;
     const routeName = domainObjectName(`${name}-${domain.host}`, domain.host);
     const tlsSecret = domainObjectName(domain.host, domain.host, "-tls");
-    const port = domain.port ?? 80;
+    const port = route(domain.port);
     const routeLabels = { ...labels, ...ownerLabels(input.owner, "route", domain.id) };
     if (routing.kind === "gateway") {
       const { gateway } = routing;

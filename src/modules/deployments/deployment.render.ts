@@ -15,6 +15,7 @@ import type { AppServices } from "../services.ts";
 import {
   deployedSettings,
   type Manifest,
+  objectName,
   renderManifests,
   resourcesForPlan,
   routingSettings,
@@ -54,10 +55,11 @@ export async function renderApplication(
   const vars = await environmentVariablesOfApplication(knex, app.id);
   const databases = await databasesToRender(knex, app.environmentId);
   // A database host stored before tenant namespaces names another namespace: its Service is in the organization's.
+  // One whose first label does not start with a letter names a Service under objectName's prefixed name.
   const namespace = namespaceOf(app.organizationId);
   const moved = new Map<string, string>();
   for (const d of databases) {
-    const label = d.serviceHost.split(".")[0]!;
+    const label = objectName(d.serviceHost.split(".")[0]!);
     const current = `${label}.${namespace}.${services.config.SKIFF_CLUSTER_DOMAIN}`;
     if (d.serviceHost !== current) moved.set(d.serviceHost, current);
   }

@@ -26,6 +26,9 @@
  *    the database's row exists, until the operator labels that legacy StatefulSet {@link MIGRATED_LABEL}`=true`
  *    once its data is restored in the new one. Volumes cannot move between namespaces: this keeps the data until
  *    the operator says it is copied.
+ * Each apply and deletion of steps 2 to 4 stands on its own: one the cluster refuses (a 422, an outage of one kind)
+ * is recorded and the others are still made, then the run fails naming them, so the job retries it — except that
+ * no workload is applied while one of the tenant's own objects (namespace, network policies, quota) failed.
  * Enqueued by every change of a resource (the `onEvent` of the module, in the changing transaction), coalesced per
  * organization (job key), serial per organization (queue), retried with backoff through API-server outages; and
  * periodically for every organization with a Namespace or a legacy object in the cluster, or a deployed application
@@ -151,12 +154,15 @@ export interface ReconcileOutcome {
   restored: string[];
   /** Objects deleted (not called for any more). */
   deleted: LiveObject[];
+  /** The applies and deletions that failed (the API's messages); the others were made all the same. */
+  failed: string[];
 }
 
 /**
- * Reconciles organization `organizationId` (see the file comment). @returns what it did, or null under the
- * `dry-run` deployer (nothing touched). @throws Error with the API's message when the cluster refuses or is
- * unreachable (the job retries).
+ * Reconciles organization `organizationId` (see the file comment). Each apply and each deletion stands on its
+ * own: one the cluster refuses is recorded and the others are still made. @returns what it did, or null under the
+ * `dry-run` deployer (nothing touched). @throws Error with the API's messages when an apply or a deletion failed,
+ * after all the others were made, or when the cluster cannot be listed (the job retries).
  */
 export async function reconcileOrganization(
   services: AppServices,
@@ -170,7 +176,6 @@ export async function reconcileOrganization(
     const cluster = await connect(services);
     const outcome = await reconcileIn(services, cluster, organizationId);
     for (const o of outcome.deleted) metrics.deleted.inc({ kind: o.kind, trigger });
-    metrics.runs.inc({ trigger, outcome: "success" });
     if (outcome.restored.length > 0) {
       log.warn(
         {
@@ -191,6 +196,13 @@ export async function reconcileOrganization(
         "reconcile deleted objects no row calls for",
       );
     }
+    if (outcome.failed.length > 0) {
+      const more = outcome.failed.length > 5 ? `; and ${outcome.failed.length - 5} more` : "";
+      throw new Error(
+        `reconcile: ${outcome.failed.length} of the organization's objects failed: ${outcome.failed.slice(0, 5).join("; ")}${more}`,
+      );
+    }
+    metrics.runs.inc({ trigger, outcome: "success" });
     return outcome;
   } catch (error) {
     metrics.runs.inc({ trigger, outcome: "failure" });
@@ -225,15 +237,25 @@ async function reconcileIn(
   const legacy = services.config.SKIFF_LEGACY_NAMESPACE;
   const legacyObjects = legacy && !own.includes(legacy) ? await cluster.list(legacy, selector) : [];
   const deleted: LiveObject[] = [];
-  const remove = async (object: LiveObject) => {
-    if (await cluster.remove(object)) deleted.push(object);
+  // One failed apply or deletion does not stop the others: each is recorded, and the run fails once all were made.
+  const failed: string[] = [];
+  const attempt = async (step: () => Promise<void>) => {
+    try {
+      await step();
+    } catch (error) {
+      failed.push(error instanceof Error ? error.message : String(error));
+    }
   };
+  const remove = (object: LiveObject) =>
+    attempt(async () => {
+      if (await cluster.remove(object)) deleted.push(object);
+    });
 
   if (!(await organizationExists(services.knex, organizationId))) {
     // A deleted organization: its legacy objects, then its namespaces with everything in them.
     for (const object of legacyObjects) await remove(object);
     for (const namespace of await cluster.listNamespaces(selector)) await remove(namespace);
-    return { applied: 0, restored: [], deleted };
+    return { applied: 0, restored: [], deleted, failed };
   }
 
   // Listed first: the live Deployments name the deployments whose workloads run (desiredObjects).
@@ -247,23 +269,29 @@ async function reconcileIn(
   let applied = 0;
   if (desired.length > 0) {
     for (const manifest of tenant) {
-      await cluster.apply(manifest, manifest.metadata.namespace ?? own[0]!);
-      applied += 1;
+      await attempt(async () => {
+        await cluster.apply(manifest, manifest.metadata.namespace ?? own[0]!);
+        applied += 1;
+      });
     }
   }
   // Objects still in the legacy namespace: the whole render is recreated in the organization's namespace (not the
-  // builds: the images exist), then the legacy objects go below.
+  // builds: the images exist), then the legacy objects go below. No workload is applied while the tenant's own
+  // objects (namespace, isolation policies, quota) are not all in place: deletions still are.
   const migrating = legacyObjects.length > 0;
-  for (const manifest of desired) {
+  const tenantInPlace = failed.length === 0;
+  for (const manifest of tenantInPlace ? desired : []) {
     const component = manifest.metadata.labels?.[OWNER_LABELS.component];
     const at = { ...manifest, metadata: { ...manifest.metadata, namespace: manifest.metadata.namespace ?? own[0]! } };
     const reconciled = APPLIED_BY_RECONCILE.has(manifest.kind) || (migrating && component !== "build");
     // A workload or Secret deleted by hand, after its deployment ran, is created again.
     const missing = !reconciled && component !== "build" && restorable.has(manifest) && !present.has(placed(at));
     if (!reconciled && !missing) continue;
-    await cluster.apply(manifest, at.metadata.namespace);
-    applied += 1;
-    if (missing) restored.push(placed(at));
+    await attempt(async () => {
+      await cluster.apply(manifest, at.metadata.namespace);
+      applied += 1;
+      if (missing) restored.push(placed(at));
+    });
   }
   const wanted = new Set([...tenant, ...desired].map(placed));
   const rows = await ownerRows(services.knex, organizationId);
@@ -289,7 +317,7 @@ async function reconcileIn(
     if (database && owner && rows.databases.has(owner) && !confirmed.has(owner)) continue;
     await remove(object);
   }
-  return { applied, restored, deleted };
+  return { applied, restored, deleted, failed };
 }
 
 /** Ids of the organization's applications and databases (the rows that keep their objects alive). */

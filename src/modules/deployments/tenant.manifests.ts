@@ -28,6 +28,7 @@
  * tenant's included; its ResourceQuota allows one build per application of the plan, its LimitRange defaults to the
  * plan's build resources. Skiff's RoleBinding there as in the tenant namespace.
  */
+import { cpuMillicores, memoryMebibytes } from "../../config.ts";
 import { buildNamespaceOf, namespaceOf } from "../../shared/tenant-namespace.ts";
 import { MANAGED_BY, type Manifest, OWNER_LABELS, type WorkloadResources } from "./deployment.manifests.ts";
 
@@ -55,18 +56,6 @@ export interface TenantSettings {
 export interface TenantQuotas {
   applications: number | null;
   databases: number | null;
-}
-
-/** Millicores of a CPU quantity (`250m`, `1`, `1.5`). */
-function millicores(q: string): number {
-  return q.endsWith("m") ? Number(q.slice(0, -1)) : Math.round(Number(q) * 1000);
-}
-
-/** Mebibytes of a memory quantity (`512Mi`, `2Gi`). */
-function mebibytes(q: string): number {
-  if (q.endsWith("Gi")) return Number(q.slice(0, -2)) * 1024;
-  if (q.endsWith("Mi")) return Number(q.slice(0, -2));
-  throw new Error(`unsupported memory quantity ${q} (use Mi or Gi)`);
 }
 
 /** The larger of two quantities of the same resource. */
@@ -123,7 +112,7 @@ export function renderTenant(
   const { applications: a, databases: d } = quotas;
   if (a !== null && d !== null) {
     const sum = (kind: "requests" | "limits", resource: "cpu" | "memory") => {
-      const of = resource === "cpu" ? millicores : mebibytes;
+      const of = resource === "cpu" ? cpuMillicores : memoryMebibytes;
       const total = 2 * a * of(resources.app[kind][resource]) + d * of(resources.database[kind][resource]);
       return resource === "cpu" ? `${total}m` : `${total}Mi`;
     };
@@ -145,7 +134,7 @@ export function renderTenant(
     });
   }
   const maxOf = (resource: "cpu" | "memory") => {
-    const of = resource === "cpu" ? millicores : mebibytes;
+    const of = resource === "cpu" ? cpuMillicores : memoryMebibytes;
     return [resources.app, resources.database].map((r) => r.limits[resource]).reduce((x, y) => larger(x, y, of));
   };
   out.push({
@@ -253,10 +242,10 @@ function renderBuildNamespace(
       metadata: { name: "plan", namespace, labels },
       spec: {
         hard: {
-          "requests.cpu": times(build.requests.cpu, millicores, "m"),
-          "requests.memory": times(build.requests.memory, mebibytes, "Mi"),
-          "limits.cpu": times(build.limits.cpu, millicores, "m"),
-          "limits.memory": times(build.limits.memory, mebibytes, "Mi"),
+          "requests.cpu": times(build.requests.cpu, cpuMillicores, "m"),
+          "requests.memory": times(build.requests.memory, memoryMebibytes, "Mi"),
+          "limits.cpu": times(build.limits.cpu, cpuMillicores, "m"),
+          "limits.memory": times(build.limits.memory, memoryMebibytes, "Mi"),
           pods: String(applications),
           persistentvolumeclaims: "0",
         },

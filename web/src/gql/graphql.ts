@@ -16,7 +16,10 @@ export type AddDomainInput = {
   host: string;
   /** Request a certificate (issued asynchronously once DNS points at the ingress). Default true. */
   https?: boolean | null | undefined;
-  /** Container port, 1 to 65535; omitted: the application's port. */
+  /**
+   * Container port the domain's traffic reaches, 1 to 65535 (80 too when the application listens on another port);
+   * omitted: the application's port.
+   */
   port?: number | null | undefined;
 };
 
@@ -73,7 +76,10 @@ export type CreateAgentTokenInput = {
 export type CreateApplicationInput = {
   /** Environment (`env_...`) the application is created in. */
   environmentId: string | number;
-  /** Display name, 1 to 100 characters; the platform-wide `appName` slug is made from it. */
+  /**
+   * Display name, 1 to 100 characters; the platform-wide `appName` slug is made from it (`app-` first when the name
+   * does not start with a letter, e.g. `1shop` → `app-1shop-7k2mq3`: the slug names Kubernetes Services, which must).
+   */
   name: string;
   /** Container port, 1 to 65535. Default 80. */
   port?: number | null | undefined;
@@ -87,8 +93,8 @@ export type CreateDatabaseInput = {
    * Applications of the same environment that get the database's automatic variables (spec: "Automatic environment
    * variables": `DB_HOST`, `DB_DATABASE`, `DB_USERNAME`, `DB_PASSWORD`, and `DB_PORT`, `DB_CONNECTION`,
    * `DATABASE_URL` or `MONGO_URL` by engine); a variable of the same name is replaced. At most 50. They count towards
-   * an application's 200 variables: an application they would take past it is refused
-   * (`fieldErrors["applicationIds.<i>"]`), and nothing is created.
+   * an application's 200 variables and 1,000,000 bytes of variables: an application they would take past either is
+   * refused (`fieldErrors["applicationIds.<i>"]`), and nothing is created.
    */
   applicationIds?: Array<string | number> | null | undefined;
   /** Environment (`env_...`) the database is created in. */
@@ -257,7 +263,8 @@ export type SiteImportInput = {
   /**
    * Environment variables: names match `[A-Za-z_][A-Za-z0-9_]*` (at most 253 characters, the limit of a Kubernetes
    * Secret key), values are strings (at most 32768 characters). Merged after the variables generated for the
-   * database, which they override; together at most 200 variables (over it: BAD_USER_INPUT naming `envVars`).
+   * database, which they override; together at most 200 variables and 1,000,000 bytes of names and values in UTF-8
+   * (one Kubernetes Secret holds at most 1 MiB; over either: BAD_USER_INPUT naming `envVars`).
    */
   envVars?: Record<string, unknown> | null | undefined;
   /**
