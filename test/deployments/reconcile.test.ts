@@ -7,6 +7,7 @@
  * exactly which objects went and which stayed. Under the dry-run deployer the reconcile touches nothing.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { newId } from "../../src/db/ids.ts";
 import { domainObjectName } from "../../src/modules/deployments/deployment.manifests.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { buildNamespaceOf, namespaceOf } from "../../src/shared/tenant-namespace.ts";
@@ -349,6 +350,30 @@ describe("what the reconcile creates again", () => {
     };
     const value = env.stringData?.API_KEY ?? Buffer.from(env.data?.API_KEY ?? "", "base64").toString();
     expect(value).toBe("k-1");
+  });
+
+  it("a database created after the deployment gets its workload from the next deployment, not from the reconcile", async () => {
+    const app = await deployedApplication();
+    await db.knex("databases").insert({
+      id: newId("database"),
+      organization_id: app.organizationId,
+      project_id: app.projectId,
+      environment_id: app.environmentId,
+      type: "postgres",
+      name: "later",
+      username: "later_user",
+      password_encrypted: skiff.services.secrets.encrypt("later-pass"),
+      service_host: `${app.appName}-later.svc.cluster.local`,
+    });
+    const deleted = await deletedBy(() =>
+      skiff.services.jobs.enqueue(skiff.services.knex, "deployments.reconcile", {
+        organizationId: app.organizationId,
+        trigger: "periodic",
+      }),
+    );
+    expect(deleted).toEqual([]);
+    // Its Service is the reconcile's, as every Service; no StatefulSet, no password Secret.
+    expect(objectsOf(app.organizationId)).toEqual([...allObjects(app.appName), `Service/${app.appName}-later`].sort());
   });
 
   it("an application whose only deployment failed before its workload ran gets no workload from the reconcile", async () => {

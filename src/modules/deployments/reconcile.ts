@@ -134,7 +134,11 @@ export async function desiredObjects(
     if (!deployment) continue;
     const rendered = await renderApplication(services, app, deployment, deployment.manifests);
     manifests.push(...rendered);
-    if (deployment.status === "done" || running.includes(deployment.id)) for (const m of rendered) restorable.add(m);
+    if (deployment.status === "done" || running.includes(deployment.id)) {
+      // Only what that deployment applied: a database created since is started by the next deployment.
+      const applied = new Set((deployment.manifests ?? []).map((m) => `${m.kind}/${m.metadata.name}`));
+      for (const m of rendered) if (applied.has(`${m.kind}/${m.metadata.name}`)) restorable.add(m);
+    }
   }
   return { manifests, restorable };
 }
