@@ -141,3 +141,45 @@ describe("a role change raced against a removal", () => {
     expect(await entries("updateMemberRole", member.memberId)).toEqual(["refused", "refused", "refused"]);
   });
 });
+
+describe("ownership transferred twice at once", () => {
+  it("makes one owner: the second transfer finds the caller no longer owner (FORBIDDEN, refused)", async () => {
+    const org = await createOrg(t.db.knex);
+    const first = await addMember(t.db.knex, org.organizationId, "admin");
+    const second = await addMember(t.db.knex, org.organizationId, "admin");
+    const owner = await t.db.knex("members").where({ organization_id: org.organizationId, role: "owner" }).first();
+    // The test holds the owner's row while both transfers start; they then run one after the other.
+    const hold = await t.db.knex.transaction();
+    try {
+      await hold("members").where({ id: owner.id }).forUpdate();
+      const transfers = Promise.all(
+        [first, second].map((m) =>
+          gql(
+            t.skiff.url,
+            `mutation($id: ID!) { transferOwnership(memberId: $id) { id role } }`,
+            { id: m.memberId },
+            { apiKey: org.owner.apiKey },
+          ),
+        ),
+      );
+      const deadline = Date.now() + 10_000;
+      const waiting = async () =>
+        (
+          await t.db.knex.raw(
+            `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%"members"%'`,
+          )
+        ).rows[0].n as number;
+      while ((await waiting()) < 2) {
+        expect(Date.now()).toBeLessThan(deadline);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await hold.commit();
+      expect((await transfers).map(outcome).sort()).toEqual(["FORBIDDEN", "ok"]);
+    } finally {
+      if (!hold.isCompleted()) await hold.rollback();
+    }
+    const owners = await t.db.knex("members").where({ organization_id: org.organizationId, role: "owner" });
+    expect(owners).toHaveLength(1);
+    expect([first.memberId, second.memberId]).toContain(owners[0].id);
+  });
+});

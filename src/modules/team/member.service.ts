@@ -6,7 +6,7 @@
 import { assertCan, isAssignableRole } from "../../auth/access/policy.ts";
 import type { Role } from "../../auth/access/standing.ts";
 import { publishAccessChange } from "../../shared/access-changes.ts";
-import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
+import { BadUserInputError, ForbiddenError, NotFoundError } from "../../shared/errors.ts";
 import { Member, organizationAccess } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import { emitRemoved, emitRoleChanged } from "./account-events.ts";
@@ -89,8 +89,10 @@ async function endMembership(ctx: Context, member: Member): Promise<void> {
 }
 
 /**
- * `transferOwnership`: `memberId` becomes the owner, the calling owner an admin (one transaction).
- * @throws NotFoundError, ForbiddenError (not the owner), BadUserInputError (oneself).
+ * `transferOwnership`: `memberId` becomes the owner, the calling owner an admin (one transaction). Of concurrent
+ * transfers by one owner the first made wins; the others find the caller no longer owner.
+ * @throws NotFoundError (also when removed meanwhile), ForbiddenError (not the owner, or not any more),
+ * BadUserInputError (oneself).
  */
 export async function transferOwnership(ctx: Context, memberId: string): Promise<Member> {
   const { member, access } = await visibleMember(ctx, memberId);
@@ -101,6 +103,11 @@ export async function transferOwnership(ctx: Context, memberId: string): Promise
     });
   }
   const owner = await ctx.knex.transaction(async (trx) => {
+    // The caller's row first (transfers of one owner take turns), as it is now: an owner no more since the request
+    // began (a transfer that committed meanwhile) transfers nothing; a target removed meanwhile is not found.
+    const caller = await Member.query(trx).findById(access.memberId).forUpdate();
+    if (caller?.role !== "owner") throw new ForbiddenError("Only the organization's owner can transfer ownership");
+    if (!(await Member.query(trx).findById(memberId).forUpdate())) throw new NotFoundError("Member", memberId);
     await Member.query(trx).patch({ role: "admin" }).where({ id: access.memberId });
     const promoted = await Member.query(trx).patchAndFetchById(memberId, { role: "owner" });
     const emit = { knex: trx, services: ctx.services };
