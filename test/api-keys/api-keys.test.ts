@@ -131,6 +131,37 @@ describe("account API keys", () => {
     expect(code(await gql(t.skiff.url, "{ viewer { role } }", {}, { apiKey: key.secret }))).toBe("UNAUTHENTICATED");
   });
 
+  it("keeps no key made while its creator is being removed: NOT_FOUND, and nothing left to revive", async () => {
+    const org = await createOrg(t.db.knex);
+    const leaving = await addMember(t.db.knex, org.organizationId, "admin");
+    // The removal (member row and keys, as removeMember's transaction deletes them) holds its locks, uncommitted,
+    // while the key is made.
+    const removal = await t.db.knex.transaction();
+    try {
+      await removal("members").where({ id: leaving.memberId }).delete();
+      await removal("api_keys").where({ reference_id: leaving.userId, organization_id: org.organizationId }).delete();
+      const creating = gql(t.skiff.url, CREATE, { name: "raced" }, { apiKey: leaving.apiKey });
+      const deadline = Date.now() + 10_000;
+      const waiting = async () =>
+        (
+          await t.db.knex.raw(
+            `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%"members"%'`,
+          )
+        ).rows[0].n as number;
+      while ((await waiting()) < 1) {
+        expect(Date.now()).toBeLessThan(deadline);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await removal.commit();
+      expect(code(await creating)).toBe("NOT_FOUND");
+    } finally {
+      if (!removal.isCompleted()) await removal.rollback();
+    }
+    expect(
+      await t.db.knex("api_keys").where({ reference_id: leaving.userId, organization_id: org.organizationId }),
+    ).toEqual([]);
+  });
+
   it("needs an active organization", async () => {
     const loner = await createUser(t.db.knex);
     const cookie = await sessionFor(t.db.knex, t.skiff.url, loner);

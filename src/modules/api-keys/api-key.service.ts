@@ -29,19 +29,35 @@ export interface CreatedApiKey {
 }
 
 /**
- * `createApiKey`: a key of the caller bound to the organization the request acts on.
- * @throws BadUserInputError (name; no active organization).
+ * `createApiKey`: a key of the caller bound to the organization the request acts on. A key made while the caller is
+ * removed from the organization does not outlive the membership: it is kept only if the membership still stands
+ * once the key is written (its row locked meanwhile, so a removal in progress finishes first and deletes the
+ * person's keys after it).
+ * @throws BadUserInputError (name; no active organization), NotFoundError (no longer a member).
  */
 export async function createApiKey(ctx: Context, rawName: string): Promise<CreatedApiKey> {
   const access = await organizationAccess(ctx.scope);
   const { name } = parseInput(nameInput, { name: rawName });
-  const created = await ctx.services.auth.api.createApiKey({
-    body: { name, userId: ctx.caller!.userId, organizationId: access.organizationId },
+  const userId = ctx.caller!.userId;
+  const gone = () => new NotFoundError("Organization", access.organizationId);
+  const created = await ctx.services.auth.api
+    .createApiKey({ body: { name, userId, organizationId: access.organizationId } })
+    .catch((error: unknown) => {
+      // The membership ended between the request's authentication and the key's creation.
+      if ((error as { body?: { code?: string } }).body?.code === "NOT_A_MEMBER") throw gone();
+      throw error;
+    });
+  // better-auth writes the key on its own pool; this transaction confirms the membership with the key. The call's
+  // audit entry follows it and names the key the call answers (docs/audit-log.md).
+  const apiKey = await ctx.knex.transaction(async (trx) => {
+    const member = await Member.query(trx).findOne({ organizationId: access.organizationId, userId }).forShare();
+    if (!member) {
+      await ApiKey.query(trx).deleteById(created.id);
+      return null;
+    }
+    return ApiKey.query(trx).findById(created.id);
   });
-  // better-auth writes the key on its own pool: the call's audit entry follows it and names the key the call
-  // answers (docs/audit-log.md).
-  const apiKey = await ApiKey.query(ctx.knex).findById(created.id);
-  if (!apiKey) throw new Error(`API key ${created.id} vanished after creation`);
+  if (!apiKey) throw gone();
   return { secret: created.key, apiKey };
 }
 
