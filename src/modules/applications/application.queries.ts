@@ -76,12 +76,6 @@ export async function lockApplication(trx: Db, id: ApplicationIdOrQuery): Promis
   return (await oneApplication(trx, id).forUpdate().first("id")) !== undefined;
 }
 
-/** `applicationStatus` of application `id` (null: never deployed); undefined when it does not exist. */
-export async function applicationStatusOf(db: Db, id: ApplicationIdOrQuery): Promise<string | null | undefined> {
-  const row = await oneApplication(db, id).first("application_status");
-  return row ? row.applicationStatus : undefined;
-}
-
 /** Sets `applicationStatus` of application `id` to `status`, `updatedAt` to `at`. */
 export async function setApplicationStatus(db: Db, id: string, status: string, at: Date): Promise<void> {
   await db("applications").where({ id }).update({ application_status: status, updated_at: at });

@@ -46,7 +46,6 @@ export {
   applicationById,
   applicationForProbe,
   applicationIdsOfOrganization,
-  applicationStatusOf,
   applicationSubject,
   applicationsDueForProbe,
   applicationsOfOrganization,

@@ -3,18 +3,14 @@
  * serial queue, so at most one deployment of an application runs at a time, on any instance: the job runner holds
  * the queue's advisory lock for the whole run and puts off a second run (src/jobs/job-queue-lock.ts). Steps, each
  * committed on its own: `queued` → `running` (startedAt, application `deploying`, deploy.started), the deployer renders
- * and (for `kubernetes`) applies the manifests, after the objects of the organization's namespaces, then `done` (application `running`, deploy.succeeded) or `error` with
- * the reason (application `error`, deploy.failed). A deployment no longer `queued` when its job starts (cancelled or
- * superseded) is skipped.
+ * and (for `kubernetes`) applies the manifests, after the objects of the organization's namespaces, then `done` with
+ * the log line `deployment finished` (application `running`, deploy.succeeded) or `error` with the reason
+ * (application `error`, deploy.failed); the application's status follows settleApplicationStatus
+ * (deployment.service.ts). A deployment cancelled while it runs ends its log with `deployment cancelled: …`. A
+ * deployment no longer `queued` when its job starts (cancelled or superseded) is skipped.
  */
 import type { Logger } from "pino";
-import {
-  applicationById,
-  applicationStatusOf,
-  lockApplication,
-  setApplicationStatus,
-  settleDeployingApplication,
-} from "../applications/index.ts";
+import { applicationById, lockApplication } from "../applications/index.ts";
 import type { AppServices } from "../services.ts";
 import { dryRunDeployer } from "./deployer.dry-run.ts";
 import type { Deployer } from "./deployer.ts";
@@ -22,7 +18,7 @@ import { emitDeployEvent, publishDeploymentChange } from "./deployment.events.ts
 import { redactManifests } from "./deployment.manifests.ts";
 import { Deployment, type DeploymentLogLine, type DeploymentStatus } from "./deployment.model.ts";
 import { renderApplication, renderTenantOf } from "./deployment.render.ts";
-import { appendDeploymentLog } from "./deployment.service.ts";
+import { appendDeploymentLog, settleApplicationStatus } from "./deployment.service.ts";
 import { recordRolloutAvailability } from "./health.ts";
 
 /**
@@ -61,12 +57,17 @@ function watchCancellation(services: AppServices, id: string): { signal: AbortSi
   return { signal: controller.signal, stop: () => clearInterval(timer) };
 }
 
-/** Application status while/after a deployment is in `status`. */
-const APP_STATUS: Partial<Record<DeploymentStatus, string>> = { running: "deploying", done: "running", error: "error" };
+/** A log line written with a status change, in its transaction. */
+interface TransitionLine {
+  level: DeploymentLogLine["level"];
+  text: string;
+}
 
 /**
- * Moves deployment `id` to `status` in one transaction (times, application status, webhook event), then publishes
- * the change. `from` guards the transition. @returns the updated deployment, or null when it was not in `from`.
+ * Moves deployment `id` to `status` in one transaction (times, `line` appended to its log, application status by
+ * {@link settleApplicationStatus}, webhook event), then publishes the line (a line of the running deployment) and
+ * the change. `from` guards the transition.
+ * @returns the updated deployment, or null when it was not in `from` (nothing written).
  */
 async function transition(
   services: AppServices,
@@ -75,6 +76,7 @@ async function transition(
   from: DeploymentStatus[],
   status: DeploymentStatus,
   patch: Partial<Deployment> = {},
+  line?: TransitionLine,
 ): Promise<Deployment | null> {
   const updated = await services.knex.transaction(async (trx) => {
     // Lock order application → deployment, as queueDeployment does (no deadlock with a concurrent trigger).
@@ -86,13 +88,23 @@ async function transition(
       .patch({ status, ...(status === "running" ? { startedAt: now } : { finishedAt: now }), ...patch })
       .returning("*");
     if (!row) return null;
-    const appStatus = APP_STATUS[status];
-    if (appStatus) await setApplicationStatus(trx, row.applicationId, appStatus, now);
+    const written = line && (await appendDeploymentLog(trx, id, line.level, line.text));
+    await settleApplicationStatus(trx, row.applicationId, now);
     await emitDeployEvent(trx, services, row);
-    return row;
+    return { row, written };
   });
-  if (updated) await publishDeploymentChange({ services, log }, { id, applicationId: updated.applicationId, status });
-  return updated;
+  if (!updated) return null;
+  const { applicationId } = updated.row;
+  if (updated.written) {
+    // A line of the run, as subscribers see every other one, then the status change.
+    const { at, level, text } = updated.written;
+    await publishDeploymentChange(
+      { services, log },
+      { id, applicationId, status: "running", log: { at: new Date(at).toISOString(), level, text } },
+    );
+  }
+  await publishDeploymentChange({ services, log }, { id, applicationId, status });
+  return updated.row;
 }
 
 /**
@@ -100,11 +112,6 @@ async function transition(
  * deployment `error`; throws only when the database is unreachable.
  */
 export async function runDeployment(services: AppServices, log: Logger, id: string): Promise<void> {
-  // The application's status before this deployment, restored when it is cancelled while running.
-  const previousAppStatus = await applicationStatusOf(
-    services.knex,
-    services.knex("deployments").where({ id }).select("application_id"),
-  );
   // `running` too: an attempt interrupted by a crash is resumed by the job's retry.
   const started = await transition(services, log, id, ["queued", "running"], "running", { errorMessage: null });
   if (!started) {
@@ -122,6 +129,17 @@ export async function runDeployment(services: AppServices, log: Logger, id: stri
         log: { at: new Date(line.at).toISOString(), level, text },
       },
     );
+  };
+  /** Ends the run `status` with `line`, unless it was cancelled meanwhile: then its log ends saying so, why. */
+  const end = async (status: "done" | "error", line: TransitionLine, whyCancelled: string, patch = {}) => {
+    if (await transition(services, log, id, ["running"], status, patch, line)) return;
+    await logCancellation(whyCancelled);
+  };
+  /** The last log line of a cancelled deployment (none unless it is `cancelled`: e.g. deleted with its application). */
+  const logCancellation = async (reason: string) => {
+    const row = await Deployment.query(services.knex).findById(id).select("status");
+    if (row?.status !== "cancelled") return;
+    await writeLog("warn", `deployment cancelled: ${reason}; objects already applied stay as they are`, "cancelled");
   };
   const deployer = await deployerFor(services);
   const cancellation = watchCancellation(services, id);
@@ -143,35 +161,18 @@ export async function runDeployment(services: AppServices, log: Logger, id: stri
         await recordRolloutAvailability(services, log, started.applicationId, available, detail);
       },
     });
-    await writeLog("info", "deployment finished");
-    await transition(services, log, id, ["running"], "done");
+    await end("done", { level: "info", text: "deployment finished" }, "the deployer finished after the cancellation");
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (cancellation.signal.aborted) {
-      // The application's status first: whoever reads the cancellation's log line finds it restored already.
-      await restoreApplicationStatus(services, started.applicationId, previousAppStatus ?? null);
-      await writeLog("warn", `deployment cancelled: ${message}; objects already applied stay as they are`, "cancelled");
+      // cancelDeployment settled the application's status in its own transaction.
+      await logCancellation(message);
       return;
     }
     log.warn({ err: error, deploymentId: id }, "deployment failed");
-    await writeLog("error", `deployment failed: ${message}`);
-    await transition(services, log, id, ["running"], "error", { errorMessage: message });
+    const line = { level: "error" as const, text: `deployment failed: ${message}` };
+    await end("error", line, `the deployer failed after the cancellation: ${message}`, { errorMessage: message });
   } finally {
     cancellation.stop();
   }
-}
-
-/**
- * After a running deployment was cancelled: the application leaves `deploying` for the status it had before
- * (`idle` when it had none or was already `deploying`), unless a newer deployment runs.
- */
-async function restoreApplicationStatus(services: AppServices, applicationId: string, before: string | null) {
-  const status = before && before !== "deploying" ? before : "idle";
-  await settleDeployingApplication(
-    services.knex,
-    applicationId,
-    status,
-    services.now(),
-    services.knex("deployments").where({ application_id: applicationId, status: "running" }),
-  );
 }

@@ -11,10 +11,22 @@ import { text } from "../../shared/input-fields.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { organizationAccess } from "../access/index.ts";
-import { clearNeedsDeployment, provideApplicationDeployer } from "../applications/index.ts";
+import {
+  applicationById,
+  clearNeedsDeployment,
+  lockApplication,
+  provideApplicationDeployer,
+  setApplicationStatus,
+  settleDeployingApplication,
+} from "../applications/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { publishDeploymentChange } from "./deployment.events.ts";
-import { Deployment, type DeploymentLogLine, type DeploymentTrigger } from "./deployment.model.ts";
+import {
+  Deployment,
+  type DeploymentLogLine,
+  type DeploymentStatus,
+  type DeploymentTrigger,
+} from "./deployment.model.ts";
 
 /** Name of the job that runs one deployment. */
 export const RUN_DEPLOYMENT_JOB = "deployments.run";
@@ -119,23 +131,63 @@ export async function deployApplication(
 
 /**
  * `cancelDeployment`: a `queued` deployment becomes `cancelled` (its job then does nothing); a `running` one too,
- * and its run stops waiting within a second (objects the `kubernetes` deployer already applied stay).
- * @throws NotFoundError when not visible; ForbiddenError; ConflictError when it already ended.
+ * and its run stops waiting within a second (objects the `kubernetes` deployer already applied stay). The
+ * application's status is settled in the same transaction ({@link settleApplicationStatus}).
+ * @throws NotFoundError when not visible (or deleted meanwhile); ForbiddenError; ConflictError when it already ended,
+ * naming its status as the locked row holds it.
  */
 export async function cancelDeployment(ctx: Context, id: string): Promise<Deployment> {
   const visible = await visibleDeployment(ctx, id);
   await deployableApplication(ctx, visible.applicationId);
-  const [updated] = await Deployment.query(ctx.knex)
-    .where({ id })
-    .whereIn("status", ["queued", "running"])
-    .patch({ status: "cancelled", finishedAt: ctx.services.now(), errorMessage: "cancelled by a user" })
-    .returning("*");
-  if (!updated)
-    throw new ConflictError(
-      `Deployment ${id} is ${visible.status ?? "finished"}: only queued or running deployments can be cancelled`,
-    );
+  const updated = await withTransaction(ctx, async (tx) => {
+    // Lock order application → deployment, as queueDeployment and the run's transitions take them.
+    await lockApplication(tx.knex, visible.applicationId);
+    const current = await Deployment.query(tx.knex).findById(id).forUpdate();
+    if (!current) throw new NotFoundError("Deployment", id);
+    if (current.status !== "queued" && current.status !== "running")
+      throw new ConflictError(
+        `Deployment ${id} is ${current.status ?? "finished"}: only queued or running deployments can be cancelled`,
+      );
+    const now = ctx.services.now();
+    const [row] = await Deployment.query(tx.knex)
+      .where({ id })
+      .patch({ status: "cancelled", finishedAt: now, errorMessage: "cancelled by a user" })
+      .returning("*");
+    await settleApplicationStatus(tx.knex, current.applicationId, now);
+    return row!;
+  });
   await publishDeploymentChange(ctx, { id, applicationId: updated.applicationId, status: "cancelled" });
   return updated;
+}
+
+/** Application status an ended deployment leaves, by the deployment's status. */
+const ENDED_APP_STATUS: Partial<Record<DeploymentStatus, string>> = { done: "running", error: "error" };
+
+/**
+ * Sets `applicationStatus` of application `applicationId` after one of its deployments changed status (spec
+ * "States and transitions"; every start and end of a deployment, cancellation included, goes through here, in the
+ * transaction of the change, which holds the application's lock): `deploying` while one of its deployments runs;
+ * otherwise, leaving `deploying`, what its newest ended deployment left (`done` → `running`, `error` → `error`;
+ * `idle` when none ended), or, when a health outcome was recorded after that deployment finished, what health made
+ * of it (`healthy` → `running`, `unhealthy` → `error`, as health.ts sets it).
+ */
+export async function settleApplicationStatus(trx: Knex, applicationId: string, now: Date): Promise<void> {
+  const deployments = () => trx("deployments").where({ application_id: applicationId });
+  if (await deployments().where({ status: "running" }).first("id")) {
+    await setApplicationStatus(trx, applicationId, "deploying", now);
+    return;
+  }
+  const last: { status: DeploymentStatus; finishedAt: Date } | undefined = await deployments()
+    .whereIn("status", Object.keys(ENDED_APP_STATUS))
+    .orderBy("finished_at", "desc")
+    .orderBy("id", "desc")
+    .first("status", "finished_at");
+  const app = await applicationById(trx, applicationId);
+  if (!app) return;
+  let status = last ? ENDED_APP_STATUS[last.status]! : "idle";
+  const healthSince = last && app.healthCheckedAt && app.healthCheckedAt > last.finishedAt;
+  if (healthSince && app.health !== "unknown") status = app.health === "healthy" ? "running" : "error";
+  await settleDeployingApplication(trx, applicationId, status, now, deployments().where({ status: "running" }));
 }
 
 /**

@@ -1,0 +1,141 @@
+/**
+ * Cancelling deployments, real PostgreSQL and GraphQL over HTTP, races made deterministic by a lock the test holds
+ * in an uncommitted transaction (released once pg_stat_activity shows the server's backends waiting on it):
+ * a running deployment cancelled leaves the application's status as its last finished deployment left it and its
+ * log ends saying it was cancelled; concurrent cancels of one deployment are refused naming its status as it is
+ * then.
+ */
+import type { Knex } from "knex";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningSkiff } from "../../src/server/start.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { drainJobs } from "../helpers/jobs.ts";
+import { gql, startTestServer, useTestServer } from "../helpers/server.ts";
+import { seededApplication } from "./deploy-helpers.ts";
+
+const DEPLOY = `mutation($id: ID!, $title: String) { deployApplication(applicationId: $id, title: $title) { id status } }`;
+const CANCEL = `mutation($id: ID!) { cancelDeployment(id: $id) { id status } }`;
+const READ = `query($id: ID!) { application(id: $id) { applicationStatus
+  deployments(first: 10) { id status errorMessage logs { level text } } } }`;
+
+interface ReadData {
+  application: {
+    applicationStatus: string;
+    deployments: Array<{ id: string; status: string; errorMessage: string | null; logs: Array<{ text: string }> }>;
+  };
+}
+
+/** Resolves once `count` backends of `knex`'s database wait on a lock whose query matches `pattern` (ILIKE). */
+async function lockWaiters(knex: Knex, count: number, pattern = "%"): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const { rows } = await knex.raw(
+      `select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock' and query ilike ?`,
+      [pattern],
+    );
+    if (rows[0].n >= count) return;
+    if (Date.now() > deadline) throw new Error(`fewer than ${count} backends waiting on a lock (${rows[0].n})`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const t = useTestServer();
+
+describe("cancelling a running deployment (dry-run, worker)", () => {
+  it("puts the application back to what its last finished deployment left; the log ends saying cancelled", async () => {
+    const seeded = await seededApplication(t.db.knex);
+    const as = { apiKey: seeded.owner.apiKey };
+    const read = async () => (await gql<ReadData>(t.skiff.url, READ, { id: seeded.applicationId }, as)).data!;
+    const first = await gql(t.skiff.url, DEPLOY, { id: seeded.applicationId, title: "first" }, as);
+    expect(first.errors).toBeUndefined();
+    await drainJobs(t.db.knex);
+    expect((await read()).application.applicationStatus).toBe("running");
+
+    // The run renders the application's variables: it stops there, `running`, while the test holds the table.
+    const holder = await t.db.knex.transaction();
+    let id: string;
+    try {
+      await holder.raw("lock table environment_variables in access exclusive mode");
+      const second = await gql<{ deployApplication: { id: string } }>(
+        t.skiff.url,
+        DEPLOY,
+        { id: seeded.applicationId, title: "second" },
+        as,
+      );
+      id = second.data!.deployApplication.id;
+      await lockWaiters(t.db.knex, 1, "%environment_variables%");
+      const during = await read();
+      expect(during.application.applicationStatus).toBe("deploying");
+      expect(during.application.deployments.find((d) => d.id === id)?.status).toBe("running");
+
+      const cancelled = await gql<{ cancelDeployment: { status: string } }>(t.skiff.url, CANCEL, { id }, as);
+      expect(cancelled.errors).toBeUndefined();
+      expect(cancelled.data!.cancelDeployment.status).toBe("cancelled");
+      // No deployment of the application runs any more: it is no longer `deploying`, even while the run goes on.
+      expect((await read()).application.applicationStatus).toBe("running");
+    } finally {
+      await holder.rollback();
+    }
+    await drainJobs(t.db.knex);
+
+    const after = await read();
+    expect(after.application.applicationStatus).toBe("running");
+    const d = after.application.deployments.find((x) => x.id === id)!;
+    expect(d).toMatchObject({ status: "cancelled", errorMessage: "cancelled by a user" });
+    const texts = d.logs.map((l) => l.text);
+    expect(texts).not.toContain("deployment finished");
+    expect(texts.at(-1)).toMatch(/^deployment cancelled: /);
+  });
+});
+
+describe("without a worker", () => {
+  let db: TestDatabase;
+  let api: RunningSkiff;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    api = await startTestServer(db.url, { SKIFF_WORKER: "false" });
+  });
+  afterAll(async () => {
+    await api?.stop();
+    await db?.drop();
+  });
+
+  it("refuses the losers of concurrent cancels naming the deployment's status as it is then", async () => {
+    const seeded = await seededApplication(db.knex);
+    const as = { apiKey: seeded.owner.apiKey };
+    const deployed = await gql<{ deployApplication: { id: string; status: string } }>(
+      api.url,
+      DEPLOY,
+      { id: seeded.applicationId },
+      as,
+    );
+    const { id, status } = deployed.data!.deployApplication;
+    expect(status).toBe("queued");
+
+    const callers = 6;
+    const holder = await db.knex.transaction();
+    let answers: Array<Awaited<ReturnType<typeof gql<{ cancelDeployment: { status: string } }>>>>;
+    try {
+      await holder("deployments").where({ id }).forUpdate().first("id");
+      const pending = Array.from({ length: callers }, () =>
+        gql<{ cancelDeployment: { status: string } }>(api.url, CANCEL, { id }, as),
+      );
+      await lockWaiters(db.knex, callers);
+      await holder.rollback();
+      answers = await Promise.all(pending);
+    } finally {
+      if (!holder.isCompleted()) await holder.rollback();
+    }
+    const won = answers.filter((a) => a.data?.cancelDeployment.status === "cancelled");
+    const refused = answers.filter((a) => a.errors);
+    expect(won).toHaveLength(1);
+    expect(refused).toHaveLength(callers - 1);
+    for (const answer of refused) {
+      expect(answer.errors![0]!.extensions?.code).toBe("CONFLICT");
+      expect(answer.errors![0]!.message).toBe(
+        `Deployment ${id} is cancelled: only queued or running deployments can be cancelled`,
+      );
+    }
+  });
+});
