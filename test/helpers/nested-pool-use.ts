@@ -14,7 +14,6 @@ interface Held {
   done: boolean;
 }
 
-Error.stackTraceLimit = 40;
 const held = new AsyncLocalStorage<Held>();
 /** Stacks of the connections taken while a transaction's connection was held, since the last {@link takeNested}. */
 const nested: string[] = [];
@@ -38,23 +37,23 @@ const Runner = require("knex/lib/execution/runner.js") as {
   prototype: { ensureConnection(this: { builder?: { toString(): string } }, ...args: unknown[]): Promise<unknown> };
 };
 
-/** The statement whose connection is being taken (set synchronously around the pool's acquire call). */
-let statement = "";
+/** The query whose connection is being taken (set synchronously around the pool's acquire call). */
+let statement: { toString(): string } | undefined;
 
 const poolAcquire = Client.prototype.acquireConnection;
 if (!(poolAcquire as { wrapped?: boolean }).wrapped) {
   const wrappedAcquire = function (this: unknown) {
     const store = held.getStore();
-    if (store && !store.done) nested.push(`${statement.slice(0, 300)}\n${new Error("taken at").stack ?? ""}`);
+    if (store && !store.done) nested.push(`${String(statement ?? "").slice(0, 300)}\n${deepStack()}`);
     return poolAcquire.call(this);
   };
   const ensureConnection = Runner.prototype.ensureConnection;
   Runner.prototype.ensureConnection = function (...args) {
-    statement = String(this.builder?.toString() ?? "");
+    statement = this.builder;
     try {
       return ensureConnection.apply(this, args);
     } finally {
-      statement = "";
+      statement = undefined;
     }
   };
   Client.prototype.acquireConnection = Object.assign(wrappedAcquire, { wrapped: true });
@@ -77,6 +76,17 @@ if (!(poolAcquire as { wrapped?: boolean }).wrapped) {
       }
     });
   };
+}
+
+/** The stack of the caller, 40 frames deep (the default 10 end inside Knex). */
+function deepStack(): string {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 40;
+  try {
+    return new Error("taken at").stack ?? "";
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 /** The stacks recorded since the last call (and forgets them). */
