@@ -53,6 +53,15 @@ export async function applicationsOfOrganization(db: Db, organizationId: string)
   return db("applications").where({ organization_id: organizationId }).orderBy("created_at");
 }
 
+/** The application named `name` in environment `environmentId`, or undefined. */
+export async function applicationNamed(
+  db: Db,
+  environmentId: string,
+  name: string,
+): Promise<ApplicationRow | undefined> {
+  return db("applications").where({ environment_id: environmentId, name }).orderBy("created_at").first();
+}
+
 /** The ids of the applications of organization `organizationId`. */
 export async function applicationIdsOfOrganization(db: Db, organizationId: string): Promise<string[]> {
   return db("applications").where({ organization_id: organizationId }).pluck("id");

@@ -46,6 +46,7 @@ export {
   applicationById,
   applicationForProbe,
   applicationIdsOfOrganization,
+  applicationNamed,
   applicationSubject,
   applicationsDueForProbe,
   applicationsOfOrganization,

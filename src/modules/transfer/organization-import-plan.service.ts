@@ -85,6 +85,24 @@ const DEFAULT_DEPLOY_SETTINGS = {
   requireSignature: false,
 };
 
+/** Whether deploy settings `s` are still a new application's (the plan's CREATE for an existing application's). */
+export function atNewApplicationDefaults(s: {
+  autoDeploy: boolean;
+  branchFilter: string | null;
+  watchPaths: string[] | null;
+  healthPath: string;
+  requireSignature: boolean;
+}): boolean {
+  const settings = {
+    autoDeploy: s.autoDeploy,
+    branchFilter: s.branchFilter ?? null,
+    watchPaths: s.watchPaths ?? [],
+    healthPath: s.healthPath,
+    requireSignature: s.requireSignature,
+  };
+  return JSON.stringify(settings) === JSON.stringify(DEFAULT_DEPLOY_SETTINGS);
+}
+
 /** The names a grant can point at: projects with their environments' applications (the bundle's shape). */
 type ProjectNames = ReadonlyArray<{
   name: string;
