@@ -6,6 +6,7 @@
  * change waiting while its member is removed answers NOT_FOUND too.
  */
 import { describe, expect, it } from "vitest";
+import { lockWaiters } from "../helpers/lock-waiters.ts";
 import { addMember, createOrg, createProjects } from "../helpers/seed.ts";
 import { type GqlResponse, gql, useTestServer } from "../helpers/server.ts";
 
@@ -122,17 +123,7 @@ describe("a role change raced against a removal", () => {
           ),
         ),
       );
-      const deadline = Date.now() + 10_000;
-      const waiting = async () =>
-        (
-          await t.db.knex.raw(
-            `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%"members"%'`,
-          )
-        ).rows[0].n as number;
-      while ((await waiting()) < 3) {
-        expect(Date.now()).toBeLessThan(deadline);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await lockWaiters(t.db.knex, 3, '%"members"%');
       await removal.commit();
       expect((await changes).map(outcome)).toEqual(["NOT_FOUND", "NOT_FOUND", "NOT_FOUND"]);
     } finally {
@@ -162,17 +153,7 @@ describe("ownership transferred twice at once", () => {
           ),
         ),
       );
-      const deadline = Date.now() + 10_000;
-      const waiting = async () =>
-        (
-          await t.db.knex.raw(
-            `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%"members"%'`,
-          )
-        ).rows[0].n as number;
-      while ((await waiting()) < 2) {
-        expect(Date.now()).toBeLessThan(deadline);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await lockWaiters(t.db.knex, 2, '%"members"%');
       await hold.commit();
       expect((await transfers).map(outcome).sort()).toEqual(["FORBIDDEN", "ok"]);
     } finally {

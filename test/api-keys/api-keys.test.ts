@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { hashApiKey } from "../../src/auth/credentials/api-key.ts";
+import { lockWaiters } from "../helpers/lock-waiters.ts";
 import { addMember, createOrg, createUser } from "../helpers/seed.ts";
 import { gql, useTestServer } from "../helpers/server.ts";
 import { sessionFor } from "../helpers/session.ts";
@@ -141,17 +142,7 @@ describe("account API keys", () => {
       await removal("members").where({ id: leaving.memberId }).delete();
       await removal("api_keys").where({ reference_id: leaving.userId, organization_id: org.organizationId }).delete();
       const creating = gql(t.skiff.url, CREATE, { name: "raced" }, { apiKey: leaving.apiKey });
-      const deadline = Date.now() + 10_000;
-      const waiting = async () =>
-        (
-          await t.db.knex.raw(
-            `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%"members"%'`,
-          )
-        ).rows[0].n as number;
-      while ((await waiting()) < 1) {
-        expect(Date.now()).toBeLessThan(deadline);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await lockWaiters(t.db.knex, 1, '%"members"%');
       await removal.commit();
       expect(code(await creating)).toBe("NOT_FOUND");
     } finally {

@@ -5,11 +5,11 @@
  * log ends saying it was cancelled; concurrent cancels of one deployment are refused naming its status as it is
  * then.
  */
-import type { Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { drainJobs } from "../helpers/jobs.ts";
+import { lockWaiters } from "../helpers/lock-waiters.ts";
 import { gql, startTestServer, useTestServer } from "../helpers/server.ts";
 import { seededApplication } from "./deploy-helpers.ts";
 
@@ -23,21 +23,6 @@ interface ReadData {
     applicationStatus: string;
     deployments: Array<{ id: string; status: string; errorMessage: string | null; logs: Array<{ text: string }> }>;
   };
-}
-
-/** Resolves once `count` backends of `knex`'s database wait on a lock whose query matches `pattern` (ILIKE). */
-async function lockWaiters(knex: Knex, count: number, pattern = "%"): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const { rows } = await knex.raw(
-      `select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock' and query ilike ?`,
-      [pattern],
-    );
-    if (rows[0].n >= count) return;
-    if (Date.now() > deadline) throw new Error(`fewer than ${count} backends waiting on a lock (${rows[0].n})`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const t = useTestServer();

@@ -11,6 +11,7 @@ import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { startDnsServer, type TestDnsServer } from "../helpers/dns-server.ts";
 import { type HttpsReceiver, startHttpsReceiver } from "../helpers/https-receiver.ts";
+import { lockWaiters } from "../helpers/lock-waiters.ts";
 import { createOrg } from "../helpers/seed.ts";
 import { captureLogs, startTestServer } from "../helpers/server.ts";
 import { COURSE_COMPLETED, insertWebhook, orgNumber, receiverAccepts, rest } from "./webhook-helpers.ts";
@@ -346,15 +347,7 @@ describe("webhook delivery", () => {
     const deletion = await db.knex.transaction();
     try {
       await deletion("webhook_endpoints").where({ id: hook.id }).delete();
-      const waiting = Date.now() + 10_000;
-      const logWaits = () =>
-        db.knex.raw(
-          `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%from "webhook_endpoints"%for update%'`,
-        );
-      while ((await logWaits()).rows.length === 0) {
-        expect(Date.now()).toBeLessThan(waiting);
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await lockWaiters(db.knex, 1, '%from "webhook_endpoints"%for update%');
       await deletion.commit();
     } finally {
       if (!deletion.isCompleted()) await deletion.rollback();
