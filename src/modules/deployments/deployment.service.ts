@@ -27,6 +27,7 @@ import {
   type DeploymentStatus,
   type DeploymentTrigger,
 } from "./deployment.model.ts";
+import { statusOfHealth } from "./health.ts";
 
 /** Name of the job that runs one deployment. */
 export const RUN_DEPLOYMENT_JOB = "deployments.run";
@@ -186,7 +187,7 @@ export async function settleApplicationStatus(trx: Knex, applicationId: string, 
   if (!app) return;
   let status = last ? ENDED_APP_STATUS[last.status]! : "idle";
   const healthSince = last && app.healthCheckedAt && app.healthCheckedAt > last.finishedAt;
-  if (healthSince && app.health !== "unknown") status = app.health === "healthy" ? "running" : "error";
+  if (healthSince && app.health !== "unknown") status = statusOfHealth(app.health);
   await settleDeployingApplication(trx, applicationId, status, now, deployments().where({ status: "running" }));
 }
 

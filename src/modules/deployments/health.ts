@@ -23,6 +23,11 @@ import type { AppServices } from "../services.ts";
 /** Health states. */
 export type Health = "healthy" | "unhealthy" | "unknown";
 
+/** The `applicationStatus` a health change makes (outside `deploying`): `healthy` → `running`, else `error`. */
+export function statusOfHealth(health: Health): "running" | "error" {
+  return health === "healthy" ? "running" : "error";
+}
+
 /** Consecutive failures that make an application unhealthy. */
 export const FAILURES_FOR_UNHEALTHY = 2;
 
@@ -103,7 +108,7 @@ async function recordHealth(
       healthCheckedAt: now,
     };
     if (to !== from) {
-      if (row.applicationStatus !== "deploying") patch.applicationStatus = to === "healthy" ? "running" : "error";
+      if (row.applicationStatus !== "deploying") patch.applicationStatus = statusOfHealth(to);
       await events.emit({ knex: trx, services, log }, "app.health_changed", {
         organizationId: app.organizationId,
         data: {

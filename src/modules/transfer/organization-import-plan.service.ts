@@ -260,7 +260,7 @@ export async function prepareOrganizationImport(
         count(item, "applications");
         // Deploy settings still at a new application's defaults are the part a stopped run had not written yet.
         const tds = ta?.deploySettings;
-        const unset = !tds || JSON.stringify(tds) === JSON.stringify(DEFAULT_DEPLOY_SETTINGS);
+        const unset = !tds || atNewApplicationDefaults(tds);
         const ds = compare("deploySettings", appPath, a.deploySettings, unset ? undefined : tds);
         if (unset && tds && JSON.stringify(tds) === JSON.stringify(a.deploySettings)) ds.action = "EXISTS";
         count(ds);

@@ -250,19 +250,23 @@ export async function importOrganization(
       });
       // A new project's first environment is made with it: created by this run all the same.
       if (creates("environment", path) && (environmentMade || projectMade)) done("environment", path);
-      /** Ids of this environment's applications created by this run, by name. */
-      const createdHere = new Map<string, string>();
+      /** Names of this environment's applications created by this run. */
+      const createdHere = new Set<string>();
       /** Ids of this environment's applications, by name, as each application's item found or made them. */
       const ids = new Map<string, string>();
       /** The environment's id once an item found it (later items lock it by id). */
       let environmentOf: string | undefined;
+      /** The environment, locked for the rest of `tx`'s transaction. */
+      const environmentIn = async (tx: Context) => {
+        environmentOf = environmentOf
+          ? await lockedEnvironmentById(tx, environmentOf, path)
+          : await lockedEnvironment(tx, organizationId, p.name, e.name);
+        return environmentOf;
+      };
       for (const a of e.applications) {
         const appPath = `${path}/${a.name}`;
         const app = await turn(async (tx) => {
-          const environmentId = environmentOf
-            ? await lockedEnvironmentById(tx, environmentOf, path)
-            : await lockedEnvironment(tx, organizationId, p.name, e.name);
-          environmentOf = environmentId;
+          const environmentId = await environmentIn(tx);
           const present = await applicationNamed(tx.knex, environmentId, a.name);
           if (present) return { id: present.id, made: false };
           if (!creates("application", appPath)) throw targetGone(`application ${appPath}`);
@@ -287,7 +291,7 @@ export async function importOrganization(
         ids.set(a.name, applicationId);
         if (app.made) {
           newApplications.push(target);
-          createdHere.set(a.name, applicationId);
+          createdHere.add(a.name);
           done("application", appPath);
         }
         if (creates("deploySettings", appPath)) {
@@ -336,7 +340,7 @@ export async function importOrganization(
         if (!creates("database", `${path}/${d.name}`)) continue;
         const password = secretOf(d.password, "was not readable: a new password was generated");
         const made = await turn(async (tx) => {
-          const environmentId = await lockedEnvironment(tx, organizationId, p.name, e.name);
+          const environmentId = await environmentIn(tx);
           const databases = await exportDatabases(tx, organizationId);
           if (databases.some((x) => x.environmentId === environmentId && x.name === d.name)) return false;
           const applications = (await exportApplications(tx, organizationId)).filter(
