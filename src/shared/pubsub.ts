@@ -377,8 +377,17 @@ export type EventStream<T> = AsyncIterableIterator<T> & {
 };
 
 /**
+ * What an `accept` of {@link eventStream} answers to end the stream: the events accepted before it are still
+ * taken, then the stream is done (a GraphQL subscription completes), e.g. when what it follows was deleted.
+ */
+export const END_OF_STREAM: unique symbol = Symbol("end of stream");
+
+/** What an `accept` of {@link eventStream} answers: the event to hand on, undefined to drop it, or the end. */
+type Accepted<T> = T | undefined | typeof END_OF_STREAM;
+
+/**
  * An async iterator over the events of `topic` that pass `accept` (called in order with the event's `seq`, may be
- * async and map the event; returning undefined or throwing drops it). Buffers at most `maxQueued` (default 1000)
+ * async and map the event; returning undefined or throwing drops it, {@link END_OF_STREAM} ends the stream). Buffers at most `maxQueued` (default 1000)
  * live events not yet taken; one more ends the stream, its `next()` rejecting with {@link StreamOverflowError}
  * (never a silent skip: the client resumes with its cursor). Replayed events are all kept (bounded by the log).
  * With `route`, only the events whose payload matches it reach `accept` (see {@link PubSub.subscribe}). With
@@ -390,7 +399,7 @@ export type EventStream<T> = AsyncIterableIterator<T> & {
 export function eventStream<T>(
   pubsub: PubSub,
   topic: string,
-  accept: (payload: Record<string, unknown>, meta: EventMeta) => Promise<T | undefined> | T | undefined,
+  accept: (payload: Record<string, unknown>, meta: EventMeta) => Promise<Accepted<T>> | Accepted<T>,
   { maxQueued = 1000, route, after }: { maxQueued?: number; route?: EventRoute; after?: number } = {},
 ): EventStream<T> {
   return new TopicStream(pubsub, topic, accept, maxQueued, route, after);
@@ -416,7 +425,7 @@ const ENDED: IteratorReturnResult<undefined> = Object.freeze({ value: undefined,
  */
 class TopicStream<T> implements EventStream<T> {
   readonly replayed: Promise<void>;
-  readonly #accept: (payload: Record<string, unknown>, meta: EventMeta) => Promise<T | undefined> | T | undefined;
+  readonly #accept: (payload: Record<string, unknown>, meta: EventMeta) => Promise<Accepted<T>> | Accepted<T>;
   readonly #maxQueued: number;
   readonly #after: number | undefined;
   readonly #unsubscribe: () => void;
@@ -441,7 +450,7 @@ class TopicStream<T> implements EventStream<T> {
   constructor(
     pubsub: PubSub,
     topic: string,
-    accept: (payload: Record<string, unknown>, meta: EventMeta) => Promise<T | undefined> | T | undefined,
+    accept: (payload: Record<string, unknown>, meta: EventMeta) => Promise<Accepted<T>> | Accepted<T>,
     maxQueued: number,
     route: EventRoute | undefined,
     after: number | undefined,
@@ -501,7 +510,7 @@ class TopicStream<T> implements EventStream<T> {
     try {
       while ((this.#replayQueue?.length || this.#queue?.length) && !this.#done) {
         const item = this.#replayQueue?.length ? this.#replayQueue.shift()! : this.#queue!.shift()!;
-        let mapped: Promise<T | undefined> | T | undefined;
+        let mapped: Promise<Accepted<T>> | Accepted<T>;
         try {
           mapped = this.#accept(item.payload, item.meta);
         } catch {
@@ -523,7 +532,7 @@ class TopicStream<T> implements EventStream<T> {
   }
 
   /** Goes on with the pass {@link #drain} suspended on an asynchronous `accept`, whose answer was `mapped`. */
-  #resume(mapped: T | undefined, item: QueuedEvent): void {
+  #resume(mapped: Accepted<T>, item: QueuedEvent): void {
     try {
       this.#deliver(mapped, item);
     } finally {
@@ -533,8 +542,12 @@ class TopicStream<T> implements EventStream<T> {
   }
 
   /** Hands an accepted event to the waiting consumer, or keeps it ready (counted against the cap when live). */
-  #deliver(mapped: T | undefined, item: QueuedEvent): void {
+  #deliver(mapped: Accepted<T>, item: QueuedEvent): void {
     if (mapped === undefined || this.#done) return;
+    if (mapped === END_OF_STREAM) {
+      this.#endAfterReady();
+      return;
+    }
     if (this.#consumer) {
       const consumer = this.#consumer;
       this.#consumer = null;
@@ -574,6 +587,20 @@ class TopicStream<T> implements EventStream<T> {
     void this.#finish();
     fail?.(new StreamOverflowError());
     consumer?.onError(new StreamOverflowError());
+  }
+
+  /** Ends the stream ({@link END_OF_STREAM}) once the consumer has taken the events accepted before the end. */
+  #endAfterReady(): void {
+    if (!this.#ready?.length) {
+      void this.#finish();
+      return;
+    }
+    // `next()` and `take` hand out what is ready before they see that the stream is done.
+    this.#done = true;
+    this.#unsubscribe();
+    this.#replayQueue = null;
+    this.#queue = null;
+    this.#held = null;
   }
 
   #finish(): Promise<IteratorResult<T>> {

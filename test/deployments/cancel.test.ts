@@ -3,7 +3,8 @@
  * in an uncommitted transaction (released once pg_stat_activity shows the server's backends waiting on it):
  * a running deployment cancelled leaves the application's status as its last finished deployment left it and its
  * log ends saying it was cancelled; concurrent cancels of one deployment are refused naming its status as it is
- * then.
+ * then. A deployment that ends while `queued` (superseded by a newer one, or cancelled) takes its job out of the
+ * application's queue: 20 deploys at once leave one job, and a cancelled queued deployment none.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningSkiff } from "../../src/server/start.ts";
@@ -122,5 +123,46 @@ describe("without a worker", () => {
         `Deployment ${id} is cancelled: only queued or running deployments can be cancelled`,
       );
     }
+  });
+});
+
+describe("deployments that end while queued (no worker: the queue as the mutations leave it)", () => {
+  const idle = useTestServer({ SKIFF_WORKER: "false" });
+
+  /** The `deployments.run` jobs waiting in the application's queue. */
+  async function queuedRuns(applicationId: string): Promise<number> {
+    const { rows } = await idle.db.knex.raw(
+      "select count(*)::int as n from graphile_worker.jobs where task_identifier = 'deployments.run' and queue_name = ?",
+      [`deploy:${applicationId}`],
+    );
+    return rows[0].n;
+  }
+
+  it("leave no job behind: 20 deploys at once queue one run, and cancelling it leaves none", async () => {
+    const seeded = await seededApplication(idle.db.knex);
+    const as = { apiKey: seeded.owner.apiKey };
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        gql<{ deployApplication: { id: string } }>(
+          idle.skiff.url,
+          DEPLOY,
+          { id: seeded.applicationId, title: `d${i}` },
+          as,
+        ),
+      ),
+    );
+    expect(results.filter((r) => r.errors)).toEqual([]);
+    const statuses = await idle.db.knex("deployments").where({ application_id: seeded.applicationId }).pluck("status");
+    expect(statuses.filter((s) => s === "queued")).toHaveLength(1);
+    expect(statuses.filter((s) => s === "cancelled")).toHaveLength(19);
+    expect(await queuedRuns(seeded.applicationId)).toBe(1);
+
+    const [queued] = await idle.db
+      .knex("deployments")
+      .where({ application_id: seeded.applicationId, status: "queued" })
+      .pluck("id");
+    const cancelled = await gql(idle.skiff.url, CANCEL, { id: queued }, as);
+    expect(cancelled.errors).toBeUndefined();
+    expect(await queuedRuns(seeded.applicationId)).toBe(0);
   });
 });

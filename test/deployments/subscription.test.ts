@@ -4,7 +4,8 @@
  * superseded by a newer one is reported cancelled; another organization's owner gets NOT_FOUND; an `after` beyond the
  * newest event of the log answers BAD_USER_INPUT, and from the newest cursor the next deployment arrives. Fan-out: the
  * statements an event costs the server are the same for 1 subscriber as for 12 (owners, members, members granted
- * the application), and a member granted only another project cannot subscribe.
+ * the application), and a member granted only another project cannot subscribe. A subscription completes when its
+ * application is deleted, by `deleteApplication` or with its project (then, resumed or not, it is NOT_FOUND).
  */
 import { type Client, createClient } from "graphql-ws";
 import { afterAll, describe, expect, it } from "vitest";
@@ -40,6 +41,7 @@ function subscribe(apiKey: string, applicationId: string, server: TestServer = t
   clients.push(client);
   const updates: Update[] = [];
   const errors: Array<{ extensions?: { code?: string } }> = [];
+  const state = { completed: false };
   client.subscribe<{ deploymentUpdated: Update }>(
     {
       query: `subscription($id: ID!, $after: String) { deploymentUpdated(applicationId: $id, after: $after) { deploymentId status logLine { level text } deployment { id } cursor } }`,
@@ -51,10 +53,12 @@ function subscribe(apiKey: string, applicationId: string, server: TestServer = t
         if (msg.data) updates.push(msg.data.deploymentUpdated);
       },
       error: (e) => errors.push(...(Array.isArray(e) ? e : [e as never])),
-      complete: () => {},
+      complete: () => {
+        state.completed = true;
+      },
     },
   );
-  return { updates, errors };
+  return { updates, errors, state };
 }
 
 async function until(check: () => boolean, timeoutMs = 10_000) {
@@ -195,5 +199,33 @@ describe("deploymentUpdated without a worker", () => {
       [0, "cancelled"],
       [1, "queued"],
     ]);
+  });
+
+  it("completes when the application is deleted, alone or with its project; a resume afterwards is NOT_FOUND", async () => {
+    const DELETE_APP = "mutation($id: ID!) { deleteApplication(id: $id) }";
+    const DELETE_PROJECT = "mutation($id: ID!) { deleteProject(id: $id) }";
+    for (const [mutation, target] of [
+      [DELETE_APP, "applicationId"],
+      [DELETE_PROJECT, "projectId"],
+    ] as const) {
+      const app = await seededApplication(t.db.knex);
+      const baseline = t.skiff.services.pubsub.listenerCount("deployment.updated");
+      const sub = subscribe(app.owner.apiKey, app.applicationId);
+      await until(() => t.skiff.services.pubsub.listenerCount("deployment.updated") > baseline);
+      await deployed(app);
+      await until(() => sub.updates.some((u) => u.status === "done"));
+      const before = sub.updates.find((u) => u.status === "queued")!.cursor;
+      const deleted = await gql(t.skiff.url, mutation, { id: app[target] }, { apiKey: app.owner.apiKey });
+      expect(deleted.errors).toBeUndefined();
+      await until(() => sub.state.completed);
+      expect(sub.errors).toEqual([]);
+      expect(t.skiff.services.pubsub.listenerCount("deployment.updated")).toBe(baseline);
+
+      // A client that lost its socket before the deletion and resumes finds the application gone.
+      const resumed = subscribe(app.owner.apiKey, app.applicationId, t, before);
+      await until(() => resumed.state.completed || resumed.errors.length > 0);
+      expect(resumed.errors.map((e) => e.extensions?.code)).toEqual(["NOT_FOUND"]);
+      expect(resumed.updates).toEqual([]);
+    }
   });
 });

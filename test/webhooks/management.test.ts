@@ -3,11 +3,12 @@
  * and ingestion, on real PostgreSQL over real HTTP: resource fields (snake_case), the secret shown once and stored
  * encrypted, each validation error (400 `{ error, details }`), the plan gate (403 naming the feature), the role
  * gate (members: 404 for the organization), another organization's webhook → 404, the catalogue with JSON Schemas,
- * `Organization.databaseId`, the rate limit (429 + Retry-After), and events rolled back with their action.
+ * `Organization.databaseId`, the rate limit (429 + Retry-After), and events rolled back with their action. An
+ * organization whose plan lacks webhooks is sent nothing; the actions without a body refuse one with fields.
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { addMember, createOrg } from "../helpers/seed.ts";
+import { addMember, createOrg, createProjects } from "../helpers/seed.ts";
 import { gql, useTestServer } from "../helpers/server.ts";
 import { sessionFor } from "../helpers/session.ts";
 import { COURSE_COMPLETED, insertWebhook, orgNumber, rest } from "./webhook-helpers.ts";
@@ -112,6 +113,41 @@ describe("webhook management", () => {
       expect(res.body.details.fieldErrors.limit).toBeDefined();
     }
     expect((await rest(t.skiff.url, "GET", `${base}/${hook.id}/deliveries?limit=200`, owner.apiKey)).status).toBe(200);
+    // The actions that take no body refuse one with fields, naming them, and change nothing.
+    const before = await t.db.knex("webhook_endpoints").where({ id: hook.id }).first("secret_encrypted");
+    for (const suffix of ["regenerate-secret", "test", "deliveries/dlv_0000000000000000/redeliver"]) {
+      const res = await rest(t.skiff.url, "POST", `${base}/${hook.id}/${suffix}`, owner.apiKey, { x: 1 });
+      expect(res.status, suffix).toBe(400);
+      expect(Object.keys(res.body.details.fieldErrors), suffix).toEqual(["x"]);
+    }
+    expect(await t.db.knex("webhook_endpoints").where({ id: hook.id }).first("secret_encrypted")).toEqual(before);
+    const [sent] = await t.db.knex("webhook_deliveries").where({ endpoint_id: hook.id }).count({ n: "*" });
+    expect(Number(sent!.n)).toBe(0);
+  });
+
+  it("sends nothing while the organization's plan lacks webhooks; after an upgrade the endpoints deliver again", async () => {
+    const { owner, organizationId } = await org();
+    const [projectId] = await createProjects(t.db.knex, organizationId, 1);
+    const hook = await insertWebhook(t.db.knex, organizationId, HOOK_URL, ["environment.created"]);
+    const deliveries = async () =>
+      Number((await t.db.knex("webhook_deliveries").where({ endpoint_id: hook.id }).count({ n: "*" }))[0]!.n);
+    const createEnvironment = async (name: string) => {
+      const res = await gql(
+        t.skiff.url,
+        "mutation($p: ID!, $n: String!) { createEnvironment(projectId: $p, name: $n) { id } }",
+        { p: projectId, n: name },
+        { apiKey: owner.apiKey },
+      );
+      expect(res.errors).toBeUndefined();
+    };
+    await createEnvironment("on-pro");
+    expect(await deliveries()).toBe(1);
+    await t.db.knex("organizations").where({ id: organizationId }).update({ plan_id: "plan_free" });
+    await createEnvironment("on-free");
+    expect(await deliveries()).toBe(1);
+    await t.db.knex("organizations").where({ id: organizationId }).update({ plan_id: "plan_pro" });
+    await createEnvironment("on-pro-again");
+    expect(await deliveries()).toBe(2);
   });
 
   it("gates: plan without webhooks → 403 naming the feature; members and other organizations → 404", async () => {

@@ -67,6 +67,11 @@ export async function applicationIdsOfOrganization(db: Db, organizationId: strin
   return db("applications").where({ organization_id: organizationId }).pluck("id");
 }
 
+/** The ids of the applications of project `projectId`. */
+export async function applicationIdsOfProject(db: Db, projectId: string): Promise<string[]> {
+  return db("applications").where({ project_id: projectId }).pluck("id");
+}
+
 /** The distinct organizations of the applications `applicationIds` (a query, not run, selecting ids) selects. */
 export async function organizationIdsOfApplications(db: Db, applicationIds: Knex.QueryBuilder): Promise<string[]> {
   return db("applications").whereIn("id", applicationIds).distinct("organization_id").pluck("organization_id");

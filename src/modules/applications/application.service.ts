@@ -65,10 +65,16 @@ export function storedSource(source: SourceInput): Pick<ApplicationSpec, "source
   };
 }
 
+/** The CONFLICT message of an application name the environment holds already (names are unique per environment). */
+export function applicationNameTakenMessage(name: string): string {
+  return `The environment already has an application named "${name}"`;
+}
+
 /**
  * Creates an application after checking the applications quota, in one transaction (the caller's when `ctx.knex`
  * is one).
- * @throws QuotaExceededError when the quota is reached; ConflictError when `appName` is taken.
+ * @throws QuotaExceededError when the quota is reached; ConflictError when `appName` is taken or the environment
+ * has an application of that name.
  */
 export function createApplication(ctx: ServiceContext, spec: ApplicationSpec): Promise<Application> {
   return withTransaction(ctx, async ({ knex: trx }) => {
@@ -78,7 +84,10 @@ export function createApplication(ctx: ServiceContext, spec: ApplicationSpec): P
         Application.query(trx)
           .insert({ ...spec, applicationStatus: "idle", needsDeployment: true })
           .returning("*"),
-      { applications_app_name_unique: `Application name ${spec.appName} is already in use` },
+      {
+        applications_app_name_unique: `Application name ${spec.appName} is already in use`,
+        applications_environment_id_name_unique: applicationNameTakenMessage(spec.name),
+      },
     );
   });
 }

@@ -46,6 +46,7 @@ export {
   applicationById,
   applicationForProbe,
   applicationIdsOfOrganization,
+  applicationIdsOfProject,
   applicationNamed,
   applicationSubject,
   applicationsDueForProbe,

@@ -5,6 +5,7 @@
  * same transaction (application.service.ts), and each change emits its `application.*` event in that transaction.
  */
 import { z } from "zod";
+import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { BadUserInputError } from "../../shared/errors.ts";
 import { nameText, optional, text } from "../../shared/input-fields.ts";
 import { withTransaction } from "../../shared/transaction.ts";
@@ -14,7 +15,7 @@ import { events } from "../events.ts";
 import { healthPathSchema, portSchema, sourceSchema } from "./application.input.ts";
 import { Application } from "./application.model.ts";
 import { ensureApplicationPrerequisites } from "./application.prerequisites.ts";
-import { createApplication, newAppName, storedSource } from "./application.service.ts";
+import { applicationNameTakenMessage, createApplication, newAppName, storedSource } from "./application.service.ts";
 import { lockApplication, manageableApplication, manageableEnvironment } from "./manage.access.ts";
 import { applicationRef, changedBy } from "./manage.events.ts";
 
@@ -28,7 +29,8 @@ const createSchema = z.strictObject({
 /**
  * `createApplication`: a new application in a visible environment (owners and admins), not deployed
  * (`needsDeployment` true). Emits `application.created`.
- * @throws NotFoundError, ForbiddenError (role; the applications quota, naming it), BadUserInputError.
+ * @throws NotFoundError, ForbiddenError (role; the applications quota, naming it), BadUserInputError,
+ * ConflictError (the environment has an application of that name).
  */
 export async function createApplicationIn(ctx: Context, raw: z.input<typeof createSchema>): Promise<Application> {
   const env = await manageableEnvironment(ctx, raw.environmentId, "application:manage");
@@ -99,7 +101,8 @@ export interface UpdateApplicationRaw {
  * `buildPath`, `buildType` and `dockerImage` patch the current one; the result is checked with the import's rules
  * (errors of a patched field under its own name) and prerequisites. A change of anything but the name sets
  * `needsDeployment`. Emits `application.updated` with the changed fields (nothing changed: no event).
- * @throws NotFoundError, ForbiddenError, BadUserInputError.
+ * @throws NotFoundError, ForbiddenError, BadUserInputError, ConflictError (the environment has an application of the
+ * new name).
  */
 export async function updateApplication(ctx: Context, id: string, raw: UpdateApplicationRaw): Promise<Application> {
   const visible = await manageableApplication(ctx, id);
@@ -153,10 +156,14 @@ export async function updateApplication(ctx: Context, id: string, raw: UpdateApp
     }
     if (!changed.length) return app;
     if (changed.some((f) => f !== "name")) patch.needsDeployment = true;
-    const [updated] = await Application.query(tx.knex)
-      .patch({ ...patch, updatedAt: new Date() })
-      .where({ id })
-      .returning("*");
+    const [updated] = await translateUniqueViolations(
+      () =>
+        Application.query(tx.knex)
+          .patch({ ...patch, updatedAt: new Date() })
+          .where({ id })
+          .returning("*"),
+      { applications_environment_id_name_unique: applicationNameTakenMessage(input.name ?? app.name) },
+    );
     await events.emit(tx, "application.updated", {
       organizationId: app.organizationId,
       data: { application: applicationRef(updated!), fields: changed, ...changedBy(tx) },

@@ -128,7 +128,8 @@ const createSchema = databaseSchema.safeExtend({
  * and its automatic variables set on `applicationIds` (applications of the same environment the caller sees;
  * another id is `fieldErrors["applicationIds.<i>"]`, and so is one the automatic variables would take past the
  * variables limit, which counts them). Emits `database.created`.
- * @throws NotFoundError, ForbiddenError (role; the databases quota, naming it), BadUserInputError.
+ * @throws NotFoundError, ForbiddenError (role; the databases quota, naming it), BadUserInputError, ConflictError (the
+ * environment has a database of that name).
  */
 export async function createDatabaseIn(
   ctx: Context,

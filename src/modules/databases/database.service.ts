@@ -71,7 +71,8 @@ export function databaseEnvVars(db: DatabaseSpec, host: string): Record<string, 
 /**
  * Creates a database service after checking the databases quota, in one transaction (the caller's when
  * `ctx.knex` is one); the password is stored encrypted.
- * @throws QuotaExceededError when the plan's databases quota is reached; ConflictError when `serviceHost` is taken.
+ * @throws QuotaExceededError when the plan's databases quota is reached; ConflictError when `serviceHost` is taken or
+ * the environment has a database of that name.
  */
 export function createDatabase(
   ctx: ServiceContext,
@@ -93,7 +94,10 @@ export function createDatabase(
             serviceHost: input.serviceHost,
           })
           .returning("*"),
-      { databases_service_host_unique: `Database host ${input.serviceHost} is already in use` },
+      {
+        databases_service_host_unique: `Database host ${input.serviceHost} is already in use`,
+        databases_environment_id_name_unique: `The environment already has a database named "${input.name}"`,
+      },
     );
   });
 }

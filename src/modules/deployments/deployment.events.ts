@@ -9,10 +9,10 @@ import { can } from "../../auth/access/policy.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { cursorOf, seqOfCursor } from "../../shared/event-log.ts";
 import type { DomainEventData } from "../../shared/events/catalogue.ts";
-import { type EventMeta, eventStream, oncePerEvent, shareableEvent } from "../../shared/pubsub.ts";
-import { applicationSubject } from "../applications/index.ts";
+import { END_OF_STREAM, type EventMeta, eventStream, oncePerEvent, shareableEvent } from "../../shared/pubsub.ts";
+import { applicationIdsOfProject, applicationSubject } from "../applications/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
-import { events } from "../events.ts";
+import { type EventSubscriber, events } from "../events.ts";
 import type { AppServices } from "../services.ts";
 import {
   Deployment,
@@ -24,13 +24,19 @@ import {
 /** Pub/sub topic of deployment changes: the live event's name (the manifest relays it: `liveRelay`). */
 export const DEPLOYMENT_TOPIC = "deployment.updated";
 
-/** Payload of one change (what travels through NOTIFY). `log` is set for a log line. */
+/**
+ * Payload of one change (what travels through NOTIFY). `log` is set for a log line. Status `deleted` says the
+ * application was deleted (`id` is then the application's): its subscriptions complete.
+ */
 export interface DeploymentChange {
   id: string;
   applicationId: string;
-  status: DeploymentStatus;
+  status: DeploymentStatus | typeof APPLICATION_DELETED;
   log?: { at: string; level: string; text: string };
 }
+
+/** The status of the change that ends an application's subscriptions: it was deleted. */
+const APPLICATION_DELETED = "deleted";
 
 /** What a subscriber receives: the status reported, the new log line if any, and the deployment as it is now. */
 export interface DeploymentEvent {
@@ -72,7 +78,7 @@ async function sharedEvent(knex: Knex, change: DeploymentChange, meta: EventMeta
     : null;
   return shareableEvent({
     deploymentId: change.id,
-    status: change.status,
+    status: change.status as DeploymentStatus, // `deleted` ends the stream before the event is built
     logLine,
     deployment,
     cursor: cursorOf(meta.seq ?? 0),
@@ -85,7 +91,7 @@ async function sharedEvent(knex: Knex, change: DeploymentChange, meta: EventMeta
  * it go first, through the same checks as live ones. Fan-out: an event's deployment is read once per instance
  * whatever the number of subscribers, and each subscriber sees it while it may see the application — its
  * standing from the connection's cached access (no statement per subscriber and event), the application as the
- * subscription found it.
+ * subscription found it. The stream completes when the application is deleted (on its own or with its project).
  * @throws NotFoundError when the application is not visible to the caller; BadUserInputError for an `after` that
  *   is malformed or beyond the newest event of the log, CursorExpiredError for one older than the log's retention.
  */
@@ -104,6 +110,7 @@ export async function deploymentUpdates(
     async (payload, meta) => {
       const change = payload as unknown as DeploymentChange;
       if (change.applicationId !== applicationId || typeof change.id !== "string") return undefined;
+      if (change.status === APPLICATION_DELETED) return END_OF_STREAM;
       const event = await eventOf(payload, () => sharedEvent(knex, change, meta));
       const app = await application;
       if (!event || !app) return undefined;
@@ -123,6 +130,27 @@ export async function deploymentUpdates(
   }
   return stream;
 }
+
+/**
+ * The `onEvent` part of the deployments module that completes the `deploymentUpdated` subscriptions of deleted
+ * applications: on `application.deleted`, and on `project.deleted` for each application of the project (emitted
+ * before the project's rows go), it emits the live change of status `deleted`, in the deleting transaction.
+ */
+export const endSubscriptionsOfDeleted: EventSubscriber = async (ctx, event) => {
+  if (event.kind !== "webhook") return;
+  let applicationIds: string[];
+  if (event.name === "application.deleted") {
+    applicationIds = [(event.data as DomainEventData<"application.deleted">).application.application_id];
+  } else if (event.name === "project.deleted") {
+    applicationIds = await applicationIdsOfProject(
+      ctx.knex,
+      (event.data as DomainEventData<"project.deleted">).project.project_id,
+    );
+  } else return;
+  for (const id of applicationIds) {
+    await events.emitLive(ctx, DEPLOYMENT_TOPIC, { id, applicationId: id, status: APPLICATION_DELETED });
+  }
+};
 
 /** The deploy event of a status, if it has one. */
 const EVENT_OF_STATUS: Partial<Record<DeploymentStatus, "deploy.started" | "deploy.succeeded" | "deploy.failed">> = {

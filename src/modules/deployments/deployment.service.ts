@@ -37,6 +37,15 @@ export function deploymentQueue(applicationId: string): string {
   return `deploy:${applicationId}`;
 }
 
+/**
+ * The job key of deployment `deploymentId`'s run: a deployment that ends before its run starts (superseded or
+ * cancelled while `queued`) takes its job out of the application's queue, where the job would otherwise hold the
+ * queue for a turn only to find nothing to do.
+ */
+function runJobKey(deploymentId: string): string {
+  return `deployment-run:${deploymentId}`;
+}
+
 /** What {@link queueDeployment} takes. */
 export interface QueueDeploymentInput {
   applicationId: string;
@@ -49,8 +58,9 @@ export interface QueueDeploymentInput {
 /**
  * Queues a deployment of `applicationId` in the caller's transaction (a new one when `ctx.knex` is the pool):
  * older `queued` deployments of the application become `cancelled` (superseded), the new row is `queued`, and a
- * `deployments.run` job is enqueued on the application's queue; `deploymentUpdated` reports the new row (`queued`)
- * and the superseded ones (`cancelled`) when the transaction commits. No access check: callers check.
+ * `deployments.run` job is enqueued on the application's queue (the superseded ones' jobs are removed from it);
+ * `deploymentUpdated` reports the new row (`queued`) and the superseded ones (`cancelled`) when the transaction
+ * commits. No access check: callers check.
  * @returns the new deployment.
  */
 export async function queueDeployment(ctx: ServiceContext, input: QueueDeploymentInput): Promise<Deployment> {
@@ -74,11 +84,15 @@ export async function queueDeployment(ctx: ServiceContext, input: QueueDeploymen
         commitSha: input.commitSha ?? null,
       })
       .returning("*");
+    await ctx.services.jobs.remove(
+      tx.knex,
+      superseded.map(({ id }) => runJobKey(id)),
+    );
     await ctx.services.jobs.enqueue(
       tx.knex,
       RUN_DEPLOYMENT_JOB,
       { deploymentId: deployment.id },
-      { queueName: deploymentQueue(input.applicationId) },
+      { queueName: deploymentQueue(input.applicationId), jobKey: runJobKey(deployment.id) },
     );
     // Live pages see the new row and the superseded ones at commit (NOTIFY inside the transaction).
     const changes = [
@@ -154,6 +168,7 @@ export async function cancelDeployment(ctx: Context, id: string): Promise<Deploy
       .where({ id })
       .patch({ status: "cancelled", finishedAt: now, errorMessage: "cancelled by a user" })
       .returning("*");
+    if (current.status === "queued") await ctx.services.jobs.remove(tx.knex, [runJobKey(id)]);
     await settleApplicationStatus(tx.knex, current.applicationId, now);
     return row!;
   });

@@ -4,6 +4,7 @@ import type DataLoader from "dataloader";
 import { liveRelay } from "../events.ts";
 import { defineModule } from "../module.ts";
 import { deployTriggerRoute } from "./deploy-trigger.rest.ts";
+import { endSubscriptionsOfDeleted } from "./deployment.events.ts";
 import {
   planHealthProbesJob,
   planReconcileJob,
@@ -55,6 +56,8 @@ export const deploymentsModule = defineModule({
     await relay(ctx, event);
     // A change of a resource: the cluster follows (reconcile.ts), in the changing transaction.
     await reconcileOnChange(ctx, event);
+    // A deleted application's live subscriptions complete.
+    await endSubscriptionsOfDeleted(ctx, event);
   },
 });
 

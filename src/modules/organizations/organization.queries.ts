@@ -44,10 +44,16 @@ export async function organizationSummary(
 /**
  * SQL (not run) of every organization's `id` and `database_id` as the derived table `alias`, to join on
  * (`.join(organizationNumbers(db, "o"), "o.id", …)`): the integer id beside another module's rows in one statement.
- * Raw SQL, so it cannot be turned into a write.
+ * With `planFeature`, only the organizations whose plan has that feature (e.g. `webhooks`), so the join also drops
+ * the rows of the others. Raw SQL, so it cannot be turned into a write.
  */
-export function organizationNumbers(db: Db, alias: string): Knex.Raw {
-  return db.raw("(select id, database_id from organizations) as ??", [alias]);
+export function organizationNumbers(db: Db, alias: string, planFeature?: string): Knex.Raw {
+  if (planFeature === undefined) return db.raw("(select id, database_id from organizations) as ??", [alias]);
+  return db.raw(
+    `(select o.id, o.database_id from organizations o join plans p on p.id = o.plan_id
+       where ? = any(p.features)) as ??`,
+    [planFeature, alias],
+  );
 }
 
 /** `{ id, email, name }` of user `id`, or undefined. */

@@ -49,8 +49,10 @@ export function createProjectWithProduction(
 
 /**
  * Deletes a project (cascading to environments, applications, databases, domains, variables, deployments) and
- * emits `project.deleted` in the same transaction (the caller's when `ctx.knex` is one) (its consumers remove the project's
- * cluster objects); `options.outbound: false` (a site import's rollback or retry) sends it to no webhook.
+ * emits `project.deleted` in the same transaction (the caller's when `ctx.knex` is one); `options.outbound: false`
+ * (a site import's rollback or retry) sends it to no webhook. The event is emitted with the project's row locked,
+ * before the delete, so that its consumers still find what the project holds (they remove its cluster objects and
+ * end the live subscriptions of its applications).
  * @returns whether it existed.
  */
 export function deleteProject(
@@ -59,7 +61,7 @@ export function deleteProject(
   options: { outbound?: boolean } = {},
 ): Promise<boolean> {
   return withTransaction(ctx, async (tx) => {
-    const [deleted] = await Project.query(tx.knex).delete().where({ id: projectId }).returning("*");
+    const deleted = await Project.query(tx.knex).findById(projectId).forUpdate();
     if (!deleted) return false;
     await events.emit(tx, "project.deleted", {
       organizationId: deleted.organizationId,
@@ -69,6 +71,7 @@ export function deleteProject(
       },
       outbound: options.outbound ?? true,
     });
+    await Project.query(tx.knex).deleteById(projectId);
     return true;
   });
 }

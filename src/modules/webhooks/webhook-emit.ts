@@ -12,6 +12,7 @@ import type { JobQueue } from "../../jobs/job-queue.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { organizationNumbers } from "../organizations/index.ts";
 import type { AppServices } from "../services.ts";
+import { WEBHOOK_GATE } from "./webhook-access.ts";
 
 /** What emitting needs: the database (pool or the caller's transaction) and the instance's services. */
 export interface EmitContext {
@@ -49,7 +50,8 @@ export function deliveryJobKey(deliveryId: string): string {
  * Writes the deliveries of `event` with `data` for organization `organizationId` (TypeID) and enqueues their
  * first attempts, in `ctx.knex`'s transaction (a new one when it is the pool). `data` must already be valid for
  * the event (see webhook-events.catalogue.ts).
- * @returns the deliveries created (empty when no active endpoint subscribes to the event).
+ * @returns the deliveries created (empty when no active endpoint subscribes to the event, or the organization's plan
+ *   has no webhooks).
  */
 export async function emitWebhookEvent(
   ctx: EmitContext,
@@ -59,12 +61,14 @@ export async function emitWebhookEvent(
   options: EmitOptions = {},
 ): Promise<CreatedDelivery[]> {
   return withTransaction(ctx, async (tx) => {
-    // The endpoints with their organization's integer id (the envelope's `org_id`), in one statement. Their rows
-    // are locked as the deliveries' foreign keys would lock them: an endpoint deleted by a transaction that commits
-    // meanwhile is skipped here, not a foreign key violation failing the action that emits the event.
+    // The endpoints with their organization's integer id (the envelope's `org_id`), in one statement; none when
+    // the organization's plan lacks webhooks (spec: "Webhooks require the Pro plan": after a downgrade the endpoints
+    // stay, receive nothing, and deliver again after an upgrade). Their rows are locked as the deliveries' foreign
+    // keys would lock them: an endpoint deleted by a transaction that commits meanwhile is skipped here, not a
+    // foreign key violation failing the action that emits the event.
     const endpoints = (await tx
       .knex("webhook_endpoints as e")
-      .join(organizationNumbers(tx.knex, "o"), "o.id", "e.organization_id")
+      .join(organizationNumbers(tx.knex, "o", WEBHOOK_GATE.planFeature.feature), "o.id", "e.organization_id")
       .where("e.organization_id", organizationId)
       .modify((q) => {
         if (options.endpointId) q.where("e.id", options.endpointId);

@@ -58,6 +58,12 @@ const dateTime = z
   .string({ error: "Required: an RFC 3339 date-time" })
   .refine(isDateTime, "Must be an RFC 3339 date-time with a time zone offset (e.g. 2026-01-31T12:00:00Z)");
 
+/**
+ * REST body of the actions that take none (regenerate-secret, test, redeliver): absent or `{}`; a field is an
+ * unknown body field (400), as on every other path.
+ */
+export const emptyBody = z.strictObject({});
+
 /** REST body of recovery: `{ since, until? }` (RFC 3339 date-times; `until` default: now). */
 export const recoverBody = z.strictObject({
   since: dateTime.meta({ format: "date-time", description: "Start of the window (inclusive)." }),

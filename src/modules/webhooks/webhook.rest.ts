@@ -14,7 +14,7 @@ import {
   type RestRoute,
 } from "../../shared/rest-route.ts";
 import { parseInput } from "../../shared/validate.ts";
-import { createBody, publishBody, recoverBody, updateBody } from "./webhook.input.ts";
+import { createBody, emptyBody, publishBody, recoverBody, updateBody } from "./webhook.input.ts";
 import { deliveriesQuery, webhookDocs } from "./webhook.openapi.ts";
 
 type Data = Record<string, unknown>;
@@ -104,6 +104,11 @@ function row(
 
 const org = (req: RestRequest) => ({ org: req.params.org_id });
 const one = (req: RestRequest) => ({ org: req.params.org_id, id: req.params.webhook_uuid });
+/** {@link one} for a POST that takes no body: a body with fields is refused (400 naming them). */
+const oneWithoutBody = (req: RestRequest) => {
+  parseInput(emptyBody, req.body ?? {});
+  return one(req);
+};
 
 /** `?limit=`: digits only, else 400 (the range is checked by the service). */
 function limitOf(req: RestRequest): number | undefined {
@@ -176,13 +181,13 @@ export const webhookRoutes: readonly RestRoute[] = [
     "POST",
     "/webhooks/:webhook_uuid/regenerate-secret",
     WEBHOOK_OPERATIONS.regenerate,
-    one,
+    oneWithoutBody,
     (d) => {
       const r = d.regenerateWebhookSecret as { secret: string; webhook: Data };
       return { status: 200, body: resource(r.webhook, r.secret) };
     },
   ),
-  row(webhookDocs.test, "POST", "/webhooks/:webhook_uuid/test", WEBHOOK_OPERATIONS.test, one, (d) => {
+  row(webhookDocs.test, "POST", "/webhooks/:webhook_uuid/test", WEBHOOK_OPERATIONS.test, oneWithoutBody, (d) => {
     const r = d.testWebhook as { deliveryId: string; firstAttempt: Data | null };
     if (!r.firstAttempt) return { status: 202, body: { delivery_id: r.deliveryId, event: "ping", pending: true } };
     return { status: 200, body: snakeKeys(r.firstAttempt) };
@@ -200,7 +205,7 @@ export const webhookRoutes: readonly RestRoute[] = [
     "POST",
     "/webhooks/:webhook_uuid/deliveries/:delivery_id/redeliver",
     WEBHOOK_OPERATIONS.redeliver,
-    (req) => ({ ...one(req), delivery: req.params.delivery_id }),
+    (req) => ({ ...oneWithoutBody(req), delivery: req.params.delivery_id }),
     (d) => ({ status: 202, body: { delivery_id: d.redeliverWebhook } }),
   ),
   row(

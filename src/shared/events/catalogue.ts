@@ -396,9 +396,9 @@ export const LIVE_EVENTS = [
     projectId: z.string().nullable().optional().describe("The import's project at that moment (grant checks)"),
   }),
   live("deployment.updated", "A deployment's status changed or it logged a line (GraphQL `deploymentUpdated`).", {
-    id: z.string().min(1).describe("The deployment's id"),
+    id: z.string().min(1).describe("The deployment's id (the application's with status `deleted`)"),
     applicationId: z.string().min(1).describe("The deployment's application"),
-    status: z.string().min(1).describe("The deployment's status"),
+    status: z.string().min(1).describe("The deployment's status, or `deleted` once the application is gone"),
     log: z
       .object({ at: isoTime, level: z.string(), text: z.string() })
       .optional()

@@ -59,7 +59,7 @@ async function newDatabase(fx: Fixture): Promise<string> {
     project_id: fx.projectP,
     environment_id: await environmentP(fx),
     type: "postgres",
-    name: "db",
+    name: `db-${fx.unique()}`,
     username: "u",
     password_encrypted: box.encrypt("p"),
     service_host: `m-${fx.unique()}${fx.unique()}-db.svc.cluster.local`,
@@ -101,7 +101,11 @@ export const manageGraphqlRows: GraphqlRow[] = [
     "createApplication",
     "mutation($i: CreateApplicationInput!) { createApplication(input: $i) { id } }",
     async (fx) => ({
-      i: { environmentId: await environmentP(fx), name: "m", source: { type: "docker", dockerImage: "nginx:1.27" } },
+      i: {
+        environmentId: await environmentP(fx),
+        name: `m-${fx.unique()}`,
+        source: { type: "docker", dockerImage: "nginx:1.27" },
+      },
     }),
     ["i", "environmentId"],
   ),
@@ -138,7 +142,9 @@ export const manageGraphqlRows: GraphqlRow[] = [
   row(
     "createDatabase",
     "mutation($i: CreateDatabaseInput!) { createDatabase(input: $i) { database { id } } }",
-    async (fx) => ({ i: { environmentId: await environmentP(fx), type: "mysql", name: "m", user: "m" } }),
+    async (fx) => ({
+      i: { environmentId: await environmentP(fx), type: "mysql", name: `m-${fx.unique()}`, user: "m" },
+    }),
     ["i", "environmentId"],
   ),
   row(
@@ -227,7 +233,7 @@ export const manageRestRows: RestRow[] = [
     "application.create",
     async (fx) => ({
       environmentId: await environmentP(fx),
-      name: "m",
+      name: `m-${fx.unique()}`,
       source: { type: "docker", dockerImage: "nginx:1.27" },
     }),
     "environmentId",
@@ -243,7 +249,7 @@ export const manageRestRows: RestRow[] = [
   procedure("variables.unset", (fx) => ({ applicationId: fx.applicationP, key: "MATRIX" }), "applicationId"),
   procedure(
     "database.create",
-    async (fx) => ({ environmentId: await environmentP(fx), type: "mysql", name: "m", user: "m" }),
+    async (fx) => ({ environmentId: await environmentP(fx), type: "mysql", name: `m-${fx.unique()}`, user: "m" }),
     "environmentId",
   ),
   procedure("database.rotatePassword", async (fx) => ({ databaseId: await newDatabase(fx) }), "databaseId"),
