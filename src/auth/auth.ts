@@ -1,7 +1,8 @@
 /**
  * The better-auth instance: e-mail/password with verification, OAuth (GitHub, Google, GitLab when configured,
  * see `oauth-providers.ts`), organizations (tables and the session's active organization), TOTP two-factor with
- * one-time recovery codes (each TOTP code accepted once, see `totp-replay.ts`) and account API keys.
+ * one-time recovery codes (each TOTP code accepted once, see `totp-replay.ts`) and account API keys. A person's name
+ * is stored as the rule of every name people read makes it, on every path (`person-name.ts`).
  * Spec: site-import-access-agent-api.md "Authentication", "Organization and access resources".
  * Tables and columns: see `naming.ts` and the migration `20261122000100_create_auth_tables.ts`.
  *
@@ -22,7 +23,6 @@ import { newId } from "../db/ids.ts";
 import { isDataException } from "../db/pg-errors.ts";
 import { poolClientFor } from "../db/prepared-statements.ts";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../shared/database-unavailable.ts";
-import { nameText } from "../shared/input-fields.ts";
 import { accountNotices, passwordResetNotice } from "./account-notices.ts";
 import { apiKeyOrganization } from "./api-key-organization.ts";
 import { attemptLimits } from "./attempt-limits.ts";
@@ -31,6 +31,7 @@ import { AUTH_ID_KINDS, AUTH_TABLES, type AuthModel, snakeFields } from "./namin
 import { builtInProviders, openIdProviders } from "./oauth-providers.ts";
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "./password.ts";
 import { revokeSessionsOnPasswordChange } from "./password-change.ts";
+import { personName, personNames } from "./person-name.ts";
 import { sharedRequestLimits } from "./request-limits.ts";
 import { hashingSessionTokens, sessionRevocationByHash } from "./session-token-hashing.ts";
 import { TOTP_PERIOD_SECONDS, totpReplayGuard } from "./totp-replay.ts";
@@ -90,26 +91,6 @@ export const DISABLED_AUTH_PATHS = [
   // session and the password copy the second factor.
   "/two-factor/get-totp-uri",
 ];
-
-/** The paths on which a person sets their own display name (better-auth's `name`). */
-const NAME_PATHS = new Set(["/sign-up/email", "/update-user"]);
-
-/**
- * Refuses a display name set by the person (sign-up, profile update) that is not one line of 1 to 100 characters
- * without control characters — the rule of every other name (src/shared/input-fields.ts); NUL in particular, which
- * PostgreSQL cannot store. Names from an OAuth provider's profile are taken as given.
- * @throws APIError 400 `INVALID_INPUT_VALUE` naming the rule.
- */
-function checkOwnName(name: unknown, path: string | undefined): void {
-  if (name === undefined || !path || !NAME_PATHS.has(path)) return;
-  const checked = nameText(100).safeParse(name);
-  if (!checked.success) {
-    throw new APIError("BAD_REQUEST", {
-      message: `Invalid name: ${checked.error.issues[0]!.message}`,
-      code: "INVALID_INPUT_VALUE",
-    });
-  }
-}
 
 /** The pino-like logger createAuth writes to (mail by default, better-auth's own warnings and errors). */
 export interface AuthLog extends MailLog {
@@ -339,11 +320,8 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
     socialProviders: builtInProviders(config),
     databaseHooks: {
       user: {
-        create: {
-          before: async (user, ctx) => void checkOwnName(user.name, ctx?.path),
-          after: (user) => accountEvent("user_signed_up", user.id),
-        },
-        update: { before: async (user, ctx) => void checkOwnName(user.name, ctx?.path) },
+        // The name is stored as the person-name rule makes it (person-name.ts, whose hooks run first).
+        create: { after: (user) => accountEvent("user_signed_up", user.id) },
       },
       session: {
         create: {
@@ -396,7 +374,8 @@ export function createAuth(config: Config, databaseUrl: string, deps: AuthDeps =
       attemptLimits(pool),
       revokeSessionsOnPasswordChange(),
       sessionRevocationByHash(pool),
-      unverifiedSignUpReplaces(pool, (name) => checkOwnName(name, "/sign-up/email")),
+      personNames(),
+      unverifiedSignUpReplaces(pool, personName),
       ...(openIdProviders(config).length ? [genericOAuth({ config: openIdProviders(config) })] : []),
       // Short-lived user JWTs (`GET /api/auth/token` for a session; keys at `/api/auth/jwks`), accepted as
       // `Authorization: Bearer <JWT>` by the management APIs (webhooks), see src/auth/credentials/jwt.ts.

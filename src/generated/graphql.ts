@@ -175,6 +175,7 @@ export type Application = {
   healthCheckedAt?: Maybe<Scalars["DateTime"]["output"]>;
   /** TypeID with prefix `app_`. */
   id: Scalars["ID"]["output"];
+  /** Display name, unique in its environment. */
   name: Scalars["String"]["output"];
   /**
    * True when the application's settings, variables or domains changed after its last deployment was queued (or it
@@ -365,8 +366,9 @@ export type CreateApplicationInput = {
   /** Environment (`env_...`) the application is created in. */
   environmentId: Scalars["ID"]["input"];
   /**
-   * Display name, 1 to 100 characters; the platform-wide `appName` slug is made from it (`app-` first when the name
-   * does not start with a letter, e.g. `1shop` → `app-1shop-7k2mq3`: the slug names Kubernetes Services, which must).
+   * Display name, 1 to 100 characters, unique in the environment (`CONFLICT` otherwise); the platform-wide `appName`
+   * slug is made from it (`app-` first when the name does not start with a letter, e.g. `1shop` → `app-1shop-7k2mq3`:
+   * the slug names Kubernetes Services, which must).
    */
   name: Scalars["String"]["input"];
   /** Container port, 1 to 65535. Default 80. */
@@ -401,7 +403,10 @@ export type CreateDatabaseInput = {
   applicationIds?: InputMaybe<Array<Scalars["ID"]["input"]>>;
   /** Environment (`env_...`) the database is created in. */
   environmentId: Scalars["ID"]["input"];
-  /** Database name: 1 to 63 characters, letters, digits, `_` and `-`. */
+  /**
+   * Database name: 1 to 63 characters, letters, digits, `_` and `-`, not starting with `-`; unique in the environment
+   * (`CONFLICT` otherwise).
+   */
   name: Scalars["String"]["input"];
   /**
    * Password, 1 to 256 characters; omitted: 32 random letters and digits are generated (answered once as
@@ -440,6 +445,7 @@ export type CreateOrganizationInput = {
 
 /** Input of `createProject`. */
 export type CreateProjectInput = {
+  /** At most 1000 characters, trimmed; omitted, null, empty or only whitespace: none (stored as null). */
   description?: InputMaybe<Scalars["String"]["input"]>;
   /** 1 to 100 characters, unique inside the organization (`CONFLICT` otherwise). */
   name: Scalars["String"]["input"];
@@ -538,7 +544,7 @@ export type Database = {
   environment: Environment;
   /** TypeID with prefix `db_`. */
   id: Scalars["ID"]["output"];
-  /** Database name. */
+  /** Database name, unique in its environment. */
   name: Scalars["String"]["output"];
   /** Internal cluster hostname of the database service (`DB_HOST`): `<app>-db.<organization namespace>.<cluster domain>`. */
   serviceHost: Scalars["String"]["output"];
@@ -908,12 +914,18 @@ export type Member = {
   /** When the person joined. */
   createdAt: Scalars["DateTime"]["output"];
   /**
-   * Grants limiting a `member` to given projects or applications, oldest first. Empty: the member sees every
-   * project. Owners and admins are never limited.
+   * Grants limiting a `member` to given projects or applications, oldest first. Empty: the member sees every project
+   * unless `limitedToGrants`. Owners and admins are never limited.
    */
   grants: Array<MemberGrant>;
   /** TypeID with prefix `mem_`. */
   id: Scalars["ID"]["output"];
+  /**
+   * Whether grants limit this member (role `member`): set by its first grant; it stays set when the granted projects
+   * and applications are deleted (their grants go with them: the member then sees no project until granted one) and
+   * is cleared only by `revokeAccess` of its last grant.
+   */
+  limitedToGrants: Scalars["Boolean"]["output"];
   organization: Organization;
   role: Role;
   user: User;
@@ -993,7 +1005,7 @@ export type Mutation = {
   createDatabase: DatabaseChange;
   /**
    * Creates an environment in a project (owners and admins): `name` 1 to 63 characters, letters, digits, `_` and
-   * `-`, unique in the project (`CONFLICT`). Emits `environment.created`.
+   * `-`, starting with a letter or digit, unique in the project (`CONFLICT`). Emits `environment.created`.
    */
   createEnvironment: Environment;
   /** Configures a git provider. `FORBIDDEN` for members; `NOT_FOUND` when the organization is not the caller's; `BAD_USER_INPUT`. */
@@ -1024,8 +1036,9 @@ export type Mutation = {
    */
   deleteApiKey: Scalars["ID"]["output"];
   /**
-   * Deletes an application with its domains, variables and deployments (owners and admins). Emits
-   * `application.deleted` (its cluster objects are removed by the deployments side from that event). Returns the id.
+   * Deletes an application with its domains, variables, deployments and grants (owners and admins; a member limited
+   * to it stays limited: see `Member.limitedToGrants`). Emits `application.deleted` (its cluster objects are removed by
+   * the deployments side from that event); its `deploymentUpdated` subscriptions complete. Returns the id.
    */
   deleteApplication: Scalars["ID"]["output"];
   /**
@@ -1048,8 +1061,9 @@ export type Mutation = {
    */
   deletePaymentGatewayService: Scalars["Boolean"]["output"];
   /**
-   * Deletes a project and everything in it (owner or admin). Emits `project.deleted`; under the `kubernetes` deployer
-   * the reconcile then deletes the project's cluster objects. Returns its id; `NOT_FOUND` once it is gone (of
+   * Deletes a project and everything in it, grants on it included (owner or admin; a member limited to it stays
+   * limited: see `Member.limitedToGrants`). Emits `project.deleted`; under the `kubernetes` deployer the reconcile then
+   * deletes the project's cluster objects. Returns its id; `NOT_FOUND` once it is gone (of
    * concurrent deletes of one project, one answers the id).
    */
   deleteProject: Scalars["ID"]["output"];
@@ -1164,7 +1178,10 @@ export type Mutation = {
    * resume any more (its job has no attempts left) counts as interrupted and is re-run.
    */
   retrySiteImport: SiteImportResult;
-  /** Removes a grant (owner or admin); a member left without grants sees every project again. Returns the grant id. */
+  /**
+   * Removes a grant (owner or admin); a member whose last grant is revoked sees every project again (`limitedToGrants`
+   * false). Returns the grant id.
+   */
   revokeAccess: Scalars["ID"]["output"];
   /** Revokes the caller's agent token in the active organization at once. False when there was none. */
   revokeAgentToken: Scalars["Boolean"]["output"];
@@ -1249,6 +1266,12 @@ export type Mutation = {
   updateMemberRole: Member;
   /** Renames the service or changes its webhook URL (null clears it). Owners and admins. */
   updatePaymentGatewayService: PaymentGatewayService;
+  /**
+   * Renames a project or changes its description (owner or admin; a member gets `FORBIDDEN` on a project it sees,
+   * `NOT_FOUND` on one it does not, as for another organization's). Emits `project.updated` with the changed fields,
+   * only when something changed. Returns the project as it is after the change; `NOT_FOUND` once it is gone.
+   */
+  updateProject: Project;
   /** Changes URL, events, description or active state; deactivating cancels pending attempts. */
   updateWebhook: WebhookEndpoint;
 };
@@ -1610,6 +1633,12 @@ export type MutationUpdatePaymentGatewayServiceArgs = {
   id: Scalars["ID"]["input"];
   name?: InputMaybe<Scalars["String"]["input"]>;
   webhookUrl?: InputMaybe<Scalars["String"]["input"]>;
+};
+
+/** Write entry points. Same authentication and error codes as `Query`. */
+export type MutationUpdateProjectArgs = {
+  id: Scalars["ID"]["input"];
+  input: UpdateProjectInput;
 };
 
 /** Write entry points. Same authentication and error codes as `Query`. */
@@ -2391,7 +2420,7 @@ export type SiteImportConnection = {
 
 /** Database to create with the imported site. All fields are required when `database` is given. */
 export type SiteImportDatabaseInput = {
-  /** Database name: 1 to 63 characters, letters, digits, `_` and `-`. */
+  /** Database name: 1 to 63 characters, letters, digits, `_` and `-`, not starting with `-`. */
   name: Scalars["String"]["input"];
   /** Database password, 1 to 256 characters. Stored encrypted; never returned (masked as `********`). */
   password: Scalars["String"]["input"];
@@ -2672,8 +2701,8 @@ export type SshKey = {
 export type Subscription = {
   __typename?: "Subscription";
   /**
-   * Status changes and log lines of the application's deployments. `NOT_FOUND` when the application is not visible.
-   * `after`: the `cursor` of the last event received: the events after it are replayed first (those the caller may
+   * Status changes and log lines of the application's deployments. `NOT_FOUND` when the application is not visible;
+   * completes (graphql-ws `complete`) when the application is deleted, on its own or with its project. `after`: the `cursor` of the last event received: the events after it are replayed first (those the caller may
    * see, as live ones), then the live ones, none missed or repeated; `CURSOR_EXPIRED` when it is older than the event
    * log's retention (`SKIFF_EVENT_LOG_RETENTION_SECONDS`, default 24 h): read the deployment, subscribe without it.
    */
@@ -2729,7 +2758,7 @@ export type UpdateApplicationInput = {
   dockerImage?: InputMaybe<Scalars["String"]["input"]>;
   /** Path the health probe requests: starts with `/`, at most 2048 characters, no spaces or `#`. */
   healthPath?: InputMaybe<Scalars["String"]["input"]>;
-  /** Display name, 1 to 100 characters (the `appName` slug does not change). */
+  /** Display name, 1 to 100 characters, unique in the environment (`CONFLICT` otherwise; the `appName` slug does not change). */
   name?: InputMaybe<Scalars["String"]["input"]>;
   /** Container port, 1 to 65535. */
   port?: InputMaybe<Scalars["Int"]["input"]>;
@@ -2747,6 +2776,20 @@ export type UpdateDomainInput = {
   port?: InputMaybe<Scalars["Int"]["input"]>;
   /** Use the application's port (clears `port`). */
   useApplicationPort?: InputMaybe<Scalars["Boolean"]["input"]>;
+};
+
+/** Input of `updateProject`: the fields to change; an omitted or null field keeps its value. */
+export type UpdateProjectInput = {
+  /**
+   * The new description: at most 1000 characters, trimmed (`BAD_USER_INPUT` naming `description` when longer); empty
+   * or only whitespace clears it (null).
+   */
+  description?: InputMaybe<Scalars["String"]["input"]>;
+  /**
+   * The new name: 1 to 100 characters, trimmed, in Unicode normalization form C, unique inside the organization
+   * (`CONFLICT` otherwise, with `createProject`'s message); `BAD_USER_INPUT` naming `name` for an empty or invalid one.
+   */
+  name?: InputMaybe<Scalars["String"]["input"]>;
 };
 
 /** Input of `updateWebhook`: omitted fields keep their value. */
@@ -3010,7 +3053,6 @@ export type ResolversTypes = {
   ID: ResolverTypeWrapper<Scalars["ID"]["output"]>;
   String: ResolverTypeWrapper<Scalars["String"]["output"]>;
   Boolean: ResolverTypeWrapper<Scalars["Boolean"]["output"]>;
-  Int: ResolverTypeWrapper<Scalars["Int"]["output"]>;
   AddNotificationChannelInput: AddNotificationChannelInput;
   AgentToken: ResolverTypeWrapper<AgentToken>;
   ApiKey: ResolverTypeWrapper<ApiKeyModel>;
@@ -3124,6 +3166,7 @@ export type ResolversTypes = {
   URL: ResolverTypeWrapper<Scalars["URL"]["output"]>;
   UpdateApplicationInput: UpdateApplicationInput;
   UpdateDomainInput: UpdateDomainInput;
+  UpdateProjectInput: UpdateProjectInput;
   UpdateWebhookInput: UpdateWebhookInput;
   User: ResolverTypeWrapper<UserModel>;
   Viewer: ResolverTypeWrapper<CallerModel>;
@@ -3134,6 +3177,7 @@ export type ResolversTypes = {
   WebhookEventType: ResolverTypeWrapper<WebhookEventTypeModel>;
   WebhookRecovery: ResolverTypeWrapper<WebhookRecovery>;
   WebhookTestResult: ResolverTypeWrapper<WebhookTestOutcomeModel>;
+  Int: ResolverTypeWrapper<Scalars["Int"]["output"]>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -3142,7 +3186,6 @@ export type ResolversParentTypes = {
   ID: Scalars["ID"]["output"];
   String: Scalars["String"]["output"];
   Boolean: Scalars["Boolean"]["output"];
-  Int: Scalars["Int"]["output"];
   AddNotificationChannelInput: AddNotificationChannelInput;
   AgentToken: AgentToken;
   ApiKey: ApiKeyModel;
@@ -3235,6 +3278,7 @@ export type ResolversParentTypes = {
   URL: Scalars["URL"]["output"];
   UpdateApplicationInput: UpdateApplicationInput;
   UpdateDomainInput: UpdateDomainInput;
+  UpdateProjectInput: UpdateProjectInput;
   UpdateWebhookInput: UpdateWebhookInput;
   User: UserModel;
   Viewer: CallerModel;
@@ -3245,7 +3289,19 @@ export type ResolversParentTypes = {
   WebhookEventType: WebhookEventTypeModel;
   WebhookRecovery: WebhookRecovery;
   WebhookTestResult: WebhookTestOutcomeModel;
+  Int: Scalars["Int"]["output"];
 };
+
+export type PageSizeDirectiveArgs = {
+  max: Scalars["Int"]["input"];
+};
+
+export type PageSizeDirectiveResolver<
+  Result,
+  Parent,
+  ContextType = Context,
+  Args = PageSizeDirectiveArgs,
+> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type AgentTokenResolvers<
   ContextType = Context,
@@ -3656,6 +3712,7 @@ export type MemberResolvers<
   createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
   grants?: Resolver<Array<ResolversTypes["MemberGrant"]>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  limitedToGrants?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
   organization?: Resolver<ResolversTypes["Organization"], ParentType, ContextType>;
   role?: Resolver<ResolversTypes["Role"], ParentType, ContextType>;
   user?: Resolver<ResolversTypes["User"], ParentType, ContextType>;
@@ -4049,6 +4106,12 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationUpdatePaymentGatewayServiceArgs, "id">
+  >;
+  updateProject?: Resolver<
+    ResolversTypes["Project"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationUpdateProjectArgs, "id" | "input">
   >;
   updateWebhook?: Resolver<
     ResolversTypes["WebhookEndpoint"],
@@ -4777,4 +4840,8 @@ export type Resolvers<ContextType = Context> = {
   WebhookEventType?: WebhookEventTypeResolvers<ContextType>;
   WebhookRecovery?: WebhookRecoveryResolvers<ContextType>;
   WebhookTestResult?: WebhookTestResultResolvers<ContextType>;
+};
+
+export type DirectiveResolvers<ContextType = Context> = {
+  pageSize?: PageSizeDirectiveResolver<any, any, ContextType>;
 };

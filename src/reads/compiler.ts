@@ -26,6 +26,7 @@ import { randomBytes } from "node:crypto";
 import {
   type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLField,
   type GraphQLObjectType,
   type GraphQLSchema,
   getArgumentValues,
@@ -51,6 +52,8 @@ export interface ReadField {
   nodes: readonly FieldNode[];
   /** The field's GraphQL return type, named (e.g. `Project` for `[Project!]!`). */
   returnType: string;
+  /** The field's definition in the schema (its arguments' directives, e.g. `@pageSize`). */
+  definition: GraphQLField<unknown, unknown>;
 }
 
 /**
@@ -400,7 +403,7 @@ export class ReadCompiler extends SqlConditionWriter {
     const definition = type?.getFields()[fieldName];
     if (!compile || !definition) return null;
     const returnType = getNamedType(definition.type).name;
-    const sql = compile({ compiler: this, alias: "", args, nodes, returnType });
+    const sql = compile({ compiler: this, alias: "", args, nodes, returnType, definition });
     return sql === null ? null : jsonValue(sql, returnType);
   }
 
@@ -520,7 +523,7 @@ export class ReadCompiler extends SqlConditionWriter {
       const returnType = getNamedType(definition.type).name;
       try {
         const args = getArgumentValues(definition, node, this.variables);
-        sql = compile({ compiler: this, alias, args, nodes, returnType });
+        sql = compile({ compiler: this, alias, args, nodes, returnType, definition });
       } catch (error) {
         if (!this.partial || !(error instanceof Error)) throw error;
         sql = this.fail(error);

@@ -5,6 +5,7 @@
  */
 import { isoTimeJsonSql } from "../db/sql-time.ts";
 import { NotFoundError } from "../shared/errors.ts";
+import { pageSizeMax } from "../shared/page-size.ts";
 import { checkPageSize } from "../shared/pagination.ts";
 import { JsonSql, orMissing, type ReadField, type ReadFieldSql, type ReadRootSql, type ReadTypes } from "./compiler.ts";
 import { impliesVisible, type SqlVisibility, type TableDescriptor } from "./tables.ts";
@@ -46,11 +47,16 @@ export const timestamp =
     isoTimeJson(`${alias}.${name}`);
 
 /**
- * The integer argument `name` of `field` (`fallback` when absent) checked against 1..max.
- * @throws BadUserInputError when out of range (src/shared/pagination.ts `checkPageSize`).
+ * The page-size argument `name` of `field` (its schema default when absent or null) checked against 1..max, `max`
+ * being the argument's `@pageSize` in the SDL (src/shared/page-size.ts).
+ * @throws BadUserInputError when out of range (src/shared/pagination.ts `checkPageSize`); Error when the argument
+ *   declares no `@pageSize` (a schema mistake).
  */
-export function pageSizeArg(field: ReadField, name: string, max: number, fallback?: number): number {
-  const value = field.args[name] ?? fallback;
+export function pageSizeArg(field: ReadField, name: string): number {
+  const arg = field.definition.args.find((a) => a.name === name);
+  const max = pageSizeMax(arg);
+  if (max === undefined) throw new Error(`${field.definition.name}(${name}) declares no @pageSize`);
+  const value = field.args[name] ?? arg?.defaultValue;
   return checkPageSize(typeof value === "number" ? value : Number.NaN, max, name);
 }
 

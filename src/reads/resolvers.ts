@@ -26,6 +26,7 @@ import {
 } from "graphql";
 import { collectSubfields } from "graphql/execution/collectFields.js";
 import { NotFoundError } from "../shared/errors.ts";
+import { operationContextOf } from "../shared/operation-context.ts";
 import { callerFingerprint, NOW_PATH, recordingCaller, sharingProbeOf } from "./caller-dependencies.ts";
 import {
   ERROR_KEY,
@@ -52,11 +53,13 @@ const requests = new WeakMap<object, RequestReads>();
 /** Per subscription event (the payload object every subscriber receives): its shared reads by statement. */
 const eventReads = new WeakMap<object, Map<string, Promise<unknown>>>();
 
+/** The reads of `ctx`'s operation (a copy of its context made for one resolver shares them: operation-context.ts). */
 function readsOf(ctx: ReadContext): RequestReads {
-  let reads = requests.get(ctx);
+  const operation = operationContextOf(ctx);
+  let reads = requests.get(operation);
   if (!reads) {
     reads = { errors: [], rereads: new WeakMap() };
-    requests.set(ctx, reads);
+    requests.set(operation, reads);
   }
   return reads;
 }

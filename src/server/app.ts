@@ -43,6 +43,7 @@ import {
   observeResponses,
   serveMetrics,
 } from "./metrics.ts";
+import { partialDataPlugin } from "./partial-data.ts";
 import { queryCostPlugin } from "./query-cost.ts";
 import { checkDocumentSize, queryLimits } from "./query-limits.ts";
 import { createReadinessCheck } from "./readiness.ts";
@@ -149,6 +150,8 @@ export async function createServer(services: AppServices, databaseUrl: string): 
         : []),
       // After them: no operation runs, and no answer goes out, for a remembered caller that was not confirmed.
       callerConfirmationPlugin(),
+      // A response with data is a 2xx, whatever its errors ask for (GraphQL over HTTP).
+      partialDataPlugin<Context>(),
     ],
     stringifyResult,
   });

@@ -3,7 +3,8 @@
  * execution with graphql-query-complexity and a field estimator that multiplies by list sizes:
  * - every field costs 1 plus what it selects;
  * - a list field (or a `…Connection` page) multiplies what it selects by its `first` argument (the schema's
- *   default when omitted), or by {@link DEFAULT_LIST_SIZE} when the list is unbounded;
+ *   default when omitted; at most its `@pageSize` maximum, src/shared/page-size.ts: a larger one is refused by its
+ *   field as bad input, not counted), or by {@link DEFAULT_LIST_SIZE} when the list is unbounded;
  * - `edges` and `nodes` inside a connection are not multiplied again (the page size already was);
  * - Federation's `_entities` multiplies what it selects by the number of `representations` (from the literal or
  *   the variables).
@@ -26,6 +27,7 @@ import { type ComplexityEstimatorArgs, getComplexity } from "graphql-query-compl
 import { timeLimitError } from "../shared/errors.ts";
 import { waitedMs } from "../shared/execution-waits.ts";
 import { jsonTooDeep } from "../shared/json-text.ts";
+import { pageSizeMaxOf } from "../shared/page-size.ts";
 
 /**
  * Assumed length of a list field without a `first` argument (organizations, members, environments, …): 5 keeps
@@ -51,7 +53,10 @@ function estimateField({ type, field, args, childComplexity }: ComplexityEstimat
     return 1 + args.representations.length * Math.max(1, childComplexity);
   }
   if (!list && !isConnection(field)) return 1 + childComplexity;
-  const first = typeof args.first === "number" && args.first > 0 ? args.first : DEFAULT_LIST_SIZE;
+  const first =
+    typeof args.first === "number" && args.first > 0
+      ? Math.min(args.first, pageSizeMaxOf(field, "first") ?? args.first)
+      : DEFAULT_LIST_SIZE;
   return 1 + first * Math.max(1, childComplexity);
 }
 

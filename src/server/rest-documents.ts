@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { InMemoryLRUCache, type KeyValueCache } from "@apollo/utils.keyvaluecache";
 import { type DocumentNode, type GraphQLSchema, parse } from "graphql";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
+import { DOCUMENT_CACHE_BYTES, documentBytes } from "./document-bytes.ts";
 
 /** sha256 hex of a document's text: Apollo's query hash, the last part of its document store keys. */
 function queryHash(text: string): string {
@@ -15,12 +16,16 @@ function queryHash(text: string): string {
 }
 
 /**
- * An Apollo `documentStore` holding the REST rows' documents forever and any other document in an LRU.
+ * An Apollo `documentStore` holding the REST rows' documents forever and any other document in an LRU of at most
+ * DOCUMENT_CACHE_BYTES, counting each document's source text (document-bytes.ts).
  * Apollo keys entries `<schema hash>:<query hash>`; pinned documents are found by the query hash.
  */
 export class RestDocumentStore implements KeyValueCache<DocumentNode> {
   private readonly pinned = new Map<string, DocumentNode>();
-  private readonly others = new InMemoryLRUCache<DocumentNode>();
+  private readonly others = new InMemoryLRUCache<DocumentNode>({
+    maxSize: DOCUMENT_CACHE_BYTES,
+    sizeCalculation: documentBytes,
+  });
 
   /**
    * Parses and validates every GraphQL row's operation with `validate` (the rules /graphql applies) and pins it.

@@ -11,20 +11,27 @@
  * subscriber.
  */
 import { createSourceEventStream, type DocumentNode, type ExecutionArgs, type ExecutionResult, execute } from "graphql";
+import { LRUCache } from "lru-cache";
 import { type ReadContext, SHARING_PROBE, type SharingProbe, settledFingerprint } from "../reads/index.ts";
 import { isShareableEvent, type StreamConsumer } from "../shared/pubsub.ts";
 
 /** The key of an operation's result: its text, variables and operation name (set by the transport per document). */
 const operationKeys = new WeakMap<DocumentNode, string>();
 
-/** Most operation keys kept in {@link sharedKeys}. */
+/** Most operation keys kept in {@link sharedKeys}, and the bytes they may hold (UTF-16: 2 per code unit). */
 const SHARED_KEYS = 10_000;
+const SHARED_KEY_BYTES = 16 * 2 ** 20;
 
 /**
- * Operation keys in use, each by itself (an LRU of {@link SHARED_KEYS}): thousands of subscribers send the same
- * operation, and each of their documents then keeps the one string rather than its own copy.
+ * Operation keys in use, each by itself (an LRU of {@link SHARED_KEYS} and {@link SHARED_KEY_BYTES}): thousands of
+ * subscribers send the same operation, and each of their documents then keeps the one string rather than its own
+ * copy. Bounded by bytes too: a key holds the query text and the variables, which a client chooses.
  */
-const sharedKeys = new Map<string, string>();
+const sharedKeys = new LRUCache<string, string>({
+  max: SHARED_KEYS,
+  maxSize: SHARED_KEY_BYTES,
+  sizeCalculation: (key) => 2 * key.length,
+});
 
 /** Records the key of `document` (parsed once per `subscribe` message). */
 export function keyOperation(
@@ -35,10 +42,7 @@ export function keyOperation(
 ): void {
   const built = `${operationName ?? ""}\u0000${JSON.stringify(variables ?? {})}\u0000${query}`;
   const key = sharedKeys.get(built) ?? built;
-  // Most recently used last: the oldest entry is the first one evicted.
-  sharedKeys.delete(key);
   sharedKeys.set(key, key);
-  if (sharedKeys.size > SHARED_KEYS) sharedKeys.delete(sharedKeys.keys().next().value!);
   operationKeys.set(document, key);
 }
 

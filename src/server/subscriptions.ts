@@ -39,6 +39,7 @@ import {
   getOperationAST,
 } from "graphql";
 import { handleProtocols } from "graphql-ws";
+import { LRUCache } from "lru-cache";
 import { type WebSocket, WebSocketServer } from "ws";
 import { trustedOriginsOf } from "../auth/auth.ts";
 import type { Caller } from "../auth/caller.ts";
@@ -51,6 +52,7 @@ import { timeLimitError } from "../shared/errors.ts";
 import { StreamOverflowError } from "../shared/pubsub.ts";
 import { authenticate } from "./authenticate.ts";
 import { buildContext, withOrigin } from "./context.ts";
+import { DOCUMENT_CACHE_BYTES, documentBytes } from "./document-bytes.ts";
 import { createFormatError } from "./format-error.ts";
 import { BEHIND_CLOSE_CODE, GraphqlWsProtocol, ProtocolSocket } from "./graphql-ws-protocol.ts";
 import { unicodeError } from "./input-checks.ts";
@@ -93,7 +95,7 @@ class SocketResults extends SharedResults {
   }
 }
 
-/** Query texts whose parsed and validated document is kept (see `checkedDocuments`). */
+/** Query texts whose parsed and validated document is kept (see `checkedDocuments`), and the bytes they may hold. */
 const CHECKED_DOCUMENTS = 500;
 
 /** Close code of every socket on shutdown: 1012 Service Restart (reconnect; graphql-ws clients retry on it). */
@@ -251,24 +253,24 @@ export function attachSubscriptions(
     };
   };
   /**
-   * Documents that passed parsing within the limits and validation, by query text (an LRU of
-   * {@link CHECKED_DOCUMENTS}): validation depends on the text and the schema only, and thousands of clients send
-   * the same subscription, so each text is checked once (and kept once: operations of the same text share the
-   * entry's string). What depends on the variables (their characters, the
-   * cost) is checked for every operation.
+   * Documents that passed parsing within the limits and validation, by query text (an LRU of at most
+   * {@link CHECKED_DOCUMENTS} entries and DOCUMENT_CACHE_BYTES, each counted with its text: document-bytes.ts):
+   * validation depends on the text and the schema only, and thousands of clients send the same subscription, so each
+   * text is checked once (and kept once: operations of the same text share the entry's string). What depends on the
+   * variables (their characters, the cost) is checked for every operation.
    */
-  const checkedDocuments = new Map<string, { document: DocumentNode; query: string }>();
+  const checkedDocuments = new LRUCache<string, { document: DocumentNode; query: string }>({
+    max: CHECKED_DOCUMENTS,
+    maxSize: DOCUMENT_CACHE_BYTES,
+    sizeCalculation: (checked) => documentBytes(checked.document),
+  });
   const protocol = new GraphqlWsProtocol(
     {
       // The HTTP limits applied here too: tokens and bracket nesting (before parsing), the standard rules with
       // depth, aliases, directives and introspection, then the cost. A refusal is the operation's `error` message.
       prepare: (socket, payload) => {
         let checked = checkedDocuments.get(payload.query);
-        if (checked) {
-          // Most recently used last: the oldest entry is the first one evicted.
-          checkedDocuments.delete(payload.query);
-          checkedDocuments.set(checked.query, checked);
-        } else {
+        if (!checked) {
           let parsed: DocumentNode;
           try {
             parsed = parseWithinLimits(payload.query);
@@ -280,7 +282,6 @@ export function attachSubscriptions(
           if (errors.length > 0) return validationFailed(errors);
           checked = { document: parsed, query: payload.query };
           checkedDocuments.set(payload.query, checked);
-          if (checkedDocuments.size > CHECKED_DOCUMENTS) checkedDocuments.delete(checkedDocuments.keys().next().value!);
         }
         // Its own document object per operation: the shared-execution key (text, variables) is kept per document.
         const document: DocumentNode = { ...checked.document };

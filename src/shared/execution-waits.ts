@@ -5,29 +5,15 @@
  * the fields of the answer resolved after it must not fail with `EXECUTION_TIME_LIMIT`.
  */
 
-/** Milliseconds each operation's context has spent in {@link outsideExecutionTime}. */
+import { operationContextOf } from "./operation-context.ts";
+
+/** Milliseconds each operation's context has spent in {@link outsideExecutionTime} (copies count for it). */
 const waited = new WeakMap<object, number>();
-
-/** Contexts made from an operation's context for one resolver (see {@link shareExecutionTime}): → that context. */
-const operationContexts = new WeakMap<object, object>();
-
-/** The operation's own context of `context` (itself unless it is a copy made for one resolver). */
-function operationContext(context: object): object {
-  return operationContexts.get(context) ?? context;
-}
-
-/**
- * Makes `copy` (a context derived from `original` for one resolver, e.g. with another database handle) count its
- * waits for `original`'s operation, whose fields' deadlines are checked against `original`.
- */
-export function shareExecutionTime(copy: object, original: object): void {
-  operationContexts.set(copy, operationContext(original));
-}
 
 /** Resolves (or rejects) as `wait`, its duration left out of the execution time of `context`'s operation. */
 export async function outsideExecutionTime<T>(context: object, wait: Promise<T>): Promise<T> {
   const start = performance.now();
-  const key = operationContext(context);
+  const key = operationContextOf(context);
   try {
     return await wait;
   } finally {
@@ -37,5 +23,5 @@ export async function outsideExecutionTime<T>(context: object, wait: Promise<T>)
 
 /** Milliseconds `context`'s operation has spent in {@link outsideExecutionTime} so far (0 when none). */
 export function waitedMs(context: object): number {
-  return waited.get(operationContext(context)) ?? 0;
+  return waited.get(operationContextOf(context)) ?? 0;
 }

@@ -8,12 +8,16 @@ import { describe, expect, it } from "vitest";
 import { assertCan, can, refusal, visibleProjectSql } from "../../src/auth/access/policy.ts";
 import { type OrgAccess, type Role, standingOf } from "../../src/auth/access/standing.ts";
 
-/** A standing of `role` in org_1, with the plan's `features` and, for a member, grants to prj_1 and app_2 (of prj_2). */
-function access(role: Role, features: string[] = [], grants = true): OrgAccess {
+/**
+ * A standing of `role` in org_1, with the plan's `features` and, for a member, grants to prj_1 and app_2 (of
+ * prj_2); `limited` (default: with grants) as `members.limited_to_grants`.
+ */
+function access(role: Role, features: string[] = [], grants = true, limited = grants): OrgAccess {
   return standingOf("org_1", {
     memberId: "mem_1",
     role,
     standingVersion: "1",
+    limitedToGrants: limited,
     planFeatures: features,
     grants: grants
       ? [
@@ -52,6 +56,16 @@ describe("can / assertCan", () => {
     expect(can(member, "application:see", { id: "app_3", projectId: "prj_2" })).toBe(false);
     expect(codeOf(() => assertCan(member, "project:see", { projectId: "prj_3" }))).toBe("NOT_FOUND");
     expect(can(access("admin"), "project:see", { projectId: "prj_3" })).toBe(true);
+  });
+
+  it("a member limited to grants of which none is left sees nothing; one never limited sees everything", () => {
+    const emptied = access("member", [], false, true);
+    expect(can(emptied, "project:see", { projectId: "prj_1" })).toBe(false);
+    expect(can(emptied, "application:see", { id: "app_2", projectId: "prj_2" })).toBe(false);
+    const unlimited = access("member", [], false, false);
+    expect(can(unlimited, "project:see", { projectId: "prj_3" })).toBe(true);
+    // Owners and admins are never limited, whatever the row says.
+    expect(can(access("admin", [], false, true), "project:see", { projectId: "prj_3" })).toBe(true);
   });
 
   it("protects the owner from being managed and the owner's keys from non-owners", () => {

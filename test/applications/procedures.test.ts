@@ -2,9 +2,11 @@
  * The management procedures (`POST /api/<object>.<action>`, src/modules/applications/manage.rest.ts) over real HTTP
  * against a real server and PostgreSQL: one per management mutation of the schema (a mutation without one fails),
  * each answering `{ result: { data } }` with the rows changed as GraphQL changes them, and every error with its
- * status and `{ error: { message, code, fieldErrors? } }`.
+ * status and `{ error: { message, code, fieldErrors? } }`. A session reaches every organization it belongs to, as
+ * over GraphQL.
  */
 import { describe, expect, it } from "vitest";
+import { newId } from "../../src/db/ids.ts";
 import { MANAGE_PROCEDURES } from "../../src/modules/applications/manage.rest.ts";
 import { managementMutations } from "../helpers/management-mutations.ts";
 import {
@@ -15,7 +17,8 @@ import {
   createProjects,
   createRegistry,
 } from "../helpers/seed.ts";
-import { useTestServer } from "../helpers/server.ts";
+import { gql, useTestServer } from "../helpers/server.ts";
+import { sessionFor } from "../helpers/session.ts";
 
 const t = useTestServer({ SKIFF_WORKER: "false" });
 
@@ -107,6 +110,43 @@ describe("management procedures", () => {
     const left = await t.db.knex("environments").where({ project_id: projectId }).pluck("name");
     expect(left).toEqual(["production"]);
     expect(await t.db.knex("applications").where({ project_id: projectId })).toEqual([]);
+  });
+
+  it("reach with a session what its mutation reaches over GraphQL: every organization of the session", async () => {
+    const a = await createOrg(t.db.knex);
+    const b = await createOrg(t.db.knex);
+    // A's owner also owns B; the session acts on A (its first organization), B's project is named by id.
+    await t.db.knex("members").insert({
+      id: newId("member"),
+      organization_id: b.organizationId,
+      user_id: a.owner.userId,
+      role: "owner",
+    });
+    const [projectB] = await createProjects(t.db.knex, b.organizationId, 1);
+    const cookie = await sessionFor(t.db.knex, t.skiff.url, a.owner);
+    const viaRest = await fetch(`${t.skiff.url}/api/environment.create`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ projectId: projectB, name: "rest" }),
+    });
+    expect(viaRest.status).toBe(200);
+    const viaGraphql = await gql(
+      t.skiff.url,
+      'mutation($p: ID!) { createEnvironment(projectId: $p, name: "graphql") { id } }',
+      { p: projectB },
+      { cookie },
+    );
+    expect(viaGraphql.errors).toBeUndefined();
+    const names = await t.db.knex("environments").where({ project_id: projectB }).orderBy("name").pluck("name");
+    expect(names).toEqual(["graphql", "production", "rest"]);
+    // Another organization's project stays NOT_FOUND on both.
+    const [foreign] = await createProjects(t.db.knex, (await createOrg(t.db.knex)).organizationId, 1);
+    const refused = await fetch(`${t.skiff.url}/api/environment.create`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ projectId: foreign, name: "x" }),
+    });
+    expect(refused.status).toBe(404);
   });
 
   it("answer errors with their status and code: 400, 401, 403, 404, 409, quotas", async () => {

@@ -3,7 +3,7 @@
  * "Changes made by the platform"), written in the change's transaction: an interrupted site import ended by
  * `imports.expire-interrupted`, and a webhook endpoint deactivated after 5 days of failed deliveries (a real HTTPS
  * receiver on loopback answering 500; the 410 case is in test/webhooks/recovery.test.ts). A change that does not
- * happen (the import already ended) leaves no entry.
+ * happen (the import already ended) leaves no entry. An import's run names what it created.
  */
 import { describe, expect, it } from "vitest";
 import { systemContext } from "../../src/modules/context.ts";
@@ -63,6 +63,41 @@ describe("changes made by jobs", () => {
     // Nothing left to end: no second entry.
     await expireInterruptedImports(systemContext(t.skiff.services));
     expect(await entriesOf(org.organizationId, "system.site_import_interrupted")).toHaveLength(1);
+  });
+
+  it("an import's run leaves one SYSTEM entry naming the import and everything it created", async () => {
+    const org = await importReadyOrg(t.db.knex);
+    const done = await rest(
+      t.skiff.url,
+      "POST",
+      "/api/site-import",
+      { apiKey: org.owner.apiKey },
+      dockerRequest(org.organizationId, {
+        database: { type: "postgres", name: "shop", user: "shop", password: "s3cret-pass" },
+        domain: `shop-${Date.now()}.example.test`,
+      }),
+    );
+    expect(done.body.status).toBe("success");
+    const record = await t.db.knex("site_imports").where({ id: done.body.importId }).first();
+    const made = [record.projectId, record.databaseId, record.applicationId, record.domainId, record.deploymentId];
+    expect(made.every((id) => typeof id === "string")).toBe(true);
+    const entries = await entriesOf(org.organizationId, "system.site_import_finished");
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      actorKind: "SYSTEM",
+      surface: "SYSTEM",
+      outcome: "ok",
+      targetIds: [record.id, ...made],
+    });
+    // Found by any of them: who made this project?
+    const byProject = await rest(
+      t.skiff.url,
+      "GET",
+      `/api/audit-events?organization_id=${org.organizationId}&target_id=${record.projectId}`,
+      { apiKey: org.owner.apiKey },
+    );
+    expect(byProject.status).toBe(200);
+    expect(JSON.stringify(byProject.body)).toContain("system.site_import_finished");
   });
 
   it("a webhook endpoint deactivated after 5 days of failures leaves one SYSTEM entry naming it", async () => {

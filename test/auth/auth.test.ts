@@ -224,6 +224,115 @@ describe("sign-up", () => {
     expect(await knex("users").where({ email: first.email }).first()).toMatchObject({ name: "Renamed Owner" });
   });
 
+  /** Names the person-name rule stores changed (trimmed — NBSP and other spaces too —, NFC), and what it stores. */
+  const NORMALIZED: [given: string, stored: string][] = [
+    [" padded ", "padded"],
+    ["  Pad Cafe\u0301  ", "Pad Café"],
+    ["\u00a0nbsp\u00a0", "nbsp"],
+    ["\u2003\u3000em\u202f", "em"],
+    ["\t\nZoë Cafe\u0301\r\n", "Zoë Café"], // line ends at the edges are trimmed, not refused
+    // 120 characters decomposed, 60 once composed: the length is counted after normalization.
+    ["e\u0301".repeat(60), "é".repeat(60)],
+    ["\u200dJo\u200c", "\u200dJo\u200c"], // the joiners stay (emoji sequences, Persian, Indic scripts)
+  ];
+
+  /** Names the rule refuses: empty once trimmed, control or invisible characters, too long. */
+  const REFUSED = [
+    "   ",
+    "\u00a0\u2003\u3000",
+    "\u200d\u200c",
+    "a\u0007b",
+    "Bob\u001b[31m",
+    "Ann\u0085e",
+    "Bob\u200b",
+    "\u202eevil",
+    "Sof\u00adt",
+    "Bo\ufeffm", // at an edge, U+FEFF is trimmed as a space
+    "x".repeat(101),
+  ];
+
+  /** Clears the attempt counters (sign-up: 5 per account, 20 per address an hour), which these loops exceed. */
+  const forgetAttempts = () => knex("auth_attempt_limits").delete();
+
+  it("stores a name signed up with trimmed and in NFC, and answers it so, a new address or a taken one", async () => {
+    await forgetAttempts();
+    for (const [name, stored] of NORMALIZED) {
+      const email = `norm-${randomBytes(4).toString("hex")}@example.com`;
+      const res = await post("/sign-up/email", { email, password: "long-enough-password", name });
+      expect(res.status, JSON.stringify(name)).toBe(200);
+      expect(((await res.json()) as { user: { name: string } }).user.name).toBe(stored);
+      expect(await knex("users").where({ email }).first()).toMatchObject({ name: stored });
+    }
+    // An address with an account gets a made-up user in the same shape: its name is the rule's output too (no
+    // difference tells the addresses apart), and the account keeps its own name.
+    const before = await knex("users").where({ email: first.email }).first();
+    const taken = await post("/sign-up/email", { email: first.email, password: "long-enough-password", name: " P " });
+    expect(taken.status).toBe(200);
+    expect(((await taken.json()) as { user: { name: string } }).user.name).toBe("P");
+    expect(await knex("users").where({ email: first.email }).first()).toMatchObject({ name: before.name });
+  });
+
+  it("refuses a sign-up whose name the rule refuses (400 INVALID_INPUT_VALUE naming the reason), writing nothing", async () => {
+    const taken = await knex("users").where({ email: first.email }).first();
+    for (const name of REFUSED) {
+      await forgetAttempts();
+      const email = `refused-${randomBytes(4).toString("hex")}@example.com`;
+      const res = await post("/sign-up/email", { email, password: "long-enough-password", name });
+      expect(res.status, JSON.stringify(name)).toBe(400);
+      const body = (await res.json()) as { code: string; message: string };
+      expect(body.code).toBe("INVALID_INPUT_VALUE");
+      expect(body.message).toMatch(/^Invalid name: (Must not|At most)/);
+      expect(await knex("users").where({ email }).first()).toBeUndefined();
+      // The same answer for an address that has an account (and it is left as it was).
+      const again = await post("/sign-up/email", { email: first.email, password: "long-enough-password", name });
+      expect(again.status, JSON.stringify(name)).toBe(400);
+    }
+    expect(await knex("users").where({ email: first.email }).first()).toEqual(taken);
+    expect(env.mails.filter((m) => m.to.startsWith("refused-"))).toEqual([]);
+  });
+
+  it("stores a name set by /update-user trimmed and in NFC; refuses what the rule refuses, keeping the name", async () => {
+    const cookie = await signIn(first.email, first.password);
+    const session = async () =>
+      (await (await fetch(`${baseUrl}/api/auth/get-session`, { headers: { cookie } })).json()) as {
+        user: { name: string };
+      };
+    for (const [name, stored] of NORMALIZED) {
+      const res = await post("/update-user", { name }, cookie);
+      expect(res.status, JSON.stringify(name)).toBe(200);
+      expect(await knex("users").where({ email: first.email }).first()).toMatchObject({ name: stored });
+      expect((await session()).user.name).toBe(stored);
+    }
+    expect((await post("/update-user", { name: "Owner Cafe\u0301" }, cookie)).status).toBe(200);
+    for (const name of [...REFUSED, null, 42]) {
+      const res = await post("/update-user", { name }, cookie);
+      expect(res.status, JSON.stringify(name)).toBe(400);
+      const body = (await res.json()) as { code: string; message: string };
+      expect(body).toMatchObject({ code: "INVALID_INPUT_VALUE", message: expect.stringMatching(/^Invalid name: /) });
+      expect(await knex("users").where({ email: first.email }).first()).toMatchObject({ name: "Owner Café" });
+    }
+    // Another field alone leaves the name as it is.
+    expect((await post("/update-user", { image: "https://example.com/me.png" }, cookie)).status).toBe(200);
+    expect(await knex("users").where({ email: first.email }).first()).toMatchObject({ name: "Owner Café" });
+  });
+
+  it("stores the rule's output on server-side auth.api calls too", async () => {
+    const email = `api-${randomBytes(4).toString("hex")}@example.com`;
+    await forgetAttempts();
+    const res = await auth.api.signUpEmail({
+      body: { email, password: "long-enough-password", name: " Api Cafe\u0301 " },
+    });
+    expect(res.user.name).toBe("Api Café");
+    await expect(
+      auth.api.signUpEmail({ body: { email: `x-${email}`, password: "long-enough-password", name: "\u200b" } }),
+    ).rejects.toMatchObject({ statusCode: 400, body: { code: "INVALID_INPUT_VALUE" } });
+    expect(
+      await knex("users")
+        .where({ email: `x-${email}` })
+        .first(),
+    ).toBeUndefined();
+  });
+
   it("replaces a pending account only by a sign-up the rules accept: a refused one leaves it", async () => {
     const email = `pending-${randomBytes(4).toString("hex")}@example.com`;
     expect((await post("/sign-up/email", { email, password: "first-password", name: "First" })).status).toBe(200);

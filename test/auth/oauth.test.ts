@@ -46,8 +46,8 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** Runs the browser side of a sign-in with `provider` on the mock. @returns the session cookie. */
-async function signInWith(provider: string): Promise<string> {
+/** Runs the browser side of a sign-in with `provider` on the mock. @returns the callback's answer. */
+async function callbackOf(provider: string): Promise<Response> {
   const start = await postAuth(skiff.url, "/sign-in/social", { provider, callbackURL: "/" });
   expect(start.status).toBe(200);
   const { url } = (await start.json()) as { url: string };
@@ -59,10 +59,15 @@ async function signInWith(provider: string): Promise<string> {
   const redirected = await fetch(url, { redirect: "manual" });
   const callback = new URL(redirected.headers.get("location") ?? "");
   expect(callback.pathname).toBe(`/api/auth/callback/${provider}`);
-  const done = await fetch(`${skiff.url}${callback.pathname}${callback.search}`, {
+  return fetch(`${skiff.url}${callback.pathname}${callback.search}`, {
     redirect: "manual",
     headers: { cookie: cookieOf(start) },
   });
+}
+
+/** Signs in with `provider` on the mock; expects a session. @returns the session cookie. */
+async function signInWith(provider: string): Promise<string> {
+  const done = await callbackOf(provider);
   expect(done.status).toBe(302);
   const cookie = cookieOf(done);
   expect(cookie).toContain("skiff.session_token=");
@@ -140,6 +145,31 @@ describe("OpenID Connect providers", () => {
       { cookie },
     );
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: "FORBIDDEN", reason: "EMAIL_NOT_VERIFIED" });
+  });
+
+  it("stores a provider's profile name as the person-name rule makes it; without one it takes, the address's local part", async () => {
+    claims = {
+      sub: "gitlab-pad",
+      email: "pad.person@example.test",
+      email_verified: true,
+      name: "\u00a0 Pad Cafe\u0301 ",
+    };
+    const cookie = await signInWith("gitlab");
+    const viewer = await gql<{ viewer: { user: { name: string } } }>(
+      skiff.url,
+      "{ viewer { user { name } } }",
+      {},
+      { cookie },
+    );
+    expect(viewer.data?.viewer.user.name).toBe("Pad Café");
+
+    for (const [i, name] of ["   ", "Bob\u200b", "a\u0007b", "x".repeat(101), undefined].entries()) {
+      const email = `refused-name-${i}@example.test`;
+      claims = { sub: `google-refused-${i}`, email, email_verified: true, name };
+      const signedIn = await signInWith("google");
+      expect(signedIn, JSON.stringify(name)).toContain("skiff.session_token=");
+      expect(await db.knex("users").where({ email }).first("name")).toEqual({ name: `refused-name-${i}` });
+    }
   });
 
   it("rejects ID tokens from another issuer or for another client", async () => {

@@ -7,6 +7,8 @@
  *   BAD_USER_INPUT naming the representation;
  * - the socket answers HTTP's codes for the operation limits (GRAPHQL_VALIDATION_FAILED), an operation name that
  *   matches no operation (OPERATION_RESOLUTION_FAILURE), and sends no `extensions.http`;
+ * - a page size past its field's range answers that field's BAD_USER_INPUT, however large (not the cost limit), and
+ *   so does one under a mutation's answer (not INTERNAL_SERVER_ERROR);
  * - an upgrade without the graphql-transport-ws subprotocol gets 4406 even when `connection_init` follows at once.
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -287,6 +289,33 @@ describe("the socket's codes are HTTP's", () => {
       expect(ws.codes, limit).toEqual(http.codes);
       expect(ws.message, limit).toBe(http.message);
     }
+  });
+
+  it("answers BAD_USER_INPUT naming `first` for a page size past its field's range, however large", async () => {
+    const documents = [
+      "{ projects(first: 100000) { totalCount } }",
+      "{ projects(first: 2147483647) { edges { node { environments { applications { deployments(first: 100000) { id } } } } } } }",
+      "{ auditEvents(first: 1000000) { totalCount } }",
+    ];
+    for (const query of documents) {
+      const { http, ws } = await both({ query });
+      expect(http.codes, query).toEqual(["BAD_USER_INPUT"]);
+      expect(ws.codes, query).toEqual(http.codes);
+    }
+  });
+
+  it("answers a mutation's nested field with a bad argument BAD_USER_INPUT (the audited copy of the context shares its reads)", async () => {
+    const from = logs.lines.length;
+    for (const [i, nested] of [
+      "projects(first: 101) { totalCount }",
+      'projects(first: 5, after: "garbage") { totalCount }',
+    ].entries()) {
+      const query = `mutation($id: ID!) { renameOrganization(id: $id, name: "renamed-${i}") { id ${nested} } }`;
+      const { http, ws } = await both({ query, variables: { id: org.organizationId } });
+      expect(http.codes, nested).toEqual(["BAD_USER_INPUT"]);
+      expect(ws.codes, nested).toEqual(http.codes);
+    }
+    expect(errorsSince(from)).toEqual([]);
   });
 
   it("answers OPERATION_RESOLUTION_FAILURE for an operation name that matches no operation, as HTTP", async () => {

@@ -4,7 +4,8 @@
  * 415; a `Content-Encoding` other than `identity` is 415 on every route that takes a body; GET /graphql never serves
  * Apollo's landing page; a GET's `variables`/`extensions` holding `__proto__` (or `prototype` inside `constructor`)
  * are refused as in a POST body; every pre-route REST refusal carries the spec's `details` shape; and a path
- * parameter too long, or a path that does not decode, is 404 NOT_FOUND (no resource has such an id).
+ * parameter too long, or a path that does not decode, is 404 NOT_FOUND (no resource has such an id). A response
+ * whose data is not null is a 2xx, a refused field's error beside it.
  */
 import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -283,5 +284,29 @@ describe("URLs no resource can have", () => {
     // Exactly 100 characters is an id like any other: the row's own 404.
     const hundred = await send(`/api/site-import/${"x".repeat(100)}`, { method: "GET" });
     expect(hundred.status, hundred.text).toBe(404);
+  });
+});
+
+describe("a response with data beside a refused field", () => {
+  it("is a 2xx in both media types; without data the refusal's status stays (GraphQL over HTTP)", async () => {
+    for (const accept of ["application/graphql-response+json", "application/json"]) {
+      const res = await fetch(`${t.skiff.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept },
+        body: JSON.stringify({ query: '{ a: __typename project(id: "prj_x") { id } }' }),
+      });
+      expect(res.status, accept).toBe(200);
+      const body = (await res.json()) as { data: unknown; errors: Array<{ extensions: { code: string } }> };
+      expect(body.data).toEqual({ a: "Query", project: null });
+      expect(body.errors.map((e) => e.extensions.code)).toEqual(["UNAUTHENTICATED"]);
+      // The whole operation refused: no data, 401.
+      const refused = await fetch(`${t.skiff.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept },
+        body: JSON.stringify({ query: "{ projects { totalCount } }" }),
+      });
+      expect(refused.status, accept).toBe(401);
+      expect(((await refused.json()) as { data: unknown }).data).toBeNull();
+    }
   });
 });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningSkiff } from "../../src/server/start.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { drainJobs } from "../helpers/jobs.ts";
-import { addMember, createOrg, createUser } from "../helpers/seed.ts";
+import { addMember, createOrg, createProjects, createUser } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
 import { sessionFor, signIn } from "../helpers/session.ts";
 
@@ -323,6 +323,40 @@ describe("accepting", () => {
     expect((viewer.data as { organizations: unknown[] }).organizations).toHaveLength(2);
     const twice = await gql(skiff.url, ACCEPT, { token }, { cookie: returning });
     expect(twice.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+  });
+
+  it("keeps a member invited with grants limited when what they named was deleted before the acceptance", async () => {
+    const [kept, granted] = await createProjects(db.knex, org.organizationId, 2);
+    const other = await createOrg(db.knex);
+    const returning = await sessionFor(db.knex, skiff.url, other.owner);
+    const inv = await invite(other.owner.email, "member");
+    // An organization import invites limited members with their grants (invitations.pending_grants), twice here.
+    await db
+      .knex("invitations")
+      .where({ id: inv.id })
+      .update({ pending_grants: JSON.stringify([{ projectId: granted }, { projectId: granted }]) });
+    await db.knex("projects").where({ id: granted }).delete();
+    const res = await gql(skiff.url, ACCEPT, { token: tokenOf(inv.link!) }, { cookie: returning });
+    expect(res.errors).toBeUndefined();
+    const seen = await gql<{ projects: { totalCount: number } }>(
+      skiff.url,
+      "{ projects(first: 100) { totalCount } }",
+      {},
+      { cookie: returning },
+    );
+    expect(seen.data!.projects.totalCount).toBe(0);
+    const project = await gql(
+      skiff.url,
+      "query($id: ID!) { project(id: $id) { id } }",
+      { id: kept },
+      { cookie: returning },
+    );
+    expect(project.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    const row = await db
+      .knex("members")
+      .where({ organization_id: org.organizationId, user_id: other.owner.userId })
+      .first();
+    expect(row.limitedToGrants).toBe(true);
   });
 
   it("offers to create the account when the invited address belongs only to an account never verified", async () => {

@@ -1,7 +1,8 @@
 /**
  * Team management by role (spec Role table): owners and admins manage members and grants; the owner cannot be
  * removed or demoted except by transferring ownership; a member limited by grants sees only granted projects
- * or applications, and sees everything again when the last grant is revoked; removing a member kills their
+ * or applications, and sees everything again when the last grant is revoked — but nothing when what it was granted
+ * is deleted (it stays limited); removing a member kills their
  * API keys at once (and for good).
  */
 import { describe, expect, it } from "vitest";
@@ -204,5 +205,84 @@ describe("grants", () => {
     expect(await visible()).toBe(1);
     await gql(t.skiff.url, REVOKE, { id: g2.data!.grantAccess.id }, { apiKey: admin.apiKey });
     expect(await visible()).toBe(3);
+  });
+
+  it("grants one target once however many grant it at once; revoking that grant lifts the limit", async () => {
+    const org = await createOrg(t.db.knex);
+    const [p1] = await createProjects(t.db.knex, org.organizationId, 2);
+    const member = await addMember(t.db.knex, org.organizationId, "member");
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        gql<{ grantAccess: { id: string } }>(
+          t.skiff.url,
+          GRANT,
+          { input: { memberId: member.memberId, projectId: p1 } },
+          { apiKey: org.owner.apiKey },
+        ),
+      ),
+    );
+    expect(answers.filter((a) => a.errors)).toEqual([]);
+    const ids = new Set(answers.map((a) => a.data!.grantAccess.id));
+    expect(ids.size).toBe(1);
+    expect(await t.db.knex("member_grants").where({ member_id: member.memberId }).pluck("id")).toEqual([...ids]);
+    await gql(t.skiff.url, REVOKE, { id: [...ids][0] }, { apiKey: org.owner.apiKey });
+    const seen = await gql<{ projects: { totalCount: number } }>(t.skiff.url, PROJECTS, {}, { apiKey: member.apiKey });
+    expect(seen.data!.projects.totalCount).toBe(2);
+  });
+
+  it("keeps a member limited when what it was granted is deleted: it sees nothing until granted again", async () => {
+    const org = await createOrg(t.db.knex);
+    const projects = await createProjects(t.db.knex, org.organizationId, 3, { applicationsPerEnvironment: 1 });
+    const [app] = await t.db.knex("applications").where({ project_id: projects[0] }).pluck("id");
+    const viaApplication = await addMember(t.db.knex, org.organizationId, "member", { applicationIds: [app] });
+    const viaProject = await addMember(t.db.knex, org.organizationId, "member", { projectIds: [projects[1]!] });
+    const visibleTo = async (apiKey: string) =>
+      (await gql<{ projects: { totalCount: number } }>(t.skiff.url, PROJECTS, {}, { apiKey })).data!.projects
+        .totalCount;
+    expect(await visibleTo(viaApplication.apiKey)).toBe(1);
+    expect(await visibleTo(viaProject.apiKey)).toBe(1);
+
+    const owner = { apiKey: org.owner.apiKey };
+    expect(
+      (await gql(t.skiff.url, "mutation($id: ID!) { deleteApplication(id: $id) }", { id: app }, owner)).errors,
+    ).toBeUndefined();
+    expect(
+      (await gql(t.skiff.url, "mutation($id: ID!) { deleteProject(id: $id) }", { id: projects[1] }, owner)).errors,
+    ).toBeUndefined();
+    expect(await visibleTo(viaApplication.apiKey)).toBe(0);
+    expect(await visibleTo(viaProject.apiKey)).toBe(0);
+    const hidden = await gql(
+      t.skiff.url,
+      `query($id: ID!) { project(id: $id) { id } }`,
+      { id: projects[2] },
+      {
+        apiKey: viaProject.apiKey,
+      },
+    );
+    expect(code(hidden)).toBe("NOT_FOUND");
+    const members = await gql<{
+      organization: { members: Array<{ id: string; limitedToGrants: boolean; grants: unknown[] }> };
+    }>(
+      t.skiff.url,
+      `query($id: ID!) { organization(id: $id) { members { id limitedToGrants grants { id } } } }`,
+      { id: org.organizationId },
+      owner,
+    );
+    const listed = members.data!.organization.members.find((m) => m.id === viaProject.memberId);
+    expect(listed).toEqual({ id: viaProject.memberId, limitedToGrants: true, grants: [] });
+
+    // Granted again, it sees that project; its last grant revoked, every project.
+    const granted = await gql<{ grantAccess: { id: string } }>(
+      t.skiff.url,
+      GRANT,
+      { input: { memberId: viaProject.memberId, projectId: projects[2] } },
+      owner,
+    );
+    expect(await visibleTo(viaProject.apiKey)).toBe(1);
+    await gql(t.skiff.url, REVOKE, { id: granted.data!.grantAccess.id }, owner);
+    expect(await visibleTo(viaProject.apiKey)).toBe(2); // projects[0] and projects[2]: every project left
+    expect(await t.db.knex("members").where({ id: viaProject.memberId }).first("limited_to_grants")).toEqual({
+      limitedToGrants: false,
+    });
   });
 });

@@ -272,7 +272,17 @@ describe("organization export", () => {
     expect(comparable(res.data!.organizationExport)).toEqual(comparable(rest.body));
   });
 
-  it("refuses admins and members (403), another organization's owner (404) and a malformed key (400)", async () => {
+  it("refuses admins and members (403), another organization's owner (404) and a malformed key (400), each audited", async () => {
+    const refusedIn = async (organizationId: string) =>
+      Number(
+        (
+          await dbA
+            .knex("audit_events")
+            .where({ organization_id: organizationId, action: "organization.export", outcome: "refused" })
+            .count({ n: "*" })
+        )[0]!.n,
+      );
+    const before = await refusedIn(seeded.organizationId);
     for (const key of [seeded.adminKey, seeded.memberKey]) {
       const res = await exportOf(a, seeded.organizationId, key);
       expect(res.status).toBe(403);
@@ -297,6 +307,9 @@ describe("organization export", () => {
       passphrase: "long enough passphrase",
     });
     expect(both.status).toBe(400);
+    // Every refusal leaves one entry: in the organization's log, or in the caller's own when it was not found.
+    expect((await refusedIn(seeded.organizationId)) - before).toBe(5);
+    expect(await refusedIn(other.organizationId)).toBe(2);
   });
 
   it("writes the bundle with `skiff export`, secrets encrypted to --recipient", async () => {

@@ -39,8 +39,9 @@ export type CreateApplicationInput = {
   /** Environment (`env_...`) the application is created in. */
   environmentId: string | number;
   /**
-   * Display name, 1 to 100 characters; the platform-wide `appName` slug is made from it (`app-` first when the name
-   * does not start with a letter, e.g. `1shop` → `app-1shop-7k2mq3`: the slug names Kubernetes Services, which must).
+   * Display name, 1 to 100 characters, unique in the environment (`CONFLICT` otherwise); the platform-wide `appName`
+   * slug is made from it (`app-` first when the name does not start with a letter, e.g. `1shop` → `app-1shop-7k2mq3`:
+   * the slug names Kubernetes Services, which must).
    */
   name: string;
   /** Container port, 1 to 65535. Default 80. */

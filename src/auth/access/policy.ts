@@ -22,6 +22,7 @@ import type { OrgAccess, Role } from "./standing.ts";
 /** Actions a role allows (the table below). */
 export type Action =
   | "project:create"
+  | "project:update"
   | "project:delete"
   | "application:manage"
   | "application:deploy"
@@ -46,6 +47,7 @@ export type Action =
 
 const allowed: Record<Action, readonly Role[]> = {
   "project:create": ["owner", "admin"],
+  "project:update": ["owner", "admin"],
   "project:delete": ["owner", "admin"],
   "application:manage": ["owner", "admin"],
   "application:deploy": ["owner", "admin", "member"],

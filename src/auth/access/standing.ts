@@ -38,6 +38,8 @@ export interface StandingColumns {
   role: string;
   /** `members.standing_version` as text: grows with every change to the standing beyond the member row. */
   standingVersion: string;
+  /** `members.limited_to_grants`: grants limit the member even when none is left (their targets were deleted). */
+  limitedToGrants: boolean;
   planFeatures: string[];
   /** [projectId, applicationId, applicationProjectId] triples. */
   grants: Array<[string | null, string | null, string | null]>;
@@ -53,7 +55,8 @@ interface Grant {
 
 /**
  * The standing of member `memberId` (role `role`) in `organizationId` from its grants: grants limit only roles
- * limitable by grants ({@link isLimitableByGrants}).
+ * limitable by grants ({@link isLimitableByGrants}); a member `limited` to its grants sees only them, none when
+ * none is left (what it was granted was deleted).
  */
 function orgAccessOf(
   organizationId: string,
@@ -61,12 +64,19 @@ function orgAccessOf(
   role: Role,
   planFeatures: readonly string[],
   grants: readonly Grant[],
+  limited: boolean,
 ): OrgAccess {
   const access: OrgAccess = { organizationId, memberId, role, grants: null, planFeatures };
   if (!isLimitableByGrants(role)) return access;
+  const limit = () => ({
+    projectIds: new Set<string>(),
+    applicationIds: new Set<string>(),
+    applicationProjectIds: new Set<string>(),
+  });
+  if (limited) access.grants = limit();
   for (const g of grants) {
     if (!g.projectId && !g.applicationId) continue;
-    access.grants ??= { projectIds: new Set(), applicationIds: new Set(), applicationProjectIds: new Set() };
+    access.grants ??= limit();
     if (g.projectId) access.grants.projectIds.add(g.projectId);
     if (g.applicationId) access.grants.applicationIds.add(g.applicationId);
     if (g.applicationProjectId) access.grants.applicationProjectIds.add(g.applicationProjectId);
@@ -104,5 +114,12 @@ export function standingOf(organizationId: string, row: StandingColumns): OrgAcc
     applicationId,
     applicationProjectId,
   }));
-  return orgAccessOf(organizationId, row.memberId, role, sharedFeatureList(row.planFeatures), grants);
+  return orgAccessOf(
+    organizationId,
+    row.memberId,
+    role,
+    sharedFeatureList(row.planFeatures),
+    grants,
+    row.limitedToGrants === true,
+  );
 }

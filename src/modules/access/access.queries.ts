@@ -1,8 +1,9 @@
 /**
- * Named reads of this module's tables for other modules: the memberships the account events and invitations read,
- * one statement each on the caller's `db`.
+ * Named reads and writes of this module's tables for other modules: the memberships the account events and
+ * invitations read, and the write of a grant, one statement each on the caller's `db`.
  */
 import type { Knex } from "knex";
+import { newId } from "../../db/ids.ts";
 
 type Db = Knex | Knex.Transaction;
 
@@ -26,4 +27,25 @@ export async function memberAmong(db: Db, organizationId: string, userIds: Knex.
     .whereRaw("user_id in (?)", [userIds])
     .first("id");
   return row?.id;
+}
+
+/**
+ * Writes the grant of `target` (exactly one of a project and an application) to member `memberId` unless the member
+ * holds it already: of concurrent writes of one grant, one row is made (a unique index per kind of target).
+ * @returns whether this call made it.
+ */
+export async function insertGrantOnce(
+  db: Db,
+  memberId: string,
+  target: { projectId: string | null; applicationId: string | null },
+): Promise<boolean> {
+  const conflict = target.projectId
+    ? "(member_id, project_id) where project_id is not null"
+    : "(member_id, application_id) where application_id is not null";
+  const { rows } = (await db.raw(
+    `insert into member_grants (id, member_id, project_id, application_id) values (?, ?, ?, ?)
+     on conflict ${conflict} do nothing returning id`,
+    [newId("grant"), memberId, target.projectId, target.applicationId],
+  )) as { rows: unknown[] };
+  return rows.length > 0;
 }

@@ -8,7 +8,7 @@ import { callerOrganizationSql, defineChildTable, defineTable } from "../../read
 export const memberTable = defineTable(
   "Member",
   "members",
-  ["id", "organization_id", "user_id", "role", "created_at", "standing_version"],
+  ["id", "organization_id", "user_id", "role", "created_at", "standing_version", "limited_to_grants"],
   (sql, alias) => callerOrganizationSql(sql, `${alias}.organization_id`),
 );
 

@@ -15,7 +15,7 @@ export const accessModule = defineModule({
   descriptors: [memberTable, memberGrantTable],
 });
 
-export { memberAmong, organizationIdsOfUser, ownerIdsOf } from "./access.queries.ts";
+export { insertGrantOnce, memberAmong, organizationIdsOfUser, ownerIdsOf } from "./access.queries.ts";
 // The public surface: what other modules may import (they import nothing else of this folder).
 export { AccessScope } from "./access-scope.ts";
 export { type ExportedMember, exportMembers } from "./member.export.ts";

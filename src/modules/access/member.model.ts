@@ -11,6 +11,8 @@ export class Member extends BaseModel {
   declare userId: string;
   declare role: Role;
   declare createdAt: Date;
+  /** Whether grants limit the member (role `member`): set by its first grant, cleared by revoking its last. */
+  declare limitedToGrants: boolean;
 }
 
 /** Limits a `member` to one project or one application (spec: per-project grants). */

@@ -29,7 +29,7 @@ export function useStandingSources(given: StandingSources): void {
  */
 export function memberStandingSql(member: string): string {
   if (!sources) throw new Error("The standing's sources are not registered: load src/modules/index.ts first");
-  return `${memberVersionSql(member)},
+  return `${memberVersionSql(member)}, ${member}.limited_to_grants as "limitedToGrants",
     ${sources.planFeatures(`${member}.organization_id`)} as "planFeatures",
     coalesce((select json_agg(json_build_array(g.project_id, g.application_id,
         ${sources.applicationProjectId("g.application_id")}))

@@ -15,14 +15,16 @@ const SUFFIX_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
 /**
  * A new platform-wide slug for an application (or a database) named `name`: lower-case `[a-z0-9-]`, at most 40
- * characters of the name (`app-` before one that does not start with a letter: `1shop` → `app-1shop-…`), then `-`
- * and 6 random characters, e.g. `my-shop-7k2mq3`. Used in internal hostnames and cluster object names, so it is a
+ * characters of the name with accents dropped (`Résumé` → `resume-…`; other characters become `-`), `app-` before
+ * one that does not start with a letter (`1shop` → `app-1shop-…`), then `-` and 6 random characters, e.g.
+ * `my-shop-7k2mq3`. Used in internal hostnames and cluster object names, so it is a
  * DNS-1035 label, as a Kubernetes Service's name must be.
  */
 export function newAppName(name: string): string {
   const base =
     name
       .normalize("NFKD")
+      .replace(/\p{M}/gu, "")
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, "-")
       .replace(/^-+|-+$/g, "")

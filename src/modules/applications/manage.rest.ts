@@ -2,8 +2,9 @@
  * The management mutations on the internal procedure surface (spec: Procedure interface; unpublished, so
  * SKIFF_PUBLIC_API_ONLY=true hides them): `POST /api/<object>.<action>` with a JSON object as body, each row executing
  * its GraphQL mutation of schema/applications.graphql in-process — same roles, validation, quotas, events and
- * errors as /graphql. Credentials: a session cookie or an account API key (agent tokens are refused, 401); by-id
- * procedures act on the caller's organization (a session's active one, an API key's bound one).
+ * errors as /graphql (src/shared/procedure-route.ts). Credentials: a session cookie or an account API key (agent
+ * tokens are refused, 401); the body's ids name the organization: a session reaches every organization it belongs
+ * to, as over GraphQL, an API key its own.
  *
  * Success: 200 `{ result: { data } }` (`data`: the mutation's answer). Error: status by code — 400 (BAD_USER_INPUT,
  * with `fieldErrors` / `formErrors`: an unknown field, a field of the wrong JSON type named as the body spells it,
@@ -14,9 +15,8 @@
 import { z } from "zod";
 import type { BuildType, DatabaseType, SourceType } from "../../generated/graphql.ts";
 import { requiredOr } from "../../shared/input-fields.ts";
-import { procedureError } from "../../shared/procedure-error.ts";
+import { type Procedure, procedureRoute } from "../../shared/procedure-route.ts";
 import type { RestRoute } from "../../shared/rest-route.ts";
-import { parseInput } from "../../shared/validate.ts";
 
 /** Application fields the procedures answer with (never variable values: a procedure's body is often logged). */
 const APPLICATION = `id name appName applicationStatus sourceType buildType port needsDeployment createdAt
@@ -86,14 +86,6 @@ const sourceInput = z.strictObject(
 const variableInput = z.strictObject({ key: str, value: str }, requiredOr("an object"));
 
 /** One procedure: its name, body (the types of its fields), GraphQL mutation, variables and answer. */
-interface Procedure {
-  name: string;
-  input: z.ZodObject;
-  operation: string;
-  variables(input: Record<string, unknown>): Record<string, unknown>;
-  /** The mutation's field in `data`. */
-  field: string;
-}
 
 /** `input` without `key`. */
 function without(input: Record<string, unknown>, key: string): Record<string, unknown> {
@@ -251,20 +243,5 @@ export const MANAGE_PROCEDURES: readonly Procedure[] = [
   },
 ];
 
-/** The row of one procedure: POST only (every one is a mutation). */
-function procedureRow(p: Procedure): RestRoute {
-  return {
-    method: "POST",
-    path: `/api/${p.name}`,
-    surface: "rest",
-    organization: "active",
-    published: false,
-    operation: p.operation,
-    variables: (req) => p.variables(parseInput(p.input, req.body ?? {}, "Invalid input")),
-    respond: (data) => ({ status: 200, body: { result: { data: data[p.field] } } }),
-    error: procedureError,
-  };
-}
-
 /** Every management procedure row, in the order of {@link MANAGE_PROCEDURES}. */
-export const manageRoutes: readonly RestRoute[] = MANAGE_PROCEDURES.map(procedureRow);
+export const manageRoutes: readonly RestRoute[] = MANAGE_PROCEDURES.map(procedureRoute);

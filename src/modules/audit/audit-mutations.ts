@@ -23,7 +23,7 @@ import {
   isScalarType,
 } from "graphql";
 import type { Knex } from "knex";
-import { shareExecutionTime } from "../../shared/execution-waits.ts";
+import { deriveContext } from "../../shared/operation-context.ts";
 import { transactionRetryingConflicts } from "../../shared/transaction.ts";
 import type { Context } from "../context.ts";
 import { type AuditOutcome, entryOf, MAX_TARGETS, outcomeOfError, writeAuditEntry } from "./audit-entry.ts";
@@ -196,8 +196,9 @@ export function auditedMutation<TSource>(
           knex: auditingKnex(ctx.knex, pending),
         });
     Object.assign(audited, { [PENDING]: pending });
-    // Waits for background work the resolver records on the copy still leave the operation's execution time.
-    if (audited !== ctx) shareExecutionTime(audited, ctx);
+    // The copy belongs to the operation: its waits leave the operation's execution time, and the compiled reads of
+    // the mutation's answer (made with the copy) and of its nested fields (with the operation's context) are one.
+    if (audited !== ctx) deriveContext(audited, ctx);
     let result: unknown;
     try {
       result = await resolve(source, args, audited, info);

@@ -59,7 +59,7 @@ function whereSql(compiler: ReadCompiler, organizationId: string, filters: Audit
 /** Query.auditEvents as an `AuditEventConnection` page. */
 function auditConnection(field: ReadField) {
   const { compiler, args } = field;
-  const first = pageSizeArg(field, "first", 200, 50);
+  const first = pageSizeArg(field, "first");
   const afterId = typeof args.after === "string" && args.after ? decodeCursor(args.after, "auditEvent") : null;
   const filters = args as AuditFilters;
   const organizationId = readableOrganization(compiler, filters.organizationId);

@@ -20,5 +20,5 @@ export const auditModule = defineModule({
 
 // The public surface: what other modules and the transport may import.
 export { recordCall, recordSystemChange } from "./audit-calls.ts";
-export { outcomeOfCode } from "./audit-entry.ts";
+export { type AuditOutcome, outcomeOfCode, outcomeOfError } from "./audit-entry.ts";
 export { auditedMutation, noteAuditOrganization, noteAuditTarget } from "./audit-mutations.ts";

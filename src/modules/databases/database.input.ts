@@ -12,7 +12,10 @@ export const databaseTypeSchema = z.enum(
 );
 
 /** Database name: 1 to 63 characters, letters, digits, `_` and `-`. */
-export const databaseNameSchema = text(63).regex(/^[A-Za-z0-9_][A-Za-z0-9_-]*$/, "Letters, digits, _ and - only");
+export const databaseNameSchema = text(63).regex(
+  /^[A-Za-z0-9_][A-Za-z0-9_-]*$/,
+  "Letters, digits, _ and - only, not starting with -",
+);
 
 /** Database user: 1 to 63 characters, starting with a letter or `_`; letters, digits, `_`, `.`, `-`. */
 export const databaseUserSchema = text(63).regex(

@@ -21,7 +21,7 @@ export const deploymentReads: ReadTypes = {
     // The newest `first` (1..50, default 10) deployments, newest first. @throws BAD_USER_INPUT out of range.
     deployments: (field) => {
       const { compiler, alias, nodes } = field;
-      const first = pageSizeArg(field, "first", 50, 10);
+      const first = pageSizeArg(field, "first");
       const [d, newest] = [compiler.alias(), compiler.alias()];
       const from = `from (select * from deployments ${newest} where ${newest}.application_id = ${alias}.id
         order by ${newest}.created_at desc, ${newest}.id desc limit ${first}) ${d}`;

@@ -25,7 +25,7 @@ export const paymentReads: ReadTypes = {
     // Newest first; `first` 1..100 (default 20). @throws BAD_USER_INPUT otherwise.
     relays: (field) => {
       const { compiler, alias, nodes } = field;
-      const first = pageSizeArg(field, "first", 100, 20);
+      const first = pageSizeArg(field, "first");
       const [r, x] = [compiler.alias(), compiler.alias()];
       const page = `select * from payment_relays ${x} where ${x}.service_id = ${alias}.id order by ${x}.id desc limit ${compiler.param(first)}`;
       return compiler.list("PaymentRelay", r, nodes, `from (${page}) ${r}`, `${r}.id desc`);

@@ -5,6 +5,7 @@ import { defineModule } from "../module.ts";
 import { Environment, Project } from "./project.model.ts";
 import { projectReads } from "./project.reads.ts";
 import { projectResolvers } from "./project.resolvers.ts";
+import { projectUpdateRoute } from "./project.rest.ts";
 import { environmentTable, projectTable } from "./project.tables.ts";
 
 declare module "../module.ts" {
@@ -20,6 +21,7 @@ export const projectsModule = defineModule({
   reads: projectReads,
   descriptors: [projectTable, environmentTable],
   resolvers: projectResolvers,
+  restRoutes: [projectUpdateRoute],
   createLoaders: ({ byId }) => ({
     byId: byId.loader(projectTable, Project),
     environmentById: byId.loader(environmentTable, Environment),

@@ -24,7 +24,7 @@ import { environmentTable, projectTable, visibleProjectRow } from "./project.tab
  */
 function projectConnection(field: ReadField, organizationSql: string | null): JsonSql | null {
   const { compiler } = field;
-  const first = pageSizeArg(field, "first", 100, 20);
+  const first = pageSizeArg(field, "first");
   const afterId = typeof field.args.after === "string" ? decodeCursor(field.args.after, "project") : null;
   const where = organizationSql
     ? `p.organization_id = ${organizationSql} and ${visibleProjectRow(compiler, "p")}`

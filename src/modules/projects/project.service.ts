@@ -76,6 +76,58 @@ export function deleteProject(
   });
 }
 
+/** A project's changeable fields as {@link updateProject} takes them: undefined keeps a field, null clears it. */
+export interface ProjectChanges {
+  name?: string;
+  description?: string | null;
+}
+
+/**
+ * Applies `changes` to project `projectId` (no access check: callers check) with its row locked, in the caller's
+ * transaction when `ctx.knex` is one, and emits `project.updated` with the fields whose value changed (none: no
+ * write, no event).
+ * @returns the project as it is after the change, or undefined when it is gone.
+ * @throws ConflictError when the organization already has a project of the new name (unique constraint).
+ */
+export function updateProject(
+  ctx: ServiceContext,
+  projectId: string,
+  changes: ProjectChanges,
+): Promise<Project | undefined> {
+  return withTransaction(ctx, async (tx) => {
+    const project = await Project.query(tx.knex).findById(projectId).forUpdate();
+    if (!project) return undefined;
+    const patch: Partial<Pick<Project, "name" | "description">> = {};
+    const fields: Array<"name" | "description"> = [];
+    if (changes.name !== undefined && changes.name !== project.name) {
+      patch.name = changes.name;
+      fields.push("name");
+    }
+    if (changes.description !== undefined && changes.description !== project.description) {
+      patch.description = changes.description;
+      fields.push("description");
+    }
+    if (!fields.length) return project;
+    const [updated] = await translateUniqueViolations(
+      () =>
+        Project.query(tx.knex)
+          .patch({ ...patch, updatedAt: new Date() })
+          .where({ id: projectId })
+          .returning("*"),
+      { projects_organization_id_name_unique: projectNameTakenMessage(patch.name ?? project.name) },
+    );
+    await events.emit(tx, "project.updated", {
+      organizationId: updated!.organizationId,
+      data: {
+        project: { project_id: updated!.id, name: updated!.name },
+        fields,
+        ...(tx.caller && { changed_by: tx.caller.userId }),
+      },
+    });
+    return updated;
+  });
+}
+
 /**
  * The characters of an environment name: letters, digits, `_` and `-`, starting with a letter or digit (its length,
  * 1 to 63 characters, is checked apart, so that a long name is told only that).

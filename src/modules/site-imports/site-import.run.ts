@@ -21,6 +21,7 @@ import {
   setEnvironmentVariables,
   storedSource,
 } from "../applications/index.ts";
+import { recordSystemChange } from "../audit/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { createDatabase, databaseEnvVars, databaseServiceHost } from "../databases/index.ts";
 import { queueDeployment } from "../deployments/index.ts";
@@ -93,6 +94,32 @@ export async function finishRun(
     .where({ id: importId, status: "pending", attempts: run })
     .returning("*");
   return row ?? null;
+}
+
+/**
+ * Ends run `run` of import `importId` as {@link finishRun} does and, when it ended it, records what the run made in
+ * the audit log, in the same transaction (`system.site_import_finished`: the import and the project, database,
+ * application, domain and deployment it created, as far as it got). The import's own entry (`importSite`) names the
+ * import: what the run creates comes after the call's transaction.
+ */
+async function endRun(
+  db: Knex | Knex.Transaction,
+  importId: string,
+  run: number,
+  outcome: Parameters<typeof finishRun>[3],
+): Promise<SiteImport | null> {
+  const end = async (trx: Knex.Transaction) => {
+    const row = await finishRun(trx, importId, run, outcome);
+    if (!row) return null;
+    const made = [row.projectId, row.databaseId, row.applicationId, row.domainId, row.deploymentId];
+    await recordSystemChange(trx, {
+      organizationId: row.organizationId,
+      action: "system.site_import_finished",
+      targetIds: [row.id, ...made.filter((id): id is string => id !== null)],
+    });
+    return row;
+  };
+  return db.isTransaction ? end(db as Knex.Transaction) : db.transaction(end);
 }
 
 /** The `production` environment of a project created by an earlier attempt. */
@@ -224,7 +251,7 @@ export async function runImport(
         description: `Queued by site import ${importId}`,
         trigger: "import",
       });
-      return finishRun(tx.knex, importId, run, {
+      return endRun(tx.knex, importId, run, {
         status: "success",
         errorStep: null,
         errorMessage: null,
@@ -245,7 +272,7 @@ export async function runImport(
       log.error({ err: error, errorId, importId, step }, "site import step failed");
       message = `Unexpected error during ${step}; nothing of this step was kept (errorId ${errorId})`;
     }
-    final = await finishRun(knex, importId, run, {
+    final = await endRun(knex, importId, run, {
       status: IMPORT_STEPS.some(done) ? "partial" : "failed",
       errorStep: step,
       errorMessage: message,

@@ -1,14 +1,17 @@
 /**
  * Member grants (spec: "A member can additionally be limited to specific projects (permissions are granted per
- * project or service)"): a `member` with grants sees only the granted projects and applications; without grants
- * it sees every project. Owners and admins manage grants; only `member`s can be limited.
+ * project or service)"): a `member` with grants sees only the granted projects and applications; one never granted
+ * anything, or whose last grant was revoked, sees every project; one whose granted projects and applications were
+ * all deleted sees none (`members.limited_to_grants`). Owners and admins manage grants; only `member`s can be
+ * limited.
  */
 
 import { assertCan } from "../../auth/access/policy.ts";
 import { isLimitableByGrants } from "../../auth/access/standing.ts";
 import { publishAccessChange } from "../../shared/access-changes.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
-import { Member, MemberGrant } from "../access/index.ts";
+import { withTransaction } from "../../shared/transaction.ts";
+import { insertGrantOnce, Member, MemberGrant } from "../access/index.ts";
 import type { Context } from "../context.ts";
 import { visibleMember } from "./member.service.ts";
 
@@ -71,22 +74,37 @@ export async function grantAccess(ctx: Context, input: GrantInput): Promise<Memb
   const { projectId, applicationId } = await checkedGrantTarget(ctx, member.organizationId, member.role, input);
   const existing = await MemberGrant.query(ctx.knex).findOne({ memberId: member.id, projectId, applicationId });
   if (existing) return existing;
-  const grant = await MemberGrant.query(ctx.knex)
-    .insert({ memberId: member.id, projectId, applicationId })
-    .returning("*");
+  // Of concurrent grants of one target, one row is written; the others find it.
+  const made = await insertGrantOnce(ctx.knex, member.id, { projectId, applicationId });
+  const grant = await MemberGrant.query(ctx.knex).findOne({ memberId: member.id, projectId, applicationId });
+  // Written, then revoked at once by another call: gone, as a read of it now would find.
+  if (!grant) throw new NotFoundError("MemberGrant", (projectId ?? applicationId)!);
+  if (!made) return grant;
   await publishAccessChange(ctx.services.pubsub, { userId: member.userId }, ctx.log);
   return grant;
 }
 
-/** `revokeAccess`. @returns the grant id. @throws NotFoundError (unknown or invisible grant), ForbiddenError. */
+/**
+ * `revokeAccess`: removes a grant; revoking a member's last grant lifts the limit (the member sees every project
+ * again), whereas grants that go with a deleted project or application leave the member limited.
+ * @returns the grant id. @throws NotFoundError (unknown or invisible grant), ForbiddenError.
+ */
 export async function revokeAccess(ctx: Context, grantId: string): Promise<string> {
   const grant = await MemberGrant.query(ctx.knex).findById(grantId);
   const member = grant ? await Member.query(ctx.knex).findById(grant.memberId) : null;
   const access = member ? await ctx.scope.forOrg(member.organizationId) : null;
-  if (!grant || !access) throw new NotFoundError("MemberGrant", grantId);
+  if (!grant || !member || !access) throw new NotFoundError("MemberGrant", grantId);
   assertCan(access, "team:manage");
-  // Of concurrent revocations, the one whose statement removed the row answers; the others find it gone.
-  if (!(await MemberGrant.query(ctx.knex).deleteById(grantId))) throw new NotFoundError("MemberGrant", grantId);
-  if (member) await publishAccessChange(ctx.services.pubsub, { userId: member.userId }, ctx.log);
+  await withTransaction(ctx, async (tx) => {
+    // The member's row first: concurrent revocations of its last grants take turns, and the last one lifts the limit.
+    await Member.query(tx.knex).findById(member.id).forUpdate();
+    // Of concurrent revocations of one grant, the one whose statement removed the row answers; the others find it gone.
+    if (!(await MemberGrant.query(tx.knex).deleteById(grantId))) throw new NotFoundError("MemberGrant", grantId);
+    await Member.query(tx.knex)
+      .findById(member.id)
+      .whereNotExists(MemberGrant.query(tx.knex).where({ memberId: member.id }))
+      .patch({ limitedToGrants: false });
+  });
+  await publishAccessChange(ctx.services.pubsub, { userId: member.userId }, ctx.log);
   return grantId;
 }

@@ -10,6 +10,7 @@ import { assertSignedIn } from "../../auth/access/policy.ts";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "../../auth/password.ts";
 import { newId } from "../../db/ids.ts";
 import { missingReference } from "../../db/pg-errors.ts";
+import { uniqueViolation } from "../../shared/constraint-errors.ts";
 import { AppError, ConflictError } from "../../shared/errors.ts";
 import { nameText } from "../../shared/input-fields.ts";
 import { parseInput } from "../../shared/validate.ts";
@@ -57,16 +58,24 @@ async function lockUsable(trx: Knex.Transaction, token: string, now: Date): Prom
 
 /**
  * Adds the membership with the invitation's grants and marks the invitation accepted. A grant whose project or
- * application was deleted since the invitation is not given (its insert, in a savepoint, finds no row to reference).
+ * application was deleted since the invitation is not given (its insert, in a savepoint, finds no row to reference),
+ * nor one given twice; a member invited with grants is limited to them even when none is left
+ * (`members.limited_to_grants`).
  * @throws ConflictError when already a member.
  */
 async function join(trx: Knex.Transaction, invitation: Invitation, userId: string): Promise<Member> {
   const existing = await Member.query(trx).findOne({ organizationId: invitation.organizationId, userId });
   if (existing) throw new ConflictError("You are already a member of this organization");
+  const pendingGrants = invitation.pendingGrants ?? [];
   const member = await Member.query(trx)
-    .insert({ organizationId: invitation.organizationId, userId, role: invitation.role })
+    .insert({
+      organizationId: invitation.organizationId,
+      userId,
+      role: invitation.role,
+      limitedToGrants: pendingGrants.length > 0,
+    })
     .returning("*");
-  for (const grant of invitation.pendingGrants ?? []) {
+  for (const grant of pendingGrants) {
     try {
       await trx.transaction(async (savepoint) => {
         await MemberGrant.query(savepoint).insert({
@@ -76,7 +85,7 @@ async function join(trx: Knex.Transaction, invitation: Invitation, userId: strin
         });
       });
     } catch (error) {
-      if (!missingReference(error)) throw error;
+      if (!missingReference(error) && uniqueViolation(error) === null) throw error;
     }
   }
   await Invitation.query(trx).patch({ status: "accepted" }).where({ id: invitation.id });

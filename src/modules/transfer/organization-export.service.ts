@@ -6,10 +6,11 @@
  * left out when no key is given.
  */
 
+import { NotFoundError } from "../../shared/errors.ts";
 import { onTransaction } from "../../shared/transaction.ts";
 import { exportMembers, organizationAccess } from "../access/index.ts";
 import { type ExportedApplication, exportApplications } from "../applications/index.ts";
-import { recordCall } from "../audit/index.ts";
+import { type AuditOutcome, outcomeOfError, recordCall } from "../audit/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { exportDatabases } from "../databases/index.ts";
 import { exportDocsTheme } from "../docs-theming/index.ts";
@@ -152,7 +153,8 @@ export async function snapshotOrganization(ctx: ServiceContext, organizationId: 
 
 /**
  * The bundle of `organizationId`, its secrets encrypted to `key` (recipient or passphrase) or left out without one.
- * A bundle made is a sensitive read: one audit entry `organization.export` (docs/audit-log.md).
+ * A bundle asked for is a sensitive read: one audit entry `organization.export` (docs/audit-log.md), `ok` or, for a
+ * call refused or failed, its outcome (in the caller's own organization's log when the organization is not found).
  * @throws NotFoundError when the caller is not a member; ForbiddenError when it is not the owner;
  * BadUserInputError when the key is malformed (bundle-secrets.ts `checkedKey`).
  */
@@ -161,18 +163,29 @@ export async function exportOrganization(
   organizationId: string,
   key: SecretsKey = {},
 ): Promise<OrganizationBundle> {
-  await organizationAccess(ctx.scope, { organizationId, action: "organization:export" });
-  const encryptTo = checkedKey(key);
-  const snapshot = await snapshotOrganization(ctx, organizationId);
-  const count = snapshot.secrets.size;
-  const ciphertext = encryptTo && count > 0 ? await encryptSecrets(snapshot.secrets, encryptTo) : null;
   const source = ctx as ServiceContext & Partial<Pick<Context, "origin" | "requestId">>;
-  await recordCall(ctx.services, ctx.log, source, {
-    action: "organization.export",
-    targetIds: [organizationId],
-    outcome: "ok",
-    organizationId,
-  });
+  const record = (outcome: AuditOutcome, inOrganization = true) =>
+    recordCall(ctx.services, ctx.log, source, {
+      action: "organization.export",
+      targetIds: [organizationId],
+      outcome,
+      ...(inOrganization && { organizationId }),
+    });
+  let snapshot: Awaited<ReturnType<typeof snapshotOrganization>>;
+  let ciphertext: string | null;
+  let encryptTo: ReturnType<typeof checkedKey>;
+  try {
+    await organizationAccess(ctx.scope, { organizationId, action: "organization:export" });
+    encryptTo = checkedKey(key);
+    snapshot = await snapshotOrganization(ctx, organizationId);
+    const count = snapshot.secrets.size;
+    ciphertext = encryptTo && count > 0 ? await encryptSecrets(snapshot.secrets, encryptTo) : null;
+  } catch (error) {
+    await record(outcomeOfError(error), !(error instanceof NotFoundError));
+    throw error;
+  }
+  await record("ok");
+  const count = snapshot.secrets.size;
   return {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,

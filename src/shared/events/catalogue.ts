@@ -10,7 +10,8 @@
  * `user`-shaped object (`invited_by`, `changed_by`, …), organization-level events carry `org_id` (integer).
  * The `Deployments` category (deploy.*, app.health_changed) is Skiff's own (src/modules/deployments emits them), and
  * so is `Resources` (application.*, database.*, domain.*, environment.*: the management mutations of the
- * applications module; values of variables and passwords are never part of an event).
+ * applications module; project.*: the projects module; values of variables and passwords are never part of an
+ * event).
  *
  * It is also the catalogue of domain events: producers emit them with `events.emit` (src/modules/events.ts)
  * and never import a consumer; webhooks subscribes through its manifest. It lives below the modules so every
@@ -77,6 +78,7 @@ const domain = z
     https: z.boolean().optional(),
   })
   .describe("A custom domain");
+const project = z.object({ project_id: z.string().min(1), name: z.string() }).describe("A project");
 const actor = z.string().optional().describe("The user id of whoever made the change");
 const affected = z
   .array(z.string().min(1))
@@ -118,7 +120,7 @@ const e = <const Name extends string, const Shape extends z.ZodRawShape>(
 ) => ({ name, category, description, data: z.object(shape) }) satisfies WebhookEventDefinition;
 
 /**
- * Every event, in catalogue order: the spec's 39, the 4 deploy events and the 13 resource events. Typed per entry, so
+ * Every event, in catalogue order: the spec's 39, the 4 deploy events and the 15 resource events. Typed per entry, so
  * {@link DomainEventName} and {@link DomainEventData} follow it (src/modules/events.ts emits with them).
  */
 export const WEBHOOK_EVENTS = [
@@ -325,8 +327,18 @@ export const WEBHOOK_EVENTS = [
     "project.deleted",
     "Resources",
     "A project and everything in it were deleted (by `deleteProject`, an import rollback or the cleanup before an import's retry); its cluster objects are to be removed.",
+    { project, changed_by: actor },
+  ),
+  e(
+    "project.updated",
+    "Resources",
+    "A project was renamed or its description changed (`project`: as it is after the change).",
     {
-      project: z.object({ project_id: z.string().min(1), name: z.string() }).describe("A project"),
+      project,
+      fields: z
+        .array(z.enum(["name", "description"]))
+        .min(1)
+        .describe("The changed fields: name, description"),
       changed_by: actor,
     },
   ),

@@ -283,6 +283,13 @@ export const graphqlRows: GraphqlRow[] = [
     target: ["id"],
     expect: cells("ok", "ok", "FORBIDDEN", "NOT_FOUND", "NOT_FOUND", U, U, U),
   },
+  {
+    field: "Mutation.updateProject",
+    operation: "mutation($id: ID!, $input: UpdateProjectInput!) { updateProject(id: $id, input: $input) { id name } }",
+    variables: async (fx) => ({ id: await fx.newProject(), input: { name: `matrix-${fx.unique()}` } }),
+    target: ["id"],
+    expect: cells("ok", "ok", "FORBIDDEN", "NOT_FOUND", "NOT_FOUND", U, U, U),
+  },
   // ---- Mutation: team ----------------------------------------------------------------------------------------
   {
     field: "Mutation.inviteMember",

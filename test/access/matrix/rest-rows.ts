@@ -159,6 +159,16 @@ export const restRows: RestRow[] = [
     expect: statuses(200, 200, 403, 404, 404, 401, 401, 401),
   },
   ...manageRestRows,
+  // Changing a project (src/modules/projects/project.rest.ts): as the management procedures, and as deleteProject
+  // answers a member (the project is granted to `granted`: 403; `notGranted` does not see it: 404).
+  {
+    route: "POST /api/project.update",
+    call: async (fx) => {
+      const id = await fx.newProject();
+      return { url: "/api/project.update", body: { projectId: id, name: `matrix-${fx.unique()}` }, target: id };
+    },
+    expect: statuses(200, 200, 403, 404, 404, 401, 401, 401),
+  },
   ...webhookRestRows,
   // ---- The audit log: owners and admins; members 403 (the organization is visible to them) -------------------
   ...["/api/audit-events", "/api/audit-events/export"].map(

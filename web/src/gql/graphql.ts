@@ -77,8 +77,9 @@ export type CreateApplicationInput = {
   /** Environment (`env_...`) the application is created in. */
   environmentId: string | number;
   /**
-   * Display name, 1 to 100 characters; the platform-wide `appName` slug is made from it (`app-` first when the name
-   * does not start with a letter, e.g. `1shop` → `app-1shop-7k2mq3`: the slug names Kubernetes Services, which must).
+   * Display name, 1 to 100 characters, unique in the environment (`CONFLICT` otherwise); the platform-wide `appName`
+   * slug is made from it (`app-` first when the name does not start with a letter, e.g. `1shop` → `app-1shop-7k2mq3`:
+   * the slug names Kubernetes Services, which must).
    */
   name: string;
   /** Container port, 1 to 65535. Default 80. */
@@ -99,7 +100,10 @@ export type CreateDatabaseInput = {
   applicationIds?: Array<string | number> | null | undefined;
   /** Environment (`env_...`) the database is created in. */
   environmentId: string | number;
-  /** Database name: 1 to 63 characters, letters, digits, `_` and `-`. */
+  /**
+   * Database name: 1 to 63 characters, letters, digits, `_` and `-`, not starting with `-`; unique in the environment
+   * (`CONFLICT` otherwise).
+   */
   name: string;
   /**
    * Password, 1 to 256 characters; omitted: 32 random letters and digits are generated (answered once as
@@ -237,7 +241,7 @@ export type SignUpWithInvitationInput = {
 
 /** Database to create with the imported site. All fields are required when `database` is given. */
 export type SiteImportDatabaseInput = {
-  /** Database name: 1 to 63 characters, letters, digits, `_` and `-`. */
+  /** Database name: 1 to 63 characters, letters, digits, `_` and `-`, not starting with `-`. */
   name: string;
   /** Database password, 1 to 256 characters. Stored encrypted; never returned (masked as `********`). */
   password: string;
@@ -361,7 +365,7 @@ export type UpdateApplicationInput = {
   dockerImage?: string | null | undefined;
   /** Path the health probe requests: starts with `/`, at most 2048 characters, no spaces or `#`. */
   healthPath?: string | null | undefined;
-  /** Display name, 1 to 100 characters (the `appName` slug does not change). */
+  /** Display name, 1 to 100 characters, unique in the environment (`CONFLICT` otherwise; the `appName` slug does not change). */
   name?: string | null | undefined;
   /** Container port, 1 to 65535. */
   port?: number | null | undefined;
