@@ -30,9 +30,9 @@ import { GraphQLError as GraphQLErrorClass, getOperationAST } from "graphql";
 import { buildExecutionContext } from "graphql/execution/execute.js";
 import { CloseCode, GRAPHQL_TRANSPORT_WS_PROTOCOL, MessageType, parseMessage, type SubscribePayload } from "graphql-ws";
 import { WebSocket } from "ws";
-import { jsonTooDeep } from "../shared/json-text.ts";
+import { holdsForbiddenKey, jsonTooDeep } from "../shared/json-text.ts";
 import type { StreamConsumer } from "../shared/pubsub.ts";
-import { jsonTooDeepError } from "./json-bodies.ts";
+import { forbiddenJsonKeyError, jsonTooDeepError } from "./json-bodies.ts";
 
 /** Interval, in ms, of the keepalive sweep; a socket silent to a ping for one interval is terminated. */
 export const KEEP_ALIVE_MS = 12_000;
@@ -347,8 +347,14 @@ export class GraphqlWsProtocol {
       return socket.close(CloseCode.BadRequest, "Invalid message received");
     }
     // A subscribe's payload is checked in #subscribe, which answers with an `error` message for its id.
-    if (message.type !== MessageType.Subscribe && "payload" in message && jsonTooDeep(message.payload)) {
-      return socket.close(CloseCode.BadRequest, `Invalid message received: ${jsonTooDeepError().message}`);
+    if (message.type !== MessageType.Subscribe && "payload" in message) {
+      if (jsonTooDeep(message.payload)) {
+        return socket.close(CloseCode.BadRequest, `Invalid message received: ${jsonTooDeepError().message}`);
+      }
+      if (holdsForbiddenKey(message.payload)) {
+        // A close reason holds at most 123 bytes: the key, not the whole message.
+        return socket.close(CloseCode.BadRequest, "Invalid message received: a key able to reach a prototype");
+      }
     }
     switch (message.type) {
       case MessageType.ConnectionInit: {
@@ -412,8 +418,9 @@ export class GraphqlWsProtocol {
     socket.setOperation(id, null);
     let started = false;
     try {
-      if (jsonTooDeep(payload)) {
-        if (this.#running(socket, id)) await this.#error(socket, id, [jsonTooDeepError()]);
+      if (jsonTooDeep(payload) || holdsForbiddenKey(payload)) {
+        const refusal = jsonTooDeep(payload) ? jsonTooDeepError() : forbiddenJsonKeyError();
+        if (this.#running(socket, id)) await this.#error(socket, id, [refusal]);
         return;
       }
       const args = this.#hooks.prepare(socket, payload);

@@ -37,6 +37,16 @@ export function jsonTooDeepError(): GraphQLError {
   return new GraphQLError(JSON_TOO_DEEP_MESSAGE, { extensions: { code: "BAD_REQUEST", http: { status: 400 } } });
 }
 
+/**
+ * The GraphQL error (code BAD_REQUEST, HTTP 400) of a graphql-ws `subscribe` whose payload holds a key able to reach
+ * a prototype: what HTTP answers for the same key in a body (src/shared/json-text.ts).
+ */
+export function forbiddenJsonKeyError(): GraphQLError {
+  return new GraphQLError(FORBIDDEN_JSON_KEY_MESSAGE.replace(/^Body/, "The payload"), {
+    extensions: { code: "BAD_REQUEST", http: { status: 400 } },
+  });
+}
+
 /** The 400 of a well-formed JSON body nested deeper than MAX_JSON_DEPTH (src/shared/json-text.ts) (code BAD_REQUEST in the answer). */
 class JsonTooDeepError extends Error {
   readonly statusCode = 400;

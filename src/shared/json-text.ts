@@ -62,6 +62,20 @@ export function parsesAsJson(text: string): boolean {
 }
 
 /**
+ * Whether `value` (parsed by JavaScript's own parser, e.g. a graphql-ws message) holds a key the rules of the file
+ * comment refuse: an own `__proto__`, or `prototype` inside `constructor`.
+ */
+export function holdsForbiddenKey(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return false;
+  try {
+    secureJson.scan(value, { protoAction: "error", constructorAction: "error" });
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
  * `text` parsed as JSON by the rules of the file comment: `{ value }`, or `{ refused }` with the message of the
  * first rule it breaks ({@link INVALID_JSON_MESSAGE}, {@link FORBIDDEN_JSON_KEY_MESSAGE},
  * {@link JSON_TOO_DEEP_MESSAGE}).

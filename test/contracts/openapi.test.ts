@@ -67,9 +67,20 @@ describe("GET /api/openapi.json", () => {
       "403",
       "404",
       "409",
+      "413",
+      "415",
       "422",
       "500",
     ]);
+    // Every route that reads a body documents what is refused before it runs.
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item as Record<string, { responses: object }>)) {
+        if (!["post", "put", "delete"].includes(method)) continue;
+        expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(
+          expect.arrayContaining(["400", "413", "415"]),
+        );
+      }
+    }
   });
 
   it("lists the published rows that declare no contract (add `doc` to a row to publish it)", () => {

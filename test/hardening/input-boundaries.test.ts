@@ -184,6 +184,30 @@ describe("JSON nested deeper than MAX_JSON_DEPTH", () => {
     expect(errorsSince(from)).toEqual([]);
   });
 
+  it("answers a subscribe whose payload holds __proto__ BAD_REQUEST as HTTP does, the socket left open", async () => {
+    const from = logs.lines.length;
+    const socket = await authenticatedSocket();
+    for (const text of [
+      '{"query":"{ __typename }","variables":{"__proto__":{"x":1}}}',
+      '{"query":"{ __typename }","variables":{"a":{"constructor":{"prototype":{"x":1}}}}}',
+      '{"query":"{ __typename }","extensions":{"__proto__":1}}',
+    ]) {
+      const refused = await socket.operation(text);
+      expect(refused?.type, text).toBe("error");
+      expect(errorsOf(refused).map((e) => e.extensions?.code)).toEqual(["BAD_REQUEST"]);
+    }
+    const http = await fetch(`${t.skiff.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${org.owner.apiKey}` },
+      body: '{"query":"{ __typename }","variables":{"__proto__":{"x":1}}}',
+    });
+    expect(http.status).toBe(400);
+    expect(await socket.serves()).toBe(true);
+    socket.ws.send('{"type":"ping","payload":{"__proto__":1}}');
+    expect(await socket.closed()).toBe(4400);
+    expect(errorsSince(from)).toEqual([]);
+  });
+
   it("closes a socket whose ping payload nests past the limit with 4400, not 4500", async () => {
     const from = logs.lines.length;
     const socket = await authenticatedSocket();

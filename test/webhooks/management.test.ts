@@ -104,6 +104,12 @@ describe("webhook management", () => {
       (await t.db.knex("organizations").where({ database_id: number }).first()).id,
       HOOK_URL,
     );
+    // An update's body is required: absent or null is 400, `{}` changes nothing.
+    for (const body of [undefined, null]) {
+      const res = await rest(t.skiff.url, "PUT", `${base}/${hook.id}`, owner.apiKey, body);
+      expect(res.status, String(body)).toBe(400);
+    }
+    expect((await rest(t.skiff.url, "PUT", `${base}/${hook.id}`, owner.apiKey, {})).status).toBe(200);
     const bad = await rest(t.skiff.url, "PUT", `${base}/${hook.id}`, owner.apiKey, { is_active: "yes", color: 1 });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual(["color", "is_active"]);

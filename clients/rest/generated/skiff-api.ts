@@ -179,6 +179,9 @@ export interface OpenApiDocument {
   [key: string]: any;
 }
 
+/** The request refused before its route ran: `code` and the message, in the invalid-input shape. */
+export type Refusal = ValidationError;
+
 /** An import record: stored input, status, created ids, last error. */
 export interface SiteImport {
   applicationId: string | null;
@@ -675,6 +678,8 @@ export class Api<
      * @response `401` `Error` Missing or invalid credentials.
      * @response `403` `Forbidden` Not allowed for the caller's role or plan.
      * @response `404` `Error` No such resource, or not visible to the caller.
+     * @response `413` `Refusal` The body is larger than the route accepts.
+     * @response `415` `Refusal` A media type, charset or Content-Encoding the route does not read (JSON in UTF-8, identity).
      * @response `429` `Error` Rate limited.
      * @response `500` `Error` Internal error (masked).
      */
@@ -696,7 +701,10 @@ export class Api<
       },
       params: RequestParams = {},
     ) =>
-      this.request<WebhookWithSecret, ValidationError | Error | Forbidden>({
+      this.request<
+        WebhookWithSecret,
+        ValidationError | Error | Forbidden | Refusal
+      >({
         path: `/api/v1/orgs/${orgId}/webhooks`,
         method: "POST",
         body: data,
@@ -715,9 +723,12 @@ export class Api<
      * @request DELETE:/api/v1/orgs/{org_id}/webhooks/{webhook_uuid}
      * @secure
      * @response `204` `void` Deleted.
+     * @response `400` `Refusal` The body is not well-formed JSON (or not UTF-8, or nests too deep).
      * @response `401` `Error` Missing or invalid credentials.
      * @response `403` `Forbidden` Not allowed for the caller's role or plan.
      * @response `404` `Error` No such resource, or not visible to the caller.
+     * @response `413` `Refusal` The body is larger than the route accepts.
+     * @response `415` `Refusal` A media type, charset or Content-Encoding the route does not read (JSON in UTF-8, identity).
      * @response `429` `Error` Rate limited.
      * @response `500` `Error` Internal error (masked).
      */
@@ -726,7 +737,7 @@ export class Api<
       webhookUuid: string,
       params: RequestParams = {},
     ) =>
-      this.request<void, Error | Forbidden>({
+      this.request<void, Refusal | Error | Forbidden>({
         path: `/api/v1/orgs/${orgId}/webhooks/${webhookUuid}`,
         method: "DELETE",
         secure: true,
@@ -863,6 +874,8 @@ export class Api<
  * @response `403` `Forbidden` Not allowed for the caller's role or plan.
  * @response `404` `Error` No such resource, or not visible to the caller.
  * @response `409` `Error` Conflicts with the current state.
+ * @response `413` `Refusal` The body is larger than the route accepts.
+ * @response `415` `Refusal` A media type, charset or Content-Encoding the route does not read (JSON in UTF-8, identity).
  * @response `422` `(SiteImportResult | {
     error: string,
     [key: string]: any,
@@ -876,6 +889,7 @@ export class Api<
         | ValidationError
         | Error
         | Forbidden
+        | Refusal
         | (
             | SiteImportResult
             | {
@@ -1059,6 +1073,8 @@ export class Api<
  * @response `401` `Error` Missing or invalid credentials.
  * @response `403` `Forbidden` Not allowed for the caller's role or plan.
  * @response `404` `Error` No such resource, or not visible to the caller.
+ * @response `413` `Refusal` The body is larger than the route accepts.
+ * @response `415` `Refusal` A media type, charset or Content-Encoding the route does not read (JSON in UTF-8, identity).
  * @response `422` `{
     error: string,
     [key: string]: any,
@@ -1072,6 +1088,7 @@ export class Api<
         | ValidationError
         | Error
         | Forbidden
+        | Refusal
         | {
             error: string;
             [key: string]: any;
@@ -1108,6 +1125,8 @@ export class Api<
  * @response `401` `Error` Missing or invalid credentials.
  * @response `403` `Forbidden` Not allowed for the caller's role or plan.
  * @response `404` `Error` No such resource, or not visible to the caller.
+ * @response `413` `Refusal` The body is larger than the route accepts.
+ * @response `415` `Refusal` A media type, charset or Content-Encoding the route does not read (JSON in UTF-8, identity).
  * @response `429` `Error` Rate limited.
  * @response `500` `Error` Internal error (masked).
  */
@@ -1129,7 +1148,7 @@ export class Api<
           }[];
           [key: string]: any;
         },
-        ValidationError | Error | Forbidden
+        ValidationError | Error | Forbidden | Refusal
       >({
         path: `/api/v1/orgs/${orgId}/events`,
         method: "POST",
@@ -1158,8 +1177,10 @@ export class Api<
     [key: string]: any,
 
 }` Received; `relays` counts the relays made for it (0 for an event already received).
+ * @response `400` `Refusal` The body is not well-formed JSON (or not UTF-8, or nests too deep).
  * @response `401` `Error` Unknown merchant, or a missing or wrong signature.
  * @response `413` `void` Body larger than 262144 bytes.
+ * @response `415` `Refusal` A media type, charset or Content-Encoding the route does not read (JSON in UTF-8, identity).
  */
     receivePaymentGatewayEvent: (data: string, params: RequestParams = {}) =>
       this.request<
@@ -1172,7 +1193,7 @@ export class Api<
           relays: number;
           [key: string]: any;
         },
-        Error | void
+        Refusal | Error | void
       >({
         path: `/api/payment-gateway/events`,
         method: "POST",
@@ -1196,6 +1217,8 @@ export class Api<
      * @response `401` `Error` Missing or invalid credentials.
      * @response `403` `Forbidden` Not allowed for the caller's role or plan.
      * @response `404` `Error` No such resource, or not visible to the caller.
+     * @response `413` `Refusal` The body is larger than the route accepts.
+     * @response `415` `Refusal` A media type, charset or Content-Encoding the route does not read (JSON in UTF-8, identity).
      * @response `429` `Error` Rate limited.
      * @response `500` `Error` Internal error (masked).
      */
@@ -1216,7 +1239,10 @@ export class Api<
       },
       params: RequestParams = {},
     ) =>
-      this.request<WebhookRecovery, ValidationError | Error | Forbidden>({
+      this.request<
+        WebhookRecovery,
+        ValidationError | Error | Forbidden | Refusal
+      >({
         path: `/api/v1/orgs/${orgId}/webhooks/${webhookUuid}/recover`,
         method: "POST",
         body: data,
@@ -1243,6 +1269,8 @@ export class Api<
  * @response `401` `Error` Missing or invalid credentials.
  * @response `403` `Forbidden` Not allowed for the caller's role or plan.
  * @response `404` `Error` No such resource, or not visible to the caller.
+ * @response `413` `Refusal` The body is larger than the route accepts.
+ * @response `415` `Refusal` A media type, charset or Content-Encoding the route does not read (JSON in UTF-8, identity).
  * @response `429` `Error` Rate limited.
  * @response `500` `Error` Internal error (masked).
  */
@@ -1257,7 +1285,7 @@ export class Api<
           delivery_id: string;
           [key: string]: any;
         },
-        ValidationError | Error | Forbidden
+        ValidationError | Error | Forbidden | Refusal
       >({
         path: `/api/v1/orgs/${orgId}/webhooks/${webhookUuid}/deliveries/${deliveryId}/redeliver`,
         method: "POST",
@@ -1275,9 +1303,12 @@ export class Api<
      * @request POST:/api/v1/orgs/{org_id}/webhooks/{webhook_uuid}/regenerate-secret
      * @secure
      * @response `200` `WebhookWithSecret` The new secret.
+     * @response `400` `Refusal` The body is not well-formed JSON (or not UTF-8, or nests too deep).
      * @response `401` `Error` Missing or invalid credentials.
      * @response `403` `Forbidden` Not allowed for the caller's role or plan.
      * @response `404` `Error` No such resource, or not visible to the caller.
+     * @response `413` `Refusal` The body is larger than the route accepts.
+     * @response `415` `Refusal` A media type, charset or Content-Encoding the route does not read (JSON in UTF-8, identity).
      * @response `429` `Error` Rate limited.
      * @response `500` `Error` Internal error (masked).
      */
@@ -1286,7 +1317,7 @@ export class Api<
       webhookUuid: string,
       params: RequestParams = {},
     ) =>
-      this.request<WebhookWithSecret, Error | Forbidden>({
+      this.request<WebhookWithSecret, Refusal | Error | Forbidden>({
         path: `/api/v1/orgs/${orgId}/webhooks/${webhookUuid}/regenerate-secret`,
         method: "POST",
         secure: true,
@@ -1305,6 +1336,8 @@ export class Api<
      * @response `200` `DocsSyncResults` The verdict per reported hostname.
      * @response `400` `DocsError` Not `{ registrations: [...] }`, or an invalid or duplicated entry (`fieldErrors`).
      * @response `401` `DocsError` No license key, or one the docs host does not know.
+     * @response `413` `Refusal` The body is larger than the route accepts.
+     * @response `415` `Refusal` A media type, charset or Content-Encoding the route does not read (JSON in UTF-8, identity).
      * @response `500` `DocsError` Internal error (`{ error: "Internal server error" }`, no detail).
      */
     syncDocsHostnames: (
@@ -1320,7 +1353,7 @@ export class Api<
       },
       params: RequestParams = {},
     ) =>
-      this.request<DocsSyncResults, DocsError>({
+      this.request<DocsSyncResults, DocsError | Refusal>({
         path: `/api/docs/sync`,
         method: "POST",
         body: data,
@@ -1346,9 +1379,12 @@ export class Api<
     [key: string]: any,
 
 }` Queued; the first attempt has not finished in time.
+ * @response `400` `Refusal` The body is not well-formed JSON (or not UTF-8, or nests too deep).
  * @response `401` `Error` Missing or invalid credentials.
  * @response `403` `Forbidden` Not allowed for the caller's role or plan.
  * @response `404` `Error` No such resource, or not visible to the caller.
+ * @response `413` `Refusal` The body is larger than the route accepts.
+ * @response `415` `Refusal` A media type, charset or Content-Encoding the route does not read (JSON in UTF-8, identity).
  * @response `429` `Error` Rate limited.
  * @response `500` `Error` Internal error (masked).
  */
@@ -1365,7 +1401,7 @@ export class Api<
             pending: true;
             [key: string]: any;
           },
-        Error | Forbidden
+        Refusal | Error | Forbidden
       >({
         path: `/api/v1/orgs/${orgId}/webhooks/${webhookUuid}/test`,
         method: "POST",
@@ -1387,6 +1423,7 @@ export class Api<
      * @response `401` `Error` A signature or token that does not verify, or a required one missing.
      * @response `404` `Error` Unknown deploy token (a regenerated one too).
      * @response `413` `void` Body larger than 1 MiB.
+     * @response `415` `Refusal` A media type, charset or Content-Encoding the route does not read (JSON in UTF-8, identity).
      * @response `429` `Error` Rate limited.
      */
     triggerDeployment: (
@@ -1396,7 +1433,7 @@ export class Api<
     ) =>
       this.request<
         DeployNotTriggered | DeployQueued,
-        ValidationError | Error | void
+        ValidationError | Error | void | Refusal
       >({
         path: `/api/deploy/${token}`,
         method: "POST",
@@ -1419,6 +1456,8 @@ export class Api<
      * @response `401` `Error` Missing or invalid credentials.
      * @response `403` `Forbidden` Not allowed for the caller's role or plan.
      * @response `404` `Error` No such resource, or not visible to the caller.
+     * @response `413` `Refusal` The body is larger than the route accepts.
+     * @response `415` `Refusal` A media type, charset or Content-Encoding the route does not read (JSON in UTF-8, identity).
      * @response `429` `Error` Rate limited.
      * @response `500` `Error` Internal error (masked).
      */
@@ -1441,7 +1480,7 @@ export class Api<
       },
       params: RequestParams = {},
     ) =>
-      this.request<Webhook, ValidationError | Error | Forbidden>({
+      this.request<Webhook, ValidationError | Error | Forbidden | Refusal>({
         path: `/api/v1/orgs/${orgId}/webhooks/${webhookUuid}`,
         method: "PUT",
         body: data,

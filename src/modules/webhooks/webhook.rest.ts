@@ -164,7 +164,8 @@ export const webhookRoutes: readonly RestRoute[] = [
     "/webhooks/:webhook_uuid",
     WEBHOOK_OPERATIONS.update,
     (req) => {
-      const body = parseInput(updateBody, req.body ?? {});
+      // The body is required (an object of the fields to change; `{}` changes nothing): absent or null is 400.
+      const body = parseInput(updateBody, req.body);
       return {
         ...one(req),
         input: { url: body.url, events: body.events, description: body.description, isActive: body.is_active },

@@ -37,6 +37,24 @@ const ERRORS: Record<string, ResponseDoc> = {
   "500": { description: "Internal error (masked).", schema: ErrorBody },
 };
 
+/** A refusal before any route runs: `{ error, code, details: { fieldErrors: {}, formErrors: [error] } }`. */
+const RefusalBody = ValidationErrorBody.meta({
+  id: "Refusal",
+  description: "The request refused before its route ran: `code` and the message, in the invalid-input shape.",
+});
+
+/** The responses of a body refused before its route runs (src/shared/openapi/generate.ts adds them). */
+export function bodyRefusals(): Record<string, ResponseDoc> {
+  return {
+    "400": { description: "The body is not well-formed JSON (or not UTF-8, or nests too deep).", schema: RefusalBody },
+    "413": { description: "The body is larger than the route accepts.", schema: RefusalBody },
+    "415": {
+      description: "A media type, charset or Content-Encoding the route does not read (JSON in UTF-8, identity).",
+      schema: RefusalBody,
+    },
+  };
+}
+
 /** The documented error responses for `statuses`, e.g. `errorResponses(400, 401, 404, 500)`. */
 export function errorResponses(...statuses: Array<keyof typeof ERRORS | number>): Record<string, ResponseDoc> {
   return Object.fromEntries(

@@ -4,6 +4,7 @@
  * `.meta({ id })` become `#/components/schemas/<id>` and are referenced, every other schema is inlined.
  */
 import { z } from "zod";
+import { bodyRefusals } from "./error-bodies.ts";
 import type { RouteDoc, RouteSecurity } from "./route-doc.ts";
 
 type Json = Record<string, unknown>;
@@ -30,6 +31,16 @@ export interface DocumentInfo {
 }
 
 const COMPONENT = "#/components/schemas/";
+
+/** Methods whose requests may carry a body, which the server reads (and may refuse) before the route runs. */
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * The refusals of a body before any route runs, on every route of {@link BODY_METHODS} (src/server/json-bodies.ts,
+ * format-error.ts): 400 for JSON that does not parse (or is not UTF-8, or holds `__proto__`, or nests too deep), 413
+ * over the route's size limit, 415 for a media type, charset or `Content-Encoding` it does not read.
+ */
+const BODY_REFUSALS = bodyRefusals();
 
 /**
  * Converts one zod schema; id'd sub-schemas are added to `components` and referenced.
@@ -137,29 +148,35 @@ export function generateOpenApiDocument(info: DocumentInfo, rows: readonly Docum
     } else if (doc.bodyMediaType) {
       operation.requestBody = { required: true, content: { [doc.bodyMediaType]: { schema: { type: "string" } } } };
     }
+    // What every route that reads a body refuses before it runs (docs/rest.md), unless the row documents it itself.
+    const responses = BODY_METHODS.has(method) ? { ...BODY_REFUSALS, ...doc.responses } : doc.responses;
     operation.responses = Object.fromEntries(
-      Object.entries(doc.responses).map(([status, response]) => [
-        status,
-        {
-          description: response.description,
-          ...(response.headers && {
-            headers: Object.fromEntries(
-              Object.entries(response.headers).map(([name, description]) => [
-                name,
-                { description, schema: { type: "string" } },
-              ]),
-            ),
-          }),
-          ...((response.schema || response.mediaTypes) && {
-            content: {
-              ...(response.schema && {
-                "application/json": { schema: convert(response.schema, "output", components) },
-              }),
-              ...Object.fromEntries((response.mediaTypes ?? []).map((type) => [type, { schema: { type: "string" } }])),
-            },
-          }),
-        },
-      ]),
+      Object.entries(responses)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([status, response]) => [
+          status,
+          {
+            description: response.description,
+            ...(response.headers && {
+              headers: Object.fromEntries(
+                Object.entries(response.headers).map(([name, description]) => [
+                  name,
+                  { description, schema: { type: "string" } },
+                ]),
+              ),
+            }),
+            ...((response.schema || response.mediaTypes) && {
+              content: {
+                ...(response.schema && {
+                  "application/json": { schema: convert(response.schema, "output", components) },
+                }),
+                ...Object.fromEntries(
+                  (response.mediaTypes ?? []).map((type) => [type, { schema: { type: "string" } }]),
+                ),
+              },
+            }),
+          },
+        ]),
     );
     item[verb] = operation;
   }
