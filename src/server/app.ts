@@ -190,7 +190,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   );
   await app.register(fastifyApollo(apollo), {
     path: "/graphql",
-    method: ["GET", "POST", "OPTIONS"],
+    method: ["GET", "POST"],
     context: async (request) => {
       // A key this process resolved before: its caller is confirmed by the read itself (remembered-callers.ts).
       const remembered = compiledReads ? rememberedContext(services, request.headers, request.id, "graphql") : null;
@@ -205,6 +205,21 @@ export async function createServer(services: AppServices, databaseUrl: string): 
       }
       return withOrigin(buildContext(services, principal, request.id), "GRAPHQL", request.headers, request.ip);
     },
+  });
+  // Another method on /graphql: 405 naming the two it serves (Skiff answers no CORS preflight: pages of other
+  // origins do not call it with credentials).
+  app.route({
+    method: ["PUT", "PATCH", "DELETE", "OPTIONS"],
+    url: "/graphql",
+    handler: async (_request, reply) =>
+      reply
+        .code(405)
+        .header("allow", "GET, POST")
+        .send({
+          errors: [
+            { message: "Method not allowed: /graphql serves GET and POST", extensions: { code: "METHOD_NOT_ALLOWED" } },
+          ],
+        }),
   });
   const subscriptions = attachSubscriptions(app, schema, services, limits.validate);
   await registerWeb(app, services.config);

@@ -27,6 +27,7 @@ import type { Caller } from "../auth/caller.ts";
 import { recordCall } from "../modules/audit/index.ts";
 import type { Context } from "../modules/context.ts";
 import { moduleMcpTools } from "../modules/index.ts";
+import { echoed } from "../shared/errors.ts";
 import type { McpTool } from "../shared/mcp-tool.ts";
 import type { RestResponse } from "../shared/rest-route.ts";
 import type { SkiffServer } from "./app.ts";
@@ -89,20 +90,26 @@ function toolResult(response: RestResponse, exchange: McpExchange<Call>): CallTo
   return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body };
 }
 
+/** Most argument issues a refusal lists (the rest are counted): an answer never grows with a hostile input. */
+const MAX_ISSUES = 20;
+
 /**
  * Arguments checked against the tool's input schema; the agent API's 400 body when they are not, with one issue per
- * argument at fault (an unknown argument is named by its own path, as zod's strict check reports it in `keys`).
+ * argument at fault (an unknown argument is named by its own path, as zod's strict check reports it in `keys`), at
+ * most {@link MAX_ISSUES} of them, each name repeated as `echoed` repeats a caller's value.
  */
 function checkedArguments(tool: McpTool, args: unknown): { args: Record<string, unknown> } | { error: CallToolResult } {
   const result = strictInputs.get(tool)!.safeParse(args ?? {});
   if (result.success) return { args: result.data };
-  const issues = result.error.issues.flatMap((i) => {
-    const path = i.path.map((p) => (typeof p === "symbol" ? String(p) : p));
+  const all = result.error.issues.flatMap((i) => {
+    const path = i.path.map((p) => (typeof p === "symbol" ? String(p) : typeof p === "string" ? echoed(p) : p));
     if (i.code !== "unrecognized_keys") return [{ path, message: i.message }];
-    return i.keys.map((key) => ({ path: [...path, key], message: "Unknown argument" }));
+    return i.keys.map((key) => ({ path: [...path, echoed(key)], message: "Unknown argument" }));
   });
+  const issues = all.slice(0, MAX_ISSUES);
+  const more = all.length > issues.length ? ` and ${all.length - issues.length} more` : "";
   const named = [...new Set(issues.map((i) => i.path.join(".")))].join(", ");
-  return { error: toolError({ message: `Invalid argument: ${named}`, code: "BAD_REQUEST", issues }) };
+  return { error: toolError({ message: `Invalid argument: ${named}${more}`, code: "BAD_REQUEST", issues }) };
 }
 
 /**
@@ -251,7 +258,12 @@ function mcpServer(server: SkiffServer, transport: StatelessJsonTransport): Serv
     const tool = toolsByName.get(request.params.name);
     const checked = tool
       ? checkedArguments(tool, request.params.arguments)
-      : { error: toolError({ message: `Unknown tool ${JSON.stringify(request.params.name)}`, code: "NOT_FOUND" }) };
+      : {
+          error: toolError({
+            message: `Unknown tool ${JSON.stringify(echoed(request.params.name))}`,
+            code: "NOT_FOUND",
+          }),
+        };
     const action = toolAction(request.params.name);
     if ("refused" in caller) {
       return rateLimitedCall(server, caller.refused, caller.requestId, clientAddress, tool, checked);

@@ -267,6 +267,17 @@ describe("MCP server", () => {
         { path: ["y"], message: "Unknown argument" },
       ],
     });
+    // A hostile input's answer does not grow with it: 20 issues listed, the rest counted; names cut as ids are.
+    const many = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, i]));
+    const flood = await call(client, "get_application", { applicationId: org.apps.a1, ...many });
+    const floodBody = flood.body as { message: string; issues: unknown[] };
+    expect(floodBody.issues).toHaveLength(20);
+    expect(floodBody.message).toMatch(/ and 4980 more$/);
+    const longName = await call(client, "get_application", { applicationId: org.apps.a1, ["z".repeat(100_000)]: 1 });
+    expect(JSON.stringify(longName.body).length).toBeLessThan(1_000);
+    const unknownTool = await call(client, "t".repeat(100_000), {});
+    expect(unknownTool).toMatchObject({ isError: true, body: { code: "NOT_FOUND" } });
+    expect(JSON.stringify(unknownTool.body).length).toBeLessThan(1_000);
     const nul = await call(client, "get_application", { applicationId: "app_\u0000" });
     expect(nul).toMatchObject({ isError: true, body: { code: "NOT_FOUND" } });
     // A hostile half-megabyte id is repeated by its first 80 characters and its length, not whole.

@@ -310,3 +310,20 @@ describe("a response with data beside a refused field", () => {
     }
   });
 });
+
+describe("methods /graphql does not serve", () => {
+  it("answer 405 with Allow: GET, POST in GraphQL's error shape", async () => {
+    for (const method of ["PUT", "PATCH", "DELETE", "OPTIONS"]) {
+      const res = await send("/graphql", { method, headers: { "content-type": "application/json" }, body: "{}" });
+      expect(res.status, method).toBe(405);
+      expect(codeOf(res), method).toBe("METHOD_NOT_ALLOWED");
+    }
+    const preflight = await fetch(`${t.skiff.url}/graphql`, {
+      method: "OPTIONS",
+      headers: { origin: "https://elsewhere.example", "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).toBe(405);
+    expect(preflight.headers.get("allow")).toBe("GET, POST");
+    expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
