@@ -153,19 +153,19 @@ function writeStatement(knex: Knex, entries: readonly AttemptOutcomeEntry[]): Pr
        select * from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::boolean[], ?::int[], ?::text[], ?::text[],
          ?::int[], ?::int[]) as t(delivery_id, endpoint_id, event, attempt, success, response_status, response_body,
          error_message, duration_ms, retry_ms)
-       where exists (select 1 from webhook_deliveries d where d.id = t.delivery_id)
-     ), logged as (
-       insert into webhook_delivery_attempts (delivery_id, endpoint_id, event, attempt, success, response_status,
-         response_body, error_message, duration_ms)
-       select delivery_id, endpoint_id, event, attempt, success, response_status, response_body, error_message,
-         duration_ms from entry
+     ), updated as (
+       update webhook_deliveries d
+       set attempts = entry.attempt, updated_at = now(), locked_until = null, locked_by = null,
+         status = case when entry.success then 'delivered' when d.status = 'cancelled' then d.status else 'pending' end,
+         next_attempt_at = case when entry.success or d.status = 'cancelled' then null
+           else now() + entry.retry_ms * interval '1 millisecond' end
+       from entry where d.id = entry.delivery_id
+       returning d.id
      )
-     update webhook_deliveries d
-     set attempts = entry.attempt, updated_at = now(), locked_until = null, locked_by = null,
-       status = case when entry.success then 'delivered' when d.status = 'cancelled' then d.status else 'pending' end,
-       next_attempt_at = case when entry.success or d.status = 'cancelled' then null
-         else now() + entry.retry_ms * interval '1 millisecond' end
-     from entry where d.id = entry.delivery_id`,
+     insert into webhook_delivery_attempts (delivery_id, endpoint_id, event, attempt, success, response_status,
+       response_body, error_message, duration_ms)
+     select delivery_id, endpoint_id, event, attempt, success, response_status, response_body, error_message,
+       duration_ms from entry join updated on updated.id = entry.delivery_id`,
       [
         column("deliveryId"),
         column("endpointId"),
