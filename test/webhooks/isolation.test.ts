@@ -1,10 +1,9 @@
 /**
  * Isolation of slow receivers (docs/webhooks.md): with 4 workers and the default per-endpoint cap (1), a receiver
- * that never answers holds one worker for its 10 s budget while 9 healthy receivers (real HTTPS servers on loopback,
- * allowed through SKIFF_OUTBOUND_ALLOW, test CA) get every delivery; the hung endpoint's other attempts wait in the
- * queue (parked, not attempted) and, once it answers again, run as their first attempt (a wait is not an attempt).
- * A slow receiver that answers gets one attempt at a time, each parked attempt woken as the previous one ends (not
- * at its run time, 10 s later).
+ * that never answers holds one attempt for its 10 s budget while 9 healthy receivers (real HTTPS servers on loopback,
+ * allowed through SKIFF_OUTBOUND_ALLOW, test CA) get every delivery; the hung endpoint's other deliveries wait in the
+ * queue (due, not claimed, not attempted) and, once it answers again, run as their first attempt (a wait is not an
+ * attempt). A slow receiver that answers gets one attempt at a time, the next one claimed as the previous one ends.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpsReceiver, startHttpsReceiver } from "../helpers/https-receiver.ts";
@@ -103,7 +102,7 @@ describe("webhook isolation", () => {
     expect(log.filter((e) => e.success && e.attempt === 1)).toHaveLength(EVENTS - 1);
   }, 60_000);
 
-  it("runs one attempt at a time to a slow receiver, waking each parked attempt as the previous one ends", async () => {
+  it("runs one attempt at a time to a slow receiver, claiming the next as the previous one ends", async () => {
     const slow = await startHttpsReceiver();
     try {
       const arrivals: number[] = [];
@@ -123,7 +122,7 @@ describe("webhook isolation", () => {
         expect(res.status).toBe(202);
         ids.push(...res.body.deliveries.map((d: { delivery_id: string }) => d.delivery_id));
       }
-      // Parked attempts wait at most until the attempt in flight ends its 10 s budget; woken, they follow at once.
+      // The waiting deliveries are claimed as soon as the attempt in flight ends.
       const rows = await waitFor(ids, (s) => s === "delivered", 8_000);
       expect(rows.map((r) => [r.status, r.attempts])).toEqual(ids.map(() => ["delivered", 1]));
       expect(arrivals).toHaveLength(EVENTS);

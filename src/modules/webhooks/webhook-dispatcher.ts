@@ -21,6 +21,7 @@ import type { Knex } from "knex";
 import type { Logger } from "pino";
 import type { ModuleWorker } from "../module.ts";
 import type { AppServices } from "../services.ts";
+import { attemptsInFlight, countAttempt, reportQueue } from "./webhook.metrics.ts";
 import { type ClaimedDelivery, RETRY_WAITS_MS, runAttempt } from "./webhook-attempt.ts";
 import { DUE_TOPIC } from "./webhook-emit.ts";
 import { CLOSED_RETRY_MS, closingEndpoints, endpointClosing, endpointSlots } from "./webhook-endpoint-slots.ts";
@@ -161,24 +162,30 @@ export function startWebhookDispatcher(services: AppServices, log: Logger): Webh
     const delivery: ClaimedDelivery = { ...rest, attempt: made + 1 };
     const endpointId = delivery.endpointId;
     total++;
+    attemptsInFlight(1);
     inFlight.set(endpointId, (inFlight.get(endpointId) ?? 0) + 1);
     const run = (async () => {
       try {
         // Read before a `410 Gone` of its endpoint here was committed: again in a second, when it reads it inactive.
         if (endpointClosing(services, endpointId, readAt)) {
+          countAttempt("returned");
           await giveBack(delivery.id, CLOSED_RETRY_MS);
           return;
         }
         const outcome = await runAttempt(services, log, delivery, abort.signal);
         if (outcome.kind === "skipped") log.debug({ deliveryId: delivery.id, reason: outcome.reason }, "skipped");
+        if (outcome.kind === "failed") countAttempt(outcome.final ? "failed" : "retry");
+        else countAttempt(outcome.kind);
         // Its retry is due then: this instance looks for it (another may take it first).
         if (outcome.kind === "failed" && !outcome.final) at((RETRY_WAITS_MS[delivery.attempt - 1] ?? 0) + 5);
       } catch (err) {
         if (!abort.signal.aborted) log.error({ err, deliveryId: delivery.id }, "webhook attempt failed to run");
+        countAttempt("returned");
         // Aborted (shutdown) or not logged: due again at once for any instance (else at its lease's expiry).
         await giveBack(delivery.id, 0).catch(() => undefined);
       } finally {
         total--;
+        attemptsInFlight(-1);
         const n = (inFlight.get(endpointId) ?? 1) - 1;
         if (n > 0) inFlight.set(endpointId, n);
         else inFlight.delete(endpointId);
@@ -201,6 +208,7 @@ export function startWebhookDispatcher(services: AppServices, log: Logger): Webh
   }
 
   const unsubscribe = services.pubsub.subscribe(DUE_TOPIC, () => soon());
+  const unreport = reportQueue(knex);
   const poll = setInterval(pump, POLL_MS);
   soon();
 
@@ -212,6 +220,7 @@ export function startWebhookDispatcher(services: AppServices, log: Logger): Webh
     async stop(deadlineMs) {
       stopped = true;
       unsubscribe();
+      unreport();
       clearInterval(poll);
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
