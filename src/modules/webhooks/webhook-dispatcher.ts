@@ -59,6 +59,8 @@ export function startWebhookDispatcher(services: AppServices, log: Logger): Webh
   let again = false;
   let scheduled = false;
   let stopped = false;
+  /** The claim running, if any (a stop waits for it, then for the attempts it started). */
+  let claimed: Promise<void> | undefined;
   const timers = new Set<NodeJS.Timeout>();
 
   /** Claims and starts what is due, one claim at a time (a wake-up during a claim claims again after it). */
@@ -73,7 +75,7 @@ export function startWebhookDispatcher(services: AppServices, log: Logger): Webh
     claiming = true;
     again = false;
     const readAt = performance.now();
-    claim(free).then(
+    claimed = claim(free).then(
       (rows) => {
         claiming = false;
         for (const row of rows) start(row, readAt);
@@ -166,6 +168,12 @@ export function startWebhookDispatcher(services: AppServices, log: Logger): Webh
     inFlight.set(endpointId, (inFlight.get(endpointId) ?? 0) + 1);
     const run = (async () => {
       try {
+        // Claimed while the dispatcher stopped: back to the queue at once, for another instance.
+        if (stopped) {
+          countAttempt("returned");
+          await giveBack(delivery.id, 0);
+          return;
+        }
         // Read before a `410 Gone` of its endpoint here was committed: again in a second, when it reads it inactive.
         if (endpointClosing(services, endpointId, readAt)) {
           countAttempt("returned");
@@ -224,6 +232,7 @@ export function startWebhookDispatcher(services: AppServices, log: Logger): Webh
       clearInterval(poll);
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      await claimed;
       if (attempts.size > 0) {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
