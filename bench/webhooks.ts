@@ -188,6 +188,17 @@ if (!role) {
   const skiff = await startSkiff(config, createLogger(config));
   const { services } = skiff;
   const knex = services.knex;
+  /** Statements sent through the server's request pool (its job runner's own pool, graphile-worker's, not counted). */
+  let statements = 0;
+  /** Statements by kind (named prepared statements by name, others by their first words), over the rounds. */
+  const kinds = new Map<string, number>();
+  let counting = false;
+  knex.on("query", (q: { sql: string; options?: { name?: string } }) => {
+    statements++;
+    if (!counting) return;
+    const kind = q.options?.name ?? q.sql.replace(/\s+/g, " ").trim().slice(0, 48);
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  });
   const until = (probe: () => boolean, timeoutMs = 120_000) =>
     new Promise<void>((resolve, reject) => {
       if (probe()) return resolve();
@@ -271,7 +282,11 @@ if (!role) {
       });
       const committed = Date.now();
       const cpu0 = { server: process.cpuUsage(), receiver: await receiverCpu(), backends: await backendCpu() };
+      const statements0 = statements;
+      counting = true;
       await allArrived(ids);
+      counting = false;
+      const sent = statements - statements0;
       const server = process.cpuUsage(cpu0.server);
       const receiverUs = (await receiverCpu()) - cpu0.receiver;
       let backendMs = 0;
@@ -315,6 +330,7 @@ if (!role) {
         receivedMs: last - committed,
         perSecond: Math.round((ids.length * 1000) / (last - committed)),
         delivered,
+        statementsPerDelivery: sent / ids.length,
         /** CPU per delivery, ms: this process (the server), the receiver, the PostgreSQL backends. */
         cpuPerDelivery: {
           server: (server.user + server.system) / 1000 / ids.length,
@@ -333,6 +349,13 @@ if (!role) {
         rounds.map((r) => r.cpuPerDelivery[k]).sort((a, b) => a - b),
         0.5,
       ).toFixed(2);
+    // The deliveries' row updates that wrote no index entry (HOT), as the statistics have them (flushed within 1 s).
+    await new Promise((r) => setTimeout(r, 1500));
+    const [updates] = (
+      await knex.raw(
+        "select n_tup_upd::int as updated, n_tup_hot_upd::int as hot from pg_stat_user_tables where relname = 'webhook_deliveries'",
+      )
+    ).rows as Array<{ updated: number; hot: number }>;
     const durations = (
       (await knex("webhook_delivery_attempts").whereIn("delivery_id", ids).pluck("duration_ms")) as number[]
     ).sort((a, b) => a - b);
@@ -389,7 +412,7 @@ if (!role) {
       for (let i = 0; i < 300; i++) {
         const [{ n }] = (
           await knex.raw(
-            "select count(*)::int as n from graphile_worker.jobs where task_identifier = 'webhooks.deliver'",
+            "select count(*)::int as n from webhook_deliveries where locked_by is not null and status = 'pending'",
           )
         ).rows as Array<{ n: number }>;
         if (n === 0) break;
@@ -451,6 +474,14 @@ if (!role) {
               ),
               `  throughput: median ${pct(rates, 0.5)} deliveries/s over ${rounds.length} rounds (min ${rates[0]}, max ${rates.at(-1)}); ${badSignatures} bad signatures`,
               `  CPU per delivery (median of rounds, ms): server ${cpuMedian("server")}, receiver ${cpuMedian("receiver")}, PostgreSQL backends ${cpuMedian("postgres")} (less is faster on a quiet machine)`,
+              `  statements per delivery through the request pool, from commit to the last arrival (median of rounds; the job runner's own pool not counted): ${pct(
+                rounds.map((r) => r.statementsPerDelivery).sort((a, b) => a - b),
+                0.5,
+              ).toFixed(3)}; by kind over ${ids.length} deliveries: ${[...kinds]
+                .sort((a, b) => b[1] - a[1])
+                .map(([k, n]) => `${n} ${k}`)
+                .join("; ")}`,
+              `  webhook_deliveries row updates: ${updates?.updated ?? "?"}, of which HOT (no index entry written): ${updates?.hot ?? "?"}`,
               `  one attempt's HTTPS call (resolve + check + TLS connect + request + answer), as logged: p50 ${pct(durations, 0.5)} ms, p99 ${pct(durations, 0.99)} ms`,
             ]
           : []),

@@ -91,6 +91,7 @@ const SECTIONS: readonly { title: string; variables: readonly string[] }[] = [
       "SKIFF_IMPORT_WAIT_MS",
       "SKIFF_EVENT_LOG_RETENTION_SECONDS",
       "SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY",
+      "SKIFF_WEBHOOK_LEASE_SECONDS",
       "SKIFF_WEBHOOK_RECOVER_RATE",
       "SKIFF_IDEMPOTENCY_TTL_HOURS",
     ],

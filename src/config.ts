@@ -453,7 +453,7 @@ export const configSchema = z.object({
     "How long an `Idempotency-Key` of an import request is kept (hours): within it, the same key with the same request answers the same import; past it the key is free again (pruned hourly).",
   ),
   SKIFF_WORKER_CONCURRENCY: decimal(z.number().int().min(1).max(100).default(4)).describe(
-    "Background jobs one instance runs at once.",
+    "Background jobs one instance runs at once, and webhook attempts it runs at once besides.",
   ),
   SKIFF_EVENT_LOG_RETENTION_SECONDS: decimal(
     z
@@ -466,7 +466,10 @@ export const configSchema = z.object({
     "How long live events (`siteImportUpdated`, `deploymentUpdated`) stay in the event log, in seconds: a client resumes with its last `cursor` (`after`) within this time; an older cursor answers `CURSOR_EXPIRED` ([Resuming](subscriptions.md#resuming-after-a-dropped-connection)). Pruned every minute, in batches.",
   ),
   SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY: decimal(z.number().int().min(1).max(100).optional()).describe(
-    "Webhook attempts to one endpoint one instance runs at once; an attempt beyond it is parked in the queue (durably, not holding a worker, not counted as an attempt) until one of the endpoint's attempts ends, so a receiver that hangs holds at most this many of the instance's `SKIFF_WORKER_CONCURRENCY` workers ([Isolation](webhooks.md#isolation-of-slow-receivers)). Unset: a tenth of `SKIFF_WORKER_CONCURRENCY`, at least 1.",
+    "Webhook attempts to one endpoint one instance runs at once; a due delivery beyond it waits in the queue (durably, holding nothing, not counted as an attempt) until one of the endpoint's attempts ends, so a receiver that hangs holds at most this many of the instance's `SKIFF_WORKER_CONCURRENCY` attempts in flight ([Isolation](webhooks.md#isolation-of-slow-receivers)). Unset: a tenth of `SKIFF_WORKER_CONCURRENCY`, at least 1.",
+  ),
+  SKIFF_WEBHOOK_LEASE_SECONDS: decimal(z.number().int().min(11).max(3600).default(30)).describe(
+    "How long an instance holds a webhook delivery whose attempt it runs (seconds, more than the attempt's 10 s budget): the attempt of an instance that died (`kill -9`, a lost machine) is made again by another once its lease has expired ([Delivery](webhooks.md#delivery)).",
   ),
   SKIFF_WEBHOOK_RECOVER_RATE: decimal(z.number().int().min(1).max(10_000).default(20)).describe(
     "Deliveries per second a webhook recovery re-sends to its endpoint (`POST …/webhooks/{uuid}/recover`): the first attempts of the deliveries it queues are spread at this rate ([Recovering after downtime](webhooks.md#recovering-after-downtime)).",

@@ -4,6 +4,7 @@
  * is its folder with an `index.ts` manifest, its `schema/<domain>.graphql`, its migration and one line here.
  */
 
+import type { Logger } from "pino";
 import type { Resolvers } from "../generated/graphql.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
 import {
@@ -30,12 +31,13 @@ import { deploymentsModule } from "./deployments/index.ts";
 import { docsModule } from "./docs-theming/index.ts";
 import { subscribeToEvents } from "./events.ts";
 import { mailModule } from "./mail/index.ts";
-import type { LoaderDeps, ModuleLoaders, SkiffModule } from "./module.ts";
+import type { LoaderDeps, ModuleLoaders, ModuleWorker, SkiffModule } from "./module.ts";
 import { withOpenApiDocuments } from "./openapi.routes.ts";
 import { organizationsModule, planFeaturesSql } from "./organizations/index.ts";
 import { paymentsModule } from "./payments/index.ts";
 import { projectsModule } from "./projects/index.ts";
 import { providersModule } from "./providers/index.ts";
+import type { AppServices } from "./services.ts";
 import { siteImportsModule } from "./site-imports/index.ts";
 import { systemModule } from "./system/index.ts";
 import { teamModule } from "./team/index.ts";
@@ -127,6 +129,11 @@ export const restRoutes: readonly AnyRestRoute[] = withOpenApiDocuments(modules.
 
 /** Every module's background jobs, handed to the queue and the runner by the transport's start-up. */
 export const moduleJobs: readonly JobDefinition[] = modules.flatMap((m) => (m.jobs ?? []) as readonly JobDefinition[]);
+
+/** Starts every module's background workers (see `SkiffModule.workers`), beside the job runner. */
+export function startModuleWorkers(services: AppServices, log: Logger): ModuleWorker[] {
+  return modules.flatMap((m) => (m.workers ?? []).map((start) => start(services, log)));
+}
 
 /**
  * Builds the loaders of one request for every module (fresh per request: caches never cross callers); `now` is the

@@ -4,6 +4,7 @@
  * loaders (`ctx.loaders.<name>`), the REST table and the job list are all built from that one array.
  */
 import type { Knex } from "knex";
+import type { Logger } from "pino";
 import type { SecretBox } from "../db/secrets.ts";
 import type { Resolvers } from "../generated/graphql.ts";
 import type { JobDefinition } from "../jobs/job-definition.ts";
@@ -12,6 +13,7 @@ import type { McpTool } from "../shared/mcp-tool.ts";
 import type { AnyRestRoute } from "../shared/rest-route.ts";
 import type { AccessScope } from "./access/index.ts";
 import type { EventSubscriber } from "./events.ts";
+import type { AppServices } from "./services.ts";
 
 /**
  * The per-request loaders of every module, namespaced by module name (`ctx.loaders.projects.byId`). Each module
@@ -83,6 +85,19 @@ export interface SkiffModule<Name extends string = string> {
   /** Background jobs the module defines (`<domain>.jobs.ts`, see src/jobs/job-definition.ts). */
   // biome-ignore lint/suspicious/noExplicitAny: each job has its own payload type; the runner validates it.
   jobs?: readonly JobDefinition<any>[];
+  /**
+   * Background workers of its own, started beside the job runner on instances that run background work
+   * (`SKIFF_WORKER`) and stopped with it (the webhooks' dispatcher of their deliveries' queue).
+   */
+  workers?: ReadonlyArray<(services: AppServices, log: Logger) => ModuleWorker>;
+}
+
+/** A running background worker of a module (see {@link SkiffModule.workers}). */
+export interface ModuleWorker {
+  /** Units of work in flight (what `/readyz` and the shutdown wait for). */
+  readonly running: number;
+  /** Takes no new work; lets the work in flight finish until `deadlineMs` from now, then gives it back. */
+  stop(deadlineMs: number): Promise<void>;
 }
 
 /** Declares a module manifest (keeps its literal name, so `createLoaders` is checked against {@link ModuleLoaders}). */

@@ -23,8 +23,9 @@ import { createJobQueue } from "../jobs/job-queue.ts";
 import { type JobRunner, startJobRunner } from "../jobs/job-runner.ts";
 import { migrateJobSchema } from "../jobs/job-schema.ts";
 import { replaceApiKeySecret } from "../modules/api-keys/index.ts";
-import { moduleJobs } from "../modules/index.ts";
+import { moduleJobs, startModuleWorkers } from "../modules/index.ts";
 import { createMailer, queuedMailer } from "../modules/mail/index.ts";
+import type { ModuleWorker } from "../modules/module.ts";
 import { bootstrapFirstRun, type FirstRun } from "../modules/organizations/index.ts";
 import type { AppServices } from "../modules/services.ts";
 import { emitAccountEvent } from "../modules/team/index.ts";
@@ -160,6 +161,7 @@ export async function startSkiff(
   const unwatchPool = watchPool(knex);
   const server = await createServer(services, database.url);
   let runner: JobRunner | null = null;
+  let workers: ModuleWorker[] = [];
 
   /**
    * The shutdown, bounded in every state of the database: at most SKIFF_SHUTDOWN_TIMEOUT seconds for
@@ -196,6 +198,18 @@ export async function startSkiff(
       ),
       // Stop taking jobs; running ones finish (or return to the queue) within the same time.
       step("jobs", () => runner?.stop(), requestsMs + 250),
+      // Webhook attempts in flight finish, or are given back to the queue, within the workers' time.
+      // Modules' own workers (the webhooks' dispatcher): work in flight finishes, or is given back, in the same time.
+      step(
+        "workers",
+        () =>
+          Promise.all(
+            workers.map((w) =>
+              w.stop(Math.min(config.SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS, config.SKIFF_SHUTDOWN_TIMEOUT * 1000)),
+            ),
+          ),
+        requestsMs + 250,
+      ),
     ]);
     if (late) {
       log.warn(
@@ -244,6 +258,7 @@ export async function startSkiff(
         shutdownTimeoutMs: Math.min(config.SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS, config.SKIFF_SHUTDOWN_TIMEOUT * 1000),
       });
       const started = runner;
+      workers = startModuleWorkers(services, log);
       server.lifecycle.jobsRunning = () => started.running;
     }
   } catch (error) {

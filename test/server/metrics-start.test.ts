@@ -123,6 +123,9 @@ describe("/metrics on a fresh instance", () => {
       "skiff_graphql_subscriptions_open",
       "skiff_db_pool_connections",
       "skiff_db_statements_total",
+      "skiff_webhook_attempts_total",
+      "skiff_webhook_attempts_in_flight",
+      "skiff_webhook_deliveries_queued",
     ])
       expect(
         table.some((row) => row.startsWith(`${name} `)),

@@ -1,12 +1,14 @@
 /**
  * Webhook upkeep and the delivery log: the log keeps the newest 200 attempts per
  * endpoint; an endpoint whose deliveries all failed for 5 days is set inactive and the organization's
- * notification channels are mailed; redeliver runs a new series of the stored body under the same delivery id.
+ * notification channels are mailed; redeliver runs a new series of the stored body under the same delivery id; a
+ * `webhooks.deliver` job of the previous release (a rolling update) hands its delivery over to the queue.
  */
 import { describe, expect, it } from "vitest";
+import { addJob } from "../../src/jobs/job-queue.ts";
 import { ATTEMPTS_KEPT, pruneWebhookAttempts } from "../../src/modules/webhooks/webhook.jobs.ts";
 import { attemptDelivery } from "../../src/modules/webhooks/webhook-attempt.ts";
-import { newDeliveryId } from "../../src/modules/webhooks/webhook-emit.ts";
+import { DELIVER_JOB, deliveryJobKey, newDeliveryId } from "../../src/modules/webhooks/webhook-emit.ts";
 import { startHttpsReceiver } from "../helpers/https-receiver.ts";
 import { drainJobs } from "../helpers/jobs.ts";
 import { createOrg } from "../helpers/seed.ts";
@@ -146,4 +148,40 @@ describe("webhook upkeep", () => {
       await receiver.close();
     }
   });
+
+  it("honours a `webhooks.deliver` job of the previous release: its delivery continues its series in the queue", async () => {
+    let n = 0;
+    const receiver = await startHttpsReceiver();
+    receiver.respond(() => ({ status: ++n === 1 ? 500 : 200 }));
+    try {
+      const { organizationId } = await createOrg(t.db.knex);
+      const hook = await insertWebhook(t.db.knex, organizationId, `${receiver.url}/legacy`);
+      // As the previous release left it: attempt 1 made and logged, its retry queued as a job (attempt 2).
+      const stored = await insertDelivery(hook.id, organizationId);
+      await t.db.knex("webhook_deliveries").where({ id: stored.id }).update({ attempts: 1 });
+      await addJob(t.db.knex, {
+        name: DELIVER_JOB,
+        payload: { deliveryId: stored.id, force: false, _retry: { attempt: 2 } },
+        maxAttempts: 1,
+        jobKey: deliveryJobKey(stored.id),
+      });
+      const got = await receiver.waitForRequests(2, 15_000);
+      expect(got.map((r) => r.body.toString())).toEqual([stored.body, stored.body]);
+      await drainJobs(t.db.knex);
+      const deadline = Date.now() + 5_000;
+      let row = await t.db.knex("webhook_deliveries").where({ id: stored.id }).first();
+      while (row.status === "pending" && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+        row = await t.db.knex("webhook_deliveries").where({ id: stored.id }).first();
+      }
+      expect(row).toMatchObject({ status: "delivered", attempts: 3 });
+      const log = await t.db.knex("webhook_delivery_attempts").where({ delivery_id: stored.id }).orderBy("id");
+      expect(log.map((e) => [e.attempt, e.success])).toEqual([
+        [2, false],
+        [3, true],
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  }, 30_000);
 });

@@ -94,18 +94,19 @@ describe("webhook recovery", () => {
       rate_per_second: RATE,
       already_running: false,
     });
-    // The first attempts are spread at RATE per second, oldest delivery first.
-    const jobs = (await t.db
-      .knex("graphile_worker.jobs")
+    // The first attempts are spread at RATE per second, oldest delivery first: each due at its turn in the queue.
+    const queued = (await t.db
+      .knex("webhook_deliveries")
       .whereIn(
-        "key",
-        [failedIn, cancelledIn, failedIn2].map((d) => `webhook:${d.id}`),
+        "id",
+        [failedIn, cancelledIn, failedIn2].map((d) => d.id),
       )
-      .select("key", "run_at")) as Array<{ key: string; runAt: Date }>;
-    const runAt = new Map(jobs.map((j) => [j.key, j.runAt.getTime()]));
-    const last = runAt.get(`webhook:${failedIn2.id}`);
+      .where({ attempts: 0 })
+      .select("id", "next_attempt_at")) as Array<{ id: string; nextAttemptAt: Date | null }>;
+    const runAt = new Map(queued.map((d) => [d.id, d.nextAttemptAt?.getTime()]));
+    const last = runAt.get(failedIn2.id);
     expect(last).toBeDefined();
-    const middle = runAt.get(`webhook:${cancelledIn.id}`);
+    const middle = runAt.get(cancelledIn.id);
     if (middle !== undefined) expect(last! - middle).toBe(1000 / RATE);
 
     // Asked again while it runs: the same recovery, nothing queued twice (REST and GraphQL alike).
@@ -239,24 +240,29 @@ describe("webhook recovery", () => {
       .where({ endpoint_id: hook.id, recovery_id: res.body.recovery_id })
       .count("* as n");
     expect(recovered).toEqual([{ n: count }]);
-    const jobs = (await t.db
-      .knex("graphile_worker.jobs")
-      .whereIn(
-        "key",
-        t.db.knex("webhook_deliveries").where({ endpoint_id: hook.id }).select(t.db.knex.raw("'webhook:' || id")),
-      )
-      .select(t.db.knex.raw("count(*)::int as n, count(distinct key)::int as keys"))) as Array<{
+    // Each queued once, at its turn (but the few already run at RATE per second).
+    const due = (await t.db
+      .knex("webhook_deliveries")
+      .where({ endpoint_id: hook.id, status: "pending", attempts: 0 })
+      .whereNotNull("next_attempt_at")
+      .select(t.db.knex.raw("count(*)::int as n, count(distinct next_attempt_at)::int as turns"))) as Array<{
       n: number;
-      keys: number;
+      turns: number;
     }>;
-    // One job per delivery (but the few already run at RATE per second), none twice.
-    expect(jobs[0]!.n).toBeGreaterThan(count - 50);
-    expect(jobs[0]!.keys).toBe(jobs[0]!.n);
-    // Deactivating the endpoint cancels the recovered deliveries still waiting and removes their jobs.
+    expect(due[0]!.n).toBeGreaterThan(count - 50);
+    expect(due[0]!.turns).toBe(due[0]!.n);
+    // Deactivating the endpoint cancels the recovered deliveries still waiting.
     const off = await rest(t.skiff.url, "PUT", `/api/v1/orgs/${orgId}/webhooks/${hook.id}`, owner.apiKey, {
       is_active: false,
     });
     expect(off.status).toBe(200);
+    expect(
+      await t.db
+        .knex("webhook_deliveries")
+        .where({ endpoint_id: hook.id, status: "pending" })
+        .whereNotNull("next_attempt_at")
+        .count("* as n"),
+    ).toEqual([{ n: 0 }]);
   }, 60_000);
 
   it("deactivates an endpoint at once when its receiver answers 410 Gone, cancels its queue, mails the channels", async () => {

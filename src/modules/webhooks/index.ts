@@ -1,7 +1,7 @@
 /**
  * Module manifest: webhooks — endpoints, event catalogue, signed durable delivery, delivery log
- * (schema/webhooks.graphql, `/api/v1/orgs/:org_id/webhooks*`, `/api/v1/orgs/:org_id/events`; jobs
- * `webhooks.deliver`, `webhooks.prune`).
+ * (schema/webhooks.graphql, `/api/v1/orgs/:org_id/webhooks*`, `/api/v1/orgs/:org_id/events`; the deliveries'
+ * own queue and its dispatcher; jobs `webhooks.prune`, and `webhooks.deliver` of the previous release).
  */
 import { defineModule } from "../module.ts";
 import { deliverWebhookJob, pruneWebhookAttemptsJob } from "./webhook.jobs.ts";
@@ -9,6 +9,7 @@ import { webhookReads } from "./webhook.reads.ts";
 import { webhookResolvers } from "./webhook.resolvers.ts";
 import { webhookRoutes } from "./webhook.rest.ts";
 import { webhookEndpointTable } from "./webhook.tables.ts";
+import { startWebhookDispatcher } from "./webhook-dispatcher.ts";
 import { emitWebhookEvent } from "./webhook-emit.ts";
 
 /** The webhooks module. */
@@ -20,6 +21,8 @@ export const webhooksModule = defineModule({
   resolvers: webhookResolvers,
   restRoutes: webhookRoutes,
   jobs: [deliverWebhookJob, pruneWebhookAttemptsJob],
+  // Each instance that runs background work runs one dispatcher of the deliveries' queue.
+  workers: [startWebhookDispatcher],
   // Every domain event becomes deliveries to the organization's subscribed endpoints, in the emitter's transaction.
   onEvent: async (ctx, event) => {
     // Live events are for subscriptions only; what the site import API causes is not sent out (spec doc 1, Events).

@@ -1,12 +1,12 @@
 /**
- * The delivery attempts' two statements, batched across the attempts an instance runs at once
- * (`npm run bench:webhooks`). Attempts that reach the same step together share one statement: one read of their
- * deliveries with their endpoints, one write of their log entries (each still written before its job completes, so
- * nothing changes for durability or at-least-once). A batch goes out after the current turn of the event loop, or,
- * while {@link IN_FLIGHT} statements of its step are running, once one of them ends (at most {@link MAX_WAIT_MS}
- * later): under load the batches grow instead of the statements multiplying. Both statements are named prepared
- * statements (planned once per connection; sent unnamed when SKIFF_PREPARED_READS says not to prepare). A failed
- * batched write is retried entry by entry, so one bad entry never fails the others.
+ * The delivery attempts' outcome statement, batched across the attempts an instance runs at once
+ * (`npm run bench:webhooks`): attempts that end together share one statement writing their log entries and their
+ * deliveries' new state (next attempt due, or the series ended; the lease given back), each entry atomic with its
+ * delivery, so an attempt's outcome is logged before its delivery leaves the lease. A batch goes out after the
+ * current turn of the event loop, or, while {@link IN_FLIGHT} statements are running, once one of them ends (at most
+ * {@link MAX_WAIT_MS} later): under load the batches grow instead of the statements multiplying. It is a named
+ * prepared statement (planned once per connection). A failed batched write is retried entry by entry, so one bad
+ * entry never fails the others.
  */
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
@@ -24,17 +24,19 @@ export type DeliveryWithEndpoint = Pick<
 /** One delivery log entry (attempt 1–3) as written; `id` and `createdAt` come from the database. */
 export type AttemptLogEntry = Omit<WebhookAttemptRow, "id" | "createdAt">;
 
+/** An entry to log with the delivery's next step: `retryInMs` until its next attempt, null when it was delivered. */
+export type AttemptOutcomeEntry = AttemptLogEntry & { retryInMs: number | null };
+
 /** Most attempts sharing one statement. */
 const MAX_BATCH = 200;
-/** Statements of one step (read or write) running at once per instance; further batches wait for one to end. */
+/** Outcome statements running at once per instance; further batches wait for one to end. */
 const IN_FLIGHT = 2;
 /** Longest wait of a batch for a running statement to end, ms: a statement that hangs never holds the others. */
 const MAX_WAIT_MS = 20;
 
 interface AttemptBatches {
-  load: DataLoader<string, DeliveryWithEndpoint | null>;
   /** Resolves `true` once the entry is written. */
-  log: DataLoader<AttemptLogEntry, true>;
+  log: DataLoader<AttemptOutcomeEntry, true>;
 }
 
 const byInstance = new WeakMap<Knex, AttemptBatches>();
@@ -43,12 +45,13 @@ const byInstance = new WeakMap<Knex, AttemptBatches>();
 function batchesOf(knex: Knex): AttemptBatches {
   let batches = byInstance.get(knex);
   if (!batches) {
-    const load = gate();
     const log = gate();
-    const options = (g: Gate) => ({ cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: g.schedule });
     batches = {
-      load: new DataLoader((ids) => g(load, loadDeliveries(knex, ids)), options(load)),
-      log: new DataLoader((entries) => g(log, writeEntries(knex, entries)), options(log)),
+      log: new DataLoader((entries) => g(log, writeEntries(knex, entries)), {
+        cache: false,
+        maxBatchSize: MAX_BATCH,
+        batchScheduleFn: log.schedule,
+      }),
     };
     byInstance.set(knex, batches);
   }
@@ -92,38 +95,15 @@ function g<T>(gate: Gate, statement: Promise<T>): Promise<T> {
   return statement.finally(() => gate.ended());
 }
 
-/** Delivery `deliveryId` with its endpoint, or null when either is gone (one statement per batch). */
-export function loadDeliveryWithEndpoint(
-  services: Pick<AppServices, "knex">,
-  deliveryId: string,
-): Promise<DeliveryWithEndpoint | null> {
-  return batchesOf(services.knex).load.load(deliveryId);
-}
-
 /**
- * Logs an attempt and updates its delivery in one statement per batch (atomic for each entry): `attempts` set,
- * status `delivered` on success, else `pending` (a later attempt follows) — but a delivery cancelled while this
- * attempt was in flight (its endpoint deactivated) stays `cancelled`. Entries whose delivery was deleted meanwhile are
- * dropped.
+ * Logs an attempt and updates its delivery in one statement per batch (atomic for each entry): `attempts` set, the
+ * lease given back, status `delivered` on success, else `pending` with its next attempt due in `retryInMs` — but a
+ * delivery cancelled while this attempt was in flight (its endpoint deactivated) stays `cancelled`, out of the queue.
+ * Entries whose delivery was deleted meanwhile are dropped.
  * @throws the database error of this entry's own statement when even that failed.
  */
-export async function logAttempt(services: Pick<AppServices, "knex">, entry: AttemptLogEntry): Promise<void> {
+export async function logAttempt(services: Pick<AppServices, "knex">, entry: AttemptOutcomeEntry): Promise<void> {
   await batchesOf(services.knex).log.load(entry);
-}
-
-async function loadDeliveries(knex: Knex, ids: readonly string[]): Promise<Array<DeliveryWithEndpoint | null>> {
-  const { rows } = (await knex
-    .raw(
-      `select d.id as "id", d.endpoint_id as "endpointId", d.organization_id as "organizationId", d.event as "event",
-         d.body as "body", d.status as "status", e.url as "url", e.secret_encrypted as "secretEncrypted",
-         e.is_active as "isActive", e.failing_since as "failingSince"
-       from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
-       where d.id = any(?::text[])`,
-      [[...new Set(ids)]] as unknown as Knex.Value[],
-    )
-    .options({ name: "skiff_webhook_attempt_load" })) as { rows: DeliveryWithEndpoint[] };
-  const found = new Map(rows.map((r) => [r.id, r]));
-  return ids.map((id) => found.get(id) ?? null);
 }
 
 /** Text PostgreSQL accepts: no NUL characters (a receiver may answer any bytes). */
@@ -146,7 +126,7 @@ export function storableEntry(entry: AttemptLogEntry): Record<string, unknown> {
   };
 }
 
-async function writeEntries(knex: Knex, entries: readonly AttemptLogEntry[]): Promise<Array<true | Error>> {
+async function writeEntries(knex: Knex, entries: readonly AttemptOutcomeEntry[]): Promise<Array<true | Error>> {
   try {
     await writeStatement(knex, entries);
     return entries.map(() => true as const);
@@ -164,26 +144,28 @@ async function writeEntries(knex: Knex, entries: readonly AttemptLogEntry[]): Pr
   }
 }
 
-function writeStatement(knex: Knex, entries: readonly AttemptLogEntry[]): Promise<unknown> {
+function writeStatement(knex: Knex, entries: readonly AttemptOutcomeEntry[]): Promise<unknown> {
   // One array per column (pg sends them as PostgreSQL arrays; Knex's types do not list arrays with nulls).
-  const column = <K extends keyof AttemptLogEntry>(key: K) => entries.map((e) => e[key]) as unknown as Knex.Value;
+  const column = <K extends keyof AttemptOutcomeEntry>(key: K) => entries.map((e) => e[key]) as unknown as Knex.Value;
   return knex
     .raw(
       `with entry as (
        select * from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::boolean[], ?::int[], ?::text[], ?::text[],
-         ?::int[]) as t(delivery_id, endpoint_id, event, attempt, success, response_status, response_body,
-         error_message, duration_ms)
-       where exists (select 1 from webhook_deliveries d where d.id = t.delivery_id)
-     ), logged as (
-       insert into webhook_delivery_attempts (delivery_id, endpoint_id, event, attempt, success, response_status,
-         response_body, error_message, duration_ms)
-       select delivery_id, endpoint_id, event, attempt, success, response_status, response_body, error_message,
-         duration_ms from entry
+         ?::int[], ?::int[]) as t(delivery_id, endpoint_id, event, attempt, success, response_status, response_body,
+         error_message, duration_ms, retry_ms)
+     ), updated as (
+       update webhook_deliveries d
+       set attempts = entry.attempt, updated_at = now(), locked_until = null, locked_by = null,
+         status = case when entry.success then 'delivered' when d.status = 'cancelled' then d.status else 'pending' end,
+         next_attempt_at = case when entry.success or d.status = 'cancelled' then null
+           else now() + entry.retry_ms * interval '1 millisecond' end
+       from entry where d.id = entry.delivery_id
+       returning d.id
      )
-     update webhook_deliveries d
-     set attempts = entry.attempt, updated_at = now(),
-       status = case when entry.success then 'delivered' when d.status = 'cancelled' then d.status else 'pending' end
-     from entry where d.id = entry.delivery_id`,
+     insert into webhook_delivery_attempts (delivery_id, endpoint_id, event, attempt, success, response_status,
+       response_body, error_message, duration_ms)
+     select delivery_id, endpoint_id, event, attempt, success, response_status, response_body, error_message,
+       duration_ms from entry join updated on updated.id = entry.delivery_id`,
       [
         column("deliveryId"),
         column("endpointId"),
@@ -194,7 +176,8 @@ function writeStatement(knex: Knex, entries: readonly AttemptLogEntry[]): Promis
         entries.map((e) => storable(e.responseBody)) as unknown as Knex.Value,
         entries.map((e) => storable(e.errorMessage)) as unknown as Knex.Value,
         column("durationMs"),
+        column("retryInMs"),
       ],
     )
-    .options({ name: "skiff_webhook_attempt_log" });
+    .options({ name: "skiff_webhook_attempt_outcome" });
 }

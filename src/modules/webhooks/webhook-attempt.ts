@@ -15,13 +15,13 @@ import { noticeRecipients } from "../organizations/index.ts";
 import type { AppServices } from "../services.ts";
 import type { WebhookDeliveryRow, WebhookEndpointRow } from "./webhook.model.ts";
 import {
-  type AttemptLogEntry,
-  loadDeliveryWithEndpoint,
+  type AttemptOutcomeEntry,
+  type DeliveryWithEndpoint,
   logAttempt,
   storableEntry,
 } from "./webhook-attempt-batches.ts";
 import { cancelPendingDeliveries } from "./webhook-emit.ts";
-import { closeEndpoint, endpointClosed, takeEndpointSlot } from "./webhook-endpoint-slots.ts";
+import { closeEndpoint, endpointClosed } from "./webhook-endpoint-slots.ts";
 import { type SigningKeys, standardWebhookSignature, storedSecretKeys, webhookSignature } from "./webhook-signature.ts";
 
 /** How long an attempt's outcome waits for the database to be logged, ms (then the job fails and runs again). */
@@ -46,11 +46,6 @@ export const USER_AGENT = "Skiff-Webhooks/1.0";
 export type AttemptOutcome =
   /** Nothing sent: the delivery is gone, no longer pending, or its endpoint was deactivated. */
   | { kind: "skipped"; reason: string }
-  /**
-   * Nothing sent: the endpoint already has its attempts in flight in this instance (webhook-endpoint-slots.ts); run
-   * again in `retryInMs` at the latest, and tell `parked` the waiting run's job id (a freed slot wakes it sooner).
-   */
-  | { kind: "busy"; retryInMs: number; parked: (jobId: string) => void }
   | { kind: "delivered" }
   /** Failed; `final` when no attempt follows (the series ended failed). */
   | { kind: "failed"; final: boolean; message: string };
@@ -76,13 +71,12 @@ export function deliveryHeaders(
   };
 }
 
+/** A delivery taken for an attempt (webhook-dispatcher.ts): the row with its endpoint, the attempt's number. */
+export type ClaimedDelivery = DeliveryWithEndpoint & { attempt: number; force: boolean };
+
 /**
- * Runs attempt number `attempt` (1–3) of delivery `deliveryId`: skipped when the delivery is no longer pending or
- * its endpoint is inactive (unless `force`: the test `ping`); `busy` (nothing sent, not an attempt) when the endpoint
- * has its share of attempts in flight in this instance (webhook-endpoint-slots.ts); otherwise signs with the endpoint's current secret,
- * sends, logs the attempt and moves the delivery to `delivered`, or to `failed` after the last attempt (then the
- * endpoint's failure streak is updated: 5 days of failures deactivate it and tell the notification channels).
- * `signal` cancels the call (shutdown): the attempt is then not logged and runs again later.
+ * Runs attempt number `attempt` (1–3) of delivery `deliveryId`, read on its own (the dispatcher reads its deliveries
+ * in its claims and calls {@link runAttempt}): see there.
  */
 export async function attemptDelivery(
   services: AppServices,
@@ -92,28 +86,57 @@ export async function attemptDelivery(
   force: boolean,
   signal?: AbortSignal,
 ): Promise<AttemptOutcome> {
-  const { knex } = services;
-  // One round trip (shared with the attempts starting alongside): the delivery with its endpoint (deleting an
-  // endpoint deletes its deliveries).
-  const readAt = performance.now();
-  const joined = await loadDeliveryWithEndpoint(services, deliveryId);
+  const joined = (await services
+    .knex("webhook_deliveries as d")
+    .join("webhook_endpoints as e", "e.id", "d.endpoint_id")
+    .where("d.id", deliveryId)
+    .first(
+      "d.id",
+      "d.endpoint_id",
+      "d.organization_id",
+      "d.event",
+      "d.body",
+      "d.status",
+      "e.url",
+      "e.secret_encrypted",
+      "e.is_active",
+      "e.failing_since",
+    )) as DeliveryWithEndpoint | undefined;
   if (!joined) return { kind: "skipped", reason: "delivery or endpoint deleted" };
-  const delivery = joined;
+  return runAttempt(services, log, { ...joined, attempt, force }, signal);
+}
+
+/**
+ * Runs the attempt of `delivery`: skipped when the delivery is no longer pending or its endpoint is inactive (unless
+ * `force`: the test `ping`; the delivery is then cancelled); otherwise signs with the endpoint's current secret,
+ * sends, logs the attempt and moves the delivery to `delivered`, to its next attempt (1 s, then 4 s later), or to
+ * `failed` after the last attempt (then the endpoint's failure streak is updated: 5 days of failures deactivate it
+ * and tell the notification channels) — the lease given back in the same statement. `signal` cancels the call
+ * (shutdown): the attempt is then not logged (the caller gives its delivery back to the queue).
+ */
+export async function runAttempt(
+  services: AppServices,
+  log: Logger,
+  delivery: ClaimedDelivery,
+  signal?: AbortSignal,
+): Promise<AttemptOutcome> {
+  const { knex } = services;
+  const { id: deliveryId, attempt, force } = delivery;
   const endpoint = {
-    id: joined.endpointId,
-    organizationId: joined.organizationId,
-    url: joined.url,
-    secretEncrypted: joined.secretEncrypted,
-    isActive: joined.isActive,
-    failingSince: joined.failingSince,
+    id: delivery.endpointId,
+    organizationId: delivery.organizationId,
+    url: delivery.url,
+    secretEncrypted: delivery.secretEncrypted,
+    isActive: delivery.isActive,
+    failingSince: delivery.failingSince,
   };
   if (delivery.status !== "pending") return { kind: "skipped", reason: `delivery ${delivery.status}` };
   if (!endpoint.isActive && !force) {
-    await knex("webhook_deliveries").where({ id: deliveryId, status: "pending" }).update({ status: "cancelled" });
+    await knex("webhook_deliveries")
+      .where({ id: deliveryId, status: "pending" })
+      .update({ status: "cancelled", next_attempt_at: null, locked_until: null, locked_by: null });
     return { kind: "skipped", reason: "endpoint inactive" };
   }
-  const slot = takeEndpointSlot(services, endpoint.id, deliveryId, ATTEMPT_TIMEOUT_MS, readAt);
-  if ("retryInMs" in slot) return { kind: "busy", retryInMs: slot.retryInMs, parked: slot.parked };
   const headers = deliveryHeaders(
     storedSecretKeys(services.secrets, endpoint.secretEncrypted),
     delivery,
@@ -143,15 +166,14 @@ export async function attemptDelivery(
     if (!(e instanceof OutboundError)) throw e;
     errorMessage = e.message;
   } finally {
-    // A `410 Gone` closes the endpoint before its slot wakes the next attempt (none starts until it is inactive).
+    // A `410 Gone` closes the endpoint at once: no attempt to it starts here until it is inactive.
     if (status === GONE) closeEndpoint(services, endpoint.id);
-    slot.giveBack();
   }
   const durationMs = Math.round(performance.now() - started);
   // `410 Gone`: the receiver says the endpoint is gone for good; no attempt follows and the endpoint is deactivated.
   const gone = status === GONE;
   const final = success || gone || attempt >= MAX_ATTEMPTS;
-  const entry: AttemptLogEntry = {
+  const entry: AttemptOutcomeEntry = {
     deliveryId,
     endpointId: endpoint.id,
     event: delivery.event,
@@ -161,6 +183,7 @@ export async function attemptDelivery(
     responseBody,
     errorMessage,
     durationMs,
+    retryInMs: final ? null : RETRY_WAITS_MS[attempt - 1]!,
   };
   // The attempt happened: its outcome is logged once the database answers, even if it went away meanwhile
   // (every attempt the receiver saw is in the log, once), unless the instance shuts down first.
@@ -179,7 +202,14 @@ export async function attemptDelivery(
         await trx("webhook_delivery_attempts").insert(storableEntry(entry));
         await trx("webhook_deliveries")
           .where({ id: deliveryId })
-          .update({ attempts: attempt, updated_at: trx.fn.now(), status: success ? "delivered" : "failed" });
+          .update({
+            attempts: attempt,
+            updated_at: trx.fn.now(),
+            status: success ? "delivered" : "failed",
+            next_attempt_at: null,
+            locked_until: null,
+            locked_by: null,
+          });
         if (success) await trx("webhook_endpoints").where({ id: endpoint.id }).update({ failing_since: null });
         else await recordFailedDelivery(services, trx, log, endpoint, gone);
       });

@@ -1,14 +1,16 @@
 /**
  * Events happen: writing an event's deliveries (spec: Delivery envelope; Learning platform webhook events). For every
  * active endpoint of the organization subscribed to the event, one `webhook_deliveries` row holds the envelope
- * `{ event, delivery_id, timestamp, org_id, data }` serialised once (compact JSON), and one `webhooks.deliver`
- * job is enqueued for its first attempt (all of them in one statement) — both in the caller's transaction, so an action that rolls back sends
- * nothing.
+ * `{ event, delivery_id, timestamp, org_id, data }` serialised once (compact JSON), due at once in the deliveries'
+ * own queue (webhook-dispatcher.ts), all of them in one statement with the NOTIFY that wakes the instances'
+ * dispatchers — in the caller's transaction, so an action that rolls back sends nothing (and the NOTIFY goes out at
+ * commit).
  */
 import { randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
 import type { JobQueue } from "../../jobs/job-queue.ts";
+import { EVENTS_CHANNEL } from "../../shared/pubsub.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { organizationNumbers } from "../organizations/index.ts";
 import type { AppServices } from "../services.ts";
@@ -33,15 +35,31 @@ export interface EmitOptions {
   endpointId?: string;
 }
 
-/** Name of the job that makes one delivery attempt (webhook.jobs.ts). */
+/**
+ * Name of the job that made one delivery attempt in the previous release; now it hands its delivery over to the
+ * deliveries' queue (webhook.jobs.ts), so jobs queued by that release are honoured during a rolling update.
+ */
 export const DELIVER_JOB = "webhooks.deliver";
+
+/** The PubSub topic that wakes the dispatchers: deliveries became due (sent unlogged: a poll backs it up). */
+export const DUE_TOPIC = "webhooks.due";
+
+/** The NOTIFY text of {@link DUE_TOPIC} on PubSub's channel (an event without `seq`: never replayed). */
+const DUE_NOTICE = JSON.stringify({ topic: DUE_TOPIC, payload: {} });
+
+/**
+ * Tells every instance's dispatcher that deliveries are due, in `knex`'s transaction (at its commit) or at once.
+ */
+export async function announceDue(knex: Knex): Promise<void> {
+  await knex.raw("select pg_notify(?, ?)", [EVENTS_CHANNEL, DUE_NOTICE]);
+}
 
 /** A new delivery id: `dlv_` + 16 lowercase hex digits. */
 export function newDeliveryId(): string {
   return `dlv_${randomBytes(8).toString("hex")}`;
 }
 
-/** The job key of a delivery's pending attempt (one at a time; removing it cancels the series). */
+/** The job key of a delivery's pending attempt in the previous release (removing it cancels that series). */
 export function deliveryJobKey(deliveryId: string): string {
   return `webhook:${deliveryId}`;
 }
@@ -79,19 +97,28 @@ export async function emitWebhookEvent(
     if (endpoints.length === 0) return [];
     const orgNumber = endpoints[0]!.databaseId;
     const timestamp = ctx.services.now().toISOString();
+    const force = options.endpointId !== undefined;
     const rows = endpoints.map((e) => {
       const deliveryId = newDeliveryId();
       const body = JSON.stringify({ event, delivery_id: deliveryId, timestamp, org_id: orgNumber, data });
       return { id: deliveryId, endpoint_id: e.id, organization_id: organizationId, event, body };
     });
-    await tx.knex("webhook_deliveries").insert(rows);
-    await ctx.services.jobs.enqueueMany(
-      tx.knex,
-      DELIVER_JOB,
-      rows.map((row) => ({
-        payload: { deliveryId: row.id, force: options.endpointId !== undefined },
-        options: { jobKey: deliveryJobKey(row.id) },
-      })),
+    // The rows, due now, and the dispatchers' wake-up (sent at commit), in one statement.
+    await tx.knex.raw(
+      `with inserted as (
+         insert into webhook_deliveries (id, endpoint_id, organization_id, event, body, next_attempt_at, force)
+         select id, endpoint_id, organization_id, event, body, now(), ? from unnest(?::text[], ?::text[], ?::text[],
+           ?::text[], ?::text[]) as t(id, endpoint_id, organization_id, event, body)
+         returning 1
+       ) select pg_notify(?, ?) where exists (select 1 from inserted)`,
+      [
+        force,
+        ...(["id", "endpoint_id", "organization_id", "event", "body"] as const).map(
+          (column) => rows.map((row) => row[column]) as unknown as Knex.Value,
+        ),
+        EVENTS_CHANNEL,
+        DUE_NOTICE,
+      ],
     );
     return rows.map((r) => ({ webhookUuid: r.endpoint_id, deliveryId: r.id }));
   });
@@ -99,13 +126,14 @@ export async function emitWebhookEvent(
 
 /**
  * Cancels the pending attempts of `endpointId` (deactivated or about to be deleted): their deliveries become
- * `cancelled` and their queued jobs are removed. A job already running finishes its attempt.
+ * `cancelled` and leave the queue (and jobs of the previous release's deliveries are removed). An attempt already
+ * in flight finishes and is logged; no other follows.
  */
 export async function cancelPendingDeliveries(knex: Knex, jobs: JobQueue, endpointId: string): Promise<number> {
   // Rows locked in id order (cancellations of one endpoint meet in the same order); a batched log write that
   // deadlocks with it is retried entry by entry (webhook-attempt-batches.ts).
   const { rows: pending } = (await knex.raw(
-    `update webhook_deliveries d set status = 'cancelled', updated_at = now()
+    `update webhook_deliveries d set status = 'cancelled', updated_at = now(), next_attempt_at = null
      from (select id from webhook_deliveries where endpoint_id = ? and status = 'pending' order by id for update) p
      where d.id = p.id returning d.id`,
     [endpointId],

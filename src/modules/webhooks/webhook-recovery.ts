@@ -2,8 +2,8 @@
  * Recovery after downtime (docs/webhooks.md "Recovering after downtime"): every delivery of one endpoint created in
  * a time window that did not end delivered (`failed` or `cancelled`) is sent again as a new series of 3 attempts,
  * same `delivery_id`, same stored bytes (as a single redelivery). The first attempts are spread at
- * `SKIFF_WEBHOOK_RECOVER_RATE` per second (the receiver that just came back is not flooded); the jobs are enqueued
- * in the recovery's transaction, in batches. Asking again for the same window while that recovery runs (one of its
+ * `SKIFF_WEBHOOK_RECOVER_RATE` per second (the receiver that just came back is not flooded): they are queued again
+ * in the recovery's transaction, in one statement, each due at its turn (`next_attempt_at`). Asking again for the same window while that recovery runs (one of its
  * deliveries is still pending) answers the running recovery and queues nothing.
  */
 import { randomUUID } from "node:crypto";
@@ -13,10 +13,7 @@ import { withTransaction } from "../../shared/transaction.ts";
 import type { ServiceContext } from "../context.ts";
 import { consumeRateLimit, endpointOf, refuseInactive } from "./webhook.service.ts";
 import { webhookOrganization } from "./webhook-access.ts";
-import { DELIVER_JOB, deliveryJobKey } from "./webhook-emit.ts";
-
-/** Jobs added per statement (a window may hold thousands of deliveries). */
-const ENQUEUE_BATCH = 500;
+import { announceDue } from "./webhook-emit.ts";
 
 /** A recovery as `recoverWebhookDeliveries` answers it. */
 export interface WebhookRecovery {
@@ -135,33 +132,24 @@ export async function recoverWebhookDeliveries(
         created_by_user_id: ctx.caller?.userId ?? null,
       })
       .returning("*")) as RecoveryRow[];
+    // Oldest first, the i-th (from 0) due i / rate seconds from now.
     const { rows } = (await tx.knex.raw(
       `with picked as (
          select id, created_at from webhook_deliveries
          where endpoint_id = ? and created_at >= ? and created_at < ? and status in ('failed', 'cancelled')
          for update
+       ), turns as (
+         select id, row_number() over (order by created_at, id) - 1 as turn from picked
        )
        update webhook_deliveries d
-       set status = 'pending', attempts = 0, recovery_id = ?, updated_at = now()
-       from picked where d.id = picked.id
-       returning d.id, picked.created_at`,
-      [webhookUuid, since, until, recoveryId],
-    )) as { rows: Array<{ id: string; created_at: Date }> };
-    rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
-    const start = now.getTime();
-    for (let i = 0; i < rows.length; i += ENQUEUE_BATCH) {
-      await ctx.services.jobs.enqueueMany(
-        tx.knex,
-        DELIVER_JOB,
-        rows.slice(i, i + ENQUEUE_BATCH).map((row, j) => ({
-          payload: { deliveryId: row.id, force: false },
-          options: {
-            jobKey: deliveryJobKey(row.id),
-            runAt: new Date(start + Math.floor(((i + j) * 1000) / rate)),
-          },
-        })),
-      );
-    }
+       set status = 'pending', attempts = 0, recovery_id = ?, updated_at = now(), force = false,
+         locked_until = null, locked_by = null,
+         next_attempt_at = ?::timestamptz + floor(turns.turn * 1000 / ?) * interval '1 millisecond'
+       from turns where d.id = turns.id
+       returning d.id`,
+      [webhookUuid, since, until, recoveryId, now, rate],
+    )) as { rows: Array<{ id: string }> };
+    if (rows.length > 0) await announceDue(tx.knex);
     await tx.knex("webhook_recoveries").where({ id: recoveryId }).update({ queued: rows.length });
     ctx.log.info(
       { webhookUuid, recoveryId, since: since.toISOString(), until: until.toISOString(), queued: rows.length, rate },

@@ -1,34 +1,31 @@
 /**
- * Jobs of the webhooks module: `webhooks.deliver` runs ONE attempt of a delivery (retries are new jobs, 1 s then
- * 4 s after a failure: the kernel's `waits` policy; the attempt number travels in the job; an attempt whose endpoint
- * has its share of attempts in flight is parked until a slot frees, not counted: webhook-endpoint-slots.ts) and
- * `webhooks.prune` keeps the newest 200 log entries per endpoint (every 10 minutes).
+ * Jobs of the webhooks module: `webhooks.prune` keeps the newest 200 log entries per endpoint (every 10 minutes).
+ * Attempts run from the deliveries' own queue (webhook-dispatcher.ts); `webhooks.deliver` is the previous release's
+ * job of one attempt: one queued by it (during a rolling update, or left from before the update) hands its delivery
+ * over to the queue, due at once with the attempt number it carried.
  */
 import { z } from "zod";
-import { DeferJobError, defineJob } from "../../jobs/job-definition.ts";
-import { attemptDelivery, RETRY_WAITS_MS } from "./webhook-attempt.ts";
-import { DELIVER_JOB } from "./webhook-emit.ts";
+import { defineJob } from "../../jobs/job-definition.ts";
+import { announceDue, DELIVER_JOB } from "./webhook-emit.ts";
 
 /** Log entries kept per endpoint. */
 export const ATTEMPTS_KEPT = 200;
 
-/** Thrown to make the runner schedule the next attempt. */
-class AttemptFailed extends Error {
-  override name = "AttemptFailed";
-}
-
-/** `webhooks.deliver {deliveryId, force}`: one attempt; a non-final failure throws so the next one is queued. */
+/**
+ * `webhooks.deliver {deliveryId, force}` of the previous release: its pending delivery (not yet in the queue) becomes
+ * due now in the queue, with the attempts made so far (`attempt` − 1), and the dispatchers are woken.
+ */
 export const deliverWebhookJob = defineJob({
   name: DELIVER_JOB,
   payload: z.object({ deliveryId: z.string().regex(/^dlv_[0-9a-f]{16}$/), force: z.boolean().default(false) }),
-  retry: { kind: "waits", waitsMs: RETRY_WAITS_MS },
+  retry: { kind: "none" },
   async handler({ deliveryId, force }, ctx) {
-    const { services, log, attempt, signal } = ctx;
-    const outcome = await attemptDelivery(services, log, deliveryId, attempt, force, signal);
-    // Not an attempt: it waits in the queue, holding no worker, until a slot of its endpoint frees.
-    if (outcome.kind === "busy") throw new DeferJobError("endpoint busy", outcome.retryInMs, outcome.parked);
-    if (outcome.kind === "skipped") ctx.log.debug({ deliveryId, reason: outcome.reason }, "webhook delivery skipped");
-    if (outcome.kind === "failed" && !outcome.final) throw new AttemptFailed(outcome.message);
+    const knex = ctx.services.knex;
+    const moved = await knex("webhook_deliveries")
+      .where({ id: deliveryId, status: "pending" })
+      .whereNull("next_attempt_at")
+      .update({ next_attempt_at: knex.fn.now(), force, attempts: Math.max(0, ctx.attempt - 1) });
+    if (moved) await announceDue(knex);
   },
 });
 

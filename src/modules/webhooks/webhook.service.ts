@@ -17,9 +17,9 @@ import type { WebhookAttemptRow, WebhookEndpointRow, WebhookWithSecret } from ".
 import { type WebhookOrganization, webhookOrganization } from "./webhook-access.ts";
 import { ATTEMPT_TIMEOUT_MS } from "./webhook-attempt.ts";
 import {
+  announceDue,
   type CreatedDelivery,
   cancelPendingDeliveries,
-  DELIVER_JOB,
   deliveryJobKey,
   emitWebhookEvent,
 } from "./webhook-emit.ts";
@@ -234,7 +234,7 @@ export async function testWebhook(
   );
   const deliveryId = delivery!.deliveryId;
   // A wait for a job, not execution time of the operation (src/shared/execution-waits.ts); ended sooner by a graceful
-  // shutdown (src/shared/shutdown.ts): the answer is then the pending delivery, whose attempts go on as jobs.
+  // shutdown (src/shared/shutdown.ts): the answer is then the pending delivery, whose attempts go on in the queue.
   const firstAttempt = await outsideExecutionTime(ctx, firstAttemptOf(ctx, deliveryId));
   return { deliveryId, firstAttempt };
 }
@@ -277,17 +277,19 @@ export async function redeliverWebhook(
   const org = await webhookOrganization(ctx, orgRef);
   refuseInactive(await endpointOf(ctx, org, webhookUuid), "redelivering");
   return withTransaction(ctx, async (tx) => {
-    const n = await tx
-      .knex("webhook_deliveries")
-      .where({ id: deliveryId, endpoint_id: webhookUuid })
-      .update({ status: "pending", attempts: 0, updated_at: tx.knex.fn.now() });
+    const n = await tx.knex("webhook_deliveries").where({ id: deliveryId, endpoint_id: webhookUuid }).update({
+      status: "pending",
+      attempts: 0,
+      updated_at: tx.knex.fn.now(),
+      next_attempt_at: tx.knex.fn.now(),
+      locked_until: null,
+      locked_by: null,
+      force: false,
+    });
     if (!n) throw new NotFoundError("Delivery", deliveryId);
-    await ctx.services.jobs.enqueue(
-      tx.knex,
-      DELIVER_JOB,
-      { deliveryId, force: false },
-      { jobKey: deliveryJobKey(deliveryId) },
-    );
+    // A series of the previous release still queued as a job is replaced by this one.
+    await ctx.services.jobs.remove(tx.knex, [deliveryJobKey(deliveryId)]);
+    await announceDue(tx.knex);
     return deliveryId;
   });
 }
