@@ -6,11 +6,11 @@
  * over GraphQL.
  */
 import { describe, expect, it } from "vitest";
-import { newId } from "../../src/db/ids.ts";
 import { MANAGE_PROCEDURES } from "../../src/modules/applications/manage.rest.ts";
 import { managementMutations } from "../helpers/management-mutations.ts";
 import {
   addMember,
+  addMembership,
   createAgentTokenFor,
   createOrg,
   createPlan,
@@ -116,12 +116,7 @@ describe("management procedures", () => {
     const a = await createOrg(t.db.knex);
     const b = await createOrg(t.db.knex);
     // A's owner also owns B; the session acts on A (its first organization), B's project is named by id.
-    await t.db.knex("members").insert({
-      id: newId("member"),
-      organization_id: b.organizationId,
-      user_id: a.owner.userId,
-      role: "owner",
-    });
+    await addMembership(t.db.knex, b.organizationId, a.owner.userId, "owner");
     const [projectB] = await createProjects(t.db.knex, b.organizationId, 1);
     const cookie = await sessionFor(t.db.knex, t.skiff.url, a.owner);
     const viaRest = await fetch(`${t.skiff.url}/api/environment.create`, {

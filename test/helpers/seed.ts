@@ -69,6 +69,13 @@ export async function addMember(
   return { ...user, memberId, ...(await createApiKey(knex, user.userId, organizationId)) };
 }
 
+/** Makes existing user `userId` a member of `organizationId` with `role` (no API key). @returns the member id. */
+export async function addMembership(knex: Knex, organizationId: string, userId: string, role: Role): Promise<string> {
+  const id = newId("member");
+  await knex("members").insert({ id, organization_id: organizationId, user_id: userId, role });
+  return id;
+}
+
 /** Creates an organization on `plan` with an owner (and the owner's API key). */
 export async function createOrg(knex: Knex, plan = "plan_unlimited") {
   const organizationId = newId("organization");

@@ -9,10 +9,9 @@
  * something, never for one that changed nothing.
  */
 import { describe, expect, it } from "vitest";
-import { newId } from "../../src/db/ids.ts";
 import { subscribeToEvents, type WebhookDomainEvent } from "../../src/modules/events.ts";
 import { lockWaiters } from "../helpers/lock-waiters.ts";
-import { addMember, createAgentTokenFor, createOrg, createProjects } from "../helpers/seed.ts";
+import { addMember, addMembership, createAgentTokenFor, createOrg, createProjects } from "../helpers/seed.ts";
 import { type GqlResponse, gql, useTestServer } from "../helpers/server.ts";
 import { sessionFor } from "../helpers/session.ts";
 
@@ -366,12 +365,7 @@ describe("POST /api/project.update", () => {
     const a = await createOrg(t.db.knex);
     const b = await createOrg(t.db.knex);
     // A's owner also owns B; the session acts on A (its first organization), B's project is named by id.
-    await t.db.knex("members").insert({
-      id: newId("member"),
-      organization_id: b.organizationId,
-      user_id: a.owner.userId,
-      role: "owner",
-    });
+    await addMembership(t.db.knex, b.organizationId, a.owner.userId, "owner");
     const [projectB] = (await createProjects(t.db.knex, b.organizationId, 1)) as [string];
     const cookie = await sessionFor(t.db.knex, t.skiff.url, a.owner);
     const call = (body: unknown) =>
