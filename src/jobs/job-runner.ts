@@ -98,6 +98,12 @@ export interface JobRunner {
   events: WorkerEvents;
   /** False while the worker pool is down (exited unexpectedly, waiting to restart) and once stopping. */
   readonly running: boolean;
+  /**
+   * graphile-worker's pool of session connections: background pollers use it (the webhooks' dispatcher claims
+   * there), so that their idle statements neither take the request pool nor count among a request's statements.
+   * Ended by `stop()`.
+   */
+  readonly pool: pg.Pool;
 }
 
 /** Connections graphile-worker's pool of a runner with `options` may open (see {@link JobRunnerOptions.poolMax}). */
@@ -283,6 +289,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   let stopping: Promise<void> | undefined;
   return {
     events,
+    pool: pgPool,
     get running() {
       return runner !== undefined && !halted;
     },

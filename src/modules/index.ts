@@ -31,7 +31,7 @@ import { deploymentsModule } from "./deployments/index.ts";
 import { docsModule } from "./docs-theming/index.ts";
 import { subscribeToEvents } from "./events.ts";
 import { mailModule } from "./mail/index.ts";
-import type { LoaderDeps, ModuleLoaders, ModuleWorker, SkiffModule } from "./module.ts";
+import type { BackgroundDatabase, LoaderDeps, ModuleLoaders, ModuleWorker, SkiffModule } from "./module.ts";
 import { withOpenApiDocuments } from "./openapi.routes.ts";
 import { organizationsModule, planFeaturesSql } from "./organizations/index.ts";
 import { paymentsModule } from "./payments/index.ts";
@@ -131,8 +131,8 @@ export const restRoutes: readonly AnyRestRoute[] = withOpenApiDocuments(modules.
 export const moduleJobs: readonly JobDefinition[] = modules.flatMap((m) => (m.jobs ?? []) as readonly JobDefinition[]);
 
 /** Starts every module's background workers (see `SkiffModule.workers`), beside the job runner. */
-export function startModuleWorkers(services: AppServices, log: Logger): ModuleWorker[] {
-  return modules.flatMap((m) => (m.workers ?? []).map((start) => start(services, log)));
+export function startModuleWorkers(services: AppServices, log: Logger, background: BackgroundDatabase): ModuleWorker[] {
+  return modules.flatMap((m) => (m.workers ?? []).map((start) => start(services, log, background)));
 }
 
 /**

@@ -89,7 +89,17 @@ export interface SkiffModule<Name extends string = string> {
    * Background workers of its own, started beside the job runner on instances that run background work
    * (`SKIFF_WORKER`) and stopped with it (the webhooks' dispatcher of their deliveries' queue).
    */
-  workers?: ReadonlyArray<(services: AppServices, log: Logger) => ModuleWorker>;
+  workers?: ReadonlyArray<(services: AppServices, log: Logger, background: BackgroundDatabase) => ModuleWorker>;
+}
+
+/**
+ * The database connections of background work (the job runner's session pool): a worker's polling statements run
+ * there, not on the request pool (`services.knex`), so that an idle instance's polls take no request connection and
+ * count among no request's statements.
+ */
+export interface BackgroundDatabase {
+  /** Runs `sql` (`$1`… placeholders) with `values`, as a named prepared statement when `name` is given. */
+  query<R>(statement: { name?: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
 }
 
 /** A running background worker of a module (see {@link SkiffModule.workers}). */

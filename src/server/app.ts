@@ -27,9 +27,9 @@ import { type RequestDrain, trackRequests } from "./drain.ts";
 import {
   createFormatError,
   createHttpErrorHandler,
+  createNotFoundHandler,
   frameworkErrorHandler,
   MAX_PATH_PARAMETER_LENGTH,
-  notFoundHandler,
   unavailableError,
   unavailablePlugin,
 } from "./format-error.ts";
@@ -158,7 +158,7 @@ export async function createServer(services: AppServices, databaseUrl: string): 
   await apollo.start();
 
   app.setErrorHandler(createHttpErrorHandler(services.log));
-  app.setNotFoundHandler(notFoundHandler);
+  app.setNotFoundHandler(createNotFoundHandler(!services.config.SKIFF_PUBLIC_API_ONLY));
   parseJsonBodies(app);
   refuseEncodedBodies(app);
   refuseForbiddenQueryKeys(app, "/graphql");

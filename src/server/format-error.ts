@@ -298,12 +298,40 @@ export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequ
   void reply.code(error.statusCode ?? 400).send(refusalBody("The request's URL cannot be routed", "BAD_REQUEST"));
 }
 
+/** The page a browser gets for an address of the dashboard that no page has (see {@link createNotFoundHandler}). */
+const NOT_FOUND_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Page not found · Skiff</title></head>
+<body><main><h1>Page not found</h1><p>No page of the dashboard is at this address.</p>
+<p><a href="/import-sites">Go to the dashboard</a></p></main></body></html>
+`;
+
+/** Paths of the APIs: a miss there is always answered in JSON, whatever the client accepts. */
+const API_PATHS = /^\/(api|graphql|mcp|assets|healthz|readyz|metrics)(\/|\?|$)/;
+
 /**
  * Fastify's not-found handler: a method and path that no route answers (an unknown path, or a known path with a
  * method it does not take) get 404 in Skiff's `{ error, code }` shape, `code` `NOT_FOUND`, naming the method but not
  * the URL (it may be megabytes long). Routes that document their methods (deploy URLs, the payment callback, `/mcp`)
- * answer 405 with `Allow` themselves.
+ * answer 405 with `Allow` themselves. With `pages` (the dashboard is served), a browser's navigation — a GET
+ * asking for HTML, outside the API paths — gets a 404 page with a link to the dashboard instead of the JSON.
  */
-export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {
-  void reply.code(404).send({ error: `No route answers ${request.method} on this path`, code: "NOT_FOUND" });
+export function createNotFoundHandler(pages: boolean) {
+  return (request: FastifyRequest, reply: FastifyReply): void => {
+    const navigation =
+      pages &&
+      (request.method === "GET" || request.method === "HEAD") &&
+      (request.headers.accept ?? "").includes("text/html") &&
+      !API_PATHS.test(request.url);
+    if (navigation) {
+      void reply
+        .code(404)
+        .type("text/html; charset=utf-8")
+        .header("content-security-policy", "default-src 'none'; frame-ancestors 'none'")
+        .header("x-content-type-options", "nosniff")
+        .send(NOT_FOUND_PAGE);
+      return;
+    }
+    void reply.code(404).send({ error: `No route answers ${request.method} on this path`, code: "NOT_FOUND" });
+  };
 }

@@ -258,7 +258,7 @@ export async function startSkiff(
         shutdownTimeoutMs: Math.min(config.SKIFF_WORKER_SHUTDOWN_TIMEOUT_MS, config.SKIFF_SHUTDOWN_TIMEOUT * 1000),
       });
       const started = runner;
-      workers = startModuleWorkers(services, log);
+      workers = startModuleWorkers(services, log, started.pool);
       server.lifecycle.jobsRunning = () => started.running;
     }
   } catch (error) {

@@ -1,6 +1,7 @@
 /**
  * How Skiff serves the dashboard (src/server/web.ts), without a browser: page routes, assets with long caching,
- * the OAuth providers written into the page, 503 without a build, and nothing under SKIFF_PUBLIC_API_ONLY=true.
+ * the OAuth providers written into the page, 503 without a build, nothing under SKIFF_PUBLIC_API_ONLY=true, and a
+ * 404 page for a browser's navigation to an address no page has.
  */
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
@@ -63,6 +64,26 @@ describe("dashboard serving", () => {
       body: JSON.stringify({ query: "{ viewer { user { id } } }" }),
     });
     expect(gql.status).toBe(401);
+  });
+
+  it("answers a browser's navigation to an address no page has with a 404 page, and every API path in JSON", async () => {
+    const base = t.skiff.url;
+    const html = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+    for (const path of ["/settings/nope", "/apps", "/nope/deeper?x=1"]) {
+      const page = await fetch(`${base}${path}`, { headers: html });
+      expect(page.status, path).toBe(404);
+      expect(page.headers.get("content-type")).toContain("text/html");
+      expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
+      expect(await page.text()).toContain('<a href="/import-sites">');
+      const json = await fetch(`${base}${path}`);
+      expect(json.status).toBe(404);
+      expect(await json.json()).toEqual({ error: "No route answers GET on this path", code: "NOT_FOUND" });
+    }
+    for (const path of ["/api/nope", "/graphql/x", "/mcp/x", "/assets/missing.js"]) {
+      const res = await fetch(`${base}${path}`, { headers: html });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get("content-type"), path).toContain("application/json");
+    }
   });
 });
 

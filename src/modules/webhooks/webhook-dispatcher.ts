@@ -4,7 +4,8 @@
  * which claims due deliveries in batches — one statement takes up to as many as it has free attempts
  * (`SKIFF_WORKER_CONCURRENCY`), `for update skip locked`, at most the free slots of each endpoint
  * (webhook-endpoint-slots.ts; endpoints whose slots are all taken are left out), gives each a lease
- * (`locked_until`, `locked_by`: a HOT update, no index written) and returns them with their endpoints — and runs
+ * (`locked_until`, `locked_by`: a HOT update, no index written) and returns them with their endpoints, on the job
+ * runner's session pool (an idle instance's polls take no request connection) — and runs
  * their attempts (webhook-attempt.ts), whose outcomes are written in batched statements with the delivery's next step
  * (due again 1 s or 4 s later, or ended) and the lease given back.
  *
@@ -19,7 +20,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import type { ModuleWorker } from "../module.ts";
+import type { BackgroundDatabase, ModuleWorker } from "../module.ts";
 import type { AppServices } from "../services.ts";
 import { attemptsInFlight, countAttempt, reportQueue } from "./webhook.metrics.ts";
 import { type ClaimedDelivery, RETRY_WAITS_MS, runAttempt } from "./webhook-attempt.ts";
@@ -43,8 +44,15 @@ interface WebhookDispatcher extends ModuleWorker {
 /** A claimed row as the claim returns it. */
 type ClaimedRow = Omit<ClaimedDelivery, "attempt"> & { attempts: number };
 
-/** Starts the dispatcher of `services`' instance. */
-export function startWebhookDispatcher(services: AppServices, log: Logger): WebhookDispatcher {
+/**
+ * Starts the dispatcher of `services`' instance. Its claims (every poll included) run on `background`, the job
+ * runner's session pool; the attempts' writes on the request pool, as job handlers' do.
+ */
+export function startWebhookDispatcher(
+  services: AppServices,
+  log: Logger,
+  background: BackgroundDatabase,
+): WebhookDispatcher {
   const { knex, config } = services;
   const id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const capacity = config.SKIFF_WORKER_CONCURRENCY;
@@ -121,7 +129,7 @@ export function startWebhookDispatcher(services: AppServices, log: Logger): Webh
         slots.push(cap - n);
       }
     }
-    const { rows } = (await knex
+    const native = knex
       .raw(
         `with candidate as (
            select id, endpoint_id, next_attempt_at from webhook_deliveries
@@ -154,7 +162,13 @@ export function startWebhookDispatcher(services: AppServices, log: Logger): Webh
           id,
         ],
       )
-      .options({ name: "skiff_webhook_claim" })) as { rows: ClaimedRow[] };
+      .toSQL()
+      .toNative();
+    const { rows } = await background.query<ClaimedRow>({
+      name: "skiff_webhook_claim",
+      text: native.sql,
+      values: [...native.bindings],
+    });
     return rows;
   }
 
