@@ -180,7 +180,16 @@ describe.skipIf(SKIP_REASON !== null)("dashboard in Chromium", () => {
 
     // Delete the first import with its resources: the row leaves the page, the project is gone, and the row
     // leaves the watcher's page too (siteImportUpdated reports `deleted`), without a reload.
-    await successRow.getByRole("button", { name: /^Delete/ }).click();
+    // The confirmation takes focus, Escape cancels it and gives focus back to Delete.
+    const deleteButton = successRow.getByRole("button", { name: /^Delete/ });
+    await deleteButton.click();
+    const box = successRow.getByRole("group", { name: /^Confirm delete of/ });
+    await box.waitFor(WAIT);
+    expect(await box.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press("Escape");
+    await box.waitFor({ state: "detached", ...WAIT });
+    expect(await deleteButton.evaluate((el) => el === document.activeElement)).toBe(true);
+    await deleteButton.click();
     await successRow.getByRole("checkbox", { name: "Also delete the created resources" }).check();
     await successRow.getByRole("button", { name: "Confirm delete" }).click();
     await successRow.waitFor({ state: "detached", ...WAIT });

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { useMutation } from "urql";
 import { describeError } from "../../shared/errors.ts";
-import { Message } from "../../shared/form.tsx";
+import { ConfirmBox, Message } from "../../shared/form.tsx";
 import { Link } from "../../shared/router.tsx";
 import { DELETE_SITE_IMPORT, type ImportStatus, RETRY_SITE_IMPORT, type SiteImportRow } from "./operations.ts";
 
@@ -119,7 +119,15 @@ export function RowActions({ row, onChanged }: { row: SiteImportRow; onChanged: 
         Delete
       </button>
       {confirm && (
-        <fieldset className="confirm" aria-label={`Confirm ${confirm} of ${row.name}`}>
+        // The shared confirmation: focus moves into it, Escape cancels, and focus returns to the opener or, the
+        // record gone, lands on what held it.
+        <ConfirmBox
+          label={`Confirm ${confirm} of ${row.name}`}
+          confirmText={confirm === "rollback" ? "Confirm rollback" : "Confirm delete"}
+          busy={deleteState.fetching}
+          onConfirm={() => doDelete(confirm === "rollback" || alsoResources)}
+          onCancel={() => setConfirm(null)}
+        >
           {confirm === "rollback" ? (
             <p>
               Delete the project “{row.project?.name ?? row.name}” with everything this import created, and this record?
@@ -135,18 +143,7 @@ export function RowActions({ row, onChanged }: { row: SiteImportRow; onChanged: 
               )}
             </>
           )}
-          <button
-            type="button"
-            className="danger"
-            disabled={deleteState.fetching}
-            onClick={() => doDelete(confirm === "rollback" || alsoResources)}
-          >
-            {confirm === "rollback" ? "Confirm rollback" : "Confirm delete"}
-          </button>
-          <button type="button" onClick={() => setConfirm(null)}>
-            Cancel
-          </button>
-        </fieldset>
+        </ConfirmBox>
       )}
       <Message kind="error">{error}</Message>
     </div>
