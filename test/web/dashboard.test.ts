@@ -13,7 +13,7 @@ import { createOrg, createUser, setPassword } from "../helpers/seed.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { cookieOf, postAuth, sessionFor, TEST_PASSWORD } from "../helpers/session.ts";
 import { failInsertsWhen, slowInsertsWhen } from "../site-imports/import-helpers.ts";
-import { contextSignedIn, launchBrowser, outboxLink, SKIP_REASON, screenshot } from "./browser.ts";
+import { contextSignedIn, focused, launchBrowser, outboxLink, SKIP_REASON, screenshot } from "./browser.ts";
 import { ensureWebBuild } from "./web-build.ts";
 
 const PORT = 4481;
@@ -185,10 +185,10 @@ describe.skipIf(SKIP_REASON !== null)("dashboard in Chromium", () => {
     await deleteButton.click();
     const box = successRow.getByRole("group", { name: /^Confirm delete of/ });
     await box.waitFor(WAIT);
-    expect(await box.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    expect((await focused(page)).label).toMatch(/^Confirm delete of/);
     await page.keyboard.press("Escape");
     await box.waitFor({ state: "detached", ...WAIT });
-    expect(await deleteButton.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await focused(page)).toMatchObject({ tag: "button", label: expect.stringMatching(/^Delete /) });
     await deleteButton.click();
     await successRow.getByRole("checkbox", { name: "Also delete the created resources" }).check();
     await successRow.getByRole("button", { name: "Confirm delete" }).click();
