@@ -19,17 +19,23 @@ const t = useTestServer({ SKIFF_OUTBOUND_ALLOW: "127.0.0.1" });
 const entriesOf = (organizationId: string, action: string) =>
   t.db.knex("audit_events").where({ organizationId, action }).orderBy("id");
 
+/** A site import of a docker image (with `overrides`) in a new organization, run to success over REST. */
+async function imported(overrides: Record<string, unknown> = {}) {
+  const org = await importReadyOrg(t.db.knex);
+  const done = await rest(
+    t.skiff.url,
+    "POST",
+    "/api/site-import",
+    { apiKey: org.owner.apiKey },
+    dockerRequest(org.organizationId, overrides),
+  );
+  expect(done.body.status).toBe("success");
+  return { org, done };
+}
+
 describe("changes made by jobs", () => {
   it("an interrupted import ended by imports.expire-interrupted leaves one SYSTEM entry naming it", async () => {
-    const org = await importReadyOrg(t.db.knex);
-    const done = await rest(
-      t.skiff.url,
-      "POST",
-      "/api/site-import",
-      { apiKey: org.owner.apiKey },
-      dockerRequest(org.organizationId),
-    );
-    expect(done.body.status).toBe("success");
+    const { org, done } = await imported();
     const id = done.body.importId as string;
     // As a run whose every attempt was used up leaves it: pending after the project step, no job left.
     await t.db
@@ -66,18 +72,10 @@ describe("changes made by jobs", () => {
   });
 
   it("an import's run leaves one SYSTEM entry naming the import and everything it created", async () => {
-    const org = await importReadyOrg(t.db.knex);
-    const done = await rest(
-      t.skiff.url,
-      "POST",
-      "/api/site-import",
-      { apiKey: org.owner.apiKey },
-      dockerRequest(org.organizationId, {
-        database: { type: "postgres", name: "shop", user: "shop", password: "s3cret-pass" },
-        domain: `shop-${Date.now()}.example.test`,
-      }),
-    );
-    expect(done.body.status).toBe("success");
+    const { org, done } = await imported({
+      database: { type: "postgres", name: "shop", user: "shop", password: "s3cret-pass" },
+      domain: `shop-${Date.now()}.example.test`,
+    });
     const record = await t.db.knex("site_imports").where({ id: done.body.importId }).first();
     const made = [record.projectId, record.databaseId, record.applicationId, record.domainId, record.deploymentId];
     expect(made.every((id) => typeof id === "string")).toBe(true);
