@@ -16,7 +16,9 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
   ListToolsRequestSchema,
+  McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
@@ -213,23 +215,33 @@ async function recordRefusedCall(context: Context, action: string): Promise<void
 }
 
 /**
- * Answers a tool call whose token is over its rate limit (`refused`) and records its entry as the token's: a known
- * tool with valid arguments is refused by its row ({@link refuseRow}: the ids it names are the entry's targets), any
- * other call before its row.
+ * The answer to a call of a tool no one has: a protocol error, JSON-RPC -32602 (MCP 2025-11-25, Tools → Error
+ * Handling: "Unknown tools"), whose message names the tool as `echoed` repeats a caller's value.
+ */
+function unknownTool(name: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(echoed(name))}`);
+}
+
+/**
+ * Answers a call of tool `name` whose token is over its rate limit (`refused`) and records its entry as the token's:
+ * a known tool with valid arguments is refused by its row ({@link refuseRow}: the ids it names are the entry's
+ * targets), any other call before its row. @throws McpError -32602 for an unknown tool, once recorded.
  */
 async function rateLimitedCall(
   server: SkiffServer,
   refused: RateLimitedError,
   requestId: string,
   clientAddress: string,
-  tool: McpTool | undefined,
+  name: string,
   checked: { args: Record<string, unknown> } | { error: CallToolResult },
 ): Promise<CallToolResult> {
-  const action = toolAction(tool?.name ?? "");
+  const tool = toolsByName.get(name);
+  const action = toolAction(name);
   const context = withOrigin(buildContext(server.services, refused.caller, requestId), "MCP", {}, clientAddress);
   const answer = toolError({ message: refused.message, code: "UNAUTHORIZED" });
   if (!tool || !("args" in checked)) {
     await recordRefusedCall(context, action);
+    if (!tool) throw unknownTool(name);
     return answer;
   }
   await tool.call(checked.args, (route, query) =>
@@ -255,33 +267,30 @@ function mcpServer(server: SkiffServer, transport: StatelessJsonTransport): Serv
     if (!exchange) throw new Error(`MCP request ${extra.requestId} has no exchange`);
     exchange.state.toolCallsRun++;
     const { caller, clientAddress } = exchange.state;
-    const tool = toolsByName.get(request.params.name);
+    const { name } = request.params;
+    const tool = toolsByName.get(name);
+    // An unknown tool is answered -32602 once its call is authenticated and recorded as refused.
     const checked = tool
       ? checkedArguments(tool, request.params.arguments)
-      : {
-          error: toolError({
-            message: `Unknown tool ${JSON.stringify(echoed(request.params.name))}`,
-            code: "NOT_FOUND",
-          }),
-        };
-    const action = toolAction(request.params.name);
+      : { error: toolError({ message: "Unknown tool", code: "NOT_FOUND" }) };
     if ("refused" in caller) {
-      return rateLimitedCall(server, caller.refused, caller.requestId, clientAddress, tool, checked);
+      return rateLimitedCall(server, caller.refused, caller.requestId, clientAddress, name, checked);
     }
     const own = caller.context ? { context: caller.context } : await toolCallContext(server, caller);
     if ("error" in own) return own.error;
-    if ("refused" in own) return rateLimitedCall(server, own.refused, caller.requestId, clientAddress, tool, checked);
+    if ("refused" in own) return rateLimitedCall(server, own.refused, caller.requestId, clientAddress, name, checked);
     const context = withOrigin(own.context, "MCP", {}, clientAddress);
     if ("error" in checked) {
       // Refused before any read: a remembered token is confirmed (and the call counted) the ordinary way first.
       const confirmed = caller.remembered ? await confirmRemembered(context, exchange) : null;
       if (confirmed === "revoked") return checked.error;
-      if (confirmed) return rateLimitedCall(server, confirmed.refused, caller.requestId, clientAddress, tool, checked);
-      await recordRefusedCall(context, action);
+      if (confirmed) return rateLimitedCall(server, confirmed.refused, caller.requestId, clientAddress, name, checked);
+      await recordRefusedCall(context, toolAction(name));
+      if (!tool) throw unknownTool(name);
       return checked.error;
     }
     const run = (route: Parameters<typeof runRow>[1], query: Record<string, string>) =>
-      runRow(server.apollo, route, { params: {}, query, body: undefined, headers: {} }, context, action);
+      runRow(server.apollo, route, { params: {}, query, body: undefined, headers: {} }, context, toolAction(name));
     const response = await tool!.call(checked.args, run);
     if (response.status === 401 && caller.remembered) await refuseIfRevoked(server, caller, exchange);
     return toolResult(response, exchange);

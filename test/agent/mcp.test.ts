@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { createSecretBox } from "../../src/db/secrets.ts";
@@ -275,9 +276,11 @@ describe("MCP server", () => {
     expect(floodBody.message).toMatch(/ and 4980 more$/);
     const longName = await call(client, "get_application", { applicationId: org.apps.a1, ["z".repeat(100_000)]: 1 });
     expect(JSON.stringify(longName.body).length).toBeLessThan(1_000);
-    const unknownTool = await call(client, "t".repeat(100_000), {});
-    expect(unknownTool).toMatchObject({ isError: true, body: { code: "NOT_FOUND" } });
-    expect(JSON.stringify(unknownTool.body).length).toBeLessThan(1_000);
+    // An unknown tool is a protocol error (-32602), its name cut as well.
+    const unknownTool = await client.callTool({ name: "t".repeat(100_000), arguments: {} }).catch((e: unknown) => e);
+    expect(unknownTool).toBeInstanceOf(McpError);
+    expect((unknownTool as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect((unknownTool as McpError).message).toMatch(/Unknown tool: "t{80}… \(100000 characters\)"/);
     const nul = await call(client, "get_application", { applicationId: "app_\u0000" });
     expect(nul).toMatchObject({ isError: true, body: { code: "NOT_FOUND" } });
     // A hostile half-megabyte id is repeated by its first 80 characters and its length, not whole.

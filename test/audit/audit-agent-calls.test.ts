@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import type { AuditRow } from "../helpers/audit-rows.ts";
 import { addMember, createAgentTokenFor, createOrg, createProjects } from "../helpers/seed.ts";
@@ -80,7 +81,11 @@ async function connect(caller: Caller): Promise<Client> {
 
 /** Calls tool `name` through the SDK client; the tool error's body (`{ message, code }`), or null on success. */
 async function callTool(client: Client, name: string, args: Record<string, unknown>) {
-  const answer = (await client.callTool({ name, arguments: args })) as {
+  const answer = (await client.callTool({ name, arguments: args }).catch((e: unknown) => {
+    // A protocol error (an unknown tool: -32602) as the JSON-RPC code it carries.
+    if (e instanceof McpError) return { isError: true, content: [{ text: JSON.stringify({ code: e.code }) }] };
+    throw e;
+  })) as {
     isError?: boolean;
     content: Array<{ text?: string }>;
   };
@@ -109,10 +114,15 @@ function toolCall(name: unknown, args: unknown, id: number | string = 1) {
 }
 
 /** The tool error body of a lone `tools/call` answer. */
-function toolErrorOf(answer: unknown): { message: string; code: string } {
-  const result = (answer as { result: { isError?: boolean; content: Array<{ text: string }> } }).result;
-  expect(result.isError).toBe(true);
-  return JSON.parse(result.content[0]!.text) as { message: string; code: string };
+function toolErrorOf(answer: unknown): { message: string; code: string | number } {
+  const { result, error } = answer as {
+    result?: { isError?: boolean; content: Array<{ text: string }> };
+    error?: { message: string; code: number };
+  };
+  // A protocol error (an unknown tool: -32602) as its JSON-RPC code and message.
+  if (error) return error;
+  expect(result!.isError).toBe(true);
+  return JSON.parse(result!.content[0]!.text) as { message: string; code: string };
 }
 
 describe("refused agent API and MCP calls", () => {
@@ -137,9 +147,9 @@ describe("refused agent API and MCP calls", () => {
     // Through the SDK client, whose token this instance remembers once initialize has resolved it.
     const client = await connect(remembered);
     expect(await added(remembered, () => client.listTools())).toEqual([]);
-    const cases: Array<[string, Record<string, unknown>, string, string]> = [
+    const cases: Array<[string, Record<string, unknown>, string, string | number]> = [
       ["get_application", {}, "mcp.get_application", "BAD_REQUEST"],
-      ["nope", {}, "mcp.unknown_tool", "NOT_FOUND"],
+      ["nope", {}, "mcp.unknown_tool", -32602],
       ["get_application", { applicationId, x: 1 }, "mcp.get_application", "BAD_REQUEST"],
       ["list_deployments", { applicationId, limit: 0 }, "mcp.list_deployments", "BAD_REQUEST"],
     ];
@@ -243,7 +253,9 @@ describe("refused agent API and MCP calls", () => {
     for (const [name, args, action, targets] of lone) {
       const entries = await added(caller, async () => {
         const body = toolErrorOf(await post(caller, toolCall(name, args)));
-        expect(body).toMatchObject({ code: "UNAUTHORIZED", message: expect.stringContaining("Rate limit") });
+        // An unknown tool is a protocol error whatever the limit; the others are refused for it.
+        if (name === "nope") expect(body).toEqual({ code: -32602, message: 'MCP error -32602: Unknown tool: "nope"' });
+        else expect(body).toMatchObject({ code: "UNAUTHORIZED", message: expect.stringContaining("Rate limit") });
       });
       refused(entries, "MCP", action, targets);
     }
