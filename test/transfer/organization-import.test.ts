@@ -24,8 +24,9 @@ import type { RunningSkiff } from "../../src/server/start.ts";
 import { namespaceOf } from "../../src/shared/tenant-namespace.ts";
 import { cliEnv, runCli } from "../helpers/cli-runner.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { addMember, createOrg, TEST_SECRET } from "../helpers/seed.ts";
+import { addMember, createOrg, createProjects, TEST_SECRET } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
+import { signIn } from "../helpers/session.ts";
 import { plantSecrets, type Seeded, seedOrganization } from "./seed-organization.ts";
 
 const OTHER_SECRET = "import-secret-import-secret-import-secret-7";
@@ -436,6 +437,66 @@ describe("organization import", () => {
     const member = (x: OrganizationBundle) => x.members.find((m) => m.email === seeded.memberEmail);
     expect(member(bundle)?.grants.length).toBe(2);
     expect(member(after)).toEqual(member(bundle));
+  });
+
+  it("keeps a member whose grants' targets were all deleted limited: exported `limited`, joining here sees no project", async () => {
+    // On A: a member granted one project, then the project deleted (its grant goes with it).
+    const source = await createOrg(dbA.knex);
+    const [projectId] = await createProjects(dbA.knex, source.organizationId, 1);
+    const limited = await addMember(dbA.knex, source.organizationId, "member", { projectIds: [projectId!] });
+    const unlimited = await addMember(dbA.knex, source.organizationId, "member");
+    const deleted = await gql(
+      a.url,
+      "mutation($id: ID!) { deleteProject(id: $id) }",
+      { id: projectId },
+      { apiKey: source.owner.apiKey },
+    );
+    expect(deleted.errors).toBeUndefined();
+    const exported = await exportOf(a, source.organizationId, source.owner.apiKey);
+    const memberOf = (x: OrganizationBundle, email: string) => x.members.find((m) => m.email === email);
+    expect(memberOf(exported, limited.email)).toEqual({
+      email: limited.email,
+      role: "member",
+      grants: [],
+      limited: true,
+    });
+    expect(memberOf(exported, unlimited.email)).toEqual({ email: unlimited.email, role: "member", grants: [] });
+
+    // On B: both invited; each joins an organization holding one project.
+    const here = await freshTarget();
+    await createProjects(dbB.knex, here.organizationId, 1);
+    const imported = await post("import", here.organizationId, here.ownerKey, { bundle: exported });
+    expect(imported.status).toBe(200);
+    const invitations = await gql<{ organization: { invitations: Array<{ email: string; link: string | null }> } }>(
+      b.url,
+      "query($id: ID!) { organization(id: $id) { invitations { email link } } }",
+      { id: here.organizationId },
+      { apiKey: here.ownerKey },
+    );
+    const projectsSeenBy = async (email: string) => {
+      const link = invitations.data!.organization.invitations.find((i) => i.email === email)?.link;
+      const password = "member-password-1";
+      const joined = await gql(
+        b.url,
+        "mutation($input: SignUpWithInvitationInput!) { signUpWithInvitation(input: $input) { id } }",
+        { input: { token: new URL(link!).searchParams.get("token"), name: "Member", password } },
+      );
+      expect(joined.errors).toBeUndefined();
+      const cookie = await signIn(b.url, email, password);
+      const seen = await gql<{ organization: { projects: { totalCount: number } } }>(
+        b.url,
+        "query($id: ID!) { organization(id: $id) { projects(first: 10) { totalCount } } }",
+        { id: here.organizationId },
+        { cookie },
+      );
+      expect(seen.errors).toBeUndefined();
+      return seen.data!.organization.projects.totalCount;
+    };
+    expect(await projectsSeenBy(limited.email)).toBe(0);
+    expect(await projectsSeenBy(unlimited.email)).toBe(1);
+    // Exported again, the member is still limited with nothing.
+    const again = await exportOf(b, here.organizationId, here.ownerKey);
+    expect(memberOf(again, limited.email)).toMatchObject({ grants: [], limited: true });
   });
 });
 

@@ -10,6 +10,8 @@ import type { ServiceContext } from "../context.ts";
 export interface ExportedMember {
   userId: string;
   role: Role;
+  /** Limited to `grants`, even when none is left (`members.limited_to_grants`). */
+  limitedToGrants: boolean;
   /** Each grant names a project or an application (never both). */
   grants: Array<{ projectId: string | null; applicationId: string | null }>;
 }
@@ -20,7 +22,7 @@ export async function exportMembers(ctx: ServiceContext, organizationId: string)
     .knex("members")
     .where({ organization_id: organizationId })
     .orderBy(["created_at", "id"])
-    .select("id", "user_id", "role");
+    .select("id", "user_id", "role", "limited_to_grants");
   const grants = await ctx
     .knex("member_grants")
     .whereIn(
@@ -28,9 +30,10 @@ export async function exportMembers(ctx: ServiceContext, organizationId: string)
       members.map((m: { id: string }) => m.id),
     )
     .select("member_id", "project_id", "application_id");
-  return members.map((m: { id: string; userId: string; role: Role }) => ({
+  return members.map((m: { id: string; userId: string; role: Role; limitedToGrants: boolean }) => ({
     userId: m.userId,
     role: m.role,
+    limitedToGrants: m.limitedToGrants,
     grants: grants
       .filter((g: { memberId: string }) => g.memberId === m.id)
       .map((g: { projectId: string | null; applicationId: string | null }) => ({

@@ -59,7 +59,7 @@ async function lockUsable(trx: Knex.Transaction, token: string, now: Date): Prom
 /**
  * Adds the membership with the invitation's grants and marks the invitation accepted. A grant whose project or
  * application was deleted since the invitation is not given (its insert, in a savepoint, finds no row to reference),
- * nor one given twice; a member invited with grants is limited to them even when none is left
+ * nor one given twice; a member invited with grants, or invited limited, is limited to them even when none is left
  * (`members.limited_to_grants`).
  * @throws ConflictError when already a member.
  */
@@ -72,7 +72,7 @@ async function join(trx: Knex.Transaction, invitation: Invitation, userId: strin
       organizationId: invitation.organizationId,
       userId,
       role: invitation.role,
-      limitedToGrants: pendingGrants.length > 0,
+      limitedToGrants: invitation.limitedToGrants || pendingGrants.length > 0,
     })
     .returning("*");
   for (const grant of pendingGrants) {

@@ -38,8 +38,10 @@ export class Invitation extends BaseModel {
   declare tokenHash: string | null;
   /** The link token, encrypted with the server secret (src/db/secrets.ts). */
   declare tokenEncrypted: string | null;
-  /** Grants given on joining (a `member` only; empty: not limited). */
+  /** Grants given on joining (a `member` only). */
   declare pendingGrants: PendingGrant[];
+  /** The member joins limited to `pendingGrants`, even when none is left (`members.limited_to_grants`). */
+  declare limitedToGrants: boolean;
 }
 
 /**

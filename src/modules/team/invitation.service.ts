@@ -8,7 +8,7 @@
 import type { Knex } from "knex";
 import { z } from "zod";
 import { assertCan, can, isAssignableRole } from "../../auth/access/policy.ts";
-import type { Role } from "../../auth/access/standing.ts";
+import { isLimitableByGrants, type Role } from "../../auth/access/standing.ts";
 import { baseUrlOf } from "../../auth/auth.ts";
 import { BadUserInputError, ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
@@ -82,19 +82,31 @@ function assertPending(invitation: Invitation, now: Date): void {
 /**
  * `inviteMember`: stores a pending invitation (expires 48 hours from now) and enqueues the mail with its link in
  * the same transaction (job `mail.send`). `grants` (services only, e.g. an organization import) limit a `member` to
- * those projects and applications once they join.
+ * those projects and applications once they join; `limited` (services only) limits them to `grants` even when none
+ * is given or left (a member whose grants' targets were all deleted sees no project).
  * @throws NotFoundError (organization, a granted project or application), ForbiddenError (members),
  * BadUserInputError (address, role, grants for another role), ConflictError (already a member, or a pending
  * invitation exists).
  */
 export async function inviteMember(
   ctx: Context,
-  raw: { organizationId?: string | null; email: string; role: Role; grants?: readonly PendingGrant[] },
+  raw: {
+    organizationId?: string | null;
+    email: string;
+    role: Role;
+    grants?: readonly PendingGrant[];
+    limited?: boolean;
+  },
 ): Promise<Invitation> {
   const access = await organizationAccess(ctx.scope, { organizationId: raw.organizationId || null });
   assertCan(access, "team:manage");
-  const { grants = [], ...fields } = raw;
+  const { grants = [], limited = false, ...fields } = raw;
   const input = parseInput(inviteInput, fields);
+  if (limited && !isLimitableByGrants(input.role)) {
+    throw new BadUserInputError("Only members can be limited; owners and admins see every project", {
+      fieldErrors: { role: ["Not the role member"] },
+    });
+  }
   const pendingGrants: PendingGrant[] = [];
   for (const grant of grants) {
     const target = await checkedGrantTarget(ctx, access.organizationId, input.role, grant);
@@ -118,6 +130,7 @@ export async function inviteMember(
         tokenHash: hashInvitationToken(token),
         tokenEncrypted: ctx.services.secrets.encrypt(token),
         pendingGrants,
+        limitedToGrants: limited || pendingGrants.length > 0,
       })
       .returning("*");
     await mailInvitation(ctx, trx, invitation, invitationLink(baseUrlOf(ctx.services.config), token));

@@ -17,6 +17,7 @@ export const invitationTable = defineTable(
     "token_hash",
     "token_encrypted",
     "pending_grants",
+    "limited_to_grants",
   ],
   (sql, alias) => callerOrganizationSql(sql, `${alias}.organization_id`),
 );

@@ -140,7 +140,15 @@ const Member = z
   .object({
     email: z.string().describe("The member's e-mail address: an invitation is sent to it on import"),
     role: z.enum(["owner", "admin", "member"]),
-    grants: z.array(Grant).describe("Projects or applications a `member` is limited to; empty: all"),
+    grants: z
+      .array(Grant)
+      .describe("Projects or applications a `member` is limited to; empty: all, unless `limited` is true"),
+    limited: z
+      .literal(true)
+      .optional()
+      .describe(
+        "A `member` limited to grants none of which is left (their projects and applications were deleted): they see no project. Written only then; absent: limited when `grants` is not empty",
+      ),
   })
   .strict();
 

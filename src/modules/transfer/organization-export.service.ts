@@ -141,6 +141,8 @@ export async function snapshotOrganization(ctx: ServiceContext, organizationId: 
         },
       ];
     }),
+    // Limited with no grant left: the bundle says so, or the member would see every project once imported.
+    ...(m.limitedToGrants && m.grants.length === 0 ? { limited: true as const } : {}),
   }));
 
   const organization = read.organization!;

@@ -423,7 +423,7 @@ export async function importOrganization(
       // commits. The plan found every grant's target; one gone since refuses the member rather than invite them
       // without it, which would give them every project.
       const grants = role === "member" ? await grantIds(tx, organizationId, email, m.grants) : [];
-      await inviteMember(tx, { organizationId, email, role, grants });
+      await inviteMember(tx, { organizationId, email, role, grants, limited: role === "member" && m.limited === true });
       return true;
     });
     if (made) done("member", email);
