@@ -310,6 +310,38 @@ export type AuthMethod =
 /** How an image is built from source. */
 export type BuildType = "dockerfile" | "nixpacks";
 
+/**
+ * How the cluster follows an organization's rows (docs/deployments.md "Deleting"): the outcome of the last reconcile,
+ * which applies the Services, routes and the organization's namespace objects the rows call for and deletes what no
+ * row calls for any more.
+ */
+export type ClusterSync = {
+  __typename?: "ClusterSync";
+  /** When the last reconcile ended. */
+  checkedAt: Scalars["DateTime"]["output"];
+  /** Since when the reconciles have been failing (the first failure after a success); null when `SYNCED`. */
+  failingSince?: Maybe<Scalars["DateTime"]["output"]>;
+  /**
+   * The cluster's messages of the last reconcile's failed applies and deletions (each names the object, e.g.
+   * `applying Ingress/web-example-com failed: HTTP 422: …`), at most 20, each at most 500 characters; empty when
+   * `SYNCED`.
+   */
+  failures: Array<Scalars["String"]["output"]>;
+  status: ClusterSyncStatus;
+  /** When a reconcile last made every change it called for; null: none has yet. */
+  syncedAt?: Maybe<Scalars["DateTime"]["output"]>;
+};
+
+/** Whether the cluster holds what this organization's rows call for, by the last reconcile of it. */
+export type ClusterSyncStatus =
+  /**
+   * The last reconcile could not make some of them (the cluster refused them or was unreachable): `failures` says which.
+   * It is retried with backoff (about a day of attempts) and at every change and periodic reconcile.
+   */
+  | "FAILING"
+  /** The last reconcile made every apply and deletion it called for. */
+  | "SYNCED";
+
 /** A container registry of an organization, where built images are pushed. The password is never returned. */
 export type ContainerRegistry = {
   __typename?: "ContainerRegistry";
@@ -1673,6 +1705,11 @@ export type Organization = {
   __typename?: "Organization";
   /** API keys bound to this organization, newest first: owners and admins see everyone's, members only their own. */
   apiKeys: Array<ApiKey>;
+  /**
+   * The outcome of the last reconcile of this organization's cluster objects, for owners and admins (null for members,
+   * under the `dry-run` deployer, and before the first reconcile, which the first deployment's changes enqueue).
+   */
+  clusterSync?: Maybe<ClusterSync>;
   /** Configured container registries, oldest first (imports use the newest). */
   containerRegistries: Array<ContainerRegistry>;
   createdAt: Scalars["DateTime"]["output"];
@@ -3067,6 +3104,8 @@ export type ResolversTypes = {
   AuditSurface: AuditSurface;
   AuthMethod: AuthMethod;
   BuildType: BuildType;
+  ClusterSync: ResolverTypeWrapper<ClusterSync>;
+  ClusterSyncStatus: ClusterSyncStatus;
   ContainerRegistry: ResolverTypeWrapper<ContainerRegistryModel>;
   CreateAgentTokenInput: CreateAgentTokenInput;
   CreateAgentTokenPayload: ResolverTypeWrapper<CreateAgentTokenPayload>;
@@ -3194,6 +3233,7 @@ export type ResolversParentTypes = {
   AuditEvent: AuditEvent;
   AuditEventConnection: AuditEventConnection;
   AuditEventEdge: AuditEventEdge;
+  ClusterSync: ClusterSync;
   ContainerRegistry: ContainerRegistryModel;
   CreateAgentTokenInput: CreateAgentTokenInput;
   CreateAgentTokenPayload: CreateAgentTokenPayload;
@@ -3410,6 +3450,17 @@ export type AuditEventEdgeResolvers<
 > = {
   cursor?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
   node?: Resolver<ResolversTypes["AuditEvent"], ParentType, ContextType>;
+};
+
+export type ClusterSyncResolvers<
+  ContextType = Context,
+  ParentType extends ResolversParentTypes["ClusterSync"] = ResolversParentTypes["ClusterSync"],
+> = {
+  checkedAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  failingSince?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  failures?: Resolver<Array<ResolversTypes["String"]>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes["ClusterSyncStatus"], ParentType, ContextType>;
+  syncedAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
 };
 
 export type ContainerRegistryResolvers<
@@ -4143,6 +4194,7 @@ export type OrganizationResolvers<
     ContextType
   >;
   apiKeys?: Resolver<Array<ResolversTypes["ApiKey"]>, ParentType, ContextType>;
+  clusterSync?: Resolver<Maybe<ResolversTypes["ClusterSync"]>, ParentType, ContextType>;
   containerRegistries?: Resolver<Array<ResolversTypes["ContainerRegistry"]>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
   databaseId?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
@@ -4768,6 +4820,7 @@ export type Resolvers<ContextType = Context> = {
   AuditEvent?: AuditEventResolvers<ContextType>;
   AuditEventConnection?: AuditEventConnectionResolvers<ContextType>;
   AuditEventEdge?: AuditEventEdgeResolvers<ContextType>;
+  ClusterSync?: ClusterSyncResolvers<ContextType>;
   ContainerRegistry?: ContainerRegistryResolvers<ContextType>;
   CreateAgentTokenPayload?: CreateAgentTokenPayloadResolvers<ContextType>;
   CreateApiKeyPayload?: CreateApiKeyPayloadResolvers<ContextType>;

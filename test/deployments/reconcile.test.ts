@@ -14,7 +14,7 @@ import { buildNamespaceOf, namespaceOf } from "../../src/shared/tenant-namespace
 import type { TestDatabase } from "../helpers/db.ts";
 import { drainJobs } from "../helpers/jobs.ts";
 import type { KubeApi, KubeObject } from "../helpers/kube-api.ts";
-import { createOrg, createProjects } from "../helpers/seed.ts";
+import { addMember, createOrg, createProjects } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
 import { failInsertsWhen, importReadyOrg, rest } from "../site-imports/import-helpers.ts";
 import { addDatabase, addDomain, addVariable, seededApplication } from "./deploy-helpers.ts";
@@ -398,6 +398,63 @@ describe("what the reconcile creates again", () => {
     expect(left).not.toContain(`Deployment/${app.appName}`);
     // Its Service is the reconcile's as for any started deployment; no workload, and the Secret as it was.
     expect(objectsOf(app.organizationId).filter((o) => !o.startsWith("Service/"))).toEqual(left);
+  });
+});
+
+describe("what a reconcile reports", () => {
+  /** `Organization.clusterSync` of `organizationId` as read with `apiKey`. */
+  async function clusterSync(organizationId: string, apiKey: string) {
+    const res = await gql<{ organization: { clusterSync: Record<string, unknown> | null } }>(
+      skiff.url,
+      "query($id: ID!) { organization(id: $id) { clusterSync { status checkedAt syncedAt failingSince failures } } }",
+      { id: organizationId },
+      { apiKey },
+    );
+    expect(res.errors).toBeUndefined();
+    return res.data!.organization.clusterSync;
+  }
+
+  it("Organization.clusterSync: FAILING naming the object the cluster refuses, since its first failure; SYNCED again after; null for members", async () => {
+    const app = await deployedApplication();
+    const { reconcileOrganization } = await import("../../src/modules/deployments/reconcile.ts");
+    const reconcile = () => reconcileOrganization(skiff.services, skiff.services.log, app.organizationId, "change");
+    await reconcile();
+    const synced = await clusterSync(app.organizationId, app.owner.apiKey);
+    expect(synced).toMatchObject({ status: "SYNCED", failingSince: null, failures: [] });
+    expect(synced!.syncedAt).toBe(synced!.checkedAt);
+
+    kube.failApply = { kind: "Ingress", code: 422, message: "host already claimed" };
+    await expect(reconcile()).rejects.toThrow(/host already claimed/);
+    const failing = await clusterSync(app.organizationId, app.owner.apiKey);
+    expect(failing).toMatchObject({ status: "FAILING", syncedAt: synced!.syncedAt });
+    expect(failing!.failingSince).toBe(failing!.checkedAt);
+    const failures = failing!.failures as string[];
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toContain(routeOf(app.appName));
+    expect(failures[0]).toContain("host already claimed");
+    // Failing again: still failing since the first failure.
+    await expect(reconcile()).rejects.toThrow();
+    const still = await clusterSync(app.organizationId, app.owner.apiKey);
+    expect(still).toMatchObject({ status: "FAILING", failingSince: failing!.failingSince });
+    expect(Date.parse(still!.checkedAt as string)).toBeGreaterThan(Date.parse(failing!.checkedAt as string));
+
+    kube.failApply = null;
+    await reconcile();
+    const again = await clusterSync(app.organizationId, app.owner.apiKey);
+    expect(again).toMatchObject({ status: "SYNCED", failingSince: null, failures: [] });
+    expect(Date.parse(again!.syncedAt as string)).toBeGreaterThan(Date.parse(synced!.syncedAt as string));
+
+    // A member reads null (the messages name every application's objects); another organization's owner, nothing.
+    const member = await addMember(db.knex, app.organizationId, "member");
+    expect(await clusterSync(app.organizationId, member.apiKey)).toBeNull();
+    const other = await createOrg(db.knex);
+    const hidden = await gql(
+      skiff.url,
+      "query($id: ID!) { organization(id: $id) { clusterSync { status } } }",
+      { id: app.organizationId },
+      { apiKey: other.owner.apiKey },
+    );
+    expect(hidden.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
   });
 });
 

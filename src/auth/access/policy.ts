@@ -41,6 +41,7 @@ export type Action =
   | "payment:manage"
   | "docs:manage"
   | "audit:read"
+  | "cluster:read"
   | "organization:export"
   | "organization:import"
   | "organization:leave";
@@ -72,6 +73,9 @@ const allowed: Record<Action, readonly Role[]> = {
   "docs:manage": ["owner", "admin"],
   // The organization's audit log (GraphQL `auditEvents`, `/api/audit-events`, its export; members get FORBIDDEN).
   "audit:read": ["owner", "admin"],
+  // The outcome of the organization's last reconcile (`Organization.clusterSync`): its messages name every
+  // application's objects, granted or not (members read null).
+  "cluster:read": ["owner", "admin"],
   // The organization bundle (docs/organization-transfer.md): every setting and, encrypted, every secret.
   "organization:export": ["owner"],
   // Planning an organization bundle's import into the organization.

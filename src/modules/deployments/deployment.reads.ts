@@ -1,7 +1,7 @@
 /**
  * Compiled-read SQL of schema/deployments.graphql (src/reads/compiler.ts), the only implementation of these
- * reads: an application's newest deployments, a deployment's columns and log, an application's deploy settings and
- * where a deployment is found by id (visible when its application is).
+ * reads: an application's newest deployments, a deployment's columns and log, an application's deploy settings,
+ * where a deployment is found by id (visible when its application is) and an organization's reconcile status.
  */
 
 import {
@@ -13,7 +13,7 @@ import {
   pageSizeArg,
   type ReadTypes,
 } from "../../reads/index.ts";
-import { deploymentLogTable, deploymentTable } from "./deployment.tables.ts";
+import { deploymentLogTable, deploymentTable, reconcileStatusTable } from "./deployment.tables.ts";
 
 /** Deployment, DeploymentLogLine, and an application's deployments and deploy settings (Application is not ours). */
 export const deploymentReads: ReadTypes = {
@@ -49,6 +49,14 @@ export const deploymentReads: ReadTypes = {
   },
   DeploymentLogLine: {
     level: checkedEnum("level"),
+  },
+  // The status row's id is its organization's.
+  Organization: {
+    clusterSync: belongsTo(reconcileStatusTable, "id"),
+  },
+  ClusterSync: {
+    status: ({ alias }) => `case when ${alias}.failing_since is null then 'SYNCED' else 'FAILING' end`,
+    failures: column("failures"),
   },
 };
 

@@ -17,7 +17,7 @@ import {
 import { Deployment } from "./deployment.model.ts";
 import { deploymentComputedColumns, deploymentReads } from "./deployment.reads.ts";
 import { deploymentResolvers } from "./deployment.resolvers.ts";
-import { deploymentLogTable, deploymentTable } from "./deployment.tables.ts";
+import { deploymentLogTable, deploymentTable, reconcileStatusTable } from "./deployment.tables.ts";
 import { reconcileOnChange } from "./reconcile.events.ts";
 import { reconcileMetrics } from "./reconcile.metrics.ts";
 
@@ -35,9 +35,9 @@ reconcileMetrics();
 /** The deployments module. */
 export const deploymentsModule = defineModule({
   name: "deployments",
-  tables: ["deployments", "deployment_logs"],
+  tables: ["deployments", "deployment_logs", "reconcile_status"],
   reads: deploymentReads,
-  descriptors: [deploymentTable, deploymentLogTable],
+  descriptors: [deploymentTable, deploymentLogTable, reconcileStatusTable],
   computedColumns: deploymentComputedColumns,
   resolvers: deploymentResolvers,
   createLoaders: ({ byId }) => ({ byId: byId.loader(deploymentTable, Deployment) }),

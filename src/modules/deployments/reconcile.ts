@@ -36,6 +36,7 @@
  */
 import type { Knex } from "knex";
 import type { Logger } from "pino";
+import { missingReference } from "../../db/pg-errors.ts";
 import { buildNamespaceOf, namespaceOf } from "../../shared/tenant-namespace.ts";
 import {
   applicationIdsOfOrganization,
@@ -176,9 +177,11 @@ export async function reconcileOrganization(
 ): Promise<ReconcileOutcome | null> {
   if (services.config.SKIFF_DEPLOYER !== "kubernetes") return null;
   const metrics = reconcileMetrics();
+  let failures: string[] = [];
   try {
     const cluster = await connect(services);
     const outcome = await reconcileIn(services, cluster, organizationId);
+    failures = outcome.failed;
     for (const o of outcome.deleted) metrics.deleted.inc({ kind: o.kind, trigger });
     if (outcome.restored.length > 0) {
       log.warn(
@@ -207,10 +210,44 @@ export async function reconcileOrganization(
       );
     }
     metrics.runs.inc({ trigger, outcome: "success" });
+    await recordStatus(services.knex, organizationId, []);
     return outcome;
   } catch (error) {
     metrics.runs.inc({ trigger, outcome: "failure" });
+    // The objects that failed, else what stopped the run (the cluster not listed, a read of the rows).
+    const reported = failures.length > 0 ? failures : [error instanceof Error ? error.message : String(error)];
+    await recordStatus(services.knex, organizationId, reported).catch((e: unknown) =>
+      log.warn({ err: e, organizationId }, "reconcile status not recorded"),
+    );
     throw error;
+  }
+}
+
+/** Most failure messages a status keeps, and the characters kept of each (`Organization.clusterSync.failures`). */
+const STATUS_FAILURES = 20;
+const STATUS_MESSAGE_CHARS = 500;
+
+/**
+ * Records the outcome of a reconcile of `organizationId` in `reconcile_status` (GraphQL `Organization.clusterSync`):
+ * synced when `failures` is empty, else failing since the first failure after a success, with the messages (at most
+ * {@link STATUS_FAILURES}, each cut at {@link STATUS_MESSAGE_CHARS} characters). A deleted organization's is not
+ * written (its row went with it).
+ */
+async function recordStatus(knex: Knex, organizationId: string, failures: string[]): Promise<void> {
+  const kept = failures.slice(0, STATUS_FAILURES).map((m) => m.slice(0, STATUS_MESSAGE_CHARS).toWellFormed());
+  const failing = kept.length > 0;
+  try {
+    await knex.raw(
+      `insert into reconcile_status as s (id, checked_at, synced_at, failing_since, failures)
+       values (?, now(), case when ? then null else now() end, case when ? then now() end, ?::jsonb)
+       on conflict (id) do update set checked_at = excluded.checked_at,
+         synced_at = coalesce(excluded.synced_at, s.synced_at),
+         failing_since = case when ? then coalesce(s.failing_since, excluded.failing_since) end,
+         failures = excluded.failures`,
+      [organizationId, failing, failing, JSON.stringify(kept), failing],
+    );
+  } catch (error) {
+    if (!missingReference(error)) throw error;
   }
 }
 
