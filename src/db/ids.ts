@@ -44,3 +44,12 @@ export type IdKind = keyof typeof ID_PREFIX;
 export function newId(kind: IdKind): string {
   return typeid(ID_PREFIX[kind]).toString();
 }
+
+/**
+ * A new TypeID for `kind` and the instant its UUIDv7 holds (milliseconds): a row stamped with that instant orders
+ * the same by id and by time (an id's order within one millisecond is random; their instants are then equal).
+ */
+export function newTimedId(kind: IdKind): { id: string; at: Date } {
+  const id = typeid(ID_PREFIX[kind]);
+  return { id: id.toString(), at: new Date(Number.parseInt(id.toUUID().replaceAll("-", "").slice(0, 12), 16)) };
+}

@@ -252,7 +252,10 @@ export type AuditEvent = {
   credentialKind?: Maybe<AuditCredentialKind>;
   /** TypeID with prefix `aud_`; ordering by id orders by time. */
   id: Scalars["ID"]["output"];
-  /** When the action happened (the database's clock). */
+  /**
+   * When the action happened: the instant the entry was written in the action's transaction, to the millisecond, the
+   * instant its id holds (Skiff's clock), so the log newest first by id is newest first by `occurredAt` too.
+   */
   occurredAt: Scalars["DateTime"]["output"];
   /** `ok`, `refused` (credentials, role, visibility, input or rate limit refused), or the error code it failed with. */
   outcome: Scalars["String"]["output"];

@@ -364,6 +364,34 @@ describe("same transaction", () => {
     expect(await entriesOf(requestId)).toHaveLength(0);
   });
 
+  it("an entry written late in a long transaction is newest by id and by occurredAt alike", async () => {
+    const principal = await authenticate(skiff.services, { authorization: `Bearer ${fx.ownerA.apiKey}` }, "rest");
+    const operation = `mutation($name: String!) { createProject(input: { organizationId: "${fx.orgA}", name: $name }) { id } }`;
+    const [late, early] = [`audit-${randomUUID()}`, `audit-${randomUUID()}`];
+    await db.knex.transaction(async (trx) => {
+      // The transaction starts (its `now()` fixed), another request's change commits, then this one's is made.
+      await trx.raw("select now()");
+      expect(await runGraphql(operation, { name: `early-${fx.unique()}` }, fx.credentials.owner, early)).toBe("ok");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const ctx = buildContext(skiff.services, principal, late);
+      const response = await skiff.apollo.executeOperation(
+        { query: operation, variables: { name: `late-${fx.unique()}` } },
+        { contextValue: Object.assign(ctx, { knex: trx }) },
+      );
+      expect(response.body.kind === "single" && response.body.singleResult.errors).toBeFalsy();
+    });
+    const page = await gql<{ auditEvents: { nodes: Array<{ occurredAt: string; requestId: string }> } }>(
+      skiff.url,
+      `query($org: ID!) { auditEvents(organizationId: $org, first: 2) { nodes { occurredAt requestId } } }`,
+      { org: fx.orgA },
+      { apiKey: fx.ownerA.apiKey },
+    );
+    expect(page.errors).toBeUndefined();
+    const [first, second] = page.data!.auditEvents.nodes;
+    expect([first?.requestId, second?.requestId]).toEqual([late, early]);
+    expect(Date.parse(first!.occurredAt)).toBeGreaterThan(Date.parse(second!.occurredAt));
+  });
+
   it("an entry that cannot be written fails the change with it", async () => {
     // A resolver that changes a row in its transaction, audited with an action the table refuses (no surface).
     const table = `audit_probe_${fx.unique()}`;

@@ -7,7 +7,7 @@
 import type { GraphQLError } from "graphql";
 import type { Knex } from "knex";
 import type { Caller } from "../../auth/caller.ts";
-import { newId } from "../../db/ids.ts";
+import { newTimedId } from "../../db/ids.ts";
 import { isDataException, missingReference } from "../../db/pg-errors.ts";
 import { isDatabaseUnavailable } from "../../shared/database-unavailable.ts";
 import type { RequestOrigin, RequestSurface } from "../context.ts";
@@ -132,8 +132,12 @@ export async function writeAuditEntry(
   kind: AuditWriteKind,
   startedAt = performance.now(),
 ): Promise<void> {
+  // Stamped with its id's instant, not the transaction's start: the log, newest first by id, is newest first by
+  // `occurredAt` too.
+  const { id, at } = newTimedId("auditEvent");
   await knex("audit_events").insert({
-    id: newId("auditEvent"),
+    id,
+    occurred_at: at,
     organization_id: entry.organizationId,
     actor_kind: entry.actorKind,
     actor_user_id: entry.actorUserId,
