@@ -17,20 +17,28 @@ export function uniqueViolation(error: unknown): string | null {
 }
 
 /**
- * Runs `work`; a unique violation of a constraint listed in `messages` is rethrown as a ConflictError with
- * that constraint's message (e.g. `{ projects_organization_id_name_unique: 'A project named "x" exists' }`).
+ * What a unique constraint's violation answers: its message, and the input field whose value is taken (the error's
+ * `fieldErrors`, so that a form shows it under that field), when the caller gave that value.
+ */
+export type ConflictAnswer = string | { message: string; field: string };
+
+/**
+ * Runs `work`; a unique violation of a constraint listed in `answers` is rethrown as a ConflictError with that
+ * constraint's message and field (e.g. `{ projects_organization_id_name_unique: { message: 'A project named "x"
+ * exists', field: "name" } }`).
  * @throws ConflictError for listed constraints; anything else unchanged.
  */
 export async function translateUniqueViolations<T>(
   work: () => PromiseLike<T>,
-  messages: Readonly<Record<string, string>>,
+  answers: Readonly<Record<string, ConflictAnswer>>,
 ): Promise<T> {
   try {
     return await work();
   } catch (error) {
     const constraint = uniqueViolation(error);
-    const message = constraint === null ? undefined : messages[constraint];
-    if (message !== undefined) throw new ConflictError(message);
-    throw error;
+    const answer = constraint === null ? undefined : answers[constraint];
+    if (answer === undefined) throw error;
+    if (typeof answer === "string") throw new ConflictError(answer);
+    throw new ConflictError(answer.message, { [answer.field]: [answer.message] });
   }
 }

@@ -83,8 +83,9 @@ export class CursorExpiredError extends AppError {
 
 /** The write conflicts with existing state, e.g. a duplicate name (HTTP 409). */
 export class ConflictError extends AppError {
-  constructor(message: string) {
-    super("CONFLICT", message);
+  /** `fieldErrors` (as BadUserInputError's) names the input field whose value conflicts, e.g. `{ name: [message] }`. */
+  constructor(message: string, fieldErrors?: Record<string, string[]>) {
+    super("CONFLICT", message, fieldErrors ? { fieldErrors } : {});
   }
 }
 

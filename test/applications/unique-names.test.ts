@@ -50,6 +50,10 @@ describe("application names", () => {
     );
     expect(codeOf(again)).toBe("CONFLICT");
     expect(again.errors?.[0]?.message).toBe('The environment already has an application named "shop"');
+    // Named at its field, for a form to show it there.
+    expect(again.errors?.[0]?.extensions?.fieldErrors).toEqual({
+      name: ['The environment already has an application named "shop"'],
+    });
     const rest = await fetch(`${t.skiff.url}/api/application.create`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${w.org.owner.apiKey}` },
@@ -88,6 +92,7 @@ describe("application names", () => {
       { apiKey: w.org.owner.apiKey },
     );
     expect(codeOf(rename)).toBe("CONFLICT");
+    expect(Object.keys(rename.errors?.[0]?.extensions?.fieldErrors as object)).toEqual(["name"]);
     const blog = await t.db.knex("applications").where({ id: ids[1] }).first("name", "port");
     expect(blog).toEqual({ name: "blog", port: 80 });
   });
@@ -121,6 +126,9 @@ describe("database names", () => {
     const again = await gql(t.skiff.url, CREATE_DB, input(w.envs[0]!), { apiKey: w.org.owner.apiKey });
     expect(codeOf(again)).toBe("CONFLICT");
     expect(again.errors?.[0]?.message).toBe('The environment already has a database named "data"');
+    expect(again.errors?.[0]?.extensions?.fieldErrors).toEqual({
+      name: ['The environment already has a database named "data"'],
+    });
     expect(
       (await gql(t.skiff.url, CREATE_DB, input(w.envs[1]!), { apiKey: w.org.owner.apiKey })).errors,
     ).toBeUndefined();

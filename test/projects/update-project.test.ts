@@ -326,7 +326,13 @@ describe("POST /api/project.update", () => {
     const taken = await procedure(key, { projectId: q, name: "Shop" });
     expect(taken).toEqual({
       status: 409,
-      body: { error: { message: 'A project named "Shop" already exists in this organization', code: "CONFLICT" } },
+      body: {
+        error: {
+          message: 'A project named "Shop" already exists in this organization',
+          code: "CONFLICT",
+          fieldErrors: { name: ['A project named "Shop" already exists in this organization'] },
+        },
+      },
     });
 
     const other = await world();

@@ -88,7 +88,7 @@ export function createApplication(ctx: ServiceContext, spec: ApplicationSpec): P
           .returning("*"),
       {
         applications_app_name_unique: `Application name ${spec.appName} is already in use`,
-        applications_environment_id_name_unique: applicationNameTakenMessage(spec.name),
+        applications_environment_id_name_unique: { message: applicationNameTakenMessage(spec.name), field: "name" },
       },
     );
   });
@@ -139,7 +139,7 @@ export function createDomain(
             https: input.https ?? true,
           })
           .returning("*"),
-      { domains_host_unique: domainTakenMessage(input.host) },
+      { domains_host_unique: { message: domainTakenMessage(input.host), field: "host" } },
     );
   });
 }

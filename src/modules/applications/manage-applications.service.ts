@@ -162,7 +162,12 @@ export async function updateApplication(ctx: Context, id: string, raw: UpdateApp
           .patch({ ...patch, updatedAt: new Date() })
           .where({ id })
           .returning("*"),
-      { applications_environment_id_name_unique: applicationNameTakenMessage(input.name ?? app.name) },
+      {
+        applications_environment_id_name_unique: {
+          message: applicationNameTakenMessage(input.name ?? app.name),
+          field: "name",
+        },
+      },
     );
     await events.emit(tx, "application.updated", {
       organizationId: app.organizationId,

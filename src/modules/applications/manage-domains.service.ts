@@ -86,7 +86,7 @@ export async function updateDomain(ctx: Context, id: string, raw: z.input<typeof
     await lockApplication(tx.knex, app.id);
     const [updated] = await translateUniqueViolations(
       () => Domain.query(tx.knex).patch(patch).where({ id }).returning("*"),
-      { domains_host_unique: domainTakenMessage(patch.host ?? domain.host) },
+      { domains_host_unique: { message: domainTakenMessage(patch.host ?? domain.host), field: "host" } },
     );
     if (!updated) return domain;
     await markNeedsDeployment(tx.knex, [app.id]);

@@ -96,7 +96,10 @@ export function createDatabase(
           .returning("*"),
       {
         databases_service_host_unique: `Database host ${input.serviceHost} is already in use`,
-        databases_environment_id_name_unique: `The environment already has a database named "${input.name}"`,
+        databases_environment_id_name_unique: {
+          message: `The environment already has a database named "${input.name}"`,
+          field: "name",
+        },
       },
     );
   });

@@ -32,7 +32,10 @@ export async function addNotificationChannel(ctx: Context, raw: z.input<typeof a
         .insert({ organizationId: access.organizationId, type: "email", name: input.name, target: input.email })
         .returning("*"),
     {
-      notification_channels_organization_id_type_target_unique: `${input.email} is already a notification channel`,
+      notification_channels_organization_id_type_target_unique: {
+        message: `${input.email} is already a notification channel`,
+        field: "email",
+      },
     },
   );
 }

@@ -57,7 +57,7 @@ export async function insertOrganizationWithOwner(
         Organization.query(trx)
           .insert({ name: input.name, slug: input.slug, planId: input.planId ?? DEFAULT_PLAN_ID })
           .returning("*"),
-      { organizations_slug_unique: `The slug "${input.slug}" is taken` },
+      { organizations_slug_unique: { message: `The slug "${input.slug}" is taken`, field: "slug" } },
     );
     await Member.query(trx).insert({ organizationId: org.id, userId: input.userId, role: "owner" });
     // `createOrganization`'s entry is the new organization's: its log starts with its creation.

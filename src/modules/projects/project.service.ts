@@ -38,7 +38,7 @@ export function createProjectWithProduction(
             description: input.description ?? null,
           })
           .returning("*"),
-      { projects_organization_id_name_unique: projectNameTakenMessage(input.name) },
+      { projects_organization_id_name_unique: { message: projectNameTakenMessage(input.name), field: "name" } },
     );
     const environment = await Environment.query(trx)
       .insert({ projectId: project.id, name: PRODUCTION_ENVIRONMENT })
@@ -114,7 +114,12 @@ export function updateProject(
           .patch({ ...patch, updatedAt: new Date() })
           .where({ id: projectId })
           .returning("*"),
-      { projects_organization_id_name_unique: projectNameTakenMessage(patch.name ?? project.name) },
+      {
+        projects_organization_id_name_unique: {
+          message: projectNameTakenMessage(patch.name ?? project.name),
+          field: "name",
+        },
+      },
     );
     await events.emit(tx, "project.updated", {
       organizationId: updated!.organizationId,
@@ -145,7 +150,7 @@ function environmentNameTakenMessage(name: string): string {
  */
 export function createEnvironment(ctx: ServiceContext, projectId: string, name: string): Promise<Environment> {
   return translateUniqueViolations(() => Environment.query(ctx.knex).insert({ projectId, name }).returning("*"), {
-    environments_project_id_name_unique: environmentNameTakenMessage(name),
+    environments_project_id_name_unique: { message: environmentNameTakenMessage(name), field: "name" },
   });
 }
 
@@ -160,7 +165,7 @@ export async function renameEnvironment(
 ): Promise<Environment | undefined> {
   const [row] = await translateUniqueViolations(
     () => Environment.query(ctx.knex).patch({ name }).where({ id }).returning("*"),
-    { environments_project_id_name_unique: environmentNameTakenMessage(name) },
+    { environments_project_id_name_unique: { message: environmentNameTakenMessage(name), field: "name" } },
   );
   return row;
 }

@@ -144,12 +144,18 @@ export async function inviteMember(
 
 async function assertNotMemberOrInvited(trx: Knex.Transaction, organizationId: string, email: string, now: Date) {
   const member = await memberAmong(trx, organizationId, userIdsWithEmail(trx, email));
-  if (member) throw new ConflictError(`${email} is already a member of this organization`);
+  if (member) {
+    const message = `${email} is already a member of this organization`;
+    throw new ConflictError(message, { email: [message] });
+  }
   const pending = await Invitation.query(trx)
     .where({ organizationId, email, status: "pending" })
     .where("expiresAt", ">", now)
     .first();
-  if (pending) throw new ConflictError(`${email} already has a pending invitation: resend or cancel it`);
+  if (pending) {
+    const message = `${email} already has a pending invitation: resend or cancel it`;
+    throw new ConflictError(message, { email: [message] });
+  }
 }
 
 /**
