@@ -1021,7 +1021,9 @@ export type Mutation = {
   createAgentToken: CreateAgentTokenPayload;
   /**
    * Creates an API key of the caller bound to the organization the request acts on (the session's active one).
-   * `name`: 1 to 64 characters. `BAD_USER_INPUT` without an active organization.
+   * `name`: 1 to 64 characters. `BAD_USER_INPUT` without an active organization. A signed-in session only: an API
+   * key calling gets `FORBIDDEN` (spec: keys are made under Account → API Keys, and deleting a key ends its access,
+   * which keys it had made would outlive).
    */
   createApiKey: CreateApiKeyPayload;
   /**

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { lockWaiters } from "../helpers/lock-waiters.ts";
-import { addMember, createOrg, createProjects } from "../helpers/seed.ts";
+import { addMember, createApiKey, createOrg, createProjects } from "../helpers/seed.ts";
 import { type GqlResponse, gql, useTestServer } from "../helpers/server.ts";
 
 // Loopback allowed outbound: the webhook endpoint is created at an address that resolves (nothing is sent to it).
@@ -44,13 +44,7 @@ describe("a removal raced against itself", () => {
     const owner = org.owner.apiKey;
     const as = { apiKey: owner };
 
-    const key = await gql<{ createApiKey: { apiKey: { id: string } } }>(
-      t.skiff.url,
-      `mutation { createApiKey(name: "raced") { apiKey { id } } }`,
-      {},
-      as,
-    );
-    const keyId = key.data!.createApiKey.apiKey.id;
+    const { apiKeyId: keyId } = await createApiKey(t.db.knex, org.owner.userId, org.organizationId);
     expect(await race(owner, `mutation($id: ID!) { deleteApiKey(id: $id) }`, { id: keyId })).toEqual(ONE_OK);
     expect(await entries("deleteApiKey", keyId)).toEqual(ONE_OK_ENTRY);
 

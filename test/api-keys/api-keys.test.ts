@@ -59,9 +59,29 @@ describe("account API keys", () => {
     }
   });
 
+  it("are made by a signed-in person only: an API key or agent token gets FORBIDDEN, and nothing is made", async () => {
+    const org = await createOrg(t.db.knex);
+    const before = await t.db.knex("api_keys").where({ organization_id: org.organizationId }).count({ n: "*" });
+    const refused = await gql(t.skiff.url, CREATE, { name: "spare" }, { apiKey: org.owner.apiKey });
+    expect(code(refused)).toBe("FORBIDDEN");
+    expect(refused.errors?.[0]?.message).toContain("needs a signed-in session");
+    const rest = await fetch(`${t.skiff.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": org.owner.apiKey },
+      body: JSON.stringify({ query: CREATE, variables: { name: "spare" } }),
+    });
+    expect(rest.status).toBe(200);
+    expect(
+      ((await rest.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code,
+    ).toBe("FORBIDDEN");
+    expect(await t.db.knex("api_keys").where({ organization_id: org.organizationId }).count({ n: "*" })).toEqual(
+      before,
+    );
+  });
+
   it("answers 401 at once after deletion, over GraphQL and REST alike", async () => {
     const org = await createOrg(t.db.knex);
-    const created = await create({ apiKey: org.owner.apiKey });
+    const created = await create({ cookie: await sessionFor(t.db.knex, t.skiff.url, org.owner) });
     expect((await gql(t.skiff.url, "{ viewer { role } }", {}, { apiKey: created.secret })).data).toEqual({
       viewer: { role: "owner" },
     });
@@ -94,7 +114,7 @@ describe("account API keys", () => {
     expect(code(await gql(t.skiff.url, DELETE, { id: org.owner.apiKeyId }, { apiKey: admin.apiKey }))).toBe(
       "FORBIDDEN",
     );
-    const extra = await create({ apiKey: member.apiKey }, "member key");
+    const extra = await create({ cookie: await sessionFor(t.db.knex, t.skiff.url, member) }, "member key");
     expect((await gql(t.skiff.url, DELETE, { id: extra.apiKey.id }, { apiKey: admin.apiKey })).data).toEqual({
       deleteApiKey: extra.apiKey.id,
     });
@@ -110,7 +130,7 @@ describe("account API keys", () => {
   it("narrows a key when its creator is demoted and kills it when the creator is removed", async () => {
     const org = await createOrg(t.db.knex);
     const admin = await addMember(t.db.knex, org.organizationId, "admin");
-    const key = await create({ apiKey: admin.apiKey }, "admin key");
+    const key = await create({ cookie: await sessionFor(t.db.knex, t.skiff.url, admin) }, "admin key");
     const invite = `mutation { inviteMember(input: { email: "n@example.test", role: member }) { id } }`;
     expect((await gql(t.skiff.url, invite, {}, { apiKey: key.secret })).errors).toBeUndefined();
 
@@ -135,13 +155,14 @@ describe("account API keys", () => {
   it("keeps no key made while its creator is being removed: NOT_FOUND, and nothing left to revive", async () => {
     const org = await createOrg(t.db.knex);
     const leaving = await addMember(t.db.knex, org.organizationId, "admin");
+    const cookie = await sessionFor(t.db.knex, t.skiff.url, leaving);
     // The removal (member row and keys, as removeMember's transaction deletes them) holds its locks, uncommitted,
     // while the key is made.
     const removal = await t.db.knex.transaction();
     try {
       await removal("members").where({ id: leaving.memberId }).delete();
       await removal("api_keys").where({ reference_id: leaving.userId, organization_id: org.organizationId }).delete();
-      const creating = gql(t.skiff.url, CREATE, { name: "raced" }, { apiKey: leaving.apiKey });
+      const creating = gql(t.skiff.url, CREATE, { name: "raced" }, { cookie });
       await lockWaiters(t.db.knex, 1, '%"members"%');
       await removal.commit();
       expect(code(await creating)).toBe("NOT_FOUND");

@@ -217,17 +217,26 @@ export function isAssignableRole(role: Role): boolean {
   return ASSIGNABLE_ROLES.includes(role);
 }
 
+/** Why each account-level action needs a signed-in person rather than an API key. */
+const SESSION_ONLY = {
+  "organization:create": "API keys act inside their own organization only",
+  "invitation:accept": "API keys act inside their own organization only",
+  // Spec (Authentication, rules 1 and 4): keys are made under Account → API Keys, and deleting one ends its access —
+  // which a key that had made others would outlive.
+  "apiKey:create": "an API key cannot make API keys (deleting it would leave the ones it made working)",
+} as const;
+
 /** Account-level actions that need a signed-in person rather than an API key bound to one organization. */
-export type SessionAction = "organization:create" | "invitation:accept";
+export type SessionAction = keyof typeof SESSION_ONLY;
 
 /**
- * Checks that `caller` is signed in (a session or user JWT): an API key (bound to one organization) or an agent
- * token cannot create organizations or join them.
+ * Checks that `caller` is signed in (a session or user JWT): an API key or an agent token cannot create
+ * organizations, join them, or create API keys.
  * @throws ForbiddenError otherwise.
  */
 export function assertSignedIn(caller: Caller, action: SessionAction): void {
   if (caller.via !== "session") {
-    throw new ForbiddenError(`${action} needs a signed-in session; API keys act inside their own organization only`);
+    throw new ForbiddenError(`${action} needs a signed-in session: ${SESSION_ONLY[action]}`);
   }
 }
 

@@ -7,7 +7,7 @@
 
 import type { Knex } from "knex";
 import { z } from "zod";
-import { assertCan, can } from "../../auth/access/policy.ts";
+import { assertCan, assertSignedIn, can } from "../../auth/access/policy.ts";
 import { API_KEY_NAME_LENGTH, API_KEY_PREFIX, API_KEY_START_LENGTH } from "../../auth/auth.ts";
 import { hashApiKey } from "../../auth/credentials/api-key.ts";
 import { publishAccessChange } from "../../shared/access-changes.ts";
@@ -33,10 +33,13 @@ export interface CreatedApiKey {
  * removed from the organization does not outlive the membership: it is kept only if the membership still stands
  * once the key is written (its row locked meanwhile, so a removal in progress finishes first and deletes the
  * person's keys after it).
- * @throws BadUserInputError (name; no active organization), NotFoundError (no longer a member).
+ * Only a signed-in person makes keys (spec: Authentication, rules 1 and 4): a key made by a key would outlive it.
+ * @throws BadUserInputError (name; no active organization), NotFoundError (no longer a member), ForbiddenError (an
+ * API key or agent token calling).
  */
 export async function createApiKey(ctx: Context, rawName: string): Promise<CreatedApiKey> {
   const access = await organizationAccess(ctx.scope);
+  assertSignedIn(ctx.caller!, "apiKey:create");
   const { name } = parseInput(nameInput, { name: rawName });
   const userId = ctx.caller!.userId;
   const gone = () => new NotFoundError("Organization", access.organizationId);
