@@ -2650,7 +2650,10 @@ export type SiteImportSourceInput = {
   githubId?: InputMaybe<Scalars["ID"]["input"]>;
   /** Id (`gitp_...`) of a GitLab provider configured in the organization (gitlab). */
   gitlabId?: InputMaybe<Scalars["ID"]["input"]>;
-  /** Repository as `owner/name` (github, gitlab; GitLab subgroups `group/sub/name` allowed). */
+  /**
+   * Repository as `owner/name` (github, gitlab; GitLab subgroups `group/sub/name` allowed): letters, digits, `_`, `.`
+   * and `-` per segment, no segment `.` or `..`.
+   */
   repo?: InputMaybe<Scalars["String"]["input"]>;
   /** github, gitlab, docker or git. */
   type: SourceType;

@@ -38,8 +38,11 @@ async function expectNothingWritten(): Promise<void> {
   });
 }
 
+/** A refused request: its name, its body for an organization, the field paths refused. */
+type Case = [string, (orgId: string) => unknown, string[]];
+
 describe("invalid import requests", () => {
-  const cases: Array<[string, (orgId: string) => unknown, string[]]> = [
+  const cases: Case[] = [
     ["missing required fields", () => ({}), ["organizationId", "name", "source"]],
     [
       "github without repo and provider",
@@ -60,6 +63,18 @@ describe("invalid import requests", () => {
     [
       "bad repo format",
       (o) => ({ organizationId: o, name: "x", source: { type: "github", repo: "nope", githubId: "g" } }),
+      ["source.repo"],
+    ],
+    ...["../../etc", "a/..", "./.", "a/./b", "a/b/c"].map(
+      (repo): Case => [
+        `github repo ${repo}`,
+        (o) => ({ organizationId: o, name: "x", source: { type: "github", repo, githubId: "g" } }),
+        ["source.repo"],
+      ],
+    ),
+    [
+      "gitlab repo stepping out",
+      (o) => ({ organizationId: o, name: "x", source: { type: "gitlab", repo: "group/../../x", gitlabId: "g" } }),
       ["source.repo"],
     ],
     [

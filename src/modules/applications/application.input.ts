@@ -41,8 +41,11 @@ const listed = (items: readonly string[]) =>
 /** Sources built from a repository (`branch` and `buildPath` apply to them; a docker source is deployed as is). */
 const BUILDING_SOURCES: ReadonlyArray<(typeof SOURCE_TYPES)[number]> = ["github", "gitlab", "git"];
 
-/** `owner/name` (GitLab also accepts subgroups: `group/sub/name`). */
-const repo = text(200).regex(/^[\w.-]+(\/[\w.-]+)+$/, "Must be owner/name");
+/**
+ * `owner/name` (spec: import request `source.repo`); GitLab's subgroups add segments (`group/sub/name`, checked with
+ * the type). No segment is `.` or `..`: the path names a repository, never a step out of one.
+ */
+const repo = text(200).regex(/^(?!\.\.?(\/|$))[\w.-]+(\/(?!\.\.?(\/|$))[\w.-]+)+$/, "Must be owner/name");
 
 /** One label of a registry host name: letters, digits and `-`, not at either end. */
 const HOST_LABEL = "[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?";
@@ -118,6 +121,9 @@ export const sourceSchema = z
       }
     };
     usedBy("repo", ["github", "gitlab"], true);
+    if (s.type === "github" && s.repo !== undefined && s.repo.split("/").length > 2) {
+      ctx.addIssue({ code: "custom", path: ["repo"], message: "Must be owner/name (subgroups are GitLab's alone)" });
+    }
     usedBy("githubId", ["github"], true);
     usedBy("gitlabId", ["gitlab"], true);
     usedBy("dockerImage", ["docker"], true);

@@ -308,7 +308,10 @@ export type SiteImportSourceInput = {
   githubId?: string | number | null | undefined;
   /** Id (`gitp_...`) of a GitLab provider configured in the organization (gitlab). */
   gitlabId?: string | number | null | undefined;
-  /** Repository as `owner/name` (github, gitlab; GitLab subgroups `group/sub/name` allowed). */
+  /**
+   * Repository as `owner/name` (github, gitlab; GitLab subgroups `group/sub/name` allowed): letters, digits, `_`, `.`
+   * and `-` per segment, no segment `.` or `..`.
+   */
   repo?: string | null | undefined;
   /** github, gitlab, docker or git. */
   type: SourceType;
