@@ -1,7 +1,8 @@
 /**
  * The rows serving the published REST document: GET /api/openapi.json, also at
  * /api/site-import/openapi.json (a static path, so it is never read as an import id). The document is generated
- * once, on first request, from every published row of the whole table that declares a contract (`doc`).
+ * once, on first request, from every row of the whole table that declares a contract (`doc`) — under
+ * SKIFF_PUBLIC_API_ONLY, from the published ones alone.
  */
 import { z } from "zod";
 import { generateOpenApiDocument } from "../shared/openapi/generate.ts";
@@ -21,7 +22,8 @@ const OpenApiBody = z
  * @throws Error (on first request) when two rows declare the same operationId or method and path.
  */
 export function withOpenApiDocuments(routes: readonly AnyRestRoute[]): AnyRestRoute[] {
-  let document: Record<string, unknown> | undefined;
+  /** The document of every row, and of the published ones (SKIFF_PUBLIC_API_ONLY), each built on first request. */
+  const documents = new Map<boolean, Record<string, unknown>>();
   const documentRows: StaticRestRoute[] = PUBLIC_DOCUMENT_PATHS.map((path, i) => ({
     method: "GET",
     path,
@@ -33,8 +35,12 @@ export function withOpenApiDocuments(routes: readonly AnyRestRoute[]): AnyRestRo
       security: "none",
       responses: { "200": { description: "The OpenAPI 3.1 document.", schema: OpenApiBody } },
     },
-    serve: () => {
-      document ??= generateOpenApiDocument(publicDocumentInfo, documentedRows(all, "public"));
+    serve: (_req, publicOnly) => {
+      let document = documents.get(publicOnly);
+      if (!document) {
+        document = generateOpenApiDocument(publicDocumentInfo, documentedRows(all, "public", publicOnly));
+        documents.set(publicOnly, document);
+      }
       return { status: 200, body: document };
     },
   }));

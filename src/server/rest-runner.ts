@@ -52,7 +52,7 @@ export function registerRestRoutes(
     for (const route of routes) {
       if (publicOnly && !route.published) continue;
       if ("serve" in route) {
-        registerOne(app, route, async (req) => route.serve(req));
+        registerOne(app, route, async (req) => route.serve(req, publicOnly));
         continue;
       }
       if ("handle" in route) {

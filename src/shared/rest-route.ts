@@ -116,8 +116,8 @@ export interface StaticRestRoute {
   published: boolean;
   /** Optional contract (schemas of request and responses) from which the OpenAPI documents are generated. */
   doc?: RouteDoc;
-  /** Builds the response. */
-  serve(req: RestRequest): RestResponse;
+  /** Builds the response; `publicOnly`: the server answers published rows alone (SKIFF_PUBLIC_API_ONLY). */
+  serve(req: RestRequest, publicOnly: boolean): RestResponse;
 }
 
 /**

@@ -46,6 +46,27 @@ describe("SKIFF_PUBLIC_API_ONLY=true on a running server", () => {
     expect((await agentGet(t.skiff.url, "/api/agent/whoami", token)).status).toBe(404);
     expect((await fetch(`${t.skiff.url}/api/whoami`, { headers: { "x-api-key": org.owner.apiKey } })).status).toBe(404);
   });
+
+  it("publishes in its OpenAPI documents only paths it answers: none of them answers the 404 of a missing route", async () => {
+    const missing = await fetch(`${t.skiff.url}/api/never.existed`);
+    const noRoute = await missing.text();
+    const problems: string[] = [];
+    for (const document of ["/api/openapi.json", "/api/agent/openapi.json"]) {
+      const { paths } = (await (await fetch(`${t.skiff.url}${document}`)).json()) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      for (const [path, operations] of Object.entries(paths)) {
+        for (const method of Object.keys(operations)) {
+          const url = `${t.skiff.url}${path.replaceAll(/\{[^}]+\}/g, "x")}`;
+          const res = await fetch(url, { method: method.toUpperCase() });
+          if (res.status === 404 && (await res.text()) === noRoute) problems.push(`${document}: ${method} ${path}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    const agent = (await (await fetch(`${t.skiff.url}/api/agent/openapi.json`)).json()) as { paths: object };
+    expect(Object.keys(agent.paths)).not.toContain("/api/agent/whoami");
+  });
 });
 
 describe("the guard of the route table runner", () => {

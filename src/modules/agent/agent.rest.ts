@@ -122,11 +122,20 @@ const agentApiRows: readonly RestRoute[] = [
   },
 ];
 
-/** The agent API's OpenAPI 3.1 document, generated from the rows' declarations. */
-export const agentOpenApiDocument = generateOpenApiDocument(
-  agentDocumentInfo,
-  documentedRows([...agentApiRows, ...whoamiRoutes], "agent"),
-);
+/**
+ * The agent API's OpenAPI 3.1 document, generated from the rows' declarations: every row, or (`publicOnly`) the
+ * published ones, which a SKIFF_PUBLIC_API_ONLY server answers alone. Each built once, on first use.
+ */
+const agentOpenApiDocuments = new Map<boolean, Record<string, unknown>>();
+function agentOpenApiDocument(publicOnly: boolean): Record<string, unknown> {
+  let document = agentOpenApiDocuments.get(publicOnly);
+  if (!document) {
+    const rows = documentedRows([...agentApiRows, ...whoamiRoutes], "agent", publicOnly);
+    document = generateOpenApiDocument(agentDocumentInfo, rows);
+    agentOpenApiDocuments.set(publicOnly, document);
+  }
+  return document;
+}
 
 /**
  * The agent row of `path` (`/api/agent/projects`, `/application`, `/deployments`, `/whoami`), as the MCP tools run it.
@@ -146,6 +155,6 @@ export const agentRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/agent/openapi.json",
     published: true,
-    serve: () => ({ status: 200, body: agentOpenApiDocument }),
+    serve: (_req, publicOnly) => ({ status: 200, body: agentOpenApiDocument(publicOnly) }),
   },
 ];

@@ -7,10 +7,18 @@ import type { AnyRestRoute } from "../rest-route.ts";
 import type { DocumentedRow } from "./generate.ts";
 import type { OpenApiDocumentName } from "./route-doc.ts";
 
-/** The rows of `routes` declaring a contract for document `name` (`doc.document`, default `public`). */
-export function documentedRows(routes: readonly AnyRestRoute[], name: OpenApiDocumentName): DocumentedRow[] {
+/**
+ * The rows of `routes` declaring a contract for document `name` (`doc.document`, default `public`); with
+ * `publishedOnly` (the document a SKIFF_PUBLIC_API_ONLY server serves), only the published ones: a document never
+ * lists a path that answers 404.
+ */
+export function documentedRows(
+  routes: readonly AnyRestRoute[],
+  name: OpenApiDocumentName,
+  publishedOnly = false,
+): DocumentedRow[] {
   return routes.flatMap((route) =>
-    route.doc && (route.doc.document ?? "public") === name
+    route.doc && (route.doc.document ?? "public") === name && (route.published || !publishedOnly)
       ? [{ method: route.method, path: route.path, doc: route.doc }]
       : [],
   );
