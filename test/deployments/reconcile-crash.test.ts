@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { namespaceOf } from "../../src/shared/tenant-namespace.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { drainJobs } from "../helpers/jobs.ts";
 import { type KubeApi, startKubeApi } from "../helpers/kube-api.ts";
 import { type SkiffProcess, spawnSkiff } from "../helpers/process.ts";
 import { gql } from "../helpers/server.ts";
@@ -129,6 +130,8 @@ describe("an orphan left by a crash", () => {
     // A row deleted with no job at all (by SQL): only the periodic reconcile can find its objects.
     const other = await seededApplication(db.knex);
     await deploy(second.url, other);
+    // The reconcile the deployment ended with runs first: then only the periodic one is left to find the objects.
+    await drainJobs(db.knex, 30_000);
     await db.knex("applications").where({ id: other.applicationId }).delete();
     await until(
       "the periodic reconcile",

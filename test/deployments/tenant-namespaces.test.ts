@@ -210,6 +210,24 @@ describe("one namespace per organization", () => {
     expect(kube.get(ns, "LimitRange", "defaults")).toBeDefined();
   });
 
+  it("changePlan alone brings the namespaces' ResourceQuotas to the new plan, with no other change", async () => {
+    const app = await seededApplication(t.db.knex);
+    const small = await createPlan(t.db.knex, { applications: 4, databases: 2 });
+    await t.db.knex("organizations").where({ id: app.organizationId }).update({ plan_id: small });
+    await deployed(app, app.applicationId);
+    const ns = namespaceOf(app.organizationId);
+    const hard = () => (kube.get(ns, "ResourceQuota", "plan")?.spec as { hard: Record<string, string> }).hard;
+    expect(hard()).toMatchObject({ persistentvolumeclaims: "2" });
+
+    const larger = await createPlan(t.db.knex, { applications: 8, databases: 5 });
+    await run(app, `mutation($o: ID!, $p: String!) { changePlan(organizationId: $o, plan: $p) { id } }`, {
+      o: app.organizationId,
+      p: larger,
+    });
+    await drainJobs(t.db.knex, 30_000, { background: true });
+    expect(hard()).toMatchObject({ persistentvolumeclaims: "5" });
+  });
+
   it("deleting the last application and database leaves the namespaces and what isolates them", async () => {
     const app = await applicationWithDatabase();
     await deployed(app, app.applicationId);

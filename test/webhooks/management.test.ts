@@ -212,13 +212,13 @@ describe("webhook management", () => {
     expect((await rest(t.skiff.url, "GET", "/api/v1/orgs/99999999/webhooks", a.owner.apiKey)).status).toBe(404);
   });
 
-  it("publishes the catalogue: 39 spec events + 4 deploy events + 15 resource events, each with a JSON Schema 2020-12", async () => {
+  it("publishes the catalogue: 39 spec events + org_plan_changed + 4 deploy events + 15 resource events, each with a JSON Schema 2020-12", async () => {
     const { owner, number } = await org();
     const res = await rest(t.skiff.url, "GET", `/api/v1/orgs/${number}/webhooks/events`, owner.apiKey);
     expect(res.status).toBe(200);
-    expect(res.body).toHaveLength(58);
+    expect(res.body).toHaveLength(59);
     const skiffOwn = ["Deployments", "Resources"];
-    expect(res.body.filter((e: { category: string }) => !skiffOwn.includes(e.category))).toHaveLength(39);
+    expect(res.body.filter((e: { category: string }) => !skiffOwn.includes(e.category))).toHaveLength(40);
     const ajv = new Ajv2020({ strict: false });
     for (const e of res.body) {
       expect(Object.keys(e).sort()).toEqual(["category", "data_schema", "description", "name"]);

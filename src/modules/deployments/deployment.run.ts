@@ -7,7 +7,8 @@
  * the log line `deployment finished` (application `running`, deploy.succeeded) or `error` with the reason
  * (application `error`, deploy.failed); the application's status follows settleApplicationStatus
  * (deployment.service.ts). A deployment cancelled while it runs ends its log with `deployment cancelled: …`. A
- * deployment no longer `queued` when its job starts (cancelled or superseded) is skipped.
+ * deployment no longer `queued` when its job starts (cancelled or superseded) is skipped. A run that began applying
+ * to a cluster enqueues a reconcile of its organization as it ends (reconcile.ts).
  */
 import type { Logger } from "pino";
 import { applicationById, lockApplication } from "../applications/index.ts";
@@ -20,6 +21,7 @@ import { Deployment, type DeploymentLogLine, type DeploymentStatus } from "./dep
 import { renderApplication, renderTenantOf } from "./deployment.render.ts";
 import { appendDeploymentLog, settleApplicationStatus } from "./deployment.service.ts";
 import { recordRolloutAvailability } from "./health.ts";
+import { enqueueReconcile } from "./reconcile.ts";
 
 /**
  * The deployer chosen by SKIFF_DEPLOYER (deployer.ts; one file per deployer). The kubernetes one is imported on
@@ -143,6 +145,8 @@ export async function runDeployment(services: AppServices, log: Logger, id: stri
   };
   const deployer = await deployerFor(services);
   const cancellation = watchCancellation(services, id);
+  /** The organization whose cluster the run applied to, once it began applying. */
+  let applying: string | undefined;
   try {
     await writeLog("info", `deployment started (deployer ${deployer.name}, trigger ${started.trigger})`);
     const app = await applicationById(services.knex, started.applicationId);
@@ -153,6 +157,7 @@ export async function runDeployment(services: AppServices, log: Logger, id: stri
       .patch({ manifests: redactManifests(manifests) });
     // The organization's namespaces first (tenant.manifests.ts): its objects go there. Not stored: not the app's.
     const tenant = deployer.name === "kubernetes" ? await renderTenantOf(services, app.organizationId) : [];
+    if (deployer.name === "kubernetes") applying = app.organizationId;
     await deployer.apply([...tenant, ...manifests], {
       deploymentId: id,
       log: (text, level = "info") => writeLog(level, text),
@@ -174,5 +179,13 @@ export async function runDeployment(services: AppServices, log: Logger, id: stri
     await end("error", line, `the deployer failed after the cancellation: ${message}`, { errorMessage: message });
   } finally {
     cancellation.stop();
+    // The run applied the render it made as it started: a domain or database removed while it ran, whose reconcile
+    // ran before it ended, is deleted again by a reconcile after it (done, error or cancelled alike). Should this
+    // enqueue fail, the periodic reconcile catches up.
+    if (applying) {
+      await enqueueReconcile(services, services.knex, applying, "change").catch((err: unknown) =>
+        log.warn({ err, deploymentId: id }, "reconcile after the deployment not enqueued"),
+      );
+    }
   }
 }

@@ -1,8 +1,10 @@
 /**
  * What enqueues a reconcile (reconcile.ts): the typed events of every change of a resource the cluster carries,
  * consumed in the producer's transaction (the job commits or rolls back with the change). The producers are the
- * management mutations (applications, databases, domains, variables, environments) and the projects module
- * (`project.deleted`: `deleteProject`, an import's rollback and the cleanup before an import's retry).
+ * management mutations (applications, databases, domains, variables, environments), the projects module
+ * (`project.deleted`: `deleteProject`, an import's rollback and the cleanup before an import's retry), the
+ * organizations module (`org_plan_changed`: the namespace's quota follows the plan). A deployment that ran enqueues
+ * one itself as it ends (deployment.run.ts).
  */
 import type { DomainEventName } from "../../shared/events/catalogue.ts";
 import type { EventSubscriber } from "../events.ts";
@@ -21,6 +23,7 @@ export const RECONCILE_EVENTS: ReadonlySet<DomainEventName> = new Set<DomainEven
   "domain.removed",
   "environment.deleted",
   "project.deleted",
+  "org_plan_changed",
 ]);
 
 /**

@@ -13,7 +13,9 @@ import { parseInput } from "../../shared/validate.ts";
 import { Member, organizationAccess } from "../access/index.ts";
 import { noteAuditOrganization } from "../audit/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
+import { events } from "../events.ts";
 import { Organization, Plan } from "./organization.model.ts";
+import { userById } from "./organization.queries.ts";
 import { QUOTA_KINDS, quotaStatus } from "./quota.ts";
 
 /** Plan given to new organizations. */
@@ -111,7 +113,8 @@ export async function setActiveOrganization(ctx: Context, id: string) {
 /**
  * `changePlan` (billing, owner only): moves the organization to the plan named `planName`. Usage is counted for
  * every quota the new plan limits (whatever the current plan limits) with the organization's row locked, as
- * creations checking a limited quota lock it (`assertQuota`).
+ * creations checking a limited quota lock it (`assertQuota`). Emits `org_plan_changed` when the plan changes (the
+ * cluster's namespace quota follows it: docs/deployments.md "Tenant namespaces").
  * @throws NotFoundError, ForbiddenError, BadUserInputError (unknown plan), ConflictError (usage above a new quota).
  */
 export async function changePlan(ctx: Context, organizationId: string, planName: string) {
@@ -131,13 +134,30 @@ export async function changePlan(ctx: Context, organizationId: string, planName:
   };
   const limited = QUOTA_KINDS.filter((k) => limits[k] !== null);
   return withTransaction(ctx, async ({ knex: trx }) => {
-    await trx("organizations").where("id", organizationId).forUpdate().select("id");
+    const [{ planId: previousId, databaseId }] = await trx("organizations")
+      .where("id", organizationId)
+      .forUpdate()
+      .select("plan_id", "database_id");
     const { usage } = await quotaStatus(trx, organizationId, limited);
     const over = limited.filter((k) => usage[k] > (limits[k] as number));
     if (over.length) {
       const detail = over.map((k) => `${k} ${usage[k]} > ${limits[k]}`).join(", ");
       throw new ConflictError(`Usage exceeds the quotas of plan "${plan.name}": ${detail}`);
     }
-    return Organization.query(trx).patchAndFetchById(organizationId, { planId: plan.id });
+    const changed = await Organization.query(trx).patchAndFetchById(organizationId, { planId: plan.id });
+    if (previousId !== plan.id) {
+      const previous = await Plan.query(trx).findById(previousId);
+      const by = await userById(trx, ctx.caller!.userId);
+      await events.emit({ knex: trx, services: ctx.services }, "org_plan_changed", {
+        organizationId,
+        data: {
+          org_id: databaseId,
+          plan: plan.name,
+          previous_plan: previous?.name ?? "",
+          ...(by ? { changed_by: { user_uuid: by.id, email: by.email, username: by.name ?? "" } } : {}),
+        },
+      });
+    }
+    return changed;
   });
 }

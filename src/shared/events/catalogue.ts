@@ -244,6 +244,12 @@ export const WEBHOOK_EVENTS = [
     payments_enabled: z.boolean(),
     changed_by: user.optional(),
   }),
+  e("org_plan_changed", "Organization", "The organization moved to another plan (its quotas and features).", {
+    org_id: orgId,
+    plan: z.string().min(1).describe("The new plan's name, e.g. pro"),
+    previous_plan: z.string().describe("The plan's name before the change"),
+    changed_by: user.optional(),
+  }),
   e("deploy.started", "Deployments", "A deployment's build began.", { deployment, application }),
   e("deploy.succeeded", "Deployments", "A deployment finished and is live.", { deployment, application }),
   e("deploy.failed", "Deployments", "A deployment failed.", {
