@@ -216,7 +216,7 @@ describe("one namespace per organization", () => {
     await t.db.knex("organizations").where({ id: app.organizationId }).update({ plan_id: small });
     await deployed(app, app.applicationId);
     const ns = namespaceOf(app.organizationId);
-    const hard = () => (kube.get(ns, "ResourceQuota", "plan")?.spec as { hard: Record<string, string> }).hard;
+    const hard = () => (kube.get(ns, "ResourceQuota", "plan")!.spec as { hard: Record<string, string> }).hard;
     expect(hard()).toMatchObject({ persistentvolumeclaims: "2" });
 
     const larger = await createPlan(t.db.knex, { applications: 8, databases: 5 });
