@@ -1107,8 +1107,10 @@ export type Mutation = {
   /**
    * Deletes an import record. `rollbackResources: true` first deletes the project it created (and with it the
    * database, application, variables, domain and deployments); otherwise the resources remain.
-   * `CONFLICT` while pending with a live run (an interrupted run that cannot resume does not block it); `NOT_FOUND`;
-   * `FORBIDDEN` for members.
+   * `CONFLICT` while pending with a live run (an interrupted run that cannot resume does not block it), and with
+   * `rollbackResources` when the project holds an application, database or environment the import did not create
+   * (spec: the *created* resources are deleted; the message names what was added, and nothing is deleted);
+   * `NOT_FOUND`; `FORBIDDEN` for members.
    */
   deleteSiteImport: SiteImportDeletion;
   /** Deletes the endpoint, its log and pending attempts. Returns the uuid. */
@@ -1211,8 +1213,10 @@ export type Mutation = {
    * of the previous run (cascading to what it created), and waits for the run like `importSite`. Idempotent: a
    * retry of an import still pending with a live run (another retry's, or the import's own) starts nothing and
    * waits for that run, answering its outcome, so concurrent retries run it once. `CONFLICT` when the import
-   * succeeded (its only action is delete); `NOT_FOUND`; `FORBIDDEN` for members. A pending record whose run cannot
-   * resume any more (its job has no attempts left) counts as interrupted and is re-run.
+   * succeeded (its only action is delete), and when the previous run's project holds an application, database or
+   * environment the import did not create (named in the message; nothing is deleted); `NOT_FOUND`; `FORBIDDEN` for
+   * members. A pending record whose run cannot resume any more (its job has no attempts left) counts as interrupted
+   * and is re-run.
    */
   retrySiteImport: SiteImportResult;
   /**

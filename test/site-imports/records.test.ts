@@ -264,6 +264,45 @@ describe("actions allowed by the status table", () => {
     });
   });
 
+  it("refuses a rollback while the project holds what the import did not create (CONFLICT, nothing deleted); rolls back once it is gone", async () => {
+    const org = await importReadyOrg(db.knex);
+    const apiKey = org.owner.apiKey;
+    const done = await importOne(apiKey, dockerRequest(org.organizationId, { name: "kept" }));
+    const env = await db.knex("environments").where({ project_id: done.projectId }).first("id");
+    const added = await gql<{ createApplication: { id: string } }>(
+      skiff.url,
+      "mutation($i: CreateApplicationInput!) { createApplication(input: $i) { id } }",
+      { i: { environmentId: env.id, name: "hand-made", source: { type: "docker", dockerImage: "nginx:1.27" } } },
+      { apiKey },
+    );
+    expect(added.errors).toBeUndefined();
+    const before = await countResources(db.knex, org.organizationId);
+
+    const refused = await gql(skiff.url, DELETE, { id: done.importId, r: true }, { apiKey });
+    expect(refused.errors?.[0]?.extensions?.code).toBe("CONFLICT");
+    expect(refused.errors?.[0]?.message).toContain('application "hand-made"');
+    const proc = await rest(
+      skiff.url,
+      "POST",
+      "/api/siteImport.delete",
+      { apiKey },
+      { siteImportId: done.importId, rollbackResources: true },
+    );
+    expect(proc.status).toBe(409);
+    expect(await countResources(db.knex, org.organizationId)).toEqual(before);
+
+    const removed = await gql(
+      skiff.url,
+      "mutation($id: ID!) { deleteApplication(id: $id) }",
+      { id: added.data!.createApplication.id },
+      { apiKey },
+    );
+    expect(removed.errors).toBeUndefined();
+    const rolled = await gql(skiff.url, DELETE, { id: done.importId, r: true }, { apiKey });
+    expect(rolled.data).toEqual({ deleteSiteImport: { id: done.importId, rolledBack: true } });
+    expect(await countResources(db.knex, org.organizationId)).toMatchObject({ projects: 0, applications: 0 });
+  });
+
   it("while pending with a live run, a retry waits for it and delete is refused (CONFLICT); both are allowed once the run cannot resume", async () => {
     const org = await importReadyOrg(db.knex);
     const done = await importOne(org.owner.apiKey, dockerRequest(org.organizationId, { name: "stuck" }));

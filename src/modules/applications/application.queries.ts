@@ -72,6 +72,11 @@ export async function applicationIdsOfProject(db: Db, projectId: string): Promis
   return db("applications").where({ project_id: projectId }).pluck("id");
 }
 
+/** `{ id, name }` of the applications of project `projectId`, oldest first. */
+export async function applicationsOfProject(db: Db, projectId: string): Promise<Array<{ id: string; name: string }>> {
+  return db("applications").where({ project_id: projectId }).orderBy(["created_at", "id"]).select("id", "name");
+}
+
 /** The distinct organizations of the applications `applicationIds` (a query, not run, selecting ids) selects. */
 export async function organizationIdsOfApplications(db: Db, applicationIds: Knex.QueryBuilder): Promise<string[]> {
   return db("applications").whereIn("id", applicationIds).distinct("organization_id").pluck("organization_id");

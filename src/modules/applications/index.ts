@@ -51,6 +51,7 @@ export {
   applicationSubject,
   applicationsDueForProbe,
   applicationsOfOrganization,
+  applicationsOfProject,
   clearNeedsDeployment,
   type DeploySettingsRow,
   deploySettingsOf,

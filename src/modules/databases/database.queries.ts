@@ -29,3 +29,8 @@ export async function databasesToRender(db: Db, environmentId: string): Promise<
 export async function databaseIdsOfOrganization(db: Db, organizationId: string): Promise<string[]> {
   return db("databases").where({ organization_id: organizationId }).pluck("id");
 }
+
+/** `{ id, name }` of the databases of project `projectId`, oldest first. */
+export async function databasesOfProject(db: Db, projectId: string): Promise<Array<{ id: string; name: string }>> {
+  return db("databases").where({ project_id: projectId }).orderBy(["created_at", "id"]).select("id", "name");
+}

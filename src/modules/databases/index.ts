@@ -24,7 +24,7 @@ export { type ExportedDatabase, exportDatabases } from "./database.export.ts";
 export { databasePasswordSchema, databaseSchema } from "./database.input.ts";
 export type { Database, DatabaseType } from "./database.model.ts";
 // The public surface: what other modules may import (they import nothing else of this folder).
-export { databaseIdsOfOrganization, databasesToRender } from "./database.queries.ts";
+export { databaseIdsOfOrganization, databasesOfProject, databasesToRender } from "./database.queries.ts";
 export {
   createDatabase,
   type DatabaseSpec,

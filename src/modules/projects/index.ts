@@ -39,6 +39,7 @@ export {
   deleteEnvironment,
   deleteProject,
   ENVIRONMENT_NAME,
+  environmentsOfProject,
   lockEnvironment,
   PRODUCTION_ENVIRONMENT,
   projectNamed,

@@ -206,3 +206,11 @@ provideQuotaCounter("projects", projectsOfOrganization);
 export function projectNamed(db: Knex | Knex.Transaction, organizationId: string, name: string): Knex.QueryBuilder {
   return projectsOfOrganization(db, organizationId).where("name", name).select(1);
 }
+
+/** `{ id, name }` of the environments of project `projectId`, oldest first. */
+export async function environmentsOfProject(
+  db: Knex | Knex.Transaction,
+  projectId: string,
+): Promise<Array<{ id: string; name: string }>> {
+  return Environment.query(db).where({ projectId }).orderBy(["createdAt", "id"]).select("id", "name");
+}

@@ -5,15 +5,17 @@
  * (another organization's record is NOT_FOUND exactly like a missing one).
  */
 
+import type { Knex } from "knex";
 import { newId } from "../../db/ids.ts";
 import { ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { outsideExecutionTime } from "../../shared/execution-waits.ts";
 import type { ConnectionModel } from "../../shared/pagination.ts";
 import { onTransaction } from "../../shared/transaction.ts";
 import { organizationAccess } from "../access/index.ts";
-import { newAppName } from "../applications/index.ts";
+import { applicationsOfProject, newAppName } from "../applications/index.ts";
 import type { Context } from "../context.ts";
-import { deleteProject } from "../projects/index.ts";
+import { databasesOfProject } from "../databases/index.ts";
+import { deleteProject, environmentsOfProject } from "../projects/index.ts";
 import { checkImport } from "./site-import.checks.ts";
 import { publishSiteImportChange, publishSiteImportDeleted } from "./site-import.events.ts";
 import { claimIdempotencyKey, importOfKey, parseIdempotencyKey, requestDigest } from "./site-import.idempotency.ts";
@@ -185,7 +187,8 @@ export async function previewSiteImport(ctx: Context, raw: unknown, idempotencyK
  * concurrent retries of one record exactly one runs it and every one waits for that run and answers its outcome, as
  * does a retry of a record pending with a live run. A pending record whose run can no longer resume (no job left,
  * see ORPHANED_PENDING) counts as failed.
- * @throws NotFoundError, ForbiddenError; ConflictError when the status is success (no action but delete).
+ * @throws NotFoundError, ForbiddenError; ConflictError when the status is success (no action but delete), or when
+ * the previous run's project holds what the import did not create (an application, database or environment added).
  */
 export async function retrySiteImport(ctx: Context, id: string): Promise<ImportOutcome> {
   await recordForAction(ctx, id);
@@ -219,7 +222,10 @@ export async function retrySiteImport(ctx: Context, id: string): Promise<ImportO
       if (current.status === "pending") return current;
       throw stateConflict(current, "retried");
     }
-    if (current.projectId) await deleteProject(onTransaction(ctx, trx), current.projectId, QUIET);
+    if (current.projectId) {
+      await assertOnlyImported(trx, current, "retried");
+      await deleteProject(onTransaction(ctx, trx), current.projectId, QUIET);
+    }
     await enqueueImportRun(services, trx, row.id, row.attempts);
     await publishSiteImportChange(ctx, row, trx); // delivered at commit, as in importSite
     return row;
@@ -229,10 +235,42 @@ export async function retrySiteImport(ctx: Context, id: string): Promise<ImportO
 }
 
 /**
+ * Refuses to delete the project of `record` when it holds what the import did not create (spec: a rollback or a
+ * retry deletes the *created* resources): an application, a database or an environment added since, by name. The
+ * import's own application, database and the environment it created with the project are its; what hangs from them
+ * (variables, domains, deployments) goes with them.
+ * @throws ConflictError naming what was added (nothing is deleted).
+ */
+async function assertOnlyImported(trx: Knex.Transaction, record: SiteImport, action: "retried" | "rolled back") {
+  const projectId = record.projectId!;
+  const [applications, databases, environments] = await Promise.all([
+    applicationsOfProject(trx, projectId),
+    databasesOfProject(trx, projectId),
+    environmentsOfProject(trx, projectId),
+  ]);
+  const added = [
+    ...applications.filter((a) => a.id !== record.applicationId).map((a) => `application "${a.name}"`),
+    ...databases.filter((d) => d.id !== record.databaseId).map((d) => `database "${d.name}"`),
+    // The project was created with one environment: the oldest.
+    ...environments.slice(1).map((e) => `environment "${e.name}"`),
+  ];
+  if (added.length === 0) return;
+  const shown = added.slice(0, 5).join(", ") + (added.length > 5 ? ` and ${added.length - 5} more` : "");
+  const otherwise =
+    action === "rolled back"
+      ? "or delete the import without rollbackResources to keep everything"
+      : "or import again under another name";
+  throw new ConflictError(
+    `The import cannot be ${action}: its project holds what the import did not create (${shown}). Delete those first, ${otherwise}.`,
+  );
+}
+
+/**
  * Deletes an import record (spec: `siteImport.delete`). With `rollbackResources` the project it created is
  * deleted first, in the same transaction (cascading to database, application, variables, domain, deployments);
  * without, the resources remain. After commit, the deletion is published as status `deleted` (`siteImportUpdated`).
- * @throws NotFoundError, ForbiddenError; ConflictError while the import is pending with a live run.
+ * @throws NotFoundError, ForbiddenError; ConflictError while the import is pending with a live run, or when a
+ * rollback would delete what the import did not create (an application, database or environment added since).
  */
 export async function deleteSiteImport(
   ctx: Context,
@@ -249,7 +287,10 @@ export async function deleteSiteImport(
       .where((w) => w.whereNot("status", "pending").orWhereRaw(ORPHANED_PENDING));
     if (!deleted) throw stateConflict(current, "deleted");
     const projectId = rollbackResources ? current.projectId : null;
-    if (projectId) await deleteProject(onTransaction(ctx, trx), projectId, QUIET);
+    if (projectId) {
+      await assertOnlyImported(trx, current, "rolled back");
+      await deleteProject(onTransaction(ctx, trx), projectId, QUIET);
+    }
     return { result: { id, rolledBack: rollbackResources, deletedProjectId: projectId }, record: current };
   });
   await publishSiteImportDeleted(ctx, record);
