@@ -51,8 +51,8 @@ function update(apiKey: string, id: string, input: Record<string, unknown>) {
 }
 
 /** POSTs `body` to `/api/project.update` with bearer `token`. */
-async function procedure(token: string, body: unknown) {
-  const res = await fetch(`${t.skiff.url}/api/project.update`, {
+async function procedure(token: string, body: unknown, name = "project.update") {
+  const res = await fetch(`${t.skiff.url}/api/${name}`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
     body: JSON.stringify(body),
@@ -294,6 +294,33 @@ describe("updateProject", () => {
     // GraphQL's own check of the argument types.
     expect(code(await update(key, id, { name: 5 }))).toBe("BAD_USER_INPUT");
     expect(code(await update(key, id, { color: "red" }))).toBe("BAD_USER_INPUT");
+  });
+});
+
+describe("POST /api/project.create and /api/project.delete", () => {
+  it("create a project (in the key's organization when none is named) and delete it with what it holds", async () => {
+    const { org, key } = await world(0);
+    const made = await procedure(key, { name: "  Shop  ", description: "The shop" }, "project.create");
+    expect(made.status).toBe(200);
+    expect(made.body.result.data).toMatchObject({
+      name: "Shop",
+      description: "The shop",
+      organization: { id: org.organizationId },
+    });
+    const id = made.body.result.data.id as string;
+    expect(await t.db.knex("environments").where({ project_id: id })).toHaveLength(1);
+    const taken = await procedure(key, { name: "Shop" }, "project.create");
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.fieldErrors).toEqual({ name: [expect.stringContaining("Shop")] });
+    expect((await procedure(key, { name: "x", bogus: 1 }, "project.create")).body.error.fieldErrors).toEqual({
+      bogus: ["Unknown field"],
+    });
+
+    const deleted = await procedure(key, { projectId: id }, "project.delete");
+    expect(deleted).toEqual({ status: 200, body: { result: { data: id } } });
+    expect(await t.db.knex("projects").where({ id })).toEqual([]);
+    expect(await t.db.knex("environments").where({ project_id: id })).toEqual([]);
+    expect((await procedure(key, { projectId: id }, "project.delete")).status).toBe(404);
   });
 });
 

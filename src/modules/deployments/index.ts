@@ -17,6 +17,7 @@ import {
 import { Deployment } from "./deployment.model.ts";
 import { deploymentComputedColumns, deploymentReads } from "./deployment.reads.ts";
 import { deploymentResolvers } from "./deployment.resolvers.ts";
+import { deploymentRoutes } from "./deployment.rest.ts";
 import { deploymentLogTable, deploymentTable, reconcileStatusTable } from "./deployment.tables.ts";
 import { reconcileOnChange } from "./reconcile.events.ts";
 import { reconcileMetrics } from "./reconcile.metrics.ts";
@@ -41,7 +42,7 @@ export const deploymentsModule = defineModule({
   computedColumns: deploymentComputedColumns,
   resolvers: deploymentResolvers,
   createLoaders: ({ byId }) => ({ byId: byId.loader(deploymentTable, Deployment) }),
-  restRoutes: [deployTriggerRoute],
+  restRoutes: [deployTriggerRoute, ...deploymentRoutes],
   jobs: [
     runDeploymentJob,
     probeHealthJob,

@@ -5,7 +5,7 @@ import { defineModule } from "../module.ts";
 import { Environment, Project } from "./project.model.ts";
 import { projectReads } from "./project.reads.ts";
 import { projectResolvers } from "./project.resolvers.ts";
-import { projectUpdateRoute } from "./project.rest.ts";
+import { projectRoutes } from "./project.rest.ts";
 import { environmentTable, projectTable } from "./project.tables.ts";
 
 declare module "../module.ts" {
@@ -21,7 +21,7 @@ export const projectsModule = defineModule({
   reads: projectReads,
   descriptors: [projectTable, environmentTable],
   resolvers: projectResolvers,
-  restRoutes: [projectUpdateRoute],
+  restRoutes: projectRoutes,
   createLoaders: ({ byId }) => ({
     byId: byId.loader(projectTable, Project),
     environmentById: byId.loader(environmentTable, Environment),

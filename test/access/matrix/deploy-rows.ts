@@ -129,4 +129,40 @@ export const deployRestRows: RestRow[] = [
       agentToken: 202,
     },
   },
+  // The deployment procedures answer as their mutations: who sees application P deploys and cancels.
+  {
+    route: "POST /api/application.deploy",
+    call: (fx) => ({
+      url: "/api/application.deploy",
+      body: { applicationId: fx.applicationP },
+      target: fx.applicationP,
+    }),
+    expect: {
+      owner: 200,
+      admin: 200,
+      granted: 200,
+      notGranted: 404,
+      otherOwner: 404,
+      revokedKey: 401,
+      anonymous: 401,
+      agentToken: 401,
+    },
+  },
+  {
+    route: "POST /api/deployment.cancel",
+    call: async (fx) => {
+      const id = await newDeployment(fx, "queued");
+      return { url: "/api/deployment.cancel", body: { deploymentId: id }, target: id };
+    },
+    expect: {
+      owner: 200,
+      admin: 200,
+      granted: 200,
+      notGranted: 404,
+      otherOwner: 404,
+      revokedKey: 401,
+      anonymous: 401,
+      agentToken: 401,
+    },
+  },
 ];

@@ -162,6 +162,23 @@ export const restRows: RestRow[] = [
   // Changing a project (src/modules/projects/project.rest.ts): as the management procedures, and as deleteProject
   // answers a member (the project is granted to `granted`: 403; `notGranted` does not see it: 404).
   {
+    route: "POST /api/project.create",
+    call: (fx) => ({
+      url: "/api/project.create",
+      body: { organizationId: fx.orgA, name: `matrix-${fx.unique()}` },
+      target: fx.orgA,
+    }),
+    expect: statuses(200, 200, 403, 403, 404, 401, 401, 401),
+  },
+  {
+    route: "POST /api/project.delete",
+    call: async (fx) => {
+      const id = await fx.newProject();
+      return { url: "/api/project.delete", body: { projectId: id }, target: id };
+    },
+    expect: statuses(200, 200, 403, 404, 404, 401, 401, 401),
+  },
+  {
     route: "POST /api/project.update",
     call: async (fx) => {
       const id = await fx.newProject();
