@@ -1738,7 +1738,8 @@ export type Organization = {
   plan: Plan;
   /**
    * Projects visible to the caller, oldest first. `first`: 1 to 100 (default 20); `after`: an `endCursor`.
-   * A member limited by grants sees only granted projects (and projects holding a granted application).
+   * A member limited by grants sees only granted projects (and projects holding a granted application, with only the
+   * environments holding one).
    */
   projects: ProjectConnection;
   /** URL-safe unique short name. */
@@ -1982,7 +1983,10 @@ export type Project = {
   __typename?: "Project";
   createdAt: Scalars["DateTime"]["output"];
   description?: Maybe<Scalars["String"]["output"]>;
-  /** Environments, oldest first (`production` is created with the project). */
+  /**
+   * Environments, oldest first (`production` is created with the project). A member limited by grants who sees the
+   * project only as the container of granted applications sees only the environments holding one of them.
+   */
   environments: Array<Environment>;
   /** TypeID with prefix `prj_`. */
   id: Scalars["ID"]["output"];

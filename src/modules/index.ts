@@ -23,7 +23,7 @@ import type { AnyRestRoute } from "../shared/rest-route.ts";
 import { accessModule, useStandingSources } from "./access/index.ts";
 import { agentModule } from "./agent/index.ts";
 import { apiKeysModule } from "./api-keys/index.ts";
-import { applicationProjectIdSql, applicationsModule } from "./applications/index.ts";
+import { applicationEnvironmentIdSql, applicationProjectIdSql, applicationsModule } from "./applications/index.ts";
 import { auditModule } from "./audit/index.ts";
 import { sqlCallerOf } from "./context.ts";
 import { databasesModule } from "./databases/index.ts";
@@ -68,7 +68,11 @@ export const modules: readonly SkiffModule[] = [
 ];
 
 // A caller's standing (access) reads the plan's features and a granted application's project from their owners.
-useStandingSources({ planFeatures: planFeaturesSql, applicationProjectId: applicationProjectIdSql });
+useStandingSources({
+  planFeatures: planFeaturesSql,
+  applicationProjectId: applicationProjectIdSql,
+  applicationEnvironmentId: applicationEnvironmentIdSql,
+});
 
 // Consumers of domain events, from their manifests (producers emit through src/modules/events.ts).
 for (const m of modules) if (m.onEvent) subscribeToEvents(m.onEvent);

@@ -114,8 +114,8 @@ export function callerOrganizationSql(sql: SqlVisibility, organizationIdSql: str
 /**
  * A field holding the rows of `target` whose column `foreignKey` points at the row, those the caller sees by
  * `target`'s visibility, ordered by `orderBy` (SQL on the child's columns, `$` standing for its alias; default id),
- * e.g. `Project.environments`. Rows visible exactly when their parent is ({@link TableDescriptor.parent}) need no
- * condition: the row they hang from is visible.
+ * e.g. `Project.environments`. Rows visible with their parent ({@link TableDescriptor.parent}) need only their
+ * {@link TableDescriptor.narrow} condition, if any: the row they hang from is visible.
  */
 export const hasMany =
   (target: TableDescriptor, foreignKey: string, orderBy = "$.id"): ReadFieldSql =>
@@ -123,7 +123,8 @@ export const hasMany =
     const x = compiler.alias();
     const order = orderBy.replaceAll("$", x);
     const throughParent = target.parent?.foreignKey === foreignKey;
-    const visible = throughParent ? "" : ` and ${target.visible(compiler, x)}`;
+    const condition = throughParent ? (target.narrow?.(compiler, x) ?? "") : target.visible(compiler, x);
+    const visible = condition ? ` and ${condition}` : "";
     const from = `from ${target.table} ${x} where ${x}.${foreignKey} = ${alias}.id${visible}`;
     return compiler.list(target.typeName, x, nodes, from, order);
   };

@@ -38,10 +38,15 @@ export interface TableDescriptor {
   /** Which rows the caller sees (SQL condition on the row aliased `alias`). */
   readonly visible: VisibleSql;
   /**
-   * Set when a row is visible exactly when the row of `parent` its column `foreignKey` names is (an environment and
-   * its project): a relation from that parent to these rows needs no condition of its own.
+   * Set when a row is visible when the row of `parent` its column `foreignKey` names is (an environment and its
+   * project) and {@link TableDescriptor.narrow} holds: a relation from that parent to these rows needs only `narrow`.
    */
   readonly parent?: { readonly descriptor: TableDescriptor; readonly foreignKey: string };
+  /**
+   * Of a child table: what the caller must also meet besides seeing the parent row (SQL condition on the row aliased
+   * `alias`), or the empty string when nothing narrows it for this caller.
+   */
+  readonly narrow?: VisibleSql;
   /**
    * Foreign key columns whose rows (of the descriptor given) are visible whenever a row of this table is (an
    * application's project: a grant on an application shows its project), so a relation through them needs no
@@ -74,9 +79,11 @@ export function defineTable(
 }
 
 /**
- * The descriptor of table `table` (rows of type `typeName`, columns `columns`) whose rows are visible exactly when the row of `parent`
- * their column `foreignKey` names is. The condition is `foreignKey in (the visible parent ids)`, uncorrelated: a
- * semi-join PostgreSQL plans once per statement, not a subquery per row.
+ * The descriptor of table `table` (rows of type `typeName`, columns `columns`) whose rows are visible when the row of
+ * `parent` their column `foreignKey` names is — and, with `options.narrow`, that condition holds too (an environment
+ * of a project seen only as the container of a granted application). The parent's condition is
+ * `foreignKey in (the visible parent ids)`, uncorrelated: a semi-join PostgreSQL plans once per statement, not a
+ * subquery per row.
  */
 export function defineChildTable(
   typeName: string,
@@ -84,17 +91,21 @@ export function defineChildTable(
   columns: readonly string[],
   parent: TableDescriptor,
   foreignKey: string,
-  options: TableOptions = {},
+  options: TableOptions & { narrow?: VisibleSql } = {},
 ): TableDescriptor {
+  const { narrow, ...rest } = options;
   return {
     typeName,
     table,
     columns,
-    ...options,
+    ...rest,
     parent: { descriptor: parent, foreignKey },
+    ...(narrow ? { narrow } : {}),
     visible: (sql, alias) => {
       const p = sql.alias();
-      return `${alias}.${foreignKey} in (select ${p}.id from ${parent.table} ${p} where ${parent.visible(sql, p)})`;
+      const own = `${alias}.${foreignKey} in (select ${p}.id from ${parent.table} ${p} where ${parent.visible(sql, p)})`;
+      const narrowed = narrow?.(sql, alias);
+      return narrowed ? `(${own} and ${narrowed})` : own;
     },
   };
 }

@@ -10,7 +10,7 @@ import { type OrgAccess, type Role, standingOf } from "../../src/auth/access/sta
 
 /**
  * A standing of `role` in org_1, with the plan's `features` and, for a member, grants to prj_1 and app_2 (of
- * prj_2); `limited` (default: with grants) as `members.limited_to_grants`.
+ * prj_2, environment env_2); `limited` (default: with grants) as `members.limited_to_grants`.
  */
 function access(role: Role, features: string[] = [], grants = true, limited = grants): OrgAccess {
   return standingOf("org_1", {
@@ -21,8 +21,8 @@ function access(role: Role, features: string[] = [], grants = true, limited = gr
     planFeatures: features,
     grants: grants
       ? [
-          ["prj_1", null, null],
-          [null, "app_2", "prj_2"],
+          ["prj_1", null, null, null],
+          [null, "app_2", "prj_2", "env_2"],
         ]
       : [],
   })!;

@@ -4,6 +4,7 @@
  * first with `limit` 1..50 (default 10), 400 with `issues`, 404 for invisible applications, and a member's view.
  */
 import { describe, expect, it } from "vitest";
+import { newId } from "../../src/db/ids.ts";
 import { addMember, createAgentTokenFor, createOrg, createProjects } from "../helpers/seed.ts";
 import { useTestServer } from "../helpers/server.ts";
 import { type AgentErrorBody, agentGet } from "./agent-client.ts";
@@ -21,12 +22,22 @@ async function orgWithToken(plan?: string) {
   return { ...org, token };
 }
 
-/** The expected GET /api/agent/projects body, built from the database, oldest project first. */
-async function expectedProjects(projectIds: string[], visibleAppIds?: Set<string>) {
+/**
+ * The expected GET /api/agent/projects body, built from the database, oldest project first. For a limited member,
+ * `visibleAppIds` and `grantedProjectIds`: a project not granted as a whole shows only the environments holding one
+ * of its visible applications.
+ */
+async function expectedProjects(projectIds: string[], visibleAppIds?: Set<string>, grantedProjectIds?: Set<string>) {
   const projects: Row[] = await t.db.knex("projects").whereIn("id", projectIds).orderBy("id");
   return Promise.all(
     projects.map(async (p) => {
-      const envs: Row[] = await t.db.knex("environments").where({ project_id: p.id }).orderBy("id");
+      const all: Row[] = await t.db.knex("environments").where({ project_id: p.id }).orderBy("id");
+      const holdsVisible = async (e: Row) =>
+        (await t.db.knex("applications").where({ environment_id: e.id })).some((a) => visibleAppIds!.has(a.id));
+      const envs = [];
+      for (const e of all) {
+        if (!visibleAppIds || grantedProjectIds?.has(p.id as string) || (await holdsVisible(e))) envs.push(e);
+      }
       return {
         projectId: p.id,
         name: p.name,
@@ -320,6 +331,12 @@ describe("visibility by role", () => {
     const adminToken = await createAgentTokenFor(t.db.knex, org.organizationId, admin);
     const ownerToken = await createAgentTokenFor(t.db.knex, org.organizationId, org.owner);
     const memberToken = await createAgentTokenFor(t.db.knex, org.organizationId, limited);
+    // An environment holding nothing granted: seen in the granted project p1, not in p3 (only p3app1 granted).
+    for (const projectId of [p1!, p3!]) {
+      await t.db
+        .knex("environments")
+        .insert({ id: newId("environment"), project_id: projectId, name: "secret-staging" });
+    }
 
     for (const token of [ownerToken, adminToken]) {
       const res = await agentGet<Row[]>(t.skiff.url, "/api/agent/projects", token);
@@ -327,7 +344,11 @@ describe("visibility by role", () => {
     }
     const mine = await agentGet<Row[]>(t.skiff.url, "/api/agent/projects", memberToken);
     const visibleApps = new Set([...(await appsOf(p1!)), p3app1!]);
-    expect(mine.body).toEqual(await expectedProjects([p1!, p3!], visibleApps));
+    expect(mine.body).toEqual(await expectedProjects([p1!, p3!], visibleApps, new Set([p1!])));
+    const names = (mine.body as Array<{ environments: Array<{ name: string }> }>).map((p) =>
+      p.environments.map((e) => e.name),
+    );
+    expect(names).toEqual([["production", "secret-staging"], ["production"]]);
 
     const granted = await agentGet<Row>(t.skiff.url, `/api/agent/application?applicationId=${p3app1}`, memberToken);
     expect(granted.status).toBe(200);

@@ -192,6 +192,14 @@ async function problemsOf(caller: Caller, res: GqlResponse): Promise<string[]> {
     if (g && o.__typename === "Application" && !g.applications.has(o.id) && !g.projects.has(row.projectId)) {
       problems.push(`sees ungranted application ${o.id}`);
     }
+    // An environment of a project seen only as a container: only one holding a granted application.
+    if (g && o.__typename === "Environment" && !g.projects.has(row.projectId)) {
+      const holds = await db
+        .knex("applications")
+        .where({ environment_id: o.id })
+        .whereIn("id", [...g.applications]);
+      if (holds.length === 0) problems.push(`sees environment ${o.id}, which holds nothing granted`);
+    }
     // Columns: fields named like the row's columns hold the row's values.
     for (const [key, value] of Object.entries(o)) {
       if (key === "__typename" || (value !== null && typeof value === "object" && !Array.isArray(value))) continue;

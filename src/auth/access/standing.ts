@@ -24,7 +24,14 @@ export interface OrgAccess {
   memberId: string;
   role: Role;
   /** null: unrestricted. Otherwise the member sees only these projects and applications. */
-  grants: { projectIds: Set<string>; applicationIds: Set<string>; applicationProjectIds: Set<string> } | null;
+  grants: {
+    projectIds: Set<string>;
+    applicationIds: Set<string>;
+    /** The projects of the granted applications (visible as their containers). */
+    applicationProjectIds: Set<string>;
+    /** The environments of the granted applications (the only environments of such a project visible). */
+    applicationEnvironmentIds: Set<string>;
+  } | null;
   /** Features of the organization's plan (e.g. `webhooks`, `ai_assistant`), loaded with the membership. */
   planFeatures: readonly string[];
 }
@@ -41,8 +48,8 @@ export interface StandingColumns {
   /** `members.limited_to_grants`: grants limit the member even when none is left (their targets were deleted). */
   limitedToGrants: boolean;
   planFeatures: string[];
-  /** [projectId, applicationId, applicationProjectId] triples. */
-  grants: Array<[string | null, string | null, string | null]>;
+  /** [projectId, applicationId, applicationProjectId, applicationEnvironmentId] tuples. */
+  grants: Array<[string | null, string | null, string | null, string | null]>;
 }
 
 /** One grant of a member (`member_grants`): a project, or an application with its project. */
@@ -51,6 +58,8 @@ interface Grant {
   applicationId: string | null;
   /** The granted application's project (null for a project grant). */
   applicationProjectId: string | null;
+  /** The granted application's environment (null for a project grant). */
+  applicationEnvironmentId: string | null;
 }
 
 /**
@@ -72,6 +81,7 @@ function orgAccessOf(
     projectIds: new Set<string>(),
     applicationIds: new Set<string>(),
     applicationProjectIds: new Set<string>(),
+    applicationEnvironmentIds: new Set<string>(),
   });
   if (limited) access.grants = limit();
   for (const g of grants) {
@@ -80,6 +90,7 @@ function orgAccessOf(
     if (g.projectId) access.grants.projectIds.add(g.projectId);
     if (g.applicationId) access.grants.applicationIds.add(g.applicationId);
     if (g.applicationProjectId) access.grants.applicationProjectIds.add(g.applicationProjectId);
+    if (g.applicationEnvironmentId) access.grants.applicationEnvironmentIds.add(g.applicationEnvironmentId);
   }
   return access;
 }
@@ -109,10 +120,11 @@ function sharedFeatureList(features: readonly string[]): readonly string[] {
 export function standingOf(organizationId: string, row: StandingColumns): OrgAccess | undefined {
   const role = toRole(row.role);
   if (!role) return undefined;
-  const grants = row.grants.map(([projectId, applicationId, applicationProjectId]) => ({
+  const grants = row.grants.map(([projectId, applicationId, applicationProjectId, applicationEnvironmentId]) => ({
     projectId,
     applicationId,
     applicationProjectId,
+    applicationEnvironmentId: applicationEnvironmentId ?? null,
   }));
   return orgAccessOf(
     organizationId,

@@ -13,6 +13,8 @@ export interface StandingSources {
   planFeatures(organizationIdSql: string): string;
   /** The project id of application `applicationIdSql` (an SQL expression; NULL when there is none). */
   applicationProjectId(applicationIdSql: string): string;
+  /** The environment id of application `applicationIdSql` (an SQL expression; NULL when there is none). */
+  applicationEnvironmentId(applicationIdSql: string): string;
 }
 
 let sources: StandingSources | null = null;
@@ -32,7 +34,8 @@ export function memberStandingSql(member: string): string {
   return `${memberVersionSql(member)}, ${member}.limited_to_grants as "limitedToGrants",
     ${sources.planFeatures(`${member}.organization_id`)} as "planFeatures",
     coalesce((select json_agg(json_build_array(g.project_id, g.application_id,
-        ${sources.applicationProjectId("g.application_id")}))
+        ${sources.applicationProjectId("g.application_id")},
+        ${sources.applicationEnvironmentId("g.application_id")}))
       from member_grants g where g.member_id = ${member}.id), '[]'::json) as "grants"`;
 }
 

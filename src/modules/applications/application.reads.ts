@@ -18,6 +18,11 @@ export function applicationProjectIdSql(applicationIdSql: string): string {
   return `(select ap.project_id from applications ap where ap.id = ${applicationIdSql})`;
 }
 
+/** SQL of the environment id of application `applicationIdSql` (SQL; NULL when none): the access module's standing. */
+export function applicationEnvironmentIdSql(applicationIdSql: string): string {
+  return `(select ae.environment_id from applications ae where ae.id = ${applicationIdSql})`;
+}
+
 /** A text key of the application's `source` JSON (null when unset). */
 const sourceKey =
   (key: string) =>

@@ -69,7 +69,7 @@ export {
   setWebhookSecret,
   storeDeployToken,
 } from "./application.queries.ts";
-export { applicationProjectIdSql } from "./application.reads.ts";
+export { applicationEnvironmentIdSql, applicationProjectIdSql } from "./application.reads.ts";
 export {
   createApplication,
   createDomain,
