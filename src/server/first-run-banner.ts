@@ -76,7 +76,7 @@ Try it:
   ${curl(`${url}/graphql`, key, { query })}
 
 ${steps}
-More: README.md, "Site import" (walkthrough and examples/).
+More: docs/site-imports.md (walkthrough) and examples/.
 =================================================
 `;
 }
