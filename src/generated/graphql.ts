@@ -83,9 +83,10 @@ export type AddDomainInput = {
   /** The application (`app_...`). */
   applicationId: Scalars["ID"]["input"];
   /**
-   * Public host name, e.g. `shop.example.com` (lower-cased; unique on the whole platform, else `CONFLICT`). An IP
-   * address, `localhost` and names under `.local`, `.internal`, `.svc` or `.cluster.local` answer `BAD_USER_INPUT`:
-   * an ingress routes names that public DNS resolves.
+   * Public host name, e.g. `shop.example.com` (lower-cased; unique on the whole platform, else `CONFLICT`): a name
+   * under a public suffix of ICANN's Public Suffix List, or under `.test` or `.example` (reserved for testing). An IP
+   * address, `localhost`, a suffix alone (`co.uk`) and names under `.local`, `.internal`, `.lan` or a cluster's own
+   * (`api.default`, `x.svc.cluster.local`) answer `BAD_USER_INPUT`: an ingress routes names that public DNS resolves.
    */
   host: Scalars["String"]["input"];
   /** Request a certificate (issued asynchronously once DNS points at the ingress). Default true. */
@@ -2509,7 +2510,10 @@ export type SiteImportEdge = {
 export type SiteImportInput = {
   /** Database to create; its connection settings become environment variables of the application. */
   database?: InputMaybe<SiteImportDatabaseInput>;
-  /** Custom domain host, e.g. `shop.example.com` (lower-cased; unique platform-wide). HTTPS is requested. */
+  /**
+   * Custom domain host, e.g. `shop.example.com` (lower-cased; unique platform-wide; a public host name, as
+   * `AddDomainInput.host` says). HTTPS is requested.
+   */
   domain?: InputMaybe<Scalars["String"]["input"]>;
   /**
    * Environment variables: names match `[A-Za-z_][A-Za-z0-9_]*` (at most 253 characters, the limit of a Kubernetes

@@ -341,6 +341,11 @@ describe("domains and environments", () => {
       "db.corp.internal",
       "kubernetes.default.svc.cluster.local",
       "shop.svc",
+      // A cluster's short service names, a LAN's names, a public suffix alone.
+      "kubernetes.default",
+      "api.production",
+      "nas.lan",
+      "co.uk",
     ]) {
       const answer = await w.call(`mutation($i: AddDomainInput!) { addDomain(input: $i) { id } }`, {
         i: { applicationId: app.id, host: refused },
@@ -355,6 +360,12 @@ describe("domains and environments", () => {
     const REMOVE = `mutation($a: ID!, $h: String!) { removeDomain(applicationId: $a, host: $h) { domains { host } needsDeployment } }`;
     expect((await w.ok(REMOVE, { a: app.id, h: host })).removeDomain).toEqual({ domains: [], needsDeployment: true });
     expect((await w.ok(REMOVE, { a: app.id, h: host })).removeDomain.domains).toEqual([]);
+    // Names under a public suffix, and the names reserved for testing (RFC 6761), are public enough.
+    for (const host of ["shop.example.co.uk", "app.xn--p1ai", "staging.example.test"]) {
+      await w.ok(`mutation($i: AddDomainInput!) { addDomain(input: $i) { id } }`, {
+        i: { applicationId: app.id, host },
+      });
+    }
   });
 
   it("creates, renames and deletes environments; refuses deleting one that is not empty or the last", async () => {

@@ -9,9 +9,10 @@ export type AddDomainInput = {
   /** The application (`app_...`). */
   applicationId: string | number;
   /**
-   * Public host name, e.g. `shop.example.com` (lower-cased; unique on the whole platform, else `CONFLICT`). An IP
-   * address, `localhost` and names under `.local`, `.internal`, `.svc` or `.cluster.local` answer `BAD_USER_INPUT`:
-   * an ingress routes names that public DNS resolves.
+   * Public host name, e.g. `shop.example.com` (lower-cased; unique on the whole platform, else `CONFLICT`): a name
+   * under a public suffix of ICANN's Public Suffix List, or under `.test` or `.example` (reserved for testing). An IP
+   * address, `localhost`, a suffix alone (`co.uk`) and names under `.local`, `.internal`, `.lan` or a cluster's own
+   * (`api.default`, `x.svc.cluster.local`) answer `BAD_USER_INPUT`: an ingress routes names that public DNS resolves.
    */
   host: string;
   /** Request a certificate (issued asynchronously once DNS points at the ingress). Default true. */

@@ -4,19 +4,29 @@
  * source, container port, health check path, domain host and variable names and values. Errors are zod issues,
  * turned into BAD_USER_INPUT with `fieldErrors` by `parseInput` (src/shared/validate.ts).
  */
+import { parse as parseHost } from "tldts";
 import { z } from "zod";
 import { optional, requiredOr, text } from "../../shared/input-fields.ts";
 
+/** Top-level names reserved for testing and documentation (RFC 2606, RFC 6761), allowed though no public DNS has them. */
+const TESTING_TLDS = new Set(["test", "example"]);
+
 /**
- * Names no public DNS answers for an ingress: loopback (`localhost`), multicast DNS (`.local`), private-use
- * (`.internal`) and a cluster's own service names (`.svc`, `.cluster.local`).
+ * Whether `host` is a name public DNS can answer for an ingress: under a public suffix of ICANN's section of the
+ * Public Suffix List (`shop.example.com`, `shop.example.co.uk`; not a suffix alone such as `co.uk`), or under a
+ * top-level name reserved for testing ({@link TESTING_TLDS}). Refused: loopback (`localhost`), multicast DNS
+ * (`.local`), private use (`.internal`, `.lan`), and a cluster's own names (`api.default`, `x.svc.cluster.local`).
  */
-const NOT_PUBLIC = /(^|\.)(localhost|local|internal|svc|cluster\.local)$/;
+function isPublicHost(host: string): boolean {
+  const { domain, isIcann, publicSuffix } = parseHost(host, { allowPrivateDomains: false });
+  if (publicSuffix && TESTING_TLDS.has(publicSuffix)) return true;
+  return isIcann === true && domain !== null;
+}
 
 /**
  * A public DNS host name, lower-cased, without a trailing dot, e.g. `shop.example.com`: labels of letters, digits and
  * `-`, a top-level label that is not all digits (an IPv4 address is not a host name: an ingress routes by name), and
- * none of the {@link NOT_PUBLIC} names.
+ * a name public DNS can answer for ({@link isPublicHost}).
  */
 export const hostnameSchema = text(253)
   .transform((v) => v.toLowerCase().replace(/\.$/, ""))
@@ -29,8 +39,8 @@ export const hostnameSchema = text(253)
       )
       .refine((v) => !/\.\d+$/.test(v), "Must be a host name, not an IP address")
       .refine(
-        (v) => !NOT_PUBLIC.test(v),
-        "Must be a public host name (not localhost, .local, .internal or a cluster name)",
+        isPublicHost,
+        "Must be a public host name under a public top-level domain (not localhost, .local, .internal or a cluster name)",
       ),
   );
 

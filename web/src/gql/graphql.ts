@@ -9,9 +9,10 @@ export type AddDomainInput = {
   /** The application (`app_...`). */
   applicationId: string | number;
   /**
-   * Public host name, e.g. `shop.example.com` (lower-cased; unique on the whole platform, else `CONFLICT`). An IP
-   * address, `localhost` and names under `.local`, `.internal`, `.svc` or `.cluster.local` answer `BAD_USER_INPUT`:
-   * an ingress routes names that public DNS resolves.
+   * Public host name, e.g. `shop.example.com` (lower-cased; unique on the whole platform, else `CONFLICT`): a name
+   * under a public suffix of ICANN's Public Suffix List, or under `.test` or `.example` (reserved for testing). An IP
+   * address, `localhost`, a suffix alone (`co.uk`) and names under `.local`, `.internal`, `.lan` or a cluster's own
+   * (`api.default`, `x.svc.cluster.local`) answer `BAD_USER_INPUT`: an ingress routes names that public DNS resolves.
    */
   host: string;
   /** Request a certificate (issued asynchronously once DNS points at the ingress). Default true. */
@@ -262,7 +263,10 @@ export type SiteImportDatabaseInput = {
 export type SiteImportInput = {
   /** Database to create; its connection settings become environment variables of the application. */
   database?: SiteImportDatabaseInput | null | undefined;
-  /** Custom domain host, e.g. `shop.example.com` (lower-cased; unique platform-wide). HTTPS is requested. */
+  /**
+   * Custom domain host, e.g. `shop.example.com` (lower-cased; unique platform-wide; a public host name, as
+   * `AddDomainInput.host` says). HTTPS is requested.
+   */
   domain?: string | null | undefined;
   /**
    * Environment variables: names match `[A-Za-z_][A-Za-z0-9_]*` (at most 253 characters, the limit of a Kubernetes
