@@ -306,6 +306,9 @@ const NOT_FOUND_PAGE = `<!doctype html>
 <p><a href="/import-sites">Go to the dashboard</a></p></main></body></html>
 `;
 
+/** Paths of the agent API, whose error body is `{ message, code }` (docs/agent-api.md). */
+const AGENT_PATHS = /^\/api\/agent(\/|\?|$)/;
+
 /** Paths of the APIs: a miss there is always answered in JSON, whatever the client accepts. */
 const API_PATHS = /^\/(api|graphql|mcp|assets|healthz|readyz|metrics)(\/|\?|$)/;
 
@@ -313,8 +316,9 @@ const API_PATHS = /^\/(api|graphql|mcp|assets|healthz|readyz|metrics)(\/|\?|$)/;
  * Fastify's not-found handler: a method and path that no route answers (an unknown path, or a known path with a
  * method it does not take) get 404 in Skiff's `{ error, code }` shape, `code` `NOT_FOUND`, naming the method but not
  * the URL (it may be megabytes long). Routes that document their methods (deploy URLs, the payment callback, `/mcp`)
- * answer 405 with `Allow` themselves. With `pages` (the dashboard is served), a browser's navigation — a GET
- * asking for HTML, outside the API paths — gets a 404 page with a link to the dashboard instead of the JSON.
+ * answer 405 with `Allow` themselves. Under `/api/agent/` the body is the agent API's error body (`{ message, code }`),
+ * as its endpoints answer. With `pages` (the dashboard is served), a browser's navigation — a GET asking for HTML,
+ * outside the API paths — gets a 404 page with a link to the dashboard instead of the JSON.
  */
 export function createNotFoundHandler(pages: boolean) {
   return (request: FastifyRequest, reply: FastifyReply): void => {
@@ -332,6 +336,8 @@ export function createNotFoundHandler(pages: boolean) {
         .send(NOT_FOUND_PAGE);
       return;
     }
-    void reply.code(404).send({ error: `No route answers ${request.method} on this path`, code: "NOT_FOUND" });
+    const message = `No route answers ${request.method} on this path`;
+    if (AGENT_PATHS.test(request.url)) void reply.code(404).send({ message, code: "NOT_FOUND" });
+    else void reply.code(404).send({ error: message, code: "NOT_FOUND" });
   };
 }

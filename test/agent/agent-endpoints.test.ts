@@ -314,6 +314,17 @@ describe("GET /api/agent/deployments", () => {
   });
 });
 
+describe("unknown agent paths", () => {
+  it("answer 404 in the agent API's error body, as its endpoints do", async () => {
+    const { token } = await orgWithToken();
+    for (const path of ["/api/agent/nope", "/api/agent/projects/x", "/api/agent"]) {
+      const res = await agentGet<AgentErrorBody>(t.skiff.url, path, token);
+      expect(res.status, path).toBe(404);
+      expect(res.body, path).toEqual({ message: "No route answers GET on this path", code: "NOT_FOUND" });
+    }
+  });
+});
+
 describe("visibility by role", () => {
   it("shows owners and admins everything, and a limited member only granted projects and services", async () => {
     const org = await createOrg(t.db.knex);
