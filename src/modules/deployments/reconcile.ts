@@ -209,8 +209,8 @@ export async function reconcileOrganization(
         `reconcile: ${outcome.failed.length} of the organization's objects failed: ${outcome.failed.slice(0, 5).join("; ")}${more}`,
       );
     }
-    metrics.runs.inc({ trigger, outcome: "success" });
     await recordStatus(services.knex, organizationId, []);
+    metrics.runs.inc({ trigger, outcome: "success" });
     return outcome;
   } catch (error) {
     metrics.runs.inc({ trigger, outcome: "failure" });
@@ -234,7 +234,10 @@ const STATUS_MESSAGE_CHARS = 500;
  * written (its row went with it).
  */
 async function recordStatus(knex: Knex, organizationId: string, failures: string[]): Promise<void> {
-  const kept = failures.slice(0, STATUS_FAILURES).map((m) => m.slice(0, STATUS_MESSAGE_CHARS).toWellFormed());
+  // jsonb holds no NUL: an API server's message with one keeps a replacement character there.
+  const kept = failures
+    .slice(0, STATUS_FAILURES)
+    .map((m) => m.slice(0, STATUS_MESSAGE_CHARS).toWellFormed().replaceAll("\u0000", "\ufffd"));
   const failing = kept.length > 0;
   try {
     await knex.raw(
