@@ -83,10 +83,9 @@ export function procedureImportVariables(input: unknown, req: RestRequest): Reco
   return { ...importVariables(request), idempotencyKey: fromBody ?? fromHeader };
 }
 
-/** Variables of `list` from `{ limit?, offset? }` (numbers or digit strings). @throws BadUserInputError. */
+/** Variables of the procedure `list` from the object `{ limit?, offset? }` (integers). @throws BadUserInputError. */
 export function listVariables(input: unknown): Record<string, unknown> {
-  const source = (input ?? {}) as Record<string, unknown>;
-  return parseInput(listArgsSchema, { limit: source.limit, offset: source.offset }, "Invalid list arguments");
+  return parseInput(listArgsSchema, input, "Invalid input");
 }
 
 /** Variables of `get`/`retry` from `{ siteImportId }`. @throws BadUserInputError. */

@@ -50,30 +50,26 @@ export const siteImportRequestSchema = z
  */
 export type SiteImportRequest = z.output<typeof siteImportRequestSchema>;
 
-/** An integer argument: numbers, or strings of digits; empty means absent. */
+/** An integer argument of JSON or GraphQL: a number from `min` to `max`; null or absent mean `fallback`. */
 const intArg = ({ min, max, default: fallback }: { min: number; max: number; default: number }) =>
-  z.preprocess(
-    (v) =>
-      v === null || v === undefined || v === ""
-        ? undefined
-        : typeof v === "string" && /^\s*-?\d+\s*$/.test(v)
-          ? Number(v)
-          : v,
-    z
-      .number(requiredOr("an integer"))
-      .int("Must be an integer")
-      .min(min, `Must be ${min} to ${max}`)
-      .max(max, `Must be ${min} to ${max}`)
-      .default(fallback),
-  );
+  z
+    .number(requiredOr("an integer"))
+    .int("Must be an integer")
+    .min(min, `Must be ${min} to ${max}`)
+    .max(max, `Must be ${min} to ${max}`)
+    .nullish()
+    .transform((v) => v ?? fallback);
 
 /** Page size (spec: Limits): 1 to 100, default 50. */
 const PAGE_SIZE = { min: 1, max: 100, default: 50 };
 /** Records to skip: 0 or more, default 0. */
 const PAGE_OFFSET = { min: 0, max: 2_147_483_647, default: 0 };
 
-/** Procedure list input `{ limit?, offset? }` (siteImport.list). */
-export const listArgsSchema = z.object({ limit: intArg(PAGE_SIZE), offset: intArg(PAGE_OFFSET) });
+/** Procedure list input `{ limit?, offset? }` (siteImport.list): an object of these fields alone. */
+export const listArgsSchema = z.strictObject(
+  { limit: intArg(PAGE_SIZE), offset: intArg(PAGE_OFFSET) },
+  requiredOr("an object"),
+);
 
 /** Query of GET /api/site-import (`?limit=&offset=`, src/shared/query-params.ts's rule): validates and documents it. */
 export const listQuerySchema = z.object({ limit: queryInteger(PAGE_SIZE), offset: queryInteger(PAGE_OFFSET) });
