@@ -111,6 +111,10 @@ describe("invalid import requests", () => {
     ["invisible name", (o) => dockerRequest(o, { name: "\u200b" }), ["name"]],
     ["name with a direction override", (o) => dockerRequest(o, { name: "pohs\u202e" }), ["name"]],
     ["name with a zero-width space", (o) => dockerRequest(o, { name: "shop\u200b" }), ["name"]],
+    ["name with a line separator", (o) => dockerRequest(o, { name: "shop\u2028two" }), ["name"]],
+    ["name with a paragraph separator", (o) => dockerRequest(o, { name: "shop\u2029two" }), ["name"]],
+    ["Hangul filler name", (o) => dockerRequest(o, { name: "\u3164" }), ["name"]],
+    ["name with a Hangul choseong filler", (o) => dockerRequest(o, { name: "shop\u115f" }), ["name"]],
   ];
 
   it.each(cases)("answers 400 with field errors and writes nothing: %s", async (_label, build, fields) => {
