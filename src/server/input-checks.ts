@@ -3,16 +3,33 @@
  * the in-process REST rows) and graphql-ws (`onSubscribe`):
  * - a string input that is not well-formed Unicode (a lone surrogate such as `"\ud800"`) or that holds the NUL
  *   character (U+0000, which no PostgreSQL text or jsonb value can hold), in a variable or an inline literal, is
- *   refused with 400 BAD_USER_INPUT naming the field (`extensions.field`, e.g. `input.database.password`), instead
- *   of failing later in encoding or the database (an id with NUL would otherwise fail its read's statement); a REST
- *   row's query string and body are checked before its operation runs, naming the field as the client wrote it;
+ *   refused before it reaches encoding or the database, naming the field (`extensions.field`, e.g.
+ *   `input.database.password`): 400 BAD_USER_INPUT, or 404 NOT_FOUND where the field is an `ID` (no object has such
+ *   an id: it answers as any id that names nothing, as a REST path that does not decode does); a REST row's query
+ *   string and body are checked before its operation runs, naming the field as the client wrote it;
  * - a `subscription` sent over HTTP is refused with 400 BAD_REQUEST pointing to the WebSocket endpoint;
  * - (HTTP) `variables` and `extensions` nested deeper than src/shared/json-text.ts's MAX_JSON_DEPTH, measured as
  *   in a POST body (`{ variables, extensions }`), are refused with 400 BAD_REQUEST: a POST body that deep never
  *   gets here (its parser refuses it), but a GET's are parsed by Apollo.
  */
 import type { ApolloServerPlugin } from "@apollo/server";
-import { type DocumentNode, GraphQLError, type OperationDefinitionNode, visit } from "graphql";
+import {
+  type DocumentNode,
+  GraphQLError,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  getNamedType,
+  getNullableType,
+  getOperationAST,
+  isInputObjectType,
+  isInputType,
+  isListType,
+  type OperationDefinitionNode,
+  TypeInfo,
+  typeFromAST,
+  visit,
+  visitWithTypeInfo,
+} from "graphql";
 import { jsonTooDeep } from "../shared/json-text.ts";
 import { jsonTooDeepError } from "./json-bodies.ts";
 
@@ -67,42 +84,86 @@ function graphqlPath(segments: Segments): string {
   );
 }
 
+/** The input type at `segments` inside a value of `type` (list indexes, input object fields), or undefined. */
+function inputTypeAt(type: GraphQLInputType | undefined, segments: Segments): GraphQLInputType | undefined {
+  let current = type;
+  for (const segment of segments) {
+    const nullable = current && getNullableType(current);
+    if (isListType(nullable) && typeof segment === "number") current = nullable.ofType;
+    else if (isInputObjectType(nullable) && typeof segment === "string") current = nullable.getFields()[segment]?.type;
+    else return undefined;
+  }
+  return current;
+}
+
+/** Whether `type` is `ID` (or a list of them): a value there can only name an object. */
+function isIdType(type: GraphQLInputType | undefined): boolean {
+  return type !== undefined && getNamedType(type).name === "ID";
+}
+
+/** A refused string: where it is, why, and whether the field there is an `ID`. */
+interface Found {
+  field: string;
+  problem: Problem;
+  id: boolean;
+}
+
 /** {@link malformedLiteral}'s answer per parsed document (Apollo hands the same object back for the same text). */
-const literalChecks = new WeakMap<DocumentNode, { field: string; problem: Problem } | null>();
+const literalChecks = new WeakMap<DocumentNode, Found | null>();
 
 /** Argument or object-field name holding the first refused string literal of `document`, and why; or null. */
-function malformedLiteral(document: DocumentNode): { field: string; problem: Problem } | null {
+function malformedLiteral(schema: GraphQLSchema, document: DocumentNode): Found | null {
   const known = literalChecks.get(document);
   if (known !== undefined) return known;
-  const found = findMalformedLiteral(document);
+  const found = findMalformedLiteral(schema, document);
   literalChecks.set(document, found);
   return found;
 }
 
-function findMalformedLiteral(document: DocumentNode): { field: string; problem: Problem } | null {
-  let found: { field: string; problem: Problem } | null = null;
+function findMalformedLiteral(schema: GraphQLSchema, document: DocumentNode): Found | null {
+  let found: Found | null = null;
   const names: string[] = [];
-  visit(document, {
-    Argument: { enter: (node) => void names.push(node.name.value), leave: () => void names.pop() },
-    ObjectField: { enter: (node) => void names.push(node.name.value), leave: () => void names.pop() },
-    StringValue(node) {
-      const problem = found ? null : textProblem(node.value);
-      if (problem) found = { field: names.join(".") || "(literal)", problem };
-    },
-  });
+  const types = new TypeInfo(schema);
+  visit(
+    document,
+    visitWithTypeInfo(types, {
+      Argument: { enter: (node) => void names.push(node.name.value), leave: () => void names.pop() },
+      ObjectField: { enter: (node) => void names.push(node.name.value), leave: () => void names.pop() },
+      StringValue(node) {
+        const problem = found ? null : textProblem(node.value);
+        if (problem)
+          found = { field: names.join(".") || "(literal)", problem, id: isIdType(types.getInputType() ?? undefined) };
+      },
+    }),
+  );
   return found;
 }
 
 /**
- * The BAD_USER_INPUT error (HTTP 400) for the first string input of `document`/`variables` that is not
- * well-formed Unicode or holds NUL, or null when every string is storable.
+ * The refusal of the first string input of `document`/`variables` (the operation `operationName` runs) that is not
+ * well-formed Unicode or holds NUL — 404 NOT_FOUND in an `ID`, else 400 BAD_USER_INPUT — or null when every string
+ * is storable.
  */
-export function unicodeError(document: DocumentNode, variables: Record<string, unknown> | undefined | null) {
+export function unicodeError(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined | null,
+  operationName?: string | null,
+): GraphQLError | null {
   const inVariables = malformedPath(variables ?? {});
-  const found = inVariables
-    ? { field: graphqlPath(inVariables.segments), problem: inVariables.problem }
-    : malformedLiteral(document);
-  return found && textRefusal(found.field, found.problem);
+  let found: Found | null;
+  if (inVariables) {
+    const [name, ...inside] = inVariables.segments;
+    const definition = getOperationAST(document, operationName)?.variableDefinitions?.find(
+      (d) => d.variable.name.value === name,
+    );
+    const declared = definition && typeFromAST(schema, definition.type);
+    const type = isInputType(declared) ? inputTypeAt(declared, inside) : undefined;
+    found = { field: graphqlPath(inVariables.segments), problem: inVariables.problem, id: isIdType(type) };
+  } else {
+    found = malformedLiteral(schema, document);
+  }
+  return found && textRefusal(found);
 }
 
 /**
@@ -114,11 +175,17 @@ export function unicodeError(document: DocumentNode, variables: Record<string, u
  */
 export function restUnicodeError(req: { query: unknown; body: unknown }) {
   const found = malformedPath(req.query ?? {}) ?? malformedPath(req.body ?? {});
-  return found && textRefusal(found.segments.join(".") || "(body)", found.problem);
+  return found && textRefusal({ field: found.segments.join(".") || "(body)", problem: found.problem, id: false });
 }
 
-/** The 400 BAD_USER_INPUT of a refused string at `field`. */
-function textRefusal(field: string, problem: Problem): GraphQLError {
+/** The refusal of a string at `field`: 404 NOT_FOUND in an `ID` (no object has that id), else 400 BAD_USER_INPUT. */
+function textRefusal({ field, problem, id }: Found): GraphQLError {
+  if (id) {
+    const why = problem === "surrogate" ? "is not well-formed Unicode" : "holds the NUL character (U+0000)";
+    return new GraphQLError(`No object has this id: "${field}" ${why}`, {
+      extensions: { code: "NOT_FOUND", field, http: { status: 404 } },
+    });
+  }
   const [message, fieldError] =
     problem === "surrogate"
       ? [`Invalid Unicode in "${field}": the text contains a lone surrogate`, "Invalid Unicode (lone surrogate)"]
@@ -154,7 +221,7 @@ export function inputChecksPlugin<C extends object>(): ApolloServerPlugin<C> {
           if (fromQueryString && jsonTooDeep({ variables: rc.request.variables, extensions: rc.request.extensions })) {
             throw jsonTooDeepError();
           }
-          const error = unicodeError(rc.document, rc.request.variables);
+          const error = unicodeError(rc.schema, rc.document, rc.request.variables, rc.operationName);
           if (error) throw error;
         },
       };

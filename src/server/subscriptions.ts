@@ -285,7 +285,7 @@ export function attachSubscriptions(
         }
         // Its own document object per operation: the shared-execution key (text, variables) is kept per document.
         const document: DocumentNode = { ...checked.document };
-        const malformed = unicodeError(document, payload.variables);
+        const malformed = unicodeError(schema, document, payload.variables, payload.operationName);
         if (malformed) return [malformed];
         const cost = queryCost(schema, document, payload.variables ?? undefined, payload.operationName);
         if (cost > services.config.SKIFF_MAX_QUERY_COST) return [costError(cost, services.config.SKIFF_MAX_QUERY_COST)];

@@ -19,17 +19,26 @@ export const text = (max: number) =>
     .regex(/^[^\p{Cc}]*$/u, "Must not contain control characters");
 
 /**
- * Invisible format characters (Unicode category Cf: zero-width space, bidirectional overrides such as U+202E, soft
- * hyphen, byte-order mark…) apart from the zero-width non-joiner and joiner (U+200C, U+200D), which Persian, Indic
- * scripts and emoji sequences need.
+ * Characters that show as nothing, so that a name holding them looks like another or like no name at all:
+ * - invisible format characters (Unicode category Cf: zero-width space, bidirectional overrides and isolates such as
+ *   U+202E and U+2066, soft hyphen, byte-order mark…) apart from the zero-width non-joiner and joiner (U+200C,
+ *   U+200D), which Persian, Indic scripts and emoji sequences need;
+ * - the fillers and blanks that render as empty space: U+034F combining grapheme joiner, U+115F Hangul choseong
+ *   filler, U+1160 Hangul jungseong filler, U+17B4 and U+17B5 Khmer inherent vowels, U+2800 braille pattern blank,
+ *   U+3164 Hangul filler, U+FFA0 halfwidth Hangul filler.
+ * Variation selectors (U+FE00–U+FE0F, U+E0100–U+E01EF) stay: emoji and ideographs need them.
  */
-const INVISIBLE = /(?![\u200C\u200D])\p{Cf}/u;
+const INVISIBLE = /(?![\u200C\u200D])\p{Cf}|[\u034F\u115F\u1160\u17B4\u17B5\u2800\u3164\uFFA0]/u;
+
+/** Line and paragraph separators (Unicode categories Zl and Zp: U+2028, U+2029), which break a line as a newline does. */
+const SEPARATOR = /[\p{Zl}\p{Zp}]/u;
 
 /**
  * A name people read and tell apart (a project's, an application's, an organization's, a person's, a key's):
  * {@link text}, in Unicode normalization form C (so `café` typed precomposed or decomposed is one name, and names
- * unique in their scope compare as they look), without invisible format characters ({@link INVISIBLE}: a name that
- * shows as another, or as nothing, is refused).
+ * unique in their scope compare as they look), one line (no control characters, no line or paragraph separators:
+ * {@link SEPARATOR}), without characters that show as nothing ({@link INVISIBLE}: a name that shows as another, or
+ * as nothing, is refused).
  */
 export const nameText = (max: number) =>
   z
@@ -39,7 +48,11 @@ export const nameText = (max: number) =>
     .min(1, "Must not be empty")
     .max(max, `At most ${max} characters`)
     .regex(/^[^\p{Cc}]*$/u, "Must not contain control characters")
-    .refine((v) => !INVISIBLE.test(v), "Must not contain invisible characters (zero-width or direction marks)")
+    .refine((v) => !SEPARATOR.test(v), "Must not contain line or paragraph separators (a name is one line)")
+    .refine(
+      (v) => !INVISIBLE.test(v),
+      "Must not contain invisible characters (zero-width or direction marks, blank fillers)",
+    )
     // Joiners alone show as nothing (the empty name itself is refused once, above).
     .refine((v) => v === "" || /[^\u200C\u200D]/u.test(v), "Must not be empty");
 

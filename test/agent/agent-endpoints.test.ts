@@ -286,7 +286,7 @@ describe("GET /api/agent/deployments", () => {
 
   it("answers 400 BAD_REQUEST with issues naming limit or applicationId", async () => {
     const { token, appId } = await appWithDeployments(1);
-    for (const limit of ["0", "51", "-1", "1.5", "abc", "", "1e1", "99999999999999999999"]) {
+    for (const limit of ["0", "51", "-1", "1.5", "abc", "", "1e1", "99999999999999999999", " 10", "10 ", "+5", "05"]) {
       const res = await agentGet<AgentErrorBody>(
         t.skiff.url,
         `/api/agent/deployments?applicationId=${appId}&limit=${encodeURIComponent(limit)}`,
@@ -296,6 +296,22 @@ describe("GET /api/agent/deployments", () => {
       expect(res.body).toMatchObject({ code: "BAD_REQUEST", message: expect.any(String) });
       expect(res.body.issues).toEqual([{ path: ["limit"], message: expect.any(String) }]);
     }
+    // A parameter given twice is refused, not read as its first value.
+    for (const [query, name] of [
+      [`applicationId=${appId}&limit=1&limit=2`, "limit"],
+      [`applicationId=${appId}&applicationId=${appId}`, "applicationId"],
+    ] as const) {
+      const res = await agentGet<AgentErrorBody>(t.skiff.url, `/api/agent/deployments?${query}`, token);
+      expect(res.status, query).toBe(400);
+      expect(res.body.issues, query).toEqual([{ path: [name], message: "Must be given once" }]);
+    }
+    const twice = await agentGet<AgentErrorBody>(
+      t.skiff.url,
+      `/api/agent/application?applicationId=${appId}&applicationId=x`,
+      token,
+    );
+    expect(twice.status).toBe(400);
+    expect(twice.body.issues).toEqual([{ path: ["applicationId"], message: "Must be given once" }]);
     const both = await agentGet<AgentErrorBody>(t.skiff.url, "/api/agent/deployments?limit=0", token);
     expect(both.status).toBe(400);
     expect(both.body.issues?.map((i) => i.path)).toEqual([["applicationId"], ["limit"]]);

@@ -67,10 +67,11 @@ const BAD_INPUT: Array<{
     field: "healthPath",
   },
   {
-    name: "deleteApplication (an id that cannot be stored)",
-    query: "mutation($id: ID!) { deleteApplication(id: $id) }",
-    variables: () => ({ id: "\u0000" }),
-    field: "id",
+    // (An id that cannot be stored names nothing: NOT_FOUND, test/hardening/wire-format.test.ts.)
+    name: "unsetEnvironmentVariable (a key that cannot be stored)",
+    query: "mutation($a: ID!, $key: String!) { unsetEnvironmentVariable(applicationId: $a, key: $key) { id } }",
+    variables: (w) => ({ a: w.applicationId, key: "\u0000" }),
+    field: "key",
   },
   {
     name: "setEnvironmentVariable",

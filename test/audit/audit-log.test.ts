@@ -504,6 +504,17 @@ describe("reading the log", () => {
     );
     const second = (await next.json()) as { events: Array<{ id: string }> };
     expect(second.events[0]!.id < body.events[4]!.id).toBe(true);
+    // `first` follows the integer rule of every REST query parameter: canonical decimal, in range, given once.
+    for (const first of ["", "05", "+5", "%205", "0", "201", "5&first=5"]) {
+      const refused = await fetch(`${skiff.url}/api/audit-events?organizationId=${fx.orgA}&first=${first}`, {
+        headers: { authorization: `Bearer ${fx.ownerA.apiKey}` },
+      });
+      expect(refused.status, first).toBe(400);
+      expect(await refused.json(), first).toMatchObject({
+        code: "BAD_USER_INPUT",
+        fieldErrors: { first: [expect.any(String)] },
+      });
+    }
 
     // More entries than one page of the export (200), so that it follows pages.
     const probe = `export-probe-${fx.unique()}`;

@@ -248,6 +248,14 @@ describe("sign-up", () => {
     "\u202eevil",
     "Sof\u00adt",
     "Bo\ufeffm", // at an edge, U+FEFF is trimmed as a space
+    "two\u2028lines", // line and paragraph separators: a name is one line
+    "two\u2029paragraphs",
+    "\u3164", // fillers and blanks that show as nothing
+    "\u115f",
+    "Jo\u1160",
+    "\uffa0Ann",
+    "Bob\u2800",
+    "B\u034fob",
     "x".repeat(101),
   ];
 

@@ -1,6 +1,6 @@
 /**
- * Invalid Unicode in any string input is a 400 naming the field (variables, inline
- * literals, REST bodies, graphql-ws); a subscription POSTed over HTTP and an unknown persisted-query hash get
+ * Invalid Unicode or NUL in any string input is a 400 naming the field (variables, inline literals, REST bodies,
+ * graphql-ws), and a 404 NOT_FOUND in an id (no object has it); a subscription POSTed over HTTP and an unknown persisted-query hash get
  * client codes, not INTERNAL_SERVER_ERROR.
  */
 import { createClient } from "graphql-ws";
@@ -70,13 +70,15 @@ describe("invalid Unicode", () => {
         { next: resolve, error: resolve, complete: () => resolve(null) },
       );
     });
-    expect(JSON.stringify(outcome)).toMatch(/Invalid Unicode in \\"id\\"/);
+    // An id no object can have: NOT_FOUND, as over HTTP.
+    expect(JSON.stringify(outcome)).toMatch(/No object has this id: \\"id\\" is not well-formed Unicode/);
+    expect(JSON.stringify(outcome)).toContain("NOT_FOUND");
     await client.dispose();
   });
 });
 
 describe("the NUL character (no PostgreSQL text or jsonb can hold it)", () => {
-  it("in a variable, an id or an inline literal: 400 BAD_USER_INPUT naming the field, no statement fails", async () => {
+  it("in a variable or an inline literal: 400 BAD_USER_INPUT naming the field (in an id: 404 NOT_FOUND), no statement fails", async () => {
     const warnings = logs.lines.length;
     const inVariable = await gql(
       t.skiff.url,
@@ -86,7 +88,8 @@ describe("the NUL character (no PostgreSQL text or jsonb can hold it)", () => {
         apiKey: org.owner.apiKey,
       },
     );
-    expect(inVariable.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "id" });
+    expect(inVariable.status).toBe(404);
+    expect(inVariable.errors?.[0]?.extensions).toMatchObject({ code: "NOT_FOUND", field: "id" });
     const inInput = await gql(
       t.skiff.url,
       `mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }`,
@@ -95,8 +98,17 @@ describe("the NUL character (no PostgreSQL text or jsonb can hold it)", () => {
     );
     expect(inInput.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "input.name" });
     const literal = await postRaw("/graphql", JSON.stringify({ query: '{ project(id: "prj_\\u0000x") { id } }' }));
-    expect(literal.status).toBe(400);
-    expect(JSON.parse(literal.text).errors[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "id" });
+    expect(literal.status).toBe(404);
+    expect(JSON.parse(literal.text).errors[0].extensions).toMatchObject({ code: "NOT_FOUND", field: "id" });
+    const textLiteral = await postRaw(
+      "/graphql",
+      JSON.stringify({ query: 'mutation { createProject(input: { name: "a\\u0000b" }) { id } }' }),
+    );
+    expect(textLiteral.status).toBe(400);
+    expect(JSON.parse(textLiteral.text).errors[0].extensions).toMatchObject({
+      code: "BAD_USER_INPUT",
+      field: "input.name",
+    });
     // The refusal comes before any read: no statement fails, nothing is logged at warn or above.
     expect(logs.lines.slice(warnings)).toEqual([]);
   });

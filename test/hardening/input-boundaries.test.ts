@@ -365,8 +365,9 @@ describe("the socket's codes are HTTP's", () => {
     expect(cost.http.codes).toEqual(["QUERY_COST_EXCEEDED"]);
     expect(cost.ws.codes).toEqual(["QUERY_COST_EXCEEDED"]);
     const surrogate = await both({ query: "query($id: ID!) { project(id: $id) { id } }", variables: { id: "\ud800" } });
-    expect(surrogate.http.codes).toEqual(["BAD_USER_INPUT"]);
-    expect(surrogate.ws.codes).toEqual(["BAD_USER_INPUT"]);
+    // An id no object can have: NOT_FOUND on both.
+    expect(surrogate.http.codes).toEqual(["NOT_FOUND"]);
+    expect(surrogate.ws.codes).toEqual(["NOT_FOUND"]);
     for (const extensions of [...cost.ws.extensions, ...surrogate.ws.extensions]) {
       expect(extensions).not.toHaveProperty("http");
     }

@@ -121,7 +121,7 @@ describe("graphql-ws limits", () => {
     ws.close();
   });
 
-  it("masks database errors like HTTP: a NUL byte in an id gives BAD_USER_INPUT, no SQL text", async () => {
+  it("masks database errors like HTTP: a NUL byte in an id gives NOT_FOUND, no SQL text", async () => {
     const client = createClient({
       url: wsUrl(),
       webSocketImpl: WebSocket,

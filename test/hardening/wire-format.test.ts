@@ -287,6 +287,72 @@ describe("URLs no resource can have", () => {
   });
 });
 
+describe("ids that hold text no id can hold", () => {
+  it("a path parameter holding NUL answers its row's 404, as any id that names nothing", async () => {
+    const org = await createOrg(t.db.knex);
+    const orgId = org.organizationId;
+    const hooks = `/api/v1/orgs/${orgId}/webhooks`;
+    const cases: Array<[string, string, string?]> = [
+      ["GET", "/api/site-import/abc%00"],
+      ["GET", "/api/site-import/%00"],
+      ["GET", "/api/v1/orgs/%00/webhooks"],
+      ["GET", "/api/v1/orgs/org%00x/webhooks/events"],
+      ["POST", "/api/v1/orgs/%00/events", JSON.stringify({ event: "course_completed", data: {} })],
+      ["GET", `${hooks}/a%00`],
+      ["PUT", `${hooks}/a%00`, "{}"],
+      ["DELETE", `${hooks}/a%00`],
+      ["POST", `${hooks}/a%00/regenerate-secret`],
+      ["POST", `${hooks}/a%00/test`],
+      ["GET", `${hooks}/a%00/deliveries`],
+      ["POST", `${hooks}/a%00/deliveries/d/redeliver`],
+      ["POST", `${hooks}/a%00/recover`, JSON.stringify({ since: "2026-01-01T00:00:00Z" })],
+      ["GET", "/api/organizations/a%00/export"],
+      ["POST", "/api/organizations/a%00/import-plan", JSON.stringify({ bundle: {} })],
+      ["POST", "/api/organizations/a%00/import", JSON.stringify({ bundle: {} })],
+      ["POST", "/api/deploy/a%00", "{}"],
+      ["GET", "/o/1%00/api/theme"],
+    ];
+    for (const [method, path, body] of cases) {
+      const answer = await send(path, {
+        method,
+        headers: { authorization: `Bearer ${org.owner.apiKey}`, ...(body && { "content-type": "application/json" }) },
+        body,
+      });
+      const what = `${method} ${path}: ${answer.text.slice(0, 300)}`;
+      expect(answer.status, what).toBe(404);
+      expect(answer.text, what).not.toMatch(/invalid (text|byte sequence)/i);
+    }
+    // The documented row keeps its documented 404 body.
+    const imported = await send("/api/site-import/abc%00", { method: "GET" });
+    expect(imported.json).toEqual({ error: expect.any(String) });
+  });
+
+  it("a GraphQL id holding NUL or a lone surrogate is NOT_FOUND naming the field; other text fields stay 400", async () => {
+    const graphql = (body: string) => send("/graphql", { headers: { "content-type": "application/json" }, body });
+    const cases = [
+      JSON.stringify({ query: "query($id: ID!) { siteImport(id: $id) { id } }", variables: { id: "abc\u0000" } }),
+      JSON.stringify({ query: '{ siteImport(id: "abc\\u0000") { id } }' }),
+      JSON.stringify({
+        query: "query($id: ID!) { project(id: $id) { id } }",
+        variables: { id: "PLACEHOLDER" },
+      }).replace("PLACEHOLDER", "prj_\\ud800"),
+      JSON.stringify({
+        query: "mutation($input: AddDomainInput!) { addDomain(input: $input) { id } }",
+        variables: { input: { applicationId: "app_\u0000", host: "shop.example.com" } },
+      }),
+    ];
+    for (const body of cases) {
+      const answer = await graphql(body);
+      const what = `${body}: ${answer.text.slice(0, 300)}`;
+      expect(answer.status, what).toBe(404);
+      expect(answer.json.errors[0].extensions, what).toMatchObject({ code: "NOT_FOUND", field: expect.any(String) });
+    }
+    const name = await graphql(JSON.stringify({ query: CREATE_PROJECT, variables: { input: { name: "a\u0000" } } }));
+    expect(name.status).toBe(400);
+    expect(name.json.errors[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "input.name" });
+  });
+});
+
 describe("a response with data beside a refused field", () => {
   it("is a 2xx in both media types; without data the refusal's status stays (GraphQL over HTTP)", async () => {
     for (const accept of ["application/graphql-response+json", "application/json"]) {

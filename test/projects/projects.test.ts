@@ -77,7 +77,10 @@ describe("projects by role", () => {
 
     // Names are one line: control characters are refused, as on every other name; so are invisible characters that
     // make a name look like another (or like nothing).
-    for (const name of ["line\nbreak", "bell\u0007", "esc\u001b[31m", "\u200b", "web\u200b", "\u202Ebew", "\u200d"]) {
+    const unreadable = ["line\nbreak", "bell\u0007", "esc\u001b[31m", "\u200b", "web\u200b", "\u202Ebew", "\u200d"];
+    // Line and paragraph separators, and the fillers and blanks that show as nothing.
+    unreadable.push("line\u2028sep", "para\u2029sep", "\u3164", "\u115f", "web\u1160", "\uffa0", "web\u2800");
+    for (const name of unreadable) {
       const refused = await gql(t.skiff.url, CREATE_PROJECT, { input: { name } }, { apiKey: org.owner.apiKey });
       expect(code(refused), JSON.stringify(name)).toBe("BAD_USER_INPUT");
     }

@@ -207,15 +207,15 @@ describe("bad input", () => {
     expect(vars.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
   });
 
-  it("answers 400 BAD_USER_INPUT naming the field, not a 500, for ids PostgreSQL cannot compare (NUL byte)", async () => {
+  it("answers 404 NOT_FOUND naming the field, not a 500, for ids PostgreSQL cannot compare (NUL byte)", async () => {
     const res = await gql(
       skiff.url,
       "query($id: ID!) { project(id: $id) { id } }",
       { id: "prj_\u0000x" },
       { apiKey: org.owner.apiKey },
     );
-    expect(res.status).toBe(400);
-    expect(res.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "id" });
+    expect(res.status).toBe(404);
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: "NOT_FOUND", field: "id" });
   });
 
   it("rejects operations deeper than SKIFF_MAX_QUERY_DEPTH, on HTTP and WebSocket alike", async () => {

@@ -428,6 +428,61 @@ describe("procedure surface", () => {
     });
   });
 
+  it("siteImport.list refuses a body siteImport.get would refuse: not an object, an unknown field, a wrong type", async () => {
+    const org = await importReadyOrg(db.knex);
+    const auth = { apiKey: org.owner.apiKey };
+    const post = (path: string, body: string) =>
+      fetch(`${skiff.url}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${auth.apiKey}`, "content-type": "application/json" },
+        body,
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as { error: Record<string, unknown> } }));
+    for (const body of ['"x"', "[]", "1"]) {
+      const list = await post("/api/siteImport.list", body);
+      const get = await post("/api/siteImport.get", body);
+      expect(list.status, body).toBe(400);
+      expect(list.body, body).toEqual({
+        error: {
+          message: "Invalid input: Must be an object",
+          code: "BAD_USER_INPUT",
+          fieldErrors: {},
+          formErrors: ["Must be an object"],
+        },
+      });
+      expect(list.body, body).toEqual(get.body);
+    }
+    const unknown = await post("/api/siteImport.list", '{"limit":1,"bogus":1}');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ code: "BAD_USER_INPUT", fieldErrors: { bogus: ["Unknown field"] } });
+    for (const [body, field] of [
+      ['{"limit":"5"}', "limit"],
+      ['{"offset":"0"}', "offset"],
+      ['{"limit":true}', "limit"],
+      ['{"limit":1.5}', "limit"],
+    ]) {
+      const res = await post("/api/siteImport.list", body!);
+      expect(res.status, body).toBe(400);
+      expect(res.body.error.code, body).toBe("BAD_USER_INPUT");
+      expect(Object.keys(res.body.error.fieldErrors as object), body).toEqual([field]);
+    }
+    const typed = await rest(
+      skiff.url,
+      "GET",
+      `/api/siteImport.list?input=${encodeURIComponent('{"limit":"5"}')}`,
+      auth,
+    );
+    expect(typed.status).toBe(400);
+    // What it takes: no body, `{}`, integers or null (the default).
+    for (const body of ["", "{}", '{"limit":5,"offset":0}', '{"limit":null}']) {
+      const res = await fetch(`${skiff.url}/api/siteImport.list`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${auth.apiKey}`, "content-type": "application/json" },
+        body,
+      });
+      expect(res.status, body).toBe(200);
+    }
+  });
+
   it("hides the procedures, not the documented paths, when SKIFF_PUBLIC_API_ONLY=true", async () => {
     const org = await importReadyOrg(db.knex);
     const auth = { apiKey: org.owner.apiKey };

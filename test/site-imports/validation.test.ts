@@ -111,6 +111,10 @@ describe("invalid import requests", () => {
     ["invisible name", (o) => dockerRequest(o, { name: "\u200b" }), ["name"]],
     ["name with a direction override", (o) => dockerRequest(o, { name: "pohs\u202e" }), ["name"]],
     ["name with a zero-width space", (o) => dockerRequest(o, { name: "shop\u200b" }), ["name"]],
+    ["name with a line separator", (o) => dockerRequest(o, { name: "shop\u2028two" }), ["name"]],
+    ["name with a paragraph separator", (o) => dockerRequest(o, { name: "shop\u2029two" }), ["name"]],
+    ["Hangul filler name", (o) => dockerRequest(o, { name: "\u3164" }), ["name"]],
+    ["name with a Hangul choseong filler", (o) => dockerRequest(o, { name: "shop\u115f" }), ["name"]],
   ];
 
   it.each(cases)("answers 400 with field errors and writes nothing: %s", async (_label, build, fields) => {
@@ -178,10 +182,18 @@ describe("invalid import requests", () => {
   });
 
   it("validates list limit and offset (1..100, ≥ 0) with field errors", async () => {
-    for (const query of ["limit=0", "limit=101", "limit=abc", "offset=-1", "limit=1.5"]) {
+    const refused = ["limit=0", "limit=101", "limit=abc", "offset=-1", "limit=1.5", "limit=", "offset="];
+    // One rule for integer query parameters: canonical decimal, given once.
+    refused.push("limit=%201", "limit=1%20", "limit=+5", "limit=%2B5", "limit=05", "offset=00", "limit=1e1");
+    refused.push("limit=1&limit=2", "offset=0&offset=0");
+    for (const query of refused) {
       const res = await rest<Invalid>(skiff.url, "GET", `/api/site-import?${query}`, { apiKey: org.owner.apiKey });
       expect(res.status, query).toBe(400);
-      expect(Object.keys(res.body.details.fieldErrors)).toEqual([query.split("=")[0]]);
+      expect(Object.keys(res.body.details.fieldErrors), query).toEqual([query.split("=")[0]]);
+    }
+    for (const query of ["limit=1", "limit=100", "offset=0", "offset=10", "limit=50&offset=0"]) {
+      const res = await rest(skiff.url, "GET", `/api/site-import?${query}`, { apiKey: org.owner.apiKey });
+      expect(res.status, query).toBe(200);
     }
     const gqlRes = await gql(skiff.url, "{ siteImports(first: 500) { totalCount } }", {}, { apiKey: org.owner.apiKey });
     expect(gqlRes.errors?.[0]?.extensions).toMatchObject({

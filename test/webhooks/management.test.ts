@@ -113,9 +113,9 @@ describe("webhook management", () => {
     const bad = await rest(t.skiff.url, "PUT", `${base}/${hook.id}`, owner.apiKey, { is_active: "yes", color: 1 });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual(["color", "is_active"]);
-    for (const limit of ["0", "201", "abc"]) {
+    for (const limit of ["0", "201", "abc", "", "05", "+5", "%205", "5&limit=5"]) {
       const res = await rest(t.skiff.url, "GET", `${base}/${hook.id}/deliveries?limit=${limit}`, owner.apiKey);
-      expect(res.status).toBe(400);
+      expect(res.status, limit).toBe(400);
       expect(res.body.details.fieldErrors.limit).toBeDefined();
     }
     expect((await rest(t.skiff.url, "GET", `${base}/${hook.id}/deliveries?limit=200`, owner.apiKey)).status).toBe(200);

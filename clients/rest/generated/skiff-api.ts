@@ -970,7 +970,7 @@ export class Api<
          * 1 to 200 (default 50).
          * @min 1
          * @max 200
-         * @pattern ^\d{1,4}$
+         * @default 50
          */
         limit?: number;
       },

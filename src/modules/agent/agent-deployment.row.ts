@@ -6,11 +6,12 @@
  * visibility as every other reference).
  */
 import { z } from "zod";
-import { AppError, echoed, NotFoundError } from "../../shared/errors.ts";
-import { queryParam, type RestRequest, type RestRoute } from "../../shared/rest-route.ts";
+import { echoed, NotFoundError } from "../../shared/errors.ts";
+import { queryInteger } from "../../shared/query-params.ts";
+import type { RestRequest, RestRoute } from "../../shared/rest-route.ts";
 import { AgentDeployment } from "./agent.openapi.ts";
 import { agentError } from "./agent-errors.ts";
-import type { AgentIssue } from "./agent-params.ts";
+import { parseAgentQuery } from "./agent-params.ts";
 
 /** Default and largest number of log lines `get_deployment` answers. */
 export const DEPLOYMENT_LOG_LINES = { default: 100, max: 500 } as const;
@@ -51,22 +52,17 @@ interface Entity {
   [field: string]: unknown;
 }
 
-/** Parameters of the row: the deployment's id (no NUL: not an id) and the number of log lines. */
+/** Parameters of the row: the deployment's id and the number of log lines (src/shared/query-params.ts's rule). */
+const deploymentQuery = z.object({
+  deploymentId: z.string({ error: "Required" }).min(1, "Required"),
+  logLines: queryInteger({ min: 1, max: DEPLOYMENT_LOG_LINES.max }),
+});
+
+/** The row's parameters; an id holding NUL (no id can) is an unknown deployment. @throws AppError BAD_USER_INPUT. */
 function parameters(req: RestRequest): { deploymentId: string; logLines: number } {
-  const deploymentId = queryParam(req, "deploymentId") ?? "";
-  const text = queryParam(req, "logLines");
-  const issues: AgentIssue[] = [];
-  if (!deploymentId) issues.push({ path: ["deploymentId"], message: "Required" });
-  const logLines = text === undefined ? DEPLOYMENT_LOG_LINES.default : /^[0-9]{1,9}$/.test(text) ? Number(text) : 0;
-  if (logLines < 1 || logLines > DEPLOYMENT_LOG_LINES.max) {
-    issues.push({ path: ["logLines"], message: `Must be an integer from 1 to ${DEPLOYMENT_LOG_LINES.max}` });
-  }
-  if (issues.length) {
-    const named = issues.map((i) => i.path.join(".")).join(", ");
-    throw new AppError("BAD_USER_INPUT", `Invalid parameter: ${named}`, { issues });
-  }
+  const { deploymentId, logLines } = parseAgentQuery(deploymentQuery, req);
   if (deploymentId.includes("\0")) throw new NotFoundError("Deployment", JSON.stringify(deploymentId));
-  return { deploymentId, logLines };
+  return { deploymentId, logLines: logLines ?? DEPLOYMENT_LOG_LINES.default };
 }
 
 const route: RestRoute = {

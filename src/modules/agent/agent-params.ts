@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { AppError, NotFoundError } from "../../shared/errors.ts";
-import { queryParam, type RestRequest } from "../../shared/rest-route.ts";
+import { parseQuery, queryInteger } from "../../shared/query-params.ts";
+import type { RestRequest } from "../../shared/rest-route.ts";
 
 /** Default and maximum `limit` of GET /api/agent/deployments. */
 export const DEPLOYMENTS_LIMIT = { default: 10, min: 1, max: 50 } as const;
@@ -22,32 +23,20 @@ const applicationId = z
 
 const { min, max } = DEPLOYMENTS_LIMIT;
 
-/** A decimal integer within DEPLOYMENTS_LIMIT, one issue otherwise. */
-const limitText = z.string().transform((text, ctx) => {
-  const n = /^[0-9]{1,9}$/.test(text) ? Number(text) : Number.NaN;
-  if (n >= min && n <= max) return n;
-  ctx.addIssue({ code: "custom", message: `Must be an integer from ${min} to ${max}` });
-  return z.NEVER;
-});
-
 /** Query of GET /api/agent/application: validates requests and is documented in the OpenAPI document. */
 export const applicationSchema = z.object({ applicationId });
 /** Query of GET /api/agent/deployments (`limit` is text on the wire, documented as the integer it must spell). */
 export const deploymentsSchema = z.object({
   applicationId,
-  limit: limitText.optional().meta({
-    description: `Number of deployments, ${min} to ${max}.`,
-    type: "integer",
-    minimum: min,
-    maximum: max,
-    default: DEPLOYMENTS_LIMIT.default,
-  }),
+  limit: queryInteger({ ...DEPLOYMENTS_LIMIT, description: `Number of deployments, ${min} to ${max}.` }),
 });
 
-/** Parses `schema` from the request's query (first value of repeated parameters). */
-function parse<S extends z.ZodType>(schema: S, req: RestRequest, names: string[]): z.output<S> {
-  const input = Object.fromEntries(names.flatMap((n) => (req.query[n] === undefined ? [] : [[n, queryParam(req, n)]])));
-  const result = schema.safeParse(input);
+/**
+ * Parses `schema` from the request's query (src/shared/query-params.ts: a repeated parameter is refused).
+ * @throws AppError BAD_USER_INPUT with `issues`, one per parameter.
+ */
+export function parseAgentQuery<S extends z.ZodObject>(schema: S, req: RestRequest): z.output<S> {
+  const result = parseQuery(schema, req);
   if (result.success) return result.data;
   const issues: AgentIssue[] = result.error.issues.map((i) => ({
     path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)),
@@ -68,12 +57,12 @@ function checkId(id: string): string {
 
 /** Variables of GET /api/agent/application. @throws AppError BAD_USER_INPUT; NotFoundError for an impossible id. */
 export function applicationVariables(req: RestRequest): { applicationId: string } {
-  const { applicationId } = parse(applicationSchema, req, ["applicationId"]);
+  const { applicationId } = parseAgentQuery(applicationSchema, req);
   return { applicationId: checkId(applicationId) };
 }
 
 /** Variables of GET /api/agent/deployments (`limit` defaults to 10). @throws as {@link applicationVariables}. */
 export function deploymentsVariables(req: RestRequest): { applicationId: string; limit: number } {
-  const { applicationId, limit } = parse(deploymentsSchema, req, ["applicationId", "limit"]);
+  const { applicationId, limit } = parseAgentQuery(deploymentsSchema, req);
   return { applicationId: checkId(applicationId), limit: limit ?? DEPLOYMENTS_LIMIT.default };
 }

@@ -7,8 +7,10 @@
  * SKIFF_PUBLIC_API_ONLY=true, as the dashboard's paths are).
  */
 
+import { z } from "zod";
 import { isDateTime } from "../../shared/date-time.ts";
 import { BadUserInputError } from "../../shared/errors.ts";
+import { parseQuery, queryInteger } from "../../shared/query-params.ts";
 import {
   queryParam,
   type RestError,
@@ -16,6 +18,7 @@ import {
   type RestResponse,
   type RestRoute,
 } from "../../shared/rest-route.ts";
+import { toBadUserInput } from "../../shared/validate.ts";
 
 /** The fields of an entry, as GraphQL and both rows name them. */
 const EVENT_FIELDS =
@@ -35,6 +38,9 @@ export const AUDIT_OPERATIONS = {
     auditEvents(${FILTER_ARGUMENTS}) { pageInfo { hasNextPage endCursor } nodes { ${EVENT_FIELDS} } } }`,
 } as const;
 
+/** `?first=`: the page size, 1 to 200 as the field's `@pageSize` (src/shared/query-params.ts's rule). */
+const pageQuery = z.object({ first: queryInteger({ min: 1, max: 200 }) });
+
 /** Entries per page of the export (the field's largest page). */
 const EXPORT_PAGE = 200;
 
@@ -44,10 +50,9 @@ const EXPORT_PAGE = 200;
  */
 function filterVariables(req: RestRequest): Record<string, unknown> {
   const text = (name: string) => queryParam(req, name) || undefined;
-  const first = text("first");
-  if (first !== undefined && !/^\d{1,4}$/.test(first)) {
-    throw new BadUserInputError("first must be an integer", { fieldErrors: { first: ["Must be an integer"] } });
-  }
+  const page = parseQuery(pageQuery, req);
+  if (!page.success) throw toBadUserInput(page.error, "Invalid input");
+  const { first } = page.data;
   for (const name of ["since", "until"]) {
     const value = text(name);
     if (value !== undefined && !isDateTime(value)) {
@@ -63,7 +68,7 @@ function filterVariables(req: RestRequest): Record<string, unknown> {
     target: text("target_id"),
     since: text("since"),
     until: text("until"),
-    first: first === undefined ? undefined : Number(first),
+    first,
     after: text("after"),
   };
 }

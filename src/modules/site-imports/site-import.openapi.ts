@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { errorResponses } from "../../shared/openapi/error-bodies.ts";
 import type { RouteDoc } from "../../shared/openapi/route-doc.ts";
-import { listArgsSchema, siteImportRequestSchema } from "./site-import.schema.ts";
+import { listQuerySchema, siteImportRequestSchema } from "./site-import.schema.ts";
 
 const id = z.string();
 const dateTime = z.string().meta({ format: "date-time" });
@@ -135,7 +135,7 @@ export const siteImportDocs = {
     operationId: "listSiteImports",
     summary: "Import records of the caller's organizations, newest first",
     tag,
-    query: listArgsSchema,
+    query: listQuerySchema,
     responses: {
       "200": { description: "One page of records.", schema: z.array(SiteImportRecordBody) },
       ...errorResponses(400, 401, 500),

@@ -5,10 +5,18 @@
  */
 
 import { BadUserInputError } from "../../shared/errors.ts";
+import { parseQuery } from "../../shared/query-params.ts";
 import { queryParam, type RestRequest } from "../../shared/rest-route.ts";
-import { parseInput } from "../../shared/validate.ts";
+import { parseInput, toBadUserInput } from "../../shared/validate.ts";
 import { parseIdempotencyKey } from "./site-import.idempotency.ts";
-import { deleteArgsSchema, listArgsSchema, parseSiteImportRequest, siteImportIdSchema } from "./site-import.schema.ts";
+import {
+  deleteArgsSchema,
+  listArgsSchema,
+  listQueryDefaults,
+  listQuerySchema,
+  parseSiteImportRequest,
+  siteImportIdSchema,
+} from "./site-import.schema.ts";
 
 /** Fields of an import result (spec: Import result). */
 const RESULT = `importId status projectId applicationId databaseId databaseType databaseServiceHost domainId errorMessage errorStep`;
@@ -75,10 +83,9 @@ export function procedureImportVariables(input: unknown, req: RestRequest): Reco
   return { ...importVariables(request), idempotencyKey: fromBody ?? fromHeader };
 }
 
-/** Variables of `list` from `{ limit?, offset? }` (numbers or digit strings). @throws BadUserInputError. */
+/** Variables of the procedure `list` from the object `{ limit?, offset? }` (integers). @throws BadUserInputError. */
 export function listVariables(input: unknown): Record<string, unknown> {
-  const source = (input ?? {}) as Record<string, unknown>;
-  return parseInput(listArgsSchema, { limit: source.limit, offset: source.offset }, "Invalid list arguments");
+  return parseInput(listArgsSchema, input, "Invalid input");
 }
 
 /** Variables of `get`/`retry` from `{ siteImportId }`. @throws BadUserInputError. */
@@ -92,9 +99,11 @@ export function deleteVariables(input: unknown): Record<string, unknown> {
   return { id: args.siteImportId, rollbackResources: args.rollbackResources };
 }
 
-/** The REST list query string as input: `?limit=&offset=`. */
-export function listQuery(req: RestRequest): Record<string, unknown> {
-  return { limit: queryParam(req, "limit"), offset: queryParam(req, "offset") };
+/** Variables of GET /api/site-import from `?limit=&offset=` (src/shared/query-params.ts). @throws BadUserInputError. */
+export function listQueryVariables(req: RestRequest): Record<string, unknown> {
+  const query = parseQuery(listQuerySchema, req);
+  if (!query.success) throw toBadUserInput(query.error, "Invalid list arguments");
+  return listQueryDefaults(query.data);
 }
 
 /**

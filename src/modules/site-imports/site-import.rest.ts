@@ -22,7 +22,7 @@ import {
   deleteVariables,
   idVariables,
   keyedImportVariables,
-  listQuery,
+  listQueryVariables,
   listVariables,
   OPERATIONS,
   procedureImportVariables,
@@ -146,14 +146,10 @@ export const siteImportRoutes: readonly RestRoute[] = [
     status: 200,
     body: previewBody(data.previewSiteImport as Data),
   })),
-  documented(
-    siteImportDocs.list,
-    "GET",
-    "/api/site-import",
-    "records",
-    (req) => listVariables(listQuery(req)),
-    (data) => ({ status: 200, body: nodesOf(data.siteImports) }),
-  ),
+  documented(siteImportDocs.list, "GET", "/api/site-import", "records", listQueryVariables, (data) => ({
+    status: 200,
+    body: nodesOf(data.siteImports),
+  })),
   documented(
     siteImportDocs.get,
     "GET",

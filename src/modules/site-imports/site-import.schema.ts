@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { nameText, optional, requiredOr, text } from "../../shared/input-fields.ts";
+import { queryInteger } from "../../shared/query-params.ts";
 import { parseInput } from "../../shared/validate.ts";
 
 import { envVarsSchema, hostnameSchema as hostname, portSchema, sourceSchema } from "../applications/index.ts";
@@ -49,33 +50,38 @@ export const siteImportRequestSchema = z
  */
 export type SiteImportRequest = z.output<typeof siteImportRequestSchema>;
 
-/** An integer query/argument: numbers, or strings of digits (REST query strings); empty means absent. */
-const intArg = (min: number, max: number, fallback: number) =>
-  z.preprocess(
-    (v) =>
-      v === null || v === undefined || v === ""
-        ? undefined
-        : typeof v === "string" && /^\s*-?\d+\s*$/.test(v)
-          ? Number(v)
-          : v,
-    z
-      .number(requiredOr("an integer"))
-      .int("Must be an integer")
-      .min(min, `Must be ${min} to ${max}`)
-      .max(max, `Must be ${min} to ${max}`)
-      .default(fallback),
-  );
+/** An integer argument of JSON or GraphQL: a number from `min` to `max`; null or absent mean `fallback`. */
+const intArg = ({ min, max, default: fallback }: { min: number; max: number; default: number }) =>
+  z
+    .number(requiredOr("an integer"))
+    .int("Must be an integer")
+    .min(min, `Must be ${min} to ${max}`)
+    .max(max, `Must be ${min} to ${max}`)
+    .nullish()
+    .transform((v) => v ?? fallback);
 
 /** Page size (spec: Limits): 1 to 100, default 50. */
-const pageSize = intArg(1, 100, 50);
+const PAGE_SIZE = { min: 1, max: 100, default: 50 };
 /** Records to skip: 0 or more, default 0. */
-const pageOffset = intArg(0, 2_147_483_647, 0);
+const PAGE_OFFSET = { min: 0, max: 2_147_483_647, default: 0 };
 
-/** REST and procedure list arguments: `limit` and `offset`. */
-export const listArgsSchema = z.object({ limit: pageSize, offset: pageOffset });
+/** Procedure list input `{ limit?, offset? }` (siteImport.list): an object of these fields alone. */
+export const listArgsSchema = z.strictObject(
+  { limit: intArg(PAGE_SIZE), offset: intArg(PAGE_OFFSET) },
+  requiredOr("an object"),
+);
+
+/** Query of GET /api/site-import (`?limit=&offset=`, src/shared/query-params.ts's rule): validates and documents it. */
+export const listQuerySchema = z.object({ limit: queryInteger(PAGE_SIZE), offset: queryInteger(PAGE_OFFSET) });
+
+/** The variables of a list read from {@link listQuerySchema}'s output: the defaults where a parameter is absent. */
+export const listQueryDefaults = (query: z.output<typeof listQuerySchema>) => ({
+  limit: query.limit ?? PAGE_SIZE.default,
+  offset: query.offset ?? PAGE_OFFSET.default,
+});
 
 /** GraphQL `siteImports` arguments: the same rules, with the Relay name `first` for the page size. */
-export const connectionArgsSchema = z.object({ first: pageSize, offset: pageOffset });
+export const connectionArgsSchema = z.object({ first: intArg(PAGE_SIZE), offset: intArg(PAGE_OFFSET) });
 
 /** Procedure input `{ siteImportId }` (siteImport.get, siteImport.retry). */
 export const siteImportIdSchema = z.strictObject({ siteImportId: text(100) }, requiredOr("an object"));

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { errorResponses } from "../../shared/openapi/error-bodies.ts";
 import type { RouteDoc } from "../../shared/openapi/route-doc.ts";
+import { queryInteger } from "../../shared/query-params.ts";
 import { createBody, publishBody, recoverBody, updateBody } from "./webhook.input.ts";
 
 const dateTime = z.string().meta({ format: "date-time" });
@@ -76,16 +77,9 @@ const webhookUuid = z.string().meta({ description: "Webhook endpoint id." });
 const orgParams = z.object({ org_id: orgId });
 const oneParams = z.object({ org_id: orgId, webhook_uuid: webhookUuid });
 
-/**
- * Query of the deliveries list, also what the row validates `limit` with: digits only (the range, 1 to 200, is
- * checked by the service).
- */
+/** Query of the deliveries list, also what the row validates `limit` with (src/shared/query-params.ts's rule). */
 export const deliveriesQuery = z.object({
-  limit: z
-    .string()
-    .regex(/^\d{1,4}$/)
-    .optional()
-    .meta({ type: "integer", minimum: 1, maximum: 200, description: "1 to 200 (default 50)." }),
+  limit: queryInteger({ min: 1, max: 200, default: 50, description: "1 to 200 (default 50)." }),
 });
 
 /** Errors every management path may answer. */

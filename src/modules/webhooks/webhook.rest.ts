@@ -4,16 +4,10 @@
  * resource. Errors: 400 `{ error, details: { fieldErrors, formErrors } }`; 401, 403 (`{ error, plan_feature }`
  * for the plan gate), 404, 429 (with `Retry-After`) and 500 `{ error }` (500 adds `errorId`).
  */
-import { BadUserInputError } from "../../shared/errors.ts";
 import type { RouteDoc } from "../../shared/openapi/route-doc.ts";
-import {
-  queryParam,
-  type RestError,
-  type RestRequest,
-  type RestResponse,
-  type RestRoute,
-} from "../../shared/rest-route.ts";
-import { parseInput } from "../../shared/validate.ts";
+import { parseQuery } from "../../shared/query-params.ts";
+import type { RestError, RestRequest, RestResponse, RestRoute } from "../../shared/rest-route.ts";
+import { parseInput, toBadUserInput } from "../../shared/validate.ts";
 import { createBody, emptyBody, publishBody, recoverBody, updateBody } from "./webhook.input.ts";
 import { deliveriesQuery, webhookDocs } from "./webhook.openapi.ts";
 
@@ -110,16 +104,11 @@ const oneWithoutBody = (req: RestRequest) => {
   return one(req);
 };
 
-/** `?limit=`: digits only, else 400 (the range is checked by the service). */
+/** `?limit=` (src/shared/query-params.ts's rule), absent: the service's default. @throws BadUserInputError. */
 function limitOf(req: RestRequest): number | undefined {
-  const raw = queryParam(req, "limit");
-  if (raw === undefined) return undefined;
-  if (!deliveriesQuery.shape.limit.safeParse(raw).success) {
-    throw new BadUserInputError("Invalid input: limit: must be an integer from 1 to 200", {
-      fieldErrors: { limit: ["Must be an integer from 1 to 200"] },
-    });
-  }
-  return Number(raw);
+  const query = parseQuery(deliveriesQuery, req);
+  if (!query.success) throw toBadUserInput(query.error, "Invalid input");
+  return query.data.limit;
 }
 
 /** Every webhook row. */
