@@ -19,7 +19,7 @@ const TICKS_PER_SECOND = (() => {
 })();
 
 /** utime + stime of process `pid` in milliseconds; null when /proc has no readable entry for it. */
-function processCpuMs(pid: number): number | null {
+export function processCpuMs(pid: number): number | null {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, "utf8");

@@ -10,6 +10,8 @@
  *   in BENCH_WEBHOOKS_ISOLATION_ROUNDS pairs (default 3, alternating order, after one run not counted); the ratios
  *   with / without (median, min, max) against the goal: within 10 %. BENCH_WEBHOOKS_ONLY=isolation runs only these;
  *   SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY sets the cap measured.
+ * - 1 and 3 instances on one PostgreSQL, and 3 with one SIGKILLed mid-run (bench/webhook-instances.ts): after the
+ *   above, or alone with BENCH_WEBHOOKS_ONLY=instances.
  * Every round is checked with an exact ledger (as Hookdeck's Outpost voids load runs that do not balance): deliveries
  * published (events × subscribed endpoints) = marked delivered + failed with their attempts logged; none lost (not
  * received and not failed), none doubled (received more often than attempts were logged), every signature valid.
@@ -96,9 +98,16 @@ if (!role) {
     req.on("end", () => pending.push([String(req.headers["x-webhook-delivery"]), Date.now(), true]));
   });
   const portOf = (s: typeof server) => (s.address() as { port: number }).port;
-  server.listen(0, "127.0.0.1", () =>
-    hangServer.listen(0, "127.0.0.1", () => process.send!({ port: portOf(server), hangPort: portOf(hangServer) })),
+  // BENCH_WEBHOOKS_RECEIVER_PORT: the healthy receiver's port (the never-answering one's the next); else any free.
+  const fixedPort = Number(process.env.BENCH_WEBHOOKS_RECEIVER_PORT ?? 0);
+  server.listen(fixedPort, "127.0.0.1", () =>
+    hangServer.listen(fixedPort && fixedPort + 1, "127.0.0.1", () =>
+      process.send!({ port: portOf(server), hangPort: portOf(hangServer) }),
+    ),
   );
+} else if (process.env.BENCH_WEBHOOKS_ONLY === "instances") {
+  const { instancesBench } = await import("./webhook-instances.ts");
+  if (!(await instancesBench())) process.exitCode = 1;
 } else {
   const { loadConfig } = await import("../src/config.ts");
   const { createLogger, startSkiff } = await import("../src/server/start.ts");
@@ -508,5 +517,10 @@ if (!role) {
     await skiff.stop();
     receiver.kill();
     await db.drop();
+  }
+  // The default run (BENCH_WEBHOOKS_ONLY unset) ends with the instances' (bench/webhook-instances.ts).
+  if (!process.env.BENCH_WEBHOOKS_ONLY) {
+    const { instancesBench } = await import("./webhook-instances.ts");
+    if (!(await instancesBench())) process.exitCode = 1;
   }
 }
