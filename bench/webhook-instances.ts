@@ -22,6 +22,7 @@ import { emitWebhookEvent } from "../src/modules/webhooks/webhook-emit.ts";
 import { createLogger, startSkiff } from "../src/server/start.ts";
 import { type BenchServer, scratchDatabase, startServerProcess } from "./harness.ts";
 import { backendCpuDelta, type PgCpuSampler, pgCpuSampler, processCpuMs } from "./pg-cpu.ts";
+import { deliveryOutcomes } from "./webhook-ledger.ts";
 
 const ENDPOINTS = 10;
 const CONCURRENCY = 50;
@@ -135,20 +136,7 @@ async function ledger(knex: Knex, receiver: Receiver, ids: string[], held = new 
       Array<{ n: string }>
     >;
   for (let i = 0; i < 1200 && Number((await pending())[0]!.n) > 0; i++) await sleep(100);
-  const statusOf = new Map(
-    (
-      (await knex("webhook_deliveries").whereIn("id", ids).select("id", "status")) as Array<{
-        id: string;
-        status: string;
-      }>
-    ).map((r) => [r.id, r.status]),
-  );
-  const attemptRows = (await knex("webhook_delivery_attempts")
-    .whereIn("delivery_id", ids)
-    .select("delivery_id as id")
-    .count("* as n")
-    .groupBy("delivery_id")) as Array<{ id: string; n: string }>;
-  const attempts = new Map(attemptRows.map((r) => [r.id, Number(r.n)]));
+  const { statusOf, attempts } = await deliveryOutcomes(knex, ids);
   const doubled = ids.filter((id) => (receiver.counts.get(id) ?? 0) > (attempts.get(id) ?? 0));
   const delivered = ids.filter((id) => statusOf.get(id) === "delivered" && receiver.firstAt.has(id)).length;
   const failedLogged = ids.filter((id) => statusOf.get(id) === "failed" && (attempts.get(id) ?? 0) > 0).length;

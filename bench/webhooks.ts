@@ -114,6 +114,7 @@ if (!role) {
   const { cancelPendingDeliveries, emitWebhookEvent } = await import("../src/modules/webhooks/webhook-emit.ts");
   const { endpointSlots } = await import("../src/modules/webhooks/webhook-endpoint-slots.ts");
   const { scratchDatabase } = await import("./harness.ts");
+  const { deliveryOutcomes } = await import("./webhook-ledger.ts");
 
   const receiver: ChildProcess = fork(self, [], { env: { ...process.env, BENCH_WEBHOOKS_ROLE: "receiver" } });
   const arrivals = new Map<string, number>();
@@ -302,20 +303,7 @@ if (!role) {
       for (const [pid, ms] of await backendCpu()) backendMs += ms - (cpu0.backends.get(pid) ?? 0);
       const last = Math.max(...ids.map((id) => arrivals.get(id)!));
       await new Promise((r) => setTimeout(r, 500));
-      const statusOf = new Map(
-        (
-          (await knex("webhook_deliveries").whereIn("id", ids).select("id", "status")) as Array<{
-            id: string;
-            status: string;
-          }>
-        ).map((r) => [r.id, r.status]),
-      );
-      const attemptRows = (await knex("webhook_delivery_attempts")
-        .whereIn("delivery_id", ids)
-        .select("delivery_id as id")
-        .count("* as n")
-        .groupBy("delivery_id")) as Array<{ id: string; n: string }>;
-      const attempts = new Map(attemptRows.map((r) => [r.id, Number(r.n)]));
+      const { statusOf, attempts } = await deliveryOutcomes(knex, ids);
       const delivered = ids.filter((id) => statusOf.get(id) === "delivered" && arrivals.has(id)).length;
       const failedLogged = ids.filter((id) => statusOf.get(id) === "failed" && (attempts.get(id) ?? 0) > 0).length;
       const ledger = {

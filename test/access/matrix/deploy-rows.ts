@@ -45,6 +45,18 @@ async function newDeployment(fx: Fixture, status: string): Promise<string> {
   return id;
 }
 
+/** What a deployment procedure answers each persona: those who see application P deploy (200). */
+const deployersAnswer = {
+  owner: 200,
+  admin: 200,
+  granted: 200,
+  notGranted: 404,
+  otherOwner: 404,
+  revokedKey: 401,
+  anonymous: 401,
+  agentToken: 401,
+};
+
 /** GraphQL rows of the deployments module. */
 export const deployGraphqlRows: GraphqlRow[] = [
   {
@@ -137,16 +149,7 @@ export const deployRestRows: RestRow[] = [
       body: { applicationId: fx.applicationP },
       target: fx.applicationP,
     }),
-    expect: {
-      owner: 200,
-      admin: 200,
-      granted: 200,
-      notGranted: 404,
-      otherOwner: 404,
-      revokedKey: 401,
-      anonymous: 401,
-      agentToken: 401,
-    },
+    expect: deployersAnswer,
   },
   {
     route: "POST /api/deployment.cancel",
@@ -154,15 +157,6 @@ export const deployRestRows: RestRow[] = [
       const id = await newDeployment(fx, "queued");
       return { url: "/api/deployment.cancel", body: { deploymentId: id }, target: id };
     },
-    expect: {
-      owner: 200,
-      admin: 200,
-      granted: 200,
-      notGranted: 404,
-      otherOwner: 404,
-      revokedKey: 401,
-      anonymous: 401,
-      agentToken: 401,
-    },
+    expect: deployersAnswer,
   },
 ];
