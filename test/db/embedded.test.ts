@@ -167,12 +167,23 @@ describe("embedded PostgreSQL", () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const { port } = blocker.address() as { port: number };
-    setTimeout(() => blocker.close(), 2500);
+    // The port is freed once PostgreSQL has been refused it (however long a loaded machine takes to get there).
+    const refused = /could not bind|Address already in use/;
+    const freeing = (async () => {
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline) {
+        const log = await readFile(join(dir, "postgres.log"), "utf8").catch(() => "");
+        if (refused.test(log.slice(log.lastIndexOf("starting PostgreSQL")))) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await new Promise((resolve) => blocker.close(resolve));
+    })();
     const server = await startEmbeddedPostgres(dir, port, { durable: false });
+    await freeing;
     cleanups.push(() => server.stop());
     expect(await login(server.url)).toBe("postgres");
     const log = await readFile(join(dir, "postgres.log"), "utf8");
-    expect(log).toMatch(/could not bind|Address already in use/);
+    expect(log).toMatch(refused);
     await server.stop();
   });
 

@@ -89,7 +89,7 @@ async function deletedBy(action: () => Promise<unknown>): Promise<string[]> {
   const from = kube.deleted.length;
   await action();
   // The serial background queue also holds the periodic jobs' ticks: on a loaded 2-core machine it takes a while.
-  await drainJobs(db.knex, 60_000, { background: true });
+  await drainJobs(db.knex, 120_000, { background: true });
   return kube.deleted
     .slice(from)
     .map((k) => k.split("/").slice(1).join("/"))
@@ -285,7 +285,7 @@ describe("the action table: action → objects created → objects deleted", () 
     expect(objectsOf(other.organizationId)).toEqual(allObjects(other.appName));
     const metrics = await (await fetch(skiff.metricsUrl)).text();
     expect(metrics).toMatch(/skiff_reconcile_deleted_objects_total\{kind="Namespace",trigger="periodic"\} [1-9]/);
-  }, 90_000);
+  }, 150_000);
 
   it("import rollback: deleting an import with rollbackResources deletes what it deployed", async () => {
     const org = await importReadyOrg(db.knex);
