@@ -23,12 +23,20 @@ export interface IntegerParam {
 }
 
 /**
+ * The words of an integer out of `min`..`max` — in a query parameter, followed by how it is spelled; in a JSON
+ * argument (an MCP tool's) alone, so that both surfaces say the same.
+ */
+export function integerRangeMessage(min: number, max: number): string {
+  return `Must be an integer from ${min} to ${max}`;
+}
+
+/**
  * An integer query parameter as a zod schema of its text: `undefined` when absent, the number when it is a canonical
  * decimal integer from `min` to `max`, else the issue "Must be an integer from min to max…". Documented in OpenAPI as
  * `{ type: integer, minimum, maximum, default }` (the text it must spell).
  */
 export function queryInteger({ min, max, default: fallback, description }: IntegerParam) {
-  const message = `Must be an integer from ${min} to ${max}, in digits (no sign, spaces or leading zeros)`;
+  const message = `${integerRangeMessage(min, max)}, in digits (no sign, spaces or leading zeros)`;
   return z
     .string()
     .optional()

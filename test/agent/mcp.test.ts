@@ -258,6 +258,29 @@ describe("MCP server", () => {
       const issues = (answer.body as { issues: Array<{ path: string[] }> }).issues;
       expect(issues.map((i) => i.path.join("."))).toContain(field);
     }
+    // The REST endpoint's words for the same mistakes (its query adds how an integer is spelled).
+    const pairs: Array<[string, Row, string]> = [
+      ["list_deployments", { applicationId: org.apps.a1, limit: 0 }, `applicationId=${org.apps.a1}&limit=0`],
+      ["list_deployments", { applicationId: org.apps.a1, limit: "abc" }, `applicationId=${org.apps.a1}&limit=abc`],
+      ["list_deployments", {}, ""],
+      ["list_deployments", { applicationId: "" }, "applicationId="],
+    ];
+    for (const [name, args, query] of pairs) {
+      const tool = ((await call(client, name, args)).body as { issues: Array<{ path: string[]; message: string }> })
+        .issues;
+      const rest = (await agentGet(t.skiff.url, `/api/agent/deployments?${query}`, org.tokens.owner)).body as {
+        issues: Array<{ path: string[]; message: string }>;
+      };
+      expect(
+        tool.map((i) => i.path),
+        JSON.stringify(args),
+      ).toEqual(rest.issues.map((i) => i.path));
+      tool.forEach((issue, i) => {
+        expect(rest.issues[i]!.message.startsWith(issue.message), `${issue.message} / ${rest.issues[i]!.message}`).toBe(
+          true,
+        );
+      });
+    }
     // Unknown arguments are named one by one, in the message and the issues.
     const unknown = await call(client, "get_application", { applicationId: org.apps.a1, x: 1, y: 2 });
     expect(unknown.body).toEqual({

@@ -11,7 +11,7 @@ import { queryInteger } from "../../shared/query-params.ts";
 import type { RestRequest, RestRoute } from "../../shared/rest-route.ts";
 import { AgentDeployment } from "./agent.openapi.ts";
 import { agentError } from "./agent-errors.ts";
-import { parseAgentQuery } from "./agent-params.ts";
+import { agentId, parseAgentQuery } from "./agent-params.ts";
 
 /** Default and largest number of log lines `get_deployment` answers. */
 export const DEPLOYMENT_LOG_LINES = { default: 100, max: 500 } as const;
@@ -54,7 +54,7 @@ interface Entity {
 
 /** Parameters of the row: the deployment's id and the number of log lines (src/shared/query-params.ts's rule). */
 const deploymentQuery = z.object({
-  deploymentId: z.string({ error: "Required" }).min(1, "Required"),
+  deploymentId: agentId(),
   logLines: queryInteger({ min: 1, max: DEPLOYMENT_LOG_LINES.max }),
 });
 

@@ -16,10 +16,15 @@ export interface AgentIssue {
   message: string;
 }
 
-const applicationId = z
-  .string({ error: "Required" })
-  .min(1, "Must not be empty")
-  .meta({ description: "Id of an application visible to the token's owner." });
+/**
+ * An id argument of the agent API, the same rule (and words) on the REST query and as an MCP tool's argument:
+ * required, not empty.
+ */
+export function agentId() {
+  return z.string({ error: "Required" }).min(1, "Must not be empty");
+}
+
+const applicationId = agentId().meta({ description: "Id of an application visible to the token's owner." });
 
 const { min, max } = DEPLOYMENTS_LIMIT;
 

@@ -8,14 +8,24 @@
  */
 import { z } from "zod";
 import type { McpTool } from "../../shared/mcp-tool.ts";
+import { integerRangeMessage } from "../../shared/query-params.ts";
 import type { RestResponse } from "../../shared/rest-route.ts";
 import { AgentApplication, AgentDeployment, AgentProject } from "./agent.openapi.ts";
 import { agentApiRow as agentRow } from "./agent.rest.ts";
 import { agentDeploymentRow, DEPLOYMENT_LOG_LINES } from "./agent-deployment.row.ts";
-import { DEPLOYMENTS_LIMIT } from "./agent-params.ts";
+import { agentId, DEPLOYMENTS_LIMIT } from "./agent-params.ts";
 import { Whoami } from "./whoami.rest.ts";
 
-const applicationId = z.string().min(1).describe("Id of an application visible to the token's owner (`app_…`).");
+const applicationId = agentId().describe("Id of an application visible to the token's owner (`app_…`).");
+
+/**
+ * An integer argument from `min` to `max`, refused in the words the REST endpoint's query parameter uses (a JSON
+ * number needs no word on its spelling).
+ */
+function integerArgument(min: number, max: number) {
+  const error = integerRangeMessage(min, max);
+  return z.int({ error }).min(min, { error }).max(max, { error });
+}
 
 /**
  * A 200 list body wrapped as `{ [key]: list }`; any other response as it is. A compiled read's body (its JSON text)
@@ -60,10 +70,7 @@ export const agentMcpTools: readonly McpTool[] = [
       "NOT_FOUND for an application that is not visible. Same data as GET /api/agent/deployments.",
     input: z.object({
       applicationId,
-      limit: z
-        .int()
-        .min(min)
-        .max(max)
+      limit: integerArgument(min, max)
         .optional()
         .describe(`Number of deployments, ${min} to ${max}; default ${DEPLOYMENTS_LIMIT.default}.`),
     }),
@@ -82,11 +89,8 @@ export const agentMcpTools: readonly McpTool[] = [
       `${DEPLOYMENT_LOG_LINES.max}, default ${DEPLOYMENT_LOG_LINES.default}), oldest of them first and the newest ` +
       "last; `logLinesTotal` counts every line. NOT_FOUND when the deployment's application is not visible.",
     input: z.object({
-      deploymentId: z.string().min(1).describe("Id of a deployment (`dpl_…`), as list_deployments gives it."),
-      logLines: z
-        .int()
-        .min(1)
-        .max(DEPLOYMENT_LOG_LINES.max)
+      deploymentId: agentId().describe("Id of a deployment (`dpl_…`), as list_deployments gives it."),
+      logLines: integerArgument(1, DEPLOYMENT_LOG_LINES.max)
         .optional()
         .describe(
           `Newest log lines to return, 1 to ${DEPLOYMENT_LOG_LINES.max}; default ${DEPLOYMENT_LOG_LINES.default}.`,
