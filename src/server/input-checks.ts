@@ -167,15 +167,32 @@ export function unicodeError(
 }
 
 /**
+ * Whether a REST input field at `segments` holds an id, by the rows' naming of ids (docs/rest.md: the target is
+ * `applicationId`, `projectId`, …; lists of them `applicationIds`): `id`, a name ending in `Id`, or an item of a
+ * name ending in `Ids`.
+ */
+function isIdField(segments: ReadonlyArray<string | number>): boolean {
+  const last = segments.at(-1);
+  if (typeof last === "string") return last === "id" || /^[a-z][A-Za-z]*Id$/.test(last);
+  const list = segments.at(-2);
+  return typeof list === "string" && /^[a-z][A-Za-z]*Ids$/.test(list);
+}
+
+/**
  * The same refusal for a REST row's own input, before the row builds its operation's variables: the first
  * unstorable string of the query string or the JSON body, named as the client wrote it (`limit`, `description`,
- * `events.0` — dot-separated, as the rows' own validation names fields), not by the GraphQL variable it becomes.
- * Path parameters are left to the row (an id that names nothing answers as any unknown id). Null when every string
- * is storable.
+ * `events.0` — dot-separated, as the rows' own validation names fields), not by the GraphQL variable it becomes; in
+ * an id field ({@link isIdField}) a 404, as any id that names nothing. Path parameters are left to the row (an id
+ * that names nothing answers as any unknown id). Null when every string is storable.
  */
 export function restUnicodeError(req: { query: unknown; body: unknown }) {
   const found = malformedPath(req.query ?? {}) ?? malformedPath(req.body ?? {});
-  return found && textRefusal({ field: found.segments.join(".") || "(body)", problem: found.problem, id: false });
+  if (!found) return null;
+  return textRefusal({
+    field: found.segments.join(".") || "(body)",
+    problem: found.problem,
+    id: isIdField(found.segments),
+  });
 }
 
 /** The refusal of a string at `field`: 404 NOT_FOUND in an `ID` (no object has that id), else 400 BAD_USER_INPUT. */

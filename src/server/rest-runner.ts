@@ -261,10 +261,12 @@ async function executeRow(
 ): Promise<RestResponse> {
   let variables: Record<string, unknown>;
   try {
-    variables = route.variables(req);
-    // After the row's own checks (an agent id holding NUL is an unknown id), before its operation: an unstorable
-    // string is named as the client wrote it, not by the variable it became.
+    // An id no object can have names nothing: 404 before the row's own checks of its text. Any other unstorable
+    // string after them (an agent id holding NUL is an unknown id), before its operation, named as the client wrote
+    // it, not by the variable it became.
     const unstorable = restUnicodeError(req);
+    if (unstorable?.extensions.code === "NOT_FOUND") throw unstorable;
+    variables = route.variables(req);
     if (unstorable) throw unstorable;
   } catch (e) {
     if (!(e instanceof GraphQLError)) throw e;

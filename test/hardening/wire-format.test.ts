@@ -327,6 +327,32 @@ describe("ids that hold text no id can hold", () => {
     expect(imported.json).toEqual({ error: expect.any(String) });
   });
 
+  it("an id holding NUL in a procedure's body answers 404, as any id that names nothing; another field stays 400", async () => {
+    const org = await createOrg(t.db.knex);
+    const auth = { authorization: `Bearer ${org.owner.apiKey}`, "content-type": "application/json" };
+    const nul = "a\u0000";
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ["/api/siteImport.get", { siteImportId: nul }],
+      ["/api/siteImport.delete", { siteImportId: nul }],
+      ["/api/application.delete", { applicationId: nul }],
+      ["/api/project.update", { projectId: nul, name: "x" }],
+      [
+        "/api/database.create",
+        { environmentId: "env_x", type: "postgres", name: "d", user: "u", applicationIds: [nul] },
+      ],
+    ];
+    for (const [path, body] of cases) {
+      const answer = await send(path, { method: "POST", headers: auth, body: JSON.stringify(body) });
+      expect(answer.status, `${path}: ${answer.text.slice(0, 300)}`).toBe(404);
+    }
+    const named = await send("/api/project.create", {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ name: nul }),
+    });
+    expect(named.status, named.text).toBe(400);
+  });
+
   it("a GraphQL id holding NUL or a lone surrogate is NOT_FOUND naming the field; other text fields stay 400", async () => {
     const graphql = (body: string) => send("/graphql", { headers: { "content-type": "application/json" }, body });
     const cases = [
