@@ -2819,7 +2819,10 @@ export type UpdateApplicationInput = {
   name?: InputMaybe<Scalars["String"]["input"]>;
   /** Container port, 1 to 65535. */
   port?: InputMaybe<Scalars["Int"]["input"]>;
-  /** A new source, replacing the current one. */
+  /**
+   * A new source, replacing the current one. Not with `branch`, `buildPath`, `buildType` or `dockerImage`, which
+   * change one field of the current source (`BAD_USER_INPUT` naming them: set them inside `source` instead).
+   */
   source?: InputMaybe<SiteImportSourceInput>;
 };
 

@@ -64,6 +64,20 @@ describe("source fields of another source type", () => {
     });
     expect(updated.data?.updateApplication.source).toEqual({ branch: "release", buildPath: "/app" });
   });
+
+  it("updateApplication refuses a source field given beside a whole source, naming it, and changes nothing", async () => {
+    const w = await world();
+    const created = await w.create({ type: "docker", dockerImage: "nginx:1.27" });
+    const id = created.data.createApplication.id as string;
+    const both = await w.call(UPDATE, {
+      id,
+      i: { source: { type: "docker", dockerImage: "nginx:1.29" }, dockerImage: "nginx:1.30" },
+    });
+    expect(fieldErrorsOf(both)).toEqual({ dockerImage: [expect.stringContaining("Given with source")] });
+    expect((await t.db.knex("applications").where({ id }).first("source")).source).toEqual({
+      dockerImage: "nginx:1.27",
+    });
+  });
 });
 
 describe("docker image references", () => {

@@ -98,7 +98,8 @@ export interface UpdateApplicationRaw {
 
 /**
  * `updateApplication`: changes the given fields (owners and admins). `source` replaces the source; `branch`,
- * `buildPath`, `buildType` and `dockerImage` patch the current one; the result is checked with the import's rules
+ * `buildPath`, `buildType` and `dockerImage` patch the current one (not given with `source`: BAD_USER_INPUT naming
+ * them); the result is checked with the import's rules
  * (errors of a patched field under its own name) and prerequisites. A change of anything but the name sets
  * `needsDeployment`. Emits `application.updated` with the changed fields (nothing changed: no event).
  * @throws NotFoundError, ForbiddenError, BadUserInputError, ConflictError (the environment has an application of the
@@ -108,6 +109,13 @@ export async function updateApplication(ctx: Context, id: string, raw: UpdateApp
   const visible = await manageableApplication(ctx, id);
   const patched = SOURCE_FIELDS.filter((f) => raw[f] != null);
   let source: Record<string, unknown> | undefined = raw.source ?? undefined;
+  if (source && patched.length) {
+    // One value per field: `source.dockerImage` and `dockerImage` together would leave one of them unsaid.
+    const message = "Given with source: set it inside source, or leave source out";
+    throw new BadUserInputError(`Invalid application: ${patched.join(", ")}: ${message}`, {
+      fieldErrors: Object.fromEntries(patched.map((f) => [f, [message]])),
+    });
+  }
   if (patched.length) {
     const base = source ?? currentSource(visible);
     if (!base) {

@@ -376,7 +376,10 @@ export type UpdateApplicationInput = {
   name?: string | null | undefined;
   /** Container port, 1 to 65535. */
   port?: number | null | undefined;
-  /** A new source, replacing the current one. */
+  /**
+   * A new source, replacing the current one. Not with `branch`, `buildPath`, `buildType` or `dockerImage`, which
+   * change one field of the current source (`BAD_USER_INPUT` naming them: set them inside `source` instead).
+   */
   source?: SiteImportSourceInput | null | undefined;
 };
 
