@@ -31,6 +31,7 @@ import type { Knex } from "knex";
 import pg from "pg";
 import type { Logger } from "pino";
 import { bounded } from "../shared/bounded.ts";
+import { storableText } from "../shared/storable-text.ts";
 import {
   BACKGROUND_PRIORITY,
   BACKGROUND_QUEUE,
@@ -109,6 +110,19 @@ export interface JobRunner {
 /** Connections graphile-worker's pool of a runner with `options` may open (see {@link JobRunnerOptions.poolMax}). */
 export function workerPoolMax(options: { concurrency: number; poolMax?: number }): number {
   return Math.max(2, options.poolMax ?? options.concurrency + 2);
+}
+
+/**
+ * `error` as an Error whose message and stack PostgreSQL can store: graphile-worker writes the message to the job's
+ * `last_error` (text, which holds no NUL) as it fails the attempt, and a refused write leaves the job and its queue
+ * locked. A NUL (from a remote system's message) becomes U+FFFD and a lone surrogate is made well formed; the
+ * error's class is kept (PermanentJobError still means "no retry").
+ */
+function storableError(error: unknown): Error {
+  const err = error instanceof Error ? error : new Error(String(error));
+  if (storableText(err.message) !== err.message) err.message = storableText(err.message);
+  if (err.stack && storableText(err.stack) !== err.stack) err.stack = storableText(err.stack);
+  return err;
 }
 
 /** Raised inside a handler's race when the instance shuts down. */
@@ -424,7 +438,7 @@ function taskOf(definition: JobDefinition, deps: TaskDeps): Task {
         return;
       }
       metrics.duration.observe({ task: definition.name, result: "failure" }, (performance.now() - started) / 1000);
-      const err = error instanceof Error ? error : new Error(String(error));
+      const err = storableError(error);
       const interrupted = err instanceof ShutdownAbort;
       if (err instanceof PermanentJobError || policy.kind === "none") {
         metrics.failures.inc({ task: definition.name, outcome: "permanent" });

@@ -495,6 +495,45 @@ describe("what a reconcile reports", () => {
   });
 });
 
+describe("a cluster's message no text column can hold (a NUL)", () => {
+  it("fails the reconcile's attempt and a deployment as any refusal: retried, ended, said (U+FFFD for the NUL)", async () => {
+    const app = await deployedApplication();
+    kube.failApply = { kind: "Ingress", code: 422, message: "refused \u0000 here" };
+    const { enqueueReconcile } = await import("../../src/modules/deployments/reconcile.ts");
+    await enqueueReconcile(skiff.services, skiff.services.knex, app.organizationId, "change");
+    // The attempt failed and was recorded (not left locked): due again later.
+    const failed = async () =>
+      (
+        await db.knex.raw(
+          `select attempts, last_error as "lastError", locked_at as "lockedAt" from graphile_worker.jobs
+           where key = ?`,
+          [`reconcile:${app.organizationId}`],
+        )
+      ).rows[0] as { attempts: number; lastError: string | null; lockedAt: Date | null } | undefined;
+    await expect
+      .poll(async () => (await failed())?.lastError ?? null, { timeout: 30_000 })
+      .toContain("refused \ufffd here");
+    expect((await failed())!.lockedAt).toBeNull();
+
+    // A deployment the cluster refuses so ends `error`, its reason said.
+    kube.failApply = { kind: "Deployment", code: 422, message: "no \u0000 way" };
+    const { deployApplication } = await run<{ deployApplication: { id: string } }>(
+      app,
+      `mutation($id: ID!) { deployApplication(applicationId: $id) { id } }`,
+      { id: app.applicationId },
+    );
+    await expect
+      .poll(async () => (await db.knex("deployments").where({ id: deployApplication.id }).first()).status, {
+        timeout: 30_000,
+      })
+      .toBe("error");
+    const row = await db.knex("deployments").where({ id: deployApplication.id }).first();
+    expect(row.errorMessage).toContain("no \ufffd way");
+    kube.failApply = null;
+    await db.knex.raw("select graphile_worker.remove_job(?)", [`reconcile:${app.organizationId}`]);
+  });
+});
+
 describe("under the dry-run deployer", () => {
   it("a reconcile touches no cluster", async () => {
     const dry = await startTestServer(db.url, {

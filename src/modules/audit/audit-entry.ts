@@ -10,6 +10,7 @@ import type { Caller } from "../../auth/caller.ts";
 import { newTimedId } from "../../db/ids.ts";
 import { isDataException, missingReference } from "../../db/pg-errors.ts";
 import { isDatabaseUnavailable } from "../../shared/database-unavailable.ts";
+import { storableText } from "../../shared/storable-text.ts";
 import type { RequestOrigin, RequestSurface } from "../context.ts";
 import { type AuditWriteKind, observeAuditWrite } from "./audit.metrics.ts";
 
@@ -119,7 +120,7 @@ export function entryOf(
  * or a lone surrogate), and an entry must still be written for the refusal of such a call.
  */
 function storable<T extends string | null>(text: T): T {
-  return (text === null ? null : text.toWellFormed().replaceAll("\u0000", "\ufffd")) as T;
+  return (text === null ? null : storableText(text)) as T;
 }
 
 /**

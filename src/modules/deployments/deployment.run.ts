@@ -11,6 +11,7 @@
  * to a cluster enqueues a reconcile of its organization as it ends (reconcile.ts).
  */
 import type { Logger } from "pino";
+import { storableText } from "../../shared/storable-text.ts";
 import { applicationById, lockApplication } from "../applications/index.ts";
 import type { AppServices } from "../services.ts";
 import { dryRunDeployer } from "./deployer.dry-run.ts";
@@ -168,7 +169,8 @@ export async function runDeployment(services: AppServices, log: Logger, id: stri
     });
     await end("done", { level: "info", text: "deployment finished" }, "the deployer finished after the cancellation");
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    // A cluster's message may hold what no text column can (a NUL): the deployment still ends, saying why.
+    const message = storableText(error instanceof Error ? error.message : String(error));
     if (cancellation.signal.aborted) {
       // cancelDeployment settled the application's status in its own transaction.
       await logCancellation(message);

@@ -8,6 +8,7 @@ import type { Knex } from "knex";
 import { z } from "zod";
 import { ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { text } from "../../shared/input-fields.ts";
+import { storableText } from "../../shared/storable-text.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { organizationAccess } from "../access/index.ts";
@@ -231,7 +232,7 @@ export async function appendDeploymentLog(
   text: string,
 ): Promise<DeploymentLogLine> {
   const [row] = await knex("deployment_logs")
-    .insert({ deployment_id: deploymentId, level, text })
+    .insert({ deployment_id: deploymentId, level, text: storableText(text) })
     .returning(["at", "level", "text"]);
   return row as DeploymentLogLine;
 }

@@ -37,6 +37,7 @@
 import type { Knex } from "knex";
 import type { Logger } from "pino";
 import { missingReference } from "../../db/pg-errors.ts";
+import { storableText } from "../../shared/storable-text.ts";
 import { buildNamespaceOf, namespaceOf } from "../../shared/tenant-namespace.ts";
 import {
   applicationIdsOfOrganization,
@@ -234,10 +235,7 @@ const STATUS_MESSAGE_CHARS = 500;
  * written (its row went with it).
  */
 async function recordStatus(knex: Knex, organizationId: string, failures: string[]): Promise<void> {
-  // jsonb holds no NUL: an API server's message with one keeps a replacement character there.
-  const kept = failures
-    .slice(0, STATUS_FAILURES)
-    .map((m) => m.slice(0, STATUS_MESSAGE_CHARS).toWellFormed().replaceAll("\u0000", "\ufffd"));
+  const kept = failures.slice(0, STATUS_FAILURES).map((m) => storableText(m.slice(0, STATUS_MESSAGE_CHARS)));
   const failing = kept.length > 0;
   try {
     await knex.raw(

@@ -10,6 +10,7 @@
  */
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
+import { storableText } from "../../shared/storable-text.ts";
 import { retryingConflicts } from "../../shared/transaction.ts";
 import type { AppServices } from "../services.ts";
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from "./webhook.model.ts";
@@ -106,9 +107,9 @@ export async function logAttempt(services: Pick<AppServices, "knex">, entry: Att
   await batchesOf(services.knex).log.load(entry);
 }
 
-/** Text PostgreSQL accepts: no NUL characters (a receiver may answer any bytes). */
+/** Text PostgreSQL accepts (a receiver may answer any bytes): src/shared/storable-text.ts. */
 function storable(text: string | null): string | null {
-  return text === null ? null : text.replaceAll("\u0000", "\ufffd");
+  return text === null ? null : storableText(text);
 }
 
 /** `entry` as a `webhook_delivery_attempts` row (snake_case, text made storable). */
