@@ -303,6 +303,60 @@ describe("actions allowed by the status table", () => {
     expect(await countResources(db.knex, org.organizationId)).toMatchObject({ projects: 0, applications: 0 });
   });
 
+  it("counts an environment added after the import as not the import's, even once the import's own is deleted", async () => {
+    const org = await importReadyOrg(db.knex);
+    const apiKey = org.owner.apiKey;
+    const done = await importOne(apiKey, dockerRequest(org.organizationId, { name: "moved" }));
+    const own = await db.knex("environments").where({ project_id: done.projectId }).first("id");
+    const post = (path: string, body: unknown) => rest(skiff.url, "POST", path, { apiKey }, body);
+    expect((await post("/api/environment.create", { projectId: done.projectId, name: "keep" })).status).toBe(200);
+    expect((await post("/api/application.delete", { applicationId: done.applicationId })).status).toBe(200);
+    expect((await post("/api/environment.delete", { environmentId: own.id })).status).toBe(200);
+    const refused = await gql(skiff.url, DELETE, { id: done.importId, r: true }, { apiKey });
+    expect(refused.errors?.[0]?.extensions?.code).toBe("CONFLICT");
+    expect(refused.errors?.[0]?.message).toContain('environment "keep"');
+  });
+
+  it("a rollback racing a creation in its project: the creation is refused or the rollback is, never both kept and deleted", async () => {
+    const org = await importReadyOrg(db.knex);
+    const apiKey = org.owner.apiKey;
+    for (let round = 0; round < 6; round++) {
+      const done = await importOne(apiKey, dockerRequest(org.organizationId, { name: `race-${round}` }));
+      const env = await db.knex("environments").where({ project_id: done.projectId }).first("id");
+      const [rolled, created] = await Promise.all([
+        rest(
+          skiff.url,
+          "POST",
+          "/api/siteImport.delete",
+          { apiKey },
+          { siteImportId: done.importId, rollbackResources: true },
+        ),
+        rest<{ result?: { data: { id: string } } }>(
+          skiff.url,
+          "POST",
+          "/api/application.create",
+          { apiKey },
+          {
+            environmentId: env.id,
+            name: `intruder-${round}`,
+            source: { type: "docker", dockerImage: "nginx:1.27" },
+          },
+        ),
+      ]);
+      const kept =
+        created.status === 200 ? await db.knex("applications").where({ id: created.body.result!.data.id }) : [];
+      const what = `round ${round}: rollback ${rolled.status}, create ${created.status}`;
+      // Either the creation came first (the rollback is refused, the application stays) or it found the project gone.
+      if (created.status === 200) {
+        expect(rolled.status, what).toBe(409);
+        expect(kept, what).toHaveLength(1);
+      } else {
+        expect(rolled.status, what).toBe(200);
+        expect(created.status, what).toBe(404);
+      }
+    }
+  });
+
   it("while pending with a live run, a retry waits for it and delete is refused (CONFLICT); both are allowed once the run cannot resume", async () => {
     const org = await importReadyOrg(db.knex);
     const done = await importOne(org.owner.apiKey, dockerRequest(org.organizationId, { name: "stuck" }));

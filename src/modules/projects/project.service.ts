@@ -207,10 +207,23 @@ export function projectNamed(db: Knex | Knex.Transaction, organizationId: string
   return projectsOfOrganization(db, organizationId).where("name", name).select(1);
 }
 
-/** `{ id, name }` of the environments of project `projectId`, oldest first. */
-export async function environmentsOfProject(
-  db: Knex | Knex.Transaction,
+/**
+ * Locks project `projectId` and its environments (`for update`) for the rest of the caller's transaction, so that
+ * nothing is created in it meanwhile: an insert referencing one of them (an application, a database, an environment)
+ * waits for the transaction, then finds it gone or sees the state it left. The environments are locked first, as a
+ * creation in one meets them first (its row, then its project's). Returns the environments `{ id, name, createdAt }`
+ * and the project's `createdAt` as they are once locked (none: the project is gone).
+ */
+export async function lockProjectTree(
+  trx: Knex.Transaction,
   projectId: string,
-): Promise<Array<{ id: string; name: string }>> {
-  return Environment.query(db).where({ projectId }).orderBy(["createdAt", "id"]).select("id", "name");
+): Promise<{ createdAt: Date; environments: Array<{ id: string; name: string; createdAt: Date }> } | undefined> {
+  await Environment.query(trx).where({ projectId }).orderBy("id").forUpdate().select("id");
+  const project = await Project.query(trx).findById(projectId).forUpdate().select("createdAt");
+  if (!project) return undefined;
+  const environments = await Environment.query(trx)
+    .where({ projectId })
+    .orderBy(["createdAt", "id"])
+    .select("id", "name", "createdAt");
+  return { createdAt: project.createdAt, environments };
 }

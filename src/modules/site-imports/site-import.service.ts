@@ -15,7 +15,7 @@ import { organizationAccess } from "../access/index.ts";
 import { applicationsOfProject, newAppName } from "../applications/index.ts";
 import type { Context } from "../context.ts";
 import { databasesOfProject } from "../databases/index.ts";
-import { deleteProject, environmentsOfProject } from "../projects/index.ts";
+import { deleteProject, lockProjectTree } from "../projects/index.ts";
 import { checkImport } from "./site-import.checks.ts";
 import { publishSiteImportChange, publishSiteImportDeleted } from "./site-import.events.ts";
 import { claimIdempotencyKey, importOfKey, parseIdempotencyKey, requestDigest } from "./site-import.idempotency.ts";
@@ -237,22 +237,26 @@ export async function retrySiteImport(ctx: Context, id: string): Promise<ImportO
 /**
  * Refuses to delete the project of `record` when it holds what the import did not create (spec: a rollback or a
  * retry deletes the *created* resources): an application, a database or an environment added since, by name. The
- * import's own application, database and the environment it created with the project are its; what hangs from them
- * (variables, domains, deployments) goes with them.
+ * import's own application, database and the environment it created with the project (in the same transaction: the
+ * same `createdAt`) are its; what hangs from them (variables, domains, deployments) goes with them. The project and
+ * its environments are locked first, for the rest of the transaction: nothing is created in it between this check
+ * and the deletion (a creation waits, then finds the project gone).
  * @throws ConflictError naming what was added (nothing is deleted).
  */
 async function assertOnlyImported(trx: Knex.Transaction, record: SiteImport, action: "retried" | "rolled back") {
   const projectId = record.projectId!;
-  const [applications, databases, environments] = await Promise.all([
+  const tree = await lockProjectTree(trx, projectId);
+  if (!tree) return;
+  const [applications, databases] = await Promise.all([
     applicationsOfProject(trx, projectId),
     databasesOfProject(trx, projectId),
-    environmentsOfProject(trx, projectId),
   ]);
   const added = [
     ...applications.filter((a) => a.id !== record.applicationId).map((a) => `application "${a.name}"`),
     ...databases.filter((d) => d.id !== record.databaseId).map((d) => `database "${d.name}"`),
-    // The project was created with one environment: the oldest.
-    ...environments.slice(1).map((e) => `environment "${e.name}"`),
+    ...tree.environments
+      .filter((e) => e.createdAt.getTime() !== tree.createdAt.getTime())
+      .map((e) => `environment "${e.name}"`),
   ];
   if (added.length === 0) return;
   const shown = added.slice(0, 5).join(", ") + (added.length > 5 ? ` and ${added.length - 5} more` : "");
