@@ -1016,7 +1016,8 @@ export type Mutation = {
   /**
    * Creates the caller's agent token in the active organization (read-only, personal, one per person per
    * organization). An existing token is replaced and stops working at once.
-   * `FORBIDDEN` when the organization's plan lacks the AI assistant feature (`ai_assistant`);
+   * `FORBIDDEN` for an API key (a signed-in session only: a token made by a key would outlive the key) and when the
+   * organization's plan lacks the AI assistant feature (`ai_assistant`);
    * `BAD_USER_INPUT` for an out-of-range `expiresInDays` or when there is no active organization.
    */
   createAgentToken: CreateAgentTokenPayload;

@@ -15,6 +15,7 @@ import {
   setPassword,
 } from "../helpers/seed.ts";
 import { gql, useTestServer } from "../helpers/server.ts";
+import { sessionFor } from "../helpers/session.ts";
 import { type AgentErrorBody, agentGet, signIn } from "./agent-client.ts";
 
 const t = useTestServer();
@@ -25,7 +26,9 @@ const CREATE = `mutation($input: CreateAgentTokenInput) {
 const SHOW = "{ agentToken { prefix createdAt lastUsedAt expiresAt } }";
 const REVOKE = "mutation { revokeAgentToken }";
 
-type Created = { createAgentToken: { token: string; agentToken: { prefix: string; createdAt: string } } };
+type Created = {
+  createAgentToken: { token: string; agentToken: { prefix: string; createdAt: string; expiresAt: string | null } };
+};
 type Shown = {
   agentToken: { prefix: string; createdAt: string; lastUsedAt: string | null; expiresAt: string | null } | null;
 };
@@ -35,14 +38,23 @@ async function projectsStatus(token: string): Promise<number> {
   return (await agentGet(t.skiff.url, "/api/agent/projects", token)).status;
 }
 
-async function create(apiKey: string, input?: { expiresInDays?: number }) {
-  return gql<Created>(t.skiff.url, CREATE, { input }, { apiKey });
+/** Session cookies of the seeded people, by user id (agent tokens are made by a signed-in person). */
+const sessions = new Map<string, string>();
+
+/** `createAgentToken` as `who` from a dashboard session (signed in once per person). */
+async function create(who: { userId: string; email: string }, input?: { expiresInDays?: number }) {
+  let cookie = sessions.get(who.userId);
+  if (!cookie) {
+    cookie = await sessionFor(t.db.knex, t.skiff.url, who);
+    sessions.set(who.userId, cookie);
+  }
+  return gql<Created>(t.skiff.url, CREATE, { input }, { cookie });
 }
 
 describe("creating an agent token", () => {
   it("shows the secret once, stores only its hash, and reports prefix and dates afterwards", async () => {
     const org = await createOrg(t.db.knex);
-    const res = await create(org.owner.apiKey);
+    const res = await create(org.owner);
     expect(res.errors).toBeUndefined();
     const { token, agentToken } = res.data!.createAgentToken;
     expect(token).toMatch(/^skiff_agt_[A-Za-z0-9_-]{43}$/);
@@ -66,6 +78,14 @@ describe("creating an agent token", () => {
     expect(used.data?.agentToken?.lastUsedAt).toEqual(expect.any(String));
   });
 
+  it("is refused to an API key (FORBIDDEN): a token made by a key would outlive the key", async () => {
+    const org = await createOrg(t.db.knex);
+    const res = await gql<Created>(t.skiff.url, CREATE, {}, { apiKey: org.owner.apiKey });
+    expect(res.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect(res.errors?.[0]?.message).toContain("needs a signed-in session");
+    expect(await t.db.knex("agent_tokens").where({ organization_id: org.organizationId })).toHaveLength(0);
+  });
+
   it("works from a dashboard session", async () => {
     const org = await createOrg(t.db.knex);
     await setPassword(t.db.knex, org.owner.userId, "owner-password");
@@ -79,7 +99,7 @@ describe("creating an agent token", () => {
 
   it("requires the AI assistant feature on the plan (FORBIDDEN)", async () => {
     const org = await createOrg(t.db.knex, "plan_free");
-    const res = await create(org.owner.apiKey);
+    const res = await create(org.owner);
     expect(res.data).toBeNull();
     expect(res.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
     expect(res.errors?.[0]?.message).toContain("ai_assistant");
@@ -89,8 +109,8 @@ describe("creating an agent token", () => {
   it("lets any member create their own, personal token", async () => {
     const org = await createOrg(t.db.knex);
     const member = await addMember(t.db.knex, org.organizationId, "member");
-    const mine = await create(member.apiKey);
-    const owners = await create(org.owner.apiKey);
+    const mine = await create(member);
+    const owners = await create(org.owner);
     expect(mine.errors).toBeUndefined();
     expect(owners.errors).toBeUndefined();
     const rows = await t.db.knex("agent_tokens").where({ organization_id: org.organizationId }).orderBy("user_id");
@@ -102,19 +122,14 @@ describe("creating an agent token", () => {
   it("rejects an out-of-range lifetime and sets expiresAt for a valid one", async () => {
     const org = await createOrg(t.db.knex);
     for (const expiresInDays of [0, 366]) {
-      const bad = await create(org.owner.apiKey, { expiresInDays });
+      const bad = await create(org.owner, { expiresInDays });
       expect(bad.errors?.[0]?.extensions).toMatchObject({
         code: "BAD_USER_INPUT",
         fieldErrors: { expiresInDays: [expect.any(String)] },
       });
     }
-    const ok = await gql<{ createAgentToken: { agentToken: { expiresAt: string } } }>(
-      t.skiff.url,
-      "mutation { createAgentToken(input: { expiresInDays: 30 }) { agentToken { expiresAt } } }",
-      {},
-      { apiKey: org.owner.apiKey },
-    );
-    const days = (Date.parse(ok.data!.createAgentToken.agentToken.expiresAt) - Date.now()) / 86_400_000;
+    const ok = await create(org.owner, { expiresInDays: 30 });
+    const days = (Date.parse(ok.data!.createAgentToken.agentToken.expiresAt!) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThanOrEqual(30);
   });
@@ -123,9 +138,9 @@ describe("creating an agent token", () => {
 describe("replacing and revoking", () => {
   it("replaces the old token at once when a new one is created (one per person per organization)", async () => {
     const org = await createOrg(t.db.knex);
-    const first = (await create(org.owner.apiKey)).data!.createAgentToken.token;
+    const first = (await create(org.owner)).data!.createAgentToken.token;
     expect(await projectsStatus(first)).toBe(200);
-    const second = (await create(org.owner.apiKey)).data!.createAgentToken.token;
+    const second = (await create(org.owner)).data!.createAgentToken.token;
     expect(second).not.toBe(first);
     expect(await projectsStatus(first)).toBe(401);
     expect(await projectsStatus(second)).toBe(200);
@@ -135,14 +150,25 @@ describe("replacing and revoking", () => {
   it("keeps one token per organization for a person in two organizations", async () => {
     const a = await createOrg(t.db.knex);
     const b = await createOrg(t.db.knex);
-    // The owner of `a` also joins `b`, with an API key bound to `b`.
+    // The owner of `a` also joins `b`.
     const memberId = newId("member");
     await t.db
       .knex("members")
       .insert({ id: memberId, organization_id: b.organizationId, user_id: a.owner.userId, role: "admin" });
-    const keyInB = (await createApiKey(t.db.knex, a.owner.userId, b.organizationId)).apiKey;
-    const inA = (await create(a.owner.apiKey)).data!.createAgentToken.token;
-    const inB = (await create(keyInB)).data!.createAgentToken.token;
+    // One session, switched from one organization to the other.
+    const cookie = await sessionFor(t.db.knex, t.skiff.url, a.owner);
+    const inOrganization = async (id: string) => {
+      const switched = await gql(
+        t.skiff.url,
+        "mutation($id: ID!) { setActiveOrganization(id: $id) { role } }",
+        { id },
+        { cookie },
+      );
+      expect(switched.errors).toBeUndefined();
+      return (await gql<Created>(t.skiff.url, CREATE, {}, { cookie })).data!.createAgentToken.token;
+    };
+    const inA = await inOrganization(a.organizationId);
+    const inB = await inOrganization(b.organizationId);
     expect(await projectsStatus(inA)).toBe(200);
     expect(await projectsStatus(inB)).toBe(200);
     await createProjects(t.db.knex, b.organizationId, 1);
@@ -154,7 +180,7 @@ describe("replacing and revoking", () => {
 
   it("kills a revoked token at once", async () => {
     const org = await createOrg(t.db.knex);
-    const token = (await create(org.owner.apiKey)).data!.createAgentToken.token;
+    const token = (await create(org.owner)).data!.createAgentToken.token;
     expect(await projectsStatus(token)).toBe(200);
     const { id: tokenId } = await t.db.knex("agent_tokens").where({ organization_id: org.organizationId }).first("id");
     const revoked = await gql(t.skiff.url, REVOKE, {}, { apiKey: org.owner.apiKey });

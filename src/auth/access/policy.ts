@@ -224,6 +224,8 @@ const SESSION_ONLY = {
   // Spec (Authentication, rules 1 and 4): keys are made under Account → API Keys, and deleting one ends its access —
   // which a key that had made others would outlive.
   "apiKey:create": "an API key cannot make API keys (deleting it would leave the ones it made working)",
+  // Spec (Agent API, rule 1): agent tokens are made under Settings → AI; one made by a key would outlive the key.
+  "agentToken:create": "an API key cannot make agent tokens (deleting it would leave the token working)",
 } as const;
 
 /** Account-level actions that need a signed-in person rather than an API key bound to one organization. */
@@ -231,7 +233,7 @@ export type SessionAction = keyof typeof SESSION_ONLY;
 
 /**
  * Checks that `caller` is signed in (a session or user JWT): an API key or an agent token cannot create
- * organizations, join them, or create API keys.
+ * organizations, join them, or create API keys or agent tokens.
  * @throws ForbiddenError otherwise.
  */
 export function assertSignedIn(caller: Caller, action: SessionAction): void {

@@ -4,7 +4,7 @@
  * the unique (organization_id, user_id)); revoking deletes it at once; both need an active organization.
  * Creating one requires the AI assistant feature (`ai_assistant`) on the organization's plan.
  */
-import { assertCan } from "../../auth/access/policy.ts";
+import { assertCan, assertSignedIn } from "../../auth/access/policy.ts";
 import type { OrgAccess } from "../../auth/access/standing.ts";
 import type { Caller } from "../../auth/caller.ts";
 import { newId } from "../../db/ids.ts";
@@ -52,9 +52,10 @@ async function activeMembership(scope: AccessScope): Promise<OrgAccess & { userI
 }
 
 /**
- * Creates (or replaces) the caller's token in the active organization.
+ * Creates (or replaces) the caller's token in the active organization; a signed-in person only (spec: made under
+ * Settings → AI).
  * @throws BadUserInputError for `expiresInDays` outside 1..365 or without an active organization;
- * ForbiddenError when the plan lacks {@link AI_ASSISTANT_FEATURE}.
+ * ForbiddenError for an API key, or when the plan lacks {@link AI_ASSISTANT_FEATURE}.
  */
 export async function createAgentToken(
   ctx: ServiceContext,
@@ -67,6 +68,7 @@ export async function createAgentToken(
     });
   }
   const access = await activeMembership(ctx.scope);
+  assertSignedIn(ctx.caller as Caller, "agentToken:create");
   assertCan(access, "plan:feature", { feature: AI_ASSISTANT_FEATURE, what: "Agent tokens" });
   const secret = generateAgentToken();
   const fresh = {
