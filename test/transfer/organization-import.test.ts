@@ -355,11 +355,12 @@ describe("organization import", () => {
     expect(JSON.stringify([pg, my])).not.toContain(namespaceOf(source.organizationId));
   });
 
-  it("finds before creating anything what the services would refuse: a port out of range, a variable's name, no registry", async () => {
+  it("finds before creating anything what the services would refuse: a port out of range, a variable's name, a host, no registry", async () => {
     const bad = withoutHosts(bundle);
     const web = bad.projects[0]!.environments[0]!.applications[0]!;
     web.port = 99_999;
     web.variables.push({ key: "bad key!", secret: web.variables[0]!.secret });
+    web.domains = [{ host: "nas.lan", port: null, https: true }];
     const other = await freshTarget();
     const planned = await post("import-plan", other.organizationId, other.ownerKey, { bundle: bad, identity });
     expect(planned.status).toBe(200);
@@ -370,6 +371,7 @@ describe("organization import", () => {
       expect.arrayContaining([
         ["application", "port: Must be 1 to 65535"],
         ["variable", expect.stringMatching(/^key: /)],
+        ["domain", expect.stringMatching(/^host: Must be a public host name/)],
       ]),
     );
     const refused = await post("import", other.organizationId, other.ownerKey, { bundle: bad, identity });

@@ -16,6 +16,7 @@ import {
   checkApplicationPrerequisites,
   domainWithHost,
   envVarsSchema,
+  hostnameSchema,
   portSchema,
   type SourceInput,
 } from "../applications/index.ts";
@@ -283,13 +284,15 @@ export async function prepareOrganizationImport(
             count(compare("domain", d.host, d, td), "domains");
             continue;
           }
-          const taken = await domainWithHost(ctx.knex, d.host).first();
-          count(
-            taken
-              ? { kind: "domain", name: d.host, action: "CONFLICT", reason: "host is taken on this instance" }
-              : { kind: "domain", name: d.host, action: "CREATE", reason: null },
-            "domains",
-          );
+          // What addDomain would refuse (a host that is not a public name), then a host held here.
+          const valid = hostnameSchema.safeParse(d.host);
+          const taken = valid.success && (await domainWithHost(ctx.knex, valid.data).first());
+          const reason = !valid.success
+            ? `host: ${valid.error.issues[0]!.message}`
+            : taken
+              ? "host is taken on this instance"
+              : null;
+          count({ kind: "domain", name: d.host, action: reason ? "CONFLICT" : "CREATE", reason }, "domains");
         }
       }
       for (const d of e.databases) {
