@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { RestRequest } from "./rest-route.ts";
 
 /** The message of a parameter given more than once (`?limit=1&limit=2`). */
-const GIVEN_ONCE = "Must be given once";
+export const GIVEN_ONCE = "Must be given once";
 
 /** Canonical decimal: `0`, or at most 15 digits without a leading zero (exact as a JavaScript number). */
 const CANONICAL_INTEGER = /^(?:0|[1-9][0-9]{0,14})$/;

@@ -4,7 +4,9 @@
  * domain logic; the behaviour lives once in the services behind the GraphQL resolvers.
  */
 import type { FormattedExecutionResult } from "graphql";
+import { BadUserInputError } from "./errors.ts";
 import type { RouteDoc } from "./openapi/route-doc.ts";
+import { GIVEN_ONCE } from "./query-params.ts";
 
 /**
  * Which surface is asking: agent tokens are accepted only by the agent API. `none`: a public row (no
@@ -180,8 +182,14 @@ export const STATUS_OF_CODE: Record<string, number> = {
   RESPONSE_TOO_LARGE: 413,
 };
 
-/** The first string value of a query parameter. */
+/**
+ * The value of query parameter `name` (undefined when absent). A parameter is given at most once (docs/rest.md,
+ * "Query parameters"). @throws BadUserInputError naming it when it is repeated.
+ */
 export function queryParam(req: RestRequest, name: string): string | undefined {
   const v = req.query[name];
-  return Array.isArray(v) ? v[0] : v;
+  if (!Array.isArray(v)) return v;
+  throw new BadUserInputError(`Invalid query parameter: ${name}: ${GIVEN_ONCE}`, {
+    fieldErrors: { [name]: [GIVEN_ONCE] },
+  });
 }

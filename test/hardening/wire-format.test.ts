@@ -353,6 +353,22 @@ describe("ids that hold text no id can hold", () => {
     expect(named.status, named.text).toBe(400);
   });
 
+  it("a text query parameter given twice is a 400 naming it, on every row that reads one", async () => {
+    const org = await createOrg(t.db.knex);
+    const auth = { authorization: `Bearer ${org.owner.apiKey}` };
+    const input = encodeURIComponent(JSON.stringify({ limit: 1 }));
+    for (const path of [
+      `/api/audit-events?since=2030-01-01T00:00:00Z&since=2020-01-01T00:00:00Z`,
+      `/api/organizations/${org.organizationId}/export?recipient=&recipient=x`,
+      `/api/siteImport.list?input=${input}&input=${input}`,
+      "/api/docs/lookup?hostname=a.example.com&hostname=b.example.com",
+    ]) {
+      const answer = await send(path, { method: "GET", headers: auth });
+      expect(answer.status, `${path}: ${answer.text.slice(0, 300)}`).toBe(400);
+      expect(answer.text, path).toContain("Must be given once");
+    }
+  });
+
   it("a GraphQL id holding NUL or a lone surrogate is NOT_FOUND naming the field; other text fields stay 400", async () => {
     const graphql = (body: string) => send("/graphql", { headers: { "content-type": "application/json" }, body });
     const cases = [
