@@ -80,6 +80,8 @@ describe("projects by role", () => {
     const unreadable = ["line\nbreak", "bell\u0007", "esc\u001b[31m", "\u200b", "web\u200b", "\u202Ebew", "\u200d"];
     // Line and paragraph separators, and the fillers and blanks that show as nothing.
     unreadable.push("line\u2028sep", "para\u2029sep", "\u3164", "\u115f", "web\u1160", "\uffa0", "web\u2800");
+    // Variation selectors alone (they only modify a neighbour), also left alone once blanks are trimmed.
+    unreadable.push("\ufe0f", "\ufe0e", "\ufe00", "\u{e0100}", "\u180b", "\u3000\ufe0f");
     for (const name of unreadable) {
       const refused = await gql(t.skiff.url, CREATE_PROJECT, { input: { name } }, { apiKey: org.owner.apiKey });
       expect(code(refused), JSON.stringify(name)).toBe("BAD_USER_INPUT");
