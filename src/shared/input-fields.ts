@@ -34,7 +34,7 @@ const INVISIBLE = /(?![\u200C\u200D])\p{Cf}|[\u034F\u115F\u1160\u17B4\u17B5\u280
  * A text of nothing but characters that only modify a neighbour: the joiners (U+200C, U+200D) and the variation
  * selectors (U+FE00–U+FE0F, U+E0100–U+E01EF, Mongolian U+180B–U+180D and U+180F). Alone they show as nothing.
  */
-const MODIFIERS_ONLY = /^[\u200C\u200D\uFE00-\uFE0F\u180B-\u180D\u180F\u{E0100}-\u{E01EF}]+$/u;
+const MODIFIERS_ONLY = /^(?:\u200C|\u200D|[\uFE00-\uFE0F\u180B-\u180D\u180F\u{E0100}-\u{E01EF}])+$/u;
 
 /** Line and paragraph separators (Unicode categories Zl and Zp: U+2028, U+2029), which break a line as a newline does. */
 const SEPARATOR = /[\p{Zl}\p{Zp}]/u;
