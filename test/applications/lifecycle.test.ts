@@ -346,6 +346,8 @@ describe("domains and environments", () => {
       "api.production",
       "nas.lan",
       "co.uk",
+      "nas.home.arpa",
+      "abc.onion",
     ]) {
       const answer = await w.call(`mutation($i: AddDomainInput!) { addDomain(input: $i) { id } }`, {
         i: { applicationId: app.id, host: refused },

@@ -10,7 +10,7 @@ export type AddDomainInput = {
   applicationId: string | number;
   /**
    * Public host name, e.g. `shop.example.com` (lower-cased; unique on the whole platform, else `CONFLICT`): a name
-   * under a public suffix of ICANN's Public Suffix List, or under `.test` or `.example` (reserved for testing). An IP
+   * under a public suffix of ICANN's Public Suffix List (not `.arpa` or `.onion`), or under `.test` or `.example`. An IP
    * address, `localhost`, a suffix alone (`co.uk`) and names under `.local`, `.internal`, `.lan` or a cluster's own
    * (`api.default`, `x.svc.cluster.local`) answer `BAD_USER_INPUT`: an ingress routes names that public DNS resolves.
    */

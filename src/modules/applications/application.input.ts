@@ -8,6 +8,12 @@ import { parse as parseHost } from "tldts";
 import { z } from "zod";
 import { optional, requiredOr, text } from "../../shared/input-fields.ts";
 
+/**
+ * Suffixes the Public Suffix List holds that public DNS does not route to a web server: `.arpa` (infrastructure; its
+ * `home.arpa` is private use, RFC 8375) and `.onion` (Tor, RFC 7686).
+ */
+const SPECIAL_USE = /(^|\.)(arpa|onion)$/;
+
 /** Top-level names reserved for testing and documentation (RFC 2606, RFC 6761), allowed though no public DNS has them. */
 const TESTING_TLDS = new Set(["test", "example"]);
 
@@ -15,11 +21,13 @@ const TESTING_TLDS = new Set(["test", "example"]);
  * Whether `host` is a name public DNS can answer for an ingress: under a public suffix of ICANN's section of the
  * Public Suffix List (`shop.example.com`, `shop.example.co.uk`; not a suffix alone such as `co.uk`), or under a
  * top-level name reserved for testing ({@link TESTING_TLDS}). Refused: loopback (`localhost`), multicast DNS
- * (`.local`), private use (`.internal`, `.lan`), and a cluster's own names (`api.default`, `x.svc.cluster.local`).
+ * (`.local`), private use (`.internal`, `.lan`, `home.arpa`), a cluster's own names (`api.default`,
+ * `x.svc.cluster.local`) and the {@link SPECIAL_USE} suffixes.
  */
 function isPublicHost(host: string): boolean {
   const { domain, isIcann, publicSuffix } = parseHost(host, { allowPrivateDomains: false });
   if (publicSuffix && TESTING_TLDS.has(publicSuffix)) return true;
+  if (publicSuffix && SPECIAL_USE.test(publicSuffix)) return false;
   return isIcann === true && domain !== null;
 }
 
