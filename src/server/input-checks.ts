@@ -182,10 +182,12 @@ function isIdField(segments: ReadonlyArray<string | number>): boolean {
  * The same refusal for a REST row's own input, before the row builds its operation's variables: the first
  * unstorable string of the query string or the JSON body, named as the client wrote it (`limit`, `description`,
  * `events.0` — dot-separated, as the rows' own validation names fields), not by the GraphQL variable it becomes; in
- * an id field ({@link isIdField}) a 404, as any id that names nothing. Path parameters are left to the row (an id
- * that names nothing answers as any unknown id). Null when every string is storable.
+ * an id field ({@link isIdField}) or a path parameter (each names an object: an organization, an endpoint, a
+ * delivery, an import) a 404, as any id that names nothing. Null when every string is storable.
  */
-export function restUnicodeError(req: { query: unknown; body: unknown }) {
+export function restUnicodeError(req: { params?: unknown; query: unknown; body: unknown }) {
+  const inPath = malformedPath(req.params ?? {});
+  if (inPath) return textRefusal({ field: inPath.segments.join("."), problem: inPath.problem, id: true });
   const found = malformedPath(req.query ?? {}) ?? malformedPath(req.body ?? {});
   if (!found) return null;
   return textRefusal({

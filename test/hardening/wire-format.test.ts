@@ -305,6 +305,7 @@ describe("ids that hold text no id can hold", () => {
       ["POST", `${hooks}/a%00/test`],
       ["GET", `${hooks}/a%00/deliveries`],
       ["POST", `${hooks}/a%00/deliveries/d/redeliver`],
+      ["POST", `${hooks}/a/deliveries/dlv_%00/redeliver`],
       ["POST", `${hooks}/a%00/recover`, JSON.stringify({ since: "2026-01-01T00:00:00Z" })],
       ["GET", "/api/organizations/a%00/export"],
       ["POST", "/api/organizations/a%00/import-plan", JSON.stringify({ bundle: {} })],
