@@ -103,11 +103,13 @@ const MAX_ISSUES = 20;
 function checkedArguments(tool: McpTool, args: unknown): { args: Record<string, unknown> } | { error: CallToolResult } {
   const result = strictInputs.get(tool)!.safeParse(args ?? {});
   if (result.success) return { args: result.data };
-  const all = result.error.issues.flatMap((i) => {
+  const listed = result.error.issues.flatMap((i) => {
     const path = i.path.map((p) => (typeof p === "symbol" ? String(p) : typeof p === "string" ? echoed(p) : p));
     if (i.code !== "unrecognized_keys") return [{ path, message: i.message }];
     return i.keys.map((key) => ({ path: [...path, echoed(key)], message: "Unknown argument" }));
   });
+  // One issue per argument and words (a value over the range and not a safe integer says the same twice).
+  const all = [...new Map(listed.map((i) => [JSON.stringify([i.path, i.message]), i])).values()];
   const issues = all.slice(0, MAX_ISSUES);
   const more = all.length > issues.length ? ` and ${all.length - issues.length} more` : "";
   const named = [...new Set(issues.map((i) => i.path.join(".")))].join(", ");

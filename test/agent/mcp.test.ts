@@ -258,6 +258,15 @@ describe("MCP server", () => {
       const issues = (answer.body as { issues: Array<{ path: string[] }> }).issues;
       expect(issues.map((i) => i.path.join("."))).toContain(field);
     }
+    // A mistyped argument says what it must be; one mistake is one issue.
+    const typed = await call(client, "get_application", { applicationId: 42 });
+    expect((typed.body as { issues: unknown[] }).issues).toEqual([
+      { path: ["applicationId"], message: "Must be a string" },
+    ]);
+    const huge = await call(client, "list_deployments", { applicationId: org.apps.a1, limit: 1e20 });
+    expect((huge.body as { issues: unknown[] }).issues).toEqual([
+      { path: ["limit"], message: "Must be an integer from 1 to 50" },
+    ]);
     // The REST endpoint's words for the same mistakes (its query adds how an integer is spelled).
     const pairs: Array<[string, Row, string]> = [
       ["list_deployments", { applicationId: org.apps.a1, limit: 0 }, `applicationId=${org.apps.a1}&limit=0`],

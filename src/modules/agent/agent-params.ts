@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { AppError, NotFoundError } from "../../shared/errors.ts";
+import { requiredOr } from "../../shared/input-fields.ts";
 import { parseQuery, queryInteger } from "../../shared/query-params.ts";
 import type { RestRequest } from "../../shared/rest-route.ts";
 
@@ -21,7 +22,7 @@ export interface AgentIssue {
  * required, not empty.
  */
 export function agentId() {
-  return z.string({ error: "Required" }).min(1, "Must not be empty");
+  return z.string(requiredOr("a string")).min(1, "Must not be empty");
 }
 
 const applicationId = agentId().meta({ description: "Id of an application visible to the token's owner." });
