@@ -1,7 +1,8 @@
 /**
  * One request per surface against a running Skiff (CI's smoke runs of the variants: DATABASE_URL, an ordinary
- * user, a 0700 directory): `node scripts/smoke.ts <base URL> <API key> [metrics URL]`. Checks GraphQL over HTTP, a
- * graphql-ws subscription, the REST rows (site import history, webhooks), the agent API with a fresh agent token,
+ * user, a 0700 directory): `node scripts/smoke.ts <base URL> <API key> <owner e-mail> <password> [metrics URL]`, the
+ * credentials the first start printed. Checks GraphQL over HTTP, a graphql-ws subscription, the REST rows (site
+ * import history, webhooks), sign-in, the agent API with an agent token made from that session (never by a key),
  * the OpenAPI documents, the dashboard, /readyz, and /metrics at the metrics URL (default: the metrics listener's
  * default port on the base URL's host, SKIFF_METRICS_PORT) while the API's port has none. Prints one line per
  * surface; exits 1 on the first failure.
@@ -9,9 +10,9 @@
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 
-const [base, apiKey, metricsArgument] = process.argv.slice(2);
-if (!base || !apiKey) {
-  console.error("usage: node scripts/smoke.ts <base URL> <API key> [metrics URL]");
+const [base, apiKey, email, password, metricsArgument] = process.argv.slice(2);
+if (!base || !apiKey || !email || !password) {
+  console.error("usage: node scripts/smoke.ts <base URL> <API key> <owner e-mail> <password> [metrics URL]");
   process.exit(2);
 }
 const metricsUrl = metricsArgument ?? `http://${new URL(base).hostname}:9464/metrics`;
@@ -71,7 +72,25 @@ check(imports.status === 200, "REST site import history (GET /api/site-import)",
 const webhooks = await call(`/api/v1/orgs/${org.databaseId}/webhooks`);
 check(webhooks.status === 200 && Array.isArray(webhooks.json()), "REST webhooks (GET …/webhooks)", webhooks.text);
 
-const token = await graphql("mutation { createAgentToken(input: {}) { token } }");
+// As the dashboard signs in: from the server's own origin (fetch marks its requests as a browser's, which need one).
+const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
+  method: "POST",
+  headers: { "content-type": "application/json", origin: new URL(base).origin },
+  body: JSON.stringify({ email, password }),
+});
+const cookie = signIn.headers
+  .getSetCookie()
+  .map((c) => c.split(";")[0])
+  .join("; ");
+check(signIn.status === 200 && cookie !== "", "sign-in (POST /api/auth/sign-in/email)", signIn.status);
+const token = await fetch(`${base}/graphql`, {
+  method: "POST",
+  headers: { "content-type": "application/json", cookie },
+  body: JSON.stringify({ query: "mutation { createAgentToken(input: {}) { token } }" }),
+}).then(async (res) => ({
+  status: res.status,
+  body: (await res.json()) as { data?: { createAgentToken?: { token?: string } } },
+}));
 const agentToken = token.body.data?.createAgentToken?.token as string | undefined;
 check(Boolean(agentToken), "agent token (createAgentToken)", token.body);
 const agent = await call("/api/agent/projects", { headers: { authorization: `Bearer ${agentToken}` } });

@@ -184,9 +184,13 @@ try {
   if (uid !== "1000") fail(`the server runs as uid ${uid}, not 1000`);
   if (succeeds("podman", ["exec", name, "touch", "/app/written"])) fail("the root filesystem is writable");
 
-  const key = output("podman", ["logs", name]).match(/^API key *: *(\S+)/m)?.[1];
-  if (!key) fail("the first start printed no API key");
-  run(process.execPath, [join(root, "scripts", "smoke.ts"), url, key, `http://127.0.0.1:${metricsPort}/metrics`]);
+  const logs = output("podman", ["logs", name]);
+  const [key, email, password] = [/^API key *: *(\S+)/m, /^Owner account *: *(\S+)/m, /^Password *: *(\S+)/m].map(
+    (line) => logs.match(line)?.[1],
+  );
+  if (!key || !email || !password) fail("the first start printed no API key, owner account or password");
+  const metrics = `http://127.0.0.1:${metricsPort}/metrics`;
+  run(process.execPath, [join(root, "scripts", "smoke.ts"), url, key, email, password, metrics]);
   console.log(`test:image: smoke passed; RSS ${rssMb(pid)} MB`);
   console.log("test:image: passed");
 } catch (error) {
