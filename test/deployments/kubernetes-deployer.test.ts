@@ -229,6 +229,23 @@ describe("kubernetes deployer (fake API server)", () => {
     expect(kube.get(ns, "Deployment", app.appName)!.metadata.generation).toBe(2);
   });
 
+  it("a deployment's requests and its reconcile's share keep-alive connections: a few TLS handshakes, not one each", async () => {
+    const app = await seededApplication(db.knex);
+    await addDomain(db.knex, app.organizationId, app.applicationId, `${app.appName}.example.test`);
+    await addDatabase(db.knex, app);
+    kube.onApply = completeEverything;
+    await drainJobs(db.knex, 30_000, { background: true });
+    const requests = kube.requests.length;
+    const connections = kube.connections;
+
+    const { row, logs } = await waitForDeployment(await deploy(app));
+    expect(row.status, logs.join("\n")).toBe("done");
+    await drainJobs(db.knex, 30_000); // the reconcile the deployment ends with
+    expect(kube.requests.length - requests).toBeGreaterThan(20);
+    // One client per deployment and per reconcile, each on one connection while its requests follow one another.
+    expect(kube.connections - connections).toBeLessThanOrEqual(4);
+  });
+
   it("a rollout that never completes ends error with the timeout as reason, and the application unhealthy", async () => {
     const app = await seededApplication(db.knex);
     await insertWebhook(db.knex, app.organizationId, "https://192.0.2.1/hooks", [

@@ -76,6 +76,8 @@ export interface KubeApi {
   token: string;
   /** Every request, oldest first. */
   requests: KubeRequest[];
+  /** TLS connections accepted so far (a client reusing keep-alive connections opens few). */
+  connections: number;
   /** The stored object, if any. */
   get(namespace: string, kind: string, name: string): KubeObject | undefined;
   /** Every stored object, in the order first applied. */
@@ -171,6 +173,7 @@ export async function startKubeApi(): Promise<KubeApi> {
     url: "",
     token,
     requests,
+    connections: 0,
     get: (ns, kind, name) => store.get(`${ns}/${kind}/${name}`),
     objects: () => [...store.values()],
     setStatus(ns, kind, name, st) {
@@ -418,6 +421,9 @@ export async function startKubeApi(): Promise<KubeApi> {
       handle(req, res).catch((error) => status(res, 500, "InternalError", String(error)));
     },
   );
+  server.on("secureConnection", () => {
+    api.connections += 1;
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());

@@ -32,6 +32,7 @@ import {
 import type { Config } from "../../config.ts";
 import type { Deployer } from "./deployer.ts";
 import { type Manifest, NO_REGISTRY } from "./deployment.manifests.ts";
+import { reusingConnections } from "./kube-connections.ts";
 
 /** The field manager of every apply. */
 export const FIELD_MANAGER = "skiff";
@@ -80,14 +81,14 @@ export interface RequestPolicy {
 
 /**
  * An object API client of `kc` whose every request (discovery included) is aborted after `policy.timeoutSeconds`,
- * or as soon as `policy.signal` aborts.
+ * or as soon as `policy.signal` aborts. Its requests share keep-alive connections ({@link reusingConnections}).
  */
 export function objectClient(kc: KubeConfig, policy: RequestPolicy): KubernetesObjectApi {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error("no Kubernetes cluster configured (set KUBECONFIG)");
   const configuration = createConfiguration({
     baseServer: new ServerConfiguration(cluster.server, {}),
-    authMethods: { default: kc },
+    authMethods: { default: reusingConnections(kc) },
     promiseMiddleware: [
       {
         pre: async (context) => {
