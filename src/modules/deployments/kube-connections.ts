@@ -2,8 +2,9 @@
  * Connection reuse for the Kubernetes API client. The client builds a new undici dispatcher for every request of a
  * kubeconfig naming a CA or a client certificate (an in-cluster service account does): each request then opens its
  * own TLS connection, and every such connection builds a TLS context that parses the CA into a copy of Node's root
- * store: three quarters of the CPU of a reconcile against a local API server. {@link reusingConnections} keeps the first dispatcher
- * and hands it to every later request of the same cluster and user, so the requests share keep-alive connections.
+ * store: three quarters of the CPU of a reconcile against a local API server. {@link reusingConnections} keeps the
+ * first dispatcher and hands it to every later request of the same cluster and user, so the requests share
+ * keep-alive connections.
  */
 import type { KubeConfig, RequestContext, SecurityAuthentication } from "@kubernetes/client-node";
 
