@@ -17,6 +17,7 @@ import type { Context } from "../modules/context.ts";
 import { moduleComputedColumns, moduleReads, restRoutes } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
+import { anonymousOperationsPlugin } from "./anonymous-operations.ts";
 import { recordAuthCall } from "./auth-audit.ts";
 import { resolveAuthCallers } from "./auth-callers.ts";
 import { registerAuthRoutes } from "./auth-routes.ts";
@@ -53,7 +54,7 @@ import { RequestLog } from "./request-log.ts";
 import { capResponseSize } from "./response-size.ts";
 import { RestDocumentStore } from "./rest-documents.ts";
 import { registerRestRoutes } from "./rest-runner.ts";
-import { buildSchema } from "./schema.ts";
+import { buildSchema, PUBLIC_ROOT_FIELDS } from "./schema.ts";
 import { announceSessionEnds } from "./session-events.ts";
 import { CHECK_INTERVAL_MS, limitSlowClients } from "./slow-clients.ts";
 import { attachSubscriptions, type SubscriptionServer } from "./subscriptions.ts";
@@ -142,6 +143,8 @@ export async function createServer(services: AppServices, databaseUrl: string): 
       graphqlMetricsPlugin<Context>(),
       ...(limits.apollo.plugins as ApolloServerPlugin<Context>[]),
       inputChecksPlugin<Context>(),
+      // An anonymous operation selecting anything but the public root fields is refused whole (401, no data).
+      anonymousOperationsPlugin<Context>(PUBLIC_ROOT_FIELDS),
       unavailablePlugin<Context>(),
       queryCostPlugin<Context>(services.config.SKIFF_MAX_QUERY_COST, services.config.SKIFF_EXECUTION_TIMEOUT_MS),
       // Last: runs only once every operation-level check above has passed.

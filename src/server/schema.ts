@@ -26,7 +26,7 @@ import { withDeadline } from "./query-cost.ts";
  * Root fields answerable without credentials: federation gateways fetch the SDL anonymously (`_service`), plus
  * those the modules declare public in their manifests (e.g. the invitation page, docs sites).
  */
-const PUBLIC_ROOT_FIELDS = new Set(["_service", ...modulePublicRootFields]);
+export const PUBLIC_ROOT_FIELDS: ReadonlySet<string> = new Set(["_service", ...modulePublicRootFields]);
 
 /** A top-level field of an entity's `@key`, and what its value in a representation must be. */
 interface KeyField {

@@ -398,24 +398,57 @@ describe("ids that hold text no id can hold", () => {
 
 describe("a response with data beside a refused field", () => {
   it("is a 2xx in both media types; without data the refusal's status stays (GraphQL over HTTP)", async () => {
-    for (const accept of ["application/graphql-response+json", "application/json"]) {
-      const res = await fetch(`${t.skiff.url}/graphql`, {
+    const post = (accept: string, query: string, key?: string) =>
+      fetch(`${t.skiff.url}/graphql`, {
         method: "POST",
-        headers: { "content-type": "application/json", accept },
-        body: JSON.stringify({ query: '{ a: __typename project(id: "prj_x") { id } }' }),
+        headers: { "content-type": "application/json", accept, ...(key && { authorization: `Bearer ${key}` }) },
+        body: JSON.stringify({ query }),
       });
+    for (const accept of ["application/graphql-response+json", "application/json"]) {
+      const res = await post(accept, '{ a: __typename project(id: "prj_x") { id } }', apiKey);
       expect(res.status, accept).toBe(200);
       const body = (await res.json()) as { data: unknown; errors: Array<{ extensions: { code: string } }> };
       expect(body.data).toEqual({ a: "Query", project: null });
-      expect(body.errors.map((e) => e.extensions.code)).toEqual(["UNAUTHENTICATED"]);
-      // The whole operation refused: no data, 401.
-      const refused = await fetch(`${t.skiff.url}/graphql`, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept },
-        body: JSON.stringify({ query: "{ projects { totalCount } }" }),
-      });
+      expect(body.errors.map((e) => e.extensions.code)).toEqual(["NOT_FOUND"]);
+      // The whole operation refused: no data, the refusal's status.
+      const refused = await post(accept, "{ projects { totalCount } }");
       expect(refused.status, accept).toBe(401);
-      expect(((await refused.json()) as { data: unknown }).data).toBeNull();
+      expect(((await refused.json()) as { data?: unknown }).data ?? null).toBeNull();
+    }
+  });
+
+  it("an anonymous operation selecting any field but the public ones is refused whole: 401, no data", async () => {
+    const post = (query: string) =>
+      fetch(`${t.skiff.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/graphql-response+json" },
+        body: JSON.stringify({ query }),
+      });
+    for (const query of [
+      '{ project(id: "prj_x") { id } }',
+      '{ a: __typename project(id: "prj_x") { id } }',
+      '{ organization(id: "org_x") { id } }',
+      '{ ...F } fragment F on Query { __typename invitationLink(token: "x") { email } viewer { user { id } } }',
+      "{ ... on Query { organizations { id } } }",
+    ]) {
+      const res = await post(query);
+      const body = (await res.json()) as { data?: unknown; errors: Array<{ extensions: { code: string } }> };
+      expect(res.status, query).toBe(401);
+      expect(body.data ?? null, query).toBeNull();
+      expect(
+        body.errors.map((e) => e.extensions.code),
+        query,
+      ).toEqual(["UNAUTHENTICATED"]);
+    }
+    // The public fields and introspection stay open.
+    for (const query of [
+      '{ __typename invitationLink(token: "x") { email } }',
+      "{ _service { sdl } }",
+      "{ __schema { queryType { name } } }",
+    ]) {
+      const res = await post(query);
+      expect(res.status, query).toBe(200);
+      expect(((await res.json()) as { data: unknown }).data, query).not.toBeNull();
     }
   });
 });
