@@ -404,7 +404,7 @@ export const configSchema = z.object({
       return origins;
     })
     .describe(
-      "Comma-separated `http(s)://` origins besides `SKIFF_BASE_URL`'s whose pages may use the session cookie: sign in (others: 403 `INVALID_ORIGIN`) and open cookie-authenticated WebSockets (others: 4403). Header-authenticated requests are unaffected. With `SKIFF_BASE_URL` unset, `http://localhost:<PORT>`, `http://127.0.0.1:<PORT>` and `http://[::1]:<PORT>` are all trusted.",
+      "Comma-separated `http(s)://` origins besides `SKIFF_BASE_URL`'s whose pages may use the session cookie: sign in (others: 403 `INVALID_ORIGIN`), send cookie-authenticated requests other than GET, HEAD and OPTIONS to `/graphql` and the REST paths (others: 403 `INVALID_ORIGIN`; a request without `Origin` is not concerned) and open cookie-authenticated WebSockets (others: 4403). Header-authenticated requests are unaffected. With `SKIFF_BASE_URL` unset, `http://localhost:<PORT>`, `http://127.0.0.1:<PORT>` and `http://[::1]:<PORT>` are all trusted.",
     ),
   SKIFF_PREPARED_READS: z
     .enum(["auto", "true", "false", "1", "0"])

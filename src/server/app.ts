@@ -10,6 +10,7 @@ import {
 } from "@apollo/server/plugin/disabled";
 import fastifyApollo, { fastifyApolloDrainPlugin } from "@as-integrations/fastify";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { trustedOriginsOf } from "../auth/auth.ts";
 import { mcpEnabled } from "../config.ts";
 import { preparesStatements } from "../db/prepared-statements.ts";
 import { proxyTrust } from "../http/client-address.ts";
@@ -21,7 +22,13 @@ import { anonymousOperationsPlugin } from "./anonymous-operations.ts";
 import { recordAuthCall } from "./auth-audit.ts";
 import { resolveAuthCallers } from "./auth-callers.ts";
 import { registerAuthRoutes } from "./auth-routes.ts";
-import { authenticate, invalidCredentialsError, presentsCredentials } from "./authenticate.ts";
+import {
+  authenticate,
+  invalidCredentialsError,
+  joinRepeatedAuthorization,
+  presentsCredentials,
+  refuseUntrustedOrigins,
+} from "./authenticate.ts";
 import { compiledReadsPlugin, stringifyResult } from "./compiled-reads.ts";
 import { buildContext, withOrigin } from "./context.ts";
 import { type RequestDrain, trackRequests } from "./drain.ts";
@@ -162,6 +169,8 @@ export async function createServer(services: AppServices, databaseUrl: string): 
 
   app.setErrorHandler(createHttpErrorHandler(services.log));
   app.setNotFoundHandler(createNotFoundHandler(!services.config.SKIFF_PUBLIC_API_ONLY));
+  joinRepeatedAuthorization(app);
+  refuseUntrustedOrigins(app, new Set(trustedOriginsOf(services.config)));
   parseJsonBodies(app);
   refuseEncodedBodies(app);
   refuseForbiddenQueryKeys(app, "/graphql");

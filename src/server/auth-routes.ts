@@ -1,7 +1,9 @@
 /**
  * Mounts better-auth's HTTP API (`/api/auth/*`: sign-up, sign-in, OAuth callbacks, organizations, two-factor,
  * API keys) on Fastify by converting each request to a WHATWG `Request` for `auth.handler` and copying the
- * `Response` back (status, headers including every `set-cookie`, body).
+ * `Response` back (status, headers including every `set-cookie`, body). The common `/api` rules hold there too: a
+ * JSON body is refused as on every other route (src/server/json-bodies.ts), and a path or method better-auth does
+ * not serve answers the not-found handler's 404.
  */
 import { isUtf8 } from "node:buffer";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -14,6 +16,7 @@ import {
 } from "../shared/database-unavailable.ts";
 import { INVALID_UTF8_MESSAGE } from "../shared/json-text.ts";
 import { sessionTokenOf } from "./authenticate.ts";
+import { jsonBodyRefusal } from "./json-bodies.ts";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
@@ -35,7 +38,16 @@ function toRequest(request: FastifyRequest): Request {
   return new Request(url, { method, headers, body });
 }
 
-async function sendResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+/**
+ * Copies better-auth's `response` (status, headers with every `set-cookie`, `body`) to `reply`. A 404 without a body
+ * (better-auth's answer to a path or method it does not serve) is the not-found handler's answer instead, the
+ * `{ error, code: "NOT_FOUND" }` of every other path under `/api`.
+ */
+function sendResponse(reply: FastifyReply, response: Response, body: Buffer): FastifyReply {
+  if (response.status === 404 && body.length === 0) {
+    reply.callNotFound();
+    return reply;
+  }
   reply.status(response.status);
   for (const [name, value] of response.headers) {
     if (name === "set-cookie" || name === "content-length" || name === "transfer-encoding") continue;
@@ -43,8 +55,12 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<Fa
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) reply.header("set-cookie", cookies);
-  const body = Buffer.from(await response.arrayBuffer());
   return body.length > 0 ? reply.send(body) : reply.send();
+}
+
+/** Whether a `Content-Type` header value names JSON (`application/json`, any parameters). */
+function isJson(contentType: string | undefined): boolean {
+  return /^\s*application\/json\s*(;|$)/i.test(contentType ?? "");
 }
 
 /** Query parameters better-auth redirects to (or appends query parameters to). */
@@ -137,6 +153,12 @@ export function registerAuthRoutes<L extends FastifyBaseLogger>(
         if (request.body instanceof Buffer && !isUtf8(request.body)) {
           return reply.code(400).send({ code: "INVALID_INPUT_VALUE", message: INVALID_UTF8_MESSAGE });
         }
+        // A JSON body is refused as on every other route: a charset other than utf-8 (415), text that is not JSON,
+        // a key able to reach a prototype, nesting too deep (400), in the common `{ error, code, details }`.
+        if (request.body instanceof Buffer && isJson(request.headers["content-type"])) {
+          const refused = jsonBodyRefusal(request.headers["content-type"], request.body);
+          if (refused) throw refused;
+        }
         const invalid = invalidRedirectParameter(url);
         if (invalid) {
           return reply.code(400).send({
@@ -156,8 +178,9 @@ export function registerAuthRoutes<L extends FastifyBaseLogger>(
         }
         if (response.status === 503) response.headers.set("retry-after", String(RETRY_AFTER_SECONDS));
         // Recorded before the answer is sent (the audit log holds the event once the client sees its outcome).
+        const body = Buffer.from(await response.arrayBuffer());
         if (onAnswered) await onAnswered(request, response);
-        return sendResponse(reply, response);
+        return sendResponse(reply, response, body);
       },
     });
   });

@@ -6,6 +6,7 @@
  */
 
 import type { IncomingHttpHeaders } from "node:http";
+import type { FastifyInstance } from "fastify";
 import { SESSION_COOKIE } from "../auth/auth.ts";
 import type { Caller } from "../auth/caller.ts";
 import type { HeaderReader } from "../auth/credentials/credential.ts";
@@ -19,6 +20,7 @@ import { memberStandingJoinSql, userMembershipsSql } from "../modules/access/ind
 import type { AppServices } from "../modules/services.ts";
 import { UnauthenticatedError } from "../shared/errors.ts";
 import type { Surface } from "../shared/rest-route.ts";
+import { RequestRefusal } from "./format-error.ts";
 
 export type { Surface };
 
@@ -66,6 +68,24 @@ export function headerView(headers: IncomingHttpHeaders | Record<string, string 
       return Array.isArray(value) ? value.join(", ") : String(value);
     },
   };
+}
+
+/**
+ * Keeps, on every request of `app` (a root-level hook), each `Authorization` header a client repeats: Node keeps the
+ * first one only, so a request carrying two would run as the caller of whichever came first. Their values are
+ * joined with ", " into `request.headers.authorization`, as Node joins a repeated `x-api-key`; two different
+ * credentials are then refused as two credentials in `Authorization` and `x-api-key` are (401, `bearerCredential`
+ * in src/auth/credentials/credential.ts), the same one repeated is one credential.
+ */
+export function joinRepeatedAuthorization(app: FastifyInstance): void {
+  app.addHook("onRequest", async (request) => {
+    const raw = request.raw.rawHeaders;
+    const values: string[] = [];
+    for (let i = 0; i < raw.length; i += 2) {
+      if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === "authorization") values.push(raw[i + 1]!);
+    }
+    if (values.length > 1) request.raw.headers.authorization = values.join(", ");
+  });
 }
 
 /**
@@ -165,4 +185,33 @@ export function presentsCredentials(headers: IncomingHttpHeaders | Record<string
     value("x-api-key").trim() !== "" ||
     SESSION_COOKIE_PATTERN.test(value("cookie"))
   );
+}
+
+/** Methods that change nothing (RFC 9110 §9.2.1), never refused for their `Origin`. */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Refuses, on every route of `app` (a root-level hook) but better-auth's `/api/auth/*` (which checks its own), a
+ * request that only the session cookie authenticates (no `Authorization`, no `x-api-key`), with a method other than
+ * GET, HEAD and OPTIONS, whose `Origin` is not one of `trusted` (the sign-in's: SKIFF_BASE_URL's origin,
+ * SKIFF_TRUSTED_ORIGINS, the loopback defaults; `trustedOriginsOf` in src/auth/auth.ts): 403 `INVALID_ORIGIN`, the
+ * sign-in API's code, before its body is read. A defence in depth against cross-site request forgery beside the
+ * cookie's `SameSite=Lax`; a request without `Origin` (no browser sends a cross-site POST without one) and a
+ * header-authenticated one are not concerned (docs/sign-in.md).
+ */
+export function refuseUntrustedOrigins(app: FastifyInstance, trusted: ReadonlySet<string>): void {
+  app.addHook("onRequest", async (request) => {
+    const headers = request.headers;
+    const origin = headers.origin;
+    if (origin === undefined || SAFE_METHODS.has(request.method) || trusted.has(origin)) return;
+    if (request.url.startsWith("/api/auth/")) return;
+    const present = (name: string) => (headers[name] ?? "").toString().trim() !== "";
+    if (present("authorization") || present("x-api-key")) return;
+    if (!SESSION_COOKIE_PATTERN.test(headers.cookie ?? "")) return;
+    throw new RequestRefusal(
+      403,
+      "INVALID_ORIGIN",
+      "Invalid origin: a request authenticated by the session cookie must come from a trusted origin (SKIFF_BASE_URL, SKIFF_TRUSTED_ORIGINS)",
+    );
+  });
 }

@@ -33,6 +33,7 @@ const PASS_THROUGH = new Set([
   "GRAPHQL_VALIDATION_FAILED",
   "BAD_REQUEST",
   "NOT_ACCEPTABLE",
+  "METHOD_NOT_ALLOWED",
   "PERSISTED_QUERY_NOT_FOUND",
   "PERSISTED_QUERY_NOT_SUPPORTED",
   "OPERATION_RESOLUTION_FAILURE",
@@ -100,8 +101,8 @@ function requestErrorCode(formatted: GraphQLFormattedError, error: unknown): str
 }
 
 /**
- * The code of a refusal of the request itself that Apollo raised as BAD_REQUEST with a status of its own (406: an
- * `Accept` header allowing no JSON answer): the code the HTTP error handler gives that status, so /graphql and every
+ * The code of a refusal of the request itself that Apollo raised as BAD_REQUEST with a status of its own (405: a
+ * mutation or subscription sent by GET; 406: an `Accept` header allowing no JSON answer): the code the HTTP error handler gives that status, so /graphql and every
  * other path name it alike. Undefined for anything else.
  */
 function statusCode(formatted: GraphQLFormattedError, error: unknown): string | undefined {
@@ -125,13 +126,23 @@ function nounOf(table: string): string {
     .join("");
 }
 
+/**
+ * graphql-js's own refusal of a document over its `maxTokens` ("Document contains more that 5000 tokens") in the
+ * wording of the refusal found before parsing ("more than", src/server/query-limits.ts): one message for one limit,
+ * whichever check met it first.
+ */
+function tokenLimitWording(message: string): string {
+  return message.replace(/^(Syntax Error: Document contains more) that (\d+ tokens)/, "$1 than $2");
+}
+
 /** Builds Apollo's `formatError`; masked errors get an `errorId` that is also in the log line. */
 export function createFormatError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const code = statusCode(formatted, error) ?? formatted.extensions?.code;
     if (typeof code === "string" && PASS_THROUGH.has(code)) {
       const { stacktrace: _s, ...extensions } = formatted.extensions ?? {};
-      return { ...formatted, extensions: { ...extensions, code } };
+      const message = code === "GRAPHQL_PARSE_FAILED" ? tokenLimitWording(formatted.message) : formatted.message;
+      return { ...formatted, message, extensions: { ...extensions, code } };
     }
     const requestCode =
       code === undefined || code === "INTERNAL_SERVER_ERROR" ? requestErrorCode(formatted, error) : undefined;
@@ -186,6 +197,7 @@ export function createFormatError(log: Logger) {
 /** The `code` of a refusal before any route runs, by its HTTP status (anything else 4xx: BAD_REQUEST). */
 const CODE_OF_STATUS: Record<number, string> = {
   401: "UNAUTHENTICATED",
+  405: "METHOD_NOT_ALLOWED",
   406: "NOT_ACCEPTABLE",
   413: "PAYLOAD_TOO_LARGE",
   415: "UNSUPPORTED_MEDIA_TYPE",
@@ -212,9 +224,29 @@ function isMcpPath(url: string): boolean {
  */
 function mcpRefusal(reply: FastifyReply, method: string, status: number, error: FastifyError): FastifyReply {
   if (method !== "POST") return mcpMethodNotAllowed(reply);
-  const code = CODE_OF_STATUS[status] ?? "BAD_REQUEST";
+  const code = refusalCode(error, status);
   const rpcCode = status === 400 && error.code === "FST_ERR_CTP_INVALID_JSON_BODY" ? -32700 : -32000;
   return reply.code(status).send(mcpErrorBody(rpcCode, error.message, code));
+}
+
+/**
+ * A refusal before any route runs whose code is its own rather than the one of its status (403 `INVALID_ORIGIN`):
+ * answered by {@link createHttpErrorHandler} in the shape of its path, with `code`.
+ */
+export class RequestRefusal extends Error {
+  readonly statusCode: number;
+  readonly refusalCode: string;
+
+  constructor(statusCode: number, refusalCode: string, message: string) {
+    super(message);
+    this.statusCode = statusCode;
+    this.refusalCode = refusalCode;
+  }
+}
+
+/** The `code` of a 4xx refusal before any route runs: a {@link RequestRefusal}'s own, else its status's. */
+function refusalCode(error: FastifyError, status: number): string {
+  return error instanceof RequestRefusal ? error.refusalCode : (CODE_OF_STATUS[status] ?? "BAD_REQUEST");
 }
 
 /** `/mcp`'s error body: the transport's JSON-RPC error (`id` null) with the agent API's `message` and `code` beside it. */
@@ -242,7 +274,7 @@ export function createHttpErrorHandler(log: Logger) {
     if (status >= 400 && status < 500 && isMcpPath(request.url))
       return mcpRefusal(reply, request.method, status, error);
     if (status >= 400 && status < 500) {
-      const code = CODE_OF_STATUS[status] ?? "BAD_REQUEST";
+      const code = refusalCode(error, status);
       return reply
         .code(status)
         .send(
@@ -336,8 +368,19 @@ export function createNotFoundHandler(pages: boolean) {
         .send(NOT_FOUND_PAGE);
       return;
     }
-    const message = `No route answers ${request.method} on this path`;
-    if (AGENT_PATHS.test(request.url)) void reply.code(404).send({ message, code: "NOT_FOUND" });
-    else void reply.code(404).send({ error: message, code: "NOT_FOUND" });
+    void reply.code(404).send(notFoundBody(request.method, request.url));
   };
+}
+
+/**
+ * The JSON body of a 404 for `method` on `url` that no route answers: `{ error, code: "NOT_FOUND" }` naming the
+ * method but not the URL, or under `/api/agent/` the agent API's `{ message, code }`. For the not-found handler and
+ * for a WebSocket upgrade on a path that serves none (src/server/subscriptions.ts).
+ */
+export function notFoundBody(
+  method: string,
+  url: string,
+): { error: string; code: string } | { message: string; code: string } {
+  const message = `No route answers ${method} on this path`;
+  return AGENT_PATHS.test(url) ? { message, code: "NOT_FOUND" } : { error: message, code: "NOT_FOUND" };
 }

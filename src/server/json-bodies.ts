@@ -47,34 +47,14 @@ export function forbiddenJsonKeyError(): GraphQLError {
   });
 }
 
-/** The 400 of a well-formed JSON body nested deeper than MAX_JSON_DEPTH (src/shared/json-text.ts) (code BAD_REQUEST in the answer). */
-class JsonTooDeepError extends Error {
+/**
+ * The 400 of a JSON body refused before any route runs (code BAD_REQUEST in the answer): its bytes are not
+ * well-formed UTF-8, its text is not JSON, it holds a key able to reach a prototype or it nests deeper than
+ * MAX_JSON_DEPTH (src/shared/json-text.ts); `message` says which.
+ */
+class JsonBodyError extends Error {
   readonly statusCode = 400;
   readonly code = "FST_ERR_CTP_INVALID_JSON_BODY";
-
-  constructor() {
-    super(JSON_TOO_DEEP_MESSAGE);
-  }
-}
-
-/** The 400 of a well-formed JSON body that holds a key able to reach a prototype. */
-class ForbiddenJsonKeyError extends Error {
-  readonly statusCode = 400;
-  readonly code = "FST_ERR_CTP_INVALID_JSON_BODY";
-
-  constructor(message = FORBIDDEN_JSON_KEY_MESSAGE) {
-    super(message);
-  }
-}
-
-/** The 400 of a JSON body whose bytes are not well-formed UTF-8 (code BAD_REQUEST in the answer). */
-class InvalidUtf8Error extends Error {
-  readonly statusCode = 400;
-  readonly code = "FST_ERR_CTP_INVALID_JSON_BODY";
-
-  constructor() {
-    super(INVALID_UTF8_MESSAGE);
-  }
 }
 
 /** The 415 of a request whose body is not sent as Skiff reads it (code UNSUPPORTED_MEDIA_TYPE in the answer). */
@@ -100,6 +80,36 @@ function charsetOf(contentType: string | undefined): string | null {
 }
 
 /**
+ * The refusal of a JSON body's bytes sent with `contentType`: 415 for a `charset` other than utf-8 (any case, quoted
+ * or not), 400 for bytes that are not well-formed UTF-8; null when they are read as UTF-8.
+ */
+function bytesRefusal(contentType: string | undefined, bytes: Buffer): Error | null {
+  const charset = charsetOf(contentType);
+  if (charset !== null && !UTF8_LABELS.has(charset.toLowerCase())) {
+    return new UnsupportedMediaTypeError(
+      `Unsupported charset "${echoed(charset)}": JSON bodies are read as utf-8 only`,
+    );
+  }
+  return isUtf8(bytes) ? null : new JsonBodyError(INVALID_UTF8_MESSAGE);
+}
+
+/**
+ * The refusal of a JSON body by the rules {@link parseJsonBodies} applies, for a route that keeps its body's bytes and
+ * parses them itself (better-auth's `/api/auth/*`): 415 for a `charset` other than utf-8; 400 for bytes that are not
+ * UTF-8, text that is not JSON, a key able to reach a prototype or nesting deeper than MAX_JSON_DEPTH
+ * (src/shared/json-text.ts), each with the message every other route gives it. Null when the body is read as it is;
+ * an empty (or blank) body is no body.
+ */
+export function jsonBodyRefusal(contentType: string | undefined, bytes: Buffer): Error | null {
+  const refused = bytesRefusal(contentType, bytes);
+  if (refused) return refused;
+  const text = bytes.toString("utf8");
+  if (text.trim() === "") return null;
+  const read = readJsonText(text);
+  return "refused" in read ? new JsonBodyError(read.refused) : null;
+}
+
+/**
  * Replaces `scope`'s `application/json` parser by Fastify's default one (same body limit, same refusals) whose
  * refusal of a well-formed body names the forbidden key rather than a syntax error, and which refuses a body nested
  * deeper than MAX_JSON_DEPTH (src/shared/json-text.ts) (400, "JSON nests … deeper than 64 levels"). The body is
@@ -112,21 +122,15 @@ export function parseJsonBodies(scope: FastifyInstance, { emptyAsNone = false } 
   const standard = scope.getDefaultJsonParser("error", "error");
   scope.removeContentTypeParser("application/json");
   scope.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, body, done) => {
-    const charset = charsetOf(request.headers["content-type"]);
-    if (charset !== null && !UTF8_LABELS.has(charset.toLowerCase())) {
-      const named = echoed(charset);
-      return done(
-        new UnsupportedMediaTypeError(`Unsupported charset "${named}": JSON bodies are read as utf-8 only`),
-        undefined,
-      );
-    }
     const bytes = body as Buffer;
-    if (!isUtf8(bytes)) return done(new InvalidUtf8Error(), undefined);
+    const refused = bytesRefusal(request.headers["content-type"], bytes);
+    if (refused) return done(refused, undefined);
     const text = bytes.toString("utf8");
     if (emptyAsNone && text.trim() === "") return done(null, undefined);
     standard(request, text, (error, value) => {
-      if (error && text.length > 0 && parsesAsJson(text)) return done(new ForbiddenJsonKeyError(), undefined);
-      if (!error && jsonTooDeep(value)) return done(new JsonTooDeepError(), undefined);
+      if (error && text.length > 0 && parsesAsJson(text))
+        return done(new JsonBodyError(FORBIDDEN_JSON_KEY_MESSAGE), undefined);
+      if (!error && jsonTooDeep(value)) return done(new JsonBodyError(JSON_TOO_DEEP_MESSAGE), undefined);
       done(error, value);
     });
   });
@@ -172,7 +176,7 @@ export function refuseForbiddenQueryKeys(app: FastifyInstance, path: string): vo
       for (const text of params.getAll(name)) {
         const read = readJsonText(text);
         if ("refused" in read && read.refused === FORBIDDEN_JSON_KEY_MESSAGE) {
-          throw new ForbiddenJsonKeyError(FORBIDDEN_JSON_KEY_MESSAGE.replace(/^Body/, `The "${name}" parameter`));
+          throw new JsonBodyError(FORBIDDEN_JSON_KEY_MESSAGE.replace(/^Body/, `The "${name}" parameter`));
         }
       }
     }

@@ -4,7 +4,7 @@
  * the SDK's `Server` does the protocol (initialize, tools/list, tools/call, errors). One transport and one server
  * serve every POST of a Skiff server, each POST an {@link McpExchange}: its body (as Fastify parsed it) is checked as
  * the SDK's own Streamable HTTP transport checks it (406 without both accepted types, 415 for another content type,
- * 400 for an invalid JSON-RPC message, an empty batch or one too long, a second initialize or an unsupported
+ * 400 for an invalid JSON-RPC message (-32600 Invalid Request, JSON-RPC 2.0 §5.1), an empty batch or one too long, a second initialize or an unsupported
  * `MCP-Protocol-Version`; a request whose params do not fit its method's schema answers the JSON-RPC error -32602
  * Invalid params), its requests are handed to the server under ids of the transport's own (so that two
  * POSTs may use the same id at once) and the answer is the server's responses, under the client's ids again, as one
@@ -204,7 +204,8 @@ export class StatelessJsonTransport implements Transport {
     try {
       messages = (Array.isArray(body) ? body : [body]).map((m) => JSONRPCMessageSchema.parse(m));
     } catch {
-      return errorAnswer(400, -32700, "Parse error: Invalid JSON-RPC message");
+      // JSON-RPC 2.0 §5.1: JSON that is not a valid Request object is -32600 (-32700 is for text that is not JSON).
+      return errorAnswer(400, -32600, "Invalid Request: not a JSON-RPC 2.0 message");
     }
     // By its method (the SDK's `isInitializeRequest` runs a whole schema parse for every message).
     if (messages.some((m) => "method" in m && m.method === "initialize")) {

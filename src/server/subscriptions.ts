@@ -37,6 +37,7 @@ import {
   type GraphQLFormattedError,
   type GraphQLSchema,
   getOperationAST,
+  getVariableValues,
 } from "graphql";
 import { handleProtocols } from "graphql-ws";
 import { LRUCache } from "lru-cache";
@@ -53,7 +54,7 @@ import { StreamOverflowError } from "../shared/pubsub.ts";
 import { authenticate } from "./authenticate.ts";
 import { buildContext, withOrigin } from "./context.ts";
 import { DOCUMENT_CACHE_BYTES, documentBytes } from "./document-bytes.ts";
-import { createFormatError } from "./format-error.ts";
+import { createFormatError, notFoundBody } from "./format-error.ts";
 import { BEHIND_CLOSE_CODE, GraphqlWsProtocol, ProtocolSocket } from "./graphql-ws-protocol.ts";
 import { unicodeError } from "./input-checks.ts";
 import { subscriptionsOpen } from "./metrics.ts";
@@ -134,13 +135,17 @@ function validationFailed(errors: readonly GraphQLError[]): GraphQLError[] {
 
 /**
  * The string value of `connection_init` payload key `name` (lower-case), its key matched in any case as HTTP header
- * names are (`Authorization`, `X-API-Key`); undefined when absent or not a string.
+ * names are (`Authorization`, `X-API-Key`); undefined when absent or not a string. Keys of the name in several cases
+ * are one header repeated: their values joined with ", ", as HTTP gives a repeated header (two different credentials
+ * are then refused as two credentials: `bearerCredential` in src/auth/credentials/credential.ts).
  */
 function payloadHeader(payload: Record<string, unknown> | undefined, name: string): string | undefined {
+  let found: string | undefined;
   for (const [key, value] of Object.entries(payload ?? {})) {
-    if (key.toLowerCase() === name && typeof value === "string") return value;
+    if (key.toLowerCase() === name && typeof value === "string")
+      found = found === undefined ? value : `${found}, ${value}`;
   }
-  return undefined;
+  return found;
 }
 
 /** Origins allowed to open cookie-authenticated WebSockets: the sign-in's own ({@link trustedOriginsOf}). */
@@ -289,16 +294,20 @@ export function attachSubscriptions(
         if (malformed) return [malformed];
         const cost = queryCost(schema, document, payload.variables ?? undefined, payload.operationName);
         if (cost > services.config.SKIFF_MAX_QUERY_COST) return [costError(cost, services.config.SKIFF_MAX_QUERY_COST)];
+        // Variables that do not coerce (a required one missing, a value of the wrong type) are the operation's
+        // refusal, as HTTP refuses them (400 BAD_USER_INPUT): an `error` message, never a `next` result.
+        const operation = getOperationAST(document, payload.operationName);
+        if (operation) {
+          const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], payload.variables ?? {});
+          if (coerced.errors) return coerced.errors;
+        }
         keyOperation(document, checked.query, payload.variables, payload.operationName);
         return {
           schema,
           document,
           variableValues: payload.variables,
           operationName: payload.operationName,
-          contextValue: contextOf(
-            socket as SkiffSocket,
-            getOperationAST(document, payload.operationName)?.operation === "subscription",
-          ),
+          contextValue: contextOf(socket as SkiffSocket, operation?.operation === "subscription"),
         };
       },
       // The HTTP error formatter on every result and error message: codes, no SQL or stack text.
@@ -359,7 +368,12 @@ export function attachSubscriptions(
   app.server.on("upgrade", (request, socket, head) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     if (path !== "/graphql") {
-      socket.destroy();
+      // No WebSocket is served there: the 404 any request for a path without a route gets, then the socket closes.
+      const body = JSON.stringify(notFoundBody(request.method ?? "GET", request.url ?? "/"));
+      socket.end(
+        "HTTP/1.1 404 Not Found\r\nContent-Type: application/json; charset=utf-8\r\n" +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
       return;
     }
     const address = clientAddress(request, trust);

@@ -441,9 +441,17 @@ describe("the Streamable HTTP transport", () => {
     const list = { jsonrpc: "2.0", id: 7, method: "tools/list" };
     expect((await post(list, { accept: "application/json" })).status).toBe(406);
     expect((await post(list, { "content-type": "text/plain" })).status).toBe(415);
-    const invalid = await post({ jsonrpc: "2.0", nonsense: true });
-    expect(invalid.status).toBe(400);
-    expect(await invalid.json()).toMatchObject({ error: { code: -32700 } });
+    // JSON that is no JSON-RPC 2.0 message: -32600 Invalid Request (JSON-RPC 2.0 §5.1), not a parse error.
+    for (const notRpc of [
+      { jsonrpc: "2.0", nonsense: true },
+      { id: 1, method: "tools/list" },
+      { jsonrpc: "1.0", id: 1, method: "tools/list" },
+      { jsonrpc: "2.0", id: {}, method: "tools/list" },
+    ]) {
+      const invalid = await post(notRpc);
+      expect(invalid.status).toBe(400);
+      expect(await invalid.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 }, id: null });
+    }
     // Refused before the route runs, the transport's JSON-RPC shape all the same (with the agent API's message, code).
     const malformed = await post("{ not json");
     expect(malformed.status).toBe(400);

@@ -3,6 +3,7 @@
  * graphql-ws), and a 404 NOT_FOUND in an id (no object has it); a subscription POSTed over HTTP and an unknown persisted-query hash get
  * client codes, not INTERNAL_SERVER_ERROR.
  */
+import { request } from "node:http";
 import { createClient } from "graphql-ws";
 import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -210,6 +211,53 @@ describe("two different credentials in one request", () => {
       expect(await call(path, { authorization: `Bearer ${credential}`, "x-api-key": credential }), path).toBe(200);
       expect(await call(path, { authorization: `Bearer ${credential}`, "x-api-key": "bogus" }), path).toBe(401);
       expect(await call(path, { authorization: "Bearer bogus", "x-api-key": credential }), path).toBe(401);
+    }
+  });
+
+  it("are refused (401) in one header repeated, on GraphQL, REST, /mcp and the agent API; the same one repeated is one", async () => {
+    const other = await createOrg(t.db.knex);
+    const token = await createAgentTokenFor(t.db.knex, org.organizationId, org.owner);
+    const otherToken = await createAgentTokenFor(t.db.knex, other.organizationId, other.owner);
+    // Node's fetch joins a repeated header into one line: node:http sends each value as a header line of its own.
+    const call = (method: string, path: string, headers: Record<string, string | string[]>, body?: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(`${t.skiff.url}${path}`, { method, headers }, (res) => {
+          res.resume();
+          res.once("end", () => resolve(res.statusCode ?? 0));
+        });
+        req.once("error", reject);
+        req.end(body);
+      });
+    const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const graphql = JSON.stringify({ query: "{ viewer { user { id } } }" });
+    const mcp = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "whoami", arguments: {} },
+    });
+    for (const [method, path, body, first, second] of [
+      ["POST", "/graphql", graphql, org.owner.apiKey, other.owner.apiKey],
+      ["GET", "/api/site-import", undefined, org.owner.apiKey, other.owner.apiKey],
+      ["POST", "/mcp", mcp, token, otherToken],
+      ["GET", "/api/agent/projects", undefined, token, otherToken],
+    ] as const) {
+      const label = `${method} ${path}`;
+      const bearer = (value: string) => `Bearer ${value}`;
+      expect(await call(method, path, { ...json, authorization: [bearer(first), bearer(second)] }, body), label).toBe(
+        401,
+      );
+      expect(await call(method, path, { ...json, authorization: [bearer(second), bearer(first)] }, body), label).toBe(
+        401,
+      );
+      expect(await call(method, path, { ...json, "x-api-key": [first, second] }, body), label).toBe(401);
+      expect(await call(method, path, { ...json, authorization: [bearer(first), "Basic eDp5"] }, body), label).toBe(
+        401,
+      );
+      expect(await call(method, path, { ...json, authorization: [bearer(first), bearer(first)] }, body), label).toBe(
+        200,
+      );
+      expect(await call(method, path, { ...json, "x-api-key": [first, first] }, body), label).toBe(200);
     }
   });
 });

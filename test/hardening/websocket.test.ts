@@ -3,8 +3,10 @@
  * authentication; a socket without `connection_init` is closed; pending sockets per address are capped (429);
  * errors are masked like on HTTP (no SQL text); cookie-authenticated upgrades from foreign origins get 4403; one
  * socket runs at most MAX_OPERATIONS_PER_SOCKET operations (one more: an `error` message for its id, the socket
- * stays open).
+ * stays open). Two credentials in `connection_init` are refused (4403); variables that do not coerce are an `error`
+ * message; an upgrade on another path than /graphql answers HTTP 404.
  */
+import { connect } from "node:net";
 import { createClient } from "graphql-ws";
 import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -248,6 +250,80 @@ describe("credentials no header can carry", () => {
     // The same socket path still takes a valid key beside a value it leaves out.
     const ok = await init({ authorization: `Bearer ${key}`, "x-extra": "a\u0000b" });
     expect(ok).toBe("connection_ack");
+  });
+});
+
+describe("two credentials in one connection_init", () => {
+  it("are refused with 4403 when one header name in two cases holds two different credentials; the same one is one", async () => {
+    const other = await createOrg(t.db.knex);
+    const init = async (payload: Record<string, unknown>) => {
+      const ws = await open();
+      return new Promise<string | number>((resolve) => {
+        ws.once("message", (data) => {
+          resolve(JSON.parse(String(data)).type);
+          ws.close();
+        });
+        ws.once("close", (code) => resolve(code));
+        ws.send(JSON.stringify({ type: "connection_init", payload }));
+      });
+    };
+    const [a, b] = [org.owner.apiKey, other.owner.apiKey];
+    expect(await init({ Authorization: `Bearer ${b}`, authorization: `Bearer ${a}` })).toBe(4403);
+    expect(await init({ "X-API-Key": b, "x-api-key": a })).toBe(4403);
+    expect(await init({ authorization: `Bearer ${a}`, "x-api-key": b })).toBe(4403);
+    expect(await init({ Authorization: `Bearer ${a}`, authorization: `Bearer ${a}` })).toBe("connection_ack");
+  });
+});
+
+describe("variables that do not coerce", () => {
+  it("are an error message for the operation with HTTP's code and message, never a next result", async () => {
+    const query = "query($id: ID!) { project(id: $id) { id } }";
+    for (const variables of [{}, { id: { x: 1 } }, { id: null }]) {
+      const ws = await wsOperation(t.skiff.url, org.owner.apiKey, query, variables);
+      expect(
+        ws.messages.map((m) => m.type),
+        JSON.stringify(variables),
+      ).toEqual(["error"]);
+      expect(ws.stillServes).toBe(true);
+      const http = await gql(t.skiff.url, query, variables, { apiKey: org.owner.apiKey });
+      expect(http.status).toBe(400);
+      const errors = ws.messages[0]?.payload as Array<{ message: string; extensions: { code: string } }>;
+      expect(errors.map((e) => [e.message, e.extensions.code])).toEqual(
+        http.errors?.map((e) => [e.message, e.extensions?.code]),
+      );
+      expect(errors[0]?.extensions.code).toBe("BAD_USER_INPUT");
+    }
+    const subscription = await wsOperation(
+      t.skiff.url,
+      org.owner.apiKey,
+      "subscription($id: ID!) { siteImportUpdated(id: $id) { importId } }",
+    );
+    expect(subscription.messages.map((m) => m.type)).toEqual(["error"]);
+  });
+});
+
+describe("WebSocket upgrades on another path", () => {
+  it("answer HTTP 404 in the REST shape, with Content-Length and Connection: close", async () => {
+    const { port } = new URL(t.skiff.url);
+    for (const path of ["/api/ws", "/", "/mcp", "/graphql/"]) {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), "127.0.0.1", () =>
+          socket.write(
+            `GET ${path} HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+              "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+          ),
+        );
+        let text = "";
+        socket.on("data", (chunk) => (text += chunk));
+        socket.once("close", () => resolve(text));
+        socket.once("error", reject);
+      });
+      const [head, body] = answer.split("\r\n\r\n");
+      expect(head, path).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+      expect(head, path).toMatch(/\r\nconnection: close(\r\n|$)/i);
+      expect(head, path).toContain(`Content-Length: ${Buffer.byteLength(body ?? "")}`);
+      expect(JSON.parse(body ?? ""), path).toEqual({ error: "No route answers GET on this path", code: "NOT_FOUND" });
+    }
   });
 });
 

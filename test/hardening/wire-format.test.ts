@@ -5,18 +5,25 @@
  * Apollo's landing page; a GET's `variables`/`extensions` holding `__proto__` (or `prototype` inside `constructor`)
  * are refused as in a POST body; every pre-route REST refusal carries the spec's `details` shape; and a path
  * parameter too long, or a path that does not decode, is 404 NOT_FOUND (no resource has such an id). A response
- * whose data is not null is a 2xx, a refused field's error beside it.
+ * whose data is not null is a 2xx, a refused field's error beside it. `/api/auth/*` refuses bodies and answers unknown
+ * paths as the other `/api` paths do; a cookie-authenticated request that changes something from an untrusted
+ * `Origin` is 403 INVALID_ORIGIN.
  */
 import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createOrg } from "../helpers/seed.ts";
 import { useTestServer } from "../helpers/server.ts";
+import { sessionFor } from "../helpers/session.ts";
 
-const t = useTestServer({ SKIFF_WORKER: "false" });
+const TRUSTED = "https://dashboard.example";
+const t = useTestServer({ SKIFF_WORKER: "false", SKIFF_TRUSTED_ORIGINS: TRUSTED });
 let apiKey: string;
+let owner: Awaited<ReturnType<typeof createOrg>>["owner"];
+let organizationId: string;
 
 beforeAll(async () => {
-  apiKey = (await createOrg(t.db.knex)).owner.apiKey;
+  ({ owner, organizationId } = await createOrg(t.db.knex));
+  apiKey = owner.apiKey;
 });
 
 /** An answer: status, content type and body (parsed when JSON). */
@@ -117,7 +124,7 @@ describe("JSON bodies that are not well-formed UTF-8", () => {
 describe("charsets other than utf-8", () => {
   it("answer 415 UNSUPPORTED_MEDIA_TYPE; utf-8 in any case, quoted or not, is read", async () => {
     const body = JSON.stringify({ query: "{ __typename }" });
-    for (const path of ["/graphql", "/api/site-import/preview", "/mcp"]) {
+    for (const path of ["/graphql", "/api/site-import/preview", "/mcp", "/api/auth/sign-in/email"]) {
       for (const charset of ["iso-8859-1", "utf-16", '"UTF-16LE"', "latin1", "utf8x", ""]) {
         const answer = await send(path, { headers: { "content-type": `application/json; charset=${charset}` }, body });
         expect(answer.status, `${path} ${charset} ${answer.text}`).toBe(415);
@@ -467,5 +474,82 @@ describe("methods /graphql does not serve", () => {
     expect(preflight.status).toBe(405);
     expect(preflight.headers.get("allow")).toBe("GET, POST");
     expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
+    // A mutation or subscription sent by GET: the same 405 and code.
+    for (const query of ["mutation { __typename }", "subscription { heartbeat }"]) {
+      const get = await send(`/graphql?query=${encodeURIComponent(query)}`, {
+        method: "GET",
+        headers: { "apollo-require-preflight": "1" },
+      });
+      expect(get.status, query).toBe(405);
+      expect(codeOf(get), query).toBe("METHOD_NOT_ALLOWED");
+    }
+  });
+});
+
+describe("/api/auth/* beside the other /api paths", () => {
+  it("answers a path or method better-auth does not serve with the common 404 body", async () => {
+    for (const [method, path] of [
+      ["GET", "/api/auth/nope"],
+      ["DELETE", "/api/auth/sign-in/email"],
+    ] as const) {
+      const answer = await send(path, { method, headers: {} });
+      expect(answer.status, `${method} ${path}`).toBe(404);
+      expect(answer.json, `${method} ${path}`).toEqual({
+        error: `No route answers ${method} on this path`,
+        code: "NOT_FOUND",
+      });
+    }
+  });
+
+  it("refuses a JSON body holding __proto__ or constructor.prototype with 400 BAD_REQUEST, as every other route", async () => {
+    for (const body of [
+      '{"email":"a@example.com","password":"long-enough-1","__proto__":{"x":1}}',
+      '{"email":"a@example.com","password":"long-enough-1","constructor":{"prototype":{"x":1}}}',
+    ]) {
+      const answer = await send("/api/auth/sign-in/email", { headers: { "content-type": "application/json" }, body });
+      expect(answer.status, answer.text).toBe(400);
+      expect(codeOf(answer)).toBe("BAD_REQUEST");
+      expect(messageOf(answer)).toMatch(/forbidden key/);
+    }
+  });
+});
+
+describe("cookie-authenticated requests from an untrusted Origin", () => {
+  it("are refused with 403 INVALID_ORIGIN on GraphQL and REST unless safe, trusted, without Origin or header-authenticated", async () => {
+    const cookie = await sessionFor(t.db.knex, t.skiff.url, owner);
+    const graphql = JSON.stringify({ query: "{ viewer { user { id } } }" });
+    const preview = JSON.stringify({
+      organizationId,
+      name: "site",
+      source: { type: "docker", dockerImage: "nginx:1" },
+    });
+    const call = (path: string, body: string, headers: Record<string, string>) =>
+      fetch(`${t.skiff.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body,
+      }).then(async (res) => ({ status: res.status, json: (await res.json()) as Answer["json"] }));
+    for (const [path, body] of [
+      ["/graphql", graphql],
+      ["/api/site-import/preview", preview],
+    ] as const) {
+      for (const origin of ["https://evil.example", "null", `${TRUSTED}.evil.example`]) {
+        const refused = await call(path, body, { cookie, origin });
+        expect(refused.status, `${path} ${origin}`).toBe(403);
+        expect(refused.json.errors?.[0]?.extensions?.code ?? refused.json.code, path).toBe("INVALID_ORIGIN");
+      }
+      expect((await call(path, body, { cookie, origin: TRUSTED })).status, path).toBe(200);
+      expect((await call(path, body, { cookie })).status, path).toBe(200);
+      const keyed = await call(path, body, {
+        cookie,
+        origin: "https://evil.example",
+        authorization: `Bearer ${apiKey}`,
+      });
+      expect(keyed.status, path).toBe(200);
+    }
+    const read = await fetch(`${t.skiff.url}/graphql?query=${encodeURIComponent("{ viewer { user { id } } }")}`, {
+      headers: { cookie, origin: "https://evil.example", "apollo-require-preflight": "1" },
+    });
+    expect(read.status).toBe(200);
   });
 });

@@ -13,14 +13,21 @@ export type HeaderReader = Pick<Headers, "get">;
 /**
  * The bearer credential sent with `headers` (an API key, a user JWT or an agent token), or null:
  * `Authorization: Bearer <credential>` or `x-api-key: <credential>` (spec: Authentication; the two are equivalent).
- * Both, with different values, give {@link CONFLICTING_CREDENTIALS}, which no credential matches: every credential
- * presented must verify (a 401), so a request never runs as one of two callers picked by header order.
+ * A repeated header arrives as one value, its values joined with ", " (Node joins a repeated `x-api-key`; the
+ * transport joins a repeated `Authorization`: src/server/authenticate.ts); no credential holds a comma. Two
+ * different credentials (in both headers, or in one header repeated) give {@link CONFLICTING_CREDENTIALS}, which no
+ * credential matches: every credential presented must verify (a 401), so a request never runs as one of two callers
+ * picked by header order. The same credential repeated is one credential.
  */
 export function bearerCredential(headers: HeaderReader): string | null {
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.get("authorization") ?? "")?.[1] || null;
-  const key = headers.get("x-api-key")?.trim() || null;
-  if (bearer && key && bearer !== key) return CONFLICTING_CREDENTIALS;
-  return bearer ?? key;
+  const authorization = headers.get("authorization")?.split(",") ?? [];
+  const bearers = authorization.map((value) => /^\s*Bearer\s+(\S+)\s*$/i.exec(value)?.[1] || null);
+  // Repeated, every value must be a bearer credential: anything else beside one is a second credential.
+  if (bearers.length > 1 && bearers.includes(null)) return CONFLICTING_CREDENTIALS;
+  const keys = (headers.get("x-api-key") ?? "").split(",").map((value) => value.trim());
+  const credentials = new Set([...bearers, ...keys].filter((value): value is string => !!value));
+  if (credentials.size > 1) return CONFLICTING_CREDENTIALS;
+  return credentials.values().next().value ?? null;
 }
 
 /** The credential of a request with two different ones: a value of no credential's form (an API key's lookup misses it). */
