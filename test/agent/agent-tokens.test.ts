@@ -6,14 +6,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/db/ids.ts";
-import {
-  addMember,
-  createAgentTokenFor,
-  createApiKey,
-  createOrg,
-  createProjects,
-  setPassword,
-} from "../helpers/seed.ts";
+import { addMember, createAgentTokenFor, createOrg, createProjects, setPassword } from "../helpers/seed.ts";
 import { gql, useTestServer } from "../helpers/server.ts";
 import { sessionFor } from "../helpers/session.ts";
 import { type AgentErrorBody, agentGet, signIn } from "./agent-client.ts";
