@@ -16,7 +16,7 @@ import {
 } from "../shared/database-unavailable.ts";
 import { INVALID_UTF8_MESSAGE } from "../shared/json-text.ts";
 import { sessionTokenOf } from "./authenticate.ts";
-import { jsonBodyRefusal } from "./json-bodies.ts";
+import { jsonBodyRefusal, unsupportedCharset } from "./json-bodies.ts";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
@@ -125,7 +125,8 @@ async function databaseFailed(auth: Auth, request: Request, response: Response):
 
 /**
  * Registers `/api/auth/*` (all methods) in its own encapsulated context, where every body is kept raw
- * (a Buffer, any content type) so better-auth parses JSON and forms itself. Effective once `app` is ready.
+ * (a Buffer, any content type, a `charset` other than UTF-8 refused with 415) so better-auth parses JSON and forms
+ * itself. Effective once `app` is ready.
  * `onAnswered` sees each answer before it is sent (the audit log's entries: src/server/auth-audit.ts).
  */
 export function registerAuthRoutes<L extends FastifyBaseLogger>(
@@ -135,7 +136,11 @@ export function registerAuthRoutes<L extends FastifyBaseLogger>(
 ): void {
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+    // Read as UTF-8 (JSON, forms): another `charset` is 415 before better-auth runs.
+    scope.addContentTypeParser("*", { parseAs: "buffer" }, (request, body, done) => {
+      const refused = unsupportedCharset(request.headers["content-type"]);
+      return refused ? done(refused, undefined) : done(null, body);
+    });
     scope.route({
       method: METHODS,
       url: "/api/auth/*",

@@ -4,9 +4,10 @@
  * - a string input that is not well-formed Unicode (a lone surrogate such as `"\ud800"`) or that holds the NUL
  *   character (U+0000, which no PostgreSQL text or jsonb value can hold), in a variable or an inline literal, is
  *   refused before it reaches encoding or the database, naming the field (`extensions.field`, e.g.
- *   `input.database.password`): 400 BAD_USER_INPUT, or 404 NOT_FOUND where the field is an `ID` (no object has such
- *   an id: it answers as any id that names nothing, as a REST path that does not decode does); a REST row's query
- *   string and body are checked before its operation runs, naming the field as the client wrote it;
+ *   `input.database.password`, `input.events[1]`): 400 BAD_USER_INPUT, or 404 NOT_FOUND where the field is an `ID`
+ *   (no object has such an id: it answers as any id that names nothing, as a REST path that does not decode does);
+ *   a REST row's query string and body are checked before its operation runs, naming the field as the client wrote
+ *   it. Federation representations (`_Any`) are left to `_entities`, which resolves a key no row can have to null;
  * - a `subscription` sent over HTTP is refused with 400 BAD_REQUEST pointing to the WebSocket endpoint;
  * - (HTTP) `variables` and `extensions` nested deeper than src/shared/json-text.ts's MAX_JSON_DEPTH, measured as
  *   in a POST body (`{ variables, extensions }`), are refused with 400 BAD_REQUEST: a POST body that deep never
@@ -32,6 +33,15 @@ import {
 } from "graphql";
 import { jsonTooDeep } from "../shared/json-text.ts";
 import { jsonTooDeepError } from "./json-bodies.ts";
+
+/**
+ * Whether `text` can be stored (and so compared with a stored id): well-formed Unicode without the NUL character.
+ * Federation's `_entities` resolves a representation whose key is not to null, as any id that names nothing
+ * (src/server/schema.ts).
+ */
+export function isStorableText(text: string): boolean {
+  return textProblem(text) === null;
+}
 
 /** What makes `text` unstorable — a lone surrogate, or NUL — or null when nothing does. */
 function textProblem(text: string): Problem | null {
@@ -101,6 +111,14 @@ function isIdType(type: GraphQLInputType | undefined): boolean {
   return type !== undefined && getNamedType(type).name === "ID";
 }
 
+/**
+ * Whether `type` is federation's `_Any` (or a list of it): `_entities`'s representations, whose strings are checked
+ * by `_entities` itself (src/server/schema.ts: a key no row can have resolves to null, another field is ignored).
+ */
+function isRepresentationType(type: GraphQLInputType | null | undefined): boolean {
+  return type != null && getNamedType(type).name === "_Any";
+}
+
 /** A refused string: where it is, why, and whether the field there is an `ID`. */
 interface Found {
   field: string;
@@ -122,17 +140,41 @@ function malformedLiteral(schema: GraphQLSchema, document: DocumentNode): Found 
 
 function findMalformedLiteral(schema: GraphQLSchema, document: DocumentNode): Found | null {
   let found: Found | null = null;
-  const names: string[] = [];
+  const segments: Array<string | number> = [];
   const types = new TypeInfo(schema);
+  // A value inside a list literal is named by its index (`events[1]`), as in variables.
+  const item = {
+    enter: (_node: unknown, key: unknown) => void (typeof key === "number" && segments.push(key)),
+    leave: (_node: unknown, key: unknown) => void (typeof key === "number" && segments.pop()),
+  };
+  // Representations (`_Any`) are skipped: `_entities` checks them itself.
+  let representations = 0;
+  const container = {
+    enter: (node: unknown, key: unknown) => {
+      item.enter(node, key);
+      if (isRepresentationType(types.getInputType())) representations++;
+    },
+    leave: (node: unknown, key: unknown) => {
+      item.leave(node, key);
+      if (isRepresentationType(types.getInputType())) representations--;
+    },
+  };
   visit(
     document,
     visitWithTypeInfo(types, {
-      Argument: { enter: (node) => void names.push(node.name.value), leave: () => void names.pop() },
-      ObjectField: { enter: (node) => void names.push(node.name.value), leave: () => void names.pop() },
-      StringValue(node) {
-        const problem = found ? null : textProblem(node.value);
-        if (problem)
-          found = { field: names.join(".") || "(literal)", problem, id: isIdType(types.getInputType() ?? undefined) };
+      Argument: { enter: (node) => void segments.push(node.name.value), leave: () => void segments.pop() },
+      ObjectField: { enter: (node) => void segments.push(node.name.value), leave: () => void segments.pop() },
+      ListValue: container,
+      ObjectValue: container,
+      StringValue: {
+        enter(node, key) {
+          item.enter(node, key);
+          const type = types.getInputType();
+          const problem = found || representations > 0 || isRepresentationType(type) ? null : textProblem(node.value);
+          if (problem)
+            found = { field: graphqlPath(segments) || "(literal)", problem, id: isIdType(type ?? undefined) };
+        },
+        leave: item.leave,
       },
     }),
   );
@@ -150,15 +192,22 @@ export function unicodeError(
   variables: Record<string, unknown> | undefined | null,
   operationName?: string | null,
 ): GraphQLError | null {
-  const inVariables = malformedPath(variables ?? {});
+  const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
+  const typeOf = (name: string) => {
+    const definition = definitions.find((d) => d.variable.name.value === name);
+    const declared = definition && typeFromAST(schema, definition.type);
+    return isInputType(declared) ? declared : undefined;
+  };
+  // Representations (`_Any`) are checked by `_entities` itself.
+  const checked = Object.fromEntries(
+    Object.entries(variables ?? {}).filter(([name]) => !isRepresentationType(typeOf(name))),
+  );
+  const inVariables = malformedPath(checked);
   let found: Found | null;
   if (inVariables) {
     const [name, ...inside] = inVariables.segments;
-    const definition = getOperationAST(document, operationName)?.variableDefinitions?.find(
-      (d) => d.variable.name.value === name,
-    );
-    const declared = definition && typeFromAST(schema, definition.type);
-    const type = isInputType(declared) ? inputTypeAt(declared, inside) : undefined;
+    const declared = typeOf(String(name));
+    const type = declared ? inputTypeAt(declared, inside) : undefined;
     found = { field: graphqlPath(inVariables.segments), problem: inVariables.problem, id: isIdType(type) };
   } else {
     found = malformedLiteral(schema, document);

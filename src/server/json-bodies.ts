@@ -7,8 +7,9 @@
  *
  * Bytes (RFC 8259: JSON exchanged between systems is UTF-8): a JSON body is read as UTF-8 only, and must be
  * well-formed UTF-8 (400 otherwise, never decoded with U+FFFD replacing what does not decode); a `charset` other than
- * utf-8 is 415, and so is a body sent with a `Content-Encoding` other than `identity` on any route
- * ({@link refuseEncodedBodies}).
+ * utf-8 is 415 ({@link unsupportedCharset}, also on the routes that read raw bytes), and so is a body sent with a
+ * `Content-Encoding` other than `identity` on any route ({@link refuseEncodedBodies}). A REST row's body is a JSON
+ * object ({@link parseJsonBodies}).
  *
  * Nesting (the rule of src/shared/json-text.ts): a client's JSON document — a request body, the `variables` and `extensions` of a GraphQL request sent
  * by GET (src/server/input-checks.ts), the payload of a graphql-ws message (src/server/graphql-ws-protocol.ts) — may
@@ -63,6 +64,17 @@ class UnsupportedMediaTypeError extends Error {
   readonly code = "FST_ERR_CTP_INVALID_MEDIA_TYPE";
 }
 
+/** The 400 of a well-formed JSON body that is not an object, on a surface whose bodies are objects (code BAD_REQUEST). */
+class NotAnObjectError extends Error {
+  readonly statusCode = 400;
+  readonly code = "FST_ERR_CTP_INVALID_JSON_BODY";
+
+  constructor(value: unknown) {
+    const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+    super(`Body must be a JSON object, not ${kind} (send {} for none)`);
+  }
+}
+
 /** The labels of UTF-8 (WHATWG Encoding: `utf-8`, `utf8`, `unicode-1-1-utf-8`, …), lower case. */
 const UTF8_LABELS = new Set([
   "utf-8",
@@ -80,17 +92,23 @@ function charsetOf(contentType: string | undefined): string | null {
 }
 
 /**
+ * The 415 UNSUPPORTED_MEDIA_TYPE (an error for a content-type parser's `done`) of a `Content-Type` header value whose
+ * `charset` parameter is not a label of UTF-8 (any case, quoted or not: `utf-8`, `utf8`, …), naming it through
+ * `echoed`; null when it has no `charset` or a UTF-8 one. Every body Skiff reads (JSON, and the raw bytes of the
+ * callback rows and `/api/auth/*`) is read as UTF-8 (docs/rest.md).
+ */
+export function unsupportedCharset(contentType: string | string[] | undefined): Error | null {
+  const charset = charsetOf(Array.isArray(contentType) ? contentType[0] : contentType);
+  if (charset === null || UTF8_LABELS.has(charset.toLowerCase())) return null;
+  return new UnsupportedMediaTypeError(`Unsupported charset "${echoed(charset)}": bodies are read as utf-8 only`);
+}
+
+/**
  * The refusal of a JSON body's bytes sent with `contentType`: 415 for a `charset` other than utf-8 (any case, quoted
  * or not), 400 for bytes that are not well-formed UTF-8; null when they are read as UTF-8.
  */
 function bytesRefusal(contentType: string | undefined, bytes: Buffer): Error | null {
-  const charset = charsetOf(contentType);
-  if (charset !== null && !UTF8_LABELS.has(charset.toLowerCase())) {
-    return new UnsupportedMediaTypeError(
-      `Unsupported charset "${echoed(charset)}": JSON bodies are read as utf-8 only`,
-    );
-  }
-  return isUtf8(bytes) ? null : new JsonBodyError(INVALID_UTF8_MESSAGE);
+  return unsupportedCharset(contentType) ?? (isUtf8(bytes) ? null : new JsonBodyError(INVALID_UTF8_MESSAGE));
 }
 
 /**
@@ -113,12 +131,13 @@ export function jsonBodyRefusal(contentType: string | undefined, bytes: Buffer):
  * Replaces `scope`'s `application/json` parser by Fastify's default one (same body limit, same refusals) whose
  * refusal of a well-formed body names the forbidden key rather than a syntax error, and which refuses a body nested
  * deeper than MAX_JSON_DEPTH (src/shared/json-text.ts) (400, "JSON nests … deeper than 64 levels"). The body is
- * read as UTF-8 only: a `charset` parameter other than `utf-8` (any case, quoted or not) is refused with 415, and
- * bytes that are not well-formed UTF-8 with 400 ("Body is not valid UTF-8") rather than decoded with U+FFFD in their
- * place. `emptyAsNone`: an empty (or blank) body is no body (`request.body` undefined) rather than Fastify's 400
- * "Body cannot be empty".
+ * read as UTF-8 only: a `charset` parameter other than `utf-8` (any case, quoted or not) is refused with 415
+ * ({@link unsupportedCharset}), and bytes that are not well-formed UTF-8 with 400 ("Body is not valid UTF-8") rather
+ * than decoded with U+FFFD in their place. `restBodies` (the REST rows, docs/rest.md): an empty (or blank) body is no
+ * body (`request.body` undefined) rather than Fastify's 400 "Body cannot be empty", and a body is a JSON object —
+ * `null`, an array, a string, a number or a boolean is refused with 400 ("Body must be a JSON object") before the row.
  */
-export function parseJsonBodies(scope: FastifyInstance, { emptyAsNone = false } = {}): void {
+export function parseJsonBodies(scope: FastifyInstance, { restBodies = false } = {}): void {
   const standard = scope.getDefaultJsonParser("error", "error");
   scope.removeContentTypeParser("application/json");
   scope.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, body, done) => {
@@ -126,11 +145,14 @@ export function parseJsonBodies(scope: FastifyInstance, { emptyAsNone = false } 
     const refused = bytesRefusal(request.headers["content-type"], bytes);
     if (refused) return done(refused, undefined);
     const text = bytes.toString("utf8");
-    if (emptyAsNone && text.trim() === "") return done(null, undefined);
+    if (restBodies && text.trim() === "") return done(null, undefined);
     standard(request, text, (error, value) => {
       if (error && text.length > 0 && parsesAsJson(text))
         return done(new JsonBodyError(FORBIDDEN_JSON_KEY_MESSAGE), undefined);
       if (!error && jsonTooDeep(value)) return done(new JsonBodyError(JSON_TOO_DEEP_MESSAGE), undefined);
+      if (!error && restBodies && (value === null || typeof value !== "object" || Array.isArray(value))) {
+        return done(new NotAnObjectError(value), undefined);
+      }
       done(error, value);
     });
   });

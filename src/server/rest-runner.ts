@@ -25,7 +25,7 @@ import { RawJsonData } from "./compiled-reads.ts";
 import { buildContext, withOrigin } from "./context.ts";
 import { unavailableError } from "./format-error.ts";
 import { restUnicodeError } from "./input-checks.ts";
-import { parseJsonBodies } from "./json-bodies.ts";
+import { parseJsonBodies, unsupportedCharset } from "./json-bodies.ts";
 import { confirmCaller, rememberedContext } from "./remembered-callers.ts";
 import { bodyResponse, checkBodyAt } from "./rest-bodies.ts";
 
@@ -44,11 +44,12 @@ export function registerRestRoutes(
   // The rows live in one scope whose JSON parser takes an empty body as no body (`request.body` undefined) instead
   // of a 400 "Body cannot be empty": many HTTP clients send `Content-Type: application/json` on every call, bodiless
   // ones included. A row that takes no body then answers as without one; a row that takes one answers its
-  // documented 400 from its own validation. Callback rows open their own scope inside it, with raw bodies.
+  // documented 400 from its own validation. A body sent is a JSON object: any other JSON value is refused before the
+  // row. Callback rows open their own scope inside it, with raw bodies.
   root.register(async (app) => {
     // JSON only: a `text/plain` body (which Fastify would hand over as a string) answers 415 as any other type.
     app.removeContentTypeParser("text/plain");
-    parseJsonBodies(app, { emptyAsNone: true });
+    parseJsonBodies(app, { restBodies: true });
     for (const route of routes) {
       if (publicOnly && !route.published) continue;
       if ("serve" in route) {
@@ -314,14 +315,18 @@ function toRestError(e: GraphQLError): RestError {
 
 /**
  * Registers a callback row in its own encapsulated context where every body stays raw (a Buffer, any content
- * type, up to the row's `bodyLimit`); no credentials are asked for: the row checks its own. The path's other
- * methods answer 405 with `Allow`.
+ * type, up to the row's `bodyLimit`); no credentials are asked for: the row checks its own. A `charset` other than
+ * UTF-8 is refused with 415 before the row runs ({@link unsupportedCharset}: the rows read their bytes as UTF-8).
+ * The path's other methods answer 405 with `Allow`.
  */
 function registerCallback(app: FastifyInstance, route: CallbackRestRoute, services: CallbackServices): void {
   const bodyLimit = route.bodyLimit ?? 1024 * 1024;
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, (request, body, done) => {
+      const refused = unsupportedCharset(request.headers["content-type"]);
+      return refused ? done(refused, undefined) : done(null, body);
+    });
     scope.route({
       method: route.method,
       url: route.path,

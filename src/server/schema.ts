@@ -20,6 +20,7 @@ import {
   withCompiledReads,
 } from "../reads/index.ts";
 import { BadUserInputError, echoed, UnauthenticatedError } from "../shared/errors.ts";
+import { isStorableText } from "./input-checks.ts";
 import { withDeadline } from "./query-cost.ts";
 
 /**
@@ -123,8 +124,22 @@ function representationsError(representations: unknown, keys: EntityKeys): BadUs
 }
 
 /**
+ * Whether `representation` (checked by {@link representationsError}) names nothing whatever the rows: a string key
+ * field of its type holds text no stored id can hold (NUL, a lone surrogate).
+ */
+function namesNothing(representation: Record<string, unknown>, keys: EntityKeys): boolean {
+  return (keys.get(representation.__typename as string) ?? []).some((key) =>
+    key.some((f) => {
+      const value = representation[f.name];
+      return f.kind === "string" && typeof value === "string" && !isStorableText(value);
+    }),
+  );
+}
+
+/**
  * `_entities`'s resolver `resolve`, refusing its representations with {@link representationsError} before
- * resolving any.
+ * resolving any. A representation that names nothing ({@link namesNothing}) resolves to null, as an unknown id
+ * does, without reaching the by-id reads (docs/graphql.md, `_entities`).
  */
 function checkingRepresentations<S, C, I>(
   resolve: (source: S, args: Record<string, unknown>, context: C, info: I) => unknown,
@@ -133,7 +148,19 @@ function checkingRepresentations<S, C, I>(
   return (source, args, context, info) => {
     const refused = representationsError(args.representations, keys);
     if (refused) throw refused;
-    return resolve(source, args, context, info);
+    const all = args.representations;
+    if (!Array.isArray(all)) return resolve(source, args, context, info);
+    const named = all.map((r) => !namesNothing(r as Record<string, unknown>, keys));
+    if (named.every(Boolean)) return resolve(source, args, context, info);
+    const resolved = resolve(source, { ...args, representations: all.filter((_, i) => named[i]) }, context, info);
+    // The entities resolved, in order, with null in the place of each representation left out.
+    const spread = (list: unknown) => {
+      let next = 0;
+      return all.map((_, i) => (named[i] ? (list as unknown[])[next++] : null));
+    };
+    return typeof (resolved as PromiseLike<unknown> | null)?.then === "function"
+      ? (resolved as PromiseLike<unknown>).then(spread)
+      : spread(resolved);
   };
 }
 

@@ -44,6 +44,19 @@ export function echoed(value: string): string {
   return `${value.slice(0, ECHOED_CHARS).toWellFormed()}… (${value.length} characters)`;
 }
 
+/** How many caller-given values a message lists (see {@link echoedList}). */
+const ECHOED_VALUES = 5;
+
+/**
+ * `values` (names the caller sent: unknown event names, fields) as an error message lists them: the first 5, each
+ * {@link echoed}, joined by `, `, then `and N more` when there are more — so that a long list of long values is not
+ * sent back whole. E.g. `a, b, c, d, e and 2 more`.
+ */
+export function echoedList(values: readonly string[]): string {
+  const listed = values.slice(0, ECHOED_VALUES).map(echoed).join(", ");
+  return values.length > ECHOED_VALUES ? `${listed} and ${values.length - ECHOED_VALUES} more` : listed;
+}
+
 /** The resource does not exist or is invisible to the caller (the two are indistinguishable; HTTP 404). */
 export class NotFoundError extends AppError {
   constructor(what: string, id: string) {

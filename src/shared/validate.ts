@@ -3,7 +3,7 @@
  * `fieldErrors` keyed by dot-separated path (e.g. `source.repo`) and `formErrors` for the input as a whole.
  */
 import type { z } from "zod";
-import { BadUserInputError } from "./errors.ts";
+import { BadUserInputError, echoed } from "./errors.ts";
 
 /** Converts zod issues to a BadUserInputError (`fieldErrors` by dot-separated path, root issues in `formErrors`). */
 export function toBadUserInput(error: z.ZodError, message = "Invalid input"): BadUserInputError {
@@ -24,7 +24,8 @@ export function toBadUserInput(error: z.ZodError, message = "Invalid input"): Ba
   // Object.fromEntries defines own properties, `__proto__` included.
   const fieldErrors: Record<string, string[]> = Object.fromEntries(byField);
   const first = [...byField][0];
-  const detail = first ? `${first[0]}: ${first[1][0]}` : formErrors[0];
+  // A field's name may be the caller's own (an unknown field): repeated as `echoed` repeats caller-given values.
+  const detail = first ? `${echoed(first[0])}: ${first[1][0]}` : formErrors[0];
   // zod's own root messages already begin "Invalid input: …": said once.
   const text = !detail ? message : detail.startsWith(`${message}:`) ? detail : `${message}: ${detail}`;
   return new BadUserInputError(text, { fieldErrors, formErrors });

@@ -131,6 +131,7 @@ describe("POST /api/deploy/:token", () => {
       ['{"title":5}', "title"],
       ["[]", "body"],
       ['"deploy"', "body"],
+      ["null", "body"],
     ];
     for (const [body, field] of refused) {
       const res = await post(app.path, body);
@@ -161,6 +162,30 @@ describe("POST /api/deploy/:token", () => {
     expect(titled.status).toBe(202);
     const [d] = await deploymentsOf(t.db.knex, app.applicationId);
     expect(d!.title).toBe("Release 4");
+  });
+
+  it("refuses a charset other than utf-8 with 415 before anything runs: API triggers and signed pushes", async () => {
+    const app = await appWithUrl({ autoDeploy: true });
+    const raw = JSON.stringify(githubPushPayload({ after: "2222222222222222222222222222222222222222" }));
+    const gitlab = JSON.stringify(gitlabPushPayload({ after: "3333333333333333333333333333333333333333" }));
+    const cases: Array<[string, Record<string, string>, string]> = [
+      ["latin1", {}, "{}"],
+      ["utf-16", {}, JSON.stringify({ commitSha: "abc1234" })],
+      ['"ISO-8859-1"', { "x-github-event": "push", "x-hub-signature-256": hubSignature(app.secret, raw) }, raw],
+      ["windows-1252", { "x-gitlab-event": "Push Hook", "x-gitlab-token": app.secret }, gitlab],
+    ];
+    for (const [charset, headers, body] of cases) {
+      const res = await post(app.path, body, { ...headers, "content-type": `application/json; charset=${charset}` });
+      expect(res.status, `${charset} ${JSON.stringify(res.body)}`).toBe(415);
+      expect(res.body).toMatchObject({
+        error: expect.stringContaining("Unsupported charset"),
+        code: "UNSUPPORTED_MEDIA_TYPE",
+      });
+    }
+    expect(await deploymentsOf(t.db.knex, app.applicationId)).toEqual([]);
+    // A UTF-8 label is read.
+    const utf8 = await post(app.path, "{}", { "content-type": "application/json; charset=utf-8" });
+    expect(utf8.status).toBe(202);
   });
 
   it("shows the URL to owners and admins only; members get null and cannot regenerate", async () => {

@@ -2,10 +2,11 @@
  * Request bodies on every REST row and every better-auth endpoint, table-driven over the real
  * route tables (`restRoutes`, `auth.api`): each is called with no body, an empty body sent with
  * `Content-Type: application/json` (what many SDKs do on every call), `{}`, `null`, and — for GET rows — a JSON
- * body on GET. A row that takes no body answers the empty-JSON, `{}`, `null` and GET-with-body variants exactly
- * as it answers no body; a row that takes one answers a 400 in its documented error shape for no body, an empty
- * one and `null`; nothing answers 5xx or Fastify's "Body cannot be empty". The webhook rows of the report also
- * succeed on real endpoints with the JSON content type and no body.
+ * body on GET. A row that takes no body answers the empty-JSON, `{}` and GET-with-body variants exactly as it
+ * answers no body; a row that takes one answers a 400 in its documented error shape for no body and an empty one;
+ * `null` (a body that is not an object) is refused before every row alike, 400 BAD_REQUEST; nothing answers 5xx or
+ * Fastify's "Body cannot be empty". The webhook rows of the report also succeed on real endpoints with the JSON
+ * content type and no body.
  */
 import { describe, expect, it } from "vitest";
 import { restRoutes } from "../../src/modules/index.ts";
@@ -115,8 +116,15 @@ describe("bodies on every REST row and auth endpoint", () => {
         if (answer.status >= 500) failures.push(`${row} ${variant}: ${answer.status} ${answer.body.slice(0, 200)}`);
         if (FASTIFY_EMPTY.test(answer.body)) failures.push(`${row} ${variant}: ${answer.body.slice(0, 200)}`);
         if (variant === "none") continue;
-        // No body, an empty one and `null` are the same request for every row; a bodiless row also ignores `{}` and
-        // a body on GET. (A body row's answer to no body is its documented 400, or 200 when its input is optional.)
+        // A body that is not an object is refused before the row (callback rows read their bytes themselves).
+        if (variant === "null" && !("handle" in route)) {
+          const refused = JSON.parse(answer.body) as { code?: string; error?: string };
+          if (answer.status !== 400 || refused.code !== "BAD_REQUEST" || !/JSON object/.test(refused.error ?? ""))
+            failures.push(`${row} null: ${answer.status} ${answer.body.slice(0, 120)}`);
+          continue;
+        }
+        // No body and an empty one are the same request for every row; a bodiless row also ignores `{}` and a body
+        // on GET. (A body row's answer to no body is its documented 400, or 200 when its input is optional.)
         const same = variant === "emptyJson" || variant === "null" || !takesBody(route) || variant === "getWithBody";
         if (same && (answer.status !== none.status || shape(answer.body) !== shape(none.body)))
           failures.push(`${row} ${variant}: ${answer.status} ${answer.body.slice(0, 120)} ≠ no body ${none.status}`);

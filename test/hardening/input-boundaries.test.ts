@@ -260,6 +260,46 @@ describe("_entities representations", () => {
     expect(errorsSince(from)).toEqual([]);
   });
 
+  it("resolves a representation whose id holds NUL or a lone surrogate to null, as an unknown id", async () => {
+    const from = logs.lines.length;
+    const variables = await gql<{ _entities: Array<{ id: string } | null> }>(
+      t.skiff.url,
+      "query($r: [_Any!]!) { _entities(representations: $r) { ... on Organization { id } } }",
+      {
+        r: [
+          { __typename: "Project", id: "prj_\u0000" },
+          { __typename: "Organization", id: org.organizationId },
+          { __typename: "Project", id: "prj_\ud800" },
+          { __typename: "Project", id: "x".repeat(100_000) },
+        ],
+      },
+      { apiKey: org.owner.apiKey },
+    );
+    expect(variables.status).toBe(200);
+    expect(variables.errors).toBeUndefined();
+    expect(variables.data?._entities).toEqual([null, { id: org.organizationId }, null, null]);
+    // The same inline.
+    const literal = await gql(
+      t.skiff.url,
+      `{ _entities(representations: [{__typename: "Project", id: "prj_\\u0000"}]) { __typename } }`,
+      {},
+      { apiKey: org.owner.apiKey },
+    );
+    expect(literal.errors).toBeUndefined();
+    expect(literal.data).toEqual({ _entities: [null] });
+    expect(errorsSince(from)).toEqual([]);
+  });
+
+  it("names a refused string of a list literal by its index, as in variables", async () => {
+    const res = await gql(
+      t.skiff.url,
+      `mutation { createWebhook(organizationId: "${org.organizationId}", input: { url: "https://127.0.0.1/h", events: ["ping", "a\\u0000"] }) { secret } }`,
+      {},
+      { apiKey: org.owner.apiKey },
+    );
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "input.events[1]" });
+  });
+
   it("still resolves well-formed representations", async () => {
     const res = await gql<{ _entities: Array<{ id: string } | null> }>(
       t.skiff.url,

@@ -1,7 +1,9 @@
 /**
  * How request bytes reach the server, over real HTTP on loopback: a JSON body that is not well-formed UTF-8 is
  * refused (400 BAD_REQUEST) on every JSON surface rather than stored with U+FFFD; a `charset` other than utf-8 is
- * 415; a `Content-Encoding` other than `identity` is 415 on every route that takes a body; GET /graphql never serves
+ * 415, on the rows that read raw bytes too (payment callback, deploy URL, /api/auth/*); a REST body that is JSON but
+ * not an object (`null` as `[]`) is 400 BAD_REQUEST before the row; a `Content-Encoding` other than `identity` is
+ * 415 on every route that takes a body; GET /graphql never serves
  * Apollo's landing page; a GET's `variables`/`extensions` holding `__proto__` (or `prototype` inside `constructor`)
  * are refused as in a POST body; every pre-route REST refusal carries the spec's `details` shape; and a path
  * parameter too long, or a path that does not decode, is 404 NOT_FOUND (no resource has such an id). A response
@@ -139,6 +141,58 @@ describe("charsets other than utf-8", () => {
       expect(answer.status, `${charset} ${answer.text}`).toBe(200);
       expect(answer.json).toEqual({ data: { __typename: "Query" } });
     }
+  });
+});
+
+describe("charsets other than utf-8 on the rows that read raw bytes", () => {
+  it("answer 415 before the row runs: the payment callback, the deploy URL, /api/auth/*", async () => {
+    for (const [path, body] of [
+      ["/api/payment-gateway/events", '{"merchantCode":"m"}'],
+      ["/api/deploy/not-a-token", "{}"],
+      ["/api/auth/sign-in/email", '{"email":"a@example.com","password":"x"}'],
+    ] as const) {
+      for (const charset of ["utf-16", "latin1", '"ISO-8859-1"']) {
+        const answer = await send(path, { headers: { "content-type": `application/json; charset=${charset}` }, body });
+        const what = `${path} ${charset}: ${answer.text}`;
+        expect(answer.status, what).toBe(415);
+        expect(answer.json, what).toEqual({
+          error: expect.stringMatching(/^Unsupported charset/),
+          code: "UNSUPPORTED_MEDIA_TYPE",
+          details: { fieldErrors: {}, formErrors: [answer.json.error] },
+        });
+      }
+      // UTF-8 labels are read as before (the row's own answer, whatever it is).
+      const read = await send(path, { headers: { "content-type": "application/json; charset=UTF-8" }, body });
+      expect(read.status, `${path} ${read.text}`).not.toBe(415);
+    }
+  });
+});
+
+describe("JSON bodies that are not objects", () => {
+  it("are refused before the row on every REST row with 400 BAD_REQUEST, `null` as `[]`", async () => {
+    for (const path of [
+      "/api/project.create",
+      "/api/site-import/preview",
+      "/api/v1/orgs/1/webhooks",
+      "/api/docs/sync",
+    ]) {
+      for (const body of ["null", "[]", '"x"', "1", "true", " null "]) {
+        const answer = await send(path, { headers: { "content-type": "application/json" }, body });
+        const what = `${path} ${body}: ${answer.text}`;
+        expect(answer.status, what).toBe(400);
+        expect(answer.json, what).toEqual({
+          error: expect.stringMatching(/^Body must be a JSON object, not (null|an array|a string|a number|a boolean)/),
+          code: "BAD_REQUEST",
+          details: { fieldErrors: {}, formErrors: [answer.json.error] },
+        });
+      }
+    }
+    // An object reaches the row's own checks; no body is no body (the row's documented answer).
+    const object = await send("/api/project.create", { headers: { "content-type": "application/json" }, body: "{}" });
+    expect(object.status).toBe(400);
+    expect(object.json.error.fieldErrors).toEqual({ name: ["Required"] });
+    const empty = await send("/api/project.create", { headers: { "content-type": "application/json" }, body: "" });
+    expect(empty.json).toEqual(object.json);
   });
 });
 

@@ -491,17 +491,15 @@ describe("procedure surface", () => {
         headers: { authorization: `Bearer ${auth.apiKey}`, "content-type": "application/json" },
         body,
       }).then(async (res) => ({ status: res.status, body: (await res.json()) as { error: Record<string, unknown> } }));
-    for (const body of ['"x"', "[]", "1"]) {
+    // A body that is not an object is refused before either row runs (docs/rest.md).
+    for (const body of ['"x"', "[]", "1", "null"]) {
       const list = await post("/api/siteImport.list", body);
       const get = await post("/api/siteImport.get", body);
       expect(list.status, body).toBe(400);
       expect(list.body, body).toEqual({
-        error: {
-          message: "Invalid input: Must be an object",
-          code: "BAD_USER_INPUT",
-          fieldErrors: {},
-          formErrors: ["Must be an object"],
-        },
+        error: expect.stringMatching(/^Body must be a JSON object, not /),
+        code: "BAD_REQUEST",
+        details: { fieldErrors: {}, formErrors: [list.body.error] },
       });
       expect(list.body, body).toEqual(get.body);
     }

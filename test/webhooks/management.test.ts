@@ -70,6 +70,38 @@ describe("webhook management", () => {
     expect((await rest(t.skiff.url, "GET", `${base}/${w.webhook_uuid}`, owner.apiKey)).status).toBe(404);
   });
 
+  it("lists unknown event names the caller sent briefly: each echoed, the first 5, REST and GraphQL alike", async () => {
+    const { owner, number, organizationId } = await org();
+    const names = Array.from({ length: 99 }, (_, i) => `${i}`.padEnd(5000, "x"));
+    const res = await rest(t.skiff.url, "POST", `/api/v1/orgs/${number}/webhooks`, owner.apiKey, {
+      url: HOOK_URL,
+      events: names,
+    });
+    expect(res.status).toBe(400);
+    const expected = `Unknown events: ${names
+      .slice(0, 5)
+      .map((n) => `${n.slice(0, 80)}… (5000 characters)`)
+      .join(", ")} and 94 more`;
+    expect(res.body.details.fieldErrors.events).toEqual([expected]);
+    expect(res.body.error).toContain(expected);
+    expect(JSON.stringify(res.body).length).toBeLessThan(2000);
+    const graphql = await gql(
+      t.skiff.url,
+      `mutation($org: ID!, $input: CreateWebhookInput!) { createWebhook(organizationId: $org, input: $input) { secret } }`,
+      { org: organizationId, input: { url: HOOK_URL, events: names } },
+      { apiKey: owner.apiKey },
+    );
+    expect(graphql.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    expect(graphql.errors?.[0]?.extensions?.fieldErrors).toEqual({ events: [expected] });
+    expect(JSON.stringify(graphql).length).toBeLessThan(2000);
+    // A few short names are listed whole.
+    const few = await rest(t.skiff.url, "POST", `/api/v1/orgs/${number}/webhooks`, owner.apiKey, {
+      url: HOOK_URL,
+      events: ["a", "b", "c", "d", "e"],
+    });
+    expect(few.body.details.fieldErrors.events).toEqual(["Unknown events: a, b, c, d, e"]);
+  });
+
   it("answers 400 with fieldErrors for each invalid input", async () => {
     const { owner, number } = await org();
     const base = `/api/v1/orgs/${number}/webhooks`;

@@ -7,7 +7,7 @@
  */
 import type { Knex } from "knex";
 import { z } from "zod";
-import { BadUserInputError } from "../../shared/errors.ts";
+import { BadUserInputError, echoed } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput } from "../../shared/validate.ts";
 import type { Context, ServiceContext } from "../context.ts";
@@ -180,7 +180,7 @@ export async function setEnvironmentVariables(
       // The first lines named, the rest counted: the answer stays small whatever the paste's size.
       const fieldErrors: Record<string, string[]> = {};
       for (const p of problems.slice(0, MAX_PASTE_PROBLEMS)) {
-        fieldErrors[`line.${p.line}`] = [p.key ? `${p.key}: ${p.message}` : p.message];
+        fieldErrors[`line.${p.line}`] = [p.key ? `${echoed(p.key)}: ${p.message}` : p.message];
       }
       const more = problems.length - MAX_PASTE_PROBLEMS;
       const formErrors = more > 0 ? [`${more} more lines are not applied either`] : [];

@@ -135,7 +135,8 @@ async function answerTrigger(
     return json(401, { error: "This application requires a signed request (X-Hub-Signature-256 or X-Gitlab-Token)" });
   }
 
-  let body: unknown = null;
+  // None: no body at all (JSON `null` is a body, refused as any value that is not an object).
+  let body: unknown;
   if (req.rawBody.length > 0) {
     // JSON is UTF-8 (RFC 8259): bytes that do not decode are refused, never read with U+FFFD in their place.
     if (!isUtf8(req.rawBody)) return badRequest(INVALID_UTF8_MESSAGE);
@@ -196,8 +197,8 @@ async function answerTrigger(
  * `commitSha` when not 7 to 64 hexadecimal digits.
  */
 function apiTrigger(body: unknown): { title: string; commitSha: string | null } | { field: string; message: string } {
-  if (body === null) return { title: "API deployment", commitSha: null };
-  if (typeof body !== "object" || Array.isArray(body)) {
+  if (body === undefined) return { title: "API deployment", commitSha: null };
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
     return { field: "body", message: "Must be a JSON object ({ title?, commitSha? }) or empty" };
   }
   const { title, commitSha } = body as Record<string, unknown>;

@@ -1,11 +1,12 @@
 /**
  * Input rules of the webhook management API (spec "Errors"): `url` absolute `https://`, at most 2048
  * characters (its host is checked by the outbound guard separately); `events` non-empty, each in the catalogue
- * (unknown names listed); unknown fields refused. REST bodies are snake_case (`is_active`), GraphQL inputs
- * camelCase: both are checked here.
+ * (unknown names listed as `echoedList` repeats caller-given values: the first 5, each cut); unknown fields refused.
+ * REST bodies are snake_case (`is_active`), GraphQL inputs camelCase: both are checked here.
  */
 import { z } from "zod";
 import { isDateTime } from "../../shared/date-time.ts";
+import { echoedList } from "../../shared/errors.ts";
 import { webhookEvent } from "../../shared/events/catalogue.ts";
 import { requiredOr, URL_TEXT, URL_TEXT_MESSAGE } from "../../shared/input-fields.ts";
 
@@ -25,7 +26,7 @@ const events = z
   .max(100, "At most 100 events")
   .superRefine((names, ctx) => {
     const unknown = [...new Set(names.filter((n) => !webhookEvent(n)))];
-    if (unknown.length) ctx.addIssue({ code: "custom", message: `Unknown events: ${unknown.join(", ")}` });
+    if (unknown.length) ctx.addIssue({ code: "custom", message: `Unknown events: ${echoedList(unknown)}` });
   })
   .transform((names) => [...new Set(names)]);
 
