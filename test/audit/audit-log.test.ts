@@ -251,6 +251,132 @@ describe("create mutations", () => {
   });
 });
 
+describe("what a call creates besides its answer", () => {
+  it("is named among its entry's targets: queued deployments, webhook recoveries and deliveries, an owner's membership", {
+    timeout: 120_000,
+  }, async () => {
+    const owner = fx.credentials.owner;
+    const app = fx.applicationP;
+    /** Runs `operation` on /graphql as the owner; its data and the call's entry. */
+    const call = async (operation: string, variables: Record<string, unknown>) => {
+      const requestId = `audit-${randomUUID()}`;
+      const res = await fetch(`${skiff.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headersOf(owner, requestId) },
+        body: JSON.stringify({ query: operation, variables }),
+      });
+      const json = (await res.json()) as { data?: Record<string, unknown>; errors?: unknown[] };
+      expect(json.errors, operation).toBeUndefined();
+      const entries = await entriesOf(requestId);
+      expect(entries).toHaveLength(1);
+      return { data: json.data!, entry: entries[0]! };
+    };
+    /** POSTs `body` to REST path `path` with the owner's API key; its body and the call's entry. */
+    const rest = async (path: string, body: unknown) => {
+      const requestId = `audit-${randomUUID()}`;
+      const res = await fetch(`${skiff.url}${path}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-request-id": requestId,
+          authorization: `Bearer ${fx.ownerA.apiKey}`,
+        },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, path).toBeLessThan(300);
+      const entries = await entriesOf(requestId);
+      expect(entries).toHaveLength(1);
+      return { body: (await res.json()) as Record<string, unknown>, entry: entries[0]! };
+    };
+    const newestDeployment = async () =>
+      (await db.knex("deployments").where({ application_id: app }).orderBy("id", "desc").first("id")).id as string;
+    /** The string at `path` in an answer. */
+    const at = (value: unknown, ...path: string[]): string =>
+      String(path.reduce((v, key) => (v as Record<string, unknown>)[key], value));
+    const names = (entry: Row, ...ids: string[]) => {
+      for (const id of ids) expect(entry.targetIds, `${entry.action} names ${id}`).toContain(id);
+    };
+
+    // `deploy: true` queues a deployment the answer may not hold: the entry names it.
+    const one = await call(
+      'mutation($a: ID!, $v: String!) { setEnvironmentVariable(applicationId: $a, key: "CREATED", value: $v, deploy: true) { id } }',
+      { a: app, v: randomUUID() },
+    );
+    names(one.entry, app, await newestDeployment());
+    const many = await call(
+      "mutation($a: ID!, $d: String!) { setEnvironmentVariables(applicationId: $a, dotenv: $d, deploy: true) { deployment { id } } }",
+      { a: app, d: `CREATED=${randomUUID()}` },
+    );
+    expect(at(many.data, "setEnvironmentVariables", "deployment", "id")).toBe(await newestDeployment());
+    names(many.entry, app, at(many.data, "setEnvironmentVariables", "deployment", "id"));
+    const unset = await call(
+      'mutation($a: ID!) { unsetEnvironmentVariable(applicationId: $a, key: "CREATED", deploy: true) { id } }',
+      { a: app },
+    );
+    names(unset.entry, app, await newestDeployment());
+    // The procedures (`skiff env set --deploy`) run the same mutations.
+    const procedure = await rest("/api/variables.set", {
+      applicationId: app,
+      key: "CREATED",
+      value: randomUUID(),
+      deploy: true,
+    });
+    expect(procedure.entry).toMatchObject({ surface: "PROCEDURE", action: "setEnvironmentVariable", outcome: "ok" });
+    names(procedure.entry, app, await newestDeployment());
+
+    // A webhook recovery (GraphQL and REST), a test delivery, the deliveries of a published event.
+    const { createWebhook } = (
+      await call(
+        'mutation($o: ID!) { createWebhook(organizationId: $o, input: { url: "https://127.0.0.1:9/created", events: ["course_completed"] }) { webhook { webhookUuid } } }',
+        { o: fx.orgA },
+      )
+    ).data;
+    const hook = at(createWebhook, "webhook", "webhookUuid");
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const recovered = await call(
+      "mutation($o: ID!, $h: ID!, $s: DateTime!) { recoverWebhookDeliveries(organizationId: $o, webhookUuid: $h, since: $s) { recoveryId alreadyRunning } }",
+      { o: fx.orgA, h: hook, s: since },
+    );
+    expect((recovered.data.recoverWebhookDeliveries as { alreadyRunning: boolean }).alreadyRunning).toBe(false);
+    names(recovered.entry, hook, at(recovered.data, "recoverWebhookDeliveries", "recoveryId"));
+    const recoveredRest = await rest(`/api/v1/orgs/${fx.orgA}/webhooks/${hook}/recover`, {
+      since: new Date(Date.now() - 1_800_000).toISOString(),
+    });
+    expect(at(recoveredRest.body, "recovery_id")).toMatch(/^whrec_/);
+    names(recoveredRest.entry, hook, at(recoveredRest.body, "recovery_id"));
+    const tested = await call(
+      "mutation($o: ID!, $h: ID!) { testWebhook(organizationId: $o, webhookUuid: $h) { deliveryId } }",
+      { o: fx.orgA, h: hook },
+    );
+    names(tested.entry, hook, at(tested.data, "testWebhook", "deliveryId"));
+    const published = await call(
+      'mutation($o: ID!, $d: JSONObject!) { publishWebhookEvent(organizationId: $o, event: "course_completed", data: $d) { deliveries { webhookUuid deliveryId } } }',
+      {
+        o: fx.orgA,
+        d: {
+          user: { user_uuid: "u1", email: "a@example.test", username: "a" },
+          course: { course_uuid: "c1", name: "C" },
+        },
+      },
+    );
+    const deliveries = (published.data.publishWebhookEvent as { deliveries: unknown }).deliveries as Array<{
+      webhookUuid: string;
+      deliveryId: string;
+    }>;
+    expect(deliveries.map((d) => d.webhookUuid)).toContain(hook);
+    // The organization (an argument) and as many deliveries as an entry holds.
+    names(published.entry, ...deliveries.slice(0, 19).map((d) => d.deliveryId));
+
+    // A new organization's entry names its owner's membership.
+    const org = await call('mutation { createOrganization(input: { name: "Created" }) { id } }', {});
+    const membership = await db
+      .knex("members")
+      .where({ organization_id: at(org.data, "createOrganization", "id") })
+      .first("id");
+    names(org.entry, at(org.data, "createOrganization", "id"), membership.id);
+  });
+});
+
 /** The mutation field a REST row's operation executes, or null for a query. */
 function mutationOf(operation: string): string | null {
   const op = parse(operation).definitions.find(

@@ -71,11 +71,15 @@ function auditingKnex(pool: Knex, pending: PendingEntry): Knex {
     if (typeof handler !== "function") return pool.transaction(handler as Knex.TransactionConfig);
     const run = handler as (trx: Knex.Transaction) => Promise<unknown>;
     let trxOf: Knex.Transaction | null = null;
+    // The targets named before the transaction: what a try notes ({@link noteAuditTarget}) goes with its rollback.
+    let before: number | null = null;
     return transactionRetryingConflicts(
       pool,
       async (trx) => {
         // A new try after a conflict: the entry the rolled-back try wrote went with it.
         if (trxOf && pending.writtenIn === trxOf) pending.writtenIn = null;
+        if (before === null) before = pending.targets.length;
+        else if (!pending.writtenIn) pending.targets.length = before;
         trxOf = trx;
         const result = await run(trx);
         // What the transaction wrote and answers (e.g. the created row) is named too, before its entry is written.
@@ -85,8 +89,9 @@ function auditingKnex(pool: Knex, pending: PendingEntry): Knex {
       },
       config,
     ).catch((error: unknown) => {
-      // Rolled back: the entry went with it.
+      // Rolled back: the entry went with it, and what it created.
       if (trxOf && pending.writtenIn === trxOf) pending.writtenIn = null;
+      if (before !== null && !pending.writtenIn) pending.targets.length = before;
       throw error;
     });
   };
