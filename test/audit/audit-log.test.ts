@@ -5,7 +5,9 @@
  * one entry with that caller, the row's target and the outcome (`ok`, `refused`, or the error code) in the right
  * organization; every REST write path of the route table (and every agent API read) leaves one; a change rolled back
  * with its caller's transaction leaves none; members cannot read the log and another organization's entries are
- * invisible; filters and the NDJSON export; sign-in events; retention; no planted or returned secret in any entry.
+ * invisible; filters and the NDJSON export; sign-in events; retention; no planted or returned secret in any entry;
+ * what a call creates besides its answer among its targets; mutations refused before they run (validation, variables),
+ * over HTTP and WebSocket.
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -34,8 +36,10 @@ import { graphqlRows } from "../access/matrix/graphql-rows.ts";
 import { restRows } from "../access/matrix/rest-rows.ts";
 import type { AuditRow } from "../helpers/audit-rows.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { createApiKey } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
 import { postAuth, TEST_PASSWORD } from "../helpers/session.ts";
+import { wsOperation } from "../helpers/ws-operation.ts";
 
 let db: TestDatabase;
 let skiff: RunningSkiff;
@@ -374,6 +378,108 @@ describe("what a call creates besides its answer", () => {
       .where({ organization_id: at(org.data, "createOrganization", "id") })
       .first("id");
     names(org.entry, at(org.data, "createOrganization", "id"), membership.id);
+  });
+});
+
+describe("mutations refused before they run", () => {
+  /** POSTs `query` with `variables` to /graphql with `auth` headers; the status, first error code and entries. */
+  const post = async (query: string, variables: Record<string, unknown>, auth: Record<string, string>) => {
+    const requestId = `audit-${randomUUID()}`;
+    const res = await fetch(`${skiff.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-request-id": requestId, ...auth },
+      body: JSON.stringify({ query, variables }),
+    });
+    const json = (await res.json()) as { data?: unknown; errors?: Array<{ extensions?: { code?: string } }> };
+    expect(json.data).toBeUndefined();
+    return { status: res.status, code: json.errors?.[0]?.extensions?.code, entries: await entriesOf(requestId) };
+  };
+  const CREATE = "mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }";
+
+  it("leave one refused entry per root mutation field: variables that do not coerce, a document that fails validation", async () => {
+    const owner = headersOf(fx.credentials.owner, "");
+    delete owner["x-request-id"];
+    const expected = { actorKind: "USER", actorUserId: userIds.owner, credentialKind: "SESSION", surface: "GRAPHQL" };
+    expect(expected.actorUserId).toBeTruthy();
+
+    const coercion = await post(CREATE, { i: { name: 5 } }, owner);
+    expect(coercion).toMatchObject({ status: 400, code: "BAD_USER_INPUT" });
+    expect(coercion.entries).toMatchObject([
+      { ...expected, action: "createProject", outcome: "refused", targetIds: [], organizationId: fx.orgA },
+    ]);
+    expect(coercion.entries[0]!.clientAddress).toBe("127.0.0.1");
+
+    const validation = await post("mutation { createProject(input: { name: 5 }) { id } }", {}, owner);
+    expect(validation).toMatchObject({ status: 400, code: "GRAPHQL_VALIDATION_FAILED" });
+    expect(validation.entries).toMatchObject([{ ...expected, action: "createProject", outcome: "refused" }]);
+
+    // Each root field is a call (an alias, a fragment on the root); a name the schema lacks is none.
+    const many = await post(
+      `mutation($i: CreateProjectInput!, $id: ID!) {
+        a: createProject(input: $i) { id } b: createProject(input: $i) { id } ...F nope
+      }
+      fragment F on Mutation { deleteProject(id: $id) }`,
+      { i: { name: [] }, id: "prj_x" },
+      owner,
+    );
+    expect(many).toMatchObject({ status: 400, code: "GRAPHQL_VALIDATION_FAILED" });
+    expect(many.entries.map((e) => e.action).sort()).toEqual(["createProject", "createProject", "deleteProject"]);
+    expect(many.entries.every((e) => e.outcome === "refused" && e.targetIds.length === 0)).toBe(true);
+
+    // A query refused for its variables is no change: no entry.
+    const query = await post("query($id: ID!) { project(id: $id) { id } }", { id: 5.5 }, owner);
+    expect(query.code).toBe("BAD_USER_INPUT");
+    expect(query.entries).toEqual([]);
+
+    // Without credentials: no one's call, no entry.
+    const anonymous = await post(CREATE, { i: { name: 5 } }, {});
+    expect(anonymous.code).toBe("BAD_USER_INPUT");
+    expect(anonymous.entries).toEqual([]);
+
+    // The procedure twin, for comparison: the same entry.
+    const requestId = `audit-${randomUUID()}`;
+    const res = await fetch(`${skiff.url}/api/project.create`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-request-id": requestId, ...owner },
+      body: JSON.stringify({ name: 5 }),
+    });
+    expect(res.status).toBe(400);
+    expect(await entriesOf(requestId)).toMatchObject([
+      { ...expected, surface: "PROCEDURE", action: "createProject", outcome: "refused" },
+    ]);
+  });
+
+  it("over WebSocket too; a remembered API key that no longer verifies leaves none", async () => {
+    const last = async () => (await db.knex("audit_events").max("id as id").first())?.id as string;
+    const since = await last();
+    const socket = await wsOperation(skiff.url, fx.ownerA.apiKey, CREATE, { i: { name: 5 } });
+    expect(JSON.stringify(socket.messages)).toContain("BAD_USER_INPUT");
+    const invalid = await wsOperation(skiff.url, fx.ownerA.apiKey, "mutation { deleteProject(id: 5.5) }");
+    expect(JSON.stringify(invalid.messages)).toContain("GRAPHQL_VALIDATION_FAILED");
+    const entries: Row[] = await db
+      .knex("audit_events")
+      .where("id", ">", since)
+      .where({ actorUserId: fx.ownerA.userId, credentialKind: "API_KEY" });
+    expect(entries.map((e) => [e.surface, e.action, e.outcome])).toEqual([
+      ["GRAPHQL", "createProject", "refused"],
+      ["GRAPHQL", "deleteProject", "refused"],
+    ]);
+    expect(entries.every((e) => e.organizationId === fx.orgA)).toBe(true);
+
+    // A key this server used once, deleted since: the refusal is the 401, and no one's.
+    const key = await createApiKey(db.knex, fx.ownerA.userId, fx.orgA);
+    const auth = { authorization: `Bearer ${key.apiKey}` };
+    const viewer = await fetch(`${skiff.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...auth },
+      body: JSON.stringify({ query: "{ viewer { user { id } } }" }),
+    });
+    expect(viewer.status).toBe(200);
+    await db.knex("api_keys").where({ id: key.apiKeyId }).delete();
+    const revoked = await post(CREATE, { i: { name: 5 } }, auth);
+    expect(revoked.status).toBe(401);
+    expect(revoked.entries).toEqual([]);
+    expect(await db.knex("audit_events").where({ credentialId: key.apiKeyId })).toEqual([]);
   });
 });
 
