@@ -55,6 +55,7 @@ import { partialDataPlugin } from "./partial-data.ts";
 import { queryCostPlugin } from "./query-cost.ts";
 import { checkDocumentSize, queryLimits } from "./query-limits.ts";
 import { createReadinessCheck } from "./readiness.ts";
+import { refusedMutationsPlugin } from "./refused-mutations.ts";
 import { callerConfirmationPlugin, rememberedContext } from "./remembered-callers.ts";
 import { echoRequestId, requestIdFor } from "./request-id.ts";
 import { RequestLog } from "./request-log.ts";
@@ -160,6 +161,8 @@ export async function createServer(services: AppServices, databaseUrl: string): 
         : []),
       // After them: no operation runs, and no answer goes out, for a remembered caller that was not confirmed.
       callerConfirmationPlugin(),
+      // A mutation refused before any field ran (validation, variables) leaves its audit entries.
+      refusedMutationsPlugin(),
       // A response with data is a 2xx, whatever its errors ask for (GraphQL over HTTP).
       partialDataPlugin<Context>(),
     ],

@@ -68,8 +68,14 @@ export interface ProtocolHooks {
    * it with 4403. The hook may close the socket itself (then its answer is ignored).
    */
   connect(socket: ProtocolSocket, payload: Record<string, unknown>): Promise<boolean>;
-  /** `subscribe`: the operation's arguments, or errors to send as its `error` message. */
-  prepare(socket: ProtocolSocket, payload: SubscribePayload): ExecutionArgs | readonly GraphQLError[];
+  /**
+   * `subscribe`: the operation's arguments, or errors to send as its `error` message (a promise of them when the
+   * refusal is recorded first).
+   */
+  prepare(
+    socket: ProtocolSocket,
+    payload: SubscribePayload,
+  ): ExecutionArgs | readonly GraphQLError[] | Promise<readonly GraphQLError[]>;
   /** Runs a query or mutation. */
   execute(args: ExecutionArgs): Promise<ExecutionResult>;
   /** Starts a subscription: its result stream, or a result with errors when its source could not be created. */
@@ -423,7 +429,7 @@ export class GraphqlWsProtocol {
         if (this.#running(socket, id)) await this.#error(socket, id, [refusal]);
         return;
       }
-      const args = this.#hooks.prepare(socket, payload);
+      const args = await this.#hooks.prepare(socket, payload);
       if (Array.isArray(args)) {
         if (this.#running(socket, id)) await this.#error(socket, id, args);
         return;

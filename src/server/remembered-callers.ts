@@ -19,7 +19,7 @@ import type { Context } from "../modules/context.ts";
 import type { AppServices } from "../modules/services.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
 import type { Surface } from "../shared/rest-route.ts";
-import { authenticate, callerOptions, headerView, refusalFor } from "./authenticate.ts";
+import { authenticate, callerOptions, headerView, RateLimitedError, refusalFor } from "./authenticate.ts";
 import { buildContext } from "./context.ts";
 import { unavailableError } from "./format-error.ts";
 
@@ -31,6 +31,8 @@ interface Pending {
   /** The caller acts on its organization alone ({@link Caller.activeOrganizationOnly}), confirmed or not. */
   activeOnly: boolean;
   confirmed: boolean;
+  /** Confirming it found the credential valid but over its rate limit: the call is still its token's. */
+  overLimit: boolean;
 }
 
 /**
@@ -69,7 +71,7 @@ export function rememberedContext(
   const caller = remembered.caller();
   if (activeOnly) caller.activeOrganizationOnly = true;
   const ctx = buildContext(services, caller, requestId);
-  const p: Pending = { remembered, headers, surface, activeOnly, confirmed: false };
+  const p: Pending = { remembered, headers, surface, activeOnly, confirmed: false, overLimit: false };
   Object.assign(ctx, { [PENDING]: p });
   return ctx;
 }
@@ -80,6 +82,18 @@ export function rememberedContext(
  */
 export function rememberedIdentity(ctx: Context): object | null {
   return pendingOf(ctx)?.remembered.identity ?? null;
+}
+
+/**
+ * True when `ctx`'s caller is a remembered one its request has not confirmed — confirming it found the credential
+ * no longer valid (revoked, replaced, expired, its member removed), or it was never confirmed: the request is
+ * answered 401 and, as a call without valid credentials, belongs to no organization and leaves no audit entry
+ * (docs/audit-log.md, "Agent API and MCP calls"). False for a caller confirmed, not remembered, or found over its
+ * rate limit (a valid token's refused call, which has its entry).
+ */
+export function unconfirmedCaller(ctx: Context): boolean {
+  const p = pendingOf(ctx);
+  return p !== null && !p.overLimit;
 }
 
 /**
@@ -117,6 +131,7 @@ export async function confirmCaller(ctx: Context): Promise<void> {
   const p = pendingOf(ctx);
   if (!p) return;
   const principal = await authenticate(ctx.services, p.headers, p.surface).catch((error: unknown) => {
+    if (error instanceof RateLimitedError) p.overLimit = true;
     throw isDatabaseUnavailable(error) ? unavailableError() : error;
   });
   if (!principal) throw refusalFor(p.surface);

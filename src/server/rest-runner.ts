@@ -26,7 +26,7 @@ import { buildContext, withOrigin } from "./context.ts";
 import { unavailableError } from "./format-error.ts";
 import { restUnicodeError } from "./input-checks.ts";
 import { parseJsonBodies, unsupportedCharset } from "./json-bodies.ts";
-import { confirmCaller, rememberedContext } from "./remembered-callers.ts";
+import { confirmCaller, rememberedContext, unconfirmedCaller } from "./remembered-callers.ts";
 import { bodyResponse, checkBodyAt } from "./rest-bodies.ts";
 
 /**
@@ -174,7 +174,8 @@ function rowAction(route: RestRoute, contextValue: Context): string {
 
 /**
  * Writes the audit entry of one call of `route` that answered `status`: `action` (default {@link rowAction}), the
- * string values of its `ID`-typed `variables` (none when its input was refused) as targets.
+ * string values of its `ID`-typed `variables` (none when its input was refused) as targets. A remembered caller the
+ * call did not confirm ({@link unconfirmedCaller}: its credential no longer verifies) leaves none.
  */
 async function recordRowCall(
   route: RestRoute,
@@ -183,6 +184,7 @@ async function recordRowCall(
   status: number,
   action = rowAction(route, contextValue),
 ): Promise<void> {
+  if (unconfirmedCaller(contextValue)) return;
   const { idVariables, entityVariables } = rowOperation(route);
   await recordCall(contextValue.services, contextValue.log, contextValue, {
     action,

@@ -46,6 +46,7 @@ import { trustedOriginsOf } from "../auth/auth.ts";
 import type { Caller } from "../auth/caller.ts";
 import { clientAddress, proxyTrust } from "../http/client-address.ts";
 import { AccessScope } from "../modules/access/index.ts";
+import type { Context } from "../modules/context.ts";
 import type { AppServices } from "../modules/services.ts";
 import { ACCESS_CHANGED_TOPIC } from "../shared/access-changes.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
@@ -60,6 +61,7 @@ import { unicodeError } from "./input-checks.ts";
 import { subscriptionsOpen } from "./metrics.ts";
 import { costError, endDeadline, queryCost, startDeadline } from "./query-cost.ts";
 import { parseWithinLimits, withoutSuggestions } from "./query-limits.ts";
+import { recordRefusedOperation, refusedForInput } from "./refused-mutations.ts";
 import { responseTooLargeError } from "./response-size.ts";
 import { keyOperation, SharedResults, subscribeSharing } from "./shared-execution.ts";
 
@@ -215,6 +217,18 @@ export function attachSubscriptions(
     const ctx = buildContext(services, caller, undefined, subscription ? connection?.scope : undefined);
     return withOrigin(ctx, "GRAPHQL", {}, connection?.address ?? null);
   };
+  /** `errors`, once a mutation they refuse (its document or input) is recorded as the socket's caller's. */
+  const refused = async (
+    socket: ProtocolSocket,
+    document: DocumentNode,
+    operationName: string | null | undefined,
+    errors: readonly GraphQLError[],
+  ): Promise<readonly GraphQLError[]> => {
+    if (refusedForInput(errors)) {
+      await recordRefusedOperation(contextOf(socket as SkiffSocket, false), schema, document, operationName);
+    }
+    return errors;
+  };
   const formatError = createFormatError(services.log);
   const origins = trustedOrigins(services);
   // As on HTTP: the error formatter, no field suggestions (graphql-armor's plugin does that over HTTP), and no
@@ -284,14 +298,14 @@ export function attachSubscriptions(
             throw error;
           }
           const errors = validate(schema, parsed);
-          if (errors.length > 0) return validationFailed(errors);
+          if (errors.length > 0) return refused(socket, parsed, payload.operationName, validationFailed(errors));
           checked = { document: parsed, query: payload.query };
           checkedDocuments.set(payload.query, checked);
         }
         // Its own document object per operation: the shared-execution key (text, variables) is kept per document.
         const document: DocumentNode = { ...checked.document };
         const malformed = unicodeError(schema, document, payload.variables, payload.operationName);
-        if (malformed) return [malformed];
+        if (malformed) return refused(socket, document, payload.operationName, [malformed]);
         const cost = queryCost(schema, document, payload.variables ?? undefined, payload.operationName);
         if (cost > services.config.SKIFF_MAX_QUERY_COST) return [costError(cost, services.config.SKIFF_MAX_QUERY_COST)];
         // Variables that do not coerce (a required one missing, a value of the wrong type) are the operation's
@@ -316,6 +330,10 @@ export function attachSubscriptions(
       execute: async (args) => {
         startDeadline(args.contextValue as object, timeoutMs);
         const result = await execute(args);
+        // No data at all: its variables did not coerce, so no field ran.
+        if (result.data === undefined && result.errors?.length) {
+          await recordRefusedOperation(args.contextValue as Context, schema, args.document, args.operationName);
+        }
         // Met by a resolver, or by a read statement cancelled at the deadline: one error, no partial data.
         const timedOut = endDeadline(args.contextValue as object);
         if (timedOut || result.errors?.some((e) => e.extensions?.code === "EXECUTION_TIME_LIMIT")) {

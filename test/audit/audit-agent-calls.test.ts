@@ -3,7 +3,8 @@
  * tool call of `/mcp` leaves exactly one entry, `refused` for input and rate-limit refusals), on a real server and
  * database, MCP driven by the SDK's own `Client` (raw JSON-RPC POSTs only where the SDK sends no such message, or to
  * reach a token this instance has not seen yet): bad arguments, unknown tools and arguments, params that do not fit,
- * batches, and every call over the rate limit, on REST and MCP, on the first-sight and the remembered-token paths.
+ * batches, and every call over the rate limit, on REST and MCP, on the first-sight and the remembered-token paths;
+ * and none for a remembered agent token or API key that no longer verifies (revoked, replaced, deleted).
  */
 import { randomUUID } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -283,5 +284,96 @@ describe("refused agent API and MCP calls", () => {
     const all = await entriesOf(caller.tokenId);
     expect(all.filter((e) => e.outcome === "refused")).toHaveLength(5 + 1 + lone.length + 2 + 2);
     expect(JSON.stringify(all)).not.toContain(caller.secret);
+  });
+});
+
+describe("calls whose remembered credential no longer verifies", () => {
+  /** POSTs JSON-RPC `message` to /mcp with `secret`; the HTTP status. */
+  const postStatus = async (secret: string, message: unknown) =>
+    (
+      await fetch(`${t.skiff.url}/mcp`, {
+        method: "POST",
+        headers: {
+          "x-api-key": secret,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify(message),
+      })
+    ).status;
+
+  it("leave no entry once the agent token is revoked or replaced, REST and MCP alike", async () => {
+    const { organizationId, applicationId, callers } = await seeded(4);
+    const [revokedRest, replacedRest, revokedMcp, replacedMcp] = callers as [Caller, Caller, Caller, Caller];
+    const member = async (caller: Caller) => {
+      const { memberId } = await t.db
+        .knex("members")
+        .where({ user_id: caller.userId, organization_id: organizationId })
+        .first("id as memberId");
+      return { userId: caller.userId, memberId: memberId as string };
+    };
+    const revoke = (caller: Caller) => t.db.knex("agent_tokens").where({ id: caller.tokenId }).delete();
+    const replace = async (caller: Caller) => {
+      await createAgentTokenFor(t.db.knex, organizationId, await member(caller));
+    };
+    const orgEntries = () =>
+      t.db.knex("audit_events").where({ organizationId }).count<{ count: string }[]>("* as count");
+
+    for (const [caller, end] of [
+      [revokedRest, revoke],
+      [replacedRest, replace],
+    ] as const) {
+      // Used once: this instance remembers the token.
+      expect(
+        await added(caller, async () => expect((await agentGet(caller, "/api/agent/whoami")).status).toBe(200)),
+      ).toHaveLength(1);
+      await end(caller);
+      const before = await orgEntries();
+      for (const path of ["/api/agent/whoami", `/api/agent/deployments?applicationId=${applicationId}&limit=0`]) {
+        expect(await added(caller, async () => expect((await agentGet(caller, path)).status).toBe(401))).toEqual([]);
+      }
+      expect(await orgEntries()).toEqual(before);
+    }
+
+    for (const [caller, end] of [
+      [revokedMcp, revoke],
+      [replacedMcp, replace],
+    ] as const) {
+      expect(
+        await added(caller, async () => expect(await postStatus(caller.secret, toolCall("whoami", {}))).toBe(200)),
+      ).toHaveLength(1);
+      await end(caller);
+      const before = await orgEntries();
+      for (const [name, args] of [
+        ["whoami", {}],
+        ["get_application", { applicationId }],
+        ["get_application", {}],
+        ["nope", {}],
+      ] as const) {
+        expect(
+          await added(caller, async () => expect(await postStatus(caller.secret, toolCall(name, args))).toBe(401)),
+        ).toEqual([]);
+      }
+      expect(await orgEntries()).toEqual(before);
+    }
+  });
+
+  it("leave no entry once the API key is deleted, a procedure refused for its input included", async () => {
+    const { organizationId } = await seeded(0);
+    const admin = await addMember(t.db.knex, organizationId, "admin");
+    const keyEntries = () => t.db.knex("audit_events").where({ credentialId: admin.apiKeyId });
+    const create = (body: unknown) =>
+      fetch(`${t.skiff.url}/api/project.create`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${admin.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    // Used once: this instance remembers the key.
+    expect((await create({ name: `p-${randomUUID().slice(0, 8)}` })).status).toBe(200);
+    expect(await keyEntries()).toHaveLength(1);
+    await t.db.knex("api_keys").where({ id: admin.apiKeyId }).delete();
+    expect((await create({ name: 5 })).status).toBe(401);
+    expect((await create({ name: "x" })).status).toBe(401);
+    expect(await keyEntries()).toHaveLength(1);
   });
 });

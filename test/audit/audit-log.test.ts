@@ -5,7 +5,9 @@
  * one entry with that caller, the row's target and the outcome (`ok`, `refused`, or the error code) in the right
  * organization; every REST write path of the route table (and every agent API read) leaves one; a change rolled back
  * with its caller's transaction leaves none; members cannot read the log and another organization's entries are
- * invisible; filters and the NDJSON export; sign-in events; retention; no planted or returned secret in any entry.
+ * invisible; filters and the NDJSON export; sign-in events; retention; no planted or returned secret in any entry;
+ * what a call creates besides its answer among its targets; mutations refused before they run (validation, variables),
+ * over HTTP and WebSocket.
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -34,8 +36,10 @@ import { graphqlRows } from "../access/matrix/graphql-rows.ts";
 import { restRows } from "../access/matrix/rest-rows.ts";
 import type { AuditRow } from "../helpers/audit-rows.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { createApiKey } from "../helpers/seed.ts";
 import { gql, startTestServer } from "../helpers/server.ts";
 import { postAuth, TEST_PASSWORD } from "../helpers/session.ts";
+import { wsOperation } from "../helpers/ws-operation.ts";
 
 let db: TestDatabase;
 let skiff: RunningSkiff;
@@ -248,6 +252,234 @@ describe("create mutations", () => {
     console.info(`audit: ${creates.length} create mutations, ${checked} answered ok and checked`);
     expect(checked).toBeGreaterThan(8);
     expect(problems).toEqual([]);
+  });
+});
+
+describe("what a call creates besides its answer", () => {
+  it("is named among its entry's targets: queued deployments, webhook recoveries and deliveries, an owner's membership", {
+    timeout: 120_000,
+  }, async () => {
+    const owner = fx.credentials.owner;
+    const app = fx.applicationP;
+    /** Runs `operation` on /graphql as the owner; its data and the call's entry. */
+    const call = async (operation: string, variables: Record<string, unknown>) => {
+      const requestId = `audit-${randomUUID()}`;
+      const res = await fetch(`${skiff.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headersOf(owner, requestId) },
+        body: JSON.stringify({ query: operation, variables }),
+      });
+      const json = (await res.json()) as { data?: Record<string, unknown>; errors?: unknown[] };
+      expect(json.errors, operation).toBeUndefined();
+      const entries = await entriesOf(requestId);
+      expect(entries).toHaveLength(1);
+      return { data: json.data!, entry: entries[0]! };
+    };
+    /** POSTs `body` to REST path `path` with the owner's API key; its body and the call's entry. */
+    const rest = async (path: string, body: unknown) => {
+      const requestId = `audit-${randomUUID()}`;
+      const res = await fetch(`${skiff.url}${path}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-request-id": requestId,
+          authorization: `Bearer ${fx.ownerA.apiKey}`,
+        },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, path).toBeLessThan(300);
+      const entries = await entriesOf(requestId);
+      expect(entries).toHaveLength(1);
+      return { body: (await res.json()) as Record<string, unknown>, entry: entries[0]! };
+    };
+    const newestDeployment = async () =>
+      (await db.knex("deployments").where({ application_id: app }).orderBy("id", "desc").first("id")).id as string;
+    /** The string at `path` in an answer. */
+    const at = (value: unknown, ...path: string[]): string =>
+      String(path.reduce((v, key) => (v as Record<string, unknown>)[key], value));
+    const names = (entry: Row, ...ids: string[]) => {
+      for (const id of ids) expect(entry.targetIds, `${entry.action} names ${id}`).toContain(id);
+    };
+
+    // `deploy: true` queues a deployment the answer may not hold: the entry names it.
+    const one = await call(
+      'mutation($a: ID!, $v: String!) { setEnvironmentVariable(applicationId: $a, key: "CREATED", value: $v, deploy: true) { id } }',
+      { a: app, v: randomUUID() },
+    );
+    names(one.entry, app, await newestDeployment());
+    const many = await call(
+      "mutation($a: ID!, $d: String!) { setEnvironmentVariables(applicationId: $a, dotenv: $d, deploy: true) { deployment { id } } }",
+      { a: app, d: `CREATED=${randomUUID()}` },
+    );
+    expect(at(many.data, "setEnvironmentVariables", "deployment", "id")).toBe(await newestDeployment());
+    names(many.entry, app, at(many.data, "setEnvironmentVariables", "deployment", "id"));
+    const unset = await call(
+      'mutation($a: ID!) { unsetEnvironmentVariable(applicationId: $a, key: "CREATED", deploy: true) { id } }',
+      { a: app },
+    );
+    names(unset.entry, app, await newestDeployment());
+    // The procedures (`skiff env set --deploy`) run the same mutations.
+    const procedure = await rest("/api/variables.set", {
+      applicationId: app,
+      key: "CREATED",
+      value: randomUUID(),
+      deploy: true,
+    });
+    expect(procedure.entry).toMatchObject({ surface: "PROCEDURE", action: "setEnvironmentVariable", outcome: "ok" });
+    names(procedure.entry, app, await newestDeployment());
+
+    // A webhook recovery (GraphQL and REST), a test delivery, the deliveries of a published event.
+    const { createWebhook } = (
+      await call(
+        'mutation($o: ID!) { createWebhook(organizationId: $o, input: { url: "https://127.0.0.1:9/created", events: ["course_completed"] }) { webhook { webhookUuid } } }',
+        { o: fx.orgA },
+      )
+    ).data;
+    const hook = at(createWebhook, "webhook", "webhookUuid");
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const recovered = await call(
+      "mutation($o: ID!, $h: ID!, $s: DateTime!) { recoverWebhookDeliveries(organizationId: $o, webhookUuid: $h, since: $s) { recoveryId alreadyRunning } }",
+      { o: fx.orgA, h: hook, s: since },
+    );
+    expect((recovered.data.recoverWebhookDeliveries as { alreadyRunning: boolean }).alreadyRunning).toBe(false);
+    names(recovered.entry, hook, at(recovered.data, "recoverWebhookDeliveries", "recoveryId"));
+    const recoveredRest = await rest(`/api/v1/orgs/${fx.orgA}/webhooks/${hook}/recover`, {
+      since: new Date(Date.now() - 1_800_000).toISOString(),
+    });
+    expect(at(recoveredRest.body, "recovery_id")).toMatch(/^whrec_/);
+    names(recoveredRest.entry, hook, at(recoveredRest.body, "recovery_id"));
+    const tested = await call(
+      "mutation($o: ID!, $h: ID!) { testWebhook(organizationId: $o, webhookUuid: $h) { deliveryId } }",
+      { o: fx.orgA, h: hook },
+    );
+    names(tested.entry, hook, at(tested.data, "testWebhook", "deliveryId"));
+    const published = await call(
+      'mutation($o: ID!, $d: JSONObject!) { publishWebhookEvent(organizationId: $o, event: "course_completed", data: $d) { deliveries { webhookUuid deliveryId } } }',
+      {
+        o: fx.orgA,
+        d: {
+          user: { user_uuid: "u1", email: "a@example.test", username: "a" },
+          course: { course_uuid: "c1", name: "C" },
+        },
+      },
+    );
+    const deliveries = (published.data.publishWebhookEvent as { deliveries: unknown }).deliveries as Array<{
+      webhookUuid: string;
+      deliveryId: string;
+    }>;
+    expect(deliveries.map((d) => d.webhookUuid)).toContain(hook);
+    // The organization (an argument) and as many deliveries as an entry holds.
+    names(published.entry, ...deliveries.slice(0, 19).map((d) => d.deliveryId));
+
+    // A new organization's entry names its owner's membership.
+    const org = await call('mutation { createOrganization(input: { name: "Created" }) { id } }', {});
+    const membership = await db
+      .knex("members")
+      .where({ organization_id: at(org.data, "createOrganization", "id") })
+      .first("id");
+    names(org.entry, at(org.data, "createOrganization", "id"), membership.id);
+  });
+});
+
+describe("mutations refused before they run", () => {
+  /** POSTs `query` with `variables` to /graphql with `auth` headers; the status, first error code and entries. */
+  const post = async (query: string, variables: Record<string, unknown>, auth: Record<string, string>) => {
+    const requestId = `audit-${randomUUID()}`;
+    const res = await fetch(`${skiff.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-request-id": requestId, ...auth },
+      body: JSON.stringify({ query, variables }),
+    });
+    const json = (await res.json()) as { data?: unknown; errors?: Array<{ extensions?: { code?: string } }> };
+    expect(json.data).toBeUndefined();
+    return { status: res.status, code: json.errors?.[0]?.extensions?.code, entries: await entriesOf(requestId) };
+  };
+  const CREATE = "mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }";
+
+  it("leave one refused entry per root mutation field: variables that do not coerce, a document that fails validation", async () => {
+    const owner = headersOf(fx.credentials.owner, "");
+    delete owner["x-request-id"];
+    const expected = { actorKind: "USER", actorUserId: userIds.owner, credentialKind: "SESSION", surface: "GRAPHQL" };
+    expect(expected.actorUserId).toBeTruthy();
+
+    const coercion = await post(CREATE, { i: { name: 5 } }, owner);
+    expect(coercion).toMatchObject({ status: 400, code: "BAD_USER_INPUT" });
+    expect(coercion.entries).toMatchObject([
+      { ...expected, action: "createProject", outcome: "refused", targetIds: [], organizationId: fx.orgA },
+    ]);
+    expect(coercion.entries[0]!.clientAddress).toBe("127.0.0.1");
+
+    const validation = await post("mutation { createProject(input: { name: 5 }) { id } }", {}, owner);
+    expect(validation).toMatchObject({ status: 400, code: "GRAPHQL_VALIDATION_FAILED" });
+    expect(validation.entries).toMatchObject([{ ...expected, action: "createProject", outcome: "refused" }]);
+
+    // Each root field is a call (an alias, a fragment on the root); a name the schema lacks is none.
+    const many = await post(
+      `mutation($i: CreateProjectInput!, $id: ID!) {
+        a: createProject(input: $i) { id } b: createProject(input: $i) { id } ...F nope
+      }
+      fragment F on Mutation { deleteProject(id: $id) }`,
+      { i: { name: [] }, id: "prj_x" },
+      owner,
+    );
+    expect(many).toMatchObject({ status: 400, code: "GRAPHQL_VALIDATION_FAILED" });
+    expect(many.entries.map((e) => e.action).sort()).toEqual(["createProject", "createProject", "deleteProject"]);
+    expect(many.entries.every((e) => e.outcome === "refused" && e.targetIds.length === 0)).toBe(true);
+
+    // A query refused for its variables is no change: no entry.
+    const query = await post("query($id: ID!) { project(id: $id) { id } }", { id: 5.5 }, owner);
+    expect(query.code).toBe("BAD_USER_INPUT");
+    expect(query.entries).toEqual([]);
+
+    // Without credentials: no one's call, no entry.
+    const anonymous = await post(CREATE, { i: { name: 5 } }, {});
+    expect(anonymous.code).toBe("BAD_USER_INPUT");
+    expect(anonymous.entries).toEqual([]);
+
+    // The procedure twin, for comparison: the same entry.
+    const requestId = `audit-${randomUUID()}`;
+    const res = await fetch(`${skiff.url}/api/project.create`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-request-id": requestId, ...owner },
+      body: JSON.stringify({ name: 5 }),
+    });
+    expect(res.status).toBe(400);
+    expect(await entriesOf(requestId)).toMatchObject([
+      { ...expected, surface: "PROCEDURE", action: "createProject", outcome: "refused" },
+    ]);
+  });
+
+  it("over WebSocket too; a remembered API key that no longer verifies leaves none", async () => {
+    const last = async () => (await db.knex("audit_events").max("id as id").first())?.id as string;
+    const since = await last();
+    const socket = await wsOperation(skiff.url, fx.ownerA.apiKey, CREATE, { i: { name: 5 } });
+    expect(JSON.stringify(socket.messages)).toContain("BAD_USER_INPUT");
+    const invalid = await wsOperation(skiff.url, fx.ownerA.apiKey, "mutation { deleteProject(id: 5.5) }");
+    expect(JSON.stringify(invalid.messages)).toContain("GRAPHQL_VALIDATION_FAILED");
+    const entries: Row[] = await db
+      .knex("audit_events")
+      .where("id", ">", since)
+      .where({ actorUserId: fx.ownerA.userId, credentialKind: "API_KEY" });
+    expect(entries.map((e) => [e.surface, e.action, e.outcome])).toEqual([
+      ["GRAPHQL", "createProject", "refused"],
+      ["GRAPHQL", "deleteProject", "refused"],
+    ]);
+    expect(entries.every((e) => e.organizationId === fx.orgA)).toBe(true);
+
+    // A key this server used once, deleted since: the refusal is the 401, and no one's.
+    const key = await createApiKey(db.knex, fx.ownerA.userId, fx.orgA);
+    const auth = { authorization: `Bearer ${key.apiKey}` };
+    const viewer = await fetch(`${skiff.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...auth },
+      body: JSON.stringify({ query: "{ viewer { user { id } } }" }),
+    });
+    expect(viewer.status).toBe(200);
+    await db.knex("api_keys").where({ id: key.apiKeyId }).delete();
+    const revoked = await post(CREATE, { i: { name: 5 } }, auth);
+    expect(revoked.status).toBe(401);
+    expect(revoked.entries).toEqual([]);
+    expect(await db.knex("audit_events").where({ credentialId: key.apiKeyId })).toEqual([]);
   });
 });
 

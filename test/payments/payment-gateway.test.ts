@@ -164,6 +164,13 @@ describe.sequential("payment gateway service", () => {
     expect(s).toMatchObject({ merchantStatus: "PROVISIONING", merchantCode: "provisioning", checkoutUrl: null });
     expect(s.paymentMethods).toEqual([]);
     expect(sandbox.merchants.size).toBe(1);
+    // Its audit entry names the service and the merchant it made for the organization.
+    const { gatewayMerchantId } = await db
+      .knex("payment_merchants")
+      .where({ organization_id: organizationId })
+      .first("gateway_merchant_id");
+    const [made] = await db.knex("audit_events").where({ organizationId, action: "createPaymentGatewayService" });
+    expect(made.targetIds).toEqual(expect.arrayContaining([s.id, gatewayMerchantId]));
 
     // The job polls the gateway (retry waits 250 ms, 500 ms, 1 s …) until the merchant is active.
     const deadline = Date.now() + 20_000;

@@ -15,12 +15,17 @@
  * something else names its row with {@link noteAuditTarget}.
  */
 import {
+  type DocumentNode,
   type GraphQLFieldResolver,
   type GraphQLInputType,
+  type GraphQLSchema,
   getNullableType,
+  getOperationAST,
   isInputObjectType,
   isListType,
   isScalarType,
+  Kind,
+  type SelectionSetNode,
 } from "graphql";
 import type { Knex } from "knex";
 import { deriveContext } from "../../shared/operation-context.ts";
@@ -71,11 +76,15 @@ function auditingKnex(pool: Knex, pending: PendingEntry): Knex {
     if (typeof handler !== "function") return pool.transaction(handler as Knex.TransactionConfig);
     const run = handler as (trx: Knex.Transaction) => Promise<unknown>;
     let trxOf: Knex.Transaction | null = null;
+    // The targets named before the transaction: what a try notes ({@link noteAuditTarget}) goes with its rollback.
+    let before: number | null = null;
     return transactionRetryingConflicts(
       pool,
       async (trx) => {
         // A new try after a conflict: the entry the rolled-back try wrote went with it.
         if (trxOf && pending.writtenIn === trxOf) pending.writtenIn = null;
+        if (before === null) before = pending.targets.length;
+        else if (!pending.writtenIn) pending.targets.length = before;
         trxOf = trx;
         const result = await run(trx);
         // What the transaction wrote and answers (e.g. the created row) is named too, before its entry is written.
@@ -85,8 +94,9 @@ function auditingKnex(pool: Knex, pending: PendingEntry): Knex {
       },
       config,
     ).catch((error: unknown) => {
-      // Rolled back: the entry went with it.
+      // Rolled back: the entry went with it, and what it created.
       if (trxOf && pending.writtenIn === trxOf) pending.writtenIn = null;
+      if (before !== null && !pending.writtenIn) pending.targets.length = before;
       throw error;
     });
   };
@@ -238,4 +248,55 @@ export function noteAuditOrganization(ctx: object, organizationId: string): void
 export function noteAuditTarget(ctx: object, id: string): void {
   const pending = (ctx as Record<symbol, PendingEntry | undefined>)[PENDING];
   if (pending && !pending.writtenIn) pending.targets.push(id);
+}
+
+/**
+ * The root `Mutation` fields operation `operationName` of `document` names, in order: each field selected at its
+ * root (an alias is a call of its own), fragments on the root included; fields the schema's `Mutation` type does not
+ * have are left out. None when the document holds no such single operation or it is not a mutation.
+ */
+function rootMutationFields(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): string[] {
+  const operation = getOperationAST(document, operationName);
+  const fields = schema.getMutationType()?.getFields();
+  if (operation?.operation !== "mutation" || !fields) return [];
+  const fragments = new Map(
+    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
+  );
+  const out: string[] = [];
+  // A document refused by validation may spread a fragment within itself: each is read once.
+  const seen = new Set<string>();
+  const collect = (selectionSet: SelectionSetNode) => {
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (Object.hasOwn(fields, selection.name.value)) out.push(selection.name.value);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) collect(selection.selectionSet);
+      else if (!seen.has(selection.name.value)) {
+        seen.add(selection.name.value);
+        const fragment = fragments.get(selection.name.value);
+        if (fragment) collect(fragment.selectionSet);
+      }
+    }
+  };
+  collect(operation.selectionSet);
+  return out;
+}
+
+/**
+ * Records operation `operationName` of `document`, refused before any of its fields ran (the document failed
+ * validation, or its variables did not coerce or pass the input checks), when it is a mutation: one `refused` entry
+ * per root `Mutation` field it names ({@link rootMutationFields}), by `ctx`'s caller, with no targets (its input was
+ * refused), in the organization the request acts on, each written on the pool — as a call refused by its resolver
+ * leaves (docs/audit-log.md, "Refused before it runs"). Logs (never throws) when an entry cannot be written.
+ */
+export async function recordRefusedMutation(
+  ctx: Context,
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName?: string | null,
+): Promise<void> {
+  for (const field of rootMutationFields(schema, document, operationName)) {
+    await new PendingEntry(ctx, field, [], {}).write(ctx.services.knex, "refused").catch((error: unknown) => {
+      ctx.log.error({ err: error, action: field }, "could not write an audit entry");
+    });
+  }
 }

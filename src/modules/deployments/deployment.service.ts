@@ -20,6 +20,7 @@ import {
   setApplicationStatus,
   settleDeployingApplication,
 } from "../applications/index.ts";
+import { noteAuditTarget } from "../audit/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { publishDeploymentChange } from "./deployment.events.ts";
 import {
@@ -61,7 +62,8 @@ export interface QueueDeploymentInput {
  * older `queued` deployments of the application become `cancelled` (superseded), the new row is `queued`, and a
  * `deployments.run` job is enqueued on the application's queue (the superseded ones' jobs are removed from it);
  * `deploymentUpdated` reports the new row (`queued`) and the superseded ones (`cancelled`) when the transaction
- * commits. No access check: callers check.
+ * commits. The audit entry of the mutation it runs in names it ({@link noteAuditTarget}). No access check: callers
+ * check.
  * @returns the new deployment.
  */
 export async function queueDeployment(ctx: ServiceContext, input: QueueDeploymentInput): Promise<Deployment> {
@@ -101,6 +103,9 @@ export async function queueDeployment(ctx: ServiceContext, input: QueueDeploymen
       { id: deployment.id, applicationId: input.applicationId, status: "queued" as const },
     ];
     for (const change of changes) await publishDeploymentChange(ctx, change, tx.knex);
+    // The mutation that queued it names it, whatever it answers (`setEnvironmentVariable(deploy: true)`: the
+    // application).
+    noteAuditTarget(tx, deployment.id);
     return deployment;
   });
 }

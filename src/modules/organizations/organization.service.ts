@@ -11,7 +11,7 @@ import { nameText } from "../../shared/input-fields.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { Member, organizationAccess } from "../access/index.ts";
-import { noteAuditOrganization } from "../audit/index.ts";
+import { noteAuditOrganization, noteAuditTarget } from "../audit/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { events } from "../events.ts";
 import { Organization, Plan } from "./organization.model.ts";
@@ -61,9 +61,11 @@ export async function insertOrganizationWithOwner(
           .returning("*"),
       { organizations_slug_unique: { message: `The slug "${input.slug}" is taken`, field: "slug" } },
     );
-    await Member.query(trx).insert({ organizationId: org.id, userId: input.userId, role: "owner" });
-    // `createOrganization`'s entry is the new organization's: its log starts with its creation.
+    const owner = await Member.query(trx).insert({ organizationId: org.id, userId: input.userId, role: "owner" });
+    // `createOrganization`'s entry is the new organization's: its log starts with its creation, naming its owner's
+    // membership too.
     noteAuditOrganization(ctx, org.id);
+    noteAuditTarget(ctx, owner.id);
     return org;
   });
 }

@@ -12,6 +12,7 @@ import { visibleRowsById } from "../../reads/index.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { URL_TEXT, URL_TEXT_MESSAGE } from "../../shared/input-fields.ts";
 import { withTransaction } from "../../shared/transaction.ts";
+import { noteAuditTarget } from "../audit/index.ts";
 import { type ServiceContext, sqlCallerOf } from "../context.ts";
 import { lockOrganization } from "../organizations/index.ts";
 import { projectTable } from "../projects/index.ts";
@@ -120,6 +121,8 @@ export async function createPaymentGatewayService(
         gatewayMerchantId: remote.id,
         status: "provisioning",
       });
+      // The organization's merchant is made with its first service: the call's entry names it, as its activation's does.
+      noteAuditTarget(tx, remote.id);
       await ctx.services.jobs.enqueue(tx.knex, provisionMerchantJob, {
         organizationId: project.organizationId,
         gatewayMerchantId: remote.id,

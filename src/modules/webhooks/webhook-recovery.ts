@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { BadUserInputError } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
+import { noteAuditTarget } from "../audit/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { consumeRateLimit, endpointOf, refuseInactive } from "./webhook.service.ts";
 import { webhookOrganization } from "./webhook-access.ts";
@@ -118,6 +119,8 @@ export async function recoverWebhookDeliveries(
     const running = await runningRecovery(tx.knex);
     if (running) return { ...answerOf(running), alreadyRunning: true };
     const recoveryId = `whrec_${randomUUID()}`;
+    // The answer's `recoveryId` is not an `id`: the call's audit entry is told.
+    noteAuditTarget(tx, recoveryId);
     const [recovery] = (await tx
       .knex("webhook_recoveries")
       .insert({

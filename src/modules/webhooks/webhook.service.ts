@@ -11,6 +11,7 @@ import { outsideExecutionTime } from "../../shared/execution-waits.ts";
 import { consumeRateLimit as countCall } from "../../shared/rate-limit.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput, toBadUserInput } from "../../shared/validate.ts";
+import { noteAuditTarget } from "../audit/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { type CreateWebhookInput, createInput, type UpdateWebhookInput, updateInput } from "./webhook.input.ts";
 import type { WebhookAttemptRow, WebhookEndpointRow, WebhookWithSecret } from "./webhook.model.ts";
@@ -233,6 +234,8 @@ export async function testWebhook(
     { endpointId: webhookUuid },
   );
   const deliveryId = delivery!.deliveryId;
+  // Written on the pool: the call's audit entry, written after it, is told the delivery it created.
+  noteAuditTarget(ctx, deliveryId);
   // A wait for a job, not execution time of the operation (src/shared/execution-waits.ts); ended sooner by a graceful
   // shutdown (src/shared/shutdown.ts): the answer is then the pending delivery, whose attempts go on in the queue.
   const firstAttempt = await outsideExecutionTime(ctx, firstAttemptOf(ctx, deliveryId));
@@ -296,7 +299,7 @@ export async function redeliverWebhook(
 
 /**
  * `POST /api/v1/orgs/{org_id}/events` and `publishWebhookEvent`: `data` validated against the event's schema,
- * then one delivery per active endpoint subscribed to it.
+ * then one delivery per active endpoint subscribed to it, each named by the call's audit entry.
  * @throws BadUserInputError (unknown event; `data` fields named as `data.<path>`), and the gate's errors.
  */
 export async function publishWebhookEvent(
@@ -324,5 +327,9 @@ export async function publishWebhookEvent(
       formErrors,
     });
   }
-  return emitWebhookEvent(ctx, org.organizationId, event, data);
+  return withTransaction(ctx, async (tx) => {
+    const deliveries = await emitWebhookEvent(tx, org.organizationId, event, data);
+    for (const { deliveryId } of deliveries) noteAuditTarget(tx, deliveryId);
+    return deliveries;
+  });
 }
