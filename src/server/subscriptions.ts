@@ -46,7 +46,6 @@ import { trustedOriginsOf } from "../auth/auth.ts";
 import type { Caller } from "../auth/caller.ts";
 import { clientAddress, proxyTrust } from "../http/client-address.ts";
 import { AccessScope } from "../modules/access/index.ts";
-import type { Context } from "../modules/context.ts";
 import type { AppServices } from "../modules/services.ts";
 import { ACCESS_CHANGED_TOPIC } from "../shared/access-changes.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
@@ -313,7 +312,12 @@ export function attachSubscriptions(
         const operation = getOperationAST(document, payload.operationName);
         if (operation) {
           const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], payload.variables ?? {});
-          if (coerced.errors) return coerced.errors;
+          const { errors } = coerced;
+          if (errors) {
+            // Coercion errors carry no code yet (the formatter gives them HTTP's): recorded as a refused input.
+            const ctx = contextOf(socket as SkiffSocket, false);
+            return recordRefusedOperation(ctx, schema, document, payload.operationName).then(() => errors);
+          }
         }
         keyOperation(document, checked.query, payload.variables, payload.operationName);
         return {
@@ -330,10 +334,6 @@ export function attachSubscriptions(
       execute: async (args) => {
         startDeadline(args.contextValue as object, timeoutMs);
         const result = await execute(args);
-        // No data at all: its variables did not coerce, so no field ran.
-        if (result.data === undefined && result.errors?.length) {
-          await recordRefusedOperation(args.contextValue as Context, schema, args.document, args.operationName);
-        }
         // Met by a resolver, or by a read statement cancelled at the deadline: one error, no partial data.
         const timedOut = endDeadline(args.contextValue as object);
         if (timedOut || result.errors?.some((e) => e.extensions?.code === "EXECUTION_TIME_LIMIT")) {

@@ -433,7 +433,7 @@ describe("mutations refused before they run", () => {
 
     // Without credentials: no one's call, no entry.
     const anonymous = await post(CREATE, { i: { name: 5 } }, {});
-    expect(anonymous.code).toBe("BAD_USER_INPUT");
+    expect(anonymous.code).toBe("UNAUTHENTICATED");
     expect(anonymous.entries).toEqual([]);
 
     // The procedure twin, for comparison: the same entry.
