@@ -252,7 +252,7 @@ export function noteAuditTarget(ctx: object, id: string): void {
 
 /**
  * The root `Mutation` fields operation `operationName` of `document` names, in order: each field selected at its
- * root (an alias is a call of its own), fragments on the root included; fields the schema's `Mutation` type does not
+ * root once (however many aliases select it), fragments on the root included; fields the schema's `Mutation` type does not
  * have are left out. None when the document holds no such single operation or it is not a mutation.
  */
 function rootMutationFields(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): string[] {
@@ -268,7 +268,9 @@ function rootMutationFields(schema: GraphQLSchema, document: DocumentNode, opera
   const collect = (selectionSet: SelectionSetNode) => {
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FIELD) {
-        if (Object.hasOwn(fields, selection.name.value)) out.push(selection.name.value);
+        // Each field once, however many aliases name it: a refused document cannot multiply its entries.
+        const name = selection.name.value;
+        if (Object.hasOwn(fields, name) && !out.includes(name)) out.push(name);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) collect(selection.selectionSet);
       else if (!seen.has(selection.name.value)) {
         seen.add(selection.name.value);
