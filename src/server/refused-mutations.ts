@@ -52,8 +52,8 @@ export function refusedMutationsPlugin(): ApolloServerPlugin<Context> {
         async willSendResponse(rc) {
           const body = rc.response.body;
           if (body.kind !== "single" || !rc.document) return;
-          const { data, errors } = body.singleResult;
-          if (data !== undefined || !refusedForInput(errors)) return;
+          // `errors` first: a compiled read's answer holds its data as text, which reading `data` would parse.
+          if (!refusedForInput(body.singleResult.errors) || body.singleResult.data !== undefined) return;
           await recordRefusedOperation(rc.contextValue, rc.schema, rc.document, rc.request.operationName);
         },
       };

@@ -33,6 +33,8 @@ interface Pending {
   confirmed: boolean;
   /** Confirming it found the credential valid but over its rate limit: the call is still its token's. */
   overLimit: boolean;
+  /** The confirmation under way, if any: concurrent confirmations of one request share it (one statement). */
+  confirming?: Promise<Context>;
 }
 
 /**
@@ -130,6 +132,17 @@ export async function readFor(
 export async function confirmCaller(ctx: Context): Promise<void> {
   const p = pendingOf(ctx);
   if (!p) return;
+  // Two hooks of one request may confirm at once (Apollo runs `willSendResponse` hooks together): one statement.
+  p.confirming ??= authenticateAgain(ctx, p);
+  const fresh = await p.confirming;
+  // Apollo's copy of the context is the one resolvers see: its principal, scope and loaders are replaced.
+  ctx.caller = fresh.caller;
+  ctx.scope = fresh.scope;
+  ctx.loaders = fresh.loaders;
+}
+
+/** Authenticates `p`'s request anew; @returns the context of the principal found (see {@link confirmCaller}). */
+async function authenticateAgain(ctx: Context, p: Pending): Promise<Context> {
   const principal = await authenticate(ctx.services, p.headers, p.surface).catch((error: unknown) => {
     if (error instanceof RateLimitedError) p.overLimit = true;
     throw isDatabaseUnavailable(error) ? unavailableError() : error;
@@ -137,11 +150,7 @@ export async function confirmCaller(ctx: Context): Promise<void> {
   if (!principal) throw refusalFor(p.surface);
   if (p.activeOnly) principal.activeOrganizationOnly = true;
   p.confirmed = true;
-  // Apollo's copy of the context is the one resolvers see: its principal, scope and loaders are replaced.
-  const fresh = buildContext(ctx.services, principal, ctx.requestId);
-  ctx.caller = fresh.caller;
-  ctx.scope = fresh.scope;
-  ctx.loaders = fresh.loaders;
+  return buildContext(ctx.services, principal, ctx.requestId);
 }
 
 /** The whole answer of an error thrown by {@link confirmCaller}: its HTTP status and headers, its code. */
