@@ -237,6 +237,8 @@ describe.skipIf(SKIP_REASON !== null)("account pages, API reference and GraphQL 
     await sessions.getByRole("button", { name: "Sign out all other sessions" }).waitFor({ state: "detached", ...WAIT });
     expect(await signedInWith(third)).toBe(false);
     const fourth = await signIn(base, email, NEW_PASSWORD);
+    await page.reload();
+    await sessions.locator("tr[data-session-id]").nth(1).waitFor(WAIT);
     const password = page.getByRole("region", { name: "Password", exact: true });
     await password.getByLabel("Current password").fill(NEW_PASSWORD);
     await password.getByLabel("New password", { exact: true }).fill(NEWER_PASSWORD);
@@ -244,6 +246,12 @@ describe.skipIf(SKIP_REASON !== null)("account pages, API reference and GraphQL 
     await password.getByRole("button", { name: "Change password" }).click();
     await password.getByText("Your password is changed").waitFor(WAIT);
     expect(await signedInWith(fourth)).toBe(false);
+    // The Sessions list is read again: only this session, without a reload.
+    await sessions
+      .locator("tr[data-session-id]")
+      .nth(1)
+      .waitFor({ state: "detached", ...WAIT });
+    expect(await sessions.locator("tr[data-session-id]").count()).toBe(1);
     // The notice is mailed by a job, shortly after the answer.
     await expect.poll(subjects, { timeout: 15_000 }).toContain("Your Skiff password was changed");
   });
@@ -352,7 +360,7 @@ describe.skipIf(SKIP_REASON !== null)("account pages, API reference and GraphQL 
     await screenshot(page, "docs-graphql");
   });
 
-  it("password: two different new passwords are said once, in words (no “Error: Error:”); editing clears it", {
+  it("password: two different new passwords are said once, in words (no “Error: Error:”); editing clears it; a wrong current password is said under its field", {
     timeout: 60_000,
   }, async () => {
     const other = await createOrg(db.knex);
@@ -370,6 +378,17 @@ describe.skipIf(SKIP_REASON !== null)("account pages, API reference and GraphQL 
     expect(await alert.textContent()).toBe("Error: The two new passwords differ.");
     await section.getByLabel("Repeat the new password").fill("one-new-passphrase");
     await alert.waitFor({ state: "detached", ...WAIT });
+
+    // A wrong current password is said under Current password (aria-invalid, aria-describedby), not as a form alert.
+    await section.getByLabel("Current password").fill("not-the-password");
+    await section.getByRole("button", { name: "Change password" }).click();
+    await alert.filter({ hasText: "The password is not right." }).waitFor(WAIT);
+    const current = section.getByLabel("Current password");
+    expect(await current.getAttribute("aria-invalid")).toBe("true");
+    const described = await current.getAttribute("aria-describedby");
+    expect(await p.locator(`[id="${described}"]`).textContent()).toBe("The password is not right.");
+    expect(await alert.count()).toBe(1);
+    expect(await section.getByText("Error: ").count()).toBe(0);
     await ctx.close();
   });
 

@@ -3,7 +3,8 @@
  * real Skiff on loopback (fixed port 4541 so SKIFF_BASE_URL and the page origin agree), real PostgreSQL, a real
  * loopback HTTPS receiver (allowed by SKIFF_OUTBOUND_ALLOW, trusted through the test CA). An owner creates an
  * endpoint (secret shown once), sends a test ping that succeeds in the log, edits, regenerates, redelivers and
- * deletes; a member sees no Webhooks section; a plan without `webhooks` shows the FORBIDDEN message.
+ * deletes; a member sees no Webhooks section; a plan without `webhooks` shows the FORBIDDEN message. A refused URL
+ * is said under its field (aria-invalid, aria-describedby); Edit and Delete take focus, Escape cancels them.
  */
 import { createHmac } from "node:crypto";
 import type { Browser, BrowserContext } from "playwright-core";
@@ -14,7 +15,7 @@ import { type HttpsReceiver, startHttpsReceiver } from "../helpers/https-receive
 import { addMember, createOrg, setPassword } from "../helpers/seed.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { TEST_PASSWORD } from "../helpers/session.ts";
-import { contextSignedIn, launchBrowser, SKIP_REASON, screenshot } from "./browser.ts";
+import { contextSignedIn, focused, launchBrowser, SKIP_REASON, screenshot } from "./browser.ts";
 import { ensureWebBuild } from "./web-build.ts";
 
 const PORT = 4541;
@@ -161,6 +162,80 @@ describe.skipIf(SKIP_REASON !== null)("Settings → Webhooks in Chromium", () =>
     await memberPage.getByRole("heading", { name: "Team" }).waitFor(WAIT);
     expect(await memberPage.getByRole("heading", { name: "Webhooks" }).count()).toBe(0);
     await memberContext.close();
+  });
+
+  it("a refused URL is said under its field, not in a form alert; Edit and Delete take focus and Escape cancels them", {
+    timeout: 90_000,
+  }, async () => {
+    const { organizationId, owner } = await createOrg(db.knex, "plan_pro");
+    const context = await signedIn(owner);
+    const page = await context.newPage();
+    await page.goto("/settings");
+    const section = page.getByRole("region", { name: "Webhooks" });
+    await section.getByText("No endpoints yet.").waitFor(WAIT);
+    const add = section.getByRole("form", { name: "Add a webhook endpoint" });
+
+    /** The URL input of `form`: aria-invalid, and the text its aria-describedby points at. */
+    const urlField = async (form: typeof add) => {
+      const input = form.getByLabel("Endpoint URL");
+      const described = await input.getAttribute("aria-describedby");
+      return {
+        invalid: await input.getAttribute("aria-invalid"),
+        says: described ? await page.locator(`[id="${described}"]`).textContent() : null,
+      };
+    };
+
+    // Add: http:// and a blocked host are each refused under the URL field; no form-level alert repeats them.
+    await add.getByLabel("Endpoint URL").fill("http://example.com/hooks");
+    await add.getByRole("checkbox", { name: "course_completed", exact: true }).check();
+    await add.getByRole("button", { name: "Add endpoint" }).click();
+    await add.getByRole("alert").filter({ hasText: "Must be an absolute https:// URL" }).waitFor(WAIT);
+    expect(await urlField(add)).toEqual({ invalid: "true", says: expect.stringContaining("https://") });
+    expect(await section.getByText(/Invalid input/).count()).toBe(0);
+    await add.getByLabel("Endpoint URL").fill("https://localhost/hooks");
+    await add.getByRole("button", { name: "Add endpoint" }).click();
+    await add.getByRole("alert").filter({ hasText: "localhost" }).waitFor(WAIT);
+    expect((await urlField(add)).invalid).toBe("true");
+    expect(await section.getByRole("alert").count()).toBe(1);
+    await screenshot(page, "settings-webhooks-url-refused");
+
+    // A good endpoint to edit and delete.
+    const url = `${receiver.url}/hooks/focus`;
+    await add.getByLabel("Endpoint URL").fill(url);
+    await add.getByRole("button", { name: "Add endpoint" }).click();
+    const row = section.locator("tr[data-webhook-id]").filter({ hasText: url });
+    await row.waitFor(WAIT);
+    expect(await urlField(add)).toEqual({ invalid: null, says: "Public https:// address" });
+
+    // Edit: the form's URL field takes focus; a refused URL goes under it; Escape closes it and focus is back on Edit.
+    await row.getByRole("button", { name: `Edit ${url}` }).click();
+    const edit = row.getByRole("form", { name: `Edit ${url}` });
+    await edit.waitFor(WAIT);
+    await expect.poll(async () => (await focused(page)).form).toBe(`Edit ${url}`);
+    expect((await focused(page)).tag).toBe("input");
+    await edit.getByLabel("Endpoint URL").fill("http://example.com/edited");
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await edit.getByRole("alert").filter({ hasText: "Must be an absolute https:// URL" }).waitFor(WAIT);
+    expect(await urlField(edit)).toEqual({ invalid: "true", says: expect.stringContaining("https://") });
+    expect(await edit.getByText(/Invalid input/).count()).toBe(0);
+    await edit.getByLabel("Endpoint URL").press("Escape");
+    await edit.waitFor({ state: "detached", ...WAIT });
+    expect((await focused(page)).label).toBe(`Edit ${url}`);
+    const [stored] = await db.knex("webhook_endpoints").where({ organization_id: organizationId }).select("url");
+    expect(stored.url).toBe(url);
+
+    // Delete: the confirmation takes focus; Escape keeps the endpoint and gives focus back to Delete.
+    await row.getByRole("button", { name: `Delete ${url}` }).click();
+    const confirm = row.getByRole("group", { name: `Confirm deleting ${url}` });
+    await confirm.waitFor(WAIT);
+    await expect.poll(async () => (await focused(page)).group).toBe(`Confirm deleting ${url}`);
+    await page.keyboard.press("Escape");
+    await confirm.waitFor({ state: "detached", ...WAIT });
+    expect((await focused(page)).label).toBe(`Delete ${url}`);
+    await row.getByRole("button", { name: `Delete ${url}` }).click();
+    await confirm.getByRole("button", { name: "Confirm delete" }).click();
+    await section.getByText("No endpoints yet.").waitFor(WAIT);
+    await context.close();
   });
 
   it("a plan without the webhooks feature shows the FORBIDDEN message naming the feature", {

@@ -5,6 +5,7 @@
  */
 
 import { useState } from "react";
+import { AuthError } from "../../shared/auth-api.ts";
 import { messageOf } from "../../shared/errors.ts";
 import { Field, Message } from "../../shared/form.tsx";
 import { useSession } from "../../shared/session.tsx";
@@ -12,10 +13,13 @@ import { NewPasswordFields } from "../auth/auth-fields.tsx";
 import { changeEmail, changePassword, listAccounts, requestPasswordReset, updateName } from "./account-api.ts";
 import { useAuthResource } from "./use-auth-resource.ts";
 
-/** Runs a form's action with its busy flag, error and success words. */
-function useFormAction() {
+/**
+ * Runs a form's action with its busy flag, error and success words. `fieldOf`: the form's field (its `name`) a thrown
+ * error is about, if any — that message goes under the field (`fieldError`), not in the form-level `error`.
+ */
+function useFormAction(fieldOf: (thrown: unknown) => string | undefined = () => undefined) {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ message: string; field?: string } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const submit =
     (action: (form: FormData, el: HTMLFormElement) => Promise<string>) =>
@@ -23,22 +27,24 @@ function useFormAction() {
       e.preventDefault();
       const el = e.currentTarget;
       setBusy(true);
-      setError(null);
+      setFailure(null);
       setDone(null);
       try {
         setDone(await action(new FormData(el), el));
       } catch (err) {
-        setError(messageOf(err));
+        setFailure({ message: messageOf(err), field: fieldOf(err) });
       } finally {
         setBusy(false);
       }
     };
   /** Forgets the last error and success words (the person edits the form again). */
   const reset = () => {
-    setError(null);
+    setFailure(null);
     setDone(null);
   };
-  return { busy, error, done, submit, reset };
+  /** The message under the field named `name`, if the last error is about it. */
+  const fieldError = (name: string) => (failure?.field === name ? failure.message : undefined);
+  return { busy, error: failure && !failure.field ? failure.message : null, fieldError, done, submit, reset };
 }
 
 /** Name and e-mail address. */
@@ -92,9 +98,13 @@ export function ProfileSection() {
 /**
  * Password change; for an account that signs in only through a linked provider (no password yet), a link mailed to
  * its address sets the first one (better-auth's reset creates the password sign-in; every session then ends).
+ * A wrong current password is said under its field. `onChanged` runs once the password changed (the other sessions
+ * ended: the account page re-reads its Sessions list).
  */
-export function PasswordSection() {
-  const change = useFormAction();
+export function PasswordSection({ onChanged }: { onChanged?: () => void }) {
+  const change = useFormAction((thrown) =>
+    thrown instanceof AuthError && thrown.code === "INVALID_PASSWORD" ? "currentPassword" : undefined,
+  );
   const first = useFormAction();
   const { user } = useSession();
   const { data: accounts } = useAuthResource(listAccounts);
@@ -130,6 +140,7 @@ export function PasswordSection() {
           if (form.get("newPassword") !== form.get("confirm")) throw new Error("The two new passwords differ.");
           await changePassword(String(form.get("currentPassword")), String(form.get("newPassword")));
           el.reset();
+          onChanged?.();
           return "Your password is changed; your other sessions were signed out.";
         })}
       >
@@ -139,6 +150,7 @@ export function PasswordSection() {
           type="password"
           autoComplete="current-password"
           required
+          error={change.fieldError("currentPassword")}
         />
         <NewPasswordFields hint="At least 8 characters. Changing it signs out your other sessions." />
         <button type="submit" className="primary" disabled={change.busy}>

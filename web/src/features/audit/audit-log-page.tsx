@@ -9,6 +9,7 @@ import { useQuery } from "urql";
 import { describeError, fieldErrorsOf } from "../../shared/errors.ts";
 import { Field, Message } from "../../shared/form.tsx";
 import { useViewer } from "../../shared/layout.tsx";
+import { TableScroll } from "../../shared/table-scroll.tsx";
 import { AUDIT_EVENTS } from "./operations.ts";
 
 /** The filters as the form holds them (empty: not filtered; times as `datetime-local` values, local time). */
@@ -203,30 +204,32 @@ export function AuditLogPage() {
           </a>
         </p>
       </section>
-      <table>
-        <caption>Audit entries</caption>
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Actor</th>
-            <th scope="col">Surface</th>
-            <th scope="col">Action</th>
-            <th scope="col">Targets</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Address</th>
-          </tr>
-        </thead>
-        <tbody>
-          {[undefined, ...pages].map((after) => (
-            <EntryRows
-              key={after ?? "first"}
-              filters={filters}
-              after={after}
-              onMore={(cursor) => setPages((p) => (p.includes(cursor) ? p : [...p, cursor]))}
-            />
-          ))}
-        </tbody>
-      </table>
+      <TableScroll label="Audit entries">
+        <table>
+          <caption>Audit entries</caption>
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Actor</th>
+              <th scope="col">Surface</th>
+              <th scope="col">Action</th>
+              <th scope="col">Targets</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Address</th>
+            </tr>
+          </thead>
+          <tbody>
+            {[undefined, ...pages].map((after) => (
+              <EntryRows
+                key={after ?? "first"}
+                filters={filters}
+                after={after}
+                onMore={(cursor) => setPages((p) => (p.includes(cursor) ? p : [...p, cursor]))}
+              />
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
     </>
   );
 }

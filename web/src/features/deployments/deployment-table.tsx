@@ -1,5 +1,6 @@
 /** The deployments of an application as a table, newest first: title, status, trigger, times and actions. */
 import { Message } from "../../shared/form.tsx";
+import { TableScroll } from "../../shared/table-scroll.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import { DeploymentStatusBadge, deploymentActions } from "./deploy-status.tsx";
 import { CANCEL_DEPLOYMENT, type DeploymentRow, REDEPLOY_DEPLOYMENT } from "./operations.ts";
@@ -99,73 +100,75 @@ export function DeploymentTable({
   onChanged: (d: DeploymentRow) => void;
 }) {
   return (
-    <table className="deployments">
-      <caption className="sr-only">Deployments, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">Deployment</th>
-          <th scope="col">Status</th>
-          <th scope="col">Trigger</th>
-          <th scope="col">Times</th>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr
-            key={row.id}
-            data-deployment-id={row.id}
-            data-seen={(seen[row.id] ?? []).join(" ")}
-            aria-current={selectedId === row.id ? "true" : undefined}
-          >
-            <th scope="row">
-              {row.title}
-              {row.commitSha && (
-                <small className="muted">
-                  {" "}
-                  commit <code>{row.commitSha.slice(0, 12)}</code>
-                </small>
-              )}
-              {row.errorMessage && <div className="muted">{row.errorMessage}</div>}
-            </th>
-            <td>
-              <DeploymentStatusBadge status={row.status} />
-            </td>
-            <td>{TRIGGERS[row.trigger] ?? row.trigger}</td>
-            <td>
-              <small>
-                created <time dateTime={row.createdAt}>{when(row.createdAt)}</time>
-                {row.startedAt && (
-                  <>
-                    <br />
-                    started <time dateTime={row.startedAt}>{when(row.startedAt)}</time>
-                  </>
-                )}
-                {row.finishedAt && (
-                  <>
-                    <br />
-                    finished <time dateTime={row.finishedAt}>{when(row.finishedAt)}</time>
-                    {row.startedAt && ` (${duration(row.startedAt, row.finishedAt)})`}
-                  </>
-                )}
-              </small>
-            </td>
-            <td>
-              <div className="row-actions">
-                <button
-                  type="button"
-                  aria-pressed={selectedId === row.id}
-                  aria-label={`Log of ${row.title}`}
-                  onClick={() => onSelect(row.id)}
-                >
-                  Log
-                </button>
-                <RowActions row={row} allowed={mayDeploy} onQueued={onQueued} onChanged={onChanged} />
-              </div>
-            </td>
+    <TableScroll label="Deployments list">
+      <table className="deployments">
+        <caption className="sr-only">Deployments, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Deployment</th>
+            <th scope="col">Status</th>
+            <th scope="col">Trigger</th>
+            <th scope="col">Times</th>
+            <th scope="col">Actions</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr
+              key={row.id}
+              data-deployment-id={row.id}
+              data-seen={(seen[row.id] ?? []).join(" ")}
+              aria-current={selectedId === row.id ? "true" : undefined}
+            >
+              <th scope="row">
+                {row.title}
+                {row.commitSha && (
+                  <small className="muted">
+                    {" "}
+                    commit <code>{row.commitSha.slice(0, 12)}</code>
+                  </small>
+                )}
+                {row.errorMessage && <div className="muted">{row.errorMessage}</div>}
+              </th>
+              <td>
+                <DeploymentStatusBadge status={row.status} />
+              </td>
+              <td>{TRIGGERS[row.trigger] ?? row.trigger}</td>
+              <td>
+                <small>
+                  created <time dateTime={row.createdAt}>{when(row.createdAt)}</time>
+                  {row.startedAt && (
+                    <>
+                      <br />
+                      started <time dateTime={row.startedAt}>{when(row.startedAt)}</time>
+                    </>
+                  )}
+                  {row.finishedAt && (
+                    <>
+                      <br />
+                      finished <time dateTime={row.finishedAt}>{when(row.finishedAt)}</time>
+                      {row.startedAt && ` (${duration(row.startedAt, row.finishedAt)})`}
+                    </>
+                  )}
+                </small>
+              </td>
+              <td>
+                <div className="row-actions">
+                  <button
+                    type="button"
+                    aria-pressed={selectedId === row.id}
+                    aria-label={`Log of ${row.title}`}
+                    onClick={() => onSelect(row.id)}
+                  >
+                    Log
+                  </button>
+                  <RowActions row={row} allowed={mayDeploy} onQueued={onQueued} onChanged={onChanged} />
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }

@@ -1,5 +1,6 @@
 import { useClearFeedback, useNotice } from "../../shared/feedback.tsx";
 import { ConfirmBox, Field, Message } from "../../shared/form.tsx";
+import { TableScroll } from "../../shared/table-scroll.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import { useConfirm } from "../../shared/use-confirm.ts";
 import { DomainEdit } from "./domain-edit.tsx";
@@ -66,21 +67,23 @@ export function DomainsSection({ app, manage }: { app: ApplicationManageFields; 
       {app.domains.length === 0 ? (
         <p>No custom domains.</p>
       ) : (
-        <table aria-label={`Domains of ${app.name}`}>
-          <thead>
-            <tr>
-              <th scope="col">Host</th>
-              <th scope="col">Port</th>
-              <th scope="col">HTTPS</th>
-              {manage && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {app.domains.map((d) => (
-              <DomainRow key={d.id} app={app} domain={d} manage={manage} />
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label={`Domains of ${app.name}, table`}>
+          <table aria-label={`Domains of ${app.name}`}>
+            <thead>
+              <tr>
+                <th scope="col">Host</th>
+                <th scope="col">Port</th>
+                <th scope="col">HTTPS</th>
+                {manage && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {app.domains.map((d) => (
+                <DomainRow key={d.id} app={app} domain={d} manage={manage} />
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       {manage && (
         <form

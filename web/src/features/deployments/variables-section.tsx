@@ -7,6 +7,7 @@
 import { useState } from "react";
 import { useClearFeedback, useNotice } from "../../shared/feedback.tsx";
 import { ConfirmBox, Field, Message } from "../../shared/form.tsx";
+import { TableScroll } from "../../shared/table-scroll.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import { useConfirm } from "../../shared/use-confirm.ts";
 import {
@@ -100,20 +101,22 @@ export function VariablesSection({ app, manage }: { app: ApplicationManageFields
       {vars.length === 0 ? (
         <p>No variables.</p>
       ) : (
-        <table aria-label={`Variables of ${app.name}`}>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Value</th>
-              {manage && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {vars.map((v) => (
-              <VariableRow key={v.key} app={app} name={v.key} value={v.value} manage={manage} />
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label={`Variables of ${app.name}, table`}>
+          <table aria-label={`Variables of ${app.name}`}>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Value</th>
+                {manage && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {vars.map((v) => (
+                <VariableRow key={v.key} app={app} name={v.key} value={v.value} manage={manage} />
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       {manage && (
         <>

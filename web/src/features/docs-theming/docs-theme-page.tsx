@@ -7,13 +7,16 @@
 import { useEffect, useId, useState } from "react";
 import { useQuery } from "urql";
 import { describeError } from "../../shared/errors.ts";
-import { Field, Message } from "../../shared/form.tsx";
+import { Field, FieldError, Message } from "../../shared/form.tsx";
 import { useViewer } from "../../shared/layout.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import { PaletteEditor } from "./color-editor.tsx";
 import { HostnameStatus } from "./hostname-status.tsx";
 import { DOCS_THEME, type DocsThemeFields, SET_DOCS_THEME } from "./operations.ts";
 import { type PreviewTheme, ThemePreview } from "./theme-preview.tsx";
+
+/** The `fieldErrors` the form says under their fields; the palettes' problems go to the form-level alert. */
+const ON_FORM = ["siteName", "logoUrl", "faviconUrl", "footerText", "customCss", "docsHostname"] as const;
 
 /** The editor's state: the whole theme, as strings. */
 type Draft = PreviewTheme & { docsHostname: string };
@@ -49,7 +52,7 @@ function Editor({ organizationId }: { organizationId: string }) {
     variables: { organizationId },
     requestPolicy: "network-only",
   });
-  const save = useAction(SET_DOCS_THEME, () => reexecute({ requestPolicy: "network-only" }));
+  const save = useAction(SET_DOCS_THEME, () => reexecute({ requestPolicy: "network-only" }), ON_FORM);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [saved, setSaved] = useState(false);
   const cssId = useId();
@@ -67,7 +70,9 @@ function Editor({ organizationId }: { organizationId: string }) {
     name: key,
     value: draft[key],
     onChange: (e: React.ChangeEvent<HTMLInputElement>) => set({ [key]: e.target.value }),
+    error: save.fields[key]?.join(", "),
   });
+  const cssError = save.fields.customCss?.join(", ");
   return (
     <div className="split">
       <form
@@ -106,7 +111,10 @@ function Editor({ organizationId }: { organizationId: string }) {
             rows={6}
             value={draft.customCss}
             onChange={(e) => set({ customCss: e.target.value })}
+            aria-invalid={cssError ? true : undefined}
+            aria-describedby={cssError ? `${cssId}-error` : undefined}
           />
+          {cssError && <FieldError id={`${cssId}-error`}>{cssError}</FieldError>}
         </div>
         <Field
           label="Docs hostname (optional)"

@@ -6,6 +6,7 @@ import { useEffect } from "react";
 import { useQuery } from "urql";
 import { describeError } from "../../shared/errors.ts";
 import { Message } from "../../shared/form.tsx";
+import { TableScroll } from "../../shared/table-scroll.tsx";
 import { PAYMENT_RELAYS, type PaymentRelayRow } from "./operations.ts";
 
 /** How often (ms) the open log re-reads itself. */
@@ -47,42 +48,44 @@ export function RelayLog({ projectId, serviceId, name }: { projectId: string; se
       {rows.length === 0 ? (
         <p className="muted">{result.fetching && !result.data ? "Loading…" : "No payment events relayed yet."}</p>
       ) : (
-        <table>
-          <caption className="sr-only">Payment events relayed for {name}, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Reference</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Status</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Time</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => {
-              const o = OUTCOME[r.outcome] ?? { icon: "?", label: r.outcome, tone: "neutral" };
-              return (
-                <tr key={r.id} data-relay-id={r.id}>
-                  <th scope="row">
-                    <code>{r.eventType}</code>
-                    {!r.knownEvent && <span className="muted"> (not a listed type)</span>}
-                  </th>
-                  <td>{r.externalReference ?? "—"}</td>
-                  <td>
-                    <span className={`badge ${o.tone}`} data-testid="relay-outcome">
-                      <span aria-hidden="true">{o.icon}</span> {o.label}
-                    </span>
-                    {r.error && <div className="muted">{r.error}</div>}
-                  </td>
-                  <td>{r.statusCode ?? "—"}</td>
-                  <td>{r.durationMs} ms</td>
-                  <td>{new Date(r.createdAt).toLocaleString()}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <TableScroll label={`Relay log of ${name}`}>
+          <table>
+            <caption className="sr-only">Payment events relayed for {name}, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Reference</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Status</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Time</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => {
+                const o = OUTCOME[r.outcome] ?? { icon: "?", label: r.outcome, tone: "neutral" };
+                return (
+                  <tr key={r.id} data-relay-id={r.id}>
+                    <th scope="row">
+                      <code>{r.eventType}</code>
+                      {!r.knownEvent && <span className="muted"> (not a listed type)</span>}
+                    </th>
+                    <td>{r.externalReference ?? "—"}</td>
+                    <td>
+                      <span className={`badge ${o.tone}`} data-testid="relay-outcome">
+                        <span aria-hidden="true">{o.icon}</span> {o.label}
+                      </span>
+                      {r.error && <div className="muted">{r.error}</div>}
+                    </td>
+                    <td>{r.statusCode ?? "—"}</td>
+                    <td>{r.durationMs} ms</td>
+                    <td>{new Date(r.createdAt).toLocaleString()}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </section>
   );

@@ -6,6 +6,7 @@ import { useEffect } from "react";
 import { useQuery } from "urql";
 import { describeError } from "../../shared/errors.ts";
 import { Message } from "../../shared/form.tsx";
+import { TableScroll } from "../../shared/table-scroll.tsx";
 import { PLAN_USAGE } from "./operations.ts";
 
 const KINDS = ["projects", "applications", "databases", "domains"] as const;
@@ -36,41 +37,43 @@ export function PlanUsageCard({ organizationId, reread = 0 }: { organizationId: 
             Plan <strong data-testid="plan-name">{plan.name}</strong>
             {plan.features.length > 0 && <span className="muted"> · features: {plan.features.join(", ")}</span>}
           </p>
-          <table>
-            <caption className="sr-only">Usage against the plan's limits</caption>
-            <thead>
-              <tr>
-                <th scope="col">Resource</th>
-                <th scope="col">Used</th>
-                <th scope="col">Limit</th>
-                <th scope="col">Share</th>
-              </tr>
-            </thead>
-            <tbody>
-              {KINDS.map((k) => {
-                const limit = plan.quotas[k];
-                const used = plan.usage[k];
-                const full = limit !== null && limit !== undefined && used >= limit;
-                return (
-                  <tr key={k} data-quota={k}>
-                    <th scope="row">{k[0]!.toUpperCase() + k.slice(1)}</th>
-                    <td data-testid="used">{used}</td>
-                    <td data-testid="limit">{limit ?? "Unlimited"}</td>
-                    <td>
-                      {limit === null || limit === undefined ? (
-                        <span className="muted">—</span>
-                      ) : (
-                        <>
-                          <meter min={0} max={limit} value={used} aria-label={`${k}: ${used} of ${limit}`} />{" "}
-                          {full && <span className="badge failed">Limit reached</span>}
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <TableScroll label="Plan usage">
+            <table>
+              <caption className="sr-only">Usage against the plan's limits</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Resource</th>
+                  <th scope="col">Used</th>
+                  <th scope="col">Limit</th>
+                  <th scope="col">Share</th>
+                </tr>
+              </thead>
+              <tbody>
+                {KINDS.map((k) => {
+                  const limit = plan.quotas[k];
+                  const used = plan.usage[k];
+                  const full = limit !== null && limit !== undefined && used >= limit;
+                  return (
+                    <tr key={k} data-quota={k}>
+                      <th scope="row">{k[0]!.toUpperCase() + k.slice(1)}</th>
+                      <td data-testid="used">{used}</td>
+                      <td data-testid="limit">{limit ?? "Unlimited"}</td>
+                      <td>
+                        {limit === null || limit === undefined ? (
+                          <span className="muted">—</span>
+                        ) : (
+                          <>
+                            <meter min={0} max={limit} value={used} aria-label={`${k}: ${used} of ${limit}`} />{" "}
+                            {full && <span className="badge failed">Limit reached</span>}
+                          </>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </TableScroll>
           <p className="hint">
             Creating a resource at its limit is refused (imports fail their quota check); the owner can change the plan.
           </p>

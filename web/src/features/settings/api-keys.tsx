@@ -3,6 +3,7 @@ import { useState } from "react";
 import type { SettingsQuery } from "../../gql/graphql.ts";
 import { useClearFeedback } from "../../shared/feedback.tsx";
 import { ConfirmBox, Field, Message, SecretOnce } from "../../shared/form.tsx";
+import { TableScroll } from "../../shared/table-scroll.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import { useConfirm } from "../../shared/use-confirm.ts";
 import { date, type Org } from "./common.ts";
@@ -90,29 +91,31 @@ export function ApiKeys({ org, reload }: { org: Org; reload: () => void }) {
       </form>
       <Message kind="error">{create.error}</Message>
       {secret && <SecretOnce label="New API key" secret={secret.value} />}
-      <table>
-        <caption className="sr-only">API keys</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Prefix</th>
-            <th scope="col">Created by</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {org.apiKeys.map((k) => (
-            <KeyRow
-              key={k.id}
-              k={k}
-              reload={reload}
-              onDeleted={(id) => setSecret((s) => (s?.keyId === id ? null : s))}
-            />
-          ))}
-        </tbody>
-      </table>
+      <TableScroll label="API keys list">
+        <table>
+          <caption className="sr-only">API keys</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Prefix</th>
+              <th scope="col">Created by</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {org.apiKeys.map((k) => (
+              <KeyRow
+                key={k.id}
+                k={k}
+                reload={reload}
+                onDeleted={(id) => setSecret((s) => (s?.keyId === id ? null : s))}
+              />
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
     </section>
   );
 }

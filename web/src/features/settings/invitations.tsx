@@ -5,6 +5,7 @@
 import { useId } from "react";
 import { useClearFeedback, useNotice } from "../../shared/feedback.tsx";
 import { ConfirmBox, Field, FieldError, Message } from "../../shared/form.tsx";
+import { TableScroll } from "../../shared/table-scroll.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import { useConfirm } from "../../shared/use-confirm.ts";
 import { date, type Org } from "./common.ts";
@@ -124,23 +125,25 @@ export function Invitations({ org, manage, reload }: { org: Org; manage: boolean
       {org.invitations.length === 0 ? (
         <p className="muted">No invitations.</p>
       ) : (
-        <table>
-          <caption className="sr-only">Invitations</caption>
-          <thead>
-            <tr>
-              <th scope="col">Address</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
-              <th scope="col">Expires</th>
-              <th scope="col">{manage ? "Actions" : ""}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {org.invitations.map((i) => (
-              <InvitationRow key={i.id} i={i} manage={manage} reload={reload} />
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="Invitations list">
+          <table>
+            <caption className="sr-only">Invitations</caption>
+            <thead>
+              <tr>
+                <th scope="col">Address</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">Expires</th>
+                <th scope="col">{manage ? "Actions" : ""}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {org.invitations.map((i) => (
+                <InvitationRow key={i.id} i={i} manage={manage} reload={reload} />
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </>
   );

@@ -6,6 +6,7 @@
 import { useState } from "react";
 import { useClearFeedback, useNotice } from "../../shared/feedback.tsx";
 import { ConfirmBox, Message } from "../../shared/form.tsx";
+import { TableScroll } from "../../shared/table-scroll.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import { useConfirm } from "../../shared/use-confirm.ts";
 import type { Org } from "./common.ts";
@@ -129,22 +130,24 @@ export function Team({ org, reload }: { org: Org; reload: () => void }) {
   return (
     <section className="card" aria-labelledby="team-title">
       <h2 id="team-title">Team</h2>
-      <table>
-        <caption className="sr-only">Members</caption>
-        <thead>
-          <tr>
-            <th scope="col">Member</th>
-            <th scope="col">Role</th>
-            <th scope="col">Access</th>
-            <th scope="col">{manage ? "Actions" : ""}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {org.members.map((m) => (
-            <MemberItem key={m.id} m={m} org={org} manage={manage} reload={reload} />
-          ))}
-        </tbody>
-      </table>
+      <TableScroll label="Members list">
+        <table>
+          <caption className="sr-only">Members</caption>
+          <thead>
+            <tr>
+              <th scope="col">Member</th>
+              <th scope="col">Role</th>
+              <th scope="col">Access</th>
+              <th scope="col">{manage ? "Actions" : ""}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {org.members.map((m) => (
+              <MemberItem key={m.id} m={m} org={org} manage={manage} reload={reload} />
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
       <Invitations org={org} manage={manage} reload={reload} />
     </section>
   );

@@ -3,6 +3,10 @@ import { useId } from "react";
 import { Field } from "../../shared/form.tsx";
 import type { FormState, SetField, SourceType } from "./import-form-state.ts";
 
+/** A refused path's messages (`fieldErrors`, e.g. `source.dockerImage`) for the field showing it, or undefined. */
+type FieldErrors = Record<string, string[]>;
+const said = (errors: FieldErrors, path: string) => errors[path]?.join(", ");
+
 /** A labelled `<select>`. */
 function Select({
   label,
@@ -39,6 +43,7 @@ export function SourceFieldset({
   set,
   providers,
   sshKeys,
+  errors,
   onSourceType,
 }: {
   f: FormState;
@@ -46,6 +51,8 @@ export function SourceFieldset({
   /** The organization's git providers of the chosen source type. */
   providers: readonly { id: string; name: string }[];
   sshKeys: readonly { id: string; name: string }[];
+  /** The last refusal's field errors (`fieldErrorsOf`): `source.*` messages go under their fields. */
+  errors: FieldErrors;
   /** A new source type (the caller also clears the chosen provider). */
   onSourceType: (type: SourceType) => void;
 }) {
@@ -70,6 +77,7 @@ export function SourceFieldset({
           onChange={(e) => set("dockerImage", e.target.value)}
           placeholder="nginx:1.27"
           required
+          error={said(errors, "source.dockerImage")}
         />
       )}
       {(f.sourceType === "github" || f.sourceType === "gitlab") && (
@@ -80,6 +88,7 @@ export function SourceFieldset({
             onChange={(e) => set("repo", e.target.value)}
             placeholder="owner/name"
             required
+            error={said(errors, "source.repo")}
           />
           <Select
             label={f.sourceType === "github" ? "GitHub provider" : "GitLab provider"}
@@ -100,6 +109,7 @@ export function SourceFieldset({
             onChange={(e) => set("customGitUrl", e.target.value)}
             placeholder="git@example.com:team/site.git"
             required
+            error={said(errors, "source.customGitUrl")}
           />
           <Select
             label="SSH key (private repositories)"
@@ -111,12 +121,19 @@ export function SourceFieldset({
       )}
       {f.sourceType !== "docker" && (
         <>
-          <Field label="Branch" value={f.branch} onChange={(e) => set("branch", e.target.value)} placeholder="main" />
+          <Field
+            label="Branch"
+            value={f.branch}
+            onChange={(e) => set("branch", e.target.value)}
+            placeholder="main"
+            error={said(errors, "source.branch")}
+          />
           <Field
             label="Build path"
             value={f.buildPath}
             onChange={(e) => set("buildPath", e.target.value)}
             placeholder="/"
+            error={said(errors, "source.buildPath")}
           />
           <Select
             label="Build type"
@@ -216,8 +233,8 @@ export function EnvVarsFieldset({ f, set }: { f: FormState; set: SetField }) {
   );
 }
 
-/** Domain and port. */
-export function RoutingFieldset({ f, set }: { f: FormState; set: SetField }) {
+/** Domain and port; `errors`: the last refusal's field errors (`domain`, `port` go under their fields). */
+export function RoutingFieldset({ f, set, errors }: { f: FormState; set: SetField; errors: FieldErrors }) {
   return (
     <fieldset>
       <legend>Routing</legend>
@@ -227,6 +244,7 @@ export function RoutingFieldset({ f, set }: { f: FormState; set: SetField }) {
         onChange={(e) => set("domain", e.target.value)}
         placeholder="shop.example.com"
         hint="Optional; HTTPS is requested."
+        error={said(errors, "domain")}
       />
       <Field
         label="Port"
@@ -236,6 +254,7 @@ export function RoutingFieldset({ f, set }: { f: FormState; set: SetField }) {
         value={f.port}
         onChange={(e) => set("port", e.target.value)}
         placeholder="80"
+        error={said(errors, "port")}
       />
     </fieldset>
   );

@@ -80,3 +80,15 @@ export function toInput(organizationId: string, f: FormState): SiteImportInput {
 
 /** Sets one field of the form's state. */
 export type SetField = <K extends keyof FormState>(key: K, value: FormState[K]) => void;
+
+/**
+ * The `fieldErrors` paths (schema `siteImportRequestSchema`) whose message the form shows under a field for a source
+ * of type `type`; any other refused path is said in the form-level alert.
+ */
+export function fieldsShown(type: SourceType): string[] {
+  const source =
+    type === "docker"
+      ? ["source.dockerImage"]
+      : [type === "git" ? "source.customGitUrl" : "source.repo", "source.branch", "source.buildPath"];
+  return ["name", ...source, "domain", "port"];
+}

@@ -3,13 +3,14 @@
  * fields shown; database, environment variables (key/value rows), domain and port. **Preview** shows what
  * `previewSiteImport` reports before anything is created; **Import** runs `importSite`.
  */
+import type { CombinedError } from "@urql/core";
 import { useState } from "react";
 import { useClient, useMutation, useQuery } from "urql";
 import type { PreviewSiteImportQuery } from "../../gql/graphql.ts";
-import { describeError } from "../../shared/errors.ts";
+import { describeError, fieldErrorsOf } from "../../shared/errors.ts";
 import { Field, Message } from "../../shared/form.tsx";
 import { DatabaseFieldset, EnvVarsFieldset, RoutingFieldset, SourceFieldset } from "./import-form-fields.tsx";
-import { EMPTY, type FormState, type SetField, toInput } from "./import-form-state.ts";
+import { EMPTY, type FormState, fieldsShown, type SetField, toInput } from "./import-form-state.ts";
 import { PreviewPanel } from "./import-preview.tsx";
 import { IMPORT_PREREQUISITES, IMPORT_SITE, PREVIEW_SITE_IMPORT, type SiteImportRow } from "./operations.ts";
 
@@ -33,7 +34,10 @@ export function ImportForm({
     query: IMPORT_PREREQUISITES,
     variables: { id: organizationId },
   });
-  const [error, setError] = useState<string | null>(null);
+  // The last refusal: its fields' messages go under them, the rest in the form-level alert.
+  const [failure, setFailure] = useState<CombinedError | null>(null);
+  const errors = fieldErrorsOf(failure);
+  const error = describeError(failure, fieldsShown(f.sourceType));
   const [outcome, setOutcome] = useState<{ kind: "success" | "error"; text: string } | null>(null);
   const [previewing, setPreviewing] = useState(false);
   const [importState, importSite] = useMutation(IMPORT_SITE);
@@ -42,7 +46,7 @@ export function ImportForm({
 
   async function runPreview() {
     setPreviewing(true);
-    setError(null);
+    setFailure(null);
     setOutcome(null);
     const result = await client
       .query(PREVIEW_SITE_IMPORT, { input: toInput(organizationId, f) }, { requestPolicy: "network-only" })
@@ -50,16 +54,17 @@ export function ImportForm({
     setPreviewing(false);
     if (result.error) {
       setPreview(null);
-      setError(describeError(result.error));
+      setFailure(result.error);
     } else setPreview(result.data?.previewSiteImport ?? null);
   }
 
   async function runImport() {
-    setError(null);
+    setFailure(null);
     setPreview(null);
     setOutcome(null);
     const result = await importSite({ input: toInput(organizationId, f) });
-    if (result.error || !result.data) return setError(describeError(result.error));
+    if (result.error) return setFailure(result.error);
+    if (!result.data) return;
     const r = result.data.importSite;
     onImported(r.siteImport);
     setOutcome(
@@ -86,12 +91,14 @@ export function ImportForm({
         required
         maxLength={100}
         hint="Project and application name, unique in the organization."
+        error={errors.name?.join(", ")}
       />
       <SourceFieldset
         f={f}
         set={set}
         providers={providers}
         sshKeys={sshKeys}
+        errors={errors}
         onSourceType={(v) => {
           setPreview(null);
           setF((s) => ({ ...s, sourceType: v, providerId: "" }));
@@ -99,7 +106,7 @@ export function ImportForm({
       />
       <DatabaseFieldset f={f} set={set} />
       <EnvVarsFieldset f={f} set={set} />
-      <RoutingFieldset f={f} set={set} />
+      <RoutingFieldset f={f} set={set} errors={errors} />
       <Message kind="error">{error}</Message>
       {preview && <PreviewPanel preview={preview} />}
       {outcome && <Message kind={outcome.kind}>{outcome.text}</Message>}

@@ -10,6 +10,7 @@ import { useQuery, useSubscription } from "urql";
 import type { SiteImportUpdatedSubscription, SiteImportUpdateStatus } from "../../gql/graphql.ts";
 import { describeError } from "../../shared/errors.ts";
 import { Message } from "../../shared/form.tsx";
+import { TableScroll } from "../../shared/table-scroll.tsx";
 import { Resources, RowActions, StatusBadge, when } from "./import-row.tsx";
 import { SITE_IMPORT_UPDATED, SITE_IMPORTS, type SiteImportRow } from "./operations.ts";
 
@@ -74,64 +75,66 @@ export function ImportList({ canManage, latest }: { canManage: boolean; latest: 
       {rows.length === 0 && !result.fetching ? (
         <p>No imports yet.</p>
       ) : (
-        <table className="imports">
-          <caption className="sr-only">Import records, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created resources</th>
-              <th scope="col">Error</th>
-              <th scope="col">Time</th>
-              {canManage && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r0) => {
-              const row = fresher(r0);
-              return (
-                <tr
-                  key={row.id}
-                  data-import-id={row.id}
-                  data-name={row.name}
-                  data-seen={(seen[row.id] ?? []).join(" ")}
-                >
-                  <th scope="row">{row.name}</th>
-                  <td>
-                    <StatusBadge status={row.status} />
-                    {row.attempts > 1 && <small className="muted"> attempt {row.attempts}</small>}
-                  </td>
-                  <td>
-                    <Resources row={row} />
-                  </td>
-                  <td>
-                    {row.errorStep ? (
-                      <>
-                        <code>{row.errorStep}</code>: {row.errorMessage}
-                      </>
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </td>
-                  <td>
-                    <time dateTime={row.createdAt}>{when(row.createdAt)}</time>
-                    {row.finishedAt && (
-                      <small className="muted">
-                        {" "}
-                        finished <time dateTime={row.finishedAt}>{when(row.finishedAt)}</time>
-                      </small>
-                    )}
-                  </td>
-                  {canManage && (
+        <TableScroll label="Import records">
+          <table className="imports">
+            <caption className="sr-only">Import records, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created resources</th>
+                <th scope="col">Error</th>
+                <th scope="col">Time</th>
+                {canManage && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r0) => {
+                const row = fresher(r0);
+                return (
+                  <tr
+                    key={row.id}
+                    data-import-id={row.id}
+                    data-name={row.name}
+                    data-seen={(seen[row.id] ?? []).join(" ")}
+                  >
+                    <th scope="row">{row.name}</th>
                     <td>
-                      <RowActions row={row} onChanged={reload} />
+                      <StatusBadge status={row.status} />
+                      {row.attempts > 1 && <small className="muted"> attempt {row.attempts}</small>}
                     </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+                    <td>
+                      <Resources row={row} />
+                    </td>
+                    <td>
+                      {row.errorStep ? (
+                        <>
+                          <code>{row.errorStep}</code>: {row.errorMessage}
+                        </>
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
+                    </td>
+                    <td>
+                      <time dateTime={row.createdAt}>{when(row.createdAt)}</time>
+                      {row.finishedAt && (
+                        <small className="muted">
+                          {" "}
+                          finished <time dateTime={row.finishedAt}>{when(row.finishedAt)}</time>
+                        </small>
+                      )}
+                    </td>
+                    {canManage && (
+                      <td>
+                        <RowActions row={row} onChanged={reload} />
+                      </td>
+                    )}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       <nav className="pager" aria-label="Pages of imports">
         <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>

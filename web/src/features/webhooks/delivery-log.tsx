@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { useQuery } from "urql";
 import { describeError } from "../../shared/errors.ts";
 import { Message } from "../../shared/form.tsx";
+import { TableScroll } from "../../shared/table-scroll.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import {
   REDELIVER_WEBHOOK,
@@ -59,55 +60,57 @@ export function DeliveryLog({ organizationId, hook }: { organizationId: string; 
       {rows.length === 0 ? (
         <p className="muted">{result.fetching ? "Loading…" : "No deliveries yet."}</p>
       ) : (
-        <table>
-          <caption className="sr-only">Delivery attempts, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Attempt</th>
-              <th scope="col">Result</th>
-              <th scope="col">Status</th>
-              <th scope="col">Error</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Time</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((d) => (
-              <tr key={`${d.deliveryId}-${d.attempt}-${d.createdAt}`} data-delivery-id={d.deliveryId}>
-                <th scope="row">
-                  <code>{d.event}</code> <span className="muted">{d.deliveryId}</span>
-                </th>
-                <td>{d.attempt} of 3</td>
-                <td>
-                  <Outcome success={d.success} />
-                </td>
-                <td>{d.responseStatus ?? "—"}</td>
-                <td>{d.errorMessage ?? ""}</td>
-                <td>{d.durationMs} ms</td>
-                <td>{time(d.createdAt)}</td>
-                <td>
-                  <button
-                    type="button"
-                    aria-label={`Redeliver ${d.event} ${d.deliveryId}`}
-                    onClick={async () => {
-                      setNotice(null);
-                      const r = await redeliver.exec({
-                        organizationId,
-                        webhookUuid: hook.webhookUuid,
-                        deliveryId: d.deliveryId,
-                      });
-                      if (!r.error) setNotice(`Redelivery of ${d.deliveryId} queued.`);
-                    }}
-                  >
-                    Redeliver
-                  </button>
-                </td>
+        <TableScroll label="Delivery attempts">
+          <table>
+            <caption className="sr-only">Delivery attempts, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Attempt</th>
+                <th scope="col">Result</th>
+                <th scope="col">Status</th>
+                <th scope="col">Error</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Time</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((d) => (
+                <tr key={`${d.deliveryId}-${d.attempt}-${d.createdAt}`} data-delivery-id={d.deliveryId}>
+                  <th scope="row">
+                    <code>{d.event}</code> <span className="muted">{d.deliveryId}</span>
+                  </th>
+                  <td>{d.attempt} of 3</td>
+                  <td>
+                    <Outcome success={d.success} />
+                  </td>
+                  <td>{d.responseStatus ?? "—"}</td>
+                  <td>{d.errorMessage ?? ""}</td>
+                  <td>{d.durationMs} ms</td>
+                  <td>{time(d.createdAt)}</td>
+                  <td>
+                    <button
+                      type="button"
+                      aria-label={`Redeliver ${d.event} ${d.deliveryId}`}
+                      onClick={async () => {
+                        setNotice(null);
+                        const r = await redeliver.exec({
+                          organizationId,
+                          webhookUuid: hook.webhookUuid,
+                          deliveryId: d.deliveryId,
+                        });
+                        if (!r.error) setNotice(`Redelivery of ${d.deliveryId} queued.`);
+                      }}
+                    >
+                      Redeliver
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </section>
   );

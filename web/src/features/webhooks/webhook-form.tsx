@@ -1,6 +1,6 @@
 /** The webhook endpoint forms: the event picker (the catalogue by category), creating an endpoint and editing one. */
 import { type FormEvent, useId, useState } from "react";
-import { Field, Message, SecretOnce } from "../../shared/form.tsx";
+import { Field, FocusedForm, Message, SecretOnce } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import { CREATE_WEBHOOK, UPDATE_WEBHOOK, type WebhookEndpointRow } from "./operations.ts";
 
@@ -81,7 +81,7 @@ export function CreateWebhook({
   catalogue: EventType[];
   reload: () => void;
 }) {
-  const create = useAction(CREATE_WEBHOOK, reload);
+  const create = useAction(CREATE_WEBHOOK, reload, ["url", "description"]);
   const [events, setEvents] = useState<Set<string>>(new Set());
   const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
@@ -118,8 +118,9 @@ export function CreateWebhook({
             maxLength={2048}
             placeholder="https://example.com/hooks"
             hint="Public https:// address"
+            error={create.fields.url?.join(", ")}
           />
-          <Field label="Description" name="description" maxLength={500} />
+          <Field label="Description" name="description" maxLength={500} error={create.fields.description?.join(", ")} />
         </div>
         <EventPicker catalogue={catalogue} selected={events} onChange={setEvents} />
         <button type="submit" className="primary" disabled={create.state.fetching}>
@@ -132,25 +133,31 @@ export function CreateWebhook({
   );
 }
 
-/** Inline editing of one endpoint: URL, active state and events. */
+/**
+ * Inline editing of one endpoint: URL, active state and events. The form takes focus when it opens (its URL field);
+ * Cancel or Escape closes it (`cancel`) and focus returns to Edit; a refused URL is said under its field.
+ */
 export function EditWebhook({
   organizationId,
   hook,
   catalogue,
   done,
+  cancel,
 }: {
   organizationId: string;
   hook: WebhookEndpointRow;
   catalogue: EventType[];
   done: () => void;
+  cancel: () => void;
 }) {
-  const update = useAction(UPDATE_WEBHOOK, done);
+  const update = useAction(UPDATE_WEBHOOK, done, ["url"]);
   const [events, setEvents] = useState<Set<string>>(new Set(hook.events));
   const activeId = useId();
   return (
-    <form
+    <FocusedForm
       className="confirm"
       aria-label={`Edit ${hook.url}`}
+      onEscape={cancel}
       onSubmit={async (e) => {
         e.preventDefault();
         const form = new FormData(e.currentTarget);
@@ -161,7 +168,15 @@ export function EditWebhook({
         });
       }}
     >
-      <Field label="Endpoint URL" name="url" type="url" required maxLength={2048} defaultValue={hook.url} />
+      <Field
+        label="Endpoint URL"
+        name="url"
+        type="url"
+        required
+        maxLength={2048}
+        defaultValue={hook.url}
+        error={update.fields.url?.join(", ")}
+      />
       <div className="check">
         <input id={activeId} type="checkbox" name="isActive" defaultChecked={hook.isActive} />
         <label htmlFor={activeId}>Active (inactive endpoints get no deliveries)</label>
@@ -171,11 +186,11 @@ export function EditWebhook({
         <button type="submit" className="primary" disabled={events.size === 0 || update.state.fetching}>
           Save changes
         </button>
-        <button type="button" onClick={done}>
+        <button type="button" onClick={cancel}>
           Cancel
         </button>
       </div>
       <Message kind="error">{update.error}</Message>
-    </form>
+    </FocusedForm>
   );
 }

@@ -1,6 +1,6 @@
 /** One webhook endpoint as a table row, with its actions (edit, regenerate secret, test, deliveries, delete). */
 import { useState } from "react";
-import { Message, SecretOnce } from "../../shared/form.tsx";
+import { ConfirmBox, Message, SecretOnce } from "../../shared/form.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import {
   DELETE_WEBHOOK,
@@ -122,15 +122,16 @@ export function WebhookItem({
             Delete
           </button>
           {confirmDelete && (
-            <div className="confirm">
-              <p>Delete this endpoint, its delivery log and pending attempts?</p>
-              <button type="button" className="danger" onClick={() => del.exec(vars)}>
-                Confirm delete
-              </button>{" "}
-              <button type="button" onClick={() => setConfirmDelete(false)}>
-                Keep it
-              </button>
-            </div>
+            <ConfirmBox
+              label={`Confirm deleting ${hook.url}`}
+              confirmText="Confirm delete"
+              cancelText="Keep it"
+              busy={del.state.fetching}
+              onConfirm={() => del.exec(vars)}
+              onCancel={() => setConfirmDelete(false)}
+            >
+              Delete this endpoint, its delivery log and pending attempts?
+            </ConfirmBox>
           )}
         </div>
         {test && <Message kind={test.ok ? "success" : "info"}>{test.text}</Message>}
@@ -145,6 +146,7 @@ export function WebhookItem({
               setEditing(false);
               reload();
             }}
+            cancel={() => setEditing(false)}
           />
         )}
       </td>

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { useQuery } from "urql";
 import { describeError, errorCode } from "../../shared/errors.ts";
 import { Message } from "../../shared/form.tsx";
+import { TableScroll } from "../../shared/table-scroll.tsx";
 import { DeliveryLog } from "./delivery-log.tsx";
 import { WEBHOOKS } from "./operations.ts";
 import { CreateWebhook } from "./webhook-form.tsx";
@@ -37,30 +38,32 @@ export function WebhooksSection({ organizationId }: { organizationId: string }) 
           {hooks.length === 0 ? (
             <p className="muted">No endpoints yet.</p>
           ) : (
-            <table>
-              <caption className="sr-only">Webhook endpoints</caption>
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {hooks.map((h) => (
-                  <WebhookItem
-                    key={h.webhookUuid}
-                    organizationId={organizationId}
-                    hook={h}
-                    catalogue={catalogue}
-                    reload={reload}
-                    logOpen={logOf === h.webhookUuid}
-                    toggleLog={() => setLogOf(logOf === h.webhookUuid ? null : h.webhookUuid)}
-                  />
-                ))}
-              </tbody>
-            </table>
+            <TableScroll label="Webhook endpoints">
+              <table>
+                <caption className="sr-only">Webhook endpoints</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">URL</th>
+                    <th scope="col">Events</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {hooks.map((h) => (
+                    <WebhookItem
+                      key={h.webhookUuid}
+                      organizationId={organizationId}
+                      hook={h}
+                      catalogue={catalogue}
+                      reload={reload}
+                      logOpen={logOf === h.webhookUuid}
+                      toggleLog={() => setLogOf(logOf === h.webhookUuid ? null : h.webhookUuid)}
+                    />
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
           )}
           {logHook && <DeliveryLog key={logHook.webhookUuid} organizationId={organizationId} hook={logHook} />}
           <CreateWebhook organizationId={organizationId} catalogue={catalogue} reload={reload} />
