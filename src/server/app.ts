@@ -18,6 +18,7 @@ import type { Context } from "../modules/context.ts";
 import { moduleComputedColumns, moduleReads, restRoutes } from "../modules/index.ts";
 import type { AppServices } from "../modules/services.ts";
 import { isDatabaseUnavailable } from "../shared/database-unavailable.ts";
+import { actingOrganizationPlugin } from "./acting-organization.ts";
 import { anonymousOperationsPlugin } from "./anonymous-operations.ts";
 import { recordAuthCall } from "./auth-audit.ts";
 import { resolveAuthCallers } from "./auth-callers.ts";
@@ -165,6 +166,8 @@ export async function createServer(services: AppServices, databaseUrl: string): 
       refusedMutationsPlugin(),
       // A response with data is a 2xx, whatever its errors ask for (GraphQL over HTTP).
       partialDataPlugin<Context>(),
+      // The organization the answer was read in, for the dashboard (docs/dashboard.md).
+      actingOrganizationPlugin(),
     ],
     stringifyResult,
   });

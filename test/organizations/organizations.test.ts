@@ -4,7 +4,7 @@
  * channels. Projects have their own tests (test/projects/).
  */
 import { describe, expect, it } from "vitest";
-import { addMember, createOrg, createProjects, createUser } from "../helpers/seed.ts";
+import { addMember, addMembership, createOrg, createProjects, createUser } from "../helpers/seed.ts";
 import { gql, useTestServer } from "../helpers/server.ts";
 import { postAuth, sessionFor } from "../helpers/session.ts";
 
@@ -110,6 +110,36 @@ describe("create, list and switch", () => {
       { apiKey: org.owner.apiKey },
     );
     expect(code(keySwitch)).toBe("NOT_FOUND");
+  });
+
+  it("every answer names the organization it was read in (x-skiff-organization); anonymous answers do not", async () => {
+    const a = await createOrg(t.db.knex);
+    const b = await createOrg(t.db.knex);
+    await addMembership(t.db.knex, b.organizationId, a.owner.userId, "member");
+    const cookie = await sessionFor(t.db.knex, t.skiff.url, a.owner);
+    const actingIn = async (headers: Record<string, string>, query = "{ viewer { user { id } } }") => {
+      const res = await fetch(`${t.skiff.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ query, variables: { id: b.organizationId } }),
+      });
+      await res.arrayBuffer();
+      return res.headers.get("x-skiff-organization");
+    };
+    await gql(
+      t.skiff.url,
+      `mutation($id: ID!) { setActiveOrganization(id: $id) { role } }`,
+      { id: a.organizationId },
+      { cookie },
+    );
+    expect(await actingIn({ cookie })).toBe(a.organizationId);
+    // The switch answers in the organization it switched to, as every read after it.
+    expect(await actingIn({ cookie }, `mutation($id: ID!) { setActiveOrganization(id: $id) { role } }`)).toBe(
+      b.organizationId,
+    );
+    expect(await actingIn({ cookie })).toBe(b.organizationId);
+    expect(await actingIn({ authorization: `Bearer ${a.owner.apiKey}` })).toBe(a.organizationId);
+    expect(await actingIn({}, "{ __typename }")).toBeNull();
   });
 });
 

@@ -41,6 +41,7 @@ type Documents = {
   "\n  mutation DeployApplication($applicationId: ID!, $title: String) {\n    deployApplication(applicationId: $applicationId, title: $title) { ...DeploymentRow }\n  }\n": typeof types.DeployApplicationDocument;
   "\n  mutation CancelDeployment($id: ID!) { cancelDeployment(id: $id) { ...DeploymentRow } }\n": typeof types.CancelDeploymentDocument;
   "\n  mutation RedeployDeployment($id: ID!) { redeployDeployment(id: $id) { ...DeploymentRow } }\n": typeof types.RedeployDeploymentDocument;
+  "\n  query ApplicationOrganization($id: ID!) {\n    application(id: $id) { id project { id organization { id name } } }\n  }\n": typeof types.ApplicationOrganizationDocument;
   "\n  fragment DocsThemeFields on DocsTheme {\n    siteName logoUrl faviconUrl colorsLight colorsDark footerText customCss docsHostname themeUrl loaderSnippet\n    updatedAt\n    docsRegistration { hostname syncedAt dns cnameTarget conflict }\n  }\n": typeof types.DocsThemeFieldsFragmentDoc;
   "\n  query DocsTheme($organizationId: ID!) {\n    docsTheme(organizationId: $organizationId) { ...DocsThemeFields }\n  }\n": typeof types.DocsThemeDocument;
   "\n  mutation SetDocsTheme($organizationId: ID!, $input: DocsThemeInput!) {\n    setDocsTheme(organizationId: $organizationId, input: $input) { ...DocsThemeFields }\n  }\n": typeof types.SetDocsThemeDocument;
@@ -153,6 +154,8 @@ const documents: Documents = {
     types.CancelDeploymentDocument,
   "\n  mutation RedeployDeployment($id: ID!) { redeployDeployment(id: $id) { ...DeploymentRow } }\n":
     types.RedeployDeploymentDocument,
+  "\n  query ApplicationOrganization($id: ID!) {\n    application(id: $id) { id project { id organization { id name } } }\n  }\n":
+    types.ApplicationOrganizationDocument,
   "\n  fragment DocsThemeFields on DocsTheme {\n    siteName logoUrl faviconUrl colorsLight colorsDark footerText customCss docsHostname themeUrl loaderSnippet\n    updatedAt\n    docsRegistration { hostname syncedAt dns cnameTarget conflict }\n  }\n":
     types.DocsThemeFieldsFragmentDoc,
   "\n  query DocsTheme($organizationId: ID!) {\n    docsTheme(organizationId: $organizationId) { ...DocsThemeFields }\n  }\n":
@@ -435,6 +438,12 @@ export function graphql(
 export function graphql(
   source: "\n  mutation RedeployDeployment($id: ID!) { redeployDeployment(id: $id) { ...DeploymentRow } }\n",
 ): (typeof documents)["\n  mutation RedeployDeployment($id: ID!) { redeployDeployment(id: $id) { ...DeploymentRow } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: "\n  query ApplicationOrganization($id: ID!) {\n    application(id: $id) { id project { id organization { id name } } }\n  }\n",
+): (typeof documents)["\n  query ApplicationOrganization($id: ID!) {\n    application(id: $id) { id project { id organization { id name } } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

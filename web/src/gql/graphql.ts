@@ -952,6 +952,14 @@ export type RedeployDeploymentMutation = {
   };
 };
 
+export type ApplicationOrganizationQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type ApplicationOrganizationQuery = {
+  application: { id: string; project: { id: string; organization: { id: string; name: string } } } | null;
+};
+
 export type DocsThemeFieldsFragment = {
   siteName: string;
   logoUrl: string;
@@ -4213,6 +4221,66 @@ export const RedeployDeploymentDocument = {
     },
   ],
 } as unknown as DocumentNode<RedeployDeploymentMutation, RedeployDeploymentMutationVariables>;
+export const ApplicationOrganizationDocument = {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "ApplicationOrganization" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "application" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "id" },
+                value: { kind: "Variable", name: { kind: "Name", value: "id" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "project" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "organization" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "id" } },
+                            { kind: "Field", name: { kind: "Name", value: "name" } },
+                          ],
+                        },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ApplicationOrganizationQuery, ApplicationOrganizationQueryVariables>;
 export const DocsThemeDocument = {
   kind: "Document",
   definitions: [

@@ -7,6 +7,12 @@
  * reconnected and each live subscription resumes after the last event it received: it is sent again with `after` set
  * to that event's `cursor` (graphql-ws sends the same payload object again), so no event is missed or repeated; a
  * cursor past the server's retention (`CURSOR_EXPIRED`) subscribes again without it (live from then on).
+ *
+ * The active organization belongs to the session, not to a tab: every GraphQL answer names the organization it was
+ * read in (`x-skiff-organization`, src/server/acting-organization.ts). A client keeps the first one a read (query)
+ * answers; a read answered in another (the organization was switched in another tab) is never delivered, and the
+ * client calls its `onOrganizationChanged` instead — the session then builds a new client, which reads every page's
+ * data, header included, in the new organization (docs/dashboard.md).
  */
 import { Client, cacheExchange, fetchExchange, subscriptionExchange } from "@urql/core";
 import { createClient as createWsClient } from "graphql-ws";
@@ -28,8 +34,43 @@ export interface SkiffClient {
   dispose(): void;
 }
 
-/** Builds a client for this page's origin. */
-export function createSkiffClient(): SkiffClient {
+/** The response header naming the organization a GraphQL answer was read in (src/server/acting-organization.ts). */
+const ORGANIZATION_HEADER = "x-skiff-organization";
+
+/** Whether a request's body is a mutation (urql sends mutations as POSTs, the operation first in the document). */
+function isMutation(init: RequestInit | undefined): boolean {
+  if (typeof init?.body !== "string") return false;
+  const query = (JSON.parse(init.body) as { query?: unknown }).query;
+  return typeof query === "string" && /^\s*mutation\b/.test(query);
+}
+
+/**
+ * `fetch` for one client: reads answered in the organization of the client's first read pass; a read answered in
+ * another calls `onChanged` (once) and never settles, so no page shows it. Mutations' answers always pass (one may
+ * switch the organization itself, e.g. accepting an invitation; its page then asks for a new client).
+ */
+function organizationCheckedFetch(onChanged: () => void): typeof fetch {
+  let organization: string | undefined;
+  let changed = false;
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const read = response.headers.get(ORGANIZATION_HEADER);
+    if (read === null || isMutation(init)) return response;
+    organization ??= read;
+    if (read === organization) return response;
+    if (!changed) {
+      changed = true;
+      onChanged();
+    }
+    return new Promise<Response>(() => {});
+  };
+}
+
+/**
+ * Builds a client for this page's origin. `onOrganizationChanged` is called (once) when an answer was read in
+ * another organization than the client's first answer.
+ */
+export function createSkiffClient(onOrganizationChanged: () => void = () => {}): SkiffClient {
   const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/graphql`;
   const ws = createWsClient({
     url: wsUrl,
@@ -42,6 +83,7 @@ export function createSkiffClient(): SkiffClient {
     url: "/graphql",
     requestPolicy: "cache-and-network",
     fetchOptions: { headers: { "apollo-require-preflight": "true" }, credentials: "same-origin" },
+    fetch: organizationCheckedFetch(onOrganizationChanged),
     exchanges: [
       cacheExchange,
       fetchExchange,

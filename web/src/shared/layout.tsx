@@ -2,6 +2,7 @@
 import type { ReactNode } from "react";
 import { useMutation, useQuery } from "urql";
 import { signOut } from "./auth-api.ts";
+import { Message } from "./form.tsx";
 import { SET_ACTIVE_ORGANIZATION, VIEWER } from "./operations.ts";
 import { Link, navigate, useLocation } from "./router.tsx";
 import { useSession } from "./session.tsx";
@@ -60,10 +61,11 @@ const NAVIGATION: [href: string, label: string, current: (path: string) => boole
 
 /** Page frame with a skip link, header navigation and the main landmark. */
 export function Layout({ children }: { children: ReactNode }) {
-  const { user, refresh } = useSession();
+  const { user, refresh, switchedElsewhere } = useSession();
   const { path } = useLocation();
   const { viewer } = useViewer();
   const role = viewer?.viewer.role ?? null;
+  const active = viewer?.viewer.activeOrganization;
   return (
     <>
       <a className="skip" href="#main">
@@ -93,7 +95,14 @@ export function Layout({ children }: { children: ReactNode }) {
           Sign out
         </button>
       </header>
-      <main id="main">{children}</main>
+      <main id="main">
+        {switchedElsewhere && active && (
+          <Message kind="info">
+            The organization was switched in another tab or window: this page shows {active.name}.
+          </Message>
+        )}
+        {children}
+      </main>
     </>
   );
 }

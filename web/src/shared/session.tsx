@@ -1,9 +1,11 @@
 /**
  * Who is signed in, and the GraphQL client bound to that session. Signing in or out and switching
  * organization call {@link SessionState.refresh}, which rebuilds the client so its WebSocket authenticates anew.
+ * The client also asks for a new one when an answer was read in another organization than its first (the session's
+ * active organization was switched in another tab): the page then re-reads everything in the session's organization.
  */
 
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from "react";
+import { createContext, Fragment, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
 import { Provider } from "urql";
 import { getSession, type SessionUser } from "./auth-api.ts";
 import { createSkiffClient, type SkiffClient } from "./client.ts";
@@ -14,9 +16,18 @@ export interface SessionState {
   user: SessionUser | null | undefined;
   /** Re-reads the session and replaces the GraphQL client. */
   refresh(): Promise<void>;
+  /**
+   * True once the page re-read its data because the session's active organization was switched elsewhere (another
+   * tab); false again after {@link SessionState.refresh} (a switch, sign-in or sign-out made in this page).
+   */
+  switchedElsewhere: boolean;
 }
 
-const SessionContext = createContext<SessionState>({ user: undefined, refresh: async () => {} });
+const SessionContext = createContext<SessionState>({
+  user: undefined,
+  refresh: async () => {},
+  switchedElsewhere: false,
+});
 
 /** The session of the page. */
 export function useSession(): SessionState {
@@ -26,21 +37,33 @@ export function useSession(): SessionState {
 /** Provides the session and a urql client for it. */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<SessionUser | null | undefined>(undefined);
-  const [skiff, setSkiff] = useState<SkiffClient>(() => createSkiffClient());
-  const refresh = useCallback(async () => {
+  /** How many times the page was re-read for a switch made elsewhere: the pages below start afresh each time. */
+  const [elsewhere, setElsewhere] = useState(0);
+  const [switchedElsewhere, setSwitchedElsewhere] = useState(false);
+  // A client whose answers moved to another organization asks for the next client through this.
+  const replaceClient = useRef<(fromElsewhere: boolean) => Promise<void>>(async () => {});
+  const build = useCallback(() => createSkiffClient(() => void replaceClient.current(true)), []);
+  const [skiff, setSkiff] = useState<SkiffClient>(build);
+  replaceClient.current = async (fromElsewhere: boolean) => {
     const next = await getSession();
     setSkiff((old) => {
       old.dispose();
-      return createSkiffClient();
+      return build();
     });
     setUser(next);
-  }, []);
+    setSwitchedElsewhere(fromElsewhere);
+    // What the pages held (messages, secrets shown once, forms) was the other organization's.
+    if (fromElsewhere) setElsewhere((n) => n + 1);
+  };
+  const refresh = useCallback(() => replaceClient.current(false), []);
   useEffect(() => {
     getSession().then(setUser, () => setUser(null));
   }, []);
   return (
-    <SessionContext.Provider value={{ user, refresh }}>
-      <Provider value={skiff.client}>{children}</Provider>
+    <SessionContext.Provider value={{ user, refresh, switchedElsewhere }}>
+      <Provider value={skiff.client}>
+        <Fragment key={elsewhere}>{children}</Fragment>
+      </Provider>
     </SessionContext.Provider>
   );
 }

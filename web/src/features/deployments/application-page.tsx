@@ -15,6 +15,7 @@ import { Link } from "../../shared/router.tsx";
 import { useAction } from "../../shared/use-action.ts";
 import { ApplicationManagement } from "./app-manage.tsx";
 import { sourceText } from "./app-settings-section.tsx";
+import { InApplicationOrganization } from "./application-organization.tsx";
 import { canManageDeploys } from "./deploy-settings-page.tsx";
 import { ApplicationHealthBadge, ApplicationStatusBadge } from "./deploy-status.tsx";
 import { DeploymentLog, type LogLine } from "./deployment-log.tsx";
@@ -58,12 +59,17 @@ function SourceLine({
   );
 }
 
-/** The application page for `id`: its actions' messages clear one another (a feedback scope). */
+/**
+ * The application page for `id`, in the application's organization: its actions' messages clear one another (a
+ * feedback scope).
+ */
 export function ApplicationPage({ id }: { id: string }) {
   return (
-    <FeedbackScope>
-      <ApplicationPageBody id={id} />
-    </FeedbackScope>
+    <InApplicationOrganization applicationId={id}>
+      <FeedbackScope>
+        <ApplicationPageBody id={id} />
+      </FeedbackScope>
+    </InApplicationOrganization>
   );
 }
 

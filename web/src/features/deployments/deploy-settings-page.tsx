@@ -9,6 +9,7 @@ import { describeError } from "../../shared/errors.ts";
 import { Message } from "../../shared/form.tsx";
 import { useViewer } from "../../shared/layout.tsx";
 import { Link, useLocation } from "../../shared/router.tsx";
+import { InApplicationOrganization } from "./application-organization.tsx";
 import { DeploySettingsPanel } from "./deploy-settings-panel.tsx";
 import { ApplicationStatusBadge } from "./deploy-status.tsx";
 import { APPLICATION_TREE } from "./operations.ts";
@@ -18,11 +19,20 @@ export function canManageDeploys(role: string | null | undefined): boolean {
   return role === "owner" || role === "admin";
 }
 
-/** The Settings → Deploy page. */
+/** The Settings → Deploy page, in the chosen application's organization. */
 export function DeploySettingsPage() {
+  const selected = useLocation().query.get("app");
+  return selected ? (
+    <InApplicationOrganization applicationId={selected}>
+      <DeploySettingsBody selected={selected} />
+    </InApplicationOrganization>
+  ) : (
+    <DeploySettingsBody selected={null} />
+  );
+}
+
+function DeploySettingsBody({ selected }: { selected: string | null }) {
   const { viewer } = useViewer();
-  const { query } = useLocation();
-  const selected = query.get("app");
   const orgId = viewer?.viewer.activeOrganization?.id;
   const [result] = useQuery({ query: APPLICATION_TREE, variables: { organizationId: orgId ?? "" }, pause: !orgId });
   if (viewer && !orgId) return <CreateOrganization />;

@@ -135,3 +135,10 @@ export const CANCEL_DEPLOYMENT = graphql(`
 export const REDEPLOY_DEPLOYMENT = graphql(`
   mutation RedeployDeployment($id: ID!) { redeployDeployment(id: $id) { ...DeploymentRow } }
 `);
+
+/** The organization an application belongs to (a deep link's application may be in another of the person's). */
+export const APPLICATION_ORGANIZATION = graphql(`
+  query ApplicationOrganization($id: ID!) {
+    application(id: $id) { id project { id organization { id name } } }
+  }
+`);

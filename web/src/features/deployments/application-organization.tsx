@@ -1,0 +1,41 @@
+/**
+ * Deep links to an application (`/apps/<id>`, `/settings/deploy?app=<id>`) of another of the person's organizations
+ * than the session's active one: the session switches to the application's organization first, so the header, the
+ * page and the application always name the same organization (docs/dashboard.md).
+ */
+import { type ReactNode, useEffect } from "react";
+import { useMutation, useQuery } from "urql";
+import { describeError } from "../../shared/errors.ts";
+import { Message } from "../../shared/form.tsx";
+import { useViewer } from "../../shared/layout.tsx";
+import { SET_ACTIVE_ORGANIZATION } from "../../shared/operations.ts";
+import { useSession } from "../../shared/session.tsx";
+import { APPLICATION_ORGANIZATION } from "./operations.ts";
+
+/**
+ * Renders `children` once application `applicationId`'s organization is the session's active one, switching the
+ * session to it when it is not. An application that cannot be read (unknown, not granted) renders `children`, which
+ * say so.
+ */
+export function InApplicationOrganization({ applicationId, children }: { applicationId: string; children: ReactNode }) {
+  const { viewer } = useViewer();
+  const { refresh } = useSession();
+  const [read] = useQuery({ query: APPLICATION_ORGANIZATION, variables: { id: applicationId } });
+  const [switched, setActive] = useMutation(SET_ACTIVE_ORGANIZATION);
+  const target = read.data?.application?.project.organization;
+  const elsewhere = viewer && target && viewer.viewer.activeOrganization?.id !== target.id ? target : null;
+  const switchTo = elsewhere?.id;
+  useEffect(() => {
+    if (!switchTo) return;
+    setActive({ id: switchTo }).then((result) => (result.error ? undefined : refresh()));
+  }, [switchTo, setActive, refresh]);
+  if (elsewhere) {
+    return switched.error ? (
+      <Message kind="error">{describeError(switched.error)}</Message>
+    ) : (
+      <p aria-live="polite">Switching to the application's organization, {elsewhere.name}…</p>
+    );
+  }
+  if (!viewer || (read.fetching && !read.data && !read.error)) return <p aria-live="polite">Loading…</p>;
+  return <>{children}</>;
+}
