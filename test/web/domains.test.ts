@@ -272,9 +272,13 @@ describe.skipIf(SKIP_REASON !== null)("projects, payment gateway and docs theme 
     expect(await form.getByLabel("Dark primary (HSL)").getAttribute("aria-invalid")).toBe("true");
     await form.getByLabel("Dark primary (HSL)").fill("220 60% 50%");
 
-    // An http:// logo is refused by the API, in words naming the field.
+    // An http:// logo is refused by the API, said under its field (aria-invalid, tied by aria-describedby).
     await form.getByRole("button", { name: "Save theme" }).click();
-    await form.getByRole("alert").filter({ hasText: "logoUrl" }).waitFor(WAIT);
+    const logo = form.getByLabel("Logo URL");
+    await expect.poll(() => logo.getAttribute("aria-invalid"), WAIT).toBe("true");
+    const describedBy = (await logo.getAttribute("aria-describedby")) ?? "";
+    const said = await Promise.all(describedBy.split(" ").map((id) => page.locator(`[id="${id}"]`).textContent()));
+    expect(said.join(" ")).toMatch(/https/);
     await form.getByLabel("Logo URL").fill("https://acme.test/logo.svg");
     await form.getByLabel("Docs hostname (optional)").fill("docs.acme.test");
     await form.getByRole("button", { name: "Save theme" }).focus();
