@@ -7,30 +7,9 @@
  * `data` and answer 200).
  */
 import type { ApolloServerPlugin } from "@apollo/server";
-import { type DocumentNode, Kind, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
+import type { OperationDefinitionNode } from "graphql";
 import { UnauthenticatedError } from "../shared/errors.ts";
-
-/** The root field names `selectionSet` selects, through fragment spreads and inline fragments (each once). */
-function rootFieldNames(selectionSet: SelectionSetNode, document: DocumentNode): Set<string> {
-  const fragments = new Map(
-    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
-  );
-  const names = new Set<string>();
-  const seen = new Set<string>();
-  const visit = (set: SelectionSetNode) => {
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) names.add(selection.name.value);
-      else if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet);
-      else if (!seen.has(selection.name.value)) {
-        seen.add(selection.name.value);
-        const fragment = fragments.get(selection.name.value);
-        if (fragment) visit(fragment.selectionSet);
-      }
-    }
-  };
-  visit(selectionSet);
-  return names;
-}
+import { rootFieldNames } from "../shared/root-fields.ts";
 
 /**
  * The Apollo plugin refusing an anonymous operation that selects a root field outside `publicRootFields` (and
@@ -44,8 +23,7 @@ export function anonymousOperationsPlugin<C extends { caller?: unknown }>(
       return {
         async didResolveOperation({ contextValue, operation, document }) {
           if (contextValue.caller || !operation) return;
-          const names = rootFieldNames((operation as OperationDefinitionNode).selectionSet, document);
-          for (const name of names) {
+          for (const name of rootFieldNames(document, operation as OperationDefinitionNode)) {
             if (!name.startsWith("__") && !publicRootFields.has(name)) throw new UnauthenticatedError();
           }
         },

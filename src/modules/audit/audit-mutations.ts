@@ -24,11 +24,10 @@ import {
   isInputObjectType,
   isListType,
   isScalarType,
-  Kind,
-  type SelectionSetNode,
 } from "graphql";
 import type { Knex } from "knex";
 import { deriveContext } from "../../shared/operation-context.ts";
+import { rootFieldNames } from "../../shared/root-fields.ts";
 import { transactionRetryingConflicts } from "../../shared/transaction.ts";
 import type { Context } from "../context.ts";
 import { type AuditOutcome, entryOf, MAX_TARGETS, outcomeOfError, writeAuditEntry } from "./audit-entry.ts";
@@ -252,35 +251,15 @@ export function noteAuditTarget(ctx: object, id: string): void {
 
 /**
  * The root `Mutation` fields operation `operationName` of `document` names, in order: each field selected at its
- * root once (however many aliases select it), fragments on the root included; fields the schema's `Mutation` type does not
- * have are left out. None when the document holds no such single operation or it is not a mutation.
+ * root once (however many aliases select it), fragments on the root included ({@link rootFieldNames}); fields the
+ * schema's `Mutation` type does not have are left out. None when the document holds no such single operation or it is not a mutation.
  */
 function rootMutationFields(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): string[] {
   const operation = getOperationAST(document, operationName);
   const fields = schema.getMutationType()?.getFields();
   if (operation?.operation !== "mutation" || !fields) return [];
-  const fragments = new Map(
-    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
-  );
-  const out: string[] = [];
-  // A document refused by validation may spread a fragment within itself: each is read once.
-  const seen = new Set<string>();
-  const collect = (selectionSet: SelectionSetNode) => {
-    for (const selection of selectionSet.selections) {
-      if (selection.kind === Kind.FIELD) {
-        // Each field once, however many aliases name it: a refused document cannot multiply its entries.
-        const name = selection.name.value;
-        if (Object.hasOwn(fields, name) && !out.includes(name)) out.push(name);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) collect(selection.selectionSet);
-      else if (!seen.has(selection.name.value)) {
-        seen.add(selection.name.value);
-        const fragment = fragments.get(selection.name.value);
-        if (fragment) collect(fragment.selectionSet);
-      }
-    }
-  };
-  collect(operation.selectionSet);
-  return out;
+  // Each field once, however many aliases name it: a refused document cannot multiply its entries.
+  return rootFieldNames(document, operation).filter((name) => Object.hasOwn(fields, name));
 }
 
 /**
