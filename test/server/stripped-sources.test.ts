@@ -135,8 +135,10 @@ describe("sources stripped ahead of time", () => {
     } finally {
       sandbox?.stop();
     }
-    await expect.poll(() => existsSync(report), { timeout: 10_000 }).toBe(true);
-    expect(readFileSync(report, "utf8")).toBe("amaro loaded: false");
+    // Read until written: the file exists (empty) a moment before its text is in it.
+    await expect
+      .poll(() => (existsSync(report) ? readFileSync(report, "utf8") : ""), { timeout: 10_000 })
+      .toBe("amaro loaded: false");
   });
 
   it("strips a tree without sandbox/, as the Docker image has it", () => {
