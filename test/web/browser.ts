@@ -31,9 +31,51 @@ export const SKIP_REASON = skipReason(
 const SCREENSHOT_DIR =
   process.env.SKIFF_SCREENSHOT_DIR ?? join(import.meta.dirname, "..", "..", "artifacts", "screenshots");
 
-/** Launches headless Chromium (sandbox off: tests also run as root in containers), with extra `args`. */
-export function launchBrowser(args: string[] = []): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH!, headless: true, args: ["--no-sandbox", ...args] });
+/** This worker process's Chromium, one per set of extra arguments (see {@link launchBrowser}). */
+const launched = new Map<string, Promise<Browser>>();
+
+/**
+ * Headless Chromium (sandbox off: tests also run as root in containers) with extra `args`, as a lease on this worker
+ * process's browser for those arguments: the files a worker runs one after another share one Chromium (a launch
+ * costs about a second of CPU). Each lease's contexts are its own, and its `close()` closes them, not the browser,
+ * which ends with the worker; a browser that went away is launched again.
+ */
+export async function launchBrowser(args: string[] = []): Promise<Browser> {
+  const key = args.join("\n");
+  let launching = launched.get(key);
+  if (!launching) {
+    launching = chromium.launch({ executablePath: CHROMIUM_PATH!, headless: true, args: ["--no-sandbox", ...args] });
+    launched.set(key, launching);
+    launching.then(
+      (browser) => browser.once("disconnected", () => launched.delete(key)),
+      () => launched.delete(key),
+    );
+  }
+  const browser = await launching;
+  const contexts = new Set<BrowserContext>();
+  const own = (context: BrowserContext) => {
+    contexts.add(context);
+    context.once("close", () => contexts.delete(context));
+    return context;
+  };
+  const lease: Partial<Browser> = {
+    newContext: async (...options) => own(await browser.newContext(...options)),
+    newPage: async (...options) => {
+      const page = await browser.newPage(...options);
+      own(page.context());
+      return page;
+    },
+    close: async () => {
+      await Promise.all([...contexts].map((context) => context.close().catch(() => undefined)));
+    },
+  };
+  return new Proxy(browser, {
+    get(target, property) {
+      if (Object.hasOwn(lease, property)) return lease[property as keyof typeof lease];
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 /** Saves a full-page screenshot as `<SCREENSHOT_DIR>/<name>.png`. */
