@@ -165,7 +165,8 @@ const FOOTER = `## Not read by the server
 - Tests: \`SKIFF_TEST_PG_PORT\` (default \`54330\`) is the port of the embedded PostgreSQL that \`npm test\` starts
   under \`.data/test\` when \`DATABASE_URL\` is unset; \`TEST_LOG_LEVEL\` (default \`silent\`) shows the servers' logs;
   \`NODE_EXTRA_CA_CERTS\` is set by the tests to their throw-away CA (see [Tests](architecture.md#tests));
-  \`CHROMIUM_PATH\`, \`PGBOUNCER\` and \`KUBECTL\` (default: \`chromium\`, \`pgbouncer\`, \`kubectl\` on \`PATH\`) are the
+  \`CHROMIUM_PATH\`, \`PGBOUNCER\` and \`KUBECTL\` (default: \`chromium-headless-shell\`, else \`chromium\`; \`pgbouncer\`;
+  \`kubectl\` on \`PATH\`) are the
   programs the browser, pooler and kustomize tests drive; without one its tests are skipped, and under \`CI=true\`
   they fail.
 - Benchmarks: \`SKIFF_BENCH_PG_PORT\` and the \`BENCH_*\` options (see [Performance](performance.md#benchmark-options)).

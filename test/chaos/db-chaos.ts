@@ -56,6 +56,12 @@ export interface ChaosOptions {
   tls: Omit<TestCaFiles, "dir">;
   /** Site imports started per second (default 20). */
   importsPerSecond?: number;
+  /**
+   * Longest wait for `/readyz` 200 after recovery that passes, ms (default 5000, the goal `npm run chaos:db` holds on
+   * a machine of its own). After the outage the process catches up on its backlog (resumed imports, their deployment
+   * jobs, webhooks) on one thread; beside other CPU-bound work the first 200 comes later.
+   */
+  readyWithinMs?: number;
   /** Progress lines (default: none). */
   progress?: (line: string) => void;
 }
@@ -640,7 +646,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   if (sigterm === "end") {
     if (result.readyDuringOutage.unavailable === 0 && outageMs >= 1500)
       problems.push("/readyz never 503 in the outage");
-    if (result.readyAfterMs === null || result.readyAfterMs > 5000) {
+    if (result.readyAfterMs === null || result.readyAfterMs > (options.readyWithinMs ?? 5000)) {
       problems.push(`/readyz 200 only ${result.readyAfterMs} ms after recovery`);
     }
     if (result.pending) problems.push(`${result.pending} imports pending ${SETTLE_MS / 1000} s after recovery`);

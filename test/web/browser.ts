@@ -12,10 +12,11 @@ import { findProgram, skipReason } from "../helpers/required-tool.ts";
 import { cookieOf, postAuth, TEST_PASSWORD } from "../helpers/session.ts";
 
 /**
- * Chromium: CHROMIUM_PATH, else `chromium` (or `chromium-browser`) on PATH — what `.ci/run` checks with `command -v`
- * before installing Debian's `chromium` — else null.
+ * Chromium: CHROMIUM_PATH, else Chromium's headless shell on PATH (`chromium-headless-shell`, Debian's package of
+ * what Playwright runs for headless pages by default: no browser UI, no GPU process, about half the CPU per page of
+ * the full browser), which `.ci/run` installs, else `chromium` (or `chromium-browser`), else null.
  */
-export const CHROMIUM_PATH = findProgram("CHROMIUM_PATH", ["chromium", "chromium-browser"]);
+export const CHROMIUM_PATH = findProgram("CHROMIUM_PATH", ["chromium-headless-shell", "chromium", "chromium-browser"]);
 
 /**
  * Why browser tests are skipped (printed once), null when they run.
@@ -24,7 +25,7 @@ export const CHROMIUM_PATH = findProgram("CHROMIUM_PATH", ["chromium", "chromium
 export const SKIP_REASON = skipReason(
   CHROMIUM_PATH,
   "browser tests",
-  "no Chromium found (install Debian's `chromium`, as .ci/run does, or set CHROMIUM_PATH)",
+  "no Chromium found (install Debian's `chromium-headless-shell`, as .ci/run does, or `chromium`, or set CHROMIUM_PATH)",
 );
 
 /** Where {@link screenshot} writes: SKIFF_SCREENSHOT_DIR, else `artifacts/screenshots/` (git-ignored). */
