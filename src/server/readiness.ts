@@ -21,14 +21,18 @@ export interface ReadinessCheck {
 
 /** Builds the check (no connection until the first `check()`); `timeoutMs` bounds each one (default 800). */
 export function createReadinessCheck(databaseUrl: string, knex: Knex, timeoutMs = 800): ReadinessCheck {
-  const pool = new pg.Pool({
-    connectionString: databaseUrl,
-    max: 1,
-    connectionTimeoutMillis: timeoutMs,
-    application_name: "skiff-readiness",
-  });
-  // A restart of the database ends the idle connection: the next check opens another.
-  pool.on("error", () => {});
+  const open = () => {
+    const opened = new pg.Pool({
+      connectionString: databaseUrl,
+      max: 1,
+      connectionTimeoutMillis: timeoutMs,
+      application_name: "skiff-readiness",
+    });
+    // A restart of the database ends the idle connection: the next check opens another.
+    opened.on("error", () => {});
+    return opened;
+  };
+  let pool = open();
   let migrated = false;
   return {
     async check() {
@@ -36,7 +40,14 @@ export function createReadinessCheck(databaseUrl: string, knex: Knex, timeoutMs 
         pool.query("select 1").then(() => undefined),
         timeoutMs,
       );
-      if (!(await probe).done) return "database unreachable";
+      if (!(await probe).done) {
+        // A failed probe leaves nothing behind for the next one: its connection (or the attempt to open one), still
+        // pending after a database restart, would otherwise hold the only slot and time out every later check.
+        const failed = pool;
+        pool = open();
+        failed.end().catch(() => {});
+        return "database unreachable";
+      }
       if (!migrated) {
         const current = await bounded(
           migrationsCurrent(knex).then((answer) => {

@@ -13,8 +13,8 @@ import { cookieOf, postAuth, TEST_PASSWORD } from "../helpers/session.ts";
 
 /**
  * Chromium: CHROMIUM_PATH, else Chromium's headless shell on PATH (`chromium-headless-shell`, Debian's package of
- * what Playwright runs for headless pages by default: no browser UI, no GPU process, about half the CPU per page of
- * the full browser), which `.ci/run` installs, else `chromium` (or `chromium-browser`), else null.
+ * what Playwright runs for headless pages by default: no browser UI, no GPU process, about a third less CPU per page
+ * than the full browser), which `.ci/run` installs, else `chromium` (or `chromium-browser`), else null.
  */
 export const CHROMIUM_PATH = findProgram("CHROMIUM_PATH", ["chromium-headless-shell", "chromium", "chromium-browser"]);
 
