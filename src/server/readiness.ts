@@ -19,13 +19,20 @@ export interface ReadinessCheck {
   close(): Promise<void>;
 }
 
+/**
+ * How long the check's connection may take to open, ms: longer than one check's bound, so that after a database
+ * restart, on a loaded machine, a slow connection still opens (the checks meanwhile wait for the same attempt) and
+ * serves the checks after it.
+ */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 /** Builds the check (no connection until the first `check()`); `timeoutMs` bounds each one (default 800). */
 export function createReadinessCheck(databaseUrl: string, knex: Knex, timeoutMs = 800): ReadinessCheck {
   const open = () => {
     const opened = new pg.Pool({
       connectionString: databaseUrl,
       max: 1,
-      connectionTimeoutMillis: timeoutMs,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       application_name: "skiff-readiness",
     });
     // A restart of the database ends the idle connection: the next check opens another.
@@ -33,21 +40,31 @@ export function createReadinessCheck(databaseUrl: string, knex: Knex, timeoutMs 
     return opened;
   };
   let pool = open();
+  /** The probe in flight, shared by the checks made while it is: they never queue behind one another. */
+  let inflight: { answered: Promise<unknown>; since: number } | undefined;
   let migrated = false;
   return {
     async check() {
-      const probe = bounded(
-        pool.query("select 1").then(() => undefined),
-        timeoutMs,
-      );
-      if (!(await probe).done) {
-        // A failed probe leaves nothing behind for the next one: its connection (or the attempt to open one), still
-        // pending after a database restart, would otherwise hold the only slot and time out every later check.
-        const failed = pool;
+      // A probe pending past any connection's time is stuck (a connection that never answers): its pool is left.
+      if (inflight && Date.now() - inflight.since > CONNECT_TIMEOUT_MS + timeoutMs) {
+        const stuck = pool;
         pool = open();
-        failed.end().catch(() => {});
-        return "database unreachable";
+        inflight = undefined;
+        stuck.end().catch(() => {});
       }
+      if (!inflight) {
+        const probe = { answered: pool.query("select 1"), since: Date.now() };
+        inflight = probe;
+        probe.answered
+          .then(
+            () => undefined,
+            () => undefined,
+          )
+          .finally(() => {
+            if (inflight === probe) inflight = undefined;
+          });
+      }
+      if (!(await bounded(inflight.answered, timeoutMs)).done) return "database unreachable";
       if (!migrated) {
         const current = await bounded(
           migrationsCurrent(knex).then((answer) => {
