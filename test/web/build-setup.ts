@@ -1,6 +1,6 @@
 /**
- * Vitest global setup: builds the dashboard once before any test file runs when `web/dist` is missing
- * (`npm test` already built it in `pretest`; `npx vitest run` may not have), so no two files build at once.
+ * Vitest global setup: builds the dashboard once before any test file runs when `web/dist` is not the build
+ * of the sources in the checkout (`npm test` and `npx vitest run` alike), so no two files build at once.
  */
 import { ensureWebBuild } from "./web-build.ts";
 

@@ -5,8 +5,8 @@
 import { buildWeb, webBuildCurrent } from "../../scripts/web-build.mjs";
 
 /**
- * Builds the dashboard into web/dist unless it is the build of the sources now in the checkout (npm test's
- * `pretest` normally did it): the browser tests then never test a stale dashboard.
+ * Builds the dashboard into web/dist unless it is the build of the sources now in the checkout (its stamp
+ * says so): the browser tests then never test a stale dashboard.
  * @throws when Vite's build fails.
  */
 export async function ensureWebBuild(): Promise<void> {
