@@ -67,4 +67,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
 # `node scripts/migrate.ts` before it). Two malloc arenas, and blocks of 256 KiB and more mapped and returned on
 # free: less memory kept after large answers (docs/operations.md "Memory"); `docker run -e` overrides them.
 ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=262144
-CMD ["node", "--import", "./scripts/stripped-sources.mjs", "--max-semi-space-size=8", "--heap-growing-percent=50", "src/main.ts"]
+CMD ["node", "--import", "./scripts/stripped-sources.mjs", "--max-semi-space-size=8", "--heap-growing-percent=50", "--no-allocation-site-pretenuring", "src/main.ts"]
