@@ -6,8 +6,8 @@
  * sends its share of a second back to back as the second starts and then pauses, so the server meets a saturated
  * burst every second and its latency is the burst's.
  *
- * The client is HTTP/1.1 over plain sockets that read into one buffer of their own (`net.connect`'s `onread`) and
- * count the answer's bytes instead of keeping them: it allocates almost nothing per answer, so its own garbage
+ * The client is HTTP/1.1 over plain sockets that all read into one buffer (`net.connect`'s `onread`) and count the
+ * answer's bytes instead of keeping them: it allocates almost nothing per answer, so its own garbage
  * collections (with `node:http`, a mark-compact of 5–17 ms every half second at 136 answers of 100 KB a second, in
  * the process that times them) do not land in the latencies it reports as the server's.
  */

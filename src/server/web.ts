@@ -1,7 +1,7 @@
 /**
- * The dashboard: the single-page app built by Vite into `web/dist` (`npm run build:web`, run by
- * `prestart` and the test suite's global setup when it is stale), served by Skiff itself. Hashed assets under `/assets/*` (cached for a year);
- * the page routes answer `index.html` (never cached), every other path keeps its own handler or the 404.
+ * The dashboard: the single-page app built by Vite into `web/dist` (`npm run build:web`, run by `prestart` and the
+ * test suite's global setup when it is stale), served by Skiff itself. Hashed assets under `/assets/*` (cached for a
+ * year); the page routes answer `index.html` (never cached), every other path keeps its own handler or the 404.
  * The pages are not part of the published API: with SKIFF_PUBLIC_API_ONLY=true they are not registered (404).
  */
 import { existsSync, readFileSync } from "node:fs";
