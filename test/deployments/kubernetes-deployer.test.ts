@@ -135,6 +135,22 @@ function appPatchesSince(from: number) {
   return patches.slice(tenant);
 }
 
+/** Kinds a reconcile applies (its tenant objects, then each started application's Services and routes). */
+const RECONCILE_KINDS = new Set([...TENANT_KINDS, "Service", "Ingress"]);
+
+/**
+ * The first `count` of `patches` (a deployment's own applies). The reconcile each run ends with may already have
+ * followed them, depending on how soon its job ran: what comes after may only be that reconcile's applies.
+ */
+function deploymentsOwn(patches: ReturnType<typeof appPatchesSince>, count: number) {
+  const after = patches.slice(count).map((p) => p.body!.kind as string);
+  expect(
+    after.filter((kind) => !RECONCILE_KINDS.has(kind)),
+    `after the deployment's own: ${after}`,
+  ).toEqual([]);
+  return patches.slice(0, count);
+}
+
 /** The application's health as GraphQL shows it. */
 async function healthOf(app: { applicationId: string; owner: { apiKey: string } }) {
   const res = await gql<{ application: { health: string; healthCheckedAt: string | null; applicationStatus: string } }>(
@@ -163,12 +179,17 @@ describe("kubernetes deployer (fake API server)", () => {
     expect(row.status, logs.join("\n")).toBe("done");
 
     const ns = namespaceOf(app.organizationId);
-    const tenant = patchesSince(from).filter((p) => TENANT_KINDS.has(p.body!.kind as string));
+    // The deployment's own tenant objects come first (the reconcile it ends with may apply them again after).
+    const all = patchesSince(from);
+    const tenant = all.slice(
+      0,
+      all.findIndex((p) => !TENANT_KINDS.has(p.body!.kind as string)),
+    );
     expect(tenant.filter((p) => p.body!.kind === "Namespace").map((p) => p.path)).toEqual([
       `/api/v1/namespaces/${ns}`,
       `/api/v1/namespaces/${buildNamespaceOf(app.organizationId)}`,
     ]);
-    const patches = appPatchesSince(from);
+    const patches = deploymentsOwn(appPatchesSince(from), 7);
     expect(patches.map((p) => p.body!.kind)).toEqual([
       "Secret",
       "Secret",
@@ -311,7 +332,7 @@ describe("kubernetes deployer (fake API server)", () => {
     const from = kube.requests.length;
     const built = await waitForDeployment(await deploy(ok));
     expect(built.row.status, built.logs.join("\n")).toBe("done");
-    const applied = appPatchesSince(from);
+    const applied = deploymentsOwn(appPatchesSince(from), 5);
     expect(applied.map((p) => p.body!.kind)).toEqual(["Secret", "Secret", "Job", "Deployment", "Service"]);
     // The build and its registry Secret in the build namespace (Pod Security privileged), the rest in the tenant's.
     expect(applied.map((p) => p.path.split("/namespaces/")[1]!.split("/")[0])).toEqual([ns, builds, builds, ns, ns]);
