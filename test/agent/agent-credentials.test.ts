@@ -132,6 +132,46 @@ describe("agent tokens elsewhere", () => {
   });
 });
 
+describe("a plan without the AI assistant feature (spec: Agent API, rule 1)", () => {
+  const CHANGE = `mutation($id: ID!, $plan: String!) { changePlan(organizationId: $id, plan: $plan) { plan { name } } }`;
+  const mcpCall = (credential: string) =>
+    fetch(`${skiff.url}/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${credential}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_projects" } }),
+    });
+
+  it("gates creating a token, not using one: a token made before a downgrade keeps working", async () => {
+    const other = await createOrg(db.knex);
+    const [projectId] = await createProjects(db.knex, other.organizationId, 1, { applicationsPerEnvironment: 1 });
+    const otherApp = (await db.knex("applications").where({ project_id: projectId }).first()).id;
+    const otherToken = await createAgentTokenFor(db.knex, other.organizationId, other.owner);
+    const paths = ["/api/agent/projects", `/api/agent/application?applicationId=${otherApp}`];
+    const statuses = async () => [
+      ...(await Promise.all(paths.map(async (path) => (await agentGet(skiff.url, path, otherToken)).status))),
+      (await mcpCall(otherToken)).status,
+    ];
+    const change = async (plan: string) =>
+      expect(
+        (await gql(skiff.url, CHANGE, { id: other.organizationId, plan }, { apiKey: other.owner.apiKey })).data,
+      ).toEqual({ changePlan: { plan: { name: plan } } });
+    // Twice: the second read confirms the caller this process remembers from the first.
+    expect(await statuses()).toEqual([200, 200, 200]);
+    await change("free");
+    expect(await statuses()).toEqual([200, 200, 200]);
+    expect(await statuses()).toEqual([200, 200, 200]);
+    const CREATE = "mutation { createAgentToken { token } }";
+    await setPassword(db.knex, other.owner.userId, "other-owner-password");
+    const cookie = await signIn(skiff.url, other.owner.email, "other-owner-password");
+    const refused = await gql(skiff.url, CREATE, {}, { cookie });
+    expect(refused.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+  });
+});
+
 describe("old spellings", () => {
   it("answer 404 for /api/agentTools.<procedure>, with or without credentials", async () => {
     for (const procedure of ["listProjects", "getApplication", "listDeployments"]) {
