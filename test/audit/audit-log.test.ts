@@ -25,12 +25,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { pruneAuditEvents } from "../../src/modules/audit/audit.jobs.ts";
 import { outcomeOfCode } from "../../src/modules/audit/audit-entry.ts";
-import { auditedMutation } from "../../src/modules/audit/index.ts";
+import { auditedMutation, noteAuditTarget, writeWithAuditEntry } from "../../src/modules/audit/index.ts";
 import { restRoutes } from "../../src/modules/index.ts";
 import { authenticate } from "../../src/server/authenticate.ts";
 import { buildContext } from "../../src/server/context.ts";
 import { buildSchema } from "../../src/server/schema.ts";
 import type { RunningSkiff } from "../../src/server/start.ts";
+import { NotFoundError } from "../../src/shared/errors.ts";
 import { buildFixture, type Credentials, type Fixture, type Persona } from "../access/matrix/fixture.ts";
 import { graphqlRows } from "../access/matrix/graphql-rows.ts";
 import { restRows } from "../access/matrix/rest-rows.ts";
@@ -460,7 +461,9 @@ describe("mutations refused before they run", () => {
       .knex("audit_events")
       .where("id", ">", since)
       .where({ actorUserId: fx.ownerA.userId, credentialKind: "API_KEY" });
-    expect(entries.map((e) => [e.surface, e.action, e.outcome])).toEqual([
+    // Sorted by action: the statement asks for no order (and ids within one millisecond have none).
+    const actions = entries.map((e) => [e.surface, e.action, e.outcome]).sort((a, b) => a[1]!.localeCompare(b[1]!));
+    expect(actions).toEqual([
       ["GRAPHQL", "createProject", "refused"],
       ["GRAPHQL", "deleteProject", "refused"],
     ]);
@@ -637,6 +640,76 @@ describe("same transaction", () => {
     await expect(resolve(null, {}, ctx, {} as never)).rejects.toThrow(/audit_events_surface_check/);
     expect(await db.knex(table)).toHaveLength(0);
     await db.knex.schema.dropTable(table);
+  });
+});
+
+describe("one statement", () => {
+  /** A probe table, the API key caller's context with request id `requestId`, and the statements sent meanwhile. */
+  async function probe(requestId: string) {
+    const table = `audit_probe_${fx.unique()}`;
+    await db.knex.schema.createTable(table, (t) => t.text("id"));
+    const principal = await authenticate(skiff.services, { authorization: `Bearer ${fx.ownerA.apiKey}` }, "rest");
+    const ctx = buildContext(skiff.services, principal, requestId);
+    const statements: string[] = [];
+    const count = (q: { sql: string }) => statements.push(q.sql);
+    return { table, ctx, statements, count, drop: () => db.knex.schema.dropTable(table) };
+  }
+
+  it("a change written in one statement carries its entry in that statement", async () => {
+    const requestId = `audit-${randomUUID()}`;
+    const p = await probe(requestId);
+    // Targets: those noted before (one of them the row's own id), then the changed rows' ids, each once.
+    const resolve = auditedMutation("probe", [], async (_s, _a, c) => {
+      noteAuditTarget(c, "named_1");
+      noteAuditTarget(c, "probe_2");
+      return writeWithAuditEntry(
+        c,
+        c
+          .knex(p.table)
+          .insert([{ id: "probe_1" }, { id: "probe_2" }])
+          .returning("*"),
+      );
+    });
+    skiff.services.knex.on("query", p.count);
+    try {
+      expect(await resolve(null, {}, p.ctx, {} as never)).toEqual([{ id: "probe_1" }, { id: "probe_2" }]);
+    } finally {
+      skiff.services.knex.off("query", p.count);
+    }
+    // The server's own jobs send statements meanwhile: those of the call name the probe or the log.
+    const call = p.statements.filter((sql) => sql.includes(p.table) || sql.includes("audit_events"));
+    expect(call, call.join("\n")).toHaveLength(1);
+    expect(call[0]).toMatch(/^with "change" as \(insert into/);
+    expect(await db.knex(p.table).orderBy("id")).toEqual([{ id: "probe_1" }, { id: "probe_2" }]);
+    const [entry, ...more] = await entriesOf(requestId);
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({ action: "probe", outcome: "ok", organizationId: fx.orgA });
+    expect(entry!.targetIds).toEqual(["named_1", "probe_2", "probe_1"]);
+    await p.drop();
+  });
+
+  it("an entry that cannot be written fails its statement's change; a change of no row writes the call's outcome", async () => {
+    const p = await probe(`audit-${randomUUID()}`);
+    p.ctx.origin = { surface: "NOWHERE" as never, clientAddress: null };
+    const insert = auditedMutation("probe", [], async (_s, _a, c) =>
+      writeWithAuditEntry(c, c.knex(p.table).insert({ id: "x" }).returning("*")),
+    );
+    await expect(insert(null, {}, p.ctx, {} as never)).rejects.toThrow(/audit_events_surface_check/);
+    expect(await db.knex(p.table)).toHaveLength(0);
+    const requestId = `audit-${randomUUID()}`;
+    const none = await probe(requestId);
+    const update = auditedMutation("probe", [], async (_s, _a, c) => {
+      const rows = await writeWithAuditEntry(
+        c,
+        c.knex(none.table).where({ id: "gone" }).update({ id: "y" }).returning("*"),
+      );
+      if (rows.length === 0) throw new NotFoundError("Probe", "gone");
+      return rows;
+    });
+    await expect(update(null, {}, none.ctx, {} as never)).rejects.toThrow(/not found/i);
+    expect(await entriesOf(requestId)).toMatchObject([{ action: "probe", outcome: "refused" }]);
+    await p.drop();
+    await none.drop();
   });
 });
 

@@ -10,7 +10,7 @@ import type { Caller } from "../../auth/caller.ts";
 import { newId } from "../../db/ids.ts";
 import { BadUserInputError } from "../../shared/errors.ts";
 import { type AccessScope, organizationAccess } from "../access/index.ts";
-import { noteAuditTarget } from "../audit/index.ts";
+import { noteAuditTarget, writeWithAuditEntry } from "../audit/index.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AgentToken } from "./agent-token.model.ts";
 import { generateAgentToken } from "./agent-token.secret.ts";
@@ -80,25 +80,32 @@ export async function createAgentToken(
     lastUsedAt: null,
     expiresAt: days === null ? null : new Date(Date.now() + days * DAY_MS),
   };
-  // The view answered has no id: the audit entry is told the new row's.
+  // The view answered has no id: the audit entry is told the new row's (the statement's entry reads it too).
   noteAuditTarget(ctx, fresh.id);
-  await ctx
-    .knex("agent_tokens")
-    .insert({ ...fresh, organizationId: access.organizationId, userId: access.userId })
-    .onConflict(["organization_id", "user_id"])
-    .merge(Object.keys(fresh));
+  await writeWithAuditEntry(
+    ctx,
+    ctx
+      .knex("agent_tokens")
+      .insert({ ...fresh, organizationId: access.organizationId, userId: access.userId })
+      .onConflict(["organization_id", "user_id"])
+      .merge(Object.keys(fresh))
+      .returning("id"),
+  );
   return { token: secret.token, agentToken: toView(fresh) };
 }
 
 /** Revokes the caller's token in the active organization at once. @returns false when there was none. */
 export async function revokeAgentToken(ctx: ServiceContext): Promise<boolean> {
   const access = await activeMembership(ctx.scope);
-  const deleted = (await ctx
-    .knex("agent_tokens")
-    .where({ organizationId: access.organizationId, userId: access.userId })
-    .delete()
-    .returning("id")) as Array<{ id: string }>;
-  // The entry names the token revoked (the call names none: it is the caller's own).
+  const deleted = await writeWithAuditEntry<{ id: string }>(
+    ctx,
+    ctx
+      .knex("agent_tokens")
+      .where({ organizationId: access.organizationId, userId: access.userId })
+      .delete()
+      .returning("id"),
+  );
+  // The entry names the token revoked (the call names none: it is the caller's own); the statement's entry reads it.
   for (const { id } of deleted) noteAuditTarget(ctx, id);
   return deleted.length > 0;
 }

@@ -16,6 +16,7 @@ import type { DomainEventData } from "../../shared/events/catalogue.ts";
 import { nameText } from "../../shared/input-fields.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { Member, organizationAccess } from "../access/index.ts";
+import { writeWithAuditEntry } from "../audit/index.ts";
 import type { Context } from "../context.ts";
 import type { DomainEvent, EventContext } from "../events.ts";
 import { ApiKey } from "./api-key.model.ts";
@@ -77,7 +78,8 @@ export async function deleteApiKey(ctx: Context, id: string): Promise<string> {
   const creator = await Member.query(ctx.knex).findOne({ organizationId: key.organizationId, userId: key.referenceId });
   assertCan(access, "apiKey:delete", { own, creatorRole: creator?.role ?? null });
   // Of concurrent deletes of one key, the one whose statement removed the row answers; the others find it gone.
-  if (!(await ApiKey.query(ctx.knex).deleteById(id))) throw new NotFoundError("ApiKey", id);
+  const deleted = await writeWithAuditEntry(ctx, ApiKey.query(ctx.knex).deleteById(id).returning("id").toKnexQuery());
+  if (deleted.length === 0) throw new NotFoundError("ApiKey", id);
   await publishAccessChange(ctx.services.pubsub, { apiKeyId: id }, ctx.log);
   return id;
 }

@@ -38,7 +38,8 @@ export interface AuditEntry {
 
 /** Most target ids kept per entry; longer id values are cut to {@link MAX_ID_LENGTH} characters. */
 export const MAX_TARGETS = 20;
-const MAX_ID_LENGTH = 128;
+/** Longest target id kept, in characters. */
+export const MAX_ID_LENGTH = 128;
 
 /** Error codes that mean the caller was refused (credentials, role, visibility, input, rate), not a failure. */
 const REFUSALS = new Set([
@@ -123,20 +124,12 @@ function storable<T extends string | null>(text: T): T {
   return (text === null ? null : storableText(text)) as T;
 }
 
-/**
- * Inserts `entry` with `knex` (the change's transaction, or the pool for an entry of its own); the time since
- * `startedAt` (`performance.now()`, default now) is recorded as the write's cost under `kind` (audit.metrics.ts).
- */
-export async function writeAuditEntry(
-  knex: Knex,
-  entry: AuditEntry,
-  kind: AuditWriteKind,
-  startedAt = performance.now(),
-): Promise<void> {
+/** The `audit_events` row of `entry`, stamped now: snake_case columns and their values. */
+export function auditRow(entry: AuditEntry): Record<string, unknown> {
   // Stamped with its id's instant, not the transaction's start: the log, newest first by id, is newest first by
   // `occurredAt` too.
   const { id, at } = newTimedId("auditEvent");
-  await knex("audit_events").insert({
+  return {
     id,
     occurred_at: at,
     organization_id: entry.organizationId,
@@ -150,6 +143,19 @@ export async function writeAuditEntry(
     outcome: entry.outcome,
     client_address: storable(entry.clientAddress),
     request_id: storable(entry.requestId),
-  });
+  };
+}
+
+/**
+ * Inserts `entry` with `knex` (the change's transaction, or the pool for an entry of its own); the time since
+ * `startedAt` (`performance.now()`, default now) is recorded as the write's cost under `kind` (audit.metrics.ts).
+ */
+export async function writeAuditEntry(
+  knex: Knex,
+  entry: AuditEntry,
+  kind: AuditWriteKind,
+  startedAt = performance.now(),
+): Promise<void> {
+  await knex("audit_events").insert(auditRow(entry));
   observeAuditWrite(kind, (performance.now() - startedAt) / 1000);
 }

@@ -7,8 +7,9 @@
  * before they commit (the first such transaction of the call holds it). Services open their transactions on
  * `ctx.knex` (`withTransaction`, src/shared/transaction.ts, or `ctx.knex.transaction`), so the entry commits with the
  * change or rolls back with it. A call made inside a caller's transaction (`ctx.knex` already one) writes its entry
- * there. A change that opens no transaction (a single statement, or nothing written) gets its entry after it,
- * on the pool. A failed call whose transaction rolled back writes a `refused` (or error code) entry on the pool,
+ * there. A change made in one statement on the pool carries the entry in that statement when the service runs it
+ * through {@link writeWithAuditEntry}; any other change that opens no transaction (a single statement, or nothing
+ * written) gets its entry after it, on the pool. A failed call whose transaction rolled back writes a `refused` (or error code) entry on the pool,
  * outside the rolled-back work. Targets are the ids among the arguments (every `ID`-typed argument or input field)
  * and the ids of what the call created: those its transaction answers (the inserted row, as services return it) or,
  * written after the change, those of the resolver's result ({@link idsOfResult}); a service whose transaction answers
@@ -30,7 +31,16 @@ import { deriveContext } from "../../shared/operation-context.ts";
 import { rootFieldNames } from "../../shared/root-fields.ts";
 import { transactionRetryingConflicts } from "../../shared/transaction.ts";
 import type { Context } from "../context.ts";
-import { type AuditOutcome, entryOf, MAX_TARGETS, outcomeOfError, writeAuditEntry } from "./audit-entry.ts";
+import {
+  type AuditEntry,
+  type AuditOutcome,
+  auditRow,
+  entryOf,
+  MAX_ID_LENGTH,
+  MAX_TARGETS,
+  outcomeOfError,
+  writeAuditEntry,
+} from "./audit-entry.ts";
 
 /** Where a context copy carries its call's pending entry. */
 const PENDING = Symbol("auditPending");
@@ -53,15 +63,19 @@ class PendingEntry {
     this.args = args;
   }
 
+  /** The entry as it stands, ended with `outcome` (its organization found: {@link organizationOf}). */
+  async entry(outcome: AuditOutcome): Promise<AuditEntry> {
+    const organizationId = this.organizationId ?? (await organizationOf(this.ctx, this.args));
+    return entryOf(this.ctx, this.action, this.targets, outcome, organizationId);
+  }
+
   /** Writes the entry with `knex` unless it is written already. */
   async write(knex: Knex, outcome: AuditOutcome): Promise<void> {
     if (this.writtenIn) return;
     this.writtenIn = knex;
     const startedAt = performance.now();
     try {
-      const organizationId = this.organizationId ?? (await organizationOf(this.ctx, this.args));
-      const entry = entryOf(this.ctx, this.action, this.targets, outcome, organizationId);
-      await writeAuditEntry(knex, entry, "mutation", startedAt);
+      await writeAuditEntry(knex, await this.entry(outcome), "mutation", startedAt);
     } catch (error) {
       this.writtenIn = null;
       throw error;
@@ -238,6 +252,45 @@ export function auditedMutation<TSource>(
 export function noteAuditOrganization(ctx: object, organizationId: string): void {
   const pending = (ctx as Record<symbol, PendingEntry | undefined>)[PENDING];
   if (pending && !pending.writtenIn) pending.organizationId = organizationId;
+}
+
+/**
+ * Runs `change` — one data-modifying statement that returns its rows (a knex insert, update or delete builder with
+ * `returning`) — on the pool with the ok entry of the mutation `ctx` runs in, inserted by the same statement (a
+ * data-modifying common table expression) when the change returns a row: change and entry commit together, in one
+ * round trip and with no transaction. A change that returns no row writes no entry (the call's outcome is written
+ * as usual). When `ctx` runs in a transaction, in no mutation, or its entry is written already, `change` runs as
+ * it is. The entry names the targets noted before it runs and the `id` of each row the change returns (so the
+ * statement must return `id`).
+ * Entries written so are not timed apart (`skiff_audit_write_seconds`): their cost is inside the change's.
+ * @returns the change's rows, as knex answers them (camelCase).
+ */
+export async function writeWithAuditEntry<T>(ctx: { knex: Knex }, change: Knex.QueryBuilder): Promise<T[]> {
+  const pending = (ctx as Record<symbol, PendingEntry | undefined>)[PENDING];
+  if (!pending || pending.writtenIn || ctx.knex.isTransaction) return (await change) as T[];
+  const knex = ctx.knex;
+  pending.writtenIn = knex;
+  try {
+    const row = auditRow(await pending.entry("ok"));
+    const columns = Object.keys(row);
+    // The targets: those named so far, then the ids of the rows changed, each once, in that order (at most
+    // MAX_TARGETS, as `entryOf` keeps them).
+    const targets = `(select coalesce(array_agg(t order by n), '{}') from (select left(t, ${MAX_ID_LENGTH}) t, min(n) n
+      from unnest(?::text[] || array(select c.id::text from change c)) with ordinality u(t, n)
+      group by 1 order by 2 limit ${MAX_TARGETS}) s)`;
+    const entry = knex.raw(
+      `insert into audit_events (${columns.join(", ")})
+      select ${columns.map((c) => (c === "target_ids" ? targets : "?")).join(", ")}
+      where exists (select 1 from change)`,
+      Object.values(row) as Knex.Value[],
+    );
+    const rows = (await knex.with("change", change).with("entry", entry).select("*").from("change")) as T[];
+    if (rows.length === 0) pending.writtenIn = null;
+    return rows;
+  } catch (error) {
+    pending.writtenIn = null;
+    throw error;
+  }
 }
 
 /**

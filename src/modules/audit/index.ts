@@ -21,4 +21,10 @@ export const auditModule = defineModule({
 // The public surface: what other modules and the transport may import.
 export { recordCall, recordSystemChange } from "./audit-calls.ts";
 export { type AuditOutcome, outcomeOfCode, outcomeOfError } from "./audit-entry.ts";
-export { auditedMutation, noteAuditOrganization, noteAuditTarget, recordRefusedMutation } from "./audit-mutations.ts";
+export {
+  auditedMutation,
+  noteAuditOrganization,
+  noteAuditTarget,
+  recordRefusedMutation,
+  writeWithAuditEntry,
+} from "./audit-mutations.ts";

@@ -9,6 +9,7 @@ import { NotFoundError } from "../../shared/errors.ts";
 import { nameText } from "../../shared/input-fields.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { organizationAccess } from "../access/index.ts";
+import { writeWithAuditEntry } from "../audit/index.ts";
 import type { Context } from "../context.ts";
 import { NotificationChannel } from "./notification-channel.model.ts";
 
@@ -47,6 +48,10 @@ export async function removeNotificationChannel(ctx: Context, id: string): Promi
   if (!channel || !access) throw new NotFoundError("NotificationChannel", id);
   assertCan(access, "notification:manage");
   // Of concurrent removals, the one whose statement removed the row answers; the others find it gone.
-  if (!(await NotificationChannel.query(ctx.knex).deleteById(id))) throw new NotFoundError("NotificationChannel", id);
+  const removed = await writeWithAuditEntry(
+    ctx,
+    NotificationChannel.query(ctx.knex).deleteById(id).returning("id").toKnexQuery(),
+  );
+  if (removed.length === 0) throw new NotFoundError("NotificationChannel", id);
   return id;
 }

@@ -6,12 +6,12 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { assertSignedIn } from "../../auth/access/policy.ts";
 import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
-import { BadUserInputError, ConflictError, echoed } from "../../shared/errors.ts";
+import { BadUserInputError, ConflictError, echoed, NotFoundError } from "../../shared/errors.ts";
 import { nameText } from "../../shared/input-fields.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { Member, organizationAccess } from "../access/index.ts";
-import { noteAuditOrganization, noteAuditTarget } from "../audit/index.ts";
+import { noteAuditOrganization, noteAuditTarget, writeWithAuditEntry } from "../audit/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { events } from "../events.ts";
 import { Organization, Plan } from "./organization.model.ts";
@@ -92,7 +92,13 @@ export async function createOrganization(ctx: Context, raw: { name: string; slug
 export async function renameOrganization(ctx: Context, id: string, rawName: string) {
   await organizationAccess(ctx.scope, { organizationId: id, action: "organization:update" });
   const name = parseInput(z.object({ name: organizationName }), { name: rawName }).name;
-  return Organization.query(ctx.knex).patchAndFetchById(id, { name });
+  const [renamed] = await writeWithAuditEntry<Record<string, unknown>>(
+    ctx,
+    Organization.query(ctx.knex).patch({ name }).where({ id }).returning("*").toKnexQuery(),
+  );
+  // Deleted since it was found: as if it had never been.
+  if (!renamed) throw new NotFoundError("Organization", id);
+  return Organization.fromDatabaseJson(renamed);
 }
 
 /**

@@ -13,6 +13,7 @@ import { baseUrlOf } from "../../auth/auth.ts";
 import { BadUserInputError, ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { memberAmong, organizationAccess } from "../access/index.ts";
+import { writeWithAuditEntry } from "../audit/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { enqueueMail } from "../mail/index.ts";
 import { findUserByEmail, lockOrganization, Organization, User, userIdsWithEmail } from "../organizations/index.ts";
@@ -180,12 +181,16 @@ export async function cancelInvitation(ctx: Context, id: string): Promise<Invita
   const { invitation, access } = await visibleInvitation(ctx, id);
   assertCan(access, "team:manage");
   assertPending(invitation, ctx.services.now());
-  const [updated] = await Invitation.query(ctx.knex)
-    .patch({ status: "canceled" })
-    .where({ id, status: "pending" })
-    .returning("*");
+  const [updated] = await writeWithAuditEntry<Record<string, unknown>>(
+    ctx,
+    Invitation.query(ctx.knex)
+      .patch({ status: "canceled" })
+      .where({ id, status: "pending" })
+      .returning("*")
+      .toKnexQuery(),
+  );
   if (!updated) throw new ConflictError("The invitation is no longer pending");
-  return updated;
+  return Invitation.fromDatabaseJson(updated);
 }
 
 /**

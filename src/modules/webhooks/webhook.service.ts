@@ -11,7 +11,7 @@ import { outsideExecutionTime } from "../../shared/execution-waits.ts";
 import { consumeRateLimit as countCall } from "../../shared/rate-limit.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput, toBadUserInput } from "../../shared/validate.ts";
-import { noteAuditTarget } from "../audit/index.ts";
+import { noteAuditTarget, writeWithAuditEntry } from "../audit/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { type CreateWebhookInput, createInput, type UpdateWebhookInput, updateInput } from "./webhook.input.ts";
 import type { WebhookAttemptRow, WebhookEndpointRow, WebhookWithSecret } from "./webhook.model.ts";
@@ -118,10 +118,10 @@ export async function createWebhook(
   await consumeRateLimit(ctx, "create", org.organizationId);
   const secret = givenSecret ?? generateWebhookSecret();
   const id = `webhook_${randomUUID()}`;
-  // In a transaction of its own, so that the call's audit entry (naming the new endpoint: the row it answers)
-  // commits with it.
-  const [webhook] = await withTransaction(ctx, async (tx) => {
-    return (await tx
+  // One statement, the call's audit entry (naming the new endpoint) in it: endpoint and entry commit together.
+  const [webhook] = await writeWithAuditEntry<WebhookEndpointRow>(
+    ctx,
+    ctx
       .knex("webhook_endpoints")
       .insert({
         id,
@@ -133,8 +133,8 @@ export async function createWebhook(
         description: input.description ?? null,
         created_by_user_id: ctx.caller?.userId ?? null,
       })
-      .returning("*")) as WebhookEndpointRow[];
-  });
+      .returning("*"),
+  );
   return { webhook: webhook!, secret };
 }
 
@@ -195,12 +195,17 @@ export async function regenerateWebhookSecret(
   const org = await webhookOrganization(ctx, orgRef);
   await endpointOf(ctx, org, webhookUuid);
   const secret = generateWebhookSecret();
-  const [webhook] = (await ctx
-    .knex("webhook_endpoints")
-    .where({ id: webhookUuid })
-    .update({ secret_encrypted: ctx.services.secrets.encrypt(secret), updated_at: ctx.knex.fn.now() })
-    .returning("*")) as WebhookEndpointRow[];
-  return { webhook: webhook!, secret };
+  const [webhook] = await writeWithAuditEntry<WebhookEndpointRow>(
+    ctx,
+    ctx
+      .knex("webhook_endpoints")
+      .where({ id: webhookUuid })
+      .update({ secret_encrypted: ctx.services.secrets.encrypt(secret), updated_at: ctx.knex.fn.now() })
+      .returning("*"),
+  );
+  // Deleted since it was found: as if it had never been.
+  if (!webhook) throw new NotFoundError("Webhook", webhookUuid);
+  return { webhook, secret };
 }
 
 /** Answer of the test operation. */
