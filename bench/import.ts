@@ -187,16 +187,21 @@ function print(tag: string, f: Figures): void {
     ["webhook create", f.webhooks.audit],
   ] as const) {
     if (!share) continue;
+    const perRequest = (1000 * share.requestSeconds) / Math.max(1, share.requests);
     if (share.entries === 0 && share.requests > 0) {
       // Each entry written by its change's own statement (writeWithAuditEntry): no time of its own to compare.
-      console.log(`${tag}audit write on ${name}: in the change's own statement (compare with BENCH_BEFORE)`);
+      console.log(
+        `${tag}audit write on ${name}: in the change's own statement; ${perRequest.toFixed(2)} ms of server time ` +
+          "per request (compare with BENCH_BEFORE)",
+      );
       continue;
     }
     const percent = (100 * share.writeSeconds) / share.requestSeconds;
     console.log(
       `${tag}audit write on ${name}: ${percent.toFixed(2)} % of the requests' server time (goal ≤ 5 %): ` +
         `${share.entries} entries in ${(share.writeSeconds * 1000).toFixed(0)} ms, ${share.requests} requests in ` +
-        `${(share.requestSeconds * 1000).toFixed(0)} ms (${((1000 * share.writeSeconds) / Math.max(1, share.entries)).toFixed(2)} ms per entry)`,
+        `${(share.requestSeconds * 1000).toFixed(0)} ms (${((1000 * share.writeSeconds) / Math.max(1, share.entries)).toFixed(2)} ms per entry, ` +
+        `${perRequest.toFixed(2)} ms per request)`,
     );
   }
 }
@@ -231,6 +236,11 @@ try {
       `after/before throughput (median of ${after.length}): imports ${ratio((f) => f.imports.perSecond)}, ` +
         `list ${ratio((f) => f.list.perSecond)}, webhook create ${ratio((f) => f.webhooks.perSecond)}`,
     );
+    // A webhook create load is a fixed number of requests sent as fast as they are answered: its server time per
+    // request is the comparison (its requests per second round to the load's whole seconds).
+    const serverTime = (f: Figures) =>
+      f.webhooks.audit ? f.webhooks.audit.requestSeconds / f.webhooks.audit.requests : NaN;
+    console.log(`after/before server time per webhook create (median of ${after.length}): ${ratio(serverTime)}`);
   }
 } finally {
   checkout?.remove();

@@ -38,8 +38,7 @@ export interface AuditEntry {
 
 /** Most target ids kept per entry; longer id values are cut to {@link MAX_ID_LENGTH} characters. */
 export const MAX_TARGETS = 20;
-/** Longest target id kept, in characters. */
-export const MAX_ID_LENGTH = 128;
+const MAX_ID_LENGTH = 128;
 
 /** Error codes that mean the caller was refused (credentials, role, visibility, input, rate), not a failure. */
 const REFUSALS = new Set([

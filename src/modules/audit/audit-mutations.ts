@@ -36,7 +36,6 @@ import {
   type AuditOutcome,
   auditRow,
   entryOf,
-  MAX_ID_LENGTH,
   MAX_TARGETS,
   outcomeOfError,
   writeAuditEntry,
@@ -273,16 +272,16 @@ export async function writeWithAuditEntry<T>(ctx: { knex: Knex }, change: Knex.Q
   try {
     const row = auditRow(await pending.entry("ok"));
     const columns = Object.keys(row);
-    // The targets: those named so far, then the ids of the rows changed, each once, in that order (at most
+    // The targets: those noted so far, then the ids of the rows changed that are not among them (at most
     // MAX_TARGETS, as `entryOf` keeps them).
-    const targets = `(select coalesce(array_agg(t order by n), '{}') from (select left(t, ${MAX_ID_LENGTH}) t, min(n) n
-      from unnest(?::text[] || array(select c.id::text from change c)) with ordinality u(t, n)
-      group by 1 order by 2 limit ${MAX_TARGETS}) s)`;
+    const known = row.target_ids;
+    const values = columns.flatMap((c) => (c === "target_ids" ? [known, known] : [row[c]]));
+    const targets = `(?::text[] || array(select c.id::text from change c where c.id::text <> all(?::text[])))[1:${MAX_TARGETS}]`;
     const entry = knex.raw(
       `insert into audit_events (${columns.join(", ")})
       select ${columns.map((c) => (c === "target_ids" ? targets : "?")).join(", ")}
       where exists (select 1 from change)`,
-      Object.values(row) as Knex.Value[],
+      values as Knex.Value[],
     );
     const rows = (await knex.with("change", change).with("entry", entry).select("*").from("change")) as T[];
     if (rows.length === 0) pending.writtenIn = null;
