@@ -658,7 +658,7 @@ describe("one statement", () => {
   it("a change written in one statement carries its entry in that statement", async () => {
     const requestId = `audit-${randomUUID()}`;
     const p = await probe(requestId);
-    // Targets: those noted before (one of them the row's own id), then the changed rows' ids, each once.
+    // Targets: those noted before (one of them a row's own id), then the changed rows' other ids.
     const resolve = auditedMutation("probe", [], async (_s, _a, c) => {
       noteAuditTarget(c, "named_1");
       noteAuditTarget(c, "probe_2");
@@ -668,6 +668,7 @@ describe("one statement", () => {
           .knex(p.table)
           .insert([{ id: "probe_1" }, { id: "probe_2" }])
           .returning("*"),
+        { namesChangedRows: true },
       );
     });
     skiff.services.knex.on("query", p.count);

@@ -104,6 +104,7 @@ export async function revokeAgentToken(ctx: ServiceContext): Promise<boolean> {
       .where({ organizationId: access.organizationId, userId: access.userId })
       .delete()
       .returning("id"),
+    { namesChangedRows: true },
   );
   // The entry names the token revoked (the call names none: it is the caller's own); the statement's entry reads it.
   for (const { id } of deleted) noteAuditTarget(ctx, id);

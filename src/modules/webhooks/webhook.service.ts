@@ -118,6 +118,7 @@ export async function createWebhook(
   await consumeRateLimit(ctx, "create", org.organizationId);
   const secret = givenSecret ?? generateWebhookSecret();
   const id = `webhook_${randomUUID()}`;
+  noteAuditTarget(ctx, id);
   // One statement, the call's audit entry (naming the new endpoint) in it: endpoint and entry commit together.
   const [webhook] = await writeWithAuditEntry<WebhookEndpointRow>(
     ctx,
