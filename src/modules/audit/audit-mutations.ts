@@ -1,19 +1,19 @@
 /**
- * Every mutation leaves one audit entry, on every surface (GraphQL over HTTP and WebSocket, REST rows, procedures,
- * the CLI: all execute the schema's mutations), with no code in any mutation: the transport wraps each `Mutation`
- * field's resolver with {@link auditedMutation}.
+ * Every mutation leaves one audit entry, on every surface (GraphQL over HTTP and WebSocket, REST rows, procedures, the
+ * CLI: all execute the schema's mutations), with no code in any mutation: the transport wraps each `Mutation` field's
+ * resolver with {@link auditedMutation}.
  *
- * Same transaction: the resolver runs with a context whose `knex` opens transactions that insert the entry just
- * before they commit (the first such transaction of the call holds it). Services open their transactions on
- * `ctx.knex` (`withTransaction`, src/shared/transaction.ts, or `ctx.knex.transaction`), so the entry commits with the
- * change or rolls back with it. A call made inside a caller's transaction (`ctx.knex` already one) writes its entry
- * there. A change made in one statement on the pool carries the entry in that statement when the service runs it
- * through {@link writeWithAuditEntry}; any other change that opens no transaction (a single statement, or nothing
- * written) gets its entry after it, on the pool. A failed call whose transaction rolled back writes a `refused` (or error code) entry on the pool,
- * outside the rolled-back work. Targets are the ids among the arguments (every `ID`-typed argument or input field)
- * and the ids of what the call created: those its transaction answers (the inserted row, as services return it) or,
- * written after the change, those of the resolver's result ({@link idsOfResult}); a service whose transaction answers
- * something else names its row with {@link noteAuditTarget}.
+ * Same transaction: the resolver runs with a context whose `knex` opens transactions that insert the entry just before
+ * they commit (the first such transaction of the call holds it). Services open their transactions on `ctx.knex`
+ * (`withTransaction`, src/shared/transaction.ts, or `ctx.knex.transaction`), so the entry commits with the change or
+ * rolls back with it. A call made inside a caller's transaction (`ctx.knex` already one) writes its entry there. A
+ * change made in one statement on the pool carries the entry in that statement when the service runs it through
+ * {@link writeWithAuditEntry}; any other change that opens no transaction (a single statement, or nothing written) gets
+ * its entry after it, on the pool. A failed call whose transaction rolled back writes a `refused` (or error code) entry
+ * on the pool, outside the rolled-back work. Targets are the ids among the arguments (every `ID`-typed argument or
+ * input field) and the ids of what the call created: those its transaction answers (the inserted row, as services
+ * return it) or, written after the change, those of the resolver's result ({@link idsOfResult}); a service whose
+ * transaction answers something else names its row with {@link noteAuditTarget}.
  */
 import {
   type DocumentNode,
