@@ -686,6 +686,14 @@ describe("one statement", () => {
     expect(more).toEqual([]);
     expect(entry).toMatchObject({ action: "probe", outcome: "ok", organizationId: fx.orgA });
     expect(entry!.targetIds).toEqual(["named_1", "probe_2", "probe_1"]);
+    // A column added since (a rolling upgrade's migration): the statement prepared before it still runs.
+    const insertOne = (id: string) =>
+      auditedMutation("probe", [], async (_s, _a, c) =>
+        writeWithAuditEntry(c, c.knex(p.table).insert({ id }).returning("*")),
+      )(null, {}, buildContext(skiff.services, p.ctx.caller, `audit-${randomUUID()}`), {} as never);
+    expect(await insertOne("probe_3")).toEqual([{ id: "probe_3" }]);
+    await db.knex.schema.alterTable(p.table, (t) => t.text("added"));
+    for (const id of ["probe_4", "probe_5", "probe_6"]) expect(await insertOne(id)).toEqual([{ id, added: null }]);
     await p.drop();
   });
 
