@@ -17,6 +17,7 @@ import { createKnex, migrateLatest } from "../src/db/knex.ts";
 import { createOrg, createRegistry, TEST_SECRET } from "../test/helpers/seed.ts";
 import { type BeforeCheckout, checkoutBefore } from "./before-checkout.ts";
 import { histogramTotals, scratchDatabase, startServerProcess } from "./harness.ts";
+import { backendCpuDelta, pgCpuSampler, processCpuMs } from "./pg-cpu.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
@@ -29,7 +30,13 @@ const BEFORE = process.env.BENCH_BEFORE;
 interface Figures {
   imports: { perSecond: number; result: autocannon.Result; audit: AuditShare | null };
   list: { perSecond: number; result: autocannon.Result };
-  webhooks: { perSecond: number; result: autocannon.Result; audit: AuditShare | null };
+  webhooks: {
+    perSecond: number;
+    result: autocannon.Result;
+    audit: AuditShare | null;
+    /** CPU milliseconds per create: the server process, its PostgreSQL backends (null when not readable). */
+    cpu: { nodeMs: number | null; pgMs: number | null };
+  };
   succeeded: number;
 }
 
@@ -70,12 +77,22 @@ function auditShare(
   };
 }
 
+/** Servers started so far (each names its PostgreSQL connections apart: bench/pg-cpu.ts). */
+let runs = 0;
+
 /** Runs the three loads against a server started in `cwd` (default: this checkout) on a scratch database. */
 async function runOnce(cwd?: string): Promise<Figures & { label: string }> {
   const db = await scratchDatabase();
   const knex = createKnex(db.url, { max: 4 });
   await migrateLatest(knex);
-  const server = await startServerProcess(db.url, { SKIFF_OUTBOUND_ALLOW: "127.0.0.1" }, TEST_SECRET, { cwd });
+  const appName = `bench-import-${process.pid}-${runs++}`;
+  const server = await startServerProcess(
+    db.url,
+    { SKIFF_OUTBOUND_ALLOW: "127.0.0.1", PGAPPNAME: appName },
+    TEST_SECRET,
+    { cwd },
+  );
+  const pgCpu = await pgCpuSampler(db.url);
   const url = server.url;
   try {
     const org = await createOrg(knex);
@@ -137,6 +154,8 @@ async function runOnce(cwd?: string): Promise<Figures & { label: string }> {
     let w = 0;
     const webhooksRoute = ["POST", "/api/v1/orgs/:org_id/webhooks"] as const;
     const beforeWebhooks = await auditTotals(url, ...webhooksRoute);
+    const nodeBefore = processCpuMs(server.process.pid!);
+    const pgBefore = await pgCpu.sample(appName);
     const webhooks = await autocannon({
       url,
       connections: webhookConnections,
@@ -156,15 +175,25 @@ async function runOnce(cwd?: string): Promise<Figures & { label: string }> {
         },
       ],
     });
+    // autocannon does not wait for its last answers: let the server finish them before reading its CPU.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const nodeAfter = processCpuMs(server.process.pid!);
+    const pgMs = backendCpuDelta(pgBefore, await pgCpu.sample(appName));
+    const creates = Math.max(1, webhooks["2xx"]);
+    const cpu = {
+      nodeMs: nodeBefore === null || nodeAfter === null ? null : (nodeAfter - nodeBefore) / creates,
+      pgMs: pgMs === null ? null : pgMs / creates,
+    };
     const webhooksAudit = auditShare(beforeWebhooks, await auditTotals(url, ...webhooksRoute));
     return {
       label: db.label,
       imports: { perSecond: imports["2xx"] / imports.duration, result: imports, audit: importsAudit },
       list: { perSecond: list["2xx"] / list.duration, result: list },
-      webhooks: { perSecond: webhooks["2xx"] / webhooks.duration, result: webhooks, audit: webhooksAudit },
+      webhooks: { perSecond: webhooks["2xx"] / webhooks.duration, result: webhooks, audit: webhooksAudit, cpu },
       succeeded: Number(succeeded?.n ?? 0),
     };
   } finally {
+    await pgCpu.close();
     await server.stop();
     await knex.destroy();
     await db.drop();
@@ -182,6 +211,10 @@ function print(tag: string, f: Figures): void {
   console.log(line(`${tag}GET /api/site-import`, f.list.result, f.list.perSecond));
   console.log(line(`${tag}POST …/webhooks (create)`, f.webhooks.result, f.webhooks.perSecond));
   console.log(`${tag}imports recorded as success: ${f.succeeded}`);
+  const { nodeMs, pgMs } = f.webhooks.cpu;
+  console.log(
+    `${tag}CPU per webhook create: server ${nodeMs?.toFixed(3) ?? "n/a"} ms, PostgreSQL backends ${pgMs?.toFixed(3) ?? "n/a"} ms`,
+  );
   for (const [name, share] of [
     ["importSite", f.imports.audit],
     ["webhook create", f.webhooks.audit],
@@ -218,10 +251,12 @@ try {
   const after: Figures[] = [];
   let label = "";
   for (let round = 0; round < (checkout ? rounds : 1); round++) {
-    if (checkout) before.push(await runOnce(checkout.dir));
+    // Before first in even rounds, after first in odd ones: neither gains from going first.
+    if (checkout && round % 2 === 0) before.push(await runOnce(checkout.dir));
     const run = await runOnce();
     label = run.label;
     after.push(run);
+    if (checkout && round % 2 === 1) before.push(await runOnce(checkout.dir));
   }
   console.log(
     `\nSkiff site import and webhook create benchmark: ${connections} connections, ${seconds} s per run, ${label}`,
@@ -241,6 +276,10 @@ try {
     const serverTime = (f: Figures) =>
       f.webhooks.audit ? f.webhooks.audit.requestSeconds / f.webhooks.audit.requests : NaN;
     console.log(`after/before server time per webhook create (median of ${after.length}): ${ratio(serverTime)}`);
+    const cpuTotal = (f: Figures) => (f.webhooks.cpu.nodeMs ?? NaN) + (f.webhooks.cpu.pgMs ?? NaN);
+    console.log(
+      `after/before CPU (server + PostgreSQL) per webhook create (median of ${after.length}): ${ratio(cpuTotal)}`,
+    );
   }
 } finally {
   checkout?.remove();

@@ -410,7 +410,7 @@ export const configSchema = z.object({
     .enum(["auto", "true", "false", "1", "0"])
     .default("auto")
     .describe(
-      "Compiled reads as named prepared statements (PostgreSQL plans a repeated operation once per connection): `auto` uses them unless `DATABASE_SESSION_URL` is set (a transaction-mode pooler in front of `DATABASE_URL` may not keep a connection's prepared statements); `true`/`false` force. At most 200 distinct statements per instance are prepared, each after its third use. When off, statements that libraries name themselves on `DATABASE_URL` (the rate limiters') are sent unnamed too; set `true` behind a pooler only if it keeps prepared statements (PgBouncer ≥ 1.21 with `max_prepared_statements`).",
+      "Compiled reads as named prepared statements (PostgreSQL plans a repeated operation once per connection): `auto` uses them unless `DATABASE_SESSION_URL` is set (a transaction-mode pooler in front of `DATABASE_URL` may not keep a connection's prepared statements); `true`/`false` force. At most 200 distinct statements per instance are prepared, each after its third use. The changes made in one statement with their audit entry are prepared too (a few statements per instance). When off, statements that libraries name themselves on `DATABASE_URL` (the rate limiters') are sent unnamed too; set `true` behind a pooler only if it keeps prepared statements (PgBouncer ≥ 1.21 with `max_prepared_statements`).",
     ),
   SKIFF_INTROSPECTION: boolean("true").describe(
     "`false` refuses GraphQL introspection (`__schema`, `__type`). On by default in every `NODE_ENV`: the schema is public anyway through `_service`.",
