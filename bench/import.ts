@@ -6,10 +6,12 @@
  *   2. GET /api/site-import — the default page of 50 records;
  *   3. POST /api/v1/orgs/:org_id/webhooks — BENCH_WEBHOOK_ORGS (default 100) organizations × 20 creates each (the
  *      per-organization limit is 20 an hour), at BENCH_WEBHOOK_CONNECTIONS (default 32) connections.
- * Prints requests per second and p50/p99 latency in milliseconds. BENCH_SECONDS (default 10) sets the duration of
- * runs 1 and 2, BENCH_CONNECTIONS (default 100) their connections. BENCH_BEFORE=<git ref> runs the same load against
- * that commit too (bench/before-checkout.ts; each server on its own scratch database, before and after alternating
- * BENCH_ROUNDS times, default 1) and prints after/before ratios, e.g. the audit log's cost. Scratch databases are
+ * Prints requests per second and p50/p99 latency in milliseconds, the audit log's share, and the CPU per webhook
+ * create (the server process and its PostgreSQL backends, bench/pg-cpu.ts). BENCH_SECONDS (default 10) sets the
+ * duration of runs 1 and 2, BENCH_CONNECTIONS (default 100) their connections. BENCH_BEFORE=<git ref> runs the same
+ * load against that commit too (bench/before-checkout.ts; each server on its own scratch database, BENCH_ROUNDS
+ * rounds, default 1, before first in even rounds and after first in odd ones) and prints after/before ratios, e.g.
+ * the audit log's cost. Scratch databases are
  * dropped at the end. `npm run bench:import` then runs the bulk CLI case (bench/import-bulk.ts).
  */
 import autocannon from "autocannon";
