@@ -8,6 +8,7 @@ import { uniqueViolation } from "../../shared/constraint-errors.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { organizationAccess } from "../access/index.ts";
+import { writeWithAuditEntry } from "../audit/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { findOrganizationByRef, organizationNumbers } from "../organizations/index.ts";
 import { docsThemeInput } from "./docs-theme.input.ts";
@@ -62,11 +63,15 @@ export async function setDocsTheme(ctx: ServiceContext, organizationRef: string,
     ...(hostnameChanged || !existing ? { docs_synced_at: null, docs_dns: "PENDING", docs_conflict: false } : {}),
   };
   try {
-    await ctx
-      .knex("docs_themes")
-      .insert({ organization_id: org.id, ...values })
-      .onConflict("organization_id")
-      .merge();
+    await writeWithAuditEntry(
+      ctx,
+      ctx
+        .knex("docs_themes")
+        .insert({ organization_id: org.id, ...values })
+        .onConflict("organization_id")
+        .merge()
+        .returning("organization_id"),
+    );
   } catch (error) {
     if (uniqueViolation(error) === "docs_themes_docs_hostname_unique") {
       throw new BadUserInputError("Invalid docs theme: docsHostname: already used by another organization", {

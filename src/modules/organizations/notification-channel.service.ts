@@ -4,12 +4,13 @@
  */
 import { z } from "zod";
 import { assertCan } from "../../auth/access/policy.ts";
+import { newId } from "../../db/ids.ts";
 import { translateUniqueViolations } from "../../shared/constraint-errors.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { nameText } from "../../shared/input-fields.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { organizationAccess } from "../access/index.ts";
-import { writeWithAuditEntry } from "../audit/index.ts";
+import { noteAuditTarget, writeWithAuditEntry } from "../audit/index.ts";
 import type { Context } from "../context.ts";
 import { NotificationChannel } from "./notification-channel.model.ts";
 
@@ -27,11 +28,23 @@ export async function addNotificationChannel(ctx: Context, raw: z.input<typeof a
   const access = await organizationAccess(ctx.scope, { organizationId: raw.organizationId });
   assertCan(access, "notification:manage");
   const input = parseInput(addInput, raw);
+  const id = newId(NotificationChannel.idKind);
+  noteAuditTarget(ctx, id);
+  const row = {
+    id,
+    organizationId: access.organizationId,
+    type: "email" as const,
+    name: input.name,
+    target: input.email,
+  };
   return translateUniqueViolations(
-    () =>
-      NotificationChannel.query(ctx.knex)
-        .insert({ organizationId: access.organizationId, type: "email", name: input.name, target: input.email })
-        .returning("*"),
+    async () => {
+      const [added] = await writeWithAuditEntry<Record<string, unknown>>(
+        ctx,
+        NotificationChannel.query(ctx.knex).insert(row).returning("*").toKnexQuery(),
+      );
+      return NotificationChannel.fromDatabaseJson(added!);
+    },
     {
       notification_channels_organization_id_type_target_unique: {
         message: `${input.email} is already a notification channel`,

@@ -5,9 +5,11 @@
  */
 import type { Knex } from "knex";
 import { z } from "zod";
+import { newId } from "../../db/ids.ts";
 import { nameText } from "../../shared/input-fields.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { organizationAccess } from "../access/index.ts";
+import { noteAuditTarget, writeWithAuditEntry } from "../audit/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { ContainerRegistry, GitProvider, SshKey } from "./provider.models.ts";
 
@@ -50,7 +52,10 @@ const sshKeySchema = z.strictObject({
 export async function createGitProvider(ctx: ServiceContext, raw: unknown): Promise<GitProvider> {
   const input = parseInput(gitProviderSchema, raw, "Invalid git provider");
   await organizationAccess(ctx.scope, { organizationId: input.organizationId, action: "provider:manage" });
-  return GitProvider.query(ctx.knex).insert(input).returning("*");
+  const id = newId(GitProvider.idKind);
+  return GitProvider.fromDatabaseJson(
+    await insertWithAuditEntry(ctx, id, GitProvider.query(ctx.knex).insert({ ...input, id })),
+  );
 }
 
 /**
@@ -60,13 +65,30 @@ export async function createGitProvider(ctx: ServiceContext, raw: unknown): Prom
 export async function createContainerRegistry(ctx: ServiceContext, raw: unknown): Promise<ContainerRegistry> {
   const { password, username, ...input } = parseInput(registrySchema, raw, "Invalid container registry");
   await organizationAccess(ctx.scope, { organizationId: input.organizationId, action: "provider:manage" });
-  return ContainerRegistry.query(ctx.knex)
-    .insert({
-      ...input,
-      username: username ?? null,
-      passwordEncrypted: password ? ctx.services.secrets.encrypt(password) : null,
-    })
-    .returning("*");
+  const id = newId(ContainerRegistry.idKind);
+  const row = {
+    ...input,
+    id,
+    username: username ?? null,
+    passwordEncrypted: password ? ctx.services.secrets.encrypt(password) : null,
+  };
+  return ContainerRegistry.fromDatabaseJson(
+    await insertWithAuditEntry(ctx, id, ContainerRegistry.query(ctx.knex).insert(row)),
+  );
+}
+
+/**
+ * Runs `insert` (an Objection insert of one row whose id, `id`, is given) in one statement with the call's audit
+ * entry naming the row (writeWithAuditEntry). @returns the inserted row (camelCase columns).
+ */
+async function insertWithAuditEntry(
+  ctx: ServiceContext,
+  id: string,
+  insert: { returning(columns: string): { toKnexQuery(): Knex.QueryBuilder } },
+): Promise<Record<string, unknown>> {
+  noteAuditTarget(ctx, id);
+  const [row] = await writeWithAuditEntry<Record<string, unknown>>(ctx, insert.returning("*").toKnexQuery());
+  return row!;
 }
 
 /**
@@ -76,9 +98,9 @@ export async function createContainerRegistry(ctx: ServiceContext, raw: unknown)
 export async function createSshKey(ctx: ServiceContext, raw: unknown): Promise<SshKey> {
   const { privateKey, ...input } = parseInput(sshKeySchema, raw, "Invalid SSH key");
   await organizationAccess(ctx.scope, { organizationId: input.organizationId, action: "provider:manage" });
-  return SshKey.query(ctx.knex)
-    .insert({ ...input, privateKeyEncrypted: ctx.services.secrets.encrypt(privateKey) })
-    .returning("*");
+  const id = newId(SshKey.idKind);
+  const row = { ...input, id, privateKeyEncrypted: ctx.services.secrets.encrypt(privateKey) };
+  return SshKey.fromDatabaseJson(await insertWithAuditEntry(ctx, id, SshKey.query(ctx.knex).insert(row)));
 }
 
 /** Query (not run) of the `type` (github, gitlab) of git provider `id` of `organizationId` (import prerequisites). */
