@@ -112,7 +112,10 @@ export async function setActiveOrganization(ctx: Context, id: string) {
   const access = await organizationAccess(ctx.scope, { organizationId: id });
   const principal = ctx.caller!;
   if (principal.via === "session" && principal.sessionId) {
-    await ctx.knex("sessions").where({ id: principal.sessionId }).update({ active_organization_id: id });
+    await writeWithAuditEntry(
+      ctx,
+      ctx.knex("sessions").where({ id: principal.sessionId }).update({ active_organization_id: id }).returning("id"),
+    );
   }
   principal.organizationId = access.organizationId;
   return principal;
