@@ -4,6 +4,7 @@
  * on the caller's `db` (a transaction's locks and writes stay in it); none checks access (the caller did).
  */
 import type { Knex } from "knex";
+import { runAsIs, type WriteRunner } from "../../shared/write-runner.ts";
 
 type Db = Knex | Knex.Transaction;
 
@@ -155,17 +156,21 @@ export async function applicationByDeployTokenHash(
 
 /**
  * Stores a deploy token of application `id`: its digest `hash` and its `encrypted` form; with `onlyIfMissing`,
- * only when the application has none. @returns whether a row was updated.
+ * only when the application has none; the statement run by `run`. @returns whether a row was updated.
  */
 export async function storeDeployToken(
   db: Db,
   id: string,
   token: { hash: string; encrypted: string },
   onlyIfMissing: boolean,
+  run: WriteRunner = runAsIs,
 ): Promise<boolean> {
   const q = db("applications").where({ id });
   if (onlyIfMissing) q.whereNull("deploy_token_hash");
-  return (await q.update({ deploy_token_hash: token.hash, deploy_token_encrypted: token.encrypted })) > 0;
+  const stored = await run(
+    q.update({ deploy_token_hash: token.hash, deploy_token_encrypted: token.encrypted }).returning("id"),
+  );
+  return stored.length > 0;
 }
 
 /** The encrypted deploy token of application `id` (null when none; undefined when no such application). */
@@ -174,9 +179,9 @@ export async function deployTokenOf(db: Db, id: string): Promise<string | null |
   return row ? row.deployTokenEncrypted : undefined;
 }
 
-/** Sets the encrypted push webhook secret of application `id`. */
-export async function setWebhookSecret(db: Db, id: string, encrypted: string): Promise<void> {
-  await db("applications").where({ id }).update({ webhook_secret_encrypted: encrypted });
+/** Sets the encrypted push webhook secret of application `id` (the statement run by `run`). */
+export async function setWebhookSecret(db: Db, id: string, encrypted: string, run: WriteRunner = runAsIs) {
+  await run(db("applications").where({ id }).update({ webhook_secret_encrypted: encrypted }).returning("id"));
 }
 
 /** The auto-deploy and health-path columns of an application. */
@@ -208,7 +213,8 @@ export async function deploySettingsOf(db: Db, id: string): Promise<DeploySettin
 /**
  * Sets the given auto-deploy settings of application `id` (validated by the caller). A `healthPath` other than the
  * stored one also sets `needsDeployment`, in the same statement: the rendered Deployment's probes request it, so the
- * running version lacks the change. The other settings decide which pushes deploy and are not rendered.
+ * running version lacks the change. The other settings decide which pushes deploy and are not rendered. The
+ * statement is run by `run`.
  */
 export async function setDeploySettings(
   db: Db,
@@ -216,13 +222,17 @@ export async function setDeploySettings(
   patch: Partial<
     Pick<DeploySettingsRow, "autoDeploy" | "branchFilter" | "watchPaths" | "requireSignature" | "healthPath">
   >,
+  run: WriteRunner = runAsIs,
 ): Promise<void> {
   const rendered = patch.healthPath !== undefined && {
     needs_deployment: db.raw("needs_deployment or health_path is distinct from ?", [patch.healthPath]),
   };
-  await db("applications")
-    .where({ id })
-    .update({ ...patch, ...rendered });
+  await run(
+    db("applications")
+      .where({ id })
+      .update({ ...patch, ...rendered })
+      .returning("id"),
+  );
 }
 
 /** What a health probe reads of an application. */

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { can } from "../../auth/access/policy.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
+import type { WriteRunner } from "../../shared/write-runner.ts";
 import { organizationAccess } from "../access/index.ts";
 import {
   type DeploySettingsRow,
@@ -20,6 +21,7 @@ import {
   setWebhookSecret,
   storeDeployToken,
 } from "../applications/index.ts";
+import { writeWithAuditEntry } from "../audit/index.ts";
 import type { Context } from "../context.ts";
 import type { AppServices } from "../services.ts";
 
@@ -39,16 +41,31 @@ export function deployUrl(services: AppServices, token: string): string {
   return `${base.replace(/\/+$/, "")}/api/deploy/${token}`;
 }
 
-/** Stores a fresh token on application `applicationId`. @returns the token. */
-async function storeNewToken(knex: Knex, services: AppServices, applicationId: string, onlyIfMissing: boolean) {
+/**
+ * Stores a fresh token on application `applicationId` (the statement run by `run`). @returns the token, or null when
+ * none was stored.
+ */
+async function storeNewToken(
+  knex: Knex,
+  services: AppServices,
+  applicationId: string,
+  onlyIfMissing: boolean,
+  run?: WriteRunner,
+) {
   const token = newDeployToken();
   const stored = await storeDeployToken(
     knex,
     applicationId,
     { hash: deployTokenHash(token), encrypted: services.secrets.encrypt(token) },
     onlyIfMissing,
+    run,
   );
   return stored ? token : null;
+}
+
+/** The runner of a mutation's one write: the statement carries the call's audit entry. */
+function withEntry(ctx: Context): WriteRunner {
+  return (statement) => writeWithAuditEntry(ctx, statement);
 }
 
 /** The application `applicationId` visible to the caller, and the caller's right to manage it. */
@@ -82,7 +99,9 @@ export async function deployWebhookUrl(
  */
 export async function regenerateDeployToken(ctx: Context, applicationId: string): Promise<string> {
   await manageableApplication(ctx, applicationId);
-  const token = (await storeNewToken(ctx.knex, ctx.services, applicationId, false))!;
+  const token = await storeNewToken(ctx.knex, ctx.services, applicationId, false, withEntry(ctx));
+  // Deleted since it was found: as if it had never been.
+  if (!token) throw new NotFoundError("Application", applicationId);
   return deployUrl(ctx.services, token);
 }
 
@@ -93,7 +112,7 @@ export async function regenerateDeployToken(ctx: Context, applicationId: string)
 export async function regenerateDeployWebhookSecret(ctx: Context, applicationId: string): Promise<string> {
   await manageableApplication(ctx, applicationId);
   const secret = randomBytes(32).toString("hex");
-  await setWebhookSecret(ctx.knex, applicationId, ctx.services.secrets.encrypt(secret));
+  await setWebhookSecret(ctx.knex, applicationId, ctx.services.secrets.encrypt(secret), withEntry(ctx));
   return secret;
 }
 
@@ -179,6 +198,6 @@ export async function updateDeploySettings(
   if (input.branchFilter !== undefined) patch.branchFilter = checked.branchFilter || null;
   if (checked.watchPaths != null) patch.watchPaths = checked.watchPaths.filter(Boolean);
   if (checked.healthPath != null) patch.healthPath = checked.healthPath;
-  if (Object.keys(patch).length) await setDeploySettings(ctx.knex, applicationId, patch);
+  if (Object.keys(patch).length) await setDeploySettings(ctx.knex, applicationId, patch, withEntry(ctx));
   return deploySettings(ctx.knex, applicationId);
 }
