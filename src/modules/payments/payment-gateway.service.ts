@@ -12,7 +12,7 @@ import { visibleRowsById } from "../../reads/index.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { URL_TEXT, URL_TEXT_MESSAGE } from "../../shared/input-fields.ts";
 import { withTransaction } from "../../shared/transaction.ts";
-import { noteAuditTarget } from "../audit/index.ts";
+import { noteAuditTarget, writeWithAuditEntry } from "../audit/index.ts";
 import { type ServiceContext, sqlCallerOf } from "../context.ts";
 import { lockOrganization } from "../organizations/index.ts";
 import { projectTable } from "../projects/index.ts";
@@ -159,7 +159,7 @@ export async function updatePaymentGatewayService(
     patch.webhookUrl = input.webhookUrl ? await checkWebhookUrl(ctx, input.webhookUrl) : null;
   }
   if (Object.keys(patch).length === 0) return (await visibleService(ctx, id)).service;
-  const [service] = await ctx.knex(SERVICES).where({ id }).update(patch).returning("*");
+  const [service] = await writeWithAuditEntry(ctx, ctx.knex(SERVICES).where({ id }).update(patch).returning("*"));
   if (!service) throw new NotFoundError("PaymentGatewayService", id);
   return service as PaymentGatewayService;
 }
