@@ -4,6 +4,7 @@
  */
 import type { Knex } from "knex";
 import { newId } from "../../db/ids.ts";
+import { runAsIs, type WriteRunner } from "../../shared/write-runner.ts";
 
 type Db = Knex | Knex.Transaction;
 
@@ -31,21 +32,29 @@ export async function memberAmong(db: Db, organizationId: string, userIds: Knex.
 
 /**
  * Writes the grant of `target` (exactly one of a project and an application) to member `memberId` unless the member
- * holds it already: of concurrent writes of one grant, one row is made (a unique index per kind of target).
- * @returns whether this call made it.
+ * holds it already: of concurrent writes of one grant, one row is made (a unique index per kind of target). The
+ * statement is run by `run`. @returns whether this call made it.
  */
 export async function insertGrantOnce(
   db: Db,
   memberId: string,
   target: { projectId: string | null; applicationId: string | null },
+  run: WriteRunner = runAsIs,
 ): Promise<boolean> {
   const conflict = target.projectId
     ? "(member_id, project_id) where project_id is not null"
     : "(member_id, application_id) where application_id is not null";
-  const { rows } = (await db.raw(
-    `insert into member_grants (id, member_id, project_id, application_id) values (?, ?, ?, ?)
-     on conflict ${conflict} do nothing returning id`,
-    [newId("grant"), memberId, target.projectId, target.applicationId],
-  )) as { rows: unknown[] };
-  return rows.length > 0;
+  const made = await run(
+    db("member_grants")
+      .insert({
+        id: newId("grant"),
+        member_id: memberId,
+        project_id: target.projectId,
+        application_id: target.applicationId,
+      })
+      .onConflict(db.raw(conflict))
+      .ignore()
+      .returning("id"),
+  );
+  return made.length > 0;
 }
