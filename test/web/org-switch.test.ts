@@ -86,6 +86,8 @@ describe.skipIf(SKIP_REASON !== null)("the organization a page shows, across tab
     await tab2.goto(`/apps/${b.applicationId}`);
     await tab2.getByRole("heading", { name: bApp, exact: false }).first().waitFor(WAIT);
     await expect.poll(() => headerOrg(tab2), WAIT).toBe(b.organizationId);
+    // The deep link's switch reaches tab 1 too, before it switches back.
+    await expect.poll(() => headerOrg(tab1), WAIT).toBe(b.organizationId);
     await tab1.getByLabel("Organization").selectOption(a.organizationId);
     await tab1.locator(`li[data-project-id="${a.projectId}"]`).waitFor(WAIT);
     await tab2.goto(`/settings/deploy?app=${b.applicationId}`);
