@@ -78,7 +78,7 @@ export async function deleteApiKey(ctx: Context, id: string): Promise<string> {
   const creator = await Member.query(ctx.knex).findOne({ organizationId: key.organizationId, userId: key.referenceId });
   assertCan(access, "apiKey:delete", { own, creatorRole: creator?.role ?? null });
   // Of concurrent deletes of one key, the one whose statement removed the row answers; the others find it gone.
-  const deleted = await writeWithAuditEntry(ctx, ApiKey.query(ctx.knex).deleteById(id).returning("id").toKnexQuery());
+  const deleted = await writeWithAuditEntry(ctx, ApiKey.query(ctx.knex).deleteById(id).returning("id"));
   if (deleted.length === 0) throw new NotFoundError("ApiKey", id);
   await publishAccessChange(ctx.services.pubsub, { apiKeyId: id }, ctx.log);
   return id;

@@ -28,9 +28,11 @@ import {
   isScalarType,
 } from "graphql";
 import type { Knex } from "knex";
+import type { Model } from "objection";
 import { deriveContext } from "../../shared/operation-context.ts";
 import { rootFieldNames } from "../../shared/root-fields.ts";
 import { transactionRetryingConflicts } from "../../shared/transaction.ts";
+import type { WriteRunner } from "../../shared/write-runner.ts";
 import type { Context } from "../context.ts";
 import {
   type AuditEntry,
@@ -260,9 +262,12 @@ const CACHED_PLAN_RESULT_CHANGED = "0A000";
 /** How many times each statement of {@link writeWithAuditEntry} (by its text's hash) was prepared anew. */
 const preparedGenerations = new Map<string, number>();
 
+/** What {@link writeWithAuditEntry} runs: a knex write builder, or an Objection one (its knex query is run). */
+type WriteStatement = Knex.QueryBuilder | { toKnexQuery(): Knex.QueryBuilder };
+
 /**
- * Runs `change` — one data-modifying statement that returns its rows (a knex insert, update or delete builder with
- * `returning`) — on the pool with the ok entry of the mutation `ctx` runs in, inserted by the same statement (a
+ * Runs `statement` — one data-modifying statement that returns its rows (a knex or Objection insert, update or
+ * delete builder with `returning`) — on the pool with the ok entry of the mutation `ctx` runs in, inserted by the same statement (a
  * data-modifying common table expression) when the change returns a row: change and entry commit together, in one
  * round trip and with no transaction. A change that returns no row writes no entry (the call's outcome is written
  * as usual). When `ctx` runs in a transaction, in no mutation, or its entry is written already, `change` runs as
@@ -274,9 +279,10 @@ const preparedGenerations = new Map<string, number>();
  */
 export async function writeWithAuditEntry<T>(
   ctx: { knex: Knex },
-  change: Knex.QueryBuilder,
+  statement: WriteStatement,
   options: { namesChangedRows?: boolean } = {},
 ): Promise<T[]> {
+  const change = "toKnexQuery" in statement ? statement.toKnexQuery() : statement;
   const pending = (ctx as Record<symbol, PendingEntry | undefined>)[PENDING];
   if (!pending || pending.writtenIn || ctx.knex.isTransaction) return (await change) as T[];
   const knex = ctx.knex;
@@ -296,13 +302,13 @@ export async function writeWithAuditEntry<T>(
       where exists (select 1 from change)`,
       values as Knex.Value[],
     );
-    const statement = knex.with("change", change).with("entry", entry).select("*").from("change");
+    const combined = knex.with("change", change).with("entry", entry).select("*").from("change");
     // A named prepared statement (its name from its text; the pool drops the name behind a transaction-mode pooler:
     // src/db/prepared-statements.ts): parsing and planning the two inserts anew was most of the entry's cost
     // (pgbench, 2 cores, a webhook create's insert: 6,700 statements/s alone, 4,300 with the entry, unprepared;
     // 9,300 and 7,900 prepared).
-    const key = hash("sha256", statement.toSQL().sql, "hex").slice(0, 32);
-    const named = () => statement.clone().options({ name: `audit_${key}_${preparedGenerations.get(key) ?? 0}` });
+    const key = hash("sha256", combined.toSQL().sql, "hex").slice(0, 32);
+    const named = () => combined.clone().options({ name: `audit_${key}_${preparedGenerations.get(key) ?? 0}` });
     const rows = (await named().catch((error: unknown) => {
       // A column added to the changed table since a connection prepared it (a rolling upgrade's migration):
       // PostgreSQL refuses the prepared `returning *` before running it. It is prepared anew under a new name.
@@ -316,6 +322,27 @@ export async function writeWithAuditEntry<T>(
     pending.writtenIn = null;
     throw error;
   }
+}
+
+/**
+ * {@link writeWithAuditEntry}, answering the rows as instances of `model` (an Objection model class).
+ * @returns one instance per row the statement returned.
+ */
+export async function writeModelsWithAuditEntry<M extends Model>(
+  ctx: { knex: Knex },
+  model: { new (): M; fromDatabaseJson(json: object): Model },
+  statement: WriteStatement,
+): Promise<M[]> {
+  const rows = await writeWithAuditEntry<Record<string, unknown>>(ctx, statement);
+  return rows.map((row) => model.fromDatabaseJson(row) as M);
+}
+
+/**
+ * The {@link WriteRunner} that runs another module's write for the mutation `ctx` runs in with its audit entry
+ * ({@link writeWithAuditEntry}, with `options`).
+ */
+export function auditedWriteRunner(ctx: { knex: Knex }, options: { namesChangedRows?: boolean } = {}): WriteRunner {
+  return (statement) => writeWithAuditEntry(ctx, statement, options);
 }
 
 /**

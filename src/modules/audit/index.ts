@@ -23,8 +23,10 @@ export { recordCall, recordSystemChange } from "./audit-calls.ts";
 export { type AuditOutcome, outcomeOfCode, outcomeOfError } from "./audit-entry.ts";
 export {
   auditedMutation,
+  auditedWriteRunner,
   noteAuditOrganization,
   noteAuditTarget,
   recordRefusedMutation,
+  writeModelsWithAuditEntry,
   writeWithAuditEntry,
 } from "./audit-mutations.ts";

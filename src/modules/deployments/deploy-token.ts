@@ -21,7 +21,7 @@ import {
   setWebhookSecret,
   storeDeployToken,
 } from "../applications/index.ts";
-import { writeWithAuditEntry } from "../audit/index.ts";
+import { auditedWriteRunner } from "../audit/index.ts";
 import type { Context } from "../context.ts";
 import type { AppServices } from "../services.ts";
 
@@ -63,11 +63,6 @@ async function storeNewToken(
   return stored ? token : null;
 }
 
-/** The runner of a mutation's one write: the statement carries the call's audit entry. */
-function withEntry(ctx: Context): WriteRunner {
-  return (statement) => writeWithAuditEntry(ctx, statement);
-}
-
 /** The application `applicationId` visible to the caller, and the caller's right to manage it. */
 async function manageableApplication(ctx: Context, applicationId: string) {
   const app = await ctx.loaders.applications.byId.load(applicationId);
@@ -99,7 +94,7 @@ export async function deployWebhookUrl(
  */
 export async function regenerateDeployToken(ctx: Context, applicationId: string): Promise<string> {
   await manageableApplication(ctx, applicationId);
-  const token = await storeNewToken(ctx.knex, ctx.services, applicationId, false, withEntry(ctx));
+  const token = await storeNewToken(ctx.knex, ctx.services, applicationId, false, auditedWriteRunner(ctx));
   // Deleted since it was found: as if it had never been.
   if (!token) throw new NotFoundError("Application", applicationId);
   return deployUrl(ctx.services, token);
@@ -112,7 +107,7 @@ export async function regenerateDeployToken(ctx: Context, applicationId: string)
 export async function regenerateDeployWebhookSecret(ctx: Context, applicationId: string): Promise<string> {
   await manageableApplication(ctx, applicationId);
   const secret = randomBytes(32).toString("hex");
-  await setWebhookSecret(ctx.knex, applicationId, ctx.services.secrets.encrypt(secret), withEntry(ctx));
+  await setWebhookSecret(ctx.knex, applicationId, ctx.services.secrets.encrypt(secret), auditedWriteRunner(ctx));
   return secret;
 }
 
@@ -198,6 +193,6 @@ export async function updateDeploySettings(
   if (input.branchFilter !== undefined) patch.branchFilter = checked.branchFilter || null;
   if (checked.watchPaths != null) patch.watchPaths = checked.watchPaths.filter(Boolean);
   if (checked.healthPath != null) patch.healthPath = checked.healthPath;
-  if (Object.keys(patch).length) await setDeploySettings(ctx.knex, applicationId, patch, withEntry(ctx));
+  if (Object.keys(patch).length) await setDeploySettings(ctx.knex, applicationId, patch, auditedWriteRunner(ctx));
   return deploySettings(ctx.knex, applicationId);
 }

@@ -10,7 +10,7 @@ import { NotFoundError } from "../../shared/errors.ts";
 import { nameText } from "../../shared/input-fields.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { organizationAccess } from "../access/index.ts";
-import { noteAuditTarget, writeWithAuditEntry } from "../audit/index.ts";
+import { noteAuditTarget, writeModelsWithAuditEntry, writeWithAuditEntry } from "../audit/index.ts";
 import type { Context } from "../context.ts";
 import { NotificationChannel } from "./notification-channel.model.ts";
 
@@ -39,11 +39,9 @@ export async function addNotificationChannel(ctx: Context, raw: z.input<typeof a
   };
   return translateUniqueViolations(
     async () => {
-      const [added] = await writeWithAuditEntry<Record<string, unknown>>(
-        ctx,
-        NotificationChannel.query(ctx.knex).insert(row).returning("*").toKnexQuery(),
-      );
-      return NotificationChannel.fromDatabaseJson(added!);
+      const query = NotificationChannel.query(ctx.knex).insert(row).returning("*");
+      const [added] = await writeModelsWithAuditEntry(ctx, NotificationChannel, query);
+      return added!;
     },
     {
       notification_channels_organization_id_type_target_unique: {
@@ -61,10 +59,7 @@ export async function removeNotificationChannel(ctx: Context, id: string): Promi
   if (!channel || !access) throw new NotFoundError("NotificationChannel", id);
   assertCan(access, "notification:manage");
   // Of concurrent removals, the one whose statement removed the row answers; the others find it gone.
-  const removed = await writeWithAuditEntry(
-    ctx,
-    NotificationChannel.query(ctx.knex).deleteById(id).returning("id").toKnexQuery(),
-  );
+  const removed = await writeWithAuditEntry(ctx, NotificationChannel.query(ctx.knex).deleteById(id).returning("id"));
   if (removed.length === 0) throw new NotFoundError("NotificationChannel", id);
   return id;
 }

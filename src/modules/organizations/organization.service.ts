@@ -11,7 +11,12 @@ import { nameText } from "../../shared/input-fields.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { Member, organizationAccess } from "../access/index.ts";
-import { noteAuditOrganization, noteAuditTarget, writeWithAuditEntry } from "../audit/index.ts";
+import {
+  noteAuditOrganization,
+  noteAuditTarget,
+  writeModelsWithAuditEntry,
+  writeWithAuditEntry,
+} from "../audit/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { events } from "../events.ts";
 import { Organization, Plan } from "./organization.model.ts";
@@ -92,13 +97,11 @@ export async function createOrganization(ctx: Context, raw: { name: string; slug
 export async function renameOrganization(ctx: Context, id: string, rawName: string) {
   await organizationAccess(ctx.scope, { organizationId: id, action: "organization:update" });
   const name = parseInput(z.object({ name: organizationName }), { name: rawName }).name;
-  const [renamed] = await writeWithAuditEntry<Record<string, unknown>>(
-    ctx,
-    Organization.query(ctx.knex).patch({ name }).where({ id }).returning("*").toKnexQuery(),
-  );
+  const query = Organization.query(ctx.knex).patch({ name }).where({ id }).returning("*");
+  const [renamed] = await writeModelsWithAuditEntry(ctx, Organization, query);
   // Deleted since it was found: as if it had never been.
   if (!renamed) throw new NotFoundError("Organization", id);
-  return Organization.fromDatabaseJson(renamed);
+  return renamed;
 }
 
 /**

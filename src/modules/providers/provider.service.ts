@@ -9,7 +9,7 @@ import { newId } from "../../db/ids.ts";
 import { nameText } from "../../shared/input-fields.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { organizationAccess } from "../access/index.ts";
-import { noteAuditTarget, writeWithAuditEntry } from "../audit/index.ts";
+import { noteAuditTarget, writeModelsWithAuditEntry } from "../audit/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { ContainerRegistry, GitProvider, SshKey } from "./provider.models.ts";
 
@@ -53,9 +53,15 @@ export async function createGitProvider(ctx: ServiceContext, raw: unknown): Prom
   const input = parseInput(gitProviderSchema, raw, "Invalid git provider");
   await organizationAccess(ctx.scope, { organizationId: input.organizationId, action: "provider:manage" });
   const id = newId(GitProvider.idKind);
-  return GitProvider.fromDatabaseJson(
-    await insertWithAuditEntry(ctx, id, GitProvider.query(ctx.knex).insert({ ...input, id })),
+  noteAuditTarget(ctx, id);
+  const [made] = await writeModelsWithAuditEntry(
+    ctx,
+    GitProvider,
+    GitProvider.query(ctx.knex)
+      .insert({ ...input, id })
+      .returning("*"),
   );
+  return made!;
 }
 
 /**
@@ -72,23 +78,10 @@ export async function createContainerRegistry(ctx: ServiceContext, raw: unknown)
     username: username ?? null,
     passwordEncrypted: password ? ctx.services.secrets.encrypt(password) : null,
   };
-  return ContainerRegistry.fromDatabaseJson(
-    await insertWithAuditEntry(ctx, id, ContainerRegistry.query(ctx.knex).insert(row)),
-  );
-}
-
-/**
- * Runs `insert` (an Objection insert of one row whose id, `id`, is given) in one statement with the call's audit
- * entry naming the row (writeWithAuditEntry). @returns the inserted row (camelCase columns).
- */
-async function insertWithAuditEntry(
-  ctx: ServiceContext,
-  id: string,
-  insert: { returning(columns: string): { toKnexQuery(): Knex.QueryBuilder } },
-): Promise<Record<string, unknown>> {
   noteAuditTarget(ctx, id);
-  const [row] = await writeWithAuditEntry<Record<string, unknown>>(ctx, insert.returning("*").toKnexQuery());
-  return row!;
+  const query = ContainerRegistry.query(ctx.knex).insert(row).returning("*");
+  const [made] = await writeModelsWithAuditEntry(ctx, ContainerRegistry, query);
+  return made!;
 }
 
 /**
@@ -100,7 +93,9 @@ export async function createSshKey(ctx: ServiceContext, raw: unknown): Promise<S
   await organizationAccess(ctx.scope, { organizationId: input.organizationId, action: "provider:manage" });
   const id = newId(SshKey.idKind);
   const row = { ...input, id, privateKeyEncrypted: ctx.services.secrets.encrypt(privateKey) };
-  return SshKey.fromDatabaseJson(await insertWithAuditEntry(ctx, id, SshKey.query(ctx.knex).insert(row)));
+  noteAuditTarget(ctx, id);
+  const [made] = await writeModelsWithAuditEntry(ctx, SshKey, SshKey.query(ctx.knex).insert(row).returning("*"));
+  return made!;
 }
 
 /** Query (not run) of the `type` (github, gitlab) of git provider `id` of `organizationId` (import prerequisites). */

@@ -6,14 +6,13 @@
  * limited.
  */
 
-import type { Knex } from "knex";
 import { assertCan } from "../../auth/access/policy.ts";
 import { isLimitableByGrants } from "../../auth/access/standing.ts";
 import { publishAccessChange } from "../../shared/access-changes.ts";
 import { BadUserInputError, NotFoundError } from "../../shared/errors.ts";
 import { withTransaction } from "../../shared/transaction.ts";
 import { insertGrantOnce, Member, MemberGrant } from "../access/index.ts";
-import { writeWithAuditEntry } from "../audit/index.ts";
+import { auditedWriteRunner } from "../audit/index.ts";
 import type { Context } from "../context.ts";
 import { visibleMember } from "./member.service.ts";
 
@@ -78,7 +77,7 @@ export async function grantAccess(ctx: Context, input: GrantInput): Promise<Memb
   if (existing) return existing;
   // Of concurrent grants of one target, one row is written; the others find it.
   // The grant made and the call's audit entry (naming it) in one statement.
-  const withEntry = (statement: Knex.QueryBuilder) => writeWithAuditEntry(ctx, statement, { namesChangedRows: true });
+  const withEntry = auditedWriteRunner(ctx, { namesChangedRows: true });
   const made = await insertGrantOnce(ctx.knex, member.id, { projectId, applicationId }, withEntry);
   const grant = await MemberGrant.query(ctx.knex).findOne({ memberId: member.id, projectId, applicationId });
   // Written, then revoked at once by another call: gone, as a read of it now would find.

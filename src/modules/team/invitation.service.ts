@@ -13,7 +13,7 @@ import { baseUrlOf } from "../../auth/auth.ts";
 import { BadUserInputError, ConflictError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validate.ts";
 import { memberAmong, organizationAccess } from "../access/index.ts";
-import { writeWithAuditEntry } from "../audit/index.ts";
+import { writeModelsWithAuditEntry } from "../audit/index.ts";
 import type { Context, ServiceContext } from "../context.ts";
 import { enqueueMail } from "../mail/index.ts";
 import { findUserByEmail, lockOrganization, Organization, User, userIdsWithEmail } from "../organizations/index.ts";
@@ -181,16 +181,13 @@ export async function cancelInvitation(ctx: Context, id: string): Promise<Invita
   const { invitation, access } = await visibleInvitation(ctx, id);
   assertCan(access, "team:manage");
   assertPending(invitation, ctx.services.now());
-  const [updated] = await writeWithAuditEntry<Record<string, unknown>>(
-    ctx,
-    Invitation.query(ctx.knex)
-      .patch({ status: "canceled" })
-      .where({ id, status: "pending" })
-      .returning("*")
-      .toKnexQuery(),
-  );
+  const query = Invitation.query(ctx.knex)
+    .patch({ status: "canceled" })
+    .where({ id, status: "pending" })
+    .returning("*");
+  const [updated] = await writeModelsWithAuditEntry(ctx, Invitation, query);
   if (!updated) throw new ConflictError("The invitation is no longer pending");
-  return Invitation.fromDatabaseJson(updated);
+  return updated;
 }
 
 /**
