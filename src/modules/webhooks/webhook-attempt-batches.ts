@@ -129,14 +129,14 @@ export function storableEntry(entry: AttemptLogEntry): Record<string, unknown> {
 
 async function writeEntries(knex: Knex, entries: readonly AttemptOutcomeEntry[]): Promise<Array<true | Error>> {
   try {
-    await writeStatement(knex, entries);
+    await outcomeStatement(knex, entries);
     return entries.map(() => true as const);
   } catch {
     // One entry may be at fault (e.g. its delivery deleted between the join and the foreign key check): alone,
     // each retried after a deadlock or serialization failure (the attempt happened: it is logged).
     return Promise.all(
       entries.map((entry) =>
-        retryingConflicts(() => writeStatement(knex, [entry])).then(
+        retryingConflicts(async () => await outcomeStatement(knex, [entry])).then(
           () => true as const,
           (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
         ),
@@ -145,15 +145,23 @@ async function writeEntries(knex: Knex, entries: readonly AttemptOutcomeEntry[])
   }
 }
 
-function writeStatement(knex: Knex, entries: readonly AttemptOutcomeEntry[]): Promise<unknown> {
+/**
+ * The outcome statement of `entries` (see {@link logAttempt}), named `skiff_webhook_attempt_outcome`: one array
+ * parameter per column, then the batch's size.
+ */
+export function outcomeStatement(knex: Knex, entries: readonly AttemptOutcomeEntry[]): Knex.Raw {
   // One array per column (pg sends them as PostgreSQL arrays; Knex's types do not list arrays with nulls).
   const column = <K extends keyof AttemptOutcomeEntry>(key: K) => entries.map((e) => e[key]) as unknown as Knex.Value;
   return knex
     .raw(
+      // `limit ?` (the batch's size) is no filter: it tells a generic plan that `entry` is small (a limit it cannot
+      // see counts as a tenth of its input), so the update finds its deliveries by primary key however small the
+      // table was when the statement was planned, instead of scanning it as it grows.
       `with entry as (
        select * from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::boolean[], ?::int[], ?::text[], ?::text[],
          ?::int[], ?::int[]) as t(delivery_id, endpoint_id, event, attempt, success, response_status, response_body,
          error_message, duration_ms, retry_ms)
+       limit ?
      ), updated as (
        update webhook_deliveries d
        set attempts = entry.attempt, updated_at = now(), locked_until = null, locked_by = null,
@@ -161,12 +169,13 @@ function writeStatement(knex: Knex, entries: readonly AttemptOutcomeEntry[]): Pr
          next_attempt_at = case when entry.success or d.status = 'cancelled' then null
            else now() + entry.retry_ms * interval '1 millisecond' end
        from entry where d.id = entry.delivery_id
-       returning d.id
+       returning entry.delivery_id, entry.endpoint_id, entry.event, entry.attempt, entry.success,
+         entry.response_status, entry.response_body, entry.error_message, entry.duration_ms
      )
      insert into webhook_delivery_attempts (delivery_id, endpoint_id, event, attempt, success, response_status,
        response_body, error_message, duration_ms)
      select delivery_id, endpoint_id, event, attempt, success, response_status, response_body, error_message,
-       duration_ms from entry join updated on updated.id = entry.delivery_id`,
+       duration_ms from updated`,
       [
         column("deliveryId"),
         column("endpointId"),
@@ -178,6 +187,7 @@ function writeStatement(knex: Knex, entries: readonly AttemptOutcomeEntry[]): Pr
         entries.map((e) => storable(e.errorMessage)) as unknown as Knex.Value,
         column("durationMs"),
         column("retryInMs"),
+        entries.length,
       ],
     )
     .options({ name: "skiff_webhook_attempt_outcome" });

@@ -44,6 +44,66 @@ interface WebhookDispatcher extends ModuleWorker {
 /** A claimed row as the claim returns it. */
 type ClaimedRow = Omit<ClaimedDelivery, "attempt"> & { attempts: number };
 
+/** What a claim takes: see {@link claimStatement}. */
+interface ClaimLimits {
+  /** Endpoints none of whose deliveries may be claimed (at their cap, or closing). */
+  busy: string[];
+  /** Endpoints with attempts in flight but free slots, and their free slots (same order). */
+  partly: string[];
+  slots: number[];
+  /** Deliveries to claim at most. */
+  free: number;
+  /** Slots of an endpoint with no attempt in flight. */
+  cap: number;
+  leaseSeconds: number;
+  /** The dispatcher's id (`locked_by`). */
+  lockedBy: string;
+}
+
+/**
+ * The claim statement (named `skiff_webhook_claim`, run on the job runner's pool): up to `free` due deliveries,
+ * `for update skip locked`, at most each endpoint's free slots, leased to `lockedBy` for `leaseSeconds`, returned
+ * with their endpoints.
+ */
+export function claimStatement(knex: Knex, limits: ClaimLimits): { name: string; text: string; values: unknown[] } {
+  const native = knex
+    .raw(
+      `with candidate as (
+         select id, endpoint_id, next_attempt_at from webhook_deliveries
+         where status = 'pending' and next_attempt_at is not null and next_attempt_at <= now()
+           and (locked_until is null or locked_until < now()) and endpoint_id <> all(?::text[])
+         order by next_attempt_at limit ? for update skip locked
+       ), chosen as (
+         select id from (
+           select c.id, c.next_attempt_at,
+             row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as n,
+             coalesce(f.free, ?) as free
+           from candidate c left join unnest(?::text[], ?::int[]) as f(endpoint_id, free)
+             on f.endpoint_id = c.endpoint_id
+         ) ranked where n <= free order by next_attempt_at limit ?
+       )
+       update webhook_deliveries d set locked_until = now() + ? * interval '1 second', locked_by = ?
+       from chosen, webhook_endpoints e where d.id = chosen.id and e.id = d.endpoint_id
+       returning d.id as "id", d.endpoint_id as "endpointId", d.organization_id as "organizationId",
+         d.event as "event", d.body as "body", d.status as "status", d.attempts as "attempts", d.force as "force",
+         e.url as "url", e.secret_encrypted as "secretEncrypted", e.is_active as "isActive",
+         e.failing_since as "failingSince"`,
+      [
+        limits.busy as unknown as Knex.Value,
+        limits.free * CANDIDATES_PER_SLOT,
+        limits.cap,
+        limits.partly as unknown as Knex.Value,
+        limits.slots as unknown as Knex.Value,
+        limits.free,
+        limits.leaseSeconds,
+        limits.lockedBy,
+      ],
+    )
+    .toSQL()
+    .toNative();
+  return { name: "skiff_webhook_claim", text: native.sql, values: [...native.bindings] };
+}
+
 /**
  * Starts the dispatcher of `services`' instance. Its claims (every poll included) run on `background`, the job
  * runner's session pool; the attempts' writes on the request pool, as job handlers' do.
@@ -129,46 +189,9 @@ export function startWebhookDispatcher(
         slots.push(cap - n);
       }
     }
-    const native = knex
-      .raw(
-        `with candidate as (
-           select id, endpoint_id, next_attempt_at from webhook_deliveries
-           where status = 'pending' and next_attempt_at is not null and next_attempt_at <= now()
-             and (locked_until is null or locked_until < now()) and endpoint_id <> all(?::text[])
-           order by next_attempt_at limit ? for update skip locked
-         ), chosen as (
-           select id from (
-             select c.id, c.next_attempt_at,
-               row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as n,
-               coalesce(f.free, ?) as free
-             from candidate c left join unnest(?::text[], ?::int[]) as f(endpoint_id, free)
-               on f.endpoint_id = c.endpoint_id
-           ) ranked where n <= free order by next_attempt_at limit ?
-         )
-         update webhook_deliveries d set locked_until = now() + ? * interval '1 second', locked_by = ?
-         from chosen, webhook_endpoints e where d.id = chosen.id and e.id = d.endpoint_id
-         returning d.id as "id", d.endpoint_id as "endpointId", d.organization_id as "organizationId",
-           d.event as "event", d.body as "body", d.status as "status", d.attempts as "attempts", d.force as "force",
-           e.url as "url", e.secret_encrypted as "secretEncrypted", e.is_active as "isActive",
-           e.failing_since as "failingSince"`,
-        [
-          busy as unknown as Knex.Value,
-          free * CANDIDATES_PER_SLOT,
-          cap,
-          partly as unknown as Knex.Value,
-          slots as unknown as Knex.Value,
-          free,
-          leaseSeconds,
-          id,
-        ],
-      )
-      .toSQL()
-      .toNative();
-    const { rows } = await background.query<ClaimedRow>({
-      name: "skiff_webhook_claim",
-      text: native.sql,
-      values: [...native.bindings],
-    });
+    const { rows } = await background.query<ClaimedRow>(
+      claimStatement(knex, { busy, partly, slots, free, cap, leaseSeconds, lockedBy: id }),
+    );
     return rows;
   }
 

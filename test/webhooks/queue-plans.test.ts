@@ -1,0 +1,67 @@
+/**
+ * The deliveries' queue statements are named prepared statements, planned once per connection (docs/webhooks.md
+ * "Benchmark"): their generic plans must find deliveries through an index on a new database, whose empty
+ * `webhook_deliveries` the planner takes for a few pages, or every claim and outcome would scan the whole table
+ * as it grows until the next ANALYZE replans them.
+ */
+import type { Knex } from "knex";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { outcomeStatement } from "../../src/modules/webhooks/webhook-attempt-batches.ts";
+import { claimStatement } from "../../src/modules/webhooks/webhook-dispatcher.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(() => db.drop());
+
+/** The generic plan of `text` (`$n` parameters) on `knex`'s database, as EXPLAIN prints it. */
+async function genericPlan(knex: Knex, text: string): Promise<string> {
+  const parameters = new Set(text.match(/\$\d+/g)).size;
+  return knex.transaction(async (trx) => {
+    await trx.raw("set local plan_cache_mode = force_generic_plan");
+    await trx.raw(`prepare queue_statement as ${text}`);
+    const { rows } = await trx.raw<{ rows: Array<{ "QUERY PLAN": string }> }>(
+      `explain execute queue_statement(${Array(parameters).fill("null").join(", ")})`,
+    );
+    await trx.raw("deallocate queue_statement");
+    return rows.map((r) => r["QUERY PLAN"]).join("\n");
+  });
+}
+
+describe("webhook queue statements' generic plans on a new database", () => {
+  it("the outcome statement updates its deliveries by primary key", async () => {
+    const entry = {
+      deliveryId: "dlv_0000000000000000",
+      endpointId: "webhook_x",
+      event: "course_completed",
+      attempt: 1,
+      success: true,
+      responseStatus: 200,
+      responseBody: "",
+      errorMessage: null,
+      durationMs: 1,
+      retryInMs: null,
+    };
+    const plan = await genericPlan(db.knex, outcomeStatement(db.knex, [entry]).toSQL().toNative().sql);
+    expect(plan).toMatch(/Index Scan using webhook_deliveries_pkey on webhook_deliveries/);
+    expect(plan).not.toMatch(/Seq Scan on webhook_deliveries/);
+  });
+
+  it("the claim takes due deliveries from the due index and leases them by primary key", async () => {
+    const { text } = claimStatement(db.knex, {
+      busy: [],
+      partly: [],
+      slots: [],
+      free: 50,
+      cap: 5,
+      leaseSeconds: 30,
+      lockedBy: "test",
+    });
+    const plan = await genericPlan(db.knex, text);
+    expect(plan).toMatch(/Index Scan using webhook_deliveries_due_index on webhook_deliveries/);
+    expect(plan).toMatch(/Index Scan using webhook_deliveries_pkey on webhook_deliveries d/);
+    expect(plan).not.toMatch(/Seq Scan on webhook_deliveries/);
+  });
+});
