@@ -8,6 +8,7 @@ import type { Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outcomeStatement } from "../../src/modules/webhooks/webhook-attempt-batches.ts";
 import { claimStatement } from "../../src/modules/webhooks/webhook-dispatcher.ts";
+import { subscribedEndpoints } from "../../src/modules/webhooks/webhook-emit.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 let db: TestDatabase;
@@ -63,5 +64,14 @@ describe("webhook queue statements' generic plans on a new database", () => {
     expect(plan).toMatch(/Index Scan using webhook_deliveries_due_index on webhook_deliveries/);
     expect(plan).toMatch(/Index Scan using webhook_deliveries_pkey on webhook_deliveries d/);
     expect(plan).not.toMatch(/Seq Scan on webhook_deliveries/);
+  });
+
+  it("an emission reads the organization's endpoints by its index, whichever endpoints it goes to", async () => {
+    for (const endpointId of [undefined, "webhook_x"]) {
+      const { sql } = subscribedEndpoints(db.knex, "org_x", "course_completed", endpointId).toSQL().toNative();
+      const plan = await genericPlan(db.knex, sql);
+      expect(plan).toMatch(/Index (Only )?Scan using webhook_endpoints_\w+ on webhook_endpoints e/);
+      expect(plan).not.toMatch(/Seq Scan on webhook_endpoints/);
+    }
   });
 });

@@ -84,16 +84,10 @@ export async function emitWebhookEvent(
     // stay, receive nothing, and deliver again after an upgrade). Their rows are locked as the deliveries' foreign
     // keys would lock them: an endpoint deleted by a transaction that commits meanwhile is skipped here, not a
     // foreign key violation failing the action that emits the event.
-    const endpoints = (await tx
-      .knex("webhook_endpoints as e")
-      .join(organizationNumbers(tx.knex, "o", WEBHOOK_GATE.planFeature.feature), "o.id", "e.organization_id")
-      .where("e.organization_id", organizationId)
-      .modify((q) => {
-        if (options.endpointId) q.where("e.id", options.endpointId);
-        else q.where("e.is_active", true).whereRaw("? = any(e.events)", [event]);
-      })
-      .select("e.id", "o.database_id")
-      .forKeyShare("e")) as Array<{ id: string; databaseId: number }>;
+    const endpoints = (await subscribedEndpoints(tx.knex, organizationId, event, options.endpointId)) as Array<{
+      id: string;
+      databaseId: number;
+    }>;
     if (endpoints.length === 0) return [];
     const orgNumber = endpoints[0]!.databaseId;
     const timestamp = ctx.services.now().toISOString();
@@ -104,7 +98,45 @@ export async function emitWebhookEvent(
       return { id: deliveryId, endpoint_id: e.id, organization_id: organizationId, event, body };
     });
     // The rows, due now, and the dispatchers' wake-up (sent at commit), in one statement.
-    await tx.knex.raw(
+    await deliveriesInsert(tx.knex, rows, force);
+    return rows.map((r) => ({ webhookUuid: r.endpoint_id, deliveryId: r.id }));
+  });
+}
+
+/**
+ * The endpoints an event of `organizationId` goes to, with the organization's integer id (`databaseId`): its active
+ * endpoints subscribed to `event`, or only `endpointId` (whatever its state); none when the organization's plan lacks
+ * webhooks. Their rows are locked `for key share`. A named prepared statement (one per shape).
+ */
+export function subscribedEndpoints(
+  knex: Knex,
+  organizationId: string,
+  event: string,
+  endpointId?: string,
+): Knex.QueryBuilder {
+  return knex("webhook_endpoints as e")
+    .join(organizationNumbers(knex, "o", WEBHOOK_GATE.planFeature.feature), "o.id", "e.organization_id")
+    .where("e.organization_id", organizationId)
+    .modify((q) => {
+      if (endpointId) q.where("e.id", endpointId);
+      else q.where("e.is_active", true).whereRaw("? = any(e.events)", [event]);
+    })
+    .select("e.id", "o.database_id")
+    .forKeyShare("e")
+    .options({ name: endpointId ? "skiff_webhook_emit_endpoint" : "skiff_webhook_emit_endpoints" });
+}
+
+/**
+ * Inserts `rows` (deliveries due now; `force`: the `ping`'s) and sends the dispatchers' wake-up (at commit), in one
+ * named prepared statement.
+ */
+export function deliveriesInsert(
+  knex: Knex,
+  rows: ReadonlyArray<Record<"id" | "endpoint_id" | "organization_id" | "event" | "body", string>>,
+  force: boolean,
+): Knex.Raw {
+  return knex
+    .raw(
       `with inserted as (
          insert into webhook_deliveries (id, endpoint_id, organization_id, event, body, next_attempt_at, force)
          select id, endpoint_id, organization_id, event, body, now(), ? from unnest(?::text[], ?::text[], ?::text[],
@@ -119,9 +151,8 @@ export async function emitWebhookEvent(
         EVENTS_CHANNEL,
         DUE_NOTICE,
       ],
-    );
-    return rows.map((r) => ({ webhookUuid: r.endpoint_id, deliveryId: r.id }));
-  });
+    )
+    .options({ name: "skiff_webhook_emit_deliveries" });
 }
 
 /**
