@@ -17,16 +17,20 @@ export function parseOrganizationRef(ref: string): { databaseId: number } | { id
   return numeric > 2_147_483_647 ? null : { databaseId: numeric };
 }
 
-/** The organization `ref` names, with both its ids, or null when there is none. */
+/** The organization `ref` names, with both its ids, or null when there is none (one named prepared statement). */
 export async function findOrganizationByRef(
   knex: Knex,
   ref: string,
 ): Promise<{ id: string; databaseId: number } | null> {
   const parsed = parseOrganizationRef(ref);
   if (!parsed) return null;
+  const byNumber = "databaseId" in parsed;
+  // Prepared once per connection (a unique index lookup: its generic plan is the index's): every org-scoped REST
+  // call runs it.
   const row = await knex("organizations")
-    .where("databaseId" in parsed ? { database_id: parsed.databaseId } : { id: parsed.id })
-    .first("id", "database_id");
+    .where(byNumber ? { database_id: parsed.databaseId } : { id: parsed.id })
+    .first("id", "database_id")
+    .options({ name: byNumber ? "skiff_organization_by_number" : "skiff_organization_by_id" });
   return row ? { id: row.id, databaseId: row.databaseId } : null;
 }
 
