@@ -385,7 +385,11 @@ export class ReadCompiler extends SqlConditionWriter {
     const item = this.object(typeName, a, nodes);
     if (!item) return null;
     const visible = options.trusted ? "true" : source.visible(this, a);
-    const rows = `from unnest(${this.param([...ids])}::text[]) with ordinality ${u}(id, ord)
+    // `limit` (the ids' count: no filter) tells a prepared statement's generic plan that the ids are few (a limit it
+    // cannot see counts as a tenth of its input), so it looks rows up by primary key however small the table was
+    // when it was planned, instead of scanning the table as it grows.
+    const rows = `from (select * from unnest(${this.param([...ids])}::text[]) with ordinality ${u}(id, ord)
+        limit ${this.param(ids.length)}) ${u}
       ${options.dropMissing ? "join" : "left join"} ${source.table} ${a} on ${a}.id = ${u}.id and ${visible}`;
     const value = options.dropMissing
       ? item
