@@ -51,5 +51,9 @@ export function newId(kind: IdKind): string {
  */
 export function newTimedId(kind: IdKind): { id: string; at: Date } {
   const id = typeid(ID_PREFIX[kind]);
-  return { id: id.toString(), at: new Date(Number.parseInt(id.toUUID().replaceAll("-", "").slice(0, 12), 16)) };
+  // The UUIDv7's first 6 bytes: its Unix time in milliseconds, big-endian.
+  const bytes = id.toUUIDBytes();
+  let ms = 0;
+  for (let i = 0; i < 6; i++) ms = ms * 256 + bytes[i]!;
+  return { id: id.toString(), at: new Date(ms) };
 }

@@ -3,7 +3,8 @@
  * Knex's raw query builder and runner (binding formatting, the runner's promise chain, the timeout wrapper, the
  * response post-processing) a compiled read's 4 KB statement cost 98–114 µs of Node CPU, through pg on the same pool
  * 43–50 µs (measured 27 November 2026 on a 2-core VM). Used for the statements every read request runs
- * (src/reads/statements.ts); everything else goes through Knex.
+ * (src/reads/statements.ts) and for a mutation's change with its audit entry (src/modules/audit/audit-mutations.ts);
+ * everything else goes through Knex.
  *
  * What Knex does and this keeps: the pool and its connection checks (acquire/release through `knex.client`), the
  * `query` event (statement counters: `skiff_db_statements_total`, the tests' SQL counts), Knex's placeholder
@@ -48,8 +49,8 @@ export class StatementTimeoutError extends Error {
 
 /**
  * Runs `statement` (`name`: its prepared statement name, or none) on a connection of `knex`'s pool and returns its
- * rows; `sql` and `bindings` (the `?` form) are what the `query` event reports. Past `timeoutMs` after it is sent,
- * the statement is cancelled and {@link StatementTimeoutError} thrown. `knex` must not be a transaction (its
+ * rows; `sql` and `bindings` (the `?` form) are what the `query` event reports. Past `timeoutMs` after it is sent
+ * (null: no limit, as Knex's writes), the statement is cancelled and {@link StatementTimeoutError} thrown. `knex` must not be a transaction (its
  * connection is Knex's to guard: use Knex there).
  * @throws StatementTimeoutError; Knex's KnexTimeoutError when no pool connection frees up in time; pg's errors as
  * they are.
@@ -58,7 +59,7 @@ export async function pooledQuery(
   knex: Knex,
   statement: NativeStatement,
   name: string | null,
-  timeoutMs: number,
+  timeoutMs: number | null,
   reported: { sql: string; bindings: readonly unknown[] },
 ): Promise<Record<string, unknown>[]> {
   const client = knex.client as unknown as KnexClient;
@@ -75,6 +76,7 @@ export async function pooledQuery(
     const running = new Promise<pg.QueryResult<Record<string, unknown>>>((resolve, reject) =>
       connection.query<Record<string, unknown>>(config, (error, result) => (error ? reject(error) : resolve(result))),
     );
+    if (timeoutMs === null) return (await running).rows;
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new StatementTimeoutError(`statement ran past ${timeoutMs} ms`)), timeoutMs);
     });

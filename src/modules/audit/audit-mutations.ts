@@ -29,6 +29,7 @@ import {
 } from "graphql";
 import type { Knex } from "knex";
 import type { Model } from "objection";
+import { pooledQuery } from "../../db/pooled-query.ts";
 import { deriveContext } from "../../shared/operation-context.ts";
 import { rootFieldNames } from "../../shared/root-fields.ts";
 import { transactionRetryingConflicts } from "../../shared/transaction.ts";
@@ -303,19 +304,29 @@ export async function writeWithAuditEntry<T>(
       values as Knex.Value[],
     );
     const combined = knex.with("change", change).with("entry", entry).select("*").from("change");
-    // A named prepared statement (its name from its text; the pool drops the name behind a transaction-mode pooler:
-    // src/db/prepared-statements.ts): parsing and planning the two inserts anew was most of the entry's cost
-    // (pgbench, 2 cores, a webhook create's insert: 6,700 statements/s alone, 4,300 with the entry, unprepared;
-    // 9,300 and 7,900 prepared).
-    const key = hash("sha256", combined.toSQL().sql, "hex").slice(0, 32);
-    const named = () => combined.clone().options({ name: `audit_${key}_${preparedGenerations.get(key) ?? 0}` });
-    const rows = (await named().catch((error: unknown) => {
+    // Compiled once, and run by pg itself on a connection of the pool (src/db/pooled-query.ts): Knex's runner would
+    // compile it again. A named prepared statement (its name from its text; the pool drops the name behind a
+    // transaction-mode pooler: src/db/prepared-statements.ts): parsing and planning the two inserts anew was most of
+    // the entry's cost (pgbench, 2 cores, a webhook create's insert: 6,700 statements/s alone, 4,300 with the entry,
+    // unprepared; 9,300 and 7,900 prepared).
+    const compiled = combined.toSQL();
+    const native = compiled.toNative();
+    const statement = { text: native.sql, values: [...native.bindings] };
+    const key = hash("sha256", native.sql, "hex").slice(0, 32);
+    const run = () =>
+      pooledQuery(knex, statement, `audit_${key}_${preparedGenerations.get(key) ?? 0}`, null, {
+        sql: compiled.sql,
+        bindings: compiled.bindings,
+      });
+    const returned = await run().catch((error: unknown) => {
       // A column added to the changed table since a connection prepared it (a rolling upgrade's migration):
       // PostgreSQL refuses the prepared `returning *` before running it. It is prepared anew under a new name.
       if ((error as { code?: string }).code !== CACHED_PLAN_RESULT_CHANGED) throw error;
       preparedGenerations.set(key, (preparedGenerations.get(key) ?? 0) + 1);
-      return named();
-    })) as T[];
+      return run();
+    });
+    // As Knex answers rows: its response mapping (snake_case columns to camelCase keys).
+    const rows = (knex.client.config.postProcessResponse?.(returned, undefined) ?? returned) as T[];
     if (rows.length === 0) pending.writtenIn = null;
     return rows;
   } catch (error) {
