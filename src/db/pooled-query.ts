@@ -50,8 +50,8 @@ export class StatementTimeoutError extends Error {
 /**
  * Runs `statement` (`name`: its prepared statement name, or none) on a connection of `knex`'s pool and returns its
  * rows; `sql` and `bindings` (the `?` form) are what the `query` event reports. Past `timeoutMs` after it is sent
- * (null: no limit, as Knex's writes), the statement is cancelled and {@link StatementTimeoutError} thrown. `knex` must not be a transaction (its
- * connection is Knex's to guard: use Knex there).
+ * (null: no limit, as Knex's writes), the statement is cancelled and {@link StatementTimeoutError} thrown. `knex`
+ * must not be a transaction (its connection is Knex's to guard: use Knex there).
  * @throws StatementTimeoutError; Knex's KnexTimeoutError when no pool connection frees up in time; pg's errors as
  * they are.
  */

@@ -130,7 +130,7 @@ export function subscribedEndpoints(
  * Inserts `rows` (deliveries due now; `force`: the `ping`'s) and sends the dispatchers' wake-up (at commit), in one
  * named prepared statement.
  */
-export function deliveriesInsert(
+function deliveriesInsert(
   knex: Knex,
   rows: ReadonlyArray<Record<"id" | "endpoint_id" | "organization_id" | "event" | "body", string>>,
   force: boolean,
