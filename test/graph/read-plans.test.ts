@@ -6,6 +6,7 @@
  * scan it on every call as it grows.
  */
 import { describe, expect, it } from "vitest";
+import { genericPlan } from "../helpers/generic-plan.ts";
 import { createOrg } from "../helpers/seed.ts";
 import { gql, useTestServer } from "../helpers/server.ts";
 
@@ -35,15 +36,7 @@ describe("a read by ids on a new database", () => {
       .raw(read!.sql, read!.bindings as never[])
       .toSQL()
       .toNative().sql;
-    const parameters = new Set(text.match(/\$\d+/g)).size;
-    const plan = await t.db.knex.transaction(async (trx) => {
-      await trx.raw("set local plan_cache_mode = force_generic_plan");
-      await trx.raw(`prepare by_ids as ${text}`);
-      const { rows } = await trx.raw<{ rows: Array<{ "QUERY PLAN": string }> }>(
-        `explain execute by_ids(${Array(parameters).fill("null").join(", ")})`,
-      );
-      return rows.map((r) => r["QUERY PLAN"]).join("\n");
-    });
+    const plan = await genericPlan(t.db.knex, text);
     expect(plan).toMatch(/Index Scan using projects_pkey on projects/);
     expect(plan).not.toMatch(/Seq Scan on projects/);
   });

@@ -4,32 +4,18 @@
  * `webhook_deliveries` the planner takes for a few pages, or every claim and outcome would scan the whole table
  * as it grows until the next ANALYZE replans them.
  */
-import type { Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outcomeStatement } from "../../src/modules/webhooks/webhook-attempt-batches.ts";
 import { claimStatement } from "../../src/modules/webhooks/webhook-dispatcher.ts";
 import { subscribedEndpoints } from "../../src/modules/webhooks/webhook-emit.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { genericPlan } from "../helpers/generic-plan.ts";
 
 let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
 });
 afterAll(() => db.drop());
-
-/** The generic plan of `text` (`$n` parameters) on `knex`'s database, as EXPLAIN prints it. */
-async function genericPlan(knex: Knex, text: string): Promise<string> {
-  const parameters = new Set(text.match(/\$\d+/g)).size;
-  return knex.transaction(async (trx) => {
-    await trx.raw("set local plan_cache_mode = force_generic_plan");
-    await trx.raw(`prepare queue_statement as ${text}`);
-    const { rows } = await trx.raw<{ rows: Array<{ "QUERY PLAN": string }> }>(
-      `explain execute queue_statement(${Array(parameters).fill("null").join(", ")})`,
-    );
-    await trx.raw("deallocate queue_statement");
-    return rows.map((r) => r["QUERY PLAN"]).join("\n");
-  });
-}
 
 describe("webhook queue statements' generic plans on a new database", () => {
   it("the outcome statement updates its deliveries by primary key", async () => {

@@ -268,9 +268,9 @@ type WriteStatement = Knex.QueryBuilder | { toKnexQuery(): Knex.QueryBuilder };
 
 /**
  * Runs `statement` — one data-modifying statement that returns its rows (a knex or Objection insert, update or
- * delete builder with `returning`) — on the pool with the ok entry of the mutation `ctx` runs in, inserted by the same statement (a
- * data-modifying common table expression) when the change returns a row: change and entry commit together, in one
- * round trip and with no transaction. A change that returns no row writes no entry (the call's outcome is written
+ * delete builder with `returning`) — on the pool with the ok entry of the mutation `ctx` runs in, inserted by the
+ * same statement (a data-modifying common table expression) when the change returns a row: change and entry commit
+ * together, in one round trip and with no transaction. A change that returns no row writes no entry (the call's outcome is written
  * as usual). When `ctx` runs in a transaction, in no mutation, or its entry is written already, `change` runs as
  * it is. The entry names the targets noted before it runs ({@link noteAuditTarget}: the ids the call names are
  * noted already) and, with `namesChangedRows` (when the call does not know which rows it changes), the `id` of
