@@ -4,6 +4,9 @@
  * - enqueue → first attempt (publish committed → request at the receiver), 200 single events: p50/p99;
  * - throughput of signed deliveries at 50 concurrent (SKIFF_WORKER_CONCURRENCY=50): 50 endpoints × 40 events, in
  *   BENCH_WEBHOOKS_ROUNDS rounds (default 3; the median is the figure, the machine being shared).
+ * - latency at half of that rate: events to the same 50 endpoints, each in its own transaction, at a steady pace of
+ *   half the median rate for BENCH_WEBHOOKS_PACED_SECONDS (default 5): commit → request at the receiver p50/p99,
+ *   against the goal (p99 ≤ 50 ms).
  * - isolation (skipped with BENCH_WEBHOOKS_ONLY=throughput): healthy throughput and p99 (commit → request at the receiver) and the CPU time (server + PostgreSQL)
  *   per healthy delivery of 9 endpoints × BENCH_WEBHOOKS_ISOLATION_EVENTS events (default 100), without and with a
  *   10th endpoint whose receiver (a server of its own) never answers (each of its attempts runs into the 10 s budget),
@@ -16,6 +19,8 @@
  * published (events × subscribed endpoints) = marked delivered + failed with their attempts logged; none lost (not
  * received and not failed), none doubled (received more often than attempts were logged), every signature valid.
  * A round that does not balance is printed as VOID and the bench exits 1.
+ * The endpoints' URLs name the receiver `localhost` (BENCH_WEBHOOKS_HOST; `127.0.0.1` for calls that resolve nothing),
+ * and SKIFF_OUTBOUND_DNS_CACHE_SECONDS is passed on to the server (0: every call resolves the name).
  * BENCH_CPU_PROF_DIR writes V8 CPU profiles of the bench process (the server) and the receiver there.
  * The receiver's certificate comes from a throw-away CA (test/helpers/test-ca.ts); Node reads NODE_EXTRA_CA_CERTS
  * only at start, so the script re-runs itself with it set.
@@ -180,6 +185,12 @@ if (!role) {
   }
   const db = await scratchDatabase();
   const concurrency = 50;
+  /**
+   * The endpoints' host (BENCH_WEBHOOKS_HOST, default `localhost`): a name, resolved by the system resolver as the
+   * host of every user's URL is (allow-listed, with what it resolves to); `127.0.0.1` measures calls that resolve
+   * nothing.
+   */
+  const receiverHost = process.env.BENCH_WEBHOOKS_HOST ?? "localhost";
   const config = loadConfig({
     DATABASE_URL: db.url,
     HOST: "127.0.0.1",
@@ -187,9 +198,12 @@ if (!role) {
     SKIFF_METRICS_PORT: "main",
     SKIFF_SECRET: "bench-secret-bench-secret-bench-secret-00",
     SKIFF_BOOTSTRAP: "false",
-    SKIFF_OUTBOUND_ALLOW: "127.0.0.1",
+    SKIFF_OUTBOUND_ALLOW: `127.0.0.1,${receiverHost}`,
     SKIFF_WORKER_CONCURRENCY: String(concurrency),
     // The per-endpoint cap to measure (unset: its default).
+    ...(process.env.SKIFF_OUTBOUND_DNS_CACHE_SECONDS
+      ? { SKIFF_OUTBOUND_DNS_CACHE_SECONDS: process.env.SKIFF_OUTBOUND_DNS_CACHE_SECONDS }
+      : {}),
     ...(process.env.SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY
       ? { SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY: process.env.SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY }
       : {}),
@@ -248,7 +262,7 @@ if (!role) {
       await knex("webhook_endpoints").insert({
         id: `webhook_${randomUUID()}`,
         organization_id: organizationId,
-        url: `https://127.0.0.1:${path.startsWith("/hang/") ? hangPort : port}${path}`,
+        url: `https://${receiverHost}:${path.startsWith("/hang/") ? hangPort : port}${path}`,
         events: ["course_completed"],
         secret_encrypted: services.secrets.encrypt(secret),
       });
@@ -276,6 +290,31 @@ if (!role) {
 
     const wide = await organizationWith(50);
     const events = 40;
+    /**
+     * The ledger of the deliveries `ids` (read 500 ms after the last arrived, so that every outcome is written):
+     * published = delivered (marked so and received) + failed with its attempts logged; lost: neither; doubled:
+     * received more often than attempts were logged; bad signatures since `badBefore`.
+     */
+    async function ledgerOf(ids: string[], badBefore: number) {
+      await new Promise((r) => setTimeout(r, 500));
+      const { statusOf, attempts } = await deliveryOutcomes(knex, ids);
+      const delivered = ids.filter((id) => statusOf.get(id) === "delivered" && arrivals.has(id)).length;
+      const failedLogged = ids.filter((id) => statusOf.get(id) === "failed" && (attempts.get(id) ?? 0) > 0).length;
+      const ledger = {
+        published: ids.length,
+        delivered,
+        failedLogged,
+        lost: ids.length - delivered - failedLogged,
+        doubled: ids.filter((id) => (arrivalCounts.get(id) ?? 0) > (attempts.get(id) ?? 0)).length,
+        badSignatures: badSignatures - badBefore,
+      };
+      const balanced =
+        ledger.published === ledger.delivered + ledger.failedLogged &&
+        ledger.lost === 0 &&
+        ledger.doubled === 0 &&
+        ledger.badSignatures === 0;
+      return { ledger, balanced, delivered };
+    }
     /** One round: `events` events to the 50 endpoints, written in one transaction, timed from its commit. */
     async function round() {
       const ids: string[] = [];
@@ -302,23 +341,7 @@ if (!role) {
       let backendMs = 0;
       for (const [pid, ms] of await backendCpu()) backendMs += ms - (cpu0.backends.get(pid) ?? 0);
       const last = Math.max(...ids.map((id) => arrivals.get(id)!));
-      await new Promise((r) => setTimeout(r, 500));
-      const { statusOf, attempts } = await deliveryOutcomes(knex, ids);
-      const delivered = ids.filter((id) => statusOf.get(id) === "delivered" && arrivals.has(id)).length;
-      const failedLogged = ids.filter((id) => statusOf.get(id) === "failed" && (attempts.get(id) ?? 0) > 0).length;
-      const ledger = {
-        published: ids.length,
-        delivered,
-        failedLogged,
-        lost: ids.length - delivered - failedLogged,
-        doubled: ids.filter((id) => (arrivalCounts.get(id) ?? 0) > (attempts.get(id) ?? 0)).length,
-        badSignatures: badSignatures - badBefore,
-      };
-      const balanced =
-        ledger.published === ledger.delivered + ledger.failedLogged &&
-        ledger.lost === 0 &&
-        ledger.doubled === 0 &&
-        ledger.badSignatures === 0;
+      const { ledger, balanced, delivered } = await ledgerOf(ids, badBefore);
       return {
         ledger,
         balanced,
@@ -339,8 +362,47 @@ if (!role) {
     const rounds: Array<Awaited<ReturnType<typeof round>>> = [];
     for (let r = 0; r < (isolationOnly ? 0 : Number(process.env.BENCH_WEBHOOKS_ROUNDS ?? 3)); r++)
       rounds.push(await round());
-    const ids = rounds.flatMap((r) => r.ids);
     const rates = rounds.map((r) => r.perSecond).sort((a, b) => a - b);
+    /**
+     * The latency goal's load: events to the 50 endpoints at `deliveriesPerSecond` (half of the median rate the
+     * rounds reached), each event written in its own transaction as a mutation writes it, due at a steady pace
+     * (open loop: event i at start + i / rate, whatever the others), for BENCH_WEBHOOKS_PACED_SECONDS (default 5):
+     * every delivery's time from its event's commit (the emission's answer) to its request at the receiver, and the
+     * ledger.
+     */
+    async function paced(deliveriesPerSecond: number) {
+      const seconds = Number(process.env.BENCH_WEBHOOKS_PACED_SECONDS ?? 5);
+      const eventsPerSecond = deliveriesPerSecond / 50;
+      const count = Math.max(1, Math.round(eventsPerSecond * seconds));
+      const badBefore = badSignatures;
+      const committedAt = new Map<string, number>();
+      const emitted: Array<Promise<void>> = [];
+      const start = Date.now();
+      for (let i = 0; i < count; i++) {
+        const wait = start + (i * 1000) / eventsPerSecond - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        emitted.push(
+          emitWebhookEvent({ knex, services }, wide, "course_completed", data).then((ds) => {
+            const at = Date.now();
+            for (const d of ds) committedAt.set(d.deliveryId, at);
+          }),
+        );
+      }
+      await Promise.all(emitted);
+      const ids = [...committedAt.keys()];
+      await allArrived(ids);
+      const waits = ids.map((id) => arrivals.get(id)! - committedAt.get(id)!).sort((a, b) => a - b);
+      return {
+        ids,
+        eventsPerSecond,
+        seconds,
+        p50: pct(waits, 0.5),
+        p99: pct(waits, 0.99),
+        ...(await ledgerOf(ids, badBefore)),
+      };
+    }
+    const half = rounds.length ? await paced(pct(rates, 0.5) / 2) : undefined;
+    const ids = [...rounds.flatMap((r) => r.ids), ...(half?.ids ?? [])];
     const cpuMedian = (k: "server" | "receiver" | "postgres") =>
       pct(
         rounds.map((r) => r.cpuPerDelivery[k]).sort((a, b) => a - b),
@@ -354,7 +416,9 @@ if (!role) {
       )
     ).rows as Array<{ updated: number; hot: number }>;
     const durations = (
-      (await knex("webhook_delivery_attempts").whereIn("delivery_id", ids).pluck("duration_ms")) as number[]
+      (await knex("webhook_delivery_attempts")
+        .whereRaw("delivery_id = any(?::text[])", [ids])
+        .pluck("duration_ms")) as number[]
     ).sort((a, b) => a - b);
     /**
      * `events` events to 9 healthy endpoints (and `hanging` that never answer), written in one transaction: the
@@ -461,7 +525,7 @@ if (!role) {
     const slots = endpointSlots(services.config);
     process.stdout.write(
       [
-        `Webhook delivery on ${db.label}, one instance, SKIFF_WORKER_CONCURRENCY=${concurrency}, HTTPS receiver on loopback (own process, verifies every signature):`,
+        `Webhook delivery on ${db.label}, one instance, SKIFF_WORKER_CONCURRENCY=${concurrency}, HTTPS receiver on loopback named ${receiverHost} (own process, verifies every signature; SKIFF_OUTBOUND_DNS_CACHE_SECONDS=${services.config.SKIFF_OUTBOUND_DNS_CACHE_SECONDS}):`,
         ...(rounds.length
           ? [
               `  enqueue → first attempt (200 events, one at a time): p50 ${pct(latencies, 0.5)} ms, p99 ${pct(latencies, 0.99)} ms`,
@@ -470,6 +534,11 @@ if (!role) {
                   `  round ${i + 1}: ${r.ids.length} signed deliveries (${events} events × 50 endpoints): written in ${r.writtenMs} ms, all received ${r.receivedMs} ms after commit → ${r.perSecond} deliveries/s; ledger ${r.balanced ? "balanced" : "VOID"}: published ${r.ledger.published} = delivered ${r.ledger.delivered} + failed and logged ${r.ledger.failedLogged}; lost ${r.ledger.lost}, doubled ${r.ledger.doubled}, bad signatures ${r.ledger.badSignatures}`,
               ),
               `  throughput: median ${pct(rates, 0.5)} deliveries/s over ${rounds.length} rounds (min ${rates[0]}, max ${rates.at(-1)}); ${badSignatures} bad signatures`,
+              ...(half
+                ? [
+                    `  at half of that rate (${Math.round(half.eventsPerSecond * 50)} deliveries/s: ${half.eventsPerSecond.toFixed(1)} events/s × 50 endpoints, each event its own transaction, ${half.seconds} s open loop): commit → first byte at the receiver p50 ${half.p50} ms, p99 ${half.p99} ms (goal p99 ≤ 50 ms: ${half.p99 <= 50 ? "MET" : "NOT MET"}); ledger ${half.balanced ? "balanced" : "VOID"}: published ${half.ledger.published} = delivered ${half.ledger.delivered} + failed and logged ${half.ledger.failedLogged}; lost ${half.ledger.lost}, doubled ${half.ledger.doubled}, bad signatures ${half.ledger.badSignatures}`,
+                  ]
+                : []),
               `  CPU per delivery (median of rounds, ms): server ${cpuMedian("server")}, receiver ${cpuMedian("receiver")}, PostgreSQL backends ${cpuMedian("postgres")} (less is faster on a quiet machine)`,
               `  statements per delivery through the request pool, from commit to the last arrival (median of rounds; the job runner's own pool not counted): ${pct(
                 rounds.map((r) => r.statementsPerDelivery).sort((a, b) => a - b),
@@ -499,7 +568,11 @@ if (!role) {
         "",
       ].join("\n"),
     );
-    if (rounds.some((r) => !r.balanced) || pairs.some((p) => !p.with.balanced || !p.without.balanced))
+    if (
+      rounds.some((r) => !r.balanced) ||
+      (half && !half.balanced) ||
+      pairs.some((p) => !p.with.balanced || !p.without.balanced)
+    )
       process.exitCode = 1;
   } finally {
     await skiff.stop();

@@ -135,7 +135,13 @@ const SECTIONS: readonly { title: string; variables: readonly string[] }[] = [
   },
   {
     title: "Observability and outbound calls",
-    variables: ["SKIFF_METRICS_PORT", "SKIFF_METRICS_TOKEN", "OTEL_EXPORTER_OTLP_ENDPOINT", "SKIFF_OUTBOUND_ALLOW"],
+    variables: [
+      "SKIFF_METRICS_PORT",
+      "SKIFF_METRICS_TOKEN",
+      "OTEL_EXPORTER_OTLP_ENDPOINT",
+      "SKIFF_OUTBOUND_ALLOW",
+      "SKIFF_OUTBOUND_DNS_CACHE_SECONDS",
+    ],
   },
   { title: "Audit log", variables: ["SKIFF_AUDIT_RETENTION_DAYS"] },
 ];

@@ -5,6 +5,12 @@
  * cannot happen). Redirects are never followed; every call has a connect and a total timeout; response bodies are
  * read up to a cap. Architecture: "Every request to a URL a user gave us goes through the outbound
  * client".
+ *
+ * A name's addresses are resolved again once they are older than `dnsCacheMs` (`SKIFF_OUTBOUND_DNS_CACHE_SECONDS`,
+ * default 10 s): under load, one resolution (the system resolver's `getaddrinfo`, in libuv's thread pool) serves
+ * every call to that host meanwhile, and calls waiting for the same name share one. Every call still checks every
+ * address it may dial, so a name that turns to a refused address is refused from its next resolution on; what was
+ * dialled before was checked. A failed resolution is not kept. Save-time checks (`checkUrl`) always resolve afresh.
  */
 import { promises as dns, type LookupAddress, type LookupOptions } from "node:dns";
 import type { Socket } from "node:net";
@@ -48,6 +54,11 @@ export interface OutboundClientOptions {
   log: OutboundLogger;
   /** Resolver; default `dns.promises.lookup(name, { all: true })`. Tests point it at a local DNS server. */
   lookup?: LookupFn;
+  /**
+   * How long a name's resolved addresses serve later calls, ms (`SKIFF_OUTBOUND_DNS_CACHE_SECONDS` × 1000; default
+   * {@link DEFAULT_DNS_CACHE_MS}); 0 resolves on every call.
+   */
+  dnsCacheMs?: number;
 }
 
 /** One outbound call. */
@@ -94,7 +105,8 @@ export interface CheckedUrl {
 /** The client of one Skiff instance (`AppServices.outbound`). */
 export interface OutboundClient {
   /**
-   * Makes one call. Every call resolves and checks the host again; a kept-alive connection is reused only by a call
+   * Makes one call. Every call checks the host and every address again, resolved at most `dnsCacheMs` earlier (see
+   * the file comment); a kept-alive connection is reused only by a call
    * whose checked addresses are exactly those it was dialled to (connections are pooled per origin and checked
    * address set, see {@link POOL_KEEP_ALIVE_MS}), so reuse never reaches an address this call did not check.
    * A non-2xx status is an answer, not an error. Error messages and logs name the URL's origin, never its path.
@@ -104,8 +116,8 @@ export interface OutboundClient {
    */
   request(req: OutboundRequest): Promise<OutboundResponse>;
   /**
-   * Resolves and checks `url` exactly as {@link request} would, without connecting: save-time validation of
-   * webhook URLs (answer 400 on OutboundInvalidUrlError / OutboundBlockedError).
+   * Resolves (afresh, whatever was resolved before) and checks `url` as {@link request} would, without connecting:
+   * save-time validation of webhook URLs (answer 400 on OutboundInvalidUrlError / OutboundBlockedError).
    * @param options.timeoutMs resolution budget, default 5 000 ms.
    * @throws OutboundInvalidUrlError, OutboundBlockedError, OutboundTimeoutError, OutboundConnectionError (the
    *   name does not resolve).
@@ -125,6 +137,13 @@ export const POOL_KEEP_ALIVE_MS = 4_000;
 const POOL_CONNECTIONS = 16;
 /** Pools kept; the least recently used one beyond this is closed. */
 const MAX_POOLS = 256;
+/** Default lifetime of a name's resolved addresses, ms. */
+export const DEFAULT_DNS_CACHE_MS = 10_000;
+/** Names whose addresses are kept; the oldest resolution beyond this is dropped. */
+const MAX_NAMES = 1024;
+
+/** A name's resolution: its addresses until `expires` (`performance.now()` ms), or the lookup running. */
+type NameEntry = { addresses: ResolvedAddress[]; expires: number } | { running: Promise<ResolvedAddress[]> };
 
 /** A pool of connections to one origin, all dialled to the same checked addresses. */
 interface PinnedPool {
@@ -144,6 +163,7 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
   const allow = typeof options.allow === "string" ? parseAllowList(options.allow) : options.allow;
   const policy = createAddressPolicy({ allow, clusterDomain: options.clusterDomain });
   const lookup = options.lookup ?? defaultLookup;
+  const dnsCacheMs = options.dnsCacheMs ?? DEFAULT_DNS_CACHE_MS;
   const { log } = options;
   if (allow.entries.length) {
     log.warn(
@@ -186,7 +206,40 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
     return entry;
   }
 
-  async function resolveTarget(raw: string | URL, signal: AbortSignal): Promise<CheckedUrl> {
+  const names = new Map<string, NameEntry>();
+
+  /**
+   * The addresses of `name`: kept ones younger than `dnsCacheMs`, else those of the lookup running for it, else a new
+   * lookup's (kept when it answers some; a failure is not kept).
+   */
+  function resolveName(name: string): ResolvedAddress[] | Promise<ResolvedAddress[]> {
+    if (dnsCacheMs <= 0) return lookup(name);
+    const entry = names.get(name);
+    if (entry && "running" in entry) return entry.running;
+    if (entry && entry.expires > performance.now()) return entry.addresses;
+    const running = lookup(name).then(
+      (addresses) => {
+        names.delete(name);
+        if (addresses.length) {
+          names.set(name, { addresses, expires: performance.now() + dnsCacheMs });
+          if (names.size > MAX_NAMES) names.delete(names.keys().next().value as string);
+        }
+        return addresses;
+      },
+      (err: unknown) => {
+        names.delete(name);
+        throw err;
+      },
+    );
+    names.set(name, { running });
+    return running;
+  }
+
+  /**
+   * `raw` parsed, its host checked and resolved (`fresh`: by a lookup of its own, not a kept one), every address
+   * checked.
+   */
+  async function resolveTarget(raw: string | URL, signal: AbortSignal, fresh = false): Promise<CheckedUrl> {
     const url = parseUrl(raw);
     const host = normalizeHost(url.hostname);
     const nameReason = policy.checkName(host);
@@ -200,7 +253,9 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
     const allowedName = policy.isAllowedName(host);
     let addresses: ResolvedAddress[];
     try {
-      addresses = await abortable(lookup(allowedName ? host : `${host}.`), signal);
+      const name = allowedName ? host : `${host}.`;
+      const resolved = fresh ? lookup(name) : resolveName(name);
+      addresses = Array.isArray(resolved) ? resolved : await abortable(resolved, signal);
     } catch (err) {
       if (signal.aborted) throw err;
       const code = (err as { code?: string }).code;
@@ -226,7 +281,7 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
     async checkUrl(url, { timeoutMs = DEFAULT_CONNECT_TIMEOUT_MS } = {}) {
       const deadline = AbortSignal.timeout(timeoutMs);
       try {
-        return await resolveTarget(url, deadline);
+        return await resolveTarget(url, deadline, true);
       } catch (err) {
         if (err instanceof OutboundError) throw err;
         if (deadline.aborted) throw new OutboundTimeoutError("total", timeoutMs, originOf(url));

@@ -152,6 +152,7 @@ export async function startSkiff(
       clusterDomain: config.SKIFF_CLUSTER_DOMAIN,
       log: log.child({ component: "outbound" }),
       lookup: options.outboundLookup,
+      dnsCacheMs: config.SKIFF_OUTBOUND_DNS_CACHE_SECONDS * 1000,
     }),
     jobs,
     now: options.now ?? (() => new Date()),

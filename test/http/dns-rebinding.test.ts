@@ -1,7 +1,9 @@
 /**
  * Against a real DNS server (dns2 on loopback UDP): a public-looking name that answers a private
  * address is refused; a name whose answer changes between lookups (DNS rebinding) cannot move a call to an
- * unchecked address, because the client resolves once and dials only what it checked.
+ * unchecked address, because the client resolves once and dials only what it checked. A name's kept resolution
+ * (`dnsCacheMs`) serves later calls until it expires, one lookup for calls that wait together; a name that turns to a
+ * refused address is refused from its next resolution on, and a failed resolution is not kept.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createOutboundClient, type OutboundClient } from "../../src/http/outbound-client.ts";
@@ -34,16 +36,24 @@ beforeAll(async () => {
       case "both.skiff.test":
         return ["127.0.0.2", "127.0.0.1"];
       case "six.skiff.test":
+      case "together.skiff.test":
+      case "fresh.skiff.test":
         return ["127.0.0.2"];
+      case "kept.skiff.test": // good first, then the trap
+        return count === 0 ? ["127.0.0.2"] : ["127.0.0.1"];
+      case "late.skiff.test": // no answer first, then good
+        return count === 0 ? [] : ["127.0.0.2"];
       default:
         return [];
     }
   });
+  // Resolving on every call (no kept resolution): each call below meets the name's next answer.
   client = createOutboundClient({
     allow: "127.0.0.2",
     clusterDomain: "svc.cluster.local",
     log: silent,
     lookup: dns.lookup,
+    dnsCacheMs: 0,
   });
 });
 
@@ -117,5 +127,74 @@ describe("a rebinding name", () => {
     await expect(client.request({ url })).rejects.toBeInstanceOf(OutboundBlockedError);
     expect(receiver.requests).toHaveLength(1);
     expect(trap.accepts()).toBe(0);
+  });
+});
+
+describe("a kept resolution (dnsCacheMs)", () => {
+  const KEPT_MS = 400;
+  /** Runs `test` with a client that keeps resolutions {@link KEPT_MS}, closed afterwards. */
+  const withKept = async (test: (c: OutboundClient) => Promise<void>) => {
+    const c = createOutboundClient({
+      allow: "127.0.0.2",
+      clusterDomain: "svc.cluster.local",
+      log: silent,
+      lookup: dns.lookup,
+      dnsCacheMs: KEPT_MS,
+    });
+    try {
+      await test(c);
+    } finally {
+      await c.close();
+    }
+  };
+
+  it("serves the next calls until it expires; the name's next answer, refused, is then refused", async () => {
+    await withKept(async (c) => {
+      const url = `https://kept.skiff.test:${receiver.port}/hook`;
+      for (const body of ["a", "b", "c"]) {
+        await expect(c.request({ method: "POST", url, body })).resolves.toMatchObject({
+          status: 200,
+          address: "127.0.0.2",
+        });
+      }
+      expect(queriesFor("kept.skiff.test")).toBe(1);
+      await new Promise((r) => setTimeout(r, KEPT_MS + 100));
+      await expect(c.request({ method: "POST", url, body: "d" })).rejects.toThrow(
+        "blocked address 127.0.0.1 (loopback)",
+      );
+      expect(queriesFor("kept.skiff.test")).toBe(2);
+      expect(receiver.requests.map((r) => r.body.toString())).toEqual(["a", "b", "c"]);
+      expect(trap.accepts()).toBe(0);
+    });
+  });
+
+  it("is one lookup for the calls that wait for it together", async () => {
+    await withKept(async (c) => {
+      const url = `https://together.skiff.test:${receiver.port}/hook`;
+      const answers = await Promise.all([1, 2, 3, 4, 5].map((i) => c.request({ method: "POST", url, body: `${i}` })));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(queriesFor("together.skiff.test")).toBe(1);
+    });
+  });
+
+  it("is not made of a failed resolution: the next call asks again", async () => {
+    await withKept(async (c) => {
+      const url = `https://late.skiff.test:${receiver.port}/hook`;
+      await expect(c.request({ url })).rejects.toMatchObject({ name: "OutboundConnectionError", code: "ENODATA" });
+      await expect(c.request({ url })).resolves.toMatchObject({ status: 200, address: "127.0.0.2" });
+      expect(queriesFor("late.skiff.test")).toBe(2);
+    });
+  });
+
+  it("is not read by a save-time check (checkUrl), which always resolves afresh", async () => {
+    await withKept(async (c) => {
+      const url = `https://fresh.skiff.test:${receiver.port}/hook`;
+      await c.request({ url });
+      await c.checkUrl(url);
+      await c.checkUrl(url);
+      expect(queriesFor("fresh.skiff.test")).toBe(3);
+      await c.request({ url });
+      expect(queriesFor("fresh.skiff.test")).toBe(3);
+    });
   });
 });
