@@ -173,11 +173,23 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
   }
 
   const pools = new Map<string, PinnedPool>();
+  /** The pool key part of an address list (a kept resolution's list is the same array from call to call). */
+  const addressKeys = new WeakMap<ResolvedAddress[], string>();
+  const addressSetKey = (addresses: ResolvedAddress[]) => {
+    let key = addressKeys.get(addresses);
+    if (key === undefined) {
+      key = addresses
+        .map((a) => normalizeHost(a.address))
+        .sort()
+        .join(",");
+      addressKeys.set(addresses, key);
+    }
+    return key;
+  };
 
   /** The pool for `checked` (created on first use; least recently used pools beyond MAX_POOLS are closed). */
   function poolFor(checked: CheckedUrl, connectTimeoutMs: number, timeoutMs: number, target: string): PinnedPool {
-    const addresses = checked.addresses.map((a) => normalizeHost(a.address)).sort();
-    const key = [checked.url.origin, addresses.join(","), connectTimeoutMs, timeoutMs].join("|");
+    const key = `${checked.url.origin}|${addressSetKey(checked.addresses)}|${connectTimeoutMs}|${timeoutMs}`;
     let entry = pools.get(key);
     if (entry) {
       pools.delete(key);
@@ -298,12 +310,19 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
       if (!METHOD.test(method)) throw new TypeError(`invalid HTTP method ${JSON.stringify(method)}`);
       const call = callSignal(timeoutMs, req.signal);
       const { signal } = call;
-      // Paths and queries can hold secrets (webhook tokens): messages and logs show the origin only.
-      const target = originOf(req.url);
+      // Paths and queries can hold secrets (webhook tokens): messages and logs show the origin only. The URL is
+      // parsed once here (its checks are resolveTarget's).
+      let url: string | URL = req.url;
+      try {
+        url = url instanceof URL ? url : new URL(url);
+      } catch {
+        // resolveTarget refuses it
+      }
+      const target = typeof url === "string" ? "invalid URL" : url.origin;
       let outcome: OutboundOutcome = "connection_error";
       let address: string | undefined;
       try {
-        const checked = await resolveTarget(req.url, signal);
+        const checked = await resolveTarget(url, signal);
         const { pool, dialled } = poolFor(checked, connectTimeoutMs, timeoutMs, target);
         const res = await pool.request({
           method: method as Dispatcher.HttpMethod,
