@@ -5,15 +5,14 @@
  * HTTPS to a loopback receiver in its own process, BENCH_OUTBOUND_CALLS calls per measurement (default 20,000, after
  * as many not counted), BENCH_OUTBOUND_ROUNDS rounds (default 3; the median is the figure). The URL names the
  * receiver `localhost` (allow-listed), as users' URLs name hosts; BENCH_OUTBOUND_HOST=127.0.0.1 measures calls that
- * resolve nothing. The receiver's certificate comes from a throw-away CA (test/helpers/test-ca.ts), trusted by a
- * re-run of this script with NODE_EXTRA_CA_CERTS.
+ * resolve nothing. The receiver's certificate comes from a throw-away CA (bench/trusted-rerun.ts).
  */
-import { type ChildProcess, fork, spawnSync } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:https";
 import { fileURLToPath } from "node:url";
 import { Pool } from "undici";
-import { createTestCa, removeTestCa } from "../test/helpers/test-ca.ts";
+import { rerunTrustingTestCa } from "./trusted-rerun.ts";
 
 const self = fileURLToPath(import.meta.url);
 const role = process.env.BENCH_OUTBOUND_ROLE;
@@ -28,22 +27,7 @@ if (role === "receiver") {
   server.keepAliveTimeout = 60_000;
   server.listen(0, "127.0.0.1", () => process.send!((server.address() as { port: number }).port));
 } else if (!role) {
-  const ca = await createTestCa();
-  try {
-    const run = spawnSync(process.execPath, [...process.execArgv, self], {
-      stdio: "inherit",
-      env: {
-        ...process.env,
-        BENCH_OUTBOUND_ROLE: "bench",
-        NODE_EXTRA_CA_CERTS: ca.caFile,
-        BENCH_CERT: ca.certFile,
-        BENCH_KEY: ca.keyFile,
-      },
-    });
-    process.exitCode = run.status ?? 1;
-  } finally {
-    await removeTestCa(ca);
-  }
+  await rerunTrustingTestCa(self, "BENCH_OUTBOUND_ROLE");
 } else {
   const { createOutboundClient } = await import("../src/http/outbound-client.ts");
   const host = process.env.BENCH_OUTBOUND_HOST ?? "localhost";

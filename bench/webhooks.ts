@@ -31,31 +31,15 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:https";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import { createTestCa, removeTestCa } from "../test/helpers/test-ca.ts";
+import { rerunTrustingTestCa } from "./trusted-rerun.ts";
 
 const self = fileURLToPath(import.meta.url);
 const role = process.env.BENCH_WEBHOOKS_ROLE;
 
 if (!role) {
-  // Parent: make the CA, run the bench with it trusted.
-  const ca = await createTestCa();
-  try {
-    const profile = process.env.BENCH_CPU_PROF_DIR;
-    const flags = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
-    const run = spawnSync(process.execPath, [...flags, self], {
-      stdio: "inherit",
-      env: {
-        ...process.env,
-        BENCH_WEBHOOKS_ROLE: "bench",
-        NODE_EXTRA_CA_CERTS: ca.caFile,
-        BENCH_CERT: ca.certFile,
-        BENCH_KEY: ca.keyFile,
-      },
-    });
-    process.exitCode = run.status ?? 1;
-  } finally {
-    await removeTestCa(ca);
-  }
+  // Parent: run the bench with the receiver's CA trusted.
+  const profile = process.env.BENCH_CPU_PROF_DIR;
+  await rerunTrustingTestCa(self, "BENCH_WEBHOOKS_ROLE", profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []);
 } else if (role === "receiver") {
   // Receiver process: verify, answer 200, report arrivals to the bench over IPC (batched).
   const secrets = new Map<string, string>();
