@@ -4,6 +4,7 @@
  * domain logic; the behaviour lives once in the services behind the GraphQL resolvers.
  */
 import type { FormattedExecutionResult } from "graphql";
+import type { Config } from "../config.ts";
 import { BadUserInputError } from "./errors.ts";
 import type { RouteDoc } from "./openapi/route-doc.ts";
 import { GIVEN_ONCE } from "./query-params.ts";
@@ -59,6 +60,13 @@ export interface RestRoute {
   doc?: RouteDoc;
   /** A GraphQL document with exactly one named operation. */
   operation: string;
+  /**
+   * Checks a credential the request carries before {@link variables} reads its body, for a row whose operation
+   * checks its own secret (the docs host's license key): a missing or wrong one answers its 401 whatever the body
+   * holds, as rows authenticated by the kernel do.
+   * @throws UnauthenticatedError (answered by `error`).
+   */
+  authenticate?(req: RestRequest, config: Config): void;
   /** Builds the operation's variables; may throw BadUserInputError (answered by `error`). */
   variables(req: RestRequest): Record<string, unknown>;
   /**

@@ -87,6 +87,18 @@ describe("docs host: lookup and sync", () => {
     expect((await lookup("docs.intruder.test")).status).toBe(404);
   });
 
+  it("checks the license key before the body: a bad body with a missing or unknown key is a 401", async () => {
+    // Not a list of entries (the row's own shape check), and entries the service refuses.
+    for (const bad of ["not a list", [{ hostname: "Upper.test", cloudUrl: "javascript:alert(1)" }]]) {
+      for (const license of [null, "license-unknown-0123456789"]) {
+        const res = await sync(license, bad);
+        expect(res.status, `${license} ${JSON.stringify(bad)}`).toBe(401);
+        expect(res.body.fieldErrors).toBeUndefined();
+      }
+      expect((await sync(LICENSE_A, bad)).status).toBe(400);
+    }
+  });
+
   it("registers a license's hostnames with their CNAME state and answers lookups (cacheable, CORS)", async () => {
     dns.records.set("docs.a1.test", TARGET);
     dns.records.set("docs.a2.test", "elsewhere.example.test");

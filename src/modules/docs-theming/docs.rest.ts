@@ -16,6 +16,7 @@ import {
   type StaticRestRoute,
 } from "../../shared/rest-route.ts";
 import { LookupQuery, loaderDoc, lookupDoc, SyncBody, syncDoc, ThemeQuery, themeDoc } from "./docs.contracts.ts";
+import { authenticateLicense } from "./docs-host.service.ts";
 import { etagMatches, strongEtag, type ThemeDocument, themeCss } from "./docs-theme.css.ts";
 import { DOCS_THEME_LOADER } from "./docs-theme.loader.ts";
 
@@ -139,9 +140,14 @@ export const docsRoutes = [
     published: true,
     doc: syncDoc,
     operation: DOCS_OPERATIONS.sync,
-    variables: (req) => {
+    // The license key before the body: a wrong key is a 401 whatever the body holds (the operation checks it again).
+    authenticate: (req, config) => {
       const licenseKey = bearer(req);
       if (!licenseKey) throw new UnauthenticatedError("Send the license key as Authorization: Bearer <key>");
+      authenticateLicense(config, licenseKey);
+    },
+    variables: (req) => {
+      const licenseKey = bearer(req);
       const parsed = SyncBody.safeParse(req.body);
       if (!parsed.success) {
         throw new BadUserInputError("Body must be { registrations: [{ hostname, cloudUrl }] }", {
