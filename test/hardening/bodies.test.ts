@@ -129,7 +129,10 @@ describe("bodies on every REST row and auth endpoint", () => {
         if (same && (answer.status !== none.status || shape(answer.body) !== shape(none.body)))
           failures.push(`${row} ${variant}: ${answer.status} ${answer.body.slice(0, 120)} ≠ no body ${none.status}`);
       }
-      if (takesBody(route) && ![200, 400, 404].includes(none.status))
+      // A row checking a credential of its own (`authenticate`: the docs host's license key) refuses the test's API
+      // key with its 401 before it reads a body.
+      const answers401 = "authenticate" in route && route.authenticate !== undefined && none.status === 401;
+      if (takesBody(route) && ![200, 400, 404].includes(none.status) && !answers401)
         failures.push(`${row} none: ${none.status} ${none.body.slice(0, 120)}`);
       table.push(`${row} [${takesBody(route) ? "body" : "no body"}]: ${cells.join(", ")}`);
     }
