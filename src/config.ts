@@ -354,8 +354,8 @@ export const configSchema = z.object({
     .describe(
       "Comma-separated CIDRs, addresses and host names (`*.corp.internal` for subdomains) that outbound calls may reach although the SSRF checks refuse them (see [Outbound HTTP](operations.md#outbound-http)). Logged as a warning at start when set.",
     ),
-  SKIFF_OUTBOUND_DNS_CACHE_SECONDS: decimal(z.number().min(0).max(3600).default(10)).describe(
-    "How long outbound calls reuse a host name's resolved addresses, seconds (0: every call resolves it). Every call still checks every address it dials; a failed resolution is not kept, and save-time URL checks always resolve afresh (see [Outbound HTTP](operations.md#outbound-http)).",
+  SKIFF_OUTBOUND_DNS_CACHE_SECONDS: decimal(z.number().min(0).max(3600).default(1)).describe(
+    "How long outbound calls reuse a host name's resolved addresses, seconds (0: every call resolves it). Under load one resolution per host and period serves every call; longer periods spare the resolver but check each call against an older answer. Every call still checks every address it dials; a failed resolution is not kept, and save-time URL checks always resolve afresh (see [Outbound HTTP](operations.md#outbound-http)).",
   ),
   SKIFF_MAX_QUERY_DEPTH: decimal(
     z.number().int().min(5, "must be at least 5: the REST paths' own operations nest 5 deep").default(15),

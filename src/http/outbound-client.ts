@@ -7,7 +7,8 @@
  * client".
  *
  * A name's addresses are resolved again once they are older than `dnsCacheMs` (`SKIFF_OUTBOUND_DNS_CACHE_SECONDS`,
- * default 10 s): under load, one resolution (the system resolver's `getaddrinfo`, in libuv's thread pool) serves
+ * default 1 s, so that the address a delivery is checked against is at most that old, as the spec's "resolved IP,
+ * validated before every delivery" asks): under load, one resolution (the system resolver's `getaddrinfo`, in libuv's thread pool) serves
  * every call to that host meanwhile, and calls waiting for the same name share one. Every call still checks every
  * address it may dial, so a name that turns to a refused address is refused from its next resolution on; what was
  * dialled before was checked. A failed resolution is not kept. Save-time checks (`checkUrl`) always resolve afresh.
@@ -138,7 +139,7 @@ const POOL_CONNECTIONS = 16;
 /** Pools kept; the least recently used one beyond this is closed. */
 const MAX_POOLS = 256;
 /** Default lifetime of a name's resolved addresses, ms. */
-export const DEFAULT_DNS_CACHE_MS = 10_000;
+export const DEFAULT_DNS_CACHE_MS = 1_000;
 /** Names whose addresses are kept; the oldest resolution beyond this is dropped. */
 const MAX_NAMES = 1024;
 
