@@ -5,7 +5,15 @@
  * environment, deployments and deploy settings are declared by the modules owning those tables.
  */
 
-import { belongsTo, type ComputedColumns, checkedEnum, hasMany, type ReadTypes, rootById } from "../../reads/index.ts";
+import {
+  belongsTo,
+  type ComputedColumns,
+  checkedEnum,
+  childCondition,
+  hasMany,
+  type ReadTypes,
+  rootById,
+} from "../../reads/index.ts";
 import {
   applicationTable,
   domainTable,
@@ -38,7 +46,8 @@ export const applicationReads: ReadTypes = {
   Environment: {
     applications: ({ compiler, alias, nodes }) => {
       const a = compiler.alias();
-      const from = `from applications ${a} where ${a}.environment_id = ${alias}.id and ${visibleApplicationRow(compiler, a)}`;
+      const visible = childCondition(visibleApplicationRow(compiler, a));
+      const from = `from applications ${a} where ${a}.environment_id = ${alias}.id and ${visible}`;
       return compiler.list("Application", a, nodes, from, `${a}.id`);
     },
   },
