@@ -1,7 +1,8 @@
 /**
  * The active organization belongs to the session, not to a tab (docs/dashboard.md): a page never shows one
  * organization's name beside another's data — after a switch made in another tab (which the other tabs learn at
- * once), and on a deep link to an application of another of the person's organizations.
+ * once), and on a deep link to an application of another of the person's organizations; a page re-read for a switch
+ * made in another tab offers to switch back rather than doing it (else the tabs take turns switching).
  */
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -87,6 +88,20 @@ describe.skipIf(SKIP_REASON !== null)("the organization a page shows, across tab
     await tab2.getByRole("heading", { name: bApp, exact: false }).first().waitFor(WAIT);
     await expect.poll(() => headerOrg(tab2), WAIT).toBe(b.organizationId);
     // The deep link's switch reaches tab 1 too, before it switches back.
+    await expect.poll(() => headerOrg(tab1), WAIT).toBe(b.organizationId);
+    await tab1.getByLabel("Organization").selectOption(a.organizationId);
+    await tab1.locator(`li[data-project-id="${a.projectId}"]`).waitFor(WAIT);
+    // Tab 2, re-read on B's application for tab 1's switch, offers the switch instead of switching back (the tabs
+    // would take turns): both stay in A, and its button switches.
+    const offer = tab2.getByRole("button", { name: `Switch to ${bName}` });
+    await offer.waitFor(WAIT);
+    expect(await headerOrg(tab2)).toBe(a.organizationId);
+    await tab1.waitForTimeout(1000);
+    expect(await headerOrg(tab1)).toBe(a.organizationId);
+    expect(await tab1.locator(`li[data-project-id="${a.projectId}"]`).count()).toBe(1);
+    await offer.click();
+    await tab2.getByRole("heading", { name: bApp, exact: false }).first().waitFor(WAIT);
+    await expect.poll(() => headerOrg(tab2), WAIT).toBe(b.organizationId);
     await expect.poll(() => headerOrg(tab1), WAIT).toBe(b.organizationId);
     await tab1.getByLabel("Organization").selectOption(a.organizationId);
     await tab1.locator(`li[data-project-id="${a.projectId}"]`).waitFor(WAIT);
