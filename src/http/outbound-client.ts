@@ -8,10 +8,11 @@
  *
  * A name's addresses are resolved again once they are older than `dnsCacheMs` (`SKIFF_OUTBOUND_DNS_CACHE_SECONDS`,
  * default 1 s, so that the address a delivery is checked against is at most that old, as the spec's "resolved IP,
- * validated before every delivery" asks): under load, one resolution (the system resolver's `getaddrinfo`, in libuv's thread pool) serves
- * every call to that host meanwhile, and calls waiting for the same name share one. Every call still checks every
- * address it may dial, so a name that turns to a refused address is refused from its next resolution on; what was
- * dialled before was checked. A failed resolution is not kept. Save-time checks (`checkUrl`) always resolve afresh.
+ * validated before every delivery" asks): under load, one resolution (the system resolver's `getaddrinfo`, in
+ * libuv's thread pool) serves every call to that host meanwhile, and calls waiting for the same name share one. Every
+ * call still checks every address it may dial, so a name that turns to a refused address is refused from its next
+ * resolution on; what was dialled before was checked. A failed resolution is not kept. Save-time checks (`checkUrl`)
+ * always resolve afresh.
  */
 import { promises as dns, type LookupAddress, type LookupOptions } from "node:dns";
 import type { Socket } from "node:net";
@@ -107,9 +108,9 @@ export interface CheckedUrl {
 export interface OutboundClient {
   /**
    * Makes one call. Every call checks the host and every address again, resolved at most `dnsCacheMs` earlier (see
-   * the file comment); a kept-alive connection is reused only by a call
-   * whose checked addresses are exactly those it was dialled to (connections are pooled per origin and checked
-   * address set, see {@link POOL_KEEP_ALIVE_MS}), so reuse never reaches an address this call did not check.
+   * the file comment); a kept-alive connection is reused only by a call whose checked addresses are exactly those it
+   * was dialled to (connections are pooled per origin and checked address set, see {@link POOL_KEEP_ALIVE_MS}), so
+   * reuse never reaches an address this call did not check.
    * A non-2xx status is an answer, not an error. Error messages and logs name the URL's origin, never its path.
    * @throws OutboundInvalidUrlError, OutboundBlockedError (nothing dialled), OutboundTimeoutError,
    *   OutboundConnectionError; all extend OutboundError, whose `message` is fit to show and log. TypeError for a

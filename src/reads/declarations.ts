@@ -116,9 +116,9 @@ export function callerOrganizationSql(sql: SqlVisibility, organizationIdSql: str
  * same rows (a null condition keeps no row in a WHERE clause either) but is no index condition, so the planner finds
  * the children by the foreign key's index and filters them with `condition`. Left as it is, a visibility's
  * `organization_id = $n` offered the organization's index instead, and a table without statistics yet (a new
- * database, a table just filled) was read through it — every row of the organization visited for each parent (an
- * agent read of 50 projects: 4.7–6.4 ms of PostgreSQL until autovacuum analyzed the tables, 0.4 ms after). Empty
- * when `condition` is.
+ * database, a table just filled) was read through it — every row of the organization visited for each parent (the
+ * agent API's list of 50 projects answered at half its rate until autovacuum analyzed the tables). Empty when
+ * `condition` is.
  */
 export function childCondition(condition: string): string {
   return condition ? `(${condition}) is true` : "";

@@ -264,10 +264,11 @@ async function executeRow(
 ): Promise<RestResponse> {
   let variables: Record<string, unknown>;
   try {
+    // A credential the row checks itself comes first: a wrong one is a 401 whatever the request holds.
+    route.authenticate?.(req, contextValue.services.config);
     // An id no object can have names nothing: 404 before the row's own checks of its text. Any other unstorable
     // string after them (an agent id holding NUL is an unknown id), before its operation, named as the client wrote
     // it, not by the variable it became.
-    route.authenticate?.(req, contextValue.services.config);
     const unstorable = restUnicodeError(req);
     if (unstorable?.extensions.code === "NOT_FOUND") throw unstorable;
     variables = route.variables(req);

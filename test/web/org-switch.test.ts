@@ -103,6 +103,15 @@ describe.skipIf(SKIP_REASON !== null)("the organization a page shows, across tab
     await tab2.getByRole("heading", { name: bApp, exact: false }).first().waitFor(WAIT);
     await expect.poll(() => headerOrg(tab2), WAIT).toBe(b.organizationId);
     await expect.poll(() => headerOrg(tab1), WAIT).toBe(b.organizationId);
+    // A switch in the page's own switcher holds as well: the page offers the switch back.
+    await tab2.getByLabel("Organization").selectOption(a.organizationId);
+    await offer.waitFor(WAIT);
+    await expect.poll(() => headerOrg(tab1), WAIT).toBe(a.organizationId);
+    await tab2.waitForTimeout(1000);
+    expect(await headerOrg(tab2)).toBe(a.organizationId);
+    await offer.click();
+    await expect.poll(() => headerOrg(tab2), WAIT).toBe(b.organizationId);
+    await expect.poll(() => headerOrg(tab1), WAIT).toBe(b.organizationId);
     await tab1.getByLabel("Organization").selectOption(a.organizationId);
     await tab1.locator(`li[data-project-id="${a.projectId}"]`).waitFor(WAIT);
     await tab2.goto(`/settings/deploy?app=${b.applicationId}`);
