@@ -329,8 +329,15 @@ describe("three instances behind a round-robin proxy", () => {
     expect(rows.filter((r) => ids.includes(r.id))).toHaveLength(24);
     expect(rows.every((r) => r.status !== "queued" && r.status !== "running")).toBe(true);
     const ran = rows.filter((r) => r.started_at && r.finished_at);
-    // One run per wave (two of each wave's three superseded while queued), and the import's own deployment.
-    expect(ran.filter((r) => ids.includes(r.id))).toHaveLength(8);
+    // Each wave runs once or twice: its calls supersede one another while queued, but when the previous wave's run
+    // has already ended, the wave's first deployment may start before the two others are queued (a running one is
+    // not superseded), and the last of them runs after it. The others of the wave end superseded, never run.
+    const ranIds = new Set(ran.map((r) => r.id));
+    for (let wave = 0; wave < 8; wave++) {
+      const runs = ids.slice(wave * 3, wave * 3 + 3).filter((id) => ranIds.has(id)).length;
+      expect(runs, `wave ${wave + 1}`).toBeGreaterThanOrEqual(1);
+      expect(runs, `wave ${wave + 1}`).toBeLessThanOrEqual(2);
+    }
     // No two runs overlap: each starts after the previous one finished, whichever instance ran it; the deployment
     // log says the same (its first and last lines lie inside the run).
     for (let i = 1; i < ran.length; i++) {
