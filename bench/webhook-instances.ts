@@ -22,7 +22,7 @@ import { emitWebhookEvent } from "../src/modules/webhooks/webhook-emit.ts";
 import { createLogger, startSkiff } from "../src/server/start.ts";
 import { type BenchServer, scratchDatabase, startServerProcess } from "./harness.ts";
 import { backendCpuDelta, type PgCpuSampler, pgCpuSampler, processCpuMs } from "./pg-cpu.ts";
-import { deliveryOutcomes } from "./webhook-ledger.ts";
+import { deliveryLedger, printLedger } from "./webhook-ledger.ts";
 
 const ENDPOINTS = 10;
 const CONCURRENCY = 50;
@@ -136,26 +136,7 @@ async function ledger(knex: Knex, receiver: Receiver, ids: string[], held = new 
       Array<{ n: string }>
     >;
   for (let i = 0; i < 1200 && Number((await pending())[0]!.n) > 0; i++) await sleep(100);
-  const { statusOf, attempts } = await deliveryOutcomes(knex, ids);
-  const doubled = ids.filter((id) => (receiver.counts.get(id) ?? 0) > (attempts.get(id) ?? 0));
-  const delivered = ids.filter((id) => statusOf.get(id) === "delivered" && receiver.firstAt.has(id)).length;
-  const failedLogged = ids.filter((id) => statusOf.get(id) === "failed" && (attempts.get(id) ?? 0) > 0).length;
-  const figures = {
-    published: ids.length,
-    delivered,
-    failedLogged,
-    lost: ids.length - delivered - failedLogged,
-    redelivered: doubled.filter((id) => held.has(id)).length,
-    doubled: doubled.filter((id) => !held.has(id)).length,
-  };
-  return { ...figures, balanced: figures.lost === 0 && figures.doubled === 0 };
-}
-type Ledger = Awaited<ReturnType<typeof ledger>>;
-
-/** A ledger as printed. */
-function printLedger(l: Ledger, badSignatures: number, killed: boolean): string {
-  const balanced = l.balanced && badSignatures === 0;
-  return `ledger ${balanced ? "balanced" : "VOID"}: published ${l.published} = delivered ${l.delivered} + failed and logged ${l.failedLogged}; lost ${l.lost}, ${killed ? `redelivered after the kill ${l.redelivered} (same delivery_id twice, counted once), other doubles` : "doubled"} ${l.doubled}, bad signatures ${badSignatures}`;
+  return deliveryLedger(knex, ids, receiver.counts, held);
 }
 
 /**

@@ -103,7 +103,7 @@ if (!role) {
   const { cancelPendingDeliveries, emitWebhookEvent } = await import("../src/modules/webhooks/webhook-emit.ts");
   const { endpointSlots } = await import("../src/modules/webhooks/webhook-endpoint-slots.ts");
   const { scratchDatabase } = await import("./harness.ts");
-  const { deliveryOutcomes } = await import("./webhook-ledger.ts");
+  const { deliveryLedger, printLedger } = await import("./webhook-ledger.ts");
 
   const receiver: ChildProcess = fork(self, [], { env: { ...process.env, BENCH_WEBHOOKS_ROLE: "receiver" } });
   const arrivals = new Map<string, number>();
@@ -184,10 +184,10 @@ if (!role) {
     SKIFF_BOOTSTRAP: "false",
     SKIFF_OUTBOUND_ALLOW: `127.0.0.1,${receiverHost}`,
     SKIFF_WORKER_CONCURRENCY: String(concurrency),
-    // The per-endpoint cap to measure (unset: its default).
     ...(process.env.SKIFF_OUTBOUND_DNS_CACHE_SECONDS
       ? { SKIFF_OUTBOUND_DNS_CACHE_SECONDS: process.env.SKIFF_OUTBOUND_DNS_CACHE_SECONDS }
       : {}),
+    // The per-endpoint cap to measure (unset: its default).
     ...(process.env.SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY
       ? { SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY: process.env.SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY }
       : {}),
@@ -275,29 +275,14 @@ if (!role) {
     const wide = await organizationWith(50);
     const events = 40;
     /**
-     * The ledger of the deliveries `ids` (read 500 ms after the last arrived, so that every outcome is written):
-     * published = delivered (marked so and received) + failed with its attempts logged; lost: neither; doubled:
-     * received more often than attempts were logged; bad signatures since `badBefore`.
+     * The ledger of the deliveries `ids` (bench/webhook-ledger.ts), read 500 ms after the last arrived so that every
+     * outcome is written, with the bad signatures since `badBefore`; balanced with none of them.
      */
     async function ledgerOf(ids: string[], badBefore: number) {
       await new Promise((r) => setTimeout(r, 500));
-      const { statusOf, attempts } = await deliveryOutcomes(knex, ids);
-      const delivered = ids.filter((id) => statusOf.get(id) === "delivered" && arrivals.has(id)).length;
-      const failedLogged = ids.filter((id) => statusOf.get(id) === "failed" && (attempts.get(id) ?? 0) > 0).length;
-      const ledger = {
-        published: ids.length,
-        delivered,
-        failedLogged,
-        lost: ids.length - delivered - failedLogged,
-        doubled: ids.filter((id) => (arrivalCounts.get(id) ?? 0) > (attempts.get(id) ?? 0)).length,
-        badSignatures: badSignatures - badBefore,
-      };
-      const balanced =
-        ledger.published === ledger.delivered + ledger.failedLogged &&
-        ledger.lost === 0 &&
-        ledger.doubled === 0 &&
-        ledger.badSignatures === 0;
-      return { ledger, balanced, delivered };
+      const ledger = await deliveryLedger(knex, ids, arrivalCounts);
+      const bad = badSignatures - badBefore;
+      return { ledger, bad, balanced: ledger.balanced && bad === 0, delivered: ledger.delivered };
     }
     /** One round: `events` events to the 50 endpoints, written in one transaction, timed from its commit. */
     async function round() {
@@ -325,9 +310,10 @@ if (!role) {
       let backendMs = 0;
       for (const [pid, ms] of await backendCpu()) backendMs += ms - (cpu0.backends.get(pid) ?? 0);
       const last = Math.max(...ids.map((id) => arrivals.get(id)!));
-      const { ledger, balanced, delivered } = await ledgerOf(ids, badBefore);
+      const { ledger, bad, balanced, delivered } = await ledgerOf(ids, badBefore);
       return {
         ledger,
+        bad,
         balanced,
         ids,
         writtenMs: committed - t0,
@@ -515,12 +501,12 @@ if (!role) {
               `  enqueue → first attempt (200 events, one at a time): p50 ${pct(latencies, 0.5)} ms, p99 ${pct(latencies, 0.99)} ms`,
               ...rounds.map(
                 (r, i) =>
-                  `  round ${i + 1}: ${r.ids.length} signed deliveries (${events} events × 50 endpoints): written in ${r.writtenMs} ms, all received ${r.receivedMs} ms after commit → ${r.perSecond} deliveries/s; ledger ${r.balanced ? "balanced" : "VOID"}: published ${r.ledger.published} = delivered ${r.ledger.delivered} + failed and logged ${r.ledger.failedLogged}; lost ${r.ledger.lost}, doubled ${r.ledger.doubled}, bad signatures ${r.ledger.badSignatures}`,
+                  `  round ${i + 1}: ${r.ids.length} signed deliveries (${events} events × 50 endpoints): written in ${r.writtenMs} ms, all received ${r.receivedMs} ms after commit → ${r.perSecond} deliveries/s; ${printLedger(r.ledger, r.bad)}`,
               ),
               `  throughput: median ${pct(rates, 0.5)} deliveries/s over ${rounds.length} rounds (min ${rates[0]}, max ${rates.at(-1)}); ${badSignatures} bad signatures`,
               ...(half
                 ? [
-                    `  at half of that rate (${Math.round(half.eventsPerSecond * 50)} deliveries/s: ${half.eventsPerSecond.toFixed(1)} events/s × 50 endpoints, each event its own transaction, ${half.seconds} s open loop): commit → first byte at the receiver p50 ${half.p50} ms, p99 ${half.p99} ms (goal p99 ≤ 50 ms: ${half.p99 <= 50 ? "MET" : "NOT MET"}); ledger ${half.balanced ? "balanced" : "VOID"}: published ${half.ledger.published} = delivered ${half.ledger.delivered} + failed and logged ${half.ledger.failedLogged}; lost ${half.ledger.lost}, doubled ${half.ledger.doubled}, bad signatures ${half.ledger.badSignatures}`,
+                    `  at half of that rate (${Math.round(half.eventsPerSecond * 50)} deliveries/s: ${half.eventsPerSecond.toFixed(1)} events/s × 50 endpoints, each event its own transaction, ${half.seconds} s open loop): commit → first byte at the receiver p50 ${half.p50} ms, p99 ${half.p99} ms (goal p99 ≤ 50 ms: ${half.p99 <= 50 ? "MET" : "NOT MET"}); ${printLedger(half.ledger, half.bad)}`,
                   ]
                 : []),
               `  CPU per delivery (median of rounds, ms): server ${cpuMedian("server")}, receiver ${cpuMedian("receiver")}, PostgreSQL backends ${cpuMedian("postgres")} (less is faster on a quiet machine)`,
