@@ -5,7 +5,9 @@
  * an in-process Skiff without workers (it delivers nothing) to BENCH_WEBHOOKS_INSTANCE_EVENTS events (default 300)
  * × 10 endpoints, in one transaction, timed from its commit, to the bench's HTTPS receiver (bench/webhooks.ts, role
  * `receiver`, port 5110, verifying every signature). BENCH_WEBHOOKS_INSTANCE_ROUNDS rounds (default 2) of a 1- and
- * a 3-instance run in alternating order, each on instances just started and warmed up (10 events per instance); then a SIGKILL run: 3
+ * a 3-instance run in alternating order, each on instances just started and warmed up (BENCH_WEBHOOKS_INSTANCE_WARMUP
+ * events per instance, default 300, not counted: a new process spends much of its CPU compiling its hot paths for
+ * its first few thousand deliveries); then a SIGKILL run: 3
  * instances, one of them killed once a third of the deliveries have arrived, waited for until every delivery has
  * ended (its leases expire after SKIFF_WEBHOOK_LEASE_SECONDS, 11 here: the least allowed). Every run's ledger:
  * published (events × endpoints) = delivered + failed and logged; 0 lost, 0 doubled, 0 bad signatures — except that a
@@ -34,6 +36,8 @@ const INSTANCE_PORTS = [5101, 5102, 5103];
 const APP_NAME = "bench-webhook-instance";
 const EVENTS = Number(process.env.BENCH_WEBHOOKS_INSTANCE_EVENTS ?? 300);
 const ROUNDS = Number(process.env.BENCH_WEBHOOKS_INSTANCE_ROUNDS ?? 2);
+/** Events per instance (× {@link ENDPOINTS}) delivered before a run's measured events, not counted. */
+const WARMUP = Number(process.env.BENCH_WEBHOOKS_INSTANCE_WARMUP ?? 300);
 const SECRET = randomBytes(32).toString("hex");
 const data = {
   user: { user_uuid: "user_1", email: "ada@example.test", username: "ada" },
@@ -140,7 +144,7 @@ async function ledger(knex: Knex, receiver: Receiver, ids: string[], held = new 
 }
 
 /**
- * One run: `n` instances started and warmed up (10 events per instance, not counted), {@link EVENTS} events published,
+ * One run: `n` instances started and warmed up ({@link WARMUP} events per instance, not counted), {@link EVENTS} events published,
  * timed from their commit to the last first arrival; with `kill`, the first instance is SIGKILLed once a third of
  * them have arrived, the deliveries it then held under lease noted.
  */
@@ -168,7 +172,7 @@ async function run(
   };
   const servers = await startInstances(ctx.url, n);
   try {
-    const warm = await publish(10 * n);
+    const warm = await publish(WARMUP * n);
     await receiver.until(() => warm.every((id) => receiver.firstAt.has(id)));
     await ledger(knex, receiver, warm);
     const badBefore = receiver.state.badSignatures;

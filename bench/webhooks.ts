@@ -3,14 +3,15 @@
  * own process (it verifies every signature over the raw bytes, as the receiver rules say, and answers 200):
  * - enqueue → first attempt (publish committed → request at the receiver), 200 single events: p50/p99;
  * - throughput of signed deliveries at 50 concurrent (SKIFF_WORKER_CONCURRENCY=50): 50 endpoints × 40 events, in
- *   BENCH_WEBHOOKS_ROUNDS rounds (default 3; the median is the figure, the machine being shared).
+ *   BENCH_WEBHOOKS_ROUNDS rounds (default 3; the median is the figure, the machine being shared), after
+ *   BENCH_WEBHOOKS_WARMUP rounds not counted (default 3: the JIT's compilation is not steady-state cost).
  * - latency at half of that rate: events to the same 50 endpoints, each in its own transaction, at a steady pace of
  *   half the median rate for BENCH_WEBHOOKS_PACED_SECONDS (default 5): commit → request at the receiver p50/p99,
  *   against the goal (p99 ≤ 50 ms).
  * - isolation (skipped with BENCH_WEBHOOKS_ONLY=throughput): healthy throughput and p99 (commit → request at the receiver) and the CPU time (server + PostgreSQL)
  *   per healthy delivery of 9 endpoints × BENCH_WEBHOOKS_ISOLATION_EVENTS events (default 100), without and with a
  *   10th endpoint whose receiver (a server of its own) never answers (each of its attempts runs into the 10 s budget),
- *   in BENCH_WEBHOOKS_ISOLATION_ROUNDS pairs (default 3, alternating order, after one run not counted); the ratios
+ *   in BENCH_WEBHOOKS_ISOLATION_ROUNDS pairs (default 5, alternating order, after one run not counted); the ratios
  *   with / without (median, min, max) against the goal: within 10 %. BENCH_WEBHOOKS_ONLY=isolation runs only these;
  *   SKIFF_WEBHOOK_ENDPOINT_CONCURRENCY sets the cap measured.
  * - 1 and 3 instances on one PostgreSQL, and 3 with one SIGKILLed mid-run (bench/webhook-instances.ts): after the
@@ -329,6 +330,11 @@ if (!role) {
         },
       };
     }
+    // Warm-up rounds, not counted: until the JIT has compiled the hot paths, a round spends up to a fifth of the
+    // server's CPU time compiling (seen in `perf` profiles of the first ten rounds).
+    const warmUp: Array<Awaited<ReturnType<typeof round>>> = [];
+    for (let r = 0; r < (isolationOnly ? 0 : Number(process.env.BENCH_WEBHOOKS_WARMUP ?? 3)); r++)
+      warmUp.push(await round());
     const rounds: Array<Awaited<ReturnType<typeof round>>> = [];
     for (let r = 0; r < (isolationOnly ? 0 : Number(process.env.BENCH_WEBHOOKS_ROUNDS ?? 3)); r++)
       rounds.push(await round());
@@ -377,7 +383,7 @@ if (!role) {
       pct(
         rounds.map((r) => r.cpuPerDelivery[k]).sort((a, b) => a - b),
         0.5,
-      ).toFixed(2);
+      ).toFixed(3);
     // The deliveries' row updates that wrote no index entry (HOT), as the statistics have them (flushed within 1 s).
     await new Promise((r) => setTimeout(r, 1500));
     const [updates] = (
@@ -462,7 +468,7 @@ if (!role) {
       with: Awaited<ReturnType<typeof isolationRun>>;
     }> = [];
     const isolationRounds =
-      process.env.BENCH_WEBHOOKS_ONLY === "throughput" ? 0 : Number(process.env.BENCH_WEBHOOKS_ISOLATION_ROUNDS ?? 3);
+      process.env.BENCH_WEBHOOKS_ONLY === "throughput" ? 0 : Number(process.env.BENCH_WEBHOOKS_ISOLATION_ROUNDS ?? 5);
     // A first run, not counted, warms connections and code up.
     if (isolationRounds > 0) await isolationRun(0);
     for (let r = 0; r < isolationRounds; r++) {
@@ -499,9 +505,14 @@ if (!role) {
         ...(rounds.length
           ? [
               `  enqueue → first attempt (200 events, one at a time): p50 ${pct(latencies, 0.5)} ms, p99 ${pct(latencies, 0.99)} ms`,
+              ...(warmUp.length
+                ? [
+                    `  warm-up: ${warmUp.length} rounds of the shape below, not counted (${warmUp.map((r) => `${r.perSecond}/s, ${r.cpuPerDelivery.server.toFixed(3)} + ${r.cpuPerDelivery.postgres.toFixed(3)} ms`).join("; ")}); ledgers ${warmUp.every((r) => r.balanced) ? "balanced" : "VOID"}`,
+                  ]
+                : []),
               ...rounds.map(
                 (r, i) =>
-                  `  round ${i + 1}: ${r.ids.length} signed deliveries (${events} events × 50 endpoints): written in ${r.writtenMs} ms, all received ${r.receivedMs} ms after commit → ${r.perSecond} deliveries/s; ${printLedger(r.ledger, r.bad)}`,
+                  `  round ${i + 1}: ${r.ids.length} signed deliveries (${events} events × 50 endpoints): written in ${r.writtenMs} ms, all received ${r.receivedMs} ms after commit → ${r.perSecond} deliveries/s, CPU per delivery ${r.cpuPerDelivery.server.toFixed(3)} + ${r.cpuPerDelivery.postgres.toFixed(3)} ms (server + PostgreSQL); ${printLedger(r.ledger, r.bad)}`,
               ),
               `  throughput: median ${pct(rates, 0.5)} deliveries/s over ${rounds.length} rounds (min ${rates[0]}, max ${rates.at(-1)}); ${badSignatures} bad signatures`,
               ...(half
@@ -539,7 +550,7 @@ if (!role) {
       ].join("\n"),
     );
     if (
-      rounds.some((r) => !r.balanced) ||
+      [...warmUp, ...rounds].some((r) => !r.balanced) ||
       (half && !half.balanced) ||
       pairs.some((p) => !p.with.balanced || !p.without.balanced)
     )
