@@ -2,7 +2,8 @@
  * `npm run bench:webhooks`: webhook delivery figures on a scratch database, to a loopback HTTPS receiver in its
  * own process (it verifies every signature over the raw bytes, as the receiver rules say, and answers 200):
  * - enqueue → first attempt (publish committed → request at the receiver), 200 single events: p50/p99;
- * - throughput of signed deliveries at 50 concurrent (SKIFF_WORKER_CONCURRENCY=50): 50 endpoints × 40 events, in
+ * - throughput of signed deliveries at 50 concurrent (SKIFF_WORKER_CONCURRENCY=50, BENCH_WEBHOOKS_CONCURRENCY sets
+ *   another): 50 endpoints × 40 events, in
  *   BENCH_WEBHOOKS_ROUNDS rounds (default 3; the median is the figure, the machine being shared), after
  *   BENCH_WEBHOOKS_WARMUP rounds not counted (default 3: the JIT's compilation is not steady-state cost).
  * - latency at half of that rate: events to the same 50 endpoints, each in its own transaction, at a steady pace of
@@ -169,7 +170,8 @@ if (!role) {
     return out;
   }
   const db = await scratchDatabase();
-  const concurrency = 50;
+  /** SKIFF_WORKER_CONCURRENCY of the server (BENCH_WEBHOOKS_CONCURRENCY, default 50). */
+  const concurrency = Number(process.env.BENCH_WEBHOOKS_CONCURRENCY ?? 50);
   /**
    * The endpoints' host (BENCH_WEBHOOKS_HOST, default `localhost`): a name, resolved by the system resolver as the
    * host of every user's URL is (allow-listed, with what it resolves to); `127.0.0.1` measures calls that resolve

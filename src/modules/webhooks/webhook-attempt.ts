@@ -112,13 +112,15 @@ export async function attemptDelivery(
  * sends, logs the attempt and moves the delivery to `delivered`, to its next attempt (1 s, then 4 s later), or to
  * `failed` after the last attempt (then the endpoint's failure streak is updated: 5 days of failures deactivate it
  * and tell the notification channels) — the lease given back in the same statement. `signal` cancels the call
- * (shutdown): the attempt is then not logged (the caller gives its delivery back to the queue).
+ * (shutdown): the attempt is then not logged (the caller gives its delivery back to the queue). `answered` is called
+ * once the receiver's call has ended (answered, failed or timed out), before the outcome is logged.
  */
 export async function runAttempt(
   services: AppServices,
   log: Logger,
   delivery: ClaimedDelivery,
   signal?: AbortSignal,
+  answered?: () => void,
 ): Promise<AttemptOutcome> {
   const { knex } = services;
   const { id: deliveryId, attempt, force } = delivery;
@@ -168,6 +170,7 @@ export async function runAttempt(
   } finally {
     // A `410 Gone` closes the endpoint at once: no attempt to it starts here until it is inactive.
     if (status === GONE) closeEndpoint(services, endpoint.id);
+    answered?.();
   }
   const durationMs = Math.round(performance.now() - started);
   // `410 Gone`: the receiver says the endpoint is gone for good; no attempt follows and the endpoint is deactivated.

@@ -7,11 +7,16 @@
  * (`locked_until`, `locked_by`: a HOT update, no index written) and returns them with their endpoints, on the job
  * runner's session pool (an idle instance's polls take no request connection) — and runs
  * their attempts (webhook-attempt.ts), whose outcomes are written in batched statements with the delivery's next step
- * (due again 1 s or 4 s later, or ended) and the lease given back.
+ * (due again 1 s or 4 s later, or ended) and the lease given back. An attempt holds its slot (of the instance and of
+ * its endpoint) while its request is in flight; once the receiver answered (or failed, or timed out) the slot is
+ * free and its outcome waits for its batch holding only the lease — up to `SKIFF_WORKER_CONCURRENCY` such outcomes,
+ * beyond which claims wait for the database.
  *
  * It wakes on the NOTIFY of an emission (sent at its commit; webhook-emit.ts), when one of its attempts ends (a slot
  * freed), at the retry times it set, and polls every {@link POLL_MS} besides (what another instance queued for
- * later, recoveries' paced first attempts, a lost NOTIFY). A delivery whose instance died with its attempt in flight
+ * later, recoveries' paced first attempts, a lost NOTIFY). Under load, with fewer than a quarter of its slots free,
+ * a claim waits up to {@link CLAIM_WAIT_MS} for more to free up, so that one statement takes a batch instead of one
+ * per answer (`npm run bench:webhooks`). A delivery whose instance died with its attempt in flight
  * is due again once its lease has expired (`SKIFF_WEBHOOK_LEASE_SECONDS`): it is attempted again, same attempt
  * number, same `delivery_id` and bytes (at least once). On stop it claims nothing more; attempts in flight finish
  * until the deadline, then are aborted and given back to the queue (due at once, for any instance).
@@ -29,6 +34,8 @@ import { CLOSED_RETRY_MS, closingEndpoints, endpointClosing, endpointSlots } fro
 
 /** How often a dispatcher looks for due deliveries without being told, ms. */
 const POLL_MS = 500;
+/** Longest wait of a claim for a quarter of the slots to be free, ms. */
+const CLAIM_WAIT_MS = 2;
 /** Candidates a claim looks at per attempt it may start (the others are of endpoints at their cap). */
 const CANDIDATES_PER_SLOT = 2;
 
@@ -118,28 +125,49 @@ export function startWebhookDispatcher(
   const capacity = config.SKIFF_WORKER_CONCURRENCY;
   const cap = endpointSlots(config);
   const leaseSeconds = config.SKIFF_WEBHOOK_LEASE_SECONDS;
+  /** Free slots a claim waits for (at most {@link CLAIM_WAIT_MS}). */
+  const batch = Math.ceil(capacity / 4);
   /** Attempts in flight per endpoint. */
   const inFlight = new Map<string, number>();
   const attempts = new Set<Promise<void>>();
   const abort = new AbortController();
+  /** Attempts in flight: calls to receivers not ended yet. */
   let total = 0;
+  /** Attempts whose call ended and whose outcome is not logged yet. */
+  let logging = 0;
   let claiming = false;
   let again = false;
   let scheduled = false;
   let stopped = false;
+  /** The timer of a claim waiting for free slots, if any. */
+  let waiting: NodeJS.Timeout | undefined;
   /** The claim running, if any (a stop waits for it, then for the attempts it started). */
   let claimed: Promise<void> | undefined;
   const timers = new Set<NodeJS.Timeout>();
 
-  /** Claims and starts what is due, one claim at a time (a wake-up during a claim claims again after it). */
-  function pump(): void {
+  /**
+   * Claims and starts what is due, one claim at a time (a wake-up during a claim claims again after it); with fewer
+   * than `batch` slots free, only {@link CLAIM_WAIT_MS} after the first such wake-up (then `late`).
+   */
+  function pump(late = false): void {
     if (stopped) return;
     if (claiming) {
       again = true;
       return;
     }
-    const free = capacity - total;
+    // Attempts waiting for their outcome to be logged take no slot, up to `capacity` of them (a stalled database
+    // then stops the claims).
+    const free = Math.min(capacity - total, 2 * capacity - total - logging);
     if (free <= 0) return;
+    if (free < batch && !late) {
+      waiting ??= setTimeout(() => {
+        waiting = undefined;
+        pump(true);
+      }, CLAIM_WAIT_MS);
+      return;
+    }
+    clearTimeout(waiting);
+    waiting = undefined;
     claiming = true;
     again = false;
     const readAt = performance.now();
@@ -203,6 +231,18 @@ export function startWebhookDispatcher(
     total++;
     attemptsInFlight(1);
     inFlight.set(endpointId, (inFlight.get(endpointId) ?? 0) + 1);
+    let slotHeld = true;
+    /** Frees the attempt's slot (once): its call ended, or the attempt ended without one. */
+    const freeSlot = () => {
+      if (!slotHeld) return;
+      slotHeld = false;
+      total--;
+      attemptsInFlight(-1);
+      const n = (inFlight.get(endpointId) ?? 1) - 1;
+      if (n > 0) inFlight.set(endpointId, n);
+      else inFlight.delete(endpointId);
+      soon();
+    };
     const run = (async () => {
       try {
         // Claimed while the dispatcher stopped: back to the queue at once, for another instance.
@@ -217,7 +257,10 @@ export function startWebhookDispatcher(
           await giveBack(delivery.id, CLOSED_RETRY_MS);
           return;
         }
-        const outcome = await runAttempt(services, log, delivery, abort.signal);
+        const outcome = await runAttempt(services, log, delivery, abort.signal, () => {
+          logging++;
+          freeSlot();
+        });
         if (outcome.kind === "skipped") log.debug({ deliveryId: delivery.id, reason: outcome.reason }, "skipped");
         if (outcome.kind === "failed") countAttempt(outcome.final ? "failed" : "retry");
         else countAttempt(outcome.kind);
@@ -229,12 +272,11 @@ export function startWebhookDispatcher(
         // Aborted (shutdown) or not logged: due again at once for any instance (else at its lease's expiry).
         await giveBack(delivery.id, 0).catch(() => undefined);
       } finally {
-        total--;
-        attemptsInFlight(-1);
-        const n = (inFlight.get(endpointId) ?? 1) - 1;
-        if (n > 0) inFlight.set(endpointId, n);
-        else inFlight.delete(endpointId);
-        soon();
+        if (slotHeld) freeSlot();
+        else {
+          logging--;
+          soon();
+        }
       }
     })();
     attempts.add(run);
@@ -254,13 +296,13 @@ export function startWebhookDispatcher(
 
   const unsubscribe = services.pubsub.subscribe(DUE_TOPIC, () => soon());
   const unreport = reportQueue(knex);
-  const poll = setInterval(pump, POLL_MS);
+  const poll = setInterval(() => pump(), POLL_MS);
   soon();
 
   return {
     id,
     get running() {
-      return total;
+      return total + logging;
     },
     async stop(deadlineMs) {
       stopped = true;
@@ -269,6 +311,7 @@ export function startWebhookDispatcher(
       clearInterval(poll);
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      clearTimeout(waiting);
       await claimed;
       if (attempts.size > 0) {
         let timer: NodeJS.Timeout | undefined;
