@@ -456,7 +456,7 @@ export const configSchema = z.object({
     "How long an `Idempotency-Key` of an import request is kept (hours): within it, the same key with the same request answers the same import; past it the key is free again (pruned hourly).",
   ),
   SKIFF_WORKER_CONCURRENCY: decimal(z.number().int().min(1).max(100).default(4)).describe(
-    "Background jobs one instance runs at once, and webhook attempts it runs at once besides (requests in flight to receivers; their outcomes are then written in batches, up to as many again waiting at once).",
+    "Background jobs one instance runs at once, and webhook attempts it runs at once besides (requests in flight to receivers; with the outcomes waiting to be written in batches, at most twice as many).",
   ),
   SKIFF_EVENT_LOG_RETENTION_SECONDS: decimal(
     z

@@ -38,6 +38,7 @@ describe("webhook queue statements' generic plans on a new database", () => {
 
   it("the claim takes due deliveries from the due index and leases them by primary key", async () => {
     const { text } = claimStatement(db.knex, {
+      held: [],
       busy: [],
       partly: [],
       slots: [],

@@ -9,8 +9,8 @@
  * their attempts (webhook-attempt.ts), whose outcomes are written in batched statements with the delivery's next step
  * (due again 1 s or 4 s later, or ended) and the lease given back. An attempt holds its slot (of the instance and of
  * its endpoint) while its request is in flight; once the receiver answered (or failed, or timed out) the slot is
- * free and its outcome waits for its batch holding only the lease — up to `SKIFF_WORKER_CONCURRENCY` such outcomes,
- * beyond which claims wait for the database.
+ * free and its outcome waits for its batch holding only the lease. Attempts in flight and outcomes waiting together
+ * stay within twice the slots, of the instance and of each endpoint; beyond that, claims wait for the database.
  *
  * It wakes on the NOTIFY of an emission (sent at its commit; webhook-emit.ts), when one of its attempts ends (a slot
  * freed), at the retry times it set, and polls every {@link POLL_MS} besides (what another instance queued for
@@ -53,6 +53,8 @@ type ClaimedRow = Omit<ClaimedDelivery, "attempt"> & { attempts: number };
 
 /** What a claim takes: see {@link claimStatement}. */
 interface ClaimLimits {
+  /** Deliveries this dispatcher holds (attempt in flight, or outcome not written yet): never claimed again by it. */
+  held: string[];
   /** Endpoints none of whose deliveries may be claimed (at their cap, or closing). */
   busy: string[];
   /** Endpoints with attempts in flight but free slots, and their free slots (same order). */
@@ -70,7 +72,8 @@ interface ClaimLimits {
 /**
  * The claim statement (named `skiff_webhook_claim`, run on the job runner's pool): up to `free` due deliveries,
  * `for update skip locked`, at most each endpoint's free slots, leased to `lockedBy` for `leaseSeconds`, returned
- * with their endpoints.
+ * with their endpoints. The deliveries of `held` are left out: one whose lease expired while this dispatcher still
+ * waits to write its outcome (the database out meanwhile) is not attempted again by it.
  */
 export function claimStatement(knex: Knex, limits: ClaimLimits): { name: string; text: string; values: unknown[] } {
   const native = knex
@@ -79,6 +82,7 @@ export function claimStatement(knex: Knex, limits: ClaimLimits): { name: string;
          select id, endpoint_id, next_attempt_at from webhook_deliveries
          where status = 'pending' and next_attempt_at is not null and next_attempt_at <= now()
            and (locked_until is null or locked_until < now()) and endpoint_id <> all(?::text[])
+           and id <> all(?::text[])
          order by next_attempt_at limit ? for update skip locked
        ), chosen as (
          select id from (
@@ -97,6 +101,7 @@ export function claimStatement(knex: Knex, limits: ClaimLimits): { name: string;
          e.failing_since as "failingSince"`,
       [
         limits.busy as unknown as Knex.Value,
+        limits.held as unknown as Knex.Value,
         limits.free * CANDIDATES_PER_SLOT,
         limits.cap,
         limits.partly as unknown as Knex.Value,
@@ -129,6 +134,10 @@ export function startWebhookDispatcher(
   const batch = Math.ceil(capacity / 4);
   /** Attempts in flight per endpoint. */
   const inFlight = new Map<string, number>();
+  /** Outcomes waiting to be written per endpoint. */
+  const waitingOutcomes = new Map<string, number>();
+  /** The deliveries this dispatcher holds: attempt in flight or outcome not written yet. */
+  const held = new Set<string>();
   const attempts = new Set<Promise<void>>();
   const abort = new AbortController();
   /** Attempts in flight: calls to receivers not ended yet. */
@@ -155,8 +164,8 @@ export function startWebhookDispatcher(
       again = true;
       return;
     }
-    // Attempts waiting for their outcome to be logged take no slot, up to `capacity` of them (a stalled database
-    // then stops the claims).
+    // Attempts waiting for their outcome to be written take no slot; with the attempts in flight, at most twice
+    // the slots (a stalled database then stops the claims).
     const free = Math.min(capacity - total, 2 * capacity - total - logging);
     if (free <= 0) return;
     if (free < batch && !late) {
@@ -210,15 +219,19 @@ export function startWebhookDispatcher(
     const busy = [...closingEndpoints(services)];
     const partly: string[] = [];
     const slots: number[] = [];
-    for (const [endpointId, n] of inFlight) {
-      if (n >= cap) busy.push(endpointId);
-      else {
+    // An endpoint's free slots: at most `cap` attempts in flight, and at most `2 × cap` with its outcomes waiting to
+    // be written (a receiver that fails fast while its final outcomes queue on its row takes no more).
+    for (const endpointId of new Set([...inFlight.keys(), ...waitingOutcomes.keys()])) {
+      const n = inFlight.get(endpointId) ?? 0;
+      const open = Math.min(cap - n, 2 * cap - n - (waitingOutcomes.get(endpointId) ?? 0));
+      if (open <= 0) busy.push(endpointId);
+      else if (open < cap) {
         partly.push(endpointId);
-        slots.push(cap - n);
+        slots.push(open);
       }
     }
     const { rows } = await background.query<ClaimedRow>(
-      claimStatement(knex, { busy, partly, slots, free, cap, leaseSeconds, lockedBy: id }),
+      claimStatement(knex, { held: [...held], busy, partly, slots, free, cap, leaseSeconds, lockedBy: id }),
     );
     return rows;
   }
@@ -228,6 +241,7 @@ export function startWebhookDispatcher(
     const { attempts: made, ...rest } = row;
     const delivery: ClaimedDelivery = { ...rest, attempt: made + 1 };
     const endpointId = delivery.endpointId;
+    held.add(delivery.id);
     total++;
     attemptsInFlight(1);
     inFlight.set(endpointId, (inFlight.get(endpointId) ?? 0) + 1);
@@ -258,7 +272,9 @@ export function startWebhookDispatcher(
           return;
         }
         const outcome = await runAttempt(services, log, delivery, abort.signal, () => {
+          if (!slotHeld) return;
           logging++;
+          waitingOutcomes.set(endpointId, (waitingOutcomes.get(endpointId) ?? 0) + 1);
           freeSlot();
         });
         if (outcome.kind === "skipped") log.debug({ deliveryId: delivery.id, reason: outcome.reason }, "skipped");
@@ -272,9 +288,13 @@ export function startWebhookDispatcher(
         // Aborted (shutdown) or not logged: due again at once for any instance (else at its lease's expiry).
         await giveBack(delivery.id, 0).catch(() => undefined);
       } finally {
+        held.delete(delivery.id);
         if (slotHeld) freeSlot();
         else {
           logging--;
+          const n = (waitingOutcomes.get(endpointId) ?? 1) - 1;
+          if (n > 0) waitingOutcomes.set(endpointId, n);
+          else waitingOutcomes.delete(endpointId);
           soon();
         }
       }
