@@ -5,7 +5,8 @@
  * - throughput of signed deliveries at 50 concurrent (SKIFF_WORKER_CONCURRENCY=50, BENCH_WEBHOOKS_CONCURRENCY sets
  *   another): 50 endpoints × 40 events, in
  *   BENCH_WEBHOOKS_ROUNDS rounds (default 3; the median is the figure, the machine being shared), after
- *   BENCH_WEBHOOKS_WARMUP rounds not counted (default 3: the JIT's compilation is not steady-state cost).
+ *   BENCH_WEBHOOKS_WARMUP rounds not counted (default 6: the JIT's compilation is not steady-state cost; V8 tiers the
+ *   hot paths up to its optimizing compiler at about 12,000 deliveries).
  * - latency at half of that rate: events to the same 50 endpoints, each in its own transaction, at a steady pace of
  *   half the median rate for BENCH_WEBHOOKS_PACED_SECONDS (default 5): commit → request at the receiver p50/p99,
  *   against the goal (p99 ≤ 50 ms).
@@ -335,7 +336,7 @@ if (!role) {
     // Warm-up rounds, not counted: until the JIT has compiled the hot paths, a round spends up to a fifth of the
     // server's CPU time compiling (seen in `perf` profiles of the first ten rounds).
     const warmUp: Array<Awaited<ReturnType<typeof round>>> = [];
-    for (let r = 0; r < (isolationOnly ? 0 : Number(process.env.BENCH_WEBHOOKS_WARMUP ?? 3)); r++)
+    for (let r = 0; r < (isolationOnly ? 0 : Number(process.env.BENCH_WEBHOOKS_WARMUP ?? 6)); r++)
       warmUp.push(await round());
     const rounds: Array<Awaited<ReturnType<typeof round>>> = [];
     for (let r = 0; r < (isolationOnly ? 0 : Number(process.env.BENCH_WEBHOOKS_ROUNDS ?? 3)); r++)
