@@ -48,6 +48,13 @@ interface WebhookDispatcher extends ModuleWorker {
   readonly id: string;
 }
 
+/** Adds `by` to `key`'s count in `counts`, dropping the key at 0. */
+function bump(counts: Map<string, number>, key: string, by: 1 | -1): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
+}
+
 /** A claimed row as the claim returns it. */
 type ClaimedRow = Omit<ClaimedDelivery, "attempt"> & { attempts: number };
 
@@ -136,14 +143,15 @@ export function startWebhookDispatcher(
   const inFlight = new Map<string, number>();
   /** Outcomes waiting to be written per endpoint. */
   const waitingOutcomes = new Map<string, number>();
-  /** The deliveries this dispatcher holds: attempt in flight or outcome not written yet. */
+  /**
+   * The deliveries this dispatcher holds: attempt in flight or outcome not written yet (those of the latter are
+   * `held.size - total`).
+   */
   const held = new Set<string>();
   const attempts = new Set<Promise<void>>();
   const abort = new AbortController();
   /** Attempts in flight: calls to receivers not ended yet. */
   let total = 0;
-  /** Attempts whose call ended and whose outcome is not logged yet. */
-  let logging = 0;
   let claiming = false;
   let again = false;
   let scheduled = false;
@@ -166,7 +174,7 @@ export function startWebhookDispatcher(
     }
     // Attempts waiting for their outcome to be written take no slot; with the attempts in flight, at most twice
     // the slots (a stalled database then stops the claims).
-    const free = Math.min(capacity - total, 2 * capacity - total - logging);
+    const free = Math.min(capacity - total, 2 * capacity - held.size);
     if (free <= 0) return;
     if (free < batch && !late) {
       waiting ??= setTimeout(() => {
@@ -244,7 +252,7 @@ export function startWebhookDispatcher(
     held.add(delivery.id);
     total++;
     attemptsInFlight(1);
-    inFlight.set(endpointId, (inFlight.get(endpointId) ?? 0) + 1);
+    bump(inFlight, endpointId, 1);
     let slotHeld = true;
     /** Frees the attempt's slot (once): its call ended, or the attempt ended without one. */
     const freeSlot = () => {
@@ -252,9 +260,7 @@ export function startWebhookDispatcher(
       slotHeld = false;
       total--;
       attemptsInFlight(-1);
-      const n = (inFlight.get(endpointId) ?? 1) - 1;
-      if (n > 0) inFlight.set(endpointId, n);
-      else inFlight.delete(endpointId);
+      bump(inFlight, endpointId, -1);
       soon();
     };
     const run = (async () => {
@@ -273,8 +279,7 @@ export function startWebhookDispatcher(
         }
         const outcome = await runAttempt(services, log, delivery, abort.signal, () => {
           if (!slotHeld) return;
-          logging++;
-          waitingOutcomes.set(endpointId, (waitingOutcomes.get(endpointId) ?? 0) + 1);
+          bump(waitingOutcomes, endpointId, 1);
           freeSlot();
         });
         if (outcome.kind === "skipped") log.debug({ deliveryId: delivery.id, reason: outcome.reason }, "skipped");
@@ -291,10 +296,7 @@ export function startWebhookDispatcher(
         held.delete(delivery.id);
         if (slotHeld) freeSlot();
         else {
-          logging--;
-          const n = (waitingOutcomes.get(endpointId) ?? 1) - 1;
-          if (n > 0) waitingOutcomes.set(endpointId, n);
-          else waitingOutcomes.delete(endpointId);
+          bump(waitingOutcomes, endpointId, -1);
           soon();
         }
       }
@@ -322,7 +324,7 @@ export function startWebhookDispatcher(
   return {
     id,
     get running() {
-      return total + logging;
+      return held.size;
     },
     async stop(deadlineMs) {
       stopped = true;
