@@ -125,8 +125,13 @@ export async function deployCommand(c: Credentials, app: string, options: Deploy
     }
     shownLines = Math.max(shownLines, d.logs.length);
   };
-  /** Shows what `d` (ours, as it is now) holds that was not shown yet; settles when it is final. */
+  /**
+   * Shows what `d` (ours, as it is now) holds that was not shown yet; settles when it is final. A deployment with a
+   * `startedAt` went through `running`: shown when its own update did not reach us (graphql-ws does not acknowledge
+   * a subscription, so the mutation can run before the server listens).
+   */
   const render = (d: Deployment) => {
+    if (d.startedAt && shownStatus === "queued") showStatus({ ...d, status: "running" });
     if (isFinal(d.status)) {
       showLines(d);
       showStatus(d);
